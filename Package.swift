@@ -1,0 +1,32 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "chest",
+    products: [
+        .executable(name: "chestd", targets: ["chestd"]),
+        .executable(name: "chest", targets: ["chest"]),
+    ],
+    targets: [
+        // libgps (gpsd's client library), found with pkg-config.
+        .systemLibrary(name: "CGPSD", path: "CGPSD", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        // libsodium: Ed25519 signatures and Argon2id PIN hashes.
+        .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
+                       providers: [.apt(["libsodium-dev"])]),
+        // Pure: model, file format, locks, geometry, the evaluation engine. No I/O, no clock reads.
+        .target(name: "ChestCore"),
+        // Thin adapters over the OS: files, inotify, Unix socket, gpsd, HTTP, signals, crypto.
+        .target(name: "ChestIO", dependencies: ["ChestCore", "CGPSD", "CSodium"]),
+        // The daemon and the command line as libraries, so tests can drive them.
+        .target(name: "ChestDaemon", dependencies: ["ChestCore", "ChestIO"]),
+        .target(name: "ChestCLI", dependencies: ["ChestCore", "ChestIO"]),
+        .executableTarget(name: "chestd", dependencies: ["ChestDaemon"]),
+        .executableTarget(name: "chest", dependencies: ["ChestCLI"]),
+        .executableTarget(name: "chest-bench", dependencies: ["ChestCore"], path: "Sources/chest-bench"),
+        .target(name: "ChestTestSupport", dependencies: ["ChestCore", "ChestIO"], path: "Tests/ChestTestSupport"),
+        .testTarget(name: "ChestCoreTests", dependencies: ["ChestCore"]),
+        .testTarget(name: "ChestIOTests", dependencies: ["ChestIO", "ChestTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ChestCore", "ChestIO", "ChestTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+// libsodium, as Debian's libsodium-dev installs it.
+#include <sodium.h>

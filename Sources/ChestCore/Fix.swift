@@ -1,0 +1,52 @@
+import struct Foundation.Date
+
+/// One report from the GPS receiver, as gpsd gave it. Unknown values are `nil`, never zero or NaN.
+public struct Fix: Hashable, Sendable, Codable {
+    /// gpsd's fix mode: 0 not seen, 1 no fix, 2 a 2D fix, 3 a 3D fix.
+    public var mode: Int
+    public var coordinate: Coordinate?
+    /// Altitude above mean sea level (gpsd's `altMSL`), in metres.
+    public var altitudeMSL: Double?
+    /// Horizontal error estimate (gpsd's `eph`), in metres.
+    public var eph: Double?
+    /// Vertical error estimate (gpsd's `epv`), in metres.
+    public var epv: Double?
+    public var satellitesUsed: Int?
+    /// The receiver's own UTC time for this fix.
+    public var time: Date?
+    /// When the daemon received it, in seconds of its monotonic clock.
+    public var receivedAt: Double
+
+    public init(mode: Int, coordinate: Coordinate? = nil, altitudeMSL: Double? = nil, eph: Double? = nil,
+                epv: Double? = nil, satellitesUsed: Int? = nil, time: Date? = nil, receivedAt: Double) {
+        self.mode = mode
+        self.coordinate = coordinate
+        self.altitudeMSL = altitudeMSL
+        self.eph = eph
+        self.epv = epv
+        self.satellitesUsed = satellitesUsed
+        self.time = time
+        self.receivedAt = receivedAt
+    }
+
+    /// A fix older than this, by the monotonic clock, is stale and opens nothing (SPEC §4).
+    public static let maximumAge = 5.0
+
+    /// The position, when this is a 2D or 3D fix with a finite, in-range latitude and longitude.
+    public var position: Coordinate? {
+        guard mode >= 2, let coordinate, coordinate.isValid else { return nil }
+        return coordinate
+    }
+
+    /// The altitude, when this is a 3D fix that carries one.
+    public var altitude3D: Double? {
+        guard mode >= 3, position != nil else { return nil }
+        return altitudeMSL
+    }
+
+    /// Seconds since the daemon received this fix.
+    public func age(at monotonicNow: Double) -> Double { max(0, monotonicNow - receivedAt) }
+
+    /// Whether the fix is recent enough to open anything.
+    public func isFresh(at monotonicNow: Double) -> Bool { age(at: monotonicNow) <= Fix.maximumAge }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// ISO 8601 instants, as message files and `compose` write them.
+public enum ISO8601 {
+    /// Reads "2026-12-24T18:00:00+01:00", "2026-12-24T17:00:00Z", with or without fractional seconds.
+    /// Without a zone ("2026-12-24T18:00", "2026-12-24 18:00:00"), the time is read in `localZone` when one is
+    /// given, and refused otherwise: a message file always names its zone.
+    public static func parse(_ text: String, localZone: TimeZone? = nil) -> Date? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "T")
+        let zoned = ISO8601DateFormatter()
+        zoned.formatOptions = [.withInternetDateTime]
+        if let date = zoned.date(from: trimmed) { return date }
+        zoned.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = zoned.date(from: trimmed) { return date }
+        guard let localZone else { return nil }
+        let local = DateFormatter()
+        local.locale = Locale(identifier: "en_US_POSIX")
+        local.timeZone = localZone
+        for pattern in ["yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd"] {
+            local.dateFormat = pattern
+            if let date = local.date(from: trimmed) { return date }
+        }
+        return nil
+    }
+
+    /// "2026-12-24T17:00:00Z": UTC, to the second.
+    public static func string(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+}

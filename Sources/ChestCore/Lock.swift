@@ -1,0 +1,86 @@
+import struct Foundation.Date
+
+/// The six kinds of lock (SPEC §1). A lock set holds at most one of each.
+public enum LockKind: String, CaseIterable, Hashable, Sendable, Codable {
+    case location, time, pin, weather, temperature, altitude
+}
+
+/// A closed interval of measurements, `min...max`, with `min <= max`.
+public struct Bounds: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var min: Double
+    public var max: Double
+
+    public init(min: Double, max: Double) {
+        self.min = min
+        self.max = max
+    }
+
+    public func contains(_ value: Double) -> Bool { value >= min && value <= max }
+
+    public var description: String { "\(min.compact)..\(max.compact)" }
+}
+
+/// One condition a page waits for.
+public enum Lock: Hashable, Sendable {
+    /// The reader stands within `radius` metres of `center`.
+    case location(center: Coordinate, radius: Double)
+    /// The trusted time is at or after this instant.
+    case time(Date)
+    /// The reader enters the PIN whose Argon2id hash (libsodium's encoded form) this is.
+    case pin(hash: String)
+    /// The current weather at the reader's position is this.
+    case weather(WeatherCondition)
+    /// The current temperature at the reader's position is inside these bounds, in °C.
+    case temperature(Bounds)
+    /// The reader's 3D fix is inside these bounds, in metres above mean sea level.
+    case altitude(Bounds)
+
+    public var kind: LockKind {
+        switch self {
+        case .location: .location
+        case .time: .time
+        case .pin: .pin
+        case .weather: .weather
+        case .temperature: .temperature
+        case .altitude: .altitude
+        }
+    }
+
+    /// The smallest radius `compose` accepts, in metres (a consumer receiver cannot do better).
+    public static let minimumRadius = 10.0
+}
+
+/// Which of a page's two alternatives.
+public enum LockSetName: String, CaseIterable, Hashable, Sendable, Codable {
+    case a = "A", b = "B"
+}
+
+/// One page of a message: text and two alternative lock sets.
+public struct Page: Hashable, Sendable {
+    public var text: String
+    public var setA: [Lock]
+    public var setB: [Lock]
+
+    public init(text: String, setA: [Lock] = [], setB: [Lock] = []) {
+        self.text = text
+        self.setA = setA
+        self.setB = setB
+    }
+
+    public subscript(set: LockSetName) -> [Lock] {
+        switch set {
+        case .a: setA
+        case .b: setB
+        }
+    }
+
+    /// A page with no locks at all is open from the start.
+    public var isUnlocked: Bool { setA.isEmpty && setB.isEmpty }
+}
+
+extension Double {
+    /// "30" rather than "30.0"; "2.5" stays "2.5".
+    var compact: String {
+        rounded() == self && abs(self) < 1e15 ? String(Int64(self)) : String(self)
+    }
+}

@@ -1,0 +1,40 @@
+import struct Foundation.Date
+
+/// A locked message: a title, the sender's name and 1 to 5 pages (SPEC §1).
+public struct Message: Hashable, Sendable {
+    public var id: MessageID
+    public var title: String
+    /// The sender's name, "Sender" when they set none.
+    public var from: String
+    public var created: Date
+    public var pages: [Page]
+    /// Who sealed it and how; `nil` only while composing.
+    public var seal: Seal?
+
+    public init(id: MessageID, title: String, from: String, created: Date, pages: [Page], seal: Seal? = nil) {
+        self.id = id
+        self.title = title
+        self.from = from
+        self.created = created
+        self.pages = pages
+        self.seal = seal
+    }
+
+    public static let maximumPages = 5
+    public static let defaultSender = "Sender"
+    public static let maximumTitleLength = 200
+    public static let maximumPageLength = 20_000
+}
+
+/// The sender's Ed25519 public key and their signature over everything a reader must not change.
+public struct Seal: Hashable, Sendable {
+    /// 32 bytes.
+    public var publicKey: [UInt8]
+    /// 64 bytes.
+    public var signature: [UInt8]
+
+    public init(publicKey: [UInt8], signature: [UInt8]) {
+        self.publicKey = publicKey
+        self.signature = signature
+    }
+}

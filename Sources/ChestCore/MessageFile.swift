@@ -1,0 +1,245 @@
+import Foundation
+
+/// The `*.locked` file format, version 1 (docs/FORMAT.md): UTF-8 JSON, at most 1 MiB.
+public enum MessageFile {
+    public static let version = 1
+    public static let formatName = "chest-message"
+    public static let sizeLimit = 1 << 20
+    public static let fileExtension = "locked"
+
+    /// Reads and validates a message file. The signature is checked by the caller (ChestIO's `Sealer`) over
+    /// `signedBytes(of:)`.
+    public static func decode(_ data: Data) throws(MessageFormatError) -> Message {
+        guard !data.isEmpty else { throw .empty }
+        guard data.count <= sizeLimit else { throw .tooLarge(size: data.count, limit: sizeLimit) }
+        guard String(validating: data, as: UTF8.self) != nil else { throw .notUTF8 }
+        let header: Header
+        do {
+            header = try JSONDecoder().decode(Header.self, from: data)
+        } catch {
+            throw .notJSON(describe(error))
+        }
+        guard header.format == formatName else { throw .notAMessage }
+        guard let version = header.version else { throw .missingField("version") }
+        guard version == MessageFile.version else { throw .unsupportedVersion(version) }
+        let wire: WireMessage
+        do {
+            wire = try JSONDecoder().decode(WireMessage.self, from: data)
+        } catch {
+            throw .notJSON(describe(error))
+        }
+        return try wire.message()
+    }
+
+    /// The file's bytes: pretty-printed, keys sorted, ending in a newline.
+    public static func encode(_ message: Message) -> Data {
+        var data = try! prettyEncoder.encode(WireMessage(message, includingSignature: true))
+        data.append(0x0a)
+        return data
+    }
+
+    /// The bytes a seal signs: everything but the signature, in one canonical compact form.
+    public static func signedBytes(of message: Message) -> Data {
+        try! canonicalEncoder.encode(WireMessage(message, includingSignature: false))
+    }
+
+    /// Validates a message built in memory (by `compose`) with the same rules as a file.
+    public static func validate(_ message: Message) throws(MessageFormatError) {
+        _ = try WireMessage(message, includingSignature: true).message(requireSeal: false)
+    }
+
+    private static let prettyEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    private static let canonicalEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context): context.underlyingError.map { "\($0)" }
+            ?? context.debugDescription
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
+        case DecodingError.keyNotFound(let key, _): "missing \"\(key.stringValue)\""
+        default: "\(error)"
+        }
+    }
+
+    private struct Header: Decodable {
+        var format: String?
+        var version: Int?
+    }
+}
+
+// MARK: - The wire form
+
+/// Every field optional, so that a missing one gets its own precise error rather than a decoder's.
+struct WireMessage: Codable {
+    var format: String?
+    var version: Int?
+    var id: String?
+    var title: String?
+    var from: String?
+    var created: String?
+    var pages: [WirePage]?
+    var publicKey: String?
+    var signature: String?
+
+    init(_ message: Message, includingSignature: Bool) {
+        format = MessageFile.formatName
+        version = MessageFile.version
+        id = message.id.rawValue
+        title = message.title
+        from = message.from
+        created = ISO8601.string(message.created)
+        pages = message.pages.map(WirePage.init)
+        publicKey = message.seal.map { Data($0.publicKey).base64EncodedString() }
+        signature = includingSignature ? message.seal.map { Data($0.signature).base64EncodedString() } : nil
+    }
+
+    func message(requireSeal: Bool = true) throws(MessageFormatError) -> Message {
+        guard let idText = id else { throw .missingField("id") }
+        guard let id = MessageID(idText) else { throw .invalidField("id", "not 32 lowercase hexadecimal digits") }
+        guard let title else { throw .missingField("title") }
+        guard !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw .titleEmpty }
+        guard title.count <= Message.maximumTitleLength else { throw .titleTooLong(title.count) }
+        guard let from else { throw .missingField("from") }
+        guard let createdText = created else { throw .missingField("created") }
+        guard let created = ISO8601.parse(createdText) else { throw .invalidField("created", "not an ISO 8601 time") }
+        guard let wirePages = pages else { throw .missingField("pages") }
+        guard (1...Message.maximumPages).contains(wirePages.count) else { throw .pageCount(wirePages.count) }
+        var pages: [Page] = []
+        for (index, wirePage) in wirePages.enumerated() {
+            pages.append(try wirePage.page(number: index + 1))
+        }
+        var seal: Seal?
+        switch (publicKey, signature) {
+        case let (key?, signature?):
+            guard let keyBytes = Data(base64Encoded: key), keyBytes.count == 32 else {
+                throw .invalidField("publicKey", "not a base64 Ed25519 public key")
+            }
+            guard let signatureBytes = Data(base64Encoded: signature), signatureBytes.count == 64 else {
+                throw .invalidField("signature", "not a base64 Ed25519 signature")
+            }
+            seal = Seal(publicKey: [UInt8](keyBytes), signature: [UInt8](signatureBytes))
+        case (nil, nil) where !requireSeal:
+            seal = nil
+        case (nil, _):
+            throw requireSeal ? .unsealed : .missingField("publicKey")
+        case (_, nil):
+            throw .unsealed
+        }
+        return Message(id: id, title: title, from: from, created: created, pages: pages, seal: seal)
+    }
+}
+
+struct WirePage: Codable {
+    var text: String?
+    var a: [WireLock]?
+    var b: [WireLock]?
+
+    init(_ page: Page) {
+        text = page.text
+        a = page.setA.map(WireLock.init)
+        b = page.setB.map(WireLock.init)
+    }
+
+    func page(number: Int) throws(MessageFormatError) -> Page {
+        guard let text else { throw .missingField("pages[\(number)].text") }
+        guard text.count <= Message.maximumPageLength else { throw .pageTooLong(page: number, text.count) }
+        var sets: [[Lock]] = []
+        for (name, wireLocks) in [(LockSetName.a, a ?? []), (LockSetName.b, b ?? [])] {
+            var seen: Set<LockKind> = []
+            var locks: [Lock] = []
+            for wireLock in wireLocks {
+                let lock = try wireLock.lock(page: number)
+                guard seen.insert(lock.kind).inserted else {
+                    throw .duplicateLock(page: number, set: name, kind: lock.kind)
+                }
+                locks.append(lock)
+            }
+            sets.append(locks)
+        }
+        return Page(text: text, setA: sets[0], setB: sets[1])
+    }
+}
+
+struct WireLock: Codable {
+    var type: String?
+    var latitude: Double?
+    var longitude: Double?
+    var radius: Double?
+    var at: String?
+    var argon2id: String?
+    var condition: String?
+    var min: Double?
+    var max: Double?
+
+    init(_ lock: Lock) {
+        type = lock.kind.rawValue
+        switch lock {
+        case let .location(center, radius):
+            latitude = center.latitude
+            longitude = center.longitude
+            self.radius = radius
+        case let .time(date): at = ISO8601.string(date)
+        case let .pin(hash): argon2id = hash
+        case let .weather(condition): self.condition = condition.rawValue
+        case let .temperature(bounds), let .altitude(bounds):
+            min = bounds.min
+            max = bounds.max
+        }
+    }
+
+    func lock(page: Int) throws(MessageFormatError) -> Lock {
+        guard let type else { throw .missingField("pages[\(page)].type") }
+        guard let kind = LockKind(rawValue: type) else { throw .unknownLockType(page: page, type) }
+        switch kind {
+        case .location:
+            guard let latitude, let longitude, let radius else { throw .missingField("pages[\(page)].location") }
+            return try Lock.validatedLocation(latitude: latitude, longitude: longitude, radius: radius, page: page)
+        case .time:
+            guard let at else { throw .missingField("pages[\(page)].at") }
+            guard let date = ISO8601.parse(at) else { throw .badTime(page: page, at) }
+            return .time(date)
+        case .pin:
+            guard let argon2id else { throw .missingField("pages[\(page)].argon2id") }
+            guard argon2id.hasPrefix("$argon2id$"), argon2id.utf8.count < 128 else {
+                throw .invalidField("pages[\(page)].argon2id", "not an Argon2id hash")
+            }
+            return .pin(hash: argon2id)
+        case .weather:
+            guard let condition else { throw .missingField("pages[\(page)].condition") }
+            guard let weather = WeatherCondition(rawValue: condition) else {
+                throw .unknownWeather(page: page, condition)
+            }
+            return .weather(weather)
+        case .temperature, .altitude:
+            guard let min, let max else { throw .missingField("pages[\(page)].min/max") }
+            return try Lock.validatedRange(kind, Bounds(min: min, max: max), page: page)
+        }
+    }
+}
+
+extension Lock {
+    static func validatedLocation(latitude: Double, longitude: Double, radius: Double,
+                                  page: Int) throws(MessageFormatError) -> Lock {
+        guard latitude.isFinite, abs(latitude) <= 90 else { throw .latitudeOutOfRange(page: page, latitude) }
+        guard longitude.isFinite, abs(longitude) <= 180 else { throw .longitudeOutOfRange(page: page, longitude) }
+        guard radius.isFinite, radius >= Lock.minimumRadius else { throw .radiusTooSmall(page: page, radius: radius) }
+        return .location(center: Coordinate(latitude: latitude, longitude: longitude), radius: radius)
+    }
+
+    static func validatedRange(_ kind: LockKind, _ bounds: Bounds, page: Int) throws(MessageFormatError) -> Lock {
+        guard bounds.min.isFinite, bounds.max.isFinite, bounds.min <= bounds.max else {
+            throw .reversedRange(page: page, kind: kind, bounds)
+        }
+        return kind == .temperature ? .temperature(bounds) : .altitude(bounds)
+    }
+}

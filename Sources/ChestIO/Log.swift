@@ -1,0 +1,36 @@
+import Foundation
+import Glibc
+
+/// The daemon's log: one line per event on stderr, with a journald priority prefix (sd-daemon(3)) under systemd.
+public final class Log: Sendable {
+    public enum Level: Int, Sendable, Comparable {
+        case error = 3, warning = 4, notice = 5, info = 6, debug = 7
+        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    private let threshold: Level
+    private let journal: Bool
+    private let sink: @Sendable (String) -> Void
+
+    /// - Parameter sink: where finished lines go; stderr unless a test captures them.
+    public init(verbose: Bool = false, sink: (@Sendable (String) -> Void)? = nil) {
+        threshold = verbose ? .debug : .info
+        journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
+        self.sink = sink ?? { line in
+            var bytes = Array(line.utf8)
+            _ = Glibc.write(2, &bytes, bytes.count)
+        }
+    }
+
+    public func error(_ text: String) { write(.error, text) }
+    public func warning(_ text: String) { write(.warning, text) }
+    public func notice(_ text: String) { write(.notice, text) }
+    public func info(_ text: String) { write(.info, text) }
+    public func debug(_ text: String) { write(.debug, text) }
+
+    private func write(_ level: Level, _ text: String) {
+        guard level <= threshold else { return }
+        let line = journal ? "<\(level.rawValue)>\(text)\n" : "chestd: \(text)\n"
+        sink(line)
+    }
+}
