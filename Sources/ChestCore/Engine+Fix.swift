@@ -1,0 +1,85 @@
+import struct Foundation.Date
+
+/// Consecutive qualified fixes that satisfied one location or altitude lock.
+struct Streak: Hashable, Sendable {
+    var count: Int
+    /// The fix epoch last counted: gpsd sends several reports per epoch, and an epoch counts once.
+    var epoch: Double
+    var receivedAt: Double
+}
+
+extension Engine {
+    mutating func handleFix(_ fix: Fix, now: Now) -> [Effect] {
+        lastFix = fix
+        var effects: [Effect] = []
+        if clock.observe(fix, now: now) {
+            var event = ChestEvent(event: "clock")
+            event.reason = clock.rolloverSuspected
+                ? "GPS time is more than a year off the system clock: a receiver week-rollover bug, not trusted"
+                : "system clock is \(Int(clock.offset ?? 0)) s off GPS time"
+            effects.append(.emit(event))
+            effects += latch(times.filter { $0.value <= clock.trustedTime(now) }.map(\.key), now: now)
+            effects += rescheduleWake(now)
+        }
+        let epoch = fix.epoch
+        if epoch != lastEmittedEpoch {
+            lastEmittedEpoch = epoch
+            effects.append(.emit(.fix(fix)))
+        }
+        guard fix.isFresh(at: now.monotonic) else { return effects }
+        var held: [LockRef] = []
+
+        // Location: the circles around this position, with the accuracy each one demands.
+        var inside: Set<LockRef> = []
+        if let position = fix.position {
+            for (circle, _) in locations.containing(position) where fix.eph.map({ $0 <= circle.radius }) ?? true {
+                inside.insert(circle.key)
+                if advance(circle.key, fix: fix) >= Self.confirmations { held.append(circle.key) }
+            }
+        }
+        // Any other streak of a location lock is broken: outside, too inaccurate, or no fix at all.
+        for ref in streaks.keys where ref.key.kind == .location && !inside.contains(ref) {
+            streaks.removeValue(forKey: ref)
+        }
+
+        // Altitude: a 3D fix with altMSL is evidence either way; a report without altitude is none.
+        if let altitude = fix.altitude3D {
+            for (ref, bounds) in altitudes {
+                if bounds.contains(altitude) {
+                    if advance(ref, fix: fix) >= Self.confirmations { held.append(ref) }
+                } else {
+                    streaks.removeValue(forKey: ref)
+                }
+            }
+        } else if fix.position == nil {
+            for ref in streaks.keys where ref.key.kind == .altitude { streaks.removeValue(forKey: ref) }
+        }
+        return effects + latch(held, now: now)
+    }
+
+    /// Counts this fix towards a lock's streak and returns the new count. A second report of the same epoch
+    /// counts nothing; a gap longer than a fix's life starts the streak again.
+    private mutating func advance(_ ref: LockRef, fix: Fix) -> Int {
+        let epoch = fix.epoch
+        if var streak = streaks[ref] {
+            guard streak.epoch != epoch else { return streak.count }
+            streak.count = fix.receivedAt - streak.receivedAt > Fix.maximumAge ? 1 : streak.count + 1
+            streak.epoch = epoch
+            streak.receivedAt = fix.receivedAt
+            streaks[ref] = streak
+            return streak.count
+        }
+        streaks[ref] = Streak(count: 1, epoch: epoch, receivedAt: fix.receivedAt)
+        return 1
+    }
+
+    /// How many confirming fixes a lock has so far.
+    public func confirmations(of ref: LockRef) -> Int { streaks[ref]?.count ?? 0 }
+}
+
+extension Fix {
+    /// Identifies the receiver's epoch: its own time when it gave one, else the second it arrived in.
+    var epoch: Double {
+        time.map(\.timeIntervalSince1970) ?? -receivedAt.rounded(.down)
+    }
+}

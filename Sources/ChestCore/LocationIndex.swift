@@ -1,0 +1,88 @@
+/// Pending location locks by grid cell, so a fix costs the locks near it rather than all of them (SPEC §7).
+///
+/// The grid is 0.01° square (about 1.1 km of latitude). A circle is filed under every cell its bounding box
+/// touches; one that would span more than `maximumCells` (a radius of several kilometres) goes on a short list
+/// that every query checks.
+public struct LocationIndex<Key: Hashable & Sendable>: Sendable {
+    public struct Circle: Sendable {
+        public var key: Key
+        public var center: Coordinate
+        public var radius: Double
+    }
+
+    struct Cell: Hashable, Sendable {
+        var row: Int32
+        var column: Int32
+    }
+
+    static var cellDegrees: Double { 0.01 }
+    static var maximumCells: Int { 36 }
+
+    private var cells: [Cell: [Key: Circle]] = [:]
+    private var wide: [Key: Circle] = [:]
+    private var filed: [Key: [Cell]] = [:]
+
+    public init() {}
+
+    public var count: Int { filed.count + wide.count }
+
+    /// Files a circle under `key`, replacing any earlier one.
+    public mutating func insert(_ key: Key, center: Coordinate, radius: Double) {
+        remove(key)
+        let circle = Circle(key: key, center: center, radius: radius)
+        let covered = Self.cells(around: center, radius: radius)
+        guard let covered else {
+            wide[key] = circle
+            return
+        }
+        for cell in covered { cells[cell, default: [:]][key] = circle }
+        filed[key] = covered
+    }
+
+    public mutating func remove(_ key: Key) {
+        if wide.removeValue(forKey: key) != nil { return }
+        guard let covered = filed.removeValue(forKey: key) else { return }
+        for cell in covered {
+            cells[cell]?.removeValue(forKey: key)
+            if cells[cell]?.isEmpty == true { cells.removeValue(forKey: cell) }
+        }
+    }
+
+    /// The circles that contain `point`, each with its distance from the centre in metres.
+    public func containing(_ point: Coordinate) -> [(circle: Circle, distance: Double)] {
+        var hits: [(Circle, Double)] = []
+        let candidates = cells[Self.cell(of: point)]
+        for circle in candidates?.values ?? [:].values {
+            let distance = point.distance(to: circle.center)
+            if distance <= circle.radius { hits.append((circle, distance)) }
+        }
+        for circle in wide.values {
+            let distance = point.distance(to: circle.center)
+            if distance <= circle.radius { hits.append((circle, distance)) }
+        }
+        return hits
+    }
+
+    static func cell(of point: Coordinate) -> Cell {
+        Cell(row: Int32((point.latitude / cellDegrees).rounded(.down)),
+             column: Int32((point.longitude / cellDegrees).rounded(.down)))
+    }
+
+    /// The cells a circle's bounding box touches, or nil when that would be more than `maximumCells`.
+    static func cells(around center: Coordinate, radius: Double) -> [Cell]? {
+        let metresPerDegree = Coordinate.earthRadius * .pi / 180
+        let latitudeSpan = radius / metresPerDegree
+        let shrink = cosine(min(89.0, abs(center.latitude) + latitudeSpan) * .pi / 180)
+        let longitudeSpan = radius / (metresPerDegree * shrink)
+        let low = cell(of: Coordinate(latitude: center.latitude - latitudeSpan, longitude: center.longitude - longitudeSpan))
+        let high = cell(of: Coordinate(latitude: center.latitude + latitudeSpan, longitude: center.longitude + longitudeSpan))
+        let rows = Int(high.row - low.row) + 1, columns = Int(high.column - low.column) + 1
+        // A circle across the antimeridian has high.column < low.column: the short list handles it.
+        guard columns > 0, rows * columns <= maximumCells else { return nil }
+        var covered: [Cell] = []
+        for row in low.row...high.row {
+            for column in low.column...high.column { covered.append(Cell(row: row, column: column)) }
+        }
+        return covered
+    }
+}

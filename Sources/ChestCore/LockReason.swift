@@ -1,0 +1,75 @@
+import Foundation
+
+/// Why a lock does not hold yet: what `chest read` shows beside it.
+public enum LockReason: Hashable, Sendable, Codable {
+    case opensAt(Date)
+    /// The system clock is ahead of GPS time, so the lock waits for GPS time to reach the instant.
+    case clockAheadOfGPS(opensAt: Date, offsetSeconds: Double)
+    case gpsNotConnected
+    case needsFix
+    case needs3DFix
+    case staleFix(ageSeconds: Double)
+    case inaccurate(eph: Double, radius: Double)
+    case away(metres: Double, bearing: Double)
+    case confirming(Int, of: Int)
+    case altitude(current: Double, needs: Bounds)
+    case needsPIN
+    case pinRefused(until: Date)
+    case weatherUnknown(String)
+    case weather(current: WeatherCondition?, needs: WeatherCondition)
+    case temperature(current: Double, needs: Bounds)
+    case sentByYou
+
+    /// The sentence a person reads, with times in `timeZone`.
+    public func text(timeZone: TimeZone = .current) -> String {
+        switch self {
+        case let .opensAt(date): "opens at \(Self.format(date, timeZone))"
+        case let .clockAheadOfGPS(date, offset):
+            "opens at \(Self.format(date, timeZone)) by GPS time (the system clock is \(Self.duration(offset)) ahead)"
+        case .gpsNotConnected: "GPS not connected"
+        case .needsFix: "needs a GPS fix"
+        case .needs3DFix: "needs a 3D fix"
+        case let .staleFix(age): "the last GPS fix is \(Int(age)) s old"
+        case let .inaccurate(eph, radius): "accuracy ±\(Int(eph.rounded())) m, needs ±\(radius.compact) m or better"
+        case let .away(metres, bearing): "\(Self.distance(metres)) away (\(Self.compass(bearing)))"
+        case let .confirming(count, total): "\(count) of \(total) confirming fixes"
+        case let .altitude(current, needs): "at \(Int(current.rounded())) m, needs \(needs) m"
+        case .needsPIN: "needs the PIN"
+        case let .pinRefused(until): "PIN attempts refused until \(Self.format(until, timeZone, seconds: true))"
+        case let .weatherUnknown(why): why
+        case let .weather(current, needs):
+            "\(current?.presentParticiple ?? "weather unknown"), needs \(needs.rawValue)"
+        case let .temperature(current, needs): "it is \(Self.celsius(current)) °C, needs \(needs) °C"
+        case .sentByYou: "you sent this message"
+        }
+    }
+
+    static func format(_ date: Date, _ zone: TimeZone, seconds: Bool = false) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = seconds ? "yyyy-MM-dd HH:mm:ss zzz" : "yyyy-MM-dd HH:mm zzz"
+        return formatter.string(from: date)
+    }
+
+    static func distance(_ metres: Double) -> String {
+        metres < 1000 ? "\(Int(metres.rounded())) m" : String(format: "%.1f km", metres / 1000)
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let s = Int(abs(seconds).rounded())
+        if s < 120 { return "\(s) s" }
+        if s < 7200 { return "\(s / 60) min" }
+        if s < 172_800 { return "\(s / 3600) h" }
+        return "\(s / 86400) days"
+    }
+
+    static func celsius(_ value: Double) -> String {
+        (value * 10).rounded() / 10 == value.rounded() ? String(Int(value.rounded())) : String(format: "%.1f", value)
+    }
+
+    static func compass(_ bearing: Double) -> String {
+        let names = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+        return names[Int((bearing + 22.5) / 45) % 8]
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// A lock as `compose` writes it on the command line (SPEC §2), before the parts that need the daemon (`here`)
+/// or libsodium (hashing a PIN) are resolved.
+public enum LockSpec: Hashable, Sendable {
+    case lock(Lock)
+    case pin(digits: String)
+    /// `location=here/30m`: chestd's current fix, this radius.
+    case locationHere(radius: Double)
+    /// `altitude=here±20`: chestd's current altitude, plus or minus this margin.
+    case altitudeHere(margin: Double)
+
+    /// The forms, for help and errors.
+    public static let forms = """
+        location=LAT,LON/RADIUS   e.g. location=48.85837,2.29448/30m (m or km; here/30m uses chestd's fix)
+        time=ISO8601              e.g. time=2026-12-24T18:00:00+01:00
+        pin=DDDD                  e.g. pin=4821
+        weather=CONDITION         one of clear, cloudy, rainy, snowy, thundery
+        temperature=MIN..MAX      e.g. temperature=-5..3 (°C)
+        altitude=MIN..MAX         e.g. altitude=1200..1300 (m above sea level; here±20 works too)
+        """
+
+    /// Reads one `--lock` value. Times without a zone are read in `timeZone`.
+    public static func parse(_ text: String, timeZone: TimeZone) throws(LockSpecError) -> LockSpec {
+        guard let equals = text.firstIndex(of: "=") else {
+            throw LockSpecError(text, "expected TYPE=VALUE, such as pin=4821")
+        }
+        let type = text[..<equals].lowercased(), value = String(text[text.index(after: equals)...])
+        guard let kind = LockKind(rawValue: type) else {
+            throw LockSpecError(text, "unknown lock type \"\(type)\"; use location, time, pin, weather, temperature or altitude")
+        }
+        switch kind {
+        case .location: return try location(value, text)
+        case .time:
+            guard let date = ISO8601.parse(value, localZone: timeZone) else {
+                throw LockSpecError(text, "not an ISO 8601 time; write it like 2026-12-24T18:00:00+01:00")
+            }
+            return .lock(.time(date))
+        case .pin:
+            guard value.count == 4, value.allSatisfy(\.isASCIIDigit) else {
+                throw LockSpecError(text, "a PIN is exactly 4 digits, such as pin=4821")
+            }
+            return .pin(digits: value)
+        case .weather:
+            guard let condition = WeatherCondition(rawValue: value.lowercased()) else {
+                throw LockSpecError(text, "unknown weather; use clear, cloudy, rainy, snowy or thundery")
+            }
+            return .lock(.weather(condition))
+        case .temperature:
+            return .lock(.temperature(try range(value, text, unit: "°C")))
+        case .altitude:
+            for sign in ["±", "+-", "+/-"] where value.lowercased().hasPrefix("here" + sign) {
+                guard let margin = Double(value.dropFirst(4 + sign.count).replacingOccurrences(of: "m", with: "")),
+                      margin.isFinite, margin >= 0 else {
+                    throw LockSpecError(text, "write here±METRES, such as altitude=here±20")
+                }
+                return .altitudeHere(margin: margin)
+            }
+            return .lock(.altitude(try range(value, text, unit: "m")))
+        }
+    }
+
+    private static func location(_ value: String, _ text: String) throws(LockSpecError) -> LockSpec {
+        let parts = value.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { throw LockSpecError(text, "write LAT,LON/RADIUS, such as 48.85837,2.29448/30m") }
+        let radius = try metres(String(parts[1]), text)
+        guard radius >= Lock.minimumRadius else {
+            throw LockSpecError(text, "a radius under \(Lock.minimumRadius.compact) m cannot be trusted with a consumer GPS; use 10m or more")
+        }
+        if parts[0].lowercased() == "here" { return .locationHere(radius: radius) }
+        let numbers = parts[0].split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard numbers.count == 2, let latitude = numbers[0], let longitude = numbers[1] else {
+            throw LockSpecError(text, "write LAT,LON/RADIUS in decimal degrees, such as 48.85837,2.29448/30m")
+        }
+        do {
+            return .lock(try Lock.validatedLocation(latitude: latitude, longitude: longitude, radius: radius, page: 0))
+        } catch {
+            throw LockSpecError(text, error.description.replacingOccurrences(of: "page 0: ", with: ""))
+        }
+    }
+
+    private static func metres(_ text: String, _ whole: String) throws(LockSpecError) -> Double {
+        let lower = text.lowercased()
+        let (number, scale) = lower.hasSuffix("km") ? (lower.dropLast(2), 1000.0)
+            : lower.hasSuffix("m") ? (lower.dropLast(), 1.0) : (Substring(lower), 1.0)
+        guard let value = Double(number), value.isFinite else {
+            throw LockSpecError(whole, "the radius \"\(text)\" is not a distance; write 30m or 1.5km")
+        }
+        return value * scale
+    }
+
+    private static func range(_ value: String, _ text: String, unit: String) throws(LockSpecError) -> Bounds {
+        let parts = value.components(separatedBy: "..")
+        guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]), low.isFinite, high.isFinite else {
+            throw LockSpecError(text, "write MIN..MAX in \(unit), such as \(unit == "m" ? "1200..1300" : "-5..3")")
+        }
+        guard low <= high else { throw LockSpecError(text, "the range is reversed; write the smaller number first") }
+        return Bounds(min: low, max: high)
+    }
+}
+
+/// A `--lock` value `compose` cannot read, and how to write it.
+public struct LockSpecError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var spec: String
+    public var problem: String
+
+    public init(_ spec: String, _ problem: String) {
+        self.spec = spec
+        self.problem = problem
+    }
+
+    public var description: String { "--lock \(spec): \(problem)" }
+}

@@ -1,0 +1,125 @@
+import struct Foundation.Date
+
+/// One lock of a message: page (1-based), set and type. A set holds at most one lock of each type.
+public struct LockKey: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
+    public var page: Int
+    public var set: LockSetName
+    public var kind: LockKind
+
+    public init(page: Int, set: LockSetName, kind: LockKind) {
+        self.page = page
+        self.set = set
+        self.kind = kind
+    }
+
+    /// "2A:location"
+    public var description: String { "\(page)\(set.rawValue):\(kind.rawValue)" }
+
+    public init?(_ text: String) {
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, let kind = LockKind(rawValue: String(parts[1])),
+              let setChar = parts[0].last, let set = LockSetName(rawValue: String(setChar)),
+              let page = Int(parts[0].dropLast()) else { return nil }
+        self.init(page: page, set: set, kind: kind)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let key = LockKey(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "bad lock key"))
+        }
+        self = key
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
+    public static func < (a: LockKey, b: LockKey) -> Bool { a.description < b.description }
+}
+
+/// A page that has opened, and whether its unlock has been delivered to anyone.
+public struct OpenPage: Hashable, Sendable, Codable {
+    public var page: Int
+    /// The set that opened it; `nil` for a page that had no locks.
+    public var set: LockSetName?
+    public var at: Date
+    /// Whether a watcher or notifier received the `unlocked` event.
+    public var delivered: Bool
+
+    public init(page: Int, set: LockSetName?, at: Date, delivered: Bool) {
+        self.page = page
+        self.set = set
+        self.at = at
+        self.delivered = delivered
+    }
+}
+
+/// Wrong PIN attempts on one message, persisted before each comparison.
+public struct PINAttempts: Hashable, Sendable, Codable {
+    /// Wrong attempts since the last right one.
+    public var wrong: Int = 0
+    /// The distinct wrong PINs tried: repeating one costs nothing.
+    public var tried: [String] = []
+    /// Further attempts are refused until then.
+    public var refusedUntil: Date?
+    /// An attempt that was counted but whose outcome was not yet recorded (a crash mid-attempt keeps it).
+    public var pending: String?
+
+    public init() {}
+
+    /// After this many wrong attempts, each further wrong one waits longer.
+    public static let freeAttempts = 5
+    /// 30 s, 1 min, 5 min, 15 min, then 1 h (SPEC §4).
+    public static let delays: [Double] = [30, 60, 300, 900, 3600]
+
+    /// The wait imposed after the `wrong`-th wrong attempt, if any.
+    public static func delay(afterWrong wrong: Int) -> Double? {
+        guard wrong >= freeAttempts else { return nil }
+        return delays[min(wrong - freeAttempts, delays.count - 1)]
+    }
+}
+
+/// What the chest remembers about a message beyond its file: latched locks, open pages, PIN attempts.
+public struct MessageState: Hashable, Sendable, Codable {
+    public var latched: [LockKey: Date] = [:]
+    public var openPages: [OpenPage] = []
+    public var pin = PINAttempts()
+    public var ingestedAt: Date
+
+    public init(ingestedAt: Date) { self.ingestedAt = ingestedAt }
+
+    public func isOpen(page: Int) -> Bool { openPages.contains { $0.page == page } }
+
+    public var openPageNumbers: [Int] { openPages.map(\.page).sorted() }
+
+    enum CodingKeys: String, CodingKey { case latched, openPages, pin, ingestedAt }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let latchedList = try container.decodeIfPresent([String: Date].self, forKey: .latched) ?? [:]
+        latched = Dictionary(uniqueKeysWithValues: latchedList.compactMap { key, date in
+            LockKey(key).map { ($0, date) }
+        })
+        openPages = try container.decodeIfPresent([OpenPage].self, forKey: .openPages) ?? []
+        pin = try container.decodeIfPresent(PINAttempts.self, forKey: .pin) ?? PINAttempts()
+        ingestedAt = try container.decode(Date.self, forKey: .ingestedAt)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Dictionary(uniqueKeysWithValues: latched.map { ($0.key.description, $0.value) }),
+                             forKey: .latched)
+        try container.encode(openPages, forKey: .openPages)
+        try container.encode(pin, forKey: .pin)
+        try container.encode(ingestedAt, forKey: .ingestedAt)
+    }
+}
+
+/// The regular chest or the saved chest (at most 50 messages).
+public enum ChestKind: String, Hashable, Sendable, Codable {
+    case regular, saved
+
+    public static let savedLimit = 50
+}

@@ -1,0 +1,152 @@
+import Foundation
+
+/// One row of `chest list --json` (SPEC §2).
+public struct ListItem: Hashable, Sendable, Codable {
+    public var id: String
+    public var title: String
+    public var from: String
+    public var chest: ChestKind
+    public var pages: Int
+    public var openPages: [Int]
+    public var state: String
+    public var sentByYou: Bool
+    public var receivedAt: Date
+}
+
+/// Everything `chest read` shows about one message.
+public struct ReadReport: Hashable, Sendable, Codable {
+    public var id: String
+    public var title: String
+    public var from: String
+    public var chest: ChestKind
+    public var state: String
+    public var sentByYou: Bool
+    public var pages: [PageReport]
+}
+
+public struct PageReport: Hashable, Sendable, Codable {
+    public var number: Int
+    public var open: Bool
+    /// The text, only once the page is open.
+    public var text: String?
+    public var openedBy: LockSetName?
+    public var openedAt: Date?
+    /// For a page still locked: each non-empty set and its locks.
+    public var sets: [SetReport]
+}
+
+public struct SetReport: Hashable, Sendable, Codable {
+    public var set: LockSetName
+    public var locks: [LockReport]
+}
+
+public struct LockReport: Hashable, Sendable, Codable {
+    public var type: LockKind
+    /// "within 30 m of 48.85837, 2.29448"
+    public var condition: String
+    public var holds: Bool
+    /// Why it does not hold yet.
+    public var reason: LockReason?
+}
+
+extension Lock {
+    /// What the lock asks for, in a few words.
+    public var condition: String {
+        switch self {
+        case let .location(center, radius):
+            "within \(radius.compact) m of \(center.latitude.compact), \(center.longitude.compact)"
+        case let .time(date): "from \(ISO8601.string(date))"
+        case .pin: "the right PIN"
+        case let .weather(condition): condition.rawValue
+        case let .temperature(bounds): "\(bounds) °C"
+        case let .altitude(bounds): "\(bounds) m above sea level"
+        }
+    }
+}
+
+extension Engine {
+    public func listItem(_ stored: StoredMessage) -> ListItem {
+        ListItem(id: stored.id.rawValue, title: stored.message.title, from: stored.message.from, chest: stored.chest,
+                 pages: stored.message.pages.count, openPages: stored.state.openPageNumbers, state: stored.stateName,
+                 sentByYou: stored.sentByYou, receivedAt: stored.state.ingestedAt)
+    }
+
+    /// The messages of one chest, newest first.
+    public func list(chest: ChestKind) -> [ListItem] {
+        entries.values.filter { $0.chest == chest }
+            .sorted { ($0.state.ingestedAt, $0.id) > ($1.state.ingestedAt, $1.id) }
+            .map(listItem)
+    }
+
+    /// The IDs starting with `prefix`.
+    public func ids(matching prefix: String) -> [MessageID] {
+        entries.keys.filter { $0.rawValue.hasPrefix(prefix.lowercased()) }.sorted()
+    }
+
+    public func read(_ id: MessageID, now: Now) -> ReadReport? {
+        guard let stored = entries[id] else { return nil }
+        let pages = stored.message.pages.enumerated().map { index, page in
+            let number = index + 1
+            if let open = stored.state.openPages.first(where: { $0.page == number }) {
+                return PageReport(number: number, open: true, text: page.text, openedBy: open.set, openedAt: open.at,
+                                  sets: [])
+            }
+            let sets = LockSetName.allCases.filter { !page[$0].isEmpty }.map { set in
+                SetReport(set: set, locks: page[set].map { lock in
+                    let key = LockKey(page: number, set: set, kind: lock.kind)
+                    let reason = explain(stored, key: key, lock: lock, now: now)
+                    return LockReport(type: lock.kind, condition: lock.condition, holds: reason == nil, reason: reason)
+                })
+            }
+            return PageReport(number: number, open: false, text: nil, openedBy: nil, openedAt: nil, sets: sets)
+        }
+        return ReadReport(id: id.rawValue, title: stored.message.title, from: stored.message.from, chest: stored.chest,
+                          state: stored.stateName, sentByYou: stored.sentByYou, pages: pages)
+    }
+
+    /// Why one lock does not hold yet, or nil when it holds.
+    func explain(_ stored: StoredMessage, key: LockKey, lock: Lock, now: Now) -> LockReason? {
+        if stored.state.latched[key] != nil { return nil }
+        if stored.sentByYou { return .sentByYou }
+        let ref = LockRef(id: stored.id, key: key)
+        switch lock {
+        case let .time(instant):
+            let correction = clock.correction(now)
+            return correction > 0 ? .clockAheadOfGPS(opensAt: instant, offsetSeconds: correction) : .opensAt(instant)
+        case .pin:
+            if let until = stored.state.pin.refusedUntil, until > clock.trustedTime(now) { return .pinRefused(until: until) }
+            return .needsPIN
+        case let .location(center, radius):
+            if let problem = fixProblem(now: now) { return problem }
+            guard let fix = lastFix, let position = fix.position else { return .needsFix }
+            let distance = position.distance(to: center)
+            if distance > radius { return .away(metres: distance, bearing: position.bearing(to: center)) }
+            if let eph = fix.eph, eph > radius { return .inaccurate(eph: eph, radius: radius) }
+            return .confirming(confirmations(of: ref), of: Self.confirmations)
+        case let .altitude(bounds):
+            if let problem = fixProblem(now: now) { return problem }
+            guard let altitude = lastFix?.altitude3D else { return .needs3DFix }
+            if !bounds.contains(altitude) { return .altitude(current: altitude, needs: bounds) }
+            return .confirming(confirmations(of: ref), of: Self.confirmations)
+        case let .weather(condition):
+            switch weatherEvidence(now: now) {
+            case let .unknown(why): return .weatherUnknown(why)
+            case let .usable(observation): return .weather(current: observation.condition, needs: condition)
+            }
+        case let .temperature(bounds):
+            switch weatherEvidence(now: now) {
+            case let .unknown(why): return .weatherUnknown(why.replacingOccurrences(of: "weather", with: "temperature"))
+            case let .usable(observation):
+                guard let temperature = observation.temperatureC else { return .weatherUnknown("temperature unknown") }
+                return .temperature(current: temperature, needs: bounds)
+            }
+        }
+    }
+
+    private func fixProblem(now: Now) -> LockReason? {
+        guard gps.connected else { return .gpsNotConnected }
+        guard let fix = lastFix, fix.mode >= 2 else { return .needsFix }
+        guard fix.isFresh(at: now.monotonic) else { return .staleFix(ageSeconds: fix.age(at: now.monotonic)) }
+        return nil
+    }
+}
