@@ -44,7 +44,7 @@ public enum LockReason: Hashable, Sendable, Codable {
         }
     }
 
-    static func format(_ date: Date, _ zone: TimeZone, seconds: Bool = false) -> String {
+    public static func format(_ date: Date, _ zone: TimeZone, seconds: Bool = false) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = zone

@@ -1,1 +1,4 @@
-print("chest")
+import ChestCLI
+import Glibc
+
+exit(CLI.main(Array(CommandLine.arguments.dropFirst())))

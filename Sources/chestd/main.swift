@@ -1,1 +1,4 @@
-print("chestd")
+import ChestDaemon
+import Glibc
+
+exit(await Daemon.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,98 @@
+import ChestCore
+import Foundation
+
+/// How `chest` prints reports for people.
+enum Output {
+    static func list(_ items: [ListItem], saved: Bool) -> String {
+        guard !items.isEmpty else {
+            return saved ? "the saved chest is empty" : "the chest is empty; import a message with `chest import FILE`"
+        }
+        var lines = ["ID        STATE    PAGES  FROM              TITLE"]
+        for item in items {
+            let pages = "\(item.openPages.count)/\(item.pages)"
+            let from = item.sentByYou ? "you" : item.from
+            lines.append("\(String(item.id.prefix(8)))  \(pad(item.state, 7))  \(pad(pages, 5))  \(pad(String(from.prefix(16)), 16))  \(item.title)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func read(_ report: ReadReport, timeZone: TimeZone = .current) -> String {
+        var lines = ["\(report.title) — from \(report.from)",
+                     "\(report.id) · \(report.chest.rawValue) chest · \(report.state)"]
+        if report.sentByYou { lines.append("you sent this message: its locks stay shut for you") }
+        for page in report.pages {
+            lines.append("")
+            if page.open {
+                let how = page.openedBy.map { " by set \($0.rawValue)" } ?? ""
+                let when = page.openedAt.map { " at " + LockReason.format($0, timeZone) } ?? ""
+                lines.append("Page \(page.number) — open\(page.openedBy == nil ? "" : how + when)")
+                lines += (page.text ?? "").split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
+            } else {
+                lines.append("Page \(page.number) — locked")
+                for (index, set) in page.sets.enumerated() {
+                    lines.append("  \(index == 0 ? "" : "or ")set \(set.set.rawValue):")
+                    for lock in set.locks {
+                        let mark = lock.holds ? "✓" : "✗"
+                        let reason = lock.reason.map { ": " + $0.text(timeZone: timeZone) } ?? ""
+                        lines.append("    \(mark) \(lock.type.rawValue) \(lock.condition)\(reason)")
+                    }
+                }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func event(_ event: ChestEvent) -> String {
+        let time = LockReason.format(event.at ?? Date(), .current, seconds: true)
+        return "\(time)  \(event.logLine)"
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+
+    /// `chest read --json`: the report with each reason as the sentence a person reads.
+    struct ReadJSON: Encodable {
+        var id, title, from, chest, state: String
+        var sentByYou: Bool
+        var pages: [PageJSON]
+
+        struct PageJSON: Encodable {
+            var number: Int
+            var open: Bool
+            var text: String?
+            var openedBy: String?
+            var openedAt: Date?
+            var sets: [SetJSON]
+        }
+
+        struct SetJSON: Encodable {
+            var set: String
+            var locks: [LockJSON]
+        }
+
+        struct LockJSON: Encodable {
+            var type, condition: String
+            var holds: Bool
+            var reason: String?
+        }
+
+        init(_ report: ReadReport) {
+            id = report.id
+            title = report.title
+            from = report.from
+            chest = report.chest.rawValue
+            state = report.state
+            sentByYou = report.sentByYou
+            pages = report.pages.map { page in
+                PageJSON(number: page.number, open: page.open, text: page.text, openedBy: page.openedBy?.rawValue,
+                         openedAt: page.openedAt, sets: page.sets.map { set in
+                    SetJSON(set: set.set.rawValue, locks: set.locks.map {
+                        LockJSON(type: $0.type.rawValue, condition: $0.condition, holds: $0.holds,
+                                 reason: $0.reason?.text())
+                    })
+                })
+            }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import ChestCore
+import ChestIO
+import Foundation
+import Glibc
+
+/// `chest status`: the fix at a glance, like cgps; `--watch` redraws it once a second.
+struct StatusCommand {
+    let settings: Settings
+    let json: Bool
+
+    func run(watch: Bool) throws {
+        let colour = !json && isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        repeat {
+            let report = try ControlClient(socketPath: settings.socketPath).call(ControlRequest(op: .status),
+                                                                                 expecting: StatusReport.self)
+            if json {
+                print(CLI.jsonText(report))
+            } else {
+                if watch { print("\u{1B}[H\u{1B}[2J", terminator: "") }
+                print(Self.text(report, colour: colour))
+            }
+            fflush(nil)
+            if watch { sleep(1) }
+        } while watch
+    }
+
+    static func text(_ report: StatusReport, colour: Bool) -> String {
+        func paint(_ text: String, _ code: String) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+        var lines: [String] = []
+        let gpsd = report.gpsd.connected
+            ? paint("connected", "32") + " (\(report.gpsd.server))"
+            : paint("not connected", "31") + " (\(report.gpsd.server)\(report.gpsd.reason.map { ": " + $0 } ?? ""))"
+        lines.append(row("gpsd", gpsd))
+        if let fix = report.fix {
+            let mode = ["no data", "no fix", "2D fix", "3D fix"][min(max(fix.mode, 0), 3)]
+            let stale = (fix.ageSeconds ?? 0) > Fix.maximumAge
+            lines.append(row("fix", paint(mode, fix.mode >= 2 && !stale ? "32" : "33") + (stale ? " (stale)" : "")))
+            if let latitude = fix.latitude, let longitude = fix.longitude {
+                lines.append(row("position", String(format: "%.6f %@  %.6f %@", abs(latitude), latitude >= 0 ? "N" : "S",
+                                                    abs(longitude), longitude >= 0 ? "E" : "W")))
+            }
+            lines.append(row("altitude", fix.altitudeMSL.map { String(format: "%.1f m above sea level", $0) } ?? "unknown"))
+            let horizontal = fix.eph.map { "±\(Int($0.rounded())) m horizontal" } ?? "horizontal unknown"
+            let vertical = fix.epv.map { "±\(Int($0.rounded())) m vertical" } ?? "vertical unknown"
+            lines.append(row("accuracy", "\(horizontal), \(vertical)"))
+            lines.append(row("satellites", fix.satellitesUsed.map { "\($0) used" } ?? "unknown"))
+            lines.append(row("age", fix.ageSeconds.map { String(format: "%.1f s", $0) } ?? "unknown"))
+        } else {
+            lines.append(row("fix", paint("none yet", "33")))
+        }
+        var clock = LockReason.format(report.clock.system, .current, seconds: true)
+        if let offset = report.clock.gpsOffsetSeconds { clock += String(format: ", %+.1f s from GPS time", offset) }
+        if report.clock.usingGPSTime { clock += paint(" (ahead: time locks follow GPS time)", "33") }
+        if report.clock.rolloverSuspected { clock += paint(" (GPS time implausible: receiver week rollover?)", "33") }
+        lines.append(row("clock", clock))
+        if let weather = report.weather {
+            let condition = weather.condition ?? "unknown conditions"
+            let temperature = weather.temperatureC.map { String(format: ", %.1f °C", $0) } ?? ""
+            lines.append(row("weather", "\(condition)\(temperature), observed \(Int(weather.ageSeconds / 60)) min ago (\(weather.provider))"))
+        } else {
+            lines.append(row("weather", "no reading"))
+        }
+        let counts = report.messages
+        lines.append(row("messages", "\(counts.locked) locked, \(counts.partial) partial, \(counts.open) open, \(counts.saved) saved"))
+        for note in report.notes { lines.append(row("note", note)) }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func row(_ label: String, _ value: String) -> String {
+        Output.pad(label, 11) + value
+    }
+}

@@ -1,0 +1,141 @@
+import ChestCore
+import ChestIO
+import Foundation
+
+extension Daemon {
+    /// Reads both chests into the engine at start.
+    func loadChest() {
+        let (messages, problems) = store.loadAll(ingestedAt: Date())
+        for problem in problems { log.warning("cannot read \(problem.path): \(problem.reason); left in place") }
+        let stored = messages.map { message, state, chest in
+            var state = state
+            state.pin.pending = nil    // an attempt cut short by a crash stays counted as wrong
+            return StoredMessage(message: message, state: state, chest: chest, sentByYou: isOwn(message))
+        }
+        perform(engine.handle(.added(stored, announce: false, now())))
+    }
+
+    /// Files a crash left in `incoming/`: already stored ones are dropped quietly, the rest ingested.
+    func recoverStaged() {
+        let staged = store.stagedNames().map { store.incoming + "/" + $0 }
+        guard !staged.isEmpty else { return }
+        log.info("resuming the ingest of \(staged.count) file(s) interrupted by a stop")
+        ingestStaged(staged, recovering: true)
+    }
+
+    func watchChest() {
+        let sink = self.sink
+        do {
+            try store.prepare()
+            chestWatcher = try ChestWatcher(directory: store.root) { sink.yield(.chest($0)) }
+        } catch {
+            log.error("cannot watch \(store.root): \(error); retrying when something asks (SIGHUP)")
+        }
+        ingest(store.inboxNames())
+    }
+
+    func handleChestChange(_ change: ChestWatcher.Event) {
+        switch change {
+        case let .arrived(names):
+            ingest(names.filter(ChestStore.isCandidate))
+        case let .created(names):
+            ingest(names.filter { ChestStore.isCandidate($0) && store.isSpecialFile($0) })
+        case .overflow:
+            log.warning("inotify queue overflowed; rescanning the chest")
+            ingest(store.inboxNames())
+        case .directoryGone:
+            chestWatcher?.stop()
+            log.warning("the chest directory \(store.root) was removed or moved; recreating it and restoring \(engine.entries.count) messages")
+            do {
+                try store.prepare()
+                for stored in engine.entries.values { try store.restore(stored) }
+            } catch {
+                log.error("cannot restore the chest: \(error)")
+            }
+            watchChest()
+        }
+    }
+
+    /// Takes these inbox names in: stage, validate, store, announce; refused files go to `rejected/`.
+    func ingest(_ names: [String]) {
+        var staged: [String] = []
+        for name in names {
+            do {
+                if let path = try store.stage(name) { staged.append(path) }
+            } catch {
+                log.error("cannot take \(name) from the inbox: \(error)")
+            }
+        }
+        ingestStaged(staged, recovering: false)
+    }
+
+    private func ingestStaged(_ paths: [String], recovering: Bool) {
+        var accepted: [(Message, MessageState)] = []
+        var acceptedPaths: [String] = []
+        var quietlyDone: [String] = []
+        var seen: Set<MessageID> = []
+        let ingestedAt = Date()
+        for path in paths {
+            switch validate(store.readCandidate(path)) {
+            case let .failure(error):
+                reject(path, reason: error.description)
+            case let .success(message):
+                if let existing = engine.entries[message.id] {
+                    if recovering && existing.message == message {
+                        quietlyDone.append(path)    // stored before the crash; only the unstaging was lost
+                    } else {
+                        reject(path, reason: duplicateReason(existing))
+                    }
+                } else if !seen.insert(message.id).inserted {
+                    reject(path, reason: "the same message (\(message.id.short)) arrived twice at once; kept one")
+                } else {
+                    accepted.append((message, MessageState(ingestedAt: ingestedAt)))
+                    acceptedPaths.append(path)
+                }
+            }
+        }
+        do {
+            try store.add(accepted)
+            try store.unstage(acceptedPaths + quietlyDone)
+        } catch {
+            log.error("cannot store \(accepted.count) message(s): \(error); they stay in \(store.incoming) for the next start")
+            return
+        }
+        let stored = accepted.map { StoredMessage(message: $0.0, state: $0.1, chest: .regular, sentByYou: isOwn($0.0)) }
+        perform(engine.handle(.added(stored, announce: true, now())))
+    }
+
+    /// Decodes and verifies a file's bytes.
+    func validate(_ read: Result<Data, ChestError>) -> Result<Message, ChestError> {
+        read.flatMap { data in
+            do {
+                let message = try MessageFile.decode(data)
+                try Sealer.verify(message)
+                return .success(message)
+            } catch {
+                return .failure(ChestError("\(error)"))
+            }
+        }
+    }
+
+    func duplicateReason(_ existing: StoredMessage) -> String {
+        "message \(existing.id.short) \"\(existing.message.title)\" is already in the \(existing.chest == .saved ? "saved" : "regular") chest"
+    }
+
+    private func reject(_ path: String, reason: String) {
+        do {
+            let name = try store.reject(path, reason: reason)
+            emit(.rejected(file: baseName(path), reason: reason))
+            log.debug("set aside as \(store.rejected)/\(name)")
+        } catch {
+            log.error("cannot set \(path) aside: \(error); it stays where it is")
+        }
+    }
+
+    /// Whether this machine's identity sealed the message. The identity is read again when it appears later.
+    func isOwn(_ message: Message) -> Bool {
+        if identity == nil { identity = try? Identity.load(at: settings.identityPath) }
+        guard let identity, let seal = message.seal else { return false }
+        return seal.publicKey == identity.publicKey
+    }
+}

@@ -1,0 +1,152 @@
+import ChestCore
+import ChestIO
+import Foundation
+import Glibc
+
+/// chestd: builds the adapters, feeds every event into one loop that owns the engine, and performs the
+/// engine's effects. Nothing else holds state.
+public final class Daemon {
+    let log: Log
+    let settings: Settings
+    let store: ChestStore
+    var engine: Engine
+    var identity: Identity?
+    var watchers: [ObjectIdentifier: ControlConnection] = [:]
+    var pendingPINs: [MessageID: ControlConnection] = [:]
+    let events: AsyncStream<DaemonEvent>
+    let sink: AsyncStream<DaemonEvent>.Continuation
+    var chestWatcher: ChestWatcher?
+    var wakeTimer: WakeTimer?
+
+    /// Runs chestd with these arguments (without the program name) and returns its exit status.
+    public static func main(_ arguments: [String]) async -> Int32 {
+        let options: DaemonOptions
+        do {
+            options = try DaemonOptions.parse(arguments)
+        } catch {
+            printError("chestd: \(error)\n\(DaemonOptions.usage.split(separator: "\n")[0])")
+            return UsageError.exitStatus
+        }
+        if options.help { print(DaemonOptions.usage); return 0 }
+        if options.version { print("chestd \(ChestVersion.string)"); return 0 }
+        do {
+            let settings = try Settings(configPath: options.configPath, flags: options.flags)
+            let daemon = Daemon(settings: settings, log: Log(verbose: options.verbose))
+            return try await daemon.run()
+        } catch {
+            printError("chestd: \(error)")
+            return 1
+        }
+    }
+
+    init(settings: Settings, log: Log) {
+        self.settings = settings
+        self.log = log
+        store = ChestStore(root: settings.chestDirectory)
+        let gpsd = settings.gpsd
+        engine = Engine(gpsServer: "\(gpsd.host):\(gpsd.port)")
+        engine.weatherMaximumAge = settings.weatherMaximumAge
+        (events, sink) = AsyncStream.makeStream(of: DaemonEvent.self)
+    }
+
+    func run() async throws -> Int32 {
+        do {
+            try store.prepare()
+        } catch {
+            throw ChestError("cannot prepare the chest directory: \(error)")
+        }
+        identity = try? Identity.load(at: settings.identityPath)
+        let sink = self.sink
+        let signals = Signals([SIGTERM, SIGINT, SIGHUP]) { sink.yield(.signal($0)) }
+        defer { signals.stop() }
+        let server = try ControlServer(path: settings.socketPath, log: log) { sink.yield(.request($0, $1)) }
+        defer { server.stop() }
+
+        loadChest()
+        recoverStaged()
+        wakeTimer = WakeTimer { sink.yield(.wake) }
+        defer { wakeTimer?.stop() }
+        watchChest()
+        defer { chestWatcher?.stop() }
+        log.notice("watching \(store.root) with \(engine.entries.count) messages; control socket \(settings.socketPath)")
+
+        for await event in events {
+            switch event {
+            case let .signal(number) where number == SIGHUP:
+                log.info("SIGHUP: rescanning the chest")
+                ingest(store.inboxNames())
+            case let .signal(number):
+                log.notice("stopping on \(number == SIGTERM ? "SIGTERM" : "SIGINT")")
+                for watcher in watchers.values { watcher.close() }
+                return 0
+            case let .chest(change):
+                handleChestChange(change)
+            case let .request(connection, line):
+                handleRequest(line, on: connection)
+            case let .watcherGone(id):
+                watchers.removeValue(forKey: id)
+            case .wake:
+                perform(engine.handle(.tick(now())))
+            case let .pinChecked(id, pin, matching):
+                perform(engine.handle(.pinChecked(id, pin: pin, matching: matching, now())))
+            }
+        }
+        return 0
+    }
+
+    /// Both clocks, sampled together.
+    func now() -> Now { Now(wall: Date(), monotonic: MonotonicClock.now()) }
+
+    // MARK: - Effects
+
+    /// Does what the engine asked, in order: state is on disk before anyone hears of it.
+    func perform(_ effects: [Engine.Effect]) {
+        for effect in effects {
+            switch effect {
+            case let .persist(id, state):
+                do {
+                    try store.saveState(id, state)
+                } catch {
+                    log.error("cannot save the state of \(id.short): \(error)")
+                }
+            case let .emit(event):
+                emit(event)
+            case let .wake(at):
+                wakeTimer?.aim(at: at?.timeIntervalSince1970)
+            case let .checkPIN(id, pin, hashes):
+                let sink = self.sink
+                DispatchQueue.global().async {
+                    let matching = hashes.filter { Sealer.pin(pin, matches: $0.value) }.map(\.key)
+                    sink.yield(.pinChecked(id, pin: pin, matching: matching))
+                }
+            case let .pinResult(id, outcome):
+                guard let connection = pendingPINs.removeValue(forKey: id) else { break }
+                switch outcome {
+                case .accepted: reply(connection, outcome)
+                default: reply(connection, error: outcome.text)
+                }
+            }
+        }
+    }
+
+    /// Logs an event and sends it to every watcher; an unlock that reached one is marked delivered.
+    func emit(_ event: ChestEvent) {
+        if event.event == "fix" {
+            log.debug(event.logLine)
+        } else {
+            log.info(event.logLine)
+        }
+        guard !watchers.isEmpty else { return }
+        let line = ChestJSON.line(event)
+        for watcher in watchers.values { watcher.send(line) }
+        if event.event == "unlocked", let id = event.id.flatMap(MessageID.init), let page = event.page {
+            perform(engine.handle(.delivered(id, page: page)))
+        }
+    }
+}
+
+/// Writes a line to stderr.
+func printError(_ text: String) {
+    var bytes = Array((text + "\n").utf8)
+    _ = write(2, &bytes, bytes.count)
+}

@@ -1,0 +1,215 @@
+import ChestCore
+import Foundation
+import Glibc
+
+/// The chest directory on disk (README, "The chest directory"):
+///
+///     CHEST/*.locked              the inbox: drop message files here
+///     CHEST/incoming/             files taken from the inbox, being ingested
+///     CHEST/messages/ID.locked    the regular chest
+///     CHEST/saved/ID.locked       the saved chest
+///     CHEST/state/ID.json         each message's latches, open pages and PIN attempts
+///     CHEST/rejected/NAME         refused files, each with NAME.reason beside it
+///
+/// Every write is atomic and durable (`AtomicFile`).
+public struct ChestStore: Sendable {
+    public let root: String
+
+    public var incoming: String { root + "/incoming" }
+    public var rejected: String { root + "/rejected" }
+    var stateDirectory: String { root + "/state" }
+
+    public init(root: String) {
+        self.root = root
+    }
+
+    /// Creates the directory and its subdirectories (mode 0700) where missing.
+    public func prepare() throws(SystemCallError) {
+        for directory in [root, incoming, rejected, stateDirectory, directory(of: .regular), directory(of: .saved)] {
+            try Directory.create(directory)
+        }
+    }
+
+    public func directory(of chest: ChestKind) -> String {
+        chest == .regular ? root + "/messages" : root + "/saved"
+    }
+
+    func messagePath(_ id: MessageID, in chest: ChestKind) -> String {
+        directory(of: chest) + "/\(id.rawValue).\(MessageFile.fileExtension)"
+    }
+
+    func statePath(_ id: MessageID) -> String { stateDirectory + "/\(id.rawValue).json" }
+
+    // MARK: - Loading
+
+    /// A stored message that could not be read back, with the reason.
+    public struct LoadProblem: Sendable {
+        public var path: String
+        public var reason: String
+    }
+
+    /// Every message in both chests with its state. A file that no longer reads is reported, not deleted.
+    public func loadAll(ingestedAt now: Date) -> (messages: [(Message, MessageState, ChestKind)], problems: [LoadProblem]) {
+        var messages: [(Message, MessageState, ChestKind)] = []
+        var problems: [LoadProblem] = []
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        for chest in [ChestKind.regular, .saved] {
+            let directory = directory(of: chest)
+            for name in (try? Directory.names(in: directory)) ?? [] where name.hasSuffix(".\(MessageFile.fileExtension)") {
+                let path = directory + "/" + name
+                do {
+                    let message = try MessageFile.decode(try readRegularFile(path))
+                    let state = FileManager.default.contents(atPath: statePath(message.id))
+                        .flatMap { try? decoder.decode(MessageState.self, from: $0) } ?? MessageState(ingestedAt: now)
+                    messages.append((message, state, chest))
+                } catch {
+                    problems.append(LoadProblem(path: path, reason: "\(error)"))
+                }
+            }
+        }
+        return (messages, problems)
+    }
+
+    // MARK: - Ingesting
+
+    /// The inbox's candidate names: `*.locked`, not hidden (editors' and sync tools' temporary files are).
+    public func inboxNames() -> [String] {
+        ((try? Directory.names(in: root)) ?? []).filter(Self.isCandidate).sorted()
+    }
+
+    /// Whether a name in the inbox is a message file to ingest, rather than a temporary file of an editor or a
+    /// sync tool (".#x", ".x.swp", ".syncthing.x.tmp", "x.locked~", "x.locked.part" are all ignored).
+    public static func isCandidate(_ name: String) -> Bool {
+        !name.hasPrefix(".") && name.hasSuffix(".\(MessageFile.fileExtension)") && name.count > 7
+    }
+
+    /// Whether an inbox name is anything but a regular file (a symlink, FIFO, socket, device or directory).
+    public func isSpecialFile(_ name: String) -> Bool {
+        var info = stat()
+        return lstat(root + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
+    }
+
+    /// Takes a file out of the inbox into `incoming/`, so that a crash mid-ingest leaves it where a restart
+    /// finds it. Returns nil when the file is gone already.
+    public func stage(_ name: String) throws(SystemCallError) -> String? {
+        let destination = incoming + "/" + name
+        if rename(root + "/" + name, destination) == -1 {
+            if errno == ENOENT { return nil }
+            throw SystemCallError("rename", path: root + "/" + name)
+        }
+        return destination
+    }
+
+    /// The staged files left by an earlier run.
+    public func stagedNames() -> [String] { ((try? Directory.names(in: incoming)) ?? []).sorted() }
+
+    /// Reads a candidate without following symlinks or blocking on FIFOs, refusing anything but a regular file
+    /// and anything over the size limit before reading it.
+    public func readCandidate(_ path: String) -> Result<Data, ChestError> {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .failure(ChestError("cannot read it: \(Errno.current)")) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFLNK: return .failure(ChestError("it is a symbolic link; copy the file itself into the chest"))
+        case S_IFDIR: return .failure(ChestError("it is a directory, not a message file"))
+        case S_IFIFO: return .failure(ChestError("it is a FIFO, not a message file"))
+        default: return .failure(ChestError("it is a special file, not a message file"))
+        }
+        guard Int(info.st_size) <= MessageFile.sizeLimit else {
+            return .failure(ChestError(MessageFormatError.tooLarge(size: Int(info.st_size), limit: MessageFile.sizeLimit).description))
+        }
+        do {
+            return .success(try readRegularFile(path))
+        } catch {
+            return .failure(ChestError("\(error)"))
+        }
+    }
+
+    /// Writes newly accepted messages and their first state, durably, with one directory sync per batch.
+    public func add(_ messages: [(Message, MessageState)]) throws(SystemCallError) {
+        var batch: [(path: String, data: Data)] = []
+        for (message, state) in messages {
+            batch.append((messagePath(message.id, in: .regular), MessageFile.encode(message)))
+            batch.append((statePath(message.id), Self.encode(state)))
+        }
+        try AtomicFile.write(batch: batch)
+    }
+
+    /// Removes staged files whose messages are now stored (or that were set aside).
+    public func unstage(_ paths: [String]) throws(SystemCallError) {
+        for path in paths where unlink(path) == -1 && errno != ENOENT { throw SystemCallError("unlink", path: path) }
+        if !paths.isEmpty { try AtomicFile.syncDirectory(incoming) }
+    }
+
+    /// Sets a refused file aside in `rejected/` (whatever it is: file, symlink, FIFO) with its reason beside it.
+    /// Returns the name it got there.
+    @discardableResult
+    public func reject(_ path: String, reason: String) throws(SystemCallError) -> String {
+        var name = baseName(path), attempt = 1
+        while FileManager.default.fileExists(atPath: rejected + "/" + name)
+                || (try? FileManager.default.destinationOfSymbolicLink(atPath: rejected + "/" + name)) != nil {
+            attempt += 1
+            name = baseName(path) + ".\(attempt)"
+        }
+        try AtomicFile.write(Data((reason + "\n").utf8), to: rejected + "/" + name + ".reason")
+        try AtomicFile.move(path, to: rejected + "/" + name)
+        return name
+    }
+
+    // MARK: - Changing stored messages
+
+    public func saveState(_ id: MessageID, _ state: MessageState) throws(SystemCallError) {
+        try AtomicFile.write(Self.encode(state), to: statePath(id))
+    }
+
+    /// Moves a message between the regular and the saved chest.
+    public func move(_ id: MessageID, from: ChestKind, to: ChestKind) throws(SystemCallError) {
+        try AtomicFile.move(messagePath(id, from: from), to: messagePath(id, in: to))
+    }
+
+    private func messagePath(_ id: MessageID, from chest: ChestKind) -> String { messagePath(id, in: chest) }
+
+    /// Removes a message and its state for good.
+    public func delete(_ id: MessageID, from chest: ChestKind) throws(SystemCallError) {
+        try AtomicFile.remove(messagePath(id, in: chest))
+        try AtomicFile.remove(statePath(id))
+    }
+
+    /// Writes a message and its state back, as after the chest directory was deleted under the daemon.
+    public func restore(_ stored: StoredMessage) throws(SystemCallError) {
+        try AtomicFile.write(MessageFile.encode(stored.message), to: messagePath(stored.id, in: stored.chest))
+        try saveState(stored.id, stored.state)
+    }
+
+    static func encode(_ state: MessageState) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return try! encoder.encode(state)
+    }
+}
+
+/// Reads a whole regular file, refusing to follow a symlink or to block on a FIFO, and never more than the
+/// message size limit plus one byte.
+func readRegularFile(_ path: String) throws -> Data {
+    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else { throw SystemCallError("open", path: path) }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+        throw ChestError("it is not a regular file")
+    }
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    while data.count <= MessageFile.sizeLimit {
+        let count = read(fd, &buffer, buffer.count)
+        if count < 0 {
+            if errno == EINTR { continue }
+            throw SystemCallError("read", path: path)
+        }
+        if count == 0 { break }
+        data.append(buffer, count: count)
+    }
+    return data
+}

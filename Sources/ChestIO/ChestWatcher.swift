@@ -1,0 +1,91 @@
+@preconcurrency import Dispatch
+import Glibc
+
+/// Watches the chest directory with inotify and reports files that arrived whole.
+///
+/// A file counts as arrived on `IN_CLOSE_WRITE` (written in place) or `IN_MOVED_TO` (renamed in, as careful
+/// writers and sync tools do), never on `IN_CREATE`, which fires before the content exists. An overflowed event
+/// queue and a deleted or moved directory are reported so the owner can rescan.
+public final class ChestWatcher: Sendable {
+    public enum Event: Sendable, Equatable {
+        /// These names arrived (one read's worth, in order).
+        case arrived([String])
+        /// These names were created. A regular file is not complete yet and must wait for `.arrived`; a symlink,
+        /// FIFO or other special file never gets a close-after-write, so this is its only announcement.
+        case created([String])
+        /// The kernel dropped events: rescan the directory.
+        case overflow
+        /// The directory was deleted or moved away; the watch is gone.
+        case directoryGone
+    }
+
+    private let source: any DispatchSourceRead
+    private let fd: Int32
+
+    /// Starts watching `directory`. The corresponding C functions are `inotify_init1(2)` and `inotify_add_watch(2)`.
+    public init(directory: String, onEvent: @escaping @Sendable (Event) -> Void) throws(SystemCallError) {
+        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard fd >= 0 else { throw SystemCallError("inotify_init1") }
+        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+        guard inotify_add_watch(fd, directory, mask) >= 0 else {
+            let error = SystemCallError("inotify_add_watch", path: directory)
+            close(fd)
+            throw error
+        }
+        self.fd = fd
+        source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: DispatchQueue(label: "chest.inotify"))
+        source.setEventHandler {
+            var buffer = [UInt8](repeating: 0, count: 256 * 1024)
+            while true {
+                let count = read(fd, &buffer, buffer.count)
+                guard count > 0 else { return }    // EAGAIN: drained; the source fires again on more
+                let events = InotifyParser.events(in: buffer[..<count])
+                for event in events { onEvent(event) }
+            }
+        }
+        source.setCancelHandler { close(fd) }
+        source.resume()
+    }
+
+    public func stop() { source.cancel() }
+}
+
+/// Turns the packed `struct inotify_event` records of one read into `ChestWatcher.Event`s. Pure.
+public enum InotifyParser {
+    public static func events(in bytes: ArraySlice<UInt8>) -> [ChestWatcher.Event] {
+        var events: [ChestWatcher.Event] = []
+        var names: [String] = []
+        var offset = bytes.startIndex
+        let header = MemoryLayout<inotify_event>.size
+        while offset + header <= bytes.endIndex {
+            let (mask, length) = bytes.withUnsafeBytes { raw -> (UInt32, Int) in
+                let base = offset - bytes.startIndex
+                return (raw.loadUnaligned(fromByteOffset: base + 4, as: UInt32.self),
+                        Int(raw.loadUnaligned(fromByteOffset: base + 12, as: UInt32.self)))
+            }
+            let nameBytes = bytes[(offset + header)..<min(bytes.endIndex, offset + header + length)]
+            let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+            offset += header + length
+            if mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO) != 0, !name.isEmpty {
+                names.append(name)
+                continue
+            }
+            if !names.isEmpty { events.append(.arrived(names)); names = [] }
+            if mask & UInt32(IN_CREATE) != 0, !name.isEmpty {
+                if case let .created(earlier) = events.last {
+                    events[events.count - 1] = .created(earlier + [name])
+                } else {
+                    events.append(.created([name]))
+                }
+                continue
+            }
+            if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                events.append(.overflow)
+            } else if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0, events.last != .directoryGone {
+                events.append(.directoryGone)
+            }
+        }
+        if !names.isEmpty { events.append(.arrived(names)) }
+        return events
+    }
+}

@@ -1,0 +1,48 @@
+@preconcurrency import Dispatch
+import Glibc
+
+/// SIGTERM, SIGINT and SIGHUP as callbacks on a queue, through `signalfd`-free Dispatch sources.
+public final class Signals: Sendable {
+    private let sources: [any DispatchSourceSignal]
+
+    /// Ignores SIGPIPE (a write to a dead peer must fail with EPIPE, not kill the daemon) and routes `signals`.
+    public init(_ signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
+        signal(SIGPIPE, SIG_IGN)
+        let queue = DispatchQueue(label: "chest.signals")
+        sources = signals.map { number in
+            signal(number, SIG_IGN)     // the default action would end the process before the source runs
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { handler(number) }
+            source.resume()
+            return source
+        }
+    }
+
+    public func stop() { sources.forEach { $0.cancel() } }
+}
+
+/// A one-shot timer aimed at a wall-clock instant, re-aimed whenever the instant changes: how time locks open
+/// without a polling loop.
+public final class WakeTimer: Sendable {
+    private let source: any DispatchSourceTimer
+
+    public init(handler: @escaping @Sendable () -> Void) {
+        source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "chest.wake"))
+        source.setEventHandler(handler: handler)
+        source.schedule(wallDeadline: .distantFuture)
+        source.resume()
+    }
+
+    /// Fires once at `date` (system clock, so it follows clock changes), or never when nil.
+    public func aim(at seconds: Double?) {
+        guard let seconds else {
+            source.schedule(wallDeadline: .distantFuture)
+            return
+        }
+        let whole = seconds.rounded(.down)
+        let spec = timespec(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1e9))
+        source.schedule(wallDeadline: DispatchWallTime(timespec: spec), leeway: .milliseconds(20))
+    }
+
+    public func stop() { source.cancel() }
+}
