@@ -1,0 +1,132 @@
+import ChestCore
+import ChestIO
+import Foundation
+import Glibc
+
+/// A private world for one end-to-end test: a temporary chest, socket and config directories, the built
+/// `chestd` running in it, and `chest` run as a user would.
+public final class ChestHarness: @unchecked Sendable {
+    public let root: String
+    public var daemon: pid_t?
+    public var gpsd = "127.0.0.1:9"    // nothing listens there unless a test says otherwise
+    public var extraEnvironment: [String: String] = [:]
+
+    /// Where `swift build` put chestd and chest.
+    public static var products: String {
+        let candidates = [Bundle.main.bundleURL.path, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0 + "/chestd") } ?? candidates[0]
+    }
+
+    public init() {
+        var template = Array("/tmp/chest-test-XXXXXX".utf8CString)
+        root = String(cString: mkdtemp(&template))
+        try? FileManager.default.createDirectory(atPath: chest, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        stopDaemon()
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
+    public var chest: String { root + "/chest" }
+    public var socket: String { root + "/run/chestd.sock" }
+    public var log: String { root + "/chestd.log" }
+
+    /// The environment of a user named `user` (each user has their own config directory, so their own identity).
+    public func environment(user: String = "reader") -> [String: String] {
+        var environment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": root, "TZ": "UTC",
+                           "XDG_CONFIG_HOME": root + "/config-" + user, "CHEST_DIR": chest,
+                           "CHEST_SOCKET": socket, "CHEST_GPSD": gpsd]
+        environment.merge(extraEnvironment) { $1 }
+        return environment
+    }
+
+    /// Starts chestd as `reader` and waits until its socket answers.
+    public func startDaemon(_ arguments: [String] = [], waitForSocket: Bool = true) throws {
+        daemon = try Subprocess.spawn(Self.products + "/chestd", arguments, environment: environment(),
+                                      stdout: log, stderr: log)
+        guard waitForSocket else { return }
+        try waitUntil("chestd's socket answers", timeout: 15) {
+            guard let fd = try? UnixSocket.connect(to: socket) else { return false }
+            close(fd)
+            return true
+        }
+    }
+
+    /// Stops chestd with `signal` (SIGTERM by default) and returns its exit status.
+    @discardableResult
+    public func stopDaemon(_ signal: Int32 = SIGTERM) -> Int32? {
+        guard let pid = daemon else { return nil }
+        kill(pid, signal)
+        daemon = nil
+        return Subprocess.wait(pid)
+    }
+
+    /// Whether chestd is still running.
+    public var daemonIsRunning: Bool {
+        guard let pid = daemon else { return false }
+        var status: Int32 = 0
+        return waitpid(pid, &status, WNOHANG) == 0
+    }
+
+    /// Runs `chest ARGUMENTS` as `user`, in the harness's root directory.
+    @discardableResult
+    public func chest(_ arguments: [String], user: String = "reader") throws -> Subprocess.Outcome {
+        try Subprocess.run(Self.products + "/chest", arguments, environment: environment(user: user), directory: root)
+    }
+
+    /// The messages `chest list --json` shows (both chests when `saved` is nil).
+    public func list(saved: Bool = false) throws -> [[String: Any]] {
+        let outcome = try chest(["list", "--json"] + (saved ? ["--saved"] : []))
+        guard outcome.status == 0, let data = outcome.stdout.data(using: .utf8),
+              let array = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
+            throw ChestError("chest list failed: \(outcome.stderr)")
+        }
+        return array
+    }
+
+    public var daemonLog: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+
+    /// Polls `condition` every 50 ms until it holds, or throws after `timeout` seconds.
+    public func waitUntil(_ what: String, timeout: Double, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return }
+            usleep(50_000)
+        }
+        throw ChestError("timed out after \(timeout) s waiting until \(what); chestd log:\n\(daemonLog)")
+    }
+
+    /// Names in a directory under the chest ("messages", "rejected", "incoming", "" for the inbox).
+    public func names(in directory: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: chest + (directory.isEmpty ? "" : "/" + directory))) ?? []).sorted()
+    }
+}
+
+/// Sealed message files made in-process, fast enough for thousands.
+public struct MessageFactory {
+    public let identity: Identity
+
+    /// An identity kept in `directory` (made on first use), like a user's.
+    public init(configDirectory: String) throws {
+        identity = try Identity.loadOrCreate(at: configDirectory + "/chest/" + Identity.fileName)
+    }
+
+    public func message(title: String, pages: [Page], from: String = "Tester", created: Date = Date()) -> Message {
+        Sealer.seal(Message(id: MessageID(bytes: Sealer.randomBytes(16)), title: title, from: from, created: created,
+                            pages: pages), with: identity)
+    }
+
+    /// Writes `count` one-page messages, each locked until a year from now, into `directory`; returns their IDs.
+    public func writeMany(_ count: Int, into directory: String) throws -> [String] {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var ids: [String] = []
+        for index in 0..<count {
+            let message = message(title: "Message \(index)", pages: [
+                Page(text: "page \(index)", setA: [.time(Date(timeIntervalSinceNow: 86_400 * 365))])])
+            try MessageFile.encode(message).write(to: URL(fileURLWithPath: directory + "/m\(index).locked"))
+            ids.append(message.id.rawValue)
+        }
+        return ids
+    }
+}

@@ -1,0 +1,170 @@
+import ChestCore
+import ChestTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// The chest directory as a user drives it: the built `chestd` and `chest`, real inotify, real files.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct ChestDirectoryTests {
+    @Test func composeEveryLockTypeImportAndListLocked() throws {
+        let world = ChestHarness()
+        try world.startDaemon()
+        let compose = try world.chest([
+            "compose", "-o", "all.locked", "--title", "Every lock", "--from", "Alice",
+            "--page", "One", "--lock", "location=48.85837,2.29448/30m", "--lock", "time=2030-12-24T18:00:00+01:00",
+            "--or", "--lock", "pin=4821", "--lock", "weather=snowy",
+            "--page", "Two", "--lock", "temperature=-5..3", "--lock", "altitude=1200..1300",
+        ], user: "alice")
+        #expect(compose.status == 0, "\(compose.stderr)")
+        let id = compose.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(id.count == 32)
+        let imported = try world.chest(["import", "all.locked"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == id)
+        let list = try world.list()
+        #expect(list.count == 1)
+        #expect(list.first?["id"] as? String == id)
+        #expect(list.first?["state"] as? String == "locked")
+        #expect(list.first?["chest"] as? String == "regular")
+        #expect(list.first?["pages"] as? Int == 2)
+        #expect((list.first?["openPages"] as? [Int]) == [])
+        #expect(list.first?["from"] as? String == "Alice")
+        #expect(list.first?["title"] as? String == "Every lock")
+        let read = try world.chest(["read", String(id.prefix(6))])
+        #expect(read.stdout.contains("opens at 2030-12-24 17:00"), "\(read.stdout)")
+        #expect(read.stdout.contains("GPS not connected"))
+        #expect(read.stdout.contains("needs the PIN"))
+    }
+
+    @Test func aTimeLockOpensOnTimeWithAnUnlockedEvent() throws {
+        let world = ChestHarness()
+        try world.startDaemon()
+        let due = ISO8601.string(Date().addingTimeInterval(3))
+        let compose = try world.chest(["compose", "-o", "soon.locked", "--title", "Soon", "--page", "Now!",
+                                       "--lock", "time=\(due)"], user: "alice")
+        #expect(compose.status == 0, "\(compose.stderr)")
+        let id = compose.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let watchOutput = world.root + "/watch.out"
+        let watcher = try Subprocess.spawn(ChestHarness.products + "/chest", ["watch", "--json", "--count", "2", "--timeout", "15"],
+                                           environment: world.environment(), stdout: watchOutput, stderr: watchOutput)
+        usleep(300_000)
+        #expect(try world.chest(["import", "soon.locked"]).status == 0)
+        #expect(Subprocess.wait(watcher) == 0)
+        let events = try String(contentsOfFile: watchOutput, encoding: .utf8).split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+        }
+        #expect(events.count == 2)
+        #expect(events.first?["event"] as? String == "ingested")
+        let unlocked = try #require(events.last)
+        #expect(unlocked["event"] as? String == "unlocked")
+        #expect(unlocked["id"] as? String == id)
+        #expect(unlocked["page"] as? Int == 1)
+        #expect(unlocked["set"] as? String == "A")
+        #expect(unlocked["title"] as? String == "Soon")
+        let at = try #require(ISO8601.parse(unlocked["at"] as? String ?? ""))
+        #expect(at.timeIntervalSince(ISO8601.parse(due)!) >= 0)
+        #expect(try world.list().first?["state"] as? String == "open")
+    }
+
+    @Test func aDuplicateImportIsRefused() throws {
+        let world = ChestHarness()
+        try world.startDaemon()
+        _ = try world.chest(["compose", "-o", "a.locked", "--title", "A", "--page", "x", "--lock", "pin=1234"], user: "alice")
+        #expect(try world.chest(["import", "a.locked"]).status == 0)
+        let again = try world.chest(["import", "a.locked"])
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("already in the regular chest"), "\(again.stderr)")
+        // The same file dropped into the inbox is set aside with that reason, never deleted.
+        try FileManager.default.copyItem(atPath: world.root + "/a.locked", toPath: world.chest + "/copy.locked")
+        try world.waitUntil("the copy is rejected", timeout: 10) { world.names(in: "rejected").contains("copy.locked") }
+        let reason = try String(contentsOfFile: world.chest + "/rejected/copy.locked.reason", encoding: .utf8)
+        #expect(reason.contains("already in the regular chest"))
+        #expect(try world.list().count == 1)
+    }
+
+    @Test func badFilesAreRejectedWithReasonsWhileChestdKeepsRunning() throws {
+        let world = ChestHarness()
+        try world.startDaemon()
+        _ = try world.chest(["compose", "-o", "good.locked", "--title", "Good", "--page", "x", "--lock", "pin=1234"], user: "alice")
+        let good = try Data(contentsOf: URL(fileURLWithPath: world.root + "/good.locked"))
+        try good.prefix(good.count / 2).write(to: URL(fileURLWithPath: world.chest + "/truncated.locked"))
+        try Data(repeating: 0x20, count: 10_000_000).write(to: URL(fileURLWithPath: world.chest + "/huge.locked"))
+        try Data([0x7b, 0xff, 0xfe, 0x7d]).write(to: URL(fileURLWithPath: world.chest + "/latin1.locked"))
+        try FileManager.default.createSymbolicLink(atPath: world.chest + "/link.locked", withDestinationPath: world.root + "/good.locked")
+        #expect(mkfifo(world.chest + "/pipe.locked", 0o600) == 0)
+        let expected = ["truncated.locked": "not a complete JSON message", "huge.locked": "over the 1048576-byte limit",
+                        "latin1.locked": "not UTF-8", "link.locked": "symbolic link", "pipe.locked": "FIFO"]
+        try world.waitUntil("all five are set aside", timeout: 15) {
+            expected.keys.allSatisfy { world.names(in: "rejected").contains($0 + ".reason") }
+        }
+        for (name, words) in expected {
+            let reason = try String(contentsOfFile: world.chest + "/rejected/\(name).reason", encoding: .utf8)
+            #expect(reason.contains(words), "\(name): \(reason)")
+        }
+        // Set aside, not deleted: the symlink is still a symlink, its target untouched.
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: world.chest + "/rejected/link.locked")) != nil)
+        #expect(FileManager.default.fileExists(atPath: world.root + "/good.locked"))
+        #expect(world.daemonIsRunning)
+        #expect(try world.chest(["import", "good.locked"]).status == 0)
+        #expect(try world.list().count == 1)
+    }
+
+    @Test func fiveHundredFilesCopiedAtOnceAreAllIngested() throws {
+        let world = ChestHarness()
+        try world.startDaemon()
+        let ids = try MessageFactory(configDirectory: world.root + "/config-alice").writeMany(500, into: world.root + "/batch")
+        let copy = try Subprocess.run("/bin/sh", ["-c", "cp \(world.root)/batch/*.locked \(world.chest)/"], environment: [:])
+        #expect(copy.status == 0)
+        try world.waitUntil("500 messages are in the chest", timeout: 60) { world.names(in: "messages").count == 500 }
+        let listed = try world.list().compactMap { $0["id"] as? String }
+        #expect(Set(listed) == Set(ids))
+        #expect(listed.count == 500)
+        #expect(world.names(in: "").filter { $0.hasSuffix(".locked") }.isEmpty)
+        #expect(world.names(in: "rejected").isEmpty)
+    }
+
+    @Test func killNineMidIngestLosesAndDuplicatesNothing() throws {
+        let world = ChestHarness()
+        try world.startDaemon()
+        let ids = try MessageFactory(configDirectory: world.root + "/config-alice").writeMany(1500, into: world.root + "/batch")
+        let copier = try Subprocess.spawn("/bin/sh", ["-c", "cp \(world.root)/batch/*.locked \(world.chest)/"], environment: [:],
+                                          stdout: "/dev/null", stderr: "/dev/null")
+        try world.waitUntil("ingest has begun", timeout: 30) { world.names(in: "messages").count > 50 }
+        world.stopDaemon(SIGKILL)
+        _ = Subprocess.wait(copier)
+        try world.startDaemon()
+        try world.waitUntil("every message is in", timeout: 90) {
+            world.names(in: "messages").count == ids.count && world.names(in: "incoming").isEmpty
+        }
+        let listed = try world.list().compactMap { $0["id"] as? String }
+        #expect(listed.count == ids.count)
+        #expect(Set(listed) == Set(ids))
+        #expect(world.names(in: "rejected").isEmpty, "\(world.names(in: "rejected").prefix(4))")
+    }
+
+    @Test func editorAndSyncTemporaryFilesAreIgnored() throws {
+        let world = ChestHarness()
+        try world.startDaemon()
+        for name in [".#draft.locked", ".draft.locked.swp", "draft.locked~", ".syncthing.x.locked.tmp", "notes.txt"] {
+            try Data("junk".utf8).write(to: URL(fileURLWithPath: world.chest + "/" + name))
+        }
+        _ = try world.chest(["compose", "-o", "real.locked", "--title", "Real", "--page", "x", "--lock", "pin=1234"], user: "alice")
+        try FileManager.default.moveItem(atPath: world.root + "/real.locked", toPath: world.chest + "/real.locked")
+        try world.waitUntil("the real one is in", timeout: 10) { world.names(in: "messages").count == 1 }
+        #expect(world.names(in: "rejected").isEmpty)
+        #expect(world.names(in: "").contains("draft.locked~"))
+    }
+
+    @Test func theChestDirectoryDeletedUnderChestdIsRecreatedWithEveryMessage() throws {
+        let world = ChestHarness()
+        try world.startDaemon()
+        _ = try world.chest(["compose", "-o", "a.locked", "--title", "Keep me", "--page", "x", "--lock", "pin=1234"], user: "alice")
+        #expect(try world.chest(["import", "a.locked"]).status == 0)
+        try FileManager.default.removeItem(atPath: world.chest)
+        try world.waitUntil("the chest is restored", timeout: 10) { world.names(in: "messages").count == 1 }
+        _ = try world.chest(["compose", "-o", "b.locked", "--title", "New", "--page", "x", "--lock", "pin=1234"], user: "alice")
+        try FileManager.default.copyItem(atPath: world.root + "/b.locked", toPath: world.chest + "/b.locked")
+        try world.waitUntil("a new drop is seen", timeout: 10) { world.names(in: "messages").count == 2 }
+    }
+}
