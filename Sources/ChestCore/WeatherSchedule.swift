@@ -70,7 +70,9 @@ public struct WeatherSchedule: Hashable, Sendable {
 
         var allowed = now
         var waitReason = dueReason
-        if let attempt = history.lastAttempt.map({ min($0, now) }) {
+        // An attempt dated after `now` means the clock was set back: its waits are forgotten, or they would last
+        // until the clock caught up again.
+        if let attempt = history.lastAttempt, attempt <= now {
             if attempt + minimumSpacing > allowed { allowed = attempt + minimumSpacing; waitReason = .tooSoon }
             if history.consecutiveFailures > 0 {
                 let backedOff = attempt + backoff(afterFailures: history.consecutiveFailures)
