@@ -57,7 +57,7 @@ public enum WeatherError: Error, Hashable, Sendable, CustomStringConvertible {
             "\(provider) refused the API key (HTTP 401): check it with `chest config weather.key KEY`; "
                 + "a new OpenWeatherMap key can take up to 2 hours to activate"
         case .rateLimited(let provider, let retryAfter, let reason):
-            "\(provider) rate limit reached (HTTP 429)" + (reason.map { ": \($0)" } ?? "")
+            "\(provider) rate limit reached (HTTP 429)" + (reason.map { ": \(Self.withoutFinalPeriod($0))" } ?? "")
                 + (retryAfter.map { "; retry after \(Int($0)) s" } ?? "")
         case .badRequest(let provider, let reason):
             "\(provider) rejected the request (HTTP 400): \(reason)"
@@ -73,6 +73,11 @@ public enum WeatherError: Error, Hashable, Sendable, CustomStringConvertible {
         case .malformedReply(let provider, let reason):
             "\(provider) sent an unreadable reply: \(reason)"
         }
+    }
+
+    /// "…in one minute." becomes "…in one minute", so "; retry after" can follow.
+    private static func withoutFinalPeriod(_ text: String) -> String {
+        text.hasSuffix(".") ? String(text.dropLast()) : text
     }
 
     /// Open-Meteo names the window it counted in ("Minutely/Hourly/Daily API request limit exceeded");

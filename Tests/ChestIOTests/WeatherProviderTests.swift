@@ -69,7 +69,8 @@ struct WeatherProviderTests {
         #expect(error == .rateLimited(provider: "open-meteo", retryAfter: 120, reason: reason))
         #expect(error?.retryAfter == 120)
         #expect(error?.isOffline == false)
-        #expect(error?.description == "open-meteo rate limit reached (HTTP 429): \(reason); retry after 120 s")
+        #expect(error?.description == "open-meteo rate limit reached (HTTP 429): "
+                    + "Minutely API request limit exceeded. Please try again in one minute; retry after 120 s")
     }
 
     @Test func withoutRetryAfterTheReasonNamesTheWait() async throws {
