@@ -1,0 +1,83 @@
+import Foundation
+
+/// The weather a lock may use at the reader's position: a usable observation, or why there is none.
+public enum WeatherReading: Hashable, Sendable {
+    case known(WeatherObservation)
+    case unknown(WeatherUnknown)
+
+    /// The usable observation, if any.
+    public var observation: WeatherObservation? {
+        if case .known(let observation) = self { observation } else { nil }
+    }
+}
+
+/// Why the weather is unknown. Unknown weather never opens a lock (SPEC §4).
+public enum WeatherUnknown: Hashable, Sendable {
+    /// There has never been a reading.
+    case missing
+    /// The newest reading near the reader was observed this many seconds ago (negative: ahead of the clock).
+    case stale(age: TimeInterval)
+    /// The nearest reading was asked for this many metres away.
+    case far(distance: Double)
+    /// The provider could not be reached since this instant, and no usable reading is left.
+    case offline(since: Date)
+
+    /// The reason alone, for a lock's explanation: "offline since 14:02", "last reading 47 min old".
+    /// - Parameters:
+    ///   - now: the instant the explanation is for; an outage that began on another day shows its date.
+    ///   - timeZone: the zone clock times are shown in.
+    public func detail(now: Date, timeZone: TimeZone) -> String {
+        switch self {
+        case .missing:
+            "no reading yet"
+        case .stale(let age) where age < 0:
+            "last reading dated \(Self.duration(-age)) ahead of the clock"
+        case .stale(let age):
+            "last reading \(Self.duration(age)) old"
+        case .far(let distance):
+            "last reading is for a place \(Self.distance(distance)) away"
+        case .offline(let since):
+            "offline since \(Self.clockTime(since, now: now, timeZone: timeZone))"
+        }
+    }
+
+    /// "weather unknown: offline since 14:02".
+    public func description(now: Date, timeZone: TimeZone) -> String {
+        "weather unknown: " + detail(now: now, timeZone: timeZone)
+    }
+
+    /// "45 s", "47 min", "3 h 5 min", "2 days".
+    static func duration(_ seconds: TimeInterval) -> String {
+        let whole = Int(seconds.rounded(.down))
+        switch whole {
+        case ..<60: return "\(max(whole, 0)) s"
+        case ..<3600: return "\(whole / 60) min"
+        case ..<(48 * 3600):
+            let minutes = whole % 3600 / 60
+            return minutes == 0 ? "\(whole / 3600) h" : "\(whole / 3600) h \(minutes) min"
+        default: return "\(whole / 86400) days"
+        }
+    }
+
+    /// "850 m", "7.2 km", "42 km".
+    static func distance(_ metres: Double) -> String {
+        if metres < 1000 { return "\(Int(metres.rounded())) m" }
+        let km = metres / 1000
+        return km < 10 ? "\((km * 10).rounded() / 10) km" : "\(Int(km.rounded())) km"
+    }
+
+    /// "14:02" on the same day as `now`, "3 Mar 14:02" otherwise.
+    static func clockTime(_ date: Date, now: Date, timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        let today = calendar.dateComponents([.year, .month, .day], from: now)
+        let hour = parts.hour ?? 0, minute = parts.minute ?? 0
+        let time = (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
+        if parts.year == today.year && parts.month == today.month && parts.day == today.day { return time }
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let month = months[((parts.month ?? 1) - 1 + 12) % 12]
+        let year = parts.year == today.year ? "" : " \(parts.year ?? 0)"
+        return "\(parts.day ?? 1) \(month)\(year) \(time)"
+    }
+}

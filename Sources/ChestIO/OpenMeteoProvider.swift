@@ -1,0 +1,116 @@
+import ChestCore
+import Foundation
+
+/// Current weather from Open-Meteo's forecast API (no key; free for non-commercial use, data CC BY 4.0).
+///
+/// Sends `GET {base}/v1/forecast?latitude=LAT&longitude=LON&current=weather_code,temperature_2m&timeformat=unixtime`
+/// with the coordinates rounded to 0.01°, and nothing else about the user.
+public final class OpenMeteoProvider: WeatherProvider, CustomStringConvertible {
+    /// https://api.open-meteo.com
+    public static let defaultBaseURL = URL(string: "https://api.open-meteo.com")!
+    public static let providerName = "open-meteo"
+
+    public let name = OpenMeteoProvider.providerName
+    /// The scheme, host and optional path prefix that `/v1/forecast` is appended to.
+    public let baseURL: URL
+    private let http: WeatherHTTPClient
+
+    /// - Parameters:
+    ///   - baseURL: replaced by `--weather-url` or `chest config weather.url` (tests use a local server).
+    ///   - timeout: the longest wait for an answer, in seconds.
+    public init(baseURL: URL = OpenMeteoProvider.defaultBaseURL, timeout: TimeInterval = 15) {
+        self.baseURL = baseURL
+        http = WeatherHTTPClient(provider: OpenMeteoProvider.providerName, timeout: timeout, secret: nil)
+    }
+
+    public var description: String { "Open-Meteo at \(baseURL.absoluteString)" }
+
+    public func fetch(at coordinate: Coordinate, now: Date) async throws(WeatherError) -> WeatherObservation {
+        let rounded = coordinate.rounded(places: WeatherSchedule.coordinatePlaces)
+        guard let url = WeatherHTTPClient.url(base: baseURL, path: "/v1/forecast", query: [
+            ("latitude", WeatherHTTPClient.twoDecimals(rounded.latitude)),
+            ("longitude", WeatherHTTPClient.twoDecimals(rounded.longitude)),
+            ("current", "weather_code,temperature_2m"),
+            ("timeformat", "unixtime"),
+        ]) else { throw .unreachable(provider: name, reason: "the weather URL is not valid") }
+        let reply = try await http.get(url)
+        guard reply.status == 200 else { throw http.statusError(reply, now: now) }
+        return try Self.parse(reply.body, coordinate: rounded, fetchedAt: now, clean: http.clean)
+    }
+
+    /// Reads a 200 body. `current.time` is unix seconds as requested, or, from a server that ignored
+    /// `timeformat`, ISO 8601 without a zone in the reply's `utc_offset_seconds`.
+    static func parse(_ body: Data, coordinate: Coordinate, fetchedAt: Date,
+                      clean: (String) -> String = { $0 }) throws(WeatherError) -> WeatherObservation {
+        let reply: Reply
+        do {
+            reply = try JSONDecoder().decode(Reply.self, from: body)
+        } catch {
+            let problem = WeatherHTTPClient.decodingProblem(error)
+            throw .malformedReply(provider: providerName, reason: "not the documented JSON (\(problem))")
+        }
+        guard let current = reply.current else {
+            throw .malformedReply(provider: providerName, reason: "no \"current\" object")
+        }
+        if let unit = reply.currentUnits?["temperature_2m"], unit != "°C" {
+            throw .malformedReply(provider: providerName, reason: "temperature in \(clean(unit)), not °C")
+        }
+        guard current.weatherCode != nil || current.temperature != nil else {
+            throw .malformedReply(provider: providerName, reason: "neither weather_code nor temperature_2m")
+        }
+        let observedAt: Date
+        switch current.time {
+        case .unix(let seconds):
+            observedAt = Date(timeIntervalSince1970: seconds)
+        case .local(let text):
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(secondsFromGMT: reply.utcOffsetSeconds ?? 0)
+            formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
+            guard let date = formatter.date(from: text) else {
+                throw .malformedReply(provider: providerName, reason: "unreadable time \"\(clean(text))\"")
+            }
+            observedAt = date
+        }
+        return WeatherObservation(condition: current.weatherCode.flatMap(WeatherCodes.openMeteo),
+                                  temperatureC: current.temperature, coordinate: coordinate, observedAt: observedAt,
+                                  fetchedAt: fetchedAt, provider: providerName)
+    }
+
+    private struct Reply: Decodable {
+        var current: Current?
+        var currentUnits: [String: String]?
+        var utcOffsetSeconds: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case current
+            case currentUnits = "current_units"
+            case utcOffsetSeconds = "utc_offset_seconds"
+        }
+    }
+
+    private struct Current: Decodable {
+        enum Time { case unix(Double), local(String) }
+        var time: Time
+        var weatherCode: Int?
+        var temperature: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case time
+            case weatherCode = "weather_code"
+            case temperature = "temperature_2m"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            if let seconds = try? container.decode(Double.self, forKey: .time) {
+                time = .unix(seconds)
+            } else {
+                time = .local(try container.decode(String.self, forKey: .time))
+            }
+            // WMO codes are integers; a float such as 3.0 is accepted, 3.5 is not a code.
+            weatherCode = try container.decodeIfPresent(Double.self, forKey: .weatherCode).flatMap { Int(exactly: $0) }
+            temperature = try container.decodeIfPresent(Double.self, forKey: .temperature)
+        }
+    }
+}
