@@ -11,6 +11,7 @@ struct Streak: Hashable, Sendable {
 extension Engine {
     mutating func handleFix(_ fix: Fix, now: Now) -> [Effect] {
         lastFix = fix
+        if let position = fix.position { lastQualifiedPosition = position }
         var effects: [Effect] = []
         if clock.observe(fix, now: now) {
             var event = ChestEvent(event: "clock")
@@ -54,7 +55,7 @@ extension Engine {
         } else if fix.position == nil {
             for ref in streaks.keys where ref.key.kind == .altitude { streaks.removeValue(forKey: ref) }
         }
-        return effects + latch(held, now: now)
+        return effects + latch(held, now: now) + planWeather(now)
     }
 
     /// Counts this fix towards a lock's streak and returns the new count. A second report of the same epoch

@@ -13,7 +13,10 @@ public struct Engine: Sendable {
         case gpsLink(connected: Bool, server: String, reason: String?)
         /// The wake-up the engine asked for with `.wake`, or any other moment worth re-checking time locks.
         case tick(Now)
-        case weather(WeatherObservation, Now)
+        /// A weather reading arrived from the provider.
+        case weatherFetched(WeatherObservation, Now)
+        /// A weather request failed; `offline` when the provider could not be reached at all.
+        case weatherFailed(reason: String, retryAfter: Double?, offline: Bool, Now)
         /// A reader tries a PIN on a message (or one page of it).
         case pinAttempt(MessageID, page: Int?, pin: String, Now)
         /// The caller's answer to `.checkPIN`: which of the offered PIN locks the PIN opens.
@@ -30,6 +33,10 @@ public struct Engine: Sendable {
         case emit(ChestEvent)
         /// Call back with `.tick` at this system-clock instant (the next time lock due); replaces earlier wakes.
         case wake(at: Date?)
+        /// Ask the weather provider about this (rounded) position; answer with `.weatherFetched` or `.weatherFailed`.
+        case fetchWeather(Coordinate)
+        /// Call back with `.tick` at this instant to see whether the weather needs asking again.
+        case weatherCheck(at: Date?)
         /// Compare `pin` with these Argon2id hashes and answer with `.pinChecked`.
         case checkPIN(MessageID, pin: String, hashes: [LockKey: String])
         /// The outcome of a `.pinAttempt`.
@@ -38,11 +45,15 @@ public struct Engine: Sendable {
 
     public internal(set) var entries: [MessageID: StoredMessage] = [:]
     public internal(set) var lastFix: Fix?
+    var lastQualifiedPosition: Coordinate?
     public private(set) var gps: GPSLink
     public internal(set) var clock = ClockGuard()
-    public private(set) var weather: WeatherObservation?
-    /// Weather older than this by observation time is unknown (SPEC §4: 30 minutes by default).
-    public var weatherMaximumAge: Double = 30 * 60
+    public internal(set) var weather: WeatherObservation?
+    /// When and how weather is asked for and how old or far a reading may be (SPEC §4, §6).
+    public var weatherSchedule = WeatherSchedule()
+    public internal(set) var weatherHistory = WeatherFetchHistory()
+    /// The provider's last error, for `status`.
+    public internal(set) var weatherProblem: String?
 
     var locations = LocationIndex<LockRef>()
     var altitudes: [LockRef: Bounds] = [:]
@@ -51,6 +62,7 @@ public struct Engine: Sendable {
     var streaks: [LockRef: Streak] = [:]
     var lastEmittedEpoch: Double?
     var scheduledWake: Date??
+    var scheduledWeatherCheck: Date??
 
     /// Location and altitude locks need this many consecutive qualified fixes (SPEC §4).
     public static let confirmations = 3
@@ -65,6 +77,7 @@ public struct Engine: Sendable {
         case let .added(messages, announce, now):
             for stored in messages { effects += add(stored, announce: announce, now: now) }
             effects += rescheduleWake(now)
+            effects += planWeather(now)
         case let .removed(id):
             if let stored = entries.removeValue(forKey: id) { unregisterAll(stored) }
         case let .moved(id, chest):
@@ -80,15 +93,15 @@ public struct Engine: Sendable {
             effects.append(.emit(.gpsd(connected: connected, server: server, reason: reason)))
         case let .tick(now):
             effects += latch(times.filter { $0.value <= clock.trustedTime(now) }.map(\.key), now: now)
-            effects += rescheduleWake(now)
-        case let .weather(observation, now):
-            weather = observation
-            var event = ChestEvent(event: "weather")
-            event.condition = observation.condition?.rawValue
-            event.temperatureC = observation.temperatureC
-            event.at = observation.observedAt
-            effects.append(.emit(event))
             effects += latch(weathers.filter { weatherHolds($0, now: now) }, now: now)
+            effects += rescheduleWake(now)
+            effects += planWeather(now)
+        case let .weatherFetched(observation, now):
+            effects += weatherArrived(observation, now: now)
+        case let .weatherFailed(reason, retryAfter, offline, now):
+            weatherHistory.failed(at: now.wall, retryAfter: retryAfter, offline: offline)
+            weatherProblem = reason
+            effects += planWeather(now)
         case let .pinAttempt(id, page, pin, now):
             effects += attemptPIN(id, page: page, pin: pin, now: now)
         case let .pinChecked(id, pin, matching, now):

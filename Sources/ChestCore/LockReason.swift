@@ -15,13 +15,13 @@ public enum LockReason: Hashable, Sendable, Codable {
     case altitude(current: Double, needs: Bounds)
     case needsPIN
     case pinRefused(until: Date)
-    case weatherUnknown(String)
+    case weatherUnknown(WeatherUnknown, temperature: Bool)
     case weather(current: WeatherCondition?, needs: WeatherCondition)
     case temperature(current: Double, needs: Bounds)
     case sentByYou
 
     /// The sentence a person reads, with times in `timeZone`.
-    public func text(timeZone: TimeZone = .current) -> String {
+    public func text(timeZone: TimeZone = .current, now: Date) -> String {
         switch self {
         case let .opensAt(date): "opens at \(Self.format(date, timeZone))"
         case let .clockAheadOfGPS(date, offset):
@@ -36,7 +36,8 @@ public enum LockReason: Hashable, Sendable, Codable {
         case let .altitude(current, needs): "at \(Int(current.rounded())) m, needs \(needs) m"
         case .needsPIN: "needs the PIN"
         case let .pinRefused(until): "PIN attempts refused until \(Self.format(until, timeZone, seconds: true))"
-        case let .weatherUnknown(why): why
+        case let .weatherUnknown(unknown, temperature):
+            (temperature ? "temperature unknown: " : "weather unknown: ") + unknown.detail(now: now, timeZone: timeZone)
         case let .weather(current, needs):
             "\(current?.presentParticiple ?? "weather unknown"), needs \(needs.rawValue)"
         case let .temperature(current, needs): "it is \(Self.celsius(current)) °C, needs \(needs) °C"

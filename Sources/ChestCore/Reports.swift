@@ -129,15 +129,15 @@ extension Engine {
             if !bounds.contains(altitude) { return .altitude(current: altitude, needs: bounds) }
             return .confirming(confirmations(of: ref), of: Self.confirmations)
         case let .weather(condition):
-            switch weatherEvidence(now: now) {
-            case let .unknown(why): return .weatherUnknown(why)
-            case let .usable(observation): return .weather(current: observation.condition, needs: condition)
+            switch weatherReading(now: now) {
+            case let .unknown(why): return .weatherUnknown(why, temperature: false)
+            case let .known(observation): return .weather(current: observation.condition, needs: condition)
             }
         case let .temperature(bounds):
-            switch weatherEvidence(now: now) {
-            case let .unknown(why): return .weatherUnknown(why.replacingOccurrences(of: "weather", with: "temperature"))
-            case let .usable(observation):
-                guard let temperature = observation.temperatureC else { return .weatherUnknown("temperature unknown") }
+            switch weatherReading(now: now) {
+            case let .unknown(why): return .weatherUnknown(why, temperature: true)
+            case let .known(observation):
+                guard let temperature = observation.temperatureC else { return .weatherUnknown(.missing, temperature: true) }
                 return .temperature(current: temperature, needs: bounds)
             }
         }

@@ -12,7 +12,7 @@ public enum WeatherReading: Hashable, Sendable {
 }
 
 /// Why the weather is unknown. Unknown weather never opens a lock (SPEC §4).
-public enum WeatherUnknown: Hashable, Sendable {
+public enum WeatherUnknown: Hashable, Sendable, Codable {
     /// There has never been a reading.
     case missing
     /// The newest reading near the reader was observed this many seconds ago (negative: ahead of the clock).

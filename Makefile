@@ -1,0 +1,35 @@
+# chest — locked messages that open in the real world.
+#   make demo      a quest unlocking along a simulated walk (gpsd fed by gpsfake)
+#   make test      build and run every test, including those against a real gpsd
+# Both install what is missing from Debian first (apt-get, with sudo when not root).
+
+SWIFT ?= swift
+DEBIAN_PACKAGES := gpsd gpsd-tools gpsd-clients libgps-dev libsodium-dev pkg-config
+
+.PHONY: all deps build test demo bench clean
+
+all: build
+
+deps:
+	@command -v $(SWIFT) >/dev/null || { echo "make: Swift 6 is needed (https://www.swift.org/install/linux/); then run make again" >&2; exit 1; }
+	@missing=""; for package in $(DEBIAN_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "ok installed" || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "make: installing$$missing from Debian"; \
+		sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+test: build
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --no-parallel
+
+bench: deps
+	$(SWIFT) run -c release chest-bench
+
+clean:
+	rm -rf .build
