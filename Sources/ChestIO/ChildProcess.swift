@@ -1,0 +1,208 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// Runs a short-lived command with bytes on its stdin and a deadline, without ever blocking the Swift
+/// concurrency pool: a dedicated thread waits for the child, a Dispatch timer enforces the deadline.
+///
+/// The child gets its own process group, so the deadline kills whatever it started too; default signal
+/// dispositions and an empty signal mask, so a daemon that blocks or ignores SIGTERM for its own signal
+/// handling does not pass that on; its stdout and stderr go to our stderr (the journal under systemd).
+enum ChildProcess {
+    /// Variables that tell a process it is the service's main process; a child must not inherit them.
+    static let serviceVariables: Set<String> = [
+        "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES",
+    ]
+
+    /// Serialises descriptor creation with spawning, so that our own pipe is never inherited by a
+    /// concurrently spawned sibling in the moment before it is marked close-on-exec.
+    private static let spawnLock = Mutex(())
+
+    static func run(
+        executable: String, arguments: [String], environment: [String: String], input: Data,
+        timeout: Double, killGrace: Double
+    ) async -> HookOutcome {
+        await withCheckedContinuation { continuation in
+            let pid: pid_t
+            switch spawn(executable: executable, arguments: arguments, environment: environment, input: input) {
+            case .failure(let reason):
+                continuation.resume(returning: .failedToStart(reason: reason.text))
+                return
+            case .success(let spawned):
+                pid = spawned
+            }
+            let supervisor = Supervisor(pid: pid, continuation: continuation)
+            let waiter = Thread { supervisor.waitForExit() }
+            waiter.name = "chest-child-\(pid)"
+            waiter.start()
+            DispatchQueue.global().asyncAfter(deadline: .now() + max(timeout, 0)) {
+                supervisor.timeUp(killGrace: killGrace)
+            }
+        }
+    }
+
+    private struct SpawnFailure: Error { let text: String }
+
+    private static func spawn(
+        executable: String, arguments: [String], environment: [String: String], input: Data
+    ) -> Result<pid_t, SpawnFailure> {
+        spawnLock.withLock { _ in
+            var fds: [Int32] = [-1, -1]
+            guard pipe(&fds) == 0 else { return .failure(SpawnFailure(text: "pipe: \(Errno.current)")) }
+            let (readEnd, writeEnd) = (fds[0], fds[1])
+            _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
+            defer { close(readEnd) }
+
+            // The input goes in before the child starts, so no writer has to wait for a reader that
+            // may never read, and no SIGPIPE can hit us.
+            let filled = fill(pipe: writeEnd, with: input)
+            close(writeEnd)
+            if let failure = filled { return .failure(failure) }
+
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
+            posix_spawn_file_actions_adddup2(&actions, 2, 1)
+            for fd in inheritableDescriptors() where fd > 2 && fd != readEnd {
+                posix_spawn_file_actions_addclose(&actions, fd)
+            }
+
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            posix_spawnattr_setflags(
+                &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+            posix_spawnattr_setpgroup(&attributes, 0)
+            var noSignals = sigset_t()
+            sigemptyset(&noSignals)
+            posix_spawnattr_setsigmask(&attributes, &noSignals)
+            var allSignals = sigset_t()
+            sigfillset(&allSignals)
+            posix_spawnattr_setsigdefault(&attributes, &allSignals)
+
+            let argv = ([executable] + arguments).map { strdup($0) }
+            let envp = environment
+                .filter { !serviceVariables.contains($0.key) }
+                .map { strdup("\($0.key)=\($0.value.replacingOccurrences(of: "\0", with: ""))") }
+            defer {
+                argv.forEach { free($0) }
+                envp.forEach { free($0) }
+            }
+            var pid: pid_t = 0
+            let status = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
+                (envp + [nil]).withUnsafeBufferPointer { envpBuffer in
+                    posix_spawn(&pid, executable, &actions, &attributes,
+                                argvBuffer.baseAddress!, envpBuffer.baseAddress!)
+                }
+            }
+            guard status == 0 else {
+                return .failure(SpawnFailure(text: "\(executable): \(Errno(status))"))
+            }
+            return .success(pid)
+        }
+    }
+
+    private static func fill(pipe fd: Int32, with input: Data) -> SpawnFailure? {
+        guard !input.isEmpty else { return nil }
+        let flags = fcntl(fd, F_GETFL)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+        if input.count > 65536 {
+            // F_SETPIPE_SZ (Linux, 1031) is a GNU name Glibc does not import; the default capacity is 64 KiB.
+            _ = fcntl(fd, 1031, Int32(min(input.count, 1 << 20)))
+        }
+        let written = input.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    break
+                }
+                offset += count
+            }
+            return offset
+        }
+        return written == input.count
+            ? nil : SpawnFailure(text: "input of \(input.count) bytes does not fit in a pipe")
+    }
+
+    /// Our open descriptors that are not close-on-exec, which a child would otherwise inherit.
+    private static func inheritableDescriptors() -> [Int32] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return [] }
+        return names.compactMap(Int32.init).filter { fd in
+            let flags = fcntl(fd, F_GETFD)
+            return flags >= 0 && flags & FD_CLOEXEC == 0
+        }
+    }
+}
+
+/// Watches one child: reaps it, enforces its deadline, and resumes the caller exactly once.
+private final class Supervisor: Sendable {
+    private struct State {
+        /// Set before the child is reaped: from then on its process group id may be reused, so no signal may be sent.
+        var exited = false
+        var timedOut = false
+        var resumed = false
+    }
+
+    private let pid: pid_t
+    private let continuation: CheckedContinuation<HookOutcome, Never>
+    private let state = Mutex(State())
+
+    init(pid: pid_t, continuation: CheckedContinuation<HookOutcome, Never>) {
+        self.pid = pid
+        self.continuation = continuation
+    }
+
+    func waitForExit() {
+        // WNOWAIT leaves the child a zombie, which keeps its pid and group id reserved until the state
+        // says it is gone.
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+        let timedOut = state.withLock { state in
+            state.exited = true
+            return state.timedOut
+        }
+        var status: Int32 = 0
+        var reaped: pid_t
+        repeat { reaped = waitpid(pid, &status, 0) } while reaped < 0 && errno == EINTR
+        if timedOut {
+            finish(.timedOut)
+        } else if reaped < 0 {
+            finish(.exited(status: -1))
+        } else {
+            let signal = status & 0x7f
+            finish(.exited(status: signal == 0 ? (status >> 8) & 0xff : 128 + signal))
+        }
+    }
+
+    func timeUp(killGrace: Double) {
+        let signalled = state.withLock { state in
+            guard !state.exited else { return false }
+            state.timedOut = true
+            kill(-pid, SIGTERM)
+            return true
+        }
+        guard signalled else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + max(killGrace, 0)) { [self] in
+            let stillRunning = state.withLock { state in
+                guard !state.exited else { return false }
+                kill(-pid, SIGKILL)
+                return true
+            }
+            guard stillRunning else { return }
+            // A process stuck in uninterruptible sleep outlives even SIGKILL; the caller does not wait for it.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 1) { [self] in finish(.timedOut) }
+        }
+    }
+
+    private func finish(_ outcome: HookOutcome) {
+        let first = state.withLock { state in
+            defer { state.resumed = true }
+            return !state.resumed
+        }
+        if first { continuation.resume(returning: outcome) }
+    }
+}

@@ -1,0 +1,100 @@
+import Glibc
+
+/// Tells systemd about the daemon's state with the sd_notify(3) protocol, spoken directly so that no
+/// libsystemd is needed: one datagram of newline-separated `KEY=VALUE` lines to `$NOTIFY_SOCKET`.
+///
+/// Outside systemd (no `NOTIFY_SOCKET`) every call does nothing. Failures to send are ignored, as
+/// sd_notify(3) recommends: the daemon must work the same whether or not anyone listens.
+public final class SystemdNotifier: Sendable {
+    /// The socket address bytes for `sun_path`: a filesystem path, or an abstract name starting with NUL.
+    private let address: [UInt8]?
+    private let watchdogMicroseconds: UInt64?
+
+    /// Reads `NOTIFY_SOCKET`, `WATCHDOG_USEC` and `WATCHDOG_PID` from `environment`.
+    public init(environment: [String: String]) {
+        address = Self.socketAddress(environment["NOTIFY_SOCKET"])
+        watchdogMicroseconds = Self.watchdogMicroseconds(environment)
+    }
+
+    /// Whether systemd asked for notifications (`NOTIFY_SOCKET` names a usable socket).
+    public var isEnabled: Bool { address != nil }
+
+    /// How often to call `watchdog()`, in seconds: half of `WATCHDOG_USEC`, as sd_watchdog_enabled(3)
+    /// recommends; nil when no watchdog is armed for this process.
+    public var watchdogInterval: Double? {
+        watchdogMicroseconds.map { Double($0) / 2_000_000 }
+    }
+
+    /// Startup is complete: `READY=1` with a status line.
+    public func ready(status: String) {
+        send("READY=1\nSTATUS=\(Self.singleLine(status))")
+    }
+
+    /// A one-line status shown by `systemctl --user status chestd`.
+    public func status(_ text: String) {
+        send("STATUS=\(Self.singleLine(text))")
+    }
+
+    /// Shutdown has begun: `STOPPING=1`.
+    public func stopping() {
+        send("STOPPING=1")
+    }
+
+    /// The keep-alive ping: `WATCHDOG=1`.
+    public func watchdog() {
+        send("WATCHDOG=1")
+    }
+
+    private func send(_ message: String) {
+        guard let address else { return }
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+
+        var socketAddress = sockaddr_un()
+        socketAddress.sun_family = sa_family_t(AF_UNIX)
+        let capacity = MemoryLayout.size(ofValue: socketAddress.sun_path)
+        withUnsafeMutableBytes(of: &socketAddress.sun_path) { path in
+            path.copyBytes(from: address)
+        }
+        let pathOffset = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)!
+        // A filesystem path carries its terminating NUL when it fits; an abstract name's length is exact.
+        let isAbstract = address.first == 0
+        let length = pathOffset + min(address.count + (isAbstract ? 0 : 1), capacity)
+
+        var bytes = Array(message.utf8)
+        _ = withUnsafePointer(to: &socketAddress) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                // MSG_DONTWAIT: a manager that stopped reading must never stall the daemon's loop.
+                sendto(fd, &bytes, bytes.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL),
+                       generic, socklen_t(length))
+            }
+        }
+    }
+
+    private static func socketAddress(_ value: String?) -> [UInt8]? {
+        guard let value, let first = value.first else { return nil }
+        var bytes = Array(value.utf8)
+        switch first {
+        case "/": break
+        case "@": bytes[0] = 0  // Linux abstract namespace.
+        default: return nil
+        }
+        guard bytes.count > 1, bytes.count <= MemoryLayout.size(ofValue: sockaddr_un().sun_path) else { return nil }
+        if first == "/", bytes.contains(0) { return nil }
+        return bytes
+    }
+
+    private static func watchdogMicroseconds(_ environment: [String: String]) -> UInt64? {
+        guard let text = environment["WATCHDOG_USEC"], let usec = UInt64(text), usec > 0 else { return nil }
+        if let pid = environment["WATCHDOG_PID"] {
+            // The watchdog belongs to another process when the variable leaked into a child's environment.
+            guard let owner = Int32(pid), owner == getpid() else { return nil }
+        }
+        return usec
+    }
+
+    private static func singleLine(_ text: String) -> String {
+        String(text.map { $0.isNewline ? " " : $0 })
+    }
+}

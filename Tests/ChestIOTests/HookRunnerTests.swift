@@ -1,0 +1,175 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import ChestIO
+
+/// A fresh directory under /tmp, removed when the test is done with it.
+private final class ScratchDirectory {
+    let path: String
+
+    init() throws {
+        var template = Array("/tmp/chest-hook-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw SystemCallError("mkdtemp") }
+        path = String(cString: made)
+    }
+
+    func contents(_ name: String) throws -> String {
+        try String(contentsOfFile: "\(path)/\(name)", encoding: .utf8)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Counts 10 ms sleeps for `seconds`: it only gets far if the concurrency pool is free to run it.
+private func tick(for seconds: Double) async -> Int {
+    let end = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    var ticks = 0
+    while ContinuousClock.now < end {
+        try? await Task.sleep(for: .milliseconds(10))
+        ticks += 1
+    }
+    return ticks
+}
+
+/// Whether `pid` is gone or only a zombie (the container's PID 1 may never reap orphans).
+private func isDead(_ pid: Int32) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
+    guard let close = stat.lastIndex(of: ")") else { return false }
+    return stat[stat.index(close, offsetBy: 2)] == "Z"
+}
+
+@Suite struct HookRunnerTests {
+    let unlocked = Data(#"""
+        {"event":"unlocked","id":"7f3a9c","title":"Birthday \"surprise\" $HOME `id`","page":2,"set":"B","at":"2026-12-24T18:00:00Z","openPages":[1,2],"final":true}
+        """#.utf8)
+
+    @Test func hookGetsTheEventOnStdinAndInItsEnvironment() async throws {
+        let scratch = try ScratchDirectory()
+        let hook = #"""
+            cat > "$OUT/stdin.json"
+            printf '%s\n' "$CHEST_EVENT" "$CHEST_ID" "$CHEST_TITLE" "$CHEST_PAGE" "$CHEST_SET" "$CHEST_AT" \
+                "$CHEST_FINAL" "${CHEST_OPEN_PAGES-unset}" "${NOTIFY_SOCKET-unset}" "${WATCHDOG_USEC-unset}" > "$OUT/vars"
+            printf '%s' "$CHEST_EVENT_JSON" > "$OUT/json"
+            """#
+        let outcome = await HookRunner().run(
+            command: hook, eventJSON: unlocked,
+            environment: ["PATH": "/usr/bin:/bin", "OUT": scratch.path,
+                          "NOTIFY_SOCKET": "/run/user/1000/systemd/notify", "WATCHDOG_USEC": "30000000"],
+            timeout: 10)
+
+        #expect(outcome == .exited(status: 0))
+        #expect(try scratch.contents("stdin.json") == String(decoding: unlocked, as: UTF8.self))
+        #expect(try scratch.contents("json") == String(decoding: unlocked, as: UTF8.self))
+        #expect(try scratch.contents("vars") == """
+            unlocked
+            7f3a9c
+            Birthday "surprise" $HOME `id`
+            2
+            B
+            2026-12-24T18:00:00Z
+            true
+            unset
+            unset
+            unset
+
+            """)
+    }
+
+    @Test func exitStatusIsReported() async {
+        let runner = HookRunner()
+        #expect(await runner.run(command: "exit 3", eventJSON: unlocked, environment: [:], timeout: 10)
+            == .exited(status: 3))
+        #expect(await runner.run(command: "kill -9 $$", eventJSON: unlocked, environment: [:], timeout: 10)
+            == .exited(status: 128 + SIGKILL))
+        #expect(await runner.run(command: "no-such-command-for-chest", eventJSON: unlocked,
+                                 environment: ["PATH": "/usr/bin:/bin"], timeout: 10)
+            == .exited(status: 127))
+    }
+
+    @Test func hangingHookIsKilledWhileOtherWorkContinues() async throws {
+        let scratch = try ScratchDirectory()
+        let start = ContinuousClock.now
+        async let ticks = tick(for: 0.25)
+        let outcome = await HookRunner().run(
+            command: #"echo $$ > "$OUT/shell.pid"; sleep 1000 & echo $! > "$OUT/sleep.pid"; wait"#,
+            eventJSON: unlocked, environment: ["PATH": "/usr/bin:/bin", "OUT": scratch.path], timeout: 0.5)
+        let elapsed = ContinuousClock.now - start
+
+        #expect(outcome == .timedOut)
+        #expect(elapsed < .seconds(3))
+        #expect(await ticks >= 5)
+        let shell = try #require(Int32(scratch.contents("shell.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+        let sleeper = try #require(Int32(scratch.contents("sleep.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(shell, 0) == -1 && errno == ESRCH, "the hook's shell was reaped")
+        var sleeperDied = false
+        for _ in 0..<50 where !sleeperDied {
+            sleeperDied = isDead(sleeper)
+            if !sleeperDied { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(sleeperDied, "the whole process group was killed, not just the shell")
+    }
+
+    @Test func hookIgnoringSIGTERMGetsSIGKILL() async {
+        let start = ContinuousClock.now
+        let outcome = await HookRunner(killGrace: 0.3).run(
+            command: "trap '' TERM; sleep 1000", eventJSON: unlocked,
+            environment: ["PATH": "/usr/bin:/bin"], timeout: 0.2)
+        #expect(outcome == .timedOut)
+        #expect(ContinuousClock.now - start < .seconds(3))
+    }
+
+    @Test func manyHangingHooksDoNotStarveThePool() async {
+        let start = ContinuousClock.now
+        async let ticks = tick(for: 0.4)
+        let outcomes = await withTaskGroup(of: HookOutcome.self) { group in
+            for _ in 0..<6 {
+                group.addTask {
+                    await HookRunner().run(command: "sleep 1000", eventJSON: Data("{}".utf8),
+                                           environment: ["PATH": "/usr/bin:/bin"], timeout: 0.6)
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes == Array(repeating: .timedOut, count: 6))
+        #expect(ContinuousClock.now - start < .seconds(4))
+        #expect(await ticks >= 8)
+    }
+
+    @Test func largeEventReachesStdin() async throws {
+        let scratch = try ScratchDirectory()
+        let title = String(repeating: "x", count: 100_000)
+        let event = Data(#"{"event":"ingested","id":"ab","title":"\#(title)"}"#.utf8)
+        let outcome = await HookRunner().run(
+            command: #"wc -c > "$OUT/count""#, eventJSON: event,
+            environment: ["PATH": "/usr/bin:/bin", "OUT": scratch.path], timeout: 10)
+        #expect(outcome == .exited(status: 0))
+        #expect(try Int(scratch.contents("count").trimmingCharacters(in: .whitespacesAndNewlines)) == event.count)
+    }
+
+    @Test func missingExecutableFailsToStart() async {
+        let outcome = await ChildProcess.run(
+            executable: "/nonexistent/chest-hook", arguments: [], environment: [:], input: Data(),
+            timeout: 1, killGrace: 1)
+        guard case .failedToStart(let reason) = outcome else {
+            Issue.record("expected failedToStart, got \(outcome)")
+            return
+        }
+        #expect(reason.contains("No such file"))
+    }
+
+    @Test func eventVariablesFollowTheEventsFields() {
+        let variables = HookRunner.eventVariables(Data(#"""
+            {"event":"rejected","file":"a b.locked","reason":"not UTF-8","ageSeconds":1.5,"fix":null,"weird-key":"x"}
+            """#.utf8))
+        #expect(variables["CHEST_EVENT"] == "rejected")
+        #expect(variables["CHEST_FILE"] == "a b.locked")
+        #expect(variables["CHEST_REASON"] == "not UTF-8")
+        #expect(variables["CHEST_AGE_SECONDS"] == "1.5")
+        #expect(variables["CHEST_FIX"] == nil)
+        #expect(variables.keys.sorted() == [
+            "CHEST_AGE_SECONDS", "CHEST_EVENT", "CHEST_EVENT_JSON", "CHEST_FILE", "CHEST_REASON",
+        ])
+        #expect(HookRunner.eventVariables(Data("[1]".utf8)) == ["CHEST_EVENT_JSON": "[1]"])
+    }
+}

@@ -1,0 +1,96 @@
+# mk/install.mk: `make install` and `make uninstall` for chest.
+#
+# Included from the top Makefile (`include mk/install.mk`), or used alone: `make -f mk/install.mk install`.
+#
+#   make install                             everything under /usr/local (run as root, or with sudo)
+#   make install PREFIX=/usr                 a distribution-style layout
+#   make install DESTDIR=/tmp/stage          stage for packaging; paths inside files stay $(PREFIX)-based
+#   make install PREFIX=$HOME/.local         a user install, no root needed: binaries, man pages,
+#                                            completion and the user unit; udev rules need root (below)
+#
+# What goes where, and why there:
+#   $(BINDIR)/chestd, $(BINDIR)/chest        bin/ of PREFIX.
+#   $(UDEVRULESDIR)/60-chest-gps.rules       $(PREFIX)/lib/udev/rules.d: the vendor rules directory, which
+#                                            udev reads for PREFIX /usr and /usr/local. /etc/udev/rules.d is
+#                                            left to the administrator, whose copy there overrides ours. With
+#                                            another PREFIX udev never looks there: install the rules with
+#                                            `sudo make install-udev UDEVRULESDIR=/etc/udev/rules.d`.
+#   $(SYSTEMDUSERUNITDIR)/chestd.service     $(PREFIX)/lib/systemd/user, read by every user's systemd for
+#                                            /usr and /usr/local; for PREFIX=$HOME/.local it is
+#                                            ~/.local/share/systemd/user, the per-user unit directory.
+#                                            ExecStart= is rewritten to $(BINDIR)/chestd.
+#   $(MANDIR)/man1/chest.1, man8/chestd.8    share/man of PREFIX.
+#   $(BASHCOMPDIR)/chest                     share/bash-completion/completions of PREFIX, loaded on demand.
+#
+# The build runs `swift build -c release` first. Under sudo, root may not have swift on PATH: build as
+# yourself with `swift build -c release`, then `sudo make install SWIFT=$(command -v swift)`; the build
+# step is then a quick no-op.
+
+# Included before the top Makefile's first target, this file must not become the default goal.
+CHEST_SAVED_DEFAULT_GOAL := $(.DEFAULT_GOAL)
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
+ifeq ($(PREFIX),$(HOME)/.local)
+SYSTEMDUSERUNITDIR ?= $(PREFIX)/share/systemd/user
+else
+SYSTEMDUSERUNITDIR ?= $(PREFIX)/lib/systemd/user
+endif
+SWIFT ?= swift
+INSTALL ?= install
+
+# The repository root, wherever make was started from.
+CHEST_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
+
+CHEST_INSTALLED_FILES = \
+	$(DESTDIR)$(BINDIR)/chestd \
+	$(DESTDIR)$(BINDIR)/chest \
+	$(DESTDIR)$(UDEVRULESDIR)/60-chest-gps.rules \
+	$(DESTDIR)$(SYSTEMDUSERUNITDIR)/chestd.service \
+	$(DESTDIR)$(MANDIR)/man1/chest.1 \
+	$(DESTDIR)$(MANDIR)/man8/chestd.8 \
+	$(DESTDIR)$(BASHCOMPDIR)/chest
+
+.PHONY: install uninstall install-release-build install-binaries install-udev install-unit install-docs
+
+install: install-binaries install-udev install-unit install-docs
+ifeq ($(DESTDIR),)
+	@echo "Installed. Next:"
+	@echo "  sudo udevadm control --reload             # then re-plug the GPS dongle"
+	@echo "  systemctl --user daemon-reload && systemctl --user enable --now chestd"
+endif
+
+install-release-build:
+	cd '$(CHEST_ROOT)' && $(SWIFT) build -c release
+
+install-binaries: install-release-build
+	bin=$$(cd '$(CHEST_ROOT)' && $(SWIFT) build -c release --show-bin-path) && \
+	$(INSTALL) -d '$(DESTDIR)$(BINDIR)' && \
+	$(INSTALL) -m 0755 "$$bin/chestd" "$$bin/chest" '$(DESTDIR)$(BINDIR)/'
+
+install-udev:
+	$(INSTALL) -d '$(DESTDIR)$(UDEVRULESDIR)'
+	$(INSTALL) -m 0644 '$(CHEST_ROOT)/udev/60-chest-gps.rules' '$(DESTDIR)$(UDEVRULESDIR)/60-chest-gps.rules'
+
+install-unit:
+	$(INSTALL) -d '$(DESTDIR)$(SYSTEMDUSERUNITDIR)'
+	sed 's|^ExecStart=.*|ExecStart=$(BINDIR)/chestd|' '$(CHEST_ROOT)/udev/chestd.service' \
+		> '$(DESTDIR)$(SYSTEMDUSERUNITDIR)/chestd.service.tmp'
+	chmod 0644 '$(DESTDIR)$(SYSTEMDUSERUNITDIR)/chestd.service.tmp'
+	mv '$(DESTDIR)$(SYSTEMDUSERUNITDIR)/chestd.service.tmp' '$(DESTDIR)$(SYSTEMDUSERUNITDIR)/chestd.service'
+
+install-docs:
+	$(INSTALL) -d '$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(MANDIR)/man8' '$(DESTDIR)$(BASHCOMPDIR)'
+	$(INSTALL) -m 0644 '$(CHEST_ROOT)/docs/man/chest.1' '$(DESTDIR)$(MANDIR)/man1/chest.1'
+	$(INSTALL) -m 0644 '$(CHEST_ROOT)/docs/man/chestd.8' '$(DESTDIR)$(MANDIR)/man8/chestd.8'
+	$(INSTALL) -m 0644 '$(CHEST_ROOT)/completion/chest.bash' '$(DESTDIR)$(BASHCOMPDIR)/chest'
+
+# Removes exactly what install put there; directories are left, as they may be shared.
+uninstall:
+	rm -f $(foreach file,$(CHEST_INSTALLED_FILES),'$(file)')
+
+.DEFAULT_GOAL := $(CHEST_SAVED_DEFAULT_GOAL)

@@ -1,0 +1,53 @@
+#!/bin/sh
+# Installs chest into a throwaway DESTDIR with mk/install.mk, lists every installed file, and fails if
+# one is missing or wrong; then uninstalls and fails if anything is left behind.
+#   scripts/check-install.sh [PREFIX]      (default /usr/local)
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+prefix=${1:-/usr/local}
+dest=$(mktemp -d)
+trap 'rm -rf "$dest"' EXIT
+
+make -s -C "$root" -f mk/install.mk install DESTDIR="$dest" PREFIX="$prefix" >/dev/null
+
+unitdir=$prefix/lib/systemd/user
+[ "$prefix" = "$HOME/.local" ] && unitdir=$prefix/share/systemd/user
+expected="
+$prefix/bin/chestd
+$prefix/bin/chest
+$prefix/lib/udev/rules.d/60-chest-gps.rules
+$unitdir/chestd.service
+$prefix/share/man/man1/chest.1
+$prefix/share/man/man8/chestd.8
+$prefix/share/bash-completion/completions/chest"
+
+echo "installed under $dest:"
+(cd "$dest" && find . ! -type d | sed 's|^\.||' | sort | while read -r file; do
+    printf '  %s %s\n' "$(stat -c %A "./$file")" "$file"
+done)
+
+fail=0
+problem() { echo "FAIL  $*" >&2; fail=1; }
+for file in $expected; do
+    [ -f "$dest$file" ] || problem "missing $file"
+done
+extra=$(cd "$dest" && find . ! -type d | sed 's|^\.||' | sort | grep -vxF "$(printf '%s\n' $expected)" || true)
+[ -z "$extra" ] || problem "unexpected files: $extra"
+
+for binary in chestd chest; do
+    [ -x "$dest$prefix/bin/$binary" ] || problem "$prefix/bin/$binary is not executable"
+done
+grep -qxF "ExecStart=$prefix/bin/chestd" "$dest$unitdir/chestd.service" ||
+    problem "chestd.service: ExecStart= is not $prefix/bin/chestd"
+for page in man1/chest.1 man8/chestd.8; do
+    warnings=$(LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$dest$prefix/share/man/$page" 2>&1)
+    [ -z "$warnings" ] || problem "$page: $warnings"
+done
+bash -n "$dest$prefix/share/bash-completion/completions/chest" || problem "completion: bash syntax error"
+
+make -s -C "$root" -f mk/install.mk uninstall DESTDIR="$dest" PREFIX="$prefix"
+left=$(find "$dest" ! -type d)
+[ -z "$left" ] || problem "uninstall left: $left"
+
+[ $fail = 0 ] && echo "ok: all $(printf '%s\n' $expected | grep -c .) files installed, ExecStart rewritten, uninstall clean"
+exit $fail
