@@ -8,6 +8,8 @@ DEBIAN_PACKAGES := gpsd gpsd-tools gpsd-clients libgps-dev libsodium-dev pkg-con
 
 .PHONY: all deps build test demo bench clean
 
+include mk/install.mk
+
 all: build
 
 deps:

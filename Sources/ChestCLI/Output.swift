@@ -33,7 +33,7 @@ enum Output {
                     lines.append("  \(index == 0 ? "" : "or ")set \(set.set.rawValue):")
                     for lock in set.locks {
                         let mark = lock.holds ? "✓" : "✗"
-                        let reason = lock.reason.map { ": " + $0.text(timeZone: timeZone) } ?? ""
+                        let reason = lock.reason.map { ": " + $0.text(timeZone: timeZone, now: Date()) } ?? ""
                         lines.append("    \(mark) \(lock.type.rawValue) \(lock.condition)\(reason)")
                     }
                 }
@@ -89,7 +89,7 @@ enum Output {
                          openedAt: page.openedAt, sets: page.sets.map { set in
                     SetJSON(set: set.set.rawValue, locks: set.locks.map {
                         LockJSON(type: $0.type.rawValue, condition: $0.condition, holds: $0.holds,
-                                 reason: $0.reason?.text())
+                                 reason: $0.reason?.text(now: Date()))
                     })
                 })
             }

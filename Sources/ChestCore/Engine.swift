@@ -13,6 +13,8 @@ public struct Engine: Sendable {
         case gpsLink(connected: Bool, server: String, reason: String?)
         /// The wake-up the engine asked for with `.wake`, or any other moment worth re-checking time locks.
         case tick(Now)
+        /// The last reading kept from an earlier run, served (with its age) until a new one arrives.
+        case weatherRestored(WeatherObservation)
         /// A weather reading arrived from the provider.
         case weatherFetched(WeatherObservation, Now)
         /// A weather request failed; `offline` when the provider could not be reached at all.
@@ -96,6 +98,8 @@ public struct Engine: Sendable {
             effects += latch(weathers.filter { weatherHolds($0, now: now) }, now: now)
             effects += rescheduleWake(now)
             effects += planWeather(now)
+        case let .weatherRestored(observation):
+            weather = observation
         case let .weatherFetched(observation, now):
             effects += weatherArrived(observation, now: now)
         case let .weatherFailed(reason, retryAfter, offline, now):

@@ -15,7 +15,8 @@ extension Daemon {
         let now = now()
         switch request.op {
         case .status:
-            reply(connection, engine.status(now: now))
+            let notes = [engine.weatherProblem.map { "weather: \($0)" }, engine.weather?.attribution].compactMap { $0 }
+            reply(connection, engine.status(now: now, notes: notes))
         case .list:
             reply(connection, engine.list(chest: request.saved == true ? .saved : .regular))
         case .read:

@@ -17,6 +17,11 @@ public final class Daemon {
     let sink: AsyncStream<DaemonEvent>.Continuation
     var chestWatcher: ChestWatcher?
     var wakeTimer: WakeTimer?
+    var weatherTimer: WakeTimer?
+    let weather: WeatherService
+    let notifications: Notifications
+    let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
+    var systemdStatus = ""
 
     /// Runs chestd with these arguments (without the program name) and returns its exit status.
     public static func main(_ arguments: [String]) async -> Int32 {
@@ -45,8 +50,10 @@ public final class Daemon {
         store = ChestStore(root: settings.chestDirectory)
         let gpsd = settings.gpsd
         engine = Engine(gpsServer: "\(gpsd.host):\(gpsd.port)")
-        engine.weatherMaximumAge = settings.weatherMaximumAge
+        engine.weatherSchedule.maxAge = settings.weatherMaximumAge
         (events, sink) = AsyncStream.makeStream(of: DaemonEvent.self)
+        notifications = Notifications(settings: settings)
+        weather = WeatherService(settings: settings, cachePath: settings.chestDirectory + "/weather.json", log: log)
     }
 
     func run() async throws -> Int32 {
@@ -62,13 +69,21 @@ public final class Daemon {
         let server = try ControlServer(path: settings.socketPath, log: log) { sink.yield(.request($0, $1)) }
         defer { server.stop() }
 
+        wakeTimer = WakeTimer { sink.yield(.wake) }
+        weatherTimer = WakeTimer { sink.yield(.wake) }
+        defer { wakeTimer?.stop(); weatherTimer?.stop() }
+        if let restored = weather.restore() { perform(engine.handle(.weatherRestored(restored))) }
         loadChest()
         recoverStaged()
-        wakeTimer = WakeTimer { sink.yield(.wake) }
-        defer { wakeTimer?.stop() }
         watchChest()
         defer { chestWatcher?.stop() }
         log.notice("watching \(store.root) with \(engine.entries.count) messages; control socket \(settings.socketPath)")
+        systemd.ready(status: summary())
+        let watchdog = systemd.watchdogInterval.map { interval in
+            RepeatingTimer(interval: interval) { sink.yield(.watchdog) }
+        }
+        defer { watchdog?.stop() }
+        for event in engine.undelivered { notify(event) }
 
         for await event in events {
             switch event {
@@ -77,6 +92,7 @@ public final class Daemon {
                 ingest(store.inboxNames())
             case let .signal(number):
                 log.notice("stopping on \(number == SIGTERM ? "SIGTERM" : "SIGINT")")
+                systemd.stopping()
                 for watcher in watchers.values { watcher.close() }
                 return 0
             case let .chest(change):
@@ -89,6 +105,12 @@ public final class Daemon {
                 perform(engine.handle(.tick(now())))
             case let .pinChecked(id, pin, matching):
                 perform(engine.handle(.pinChecked(id, pin: pin, matching: matching, now())))
+            case let .notified(id, page, delivered):
+                if delivered { perform(engine.handle(.delivered(id, page: page))) }
+            case .watchdog:
+                systemd.watchdog()
+            case let .weatherFetched(result):
+                perform(engine.handle(weather.record(result, now: now())))
             }
         }
         return 0
@@ -101,6 +123,7 @@ public final class Daemon {
 
     /// Does what the engine asked, in order: state is on disk before anyone hears of it.
     func perform(_ effects: [Engine.Effect]) {
+        let sink = self.sink
         for effect in effects {
             switch effect {
             case let .persist(id, state):
@@ -113,8 +136,11 @@ public final class Daemon {
                 emit(event)
             case let .wake(at):
                 wakeTimer?.aim(at: at?.timeIntervalSince1970)
+            case let .fetchWeather(coordinate):
+                weather.fetch(at: coordinate) { sink.yield(.weatherFetched($0)) }
+            case let .weatherCheck(at):
+                weatherTimer?.aim(at: at?.timeIntervalSince1970)
             case let .checkPIN(id, pin, hashes):
-                let sink = self.sink
                 DispatchQueue.global().async {
                     let matching = hashes.filter { Sealer.pin(pin, matches: $0.value) }.map(\.key)
                     sink.yield(.pinChecked(id, pin: pin, matching: matching))
@@ -136,11 +162,37 @@ public final class Daemon {
         } else {
             log.info(event.logLine)
         }
+        if event.event == "unlocked" { notify(event) }
+        if event.event == "fix" || event.event == "gpsd" { updateSystemdStatus() }
         guard !watchers.isEmpty else { return }
         let line = ChestJSON.line(event)
         for watcher in watchers.values { watcher.send(line) }
         if event.event == "unlocked", let id = event.id.flatMap(MessageID.init), let page = event.page {
             perform(engine.handle(.delivered(id, page: page)))
+        }
+    }
+
+    /// Hands an unlock to the desktop and the hook; it counts as delivered once one of them took it.
+    func notify(_ event: ChestEvent) {
+        guard let id = event.id.flatMap(MessageID.init), let page = event.page else { return }
+        let sink = self.sink
+        notifications.deliver(event, log: log) { sink.yield(.notified(id, page: page, delivered: $0)) }
+    }
+
+    /// One line for systemd's STATUS=: the fix and the counts.
+    func summary() -> String {
+        let fix = engine.lastFix.map { ["no data", "no fix", "2D fix", "3D fix"][min(max($0.mode, 0), 3)] }
+            ?? (engine.gps.connected ? "no fix yet" : "gpsd not connected")
+        let counts = engine.status(now: now()).messages
+        return "\(fix); \(counts.locked) locked, \(counts.partial) partial, \(counts.open) open"
+    }
+
+    private func updateSystemdStatus() {
+        guard systemd.isEnabled else { return }
+        let text = summary()
+        if text != systemdStatus {
+            systemdStatus = text
+            systemd.status(text)
         }
     }
 }

@@ -9,6 +9,11 @@ enum DaemonEvent: Sendable {
     case watcherGone(ObjectIdentifier)
     case wake
     case pinChecked(MessageID, pin: String, matching: [LockKey])
+    /// A notification channel finished with an unlock.
+    case notified(MessageID, page: Int, delivered: Bool)
+    /// Time to tell systemd's watchdog the loop is alive.
+    case watchdog
+    case weatherFetched(Result<WeatherObservation, WeatherError>)
 }
 
 import struct Foundation.Data

@@ -46,3 +46,17 @@ public final class WakeTimer: Sendable {
 
     public func stop() { source.cancel() }
 }
+
+/// A timer that fires every `interval` seconds until stopped (systemd's watchdog keep-alive).
+public final class RepeatingTimer: Sendable {
+    private let source: any DispatchSourceTimer
+
+    public init(interval: Double, handler: @escaping @Sendable () -> Void) {
+        source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "chest.repeating"))
+        source.setEventHandler(handler: handler)
+        source.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
+        source.resume()
+    }
+
+    public func stop() { source.cancel() }
+}

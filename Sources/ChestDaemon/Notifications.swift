@@ -1,0 +1,41 @@
+import ChestCore
+import ChestIO
+import Foundation
+
+/// How unlocks reach the user beyond `chest watch`: a desktop notification when a graphical session is there,
+/// and the configured hook command. Each runs off the loop and reports back whether it got through.
+struct Notifications: Sendable {
+    let hook: String?
+    let hookTimeout: Double
+    let desktop: DesktopNotifier?
+    let environment: [String: String]
+
+    init(settings: Settings, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        hook = settings.hook
+        hookTimeout = settings.hookTimeout
+        self.environment = environment
+        let desktop = DesktopNotifier(environment: environment)
+        self.desktop = settings.desktopNotifications && desktop.isAvailable ? desktop : nil
+    }
+
+    /// Whether any channel besides watchers exists.
+    var isConfigured: Bool { hook != nil || desktop != nil }
+
+    /// Sends an `unlocked` event through every channel; `done` hears true once one of them delivered it.
+    func deliver(_ event: ChestEvent, log: Log, done: @escaping @Sendable (Bool) -> Void) {
+        guard isConfigured else { return }
+        let line = ChestJSON.line(event)
+        Task {
+            var delivered = false
+            if let desktop {
+                let outcome = await desktop.notifyUnlocked(title: event.title ?? "", page: event.page ?? 0, text: event.text ?? "")
+                if case .exited(0) = outcome { delivered = true } else { log.warning("desktop notification: \(outcome)") }
+            }
+            if let hook {
+                let outcome = await HookRunner().run(command: hook, eventJSON: line, environment: environment, timeout: hookTimeout)
+                if case .exited(0) = outcome { delivered = true } else { log.warning("hook \(hook): \(outcome)") }
+            }
+            done(delivered)
+        }
+    }
+}
