@@ -4,6 +4,9 @@ import Glibc
 /// Writes that either happen whole or not at all, and survive power loss once they return:
 /// a temporary file beside the target, fsync, rename over the target, fsync of the directory.
 public enum AtomicFile {
+    /// Temporary files start with this; a crash can leave one behind, never a half-written target.
+    public static let temporaryPrefix = ".tmp-"
+
     /// Replaces (or creates) `path` with `data`, with mode 0600.
     public static func write(_ data: Data, to path: String) throws(SystemCallError) {
         try writeUnsynced(data, to: path, sync: true)
@@ -43,7 +46,7 @@ public enum AtomicFile {
     }
 
     private static func writeUnsynced(_ data: Data, to path: String, sync: Bool) throws(SystemCallError) {
-        let temporary = directoryName(path) + "/.tmp-" + baseName(path) + "-\(getpid())"
+        let temporary = directoryName(path) + "/" + temporaryPrefix + baseName(path) + "-\(getpid())"
         let fd = try retryingOnInterrupt("open", path: temporary) {
             open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         }

@@ -28,6 +28,12 @@ public struct ChestStore: Sendable {
         for directory in [root, incoming, rejected, stateDirectory, directory(of: .regular), directory(of: .saved)] {
             try Directory.create(directory)
         }
+        // A write cut short by a crash leaves its temporary file; the file it was to replace is intact.
+        for directory in [stateDirectory, directory(of: .regular), directory(of: .saved), rejected, root] {
+            for name in (try? Directory.names(in: directory)) ?? [] where name.hasPrefix(AtomicFile.temporaryPrefix) {
+                unlink(directory + "/" + name)
+            }
+        }
     }
 
     public func directory(of chest: ChestKind) -> String {

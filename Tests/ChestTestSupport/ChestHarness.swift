@@ -97,9 +97,11 @@ public final class ChestHarness: @unchecked Sendable {
         throw ChestError("timed out after \(timeout) s waiting until \(what); chestd log:\n\(daemonLog)")
     }
 
-    /// Names in a directory under the chest ("messages", "rejected", "incoming", "" for the inbox).
+    /// Names in a directory under the chest ("messages", "rejected", "incoming", "" for the inbox), without the
+    /// daemon's own temporary files.
     public func names(in directory: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: chest + (directory.isEmpty ? "" : "/" + directory))) ?? []).sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: chest + (directory.isEmpty ? "" : "/" + directory))) ?? [])
+            .filter { !$0.hasPrefix(".tmp-") }.sorted()
     }
 }
 

@@ -1,0 +1,106 @@
+import ChestCore
+import ChestIO
+import ChestTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// The control socket and the daemon's lifecycle, as a user and a hostile local client would meet them.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct ControlSocketTests {
+    /// Sends raw bytes on a fresh connection and returns the first reply line.
+    func raw(_ bytes: String, to socket: String) throws -> String {
+        let fd = try UnixSocket.connect(to: socket)
+        defer { close(fd) }
+        try writeAll(Data(bytes.utf8), to: fd)
+        var reply = [UInt8](repeating: 0, count: 4096)
+        var timeout = timeval(tv_sec: 12, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let count = read(fd, &reply, reply.count)
+        return count > 0 ? String(decoding: reply[..<count], as: UTF8.self) : ""
+    }
+
+    @Test func aMalformedRequestGetsAnErrorAndTheDaemonKeepsServing() throws {
+        let world = ChestHarness()
+        try world.startDaemon()
+        #expect(try raw("{not json\n", to: world.socket).contains(#""ok":false"#))
+        #expect(try raw(#"{"op":"explode"}"# + "\n", to: world.socket).contains("malformed request"))
+        #expect(try raw(String(repeating: "x", count: 40_000), to: world.socket).contains("over 16384 bytes"))
+        let status = try world.chest(["status", "--json"])
+        #expect(status.status == 0)
+        let report = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+        #expect((report?["gpsd"] as? [String: Any])?["connected"] as? Bool == false)
+        #expect(report?.keys.contains("fix") == true)
+        #expect(world.daemonIsRunning)
+    }
+
+    @Test func anIdleClientIsDropped() throws {
+        let world = ChestHarness()
+        try world.startDaemon()
+        let fd = try UnixSocket.connect(to: world.socket)
+        defer { close(fd) }
+        var reply = [UInt8](repeating: 0, count: 256)
+        let start = Date()
+        let count = read(fd, &reply, reply.count)
+        #expect(count > 0)
+        #expect(String(decoding: reply[..<max(count, 0)], as: UTF8.self).contains("no request within"))
+        #expect(Date().timeIntervalSince(start) < 15)
+    }
+
+    @Test func aSecondDaemonRefusesAndAStaleSocketIsReplaced() throws {
+        let world = ChestHarness()
+        try world.startDaemon()
+        let second = try Subprocess.run(ChestHarness.products + "/chestd", [], environment: world.environment())
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("another chestd is already running"), "\(second.stderr)")
+        #expect(world.daemonIsRunning)
+        world.stopDaemon(SIGKILL)
+        #expect(FileManager.default.fileExists(atPath: world.socket))    // left behind by the crash
+        try world.startDaemon()
+        #expect(try world.chest(["list"]).status == 0)
+    }
+
+    @Test func sigtermStopsCleanlyAndRemovesTheSocket() throws {
+        let world = ChestHarness()
+        try world.startDaemon()
+        #expect(world.stopDaemon(SIGTERM) == 0)
+        #expect(!FileManager.default.fileExists(atPath: world.socket))
+        #expect(world.daemonLog.contains("stopping on SIGTERM"))
+    }
+
+    @Test func commandsSayWhenChestdIsNotRunning() throws {
+        let world = ChestHarness()
+        let list = try world.chest(["list"])
+        #expect(list.status == 1)
+        #expect(list.stderr.contains("chestd is not running"))
+        #expect(list.stderr.contains("start it with"))
+    }
+
+    @Test(arguments: [
+        (["compose", "--title", "x", "--page", "p"], "compose needs -o FILE"),
+        (["compose", "-o", "f", "--title", "x", "--page", "p", "--lock", "location=1,2/5m"], "under 10 m"),
+        (["compose", "-o", "f", "--title", "x", "--page", "p", "--lock", "pin=1234", "--lock", "pin=5678"], "two pin locks in set A"),
+        (["compose", "-o", "f", "--title", "x", "--page", "p", "--lock", "weather=foggy"], "unknown weather"),
+        (["compose", "-o", "f", "--title", "x", "--lock", "pin=1234"], "comes before any --page"),
+        (["frobnicate"], "unknown command"),
+        (["read"], "usage: chest read ID"),
+        (["watch", "--count", "zero"], "--count wants a positive number"),
+    ])
+    func usageErrorsExit64WithOneLineSayingHow(arguments: [String], words: String) throws {
+        let world = ChestHarness()
+        let outcome = try world.chest(arguments)
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.hasPrefix("chest: "))
+        #expect(outcome.stderr.contains(words), "\(outcome.stderr)")
+        #expect(outcome.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func composeWithHereRefusesWithoutAFix() throws {
+        let world = ChestHarness()
+        try world.startDaemon()
+        let outcome = try world.chest(["compose", "-o", "h.locked", "--title", "Here", "--page", "x", "--lock", "location=here/30m"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("no GPS fix available"), "\(outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: world.root + "/h.locked"))
+    }
+}
