@@ -30,6 +30,9 @@ test: build
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --no-parallel
 
+demo: build
+	@bash scripts/demo.sh
+
 bench: deps
 	$(SWIFT) run -c release chest-bench
 

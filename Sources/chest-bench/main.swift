@@ -1,1 +1,3 @@
-print("bench")
+import ChestBench
+
+ChestBench.main()

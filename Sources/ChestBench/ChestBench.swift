@@ -1,0 +1,74 @@
+import ChestCore
+import Foundation
+
+/// The in-process benchmarks of SPEC §7: what one fix costs the engine with many pending location locks.
+/// Run with `swift run -c release chest-bench`; docs/BENCHMARKS.md records the results.
+public enum ChestBench {
+    public static func main() {
+        let arguments = CommandLine.arguments.dropFirst()
+        let locks = arguments.first.flatMap(Int.init) ?? 100_000
+        print("chest-bench: one fix against \(locks) pending location locks")
+        var generator = SeededGenerator(seed: 2026)
+        var engine = Engine(gpsServer: "bench")
+        _ = engine.handle(.gpsLink(connected: true, server: "bench", reason: nil))
+        // Locks spread over a 40 km square around Zurich, radii 10 m to 500 m, as a city-wide hunt would have.
+        let centre = Coordinate(latitude: 47.3769, longitude: 8.5417)
+        let spread = 0.18
+        let start = Now(wall: Date(timeIntervalSince1970: 1_800_000_000), monotonic: 1000)
+        let messages = (0..<locks).map { index -> StoredMessage in
+            let point = Coordinate(latitude: centre.latitude + Double.random(in: -spread...spread, using: &generator),
+                                   longitude: centre.longitude + Double.random(in: -spread...spread, using: &generator))
+            var bytes = [UInt8](repeating: 0, count: 16)
+            withUnsafeBytes(of: UInt64(index).bigEndian) { bytes.replaceSubrange(8..<16, with: $0) }
+            let message = Message(id: MessageID(bytes: bytes), title: "m\(index)", from: "bench", created: start.wall,
+                                  pages: [Page(text: "x", setA: [.location(center: point, radius: Double.random(in: 10...500, using: &generator))])])
+            return StoredMessage(message: message, state: MessageState(ingestedAt: start.wall), chest: .regular, sentByYou: false)
+        }
+        let loadStart = DispatchTime.now()
+        _ = engine.handle(.added(messages, announce: false, start))
+        print(String(format: "  loading %d messages: %.0f ms", locks, elapsed(since: loadStart) * 1000))
+
+        // A walk: 10,000 fixes, 1 s apart, a few metres each, wandering across the area.
+        let fixes = 10_000
+        var position = centre
+        var durations: [Double] = []
+        durations.reserveCapacity(fixes)
+        var opened = 0
+        for second in 0..<fixes {
+            position.latitude += Double.random(in: -0.00005...0.00005, using: &generator)
+            position.longitude += Double.random(in: -0.00005...0.00005, using: &generator)
+            let now = start.advanced(by: Double(second))
+            let fix = Fix(mode: 3, coordinate: position, altitudeMSL: 410, eph: 5, epv: 8, satellitesUsed: 9,
+                          time: now.wall, receivedAt: now.monotonic)
+            let before = DispatchTime.now()
+            let effects = engine.handle(.fix(fix, now))
+            durations.append(elapsed(since: before))
+            opened += effects.count { if case .emit(let event) = $0 { event.event == "unlocked" } else { false } }
+        }
+        durations.sort()
+        let mean = durations.reduce(0, +) / Double(durations.count)
+        print(String(format: "  per fix over %d fixes: mean %.1f µs, median %.1f µs, p99 %.1f µs, max %.1f µs (%d pages opened)",
+                     fixes, mean * 1e6, durations[fixes / 2] * 1e6, durations[fixes * 99 / 100] * 1e6,
+                     durations[fixes - 1] * 1e6, opened))
+        print(mean < 0.001 ? "  OK: under 1 ms per fix (SPEC §7)" : "  OVER the 1 ms target (SPEC §7)")
+    }
+
+    static func elapsed(since start: DispatchTime) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so every run measures the same layout.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

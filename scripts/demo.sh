@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# make demo: a quest unlocking along a walk. A private gpsd fed by gpsfake replays the bundled walk
+# (demo/walk.txt, turned into NMEA by the project's own chest-walk and dated now), a demo chest holds a
+# quest placed along it, and chestd unlocks its pages as the walk passes them. Exits by itself with a summary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=$(swift build --show-bin-path)
+work=$(mktemp -d /tmp/chest-demo-XXXXXX)
+gpsfake_pid="" chestd_pid="" watch_pid=""
+cleanup() {
+    [ -n "$watch_pid" ] && kill "$watch_pid" 2>/dev/null || true
+    [ -n "$chestd_pid" ] && kill "$chestd_pid" 2>/dev/null && wait "$chestd_pid" 2>/dev/null || true
+    [ -n "$gpsfake_pid" ] && kill "$gpsfake_pid" 2>/dev/null && wait "$gpsfake_pid" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+# A free TCP port on loopback for this demo's own gpsd.
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+export CHEST_DIR="$work/chest" CHEST_SOCKET="$work/run/chestd.sock" CHEST_GPSD="127.0.0.1:$port"
+export XDG_CONFIG_HOME="$work/reader" TZ="${TZ:-UTC}"
+mkdir -p "$work/run" && chmod 700 "$work/run"
+
+start=$(date -u +%Y-%m-%dT%H:%M:%SZ -d '+4 sec')
+sed "s/^start .*/start $start/" demo/walk.txt > "$work/walk.txt"
+"$bin/chest-walk" "$work/walk.txt" > "$work/walk.nmea"
+
+echo "== The quest: 5 pages along a 90-second walk near Zurich (sealed by the organiser, not by you)"
+sender() { XDG_CONFIG_HOME="$work/organiser" "$bin/chest" "$@"; }
+sender config name "The Organiser" > /dev/null
+id=$(sender compose -o "$work/quest.locked" --title "The hill quest" \
+    --page "1. The fountain: you are at the start. Walk up the hill." --lock location=47.376900,8.541700/25m \
+    --page "2. Halfway: the path under the trees." --lock location=47.377282,8.542263/20m \
+    --page "3. The summit plateau: above 465 m." --lock altitude=465..480 \
+    --page "4. Forty seconds into the walk, wherever you are." --lock time="$(date -u +%Y-%m-%dT%H:%M:%SZ -d '+44 sec')" \
+    --page "5. The old tower, 2 km away: not today." --lock location=47.3950,8.5600/30m)
+
+echo "== gpsfake replays the walk on port $port; chestd watches $CHEST_DIR"
+gpsfake -1 -p -q -s 38400 -P "$port" -c 0.2 -r '?WATCH={"enable":true,"json":true}' "$work/walk.nmea" \
+    > /dev/null 2> "$work/gpsfake.log" &
+gpsfake_pid=$!
+"$bin/chestd" --weather-url http://127.0.0.1:9 2> "$work/chestd.log" &
+chestd_pid=$!
+for _ in $(seq 1 100); do [ -S "$CHEST_SOCKET" ] && break; sleep 0.1; done
+"$bin/chest" watch | grep --line-buffered -E "unlocked|gpsd|ingested" &
+watch_pid=$!
+sleep 0.3
+"$bin/chest" import "$work/quest.locked" > /dev/null
+
+wait "$gpsfake_pid" || true
+gpsfake_pid=""
+sleep 2
+echo
+echo "== The walk is over. Summary:"
+"$bin/chest" list
+echo
+"$bin/chest" read "$id"
+echo
+"$bin/chest" status
