@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "chestd", targets: ["chestd"]),
         .executable(name: "chest", targets: ["chest"]),
+        .executable(name: "chest-walk", targets: ["chest-walk"]),
     ],
     targets: [
         // libgps (gpsd's client library), found with pkg-config.
@@ -22,6 +23,7 @@ let package = Package(
         .target(name: "ChestCLI", dependencies: ["ChestCore", "ChestIO"]),
         .executableTarget(name: "chestd", dependencies: ["ChestDaemon"]),
         .executableTarget(name: "chest", dependencies: ["ChestCLI"]),
+        .executableTarget(name: "chest-walk", dependencies: ["ChestCore"], path: "Sources/chest-walk"),
         .executableTarget(name: "chest-bench", dependencies: ["ChestCore"], path: "Sources/chest-bench"),
         .target(name: "ChestTestSupport", dependencies: ["ChestCore", "ChestIO"], path: "Tests/ChestTestSupport"),
         .testTarget(name: "ChestCoreTests", dependencies: ["ChestCore"]),
