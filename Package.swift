@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "chestd", targets: ["chestd"]),
         .executable(name: "chest", targets: ["chest"]),
+        .executable(name: "chest-walk", targets: ["chest-walk"]),
     ],
     targets: [
         // libgps (gpsd's client library), found with pkg-config.
@@ -25,6 +26,8 @@ let package = Package(
         // The benchmark of SPEC §7 (docs/BENCHMARKS.md).
         .target(name: "ChestBench", dependencies: ["ChestCore"]),
         .executableTarget(name: "chest-bench", dependencies: ["ChestBench"], path: "Sources/chest-bench"),
+        // Writes a walk as NMEA for gpsfake (demo/README.md).
+        .executableTarget(name: "chest-walk", dependencies: ["ChestCore"], path: "Sources/chest-walk"),
         .target(name: "ChestTestSupport", dependencies: ["ChestCore", "ChestIO"], path: "Tests/ChestTestSupport"),
         .testTarget(name: "ChestCoreTests", dependencies: ["ChestCore"]),
         .testTarget(name: "ChestIOTests", dependencies: ["ChestIO", "ChestTestSupport"]),

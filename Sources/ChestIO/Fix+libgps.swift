@@ -1,0 +1,44 @@
+import CGPSD
+import ChestCore
+import struct Foundation.Date
+
+extension Fix {
+    /// The fix in the TPV report libgps just unpacked into `data`, or `nil` when that message was not a TPV.
+    ///
+    /// `data.set` must have been zeroed before the `gps_read`, so that it describes this one message. Every
+    /// double is checked with `isFinite` (gpsd's NaN means unknown); position and altitude count only on a
+    /// 2D or 3D fix, whatever else the report carries.
+    /// - Parameters:
+    ///   - satellitesUsed: from the latest SKY report, since a TPV never carries it.
+    ///   - receivedAt: the monotonic time the report arrived.
+    public init?(_ data: UnsafePointer<gps_data_t>, satellitesUsed: Int?, receivedAt: Double) {
+        // libgps sets STATUS_SET on every TPV, whether or not gpsd sent a status (gpsd-facts §1.4).
+        guard data.pointee.set & STATUS_SET != 0 else { return nil }
+        let fix = data.pointee.fix
+        let mode = Int(fix.mode)
+        let located = mode >= Int(MODE_2D)
+        var coordinate: Coordinate?
+        if located, fix.latitude.isFinite, fix.longitude.isFinite {
+            coordinate = Coordinate(latitude: fix.latitude, longitude: fix.longitude)
+        }
+        var altitude: Double?
+        if located {
+            if fix.altMSL.isFinite {
+                altitude = fix.altMSL
+            } else if fix.altHAE.isFinite, fix.geoid_sep.isFinite {
+                altitude = fix.altHAE - fix.geoid_sep
+            }
+        }
+        var time: Date?
+        if fix.time.tv_sec != 0 {
+            time = Date(timeIntervalSince1970: Double(fix.time.tv_sec) + Double(fix.time.tv_nsec) / 1e9)
+        }
+        self.init(mode: min(max(mode, 0), 3), coordinate: coordinate, altitudeMSL: altitude,
+                  eph: fix.eph.finite, epv: fix.epv.finite, satellitesUsed: satellitesUsed, time: time,
+                  receivedAt: receivedAt)
+    }
+}
+
+extension Double {
+    fileprivate var finite: Double? { isFinite ? self : nil }
+}

@@ -1,0 +1,189 @@
+import CGPSD
+import ChestCore
+@preconcurrency import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+
+/// What the GPS reader reports.
+public enum GPSEvent: Sendable, Equatable {
+    /// A connection to gpsd was made and its reports are being watched.
+    case connected(server: String)
+    /// gpsd could not be reached, or the connection was lost; sent once per loss, not once per retry.
+    case disconnected(server: String, reason: String)
+    /// One TPV report, fix or not (mode 0 or 1 included), or a mode-0 fix when the receiver went away.
+    case fix(Fix)
+}
+
+/// Reads gpsd through libgps on a dedicated thread, because libgps blocks and must never hold a thread of the
+/// Swift concurrency pool. It reconnects with backoff (1, 2, 4, 8, then every 10 s) for as long as it runs.
+public final class GPSReader: Sendable {
+    /// `host:port`, as the events name it.
+    public let server: String
+    private let host: String
+    private let port: String
+    private let log: Log
+    private let onEvent: @Sendable (GPSEvent) -> Void
+    private let state = Mutex(State())
+    /// Signalled by `stop()` to cut a backoff wait short.
+    private let wake = DispatchSemaphore(value: 0)
+    /// Signalled by the thread as it ends.
+    private let ended = DispatchSemaphore(value: 0)
+
+    private struct State {
+        var started = false
+        var stopping = false
+        var running = false
+        var thread: pthread_t?
+    }
+
+    /// The longest pause between reconnection attempts (SPEC §5), in seconds.
+    public static let maximumBackoff = 10.0
+    /// How long one wait for gpsd lasts; it bounds how late `stop()` is noticed.
+    static let tick: Int32 = 1_000_000
+
+    /// - Parameters:
+    ///   - host: gpsd's host name or address, usually "localhost".
+    ///   - port: gpsd's port, usually "2947".
+    ///   - onEvent: called on the reader's own thread, one event at a time, in order; it must not block for long
+    ///     (gpsd drops clients that stop reading).
+    public init(host: String, port: String, log: Log, onEvent: @escaping @Sendable (GPSEvent) -> Void) {
+        self.host = host
+        self.port = port
+        self.server = "\(host):\(port)"
+        self.log = log
+        self.onEvent = onEvent
+    }
+
+    /// Starts the reader thread. Calling it again, or after `stop()`, does nothing.
+    public func start() {
+        let first = state.withLock { state in
+            defer { state.started = true }
+            return !state.started && !state.stopping
+        }
+        guard first else { return }
+        // libgps writes with write(2), not send(MSG_NOSIGNAL): the second write to a dead gpsd would kill us.
+        signal(SIGPIPE, SIG_IGN)
+        state.withLock { $0.running = true }
+        let thread = Thread { [self] in run() }
+        thread.name = "gpsd-reader"
+        thread.start()
+    }
+
+    /// Stops the reader and returns once its thread has closed the connection and ended, within about 1 s.
+    /// No event is delivered after it returns (unless it is called from `onEvent` itself).
+    public func stop() {
+        let (mustWait, onReaderThread) = state.withLock { state in
+            state.stopping = true
+            return (state.running, state.thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false)
+        }
+        wake.signal()
+        guard mustWait, !onReaderThread else { return }
+        // gps_open's connect(2) has no timeout; give up waiting rather than hang on an unreachable remote host.
+        _ = ended.wait(timeout: .now() + 5)
+    }
+
+    private var stopping: Bool { state.withLock { $0.stopping } }
+
+    private func run() {
+        state.withLock { $0.thread = pthread_self() }
+        defer {
+            state.withLock { $0.running = false }
+            ended.signal()
+        }
+        let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
+        defer { data.deallocate() }
+        var reportedDown = false
+        var backoff = 1.0
+        while !stopping {
+            data.initialize(to: gps_data_t())
+            errno = 0
+            guard gps_open(host, port, data) == 0 else {
+                // errno holds a negative NL_* code here; never gps_close after a failed open (gpsd-facts §1.2).
+                let reason = String(cString: gps_errstr(errno))
+                log.debug("gpsd \(server): \(reason); next try in \(Int(backoff)) s")
+                if !reportedDown {
+                    reportedDown = true
+                    log.warning("gpsd \(server) unavailable: \(reason)")
+                    onEvent(.disconnected(server: server, reason: reason))
+                }
+                pause(&backoff)
+                continue
+            }
+            errno = 0
+            guard gps_stream(data, UInt32(WATCH_ENABLE | WATCH_JSON), nil) == 0 else {
+                let reason = "cannot start watching: \(Errno.current)"
+                _ = gps_close(data)
+                if !reportedDown {
+                    reportedDown = true
+                    log.warning("gpsd \(server) unavailable: \(reason)")
+                    onEvent(.disconnected(server: server, reason: reason))
+                }
+                pause(&backoff)
+                continue
+            }
+            reportedDown = false
+            backoff = 1
+            log.info("gpsd \(server) connected")
+            onEvent(.connected(server: server))
+            let lost = read(data)
+            _ = gps_close(data)
+            guard let lost else { break }
+            reportedDown = true
+            log.warning("gpsd \(server) lost: \(lost)")
+            onEvent(.disconnected(server: server, reason: lost))
+            pause(&backoff)
+        }
+    }
+
+    /// Reads reports until the connection is lost (returning why) or the reader is stopped (returning nil).
+    private func read(_ data: UnsafeMutablePointer<gps_data_t>) -> String? {
+        let fd = data.pointee.gps_fd
+        // Non-blocking, so a partial line with nothing more coming makes gps_read return 0 instead of hanging.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        var satellitesUsed: Int?
+        var partialLine = false
+        while !stopping {
+            errno = 0
+            // gps_waiting is true at once while a partial line is buffered; then wait for the socket itself.
+            let ready = partialLine ? readable(fd) : gps_waiting(data, GPSReader.tick)
+            guard ready else {
+                if errno != 0, errno != EINTR { return "waiting for gpsd: \(Errno.current)" }
+                continue
+            }
+            data.pointee.set = 0
+            errno = 0
+            let count = gps_read(data, nil, 0)
+            if count == -1 { return errno == 0 ? "gpsd closed the connection" : "reading from gpsd: \(Errno.current)" }
+            partialLine = count == 0
+            guard count > 0 else { continue }
+            let set = data.pointee.set
+            if let fix = Fix(UnsafePointer(data), satellitesUsed: satellitesUsed, receivedAt: MonotonicClock.now()) {
+                onEvent(.fix(fix))
+            } else if set & SATELLITE_SET != 0 {
+                // libgps 3.22 counts used satellites from the SKY's array: without one, 0 means unknown.
+                satellitesUsed = data.pointee.satellites_visible > 0 ? Int(data.pointee.satellites_used) : nil
+            } else if set & DEVICE_SET != 0, data.pointee.dev.activated.tv_sec == 0,
+                      data.pointee.dev.activated.tv_nsec == 0 {
+                satellitesUsed = nil
+                let path = withUnsafeBytes(of: data.pointee.dev.path) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                log.notice("gpsd \(server): receiver \(path) deactivated")
+                onEvent(.fix(Fix(mode: 0, receivedAt: MonotonicClock.now())))
+            }
+        }
+        return nil
+    }
+
+    /// Waits up to one tick for `fd` to become readable.
+    private func readable(_ fd: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, GPSReader.tick / 1000) > 0
+    }
+
+    /// Waits `backoff` seconds, or less if stopped, then doubles it up to the maximum.
+    private func pause(_ backoff: inout Double) {
+        guard !stopping else { return }
+        _ = wake.wait(timeout: .now() + backoff)
+        backoff = min(backoff * 2, GPSReader.maximumBackoff)
+    }
+}
