@@ -87,7 +87,10 @@ public struct Engine: Sendable {
         case let .fix(fix, now):
             effects += handleFix(fix, now: now)
         case let .gpsLink(connected, server, reason):
-            guard gps.connected != connected || gps.server != server else { break }
+            guard gps.connected != connected || gps.server != server else {
+                gps.reason = reason
+                break
+            }
             gps = GPSLink(server: server)
             gps.connected = connected
             gps.reason = reason

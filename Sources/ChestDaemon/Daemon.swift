@@ -77,6 +77,8 @@ public final class Daemon {
         recoverStaged()
         watchChest()
         defer { chestWatcher?.stop() }
+        let gps = startGPS()
+        defer { gps.stop() }
         log.notice("watching \(store.root) with \(engine.entries.count) messages; control socket \(settings.socketPath)")
         systemd.ready(status: summary())
         let watchdog = systemd.watchdogInterval.map { interval in
@@ -101,6 +103,8 @@ public final class Daemon {
                 handleRequest(line, on: connection)
             case let .watcherGone(id):
                 watchers.removeValue(forKey: id)
+            case let .gps(event):
+                handleGPS(event)
             case .wake:
                 perform(engine.handle(.tick(now())))
             case let .pinChecked(id, pin, matching):

@@ -8,6 +8,7 @@ enum DaemonEvent: Sendable {
     case request(ControlConnection, Data)
     case watcherGone(ObjectIdentifier)
     case wake
+    case gps(GPSEvent)
     case pinChecked(MessageID, pin: String, matching: [LockKey])
     /// A notification channel finished with an unlock.
     case notified(MessageID, page: Int, delivered: Bool)

@@ -1,0 +1,24 @@
+import ChestCore
+import ChestIO
+
+extension Daemon {
+    /// Starts reading gpsd on the reader's own thread; its events join the loop.
+    func startGPS() -> GPSReader {
+        let gpsd = settings.gpsd
+        let sink = self.sink
+        let reader = GPSReader(host: gpsd.host, port: gpsd.port, log: log) { sink.yield(.gps($0)) }
+        reader.start()
+        return reader
+    }
+
+    func handleGPS(_ event: GPSEvent) {
+        switch event {
+        case let .connected(server):
+            perform(engine.handle(.gpsLink(connected: true, server: server, reason: nil)))
+        case let .disconnected(server, reason):
+            perform(engine.handle(.gpsLink(connected: false, server: server, reason: reason)))
+        case let .fix(fix):
+            perform(engine.handle(.fix(fix, now())))
+        }
+    }
+}
