@@ -68,12 +68,12 @@ private func c(_ latitude: Double, _ longitude: Double) -> Coordinate {
         #expect(abs(rounded.longitude - expected.longitude) < 1e-12)
     }
 
-    static let validity: [(Coordinate, Bool)] = [
+    static let validities: [(Coordinate, Bool)] = [
         (c(0, 0), true), (c(90, 180), true), (c(-90, -180), true), (c(90.0001, 0), false),
         (c(0, -180.0001), false), (c(.nan, 0), false), (c(0, .infinity), false),
     ]
 
-    @Test(arguments: validity)
+    @Test(arguments: validities)
     func validity(_ point: Coordinate, _ valid: Bool) {
         #expect(point.isValid == valid)
     }
