@@ -1,0 +1,84 @@
+import Foundation
+@testable import ChestCore
+
+/// Builders shared by the ChestCore tests, namespaced so they cannot clash with other test files' helpers.
+enum CoreFixture {
+    /// 2027-01-15T08:00:00Z: a fixed wall-clock instant.
+    static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+    static let utc = TimeZone(identifier: "UTC")!
+
+    /// Both clocks at `t0 + seconds` (the monotonic clock starts at 1000 s).
+    static func now(_ seconds: Double = 0) -> Now {
+        Now(wall: t0.addingTimeInterval(seconds), monotonic: 1000 + seconds)
+    }
+
+    static func id(_ n: UInt8) -> MessageID {
+        MessageID(bytes: [n] + [UInt8](repeating: 0xab, count: 15))
+    }
+
+    static func message(_ n: UInt8 = 1, title: String = "Test", pages: [Page]) -> Message {
+        Message(id: id(n), title: title, from: "Alice", created: Date(timeIntervalSince1970: 1_790_000_000),
+                pages: pages,
+                seal: Seal(publicKey: [UInt8](repeating: 7, count: 32), signature: [UInt8](repeating: 9, count: 64)))
+    }
+
+    static func stored(_ message: Message, sentByYou: Bool = false, chest: ChestKind = .regular) -> StoredMessage {
+        StoredMessage(message: message, state: MessageState(ingestedAt: t0), chest: chest, sentByYou: sentByYou)
+    }
+
+    /// Eiffel Tower.
+    static let tower = Coordinate(latitude: 48.85837, longitude: 2.29448)
+
+    /// `coordinate` moved `metres` north.
+    static func north(of coordinate: Coordinate, metres: Double) -> Coordinate {
+        Coordinate(latitude: coordinate.latitude + metres / (Coordinate.earthRadius * .pi / 180),
+                   longitude: coordinate.longitude)
+    }
+
+    /// A fix received at `now(seconds)` with receiver time `t0 + seconds` (one epoch per second).
+    static func fix(at seconds: Double, _ coordinate: Coordinate? = tower, mode: Int = 3, altitude: Double? = 100,
+                    eph: Double? = 5, time: Date?? = nil) -> Fix {
+        Fix(mode: mode, coordinate: coordinate, altitudeMSL: altitude, eph: eph, epv: 8, satellitesUsed: 9,
+            time: time ?? t0.addingTimeInterval(seconds), receivedAt: 1000 + seconds)
+    }
+
+    static func engine(_ messages: [StoredMessage], connected: Bool = true, at seconds: Double = 0) -> Engine {
+        var engine = Engine(gpsServer: "localhost:2947")
+        if connected { _ = engine.handle(.gpsLink(connected: true, server: "localhost:2947", reason: nil)) }
+        _ = engine.handle(.added(messages, announce: false, now(seconds)))
+        return engine
+    }
+}
+
+extension [Engine.Effect] {
+    /// The (page, set) of every `unlocked` event, in order.
+    var unlocks: [Int] {
+        compactMap { effect in
+            if case let .emit(event) = effect, event.event == "unlocked" { event.page } else { nil }
+        }
+    }
+
+    var unlockEvents: [ChestEvent] {
+        compactMap { effect in
+            if case let .emit(event) = effect, event.event == "unlocked" { event } else { nil }
+        }
+    }
+
+    var wakes: [Date?] {
+        compactMap { effect in
+            if case let .wake(at) = effect { .some(at) } else { nil }
+        }
+    }
+
+    var pinResults: [PINOutcome] {
+        compactMap { effect in
+            if case let .pinResult(_, outcome) = effect { outcome } else { nil }
+        }
+    }
+
+    var persisted: [MessageState] {
+        compactMap { effect in
+            if case let .persist(_, state) = effect { state } else { nil }
+        }
+    }
+}
