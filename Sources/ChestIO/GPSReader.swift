@@ -41,6 +41,8 @@ public final class GPSReader: Sendable {
     public static let maximumBackoff = 10.0
     /// How long one wait for gpsd lasts; it bounds how late `stop()` is noticed.
     static let tick: Int32 = 1_000_000
+    /// gpsd's longest JSON report (GPS_JSON_RESPONSE_MAX, private to gpsd in 3.22).
+    static let lineCapacity = 10_240
 
     /// - Parameters:
     ///   - host: gpsd's host name or address, usually "localhost".
@@ -138,6 +140,8 @@ public final class GPSReader: Sendable {
 
     /// Reads reports until the connection is lost (returning why) or the reader is stopped (returning nil).
     private func read(_ data: UnsafeMutablePointer<gps_data_t>) -> String? {
+        let line = UnsafeMutablePointer<CChar>.allocate(capacity: GPSReader.lineCapacity)
+        defer { line.deallocate() }
         let fd = data.pointee.gps_fd
         // Non-blocking, so a partial line with nothing more coming makes gps_read return 0 instead of hanging.
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -153,7 +157,8 @@ public final class GPSReader: Sendable {
             }
             data.pointee.set = 0
             errno = 0
-            let count = gps_read(data, nil, 0)
+            line[0] = 0
+            let count = gps_read(data, line, Int32(GPSReader.lineCapacity))
             if count == -1 { return errno == 0 ? "gpsd closed the connection" : "reading from gpsd: \(Errno.current)" }
             partialLine = count == 0
             guard count > 0 else { continue }
@@ -163,15 +168,22 @@ public final class GPSReader: Sendable {
             } else if set & SATELLITE_SET != 0 {
                 // libgps 3.22 counts used satellites from the SKY's array: without one, 0 means unknown.
                 satellitesUsed = data.pointee.satellites_visible > 0 ? Int(data.pointee.satellites_used) : nil
-            } else if set & DEVICE_SET != 0, data.pointee.dev.activated.tv_sec == 0,
-                      data.pointee.dev.activated.tv_nsec == 0 {
+            } else if GPSReader.isDeactivation(String(cString: line)) {
                 satellitesUsed = nil
-                let path = withUnsafeBytes(of: data.pointee.dev.path) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                log.notice("gpsd \(server): receiver \(path) deactivated")
+                log.notice("gpsd \(server): receiver deactivated")
                 onEvent(.fix(Fix(mode: 0, receivedAt: MonotonicClock.now())))
             }
         }
         return nil
+    }
+
+    /// Whether a gpsd JSON line is a DEVICE report of a receiver going away (`"activated":0`).
+    ///
+    /// Matched on the text: libgps 3.22 fails to unpack `"activated":0` (it expects a time string), so such a
+    /// DEVICE message sets no DEVICE_SET bit, only PACKET_SET.
+    static func isDeactivation(_ line: String) -> Bool {
+        line.hasPrefix(#"{"class":"DEVICE","#)
+            && (line.contains(#""activated":0,"#) || line.contains(#""activated":0}"#))
     }
 
     /// Waits up to one tick for `fd` to become readable.

@@ -1,0 +1,74 @@
+import ChestCore
+import Foundation
+import Glibc
+
+/// gpsfake replaying a log into its own private gpsd on a free loopback port, as the gpsd regression tests
+/// run it (gpsd-facts §3.2): single pass, pipe mode with a JSON watcher, so the feed starts 1.4 s after that
+/// watcher connects; a client under test must connect within about a second of `init` returning.
+public final class GPSFake: @unchecked Sendable {
+    public let port: Int
+    public let log: URL
+    private let process: TestProcess
+    private let directory: URL
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Starts gpsfake on the log file at `log` and returns once its gpsd listens.
+    /// - Parameters:
+    ///   - delay: gpsfake's `-c`, seconds per sentence (not per epoch): `NMEAWalk` writes 5 per epoch.
+    ///   - port: the port for gpsd; a free one by default.
+    public convenience init(log: URL, delay: Double = 0.01, port: Int = LoopbackPort.free()) throws {
+        try self.init(log: log, nmea: nil, delay: delay, port: port)
+    }
+
+    /// Writes `nmea` to a log file in gpsfake's private temporary directory (removed by `stop()`) and replays it.
+    public convenience init(nmea: String, delay: Double = 0.01, port: Int = LoopbackPort.free()) throws {
+        try self.init(log: nil, nmea: nmea, delay: delay, port: port)
+    }
+
+    /// Replays `walk`, written as an NMEA log to a temporary file.
+    public convenience init(walk: NMEAWalk, delay: Double = 0.01, port: Int = LoopbackPort.free()) throws {
+        try self.init(nmea: walk.log(comment: "chest test walk"), delay: delay, port: port)
+    }
+
+    private init(log: URL?, nmea: String?, delay: Double, port: Int) throws {
+        self.port = port
+        directory = try makeTemporaryDirectory("gpsfake")
+        if let nmea {
+            self.log = directory.appendingPathComponent("walk.nmea")
+            try Data(nmea.utf8).write(to: self.log)
+        } else {
+            self.log = log ?? directory
+        }
+        // gpsfake puts gpsd's control socket in $TMPDIR; a private one is removed whole by `stop()`.
+        process = try TestProcess("/usr/bin/gpsfake", [
+            "-1", "-p", "-q", "-s", "38400", "-P", String(port), "-c", String(delay),
+            "-r", #"?WATCH={"enable":true,"json":true}"#, self.log.path,
+        ], environment: ["TMPDIR": directory.path], output: directory.appendingPathComponent("gpsfake.out"))
+        guard LoopbackPort.waitUntilListening(port, timeout: 10) else {
+            let output = process.outputText
+            stop()
+            throw Failure(description: "gpsfake did not start gpsd on port \(port): \(output)")
+        }
+    }
+
+    /// gpsfake's watcher output (gpsd's JSON) and errors so far.
+    public var output: String { process.outputText }
+
+    /// Waits for gpsfake to finish the log (it exits 0 after its watcher saw the end); its exit status, or nil.
+    @discardableResult
+    public func waitForExit(timeout: Double) -> Int32? {
+        process.waitForExit(timeout: timeout)
+    }
+
+    /// Stops gpsfake and its gpsd with SIGTERM and removes what gpsd leaves behind.
+    public func stop() {
+        process.terminate()
+        GPSDaemon.removeLeftovers(port: port)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    deinit { stop() }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// The shared gpsd regression logs (`../shared/gpslogs` next to the package) and the boxes `logs.tsv` gives them.
+public enum GPSLogs {
+    /// The package root: the directory holding Package.swift.
+    public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    public static let directory = packageRoot.appendingPathComponent("../shared/gpslogs").standardizedFileURL
+
+    /// One row of logs.tsv.
+    public struct Entry: Sendable, CustomStringConvertible {
+        public let name: String
+        public let url: URL
+        public let latitudes: ClosedRange<Double>
+        public let longitudes: ClosedRange<Double>
+        /// Seconds per packet for real-time replay (gpsfake `-c`).
+        public let realTimeDelay: Double?
+        public var description: String { name }
+    }
+
+    /// The logs present in the directory that logs.tsv describes; empty when the directory is absent.
+    public static func entries() -> [Entry] {
+        guard let table = try? String(contentsOf: directory.appendingPathComponent("logs.tsv"), encoding: .utf8)
+        else { return [] }
+        let rows = table.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+        guard let header = rows.first.map({ $0.map(String.init) }),
+              let name = header.firstIndex(of: "log"), let latMin = header.firstIndex(of: "lat_min"),
+              let latMax = header.firstIndex(of: "lat_max"), let lonMin = header.firstIndex(of: "lon_min"),
+              let lonMax = header.firstIndex(of: "lon_max")
+        else { return [] }
+        let delay = header.firstIndex(of: "gpsfake_c_for_realtime")
+        return rows.dropFirst().compactMap { row in
+            guard row.count > max(name, latMin, latMax, lonMin, lonMax),
+                  let a = Double(row[latMin]), let b = Double(row[latMax]),
+                  let c = Double(row[lonMin]), let d = Double(row[lonMax]), a <= b, c <= d
+            else { return nil }
+            let url = directory.appendingPathComponent(String(row[name]))
+            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            return Entry(name: String(row[name]), url: url, latitudes: a...b, longitudes: c...d,
+                         realTimeDelay: delay.flatMap { row.count > $0 ? Double(row[$0]) : nil })
+        }
+    }
+}
