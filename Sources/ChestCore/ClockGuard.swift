@@ -1,7 +1,8 @@
 import struct Foundation.Date
 
 /// Decides which time a time lock trusts (SPEC §4): the system clock, unless GPS time, confirmed by three
-/// consecutive timed 3D fixes, shows the clock set ahead by more than a minute. GPS time is carried forward
+/// consecutive timed 3D fixes, shows the clock set ahead by more than a minute. A receiver whose time is a
+/// whole number of 1024-week periods behind has the week-rollover bug: that is reported and not trusted. GPS time is carried forward
 /// between fixes by the monotonic clock, so setting the clock forward after the last fix opens nothing either.
 public struct ClockGuard: Hashable, Sendable {
     /// GPS time at a monotonic instant, once confirmed.
@@ -11,9 +12,19 @@ public struct ClockGuard: Hashable, Sendable {
     /// Set when the receiver's time is off by more than a year: a week-rollover bug, reported and not trusted.
     public private(set) var rolloverSuspected = false
     private var consecutive = 0
+    private var lastTime: Date?
 
     public static let tolerance = 60.0
-    public static let implausible = 366.0 * 86_400
+    /// GPS weeks roll over every 1024 weeks; an old receiver then reports a time that many weeks behind.
+    public static let rolloverPeriod = 1024.0 * 7 * 86_400
+
+    /// Whether the system clock is ahead of GPS time by more than a year and within a few days of a whole number of
+    /// rollover periods: the receiver is wrong, not the clock. Any other large offset means the clock was set.
+    public static func isWeekRollover(_ offset: Double) -> Bool {
+        guard offset > 366 * 86_400 else { return false }
+        let periods = (offset / rolloverPeriod).rounded()
+        return periods >= 1 && abs(offset - periods * rolloverPeriod) < 7 * 86_400
+    }
     public static let confirmations = 3
 
     public init() {}
@@ -25,12 +36,15 @@ public struct ClockGuard: Hashable, Sendable {
             if fix.mode < 3 { consecutive = 0 }
             return false
         }
+        // Several reports of one epoch carry the same time: the epoch counts once.
+        guard time != lastTime else { return false }
+        lastTime = time
         consecutive += 1
         guard consecutive >= Self.confirmations else { return false }
         // The fix's time was true when it was received; carry it to `now` by the monotonic clock.
         let gpsNow = time.addingTimeInterval(now.monotonic - fix.receivedAt)
         let newOffset = now.wall.timeIntervalSince(gpsNow)
-        if abs(newOffset) > Self.implausible {
+        if Self.isWeekRollover(newOffset) {
             let changed = !rolloverSuspected
             rolloverSuspected = true
             return changed

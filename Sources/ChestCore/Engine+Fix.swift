@@ -11,7 +11,6 @@ struct Streak: Hashable, Sendable {
 extension Engine {
     mutating func handleFix(_ fix: Fix, now: Now) -> [Effect] {
         lastFix = fix
-        if let position = fix.position { lastQualifiedPosition = position }
         var effects: [Effect] = []
         if clock.observe(fix, now: now) {
             var event = ChestEvent(event: "clock")
@@ -43,8 +42,17 @@ extension Engine {
             streaks.removeValue(forKey: ref)
         }
 
-        // Altitude: a 3D fix with altMSL is evidence either way; a report without altitude is none.
+        // Altitude: a 3D fix with altMSL is evidence either way. gpsd reports an epoch in several TPVs, the first
+        // often 2D (from RMC) before GGA brings the altitude, so one report without altitude proves nothing; an
+        // epoch that ended without any does break the streak (SPEC §4: 3 consecutive 3D fixes).
+        if epoch != altitudeEpoch.epoch {
+            if altitudeEpoch.epoch != nil && !altitudeEpoch.hadAltitude {
+                for ref in streaks.keys where ref.key.kind == .altitude { streaks.removeValue(forKey: ref) }
+            }
+            altitudeEpoch = (epoch, false)
+        }
         if let altitude = fix.altitude3D {
+            altitudeEpoch.hadAltitude = true
             for (ref, bounds) in altitudes {
                 if bounds.contains(altitude) {
                     if advance(ref, fix: fix) >= Self.confirmations { held.append(ref) }
@@ -55,6 +63,9 @@ extension Engine {
         } else if fix.position == nil {
             for ref in streaks.keys where ref.key.kind == .altitude { streaks.removeValue(forKey: ref) }
         }
+        // The reader may have walked into the place a reading speaks for.
+        let reading = weatherReading(now: now)
+        if reading.observation != nil { held += weathers.filter { weatherHolds($0, reading) } }
         return effects + latch(held, now: now) + planWeather(now)
     }
 

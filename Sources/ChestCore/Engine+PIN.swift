@@ -38,7 +38,7 @@ extension Engine {
         func fail(_ why: String) -> [Effect] { [.pinResult(id, .failed(why))] }
         guard var stored = entries[id] else { return fail("no message \(id.short) in the chest") }
         guard !stored.sentByYou else { return fail("you sent this message: its locks stay shut for you") }
-        guard pin.count == 4, pin.allSatisfy(\.isASCIIDigit) else { return fail(MessageFormatError.pinNotFourDigits(pin).description) }
+        guard PINAttempts.isWellFormed(pin) else { return fail(MessageFormatError.pinNotFourDigits(pin).description) }
         if let page, !stored.message.pages.indices.contains(page - 1) {
             return fail("message \(id.short) has no page \(page); it has \(stored.message.pages.count)")
         }
@@ -51,6 +51,7 @@ extension Engine {
             return [.pinResult(id, .refused(until: until.addingTimeInterval(clock.correction(now))))]
         }
         if stored.state.pin.tried.contains(pin) { return [.pinResult(id, .alreadyTried)] }
+        guard stored.state.pin.pending == nil else { return fail("another PIN attempt on this message is being checked; try again") }
         // Counted as wrong, durably, before the comparison: killing the daemon mid-attempt still costs one.
         stored.state.pin.wrong += 1
         stored.state.pin.pending = pin
@@ -62,7 +63,8 @@ extension Engine {
         guard var stored = entries[id], stored.state.pin.pending == pin else { return [] }
         stored.state.pin.pending = nil
         if !matching.isEmpty {
-            stored.state.pin.wrong -= 1
+            stored.state.pin.wrong = 0
+            stored.state.pin.refusedUntil = nil
             entries[id] = stored
             let before = Set(stored.state.openPageNumbers)
             var effects = latch(matching.map { LockRef(id: id, key: $0) }, now: now)
@@ -96,8 +98,4 @@ extension Engine {
         }
         return hashes
     }
-}
-
-extension Character {
-    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

@@ -1,17 +1,21 @@
 import struct Foundation.Date
 
 extension Engine {
-    /// The reading that speaks for the reader's last known position now, or why there is none (SPEC §4).
+    /// The reading that speaks for the reader's current position, or why there is none (SPEC §4).
     public func weatherReading(now: Now) -> WeatherReading {
-        guard let position = lastPosition else {
-            return .unknown(weather == nil ? .missing : .far(distance: .infinity))
-        }
+        guard let position = currentPosition(now) else { return .unknown(weather == nil ? .missing : .noPosition) }
         return weatherSchedule.reading(of: weather, at: position, now: now.wall, offlineSince: weatherHistory.offlineSince)
     }
 
-    /// Whether a weather or temperature lock holds on the current reading.
-    func weatherHolds(_ ref: LockRef, now: Now) -> Bool {
-        guard let observation = weatherReading(now: now).observation,
+    /// The weather and temperature locks that hold on the current reading, latched.
+    mutating func latchWeather(_ now: Now) -> [Effect] {
+        let reading = weatherReading(now: now)
+        return latch(weathers.filter { weatherHolds($0, reading) }, now: now)
+    }
+
+    /// Whether a weather or temperature lock holds on this reading.
+    func weatherHolds(_ ref: LockRef, _ reading: WeatherReading) -> Bool {
+        guard let observation = reading.observation,
               let lock = entries[ref.id]?.message.lock(ref.key) else { return false }
         switch lock {
         case let .weather(condition): return observation.condition == condition
@@ -23,8 +27,11 @@ extension Engine {
     /// Whether any weather or temperature lock is still waiting: weather is fetched only then (SPEC §5).
     public var needsWeather: Bool { !weathers.isEmpty }
 
-    /// The last position of a 2D or 3D fix, however old: weather is about a kilometre, not a few metres.
-    var lastPosition: Coordinate? { lastQualifiedPosition }
+    /// Where the reader is: the position of a fresh 2D or 3D fix.
+    func currentPosition(_ now: Now) -> Coordinate? {
+        guard let fix = lastFix, fix.isFresh(at: now.monotonic) else { return nil }
+        return fix.position
+    }
 
     mutating func weatherArrived(_ observation: WeatherObservation, now: Now) -> [Effect] {
         weather = observation
@@ -36,12 +43,12 @@ extension Engine {
         event.at = observation.observedAt
         event.latitude = observation.coordinate.latitude
         event.longitude = observation.coordinate.longitude
-        return [.emit(event)] + latch(weathers.filter { weatherHolds($0, now: now) }, now: now) + planWeather(now)
+        return [.emit(event)] + latchWeather(now) + planWeather(now)
     }
 
     /// Asks for weather when a lock waits for it and the schedule says so; aims the next check.
     mutating func planWeather(_ now: Now) -> [Effect] {
-        let plan = weatherSchedule.plan(pending: needsWeather, position: lastPosition, cached: weather,
+        let plan = weatherSchedule.plan(pending: needsWeather, position: currentPosition(now), cached: weather,
                                         history: weatherHistory, now: now.wall)
         var effects: [Effect] = []
         if let coordinate = plan.fetch {

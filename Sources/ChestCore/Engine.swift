@@ -47,7 +47,7 @@ public struct Engine: Sendable {
 
     public internal(set) var entries: [MessageID: StoredMessage] = [:]
     public internal(set) var lastFix: Fix?
-    var lastQualifiedPosition: Coordinate?
+    var altitudeEpoch: (epoch: Double?, hadAltitude: Bool) = (nil, false)
     public private(set) var gps: GPSLink
     public internal(set) var clock = ClockGuard()
     public internal(set) var weather: WeatherObservation?
@@ -98,7 +98,7 @@ public struct Engine: Sendable {
             effects.append(.emit(.gpsd(connected: connected, server: server, reason: reason)))
         case let .tick(now):
             effects += latch(times.filter { $0.value <= clock.trustedTime(now) }.map(\.key), now: now)
-            effects += latch(weathers.filter { weatherHolds($0, now: now) }, now: now)
+            effects += latchWeather(now)
             effects += rescheduleWake(now)
             effects += planWeather(now)
         case let .weatherRestored(observation):
@@ -148,7 +148,8 @@ public struct Engine: Sendable {
                 return times[ref].map { $0 <= clock.trustedTime(now) } == true ? ref : nil
             }
         }
-        effects += latch(due + weathers.filter { $0.id == stored.id && weatherHolds($0, now: now) }, now: now)
+        let reading = weatherReading(now: now)
+        effects += latch(due + weathers.filter { $0.id == stored.id && weatherHolds($0, reading) }, now: now)
         return effects
     }
 

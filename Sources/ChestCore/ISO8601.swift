@@ -23,10 +23,11 @@ public enum ISO8601 {
         return nil
     }
 
-    /// "2026-12-24T17:00:00Z": UTC, to the second.
+    /// "2026-12-24T17:00:00Z": UTC, to the second, or to the millisecond when the instant has a fraction.
     public static func string(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
+        let whole = date.timeIntervalSince1970.rounded(.down) == date.timeIntervalSince1970
+        formatter.formatOptions = whole ? [.withInternetDateTime] : [.withInternetDateTime, .withFractionalSeconds]
         return formatter.string(from: date)
     }
 }

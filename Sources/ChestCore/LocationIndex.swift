@@ -72,13 +72,16 @@ public struct LocationIndex<Key: Hashable & Sendable>: Sendable {
     static func cells(around center: Coordinate, radius: Double) -> [Cell]? {
         let metresPerDegree = Coordinate.earthRadius * .pi / 180
         let latitudeSpan = radius / metresPerDegree
-        let shrink = cosine(min(89.0, abs(center.latitude) + latitudeSpan) * .pi / 180)
+        // Near a pole a circle's longitude span explodes, and across ±180° the columns wrap: the short list
+        // handles both rather than a grid that does not wrap.
+        guard abs(center.latitude) + latitudeSpan < 89 else { return nil }
+        let shrink = cosine((abs(center.latitude) + latitudeSpan) * .pi / 180)
         let longitudeSpan = radius / (metresPerDegree * shrink)
+        guard abs(center.longitude) + longitudeSpan < 180 else { return nil }
         let low = cell(of: Coordinate(latitude: center.latitude - latitudeSpan, longitude: center.longitude - longitudeSpan))
         let high = cell(of: Coordinate(latitude: center.latitude + latitudeSpan, longitude: center.longitude + longitudeSpan))
         let rows = Int(high.row - low.row) + 1, columns = Int(high.column - low.column) + 1
-        // A circle across the antimeridian has high.column < low.column: the short list handles it.
-        guard columns > 0, rows * columns <= maximumCells else { return nil }
+        guard rows * columns <= maximumCells else { return nil }
         var covered: [Cell] = []
         for row in low.row...high.row {
             for column in low.column...high.column { covered.append(Cell(row: row, column: column)) }

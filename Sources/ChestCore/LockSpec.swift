@@ -37,7 +37,7 @@ public enum LockSpec: Hashable, Sendable {
             }
             return .lock(.time(date))
         case .pin:
-            guard value.count == 4, value.allSatisfy(\.isASCIIDigit) else {
+            guard PINAttempts.isWellFormed(value) else {
                 throw LockSpecError(text, "a PIN is exactly 4 digits, such as pin=4821")
             }
             return .pin(digits: value)

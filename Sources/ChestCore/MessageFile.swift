@@ -13,14 +13,17 @@ public enum MessageFile {
         guard !data.isEmpty else { throw .empty }
         guard data.count <= sizeLimit else { throw .tooLarge(size: data.count, limit: sizeLimit) }
         guard String(validating: data, as: UTF8.self) != nil else { throw .notUTF8 }
-        let header: Header
+        let object: Any
         do {
-            header = try JSONDecoder().decode(Header.self, from: data)
+            object = try JSONSerialization.jsonObject(with: data)
         } catch {
             throw .notJSON(describe(error))
         }
-        guard header.format == formatName else { throw .notAMessage }
-        guard let version = header.version else { throw .missingField("version") }
+        guard let header = object as? [String: Any], header["format"] as? String == formatName else { throw .notAMessage }
+        guard let versionValue = header["version"] else { throw .missingField("version") }
+        guard let version = versionValue as? Int else {
+            throw .invalidField("version", "not an integer")
+        }
         guard version == MessageFile.version else { throw .unsupportedVersion(version) }
         let wire: WireMessage
         do {
@@ -69,11 +72,6 @@ public enum MessageFile {
         case DecodingError.keyNotFound(let key, _): "missing \"\(key.stringValue)\""
         default: "\(error)"
         }
-    }
-
-    private struct Header: Decodable {
-        var format: String?
-        var version: Int?
     }
 }
 

@@ -74,6 +74,11 @@ public struct PINAttempts: Hashable, Sendable, Codable {
     /// 30 s, 1 min, 5 min, 15 min, then 1 h (SPEC §4).
     public static let delays: [Double] = [30, 60, 300, 900, 3600]
 
+    /// Exactly four ASCII digits (not merely four characters that look like digits).
+    public static func isWellFormed(_ pin: String) -> Bool {
+        pin.utf8.count == 4 && pin.utf8.allSatisfy { (0x30...0x39).contains($0) }
+    }
+
     /// The wait imposed after the `wrong`-th wrong attempt, if any.
     public static func delay(afterWrong wrong: Int) -> Double? {
         guard wrong >= freeAttempts else { return nil }

@@ -137,7 +137,7 @@ extension Engine {
             switch weatherReading(now: now) {
             case let .unknown(why): return .weatherUnknown(why, temperature: true)
             case let .known(observation):
-                guard let temperature = observation.temperatureC else { return .weatherUnknown(.missing, temperature: true) }
+                guard let temperature = observation.temperatureC else { return .weatherUnknown(.noTemperature, temperature: true) }
                 return .temperature(current: temperature, needs: bounds)
             }
         }

@@ -19,6 +19,10 @@ public enum WeatherUnknown: Hashable, Sendable, Codable {
     case stale(age: TimeInterval)
     /// The nearest reading was asked for this many metres away.
     case far(distance: Double)
+    /// There is no current fix to say where the reader is.
+    case noPosition
+    /// The reading carries no temperature.
+    case noTemperature
     /// The provider could not be reached since this instant, and no usable reading is left.
     case offline(since: Date)
 
@@ -30,6 +34,10 @@ public enum WeatherUnknown: Hashable, Sendable, Codable {
         switch self {
         case .missing:
             "no reading yet"
+        case .noPosition:
+            "needs a current GPS fix"
+        case .noTemperature:
+            "the reading has no temperature"
         case .stale(let age) where age < 0:
             "last reading dated \(Self.duration(-age)) ahead of the clock"
         case .stale(let age):

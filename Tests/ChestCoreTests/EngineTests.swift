@@ -16,7 +16,7 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
     guard let report = engine.read(id, now: now), let sets = report.pages.first(where: { $0.number == page })?.sets,
           let locks = sets.first(where: { $0.set == set })?.locks else { return [:] }
     var result: [LockKind: String] = [:]
-    for lock in locks { result[lock.type] = lock.reason?.text(timeZone: F.utc) ?? "holds" }
+    for lock in locks { result[lock.type] = lock.reason?.text(timeZone: F.utc, now: F.t0) ?? "holds" }
     return result
 }
 
@@ -481,7 +481,7 @@ private func run(_ steps: [Step], lock: Lock) -> (engine: Engine, opened: Bool, 
         var effects = engine.handle(.added([F.stored(message, sentByYou: true)], announce: true, F.now()))
         for second in 1...5 { effects += engine.handle(.fix(F.fix(at: Double(second)), F.now(Double(second)))) }
         effects += engine.handle(.tick(F.now(100)))
-        effects += engine.handle(.weather(WeatherObservation(condition: .clear, temperatureC: 20, coordinate: F.tower,
+        effects += engine.handle(.weatherFetched(WeatherObservation(condition: .clear, temperatureC: 20, coordinate: F.tower,
                                                              observedAt: F.t0.addingTimeInterval(90),
                                                              fetchedAt: F.t0.addingTimeInterval(95),
                                                              provider: "open-meteo"), F.now(100)))
@@ -494,7 +494,7 @@ private func run(_ steps: [Step], lock: Lock) -> (engine: Engine, opened: Bool, 
         let report = engine.read(message.id, now: F.now(101))
         #expect(report?.sentByYou == true)
         #expect(report?.pages.map(\.open) == [false, true, false, false])
-        let texts = Set(report!.pages.flatMap { $0.sets.flatMap { $0.locks.map { $0.reason?.text(timeZone: F.utc) } } })
+        let texts = Set(report!.pages.flatMap { $0.sets.flatMap { $0.locks.map { $0.reason?.text(timeZone: F.utc, now: F.t0) } } })
         #expect(texts == ["you sent this message"])
     }
 }
@@ -518,7 +518,11 @@ private func run(_ steps: [Step], lock: Lock) -> (engine: Engine, opened: Bool, 
             .persist(Self.message.id, counted),
             .checkPIN(Self.message.id, pin: "4821", hashes: [key(1, .a, .pin): hash1, key(2, .a, .pin): hash2]),
         ])
-        let onePage = engine.handle(.pinAttempt(Self.message.id, page: 2, pin: "4822", F.now(2)))
+        // A second attempt while the first is being checked is refused, not counted.
+        #expect(engine.handle(.pinAttempt(Self.message.id, page: 2, pin: "4822", F.now(2))).pinResults
+                == [.failed("another PIN attempt on this message is being checked; try again")])
+        _ = engine.handle(.pinChecked(Self.message.id, pin: "4821", matching: [], F.now(2)))
+        let onePage = engine.handle(.pinAttempt(Self.message.id, page: 2, pin: "4822", F.now(3)))
         #expect(onePage.last == .checkPIN(Self.message.id, pin: "4822", hashes: [key(2, .a, .pin): hash2]))
         #expect(onePage.persisted.map(\.pin.wrong) == [2])
     }
@@ -693,11 +697,14 @@ struct WeatherCase: Sendable, CustomTestStringConvertible {
         var engine = F.engine([F.stored(Self.message)])
         #expect(engine.needsWeather)
         _ = engine.handle(.fix(F.fix(at: 1), F.now(1)))
-        let effects = engine.handle(.weather(Self.observation(testCase, now: 2), F.now(2)))
+        let observation = Self.observation(testCase, now: 2)
+        let effects = engine.handle(.weatherFetched(observation, F.now(2)))
         #expect(effects.first == .emit({
             var event = ChestEvent(event: "weather")
             event.condition = testCase.condition?.rawValue
             event.temperatureC = testCase.temperature
+            event.latitude = observation.coordinate.latitude
+            event.longitude = observation.coordinate.longitude
             event.at = F.t0.addingTimeInterval(2 - testCase.age)
             return event
         }()))
@@ -708,7 +715,7 @@ struct WeatherCase: Sendable, CustomTestStringConvertible {
     @Test func aMessageAddedUnderMatchingWeatherOpensAtOnce() {
         var engine = F.engine([])
         _ = engine.handle(.fix(F.fix(at: 1), F.now(1)))
-        _ = engine.handle(.weather(Self.observation(WeatherCase(testDescription: "", condition: .snowy,
+        _ = engine.handle(.weatherFetched(Self.observation(WeatherCase(testDescription: "", condition: .snowy,
                                                                 temperature: 10), now: 2), F.now(2)))
         #expect(!engine.needsWeather)
         let effects = engine.handle(.added([F.stored(Self.message)], announce: true, F.now(3)))
@@ -717,27 +724,27 @@ struct WeatherCase: Sendable, CustomTestStringConvertible {
 
     @Test func weatherWithoutAFixIsUnknown() {
         var engine = F.engine([F.stored(Self.message)])
-        let effects = engine.handle(.weather(Self.observation(WeatherCase(testDescription: "", condition: .snowy,
+        let effects = engine.handle(.weatherFetched(Self.observation(WeatherCase(testDescription: "", condition: .snowy,
                                                                           temperature: 0), now: 2), F.now(2)))
         #expect(effects.unlocks == [])
-        #expect(engine.weatherEvidence(now: F.now(2)) == .unknown("weather unknown: needs a GPS fix"))
+        #expect(engine.weatherReading(now: F.now(2)) == .unknown(.noPosition))
     }
 
     static let explanations: [(String, WeatherCase?, [LockKind: String], [LockKind: String])] = [
         ("no reading", nil, [.weather: "weather unknown: no reading yet"],
          [.temperature: "temperature unknown: no reading yet"]),
         ("stale", WeatherCase(testDescription: "", condition: .clear, temperature: 10, age: 45 * 60),
-         [.weather: "weather unknown: the last reading is 45 min old"],
-         [.temperature: "temperature unknown: the last reading is 45 min old"]),
+         [.weather: "weather unknown: last reading 45 min old"],
+         [.temperature: "temperature unknown: last reading 45 min old"]),
         ("far", WeatherCase(testDescription: "", condition: .clear, temperature: 10, distance: 12_400),
-         [.weather: "weather unknown: the last reading is for a place 12 km away"],
-         [.temperature: "temperature unknown: the last reading is for a place 12 km away"]),
+         [.weather: "weather unknown: last reading is for a place 12 km away"],
+         [.temperature: "temperature unknown: last reading is for a place 12 km away"]),
         ("usable", WeatherCase(testDescription: "", condition: .rainy, temperature: 10.3),
          [.weather: "raining, needs snowy"], [.temperature: "it is 10.3 °C, needs -5..3 °C"]),
         ("usable, whole degrees", WeatherCase(testDescription: "", condition: .clear, temperature: 12),
          [.weather: "clear, needs snowy"], [.temperature: "it is 12 °C, needs -5..3 °C"]),
         ("no temperature", WeatherCase(testDescription: "", condition: .cloudy, temperature: nil),
-         [.weather: "cloudy, needs snowy"], [.temperature: "temperature unknown"]),
+         [.weather: "cloudy, needs snowy"], [.temperature: "temperature unknown: the reading has no temperature"]),
     ]
 
     @Test(arguments: explanations)
@@ -745,7 +752,7 @@ struct WeatherCase: Sendable, CustomTestStringConvertible {
                                 _ b: [LockKind: String]) {
         var engine = F.engine([F.stored(Self.message)])
         _ = engine.handle(.fix(F.fix(at: 1), F.now(1)))
-        if let testCase { _ = engine.handle(.weather(Self.observation(testCase, now: 2), F.now(2))) }
+        if let testCase { _ = engine.handle(.weatherFetched(Self.observation(testCase, now: 2), F.now(2))) }
         #expect(reasons(engine, Self.message.id, page: 1, set: .a, now: F.now(2)) == a)
         #expect(reasons(engine, Self.message.id, page: 1, set: .b, now: F.now(2)) == b)
     }
@@ -753,7 +760,7 @@ struct WeatherCase: Sendable, CustomTestStringConvertible {
     @Test func weatherStatus() {
         var engine = F.engine([F.stored(Self.message)])
         #expect(engine.status(now: F.now()).weather == nil)
-        _ = engine.handle(.weather(Self.observation(WeatherCase(testDescription: "", condition: .rainy,
+        _ = engine.handle(.weatherFetched(Self.observation(WeatherCase(testDescription: "", condition: .rainy,
                                                                 temperature: 10, age: 90), now: 2), F.now(2)))
         let weather = engine.status(now: F.now(2)).weather
         #expect(weather?.condition == "rainy")
@@ -764,9 +771,9 @@ struct WeatherCase: Sendable, CustomTestStringConvertible {
 
     @Test func theMaximumAgeIsAdjustable() {
         var engine = F.engine([F.stored(Self.message)])
-        engine.weatherMaximumAge = 5 * 60
+        engine.weatherSchedule.maxAge = 5 * 60
         _ = engine.handle(.fix(F.fix(at: 1), F.now(1)))
-        let effects = engine.handle(.weather(Self.observation(WeatherCase(testDescription: "", condition: .snowy,
+        let effects = engine.handle(.weatherFetched(Self.observation(WeatherCase(testDescription: "", condition: .snowy,
                                                                           temperature: 0, age: 6 * 60), now: 2),
                                              F.now(2)))
         #expect(effects.unlocks == [])
@@ -851,7 +858,7 @@ struct WeatherCase: Sendable, CustomTestStringConvertible {
         (.altitude(current: 1187.6, needs: Bounds(min: 1200, max: 1300)), "at 1188 m, needs 1200..1300 m"),
         (.needsPIN, "needs the PIN"),
         (.pinRefused(until: F.t0.addingTimeInterval(30)), "PIN attempts refused until 2027-01-15 08:00:30 GMT"),
-        (.weatherUnknown("weather unknown: offline since 14:02"), "weather unknown: offline since 14:02"),
+        (.weatherUnknown(.offline(since: F.t0.addingTimeInterval(-60)), temperature: false), "weather unknown: offline since 07:59"),
         (.weather(current: .snowy, needs: .clear), "snowing, needs clear"),
         (.weather(current: .thundery, needs: .rainy), "thundering, needs rainy"),
         (.weather(current: nil, needs: .rainy), "weather unknown, needs rainy"),
@@ -862,12 +869,12 @@ struct WeatherCase: Sendable, CustomTestStringConvertible {
 
     @Test(arguments: texts)
     func reasonText(_ reason: LockReason, _ text: String) {
-        #expect(reason.text(timeZone: F.utc) == text)
+        #expect(reason.text(timeZone: F.utc, now: F.t0) == text)
     }
 
     @Test func reasonTimesFollowTheZone() {
         let paris = TimeZone(identifier: "Europe/Paris")!
-        #expect(LockReason.opensAt(F.t0).text(timeZone: paris).hasPrefix("opens at 2027-01-15 09:00 "))
+        #expect(LockReason.opensAt(F.t0).text(timeZone: paris, now: F.t0).hasPrefix("opens at 2027-01-15 09:00 "))
     }
 }
 
