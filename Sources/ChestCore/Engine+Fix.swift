@@ -54,7 +54,7 @@ extension Engine {
         if let altitude = fix.altitude3D {
             altitudeEpoch.hadAltitude = true
             for (ref, bounds) in altitudes {
-                if bounds.contains(altitude) {
+                if bounds.contains(altitude) && Self.verticalErrorQualifies(fix.epv, for: bounds) {
                     if advance(ref, fix: fix) >= Self.confirmations { held.append(ref) }
                 } else {
                     streaks.removeValue(forKey: ref)
@@ -84,6 +84,18 @@ extension Engine {
         streaks[ref] = Streak(count: 1, epoch: epoch, receivedAt: fix.receivedAt)
         return 1
     }
+
+    /// The vertical counterpart of the eph rule: a fix whose vertical error estimate (epv, when gpsd gives one) is
+    /// larger than half the range's width, or than `verticalErrorFloor` for narrow ranges, says nothing about
+    /// being inside it. Cold-starting receivers report altitudes hundreds of metres off with epv to match.
+    static func verticalErrorQualifies(_ epv: Double?, for bounds: Bounds) -> Bool {
+        guard let epv else { return true }
+        return epv <= max((bounds.max - bounds.min) / 2, verticalErrorFloor)
+    }
+
+    /// Any range accepts a fix this accurate vertically: gpsd turns a consumer receiver's usual VDOP of 1 to 2 into
+    /// an epv of about 25 to 45 m.
+    public static let verticalErrorFloor = 50.0
 
     /// How many confirming fixes a lock has so far.
     public func confirmations(of ref: LockRef) -> Int { streaks[ref]?.count ?? 0 }

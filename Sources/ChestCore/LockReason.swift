@@ -13,6 +13,7 @@ public enum LockReason: Hashable, Sendable, Codable {
     case away(metres: Double, bearing: Double)
     case confirming(Int, of: Int)
     case altitude(current: Double, needs: Bounds)
+    case verticalError(epv: Double, needs: Double)
     case needsPIN
     case pinRefused(until: Date)
     case weatherUnknown(WeatherUnknown, temperature: Bool)
@@ -34,6 +35,7 @@ public enum LockReason: Hashable, Sendable, Codable {
         case let .away(metres, bearing): "\(Self.distance(metres)) away (\(Self.compass(bearing)))"
         case let .confirming(count, total): "\(count) of \(total) confirming fixes"
         case let .altitude(current, needs): "at \(Int(current.rounded())) m, needs \(needs) m"
+        case let .verticalError(epv, needs): "vertical accuracy ±\(Int(epv.rounded())) m, needs ±\(needs.compact) m or better"
         case .needsPIN: "needs the PIN"
         case let .pinRefused(until): "PIN attempts refused until \(Self.format(until, timeZone, seconds: true))"
         case let .weatherUnknown(unknown, temperature):

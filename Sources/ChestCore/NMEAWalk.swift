@@ -32,6 +32,16 @@ public struct NMEAWalk: Hashable, Sendable {
         public var speed: Double
         /// Course over ground, in degrees clockwise from true north.
         public var course: Double
+
+        public init(time: Date, coordinate: Coordinate, altitudeMSL: Double, hasFix: Bool = true, speed: Double = 0,
+                    course: Double = 0) {
+            self.time = time
+            self.coordinate = coordinate
+            self.altitudeMSL = altitudeMSL
+            self.hasFix = hasFix
+            self.speed = speed
+            self.course = course
+        }
     }
 
     public var waypoints: [Waypoint]

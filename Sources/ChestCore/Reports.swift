@@ -127,6 +127,9 @@ extension Engine {
             if let problem = fixProblem(now: now) { return problem }
             guard let altitude = lastFix?.altitude3D else { return .needs3DFix }
             if !bounds.contains(altitude) { return .altitude(current: altitude, needs: bounds) }
+            if let epv = lastFix?.epv, !Self.verticalErrorQualifies(epv, for: bounds) {
+                return .verticalError(epv: epv, needs: max((bounds.max - bounds.min) / 2, Self.verticalErrorFloor))
+            }
             return .confirming(confirmations(of: ref), of: Self.confirmations)
         case let .weather(condition):
             switch weatherReading(now: now) {

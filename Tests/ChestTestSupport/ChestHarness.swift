@@ -75,6 +75,22 @@ public final class ChestHarness: @unchecked Sendable {
         try Subprocess.run(Self.products + "/chest", arguments, environment: environment(user: user), directory: root)
     }
 
+    /// Each message's state by title, from `chest list --json`.
+    public func states() throws -> [String: String] {
+        Dictionary(uniqueKeysWithValues: try list().compactMap { item in
+            (item["title"] as? String).map { ($0, item["state"] as? String ?? "?") }
+        })
+    }
+
+    /// `chest status --json`, parsed.
+    public func status() throws -> [String: Any] {
+        let outcome = try chest(["status", "--json"])
+        guard outcome.status == 0, let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any] else {
+            throw ChestError("chest status failed: \(outcome.stderr)")
+        }
+        return object
+    }
+
     /// The messages `chest list --json` shows (both chests when `saved` is nil).
     public func list(saved: Bool = false) throws -> [[String: Any]] {
         let outcome = try chest(["list", "--json"] + (saved ? ["--saved"] : []))
@@ -117,6 +133,14 @@ public struct MessageFactory {
     public func message(title: String, pages: [Page], from: String = "Tester", created: Date = Date()) -> Message {
         Sealer.seal(Message(id: MessageID(bytes: Sealer.randomBytes(16)), title: title, from: from, created: created,
                             pages: pages), with: identity)
+    }
+
+    /// Seals a one-page message with these locks in set A and drops it into `directory`; returns its ID.
+    @discardableResult
+    public func drop(_ title: String, _ locks: [Lock], into directory: String) throws -> String {
+        let message = message(title: title, pages: [Page(text: "\(title) is open", setA: locks)])
+        try MessageFile.encode(message).write(to: URL(fileURLWithPath: directory + "/\(title).locked"))
+        return message.id.rawValue
     }
 
     /// Writes `count` one-page messages, each locked until a year from now, into `directory`; returns their IDs.

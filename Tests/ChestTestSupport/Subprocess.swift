@@ -24,8 +24,21 @@ public enum Subprocess {
     }
 
     /// Starts `path` in the background with its output appended to files; returns its pid.
+    ///
+    /// The child starts with an empty signal mask and default signal actions: a child inherits the mask of the
+    /// spawning thread, and the threads that run Swift tests block almost every signal, so a child started any
+    /// other way would ignore SIGTERM for good.
     public static func spawn(_ path: String, _ arguments: [String], environment: [String: String],
                              stdout: String, stderr: String, directory: String? = nil) throws -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -39,8 +52,8 @@ public enum Subprocess {
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid = pid_t(0)
-        let result = posix_spawn(&pid, program, &actions, nil, argv, envp)
-        guard result == 0 else { throw NSError(domain: "spawn \(path)", code: Int(result)) }
+        let result = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
+        guard result == 0 else { throw SpawnFailure(description: "posix_spawn \(path): \(String(cString: strerror(result)))") }
         return pid
     }
 
@@ -51,4 +64,9 @@ public enum Subprocess {
         let signal = status & 0x7f
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
+}
+
+/// A program that could not be started.
+public struct SpawnFailure: Error, CustomStringConvertible {
+    public let description: String
 }

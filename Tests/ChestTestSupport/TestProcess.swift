@@ -5,50 +5,22 @@ import Synchronization
 /// A child process a test starts and ends with SIGTERM, never SIGKILL: gpsfake and gpsd clean up on SIGTERM,
 /// and a killed gpsfake orphans its gpsd.
 ///
-/// It is spawned with posix_spawn rather than Foundation's `Process`, because a child inherits the signal mask
-/// of the spawning thread, and the threads that run Swift tests block almost every signal: a gpsfake started
-/// with `Process` from a test ignores SIGTERM for good. Here the child starts with an empty mask and default
-/// signal actions.
+/// It is started by `Subprocess.spawn`, with an empty signal mask, rather than Foundation's `Process`, whose
+/// children inherit the test threads' blocked signals and then ignore SIGTERM for good.
 public final class TestProcess: Sendable {
     public let pid: pid_t
     /// Where standard output and standard error go.
     public let output: URL
     private let status = Mutex<Int32?>(nil)
 
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     /// Starts `executable` with `environment` added to this process's environment.
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                 output: URL) throws {
         self.output = output
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0)=\($1)" }
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = variables.map { strdup($0) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var child: pid_t = 0
-        let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
-        guard result == 0 else {
-            throw Failure(description: "posix_spawn \(executable): \(String(cString: strerror(result)))")
-        }
-        pid = child
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        pid = try Subprocess.spawn(executable, arguments,
+                                   environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+                                   stdout: output.path, stderr: output.path)
     }
 
     /// Whether the process has not exited yet.
