@@ -34,7 +34,9 @@ demo: build
 	@bash scripts/demo.sh
 
 bench: deps
+	$(SWIFT) build -c release
 	$(SWIFT) run -c release chest-bench
+	bash scripts/bench.sh
 
 clean:
 	rm -rf .build

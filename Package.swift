@@ -24,7 +24,7 @@ let package = Package(
         .executableTarget(name: "chestd", dependencies: ["ChestDaemon"]),
         .executableTarget(name: "chest", dependencies: ["ChestCLI"]),
         // The benchmark of SPEC §7 (docs/BENCHMARKS.md).
-        .target(name: "ChestBench", dependencies: ["ChestCore"]),
+        .target(name: "ChestBench", dependencies: ["ChestCore", "ChestIO"]),
         .executableTarget(name: "chest-bench", dependencies: ["ChestBench"], path: "Sources/chest-bench"),
         // Writes a walk as NMEA for gpsfake (demo/README.md).
         .executableTarget(name: "chest-walk", dependencies: ["ChestCore"], path: "Sources/chest-walk"),

@@ -1,11 +1,17 @@
 import ChestCore
+import ChestIO
 import Foundation
 
 /// The in-process benchmarks of SPEC §7: what one fix costs the engine with many pending location locks.
-/// Run with `swift run -c release chest-bench`; docs/BENCHMARKS.md records the results.
+/// `chest-bench [LOCKS]` runs it; `chest-bench messages COUNT DIR` writes sealed message files for
+/// scripts/bench.sh. docs/BENCHMARKS.md records the results.
 public enum ChestBench {
     public static func main() {
-        let arguments = CommandLine.arguments.dropFirst()
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "messages", arguments.count == 3, let count = Int(arguments[1]) {
+            writeMessages(count, into: arguments[2])
+            return
+        }
         let locks = arguments.first.flatMap(Int.init) ?? 100_000
         print("chest-bench: one fix against \(locks) pending location locks")
         var generator = SeededGenerator(seed: 2026)
@@ -51,6 +57,22 @@ public enum ChestBench {
                      fixes, mean * 1e6, durations[fixes / 2] * 1e6, durations[fixes * 99 / 100] * 1e6,
                      durations[fixes - 1] * 1e6, opened))
         print(mean < 0.001 ? "  OK: under 1 ms per fix (SPEC §7)" : "  OVER the 1 ms target (SPEC §7)")
+    }
+
+    /// Sealed one-page messages, each locked at a random point around Zurich (a 1,000-message walk keeps them all
+    /// pending), signed by a throwaway identity.
+    static func writeMessages(_ count: Int, into directory: String) {
+        let identity = try! Identity.loadOrCreate(at: directory + "/.bench-identity/identity.json")
+        var generator = SeededGenerator(seed: 7)
+        for index in 0..<count {
+            let point = Coordinate(latitude: 47.3769 + Double.random(in: -0.1...0.1, using: &generator),
+                                   longitude: 8.5417 + Double.random(in: -0.1...0.1, using: &generator))
+            let message = Sealer.seal(Message(id: MessageID(bytes: Sealer.randomBytes(16)), title: "bench \(index)",
+                                              from: "bench", created: Date(),
+                                              pages: [Page(text: "page", setA: [.location(center: point, radius: 50)])]),
+                                      with: identity)
+            try! MessageFile.encode(message).write(to: URL(fileURLWithPath: directory + "/m\(index).locked"))
+        }
     }
 
     static func elapsed(since start: DispatchTime) -> Double {

@@ -62,6 +62,7 @@ public struct ChestEvent: Hashable, Sendable, Codable {
         event.latitude = fix.position?.latitude
         event.longitude = fix.position?.longitude
         event.altitudeMSL = fix.altitude3D
+        event.at = fix.time
         return event
     }
 

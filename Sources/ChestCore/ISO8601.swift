@@ -23,11 +23,18 @@ public enum ISO8601 {
         return nil
     }
 
-    /// "2026-12-24T17:00:00Z": UTC, to the second, or to the millisecond when the instant has a fraction.
+    /// "2026-12-24T17:00:00Z", or "2026-12-24T17:00:00.250Z" when the instant has a fraction of a second: UTC,
+    /// rounded to the millisecond. Canonical: a string this writes reads back to an instant that writes the same
+    /// string, which the seal over a message's bytes depends on.
     public static func string(_ date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        let whole = fraction < 0 ? (seconds - 1, fraction + 1000) : (seconds, fraction)
         let formatter = ISO8601DateFormatter()
-        let whole = date.timeIntervalSince1970.rounded(.down) == date.timeIntervalSince1970
-        formatter.formatOptions = whole ? [.withInternetDateTime] : [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
+        formatter.formatOptions = [.withInternetDateTime]
+        let text = formatter.string(from: Date(timeIntervalSince1970: Double(whole.0)))
+        guard whole.1 != 0 else { return text }
+        let digits = String(whole.1 + 1000).dropFirst()
+        return text.dropLast() + "." + digits + "Z"
     }
 }

@@ -58,8 +58,7 @@ public struct ChestStore: Sendable {
     public func loadAll(ingestedAt now: Date) -> (messages: [(Message, MessageState, ChestKind)], problems: [LoadProblem]) {
         var messages: [(Message, MessageState, ChestKind)] = []
         var problems: [LoadProblem] = []
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        let decoder = ChestJSON.decoder()
         for chest in [ChestKind.regular, .saved] {
             let directory = directory(of: chest)
             for name in (try? Directory.names(in: directory)) ?? [] where name.hasSuffix(".\(MessageFile.fileExtension)") {
@@ -189,10 +188,7 @@ public struct ChestStore: Sendable {
     }
 
     static func encode(_ state: MessageState) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        return try! encoder.encode(state)
+        try! ChestJSON.encoder().encode(state)
     }
 }
 

@@ -74,9 +74,7 @@ public final class ControlClient {
 
     /// Decodes a reply line, turning `{"ok": false}` into the daemon's error sentence.
     public static func decode<Result: Codable & Sendable>(_ line: Data, as: Result.Type) throws(ChestError) -> Result {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        guard let reply = try? decoder.decode(ControlReply<Result>.self, from: line) else {
+        guard let reply = try? ChestJSON.decoder().decode(ControlReply<Result>.self, from: line) else {
             throw ChestError("chestd sent a reply this chest cannot read (are both the same version?)")
         }
         guard reply.ok, let result = reply.result else { throw ChestError(reply.error ?? "chestd refused the request") }

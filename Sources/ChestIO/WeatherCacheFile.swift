@@ -87,35 +87,9 @@ public struct WeatherCacheFile: Sendable {
         var observations: [WeatherObservation]
     }
 
-    private static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(timestampFormatter.string(from: date))
-        }
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        return encoder
-    }
+    private static var encoder: JSONEncoder { ChestJSON.encoder(pretty: true) }
 
-    private static var decoder: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let container = try decoder.singleValueContainer()
-            let text = try container.decode(String.self)
-            guard let date = timestampFormatter.date(from: text) ?? ISO8601.parse(text) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an ISO 8601 instant")
-            }
-            return date
-        }
-        return decoder
-    }
-
-    /// "2026-03-03T14:02:05.123Z": milliseconds, so a reading's age survives a restart.
-    private static var timestampFormatter: ISO8601DateFormatter {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
-    }
+    private static var decoder: JSONDecoder { ChestJSON.decoder() }
 }
 
 /// Why the weather cache file could not be loaded. The daemon logs it and starts with an empty cache.

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The process-level benchmarks of SPEC §7, on the built release binaries (make bench runs this after chest-bench):
+#   1. 10,000 message files dropped into the chest at once: time until all are ingested;
+#   2. resident memory of chestd holding those 10,000 messages;
+#   3. latency from gpsd's report to chestd's `watch` event, over the demo walk replayed at 1 Hz;
+#   4. CPU time of chestd with 1,000 locked messages over that walk, against `gpspipe -w` on the same feed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=$(swift build -c release --show-bin-path)
+work=$(mktemp -d /tmp/chest-bench-XXXXXX)
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT INT TERM
+export XDG_CONFIG_HOME="$work/config" TZ=UTC
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+wait_socket() { for _ in $(seq 1 200); do [ -S "$1" ] && return 0; sleep 0.05; done; echo "no socket $1" >&2; exit 1; }
+cpu_seconds() { awk '{ printf "%.2f", ($14 + $15) / '"$(getconf CLK_TCK)"' }' "/proc/$1/stat"; }
+
+echo "== 1. 10,000 files dropped at once"
+mkdir -p "$work/files" "$work/run1" && chmod 700 "$work/run1"
+"$bin/chest-bench" messages 10000 "$work/files"
+CHEST_DIR="$work/chest1" CHEST_SOCKET="$work/run1/s" CHEST_GPSD=127.0.0.1:9 "$bin/chestd" 2> "$work/chestd1.log" &
+pid=$!; pids+=("$pid"); wait_socket "$work/run1/s"
+start=$(date +%s.%N)
+cp "$work/files"/*.locked "$work/chest1/"
+while [ "$(ls "$work/chest1/messages" | grep -c '^[0-9a-f]*\.locked$')" -lt 10000 ]; do sleep 0.05; done
+end=$(date +%s.%N)
+printf "   all 10,000 ingested in %.2f s (target: under 10 s); rejected: %s\n" "$(echo "$end - $start" | bc)" "$(ls "$work/chest1/rejected" | wc -l)"
+echo "== 2. resident memory with 10,000 messages"
+sleep 1
+rss=$(awk '/VmRSS/ { print $2 }' "/proc/$pid/status")
+printf "   chestd VmRSS %.1f MB (target: under 30 MB)\n" "$(echo "$rss / 1024" | bc -l)"
+kill "$pid"; wait "$pid" 2>/dev/null || true
+
+echo "== 3 and 4. the demo walk at 1 Hz (92 s): latency, and CPU with 1,000 locked messages"
+mkdir -p "$work/chest2" "$work/run2" && chmod 700 "$work/run2"
+"$bin/chest-bench" messages 1000 "$work/chest2"
+rm -rf "$work/chest2/.bench-identity"
+start_time=$(date -u +%Y-%m-%dT%H:%M:%SZ -d '+3 sec')
+sed "s/^start .*/start $start_time/" demo/walk.txt > "$work/walk.txt"
+"$bin/chest-walk" "$work/walk.txt" > "$work/walk.nmea"
+port=$(free_port)
+gpsfake -1 -p -q -s 38400 -P "$port" -c 0.2 -r '?WATCH={"enable":true,"json":true}' "$work/walk.nmea" > /dev/null 2>&1 &
+fake=$!; pids+=("$fake")
+CHEST_DIR="$work/chest2" CHEST_SOCKET="$work/run2/s" "$bin/chestd" --gpsd "127.0.0.1:$port" 2> "$work/chestd2.log" &
+chestd=$!; pids+=("$chestd"); wait_socket "$work/run2/s"
+gpspipe -w "127.0.0.1:$port" > "$work/gpspipe.out" 2>/dev/null &
+pipe=$!; pids+=("$pipe")
+python3 scripts/latency.py "127.0.0.1:$port" "$work/run2/s" "$bin/chest" > "$work/latency.out" &
+probe=$!; pids+=("$probe")
+wait "$fake" || true
+sleep 1
+chestd_cpu=$(cpu_seconds "$chestd"); pipe_cpu=$(cpu_seconds "$pipe")
+wait "$probe" || true
+cat "$work/latency.out"
+echo "   CPU over the walk: chestd ${chestd_cpu} s, gpspipe -w ${pipe_cpu} s (target: chestd within 2x of gpspipe)"
