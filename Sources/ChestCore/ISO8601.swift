@@ -7,11 +7,8 @@ public enum ISO8601 {
     /// given, and refused otherwise: a message file always names its zone.
     public static func parse(_ text: String, localZone: TimeZone? = nil) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "T")
-        let zoned = ISO8601DateFormatter()
-        zoned.formatOptions = [.withInternetDateTime]
-        if let date = zoned.date(from: trimmed) { return date }
-        zoned.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = zoned.date(from: trimmed) { return date }
+        // The format style reads fractional seconds and any offset; it is a value, fast, and safe on any thread.
+        if let date = try? Date.ISO8601FormatStyle().parse(trimmed) { return date }
         guard let localZone else { return nil }
         let local = DateFormatter()
         local.locale = Locale(identifier: "en_US_POSIX")
@@ -30,9 +27,7 @@ public enum ISO8601 {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
         let whole = fraction < 0 ? (seconds - 1, fraction + 1000) : (seconds, fraction)
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        let text = formatter.string(from: Date(timeIntervalSince1970: Double(whole.0)))
+        let text = Date.ISO8601FormatStyle().format(Date(timeIntervalSince1970: Double(whole.0)))
         guard whole.1 != 0 else { return text }
         let digits = String(whole.1 + 1000).dropFirst()
         return text.dropLast() + "." + digits + "Z"

@@ -13,6 +13,11 @@ public enum MessageFile {
         guard !data.isEmpty else { throw .empty }
         guard data.count <= sizeLimit else { throw .tooLarge(size: data.count, limit: sizeLimit) }
         guard String(validating: data, as: UTF8.self) != nil else { throw .notUTF8 }
+        // The common case, a well-formed message, decodes once; anything else is read again for a precise reason.
+        if let wire = try? JSONDecoder().decode(WireMessage.self, from: data),
+           wire.format == formatName, wire.version == MessageFile.version {
+            return try wire.message()
+        }
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data)

@@ -70,7 +70,7 @@ extension Daemon {
     }
 
     private func ingestStaged(_ paths: [String], recovering: Bool) {
-        var accepted: [(Message, MessageState)] = []
+        var accepted: [(message: Message, bytes: Data)] = []
         var acceptedPaths: [String] = []
         var quietlyDone: [String] = []
         var seen: Set<MessageID> = []
@@ -79,7 +79,7 @@ extension Daemon {
             switch validate(store.readCandidate(path)) {
             case let .failure(error):
                 reject(path, reason: error.description)
-            case let .success(message):
+            case let .success((message, bytes)):
                 if let existing = engine.entries[message.id] {
                     if recovering && existing.message == message {
                         quietlyDone.append(path)    // stored before the crash; only the unstaging was lost
@@ -89,7 +89,7 @@ extension Daemon {
                 } else if !seen.insert(message.id).inserted {
                     reject(path, reason: "the same message (\(message.id.short)) arrived twice at once; kept one")
                 } else {
-                    accepted.append((message, MessageState(ingestedAt: ingestedAt)))
+                    accepted.append((message, bytes))
                     acceptedPaths.append(path)
                 }
             }
@@ -101,17 +101,20 @@ extension Daemon {
             log.error("cannot store \(accepted.count) message(s): \(error); they stay in \(store.incoming) for the next start")
             return
         }
-        let stored = accepted.map { StoredMessage(message: $0.0, state: $0.1, chest: .regular, sentByYou: isOwn($0.0)) }
+        let stored = accepted.map {
+            StoredMessage(message: $0.message, state: MessageState(ingestedAt: ingestedAt), chest: .regular,
+                          sentByYou: isOwn($0.message))
+        }
         perform(engine.handle(.added(stored, announce: true, now())))
     }
 
     /// Decodes and verifies a file's bytes.
-    func validate(_ read: Result<Data, ChestError>) -> Result<Message, ChestError> {
+    func validate(_ read: Result<Data, ChestError>) -> Result<(Message, Data), ChestError> {
         read.flatMap { data in
             do {
                 let message = try MessageFile.decode(data)
                 try Sealer.verify(message)
-                return .success(message)
+                return .success((message, data))
             } catch {
                 return .failure(ChestError("\(error)"))
             }

@@ -96,11 +96,11 @@ extension Daemon {
         switch validate(read) {
         case let .failure(error):
             reply(connection, error: error.description)
-        case let .success(message):
+        case let .success((message, bytes)):
             if let existing = engine.entries[message.id] { return reply(connection, error: duplicateReason(existing)) }
             let state = MessageState(ingestedAt: Date())
             do {
-                try store.add([(message, state)])
+                try store.add([(message, bytes)])
             } catch {
                 return reply(connection, error: "cannot store the message: \(error)")
             }

@@ -66,7 +66,8 @@ public struct ChestStore: Sendable {
                 do {
                     let message = try MessageFile.decode(try readRegularFile(path))
                     let state = FileManager.default.contents(atPath: statePath(message.id))
-                        .flatMap { try? decoder.decode(MessageState.self, from: $0) } ?? MessageState(ingestedAt: now)
+                        .flatMap { try? decoder.decode(MessageState.self, from: $0) }
+                        ?? MessageState(ingestedAt: modificationTime(path) ?? now)
                     messages.append((message, state, chest))
                 } catch {
                     problems.append(LoadProblem(path: path, reason: "\(error)"))
@@ -131,14 +132,10 @@ public struct ChestStore: Sendable {
         }
     }
 
-    /// Writes newly accepted messages and their first state, durably, with one directory sync per batch.
-    public func add(_ messages: [(Message, MessageState)]) throws(SystemCallError) {
-        var batch: [(path: String, data: Data)] = []
-        for (message, state) in messages {
-            batch.append((messagePath(message.id, in: .regular), MessageFile.encode(message)))
-            batch.append((statePath(message.id), Self.encode(state)))
-        }
-        try AtomicFile.write(batch: batch)
+    /// Writes newly accepted messages durably, as the sealed bytes they arrived in. A message has no state file
+    /// until something happens to it; its arrival time is then the file's modification time.
+    public func add(_ messages: [(message: Message, bytes: Data)]) throws(SystemCallError) {
+        try AtomicFile.write(batch: messages.map { (messagePath($0.message.id, in: .regular), $0.bytes) })
     }
 
     /// Removes staged files whose messages are now stored (or that were set aside).
@@ -179,6 +176,12 @@ public struct ChestStore: Sendable {
     public func delete(_ id: MessageID, from chest: ChestKind) throws(SystemCallError) {
         try AtomicFile.remove(messagePath(id, in: chest))
         try AtomicFile.remove(statePath(id))
+    }
+
+    private func modificationTime(_ path: String) -> Date? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
     }
 
     /// Writes a message and its state back, as after the chest directory was deleted under the daemon.

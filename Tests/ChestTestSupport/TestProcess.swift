@@ -17,7 +17,7 @@ public final class TestProcess: Sendable {
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                 output: URL) throws {
         self.output = output
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         pid = try Subprocess.spawn(executable, arguments,
                                    environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
                                    stdout: output.path, stderr: output.path)
