@@ -18,6 +18,9 @@ let package = Package(
         .target(name: "ChestCore"),
         // Thin adapters over the OS: files, inotify, Unix socket, gpsd, HTTP, signals, crypto.
         .target(name: "ChestIO", dependencies: ["ChestCore", "CGPSD", "CSodium"]),
+        // The weather providers over HTTP, run by chestd in the short-lived `chest-weather` helper.
+        .target(name: "ChestWeather", dependencies: ["ChestCore"]),
+        .executableTarget(name: "chest-weather", dependencies: ["ChestWeather"], path: "Sources/chest-weather"),
         // The daemon and the command line as libraries, so tests can drive them.
         .target(name: "ChestDaemon", dependencies: ["ChestCore", "ChestIO"]),
         .target(name: "ChestCLI", dependencies: ["ChestCore", "ChestIO"]),
@@ -30,7 +33,7 @@ let package = Package(
         .executableTarget(name: "chest-walk", dependencies: ["ChestCore"], path: "Sources/chest-walk"),
         .target(name: "ChestTestSupport", dependencies: ["ChestCore", "ChestIO"], path: "Tests/ChestTestSupport"),
         .testTarget(name: "ChestCoreTests", dependencies: ["ChestCore"]),
-        .testTarget(name: "ChestIOTests", dependencies: ["ChestIO", "ChestTestSupport"]),
+        .testTarget(name: "ChestIOTests", dependencies: ["ChestIO", "ChestWeather", "ChestTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ChestCore", "ChestIO", "ChestTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

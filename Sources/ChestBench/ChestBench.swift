@@ -12,6 +12,10 @@ public enum ChestBench {
             writeMessages(count, into: arguments[2])
             return
         }
+        if arguments.first == "memory", arguments.count == 2 {
+            measureMemory(directory: arguments[1])
+            return
+        }
         let locks = arguments.first.flatMap(Int.init) ?? 100_000
         print("chest-bench: one fix against \(locks) pending location locks")
         var generator = SeededGenerator(seed: 2026)
@@ -73,6 +77,27 @@ public enum ChestBench {
                                       with: identity)
             try! MessageFile.encode(message).write(to: URL(fileURLWithPath: directory + "/m\(index).locked"))
         }
+    }
+
+    /// Resident memory before and after loading a chest directory's messages into an engine, the way chestd does.
+    static func measureMemory(directory: String) {
+        let before = residentKilobytes()
+        let store = ChestStore(root: directory)
+        let (messages, _) = store.loadAll(ingestedAt: Date())
+        let afterDecode = residentKilobytes()
+        var engine = Engine(gpsServer: "bench")
+        _ = engine.handle(.added(messages.map { StoredMessage(message: $0.0, state: $0.1, chest: $0.2, sentByYou: false) },
+                                 announce: false, Now(wall: Date(), monotonic: 0)))
+        let after = residentKilobytes()
+        print("messages \(messages.count): RSS \(before) kB before, \(afterDecode) kB decoded, \(after) kB in the engine",
+              String(format: "(%.0f bytes a message)", Double(after - before) * 1024 / Double(max(messages.count, 1))))
+        withExtendedLifetime(engine) {}
+    }
+
+    static func residentKilobytes() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
     }
 
     static func elapsed(since start: DispatchTime) -> Double {

@@ -14,7 +14,7 @@ enum DaemonEvent: Sendable {
     case notified(MessageID, page: Int, delivered: Bool)
     /// Time to tell systemd's watchdog the loop is alive.
     case watchdog
-    case weatherFetched(Result<WeatherObservation, WeatherError>)
+    case weatherFetched(WeatherFetchReply)
 }
 
 import struct Foundation.Data

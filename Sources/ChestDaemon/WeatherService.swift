@@ -2,21 +2,27 @@ import ChestCore
 import ChestIO
 import Foundation
 
-/// The daemon's weather adapter: the configured provider (Open-Meteo, or OpenWeatherMap with a key) and the
-/// reading cache kept in the chest directory so that a restart offline still has the last reading.
+/// The daemon's weather adapter: asks the configured provider (Open-Meteo, or OpenWeatherMap with a key) through
+/// the `chest-weather` helper, and keeps the readings in a cache in the chest directory so that a restart offline
+/// still has the last one.
 final class WeatherService {
-    let provider: any WeatherProvider
+    let providerName: String
+    private let key: String?
+    private let baseURL: String?
+    private let helper = HelperProcess.path(of: "chest-weather")
     private var cache: WeatherCacheFile
     private let log: Log
 
+    /// A helper still running after this long is killed and the attempt counts as a failure.
+    static let timeout = 30.0
+
     init(settings: Settings, cachePath: String, log: Log) {
         self.log = log
-        let url = settings.weatherURL.flatMap(URL.init(string:))
-        if let text = settings.weatherURL, url == nil { log.warning("weather.url \"\(text)\" is not a URL; using the provider's own") }
-        if let key = settings.weatherKey {
-            provider = OpenWeatherMapProvider(key: key, baseURL: url ?? OpenWeatherMapProvider.defaultBaseURL)
-        } else {
-            provider = OpenMeteoProvider(baseURL: url ?? OpenMeteoProvider.defaultBaseURL)
+        key = settings.weatherKey
+        baseURL = settings.weatherURL
+        providerName = key == nil ? "open-meteo" : "openweathermap"
+        if let text = baseURL, URL(string: text)?.scheme == nil {
+            log.warning("weather.url \"\(text)\" is not a URL; requests will fail until it is fixed")
         }
         do {
             cache = try WeatherCacheFile.load(from: cachePath)
@@ -27,25 +33,29 @@ final class WeatherService {
     }
 
     /// The newest cached reading from the current provider.
-    func restore() -> WeatherObservation? { cache.latest(provider: provider.name) }
+    func restore() -> WeatherObservation? { cache.latest(provider: providerName) }
 
     /// Asks the provider off the daemon's loop; `done` feeds the answer back as an event.
-    func fetch(at coordinate: Coordinate, done: @escaping @Sendable (Result<WeatherObservation, WeatherError>) -> Void) {
-        let provider = self.provider
-        log.debug("asking \(provider.name) for the weather at \(coordinate.latitude), \(coordinate.longitude)")
-        Task {
-            do throws(WeatherError) {
-                done(.success(try await provider.fetch(at: coordinate, now: Date())))
-            } catch {
-                done(.failure(error))
-            }
+    func fetch(at coordinate: Coordinate, done: @escaping @Sendable (WeatherFetchReply) -> Void) {
+        let request = WeatherFetchRequest(provider: providerName, key: key, baseURL: baseURL, coordinate: coordinate)
+        let helper = self.helper
+        log.debug("asking \(providerName) for the weather at \(coordinate.latitude), \(coordinate.longitude)")
+        Task { done(await WeatherService.ask(helper, request)) }
+    }
+
+    private static func ask(_ helper: String, _ request: WeatherFetchRequest) async -> WeatherFetchReply {
+        let answer = await HelperProcess.run(helper, input: ChestJSON.line(request), timeout: timeout)
+        guard case let .success(data) = answer else {
+            let why = (try? answer.get()).map { _ in "" } ?? "\(answer)"
+            return WeatherFetchReply(error: "the weather helper failed: \(why)", retryAfter: nil, offline: false)
         }
+        return (try? ChestJSON.decoder().decode(WeatherFetchReply.self, from: data))
+            ?? WeatherFetchReply(error: "the weather helper gave no answer", retryAfter: nil, offline: false)
     }
 
     /// Keeps a new reading (durably) and turns the answer into the engine's input.
-    func record(_ result: Result<WeatherObservation, WeatherError>, now: Now) -> Engine.Input {
-        switch result {
-        case let .success(observation):
+    func record(_ reply: WeatherFetchReply, now: Now) -> Engine.Input {
+        if let observation = reply.observation {
             cache.record(observation)
             do {
                 try cache.save()
@@ -53,9 +63,9 @@ final class WeatherService {
                 log.warning("cannot keep the weather reading: \(error)")
             }
             return .weatherFetched(observation, now)
-        case let .failure(error):
-            log.warning("weather: \(error)")
-            return .weatherFailed(reason: error.description, retryAfter: error.retryAfter, offline: error.isOffline, now)
         }
+        let reason = reply.error ?? "no reading"
+        log.warning("weather: \(reason)")
+        return .weatherFailed(reason: reason, retryAfter: reply.retryAfter, offline: reply.offline ?? false, now)
     }
 }

@@ -18,13 +18,15 @@ enum ChildProcess {
     /// concurrently spawned sibling in the moment before it is marked close-on-exec.
     private static let spawnLock = Mutex(())
 
+    /// - Parameter output: a file for the child's standard output; without one it goes to our stderr.
     static func run(
         executable: String, arguments: [String], environment: [String: String], input: Data,
-        timeout: Double, killGrace: Double
+        timeout: Double, killGrace: Double, output: String? = nil
     ) async -> HookOutcome {
         await withCheckedContinuation { continuation in
             let pid: pid_t
-            switch spawn(executable: executable, arguments: arguments, environment: environment, input: input) {
+            switch spawn(executable: executable, arguments: arguments, environment: environment, input: input,
+                         output: output) {
             case .failure(let reason):
                 continuation.resume(returning: .failedToStart(reason: reason.text))
                 return
@@ -44,7 +46,7 @@ enum ChildProcess {
     private struct SpawnFailure: Error { let text: String }
 
     private static func spawn(
-        executable: String, arguments: [String], environment: [String: String], input: Data
+        executable: String, arguments: [String], environment: [String: String], input: Data, output: String?
     ) -> Result<pid_t, SpawnFailure> {
         spawnLock.withLock { _ in
             var fds: [Int32] = [-1, -1]
@@ -64,7 +66,11 @@ enum ChildProcess {
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
             posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
-            posix_spawn_file_actions_adddup2(&actions, 2, 1)
+            if let output {
+                posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o600)
+            } else {
+                posix_spawn_file_actions_adddup2(&actions, 2, 1)
+            }
             for fd in inheritableDescriptors() where fd > 2 && fd != readEnd {
                 posix_spawn_file_actions_addclose(&actions, fd)
             }

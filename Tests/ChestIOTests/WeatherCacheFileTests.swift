@@ -1,5 +1,6 @@
 import ChestCore
 import ChestIO
+import ChestWeather
 import ChestTestSupport
 import Foundation
 import Glibc

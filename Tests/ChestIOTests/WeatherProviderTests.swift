@@ -1,5 +1,6 @@
 import ChestCore
 @testable import ChestIO
+@testable import ChestWeather
 import ChestTestSupport
 import Foundation
 import Synchronization

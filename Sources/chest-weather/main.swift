@@ -1,0 +1,4 @@
+import ChestWeather
+import Glibc
+
+exit(await WeatherHelper.main())
