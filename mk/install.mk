@@ -10,6 +10,7 @@
 #
 # What goes where, and why there:
 #   $(BINDIR)/chestd, $(BINDIR)/chest        bin/ of PREFIX.
+#   $(LIBEXECDIR)/chest-weather             chestd's weather helper (the only code that talks HTTP).
 #   $(UDEVRULESDIR)/60-chest-gps.rules       $(PREFIX)/lib/udev/rules.d: the vendor rules directory, which
 #                                            udev reads for PREFIX /usr and /usr/local. /etc/udev/rules.d is
 #                                            left to the administrator, whose copy there overrides ours. With
@@ -32,6 +33,10 @@ CHEST_SAVED_DEFAULT_GOAL := $(.DEFAULT_GOAL)
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
+LIBEXECDIR ?= $(PREFIX)/libexec/chest
+# A release build, unless CHEST_BUILT names a directory of binaries already built (the install test's).
+CONFIGURATION ?= release
+CHEST_BUILT ?=
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
@@ -49,6 +54,7 @@ CHEST_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 CHEST_INSTALLED_FILES = \
 	$(DESTDIR)$(BINDIR)/chestd \
 	$(DESTDIR)$(BINDIR)/chest \
+	$(DESTDIR)$(LIBEXECDIR)/chest-weather \
 	$(DESTDIR)$(UDEVRULESDIR)/60-chest-gps.rules \
 	$(DESTDIR)$(SYSTEMDUSERUNITDIR)/chestd.service \
 	$(DESTDIR)$(MANDIR)/man1/chest.1 \
@@ -65,12 +71,14 @@ ifeq ($(DESTDIR),)
 endif
 
 install-release-build:
-	cd '$(CHEST_ROOT)' && $(SWIFT) build -c release
+	[ -n '$(CHEST_BUILT)' ] || { cd '$(CHEST_ROOT)' && $(SWIFT) build -c $(CONFIGURATION); }
 
 install-binaries: install-release-build
-	bin=$$(cd '$(CHEST_ROOT)' && $(SWIFT) build -c release --show-bin-path) && \
+	bin='$(CHEST_BUILT)' && { [ -n "$$bin" ] || bin=$$(cd '$(CHEST_ROOT)' && $(SWIFT) build -c $(CONFIGURATION) --show-bin-path); } && \
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)' && \
-	$(INSTALL) -m 0755 "$$bin/chestd" "$$bin/chest" '$(DESTDIR)$(BINDIR)/'
+	$(INSTALL) -m 0755 "$$bin/chestd" "$$bin/chest" '$(DESTDIR)$(BINDIR)/' && \
+	$(INSTALL) -d '$(DESTDIR)$(LIBEXECDIR)' && \
+	$(INSTALL) -m 0755 "$$bin/chest-weather" '$(DESTDIR)$(LIBEXECDIR)/'
 
 install-udev:
 	$(INSTALL) -d '$(DESTDIR)$(UDEVRULESDIR)'

@@ -14,6 +14,7 @@ unitdir=$prefix/lib/systemd/user
 [ "$prefix" = "$HOME/.local" ] && unitdir=$prefix/share/systemd/user
 expected="
 $prefix/bin/chestd
+$prefix/libexec/chest/chest-weather
 $prefix/bin/chest
 $prefix/lib/udev/rules.d/60-chest-gps.rules
 $unitdir/chestd.service

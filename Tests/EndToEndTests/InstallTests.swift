@@ -1,0 +1,23 @@
+import ChestTestSupport
+import Foundation
+import Testing
+
+/// `make install` into a throwaway DESTDIR installs every file the README lists, and `make uninstall` removes
+/// them all (scripts/check-install.sh, on the binaries the tests already have: a build inside `swift test` would wait forever
+/// for the build directory's lock).
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct InstallTests {
+    @Test(arguments: ["/usr/local", "/usr"])
+    func installListsEveryFileAndUninstallLeavesNothing(prefix: String) throws {
+        let script = GPSLogs.packageRoot.path + "/scripts/check-install.sh"
+        var environment = ProcessInfo.processInfo.environment
+        environment["CHEST_BUILT"] = ChestHarness.products
+        let outcome = try Subprocess.run("/bin/sh", [script, prefix], environment: environment)
+        #expect(outcome.status == 0, "\(outcome.stdout)\n\(outcome.stderr)")
+        for file in ["bin/chestd", "bin/chest", "libexec/chest/chest-weather", "lib/udev/rules.d/60-chest-gps.rules",
+                     "lib/systemd/user/chestd.service", "share/man/man1/chest.1", "share/man/man8/chestd.8",
+                     "share/bash-completion/completions/chest"] {
+            #expect(outcome.stdout.contains(prefix + "/" + file), "\(file) not listed:\n\(outcome.stdout)")
+        }
+    }
+}
