@@ -42,7 +42,7 @@ gpsfake_pid=$!
 "$bin/chestd" --weather-url http://127.0.0.1:9 2> "$work/chestd.log" &
 chestd_pid=$!
 for _ in $(seq 1 100); do [ -S "$CHEST_SOCKET" ] && break; sleep 0.1; done
-"$bin/chest" watch | grep --line-buffered -E "unlocked|gpsd|ingested" &
+"$bin/chest" watch 2> /dev/null | grep --line-buffered -E "unlocked|gpsd|ingested" &
 watch_pid=$!
 sleep 0.3
 "$bin/chest" import "$work/quest.locked" > /dev/null
