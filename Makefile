@@ -34,7 +34,6 @@ demo: build
 	@bash scripts/demo.sh
 
 bench: deps
-	$(SWIFT) build -c release
 	$(SWIFT) run -c release chest-bench
 	bash scripts/bench.sh
 

@@ -37,6 +37,8 @@ LIBEXECDIR ?= $(PREFIX)/libexec/chest
 # A release build, unless CHEST_BUILT names a directory of binaries already built (the install test's).
 CONFIGURATION ?= release
 CHEST_BUILT ?=
+# The Swift runtime and Foundation linked in: chestd starts faster and stays smaller (docs/BENCHMARKS.md).
+STATIC ?= --static-swift-stdlib
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
@@ -71,10 +73,10 @@ ifeq ($(DESTDIR),)
 endif
 
 install-release-build:
-	[ -n '$(CHEST_BUILT)' ] || { cd '$(CHEST_ROOT)' && $(SWIFT) build -c $(CONFIGURATION); }
+	[ -n '$(CHEST_BUILT)' ] || { cd '$(CHEST_ROOT)' && $(SWIFT) build -c $(CONFIGURATION) $(STATIC); }
 
 install-binaries: install-release-build
-	bin='$(CHEST_BUILT)' && { [ -n "$$bin" ] || bin=$$(cd '$(CHEST_ROOT)' && $(SWIFT) build -c $(CONFIGURATION) --show-bin-path); } && \
+	bin='$(CHEST_BUILT)' && { [ -n "$$bin" ] || bin=$$(cd '$(CHEST_ROOT)' && $(SWIFT) build -c $(CONFIGURATION) $(STATIC) --show-bin-path); } && \
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)' && \
 	$(INSTALL) -m 0755 "$$bin/chestd" "$$bin/chest" '$(DESTDIR)$(BINDIR)/' && \
 	$(INSTALL) -d '$(DESTDIR)$(LIBEXECDIR)' && \

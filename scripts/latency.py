@@ -7,7 +7,12 @@ host, port = server.rsplit(":", 1)
 tpv_first, event_first = {}, {}
 
 def read_gpsd():
-    connection = socket.create_connection((host, int(port)))
+    for _ in range(100):  # gpsfake starts its gpsd a moment after it starts itself
+        try:
+            connection = socket.create_connection((host, int(port)))
+            break
+        except OSError:
+            time.sleep(0.1)
     connection.sendall(b'?WATCH={"enable":true,"json":true};\n')
     for line in connection.makefile():
         stamp = time.monotonic()

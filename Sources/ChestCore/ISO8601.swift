@@ -7,8 +7,7 @@ public enum ISO8601 {
     /// given, and refused otherwise: a message file always names its zone.
     public static func parse(_ text: String, localZone: TimeZone? = nil) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "T")
-        // The format style reads fractional seconds and any offset; it is a value, fast, and safe on any thread.
-        if let date = try? Date.ISO8601FormatStyle().parse(trimmed) { return date }
+        if let date = RFC3339.parse(trimmed) { return date }
         guard let localZone else { return nil }
         let local = DateFormatter()
         local.locale = Locale(identifier: "en_US_POSIX")
@@ -27,9 +26,110 @@ public enum ISO8601 {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
         let whole = fraction < 0 ? (seconds - 1, fraction + 1000) : (seconds, fraction)
-        let text = Date.ISO8601FormatStyle().format(Date(timeIntervalSince1970: Double(whole.0)))
+        let text = RFC3339.format(seconds: whole.0)
         guard whole.1 != 0 else { return text }
         let digits = String(whole.1 + 1000).dropFirst()
         return text.dropLast() + "." + digits + "Z"
+    }
+}
+
+/// RFC 3339 times by arithmetic, without a calendar library: the daemon reads and writes thousands of them, and
+/// Foundation's formatters would load ICU's data (megabytes of resident memory) to do it.
+enum RFC3339 {
+    /// "YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)"; nil for anything else, or an impossible date.
+    static func parse(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        var index = 0
+        func number(_ digits: Int) -> Int? {
+            guard index + digits <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[index..<(index + digits)] {
+                guard (0x30...0x39).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            index += digits
+            return value
+        }
+        func expect(_ characters: String) -> Bool {
+            guard index < bytes.count, characters.utf8.contains(bytes[index]) else { return false }
+            index += 1
+            return true
+        }
+        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
+              expect("Tt"), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
+              let second = number(2),
+              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+              hour < 24, minute < 60, second < 61 else { return nil }
+        var fraction = 0.0
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            var scale = 0.1
+            let start = index
+            while index < bytes.count, (0x30...0x39).contains(bytes[index]) {
+                fraction += Double(bytes[index] - 0x30) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > start else { return nil }
+        }
+        var offset = 0
+        if expect("Zz") {
+            offset = 0
+        } else if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+            let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
+            index += 1
+            guard let hours = number(2) else { return nil }
+            _ = expect(":")
+            guard let minutes = number(2), hours < 24, minutes < 60 else { return nil }
+            offset = sign * (hours * 3600 + minutes * 60)
+        } else {
+            return nil
+        }
+        guard index == bytes.count else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offset
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    /// "2026-12-24T17:00:00Z" for whole seconds since 1970.
+    static func format(seconds: Int64) -> String {
+        let (days, rest) = seconds.quotientAndRemainder(dividingBy: 86_400)
+        let (day, secondOfDay) = rest < 0 ? (days - 1, rest + 86_400) : (days, rest)
+        let (year, month, dayOfMonth) = civilFromDays(Int(day))
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
+        return "\(yearText)-\(two(month))-\(two(dayOfMonth))T\(two(Int(secondOfDay / 3600))):"
+            + "\(two(Int(secondOfDay % 3600 / 60))):\(two(Int(secondOfDay % 60)))Z"
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The date of a day counted from 1970-01-01 (Howard Hinnant's `civil_from_days`).
+    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shifted = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shifted + 2) / 5 + 1
+        let month = shifted < 10 ? shifted + 3 : shifted - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

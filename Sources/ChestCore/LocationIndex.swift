@@ -10,17 +10,33 @@ public struct LocationIndex<Key: Hashable & Sendable>: Sendable {
         public var radius: Double
     }
 
+    /// What a cell keeps of a circle; the key is the cell's dictionary key.
+    struct Disc: Sendable {
+        var center: Coordinate
+        var radius: Double
+    }
+
     struct Cell: Hashable, Sendable {
         var row: Int32
         var column: Int32
     }
 
+    /// The rectangle of cells a circle is filed under (kept instead of a list: one allocation fewer a lock).
+    struct Block: Hashable, Sendable {
+        var low: Cell
+        var high: Cell
+
+        var cells: [Cell] {
+            (low.row...high.row).flatMap { row in (low.column...high.column).map { Cell(row: row, column: $0) } }
+        }
+    }
+
     static var cellDegrees: Double { 0.01 }
     static var maximumCells: Int { 36 }
 
-    private var cells: [Cell: [Key: Circle]] = [:]
+    private var cells: [Cell: [Key: Disc]] = [:]
     private var wide: [Key: Circle] = [:]
-    private var filed: [Key: [Cell]] = [:]
+    private var filed: [Key: Block] = [:]
 
     public init() {}
 
@@ -30,19 +46,19 @@ public struct LocationIndex<Key: Hashable & Sendable>: Sendable {
     public mutating func insert(_ key: Key, center: Coordinate, radius: Double) {
         remove(key)
         let circle = Circle(key: key, center: center, radius: radius)
-        let covered = Self.cells(around: center, radius: radius)
-        guard let covered else {
+        guard let block = Self.block(around: center, radius: radius) else {
             wide[key] = circle
             return
         }
-        for cell in covered { cells[cell, default: [:]][key] = circle }
-        filed[key] = covered
+        let disc = Disc(center: center, radius: radius)
+        for cell in block.cells { cells[cell, default: [:]][key] = disc }
+        filed[key] = block
     }
 
     public mutating func remove(_ key: Key) {
         if wide.removeValue(forKey: key) != nil { return }
-        guard let covered = filed.removeValue(forKey: key) else { return }
-        for cell in covered {
+        guard let block = filed.removeValue(forKey: key) else { return }
+        for cell in block.cells {
             cells[cell]?.removeValue(forKey: key)
             if cells[cell]?.isEmpty == true { cells.removeValue(forKey: cell) }
         }
@@ -51,10 +67,9 @@ public struct LocationIndex<Key: Hashable & Sendable>: Sendable {
     /// The circles that contain `point`, each with its distance from the centre in metres.
     public func containing(_ point: Coordinate) -> [(circle: Circle, distance: Double)] {
         var hits: [(Circle, Double)] = []
-        let candidates = cells[Self.cell(of: point)]
-        for circle in candidates?.values ?? [:].values {
-            let distance = point.distance(to: circle.center)
-            if distance <= circle.radius { hits.append((circle, distance)) }
+        for (key, disc) in cells[Self.cell(of: point)] ?? [:] {
+            let distance = point.distance(to: disc.center)
+            if distance <= disc.radius { hits.append((Circle(key: key, center: disc.center, radius: disc.radius), distance)) }
         }
         for circle in wide.values {
             let distance = point.distance(to: circle.center)
@@ -69,7 +84,7 @@ public struct LocationIndex<Key: Hashable & Sendable>: Sendable {
     }
 
     /// The cells a circle's bounding box touches, or nil when that would be more than `maximumCells`.
-    static func cells(around center: Coordinate, radius: Double) -> [Cell]? {
+    static func block(around center: Coordinate, radius: Double) -> Block? {
         let metresPerDegree = Coordinate.earthRadius * .pi / 180
         let latitudeSpan = radius / metresPerDegree
         // Near a pole a circle's longitude span explodes, and across ±180° the columns wrap: the short list
@@ -82,10 +97,6 @@ public struct LocationIndex<Key: Hashable & Sendable>: Sendable {
         let high = cell(of: Coordinate(latitude: center.latitude + latitudeSpan, longitude: center.longitude + longitudeSpan))
         let rows = Int(high.row - low.row) + 1, columns = Int(high.column - low.column) + 1
         guard rows * columns <= maximumCells else { return nil }
-        var covered: [Cell] = []
-        for row in low.row...high.row {
-            for column in low.column...high.column { covered.append(Cell(row: row, column: column)) }
-        }
-        return covered
+        return Block(low: low, high: high)
     }
 }

@@ -28,13 +28,26 @@ public struct Message: Hashable, Sendable {
 
 /// The sender's Ed25519 public key and their signature over everything a reader must not change.
 public struct Seal: Hashable, Sendable {
+    // Key and signature share one buffer: one allocation a message rather than two.
+    private var bytes: [UInt8]
+
     /// 32 bytes.
-    public var publicKey: [UInt8]
+    public var publicKey: [UInt8] {
+        get { Array(bytes[..<32]) }
+        set { bytes.replaceSubrange(..<32, with: newValue) }
+    }
+
     /// 64 bytes.
-    public var signature: [UInt8]
+    public var signature: [UInt8] {
+        get { Array(bytes[32...]) }
+        set { bytes.replaceSubrange(32..., with: newValue) }
+    }
+
+    /// Whether the seal was made by this public key.
+    public func isMade(by key: [UInt8]) -> Bool { bytes[..<32].elementsEqual(key) }
 
     public init(publicKey: [UInt8], signature: [UInt8]) {
-        self.publicKey = publicKey
-        self.signature = signature
+        precondition(publicKey.count == 32 && signature.count == 64)
+        bytes = publicKey + signature
     }
 }

@@ -1,28 +1,38 @@
-/// A message's stable identifier: 32 lowercase hexadecimal digits, chosen at compose time and sealed in the file.
+/// A message's stable identifier: 128 random bits chosen at compose time and sealed in the file, written as
+/// 32 lowercase hexadecimal digits. Kept as two integers: a chest holds thousands, each filed in several indexes.
 public struct MessageID: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
-    public let rawValue: String
+    private let high: UInt64
+    private let low: UInt64
 
     /// Accepts exactly 32 lowercase hexadecimal digits.
     public init?(_ text: String) {
-        guard text.utf8.count == 32, text.utf8.allSatisfy(\.isLowerHex) else { return nil }
-        rawValue = text
+        guard text.utf8.count == 32, text.utf8.allSatisfy(\.isLowerHex),
+              let high = UInt64(text.prefix(16), radix: 16), let low = UInt64(text.suffix(16), radix: 16) else { return nil }
+        self.high = high
+        self.low = low
     }
 
-    /// Makes an identifier from 16 random bytes.
+    /// Makes an identifier from 16 bytes (random ones, at compose time).
     public init(bytes: [UInt8]) {
         precondition(bytes.count == 16)
-        rawValue = bytes.map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0xf)]])
-        }.joined()
+        high = bytes[..<8].reduce(0) { $0 << 8 | UInt64($1) }
+        low = bytes[8...].reduce(0) { $0 << 8 | UInt64($1) }
     }
+
+    /// The 32 hexadecimal digits.
+    public var rawValue: String { Self.hex(high) + Self.hex(low) }
 
     public var description: String { rawValue }
 
     /// The first 8 digits: how lists show it.
     public var short: String { String(rawValue.prefix(8)) }
 
-    public static func < (lhs: MessageID, rhs: MessageID) -> Bool { lhs.rawValue < rhs.rawValue }
+    public static func < (lhs: MessageID, rhs: MessageID) -> Bool { (lhs.high, lhs.low) < (rhs.high, rhs.low) }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
 
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)

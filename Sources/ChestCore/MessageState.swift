@@ -2,12 +2,18 @@ import struct Foundation.Date
 
 /// One lock of a message: page (1-based), set and type. A set holds at most one lock of each type.
 public struct LockKey: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
-    public var page: Int
+    // A byte is plenty for 1 to 5 pages, and keys are filed by the thousand.
+    private var pageNumber: UInt8
     public var set: LockSetName
     public var kind: LockKind
 
+    public var page: Int {
+        get { Int(pageNumber) }
+        set { pageNumber = UInt8(clamping: newValue) }
+    }
+
     public init(page: Int, set: LockSetName, kind: LockKind) {
-        self.page = page
+        pageNumber = UInt8(clamping: page)
         self.set = set
         self.kind = kind
     }

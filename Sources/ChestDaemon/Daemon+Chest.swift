@@ -139,6 +139,6 @@ extension Daemon {
     func isOwn(_ message: Message) -> Bool {
         if identity == nil { identity = try? Identity.load(at: settings.identityPath) }
         guard let identity, let seal = message.seal else { return false }
-        return seal.publicKey == identity.publicKey
+        return seal.isMade(by: identity.publicKey)
     }
 }

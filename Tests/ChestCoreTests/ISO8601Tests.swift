@@ -36,3 +36,22 @@ struct ISO8601Tests {
                 == Date(timeIntervalSince1970: 1_798_131_600))
     }
 }
+
+/// The arithmetic reader and writer agree with Foundation's on every kind of date, leap years included.
+struct RFC3339AgreementTests {
+    @Test func agreesWithFoundation() {
+        var generator = SystemRandomNumberGenerator()
+        let style = Date.ISO8601FormatStyle()
+        for _ in 0..<2_000 {
+            let seconds = Double(Int.random(in: -2_000_000_000...4_000_000_000, using: &generator))
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(ISO8601.string(date) == style.format(date))
+            #expect(ISO8601.parse(style.format(date)) == date)
+        }
+        #expect(ISO8601.parse("2024-02-29T12:00:00Z") != nil)
+        #expect(ISO8601.parse("2023-02-29T12:00:00Z") == nil)
+        #expect(ISO8601.parse("2026-13-01T00:00:00Z") == nil)
+        #expect(ISO8601.parse("2026-12-24T18:00:00+0100") == ISO8601.parse("2026-12-24T17:00:00Z"))
+        #expect(ISO8601.parse("2026-12-24T17:00:00Zjunk") == nil)
+    }
+}

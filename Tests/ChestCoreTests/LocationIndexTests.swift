@@ -77,9 +77,9 @@ private func keys(_ index: LocationIndex<Int>, _ point: Coordinate) -> Set<Int> 
     }
 
     @Test func bigCirclesGoOnTheWideList() {
-        #expect(LocationIndex<Int>.cells(around: c(45, 6), radius: 20_000) == nil)
-        #expect(LocationIndex<Int>.cells(around: c(45, 6), radius: 30)?.count ?? 0 <= 4)
-        let corner = LocationIndex<Int>.cells(around: c(48.86, 2.30), radius: 30)
+        #expect(LocationIndex<Int>.block(around: c(45, 6), radius: 20_000) == nil)
+        #expect(LocationIndex<Int>.block(around: c(45, 6), radius: 30)?.cells.count ?? 0 <= 4)
+        let corner = LocationIndex<Int>.block(around: c(48.86, 2.30), radius: 30)?.cells
         #expect(corner.map(Set.init) == [LocationIndex<Int>.Cell(row: 4885, column: 229),
                                          LocationIndex<Int>.Cell(row: 4885, column: 230),
                                          LocationIndex<Int>.Cell(row: 4886, column: 229),
