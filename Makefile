@@ -33,8 +33,8 @@ test: build
 demo: build
 	@bash scripts/demo.sh
 
-bench: deps
-	$(SWIFT) run -c release chest-bench
+bench: deps install-release-build
+	"$$($(SWIFT) build -c release --show-bin-path)/chest-bench"
 	bash scripts/bench.sh
 
 clean:

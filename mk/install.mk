@@ -37,7 +37,8 @@ LIBEXECDIR ?= $(PREFIX)/libexec/chest
 # A release build, unless CHEST_BUILT names a directory of binaries already built (the install test's).
 CONFIGURATION ?= release
 CHEST_BUILT ?=
-# The Swift runtime and Foundation linked in: chestd starts faster and stays smaller (docs/BENCHMARKS.md).
+# chestd and chest with the Swift runtime and Foundation linked in: smaller in memory (docs/BENCHMARKS.md).
+# chest-weather stays dynamic: a static FoundationNetworking would need libcurl's static libraries.
 STATIC ?= --static-swift-stdlib
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
@@ -73,10 +74,12 @@ ifeq ($(DESTDIR),)
 endif
 
 install-release-build:
-	[ -n '$(CHEST_BUILT)' ] || { cd '$(CHEST_ROOT)' && $(SWIFT) build -c $(CONFIGURATION) $(STATIC); }
+	[ -n '$(CHEST_BUILT)' ] || { cd '$(CHEST_ROOT)' && \
+		for product in chestd chest; do $(SWIFT) build -c $(CONFIGURATION) $(STATIC) --product $$product || exit 1; done && \
+		for product in chest-weather chest-bench chest-walk; do $(SWIFT) build -c $(CONFIGURATION) --product $$product || exit 1; done; }
 
 install-binaries: install-release-build
-	bin='$(CHEST_BUILT)' && { [ -n "$$bin" ] || bin=$$(cd '$(CHEST_ROOT)' && $(SWIFT) build -c $(CONFIGURATION) $(STATIC) --show-bin-path); } && \
+	bin='$(CHEST_BUILT)' && { [ -n "$$bin" ] || bin=$$(cd '$(CHEST_ROOT)' && $(SWIFT) build -c $(CONFIGURATION) --show-bin-path); } && \
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)' && \
 	$(INSTALL) -m 0755 "$$bin/chestd" "$$bin/chest" '$(DESTDIR)$(BINDIR)/' && \
 	$(INSTALL) -d '$(DESTDIR)$(LIBEXECDIR)' && \

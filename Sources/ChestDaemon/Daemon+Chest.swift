@@ -7,12 +7,22 @@ extension Daemon {
     func loadChest() {
         let (messages, problems) = store.loadAll(ingestedAt: Date())
         for problem in problems { log.warning("cannot read \(problem.path): \(problem.reason); left in place") }
-        let stored = messages.map { message, state, chest in
+        var stored: [StoredMessage] = []
+        for (message, state, chest) in messages {
+            // A stored file edited by hand (a radius widened in messages/) no longer matches its seal.
+            do {
+                try Sealer.verify(message)
+            } catch {
+                log.warning("\(message.id.short) was changed in the chest after it was sealed; set aside in rejected/")
+                _ = try? store.reject(store.path(of: message.id, in: chest), reason: "\(error) (found in the chest at start)")
+                continue
+            }
             var state = state
             state.pin.pending = nil    // an attempt cut short by a crash stays counted as wrong
-            return StoredMessage(message: message, state: state, chest: chest, sentByYou: isOwn(message))
+            stored.append(StoredMessage(message: message, state: state, chest: chest, sentByYou: isOwn(message)))
         }
         perform(engine.handle(.added(stored, announce: false, now())))
+        Memory.releaseFreePages()
     }
 
     /// Files a crash left in `incoming/`: already stored ones are dropped quietly, the rest ingested.
@@ -70,8 +80,8 @@ extension Daemon {
     }
 
     private func ingestStaged(_ paths: [String], recovering: Bool) {
-        var accepted: [(message: Message, bytes: Data)] = []
-        var acceptedPaths: [String] = []
+        var accepted: [(id: MessageID, path: String)] = []
+        var stored: [StoredMessage] = []
         var quietlyDone: [String] = []
         var seen: Set<MessageID> = []
         let ingestedAt = Date()
@@ -79,7 +89,7 @@ extension Daemon {
             switch validate(store.readCandidate(path)) {
             case let .failure(error):
                 reject(path, reason: error.description)
-            case let .success((message, bytes)):
+            case let .success((message, _)):
                 if let existing = engine.entries[message.id] {
                     if recovering && existing.message == message {
                         quietlyDone.append(path)    // stored before the crash; only the unstaging was lost
@@ -89,23 +99,21 @@ extension Daemon {
                 } else if !seen.insert(message.id).inserted {
                     reject(path, reason: "the same message (\(message.id.short)) arrived twice at once; kept one")
                 } else {
-                    accepted.append((message, bytes))
-                    acceptedPaths.append(path)
+                    accepted.append((message.id, path))
+                    stored.append(StoredMessage(message: message, state: MessageState(ingestedAt: ingestedAt),
+                                                chest: .regular, sentByYou: isOwn(message)))
                 }
             }
         }
         do {
-            try store.add(accepted)
-            try store.unstage(acceptedPaths + quietlyDone)
+            try store.adopt(accepted)
+            try store.unstage(quietlyDone)
         } catch {
             log.error("cannot store \(accepted.count) message(s): \(error); they stay in \(store.incoming) for the next start")
             return
         }
-        let stored = accepted.map {
-            StoredMessage(message: $0.message, state: MessageState(ingestedAt: ingestedAt), chest: .regular,
-                          sentByYou: isOwn($0.message))
-        }
         perform(engine.handle(.added(stored, announce: true, now())))
+        if paths.count >= 100 { Memory.releaseFreePages() }
     }
 
     /// Decodes and verifies a file's bytes.

@@ -15,26 +15,38 @@ public enum AtomicFile {
     /// From this many files on, one `sync(2)` of everything is cheaper than an fsync per file.
     static let batchSyncThreshold = 8
 
-    /// Writes several files, each atomically, and makes them all durable before returning. A large batch is
-    /// synced with one `sync(2)` before the renames instead of one fsync per file, and each directory once: the
-    /// cost that matters when thousands of messages arrive at once.
+    /// Writes several files, each atomically, and makes them all durable before returning.
     public static func write(batch: [(path: String, data: Data)]) throws(SystemCallError) {
-        guard !batch.isEmpty else { return }
-        let syncEach = batch.count < batchSyncThreshold
-        var written: [(temporary: String, path: String)] = []
+        var written: [(from: String, to: String)] = []
         do throws(SystemCallError) {
-            for item in batch {
-                written.append((try writeTemporary(item.data, for: item.path, sync: syncEach), item.path))
-            }
-            if !syncEach { sync() }
-            for item in written {
-                try retryingOnInterrupt("rename", path: item.path) { rename(item.temporary, item.path) }
-            }
+            for item in batch { written.append((try writeTemporary(item.data, for: item.path), item.path)) }
+            try adopt(written)
         } catch {
-            for item in written { unlink(item.temporary) }
+            for item in written { unlink(item.from) }
             throw error
         }
-        for directory in Set(batch.map { directoryName($0.path) }) { try syncDirectory(directory) }
+    }
+
+    /// Moves complete files into place (same file system), durably: their contents synced first — one `sync(2)`
+    /// for a large batch rather than an fsync per file, the cost that matters when thousands of messages arrive
+    /// at once — then renamed, then each directory involved synced.
+    public static func adopt(_ moves: [(from: String, to: String)]) throws(SystemCallError) {
+        guard !moves.isEmpty else { return }
+        if moves.count >= batchSyncThreshold {
+            sync()
+        } else {
+            for move in moves {
+                let fd = try retryingOnInterrupt("open", path: move.from) { open(move.from, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
+                defer { close(fd) }
+                try retryingOnInterrupt("fsync", path: move.from) { fsync(fd) }
+            }
+        }
+        for move in moves {
+            try retryingOnInterrupt("rename", path: move.to) { rename(move.from, move.to) }
+        }
+        for directory in Set(moves.flatMap { [directoryName($0.from), directoryName($0.to)] }) {
+            try syncDirectory(directory)
+        }
     }
 
     /// Renames `from` to `to` (same file system) and syncs both directories.
@@ -61,8 +73,8 @@ public enum AtomicFile {
         try retryingOnInterrupt("fsync", path: directory) { fsync(fd) }
     }
 
-    /// Writes `data` to a temporary file beside `path` (fsynced when `sync`) and returns the temporary's path.
-    private static func writeTemporary(_ data: Data, for path: String, sync: Bool) throws(SystemCallError) -> String {
+    /// Writes `data` to a temporary file beside `path` and returns the temporary's path.
+    private static func writeTemporary(_ data: Data, for path: String) throws(SystemCallError) -> String {
         let temporary = directoryName(path) + "/" + temporaryPrefix + baseName(path) + "-\(getpid())"
         let fd = try retryingOnInterrupt("open", path: temporary) {
             open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -70,7 +82,6 @@ public enum AtomicFile {
         defer { close(fd) }
         do throws(SystemCallError) {
             try writeAll(data, to: fd, path: temporary)
-            if sync { try retryingOnInterrupt("fsync", path: temporary) { fsync(fd) } }
         } catch {
             unlink(temporary)
             throw error

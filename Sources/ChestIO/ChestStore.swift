@@ -40,6 +40,9 @@ public struct ChestStore: Sendable {
         chest == .regular ? root + "/messages" : root + "/saved"
     }
 
+    /// Where a stored message's file is.
+    public func path(of id: MessageID, in chest: ChestKind) -> String { messagePath(id, in: chest) }
+
     func messagePath(_ id: MessageID, in chest: ChestKind) -> String {
         directory(of: chest) + "/\(id.rawValue).\(MessageFile.fileExtension)"
     }
@@ -136,6 +139,11 @@ public struct ChestStore: Sendable {
     /// until something happens to it; its arrival time is then the file's modification time.
     public func add(_ messages: [(message: Message, bytes: Data)]) throws(SystemCallError) {
         try AtomicFile.write(batch: messages.map { (messagePath($0.message.id, in: .regular), $0.bytes) })
+    }
+
+    /// Moves staged files whose messages were accepted into the regular chest, as they are: no copy is written.
+    public func adopt(_ staged: [(id: MessageID, path: String)]) throws(SystemCallError) {
+        try AtomicFile.adopt(staged.map { ($0.path, messagePath($0.id, in: .regular)) })
     }
 
     /// Removes staged files whose messages are now stored (or that were set aside).

@@ -35,23 +35,50 @@ public final class ChestWatcher: Sendable {
         self.fd = fd
         source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: DispatchQueue(label: "chest.inotify"))
         source.setEventHandler {
+            // Read until the queue stays empty for a moment: a copy of thousands of files then arrives as a few
+            // large batches, which the store makes durable with one sync each instead of one per file.
+            var events: [Event] = []
             var buffer = [UInt8](repeating: 0, count: 256 * 1024)
             while true {
                 let count = read(fd, &buffer, buffer.count)
-                guard count > 0 else { return }    // EAGAIN: drained; the source fires again on more
-                let events = InotifyParser.events(in: buffer[..<count])
-                for event in events { onEvent(event) }
+                if count > 0 {
+                    events += InotifyParser.events(in: buffer[..<count])
+                    continue
+                }
+                guard !events.isEmpty, events.count < 64 else { break }
+                usleep(Self.settle)
+                let more = read(fd, &buffer, buffer.count)
+                guard more > 0 else { break }
+                events += InotifyParser.events(in: buffer[..<more])
             }
+            for event in InotifyParser.merged(events) { onEvent(event) }
         }
         source.setCancelHandler { close(fd) }
         source.resume()
     }
 
     public func stop() { source.cancel() }
+
+    /// Microseconds to wait for more events before handing a batch over.
+    static let settle: UInt32 = 20_000
 }
 
 /// Turns the packed `struct inotify_event` records of one read into `ChestWatcher.Event`s. Pure.
 public enum InotifyParser {
+    /// Joins neighbouring events of the same kind, keeping their order.
+    public static func merged(_ events: [ChestWatcher.Event]) -> [ChestWatcher.Event] {
+        var result: [ChestWatcher.Event] = []
+        for event in events {
+            switch (result.last, event) {
+            case let (.arrived(earlier)?, .arrived(names)): result[result.count - 1] = .arrived(earlier + names)
+            case let (.created(earlier)?, .created(names)): result[result.count - 1] = .created(earlier + names)
+            case (.overflow?, .overflow), (.directoryGone?, .directoryGone): break
+            default: result.append(event)
+            }
+        }
+        return result
+    }
+
     public static func events(in bytes: ArraySlice<UInt8>) -> [ChestWatcher.Event] {
         var events: [ChestWatcher.Event] = []
         var names: [String] = []
