@@ -1,6 +1,6 @@
 /// A message's stable identifier: 128 random bits chosen at compose time and sealed in the file, written as
 /// 32 lowercase hexadecimal digits. Kept as two integers: a chest holds thousands, each filed in several indexes.
-public struct MessageID: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
+public struct MessageID: Hashable, Sendable, Comparable, TextCodable {
     private let high: UInt64
     private let low: UInt64
 
@@ -33,21 +33,29 @@ public struct MessageID: Hashable, Sendable, Comparable, CustomStringConvertible
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
-
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let id = MessageID(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a message ID"))
-        }
-        self = id
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 extension UInt8 {
     var isLowerHex: Bool { (0x30...0x39).contains(self) || (0x61...0x66).contains(self) }
+}
+
+/// A value written in JSON as its text: `init?(_:)` reads it, `description` writes it.
+public protocol TextCodable: Codable, CustomStringConvertible {
+    init?(_ text: String)
+}
+
+extension TextCodable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let value = Self(text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a \(Self.self): \(text)")
+        }
+        self = value
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
 }

@@ -1,7 +1,7 @@
 import struct Foundation.Date
 
 /// One lock of a message: page (1-based), set and type. A set holds at most one lock of each type.
-public struct LockKey: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
+public struct LockKey: Hashable, Sendable, Comparable, TextCodable {
     // A byte is plenty for 1 to 5 pages, and keys are filed by the thousand.
     private var pageNumber: UInt8
     public var set: LockSetName
@@ -27,19 +27,6 @@ public struct LockKey: Hashable, Sendable, Comparable, CustomStringConvertible, 
               let setChar = parts[0].last, let set = LockSetName(rawValue: String(setChar)),
               let page = Int(parts[0].dropLast()) else { return nil }
         self.init(page: page, set: set, kind: kind)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let key = LockKey(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "bad lock key"))
-        }
-        self = key
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
     }
 
     public static func < (a: LockKey, b: LockKey) -> Bool { a.description < b.description }

@@ -97,6 +97,13 @@ public final class GPSReader: Sendable {
         defer { data.deallocate() }
         var reportedDown = false
         var backoff = 1.0
+        // One `.disconnected` per loss, however many retries fail after it.
+        func reportDown(_ reason: String) {
+            guard !reportedDown else { return }
+            reportedDown = true
+            log.warning("gpsd \(server) unavailable: \(reason)")
+            onEvent(.disconnected(server: server, reason: reason))
+        }
         while !stopping {
             data.initialize(to: gps_data_t())
             errno = 0
@@ -104,11 +111,7 @@ public final class GPSReader: Sendable {
                 // errno holds a negative NL_* code here; never gps_close after a failed open (gpsd-facts §1.2).
                 let reason = String(cString: gps_errstr(errno))
                 log.debug("gpsd \(server): \(reason); next try in \(Int(backoff)) s")
-                if !reportedDown {
-                    reportedDown = true
-                    log.warning("gpsd \(server) unavailable: \(reason)")
-                    onEvent(.disconnected(server: server, reason: reason))
-                }
+                reportDown(reason)
                 pause(&backoff)
                 continue
             }
@@ -116,11 +119,7 @@ public final class GPSReader: Sendable {
             guard gps_stream(data, UInt32(WATCH_ENABLE | WATCH_JSON), nil) == 0 else {
                 let reason = "cannot start watching: \(Errno.current)"
                 _ = gps_close(data)
-                if !reportedDown {
-                    reportedDown = true
-                    log.warning("gpsd \(server) unavailable: \(reason)")
-                    onEvent(.disconnected(server: server, reason: reason))
-                }
+                reportDown(reason)
                 pause(&backoff)
                 continue
             }

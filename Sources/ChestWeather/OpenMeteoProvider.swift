@@ -42,13 +42,7 @@ public final class OpenMeteoProvider: WeatherProvider, CustomStringConvertible {
     /// `timeformat`, ISO 8601 without a zone in the reply's `utc_offset_seconds`.
     static func parse(_ body: Data, coordinate: Coordinate, fetchedAt: Date,
                       clean: (String) -> String = { $0 }) throws(WeatherError) -> WeatherObservation {
-        let reply: Reply
-        do {
-            reply = try JSONDecoder().decode(Reply.self, from: body)
-        } catch {
-            let problem = WeatherHTTPClient.decodingProblem(error)
-            throw .malformedReply(provider: providerName, reason: "not the documented JSON (\(problem))")
-        }
+        let reply = try WeatherHTTPClient.decode(Reply.self, from: body, provider: providerName)
         guard let current = reply.current else {
             throw .malformedReply(provider: providerName, reason: "no \"current\" object")
         }

@@ -50,13 +50,7 @@ public final class OpenWeatherMapProvider: WeatherProvider, CustomStringConverti
 
     /// Reads a 200 body: the most severe condition of `weather[].id`, `main.temp` in °C, `dt` as observation time.
     static func parse(_ body: Data, coordinate: Coordinate, fetchedAt: Date) throws(WeatherError) -> WeatherObservation {
-        let reply: Reply
-        do {
-            reply = try JSONDecoder().decode(Reply.self, from: body)
-        } catch {
-            let problem = WeatherHTTPClient.decodingProblem(error)
-            throw .malformedReply(provider: providerName, reason: "not the documented JSON (\(problem))")
-        }
+        let reply = try WeatherHTTPClient.decode(Reply.self, from: body, provider: providerName)
         let ids = reply.weather?.compactMap(\.id) ?? []
         guard !ids.isEmpty || reply.main?.temp != nil else {
             throw .malformedReply(provider: providerName, reason: "neither weather[].id nor main.temp")

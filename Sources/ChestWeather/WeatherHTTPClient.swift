@@ -130,6 +130,16 @@ final class WeatherHTTPClient: Sendable {
     }
 
     /// A DecodingError's gist without Foundation's long debug text.
+    /// Decodes a provider's 200 body, or says it is not the documented JSON.
+    static func decode<Reply: Decodable>(_ type: Reply.Type, from body: Data,
+                                         provider: String) throws(WeatherError) -> Reply {
+        do {
+            return try JSONDecoder().decode(Reply.self, from: body)
+        } catch {
+            throw .malformedReply(provider: provider, reason: "not the documented JSON (\(decodingProblem(error)))")
+        }
+    }
+
     static func decodingProblem(_ error: any Error) -> String {
         switch error {
         case DecodingError.keyNotFound(let key, _): "missing \"\(key.stringValue)\""
