@@ -1,0 +1,69 @@
+import ChestCore
+import ChestIO
+import ChestTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// What chestd tells systemd and the user's hook, with the built chestd.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct NotificationTests {
+    @Test func chestdSpeaksSdNotifyOnItsOwnSocket() throws {
+        let world = ChestHarness()
+        let path = world.root + "/notify.sock"
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(fd); unlink(path) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        world.extraEnvironment = ["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "1000000"]
+        try world.startDaemon()
+        func next() -> String {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = recv(fd, &buffer, buffer.count, 0)
+            return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : ""
+        }
+        let ready = next()
+        #expect(ready.contains("READY=1"), "\(ready)")
+        #expect(ready.contains("STATUS=gpsd not connected"), "\(ready)")
+        #expect(next().contains("WATCHDOG=1"))
+        world.stopDaemon(SIGTERM)
+        var stopping = ""
+        for _ in 0..<10 where !stopping.contains("STOPPING=1") { stopping = next() }
+        #expect(stopping.contains("STOPPING=1"))
+    }
+
+    @Test func theHookGetsTheEventAndAHangingHookNeverBlocksChestd() throws {
+        let world = ChestHarness()
+        let received = world.root + "/hook.json"
+        let script = world.root + "/hook.sh"
+        // The first unlock's hook hangs forever; the others write what they received.
+        try """
+            #!/bin/sh
+            if [ "$CHEST_TITLE" = "hang" ]; then exec sleep 1000; fi
+            cat >> '\(received)'; echo " $CHEST_EVENT $CHEST_PAGE $CHEST_SET" >> '\(received)'
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        #expect(try world.chest(["config", "hook", script]).status == 0)
+        #expect(try world.chest(["config", "hook.timeoutSeconds", "1"]).status == 0)
+        let alice = try MessageFactory(configDirectory: world.root + "/config-alice")
+        try alice.drop("hang", [.time(Date().addingTimeInterval(1))], into: world.chest)
+        try alice.drop("later", [.time(Date().addingTimeInterval(2))], into: world.chest)
+        try world.startDaemon()
+        try world.waitUntil("the second hook ran", timeout: 20) {
+            (try? String(contentsOfFile: received, encoding: .utf8))?.contains("unlocked 1 A") == true
+        }
+        let text = try String(contentsOfFile: received, encoding: .utf8)
+        #expect(text.contains(#""title":"later""#), "\(text)")
+        #expect(!text.contains(#""title":"hang""#))
+        try world.waitUntil("the hanging hook is killed", timeout: 10) { world.daemonLog.contains("timed out") || world.daemonLog.contains("timedOut") }
+        #expect(try world.states() == ["hang": "open", "later": "open"])
+        #expect(world.daemonIsRunning)
+    }
+}
