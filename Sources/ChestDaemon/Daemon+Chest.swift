@@ -94,7 +94,7 @@ extension Daemon {
                     if recovering && existing.message == message {
                         quietlyDone.append(path)    // stored before the crash; only the unstaging was lost
                     } else {
-                        reject(path, reason: duplicateReason(existing))
+                        reject(path, reason: duplicateReason(existing, of: message))
                     }
                 } else if !seen.insert(message.id).inserted {
                     reject(path, reason: "the same message (\(message.id.short)) arrived twice at once; kept one")
@@ -129,8 +129,13 @@ extension Daemon {
         }
     }
 
-    func duplicateReason(_ existing: StoredMessage) -> String {
-        "message \(existing.id.short) \"\(existing.message.title)\" is already in the \(existing.chest == .saved ? "saved" : "regular") chest"
+    /// Why a message with an ID already in either chest is refused: the same message again, or a different one
+    /// claiming its ID.
+    func duplicateReason(_ existing: StoredMessage, of message: Message) -> String {
+        let chest = existing.chest == .saved ? "saved" : "regular"
+        return existing.message == message
+            ? "message \(existing.id.short) \"\(existing.message.title)\" is already in the \(chest) chest"
+            : "a different message with the ID \(existing.id.short) (\"\(existing.message.title)\") is already in the \(chest) chest"
     }
 
     private func reject(_ path: String, reason: String) {

@@ -97,7 +97,7 @@ extension Daemon {
         case let .failure(error):
             reply(connection, error: error.description)
         case let .success((message, bytes)):
-            if let existing = engine.entries[message.id] { return reply(connection, error: duplicateReason(existing)) }
+            if let existing = engine.entries[message.id] { return reply(connection, error: duplicateReason(existing, of: message)) }
             let state = MessageState(ingestedAt: Date())
             do {
                 try store.add([(message, bytes)])

@@ -66,4 +66,26 @@ struct NotificationTests {
         #expect(try world.states() == ["hang": "open", "later": "open"])
         #expect(world.daemonIsRunning)
     }
+
+    /// An unlock nobody received (no watcher, no notifier) is delivered after a restart, and only once.
+    @Test func anUndeliveredUnlockIsDeliveredAfterARestartOnce() throws {
+        let world = ChestHarness()
+        try MessageFactory(configDirectory: world.root + "/config-alice")
+            .drop("soon", [.time(Date().addingTimeInterval(1))], into: world.chest)
+        try world.startDaemon()
+        try world.waitUntil("it opens", timeout: 10) { try world.states() == ["soon": "open"] }
+        world.stopDaemon(SIGKILL)
+        let received = world.root + "/hook.out"
+        #expect(try world.chest(["config", "hook", "cat >> '\(received)'; echo >> '\(received)'"]).status == 0)
+        try world.startDaemon()
+        try world.waitUntil("the hook got it", timeout: 10) {
+            (try? String(contentsOfFile: received, encoding: .utf8))?.contains(#""event":"unlocked""#) == true
+        }
+        usleep(500_000)
+        world.stopDaemon()
+        try world.startDaemon()
+        usleep(1_500_000)
+        let lines = try String(contentsOfFile: received, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1, "\(lines)")
+    }
 }
