@@ -156,16 +156,7 @@ struct UTCClock {
         hour = Int(rest / 3600)
         minute = Int(rest % 3600 / 60)
         second = Int(rest % 60)
-        // Howard Hinnant's civil_from_days.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        day = Int(dayOfYear - (153 * mp + 2) / 5 + 1)
-        month = Int(mp < 10 ? mp + 3 : mp - 9)
-        year = Int(yearOfEra + era * 400) + (month <= 2 ? 1 : 0)
+        (year, month, day) = RFC3339.civilFromDays(Int(days))
     }
 
     var hhmmss: String {

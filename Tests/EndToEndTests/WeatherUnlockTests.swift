@@ -11,18 +11,6 @@ import Testing
 struct WeatherUnlockTests {
     static let place = Coordinate(latitude: 46.5197, longitude: 6.6323)
 
-    /// A receiver standing still at `place` for a good while.
-    func standingStill() throws -> GPSFake {
-        try GPSFake(walk: NMEAWalk(waypoints: [.init(Self.place, altitudeMSL: 500, hold: 600)], start: Date(), speed: 1),
-                    delay: 0.05)
-    }
-
-    func world(_ server: WeatherServer, fake: GPSFake) -> ChestHarness {
-        let world = ChestHarness()
-        world.gpsd = "127.0.0.1:\(fake.port)"
-        return world
-    }
-
     func dropWeatherLocks(_ world: ChestHarness) throws {
         let alice = try MessageFactory(configDirectory: world.root + "/config-alice")
         try alice.drop("snowy", [.weather(.snowy)], into: world.chest)
@@ -30,13 +18,11 @@ struct WeatherUnlockTests {
     }
 
     @Test func aSnowyReadingOpensWeatherAndTemperatureLocks() throws {
-        let server = try WeatherServer(scenario: .weather(.snowy(-1, at: Date())))
-        defer { server.stop() }
-        let fake = try standingStill()
-        defer { fake.stop() }
-        let world = world(server, fake: fake)
+        let scene = try Scene(.weather(.snowy(-1, at: Date())))
+        let (server, world) = (scene.server, scene.world)
+        defer { withExtendedLifetime(scene) {} }
         try dropWeatherLocks(world)
-        try world.startDaemon(["--weather-url", server.baseURL.absoluteString])
+        try scene.start()
         try world.waitUntil("both open", timeout: 30) { try world.states() == ["snowy": "open", "cold": "open"] }
         let query = try #require(server.requests.first)
         #expect(query[parameter: "latitude"] == "46.52")
@@ -48,13 +34,11 @@ struct WeatherUnlockTests {
     }
 
     @Test func aClearReadingOpensNeitherAndSaysWhy() throws {
-        let server = try WeatherServer(scenario: .weather(.clear(20, at: Date())))
-        defer { server.stop() }
-        let fake = try standingStill()
-        defer { fake.stop() }
-        let world = world(server, fake: fake)
+        let scene = try Scene(.weather(.clear(20, at: Date())))
+        let world = scene.world
+        defer { withExtendedLifetime(scene) {} }
         try dropWeatherLocks(world)
-        try world.startDaemon(["--weather-url", server.baseURL.absoluteString])
+        try scene.start()
         try world.waitUntil("a reading arrived", timeout: 30) { try world.status()["weather"] is [String: Any] }
         #expect(try world.states() == ["snowy": "locked", "cold": "locked"])
         let snowy = try world.list().first { $0["title"] as? String == "snowy" }?["id"] as? String ?? ""
@@ -64,12 +48,11 @@ struct WeatherUnlockTests {
     }
 
     @Test func anOldReadingWhileOfflineKeepsLocksShutAndSaysWhy() throws {
-        let server = try WeatherServer(scenario: .weather(.snowy(-1, at: Date().addingTimeInterval(-45 * 60))))
-        let fake = try standingStill()
-        defer { fake.stop() }
-        let world = world(server, fake: fake)
+        let scene = try Scene(.weather(.snowy(-1, at: Date().addingTimeInterval(-45 * 60))))
+        let (server, world) = (scene.server, scene.world)
+        defer { withExtendedLifetime(scene) {} }
         try dropWeatherLocks(world)
-        try world.startDaemon(["--weather-url", server.baseURL.absoluteString])
+        try scene.start()
         try world.waitUntil("a reading arrived", timeout: 30) { try world.status()["weather"] is [String: Any] }
         server.stop()
         usleep(500_000)
@@ -80,13 +63,11 @@ struct WeatherUnlockTests {
     }
 
     @Test func aRateLimitBacksOff() throws {
-        let server = try WeatherServer(scenario: .rateLimited(retryAfter: 120, reason: nil))
-        defer { server.stop() }
-        let fake = try standingStill()
-        defer { fake.stop() }
-        let world = world(server, fake: fake)
+        let scene = try Scene(.rateLimited(retryAfter: 120, reason: nil))
+        let (server, world) = (scene.server, scene.world)
+        defer { withExtendedLifetime(scene) {} }
         try dropWeatherLocks(world)
-        try world.startDaemon(["--weather-url", server.baseURL.absoluteString])
+        try scene.start()
         try world.waitUntil("the first request", timeout: 30) { server.hits >= 1 }
         sleep(8)
         #expect(server.hits == 1)
@@ -97,17 +78,16 @@ struct WeatherUnlockTests {
     }
 
     @Test func aRestartOfflineServesTheCachedReadingWithItsAge() throws {
-        let server = try WeatherServer(scenario: .weather(.snowy(-1, at: Date().addingTimeInterval(-120))))
-        let fake = try standingStill()
-        defer { fake.stop() }
-        let world = world(server, fake: fake)
+        let scene = try Scene(.weather(.snowy(-1, at: Date().addingTimeInterval(-120))))
+        let (server, world) = (scene.server, scene.world)
+        defer { withExtendedLifetime(scene) {} }
         try MessageFactory(configDirectory: world.root + "/config-alice")
             .drop("rain", [.weather(.rainy)], into: world.chest)
-        try world.startDaemon(["--weather-url", server.baseURL.absoluteString])
+        try scene.start()
         try world.waitUntil("a reading arrived", timeout: 30) { try world.status()["weather"] is [String: Any] }
         world.stopDaemon()
         server.stop()
-        try world.startDaemon(["--weather-url", server.baseURL.absoluteString])
+        try scene.start()
         let weather = try #require(try world.status()["weather"] as? [String: Any])
         #expect(weather["condition"] as? String == "snowy")
         #expect((weather["ageSeconds"] as? Double ?? 0) >= 120)
@@ -115,14 +95,12 @@ struct WeatherUnlockTests {
     }
 
     @Test func noRequestWithoutAPendingWeatherOrTemperatureLock() throws {
-        let server = try WeatherServer(scenario: .weather(.snowy(-1, at: Date())))
-        defer { server.stop() }
-        let fake = try standingStill()
-        defer { fake.stop() }
-        let world = world(server, fake: fake)
+        let scene = try Scene(.weather(.snowy(-1, at: Date())))
+        let (server, world) = (scene.server, scene.world)
+        defer { withExtendedLifetime(scene) {} }
         try MessageFactory(configDirectory: world.root + "/config-alice")
             .drop("place", [.location(center: Coordinate(latitude: 47, longitude: 8), radius: 30)], into: world.chest)
-        try world.startDaemon(["--weather-url", server.baseURL.absoluteString])
+        try scene.start()
         try world.waitUntil("a fix", timeout: 20) { (try world.status()["fix"] as? [String: Any]) != nil }
         sleep(3)
         #expect(server.hits == 0)
@@ -130,18 +108,38 @@ struct WeatherUnlockTests {
 
     @Test func aKeyUsesOpenWeatherMapAndNeverShowsInTheLog() throws {
         let key = "s3cr3t-owm-key-0123456789abcdef"
-        let server = try WeatherServer(scenario: .weather(.snowy(-1, at: Date())), validKey: key)
-        defer { server.stop() }
-        let fake = try standingStill()
-        defer { fake.stop() }
-        let world = world(server, fake: fake)
+        let scene = try Scene(.weather(.snowy(-1, at: Date())), validKey: key)
+        let (server, world) = (scene.server, scene.world)
+        defer { withExtendedLifetime(scene) {} }
         #expect(try world.chest(["config", "weather.key", key]).status == 0)
         try dropWeatherLocks(world)
-        try world.startDaemon(["--weather-url", server.baseURL.absoluteString])
+        try scene.start()
         try world.waitUntil("both open", timeout: 30) { try world.states() == ["snowy": "open", "cold": "open"] }
         #expect(server.requests.first?.path.contains("/data/2.5/weather") == true)
         #expect((try world.status()["weather"] as? [String: Any])?["provider"] as? String == "openweathermap")
         #expect(!world.daemonLog.contains(key))
         #expect(!(try world.chest(["config"]).stdout.contains(key)))
+    }
+}
+
+/// A weather test's world: a loopback provider, a receiver standing still at `place`, and a chest for chestd.
+final class Scene {
+    let server: WeatherServer
+    let fake: GPSFake
+    let world = ChestHarness()
+
+    init(_ scenario: WeatherServer.Scenario, validKey: String? = nil) throws {
+        server = try WeatherServer(scenario: scenario, validKey: validKey)
+        fake = try GPSFake(walk: NMEAWalk(waypoints: [.init(WeatherUnlockTests.place, altitudeMSL: 500, hold: 600)],
+                                          start: Date(), speed: 1), delay: 0.05)
+        world.gpsd = "127.0.0.1:\(fake.port)"
+    }
+
+    /// Starts chestd with the loopback server as its weather provider.
+    func start() throws { try world.startDaemon(["--weather-url", server.baseURL.absoluteString]) }
+
+    deinit {
+        server.stop()
+        fake.stop()
     }
 }
