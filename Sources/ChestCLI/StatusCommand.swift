@@ -32,7 +32,7 @@ struct StatusCommand {
             : paint("not connected", "31") + " (\(report.gpsd.server)\(report.gpsd.reason.map { ": " + $0 } ?? ""))"
         lines.append(row("gpsd", gpsd))
         if let fix = report.fix {
-            let mode = ["no data", "no fix", "2D fix", "3D fix"][min(max(fix.mode, 0), 3)]
+            let mode = Fix.modeName(fix.mode)
             let stale = (fix.ageSeconds ?? 0) > Fix.maximumAge
             lines.append(row("fix", paint(mode, fix.mode >= 2 && !stale ? "32" : "33") + (stale ? " (stale)" : "")))
             if let latitude = fix.latitude, let longitude = fix.longitude {

@@ -64,9 +64,7 @@ extension Engine {
             for ref in streaks.keys where ref.key.kind == .altitude { streaks.removeValue(forKey: ref) }
         }
         // The reader may have walked into the place a reading speaks for.
-        let reading = weatherReading(now: now)
-        if reading.observation != nil { held += weathers.filter { weatherHolds($0, reading) } }
-        return effects + latch(held, now: now) + planWeather(now)
+        return effects + latch(held, now: now) + (weathers.isEmpty ? [] : latchWeather(now) + planWeather(now))
     }
 
     /// Counts this fix towards a lock's streak and returns the new count. A second report of the same epoch

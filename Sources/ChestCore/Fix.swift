@@ -29,6 +29,11 @@ public struct Fix: Hashable, Sendable, Codable {
         self.receivedAt = receivedAt
     }
 
+    /// "no data", "no fix", "2D fix" or "3D fix", as `status` and systemd's STATUS= show gpsd's mode.
+    public static func modeName(_ mode: Int) -> String {
+        ["no data", "no fix", "2D fix", "3D fix"][min(max(mode, 0), 3)]
+    }
+
     /// A fix older than this, by the monotonic clock, is stale and opens nothing (SPEC §4).
     public static let maximumAge = 5.0
 

@@ -26,13 +26,13 @@ public enum LockReason: Hashable, Sendable, Codable {
         switch self {
         case let .opensAt(date): "opens at \(Self.format(date, timeZone))"
         case let .clockAheadOfGPS(date, offset):
-            "opens at \(Self.format(date, timeZone)) by GPS time (the system clock is \(Self.duration(offset)) ahead)"
+            "opens at \(Self.format(date, timeZone)) by GPS time (the system clock is \(Wording.duration(offset)) ahead)"
         case .gpsNotConnected: "GPS not connected"
         case .needsFix: "needs a GPS fix"
         case .needs3DFix: "needs a 3D fix"
         case let .staleFix(age): "the last GPS fix is \(Int(age)) s old"
         case let .inaccurate(eph, radius): "accuracy ±\(Int(eph.rounded())) m, needs ±\(radius.compact) m or better"
-        case let .away(metres, bearing): "\(Self.distance(metres)) away (\(Self.compass(bearing)))"
+        case let .away(metres, bearing): "\(Wording.distance(metres)) away (\(Self.compass(bearing)))"
         case let .confirming(count, total): "\(count) of \(total) confirming fixes"
         case let .altitude(current, needs): "at \(Int(current.rounded())) m, needs \(needs) m"
         case let .verticalError(epv, needs): "vertical accuracy ±\(Int(epv.rounded())) m, needs ±\(needs.compact) m or better"
@@ -53,18 +53,6 @@ public enum LockReason: Hashable, Sendable, Codable {
         formatter.timeZone = zone
         formatter.dateFormat = seconds ? "yyyy-MM-dd HH:mm:ss zzz" : "yyyy-MM-dd HH:mm zzz"
         return formatter.string(from: date)
-    }
-
-    static func distance(_ metres: Double) -> String {
-        metres < 1000 ? "\(Int(metres.rounded())) m" : String(format: "%.1f km", metres / 1000)
-    }
-
-    static func duration(_ seconds: Double) -> String {
-        let s = Int(abs(seconds).rounded())
-        if s < 120 { return "\(s) s" }
-        if s < 7200 { return "\(s / 60) min" }
-        if s < 172_800 { return "\(s / 3600) h" }
-        return "\(s / 86400) days"
     }
 
     static func celsius(_ value: Double) -> String {

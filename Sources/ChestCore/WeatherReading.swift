@@ -39,11 +39,11 @@ public enum WeatherUnknown: Hashable, Sendable, Codable {
         case .noTemperature:
             "the reading has no temperature"
         case .stale(let age) where age < 0:
-            "last reading dated \(Self.duration(-age)) ahead of the clock"
+            "last reading dated \(Wording.duration(-age)) ahead of the clock"
         case .stale(let age):
-            "last reading \(Self.duration(age)) old"
+            "last reading \(Wording.duration(age)) old"
         case .far(let distance):
-            "last reading is for a place \(Self.distance(distance)) away"
+            "last reading is for a place \(Wording.distance(distance)) away"
         case .offline(let since):
             "offline since \(Self.clockTime(since, now: now, timeZone: timeZone))"
         }
@@ -52,26 +52,6 @@ public enum WeatherUnknown: Hashable, Sendable, Codable {
     /// "weather unknown: offline since 14:02".
     public func description(now: Date, timeZone: TimeZone) -> String {
         "weather unknown: " + detail(now: now, timeZone: timeZone)
-    }
-
-    /// "45 s", "47 min", "3 h 5 min", "2 days".
-    static func duration(_ seconds: TimeInterval) -> String {
-        let whole = Int(seconds.rounded(.down))
-        switch whole {
-        case ..<60: return "\(max(whole, 0)) s"
-        case ..<3600: return "\(whole / 60) min"
-        case ..<(48 * 3600):
-            let minutes = whole % 3600 / 60
-            return minutes == 0 ? "\(whole / 3600) h" : "\(whole / 3600) h \(minutes) min"
-        default: return "\(whole / 86400) days"
-        }
-    }
-
-    /// "850 m", "7.2 km", "42 km".
-    static func distance(_ metres: Double) -> String {
-        if metres < 1000 { return "\(Int(metres.rounded())) m" }
-        let km = metres / 1000
-        return km < 10 ? "\((km * 10).rounded() / 10) km" : "\(Int(km.rounded())) km"
     }
 
     /// "14:02" on the same day as `now`, "3 Mar 14:02" otherwise.

@@ -5,6 +5,7 @@ import Foundation
 extension Daemon {
     /// Reads both chests into the engine at start.
     func loadChest() {
+        refreshIdentity()
         let (messages, problems) = store.loadAll(ingestedAt: Date())
         for problem in problems { log.warning("cannot read \(problem.path): \(problem.reason); left in place") }
         var stored: [StoredMessage] = []
@@ -80,6 +81,7 @@ extension Daemon {
     }
 
     private func ingestStaged(_ paths: [String], recovering: Bool) {
+        refreshIdentity()
         var accepted: [(id: MessageID, path: String)] = []
         var stored: [StoredMessage] = []
         var quietlyDone: [String] = []
@@ -148,9 +150,14 @@ extension Daemon {
         }
     }
 
-    /// Whether this machine's identity sealed the message. The identity is read again when it appears later.
-    func isOwn(_ message: Message) -> Bool {
+    /// Reads the user's identity if chestd has none yet: the first `compose` may make it while chestd runs.
+    /// Called once per batch, not per message.
+    func refreshIdentity() {
         if identity == nil { identity = try? Identity.load(at: settings.identityPath) }
+    }
+
+    /// Whether this machine's identity sealed the message.
+    func isOwn(_ message: Message) -> Bool {
         guard let identity, let seal = message.seal else { return false }
         return seal.isMade(by: identity.publicKey)
     }

@@ -104,6 +104,7 @@ extension Daemon {
             } catch {
                 return reply(connection, error: "cannot store the message: \(error)")
             }
+            refreshIdentity()
             let stored = StoredMessage(message: message, state: state, chest: .regular, sentByYou: isOwn(message))
             perform(engine.handle(.added([stored], announce: true, now())))
             reply(connection, ImportResult(id: message.id.rawValue, title: message.title))

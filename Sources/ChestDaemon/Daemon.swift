@@ -22,6 +22,7 @@ public final class Daemon {
     let notifications: Notifications
     let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
     var systemdStatus = ""
+    var systemdMode: Int?
 
     /// Runs chestd with these arguments (without the program name) and returns its exit status.
     public static func main(_ arguments: [String]) async -> Int32 {
@@ -62,7 +63,6 @@ public final class Daemon {
         } catch {
             throw ChestError("cannot prepare the chest directory: \(error)")
         }
-        identity = try? Identity.load(at: settings.identityPath)
         let sink = self.sink
         let signals = Signals([SIGTERM, SIGINT, SIGHUP]) { sink.yield(.signal($0)) }
         defer { signals.stop() }
@@ -167,7 +167,14 @@ public final class Daemon {
             log.info(event.logLine)
         }
         if event.event == "unlocked" { notify(event) }
-        if event.event == "fix" || event.event == "gpsd" { updateSystemdStatus() }
+        // STATUS= changes with the fix's mode and the counts: not worth a count of every message on each fix.
+        switch event.event {
+        case "fix" where event.mode == systemdMode: break
+        case "fix", "gpsd", "ingested", "unlocked", "deleted", "saved":
+            systemdMode = event.mode ?? systemdMode
+            updateSystemdStatus()
+        default: break
+        }
         guard !watchers.isEmpty else { return }
         let line = ChestJSON.line(event)
         for watcher in watchers.values { watcher.send(line) }
@@ -185,7 +192,7 @@ public final class Daemon {
 
     /// One line for systemd's STATUS=: the fix and the counts.
     func summary() -> String {
-        let fix = engine.lastFix.map { ["no data", "no fix", "2D fix", "3D fix"][min(max($0.mode, 0), 3)] }
+        let fix = engine.lastFix.map { Fix.modeName($0.mode) }
             ?? (engine.gps.connected ? "no fix yet" : "gpsd not connected")
         let counts = engine.status(now: now()).messages
         return "\(fix); \(counts.locked) locked, \(counts.partial) partial, \(counts.open) open"

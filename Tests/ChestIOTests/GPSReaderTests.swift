@@ -18,14 +18,8 @@ struct GPSReaderTests {
         let epochs = Dictionary(uniqueKeysWithValues: walk.epochs().map { ($0.time, $0) })
         let fake = try GPSFake(walk: walk, delay: 0.01)
         defer { fake.stop() }
-        let events = EventRecorder<GPSEvent>()
-        let reader = GPSReader(host: "localhost", port: String(fake.port), log: log, onEvent: events.record)
-        reader.start()
-        defer { reader.stop() }
-
         // At the end of the replay gpsd deactivates the device (a mode-0 fix) and then exits.
-        #expect(await events.wait(timeout: 30) { $0.contains { if case .disconnected = $0 { true } else { false } } })
-        let all = events.all
+        let all = try await readUntilGPSDExits(fake)
         #expect(all.first == .connected(server: "localhost:\(fake.port)"))
         let fixes = all.fixes
         let threeD = fixes.filter { $0.mode == 3 }
@@ -58,13 +52,7 @@ struct GPSReaderTests {
         let blind = Set(walk.epochs().filter { !$0.hasFix }.map(\.time))
         let fake = try GPSFake(walk: walk, delay: 0.01)
         defer { fake.stop() }
-        let events = EventRecorder<GPSEvent>()
-        let reader = GPSReader(host: "localhost", port: String(fake.port), log: log, onEvent: events.record)
-        reader.start()
-        defer { reader.stop() }
-
-        #expect(await events.wait(timeout: 30) { $0.contains { if case .disconnected = $0 { true } else { false } } })
-        let fixes = events.all.fixes
+        let fixes = try await readUntilGPSDExits(fake).fixes
         let inStretch = fixes.filter { $0.time.map(blind.contains) == true }
         #expect(inStretch.count >= blind.count)
         #expect(inStretch.allSatisfy { $0.mode < 2 && $0.coordinate == nil && $0.altitudeMSL == nil })
@@ -143,12 +131,7 @@ struct GPSReaderTests {
     func replayedLogYieldsFixesInsideItsBox(_ entry: GPSLogs.Entry) async throws {
         let fake = try GPSFake(log: entry.url, delay: 0)
         defer { fake.stop() }
-        let events = EventRecorder<GPSEvent>()
-        let reader = GPSReader(host: "localhost", port: String(fake.port), log: log, onEvent: events.record)
-        reader.start()
-        defer { reader.stop() }
-        #expect(await events.wait(timeout: 40) { $0.contains { if case .disconnected = $0 { true } else { false } } })
-        let threeD = events.all.fixes.filter { $0.mode == 3 }
+        let threeD = try await readUntilGPSDExits(fake, timeout: 40).fixes.filter { $0.mode == 3 }
         #expect(threeD.contains { $0.coordinate != nil })
         // logs.tsv's box comes from the last TPV of each epoch; earlier TPVs of an epoch may lag a little.
         let margin = 0.0001
@@ -174,5 +157,17 @@ struct GPSReaderTests {
 extension Collection<GPSEvent> {
     fileprivate var fixes: [Fix] {
         compactMap { if case .fix(let fix) = $0 { fix } else { nil } }
+    }
+}
+
+extension GPSReaderTests {
+    /// Reads gpsfake's gpsd with a `GPSReader` until the replay is over and gpsd has gone; everything reported.
+    func readUntilGPSDExits(_ fake: GPSFake, timeout: Double = 30) async throws -> [GPSEvent] {
+        let events = EventRecorder<GPSEvent>()
+        let reader = GPSReader(host: "localhost", port: String(fake.port), log: log, onEvent: events.record)
+        reader.start()
+        defer { reader.stop() }
+        #expect(await events.wait(timeout: timeout) { $0.contains { if case .disconnected = $0 { true } else { false } } })
+        return events.all
     }
 }

@@ -1,0 +1,22 @@
+/// How explanations write durations and distances, everywhere alike.
+enum Wording {
+    /// "90 s", "47 min", "3 h 5 min", "2 days".
+    static func duration(_ seconds: Double) -> String {
+        let whole = Int(abs(seconds).rounded(.down))
+        switch whole {
+        case ..<120: return "\(whole) s"
+        case ..<3600: return "\(whole / 60) min"
+        case ..<(48 * 3600):
+            let minutes = whole % 3600 / 60
+            return minutes == 0 ? "\(whole / 3600) h" : "\(whole / 3600) h \(minutes) min"
+        default: return "\(whole / 86400) days"
+        }
+    }
+
+    /// "850 m", "7.2 km", "42 km".
+    static func distance(_ metres: Double) -> String {
+        if metres < 1000 { return "\(Int(metres.rounded())) m" }
+        let km = metres / 1000
+        return km < 10 ? "\((km * 10).rounded() / 10) km" : "\(Int(km.rounded())) km"
+    }
+}
