@@ -26,12 +26,12 @@ extension Daemon {
         Memory.releaseFreePages()
     }
 
-    /// Files a crash left in `incoming/`: already stored ones are dropped quietly, the rest ingested.
+    /// Files a crash left in `incoming/`: ingested now.
     func recoverStaged() {
         let staged = store.stagedNames().map { store.incoming + "/" + $0 }
         guard !staged.isEmpty else { return }
         log.info("resuming the ingest of \(staged.count) file(s) interrupted by a stop")
-        ingestStaged(staged, recovering: true)
+        ingestStaged(staged)
     }
 
     func watchChest() {
@@ -77,14 +77,15 @@ extension Daemon {
                 log.error("cannot take \(name) from the inbox: \(error)")
             }
         }
-        ingestStaged(staged, recovering: false)
+        ingestStaged(staged)
     }
 
-    private func ingestStaged(_ paths: [String], recovering: Bool) {
+    /// Staged files are moved into the chest whole (a crash between two moves leaves the rest staged for the
+    /// next start), so a staged file is never already stored.
+    private func ingestStaged(_ paths: [String]) {
         refreshIdentity()
         var accepted: [(id: MessageID, path: String)] = []
         var stored: [StoredMessage] = []
-        var quietlyDone: [String] = []
         var seen: Set<MessageID> = []
         let ingestedAt = Date()
         for path in paths {
@@ -93,11 +94,7 @@ extension Daemon {
                 reject(path, reason: error.description)
             case let .success((message, _)):
                 if let existing = engine.entries[message.id] {
-                    if recovering && existing.message == message {
-                        quietlyDone.append(path)    // stored before the crash; only the unstaging was lost
-                    } else {
-                        reject(path, reason: duplicateReason(existing, of: message))
-                    }
+                    reject(path, reason: duplicateReason(existing, of: message))
                 } else if !seen.insert(message.id).inserted {
                     reject(path, reason: "the same message (\(message.id.short)) arrived twice at once; kept one")
                 } else {
@@ -109,7 +106,6 @@ extension Daemon {
         }
         do {
             try store.adopt(accepted)
-            try store.unstage(quietlyDone)
         } catch {
             log.error("cannot store \(accepted.count) message(s): \(error); they stay in \(store.incoming) for the next start")
             return

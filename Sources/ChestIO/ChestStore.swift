@@ -146,12 +146,6 @@ public struct ChestStore: Sendable {
         try AtomicFile.adopt(staged.map { ($0.path, messagePath($0.id, in: .regular)) })
     }
 
-    /// Removes staged files whose messages are now stored (or that were set aside).
-    public func unstage(_ paths: [String]) throws(SystemCallError) {
-        for path in paths where unlink(path) == -1 && errno != ENOENT { throw SystemCallError("unlink", path: path) }
-        if !paths.isEmpty { try AtomicFile.syncDirectory(incoming) }
-    }
-
     /// Sets a refused file aside in `rejected/` (whatever it is: file, symlink, FIFO) with its reason beside it.
     /// Returns the name it got there.
     @discardableResult
