@@ -21,6 +21,9 @@ public enum CLI {
         } catch let error as UsageError {
             printError("chest: \(error)")
             return UsageError.exitStatus
+        } catch let error as ImportFailures {
+            if error.of > 1 { printError("chest: \(error)") }
+            return 1
         } catch {
             printError("chest: \(error)")
             return 1
@@ -78,7 +81,8 @@ public enum CLI {
                 printError("chest: \(file): \(error)")
             }
         }
-        if failures > 0 { throw ChestError("\(failures) of \(files.count) file(s) refused") }
+        // One file refused has said why already; the exit status is enough.
+        if failures > 0 { throw ImportFailures(count: failures, of: files.count) }
     }
 
     static func watchEvents(settings: Settings, json: Bool, count: Int?, timeout: Double?) throws {
@@ -107,6 +111,14 @@ public enum CLI {
     static func jsonText<T: Encodable>(_ value: T) -> String {
         String(decoding: (try? ChestJSON.encoder(pretty: true).encode(value)) ?? Data(), as: UTF8.self)
     }
+}
+
+/// Some files of an `import` were refused; each already said why on stderr.
+struct ImportFailures: Error, CustomStringConvertible {
+    var count: Int
+    var of: Int
+
+    var description: String { "\(count) of \(of) files refused" }
 }
 
 func printError(_ text: String) {

@@ -75,7 +75,8 @@ public enum MessageFile {
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
             "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
         case DecodingError.keyNotFound(let key, _): "missing \"\(key.stringValue)\""
-        default: "\(error)"
+        default: ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String).map { $0.lowercased() }
+            ?? "\(error)"
         }
     }
 }
