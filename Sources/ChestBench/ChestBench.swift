@@ -35,7 +35,7 @@ public enum ChestBench {
             return StoredMessage(message: message, state: MessageState(ingestedAt: start.wall), chest: .regular, sentByYou: false)
         }
         let loadStart = DispatchTime.now()
-        _ = engine.handle(.added(messages, announce: false, start))
+        _ = engine.handle(.loaded(messages, refused: [], start))
         print(String(format: "  loading %d messages: %.0f ms", locks, elapsed(since: loadStart) * 1000))
 
         // A walk: 10,000 fixes, 1 s apart, a few metres each, wandering across the area.
@@ -53,7 +53,7 @@ public enum ChestBench {
             let before = DispatchTime.now()
             let effects = engine.handle(.fix(fix, now))
             durations.append(elapsed(since: before))
-            opened += effects.count { if case .emit(let event) = $0 { event.event == "unlocked" } else { false } }
+            opened += effects.count { if case .emit(.unlocked) = $0 { true } else { false } }
         }
         durations.sort()
         let mean = durations.reduce(0, +) / Double(durations.count)
@@ -86,8 +86,8 @@ public enum ChestBench {
         let (messages, _) = store.loadAll(ingestedAt: Date())
         let afterDecode = residentKilobytes()
         var engine = Engine(gpsServer: "bench")
-        _ = engine.handle(.added(messages.map { StoredMessage(message: $0.0, state: $0.1, chest: $0.2, sentByYou: false) },
-                                 announce: false, Now(wall: Date(), monotonic: 0)))
+        _ = engine.handle(.loaded(messages.map { StoredMessage(message: $0.0, state: $0.1, chest: $0.2, sentByYou: false) },
+                                  refused: [], Now(wall: Date(), monotonic: 0)))
         let after = residentKilobytes()
         print("messages \(messages.count): RSS \(before) kB before, \(afterDecode) kB decoded, \(after) kB in the engine",
               String(format: "(%.0f bytes a message)", Double(after - before) * 1024 / Double(max(messages.count, 1))))

@@ -1,88 +1,137 @@
 import struct Foundation.Date
 
-/// One line of `chest watch --json` and of the daemon's log: something that happened.
-public struct ChestEvent: Hashable, Sendable, Codable {
-    /// "unlocked", "ingested", "rejected", "gpsd", "fix", "weather", "saved", "deleted", "clock".
-    public var event: String
-    public var id: String?
-    public var title: String?
-    public var page: Int?
-    public var set: String?
-    public var at: Date?
-    public var file: String?
-    public var reason: String?
-    public var connected: Bool?
-    public var server: String?
-    public var mode: Int?
-    public var latitude: Double?
-    public var longitude: Double?
-    public var altitudeMSL: Double?
-    public var condition: String?
-    public var temperatureC: Double?
-    public var text: String?
+/// Something that happened: one line of `chest watch --json` and of the daemon's log, and what a hook hears of
+/// an unlock. Only the engine makes them.
+public enum ChestEvent: Hashable, Sendable {
+    /// A page opened.
+    case unlocked(Unlock)
+    /// A message entered the chest.
+    case ingested(MessageID, title: String)
+    /// A file was refused; it is set aside with its reason.
+    case rejected(file: String, reason: String)
+    /// gpsd was reached, or lost.
+    case gpsd(connected: Bool, server: String, reason: String?)
+    /// A new fix epoch.
+    case fix(FixSummary)
+    /// A message moved to the saved chest.
+    case saved(MessageID, title: String)
+    /// A message was removed for good.
+    case deleted(MessageID, title: String)
+    /// The system clock and GPS time disagree enough to matter to time locks.
+    case clock(reason: String)
+    /// A weather reading arrived.
+    case weather(WeatherSummary)
 
-    public init(event: String) { self.event = event }
-
-    public static func unlocked(_ message: Message, page: Int, set: LockSetName?, at: Date) -> ChestEvent {
-        var event = ChestEvent(event: "unlocked")
-        event.id = message.id.rawValue
-        event.title = message.title
-        event.page = page
-        event.set = set?.rawValue
-        event.at = at
-        event.text = message.pages[page - 1].text
-        return event
+    /// The name in the `event` field.
+    public var name: String {
+        switch self {
+        case .unlocked: "unlocked"
+        case .ingested: "ingested"
+        case .rejected: "rejected"
+        case .gpsd: "gpsd"
+        case .fix: "fix"
+        case .saved: "saved"
+        case .deleted: "deleted"
+        case .clock: "clock"
+        case .weather: "weather"
+        }
     }
 
-    public static func ingested(_ message: Message) -> ChestEvent {
-        var event = ChestEvent(event: "ingested")
-        event.id = message.id.rawValue
-        event.title = message.title
-        return event
-    }
-
-    public static func rejected(file: String, reason: String) -> ChestEvent {
-        var event = ChestEvent(event: "rejected")
-        event.file = file
-        event.reason = reason
-        return event
-    }
-
-    public static func gpsd(connected: Bool, server: String, reason: String? = nil) -> ChestEvent {
-        var event = ChestEvent(event: "gpsd")
-        event.connected = connected
-        event.server = server
-        event.reason = reason
-        return event
-    }
-
-    public static func fix(_ fix: Fix) -> ChestEvent {
-        var event = ChestEvent(event: "fix")
-        event.mode = fix.mode
-        event.latitude = fix.position?.latitude
-        event.longitude = fix.position?.longitude
-        event.altitudeMSL = fix.altitude3D
-        event.at = fix.time
-        return event
-    }
-
-    public static func moved(_ id: MessageID, title: String, to chest: ChestKind?) -> ChestEvent {
-        var event = ChestEvent(event: chest == nil ? "deleted" : "saved")
-        event.id = id.rawValue
-        event.title = title
-        return event
+    /// When it happened, for events that carry a time.
+    public var at: Date? {
+        switch self {
+        case let .unlocked(unlock): unlock.at
+        case let .fix(fix): fix.time
+        case let .weather(weather): weather.observedAt
+        default: nil
+        }
     }
 
     /// The one-line form for the daemon's log.
     public var logLine: String {
-        switch event {
-        case "unlocked": "unlocked \(id ?? "?") \"\(title ?? "")\" page \(page ?? 0)" + (set.map { " by set \($0)" } ?? "")
-        case "ingested": "ingested \(id ?? "?") \"\(title ?? "")\""
-        case "rejected": "rejected \(file ?? "?"): \(reason ?? "")"
-        case "gpsd": (connected ?? false) ? "gpsd connected at \(server ?? "?")"
-            : "gpsd at \(server ?? "?") not connected" + (reason.map { ": \($0)" } ?? "")
-        case "saved", "deleted": "\(event) \(id ?? "?") \"\(title ?? "")\""
-        default: event + (reason.map { ": \($0)" } ?? "")
+        switch self {
+        case let .unlocked(unlock):
+            "unlocked \(unlock.id) \"\(unlock.title)\" page \(unlock.page)" + (unlock.set.map { " by set \($0.rawValue)" } ?? "")
+        case let .ingested(id, title): "ingested \(id) \"\(title)\""
+        case let .rejected(file, reason): "rejected \(file): \(reason)"
+        case let .gpsd(connected, server, reason):
+            connected ? "gpsd connected at \(server)" : "gpsd at \(server) not connected" + (reason.map { ": \($0)" } ?? "")
+        case let .saved(id, title): "saved \(id) \"\(title)\""
+        case let .deleted(id, title): "deleted \(id) \"\(title)\""
+        case let .clock(reason): "clock: \(reason)"
+        case .fix, .weather: name
         }
+    }
+}
+
+/// A page that opened, with its text: what `watch` and hooks are told.
+public struct Unlock: Hashable, Sendable {
+    public var id: MessageID
+    public var title: String
+    public var page: Int
+    /// The set that opened it.
+    public var set: LockSetName?
+    public var at: Date
+    public var text: String
+
+    public init(id: MessageID, title: String, page: Int, set: LockSetName?, at: Date, text: String) {
+        self.id = id
+        self.title = title
+        self.page = page
+        self.set = set
+        self.at = at
+        self.text = text
+    }
+
+    public init(_ message: Message, page: Int, set: LockSetName?, at: Date) {
+        self.init(id: message.id, title: message.title, page: page, set: set, at: at,
+                  text: message.pages[page - 1].text)
+    }
+}
+
+/// What a `fix` event says of a fix.
+public struct FixSummary: Hashable, Sendable {
+    public var mode: Int
+    public var latitude: Double?
+    public var longitude: Double?
+    public var altitudeMSL: Double?
+    /// The receiver's time for the fix.
+    public var time: Date?
+
+    public init(mode: Int, latitude: Double? = nil, longitude: Double? = nil, altitudeMSL: Double? = nil, time: Date? = nil) {
+        self.mode = mode
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitudeMSL = altitudeMSL
+        self.time = time
+    }
+
+    public init(_ fix: Fix) {
+        self.init(mode: fix.mode, latitude: fix.position?.latitude, longitude: fix.position?.longitude,
+                  altitudeMSL: fix.altitude3D, time: fix.time)
+    }
+}
+
+/// What a `weather` event says of a reading.
+public struct WeatherSummary: Hashable, Sendable {
+    public var condition: WeatherCondition?
+    public var temperatureC: Double?
+    public var observedAt: Date
+    /// The position the reading speaks for.
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(condition: WeatherCondition?, temperatureC: Double?, observedAt: Date, latitude: Double, longitude: Double) {
+        self.condition = condition
+        self.temperatureC = temperatureC
+        self.observedAt = observedAt
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    public init(_ observation: WeatherObservation) {
+        self.init(condition: observation.condition, temperatureC: observation.temperatureC,
+                  observedAt: observation.observedAt, latitude: observation.coordinate.latitude,
+                  longitude: observation.coordinate.longitude)
     }
 }

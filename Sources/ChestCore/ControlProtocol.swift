@@ -1,3 +1,5 @@
+import struct Foundation.Data
+
 /// One request on the control socket: a single JSON line (SPEC §5).
 public struct ControlRequest: Hashable, Sendable, Codable {
     public enum Operation: String, Hashable, Sendable, Codable {
@@ -57,5 +59,42 @@ public struct ImportResult: Hashable, Sendable, Codable {
     public init(id: String, title: String) {
         self.id = id
         self.title = title
+    }
+}
+
+/// One control connection, numbered by the daemon.
+public struct ClientID: Hashable, Sendable {
+    public let rawValue: Int
+
+    public init(_ rawValue: Int) { self.rawValue = rawValue }
+}
+
+/// The engine's answer to a request.
+public enum Reply: Hashable, Sendable {
+    case status(StatusReport)
+    case list([ListItem])
+    case read(ReadReport)
+    case pin(PINOutcome)
+    /// `import`, `save`, `delete`: the message concerned.
+    case message(ImportResult)
+    case fix(Fix)
+    /// `watch`: the connection stays open and hears every event from now on.
+    case subscribed
+    case failure(String)
+
+    /// The reply line as it goes on the socket.
+    public var line: Data {
+        switch self {
+        case let .status(report): ChestJSON.line(ControlReply(result: report))
+        case let .list(items): ChestJSON.line(ControlReply(result: items))
+        case let .read(report): ChestJSON.line(ControlReply(result: report))
+        // `chest pin` succeeds only when the PIN was accepted; every other outcome is an error that says why.
+        case let .pin(.accepted(latched, opened)): ChestJSON.line(ControlReply(result: PINOutcome.accepted(latched: latched, opened: opened)))
+        case let .pin(outcome): ChestJSON.line(ControlReply<Empty>(error: outcome.text))
+        case let .message(result): ChestJSON.line(ControlReply(result: result))
+        case let .fix(fix): ChestJSON.line(ControlReply(result: fix))
+        case .subscribed: ChestJSON.line(ControlReply(result: Empty()))
+        case let .failure(reason): ChestJSON.line(ControlReply<Empty>(error: reason))
+        }
     }
 }

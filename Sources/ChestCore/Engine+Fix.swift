@@ -13,18 +13,17 @@ extension Engine {
         lastFix = fix
         var effects: [Effect] = []
         if clock.observe(fix, now: now) {
-            var event = ChestEvent(event: "clock")
-            event.reason = clock.rolloverSuspected
+            let reason = clock.rolloverSuspected
                 ? "GPS time is more than a year off the system clock: a receiver week-rollover bug, not trusted"
                 : "system clock is \(Int(clock.offset ?? 0)) s off GPS time"
-            effects.append(.emit(event))
-            effects += latch(times.filter { $0.value <= clock.trustedTime(now) }.map(\.key), now: now)
+            effects.append(.emit(.clock(reason: reason)))
+            effects += latch(dueTimeLocks(now), now: now)
             effects += rescheduleWake(now)
         }
         let epoch = fix.epoch
         if epoch != lastEmittedEpoch {
             lastEmittedEpoch = epoch
-            effects.append(.emit(.fix(fix)))
+            effects.append(.emit(.fix(FixSummary(fix))))
         }
         guard fix.isFresh(at: now.monotonic) else { return effects }
         var held: [LockRef] = []
@@ -32,7 +31,8 @@ extension Engine {
         // Location: the circles around this position, with the accuracy each one demands.
         var inside: Set<LockRef> = []
         if let position = fix.position {
-            for (circle, _) in locations.containing(position) where fix.eph.map({ $0 <= circle.radius }) ?? true {
+            for (circle, _) in locations.containing(position)
+            where LockRule.location(position, eph: fix.eph, center: circle.center, radius: circle.radius) == nil {
                 inside.insert(circle.key)
                 if advance(circle.key, fix: fix) >= Self.confirmations { held.append(circle.key) }
             }
@@ -54,7 +54,7 @@ extension Engine {
         if let altitude = fix.altitude3D {
             altitudeEpoch.hadAltitude = true
             for (ref, bounds) in altitudes {
-                if bounds.contains(altitude) && Self.verticalErrorQualifies(fix.epv, for: bounds) {
+                if LockRule.altitude(altitude, epv: fix.epv, bounds: bounds) == nil {
                     if advance(ref, fix: fix) >= Self.confirmations { held.append(ref) }
                 } else {
                     streaks.removeValue(forKey: ref)
@@ -82,18 +82,6 @@ extension Engine {
         streaks[ref] = Streak(count: 1, epoch: epoch, receivedAt: fix.receivedAt)
         return 1
     }
-
-    /// The vertical counterpart of the eph rule: a fix whose vertical error estimate (epv, when gpsd gives one) is
-    /// larger than half the range's width, or than `verticalErrorFloor` for narrow ranges, says nothing about
-    /// being inside it. Cold-starting receivers report altitudes hundreds of metres off with epv to match.
-    static func verticalErrorQualifies(_ epv: Double?, for bounds: Bounds) -> Bool {
-        guard let epv else { return true }
-        return epv <= max((bounds.max - bounds.min) / 2, verticalErrorFloor)
-    }
-
-    /// Any range accepts a fix this accurate vertically: gpsd turns a consumer receiver's usual VDOP of 1 to 2 into
-    /// an epv of about 25 to 45 m.
-    public static let verticalErrorFloor = 50.0
 
     /// How many confirming fixes a lock has so far.
     public func confirmations(of ref: LockRef) -> Int { streaks[ref]?.count ?? 0 }

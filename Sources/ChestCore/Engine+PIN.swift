@@ -33,9 +33,14 @@ public enum PINOutcome: Hashable, Sendable, Codable {
     }
 }
 
+
+
 extension Engine {
-    mutating func attemptPIN(_ id: MessageID, page: Int?, pin: String, now: Now) -> [Effect] {
-        func fail(_ why: String) -> [Effect] { [.pinResult(id, .failed(why))] }
+    /// Tries a PIN for a client: counted as wrong durably before the comparison, which happens off the loop
+    /// (`.checkPIN`); the client hears the outcome then.
+    mutating func attemptPIN(_ id: MessageID, page: Int?, pin: String, for client: ClientID, now: Now) -> [Effect] {
+        func answer(_ outcome: PINOutcome) -> [Effect] { [.reply(client, .pin(outcome))] }
+        func fail(_ why: String) -> [Effect] { answer(.failed(why)) }
         guard var stored = entries[id] else { return fail("no message \(id.short) in the chest") }
         guard !stored.sentByYou else { return fail("you sent this message: its locks stay shut for you") }
         guard PINAttempts.isWellFormed(pin) else { return fail(MessageFormatError.pinNotFourDigits(pin).description) }
@@ -48,29 +53,33 @@ extension Engine {
         }
         let trusted = clock.trustedTime(now)
         if let until = stored.state.pin.refusedUntil, until > trusted {
-            return [.pinResult(id, .refused(until: until.addingTimeInterval(clock.correction(now))))]
+            return answer(.refused(until: until.addingTimeInterval(clock.correction(now))))
         }
-        if stored.state.pin.tried.contains(pin) { return [.pinResult(id, .alreadyTried)] }
-        guard stored.state.pin.pending == nil else { return fail("another PIN attempt on this message is being checked; try again") }
+        if stored.state.pin.tried.contains(pin) { return answer(.alreadyTried) }
+        guard stored.state.pin.pending == nil, pinClients[id] == nil else {
+            return fail("another PIN attempt on this message is being checked; try again")
+        }
         // Counted as wrong, durably, before the comparison: killing the daemon mid-attempt still costs one.
         stored.state.pin.wrong += 1
         stored.state.pin.pending = pin
         entries[id] = stored
+        pinClients[id] = client
         return [.persist(id, stored.state), .checkPIN(id, pin: pin, hashes: hashes)]
     }
 
     mutating func concludePIN(_ id: MessageID, pin: String, matching: [LockKey], now: Now) -> [Effect] {
         guard var stored = entries[id], stored.state.pin.pending == pin else { return [] }
+        let client = pinClients.removeValue(forKey: id)
+        func answer(_ outcome: PINOutcome) -> [Effect] { client.map { [.reply($0, .pin(outcome))] } ?? [] }
         stored.state.pin.pending = nil
         if !matching.isEmpty {
             stored.state.pin.wrong = 0
             stored.state.pin.refusedUntil = nil
             entries[id] = stored
             let before = Set(stored.state.openPageNumbers)
-            var effects = latch(matching.map { LockRef(id: id, key: $0) }, now: now)
+            let effects = latch(matching.map { LockRef(id: id, key: $0) }, now: now)
             let opened = (entries[id]?.state.openPageNumbers ?? []).filter { !before.contains($0) }
-            effects.append(.pinResult(id, .accepted(latched: matching.sorted(), opened: opened)))
-            return effects
+            return effects + answer(.accepted(latched: matching.sorted(), opened: opened))
         }
         stored.state.pin.tried.append(pin)
         var refusedUntil: Date?
@@ -80,7 +89,7 @@ extension Engine {
         }
         entries[id] = stored
         let shown = refusedUntil?.addingTimeInterval(clock.correction(now))
-        return [.persist(id, stored.state), .pinResult(id, .wrong(wrong: stored.state.pin.wrong, refusedUntil: shown))]
+        return [.persist(id, stored.state)] + answer(.wrong(wrong: stored.state.pin.wrong, refusedUntil: shown))
     }
 
     /// The PIN locks still waiting on pages not yet open.

@@ -15,12 +15,10 @@ extension Engine {
 
     /// Whether a weather or temperature lock holds on this reading.
     func weatherHolds(_ ref: LockRef, _ reading: WeatherReading) -> Bool {
-        guard let observation = reading.observation,
-              let lock = entries[ref.id]?.message.lock(ref.key) else { return false }
-        switch lock {
-        case let .weather(condition): return observation.condition == condition
-        case let .temperature(bounds): return observation.temperatureC.map(bounds.contains) ?? false
-        default: return false
+        switch entries[ref.id]?.message.lock(ref.key) {
+        case let .weather(condition): LockRule.weather(condition, reading) == nil
+        case let .temperature(bounds): LockRule.temperature(bounds, reading) == nil
+        default: false
         }
     }
 
@@ -37,13 +35,7 @@ extension Engine {
         weather = observation
         weatherHistory.succeeded(at: now.wall)
         weatherProblem = nil
-        var event = ChestEvent(event: "weather")
-        event.condition = observation.condition?.rawValue
-        event.temperatureC = observation.temperatureC
-        event.at = observation.observedAt
-        event.latitude = observation.coordinate.latitude
-        event.longitude = observation.coordinate.longitude
-        return [.emit(event)] + latchWeather(now) + planWeather(now)
+        return [.emit(.weather(WeatherSummary(observation)))] + latchWeather(now) + planWeather(now)
     }
 
     /// Asks for weather when a lock waits for it and the schedule says so; aims the next check.

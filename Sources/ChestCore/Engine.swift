@@ -5,10 +5,16 @@ import struct Foundation.Date
 public struct Engine: Sendable {
     /// Something that happened, with the clocks sampled by the caller.
     public enum Input: Sendable {
-        /// Messages entering the engine: loaded at start (`announce` false) or just ingested (true).
-        case added([StoredMessage], announce: Bool, Now)
-        case removed(MessageID)
-        case moved(MessageID, to: ChestKind)
+        /// The chest as it was found at start; `refused` are stored files to set aside (path, reason).
+        case loaded([StoredMessage], refused: [(path: String, reason: String)], Now)
+        /// Message files read and checked by the daemon (from the inbox, or `chest import`), to take in or refuse.
+        case arrived([Arrival], Now)
+        /// The daemon carried out a `.change`; `failure` says why it could not.
+        case changed(ChestChange, failure: String?, Now)
+        /// A request on the control socket (all but `import`, whose file the daemon reads first).
+        case request(ClientID, ControlRequest, Now)
+        /// A control connection closed.
+        case clientGone(ClientID)
         case fix(Fix, Now)
         case gpsLink(connected: Bool, server: String, reason: String?)
         /// The wake-up the engine asked for with `.wake`, or any other moment worth re-checking time locks.
@@ -19,30 +25,37 @@ public struct Engine: Sendable {
         case weatherFetched(WeatherObservation, Now)
         /// A weather request failed; `offline` when the provider could not be reached at all.
         case weatherFailed(reason: String, retryAfter: Double?, offline: Bool, Now)
-        /// A reader tries a PIN on a message (or one page of it).
-        case pinAttempt(MessageID, page: Int?, pin: String, Now)
         /// The caller's answer to `.checkPIN`: which of the offered PIN locks the PIN opens.
         case pinChecked(MessageID, pin: String, matching: [LockKey], Now)
-        /// An `unlocked` event reached a watcher or a notifier.
+        /// An unlock reached a notifier (the desktop or the hook).
         case delivered(MessageID, page: Int)
     }
 
-    /// What the caller must do, in order.
+    /// What the caller must do, in order. None of them calls back into the engine while it runs: an outcome
+    /// the engine needs comes back as a later input.
     public enum Effect: Hashable, Sendable {
         /// Write the message's state durably before anything that depends on it.
         case persist(MessageID, MessageState)
-        /// Tell watchers and the log.
+        /// Change the chest on disk and answer with `.changed`.
+        case change(ChestChange)
+        /// Set a refused file aside with its reason (never delete it).
+        case reject(path: String, reason: String)
+        /// Tell every watcher and the log.
         case emit(ChestEvent)
+        /// Tell one watcher only.
+        case send(ClientID, ChestEvent)
+        /// Hand an unlock to the desktop and the hook; answer with `.delivered` once one of them took it.
+        case notify(Unlock)
+        /// Answer a request. Every reply but `.subscribed` ends the connection.
+        case reply(ClientID, Reply)
         /// Call back with `.tick` at this system-clock instant (the next time lock due); replaces earlier wakes.
         case wake(at: Date?)
         /// Ask the weather provider about this (rounded) position; answer with `.weatherFetched` or `.weatherFailed`.
         case fetchWeather(Coordinate)
         /// Call back with `.tick` at this instant to see whether the weather needs asking again.
         case weatherCheck(at: Date?)
-        /// Compare `pin` with these Argon2id hashes and answer with `.pinChecked`.
+        /// Compare `pin` with these Argon2id hashes, off the loop, and answer with `.pinChecked`.
         case checkPIN(MessageID, pin: String, hashes: [LockKey: String])
-        /// The outcome of a `.pinAttempt`.
-        case pinResult(MessageID, PINOutcome)
     }
 
     public internal(set) var entries: [MessageID: StoredMessage] = [:]
@@ -65,6 +78,10 @@ public struct Engine: Sendable {
     var lastEmittedEpoch: Double?
     var scheduledWake: Date??
     var scheduledWeatherCheck: Date??
+    /// The `watch` connections: an unlock they hear of is delivered.
+    public internal(set) var subscribers: Set<ClientID> = []
+    /// Who waits for the PIN attempt being checked on a message.
+    var pinClients: [MessageID: ClientID] = [:]
 
     /// Location and altitude locks need this many consecutive qualified fixes (SPEC §4).
     public static let confirmations = 3
@@ -76,16 +93,22 @@ public struct Engine: Sendable {
     public mutating func handle(_ input: Input) -> [Effect] {
         var effects: [Effect] = []
         switch input {
-        case let .added(messages, announce, now):
-            for stored in messages { effects += add(stored, announce: announce, now: now) }
+        case let .loaded(messages, refused, now):
+            effects = refused.map { .reject(path: $0.path, reason: $0.reason) }
+            for stored in messages { effects += add(stored, announce: false, now: now) }
+            effects += undelivered.map(Effect.notify)
             effects += rescheduleWake(now)
             effects += planWeather(now)
-        case let .removed(id):
-            if let stored = entries.removeValue(forKey: id) { unregisterAll(stored) }
-        case let .moved(id, chest):
-            entries[id]?.chest = chest
+        case let .arrived(arrivals, now):
+            effects = admit(arrivals, now: now)
+        case let .changed(change, failure, now):
+            effects = conclude(change, failure: failure, now: now)
+        case let .request(client, request, now):
+            effects = answer(request, from: client, now: now)
+        case let .clientGone(client):
+            subscribers.remove(client)
         case let .fix(fix, now):
-            effects += handleFix(fix, now: now)
+            effects = handleFix(fix, now: now)
         case let .gpsLink(connected, server, reason):
             guard gps.connected != connected || gps.server != server else {
                 gps.reason = reason
@@ -97,55 +120,62 @@ public struct Engine: Sendable {
             if !connected { streaks.removeAll() }
             effects.append(.emit(.gpsd(connected: connected, server: server, reason: reason)))
         case let .tick(now):
-            effects += latch(times.filter { $0.value <= clock.trustedTime(now) }.map(\.key), now: now)
+            effects += latch(dueTimeLocks(now), now: now)
             effects += latchWeather(now)
             effects += rescheduleWake(now)
             effects += planWeather(now)
         case let .weatherRestored(observation):
             weather = observation
         case let .weatherFetched(observation, now):
-            effects += weatherArrived(observation, now: now)
+            effects = weatherArrived(observation, now: now)
         case let .weatherFailed(reason, retryAfter, offline, now):
             weatherHistory.failed(at: now.wall, retryAfter: retryAfter, offline: offline)
             weatherProblem = reason
-            effects += planWeather(now)
-        case let .pinAttempt(id, page, pin, now):
-            effects += attemptPIN(id, page: page, pin: pin, now: now)
+            effects = planWeather(now)
         case let .pinChecked(id, pin, matching, now):
-            effects += concludePIN(id, pin: pin, matching: matching, now: now)
+            effects = concludePIN(id, pin: pin, matching: matching, now: now)
         case let .delivered(id, page):
-            guard var stored = entries[id],
-                  let index = stored.state.openPages.firstIndex(where: { $0.page == page && !$0.delivered })
-            else { break }
-            stored.state.openPages[index].delivered = true
-            entries[id] = stored
-            effects.append(.persist(id, stored.state))
+            effects = markDelivered(id, pages: [page])
         }
         return effects
     }
 
-    /// The `unlocked` events never delivered, oldest first: replayed to the first watcher after a restart.
-    public var undelivered: [ChestEvent] {
+    /// The unlocks never delivered, oldest first: replayed to notifiers at start and to the first watcher.
+    public var undelivered: [Unlock] {
         entries.values.flatMap { stored in
             stored.state.openPages.filter { !$0.delivered && $0.set != nil }.map {
-                ChestEvent.unlocked(stored.message, page: $0.page, set: $0.set, at: $0.at)
+                Unlock(stored.message, page: $0.page, set: $0.set, at: $0.at)
             }
-        }.sorted { ($0.at ?? .distantPast) < ($1.at ?? .distantPast) }
+        }.sorted { ($0.at, $0.id, $0.page) < ($1.at, $1.id, $1.page) }
+    }
+
+    /// Records that these pages' unlocks reached someone.
+    mutating func markDelivered(_ id: MessageID, pages: [Int]) -> [Effect] {
+        guard var stored = entries[id] else { return [] }
+        var changed = false
+        for index in stored.state.openPages.indices
+        where pages.contains(stored.state.openPages[index].page) && !stored.state.openPages[index].delivered {
+            stored.state.openPages[index].delivered = true
+            changed = true
+        }
+        guard changed else { return [] }
+        entries[id] = stored
+        return [.persist(id, stored.state)]
     }
 
     // MARK: - Messages in and out
 
-    private mutating func add(_ stored: StoredMessage, announce: Bool, now: Now) -> [Effect] {
+    mutating func add(_ stored: StoredMessage, announce: Bool, now: Now) -> [Effect] {
         if let old = entries[stored.id] { unregisterAll(old) }
         entries[stored.id] = stored
-        var effects: [Effect] = announce ? [.emit(.ingested(stored.message))] : []
+        var effects: [Effect] = announce ? [.emit(.ingested(stored.id, title: stored.message.title))] : []
         effects += openLocklessPages(stored.id, now: now)
         guard !stored.sentByYou else { return effects }
         register(stored)
         let due = stored.message.pages.indices.flatMap { pageIndex in
             LockSetName.allCases.compactMap { set -> LockRef? in
                 let ref = LockRef(id: stored.id, key: LockKey(page: pageIndex + 1, set: set, kind: .time))
-                return times[ref].map { $0 <= clock.trustedTime(now) } == true ? ref : nil
+                return times[ref].map { timeHolds($0, now) } == true ? ref : nil
             }
         }
         let reading = weatherReading(now: now)
@@ -194,7 +224,7 @@ public struct Engine: Sendable {
         streaks.removeValue(forKey: ref)
     }
 
-    private mutating func unregisterAll(_ stored: StoredMessage) {
+    mutating func unregisterAll(_ stored: StoredMessage) {
         for key in stored.message.allLockKeys { unregister(LockRef(id: stored.id, key: key)) }
     }
 
@@ -231,13 +261,26 @@ public struct Engine: Sendable {
             }
             effects.append(.persist(id, stored.state))
             for page in opened {
-                effects.append(.emit(.unlocked(stored.message, page: page.page, set: page.set, at: page.at)))
+                let unlock = Unlock(stored.message, page: page.page, set: page.set, at: page.at)
+                effects += [.emit(.unlocked(unlock)), .notify(unlock)]
             }
+            // A watcher heard of it: delivered, recorded after the event so a crash in between repeats it.
+            if !subscribers.isEmpty { effects += markDelivered(id, pages: opened.map(\.page)) }
         }
         return effects
     }
 
     // MARK: - Time
+
+    /// Whether a time lock's instant has come by the trusted clock.
+    func timeHolds(_ instant: Date, _ now: Now) -> Bool {
+        LockRule.time(instant, trusted: clock.trustedTime(now), correction: clock.correction(now)) == nil
+    }
+
+    /// The pending time locks whose instant has come.
+    func dueTimeLocks(_ now: Now) -> [LockRef] {
+        times.filter { timeHolds($0.value, now) }.map(\.key)
+    }
 
     /// The next pending time lock's instant, on the system clock, as a `.wake` when it changed.
     mutating func rescheduleWake(_ now: Now) -> [Effect] {

@@ -109,47 +109,29 @@ extension Engine {
         if stored.state.latched[key] != nil { return nil }
         if stored.sentByYou { return .sentByYou }
         let ref = LockRef(id: stored.id, key: key)
+        // A lock whose rule is met but which has not latched yet waits for the engine's next look at it.
         switch lock {
         case let .time(instant):
-            let correction = clock.correction(now)
-            return correction > 0 ? .clockAheadOfGPS(opensAt: instant, offsetSeconds: correction) : .opensAt(instant)
+            return LockRule.time(instant, trusted: clock.trustedTime(now), correction: clock.correction(now))
+                ?? .opensAt(instant)
         case .pin:
             if let until = stored.state.pin.refusedUntil, until > clock.trustedTime(now) { return .pinRefused(until: until) }
             return .needsPIN
         case let .location(center, radius):
-            if let problem = fixProblem(now: now) { return problem }
+            if let problem = LockRule.fixProblem(lastFix, connected: gps.connected, now: now) { return problem }
             guard let fix = lastFix, let position = fix.position else { return .needsFix }
-            let distance = position.distance(to: center)
-            if distance > radius { return .away(metres: distance, bearing: position.bearing(to: center)) }
-            if let eph = fix.eph, eph > radius { return .inaccurate(eph: eph, radius: radius) }
-            return .confirming(confirmations(of: ref), of: Self.confirmations)
+            return LockRule.location(position, eph: fix.eph, center: center, radius: radius)
+                ?? .confirming(confirmations(of: ref), of: Self.confirmations)
         case let .altitude(bounds):
-            if let problem = fixProblem(now: now) { return problem }
-            guard let altitude = lastFix?.altitude3D else { return .needs3DFix }
-            if !bounds.contains(altitude) { return .altitude(current: altitude, needs: bounds) }
-            if let epv = lastFix?.epv, !Self.verticalErrorQualifies(epv, for: bounds) {
-                return .verticalError(epv: epv, needs: max((bounds.max - bounds.min) / 2, Self.verticalErrorFloor))
-            }
-            return .confirming(confirmations(of: ref), of: Self.confirmations)
+            if let problem = LockRule.fixProblem(lastFix, connected: gps.connected, now: now) { return problem }
+            return LockRule.altitude(lastFix?.altitude3D, epv: lastFix?.epv, bounds: bounds)
+                ?? .confirming(confirmations(of: ref), of: Self.confirmations)
         case let .weather(condition):
-            switch weatherReading(now: now) {
-            case let .unknown(why): return .weatherUnknown(why, temperature: false)
-            case let .known(observation): return .weather(current: observation.condition, needs: condition)
-            }
+            return LockRule.weather(condition, weatherReading(now: now)) ?? .weather(current: condition, needs: condition)
         case let .temperature(bounds):
-            switch weatherReading(now: now) {
-            case let .unknown(why): return .weatherUnknown(why, temperature: true)
-            case let .known(observation):
-                guard let temperature = observation.temperatureC else { return .weatherUnknown(.noTemperature, temperature: true) }
-                return .temperature(current: temperature, needs: bounds)
-            }
+            let reading = weatherReading(now: now)
+            return LockRule.temperature(bounds, reading)
+                ?? .temperature(current: reading.observation?.temperatureC ?? bounds.min, needs: bounds)
         }
-    }
-
-    private func fixProblem(now: Now) -> LockReason? {
-        guard gps.connected else { return .gpsNotConnected }
-        guard let fix = lastFix, fix.mode >= 2 else { return .needsFix }
-        guard fix.isFresh(at: now.monotonic) else { return .staleFix(ageSeconds: fix.age(at: now.monotonic)) }
-        return nil
     }
 }

@@ -3,26 +3,27 @@ import ChestIO
 import Foundation
 
 extension Daemon {
-    /// Reads both chests into the engine at start.
+    /// Reads both chests into the engine at start. A stored file that no longer matches its seal (a radius
+    /// widened by hand in messages/) is set aside.
     func loadChest() {
         refreshIdentity()
         let (messages, problems) = store.loadAll(ingestedAt: Date())
         for problem in problems { log.warning("cannot read \(problem.path): \(problem.reason); left in place") }
         var stored: [StoredMessage] = []
+        var refused: [(path: String, reason: String)] = []
         for (message, state, chest) in messages {
-            // A stored file edited by hand (a radius widened in messages/) no longer matches its seal.
             do {
                 try Sealer.verify(message)
             } catch {
                 log.warning("\(message.id.short) was changed in the chest after it was sealed; set aside in rejected/")
-                _ = try? store.reject(store.path(of: message.id, in: chest), reason: "\(error) (found in the chest at start)")
+                refused.append((store.path(of: message.id, in: chest), "\(error) (found in the chest at start)"))
                 continue
             }
             var state = state
             state.pin.pending = nil    // an attempt cut short by a crash stays counted as wrong
             stored.append(StoredMessage(message: message, state: state, chest: chest, sentByYou: isOwn(message)))
         }
-        perform(engine.handle(.added(stored, announce: false, now())))
+        feed(.loaded(stored, refused: refused, now()))
         Memory.releaseFreePages()
     }
 
@@ -67,7 +68,7 @@ extension Daemon {
         }
     }
 
-    /// Takes these inbox names in: stage, validate, store, announce; refused files go to `rejected/`.
+    /// Takes these inbox names in: staged first, so that a crash leaves them where the next start finds them.
     func ingest(_ names: [String]) {
         var staged: [String] = []
         for name in names {
@@ -80,66 +81,69 @@ extension Daemon {
         ingestStaged(staged)
     }
 
-    /// Staged files are moved into the chest whole (a crash between two moves leaves the rest staged for the
-    /// next start), so a staged file is never already stored.
+    /// Reads and checks staged files and lets the engine decide on them as one batch.
     private func ingestStaged(_ paths: [String]) {
+        guard !paths.isEmpty else { return }
         refreshIdentity()
-        var accepted: [(id: MessageID, path: String)] = []
-        var stored: [StoredMessage] = []
-        var seen: Set<MessageID> = []
-        let ingestedAt = Date()
-        for path in paths {
-            switch validate(store.readCandidate(path)) {
-            case let .failure(error):
-                reject(path, reason: error.description)
-            case let .success((message, _)):
-                if let existing = engine.entries[message.id] {
-                    reject(path, reason: duplicateReason(existing, of: message))
-                } else if !seen.insert(message.id).inserted {
-                    reject(path, reason: "the same message (\(message.id.short)) arrived twice at once; kept one")
-                } else {
-                    accepted.append((message.id, path))
-                    stored.append(StoredMessage(message: message, state: MessageState(ingestedAt: ingestedAt),
-                                                chest: .regular, sentByYou: isOwn(message)))
-                }
-            }
-        }
-        do {
-            try store.adopt(accepted)
-        } catch {
-            log.error("cannot store \(accepted.count) message(s): \(error); they stay in \(store.incoming) for the next start")
-            return
-        }
-        perform(engine.handle(.added(stored, announce: true, now())))
+        feed(.arrived(paths.map { path in
+            Arrival(source: .staged(path: path), file: baseName(path), content: content(of: store.readCandidate(path)))
+        }, now()))
         if paths.count >= 100 { Memory.releaseFreePages() }
     }
 
-    /// Decodes and verifies a file's bytes.
-    func validate(_ read: Result<Data, ChestError>) -> Result<(Message, Data), ChestError> {
-        read.flatMap { data in
-            do {
-                let message = try MessageFile.decode(data)
-                try Sealer.verify(message)
-                return .success((message, data))
-            } catch {
-                return .failure(ChestError("\(error)"))
-            }
+    /// `chest import FILE`: the same checks as a file dropped in the inbox; the caller hears the outcome.
+    func importFile(_ path: String, for client: ClientID) {
+        refreshIdentity()
+        let read = store.readCandidate(path)
+        let bytes = (try? read.get()) ?? Data()
+        feed(.arrived([Arrival(source: .copy(bytes, for: client), file: path, content: content(of: read))], now()))
+    }
+
+    /// What a file's bytes hold: a message whose seal verifies, or why not.
+    func content(of read: Result<Data, ChestError>) -> Arrival.Content {
+        do {
+            let message = try MessageFile.decode(try read.get())
+            try Sealer.verify(message)
+            return .message(message, sentByYou: isOwn(message))
+        } catch {
+            return .refused("\(error)")
         }
     }
 
-    /// Why a message with an ID already in either chest is refused: the same message again, or a different one
-    /// claiming its ID.
-    func duplicateReason(_ existing: StoredMessage, of message: Message) -> String {
-        let chest = existing.chest == .saved ? "saved" : "regular"
-        return existing.message == message
-            ? "message \(existing.id.short) \"\(existing.message.title)\" is already in the \(chest) chest"
-            : "a different message with the ID \(existing.id.short) (\"\(existing.message.title)\") is already in the \(chest) chest"
+    /// Carries out a change to the chest on disk; returns why it failed, if it did.
+    func carryOut(_ change: ChestChange) -> String? {
+        do {
+            switch change {
+            case let .store(admissions):
+                var staged: [(id: MessageID, path: String)] = [], copies: [(message: Message, bytes: Data)] = []
+                for admission in admissions {
+                    switch admission.source {
+                    case let .staged(path): staged.append((admission.stored.id, path))
+                    case let .copy(bytes, _): copies.append((admission.stored.message, bytes))
+                    }
+                }
+                do {
+                    try store.adopt(staged)
+                } catch {
+                    log.error("cannot store \(staged.count) message(s): \(error); they stay in \(store.incoming) for the next start")
+                    throw error
+                }
+                try store.add(copies)
+            case let .move(id, from, to, _):
+                try store.move(id, from: from, to: to)
+            case let .remove(id, from, _):
+                try store.delete(id, from: from)
+            }
+            return nil
+        } catch {
+            return "\(error)"
+        }
     }
 
-    private func reject(_ path: String, reason: String) {
+    /// Sets a refused file aside in `rejected/` with its reason.
+    func setAside(_ path: String, reason: String) {
         do {
             let name = try store.reject(path, reason: reason)
-            emit(.rejected(file: baseName(path), reason: reason))
             log.debug("set aside as \(store.rejected)/\(name)")
         } catch {
             log.error("cannot set \(path) aside: \(error); it stays where it is")

@@ -14,11 +14,11 @@ extension Daemon {
     func handleGPS(_ event: GPSEvent) {
         switch event {
         case let .connected(server):
-            perform(engine.handle(.gpsLink(connected: true, server: server, reason: nil)))
+            feed(.gpsLink(connected: true, server: server, reason: nil))
         case let .disconnected(server, reason):
-            perform(engine.handle(.gpsLink(connected: false, server: server, reason: reason)))
+            feed(.gpsLink(connected: false, server: server, reason: reason))
         case let .fix(fix):
-            perform(engine.handle(.fix(fix, now())))
+            feed(.fix(fix, now()))
         }
     }
 }

@@ -11,8 +11,9 @@ public final class Daemon {
     let store: ChestStore
     var engine: Engine
     var identity: Identity?
-    var watchers: [ObjectIdentifier: ControlConnection] = [:]
-    var pendingPINs: [MessageID: ControlConnection] = [:]
+    /// Open control connections: waiting for their reply, or watching.
+    var clients: [ClientID: ControlConnection] = [:]
+    var nextClient = 0
     let events: AsyncStream<DaemonEvent>
     let sink: AsyncStream<DaemonEvent>.Continuation
     var chestWatcher: ChestWatcher?
@@ -72,7 +73,7 @@ public final class Daemon {
         wakeTimer = WakeTimer { sink.yield(.wake) }
         weatherTimer = WakeTimer { sink.yield(.wake) }
         defer { wakeTimer?.stop(); weatherTimer?.stop() }
-        if let restored = weather.restore() { perform(engine.handle(.weatherRestored(restored))) }
+        if let restored = weather.restore() { feed(.weatherRestored(restored)) }
         loadChest()
         recoverStaged()
         watchChest()
@@ -85,7 +86,6 @@ public final class Daemon {
             RepeatingTimer(interval: interval) { sink.yield(.watchdog) }
         }
         defer { watchdog?.stop() }
-        for event in engine.undelivered { notify(event) }
 
         for await event in events {
             switch event {
@@ -95,26 +95,27 @@ public final class Daemon {
             case let .signal(number):
                 log.notice("stopping on \(number == SIGTERM ? "SIGTERM" : "SIGINT")")
                 systemd.stopping()
-                for watcher in watchers.values { watcher.close() }
+                for client in clients.values { client.close() }
                 return 0
             case let .chest(change):
                 handleChestChange(change)
             case let .request(connection, line):
                 handleRequest(line, on: connection)
-            case let .watcherGone(id):
-                watchers.removeValue(forKey: id)
+            case let .clientGone(client):
+                clients.removeValue(forKey: client)
+                feed(.clientGone(client))
             case let .gps(event):
                 handleGPS(event)
             case .wake:
-                perform(engine.handle(.tick(now())))
+                feed(.tick(now()))
             case let .pinChecked(id, pin, matching):
-                perform(engine.handle(.pinChecked(id, pin: pin, matching: matching, now())))
+                feed(.pinChecked(id, pin: pin, matching: matching, now()))
             case let .notified(id, page, delivered):
-                if delivered { perform(engine.handle(.delivered(id, page: page))) }
+                if delivered { feed(.delivered(id, page: page)) }
             case .watchdog:
                 systemd.watchdog()
             case let .weatherFetched(result):
-                perform(engine.handle(weather.record(result, now: now())))
+                feed(weather.record(result, now: now()))
             }
         }
         return 0
@@ -125,9 +126,20 @@ public final class Daemon {
 
     // MARK: - Effects
 
-    /// Does what the engine asked, in order: state is on disk before anyone hears of it.
-    func perform(_ effects: [Engine.Effect]) {
+    /// Hands one input to the engine and performs its effects; the outcomes they report are fed in turn, after
+    /// the effects of the input that caused them.
+    func feed(_ input: Engine.Input) {
+        var inputs = [input]
+        while !inputs.isEmpty {
+            inputs += perform(engine.handle(inputs.removeFirst()))
+        }
+    }
+
+    /// Does what the engine asked, in order: state is on disk before anyone hears of it. Returns the outcomes
+    /// the engine must hear.
+    func perform(_ effects: [Engine.Effect]) -> [Engine.Input] {
         let sink = self.sink
+        var outcomes: [Engine.Input] = []
         for effect in effects {
             switch effect {
             case let .persist(id, state):
@@ -136,8 +148,24 @@ public final class Daemon {
                 } catch {
                     log.error("cannot save the state of \(id.short): \(error)")
                 }
+            case let .change(change):
+                outcomes.append(.changed(change, failure: carryOut(change), now()))
+            case let .reject(path, reason):
+                setAside(path, reason: reason)
             case let .emit(event):
                 emit(event)
+            case let .send(client, event):
+                clients[client]?.send(ChestJSON.line(event))
+            case let .notify(unlock):
+                notifications.deliver(unlock, log: log) {
+                    sink.yield(.notified(unlock.id, page: unlock.page, delivered: $0))
+                }
+            case let .reply(client, reply):
+                if reply == .subscribed {
+                    clients[client]?.send(reply.line)
+                } else {
+                    clients.removeValue(forKey: client)?.send(reply.line, thenClose: true)
+                }
             case let .wake(at):
                 wakeTimer?.aim(at: at?.timeIntervalSince1970)
             case let .fetchWeather(coordinate):
@@ -149,45 +177,26 @@ public final class Daemon {
                     let matching = hashes.filter { Sealer.pin(pin, matches: $0.value) }.map(\.key)
                     sink.yield(.pinChecked(id, pin: pin, matching: matching))
                 }
-            case let .pinResult(id, outcome):
-                guard let connection = pendingPINs.removeValue(forKey: id) else { break }
-                switch outcome {
-                case .accepted: reply(connection, outcome)
-                default: reply(connection, error: outcome.text)
-                }
             }
         }
+        return outcomes
     }
 
-    /// Logs an event and sends it to every watcher; an unlock that reached one is marked delivered.
+    /// Logs an event and sends it to every watcher.
     func emit(_ event: ChestEvent) {
-        if event.event == "fix" {
-            log.debug(event.logLine)
-        } else {
-            log.info(event.logLine)
-        }
-        if event.event == "unlocked" { notify(event) }
+        if case .fix = event { log.debug(event.logLine) } else { log.info(event.logLine) }
         // STATUS= changes with the fix's mode and the counts: not worth a count of every message on each fix.
-        switch event.event {
-        case "fix" where event.mode == systemdMode: break
-        case "fix", "gpsd", "ingested", "unlocked", "deleted", "saved":
-            systemdMode = event.mode ?? systemdMode
+        switch event {
+        case let .fix(fix) where fix.mode != systemdMode:
+            systemdMode = fix.mode
+            updateSystemdStatus()
+        case .gpsd, .ingested, .unlocked, .deleted, .saved:
             updateSystemdStatus()
         default: break
         }
-        guard !watchers.isEmpty else { return }
+        guard !engine.subscribers.isEmpty else { return }
         let line = ChestJSON.line(event)
-        for watcher in watchers.values { watcher.send(line) }
-        if event.event == "unlocked", let id = event.id.flatMap(MessageID.init), let page = event.page {
-            perform(engine.handle(.delivered(id, page: page)))
-        }
-    }
-
-    /// Hands an unlock to the desktop and the hook; it counts as delivered once one of them took it.
-    func notify(_ event: ChestEvent) {
-        guard let id = event.id.flatMap(MessageID.init), let page = event.page else { return }
-        let sink = self.sink
-        notifications.deliver(event, log: log) { sink.yield(.notified(id, page: page, delivered: $0)) }
+        for client in engine.subscribers { clients[client]?.send(line) }
     }
 
     /// One line for systemd's STATUS=: the fix and the counts.

@@ -6,7 +6,7 @@ enum DaemonEvent: Sendable {
     case signal(Int32)
     case chest(ChestWatcher.Event)
     case request(ControlConnection, Data)
-    case watcherGone(ObjectIdentifier)
+    case clientGone(ClientID)
     case wake
     case gps(GPSEvent)
     case pinChecked(MessageID, pin: String, matching: [LockKey])

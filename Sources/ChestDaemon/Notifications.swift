@@ -21,18 +21,18 @@ struct Notifications: Sendable {
     /// Whether any channel besides watchers exists.
     var isConfigured: Bool { hook != nil || desktop != nil }
 
-    /// Sends an `unlocked` event through every channel; `done` hears true once one of them delivered it.
-    func deliver(_ event: ChestEvent, log: Log, done: @escaping @Sendable (Bool) -> Void) {
+    /// Sends an unlock through every channel; `done` hears true once one of them delivered it.
+    func deliver(_ unlock: Unlock, log: Log, done: @escaping @Sendable (Bool) -> Void) {
         guard isConfigured else { return }
-        let line = ChestJSON.line(event)
         Task {
             var delivered = false
             if let desktop {
-                let outcome = await desktop.notifyUnlocked(title: event.title ?? "", page: event.page ?? 0, text: event.text ?? "")
+                let outcome = await desktop.notifyUnlocked(title: unlock.title, page: unlock.page, text: unlock.text)
                 if case .exited(0) = outcome { delivered = true } else { log.warning("desktop notification: \(outcome)") }
             }
             if let hook {
-                let outcome = await HookRunner().run(command: hook, eventJSON: line, environment: environment, timeout: hookTimeout)
+                let outcome = await HookRunner().run(command: hook, event: .unlocked(unlock), environment: environment,
+                                                      timeout: hookTimeout)
                 if case .exited(0) = outcome { delivered = true } else { log.warning("hook \(hook): \(outcome)") }
             }
             done(delivered)

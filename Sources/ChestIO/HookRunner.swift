@@ -1,3 +1,4 @@
+import ChestCore
 import Foundation
 
 /// Runs the user's hook command for an event: `/bin/sh -c COMMAND`, with the event's JSON object on stdin
@@ -7,7 +8,7 @@ import Foundation
 /// `NOTIFY_SOCKET`/`WATCHDOG_*`/`LISTEN_*`), plus `CHEST_EVENT_JSON` (the whole object) and one
 /// `CHEST_<FIELD>` per top-level string, number or boolean field of the event, the camel-case name
 /// turned to upper snake case: `CHEST_EVENT`, `CHEST_ID`, `CHEST_TITLE`, `CHEST_PAGE`, `CHEST_SET`,
-/// `CHEST_AT` for an unlock; `CHEST_FILE`, `CHEST_REASON` for a rejection, and so on.
+/// `CHEST_AT`, `CHEST_TEXT` for an unlock; `CHEST_FILE`, `CHEST_REASON` for a rejection, and so on.
 ///
 /// The hook runs in its own process group with stdout and stderr on the daemon's stderr. When it
 /// outlives `timeout`, the whole group gets SIGTERM, then SIGKILL after `killGrace` seconds; the
@@ -27,25 +28,22 @@ public struct HookRunner: Sendable {
     ///
     /// Waiting happens on a dedicated thread, never on the Swift concurrency pool.
     public func run(
-        command: String, eventJSON: Data, environment: [String: String],
+        command: String, event: ChestEvent, environment: [String: String],
         timeout: Double = HookRunner.defaultTimeout
     ) async -> HookOutcome {
-        await ChildProcess.run(
+        let json = ChestJSON.line(event)
+        return await ChildProcess.run(
             executable: "/bin/sh", arguments: ["-c", command],
-            environment: environment.merging(Self.eventVariables(eventJSON)) { _, event in event },
-            input: eventJSON, timeout: timeout, killGrace: killGrace)
+            environment: environment.merging(Self.eventVariables(event, json: json)) { _, event in event },
+            input: json, timeout: timeout, killGrace: killGrace)
     }
 
-    /// The `CHEST_*` variables for an event object; only `CHEST_EVENT_JSON` when it is not a JSON object.
-    static func eventVariables(_ eventJSON: Data) -> [String: String] {
-        var variables: [String: String] = [:]
-        if let object = try? JSONDecoder().decode([String: Scalar].self, from: eventJSON) {
-            for (key, value) in object {
-                guard let name = variableName(key), let text = value.text else { continue }
-                variables["CHEST_" + name] = text
-            }
+    /// The `CHEST_*` variables for an event, built from its fields; `json` is its line.
+    static func eventVariables(_ event: ChestEvent, json: Data) -> [String: String] {
+        var variables: [String: String] = ["CHEST_EVENT_JSON": String(decoding: json, as: UTF8.self)]
+        for (key, text) in event.scalarFields {
+            if let name = variableName(key) { variables["CHEST_" + name] = text }
         }
-        variables["CHEST_EVENT_JSON"] = String(decoding: eventJSON, as: UTF8.self)
         return variables
     }
 
@@ -61,30 +59,5 @@ public struct HookRunner: Sendable {
             previousWasLowerOrDigit = scalar.properties.isLowercase || ("0"..."9").contains(scalar)
         }
         return name.isEmpty ? nil : name
-    }
-
-    /// A top-level field's value as the shell sees it; arrays, objects and null have no text.
-    private enum Scalar: Decodable {
-        case text(String)
-        case other
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let bool = try? container.decode(Bool.self) {
-                self = .text(bool ? "true" : "false")
-            } else if let integer = try? container.decode(Int64.self) {
-                self = .text(String(integer))
-            } else if let number = try? container.decode(Double.self) {
-                self = .text(String(number))
-            } else if let string = try? container.decode(String.self) {
-                self = .text(string)
-            } else {
-                self = .other
-            }
-        }
-
-        var text: String? {
-            if case .text(let value) = self { value } else { nil }
-        }
     }
 }

@@ -42,10 +42,13 @@ enum CoreFixture {
             time: time ?? t0.addingTimeInterval(seconds), receivedAt: 1000 + seconds)
     }
 
+    /// The client that sends the tests' requests.
+    static let client = ClientID(1)
+
     static func engine(_ messages: [StoredMessage], connected: Bool = true, at seconds: Double = 0) -> Engine {
         var engine = Engine(gpsServer: "localhost:2947")
         if connected { _ = engine.handle(.gpsLink(connected: true, server: "localhost:2947", reason: nil)) }
-        _ = engine.handle(.added(messages, announce: false, now(seconds)))
+        _ = engine.handle(.loaded(messages, refused: [], now(seconds)))
         return engine
     }
 }
@@ -54,13 +57,13 @@ extension [Engine.Effect] {
     /// The (page, set) of every `unlocked` event, in order.
     var unlocks: [Int] {
         compactMap { effect in
-            if case let .emit(event) = effect, event.event == "unlocked" { event.page } else { nil }
+            if case let .emit(.unlocked(unlock)) = effect { unlock.page } else { nil }
         }
     }
 
-    var unlockEvents: [ChestEvent] {
+    var unlockEvents: [Unlock] {
         compactMap { effect in
-            if case let .emit(event) = effect, event.event == "unlocked" { event } else { nil }
+            if case let .emit(.unlocked(unlock)) = effect { unlock } else { nil }
         }
     }
 
@@ -72,7 +75,7 @@ extension [Engine.Effect] {
 
     var pinResults: [PINOutcome] {
         compactMap { effect in
-            if case let .pinResult(_, outcome) = effect { outcome } else { nil }
+            if case let .reply(_, .pin(outcome)) = effect { outcome } else { nil }
         }
     }
 
@@ -80,5 +83,32 @@ extension [Engine.Effect] {
         compactMap { effect in
             if case let .persist(_, state) = effect { state } else { nil }
         }
+    }
+}
+
+extension Engine.Input {
+    /// `chest pin` from the tests' client.
+    static func pin(_ id: MessageID, page: Int?, pin: String, _ now: Now) -> Engine.Input {
+        .request(CoreFixture.client, ControlRequest(op: .pin, id: id.rawValue, pin: pin, page: page), now)
+    }
+}
+
+extension Engine {
+    /// Messages arriving through the inbox, stored: the engine's decision, then the daemon's success reported back.
+    /// The effects of both steps, without the store request itself.
+    mutating func ingest(_ messages: [StoredMessage], _ now: Now) -> [Effect] {
+        let arrivals = messages.map { stored in
+            Arrival(source: .staged(path: "/tmp/incoming/\(stored.id)"), file: "\(stored.id).locked",
+                    content: .message(stored.message, sentByYou: stored.sentByYou))
+        }
+        var effects: [Effect] = []
+        for effect in handle(.arrived(arrivals, now)) {
+            if case let .change(change) = effect {
+                effects += handle(.changed(change, failure: nil, now))
+            } else {
+                effects.append(effect)
+            }
+        }
+        return effects
     }
 }

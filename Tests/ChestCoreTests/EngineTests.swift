@@ -33,10 +33,10 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
         for second in 1...3 { effects += engine.handle(.fix(F.fix(at: Double(second)), F.now(Double(second)))) }
         let events = effects.unlockEvents
         #expect(events.map(\.page) == [1, 2])
-        #expect(events.map(\.set) == ["A", "B"])
+        #expect(events.map(\.set?.rawValue) == ["A", "B"])
         #expect(events.map(\.title) == ["Test", "Test"])
         #expect(events.map(\.text) == ["one", "two"])
-        #expect(events.map(\.id) == [message.id.rawValue, message.id.rawValue])
+        #expect(events.map(\.id) == [message.id, message.id])
         #expect(events.allSatisfy { $0.at == F.t0.addingTimeInterval(3) })
         #expect(engine.entries[message.id]?.state.openPages.map(\.set) == [.a, .b])
         #expect(engine.entries[message.id]?.stateName == "open")
@@ -51,7 +51,7 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
         var engine = F.engine([F.stored(message)])
         #expect(engine.handle(.tick(F.now(99))).unlocks == [])
         let events = engine.handle(.tick(F.now(100))).unlockEvents
-        #expect(events.map(\.set) == ["B"])
+        #expect(events.map(\.set?.rawValue) == ["B"])
     }
 
     @Test func locksLatchOneByOneAndStayHeld() {
@@ -74,7 +74,7 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
             .location: "holds", .time: "opens at 2027-01-15 08:01 GMT",
         ])
         let opened = engine.handle(.tick(F.now(60)))
-        #expect(opened.unlockEvents.map(\.set) == ["A"])
+        #expect(opened.unlockEvents.map(\.set?.rawValue) == ["A"])
         #expect(engine.entries[message.id]?.state.latched.count == 2)
     }
 
@@ -112,8 +112,8 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
         var engine = F.engine([F.stored(message)])
         #expect(engine.entries[message.id]?.state.openPages == [])
         #expect(engine.read(message.id, now: F.now())?.pages.map { $0.sets.map(\.set) } == [[.b], [.a]])
-        #expect(engine.handle(.tick(F.now(100))).unlockEvents.map(\.set) == ["B"])
-        #expect(engine.handle(.tick(F.now(200))).unlockEvents.map(\.set) == ["A"])
+        #expect(engine.handle(.tick(F.now(100))).unlockEvents.map(\.set?.rawValue) == ["B"])
+        #expect(engine.handle(.tick(F.now(200))).unlockEvents.map(\.set?.rawValue) == ["A"])
     }
 
     @Test func aPageWithoutLocksIsOpenAtOnceWithoutAnUnlockedEvent() throws {
@@ -123,8 +123,8 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
             Page(text: "free too"),
         ])
         var engine = Engine(gpsServer: "localhost:2947")
-        let effects = engine.handle(.added([F.stored(message)], announce: true, F.now(5)))
-        #expect(effects.first == .emit(.ingested(message)))
+        let effects = engine.ingest([F.stored(message)], F.now(5))
+        #expect(effects.first == .emit(.ingested(message.id, title: message.title)))
         #expect(effects.unlocks == [])
         let state = try #require(effects.persisted.last)
         #expect(state.openPages == [
@@ -135,8 +135,8 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
         #expect(engine.entries[message.id]?.stateName == "partial")
         // Loaded at start (announce false): no ingested event, and an already open page is not opened again.
         var reloaded = Engine(gpsServer: "localhost:2947")
-        let again = reloaded.handle(.added([StoredMessage(message: message, state: state, chest: .regular,
-                                                          sentByYou: false)], announce: false, F.now(6)))
+        let again = reloaded.handle(.loaded([StoredMessage(message: message, state: state, chest: .regular,
+                                                          sentByYou: false)], refused: [], F.now(6)))
         #expect(again.persisted == [])
         #expect(!again.contains { if case .emit = $0 { true } else { false } })
     }
@@ -154,8 +154,7 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
         _ = engine.handle(.tick(F.now(30)))
         #expect(engine.undelivered.map(\.title) == ["First", "Second", "Second"])
         #expect(engine.undelivered.map(\.page) == [1, 1, 2])
-        #expect(engine.undelivered.map(\.set) == ["A", "A", "B"])
-        #expect(engine.undelivered.map(\.event) == ["unlocked", "unlocked", "unlocked"])
+        #expect(engine.undelivered.map(\.set?.rawValue) == ["A", "A", "B"])
         let effects = engine.handle(.delivered(second.id, page: 1))
         #expect(effects.persisted.map { $0.openPages.map(\.delivered) } == [[true, false]])
         #expect(engine.undelivered.map(\.page) == [1, 2])
@@ -170,11 +169,11 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
     @Test func removedAndMovedMessages() {
         let message = F.message(pages: [Page(text: "a", setA: [.time(F.t0.addingTimeInterval(10))])])
         var engine = F.engine([F.stored(message)])
-        _ = engine.handle(.moved(message.id, to: .saved))
+        _ = engine.handle(.changed(.move(message.id, from: .regular, to: .saved, for: F.client), failure: nil, F.now()))
         #expect(engine.list(chest: .saved).map(\.id) == [message.id.rawValue])
         #expect(engine.list(chest: .regular) == [])
         #expect(engine.status(now: F.now()).messages == StatusReport.Counts(locked: 0, partial: 0, open: 0, saved: 1))
-        _ = engine.handle(.removed(message.id))
+        _ = engine.handle(.changed(.remove(message.id, from: .saved, for: F.client), failure: nil, F.now()))
         #expect(engine.entries.isEmpty)
         #expect(engine.handle(.tick(F.now(10))).unlocks == [])
     }
@@ -198,7 +197,7 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
     @Test func aLockAlreadyDueOpensOnAdd() {
         let message = F.message(pages: [Page(text: "t", setA: [.time(F.t0.addingTimeInterval(-1))])])
         var engine = Engine(gpsServer: "x")
-        let effects = engine.handle(.added([F.stored(message)], announce: true, F.now()))
+        let effects = engine.ingest([F.stored(message)], F.now())
         #expect(effects.unlocks == [1])
         #expect(effects.wakes == [nil])
     }
@@ -209,7 +208,7 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
             Page(text: "2", setA: [.time(F.t0.addingTimeInterval(100))], setB: [.time(F.t0.addingTimeInterval(200))]),
         ])
         var engine = Engine(gpsServer: "x")
-        #expect(engine.handle(.added([F.stored(message)], announce: false, F.now())).wakes
+        #expect(engine.handle(.loaded([F.stored(message)], refused: [], F.now())).wakes
                 == [F.t0.addingTimeInterval(100)])
         // An early tick changes nothing, and the unchanged wake is not repeated.
         #expect(engine.handle(.tick(F.now(50))).wakes == [])
@@ -236,7 +235,7 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
         #expect(engine.clock.trustedTime(F.now(10)) == F.t0.addingTimeInterval(10 + behind))
         // Due an hour ago by the system clock, 23 hours ahead by GPS time.
         let message = F.message(pages: [Page(text: "t", setA: [.time(F.t0.addingTimeInterval(-3600))])])
-        let added = engine.handle(.added([F.stored(message)], announce: true, F.now(4)))
+        let added = engine.ingest([F.stored(message)], F.now(4))
         #expect(added.unlocks == [])
         #expect(added.wakes == [F.t0.addingTimeInterval(-3600 + 86_400)])
         #expect(engine.handle(.tick(F.now(5))).unlocks == [])
@@ -268,7 +267,7 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
         }
         #expect(!engine.status(now: F.now(2)).clock.usingGPSTime)
         let message = F.message(pages: [Page(text: "t", setA: [.time(F.t0.addingTimeInterval(-3600))])])
-        #expect(engine.handle(.added([F.stored(message)], announce: false, F.now(3))).unlocks == [1])
+        #expect(engine.handle(.loaded([F.stored(message)], refused: [], F.now(3))).unlocks == [1])
     }
 
     @Test func aTwoDimensionalFixBreaksTheClockConfirmation() {
@@ -292,16 +291,16 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
             let gpsTime = F.t0.addingTimeInterval(Double(second) - 1024 * 7 * 86_400)
             effects += engine.handle(.fix(F.fix(at: Double(second), time: gpsTime), F.now(Double(second))))
         }
-        let clockEvents = effects.compactMap { effect -> ChestEvent? in
-            if case let .emit(event) = effect, event.event == "clock" { event } else { nil }
+        let clockEvents = effects.compactMap { effect -> String? in
+            if case let .emit(.clock(reason)) = effect { reason } else { nil }
         }
         #expect(clockEvents.count == 1)
-        #expect(clockEvents.first?.reason?.contains("week-rollover") == true)
+        #expect(clockEvents.first?.contains("week-rollover") == true)
         let status = engine.status(now: F.now(3))
         #expect(status.clock.rolloverSuspected)
         #expect(!status.clock.usingGPSTime)
         #expect(status.clock.gpsOffsetSeconds == nil)
-        #expect(engine.handle(.added([F.stored(message)], announce: false, F.now(4))).unlocks == [1])
+        #expect(engine.handle(.loaded([F.stored(message)], refused: [], F.now(4))).unlocks == [1])
     }
 
     @Test func aClockBehindGPSTimeIsStillTheClock() {
@@ -461,8 +460,8 @@ private func run(_ steps: [Step], lock: Lock) -> (engine: Engine, opened: Bool, 
         var engine = F.engine([])
         let first = engine.handle(.fix(F.fix(at: 1), F.now(1)))
         let again = engine.handle(.fix(F.fix(at: 1.5, time: F.t0.addingTimeInterval(1)), F.now(1.5)))
-        #expect(first.contains(.emit(.fix(F.fix(at: 1)))))
-        #expect(!again.contains { if case let .emit(event) = $0 { event.event == "fix" } else { false } })
+        #expect(first.contains(.emit(.fix(FixSummary(F.fix(at: 1))))))
+        #expect(!again.contains { if case .emit(.fix) = $0 { true } else { false } })
         #expect(engine.lastFix == F.fix(at: 1.5, time: F.t0.addingTimeInterval(1)))
     }
 }
@@ -478,7 +477,7 @@ private func run(_ steps: [Step], lock: Lock) -> (engine: Engine, opened: Bool, 
             Page(text: "weather", setA: [.weather(.clear)], setB: [.altitude(Bounds(min: 0, max: 200))]),
         ])
         var engine = F.engine([])
-        var effects = engine.handle(.added([F.stored(message, sentByYou: true)], announce: true, F.now()))
+        var effects = engine.ingest([F.stored(message, sentByYou: true)], F.now())
         for second in 1...5 { effects += engine.handle(.fix(F.fix(at: Double(second)), F.now(Double(second)))) }
         effects += engine.handle(.tick(F.now(100)))
         effects += engine.handle(.weatherFetched(WeatherObservation(condition: .clear, temperatureC: 20, coordinate: F.tower,
@@ -489,7 +488,7 @@ private func run(_ steps: [Step], lock: Lock) -> (engine: Engine, opened: Bool, 
         #expect(engine.entries[message.id]?.state.openPageNumbers == [2])
         #expect(engine.entries[message.id]?.state.latched == [:])
         #expect(!engine.needsWeather)
-        #expect(engine.handle(.pinAttempt(message.id, page: nil, pin: "1234", F.now(101))).pinResults
+        #expect(engine.handle(.pin(message.id, page: nil, pin: "1234", F.now(101))).pinResults
                 == [.failed("you sent this message: its locks stay shut for you")])
         let report = engine.read(message.id, now: F.now(101))
         #expect(report?.sentByYou == true)
@@ -510,7 +509,7 @@ private func run(_ steps: [Step], lock: Lock) -> (engine: Engine, opened: Bool, 
 
     @Test func anAttemptIsCountedAndPersistedBeforeTheComparison() {
         var engine = F.engine([F.stored(Self.message)])
-        let effects = engine.handle(.pinAttempt(Self.message.id, page: nil, pin: "4821", F.now(1)))
+        let effects = engine.handle(.pin(Self.message.id, page: nil, pin: "4821", F.now(1)))
         var counted = MessageState(ingestedAt: F.t0)
         counted.pin.wrong = 1
         counted.pin.pending = "4821"
@@ -519,17 +518,17 @@ private func run(_ steps: [Step], lock: Lock) -> (engine: Engine, opened: Bool, 
             .checkPIN(Self.message.id, pin: "4821", hashes: [key(1, .a, .pin): hash1, key(2, .a, .pin): hash2]),
         ])
         // A second attempt while the first is being checked is refused, not counted.
-        #expect(engine.handle(.pinAttempt(Self.message.id, page: 2, pin: "4822", F.now(2))).pinResults
+        #expect(engine.handle(.pin(Self.message.id, page: 2, pin: "4822", F.now(2))).pinResults
                 == [.failed("another PIN attempt on this message is being checked; try again")])
         _ = engine.handle(.pinChecked(Self.message.id, pin: "4821", matching: [], F.now(2)))
-        let onePage = engine.handle(.pinAttempt(Self.message.id, page: 2, pin: "4822", F.now(3)))
+        let onePage = engine.handle(.pin(Self.message.id, page: 2, pin: "4822", F.now(3)))
         #expect(onePage.last == .checkPIN(Self.message.id, pin: "4822", hashes: [key(2, .a, .pin): hash2]))
         #expect(onePage.persisted.map(\.pin.wrong) == [2])
     }
 
     @Test func aMatchLatchesAndOpens() {
         var engine = F.engine([F.stored(Self.message)])
-        _ = engine.handle(.pinAttempt(Self.message.id, page: nil, pin: "4821", F.now(1)))
+        _ = engine.handle(.pin(Self.message.id, page: nil, pin: "4821", F.now(1)))
         let effects = engine.handle(.pinChecked(Self.message.id, pin: "4821",
                                                 matching: [key(2, .a, .pin), key(1, .a, .pin)], F.now(2)))
         #expect(effects.unlocks == [1])
@@ -543,13 +542,13 @@ private func run(_ steps: [Step], lock: Lock) -> (engine: Engine, opened: Bool, 
         // The page that also waits for time opens at the time.
         #expect(engine.handle(.tick(F.now(1000))).unlocks == [2])
         // No PIN lock waits any more.
-        #expect(engine.handle(.pinAttempt(Self.message.id, page: nil, pin: "4821", F.now(1001))).pinResults
+        #expect(engine.handle(.pin(Self.message.id, page: nil, pin: "4821", F.now(1001))).pinResults
                 == [.failed("no PIN lock of this message is waiting")])
     }
 
     @Test func aMatchThatOpensNothingYetSaysSo() {
         var engine = F.engine([F.stored(Self.message)])
-        _ = engine.handle(.pinAttempt(Self.message.id, page: 2, pin: "1111", F.now(1)))
+        _ = engine.handle(.pin(Self.message.id, page: 2, pin: "1111", F.now(1)))
         let effects = engine.handle(.pinChecked(Self.message.id, pin: "1111", matching: [key(2, .a, .pin)], F.now(2)))
         #expect(effects.pinResults == [.accepted(latched: [key(2, .a, .pin)], opened: [])])
         #expect(effects.pinResults.first?.text == "PIN accepted (1 lock); the page still waits for its other locks")
@@ -564,7 +563,7 @@ private func run(_ steps: [Step], lock: Lock) -> (engine: Engine, opened: Bool, 
         var clock = 10.0
         for (n, wait) in Self.waits {
             let pin = String(format: "%04d", n)
-            let attempt = engine.handle(.pinAttempt(Self.message.id, page: nil, pin: pin, F.now(clock)))
+            let attempt = engine.handle(.pin(Self.message.id, page: nil, pin: pin, F.now(clock)))
             #expect(attempt.persisted.map(\.pin.wrong) == [n])
             let result = engine.handle(.pinChecked(Self.message.id, pin: pin, matching: [], F.now(clock)))
             let until = wait.map { F.t0.addingTimeInterval(clock + $0) }
@@ -572,9 +571,9 @@ private func run(_ steps: [Step], lock: Lock) -> (engine: Engine, opened: Bool, 
             #expect(result.persisted.map(\.pin.refusedUntil) == [until])
             if let wait {
                 // Refused until the wait is over, without counting.
-                let early = engine.handle(.pinAttempt(Self.message.id, page: nil, pin: "9999",
+                let early = engine.handle(.pin(Self.message.id, page: nil, pin: "9999",
                                                       F.now(clock + wait - 1)))
-                #expect(early == [.pinResult(Self.message.id, .refused(until: until!))])
+                #expect(early == [.reply(F.client, .pin(.refused(until: until!)))])
                 #expect(engine.entries[Self.message.id]?.state.pin.wrong == n)
                 #expect(reasons(engine, Self.message.id, page: 1, now: F.now(clock + wait - 1))[.pin]
                         == "PIN attempts refused until \(LockReason.format(until!, F.utc, seconds: true))")
@@ -589,26 +588,26 @@ private func run(_ steps: [Step], lock: Lock) -> (engine: Engine, opened: Bool, 
         var engine = F.engine([F.stored(Self.message)])
         for n in 1...5 {
             let pin = "000\(n)"
-            _ = engine.handle(.pinAttempt(Self.message.id, page: nil, pin: pin, F.now(Double(n))))
+            _ = engine.handle(.pin(Self.message.id, page: nil, pin: pin, F.now(Double(n))))
             _ = engine.handle(.pinChecked(Self.message.id, pin: pin, matching: [], F.now(Double(n))))
         }
-        let refused = engine.handle(.pinAttempt(Self.message.id, page: nil, pin: "4821", F.now(6))).pinResults
+        let refused = engine.handle(.pin(Self.message.id, page: nil, pin: "4821", F.now(6))).pinResults
         #expect(refused == [.refused(until: F.t0.addingTimeInterval(35))])
         #expect(reasons(engine, Self.message.id, page: 1, now: F.now(6))[.pin]
                 == "PIN attempts refused until 2027-01-15 08:00:35 GMT")
-        #expect(engine.handle(.pinAttempt(Self.message.id, page: nil, pin: "4821", F.now(35))).last
+        #expect(engine.handle(.pin(Self.message.id, page: nil, pin: "4821", F.now(35))).last
                 == .checkPIN(Self.message.id, pin: "4821", hashes: [key(1, .a, .pin): hash1, key(2, .a, .pin): hash2]))
     }
 
     @Test func repeatingAWrongPINCostsNothing() {
         var engine = F.engine([F.stored(Self.message)])
-        _ = engine.handle(.pinAttempt(Self.message.id, page: nil, pin: "1234", F.now(1)))
+        _ = engine.handle(.pin(Self.message.id, page: nil, pin: "1234", F.now(1)))
         let wrong = engine.handle(.pinChecked(Self.message.id, pin: "1234", matching: [], F.now(1)))
         #expect(wrong.pinResults == [.wrong(wrong: 1, refusedUntil: nil)])
         #expect(wrong.pinResults.first?.text == "wrong PIN (1 of 5 attempts before a wait)")
         for second in 2...10 {
-            let again = engine.handle(.pinAttempt(Self.message.id, page: nil, pin: "1234", F.now(Double(second))))
-            #expect(again == [.pinResult(Self.message.id, .alreadyTried)])
+            let again = engine.handle(.pin(Self.message.id, page: nil, pin: "1234", F.now(Double(second))))
+            #expect(again == [.reply(F.client, .pin(.alreadyTried))])
         }
         #expect(engine.entries[Self.message.id]?.state.pin.wrong == 1)
         #expect(engine.entries[Self.message.id]?.state.pin.tried == ["1234"])
@@ -624,15 +623,15 @@ private func run(_ steps: [Step], lock: Lock) -> (engine: Engine, opened: Bool, 
     @Test(arguments: failures)
     func refusedAttemptsCostNothing(_ name: String, _ page: Int?, _ pin: String, _ expected: String) {
         var engine = F.engine([F.stored(Self.message)])
-        let effects = engine.handle(.pinAttempt(Self.message.id, page: page, pin: pin, F.now(1)))
-        #expect(effects == [.pinResult(Self.message.id, .failed(expected))])
+        let effects = engine.handle(.pin(Self.message.id, page: page, pin: pin, F.now(1)))
+        #expect(effects == [.reply(F.client, .pin(.failed(expected)))])
         #expect(engine.entries[Self.message.id]?.state.pin.wrong == 0)
     }
 
     @Test func unknownMessagesAndStaleAnswers() {
         var engine = F.engine([F.stored(Self.message)])
-        #expect(engine.handle(.pinAttempt(F.id(42), page: nil, pin: "1234", F.now(1)))
-                == [.pinResult(F.id(42), .failed("no message \(F.id(42).short) in the chest"))])
+        #expect(engine.handle(.pin(F.id(42), page: nil, pin: "1234", F.now(1)))
+                == [.reply(F.client, .failure(ResolveError.none(F.id(42).rawValue).description))])
         // An answer for a PIN that is not pending is ignored.
         #expect(engine.handle(.pinChecked(Self.message.id, pin: "1234", matching: [key(1, .a, .pin)], F.now(1))) == [])
         #expect(engine.entries[Self.message.id]?.state.latched == [:])
@@ -699,16 +698,11 @@ struct WeatherCase: Sendable, CustomTestStringConvertible {
         _ = engine.handle(.fix(F.fix(at: 1), F.now(1)))
         let observation = Self.observation(testCase, now: 2)
         let effects = engine.handle(.weatherFetched(observation, F.now(2)))
-        #expect(effects.first == .emit({
-            var event = ChestEvent(event: "weather")
-            event.condition = testCase.condition?.rawValue
-            event.temperatureC = testCase.temperature
-            event.latitude = observation.coordinate.latitude
-            event.longitude = observation.coordinate.longitude
-            event.at = F.t0.addingTimeInterval(2 - testCase.age)
-            return event
-        }()))
-        #expect(effects.unlockEvents.map(\.set) == (testCase.opens.map { [$0] } ?? []))
+        #expect(effects.first == .emit(.weather(WeatherSummary(
+            condition: testCase.condition, temperatureC: testCase.temperature,
+            observedAt: F.t0.addingTimeInterval(2 - testCase.age), latitude: observation.coordinate.latitude,
+            longitude: observation.coordinate.longitude))))
+        #expect(effects.unlockEvents.map(\.set?.rawValue) == (testCase.opens.map { [$0] } ?? []))
         #expect(engine.needsWeather == (testCase.opens == nil))
     }
 
@@ -718,8 +712,8 @@ struct WeatherCase: Sendable, CustomTestStringConvertible {
         _ = engine.handle(.weatherFetched(Self.observation(WeatherCase(testDescription: "", condition: .snowy,
                                                                 temperature: 10), now: 2), F.now(2)))
         #expect(!engine.needsWeather)
-        let effects = engine.handle(.added([F.stored(Self.message)], announce: true, F.now(3)))
-        #expect(effects.unlockEvents.map(\.set) == ["A"])
+        let effects = engine.ingest([F.stored(Self.message)], F.now(3))
+        #expect(effects.unlockEvents.map(\.set?.rawValue) == ["A"])
     }
 
     @Test func weatherWithoutAFixIsUnknown() {
@@ -888,10 +882,10 @@ struct WeatherCase: Sendable, CustomTestStringConvertible {
         let saved = F.message(4, pages: [Page(text: "a", setA: [.pin(hash: hash1)])])
         var engine = Engine(gpsServer: "gps.local:2947")
         #expect(engine.status(now: F.now()).gpsd == .init(connected: false, server: "gps.local:2947", reason: nil))
-        _ = engine.handle(.added([F.stored(locked), F.stored(partial), F.stored(open), F.stored(saved, chest: .saved)],
-                                 announce: false, F.now()))
+        _ = engine.handle(.loaded([F.stored(locked), F.stored(partial), F.stored(open), F.stored(saved, chest: .saved)],
+                                 refused: [], F.now()))
         let connect = engine.handle(.gpsLink(connected: true, server: "gps.local:2947", reason: nil))
-        #expect(connect == [.emit(.gpsd(connected: true, server: "gps.local:2947"))])
+        #expect(connect == [.emit(.gpsd(connected: true, server: "gps.local:2947", reason: nil))])
         #expect(engine.handle(.gpsLink(connected: true, server: "gps.local:2947", reason: nil)) == [])
         _ = engine.handle(.fix(F.fix(at: 1, mode: 2, altitude: 35, eph: 7.5), F.now(1)))
         let status = engine.status(now: F.now(4))

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
+import ChestCore
 @testable import ChestIO
 
 /// A fresh directory under /tmp, removed when the test is done with it.
@@ -40,35 +41,36 @@ private func isDead(_ pid: Int32) -> Bool {
 }
 
 @Suite struct HookRunnerTests {
-    let unlocked = Data(#"""
-        {"event":"unlocked","id":"7f3a9c","title":"Birthday \"surprise\" $HOME `id`","page":2,"set":"B","at":"2026-12-24T18:00:00Z","openPages":[1,2],"final":true}
-        """#.utf8)
+    let unlocked = ChestEvent.unlocked(Unlock(
+        id: MessageID("7f3a9c0000000000000000000000abcd")!, title: #"Birthday "surprise" $HOME `id`"#, page: 2,
+        set: .b, at: ISO8601.parse("2026-12-24T18:00:00Z")!, text: "Under the oak"))
+    var unlockedJSON: String { String(decoding: ChestJSON.line(unlocked), as: UTF8.self) }
 
     @Test func hookGetsTheEventOnStdinAndInItsEnvironment() async throws {
         let scratch = try ScratchDirectory()
         let hook = #"""
             cat > "$OUT/stdin.json"
             printf '%s\n' "$CHEST_EVENT" "$CHEST_ID" "$CHEST_TITLE" "$CHEST_PAGE" "$CHEST_SET" "$CHEST_AT" \
-                "$CHEST_FINAL" "${CHEST_OPEN_PAGES-unset}" "${NOTIFY_SOCKET-unset}" "${WATCHDOG_USEC-unset}" > "$OUT/vars"
+                "$CHEST_TEXT" "${CHEST_FILE-unset}" "${NOTIFY_SOCKET-unset}" "${WATCHDOG_USEC-unset}" > "$OUT/vars"
             printf '%s' "$CHEST_EVENT_JSON" > "$OUT/json"
             """#
         let outcome = await HookRunner().run(
-            command: hook, eventJSON: unlocked,
+            command: hook, event: unlocked,
             environment: ["PATH": "/usr/bin:/bin", "OUT": scratch.path,
                           "NOTIFY_SOCKET": "/run/user/1000/systemd/notify", "WATCHDOG_USEC": "30000000"],
             timeout: 10)
 
         #expect(outcome == .exited(status: 0))
-        #expect(try scratch.contents("stdin.json") == String(decoding: unlocked, as: UTF8.self))
-        #expect(try scratch.contents("json") == String(decoding: unlocked, as: UTF8.self))
+        #expect(try scratch.contents("stdin.json") == unlockedJSON)
+        #expect(try scratch.contents("json") == unlockedJSON)
         #expect(try scratch.contents("vars") == """
             unlocked
-            7f3a9c
+            7f3a9c0000000000000000000000abcd
             Birthday "surprise" $HOME `id`
             2
             B
             2026-12-24T18:00:00Z
-            true
+            Under the oak
             unset
             unset
             unset
@@ -78,11 +80,11 @@ private func isDead(_ pid: Int32) -> Bool {
 
     @Test func exitStatusIsReported() async {
         let runner = HookRunner()
-        #expect(await runner.run(command: "exit 3", eventJSON: unlocked, environment: [:], timeout: 10)
+        #expect(await runner.run(command: "exit 3", event: unlocked, environment: [:], timeout: 10)
             == .exited(status: 3))
-        #expect(await runner.run(command: "kill -9 $$", eventJSON: unlocked, environment: [:], timeout: 10)
+        #expect(await runner.run(command: "kill -9 $$", event: unlocked, environment: [:], timeout: 10)
             == .exited(status: 128 + SIGKILL))
-        #expect(await runner.run(command: "no-such-command-for-chest", eventJSON: unlocked,
+        #expect(await runner.run(command: "no-such-command-for-chest", event: unlocked,
                                  environment: ["PATH": "/usr/bin:/bin"], timeout: 10)
             == .exited(status: 127))
     }
@@ -93,7 +95,7 @@ private func isDead(_ pid: Int32) -> Bool {
         async let ticks = tick(for: 0.25)
         let outcome = await HookRunner().run(
             command: #"echo $$ > "$OUT/shell.pid"; sleep 1000 & echo $! > "$OUT/sleep.pid"; wait"#,
-            eventJSON: unlocked, environment: ["PATH": "/usr/bin:/bin", "OUT": scratch.path], timeout: 0.5)
+            event: unlocked, environment: ["PATH": "/usr/bin:/bin", "OUT": scratch.path], timeout: 0.5)
         let elapsed = ContinuousClock.now - start
 
         #expect(outcome == .timedOut)
@@ -113,7 +115,7 @@ private func isDead(_ pid: Int32) -> Bool {
     @Test func hookIgnoringSIGTERMGetsSIGKILL() async {
         let start = ContinuousClock.now
         let outcome = await HookRunner(killGrace: 0.3).run(
-            command: "trap '' TERM; sleep 1000", eventJSON: unlocked,
+            command: "trap '' TERM; sleep 1000", event: unlocked,
             environment: ["PATH": "/usr/bin:/bin"], timeout: 0.2)
         #expect(outcome == .timedOut)
         #expect(ContinuousClock.now - start < .seconds(3))
@@ -125,7 +127,7 @@ private func isDead(_ pid: Int32) -> Bool {
         let outcomes = await withTaskGroup(of: HookOutcome.self) { group in
             for _ in 0..<6 {
                 group.addTask {
-                    await HookRunner().run(command: "sleep 1000", eventJSON: Data("{}".utf8),
+                    await HookRunner().run(command: "sleep 1000", event: .rejected(file: "a", reason: "b"),
                                            environment: ["PATH": "/usr/bin:/bin"], timeout: 0.6)
                 }
             }
@@ -139,12 +141,12 @@ private func isDead(_ pid: Int32) -> Bool {
     @Test func largeEventReachesStdin() async throws {
         let scratch = try ScratchDirectory()
         let title = String(repeating: "x", count: 100_000)
-        let event = Data(#"{"event":"ingested","id":"ab","title":"\#(title)"}"#.utf8)
+        let event = ChestEvent.ingested(MessageID("ab000000000000000000000000000000")!, title: title)
         let outcome = await HookRunner().run(
-            command: #"wc -c > "$OUT/count""#, eventJSON: event,
+            command: #"wc -c > "$OUT/count""#, event: event,
             environment: ["PATH": "/usr/bin:/bin", "OUT": scratch.path], timeout: 10)
         #expect(outcome == .exited(status: 0))
-        #expect(try Int(scratch.contents("count").trimmingCharacters(in: .whitespacesAndNewlines)) == event.count)
+        #expect(try Int(scratch.contents("count").trimmingCharacters(in: .whitespacesAndNewlines)) == ChestJSON.line(event).count)
     }
 
     @Test func missingExecutableFailsToStart() async {
@@ -159,17 +161,18 @@ private func isDead(_ pid: Int32) -> Bool {
     }
 
     @Test func eventVariablesFollowTheEventsFields() {
-        let variables = HookRunner.eventVariables(Data(#"""
-            {"event":"rejected","file":"a b.locked","reason":"not UTF-8","ageSeconds":1.5,"fix":null,"weird-key":"x"}
-            """#.utf8))
-        #expect(variables["CHEST_EVENT"] == "rejected")
-        #expect(variables["CHEST_FILE"] == "a b.locked")
-        #expect(variables["CHEST_REASON"] == "not UTF-8")
-        #expect(variables["CHEST_AGE_SECONDS"] == "1.5")
-        #expect(variables["CHEST_FIX"] == nil)
+        let event = ChestEvent.gpsd(connected: false, server: "localhost:2947", reason: "connection refused")
+        let variables = HookRunner.eventVariables(event, json: ChestJSON.line(event))
+        #expect(variables["CHEST_EVENT"] == "gpsd")
+        #expect(variables["CHEST_CONNECTED"] == "false")
+        #expect(variables["CHEST_SERVER"] == "localhost:2947")
+        #expect(variables["CHEST_REASON"] == "connection refused")
         #expect(variables.keys.sorted() == [
-            "CHEST_AGE_SECONDS", "CHEST_EVENT", "CHEST_EVENT_JSON", "CHEST_FILE", "CHEST_REASON",
+            "CHEST_CONNECTED", "CHEST_EVENT", "CHEST_EVENT_JSON", "CHEST_REASON", "CHEST_SERVER",
         ])
-        #expect(HookRunner.eventVariables(Data("[1]".utf8)) == ["CHEST_EVENT_JSON": "[1]"])
+        let fix = ChestEvent.fix(FixSummary(mode: 3, latitude: 1.5, longitude: 2, altitudeMSL: nil))
+        let fixVariables = HookRunner.eventVariables(fix, json: ChestJSON.line(fix))
+        #expect(fixVariables["CHEST_ALTITUDE_MSL"] == nil)
+        #expect(fixVariables["CHEST_LATITUDE"] == "1.5")
     }
 }

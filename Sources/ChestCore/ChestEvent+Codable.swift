@@ -1,0 +1,112 @@
+import struct Foundation.Date
+
+/// The JSON line of an event: one flat object named by its `event` field, fields absent when unknown. Its names
+/// are a contract other programs parse (`chest watch --json`, docs/DESIGN.md "Machine-readable output").
+extension ChestEvent: Codable {
+    public init(from decoder: any Decoder) throws {
+        let line = try Line(from: decoder)
+        func need<T>(_ value: T?, _ field: String) throws -> T {
+            guard let value else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                        debugDescription: "a \(line.event) event without \(field)"))
+            }
+            return value
+        }
+        switch line.event {
+        case "unlocked":
+            self = .unlocked(Unlock(id: try need(line.id, "id"), title: line.title ?? "", page: try need(line.page, "page"),
+                                    set: line.set.flatMap(LockSetName.init(rawValue:)), at: try need(line.at, "at"),
+                                    text: line.text ?? ""))
+        case "ingested": self = .ingested(try need(line.id, "id"), title: line.title ?? "")
+        case "rejected": self = .rejected(file: line.file ?? "", reason: line.reason ?? "")
+        case "gpsd": self = .gpsd(connected: line.connected ?? false, server: line.server ?? "", reason: line.reason)
+        case "fix":
+            self = .fix(FixSummary(mode: line.mode ?? 0, latitude: line.latitude, longitude: line.longitude,
+                                   altitudeMSL: line.altitudeMSL, time: line.at))
+        case "saved": self = .saved(try need(line.id, "id"), title: line.title ?? "")
+        case "deleted": self = .deleted(try need(line.id, "id"), title: line.title ?? "")
+        case "clock": self = .clock(reason: line.reason ?? "")
+        case "weather":
+            self = .weather(WeatherSummary(
+                condition: line.condition.flatMap(WeatherCondition.init(rawValue:)), temperatureC: line.temperatureC,
+                observedAt: try need(line.at, "at"), latitude: try need(line.latitude, "latitude"),
+                longitude: try need(line.longitude, "longitude")))
+        default:
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "unknown event \(line.event)"))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try Line(self).encode(to: encoder)
+    }
+
+    /// The event's top-level fields that are text, numbers or booleans, by JSON name, as a shell sees them: the
+    /// `CHEST_*` variables of a hook.
+    public var scalarFields: [String: String] {
+        let line = Line(self)
+        var fields: [String: String] = ["event": line.event]
+        func put(_ name: String, _ value: (some CustomStringConvertible)?) {
+            if let value { fields[name] = value.description }
+        }
+        put("id", line.id)
+        put("title", line.title)
+        put("page", line.page)
+        put("set", line.set)
+        put("at", line.at.map(ISO8601.string))
+        put("file", line.file)
+        put("reason", line.reason)
+        put("connected", line.connected)
+        put("server", line.server)
+        put("mode", line.mode)
+        put("latitude", line.latitude)
+        put("longitude", line.longitude)
+        put("altitudeMSL", line.altitudeMSL)
+        put("condition", line.condition)
+        put("temperatureC", line.temperatureC)
+        put("text", line.text)
+        return fields
+    }
+
+    /// The flat object as it is written.
+    private struct Line: Codable {
+        var event: String
+        var id: MessageID?
+        var title: String?
+        var page: Int?
+        var set: String?
+        var at: Date?
+        var file: String?
+        var reason: String?
+        var connected: Bool?
+        var server: String?
+        var mode: Int?
+        var latitude: Double?
+        var longitude: Double?
+        var altitudeMSL: Double?
+        var condition: String?
+        var temperatureC: Double?
+        var text: String?
+
+        init(_ event: ChestEvent) {
+            self.event = event.name
+            switch event {
+            case let .unlocked(unlock):
+                (id, title, page, set, at, text) = (unlock.id, unlock.title, unlock.page, unlock.set?.rawValue, unlock.at, unlock.text)
+            case let .ingested(id, title), let .saved(id, title), let .deleted(id, title):
+                (self.id, self.title) = (id, title)
+            case let .rejected(file, reason):
+                (self.file, self.reason) = (file, reason)
+            case let .gpsd(connected, server, reason):
+                (self.connected, self.server, self.reason) = (connected, server, reason)
+            case let .fix(fix):
+                (mode, latitude, longitude, altitudeMSL, at) = (fix.mode, fix.latitude, fix.longitude, fix.altitudeMSL, fix.time)
+            case let .clock(reason):
+                self.reason = reason
+            case let .weather(weather):
+                (condition, temperatureC, at) = (weather.condition?.rawValue, weather.temperatureC, weather.observedAt)
+                (latitude, longitude) = (weather.latitude, weather.longitude)
+            }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+/// What enters and leaves the chest: arrivals taken in or refused, save and delete, and the outcome of each
+/// change the daemon carried out on disk.
+extension Engine {
+    /// Takes in the arrivals that are new messages, refuses the rest with a reason, and asks for the accepted ones
+    /// to be stored; they join the engine once `.changed` says they are on disk.
+    mutating func admit(_ arrivals: [Arrival], now: Now) -> [Effect] {
+        var effects: [Effect] = []
+        var admitted: [Admission] = []
+        var seen: Set<MessageID> = []
+        for arrival in arrivals {
+            switch arrival.content {
+            case let .refused(reason):
+                effects += refuse(arrival, reason: reason)
+            case let .message(message, sentByYou):
+                if let reason = duplicateReason(of: message) {
+                    effects += refuse(arrival, reason: reason)
+                } else if !seen.insert(message.id).inserted {
+                    effects += refuse(arrival, reason: "the same message (\(message.id.short)) arrived twice at once; kept one")
+                } else {
+                    let stored = StoredMessage(message: message, state: MessageState(ingestedAt: now.wall),
+                                               chest: .regular, sentByYou: sentByYou)
+                    admitted.append(Admission(stored: stored, source: arrival.source))
+                }
+            }
+        }
+        if !admitted.isEmpty { effects.append(.change(.store(admitted))) }
+        return effects
+    }
+
+    /// A refused inbox file is set aside and announced; a refused import is answered to its caller.
+    private func refuse(_ arrival: Arrival, reason: String) -> [Effect] {
+        switch arrival.source {
+        case let .staged(path): [.reject(path: path, reason: reason), .emit(.rejected(file: arrival.file, reason: reason))]
+        case let .copy(_, client): [.reply(client, .failure(reason))]
+        }
+    }
+
+    /// Why a message cannot join the chest because its ID is there already: the same message again, or a
+    /// different one claiming its ID.
+    func duplicateReason(of message: Message) -> String? {
+        guard let existing = entries[message.id] else { return nil }
+        let chest = existing.chest == .saved ? "saved" : "regular"
+        return existing.message == message
+            ? "message \(existing.id.short) \"\(existing.message.title)\" is already in the \(chest) chest"
+            : "a different message with the ID \(existing.id.short) (\"\(existing.message.title)\") is already in the \(chest) chest"
+    }
+
+    /// `chest save`: to the saved chest, which has a limit.
+    func save(_ id: MessageID, for client: ClientID) -> [Effect] {
+        guard let stored = entries[id] else { return [] }
+        guard stored.chest == .regular else { return [.reply(client, .failure("\(id.short) is already in the saved chest"))] }
+        guard savedCount < ChestKind.savedLimit else {
+            return [.reply(client, .failure("the saved chest is full (\(ChestKind.savedLimit) messages); delete one first with `chest delete ID`"))]
+        }
+        return [.change(.move(id, from: .regular, to: .saved, for: client))]
+    }
+
+    /// `chest delete`: gone for good.
+    func delete(_ id: MessageID, for client: ClientID) -> [Effect] {
+        guard let stored = entries[id] else { return [] }
+        return [.change(.remove(id, from: stored.chest, for: client))]
+    }
+
+    /// How many messages the saved chest holds.
+    var savedCount: Int { entries.values.count { $0.chest == .saved } }
+
+    /// Commits a change the daemon carried out, or answers why it could not be.
+    mutating func conclude(_ change: ChestChange, failure: String?, now: Now) -> [Effect] {
+        switch change {
+        case let .store(admissions):
+            if let failure {
+                return admissions.compactMap { admission in
+                    admission.source.client.map { .reply($0, .failure("cannot store the message: \(failure)")) }
+                }
+            }
+            var effects = admissions.flatMap { add($0.stored, announce: true, now: now) }
+            effects += rescheduleWake(now)
+            effects += planWeather(now)
+            for admission in admissions {
+                guard let client = admission.source.client else { continue }
+                effects.append(.reply(client, .message(ImportResult(admission.stored.message))))
+            }
+            return effects
+        case let .move(id, _, to, client):
+            guard var stored = entries[id] else { return [] }
+            if let failure { return [.reply(client, .failure("cannot save \(id.short): \(failure)"))] }
+            stored.chest = to
+            entries[id] = stored
+            return [.emit(.saved(id, title: stored.message.title)), .reply(client, .message(ImportResult(stored.message)))]
+        case let .remove(id, _, client):
+            guard let stored = entries[id] else { return [] }
+            if let failure { return [.reply(client, .failure("cannot delete \(id.short): \(failure)"))] }
+            entries.removeValue(forKey: id)
+            unregisterAll(stored)
+            return [.emit(.deleted(id, title: stored.message.title)), .reply(client, .message(ImportResult(stored.message)))]
+        }
+    }
+
+    /// The one message an ID or a unique prefix of one names, or the sentence that says why there is none.
+    public func resolve(_ text: String?) -> Result<MessageID, ResolveError> {
+        let prefix = (text ?? "").lowercased()
+        guard !prefix.isEmpty, prefix.utf8.allSatisfy(\.isLowerHex) else { return .failure(.notAnID(text ?? "")) }
+        let matches = ids(matching: prefix)
+        switch matches.count {
+        case 0: return .failure(.none(prefix))
+        case 1: return .success(matches[0])
+        default: return .failure(.ambiguous(prefix, matches))
+        }
+    }
+}
+
+/// Why an ID given on the command line names no single message.
+public enum ResolveError: Error, Hashable, Sendable, CustomStringConvertible {
+    case notAnID(String)
+    case none(String)
+    case ambiguous(String, [MessageID])
+
+    public var description: String {
+        switch self {
+        case let .notAnID(text): "\"\(text)\" is not a message ID; see `chest list`"
+        case let .none(prefix): "no message \(prefix) in the chest; see `chest list` and `chest list --saved`"
+        case let .ambiguous(prefix, matches):
+            "\(prefix) matches \(matches.count) messages (\(matches.prefix(3).map(\.short).joined(separator: ", "))…); type more of the ID"
+        }
+    }
+}
+
+extension ImportResult {
+    init(_ message: Message) { self.init(id: message.id.rawValue, title: message.title) }
+}

@@ -1,0 +1,42 @@
+/// The control socket's requests, answered from the engine's state like ntpd's `build_show_status`.
+extension Engine {
+    mutating func answer(_ request: ControlRequest, from client: ClientID, now: Now) -> [Effect] {
+        switch request.op {
+        case .status:
+            let notes = [weatherProblem.map { "weather: \($0)" }, weather?.attribution].compactMap { $0 }
+            return [.reply(client, .status(status(now: now, notes: notes)))]
+        case .list:
+            return [.reply(client, .list(list(chest: request.saved == true ? .saved : .regular)))]
+        case .read, .pin, .save, .delete:
+            let id: MessageID
+            switch resolve(request.id) {
+            case let .success(resolved): id = resolved
+            case let .failure(error): return [.reply(client, .failure(error.description))]
+            }
+            switch request.op {
+            case .read: return read(id, now: now).map { [.reply(client, .read($0))] } ?? []
+            case .pin: return attemptPIN(id, page: request.page, pin: request.pin ?? "", for: client, now: now)
+            case .save: return save(id, for: client)
+            default: return delete(id, for: client)
+            }
+        case .import:
+            // The daemon reads the file and hands it in as an arrival; a bare request has nothing to import.
+            return [.reply(client, .failure("import needs an absolute path"))]
+        case .fix:
+            guard let fix = lastFix, fix.position != nil, fix.isFresh(at: now.monotonic) else {
+                let why = gps.connected ? "the receiver has no fix yet" : "gpsd is not connected"
+                return [.reply(client, .failure("no GPS fix available (\(why)); wait for a fix (chest status) or type the position"))]
+            }
+            return [.reply(client, .fix(fix))]
+        case .watch:
+            subscribers.insert(client)
+            let pending = undelivered
+            var effects: [Effect] = [.reply(client, .subscribed)]
+            effects += pending.map { .send(client, .unlocked($0)) }
+            for id in Set(pending.map(\.id)).sorted() {
+                effects += markDelivered(id, pages: pending.filter { $0.id == id }.map(\.page))
+            }
+            return effects
+        }
+    }
+}

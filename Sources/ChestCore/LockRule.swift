@@ -1,0 +1,67 @@
+import struct Foundation.Date
+
+/// The rule of each lock kind, asked both when latching and when explaining: `nil` when the evidence satisfies
+/// the lock, else what is missing. One function per kind, so the two cannot drift apart
+/// (docs/DESIGN.md "Lock rules").
+enum LockRule {
+    /// Why no fix can count for a location or altitude lock right now: gpsd lost, no fix, or a stale one.
+    static func fixProblem(_ fix: Fix?, connected: Bool, now: Now) -> LockReason? {
+        guard connected else { return .gpsNotConnected }
+        guard let fix, fix.mode >= 2 else { return .needsFix }
+        guard fix.isFresh(at: now.monotonic) else { return .staleFix(ageSeconds: fix.age(at: now.monotonic)) }
+        return nil
+    }
+
+    /// A qualified fix within the radius, with an error estimate (when the receiver gives one) no larger than it.
+    static func location(_ position: Coordinate, eph: Double?, center: Coordinate, radius: Double) -> LockReason? {
+        let distance = position.distance(to: center)
+        if distance > radius { return .away(metres: distance, bearing: position.bearing(to: center)) }
+        if let eph, eph > radius { return .inaccurate(eph: eph, radius: radius) }
+        return nil
+    }
+
+    /// A 3D fix inside the range, vertically accurate enough to say so.
+    static func altitude(_ altitude: Double?, epv: Double?, bounds: Bounds) -> LockReason? {
+        guard let altitude else { return .needs3DFix }
+        if !bounds.contains(altitude) { return .altitude(current: altitude, needs: bounds) }
+        let limit = verticalErrorLimit(bounds)
+        if let epv, epv > limit { return .verticalError(epv: epv, needs: limit) }
+        return nil
+    }
+
+    /// The vertical counterpart of the eph rule: a fix whose vertical error estimate is larger than half the
+    /// range's width, or than `verticalErrorFloor` for narrow ranges, says nothing about being inside it.
+    /// Cold-starting receivers report altitudes hundreds of metres off with an epv to match.
+    static func verticalErrorLimit(_ bounds: Bounds) -> Double {
+        max((bounds.max - bounds.min) / 2, verticalErrorFloor)
+    }
+
+    /// Any range accepts a fix this accurate vertically: gpsd turns a consumer receiver's usual VDOP of 1 to 2
+    /// into an epv of about 25 to 45 m.
+    static let verticalErrorFloor = 50.0
+
+    /// The trusted time at or after the instant. `correction` is how far the system clock runs ahead of GPS time.
+    static func time(_ instant: Date, trusted: Date, correction: Double) -> LockReason? {
+        if instant <= trusted { return nil }
+        return correction > 0 ? .clockAheadOfGPS(opensAt: instant, offsetSeconds: correction) : .opensAt(instant)
+    }
+
+    /// A known reading of that condition.
+    static func weather(_ needs: WeatherCondition, _ reading: WeatherReading) -> LockReason? {
+        switch reading {
+        case let .unknown(why): return .weatherUnknown(why, temperature: false)
+        case let .known(observation):
+            return observation.condition == needs ? nil : .weather(current: observation.condition, needs: needs)
+        }
+    }
+
+    /// A known reading whose temperature is inside the range.
+    static func temperature(_ bounds: Bounds, _ reading: WeatherReading) -> LockReason? {
+        switch reading {
+        case let .unknown(why): return .weatherUnknown(why, temperature: true)
+        case let .known(observation):
+            guard let temperature = observation.temperatureC else { return .weatherUnknown(.noTemperature, temperature: true) }
+            return bounds.contains(temperature) ? nil : .temperature(current: temperature, needs: bounds)
+        }
+    }
+}
