@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+@testable import ChestCore
+
+private typealias F = CoreFixture
+
+/// The engine decides what enters and leaves the chest; the daemon only carries it out and reports back.
+@Suite struct EngineChestTests {
+    static func timeLocked(_ n: UInt8, title: String = "Test") -> Message {
+        F.message(n, title: title, pages: [Page(text: "later", setA: [.time(F.t0.addingTimeInterval(100))])])
+    }
+
+    static func arrival(_ message: Message, path: String = "/chest/incoming/m.locked") -> Arrival {
+        Arrival(source: .staged(path: path), file: "m.locked", content: .message(message, sentByYou: false))
+    }
+
+    @Test func anArrivalIsStoredBeforeItJoinsTheEngineAndIsAnnounced() throws {
+        var engine = F.engine([])
+        let message = Self.timeLocked(1)
+        let decided = engine.handle(.arrived([Self.arrival(message)], F.now(1)))
+        guard case let .change(.store(admissions)) = try #require(decided.first) else {
+            Issue.record("expected a store, got \(decided)")
+            return
+        }
+        #expect(decided.count == 1)
+        #expect(admissions.map(\.stored.id) == [message.id])
+        #expect(admissions.first?.source == .staged(path: "/chest/incoming/m.locked"))
+        #expect(engine.entries.isEmpty, "not in the engine until it is on disk")
+
+        let stored = engine.handle(.changed(.store(admissions), failure: nil, F.now(1)))
+        #expect(stored.first == .emit(.ingested(message.id, title: "Test")))
+        #expect(engine.entries[message.id]?.state.ingestedAt == F.now(1).wall)
+    }
+
+    @Test func aStoreThatFailsLeavesNothingBehindAndTellsTheImporter() {
+        var engine = F.engine([])
+        let message = Self.timeLocked(1)
+        let client = ClientID(7)
+        let arrival = Arrival(source: .copy(Data("bytes".utf8), for: client), file: "/home/a/m.locked",
+                              content: .message(message, sentByYou: false))
+        let decided = engine.handle(.arrived([arrival], F.now(1)))
+        guard case let .change(change) = decided.first else {
+            Issue.record("expected a change, got \(decided)")
+            return
+        }
+        let failed = engine.handle(.changed(change, failure: "No space left on device", F.now(1)))
+        #expect(failed == [.reply(client, .failure("cannot store the message: No space left on device"))])
+        #expect(engine.entries.isEmpty)
+        let stored = engine.handle(.changed(change, failure: nil, F.now(1)))
+        #expect(stored.contains(.reply(client, .message(ImportResult(id: message.id.rawValue, title: "Test")))))
+    }
+
+    @Test func refusedFilesAreSetAsideAndAnnouncedWithTheirReason() {
+        var engine = F.engine([])
+        let refused = Arrival(source: .staged(path: "/chest/incoming/bad.locked"), file: "bad.locked",
+                              content: .refused("not a chest message: the file is not UTF-8"))
+        #expect(engine.handle(.arrived([refused], F.now(1))) == [
+            .reject(path: "/chest/incoming/bad.locked", reason: "not a chest message: the file is not UTF-8"),
+            .emit(.rejected(file: "bad.locked", reason: "not a chest message: the file is not UTF-8")),
+        ])
+    }
+
+    @Test func duplicatesAreRefusedWhetherStoredOrInTheSameBatch() {
+        let message = Self.timeLocked(1, title: "Old")
+        var engine = F.engine([F.stored(message, chest: .saved)])
+        let again = engine.handle(.arrived([Self.arrival(message, path: "/i/a")], F.now(1)))
+        #expect(again.first == .reject(path: "/i/a", reason: "message \(message.id.short) \"Old\" is already in the saved chest"))
+
+        var impostor = Self.timeLocked(1, title: "Impostor")
+        impostor.from = "Mallory"
+        let claimed = engine.handle(.arrived([Self.arrival(impostor, path: "/i/b")], F.now(1)))
+        #expect(claimed.first == .reject(
+            path: "/i/b", reason: "a different message with the ID \(message.id.short) (\"Old\") is already in the saved chest"))
+
+        let fresh = Self.timeLocked(2)
+        let twice = engine.handle(.arrived([Self.arrival(fresh, path: "/i/c"), Self.arrival(fresh, path: "/i/d")], F.now(1)))
+        #expect(twice.contains(.reject(path: "/i/d", reason: "the same message (\(fresh.id.short)) arrived twice at once; kept one")))
+        #expect(twice.contains { if case let .change(.store(admissions)) = $0 { admissions.count == 1 } else { false } })
+    }
+
+    @Test func theSavedChestHoldsFiftyMessages() {
+        let saved = (1...UInt8(ChestKind.savedLimit)).map { F.stored(Self.timeLocked($0), chest: .saved) }
+        let extra = Self.timeLocked(200)
+        var engine = F.engine(saved + [F.stored(extra)])
+        let client = ClientID(3)
+        #expect(engine.handle(.request(client, ControlRequest(op: .save, id: extra.id.rawValue), F.now(1)))
+                == [.reply(client, .failure("the saved chest is full (50 messages); delete one first with `chest delete ID`"))])
+        #expect(engine.handle(.request(client, ControlRequest(op: .save, id: saved[0].id.rawValue), F.now(1)))
+                == [.reply(client, .failure("\(saved[0].id.short) is already in the saved chest"))])
+
+        _ = engine.handle(.changed(.remove(saved[0].id, from: .saved, for: client), failure: nil, F.now(1)))
+        let move = engine.handle(.request(client, ControlRequest(op: .save, id: extra.id.rawValue), F.now(2)))
+        #expect(move == [.change(.move(extra.id, from: .regular, to: .saved, for: client))])
+        #expect(engine.entries[extra.id]?.chest == .regular, "moved only once the file is")
+        let moved = engine.handle(.changed(.move(extra.id, from: .regular, to: .saved, for: client), failure: nil, F.now(2)))
+        #expect(moved.first == .emit(.saved(extra.id, title: "Test")))
+        #expect(engine.entries[extra.id]?.chest == .saved)
+    }
+
+    @Test func aDeleteThatFailsKeepsTheMessage() {
+        let message = Self.timeLocked(1)
+        var engine = F.engine([F.stored(message)])
+        let client = ClientID(4)
+        let change = ChestChange.remove(message.id, from: .regular, for: client)
+        #expect(engine.handle(.request(client, ControlRequest(op: .delete, id: "01"), F.now(1))) == [.change(change)])
+        #expect(engine.handle(.changed(change, failure: "Permission denied", F.now(1)))
+                == [.reply(client, .failure("cannot delete \(message.id.short): Permission denied"))])
+        #expect(engine.entries[message.id] != nil)
+        #expect(engine.handle(.changed(change, failure: nil, F.now(1))).first == .emit(.deleted(message.id, title: "Test")))
+        #expect(engine.entries.isEmpty)
+        #expect(engine.handle(.tick(F.now(100))).unlocks == [])
+    }
+
+    @Test func anIDPrefixNamesOneMessageOrSaysWhyNot() {
+        let engine = F.engine([F.stored(Self.timeLocked(0x12)), F.stored(Self.timeLocked(0x13))])
+        #expect(engine.resolve("12ab") == .success(F.id(0x12)))
+        #expect(engine.resolve("12AB") == .success(F.id(0x12)))
+        #expect(engine.resolve(F.id(0x13).rawValue) == .success(F.id(0x13)))
+        #expect(engine.resolve("1") == .failure(.ambiguous("1", [F.id(0x12), F.id(0x13)])))
+        #expect(engine.resolve("ff") == .failure(.none("ff")))
+        #expect(engine.resolve("xyz") == .failure(.notAnID("xyz")))
+        #expect(engine.resolve("") == .failure(.notAnID("")))
+        #expect(engine.resolve(nil) == .failure(.notAnID("")))
+        #expect(ResolveError.ambiguous("1", [F.id(0x12), F.id(0x13)]).description
+                == "1 matches 2 messages (12ababab, 13ababab…); type more of the ID")
+    }
+
+    @Test func aWatcherHearsTheUndeliveredUnlocksOnceAndLaterUnlocksAreDelivered() {
+        let message = F.message(pages: [
+            Page(text: "one", setA: [.time(F.t0.addingTimeInterval(10))]),
+            Page(text: "two", setA: [.time(F.t0.addingTimeInterval(20))]),
+        ])
+        var engine = F.engine([F.stored(message)])
+        let opened = engine.handle(.tick(F.now(10)))
+        #expect(opened.contains(.notify(Unlock(message, page: 1, set: .a, at: F.now(10).wall))))
+        #expect(engine.undelivered.map(\.page) == [1])
+
+        let watcher = ClientID(9)
+        let subscribed = engine.handle(.request(watcher, ControlRequest(op: .watch), F.now(11)))
+        #expect(subscribed.prefix(2) == [.reply(watcher, .subscribed),
+                                         .send(watcher, .unlocked(Unlock(message, page: 1, set: .a, at: F.now(10).wall)))])
+        #expect(engine.undelivered == [])
+
+        // With a watcher, an unlock is persisted open, announced, then persisted delivered.
+        let second = engine.handle(.tick(F.now(20)))
+        #expect(second.persisted.map { $0.openPages.map(\.delivered) } == [[true, false], [true, true]])
+        #expect(engine.subscribers == [watcher])
+        _ = engine.handle(.clientGone(watcher))
+        #expect(engine.subscribers.isEmpty)
+    }
+}
