@@ -1,5 +1,6 @@
 import CGPSD
 import ChestCore
+import ChestIO
 @preconcurrency import Dispatch
 import Foundation
 import Glibc
