@@ -16,25 +16,36 @@ let package = Package(
                        providers: [.apt(["libsodium-dev"])]),
         // Pure: model, file format, locks, geometry, the evaluation engine. No I/O, no clock reads.
         .target(name: "ChestCore"),
-        // Thin adapters over the OS: files, inotify, Unix socket, gpsd, HTTP, signals, crypto.
-        .target(name: "ChestIO", dependencies: ["ChestCore", "CGPSD", "CSodium"]),
+        // A simulated GPS receiver: walks written as NMEA 0183 (chest-walk, the demo, the tests).
+        .target(name: "ChestSimulator", dependencies: ["ChestCore"]),
+        // Thin adapters over the OS: files, inotify, Unix socket, processes, signals, systemd. Links no C library,
+        // so the command line does not load libgps.
+        .target(name: "ChestIO", dependencies: ["ChestCore"]),
+        // gpsd through libgps: the one module that links it.
+        .target(name: "ChestGPS", dependencies: ["ChestCore", "ChestIO", "CGPSD"]),
+        // Seals, identities and PIN hashes through libsodium: the one module that links it.
+        .target(name: "ChestSeal", dependencies: ["ChestCore", "ChestIO", "CSodium"]),
         // The weather providers over HTTP, run by chestd in the short-lived `chest-weather` helper.
         .target(name: "ChestWeather", dependencies: ["ChestCore"]),
         .executableTarget(name: "chest-weather", dependencies: ["ChestWeather"], path: "Sources/chest-weather"),
         // The daemon and the command line as libraries, so tests can drive them.
-        .target(name: "ChestDaemon", dependencies: ["ChestCore", "ChestIO"]),
-        .target(name: "ChestCLI", dependencies: ["ChestCore", "ChestIO"]),
+        .target(name: "ChestDaemon", dependencies: ["ChestCore", "ChestIO", "ChestGPS", "ChestSeal"]),
+        .target(name: "ChestCLI", dependencies: ["ChestCore", "ChestIO", "ChestSeal"]),
         .executableTarget(name: "chestd", dependencies: ["ChestDaemon"]),
         .executableTarget(name: "chest", dependencies: ["ChestCLI"]),
         // The benchmark of SPEC §7 (docs/BENCHMARKS.md).
-        .target(name: "ChestBench", dependencies: ["ChestCore", "ChestIO"]),
+        .target(name: "ChestBench", dependencies: ["ChestCore", "ChestIO", "ChestSeal"]),
         .executableTarget(name: "chest-bench", dependencies: ["ChestBench"], path: "Sources/chest-bench"),
         // Writes a walk as NMEA for gpsfake (demo/README.md).
-        .executableTarget(name: "chest-walk", dependencies: ["ChestCore"], path: "Sources/chest-walk"),
-        .target(name: "ChestTestSupport", dependencies: ["ChestCore", "ChestIO"], path: "Tests/ChestTestSupport"),
+        .executableTarget(name: "chest-walk", dependencies: ["ChestSimulator"], path: "Sources/chest-walk"),
+        .target(name: "ChestTestSupport", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestSimulator"],
+                path: "Tests/ChestTestSupport"),
         .testTarget(name: "ChestCoreTests", dependencies: ["ChestCore"]),
-        .testTarget(name: "ChestIOTests", dependencies: ["ChestIO", "ChestWeather", "ChestTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["ChestCore", "ChestIO", "ChestTestSupport"]),
+        .testTarget(name: "ChestSimulatorTests", dependencies: ["ChestCore", "ChestSimulator"]),
+        .testTarget(name: "ChestIOTests", dependencies: ["ChestIO", "ChestGPS", "ChestSeal", "ChestSimulator", "ChestWeather",
+                                                         "ChestTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestSimulator",
+                                                          "ChestTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

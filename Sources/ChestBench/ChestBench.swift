@@ -1,5 +1,6 @@
 import ChestCore
 import ChestIO
+import ChestSeal
 import Foundation
 
 /// The in-process benchmarks of SPEC §7: what one fix costs the engine with many pending location locks.

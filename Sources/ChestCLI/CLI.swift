@@ -74,8 +74,8 @@ public enum CLI {
             do {
                 let result = try client(settings).call(ControlRequest(op: .import, path: path), expecting: ImportResult.self)
                 print(result.id)
-            } catch let error as ChestError where error.description.hasPrefix("chestd is not running") {
-                throw error
+            } catch ControlClientError.notRunning(let socket) {
+                throw ControlClientError.notRunning(socket: socket)
             } catch {
                 failures += 1
                 printError("chest: \(file): \(error)")
@@ -95,7 +95,7 @@ public enum CLI {
         while count.map({ seen < $0 }) ?? true {
             let left = deadline.map { $0 - MonotonicClock.now() }
             if let left, left <= 0 { return }
-            let result = Result { () throws(ChestError) -> Data? in try client.nextLine(timeout: left) }
+            let result = Result { () throws(ControlClientError) -> Data? in try client.nextLine(timeout: left) }
             if case .failure = result, deadline != nil { return }
             guard let line = try result.get() else { throw ChestError("chestd stopped") }
             if json {

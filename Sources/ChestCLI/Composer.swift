@@ -1,5 +1,6 @@
 import ChestCore
 import ChestIO
+import ChestSeal
 import Foundation
 
 /// `chest compose`: resolves `here` and PINs, seals the message with the user's identity, writes the file.

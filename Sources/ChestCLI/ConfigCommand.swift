@@ -1,5 +1,6 @@
 import ChestCore
 import ChestIO
+import ChestSeal
 
 /// `chest config`: shows and changes the settings file, and shows the identity.
 struct ConfigCommand {

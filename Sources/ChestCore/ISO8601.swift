@@ -35,7 +35,7 @@ public enum ISO8601 {
 
 /// RFC 3339 times by arithmetic, without a calendar library: the daemon reads and writes thousands of them, and
 /// Foundation's formatters would load ICU's data (megabytes of resident memory) to do it.
-enum RFC3339 {
+public enum RFC3339 {
     /// "YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)"; nil for anything else, or an impossible date.
     static func parse(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
@@ -121,7 +121,7 @@ enum RFC3339 {
     }
 
     /// The date of a day counted from 1970-01-01 (Howard Hinnant's `civil_from_days`).
-    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+    public static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

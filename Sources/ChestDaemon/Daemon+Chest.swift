@@ -1,5 +1,6 @@
 import ChestCore
 import ChestIO
+import ChestSeal
 import Foundation
 
 extension Daemon {

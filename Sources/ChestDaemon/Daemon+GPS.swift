@@ -1,4 +1,5 @@
 import ChestCore
+import ChestGPS
 import ChestIO
 
 extension Daemon {

@@ -1,4 +1,5 @@
 import ChestCore
+import ChestGPS
 import ChestIO
 
 /// Everything the daemon's loop reacts to, from every adapter.

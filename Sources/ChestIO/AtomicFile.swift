@@ -36,9 +36,8 @@ public enum AtomicFile {
             sync()
         } else {
             for move in moves {
-                let fd = try retryingOnInterrupt("open", path: move.from) { open(move.from, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
-                defer { close(fd) }
-                try retryingOnInterrupt("fsync", path: move.from) { fsync(fd) }
+                let fd = try FileDescriptor.open(move.from, O_RDONLY | O_NOFOLLOW)
+                try fd.closeAfter { () throws(SystemCallError) in try fd.sync(path: move.from) }
             }
         }
         for move in moves {
@@ -68,20 +67,17 @@ public enum AtomicFile {
     }
 
     public static func syncDirectory(_ directory: String) throws(SystemCallError) {
-        let fd = try retryingOnInterrupt("open", path: directory) { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        defer { close(fd) }
-        try retryingOnInterrupt("fsync", path: directory) { fsync(fd) }
+        let fd = try FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY)
+        try fd.closeAfter { () throws(SystemCallError) in try fd.sync(path: directory) }
     }
 
     /// Writes `data` to a temporary file beside `path` and returns the temporary's path.
     private static func writeTemporary(_ data: Data, for path: String) throws(SystemCallError) -> String {
         let temporary = directoryName(path) + "/" + temporaryPrefix + baseName(path) + "-\(getpid())"
-        let fd = try retryingOnInterrupt("open", path: temporary) {
-            open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        }
-        defer { close(fd) }
+        let fd = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, permissions: 0o600)
+        defer { fd.close() }
         do throws(SystemCallError) {
-            try writeAll(data, to: fd, path: temporary)
+            try fd.writeAll(data, path: temporary)
         } catch {
             unlink(temporary)
             throw error
@@ -99,21 +95,4 @@ public func directoryName(_ path: String) -> String {
 /// The last component of a path.
 public func baseName(_ path: String) -> String {
     path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
-}
-
-/// Writes every byte of `data` to `fd`, resuming after short writes.
-public func writeAll(_ data: Data, to fd: Int32, path: String? = nil) throws(SystemCallError) {
-    let failure: SystemCallError? = data.withUnsafeBytes { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return SystemCallError("write", path: path)
-            }
-            offset += written
-        }
-        return nil
-    }
-    if let failure { throw failure }
 }

@@ -67,7 +67,7 @@ public struct ChestStore: Sendable {
             for name in (try? Directory.names(in: directory)) ?? [] where name.hasSuffix(".\(MessageFile.fileExtension)") {
                 let path = directory + "/" + name
                 do {
-                    let message = try MessageFile.decode(try readRegularFile(path))
+                    let message = try MessageFile.decode(try MessageFileReader.read(path: path))
                     let state = FileManager.default.contents(atPath: statePath(message.id))
                         .flatMap { try? decoder.decode(MessageState.self, from: $0) }
                         ?? MessageState(ingestedAt: modificationTime(path) ?? now)
@@ -113,26 +113,10 @@ public struct ChestStore: Sendable {
     /// The staged files left by an earlier run.
     public func stagedNames() -> [String] { ((try? Directory.names(in: incoming)) ?? []).sorted() }
 
-    /// Reads a candidate without following symlinks or blocking on FIFOs, refusing anything but a regular file
-    /// and anything over the size limit before reading it.
+    /// Reads a candidate with `MessageFileReader`, its refusal as a `ChestError` for the daemon's ingest path.
     public func readCandidate(_ path: String) -> Result<Data, ChestError> {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return .failure(ChestError("cannot read it: \(Errno.current)")) }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFLNK: return .failure(ChestError("it is a symbolic link; copy the file itself into the chest"))
-        case S_IFDIR: return .failure(ChestError("it is a directory, not a message file"))
-        case S_IFIFO: return .failure(ChestError("it is a FIFO, not a message file"))
-        default: return .failure(ChestError("it is a special file, not a message file"))
-        }
-        guard Int(info.st_size) <= MessageFile.sizeLimit else {
-            return .failure(ChestError(MessageFormatError.tooLarge(size: Int(info.st_size), limit: MessageFile.sizeLimit).description))
-        }
-        do {
-            return .success(try readRegularFile(path))
-        } catch {
-            return .failure(ChestError("\(error)"))
-        }
+        Result { () throws(MessageFileReader.ReadError) in try MessageFileReader.read(path: path) }
+            .mapError { ChestError($0.description) }
     }
 
     /// Writes newly accepted messages durably, as the sealed bytes they arrived in. A message has no state file
@@ -195,28 +179,4 @@ public struct ChestStore: Sendable {
     static func encode(_ state: MessageState) -> Data {
         try! ChestJSON.encoder().encode(state)
     }
-}
-
-/// Reads a whole regular file, refusing to follow a symlink or to block on a FIFO, and never more than the
-/// message size limit plus one byte.
-func readRegularFile(_ path: String) throws -> Data {
-    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-    guard fd >= 0 else { throw SystemCallError("open", path: path) }
-    defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-        throw ChestError("it is not a regular file")
-    }
-    var data = Data()
-    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-    while data.count <= MessageFile.sizeLimit {
-        let count = read(fd, &buffer, buffer.count)
-        if count < 0 {
-            if errno == EINTR { continue }
-            throw SystemCallError("read", path: path)
-        }
-        if count == 0 { break }
-        data.append(buffer, count: count)
-    }
-    return data
 }

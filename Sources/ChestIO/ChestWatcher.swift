@@ -20,40 +20,41 @@ public final class ChestWatcher: Sendable {
     }
 
     private let source: any DispatchSourceRead
-    private let fd: Int32
+    private let fd: FileDescriptor
 
     /// Starts watching `directory`. The corresponding C functions are `inotify_init1(2)` and `inotify_add_watch(2)`.
     public init(directory: String, onEvent: @escaping @Sendable (Event) -> Void) throws(SystemCallError) {
-        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard fd >= 0 else { throw SystemCallError("inotify_init1") }
+        let made = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard made >= 0 else { throw SystemCallError("inotify_init1") }
+        let fd = FileDescriptor(rawValue: made)
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
-        guard inotify_add_watch(fd, directory, mask) >= 0 else {
+        guard inotify_add_watch(fd.rawValue, directory, mask) >= 0 else {
             let error = SystemCallError("inotify_add_watch", path: directory)
-            close(fd)
+            fd.close()
             throw error
         }
         self.fd = fd
-        source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: DispatchQueue(label: "chest.inotify"))
+        source = DispatchSource.makeReadSource(fileDescriptor: fd.rawValue, queue: DispatchQueue(label: "chest.inotify"))
         source.setEventHandler {
             // Read until the queue stays empty for a moment: a copy of thousands of files then arrives as a few
             // large batches, which the store makes durable with one sync each instead of one per file.
             var events: [Event] = []
             var buffer = [UInt8](repeating: 0, count: 256 * 1024)
             while true {
-                let count = read(fd, &buffer, buffer.count)
+                let count = (try? fd.read(into: &buffer)) ?? -1
                 if count > 0 {
                     events += InotifyParser.events(in: buffer[..<count])
                     continue
                 }
                 guard !events.isEmpty, events.count < 64 else { break }
                 usleep(Self.settle)
-                let more = read(fd, &buffer, buffer.count)
+                let more = (try? fd.read(into: &buffer)) ?? -1
                 guard more > 0 else { break }
                 events += InotifyParser.events(in: buffer[..<more])
             }
             for event in InotifyParser.merged(events) { onEvent(event) }
         }
-        source.setCancelHandler { close(fd) }
+        source.setCancelHandler { fd.close() }
         source.resume()
     }
 

@@ -51,87 +51,47 @@ enum ChildProcess {
         spawnLock.withLock { _ in
             var fds: [Int32] = [-1, -1]
             guard pipe(&fds) == 0 else { return .failure(SpawnFailure(text: "pipe: \(Errno.current)")) }
-            let (readEnd, writeEnd) = (fds[0], fds[1])
-            _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
-            defer { close(readEnd) }
+            let (readEnd, writeEnd) = (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
+            readEnd.setCloseOnExec()
+            writeEnd.setCloseOnExec()
+            defer { readEnd.close() }
 
             // The input goes in before the child starts, so no writer has to wait for a reader that
             // may never read, and no SIGPIPE can hit us.
             let filled = fill(pipe: writeEnd, with: input)
-            close(writeEnd)
+            writeEnd.close()
             if let failure = filled { return .failure(failure) }
 
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
+            var actions: [ProcessSpawner.FileAction] = [.duplicate(readEnd.rawValue, as: 0)]
             if let output {
-                posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o600)
+                actions.append(.open(1, path: output, flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, permissions: 0o600))
             } else {
-                posix_spawn_file_actions_adddup2(&actions, 2, 1)
+                actions.append(.duplicate(2, as: 1))
             }
-            for fd in inheritableDescriptors() where fd > 2 && fd != readEnd {
-                posix_spawn_file_actions_addclose(&actions, fd)
+            for fd in inheritableDescriptors() where fd > 2 && fd != readEnd.rawValue {
+                actions.append(.close(fd))
             }
-
-            var attributes = posix_spawnattr_t()
-            posix_spawnattr_init(&attributes)
-            defer { posix_spawnattr_destroy(&attributes) }
-            posix_spawnattr_setflags(
-                &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-            posix_spawnattr_setpgroup(&attributes, 0)
-            var noSignals = sigset_t()
-            sigemptyset(&noSignals)
-            posix_spawnattr_setsigmask(&attributes, &noSignals)
-            var allSignals = sigset_t()
-            sigfillset(&allSignals)
-            posix_spawnattr_setsigdefault(&attributes, &allSignals)
-
-            let argv = ([executable] + arguments).map { strdup($0) }
-            let envp = environment
-                .filter { !serviceVariables.contains($0.key) }
-                .map { strdup("\($0.key)=\($0.value.replacingOccurrences(of: "\0", with: ""))") }
-            defer {
-                argv.forEach { free($0) }
-                envp.forEach { free($0) }
+            do throws(Errno) {
+                return .success(try ProcessSpawner.spawn(
+                    executable, arguments: arguments, environment: environment.filter { !serviceVariables.contains($0.key) },
+                    fileActions: actions, newProcessGroup: true))
+            } catch {
+                return .failure(SpawnFailure(text: "\(executable): \(error)"))
             }
-            var pid: pid_t = 0
-            let status = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
-                (envp + [nil]).withUnsafeBufferPointer { envpBuffer in
-                    posix_spawn(&pid, executable, &actions, &attributes,
-                                argvBuffer.baseAddress!, envpBuffer.baseAddress!)
-                }
-            }
-            guard status == 0 else {
-                return .failure(SpawnFailure(text: "\(executable): \(Errno(status))"))
-            }
-            return .success(pid)
         }
     }
 
-    private static func fill(pipe fd: Int32, with input: Data) -> SpawnFailure? {
+    private static func fill(pipe fd: FileDescriptor, with input: Data) -> SpawnFailure? {
         guard !input.isEmpty else { return nil }
-        let flags = fcntl(fd, F_GETFL)
-        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+        fd.setNonBlocking(true)
         if input.count > 65536 {
             // F_SETPIPE_SZ (Linux, 1031) is a GNU name Glibc does not import; the default capacity is 64 KiB.
-            _ = fcntl(fd, 1031, Int32(min(input.count, 1 << 20)))
+            _ = fcntl(fd.rawValue, 1031, Int32(min(input.count, 1 << 20)))
         }
-        let written = input.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let count = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    break
-                }
-                offset += count
-            }
-            return offset
+        guard (try? fd.writeAll(input)) != nil else {
+            return SpawnFailure(text: "input of \(input.count) bytes does not fit in a pipe")
         }
-        return written == input.count
-            ? nil : SpawnFailure(text: "input of \(input.count) bytes does not fit in a pipe")
+        return nil
     }
 
     /// Our open descriptors that are not close-on-exec, which a child would otherwise inherit.
@@ -166,22 +126,13 @@ private final class Supervisor: Sendable {
         // WNOWAIT leaves the child a zombie, which keeps its pid and group id reserved until the state
         // says it is gone.
         var info = siginfo_t()
-        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+        _ = try? retryingOnInterrupt("waitid") { waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) }
         let timedOut = state.withLock { state in
             state.exited = true
             return state.timedOut
         }
-        var status: Int32 = 0
-        var reaped: pid_t
-        repeat { reaped = waitpid(pid, &status, 0) } while reaped < 0 && errno == EINTR
-        if timedOut {
-            finish(.timedOut)
-        } else if reaped < 0 {
-            finish(.exited(status: -1))
-        } else {
-            let signal = status & 0x7f
-            finish(.exited(status: signal == 0 ? (status >> 8) & 0xff : 128 + signal))
-        }
+        let status = ProcessSpawner.wait(for: pid)
+        finish(timedOut ? .timedOut : .exited(status: status ?? -1))
     }
 
     func timeUp(killGrace: Double) {

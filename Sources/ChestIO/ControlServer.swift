@@ -11,7 +11,7 @@ import Synchronization
 /// binds under umask 077 in a directory only the owner can enter, and checks each peer's uid with `SO_PEERCRED`.
 public final class ControlServer: Sendable {
     private let path: String
-    private let listener: Int32
+    private let listener: FileDescriptor
     private let source: any DispatchSourceRead
 
     /// Seconds a client may take to send its request.
@@ -32,38 +32,45 @@ public final class ControlServer: Sendable {
             throw ChestError("the socket directory \(directory) is open to other users; use a private directory (mode 0700) with --socket")
         }
         if let fd = try? UnixSocket.connect(to: path) {
-            close(fd)
+            fd.close()
             throw ChestError("another chestd is already running on \(path); stop it first, or give this one its own --socket")
         }
         unlink(path)    // a stale socket from a daemon that died: nobody answers on it
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard listener >= 0 else { throw ChestError("\(SystemCallError("socket"))") }
+        let listener: FileDescriptor
+        do {
+            listener = try UnixSocket.make(SOCK_STREAM)
+        } catch {
+            throw ChestError("\(error)")
+        }
         let previous = umask(0o077)
         defer { umask(previous) }
-        do {
-            let result = try UnixSocket.withAddress(path) { bind(listener, $0, $1) }
-            guard result == 0, listen(listener, 128) == 0 else { throw SystemCallError("bind", path: path) }
+        do throws(SystemCallError) {
+            let address = try UnixSocketAddress(path: path)
+            let result = address.withSockaddr { bind(listener.rawValue, $0, $1) }
+            guard result == 0, listen(listener.rawValue, 128) == 0 else { throw SystemCallError("bind", path: path) }
         } catch {
-            close(listener)
+            listener.close()
             throw ChestError("cannot listen on the control socket: \(error)")
         }
-        UnixSocket.setNonBlocking(listener, true)
+        listener.setNonBlocking(true)
         self.listener = listener
-        source = DispatchSource.makeReadSource(fileDescriptor: listener, queue: DispatchQueue(label: "chest.control"))
+        source = DispatchSource.makeReadSource(fileDescriptor: listener.rawValue,
+                                               queue: DispatchQueue(label: "chest.control"))
         source.setEventHandler {
             while true {
-                let fd = accept(listener, nil, nil)
-                guard fd >= 0 else { return }
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                let accepted = accept(listener.rawValue, nil, nil)
+                guard accepted >= 0 else { return }
+                let fd = FileDescriptor(rawValue: accepted)
+                fd.setCloseOnExec()
                 guard UnixSocket.peerUID(fd) == getuid() else {
                     log.warning("control socket: refused a client of another user")
-                    close(fd)
+                    fd.close()
                     continue
                 }
                 ControlConnection(fd: fd, onRequest: onRequest).start()
             }
         }
-        source.setCancelHandler { close(listener) }
+        source.setCancelHandler { listener.close() }
         source.resume()
     }
 
@@ -76,7 +83,7 @@ public final class ControlServer: Sendable {
 
 /// One client of the control socket.
 public final class ControlConnection: Sendable {
-    private let fd: Int32
+    private let fd: FileDescriptor
     private let queue = DispatchQueue(label: "chest.control.connection")
     private let state = Mutex(State())
     private let onRequest: @Sendable (ControlConnection, Data) -> Void
@@ -90,14 +97,14 @@ public final class ControlConnection: Sendable {
         var onClose: (@Sendable () -> Void)?
     }
 
-    init(fd: Int32, onRequest: @escaping @Sendable (ControlConnection, Data) -> Void) {
+    init(fd: FileDescriptor, onRequest: @escaping @Sendable (ControlConnection, Data) -> Void) {
         self.fd = fd
         self.onRequest = onRequest
     }
 
     func start() {
-        UnixSocket.setNonBlocking(fd, true)
-        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        fd.setNonBlocking(true)
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd.rawValue, queue: queue)
         source.setEventHandler { [self] in readAvailable() }
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + .seconds(ControlServer.idleTimeout))
@@ -128,10 +135,10 @@ public final class ControlConnection: Sendable {
             guard !state.withLock({ $0.closed }) else { return }
             var data = line
             data.append(0x0a)
-            UnixSocket.setNonBlocking(fd, false)
+            fd.setNonBlocking(false)
             UnixSocket.setTimeouts(fd, seconds: 5)
-            let failed = (try? writeAll(data, to: fd)) == nil
-            UnixSocket.setNonBlocking(fd, true)
+            let failed = (try? fd.writeAll(data)) == nil
+            fd.setNonBlocking(true)
             if failed || thenClose { closeNow() }
         }
     }
@@ -142,13 +149,14 @@ public final class ControlConnection: Sendable {
     private func readAvailable() {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = read(fd, &chunk, chunk.count)
-            if count == 0 { closeNow(); return }
-            if count < 0 {
-                if errno == EINTR { continue }
-                if errno != EAGAIN { closeNow() }
+            let count: Int
+            do throws(SystemCallError) {
+                count = try fd.read(into: &chunk)
+            } catch {
+                if error.errno != .wouldBlock { closeNow() }
                 return
             }
+            if count == 0 { closeNow(); return }
             let line: Data? = state.withLock { state in
                 guard !state.answered else { return nil }     // after the request, the client only hangs up
                 state.buffer.append(contentsOf: chunk[..<count])
@@ -180,7 +188,7 @@ public final class ControlConnection: Sendable {
         }
         guard let source else { return }
         timer?.cancel()
-        source.setCancelHandler { [fd] in Glibc.close(fd) }
+        source.setCancelHandler { [fd] in fd.close() }
         source.cancel()
         handler?()
     }

@@ -69,7 +69,10 @@ public struct Settings: Sendable {
         return (host.isEmpty ? "localhost" : host, String(text[text.index(after: colon)...]))
     }
 
-    public var identityPath: String { configDirectory + "/" + Identity.fileName }
+    public var identityPath: String { configDirectory + "/" + Self.identityFileName }
+
+    /// The name of the identity file (ChestSeal's `Identity`) in the config directory.
+    public static let identityFileName = "identity.json"
 
     public var weatherKey: String? { values["weather.key"].flatMap { $0.isEmpty ? nil : $0 } }
     public var weatherURL: String? { values["weather.url"].flatMap { $0.isEmpty ? nil : $0 } }

@@ -6,13 +6,12 @@ import Glibc
 /// Outside systemd (no `NOTIFY_SOCKET`) every call does nothing. Failures to send are ignored, as
 /// sd_notify(3) recommends: the daemon must work the same whether or not anyone listens.
 public final class SystemdNotifier: Sendable {
-    /// The socket address bytes for `sun_path`: a filesystem path, or an abstract name starting with NUL.
-    private let address: [UInt8]?
+    private let address: UnixSocketAddress?
     private let watchdogMicroseconds: UInt64?
 
     /// Reads `NOTIFY_SOCKET`, `WATCHDOG_USEC` and `WATCHDOG_PID` from `environment`.
     public init(environment: [String: String]) {
-        address = Self.socketAddress(environment["NOTIFY_SOCKET"])
+        address = environment["NOTIFY_SOCKET"].flatMap(UnixSocketAddress.init(notation:))
         watchdogMicroseconds = Self.watchdogMicroseconds(environment)
     }
 
@@ -46,43 +45,13 @@ public final class SystemdNotifier: Sendable {
     }
 
     private func send(_ message: String) {
-        guard let address else { return }
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return }
-        defer { close(fd) }
-
-        var socketAddress = sockaddr_un()
-        socketAddress.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: socketAddress.sun_path)
-        withUnsafeMutableBytes(of: &socketAddress.sun_path) { path in
-            path.copyBytes(from: address)
+        guard let address, let fd = try? UnixSocket.make(SOCK_DGRAM) else { return }
+        defer { fd.close() }
+        let bytes = Array(message.utf8)
+        _ = address.withSockaddr { socketAddress, length in
+            // MSG_DONTWAIT: a manager that stopped reading must never stall the daemon's loop.
+            sendto(fd.rawValue, bytes, bytes.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL), socketAddress, length)
         }
-        let pathOffset = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)!
-        // A filesystem path carries its terminating NUL when it fits; an abstract name's length is exact.
-        let isAbstract = address.first == 0
-        let length = pathOffset + min(address.count + (isAbstract ? 0 : 1), capacity)
-
-        var bytes = Array(message.utf8)
-        _ = withUnsafePointer(to: &socketAddress) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                // MSG_DONTWAIT: a manager that stopped reading must never stall the daemon's loop.
-                sendto(fd, &bytes, bytes.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL),
-                       generic, socklen_t(length))
-            }
-        }
-    }
-
-    private static func socketAddress(_ value: String?) -> [UInt8]? {
-        guard let value, let first = value.first else { return nil }
-        var bytes = Array(value.utf8)
-        switch first {
-        case "/": break
-        case "@": bytes[0] = 0  // Linux abstract namespace.
-        default: return nil
-        }
-        guard bytes.count > 1, bytes.count <= MemoryLayout.size(ofValue: sockaddr_un().sun_path) else { return nil }
-        if first == "/", bytes.contains(0) { return nil }
-        return bytes
     }
 
     private static func watchdogMicroseconds(_ environment: [String: String]) -> UInt64? {

@@ -1,4 +1,4 @@
-import ChestCore
+import ChestSimulator
 import Foundation
 
 let usage = """

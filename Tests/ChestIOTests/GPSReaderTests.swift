@@ -1,5 +1,7 @@
 import ChestCore
+import ChestGPS
 import ChestIO
+import ChestSimulator
 import ChestTestSupport
 import Foundation
 import Testing

@@ -12,28 +12,20 @@ private final class NotifySocketListener {
     private let directory: String?
 
     init(abstract: Bool) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw SystemCallError("socket") }
-        let path: [UInt8]
+        let socket = try UnixSocket.make(SOCK_DGRAM)
+        fd = socket.rawValue
         if abstract {
             name = "@chest-test-notify-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             directory = nil
-            path = [0] + Array(name.utf8.dropFirst())
         } else {
             var template = Array("/tmp/chest-notify-XXXXXX".utf8CString)
             guard let madePointer = mkdtemp(&template) else { throw SystemCallError("mkdtemp") }
             let made = String(cString: madePointer)
             directory = made
             name = made + "/notify"
-            path = Array(name.utf8) + [0]
         }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path) }
-        let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + path.count)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
+        guard let address = UnixSocketAddress(notation: name) else { throw SystemCallError("bind", path: name) }
+        let bound = address.withSockaddr { bind(socket.rawValue, $0, $1) }
         guard bound == 0 else { throw SystemCallError("bind", path: name) }
         var timeout = timeval(tv_sec: 2, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

@@ -1,5 +1,6 @@
 import ChestCore
 import ChestIO
+import ChestSeal
 import Foundation
 import Glibc
 
@@ -48,7 +49,7 @@ public final class ChestHarness: @unchecked Sendable {
         guard waitForSocket else { return }
         try waitUntil("chestd's socket answers", timeout: 15) {
             guard let fd = try? UnixSocket.connect(to: socket) else { return false }
-            close(fd)
+            fd.close()
             return true
         }
     }

@@ -1,4 +1,5 @@
 import ChestCore
+import ChestSimulator
 import Foundation
 import Glibc
 import Synchronization

@@ -1,3 +1,4 @@
+import ChestIO
 import Foundation
 import Glibc
 
@@ -25,44 +26,27 @@ public enum Subprocess {
 
     /// Starts `path` in the background with its output appended to files; returns its pid.
     ///
-    /// The child starts with an empty signal mask and default signal actions: a child inherits the mask of the
-    /// spawning thread, and the threads that run Swift tests block almost every signal, so a child started any
-    /// other way would ignore SIGTERM for good.
+    /// The child starts with an empty signal mask and default signal actions (`ProcessSpawner`): the threads that
+    /// run Swift tests block almost every signal, so a child started any other way would ignore SIGTERM for good.
     public static func spawn(_ path: String, _ arguments: [String], environment: [String: String],
                              stdout: String, stderr: String, directory: String? = nil) throws -> pid_t {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         // posix_spawn_file_actions_addchdir_np is a GNU extension Glibc does not import: let a shell change directory.
         let (program, words) = directory.map { ("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", $0, path] + arguments) }
             ?? (path, arguments)
-        let argv = ([program] + words).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid = pid_t(0)
-        let result = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
-        guard result == 0 else { throw SpawnFailure(description: "posix_spawn \(path): \(String(cString: strerror(result)))") }
-        return pid
+        do throws(Errno) {
+            return try ProcessSpawner.spawn(program, arguments: words, environment: environment, fileActions: [
+                .open(0, path: "/dev/null", flags: O_RDONLY, permissions: 0),
+                .open(1, path: stdout, flags: O_WRONLY | O_CREAT | O_APPEND, permissions: 0o600),
+                .open(2, path: stderr, flags: O_WRONLY | O_CREAT | O_APPEND, permissions: 0o600),
+            ])
+        } catch {
+            throw SpawnFailure(description: "posix_spawn \(path): \(error)")
+        }
     }
 
     /// Waits for a child and returns its exit status (128 + signal when killed).
     public static func wait(_ pid: pid_t) -> Int32 {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let signal = status & 0x7f
-        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+        ProcessSpawner.wait(for: pid) ?? 0
     }
 }
 

@@ -1,3 +1,4 @@
+import ChestIO
 import Foundation
 import Glibc
 import Synchronization
@@ -45,7 +46,7 @@ public final class TestProcess: Sendable {
     public func waitForExit(timeout: Double) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         while exitStatus == nil, Date() < deadline { usleep(20_000) }
-        return exitStatus.map { raw in raw & 0x7F == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F) }
+        return exitStatus.map(ProcessSpawner.exitStatus(fromWaitStatus:))
     }
 
     /// Sends SIGTERM and waits up to `timeout` seconds; whether the process has ended.

@@ -220,8 +220,7 @@ public final class WeatherServer: Sendable {
         var buffer = [UInt8](repeating: 0, count: 4096)
         let terminator: [UInt8] = Array("\r\n\r\n".utf8)
         while bytes.count < 64 * 1024 {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count < 0 && errno == EINTR { continue }
+            let count = (try? FileDescriptor(rawValue: fd).read(into: &buffer)) ?? -1
             guard count > 0 else { return nil }
             bytes += buffer[..<count]
             if let end = bytes.firstRange(of: terminator) {
@@ -262,8 +261,9 @@ public final class WeatherServer: Sendable {
         let bytes = Array((head + response.body).utf8)
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent < 0 && errno == EINTR { continue }
+            let sent = (try? retryingOnInterrupt("send") {
+                bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            }) ?? -1
             guard sent > 0 else { return }
             offset += sent
         }

@@ -11,12 +11,12 @@ struct ControlSocketTests {
     /// Sends raw bytes on a fresh connection and returns the first reply line.
     func raw(_ bytes: String, to socket: String) throws -> String {
         let fd = try UnixSocket.connect(to: socket)
-        defer { close(fd) }
-        try writeAll(Data(bytes.utf8), to: fd)
+        defer { fd.close() }
+        try fd.writeAll(Data(bytes.utf8))
         var reply = [UInt8](repeating: 0, count: 4096)
         var timeout = timeval(tv_sec: 12, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let count = read(fd, &reply, reply.count)
+        setsockopt(fd.rawValue, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let count = (try? fd.read(into: &reply)) ?? -1
         return count > 0 ? String(decoding: reply[..<count], as: UTF8.self) : ""
     }
 
@@ -38,10 +38,10 @@ struct ControlSocketTests {
         let world = ChestHarness()
         try world.startDaemon()
         let fd = try UnixSocket.connect(to: world.socket)
-        defer { close(fd) }
+        defer { fd.close() }
         var reply = [UInt8](repeating: 0, count: 256)
         let start = Date()
-        let count = read(fd, &reply, reply.count)
+        let count = (try? fd.read(into: &reply)) ?? -1
         #expect(count > 0)
         #expect(String(decoding: reply[..<max(count, 0)], as: UTF8.self).contains("no request within"))
         #expect(Date().timeIntervalSince(start) < 15)

@@ -1,4 +1,5 @@
 import ChestCore
+import ChestSimulator
 import ChestIO
 import ChestTestSupport
 import Foundation

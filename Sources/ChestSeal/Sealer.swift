@@ -1,5 +1,6 @@
 import CSodium
 import ChestCore
+import ChestIO
 import Foundation
 
 /// Ed25519 seals and Argon2id PIN hashes, through libsodium.
@@ -62,7 +63,7 @@ public struct Identity: Sendable {
     let secretKey: [UInt8]
 
     /// The file's name in the config directory.
-    public static let fileName = "identity.json"
+    public static let fileName = Settings.identityFileName
 
     /// Reads the key pair at `path`, or makes and stores a new one when there is none.
     public static func loadOrCreate(at path: String) throws -> Identity {
@@ -95,11 +96,4 @@ public struct Identity: Sendable {
         var publicKey: String
         var secretKey: String
     }
-}
-
-/// An error with a sentence that says what happened and what to do.
-public struct ChestError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var description: String
-
-    public init(_ description: String) { self.description = description }
 }

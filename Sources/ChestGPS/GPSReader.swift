@@ -1,5 +1,6 @@
 import CGPSD
 import ChestCore
+import ChestIO
 @preconcurrency import Dispatch
 import Foundation
 import Glibc
@@ -143,7 +144,7 @@ public final class GPSReader: Sendable {
         defer { line.deallocate() }
         let fd = data.pointee.gps_fd
         // Non-blocking, so a partial line with nothing more coming makes gps_read return 0 instead of hanging.
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        FileDescriptor(rawValue: fd).setNonBlocking(true)
         var satellitesUsed: Int?
         var partialLine = false
         while !stopping {

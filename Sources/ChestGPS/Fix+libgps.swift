@@ -1,5 +1,6 @@
 import CGPSD
 import ChestCore
+import ChestIO
 import struct Foundation.Date
 
 extension Fix {

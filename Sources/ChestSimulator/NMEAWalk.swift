@@ -1,3 +1,4 @@
+import ChestCore
 import struct Foundation.Date
 
 /// A walk through waypoints as a 1 Hz GPS receiver would report it: one epoch per second, each written as

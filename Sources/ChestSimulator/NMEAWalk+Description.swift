@@ -1,3 +1,4 @@
+import ChestCore
 import struct Foundation.Date
 
 extension NMEAWalk {

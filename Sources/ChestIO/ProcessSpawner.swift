@@ -1,0 +1,86 @@
+import Glibc
+
+/// Starts programs with posix_spawn(3), for the daemon's helpers and hooks and for the tests' daemons alike.
+///
+/// Every child starts with default signal actions and an empty signal mask: a child inherits the mask of the
+/// thread that spawns it, and both the daemon (for its own signal handling) and Swift's test runners block or
+/// ignore signals, so a child started any other way could ignore SIGTERM for good.
+public enum ProcessSpawner {
+    /// What is done to the child's descriptors before it runs, in order.
+    public enum FileAction: Hashable, Sendable {
+        /// Opens `path` as descriptor `fd`.
+        case open(Int32, path: String, flags: Int32, permissions: mode_t)
+        /// Makes descriptor `target` a copy of `source` (dup2).
+        case duplicate(Int32, as: Int32)
+        /// Closes descriptor `fd`.
+        case close(Int32)
+    }
+
+    /// Starts `executable` with `arguments` (after `executable` itself as argv[0]) and exactly `environment`.
+    /// - Parameter newProcessGroup: puts the child in a process group of its own, so that a signal to the group
+    ///   reaches whatever it starts in turn.
+    /// - Returns: the child's pid.
+    /// - Throws: the error posix_spawn returned.
+    public static func spawn(
+        _ executable: String, arguments: [String], environment: [String: String], fileActions: [FileAction] = [],
+        newProcessGroup: Bool = false
+    ) throws(Errno) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for action in fileActions {
+            switch action {
+            case let .open(fd, path, flags, permissions):
+                posix_spawn_file_actions_addopen(&actions, fd, path, flags, permissions)
+            case let .duplicate(source, target):
+                posix_spawn_file_actions_adddup2(&actions, source, target)
+            case let .close(fd):
+                posix_spawn_file_actions_addclose(&actions, fd)
+            }
+        }
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if newProcessGroup {
+            flags |= POSIX_SPAWN_SETPGROUP
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+
+        // A NUL would end the C string early and pass on a different value than the caller gave.
+        let argv = ([executable] + arguments).map { strdup($0) }
+        let envp = environment.map { strdup("\($0.key)=\($0.value.filter { $0 != "\0" })") }
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
+            (envp + [nil]).withUnsafeBufferPointer { envpBuffer in
+                posix_spawn(&pid, executable, &actions, &attributes, argvBuffer.baseAddress!, envpBuffer.baseAddress!)
+            }
+        }
+        guard status == 0 else { throw Errno(status) }
+        return pid
+    }
+
+    /// Waits for `pid` to exit and returns its exit status (see `exitStatus(fromWaitStatus:)`); nil when it
+    /// cannot be waited for (not our child, or reaped already).
+    public static func wait(for pid: pid_t) -> Int32? {
+        var status: Int32 = 0
+        guard (try? retryingOnInterrupt("waitpid") { waitpid(pid, &status, 0) }) != nil else { return nil }
+        return exitStatus(fromWaitStatus: status)
+    }
+
+    /// An exit status as a shell reports it, from a raw `waitpid` status: the exit code, or 128 + N after
+    /// signal N.
+    public static func exitStatus(fromWaitStatus status: Int32) -> Int32 {
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+}
