@@ -15,24 +15,29 @@ let package = Package(
         .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
                        providers: [.apt(["libsodium-dev"])]),
         // Pure: model, file format, locks, geometry, the evaluation engine. No I/O, no clock reads.
-        .target(name: "ChestCore"),
+        .target(name: "ChestCore", dependencies: ["ChestArguments"]),
+        // Pure: declared commands, the one argument parser, help text and shell completion scripts.
+        .target(name: "ChestArguments"),
         // Thin adapters over the OS: files, inotify, Unix socket, gpsd, HTTP, signals, crypto.
         .target(name: "ChestIO", dependencies: ["ChestCore", "CGPSD", "CSodium"]),
         // The weather providers over HTTP, run by chestd in the short-lived `chest-weather` helper.
         .target(name: "ChestWeather", dependencies: ["ChestCore"]),
         .executableTarget(name: "chest-weather", dependencies: ["ChestWeather"], path: "Sources/chest-weather"),
         // The daemon and the command line as libraries, so tests can drive them.
-        .target(name: "ChestDaemon", dependencies: ["ChestCore", "ChestIO"]),
-        .target(name: "ChestCLI", dependencies: ["ChestCore", "ChestIO"]),
+        .target(name: "ChestDaemon", dependencies: ["ChestArguments", "ChestCore", "ChestIO"]),
+        .target(name: "ChestCLI", dependencies: ["ChestArguments", "ChestCore", "ChestIO"]),
         .executableTarget(name: "chestd", dependencies: ["ChestDaemon"]),
         .executableTarget(name: "chest", dependencies: ["ChestCLI"]),
         // The benchmark of SPEC §7 (docs/BENCHMARKS.md).
         .target(name: "ChestBench", dependencies: ["ChestCore", "ChestIO"]),
         .executableTarget(name: "chest-bench", dependencies: ["ChestBench"], path: "Sources/chest-bench"),
         // Writes a walk as NMEA for gpsfake (demo/README.md).
-        .executableTarget(name: "chest-walk", dependencies: ["ChestCore"], path: "Sources/chest-walk"),
+        .executableTarget(name: "chest-walk", dependencies: ["ChestArguments", "ChestCore"], path: "Sources/chest-walk"),
         .target(name: "ChestTestSupport", dependencies: ["ChestCore", "ChestIO"], path: "Tests/ChestTestSupport"),
         .testTarget(name: "ChestCoreTests", dependencies: ["ChestCore"]),
+        .testTarget(name: "ChestArgumentsTests", dependencies: ["ChestArguments"]),
+        .testTarget(name: "ChestCLITests", dependencies: ["ChestArguments", "ChestCLI", "ChestDaemon", "ChestCore",
+                                                          "ChestTestSupport"]),
         .testTarget(name: "ChestIOTests", dependencies: ["ChestIO", "ChestWeather", "ChestTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ChestCore", "ChestIO", "ChestTestSupport"]),
     ],
