@@ -15,7 +15,9 @@ let package = Package(
         .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
                        providers: [.apt(["libsodium-dev"])]),
         // Pure: model, file format, locks, geometry, the evaluation engine. No I/O, no clock reads.
-        .target(name: "ChestCore"),
+        .target(name: "ChestCore", dependencies: ["ChestArguments"]),
+        // Pure: declared commands, the one argument parser, help text and shell completion scripts.
+        .target(name: "ChestArguments"),
         // A simulated GPS receiver: walks written as NMEA 0183 (chest-walk, the demo, the tests).
         .target(name: "ChestSimulator", dependencies: ["ChestCore"]),
         // Thin adapters over the OS: files, inotify, Unix socket, processes, signals, systemd. Links no C library,
@@ -29,19 +31,22 @@ let package = Package(
         .target(name: "ChestWeather", dependencies: ["ChestCore"]),
         .executableTarget(name: "chest-weather", dependencies: ["ChestWeather"], path: "Sources/chest-weather"),
         // The daemon and the command line as libraries, so tests can drive them.
-        .target(name: "ChestDaemon", dependencies: ["ChestCore", "ChestIO", "ChestGPS", "ChestSeal"]),
-        .target(name: "ChestCLI", dependencies: ["ChestCore", "ChestIO", "ChestSeal"]),
+        .target(name: "ChestDaemon", dependencies: ["ChestArguments", "ChestCore", "ChestIO", "ChestGPS", "ChestSeal"]),
+        .target(name: "ChestCLI", dependencies: ["ChestArguments", "ChestCore", "ChestIO", "ChestSeal"]),
         .executableTarget(name: "chestd", dependencies: ["ChestDaemon"]),
         .executableTarget(name: "chest", dependencies: ["ChestCLI"]),
         // The benchmark of SPEC §7 (docs/BENCHMARKS.md).
         .target(name: "ChestBench", dependencies: ["ChestCore", "ChestIO", "ChestSeal"]),
         .executableTarget(name: "chest-bench", dependencies: ["ChestBench"], path: "Sources/chest-bench"),
         // Writes a walk as NMEA for gpsfake (demo/README.md).
-        .executableTarget(name: "chest-walk", dependencies: ["ChestSimulator"], path: "Sources/chest-walk"),
+        .executableTarget(name: "chest-walk", dependencies: ["ChestArguments", "ChestSimulator"], path: "Sources/chest-walk"),
         .target(name: "ChestTestSupport", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestSimulator"],
                 path: "Tests/ChestTestSupport"),
         .testTarget(name: "ChestCoreTests", dependencies: ["ChestCore"]),
         .testTarget(name: "ChestSimulatorTests", dependencies: ["ChestCore", "ChestSimulator"]),
+        .testTarget(name: "ChestArgumentsTests", dependencies: ["ChestArguments"]),
+        .testTarget(name: "ChestCLITests", dependencies: ["ChestArguments", "ChestCLI", "ChestDaemon", "ChestCore", "ChestSimulator",
+                                                          "ChestTestSupport"]),
         .testTarget(name: "ChestIOTests", dependencies: ["ChestIO", "ChestGPS", "ChestSeal", "ChestSimulator", "ChestWeather",
                                                          "ChestTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestSimulator",

@@ -22,6 +22,9 @@
 #                                            ExecStart= is rewritten to $(BINDIR)/chestd.
 #   $(MANDIR)/man1/chest.1, man8/chestd.8    share/man of PREFIX.
 #   $(BASHCOMPDIR)/chest                     share/bash-completion/completions of PREFIX, loaded on demand.
+#   $(ZSHCOMPDIR)/_chest                     share/zsh/vendor-completions of PREFIX, on zsh's default fpath.
+#   $(FISHCOMPDIR)/chest.fish                share/fish/vendor_completions.d of PREFIX, read by fish.
+#   The three completion scripts are made by `chest --generate-completion-script bash|zsh|fish`.
 #
 # The build runs `swift build -c release` first. Under sudo, root may not have swift on PATH: build as
 # yourself with `swift build -c release`, then `sudo make install SWIFT=$(command -v swift)`; the build
@@ -42,6 +45,8 @@ CHEST_BUILT ?=
 STATIC ?= --static-swift-stdlib
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 ifeq ($(PREFIX),$(HOME)/.local)
 SYSTEMDUSERUNITDIR ?= $(PREFIX)/share/systemd/user
@@ -62,7 +67,9 @@ CHEST_INSTALLED_FILES = \
 	$(DESTDIR)$(SYSTEMDUSERUNITDIR)/chestd.service \
 	$(DESTDIR)$(MANDIR)/man1/chest.1 \
 	$(DESTDIR)$(MANDIR)/man8/chestd.8 \
-	$(DESTDIR)$(BASHCOMPDIR)/chest
+	$(DESTDIR)$(BASHCOMPDIR)/chest \
+	$(DESTDIR)$(ZSHCOMPDIR)/_chest \
+	$(DESTDIR)$(FISHCOMPDIR)/chest.fish
 
 .PHONY: install uninstall install-release-build install-binaries install-udev install-unit install-docs
 
@@ -97,10 +104,13 @@ install-unit:
 	mv '$(DESTDIR)$(SYSTEMDUSERUNITDIR)/chestd.service.tmp' '$(DESTDIR)$(SYSTEMDUSERUNITDIR)/chestd.service'
 
 install-docs:
-	$(INSTALL) -d '$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(MANDIR)/man8' '$(DESTDIR)$(BASHCOMPDIR)'
+	$(INSTALL) -d '$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(MANDIR)/man8' '$(DESTDIR)$(BASHCOMPDIR)' \
+		'$(DESTDIR)$(ZSHCOMPDIR)' '$(DESTDIR)$(FISHCOMPDIR)'
 	$(INSTALL) -m 0644 '$(CHEST_ROOT)/docs/man/chest.1' '$(DESTDIR)$(MANDIR)/man1/chest.1'
 	$(INSTALL) -m 0644 '$(CHEST_ROOT)/docs/man/chestd.8' '$(DESTDIR)$(MANDIR)/man8/chestd.8'
 	$(INSTALL) -m 0644 '$(CHEST_ROOT)/completion/chest.bash' '$(DESTDIR)$(BASHCOMPDIR)/chest'
+	$(INSTALL) -m 0644 '$(CHEST_ROOT)/completion/_chest' '$(DESTDIR)$(ZSHCOMPDIR)/_chest'
+	$(INSTALL) -m 0644 '$(CHEST_ROOT)/completion/chest.fish' '$(DESTDIR)$(FISHCOMPDIR)/chest.fish'
 
 # Removes exactly what install put there; directories are left, as they may be shared.
 uninstall:

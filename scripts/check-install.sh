@@ -20,7 +20,9 @@ $prefix/lib/udev/rules.d/60-chest-gps.rules
 $unitdir/chestd.service
 $prefix/share/man/man1/chest.1
 $prefix/share/man/man8/chestd.8
-$prefix/share/bash-completion/completions/chest"
+$prefix/share/bash-completion/completions/chest
+$prefix/share/zsh/vendor-completions/_chest
+$prefix/share/fish/vendor_completions.d/chest.fish"
 
 echo "installed under $dest:"
 (cd "$dest" && find . ! -type d | sed 's|^\.||' | sort | while read -r file; do

@@ -1,18 +1,50 @@
+import ChestArguments
 import ChestCore
 import ChestIO
 import ChestSeal
 
 /// `chest config`: shows and changes the settings file, and shows the identity.
-struct ConfigCommand {
-    let settings: Settings
+struct ConfigCommand: ChestCommand {
+    static let name = "config"
+    static let abstract = "show or change settings"
+    static let synopses = ["[KEY [VALUE]]", "--unset KEY"]
+    static let parameters: [Parameter] = [
+        .positional("KEY", arity: .optional, help: "a setting", completion: .words(Settings.known.map(\.key))),
+        .positional("VALUE", arity: .optional, help: "its new value"),
+        .option("--unset", value: "KEY", help: "remove a setting", completion: .words(Settings.known.map(\.key))),
+    ]
+    static let discussion = "settings:\n" + Settings.known.map { "  \(Output.pad($0.key, 22)) \($0.help)" }.joined(separator: "\n")
 
-    func run(_ action: ConfigAction) throws {
+    var action: ConfigAction
+
+    init(_ values: ParsedValues) throws(UsageError) {
+        let key = values.positional("KEY").first, value = values.positional("VALUE").first
+        if let unset = values.value("--unset") {
+            if let extra = key { throw UsageError("config: unexpected \"\(extra)\" after --unset \(unset)") }
+            action = .unset(try Self.knownKey(unset))
+        } else if let key, let value {
+            action = .set(try Self.knownKey(key), value)
+        } else if let key {
+            action = .get(try Self.knownKey(key))
+        } else {
+            action = .show
+        }
+    }
+
+    private static func knownKey(_ key: String) throws(UsageError) -> String {
+        guard Settings.known.contains(where: { $0.key == key }) else {
+            throw UsageError("unknown setting \"\(key)\"; the settings are \(Settings.known.map(\.key).joined(separator: ", "))")
+        }
+        return key
+    }
+
+    func run(settings: Settings) throws {
         switch action {
         case .show:
             print("settings file: \(settings.configPath)")
             for (key, _) in Settings.known {
                 let value = settings.values[key].map { key == "weather.key" ? "(set)" : $0 } ?? "(default)"
-                print("\(key.padding(toLength: 22, withPad: " ", startingAt: 0)) \(value)")
+                print("\(Output.pad(key, 22)) \(value)")
             }
             if let identity = try Identity.load(at: settings.identityPath) {
                 print("identity: \(settings.identityPath) (public key \(identity.publicKeyBase64))")
@@ -30,4 +62,11 @@ struct ConfigCommand {
             print("\(key) unset")
         }
     }
+}
+
+enum ConfigAction: Equatable {
+    case show
+    case get(String)
+    case set(String, String)
+    case unset(String)
 }

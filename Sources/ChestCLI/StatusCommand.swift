@@ -1,14 +1,28 @@
+import ChestArguments
 import ChestCore
 import ChestIO
 import Foundation
 import Glibc
 
 /// `chest status`: the fix at a glance, like cgps; `--watch` redraws it once a second.
-struct StatusCommand {
-    let settings: Settings
-    let json: Bool
+struct StatusCommand: ChestCommand {
+    static let name = "status"
+    static let abstract = "gpsd, the fix, the clock, the weather, counts"
+    static let discussion = """
+        The gpsd connection, the fix, the clock, the weather cache and the message counts. --watch refreshes once \
+        a second.
+        """
+    static let parameters: [Parameter] = [.json, .flag("--watch", help: "redraw once a second until interrupted")]
 
-    func run(watch: Bool) throws {
+    var json: Bool
+    var watch: Bool
+
+    init(_ values: ParsedValues) throws(UsageError) {
+        json = values.flag("--json")
+        watch = values.flag("--watch")
+    }
+
+    func run(settings: Settings) throws {
         let colour = !json && isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         repeat {
             let report = try ControlClient(socketPath: settings.socketPath).call(ControlRequest(op: .status),

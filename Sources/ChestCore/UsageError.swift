@@ -1,11 +1,7 @@
-/// A command line that cannot be understood: exit status 64 (EX_USAGE) with one line saying what to write.
-public struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var description: String
+import ChestArguments
 
-    public init(_ description: String) { self.description = description }
-
-    public static let exitStatus: Int32 = 64
-}
+/// A command line that cannot be understood; the type lives with the parser, and the core's users keep its name.
+public typealias UsageError = ChestArguments.UsageError
 
 /// The version both executables report.
 public enum ChestVersion {

@@ -1,58 +1,56 @@
+import ChestArguments
 import ChestCore
 
-/// `chestd [--chest DIR] [--gpsd HOST:PORT] [--socket PATH] [--config FILE] [--weather-url URL] [-v]`.
-struct DaemonOptions: Equatable {
+/// `chestd`'s command line, declared for the parser, the help and the man page's synopsis.
+struct DaemonOptions: ParsableCommand, Equatable {
+    static let name = "chestd"
+    static let abstract = """
+        Watches the chest directory, reads fixes from gpsd, and unlocks pages when their locks hold.
+        Runs in the foreground and logs one line per event to stderr; stops on SIGTERM or SIGINT.
+        """
+    static let parameters: [Parameter] = [
+        .option("--chest", value: "DIR", help: "the chest directory (default $XDG_DATA_HOME/chest, or $CHEST_DIR)",
+                completion: .directories),
+        .option("--gpsd", value: "HOST:PORT", help: "gpsd to read fixes from (default localhost:2947, or $CHEST_GPSD)"),
+        .option("--socket", value: "PATH", help: "the control socket (default $XDG_RUNTIME_DIR/chestd.sock, or $CHEST_SOCKET)",
+                completion: .files()),
+        .option("--config", value: "FILE", help: "the settings file (default $XDG_CONFIG_HOME/chest/config.json)",
+                completion: .files()),
+        .option("--weather-url", value: "URL", help: "the weather provider's base URL (for a mirror or a test server)"),
+        .flag("--verbose", "-v", help: "log debug lines too"),
+        .flag("--version", help: "show the version", inUsage: false),
+    ]
+    /// The settings key each valued option sets.
+    static let keys = ["--chest": "chest", "--gpsd": "gpsd", "--socket": "socket", "--weather-url": "weather.url"]
+
     var flags: [String: String] = [:]
     var configPath: String?
     var verbose = false
     var help = false
     var version = false
 
-    static let usage = """
-        usage: chestd [--chest DIR] [--gpsd HOST:PORT] [--socket PATH] [--config FILE] [--weather-url URL] [-v]
-
-        Watches the chest directory, reads fixes from gpsd, and unlocks pages when their locks hold.
-        Runs in the foreground and logs one line per event to stderr; stops on SIGTERM or SIGINT.
-
-          --chest DIR         the chest directory (default $XDG_DATA_HOME/chest, or $CHEST_DIR)
-          --gpsd HOST:PORT    gpsd to read fixes from (default localhost:2947, or $CHEST_GPSD)
-          --socket PATH       the control socket (default $XDG_RUNTIME_DIR/chestd.sock, or $CHEST_SOCKET)
-          --config FILE       the settings file (default $XDG_CONFIG_HOME/chest/config.json)
-          --weather-url URL   the weather provider's base URL (for a mirror or a test server)
-          -v, --verbose       log debug lines too
-          -h, --help          show this help
-          --version           show the version
-        """
+    static var usage: String { HelpText.help(for: self, path: [name]) }
 
     /// Reads the arguments after the program name.
     static func parse(_ arguments: [String]) throws(UsageError) -> DaemonOptions {
-        var options = DaemonOptions()
-        var rest = arguments[...]
-        let valued = ["--chest": "chest", "--gpsd": "gpsd", "--socket": "socket", "--weather-url": "weather.url"]
-        while let argument = rest.popFirst() {
-            var (name, inline) = (argument, String?.none)
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                inline = String(argument[argument.index(after: equals)...])
-            }
-            func value() throws(UsageError) -> String {
-                if let inline { return inline }
-                guard let next = rest.popFirst(), !next.isEmpty else { throw UsageError("\(name) needs a value") }
-                return next
-            }
-            switch name {
-            case "-v", "--verbose": options.verbose = true
-            case "-h", "--help": options.help = true
-            case "--version": options.version = true
-            case "--config": options.configPath = try value()
-            default:
-                guard let key = valued[name] else { throw UsageError("unknown option \(argument)") }
-                options.flags[key] = try value()
-            }
+        let invocation = try ArgumentParser.parse(arguments, root: self)
+        guard invocation.help == nil else { return DaemonOptions(help: true) }
+        return try DaemonOptions(invocation.path[0])
+    }
+
+    init(help: Bool) { self.help = help }
+
+    init(_ values: ParsedValues) throws(UsageError) {
+        for occurrence in values.occurrences {
+            // A path or an address cannot be empty: `--chest ""` is a mistake, not the current directory.
+            if occurrence.value == "" { throw UsageError("\(occurrence.name) needs a value") }
         }
-        if let gpsd = options.flags["gpsd"], !gpsd.contains(":") || gpsd.hasSuffix(":") {
+        for (option, key) in Self.keys { flags[key] = values.value(option) }
+        configPath = values.value("--config")
+        verbose = values.flag("--verbose")
+        version = values.flag("--version")
+        if let gpsd = flags["gpsd"], !gpsd.contains(":") || gpsd.hasSuffix(":") {
             throw UsageError("--gpsd wants HOST:PORT, such as localhost:2947")
         }
-        return options
     }
 }

@@ -16,7 +16,8 @@ struct InstallTests {
         #expect(outcome.status == 0, "\(outcome.stdout)\n\(outcome.stderr)")
         for file in ["bin/chestd", "bin/chest", "libexec/chest/chest-weather", "lib/udev/rules.d/60-chest-gps.rules",
                      "lib/systemd/user/chestd.service", "share/man/man1/chest.1", "share/man/man8/chestd.8",
-                     "share/bash-completion/completions/chest"] {
+                     "share/bash-completion/completions/chest", "share/zsh/vendor-completions/_chest",
+                     "share/fish/vendor_completions.d/chest.fish"] {
             #expect(outcome.stdout.contains(prefix + "/" + file), "\(file) not listed:\n\(outcome.stdout)")
         }
     }

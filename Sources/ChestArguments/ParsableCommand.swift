@@ -1,0 +1,59 @@
+import Foundation
+
+/// A program or one of its subcommands, declared once: its name, what it does and its table of parameters.
+/// The parser, the help text, the usage lines and the shell completion scripts are all read from here.
+public protocol ParsableCommand {
+    /// The word that runs it: the program's name, or the subcommand's.
+    static var name: String { get }
+    /// One line for the command list and the top of the help.
+    static var abstract: String { get }
+    /// Paragraphs after the parameters in the help; empty by default.
+    static var discussion: String { get }
+    /// Flags, options and positionals; `-h`/`--help` is implied.
+    static var parameters: [Parameter] { get }
+    /// The usage lines after the command's path; made from `parameters` unless the grammar says more (order,
+    /// alternatives).
+    static var synopses: [String] { get }
+    /// Commands that follow this one's options; for a program such as `chest`, empty for a leaf.
+    static var subcommands: [any ParsableCommand.Type] { get }
+
+    /// Reads what the parser found; throws for values it cannot accept.
+    init(_ values: ParsedValues) throws(UsageError)
+}
+
+extension ParsableCommand {
+    public static var discussion: String { "" }
+    public static var parameters: [Parameter] { [] }
+    public static var synopses: [String] { [HelpText.synopsis(of: self)] }
+    public static var subcommands: [any ParsableCommand.Type] { [] }
+
+    /// Parses a program's arguments (without its name): prints the help and exits 0 when asked for it, prints the
+    /// error and the usage line and exits 64 when they cannot be understood.
+    public static func parseOrExit(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Self {
+        do {
+            let invocation = try ArgumentParser.parse(arguments, root: self)
+            if let help = invocation.help {
+                print(help)
+                exit(0)
+            }
+            return try Self(invocation.path[0])
+        } catch {
+            let usage = error.description.hasPrefix("usage: ") ? "" : "\nusage: " + HelpText.usageLines(of: self, path: [name])[0]
+            FileHandle.standardError.write(Data("\(name): \(error)\(usage)\n".utf8))
+            exit(UsageError.exitStatus)
+        }
+    }
+}
+
+/// The implied help flag, shared by every command.
+let helpParameter = Parameter.flag("--help", "-h", help: "show this help")
+
+extension ParsableCommand {
+    /// The subcommand called `name`, or the usage error for a mistyped one.
+    public static func subcommand(named name: String) throws(UsageError) -> any ParsableCommand.Type {
+        guard let command = subcommands.first(where: { $0.name == name }) else {
+            throw ArgumentParser.unknownCommand(name, of: self)
+        }
+        return command
+    }
+}

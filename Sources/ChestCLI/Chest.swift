@@ -1,0 +1,55 @@
+import ChestArguments
+import ChestCore
+
+/// `chest` itself: the global options before the command, and the commands.
+struct Chest: ParsableCommand {
+    static let name = "chest"
+    static let abstract = "Locked messages that open in the real world."
+    static let discussion = """
+        An ID is printed by compose and import; any unique prefix of it works.
+        `chest help COMMAND` tells more. Exit status: 0 success, 1 failure, 64 usage error.
+        """
+    static let parameters: [Parameter] = [
+        .option("--socket", value: "PATH", help: "chestd's control socket (default $CHEST_SOCKET, else $XDG_RUNTIME_DIR/chestd.sock)",
+                completion: .files()),
+        .option("--chest", value: "DIR", help: "the chest directory (default $CHEST_DIR, else $XDG_DATA_HOME/chest)",
+                completion: .directories),
+        .option("--config", value: "FILE", help: "the settings file (default $XDG_CONFIG_HOME/chest/config.json)",
+                completion: .files()),
+        .flag("--version", help: "show the version", inUsage: false),
+        .option("--generate-completion-script", value: "SHELL", help: "print a completion script for bash, zsh or fish",
+                hidden: true, completion: .words(CompletionScript.Shell.allCases.map(\.rawValue))),
+    ]
+    static var subcommands: [any ParsableCommand.Type] {
+        [ComposeCommand.self, ImportCommand.self, ListCommand.self, ReadCommand.self, PinCommand.self, SaveCommand.self,
+         DeleteCommand.self, StatusCommand.self, WatchCommand.self, ConfigCommand.self, HelpCommand.self]
+    }
+
+    /// The IDs of both chests from the running chestd, one a line, for completion; nothing when it is not running.
+    static let listIDs = #"for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p'"#
+
+    var flags: [String: String] = [:]
+    var configPath: String?
+    var version: Bool
+    var completionShell: CompletionScript.Shell?
+
+    init(_ values: ParsedValues) throws(UsageError) {
+        for key in ["socket", "chest"] { flags[key] = values.value("--" + key) }
+        configPath = values.value("--config")
+        version = values.flag("--version")
+        completionShell = try values.value("--generate-completion-script", "--generate-completion-script wants bash, zsh or fish") {
+            CompletionScript.Shell(rawValue: $0)
+        }
+    }
+
+    /// What `chest` does without a command: the version, a completion script, or the help.
+    func run() {
+        if version {
+            print("chest \(ChestVersion.string)")
+        } else if let completionShell {
+            print(CompletionScript.script(for: Self.self, shell: completionShell), terminator: "")
+        } else {
+            print(HelpText.help(for: Self.self, path: [Self.name]))
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import ChestArguments
+import ChestCore
+import ChestIO
+import Foundation
+
+/// `chest import FILE...`
+struct ImportCommand: ChestCommand {
+    static let name = "import"
+    static let abstract = "add message files to the chest"
+    static let discussion = "Validates each file and adds it to the chest; prints each ID, or why it was refused."
+    static let parameters: [Parameter] = [
+        .positional("FILE", arity: .oneOrMore, help: "a message file", completion: .files(extension: "locked")),
+    ]
+
+    var files: [String]
+
+    init(_ values: ParsedValues) throws(UsageError) {
+        files = values.positional("FILE")
+    }
+
+    /// Imports each file in turn; refusals are reported and make the exit status 1, the rest still go in.
+    func run(settings: Settings) throws {
+        var failures = 0
+        let directory = FileManager.default.currentDirectoryPath
+        for file in files {
+            // chestd reads the file as it reads its inbox, refusing symlinks: the one named here is the user's own
+            // choice, so it is resolved before chestd sees it.
+            let path = Self.resolved(file.hasPrefix("/") ? file : directory + "/" + file)
+            do {
+                let result = try CLI.client(settings).call(ControlRequest(op: .import, path: path), expecting: ImportResult.self)
+                print(result.id)
+            } catch ControlClientError.notRunning(let socket) {
+                throw ControlClientError.notRunning(socket: socket)
+            } catch {
+                failures += 1
+                printError("chest: \(file): \(error)")
+            }
+        }
+        // One file refused has said why already; the exit status is enough.
+        if failures > 0 { throw ImportFailures(count: failures, of: files.count) }
+    }
+
+    /// The path with every symbolic link resolved, or as it is when it cannot be (a missing file says so later).
+    static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
+    }
+}
+
+/// Some files of an `import` were refused; each already said why on stderr.
+struct ImportFailures: Error, CustomStringConvertible {
+    var count: Int
+    var of: Int
+
+    var description: String { "\(count) of \(of) files refused" }
+}

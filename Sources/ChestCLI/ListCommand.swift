@@ -1,0 +1,24 @@
+import ChestArguments
+import ChestCore
+import ChestIO
+
+/// `chest list [--saved] [--json]`
+struct ListCommand: ChestCommand {
+    static let name = "list"
+    static let abstract = "the messages and their state"
+    static let discussion = "The messages of the regular chest (or the saved one) with their state: locked, partial or open."
+    static let parameters: [Parameter] = [.flag("--saved", help: "the saved chest instead of the regular one"), .json]
+
+    var saved: Bool
+    var json: Bool
+
+    init(_ values: ParsedValues) throws(UsageError) {
+        saved = values.flag("--saved")
+        json = values.flag("--json")
+    }
+
+    func run(settings: Settings) throws {
+        let items = try CLI.client(settings).call(ControlRequest(op: .list, saved: saved), expecting: [ListItem].self)
+        print(json ? CLI.jsonText(items) : Output.list(items, saved: saved))
+    }
+}

@@ -1,0 +1,25 @@
+import ChestArguments
+import ChestCore
+import ChestIO
+
+/// `chest save ID` and `chest delete ID`: one request about one message, answered with what became of it.
+protocol MessageCommand: ChestCommand {
+    static var operation: ControlRequest.Operation { get }
+    /// The word of the answer: `saved 7f3a… "Birthday"`.
+    static var done: String { get }
+    var id: String { get }
+    init(id: String)
+}
+
+extension MessageCommand {
+    static var parameters: [Parameter] { [.messageID] }
+
+    init(_ values: ParsedValues) throws(UsageError) {
+        self.init(id: values.positional("ID")[0])
+    }
+
+    func run(settings: Settings) throws {
+        let result = try CLI.client(settings).call(ControlRequest(op: Self.operation, id: id), expecting: ImportResult.self)
+        print("\(Self.done) \(result.id) \"\(result.title)\"")
+    }
+}

@@ -1,0 +1,101 @@
+import ChestArguments
+@testable import ChestCLI
+import ChestCore
+@testable import ChestDaemon
+import Foundation
+import Testing
+
+/// `chest` and `chestd` read their command lines with the one parser and the declarations.
+struct CommandLineTests {
+    func values(_ arguments: [String]) throws(UsageError) -> ParsedValues {
+        let invocation = try ArgumentParser.parse(arguments, root: Chest.self)
+        return invocation.path[invocation.path.count - 1]
+    }
+
+    func compose(_ arguments: [String]) throws(UsageError) -> ComposeDraft {
+        try ComposeCommand(values(["compose"] + arguments), timeZone: TimeZone(identifier: "UTC")!).draft
+    }
+
+    func error(_ body: () throws -> Void) -> String? {
+        do {
+            try body()
+            return nil
+        } catch {
+            return (error as? UsageError)?.description ?? "not a usage error: \(error)"
+        }
+    }
+
+    @Test(arguments: Chest.subcommands.map { $0.name })
+    func everyCommandHasHelpAndHelpCommandPrintsTheSame(name: String) throws {
+        for flag in ["-h", "--help"] {
+            let help = try #require(try ArgumentParser.parse([name, flag], root: Chest.self).help)
+            #expect(help.hasPrefix("usage: chest \(name)"))
+            let topic = try HelpCommand(values(["help", name])).topic
+            #expect(topic.map { HelpText.help(for: $0, path: ["chest", $0.name]) } == help)
+        }
+    }
+
+    @Test func helpForAnUnknownCommandIsAUsageError() {
+        #expect(error { _ = try HelpCommand(values(["help", "bogus"])) }?.hasPrefix(#"unknown command "bogus""#) == true)
+        #expect(error { _ = try HelpCommand(values(["help", "imprt"])) }?.contains(#"did you mean "import"?"#) == true)
+    }
+
+    @Test func globalOptionsTakeTheirValueEitherWay() throws {
+        for arguments in [["--socket", "/s", "--chest", "/c", "list"], ["--socket=/s", "--chest=/c", "list"]] {
+            let chest = try Chest(ArgumentParser.parse(arguments, root: Chest.self).path[0])
+            #expect(chest.flags == ["socket": "/s", "chest": "/c"])
+        }
+        #expect(try WatchCommand(values(["watch", "--count=3", "--timeout", "2.5"])).count == 3)
+        #expect(try PinCommand(values(["pin", "7f3a", "4821", "--page=2"])).page == 2)
+        #expect(error { _ = try WatchCommand(values(["watch", "--count", "zero"])) } == "--count wants a positive number")
+    }
+
+    @Test func composeReadsLocksInOrderIntoSetsAAndB() throws {
+        let draft = try compose(["-o", "f", "--title", "T", "--page", "one", "--lock", "pin=1234", "--or",
+                                 "--lock", "weather=snowy", "--page=two", "--lock=time=2026-12-01T09:00:00Z"])
+        #expect(draft.output == "f" && draft.title == "T")
+        #expect(draft.pages.map(\.text) == ["one", "two"])
+        #expect(draft.pages[0].setA == [.pin(digits: "1234")])
+        #expect(draft.pages[0].setB == [.lock(.weather(.snowy))])
+        #expect(draft.pages[1].setA.count == 1 && draft.pages[1].setB.isEmpty)
+    }
+
+    @Test func composeMistakesSayWhatToWrite() {
+        let base = ["-o", "f", "--title", "x"]
+        #expect(error { _ = try compose(["--title", "x", "--page", "p"]) }?.hasPrefix("compose needs -o FILE") == true)
+        #expect(error { _ = try compose(base + ["--lock", "pin=1234"]) }
+            == "--lock pin=1234 comes before any --page; write --page TEXT first")
+        #expect(error { _ = try compose(base + ["--page", "p", "--lock", "pin=1234", "--lock", "pin=5678"]) }
+            == "page 1 has two pin locks in set A; use --or for an alternative")
+        #expect(error { _ = try compose(base + ["--page", "p", "--or"]) }?.contains("follows no --lock") == true)
+        #expect(error { _ = try compose(base + ["--page", "p", "--lock", "pin=1234", "--or", "--or"]) }?
+            .contains("already has its --or") == true)
+        #expect(error { _ = try compose(base + Array(repeating: ["--page", "p"], count: 6).flatMap { $0 }) }
+            == "a message has at most 5 pages")
+        #expect(error { _ = try compose(base + ["stray"]) } == #"compose: unexpected "stray"; see `chest compose --help`"#)
+    }
+
+    @Test func configReadsItsTwoForms() throws {
+        #expect(try ConfigCommand(values(["config"])).action == .show)
+        #expect(try ConfigCommand(values(["config", "name"])).action == .get("name"))
+        #expect(try ConfigCommand(values(["config", "name", "Alice"])).action == .set("name", "Alice"))
+        #expect(try ConfigCommand(values(["config", "--unset=weather.key"])).action == .unset("weather.key"))
+        #expect(error { _ = try ConfigCommand(values(["config", "nmae"])) }?.hasPrefix(#"unknown setting "nmae""#) == true)
+        #expect(error { _ = try values(["config", "a", "b", "c"]) } == "usage: chest config [KEY [VALUE]] | chest config --unset KEY")
+    }
+
+    @Test func chestdTakesValuesEitherWay() throws {
+        for arguments in [["--chest", "/c", "--gpsd", "h:1", "-v"], ["--chest=/c", "--gpsd=h:1", "--verbose"]] {
+            let options = try DaemonOptions.parse(arguments)
+            #expect(options.flags == ["chest": "/c", "gpsd": "h:1"] && options.verbose && !options.help)
+        }
+        #expect(try DaemonOptions.parse(["--weather-url=http://x"]).flags == ["weather.url": "http://x"])
+        #expect(try DaemonOptions.parse(["-v", "-h"]).help)
+        #expect(try DaemonOptions.parse(["--version"]).version)
+        #expect(DaemonOptions.usage.hasPrefix("usage: chestd [--chest DIR] [--gpsd HOST:PORT]"))
+        #expect(error { _ = try DaemonOptions.parse(["--gpsd", "nohost"]) } == "--gpsd wants HOST:PORT, such as localhost:2947")
+        #expect(error { _ = try DaemonOptions.parse(["--chest", ""]) } == "--chest needs a value")
+        #expect(error { _ = try DaemonOptions.parse(["--chst", "x"]) }?.contains("did you mean --chest?") == true)
+        #expect(error { _ = try DaemonOptions.parse(["stray"]) }?.hasPrefix(#"unexpected "stray""#) == true)
+    }
+}

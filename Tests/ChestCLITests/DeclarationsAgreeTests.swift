@@ -1,0 +1,131 @@
+import ChestArguments
+@testable import ChestCLI
+import ChestCore
+import ChestSimulator
+@testable import ChestDaemon
+import ChestTestSupport
+import Foundation
+import Testing
+
+/// What is written about the command lines outside the code (completion scripts, man pages, README) says what
+/// the declarations say.
+struct DeclarationsAgreeTests {
+    let root = GPSLogs.packageRoot.path
+
+    let environment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/nonexistent"]
+
+    func text(_ path: String) throws -> String { try String(contentsOfFile: root + "/" + path, encoding: .utf8) }
+
+    /// Every usage line `chest` declares, as `chest read ID [--json]`.
+    var chestUsageLines: [String] {
+        HelpText.usageLines(of: Chest.self, path: ["chest"])
+            + Chest.subcommands.flatMap { HelpText.usageLines(of: $0, path: ["chest", $0.name]) }
+    }
+
+    @Test(arguments: [("bash", "completion/chest.bash"), ("zsh", "completion/_chest"), ("fish", "completion/chest.fish")])
+    func committedCompletionScriptsAreWhatTheBinaryGenerates(shell: String, path: String) throws {
+        let outcome = try Subprocess.run(ChestHarness.products + "/chest", ["--generate-completion-script", shell], environment: environment)
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout == (try text(path)), "regenerate: chest --generate-completion-script \(shell) > \(path)")
+        #expect(outcome.stdout == CompletionScript.script(for: Chest.self, shell: CompletionScript.Shell(rawValue: shell)!))
+    }
+
+    @Test(arguments: [
+        (["chest", "imp"], "import"),
+        (["chest", "--so"], "--socket"),
+        (["chest", "list", "--"], "--saved --json --help"),
+        (["chest", "--chest", "/tmp", "wa"], "watch"),
+        (["chest", "compose", "--lock", "weather", "=", "sn"], "snowy"),
+        (["chest", "compose", "--page", "x", "--lock", "te"], "temperature="),
+        (["chest", "config", "--unset", "hook"], "hook hook.timeoutSeconds"),
+        (["chest", "help", "de"], "delete"),
+        (["chest", "--generate-completion-script", "f"], "fish"),
+    ])
+    func bashCompletesWithoutTheBashCompletionPackage(words: [String], expected: String) throws {
+        let script = #"source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _chest; echo "${COMPREPLY[*]}""#
+        let outcome = try Subprocess.run("/bin/bash", ["--norc", "-c", script, "bash", root + "/completion/chest.bash"] + words,
+                                         environment: environment)
+        #expect(outcome.stdout == expected + "\n", "\(outcome.stderr)")
+    }
+
+    /// The text of a man page's SYNOPSIS, one line per `.br` or `.PP`, with the fonts and escapes taken out.
+    func synopsis(_ page: String) throws -> [String] {
+        let lines = try text(page).split(separator: "\n").map(String.init)
+        let start = try #require(lines.firstIndex(of: ".SH SYNOPSIS")) + 1
+        let end = try #require(lines[start...].firstIndex { $0.hasPrefix(".SH") })
+        var result = [""]
+        for line in lines[start..<end] {
+            if line == ".br" || line == ".PP" {
+                result.append("")
+            } else {
+                result[result.count - 1] += (result[result.count - 1].isEmpty ? "" : " ") + Self.roffText(line)
+            }
+        }
+        return result.map { $0.replacingOccurrences(of: "  ", with: " ") }
+    }
+
+    /// One line of roff as it reads: `.RB [ \-\-page` is `[--page`.
+    static func roffText(_ line: String) -> String {
+        var text = line
+        if line.hasPrefix(".") {
+            let macro = String(line.prefix { $0 != " " })
+            var arguments: [String] = [], current = "", quoted = false
+            for character in line.dropFirst(macro.count) {
+                if character == "\"" { quoted.toggle() } else if character == " " && !quoted {
+                    if !current.isEmpty { arguments.append(current) }
+                    current = ""
+                } else { current.append(character) }
+            }
+            if !current.isEmpty { arguments.append(current) }
+            text = arguments.joined(separator: [".B", ".I"].contains(macro) ? " " : "")
+        }
+        for (escape, plain) in [(#"\-"#, "-"), (#"\&"#, ""), (#"\fB"#, ""), (#"\fI"#, ""), (#"\fR"#, ""), (#"\fP"#, "")] {
+            text = text.replacingOccurrences(of: escape, with: plain)
+        }
+        return text
+    }
+
+    @Test func chestManPageSynopsisIsTheDeclaredUsage() throws {
+        #expect(try synopsis("docs/man/chest.1") == chestUsageLines)
+    }
+
+    @Test func chestdManPageSynopsisIsTheDeclaredUsage() throws {
+        #expect(try synopsis("docs/man/chestd.8") == HelpText.usageLines(of: DaemonOptions.self, path: ["chestd"]))
+    }
+
+    @Test func eachCommandOfTheManPageHasItsDeclaredUsage() throws {
+        let lines = try text("docs/man/chest.1").split(separator: "\n").map(String.init)
+        let start = try #require(lines.firstIndex(of: ".SH COMMANDS"))
+        let end = try #require(lines[(start + 1)...].firstIndex { $0.hasPrefix(".SH") })
+        let tags = lines[start..<end].indices.filter { lines[$0] == ".TP" }.map { Self.roffText(lines[$0 + 1]) }
+        #expect(tags.map { $0.split(separator: " ")[0] } == Chest.subcommands.map { Substring($0.name) })
+        for tag in tags {
+            #expect(chestUsageLines.contains("chest " + tag), "\(tag)")
+        }
+    }
+
+    @Test func readmeListsTheCommandsAndTheirUsage() throws {
+        let readme = try text("README.md")
+        let commands = Chest.subcommands.map { $0.name }.filter { $0 != "help" }
+        #expect(readme.contains("- [chest](#chest): " + commands.joined(separator: ", ")))
+        for line in [HelpText.usageLines(of: Chest.self, path: ["chest"])[0],
+                     HelpText.usageLines(of: ComposeCommand.self, path: ["chest", "compose"])[0],
+                     HelpText.usageLines(of: DaemonOptions.self, path: ["chestd"])[0]] {
+            #expect(readme.contains("```\n" + line + "\n```"), "\(line)")
+        }
+    }
+
+    @Test func chestWalkReadsItsLineWithTheSameParser() throws {
+        let walk = ChestHarness.products + "/chest-walk"
+        let help = try Subprocess.run(walk, ["--help"], environment: environment)
+        #expect(help.status == 0 && help.stdout.hasPrefix("usage: chest-walk [FILE]"))
+        #expect(help.stdout.contains(NMEAWalk.descriptionFormat))
+        #expect(try Subprocess.run(walk, [root + "/demo/walk.txt", "-h"], environment: environment).stdout == help.stdout)
+        let wrong = try Subprocess.run(walk, ["--fil"], environment: environment)
+        #expect(wrong.status == 64 && wrong.stderr.contains("unknown option --fil"))
+        let extra = try Subprocess.run(walk, ["a", "b"], environment: environment)
+        #expect(extra.status == 64 && extra.stderr == "chest-walk: usage: chest-walk [FILE]\n")
+        let log = try Subprocess.run(walk, ["--", root + "/demo/walk.txt"], environment: environment)
+        #expect(log.status == 0 && log.stdout.hasPrefix("# Generated by chest-walk."))
+    }
+}
