@@ -15,7 +15,7 @@ let package = Package(
         .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
                        providers: [.apt(["libsodium-dev"])]),
         // Pure: model, file format, locks, geometry, the evaluation engine. No I/O, no clock reads.
-        .target(name: "ChestCore", dependencies: ["ChestArguments"]),
+        .target(name: "ChestCore"),
         // Pure: declared commands, the one argument parser, help text and shell completion scripts.
         .target(name: "ChestArguments"),
         // A simulated GPS receiver: walks written as NMEA 0183 (chest-walk, the demo, the tests).
@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "ChestCLI", dependencies: ["ChestArguments", "ChestCore", "ChestIO", "ChestSeal"]),
         .executableTarget(name: "chestd", dependencies: ["ChestDaemon"]),
         .executableTarget(name: "chest", dependencies: ["ChestCLI"]),
-        // The benchmark of SPEC §7 (docs/BENCHMARKS.md).
+        // The benchmark of docs/DESIGN.md "Performance targets" (docs/BENCHMARKS.md).
         .target(name: "ChestBench", dependencies: ["ChestCore", "ChestIO", "ChestSeal"]),
         .executableTarget(name: "chest-bench", dependencies: ["ChestBench"], path: "Sources/chest-bench"),
         // Writes a walk as NMEA for gpsfake (demo/README.md).

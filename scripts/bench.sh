@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The process-level benchmarks of SPEC §7, on the built release binaries (make bench runs this after chest-bench):
+# The process-level benchmarks of docs/DESIGN.md "Performance targets", on the built release binaries (make bench runs this after chest-bench):
 #   1. 10,000 message files dropped into the chest at once: time until all are ingested;
 #   2. resident memory of chestd holding those 10,000 messages;
 #   3. latency from gpsd's report to chestd's `watch` event, over the demo walk replayed at 1 Hz;

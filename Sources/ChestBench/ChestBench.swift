@@ -3,7 +3,7 @@ import ChestIO
 import ChestSeal
 import Foundation
 
-/// The in-process benchmarks of SPEC §7: what one fix costs the engine with many pending location locks.
+/// The in-process benchmarks of docs/DESIGN.md "Performance targets": what one fix costs the engine with many pending location locks.
 /// `chest-bench [LOCKS]` runs it; `chest-bench messages COUNT DIR` writes sealed message files for
 /// scripts/bench.sh. docs/BENCHMARKS.md records the results.
 public enum ChestBench {
@@ -61,7 +61,7 @@ public enum ChestBench {
         print(String(format: "  per fix over %d fixes: mean %.1f µs, median %.1f µs, p99 %.1f µs, max %.1f µs (%d pages opened)",
                      fixes, mean * 1e6, durations[fixes / 2] * 1e6, durations[fixes * 99 / 100] * 1e6,
                      durations[fixes - 1] * 1e6, opened))
-        print(mean < 0.001 ? "  OK: under 1 ms per fix (SPEC §7)" : "  OVER the 1 ms target (SPEC §7)")
+        print(mean < 0.001 ? "  OK: under 1 ms per fix (docs/DESIGN.md \"Performance targets\")" : "  OVER the 1 ms target (docs/DESIGN.md \"Performance targets\")")
     }
 
     /// Sealed one-page messages, each locked at a random point around Zurich (a 1,000-message walk keeps them all

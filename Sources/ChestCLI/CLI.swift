@@ -52,8 +52,3 @@ public enum CLI {
         String(decoding: (try? ChestJSON.encoder(pretty: true).encode(value)) ?? Data(), as: UTF8.self)
     }
 }
-
-func printError(_ text: String) {
-    var bytes = Array((text + "\n").utf8)
-    _ = write(2, &bytes, bytes.count)
-}

@@ -1,3 +1,4 @@
+import ChestArguments
 import ChestCore
 import ChestIO
 import ChestSeal

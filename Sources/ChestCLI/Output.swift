@@ -11,7 +11,7 @@ enum Output {
         for item in items {
             let pages = "\(item.openPages.count)/\(item.pages)"
             let from = item.sentByYou ? "you" : item.from
-            lines.append("\(String(item.id.prefix(8)))  \(pad(item.state, 7))  \(pad(pages, 5))  \(pad(String(from.prefix(16)), 16))  \(item.title)")
+            lines.append("\(item.id.short)  \(pad(item.state, 7))  \(pad(pages, 5))  \(pad(String(from.prefix(16)), 16))  \(item.title)")
         }
         return lines.joined(separator: "\n")
     }
@@ -78,7 +78,7 @@ enum Output {
         }
 
         init(_ report: ReadReport) {
-            id = report.id
+            id = report.id.rawValue
             title = report.title
             from = report.from
             chest = report.chest.rawValue

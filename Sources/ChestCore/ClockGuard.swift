@@ -1,6 +1,6 @@
 import struct Foundation.Date
 
-/// Decides which time a time lock trusts (SPEC §4): the system clock, unless GPS time, confirmed by three
+/// Decides which time a time lock trusts (docs/DESIGN.md "Lock rules"): the system clock, unless GPS time, confirmed by three
 /// consecutive timed 3D fixes, shows the clock set ahead by more than a minute. A receiver whose time is a
 /// whole number of 1024-week periods behind has the week-rollover bug: that is reported and not trusted. GPS time is carried forward
 /// between fixes by the monotonic clock, so setting the clock forward after the last fix opens nothing either.

@@ -1,6 +1,6 @@
 import struct Foundation.Data
 
-/// One request on the control socket: a single JSON line (SPEC §5).
+/// One request on the control socket: a single JSON line (docs/DESIGN.md "Reliability and security").
 public struct ControlRequest: Hashable, Sendable, Codable {
     public enum Operation: String, Hashable, Sendable, Codable {
         case list, read, pin, save, delete, status, watch, `import`, fix
@@ -25,7 +25,7 @@ public struct ControlRequest: Hashable, Sendable, Codable {
         self.path = path
     }
 
-    /// Requests longer than this are refused unread (SPEC §5).
+    /// Requests longer than this are refused unread (docs/DESIGN.md "Reliability and security").
     public static let sizeLimit = 16 * 1024
 }
 
@@ -53,10 +53,10 @@ public struct Empty: Hashable, Sendable, Codable {
 
 /// The result of `import`: the message taken in.
 public struct ImportResult: Hashable, Sendable, Codable {
-    public var id: String
+    public var id: MessageID
     public var title: String
 
-    public init(id: String, title: String) {
+    public init(id: MessageID, title: String) {
         self.id = id
         self.title = title
     }

@@ -126,5 +126,5 @@ public enum ResolveError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension ImportResult {
-    init(_ message: Message) { self.init(id: message.id.rawValue, title: message.title) }
+    init(_ message: Message) { self.init(id: message.id, title: message.title) }
 }

@@ -44,7 +44,7 @@ extension Engine {
 
         // Altitude: a 3D fix with altMSL is evidence either way. gpsd reports an epoch in several TPVs, the first
         // often 2D (from RMC) before GGA brings the altitude, so one report without altitude proves nothing; an
-        // epoch that ended without any does break the streak (SPEC §4: 3 consecutive 3D fixes).
+        // epoch that ended without any does break the streak (docs/DESIGN.md "Lock rules": 3 consecutive 3D fixes).
         if epoch != altitudeEpoch.epoch {
             if altitudeEpoch.epoch != nil && !altitudeEpoch.hadAltitude {
                 for ref in streaks.keys where ref.key.kind == .altitude { streaks.removeValue(forKey: ref) }

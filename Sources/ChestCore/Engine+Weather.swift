@@ -1,7 +1,7 @@
 import struct Foundation.Date
 
 extension Engine {
-    /// The reading that speaks for the reader's current position, or why there is none (SPEC §4).
+    /// The reading that speaks for the reader's current position, or why there is none (docs/DESIGN.md "Lock rules").
     public func weatherReading(now: Now) -> WeatherReading {
         guard let position = currentPosition(now) else { return .unknown(weather == nil ? .missing : .noPosition) }
         return weatherSchedule.reading(of: weather, at: position, now: now.wall, offlineSince: weatherHistory.offlineSince)
@@ -22,7 +22,7 @@ extension Engine {
         }
     }
 
-    /// Whether any weather or temperature lock is still waiting: weather is fetched only then (SPEC §5).
+    /// Whether any weather or temperature lock is still waiting: weather is fetched only then (docs/DESIGN.md "Reliability and security").
     public var needsWeather: Bool { !weathers.isEmpty }
 
     /// Where the reader is: the position of a fresh 2D or 3D fix.

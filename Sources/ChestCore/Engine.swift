@@ -64,7 +64,7 @@ public struct Engine: Sendable {
     public private(set) var gps: GPSLink
     public internal(set) var clock = ClockGuard()
     public internal(set) var weather: WeatherObservation?
-    /// When and how weather is asked for and how old or far a reading may be (SPEC §4, §6).
+    /// When and how weather is asked for and how old or far a reading may be (docs/DESIGN.md "Lock rules", "Weather").
     public var weatherSchedule = WeatherSchedule()
     public internal(set) var weatherHistory = WeatherFetchHistory()
     /// The provider's last error, for `status`.
@@ -83,7 +83,7 @@ public struct Engine: Sendable {
     /// Who waits for the PIN attempt being checked on a message.
     var pinClients: [MessageID: ClientID] = [:]
 
-    /// Location and altitude locks need this many consecutive qualified fixes (SPEC §4).
+    /// Location and altitude locks need this many consecutive qualified fixes (docs/DESIGN.md "Lock rules").
     public static let confirmations = 3
 
     public init(gpsServer: String) {

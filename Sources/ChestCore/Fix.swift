@@ -34,7 +34,7 @@ public struct Fix: Hashable, Sendable, Codable {
         ["no data", "no fix", "2D fix", "3D fix"][min(max(mode, 0), 3)]
     }
 
-    /// A fix older than this, by the monotonic clock, is stale and opens nothing (SPEC §4).
+    /// A fix older than this, by the monotonic clock, is stale and opens nothing (docs/DESIGN.md "Lock rules").
     public static let maximumAge = 5.0
 
     /// The position, when this is a 2D or 3D fix with a finite, in-range latitude and longitude.

@@ -1,4 +1,4 @@
-/// Pending location locks by grid cell, so a fix costs the locks near it rather than all of them (SPEC §7).
+/// Pending location locks by grid cell, so a fix costs the locks near it rather than all of them (docs/DESIGN.md "Performance targets").
 ///
 /// The grid is 0.01° square (about 1.1 km of latitude). A circle is filed under every cell its bounding box
 /// touches; one that would span more than `maximumCells` (a radius of several kilometres) goes on a short list

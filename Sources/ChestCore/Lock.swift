@@ -1,6 +1,6 @@
 import struct Foundation.Date
 
-/// The six kinds of lock (SPEC §1). A lock set holds at most one of each.
+/// The six kinds of lock (docs/DESIGN.md "Messages and locks"). A lock set holds at most one of each.
 public enum LockKind: String, CaseIterable, Hashable, Sendable, Codable {
     case location, time, pin, weather, temperature, altitude
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A lock as `compose` writes it on the command line (SPEC §2), before the parts that need the daemon (`here`)
+/// A lock as `compose` writes it on the command line (docs/DESIGN.md "Commands and output"), before the parts that need the daemon (`here`)
 /// or libsodium (hashing a PIN) are resolved.
 public enum LockSpec: Hashable, Sendable {
     case lock(Lock)

@@ -1,6 +1,6 @@
 import struct Foundation.Date
 
-/// A locked message: a title, the sender's name and 1 to 5 pages (SPEC §1).
+/// A locked message: a title, the sender's name and 1 to 5 pages (docs/DESIGN.md "Messages and locks").
 public struct Message: Hashable, Sendable {
     public var id: MessageID
     public var title: String

@@ -64,7 +64,7 @@ public struct PINAttempts: Hashable, Sendable, Codable {
 
     /// After this many wrong attempts, each further wrong one waits longer.
     public static let freeAttempts = 5
-    /// 30 s, 1 min, 5 min, 15 min, then 1 h (SPEC §4).
+    /// 30 s, 1 min, 5 min, 15 min, then 1 h (docs/DESIGN.md "Lock rules").
     public static let delays: [Double] = [30, 60, 300, 900, 3600]
 
     /// Exactly four ASCII digits (not merely four characters that look like digits).

@@ -1,5 +1,5 @@
 /// An optional that JSON shows as `null` when absent, rather than leaving its key out as Codable would: other
-/// programs read `chest status --json` and expect every field of SPEC §2 to be there.
+/// programs read `chest status --json` and expect every field of docs/DESIGN.md "Commands and output" to be there.
 @propertyWrapper
 public struct Null<Value: Codable & Hashable & Sendable>: Codable, Hashable, Sendable {
     public var wrappedValue: Value?

@@ -1,8 +1,8 @@
 import Foundation
 
-/// One row of `chest list --json` (SPEC §2).
+/// One row of `chest list --json` (docs/DESIGN.md "Commands and output").
 public struct ListItem: Hashable, Sendable, Codable {
-    public var id: String
+    public var id: MessageID
     public var title: String
     public var from: String
     public var chest: ChestKind
@@ -15,7 +15,7 @@ public struct ListItem: Hashable, Sendable, Codable {
 
 /// Everything `chest read` shows about one message.
 public struct ReadReport: Hashable, Sendable, Codable {
-    public var id: String
+    public var id: MessageID
     public var title: String
     public var from: String
     public var chest: ChestKind
@@ -66,7 +66,7 @@ extension Lock {
 
 extension Engine {
     public func listItem(_ stored: StoredMessage) -> ListItem {
-        ListItem(id: stored.id.rawValue, title: stored.message.title, from: stored.message.from, chest: stored.chest,
+        ListItem(id: stored.id, title: stored.message.title, from: stored.message.from, chest: stored.chest,
                  pages: stored.message.pages.count, openPages: stored.state.openPageNumbers, state: stored.stateName,
                  sentByYou: stored.sentByYou, receivedAt: stored.state.ingestedAt)
     }
@@ -100,7 +100,7 @@ extension Engine {
             }
             return PageReport(number: number, open: false, text: nil, openedBy: nil, openedAt: nil, sets: sets)
         }
-        return ReadReport(id: id.rawValue, title: stored.message.title, from: stored.message.from, chest: stored.chest,
+        return ReadReport(id: id, title: stored.message.title, from: stored.message.from, chest: stored.chest,
                           state: stored.stateName, sentByYou: stored.sentByYou, pages: pages)
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `chest status --json` (SPEC §2). Unknown numbers are encoded as null, never omitted, never NaN (`@Null`).
+/// `chest status --json` (docs/DESIGN.md "Commands and output"). Unknown numbers are encoded as null, never omitted, never NaN (`@Null`).
 public struct StatusReport: Hashable, Sendable, Codable {
     public struct GPSD: Hashable, Sendable, Codable {
         public var connected: Bool

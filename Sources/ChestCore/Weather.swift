@@ -1,6 +1,6 @@
 import struct Foundation.Date
 
-/// The five kinds of weather a lock can ask for (SPEC §1).
+/// The five kinds of weather a lock can ask for (docs/DESIGN.md "Messages and locks").
 public enum WeatherCondition: String, CaseIterable, Hashable, Sendable, Codable {
     case clear, cloudy, rainy, snowy, thundery
 

@@ -1,4 +1,4 @@
-/// How each provider's condition codes map onto the five conditions a weather lock can ask for (SPEC §6).
+/// How each provider's condition codes map onto the five conditions a weather lock can ask for (docs/DESIGN.md "Weather").
 ///
 /// The mapping is total over every code the providers document; a code they do not document maps to `nil`,
 /// which is "unknown" and never opens a weather lock. docs/WEATHER.md prints both tables in full.

@@ -11,7 +11,7 @@ public enum WeatherReading: Hashable, Sendable {
     }
 }
 
-/// Why the weather is unknown. Unknown weather never opens a lock (SPEC §4).
+/// Why the weather is unknown. Unknown weather never opens a lock (docs/DESIGN.md "Lock rules").
 public enum WeatherUnknown: Hashable, Sendable, Codable {
     /// There has never been a reading.
     case missing

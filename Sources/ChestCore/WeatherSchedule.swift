@@ -1,6 +1,6 @@
 import Foundation
 
-/// When to ask the weather provider, and when a cached reading may be used (SPEC §4, §5, §6).
+/// When to ask the weather provider, and when a cached reading may be used (docs/DESIGN.md "Lock rules", "Reliability and security", "Weather").
 ///
 /// Requests go only while a weather or temperature lock is pending and a fix exists (privacy, battery and the
 /// providers' limits), for the position rounded to 0.01°, about every `refreshInterval`, and further apart after
@@ -26,8 +26,8 @@ public struct WeatherSchedule: Hashable, Sendable {
     /// - Parameters:
     ///   - refreshInterval: 10 minutes: OpenWeatherMap asks for no more than one call per place per 10 minutes,
     ///     and Open-Meteo's current conditions change every 15.
-    ///   - maxAge: 30 minutes (SPEC §4).
-    ///   - maxDistance: 5 km (SPEC §4).
+    ///   - maxAge: 30 minutes (docs/DESIGN.md "Lock rules").
+    ///   - maxDistance: 5 km (docs/DESIGN.md "Lock rules").
     public init(refreshInterval: TimeInterval = 10 * 60, maxAge: TimeInterval = 30 * 60, maxDistance: Double = 5_000,
                 minimumSpacing: TimeInterval = 60, firstBackoff: TimeInterval = 60, maxBackoff: TimeInterval = 15 * 60,
                 maxRetryAfter: TimeInterval = 24 * 3600) {

@@ -1,3 +1,4 @@
+import ChestArguments
 import ChestCore
 import ChestIO
 import ChestSeal
@@ -216,10 +217,4 @@ public final class Daemon {
             systemd.status(text)
         }
     }
-}
-
-/// Writes a line to stderr.
-func printError(_ text: String) {
-    var bytes = Array((text + "\n").utf8)
-    _ = write(2, &bytes, bytes.count)
 }

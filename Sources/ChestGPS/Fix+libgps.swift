@@ -13,7 +13,7 @@ extension Fix {
     ///   - satellitesUsed: from the latest SKY report, since a TPV never carries it.
     ///   - receivedAt: the monotonic time the report arrived.
     public init?(_ data: UnsafePointer<gps_data_t>, satellitesUsed: Int?, receivedAt: Double) {
-        // libgps sets STATUS_SET on every TPV, whether or not gpsd sent a status (gpsd-facts §1.4).
+        // libgps sets STATUS_SET on every TPV, whether or not gpsd sent a status (docs/DESIGN.md "The set mask").
         guard data.pointee.set & STATUS_SET != 0 else { return nil }
         let fix = data.pointee.fix
         let mode = Int(fix.mode)

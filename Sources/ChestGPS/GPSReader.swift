@@ -38,7 +38,7 @@ public final class GPSReader: Sendable {
         var thread: pthread_t?
     }
 
-    /// The longest pause between reconnection attempts (SPEC §5), in seconds.
+    /// The longest pause between reconnection attempts (docs/DESIGN.md "Reliability and security"), in seconds.
     public static let maximumBackoff = 10.0
     /// How long one wait for gpsd lasts; it bounds how late `stop()` is noticed.
     static let tick: Int32 = 1_000_000
@@ -109,7 +109,7 @@ public final class GPSReader: Sendable {
             data.initialize(to: gps_data_t())
             errno = 0
             guard gps_open(host, port, data) == 0 else {
-                // errno holds a negative NL_* code here; never gps_close after a failed open (gpsd-facts §1.2).
+                // errno holds a negative NL_* code here; never gps_close after a failed open (docs/DESIGN.md "libgps calls").
                 let reason = String(cString: gps_errstr(errno))
                 log.debug("gpsd \(server): \(reason); next try in \(Int(backoff)) s")
                 reportDown(reason)

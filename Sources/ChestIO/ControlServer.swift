@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// The daemon's control socket (SPEC §5): owner only, one JSON request line per connection, size-capped,
+/// The daemon's control socket (docs/DESIGN.md "Reliability and security"): owner only, one JSON request line per connection, size-capped,
 /// idle clients dropped.
 ///
 /// It refuses to start when another daemon answers on the path, replaces a stale socket file left by a crash,

@@ -3,7 +3,7 @@ import Foundation
 
 /// Where things are and how they behave, from (in order of precedence) command-line flags, the environment
 /// (`CHEST_DIR`, `CHEST_SOCKET`, `CHEST_GPSD`), the config file (`$XDG_CONFIG_HOME/chest/config.json`) and
-/// built-in defaults (SPEC §2).
+/// built-in defaults (docs/DESIGN.md "Commands and output").
 public struct Settings: Sendable {
     /// The settings `chest config` knows, with what each one does.
     public static let known: [(key: String, help: String)] = [

@@ -2,7 +2,7 @@ import ChestCore
 import Foundation
 
 /// The last weather readings, one per provider and position rounded to 0.01°, kept in a file so a daemon
-/// restarted offline still has them (SPEC §6).
+/// restarted offline still has them (docs/DESIGN.md "Weather").
 ///
 /// The file is JSON, `{"version": 1, "observations": [WeatherObservation…]}` with ISO 8601 dates, replaced
 /// atomically on every save.

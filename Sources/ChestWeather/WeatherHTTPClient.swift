@@ -46,7 +46,7 @@ final class WeatherHTTPClient: Sendable {
         }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.httpMethod = "GET"
-        // Identifies the application only, never the user (privacy, SPEC §5).
+        // Identifies the application only, never the user (privacy, docs/DESIGN.md "Reliability and security").
         request.setValue("chestd", forHTTPHeaderField: "User-Agent")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         let data: Data, response: URLResponse

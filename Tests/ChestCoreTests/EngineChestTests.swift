@@ -47,7 +47,7 @@ private typealias F = CoreFixture
         #expect(failed == [.reply(client, .failure("cannot store the message: No space left on device"))])
         #expect(engine.entries.isEmpty)
         let stored = engine.handle(.changed(change, failure: nil, F.now(1)))
-        #expect(stored.contains(.reply(client, .message(ImportResult(id: message.id.rawValue, title: "Test")))))
+        #expect(stored.contains(.reply(client, .message(ImportResult(id: message.id, title: "Test")))))
     }
 
     @Test func refusedFilesAreSetAsideAndAnnouncedWithTheirReason() {

@@ -170,7 +170,7 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
         let message = F.message(pages: [Page(text: "a", setA: [.time(F.t0.addingTimeInterval(10))])])
         var engine = F.engine([F.stored(message)])
         _ = engine.handle(.changed(.move(message.id, from: .regular, to: .saved, for: F.client), failure: nil, F.now()))
-        #expect(engine.list(chest: .saved).map(\.id) == [message.id.rawValue])
+        #expect(engine.list(chest: .saved).map(\.id) == [message.id])
         #expect(engine.list(chest: .regular) == [])
         #expect(engine.status(now: F.now()).messages == StatusReport.Counts(locked: 0, partial: 0, open: 0, saved: 1))
         _ = engine.handle(.changed(.remove(message.id, from: .saved, for: F.client), failure: nil, F.now()))
@@ -813,7 +813,7 @@ struct WeatherCase: Sendable, CustomTestStringConvertible {
         var engine = F.engine([F.stored(Self.message)])
         for second in 1...3 { _ = engine.handle(.fix(F.fix(at: Double(second), altitude: 1000), F.now(Double(second)))) }
         let report = try #require(engine.read(Self.message.id, now: F.now(3)))
-        #expect(report.id == Self.message.id.rawValue)
+        #expect(report.id == Self.message.id)
         #expect(report.title == "Test")
         #expect(report.from == "Alice")
         #expect(report.state == "locked")

@@ -44,7 +44,7 @@ struct WeatherProviderTests {
         #expect(observation.temperatureC == 3.5)
     }
 
-    /// Privacy (SPEC §5): the request carries the rounded position and the fixed parameters, nothing else.
+    /// Privacy (docs/DESIGN.md "Reliability and security"): the request carries the rounded position and the fixed parameters, nothing else.
     @Test func theOpenMeteoQueryCarriesOnlyCoordinatesRoundedToTwoDecimals() async throws {
         let server = try WeatherServer(scenario: .weather(.clear(20, at: observed)))
         let provider = OpenMeteoProvider(baseURL: server.baseURL)

@@ -44,7 +44,7 @@ public final class GPSDaemon: @unchecked Sendable {
     }
 
     /// Removes the shared memory segment a gpsd on `port` leaves behind: started as root, gpsd drops privileges
-    /// and can no longer remove it itself (gpsd-facts §3.3).
+    /// and can no longer remove it itself (docs/DESIGN.md "gpsfake pitfalls").
     public static func removeLeftovers(port: Int) {
         let id = shmget(sharedMemoryKey(port: port), 0, 0)
         if id >= 0 { _ = shmctl(id, IPC_RMID, nil) }

@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 
 /// gpsfake replaying a log into its own private gpsd on a free loopback port, as the gpsd regression tests
-/// run it (gpsd-facts §3.2): single pass, pipe mode with a JSON watcher, so the feed starts 1.4 s after that
+/// run it (docs/DESIGN.md "gpsfake harness"): single pass, pipe mode with a JSON watcher, so the feed starts 1.4 s after that
 /// watcher connects; a client under test must connect within about a second of `init` returning.
 public final class GPSFake: @unchecked Sendable {
     public let port: Int

@@ -8,7 +8,7 @@ import Synchronization
 /// master side, for a `GPSDaemon` reading the slave side (`devicePath`).
 ///
 /// It keeps the slave open itself, as gpsfake does, so the pty survives gpsd being killed and restarted, and it
-/// drains the master so gpsd never blocks writing to the "receiver" (gpsd-facts §3.2).
+/// drains the master so gpsd never blocks writing to the "receiver" (docs/DESIGN.md "gpsfake harness").
 public final class PTYFeeder: Sendable {
     /// The receiver's device path, `/dev/pts/N`.
     public let devicePath: String

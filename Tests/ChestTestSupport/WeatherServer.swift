@@ -4,7 +4,7 @@ import Glibc
 import Synchronization
 
 /// A real HTTP/1.1 server on 127.0.0.1 that answers like Open-Meteo (`/v1/forecast`) and OpenWeatherMap
-/// (`/data/2.5/weather`), with the bodies those providers document (docs/WEATHER.md, research/weather-reliability.md).
+/// (`/data/2.5/weather`), with the bodies those providers document (docs/WEATHER.md, docs/DESIGN.md "Weather providers").
 ///
 /// It listens on an ephemeral port and serves one connection at a time on its own thread; every blocking socket
 /// call happens there. Set `scenario` to choose the answer; `stop()` closes the port, so later connections are
