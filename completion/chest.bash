@@ -148,7 +148,7 @@ _chest_value()
                 'location='*) cur=${cur#*=}; mapfile -t COMPREPLY < <(compgen -W 'here/30m' -- "$cur") ;;
                 'weather='*) cur=${cur#*=}; mapfile -t COMPREPLY < <(compgen -W 'clear cloudy rainy snowy thundery' -- "$cur") ;;
                 *=*) ;;
-                *) compopt -o nospace 2>/dev/null; mapfile -t COMPREPLY < <(compgen -W 'location= time= pin= weather= temperature= altitude=' -- "$cur") ;;
+                *) compopt -o nospace 2>/dev/null; mapfile -t COMPREPLY < <(compgen -W 'location= time= pin= weather= temperature= altitude= after=' -- "$cur") ;;
             esac
             ;;
         'import:'[0-9]*)

@@ -31,7 +31,7 @@ function __chest_value_1
             printf 'weather=%s\n' clear cloudy rainy snowy thundery
         case '*=*'
         case '*'
-            printf '%s\n' location= time= pin= weather= temperature= altitude=
+            printf '%s\n' location= time= pin= weather= temperature= altitude= after=
     end
 end
 

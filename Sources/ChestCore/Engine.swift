@@ -74,6 +74,8 @@ public struct Engine: Sendable {
     var altitudes: [LockRef: Bounds] = [:]
     var times: [LockRef: Date] = [:]
     var weathers: Set<LockRef> = []
+    /// Pending `after` locks and the page each waits for (docs/QUEST.md "Chains").
+    var afters: [LockRef: PageLink] = [:]
     var streaks: [LockRef: Streak] = [:]
     var lastEmittedEpoch: Double?
     var scheduledWake: Date??
@@ -179,7 +181,8 @@ public struct Engine: Sendable {
             }
         }
         let reading = weatherReading(now: now)
-        effects += latch(due + weathers.filter { $0.id == stored.id && weatherHolds($0, reading) }, now: now)
+        effects += latch(due + weathers.filter { $0.id == stored.id && weatherHolds($0, reading) }
+                         + satisfiedAfters(of: stored.id), now: now)
         return effects
     }
 
@@ -209,6 +212,7 @@ public struct Engine: Sendable {
                     case let .altitude(bounds): altitudes[ref] = bounds
                     case let .time(date): times[ref] = date
                     case .weather, .temperature: weathers.insert(ref)
+                    case let .after(link): afters[ref] = link
                     case .pin: break
                     }
                 }
@@ -222,6 +226,7 @@ public struct Engine: Sendable {
         times.removeValue(forKey: ref)
         weathers.remove(ref)
         streaks.removeValue(forKey: ref)
+        afters.removeValue(forKey: ref)
     }
 
     mutating func unregisterAll(_ stored: StoredMessage) {
@@ -241,6 +246,7 @@ public struct Engine: Sendable {
             touched.insert(ref.id)
         }
         var effects: [Effect] = []
+        var openedLinks: [PageLink] = []
         for id in touched.sorted() {
             guard var stored = entries[id] else { continue }
             var opened: [OpenPage] = []
@@ -256,6 +262,7 @@ public struct Engine: Sendable {
             }
             stored.state.openPages += opened
             entries[id] = stored
+            openedLinks += opened.map { PageLink(message: id, page: $0.page) }
             for page in opened {
                 for key in stored.message.lockKeys(page: page.page) { unregister(LockRef(id: id, key: key)) }
             }
@@ -267,7 +274,7 @@ public struct Engine: Sendable {
             // A watcher heard of it: delivered, recorded after the event so a crash in between repeats it.
             if !subscribers.isEmpty { effects += markDelivered(id, pages: opened.map(\.page)) }
         }
-        return effects
+        return openedLinks.isEmpty ? effects : effects + latch(waitingFor(openedLinks), now: now)
     }
 
     // MARK: - Time

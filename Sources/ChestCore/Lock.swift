@@ -1,8 +1,9 @@
 import struct Foundation.Date
 
-/// The six kinds of lock (docs/DESIGN.md "Messages and locks"). A lock set holds at most one of each.
+/// The kinds of lock (docs/DESIGN.md "Messages and locks", plus `after` for chains, docs/QUEST.md "Chains").
+/// A lock set holds at most one of each.
 public enum LockKind: String, CaseIterable, Hashable, Sendable, Codable {
-    case location, time, pin, weather, temperature, altitude
+    case location, time, pin, weather, temperature, altitude, after
 }
 
 /// A closed interval of measurements, `min...max`, with `min <= max`.
@@ -34,6 +35,8 @@ public enum Lock: Hashable, Sendable {
     case temperature(Bounds)
     /// The reader's 3D fix is inside these bounds, in metres above mean sea level.
     case altitude(Bounds)
+    /// That page of that message (this one, or another) is open in the reader's chest.
+    case after(PageLink)
 
     public var kind: LockKind {
         switch self {
@@ -43,6 +46,7 @@ public enum Lock: Hashable, Sendable {
         case .weather: .weather
         case .temperature: .temperature
         case .altitude: .altitude
+        case .after: .after
         }
     }
 

@@ -20,6 +20,10 @@ public enum LockReason: Hashable, Sendable, Codable {
     case weather(current: WeatherCondition?, needs: WeatherCondition)
     case temperature(current: Double, needs: Bounds)
     case sentByYou
+    /// An `after` lock whose message is not in the chest.
+    case waitsForMessage(PageLink)
+    /// An `after` lock whose page is not open yet.
+    case waitsForPage(PageLink, title: String)
 
     /// The sentence a person reads, with times in `timeZone`.
     public func text(timeZone: TimeZone = .current, now: Date) -> String {
@@ -44,6 +48,8 @@ public enum LockReason: Hashable, Sendable, Codable {
             "\(current?.presentParticiple ?? "weather unknown"), needs \(needs.rawValue)"
         case let .temperature(current, needs): "it is \(Self.celsius(current)) °C, needs \(needs) °C"
         case .sentByYou: "you sent this message"
+        case let .waitsForMessage(link): "waits for page \(link.page) of message \(link.message.short), not in your chest"
+        case let .waitsForPage(link, title): "waits for page \(link.page) of \u{201C}\(title)\u{201D} to open"
         }
     }
 

@@ -46,6 +46,12 @@ enum LockRule {
         return correction > 0 ? .clockAheadOfGPS(opensAt: instant, offsetSeconds: correction) : .opensAt(instant)
     }
 
+    /// The linked page open in the reader's chest (docs/QUEST.md "Chains").
+    static func after(_ link: PageLink, in stored: StoredMessage?) -> LockReason? {
+        guard let stored else { return .waitsForMessage(link) }
+        return stored.state.isOpen(page: link.page) ? nil : .waitsForPage(link, title: stored.message.title)
+    }
+
     /// A known reading of that condition.
     static func weather(_ needs: WeatherCondition, _ reading: WeatherReading) -> LockReason? {
         switch reading {

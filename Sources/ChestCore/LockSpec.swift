@@ -18,6 +18,7 @@ public enum LockSpec: Hashable, Sendable {
         weather=CONDITION         one of clear, cloudy, rainy, snowy, thundery
         temperature=MIN..MAX      e.g. temperature=-5..3 (°C)
         altitude=MIN..MAX         e.g. altitude=1200..1300 (m above sea level; here±20 works too)
+        after=ID#PAGE             e.g. after=51039195f651446bd718bc729cc585fc#2 (that page is open)
         """
 
     /// Reads one `--lock` value. Times without a zone are read in `timeZone`.
@@ -27,7 +28,7 @@ public enum LockSpec: Hashable, Sendable {
         }
         let type = text[..<equals].lowercased(), value = String(text[text.index(after: equals)...])
         guard let kind = LockKind(rawValue: type) else {
-            throw LockSpecError(text, "unknown lock type \"\(type)\"; use location, time, pin, weather, temperature or altitude")
+            throw LockSpecError(text, "unknown lock type \"\(type)\"; use location, time, pin, weather, temperature, altitude or after")
         }
         switch kind {
         case .location: return try location(value, text)
@@ -57,6 +58,11 @@ public enum LockSpec: Hashable, Sendable {
                 return .altitudeHere(margin: margin)
             }
             return .lock(.altitude(try range(value, text, unit: "m")))
+        case .after:
+            guard let link = PageLink(value) else {
+                throw LockSpecError(text, "write after=MESSAGE_ID#PAGE, such as after=51039195f651446bd718bc729cc585fc#2")
+            }
+            return .lock(.after(link))
         }
     }
 

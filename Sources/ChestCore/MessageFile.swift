@@ -120,7 +120,14 @@ struct WireMessage: Codable {
         guard (1...Message.maximumPages).contains(wirePages.count) else { throw .pageCount(wirePages.count) }
         var pages: [Page] = []
         for (index, wirePage) in wirePages.enumerated() {
-            pages.append(try wirePage.page(number: index + 1))
+            let page = try wirePage.page(number: index + 1)
+            // A page may wait only for an earlier page of its own message, so a message never waits for itself.
+            for lock in page.setA + page.setB {
+                if let link = lock.pageLink, link.message == id, link.page >= index + 1 {
+                    throw .invalidField("pages[\(index + 1)].after", "a page can wait only for an earlier page of its message")
+                }
+            }
+            pages.append(page)
         }
         var seal: Seal?
         switch (publicKey, signature) {
@@ -184,6 +191,8 @@ struct WireLock: Codable {
     var condition: String?
     var min: Double?
     var max: Double?
+    var message: String?
+    var page: Int?
 
     init(_ lock: Lock) {
         type = lock.kind.rawValue
@@ -198,6 +207,9 @@ struct WireLock: Codable {
         case let .temperature(bounds), let .altitude(bounds):
             min = bounds.min
             max = bounds.max
+        case let .after(link):
+            message = link.message.rawValue
+            page = link.page
         }
     }
 
@@ -227,6 +239,12 @@ struct WireLock: Codable {
         case .temperature, .altitude:
             guard let min, let max else { throw .missingField("pages[\(page)].min/max") }
             return try Lock.validatedRange(kind, Bounds(min: min, max: max), page: page)
+        case .after:
+            guard let message, let linked = self.page else { throw .missingField("pages[\(page)].message/page") }
+            guard let link = PageLink("\(message)#\(linked)") else {
+                throw .invalidField("pages[\(page)].message/page", "not a message ID and a page from 1 to \(Message.maximumPages)")
+            }
+            return .after(link)
         }
     }
 }

@@ -60,6 +60,7 @@ extension Lock {
         case let .weather(condition): condition.rawValue
         case let .temperature(bounds): "\(bounds) °C"
         case let .altitude(bounds): "\(bounds) m above sea level"
+        case let .after(link): "after page \(link.page) of message \(link.message.short)"
         }
     }
 }
@@ -132,6 +133,8 @@ extension Engine {
             let reading = weatherReading(now: now)
             return LockRule.temperature(bounds, reading)
                 ?? .temperature(current: reading.observation?.temperatureC ?? bounds.min, needs: bounds)
+        case let .after(link):
+            return afterProblem(link) ?? .waitsForPage(link, title: entries[link.message]?.message.title ?? "")
         }
     }
 }

@@ -81,7 +81,7 @@ private func instant(_ text: String) -> Date { ISO8601.parse(text)! }
         ("altitude=here±", "write here±METRES, such as altitude=here±20"),
         ("altitude=here±-5", "write here±METRES, such as altitude=here±20"),
         ("altitude=here+-lots", "write here±METRES, such as altitude=here±20"),
-        ("colour=red", #"unknown lock type "colour"; use location, time, pin, weather, temperature or altitude"#),
+        ("colour=red", #"unknown lock type "colour"; use location, time, pin, weather, temperature, altitude or after"#),
         ("pin4821", "expected TYPE=VALUE, such as pin=4821"),
     ]
 
