@@ -8,7 +8,7 @@ function __chest_path
     set -l path
     while set -q words[1]
         switch "$path:$words[1]"
-            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'pin:--page' 'watch:--count' 'watch:--timeout' 'config:--unset'
+            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--quest' 'pin:--page' 'watch:--count' 'watch:--timeout' 'config:--unset'
                 set -e words[1]
             case ':compose' ':import' ':list' ':read' ':pin' ':save' ':delete' ':status' ':watch' ':config' ':help'
                 set -a path $words[1]
@@ -74,6 +74,8 @@ complete -c chest -n '__chest_is \'compose\'' -l from -r -d 'the sender\'s name 
 complete -c chest -n '__chest_is \'compose\'' -l page -r -d 'starts the next page, with this text'
 complete -c chest -n '__chest_is \'compose\'' -l lock -r -a '(__chest_value_1)' -d 'adds a lock to the page\'s current set'
 complete -c chest -n '__chest_is \'compose\'' -l or -d 'switches the page to set B'
+complete -c chest -n '__chest_is \'compose\'' -l quest -r -F -d 'builds every message of a quest file (docs/QUEST.md)'
+complete -c chest -n '__chest_is \'compose\'' -l keep-ids -d 'with --quest: reuse the IDs recorded in QUEST.ids'
 complete -c chest -n '__chest_is \'compose\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'import\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'import\'' -a '(__fish_complete_suffix .locked)'

@@ -7,7 +7,8 @@ import Foundation
 struct ComposeCommand: ChestCommand, Equatable {
     static let name = "compose"
     static let abstract = "write a locked message file; prints its ID"
-    static let synopses = ["-o FILE --title TITLE [--from NAME] --page TEXT [--lock SPEC]... [--or --lock SPEC...] ..."]
+    static let synopses = ["-o FILE --title TITLE [--from NAME] --page TEXT [--lock SPEC]... [--or --lock SPEC...] ...",
+                           "--quest QUEST -o DIR|FILE [--keep-ids]"]
     static let parameters: [Parameter] = [
         .option("--output", "-o", value: "FILE", help: "the message file to write", completion: .files(extension: "locked")),
         .option("--title", value: "TITLE", help: "the message's title"),
@@ -17,6 +18,8 @@ struct ComposeCommand: ChestCommand, Equatable {
                 completion: .keyValue(keys: LockKind.allCases.map(\.rawValue),
                                       values: ["location": ["here/30m"], "weather": WeatherCondition.allCases.map(\.rawValue)])),
         .flag("--or", help: "switches the page to set B", repeatable: true),
+        .option("--quest", value: "QUEST", help: "builds every message of a quest file (docs/QUEST.md)", completion: .files()),
+        .flag("--keep-ids", help: "with --quest: reuse the IDs recorded in QUEST.ids"),
     ]
     static let discussion = """
         Writes a sealed message file with 1 to 5 pages. After each --page, every --lock adds a lock to
@@ -33,6 +36,7 @@ struct ComposeCommand: ChestCommand, Equatable {
         """
 
     var draft = ComposeDraft()
+    var quest: QuestOptions?
 
     init(_ values: ParsedValues) throws(UsageError) {
         try self.init(values, timeZone: .current)
@@ -41,6 +45,10 @@ struct ComposeCommand: ChestCommand, Equatable {
     /// Times without a zone are read in `timeZone`.
     init(_ values: ParsedValues, timeZone: TimeZone) throws(UsageError) {
         draft.output = values.value("--output")
+        if let path = values.value("--quest") {
+            quest = try QuestOptions(path: path, output: draft.output, keepIDs: values.flag("--keep-ids"), values: values)
+            return
+        }
         draft.title = values.value("--title")
         draft.from = values.value("--from")
         for occurrence in values.occurrences {
@@ -102,12 +110,15 @@ struct ComposeCommand: ChestCommand, Equatable {
     }
 
     func run(settings: Settings) throws {
+        if let quest { return try QuestComposer(settings: settings, options: quest).compose() }
         try Composer(settings: settings).compose(draft)
     }
 }
 
 /// What `compose` was asked to write, before PINs are hashed and `here` is resolved.
 struct ComposeDraft: Equatable {
+    /// Chosen by the caller (a quest, whose chains name IDs), else a random one.
+    var id: MessageID?
     var output: String?
     var title: String?
     var from: String?
@@ -121,13 +132,3 @@ struct PageDraft: Equatable {
     var inSetB = false
 }
 
-extension LockSpec {
-    var kind: LockKind {
-        switch self {
-        case let .lock(lock): lock.kind
-        case .pin: .pin
-        case .locationHere: .location
-        case .altitudeHere: .altitude
-        }
-    }
-}

@@ -19,7 +19,7 @@ struct Composer {
                               setB: try resolve(draftPage.setB, fix, page: index + 1)))
         }
         let identity = try Identity.loadOrCreate(at: settings.identityPath)
-        let unsealed = Message(id: MessageID(bytes: Sealer.randomBytes(16)), title: draft.title ?? "",
+        let unsealed = Message(id: draft.id ?? MessageID(bytes: Sealer.randomBytes(16)), title: draft.title ?? "",
                                from: draft.from ?? settings.senderName, created: Date(), pages: pages)
         do {
             try MessageFile.validate(unsealed)

@@ -1,0 +1,68 @@
+import ChestArguments
+import ChestCore
+import ChestIO
+import Foundation
+
+/// `compose --quest QUEST -o DIR|FILE [--keep-ids]`, as the command line gave it.
+struct QuestOptions: Equatable {
+    var path: String
+    var output: String
+    var keepIDs: Bool
+
+    init(path: String, output: String?, keepIDs: Bool, values: ParsedValues) throws(UsageError) {
+        guard let output else { throw UsageError("compose --quest needs -o DIR (or -o FILE for a one-message quest)") }
+        for name in ["--title", "--from", "--page", "--lock", "--or"] where values.occurrences.contains(where: { $0.name == name }) {
+            throw UsageError("\(name) does not go with --quest; the quest file says it all")
+        }
+        self.path = path
+        self.output = output
+        self.keepIDs = keepIDs
+    }
+}
+
+/// Builds a quest's messages with compose's own path (`Composer`), one file each, and records their IDs.
+struct QuestComposer {
+    let settings: Settings
+    let options: QuestOptions
+
+    func compose() throws {
+        let file = try QuestFile(options.path)
+        let ids = file.ids(keep: options.keepIDs)
+        let drafts = file.quest.drafts(ids: ids)
+        let outputs = try outputPaths(drafts)
+        for (draft, output) in zip(drafts, outputs) {
+            try Composer(settings: settings).compose(ComposeDraft(draft, output: output))
+        }
+        try file.record(ids)
+    }
+
+    /// `DIR/NAME.locked` for each message, or the one FILE of a one-message quest.
+    private func outputPaths(_ drafts: [QuestDraft]) throws -> [String] {
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: options.output, isDirectory: &isDirectory)
+        if options.output.hasSuffix("." + MessageFile.fileExtension) && !isDirectory.boolValue {
+            guard drafts.count == 1 else {
+                throw ChestError("the quest has \(drafts.count) messages; give -o a directory, not \(options.output)")
+            }
+            return [options.output]
+        }
+        if !exists {
+            do {
+                try FileManager.default.createDirectory(atPath: options.output, withIntermediateDirectories: true)
+            } catch {
+                throw ChestError("cannot create the directory \(options.output)")
+            }
+        } else if !isDirectory.boolValue {
+            throw ChestError("\(options.output) is a file; give -o a directory, or FILE.locked for a one-message quest")
+        }
+        return drafts.map { options.output + "/" + $0.name + "." + MessageFile.fileExtension }
+    }
+}
+
+extension ComposeDraft {
+    /// What compose writes for one quest message.
+    init(_ draft: QuestDraft, output: String) {
+        self.init(id: draft.id, output: output, title: draft.title, from: draft.from,
+                  pages: draft.pages.map { PageDraft(text: $0.text, setA: $0.setA, setB: $0.setB) })
+    }
+}

@@ -1,0 +1,96 @@
+import ChestCore
+import ChestIO
+import ChestSeal
+import ChestSimulator
+import Foundation
+
+/// A quest file on disk (docs/QUEST.md): read with its page files and GPX waypoints next to it, and the IDs it was
+/// last built with, recorded beside it in `QUEST.ids`.
+struct QuestFile {
+    /// As the user wrote it.
+    let path: String
+    let quest: Quest
+
+    /// Reads and checks the quest; every fault names the file, the line and the field.
+    init(_ path: String, timeZone: TimeZone = .current) throws {
+        self.path = path
+        let directory = directoryName(path)
+        func nearby(_ file: String) -> String { file.hasPrefix("/") ? file : directory + "/" + file }
+        var gpxFiles: [String: GPX] = [:]
+        let parser = QuestParser(timeZone: timeZone, pageText: { file in
+            try String(decoding: Data(contentsOf: URL(fileURLWithPath: nearby(file))), as: UTF8.self)
+        }, waypoint: { file, name in
+            let gpx = try gpxFiles[file] ?? Self.gpx(nearby(file), shown: file)
+            gpxFiles[file] = gpx
+            guard let waypoint = gpx.waypoint(named: name) else {
+                let names = gpx.waypoints.filter { !$0.name.isEmpty }.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                throw ChestError("no waypoint named \"\(name)\" in \(file)" + (names.isEmpty ? " (it has none)" : " (it has \(names))"))
+            }
+            return waypoint.coordinate
+        })
+        let text: String
+        do {
+            text = try String(decoding: Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+        } catch {
+            throw ChestError("cannot read the quest \(path): \((error as NSError).localizedDescription)")
+        }
+        do {
+            quest = try parser.parse(text)
+        } catch {
+            throw ChestError("\(path):\(error)")
+        }
+    }
+
+    /// A GPX file; a fault names the file and its line.
+    static func gpx(_ path: String, shown: String) throws -> GPX {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ChestError("cannot read \(shown)")
+        }
+        do {
+            return try GPX(data: data)
+        } catch {
+            throw ChestError("\(shown):\(error.line): \(error.reason)")
+        }
+    }
+
+    /// Where the IDs of the last build are kept.
+    var idsPath: String { path + ".ids" }
+
+    /// A new ID for every message, or with `keep` the recorded one where there is one.
+    func ids(keep: Bool) -> [String: MessageID] {
+        let recorded = keep ? recordedIDs() : [:]
+        return Dictionary(uniqueKeysWithValues: quest.messages.map {
+            ($0.name, recorded[$0.name] ?? MessageID(bytes: Sealer.randomBytes(16)))
+        })
+    }
+
+    /// `NAME ID` lines.
+    func recordedIDs() -> [String: MessageID] {
+        guard let text = try? String(contentsOfFile: idsPath, encoding: .utf8) else { return [:] }
+        var ids: [String: MessageID] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let words = line.split(separator: " ")
+            if words.count == 2, let id = MessageID(String(words[1])) { ids[String(words[0])] = id }
+        }
+        return ids
+    }
+
+    func record(_ ids: [String: MessageID]) throws {
+        let lines = quest.messages.compactMap { message in ids[message.name].map { "\(message.name) \($0)" } }
+        let text = "# The IDs chest compose --quest gave these messages; --keep-ids reuses them.\n"
+            + lines.joined(separator: "\n") + "\n"
+        do {
+            try AtomicFile.write(Data(text.utf8), to: absolute(idsPath))
+        } catch {
+            throw ChestError("cannot write \(idsPath): \(error.errno)")
+        }
+    }
+}
+
+/// A path made absolute against the working directory.
+func absolute(_ path: String) -> String {
+    path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+}

@@ -1,0 +1,38 @@
+/// A quest message with its ID chosen and its chains resolved: the same lock specs `compose --lock` gives.
+public struct QuestDraft: Hashable, Sendable {
+    public struct Page: Hashable, Sendable {
+        public var text: String
+        public var setA: [LockSpec]
+        public var setB: [LockSpec]
+    }
+
+    public var name: String
+    public var id: MessageID
+    public var title: String
+    /// `nil` leaves the sender to the name setting.
+    public var from: String?
+    public var pages: [Page]
+}
+
+extension Quest {
+    /// The messages with these IDs (by message name; every message needs one). A message-level `after:` joins
+    /// each set of each page, so no page opens before the message it waits for.
+    public func drafts(ids: [String: MessageID]) -> [QuestDraft] {
+        messages.map { message in
+            let id = ids[message.name]!
+            func resolve(_ lock: QuestLock) -> LockSpec {
+                switch lock.spec {
+                case let .spec(spec): spec
+                case let .after(name, page): .lock(.after(PageLink(message: name.flatMap { ids[$0] } ?? id, page: page)))
+                }
+            }
+            let after = message.after.map(resolve)
+            let pages = message.pages.map { page in
+                QuestDraft.Page(text: page.text, setA: page.setA.map(resolve) + after,
+                                setB: page.setB.isEmpty ? [] : page.setB.map(resolve) + after)
+            }
+            return QuestDraft(name: message.name, id: id, title: message.title ?? "", from: message.from ?? from,
+                              pages: pages)
+        }
+    }
+}

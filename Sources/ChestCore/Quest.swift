@@ -1,0 +1,97 @@
+/// A quest file as written by an organiser (docs/QUEST.md): one or several messages, each with its pages and their
+/// lock sets, before IDs are chosen and chains resolved. `QuestParser` reads it.
+public struct Quest: Hashable, Sendable {
+    /// The default sender of every message; `nil` leaves it to the name setting.
+    public var from: String?
+    public var messages: [QuestMessage] = []
+
+    public init(from: String? = nil, messages: [QuestMessage] = []) {
+        self.from = from
+        self.messages = messages
+    }
+}
+
+/// One message of a quest.
+public struct QuestMessage: Hashable, Sendable {
+    /// Letters, digits, `-` and `_`: what `after` names and the message file is called.
+    public var name: String
+    /// The line of its `message:`.
+    public var line: Int
+    public var title: String?
+    public var from: String?
+    /// `after:` lines: every page of the message waits for these.
+    public var after: [QuestLock] = []
+    public var pages: [QuestPage] = []
+
+    public init(name: String, line: Int) {
+        self.name = name
+        self.line = line
+    }
+}
+
+/// One page of a quest message.
+public struct QuestPage: Hashable, Sendable {
+    public var text: String
+    public var line: Int
+    public var setA: [QuestLock] = []
+    public var setB: [QuestLock] = []
+    public var inSetB = false
+
+    public init(text: String, line: Int) {
+        self.text = text
+        self.line = line
+    }
+}
+
+/// A lock as the quest wrote it, with its line.
+public struct QuestLock: Hashable, Sendable {
+    public enum Spec: Hashable, Sendable {
+        /// Anything `compose --lock` takes (with waypoints already looked up).
+        case spec(LockSpec)
+        /// `after=NAME#PAGE`; `nil` names the message itself (`after=#PAGE`).
+        case after(message: String?, page: Int)
+    }
+
+    public var spec: Spec
+    public var line: Int
+
+    public init(_ spec: Spec, line: Int) {
+        self.spec = spec
+        self.line = line
+    }
+
+    var kind: LockKind {
+        switch spec {
+        case let .spec(spec): spec.kind
+        case .after: .after
+        }
+    }
+}
+
+/// A fault in a quest file: its line, the field and what is wrong.
+public struct QuestError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var line: Int
+    public var field: String
+    public var problem: String
+
+    public init(line: Int, field: String, _ problem: String) {
+        self.line = line
+        self.field = field
+        self.problem = problem
+    }
+
+    /// "12: lock: …"; the caller puts the file name in front.
+    public var description: String { "\(line): \(field): \(problem)" }
+}
+
+extension LockSpec {
+    /// The kind of lock this spec makes.
+    public var kind: LockKind {
+        switch self {
+        case let .lock(lock): lock.kind
+        case .pin: .pin
+        case .locationHere: .location
+        case .altitudeHere: .altitude
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+
+/// Reads the quest format of docs/QUEST.md. Pure: files next to the quest (page texts, GPX waypoints) are read
+/// through the closures the caller passes.
+public struct QuestParser {
+    /// The text of a page file (`page: @FILE`), by the path written in the quest.
+    public var pageText: (String) throws -> String
+    /// A GPX waypoint (`location=FILE#NAME/RADIUS`), by file and name.
+    public var waypoint: (_ file: String, _ name: String) throws -> Coordinate
+    /// Times without a zone are read in this zone.
+    public var timeZone: TimeZone
+
+    public init(timeZone: TimeZone, pageText: @escaping (String) throws -> String,
+                waypoint: @escaping (_ file: String, _ name: String) throws -> Coordinate) {
+        self.timeZone = timeZone
+        self.pageText = pageText
+        self.waypoint = waypoint
+    }
+
+    /// The fields a line can start with.
+    public static let fields = ["from", "message", "title", "after", "page", "|", "lock", "or"]
+
+    /// Reads and checks a quest.
+    public func parse(_ text: String) throws(QuestError) -> Quest {
+        var quest = Quest()
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = index + 1
+            let trimmed = raw.trimmingCharacters(in: .whitespaces.union(["\r"]))
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            let (field, value) = Self.split(trimmed)
+            try apply(field, value, line: line, to: &quest)
+        }
+        try check(quest)
+        return quest
+    }
+
+    private static func split(_ line: String) -> (String, String) {
+        if line.hasPrefix("|") {
+            let rest = line.dropFirst()
+            return ("|", String(rest.hasPrefix(" ") ? rest.dropFirst() : rest))
+        }
+        guard let colon = line.firstIndex(of: ":") else { return (line.lowercased(), "") }
+        return (line[..<colon].trimmingCharacters(in: .whitespaces).lowercased(),
+                line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+    }
+
+    private func apply(_ field: String, _ value: String, line: Int, to quest: inout Quest) throws(QuestError) {
+        func fail(_ problem: String) -> QuestError { QuestError(line: line, field: field, problem) }
+        let messageIndex = quest.messages.indices.last
+        let pageIndex = messageIndex.flatMap { quest.messages[$0].pages.indices.last }
+        switch field {
+        case "from" where messageIndex == nil:
+            guard !value.isEmpty else { throw fail("write the sender's name after from:") }
+            quest.from = value
+        case "message":
+            guard !value.isEmpty, value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+                throw fail("a message's name is letters, digits, - and _, such as message: oak")
+            }
+            if let other = quest.messages.first(where: { $0.name == value }) {
+                throw fail("a message named \"\(value)\" already starts on line \(other.line)")
+            }
+            quest.messages.append(QuestMessage(name: value, line: line))
+        case "title", "from", "after", "page":
+            guard let messageIndex else { throw fail("comes before any message; write message: NAME first") }
+            switch field {
+            case "title":
+                guard !value.isEmpty else { throw fail("the title is empty") }
+                guard value.count <= Message.maximumTitleLength else {
+                    throw fail("the title has \(value.count) characters, over \(Message.maximumTitleLength)")
+                }
+                quest.messages[messageIndex].title = value
+            case "from": quest.messages[messageIndex].from = value
+            case "after": quest.messages[messageIndex].after.append(try after(value, line: line, field: field))
+            default:
+                guard quest.messages[messageIndex].pages.count < Message.maximumPages else {
+                    throw fail("a message has at most \(Message.maximumPages) pages")
+                }
+                quest.messages[messageIndex].pages.append(QuestPage(text: try pageText(value, line: line), line: line))
+            }
+        case "|":
+            guard let messageIndex, let pageIndex else { throw fail("a | line continues a page's text; write page: first") }
+            let page = quest.messages[messageIndex].pages[pageIndex]
+            quest.messages[messageIndex].pages[pageIndex].text = page.text.isEmpty ? value : page.text + "\n" + value
+        case "lock":
+            guard let messageIndex, let pageIndex else { throw fail("comes before any page; write page: TEXT first") }
+            let lock = try self.lock(value, line: line)
+            var page = quest.messages[messageIndex].pages[pageIndex]
+            let set = page.inSetB ? page.setB : page.setA
+            if let other = set.first(where: { $0.kind == lock.kind }) {
+                throw fail("set \(page.inSetB ? "B" : "A") already has a \(lock.kind.rawValue) lock (line \(other.line)); "
+                    + "a set holds at most one of each type, use or for an alternative")
+            }
+            if page.inSetB { page.setB.append(lock) } else { page.setA.append(lock) }
+            quest.messages[messageIndex].pages[pageIndex] = page
+        case "or":
+            guard let messageIndex, let pageIndex else { throw fail("comes before any page") }
+            let page = quest.messages[messageIndex].pages[pageIndex]
+            guard !page.inSetB else { throw fail("page on line \(page.line) already has its or; a page has two lock sets") }
+            guard !page.setA.isEmpty else { throw fail("follows no lock; give set A a lock first") }
+            quest.messages[messageIndex].pages[pageIndex].inSetB = true
+        default:
+            throw fail("unknown field; a line starts with one of " + Self.fields.map { $0 == "|" ? "|" : $0 + ":" }
+                .joined(separator: ", ") + " or #")
+        }
+    }
+
+    private func pageText(_ value: String, line: Int) throws(QuestError) -> String {
+        guard value.hasPrefix("@") else { return value }
+        let path = String(value.dropFirst())
+        do {
+            return try pageText(path)
+        } catch {
+            throw QuestError(line: line, field: "page", "cannot read \(path): \(error)")
+        }
+    }
+
+    private func lock(_ value: String, line: Int) throws(QuestError) -> QuestLock {
+        let lowered = value.lowercased()
+        if lowered.hasPrefix("after=") {
+            return try after(String(value.dropFirst(6)), line: line, field: "lock")
+        }
+        var text = value
+        if lowered.hasPrefix("location="), let hash = value.firstIndex(of: "#"), let slash = value.lastIndex(of: "/"),
+           hash < slash {
+            let file = String(value[value.index(value.startIndex, offsetBy: 9)..<hash])
+            let name = String(value[value.index(after: hash)..<slash])
+            let point: Coordinate
+            do {
+                point = try waypoint(file, name)
+            } catch {
+                throw QuestError(line: line, field: "lock", "\(file)#\(name): \(error)")
+            }
+            text = "location=\(point.latitude),\(point.longitude)" + value[slash...]
+        }
+        do {
+            return QuestLock(.spec(try LockSpec.parse(text, timeZone: timeZone)), line: line)
+        } catch {
+            throw QuestError(line: line, field: "lock", "\(value): \(error.problem)")
+        }
+    }
+
+    /// `NAME#PAGE`, `#PAGE` (this message) or `MESSAGE_ID#PAGE` (a message built elsewhere).
+    private func after(_ value: String, line: Int, field: String) throws(QuestError) -> QuestLock {
+        if let link = PageLink(value) { return QuestLock(.spec(.lock(.after(link))), line: line) }
+        let parts = value.split(separator: "#", omittingEmptySubsequences: false)
+        guard parts.count == 2, let page = Int(parts[1]), (1...Message.maximumPages).contains(page) else {
+            throw QuestError(line: line, field: field,
+                             "write after=MESSAGE#PAGE (a message of this quest, or #PAGE for this one), such as after=oak#1")
+        }
+        return QuestLock(.after(message: parts[0].isEmpty ? nil : String(parts[0]), page: page), line: line)
+    }
+
+    /// What needs the whole quest: titles, pages, and chains that point at an earlier page.
+    private func check(_ quest: Quest) throws(QuestError) {
+        guard !quest.messages.isEmpty else { throw QuestError(line: 1, field: "message", "the quest has no message") }
+        for (position, message) in quest.messages.enumerated() {
+            guard message.title != nil else {
+                throw QuestError(line: message.line, field: "title", "message \(message.name) has no title:")
+            }
+            guard !message.pages.isEmpty else {
+                throw QuestError(line: message.line, field: "page", "message \(message.name) has no page:")
+            }
+            for (pageIndex, page) in message.pages.enumerated() {
+                for lock in message.after + page.setA + page.setB {
+                    guard case let .after(name, number) = lock.spec else { continue }
+                    let field = message.after.contains(lock) ? "after" : "lock"
+                    if let name, name != message.name {
+                        guard let target = quest.messages[..<position].first(where: { $0.name == name }) else {
+                            let later = quest.messages.contains { $0.name == name }
+                            throw QuestError(line: lock.line, field: field, later
+                                ? "message \(name) comes later; a message can wait only for an earlier one"
+                                : "no message named \(name) in this quest")
+                        }
+                        guard number <= target.pages.count else {
+                            throw QuestError(line: lock.line, field: field, "message \(name) has \(target.pages.count) pages, not \(number)")
+                        }
+                    } else if field == "after" || number > pageIndex {
+                        throw QuestError(line: lock.line, field: field, "a page can wait only for an earlier page of its message")
+                    }
+                }
+                if !message.after.isEmpty, page.setA.contains(where: { $0.kind == .after })
+                    || page.setB.contains(where: { $0.kind == .after }) {
+                    throw QuestError(line: page.line, field: "page", "the message has an after: line, so its pages cannot have after locks too")
+                }
+                guard message.after.count <= 1 else {
+                    throw QuestError(line: message.after[1].line, field: "after", "a message has at most one after: line")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+@testable import ChestCore
+
+/// The quest format of docs/QUEST.md, read without any file: page files and waypoints come from the closures.
+@Suite struct QuestParserTests {
+    static let oak = Coordinate(latitude: 48.1, longitude: 11.5)
+
+    func parse(_ text: String) throws(QuestError) -> Quest {
+        try QuestParser(timeZone: TimeZone(identifier: "UTC")!, pageText: { file in
+            guard file == "page.txt" else { throw CocoaError(.fileNoSuchFile) }
+            return "from a file"
+        }, waypoint: { file, name in
+            guard file == "w.gpx", name == "Old oak" else { throw QuestError(line: 0, field: "x", "no waypoint \(name)") }
+            return Self.oak
+        }).parse(text)
+    }
+
+    func error(_ text: String) -> String? {
+        do {
+            _ = try parse(text)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    static let everything = """
+        # every feature
+        from: Alice
+        message: first
+        title: The first
+        page: One
+        | and a second line
+          lock: location=w.gpx#Old oak/30m
+          lock: time=2026-12-01T09:00
+          or
+          lock: pin=4821
+          lock: weather=snowy
+        page: @page.txt
+          lock: after=#1
+          lock: temperature=-5..3
+          or
+          lock: altitude=here±20
+          lock: location=here/1km
+        message: second
+        title: The second
+        from: Bob
+        after: first#2
+        page: Two
+        page: Three
+          lock: altitude=100..200
+        """
+
+    @Test func readsEveryFeature() throws {
+        let quest = try parse(Self.everything)
+        #expect(quest.from == "Alice")
+        #expect(quest.messages.map(\.name) == ["first", "second"])
+        let first = quest.messages[0]
+        #expect(first.pages.map(\.text) == ["One\nand a second line", "from a file"])
+        #expect(first.pages[0].setA.map(\.spec) == [
+            .spec(.lock(.location(center: Self.oak, radius: 30))),
+            .spec(.lock(.time(ISO8601.parse("2026-12-01T09:00:00Z")!))),
+        ])
+        #expect(first.pages[0].setB.map(\.spec) == [.spec(.pin(digits: "4821")), .spec(.lock(.weather(.snowy)))])
+        #expect(first.pages[1].setA.map(\.line) == [13, 14])
+        #expect(first.pages[1].setB.map(\.spec) == [.spec(.altitudeHere(margin: 20)), .spec(.locationHere(radius: 1000))])
+
+        let ids = ["first": MessageID(bytes: [UInt8](repeating: 1, count: 16)),
+                   "second": MessageID(bytes: [UInt8](repeating: 2, count: 16))]
+        let drafts = quest.drafts(ids: ids)
+        #expect(drafts.map(\.from) == ["Alice", "Bob"])
+        #expect(drafts[0].pages[1].setA.first == .lock(.after(PageLink(message: ids["first"]!, page: 1))))
+        let waitsForFirst = LockSpec.lock(.after(PageLink(message: ids["first"]!, page: 2)))
+        #expect(drafts[1].pages[0].setA == [waitsForFirst])
+        #expect(drafts[1].pages[1].setA == [.lock(.altitude(Bounds(min: 100, max: 200))), waitsForFirst])
+        #expect(drafts[1].pages[1].setB.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("page: x", "1: page: comes before any message; write message: NAME first"),
+        ("message: a\ntitle: T\npage: x\nlock: pin=12", "4: lock: pin=12: a PIN is exactly 4 digits, such as pin=4821"),
+        ("message: a\ntitle: T\npage: x\nlock: pin=1234\nlock: pin=5678",
+         "5: lock: set A already has a pin lock (line 4); a set holds at most one of each type, use or for an alternative"),
+        ("message: a\ntitle: T\npage: x\nlock: location=w.gpx#Elm/30m", "4: lock: w.gpx#Elm: 0: x: no waypoint Elm"),
+        ("message: a\ntitle: T\npage: @nothing.txt", "3: page: cannot read nothing.txt:"),
+        ("message: a\ntitle: T\npage: x\nor", "4: or: follows no lock; give set A a lock first"),
+        ("message: a\ntitle: T\npage: x\nlock: after=#1", "4: lock: a page can wait only for an earlier page of its message"),
+        ("message: a\ntitle: T\npage: x\nlock: after=b#1\nmessage: b\ntitle: U\npage: y",
+         "4: lock: message b comes later; a message can wait only for an earlier one"),
+        ("message: a\ntitle: T\npage: x\nmessage: b\ntitle: U\nafter: a#2\npage: y", "6: after: message a has 1 pages, not 2"),
+        ("message: a\ntitle: T\npage: x\nmessage: b\ntitle: U\nafter: c#1\npage: y", "6: after: no message named c in this quest"),
+        ("message: a\ntitle: T\npage: x\nlock: after=oak", "4: lock: write after=MESSAGE#PAGE"),
+        ("message: a\npage: x", "1: title: message a has no title:"),
+        ("message: a\ntitle: T", "1: page: message a has no page:"),
+        ("message: a\nmessage: a", "2: message: a message named \"a\" already starts on line 1"),
+        ("message: a b", "1: message: a message's name is letters, digits, - and _"),
+        ("message: a\ntitle: T\n" + String(repeating: "page: p\n", count: 6), "8: page: a message has at most 5 pages"),
+        ("colour: red", "1: colour: unknown field; a line starts with one of from:, message:"),
+        ("# nothing", "1: message: the quest has no message"),
+    ])
+    func errorsNameTheLineAndTheField(_ text: String, _ expected: String) {
+        let message = error(text) ?? "no error"
+        #expect(message.hasPrefix(expected), "\(message)")
+    }
+}

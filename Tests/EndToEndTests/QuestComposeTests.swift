@@ -1,0 +1,74 @@
+import ChestCore
+import ChestTestSupport
+import Foundation
+import Testing
+
+/// `chest compose --quest`: the demo quest (demo/quest, docs/QUEST.md) becomes sealed message files.
+@Suite struct QuestComposeTests {
+    static let demo = GPSLogs.packageRoot.path + "/demo/quest"
+
+    /// A copy of the demo quest in the harness's directory, so the IDs it records stay there.
+    func copyDemo(_ harness: ChestHarness) throws -> String {
+        let directory = harness.root + "/quest"
+        try FileManager.default.copyItem(atPath: Self.demo, toPath: directory)
+        return directory
+    }
+
+    func decode(_ path: String) throws -> Message {
+        try MessageFile.decode(Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    @Test func buildsTheDemoQuestWithItsChains() throws {
+        let harness = ChestHarness()
+        let quest = try copyDemo(harness)
+        let outcome = try harness.chest(["compose", "--quest", quest + "/hill.quest", "-o", harness.root + "/out"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let walk = try decode(harness.root + "/out/walk.locked"), bonus = try decode(harness.root + "/out/bonus.locked")
+        #expect(outcome.stdout == "\(walk.id)\n\(bonus.id)\n")
+        #expect(walk.title == "The hill walk" && walk.from == "The organiser" && walk.pages.count == 4)
+        #expect(walk.pages[1].text.hasPrefix("You found the fountain."))
+        #expect(walk.pages[1].setA == [.location(center: Coordinate(latitude: 47.3769, longitude: 8.5417), radius: 30)])
+        #expect(walk.pages[1].setB.map(\.kind) == [.pin])
+        #expect(walk.pages[2].text == "Halfway up: you are above 430 m.\nThe trees are next.")
+        #expect(walk.pages[2].setA.first == .after(PageLink(message: walk.id, page: 2)))
+        #expect(bonus.pages[0].setA == [.after(PageLink(message: walk.id, page: 4))])
+        #expect(bonus.pages[1].setB.map(\.kind) == [.temperature, .after])
+
+        // Built again: new IDs, unless --keep-ids.
+        let again = try harness.chest(["compose", "--quest", quest + "/hill.quest", "-o", harness.root + "/again"])
+        #expect(again.status == 0 && again.stdout != outcome.stdout)
+        let kept = try harness.chest(["compose", "--quest", quest + "/hill.quest", "-o", harness.root + "/kept", "--keep-ids"])
+        #expect(kept.status == 0 && kept.stdout == again.stdout)
+        #expect(try String(contentsOfFile: quest + "/hill.quest.ids", encoding: .utf8).contains("walk \(try decode(harness.root + "/kept/walk.locked").id)"))
+    }
+
+    @Test func aBadGPXNamesItsLineAndAMissingWaypointTheQuestLine() throws {
+        let harness = ChestHarness()
+        let quest = try copyDemo(harness)
+        var gpx = try String(contentsOfFile: quest + "/waypoints.gpx", encoding: .utf8)
+        try gpx.replacingOccurrences(of: "<name>Fountain</name>", with: "<name>Well</name>")
+            .write(toFile: quest + "/waypoints.gpx", atomically: true, encoding: .utf8)
+        var outcome = try harness.chest(["compose", "--quest", quest + "/hill.quest", "-o", harness.root + "/out"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains(#"hill.quest:12: lock: waypoints.gpx#Fountain: no waypoint named "Fountain" in waypoints.gpx (it has "Well", "Hill top")"#),
+                "\(outcome.stderr)")
+        gpx = gpx.replacingOccurrences(of: #"<wpt lat="47.377854" lon="8.543109">"#, with: #"<wpt lat="47.377854">"#)
+        try gpx.write(toFile: quest + "/waypoints.gpx", atomically: true, encoding: .utf8)
+        outcome = try harness.chest(["compose", "--quest", quest + "/hill.quest", "-o", harness.root + "/out"])
+        #expect(outcome.stderr.contains("waypoints.gpx:7: <wpt> needs lat (-90..90) and lon (-180..180)"), "\(outcome.stderr)")
+        try "<gpx>\n<wpt lat=\"1\" lon=\"2\">\n<name>x</nam></wpt>\n</gpx>\n".write(toFile: quest + "/waypoints.gpx", atomically: true, encoding: .utf8)
+        outcome = try harness.chest(["compose", "--quest", quest + "/hill.quest", "-o", harness.root + "/out"])
+        #expect(outcome.stderr.contains("waypoints.gpx:3: not well-formed XML"), "\(outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: harness.root + "/out/walk.locked"))
+    }
+
+    @Test func aOneMessageQuestWritesOneFileAndSeveralWantADirectory() throws {
+        let harness = ChestHarness()
+        try "message: m\ntitle: T\npage: hello\n".write(toFile: harness.root + "/one.quest", atomically: true, encoding: .utf8)
+        #expect(try harness.chest(["compose", "--quest", harness.root + "/one.quest", "-o", harness.root + "/m.locked"]).status == 0)
+        #expect(try decode(harness.root + "/m.locked").pages.map(\.text) == ["hello"])
+        let quest = try copyDemo(harness)
+        let outcome = try harness.chest(["compose", "--quest", quest + "/hill.quest", "-o", harness.root + "/x.locked"])
+        #expect(outcome.status == 1 && outcome.stderr.contains("the quest has 2 messages; give -o a directory"))
+    }
+}
