@@ -50,7 +50,7 @@ _chest()
 _chest_takes_value()
 {
     case "$1:$2" in
-        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--lock' | 'compose:--quest' | 'pin:--page' | 'watch:--count' | 'watch:--timeout' | 'config:--unset')
+        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--lock' | 'compose:--quest' | 'pin:--page' | 'watch:--count' | 'watch:--timeout' | 'config:--unset' | 'simulate:--weather')
             return 0
             ;;
     esac
@@ -61,7 +61,7 @@ _chest_takes_value()
 _chest_is_command()
 {
     case "$1:$2" in
-        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':save' | ':delete' | ':status' | ':watch' | ':config' | ':help')
+        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':save' | ':delete' | ':status' | ':watch' | ':config' | ':preview' | ':simulate' | ':help')
             return 0
             ;;
     esac
@@ -104,6 +104,12 @@ _chest_options()
         'config')
             echo '--unset --help -h'
             ;;
+        'preview')
+            echo '--help -h'
+            ;;
+        'simulate')
+            echo '--weather --help -h'
+            ;;
         'help')
             echo '--help -h'
             ;;
@@ -114,7 +120,7 @@ _chest_commands()
 {
     case $1 in
         '')
-            echo 'compose import list read pin save delete status watch config help'
+            echo 'compose import list read pin save delete status watch config preview simulate help'
             ;;
     esac
 }
@@ -177,8 +183,19 @@ _chest_value()
         'config:0')
             mapfile -t COMPREPLY < <(compgen -W 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -- "$cur")
             ;;
+        'preview:'[0-9]*)
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            ;;
+        'simulate:--weather')
+            mapfile -t COMPREPLY < <(compgen -W 'clear cloudy rainy snowy thundery' -- "$cur")
+            ;;
+        'simulate:'[0-9]*)
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            ;;
         'help:0')
-            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin save delete status watch config help' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin save delete status watch config preview simulate help' -- "$cur")
             ;;
     esac
 }

@@ -8,9 +8,9 @@ function __chest_path
     set -l path
     while set -q words[1]
         switch "$path:$words[1]"
-            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--quest' 'pin:--page' 'watch:--count' 'watch:--timeout' 'config:--unset'
+            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--quest' 'pin:--page' 'watch:--count' 'watch:--timeout' 'config:--unset' 'simulate:--weather'
                 set -e words[1]
-            case ':compose' ':import' ':list' ':read' ':pin' ':save' ':delete' ':status' ':watch' ':config' ':help'
+            case ':compose' ':import' ':list' ':read' ':pin' ':save' ':delete' ':status' ':watch' ':config' ':preview' ':simulate' ':help'
                 set -a path $words[1]
         end
         set -e words[1]
@@ -67,6 +67,8 @@ complete -c chest -n '__chest_is \'\'' -a delete -d 'remove a message for good'
 complete -c chest -n '__chest_is \'\'' -a status -d 'gpsd, the fix, the clock, the weather, counts'
 complete -c chest -n '__chest_is \'\'' -a watch -d 'stream events as they happen'
 complete -c chest -n '__chest_is \'\'' -a config -d 'show or change settings'
+complete -c chest -n '__chest_is \'\'' -a preview -d 'show a quest\'s or message file\'s pages and locks, read-only'
+complete -c chest -n '__chest_is \'\'' -a simulate -d 'replay a recorded track through the engine and print when each page opens'
 complete -c chest -n '__chest_is \'\'' -a help -d 'explain a command'
 complete -c chest -n '__chest_is \'compose\'' -l output -s o -r -a '(__fish_complete_suffix .locked)' -d 'the message file to write'
 complete -c chest -n '__chest_is \'compose\'' -l title -r -d 'the message\'s title'
@@ -102,5 +104,10 @@ complete -c chest -n '__chest_is \'watch\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'config\'' -l unset -r -a 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -d 'remove a setting'
 complete -c chest -n '__chest_is \'config\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'config\'' -a 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify'
+complete -c chest -n '__chest_is \'preview\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'preview\'' -F
+complete -c chest -n '__chest_is \'simulate\'' -l weather -r -a 'clear cloudy rainy snowy thundery' -d 'the weather during the replay, such as snowy,-2'
+complete -c chest -n '__chest_is \'simulate\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'simulate\'' -F
 complete -c chest -n '__chest_is \'help\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin save delete status watch config help'
+complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin save delete status watch config preview simulate help'

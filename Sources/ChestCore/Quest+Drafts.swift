@@ -4,6 +4,12 @@ public struct QuestDraft: Hashable, Sendable {
         public var text: String
         public var setA: [LockSpec]
         public var setB: [LockSpec]
+
+        public init(text: String, setA: [LockSpec], setB: [LockSpec]) {
+            self.text = text
+            self.setA = setA
+            self.setB = setB
+        }
     }
 
     public var name: String
@@ -12,6 +18,14 @@ public struct QuestDraft: Hashable, Sendable {
     /// `nil` leaves the sender to the name setting.
     public var from: String?
     public var pages: [Page]
+
+    public init(name: String, id: MessageID, title: String, from: String?, pages: [Page]) {
+        self.name = name
+        self.id = id
+        self.title = title
+        self.from = from
+        self.pages = pages
+    }
 }
 
 extension Quest {

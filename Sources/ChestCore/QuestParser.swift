@@ -23,7 +23,7 @@ public struct QuestParser {
     /// Reads and checks a quest.
     public func parse(_ text: String) throws(QuestError) -> Quest {
         var quest = Quest()
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = index + 1
             let trimmed = raw.trimmingCharacters(in: .whitespaces.union(["\r"]))
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
@@ -108,7 +108,10 @@ public struct QuestParser {
         guard value.hasPrefix("@") else { return value }
         let path = String(value.dropFirst())
         do {
-            return try pageText(path)
+            // A text file ends in a newline that is not part of the page.
+            var text = try pageText(path)
+            while text.last?.isNewline == true { text.removeLast() }
+            return text
         } catch {
             throw QuestError(line: line, field: "page", "cannot read \(path): \(error)")
         }

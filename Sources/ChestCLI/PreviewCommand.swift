@@ -1,0 +1,80 @@
+import ChestArguments
+import ChestCore
+import ChestIO
+import Foundation
+
+/// `chest preview QUEST|FILE...`: every page, lock and protection as the reader will see them; opens nothing.
+struct PreviewCommand: ChestCommand {
+    static let name = "preview"
+    static let abstract = "show a quest's or message file's pages and locks, read-only"
+    static let synopses = ["QUEST|FILE..."]
+    static let discussion = """
+        For an organiser: every page's text, every lock as `chest read` will word it, and how each is
+        protected in the file. Read-only: nothing is opened, sent or changed, and chestd is not asked.
+        A quest is checked as compose --quest checks it (docs/QUEST.md).
+        """
+    static let parameters: [Parameter] = [
+        .positional("PATH", arity: .oneOrMore, help: "a quest file, or message files (*.locked)", completion: .files()),
+    ]
+
+    var paths: [String]
+
+    init(_ values: ParsedValues) throws(UsageError) {
+        paths = values.positional("PATH")
+    }
+
+    func run(settings: Settings) throws {
+        print(Self.render(try Rehearsal(paths: paths), timeZone: .current))
+    }
+
+    static func render(_ rehearsal: Rehearsal, timeZone: TimeZone) -> String {
+        var lines = ["Preview, read-only: nothing is opened and no chest changes."]
+        if rehearsal.fromQuest {
+            lines.append("Built with --keep-ids the messages get the IDs below; without it, new ones.")
+        }
+        for item in rehearsal.items {
+            lines += ["", "\(item.draft.title) — from \(item.draft.from ?? "(the name setting)")",
+                      "\(item.name) · \(item.draft.id)" + (item.seal.map { " · \($0)" } ?? "")]
+            for (index, page) in item.draft.pages.enumerated() {
+                lines.append("")
+                let opensAtOnce = page.setA.isEmpty && page.setB.isEmpty
+                lines.append("Page \(index + 1)" + (opensAtOnce ? " — open from the start" : " — locked"))
+                for (set, specs) in [("A", page.setA), ("B", page.setB)] where !specs.isEmpty {
+                    lines.append("  \(set == "A" ? "" : "or ")set \(set):")
+                    for spec in specs {
+                        lines.append("    \(spec.kind.rawValue): \(describe(spec, rehearsal, timeZone: timeZone))")
+                        lines.append("      protection: \(protection(spec))")
+                    }
+                }
+                lines.append("  text (stored in the clear in the file; the reader sees it once the page opens):")
+                lines += page.text.split(separator: "\n", omittingEmptySubsequences: false).map { "  │ " + $0 }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// What `chest read` will say the lock asks for.
+    static func describe(_ spec: LockSpec, _ rehearsal: Rehearsal, timeZone: TimeZone) -> String {
+        switch spec {
+        case let .lock(.after(link)):
+            let name = rehearsal.name(of: link.message).map { "message \($0)" } ?? "message \(link.message.short) (not in this preview)"
+            return "page \(link.page) of \(name)"
+        case let .lock(.time(date)): return "from \(LockReason.format(date, timeZone))"
+        case let .lock(lock): return lock.condition
+        case .pin: return "the right PIN"
+        case let .locationHere(radius): return "within \(Int(radius)) m of chestd's fix when the quest is built"
+        case let .altitudeHere(margin): return "within ±\(Int(margin)) m of chestd's altitude when the quest is built"
+        }
+    }
+
+    /// How the file keeps the lock (docs/FORMAT.md).
+    static func protection(_ spec: LockSpec) -> String {
+        switch spec.kind {
+        case .pin: "a salted Argon2id hash; the digits are not in the file, and wrong attempts are counted"
+        case .location: "the point is in the clear: anyone with the file can read where it opens"
+        case .time: "the instant is in the clear; chestd checks the clock against GPS time"
+        case .after: "the page it waits for is named in the clear"
+        case .weather, .temperature, .altitude: "the condition is in the clear"
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import ChestCore
+import ChestIO
+import ChestSeal
+import Foundation
+
+/// The messages an organiser checks before sending them: a quest's (not yet built) or message files'
+/// (docs/QUEST.md). `preview` and `simulate` read them; nothing is written.
+struct Rehearsal {
+    /// One message as the reader will get it.
+    struct Item {
+        /// The quest's name for it, or the file it came from.
+        var name: String
+        var draft: QuestDraft
+        /// The decoded file, for a message file; `nil` for a quest.
+        var file: Message?
+        /// What the seal says, for a message file.
+        var seal: String?
+    }
+
+    var items: [Item]
+    /// The quest's recorded IDs are not the ones a build will choose (without --keep-ids).
+    var fromQuest: Bool
+
+    /// A quest file, or one or more `*.locked` files.
+    init(paths: [String]) throws {
+        if paths.count == 1, !paths[0].hasSuffix("." + MessageFile.fileExtension) {
+            let file = try QuestFile(paths[0])
+            let recorded = file.recordedIDs()
+            let ids = file.ids(keep: true).merging(recorded) { $1 }
+            items = file.quest.drafts(ids: ids).map { Item(name: $0.name, draft: $0, file: nil, seal: nil) }
+            fromQuest = true
+            return
+        }
+        items = try paths.map { path in
+            let message: Message
+            do {
+                message = try MessageFile.decode(MessageFileReader.read(path: path))
+            } catch {
+                throw ChestError("\(path): \(error)")
+            }
+            var seal = "sealed; the signature matches"
+            do { try Sealer.verify(message) } catch { seal = "\(error)" }
+            let draft = QuestDraft(name: baseName(path), id: message.id, title: message.title, from: message.from,
+                                   pages: message.pages.map {
+                                       QuestDraft.Page(text: $0.text, setA: $0.setA.map(LockSpec.lock), setB: $0.setB.map(LockSpec.lock))
+                                   })
+            return Item(name: baseName(path), draft: draft, file: message, seal: seal)
+        }
+        fromQuest = false
+    }
+
+    /// The quest name (or file name) of a message ID, for chains.
+    func name(of id: MessageID) -> String? { items.first { $0.draft.id == id }?.name }
+
+    /// The messages as the engine will hold them. A quest's PINs are kept as their digits (`simulate` enters
+    /// none); `here` cannot be rehearsed, since it is chestd's fix when the quest is built.
+    func messages(settings: Settings) throws -> [Message] {
+        try items.map { item in
+            if let file = item.file { return file }
+            var pages: [Page] = []
+            for (index, page) in item.draft.pages.enumerated() {
+                func locks(_ specs: [LockSpec]) throws -> [Lock] {
+                    try specs.map { spec in
+                        switch spec {
+                        case let .lock(lock): return lock
+                        case let .pin(digits): return .pin(hash: digits)
+                        case .locationHere, .altitudeHere:
+                            throw ChestError("\(item.name), page \(index + 1): a here lock takes chestd's fix when the quest is built; "
+                                + "build the quest first and rehearse the message files")
+                        }
+                    }
+                }
+                pages.append(Page(text: page.text, setA: try locks(page.setA), setB: try locks(page.setB)))
+            }
+            return Message(id: item.draft.id, title: item.draft.title, from: item.draft.from ?? settings.senderName,
+                           created: Date(), pages: pages)
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import ChestArguments
+import ChestCore
+import ChestIO
+import ChestSimulator
+import Foundation
+
+/// `chest simulate QUEST|FILE... TRACK [--weather CONDITION[,TEMP]]`: a rehearsal in-process.
+struct SimulateCommand: ChestCommand {
+    static let name = "simulate"
+    static let abstract = "replay a recorded track through the engine and print when each page opens"
+    static let synopses = ["QUEST|FILE... TRACK [--weather CONDITION[,TEMP]]"]
+    static let discussion = """
+        Replays TRACK (a GPX track, an NMEA log, or a chest-walk description) through the same engine
+        chestd runs, in-process and much faster than real time, with the clocks taken from the track. Prints
+        when each lock latched and each page opened, at which point of the track, and why the pages that
+        never opened did not. PINs are never entered; --weather gives the weather every request gets (a
+        condition, a temperature in °C, or both: snowy,-2), else the weather stays unknown.
+        Exit status 0 when every page opened, 1 otherwise. Nothing is written; chestd is not asked.
+        """
+    static let parameters: [Parameter] = [
+        .positional("PATH", arity: .oneOrMore, help: "a quest or message files, then the track", completion: .files()),
+        .option("--weather", value: "CONDITION[,TEMP]", help: "the weather during the replay, such as snowy,-2",
+                completion: .words(WeatherCondition.allCases.map(\.rawValue))),
+    ]
+
+    var messages: [String]
+    var track: String
+    var weather: Simulation.Weather?
+
+    init(_ values: ParsedValues) throws(UsageError) {
+        let paths = values.positional("PATH")
+        guard paths.count >= 2 else { throw UsageError("simulate needs a quest (or message files) and a track") }
+        messages = Array(paths.dropLast())
+        track = paths[paths.count - 1]
+        weather = try values.value("--weather", "--weather wants CONDITION[,TEMP], such as snowy,-2 (clear, cloudy, rainy, snowy, thundery)") {
+            Simulation.Weather($0)
+        }
+    }
+
+    func run(settings: Settings) throws {
+        let rehearsal = try Rehearsal(paths: messages)
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: track))
+        } catch {
+            throw ChestError("cannot read the track \(track)")
+        }
+        let points: Track
+        do {
+            points = try Track(data: data)
+        } catch {
+            throw ChestError("\(track): \(error)")
+        }
+        let simulation = Simulation(messages: try rehearsal.messages(settings: settings), track: points, weather: weather,
+                                    timeZone: .current)
+        print(Self.timeline(simulation, names: rehearsal, timeZone: .current))
+        guard simulation.allOpened else {
+            let total = simulation.messages.reduce(0) { $0 + $1.pages.count }
+            throw ChestError("\(simulation.misses.count) of \(total) pages never opened")
+        }
+    }
+
+    static func timeline(_ simulation: Simulation, names: Rehearsal, timeZone: TimeZone) -> String {
+        let points = simulation.track.points
+        let clock = { Simulation.clock($0, timeZone) }
+        let name = { (id: MessageID) in names.name(of: id) ?? id.short }
+        var lines = ["Simulated \(points.count) track points, \(clock(points[0].time)) to \(clock(points[points.count - 1].time)) "
+                     + "\(timeZone.secondsFromGMT() == 0 ? "UTC" : timeZone.identifier), through chestd's engine in-process; PINs are not entered."]
+        for event in simulation.events {
+            let place = event.coordinate.map { String(format: " at %.5f, %.5f", $0.latitude, $0.longitude) } ?? ""
+            let head = "\(clock(event.time))  point \(Output.pad(String(event.point), 5))  \(name(event.message)):"
+            switch event.what {
+            case let .latched(key):
+                lines.append("\(head) \(key.kind.rawValue) lock of page \(key.page) set \(key.set.rawValue) latched\(place)")
+            case let .opened(page, set?):
+                lines.append("\(head) page \(page) opened by set \(set.rawValue)")
+            case let .opened(page, nil):
+                lines.append("\(head) page \(page) open from the start")
+            }
+        }
+        let total = simulation.messages.reduce(0) { $0 + $1.pages.count }
+        if !simulation.misses.isEmpty {
+            lines.append("Never opened:")
+            for miss in simulation.misses {
+                lines.append("  \(name(miss.message)) page \(miss.page):")
+                for set in LockSetName.allCases {
+                    for lock in miss.sets[set] ?? [] {
+                        lines.append("    set \(set.rawValue) \(lock.kind.rawValue): \(lock.why)")
+                    }
+                }
+            }
+        }
+        lines.append("\(total - simulation.misses.count) of \(total) pages opened.")
+        return lines.joined(separator: "\n")
+    }
+}
