@@ -6,7 +6,8 @@ extension NMEAWalk {
     public static let descriptionFormat = """
         A walk description is plain text, one item per line; `#` starts a comment.
 
-          start ISO8601            time of the first epoch (default 2026-06-01T09:00:00Z)
+          start ISO8601|now        time of the first epoch (default 2026-06-01T09:00:00Z;
+                                   now: when the description is read, for a live feed)
           speed METRES_PER_SECOND  walking speed between waypoints (default 1.4)
           LAT LON ALT [hold SECONDS] [nofix]
                                    a waypoint: decimal degrees (south and west negative) and
@@ -36,8 +37,8 @@ extension NMEAWalk {
         public var description: String { "line \(line): \(reason)" }
     }
 
-    /// Reads a walk in `descriptionFormat`.
-    public init(description: String) throws(DescriptionError) {
+    /// Reads a walk in `descriptionFormat`; `start now` means `now`.
+    public init(description: String, now: Date = Date()) throws(DescriptionError) {
         var start = Date(timeIntervalSince1970: 1_780_304_400)  // 2026-06-01T09:00:00Z
         var speed = 1.4
         var waypoints: [Waypoint] = []
@@ -47,8 +48,8 @@ extension NMEAWalk {
             guard let keyword = words.first else { continue }
             switch keyword {
             case "start":
-                guard words.count == 2, let date = ISO8601.parse(String(words[1])) else {
-                    throw DescriptionError(line: line, reason: "expected `start ISO8601` with a zone, e.g. 2026-06-01T09:00:00Z")
+                guard words.count == 2, let date = words[1] == "now" ? now : ISO8601.parse(String(words[1])) else {
+                    throw DescriptionError(line: line, reason: "expected `start ISO8601` with a zone, e.g. 2026-06-01T09:00:00Z, or `start now`")
                 }
                 start = date
             case "speed":
@@ -60,6 +61,8 @@ extension NMEAWalk {
                 waypoints.append(try Self.waypoint(words, line: line))
             }
         }
+        // The same walk read twice with `start now` is the same walk: whole seconds, as a receiver reports them.
+        start = Date(timeIntervalSince1970: start.timeIntervalSince1970.rounded(.down))
         guard !waypoints.isEmpty else { throw DescriptionError(line: 0, reason: "no waypoints") }
         self.init(waypoints: waypoints, start: start, speed: speed)
     }
