@@ -61,7 +61,7 @@ _chest_takes_value()
 _chest_is_command()
 {
     case "$1:$2" in
-        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':save' | ':delete' | ':status' | ':watch' | ':config' | ':preview' | ':simulate' | ':help')
+        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':save' | ':delete' | ':status' | ':watch' | ':config' | ':preview' | ':simulate' | ':nav' | ':help')
             return 0
             ;;
     esac
@@ -110,6 +110,9 @@ _chest_options()
         'simulate')
             echo '--weather --help -h'
             ;;
+        'nav')
+            echo '--once --help -h'
+            ;;
         'help')
             echo '--help -h'
             ;;
@@ -120,7 +123,7 @@ _chest_commands()
 {
     case $1 in
         '')
-            echo 'compose import list read pin save delete status watch config preview simulate help'
+            echo 'compose import list read pin save delete status watch config preview simulate nav help'
             ;;
     esac
 }
@@ -195,7 +198,7 @@ _chest_value()
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             ;;
         'help:0')
-            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin save delete status watch config preview simulate help' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin save delete status watch config preview simulate nav help' -- "$cur")
             ;;
     esac
 }

@@ -10,7 +10,7 @@ function __chest_path
         switch "$path:$words[1]"
             case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--quest' 'pin:--page' 'watch:--count' 'watch:--timeout' 'config:--unset' 'simulate:--weather'
                 set -e words[1]
-            case ':compose' ':import' ':list' ':read' ':pin' ':save' ':delete' ':status' ':watch' ':config' ':preview' ':simulate' ':help'
+            case ':compose' ':import' ':list' ':read' ':pin' ':save' ':delete' ':status' ':watch' ':config' ':preview' ':simulate' ':nav' ':help'
                 set -a path $words[1]
         end
         set -e words[1]
@@ -69,6 +69,7 @@ complete -c chest -n '__chest_is \'\'' -a watch -d 'stream events as they happen
 complete -c chest -n '__chest_is \'\'' -a config -d 'show or change settings'
 complete -c chest -n '__chest_is \'\'' -a preview -d 'show a quest\'s or message file\'s pages and locks, read-only'
 complete -c chest -n '__chest_is \'\'' -a simulate -d 'replay a recorded track through the engine and print when each page opens'
+complete -c chest -n '__chest_is \'\'' -a nav -d 'a full-screen navigator: the fix, the way to each location lock, progress and events'
 complete -c chest -n '__chest_is \'\'' -a help -d 'explain a command'
 complete -c chest -n '__chest_is \'compose\'' -l output -s o -r -a '(__fish_complete_suffix .locked)' -d 'the message file to write'
 complete -c chest -n '__chest_is \'compose\'' -l title -r -d 'the message\'s title'
@@ -109,5 +110,7 @@ complete -c chest -n '__chest_is \'preview\'' -F
 complete -c chest -n '__chest_is \'simulate\'' -l weather -r -a 'clear cloudy rainy snowy thundery' -d 'the weather during the replay, such as snowy,-2'
 complete -c chest -n '__chest_is \'simulate\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'simulate\'' -F
+complete -c chest -n '__chest_is \'nav\'' -l once -d 'print one frame and exit'
+complete -c chest -n '__chest_is \'nav\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'help\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin save delete status watch config preview simulate help'
+complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin save delete status watch config preview simulate nav help'
