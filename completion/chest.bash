@@ -50,7 +50,7 @@ _chest()
 _chest_takes_value()
 {
     case "$1:$2" in
-        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--lock' | 'compose:--quest' | 'pin:--page' | 'watch:--count' | 'watch:--timeout' | 'config:--unset' | 'simulate:--weather')
+        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--lock' | 'compose:--quest' | 'pin:--page' | 'watch:--count' | 'watch:--timeout' | 'config:--unset' | 'simulate:--weather' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
             return 0
             ;;
     esac
@@ -61,7 +61,7 @@ _chest_takes_value()
 _chest_is_command()
 {
     case "$1:$2" in
-        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':save' | ':delete' | ':status' | ':watch' | ':config' | ':preview' | ':simulate' | ':nav' | ':help')
+        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':save' | ':delete' | ':status' | ':watch' | ':config' | ':preview' | ':simulate' | ':nav' | ':map' | ':export' | ':help')
             return 0
             ;;
     esac
@@ -113,6 +113,12 @@ _chest_options()
         'nav')
             echo '--once --help -h'
             ;;
+        'map')
+            echo '--output -o --png --help -h'
+            ;;
+        'export')
+            echo '--gpx --geojson --output -o --help -h'
+            ;;
         'help')
             echo '--help -h'
             ;;
@@ -123,7 +129,7 @@ _chest_commands()
 {
     case $1 in
         '')
-            echo 'compose import list read pin save delete status watch config preview simulate nav help'
+            echo 'compose import list read pin save delete status watch config preview simulate nav map export help'
             ;;
     esac
 }
@@ -197,8 +203,23 @@ _chest_value()
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             ;;
+        'map:--output' | 'map:-o')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -X '!*.svg' -- "$cur"; compgen -d -- "$cur")
+            ;;
+        'map:'[0-9]*)
+            mapfile -t COMPREPLY < <(compgen -W "$(for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p')" -- "$cur")
+            ;;
+        'export:--output' | 'export:-o')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            ;;
+        'export:0')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            ;;
         'help:0')
-            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin save delete status watch config preview simulate nav help' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin save delete status watch config preview simulate nav map export help' -- "$cur")
             ;;
     esac
 }

@@ -8,9 +8,9 @@ function __chest_path
     set -l path
     while set -q words[1]
         switch "$path:$words[1]"
-            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--quest' 'pin:--page' 'watch:--count' 'watch:--timeout' 'config:--unset' 'simulate:--weather'
+            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--quest' 'pin:--page' 'watch:--count' 'watch:--timeout' 'config:--unset' 'simulate:--weather' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
                 set -e words[1]
-            case ':compose' ':import' ':list' ':read' ':pin' ':save' ':delete' ':status' ':watch' ':config' ':preview' ':simulate' ':nav' ':help'
+            case ':compose' ':import' ':list' ':read' ':pin' ':save' ':delete' ':status' ':watch' ':config' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
                 set -a path $words[1]
         end
         set -e words[1]
@@ -51,6 +51,10 @@ function __chest_value_5
     sh -c 'for saved in \'\' --saved; do chest list $saved --json; done 2>/dev/null | sed -n \'s/^ *"id" *: *"\\([^"]*\\)".*/\\1/p\''
 end
 
+function __chest_value_6
+    sh -c 'for saved in \'\' --saved; do chest list $saved --json; done 2>/dev/null | sed -n \'s/^ *"id" *: *"\\([^"]*\\)".*/\\1/p\''
+end
+
 complete -c chest -f
 complete -c chest -n '__chest_is \'\'' -l socket -r -F -d 'chestd\'s control socket (default $CHEST_SOCKET, else $XDG_RUNTIME_DIR/chestd.sock)'
 complete -c chest -n '__chest_is \'\'' -l chest -r -a '(__fish_complete_directories)' -d 'the chest directory (default $CHEST_DIR, else $XDG_DATA_HOME/chest)'
@@ -70,6 +74,8 @@ complete -c chest -n '__chest_is \'\'' -a config -d 'show or change settings'
 complete -c chest -n '__chest_is \'\'' -a preview -d 'show a quest\'s or message file\'s pages and locks, read-only'
 complete -c chest -n '__chest_is \'\'' -a simulate -d 'replay a recorded track through the engine and print when each page opens'
 complete -c chest -n '__chest_is \'\'' -a nav -d 'a full-screen navigator: the fix, the way to each location lock, progress and events'
+complete -c chest -n '__chest_is \'\'' -a map -d 'draw the recorded track, the targets and where pages opened, as SVG'
+complete -c chest -n '__chest_is \'\'' -a export -d 'write the targets and the recorded track as GPX or GeoJSON'
 complete -c chest -n '__chest_is \'\'' -a help -d 'explain a command'
 complete -c chest -n '__chest_is \'compose\'' -l output -s o -r -a '(__fish_complete_suffix .locked)' -d 'the message file to write'
 complete -c chest -n '__chest_is \'compose\'' -l title -r -d 'the message\'s title'
@@ -112,5 +118,14 @@ complete -c chest -n '__chest_is \'simulate\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'simulate\'' -F
 complete -c chest -n '__chest_is \'nav\'' -l once -d 'print one frame and exit'
 complete -c chest -n '__chest_is \'nav\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'map\'' -l output -s o -r -a '(__fish_complete_suffix .svg)' -d 'the SVG file to write'
+complete -c chest -n '__chest_is \'map\'' -l png -d 'also write a PNG beside it'
+complete -c chest -n '__chest_is \'map\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'map\'' -a '(__chest_value_6)'
+complete -c chest -n '__chest_is \'export\'' -l gpx -d 'write GPX 1.1'
+complete -c chest -n '__chest_is \'export\'' -l geojson -d 'write GeoJSON (RFC 7946)'
+complete -c chest -n '__chest_is \'export\'' -l output -s o -r -F -d 'the file to write (default: standard output)'
+complete -c chest -n '__chest_is \'export\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'export\'' -F
 complete -c chest -n '__chest_is \'help\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin save delete status watch config preview simulate nav help'
+complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin save delete status watch config preview simulate nav map export help'

@@ -23,7 +23,7 @@ struct Chest: ParsableCommand {
     static var subcommands: [any ParsableCommand.Type] {
         [ComposeCommand.self, ImportCommand.self, ListCommand.self, ReadCommand.self, PinCommand.self, SaveCommand.self,
          DeleteCommand.self, StatusCommand.self, WatchCommand.self, ConfigCommand.self, PreviewCommand.self, SimulateCommand.self,
-         NavCommand.self,
+         NavCommand.self, MapCommand.self, ExportCommand.self,
          HelpCommand.self]
     }
 

@@ -20,6 +20,7 @@ extension Daemon {
             feed(.gpsLink(connected: false, server: server, reason: reason))
         case let .fix(fix):
             feed(.fix(fix, now()))
+            if let error = track.record(fix) { log.error("cannot record the track: \(error)") }
         }
     }
 }

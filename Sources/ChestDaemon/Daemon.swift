@@ -26,6 +26,8 @@ public final class Daemon {
     let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
     var systemdStatus = ""
     var systemdMode: Int?
+    /// The last hours of fixes, for `chest map` and `chest export`.
+    let track: TrackRecorder
 
     /// Runs chestd with these arguments (without the program name) and returns its exit status.
     public static func main(_ arguments: [String]) async -> Int32 {
@@ -52,6 +54,7 @@ public final class Daemon {
         self.settings = settings
         self.log = log
         store = ChestStore(root: settings.chestDirectory)
+        track = TrackRecorder(path: TrackRecorder.path(inChest: settings.chestDirectory))
         let gpsd = settings.gpsd
         engine = Engine(gpsServer: "\(gpsd.host):\(gpsd.port)")
         engine.weatherSchedule.maxAge = settings.weatherMaximumAge

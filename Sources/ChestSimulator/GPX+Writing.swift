@@ -2,7 +2,7 @@ import ChestCore
 import Foundation
 
 extension GPX {
-    /// The document as GPX 1.1 (valid against the schema in docs/gpx.xsd): the waypoints, then the track as one
+    /// The document as GPX 1.1 (docs/gpx-1.1-subset.xsd is the part of the schema it uses): the waypoints, then the track as one
     /// segment.
     public func xml(creator: String = "chest", trackName: String? = nil) -> String {
         var lines = [

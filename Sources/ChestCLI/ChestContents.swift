@@ -1,0 +1,66 @@
+import ChestCore
+import ChestIO
+import Foundation
+
+/// What the reader's chest directory holds, read directly (chestd need not run): the messages with their state
+/// and the recorded track. `map` and `export` draw and write it.
+struct ChestContents {
+    struct Target {
+        var message: Message
+        var page: Int
+        var set: LockSetName
+        var center: Coordinate
+        var radius: Double
+        var open: Bool
+    }
+
+    struct Opening {
+        var message: Message
+        var page: Int
+        var at: Date
+    }
+
+    var messages: [(message: Message, state: MessageState)]
+    var track: TrackLog
+
+    /// The chest's messages, only those whose ID starts with one of `prefixes` when any are given.
+    init(settings: Settings, prefixes: [String] = []) throws {
+        let loaded = ChestStore(root: settings.chestDirectory).loadAll(ingestedAt: Date()).messages
+        messages = loaded.map { ($0.0, $0.1) }.filter { entry in
+            prefixes.isEmpty || prefixes.contains { entry.message.id.rawValue.hasPrefix($0.lowercased()) }
+        }
+        if let unknown = prefixes.first(where: { prefix in !loaded.contains { $0.0.id.rawValue.hasPrefix(prefix.lowercased()) } }) {
+            throw ChestError("no message with an ID starting with \(unknown) in the chest")
+        }
+        let path = TrackRecorder.path(inChest: settings.chestDirectory)
+        track = TrackLog(text: (try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
+    }
+
+    /// Every location lock, whether its page is open yet.
+    var targets: [Target] {
+        messages.flatMap { entry in
+            entry.message.pages.enumerated().flatMap { index, page in
+                LockSetName.allCases.flatMap { set in
+                    page[set].compactMap { lock -> Target? in
+                        guard case let .location(center, radius) = lock else { return nil }
+                        return Target(message: entry.message, page: index + 1, set: set, center: center, radius: radius,
+                                      open: entry.state.isOpen(page: index + 1))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pages opened by a lock (not open from the start), oldest first.
+    var openings: [Opening] {
+        messages.flatMap { entry in
+            entry.state.openPages.filter { $0.set != nil }.map { Opening(message: entry.message, page: $0.page, at: $0.at) }
+        }.sorted { $0.at < $1.at }
+    }
+
+    /// Where the track was at `time`: the recorded point nearest in time, within a minute.
+    func position(at time: Date) -> Coordinate? {
+        track.points.min { abs($0.time.timeIntervalSince(time)) < abs($1.time.timeIntervalSince(time)) }
+            .flatMap { abs($0.time.timeIntervalSince(time)) <= 60 ? $0.coordinate : nil }
+    }
+}

@@ -1,0 +1,74 @@
+import ChestArguments
+import ChestCore
+import ChestIO
+import Foundation
+
+/// `chest map [ID...] -o FILE.svg [--png]`: the recorded track, the targets and where pages opened, as SVG.
+struct MapCommand: ChestCommand {
+    static let name = "map"
+    static let abstract = "draw the recorded track, the targets and where pages opened, as SVG"
+    static let synopses = ["[ID...] -o FILE.svg [--png]"]
+    static let discussion = """
+        Draws the track chestd recorded (the last 6 hours of fixes, in the chest directory's track.txt),
+        each location lock with its radius (green once its page is open), and where each page opened, with a
+        scale bar and a north arrow; no map tiles are needed. With IDs, only those messages. --png also
+        writes FILE.png through rsvg-convert or ImageMagick's convert, whichever is installed.
+        """
+    static let parameters: [Parameter] = [
+        .positional("ID", arity: Arity(0, .max), help: "messages to draw (default: every message)", completion: .shellCommand(Chest.listIDs)),
+        .option("--output", "-o", value: "FILE.svg", help: "the SVG file to write", completion: .files(extension: "svg")),
+        .flag("--png", help: "also write a PNG beside it"),
+    ]
+
+    var ids: [String]
+    var output: String
+    var png: Bool
+
+    init(_ values: ParsedValues) throws(UsageError) {
+        ids = values.positional("ID")
+        guard let output = values.value("--output") else { throw UsageError("map needs -o FILE.svg") }
+        self.output = output
+        png = values.flag("--png")
+    }
+
+    func run(settings: Settings) throws {
+        let contents = try ChestContents(settings: settings, prefixes: ids)
+        var drawing = MapDrawing()
+        drawing.track = contents.track.points.map(\.coordinate)
+        drawing.circles = contents.targets.map {
+            .init(center: $0.center, radius: $0.radius, label: "\($0.message.title) p\($0.page)\($0.set == .b ? " B" : "")", open: $0.open)
+        }
+        drawing.marks = contents.openings.compactMap { opening in
+            contents.position(at: opening.at).map {
+                .init(at: $0, label: "\(opening.message.title) p\(opening.page) opened \(LockReason.format(opening.at, .current))")
+            }
+        }
+        if let first = contents.track.points.first, let last = contents.track.points.last {
+            drawing.title = "chest map · track \(LockReason.format(first.time, .current)) to \(LockReason.format(last.time, .current))"
+        }
+        do {
+            try AtomicFile.write(Data(drawing.svg.utf8), to: absolute(output))
+        } catch {
+            throw ChestError("cannot write \(output): \(error.errno)")
+        }
+        if png { try convert(output) }
+    }
+
+    /// FILE.png beside FILE.svg, through the first converter installed.
+    private func convert(_ svg: String) throws {
+        let png = (svg.hasSuffix(".svg") ? String(svg.dropLast(4)) : svg) + ".png"
+        let converters = [("rsvg-convert", ["-o", png, svg]), ("convert", [svg, png])]
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        for (name, arguments) in converters {
+            guard let directory = path.first(where: { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }) else { continue }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "\(directory)/\(name)")
+            process.arguments = arguments
+            try process.run()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else { throw ChestError("\(name) could not convert \(svg) to PNG") }
+            return
+        }
+        throw ChestError("--png needs rsvg-convert (Debian: librsvg2-bin) or ImageMagick's convert; \(svg) is written")
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// The reader's recent track as chestd keeps it for `chest map` and `chest export`: one point per receiver epoch
+/// with a fix, the last `window` seconds, at most `capacity` points (README "The chest directory").
+public struct TrackLog: Hashable, Sendable {
+    public struct Point: Hashable, Sendable {
+        public var time: Date
+        public var coordinate: Coordinate
+        public var altitudeMSL: Double?
+
+        public init(time: Date, coordinate: Coordinate, altitudeMSL: Double? = nil) {
+            self.time = time
+            self.coordinate = coordinate
+            self.altitudeMSL = altitudeMSL
+        }
+
+        /// `TIME LAT LON [ALT]`, one line of the file.
+        public var line: String {
+            "\(ISO8601.string(time)) \(String(format: "%.7f %.7f", coordinate.latitude, coordinate.longitude))"
+                + (altitudeMSL.map { String(format: " %.1f", $0) } ?? "")
+        }
+
+        public init?(line: Substring) {
+            let words = line.split(separator: " ")
+            guard words.count >= 3, let time = ISO8601.parse(String(words[0])), let latitude = Double(words[1]),
+                  let longitude = Double(words[2]) else { return nil }
+            let coordinate = Coordinate(latitude: latitude, longitude: longitude)
+            guard coordinate.isValid else { return nil }
+            self.init(time: time, coordinate: coordinate, altitudeMSL: words.count > 3 ? Double(words[3]) : nil)
+        }
+    }
+
+    public private(set) var points: [Point] = []
+    /// Seconds of track kept.
+    public var window: Double
+    public var capacity: Int
+
+    /// Six hours at one fix a second.
+    public init(window: Double = 6 * 3600, capacity: Int = 21_600) {
+        self.window = window
+        self.capacity = capacity
+    }
+
+    /// Reads the file's lines; a damaged line (a crash mid-append) is skipped.
+    public init(text: String, window: Double = 6 * 3600, capacity: Int = 21_600) {
+        self.init(window: window, capacity: capacity)
+        for line in text.split(separator: "\n") {
+            if let point = Point(line: line) { points.append(point) }
+        }
+        trim()
+    }
+
+    /// Takes a fix's point when it is a new epoch with a position; the point appended, if any.
+    public mutating func record(_ fix: Fix) -> Point? {
+        guard let position = fix.position, let time = fix.time else { return nil }
+        if let last = points.last, time <= last.time { return nil }
+        let point = Point(time: time, coordinate: position, altitudeMSL: fix.altitude3D)
+        points.append(point)
+        trim()
+        return point
+    }
+
+    /// Whether a file holding `lines` lines should be rewritten with `points` only.
+    public func needsCompaction(fileLines: Int) -> Bool { fileLines > capacity + capacity / 4 || fileLines > points.count * 2 + 100 }
+
+    /// The whole file's text.
+    public var text: String { points.map { $0.line + "\n" }.joined() }
+
+    private mutating func trim() {
+        guard let last = points.last else { return }
+        let oldest = points.firstIndex { last.time.timeIntervalSince($0.time) <= window } ?? points.count
+        let drop = points.count - oldest > capacity ? points.count - capacity : oldest
+        if drop > 0 { points.removeFirst(drop) }
+    }
+}

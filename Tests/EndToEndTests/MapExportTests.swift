@@ -1,0 +1,88 @@
+import ChestCore
+import ChestSimulator
+import ChestTestSupport
+import Foundation
+import Testing
+
+/// `chest map` and `chest export` on the track chestd recorded while gpsfake replayed the demo walk.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct MapExportTests {
+    static let root = GPSLogs.packageRoot.path
+    static let fountain = Coordinate(latitude: 47.3769, longitude: 8.5417)
+    static let top = Coordinate(latitude: 47.377854, longitude: 8.543109)
+
+    func run(_ tool: String, _ arguments: [String]) throws -> Subprocess.Outcome {
+        try Subprocess.run(tool, arguments, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// A chest whose chestd saw the whole demo walk, with a lock at its start and one at its top.
+    func walkedChest() throws -> ChestHarness {
+        let world = ChestHarness()
+        let alice = try MessageFactory(configDirectory: world.root + "/config-alice")
+        try alice.drop("Fountain", [.location(center: Self.fountain, radius: 30)], into: world.chest)
+        try alice.drop("Top", [.location(center: Self.top, radius: 25)], into: world.chest)
+        let text = try String(contentsOfFile: Self.root + "/demo/walk.txt", encoding: .utf8)
+            .replacingOccurrences(of: "start 2026-06-01T09:00:00Z", with: "start now")
+        let fake = try GPSFake(walk: NMEAWalk(description: text), delay: 0.01)
+        defer { fake.stop() }
+        world.gpsd = "127.0.0.1:\(fake.port)"
+        try world.startDaemon()
+        #expect(fake.waitForExit(timeout: 60) == 0, "\(fake.output)")
+        try world.waitUntil("chestd saw gpsd go", timeout: 15) {
+            (try world.status()["gpsd"] as? [String: Any])?["connected"] as? Bool == false
+        }
+        return world
+    }
+
+    @Test func theMapIsDrawnByARealRendererAndShowsTheTrack() throws {
+        let world = try walkedChest()
+        let track = try String(contentsOfFile: world.chest + "/track.txt", encoding: .utf8)
+        #expect(track.split(separator: "\n").count > 70, "\(track)")
+        let map = try world.chest(["map", "-o", world.root + "/map.svg", "--png"])
+        #expect(map.status == 0, "\(map.stderr)")
+        let svg = try String(contentsOfFile: world.root + "/map.svg", encoding: .utf8)
+        #expect(svg.contains("<polyline") && svg.contains("Fountain p1") && svg.contains("Top p1 opened"))
+        #expect(svg.contains(">N</text>") && svg.contains(" m</text>"))
+        #expect(try run("/usr/bin/xmllint", ["--noout", world.root + "/map.svg"]).status == 0)
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/rsvg-convert") else {
+            Issue.record("rsvg-convert is missing; make deps installs librsvg2-bin")
+            return
+        }
+        let red = try run("/usr/bin/python3", [Self.root + "/scripts/png-colour-count.py", world.root + "/map.png", "d62728"])
+        #expect(red.status == 0, "\(red.stderr)")
+        #expect((Int(red.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 500, "\(red.stdout)")
+
+        // Without the track, the same map has no track colour at all.
+        try FileManager.default.removeItem(atPath: world.chest + "/track.txt")
+        #expect(try world.chest(["map", "-o", world.root + "/bare.svg", "--png"]).status == 0)
+        let none = try run("/usr/bin/python3", [Self.root + "/scripts/png-colour-count.py", world.root + "/bare.png", "d62728"])
+        #expect(none.stdout == "0\n")
+    }
+
+    @Test func exportsValidate() throws {
+        let world = try walkedChest()
+        let schema = Self.root + "/docs/gpx-1.1-subset.xsd"
+        #expect(try world.chest(["export", "--gpx", "-o", world.root + "/chest.gpx"]).status == 0)
+        let valid = try run("/usr/bin/xmllint", ["--noout", "--schema", schema, world.root + "/chest.gpx"])
+        #expect(valid.status == 0, "\(valid.stderr)")
+        let gpx = try GPX(data: Data(contentsOf: URL(fileURLWithPath: world.root + "/chest.gpx")))
+        #expect(Set(gpx.waypoints.map(\.name)) == ["Fountain p1 (30 m)", "Top p1 (25 m)"])
+        #expect(gpx.track.count > 70)
+
+        let geojson = try world.chest(["export", "--geojson"])
+        let object = try JSONSerialization.jsonObject(with: Data(geojson.stdout.utf8)) as? [String: Any]
+        #expect(object?["type"] as? String == "FeatureCollection")
+        let features = object?["features"] as? [[String: Any]] ?? []
+        #expect(features.compactMap { ($0["geometry"] as? [String: Any])?["type"] as? String } == ["Point", "Point", "LineString"])
+        let point = features.first { (($0["properties"] as? [String: Any])?["name"] as? String) == "Top p1" }
+        #expect((point?["geometry"] as? [String: Any])?["coordinates"] as? [Double] == [Self.top.longitude, Self.top.latitude])
+        #expect((point?["properties"] as? [String: Any])?["open"] as? Bool == true)
+
+        let quest = try world.chest(["export", "--gpx", Self.root + "/demo/quest/hill.quest", "-o", world.root + "/quest.gpx"])
+        #expect(quest.status == 0, "\(quest.stderr)")
+        #expect(try run("/usr/bin/xmllint", ["--noout", "--schema", schema, world.root + "/quest.gpx"]).status == 0)
+        let waypoints = try GPX(data: Data(contentsOf: URL(fileURLWithPath: world.root + "/quest.gpx"))).waypoints
+        #expect(waypoints.map(\.name) == ["walk p2 (30 m)", "walk p4 (25 m)"])
+        #expect(waypoints.first?.coordinate == Self.fountain)
+    }
+}
