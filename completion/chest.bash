@@ -108,7 +108,7 @@ _chest_options()
             echo '--help -h'
             ;;
         'simulate')
-            echo '--weather --help -h'
+            echo '--weather --gpsd --help -h'
             ;;
         'nav')
             echo '--once --help -h'

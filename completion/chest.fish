@@ -114,6 +114,7 @@ complete -c chest -n '__chest_is \'config\'' -a 'name chest socket gpsd weather.
 complete -c chest -n '__chest_is \'preview\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'preview\'' -F
 complete -c chest -n '__chest_is \'simulate\'' -l weather -r -a 'clear cloudy rainy snowy thundery' -d 'the weather during the replay, such as snowy,-2'
+complete -c chest -n '__chest_is \'simulate\'' -l gpsd -d 'replay through gpsfake, gpsd and a private chestd'
 complete -c chest -n '__chest_is \'simulate\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'simulate\'' -F
 complete -c chest -n '__chest_is \'nav\'' -l once -d 'print one frame and exit'

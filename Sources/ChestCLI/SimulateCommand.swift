@@ -8,24 +8,28 @@ import Foundation
 struct SimulateCommand: ChestCommand {
     static let name = "simulate"
     static let abstract = "replay a recorded track through the engine and print when each page opens"
-    static let synopses = ["QUEST|FILE... TRACK [--weather CONDITION[,TEMP]]"]
+    static let synopses = ["QUEST|FILE... TRACK [--weather CONDITION[,TEMP]]", "QUEST|FILE... TRACK --gpsd"]
     static let discussion = """
         Replays TRACK (a GPX track, an NMEA log, or a chest-walk description) through the same engine
         chestd runs, in-process and much faster than real time, with the clocks taken from the track. Prints
         when each lock latched and each page opened, at which point of the track, and why the pages that
         never opened did not. PINs are never entered; --weather gives the weather every request gets (a
         condition, a temperature in °C, or both: snowy,-2), else the weather stays unknown.
-        Exit status 0 when every page opened, 1 otherwise. Nothing is written; chestd is not asked.
+        --gpsd checks the whole path instead: gpsfake replays the track into a real gpsd, read by a private
+        chestd (its own chest, socket and settings, weather offline), and its unlocks are reported.
+        Exit status 0 when every page opened, 1 otherwise. The user's chest and chestd are never touched.
         """
     static let parameters: [Parameter] = [
         .positional("PATH", arity: .oneOrMore, help: "a quest or message files, then the track", completion: .files()),
         .option("--weather", value: "CONDITION[,TEMP]", help: "the weather during the replay, such as snowy,-2",
                 completion: .words(WeatherCondition.allCases.map(\.rawValue))),
+        .flag("--gpsd", help: "replay through gpsfake, gpsd and a private chestd"),
     ]
 
     var messages: [String]
     var track: String
     var weather: Simulation.Weather?
+    var gpsd: Bool
 
     init(_ values: ParsedValues) throws(UsageError) {
         let paths = values.positional("PATH")
@@ -35,6 +39,8 @@ struct SimulateCommand: ChestCommand {
         weather = try values.value("--weather", "--weather wants CONDITION[,TEMP], such as snowy,-2 (clear, cloudy, rainy, snowy, thundery)") {
             Simulation.Weather($0)
         }
+        gpsd = values.flag("--gpsd")
+        if gpsd && weather != nil { throw UsageError("--weather does not go with --gpsd: the private chestd's weather is offline") }
     }
 
     func run(settings: Settings) throws {
@@ -51,6 +57,7 @@ struct SimulateCommand: ChestCommand {
         } catch {
             throw ChestError("\(track): \(error)")
         }
+        if gpsd { return try replayThroughGPSD(rehearsal, points, settings: settings) }
         let simulation = Simulation(messages: try rehearsal.messages(settings: settings), track: points, weather: weather,
                                     timeZone: .current)
         print(Self.timeline(simulation, names: rehearsal, timeZone: .current))
@@ -92,5 +99,33 @@ struct SimulateCommand: ChestCommand {
         }
         lines.append("\(total - simulation.misses.count) of \(total) pages opened.")
         return lines.joined(separator: "\n")
+    }
+
+    /// `--gpsd`: the unlocks of a private chestd fed by gpsfake.
+    private func replayThroughGPSD(_ rehearsal: Rehearsal, _ points: Track, settings: Settings) throws {
+        let outcome = try GPSDRehearsal(settings: settings).run(rehearsal, track: points)
+        let name = { (id: MessageID) in rehearsal.name(of: id) ?? id.short }
+        var lines = ["Replayed \(points.points.count) track points through gpsfake, gpsd and a private chestd (times by chestd's clock)."]
+        for opened in outcome.opened {
+            lines.append("\(Simulation.clock(opened.at, .current))  \(name(opened.id)): page \(opened.page) opened"
+                         + (opened.set.map { " by set \($0.rawValue)" } ?? " (no lock)"))
+        }
+        let missed = outcome.reports.flatMap { report in report.pages.filter { !$0.open }.map { (report, $0) } }
+        if !missed.isEmpty {
+            lines.append("Never opened:")
+            for (report, page) in missed {
+                lines.append("  \(name(report.id)) page \(page.number):")
+                for set in page.sets {
+                    for lock in set.locks where !lock.holds {
+                        let why = lock.reason.map { $0.text(now: Date()) } ?? "did not hold"
+                        lines.append("    set \(set.set.rawValue) \(lock.type.rawValue): \(why)")
+                    }
+                }
+            }
+        }
+        let total = outcome.reports.reduce(0) { $0 + $1.pages.count }
+        lines.append("\(total - missed.count) of \(total) pages opened.")
+        print(lines.joined(separator: "\n"))
+        guard missed.isEmpty else { throw ChestError("\(missed.count) of \(total) pages never opened") }
     }
 }

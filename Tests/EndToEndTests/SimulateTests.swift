@@ -136,5 +136,18 @@ struct SimulateTests {
         }
         #expect(chestdOpen == ["walk 1", "walk 2", "walk 3", "bonus 1"], "\(world.daemonLog)")
         #expect(simulatedOpen == chestdOpen, "\(simulated.stdout)")
+
+        // simulate --gpsd runs that same path itself, with a private chestd.
+        let replayed = try world.chest(["simulate", world.root + "/out/walk.locked", world.root + "/out/bonus.locked",
+                                        world.root + "/walk.txt", "--gpsd"])
+        #expect(replayed.status == 1 && replayed.stderr == "chest: 1 of 5 pages never opened\n", "\(replayed.stdout)\(replayed.stderr)")
+        let replayedOpen = Set(replayed.stdout.split(separator: "\n").compactMap { line -> String? in
+            guard let range = line.range(of: ".locked: page ") else { return nil }
+            let name = line[..<range.lowerBound].split(separator: " ").last.map(String.init) ?? ""
+            return name + " " + String(line[range.upperBound...].prefix(1))
+        })
+        #expect(replayedOpen == simulatedOpen, "\(replayed.stdout)")
+        // The private chestd has gone with gpsd, so it explains what it still lacks.
+        #expect(replayed.stdout.contains("walk.locked page 4:\n    set A location: GPS not connected"), "\(replayed.stdout)")
     }
 }

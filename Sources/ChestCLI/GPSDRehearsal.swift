@@ -1,0 +1,167 @@
+import ChestCore
+import ChestIO
+import ChestSeal
+import ChestSimulator
+import Foundation
+import Glibc
+
+/// `chest simulate --gpsd`: the same rehearsal through the whole path, gpsfake replaying the track into a real
+/// gpsd and a private chestd (its own chest, socket and settings, offline weather) reading it
+/// (docs/DESIGN.md "gpsfake harness").
+struct GPSDRehearsal {
+    let settings: Settings
+
+    /// A page chestd opened, at chestd's own clock.
+    struct Opened {
+        var id: MessageID
+        var page: Int
+        var set: LockSetName?
+        var at: Date
+    }
+
+    struct Outcome {
+        var opened: [Opened]
+        var reports: [ReadReport]
+    }
+
+    func run(_ rehearsal: Rehearsal, track: Track) throws -> Outcome {
+        var template = Array((NSTemporaryDirectory() + "/chest-simulate-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw ChestError("cannot make a temporary directory") }
+        let root = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for directory in ["chest", "run", "config"] {
+            try FileManager.default.createDirectory(atPath: root + "/" + directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        }
+        try writeMessages(rehearsal, into: root + "/chest")
+        try Data(Self.nmea(track).utf8).write(to: URL(fileURLWithPath: root + "/track.nmea"))
+
+        let port = try Self.freePort()
+        let gpsfake = try spawn(Self.which("gpsfake"), ["-1", "-p", "-q", "-s", "38400", "-P", "\(port)", "-c", "0.01",
+                                                        "-r", #"?WATCH={"enable":true,"json":true}"#, root + "/track.nmea"],
+                                environment: ["TMPDIR": root], log: root + "/gpsfake.log")
+        defer { Self.stop(gpsfake) }
+        usleep(300_000)
+        let socket = root + "/run/chestd.sock"
+        let chestd = try spawn(HelperProcess.path(of: "chestd"),
+                               ["--chest", root + "/chest", "--socket", socket, "--gpsd", "127.0.0.1:\(port)",
+                                "--config", root + "/config/config.json", "--weather-url", "http://127.0.0.1:9"],
+                               environment: ["XDG_CONFIG_HOME": root + "/config"], log: root + "/chestd.log")
+        defer { Self.stop(chestd) }
+        let watch = try subscribe(socket, chestd: chestd, log: root + "/chestd.log")
+
+        var opened: [Opened] = []
+        var gpsfakeDone = false, gpsdGone = false, lastEvent = MonotonicClock.now()
+        let deadline = MonotonicClock.now() + Double(track.points.count) * 0.2 + 60
+        // Done once gpsfake has played everything and chestd saw gpsd go (or fell quiet).
+        while MonotonicClock.now() < deadline {
+            if ProcessSpawner.exited(gpsfake) { gpsfakeDone = true }
+            if gpsfakeDone && (gpsdGone || MonotonicClock.now() - lastEvent > 3) { break }
+            guard let line = try? watch.nextLine(timeout: 0.5) else { continue }
+            lastEvent = MonotonicClock.now()
+            switch try? ChestJSON.decoder().decode(ChestEvent.self, from: line) {
+            case let .unlocked(unlock)?: opened.append(Opened(id: unlock.id, page: unlock.page, set: unlock.set, at: unlock.at))
+            case .gpsd(false, _, _)?: gpsdGone = true
+            default: break
+            }
+        }
+        guard gpsfakeDone else { throw ChestError("gpsfake did not finish the track in time; see chest simulate without --gpsd") }
+        let reports = try rehearsal.items.map { item in
+            try ControlClient(socketPath: socket).call(ControlRequest(op: .read, id: item.draft.id.rawValue), expecting: ReadReport.self)
+        }
+        return Outcome(opened: opened, reports: reports)
+    }
+
+    /// The messages as files in the private chest: a quest's sealed with the user's identity (so the private
+    /// chestd, whose identity is its own, evaluates them), message files as they are.
+    private func writeMessages(_ rehearsal: Rehearsal, into chest: String) throws {
+        let identity = rehearsal.fromQuest ? try Identity.loadOrCreate(at: settings.identityPath) : nil
+        for (item, message) in zip(rehearsal.items, try rehearsal.messages(settings: settings)) {
+            var sealed = message
+            if let identity {
+                for index in sealed.pages.indices {
+                    sealed.pages[index].setA = sealed.pages[index].setA.map(Self.hashingPIN)
+                    sealed.pages[index].setB = sealed.pages[index].setB.map(Self.hashingPIN)
+                }
+                sealed = Sealer.seal(sealed, with: identity)
+            }
+            try MessageFile.encode(sealed).write(to: URL(fileURLWithPath: chest + "/" + item.name + "." + MessageFile.fileExtension))
+        }
+    }
+
+    private static func hashingPIN(_ lock: Lock) -> Lock {
+        if case let .pin(digits) = lock { .pin(hash: Sealer.hashPIN(digits)) } else { lock }
+    }
+
+    private func subscribe(_ socket: String, chestd: pid_t, log: String) throws -> ControlClient {
+        let deadline = MonotonicClock.now() + 10
+        while MonotonicClock.now() < deadline {
+            if let client = try? ControlClient(socketPath: socket), (try? client.send(ControlRequest(op: .watch))) != nil,
+               let first = try? client.nextLine(timeout: 2), (try? ControlClient.decode(first, as: Empty.self)) != nil {
+                return client
+            }
+            if ProcessSpawner.exited(chestd) { break }
+            usleep(50_000)
+        }
+        throw ChestError("the private chestd did not start: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+    }
+
+    /// The track as 1 Hz NMEA, the way chest-walk writes a walk.
+    static func nmea(_ track: Track) -> String {
+        var last = track.points.first?.coordinate ?? Coordinate(latitude: 0, longitude: 0)
+        return track.points.flatMap { point in
+            last = point.coordinate ?? last
+            return NMEAWalk.sentences(for: NMEAWalk.Epoch(time: point.time, coordinate: last, altitudeMSL: point.altitudeMSL ?? 0,
+                                                          hasFix: point.coordinate != nil))
+        }.joined(separator: "\r\n") + "\r\n"
+    }
+
+    private func spawn(_ executable: String, _ arguments: [String], environment: [String: String], log: String) throws -> pid_t {
+        do {
+            return try ProcessSpawner.spawn(executable, arguments: arguments,
+                                            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+                                            fileActions: [.open(1, path: log, flags: O_WRONLY | O_CREAT | O_TRUNC, permissions: 0o600),
+                                                          .duplicate(1, as: 2)])
+        } catch {
+            throw ChestError("cannot start \(executable): \(error)")
+        }
+    }
+
+    /// SIGTERM, never SIGKILL: gpsfake stops its gpsd on SIGTERM (docs/DESIGN.md "gpsfake pitfalls").
+    private static func stop(_ pid: pid_t) {
+        guard !ProcessSpawner.exited(pid) else { return }
+        kill(pid, SIGTERM)
+        for _ in 0..<100 where !ProcessSpawner.exited(pid) { usleep(50_000) }
+    }
+
+    private static func which(_ name: String) throws -> String {
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        guard let directory = path.first(where: { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }) else {
+            throw ChestError("--gpsd needs \(name) (Debian: gpsd-tools)")
+        }
+        return "\(directory)/\(name)"
+    }
+
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let status = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 ? getsockname(fd, $0, &length) : -1 }
+        }
+        guard status == 0 else { throw ChestError("cannot find a free port for gpsd") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+extension ProcessSpawner {
+    /// Whether the child has exited (it is reaped if so).
+    static func exited(_ pid: pid_t) -> Bool {
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, WNOHANG)
+        return result == pid || (result == -1 && errno == ECHILD)
+    }
+}
