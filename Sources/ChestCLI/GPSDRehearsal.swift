@@ -36,7 +36,7 @@ struct GPSDRehearsal {
         try writeMessages(rehearsal, into: root + "/chest")
         try Data(Self.nmea(track).utf8).write(to: URL(fileURLWithPath: root + "/track.nmea"))
 
-        let port = try Self.freePort()
+        let port = FreePort.onLoopback()
         let gpsfake = try spawn(Self.which("gpsfake"), ["-1", "-p", "-q", "-s", "38400", "-P", "\(port)", "-c", "0.01",
                                                         "-r", #"?WATCH={"enable":true,"json":true}"#, root + "/track.nmea"],
                                 environment: ["TMPDIR": root], log: root + "/gpsfake.log")
@@ -135,25 +135,8 @@ struct GPSDRehearsal {
     }
 
     private static func which(_ name: String) throws -> String {
-        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        guard let directory = path.first(where: { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }) else {
-            throw ChestError("--gpsd needs \(name) (Debian: gpsd-tools)")
-        }
-        return "\(directory)/\(name)"
-    }
-
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let status = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 ? getsockname(fd, $0, &length) : -1 }
-        }
-        guard status == 0 else { throw ChestError("cannot find a free port for gpsd") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard let path = SearchPath.find(name) else { throw ChestError("--gpsd needs \(name) (Debian: gpsd-tools)") }
+        return path
     }
 }
 

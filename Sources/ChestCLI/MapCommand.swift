@@ -58,11 +58,10 @@ struct MapCommand: ChestCommand {
     private func convert(_ svg: String) throws {
         let png = (svg.hasSuffix(".svg") ? String(svg.dropLast(4)) : svg) + ".png"
         let converters = [("rsvg-convert", ["-o", png, svg]), ("convert", [svg, png])]
-        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         for (name, arguments) in converters {
-            guard let directory = path.first(where: { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }) else { continue }
+            guard let executable = SearchPath.find(name) else { continue }
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: "\(directory)/\(name)")
+            process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
             try process.run()
             process.waitUntilExit()

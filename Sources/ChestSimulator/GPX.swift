@@ -37,17 +37,7 @@ public struct GPX: Hashable, Sendable {
     }
 
     /// A GPX file that cannot be read, with the line of the fault.
-    public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
-        public var line: Int
-        public var reason: String
-
-        public init(line: Int, reason: String) {
-            self.line = line
-            self.reason = reason
-        }
-
-        public var description: String { "line \(line): \(reason)" }
-    }
+    public typealias ParseError = LineError
 
     public var waypoints: [Waypoint]
     public var track: [TrackPoint]

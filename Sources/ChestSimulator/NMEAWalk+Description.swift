@@ -25,17 +25,7 @@ extension NMEAWalk {
         """
 
     /// A description line that could not be read.
-    public struct DescriptionError: Error, Hashable, Sendable, CustomStringConvertible {
-        public let line: Int
-        public let reason: String
-
-        public init(line: Int, reason: String) {
-            self.line = line
-            self.reason = reason
-        }
-
-        public var description: String { "line \(line): \(reason)" }
-    }
+    public typealias DescriptionError = LineError
 
     /// Reads a walk in `descriptionFormat`; `start now` means `now`.
     public init(description: String, now: Date = Date()) throws(DescriptionError) {

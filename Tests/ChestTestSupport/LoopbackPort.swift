@@ -1,24 +1,11 @@
-import Glibc
+import ChestIO
 import Dispatch
+import Glibc
 
 /// TCP ports on the loopback interface, for test servers.
 public enum LoopbackPort {
     /// A port nothing listens on right now: the kernel's choice for an ephemeral bind, released at once.
-    public static func free() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length)
-                return getsockname(fd, pointer, &length)
-            }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    public static func free() -> Int { FreePort.onLoopback() }
 
     /// Whether something accepts TCP connections on 127.0.0.1:`port`.
     public static func isListening(_ port: Int) -> Bool {

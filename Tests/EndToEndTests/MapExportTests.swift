@@ -23,14 +23,7 @@ struct MapExportTests {
         try alice.drop("Top", [.location(center: Self.top, radius: 25)], into: world.chest)
         let text = try String(contentsOfFile: Self.root + "/demo/walk.txt", encoding: .utf8)
             .replacingOccurrences(of: "start 2026-06-01T09:00:00Z", with: "start now")
-        let fake = try GPSFake(walk: NMEAWalk(description: text), delay: 0.01)
-        defer { fake.stop() }
-        world.gpsd = "127.0.0.1:\(fake.port)"
-        try world.startDaemon()
-        #expect(fake.waitForExit(timeout: 60) == 0, "\(fake.output)")
-        try world.waitUntil("chestd saw gpsd go", timeout: 15) {
-            (try world.status()["gpsd"] as? [String: Any])?["connected"] as? Bool == false
-        }
+        #expect(try world.walk(NMEAWalk(description: text)) == 0)
         return world
     }
 

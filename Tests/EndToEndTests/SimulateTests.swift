@@ -121,14 +121,7 @@ struct SimulateTests {
         for file in ["walk", "bonus"] {
             try FileManager.default.copyItem(atPath: world.root + "/out/\(file).locked", toPath: world.chest + "/\(file).locked")
         }
-        let fake = try GPSFake(walk: NMEAWalk(description: description), delay: 0.01)
-        defer { fake.stop() }
-        world.gpsd = "127.0.0.1:\(fake.port)"
-        try world.startDaemon()
-        #expect(fake.waitForExit(timeout: 60) == 0, "\(fake.output)")
-        try world.waitUntil("chestd saw gpsd go", timeout: 15) {
-            (try world.status()["gpsd"] as? [String: Any])?["connected"] as? Bool == false
-        }
+        #expect(try world.walk(NMEAWalk(description: description)) == 0)
         var chestdOpen: Set<String> = []
         for item in try world.list() {
             let name = (item["title"] as? String) == "Bonus" ? "bonus" : "walk"
