@@ -64,7 +64,9 @@ extension Engine {
             for ref in streaks.keys where ref.key.kind == .altitude { streaks.removeValue(forKey: ref) }
         }
         // The reader may have walked into the place a reading speaks for.
-        return effects + latch(held, now: now) + (weathers.isEmpty ? [] : latchWeather(now) + planWeather(now))
+        if !held.isEmpty { effects += latch(held, now: now) }
+        if !weathers.isEmpty { effects += latchWeather(now) + planWeather(now) }
+        return effects
     }
 
     /// Counts this fix towards a lock's streak and returns the new count. A second report of the same epoch

@@ -38,6 +38,7 @@ public final class Daemon {
         }
         if options.help { print(DaemonOptions.usage); return 0 }
         if options.version { print("chestd \(ChestVersion.string)"); return 0 }
+        Memory.useOneArena()
         do {
             let settings = try Settings(configPath: options.configPath, flags: options.flags)
             let daemon = Daemon(settings: settings, log: Log(verbose: options.verbose))
@@ -131,9 +132,12 @@ public final class Daemon {
     /// Hands one input to the engine and performs its effects; the outcomes they report are fed in turn, after
     /// the effects of the input that caused them.
     func feed(_ input: Engine.Input) {
-        var inputs = [input]
-        while !inputs.isEmpty {
-            inputs += perform(engine.handle(inputs.removeFirst()))
+        // A queue read by index: most inputs (every fix) have no outcome, and need no queue at all.
+        var inputs = perform(engine.handle(input))
+        var next = 0
+        while next < inputs.count {
+            next += 1
+            inputs += perform(engine.handle(inputs[next - 1]))
         }
     }
 

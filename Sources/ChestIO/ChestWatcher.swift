@@ -44,9 +44,15 @@ public final class ChestWatcher: Sendable {
                 let count = (try? fd.read(into: &buffer)) ?? -1
                 if count > 0 {
                     events += InotifyParser.events(in: buffer[..<count])
+                    // A long copy is handed over in large batches as it goes, so the daemon checks files while
+                    // the copy still runs; reading on keeps the kernel's event queue from overflowing.
+                    if events.count >= Self.batchEvents {
+                        for event in InotifyParser.merged(events) { onEvent(event) }
+                        events = []
+                    }
                     continue
                 }
-                guard !events.isEmpty, events.count < 64 else { break }
+                guard !events.isEmpty else { break }
                 usleep(Self.settle)
                 let more = (try? fd.read(into: &buffer)) ?? -1
                 guard more > 0 else { break }
@@ -62,21 +68,40 @@ public final class ChestWatcher: Sendable {
 
     /// Microseconds to wait for more events before handing a batch over.
     static let settle: UInt32 = 20_000
+    /// Events (a created and an arrived name each, per copied file) after which a batch is handed over at once.
+    static let batchEvents = 2_000
 }
 
 /// Turns the packed `struct inotify_event` records of one read into `ChestWatcher.Event`s. Pure.
 public enum InotifyParser {
-    /// Joins neighbouring events of the same kind, keeping their order.
+    /// Joins the arrived names and the created names between an overflow or a lost directory into one event of
+    /// each kind, in the order each kind first appeared. A copy interleaves them (each file is created, then
+    /// closed): joining only neighbours would hand the daemon one batch, and one sync, per file. Which of the two
+    /// comes first does not matter: a created name counts only while it is a special file, which never arrives.
     public static func merged(_ events: [ChestWatcher.Event]) -> [ChestWatcher.Event] {
         var result: [ChestWatcher.Event] = []
+        var arrived: [String] = [], created: [String] = [], arrivedFirst = true
+        func flush() {
+            let joined: [ChestWatcher.Event?] = [arrived.isEmpty ? nil : .arrived(arrived),
+                                                 created.isEmpty ? nil : .created(created)]
+            result += (arrivedFirst ? joined : joined.reversed()).compactMap { $0 }
+            arrived = []
+            created = []
+        }
         for event in events {
-            switch (result.last, event) {
-            case let (.arrived(earlier)?, .arrived(names)): result[result.count - 1] = .arrived(earlier + names)
-            case let (.created(earlier)?, .created(names)): result[result.count - 1] = .created(earlier + names)
-            case (.overflow?, .overflow), (.directoryGone?, .directoryGone): break
-            default: result.append(event)
+            switch event {
+            case let .arrived(names):
+                if arrived.isEmpty && created.isEmpty { arrivedFirst = true }
+                arrived += names
+            case let .created(names):
+                if arrived.isEmpty && created.isEmpty { arrivedFirst = false }
+                created += names
+            case .overflow, .directoryGone:
+                flush()
+                if result.last != event { result.append(event) }
             }
         }
+        flush()
         return result
     }
 

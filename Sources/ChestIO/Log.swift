@@ -26,7 +26,11 @@ public final class Log: Sendable {
     public func warning(_ text: String) { write(.warning, text) }
     public func notice(_ text: String) { write(.notice, text) }
     public func info(_ text: String) { write(.info, text) }
-    public func debug(_ text: String) { write(.debug, text) }
+    /// The text is built only when debug lines are logged: chestd logs one for every fix.
+    public func debug(_ text: @autoclosure () -> String) {
+        guard Level.debug <= threshold else { return }
+        write(.debug, text())
+    }
 
     private func write(_ level: Level, _ text: String) {
         guard level <= threshold else { return }
