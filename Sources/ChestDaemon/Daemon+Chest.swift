@@ -25,7 +25,6 @@ extension Daemon {
             stored.append(StoredMessage(message: message, state: state, chest: chest, sentByYou: isOwn(message)))
         }
         feed(.loaded(stored, refused: refused, now()))
-        Memory.releaseFreePages()
     }
 
     /// Files a crash left in `incoming/`: ingested now.
@@ -89,7 +88,10 @@ extension Daemon {
         feed(.arrived(paths.map { path in
             Arrival(source: .staged(path: path), file: baseName(path), content: content(of: store.readCandidate(path)))
         }, now()))
-        if paths.count >= 100 { Memory.releaseFreePages() }
+        if paths.count >= 100 {
+            Memory.releaseFreePages()
+            Memory.releaseCodePages()
+        }
     }
 
     /// `chest import FILE`: the same checks as a file dropped in the inbox; the caller hears the outcome.

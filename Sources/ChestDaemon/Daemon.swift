@@ -85,6 +85,9 @@ public final class Daemon {
         defer { gps.stop() }
         log.notice("watching \(store.root) with \(engine.entries.count) messages; control socket \(settings.socketPath)")
         systemd.ready(status: summary())
+        // Start-up's decoding is done: its garbage and its code need not stay resident.
+        Memory.releaseFreePages()
+        Memory.releaseCodePages()
         let watchdog = systemd.watchdogInterval.map { interval in
             RepeatingTimer(interval: interval) { sink.yield(.watchdog) }
         }
