@@ -46,7 +46,7 @@ struct Composer {
             case let .lock(lock): return lock
             case let .pin(digits): return .pin(hash: Sealer.hashPIN(digits))
             case let .locationHere(radius):
-                guard let position = fix?.position else { throw ChestError("no GPS fix available for location=here") }
+                guard let position = fix?.position else { throw ChestError("location=here: \(LockReason.noFix(gpsConnected: true))") }
                 return .location(center: position, radius: radius)
             case let .altitudeHere(margin):
                 guard let altitude = fix?.altitude3D else {

@@ -60,10 +60,10 @@ struct StatusCommand: ChestCommand {
             lines.append(row("satellites", fix.satellitesUsed.map { "\($0) used" } ?? "unknown"))
             lines.append(row("age", fix.ageSeconds.map { String(format: "%.1f s", $0) } ?? "unknown"))
         } else {
-            lines.append(row("fix", paint("none yet", "33")))
+            lines.append(row("fix", paint(LockReason.noFix(gpsConnected: report.gpsd.connected), "33")))
         }
         var clock = LockReason.format(report.clock.system, .current, seconds: true)
-        if let offset = report.clock.gpsOffsetSeconds { clock += String(format: ", %+.1f s from GPS time", offset) }
+        if let offset = report.clock.gpsOffsetSeconds { clock += ", \(Wording.offset(offset)) of GPS time" }
         if report.clock.usingGPSTime { clock += paint(" (ahead: time locks follow GPS time)", "33") }
         if report.clock.rolloverSuspected { clock += paint(" (GPS time implausible: receiver week rollover?)", "33") }
         lines.append(row("clock", clock))

@@ -24,8 +24,7 @@ extension Engine {
             return [.reply(client, .failure("import needs an absolute path"))]
         case .fix:
             guard let fix = lastFix, fix.position != nil, fix.isFresh(at: now.monotonic) else {
-                let why = gps.connected ? "the receiver has no fix yet" : "gpsd is not connected"
-                return [.reply(client, .failure("no GPS fix available (\(why)); wait for a fix (chest status) or type the position"))]
+                return [.reply(client, .failure("\(LockReason.noFix(gpsConnected: gps.connected)); wait for a fix (chest status) or type the position"))]
             }
             return [.reply(client, .fix(fix))]
         case .watch:

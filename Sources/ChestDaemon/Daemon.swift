@@ -204,7 +204,7 @@ public final class Daemon {
     /// One line for systemd's STATUS=: the fix and the counts.
     func summary() -> String {
         let fix = engine.lastFix.map { Fix.modeName($0.mode) }
-            ?? (engine.gps.connected ? "no fix yet" : "gpsd not connected")
+            ?? LockReason.noFix(gpsConnected: engine.gps.connected)
         let counts = engine.status(now: now()).messages
         return "\(fix); \(counts.locked) locked, \(counts.partial) partial, \(counts.open) open"
     }

@@ -74,7 +74,7 @@ struct GPSUnlockTests {
         try finish(fake, world)
         #expect(try world.states() == ["jump": "locked"])
         let read = try world.chest(["read", try world.list()[0]["id"] as! String])
-        #expect(read.stdout.contains("GPS not connected"), "\(read.stdout)")
+        #expect(read.stdout.contains("no GPS fix yet: gpsd is not connected"), "\(read.stdout)")
     }
 
     /// Two fixes at the point, a silence longer than a fix's life, one more: never three within 5 s.
