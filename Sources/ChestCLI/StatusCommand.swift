@@ -23,10 +23,13 @@ struct StatusCommand: ChestCommand {
     }
 
     func run(settings: Settings) throws {
-        let colour = !json && isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        let colour = !json && Output.colour
         repeat {
-            let report = try ControlClient(socketPath: settings.socketPath).call(ControlRequest(op: .status),
-                                                                                 expecting: StatusReport.self)
+            let answer = Result { () throws(ControlClientError) in
+                try ControlClient(socketPath: settings.socketPath).call(ControlRequest(op: .status), expecting: StatusReport.self)
+            }
+            if !json, case .failure(.notRunning) = answer { print(Self.offline(settings, colour: colour)) }
+            let report = try answer.get()
             if json {
                 print(CLI.jsonText(report))
             } else {
@@ -78,6 +81,22 @@ struct StatusCommand: ChestCommand {
         lines.append(row("messages", "\(counts.locked) locked, \(counts.partial) partial, \(counts.open) open, \(counts.saved) saved"))
         for note in report.notes { lines.append(row("note", note)) }
         return lines.joined(separator: "\n")
+    }
+
+    /// What can be said without chestd: where it would read gpsd, the clock, and the chest's files.
+    static func offline(_ settings: Settings, colour: Bool) -> String {
+        let down = colour ? "\u{1B}[31mnot running\u{1B}[0m" : "not running"
+        func count(_ directory: String) -> Int {
+            ((try? FileManager.default.contentsOfDirectory(atPath: settings.chestDirectory + "/" + directory)) ?? [])
+                .count { $0.hasSuffix(".locked") && !$0.hasPrefix(".") }
+        }
+        let gpsd = settings.gpsd
+        return [
+            row("chestd", "\(down) (nothing answers on \(settings.socketPath))"),
+            row("gpsd", "\(gpsd.host):\(gpsd.port), read by chestd when it runs"),
+            row("clock", LockReason.format(Date(), .current, seconds: true)),
+            row("chest", "\(settings.chestDirectory): \(count("messages")) messages, \(count("saved")) saved"),
+        ].joined(separator: "\n")
     }
 
     private static func row(_ label: String, _ value: String) -> String {

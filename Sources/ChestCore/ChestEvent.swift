@@ -22,6 +22,9 @@ public enum ChestEvent: Hashable, Sendable {
     /// A weather reading arrived.
     case weather(WeatherSummary)
 
+    /// Every name the `event` field takes, in the order `chest watch --help` lists them.
+    public static let names = ["unlocked", "ingested", "rejected", "gpsd", "clock", "weather", "fix", "saved", "deleted"]
+
     /// The name in the `event` field.
     public var name: String {
         switch self {
