@@ -4,6 +4,8 @@ import struct Foundation.Data
 public struct ControlRequest: Hashable, Sendable, Codable {
     public enum Operation: String, Hashable, Sendable, Codable {
         case list, read, pin, save, delete, status, watch, `import`, fix
+        /// Read the settings again and rescan the chest, as SIGHUP does; answered by the daemon itself.
+        case reload
     }
 
     public var op: Operation

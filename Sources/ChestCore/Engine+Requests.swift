@@ -22,6 +22,9 @@ extension Engine {
         case .import:
             // The daemon reads the file and hands it in as an arrival; a bare request has nothing to import.
             return [.reply(client, .failure("import needs an absolute path"))]
+        case .reload:
+            // chestd answers it itself: the settings are not the engine's.
+            return [.reply(client, .failure("reload is answered by chestd"))]
         case .fix:
             guard let fix = lastFix, fix.position != nil, fix.isFresh(at: now.monotonic) else {
                 return [.reply(client, .failure("\(LockReason.noFix(gpsConnected: gps.connected)); wait for a fix (chest status) or type the position"))]
