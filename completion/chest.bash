@@ -50,7 +50,7 @@ _chest()
 _chest_takes_value()
 {
     case "$1:$2" in
-        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--lock' | 'pin:--page' | 'watch:--count' | 'watch:--timeout' | 'config:--unset')
+        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--lock' | 'pin:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'config:--unset')
             return 0
             ;;
     esac
@@ -75,7 +75,7 @@ _chest_options()
             echo '--socket --chest --config --version --help -h'
             ;;
         'compose')
-            echo '--output -o --title --from --page --lock --or --help -h'
+            echo '--output -o --force --title --from --page --lock --or --help -h'
             ;;
         'import')
             echo '--help -h'
@@ -99,7 +99,7 @@ _chest_options()
             echo '--json --watch --help -h'
             ;;
         'watch')
-            echo '--json --count --timeout --help -h'
+            echo '--json --events --fixes --count --timeout --utc --no-reconnect --help -h'
             ;;
         'config')
             echo '--unset --help -h'
@@ -166,6 +166,9 @@ _chest_value()
             ;;
         'delete:0')
             mapfile -t COMPREPLY < <(compgen -W "$(for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p')" -- "$cur")
+            ;;
+        'watch:--events')
+            mapfile -t COMPREPLY < <(compgen -W 'unlocked ingested rejected gpsd clock weather fix saved deleted' -- "$cur")
             ;;
         'config:--unset')
             mapfile -t COMPREPLY < <(compgen -W 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -- "$cur")

@@ -5,7 +5,7 @@
 # says where the walk is and what the next lock waits for. Exits by itself with a summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=$(swift build --show-bin-path)
+bin=${CHEST_BIN:-$(swift build --show-bin-path)}    # the tests pass theirs: a build inside `swift test` would wait for its lock
 work=$(mktemp -d /tmp/chest-demo-XXXXXX)
 gpsfake_pid="" chestd_pid="" watch_pid="" progress_pid=""
 cleanup() {
