@@ -16,6 +16,7 @@ expected="
 $prefix/bin/chestd
 $prefix/libexec/chest/chest-weather
 $prefix/bin/chest
+$prefix/bin/chest-walk
 $prefix/lib/udev/rules.d/60-chest-gps.rules
 $unitdir/chestd.service
 $prefix/share/man/man1/chest.1

@@ -48,8 +48,13 @@ struct EventPrinter {
             return (text, "2", "")
         case let .saved(id, title):
             return ("\"\(title)\" moved to the saved chest  (\(shortIDs.short(id)))", "36", "")
+        case let .unsaved(id, title):
+            return ("\"\(title)\" moved back to the regular chest  (\(shortIDs.short(id)))", "36", "")
         case let .deleted(id, title):
-            return ("\"\(title)\" deleted  (\(shortIDs.short(id)))", "36", "")
+            return ("\"\(title)\" deleted; `chest undelete` brings it back  (\(shortIDs.short(id)))", "36", "")
+        case let .undeleted(id, title):
+            shortIDs.insert([id])
+            return ("\"\(title)\" is back in the chest  (\(shortIDs.short(id)))", "36", "")
         }
     }
 

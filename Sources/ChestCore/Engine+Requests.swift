@@ -7,7 +7,9 @@ extension Engine {
             return [.reply(client, .status(status(now: now, notes: notes)))]
         case .list:
             return [.reply(client, .list(list(chest: request.saved == true ? .saved : .regular)))]
-        case .read, .pin, .save, .delete:
+        case .undelete:
+            return undelete(request.id, for: client, now: now)
+        case .read, .pin, .save, .delete, .unsave:
             let id: MessageID
             switch resolve(request.id) {
             case let .success(resolved): id = resolved
@@ -17,6 +19,7 @@ extension Engine {
             case .read: return read(id, now: now).map { [.reply(client, .read($0))] } ?? []
             case .pin: return attemptPIN(id, page: request.page, pin: request.pin ?? "", for: client, now: now)
             case .save: return save(id, for: client)
+            case .unsave: return unsave(id, for: client)
             default: return delete(id, for: client)
             }
         case .import:

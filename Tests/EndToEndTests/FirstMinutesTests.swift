@@ -101,7 +101,8 @@ struct FirstMinutesTests {
 
     @Test func helpAndUsageErrors() throws {
         let world = ChestHarness()
-        for name in ["compose", "import", "list", "read", "pin", "save", "delete", "status", "watch", "config", "help"] {
+        for name in ["compose", "import", "list", "read", "pin", "save", "unsave", "delete", "undelete", "status", "watch",
+                     "config", "help"] {
             for flag in ["-h", "--help"] {
                 let outcome = try world.chest([name, flag])
                 #expect(outcome.status == 0 && outcome.stdout.hasPrefix("usage: chest \(name)"), "\(name) \(flag)")
@@ -184,6 +185,32 @@ struct FirstMinutesTests {
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("chest: missing.locked: no such file\n"), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("chest: notes.txt: not a chest message"), "\(outcome.stderr)")
+    }
+
+    @Test func unsaveDeleteAndUndeleteKeepTheMessageAndItsPINCount() throws {
+        let world = ChestHarness()
+        try world.startDaemon()
+        let compose = try shell(world, "chest compose -o pin.locked --title Pinned --page p --lock pin=4821", user: "alice")
+        #expect(compose.status == 0, "\(compose.stderr)")
+        #expect(try world.chest(["import", "pin.locked"]).status == 0)
+        let id = try #require(world.list().first?["id"] as? String)
+        #expect(try world.chest(["pin", id, "1111"]).stderr.contains("1 of 5"))
+        #expect(try world.chest(["save", id]).status == 0)
+        let unsaved = try world.chest(["unsave", id])
+        #expect(unsaved.stdout == "moved back to the regular chest: \(id) \"Pinned\"\n", "\(unsaved.stderr)")
+        #expect(try world.list().count == 1)
+        // On a terminal, delete asks first.
+        let asked = try shell(world, "printf 'n\\n' | script -qfec 'chest delete \(id.prefix(8))' /dev/null")
+        #expect(asked.stdout.contains("delete \(id.prefix(8)) \"Pinned\" (locked)? [y/N]"), "\(asked.stdout)")
+        #expect(try world.list().count == 1)
+        #expect(try world.chest(["delete", "--yes", id]).stdout == "deleted \(id) \"Pinned\"\n")
+        #expect(try world.list().isEmpty)
+        #expect(world.names(in: "deleted") == ["\(id).json", "\(id).locked"])
+        #expect(try world.chest(["undelete"]).stdout == "undeleted \(id) \"Pinned\"\n")
+        #expect(try world.states() == ["Pinned": "locked"])
+        #expect(try world.chest(["pin", id, "2222"]).stderr.contains("2 of 5"), "the PIN count came back too")
+        let nothing = try world.chest(["undelete"])
+        #expect(nothing.status == 1 && nothing.stderr.contains("nothing to undelete"))
     }
 
     @Test func chestWalkSaysOneLineForAMissingFile() throws {
