@@ -213,6 +213,26 @@ struct FirstMinutesTests {
         #expect(nothing.status == 1 && nothing.stderr.contains("nothing to undelete"))
     }
 
+    @Test func aPINThatOpensNothingYetSaysWhatThePageStillNeeds() throws {
+        let world = ChestHarness()
+        try world.startDaemon()
+        let compose = try shell(world, """
+            chest compose -o both.locked --title Both --page p --lock pin=4821 --lock time=$(date -d '+1 hour' -Iseconds)
+            """, user: "alice")
+        #expect(compose.status == 0, "\(compose.stderr)")
+        #expect(try world.chest(["import", "both.locked"]).status == 0)
+        let id = try #require(world.list().first?["id"] as? String)
+        let pin = try world.chest(["pin", id, "4821"])
+        #expect(pin.stdout == "PIN accepted for page 1; it still needs its time lock\n", "\(pin.stdout)\(pin.stderr)")
+        // An unlock nobody heard of is sent to the next watcher, and not logged a second time.
+        try composeAsAlice(world, "soon.locked", seconds: 1)
+        #expect(try world.chest(["import", "soon.locked"]).status == 0)
+        try world.waitUntil("Soon opens", timeout: 10) { try world.states()["Soon"] == "open" }
+        let late = try world.chest(["watch", "--count", "1", "--events", "unlocked", "--timeout", "10"])
+        #expect(late.stdout.contains("\"Soon\" page 1 is open"), "\(late.stdout)")
+        #expect(world.daemonLog.components(separatedBy: "\"Soon\" page 1").count == 2, "\(world.daemonLog)")
+    }
+
     @Test func chestWalkSaysOneLineForAMissingFile() throws {
         let outcome = try Subprocess.run(ChestHarness.products + "/chest-walk", ["/nonexistent/walk.txt"], environment: [:])
         #expect(outcome.status == 1 && outcome.stderr == "chest-walk: /nonexistent/walk.txt: no such file\n")
