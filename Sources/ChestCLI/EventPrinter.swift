@@ -11,7 +11,7 @@ struct EventPrinter {
     /// The lines for one event: the time it happened (the unlock's own time, else when it arrived), its name,
     /// and what a person wants to know of it.
     mutating func text(_ event: ChestEvent, receivedAt: Date) -> String {
-        let time = clock(event.unlockedAt ?? receivedAt)
+        let time = LockReason.clock(event.unlockedAt ?? receivedAt, timeZone)
         let (summary, paint, body) = describe(event)
         let label = Output.pad(event.name, 9)
         var lines = ["\(time)  \(colour ? "\u{1B}[\(paint)m\(label)\u{1B}[0m" : label)  \(summary)"]
@@ -41,8 +41,7 @@ struct EventPrinter {
         case let .fix(fix):
             var text = Fix.modeName(fix.mode)
             if let latitude = fix.latitude, let longitude = fix.longitude {
-                text += String(format: "  %.6f %@  %.6f %@", abs(latitude), latitude >= 0 ? "N" : "S",
-                               abs(longitude), longitude >= 0 ? "E" : "W")
+                text += "  " + Output.position(latitude, longitude)
             }
             if let altitude = fix.altitudeMSL { text += String(format: "  %.1f m", altitude) }
             return (text, "2", "")
@@ -56,14 +55,6 @@ struct EventPrinter {
             shortIDs.insert([id])
             return ("\"\(title)\" is back in the chest  (\(shortIDs.short(id)))", "36", "")
         }
-    }
-
-    private func clock(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = "HH:mm:ss"
-        return formatter.string(from: date)
     }
 }
 

@@ -43,6 +43,11 @@ enum Output {
         return lines.joined(separator: "\n")
     }
 
+    /// "47.376900 N  8.541700 E".
+    static func position(_ latitude: Double, _ longitude: Double) -> String {
+        String(format: "%.6f %@  %.6f %@", abs(latitude), latitude >= 0 ? "N" : "S", abs(longitude), longitude >= 0 ? "E" : "W")
+    }
+
     /// Colour for people: standard output is a terminal and NO_COLOR is not set.
     static var colour: Bool { isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil }
 

@@ -53,8 +53,7 @@ struct StatusCommand: ChestCommand {
             let stale = (fix.ageSeconds ?? 0) > Fix.maximumAge
             lines.append(row("fix", paint(mode, fix.mode >= 2 && !stale ? "32" : "33") + (stale ? " (stale)" : "")))
             if let latitude = fix.latitude, let longitude = fix.longitude {
-                lines.append(row("position", String(format: "%.6f %@  %.6f %@", abs(latitude), latitude >= 0 ? "N" : "S",
-                                                    abs(longitude), longitude >= 0 ? "E" : "W")))
+                lines.append(row("position", Output.position(latitude, longitude)))
             }
             lines.append(row("altitude", fix.altitudeMSL.map { String(format: "%.1f m above sea level", $0) } ?? "unknown"))
             let horizontal = fix.eph.map { "±\(Int($0.rounded())) m horizontal" } ?? "horizontal unknown"

@@ -61,16 +61,21 @@ public enum LockReason: Hashable, Sendable, Codable {
         calendar.timeZone = zone
         let text: String
         if calendar.isDate(date, inSameDayAs: now) {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = zone
-            formatter.dateFormat = "HH:mm:ss"
-            text = formatter.string(from: date)
+            text = clock(date, zone)
         } else {
             text = format(date, zone, seconds: true)
         }
         let left = date.timeIntervalSince(now)
         return left >= 1 ? "\(text) (in \(Wording.duration(left)))" : text
+    }
+
+    /// The time of day to the second, "23:35:49".
+    public static func clock(_ date: Date, _ zone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = "HH:mm:ss"
+        return formatter.string(from: date)
     }
 
     public static func format(_ date: Date, _ zone: TimeZone, seconds: Bool = false) -> String {
