@@ -59,4 +59,3 @@ kill "$watch_pid" 2>/dev/null || true
 watch_pid=""
 echo
 "$bin/chest" list
-echo "(chest read $id shows the pages; this demo's chest is removed now)"
