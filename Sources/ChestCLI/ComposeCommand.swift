@@ -7,12 +7,15 @@ import Foundation
 struct ComposeCommand: ChestCommand, Equatable {
     static let name = "compose"
     static let abstract = "write a locked message file; prints its ID"
-    static let synopses = ["-o FILE --title TITLE [--from NAME] --page TEXT [--lock SPEC]... [--or --lock SPEC...] ..."]
+    static let synopses = ["-o FILE [--force] --title TITLE [--from NAME] --page TEXT [--lock SPEC]... [--or --lock SPEC...] ..."]
     static let parameters: [Parameter] = [
-        .option("--output", "-o", value: "FILE", help: "the message file to write", completion: .files(extension: "locked")),
+        .option("--output", "-o", value: "FILE", help: "the message file to write; - for standard output",
+                completion: .files(extension: "locked")),
+        .flag("--force", help: "overwrite FILE if it exists"),
         .option("--title", value: "TITLE", help: "the message's title"),
         .option("--from", value: "NAME", help: "the sender's name (default: the name setting)"),
-        .option("--page", value: "TEXT", help: "starts the next page, with this text", repeatable: true),
+        .option("--page", value: "TEXT", help: "starts the next page, with this text (@FILE reads a file, - standard input)",
+                repeatable: true),
         .option("--lock", value: "SPEC", help: "adds a lock to the page's current set", repeatable: true,
                 completion: .keyValue(keys: LockKind.allCases.map(\.rawValue),
                                       values: ["location": ["here/30m"], "weather": WeatherCondition.allCases.map(\.rawValue)])),
@@ -21,7 +24,9 @@ struct ComposeCommand: ChestCommand, Equatable {
     static let discussion = """
         Writes a sealed message file with 1 to 5 pages. After each --page, every --lock adds a lock to
         set A; --or switches to set B of the same page. A page opens when every lock of A holds, or every
-        lock of B. A page without locks is open from the start. Prints the message ID.
+        lock of B. A page without locks is open from the start. Prints the message ID (on standard error when
+        the message itself goes to standard output with -o -). An existing FILE is kept unless --force.
+        A page's text can come from a file (--page @story.txt) or standard input (--page -).
 
         lock specs:
         \(LockSpec.forms.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
@@ -41,6 +46,7 @@ struct ComposeCommand: ChestCommand, Equatable {
     /// Times without a zone are read in `timeZone`.
     init(_ values: ParsedValues, timeZone: TimeZone) throws(UsageError) {
         draft.output = values.value("--output")
+        draft.force = values.flag("--force")
         draft.title = values.value("--title")
         draft.from = values.value("--from")
         for occurrence in values.occurrences {
@@ -72,6 +78,9 @@ struct ComposeCommand: ChestCommand, Equatable {
             throw UsageError(error.description)
         }
         if draft.pages[index].inSetB { draft.pages[index].setB.append(spec) } else { draft.pages[index].setA.append(spec) }
+        if spec.kind == .location, let radius = value.split(separator: "/").last, radius.last?.isNumber == true {
+            draft.warnings.append("--lock \(value): the radius has no unit; read as \(radius) m (write \(radius)m or a distance in km)")
+        }
     }
 
     private mutating func switchToSetB() throws(UsageError) {
@@ -91,6 +100,7 @@ struct ComposeCommand: ChestCommand, Equatable {
             throw UsageError("compose needs --title TITLE")
         }
         guard !draft.pages.isEmpty else { throw UsageError("compose needs at least one --page TEXT") }
+        guard draft.pages.count(where: { $0.text == "-" }) <= 1 else { throw UsageError("only one --page can read standard input (-)") }
         for (index, page) in draft.pages.enumerated() {
             for (name, specs) in [("A", page.setA), ("B", page.setB)] {
                 var kinds: Set<LockKind> = []
@@ -109,6 +119,9 @@ struct ComposeCommand: ChestCommand, Equatable {
 /// What `compose` was asked to write, before PINs are hashed and `here` is resolved.
 struct ComposeDraft: Equatable {
     var output: String?
+    var force = false
+    /// Said on standard error before the message is written.
+    var warnings: [String] = []
     var title: String?
     var from: String?
     var pages: [PageDraft] = []

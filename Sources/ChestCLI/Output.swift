@@ -1,5 +1,6 @@
 import ChestCore
 import Foundation
+import Glibc
 
 /// How `chest` prints reports for people.
 enum Output {
@@ -42,10 +43,13 @@ enum Output {
         return lines.joined(separator: "\n")
     }
 
-    static func event(_ event: ChestEvent) -> String {
-        let time = LockReason.format(event.at ?? Date(), .current, seconds: true)
-        return "\(time)  \(event.logLine)"
+    /// "47.376900 N  8.541700 E".
+    static func position(_ latitude: Double, _ longitude: Double) -> String {
+        String(format: "%.6f %@  %.6f %@", abs(latitude), latitude >= 0 ? "N" : "S", abs(longitude), longitude >= 0 ? "E" : "W")
     }
+
+    /// Colour for people: standard output is a terminal and NO_COLOR is not set.
+    static var colour: Bool { isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil }
 
     static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)

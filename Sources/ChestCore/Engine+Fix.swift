@@ -15,7 +15,7 @@ extension Engine {
         if clock.observe(fix, now: now) {
             let reason = clock.rolloverSuspected
                 ? "GPS time is more than a year off the system clock: a receiver week-rollover bug, not trusted"
-                : "system clock is \(Int(clock.offset ?? 0)) s off GPS time"
+                : "the system clock is \(Wording.offset(clock.offset ?? 0)) of GPS time"
             effects.append(.emit(.clock(reason: reason)))
             effects += latch(dueTimeLocks(now), now: now)
             effects += rescheduleWake(now)

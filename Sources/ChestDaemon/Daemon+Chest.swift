@@ -135,7 +135,9 @@ extension Daemon {
             case let .move(id, from, to, _):
                 try store.move(id, from: from, to: to)
             case let .remove(id, from, _):
-                try store.delete(id, from: from)
+                try store.trash(id, from: from)
+            case let .restore(stored, _):
+                try store.untrash(stored.id, to: stored.chest)
             }
             return nil
         } catch {

@@ -19,6 +19,10 @@ extension Daemon {
             let reply = Reply.failure("malformed request: expected one JSON object such as {\"op\":\"status\"}")
             return connection.send(reply.line, thenClose: true)
         }
+        if request.op == .reload {
+            clients.removeValue(forKey: client)
+            return connection.send(ChestJSON.line(ControlReply(result: reload())), thenClose: true)
+        }
         if request.op == .import, let path = request.path, path.hasPrefix("/") {
             importFile(path, for: client)
         } else {

@@ -9,7 +9,7 @@ import Glibc
 /// engine's effects. Nothing else holds state.
 public final class Daemon {
     let log: Log
-    let settings: Settings
+    var settings: Settings
     let store: ChestStore
     var engine: Engine
     var identity: Identity?
@@ -21,8 +21,8 @@ public final class Daemon {
     var chestWatcher: ChestWatcher?
     var wakeTimer: WakeTimer?
     var weatherTimer: WakeTimer?
-    let weather: WeatherService
-    let notifications: Notifications
+    var weather: WeatherService
+    var notifications: Notifications
     let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
     var systemdStatus = ""
     var systemdMode: Int?
@@ -96,8 +96,8 @@ public final class Daemon {
         for await event in events {
             switch event {
             case let .signal(number) where number == SIGHUP:
-                log.info("SIGHUP: rescanning the chest")
-                ingest(store.inboxNames())
+                log.info("SIGHUP: reloading the settings and rescanning the chest")
+                reload()
             case let .signal(number):
                 log.notice("stopping on \(number == SIGTERM ? "SIGTERM" : "SIGINT")")
                 systemd.stopping()
@@ -211,7 +211,7 @@ public final class Daemon {
     /// One line for systemd's STATUS=: the fix and the counts.
     func summary() -> String {
         let fix = engine.lastFix.map { Fix.modeName($0.mode) }
-            ?? (engine.gps.connected ? "no fix yet" : "gpsd not connected")
+            ?? LockReason.noFix(gpsConnected: engine.gps.connected)
         let counts = engine.status(now: now()).messages
         return "\(fix); \(counts.locked) locked, \(counts.partial) partial, \(counts.open) open"
     }

@@ -164,6 +164,30 @@ public struct ChestStore: Sendable {
         try AtomicFile.remove(statePath(id))
     }
 
+    /// Where deleted messages and their state wait for `chest undelete`.
+    public var deletedDirectory: String { root + "/deleted" }
+
+    /// Moves a deleted message and its state file aside into `deleted/`, and removes what was deleted there more
+    /// than `DeletedMessage.keptFor` ago.
+    public func trash(_ id: MessageID, from chest: ChestKind) throws(SystemCallError) {
+        try Directory.create(deletedDirectory)
+        let kept = deletedDirectory + "/\(id.rawValue)"
+        try AtomicFile.move(messagePath(id, in: chest), to: kept + ".\(MessageFile.fileExtension)")
+        if FileManager.default.fileExists(atPath: statePath(id)) { try AtomicFile.move(statePath(id), to: kept + ".json") }
+        let limit = Date().addingTimeInterval(-DeletedMessage.keptFor)
+        for name in (try? Directory.names(in: deletedDirectory)) ?? [] {
+            let path = deletedDirectory + "/" + name
+            if let time = modificationTime(path), time < limit { try? AtomicFile.remove(path) }
+        }
+    }
+
+    /// Brings a message deleted with `trash` back, with its state file.
+    public func untrash(_ id: MessageID, to chest: ChestKind) throws(SystemCallError) {
+        let kept = deletedDirectory + "/\(id.rawValue)"
+        try AtomicFile.move(kept + ".\(MessageFile.fileExtension)", to: messagePath(id, in: chest))
+        if FileManager.default.fileExists(atPath: kept + ".json") { try AtomicFile.move(kept + ".json", to: statePath(id)) }
+    }
+
     private func modificationTime(_ path: String) -> Date? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }

@@ -32,9 +32,19 @@ public final class Log: Sendable {
         write(.debug, text())
     }
 
+    /// The local time to the second, as `2026-11-23 14:12:01`.
+    static func timestamp() -> String {
+        var now = time(nil), parts = tm()
+        localtime_r(&now, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M:%S", &parts)
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     private func write(_ level: Level, _ text: String) {
         guard level <= threshold else { return }
-        let line = journal ? "<\(level.rawValue)>\(text)\n" : "chestd: \(text)\n"
+        // journald stamps its own lines (JOURNAL_STREAM says stderr goes there); a terminal or a file needs a time.
+        let line = journal ? "<\(level.rawValue)>\(text)\n" : "\(Self.timestamp()) chestd: \(text)\n"
         sink(line)
     }
 }

@@ -32,8 +32,8 @@ struct ChestDirectoryTests {
         #expect(list.first?["from"] as? String == "Alice")
         #expect(list.first?["title"] as? String == "Every lock")
         let read = try world.chest(["read", String(id.prefix(6))])
-        #expect(read.stdout.contains("opens at 2030-12-24 17:00"), "\(read.stdout)")
-        #expect(read.stdout.contains("GPS not connected"))
+        #expect(read.stdout.contains("opens at 2030-12-24 17:00:00"), "\(read.stdout)")
+        #expect(read.stdout.contains("no GPS fix yet: gpsd is not connected"))
         #expect(read.stdout.contains("needs the PIN"))
     }
 

@@ -100,7 +100,7 @@ struct ControlSocketTests {
         try world.startDaemon()
         let outcome = try world.chest(["compose", "-o", "h.locked", "--title", "Here", "--page", "x", "--lock", "location=here/30m"])
         #expect(outcome.status == 1)
-        #expect(outcome.stderr.contains("no GPS fix available"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("no GPS fix yet"), "\(outcome.stderr)")
         #expect(!FileManager.default.fileExists(atPath: world.root + "/h.locked"))
     }
 }
