@@ -12,6 +12,21 @@ public enum AtomicFile {
         try write(batch: [(path, data)])
     }
 
+    /// Creates `path` with `data` durably unless something has that name already; false then, nothing written.
+    public static func write(_ data: Data, toNew path: String) throws(SystemCallError) -> Bool {
+        let temporary = try writeTemporary(data, for: path)
+        do throws(SystemCallError) {
+            let fd = try FileDescriptor.open(temporary, O_RDONLY | O_NOFOLLOW)
+            try fd.closeAfter { () throws(SystemCallError) in try fd.sync(path: temporary) }
+            if try moveWithoutReplacing(temporary, to: path) { return true }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        unlink(temporary)
+        return false
+    }
+
     /// From this many files on, one `sync(2)` of everything is cheaper than an fsync per file.
     static let batchSyncThreshold = 8
 
@@ -54,6 +69,30 @@ public enum AtomicFile {
         try syncDirectory(of: to)
         if directoryName(from) != directoryName(to) { try syncDirectory(of: from) }
     }
+
+    /// Renames `from` to `to` unless `to` exists (`renameat2(RENAME_NOREPLACE)`), and syncs both directories.
+    /// Returns false, having changed nothing, when `to` exists. Paths are bytes, so a name that is not UTF-8 works.
+    public static func moveWithoutReplacing(_ from: [CChar], to: String) throws(SystemCallError) -> Bool {
+        let moved = try retryingOnInterrupt("rename", path: to) { () -> Int32 in
+            let result = renameNoReplace(AT_FDCWD, from, AT_FDCWD, to, 1)
+            return result == -1 && errno == EEXIST ? 0 : (result == 0 ? 1 : -1)
+        }
+        guard moved == 1 else { return false }
+        try syncDirectory(of: to)
+        let source = String(decoding: from.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if directoryName(source) != directoryName(to) { try syncDirectory(of: source) }
+        return true
+    }
+
+    public static func moveWithoutReplacing(_ from: String, to: String) throws(SystemCallError) -> Bool {
+        try moveWithoutReplacing(Array(from.utf8CString), to: to)
+    }
+
+    /// Glibc declares `renameat2` only under _GNU_SOURCE, which Swift's Glibc module does not define; the
+    /// symbol is there all the same (glibc 2.28 and later).
+    private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+    private static let renameNoReplace: RenameAt2 =
+        unsafeBitCast(dlsym(nil, "renameat2"), to: RenameAt2.self)
 
     /// Removes `path` for good and syncs its directory; a file already gone is no error.
     public static func remove(_ path: String) throws(SystemCallError) {

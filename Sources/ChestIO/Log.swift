@@ -1,3 +1,4 @@
+import ChestCore
 import Foundation
 import Glibc
 
@@ -30,6 +31,8 @@ public final class Log: Sendable {
 
     private func write(_ level: Level, _ text: String) {
         guard level <= threshold else { return }
+        // A title or file name is untrusted: a newline in it must not start a line of its own.
+        let text = TerminalText.escaped(text)
         let line = journal ? "<\(level.rawValue)>\(text)\n" : "chestd: \(text)\n"
         sink(line)
     }
