@@ -123,7 +123,8 @@ extension Daemon {
             do {
                 if let path = try store.stage(name) { staged.append(path) }
             } catch {
-                log.error("cannot take \(name) from the inbox: \(error)")
+                log.error("cannot take \(name) from the inbox: \(error); trying again shortly")
+                scheduleRescan()
             }
         }
         CrashPoint.staged.reached()

@@ -112,7 +112,8 @@ public enum AtomicFile {
 
     /// Writes `data` to a temporary file beside `path` and returns the temporary's path.
     private static func writeTemporary(_ data: Data, for path: String) throws(SystemCallError) -> String {
-        let temporary = directoryName(path) + "/" + temporaryPrefix + baseName(path) + "-\(getpid())"
+        let temporary = directoryName(path) + "/" + temporaryPrefix + fitting(baseName(path), suffix: "-\(getpid())",
+                                                                              room: temporaryPrefix.utf8.count)
         let fd = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, permissions: 0o600)
         defer { fd.close() }
         do throws(SystemCallError) {
@@ -123,6 +124,14 @@ public enum AtomicFile {
         }
         return temporary
     }
+}
+
+/// `name` shortened at a character boundary so that `name + suffix` and `room` more bytes fit in a file name
+/// (NAME_MAX, 255 bytes on Linux file systems).
+public func fitting(_ name: String, suffix: String, room: Int = 0) -> String {
+    var prefix = Substring(name)
+    while prefix.utf8.count + suffix.utf8.count + room > 255 { prefix.removeLast() }
+    return prefix + suffix
 }
 
 /// The directory part of a path: "/a/b" for "/a/b/c", "." for "c".

@@ -136,7 +136,7 @@ public struct ChestStore: Sendable {
     /// Returns the new path, or nil when `path` is gone.
     private func moveAside(_ path: String, into directory: String, as name: String) throws(SystemCallError) -> String? {
         for attempt in 1...10_000 {
-            let destination = directory + "/" + (attempt == 1 ? name : Self.fitting(name, suffix: ".\(attempt)"))
+            let destination = directory + "/" + (attempt == 1 ? name : fitting(name, suffix: ".\(attempt)"))
             do throws(SystemCallError) {
                 if try AtomicFile.moveWithoutReplacing(path, to: destination) { return destination }
             } catch where error.errno == .noSuchFile && error.call == "rename" {
@@ -145,16 +145,6 @@ public struct ChestStore: Sendable {
         }
         throw SystemCallError("rename", path: path, errno: Errno(EEXIST))
     }
-
-    /// `name` shortened at a character boundary so that `name + suffix` fits in a file name (NAME_MAX bytes).
-    static func fitting(_ name: String, suffix: String) -> String {
-        var prefix = Substring(name)
-        while prefix.utf8.count + suffix.utf8.count > Self.maximumNameLength { prefix.removeLast() }
-        return prefix + suffix
-    }
-
-    /// NAME_MAX on Linux file systems.
-    static let maximumNameLength = 255
 
     /// Reads a staged file; nil when the failure will pass (out of descriptors or memory) and the file should stay
     /// staged for a later try rather than be refused.
@@ -193,8 +183,8 @@ public struct ChestStore: Sendable {
     public func reject(_ path: String, reason: String) throws(SystemCallError) -> String {
         let original = baseName(path)
         for attempt in 1...10_000 {
-            let name = Self.fitting(original, suffix: attempt == 1 ? "" : ".\(attempt)")
-            let reasonPath = rejected + "/" + Self.fitting(name, suffix: Self.reasonSuffix)
+            let name = fitting(original, suffix: attempt == 1 ? "" : ".\(attempt)")
+            let reasonPath = rejected + "/" + fitting(name, suffix: Self.reasonSuffix)
             if exists(rejected + "/" + name) || exists(reasonPath) { continue }
             // The reason first: a crash before the file follows leaves a stray reason and the file staged for retry.
             guard try AtomicFile.write(Data((reason + "\n").utf8), toNew: reasonPath) else { continue }
@@ -218,7 +208,7 @@ public struct ChestStore: Sendable {
         guard !name.hasSuffix(Self.reasonSuffix), !name.hasPrefix(AtomicFile.temporaryPrefix) else { return nil }
         let path = rejected + "/" + name
         guard !isSpecial(path), let staged = try moveAside(path, into: incoming, as: name) else { return nil }
-        try AtomicFile.remove(rejected + "/" + Self.fitting(name, suffix: Self.reasonSuffix))
+        try AtomicFile.remove(rejected + "/" + fitting(name, suffix: Self.reasonSuffix))
         return staged
     }
 

@@ -60,6 +60,7 @@ public final class ControlServer: Sendable {
         // A descriptor kept in reserve: when the process runs out, it is freed to accept the waiting client and
         // tell it why, instead of leaving the listener readable and the loop spinning on EMFILE.
         let reserve = Mutex(Self.openReserve())
+        let exhausted = Atomic(false)
         let source = self.source
         source.setEventHandler {
             while true {
@@ -76,13 +77,18 @@ public final class ControlServer: Sendable {
                     if spare >= 0 {
                         Self.refuse(FileDescriptor(rawValue: spare), "chestd is out of file descriptors; try again shortly")
                     }
+                    // The daemon's own work (reading a message file) needs descriptors more than a silent client.
+                    connections.dropOldestSilent("dropped: chestd is out of file descriptors")
                     reserve.withLock { $0 = $0 ?? Self.openReserve() }
-                    log.warning("control socket: out of file descriptors; refusing clients for a moment")
+                    if !exhausted.exchange(true, ordering: .relaxed) {
+                        log.warning("control socket: out of file descriptors; dropping silent clients, refusing new ones for a moment")
+                    }
                     // Back off rather than spin while the listener stays readable.
                     source.suspend()
                     queue.asyncAfter(deadline: .now() + .milliseconds(200)) { source.resume() }
                     return
                 }
+                exhausted.store(false, ordering: .relaxed)
                 let fd = FileDescriptor(rawValue: accepted)
                 fd.setCloseOnExec()
                 guard UnixSocket.peerUID(fd) == getuid() else {
@@ -294,6 +300,14 @@ public final class ControlConnection: Sendable {
 /// The control socket's open connections, oldest first, for `ControlServer.maximumConnections`.
 final class ConnectionTable: Sendable {
     private let connections = Mutex<[ControlConnection]>([])
+
+    /// Drops the oldest connection that has not sent its request yet, if any.
+    func dropOldestSilent(_ why: String) {
+        let silent = connections.withLock { connections -> ControlConnection? in
+            connections.firstIndex(where: \.isSilent).map { connections.remove(at: $0) }
+        }
+        silent?.drop(why)
+    }
 
     /// Makes room for `connection` and records it; false when every open connection is busy.
     func admit(_ connection: ControlConnection) -> Bool {
