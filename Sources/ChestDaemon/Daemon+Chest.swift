@@ -108,6 +108,8 @@ extension Daemon {
             log.warning("the chest directory \(store.root) was removed or moved; recreating it and restoring \(engine.entries.count) messages")
             do {
                 try store.prepare()
+                chestLock?.release()
+                chestLock = try ChestLock(root: store.root)
                 for stored in engine.entries.values { try store.restore(stored) }
             } catch {
                 log.error("cannot restore the chest: \(error)")

@@ -20,6 +20,7 @@ public final class Daemon {
     let sink: AsyncStream<DaemonEvent>.Continuation
     var chestWatcher: ChestWatcher?
     var rejectedWatcher: ChestWatcher?
+    var chestLock: ChestLock?
     /// A look at files left staged or too fresh is planned; the wait grows while files stay stuck.
     var rescanPlanned = false
     var rescanBackoff = 0.0
@@ -70,8 +71,8 @@ public final class Daemon {
         } catch {
             throw ChestError("cannot prepare the chest directory: \(error)")
         }
-        let chestLock = try ChestLock(root: store.root)
-        defer { chestLock.release() }
+        chestLock = try ChestLock(root: store.root)
+        defer { chestLock?.release() }
         let sink = self.sink
         let signals = Signals([SIGTERM, SIGINT, SIGHUP]) { sink.yield(.signal($0)) }
         defer { signals.stop() }
@@ -109,6 +110,10 @@ public final class Daemon {
                 handleChestChange(change)
             case let .rejectedChanged(.arrived(names)):
                 retryRejected(names)
+            case .rejectedChanged(.directoryGone):
+                // The lock file's open descriptor keeps the chest directory's inode alive, so its own watch may
+                // not hear it go: rejected/, which nothing holds open, does.
+                handleChestChange(.directoryGone)
             case .rejectedChanged:
                 break
             case .rescan:

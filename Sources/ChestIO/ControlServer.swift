@@ -188,10 +188,12 @@ public final class ControlConnection: Sendable {
         queue.async { [self] in
             let stalled = state.withLock { state -> Bool? in
                 guard !state.closed else { return nil }
+                let behind = !state.outbox.isEmpty
                 state.outbox.append(line)
                 state.outbox.append(0x0a)
                 state.closeWhenSent = state.closeWhenSent || thenClose
-                return state.outbox.count > Self.outboxLimit
+                // One large reply (a long list) is fine; lines piling up behind unread ones are not.
+                return behind && state.outbox.count > Self.outboxLimit
             }
             guard let stalled else { return }
             if stalled { closeNow(); return }

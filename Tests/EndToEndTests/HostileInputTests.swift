@@ -120,17 +120,22 @@ struct HostileInputTests {
         #expect(world.names(in: "").filter { $0.hasSuffix(".locked") }.isEmpty)
     }
 
+    /// Writes the first half of `data` to `path`, runs `meanwhile` with the file still open, then writes the rest.
+    func writeInHalves(_ data: Data, to path: String, meanwhile: () throws -> Void) throws {
+        let fd = open(path, O_WRONLY | O_CREAT, 0o600)
+        defer { close(fd) }
+        _ = data.prefix(data.count / 2).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        try meanwhile()
+        _ = data.dropFirst(data.count / 2).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    }
+
     @Test func aFileStillBeingWrittenAtStartIsTakenWhenDone() throws {
         let world = ChestHarness()
         let data = MessageFile.encode(try factory(world).message(title: "Slow", pages: [Page(text: "x")]))
-        let fd = open(world.chest + "/slow.locked", O_WRONLY | O_CREAT, 0o600)
-        defer { close(fd) }
-        let half = data.count / 2
-        _ = data.prefix(half).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        try world.startDaemon()
-        usleep(300_000)
-        _ = data.dropFirst(half).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
+        try writeInHalves(data, to: world.chest + "/slow.locked") {
+            try world.startDaemon()
+            usleep(300_000)
+        }
         try world.waitUntil("it is in", timeout: 15) { world.names(in: "messages").count == 1 }
         #expect(world.names(in: "rejected").isEmpty)
     }
@@ -140,15 +145,12 @@ struct HostileInputTests {
         try world.startDaemon()
         let data = MessageFile.encode(try factory(world).message(title: "Paused", pages: [Page(text: "x")]))
         let temporary = world.root + "/paused.locked"
-        let fd = open(temporary, O_WRONLY | O_CREAT, 0o600)
-        let half = data.count / 2
-        _ = data.prefix(half).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        #expect(rename(temporary, world.chest + "/paused.locked") == 0)    // renamed in, still open for writing
-        usleep(1_500_000)
-        kill(try #require(world.daemon), SIGHUP)
-        try world.waitUntil("the half is refused", timeout: 15) { world.names(in: "rejected").contains("paused.locked.reason") }
-        _ = data.dropFirst(half).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
+        try writeInHalves(data, to: temporary) {
+            #expect(rename(temporary, world.chest + "/paused.locked") == 0)    // renamed in, still open for writing
+            usleep(1_500_000)
+            kill(try #require(world.daemon), SIGHUP)
+            try world.waitUntil("the half is refused", timeout: 15) { world.names(in: "rejected").contains("paused.locked.reason") }
+        }
         try world.waitUntil("the whole is in", timeout: 15) { world.names(in: "messages").count == 1 }
         #expect(world.names(in: "rejected").isEmpty)
     }
