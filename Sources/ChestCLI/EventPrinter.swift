@@ -12,7 +12,10 @@ struct EventPrinter {
     /// and what a person wants to know of it.
     mutating func text(_ event: ChestEvent, receivedAt: Date) -> String {
         let time = LockReason.clock(event.unlockedAt ?? receivedAt, timeZone)
-        let (summary, paint, body) = describe(event)
+        // Titles, reasons, file names and page texts are untrusted: control characters are shown escaped.
+        let (described, paint, text) = describe(event)
+        let summary = TerminalText.escaped(described)
+        let body = TerminalText.escaped(text, keepingNewlines: true)
         let label = Output.pad(event.name, 9)
         var lines = ["\(time)  \(colour ? "\u{1B}[\(paint)m\(label)\u{1B}[0m" : label)  \(summary)"]
         if !body.isEmpty { lines += body.split(separator: "\n", omittingEmptySubsequences: false).map { "          " + $0 } }

@@ -11,14 +11,14 @@ enum Output {
         var lines = ["ID        STATE    PAGES  FROM              TITLE"]
         for item in items {
             let pages = "\(item.openPages.count)/\(item.pages)"
-            let from = item.sentByYou ? "you" : item.from
-            lines.append("\(item.id.short)  \(pad(item.state, 7))  \(pad(pages, 5))  \(pad(String(from.prefix(16)), 16))  \(item.title)")
+            let from = item.sentByYou ? "you" : TerminalText.escaped(item.from)
+            lines.append("\(item.id.short)  \(pad(item.state, 7))  \(pad(pages, 5))  \(pad(String(from.prefix(16)), 16))  \(TerminalText.escaped(item.title))")
         }
         return lines.joined(separator: "\n")
     }
 
     static func read(_ report: ReadReport, timeZone: TimeZone = .current) -> String {
-        var lines = ["\(report.title) — from \(report.from)",
+        var lines = ["\(TerminalText.escaped(report.title)) — from \(TerminalText.escaped(report.from))",
                      "\(report.id) · \(report.chest.rawValue) chest · \(report.state)"]
         if report.sentByYou { lines.append("you sent this message: its locks stay shut for you") }
         for page in report.pages {
@@ -27,7 +27,8 @@ enum Output {
                 let how = page.openedBy.map { " by set \($0.rawValue)" } ?? ""
                 let when = page.openedAt.map { " at " + LockReason.format($0, timeZone) } ?? ""
                 lines.append("Page \(page.number) — open\(page.openedBy == nil ? "" : how + when)")
-                lines += (page.text ?? "").split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
+                lines += TerminalText.escaped(page.text ?? "", keepingNewlines: true)
+                    .split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
             } else {
                 lines.append("Page \(page.number) — locked")
                 for (index, set) in page.sets.enumerated() {

@@ -19,6 +19,11 @@ public final class Daemon {
     let events: AsyncStream<DaemonEvent>
     let sink: AsyncStream<DaemonEvent>.Continuation
     var chestWatcher: ChestWatcher?
+    var rejectedWatcher: ChestWatcher?
+    var chestLock: ChestLock?
+    /// A look at files left staged or too fresh is planned; the wait grows while files stay stuck.
+    var rescanPlanned = false
+    var rescanBackoff = 0.0
     var wakeTimer: WakeTimer?
     var weatherTimer: WakeTimer?
     var weather: WeatherService
@@ -67,6 +72,8 @@ public final class Daemon {
         } catch {
             throw ChestError("cannot prepare the chest directory: \(error)")
         }
+        chestLock = try ChestLock(root: store.root)
+        defer { chestLock?.release() }
         let sink = self.sink
         let signals = Signals([SIGTERM, SIGINT, SIGHUP]) { sink.yield(.signal($0)) }
         defer { signals.stop() }
@@ -80,7 +87,7 @@ public final class Daemon {
         loadChest()
         recoverStaged()
         watchChest()
-        defer { chestWatcher?.stop() }
+        defer { chestWatcher?.stop(); rejectedWatcher?.stop() }
         let gps = startGPS()
         defer { gps.stop() }
         log.notice("watching \(store.root) with \(engine.entries.count) messages; control socket \(settings.socketPath)")
@@ -105,6 +112,19 @@ public final class Daemon {
                 return 0
             case let .chest(change):
                 handleChestChange(change)
+            case let .rejectedChanged(.arrived(names)):
+                retryRejected(names)
+            case .rejectedChanged(.directoryGone):
+                // The lock file's open descriptor keeps the chest directory's inode alive, so its own watch may
+                // not hear it go: rejected/, which nothing holds open, does.
+                handleChestChange(.directoryGone)
+            case .rejectedChanged:
+                break
+            case .rescan:
+                rescanPlanned = false
+                recoverStaged()
+                rescanInbox()
+                if store.stagedNames().isEmpty { rescanBackoff = 0 }
             case let .request(connection, line):
                 handleRequest(line, on: connection)
             case let .clientGone(client):
@@ -154,12 +174,14 @@ public final class Daemon {
             case let .persist(id, state):
                 do {
                     try store.saveState(id, state)
+                    CrashPoint.persisted.reached()
                 } catch {
                     log.error("cannot save the state of \(id.short): \(error)")
                 }
             case let .change(change):
                 outcomes.append(.changed(change, failure: carryOut(change), now()))
             case let .reject(path, reason):
+                CrashPoint.rejecting.reached()
                 setAside(path, reason: reason)
             case let .emit(event):
                 emit(event)

@@ -22,12 +22,19 @@ public final class ChestWatcher: Sendable {
     private let source: any DispatchSourceRead
     private let fd: FileDescriptor
 
-    /// Starts watching `directory`. The corresponding C functions are `inotify_init1(2)` and `inotify_add_watch(2)`.
-    public init(directory: String, onEvent: @escaping @Sendable (Event) -> Void) throws(SystemCallError) {
+    /// What the chest directory is watched for.
+    public static let inboxEvents = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE_SELF | IN_MOVE_SELF)
+    /// Files closed after writing only: in `rejected/`, a refused file its writer finished after all.
+    public static let writesFinished = UInt32(IN_CLOSE_WRITE)
+
+    /// Starts watching `directory` for `events`. The corresponding C functions are `inotify_init1(2)` and
+    /// `inotify_add_watch(2)`.
+    public init(directory: String, events: UInt32 = inboxEvents,
+                onEvent: @escaping @Sendable (Event) -> Void) throws(SystemCallError) {
         let made = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard made >= 0 else { throw SystemCallError("inotify_init1") }
         let fd = FileDescriptor(rawValue: made)
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+        let mask = events | UInt32(IN_ONLYDIR)
         guard inotify_add_watch(fd.rawValue, directory, mask) >= 0 else {
             let error = SystemCallError("inotify_add_watch", path: directory)
             fd.close()

@@ -1,3 +1,4 @@
+import ChestCore
 import Foundation
 import Glibc
 
@@ -43,6 +44,8 @@ public final class Log: Sendable {
 
     private func write(_ level: Level, _ text: String) {
         guard level <= threshold else { return }
+        // A title or file name is untrusted: a newline in it must not start a line of its own.
+        let text = TerminalText.escaped(text)
         // journald stamps its own lines (JOURNAL_STREAM says stderr goes there); a terminal or a file needs a time.
         let line = journal ? "<\(level.rawValue)>\(text)\n" : "\(Self.timestamp()) chestd: \(text)\n"
         sink(line)
