@@ -10,7 +10,7 @@
 #
 # What goes where, and why there:
 #   $(BINDIR)/chestd, $(BINDIR)/chest        bin/ of PREFIX.
-#   $(BINDIR)/chest-walk                     walks as NMEA or GPX, for gpsfake and chest simulate.
+#   $(BINDIR)/chest-walk                     the GPS simulator's walks as NMEA or GPX (rehearsing quests).
 #   $(LIBEXECDIR)/chest-weather             chestd's weather helper (the only code that talks HTTP).
 #   $(UDEVRULESDIR)/60-chest-gps.rules       $(PREFIX)/lib/udev/rules.d: the vendor rules directory, which
 #                                            udev reads for PREFIX /usr and /usr/local. /etc/udev/rules.d is

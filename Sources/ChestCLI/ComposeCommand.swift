@@ -7,13 +7,16 @@ import Foundation
 struct ComposeCommand: ChestCommand, Equatable {
     static let name = "compose"
     static let abstract = "write a locked message file; prints its ID"
-    static let synopses = ["-o FILE --title TITLE [--from NAME] --page TEXT [--lock SPEC]... [--or --lock SPEC...] ...",
-                           "--quest QUEST -o DIR|FILE [--keep-ids]"]
+    static let synopses = ["-o FILE [--force] --title TITLE [--from NAME] --page TEXT [--lock SPEC]... [--or --lock SPEC...] ...",
+                           "--quest QUEST -o DIR|FILE [--keep-ids] [--force]"]
     static let parameters: [Parameter] = [
-        .option("--output", "-o", value: "FILE", help: "the message file to write", completion: .files(extension: "locked")),
+        .option("--output", "-o", value: "FILE", help: "the message file to write; - for standard output",
+                completion: .files(extension: "locked")),
+        .flag("--force", help: "overwrite FILE if it exists"),
         .option("--title", value: "TITLE", help: "the message's title"),
         .option("--from", value: "NAME", help: "the sender's name (default: the name setting)"),
-        .option("--page", value: "TEXT", help: "starts the next page, with this text", repeatable: true),
+        .option("--page", value: "TEXT", help: "starts the next page, with this text (@FILE reads a file, - standard input)",
+                repeatable: true),
         .option("--lock", value: "SPEC", help: "adds a lock to the page's current set", repeatable: true,
                 completion: .keyValue(keys: LockKind.allCases.map(\.rawValue),
                                       values: ["location": ["here/30m"], "weather": WeatherCondition.allCases.map(\.rawValue)])),
@@ -24,7 +27,9 @@ struct ComposeCommand: ChestCommand, Equatable {
     static let discussion = """
         Writes a sealed message file with 1 to 5 pages. After each --page, every --lock adds a lock to
         set A; --or switches to set B of the same page. A page opens when every lock of A holds, or every
-        lock of B. A page without locks is open from the start. Prints the message ID.
+        lock of B. A page without locks is open from the start. Prints the message ID (on standard error when
+        the message itself goes to standard output with -o -). An existing FILE is kept unless --force.
+        A page's text can come from a file (--page @story.txt) or standard input (--page -).
 
         lock specs:
         \(LockSpec.forms.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
@@ -45,8 +50,10 @@ struct ComposeCommand: ChestCommand, Equatable {
     /// Times without a zone are read in `timeZone`.
     init(_ values: ParsedValues, timeZone: TimeZone) throws(UsageError) {
         draft.output = values.value("--output")
+        draft.force = values.flag("--force")
         if let path = values.value("--quest") {
-            quest = try QuestOptions(path: path, output: draft.output, keepIDs: values.flag("--keep-ids"), values: values)
+            quest = try QuestOptions(path: path, output: draft.output, keepIDs: values.flag("--keep-ids"), force: draft.force,
+                                     values: values)
             return
         }
         draft.title = values.value("--title")
@@ -80,6 +87,9 @@ struct ComposeCommand: ChestCommand, Equatable {
             throw UsageError(error.description)
         }
         if draft.pages[index].inSetB { draft.pages[index].setB.append(spec) } else { draft.pages[index].setA.append(spec) }
+        if spec.kind == .location, let radius = value.split(separator: "/").last, radius.last?.isNumber == true {
+            draft.warnings.append("--lock \(value): the radius has no unit; read as \(radius) m (write \(radius)m or a distance in km)")
+        }
     }
 
     private mutating func switchToSetB() throws(UsageError) {
@@ -99,6 +109,7 @@ struct ComposeCommand: ChestCommand, Equatable {
             throw UsageError("compose needs --title TITLE")
         }
         guard !draft.pages.isEmpty else { throw UsageError("compose needs at least one --page TEXT") }
+        guard draft.pages.count(where: { $0.text == "-" }) <= 1 else { throw UsageError("only one --page can read standard input (-)") }
         for (index, page) in draft.pages.enumerated() {
             for (name, specs) in [("A", page.setA), ("B", page.setB)] {
                 var kinds: Set<LockKind> = []
@@ -120,6 +131,9 @@ struct ComposeDraft: Equatable {
     /// Chosen by the caller (a quest, whose chains name IDs), else a random one.
     var id: MessageID?
     var output: String?
+    var force = false
+    /// Said on standard error before the message is written.
+    var warnings: [String] = []
     var title: String?
     var from: String?
     var pages: [PageDraft] = []

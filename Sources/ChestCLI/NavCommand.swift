@@ -36,6 +36,7 @@ struct NavCommand: ChestCommand {
         Terminal.enter()
         defer { Terminal.restore() }
         var watch: ControlClient?
+        var printer = EventPrinter(timeZone: .current, colour: false)
         var lastRefresh = -Double.infinity
         while true {
             let keys = Terminal.keys(waiting: 200)
@@ -56,7 +57,8 @@ struct NavCommand: ChestCommand {
                     break
                 }
                 if let event = try? ChestJSON.decoder().decode(ChestEvent.self, from: line), !event.isFix {
-                    state.add(event: Output.event(event))
+                    // The first line: an unlock's page text stays for chest read.
+                    state.add(event: String(printer.text(event, receivedAt: Date()).prefix { $0 != "\n" }))
                 }
             }
             let now = MonotonicClock.now()

@@ -28,7 +28,7 @@ enum NavScreen {
         if state.targets.isEmpty { lines.append("  no location lock to reach") }
         var targetLines: [String] = []
         for target in state.targets {
-            let label = "\(target.title) · page \(target.page) set \(target.set.rawValue)"
+            let label = "\(TerminalText.escaped(target.title)) · page \(target.page) set \(target.set.rawValue)"
             var line: String
             if let metres = target.metres, let bearing = target.bearing {
                 let heading = moving ? state.heading : nil
@@ -45,7 +45,7 @@ enum NavScreen {
         let progressLines = state.progress.map { item in
             let width = 10, filled = item.pages == 0 ? 0 : item.open * width / item.pages
             return "  " + String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-                + " \(item.open)/\(item.pages)  \(item.title)"
+                + " \(item.open)/\(item.pages)  \(TerminalText.escaped(item.title))"
         }
         let fixed = lines.count + 4
         let room = max(rows - fixed, 1)

@@ -8,15 +8,17 @@ struct QuestOptions: Equatable {
     var path: String
     var output: String
     var keepIDs: Bool
+    var force: Bool
 
-    init(path: String, output: String?, keepIDs: Bool, values: ParsedValues) throws(UsageError) {
-        guard let output else { throw UsageError("compose --quest needs -o DIR (or -o FILE for a one-message quest)") }
+    init(path: String, output: String?, keepIDs: Bool, force: Bool, values: ParsedValues) throws(UsageError) {
+        guard let output, output != "-" else { throw UsageError("compose --quest needs -o DIR (or -o FILE for a one-message quest)") }
         for name in ["--title", "--from", "--page", "--lock", "--or"] where values.occurrences.contains(where: { $0.name == name }) {
             throw UsageError("\(name) does not go with --quest; the quest file says it all")
         }
         self.path = path
         self.output = output
         self.keepIDs = keepIDs
+        self.force = force
     }
 }
 
@@ -30,6 +32,10 @@ struct QuestComposer {
         let ids = file.ids(keep: options.keepIDs)
         let drafts = file.quest.drafts(ids: ids)
         let outputs = try outputPaths(drafts)
+        // All or nothing: compose would refuse an existing file only once the files before it are written.
+        if !options.force, let existing = outputs.first(where: { FileManager.default.fileExists(atPath: $0) }) {
+            throw ChestError("\(existing) exists; choose another -o, or overwrite with --force")
+        }
         for (draft, output) in zip(drafts, outputs) {
             try Composer(settings: settings).compose(ComposeDraft(draft, output: output))
         }
@@ -62,7 +68,7 @@ struct QuestComposer {
 extension ComposeDraft {
     /// What compose writes for one quest message.
     init(_ draft: QuestDraft, output: String) {
-        self.init(id: draft.id, output: output, title: draft.title, from: draft.from,
+        self.init(id: draft.id, output: output, force: true, title: draft.title, from: draft.from,
                   pages: draft.pages.map { PageDraft(text: $0.text, setA: $0.setA, setB: $0.setB) })
     }
 }

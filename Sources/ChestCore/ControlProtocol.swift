@@ -3,7 +3,9 @@ import struct Foundation.Data
 /// One request on the control socket: a single JSON line (docs/DESIGN.md "Reliability and security").
 public struct ControlRequest: Hashable, Sendable, Codable {
     public enum Operation: String, Hashable, Sendable, Codable {
-        case list, read, pin, save, delete, status, watch, `import`, fix
+        case list, read, pin, save, delete, status, watch, `import`, fix, unsave, undelete
+        /// Read the settings again and rescan the chest, as SIGHUP does; answered by the daemon itself.
+        case reload
     }
 
     public var op: Operation

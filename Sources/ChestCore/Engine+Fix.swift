@@ -15,7 +15,7 @@ extension Engine {
         if clock.observe(fix, now: now) {
             let reason = clock.rolloverSuspected
                 ? "GPS time is more than a year off the system clock: a receiver week-rollover bug, not trusted"
-                : "system clock is \(Int(clock.offset ?? 0)) s off GPS time"
+                : "the system clock is \(Wording.offset(clock.offset ?? 0)) of GPS time"
             effects.append(.emit(.clock(reason: reason)))
             effects += latch(dueTimeLocks(now), now: now)
             effects += rescheduleWake(now)
@@ -64,7 +64,9 @@ extension Engine {
             for ref in streaks.keys where ref.key.kind == .altitude { streaks.removeValue(forKey: ref) }
         }
         // The reader may have walked into the place a reading speaks for.
-        return effects + latch(held, now: now) + (weathers.isEmpty ? [] : latchWeather(now) + planWeather(now))
+        if !held.isEmpty { effects += latch(held, now: now) }
+        if !weathers.isEmpty { effects += latchWeather(now) + planWeather(now) }
+        return effects
     }
 
     /// Counts this fix towards a lock's streak and returns the new count. A second report of the same epoch

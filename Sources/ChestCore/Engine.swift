@@ -82,6 +82,8 @@ public struct Engine: Sendable {
     var scheduledWeatherCheck: Date??
     /// The `watch` connections: an unlock they hear of is delivered.
     public internal(set) var subscribers: Set<ClientID> = []
+    /// Messages deleted lately, newest last, with their state: what `chest undelete` brings back.
+    public internal(set) var recentlyDeleted: [DeletedMessage] = []
     /// Who waits for the PIN attempt being checked on a message.
     var pinClients: [MessageID: ClientID] = [:]
 

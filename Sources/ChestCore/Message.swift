@@ -22,7 +22,9 @@ public struct Message: Hashable, Sendable {
 
     public static let maximumPages = 5
     public static let defaultSender = "Sender"
+    /// Title, sender and page lengths count Unicode scalars.
     public static let maximumTitleLength = 200
+    public static let maximumSenderLength = 100
     public static let maximumPageLength = 20_000
 }
 

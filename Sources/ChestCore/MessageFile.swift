@@ -112,8 +112,12 @@ struct WireMessage: Codable {
         guard let id = MessageID(idText) else { throw .invalidField("id", "not 32 lowercase hexadecimal digits") }
         guard let title else { throw .missingField("title") }
         guard !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw .titleEmpty }
-        guard title.count <= Message.maximumTitleLength else { throw .titleTooLong(title.count) }
+        // Unicode scalars, not characters: 150,000 combining marks on one letter are one character.
+        guard title.unicodeScalars.count <= Message.maximumTitleLength else { throw .titleTooLong(title.unicodeScalars.count) }
         guard let from else { throw .missingField("from") }
+        guard from.unicodeScalars.count <= Message.maximumSenderLength else {
+            throw .invalidField("from", "\(from.unicodeScalars.count) characters, over \(Message.maximumSenderLength)")
+        }
         guard let createdText = created else { throw .missingField("created") }
         guard let created = ISO8601.parse(createdText) else { throw .invalidField("created", "not an ISO 8601 time") }
         guard let wirePages = pages else { throw .missingField("pages") }
@@ -163,7 +167,9 @@ struct WirePage: Codable {
 
     func page(number: Int) throws(MessageFormatError) -> Page {
         guard let text else { throw .missingField("pages[\(number)].text") }
-        guard text.count <= Message.maximumPageLength else { throw .pageTooLong(page: number, text.count) }
+        guard text.unicodeScalars.count <= Message.maximumPageLength else {
+            throw .pageTooLong(page: number, text.unicodeScalars.count)
+        }
         var sets: [[Lock]] = []
         for (name, wireLocks) in [(LockSetName.a, a ?? []), (LockSetName.b, b ?? [])] {
             var seen: Set<LockKind> = []
@@ -226,8 +232,11 @@ struct WireLock: Codable {
             return .time(date)
         case .pin:
             guard let argon2id else { throw .missingField("pages[\(page)].argon2id") }
-            guard argon2id.hasPrefix("$argon2id$"), argon2id.utf8.count < 128 else {
-                throw .invalidField("pages[\(page)].argon2id", "not an Argon2id hash")
+            guard argon2id.utf8.count < 128 else { throw .invalidField("pages[\(page)].argon2id", "not an Argon2id hash") }
+            do throws(Argon2Parameters.Refusal) {
+                _ = try Argon2Parameters(validating: argon2id)
+            } catch {
+                throw .invalidField("pages[\(page)].argon2id", error.description)
             }
             return .pin(hash: argon2id)
         case .weather:

@@ -6,6 +6,10 @@ import ChestIO
 enum DaemonEvent: Sendable {
     case signal(Int32)
     case chest(ChestWatcher.Event)
+    /// A file in `rejected/` was written after it was refused.
+    case rejectedChanged(ChestWatcher.Event)
+    /// Time to look again at the inbox and at files left staged.
+    case rescan
     case request(ControlConnection, Data)
     case clientGone(ClientID)
     case wake

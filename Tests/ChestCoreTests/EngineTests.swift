@@ -71,7 +71,7 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
         let away = F.north(of: F.tower, metres: 5_000)
         for second in 4...10 { _ = engine.handle(.fix(F.fix(at: Double(second), away), F.now(Double(second)))) }
         #expect(reasons(engine, message.id, page: 1, now: F.now(10)) == [
-            .location: "holds", .time: "opens at 2027-01-15 08:01 GMT",
+            .location: "holds", .time: "opens at 08:01:00 (in 60 s)",
         ])
         let opened = engine.handle(.tick(F.now(60)))
         #expect(opened.unlockEvents.map(\.set?.rawValue) == ["A"])
@@ -240,7 +240,7 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
         #expect(added.wakes == [F.t0.addingTimeInterval(-3600 + 86_400)])
         #expect(engine.handle(.tick(F.now(5))).unlocks == [])
         #expect(reasons(engine, message.id, page: 1, now: F.now(5)) == [
-            .time: "opens at 2027-01-15 07:00 GMT by GPS time (the system clock is 24 h ahead)",
+            .time: "opens at 2027-01-15 07:00:00 GMT (in 23 h) by GPS time (the system clock is 24 h ahead)",
         ])
         #expect(engine.handle(.tick(F.now(86_400 - 3600 - 1))).unlocks == [])
         #expect(engine.handle(.tick(F.now(86_400 - 3600))).unlocks == [1])
@@ -784,9 +784,9 @@ struct WeatherCase: Sendable, CustomTestStringConvertible {
 
     /// (what happened, location reason, altitude reason)
     static let fixCases: [(String, Bool, [Fix], Double, String, String)] = [
-        ("gpsd not connected", false, [], 0, "GPS not connected", "GPS not connected"),
-        ("no fix yet", true, [], 0, "needs a GPS fix", "needs a GPS fix"),
-        ("mode 1", true, [F.fix(at: 1, mode: 1)], 1, "needs a GPS fix", "needs a GPS fix"),
+        ("gpsd not connected", false, [], 0, "no GPS fix yet: gpsd is not connected", "no GPS fix yet: gpsd is not connected"),
+        ("no fix yet", true, [], 0, "no GPS fix yet", "no GPS fix yet"),
+        ("mode 1", true, [F.fix(at: 1, mode: 1)], 1, "no GPS fix yet", "no GPS fix yet"),
         ("312 m south", true, [F.fix(at: 1, F.north(of: F.tower, metres: -312), altitude: 1000)], 1,
          "312 m away (N)", "at 1000 m, needs 1200..1300 m"),
         ("2.5 km north", true, [F.fix(at: 1, F.north(of: F.tower, metres: 2500), mode: 2)], 1,
@@ -806,7 +806,7 @@ struct WeatherCase: Sendable, CustomTestStringConvertible {
         var engine = F.engine([F.stored(Self.message)], connected: connected)
         for fix in fixes { _ = engine.handle(.fix(fix, F.now(fix.receivedAt - 1000))) }
         #expect(reasons(engine, Self.message.id, page: 1, now: F.now(at)) == [.location: location, .altitude: altitude])
-        #expect(reasons(engine, Self.message.id, page: 2, now: F.now(at)) == [.time: "opens at 2027-01-15 09:30 GMT"])
+        #expect(reasons(engine, Self.message.id, page: 2, now: F.now(at)) == [.time: "opens at 09:30:00 (in 1 h 30 min)"])
     }
 
     @Test func reportShape() throws {
@@ -829,12 +829,14 @@ struct WeatherCase: Sendable, CustomTestStringConvertible {
     }
 
     static let texts: [(LockReason, String)] = [
-        (.opensAt(F.t0), "opens at 2027-01-15 08:00 GMT"),
-        (.clockAheadOfGPS(opensAt: F.t0, offsetSeconds: 90), "opens at 2027-01-15 08:00 GMT by GPS time (the system clock is 90 s ahead)"),
-        (.clockAheadOfGPS(opensAt: F.t0, offsetSeconds: 600), "opens at 2027-01-15 08:00 GMT by GPS time (the system clock is 10 min ahead)"),
-        (.clockAheadOfGPS(opensAt: F.t0, offsetSeconds: 3 * 86_400), "opens at 2027-01-15 08:00 GMT by GPS time (the system clock is 3 days ahead)"),
-        (.gpsNotConnected, "GPS not connected"),
-        (.needsFix, "needs a GPS fix"),
+        (.opensAt(F.t0), "opens at 08:00:00"),
+        (.opensAt(F.t0.addingTimeInterval(13.5)), "opens at 08:00:13 (in 13 s)"),
+        (.opensAt(F.t0.addingTimeInterval(86_400 * 3)), "opens at 2027-01-18 08:00:00 GMT (in 3 days)"),
+        (.clockAheadOfGPS(opensAt: F.t0, offsetSeconds: 90), "opens at 08:00:00 (in 90 s) by GPS time (the system clock is 90 s ahead)"),
+        (.clockAheadOfGPS(opensAt: F.t0, offsetSeconds: 600), "opens at 08:00:00 (in 10 min) by GPS time (the system clock is 10 min ahead)"),
+        (.clockAheadOfGPS(opensAt: F.t0, offsetSeconds: 174 * 86_400), "opens at 2027-01-15 08:00:00 GMT (in 174 days) by GPS time (the system clock is 174 days ahead)"),
+        (.gpsNotConnected, "no GPS fix yet: gpsd is not connected"),
+        (.needsFix, "no GPS fix yet"),
         (.needs3DFix, "needs a 3D fix"),
         (.staleFix(ageSeconds: 12.7), "the last GPS fix is 12 s old"),
         (.inaccurate(eph: 12.5, radius: 10), "accuracy ±13 m, needs ±10 m or better"),
@@ -868,7 +870,7 @@ struct WeatherCase: Sendable, CustomTestStringConvertible {
 
     @Test func reasonTimesFollowTheZone() {
         let paris = TimeZone(identifier: "Europe/Paris")!
-        #expect(LockReason.opensAt(F.t0).text(timeZone: paris, now: F.t0).hasPrefix("opens at 2027-01-15 09:00 "))
+        #expect(LockReason.opensAt(F.t0).text(timeZone: paris, now: F.t0) == "opens at 09:00:00")
     }
 }
 

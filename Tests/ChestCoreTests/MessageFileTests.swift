@@ -105,6 +105,29 @@ private func decodeError(_ data: Data) -> MessageFormatError? {
         FileCase(name: "PIN lock with a hash that is not Argon2id",
                  json: Wire.file(Wire.pages(Wire.page(#"{"type": "pin", "argon2id": "1234"}"#))),
                  expected: #"the field "pages[1].argon2id" is invalid: not an Argon2id hash"#),
+        FileCase(name: "PIN hash asking for 2 GiB", json: Wire.file(Wire.pages(Wire.page(
+                     #"{"type": "pin", "argon2id": "$argon2id$v=19$m=2097152,t=2,p=1$c2FsdA$aGFzaA"}"#))),
+                 expected: #"the field "pages[1].argon2id" is invalid: its memory cost m=2097152 KiB is outside 8...131072"#),
+        FileCase(name: "PIN hash with t=2^32-1", json: Wire.file(Wire.pages(Wire.page(
+                     #"{"type": "pin", "argon2id": "$argon2id$v=19$m=65536,t=4294967295,p=1$c2FsdA$aGFzaA"}"#))),
+                 expected: #"the field "pages[1].argon2id" is invalid: its time cost t=4294967295 is outside 1...4"#),
+        FileCase(name: "PIN hash with 8 lanes", json: Wire.file(Wire.pages(Wire.page(
+                     #"{"type": "pin", "argon2id": "$argon2id$v=19$m=65536,t=2,p=8$c2FsdA$aGFzaA"}"#))),
+                 expected: #"the field "pages[1].argon2id" is invalid: its parallelism p=8 is outside 1...1"#),
+        FileCase(name: "PIN hash with a parameter twice", json: Wire.file(Wire.pages(Wire.page(
+                     #"{"type": "pin", "argon2id": "$argon2id$v=19$m=8,m=65536,t=2$c2FsdA$aGFzaA"}"#))),
+                 expected: #"the field "pages[1].argon2id" is invalid: the parameters "m=8,m=65536,t=2" are not m=…,t=…,p=…"#),
+        FileCase(name: "PIN hash of Argon2 version 16", json: Wire.file(Wire.pages(Wire.page(
+                     #"{"type": "pin", "argon2id": "$argon2id$v=16$m=65536,t=2,p=1$c2FsdA$aGFzaA"}"#))),
+                 expected: #"the field "pages[1].argon2id" is invalid: Argon2 version v=16 is not 19"#),
+        FileCase(name: "title of one letter and 150,000 combining marks",
+                 json: Wire.file(["title": "\"a" + String(repeating: "\u{301}", count: 150_000) + "\""]),
+                 expected: "the title has 150001 characters, over 200"),
+        FileCase(name: "sender name too long", json: Wire.file(["from": "\"" + String(repeating: "z", count: 101) + "\""]),
+                 expected: #"the field "from" is invalid: 101 characters, over 100"#),
+        FileCase(name: "page of combining marks",
+                 json: Wire.file(Wire.pages(#"{"text": "e\#(String(repeating: "\u{301}", count: 20_000))"}"#)),
+                 expected: "page 1 has 20001 characters, over 20000"),
         FileCase(name: "format version 2", json: Wire.file(["version": "2"]),
                  expected: "format version 2 is not supported (this chest reads version 1); update chest"),
         FileCase(name: "no version", json: Wire.file(["version": nil]),

@@ -53,6 +53,13 @@ struct GPSUnlockTests {
         #expect(states == ["first": "open", "second": "open", "hill": "open", "off route": "locked", "under trees": "locked"],
                 "\(world.daemonLog)")
         #expect(world.daemonLog.contains("gpsd connected at 127.0.0.1:\(fake.port)"))
+        // One line per event: the link's changes and each unlock are logged once.
+        let log = world.daemonLog
+        #expect(log.components(separatedBy: "gpsd connected").count == 2, "\(log)")
+        #expect(log.components(separatedBy: "gpsd at 127.0.0.1:\(fake.port) not connected").count <= 2, "\(log)")
+        for title in ["first", "second", "hill"] {
+            #expect(log.components(separatedBy: "\"\(title)\" page 1").count == 2, "\(title): \(log)")
+        }
     }
 
     @Test func aSingleFixJumpOntoALockDoesNotOpenIt() throws {
@@ -74,7 +81,7 @@ struct GPSUnlockTests {
         try finish(fake, world)
         #expect(try world.states() == ["jump": "locked"])
         let read = try world.chest(["read", try world.list()[0]["id"] as! String])
-        #expect(read.stdout.contains("GPS not connected"), "\(read.stdout)")
+        #expect(read.stdout.contains("no GPS fix yet: gpsd is not connected"), "\(read.stdout)")
     }
 
     /// Two fixes at the point, a silence longer than a fix's life, one more: never three within 5 s.

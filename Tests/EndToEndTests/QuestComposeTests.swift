@@ -34,6 +34,11 @@ import Testing
         #expect(bonus.pages[0].setA == [.after(PageLink(message: walk.id, page: 4))])
         #expect(bonus.pages[1].setB.map(\.kind) == [.temperature, .after])
 
+        // Into the same directory: nothing is overwritten without --force.
+        let over = try harness.chest(["compose", "--quest", quest + "/hill.quest", "-o", harness.root + "/out"])
+        #expect(over.status == 1 && over.stderr.contains("walk.locked exists; choose another -o, or overwrite with --force"))
+        #expect(try harness.chest(["compose", "--quest", quest + "/hill.quest", "-o", harness.root + "/out", "--force"]).status == 0)
+
         // Built again: new IDs, unless --keep-ids.
         let again = try harness.chest(["compose", "--quest", quest + "/hill.quest", "-o", harness.root + "/again"])
         #expect(again.status == 0 && again.stdout != outcome.stdout)

@@ -141,6 +141,6 @@ struct SimulateTests {
         })
         #expect(replayedOpen == simulatedOpen, "\(replayed.stdout)")
         // The private chestd has gone with gpsd, so it explains what it still lacks.
-        #expect(replayed.stdout.contains("walk.locked page 4:\n    set A location: GPS not connected"), "\(replayed.stdout)")
+        #expect(replayed.stdout.contains("walk.locked page 4:\n    set A location: no GPS fix yet"), "\(replayed.stdout)")
     }
 }
