@@ -69,7 +69,7 @@ struct SimulateCommand: ChestCommand {
 
     static func timeline(_ simulation: Simulation, names: Rehearsal, timeZone: TimeZone) -> String {
         let points = simulation.track.points
-        let clock = { Simulation.clock($0, timeZone) }
+        let clock = { LockReason.clock($0, timeZone) }
         let name = { (id: MessageID) in names.name(of: id) ?? id.short }
         var lines = ["Simulated \(points.count) track points, \(clock(points[0].time)) to \(clock(points[points.count - 1].time)) "
                      + "\(timeZone.secondsFromGMT() == 0 ? "UTC" : timeZone.identifier), through chestd's engine in-process; PINs are not entered."]
@@ -107,7 +107,7 @@ struct SimulateCommand: ChestCommand {
         let name = { (id: MessageID) in rehearsal.name(of: id) ?? id.short }
         var lines = ["Replayed \(points.points.count) track points through gpsfake, gpsd and a private chestd (times by chestd's clock)."]
         for opened in outcome.opened {
-            lines.append("\(Simulation.clock(opened.at, .current))  \(name(opened.id)): page \(opened.page) opened"
+            lines.append("\(LockReason.clock(opened.at, .current))  \(name(opened.id)): page \(opened.page) opened"
                          + (opened.set.map { " by set \($0.rawValue)" } ?? " (no lock)"))
         }
         let missed = outcome.reports.flatMap { report in report.pages.filter { !$0.open }.map { (report, $0) } }

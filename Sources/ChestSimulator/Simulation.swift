@@ -135,7 +135,7 @@ public struct Simulation: Sendable {
 
     /// Why a lock never latched, in terms of the track where the track can tell.
     private func why(_ lock: Lock?, reason: LockReason?, messages: [Message], timeZone: TimeZone, end: Date) -> String {
-        let clock = { (date: Date) in Self.clock(date, timeZone) }
+        let clock = { (date: Date) in LockReason.clock(date, timeZone) }
         switch lock {
         case let .location(center, radius)?:
             let fixes = track.points.filter { $0.coordinate != nil }
@@ -175,14 +175,5 @@ public struct Simulation: Sendable {
 
     private static func gap(_ value: Double, _ bounds: Bounds) -> Double {
         value < bounds.min ? bounds.min - value : value > bounds.max ? value - bounds.max : 0
-    }
-
-    /// HH:MM:SS in the zone.
-    public static func clock(_ date: Date, _ zone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "HH:mm:ss"
-        return formatter.string(from: date)
     }
 }
