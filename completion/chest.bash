@@ -50,7 +50,7 @@ _chest()
 _chest_takes_value()
 {
     case "$1:$2" in
-        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--lock' | 'pin:--page' | 'watch:--count' | 'watch:--timeout' | 'config:--unset')
+        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--lock' | 'compose:--format' | 'compose:--seal-cost' | 'pin:--page' | 'watch:--count' | 'watch:--timeout' | 'config:--unset')
             return 0
             ;;
     esac
@@ -75,7 +75,7 @@ _chest_options()
             echo '--socket --chest --config --version --help -h'
             ;;
         'compose')
-            echo '--output -o --title --from --page --lock --or --help -h'
+            echo '--output -o --title --from --page --lock --or --format --seal-cost --help -h'
             ;;
         'import')
             echo '--help -h'
@@ -150,6 +150,12 @@ _chest_value()
                 *=*) ;;
                 *) compopt -o nospace 2>/dev/null; mapfile -t COMPREPLY < <(compgen -W 'location= time= pin= weather= temperature= altitude=' -- "$cur") ;;
             esac
+            ;;
+        'compose:--format')
+            mapfile -t COMPREPLY < <(compgen -W '1 2' -- "$cur")
+            ;;
+        'compose:--seal-cost')
+            mapfile -t COMPREPLY < <(compgen -W 'interactive moderate sensitive' -- "$cur")
             ;;
         'import:'[0-9]*)
             compopt -o filenames 2>/dev/null

@@ -8,7 +8,7 @@ function __chest_path
     set -l path
     while set -q words[1]
         switch "$path:$words[1]"
-            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'pin:--page' 'watch:--count' 'watch:--timeout' 'config:--unset'
+            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--format' 'compose:--seal-cost' 'pin:--page' 'watch:--count' 'watch:--timeout' 'config:--unset'
                 set -e words[1]
             case ':compose' ':import' ':list' ':read' ':pin' ':save' ':delete' ':status' ':watch' ':config' ':help'
                 set -a path $words[1]
@@ -74,6 +74,8 @@ complete -c chest -n '__chest_is \'compose\'' -l from -r -d 'the sender\'s name 
 complete -c chest -n '__chest_is \'compose\'' -l page -r -d 'starts the next page, with this text'
 complete -c chest -n '__chest_is \'compose\'' -l lock -r -a '(__chest_value_1)' -d 'adds a lock to the page\'s current set'
 complete -c chest -n '__chest_is \'compose\'' -l or -d 'switches the page to set B'
+complete -c chest -n '__chest_is \'compose\'' -l format -r -a '1 2' -d 'the file format: 2 (sealed pages, the default) or 1 (text in the clear)'
+complete -c chest -n '__chest_is \'compose\'' -l seal-cost -r -a 'interactive moderate sensitive' -d 'Argon2id cost of each guess: interactive (default), moderate or sensitive'
 complete -c chest -n '__chest_is \'compose\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'import\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'import\'' -a '(__fish_complete_suffix .locked)'

@@ -20,7 +20,7 @@ extension Page {
 extension Engine {
     /// Why a sealed lock does not hold yet, never with a distance or a bearing: the point is not the reader's
     /// to know until the page opens.
-    func explainSealed(_ stored: StoredMessage, key: LockKey, lock: Lock) -> LockReason? {
+    func explainSealed(_ stored: StoredMessage, key: LockKey, lock: Lock, now: Now) -> LockReason? {
         let page = stored.message.pages[key.page - 1]
         let withPlace = page[key.set].contains { if case .sealedLocation = $0 { true } else { false } }
         let withPIN = page[key.set].contains(.sealedPIN)
@@ -33,6 +33,7 @@ extension Engine {
             return .needsPIN
         default:
             let ref = LockRef(id: stored.id, key: key)
+            if let problem = LockRule.fixProblem(lastFix, connected: gps.connected, now: now) { return problem }
             if withPIN && !kept { return .needsPINForPlace }
             if seal.watches[ref] == nil, streaks[ref] != nil { return .sealedConfirming(confirmations(of: ref), of: Self.confirmations) }
             return .goThere(cellsTried: stored.state.seal.tried[key.description]?.count ?? 0)

@@ -119,7 +119,7 @@ extension Engine {
             return LockRule.time(instant, trusted: clock.trustedTime(now), correction: clock.correction(now))
                 ?? .opensAt(instant)
         case .sealedLocation, .sealedPIN:
-            return explainSealed(stored, key: key, lock: lock)
+            return explainSealed(stored, key: key, lock: lock, now: now)
         case .pin:
             if let until = stored.state.pin.refusedUntil, until > clock.trustedTime(now) { return .pinRefused(until: until) }
             return .needsPIN
