@@ -22,6 +22,7 @@ extension Engine {
         }
         guard !seal.watches.isEmpty else { return [] }
         let epoch = fix.epoch
+        let λ = position.longitude * .pi / 180, y = Coordinate.earthRadius * position.latitude * .pi / 180
         var settled: [LockRef] = []
         for index in seal.watches.values.indices {
             var watch = seal.watches.values[index]
@@ -30,7 +31,7 @@ extension Engine {
                 if watch.count != 0 { seal.watches.values[index].count = 0 }
                 continue
             }
-            let cell = watch.grid.cell(of: position)
+            let cell = watch.cell(longitude: λ, y: y)
             if cell == watch.current {
                 guard watch.epoch != epoch else { continue }
                 watch.count = fix.receivedAt - watch.receivedAt > Fix.maximumAge ? 1 : watch.count + 1

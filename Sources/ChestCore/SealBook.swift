@@ -9,8 +9,23 @@ struct SealBook: Sendable {
         var count = 0
         var epoch = Double.nan
         var receivedAt = 0.0
+        /// R·cos φ0 and λ0 in radians, kept so that a fix costs a lock no trigonometry.
+        let xScale: Double
+        let referenceLongitude: Double
 
-        init(_ grid: CellGrid) { self.grid = grid }
+        init(_ grid: CellGrid) {
+            self.grid = grid
+            xScale = Coordinate.earthRadius * grid.cosReference
+            referenceLongitude = Double(grid.referenceLongitude) * .pi / 180
+        }
+
+        /// `grid.cell(of:)` for a position already in radians, with y = R·φ shared by every lock.
+        func cell(longitude λ: Double, y: Double) -> Cell {
+            var Δλ = λ - referenceLongitude
+            if Δλ > .pi { Δλ -= 2 * .pi } else if Δλ <= -.pi { Δλ += 2 * .pi }
+            return Cell(x: Int64(((xScale * Δλ - grid.offsetX) / grid.width).rounded(.down)),
+                        y: Int64(((y - grid.offsetY) / grid.width).rounded(.down)))
+        }
     }
 
     /// A PIN attempt: counted, then compared once the count is durable.
