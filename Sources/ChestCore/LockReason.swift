@@ -20,6 +20,14 @@ public enum LockReason: Hashable, Sendable, Codable {
     case weather(current: WeatherCondition?, needs: WeatherCondition)
     case temperature(current: Double, needs: Bounds)
     case sentByYou
+    /// A sealed location: no distance, no bearing (docs/SECURITY.md).
+    case goThere(cellsTried: Int)
+    /// A sealed location whose cell key opened: the usual rule counts, still without a distance.
+    case sealedConfirming(Int, of: Int)
+    /// A set that needs a PIN and a place together, and no PIN yet.
+    case needsPINForPlace
+    /// That set's PIN is kept and tried at each new place.
+    case pinKeptForPlace
 
     /// The sentence a person reads, with times in `timeZone`.
     public func text(timeZone: TimeZone = .current, now: Date) -> String {
@@ -45,6 +53,12 @@ public enum LockReason: Hashable, Sendable, Codable {
             "\(current?.presentParticiple ?? "weather unknown"), needs \(needs.rawValue)"
         case let .temperature(current, needs): "it is \(Self.celsius(current)) °C, needs \(needs) °C"
         case .sentByYou: "you sent this message"
+        case let .goThere(tried):
+            "sealed location: go there" + (tried == 0 ? "" : " (\(tried) place\(tried == 1 ? "" : "s") tried)")
+        case let .sealedConfirming(count, total): "sealed location: \(count) of \(total) confirming fixes"
+        case .needsPINForPlace:
+            "enter the PIN (chest pin): it is tried with each new place, and a wrong PIN and a wrong place look alike"
+        case .pinKeptForPlace: "PIN kept: it will be tried at each new place; a wrong PIN and a wrong place look alike"
         }
     }
 
