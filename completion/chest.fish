@@ -8,9 +8,9 @@ function __chest_path
     set -l path
     while set -q words[1]
         switch "$path:$words[1]"
-            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--format' 'compose:--seal-cost' 'pin:--page' 'watch:--count' 'watch:--timeout' 'config:--unset'
+            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--format' 'compose:--seal-cost' 'pin:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'config:--unset'
                 set -e words[1]
-            case ':compose' ':import' ':list' ':read' ':pin' ':save' ':delete' ':status' ':watch' ':config' ':help'
+            case ':compose' ':import' ':list' ':read' ':pin' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':config' ':help'
                 set -a path $words[1]
         end
         set -e words[1]
@@ -51,6 +51,10 @@ function __chest_value_5
     sh -c 'for saved in \'\' --saved; do chest list $saved --json; done 2>/dev/null | sed -n \'s/^ *"id" *: *"\\([^"]*\\)".*/\\1/p\''
 end
 
+function __chest_value_6
+    sh -c 'for saved in \'\' --saved; do chest list $saved --json; done 2>/dev/null | sed -n \'s/^ *"id" *: *"\\([^"]*\\)".*/\\1/p\''
+end
+
 complete -c chest -f
 complete -c chest -n '__chest_is \'\'' -l socket -r -F -d 'chestd\'s control socket (default $CHEST_SOCKET, else $XDG_RUNTIME_DIR/chestd.sock)'
 complete -c chest -n '__chest_is \'\'' -l chest -r -a '(__fish_complete_directories)' -d 'the chest directory (default $CHEST_DIR, else $XDG_DATA_HOME/chest)'
@@ -63,15 +67,18 @@ complete -c chest -n '__chest_is \'\'' -a list -d 'the messages and their state'
 complete -c chest -n '__chest_is \'\'' -a read -d 'open pages, and why the others are still locked'
 complete -c chest -n '__chest_is \'\'' -a pin -d 'try a PIN on a message\'s PIN locks'
 complete -c chest -n '__chest_is \'\'' -a save -d 'move a message to the saved chest (at most 50)'
-complete -c chest -n '__chest_is \'\'' -a delete -d 'remove a message for good'
+complete -c chest -n '__chest_is \'\'' -a unsave -d 'move a message back to the regular chest'
+complete -c chest -n '__chest_is \'\'' -a delete -d 'take a message out of the chest (undelete brings it back)'
+complete -c chest -n '__chest_is \'\'' -a undelete -d 'bring a deleted message back'
 complete -c chest -n '__chest_is \'\'' -a status -d 'gpsd, the fix, the clock, the weather, counts'
-complete -c chest -n '__chest_is \'\'' -a watch -d 'stream events as they happen'
+complete -c chest -n '__chest_is \'\'' -a watch -d 'follow events as they happen'
 complete -c chest -n '__chest_is \'\'' -a config -d 'show or change settings'
 complete -c chest -n '__chest_is \'\'' -a help -d 'explain a command'
-complete -c chest -n '__chest_is \'compose\'' -l output -s o -r -a '(__fish_complete_suffix .locked)' -d 'the message file to write'
+complete -c chest -n '__chest_is \'compose\'' -l output -s o -r -a '(__fish_complete_suffix .locked)' -d 'the message file to write; - for standard output'
+complete -c chest -n '__chest_is \'compose\'' -l force -d 'overwrite FILE if it exists'
 complete -c chest -n '__chest_is \'compose\'' -l title -r -d 'the message\'s title'
 complete -c chest -n '__chest_is \'compose\'' -l from -r -d 'the sender\'s name (default: the name setting)'
-complete -c chest -n '__chest_is \'compose\'' -l page -r -d 'starts the next page, with this text'
+complete -c chest -n '__chest_is \'compose\'' -l page -r -d 'starts the next page, with this text (@FILE reads a file, - standard input)'
 complete -c chest -n '__chest_is \'compose\'' -l lock -r -a '(__chest_value_1)' -d 'adds a lock to the page\'s current set'
 complete -c chest -n '__chest_is \'compose\'' -l or -d 'switches the page to set B'
 complete -c chest -n '__chest_is \'compose\'' -l format -r -a '1 2' -d 'the file format: 2 (sealed pages, the default) or 1 (text in the clear)'
@@ -90,17 +97,25 @@ complete -c chest -n '__chest_is \'pin\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'pin\'' -a '(__chest_value_3)'
 complete -c chest -n '__chest_is \'save\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'save\'' -a '(__chest_value_4)'
+complete -c chest -n '__chest_is \'unsave\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'unsave\'' -a '(__chest_value_5)'
+complete -c chest -n '__chest_is \'delete\'' -l yes -d 'do not ask, even on a terminal'
 complete -c chest -n '__chest_is \'delete\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'delete\'' -a '(__chest_value_5)'
+complete -c chest -n '__chest_is \'delete\'' -a '(__chest_value_6)'
+complete -c chest -n '__chest_is \'undelete\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'status\'' -l json -d 'print JSON'
 complete -c chest -n '__chest_is \'status\'' -l watch -d 'redraw once a second until interrupted'
 complete -c chest -n '__chest_is \'status\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'watch\'' -l json -d 'print JSON'
-complete -c chest -n '__chest_is \'watch\'' -l count -r -d 'stop after N events'
+complete -c chest -n '__chest_is \'watch\'' -l events -r -a 'unlocked ingested rejected gpsd clock weather fix saved unsaved deleted undeleted' -d 'only these events, comma-separated'
+complete -c chest -n '__chest_is \'watch\'' -l fixes -d 'also a line per GPS fix'
+complete -c chest -n '__chest_is \'watch\'' -l count -r -d 'stop after N events shown'
 complete -c chest -n '__chest_is \'watch\'' -l timeout -r -d 'stop after S seconds'
+complete -c chest -n '__chest_is \'watch\'' -l utc -d 'times in UTC rather than local time'
+complete -c chest -n '__chest_is \'watch\'' -l no-reconnect -d 'exit when chestd stops instead of waiting for it'
 complete -c chest -n '__chest_is \'watch\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'config\'' -l unset -r -a 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -d 'remove a setting'
 complete -c chest -n '__chest_is \'config\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'config\'' -a 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify'
 complete -c chest -n '__chest_is \'help\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin save delete status watch config help'
+complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin save unsave delete undelete status watch config help'

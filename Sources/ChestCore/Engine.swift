@@ -164,9 +164,7 @@ public struct Engine: Sendable {
     /// The unlocks never delivered, oldest first: replayed to notifiers at start and to the first watcher.
     public var undelivered: [Unlock] {
         entries.values.flatMap { stored in
-            stored.state.openPages.filter { !$0.delivered && $0.set != nil }.map {
-                Unlock(stored.message, page: $0.page, set: $0.set, at: $0.at)
-            }
+            stored.state.openPages.filter { !$0.delivered && $0.set != nil }.map { Unlock(stored.message, $0) }
         }.sorted { ($0.at, $0.id, $0.page) < ($1.at, $1.id, $1.page) }
     }
 
@@ -304,7 +302,7 @@ public struct Engine: Sendable {
             }
             effects.append(.persist(id, stored.state))
             for page in opened where page.set != nil {
-                let unlock = Unlock(stored.message, page: page.page, set: page.set, at: page.at)
+                let unlock = Unlock(stored.message, page)
                 effects += [.emit(.unlocked(unlock)), .notify(unlock)]
             }
             // A watcher heard of it: delivered, recorded after the event so a crash in between repeats it.
