@@ -50,7 +50,7 @@ _chest()
 _chest_takes_value()
 {
     case "$1:$2" in
-        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--lock' | 'compose:--quest' | 'pin:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'config:--unset' | 'simulate:--weather' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
+        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--lock' | 'compose:--quest' | 'compose:--format' | 'compose:--seal-cost' | 'pin:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'config:--unset' | 'simulate:--weather' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
             return 0
             ;;
     esac
@@ -75,7 +75,7 @@ _chest_options()
             echo '--socket --chest --config --version --help -h'
             ;;
         'compose')
-            echo '--output -o --force --title --from --page --lock --or --quest --keep-ids --help -h'
+            echo '--output -o --force --title --from --page --lock --or --quest --keep-ids --format --seal-cost --help -h'
             ;;
         'import')
             echo '--help -h'
@@ -175,6 +175,12 @@ _chest_value()
         'compose:--quest')
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            ;;
+        'compose:--format')
+            mapfile -t COMPREPLY < <(compgen -W '1 2' -- "$cur")
+            ;;
+        'compose:--seal-cost')
+            mapfile -t COMPREPLY < <(compgen -W 'interactive moderate sensitive' -- "$cur")
             ;;
         'import:'[0-9]*)
             compopt -o filenames 2>/dev/null

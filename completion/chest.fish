@@ -8,7 +8,7 @@ function __chest_path
     set -l path
     while set -q words[1]
         switch "$path:$words[1]"
-            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--quest' 'pin:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'config:--unset' 'simulate:--weather' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
+            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--quest' 'compose:--format' 'compose:--seal-cost' 'pin:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'config:--unset' 'simulate:--weather' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
                 set -e words[1]
             case ':compose' ':import' ':list' ':read' ':pin' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':config' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
                 set -a path $words[1]
@@ -92,6 +92,8 @@ complete -c chest -n '__chest_is \'compose\'' -l lock -r -a '(__chest_value_1)' 
 complete -c chest -n '__chest_is \'compose\'' -l or -d 'switches the page to set B'
 complete -c chest -n '__chest_is \'compose\'' -l quest -r -F -d 'builds every message of a quest file (docs/QUEST.md)'
 complete -c chest -n '__chest_is \'compose\'' -l keep-ids -d 'with --quest: reuse the IDs recorded in QUEST.ids'
+complete -c chest -n '__chest_is \'compose\'' -l format -r -a '1 2' -d 'the file format: 2 (sealed pages, the default) or 1 (text in the clear)'
+complete -c chest -n '__chest_is \'compose\'' -l seal-cost -r -a 'interactive moderate sensitive' -d 'Argon2id cost of each guess: interactive (default), moderate or sensitive'
 complete -c chest -n '__chest_is \'compose\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'import\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'import\'' -a '(__fish_complete_suffix .locked)'

@@ -23,6 +23,10 @@ struct ComposeCommand: ChestCommand, Equatable {
         .flag("--or", help: "switches the page to set B", repeatable: true),
         .option("--quest", value: "QUEST", help: "builds every message of a quest file (docs/QUEST.md)", completion: .files()),
         .flag("--keep-ids", help: "with --quest: reuse the IDs recorded in QUEST.ids"),
+        .option("--format", value: "N", help: "the file format: 2 (sealed pages, the default) or 1 (text in the clear)",
+                completion: .words(["1", "2"])),
+        .option("--seal-cost", value: "LEVEL", help: "Argon2id cost of each guess: interactive (default), moderate or sensitive",
+                completion: .words(SealCost.Level.allCases.map(\.rawValue))),
     ]
     static let discussion = """
         Writes a sealed message file with 1 to 5 pages. After each --page, every --lock adds a lock to
@@ -51,13 +55,17 @@ struct ComposeCommand: ChestCommand, Equatable {
     init(_ values: ParsedValues, timeZone: TimeZone) throws(UsageError) {
         draft.output = values.value("--output")
         draft.force = values.flag("--force")
-        if let path = values.value("--quest") {
-            quest = try QuestOptions(path: path, output: draft.output, keepIDs: values.flag("--keep-ids"), force: draft.force,
-                                     values: values)
-            return
-        }
         draft.title = values.value("--title")
         draft.from = values.value("--from")
+        draft.format = try values.value("--format", "--format is 1 or 2") { Int($0).flatMap { (1...2).contains($0) ? $0 : nil } } ?? 2
+        draft.sealCost = try values.value("--seal-cost", "--seal-cost is interactive, moderate or sensitive") {
+            SealCost.Level(rawValue: $0.lowercased())
+        } ?? SealCost.defaultLevel
+        if let path = values.value("--quest") {
+            quest = try QuestOptions(path: path, output: draft.output, keepIDs: values.flag("--keep-ids"), force: draft.force,
+                                     format: draft.format, sealCost: draft.sealCost, values: values)
+            return
+        }
         for occurrence in values.occurrences {
             switch (occurrence.name, occurrence.value) {
             case let ("--page", text?): try addPage(text)
@@ -110,6 +118,12 @@ struct ComposeCommand: ChestCommand, Equatable {
         }
         guard !draft.pages.isEmpty else { throw UsageError("compose needs at least one --page TEXT") }
         guard draft.pages.count(where: { $0.text == "-" }) <= 1 else { throw UsageError("only one --page can read standard input (-)") }
+        for (index, page) in draft.pages.enumerated() where draft.format == 1 {
+            for case let .pin(digits) in page.setA + page.setB where digits.count != 4 {
+                throw UsageError("page \(index + 1): format 1 takes a PIN of exactly 4 digits; longer ones need format 2")
+            }
+            for spec in page.setA + page.setB { if case .visible = spec { throw UsageError("page \(index + 1): ,visible is for format 2; format 1 shows every point") } }
+        }
         for (index, page) in draft.pages.enumerated() {
             for (name, specs) in [("A", page.setA), ("B", page.setB)] {
                 var kinds: Set<LockKind> = []
@@ -137,6 +151,9 @@ struct ComposeDraft: Equatable {
     var title: String?
     var from: String?
     var pages: [PageDraft] = []
+    /// 2 unless `--format 1`.
+    var format = MessageFile.version
+    var sealCost = SealCost.defaultLevel
 }
 
 struct PageDraft: Equatable {

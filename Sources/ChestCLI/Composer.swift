@@ -8,15 +8,23 @@ import Foundation
 struct Composer {
     let settings: Settings
 
-    func compose(_ draft: ComposeDraft) throws {
+    func compose(_ given: ComposeDraft) throws {
+        var draft = given
+        for index in draft.pages.indices { draft.pages[index].text = try text(of: draft.pages[index].text) }
         let needsFix = draft.pages.contains { page in
             (page.setA + page.setB).contains { if case .locationHere = $0 { true } else if case .altitudeHere = $0 { true } else { false } }
         }
         let fix = needsFix ? try currentFix() : nil
-        var pages: [Page] = []
-        for (index, draftPage) in draft.pages.enumerated() {
-            pages.append(Page(text: try text(of: draftPage.text), setA: try resolve(draftPage.setA, fix, page: index + 1),
-                              setB: try resolve(draftPage.setB, fix, page: index + 1)))
+        let id = draft.id ?? MessageID(bytes: Sealer.randomBytes(16))
+        var pages: [Page] = [], report: [String] = []
+        if draft.format >= 2 {
+            (pages, report) = try sealedPages(draft, id: id, fix: fix)
+        } else {
+            for (index, draftPage) in draft.pages.enumerated() {
+                pages.append(Page(text: draftPage.text, setA: try resolve(draftPage.setA, fix, page: index + 1),
+                                  setB: try resolve(draftPage.setB, fix, page: index + 1)))
+                report.append("page \(index + 1): unsealed (format 1): the text and every point are in the file in the clear")
+            }
         }
         var warnings = draft.warnings
         for (index, page) in pages.enumerated() {
@@ -35,7 +43,7 @@ struct Composer {
         if isNew {
             printError("chest: made your identity (the key that seals your messages) at \(settings.identityPath); back it up: whoever has it can seal messages as you")
         }
-        let unsealed = Message(id: draft.id ?? MessageID(bytes: Sealer.randomBytes(16)), title: draft.title ?? "",
+        let unsealed = Message(id: id, title: draft.title ?? "",
                                from: draft.from ?? settings.senderName, created: Date(), pages: pages)
         do {
             try MessageFile.validate(unsealed)
@@ -58,6 +66,7 @@ struct Composer {
             throw ChestError("cannot write \(output): \(error.errno)")
         }
         print(message.id)
+        printError(report.joined(separator: "\n"))
     }
 
     /// A page's text as given, or read from a file (`@story.txt`) or standard input (`-`), so that long texts do
@@ -73,10 +82,11 @@ struct Composer {
         return text
     }
 
-    private func resolve(_ specs: [LockSpec], _ fix: Fix?, page: Int) throws -> [Lock] {
+    func resolve(_ specs: [LockSpec], _ fix: Fix?, page: Int) throws -> [Lock] {
         try specs.map { spec in
             switch spec {
             case let .lock(lock): return lock
+            case let .visible(inner): return try resolve([inner], fix, page: page)[0]
             case let .pin(digits): return .pin(hash: Sealer.hashPIN(digits))
             case let .locationHere(radius):
                 guard let position = fix?.position else { throw ChestError("location=here: \(LockReason.noFix(gpsConnected: true))") }

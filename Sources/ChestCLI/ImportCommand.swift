@@ -48,8 +48,12 @@ struct ImportCommand: ChestCommand {
     /// What a person should hear about a file that is plainly not a message, before chestd's detailed checks:
     /// a missing file, or one whose first byte cannot start a message file (docs/FORMAT.md).
     static func plainlyNotAMessage(_ path: String) -> String? {
-        guard FileManager.default.fileExists(atPath: path) else { return "no such file" }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return errno == ENOENT ? "no such file" : nil }
+        // Anything but a regular file of a message's size is for chestd to refuse with its reason; opening a FIFO
+        // here would block.
+        guard (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= MessageFile.sizeLimit,
+              let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         let start = (try? handle.read(upToCount: 4096)) ?? Data()
         guard let first = start.first(where: { ![0x20, 0x09, 0x0a, 0x0d].contains($0) }) else {

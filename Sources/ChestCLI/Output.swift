@@ -30,7 +30,7 @@ enum Output {
                 lines += TerminalText.escaped(page.text ?? "", keepingNewlines: true)
                     .split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
             } else {
-                lines.append("Page \(page.number) — locked")
+                lines.append("Page \(page.number) — locked · \(Self.protection(page.protection))")
                 for (index, set) in page.sets.enumerated() {
                     lines.append("  \(index == 0 ? "" : "or ")set \(set.set.rawValue):")
                     for lock in set.locks {
@@ -47,6 +47,15 @@ enum Output {
     /// "47.376900 N  8.541700 E".
     static func position(_ latitude: Double, _ longitude: Double) -> String {
         String(format: "%.6f %@  %.6f %@", abs(latitude), latitude >= 0 ? "N" : "S", abs(longitude), longitude >= 0 ? "E" : "W")
+    }
+
+    /// What a page's protection means, in a few words.
+    static func protection(_ protection: Protection) -> String {
+        switch protection {
+        case .sealed: "sealed: the file does not give it away"
+        case .guarded: "guarded only: whoever has the file can decode it"
+        case .unsealed: "unsealed (format 1)"
+        }
     }
 
     /// Colour for people: standard output is a terminal and NO_COLOR is not set.
@@ -68,6 +77,7 @@ enum Output {
             var text: String?
             var openedBy: String?
             var openedAt: Date?
+            var protection: String
             var sets: [SetJSON]
         }
 
@@ -91,7 +101,7 @@ enum Output {
             sentByYou = report.sentByYou
             pages = report.pages.map { page in
                 PageJSON(number: page.number, open: page.open, text: page.text, openedBy: page.openedBy?.rawValue,
-                         openedAt: page.openedAt, sets: page.sets.map { set in
+                         openedAt: page.openedAt, protection: page.protection.rawValue, sets: page.sets.map { set in
                     SetJSON(set: set.set.rawValue, locks: set.locks.map {
                         LockJSON(type: $0.type.rawValue, condition: $0.condition, holds: $0.holds,
                                  reason: $0.reason?.text(now: Date()))

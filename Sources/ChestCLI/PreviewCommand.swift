@@ -43,10 +43,12 @@ struct PreviewCommand: ChestCommand {
                     lines.append("  \(set == "A" ? "" : "or ")set \(set):")
                     for spec in specs {
                         lines.append("    \(spec.kind.rawValue): \(describe(spec, rehearsal, timeZone: timeZone))")
-                        lines.append("      protection: \(protection(spec))")
+                        lines.append("      protection: \(protection(spec, sealedByDefault: rehearsal.fromQuest))")
                     }
                 }
-                lines.append("  text (stored in the clear in the file; the reader sees it once the page opens):")
+                let sealedText = rehearsal.fromQuest || item.file?.pages[index].sealed != nil
+                lines.append(sealedText ? "  text (sealed in the file until the page opens; format 2):"
+                                        : "  text (stored in the clear in the file; the reader sees it once the page opens):")
                 lines += page.text.split(separator: "\n", omittingEmptySubsequences: false).map { "  │ " + $0 }
             }
         }
@@ -60,6 +62,8 @@ struct PreviewCommand: ChestCommand {
             let name = rehearsal.name(of: link.message).map { "message \($0)" } ?? "message \(link.message.short) (not in this preview)"
             return "page \(link.page) of \(name)"
         case let .lock(.time(date)): return "from \(LockReason.format(date, timeZone))"
+        case .lock(.sealedLocation): return "a sealed place: the reader sees no distance, only whether it opened"
+        case let .visible(inner): return describe(inner, rehearsal, timeZone: timeZone)
         case let .lock(lock): return lock.condition
         case .pin: return "the right PIN"
         case let .locationHere(radius): return "within \(Int(radius)) m of chestd's fix when the quest is built"
@@ -67,14 +71,25 @@ struct PreviewCommand: ChestCommand {
         }
     }
 
-    /// How the file keeps the lock (docs/FORMAT.md).
-    static func protection(_ spec: LockSpec) -> String {
+    /// How the file keeps the lock (docs/FORMAT.md): a quest is built in format 2 unless it says otherwise, where
+    /// a location and a PIN are sealed into the page's key unless the location is `,visible`.
+    static func protection(_ spec: LockSpec, sealedByDefault: Bool) -> String {
+        switch spec {
+        case .lock(.sealedLocation): return sealedPlace
+        case .lock(.sealedPIN): return sealedPIN
+        case .visible: return clearPlace + " (visible: the reader sees distance and direction)"
+        case .lock(.location), .locationHere: return sealedByDefault ? sealedPlace : clearPlace
+        case .lock(.pin), .pin: return sealedByDefault ? sealedPIN : "a salted Argon2id hash; the digits are not in the file, and wrong attempts are counted"
+        default: break
+        }
         switch spec.kind {
-        case .pin: "a salted Argon2id hash; the digits are not in the file, and wrong attempts are counted"
-        case .location: "the point is in the clear: anyone with the file can read where it opens"
-        case .time: "the instant is in the clear; chestd checks the clock against GPS time"
-        case .after: "the page it waits for is named in the clear"
-        case .weather, .temperature, .altitude: "the condition is in the clear"
+        case .time: return "the instant is in the clear; chestd checks the clock against GPS time"
+        case .after: return "the page it waits for is named in the clear"
+        default: return "the condition is in the clear"
         }
     }
+
+    static let clearPlace = "the point is in the clear: anyone with the file can read where it opens"
+    static let sealedPlace = "sealed: the point is inside the page's ciphertext, its key derived from the place (docs/FORMAT.md)"
+    static let sealedPIN = "sealed: the PIN is part of the page's key; no hash is stored"
 }

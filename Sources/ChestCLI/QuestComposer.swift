@@ -9,8 +9,12 @@ struct QuestOptions: Equatable {
     var output: String
     var keepIDs: Bool
     var force: Bool
+    /// compose's --format and --seal-cost, for every message of the quest.
+    var format: Int
+    var sealCost: SealCost.Level
 
-    init(path: String, output: String?, keepIDs: Bool, force: Bool, values: ParsedValues) throws(UsageError) {
+    init(path: String, output: String?, keepIDs: Bool, force: Bool, format: Int, sealCost: SealCost.Level,
+         values: ParsedValues) throws(UsageError) {
         guard let output, output != "-" else { throw UsageError("compose --quest needs -o DIR (or -o FILE for a one-message quest)") }
         for name in ["--title", "--from", "--page", "--lock", "--or"] where values.occurrences.contains(where: { $0.name == name }) {
             throw UsageError("\(name) does not go with --quest; the quest file says it all")
@@ -19,6 +23,8 @@ struct QuestOptions: Equatable {
         self.output = output
         self.keepIDs = keepIDs
         self.force = force
+        self.format = format
+        self.sealCost = sealCost
     }
 }
 
@@ -37,7 +43,10 @@ struct QuestComposer {
             throw ChestError("\(existing) exists; choose another -o, or overwrite with --force")
         }
         for (draft, output) in zip(drafts, outputs) {
-            try Composer(settings: settings).compose(ComposeDraft(draft, output: output))
+            var compose = ComposeDraft(draft, output: output)
+            compose.format = options.format
+            compose.sealCost = options.sealCost
+            try Composer(settings: settings).compose(compose)
         }
         try file.record(ids)
     }

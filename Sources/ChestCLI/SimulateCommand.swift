@@ -58,6 +58,10 @@ struct SimulateCommand: ChestCommand {
             throw ChestError("\(track): \(error)")
         }
         if gpsd { return try replayThroughGPSD(rehearsal, points, settings: settings) }
+        // In-process, a sealed page would need its keys derived the way chestd does off its loop; not done here.
+        if let sealed = rehearsal.items.first(where: { $0.file?.pages.contains { $0.sealed != nil } == true }) {
+            throw ChestError("\(sealed.name) has sealed pages (format 2): rehearse its quest, or the file with --gpsd")
+        }
         let simulation = Simulation(messages: try rehearsal.messages(settings: settings), track: points, weather: weather,
                                     timeZone: .current)
         print(Self.timeline(simulation, names: rehearsal, timeZone: .current))

@@ -78,6 +78,9 @@ struct StatusCommand: ChestCommand {
         }
         let counts = report.messages
         lines.append(row("messages", "\(counts.locked) locked, \(counts.partial) partial, \(counts.open) open, \(counts.saved) saved"))
+        if let sealed = report.sealed, sealed.pending + sealed.cellsTried + sealed.deriving > 0 {
+            lines.append(row("sealed", "\(sealed.pending) sealed location locks pending, \(sealed.cellsTried) cells tried, \(sealed.deriving) being tried"))
+        }
         for note in report.notes { lines.append(row("note", note)) }
         return lines.joined(separator: "\n")
     }

@@ -95,9 +95,10 @@ public struct Unlock: Hashable, Sendable {
         self.text = text
     }
 
-    public init(_ message: Message, page: Int, set: LockSetName?, at: Date) {
-        self.init(id: message.id, title: message.title, page: page, set: set, at: at,
-                  text: message.pages[page - 1].text)
+    /// The unlock of an open page; a sealed page's text is what its key opened.
+    public init(_ message: Message, _ open: OpenPage) {
+        self.init(id: message.id, title: message.title, page: open.page, set: open.set, at: open.at,
+                  text: open.content?.text ?? message.pages[open.page - 1].text)
     }
 }
 

@@ -92,6 +92,7 @@ public enum Reply: Hashable, Sendable {
         case let .read(report): ChestJSON.line(ControlReply(result: report))
         // `chest pin` succeeds only when the PIN was accepted; every other outcome is an error that says why.
         case let .pin(.accepted(latched, opened)): ChestJSON.line(ControlReply(result: PINOutcome.accepted(latched: latched, opened: opened)))
+        case .pin(.kept): ChestJSON.line(ControlReply(result: PINOutcome.kept))
         case let .pin(outcome): ChestJSON.line(ControlReply<Empty>(error: outcome.text))
         case let .message(result): ChestJSON.line(ControlReply(result: result))
         case let .fix(fix): ChestJSON.line(ControlReply(result: fix))

@@ -37,6 +37,7 @@ extension Engine {
                 if advance(circle.key, fix: fix) >= Self.confirmations { held.append(circle.key) }
             }
         }
+        effects += sealedFix(fix)
         // Any other streak of a location lock is broken: outside, too inaccurate, or no fix at all.
         for ref in streaks.keys where ref.key.kind == .location && !inside.contains(ref) {
             streaks.removeValue(forKey: ref)
@@ -71,7 +72,7 @@ extension Engine {
 
     /// Counts this fix towards a lock's streak and returns the new count. A second report of the same epoch
     /// counts nothing; a gap longer than a fix's life starts the streak again.
-    private mutating func advance(_ ref: LockRef, fix: Fix) -> Int {
+    mutating func advance(_ ref: LockRef, fix: Fix) -> Int {
         let epoch = fix.epoch
         if var streak = streaks[ref] {
             guard streak.epoch != epoch else { return streak.count }

@@ -24,6 +24,14 @@ public enum LockReason: Hashable, Sendable, Codable {
     case waitsForMessage(PageLink)
     /// An `after` lock whose page is not open yet.
     case waitsForPage(PageLink, title: String)
+    /// A sealed location: no distance, no bearing (docs/SECURITY.md).
+    case goThere(cellsTried: Int)
+    /// A sealed location whose cell key opened: the usual rule counts, still without a distance.
+    case sealedConfirming(Int, of: Int)
+    /// A set that needs a PIN and a place together, and no PIN yet.
+    case needsPINForPlace
+    /// That set's PIN is kept and tried at each new place.
+    case pinKeptForPlace
 
     /// The sentence a person reads, with times in `timeZone`.
     public func text(timeZone: TimeZone = .current, now: Date) -> String {
@@ -51,6 +59,12 @@ public enum LockReason: Hashable, Sendable, Codable {
         case .sentByYou: "you sent this message"
         case let .waitsForMessage(link): "waits for page \(link.page) of message \(link.message.short), not in your chest"
         case let .waitsForPage(link, title): "waits for page \(link.page) of \u{201C}\(title)\u{201D} to open"
+        case let .goThere(tried):
+            "sealed location: go there" + (tried == 0 ? "" : " (\(tried) place\(tried == 1 ? "" : "s") tried)")
+        case let .sealedConfirming(count, total): "sealed location: \(count) of \(total) confirming fixes"
+        case .needsPINForPlace:
+            "enter the PIN (chest pin): it is tried with each new place, and a wrong PIN and a wrong place look alike"
+        case .pinKeptForPlace: "PIN kept: it will be tried at each new place; a wrong PIN and a wrong place look alike"
         }
     }
 

@@ -92,6 +92,7 @@ extension LockSpec {
         case .pin: .pin
         case .locationHere: .location
         case .altitudeHere: .altitude
+        case let .visible(inner): inner.kind
         }
     }
 }

@@ -33,6 +33,8 @@ public struct PageReport: Hashable, Sendable, Codable {
     public var openedAt: Date?
     /// For a page still locked: each non-empty set and its locks.
     public var sets: [SetReport]
+    /// How well the file protects the page from whoever has it: its weakest non-empty set.
+    public var protection: Protection = .unsealed
 }
 
 public struct SetReport: Hashable, Sendable, Codable {
@@ -56,7 +58,8 @@ extension Lock {
         case let .location(center, radius):
             "within \(radius.compact) m of \(center.latitude.compact), \(center.longitude.compact)"
         case let .time(date): "from \(ISO8601.string(date))"
-        case .pin: "the right PIN"
+        case .pin, .sealedPIN: "the right PIN"
+        case .sealedLocation: "at a hidden place"
         case let .weather(condition): condition.rawValue
         case let .temperature(bounds): "\(bounds) °C"
         case let .altitude(bounds): "\(bounds) m above sea level"
@@ -89,8 +92,8 @@ extension Engine {
         let pages = stored.message.pages.enumerated().map { index, page in
             let number = index + 1
             if let open = stored.state.openPages.first(where: { $0.page == number }) {
-                return PageReport(number: number, open: true, text: page.text, openedBy: open.set, openedAt: open.at,
-                                  sets: [])
+                return PageReport(number: number, open: true, text: open.content?.text ?? page.text, openedBy: open.set,
+                                  openedAt: open.at, sets: [], protection: page.protection)
             }
             let sets = LockSetName.allCases.filter { !page[$0].isEmpty }.map { set in
                 SetReport(set: set, locks: page[set].map { lock in
@@ -99,7 +102,8 @@ extension Engine {
                     return LockReport(type: lock.kind, condition: lock.condition, holds: reason == nil, reason: reason)
                 })
             }
-            return PageReport(number: number, open: false, text: nil, openedBy: nil, openedAt: nil, sets: sets)
+            return PageReport(number: number, open: false, text: nil, openedBy: nil, openedAt: nil, sets: sets,
+                              protection: page.protection)
         }
         return ReadReport(id: id, title: stored.message.title, from: stored.message.from, chest: stored.chest,
                           state: stored.stateName, sentByYou: stored.sentByYou, pages: pages)
@@ -115,6 +119,8 @@ extension Engine {
         case let .time(instant):
             return LockRule.time(instant, trusted: clock.trustedTime(now), correction: clock.correction(now))
                 ?? .opensAt(instant)
+        case .sealedLocation, .sealedPIN:
+            return explainSealed(stored, key: key, lock: lock, now: now)
         case .pin:
             if let until = stored.state.pin.refusedUntil, until > clock.trustedTime(now) { return .pinRefused(until: until) }
             return .needsPIN

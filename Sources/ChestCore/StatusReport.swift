@@ -41,6 +41,12 @@ public struct StatusReport: Hashable, Sendable, Codable {
 
     }
 
+    public struct SealedLocks: Hashable, Sendable, Codable {
+        public var pending: Int
+        public var cellsTried: Int
+        public var deriving: Int
+    }
+
     public struct Counts: Hashable, Sendable, Codable {
         public var locked: Int
         public var partial: Int
@@ -53,6 +59,9 @@ public struct StatusReport: Hashable, Sendable, Codable {
     public var clock: Clock
     @Null public var weather: WeatherReport?
     public var messages: Counts
+    /// Format 2: sealed location locks still waiting for their cell, cells tried without success, derivations
+    /// under way.
+    public var sealed: SealedLocks?
     /// Anything else worth saying (the weather provider's last error, a missing identity…).
     public var notes: [String]
 
@@ -80,6 +89,8 @@ extension Engine {
             gpsd: .init(connected: gps.connected, server: gps.server, reason: gps.reason), fix: fix,
             clock: .init(system: now.wall, gpsOffsetSeconds: clock.offset, usingGPSTime: clock.correction(now) > 0,
                          rolloverSuspected: clock.rolloverSuspected),
-            weather: weather, messages: counts, notes: notes)
+            weather: weather, messages: counts,
+            sealed: StatusReport.SealedLocks(pending: sealSummary.pending, cellsTried: sealSummary.cellsTried,
+                                             deriving: sealSummary.deriving), notes: notes)
     }
 }

@@ -167,6 +167,7 @@ extension Daemon {
         do {
             let message = try MessageFile.decode(try read.get())
             try Sealer.verify(message)
+            if let problem = PageSealer.checkGuards(message) { return .refused(problem) }
             return .message(message, sentByYou: isOwn(message))
         } catch {
             return .refused("\(error)")
@@ -204,6 +205,17 @@ extension Daemon {
             }
             return nil
         } catch {
+            return "\(error)"
+        }
+    }
+
+    /// Writes a message's PIN attempts to the ledger; returns why it could not.
+    func recordAttempts(_ id: MessageID, _ attempts: PINAttempts) -> String? {
+        do {
+            try attemptsLedger.record(id, attempts)
+            return nil
+        } catch {
+            log.error("cannot record the PIN attempts of \(id.short): \(error)")
             return "\(error)"
         }
     }

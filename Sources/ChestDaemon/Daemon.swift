@@ -33,6 +33,9 @@ public final class Daemon {
     var systemdMode: Int?
     /// The last hours of fixes, for `chest map` and `chest export`.
     let track: TrackRecorder
+    /// Argon2id off the loop (SealWorker.swift).
+    var sealWorker: SealWorker?
+    let attemptsLedger: AttemptsLedger
 
     /// Runs chestd with these arguments (without the program name) and returns its exit status.
     public static func main(_ arguments: [String]) async -> Int32 {
@@ -65,6 +68,7 @@ public final class Daemon {
         engine = Engine(gpsServer: "\(gpsd.host):\(gpsd.port)")
         engine.weatherSchedule.maxAge = settings.weatherMaximumAge
         (events, sink) = AsyncStream.makeStream(of: DaemonEvent.self)
+        attemptsLedger = AttemptsLedger(chestRoot: settings.chestDirectory)
         notifications = Notifications(settings: settings)
         weather = WeatherService(settings: settings, cachePath: settings.chestDirectory + "/weather.json", log: log)
     }
@@ -87,6 +91,9 @@ public final class Daemon {
         weatherTimer = WakeTimer { sink.yield(.wake) }
         defer { wakeTimer?.stop(); weatherTimer?.stop() }
         if let restored = weather.restore() { feed(.weatherRestored(restored)) }
+        sealWorker = SealWorker { sink.yield(.keyDerived($0, $1)) }
+        defer { sealWorker?.stop() }
+        feed(.attemptsRestored(attemptsLedger.loadAll()))
         loadChest()
         recoverStaged()
         watchChest()
@@ -145,6 +152,8 @@ public final class Daemon {
                 systemd.watchdog()
             case let .weatherFetched(result):
                 feed(weather.record(result, now: now()))
+            case let .keyDerived(request, result):
+                feed(.keyDerived(request, result, now()))
             }
         }
         return 0
@@ -211,6 +220,10 @@ public final class Daemon {
                     let matching = hashes.filter { Sealer.pin(pin, matches: $0.value) }.map(\.key)
                     sink.yield(.pinChecked(id, pin: pin, matching: matching))
                 }
+            case let .deriveKey(request):
+                sealWorker?.submit(request)
+            case let .recordAttempts(id, attempts):
+                outcomes.append(.attemptsRecorded(id, failure: recordAttempts(id, attempts), now()))
             }
         }
         return outcomes

@@ -20,6 +20,8 @@ enum DaemonEvent: Sendable {
     /// Time to tell systemd's watchdog the loop is alive.
     case watchdog
     case weatherFetched(WeatherFetchReply)
+    /// The seal worker finished a key derivation.
+    case keyDerived(KeyRequest, KeyResult)
 }
 
 import struct Foundation.Data

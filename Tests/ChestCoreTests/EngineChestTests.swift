@@ -194,13 +194,13 @@ private typealias F = CoreFixture
         ])
         var engine = F.engine([F.stored(message)])
         let opened = engine.handle(.tick(F.now(10)))
-        #expect(opened.contains(.notify(Unlock(message, page: 1, set: .a, at: F.now(10).wall))))
+        #expect(opened.contains(.notify(Unlock(message, OpenPage(page: 1, set: .a, at: F.now(10).wall, delivered: false)))))
         #expect(engine.undelivered.map(\.page) == [1])
 
         let watcher = ClientID(9)
         let subscribed = engine.handle(.request(watcher, ControlRequest(op: .watch), F.now(11)))
         #expect(subscribed.prefix(2) == [.reply(watcher, .subscribed),
-                                         .send(watcher, .unlocked(Unlock(message, page: 1, set: .a, at: F.now(10).wall)))])
+                                         .send(watcher, .unlocked(Unlock(message, OpenPage(page: 1, set: .a, at: F.now(10).wall, delivered: false))))])
         #expect(engine.undelivered == [])
 
         // With a watcher, an unlock is persisted open, announced, then persisted delivered.

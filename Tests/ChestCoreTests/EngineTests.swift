@@ -513,8 +513,9 @@ private func run(_ steps: [Step], lock: Lock) -> (engine: Engine, opened: Bool, 
         var counted = MessageState(ingestedAt: F.t0)
         counted.pin.wrong = 1
         counted.pin.pending = "4821"
-        #expect(effects == [
-            .persist(Self.message.id, counted),
+        #expect(effects == [.persist(Self.message.id, counted), .recordAttempts(Self.message.id, counted.pin)])
+        // Compared only once the ledger holds the count.
+        #expect(engine.handle(.attemptsRecorded(Self.message.id, failure: nil, F.now(1))) == [
             .checkPIN(Self.message.id, pin: "4821", hashes: [key(1, .a, .pin): hash1, key(2, .a, .pin): hash2]),
         ])
         // A second attempt while the first is being checked is refused, not counted.
@@ -522,7 +523,8 @@ private func run(_ steps: [Step], lock: Lock) -> (engine: Engine, opened: Bool, 
                 == [.failed("another PIN attempt on this message is being checked; try again")])
         _ = engine.handle(.pinChecked(Self.message.id, pin: "4821", matching: [], F.now(2)))
         let onePage = engine.handle(.pin(Self.message.id, page: 2, pin: "4822", F.now(3)))
-        #expect(onePage.last == .checkPIN(Self.message.id, pin: "4822", hashes: [key(2, .a, .pin): hash2]))
+        #expect(engine.handle(.attemptsRecorded(Self.message.id, failure: nil, F.now(3)))
+                == [.checkPIN(Self.message.id, pin: "4822", hashes: [key(2, .a, .pin): hash2])])
         #expect(onePage.persisted.map(\.pin.wrong) == [2])
     }
 
@@ -595,8 +597,20 @@ private func run(_ steps: [Step], lock: Lock) -> (engine: Engine, opened: Bool, 
         #expect(refused == [.refused(until: F.t0.addingTimeInterval(35))])
         #expect(reasons(engine, Self.message.id, page: 1, now: F.now(6))[.pin]
                 == "PIN attempts refused until 2027-01-15 08:00:35 GMT")
-        #expect(engine.handle(.pin(Self.message.id, page: nil, pin: "4821", F.now(35))).last
-                == .checkPIN(Self.message.id, pin: "4821", hashes: [key(1, .a, .pin): hash1, key(2, .a, .pin): hash2]))
+        _ = engine.handle(.pin(Self.message.id, page: nil, pin: "4821", F.now(35)))
+        #expect(engine.handle(.attemptsRecorded(Self.message.id, failure: nil, F.now(35)))
+                == [.checkPIN(Self.message.id, pin: "4821", hashes: [key(1, .a, .pin): hash1, key(2, .a, .pin): hash2])])
+    }
+
+    /// Disk full: the count cannot be made durable, so the PIN is never compared and costs nothing.
+    @Test func anAttemptWhoseCountCannotBeRecordedIsRefusedUncompared() {
+        var engine = F.engine([F.stored(Self.message)])
+        _ = engine.handle(.pin(Self.message.id, page: nil, pin: "4821", F.now(1)))
+        let effects = engine.handle(.attemptsRecorded(Self.message.id, failure: "No space left on device", F.now(1)))
+        #expect(!effects.contains { if case .checkPIN = $0 { true } else { false } })
+        #expect(effects.pinResults == [.failed("cannot record the attempt durably (No space left on device); the PIN was not compared")])
+        #expect(effects.persisted.map(\.pin.wrong) == [0])
+        #expect(engine.entries[Self.message.id]?.state.pin.pending == nil)
     }
 
     @Test func repeatingAWrongPINCostsNothing() {

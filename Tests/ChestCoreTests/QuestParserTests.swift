@@ -79,7 +79,7 @@ import Testing
 
     @Test(arguments: [
         ("page: x", "1: page: comes before any message; write message: NAME first"),
-        ("message: a\ntitle: T\npage: x\nlock: pin=12", "4: lock: pin=12: a PIN is exactly 4 digits, such as pin=4821"),
+        ("message: a\ntitle: T\npage: x\nlock: pin=12", "4: lock: pin=12: a PIN is 4 to 12 digits, such as pin=4821"),
         ("message: a\ntitle: T\npage: x\nlock: pin=1234\nlock: pin=5678",
          "5: lock: set A already has a pin lock (line 4); a set holds at most one of each type, use or for an alternative"),
         ("message: a\ntitle: T\npage: x\nlock: location=w.gpx#Elm/30m", "4: lock: w.gpx#Elm: 0: x: no waypoint Elm"),

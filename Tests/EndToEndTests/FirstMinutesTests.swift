@@ -161,7 +161,7 @@ struct FirstMinutesTests {
     @Test func composeWritesWhereAndWhatItIsToldAndWarns() throws {
         let world = ChestHarness()
         try "A story too long for an argument.\n".write(toFile: world.root + "/story.txt", atomically: true, encoding: .utf8)
-        let first = try shell(world, "echo 'from standard input' | chest compose -o a.locked --title T --page @story.txt --page - --lock location=47.1,8.5/30 --lock time=2020-01-01T00:00:00Z")
+        let first = try shell(world, "echo 'from standard input' | chest compose --format 1 -o a.locked --title T --page @story.txt --page - --lock location=47.1,8.5/30 --lock time=2020-01-01T00:00:00Z")
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("the radius has no unit; read as 30 m"))
         #expect(first.stderr.contains("page 2: the time 2020-01-01 00:00:00 GMT is already past"))

@@ -182,7 +182,7 @@ struct GPSUnlockTests {
             ((try world.status()["fix"] as? [String: Any])?["mode"] as? Int ?? 0) == 3
         }
         let compose = try world.chest(["compose", "-o", "here.locked", "--title", "Here", "--page", "x",
-                                       "--lock", "location=here/30m", "--lock", "altitude=here±20"])
+                                       "--lock", "location=here/30m,visible", "--lock", "altitude=here±20"])
         #expect(compose.status == 0, "\(compose.stderr)")
         let message = try MessageFile.decode(Data(contentsOf: URL(fileURLWithPath: world.root + "/here.locked")))
         guard case let .location(center, radius) = message.pages[0].setA[0],

@@ -103,7 +103,8 @@ struct SimulateTests {
             after: walk#3
             page: The view
             """.write(toFile: quest, atomically: true, encoding: .utf8)
-        let built = try world.chest(["compose", "--quest", quest, "-o", world.root + "/out"], user: "alice")
+        // Format 1: the in-process simulation reads message files whose points are in the clear.
+        let built = try world.chest(["compose", "--quest", quest, "-o", world.root + "/out", "--format", "1"], user: "alice")
         #expect(built.status == 0, "\(built.stderr)")
         let walkText = try String(contentsOfFile: Self.root + "/demo/walk.txt", encoding: .utf8)
         let description = walkText.replacingOccurrences(of: "start 2026-06-01T09:00:00Z", with: "start " + ISO8601.string(Date()))
