@@ -31,7 +31,7 @@ sender config name "The Organiser" > /dev/null
 id=$(sender compose -o "$work/quest.locked" --title "The hill quest" \
     --page "1. The fountain: you are at the start. Walk up the hill." --lock location=47.376900,8.541700/25m \
     --page "2. Halfway: the path under the trees." --lock location=47.377282,8.542263/20m \
-    --page "3. The summit plateau: above 465 m." --lock altitude=465..480 \
+    --page "3. The summit plateau: above 465 m." --lock altitude=465..485 \
     --page "4. Forty seconds into the walk, wherever you are." --lock time="$(date -u +%Y-%m-%dT%H:%M:%SZ -d '+44 sec')" \
     --page "5. The old tower, 2 km away: not today." --lock location=47.3950,8.5600/30m)
 

@@ -48,6 +48,10 @@ public enum Lock: Hashable, Sendable {
 
     /// The smallest radius `compose` accepts, in metres (a consumer receiver cannot do better).
     public static let minimumRadius = 10.0
+
+    /// The narrowest altitude range `compose` accepts, in metres: a consumer receiver's altitude wanders by
+    /// more than this between fixes (README "How locks hold").
+    public static let minimumAltitudeSpan = 20.0
 }
 
 /// Which of a page's two alternatives.

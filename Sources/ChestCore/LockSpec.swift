@@ -54,9 +54,19 @@ public enum LockSpec: Hashable, Sendable {
                       margin.isFinite, margin >= 0 else {
                     throw LockSpecError(text, "write here±METRES, such as altitude=here±20")
                 }
+                try checkAltitudeSpan(2 * margin, text)
                 return .altitudeHere(margin: margin)
             }
-            return .lock(.altitude(try range(value, text, unit: "m")))
+            let bounds = try range(value, text, unit: "m")
+            try checkAltitudeSpan(bounds.max - bounds.min, text)
+            return .lock(.altitude(bounds))
+        }
+    }
+
+    /// Refuses a range narrower than GPS altitude can hold, as a radius under 10 m is refused.
+    private static func checkAltitudeSpan(_ span: Double, _ text: String) throws(LockSpecError) {
+        guard span >= Lock.minimumAltitudeSpan else {
+            throw LockSpecError(text, "an altitude range under \(Lock.minimumAltitudeSpan.compact) m cannot be trusted with a consumer GPS; make it 20 m wide or more (here±10)")
         }
     }
 
