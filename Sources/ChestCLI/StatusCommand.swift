@@ -59,6 +59,10 @@ struct StatusCommand: ChestCommand {
             lines.append(row("accuracy", "\(horizontal), \(vertical)"))
             lines.append(row("satellites", fix.satellitesUsed.map { "\($0) used" } ?? "unknown"))
             lines.append(row("age", fix.ageSeconds.map { String(format: "%.1f s", $0) } ?? "unknown"))
+            lines.append(row("receiver", fix.source.map { "\($0.description), \($0.kind.rawValue)" } ?? "unknown"))
+            if let trust = fix.trust {
+                lines.append(row("trust", paint(trust.description, trust.level == .hardware ? "32" : "33")))
+            }
         } else {
             lines.append(row("fix", paint("none yet", "33")))
         }

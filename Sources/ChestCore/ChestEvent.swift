@@ -21,6 +21,8 @@ public enum ChestEvent: Hashable, Sendable {
     case clock(reason: String)
     /// A weather reading arrived.
     case weather(WeatherSummary)
+    /// The fixes' trust level or its reasons changed (docs/SECURITY.md "Hardware trust and time").
+    case trust(FixTrust, source: FixSource?)
 
     /// The name in the `event` field.
     public var name: String {
@@ -34,6 +36,7 @@ public enum ChestEvent: Hashable, Sendable {
         case .deleted: "deleted"
         case .clock: "clock"
         case .weather: "weather"
+        case .trust: "trust"
         }
     }
 
@@ -59,6 +62,7 @@ public enum ChestEvent: Hashable, Sendable {
         case let .saved(id, title): "saved \(id) \"\(title)\""
         case let .deleted(id, title): "deleted \(id) \"\(title)\""
         case let .clock(reason): "clock: \(reason)"
+        case let .trust(trust, source): "trust \(trust.description)" + (source.map { " (\($0.description))" } ?? "")
         case .fix, .weather: name
         }
     }

@@ -11,7 +11,7 @@ struct Streak: Hashable, Sendable {
 extension Engine {
     mutating func handleFix(_ fix: Fix, now: Now) -> [Effect] {
         lastFix = fix
-        var effects: [Effect] = []
+        var effects = assessTrust(fix)
         if clock.observe(fix, now: now) {
             let reason = clock.rolloverSuspected
                 ? "GPS time is more than a year off the system clock: a receiver week-rollover bug, not trusted"

@@ -17,6 +17,8 @@ public struct Engine: Sendable {
         case clientGone(ClientID)
         case fix(Fix, Now)
         case gpsLink(connected: Bool, server: String, reason: String?)
+        /// gpsd named the device feeding it, identified by the daemon; `nil` when it went away.
+        case receiver(FixSource?)
         /// The wake-up the engine asked for with `.wake`, or any other moment worth re-checking time locks.
         case tick(Now)
         /// The last reading kept from an earlier run, served (with its age) until a new one arrives.
@@ -63,6 +65,8 @@ public struct Engine: Sendable {
     var altitudeEpoch: (epoch: Double?, hadAltitude: Bool) = (nil, false)
     public private(set) var gps: GPSLink
     public internal(set) var clock = ClockGuard()
+    /// The trust level of the fixes and where they come from.
+    public internal(set) var trust = TrustAssessor()
     public internal(set) var weather: WeatherObservation?
     /// When and how weather is asked for and how old or far a reading may be (docs/DESIGN.md "Lock rules", "Weather").
     public var weatherSchedule = WeatherSchedule()
@@ -119,6 +123,9 @@ public struct Engine: Sendable {
             gps.reason = reason
             if !connected { streaks.removeAll() }
             effects.append(.emit(.gpsd(connected: connected, server: server, reason: reason)))
+            if !connected { effects += handleReceiver(nil) }
+        case let .receiver(source):
+            effects = handleReceiver(source)
         case let .tick(now):
             effects += latch(dueTimeLocks(now), now: now)
             effects += latchWeather(now)

@@ -18,6 +18,10 @@ public struct StatusReport: Hashable, Sendable, Codable {
         @Null public var satellitesUsed: Int?
         @Null public var time: Date?
         @Null public var ageSeconds: Double?
+        /// The fixes' trust level and why (docs/SECURITY.md "Hardware trust and time").
+        @Null public var trust: FixTrust?
+        /// The receiver, as gpsd and the system describe it.
+        @Null public var source: FixSource?
 
     }
 
@@ -64,7 +68,7 @@ extension Engine {
             StatusReport.FixReport(mode: fix.mode, latitude: fix.position?.latitude, longitude: fix.position?.longitude,
                                    altitudeMSL: fix.altitude3D ?? (fix.mode >= 2 ? fix.altitudeMSL : nil),
                                    eph: fix.eph, epv: fix.epv, satellitesUsed: fix.satellitesUsed, time: fix.time,
-                                   ageSeconds: fix.age(at: now.monotonic))
+                                   ageSeconds: fix.age(at: now.monotonic), trust: trust.trust, source: trust.source)
         }
         let weather = self.weather.map {
             StatusReport.WeatherReport(condition: $0.condition?.rawValue, temperatureC: $0.temperatureC,

@@ -20,6 +20,8 @@ extension Daemon {
             feed(.gpsLink(connected: false, server: server, reason: reason))
         case let .fix(fix):
             feed(.fix(fix, now()))
+        case let .receiver(source):
+            feed(.receiver(source))
         }
     }
 }

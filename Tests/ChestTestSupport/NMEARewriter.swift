@@ -32,4 +32,17 @@ public enum NMEARewriter {
             return fields.joined(separator: ",")
         }
     }
+
+    /// The walk with every satellite's signal strength held at `strength(prn)`: a frozen (or, with one value
+    /// for all, a uniform) sky, as a simulator without path loss sends.
+    public static func withFixedSignals(_ log: String, _ strength: @escaping (Int) -> Int) -> String {
+        rewrite(log) { body in
+            guard body.hasPrefix("GPGSV") else { return body }
+            var fields = body.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            for snr in stride(from: 7, to: fields.count, by: 4) where !fields[snr].isEmpty {
+                fields[snr] = NMEA.padded(strength(Int(fields[snr - 3]) ?? 0), width: 2)
+            }
+            return fields.joined(separator: ",")
+        }
+    }
 }
