@@ -71,6 +71,7 @@ struct StatusCommand: ChestCommand {
         if report.clock.usingGPSTime { clock += paint(" (ahead: time locks follow GPS time)", "33") }
         if report.clock.rolloverSuspected { clock += paint(" (GPS time implausible: receiver week rollover?)", "33") }
         lines.append(row("clock", clock))
+        lines.append(row("time locks", "follow the \(report.clock.decidedBy == "gps" ? "GPS" : "system") clock: \(report.clock.why)"))
         if let weather = report.weather {
             let condition = weather.condition ?? "unknown conditions"
             let temperature = weather.temperatureC.map { String(format: ", %.1f °C", $0) } ?? ""

@@ -12,14 +12,7 @@ extension Engine {
     mutating func handleFix(_ fix: Fix, now: Now) -> [Effect] {
         lastFix = fix
         var effects = assessTrust(fix)
-        if clock.observe(fix, now: now) {
-            let reason = clock.rolloverSuspected
-                ? "GPS time is more than a year off the system clock: a receiver week-rollover bug, not trusted"
-                : "system clock is \(Int(clock.offset ?? 0)) s off GPS time"
-            effects.append(.emit(.clock(reason: reason)))
-            effects += latch(dueTimeLocks(now), now: now)
-            effects += rescheduleWake(now)
-        }
+        if clock.observe(fix, now: now, level: trust.level) { effects += clockChanged(now) }
         let epoch = fix.epoch
         if epoch != lastEmittedEpoch {
             lastEmittedEpoch = epoch

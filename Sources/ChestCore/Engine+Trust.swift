@@ -1,9 +1,20 @@
 extension Engine {
     /// gpsd named the device feeding it, or it went away (`nil`): the trust of every later fix depends on it.
-    mutating func handleReceiver(_ source: FixSource?) -> [Effect] {
+    mutating func handleReceiver(_ source: FixSource?, now: Now) -> [Effect] {
         let before = trust.trust
         trust.receiver(source)
-        return trust.trust == before ? [] : [.emit(.trust(trust.trust, source: source))]
+        var effects: [Effect] = trust.trust == before ? [] : [.emit(.trust(trust.trust, source: source))]
+        if source == nil, clock.forget("the GPS feed stopped") { effects += clockChanged(now) }
+        return effects
+    }
+
+    /// The clock guard's evidence changed: say so, and let time locks follow the clock that now decides.
+    mutating func clockChanged(_ now: Now) -> [Effect] {
+        let reason = clock.rolloverSuspected
+            ? "GPS time is more than a year off the system clock: a receiver week-rollover bug, not trusted"
+            : clock.offset.map { "system clock is \(Int($0)) s off GPS time" }
+            ?? "GPS time no longer counts (\(clock.dropped ?? "no evidence")): the system clock decides"
+        return [.emit(.clock(reason: reason))] + latch(dueTimeLocks(now), now: now) + rescheduleWake(now)
     }
 
     /// Judges a fix's trust (docs/SECURITY.md "Hardware trust and time"); a `trust` event when it changed.

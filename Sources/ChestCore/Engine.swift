@@ -18,7 +18,7 @@ public struct Engine: Sendable {
         case fix(Fix, Now)
         case gpsLink(connected: Bool, server: String, reason: String?)
         /// gpsd named the device feeding it, identified by the daemon; `nil` when it went away.
-        case receiver(FixSource?)
+        case receiver(FixSource?, Now)
         /// The wake-up the engine asked for with `.wake`, or any other moment worth re-checking time locks.
         case tick(Now)
         /// The last reading kept from an earlier run, served (with its age) until a new one arrives.
@@ -123,9 +123,8 @@ public struct Engine: Sendable {
             gps.reason = reason
             if !connected { streaks.removeAll() }
             effects.append(.emit(.gpsd(connected: connected, server: server, reason: reason)))
-            if !connected { effects += handleReceiver(nil) }
-        case let .receiver(source):
-            effects = handleReceiver(source)
+        case let .receiver(source, now):
+            effects = handleReceiver(source, now: now)
         case let .tick(now):
             effects += latch(dueTimeLocks(now), now: now)
             effects += latchWeather(now)
@@ -292,8 +291,10 @@ public struct Engine: Sendable {
     /// The next pending time lock's instant, on the system clock, as a `.wake` when it changed.
     mutating func rescheduleWake(_ now: Now) -> [Effect] {
         let trusted = clock.trustedTime(now)
-        let next = times.values.filter { $0 > trusted }.min()
+        var next = times.values.filter { $0 > trusted }.min()
             .map { $0.addingTimeInterval(clock.correction(now)) }
+        // While GPS time holds locks back, its evidence ageing out may open them (docs/SECURITY.md).
+        if let due = next, abs(clock.correction(now)) > 1, let expiry = clock.evidenceExpiry(now) { next = min(due, expiry) }
         guard scheduledWake != .some(next) else { return [] }
         scheduledWake = .some(next)
         return [.wake(at: next)]

@@ -31,6 +31,10 @@ public struct StatusReport: Hashable, Sendable, Codable {
         /// True when time locks follow GPS time because the system clock is ahead of it.
         public var usingGPSTime: Bool
         public var rolloverSuspected: Bool
+        /// "system" or "gps": the clock time locks follow now.
+        public var decidedBy: String
+        /// Why that clock decides.
+        public var why: String
 
     }
 
@@ -83,7 +87,8 @@ extension Engine {
         return StatusReport(
             gpsd: .init(connected: gps.connected, server: gps.server, reason: gps.reason), fix: fix,
             clock: .init(system: now.wall, gpsOffsetSeconds: clock.offset, usingGPSTime: clock.correction(now) > 0,
-                         rolloverSuspected: clock.rolloverSuspected),
+                         rolloverSuspected: clock.rolloverSuspected, decidedBy: clock.decision(now).clock,
+                         why: clock.decision(now).why),
             weather: weather, messages: counts, notes: notes)
     }
 }

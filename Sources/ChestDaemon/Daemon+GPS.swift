@@ -18,10 +18,11 @@ extension Daemon {
             feed(.gpsLink(connected: true, server: server, reason: nil))
         case let .disconnected(server, reason):
             feed(.gpsLink(connected: false, server: server, reason: reason))
+            feed(.receiver(nil, now()))
         case let .fix(fix):
             feed(.fix(fix, now()))
         case let .receiver(source):
-            feed(.receiver(source))
+            feed(.receiver(source, now()))
         }
     }
 }

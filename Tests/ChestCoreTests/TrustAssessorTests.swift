@@ -120,7 +120,7 @@ struct TrustAssessorTests {
 
     @Test func theEngineEmitsATrustEventWhenTheLevelChangesAndStatusShowsIt() throws {
         var engine = F.engine([])
-        let named = engine.handle(.receiver(Self.pty))
+        let named = engine.handle(.receiver(Self.pty, F.now(0)))
         #expect(named == [.emit(.trust(FixTrust(level: .simulated, reasons: [
             "the receiver is a pseudo-terminal (gpsfake or a program writing NMEA)",
         ]), source: Self.pty))])

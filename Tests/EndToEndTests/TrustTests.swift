@@ -76,4 +76,29 @@ struct TrustTests {
         let trust = try #require(fix["trust"] as? [String: Any])
         #expect(trust["level"] as? String == "suspect")
     }
+
+    /// An old track replayed at real time makes GPS time decide (the clock looks 90 days ahead); when the live
+    /// feed follows, the jump drops that evidence and a lock due an hour ago opens: nothing stays frozen.
+    @Test func anOldTrackThenALiveOneFreezesNothing() throws {
+        let world = ChestHarness()
+        let now = Date()
+        func still(_ start: Date) -> String {
+            NMEAWalk(waypoints: [.init(Self.top, altitudeMSL: 480, hold: 8)], start: start).log()
+        }
+        let old = still(now.addingTimeInterval(-90 * 86_400)), live = still(now.addingTimeInterval(12))
+        let fake = try GPSFake(nmea: old + live, delay: 0.2)
+        defer { fake.stop() }
+        world.gpsd = "127.0.0.1:\(fake.port)"
+        try world.startDaemon()
+        func clock() throws -> [String: Any] { try world.status()["clock"] as? [String: Any] ?? [:] }
+        try world.waitUntil("GPS time decides", timeout: 20) { try clock()["decidedBy"] as? String == "gps" }
+        #expect((try clock()["why"] as? String)?.contains("ahead of GPS time") == true)
+        let alice = try MessageFactory(configDirectory: world.root + "/config-alice")
+        try alice.drop("an hour ago", [.time(now.addingTimeInterval(-3600))], into: world.chest)
+        try world.waitUntil("it is in", timeout: 10) { try world.list().count == 1 }
+        #expect(try world.states() == ["an hour ago": "locked"])
+        try world.waitUntil("the live feed frees it", timeout: 30) { try world.states() == ["an hour ago": "open"] }
+        #expect(try clock()["decidedBy"] as? String == "system")
+        #expect(world.daemonLog.contains("GPS time no longer counts (GPS time jumped"), "\(world.daemonLog)")
+    }
 }
