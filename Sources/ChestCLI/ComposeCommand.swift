@@ -17,6 +17,8 @@ struct ComposeCommand: ChestCommand, Equatable {
                 completion: .keyValue(keys: LockKind.allCases.map(\.rawValue),
                                       values: ["location": ["here/30m"], "weather": WeatherCondition.allCases.map(\.rawValue)])),
         .flag("--or", help: "switches the page to set B", repeatable: true),
+        .option("--require", value: "hardware", help: "location and altitude locks count only fixes from a hardware receiver",
+                completion: .words(["hardware"])),
     ]
     static let discussion = """
         Writes a sealed message file with 1 to 5 pages. After each --page, every --lock adds a lock to
@@ -43,6 +45,10 @@ struct ComposeCommand: ChestCommand, Equatable {
         draft.output = values.value("--output")
         draft.title = values.value("--title")
         draft.from = values.value("--from")
+        if let requirement = values.value("--require") {
+            guard requirement == "hardware" else { throw UsageError("--require takes \"hardware\", not \"\(requirement)\"") }
+            draft.requiresHardware = true
+        }
         for occurrence in values.occurrences {
             switch (occurrence.name, occurrence.value) {
             case let ("--page", text?): try addPage(text)
@@ -112,6 +118,8 @@ struct ComposeDraft: Equatable {
     var title: String?
     var from: String?
     var pages: [PageDraft] = []
+    /// `--require hardware`.
+    var requiresHardware = false
 }
 
 struct PageDraft: Equatable {

@@ -20,7 +20,8 @@ struct Composer {
         }
         let identity = try Identity.loadOrCreate(at: settings.identityPath)
         let unsealed = Message(id: MessageID(bytes: Sealer.randomBytes(16)), title: draft.title ?? "",
-                               from: draft.from ?? settings.senderName, created: Date(), pages: pages)
+                               from: draft.from ?? settings.senderName, created: Date(), pages: pages,
+                               seal: nil, requiresHardware: draft.requiresHardware)
         do {
             try MessageFile.validate(unsealed)
         } catch {

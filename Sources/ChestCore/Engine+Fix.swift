@@ -25,7 +25,8 @@ extension Engine {
         var inside: Set<LockRef> = []
         if let position = fix.position {
             for (circle, _) in locations.containing(position)
-            where LockRule.location(position, eph: fix.eph, center: circle.center, radius: circle.radius) == nil {
+            where LockRule.location(position, eph: fix.eph, center: circle.center, radius: circle.radius) == nil
+                && fixCounts(for: circle.key) {
                 inside.insert(circle.key)
                 if advance(circle.key, fix: fix) >= Self.confirmations { held.append(circle.key) }
             }
@@ -47,7 +48,7 @@ extension Engine {
         if let altitude = fix.altitude3D {
             altitudeEpoch.hadAltitude = true
             for (ref, bounds) in altitudes {
-                if LockRule.altitude(altitude, epv: fix.epv, bounds: bounds) == nil {
+                if LockRule.altitude(altitude, epv: fix.epv, bounds: bounds) == nil && fixCounts(for: ref) {
                     if advance(ref, fix: fix) >= Self.confirmations { held.append(ref) }
                 } else {
                     streaks.removeValue(forKey: ref)

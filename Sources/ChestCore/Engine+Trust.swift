@@ -1,3 +1,5 @@
+import struct Foundation.Date
+
 extension Engine {
     /// gpsd named the device feeding it, or it went away (`nil`): the trust of every later fix depends on it.
     mutating func handleReceiver(_ source: FixSource?, now: Now) -> [Effect] {
@@ -6,6 +8,16 @@ extension Engine {
         var effects: [Effect] = trust.trust == before ? [] : [.emit(.trust(trust.trust, source: source))]
         if source == nil, clock.forget("the GPS feed stopped") { effects += clockChanged(now) }
         return effects
+    }
+
+    /// GPS time from a hardware receiver, while there is some: what `,gps` time locks need.
+    func hardwareTime(_ now: Now) -> Date? {
+        clock.hasHardwareTime(now) ? clock.gpsTime(now) : nil
+    }
+
+    /// Whether this fix may count for the lock's message: any fix, unless it asks for hardware.
+    func fixCounts(for ref: LockRef) -> Bool {
+        trust.level == .hardware || entries[ref.id]?.message.requiresHardware != true
     }
 
     /// The clock guard's evidence changed: say so, and let time locks follow the clock that now decides.

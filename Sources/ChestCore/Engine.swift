@@ -77,6 +77,8 @@ public struct Engine: Sendable {
     var locations = LocationIndex<LockRef>()
     var altitudes: [LockRef: Bounds] = [:]
     var times: [LockRef: Date] = [:]
+    /// The time locks that need hardware GPS time (`time=…,gps`); their instants are in `times`.
+    var gpsTimes: Set<LockRef> = []
     var weathers: Set<LockRef> = []
     var streaks: [LockRef: Streak] = [:]
     var lastEmittedEpoch: Double?
@@ -181,7 +183,7 @@ public struct Engine: Sendable {
         let due = stored.message.pages.indices.flatMap { pageIndex in
             LockSetName.allCases.compactMap { set -> LockRef? in
                 let ref = LockRef(id: stored.id, key: LockKey(page: pageIndex + 1, set: set, kind: .time))
-                return times[ref].map { timeHolds($0, now) } == true ? ref : nil
+                return times[ref].map { timeHolds($0, now, ref: ref) } == true ? ref : nil
             }
         }
         let reading = weatherReading(now: now)
@@ -214,6 +216,9 @@ public struct Engine: Sendable {
                     case let .location(center, radius): locations.insert(ref, center: center, radius: radius)
                     case let .altitude(bounds): altitudes[ref] = bounds
                     case let .time(date): times[ref] = date
+                    case let .gpsTime(date):
+                        times[ref] = date
+                        gpsTimes.insert(ref)
                     case .weather, .temperature: weathers.insert(ref)
                     case .pin: break
                     }
@@ -226,6 +231,7 @@ public struct Engine: Sendable {
         locations.remove(ref)
         altitudes.removeValue(forKey: ref)
         times.removeValue(forKey: ref)
+        gpsTimes.remove(ref)
         weathers.remove(ref)
         streaks.removeValue(forKey: ref)
     }
@@ -279,13 +285,14 @@ public struct Engine: Sendable {
     // MARK: - Time
 
     /// Whether a time lock's instant has come by the trusted clock.
-    func timeHolds(_ instant: Date, _ now: Now) -> Bool {
-        LockRule.time(instant, trusted: clock.trustedTime(now), correction: clock.correction(now)) == nil
+    func timeHolds(_ instant: Date, _ now: Now, ref: LockRef) -> Bool {
+        if gpsTimes.contains(ref) { return LockRule.gpsTime(instant, gps: hardwareTime(now)) == nil }
+        return LockRule.time(instant, trusted: clock.trustedTime(now), correction: clock.correction(now)) == nil
     }
 
     /// The pending time locks whose instant has come.
     func dueTimeLocks(_ now: Now) -> [LockRef] {
-        times.filter { timeHolds($0.value, now) }.map(\.key)
+        times.filter { timeHolds($0.value, now, ref: $0.key) }.map(\.key)
     }
 
     /// The next pending time lock's instant, on the system clock, as a `.wake` when it changed.

@@ -26,6 +26,8 @@ public enum Lock: Hashable, Sendable {
     case location(center: Coordinate, radius: Double)
     /// The trusted time is at or after this instant.
     case time(Date)
+    /// GPS time from a `hardware` receiver is at or after this instant (`time=…,gps`).
+    case gpsTime(Date)
     /// The reader enters the PIN whose Argon2id hash (libsodium's encoded form) this is.
     case pin(hash: String)
     /// The current weather at the reader's position is this.
@@ -38,7 +40,7 @@ public enum Lock: Hashable, Sendable {
     public var kind: LockKind {
         switch self {
         case .location: .location
-        case .time: .time
+        case .time, .gpsTime: .time
         case .pin: .pin
         case .weather: .weather
         case .temperature: .temperature

@@ -20,6 +20,10 @@ public enum LockReason: Hashable, Sendable, Codable {
     case weather(current: WeatherCondition?, needs: WeatherCondition)
     case temperature(current: Double, needs: Bounds)
     case sentByYou
+    /// The message asks for hardware and the fixes are not (the level and its reasons).
+    case needsHardware(String)
+    /// A `,gps` time lock without GPS time from a hardware receiver.
+    case needsHardwareTime(opensAt: Date)
 
     /// The sentence a person reads, with times in `timeZone`.
     public func text(timeZone: TimeZone = .current, now: Date) -> String {
@@ -44,6 +48,9 @@ public enum LockReason: Hashable, Sendable, Codable {
             "\(current?.presentParticiple ?? "weather unknown"), needs \(needs.rawValue)"
         case let .temperature(current, needs): "it is \(Self.celsius(current)) °C, needs \(needs) °C"
         case .sentByYou: "you sent this message"
+        case let .needsHardware(trust): "the organiser asks for a hardware GPS receiver; these fixes are \(trust)"
+        case let .needsHardwareTime(date):
+            "opens at \(Self.format(date, timeZone)) by GPS time from a hardware receiver, which chestd does not have"
         }
     }
 

@@ -52,6 +52,17 @@ enum LockRule {
         return correction > 0 ? .clockAheadOfGPS(opensAt: instant, offsetSeconds: correction) : .opensAt(instant)
     }
 
+    /// GPS time from a hardware receiver (`gps`, nil without one) at or after the instant.
+    static func gpsTime(_ instant: Date, gps: Date?) -> LockReason? {
+        guard let gps else { return .needsHardwareTime(opensAt: instant) }
+        return instant <= gps ? nil : .opensAt(instant)
+    }
+
+    /// Fixes of this trust count for the message: any, unless its organiser asked for hardware.
+    static func trust(_ trust: TrustAssessor, requiresHardware: Bool) -> LockReason? {
+        requiresHardware && trust.level != .hardware ? .needsHardware(trust.trust.description) : nil
+    }
+
     /// A known reading of that condition.
     static func weather(_ needs: WeatherCondition, _ reading: WeatherReading) -> LockReason? {
         switch reading {

@@ -13,7 +13,7 @@ public enum LockSpec: Hashable, Sendable {
     /// The forms, for help and errors.
     public static let forms = """
         location=LAT,LON/RADIUS   e.g. location=48.85837,2.29448/30m (m or km; here/30m uses chestd's fix)
-        time=ISO8601              e.g. time=2026-12-24T18:00:00+01:00
+        time=ISO8601[,gps]        e.g. time=2026-12-24T18:00:00+01:00 (,gps: only by a hardware receiver's time)
         pin=DDDD                  e.g. pin=4821
         weather=CONDITION         one of clear, cloudy, rainy, snowy, thundery
         temperature=MIN..MAX      e.g. temperature=-5..3 (°C)
@@ -32,10 +32,11 @@ public enum LockSpec: Hashable, Sendable {
         switch kind {
         case .location: return try location(value, text)
         case .time:
-            guard let date = ISO8601.parse(value, localZone: timeZone) else {
+            let gps = value.lowercased().hasSuffix(",gps")
+            guard let date = ISO8601.parse(gps ? String(value.dropLast(4)) : value, localZone: timeZone) else {
                 throw LockSpecError(text, "not an ISO 8601 time; write it like 2026-12-24T18:00:00+01:00")
             }
-            return .lock(.time(date))
+            return .lock(gps ? .gpsTime(date) : .time(date))
         case .pin:
             guard PINAttempts.isWellFormed(value) else {
                 throw LockSpecError(text, "a PIN is exactly 4 digits, such as pin=4821")

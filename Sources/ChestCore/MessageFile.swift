@@ -94,8 +94,12 @@ struct WireMessage: Codable {
     var pages: [WirePage]?
     var publicKey: String?
     var signature: String?
+    /// "hardware" when the organiser asked for it (docs/FORMAT.md "require"); absent otherwise, so the signed
+    /// bytes of every other message are unchanged.
+    var require: String?
 
     init(_ message: Message, includingSignature: Bool) {
+        require = message.requiresHardware ? "hardware" : nil
         format = MessageFile.formatName
         version = MessageFile.version
         id = message.id.rawValue
@@ -139,7 +143,11 @@ struct WireMessage: Codable {
         case (_, nil):
             throw .unsealed
         }
-        return Message(id: id, title: title, from: from, created: created, pages: pages, seal: seal)
+        guard require == nil || require == "hardware" else {
+            throw .invalidField("require", "unknown requirement \"\(require ?? "")\"; this chest knows \"hardware\"")
+        }
+        return Message(id: id, title: title, from: from, created: created, pages: pages, seal: seal,
+                       requiresHardware: require == "hardware")
     }
 }
 
@@ -184,6 +192,8 @@ struct WireLock: Codable {
     var condition: String?
     var min: Double?
     var max: Double?
+    /// A time lock that needs hardware GPS time (docs/FORMAT.md).
+    var gps: Bool?
 
     init(_ lock: Lock) {
         type = lock.kind.rawValue
@@ -193,6 +203,9 @@ struct WireLock: Codable {
             longitude = center.longitude
             self.radius = radius
         case let .time(date): at = ISO8601.string(date)
+        case let .gpsTime(date):
+            at = ISO8601.string(date)
+            gps = true
         case let .pin(hash): argon2id = hash
         case let .weather(condition): self.condition = condition.rawValue
         case let .temperature(bounds), let .altitude(bounds):
@@ -211,7 +224,7 @@ struct WireLock: Codable {
         case .time:
             guard let at else { throw .missingField("pages[\(page)].at") }
             guard let date = ISO8601.parse(at) else { throw .badTime(page: page, at) }
-            return .time(date)
+            return gps == true ? .gpsTime(date) : .time(date)
         case .pin:
             guard let argon2id else { throw .missingField("pages[\(page)].argon2id") }
             guard argon2id.hasPrefix("$argon2id$"), argon2id.utf8.count < 128 else {

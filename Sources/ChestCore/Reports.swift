@@ -56,6 +56,7 @@ extension Lock {
         case let .location(center, radius):
             "within \(radius.compact) m of \(center.latitude.compact), \(center.longitude.compact)"
         case let .time(date): "from \(ISO8601.string(date))"
+        case let .gpsTime(date): "from \(ISO8601.string(date)) by hardware GPS time"
         case .pin: "the right PIN"
         case let .weather(condition): condition.rawValue
         case let .temperature(bounds): "\(bounds) °C"
@@ -114,16 +115,20 @@ extension Engine {
         case let .time(instant):
             return LockRule.time(instant, trusted: clock.trustedTime(now), correction: clock.correction(now))
                 ?? .opensAt(instant)
+        case let .gpsTime(instant):
+            return LockRule.gpsTime(instant, gps: hardwareTime(now)) ?? .opensAt(instant)
         case .pin:
             if let until = stored.state.pin.refusedUntil, until > clock.trustedTime(now) { return .pinRefused(until: until) }
             return .needsPIN
         case let .location(center, radius):
             if let problem = LockRule.fixProblem(lastFix, connected: gps.connected, now: now) { return problem }
+            if let problem = LockRule.trust(trust, requiresHardware: stored.message.requiresHardware) { return problem }
             guard let fix = lastFix, let position = fix.position else { return .needsFix }
             return LockRule.location(position, eph: fix.eph, center: center, radius: radius)
                 ?? .confirming(confirmations(of: ref), of: Self.confirmations)
         case let .altitude(bounds):
             if let problem = LockRule.fixProblem(lastFix, connected: gps.connected, now: now) { return problem }
+            if let problem = LockRule.trust(trust, requiresHardware: stored.message.requiresHardware) { return problem }
             return LockRule.altitude(lastFix?.altitude3D, epv: lastFix?.epv, bounds: bounds)
                 ?? .confirming(confirmations(of: ref), of: Self.confirmations)
         case let .weather(condition):

@@ -101,4 +101,28 @@ struct TrustTests {
         #expect(try clock()["decidedBy"] as? String == "system")
         #expect(world.daemonLog.contains("GPS time no longer counts (GPS time jumped"), "\(world.daemonLog)")
     }
+
+    /// `compose --require hardware`: on gpsfake (a pty, so `simulated`) such a message stays shut and `read`
+    /// says why, while the same lock without the flag opens as always.
+    @Test func aMessageThatRequiresHardwareStaysShutOnGpsfake() throws {
+        let world = ChestHarness()
+        let lock = "location=\(Self.top.latitude),\(Self.top.longitude)/100m"
+        for (title, extra) in [("hardware", ["--require", "hardware"]), ("any", [])] {
+            let made = try world.chest(["compose", "-o", "\(title).locked", "--title", title, "--page", "p", "--lock", lock]
+                                       + extra, user: "alice")
+            #expect(made.status == 0, "\(made.stderr)")
+            try FileManager.default.moveItem(atPath: world.root + "/\(title).locked", toPath: world.chest + "/\(title).locked")
+        }
+        let fake = try GPSFake(walk: NMEAWalk(waypoints: [.init(Self.top, altitudeMSL: 480, hold: 60)], start: Date()),
+                               delay: 0.05)
+        defer { fake.stop() }
+        world.gpsd = "127.0.0.1:\(fake.port)"
+        try world.startDaemon()
+        try world.waitUntil("the plain message opens", timeout: 30) { try world.states()["any"] == "open" }
+        usleep(500_000)
+        #expect(try world.states()["hardware"] == "locked")
+        let id = try world.list().first { $0["title"] as? String == "hardware" }?["id"] as? String ?? ""
+        let read = try world.chest(["read", id]).stdout
+        #expect(read.contains("the organiser asks for a hardware GPS receiver; these fixes are simulated"), "\(read)")
+    }
 }
