@@ -46,6 +46,9 @@ for _ in $(seq 1 100); do [ -S "$CHEST_SOCKET" ] && break; sleep 0.1; done
 watch_pid=$!
 sleep 0.3
 "$bin/chest" import "$work/quest.locked" > /dev/null
+sleep 3
+echo "== Where the fixes come from (gpsfake is a pseudo-terminal, so every fix is simulated):"
+"$bin/chest" status | grep -E "^(receiver|trust)"
 
 wait "$gpsfake_pid" || true
 gpsfake_pid=""

@@ -39,7 +39,7 @@ public struct SkySummary: Hashable, Sendable, Codable {
     }
 
     /// Whether more than one constellation is used.
-    public var isMultiConstellation: Bool { constellations & (constellations - 1) != 0 }
+    public var isMultiConstellation: Bool { constellations & (constellations &- 1) != 0 }
     /// Whether GPS alone is used.
     public var isGPSOnly: Bool { constellations == 1 }
 }

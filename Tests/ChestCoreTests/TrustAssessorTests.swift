@@ -118,6 +118,17 @@ struct TrustAssessorTests {
         #expect(trust.trust.reasons == ["a multi-constellation receiver suddenly uses GPS alone"])
     }
 
+    /// A sky without a used satellite (no fix under trees) is neither multi-constellation nor GPS alone.
+    @Test func anEmptySkyIsNothingInParticular() {
+        let empty = Self.sky(0, count: 0)
+        #expect(!empty.isMultiConstellation && !empty.isGPSOnly)
+        var trust = assessor()
+        var fix = F.fix(at: 5, mode: 1)
+        fix.sky = empty
+        trust.assess(fix)
+        #expect(trust.level == .hardware)
+    }
+
     @Test func theEngineEmitsATrustEventWhenTheLevelChangesAndStatusShowsIt() throws {
         var engine = F.engine([])
         let named = engine.handle(.receiver(Self.pty, F.now(0)))
