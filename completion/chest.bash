@@ -50,7 +50,7 @@ _chest()
 _chest_takes_value()
 {
     case "$1:$2" in
-        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--lock' | 'pin:--page' | 'watch:--count' | 'watch:--timeout' | 'config:--unset')
+        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--lock' | 'compose:--require' | 'pin:--page' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'config:--unset')
             return 0
             ;;
     esac
@@ -61,7 +61,7 @@ _chest_takes_value()
 _chest_is_command()
 {
     case "$1:$2" in
-        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':save' | ':delete' | ':status' | ':watch' | ':config' | ':help')
+        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':save' | ':delete' | ':status' | ':watch' | ':receipt' | ':verify' | ':config' | ':help')
             return 0
             ;;
     esac
@@ -75,7 +75,7 @@ _chest_options()
             echo '--socket --chest --config --version --help -h'
             ;;
         'compose')
-            echo '--output -o --title --from --page --lock --or --help -h'
+            echo '--output -o --title --from --page --lock --or --require --help -h'
             ;;
         'import')
             echo '--help -h'
@@ -101,6 +101,12 @@ _chest_options()
         'watch')
             echo '--json --count --timeout --help -h'
             ;;
+        'receipt')
+            echo '--page --output -o --help -h'
+            ;;
+        'verify')
+            echo '--help -h'
+            ;;
         'config')
             echo '--unset --help -h'
             ;;
@@ -114,7 +120,7 @@ _chest_commands()
 {
     case $1 in
         '')
-            echo 'compose import list read pin save delete status watch config help'
+            echo 'compose import list read pin save delete status watch receipt verify config help'
             ;;
     esac
 }
@@ -151,6 +157,9 @@ _chest_value()
                 *) compopt -o nospace 2>/dev/null; mapfile -t COMPREPLY < <(compgen -W 'location= time= pin= weather= temperature= altitude=' -- "$cur") ;;
             esac
             ;;
+        'compose:--require')
+            mapfile -t COMPREPLY < <(compgen -W 'hardware' -- "$cur")
+            ;;
         'import:'[0-9]*)
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -X '!*.locked' -- "$cur"; compgen -d -- "$cur")
@@ -167,6 +176,21 @@ _chest_value()
         'delete:0')
             mapfile -t COMPREPLY < <(compgen -W "$(for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p')" -- "$cur")
             ;;
+        'receipt:--output' | 'receipt:-o')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -X '!*.json' -- "$cur"; compgen -d -- "$cur")
+            ;;
+        'receipt:0')
+            mapfile -t COMPREPLY < <(compgen -W "$(for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p')" -- "$cur")
+            ;;
+        'verify:0')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -X '!*.json' -- "$cur"; compgen -d -- "$cur")
+            ;;
+        'verify:1')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -X '!*.locked' -- "$cur"; compgen -d -- "$cur")
+            ;;
         'config:--unset')
             mapfile -t COMPREPLY < <(compgen -W 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -- "$cur")
             ;;
@@ -174,7 +198,7 @@ _chest_value()
             mapfile -t COMPREPLY < <(compgen -W 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -- "$cur")
             ;;
         'help:0')
-            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin save delete status watch config help' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin save delete status watch receipt verify config help' -- "$cur")
             ;;
     esac
 }

@@ -8,9 +8,9 @@ function __chest_path
     set -l path
     while set -q words[1]
         switch "$path:$words[1]"
-            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'pin:--page' 'watch:--count' 'watch:--timeout' 'config:--unset'
+            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--require' 'pin:--page' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'config:--unset'
                 set -e words[1]
-            case ':compose' ':import' ':list' ':read' ':pin' ':save' ':delete' ':status' ':watch' ':config' ':help'
+            case ':compose' ':import' ':list' ':read' ':pin' ':save' ':delete' ':status' ':watch' ':receipt' ':verify' ':config' ':help'
                 set -a path $words[1]
         end
         set -e words[1]
@@ -51,6 +51,10 @@ function __chest_value_5
     sh -c 'for saved in \'\' --saved; do chest list $saved --json; done 2>/dev/null | sed -n \'s/^ *"id" *: *"\\([^"]*\\)".*/\\1/p\''
 end
 
+function __chest_value_6
+    sh -c 'for saved in \'\' --saved; do chest list $saved --json; done 2>/dev/null | sed -n \'s/^ *"id" *: *"\\([^"]*\\)".*/\\1/p\''
+end
+
 complete -c chest -f
 complete -c chest -n '__chest_is \'\'' -l socket -r -F -d 'chestd\'s control socket (default $CHEST_SOCKET, else $XDG_RUNTIME_DIR/chestd.sock)'
 complete -c chest -n '__chest_is \'\'' -l chest -r -a '(__fish_complete_directories)' -d 'the chest directory (default $CHEST_DIR, else $XDG_DATA_HOME/chest)'
@@ -66,6 +70,8 @@ complete -c chest -n '__chest_is \'\'' -a save -d 'move a message to the saved c
 complete -c chest -n '__chest_is \'\'' -a delete -d 'remove a message for good'
 complete -c chest -n '__chest_is \'\'' -a status -d 'gpsd, the fix, the clock, the weather, counts'
 complete -c chest -n '__chest_is \'\'' -a watch -d 'stream events as they happen'
+complete -c chest -n '__chest_is \'\'' -a receipt -d 'export a signed receipt of an unlock'
+complete -c chest -n '__chest_is \'\'' -a verify -d 'check an unlock receipt against the message it claims'
 complete -c chest -n '__chest_is \'\'' -a config -d 'show or change settings'
 complete -c chest -n '__chest_is \'\'' -a help -d 'explain a command'
 complete -c chest -n '__chest_is \'compose\'' -l output -s o -r -a '(__fish_complete_suffix .locked)' -d 'the message file to write'
@@ -74,6 +80,7 @@ complete -c chest -n '__chest_is \'compose\'' -l from -r -d 'the sender\'s name 
 complete -c chest -n '__chest_is \'compose\'' -l page -r -d 'starts the next page, with this text'
 complete -c chest -n '__chest_is \'compose\'' -l lock -r -a '(__chest_value_1)' -d 'adds a lock to the page\'s current set'
 complete -c chest -n '__chest_is \'compose\'' -l or -d 'switches the page to set B'
+complete -c chest -n '__chest_is \'compose\'' -l require -r -a 'hardware' -d 'location and altitude locks count only fixes from a hardware receiver'
 complete -c chest -n '__chest_is \'compose\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'import\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'import\'' -a '(__fish_complete_suffix .locked)'
@@ -97,8 +104,15 @@ complete -c chest -n '__chest_is \'watch\'' -l json -d 'print JSON'
 complete -c chest -n '__chest_is \'watch\'' -l count -r -d 'stop after N events'
 complete -c chest -n '__chest_is \'watch\'' -l timeout -r -d 'stop after S seconds'
 complete -c chest -n '__chest_is \'watch\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'receipt\'' -l page -r -d 'the page (default: the first open one)'
+complete -c chest -n '__chest_is \'receipt\'' -l output -s o -r -a '(__fish_complete_suffix .json)' -d 'write the receipt here instead of printing it'
+complete -c chest -n '__chest_is \'receipt\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'receipt\'' -a '(__chest_value_6)'
+complete -c chest -n '__chest_is \'verify\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'verify\'' -a '(__fish_complete_suffix .json)'
+complete -c chest -n '__chest_is \'verify\'' -a '(__fish_complete_suffix .locked)'
 complete -c chest -n '__chest_is \'config\'' -l unset -r -a 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -d 'remove a setting'
 complete -c chest -n '__chest_is \'config\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'config\'' -a 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify'
 complete -c chest -n '__chest_is \'help\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin save delete status watch config help'
+complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin save delete status watch receipt verify config help'

@@ -11,6 +11,7 @@ struct Streak: Hashable, Sendable {
 extension Engine {
     mutating func handleFix(_ fix: Fix, now: Now) -> [Effect] {
         lastFix = fix
+        rememberEpoch(fix)
         var effects = assessTrust(fix)
         if clock.observe(fix, now: now, level: trust.level) { effects += clockChanged(now) }
         let epoch = fix.epoch

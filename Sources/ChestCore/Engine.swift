@@ -81,6 +81,8 @@ public struct Engine: Sendable {
     var gpsTimes: Set<LockRef> = []
     var weathers: Set<LockRef> = []
     var streaks: [LockRef: Streak] = [:]
+    /// The last report of each of the last few epochs, for unlock evidence.
+    var recentEpochs: [Fix] = []
     var lastEmittedEpoch: Double?
     var scheduledWake: Date??
     var scheduledWeatherCheck: Date??
@@ -264,7 +266,9 @@ public struct Engine: Sendable {
                     }
                 }
                 guard let set else { continue }
-                opened.append(OpenPage(page: number, set: set, at: now.wall, delivered: false))
+                var open = OpenPage(page: number, set: set, at: now.wall, delivered: false)
+                open.evidence = evidence(locks: page[set].map(\.kind), now: now)
+                opened.append(open)
             }
             stored.state.openPages += opened
             entries[id] = stored

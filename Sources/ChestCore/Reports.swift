@@ -33,6 +33,10 @@ public struct PageReport: Hashable, Sendable, Codable {
     public var openedAt: Date?
     /// For a page still locked: each non-empty set and its locks.
     public var sets: [SetReport]
+    /// For an open page: what chestd saw as it opened, for `chest receipt`.
+    public var evidence: UnlockEvidence?
+    /// The sender's signature of the message, base64: a receipt names the message by it.
+    public var messageSignature: String?
 }
 
 public struct SetReport: Hashable, Sendable, Codable {
@@ -90,7 +94,8 @@ extension Engine {
             let number = index + 1
             if let open = stored.state.openPages.first(where: { $0.page == number }) {
                 return PageReport(number: number, open: true, text: page.text, openedBy: open.set, openedAt: open.at,
-                                  sets: [])
+                                  sets: [], evidence: open.evidence,
+                                  messageSignature: stored.message.seal.map { Data($0.signature).base64EncodedString() })
             }
             let sets = LockSetName.allCases.filter { !page[$0].isEmpty }.map { set in
                 SetReport(set: set, locks: page[set].map { lock in
