@@ -1,6 +1,6 @@
 import struct Foundation.Date
 
-/// Decides which time a time lock trusts (README "How locks hold", docs/SECURITY.md "Hardware trust and time"):
+/// Decides which time a time lock trusts (docs/DESIGN.md "Lock rules", docs/SECURITY.md "Hardware trust and time"):
 /// the system clock, unless GPS time, confirmed by three consecutive timed 3D fixes from a live, consistent,
 /// unsuspected feed, shows the clock set ahead by more than a minute; and GPS time whenever that evidence comes
 /// from a `hardware` receiver. A receiver whose time is a whole number of 1024-week periods behind has the

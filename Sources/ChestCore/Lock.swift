@@ -52,7 +52,7 @@ public enum Lock: Hashable, Sendable {
     public static let minimumRadius = 10.0
 
     /// The narrowest altitude range `compose` accepts, in metres: a consumer receiver's altitude wanders by
-    /// more than this between fixes (README "How locks hold").
+    /// more than this between fixes (docs/DESIGN.md "Lock rules").
     public static let minimumAltitudeSpan = 20.0
 }
 

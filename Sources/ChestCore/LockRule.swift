@@ -29,7 +29,7 @@ enum LockRule {
         return nil
     }
 
-    /// The vertical counterpart of the eph rule (README "How locks hold"): a fix counts when its vertical error
+    /// The vertical counterpart of the eph rule (docs/DESIGN.md "Lock rules"): a fix counts when its vertical error
     /// estimate is no larger than the range's whole width, with a floor of `verticalErrorFloor` for narrow
     /// ranges and a cap of `verticalErrorCap` for wide ones. An unknown epv is allowed, as an unknown eph is.
     /// Consumer receivers report 45–70 m on a good fix, which a ±40 m range must accept; a cold start's

@@ -12,7 +12,7 @@ import Testing
        .enabled(if: !GPSLogs.entries().isEmpty, "../shared/gpslogs is absent: the real-receiver replays are skipped"))
 struct GPSLogReplayTests {
     /// A lock around the receiver's true position opens; one 2 km away stays shut. An altitude lock ±40 m
-    /// around the middle of its altitudes opens too (README "How locks hold": consumer receivers report epv
+    /// around the middle of its altitudes opens too (docs/DESIGN.md "Lock rules": consumer receivers report epv
     /// 45–70 m, some none at all); one 500 m above stays shut. quectel-eg25-g's cold start is a negative
     /// example whose altitudes say nothing true: it gets no altitude lock to open.
     @Test(arguments: GPSLogs.entries())
