@@ -83,25 +83,26 @@ struct TrustAssessorTests {
         #expect(trust.trust == FixTrust(level: .suspect, reasons: ["GPS time went backwards"]))
     }
 
+    /// A fix `seconds` into the walk's standstill, with its sky.
+    static func standing(at seconds: Int, sky: SkySummary) -> Fix {
+        var fix = F.fix(at: Double(seconds), F.north(of: F.tower, metres: 7))
+        fix.sky = sky
+        return fix
+    }
+
     @Test func aUniformSkyIsSuspect() {
         var trust = assessor()
-        var fix = F.fix(at: 5, F.north(of: F.tower, metres: 7))
-        fix.sky = Self.sky(5, equal: true)
-        trust.assess(fix)
+        trust.assess(Self.standing(at: 5, sky: Self.sky(5, equal: true)))
         #expect(trust.trust.reasons == ["every satellite has the same signal strength"])
     }
 
     @Test func aFrozenSkyIsSuspectAfterThirtyReports() {
         var trust = assessor()
         for second in 5..<(5 + TrustAssessor.frozenReports) {
-            var fix = F.fix(at: Double(second), F.north(of: F.tower, metres: 7))
-            fix.sky = Self.sky(second, flicker: false)
-            trust.assess(fix)
+            trust.assess(Self.standing(at: second, sky: Self.sky(second, flicker: false)))
             #expect(trust.level == .hardware)
         }
-        var fix = F.fix(at: 40, F.north(of: F.tower, metres: 7))
-        fix.sky = Self.sky(40, flicker: false)
-        trust.assess(fix)
+        trust.assess(Self.standing(at: 40, sky: Self.sky(40, flicker: false)))
         #expect(trust.trust.reasons == ["the satellites' signal strengths have not changed for many reports"])
     }
 

@@ -37,12 +37,7 @@ struct GPSLogReplayTests {
         }
         let fake = try GPSFake(log: log.url, delay: 0.005)
         defer { fake.stop() }
-        world.gpsd = "127.0.0.1:\(fake.port)"
-        try world.startDaemon()
-        #expect(fake.waitForExit(timeout: 120) == 0, "\(fake.output)")
-        try world.waitUntil("the replay is over", timeout: 15) {
-            (try world.status()["gpsd"] as? [String: Any])?["connected"] as? Bool == false
-        }
+        #expect(try world.replay(fake, timeout: 120) == 0, "\(fake.output)")
         #expect(try world.states() == expected, "\(log.name): \(world.daemonLog.suffix(1500))")
     }
 
@@ -58,12 +53,7 @@ struct GPSLogReplayTests {
         }
         let fake = try GPSFake(log: log.url, delay: 0.005)
         defer { fake.stop() }
-        world.gpsd = "127.0.0.1:\(fake.port)"
-        try world.startDaemon()
-        #expect(fake.waitForExit(timeout: 120) == 0)
-        try world.waitUntil("the replay is over", timeout: 15) {
-            (try world.status()["gpsd"] as? [String: Any])?["connected"] as? Bool == false
-        }
+        #expect(try world.replay(fake, timeout: 120) == 0)
         let opened = try world.states().filter { $0.value != "locked" }
         #expect(opened.isEmpty, "\(opened)")
         #expect(world.daemonLog.contains("gpsd connected"))
@@ -84,12 +74,7 @@ struct GPSLogReplayTests {
         let nmea = receiver == "no epv" ? NMEARewriter.withoutVerticalError(walk) : NMEARewriter.withVDOP(2.8, walk)
         let fake = try GPSFake(nmea: nmea, delay: 0.01)
         defer { fake.stop() }
-        world.gpsd = "127.0.0.1:\(fake.port)"
-        try world.startDaemon()
-        #expect(fake.waitForExit(timeout: 60) == 0)
-        try world.waitUntil("the replay is over", timeout: 15) {
-            (try world.status()["gpsd"] as? [String: Any])?["connected"] as? Bool == false
-        }
+        #expect(try world.replay(fake, timeout: 60) == 0)
         #expect(fake.output.contains(receiver == "no epv" ? "\"altMSL\"" : "\"epv\":64.4"))
         if receiver == "no epv" { #expect(!fake.output.contains("\"epv\"")) }
         #expect(try world.states() == ["hill": "open", "500 m above": "locked"], "\(world.daemonLog.suffix(1500))")

@@ -19,12 +19,7 @@ struct TrustTests {
     func replay(_ nmea: String, _ world: ChestHarness = ChestHarness()) throws -> (fix: [String: Any], log: String) {
         let fake = try GPSFake(nmea: nmea, delay: 0.005)
         defer { fake.stop() }
-        world.gpsd = "127.0.0.1:\(fake.port)"
-        try world.startDaemon()
-        #expect(fake.waitForExit(timeout: 60) == 0)
-        try world.waitUntil("the replay is over", timeout: 15) {
-            (try world.status()["gpsd"] as? [String: Any])?["connected"] as? Bool == false
-        }
+        #expect(try world.replay(fake) == 0)
         return (try world.status()["fix"] as? [String: Any] ?? [:], world.daemonLog)
     }
 
