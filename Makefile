@@ -6,7 +6,7 @@
 SWIFT ?= swift
 DEBIAN_PACKAGES := gpsd gpsd-tools gpsd-clients libgps-dev libsodium-dev pkg-config groff-base python3 bc
 
-.PHONY: all deps build test demo bench clean
+.PHONY: all deps build test demo bench torture clean
 
 include mk/install.mk
 
@@ -36,6 +36,12 @@ demo: build
 bench: deps install-release-build
 	"$$($(SWIFT) build -c release --show-bin-path)/chest-bench"
 	bash scripts/bench.sh
+
+# Minutes, not part of `make test`: kill -9 cycles, a full file system, descriptor exhaustion, an inotify storm,
+# a hostile corpus and a crash at each step (docs/RELIABILITY.md). Root for the tmpfs and prlimit phases.
+torture: deps
+	$(SWIFT) build -c release
+	python3 scripts/torture.py "$$($(SWIFT) build -c release --show-bin-path)"
 
 clean:
 	rm -rf .build

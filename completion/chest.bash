@@ -50,7 +50,7 @@ _chest()
 _chest_takes_value()
 {
     case "$1:$2" in
-        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--lock' | 'compose:--require' | 'pin:--page' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'config:--unset')
+        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--lock' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--require' | 'pin:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'config:--unset')
             return 0
             ;;
     esac
@@ -61,7 +61,7 @@ _chest_takes_value()
 _chest_is_command()
 {
     case "$1:$2" in
-        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':save' | ':delete' | ':status' | ':watch' | ':receipt' | ':verify' | ':config' | ':help')
+        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':save' | ':unsave' | ':delete' | ':undelete' | ':status' | ':watch' | ':receipt' | ':verify' | ':config' | ':help')
             return 0
             ;;
     esac
@@ -75,7 +75,7 @@ _chest_options()
             echo '--socket --chest --config --version --help -h'
             ;;
         'compose')
-            echo '--output -o --title --from --page --lock --or --require --help -h'
+            echo '--output -o --force --title --from --page --lock --or --format --seal-cost --require --help -h'
             ;;
         'import')
             echo '--help -h'
@@ -92,14 +92,20 @@ _chest_options()
         'save')
             echo '--help -h'
             ;;
+        'unsave')
+            echo '--help -h'
+            ;;
         'delete')
+            echo '--yes --help -h'
+            ;;
+        'undelete')
             echo '--help -h'
             ;;
         'status')
             echo '--json --watch --help -h'
             ;;
         'watch')
-            echo '--json --count --timeout --help -h'
+            echo '--json --events --fixes --count --timeout --utc --no-reconnect --help -h'
             ;;
         'receipt')
             echo '--page --output -o --help -h'
@@ -120,7 +126,7 @@ _chest_commands()
 {
     case $1 in
         '')
-            echo 'compose import list read pin save delete status watch receipt verify config help'
+            echo 'compose import list read pin save unsave delete undelete status watch receipt verify config help'
             ;;
     esac
 }
@@ -157,6 +163,12 @@ _chest_value()
                 *) compopt -o nospace 2>/dev/null; mapfile -t COMPREPLY < <(compgen -W 'location= time= pin= weather= temperature= altitude=' -- "$cur") ;;
             esac
             ;;
+        'compose:--format')
+            mapfile -t COMPREPLY < <(compgen -W '1 2' -- "$cur")
+            ;;
+        'compose:--seal-cost')
+            mapfile -t COMPREPLY < <(compgen -W 'interactive moderate sensitive' -- "$cur")
+            ;;
         'compose:--require')
             mapfile -t COMPREPLY < <(compgen -W 'hardware' -- "$cur")
             ;;
@@ -173,8 +185,14 @@ _chest_value()
         'save:0')
             mapfile -t COMPREPLY < <(compgen -W "$(for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p')" -- "$cur")
             ;;
+        'unsave:0')
+            mapfile -t COMPREPLY < <(compgen -W "$(for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p')" -- "$cur")
+            ;;
         'delete:0')
             mapfile -t COMPREPLY < <(compgen -W "$(for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p')" -- "$cur")
+            ;;
+        'watch:--events')
+            mapfile -t COMPREPLY < <(compgen -W 'unlocked ingested rejected gpsd clock weather fix saved unsaved deleted undeleted trust' -- "$cur")
             ;;
         'receipt:--output' | 'receipt:-o')
             compopt -o filenames 2>/dev/null
@@ -198,7 +216,7 @@ _chest_value()
             mapfile -t COMPREPLY < <(compgen -W 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -- "$cur")
             ;;
         'help:0')
-            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin save delete status watch receipt verify config help' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin save unsave delete undelete status watch receipt verify config help' -- "$cur")
             ;;
     esac
 }

@@ -10,6 +10,7 @@
 #
 # What goes where, and why there:
 #   $(BINDIR)/chestd, $(BINDIR)/chest        bin/ of PREFIX.
+#   $(BINDIR)/chest-walk                     the GPS simulator's walks as NMEA or GPX (rehearsing quests).
 #   $(LIBEXECDIR)/chest-weather             chestd's weather helper (the only code that talks HTTP).
 #   $(UDEVRULESDIR)/60-chest-gps.rules       $(PREFIX)/lib/udev/rules.d: the vendor rules directory, which
 #                                            udev reads for PREFIX /usr and /usr/local. /etc/udev/rules.d is
@@ -62,6 +63,7 @@ CHEST_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 CHEST_INSTALLED_FILES = \
 	$(DESTDIR)$(BINDIR)/chestd \
 	$(DESTDIR)$(BINDIR)/chest \
+	$(DESTDIR)$(BINDIR)/chest-walk \
 	$(DESTDIR)$(LIBEXECDIR)/chest-weather \
 	$(DESTDIR)$(UDEVRULESDIR)/60-chest-gps.rules \
 	$(DESTDIR)$(SYSTEMDUSERUNITDIR)/chestd.service \
@@ -88,7 +90,7 @@ install-release-build:
 install-binaries: install-release-build
 	bin='$(CHEST_BUILT)' && { [ -n "$$bin" ] || bin=$$(cd '$(CHEST_ROOT)' && $(SWIFT) build -c $(CONFIGURATION) --show-bin-path); } && \
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)' && \
-	$(INSTALL) -m 0755 "$$bin/chestd" "$$bin/chest" '$(DESTDIR)$(BINDIR)/' && \
+	$(INSTALL) -m 0755 "$$bin/chestd" "$$bin/chest" "$$bin/chest-walk" '$(DESTDIR)$(BINDIR)/' && \
 	$(INSTALL) -d '$(DESTDIR)$(LIBEXECDIR)' && \
 	$(INSTALL) -m 0755 "$$bin/chest-weather" '$(DESTDIR)$(LIBEXECDIR)/'
 

@@ -16,6 +16,7 @@ expected="
 $prefix/bin/chestd
 $prefix/libexec/chest/chest-weather
 $prefix/bin/chest
+$prefix/bin/chest-walk
 $prefix/lib/udev/rules.d/60-chest-gps.rules
 $unitdir/chestd.service
 $prefix/share/man/man1/chest.1
@@ -37,7 +38,7 @@ done
 extra=$(cd "$dest" && find . ! -type d | sed 's|^\.||' | sort | grep -vxF "$(printf '%s\n' $expected)" || true)
 [ -z "$extra" ] || problem "unexpected files: $extra"
 
-for binary in chestd chest; do
+for binary in chestd chest chest-walk; do
     [ -x "$dest$prefix/bin/$binary" ] || problem "$prefix/bin/$binary is not executable"
 done
 grep -qxF "ExecStart=$prefix/bin/chestd" "$dest$unitdir/chestd.service" ||

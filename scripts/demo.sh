@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # make demo: a quest unlocking along a walk. A private gpsd fed by gpsfake replays the bundled walk
 # (demo/walk.txt, turned into NMEA by the project's own chest-walk and dated now), a demo chest holds a
-# quest placed along it, and chestd unlocks its pages as the walk passes them. Exits by itself with a summary.
+# quest placed along it, and chestd unlocks its pages as the walk passes them; a progress line every few seconds
+# says where the walk is and what the next lock waits for. Exits by itself with a summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=$(swift build --show-bin-path)
+bin=${CHEST_BIN:-$(swift build --show-bin-path)}    # the tests pass theirs: a build inside `swift test` would wait for its lock
 work=$(mktemp -d /tmp/chest-demo-XXXXXX)
-gpsfake_pid="" chestd_pid="" watch_pid=""
+gpsfake_pid="" chestd_pid="" watch_pid="" progress_pid=""
 cleanup() {
+    [ -n "$progress_pid" ] && kill "$progress_pid" 2>/dev/null || true
     [ -n "$watch_pid" ] && kill "$watch_pid" 2>/dev/null || true
     [ -n "$chestd_pid" ] && kill "$chestd_pid" 2>/dev/null && wait "$chestd_pid" 2>/dev/null || true
     [ -n "$gpsfake_pid" ] && kill "$gpsfake_pid" 2>/dev/null && wait "$gpsfake_pid" 2>/dev/null || true
@@ -42,21 +44,21 @@ gpsfake_pid=$!
 "$bin/chestd" --weather-url http://127.0.0.1:9 2> "$work/chestd.log" &
 chestd_pid=$!
 for _ in $(seq 1 100); do [ -S "$CHEST_SOCKET" ] && break; sleep 0.1; done
-"$bin/chest" watch 2> /dev/null | grep --line-buffered -E "unlocked|gpsd|ingested" &
+"$bin/chest" watch --events unlocked,ingested,gpsd --no-reconnect 2> /dev/null &
 watch_pid=$!
 sleep 0.3
 "$bin/chest" import "$work/quest.locked" > /dev/null
-sleep 3
+sleep 2
 echo "== Where the fixes come from (gpsfake is a pseudo-terminal, so every fix is simulated):"
 "$bin/chest" status | grep -E "^(receiver|trust)"
+python3 scripts/demo-progress.py "$bin/chest" "$id" 4 &
+progress_pid=$!
 
 wait "$gpsfake_pid" || true
 gpsfake_pid=""
-sleep 2
+kill "$progress_pid" && wait "$progress_pid" || true
+progress_pid=""
+kill "$watch_pid" 2>/dev/null || true
+watch_pid=""
 echo
-echo "== The walk is over. Summary:"
 "$bin/chest" list
-echo
-"$bin/chest" read "$id"
-echo
-"$bin/chest" status

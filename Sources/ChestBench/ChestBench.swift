@@ -17,6 +17,10 @@ public enum ChestBench {
             measureTrust()
             return
         }
+        if arguments.first == "seal" {
+            SealBench.main()
+            return
+        }
         if arguments.first == "memory", arguments.count == 2 {
             measureMemory(directory: arguments[1])
             return

@@ -22,8 +22,8 @@ struct Chest: ParsableCommand {
     ]
     static var subcommands: [any ParsableCommand.Type] {
         [ComposeCommand.self, ImportCommand.self, ListCommand.self, ReadCommand.self, PinCommand.self, SaveCommand.self,
-         DeleteCommand.self, StatusCommand.self, WatchCommand.self, ReceiptCommand.self, VerifyCommand.self,
-         ConfigCommand.self, HelpCommand.self]
+         UnsaveCommand.self, DeleteCommand.self, UndeleteCommand.self, StatusCommand.self, WatchCommand.self,
+         ReceiptCommand.self, VerifyCommand.self, ConfigCommand.self, HelpCommand.self]
     }
 
     /// The IDs of both chests from the running chestd, one a line, for completion; nothing when it is not running.

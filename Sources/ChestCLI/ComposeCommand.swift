@@ -7,23 +7,32 @@ import Foundation
 struct ComposeCommand: ChestCommand, Equatable {
     static let name = "compose"
     static let abstract = "write a locked message file; prints its ID"
-    static let synopses = ["-o FILE --title TITLE [--from NAME] --page TEXT [--lock SPEC]... [--or --lock SPEC...] ..."]
+    static let synopses = ["-o FILE [--force] --title TITLE [--from NAME] --page TEXT [--lock SPEC]... [--or --lock SPEC...] ..."]
     static let parameters: [Parameter] = [
-        .option("--output", "-o", value: "FILE", help: "the message file to write", completion: .files(extension: "locked")),
+        .option("--output", "-o", value: "FILE", help: "the message file to write; - for standard output",
+                completion: .files(extension: "locked")),
+        .flag("--force", help: "overwrite FILE if it exists"),
         .option("--title", value: "TITLE", help: "the message's title"),
         .option("--from", value: "NAME", help: "the sender's name (default: the name setting)"),
-        .option("--page", value: "TEXT", help: "starts the next page, with this text", repeatable: true),
+        .option("--page", value: "TEXT", help: "starts the next page, with this text (@FILE reads a file, - standard input)",
+                repeatable: true),
         .option("--lock", value: "SPEC", help: "adds a lock to the page's current set", repeatable: true,
                 completion: .keyValue(keys: LockKind.allCases.map(\.rawValue),
                                       values: ["location": ["here/30m"], "weather": WeatherCondition.allCases.map(\.rawValue)])),
         .flag("--or", help: "switches the page to set B", repeatable: true),
+        .option("--format", value: "N", help: "the file format: 2 (sealed pages, the default) or 1 (text in the clear)",
+                completion: .words(["1", "2"])),
+        .option("--seal-cost", value: "LEVEL", help: "Argon2id cost of each guess: interactive (default), moderate or sensitive",
+                completion: .words(SealCost.Level.allCases.map(\.rawValue))),
         .option("--require", value: "hardware", help: "location and altitude locks count only fixes from a hardware receiver",
                 completion: .words(["hardware"])),
     ]
     static let discussion = """
         Writes a sealed message file with 1 to 5 pages. After each --page, every --lock adds a lock to
         set A; --or switches to set B of the same page. A page opens when every lock of A holds, or every
-        lock of B. A page without locks is open from the start. Prints the message ID.
+        lock of B. A page without locks is open from the start. Prints the message ID (on standard error when
+        the message itself goes to standard output with -o -). An existing FILE is kept unless --force.
+        A page's text can come from a file (--page @story.txt) or standard input (--page -).
 
         lock specs:
         \(LockSpec.forms.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
@@ -43,12 +52,17 @@ struct ComposeCommand: ChestCommand, Equatable {
     /// Times without a zone are read in `timeZone`.
     init(_ values: ParsedValues, timeZone: TimeZone) throws(UsageError) {
         draft.output = values.value("--output")
+        draft.force = values.flag("--force")
         draft.title = values.value("--title")
         draft.from = values.value("--from")
         if let requirement = values.value("--require") {
             guard requirement == "hardware" else { throw UsageError("--require takes \"hardware\", not \"\(requirement)\"") }
             draft.requiresHardware = true
         }
+        draft.format = try values.value("--format", "--format is 1 or 2") { Int($0).flatMap { (1...2).contains($0) ? $0 : nil } } ?? 2
+        draft.sealCost = try values.value("--seal-cost", "--seal-cost is interactive, moderate or sensitive") {
+            SealCost.Level(rawValue: $0.lowercased())
+        } ?? SealCost.defaultLevel
         for occurrence in values.occurrences {
             switch (occurrence.name, occurrence.value) {
             case let ("--page", text?): try addPage(text)
@@ -78,6 +92,9 @@ struct ComposeCommand: ChestCommand, Equatable {
             throw UsageError(error.description)
         }
         if draft.pages[index].inSetB { draft.pages[index].setB.append(spec) } else { draft.pages[index].setA.append(spec) }
+        if spec.kind == .location, let radius = value.split(separator: "/").last, radius.last?.isNumber == true {
+            draft.warnings.append("--lock \(value): the radius has no unit; read as \(radius) m (write \(radius)m or a distance in km)")
+        }
     }
 
     private mutating func switchToSetB() throws(UsageError) {
@@ -97,6 +114,13 @@ struct ComposeCommand: ChestCommand, Equatable {
             throw UsageError("compose needs --title TITLE")
         }
         guard !draft.pages.isEmpty else { throw UsageError("compose needs at least one --page TEXT") }
+        guard draft.pages.count(where: { $0.text == "-" }) <= 1 else { throw UsageError("only one --page can read standard input (-)") }
+        for (index, page) in draft.pages.enumerated() where draft.format == 1 {
+            for case let .pin(digits) in page.setA + page.setB where digits.count != 4 {
+                throw UsageError("page \(index + 1): format 1 takes a PIN of exactly 4 digits; longer ones need format 2")
+            }
+            for spec in page.setA + page.setB { if case .visible = spec { throw UsageError("page \(index + 1): ,visible is for format 2; format 1 shows every point") } }
+        }
         for (index, page) in draft.pages.enumerated() {
             for (name, specs) in [("A", page.setA), ("B", page.setB)] {
                 var kinds: Set<LockKind> = []
@@ -115,11 +139,17 @@ struct ComposeCommand: ChestCommand, Equatable {
 /// What `compose` was asked to write, before PINs are hashed and `here` is resolved.
 struct ComposeDraft: Equatable {
     var output: String?
+    var force = false
+    /// Said on standard error before the message is written.
+    var warnings: [String] = []
     var title: String?
     var from: String?
     var pages: [PageDraft] = []
     /// `--require hardware`.
     var requiresHardware = false
+    /// 2 unless `--format 1`.
+    var format = MessageFile.version
+    var sealCost = SealCost.defaultLevel
 }
 
 struct PageDraft: Equatable {
@@ -136,6 +166,7 @@ extension LockSpec {
         case .pin: .pin
         case .locationHere: .location
         case .altitudeHere: .altitude
+        case let .visible(inner): inner.kind
         }
     }
 }

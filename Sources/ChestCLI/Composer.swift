@@ -8,18 +8,42 @@ import Foundation
 struct Composer {
     let settings: Settings
 
-    func compose(_ draft: ComposeDraft) throws {
+    func compose(_ given: ComposeDraft) throws {
+        var draft = given
+        for index in draft.pages.indices { draft.pages[index].text = try text(of: draft.pages[index].text) }
         let needsFix = draft.pages.contains { page in
             (page.setA + page.setB).contains { if case .locationHere = $0 { true } else if case .altitudeHere = $0 { true } else { false } }
         }
         let fix = needsFix ? try currentFix() : nil
-        var pages: [Page] = []
-        for (index, draftPage) in draft.pages.enumerated() {
-            pages.append(Page(text: draftPage.text, setA: try resolve(draftPage.setA, fix, page: index + 1),
-                              setB: try resolve(draftPage.setB, fix, page: index + 1)))
+        let id = MessageID(bytes: Sealer.randomBytes(16))
+        var pages: [Page] = [], report: [String] = []
+        if draft.format >= 2 {
+            (pages, report) = try sealedPages(draft, id: id, fix: fix)
+        } else {
+            for (index, draftPage) in draft.pages.enumerated() {
+                pages.append(Page(text: draftPage.text, setA: try resolve(draftPage.setA, fix, page: index + 1),
+                                  setB: try resolve(draftPage.setB, fix, page: index + 1)))
+                report.append("page \(index + 1): unsealed (format 1): the text and every point are in the file in the clear")
+            }
         }
+        var warnings = draft.warnings
+        for (index, page) in pages.enumerated() {
+            for case let .time(instant) in page.setA + page.setB where instant < Date() {
+                warnings.append("page \(index + 1): the time \(LockReason.format(instant, .current, seconds: true)) is already past; the page opens as soon as it is read")
+            }
+        }
+        for warning in warnings { printError("chest: warning: \(warning)") }
+        let output = draft.output ?? ""
+        let path = output.hasPrefix("/") ? output : FileManager.default.currentDirectoryPath + "/" + output
+        if output != "-", !draft.force, FileManager.default.fileExists(atPath: path) {
+            throw ChestError("\(output) exists; choose another name, or overwrite it with --force")
+        }
+        let isNew = !FileManager.default.fileExists(atPath: settings.identityPath)
         let identity = try Identity.loadOrCreate(at: settings.identityPath)
-        let unsealed = Message(id: MessageID(bytes: Sealer.randomBytes(16)), title: draft.title ?? "",
+        if isNew {
+            printError("chest: made your identity (the key that seals your messages) at \(settings.identityPath); back it up: whoever has it can seal messages as you")
+        }
+        let unsealed = Message(id: id, title: draft.title ?? "",
                                from: draft.from ?? settings.senderName, created: Date(), pages: pages,
                                seal: nil, requiresHardware: draft.requiresHardware)
         do {
@@ -32,27 +56,50 @@ struct Composer {
         guard data.count <= MessageFile.sizeLimit else {
             throw ChestError(MessageFormatError.tooLarge(size: data.count, limit: MessageFile.sizeLimit).description)
         }
-        let output = draft.output ?? ""
+        if output == "-" {
+            FileHandle.standardOutput.write(data)
+            printError(message.id.rawValue)
+            return
+        }
         do {
-            try AtomicFile.write(data, to: output.hasPrefix("/") ? output : FileManager.default.currentDirectoryPath + "/" + output)
+            try AtomicFile.write(data, to: path)
         } catch {
             throw ChestError("cannot write \(output): \(error.errno)")
         }
         print(message.id)
+        printError(report.joined(separator: "\n"))
     }
 
-    private func resolve(_ specs: [LockSpec], _ fix: Fix?, page: Int) throws -> [Lock] {
+    /// A page's text as given, or read from a file (`@story.txt`) or standard input (`-`), so that long texts do
+    /// not meet the argument limit.
+    private func text(of given: String) throws -> String {
+        if given == "-" { return String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) }
+        guard given.hasPrefix("@"), given.count > 1 else { return given }
+        let file = String(given.dropFirst())
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw ChestError(FileManager.default.fileExists(atPath: file) ? "cannot read \(file)" : "\(file): no such file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else { throw ChestError("\(file) is not UTF-8 text") }
+        return text
+    }
+
+    func resolve(_ specs: [LockSpec], _ fix: Fix?, page: Int) throws -> [Lock] {
         try specs.map { spec in
             switch spec {
             case let .lock(lock): return lock
+            case let .visible(inner): return try resolve([inner], fix, page: page)[0]
             case let .pin(digits): return .pin(hash: Sealer.hashPIN(digits))
             case let .locationHere(radius):
-                guard let position = fix?.position else { throw ChestError("no GPS fix available for location=here") }
+                guard let position = fix?.position else { throw ChestError("location=here: \(LockReason.noFix(gpsConnected: true))") }
+                let accuracy = fix?.eph.map { ", ±\(Int($0.rounded())) m" } ?? ""
+                printError(String(format: "chest: page %d: here is %.6f, %.6f%@ (chestd's fix)", page, position.latitude,
+                                  position.longitude, accuracy))
                 return .location(center: position, radius: radius)
             case let .altitudeHere(margin):
                 guard let altitude = fix?.altitude3D else {
                     throw ChestError("altitude=here needs a 3D fix with an altitude; chestd's fix has none yet (see chest status)")
                 }
+                printError(String(format: "chest: page %d: here is %.1f m above sea level (chestd's fix)", page, altitude))
                 return .altitude(Bounds(min: altitude - margin, max: altitude + margin))
             }
         }

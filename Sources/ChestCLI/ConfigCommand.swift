@@ -13,7 +13,13 @@ struct ConfigCommand: ChestCommand {
         .positional("VALUE", arity: .optional, help: "its new value"),
         .option("--unset", value: "KEY", help: "remove a setting", completion: .words(Settings.known.map(\.key))),
     ]
-    static let discussion = "settings:\n" + Settings.known.map { "  \(Output.pad($0.key, 22)) \($0.help)" }.joined(separator: "\n")
+    static let discussion = """
+        Without arguments, every setting with its value and where it comes from (flag, environment, file or \
+        default), the settings file and the identity. A new value is checked first, and a running chestd is \
+        asked to reload.
+
+        settings:
+        """ + "\n" + Settings.known.map { "  \(Output.pad($0.key, 22)) \($0.help)" }.joined(separator: "\n")
 
     var action: ConfigAction
 
@@ -23,7 +29,10 @@ struct ConfigCommand: ChestCommand {
             if let extra = key { throw UsageError("config: unexpected \"\(extra)\" after --unset \(unset)") }
             action = .unset(try Self.knownKey(unset))
         } else if let key, let value {
-            action = .set(try Self.knownKey(key), value)
+            if let problem = SettingCheck.problem(try Self.knownKey(key), value) {
+                throw UsageError("config: \(problem), not \"\(value)\"")
+            }
+            action = .set(key, value)
         } else if let key {
             action = .get(try Self.knownKey(key))
         } else {
@@ -43,8 +52,8 @@ struct ConfigCommand: ChestCommand {
         case .show:
             print("settings file: \(settings.configPath)")
             for (key, _) in Settings.known {
-                let value = settings.values[key].map { key == "weather.key" ? "(set)" : $0 } ?? "(default)"
-                print("\(Output.pad(key, 22)) \(value)")
+                let value = settings.values[key].map { key == "weather.key" ? "(set)" : $0 } ?? SettingCheck.defaultValue(key, settings)
+                print("\(Output.pad(key, 22)) \(Output.pad(value, 30)) \(settings.origins[key] ?? "default")")
             }
             if let identity = try Identity.load(at: settings.identityPath) {
                 print("identity: \(settings.identityPath) (public key \(identity.publicKeyBase64))")
@@ -56,10 +65,22 @@ struct ConfigCommand: ChestCommand {
             print(value)
         case let .set(key, value):
             try Settings.store(key, value, at: settings.configPath)
-            print("\(key) set")
+            print("\(key) set; \(Self.reload(settings))")
         case let .unset(key):
             try Settings.store(key, nil, at: settings.configPath)
-            print("\(key) unset")
+            print("\(key) unset; \(Self.reload(settings))")
+        }
+    }
+
+    /// Asks a running chestd to read the settings again, and says what came of it.
+    static func reload(_ settings: Settings) -> String {
+        do {
+            let notes = try CLI.client(settings).call(ControlRequest(op: .reload), expecting: [String].self)
+            return (["chestd reloaded its settings"] + notes).joined(separator: "; ")
+        } catch ControlClientError.notRunning {
+            return "chestd is not running; it reads the settings when it starts"
+        } catch {
+            return "chestd did not reload: \(error)"
         }
     }
 }

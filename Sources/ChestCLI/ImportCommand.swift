@@ -26,6 +26,11 @@ struct ImportCommand: ChestCommand {
             // chestd reads the file as it reads its inbox, refusing symlinks: the one named here is the user's own
             // choice, so it is resolved before chestd sees it.
             let path = Self.resolved(file.hasPrefix("/") ? file : directory + "/" + file)
+            if let problem = Self.plainlyNotAMessage(path) {
+                failures += 1
+                printError("chest: \(file): \(problem)")
+                continue
+            }
             do {
                 let result = try CLI.client(settings).call(ControlRequest(op: .import, path: path), expecting: ImportResult.self)
                 print(result.id)
@@ -38,6 +43,23 @@ struct ImportCommand: ChestCommand {
         }
         // One file refused has said why already; the exit status is enough.
         if failures > 0 { throw ImportFailures(count: failures, of: files.count) }
+    }
+
+    /// What a person should hear about a file that is plainly not a message, before chestd's detailed checks:
+    /// a missing file, or one whose first byte cannot start a message file (docs/FORMAT.md).
+    static func plainlyNotAMessage(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return errno == ENOENT ? "no such file" : nil }
+        // Anything but a regular file of a message's size is for chestd to refuse with its reason; opening a FIFO
+        // here would block.
+        guard (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= MessageFile.sizeLimit,
+              let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let start = (try? handle.read(upToCount: 4096)) ?? Data()
+        guard let first = start.first(where: { ![0x20, 0x09, 0x0a, 0x0d].contains($0) }) else {
+            return start.isEmpty ? "an empty file, not a chest message" : "not a chest message (blank)"
+        }
+        return first == UInt8(ascii: "{") ? nil : "not a chest message (a message file is what `chest compose` writes)"
     }
 
     /// The path with every symbolic link resolved, or as it is when it cannot be (a missing file says so later).

@@ -2,7 +2,8 @@ import ChestArguments
 import ChestCore
 import ChestIO
 
-/// `chest save ID` and `chest delete ID`: one request about one message, answered with what became of it.
+/// `chest save ID`, `unsave ID`, `delete ID`, `undelete [ID]`: one request about one message, answered with what
+/// became of it.
 protocol MessageCommand: ChestCommand {
     static var operation: ControlRequest.Operation { get }
     /// The word of the answer: `saved 7f3a… "Birthday"`.
@@ -18,8 +19,10 @@ extension MessageCommand {
         self.init(id: values.positional("ID")[0])
     }
 
-    func run(settings: Settings) throws {
-        let result = try CLI.client(settings).call(ControlRequest(op: Self.operation, id: id), expecting: ImportResult.self)
+    func run(settings: Settings) throws { try request(settings) }
+
+    func request(_ settings: Settings, id: String? = nil) throws {
+        let result = try CLI.client(settings).call(ControlRequest(op: Self.operation, id: id ?? self.id), expecting: ImportResult.self)
         print("\(Self.done) \(result.id) \"\(result.title)\"")
     }
 }

@@ -1,5 +1,6 @@
 import ChestCore
 import Foundation
+import Glibc
 
 /// How `chest` prints reports for people.
 enum Output {
@@ -10,14 +11,14 @@ enum Output {
         var lines = ["ID        STATE    PAGES  FROM              TITLE"]
         for item in items {
             let pages = "\(item.openPages.count)/\(item.pages)"
-            let from = item.sentByYou ? "you" : item.from
-            lines.append("\(item.id.short)  \(pad(item.state, 7))  \(pad(pages, 5))  \(pad(String(from.prefix(16)), 16))  \(item.title)")
+            let from = item.sentByYou ? "you" : TerminalText.escaped(item.from)
+            lines.append("\(item.id.short)  \(pad(item.state, 7))  \(pad(pages, 5))  \(pad(String(from.prefix(16)), 16))  \(TerminalText.escaped(item.title))")
         }
         return lines.joined(separator: "\n")
     }
 
     static func read(_ report: ReadReport, timeZone: TimeZone = .current) -> String {
-        var lines = ["\(report.title) — from \(report.from)",
+        var lines = ["\(TerminalText.escaped(report.title)) — from \(TerminalText.escaped(report.from))",
                      "\(report.id) · \(report.chest.rawValue) chest · \(report.state)"]
         if report.sentByYou { lines.append("you sent this message: its locks stay shut for you") }
         for page in report.pages {
@@ -26,9 +27,10 @@ enum Output {
                 let how = page.openedBy.map { " by set \($0.rawValue)" } ?? ""
                 let when = page.openedAt.map { " at " + LockReason.format($0, timeZone) } ?? ""
                 lines.append("Page \(page.number) — open\(page.openedBy == nil ? "" : how + when)")
-                lines += (page.text ?? "").split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
+                lines += TerminalText.escaped(page.text ?? "", keepingNewlines: true)
+                    .split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
             } else {
-                lines.append("Page \(page.number) — locked")
+                lines.append("Page \(page.number) — locked · \(Self.protection(page.protection))")
                 for (index, set) in page.sets.enumerated() {
                     lines.append("  \(index == 0 ? "" : "or ")set \(set.set.rawValue):")
                     for lock in set.locks {
@@ -42,10 +44,22 @@ enum Output {
         return lines.joined(separator: "\n")
     }
 
-    static func event(_ event: ChestEvent) -> String {
-        let time = LockReason.format(event.at ?? Date(), .current, seconds: true)
-        return "\(time)  \(event.logLine)"
+    /// "47.376900 N  8.541700 E".
+    static func position(_ latitude: Double, _ longitude: Double) -> String {
+        String(format: "%.6f %@  %.6f %@", abs(latitude), latitude >= 0 ? "N" : "S", abs(longitude), longitude >= 0 ? "E" : "W")
     }
+
+    /// What a page's protection means, in a few words.
+    static func protection(_ protection: Protection) -> String {
+        switch protection {
+        case .sealed: "sealed: the file does not give it away"
+        case .guarded: "guarded only: whoever has the file can decode it"
+        case .unsealed: "unsealed (format 1)"
+        }
+    }
+
+    /// Colour for people: standard output is a terminal and NO_COLOR is not set.
+    static var colour: Bool { isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil }
 
     static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
@@ -63,6 +77,7 @@ enum Output {
             var text: String?
             var openedBy: String?
             var openedAt: Date?
+            var protection: String
             var sets: [SetJSON]
         }
 
@@ -86,7 +101,7 @@ enum Output {
             sentByYou = report.sentByYou
             pages = report.pages.map { page in
                 PageJSON(number: page.number, open: page.open, text: page.text, openedBy: page.openedBy?.rawValue,
-                         openedAt: page.openedAt, sets: page.sets.map { set in
+                         openedAt: page.openedAt, protection: page.protection.rawValue, sets: page.sets.map { set in
                     SetJSON(set: set.set.rawValue, locks: set.locks.map {
                         LockJSON(type: $0.type.rawValue, condition: $0.condition, holds: $0.holds,
                                  reason: $0.reason?.text(now: Date()))

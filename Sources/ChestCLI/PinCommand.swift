@@ -31,6 +31,24 @@ struct PinCommand: ChestCommand {
     func run(settings: Settings) throws {
         let outcome = try CLI.client(settings).call(ControlRequest(op: .pin, id: id, pin: pin, page: page),
                                                     expecting: PINOutcome.self)
-        print(outcome.text)
+        print(Self.sentence(outcome, report: { try? CLI.client(settings).call(ControlRequest(op: .read, id: id),
+                                                                             expecting: ReadReport.self) }))
+    }
+
+    /// "PIN accepted for page 2; it still needs its time lock" when the PIN opened nothing yet: which page took it
+    /// and what that page's set still waits for.
+    static func sentence(_ outcome: PINOutcome, report: () -> ReadReport?) -> String {
+        guard case let .accepted(latched, opened) = outcome, opened.isEmpty, let report = report() else { return outcome.text }
+        let parts = Set(latched.map { $0.page }).sorted().map { number -> String in
+            let waiting = Set(latched.filter { $0.page == number }.map(\.set)).sorted { $0.rawValue < $1.rawValue }
+                .flatMap { set in
+                    report.pages.first { $0.number == number }?.sets.first { $0.set == set }?.locks
+                        .filter { !$0.holds }.map(\.type.rawValue) ?? []
+                }
+            let needs = waiting.isEmpty ? "it opens at the next look"
+                : "it still needs its \(waiting.joined(separator: " and ")) lock\(waiting.count == 1 ? "" : "s")"
+            return "PIN accepted for page \(number); \(needs)"
+        }
+        return parts.isEmpty ? outcome.text : parts.joined(separator: "\n")
     }
 }

@@ -23,10 +23,13 @@ struct StatusCommand: ChestCommand {
     }
 
     func run(settings: Settings) throws {
-        let colour = !json && isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        let colour = !json && Output.colour
         repeat {
-            let report = try ControlClient(socketPath: settings.socketPath).call(ControlRequest(op: .status),
-                                                                                 expecting: StatusReport.self)
+            let answer = Result { () throws(ControlClientError) in
+                try ControlClient(socketPath: settings.socketPath).call(ControlRequest(op: .status), expecting: StatusReport.self)
+            }
+            if !json, case .failure(.notRunning) = answer { print(Self.offline(settings, colour: colour)) }
+            let report = try answer.get()
             if json {
                 print(CLI.jsonText(report))
             } else {
@@ -50,8 +53,7 @@ struct StatusCommand: ChestCommand {
             let stale = (fix.ageSeconds ?? 0) > Fix.maximumAge
             lines.append(row("fix", paint(mode, fix.mode >= 2 && !stale ? "32" : "33") + (stale ? " (stale)" : "")))
             if let latitude = fix.latitude, let longitude = fix.longitude {
-                lines.append(row("position", String(format: "%.6f %@  %.6f %@", abs(latitude), latitude >= 0 ? "N" : "S",
-                                                    abs(longitude), longitude >= 0 ? "E" : "W")))
+                lines.append(row("position", Output.position(latitude, longitude)))
             }
             lines.append(row("altitude", fix.altitudeMSL.map { String(format: "%.1f m above sea level", $0) } ?? "unknown"))
             let horizontal = fix.eph.map { "±\(Int($0.rounded())) m horizontal" } ?? "horizontal unknown"
@@ -64,10 +66,10 @@ struct StatusCommand: ChestCommand {
                 lines.append(row("trust", paint(trust.description, trust.level == .hardware ? "32" : "33")))
             }
         } else {
-            lines.append(row("fix", paint("none yet", "33")))
+            lines.append(row("fix", paint(LockReason.noFix(gpsConnected: report.gpsd.connected), "33")))
         }
         var clock = LockReason.format(report.clock.system, .current, seconds: true)
-        if let offset = report.clock.gpsOffsetSeconds { clock += String(format: ", %+.1f s from GPS time", offset) }
+        if let offset = report.clock.gpsOffsetSeconds { clock += ", \(Wording.offset(offset)) of GPS time" }
         if report.clock.usingGPSTime { clock += paint(" (ahead: time locks follow GPS time)", "33") }
         if report.clock.rolloverSuspected { clock += paint(" (GPS time implausible: receiver week rollover?)", "33") }
         lines.append(row("clock", clock))
@@ -81,8 +83,27 @@ struct StatusCommand: ChestCommand {
         }
         let counts = report.messages
         lines.append(row("messages", "\(counts.locked) locked, \(counts.partial) partial, \(counts.open) open, \(counts.saved) saved"))
+        if let sealed = report.sealed, sealed.pending + sealed.cellsTried + sealed.deriving > 0 {
+            lines.append(row("sealed", "\(sealed.pending) sealed location locks pending, \(sealed.cellsTried) cells tried, \(sealed.deriving) being tried"))
+        }
         for note in report.notes { lines.append(row("note", note)) }
         return lines.joined(separator: "\n")
+    }
+
+    /// What can be said without chestd: where it would read gpsd, the clock, and the chest's files.
+    static func offline(_ settings: Settings, colour: Bool) -> String {
+        let down = colour ? "\u{1B}[31mnot running\u{1B}[0m" : "not running"
+        func count(_ directory: String) -> Int {
+            ((try? FileManager.default.contentsOfDirectory(atPath: settings.chestDirectory + "/" + directory)) ?? [])
+                .count { $0.hasSuffix(".locked") && !$0.hasPrefix(".") }
+        }
+        let gpsd = settings.gpsd
+        return [
+            row("chestd", "\(down) (nothing answers on \(settings.socketPath))"),
+            row("gpsd", "\(gpsd.host):\(gpsd.port), read by chestd when it runs"),
+            row("clock", LockReason.format(Date(), .current, seconds: true)),
+            row("chest", "\(settings.chestDirectory): \(count("messages")) messages, \(count("saved")) saved"),
+        ].joined(separator: "\n")
     }
 
     private static func row(_ label: String, _ value: String) -> String {

@@ -4,52 +4,130 @@ import ChestIO
 import Foundation
 import Glibc
 
-/// `chest watch [--json] [--count N] [--timeout S]`
+/// `chest watch`: follows chestd's events, like `journalctl -f`, waiting for chestd across its restarts.
 struct WatchCommand: ChestCommand {
     static let name = "watch"
-    static let abstract = "stream events as they happen"
+    static let abstract = "follow events as they happen"
     static let discussion = """
-        Prints events as they happen (unlocked, ingested, rejected, gpsd, fix, weather...); stops after N events \
-        or S seconds.
+        Prints what happens as it happens: pages that open (with their text), messages taken in or refused, \
+        gpsd connected or lost, the clock's trust. Fixes only with --fixes. --events picks events by name: \
+        \(ChestEvent.names.joined(separator: ", ")). --count stops after N events shown, --timeout after S \
+        seconds. When chestd stops, watch waits for it to come back and says so; --no-reconnect exits instead.
+
+        examples:
+          chest watch --count 1 --events unlocked     wait for the next page to open
+          chest watch --json                          every event and field, one JSON object a line
         """
     static let parameters: [Parameter] = [
         .json,
-        .option("--count", value: "N", help: "stop after N events"),
+        .option("--events", value: "LIST", help: "only these events, comma-separated",
+                completion: .words(ChestEvent.names)),
+        .flag("--fixes", help: "also a line per GPS fix"),
+        .option("--count", value: "N", help: "stop after N events shown"),
         .option("--timeout", value: "S", help: "stop after S seconds"),
+        .flag("--utc", help: "times in UTC rather than local time"),
+        .flag("--no-reconnect", help: "exit when chestd stops instead of waiting for it"),
     ]
 
     var json: Bool
+    /// The event names shown; nil shows the default set (everything but fixes, unless `--fixes`).
+    var events: Set<String>?
+    var fixes: Bool
     var count: Int?
     var timeout: Double?
+    var utc: Bool
+    var reconnect: Bool
 
     init(_ values: ParsedValues) throws(UsageError) {
         json = values.flag("--json")
+        fixes = values.flag("--fixes")
+        utc = values.flag("--utc")
+        reconnect = !values.flag("--no-reconnect")
         count = try values.value("--count", "--count wants a positive number") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
         timeout = try values.value("--timeout", "--timeout wants seconds, such as 30") {
             Double($0).flatMap { $0 > 0 ? $0 : nil }
         }
+        if let list = values.value("--events") {
+            var names: Set<String> = []
+            for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+                guard ChestEvent.names.contains(name) else {
+                    let guess = Suggestion.nearest(to: name, in: ChestEvent.names).map { "did you mean \($0)? " } ?? ""
+                    throw UsageError("--events: unknown event \"\(name)\"; \(guess)the events are \(ChestEvent.names.joined(separator: ", "))")
+                }
+                names.insert(name)
+            }
+            guard !names.isEmpty else { throw UsageError("--events wants a list such as unlocked,rejected") }
+            events = names
+        }
+    }
+
+    /// Whether an event of this name is shown.
+    func shows(_ name: String) -> Bool {
+        if let events { return events.contains(name) }
+        return name != "fix" || fixes || json
     }
 
     func run(settings: Settings) throws {
-        let client = try CLI.client(settings)
-        try client.send(ControlRequest(op: .watch))
+        // A chestd that stops while watch subscribes again must end in an error to retry, not in SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
         let deadline = timeout.map { MonotonicClock.now() + $0 }
-        guard let first = try client.nextLine(timeout: 10) else { throw ChestError("chestd closed the connection") }
-        _ = try ControlClient.decode(first, as: Empty.self)
-        var seen = 0
-        while count.map({ seen < $0 }) ?? true {
+        var printer = EventPrinter(timeZone: utc ? TimeZone(identifier: "UTC")! : .current, colour: !json && Output.colour)
+        var shown = 0
+        var client = try subscribe(settings, printer: &printer)
+        while count.map({ shown < $0 }) ?? true {
             let left = deadline.map { $0 - MonotonicClock.now() }
             if let left, left <= 0 { return }
-            let result = Result { () throws(ControlClientError) -> Data? in try client.nextLine(timeout: left) }
-            if case .failure = result, deadline != nil { return }
-            guard let line = try result.get() else { throw ChestError("chestd stopped") }
+            let line: Data?
+            do {
+                line = try client.nextLine(timeout: left)
+            } catch .timedOut {
+                return
+            } catch {
+                line = nil
+            }
+            guard let line else {
+                guard reconnect else { throw ChestError("chestd stopped") }
+                printError("chest: chestd stopped; waiting for it to come back (Ctrl-C to give up)")
+                guard let again = waitForDaemon(settings, until: deadline, printer: &printer) else { return }
+                printError("chest: chestd is back; watching again")
+                client = again
+                continue
+            }
+            let name = (try? JSONSerialization.jsonObject(with: line) as? [String: Any])?["event"] as? String ?? ""
+            guard shows(name) else { continue }
             if json {
                 print(String(decoding: line, as: UTF8.self))
             } else if let event = try? ChestJSON.decoder().decode(ChestEvent.self, from: line) {
-                print(Output.event(event))
+                print(printer.text(event, receivedAt: Date()))
+            } else {
+                continue
             }
             fflush(nil)
-            seen += 1
+            shown += 1
         }
+    }
+
+    /// Connects, asks for events and learns the IDs already in the chest, so that short IDs stay unique.
+    private func subscribe(_ settings: Settings, printer: inout EventPrinter) throws -> ControlClient {
+        if !json {
+            for saved in [false, true] {
+                let items = try CLI.client(settings).call(ControlRequest(op: .list, saved: saved), expecting: [ListItem].self)
+                printer.shortIDs.insert(items.map(\.id))
+            }
+        }
+        let client = try CLI.client(settings)
+        try client.send(ControlRequest(op: .watch))
+        guard let first = try client.nextLine(timeout: 10) else { throw ControlClientError.connectionClosed }
+        _ = try ControlClient.decode(first, as: Empty.self)
+        return client
+    }
+
+    /// Polls for chestd twice a second until it answers again, or until the deadline.
+    private func waitForDaemon(_ settings: Settings, until deadline: Double?, printer: inout EventPrinter) -> ControlClient? {
+        while deadline.map({ MonotonicClock.now() < $0 }) ?? true {
+            if let client = try? subscribe(settings, printer: &printer) { return client }
+            usleep(500_000)
+        }
+        return nil
     }
 }

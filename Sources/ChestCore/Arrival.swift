@@ -51,6 +51,8 @@ public enum ChestChange: Hashable, Sendable {
     case store([Admission])
     /// `chest save`: regular to saved.
     case move(MessageID, from: ChestKind, to: ChestKind, for: ClientID)
-    /// `chest delete`: the message and its state, for good.
+    /// `chest delete`: the message and its state, out of the chest, kept aside a while for `undelete`.
     case remove(MessageID, from: ChestKind, for: ClientID)
+    /// `chest undelete`: a deleted message back into the regular chest, with the state it had.
+    case restore(StoredMessage, for: ClientID)
 }

@@ -25,6 +25,8 @@ extension ChestEvent: Codable {
                                    altitudeMSL: line.altitudeMSL, time: line.at))
         case "saved": self = .saved(try need(line.id, "id"), title: line.title ?? "")
         case "deleted": self = .deleted(try need(line.id, "id"), title: line.title ?? "")
+        case "unsaved": self = .unsaved(try need(line.id, "id"), title: line.title ?? "")
+        case "undeleted": self = .undeleted(try need(line.id, "id"), title: line.title ?? "")
         case "clock": self = .clock(reason: line.reason ?? "")
         case "weather":
             self = .weather(WeatherSummary(
@@ -100,7 +102,8 @@ extension ChestEvent: Codable {
             switch event {
             case let .unlocked(unlock):
                 (id, title, page, set, at, text) = (unlock.id, unlock.title, unlock.page, unlock.set?.rawValue, unlock.at, unlock.text)
-            case let .ingested(id, title), let .saved(id, title), let .deleted(id, title):
+            case let .ingested(id, title), let .saved(id, title), let .deleted(id, title), let .unsaved(id, title),
+                 let .undeleted(id, title):
                 (self.id, self.title) = (id, title)
             case let .rejected(file, reason):
                 (self.file, self.reason) = (file, reason)

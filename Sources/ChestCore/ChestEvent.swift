@@ -15,14 +15,22 @@ public enum ChestEvent: Hashable, Sendable {
     case fix(FixSummary)
     /// A message moved to the saved chest.
     case saved(MessageID, title: String)
-    /// A message was removed for good.
+    /// A message moved back from the saved chest to the regular one.
+    case unsaved(MessageID, title: String)
+    /// A message was taken out of the chest (kept aside a while for `undelete`).
     case deleted(MessageID, title: String)
+    /// A deleted message came back, with its state.
+    case undeleted(MessageID, title: String)
     /// The system clock and GPS time disagree enough to matter to time locks.
     case clock(reason: String)
     /// A weather reading arrived.
     case weather(WeatherSummary)
     /// The fixes' trust level or its reasons changed (docs/SECURITY.md "Hardware trust and time").
     case trust(FixTrust, source: FixSource?)
+
+    /// Every name the `event` field takes, in the order `chest watch --help` lists them.
+    public static let names = ["unlocked", "ingested", "rejected", "gpsd", "clock", "weather", "fix", "saved", "unsaved", "deleted",
+                                    "undeleted", "trust"]
 
     /// The name in the `event` field.
     public var name: String {
@@ -33,7 +41,9 @@ public enum ChestEvent: Hashable, Sendable {
         case .gpsd: "gpsd"
         case .fix: "fix"
         case .saved: "saved"
+        case .unsaved: "unsaved"
         case .deleted: "deleted"
+        case .undeleted: "undeleted"
         case .clock: "clock"
         case .weather: "weather"
         case .trust: "trust"
@@ -60,7 +70,9 @@ public enum ChestEvent: Hashable, Sendable {
         case let .gpsd(connected, server, reason):
             connected ? "gpsd connected at \(server)" : "gpsd at \(server) not connected" + (reason.map { ": \($0)" } ?? "")
         case let .saved(id, title): "saved \(id) \"\(title)\""
+        case let .unsaved(id, title): "unsaved \(id) \"\(title)\""
         case let .deleted(id, title): "deleted \(id) \"\(title)\""
+        case let .undeleted(id, title): "undeleted \(id) \"\(title)\""
         case let .clock(reason): "clock: \(reason)"
         case let .trust(trust, source): "trust \(trust.description)" + (source.map { " (\($0.description))" } ?? "")
         case .fix, .weather: name
@@ -87,9 +99,10 @@ public struct Unlock: Hashable, Sendable {
         self.text = text
     }
 
-    public init(_ message: Message, page: Int, set: LockSetName?, at: Date) {
-        self.init(id: message.id, title: message.title, page: page, set: set, at: at,
-                  text: message.pages[page - 1].text)
+    /// The unlock of an open page; a sealed page's text is what its key opened.
+    public init(_ message: Message, _ open: OpenPage) {
+        self.init(id: message.id, title: message.title, page: open.page, set: open.set, at: open.at,
+                  text: open.content?.text ?? message.pages[open.page - 1].text)
     }
 }
 

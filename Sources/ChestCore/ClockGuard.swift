@@ -149,7 +149,7 @@ public struct ClockGuard: Hashable, Sendable {
         if evidenceLevel == .hardware { return ("gps", "a hardware receiver gives trusted GPS time") }
         let ahead = now.wall.timeIntervalSince(gpsNow)
         return ahead > Self.tolerance
-            ? ("gps", "the system clock is \(Int(ahead)) s ahead of GPS time")
+            ? ("gps", "the system clock is \(Wording.offset(ahead)) of GPS time")
             : ("system", "it agrees with GPS time from a \(evidenceLevel?.rawValue ?? "unverified") source")
     }
 

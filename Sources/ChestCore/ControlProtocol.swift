@@ -3,7 +3,9 @@ import struct Foundation.Data
 /// One request on the control socket: a single JSON line (docs/DESIGN.md "Reliability and security").
 public struct ControlRequest: Hashable, Sendable, Codable {
     public enum Operation: String, Hashable, Sendable, Codable {
-        case list, read, pin, save, delete, status, watch, `import`, fix
+        case list, read, pin, save, delete, status, watch, `import`, fix, unsave, undelete
+        /// Read the settings again and rescan the chest, as SIGHUP does; answered by the daemon itself.
+        case reload
     }
 
     public var op: Operation
@@ -90,6 +92,7 @@ public enum Reply: Hashable, Sendable {
         case let .read(report): ChestJSON.line(ControlReply(result: report))
         // `chest pin` succeeds only when the PIN was accepted; every other outcome is an error that says why.
         case let .pin(.accepted(latched, opened)): ChestJSON.line(ControlReply(result: PINOutcome.accepted(latched: latched, opened: opened)))
+        case .pin(.kept): ChestJSON.line(ControlReply(result: PINOutcome.kept))
         case let .pin(outcome): ChestJSON.line(ControlReply<Empty>(error: outcome.text))
         case let .message(result): ChestJSON.line(ControlReply(result: result))
         case let .fix(fix): ChestJSON.line(ControlReply(result: fix))

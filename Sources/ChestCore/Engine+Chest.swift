@@ -55,7 +55,34 @@ extension Engine {
         return [.change(.move(id, from: .regular, to: .saved, for: client))]
     }
 
-    /// `chest delete`: gone for good.
+    /// `chest unsave`: back to the regular chest.
+    func unsave(_ id: MessageID, for client: ClientID) -> [Effect] {
+        guard let stored = entries[id] else { return [] }
+        guard stored.chest == .saved else { return [.reply(client, .failure("\(id.short) is not in the saved chest"))] }
+        return [.change(.move(id, from: .saved, to: .regular, for: client))]
+    }
+
+    /// `chest undelete [ID]`: the message deleted last, or the one a prefix names, back with its state (PIN
+    /// attempts included), as long as it was deleted within `DeletedMessage.keptFor`.
+    func undelete(_ text: String?, for client: ClientID, now: Now) -> [Effect] {
+        let kept = recentlyDeleted.filter { now.wall.timeIntervalSince($0.at) <= DeletedMessage.keptFor }
+        guard !kept.isEmpty else {
+            return [.reply(client, .failure("nothing to undelete: no message was deleted in the last \(Wording.duration(DeletedMessage.keptFor))"))]
+        }
+        let prefix = text?.lowercased() ?? ""
+        let matches = prefix.isEmpty ? [kept[kept.count - 1]] : kept.filter { $0.stored.id.rawValue.hasPrefix(prefix) }
+        guard matches.count == 1, var stored = matches.first?.stored else {
+            let listed = kept.reversed().map { "\($0.stored.id.short) \"\($0.stored.message.title)\"" }.joined(separator: ", ")
+            return [.reply(client, .failure("\(matches.isEmpty ? "no" : "more than one") deleted message \(prefix); recently deleted: \(listed)"))]
+        }
+        guard entries[stored.id] == nil else {
+            return [.reply(client, .failure("\(stored.id.short) is in the chest again; nothing to undelete"))]
+        }
+        stored.chest = .regular
+        return [.change(.restore(stored, for: client))]
+    }
+
+    /// `chest delete`: out of the chest; kept aside a while for `undelete`.
     func delete(_ id: MessageID, for client: ClientID) -> [Effect] {
         guard let stored = entries[id] else { return [] }
         return [.change(.remove(id, from: stored.chest, for: client))]
@@ -86,13 +113,24 @@ extension Engine {
             if let failure { return [.reply(client, .failure("cannot save \(id.short): \(failure)"))] }
             stored.chest = to
             entries[id] = stored
-            return [.emit(.saved(id, title: stored.message.title)), .reply(client, .message(ImportResult(stored.message)))]
+            let event = to == .saved ? ChestEvent.saved(id, title: stored.message.title) : .unsaved(id, title: stored.message.title)
+            return [.emit(event), .reply(client, .message(ImportResult(stored.message)))]
         case let .remove(id, _, client):
             guard let stored = entries[id] else { return [] }
             if let failure { return [.reply(client, .failure("cannot delete \(id.short): \(failure)"))] }
             entries.removeValue(forKey: id)
             unregisterAll(stored)
+            recentlyDeleted.removeAll { $0.stored.id == id }
+            recentlyDeleted = Array((recentlyDeleted + [DeletedMessage(stored: stored, at: now.wall)]).suffix(DeletedMessage.limit))
             return [.emit(.deleted(id, title: stored.message.title)), .reply(client, .message(ImportResult(stored.message)))]
+        case let .restore(stored, client):
+            if let failure { return [.reply(client, .failure("cannot undelete \(stored.id.short): \(failure)"))] }
+            recentlyDeleted.removeAll { $0.stored.id == stored.id }
+            var effects = add(stored, announce: false, now: now)
+            effects += rescheduleWake(now)
+            effects += planWeather(now)
+            return effects + [.emit(.undeleted(stored.id, title: stored.message.title)),
+                              .reply(client, .message(ImportResult(stored.message)))]
         }
     }
 

@@ -11,7 +11,6 @@ struct Streak: Hashable, Sendable {
 extension Engine {
     mutating func handleFix(_ fix: Fix, now: Now) -> [Effect] {
         lastFix = fix
-        rememberEpoch(fix)
         var effects = assessTrust(fix)
         if clock.observe(fix, now: now, level: trust.level) { effects += clockChanged(now) }
         let epoch = fix.epoch
@@ -32,6 +31,7 @@ extension Engine {
                 if advance(circle.key, fix: fix) >= Self.confirmations { held.append(circle.key) }
             }
         }
+        effects += sealedFix(fix)
         // Any other streak of a location lock is broken: outside, too inaccurate, or no fix at all.
         for ref in streaks.keys where ref.key.kind == .location && !inside.contains(ref) {
             streaks.removeValue(forKey: ref)
@@ -59,12 +59,14 @@ extension Engine {
             for ref in streaks.keys where ref.key.kind == .altitude { streaks.removeValue(forKey: ref) }
         }
         // The reader may have walked into the place a reading speaks for.
-        return effects + latch(held, now: now) + (weathers.isEmpty ? [] : latchWeather(now) + planWeather(now))
+        if !held.isEmpty { effects += latch(held, now: now) }
+        if !weathers.isEmpty { effects += latchWeather(now) + planWeather(now) }
+        return effects
     }
 
     /// Counts this fix towards a lock's streak and returns the new count. A second report of the same epoch
     /// counts nothing; a gap longer than a fix's life starts the streak again.
-    private mutating func advance(_ ref: LockRef, fix: Fix) -> Int {
+    mutating func advance(_ ref: LockRef, fix: Fix) -> Int {
         let epoch = fix.epoch
         if var streak = streaks[ref] {
             guard streak.epoch != epoch else { return streak.count }

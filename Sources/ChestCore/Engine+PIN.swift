@@ -10,6 +10,8 @@ public enum PINOutcome: Hashable, Sendable, Codable {
     case alreadyTried
     /// Too many wrong attempts: try again at this time.
     case refused(until: Date)
+    /// The PIN belongs with a place: kept, and tried with each new cell (no count, no verdict).
+    case kept
     case failed(String)
 
     /// What `chest pin` prints (or its error).
@@ -29,6 +31,7 @@ public enum PINOutcome: Hashable, Sendable, Codable {
         case let .refused(until):
             "too many wrong PINs: the next attempt is allowed at \(LockReason.format(until, .current, seconds: true))"
         case let .failed(why): why
+        case .kept: "PIN kept: it will be tried at each new place"
         }
     }
 }
@@ -36,35 +39,94 @@ public enum PINOutcome: Hashable, Sendable, Codable {
 
 
 extension Engine {
-    /// Tries a PIN for a client: counted as wrong durably before the comparison, which happens off the loop
-    /// (`.checkPIN`); the client hears the outcome then.
+    /// Tries a PIN for a client. The attempt is counted as wrong and that count written durably to the chest's
+    /// ledger (`.recordAttempts`) before any comparison; only then is it compared, off the loop (`.checkPIN` for
+    /// format 1 hashes, `.deriveKey` for format 2 slots). A set that needs the PIN and a place together keeps the
+    /// PIN instead, uncounted: it is tried with each new cell (docs/DESIGN.md "Sealed pages").
     mutating func attemptPIN(_ id: MessageID, page: Int?, pin: String, for client: ClientID, now: Now) -> [Effect] {
         func answer(_ outcome: PINOutcome) -> [Effect] { [.reply(client, .pin(outcome))] }
         func fail(_ why: String) -> [Effect] { answer(.failed(why)) }
         guard var stored = entries[id] else { return fail("no message \(id.short) in the chest") }
         guard !stored.sentByYou else { return fail("you sent this message: its locks stay shut for you") }
-        guard PINAttempts.isWellFormed(pin) else { return fail(MessageFormatError.pinNotFourDigits(pin).description) }
+        let sealed = stored.message.version >= 2
+        guard PINAttempts.isWellFormed(pin, maximumDigits: sealed ? PINAttempts.maximumSealedDigits : 4) else {
+            return fail(sealed ? "a PIN is 4 to \(PINAttempts.maximumSealedDigits) digits, \"\(pin)\" is not"
+                               : MessageFormatError.pinNotFourDigits(pin).description)
+        }
         if let page, !stored.message.pages.indices.contains(page - 1) {
             return fail("message \(id.short) has no page \(page); it has \(stored.message.pages.count)")
         }
         let hashes = pendingPINHashes(stored, page: page)
-        guard !hashes.isEmpty else {
+        let (slots, withPlace) = pendingSealedPINs(stored, page: page)
+        guard !hashes.isEmpty || !slots.isEmpty || !withPlace.isEmpty else {
             return fail(page.map { "page \($0) has no PIN lock waiting" } ?? "no PIN lock of this message is waiting")
+        }
+        var effects: [Effect] = []
+        if !withPlace.isEmpty {
+            for slot in withPlace {
+                stored.state.seal.keptPINs[String(slot.page)] = pin
+                stored.state.seal.tried[LockKey(page: slot.page, set: slot.set, kind: .location).description] = nil
+            }
+            entries[id] = stored
+            effects.append(.persist(id, stored.state))
+            for slot in withPlace {
+                effects += tryCell(LockRef(id: id, key: LockKey(page: slot.page, set: slot.set, kind: .location)))
+            }
+            if hashes.isEmpty && slots.isEmpty { return effects + answer(.kept) }
         }
         let trusted = clock.trustedTime(now)
         if let until = stored.state.pin.refusedUntil, until > trusted {
-            return answer(.refused(until: until.addingTimeInterval(clock.correction(now))))
+            return effects + answer(.refused(until: until.addingTimeInterval(clock.correction(now))))
         }
-        if stored.state.pin.tried.contains(pin) { return answer(.alreadyTried) }
+        if stored.state.pin.tried.contains(pin) { return effects + answer(.alreadyTried) }
         guard stored.state.pin.pending == nil, pinClients[id] == nil else {
-            return fail("another PIN attempt on this message is being checked; try again")
+            return effects + fail("another PIN attempt on this message is being checked; try again")
         }
         // Counted as wrong, durably, before the comparison: killing the daemon mid-attempt still costs one.
         stored.state.pin.wrong += 1
         stored.state.pin.pending = pin
         entries[id] = stored
         pinClients[id] = client
-        return [.persist(id, stored.state), .checkPIN(id, pin: pin, hashes: hashes)]
+        seal.ledger[id] = stored.state.pin
+        seal.attempts[id] = SealBook.Attempt(pin: pin, client: client, hashes: hashes, slots: slots)
+        return effects + [.persist(id, stored.state), .recordAttempts(id, stored.state.pin)]
+    }
+
+    /// The ledger holds the attempt's count: compare now. Or it could not be written: the attempt is refused
+    /// uncompared, so no guess is ever free.
+    mutating func attemptsRecorded(_ id: MessageID, failure: String?, now: Now) -> [Effect] {
+        guard var attempt = seal.attempts[id], !attempt.recorded else { return [] }
+        guard let stored = entries[id] else {
+            seal.attempts[id] = nil
+            return []
+        }
+        if let failure {
+            seal.attempts[id] = nil
+            let client = pinClients.removeValue(forKey: id)
+            var undone = stored
+            undone.state.pin.wrong -= 1
+            undone.state.pin.pending = nil
+            entries[id] = undone
+            seal.ledger[id] = undone.state.pin
+            let why = "cannot record the attempt durably (\(failure)); the PIN was not compared"
+            return [.persist(id, undone.state)] + (client.map { [.reply($0, .pin(.failed(why)))] } ?? [])
+        }
+        attempt.recorded = true
+        if !attempt.hashes.isEmpty {
+            seal.attempts[id] = nil
+            return [.checkPIN(id, pin: attempt.pin, hashes: attempt.hashes)]
+        }
+        attempt.outstanding = Set(attempt.slots)
+        seal.attempts[id] = attempt
+        var effects: [Effect] = []
+        for slot in attempt.slots {
+            guard let sealed = stored.message.pages[slot.page - 1].sealed, let keySlot = sealed.slots[slot.set] else { continue }
+            seal.derivations += 1
+            effects.append(.deriveKey(KeyRequest(id: id, page: slot.page, set: slot.set,
+                                                 secret: SealSecret.secret(cell: nil, pin: attempt.pin), slot: keySlot,
+                                                 ciphertext: sealed.ciphertext, cell: nil, pin: attempt.pin)))
+        }
+        return effects
     }
 
     mutating func concludePIN(_ id: MessageID, pin: String, matching: [LockKey], now: Now) -> [Effect] {
@@ -76,10 +138,12 @@ extension Engine {
             stored.state.pin.wrong = 0
             stored.state.pin.refusedUntil = nil
             entries[id] = stored
+            seal.ledger[id] = stored.state.pin
             let before = Set(stored.state.openPageNumbers)
             let effects = latch(matching.map { LockRef(id: id, key: $0) }, now: now)
             let opened = (entries[id]?.state.openPageNumbers ?? []).filter { !before.contains($0) }
-            return effects + answer(.accepted(latched: matching.sorted(), opened: opened))
+            return effects + [.recordAttempts(id, stored.state.pin)]
+                + answer(.accepted(latched: matching.sorted(), opened: opened))
         }
         stored.state.pin.tried.append(pin)
         var refusedUntil: Date?
@@ -88,8 +152,30 @@ extension Engine {
             stored.state.pin.refusedUntil = refusedUntil
         }
         entries[id] = stored
+        seal.ledger[id] = stored.state.pin
         let shown = refusedUntil?.addingTimeInterval(clock.correction(now))
-        return [.persist(id, stored.state)] + answer(.wrong(wrong: stored.state.pin.wrong, refusedUntil: shown))
+        return [.persist(id, stored.state), .recordAttempts(id, stored.state.pin)]
+            + answer(.wrong(wrong: stored.state.pin.wrong, refusedUntil: shown))
+    }
+
+    /// Format 2 sets with a PIN on pages not yet open: those whose key is the PIN alone, and those that need a
+    /// place too.
+    private func pendingSealedPINs(_ stored: StoredMessage, page: Int?) -> (alone: [SlotRef], withPlace: [SlotRef]) {
+        var alone: [SlotRef] = [], withPlace: [SlotRef] = []
+        for (index, content) in stored.message.pages.enumerated() where content.sealed != nil {
+            let number = index + 1
+            guard page == nil || page == number, !stored.state.isOpen(page: number) else { continue }
+            for set in LockSetName.allCases where content[set].contains(.sealedPIN)
+                && stored.state.latched[LockKey(page: number, set: set, kind: .pin)] == nil {
+                let slot = SlotRef(id: stored.id, page: number, set: set)
+                if content[set].contains(where: { $0.kind == .location && $0.isSecret }) {
+                    withPlace.append(slot)
+                } else {
+                    alone.append(slot)
+                }
+            }
+        }
+        return (alone, withPlace)
     }
 
     /// The PIN locks still waiting on pages not yet open.

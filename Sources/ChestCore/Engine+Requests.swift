@@ -7,7 +7,9 @@ extension Engine {
             return [.reply(client, .status(status(now: now, notes: notes)))]
         case .list:
             return [.reply(client, .list(list(chest: request.saved == true ? .saved : .regular)))]
-        case .read, .pin, .save, .delete:
+        case .undelete:
+            return undelete(request.id, for: client, now: now)
+        case .read, .pin, .save, .delete, .unsave:
             let id: MessageID
             switch resolve(request.id) {
             case let .success(resolved): id = resolved
@@ -17,15 +19,18 @@ extension Engine {
             case .read: return read(id, now: now).map { [.reply(client, .read($0))] } ?? []
             case .pin: return attemptPIN(id, page: request.page, pin: request.pin ?? "", for: client, now: now)
             case .save: return save(id, for: client)
+            case .unsave: return unsave(id, for: client)
             default: return delete(id, for: client)
             }
         case .import:
             // The daemon reads the file and hands it in as an arrival; a bare request has nothing to import.
             return [.reply(client, .failure("import needs an absolute path"))]
+        case .reload:
+            // chestd answers it itself: the settings are not the engine's.
+            return [.reply(client, .failure("reload is answered by chestd"))]
         case .fix:
             guard let fix = lastFix, fix.position != nil, fix.isFresh(at: now.monotonic) else {
-                let why = gps.connected ? "the receiver has no fix yet" : "gpsd is not connected"
-                return [.reply(client, .failure("no GPS fix available (\(why)); wait for a fix (chest status) or type the position"))]
+                return [.reply(client, .failure("\(LockReason.noFix(gpsConnected: gps.connected)); wait for a fix (chest status) or type the position"))]
             }
             return [.reply(client, .fix(fix))]
         case .watch:

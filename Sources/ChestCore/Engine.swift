@@ -31,6 +31,12 @@ public struct Engine: Sendable {
         case pinChecked(MessageID, pin: String, matching: [LockKey], Now)
         /// An unlock reached a notifier (the desktop or the hook).
         case delivered(MessageID, page: Int)
+        /// The seal worker's answer to `.deriveKey`.
+        case keyDerived(KeyRequest, KeyResult, Now)
+        /// The chest's ledger of PIN attempts by message ID, read at start before `.loaded`.
+        case attemptsRestored([MessageID: PINAttempts])
+        /// The daemon wrote `.recordAttempts` durably, or `failure` says why it could not.
+        case attemptsRecorded(MessageID, failure: String?, Now)
     }
 
     /// What the caller must do, in order. None of them calls back into the engine while it runs: an outcome
@@ -58,6 +64,11 @@ public struct Engine: Sendable {
         case weatherCheck(at: Date?)
         /// Compare `pin` with these Argon2id hashes, off the loop, and answer with `.pinChecked`.
         case checkPIN(MessageID, pin: String, hashes: [LockKey: String])
+        /// Recover a format 2 page key, off the loop (the seal worker), and answer with `.keyDerived`.
+        case deriveKey(KeyRequest)
+        /// Write a message's PIN attempts to the chest's ledger, which outlives the message, and answer with
+        /// `.attemptsRecorded`.
+        case recordAttempts(MessageID, PINAttempts)
     }
 
     public internal(set) var entries: [MessageID: StoredMessage] = [:]
@@ -81,15 +92,17 @@ public struct Engine: Sendable {
     var gpsTimes: Set<LockRef> = []
     var weathers: Set<LockRef> = []
     var streaks: [LockRef: Streak] = [:]
-    /// The last report of each of the last few epochs, for unlock evidence.
-    var recentEpochs: [Fix] = []
     var lastEmittedEpoch: Double?
     var scheduledWake: Date??
     var scheduledWeatherCheck: Date??
     /// The `watch` connections: an unlock they hear of is delivered.
     public internal(set) var subscribers: Set<ClientID> = []
+    /// Messages deleted lately, newest last, with their state: what `chest undelete` brings back.
+    public internal(set) var recentlyDeleted: [DeletedMessage] = []
     /// Who waits for the PIN attempt being checked on a message.
     var pinClients: [MessageID: ClientID] = [:]
+    /// Format 2: cells, derivations, opened contents, PIN attempts (Engine+Seal.swift).
+    var seal = SealBook()
 
     /// Location and altitude locks need this many consecutive qualified fixes (docs/DESIGN.md "Lock rules").
     public static let confirmations = 3
@@ -146,6 +159,12 @@ public struct Engine: Sendable {
             effects = concludePIN(id, pin: pin, matching: matching, now: now)
         case let .delivered(id, page):
             effects = markDelivered(id, pages: [page])
+        case let .keyDerived(request, result, now):
+            effects = keyDerived(request, result, now: now)
+        case let .attemptsRestored(ledger):
+            seal.ledger = ledger
+        case let .attemptsRecorded(id, failure, now):
+            effects = attemptsRecorded(id, failure: failure, now: now)
         }
         return effects
     }
@@ -153,9 +172,7 @@ public struct Engine: Sendable {
     /// The unlocks never delivered, oldest first: replayed to notifiers at start and to the first watcher.
     public var undelivered: [Unlock] {
         entries.values.flatMap { stored in
-            stored.state.openPages.filter { !$0.delivered && $0.set != nil }.map {
-                Unlock(stored.message, page: $0.page, set: $0.set, at: $0.at)
-            }
+            stored.state.openPages.filter { !$0.delivered && $0.set != nil }.map { Unlock(stored.message, $0) }
         }.sorted { ($0.at, $0.id, $0.page) < ($1.at, $1.id, $1.page) }
     }
 
@@ -177,10 +194,13 @@ public struct Engine: Sendable {
 
     mutating func add(_ stored: StoredMessage, announce: Bool, now: Now) -> [Effect] {
         if let old = entries[stored.id] { unregisterAll(old) }
+        var stored = forgettingUnprovenSecrets(stored)
+        if let ledger = seal.ledger[stored.id] { stored.state.pin = stored.state.pin.merged(with: ledger) }
         entries[stored.id] = stored
         var effects: [Effect] = announce ? [.emit(.ingested(stored.id, title: stored.message.title))] : []
         effects += openLocklessPages(stored.id, now: now)
         guard !stored.sentByYou else { return effects }
+        effects += openCompleted([stored.id], persistAlways: false, now: now)
         register(stored)
         let due = stored.message.pages.indices.flatMap { pageIndex in
             LockSetName.allCases.compactMap { set -> LockRef? in
@@ -196,7 +216,8 @@ public struct Engine: Sendable {
     private mutating func openLocklessPages(_ id: MessageID, now: Now) -> [Effect] {
         guard var stored = entries[id] else { return [] }
         let lockless = stored.message.pages.indices.map { $0 + 1 }.filter {
-            stored.message.pages[$0 - 1].isUnlocked && !stored.state.isOpen(page: $0)
+            stored.message.pages[$0 - 1].isUnlocked && stored.message.pages[$0 - 1].sealed == nil
+                && !stored.state.isOpen(page: $0)
         }
         guard !lockless.isEmpty else { return [] }
         for page in lockless {
@@ -222,7 +243,8 @@ public struct Engine: Sendable {
                         times[ref] = date
                         gpsTimes.insert(ref)
                     case .weather, .temperature: weathers.insert(ref)
-                    case .pin: break
+                    case .pin, .sealedPIN: break
+                    case let .sealedLocation(grid): seal.watches[ref] = SealBook.Watch(grid)
                     }
                 }
             }
@@ -236,10 +258,12 @@ public struct Engine: Sendable {
         gpsTimes.remove(ref)
         weathers.remove(ref)
         streaks.removeValue(forKey: ref)
+        seal.watches.removeValue(forKey: ref)
     }
 
     mutating func unregisterAll(_ stored: StoredMessage) {
         for key in stored.message.allLockKeys { unregister(LockRef(id: stored.id, key: key)) }
+        seal.contents[stored.id] = nil
     }
 
     // MARK: - Latching and opening
@@ -254,8 +278,14 @@ public struct Engine: Sendable {
             unregister(ref)
             touched.insert(ref.id)
         }
+        return openCompleted(touched, persistAlways: true, now: now)
+    }
+
+    /// Opens every page of these messages whose set is fully latched (and, in format 2, whose content is known;
+    /// a guard's content is asked for). `persistAlways` when latches changed even if no page opens.
+    mutating func openCompleted(_ ids: some Collection<MessageID>, persistAlways: Bool, now: Now) -> [Effect] {
         var effects: [Effect] = []
-        for id in touched.sorted() {
+        for id in ids.sorted() {
             guard var stored = entries[id] else { continue }
             var opened: [OpenPage] = []
             for (pageIndex, page) in stored.message.pages.enumerated() where !stored.state.isOpen(page: pageIndex + 1) {
@@ -265,19 +295,28 @@ public struct Engine: Sendable {
                         stored.state.latched[LockKey(page: number, set: set, kind: $0.kind)] != nil
                     }
                 }
-                guard let set else { continue }
-                var open = OpenPage(page: number, set: set, at: now.wall, delivered: false)
-                open.evidence = evidence(locks: page[set].map(\.kind), now: now)
+                guard set != nil || (page.sealed != nil && page.isUnlocked) else { continue }
+                var content: SealedContent?
+                if page.sealed != nil {
+                    let (known, requests) = self.content(of: id, page: number, set: set)
+                    effects += requests
+                    guard let known else { continue }
+                    content = known
+                    seal.contents[id]?[number] = nil
+                }
+                var open = OpenPage(page: number, set: set, at: now.wall, delivered: set == nil, content: content)
+                open.evidence = set.map { evidence(locks: page[$0].map(\.kind), now: now) }
                 opened.append(open)
             }
+            guard persistAlways || !opened.isEmpty else { continue }
             stored.state.openPages += opened
             entries[id] = stored
             for page in opened {
                 for key in stored.message.lockKeys(page: page.page) { unregister(LockRef(id: id, key: key)) }
             }
             effects.append(.persist(id, stored.state))
-            for page in opened {
-                let unlock = Unlock(stored.message, page: page.page, set: page.set, at: page.at)
+            for page in opened where page.set != nil {
+                let unlock = Unlock(stored.message, page)
                 effects += [.emit(.unlocked(unlock)), .notify(unlock)]
             }
             // A watcher heard of it: delivered, recorded after the event so a crash in between repeats it.

@@ -36,15 +36,28 @@ public enum Lock: Hashable, Sendable {
     case temperature(Bounds)
     /// The reader's 3D fix is inside these bounds, in metres above mean sea level.
     case altitude(Bounds)
+    /// Format 2: a location whose point is inside the page's ciphertext; the grid names the cell that derives
+    /// its key (docs/FORMAT.md "Sealed locations").
+    case sealedLocation(CellGrid)
+    /// Format 2: a PIN that is part of the set's key, with no hash stored anywhere.
+    case sealedPIN
 
     public var kind: LockKind {
         switch self {
-        case .location: .location
+        case .location, .sealedLocation: .location
         case .time, .gpsTime: .time
-        case .pin: .pin
+        case .pin, .sealedPIN: .pin
         case .weather: .weather
         case .temperature: .temperature
         case .altitude: .altitude
+        }
+    }
+
+    /// Whether the lock is part of its set's key (format 2): a sealed location or a sealed PIN.
+    public var isSecret: Bool {
+        switch self {
+        case .sealedLocation, .sealedPIN: true
+        default: false
         }
     }
 
@@ -66,11 +79,14 @@ public struct Page: Hashable, Sendable {
     public var text: String
     public var setA: [Lock]
     public var setB: [Lock]
+    /// Format 2: the encrypted text and the page key's slots; `text` is then empty.
+    public var sealed: SealedPage?
 
-    public init(text: String, setA: [Lock] = [], setB: [Lock] = []) {
+    public init(text: String, setA: [Lock] = [], setB: [Lock] = [], sealed: SealedPage? = nil) {
         self.text = text
         self.setA = setA
         self.setB = setB
+        self.sealed = sealed
     }
 
     public subscript(set: LockSetName) -> [Lock] {

@@ -24,15 +24,24 @@ public enum LockReason: Hashable, Sendable, Codable {
     case needsHardware(String)
     /// A `,gps` time lock without GPS time from a hardware receiver.
     case needsHardwareTime(opensAt: Date)
+    /// A sealed location: no distance, no bearing (docs/SECURITY.md).
+    case goThere(cellsTried: Int)
+    /// A sealed location whose cell key opened: the usual rule counts, still without a distance.
+    case sealedConfirming(Int, of: Int)
+    /// A set that needs a PIN and a place together, and no PIN yet.
+    case needsPINForPlace
+    /// That set's PIN is kept and tried at each new place.
+    case pinKeptForPlace
 
     /// The sentence a person reads, with times in `timeZone`.
     public func text(timeZone: TimeZone = .current, now: Date) -> String {
         switch self {
-        case let .opensAt(date): "opens at \(Self.format(date, timeZone))"
+        case let .opensAt(date): "opens at \(Self.instant(date, timeZone, now: now))"
         case let .clockAheadOfGPS(date, offset):
-            "opens at \(Self.format(date, timeZone)) by GPS time (the system clock is \(Wording.duration(offset)) ahead)"
-        case .gpsNotConnected: "GPS not connected"
-        case .needsFix: "needs a GPS fix"
+            "opens at \(Self.instant(date, timeZone, now: now.addingTimeInterval(-offset))) by GPS time "
+                + "(the system clock is \(Wording.offset(offset)))"
+        case .gpsNotConnected: Self.noFix(gpsConnected: false)
+        case .needsFix: Self.noFix(gpsConnected: true)
         case .needs3DFix: "needs a 3D fix"
         case let .staleFix(age): "the last GPS fix is \(Int(age)) s old"
         case let .inaccurate(eph, radius): "accuracy ±\(Int(eph.rounded())) m, needs ±\(radius.compact) m or better"
@@ -51,7 +60,43 @@ public enum LockReason: Hashable, Sendable, Codable {
         case let .needsHardware(trust): "the organiser asks for a hardware GPS receiver; these fixes are \(trust)"
         case let .needsHardwareTime(date):
             "opens at \(Self.format(date, timeZone)) by GPS time from a hardware receiver, which chestd does not have"
+        case let .goThere(tried):
+            "sealed location: go there" + (tried == 0 ? "" : " (\(tried) place\(tried == 1 ? "" : "s") tried)")
+        case let .sealedConfirming(count, total): "sealed location: \(count) of \(total) confirming fixes"
+        case .needsPINForPlace:
+            "enter the PIN (chest pin): it is tried with each new place, and a wrong PIN and a wrong place look alike"
+        case .pinKeptForPlace: "PIN kept: it will be tried at each new place; a wrong PIN and a wrong place look alike"
         }
+    }
+
+    /// The one wording for having no fix, everywhere a person reads it: "no GPS fix yet", with the cause when
+    /// gpsd itself is not there.
+    public static func noFix(gpsConnected: Bool) -> String {
+        gpsConnected ? "no GPS fix yet" : "no GPS fix yet: gpsd is not connected"
+    }
+
+    /// "23:35:49 (in 13 s)" today, "2026-12-24 18:00:00 CET (in 31 days)" on another day: to the second, so that
+    /// a time still ahead never reads as past, and with how long is left.
+    public static func instant(_ date: Date, _ zone: TimeZone, now: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let text: String
+        if calendar.isDate(date, inSameDayAs: now) {
+            text = clock(date, zone)
+        } else {
+            text = format(date, zone, seconds: true)
+        }
+        let left = date.timeIntervalSince(now)
+        return left >= 1 ? "\(text) (in \(Wording.duration(left)))" : text
+    }
+
+    /// The time of day to the second, "23:35:49".
+    public static func clock(_ date: Date, _ zone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = "HH:mm:ss"
+        return formatter.string(from: date)
     }
 
     public static func format(_ date: Date, _ zone: TimeZone, seconds: Bool = false) -> String {

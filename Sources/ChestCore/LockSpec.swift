@@ -9,12 +9,16 @@ public enum LockSpec: Hashable, Sendable {
     case locationHere(radius: Double)
     /// `altitude=here±20`: chestd's current altitude, plus or minus this margin.
     case altitudeHere(margin: Double)
+    /// `location=…,visible`: a location whose point format 2 keeps in the clear, so the reader sees distance
+    /// and direction (docs/FORMAT.md "Format 2").
+    indirect case visible(LockSpec)
 
     /// The forms, for help and errors.
     public static let forms = """
-        location=LAT,LON/RADIUS   e.g. location=48.85837,2.29448/30m (m or km; here/30m uses chestd's fix)
+        location=LAT,LON/RADIUS   e.g. location=48.85837,2.29448/30m (m or km; here/30m uses chestd's fix);
+                                  sealed in format 2: add ,visible to keep the point in the clear
         time=ISO8601[,gps]        e.g. time=2026-12-24T18:00:00+01:00 (,gps: only by a hardware receiver's time)
-        pin=DDDD                  e.g. pin=4821
+        pin=DDDD                  e.g. pin=4821 (format 2 takes 4 to 12 digits)
         weather=CONDITION         one of clear, cloudy, rainy, snowy, thundery
         temperature=MIN..MAX      e.g. temperature=-5..3 (°C)
         altitude=MIN..MAX         e.g. altitude=1200..1300 (m above sea level; here±20 works too)
@@ -38,8 +42,8 @@ public enum LockSpec: Hashable, Sendable {
             }
             return .lock(gps ? .gpsTime(date) : .time(date))
         case .pin:
-            guard PINAttempts.isWellFormed(value) else {
-                throw LockSpecError(text, "a PIN is exactly 4 digits, such as pin=4821")
+            guard PINAttempts.isWellFormed(value, maximumDigits: PINAttempts.maximumSealedDigits) else {
+                throw LockSpecError(text, "a PIN is 4 to \(PINAttempts.maximumSealedDigits) digits, such as pin=4821")
             }
             return .pin(digits: value)
         case .weather:
@@ -72,6 +76,7 @@ public enum LockSpec: Hashable, Sendable {
     }
 
     private static func location(_ value: String, _ text: String) throws(LockSpecError) -> LockSpec {
+        if value.lowercased().hasSuffix(",visible") { return .visible(try location(String(value.dropLast(8)), text)) }
         let parts = value.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2 else { throw LockSpecError(text, "write LAT,LON/RADIUS, such as 48.85837,2.29448/30m") }
         let radius = try metres(String(parts[1]), text)

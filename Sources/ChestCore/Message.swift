@@ -29,9 +29,14 @@ public struct Message: Hashable, Sendable {
         self.seal = seal
     }
 
+    /// The file format: 2 when the pages are sealed (docs/FORMAT.md), else 1.
+    public var version: Int { pages.first?.sealed == nil ? 1 : 2 }
+
     public static let maximumPages = 5
     public static let defaultSender = "Sender"
+    /// Title, sender and page lengths count Unicode scalars.
     public static let maximumTitleLength = 200
+    public static let maximumSenderLength = 100
     public static let maximumPageLength = 20_000
 }
 

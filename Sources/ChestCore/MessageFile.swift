@@ -1,8 +1,9 @@
 import Foundation
 
-/// The `*.locked` file format, version 1 (docs/FORMAT.md): UTF-8 JSON, at most 1 MiB.
+/// The `*.locked` file format, versions 1 and 2 (docs/FORMAT.md): UTF-8 JSON, at most 1 MiB.
 public enum MessageFile {
-    public static let version = 1
+    /// The newest version, which `compose` writes unless told otherwise; every version from 1 up to it is read.
+    public static let version = 2
     public static let formatName = "chest-message"
     public static let sizeLimit = 1 << 20
     public static let fileExtension = "locked"
@@ -15,7 +16,7 @@ public enum MessageFile {
         guard String(validating: data, as: UTF8.self) != nil else { throw .notUTF8 }
         // The common case, a well-formed message, decodes once; anything else is read again for a precise reason.
         if let wire = try? JSONDecoder().decode(WireMessage.self, from: data),
-           wire.format == formatName, wire.version == MessageFile.version {
+           wire.format == formatName, let version = wire.version, (1...MessageFile.version).contains(version) {
             return try wire.message()
         }
         let object: Any
@@ -29,7 +30,7 @@ public enum MessageFile {
         guard let version = versionValue as? Int else {
             throw .invalidField("version", "not an integer")
         }
-        guard version == MessageFile.version else { throw .unsupportedVersion(version) }
+        guard (1...MessageFile.version).contains(version) else { throw .unsupportedVersion(version) }
         let wire: WireMessage
         do {
             wire = try JSONDecoder().decode(WireMessage.self, from: data)
@@ -101,12 +102,12 @@ struct WireMessage: Codable {
     init(_ message: Message, includingSignature: Bool) {
         require = message.requiresHardware ? "hardware" : nil
         format = MessageFile.formatName
-        version = MessageFile.version
+        version = message.version
         id = message.id.rawValue
         title = message.title
         from = message.from
         created = ISO8601.string(message.created)
-        pages = message.pages.map(WirePage.init)
+        pages = message.pages.map { WirePage($0, version: message.version) }
         publicKey = message.seal.map { Data($0.publicKey).base64EncodedString() }
         signature = includingSignature ? message.seal.map { Data($0.signature).base64EncodedString() } : nil
     }
@@ -116,15 +117,19 @@ struct WireMessage: Codable {
         guard let id = MessageID(idText) else { throw .invalidField("id", "not 32 lowercase hexadecimal digits") }
         guard let title else { throw .missingField("title") }
         guard !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw .titleEmpty }
-        guard title.count <= Message.maximumTitleLength else { throw .titleTooLong(title.count) }
+        // Unicode scalars, not characters: 150,000 combining marks on one letter are one character.
+        guard title.unicodeScalars.count <= Message.maximumTitleLength else { throw .titleTooLong(title.unicodeScalars.count) }
         guard let from else { throw .missingField("from") }
+        guard from.unicodeScalars.count <= Message.maximumSenderLength else {
+            throw .invalidField("from", "\(from.unicodeScalars.count) characters, over \(Message.maximumSenderLength)")
+        }
         guard let createdText = created else { throw .missingField("created") }
         guard let created = ISO8601.parse(createdText) else { throw .invalidField("created", "not an ISO 8601 time") }
         guard let wirePages = pages else { throw .missingField("pages") }
         guard (1...Message.maximumPages).contains(wirePages.count) else { throw .pageCount(wirePages.count) }
         var pages: [Page] = []
         for (index, wirePage) in wirePages.enumerated() {
-            pages.append(try wirePage.page(number: index + 1))
+            pages.append(try wirePage.page(number: index + 1, version: version ?? 1))
         }
         var seal: Seal?
         switch (publicKey, signature) {
@@ -155,30 +160,43 @@ struct WirePage: Codable {
     var text: String?
     var a: [WireLock]?
     var b: [WireLock]?
+    /// Format 2 (WirePage+Version2.swift).
+    var ciphertext: String?
+    var keyA: WireKeySlot?
+    var keyB: WireKeySlot?
 
-    init(_ page: Page) {
-        text = page.text
-        a = page.setA.map(WireLock.init)
-        b = page.setB.map(WireLock.init)
+    init(_ page: Page, version: Int) {
+        a = page.setA.map { WireLock($0, version: version) }
+        b = page.setB.map { WireLock($0, version: version) }
+        if let sealed = page.sealed {
+            setSealed(sealed)
+        } else {
+            text = page.text
+        }
     }
 
-    func page(number: Int) throws(MessageFormatError) -> Page {
-        guard let text else { throw .missingField("pages[\(number)].text") }
-        guard text.count <= Message.maximumPageLength else { throw .pageTooLong(page: number, text.count) }
-        var sets: [[Lock]] = []
-        for (name, wireLocks) in [(LockSetName.a, a ?? []), (LockSetName.b, b ?? [])] {
-            var seen: Set<LockKind> = []
-            var locks: [Lock] = []
-            for wireLock in wireLocks {
-                let lock = try wireLock.lock(page: number)
-                guard seen.insert(lock.kind).inserted else {
-                    throw .duplicateLock(page: number, set: name, kind: lock.kind)
-                }
-                locks.append(lock)
-            }
-            sets.append(locks)
+    func page(number: Int, version: Int) throws(MessageFormatError) -> Page {
+        if version >= 2 { return try sealedPage(number: number) }
+        for (field, value) in [("ciphertext", ciphertext as Any?), ("keyA", keyA), ("keyB", keyB)] where value != nil {
+            throw .wrongVersionField(version: 1, field: "pages[\(number)].\(field)")
         }
-        return Page(text: text, setA: sets[0], setB: sets[1])
+        guard let text else { throw .missingField("pages[\(number)].text") }
+        guard text.unicodeScalars.count <= Message.maximumPageLength else {
+            throw .pageTooLong(page: number, text.unicodeScalars.count)
+        }
+        return Page(text: text, setA: try locks(a, .a, number: number, version: 1), setB: try locks(b, .b, number: number, version: 1))
+    }
+
+    /// One set's locks, at most one of each type.
+    func locks(_ wireLocks: [WireLock]?, _ name: LockSetName, number: Int, version: Int) throws(MessageFormatError) -> [Lock] {
+        var seen: Set<LockKind> = []
+        var locks: [Lock] = []
+        for wireLock in wireLocks ?? [] {
+            let lock = try wireLock.lock(page: number, version: version)
+            guard seen.insert(lock.kind).inserted else { throw .duplicateLock(page: number, set: name, kind: lock.kind) }
+            locks.append(lock)
+        }
+        return locks
     }
 }
 
@@ -194,14 +212,20 @@ struct WireLock: Codable {
     var max: Double?
     /// A time lock that needs hardware GPS time (docs/FORMAT.md).
     var gps: Bool?
+    /// Format 2: a location in the clear says so; a sealed one carries only its grid.
+    var visible: Bool?
+    var cell: WireCellGrid?
 
-    init(_ lock: Lock) {
+    init(_ lock: Lock, version: Int) {
         type = lock.kind.rawValue
         switch lock {
         case let .location(center, radius):
             latitude = center.latitude
             longitude = center.longitude
             self.radius = radius
+            if version >= 2 { visible = true }
+        case let .sealedLocation(grid): cell = WireCellGrid(grid)
+        case .sealedPIN: break
         case let .time(date): at = ISO8601.string(date)
         case let .gpsTime(date):
             at = ISO8601.string(date)
@@ -214,9 +238,13 @@ struct WireLock: Codable {
         }
     }
 
-    func lock(page: Int) throws(MessageFormatError) -> Lock {
+    func lock(page: Int, version: Int) throws(MessageFormatError) -> Lock {
         guard let type else { throw .missingField("pages[\(page)].type") }
         guard let kind = LockKind(rawValue: type) else { throw .unknownLockType(page: page, type) }
+        if version >= 2, let sealed = try sealedLock(kind, page: page) { return sealed }
+        if version == 1, visible != nil || cell != nil {
+            throw .wrongVersionField(version: 1, field: "pages[\(page)].\(visible != nil ? "visible" : "cell")")
+        }
         switch kind {
         case .location:
             guard let latitude, let longitude, let radius else { throw .missingField("pages[\(page)].location") }
@@ -227,9 +255,13 @@ struct WireLock: Codable {
             return gps == true ? .gpsTime(date) : .time(date)
         case .pin:
             guard let argon2id else { throw .missingField("pages[\(page)].argon2id") }
-            guard argon2id.hasPrefix("$argon2id$"), argon2id.utf8.count < 128 else {
-                throw .invalidField("pages[\(page)].argon2id", "not an Argon2id hash")
+            guard argon2id.utf8.count < 128 else { throw .invalidField("pages[\(page)].argon2id", "not an Argon2id hash") }
+            do throws(Argon2Parameters.Refusal) {
+                _ = try Argon2Parameters(validating: argon2id)
+            } catch {
+                throw .invalidField("pages[\(page)].argon2id", error.description)
             }
+            if let problem = SealCost.encodedHashProblem(argon2id) { throw .sealedPart(page: page, problem) }
             return .pin(hash: argon2id)
         case .weather:
             guard let condition else { throw .missingField("pages[\(page)].condition") }

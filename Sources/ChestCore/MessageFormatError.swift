@@ -23,6 +23,10 @@ public enum MessageFormatError: Error, Hashable, Sendable, CustomStringConvertib
     case pageTooLong(page: Int, Int)
     case unsealed
     case signatureMismatch
+    /// A format 2 file with a format 1 field, or the other way round.
+    case wrongVersionField(version: Int, field: String)
+    /// A sealed part that is missing, malformed, oversized or over the cost cap.
+    case sealedPart(page: Int, String)
 
     public var description: String {
         switch self {
@@ -32,7 +36,7 @@ public enum MessageFormatError: Error, Hashable, Sendable, CustomStringConvertib
         case let .notJSON(detail): "the file is not a complete JSON message (truncated?): \(detail)"
         case .notAMessage: "the file is JSON but not a chest message (no \"format\": \"chest-message\")"
         case let .unsupportedVersion(version):
-            "format version \(version) is not supported (this chest reads version \(MessageFile.version)); update chest"
+            "format version \(version) is not supported (this chest reads versions 1 and \(MessageFile.version)); update chest"
         case let .missingField(name): "the field \"\(name)\" is missing"
         case let .invalidField(name, why): "the field \"\(name)\" is invalid: \(why)"
         case let .pageCount(count): "a message has 1 to \(Message.maximumPages) pages, this one has \(count)"
@@ -57,6 +61,9 @@ public enum MessageFormatError: Error, Hashable, Sendable, CustomStringConvertib
             "page \(page) has \(count) characters, over \(Message.maximumPageLength)"
         case .unsealed: "the message carries no signature"
         case .signatureMismatch: "signature does not match: the file was changed after it was sealed"
+        case let .wrongVersionField(version, field):
+            "a format \(version) file cannot carry the field \"\(field)\" (it belongs to format \(version == 1 ? 2 : 1))"
+        case let .sealedPart(page, why): "page \(page): \(why)"
         }
     }
 }

@@ -43,12 +43,15 @@ public struct OpenPage: Hashable, Sendable, Codable {
     /// What chestd saw as it opened (docs/FORMAT.md "Unlock receipts"); absent for pages opened before
     /// receipts existed.
     public var evidence: UnlockEvidence?
+    /// A format 2 page's text and hidden points, kept here once it opened (the file has them only encrypted).
+    public var content: SealedContent?
 
-    public init(page: Int, set: LockSetName?, at: Date, delivered: Bool) {
+    public init(page: Int, set: LockSetName?, at: Date, delivered: Bool, content: SealedContent? = nil) {
         self.page = page
         self.set = set
         self.at = at
         self.delivered = delivered
+        self.content = content
     }
 }
 
@@ -70,9 +73,22 @@ public struct PINAttempts: Hashable, Sendable, Codable {
     /// 30 s, 1 min, 5 min, 15 min, then 1 h (docs/DESIGN.md "Lock rules").
     public static let delays: [Double] = [30, 60, 300, 900, 3600]
 
-    /// Exactly four ASCII digits (not merely four characters that look like digits).
-    public static func isWellFormed(_ pin: String) -> Bool {
-        pin.utf8.count == 4 && pin.utf8.allSatisfy { (0x30...0x39).contains($0) }
+    /// Exactly four ASCII digits (not merely four characters that look like digits); up to `maximumDigits` when
+    /// the PIN is part of a format 2 key.
+    public static func isWellFormed(_ pin: String, maximumDigits: Int = 4) -> Bool {
+        (4...maximumDigits).contains(pin.utf8.count) && pin.utf8.allSatisfy { (0x30...0x39).contains($0) }
+    }
+
+    /// The longest PIN format 2 takes.
+    public static let maximumSealedDigits = 12
+
+    /// The two records of the same message's attempts (its state and the chest's ledger) as one: the stricter.
+    public func merged(with other: PINAttempts) -> PINAttempts {
+        var merged = wrong >= other.wrong ? self : other
+        merged.tried = tried + other.tried.filter { !tried.contains($0) }
+        merged.refusedUntil = [refusedUntil, other.refusedUntil].compactMap { $0 }.max()
+        merged.pending = nil
+        return merged
     }
 
     /// The wait imposed after the `wrong`-th wrong attempt, if any.
@@ -88,6 +104,8 @@ public struct MessageState: Hashable, Sendable, Codable {
     public var openPages: [OpenPage] = []
     public var pin = PINAttempts()
     public var ingestedAt: Date
+    /// Format 2: cells tried and PINs kept.
+    public var seal = SealState()
 
     public init(ingestedAt: Date) { self.ingestedAt = ingestedAt }
 
@@ -95,7 +113,7 @@ public struct MessageState: Hashable, Sendable, Codable {
 
     public var openPageNumbers: [Int] { openPages.map(\.page).sorted() }
 
-    enum CodingKeys: String, CodingKey { case latched, openPages, pin, ingestedAt }
+    enum CodingKeys: String, CodingKey { case latched, openPages, pin, ingestedAt, seal }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -106,6 +124,7 @@ public struct MessageState: Hashable, Sendable, Codable {
         openPages = try container.decodeIfPresent([OpenPage].self, forKey: .openPages) ?? []
         pin = try container.decodeIfPresent(PINAttempts.self, forKey: .pin) ?? PINAttempts()
         ingestedAt = try container.decode(Date.self, forKey: .ingestedAt)
+        seal = try container.decodeIfPresent(SealState.self, forKey: .seal) ?? SealState()
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -115,6 +134,7 @@ public struct MessageState: Hashable, Sendable, Codable {
         try container.encode(openPages, forKey: .openPages)
         try container.encode(pin, forKey: .pin)
         try container.encode(ingestedAt, forKey: .ingestedAt)
+        if !seal.isEmpty { try container.encode(seal, forKey: .seal) }
     }
 }
 

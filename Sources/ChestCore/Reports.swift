@@ -37,6 +37,8 @@ public struct PageReport: Hashable, Sendable, Codable {
     public var evidence: UnlockEvidence?
     /// The sender's signature of the message, base64: a receipt names the message by it.
     public var messageSignature: String?
+    /// How well the file protects the page from whoever has it: its weakest non-empty set.
+    public var protection: Protection = .unsealed
 }
 
 public struct SetReport: Hashable, Sendable, Codable {
@@ -61,7 +63,8 @@ extension Lock {
             "within \(radius.compact) m of \(center.latitude.compact), \(center.longitude.compact)"
         case let .time(date): "from \(ISO8601.string(date))"
         case let .gpsTime(date): "from \(ISO8601.string(date)) by hardware GPS time"
-        case .pin: "the right PIN"
+        case .pin, .sealedPIN: "the right PIN"
+        case .sealedLocation: "at a hidden place"
         case let .weather(condition): condition.rawValue
         case let .temperature(bounds): "\(bounds) °C"
         case let .altitude(bounds): "\(bounds) m above sea level"
@@ -93,9 +96,10 @@ extension Engine {
         let pages = stored.message.pages.enumerated().map { index, page in
             let number = index + 1
             if let open = stored.state.openPages.first(where: { $0.page == number }) {
-                return PageReport(number: number, open: true, text: page.text, openedBy: open.set, openedAt: open.at,
-                                  sets: [], evidence: open.evidence,
-                                  messageSignature: stored.message.seal.map { Data($0.signature).base64EncodedString() })
+                return PageReport(number: number, open: true, text: open.content?.text ?? page.text, openedBy: open.set,
+                                  openedAt: open.at, sets: [], evidence: open.evidence,
+                                  messageSignature: stored.message.seal.map { Data($0.signature).base64EncodedString() },
+                                  protection: page.protection)
             }
             let sets = LockSetName.allCases.filter { !page[$0].isEmpty }.map { set in
                 SetReport(set: set, locks: page[set].map { lock in
@@ -104,7 +108,8 @@ extension Engine {
                     return LockReport(type: lock.kind, condition: lock.condition, holds: reason == nil, reason: reason)
                 })
             }
-            return PageReport(number: number, open: false, text: nil, openedBy: nil, openedAt: nil, sets: sets)
+            return PageReport(number: number, open: false, text: nil, openedBy: nil, openedAt: nil, sets: sets,
+                              protection: page.protection)
         }
         return ReadReport(id: id, title: stored.message.title, from: stored.message.from, chest: stored.chest,
                           state: stored.stateName, sentByYou: stored.sentByYou, pages: pages)
@@ -122,6 +127,8 @@ extension Engine {
                 ?? .opensAt(instant)
         case let .gpsTime(instant):
             return LockRule.gpsTime(instant, gps: hardwareTime(now)) ?? .opensAt(instant)
+        case .sealedLocation, .sealedPIN:
+            return explainSealed(stored, key: key, lock: lock, now: now)
         case .pin:
             if let until = stored.state.pin.refusedUntil, until > clock.trustedTime(now) { return .pinRefused(until: until) }
             return .needsPIN

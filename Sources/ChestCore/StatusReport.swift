@@ -49,6 +49,12 @@ public struct StatusReport: Hashable, Sendable, Codable {
 
     }
 
+    public struct SealedLocks: Hashable, Sendable, Codable {
+        public var pending: Int
+        public var cellsTried: Int
+        public var deriving: Int
+    }
+
     public struct Counts: Hashable, Sendable, Codable {
         public var locked: Int
         public var partial: Int
@@ -61,6 +67,9 @@ public struct StatusReport: Hashable, Sendable, Codable {
     public var clock: Clock
     @Null public var weather: WeatherReport?
     public var messages: Counts
+    /// Format 2: sealed location locks still waiting for their cell, cells tried without success, derivations
+    /// under way.
+    public var sealed: SealedLocks?
     /// Anything else worth saying (the weather provider's last error, a missing identity…).
     public var notes: [String]
 
@@ -89,6 +98,8 @@ extension Engine {
             clock: .init(system: now.wall, gpsOffsetSeconds: clock.offset, usingGPSTime: clock.correction(now) > 0,
                          rolloverSuspected: clock.rolloverSuspected, decidedBy: clock.decision(now).clock,
                          why: clock.decision(now).why),
-            weather: weather, messages: counts, notes: notes)
+            weather: weather, messages: counts,
+            sealed: StatusReport.SealedLocks(pending: sealSummary.pending, cellsTried: sealSummary.cellsTried,
+                                             deriving: sealSummary.deriving), notes: notes)
     }
 }

@@ -57,18 +57,8 @@ extension Engine {
     /// The evidence for a page opened now by a set of these locks.
     func evidence(locks: [LockKind], now: Now) -> UnlockEvidence {
         let usesFixes = locks.contains(.location) || locks.contains(.altitude)
-        return UnlockEvidence(locks: locks, fixes: usesFixes ? recentEpochs.map(UnlockEvidence.ConfirmingFix.init) : [],
+        return UnlockEvidence(locks: locks, fixes: usesFixes ? seal.recentFixes.map(UnlockEvidence.ConfirmingFix.init) : [],
                               source: trust.source, trust: trust.trust, gpsTime: clock.gpsTime(now),
                               systemTime: now.wall, clock: clock.decision(now).clock)
-    }
-
-    /// Keeps the last report of each of the last three epochs: the fixes that confirm a lock.
-    mutating func rememberEpoch(_ fix: Fix) {
-        if let last = recentEpochs.last, last.epoch == fix.epoch {
-            recentEpochs[recentEpochs.count - 1] = fix
-            return
-        }
-        if recentEpochs.count == Self.confirmations { recentEpochs.removeFirst() }
-        recentEpochs.append(fix)
     }
 }

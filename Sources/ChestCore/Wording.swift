@@ -1,7 +1,9 @@
+import Foundation
+
 /// How explanations write durations and distances, everywhere alike.
-enum Wording {
+public enum Wording {
     /// "90 s", "47 min", "3 h 5 min", "2 days".
-    static func duration(_ seconds: Double) -> String {
+    public static func duration(_ seconds: Double) -> String {
         let whole = Int(abs(seconds).rounded(.down))
         switch whole {
         case ..<120: return "\(whole) s"
@@ -13,8 +15,14 @@ enum Wording {
         }
     }
 
+    /// How far the system clock is off GPS time: "0.2 s ahead", "3 min behind", "174 days ahead".
+    public static func offset(_ seconds: Double) -> String {
+        let size = abs(seconds) < 10 ? String(format: "%.1f s", abs(seconds)) : duration(seconds)
+        return size + (seconds < 0 ? " behind" : " ahead")
+    }
+
     /// "850 m", "7.2 km", "42 km".
-    static func distance(_ metres: Double) -> String {
+    public static func distance(_ metres: Double) -> String {
         if metres < 1000 { return "\(Int(metres.rounded())) m" }
         let km = metres / 1000
         return km < 10 ? "\((km * 10).rounded() / 10) km" : "\(Int(km.rounded())) km"

@@ -25,7 +25,6 @@ extension Daemon {
             stored.append(StoredMessage(message: message, state: state, chest: chest, sentByYou: isOwn(message)))
         }
         feed(.loaded(stored, refused: refused, now()))
-        Memory.releaseFreePages()
     }
 
     /// Files a crash left in `incoming/`: ingested now.
@@ -41,26 +40,75 @@ extension Daemon {
         do {
             try store.prepare()
             chestWatcher = try ChestWatcher(directory: store.root) { sink.yield(.chest($0)) }
+            rejectedWatcher?.stop()
+            rejectedWatcher = try ChestWatcher(directory: store.rejected, events: ChestWatcher.writesFinished) {
+                sink.yield(.rejectedChanged($0))
+            }
         } catch {
             log.error("cannot watch \(store.root): \(error); retrying when something asks (SIGHUP)")
         }
-        ingest(store.inboxNames())
+        rescanInbox()
+    }
+
+    /// Seconds a file found by a rescan must have been left unchanged: one still being written when chestd
+    /// starts or rescans is taken once its writer is done, not half-written.
+    static let settleTime = 1.0
+
+    /// Takes in the inbox's files that have settled, and looks again later for those that have not.
+    func rescanInbox() {
+        let (settled, fresh) = store.inboxNames().reduce(into: ([String](), [String]())) { split, name in
+            if store.changedRecently(name, within: Self.settleTime) { split.1.append(name) } else { split.0.append(name) }
+        }
+        ingest(settled)
+        if !fresh.isEmpty {
+            log.debug("\(fresh.count) file(s) still being written; looking again in \(Self.settleTime) s")
+            scheduleRescan(after: Self.settleTime)
+        }
+    }
+
+    /// Plans one `.rescan`: after `delay`, or after a wait that grows to 30 s while files stay stuck.
+    func scheduleRescan(after delay: Double? = nil) {
+        guard !rescanPlanned else { return }
+        rescanPlanned = true
+        if delay == nil { rescanBackoff = min(max(rescanBackoff * 2, 0.5), 30) }
+        let sink = self.sink
+        DispatchQueue.global().asyncAfter(deadline: .now() + (delay ?? rescanBackoff)) { sink.yield(.rescan) }
+    }
+
+    /// Refused files that were written again after they were refused (their writer was not done): tried again.
+    func retryRejected(_ names: [String]) {
+        var staged: [String] = []
+        for name in Set(names) {
+            do {
+                if let path = try store.unreject(name) { staged.append(path) }
+            } catch {
+                log.error("cannot take \(name) back from rejected/: \(error)")
+            }
+        }
+        if !staged.isEmpty { log.info("trying again \(staged.count) refused file(s) written since") }
+        ingestStaged(staged.sorted())
     }
 
     func handleChestChange(_ change: ChestWatcher.Event) {
         switch change {
+        case let .arrived(names) where names.contains { $0.unicodeScalars.contains("\u{FFFD}") }:
+            // A name that is not UTF-8 reads back repaired and names no file: a rescan renames it first.
+            ingest(names.filter(ChestStore.isCandidate))
+            rescanInbox()
         case let .arrived(names):
             ingest(names.filter(ChestStore.isCandidate))
         case let .created(names):
             ingest(names.filter { ChestStore.isCandidate($0) && store.isSpecialFile($0) })
         case .overflow:
             log.warning("inotify queue overflowed; rescanning the chest")
-            ingest(store.inboxNames())
+            rescanInbox()
         case .directoryGone:
             chestWatcher?.stop()
             log.warning("the chest directory \(store.root) was removed or moved; recreating it and restoring \(engine.entries.count) messages")
             do {
                 try store.prepare()
+                chestLock?.release()
+                chestLock = try ChestLock(root: store.root)
                 for stored in engine.entries.values { try store.restore(stored) }
             } catch {
                 log.error("cannot restore the chest: \(error)")
@@ -76,20 +124,34 @@ extension Daemon {
             do {
                 if let path = try store.stage(name) { staged.append(path) }
             } catch {
-                log.error("cannot take \(name) from the inbox: \(error)")
+                log.error("cannot take \(name) from the inbox: \(error); trying again shortly")
+                scheduleRescan()
             }
         }
+        CrashPoint.staged.reached()
         ingestStaged(staged)
     }
 
-    /// Reads and checks staged files and lets the engine decide on them as one batch.
-    private func ingestStaged(_ paths: [String]) {
+    /// Reads and checks staged files and lets the engine decide on them as one batch. A file that cannot be read
+    /// for want of descriptors or memory stays staged and is tried again later.
+    func ingestStaged(_ paths: [String]) {
         guard !paths.isEmpty else { return }
         refreshIdentity()
-        feed(.arrived(paths.map { path in
-            Arrival(source: .staged(path: path), file: baseName(path), content: content(of: store.readCandidate(path)))
-        }, now()))
-        if paths.count >= 100 { Memory.releaseFreePages() }
+        var arrivals: [Arrival] = []
+        for path in paths {
+            guard let read = store.readStaged(path) else { continue }
+            arrivals.append(Arrival(source: .staged(path: path), file: baseName(path), content: content(of: read)))
+        }
+        if arrivals.count < paths.count {
+            log.warning("cannot read \(paths.count - arrivals.count) staged file(s) now (out of descriptors or memory); trying again shortly")
+            scheduleRescan()
+        }
+        CrashPoint.read.reached()
+        feed(.arrived(arrivals, now()))
+        if paths.count >= 100 {
+            Memory.releaseFreePages()
+            Memory.releaseCodePages()
+        }
     }
 
     /// `chest import FILE`: the same checks as a file dropped in the inbox; the caller hears the outcome.
@@ -105,6 +167,7 @@ extension Daemon {
         do {
             let message = try MessageFile.decode(try read.get())
             try Sealer.verify(message)
+            if let problem = PageSealer.checkGuards(message) { return .refused(problem) }
             return .message(message, sentByYou: isOwn(message))
         } catch {
             return .refused("\(error)")
@@ -123,20 +186,36 @@ extension Daemon {
                     case let .copy(bytes, _): copies.append((admission.stored.message, bytes))
                     }
                 }
+                CrashPoint.storing.reached()
                 do {
                     try store.adopt(staged)
                 } catch {
-                    log.error("cannot store \(staged.count) message(s): \(error); they stay in \(store.incoming) for the next start")
+                    log.error("cannot store \(staged.count) message(s): \(error); they stay in \(store.incoming) and are tried again")
+                    scheduleRescan()
                     throw error
                 }
+                CrashPoint.stored.reached()
                 try store.add(copies)
             case let .move(id, from, to, _):
                 try store.move(id, from: from, to: to)
             case let .remove(id, from, _):
-                try store.delete(id, from: from)
+                try store.trash(id, from: from)
+            case let .restore(stored, _):
+                try store.untrash(stored.id, to: stored.chest)
             }
             return nil
         } catch {
+            return "\(error)"
+        }
+    }
+
+    /// Writes a message's PIN attempts to the ledger; returns why it could not.
+    func recordAttempts(_ id: MessageID, _ attempts: PINAttempts) -> String? {
+        do {
+            try attemptsLedger.record(id, attempts)
+            return nil
+        } catch {
+            log.error("cannot record the PIN attempts of \(id.short): \(error)")
             return "\(error)"
         }
     }
@@ -147,7 +226,8 @@ extension Daemon {
             let name = try store.reject(path, reason: reason)
             log.debug("set aside as \(store.rejected)/\(name)")
         } catch {
-            log.error("cannot set \(path) aside: \(error); it stays where it is")
+            log.error("cannot set \(path) aside: \(error); it stays where it is and is tried again")
+            scheduleRescan()
         }
     }
 

@@ -9,7 +9,7 @@ import Glibc
 /// engine's effects. Nothing else holds state.
 public final class Daemon {
     let log: Log
-    let settings: Settings
+    var settings: Settings
     let store: ChestStore
     var engine: Engine
     var identity: Identity?
@@ -19,13 +19,21 @@ public final class Daemon {
     let events: AsyncStream<DaemonEvent>
     let sink: AsyncStream<DaemonEvent>.Continuation
     var chestWatcher: ChestWatcher?
+    var rejectedWatcher: ChestWatcher?
+    var chestLock: ChestLock?
+    /// A look at files left staged or too fresh is planned; the wait grows while files stay stuck.
+    var rescanPlanned = false
+    var rescanBackoff = 0.0
     var wakeTimer: WakeTimer?
     var weatherTimer: WakeTimer?
-    let weather: WeatherService
-    let notifications: Notifications
+    var weather: WeatherService
+    var notifications: Notifications
     let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
     var systemdStatus = ""
     var systemdMode: Int?
+    /// Argon2id off the loop (SealWorker.swift).
+    var sealWorker: SealWorker?
+    let attemptsLedger: AttemptsLedger
 
     /// Runs chestd with these arguments (without the program name) and returns its exit status.
     public static func main(_ arguments: [String]) async -> Int32 {
@@ -38,6 +46,7 @@ public final class Daemon {
         }
         if options.help { print(DaemonOptions.usage); return 0 }
         if options.version { print("chestd \(ChestVersion.string)"); return 0 }
+        Memory.useOneArena()
         do {
             let settings = try Settings(configPath: options.configPath, flags: options.flags)
             let daemon = Daemon(settings: settings, log: Log(verbose: options.verbose))
@@ -56,6 +65,7 @@ public final class Daemon {
         engine = Engine(gpsServer: "\(gpsd.host):\(gpsd.port)")
         engine.weatherSchedule.maxAge = settings.weatherMaximumAge
         (events, sink) = AsyncStream.makeStream(of: DaemonEvent.self)
+        attemptsLedger = AttemptsLedger(chestRoot: settings.chestDirectory)
         notifications = Notifications(settings: settings)
         weather = WeatherService(settings: settings, cachePath: settings.chestDirectory + "/weather.json", log: log)
     }
@@ -66,6 +76,8 @@ public final class Daemon {
         } catch {
             throw ChestError("cannot prepare the chest directory: \(error)")
         }
+        chestLock = try ChestLock(root: store.root)
+        defer { chestLock?.release() }
         let sink = self.sink
         let signals = Signals([SIGTERM, SIGINT, SIGHUP]) { sink.yield(.signal($0)) }
         defer { signals.stop() }
@@ -76,14 +88,20 @@ public final class Daemon {
         weatherTimer = WakeTimer { sink.yield(.wake) }
         defer { wakeTimer?.stop(); weatherTimer?.stop() }
         if let restored = weather.restore() { feed(.weatherRestored(restored)) }
+        sealWorker = SealWorker { sink.yield(.keyDerived($0, $1)) }
+        defer { sealWorker?.stop() }
+        feed(.attemptsRestored(attemptsLedger.loadAll()))
         loadChest()
         recoverStaged()
         watchChest()
-        defer { chestWatcher?.stop() }
+        defer { chestWatcher?.stop(); rejectedWatcher?.stop() }
         let gps = startGPS()
         defer { gps.stop() }
         log.notice("watching \(store.root) with \(engine.entries.count) messages; control socket \(settings.socketPath)")
         systemd.ready(status: summary())
+        // Start-up's decoding is done: its garbage and its code need not stay resident.
+        Memory.releaseFreePages()
+        Memory.releaseCodePages()
         let watchdog = systemd.watchdogInterval.map { interval in
             RepeatingTimer(interval: interval) { sink.yield(.watchdog) }
         }
@@ -92,8 +110,8 @@ public final class Daemon {
         for await event in events {
             switch event {
             case let .signal(number) where number == SIGHUP:
-                log.info("SIGHUP: rescanning the chest")
-                ingest(store.inboxNames())
+                log.info("SIGHUP: reloading the settings and rescanning the chest")
+                reload()
             case let .signal(number):
                 log.notice("stopping on \(number == SIGTERM ? "SIGTERM" : "SIGINT")")
                 systemd.stopping()
@@ -101,6 +119,19 @@ public final class Daemon {
                 return 0
             case let .chest(change):
                 handleChestChange(change)
+            case let .rejectedChanged(.arrived(names)):
+                retryRejected(names)
+            case .rejectedChanged(.directoryGone):
+                // The lock file's open descriptor keeps the chest directory's inode alive, so its own watch may
+                // not hear it go: rejected/, which nothing holds open, does.
+                handleChestChange(.directoryGone)
+            case .rejectedChanged:
+                break
+            case .rescan:
+                rescanPlanned = false
+                recoverStaged()
+                rescanInbox()
+                if store.stagedNames().isEmpty { rescanBackoff = 0 }
             case let .request(connection, line):
                 handleRequest(line, on: connection)
             case let .clientGone(client):
@@ -118,6 +149,8 @@ public final class Daemon {
                 systemd.watchdog()
             case let .weatherFetched(result):
                 feed(weather.record(result, now: now()))
+            case let .keyDerived(request, result):
+                feed(.keyDerived(request, result, now()))
             }
         }
         return 0
@@ -131,9 +164,12 @@ public final class Daemon {
     /// Hands one input to the engine and performs its effects; the outcomes they report are fed in turn, after
     /// the effects of the input that caused them.
     func feed(_ input: Engine.Input) {
-        var inputs = [input]
-        while !inputs.isEmpty {
-            inputs += perform(engine.handle(inputs.removeFirst()))
+        // A queue read by index: most inputs (every fix) have no outcome, and need no queue at all.
+        var inputs = perform(engine.handle(input))
+        var next = 0
+        while next < inputs.count {
+            next += 1
+            inputs += perform(engine.handle(inputs[next - 1]))
         }
     }
 
@@ -147,12 +183,14 @@ public final class Daemon {
             case let .persist(id, state):
                 do {
                     try store.saveState(id, state)
+                    CrashPoint.persisted.reached()
                 } catch {
                     log.error("cannot save the state of \(id.short): \(error)")
                 }
             case let .change(change):
                 outcomes.append(.changed(change, failure: carryOut(change), now()))
             case let .reject(path, reason):
+                CrashPoint.rejecting.reached()
                 setAside(path, reason: reason)
             case let .emit(event):
                 emit(event)
@@ -179,6 +217,10 @@ public final class Daemon {
                     let matching = hashes.filter { Sealer.pin(pin, matches: $0.value) }.map(\.key)
                     sink.yield(.pinChecked(id, pin: pin, matching: matching))
                 }
+            case let .deriveKey(request):
+                sealWorker?.submit(request)
+            case let .recordAttempts(id, attempts):
+                outcomes.append(.attemptsRecorded(id, failure: recordAttempts(id, attempts), now()))
             }
         }
         return outcomes
@@ -204,7 +246,7 @@ public final class Daemon {
     /// One line for systemd's STATUS=: the fix and the counts.
     func summary() -> String {
         let fix = engine.lastFix.map { Fix.modeName($0.mode) }
-            ?? (engine.gps.connected ? "no fix yet" : "gpsd not connected")
+            ?? LockReason.noFix(gpsConnected: engine.gps.connected)
         let counts = engine.status(now: now()).messages
         return "\(fix); \(counts.locked) locked, \(counts.partial) partial, \(counts.open) open"
     }

@@ -6,6 +6,10 @@ import ChestIO
 enum DaemonEvent: Sendable {
     case signal(Int32)
     case chest(ChestWatcher.Event)
+    /// A file in `rejected/` was written after it was refused.
+    case rejectedChanged(ChestWatcher.Event)
+    /// Time to look again at the inbox and at files left staged.
+    case rescan
     case request(ControlConnection, Data)
     case clientGone(ClientID)
     case wake
@@ -16,6 +20,8 @@ enum DaemonEvent: Sendable {
     /// Time to tell systemd's watchdog the loop is alive.
     case watchdog
     case weatherFetched(WeatherFetchReply)
+    /// The seal worker finished a key derivation.
+    case keyDerived(KeyRequest, KeyResult)
 }
 
 import struct Foundation.Data

@@ -132,13 +132,14 @@ public final class GPSReader: Sendable {
             }
             reportedDown = false
             backoff = 1
-            log.info("gpsd \(server) connected")
+            // The engine's gpsd event is the line the log keeps; this one only adds detail under -v.
+            log.debug("gpsd \(server) connected")
             onEvent(.connected(server: server))
             let lost = read(data)
             _ = gps_close(data)
             guard let lost else { break }
             reportedDown = true
-            log.warning("gpsd \(server) lost: \(lost)")
+            log.debug("gpsd \(server) lost: \(lost)")
             onEvent(.disconnected(server: server, reason: lost))
             pause(&backoff)
         }

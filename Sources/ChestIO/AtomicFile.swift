@@ -12,6 +12,21 @@ public enum AtomicFile {
         try write(batch: [(path, data)])
     }
 
+    /// Creates `path` with `data` durably unless something has that name already; false then, nothing written.
+    public static func write(_ data: Data, toNew path: String) throws(SystemCallError) -> Bool {
+        let temporary = try writeTemporary(data, for: path)
+        do throws(SystemCallError) {
+            let fd = try FileDescriptor.open(temporary, O_RDONLY | O_NOFOLLOW)
+            try fd.closeAfter { () throws(SystemCallError) in try fd.sync(path: temporary) }
+            if try moveWithoutReplacing(temporary, to: path) { return true }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        unlink(temporary)
+        return false
+    }
+
     /// From this many files on, one `sync(2)` of everything is cheaper than an fsync per file.
     static let batchSyncThreshold = 8
 
@@ -55,6 +70,30 @@ public enum AtomicFile {
         if directoryName(from) != directoryName(to) { try syncDirectory(of: from) }
     }
 
+    /// Renames `from` to `to` unless `to` exists (`renameat2(RENAME_NOREPLACE)`), and syncs both directories.
+    /// Returns false, having changed nothing, when `to` exists. Paths are bytes, so a name that is not UTF-8 works.
+    public static func moveWithoutReplacing(_ from: [CChar], to: String) throws(SystemCallError) -> Bool {
+        let moved = try retryingOnInterrupt("rename", path: to) { () -> Int32 in
+            let result = renameNoReplace(AT_FDCWD, from, AT_FDCWD, to, 1)
+            return result == -1 && errno == EEXIST ? 0 : (result == 0 ? 1 : -1)
+        }
+        guard moved == 1 else { return false }
+        try syncDirectory(of: to)
+        let source = String(decoding: from.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if directoryName(source) != directoryName(to) { try syncDirectory(of: source) }
+        return true
+    }
+
+    public static func moveWithoutReplacing(_ from: String, to: String) throws(SystemCallError) -> Bool {
+        try moveWithoutReplacing(Array(from.utf8CString), to: to)
+    }
+
+    /// Glibc declares `renameat2` only under _GNU_SOURCE, which Swift's Glibc module does not define; the
+    /// symbol is there all the same (glibc 2.28 and later).
+    private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+    private static let renameNoReplace: RenameAt2 =
+        unsafeBitCast(dlsym(nil, "renameat2"), to: RenameAt2.self)
+
     /// Removes `path` for good and syncs its directory; a file already gone is no error.
     public static func remove(_ path: String) throws(SystemCallError) {
         if unlink(path) == -1 && errno != ENOENT { throw SystemCallError("unlink", path: path) }
@@ -73,7 +112,8 @@ public enum AtomicFile {
 
     /// Writes `data` to a temporary file beside `path` and returns the temporary's path.
     private static func writeTemporary(_ data: Data, for path: String) throws(SystemCallError) -> String {
-        let temporary = directoryName(path) + "/" + temporaryPrefix + baseName(path) + "-\(getpid())"
+        let temporary = directoryName(path) + "/" + temporaryPrefix + fitting(baseName(path), suffix: "-\(getpid())",
+                                                                              room: temporaryPrefix.utf8.count)
         let fd = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, permissions: 0o600)
         defer { fd.close() }
         do throws(SystemCallError) {
@@ -84,6 +124,14 @@ public enum AtomicFile {
         }
         return temporary
     }
+}
+
+/// `name` shortened at a character boundary so that `name + suffix` and `room` more bytes fit in a file name
+/// (NAME_MAX, 255 bytes on Linux file systems).
+public func fitting(_ name: String, suffix: String, room: Int = 0) -> String {
+    var prefix = Substring(name)
+    while prefix.utf8.count + suffix.utf8.count + room > 255 { prefix.removeLast() }
+    return prefix + suffix
 }
 
 /// The directory part of a path: "/a/b" for "/a/b/c", "." for "c".

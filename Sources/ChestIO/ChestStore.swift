@@ -83,8 +83,33 @@ public struct ChestStore: Sendable {
     // MARK: - Ingesting
 
     /// The inbox's candidate names: `*.locked`, not hidden (editors' and sync tools' temporary files are).
+    /// A name that is not UTF-8 (a Latin-1 "café.locked") is first renamed to one that is, its stray bytes written
+    /// as %XX, so that it is ingested or refused like any other.
     public func inboxNames() -> [String] {
-        ((try? Directory.names(in: root)) ?? []).filter(Self.isCandidate).sorted()
+        var names: [String] = []
+        for raw in (try? Directory.rawNames(in: root)) ?? [] {
+            if let name = String(validating: raw, as: UTF8.self) {
+                if Self.isCandidate(name) { names.append(name) }
+            } else if let name = Self.isCandidate(Self.escaped(raw)) ? try? claim(raw, as: Self.escaped(raw)) : nil {
+                names.append(name)
+            }
+        }
+        return names.sorted()
+    }
+
+    /// A name's bytes with every byte outside ASCII written as %XX.
+    static func escaped(_ raw: [UInt8]) -> String {
+        raw.map { $0 < 0x80 ? String(UnicodeScalar($0)) : "%" + String($0, radix: 16, uppercase: true) }.joined()
+    }
+
+    /// Renames the inbox entry `raw` to `name`, or to `name.2`, `name.3`… when that is taken; returns the new name.
+    private func claim(_ raw: [UInt8], as name: String) throws(SystemCallError) -> String? {
+        let source = Array((root + "/").utf8CString.dropLast()) + raw.map { CChar(bitPattern: $0) } + [0]
+        for attempt in 1...1000 {
+            let candidate = attempt == 1 ? name : String(name.dropLast(7)) + "-\(attempt).locked"
+            if try AtomicFile.moveWithoutReplacing(source, to: root + "/" + candidate) { return candidate }
+        }
+        return nil
     }
 
     /// Whether a name in the inbox is a message file to ingest, rather than a temporary file of an editor or a
@@ -101,13 +126,34 @@ public struct ChestStore: Sendable {
 
     /// Takes a file out of the inbox into `incoming/`, so that a crash mid-ingest leaves it where a restart
     /// finds it. Returns nil when the file is gone already.
+    /// Never replaces a staged file: a second file of the same name, while the first is still staged (it could not
+    /// be read or set aside yet), is staged as `NAME.2`.
     public func stage(_ name: String) throws(SystemCallError) -> String? {
-        let destination = incoming + "/" + name
-        if rename(root + "/" + name, destination) == -1 {
-            if errno == ENOENT { return nil }
-            throw SystemCallError("rename", path: root + "/" + name)
+        try moveAside(root + "/" + name, into: incoming, as: name)
+    }
+
+    /// Moves `path` into `directory` under `name`, or `name.2`, `name.3`… when taken, never replacing a file.
+    /// Returns the new path, or nil when `path` is gone.
+    private func moveAside(_ path: String, into directory: String, as name: String) throws(SystemCallError) -> String? {
+        for attempt in 1...10_000 {
+            let destination = directory + "/" + (attempt == 1 ? name : fitting(name, suffix: ".\(attempt)"))
+            do throws(SystemCallError) {
+                if try AtomicFile.moveWithoutReplacing(path, to: destination) { return destination }
+            } catch where error.errno == .noSuchFile && error.call == "rename" {
+                return nil
+            }
         }
-        return destination
+        throw SystemCallError("rename", path: path, errno: Errno(EEXIST))
+    }
+
+    /// Reads a staged file; nil when the failure will pass (out of descriptors or memory) and the file should stay
+    /// staged for a later try rather than be refused.
+    public func readStaged(_ path: String) -> Result<Data, ChestError>? {
+        do {
+            return .success(try MessageFileReader.read(path: path))
+        } catch {
+            return error.isTransient ? nil : .failure(ChestError(error.description))
+        }
     }
 
     /// The staged files left by an earlier run.
@@ -132,17 +178,43 @@ public struct ChestStore: Sendable {
 
     /// Sets a refused file aside in `rejected/` (whatever it is: file, symlink, FIFO) with its reason beside it.
     /// Returns the name it got there.
+    /// Never replaces an earlier refused file or reason; a name too long to take `.reason` is shortened.
     @discardableResult
     public func reject(_ path: String, reason: String) throws(SystemCallError) -> String {
-        var name = baseName(path), attempt = 1
-        while FileManager.default.fileExists(atPath: rejected + "/" + name)
-                || (try? FileManager.default.destinationOfSymbolicLink(atPath: rejected + "/" + name)) != nil {
-            attempt += 1
-            name = baseName(path) + ".\(attempt)"
+        let original = baseName(path)
+        for attempt in 1...10_000 {
+            let name = fitting(original, suffix: attempt == 1 ? "" : ".\(attempt)")
+            let reasonPath = rejected + "/" + fitting(name, suffix: Self.reasonSuffix)
+            if exists(rejected + "/" + name) || exists(reasonPath) { continue }
+            // The reason first: a crash before the file follows leaves a stray reason and the file staged for retry.
+            guard try AtomicFile.write(Data((reason + "\n").utf8), toNew: reasonPath) else { continue }
+            if try AtomicFile.moveWithoutReplacing(path, to: rejected + "/" + name) { return name }
+            unlink(reasonPath)
         }
-        try AtomicFile.write(Data((reason + "\n").utf8), to: rejected + "/" + name + ".reason")
-        try AtomicFile.move(path, to: rejected + "/" + name)
-        return name
+        throw SystemCallError("rename", path: path, errno: Errno(EEXIST))
+    }
+
+    static let reasonSuffix = ".reason"
+
+    /// Whether anything (a dangling symlink too) has this path.
+    private func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// Takes a refused file out of `rejected/` into `incoming/` again, without its reason, because it changed after
+    /// it was refused (it was still being written). Returns its staged path; nil for a reason file or a name gone.
+    public func unreject(_ name: String) throws(SystemCallError) -> String? {
+        guard !name.hasSuffix(Self.reasonSuffix), !name.hasPrefix(AtomicFile.temporaryPrefix) else { return nil }
+        let path = rejected + "/" + name
+        guard !isSpecial(path), let staged = try moveAside(path, into: incoming, as: name) else { return nil }
+        try AtomicFile.remove(rejected + "/" + fitting(name, suffix: Self.reasonSuffix))
+        return staged
+    }
+
+    private func isSpecial(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) != 0 || (info.st_mode & S_IFMT) != S_IFREG
     }
 
     // MARK: - Changing stored messages
@@ -162,6 +234,38 @@ public struct ChestStore: Sendable {
     public func delete(_ id: MessageID, from chest: ChestKind) throws(SystemCallError) {
         try AtomicFile.remove(messagePath(id, in: chest))
         try AtomicFile.remove(statePath(id))
+    }
+
+    /// Where deleted messages and their state wait for `chest undelete`.
+    public var deletedDirectory: String { root + "/deleted" }
+
+    /// Moves a deleted message and its state file aside into `deleted/`, and removes what was deleted there more
+    /// than `DeletedMessage.keptFor` ago.
+    public func trash(_ id: MessageID, from chest: ChestKind) throws(SystemCallError) {
+        try Directory.create(deletedDirectory)
+        let kept = deletedDirectory + "/\(id.rawValue)"
+        try AtomicFile.move(messagePath(id, in: chest), to: kept + ".\(MessageFile.fileExtension)")
+        if FileManager.default.fileExists(atPath: statePath(id)) { try AtomicFile.move(statePath(id), to: kept + ".json") }
+        let limit = Date().addingTimeInterval(-DeletedMessage.keptFor)
+        for name in (try? Directory.names(in: deletedDirectory)) ?? [] {
+            let path = deletedDirectory + "/" + name
+            if let time = modificationTime(path), time < limit { try? AtomicFile.remove(path) }
+        }
+    }
+
+    /// Brings a message deleted with `trash` back, with its state file.
+    public func untrash(_ id: MessageID, to chest: ChestKind) throws(SystemCallError) {
+        let kept = deletedDirectory + "/\(id.rawValue)"
+        try AtomicFile.move(kept + ".\(MessageFile.fileExtension)", to: messagePath(id, in: chest))
+        if FileManager.default.fileExists(atPath: kept + ".json") { try AtomicFile.move(kept + ".json", to: statePath(id)) }
+    }
+
+    /// Whether the inbox entry `name` was written or changed in the last `seconds`.
+    public func changedRecently(_ name: String, within seconds: Double) -> Bool {
+        var info = stat()
+        guard lstat(root + "/" + name, &info) == 0 else { return false }
+        let changed = Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9
+        return Date().timeIntervalSince1970 - changed < seconds
     }
 
     private func modificationTime(_ path: String) -> Date? {

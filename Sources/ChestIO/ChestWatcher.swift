@@ -22,12 +22,19 @@ public final class ChestWatcher: Sendable {
     private let source: any DispatchSourceRead
     private let fd: FileDescriptor
 
-    /// Starts watching `directory`. The corresponding C functions are `inotify_init1(2)` and `inotify_add_watch(2)`.
-    public init(directory: String, onEvent: @escaping @Sendable (Event) -> Void) throws(SystemCallError) {
+    /// What the chest directory is watched for.
+    public static let inboxEvents = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE_SELF | IN_MOVE_SELF)
+    /// Files closed after writing only: in `rejected/`, a refused file its writer finished after all.
+    public static let writesFinished = UInt32(IN_CLOSE_WRITE)
+
+    /// Starts watching `directory` for `events`. The corresponding C functions are `inotify_init1(2)` and
+    /// `inotify_add_watch(2)`.
+    public init(directory: String, events: UInt32 = inboxEvents,
+                onEvent: @escaping @Sendable (Event) -> Void) throws(SystemCallError) {
         let made = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard made >= 0 else { throw SystemCallError("inotify_init1") }
         let fd = FileDescriptor(rawValue: made)
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+        let mask = events | UInt32(IN_ONLYDIR)
         guard inotify_add_watch(fd.rawValue, directory, mask) >= 0 else {
             let error = SystemCallError("inotify_add_watch", path: directory)
             fd.close()
@@ -44,9 +51,15 @@ public final class ChestWatcher: Sendable {
                 let count = (try? fd.read(into: &buffer)) ?? -1
                 if count > 0 {
                     events += InotifyParser.events(in: buffer[..<count])
+                    // A long copy is handed over in large batches as it goes, so the daemon checks files while
+                    // the copy still runs; reading on keeps the kernel's event queue from overflowing.
+                    if events.count >= Self.batchEvents {
+                        for event in InotifyParser.merged(events) { onEvent(event) }
+                        events = []
+                    }
                     continue
                 }
-                guard !events.isEmpty, events.count < 64 else { break }
+                guard !events.isEmpty else { break }
                 usleep(Self.settle)
                 let more = (try? fd.read(into: &buffer)) ?? -1
                 guard more > 0 else { break }
@@ -62,21 +75,40 @@ public final class ChestWatcher: Sendable {
 
     /// Microseconds to wait for more events before handing a batch over.
     static let settle: UInt32 = 20_000
+    /// Events (a created and an arrived name each, per copied file) after which a batch is handed over at once.
+    static let batchEvents = 2_000
 }
 
 /// Turns the packed `struct inotify_event` records of one read into `ChestWatcher.Event`s. Pure.
 public enum InotifyParser {
-    /// Joins neighbouring events of the same kind, keeping their order.
+    /// Joins the arrived names and the created names between an overflow or a lost directory into one event of
+    /// each kind, in the order each kind first appeared. A copy interleaves them (each file is created, then
+    /// closed): joining only neighbours would hand the daemon one batch, and one sync, per file. Which of the two
+    /// comes first does not matter: a created name counts only while it is a special file, which never arrives.
     public static func merged(_ events: [ChestWatcher.Event]) -> [ChestWatcher.Event] {
         var result: [ChestWatcher.Event] = []
+        var arrived: [String] = [], created: [String] = [], arrivedFirst = true
+        func flush() {
+            let joined: [ChestWatcher.Event?] = [arrived.isEmpty ? nil : .arrived(arrived),
+                                                 created.isEmpty ? nil : .created(created)]
+            result += (arrivedFirst ? joined : joined.reversed()).compactMap { $0 }
+            arrived = []
+            created = []
+        }
         for event in events {
-            switch (result.last, event) {
-            case let (.arrived(earlier)?, .arrived(names)): result[result.count - 1] = .arrived(earlier + names)
-            case let (.created(earlier)?, .created(names)): result[result.count - 1] = .created(earlier + names)
-            case (.overflow?, .overflow), (.directoryGone?, .directoryGone): break
-            default: result.append(event)
+            switch event {
+            case let .arrived(names):
+                if arrived.isEmpty && created.isEmpty { arrivedFirst = true }
+                arrived += names
+            case let .created(names):
+                if arrived.isEmpty && created.isEmpty { arrivedFirst = false }
+                created += names
+            case .overflow, .directoryGone:
+                flush()
+                if result.last != event { result.append(event) }
             }
         }
+        flush()
         return result
     }
 

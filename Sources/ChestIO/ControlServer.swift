@@ -54,24 +54,73 @@ public final class ControlServer: Sendable {
         }
         listener.setNonBlocking(true)
         self.listener = listener
-        source = DispatchSource.makeReadSource(fileDescriptor: listener.rawValue,
-                                               queue: DispatchQueue(label: "chest.control"))
+        let connections = ConnectionTable()
+        let queue = DispatchQueue(label: "chest.control")
+        source = DispatchSource.makeReadSource(fileDescriptor: listener.rawValue, queue: queue)
+        // A descriptor kept in reserve: when the process runs out, it is freed to accept the waiting client and
+        // tell it why, instead of leaving the listener readable and the loop spinning on EMFILE.
+        let reserve = Mutex(Self.openReserve())
+        let exhausted = Atomic(false)
+        let source = self.source
         source.setEventHandler {
             while true {
                 let accepted = accept(listener.rawValue, nil, nil)
-                guard accepted >= 0 else { return }
+                if accepted < 0 {
+                    guard errno == EMFILE || errno == ENFILE else { return }
+                    let freed = reserve.withLock { reserve -> Bool in
+                        guard let fd = reserve else { return false }
+                        fd.close()
+                        reserve = nil
+                        return true
+                    }
+                    let spare = freed ? accept(listener.rawValue, nil, nil) : -1
+                    if spare >= 0 {
+                        Self.refuse(FileDescriptor(rawValue: spare), "chestd is out of file descriptors; try again shortly")
+                    }
+                    // The daemon's own work (reading a message file) needs descriptors more than a silent client.
+                    connections.dropOldestSilent("dropped: chestd is out of file descriptors")
+                    reserve.withLock { $0 = $0 ?? Self.openReserve() }
+                    if !exhausted.exchange(true, ordering: .relaxed) {
+                        log.warning("control socket: out of file descriptors; dropping silent clients, refusing new ones for a moment")
+                    }
+                    // Back off rather than spin while the listener stays readable.
+                    source.suspend()
+                    queue.asyncAfter(deadline: .now() + .milliseconds(200)) { source.resume() }
+                    return
+                }
+                exhausted.store(false, ordering: .relaxed)
                 let fd = FileDescriptor(rawValue: accepted)
                 fd.setCloseOnExec()
                 guard UnixSocket.peerUID(fd) == getuid() else {
                     log.warning("control socket: refused a client of another user")
-                    fd.close()
+                    Self.refuse(fd, "this chestd admits its owner only (uid \(getuid()))")
                     continue
                 }
-                ControlConnection(fd: fd, onRequest: onRequest).start()
+                let connection = ControlConnection(fd: fd, onRequest: onRequest)
+                guard connections.admit(connection) else {
+                    Self.refuse(fd, "chestd has \(ControlServer.maximumConnections) connections open; try again shortly")
+                    continue
+                }
+                connection.start()
             }
         }
         source.setCancelHandler { listener.close() }
         source.resume()
+    }
+
+    /// The most connections open at once. Beyond it the oldest client still silent is dropped for the newcomer;
+    /// when every one is busy (watching, or waiting for its answer), the newcomer is told to try again.
+    public static let maximumConnections = 64
+
+    private static func openReserve() -> FileDescriptor? {
+        try? FileDescriptor.open("/dev/null", O_RDONLY)
+    }
+
+    /// Writes one JSON error line, without waiting, and closes.
+    static func refuse(_ fd: FileDescriptor, _ why: String) {
+        fd.setNonBlocking(true)
+        _ = try? fd.writeAll(ControlConnection.errorLine(why))
+        fd.close()
     }
 
     /// Stops accepting and removes the socket file.
@@ -84,14 +133,18 @@ public final class ControlServer: Sendable {
 /// One client of the control socket.
 public final class ControlConnection: Sendable {
     private let fd: FileDescriptor
-    private let queue = DispatchQueue(label: "chest.control.connection")
-    private let state = Mutex(State())
+    let queue = DispatchQueue(label: "chest.control.connection")
+    let state = Mutex(State())
     private let onRequest: @Sendable (ControlConnection, Data) -> Void
 
-    private struct State {
+    struct State {
         var buffer = Data()
         var answered = false
         var closed = false
+        /// Lines not yet taken by a client that reads slowly or not at all.
+        var outbox = Data()
+        var closeWhenSent = false
+        var writer: (any DispatchSourceWrite)?
         var source: (any DispatchSourceRead)?
         var timer: (any DispatchSourceTimer)?
         var onClose: (@Sendable () -> Void)?
@@ -129,18 +182,70 @@ public final class ControlConnection: Sendable {
         if closedAlready { handler() }
     }
 
-    /// Sends one line (a newline is added). Writes happen on the connection's own queue, never the caller's.
+    /// Sends one line (a newline is added), without blocking: a client that does not read is dropped once
+    /// `outboxLimit` bytes wait for it, or its lines have waited `ControlServer.idleTimeout` seconds.
     public func send(_ line: Data, thenClose: Bool = false) {
         queue.async { [self] in
-            guard !state.withLock({ $0.closed }) else { return }
-            var data = line
-            data.append(0x0a)
-            fd.setNonBlocking(false)
-            UnixSocket.setTimeouts(fd, seconds: 5)
-            let failed = (try? fd.writeAll(data)) == nil
-            fd.setNonBlocking(true)
-            if failed || thenClose { closeNow() }
+            let stalled = state.withLock { state -> Bool? in
+                guard !state.closed else { return nil }
+                let behind = !state.outbox.isEmpty
+                state.outbox.append(line)
+                state.outbox.append(0x0a)
+                state.closeWhenSent = state.closeWhenSent || thenClose
+                // One large reply (a long list) is fine; lines piling up behind unread ones are not.
+                return behind && state.outbox.count > Self.outboxLimit
+            }
+            guard let stalled else { return }
+            if stalled { closeNow(); return }
+            flush()
         }
+    }
+
+    static let outboxLimit = 256 * 1024
+
+    /// Writes what the client will take now; waits for it to read the rest.
+    private func flush() {
+        let (pending, closeWhenSent) = state.withLock { ($0.outbox, $0.closeWhenSent) }
+        var written = 0
+        while written < pending.count {
+            let count = pending[(pending.startIndex + written)...].withUnsafeBytes { buffer in
+                Glibc.send(fd.rawValue, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
+            }
+            if count > 0 { written += count; continue }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
+            closeNow()
+            return
+        }
+        let empty = state.withLock { state -> Bool in
+            state.outbox.removeFirst(written)
+            return state.outbox.isEmpty
+        }
+        if empty {
+            if closeWhenSent { closeNow() }
+            return
+        }
+        guard state.withLock({ $0.writer == nil }) else { return }
+        let writer = DispatchSource.makeWriteSource(fileDescriptor: fd.rawValue, queue: queue)
+        writer.setEventHandler { [self] in
+            state.withLock { $0.writer?.cancel(); $0.writer = nil }
+            flush()
+        }
+        state.withLock { $0.writer = writer }
+        writer.resume()
+        let before = state.withLock { $0.outbox.count }
+        queue.asyncAfter(deadline: .now() + .seconds(ControlServer.idleTimeout)) { [self] in
+            // Still as much waiting as then, or more: the client is not reading.
+            if state.withLock({ !$0.closed && $0.outbox.count >= before && $0.writer != nil }) { closeNow() }
+        }
+    }
+
+    /// One `{"ok":false,"error":…}` line, newline included.
+    static func errorLine(_ why: String) -> Data {
+        var line = (try? JSONSerialization.data(withJSONObject: ["ok": false, "error": why], options: [.sortedKeys]))
+            ?? Data(#"{"ok":false}"#.utf8)
+        line.append(0x0a)
+        return line
     }
 
     /// Closes the connection (after pending sends).
@@ -173,17 +278,17 @@ public final class ControlConnection: Sendable {
         }
     }
 
-    private func fail(_ why: String) {
+    func fail(_ why: String) {
         state.withLock { $0.answered = true }
-        let reply = #"{"ok":false,"error":"\#(why)"}"#
-        send(Data(reply.utf8), thenClose: true)
+        send(Self.errorLine(why).dropLast(), thenClose: true)
     }
 
     private func closeNow() {
         let (source, timer, handler) = state.withLock { state -> ((any DispatchSourceRead)?, (any DispatchSourceTimer)?, (@Sendable () -> Void)?) in
             guard !state.closed else { return (nil, nil, nil) }
             state.closed = true
-            defer { state.source = nil; state.timer = nil; state.onClose = nil }
+            state.writer?.cancel()
+            defer { state.source = nil; state.timer = nil; state.onClose = nil; state.writer = nil; state.outbox = Data() }
             return (state.source, state.timer, state.onClose)
         }
         guard let source else { return }
@@ -192,4 +297,44 @@ public final class ControlConnection: Sendable {
         source.cancel()
         handler?()
     }
+}
+
+/// The control socket's open connections, oldest first, for `ControlServer.maximumConnections`.
+final class ConnectionTable: Sendable {
+    private let connections = Mutex<[ControlConnection]>([])
+
+    /// Drops the oldest connection that has not sent its request yet, if any.
+    func dropOldestSilent(_ why: String) {
+        let silent = connections.withLock { connections -> ControlConnection? in
+            connections.firstIndex(where: \.isSilent).map { connections.remove(at: $0) }
+        }
+        silent?.drop(why)
+    }
+
+    /// Makes room for `connection` and records it; false when every open connection is busy.
+    func admit(_ connection: ControlConnection) -> Bool {
+        let evicted = connections.withLock { connections -> ControlConnection?? in
+            connections.removeAll { $0.isClosed }
+            var evicted: ControlConnection?
+            if connections.count >= ControlServer.maximumConnections {
+                guard let index = connections.firstIndex(where: \.isSilent) else { return .none }
+                evicted = connections.remove(at: index)
+            }
+            connections.append(connection)
+            return .some(evicted)
+        }
+        guard let evicted else { return false }
+        evicted?.drop("dropped: no request while \(ControlServer.maximumConnections) connections were open")
+        return true
+    }
+}
+
+extension ControlConnection {
+    var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Connected but has sent no request yet.
+    var isSilent: Bool { state.withLock { !$0.closed && !$0.answered && $0.buffer.isEmpty } }
+
+    /// Answers with an error and closes.
+    func drop(_ why: String) { queue.async { [self] in fail(why) } }
 }

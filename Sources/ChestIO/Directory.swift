@@ -16,16 +16,20 @@ public enum Directory {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// The names in a directory, without "." and "..".
+    /// The names in a directory, without "." and "..". A name that is not UTF-8 comes out repaired (U+FFFD), so
+    /// it no longer names the file: see `rawNames(in:)`.
     public static func names(in path: String) throws(SystemCallError) -> [String] {
+        try rawNames(in: path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The names in a directory as the bytes they are, without "." and "..".
+    public static func rawNames(in path: String) throws(SystemCallError) -> [[UInt8]] {
         guard let dir = opendir(path) else { throw SystemCallError("opendir", path: path) }
         defer { closedir(dir) }
-        var names: [String] = []
+        var names: [[UInt8]] = []
         while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name != "." && name != ".." { names.append(name) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if name != [0x2e] && name != [0x2e, 0x2e] { names.append(name) }
         }
         return names
     }

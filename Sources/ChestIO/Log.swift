@@ -1,3 +1,4 @@
+import ChestCore
 import Foundation
 import Glibc
 
@@ -26,11 +27,27 @@ public final class Log: Sendable {
     public func warning(_ text: String) { write(.warning, text) }
     public func notice(_ text: String) { write(.notice, text) }
     public func info(_ text: String) { write(.info, text) }
-    public func debug(_ text: String) { write(.debug, text) }
+    /// The text is built only when debug lines are logged: chestd logs one for every fix.
+    public func debug(_ text: @autoclosure () -> String) {
+        guard Level.debug <= threshold else { return }
+        write(.debug, text())
+    }
+
+    /// The local time to the second, as `2026-11-23 14:12:01`.
+    static func timestamp() -> String {
+        var now = time(nil), parts = tm()
+        localtime_r(&now, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M:%S", &parts)
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 
     private func write(_ level: Level, _ text: String) {
         guard level <= threshold else { return }
-        let line = journal ? "<\(level.rawValue)>\(text)\n" : "chestd: \(text)\n"
+        // A title or file name is untrusted: a newline in it must not start a line of its own.
+        let text = TerminalText.escaped(text)
+        // journald stamps its own lines (JOURNAL_STREAM says stderr goes there); a terminal or a file needs a time.
+        let line = journal ? "<\(level.rawValue)>\(text)\n" : "\(Self.timestamp()) chestd: \(text)\n"
         sink(line)
     }
 }

@@ -19,6 +19,17 @@ public enum MessageFileReader {
         /// open, fstat or read failed.
         case failed(SystemCallError)
 
+        /// Whether trying again later can succeed: the process or the system ran out of descriptors or memory.
+        public var isTransient: Bool {
+            let errno: Errno
+            switch self {
+            case let .unreadable(error): errno = error
+            case let .failed(error): errno = error.errno
+            default: return false
+            }
+            return [EMFILE, ENFILE, ENOMEM, ENOBUFS, EAGAIN].contains(errno.rawValue)
+        }
+
         public var description: String {
             switch self {
             case let .unreadable(errno): "cannot read it: \(errno)"

@@ -20,6 +20,10 @@ public struct Settings: Sendable {
     ]
 
     public var values: [String: String]
+    /// Where each set value came from: "flag", "environment ($CHEST_DIR)" or "file"; unset keys have none.
+    public private(set) var origins: [String: String] = [:]
+    /// The command-line values by key, kept so that a reload can apply them again.
+    public let flags: [String: String]
     public let configPath: String
     public let configDirectory: String
     private let environment: [String: String]
@@ -28,6 +32,7 @@ public struct Settings: Sendable {
     public init(environment: [String: String] = ProcessInfo.processInfo.environment, configPath: String? = nil,
                 flags: [String: String] = [:]) throws(ChestError) {
         self.environment = environment
+        self.flags = flags
         let home = environment["HOME"] ?? NSHomeDirectory()
         configDirectory = (environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config") + "/chest"
         self.configPath = configPath ?? configDirectory + "/config.json"
@@ -36,12 +41,21 @@ public struct Settings: Sendable {
             guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
                 throw ChestError("\(self.configPath) is not a JSON object; fix it or remove it")
             }
-            for (key, value) in object { values[key] = "\(value)" }
+            for (key, value) in object {
+                values[key] = "\(value)"
+                origins[key] = "file"
+            }
         }
         for (variable, key) in [("CHEST_DIR", "chest"), ("CHEST_SOCKET", "socket"), ("CHEST_GPSD", "gpsd")] {
-            if let value = environment[variable], !value.isEmpty { values[key] = value }
+            if let value = environment[variable], !value.isEmpty {
+                values[key] = value
+                origins[key] = "environment ($\(variable))"
+            }
         }
-        for (key, value) in flags { values[key] = value }
+        for (key, value) in flags {
+            values[key] = value
+            origins[key] = "flag"
+        }
         self.values = values
     }
 

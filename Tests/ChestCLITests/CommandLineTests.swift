@@ -50,6 +50,25 @@ struct CommandLineTests {
         #expect(error { _ = try WatchCommand(values(["watch", "--count", "zero"])) } == "--count wants a positive number")
     }
 
+    @Test func watchShowsWhatItIsAskedFor() throws {
+        let plain = try WatchCommand(values(["watch"]))
+        #expect(ChestEvent.names.filter(plain.shows) == ChestEvent.names.filter { $0 != "fix" })
+        #expect(try WatchCommand(values(["watch", "--fixes"])).shows("fix"))
+        #expect(try WatchCommand(values(["watch", "--json"])).shows("fix"))
+        let some = try WatchCommand(values(["watch", "--events", "unlocked,rejected"]))
+        #expect(ChestEvent.names.filter(some.shows) == ["unlocked", "rejected"])
+        #expect(error { _ = try WatchCommand(values(["watch", "--events", ","])) } == "--events wants a list such as unlocked,rejected")
+    }
+
+    @Test func shortIDsAreTheShortestUniquePrefixOfAtLeastEight() {
+        let a = MessageID("7f3a21c0d9e84b6a8c1f2e3d4c5b6a79")!, b = MessageID("7f3a21c0d9000000000000000000000a")!
+        var ids = ShortIDs()
+        ids.insert([a])
+        #expect(ids.short(a) == "7f3a21c0")
+        ids.insert([b])
+        #expect(ids.short(a) == "7f3a21c0d9e" && ids.short(b) == "7f3a21c0d90")
+    }
+
     @Test func composeReadsLocksInOrderIntoSetsAAndB() throws {
         let draft = try compose(["-o", "f", "--title", "T", "--page", "one", "--lock", "pin=1234", "--or",
                                  "--lock", "weather=snowy", "--page=two", "--lock=time=2026-12-01T09:00:00Z"])

@@ -111,6 +111,68 @@ private typealias F = CoreFixture
         #expect(engine.handle(.tick(F.now(100))).unlocks == [])
     }
 
+    @Test func unsaveMovesBackOnceTheFileHasMoved() {
+        let message = Self.timeLocked(1)
+        var engine = F.engine([F.stored(message, chest: .saved), F.stored(Self.timeLocked(2))])
+        let client = ClientID(5)
+        let move = ChestChange.move(message.id, from: .saved, to: .regular, for: client)
+        #expect(engine.handle(.request(client, ControlRequest(op: .unsave, id: "01"), F.now(1))) == [.change(move)])
+        #expect(engine.entries[message.id]?.chest == .saved, "moved only once the file is")
+        #expect(engine.handle(.changed(move, failure: nil, F.now(1))) == [
+            .emit(.unsaved(message.id, title: "Test")), .reply(client, .message(ImportResult(message))),
+        ])
+        #expect(engine.entries[message.id]?.chest == .regular)
+        #expect(engine.handle(.request(client, ControlRequest(op: .unsave, id: "02"), F.now(1)))
+                == [.reply(client, .failure("\(F.id(2).short) is not in the saved chest"))])
+    }
+
+    @Test func undeleteBringsTheLastDeletedMessageBackWithItsState() {
+        let message = Self.timeLocked(1), other = Self.timeLocked(2, title: "Other")
+        var stored = F.stored(message, chest: .saved)
+        stored.state.pin.wrong = 4
+        stored.state.pin.tried = ["1111", "2222", "3333", "4444"]
+        var engine = F.engine([stored, F.stored(other)])
+        let client = ClientID(6)
+        #expect(engine.handle(.request(client, ControlRequest(op: .undelete), F.now(1)))
+                == [.reply(client, .failure("nothing to undelete: no message was deleted in the last 24 h"))])
+        for id in [message.id, other.id] {
+            let from: ChestKind = id == message.id ? .saved : .regular
+            _ = engine.handle(.changed(.remove(id, from: from, for: client), failure: nil, F.now(2)))
+        }
+        #expect(engine.recentlyDeleted.map(\.stored.id) == [message.id, other.id])
+        // Without an ID, the last one deleted; with a prefix, that one, back in the regular chest.
+        var restored = stored
+        restored.chest = .regular
+        #expect(engine.handle(.request(client, ControlRequest(op: .undelete, id: "01"), F.now(3)))
+                == [.change(.restore(restored, for: client))])
+        guard case .change(.restore(let last, _))? = engine.handle(.request(client, ControlRequest(op: .undelete), F.now(3))).first else {
+            Issue.record("expected a restore")
+            return
+        }
+        #expect(last.id == other.id)
+        #expect(engine.handle(.changed(.restore(restored, for: client), failure: "No space left on device", F.now(3)))
+                == [.reply(client, .failure("cannot undelete \(message.id.short): No space left on device"))])
+        #expect(engine.entries[message.id] == nil)
+        let back = engine.handle(.changed(.restore(restored, for: client), failure: nil, F.now(3)))
+        #expect(back.suffix(2) == [.emit(.undeleted(message.id, title: "Test")), .reply(client, .message(ImportResult(message)))])
+        #expect(engine.entries[message.id]?.state.pin == stored.state.pin)
+        #expect(engine.entries[message.id]?.chest == .regular)
+        #expect(engine.recentlyDeleted.map(\.stored.id) == [other.id])
+        #expect(engine.handle(.tick(F.now(100))).unlocks == [1], "its locks are evaluated again")
+        // A day later nothing is left to bring back.
+        #expect(engine.handle(.request(client, ControlRequest(op: .undelete), F.now(2 + 86_401)))
+                == [.reply(client, .failure("nothing to undelete: no message was deleted in the last 24 h"))])
+    }
+
+    @Test func onlyTheLastTenDeletedMessagesAreKept() {
+        let messages = (1...12).map { Self.timeLocked(UInt8($0)) }
+        var engine = F.engine(messages.map { F.stored($0) })
+        for message in messages {
+            _ = engine.handle(.changed(.remove(message.id, from: .regular, for: ClientID(1)), failure: nil, F.now(1)))
+        }
+        #expect(engine.recentlyDeleted.map(\.stored.id) == messages.suffix(DeletedMessage.limit).map(\.id))
+    }
+
     @Test func anIDPrefixNamesOneMessageOrSaysWhyNot() {
         let engine = F.engine([F.stored(Self.timeLocked(0x12)), F.stored(Self.timeLocked(0x13))])
         #expect(engine.resolve("12ab") == .success(F.id(0x12)))
@@ -132,13 +194,13 @@ private typealias F = CoreFixture
         ])
         var engine = F.engine([F.stored(message)])
         let opened = engine.handle(.tick(F.now(10)))
-        #expect(opened.contains(.notify(Unlock(message, page: 1, set: .a, at: F.now(10).wall))))
+        #expect(opened.contains(.notify(Unlock(message, OpenPage(page: 1, set: .a, at: F.now(10).wall, delivered: false)))))
         #expect(engine.undelivered.map(\.page) == [1])
 
         let watcher = ClientID(9)
         let subscribed = engine.handle(.request(watcher, ControlRequest(op: .watch), F.now(11)))
         #expect(subscribed.prefix(2) == [.reply(watcher, .subscribed),
-                                         .send(watcher, .unlocked(Unlock(message, page: 1, set: .a, at: F.now(10).wall)))])
+                                         .send(watcher, .unlocked(Unlock(message, OpenPage(page: 1, set: .a, at: F.now(10).wall, delivered: false))))])
         #expect(engine.undelivered == [])
 
         // With a watcher, an unlock is persisted open, announced, then persisted delivered.

@@ -71,7 +71,7 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
         let away = F.north(of: F.tower, metres: 5_000)
         for second in 4...10 { _ = engine.handle(.fix(F.fix(at: Double(second), away), F.now(Double(second)))) }
         #expect(reasons(engine, message.id, page: 1, now: F.now(10)) == [
-            .location: "holds", .time: "opens at 2027-01-15 08:01 GMT",
+            .location: "holds", .time: "opens at 08:01:00 (in 60 s)",
         ])
         let opened = engine.handle(.tick(F.now(60)))
         #expect(opened.unlockEvents.map(\.set?.rawValue) == ["A"])
@@ -241,7 +241,7 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
         #expect(added.wakes == [F.t0.addingTimeInterval(3 + ClockGuard.evidenceLifetime)])
         #expect(engine.handle(.tick(F.now(5))).unlocks == [])
         #expect(reasons(engine, message.id, page: 1, now: F.now(5)) == [
-            .time: "opens at 2027-01-15 07:00 GMT by GPS time (the system clock is 24 h ahead)",
+            .time: "opens at 2027-01-15 07:00:00 GMT (in 23 h) by GPS time (the system clock is 24 h ahead)",
         ])
         for second in 6...20 {
             _ = engine.handle(.fix(F.fix(at: Double(second), time: F.t0.addingTimeInterval(Double(second) + behind)),
@@ -568,8 +568,9 @@ private func run(_ steps: [Step], lock: Lock) -> (engine: Engine, opened: Bool, 
         var counted = MessageState(ingestedAt: F.t0)
         counted.pin.wrong = 1
         counted.pin.pending = "4821"
-        #expect(effects == [
-            .persist(Self.message.id, counted),
+        #expect(effects == [.persist(Self.message.id, counted), .recordAttempts(Self.message.id, counted.pin)])
+        // Compared only once the ledger holds the count.
+        #expect(engine.handle(.attemptsRecorded(Self.message.id, failure: nil, F.now(1))) == [
             .checkPIN(Self.message.id, pin: "4821", hashes: [key(1, .a, .pin): hash1, key(2, .a, .pin): hash2]),
         ])
         // A second attempt while the first is being checked is refused, not counted.
@@ -577,7 +578,8 @@ private func run(_ steps: [Step], lock: Lock) -> (engine: Engine, opened: Bool, 
                 == [.failed("another PIN attempt on this message is being checked; try again")])
         _ = engine.handle(.pinChecked(Self.message.id, pin: "4821", matching: [], F.now(2)))
         let onePage = engine.handle(.pin(Self.message.id, page: 2, pin: "4822", F.now(3)))
-        #expect(onePage.last == .checkPIN(Self.message.id, pin: "4822", hashes: [key(2, .a, .pin): hash2]))
+        #expect(engine.handle(.attemptsRecorded(Self.message.id, failure: nil, F.now(3)))
+                == [.checkPIN(Self.message.id, pin: "4822", hashes: [key(2, .a, .pin): hash2])])
         #expect(onePage.persisted.map(\.pin.wrong) == [2])
     }
 
@@ -650,8 +652,20 @@ private func run(_ steps: [Step], lock: Lock) -> (engine: Engine, opened: Bool, 
         #expect(refused == [.refused(until: F.t0.addingTimeInterval(35))])
         #expect(reasons(engine, Self.message.id, page: 1, now: F.now(6))[.pin]
                 == "PIN attempts refused until 2027-01-15 08:00:35 GMT")
-        #expect(engine.handle(.pin(Self.message.id, page: nil, pin: "4821", F.now(35))).last
-                == .checkPIN(Self.message.id, pin: "4821", hashes: [key(1, .a, .pin): hash1, key(2, .a, .pin): hash2]))
+        _ = engine.handle(.pin(Self.message.id, page: nil, pin: "4821", F.now(35)))
+        #expect(engine.handle(.attemptsRecorded(Self.message.id, failure: nil, F.now(35)))
+                == [.checkPIN(Self.message.id, pin: "4821", hashes: [key(1, .a, .pin): hash1, key(2, .a, .pin): hash2])])
+    }
+
+    /// Disk full: the count cannot be made durable, so the PIN is never compared and costs nothing.
+    @Test func anAttemptWhoseCountCannotBeRecordedIsRefusedUncompared() {
+        var engine = F.engine([F.stored(Self.message)])
+        _ = engine.handle(.pin(Self.message.id, page: nil, pin: "4821", F.now(1)))
+        let effects = engine.handle(.attemptsRecorded(Self.message.id, failure: "No space left on device", F.now(1)))
+        #expect(!effects.contains { if case .checkPIN = $0 { true } else { false } })
+        #expect(effects.pinResults == [.failed("cannot record the attempt durably (No space left on device); the PIN was not compared")])
+        #expect(effects.persisted.map(\.pin.wrong) == [0])
+        #expect(engine.entries[Self.message.id]?.state.pin.pending == nil)
     }
 
     @Test func repeatingAWrongPINCostsNothing() {
@@ -839,9 +853,9 @@ struct WeatherCase: Sendable, CustomTestStringConvertible {
 
     /// (what happened, location reason, altitude reason)
     static let fixCases: [(String, Bool, [Fix], Double, String, String)] = [
-        ("gpsd not connected", false, [], 0, "GPS not connected", "GPS not connected"),
-        ("no fix yet", true, [], 0, "needs a GPS fix", "needs a GPS fix"),
-        ("mode 1", true, [F.fix(at: 1, mode: 1)], 1, "needs a GPS fix", "needs a GPS fix"),
+        ("gpsd not connected", false, [], 0, "no GPS fix yet: gpsd is not connected", "no GPS fix yet: gpsd is not connected"),
+        ("no fix yet", true, [], 0, "no GPS fix yet", "no GPS fix yet"),
+        ("mode 1", true, [F.fix(at: 1, mode: 1)], 1, "no GPS fix yet", "no GPS fix yet"),
         ("312 m south", true, [F.fix(at: 1, F.north(of: F.tower, metres: -312), altitude: 1000)], 1,
          "312 m away (N)", "at 1000 m, needs 1200..1300 m"),
         ("2.5 km north", true, [F.fix(at: 1, F.north(of: F.tower, metres: 2500), mode: 2)], 1,
@@ -861,7 +875,7 @@ struct WeatherCase: Sendable, CustomTestStringConvertible {
         var engine = F.engine([F.stored(Self.message)], connected: connected)
         for fix in fixes { _ = engine.handle(.fix(fix, F.now(fix.receivedAt - 1000))) }
         #expect(reasons(engine, Self.message.id, page: 1, now: F.now(at)) == [.location: location, .altitude: altitude])
-        #expect(reasons(engine, Self.message.id, page: 2, now: F.now(at)) == [.time: "opens at 2027-01-15 09:30 GMT"])
+        #expect(reasons(engine, Self.message.id, page: 2, now: F.now(at)) == [.time: "opens at 09:30:00 (in 1 h 30 min)"])
     }
 
     @Test func reportShape() throws {
@@ -884,12 +898,14 @@ struct WeatherCase: Sendable, CustomTestStringConvertible {
     }
 
     static let texts: [(LockReason, String)] = [
-        (.opensAt(F.t0), "opens at 2027-01-15 08:00 GMT"),
-        (.clockAheadOfGPS(opensAt: F.t0, offsetSeconds: 90), "opens at 2027-01-15 08:00 GMT by GPS time (the system clock is 90 s ahead)"),
-        (.clockAheadOfGPS(opensAt: F.t0, offsetSeconds: 600), "opens at 2027-01-15 08:00 GMT by GPS time (the system clock is 10 min ahead)"),
-        (.clockAheadOfGPS(opensAt: F.t0, offsetSeconds: 3 * 86_400), "opens at 2027-01-15 08:00 GMT by GPS time (the system clock is 3 days ahead)"),
-        (.gpsNotConnected, "GPS not connected"),
-        (.needsFix, "needs a GPS fix"),
+        (.opensAt(F.t0), "opens at 08:00:00"),
+        (.opensAt(F.t0.addingTimeInterval(13.5)), "opens at 08:00:13 (in 13 s)"),
+        (.opensAt(F.t0.addingTimeInterval(86_400 * 3)), "opens at 2027-01-18 08:00:00 GMT (in 3 days)"),
+        (.clockAheadOfGPS(opensAt: F.t0, offsetSeconds: 90), "opens at 08:00:00 (in 90 s) by GPS time (the system clock is 90 s ahead)"),
+        (.clockAheadOfGPS(opensAt: F.t0, offsetSeconds: 600), "opens at 08:00:00 (in 10 min) by GPS time (the system clock is 10 min ahead)"),
+        (.clockAheadOfGPS(opensAt: F.t0, offsetSeconds: 174 * 86_400), "opens at 2027-01-15 08:00:00 GMT (in 174 days) by GPS time (the system clock is 174 days ahead)"),
+        (.gpsNotConnected, "no GPS fix yet: gpsd is not connected"),
+        (.needsFix, "no GPS fix yet"),
         (.needs3DFix, "needs a 3D fix"),
         (.staleFix(ageSeconds: 12.7), "the last GPS fix is 12 s old"),
         (.inaccurate(eph: 12.5, radius: 10), "accuracy ±13 m, needs ±10 m or better"),
@@ -923,7 +939,7 @@ struct WeatherCase: Sendable, CustomTestStringConvertible {
 
     @Test func reasonTimesFollowTheZone() {
         let paris = TimeZone(identifier: "Europe/Paris")!
-        #expect(LockReason.opensAt(F.t0).text(timeZone: paris, now: F.t0).hasPrefix("opens at 2027-01-15 09:00 "))
+        #expect(LockReason.opensAt(F.t0).text(timeZone: paris, now: F.t0) == "opens at 09:00:00")
     }
 }
 

@@ -66,10 +66,10 @@ private func instant(_ text: String) -> Date { ISO8601.parse(text)! }
         ("time=tomorrow", "not an ISO 8601 time; write it like 2026-12-24T18:00:00+01:00"),
         ("time=24/12/2026 18:00", "not an ISO 8601 time"),
         ("time=", "not an ISO 8601 time"),
-        ("pin=12345", "a PIN is exactly 4 digits, such as pin=4821"),
-        ("pin=123", "a PIN is exactly 4 digits"),
-        ("pin=12a4", "a PIN is exactly 4 digits"),
-        ("pin=１２３４", "a PIN is exactly 4 digits"),
+        ("pin=1234567890123", "a PIN is 4 to 12 digits, such as pin=4821"),
+        ("pin=123", "a PIN is 4 to 12 digits"),
+        ("pin=12a4", "a PIN is 4 to 12 digits"),
+        ("pin=１２３４", "a PIN is 4 to 12 digits"),
         ("weather=foggy", "unknown weather; use clear, cloudy, rainy, snowy or thundery"),
         ("weather=", "unknown weather; use clear, cloudy, rainy, snowy or thundery"),
         ("temperature=3..-5", "the range is reversed; write the smaller number first"),
@@ -96,8 +96,8 @@ private func instant(_ text: String) -> Date { ISO8601.parse(text)! }
     }
 
     @Test func errorDescriptionNamesTheSpecAndTheFix() throws {
-        let error = try #require(throws: LockSpecError.self) { try LockSpec.parse("pin=12345", timeZone: paris) }
-        #expect(error.description == "--lock pin=12345: a PIN is exactly 4 digits, such as pin=4821")
+        let error = try #require(throws: LockSpecError.self) { try LockSpec.parse("pin=123", timeZone: paris) }
+        #expect(error.description == "--lock pin=123: a PIN is 4 to 12 digits, such as pin=4821")
     }
 
     @Test func formsListEveryLockType() {

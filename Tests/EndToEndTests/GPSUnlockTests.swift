@@ -53,6 +53,13 @@ struct GPSUnlockTests {
         #expect(states == ["first": "open", "second": "open", "hill": "open", "off route": "locked", "under trees": "locked"],
                 "\(world.daemonLog)")
         #expect(world.daemonLog.contains("gpsd connected at 127.0.0.1:\(fake.port)"))
+        // One line per event: the link's changes and each unlock are logged once.
+        let log = world.daemonLog
+        #expect(log.components(separatedBy: "gpsd connected").count == 2, "\(log)")
+        #expect(log.components(separatedBy: "gpsd at 127.0.0.1:\(fake.port) not connected").count <= 2, "\(log)")
+        for title in ["first", "second", "hill"] {
+            #expect(log.components(separatedBy: "\"\(title)\" page 1").count == 2, "\(title): \(log)")
+        }
     }
 
     @Test func aSingleFixJumpOntoALockDoesNotOpenIt() throws {
@@ -74,7 +81,7 @@ struct GPSUnlockTests {
         try finish(fake, world)
         #expect(try world.states() == ["jump": "locked"])
         let read = try world.chest(["read", try world.list()[0]["id"] as! String])
-        #expect(read.stdout.contains("GPS not connected"), "\(read.stdout)")
+        #expect(read.stdout.contains("no GPS fix yet: gpsd is not connected"), "\(read.stdout)")
     }
 
     /// Two fixes at the point, a silence longer than a fix's life, one more: never three within 5 s.
@@ -176,7 +183,7 @@ struct GPSUnlockTests {
             ((try world.status()["fix"] as? [String: Any])?["mode"] as? Int ?? 0) == 3
         }
         let compose = try world.chest(["compose", "-o", "here.locked", "--title", "Here", "--page", "x",
-                                       "--lock", "location=here/30m", "--lock", "altitude=here±20"])
+                                       "--lock", "location=here/30m,visible", "--lock", "altitude=here±20"])
         #expect(compose.status == 0, "\(compose.stderr)")
         let message = try MessageFile.decode(Data(contentsOf: URL(fileURLWithPath: world.root + "/here.locked")))
         guard case let .location(center, radius) = message.pages[0].setA[0],

@@ -77,7 +77,7 @@ struct IdentityAndPINTests {
     @Test func aTamperedFileIsRefusedAndSetAside() throws {
         let world = ChestHarness()
         try world.startDaemon()
-        _ = try world.chest(["compose", "-o", "t.locked", "--title", "Far away", "--page", "x",
+        _ = try world.chest(["compose", "--format", "1", "-o", "t.locked", "--title", "Far away", "--page", "x",
                              "--lock", "location=48.85837,2.29448/30m"], user: "alice")
         let original = try String(contentsOfFile: world.root + "/t.locked", encoding: .utf8)
         let widened = original.replacingOccurrences(of: "\"radius\" : 30", with: "\"radius\" : 30000")

@@ -26,7 +26,7 @@ struct NotificationTests {
         }
         let ready = next()
         #expect(ready.contains("READY=1"), "\(ready)")
-        #expect(ready.contains("STATUS=gpsd not connected"), "\(ready)")
+        #expect(ready.contains("STATUS=no GPS fix yet: gpsd is not connected"), "\(ready)")
         #expect(next().contains("WATCHDOG=1"))
         world.stopDaemon(SIGTERM)
         var stopping = ""

@@ -1,0 +1,96 @@
+import Foundation
+
+/// One cell of a sealed location's grid: column `x`, row `y` (docs/FORMAT.md "Sealed locations").
+public struct Cell: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var x: Int64
+    public var y: Int64
+
+    public init(x: Int64, y: Int64) {
+        self.x = x
+        self.y = y
+    }
+
+    /// "I,J", as the secret string writes it.
+    public var description: String { "\(x),\(y)" }
+}
+
+/// The public helper data of a sealed location lock: a square grid on a local metric projection whose cell
+/// around the hidden point has that point at its centre. It tells where the point is only modulo the cell width
+/// and within a 1° box (docs/FORMAT.md "Sealed locations", docs/SECURITY.md).
+public struct CellGrid: Hashable, Sendable {
+    /// Cell width in metres.
+    public var width: Double
+    /// The public offset `h`, in metres, each in `0..<width`.
+    public var offsetX: Double
+    public var offsetY: Double
+    /// Whole degrees near the point: the projection's reference latitude φ0 and longitude λ0.
+    public var referenceLatitude: Int
+    public var referenceLongitude: Int
+
+    public init(width: Double, offsetX: Double, offsetY: Double, referenceLatitude: Int, referenceLongitude: Int) {
+        self.width = width
+        self.offsetX = offsetX
+        self.offsetY = offsetY
+        self.referenceLatitude = referenceLatitude
+        self.referenceLongitude = referenceLongitude
+    }
+
+    /// A sealed point may lie at most this far from the equator: nearer a pole the projection's distortion grows
+    /// without bound.
+    public static let maximumLatitude = 88.0
+    /// Cells wider than this are refused: a grid that coarse hides nothing.
+    public static let maximumWidth = 100_000.0
+
+    /// The grid that centres a cell on `center` and makes every point within `radius` fall in that cell.
+    public init(center: Coordinate, radius: Double) {
+        let φ0 = Int(center.latitude.rounded()), λ0 = Self.normalised(Int(center.longitude.rounded()))
+        let width = Self.width(latitude: center.latitude, referenceLatitude: φ0, radius: radius)
+        self.init(width: width, offsetX: 0, offsetY: 0, referenceLatitude: φ0, referenceLongitude: λ0)
+        let (x, y) = project(center)
+        offsetX = Self.modulo(x - width / 2, width)
+        offsetY = Self.modulo(y - width / 2, width)
+    }
+
+    /// w = 2r·k·1.01 + 2 m, rounded up to a metre, where k ≥ 1 bounds how much the projection stretches east-west
+    /// distances anywhere within the circle (docs/FORMAT.md "Sealed locations").
+    static func width(latitude: Double, referenceLatitude: Int, radius: Double) -> Double {
+        let band = min(abs(latitude) + radius / Coordinate.earthRadius * 180 / .pi, 89.9)
+        let stretch = max(1, cos(Double(referenceLatitude) * .pi / 180) / cos(band * .pi / 180))
+        return (2 * radius * stretch * 1.01 + 2).rounded(.up)
+    }
+
+    /// The point on the local metric grid: y = R·φ, x = R·cos φ0·wrap(λ − λ0), in metres.
+    public func project(_ point: Coordinate) -> (x: Double, y: Double) {
+        let radians = Double.pi / 180
+        var Δλ = (point.longitude - Double(referenceLongitude)) * radians
+        if Δλ > .pi { Δλ -= 2 * .pi } else if Δλ <= -.pi { Δλ += 2 * .pi }
+        return (Coordinate.earthRadius * cosReference * Δλ, Coordinate.earthRadius * point.latitude * radians)
+    }
+
+    /// cos φ0; computed once per call of `cell(of:)` is cheap enough, but a grid filed by the thousand keeps it.
+    var cosReference: Double { cos(Double(referenceLatitude) * .pi / 180) }
+
+    /// The cell holding `point`: (⌊(x − h_x)/w⌋, ⌊(y − h_y)/w⌋).
+    public func cell(of point: Coordinate) -> Cell {
+        let (x, y) = project(point)
+        return Cell(x: Int64(((x - offsetX) / width).rounded(.down)), y: Int64(((y - offsetY) / width).rounded(.down)))
+    }
+
+    /// Whether the parameters are ones a reader can use: finite, offsets inside the cell, the reference a real
+    /// place, the width sane.
+    public var isValid: Bool {
+        width.isFinite && width >= 2 * Lock.minimumRadius && width <= Self.maximumWidth
+            && offsetX.isFinite && offsetY.isFinite && (0..<width).contains(offsetX) && (0..<width).contains(offsetY)
+            && abs(referenceLatitude) <= Int(Self.maximumLatitude) + 1 && (-179...180).contains(referenceLongitude)
+    }
+
+    static func modulo(_ value: Double, _ divisor: Double) -> Double {
+        let remainder = value.truncatingRemainder(dividingBy: divisor)
+        return remainder < 0 ? remainder + divisor : remainder
+    }
+
+    /// A whole longitude in -179...180.
+    static func normalised(_ longitude: Int) -> Int {
+        longitude <= -180 ? longitude + 360 : longitude > 180 ? longitude - 360 : longitude
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// The encrypted part of a format 2 page: its content under a random page key, and that key once per lock set
+/// (docs/FORMAT.md "Format 2").
+public struct SealedPage: Hashable, Sendable {
+    /// nonce (24 bytes) ‖ XChaCha20-Poly1305 ciphertext and tag of the `SealedContent`'s JSON.
+    public var ciphertext: [UInt8]
+    /// One slot per non-empty lock set.
+    public var slots: [LockSetName: KeySlot]
+
+    public init(ciphertext: [UInt8], slots: [LockSetName: KeySlot]) {
+        self.ciphertext = ciphertext
+        self.slots = slots
+    }
+
+    public static let nonceBytes = 24
+    public static let tagBytes = 16
+    public static let keyBytes = 32
+    public static let saltBytes = 16
+    /// A wrapped page key: nonce, key, tag.
+    public static let wrappedBytes = nonceBytes + keyBytes + tagBytes
+    /// The content is padded to a multiple of this before encryption, so the ciphertext's length says little.
+    public static let paddingBlock = 256
+}
+
+/// How one lock set holds the page key (docs/FORMAT.md "Key slots").
+public enum KeySlot: Hashable, Sendable {
+    /// Wrapped under an Argon2id key from the secrets of the set: its PIN, its location cell, or both.
+    case sealed(salt: [UInt8], cost: SealCost, wrapped: [UInt8])
+    /// In the clear: a spoiler guard that chestd opens once the set's locks hold.
+    case guarded(key: [UInt8])
+}
+
+/// What a page's ciphertext holds: its text and the exact point of each hidden location lock, by set.
+public struct SealedContent: Hashable, Sendable, Codable {
+    public var text: String
+    public var a: HiddenLocation?
+    public var b: HiddenLocation?
+
+    public init(text: String, a: HiddenLocation? = nil, b: HiddenLocation? = nil) {
+        self.text = text
+        self.a = a
+        self.b = b
+    }
+
+    public subscript(name: LockSetName) -> HiddenLocation? { name == .a ? a : b }
+
+    /// The JSON that is encrypted: compact, keys sorted, padded with spaces to a multiple of `paddingBlock`.
+    public func plaintext() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var bytes = [UInt8](try! encoder.encode(self))
+        let block = SealedPage.paddingBlock
+        bytes += [UInt8](repeating: 0x20, count: (block - bytes.count % block) % block)
+        return bytes
+    }
+
+    /// Reads decrypted bytes back; nil when they are not content (a key that opened garbage).
+    public static func decode(_ bytes: [UInt8]) -> SealedContent? {
+        guard let content = try? JSONDecoder().decode(SealedContent.self, from: Data(bytes)),
+              content.text.count <= Message.maximumPageLength,
+              [content.a, content.b].allSatisfy({ $0?.isValid ?? true }) else { return nil }
+        return content
+    }
+}
+
+/// A sealed location lock's exact point and radius, known once a cell key opens the page's ciphertext.
+public struct HiddenLocation: Hashable, Sendable, Codable {
+    public var latitude: Double
+    public var longitude: Double
+    public var radius: Double
+
+    public init(center: Coordinate, radius: Double) {
+        latitude = center.latitude
+        longitude = center.longitude
+        self.radius = radius
+    }
+
+    public var center: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
+
+    var isValid: Bool {
+        latitude.isFinite && abs(latitude) <= 90 && longitude.isFinite && abs(longitude) <= 180
+            && radius.isFinite && radius >= Lock.minimumRadius
+    }
+}

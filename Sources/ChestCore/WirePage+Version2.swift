@@ -1,0 +1,159 @@
+import Foundation
+
+/// A key slot on the wire (docs/FORMAT.md "Key slots").
+struct WireKeySlot: Codable {
+    /// "argon2id" or "guard".
+    var kind: String?
+    var salt: String?
+    var passes: Int?
+    var memory: Int?
+    var wrapped: String?
+    var key: String?
+
+    init(_ slot: KeySlot) {
+        switch slot {
+        case let .sealed(salt, cost, wrapped):
+            kind = "argon2id"
+            self.salt = Data(salt).base64EncodedString()
+            passes = cost.passes
+            memory = cost.memory
+            self.wrapped = Data(wrapped).base64EncodedString()
+        case let .guarded(key):
+            kind = "guard"
+            self.key = Data(key).base64EncodedString()
+        }
+    }
+
+    func slot(page: Int, set: LockSetName) throws(MessageFormatError) -> KeySlot {
+        let name = "key\(set.rawValue)"
+        func bytes(_ text: String?, _ field: String, count: Int) throws(MessageFormatError) -> [UInt8] {
+            guard let text else { throw .sealedPart(page: page, "\(name).\(field) is missing") }
+            guard text.utf8.count <= 4 * count, let data = Data(base64Encoded: text), data.count == count else {
+                throw .sealedPart(page: page, "\(name).\(field) is not base64 of \(count) bytes")
+            }
+            return [UInt8](data)
+        }
+        switch kind {
+        case "argon2id":
+            guard key == nil else { throw .sealedPart(page: page, "\(name) is sealed but also carries a key") }
+            guard let passes, let memory else { throw .sealedPart(page: page, "\(name) lacks its Argon2id passes or memory") }
+            let cost = SealCost(passes: passes, memory: memory)
+            if let problem = cost.problem { throw .sealedPart(page: page, "\(name): \(problem)") }
+            return .sealed(salt: try bytes(salt, "salt", count: SealedPage.saltBytes), cost: cost,
+                           wrapped: try bytes(wrapped, "wrapped", count: SealedPage.wrappedBytes))
+        case "guard":
+            guard salt == nil, wrapped == nil, passes == nil, memory == nil else {
+                throw .sealedPart(page: page, "\(name) is a guard but also carries Argon2id fields")
+            }
+            return .guarded(key: try bytes(key, "key", count: SealedPage.keyBytes))
+        default:
+            throw .sealedPart(page: page, "\(name).kind is \(kind.map { "\"\($0)\"" } ?? "missing"); use \"argon2id\" or \"guard\"")
+        }
+    }
+}
+
+/// A sealed location's grid on the wire (docs/FORMAT.md "Sealed locations").
+struct WireCellGrid: Codable {
+    var width: Double
+    var offsetX: Double
+    var offsetY: Double
+    var referenceLatitude: Int
+    var referenceLongitude: Int
+
+    init(_ grid: CellGrid) {
+        width = grid.width
+        offsetX = grid.offsetX
+        offsetY = grid.offsetY
+        referenceLatitude = grid.referenceLatitude
+        referenceLongitude = grid.referenceLongitude
+    }
+
+    var grid: CellGrid {
+        CellGrid(width: width, offsetX: offsetX, offsetY: offsetY, referenceLatitude: referenceLatitude,
+                 referenceLongitude: referenceLongitude)
+    }
+}
+
+extension WirePage {
+    mutating func setSealed(_ sealed: SealedPage) {
+        ciphertext = Data(sealed.ciphertext).base64EncodedString()
+        keyA = sealed.slots[.a].map(WireKeySlot.init)
+        keyB = sealed.slots[.b].map(WireKeySlot.init)
+    }
+
+    /// A format 2 page: no text in the clear, a ciphertext, and exactly one slot per non-empty set whose kind
+    /// matches the set (sealed when it holds a PIN or a sealed location, a guard otherwise). A page without locks
+    /// has a guard in `keyA`.
+    func sealedPage(number: Int) throws(MessageFormatError) -> Page {
+        if text != nil { throw .wrongVersionField(version: 2, field: "pages[\(number)].text") }
+        guard let ciphertext else { throw .sealedPart(page: number, "the ciphertext is missing") }
+        let overhead = SealedPage.nonceBytes + SealedPage.tagBytes
+        guard ciphertext.utf8.count <= MessageFile.sizeLimit, let bytes = Data(base64Encoded: ciphertext),
+              bytes.count >= overhead + SealedPage.paddingBlock, (bytes.count - overhead) % SealedPage.paddingBlock == 0 else {
+            throw .sealedPart(page: number, "the ciphertext is not base64 of a nonce, padded content and a tag")
+        }
+        let setA = try locks(a, .a, number: number, version: 2), setB = try locks(b, .b, number: number, version: 2)
+        var slots: [LockSetName: KeySlot] = [:]
+        for (set, locks, wire) in [(LockSetName.a, setA, keyA), (.b, setB, keyB)] {
+            let needed = !locks.isEmpty || (set == .a && setB.isEmpty)
+            guard needed else {
+                if wire != nil { throw .sealedPart(page: number, "set \(set.rawValue) is empty but has a key slot") }
+                continue
+            }
+            guard let wire else { throw .sealedPart(page: number, "set \(set.rawValue) has no key slot") }
+            let slot = try wire.slot(page: number, set: set)
+            switch (slot, locks.contains(where: \.isSecret)) {
+            case (.guarded, true):
+                throw .sealedPart(page: number, "set \(set.rawValue) holds a PIN or sealed location but its key is in the clear")
+            case (.sealed, false):
+                throw .sealedPart(page: number, "set \(set.rawValue) has no PIN or sealed location to derive its key from")
+            default: slots[set] = slot
+            }
+        }
+        return Page(text: "", setA: setA, setB: setB, sealed: SealedPage(ciphertext: [UInt8](bytes), slots: slots))
+    }
+}
+
+extension WireLock {
+    /// A format 2 lock that differs from format 1 (a sealed location or PIN), nil for one read as in format 1.
+    func sealedLock(_ kind: LockKind, page: Int) throws(MessageFormatError) -> Lock? {
+        switch kind {
+        case .location:
+            if let cell {
+                guard latitude == nil, longitude == nil, radius == nil, visible == nil else {
+                    throw .sealedPart(page: page, "a sealed location carries its point in the clear")
+                }
+                let grid = cell.grid
+                guard grid.isValid else { throw .sealedPart(page: page, "the sealed location's cell grid is invalid") }
+                return .sealedLocation(grid)
+            }
+            guard visible == true else {
+                throw .sealedPart(page: page, "a location in format 2 is sealed (\"cell\") or marked \"visible\": true")
+            }
+            return nil
+        case .pin:
+            if argon2id != nil { throw .wrongVersionField(version: 2, field: "pages[\(page)].argon2id") }
+            return .sealedPIN
+        default:
+            if visible != nil || cell != nil { throw .sealedPart(page: page, "a \(kind.rawValue) lock has location fields") }
+            return nil
+        }
+    }
+}
+
+extension SealCost {
+    /// Why a format 1 PIN hash's parameters ("$argon2id$v=19$m=KiB,t=N,p=1$…") are refused, or nil.
+    static func encodedHashProblem(_ encoded: String) -> String? {
+        let fields = encoded.split(separator: "$")
+        guard fields.count >= 3 else { return "the PIN hash has no parameters" }
+        var values: [String: Int] = [:]
+        for pair in fields[2].split(separator: ",") {
+            let parts = pair.split(separator: "=")
+            if parts.count == 2, let value = Int(parts[1]) { values[String(parts[0])] = value }
+        }
+        guard let kib = values["m"], let passes = values["t"], kib <= Int.max >> 10 else {
+            return "the PIN hash has no parameters"
+        }
+        return SealCost(passes: passes, memory: kib << 10).problem.map { "PIN hash: " + $0 }
+    }
+}

@@ -1,0 +1,28 @@
+import ChestCore
+import ChestIO
+
+extension Daemon {
+    /// SIGHUP and `chest config`: reads the settings file again, applies what can change while running, and
+    /// rescans the chest. Returns what needs a restart instead, as sentences for `chest config`.
+    @discardableResult
+    func reload() -> [String] {
+        var notes: [String] = []
+        do {
+            let fresh = try Settings(configPath: settings.configPath, flags: settings.flags)
+            let restartKeys = ["chest", "socket", "gpsd"].filter { fresh.values[$0] != settings.values[$0] }
+            if !restartKeys.isEmpty {
+                notes.append("\(restartKeys.joined(separator: ", ")) take effect when chestd restarts")
+            }
+            settings = fresh
+            notifications = Notifications(settings: fresh)
+            weather = WeatherService(settings: fresh, cachePath: fresh.chestDirectory + "/weather.json", log: log)
+            engine.weatherSchedule.maxAge = fresh.weatherMaximumAge
+            log.info("settings reloaded from \(fresh.configPath)")
+        } catch {
+            log.error("cannot reload the settings: \(error); keeping the old ones")
+            notes.append("cannot read the settings: \(error); chestd keeps the old ones")
+        }
+        rescanInbox()
+        return notes
+    }
+}

@@ -1,0 +1,292 @@
+#!/usr/bin/env python3
+"""The torture suite (docs/RELIABILITY.md): the release chestd through kill -9 cycles, a full file system,
+descriptor exhaustion, an inotify storm, a hostile corpus and a crash at each named step (CHEST_CRASH_AT).
+Prints a table and exits 1 on any loss, duplicate or file left staged. Run with `make torture` (as root for the
+tmpfs and prlimit phases; they are skipped otherwise)."""
+import base64, ctypes, json, os, random, secrets, shutil, signal, socket, subprocess, sys, tempfile, time
+
+BIN = sys.argv[1] if len(sys.argv) > 1 else ".build/release"
+SCALE = float(os.environ.get("TORTURE_SCALE", "1"))
+sodium = ctypes.CDLL("libsodium.so.23")
+assert sodium.sodium_init() >= 0
+PK, SK = ctypes.create_string_buffer(32), ctypes.create_string_buffer(64)
+sodium.crypto_sign_keypair(PK, SK)
+KEY = base64.b64encode(PK.raw).decode()
+
+
+def message(title, locks=None, text="page"):
+    """A sealed message file: the signed bytes are the canonical compact JSON, keys sorted (docs/FORMAT.md)."""
+    wire = {"format": "chest-message", "version": 1, "id": secrets.token_hex(16), "title": title, "from": "Torture",
+            "created": "2026-01-01T00:00:00Z", "publicKey": KEY,
+            "pages": [{"text": text, "a": locks if locks is not None else [{"type": "time", "at": "2099-01-01T00:00:00Z"}], "b": []}]}
+    signed = json.dumps(wire, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    signature = ctypes.create_string_buffer(64)
+    sodium.crypto_sign_detached(signature, None, signed, ctypes.c_ulonglong(len(signed)), SK)
+    wire["signature"] = base64.b64encode(signature.raw).decode()
+    return wire["id"], json.dumps(wire, sort_keys=True, indent=1).encode()
+
+
+class World:
+    def __init__(self, chest=None):
+        self.root = tempfile.mkdtemp(prefix="chest-torture-")
+        self.chest = chest or self.root + "/chest"
+        os.makedirs(self.chest, exist_ok=True)
+        self.env = dict(os.environ, HOME=self.root, XDG_CONFIG_HOME=self.root + "/config", CHEST_DIR=self.chest,
+                        CHEST_SOCKET=self.root + "/run/chestd.sock", CHEST_GPSD="127.0.0.1:9", TZ="UTC")
+        self.env.pop("CHEST_CRASH_AT", None)
+        self.daemon, self.dropped, self.imported, self.log = None, {}, set(), open(self.root + "/chestd.log", "ab")
+
+    def start(self, crash_at=None, prefix=()):
+        env = dict(self.env, **({"CHEST_CRASH_AT": crash_at} if crash_at else {}))
+        self.daemon = subprocess.Popen(list(prefix) + [BIN + "/chestd"], env=env, stdout=self.log, stderr=self.log)
+        deadline = time.time() + 15
+        while time.time() < deadline and self.daemon.poll() is None:
+            try:
+                with socket.socket(socket.AF_UNIX) as s:
+                    s.connect(self.env["CHEST_SOCKET"]); return
+            except OSError:
+                time.sleep(0.05)
+
+    def kill(self, sig=signal.SIGKILL):
+        if self.daemon and self.daemon.poll() is None:
+            self.daemon.send_signal(sig)
+        if self.daemon: self.daemon.wait()
+
+    def drop(self, count, title="m"):
+        """Writes each file beside the inbox and renames it in: once renamed, it is handed over."""
+        for _ in range(count):
+            ident, data = message(title)
+            name = ident[:12] + ".locked"
+            with open(self.root + "/" + name, "wb") as f: f.write(data)
+            os.rename(self.root + "/" + name, self.chest + "/" + name)
+            self.dropped[ident] = name
+
+    def chest_cmd(self, *arguments):
+        return subprocess.run([BIN + "/chest", *arguments], env=self.env, capture_output=True, text=True, timeout=60)
+
+    def settle(self, timeout=180):
+        """Restarts chestd and waits until the inbox and incoming/ are empty and the count stops moving."""
+        self.kill(signal.SIGTERM); self.start()
+        deadline, last = time.time() + timeout, -1
+        while time.time() < deadline:
+            inbox = [n for n in os.listdir(self.chest) if n.endswith(".locked")]
+            staged = os.listdir(self.chest + "/incoming")
+            count = len(os.listdir(self.chest + "/messages"))
+            if not inbox and not staged and count == last: break
+            last = count; time.sleep(1)
+
+    def tally(self):
+        stored = [n[:-7] for d in ("messages", "saved") for n in os.listdir(self.chest + "/" + d) if n.endswith(".locked")]
+        rejected = [n for n in os.listdir(self.chest + "/rejected") if not n.endswith(".reason") and not n.startswith(".tmp-")]
+        with_reason = [n for n in rejected if os.path.exists(self.chest + "/rejected/" + n[:250] + ".reason")
+                       or any(r.startswith(n[:240]) and r.endswith(".reason") for r in os.listdir(self.chest + "/rejected"))]
+        expected = set(self.dropped) | self.imported
+        found = expected & set(stored)
+        return {"in": len(expected), "found": len(found), "lost": len(expected - set(stored)) - 0,
+                "duplicated": len(stored) - len(set(stored)), "rejected": len(rejected), "with reason": len(with_reason),
+                "staged": len(os.listdir(self.chest + "/incoming"))}
+
+    def close(self):
+        self.kill(); shutil.rmtree(self.root, ignore_errors=True)
+
+
+def kill_cycles(cycles):
+    world = World()
+    for _ in range(cycles):
+        world.start()
+        burst = int(400 * SCALE)
+        world.drop(burst // 2)
+        time.sleep(random.uniform(0.0, 0.3))
+        world.drop(burst // 2)
+        time.sleep(random.uniform(0.0, 0.3))
+        world.kill()
+    world.settle()
+    return world, cycles
+
+
+def import_cycles(cycles):
+    world = World()
+    files = []
+    for index in range(int(60 * SCALE) * cycles):
+        ident, data = message("imported")
+        path = f"{world.root}/imp{index}.locked"
+        with open(path, "wb") as f: f.write(data)
+        files.append((ident, path))
+    for cycle in range(cycles):
+        world.start()
+        killer = time.time() + random.uniform(0.2, 1.0)
+        for ident, path in files[cycle::cycles]:
+            if time.time() > killer: world.kill()
+            outcome = world.chest_cmd("import", path)
+            if outcome.returncode == 0 and ident in outcome.stdout: world.imported.add(ident)
+        world.kill()
+    world.settle()
+    return world, cycles
+
+
+def full_filesystem():
+    if os.geteuid() != 0: return None, 0
+    mount = tempfile.mkdtemp(prefix="chest-tmpfs-")
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", mount]).returncode != 0: return None, 0
+    world = World(chest=mount + "/chest")
+    world.start()
+    try:
+        with open(mount + "/ballast", "wb") as f:
+            while True: f.write(b"\0" * 65536); f.flush()
+    except OSError:
+        pass
+    os.truncate(mount + "/ballast", os.path.getsize(mount + "/ballast") - 200_000)
+    for _ in range(int(200 * SCALE)):
+        ident, data = message("full")
+        try:
+            with open(mount + "/tmp.part", "wb") as f: f.write(data)
+            os.rename(mount + "/tmp.part", world.chest + "/" + ident[:12] + ".locked")
+            world.dropped[ident] = ident
+        except OSError:
+            try: os.unlink(mount + "/tmp.part")
+            except OSError: pass
+    time.sleep(3)
+    os.unlink(mount + "/ballast")
+    world.settle()
+    world.kill()
+    result = world.tally()
+    subprocess.run(["umount", mount]); shutil.rmtree(world.root, ignore_errors=True)
+    return result, 1
+
+
+def descriptor_exhaustion():
+    world = World()
+    world.start()
+    subprocess.run(["prlimit", "--pid", str(world.daemon.pid), "--nofile=64:64"], check=True)
+    idle = []
+    for _ in range(200):
+        try:
+            s = socket.socket(socket.AF_UNIX); s.setblocking(False)
+            s.connect_ex(world.env["CHEST_SOCKET"]); idle.append(s)
+        except OSError: break
+    world.drop(int(200 * SCALE))
+    status = world.chest_cmd("status", "--json")
+    answered = status.returncode == 0 or '"ok":false' in status.stderr + status.stdout or "try again" in status.stderr
+    time.sleep(3)
+    for s in idle: s.close()
+    world.settle()
+    return world, 1, answered
+
+
+def storm():
+    world = World()
+    world.start()
+    count = int(50_000 * SCALE)
+    os.makedirs(world.root + "/out")
+    names = []
+    for _ in range(count):
+        ident, data = message("storm")
+        with open(world.root + "/out/" + ident[:16] + ".locked", "wb") as f: f.write(data)
+        world.dropped[ident] = ident; names.append(ident[:16] + ".locked")
+    for name in names: os.rename(world.root + "/out/" + name, world.chest + "/" + name)
+    deadline = time.time() + 300
+    while time.time() < deadline and len(os.listdir(world.chest + "/messages")) < count: time.sleep(1)
+    world.settle()
+    overflowed = b"overflowed" in open(world.root + "/chestd.log", "rb").read()
+    return world, 1, overflowed
+
+
+def hostile_corpus():
+    world = World()
+    world.start()
+    c = world.chest
+    def put(name, data):
+        with open(world.root + "/x", "wb") as f: f.write(data)
+        os.rename(world.root + "/x", c.encode() + b"/" + name if isinstance(name, bytes) else c + "/" + name)
+    _, good = message("good")
+    put("truncated.locked", good[: len(good) // 2])
+    put("empty.locked", b"")
+    put("nan.locked", good.replace(b'"version": 1', b'"version": NaN'))
+    put("dupkeys.locked", good.replace(b'"version": 1', b'"version": 1, "version": 2'))
+    put("nested.locked", b"[" * 100_000 + b"]" * 100_000)
+    put("latin1.locked", b"{\xff\xfe}")
+    put("binary.locked", os.urandom(4096))
+    for title, locks in [("escapes\x1b[2J\x1b]0;x\x07\nchestd: forged", None),
+                         ("argon-m", [{"type": "pin", "argon2id": "$argon2id$v=19$m=2097152,t=20,p=1$c2FsdA$aGFzaA"}]),
+                         ("argon-t", [{"type": "pin", "argon2id": "$argon2id$v=19$m=65536,t=4294967295,p=1$c2FsdA$aGFzaA"}]),
+                         ("a" + "\u0301" * 150_000, None)]:
+        ident, data = message(title, locks)
+        put(ident[:12] + ".locked", data)
+        if title.startswith("escapes"): world.dropped[ident] = ident
+    ident, data = message("latin-1 name"); put(b"caf\xe9.locked", data); world.dropped[ident] = ident
+    ident, data = message("long name"); put("n" * 248 + ".locked", data); world.dropped[ident] = ident
+    with open(c + "/sparse.part", "wb") as f: f.truncate(3 << 30)
+    os.rename(c + "/sparse.part", c + "/sparse.locked")
+    with open(c + "/huge.part", "wb") as f: f.write(b" " * (2 << 20))
+    os.rename(c + "/huge.part", c + "/huge.locked")
+    os.symlink("/etc/passwd", c + "/symlink.locked")
+    os.mkfifo(c + "/fifo.locked")
+    if os.geteuid() == 0: os.mknod(c + "/device.locked", 0o600 | 0o020000, os.makedev(1, 3))
+    os.mkdir(c + "/directory.locked")
+    time.sleep(3)
+    alive = world.daemon.poll() is None
+    world.settle()
+    return world, 1, alive
+
+
+def crash_steps():
+    rows = []
+    for step in ["staged", "read", "storing", "stored", "rejecting", "persisted"]:
+        world = World()
+        soon = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 4))
+        world.start(crash_at=step)
+        if step == "persisted":
+            ident, data = message("unlock", [{"type": "time", "at": soon}])
+            with open(world.root + "/u", "wb") as f: f.write(data)
+            os.rename(world.root + "/u", world.chest + "/unlock.locked"); world.dropped[ident] = ident
+        else:
+            world.drop(3)
+            with open(world.chest + "/bad.locked", "wb") as f: f.write(b"{")
+        try: world.daemon.wait(timeout=20)
+        except subprocess.TimeoutExpired: pass
+        crashed = world.daemon.poll() is not None
+        world.settle()
+        opened = None
+        if step == "persisted":
+            time.sleep(1)
+            listing = json.loads(world.chest_cmd("list", "--json").stdout or "[]")
+            opened = all(item["state"] == "open" for item in listing) and len(listing) == 1
+        rows.append((step, crashed, opened, world))
+    return rows
+
+
+def main():
+    results, failed = [], False
+    def row(name, world_or_tally, cycles, note=""):
+        nonlocal failed
+        tally = world_or_tally if isinstance(world_or_tally, dict) else world_or_tally.tally()
+        if tally["lost"] or tally["duplicated"] or tally["staged"]: failed = True
+        results.append((name, cycles, tally, note))
+        if not isinstance(world_or_tally, dict): world_or_tally.close()
+    world, cycles = kill_cycles(int(os.environ.get("TORTURE_CYCLES", "10"))); row("kill -9 during bursts", world, cycles)
+    world, cycles = import_cycles(5); row("kill -9 during chest import", world, cycles)
+    tally, cycles = full_filesystem()
+    if tally: row("full 3 MB tmpfs, freed, restart", tally, cycles)
+    world, cycles, answered = descriptor_exhaustion()
+    row("nofile=64, 200 idle connections", world, cycles, "status answered" if answered else "STATUS UNANSWERED")
+    failed = failed or not answered
+    world, cycles, overflowed = storm()
+    row(f"{int(50_000 * SCALE)}-file storm", world, cycles, "queue overflowed, rescanned" if overflowed else "no overflow")
+    world, cycles, alive = hostile_corpus()
+    row("hostile corpus", world, cycles, "chestd alive" if alive else "CHESTD DIED")
+    failed = failed or not alive
+    for step, crashed, opened, world in crash_steps():
+        note = ("aborted" if crashed else "DID NOT ABORT") + ("" if opened is None else ", unlock kept" if opened else ", UNLOCK LOST")
+        failed = failed or not crashed or opened is False
+        row(f"CHEST_CRASH_AT={step}", world, 1, note)
+    header = f"| {'phase':34} | cycles | files in | found | lost | duplicated | rejected | with reason | staged | note"
+    print(header); print("|" + "---|" * 10)
+    for name, cycles, t, note in results:
+        print(f"| {name:34} | {cycles:6} | {t['in']:8} | {t['found']:5} | {t['lost']:4} | {t['duplicated']:10} | "
+              f"{t['rejected']:8} | {t['with reason']:11} | {t['staged']:6} | {note}")
+    print("FAILED" if failed else "passed: nothing lost, duplicated or left staged")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
