@@ -35,7 +35,7 @@ id=$(sender compose -o "$work/quest.locked" --title "The hill quest" \
     --page "2. Halfway: the path under the trees." --lock location=47.377282,8.542263/20m \
     --page "3. The summit plateau: above 465 m." --lock altitude=465..485 \
     --page "4. Forty seconds into the walk, wherever you are." --lock time="$(date -u +%Y-%m-%dT%H:%M:%SZ -d '+44 sec')" \
-    --page "5. The old tower, 2 km away: not today." --lock location=47.3950,8.5600/30m)
+    --page "5. The old tower, 2 km away: not today." --lock location=47.3950,8.5600/30m,visible)
 
 echo "== gpsfake replays the walk on port $port; chestd watches $CHEST_DIR"
 gpsfake -1 -p -q -s 38400 -P "$port" -c 0.2 -r '?WATCH={"enable":true,"json":true}' "$work/walk.nmea" \
