@@ -33,7 +33,7 @@ sender config name "The Organiser" > /dev/null
 id=$(sender compose -o "$work/quest.locked" --title "The hill quest" \
     --page "1. The fountain: you are at the start. Walk up the hill." --lock location=47.376900,8.541700/25m \
     --page "2. Halfway: the path under the trees." --lock location=47.377282,8.542263/20m \
-    --page "3. The summit plateau: above 465 m." --lock altitude=465..480 \
+    --page "3. The summit plateau: above 465 m." --lock altitude=465..485 \
     --page "4. Forty seconds into the walk, wherever you are." --lock time="$(date -u +%Y-%m-%dT%H:%M:%SZ -d '+44 sec')" \
     --page "5. The old tower, 2 km away: not today." --lock location=47.3950,8.5600/30m,visible)
 
@@ -48,6 +48,9 @@ for _ in $(seq 1 100); do [ -S "$CHEST_SOCKET" ] && break; sleep 0.1; done
 watch_pid=$!
 sleep 0.3
 "$bin/chest" import "$work/quest.locked" > /dev/null
+sleep 2
+echo "== Where the fixes come from (gpsfake is a pseudo-terminal, so every fix is simulated):"
+"$bin/chest" status | grep -E "^(receiver|trust)"
 python3 scripts/demo-progress.py "$bin/chest" "$id" 4 &
 progress_pid=$!
 

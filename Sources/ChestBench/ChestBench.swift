@@ -13,6 +13,10 @@ public enum ChestBench {
             writeMessages(count, into: arguments[2])
             return
         }
+        if arguments.first == "trust" {
+            measureTrust()
+            return
+        }
         if arguments.first == "seal" {
             SealBench.main()
             return

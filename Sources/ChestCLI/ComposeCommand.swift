@@ -27,6 +27,8 @@ struct ComposeCommand: ChestCommand, Equatable {
                 completion: .words(["1", "2"])),
         .option("--seal-cost", value: "LEVEL", help: "Argon2id cost of each guess: interactive (default), moderate or sensitive",
                 completion: .words(SealCost.Level.allCases.map(\.rawValue))),
+        .option("--require", value: "hardware", help: "location and altitude locks count only fixes from a hardware receiver",
+                completion: .words(["hardware"])),
     ]
     static let discussion = """
         Writes a sealed message file with 1 to 5 pages. After each --page, every --lock adds a lock to
@@ -57,6 +59,10 @@ struct ComposeCommand: ChestCommand, Equatable {
         draft.force = values.flag("--force")
         draft.title = values.value("--title")
         draft.from = values.value("--from")
+        if let requirement = values.value("--require") {
+            guard requirement == "hardware" else { throw UsageError("--require takes \"hardware\", not \"\(requirement)\"") }
+            draft.requiresHardware = true
+        }
         draft.format = try values.value("--format", "--format is 1 or 2") { Int($0).flatMap { (1...2).contains($0) ? $0 : nil } } ?? 2
         draft.sealCost = try values.value("--seal-cost", "--seal-cost is interactive, moderate or sensitive") {
             SealCost.Level(rawValue: $0.lowercased())
@@ -151,6 +157,8 @@ struct ComposeDraft: Equatable {
     var title: String?
     var from: String?
     var pages: [PageDraft] = []
+    /// `--require hardware`.
+    var requiresHardware = false
     /// 2 unless `--format 1`.
     var format = MessageFile.version
     var sealCost = SealCost.defaultLevel

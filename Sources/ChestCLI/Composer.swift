@@ -44,7 +44,8 @@ struct Composer {
             printError("chest: made your identity (the key that seals your messages) at \(settings.identityPath); back it up: whoever has it can seal messages as you")
         }
         let unsealed = Message(id: id, title: draft.title ?? "",
-                               from: draft.from ?? settings.senderName, created: Date(), pages: pages)
+                               from: draft.from ?? settings.senderName, created: Date(), pages: pages,
+                               seal: nil, requiresHardware: draft.requiresHardware)
         do {
             try MessageFile.validate(unsealed)
         } catch {

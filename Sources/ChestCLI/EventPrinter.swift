@@ -57,6 +57,9 @@ struct EventPrinter {
         case let .undeleted(id, title):
             shortIDs.insert([id])
             return ("\"\(title)\" is back in the chest  (\(shortIDs.short(id)))", "36", "")
+        case let .trust(trust, source):
+            return (trust.description + (source.map { "  (\($0.description))" } ?? ""),
+                    trust.level == .hardware ? "32" : "33", "")
         }
     }
 }

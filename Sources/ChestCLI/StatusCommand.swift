@@ -61,6 +61,10 @@ struct StatusCommand: ChestCommand {
             lines.append(row("accuracy", "\(horizontal), \(vertical)"))
             lines.append(row("satellites", fix.satellitesUsed.map { "\($0) used" } ?? "unknown"))
             lines.append(row("age", fix.ageSeconds.map { String(format: "%.1f s", $0) } ?? "unknown"))
+            lines.append(row("receiver", fix.source.map { "\($0.description), \($0.kind.rawValue)" } ?? "unknown"))
+            if let trust = fix.trust {
+                lines.append(row("trust", paint(trust.description, trust.level == .hardware ? "32" : "33")))
+            }
         } else {
             lines.append(row("fix", paint(LockReason.noFix(gpsConnected: report.gpsd.connected), "33")))
         }
@@ -69,6 +73,7 @@ struct StatusCommand: ChestCommand {
         if report.clock.usingGPSTime { clock += paint(" (ahead: time locks follow GPS time)", "33") }
         if report.clock.rolloverSuspected { clock += paint(" (GPS time implausible: receiver week rollover?)", "33") }
         lines.append(row("clock", clock))
+        lines.append(row("time locks", "follow the \(report.clock.decidedBy == "gps" ? "GPS" : "system") clock: \(report.clock.why)"))
         if let weather = report.weather {
             let condition = weather.condition ?? "unknown conditions"
             let temperature = weather.temperatureC.map { String(format: ", %.1f °C", $0) } ?? ""

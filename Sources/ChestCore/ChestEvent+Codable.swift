@@ -33,6 +33,9 @@ extension ChestEvent: Codable {
                 condition: line.condition.flatMap(WeatherCondition.init(rawValue:)), temperatureC: line.temperatureC,
                 observedAt: try need(line.at, "at"), latitude: try need(line.latitude, "latitude"),
                 longitude: try need(line.longitude, "longitude")))
+        case "trust":
+            let level = try need(line.level.flatMap(FixTrust.Level.init(rawValue:)), "level")
+            self = .trust(FixTrust(level: level, reasons: line.reasons ?? []), source: line.source)
         default:
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
                                                     debugDescription: "unknown event \(line.event)"))
@@ -67,6 +70,7 @@ extension ChestEvent: Codable {
         put("condition", line.condition)
         put("temperatureC", line.temperatureC)
         put("text", line.text)
+        put("level", line.level)
         return fields
     }
 
@@ -89,6 +93,9 @@ extension ChestEvent: Codable {
         var condition: String?
         var temperatureC: Double?
         var text: String?
+        var level: String?
+        var reasons: [String]?
+        var source: FixSource?
 
         init(_ event: ChestEvent) {
             self.event = event.name
@@ -109,6 +116,9 @@ extension ChestEvent: Codable {
             case let .weather(weather):
                 (condition, temperatureC, at) = (weather.condition?.rawValue, weather.temperatureC, weather.observedAt)
                 (latitude, longitude) = (weather.latitude, weather.longitude)
+            case let .trust(trust, source):
+                (level, reasons, self.source) = (trust.level.rawValue, trust.reasons, source)
+                reason = trust.reasons.isEmpty ? nil : trust.reasons.joined(separator: "; ")
             }
         }
     }

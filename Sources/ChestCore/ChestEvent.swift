@@ -25,10 +25,12 @@ public enum ChestEvent: Hashable, Sendable {
     case clock(reason: String)
     /// A weather reading arrived.
     case weather(WeatherSummary)
+    /// The fixes' trust level or its reasons changed (docs/SECURITY.md "Hardware trust and time").
+    case trust(FixTrust, source: FixSource?)
 
     /// Every name the `event` field takes, in the order `chest watch --help` lists them.
     public static let names = ["unlocked", "ingested", "rejected", "gpsd", "clock", "weather", "fix", "saved", "unsaved", "deleted",
-                                    "undeleted"]
+                                    "undeleted", "trust"]
 
     /// The name in the `event` field.
     public var name: String {
@@ -44,6 +46,7 @@ public enum ChestEvent: Hashable, Sendable {
         case .undeleted: "undeleted"
         case .clock: "clock"
         case .weather: "weather"
+        case .trust: "trust"
         }
     }
 
@@ -71,6 +74,7 @@ public enum ChestEvent: Hashable, Sendable {
         case let .deleted(id, title): "deleted \(id) \"\(title)\""
         case let .undeleted(id, title): "undeleted \(id) \"\(title)\""
         case let .clock(reason): "clock: \(reason)"
+        case let .trust(trust, source): "trust \(trust.description)" + (source.map { " (\($0.description))" } ?? "")
         case .fix, .weather: name
         }
     }

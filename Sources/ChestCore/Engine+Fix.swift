@@ -11,15 +11,8 @@ struct Streak: Hashable, Sendable {
 extension Engine {
     mutating func handleFix(_ fix: Fix, now: Now) -> [Effect] {
         lastFix = fix
-        var effects: [Effect] = []
-        if clock.observe(fix, now: now) {
-            let reason = clock.rolloverSuspected
-                ? "GPS time is more than a year off the system clock: a receiver week-rollover bug, not trusted"
-                : "the system clock is \(Wording.offset(clock.offset ?? 0)) of GPS time"
-            effects.append(.emit(.clock(reason: reason)))
-            effects += latch(dueTimeLocks(now), now: now)
-            effects += rescheduleWake(now)
-        }
+        var effects = assessTrust(fix)
+        if clock.observe(fix, now: now, level: trust.level) { effects += clockChanged(now) }
         let epoch = fix.epoch
         if epoch != lastEmittedEpoch {
             lastEmittedEpoch = epoch
@@ -32,7 +25,8 @@ extension Engine {
         var inside: Set<LockRef> = []
         if let position = fix.position {
             for (circle, _) in locations.containing(position)
-            where LockRule.location(position, eph: fix.eph, center: circle.center, radius: circle.radius) == nil {
+            where LockRule.location(position, eph: fix.eph, center: circle.center, radius: circle.radius) == nil
+                && fixCounts(for: circle.key) {
                 inside.insert(circle.key)
                 if advance(circle.key, fix: fix) >= Self.confirmations { held.append(circle.key) }
             }
@@ -55,7 +49,7 @@ extension Engine {
         if let altitude = fix.altitude3D {
             altitudeEpoch.hadAltitude = true
             for (ref, bounds) in altitudes {
-                if LockRule.altitude(altitude, epv: fix.epv, bounds: bounds) == nil {
+                if LockRule.altitude(altitude, epv: fix.epv, bounds: bounds) == nil && fixCounts(for: ref) {
                     if advance(ref, fix: fix) >= Self.confirmations { held.append(ref) }
                 } else {
                     streaks.removeValue(forKey: ref)

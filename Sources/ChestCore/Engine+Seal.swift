@@ -16,7 +16,10 @@ extension Engine {
             for index in seal.watches.values.indices { seal.watches.values[index].count = 0 }
             return []
         }
-        if seal.recentFixes.last?.epoch != fix.epoch {
+        // The last report of each epoch: the 3D one with altitude, for unlock evidence too (docs/FORMAT.md).
+        if seal.recentFixes.last?.epoch == fix.epoch {
+            seal.recentFixes[seal.recentFixes.count - 1] = fix
+        } else {
             seal.recentFixes.append(fix)
             if seal.recentFixes.count > Self.confirmations { seal.recentFixes.removeFirst() }
         }
@@ -26,8 +29,9 @@ extension Engine {
         var settled: [LockRef] = []
         for index in seal.watches.values.indices {
             var watch = seal.watches.values[index]
-            // A fix less accurate than half a cell says nothing about which cell the reader is in.
-            if let eph = fix.eph, eph > watch.grid.width / 2 {
+            // A fix less accurate than half a cell says nothing about which cell the reader is in; one of a trust
+            // the organiser did not ask for says nothing at all (docs/SECURITY.md "Hardware trust and time").
+            if fix.eph.map({ $0 > watch.grid.width / 2 }) == true || !fixCounts(for: seal.watches.keys[index]) {
                 if watch.count != 0 { seal.watches.values[index].count = 0 }
                 continue
             }
@@ -126,7 +130,7 @@ extension Engine {
                 streaks[ref] = nil
                 var count = 0
                 for fix in seal.recentFixes {
-                    if let position = fix.position,
+                    if let position = fix.position, fixCounts(for: ref),
                        LockRule.location(position, eph: fix.eph, center: hidden.center, radius: hidden.radius) == nil {
                         count = advance(ref, fix: fix)
                     } else {

@@ -17,6 +17,8 @@ public struct Engine: Sendable {
         case clientGone(ClientID)
         case fix(Fix, Now)
         case gpsLink(connected: Bool, server: String, reason: String?)
+        /// gpsd named the device feeding it, identified by the daemon; `nil` when it went away.
+        case receiver(FixSource?, Now)
         /// The wake-up the engine asked for with `.wake`, or any other moment worth re-checking time locks.
         case tick(Now)
         /// The last reading kept from an earlier run, served (with its age) until a new one arrives.
@@ -74,6 +76,8 @@ public struct Engine: Sendable {
     var altitudeEpoch: (epoch: Double?, hadAltitude: Bool) = (nil, false)
     public private(set) var gps: GPSLink
     public internal(set) var clock = ClockGuard()
+    /// The trust level of the fixes and where they come from.
+    public internal(set) var trust = TrustAssessor()
     public internal(set) var weather: WeatherObservation?
     /// When and how weather is asked for and how old or far a reading may be (docs/DESIGN.md "Lock rules", "Weather").
     public var weatherSchedule = WeatherSchedule()
@@ -84,6 +88,8 @@ public struct Engine: Sendable {
     var locations = LocationIndex<LockRef>()
     var altitudes: [LockRef: Bounds] = [:]
     var times: [LockRef: Date] = [:]
+    /// The time locks that need hardware GPS time (`time=…,gps`); their instants are in `times`.
+    var gpsTimes: Set<LockRef> = []
     var weathers: Set<LockRef> = []
     /// Pending `after` locks and the page each waits for (docs/QUEST.md "Chains").
     var afters: [LockRef: PageLink] = [:]
@@ -136,6 +142,8 @@ public struct Engine: Sendable {
             gps.reason = reason
             if !connected { streaks.removeAll() }
             effects.append(.emit(.gpsd(connected: connected, server: server, reason: reason)))
+        case let .receiver(source, now):
+            effects = handleReceiver(source, now: now)
         case let .tick(now):
             effects += latch(dueTimeLocks(now), now: now)
             effects += latchWeather(now)
@@ -199,7 +207,7 @@ public struct Engine: Sendable {
         let due = stored.message.pages.indices.flatMap { pageIndex in
             LockSetName.allCases.compactMap { set -> LockRef? in
                 let ref = LockRef(id: stored.id, key: LockKey(page: pageIndex + 1, set: set, kind: .time))
-                return times[ref].map { timeHolds($0, now) } == true ? ref : nil
+                return times[ref].map { timeHolds($0, now, ref: ref) } == true ? ref : nil
             }
         }
         let reading = weatherReading(now: now)
@@ -234,6 +242,9 @@ public struct Engine: Sendable {
                     case let .location(center, radius): locations.insert(ref, center: center, radius: radius)
                     case let .altitude(bounds): altitudes[ref] = bounds
                     case let .time(date): times[ref] = date
+                    case let .gpsTime(date):
+                        times[ref] = date
+                        gpsTimes.insert(ref)
                     case .weather, .temperature: weathers.insert(ref)
                     case let .after(link): afters[ref] = link
                     case .pin, .sealedPIN: break
@@ -248,6 +259,7 @@ public struct Engine: Sendable {
         locations.remove(ref)
         altitudes.removeValue(forKey: ref)
         times.removeValue(forKey: ref)
+        gpsTimes.remove(ref)
         weathers.remove(ref)
         streaks.removeValue(forKey: ref)
         afters.removeValue(forKey: ref)
@@ -298,7 +310,9 @@ public struct Engine: Sendable {
                     content = known
                     seal.contents[id]?[number] = nil
                 }
-                opened.append(OpenPage(page: number, set: set, at: now.wall, delivered: set == nil, content: content))
+                var open = OpenPage(page: number, set: set, at: now.wall, delivered: set == nil, content: content)
+                open.evidence = set.map { evidence(locks: page[$0].map(\.kind), now: now) }
+                opened.append(open)
             }
             guard persistAlways || !opened.isEmpty else { continue }
             stored.state.openPages += opened
@@ -321,20 +335,23 @@ public struct Engine: Sendable {
     // MARK: - Time
 
     /// Whether a time lock's instant has come by the trusted clock.
-    func timeHolds(_ instant: Date, _ now: Now) -> Bool {
-        LockRule.time(instant, trusted: clock.trustedTime(now), correction: clock.correction(now)) == nil
+    func timeHolds(_ instant: Date, _ now: Now, ref: LockRef) -> Bool {
+        if gpsTimes.contains(ref) { return LockRule.gpsTime(instant, gps: hardwareTime(now)) == nil }
+        return LockRule.time(instant, trusted: clock.trustedTime(now), correction: clock.correction(now)) == nil
     }
 
     /// The pending time locks whose instant has come.
     func dueTimeLocks(_ now: Now) -> [LockRef] {
-        times.filter { timeHolds($0.value, now) }.map(\.key)
+        times.filter { timeHolds($0.value, now, ref: $0.key) }.map(\.key)
     }
 
     /// The next pending time lock's instant, on the system clock, as a `.wake` when it changed.
     mutating func rescheduleWake(_ now: Now) -> [Effect] {
         let trusted = clock.trustedTime(now)
-        let next = times.values.filter { $0 > trusted }.min()
+        var next = times.values.filter { $0 > trusted }.min()
             .map { $0.addingTimeInterval(clock.correction(now)) }
+        // While GPS time holds locks back, its evidence ageing out may open them (docs/SECURITY.md).
+        if let due = next, abs(clock.correction(now)) > 1, let expiry = clock.evidenceExpiry(now) { next = min(due, expiry) }
         guard scheduledWake != .some(next) else { return [] }
         scheduledWake = .some(next)
         return [.wake(at: next)]

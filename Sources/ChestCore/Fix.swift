@@ -16,9 +16,14 @@ public struct Fix: Hashable, Sendable, Codable {
     public var time: Date?
     /// When the daemon received it, in seconds of its monotonic clock.
     public var receivedAt: Double
+    /// gpsd's status when it sent one (3.22 sends only 2 and above; 8 is a simulated fix).
+    public var status: Int?
+    /// The latest SKY report's satellites, for the trust checks.
+    public var sky: SkySummary?
 
     public init(mode: Int, coordinate: Coordinate? = nil, altitudeMSL: Double? = nil, eph: Double? = nil,
-                epv: Double? = nil, satellitesUsed: Int? = nil, time: Date? = nil, receivedAt: Double) {
+                epv: Double? = nil, satellitesUsed: Int? = nil, time: Date? = nil, receivedAt: Double,
+                status: Int? = nil, sky: SkySummary? = nil) {
         self.mode = mode
         self.coordinate = coordinate
         self.altitudeMSL = altitudeMSL
@@ -27,6 +32,8 @@ public struct Fix: Hashable, Sendable, Codable {
         self.satellitesUsed = satellitesUsed
         self.time = time
         self.receivedAt = receivedAt
+        self.status = status
+        self.sky = sky
     }
 
     /// "no data", "no fix", "2D fix" or "3D fix", as `status` and systemd's STATUS= show gpsd's mode.

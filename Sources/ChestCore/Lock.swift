@@ -27,6 +27,8 @@ public enum Lock: Hashable, Sendable {
     case location(center: Coordinate, radius: Double)
     /// The trusted time is at or after this instant.
     case time(Date)
+    /// GPS time from a `hardware` receiver is at or after this instant (`time=…,gps`).
+    case gpsTime(Date)
     /// The reader enters the PIN whose Argon2id hash (libsodium's encoded form) this is.
     case pin(hash: String)
     /// The current weather at the reader's position is this.
@@ -46,7 +48,7 @@ public enum Lock: Hashable, Sendable {
     public var kind: LockKind {
         switch self {
         case .location, .sealedLocation: .location
-        case .time: .time
+        case .time, .gpsTime: .time
         case .pin, .sealedPIN: .pin
         case .weather: .weather
         case .temperature: .temperature
@@ -65,6 +67,10 @@ public enum Lock: Hashable, Sendable {
 
     /// The smallest radius `compose` accepts, in metres (a consumer receiver cannot do better).
     public static let minimumRadius = 10.0
+
+    /// The narrowest altitude range `compose` accepts, in metres: a consumer receiver's altitude wanders by
+    /// more than this between fixes (docs/DESIGN.md "Lock rules").
+    public static let minimumAltitudeSpan = 20.0
 }
 
 /// Which of a page's two alternatives.

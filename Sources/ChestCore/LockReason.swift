@@ -24,6 +24,10 @@ public enum LockReason: Hashable, Sendable, Codable {
     case waitsForMessage(PageLink)
     /// An `after` lock whose page is not open yet.
     case waitsForPage(PageLink, title: String)
+    /// The message asks for hardware and the fixes are not (the level and its reasons).
+    case needsHardware(String)
+    /// A `,gps` time lock without GPS time from a hardware receiver.
+    case needsHardwareTime(opensAt: Date)
     /// A sealed location: no distance, no bearing (docs/SECURITY.md).
     case goThere(cellsTried: Int)
     /// A sealed location whose cell key opened: the usual rule counts, still without a distance.
@@ -59,6 +63,9 @@ public enum LockReason: Hashable, Sendable, Codable {
         case .sentByYou: "you sent this message"
         case let .waitsForMessage(link): "waits for page \(link.page) of message \(link.message.short), not in your chest"
         case let .waitsForPage(link, title): "waits for page \(link.page) of \u{201C}\(title)\u{201D} to open"
+        case let .needsHardware(trust): "the organiser asks for a hardware GPS receiver; these fixes are \(trust)"
+        case let .needsHardwareTime(date):
+            "opens at \(Self.format(date, timeZone)) by GPS time from a hardware receiver, which chestd does not have"
         case let .goThere(tried):
             "sealed location: go there" + (tried == 0 ? "" : " (\(tried) place\(tried == 1 ? "" : "s") tried)")
         case let .sealedConfirming(count, total): "sealed location: \(count) of \(total) confirming fixes"

@@ -29,16 +29,22 @@ enum LockRule {
         return nil
     }
 
-    /// The vertical counterpart of the eph rule: a fix whose vertical error estimate is larger than half the
-    /// range's width, or than `verticalErrorFloor` for narrow ranges, says nothing about being inside it.
-    /// Cold-starting receivers report altitudes hundreds of metres off with an epv to match.
+    /// The vertical counterpart of the eph rule (docs/DESIGN.md "Lock rules"): a fix counts when its vertical error
+    /// estimate is no larger than the range's whole width, with a floor of `verticalErrorFloor` for narrow
+    /// ranges and a cap of `verticalErrorCap` for wide ones. An unknown epv is allowed, as an unknown eph is.
+    /// Consumer receivers report 45–70 m on a good fix, which a ±40 m range must accept; a cold start's
+    /// wandering altitude comes with 55–85 m, which a narrow range must refuse.
     static func verticalErrorLimit(_ bounds: Bounds) -> Double {
-        max((bounds.max - bounds.min) / 2, verticalErrorFloor)
+        min(max(bounds.max - bounds.min, verticalErrorFloor), verticalErrorCap)
     }
 
     /// Any range accepts a fix this accurate vertically: gpsd turns a consumer receiver's usual VDOP of 1 to 2
     /// into an epv of about 25 to 45 m.
     static let verticalErrorFloor = 50.0
+
+    /// No range accepts a fix less accurate than this: a receiver's first fixes after a cold start report
+    /// 150–650 m, and its altitude is then that far off.
+    static let verticalErrorCap = 100.0
 
     /// The trusted time at or after the instant. `correction` is how far the system clock runs ahead of GPS time.
     static func time(_ instant: Date, trusted: Date, correction: Double) -> LockReason? {
@@ -50,6 +56,17 @@ enum LockRule {
     static func after(_ link: PageLink, in stored: StoredMessage?) -> LockReason? {
         guard let stored else { return .waitsForMessage(link) }
         return stored.state.isOpen(page: link.page) ? nil : .waitsForPage(link, title: stored.message.title)
+    }
+
+    /// GPS time from a hardware receiver (`gps`, nil without one) at or after the instant.
+    static func gpsTime(_ instant: Date, gps: Date?) -> LockReason? {
+        guard let gps else { return .needsHardwareTime(opensAt: instant) }
+        return instant <= gps ? nil : .opensAt(instant)
+    }
+
+    /// Fixes of this trust count for the message: any, unless its organiser asked for hardware.
+    static func trust(_ trust: TrustAssessor, requiresHardware: Bool) -> LockReason? {
+        requiresHardware && trust.level != .hardware ? .needsHardware(trust.trust.description) : nil
     }
 
     /// A known reading of that condition.

@@ -17,7 +17,7 @@ public enum LockSpec: Hashable, Sendable {
     public static let forms = """
         location=LAT,LON/RADIUS   e.g. location=48.85837,2.29448/30m (m or km; here/30m uses chestd's fix);
                                   sealed in format 2: add ,visible to keep the point in the clear
-        time=ISO8601              e.g. time=2026-12-24T18:00:00+01:00
+        time=ISO8601[,gps]        e.g. time=2026-12-24T18:00:00+01:00 (,gps: only by a hardware receiver's time)
         pin=DDDD                  e.g. pin=4821 (format 2 takes 4 to 12 digits)
         weather=CONDITION         one of clear, cloudy, rainy, snowy, thundery
         temperature=MIN..MAX      e.g. temperature=-5..3 (°C)
@@ -37,10 +37,11 @@ public enum LockSpec: Hashable, Sendable {
         switch kind {
         case .location: return try location(value, text)
         case .time:
-            guard let date = ISO8601.parse(value, localZone: timeZone) else {
+            let gps = value.lowercased().hasSuffix(",gps")
+            guard let date = ISO8601.parse(gps ? String(value.dropLast(4)) : value, localZone: timeZone) else {
                 throw LockSpecError(text, "not an ISO 8601 time; write it like 2026-12-24T18:00:00+01:00")
             }
-            return .lock(.time(date))
+            return .lock(gps ? .gpsTime(date) : .time(date))
         case .pin:
             guard PINAttempts.isWellFormed(value, maximumDigits: PINAttempts.maximumSealedDigits) else {
                 throw LockSpecError(text, "a PIN is 4 to \(PINAttempts.maximumSealedDigits) digits, such as pin=4821")
@@ -59,14 +60,24 @@ public enum LockSpec: Hashable, Sendable {
                       margin.isFinite, margin >= 0 else {
                     throw LockSpecError(text, "write here±METRES, such as altitude=here±20")
                 }
+                try checkAltitudeSpan(2 * margin, text)
                 return .altitudeHere(margin: margin)
             }
-            return .lock(.altitude(try range(value, text, unit: "m")))
+            let bounds = try range(value, text, unit: "m")
+            try checkAltitudeSpan(bounds.max - bounds.min, text)
+            return .lock(.altitude(bounds))
         case .after:
             guard let link = PageLink(value) else {
                 throw LockSpecError(text, "write after=MESSAGE_ID#PAGE, such as after=51039195f651446bd718bc729cc585fc#2")
             }
             return .lock(.after(link))
+        }
+    }
+
+    /// Refuses a range narrower than GPS altitude can hold, as a radius under 10 m is refused.
+    private static func checkAltitudeSpan(_ span: Double, _ text: String) throws(LockSpecError) {
+        guard span >= Lock.minimumAltitudeSpan else {
+            throw LockSpecError(text, "an altitude range under \(Lock.minimumAltitudeSpan.compact) m cannot be trusted with a consumer GPS; make it 20 m wide or more (here±10)")
         }
     }
 

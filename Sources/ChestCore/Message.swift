@@ -10,8 +10,17 @@ public struct Message: Hashable, Sendable {
     public var pages: [Page]
     /// Who sealed it and how; `nil` only while composing.
     public var seal: Seal?
+    /// The organiser asked for hardware (`compose --require hardware`, a signed field): location and altitude
+    /// locks latch only from `hardware` fixes (docs/SECURITY.md "Hardware trust and time").
+    public var requiresHardware: Bool
 
     public init(id: MessageID, title: String, from: String, created: Date, pages: [Page], seal: Seal? = nil) {
+        self.init(id: id, title: title, from: from, created: created, pages: pages, seal: seal, requiresHardware: false)
+    }
+
+    public init(id: MessageID, title: String, from: String, created: Date, pages: [Page], seal: Seal?,
+                requiresHardware: Bool) {
+        self.requiresHardware = requiresHardware
         self.id = id
         self.title = title
         self.from = from

@@ -95,8 +95,12 @@ struct WireMessage: Codable {
     var pages: [WirePage]?
     var publicKey: String?
     var signature: String?
+    /// "hardware" when the organiser asked for it (docs/FORMAT.md "require"); absent otherwise, so the signed
+    /// bytes of every other message are unchanged.
+    var require: String?
 
     init(_ message: Message, includingSignature: Bool) {
+        require = message.requiresHardware ? "hardware" : nil
         format = MessageFile.formatName
         version = message.version
         id = message.id.rawValue
@@ -151,7 +155,11 @@ struct WireMessage: Codable {
         case (_, nil):
             throw .unsealed
         }
-        return Message(id: id, title: title, from: from, created: created, pages: pages, seal: seal)
+        guard require == nil || require == "hardware" else {
+            throw .invalidField("require", "unknown requirement \"\(require ?? "")\"; this chest knows \"hardware\"")
+        }
+        return Message(id: id, title: title, from: from, created: created, pages: pages, seal: seal,
+                       requiresHardware: require == "hardware")
     }
 }
 
@@ -209,6 +217,8 @@ struct WireLock: Codable {
     var condition: String?
     var min: Double?
     var max: Double?
+    /// A time lock that needs hardware GPS time (docs/FORMAT.md).
+    var gps: Bool?
     /// Format 2: a location in the clear says so; a sealed one carries only its grid.
     var visible: Bool?
     var cell: WireCellGrid?
@@ -226,6 +236,9 @@ struct WireLock: Codable {
         case let .sealedLocation(grid): cell = WireCellGrid(grid)
         case .sealedPIN: break
         case let .time(date): at = ISO8601.string(date)
+        case let .gpsTime(date):
+            at = ISO8601.string(date)
+            gps = true
         case let .pin(hash): argon2id = hash
         case let .weather(condition): self.condition = condition.rawValue
         case let .temperature(bounds), let .altitude(bounds):
@@ -251,7 +264,7 @@ struct WireLock: Codable {
         case .time:
             guard let at else { throw .missingField("pages[\(page)].at") }
             guard let date = ISO8601.parse(at) else { throw .badTime(page: page, at) }
-            return .time(date)
+            return gps == true ? .gpsTime(date) : .time(date)
         case .pin:
             guard let argon2id else { throw .missingField("pages[\(page)].argon2id") }
             guard argon2id.utf8.count < 128 else { throw .invalidField("pages[\(page)].argon2id", "not an Argon2id hash") }

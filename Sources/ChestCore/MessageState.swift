@@ -40,6 +40,9 @@ public struct OpenPage: Hashable, Sendable, Codable {
     public var at: Date
     /// Whether a watcher or notifier received the `unlocked` event.
     public var delivered: Bool
+    /// What chestd saw as it opened (docs/FORMAT.md "Unlock receipts"); absent for pages opened before
+    /// receipts existed.
+    public var evidence: UnlockEvidence?
     /// A format 2 page's text and hidden points, kept here once it opened (the file has them only encrypted).
     public var content: SealedContent?
 

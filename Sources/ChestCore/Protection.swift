@@ -34,6 +34,7 @@ extension Engine {
         default:
             let ref = LockRef(id: stored.id, key: key)
             if let problem = LockRule.fixProblem(lastFix, connected: gps.connected, now: now) { return problem }
+            if let problem = LockRule.trust(trust, requiresHardware: stored.message.requiresHardware) { return problem }
             if withPIN && !kept { return .needsPINForPlace }
             if seal.watches[ref] == nil, streaks[ref] != nil { return .sealedConfirming(confirmations(of: ref), of: Self.confirmations) }
             return .goThere(cellsTried: stored.state.seal.tried[key.description]?.count ?? 0)

@@ -33,6 +33,10 @@ public struct PageReport: Hashable, Sendable, Codable {
     public var openedAt: Date?
     /// For a page still locked: each non-empty set and its locks.
     public var sets: [SetReport]
+    /// For an open page: what chestd saw as it opened, for `chest receipt`.
+    public var evidence: UnlockEvidence?
+    /// The sender's signature of the message, base64: a receipt names the message by it.
+    public var messageSignature: String?
     /// How well the file protects the page from whoever has it: its weakest non-empty set.
     public var protection: Protection = .unsealed
 }
@@ -58,6 +62,7 @@ extension Lock {
         case let .location(center, radius):
             "within \(radius.compact) m of \(center.latitude.compact), \(center.longitude.compact)"
         case let .time(date): "from \(ISO8601.string(date))"
+        case let .gpsTime(date): "from \(ISO8601.string(date)) by hardware GPS time"
         case .pin, .sealedPIN: "the right PIN"
         case .sealedLocation: "at a hidden place"
         case let .weather(condition): condition.rawValue
@@ -93,7 +98,9 @@ extension Engine {
             let number = index + 1
             if let open = stored.state.openPages.first(where: { $0.page == number }) {
                 return PageReport(number: number, open: true, text: open.content?.text ?? page.text, openedBy: open.set,
-                                  openedAt: open.at, sets: [], protection: page.protection)
+                                  openedAt: open.at, sets: [], evidence: open.evidence,
+                                  messageSignature: stored.message.seal.map { Data($0.signature).base64EncodedString() },
+                                  protection: page.protection)
             }
             let sets = LockSetName.allCases.filter { !page[$0].isEmpty }.map { set in
                 SetReport(set: set, locks: page[set].map { lock in
@@ -119,6 +126,8 @@ extension Engine {
         case let .time(instant):
             return LockRule.time(instant, trusted: clock.trustedTime(now), correction: clock.correction(now))
                 ?? .opensAt(instant)
+        case let .gpsTime(instant):
+            return LockRule.gpsTime(instant, gps: hardwareTime(now)) ?? .opensAt(instant)
         case .sealedLocation, .sealedPIN:
             return explainSealed(stored, key: key, lock: lock, now: now)
         case .pin:
@@ -126,11 +135,13 @@ extension Engine {
             return .needsPIN
         case let .location(center, radius):
             if let problem = LockRule.fixProblem(lastFix, connected: gps.connected, now: now) { return problem }
+            if let problem = LockRule.trust(trust, requiresHardware: stored.message.requiresHardware) { return problem }
             guard let fix = lastFix, let position = fix.position else { return .needsFix }
             return LockRule.location(position, eph: fix.eph, center: center, radius: radius)
                 ?? .confirming(confirmations(of: ref), of: Self.confirmations)
         case let .altitude(bounds):
             if let problem = LockRule.fixProblem(lastFix, connected: gps.connected, now: now) { return problem }
+            if let problem = LockRule.trust(trust, requiresHardware: stored.message.requiresHardware) { return problem }
             return LockRule.altitude(lastFix?.altitude3D, epv: lastFix?.epv, bounds: bounds)
                 ?? .confirming(confirmations(of: ref), of: Self.confirmations)
         case let .weather(condition):

@@ -18,6 +18,10 @@ public struct StatusReport: Hashable, Sendable, Codable {
         @Null public var satellitesUsed: Int?
         @Null public var time: Date?
         @Null public var ageSeconds: Double?
+        /// The fixes' trust level and why (docs/SECURITY.md "Hardware trust and time").
+        @Null public var trust: FixTrust?
+        /// The receiver, as gpsd and the system describe it.
+        @Null public var source: FixSource?
 
     }
 
@@ -27,6 +31,10 @@ public struct StatusReport: Hashable, Sendable, Codable {
         /// True when time locks follow GPS time because the system clock is ahead of it.
         public var usingGPSTime: Bool
         public var rolloverSuspected: Bool
+        /// "system" or "gps": the clock time locks follow now.
+        public var decidedBy: String
+        /// Why that clock decides.
+        public var why: String
 
     }
 
@@ -73,7 +81,7 @@ extension Engine {
             StatusReport.FixReport(mode: fix.mode, latitude: fix.position?.latitude, longitude: fix.position?.longitude,
                                    altitudeMSL: fix.altitude3D ?? (fix.mode >= 2 ? fix.altitudeMSL : nil),
                                    eph: fix.eph, epv: fix.epv, satellitesUsed: fix.satellitesUsed, time: fix.time,
-                                   ageSeconds: fix.age(at: now.monotonic))
+                                   ageSeconds: fix.age(at: now.monotonic), trust: trust.trust, source: trust.source)
         }
         let weather = self.weather.map {
             StatusReport.WeatherReport(condition: $0.condition?.rawValue, temperatureC: $0.temperatureC,
@@ -88,7 +96,8 @@ extension Engine {
         return StatusReport(
             gpsd: .init(connected: gps.connected, server: gps.server, reason: gps.reason), fix: fix,
             clock: .init(system: now.wall, gpsOffsetSeconds: clock.offset, usingGPSTime: clock.correction(now) > 0,
-                         rolloverSuspected: clock.rolloverSuspected),
+                         rolloverSuspected: clock.rolloverSuspected, decidedBy: clock.decision(now).clock,
+                         why: clock.decision(now).why),
             weather: weather, messages: counts,
             sealed: StatusReport.SealedLocks(pending: sealSummary.pending, cellsTried: sealSummary.cellsTried,
                                              deriving: sealSummary.deriving), notes: notes)

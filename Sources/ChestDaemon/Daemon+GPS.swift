@@ -18,9 +18,12 @@ extension Daemon {
             feed(.gpsLink(connected: true, server: server, reason: nil))
         case let .disconnected(server, reason):
             feed(.gpsLink(connected: false, server: server, reason: reason))
+            feed(.receiver(nil, now()))
         case let .fix(fix):
             feed(.fix(fix, now()))
             if let error = track.record(fix) { log.error("cannot record the track: \(error)") }
+        case let .receiver(source):
+            feed(.receiver(source, now()))
         }
     }
 }

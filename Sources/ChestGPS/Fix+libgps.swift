@@ -12,7 +12,8 @@ extension Fix {
     /// - Parameters:
     ///   - satellitesUsed: from the latest SKY report, since a TPV never carries it.
     ///   - receivedAt: the monotonic time the report arrived.
-    public init?(_ data: UnsafePointer<gps_data_t>, satellitesUsed: Int?, receivedAt: Double) {
+    ///   - sky: the latest SKY report, summarised for the trust checks.
+    public init?(_ data: UnsafePointer<gps_data_t>, satellitesUsed: Int?, sky: SkySummary? = nil, receivedAt: Double) {
         // libgps sets STATUS_SET on every TPV, whether or not gpsd sent a status (docs/DESIGN.md "The set mask").
         guard data.pointee.set & STATUS_SET != 0 else { return nil }
         let fix = data.pointee.fix
@@ -36,7 +37,20 @@ extension Fix {
         }
         self.init(mode: min(max(mode, 0), 3), coordinate: coordinate, altitudeMSL: altitude,
                   eph: fix.eph.finite, epv: fix.epv.finite, satellitesUsed: satellitesUsed, time: time,
-                  receivedAt: receivedAt)
+                  receivedAt: receivedAt, status: fix.status >= 2 ? Int(fix.status) : nil, sky: sky)
+    }
+}
+
+extension SkySummary {
+    /// The used satellites of the SKY report libgps just unpacked into `data`.
+    init(_ data: UnsafePointer<gps_data_t>, serial: Int) {
+        let count = min(max(Int(data.pointee.satellites_visible), 0), Int(MAXCHANNELS))
+        self = withUnsafeBytes(of: data.pointee.skyview) { raw in
+            let satellites = raw.bindMemory(to: satellite_t.self).prefix(count)
+            return SkySummary(serial: serial, used: satellites.lazy.filter(\.used).map {
+                (prn: Int($0.PRN), gnssid: Int($0.gnssid), ss: $0.ss)
+            })
+        }
     }
 }
 

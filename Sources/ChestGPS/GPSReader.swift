@@ -14,6 +14,8 @@ public enum GPSEvent: Sendable, Equatable {
     case disconnected(server: String, reason: String)
     /// One TPV report, fix or not (mode 0 or 1 included), or a mode-0 fix when the receiver went away.
     case fix(Fix)
+    /// gpsd named the device feeding it (DEVICE or DEVICES), or it went away (`nil`).
+    case receiver(FixSource?)
 }
 
 /// Reads gpsd through libgps on a dedicated thread, because libgps blocks and must never hold a thread of the
@@ -25,6 +27,7 @@ public final class GPSReader: Sendable {
     private let port: String
     private let log: Log
     private let onEvent: @Sendable (GPSEvent) -> Void
+    private let receivers: ReceiverSource
     private let state = Mutex(State())
     /// Signalled by `stop()` to cut a backoff wait short.
     private let wake = DispatchSemaphore(value: 0)
@@ -50,7 +53,10 @@ public final class GPSReader: Sendable {
     ///   - port: gpsd's port, usually "2947".
     ///   - onEvent: called on the reader's own thread, one event at a time, in order; it must not block for long
     ///     (gpsd drops clients that stop reading).
-    public init(host: String, port: String, log: Log, onEvent: @escaping @Sendable (GPSEvent) -> Void) {
+    ///   - receivers: places the devices gpsd names (an injectable sysfs root).
+    public init(host: String, port: String, log: Log, receivers: ReceiverSource = ReceiverSource(),
+                onEvent: @escaping @Sendable (GPSEvent) -> Void) {
+        self.receivers = receivers
         self.host = host
         self.port = port
         self.server = "\(host):\(port)"
@@ -147,6 +153,8 @@ public final class GPSReader: Sendable {
         // Non-blocking, so a partial line with nothing more coming makes gps_read return 0 instead of hanging.
         FileDescriptor(rawValue: fd).setNonBlocking(true)
         var satellitesUsed: Int?
+        var sky: SkySummary?
+        var skySerial = 0
         var partialLine = false
         while !stopping {
             errno = 0
@@ -164,18 +172,39 @@ public final class GPSReader: Sendable {
             partialLine = count == 0
             guard count > 0 else { continue }
             let set = data.pointee.set
-            if let fix = Fix(UnsafePointer(data), satellitesUsed: satellitesUsed, receivedAt: MonotonicClock.now()) {
+            if let fix = Fix(UnsafePointer(data), satellitesUsed: satellitesUsed, sky: sky,
+                             receivedAt: MonotonicClock.now()) {
                 onEvent(.fix(fix))
             } else if set & SATELLITE_SET != 0 {
                 // libgps 3.22 counts used satellites from the SKY's array: without one, 0 means unknown.
                 satellitesUsed = data.pointee.satellites_visible > 0 ? Int(data.pointee.satellites_used) : nil
+                skySerial += 1
+                sky = data.pointee.satellites_visible > 0 ? SkySummary(UnsafePointer(data), serial: skySerial) : nil
+            } else if set & DEVICE_SET != 0, data.pointee.dev.activated.tv_sec != 0 {
+                onEvent(.receiver(identify(data.pointee.dev)))
+            } else if set & DEVICELIST_SET != 0 {
+                let devices = data.pointee.devices
+                if devices.ndevices > 0 {
+                    onEvent(.receiver(withUnsafeBytes(of: devices.list) { identify($0.bindMemory(to: devconfig_t.self)[0]) }))
+                }
             } else if GPSReader.isDeactivation(String(cString: line)) {
                 satellitesUsed = nil
+                sky = nil
+                onEvent(.receiver(nil))
                 log.notice("gpsd \(server): receiver deactivated")
                 onEvent(.fix(Fix(mode: 0, receivedAt: MonotonicClock.now())))
             }
         }
         return nil
+    }
+
+    /// The source of a device gpsd reports: its path and driver, and what /sys says of it.
+    private func identify(_ device: devconfig_t) -> FixSource {
+        var device = device
+        func text<T>(_ field: inout T) -> String {
+            withUnsafeBytes(of: &field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        }
+        return receivers.identify(path: text(&device.path), driver: text(&device.driver), subtype: text(&device.subtype))
     }
 
     /// Whether a gpsd JSON line is a DEVICE report of a receiver going away (`"activated":0`).

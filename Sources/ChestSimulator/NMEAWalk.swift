@@ -120,7 +120,9 @@ public struct NMEAWalk: Hashable, Sendable {
         let groups = stride(from: 0, to: satellites.count, by: 4).map { Array(satellites[$0..<min($0 + 4, satellites.count)]) }
         for (index, group) in groups.enumerated() {
             let fields = group.map { satellite in
-                let snr = epoch.hasFix ? NMEA.padded(satellite.snr, width: 2) : ""
+                // Real signal strengths flicker by a dB or so every second; a frozen sky is a sign of simulation.
+                let flicker = (Int(epoch.time.timeIntervalSince1970) &* 7 &+ satellite.prn &* 3) % 3 - 1
+                let snr = epoch.hasFix ? NMEA.padded(satellite.snr + flicker, width: 2) : ""
                 return "\(NMEA.padded(satellite.prn, width: 2)),\(NMEA.padded(satellite.elevation, width: 2)),"
                     + "\(NMEA.padded(satellite.azimuth, width: 3)),\(snr)"
             }

@@ -237,13 +237,68 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
         let message = F.message(pages: [Page(text: "t", setA: [.time(F.t0.addingTimeInterval(-3600))])])
         let added = engine.ingest([F.stored(message)], F.now(4))
         #expect(added.unlocks == [])
-        #expect(added.wakes == [F.t0.addingTimeInterval(-3600 + 86_400)])
+        // The wake comes when the GPS evidence ages out, 30 s after the last fix (docs/SECURITY.md).
+        #expect(added.wakes == [F.t0.addingTimeInterval(3 + ClockGuard.evidenceLifetime)])
         #expect(engine.handle(.tick(F.now(5))).unlocks == [])
         #expect(reasons(engine, message.id, page: 1, now: F.now(5)) == [
             .time: "opens at 2027-01-15 07:00:00 GMT (in 23 h) by GPS time (the system clock is 24 h ahead)",
         ])
-        #expect(engine.handle(.tick(F.now(86_400 - 3600 - 1))).unlocks == [])
-        #expect(engine.handle(.tick(F.now(86_400 - 3600))).unlocks == [1])
+        for second in 6...20 {
+            _ = engine.handle(.fix(F.fix(at: Double(second), time: F.t0.addingTimeInterval(Double(second) + behind)),
+                                   F.now(Double(second))))
+        }
+        #expect(engine.handle(.tick(F.now(50))).unlocks == [])
+        // The feed stopped at 20 s: at 50 s its evidence has aged out and the system clock decides again.
+        #expect(engine.handle(.tick(F.now(51))).unlocks == [1])
+    }
+
+    @Test func gpsTimeEvidenceIsDroppedWhenTheFeedStopsJumpsOrRunsFast() {
+        let message = F.message(pages: [Page(text: "t", setA: [.time(F.t0.addingTimeInterval(-3600))])])
+        var engine = F.engine([])
+        let behind = -90 * 86_400.0
+        for second in 1...3 {
+            _ = engine.handle(.fix(F.fix(at: Double(second), time: F.t0.addingTimeInterval(Double(second) + behind)),
+                                   F.now(Double(second))))
+        }
+        #expect(engine.status(now: F.now(3)).clock.decidedBy == "gps")
+        #expect(engine.ingest([F.stored(message)], F.now(3)).unlocks == [])
+        // The replay ends: gpsd says the device went away.
+        let stopped = engine.handle(.receiver(nil, F.now(4)))
+        #expect(stopped.unlocks == [1])
+        #expect(engine.status(now: F.now(4)).clock.why == "the GPS feed stopped")
+        // A replay ten times faster than real time never confirms.
+        var fast = F.engine([])
+        for tenth in 1...30 {
+            let seconds = Double(tenth) / 10
+            _ = fast.handle(.fix(F.fix(at: seconds, time: F.t0.addingTimeInterval(Double(tenth) + behind)), F.now(seconds)))
+        }
+        #expect(fast.clock.offset == nil)
+        // Live time after an old track: the jump drops the old evidence at once, the live feed confirms anew.
+        var jumped = F.engine([])
+        for second in 1...3 {
+            _ = jumped.handle(.fix(F.fix(at: Double(second), time: F.t0.addingTimeInterval(Double(second) + behind)),
+                                   F.now(Double(second))))
+        }
+        _ = jumped.handle(.fix(F.fix(at: 4), F.now(4)))
+        #expect(jumped.clock.offset == nil)
+        #expect(jumped.status(now: F.now(4)).clock.decidedBy == "system")
+        for second in 5...6 { _ = jumped.handle(.fix(F.fix(at: Double(second)), F.now(Double(second)))) }
+        #expect(jumped.clock.offset == 0)
+    }
+
+    @Test func hardwareGPSTimeDecidesEvenWhenTheClockIsBehindIt() {
+        let message = F.message(pages: [Page(text: "t", setA: [.time(F.t0.addingTimeInterval(600))])])
+        var engine = F.engine([F.stored(message)])
+        _ = engine.handle(.receiver(FixSource(kind: .usb, path: "/dev/ttyACM0", vendorID: "1546", productID: "01a7"),
+                                    F.now(0)))
+        var opened: [Int] = []
+        for second in 1...3 {
+            opened += engine.handle(.fix(F.fix(at: Double(second), time: F.t0.addingTimeInterval(Double(second) + 3600)),
+                                         F.now(Double(second)))).unlocks
+        }
+        // The system clock says 08:00:03 (faketime could say anything); the hardware receiver says 09:00:03.
+        #expect(opened == [1])
+        #expect(engine.status(now: F.now(3)).clock.why == "a hardware receiver gives trusted GPS time")
     }
 
     @Test func aClockSetForwardAfterTheLastFixOpensNothing() {

@@ -39,11 +39,11 @@ private func instant(_ text: String) -> Date { ISO8601.parse(text)! }
         ("temperature=-10..-2.5", paris, .lock(.temperature(Bounds(min: -10, max: -2.5)))),
         ("temperature=20..20", paris, .lock(.temperature(Bounds(min: 20, max: 20)))),
         ("altitude=1200..1300", paris, .lock(.altitude(Bounds(min: 1200, max: 1300)))),
-        ("altitude=-400..-390", paris, .lock(.altitude(Bounds(min: -400, max: -390)))),
+        ("altitude=-400..-380", paris, .lock(.altitude(Bounds(min: -400, max: -380)))),
         ("altitude=here±20", paris, .altitudeHere(margin: 20)),
         ("altitude=here+-20", paris, .altitudeHere(margin: 20)),
         ("altitude=here+/-15m", paris, .altitudeHere(margin: 15)),
-        ("altitude=HERE±7.5", paris, .altitudeHere(margin: 7.5)),
+        ("altitude=HERE±12.5", paris, .altitudeHere(margin: 12.5)),
     ]
 
     @Test(arguments: valid)
@@ -81,6 +81,8 @@ private func instant(_ text: String) -> Date { ISO8601.parse(text)! }
         ("altitude=here±", "write here±METRES, such as altitude=here±20"),
         ("altitude=here±-5", "write here±METRES, such as altitude=here±20"),
         ("altitude=here+-lots", "write here±METRES, such as altitude=here±20"),
+        ("altitude=-400..-390", "an altitude range under 20 m cannot be trusted with a consumer GPS; make it 20 m wide or more (here±10)"),
+        ("altitude=here±7.5", "an altitude range under 20 m cannot be trusted with a consumer GPS; make it 20 m wide or more (here±10)"),
         ("colour=red", #"unknown lock type "colour"; use location, time, pin, weather, temperature, altitude or after"#),
         ("pin4821", "expected TYPE=VALUE, such as pin=4821"),
     ]

@@ -16,6 +16,10 @@ public enum GPSLogs {
         public let longitudes: ClosedRange<Double>
         /// Seconds per packet for real-time replay (gpsfake `-c`).
         public let realTimeDelay: Double?
+        /// The span of the 3D fixes' altMSL, when the table gives one.
+        public let altitudes: ClosedRange<Double>?
+        /// Whether logs.tsv calls the log a negative example (a fix an evaluator should not trust).
+        public let negative: Bool
         public var description: String { name }
     }
 
@@ -30,6 +34,10 @@ public enum GPSLogs {
               let lonMax = header.firstIndex(of: "lon_max")
         else { return [] }
         let delay = header.firstIndex(of: "gpsfake_c_for_realtime")
+        let altitude = header.firstIndex(of: "altMSL_range_m"), role = header.firstIndex(of: "role")
+        func column(_ row: [Substring], _ index: Int?) -> String? {
+            index.flatMap { row.count > $0 ? String(row[$0]) : nil }
+        }
         return rows.dropFirst().compactMap { row in
             guard row.count > max(name, latMin, latMax, lonMin, lonMax),
                   let a = Double(row[latMin]), let b = Double(row[latMax]),
@@ -37,8 +45,11 @@ public enum GPSLogs {
             else { return nil }
             let url = directory.appendingPathComponent(String(row[name]))
             guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            let span = column(row, altitude)?.components(separatedBy: "..").compactMap(Double.init)
             return Entry(name: String(row[name]), url: url, latitudes: a...b, longitudes: c...d,
-                         realTimeDelay: delay.flatMap { row.count > $0 ? Double(row[$0]) : nil })
+                         realTimeDelay: column(row, delay).flatMap(Double.init),
+                         altitudes: span.flatMap { $0.count == 2 && $0[0] <= $0[1] ? $0[0]...$0[1] : nil },
+                         negative: column(row, role)?.hasPrefix("negative") ?? false)
         }
     }
 }

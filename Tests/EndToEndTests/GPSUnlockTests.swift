@@ -152,7 +152,8 @@ struct GPSUnlockTests {
         let world = ChestHarness()
         let dayAgo = Date().addingTimeInterval(-86_400)
         let walk = NMEAWalk(waypoints: [.init(Self.start, altitudeMSL: 400, hold: 400)], start: dayAgo, speed: 1)
-        let fake = try GPSFake(walk: walk, delay: 0.05)
+        // Real time (5 sentences of 0.2 s an epoch): GPS time must advance as the clock does (docs/SECURITY.md).
+        let fake = try GPSFake(walk: walk, delay: 0.2)
         defer { fake.stop() }
         world.gpsd = "127.0.0.1:\(fake.port)"
         try world.startDaemon()

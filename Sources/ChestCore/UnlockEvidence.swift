@@ -1,0 +1,64 @@
+import struct Foundation.Date
+
+/// What chestd saw when a page opened (docs/FORMAT.md "Unlock receipts"): recorded by the engine when it
+/// opens the page, signed later with the reader's identity into an `UnlockReceipt`.
+public struct UnlockEvidence: Hashable, Sendable, Codable {
+    /// One confirming fix.
+    public struct ConfirmingFix: Hashable, Sendable, Codable {
+        public var time: Date?
+        public var latitude: Double?
+        public var longitude: Double?
+        public var altitudeMSL: Double?
+        public var eph: Double?
+        public var epv: Double?
+        public var mode: Int
+        public var satellitesUsed: Int?
+
+        public init(_ fix: Fix) {
+            time = fix.time
+            latitude = fix.position?.latitude
+            longitude = fix.position?.longitude
+            altitudeMSL = fix.altitude3D
+            eph = fix.eph
+            epv = fix.epv
+            mode = fix.mode
+            satellitesUsed = fix.satellitesUsed
+        }
+    }
+
+    /// The kinds of lock of the set that opened the page.
+    public var locks: [LockKind]
+    /// The last fixes of consecutive epochs before the page opened (up to three), when a location or
+    /// altitude lock took part.
+    public var fixes: [ConfirmingFix]
+    public var source: FixSource?
+    public var trust: FixTrust
+    /// GPS time, while the clock guard had fresh evidence of it.
+    public var gpsTime: Date?
+    public var systemTime: Date
+    /// "system" or "gps": the clock time locks followed.
+    public var clock: String
+    public var chestVersion: String
+
+    public init(locks: [LockKind], fixes: [ConfirmingFix], source: FixSource?, trust: FixTrust, gpsTime: Date?,
+                systemTime: Date, clock: String, chestVersion: String = ChestVersion.string) {
+        self.locks = locks
+        self.fixes = fixes
+        self.source = source
+        self.trust = trust
+        self.gpsTime = gpsTime
+        self.systemTime = systemTime
+        self.clock = clock
+        self.chestVersion = chestVersion
+    }
+}
+
+extension Engine {
+    /// The evidence for a page opened now by a set of these locks.
+    func evidence(locks: [LockKind], now: Now) -> UnlockEvidence {
+        let usesFixes = locks.contains(.location) || locks.contains(.altitude)
+        return UnlockEvidence(locks: locks, fixes: usesFixes ? seal.recentFixes.map(UnlockEvidence.ConfirmingFix.init) : [],
+                              source: trust.source, trust: trust.trust, gpsTime: clock.gpsTime(now),
+                              systemTime: now.wall, clock: clock.decision(now).clock)
+    }
+}
