@@ -50,7 +50,7 @@ _chest()
 _chest_takes_value()
 {
     case "$1:$2" in
-        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--lock' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--require' | 'pin:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'config:--unset')
+        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--lock' | 'compose:--quest' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--require' | 'pin:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'config:--unset' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'simulate:--weather' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
             return 0
             ;;
     esac
@@ -61,7 +61,7 @@ _chest_takes_value()
 _chest_is_command()
 {
     case "$1:$2" in
-        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':save' | ':unsave' | ':delete' | ':undelete' | ':status' | ':watch' | ':receipt' | ':verify' | ':config' | ':help')
+        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':save' | ':unsave' | ':delete' | ':undelete' | ':status' | ':watch' | ':config' | ':receipt' | ':verify' | ':preview' | ':simulate' | ':nav' | ':map' | ':export' | ':help')
             return 0
             ;;
     esac
@@ -75,7 +75,7 @@ _chest_options()
             echo '--socket --chest --config --version --help -h'
             ;;
         'compose')
-            echo '--output -o --force --title --from --page --lock --or --format --seal-cost --require --help -h'
+            echo '--output -o --force --title --from --page --lock --or --quest --keep-ids --format --seal-cost --require --help -h'
             ;;
         'import')
             echo '--help -h'
@@ -107,14 +107,29 @@ _chest_options()
         'watch')
             echo '--json --events --fixes --count --timeout --utc --no-reconnect --help -h'
             ;;
+        'config')
+            echo '--unset --help -h'
+            ;;
         'receipt')
             echo '--page --output -o --help -h'
             ;;
         'verify')
             echo '--help -h'
             ;;
-        'config')
-            echo '--unset --help -h'
+        'preview')
+            echo '--help -h'
+            ;;
+        'simulate')
+            echo '--weather --gpsd --help -h'
+            ;;
+        'nav')
+            echo '--once --help -h'
+            ;;
+        'map')
+            echo '--output -o --png --help -h'
+            ;;
+        'export')
+            echo '--gpx --geojson --output -o --help -h'
             ;;
         'help')
             echo '--help -h'
@@ -126,7 +141,7 @@ _chest_commands()
 {
     case $1 in
         '')
-            echo 'compose import list read pin save unsave delete undelete status watch receipt verify config help'
+            echo 'compose import list read pin save unsave delete undelete status watch config receipt verify preview simulate nav map export help'
             ;;
     esac
 }
@@ -160,8 +175,12 @@ _chest_value()
                 'location='*) cur=${cur#*=}; mapfile -t COMPREPLY < <(compgen -W 'here/30m' -- "$cur") ;;
                 'weather='*) cur=${cur#*=}; mapfile -t COMPREPLY < <(compgen -W 'clear cloudy rainy snowy thundery' -- "$cur") ;;
                 *=*) ;;
-                *) compopt -o nospace 2>/dev/null; mapfile -t COMPREPLY < <(compgen -W 'location= time= pin= weather= temperature= altitude=' -- "$cur") ;;
+                *) compopt -o nospace 2>/dev/null; mapfile -t COMPREPLY < <(compgen -W 'location= time= pin= weather= temperature= altitude= after=' -- "$cur") ;;
             esac
+            ;;
+        'compose:--quest')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             ;;
         'compose:--format')
             mapfile -t COMPREPLY < <(compgen -W '1 2' -- "$cur")
@@ -194,6 +213,12 @@ _chest_value()
         'watch:--events')
             mapfile -t COMPREPLY < <(compgen -W 'unlocked ingested rejected gpsd clock weather fix saved unsaved deleted undeleted trust' -- "$cur")
             ;;
+        'config:--unset')
+            mapfile -t COMPREPLY < <(compgen -W 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -- "$cur")
+            ;;
+        'config:0')
+            mapfile -t COMPREPLY < <(compgen -W 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -- "$cur")
+            ;;
         'receipt:--output' | 'receipt:-o')
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -X '!*.json' -- "$cur"; compgen -d -- "$cur")
@@ -209,14 +234,34 @@ _chest_value()
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -X '!*.locked' -- "$cur"; compgen -d -- "$cur")
             ;;
-        'config:--unset')
-            mapfile -t COMPREPLY < <(compgen -W 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -- "$cur")
+        'preview:'[0-9]*)
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             ;;
-        'config:0')
-            mapfile -t COMPREPLY < <(compgen -W 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -- "$cur")
+        'simulate:--weather')
+            mapfile -t COMPREPLY < <(compgen -W 'clear cloudy rainy snowy thundery' -- "$cur")
+            ;;
+        'simulate:'[0-9]*)
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            ;;
+        'map:--output' | 'map:-o')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -X '!*.svg' -- "$cur"; compgen -d -- "$cur")
+            ;;
+        'map:'[0-9]*)
+            mapfile -t COMPREPLY < <(compgen -W "$(for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p')" -- "$cur")
+            ;;
+        'export:--output' | 'export:-o')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            ;;
+        'export:0')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             ;;
         'help:0')
-            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin save unsave delete undelete status watch receipt verify config help' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin save unsave delete undelete status watch config receipt verify preview simulate nav map export help' -- "$cur")
             ;;
     esac
 }

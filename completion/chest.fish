@@ -8,9 +8,9 @@ function __chest_path
     set -l path
     while set -q words[1]
         switch "$path:$words[1]"
-            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--format' 'compose:--seal-cost' 'compose:--require' 'pin:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'config:--unset'
+            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--quest' 'compose:--format' 'compose:--seal-cost' 'compose:--require' 'pin:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'config:--unset' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'simulate:--weather' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
                 set -e words[1]
-            case ':compose' ':import' ':list' ':read' ':pin' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':receipt' ':verify' ':config' ':help'
+            case ':compose' ':import' ':list' ':read' ':pin' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':config' ':receipt' ':verify' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
                 set -a path $words[1]
         end
         set -e words[1]
@@ -31,7 +31,7 @@ function __chest_value_1
             printf 'weather=%s\n' clear cloudy rainy snowy thundery
         case '*=*'
         case '*'
-            printf '%s\n' location= time= pin= weather= temperature= altitude=
+            printf '%s\n' location= time= pin= weather= temperature= altitude= after=
     end
 end
 
@@ -59,6 +59,10 @@ function __chest_value_7
     sh -c 'for saved in \'\' --saved; do chest list $saved --json; done 2>/dev/null | sed -n \'s/^ *"id" *: *"\\([^"]*\\)".*/\\1/p\''
 end
 
+function __chest_value_8
+    sh -c 'for saved in \'\' --saved; do chest list $saved --json; done 2>/dev/null | sed -n \'s/^ *"id" *: *"\\([^"]*\\)".*/\\1/p\''
+end
+
 complete -c chest -f
 complete -c chest -n '__chest_is \'\'' -l socket -r -F -d 'chestd\'s control socket (default $CHEST_SOCKET, else $XDG_RUNTIME_DIR/chestd.sock)'
 complete -c chest -n '__chest_is \'\'' -l chest -r -a '(__fish_complete_directories)' -d 'the chest directory (default $CHEST_DIR, else $XDG_DATA_HOME/chest)'
@@ -76,9 +80,14 @@ complete -c chest -n '__chest_is \'\'' -a delete -d 'take a message out of the c
 complete -c chest -n '__chest_is \'\'' -a undelete -d 'bring a deleted message back'
 complete -c chest -n '__chest_is \'\'' -a status -d 'gpsd, the fix, the clock, the weather, counts'
 complete -c chest -n '__chest_is \'\'' -a watch -d 'follow events as they happen'
+complete -c chest -n '__chest_is \'\'' -a config -d 'show or change settings'
 complete -c chest -n '__chest_is \'\'' -a receipt -d 'export a signed receipt of an unlock'
 complete -c chest -n '__chest_is \'\'' -a verify -d 'check an unlock receipt against the message it claims'
-complete -c chest -n '__chest_is \'\'' -a config -d 'show or change settings'
+complete -c chest -n '__chest_is \'\'' -a preview -d 'show a quest\'s or message file\'s pages and locks, read-only'
+complete -c chest -n '__chest_is \'\'' -a simulate -d 'replay a recorded track through the engine and print when each page opens'
+complete -c chest -n '__chest_is \'\'' -a nav -d 'a full-screen navigator: the fix, the way to each location lock, progress and events'
+complete -c chest -n '__chest_is \'\'' -a map -d 'draw the recorded track, the targets and where pages opened, as SVG'
+complete -c chest -n '__chest_is \'\'' -a export -d 'write the targets and the recorded track as GPX or GeoJSON'
 complete -c chest -n '__chest_is \'\'' -a help -d 'explain a command'
 complete -c chest -n '__chest_is \'compose\'' -l output -s o -r -a '(__fish_complete_suffix .locked)' -d 'the message file to write; - for standard output'
 complete -c chest -n '__chest_is \'compose\'' -l force -d 'overwrite FILE if it exists'
@@ -87,6 +96,8 @@ complete -c chest -n '__chest_is \'compose\'' -l from -r -d 'the sender\'s name 
 complete -c chest -n '__chest_is \'compose\'' -l page -r -d 'starts the next page, with this text (@FILE reads a file, - standard input)'
 complete -c chest -n '__chest_is \'compose\'' -l lock -r -a '(__chest_value_1)' -d 'adds a lock to the page\'s current set'
 complete -c chest -n '__chest_is \'compose\'' -l or -d 'switches the page to set B'
+complete -c chest -n '__chest_is \'compose\'' -l quest -r -F -d 'builds every message of a quest file (docs/QUEST.md)'
+complete -c chest -n '__chest_is \'compose\'' -l keep-ids -d 'with --quest: reuse the IDs recorded in QUEST.ids'
 complete -c chest -n '__chest_is \'compose\'' -l format -r -a '1 2' -d 'the file format: 2 (sealed pages, the default) or 1 (text in the clear)'
 complete -c chest -n '__chest_is \'compose\'' -l seal-cost -r -a 'interactive moderate sensitive' -d 'Argon2id cost of each guess: interactive (default), moderate or sensitive'
 complete -c chest -n '__chest_is \'compose\'' -l require -r -a 'hardware' -d 'location and altitude locks count only fixes from a hardware receiver'
@@ -121,6 +132,9 @@ complete -c chest -n '__chest_is \'watch\'' -l timeout -r -d 'stop after S secon
 complete -c chest -n '__chest_is \'watch\'' -l utc -d 'times in UTC rather than local time'
 complete -c chest -n '__chest_is \'watch\'' -l no-reconnect -d 'exit when chestd stops instead of waiting for it'
 complete -c chest -n '__chest_is \'watch\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'config\'' -l unset -r -a 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -d 'remove a setting'
+complete -c chest -n '__chest_is \'config\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'config\'' -a 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify'
 complete -c chest -n '__chest_is \'receipt\'' -l page -r -d 'the page (default: the first open one)'
 complete -c chest -n '__chest_is \'receipt\'' -l output -s o -r -a '(__fish_complete_suffix .json)' -d 'write the receipt here instead of printing it'
 complete -c chest -n '__chest_is \'receipt\'' -l help -s h -d 'show this help'
@@ -128,8 +142,22 @@ complete -c chest -n '__chest_is \'receipt\'' -a '(__chest_value_7)'
 complete -c chest -n '__chest_is \'verify\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'verify\'' -a '(__fish_complete_suffix .json)'
 complete -c chest -n '__chest_is \'verify\'' -a '(__fish_complete_suffix .locked)'
-complete -c chest -n '__chest_is \'config\'' -l unset -r -a 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -d 'remove a setting'
-complete -c chest -n '__chest_is \'config\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'config\'' -a 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify'
+complete -c chest -n '__chest_is \'preview\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'preview\'' -F
+complete -c chest -n '__chest_is \'simulate\'' -l weather -r -a 'clear cloudy rainy snowy thundery' -d 'the weather during the replay, such as snowy,-2'
+complete -c chest -n '__chest_is \'simulate\'' -l gpsd -d 'replay through gpsfake, gpsd and a private chestd'
+complete -c chest -n '__chest_is \'simulate\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'simulate\'' -F
+complete -c chest -n '__chest_is \'nav\'' -l once -d 'print one frame and exit'
+complete -c chest -n '__chest_is \'nav\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'map\'' -l output -s o -r -a '(__fish_complete_suffix .svg)' -d 'the SVG file to write'
+complete -c chest -n '__chest_is \'map\'' -l png -d 'also write a PNG beside it'
+complete -c chest -n '__chest_is \'map\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'map\'' -a '(__chest_value_8)'
+complete -c chest -n '__chest_is \'export\'' -l gpx -d 'write GPX 1.1'
+complete -c chest -n '__chest_is \'export\'' -l geojson -d 'write GeoJSON (RFC 7946)'
+complete -c chest -n '__chest_is \'export\'' -l output -s o -r -F -d 'the file to write (default: standard output)'
+complete -c chest -n '__chest_is \'export\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'export\'' -F
 complete -c chest -n '__chest_is \'help\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin save unsave delete undelete status watch receipt verify config help'
+complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin save unsave delete undelete status watch config receipt verify preview simulate nav map export help'
