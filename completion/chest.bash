@@ -50,7 +50,7 @@ _chest()
 _chest_takes_value()
 {
     case "$1:$2" in
-        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--lock' | 'compose:--quest' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--require' | 'pin:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'config:--unset' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'simulate:--weather' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
+        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--lock' | 'compose:--quest' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--require' | 'pin:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'config:--unset' | 'simulate:--weather' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
             return 0
             ;;
     esac
@@ -61,7 +61,7 @@ _chest_takes_value()
 _chest_is_command()
 {
     case "$1:$2" in
-        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':save' | ':unsave' | ':delete' | ':undelete' | ':status' | ':watch' | ':config' | ':receipt' | ':verify' | ':preview' | ':simulate' | ':nav' | ':map' | ':export' | ':help')
+        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':save' | ':unsave' | ':delete' | ':undelete' | ':status' | ':watch' | ':receipt' | ':verify' | ':config' | ':preview' | ':simulate' | ':nav' | ':map' | ':export' | ':help')
             return 0
             ;;
     esac
@@ -107,14 +107,14 @@ _chest_options()
         'watch')
             echo '--json --events --fixes --count --timeout --utc --no-reconnect --help -h'
             ;;
-        'config')
-            echo '--unset --help -h'
-            ;;
         'receipt')
             echo '--page --output -o --help -h'
             ;;
         'verify')
             echo '--help -h'
+            ;;
+        'config')
+            echo '--unset --help -h'
             ;;
         'preview')
             echo '--help -h'
@@ -141,7 +141,7 @@ _chest_commands()
 {
     case $1 in
         '')
-            echo 'compose import list read pin save unsave delete undelete status watch config receipt verify preview simulate nav map export help'
+            echo 'compose import list read pin save unsave delete undelete status watch receipt verify config preview simulate nav map export help'
             ;;
     esac
 }
@@ -213,12 +213,6 @@ _chest_value()
         'watch:--events')
             mapfile -t COMPREPLY < <(compgen -W 'unlocked ingested rejected gpsd clock weather fix saved unsaved deleted undeleted trust' -- "$cur")
             ;;
-        'config:--unset')
-            mapfile -t COMPREPLY < <(compgen -W 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -- "$cur")
-            ;;
-        'config:0')
-            mapfile -t COMPREPLY < <(compgen -W 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -- "$cur")
-            ;;
         'receipt:--output' | 'receipt:-o')
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -X '!*.json' -- "$cur"; compgen -d -- "$cur")
@@ -233,6 +227,12 @@ _chest_value()
         'verify:1')
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -X '!*.locked' -- "$cur"; compgen -d -- "$cur")
+            ;;
+        'config:--unset')
+            mapfile -t COMPREPLY < <(compgen -W 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -- "$cur")
+            ;;
+        'config:0')
+            mapfile -t COMPREPLY < <(compgen -W 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -- "$cur")
             ;;
         'preview:'[0-9]*)
             compopt -o filenames 2>/dev/null
@@ -261,7 +261,7 @@ _chest_value()
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             ;;
         'help:0')
-            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin save unsave delete undelete status watch config receipt verify preview simulate nav map export help' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin save unsave delete undelete status watch receipt verify config preview simulate nav map export help' -- "$cur")
             ;;
     esac
 }

@@ -8,9 +8,9 @@ function __chest_path
     set -l path
     while set -q words[1]
         switch "$path:$words[1]"
-            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--quest' 'compose:--format' 'compose:--seal-cost' 'compose:--require' 'pin:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'config:--unset' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'simulate:--weather' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
+            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--quest' 'compose:--format' 'compose:--seal-cost' 'compose:--require' 'pin:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'config:--unset' 'simulate:--weather' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
                 set -e words[1]
-            case ':compose' ':import' ':list' ':read' ':pin' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':config' ':receipt' ':verify' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
+            case ':compose' ':import' ':list' ':read' ':pin' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':receipt' ':verify' ':config' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
                 set -a path $words[1]
         end
         set -e words[1]
@@ -80,9 +80,9 @@ complete -c chest -n '__chest_is \'\'' -a delete -d 'take a message out of the c
 complete -c chest -n '__chest_is \'\'' -a undelete -d 'bring a deleted message back'
 complete -c chest -n '__chest_is \'\'' -a status -d 'gpsd, the fix, the clock, the weather, counts'
 complete -c chest -n '__chest_is \'\'' -a watch -d 'follow events as they happen'
-complete -c chest -n '__chest_is \'\'' -a config -d 'show or change settings'
 complete -c chest -n '__chest_is \'\'' -a receipt -d 'export a signed receipt of an unlock'
 complete -c chest -n '__chest_is \'\'' -a verify -d 'check an unlock receipt against the message it claims'
+complete -c chest -n '__chest_is \'\'' -a config -d 'show or change settings'
 complete -c chest -n '__chest_is \'\'' -a preview -d 'show a quest\'s or message file\'s pages and locks, read-only'
 complete -c chest -n '__chest_is \'\'' -a simulate -d 'replay a recorded track through the engine and print when each page opens'
 complete -c chest -n '__chest_is \'\'' -a nav -d 'a full-screen navigator: the fix, the way to each location lock, progress and events'
@@ -132,9 +132,6 @@ complete -c chest -n '__chest_is \'watch\'' -l timeout -r -d 'stop after S secon
 complete -c chest -n '__chest_is \'watch\'' -l utc -d 'times in UTC rather than local time'
 complete -c chest -n '__chest_is \'watch\'' -l no-reconnect -d 'exit when chestd stops instead of waiting for it'
 complete -c chest -n '__chest_is \'watch\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'config\'' -l unset -r -a 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -d 'remove a setting'
-complete -c chest -n '__chest_is \'config\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'config\'' -a 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify'
 complete -c chest -n '__chest_is \'receipt\'' -l page -r -d 'the page (default: the first open one)'
 complete -c chest -n '__chest_is \'receipt\'' -l output -s o -r -a '(__fish_complete_suffix .json)' -d 'write the receipt here instead of printing it'
 complete -c chest -n '__chest_is \'receipt\'' -l help -s h -d 'show this help'
@@ -142,6 +139,9 @@ complete -c chest -n '__chest_is \'receipt\'' -a '(__chest_value_7)'
 complete -c chest -n '__chest_is \'verify\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'verify\'' -a '(__fish_complete_suffix .json)'
 complete -c chest -n '__chest_is \'verify\'' -a '(__fish_complete_suffix .locked)'
+complete -c chest -n '__chest_is \'config\'' -l unset -r -a 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -d 'remove a setting'
+complete -c chest -n '__chest_is \'config\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'config\'' -a 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify'
 complete -c chest -n '__chest_is \'preview\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'preview\'' -F
 complete -c chest -n '__chest_is \'simulate\'' -l weather -r -a 'clear cloudy rainy snowy thundery' -d 'the weather during the replay, such as snowy,-2'
@@ -160,4 +160,4 @@ complete -c chest -n '__chest_is \'export\'' -l output -s o -r -F -d 'the file t
 complete -c chest -n '__chest_is \'export\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'export\'' -F
 complete -c chest -n '__chest_is \'help\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin save unsave delete undelete status watch config receipt verify preview simulate nav map export help'
+complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin save unsave delete undelete status watch receipt verify config preview simulate nav map export help'

@@ -29,6 +29,9 @@ public struct Engine: Sendable {
         case weatherFailed(reason: String, retryAfter: Double?, offline: Bool, Now)
         /// The caller's answer to `.checkPIN`: which of the offered PIN locks the PIN opens.
         case pinChecked(MessageID, pin: String, matching: [LockKey], Now)
+        /// A `.persist` could not be written (a full disk): the message goes back to the state on disk (`onDisk`, or
+        /// none), so nothing stays open or latched that a restart would not find.
+        case persistFailed(MessageID, onDisk: MessageState?)
         /// An unlock reached a notifier (the desktop or the hook).
         case delivered(MessageID, page: Int)
         /// The seal worker's answer to `.deriveKey`.
@@ -159,6 +162,12 @@ public struct Engine: Sendable {
             effects = planWeather(now)
         case let .pinChecked(id, pin, matching, now):
             effects = concludePIN(id, pin: pin, matching: matching, now: now)
+        case let .persistFailed(id, onDisk):
+            guard var stored = entries[id] else { break }
+            unregisterAll(stored)
+            stored.state = onDisk ?? MessageState(ingestedAt: stored.state.ingestedAt)
+            entries[id] = stored
+            if !stored.sentByYou { register(stored) }
         case let .delivered(id, page):
             effects = markDelivered(id, pages: [page])
         case let .keyDerived(request, result, now):

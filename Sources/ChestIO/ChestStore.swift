@@ -219,6 +219,11 @@ public struct ChestStore: Sendable {
 
     // MARK: - Changing stored messages
 
+    /// The state last written for a message, or nil when it has none on disk (or it cannot be read).
+    public func savedState(_ id: MessageID) -> MessageState? {
+        FileManager.default.contents(atPath: statePath(id)).flatMap { try? ChestJSON.decoder().decode(MessageState.self, from: $0) }
+    }
+
     public func saveState(_ id: MessageID, _ state: MessageState) throws(SystemCallError) {
         try AtomicFile.write(Self.encode(state), to: statePath(id))
     }

@@ -211,3 +211,24 @@ private typealias F = CoreFixture
         #expect(engine.subscribers.isEmpty)
     }
 }
+
+/// What cannot be saved is not kept: a page whose opening the disk refused closes again (the daemon reports
+/// nothing of it), and opens once a later save succeeds.
+@Suite struct EnginePersistFailureTests {
+    @Test func aPageWhoseOpeningCouldNotBeSavedClosesAndOpensAgainLater() {
+        let message = F.message(pages: [Page(text: "soon", setA: [.time(F.t0.addingTimeInterval(10))])])
+        var engine = F.engine([F.stored(message)])
+        #expect(engine.handle(.tick(F.now(10))).unlocks == [1])
+        #expect(engine.entries[message.id]?.state.openPageNumbers == [1])
+
+        #expect(engine.handle(.persistFailed(message.id, onDisk: nil)) == [])
+        #expect(engine.entries[message.id]?.state.openPageNumbers == [])
+        #expect(engine.entries[message.id]?.state.latched == [:])
+        #expect(engine.undelivered == [])
+
+        // The lock is waiting again: the next look at the clock opens the page, and asks to save it.
+        let again = engine.handle(.tick(F.now(11)))
+        #expect(again.unlocks == [1])
+        #expect(again.persisted.count == 1)
+    }
+}
