@@ -27,11 +27,12 @@ extension Engine {
         let epoch = fix.epoch
         let λ = position.longitude * .pi / 180, y = Coordinate.earthRadius * position.latitude * .pi / 180
         var settled: [LockRef] = []
+        let hardware = trust.level == .hardware
         for index in seal.watches.values.indices {
             var watch = seal.watches.values[index]
             // A fix less accurate than half a cell says nothing about which cell the reader is in; one of a trust
             // the organiser did not ask for says nothing at all (docs/SECURITY.md "Hardware trust and time").
-            if fix.eph.map({ $0 > watch.grid.width / 2 }) == true || !fixCounts(for: seal.watches.keys[index]) {
+            if fix.eph.map({ $0 > watch.grid.width / 2 }) == true || (watch.requiresHardware && !hardware) {
                 if watch.count != 0 { seal.watches.values[index].count = 0 }
                 continue
             }

@@ -257,7 +257,8 @@ public struct Engine: Sendable {
                     case .weather, .temperature: weathers.insert(ref)
                     case let .after(link): afters[ref] = link
                     case .pin, .sealedPIN: break
-                    case let .sealedLocation(grid): seal.watches[ref] = SealBook.Watch(grid)
+                    case let .sealedLocation(grid):
+                        seal.watches[ref] = SealBook.Watch(grid, requiresHardware: stored.message.requiresHardware)
                     }
                 }
             }

@@ -12,9 +12,12 @@ struct SealBook: Sendable {
         /// R·cos φ0 and λ0 in radians, kept so that a fix costs a lock no trigonometry.
         let xScale: Double
         let referenceLongitude: Double
+        /// The message asks for fixes from a hardware receiver: kept here so a fix costs a lock no lookup.
+        let requiresHardware: Bool
 
-        init(_ grid: CellGrid) {
+        init(_ grid: CellGrid, requiresHardware: Bool = false) {
             self.grid = grid
+            self.requiresHardware = requiresHardware
             xScale = Coordinate.earthRadius * grid.cosReference
             referenceLongitude = Double(grid.referenceLongitude) * .pi / 180
         }

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# gpsd's report to chestd's `watch` event while Argon2id work runs (docs/BENCHMARKS.md, sealed pages): 30 sealed
+# location locks (moderate cost, 0.45 s a derivation) scattered along the demo walk, so chestd keeps deriving cell
+# keys on its seal worker while the walk is replayed at 1 Hz; scripts/latency.py stamps gpsd's TPVs and chestd's
+# fix events as they arrive.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+make -s install-release-build > /dev/null
+bin=$(swift build -c release --show-bin-path)
+work=$(mktemp -d /tmp/chest-seal-latency-XXXXXX)
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT INT TERM
+export TZ=UTC
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+mkdir -p "$work/chest" "$work/run" "$work/files" && chmod 700 "$work/run"
+python3 - "$work/points" <<'PY'
+import random, sys
+random.seed(7)
+with open(sys.argv[1], "w") as out:
+    for _ in range(30):
+        out.write(f"{47.3769 + random.uniform(-0.0003, 0.0013):.6f},{8.5417 + random.uniform(-0.0003, 0.0017):.6f}\n")
+PY
+index=0
+while read -r point; do
+    index=$((index + 1))
+    XDG_CONFIG_HOME="$work/organiser" "$bin/chest" compose --seal-cost moderate -o "$work/files/s$index.locked" \
+        --title "sealed $index" --page "page $index" --lock "location=$point/30m" > /dev/null 2>&1
+done < "$work/points"
+cp "$work/files"/*.locked "$work/chest/"
+start_time=$(date -u +%Y-%m-%dT%H:%M:%SZ -d '+3 sec')
+sed "s/^start .*/start $start_time/" demo/walk.txt > "$work/walk.txt"
+"$bin/chest-walk" "$work/walk.txt" > "$work/walk.nmea"
+port=$(free_port)
+gpsfake -1 -p -q -s 38400 -P "$port" -c 0.2 -r '?WATCH={"enable":true,"json":true}' "$work/walk.nmea" > /dev/null 2>&1 &
+fake=$!; pids+=("$fake")
+for _ in $(seq 1 100); do (echo > "/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+XDG_CONFIG_HOME="$work/reader" CHEST_DIR="$work/chest" CHEST_SOCKET="$work/run/s" "$bin/chestd" --gpsd "127.0.0.1:$port" 2> "$work/chestd.log" &
+chestd=$!; pids+=("$chestd")
+for _ in $(seq 1 200); do [ -S "$work/run/s" ] && break; sleep 0.05; done
+python3 scripts/latency.py "127.0.0.1:$port" "$work/run/s" "$bin/chest" > "$work/latency.out" &
+probe=$!; pids+=("$probe")
+wait "$fake" || true
+sleep 1
+status=$(XDG_CONFIG_HOME="$work/reader" CHEST_SOCKET="$work/run/s" "$bin/chest" status --json 2>/dev/null || true)
+wait "$probe" || true
+echo "== gpsd's report to the watch event while Argon2id runs (30 sealed locks, moderate cost)"
+cat "$work/latency.out" 2>/dev/null
+python3 -c 'import json, sys
+try: s = json.loads(sys.argv[1])
+except ValueError: sys.exit(0)
+print("   sealed work over the walk:", json.dumps(s.get("seal", s.get("sealed", "n/a"))))' "$status"
