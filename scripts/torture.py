@@ -124,34 +124,80 @@ def import_cycles(cycles):
     return world, cycles
 
 
+def pin_hash(pin):
+    """An Argon2id hash of PIN with m=64 MiB, t=2, p=1 (within chestd's caps), as `chest seal` makes it."""
+    out = ctypes.create_string_buffer(128)
+    assert sodium.crypto_pwhash_str_alg(out, pin.encode(), ctypes.c_ulonglong(len(pin)), ctypes.c_ulonglong(2),
+                                        ctypes.c_size_t(64 << 20), 2) == 0
+    return out.value.decode()
+
+
 def full_filesystem():
-    if os.geteuid() != 0: return None, 0
+    """A tmpfs filled to the last page while chestd must write: files renamed into the inbox (ingest writes each
+    to messages/), a PIN attempt (the ledger) and an unlock (the state file). Then space is freed, chestd
+    restarted, and every file, the attempt and the unlock must be there."""
+    if os.geteuid() != 0: return None, 0, "not root"
     mount = tempfile.mkdtemp(prefix="chest-tmpfs-")
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", mount]).returncode != 0: return None, 0
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", mount]).returncode != 0: return None, 0, "no tmpfs"
     world = World(chest=mount + "/chest")
-    world.start()
     try:
-        with open(mount + "/ballast", "wb") as f:
-            while True: f.write(b"\0" * 65536); f.flush()
-    except OSError:
-        pass
-    os.truncate(mount + "/ballast", os.path.getsize(mount + "/ballast") - 200_000)
-    for _ in range(int(200 * SCALE)):
-        ident, data = message("full")
+        world.start()
+        pin_id, data = message("pin", [{"type": "pin", "argon2id": pin_hash("1234")}])
+        with open(mount + "/p", "wb") as f: f.write(data)
+        os.rename(mount + "/p", world.chest + "/pin.locked"); world.dropped[pin_id] = pin_id
+        opens_at = time.time() + 12
+        unlock_id, data = message("unlock", [{"type": "time", "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(opens_at))}])
+        with open(mount + "/u", "wb") as f: f.write(data)
+        os.rename(mount + "/u", world.chest + "/unlock.locked"); world.dropped[unlock_id] = unlock_id
+        deadline = time.time() + 10
+        while time.time() < deadline and len(os.listdir(world.chest + "/messages")) < 2: time.sleep(0.1)
+        # Written while there is room, renamed in once there is none: a rename needs no space, chestd's copy does.
+        os.makedirs(mount + "/out")
+        pending = []
+        import_id, data = message("imported while full")
+        with open(mount + "/out/import.locked", "wb") as f: f.write(data)
+        for _ in range(int(100 * SCALE)):
+            ident, data = message("full")
+            with open(mount + "/out/" + ident[:12] + ".locked", "wb") as f: f.write(data)
+            pending.append(ident)
         try:
-            with open(mount + "/tmp.part", "wb") as f: f.write(data)
-            os.rename(mount + "/tmp.part", world.chest + "/" + ident[:12] + ".locked")
-            world.dropped[ident] = ident
+            with open(mount + "/ballast", "wb") as f:
+                while True: f.write(b"\0" * 4096); f.flush()
         except OSError:
-            try: os.unlink(mount + "/tmp.part")
-            except OSError: pass
-    time.sleep(3)
-    os.unlink(mount + "/ballast")
-    world.settle()
-    world.kill()
-    result = world.tally()
-    subprocess.run(["umount", mount]); shutil.rmtree(world.root, ignore_errors=True)
-    return result, 1
+            pass
+        for ident in pending:
+            os.rename(mount + "/out/" + ident[:12] + ".locked", world.chest + "/" + ident[:12] + ".locked")
+            world.dropped[ident] = ident
+        # `chest import` makes chestd write a copy into messages/ (the inbox's files are adopted by rename instead).
+        imported = world.chest_cmd("import", mount + "/out/import.locked")
+        if imported.returncode == 0 and import_id in imported.stdout: world.imported.add(import_id)
+        sys.stderr.write("full tmpfs, chest import: " + (imported.stdout + imported.stderr).strip() + "\n")
+        attempt = world.chest_cmd("pin", pin_id[:12], "0000")
+        counted = "wrong PIN" in attempt.stdout + attempt.stderr
+        time.sleep(max(0, opens_at - time.time()) + 4)
+        log = open(world.root + "/chestd.log", "rb").read()
+        enospc = log.count(b"No space left on device")
+        for line in log.splitlines():
+            if b"No space left on device" in line: sys.stderr.write("full tmpfs, chestd: " + line.decode(errors="replace") + "\n")
+        in_while_full = len([n for n in os.listdir(world.chest + "/messages") if n.endswith(".locked")])
+        os.unlink(mount + "/ballast")
+        world.settle()
+        time.sleep(2)
+        listing = {item["id"]: item for item in json.loads(world.chest_cmd("list", "--json").stdout or "[]")}
+        opened = listing.get(unlock_id, {}).get("state") == "open"
+        try: wrong = json.load(open(world.chest + "/attempts/" + pin_id + ".json")).get("wrong", 0)
+        except OSError: wrong = 0
+        result = world.tally()
+        note = (f"ENOSPC x{enospc}" if enospc else "NO ENOSPC") + f", {in_while_full} in while full, import " + \
+               ("counted" if import_id in world.imported else "refused" + (" (ENOSPC)" if "No space" in imported.stdout + imported.stderr else "")) + \
+               ", PIN " + \
+               ("counted" if counted else "refused: " + (attempt.stdout + attempt.stderr).strip()[:40]) + \
+               f", ledger {wrong}" + (", unlocked after" if opened else ", UNLOCK LOST")
+        ok = enospc > 0 and opened and wrong == (1 if counted else 0)
+        return result, 1, note if ok else "FAILED: " + note
+    finally:
+        world.kill()
+        subprocess.run(["umount", "-l", mount]); shutil.rmtree(world.root, ignore_errors=True)
 
 
 def descriptor_exhaustion():
@@ -173,7 +219,25 @@ def descriptor_exhaustion():
     return world, 1, answered
 
 
+QUEUE = "/proc/sys/fs/inotify/max_queued_events"
+
+
 def storm():
+    """50,000 renames into the inbox, chestd stopped meanwhile, with inotify's queue lowered to 1024 events (as
+    root), so that it overflows and chestd must rescan. The limit is taken when chestd creates its inotify instance; the old value is put back
+    when the phase ends, whatever happens."""
+    old_limit = None
+    if os.geteuid() == 0:
+        old_limit = open(QUEUE).read().strip()
+        with open(QUEUE, "w") as f: f.write("1024")
+    try:
+        return storm_phase()
+    finally:
+        if old_limit is not None:
+            with open(QUEUE, "w") as f: f.write(old_limit)
+
+
+def storm_phase():
     world = World()
     world.start()
     count = int(50_000 * SCALE)
@@ -183,12 +247,19 @@ def storm():
         ident, data = message("storm")
         with open(world.root + "/out/" + ident[:16] + ".locked", "wb") as f: f.write(data)
         world.dropped[ident] = ident; names.append(ident[:16] + ".locked")
-    for name in names: os.rename(world.root + "/out/" + name, world.chest + "/" + name)
+    # chestd's watcher drains the kernel's queue as fast as renames fill it, so it is stopped while they happen, as
+    # a daemon starved of CPU would be: the queue fills to its limit and the kernel reports IN_Q_OVERFLOW.
+    world.daemon.send_signal(signal.SIGSTOP)
+    try:
+        for name in names: os.rename(world.root + "/out/" + name, world.chest + "/" + name)
+    finally:
+        world.daemon.send_signal(signal.SIGCONT)
     deadline = time.time() + 300
     while time.time() < deadline and len(os.listdir(world.chest + "/messages")) < count: time.sleep(1)
+    overflowed = open(world.root + "/chestd.log", "rb").read().count(b"inotify queue overflowed; rescanning the chest")
+    before_restart = len(os.listdir(world.chest + "/messages"))  # taken by the overflow's rescan, not a restart's
     world.settle()
-    overflowed = b"overflowed" in open(world.root + "/chestd.log", "rb").read()
-    return world, 1, overflowed
+    return world, 1, overflowed, before_restart
 
 
 def hostile_corpus():
@@ -263,19 +334,30 @@ def main():
         if tally["lost"] or tally["duplicated"] or tally["staged"]: failed = True
         results.append((name, cycles, tally, note))
         if not isinstance(world_or_tally, dict): world_or_tally.close()
-    world, cycles = kill_cycles(int(os.environ.get("TORTURE_CYCLES", "10"))); row("kill -9 during bursts", world, cycles)
-    world, cycles = import_cycles(5); row("kill -9 during chest import", world, cycles)
-    tally, cycles = full_filesystem()
-    if tally: row("full 3 MB tmpfs, freed, restart", tally, cycles)
-    world, cycles, answered = descriptor_exhaustion()
-    row("nofile=64, 200 idle connections", world, cycles, "status answered" if answered else "STATUS UNANSWERED")
-    failed = failed or not answered
-    world, cycles, overflowed = storm()
-    row(f"{int(50_000 * SCALE)}-file storm", world, cycles, "queue overflowed, rescanned" if overflowed else "no overflow")
-    world, cycles, alive = hostile_corpus()
-    row("hostile corpus", world, cycles, "chestd alive" if alive else "CHESTD DIED")
-    failed = failed or not alive
-    for step, crashed, opened, world in crash_steps():
+    only = set(filter(None, os.environ.get("TORTURE_PHASES", "").split(",")))  # e.g. TORTURE_PHASES=full,storm
+    def want(name): return not only or name in only
+    if want("kill"):
+        world, cycles = kill_cycles(int(os.environ.get("TORTURE_CYCLES", "10"))); row("kill -9 during bursts", world, cycles)
+    if want("import"):
+        world, cycles = import_cycles(5); row("kill -9 during chest import", world, cycles)
+    if want("full"):
+        tally, cycles, note = full_filesystem()
+        if tally: row("full 4 MB tmpfs, freed, restart", tally, cycles, note)
+        failed = failed or note.startswith("FAILED")
+    if want("nofile"):
+        world, cycles, answered = descriptor_exhaustion()
+        row("nofile=64, 200 idle connections", world, cycles, "status answered" if answered else "STATUS UNANSWERED")
+        failed = failed or not answered
+    if want("storm"):
+        world, cycles, overflowed, before_restart = storm()
+        row(f"{int(50_000 * SCALE)}-file storm", world, cycles,
+            (f"queue 1024: overflowed x{overflowed}, {before_restart} in before restart" if overflowed else "NO OVERFLOW"))
+        failed = failed or not overflowed
+    if want("hostile"):
+        world, cycles, alive = hostile_corpus()
+        row("hostile corpus", world, cycles, "chestd alive" if alive else "CHESTD DIED")
+        failed = failed or not alive
+    for step, crashed, opened, world in (crash_steps() if want("crash") else []):
         note = ("aborted" if crashed else "DID NOT ABORT") + ("" if opened is None else ", unlock kept" if opened else ", UNLOCK LOST")
         failed = failed or not crashed or opened is False
         row(f"CHEST_CRASH_AT={step}", world, 1, note)

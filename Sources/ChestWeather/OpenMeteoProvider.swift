@@ -55,7 +55,7 @@ public final class OpenMeteoProvider: WeatherProvider, CustomStringConvertible {
         let observedAt: Date
         switch current.time {
         case .unix(let seconds):
-            observedAt = Date(timeIntervalSince1970: seconds)
+            observedAt = try WeatherHTTPClient.observationTime(seconds, provider: providerName)
         case .local(let text):
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")

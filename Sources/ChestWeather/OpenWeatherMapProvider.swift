@@ -55,8 +55,9 @@ public final class OpenWeatherMapProvider: WeatherProvider, CustomStringConverti
         guard !ids.isEmpty || reply.main?.temp != nil else {
             throw .malformedReply(provider: providerName, reason: "neither weather[].id nor main.temp")
         }
+        let observedAt = try WeatherHTTPClient.observationTime(reply.dt, provider: providerName)
         return WeatherObservation(condition: WeatherCodes.openWeatherMap(ids: ids), temperatureC: reply.main?.temp,
-                                  coordinate: coordinate, observedAt: Date(timeIntervalSince1970: reply.dt),
+                                  coordinate: coordinate, observedAt: observedAt,
                                   fetchedAt: fetchedAt, provider: providerName)
     }
 

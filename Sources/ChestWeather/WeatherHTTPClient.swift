@@ -131,6 +131,16 @@ final class WeatherHTTPClient: Sendable {
 
     /// A DecodingError's gist without Foundation's long debug text.
     /// Decodes a provider's 200 body, or says it is not the documented JSON.
+    /// A reply's observation time in unix seconds, refused unless within 1970…9999: a server's
+    /// `"time": 2222222221800000000` made a date that the observation's RFC 3339 encoding cannot write (it trapped
+    /// converting the milliseconds to Int64; found by the weather fuzzer, docs/RELIABILITY.md "Fuzzing").
+    static func observationTime(_ seconds: Double, provider: String) throws(WeatherError) -> Date {
+        guard (0...253_402_300_799).contains(seconds) else {
+            throw .malformedReply(provider: provider, reason: "observation time \(seconds) is not a date between 1970 and 9999")
+        }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
     static func decode<Reply: Decodable>(_ type: Reply.Type, from body: Data,
                                          provider: String) throws(WeatherError) -> Reply {
         do {
