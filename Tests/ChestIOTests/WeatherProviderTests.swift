@@ -163,6 +163,18 @@ struct WeatherProviderTests {
         #expect(observation.temperatureC == 18.1)
     }
 
+    /// Found by the weather fuzzer (docs/RELIABILITY.md): a time too far in the future to write crashed chest-weather.
+    @Test func anObservationTimeOutsideTheCalendarIsAMalformedReply() {
+        let openMeteo = #"{"current":{"time":2222222221800000000,"interval":900,"weather_code":65,"temperature_2m":1.2}}"#
+        #expect(throws: WeatherError.self) {
+            try OpenMeteoProvider.parse(Data(openMeteo.utf8), coordinate: here, fetchedAt: now)
+        }
+        let openWeatherMap = #"{"weather":[{"id":600}],"main":{"temp":-1},"dt":-5,"cod":200}"#
+        #expect(throws: WeatherError.self) {
+            try OpenWeatherMapProvider.parse(Data(openWeatherMap.utf8), coordinate: here, fetchedAt: now)
+        }
+    }
+
     @Test func aTemperatureInFahrenheitIsRefused() throws {
         let body = #"{"current_units":{"temperature_2m":"°F"},"current":{"time":1790000000,"temperature_2m":30.2}}"#
         #expect(throws: WeatherError.self) {
