@@ -8,6 +8,10 @@ public final class TrackRecorder {
     public let path: String
     public private(set) var log: TrackLog
     private var fileLines: Int
+    /// Kept open between fixes: a point a second is one write, not an open, a write and a close.
+    private var appender: FileDescriptor?
+    /// The last failure, so that a disk that stays full is reported once, not once a second.
+    private var lastFailure: SystemCallError?
 
     /// The file in a chest directory.
     public static func path(inChest directory: String) -> String { directory + "/track.txt" }
@@ -19,21 +23,32 @@ public final class TrackRecorder {
         fileLines = text.split(separator: "\n").count
     }
 
-    /// Records a fix; an error is returned for the log, never thrown: the track must not stop the daemon.
+    /// Records a fix. A failure is returned for the log when it is new, never thrown: the track must not stop
+    /// the daemon.
     public func record(_ fix: Fix) -> SystemCallError? {
         guard let point = log.record(fix) else { return nil }
         do {
             if log.needsCompaction(fileLines: fileLines + 1) {
+                appender?.close()
+                appender = nil
                 try AtomicFile.write(Data(log.text.utf8), to: path)
                 fileLines = log.points.count
             } else {
-                let descriptor = try FileDescriptor.open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, permissions: 0o600)
-                try descriptor.closeAfter { () throws(SystemCallError) in try descriptor.writeAll(Array((point.line + "\n").utf8), path: path) }
+                if appender == nil {
+                    appender = try FileDescriptor.open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, permissions: 0o600)
+                }
+                try appender?.writeAll(Array((point.line + "\n").utf8), path: path)
                 fileLines += 1
             }
+            lastFailure = nil
             return nil
         } catch {
-            return error
+            appender?.close()
+            appender = nil
+            defer { lastFailure = error }
+            return error == lastFailure ? nil : error
         }
     }
+
+    deinit { appender?.close() }
 }

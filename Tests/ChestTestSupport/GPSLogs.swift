@@ -1,6 +1,6 @@
 import Foundation
 
-/// The shared gpsd regression logs (`../shared/gpslogs` next to the package) and the boxes `logs.tsv` gives them.
+/// gpsd's regression logs, found next to the package as docs/DESIGN.md "gpsfake harness" says, and the boxes `logs.tsv` gives them.
 public enum GPSLogs {
     /// The package root: the directory holding Package.swift.
     public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

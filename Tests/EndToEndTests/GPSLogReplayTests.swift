@@ -6,7 +6,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Real receivers from gpsd's regression suite (../shared/gpslogs), replayed through gpsfake into chestd.
+/// Real receivers from gpsd's regression suite (docs/DESIGN.md "gpsfake harness"), replayed through gpsfake into chestd.
 /// Skipped, saying so, where that folder is absent.
 @Suite(.serialized, .timeLimit(.minutes(5)),
        .enabled(if: !GPSLogs.entries().isEmpty, "../shared/gpslogs is absent: the real-receiver replays are skipped"))
