@@ -49,26 +49,12 @@ public enum ChestBench {
 
         // A walk: 10,000 fixes, 1 s apart, a few metres each, wandering across the area.
         let fixes = 10_000
-        var position = centre
-        var durations: [Double] = []
-        durations.reserveCapacity(fixes)
         var opened = 0
-        for second in 0..<fixes {
-            position.latitude += Double.random(in: -0.00005...0.00005, using: &generator)
-            position.longitude += Double.random(in: -0.00005...0.00005, using: &generator)
-            let now = start.advanced(by: Double(second))
-            let fix = Fix(mode: 3, coordinate: position, altitudeMSL: 410, eph: 5, epv: 8, satellitesUsed: 9,
-                          time: now.wall, receivedAt: now.monotonic)
-            let before = DispatchTime.now()
-            let effects = engine.handle(.fix(fix, now))
-            durations.append(elapsed(since: before))
-            opened += effects.count { if case .emit(.unlocked) = $0 { true } else { false } }
+        let walk = BenchWalk(fixes: fixes, from: centre, at: start, using: &generator) { position, now, _, measure in
+            measure { opened += engine.handle(.fix(BenchWalk.fix(position, now), now)).count { if case .emit(.unlocked) = $0 { true } else { false } } }
         }
-        durations.sort()
-        let mean = durations.reduce(0, +) / Double(durations.count)
-        print(String(format: "  per fix over %d fixes: mean %.1f µs, median %.1f µs, p99 %.1f µs, max %.1f µs (%d pages opened)",
-                     fixes, mean * 1e6, durations[fixes / 2] * 1e6, durations[fixes * 99 / 100] * 1e6,
-                     durations[fixes - 1] * 1e6, opened))
+        let mean = walk.mean
+        print("  per fix over \(fixes) fixes: \(walk.summary()) (\(opened) pages opened)")
         print(mean < 0.001 ? "  OK: under 1 ms per fix (docs/DESIGN.md \"Performance targets\")" : "  OVER the 1 ms target (docs/DESIGN.md \"Performance targets\")")
     }
 

@@ -82,27 +82,18 @@ enum SealBench {
                                  state: MessageState(ingestedAt: start.wall), chest: .regular, sentByYou: false)
         }
         _ = engine.handle(.loaded(messages, refused: [], start))
-        var position = Coordinate(latitude: 47.3769, longitude: 8.5417)
-        var durations: [Double] = []
         var asked = 0
-        for second in 0..<10_000 {
-            position.latitude += Double.random(in: -0.00005...0.00005, using: &generator)
-            position.longitude += Double.random(in: -0.00005...0.00005, using: &generator)
-            let now = start.advanced(by: Double(second))
-            let fix = Fix(mode: 3, coordinate: position, altitudeMSL: 410, eph: 5, epv: 8, satellitesUsed: 9, time: now.wall,
-                          receivedAt: now.monotonic)
-            let before = DispatchTime.now()
-            let effects = engine.handle(.fix(fix, now))
-            durations.append(ChestBench.elapsed(since: before))
+        let walk = BenchWalk(fixes: 10_000, from: Coordinate(latitude: 47.3769, longitude: 8.5417), at: start,
+                             using: &generator) { position, now, _, measure in
+            var effects: [Engine.Effect] = []
+            measure { effects = engine.handle(.fix(BenchWalk.fix(position, now), now)) }
             for case let .deriveKey(request) in effects {
                 asked += 1
                 _ = engine.handle(.keyDerived(request, .wrong, now))
             }
         }
-        durations.sort()
-        let mean = durations.reduce(0, +) / Double(durations.count)
-        print(String(format: "  one fix against %d sealed location locks: mean %.0f µs, median %.0f µs, p99 %.0f µs (%d cells asked for)",
-                     locks, mean * 1e6, durations[5000] * 1e6, durations[9900] * 1e6, asked))
+        let mean = walk.mean
+        print("  one fix against \(locks) sealed location locks: \(walk.summary(digits: 0)) (\(asked) cells asked for)")
         print(mean < 0.001 ? "  OK: under 1 ms per fix" : "  OVER the 1 ms target")
     }
 
