@@ -16,9 +16,9 @@ public enum CLI {
                 return 0
             }
             chest = try Chest(invocation.path[0])
-            command = try invocation.commands.dropFirst().first.map { type throws(UsageError) in
-                // Every entry of Chest.subcommands is a ChestCommand.
-                try (type as! any ChestCommand.Type).init(invocation.path[1])
+            // The last command named runs (`chest hunt team add`); every subcommand is a ChestCommand.
+            command = try invocation.commands.dropFirst().last.map { type throws(UsageError) in
+                try (type as! any ChestCommand.Type).init(invocation.path[invocation.commands.count - 1])
             }
         } catch {
             printError("chest: \(error)")

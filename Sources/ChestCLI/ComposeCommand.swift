@@ -27,6 +27,8 @@ struct ComposeCommand: ChestCommand, Equatable {
                 completion: .words(["1", "2"])),
         .option("--seal-cost", value: "LEVEL", help: "Argon2id cost of each guess: interactive (default), moderate or sensitive",
                 completion: .words(SealCost.Level.allCases.map(\.rawValue))),
+        .option("--hunt", value: "FILE", help: "the organiser's hunt file, for release locks (its keys are made and kept there)",
+                completion: .files(extension: "hunt")),
         .option("--require", value: "hardware", help: "location and altitude locks count only fixes from a hardware receiver",
                 completion: .words(["hardware"])),
     ]
@@ -59,6 +61,7 @@ struct ComposeCommand: ChestCommand, Equatable {
         draft.force = values.flag("--force")
         draft.title = values.value("--title")
         draft.from = values.value("--from")
+        draft.hunt = values.value("--hunt")
         if let requirement = values.value("--require") {
             guard requirement == "hardware" else { throw UsageError("--require takes \"hardware\", not \"\(requirement)\"") }
             draft.requiresHardware = true
@@ -131,6 +134,20 @@ struct ComposeCommand: ChestCommand, Equatable {
             for spec in page.setA + page.setB { if case .visible = spec { throw UsageError("page \(index + 1): ,visible is for format 2; format 1 shows every point") } }
         }
         for (index, page) in draft.pages.enumerated() {
+            for (name, specs) in [("A", page.setA), ("B", page.setB)] where specs.contains(where: { $0.kind == .release }) {
+                guard draft.format >= 2 else { throw UsageError("page \(index + 1): a release lock is part of the page's key, so it needs format 2") }
+                guard draft.hunt != nil else {
+                    throw UsageError("page \(index + 1): a release lock needs --hunt FILE, the organiser's hunt file (chest hunt create)")
+                }
+                if specs.contains(where: { spec in
+                    if case .pin = spec { return true }
+                    if case .visible = spec { return false }
+                    return spec.kind == .location
+                }) {
+                    throw UsageError("page \(index + 1): a release is the only secret of its set; put the PIN or the hidden place in set B (--or), or add ,visible to the location")
+                }
+                _ = name
+            }
             for (name, specs) in [("A", page.setA), ("B", page.setB)] {
                 var kinds: Set<LockKind> = []
                 for spec in specs where !kinds.insert(spec.kind).inserted {
@@ -162,6 +179,8 @@ struct ComposeDraft: Equatable {
     /// 2 unless `--format 1`.
     var format = MessageFile.version
     var sealCost = SealCost.defaultLevel
+    /// `--hunt FILE`: where release locks find (or keep) their keys.
+    var hunt: String?
 }
 
 struct PageDraft: Equatable {

@@ -10,20 +10,25 @@ extension Composer {
     func sealedPages(_ draft: ComposeDraft, id: MessageID, fix: Fix?) throws -> (pages: [Page], report: [String]) {
         var pages: [Page] = [], report: [String] = []
         let cost = draft.sealCost.cost
+        var releases = try draft.hunt.map(ReleaseKeys.init(huntPath:))
         for (index, draftPage) in draft.pages.enumerated() {
             let number = index + 1
-            let setA = try sealedSet(draftPage.setA, fix, page: number)
-            let setB = try sealedSet(draftPage.setB, fix, page: number)
+            let setA = try sealedSet(draftPage.setA, fix, page: number, releases: &releases)
+            let setB = try sealedSet(draftPage.setB, fix, page: number, releases: &releases)
             let page = PageSealer.seal(text: draftPage.text, setA: setA, setB: setB, id: id, page: number, cost: cost)
             pages.append(page)
             report.append("page \(number): " + Self.protectionSentence(page, sets: [setA, setB], cost: cost))
         }
+        try releases?.save()
         return (pages, report)
     }
 
     static func protectionSentence(_ page: Page, sets: [PageSealer.SetDraft], cost: SealCost) -> String {
         guard page.protection == .sealed else {
             return "guarded only: whoever has the file can decode it; add a PIN or a location lock to seal it"
+        }
+        if let release = sets.lazy.compactMap(\.release).first, sets.filter({ !$0.locks.isEmpty }).allSatisfy({ $0.release != nil }) {
+            return "sealed until you release \u{201C}\(release.name)\u{201D} (chest hunt release \(release.name)): its key is a random 256-bit key"
         }
         let weakest = sets.filter { !$0.locks.isEmpty }.map { set in
             BruteForce(cellWidth: set.locks.lazy.compactMap { if case let .sealedLocation(grid) = $0 { grid.width } else { nil } }.first,
@@ -32,10 +37,15 @@ extension Composer {
         return weakest?.sentence ?? "sealed"
     }
 
-    private func sealedSet(_ specs: [LockSpec], _ fix: Fix?, page: Int) throws -> PageSealer.SetDraft {
+    private func sealedSet(_ specs: [LockSpec], _ fix: Fix?, page: Int,
+                           releases: inout ReleaseKeys?) throws -> PageSealer.SetDraft {
         var set = PageSealer.SetDraft(locks: [])
         for spec in specs {
             switch spec {
+            case let .lock(.release(name)):
+                guard let key = releases?.key(for: name) else { continue }
+                set.locks.append(.release(name))
+                set.release = (name, key)
             case let .visible(inner):
                 set.locks += try resolve([inner], fix, page: page)
             case let .pin(digits):

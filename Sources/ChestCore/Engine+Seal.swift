@@ -143,6 +143,9 @@ extension Engine {
             }
             if locks.contains(.sealedPIN) { held.append(LockRef(id: slot.id, key: LockKey(page: slot.page, set: slot.set, kind: .pin))) }
         }
+        if locks.contains(where: { $0.kind == .release }) {
+            held.append(LockRef(id: slot.id, key: LockKey(page: slot.page, set: slot.set, kind: .release)))
+        }
         _ = pinAttempt
         return latch(held, now: now) + openCompleted([slot.id], persistAlways: false, now: now)
     }

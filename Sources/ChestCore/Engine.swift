@@ -40,6 +40,10 @@ public struct Engine: Sendable {
         case attemptsRestored([MessageID: PINAttempts])
         /// The daemon wrote `.recordAttempts` durably, or `failure` says why it could not.
         case attemptsRecorded(MessageID, failure: String?, Now)
+        /// The hunt link's state changed (connected, outbox, ignored messages), for `status`; nil when none.
+        case hunt(HuntLinkStatus?)
+        /// The hunt's organiser released this key (the daemon checked their signature): base64 of 32 bytes.
+        case released(name: String, key: String, Now)
     }
 
     /// What the caller must do, in order. None of them calls back into the engine while it runs: an outcome
@@ -108,6 +112,8 @@ public struct Engine: Sendable {
     var pinClients: [MessageID: ClientID] = [:]
     /// Format 2: cells, derivations, opened contents, PIN attempts (Engine+Seal.swift).
     var seal = SealBook()
+    /// The hunt link, as the daemon last reported it.
+    public internal(set) var hunt: HuntLinkStatus?
 
     /// Location and altitude locks need this many consecutive qualified fixes (docs/DESIGN.md "Lock rules").
     public static let confirmations = 3
@@ -176,6 +182,10 @@ public struct Engine: Sendable {
             seal.ledger = ledger
         case let .attemptsRecorded(id, failure, now):
             effects = attemptsRecorded(id, failure: failure, now: now)
+        case let .hunt(link):
+            hunt = link
+        case let .released(name, key, _):
+            effects = released(name, key: key)
         }
         return effects
     }
@@ -213,6 +223,7 @@ public struct Engine: Sendable {
         guard !stored.sentByYou else { return effects }
         effects += openCompleted([stored.id], persistAlways: false, now: now)
         register(stored)
+        effects += tryReleases(of: stored.id)
         let due = stored.message.pages.indices.flatMap { pageIndex in
             LockSetName.allCases.compactMap { set -> LockRef? in
                 let ref = LockRef(id: stored.id, key: LockKey(page: pageIndex + 1, set: set, kind: .time))
@@ -256,7 +267,7 @@ public struct Engine: Sendable {
                         gpsTimes.insert(ref)
                     case .weather, .temperature: weathers.insert(ref)
                     case let .after(link): afters[ref] = link
-                    case .pin, .sealedPIN: break
+                    case .pin, .sealedPIN, .release: break
                     case let .sealedLocation(grid):
                         seal.watches[ref] = SealBook.Watch(grid, requiresHardware: stored.message.requiresHardware)
                     }

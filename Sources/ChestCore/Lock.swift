@@ -3,7 +3,7 @@ import struct Foundation.Date
 /// The kinds of lock (docs/DESIGN.md "Messages and locks", plus `after` for chains, docs/QUEST.md "Chains").
 /// A lock set holds at most one of each.
 public enum LockKind: String, CaseIterable, Hashable, Sendable, Codable {
-    case location, time, pin, weather, temperature, altitude, after
+    case location, time, pin, weather, temperature, altitude, after, release
 }
 
 /// A closed interval of measurements, `min...max`, with `min <= max`.
@@ -44,6 +44,9 @@ public enum Lock: Hashable, Sendable {
     case sealedLocation(CellGrid)
     /// Format 2: a PIN that is part of the set's key, with no hash stored anywhere.
     case sealedPIN
+    /// Format 2: a key the hunt's organiser publishes when they choose (`chest hunt release NAME`), part of the
+    /// set's key (docs/HUNTS.md "Releases").
+    case release(String)
 
     public var kind: LockKind {
         switch self {
@@ -54,15 +57,24 @@ public enum Lock: Hashable, Sendable {
         case .temperature: .temperature
         case .altitude: .altitude
         case .after: .after
+        case .release: .release
         }
     }
 
-    /// Whether the lock is part of its set's key (format 2): a sealed location or a sealed PIN.
+    /// Whether the lock is part of its set's key (format 2): a sealed location, a sealed PIN or a release.
     public var isSecret: Bool {
         switch self {
-        case .sealedLocation, .sealedPIN: true
+        case .sealedLocation, .sealedPIN, .release: true
         default: false
         }
+    }
+
+    /// A release's name: a letter or digit, then up to 31 letters, digits, `-` or `_` (it is an MQTT topic level).
+    public static func isValidReleaseName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard (1...32).contains(bytes.count), bytes[0] != UInt8(ascii: "-"), bytes[0] != UInt8(ascii: "_") else { return false }
+        return bytes.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5a).contains($0) || (0x61...0x7a).contains($0)
+            || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
     }
 
     /// The smallest radius `compose` accepts, in metres (a consumer receiver cannot do better).

@@ -36,6 +36,8 @@ public enum LockReason: Hashable, Sendable, Codable {
     case needsPINForPlace
     /// That set's PIN is kept and tried at each new place.
     case pinKeptForPlace
+    /// A release the hunt's organiser has not published yet; `arrived` while its key is being tried.
+    case waitsForRelease(String, arrived: Bool)
 
     /// The sentence a person reads, with times in `timeZone`.
     public func text(timeZone: TimeZone = .current, now: Date) -> String {
@@ -71,6 +73,8 @@ public enum LockReason: Hashable, Sendable, Codable {
         case let .sealedConfirming(count, total): "sealed location: \(count) of \(total) confirming fixes"
         case .needsPINForPlace:
             "enter the PIN (chest pin): it is tried with each new place, and a wrong PIN and a wrong place look alike"
+        case let .waitsForRelease(name, arrived):
+            arrived ? "released: opening" : "waits for the organiser to release \u{201C}\(name)\u{201D}"
         case .pinKeptForPlace: "PIN kept: it will be tried at each new place; a wrong PIN and a wrong place look alike"
         }
     }

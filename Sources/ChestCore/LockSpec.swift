@@ -23,6 +23,7 @@ public enum LockSpec: Hashable, Sendable {
         temperature=MIN..MAX      e.g. temperature=-5..3 (°C)
         altitude=MIN..MAX         e.g. altitude=1200..1300 (m above sea level; here±20 works too)
         after=ID#PAGE             e.g. after=51039195f651446bd718bc729cc585fc#2 (that page is open)
+        release=NAME              e.g. release=finale (opens when the hunt's organiser releases it; needs --hunt)
         """
 
     /// Reads one `--lock` value. Times without a zone are read in `timeZone`.
@@ -32,7 +33,7 @@ public enum LockSpec: Hashable, Sendable {
         }
         let type = text[..<equals].lowercased(), value = String(text[text.index(after: equals)...])
         guard let kind = LockKind(rawValue: type) else {
-            throw LockSpecError(text, "unknown lock type \"\(type)\"; use location, time, pin, weather, temperature, altitude or after")
+            throw LockSpecError(text, "unknown lock type \"\(type)\"; use location, time, pin, weather, temperature, altitude, after or release")
         }
         switch kind {
         case .location: return try location(value, text)
@@ -71,6 +72,11 @@ public enum LockSpec: Hashable, Sendable {
                 throw LockSpecError(text, "write after=MESSAGE_ID#PAGE, such as after=51039195f651446bd718bc729cc585fc#2")
             }
             return .lock(.after(link))
+        case .release:
+            guard Lock.isValidReleaseName(value) else {
+                throw LockSpecError(text, "a release is named by up to 32 letters, digits, - or _, such as release=finale")
+            }
+            return .lock(.release(value))
         }
     }
 

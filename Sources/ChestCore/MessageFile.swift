@@ -224,6 +224,8 @@ struct WireLock: Codable {
     var cell: WireCellGrid?
     var message: String?
     var page: Int?
+    /// Format 2: a release lock's name (docs/HUNTS.md "Releases").
+    var name: String?
 
     init(_ lock: Lock, version: Int) {
         type = lock.kind.rawValue
@@ -235,6 +237,7 @@ struct WireLock: Codable {
             if version >= 2 { visible = true }
         case let .sealedLocation(grid): cell = WireCellGrid(grid)
         case .sealedPIN: break
+        case let .release(name): self.name = name
         case let .time(date): at = ISO8601.string(date)
         case let .gpsTime(date):
             at = ISO8601.string(date)
@@ -290,6 +293,8 @@ struct WireLock: Codable {
                 throw .invalidField("pages[\(page)].message/page", "not a message ID and a page from 1 to \(Message.maximumPages)")
             }
             return .after(link)
+        case .release:
+            throw .sealedPart(page: page, "a release lock exists only in format 2, where it is part of the page's key")
         }
     }
 }

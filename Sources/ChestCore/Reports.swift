@@ -69,6 +69,7 @@ extension Lock {
         case let .temperature(bounds): "\(bounds) °C"
         case let .altitude(bounds): "\(bounds) m above sea level"
         case let .after(link): "after page \(link.page) of message \(link.message.short)"
+        case let .release(name): "when the organiser releases \u{201C}\(name)\u{201D}"
         }
     }
 }
@@ -130,6 +131,8 @@ extension Engine {
             return LockRule.gpsTime(instant, gps: hardwareTime(now)) ?? .opensAt(instant)
         case .sealedLocation, .sealedPIN:
             return explainSealed(stored, key: key, lock: lock, now: now)
+        case let .release(name):
+            return .waitsForRelease(name, arrived: seal.releases[name] != nil)
         case .pin:
             if let until = stored.state.pin.refusedUntil, until > clock.trustedTime(now) { return .pinRefused(until: until) }
             return .needsPIN

@@ -53,6 +53,8 @@ struct SealBook: Sendable {
     var recentFixes: [Fix] = []
     /// Derivations asked for since start.
     var derivations = 0
+    /// The release keys the hunt's organiser published, by name (base64).
+    var releases: [String: String] = [:]
 }
 
 /// One key slot: a page's lock set.

@@ -72,7 +72,8 @@ public struct StatusReport: Hashable, Sendable, Codable {
     public var sealed: SealedLocks?
     /// Anything else worth saying (the weather provider's last error, a missing identity…).
     public var notes: [String]
-
+    /// The hunt this chestd joined (`chest hunt join`); absent when none.
+    public var hunt: HuntLinkStatus?
 }
 
 extension Engine {
@@ -100,6 +101,6 @@ extension Engine {
                          why: clock.decision(now).why),
             weather: weather, messages: counts,
             sealed: StatusReport.SealedLocks(pending: sealSummary.pending, cellsTried: sealSummary.cellsTried,
-                                             deriving: sealSummary.deriving), notes: notes)
+                                             deriving: sealSummary.deriving), notes: notes, hunt: hunt)
     }
 }

@@ -101,12 +101,15 @@ extension WirePage {
                 continue
             }
             guard let wire else { throw .sealedPart(page: number, "set \(set.rawValue) has no key slot") }
+            if locks.contains(where: { $0.kind == .release }), locks.contains(where: { $0.isSecret && $0.kind != .release }) {
+                throw .sealedPart(page: number, "set \(set.rawValue) holds a release with a PIN or sealed location; a release is the only secret of its set")
+            }
             let slot = try wire.slot(page: number, set: set)
             switch (slot, locks.contains(where: \.isSecret)) {
             case (.guarded, true):
-                throw .sealedPart(page: number, "set \(set.rawValue) holds a PIN or sealed location but its key is in the clear")
+                throw .sealedPart(page: number, "set \(set.rawValue) holds a PIN, a sealed location or a release but its key is in the clear")
             case (.sealed, false):
-                throw .sealedPart(page: number, "set \(set.rawValue) has no PIN or sealed location to derive its key from")
+                throw .sealedPart(page: number, "set \(set.rawValue) has no PIN, sealed location or release to derive its key from")
             default: slots[set] = slot
             }
         }
@@ -134,8 +137,14 @@ extension WireLock {
         case .pin:
             if argon2id != nil { throw .wrongVersionField(version: 2, field: "pages[\(page)].argon2id") }
             return .sealedPIN
+        case .release:
+            guard let name, Lock.isValidReleaseName(name) else {
+                throw .sealedPart(page: page, "a release lock's name is missing or not a valid release name")
+            }
+            return .release(name)
         default:
             if visible != nil || cell != nil { throw .sealedPart(page: page, "a \(kind.rawValue) lock has location fields") }
+            if name != nil { throw .sealedPart(page: page, "a \(kind.rawValue) lock has a release name") }
             return nil
         }
     }

@@ -36,6 +36,8 @@ public final class Daemon {
     /// Argon2id off the loop (SealWorker.swift).
     var sealWorker: SealWorker?
     let attemptsLedger: AttemptsLedger
+    /// The hunt this chest plays in, when one was joined (HuntLink.swift).
+    var hunt: HuntLink?
 
     /// Runs chestd with these arguments (without the program name) and returns its exit status.
     public static func main(_ arguments: [String]) async -> Int32 {
@@ -94,6 +96,8 @@ public final class Daemon {
         sealWorker = SealWorker { sink.yield(.keyDerived($0, $1)) }
         defer { sealWorker?.stop() }
         feed(.attemptsRestored(attemptsLedger.loadAll()))
+        startHunt()
+        defer { hunt?.stop() }
         loadChest()
         recoverStaged()
         watchChest()
@@ -154,6 +158,8 @@ public final class Daemon {
                 feed(weather.record(result, now: now()))
             case let .keyDerived(request, result):
                 feed(.keyDerived(request, result, now()))
+            case let .hunt(event):
+                handleHunt(event)
             }
         }
         return 0
@@ -207,6 +213,7 @@ public final class Daemon {
                 setAside(path, reason: reason)
             case let .emit(event):
                 emit(event)
+                if hunt != nil, let input = tellHunt(event) { outcomes.append(input) }
             case let .send(client, event):
                 clients[client]?.send(ChestJSON.line(event))
             case let .notify(unlock):

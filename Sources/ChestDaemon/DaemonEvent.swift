@@ -1,6 +1,7 @@
 import ChestCore
 import ChestGPS
 import ChestIO
+import ChestMQTT
 
 /// Everything the daemon's loop reacts to, from every adapter.
 enum DaemonEvent: Sendable {
@@ -22,6 +23,8 @@ enum DaemonEvent: Sendable {
     case weatherFetched(WeatherFetchReply)
     /// The seal worker finished a key derivation.
     case keyDerived(KeyRequest, KeyResult)
+    /// The hunt's broker connection (HuntLink.swift).
+    case hunt(MQTTEvent)
 }
 
 import struct Foundation.Data

@@ -10,6 +10,8 @@ public enum PageSealer {
         public var locks: [Lock]
         public var hidden: HiddenLocation?
         public var pin: String?
+        /// A release's name and key (base64), from the organiser's hunt file.
+        public var release: (name: String, key: String)?
 
         public init(locks: [Lock], hidden: HiddenLocation? = nil, pin: String? = nil) {
             self.locks = locks
@@ -17,13 +19,14 @@ public enum PageSealer {
             self.pin = pin
         }
 
-        var isSealed: Bool { hidden != nil || pin != nil }
+        var isSealed: Bool { hidden != nil || pin != nil || release != nil }
 
-        /// The organiser's secret string: the target's own cell and the PIN.
+        /// The organiser's secret string: the target's own cell, the PIN and the release key.
         func secret() -> String? {
             let grid = locks.lazy.compactMap { if case let .sealedLocation(grid) = $0 { grid } else { nil } }.first
             guard isSealed else { return nil }
-            return SealSecret.secret(cell: hidden.flatMap { hidden in grid.map { $0.cell(of: hidden.center) } }, pin: pin)
+            return SealSecret.secret(cell: hidden.flatMap { hidden in grid.map { $0.cell(of: hidden.center) } }, pin: pin,
+                                     release: release)
         }
     }
 

@@ -1,0 +1,112 @@
+import ChestArguments
+import ChestCore
+import ChestIO
+import ChestMQTT
+import Foundation
+
+/// `chest board HUNT`: the organiser's live view of every team (docs/HUNTS.md "The board").
+struct BoardCommand: ChestCommand {
+    static let name = "board"
+    static let abstract = "the organiser's live board: each team, pages opened and when, trust, refused messages"
+    static let synopses = ["HUNT [--json | --once]"]
+    static let discussion = """
+        Follows the hunt's broker and redraws in place, like chest nav: each team, online or not, the pages it
+        opened and when, the trust of the fixes that opened them, and the messages refused and why (a forged or
+        replayed receipt, an unknown key, another hunt). q quits. --json streams the same as JSON lines;
+        --once prints the leaderboard and exits. What the board received is kept in HUNT.board, so it
+        survives restarts; the broker keeps what arrives while it is away.
+        """
+    static let parameters: [Parameter] = [
+        .positional("HUNT", help: "the organiser's hunt file", completion: .files(extension: "hunt")),
+        .json,
+        .flag("--once", help: "print the leaderboard and exit"),
+        .option("--timeout", value: "SECONDS", help: "with --once: how long to wait for the broker (default 10)"),
+    ]
+
+    var huntPath: String
+    var json: Bool
+    var once: Bool
+    var timeout: Double
+
+    init(_ values: ParsedValues) throws(UsageError) {
+        huntPath = values.positional("HUNT")[0]
+        json = values.flag("--json")
+        once = values.flag("--once")
+        guard !(json && once) else { throw UsageError("--json streams and --once prints once; choose one") }
+        timeout = try values.value("--timeout", "--timeout is a number of seconds") { Double($0).flatMap { $0 > 0 ? $0 : nil } } ?? 10
+    }
+
+    func run(settings: Settings) throws {
+        let hunt = try HuntFile.read(path: huntPath)
+        guard !hunt.isJoinFile else { throw ChestError("\(huntPath) is a team's join file; the board needs the organiser's hunt file") }
+        var feed = BoardFeed(hunt: hunt, huntPath: huntPath)
+        let past = try feed.restore()
+        let link = try OrganiserLink(hunt: hunt, session: "board")
+        defer { link.stop() }
+        link.client.subscribe(HuntTopic.all(hunt: hunt.id))
+        if once { return try printOnce(hunt, &feed, link) }
+        if json {
+            for event in past { print(event.jsonLine) }
+            link.client.start()
+            return stream(&feed, link) { events, _ in
+                for event in events { print(event.jsonLine) }
+                fflush(stdout)
+                return true
+            }
+        }
+        let interactive = Terminal.isInteractive
+        if interactive { Terminal.enter() }
+        defer { if interactive { Terminal.restore() } }
+        link.client.start()
+        var screen = BoardScreen(hunt: hunt)
+        stream(&feed, link) { _, connection in
+            screen.connection = connection
+            if interactive {
+                let keys = Terminal.keys(waiting: 0)
+                if keys.contains(UInt8(ascii: "q")) || keys.contains(UInt8(ascii: "Q")) || keys.contains(3) { return false }
+                let size = Terminal.size
+                Terminal.draw(screen.render(feed, columns: size.columns, rows: size.rows, now: Date()))
+            }
+            return true
+        }
+    }
+
+    /// Hands each batch of events to `handle` (at least every 200 ms) until it returns false or input ends.
+    private func stream(_ feed: inout BoardFeed, _ link: OrganiserLink,
+                        _ handle: ([BoardEvent], String) -> Bool) {
+        var connection = "connecting"
+        _ = handle([], connection)
+        while true {
+            var events: [BoardEvent] = []
+            if let event = link.next(within: 0.2) {
+                switch event {
+                case let .message(topic, payload, retained):
+                    events = feed.receive(topic: topic, payload: payload, retained: retained, at: Date())
+                case .connected: connection = "connected"
+                case let .connectionRefused(why): connection = "refused: \(why)"
+                case let .disconnected(why): connection = "reconnecting (\(why))"
+                case .delivered: break
+                }
+            }
+            if !handle(events, connection) { return }
+        }
+    }
+
+    /// Waits for the broker's retained and queued messages to arrive, then prints the leaderboard.
+    private func printOnce(_ hunt: HuntFile, _ feed: inout BoardFeed, _ link: OrganiserLink) throws {
+        var note = ""
+        do {
+            try link.connect(within: timeout, broker: hunt.broker)
+            // Retained statuses and the receipts queued for the board come in a burst; a quiet second ends it.
+            let deadline = MonotonicClock.now() + timeout
+            while MonotonicClock.now() < deadline, let event = link.next(within: 1) {
+                if case let .message(topic, payload, retained) = event {
+                    _ = feed.receive(topic: topic, payload: payload, retained: retained, at: Date())
+                }
+            }
+        } catch {
+            note = "\n(\(error); this is what the board received before)"
+        }
+        print(feed.board.leaderboardText() + BoardScreen.ignoredLine(feed.gate) + note)
+    }
+}

@@ -1,0 +1,97 @@
+import ChestCore
+import ChestIO
+import ChestSeal
+import Foundation
+
+/// What `chest board` makes of the broker's messages (docs/HUNTS.md "The board"): each is checked (hunt, key,
+/// topic, signature, replay), believed ones update the board, and every message is kept in a journal beside the
+/// hunt file, so the board survives its own restarts and a replay after one is still recognised.
+struct BoardFeed {
+    private(set) var board: HuntBoard
+    private(set) var gate: HuntGate
+    private let journalPath: String
+    private var journal: FileHandle?
+    /// The latest lines worth showing, newest last.
+    private(set) var latest: [(at: Date, text: String)] = []
+
+    /// The journal of the board of the hunt file at `huntPath`.
+    static func journalPath(huntPath: String) -> String { huntPath + ".board" }
+
+    init(hunt: HuntFile, huntPath: String) {
+        board = HuntBoard(hunt: hunt)
+        gate = HuntGate(hunt: hunt)
+        journalPath = Self.journalPath(huntPath: huntPath)
+    }
+
+    /// Replays the journal (events of the past, in order) and opens it for appending.
+    mutating func restore() throws -> [BoardEvent] {
+        var events: [BoardEvent] = []
+        if let data = FileManager.default.contents(atPath: journalPath) {
+            for line in data.split(separator: 0x0a) {
+                guard let entry = try? JSONDecoder().decode(JournalEntry.self, from: Data(line)),
+                      let payload = Data(base64Encoded: entry.payload) else { continue }
+                events += take(topic: entry.topic, payload: payload, retained: false, at: entry.at)
+            }
+        } else if !FileManager.default.createFile(atPath: journalPath, contents: nil, attributes: [.posixPermissions: 0o600]) {
+            throw ChestError("cannot create the board's journal \(journalPath)")
+        }
+        guard let handle = FileHandle(forWritingAtPath: journalPath) else {
+            throw ChestError("cannot open the board's journal \(journalPath)")
+        }
+        handle.seekToEndOfFile()
+        journal = handle
+        return events
+    }
+
+    /// One message from the broker; kept in the journal unless it is a retained copy already believed.
+    mutating func receive(topic: String, payload: Data, retained: Bool, at now: Date) -> [BoardEvent] {
+        let events = take(topic: topic, payload: payload, retained: retained, at: now)
+        if !events.isEmpty, let journal {
+            let entry = JournalEntry(at: now, topic: topic, payload: payload.base64EncodedString())
+            if var line = try? JSONEncoder().encode(entry) {
+                line.append(0x0a)
+                journal.write(line)
+            }
+        }
+        return events
+    }
+
+    private mutating func take(topic: String, payload: Data, retained: Bool, at now: Date) -> [BoardEvent] {
+        let envelope: HuntEnvelope
+        do {
+            envelope = try HuntEnvelope.decode(payload)
+        } catch {
+            gate.countMalformed()
+            return note(board.recordRefusal(.malformed, topic: topic, at: now), at: now)
+        }
+        switch gate.admit(envelope, topic: topic, signatureValid: HuntSigner.isValid(envelope)) {
+        case .accepted:
+            var problem: String?
+            if let receipt = envelope.receipt {
+                do {
+                    try ReceiptSigner.verify(receipt)
+                } catch {
+                    problem = error.description
+                }
+            }
+            return note(board.record(envelope, receiptProblem: problem, receivedAt: now), at: now)
+        case .refused(.replayed) where retained:
+            // The broker hands every retained message to each new subscriber: the copy of one believed before.
+            return []
+        case let .refused(refusal):
+            return note(board.recordRefusal(refusal, topic: topic, at: now), at: now)
+        }
+    }
+
+    private mutating func note(_ events: [BoardEvent], at now: Date) -> [BoardEvent] {
+        for event in events { if let text = event.line { latest.append((now, text)) } }
+        if latest.count > 50 { latest.removeFirst(latest.count - 50) }
+        return events
+    }
+
+    private struct JournalEntry: Codable {
+        var at: Date
+        var topic: String
+        var payload: String
+    }
+}

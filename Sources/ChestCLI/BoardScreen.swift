@@ -1,0 +1,46 @@
+import ChestCore
+import Foundation
+
+/// The frame `chest board` draws: a header, a row per team, what was refused, the latest events.
+struct BoardScreen {
+    let hunt: HuntFile
+    var connection = ""
+
+    func render(_ feed: BoardFeed, columns: Int, rows: Int, now: Date) -> [String] {
+        var lines = [
+            "\u{1B}[1mchest board\u{1B}[0m \u{2014} \u{201C}\(TerminalText.escaped(hunt.name))\u{201D} on \(hunt.broker): \(connection)",
+            "",
+            pad("TEAM", 18) + pad("ONLINE", 9) + pad("PAGES", 7) + pad("LAST OPENED", 30) + "TRUST",
+        ]
+        for team in feed.board.leaderboard() {
+            let last = team.pages.last.map { "\(Self.clock($0.openedAt)) \(TerminalText.escaped($0.title)) p\($0.page)" } ?? "\u{2014}"
+            let online = team.online.map { $0 ? "online" : "offline" } ?? "never"
+            lines.append(pad(team.name, 18) + pad(online, 9) + pad("\(team.pages.count)", 7) + pad(last, 30)
+                         + (team.trust?.rawValue ?? "\u{2014}")
+                         + (team.failed.isEmpty ? "" : "  \u{1B}[31m\(team.failed.count) refused\u{1B}[0m"))
+        }
+        let ignored = Self.ignoredLine(feed.gate)
+        if !ignored.isEmpty { lines += ["", ignored.trimmingCharacters(in: .newlines)] }
+        lines += ["", "\u{1B}[1mlatest\u{1B}[0m"]
+        let room = max(rows - lines.count - 1, 0)
+        lines += feed.latest.suffix(room).map { "\(Self.clock($0.at)) \($0.text)" }
+        return lines.map { String($0.prefix(columns + 16)) }
+    }
+
+    /// "ignored: 2 replayed, 1 unknownKey" after a newline, or nothing when nothing was ignored.
+    static func ignoredLine(_ gate: HuntGate) -> String {
+        let counts = gate.refused.filter { $0.value > 0 }.sorted { $0.key.rawValue < $1.key.rawValue }
+        guard !counts.isEmpty else { return "" }
+        return "\nignored: " + counts.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? String(text.prefix(width - 1)) + " " : text + String(repeating: " ", count: width - text.count)
+    }
+
+    private static func clock(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss"
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,78 @@
+import ChestArguments
+import ChestCore
+import ChestIO
+import ChestSeal
+import Foundation
+
+/// `chest hunt create NAME --broker URL`: the organiser's hunt file.
+struct HuntCreateCommand: ChestCommand {
+    static let name = "create"
+    static let abstract = "create a hunt file for the organiser"
+    static let discussion = """
+        Writes the organiser's hunt file (mode 0600): the hunt's ID, the broker, the organiser's public key (your
+        identity signs releases), the organiser's broker password, and later each team. Keep it private: it holds
+        every team's password and signing key. Without -o the file is NAME.hunt in the current directory.
+        Positions of the fixes that opened a page travel in receipts only with --share-positions.
+        """
+    static let parameters: [Parameter] = [
+        .positional("NAME", help: "the hunt's name, as the teams and the board see it"),
+        .option("--broker", value: "URL", help: "the MQTT broker: mqtt://HOST:PORT, or mqtts://HOST:PORT for TLS"),
+        .option("--ca", value: "FILE", help: "the CA certificate of an mqtts broker not signed by a system CA",
+                completion: .files()),
+        .flag("--share-positions", help: "receipts carry the positions of the fixes that opened a page"),
+        .option("--output", "-o", value: "FILE", help: "the hunt file to write (default NAME.hunt)", completion: .files(extension: "hunt")),
+        .flag("--force", help: "overwrite FILE if it exists"),
+    ]
+
+    var name: String
+    var broker: String
+    var caFile: String?
+    var sharePositions: Bool
+    var output: String?
+    var force: Bool
+
+    init(_ values: ParsedValues) throws(UsageError) {
+        name = values.positional("NAME")[0]
+        guard let broker = values.value("--broker") else {
+            throw UsageError("hunt create needs --broker URL, such as --broker mqtts://broker.example.org:8883")
+        }
+        guard BrokerURL(broker) != nil else {
+            throw UsageError("--broker \(broker): write mqtt://HOST:PORT or mqtts://HOST:PORT")
+        }
+        self.broker = broker
+        caFile = values.value("--ca")
+        sharePositions = values.flag("--share-positions")
+        output = values.value("--output")
+        force = values.flag("--force")
+    }
+
+    func run(settings: Settings) throws {
+        let path = output ?? Self.fileName(for: name)
+        if !force, FileManager.default.fileExists(atPath: path) {
+            throw ChestError("\(path) exists; choose another name with -o, or overwrite it with --force")
+        }
+        let identity = try Identity.loadOrCreate(at: settings.identityPath)
+        var hunt = HuntFile(id: HuntSigner.newHuntID(), name: name, broker: broker, organiser: identity.publicKeyBase64,
+                            sharePositions: sharePositions)
+        hunt.caFile = caFile.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
+        hunt.organiserPassword = HuntSigner.newPassword()
+        do {
+            hunt = try HuntFile.decode(hunt.fileBytes)
+        } catch {
+            throw UsageError("\(error)")
+        }
+        try hunt.write(to: path)
+        print("""
+            created hunt \u{201C}\(TerminalText.escaped(name))\u{201D} (\(hunt.id)) in \(path)
+            broker user \(HuntFile.organiserUser), password \(hunt.organiserPassword ?? "")
+            next: chest hunt team add TEAM --hunt \(path)
+            """)
+    }
+
+    /// "Spring Hunt 2026" → "spring-hunt-2026.hunt".
+    static func fileName(for name: String) -> String {
+        let slug = name.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
+        let trimmed = String(slug).split(separator: "-").joined(separator: "-")
+        return (trimmed.isEmpty ? "hunt" : trimmed) + ".hunt"
+    }
+}

@@ -1,0 +1,66 @@
+import ChestArguments
+import ChestCore
+import ChestIO
+import ChestSeal
+import Foundation
+
+/// `chest hunt join FILE`: this reader plays for the team of the join file.
+struct HuntJoinCommand: ChestCommand {
+    static let name = "join"
+    static let abstract = "join a hunt with a team's join file"
+    static let discussion = """
+        Keeps the join file in the config directory (mode 0600) and tells a running chestd, which then connects
+        to the hunt's broker: each unlock's signed receipt is published for the organiser (page text never
+        leaves this machine), and pages the organiser releases open. Joining another hunt replaces this one.
+        """
+    static let parameters: [Parameter] = [
+        .positional("FILE", help: "the team's join file (from chest hunt team add)", completion: .files(extension: "hunt")),
+    ]
+
+    var path: String
+
+    init(_ values: ParsedValues) throws(UsageError) {
+        path = values.positional("FILE")[0]
+    }
+
+    func run(settings: Settings) throws {
+        let hunt = try HuntFile.read(path: path)
+        guard let team = hunt.team else {
+            throw ChestError("\(path) is the organiser's hunt file; join with a team's file (chest hunt team add TEAM)")
+        }
+        _ = try Identity.loadOrCreate(at: settings.identityPath)
+        try Directory.create(settings.configDirectory)
+        try hunt.write(to: settings.configDirectory + "/" + HuntFile.joinedFileName)
+        print("joined \u{201C}\(TerminalText.escaped(hunt.name))\u{201D} as team \(team); broker \(hunt.broker)")
+        HuntJoinCommand.tellChestd(settings)
+    }
+
+    /// Asks a running chestd to read the join file again; says so when none runs.
+    static func tellChestd(_ settings: Settings) {
+        do {
+            _ = try CLI.client(settings).call(ControlRequest(op: .reload), expecting: [String].self)
+            print("chestd took it")
+        } catch ControlClientError.notRunning {
+            print("chestd is not running; it reads the join file when it starts")
+        } catch {
+            print("chestd did not take it (\(error)); restart it or send it SIGHUP")
+        }
+    }
+}
+
+/// `chest hunt leave`: this reader plays in no hunt.
+struct HuntLeaveCommand: ChestCommand {
+    static let name = "leave"
+    static let abstract = "leave the hunt this chest plays in"
+    static let discussion = "Forgets the join file; chestd disconnects from the broker. Receipts not yet sent stay in the chest's outbox."
+
+    init(_ values: ParsedValues) throws(UsageError) {}
+
+    func run(settings: Settings) throws {
+        let path = settings.configDirectory + "/" + HuntFile.joinedFileName
+        guard FileManager.default.fileExists(atPath: path) else { throw ChestError("this chest has joined no hunt") }
+        try FileManager.default.removeItem(atPath: path)
+        print("left the hunt")
+        HuntJoinCommand.tellChestd(settings)
+    }
+}

@@ -1,0 +1,61 @@
+import ChestArguments
+import ChestCore
+import ChestIO
+import ChestMQTT
+import ChestSeal
+import Foundation
+
+/// `chest hunt release NAME --hunt FILE`: publishes a release key, signed by the organiser.
+struct HuntReleaseCommand: ChestCommand {
+    static let name = "release"
+    static let abstract = "release the pages locked with --lock release=NAME, on every team"
+    static let discussion = """
+        Publishes the release's key to the hunt's broker as a retained message signed with your identity (the
+        organiser's): every team's chestd opens the pages sealed under it as soon as it hears it, now or when
+        it next connects. The key was made by chest compose --lock release=NAME --hunt FILE.
+        """
+    static let parameters: [Parameter] = [
+        .positional("NAME", help: "the release's name"),
+        .huntFile,
+        .option("--timeout", value: "SECONDS", help: "how long to wait for the broker (default 10)"),
+    ]
+
+    var release: String
+    var huntPath: String
+    var timeout: Double
+
+    init(_ values: ParsedValues) throws(UsageError) {
+        release = values.positional("NAME")[0]
+        huntPath = try values.huntPath("hunt release")
+        timeout = try values.value("--timeout", "--timeout is a number of seconds") { Double($0).flatMap { $0 > 0 ? $0 : nil } } ?? 10
+    }
+
+    func run(settings: Settings) throws {
+        let hunt = try HuntFile.read(path: huntPath)
+        guard let key = hunt.releases?[release] else {
+            let known = hunt.releases?.keys.sorted().joined(separator: ", ") ?? ""
+            throw ChestError("\(huntPath) has no release \(release)" + (known.isEmpty ? "; compose a message with --lock release=\(release) --hunt \(huntPath) first" : " (it has \(known))"))
+        }
+        let identity = try Identity.loadOrCreate(at: settings.identityPath)
+        guard identity.publicKeyBase64 == hunt.organiser else {
+            throw ChestError("releases are signed by the hunt's organiser, and your identity is not theirs; run this where chest hunt create ran")
+        }
+        var envelope = HuntEnvelope(hunt: hunt.id, sender: HuntFile.organiserUser, kind: .release,
+                                    id: UInt64(Date().timeIntervalSince1970 * 1000), sent: Date())
+        envelope.release = HuntRelease(name: release, key: key)
+        let signed = HuntSigner.sign(envelope, with: identity)
+        let link = try OrganiserLink(hunt: hunt, session: nil)
+        defer { link.stop() }
+        try link.connect(within: timeout, broker: hunt.broker)
+        let topic = HuntTopic.release(hunt: hunt.id, name: release)
+        let mid = try link.client.publish(MQTTMessage(topic: topic, payload: signed.bytes, qos: 1, retain: true))
+        let deadline = MonotonicClock.now() + timeout
+        while MonotonicClock.now() < deadline {
+            if case .delivered(mid) = link.next(within: deadline - MonotonicClock.now()) {
+                print("released \u{201C}\(release)\u{201D}: the broker keeps it for every team (\(topic))")
+                return
+            }
+        }
+        throw ChestError("the broker did not acknowledge the release within \(Int(timeout)) s; run the command again")
+    }
+}

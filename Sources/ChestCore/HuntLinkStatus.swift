@@ -1,0 +1,30 @@
+/// The hunt this chestd plays in, as `chest status` shows it (docs/HUNTS.md "Joining a hunt"): the broker link,
+/// the outbox, and what was ignored on the broker and why.
+public struct HuntLinkStatus: Hashable, Sendable, Codable {
+    public var name: String
+    public var hunt: String
+    public var team: String
+    public var broker: String
+    public var connected: Bool
+    /// Why the link is down (refused, unreachable), while it is.
+    @Null public var problem: String?
+    /// Receipts, transitions and statuses written but not yet acknowledged by the broker.
+    public var outbox: Int
+    /// Messages from the broker that were not believed, by reason (`HuntGate.Refusal`'s raw values).
+    public var ignored: [String: Int]
+    /// The releases the organiser published, by name.
+    public var releases: [String]
+
+    public init(name: String, hunt: String, team: String, broker: String, connected: Bool, problem: String?,
+                outbox: Int, ignored: [String: Int], releases: [String]) {
+        self.name = name
+        self.hunt = hunt
+        self.team = team
+        self.broker = broker
+        self.connected = connected
+        self.problem = problem
+        self.outbox = outbox
+        self.ignored = ignored
+        self.releases = releases
+    }
+}

@@ -1,0 +1,244 @@
+import ChestCore
+import ChestIO
+import ChestMQTT
+import ChestSeal
+import Foundation
+
+/// chestd's side of a hunt (docs/HUNTS.md): each unlock's signed receipt, an OwnTracks transition and the team's
+/// status go through a durable outbox to the broker, in order, each until the broker acknowledged it; the
+/// organiser's releases come back, checked, for the engine. Used only on the daemon's loop.
+final class HuntLink {
+    let hunt: HuntFile
+    let team: HuntTeam
+    private let teamKey: [UInt8]
+    private let outbox: HuntOutbox
+    private let releaseFile: String
+    private let device: String
+    private let log: Log
+    private var client: MQTTClient?
+    private var gate: HuntGate
+    /// Outbox entries handed to libmosquitto, by its message ID, until the broker acknowledges them.
+    private var inFlight: [Int32: UInt64] = [:]
+    private var sending: Set<UInt64> = []
+    private var connected = false
+    private var problem: String?
+    /// This connection's session (docs/HUNTS.md "Team status"): the last will closes it.
+    private var session: UInt64 = 0
+    private var lastStatus: TeamStatus?
+    /// Releases the organiser published and this link checked, by name (kept in the chest, so a restart without a
+    /// broker still knows them).
+    private(set) var releases: [String: String]
+
+    /// Where `chest hunt join` keeps the join file.
+    static func joinedPath(_ settings: Settings) -> String { settings.configDirectory + "/" + HuntFile.joinedFileName }
+
+    /// The link of the hunt joined in these settings, or nil when none was joined.
+    static func joined(settings: Settings, chestRoot: String, log: Log) throws -> HuntLink? {
+        let path = joinedPath(settings)
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return try HuntLink(hunt: HuntFile.read(path: path), chestRoot: chestRoot, log: log)
+    }
+
+    init(hunt: HuntFile, chestRoot: String, log: Log) throws {
+        guard let name = hunt.team, let team = hunt.team(named: name), let secret = team.secretKey,
+              let key = Data(base64Encoded: secret), key.count == 64 else {
+            throw ChestError("the joined hunt file is not a team's join file; join again with chest hunt join FILE")
+        }
+        self.hunt = hunt
+        self.team = team
+        teamKey = [UInt8](key)
+        self.log = log
+        outbox = try HuntOutbox(directory: chestRoot + "/outbox")
+        releaseFile = chestRoot + "/releases.json"
+        releases = (FileManager.default.contents(atPath: releaseFile)).flatMap {
+            try? JSONDecoder().decode([String: String].self, from: $0)
+        } ?? [:]
+        gate = HuntGate(hunt: hunt)
+        device = Self.deviceName()
+    }
+
+    /// Connects (in the background, retrying) and reports what happens through `events`.
+    func start(events: @escaping @Sendable (MQTTEvent) -> Void) throws {
+        let broker = hunt.brokerURL
+        var options = MQTTOptions(clientID: "chest-\(hunt.id.prefix(12))-\(team.name)-\(device)", host: broker.host,
+                                  port: broker.port, tls: broker.tls, caFile: hunt.caFile, username: team.name,
+                                  password: team.password)
+        session = Self.newSession()
+        options.will = willMessage()
+        let client = try MQTTClient(options, onEvent: events)
+        client.subscribe(HuntTopic.releases(hunt: hunt.id))
+        self.client = client
+        client.start()
+        log.notice("hunt \"\(TerminalText.escaped(hunt.name))\": team \(team.name) on \(hunt.broker), \(outbox.pending.count) waiting in the outbox")
+    }
+
+    func stop() {
+        client?.stop()
+        client = nil
+    }
+
+    // MARK: - From the broker
+
+    /// What the broker said; returns the releases to hand to the engine.
+    func handle(_ event: MQTTEvent, now: Date) -> [(name: String, key: String)] {
+        switch event {
+        case .connected:
+            connected = true
+            problem = nil
+            log.info("hunt: connected to \(hunt.broker)")
+            if let lastStatus { queueStatus(lastStatus) }
+            flush()
+        case let .connectionRefused(why):
+            if problem != why { log.error("hunt: \(hunt.broker) refused team \(team.name): \(why)") }
+            connected = false
+            problem = why
+        case let .disconnected(why):
+            if connected { log.warning("hunt: lost \(hunt.broker): \(why); receipts wait in the outbox") }
+            connected = false
+            problem = why
+            inFlight.removeAll()
+            sending.removeAll()
+            // The broker published (or will publish) this session's will: the next connection is a new session.
+            session = Self.newSession()
+            client?.setWill(willMessage())
+        case let .delivered(mid):
+            guard let id = inFlight.removeValue(forKey: mid) else { break }
+            sending.remove(id)
+            do {
+                try outbox.remove(id)
+            } catch {
+                log.error("hunt: cannot remove outbox entry \(id): \(error); it will be sent again (the board ignores the copy)")
+            }
+        case let .message(topic, payload, _):
+            return release(topic: topic, payload: payload)
+        }
+        return []
+    }
+
+    private func release(topic: String, payload: Data) -> [(name: String, key: String)] {
+        let envelope: HuntEnvelope
+        do {
+            envelope = try HuntEnvelope.decode(payload)
+        } catch {
+            gate.countMalformed()
+            log.warning("hunt: ignored a malformed message on \(TerminalText.escaped(topic)): \(error)")
+            return []
+        }
+        guard case .accepted = gate.admit(envelope, topic: topic, signatureValid: HuntSigner.isValid(envelope)) else {
+            log.warning("hunt: ignored a message on \(TerminalText.escaped(topic)) that is not the organiser's")
+            return []
+        }
+        guard envelope.kind == .release, let release = envelope.release else { return [] }
+        if releases[release.name] != release.key {
+            releases[release.name] = release.key
+            do {
+                try AtomicFile.write(try JSONEncoder().encode(releases), to: releaseFile)
+            } catch {
+                log.error("hunt: cannot keep release \(release.name) in the chest: \(error)")
+            }
+            log.notice("hunt: the organiser released \"\(release.name)\"")
+        }
+        return [(release.name, release.key)]
+    }
+
+    // MARK: - To the broker
+
+    /// Puts an unlock's receipt and its OwnTracks transition in the outbox and sends what the broker can take.
+    func unlocked(_ unlock: Unlock, message: Message, open: OpenPage, identity: Identity?, status: TeamStatus) {
+        guard let identity, var evidence = open.evidence, let signature = message.seal?.signature else { return }
+        if !hunt.sharePositions {
+            for index in evidence.fixes.indices {
+                evidence.fixes[index].latitude = nil
+                evidence.fixes[index].longitude = nil
+            }
+        }
+        let receipt = ReceiptSigner.sign(
+            UnlockReceipt(message: message.id, messageSignature: Data(signature).base64EncodedString(), title: message.title,
+                          page: open.page, set: open.set, openedAt: open.at, evidence: evidence, reader: ""), with: identity)
+        do {
+            _ = try outbox.append { id in
+                (HuntTopic.receipt(hunt: hunt.id, team: team.name), signed(.receipt, id: id) { $0.receipt = receipt }, false)
+            }
+            let transition = OwnTracksTransition(receipt: receipt, huntName: hunt.name, team: team.name,
+                                                 sharePositions: hunt.sharePositions)
+            _ = try outbox.append { _ in (HuntTopic.ownTracksEvent(team: team.name, device: device), transition.bytes, false) }
+        } catch {
+            log.error("hunt: cannot put the receipt of \(message.id.short) page \(open.page) in the outbox: \(error)")
+        }
+        update(status)
+    }
+
+    /// Publishes the team's status when it changed (retained; newer replaces older in the outbox).
+    func update(_ status: TeamStatus) {
+        guard status != lastStatus else { return }
+        lastStatus = status
+        queueStatus(status)
+        flush()
+    }
+
+    private func queueStatus(_ status: TeamStatus) {
+        var status = status
+        status.online = true
+        status.session = session
+        status.final = false
+        do {
+            _ = try outbox.append { id in
+                (HuntTopic.status(hunt: hunt.id, team: team.name), signed(.status, id: id) { $0.status = status }, true)
+            }
+        } catch {
+            log.error("hunt: cannot put the team's status in the outbox: \(error)")
+        }
+    }
+
+    /// The last will: this session is over (docs/HUNTS.md "Team status").
+    private func willMessage() -> MQTTMessage {
+        let status = TeamStatus(online: false, pagesOpen: lastStatus?.pagesOpen ?? 0, trust: nil, fixMode: nil,
+                                session: session, final: true)
+        return MQTTMessage(topic: HuntTopic.status(hunt: hunt.id, team: team.name),
+                           payload: signed(.status, id: session) { $0.status = status }, qos: 1, retain: true)
+    }
+
+    /// Sends every outbox entry not yet in flight, oldest first, while connected.
+    private func flush() {
+        guard connected, let client else { return }
+        for entry in outbox.pending where !sending.contains(entry.id) {
+            do {
+                let mid = try client.publish(MQTTMessage(topic: entry.topic, payload: entry.payload, qos: 1, retain: entry.retain))
+                inFlight[mid] = entry.id
+                sending.insert(entry.id)
+            } catch {
+                problem = "\(error)"
+                break
+            }
+        }
+    }
+
+    private func signed(_ kind: HuntEnvelope.Kind, id: UInt64, _ fill: (inout HuntEnvelope) -> Void) -> Data {
+        var envelope = HuntEnvelope(hunt: hunt.id, sender: team.name, kind: kind, id: id, sent: Date())
+        fill(&envelope)
+        return HuntSigner.sign(envelope, secretKey: teamKey).bytes
+    }
+
+    /// The fix mode the last status showed.
+    var lastFixMode: Int? { lastStatus?.fixMode }
+
+    /// For `status`.
+    var report: HuntLinkStatus {
+        HuntLinkStatus(name: hunt.name, hunt: hunt.id, team: team.name, broker: hunt.broker, connected: connected,
+                       problem: connected ? nil : problem, outbox: outbox.pending.count,
+                       ignored: Dictionary(uniqueKeysWithValues: gate.refused.map { ($0.key.rawValue, $0.value) }),
+                       releases: releases.keys.sorted())
+    }
+
+    /// A session number above every earlier one of this device: milliseconds since 1970.
+    private static func newSession() -> UInt64 { UInt64(Date().timeIntervalSince1970 * 1000) }
+
+    /// This machine's name as an MQTT topic level (OwnTracks' device).
+    private static func deviceName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        gethostname(&buffer, buffer.count)
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            .map { $0.isLetter && $0.isASCII || $0.isNumber && $0.isASCII || $0 == "-" ? $0 : "-" }
+        return name.isEmpty ? "chest" : String(name.prefix(32))
+    }
+}

@@ -1,0 +1,34 @@
+import ChestCore
+import Foundation
+
+/// Hunt files on disk: read like a message file (size checked before reading), written atomically with mode 0600,
+/// since they hold the broker passwords and signing keys (docs/HUNTS.md "Hunt files").
+extension HuntFile {
+    /// The join file's name in the config directory, where `chest hunt join` keeps it for chestd.
+    public static let joinedFileName = "hunt.json"
+
+    /// Reads and checks a hunt file; the error names the file and what is wrong.
+    public static func read(path: String) throws -> HuntFile {
+        let data: Data
+        do {
+            data = try MessageFileReader.read(path: path)
+        } catch {
+            throw ChestError("\(path): \(error)")
+        }
+        do {
+            return try decode(data)
+        } catch {
+            throw ChestError("\(path): \(error)")
+        }
+    }
+
+    /// Replaces the file at `path` (mode 0600).
+    public func write(to path: String) throws {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        do {
+            try AtomicFile.write(fileBytes, to: absolute)
+        } catch {
+            throw ChestError("cannot write \(path): \(error)")
+        }
+    }
+}

@@ -1,0 +1,57 @@
+@testable import ChestCore
+import Foundation
+import Testing
+
+private typealias F = CoreFixture
+
+/// Release locks in the engine (docs/HUNTS.md "Releases"), with the seal worker played by the test: nothing is
+/// derived before the organiser's key arrives; then the set's key is asked for with it, and the page opens when the
+/// key opens it and the set's other locks hold.
+@Suite struct EngineReleaseTests {
+    static let content = SealedContent(text: "The finale: meet at the fountain.", a: nil)
+    static let key = Data(repeating: 7, count: 32).base64EncodedString()
+
+    static func message(setA: [Lock] = [.release("finale")]) -> Message {
+        let slot = KeySlot.sealed(salt: [UInt8](repeating: 1, count: 16), cost: SealCost.Level.interactive.cost,
+                                  wrapped: [UInt8](repeating: 2, count: 72))
+        return F.message(pages: [Page(text: "", setA: setA, setB: [],
+                                      sealed: SealedPage(ciphertext: [UInt8](repeating: 3, count: 296), slots: [.a: slot]))])
+    }
+
+    @Test func aReleasedKeyIsTriedAndOpensThePage() throws {
+        let message = Self.message()
+        var engine = F.engine([F.stored(message)])
+        #expect(EngineSealTests.requests(engine.handle(.tick(F.now(1)))).isEmpty)
+        #expect(engine.read(message.id, now: F.now(1))?.pages[0].sets.first?.locks.first?.reason == .waitsForRelease("finale", arrived: false))
+        #expect(EngineSealTests.requests(engine.handle(.released(name: "other", key: Self.key, F.now(2)))).isEmpty)
+        let request = try #require(EngineSealTests.requests(engine.handle(.released(name: "finale", key: Self.key, F.now(3)))).first)
+        #expect(request.secret == "chest-v2|release=finale:\(Self.key)")
+        #expect(request.cell == nil && request.pin == nil)
+        // Hearing it again (the broker resends a retained release on each reconnect) asks nothing more.
+        #expect(EngineSealTests.requests(engine.handle(.released(name: "finale", key: Self.key, F.now(4)))).isEmpty)
+        let opened = engine.handle(.keyDerived(request, .opened(Self.content), F.now(5)))
+        #expect(opened.unlocks == [1])
+        #expect(engine.read(message.id, now: F.now(5))?.pages[0].text == Self.content.text)
+    }
+
+    @Test func aMessageArrivingAfterTheReleaseIsTriedAtOnce() throws {
+        var engine = F.engine([])
+        _ = engine.handle(.released(name: "finale", key: Self.key, F.now(1)))
+        let message = Self.message()
+        let effects = engine.handle(.loaded([F.stored(message)], refused: [], F.now(2)))
+        #expect(EngineSealTests.requests(effects).count == 1)
+    }
+
+    @Test func aWrongKeyOpensNothingAndAReleaseWaitsForTheSetsOtherLocks() throws {
+        let later = F.now(100).wall
+        let message = Self.message(setA: [.release("finale"), .time(later)])
+        var engine = F.engine([F.stored(message)])
+        let request = try #require(EngineSealTests.requests(engine.handle(.released(name: "finale", key: Self.key, F.now(1)))).first)
+        #expect(engine.handle(.keyDerived(request, .wrong, F.now(2))).unlocks.isEmpty)
+        #expect(engine.entries[message.id]?.state.openPages.isEmpty == true)
+        let retry = try #require(EngineSealTests.requests(engine.handle(.released(name: "finale", key: Data(repeating: 8, count: 32).base64EncodedString(), F.now(3)))).first)
+        // The key opens, but the time lock does not hold yet: the page waits for it.
+        #expect(engine.handle(.keyDerived(retry, .opened(Self.content), F.now(4))).unlocks.isEmpty)
+        #expect(engine.handle(.tick(F.now(101))).unlocks == [1])
+    }
+}
