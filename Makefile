@@ -4,7 +4,8 @@
 # Both install what is missing from Debian first (apt-get, with sudo when not root).
 
 SWIFT ?= swift
-DEBIAN_PACKAGES := gpsd gpsd-tools gpsd-clients libgps-dev libsodium-dev pkg-config groff-base python3 bc tmux librsvg2-bin libxml2-utils
+DEBIAN_PACKAGES := gpsd gpsd-tools gpsd-clients libgps-dev libsodium-dev pkg-config groff-base python3 bc tmux librsvg2-bin libxml2-utils \
+	mosquitto mosquitto-clients libmosquitto-dev openssl
 
 .PHONY: all deps build test demo bench torture clean
 

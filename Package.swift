@@ -14,6 +14,9 @@ let package = Package(
         // libsodium: Ed25519 signatures and Argon2id PIN hashes.
         .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
                        providers: [.apt(["libsodium-dev"])]),
+        // libmosquitto: the MQTT client for hunts over a Mosquitto broker.
+        .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto",
+                       providers: [.apt(["libmosquitto-dev"])]),
         // Pure: model, file format, locks, geometry, the evaluation engine. No I/O, no clock reads.
         .target(name: "ChestCore"),
         // Pure: declared commands, the one argument parser, help text and shell completion scripts.
@@ -27,6 +30,8 @@ let package = Package(
         .target(name: "ChestGPS", dependencies: ["ChestCore", "ChestIO", "CGPSD"]),
         // Seals, identities and PIN hashes through libsodium: the one module that links it.
         .target(name: "ChestSeal", dependencies: ["ChestCore", "ChestIO", "CSodium"]),
+        // MQTT through libmosquitto, on libmosquitto's own thread: the one module that links it.
+        .target(name: "ChestMQTT", dependencies: ["CMosquitto"]),
         // The weather providers over HTTP, run by chestd in the short-lived `chest-weather` helper.
         .target(name: "ChestWeather", dependencies: ["ChestCore"]),
         .executableTarget(name: "chest-weather", dependencies: ["ChestWeather"], path: "Sources/chest-weather"),
@@ -49,6 +54,7 @@ let package = Package(
                                                           "ChestTestSupport"]),
         .testTarget(name: "ChestIOTests", dependencies: ["ChestIO", "ChestGPS", "ChestSeal", "ChestSimulator", "ChestWeather",
                                                          "ChestTestSupport"]),
+        .testTarget(name: "ChestMQTTTests", dependencies: ["ChestMQTT", "ChestTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestSimulator",
                                                           "ChestTestSupport"]),
     ],

@@ -1,0 +1,2 @@
+// libmosquitto (the Eclipse Mosquitto client library), as Debian's libmosquitto-dev installs it.
+#include <mosquitto.h>

@@ -1,0 +1,86 @@
+import struct Foundation.Date
+
+/// One line of `chest board --json` (docs/HUNTS.md "The board"): a flat object named by its `event` field,
+/// fields absent when unknown, times in ISO 8601, like `chest watch --json`.
+public enum BoardEvent: Codable, Hashable, Sendable {
+    /// A team's state changed (status heard, or a page opened): `{"event":"team","team":…,"online":…,
+    /// "lastHeard":…,"trust":…,"pages":N}`.
+    case team(name: String, online: Bool?, lastHeard: Date?, trust: FixTrust.Level?, pages: Int)
+    /// `{"event":"unlock","team":…,"message":…,"title":…,"page":…,"openedAt":…,"trust":…}`.
+    case unlock(team: String, message: MessageID, title: String, page: Int, openedAt: Date, trust: FixTrust.Level)
+    /// A message refused (`reason`: a `HuntGate.Refusal`, or "badReceipt" when the receipt inside did not
+    /// verify), with the team its topic names when it names a team of the hunt, and why in words.
+    case refused(reason: String, team: String?, why: String)
+
+    public init(from decoder: any Decoder) throws {
+        let line = try Line(from: decoder)
+        func need<T>(_ value: T?, _ field: String) throws -> T {
+            guard let value else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                        debugDescription: "a \(line.event) event without \(field)"))
+            }
+            return value
+        }
+        switch line.event {
+        case "team":
+            self = .team(name: try need(line.team, "team"), online: line.online, lastHeard: line.lastHeard,
+                         trust: line.trust, pages: line.pages ?? 0)
+        case "unlock":
+            self = .unlock(team: try need(line.team, "team"), message: try need(line.message, "message"),
+                           title: line.title ?? "", page: try need(line.page, "page"),
+                           openedAt: try need(line.openedAt, "openedAt"), trust: try need(line.trust, "trust"))
+        case "refused":
+            self = .refused(reason: try need(line.reason, "reason"), team: line.team, why: line.why ?? "")
+        default:
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "unknown event \(line.event)"))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try Line(self).encode(to: encoder)
+    }
+
+    /// The event as one compact JSON line (without the newline).
+    public var line: String { String(decoding: ChestJSON.line(self), as: UTF8.self) }
+
+    private struct Line: Codable {
+        var event: String
+        var team: String?
+        var online: Bool?
+        var lastHeard: Date?
+        var trust: FixTrust.Level?
+        var pages: Int?
+        var message: MessageID?
+        var title: String?
+        var page: Int?
+        var openedAt: Date?
+        var reason: String?
+        var why: String?
+
+        init(_ event: BoardEvent) {
+            switch event {
+            case .team(let name, let online, let lastHeard, let trust, let pages):
+                self.event = "team"
+                team = name
+                self.online = online
+                self.lastHeard = lastHeard
+                self.trust = trust
+                self.pages = pages
+            case .unlock(let team, let message, let title, let page, let openedAt, let trust):
+                self.event = "unlock"
+                self.team = team
+                self.message = message
+                self.title = title
+                self.page = page
+                self.openedAt = openedAt
+                self.trust = trust
+            case .refused(let reason, let team, let why):
+                self.event = "refused"
+                self.reason = reason
+                self.team = team
+                self.why = why
+            }
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+
+/// A hunt file (docs/HUNTS.md "Hunt files"): the broker, the hunt's ID, the organiser's key and the teams'
+/// logins and keys. The organiser's file has every team and the release keys; a join file has one team, with
+/// `team` naming it. JSON, pretty, keys sorted, ending in a newline.
+public struct HuntFile: Codable, Hashable, Sendable {
+    public static let formatName = "chest-hunt"
+    public static let version = 1
+    /// Larger than any real hunt file (a thousand teams take about 300 KiB).
+    public static let sizeLimit = 1 << 20
+
+    public var format: String
+    public var version: Int
+    /// 32 lowercase hex characters (16 random bytes), made by `chest hunt create`.
+    public var id: String
+    /// The organiser's name for the hunt: printable, 1...80 characters.
+    public var name: String
+    /// `mqtt://HOST:PORT` or `mqtts://HOST:PORT`.
+    public var broker: String
+    /// A CA file for mqtts when the broker's certificate is not under the system's CAs.
+    public var caFile: String?
+    /// The organiser's Ed25519 public key, base64: signs releases.
+    public var organiser: String
+    /// Receipts carry fix positions only when true.
+    public var sharePositions: Bool
+    /// The organiser's file: every team; a join file: exactly one.
+    public var teams: [HuntTeam]
+    /// Set in a join file: the team this reader plays for.
+    public var team: String?
+    /// The organiser's file only: release name → 32-byte key, base64; absent until the first release key is made.
+    public var releases: [String: String]?
+
+    public init(id: String, name: String, broker: String, organiser: String, sharePositions: Bool = false) {
+        format = Self.formatName
+        version = Self.version
+        self.id = id
+        self.name = name
+        self.broker = broker
+        self.organiser = organiser
+        self.sharePositions = sharePositions
+        teams = []
+    }
+
+    /// The file's bytes: pretty-printed, keys sorted, ending in a newline.
+    public var fileBytes: Data {
+        var data = try! ChestJSON.encoder(pretty: true).encode(self)
+        data.append(0x0a)
+        return data
+    }
+
+    /// Reads and checks a hunt file; throws a sentence saying what is wrong.
+    public static func decode(_ data: Data) throws(HuntError) -> HuntFile {
+        guard data.count <= sizeLimit else { throw HuntError("the file is too large for a hunt file") }
+        let file: HuntFile
+        do {
+            file = try ChestJSON.decoder().decode(HuntFile.self, from: data)
+        } catch let error as DecodingError {
+            throw HuntError("not a chest hunt file: " + Self.sentence(error))
+        } catch {
+            throw HuntError("not a chest hunt file: \(error)")
+        }
+        try file.validate()
+        return file
+    }
+
+    /// Checks every field as `decode` does; `chest hunt create` and `team add` check before they write.
+    public func validate() throws(HuntError) {
+        guard format == Self.formatName else { throw HuntError("not a chest hunt file (its format is \"\(format)\")") }
+        guard version == Self.version else {
+            throw HuntError("hunt file version \(version) is not supported; this chest reads version \(Self.version)")
+        }
+        guard Self.isHuntID(id) else { throw HuntError("the hunt's id must be 32 lowercase hex characters") }
+        guard (1...80).contains(name.count), !name.unicodeScalars.contains(where: TerminalText.isControl) else {
+            throw HuntError("the hunt's name must be 1 to 80 printable characters")
+        }
+        guard BrokerURL(broker) != nil else {
+            throw HuntError("the broker \"\(TerminalText.escaped(broker))\" is not mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
+        }
+        if let caFile, caFile.isEmpty || caFile.contains("\0") { throw HuntError("the CA file's path is empty or not a path") }
+        guard Self.base64(organiser, bytes: 32) else {
+            throw HuntError("the organiser's key is not a base64 Ed25519 public key")
+        }
+        var names: Set<String> = []
+        for team in teams {
+            let shown = TerminalText.escaped(team.name)
+            guard HuntTeam.isValidName(team.name) else {
+                throw HuntError("the team name \"\(shown)\" is not 1 to 32 letters, digits, - or _ (nor \"release\" or \"organiser\")")
+            }
+            guard names.insert(team.name).inserted else { throw HuntError("the team \(shown) is listed twice") }
+            guard !team.password.isEmpty, team.password.utf8.count <= 256,
+                  !team.password.unicodeScalars.contains(where: TerminalText.isControl) else {
+                throw HuntError("team \(shown)'s password is empty, too long or has control characters")
+            }
+            guard Self.base64(team.publicKey, bytes: 32) else {
+                throw HuntError("team \(shown)'s public key is not a base64 Ed25519 public key")
+            }
+            if let secret = team.secretKey, !Self.base64(secret, bytes: 64) {
+                throw HuntError("team \(shown)'s secret key is not a base64 Ed25519 secret key")
+            }
+        }
+        if let team {
+            guard teams.count == 1, teams[0].name == team else {
+                throw HuntError("a join file must list exactly its own team, \(TerminalText.escaped(team))")
+            }
+            guard teams[0].secretKey != nil else {
+                throw HuntError("the join file has no secret key for team \(TerminalText.escaped(team)); ask the organiser for a new one")
+            }
+            guard releases == nil else { throw HuntError("a join file must not carry release keys") }
+        }
+        for (release, key) in releases ?? [:] {
+            guard HuntRelease.isValidName(release) else {
+                throw HuntError("the release name \"\(TerminalText.escaped(release))\" is not 1 to 32 letters, digits, - or _")
+            }
+            guard HuntRelease.isValidKey(key) else { throw HuntError("release \(release)'s key is not 32 bytes in base64") }
+        }
+    }
+
+    /// The broker's address; valid once the file was decoded or validated.
+    public var brokerURL: BrokerURL { BrokerURL(broker)! }
+
+    /// What a team's reader joins with: that team only (with its secret key), `team` set, no release keys; nil
+    /// when there is no such team or its secret key is not in this file.
+    public func joinFile(team name: String) -> HuntFile? {
+        guard let member = team(named: name), member.secretKey != nil else { return nil }
+        var join = self
+        join.teams = [member]
+        join.team = name
+        join.releases = nil
+        return join
+    }
+
+    public var isJoinFile: Bool { team != nil }
+
+    public func team(named name: String) -> HuntTeam? { teams.first { $0.name == name } }
+
+    static func isHuntID(_ text: String) -> Bool {
+        text.utf8.count == 32 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    static func base64(_ text: String, bytes: Int) -> Bool { Data(base64Encoded: text)?.count == bytes }
+
+    /// A decoding error as a sentence naming the field.
+    static func sentence(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let names = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            return names.isEmpty ? "the file" : "\"\(names.joined(separator: "."))\""
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let names = (context.codingPath + [key]).map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            return "\"\(names.joined(separator: "."))\" is missing"
+        case .typeMismatch(let type, let context): return "\(path(context)) is not \(typeName(type))"
+        case .valueNotFound(let type, let context): return "\(path(context)) is null, not \(typeName(type))"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not JSON" : "\(path(context)): \(context.debugDescription)"
+        @unknown default: return "\(error)"
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "text"
+        case is Bool.Type: "true or false"
+        case is Int.Type, is UInt64.Type, is Double.Type: "a number"
+        default: "the right kind of value"
+        }
+    }
+}

@@ -1,0 +1,123 @@
+/// What a receiver makes of an envelope before believing it (docs/HUNTS.md "Messages on the broker"): it must
+/// be for this hunt, signed by the key the hunt file knows for its sender, sent on its own topic, and new. Pure:
+/// the signature check's result is passed in (`HuntSigner.isValid`, in ChestSeal).
+public struct HuntGate: Sendable {
+    public enum Refusal: String, Codable, Sendable, CaseIterable {
+        /// Not a chest hunt message at all (counted by `countMalformed`).
+        case malformed
+        case otherHunt
+        /// No key is known for the sender, or the envelope names another key than the hunt file's.
+        case unknownKey
+        case badSignature
+        /// The sender or kind does not match the topic: a team posing as another, a status on a receipt topic.
+        case wrongTopic
+        case replayed
+    }
+
+    public enum Verdict: Hashable, Sendable {
+        case accepted
+        case refused(Refusal)
+    }
+
+    /// What has been accepted from each sender, for replay checks; Codable so the board keeps it across restarts.
+    public struct Seen: Codable, Hashable, Sendable {
+        public struct Sender: Codable, Hashable, Sendable {
+            /// Receipt ids accepted, ascending.
+            public var receipts: [UInt64] = []
+            /// The id of the last status accepted.
+            public var lastStatus: UInt64?
+            /// Release name → the id and key of the last release accepted under it.
+            public var releases: [String: AcceptedRelease] = [:]
+            public init() {}
+        }
+
+        public struct AcceptedRelease: Codable, Hashable, Sendable {
+            public var id: UInt64
+            public var key: String
+        }
+
+        public var senders: [String: Sender] = [:]
+        public init() {}
+    }
+
+    public let hunt: String
+    /// Sender name → its public key, base64.
+    public let keys: [String: String]
+    public var seen: Seen
+    public private(set) var refused: [Refusal: Int] = [:]
+
+    /// Knows the organiser's key and every team key in the file (all teams in the organiser's file, the
+    /// reader's own team in a join file).
+    public init(hunt: HuntFile, seen: Seen = Seen()) {
+        self.hunt = hunt.id
+        var keys = [HuntEnvelope.organiserSender: hunt.organiser]
+        for team in hunt.teams { keys[team.name] = team.publicKey }
+        self.keys = keys
+        self.seen = seen
+    }
+
+    /// The verdict on `envelope`, which arrived on `topic`; counts refusals, and remembers what it accepts.
+    ///
+    /// Replays: a receipt id already accepted from that sender is refused (QoS 1 may deliver twice, the outbox
+    /// may send again after a crash before the broker's acknowledgement). A status is accepted only when its id
+    /// is above the last status accepted from that sender, so an old retained status cannot overwrite a newer
+    /// one. A release is accepted again when it is the one already accepted under its name (same id, same key):
+    /// the broker hands the retained release to every new subscription, and a reader that restarted needs it
+    /// again; a release key is public once released, so hearing it again gives nothing away. A newer release
+    /// (higher id) under the same name replaces the old one; an older one, or another key under an id already
+    /// used, is refused as replayed.
+    public mutating func admit(_ envelope: HuntEnvelope, topic: String, signatureValid: Bool) -> Verdict {
+        let verdict = judge(envelope, topic: topic, signatureValid: signatureValid)
+        if case .refused(let refusal) = verdict { refused[refusal, default: 0] += 1 }
+        return verdict
+    }
+
+    /// Counts a payload that could not be decoded at all.
+    public mutating func countMalformed() {
+        refused[.malformed, default: 0] += 1
+    }
+
+    private mutating func judge(_ envelope: HuntEnvelope, topic: String, signatureValid: Bool) -> Verdict {
+        guard envelope.hunt == hunt else { return .refused(.otherHunt) }
+        guard let key = keys[envelope.sender], key == envelope.key else { return .refused(.unknownKey) }
+        guard signatureValid else { return .refused(.badSignature) }
+        switch (HuntTopic.parse(topic, hunt: hunt), envelope.kind) {
+        case (.receipt(let team)?, .receipt) where team == envelope.sender: break
+        case (.status(let team)?, .status) where team == envelope.sender: break
+        case (.release(let name)?, .release) where envelope.sender == HuntEnvelope.organiserSender
+            && envelope.release?.name == name: break
+        default: return .refused(.wrongTopic)
+        }
+        var sender = seen.senders[envelope.sender] ?? Seen.Sender()
+        switch envelope.kind {
+        case .receipt:
+            let index = sender.receipts.insertionIndex(of: envelope.id)
+            guard index == sender.receipts.endIndex || sender.receipts[index] != envelope.id else { return .refused(.replayed) }
+            sender.receipts.insert(envelope.id, at: index)
+        case .status:
+            guard envelope.id > (sender.lastStatus ?? 0) else { return .refused(.replayed) }
+            sender.lastStatus = envelope.id
+        case .release:
+            guard let release = envelope.release else { return .refused(.wrongTopic) }
+            if let accepted = sender.releases[release.name] {
+                if accepted.id == envelope.id && accepted.key == release.key { return .accepted }
+                guard envelope.id > accepted.id else { return .refused(.replayed) }
+            }
+            sender.releases[release.name] = Seen.AcceptedRelease(id: envelope.id, key: release.key)
+        }
+        seen.senders[envelope.sender] = sender
+        return .accepted
+    }
+}
+
+extension Array where Element == UInt64 {
+    /// Where `value` is or would go in this ascending array (binary search).
+    func insertionIndex(of value: UInt64) -> Int {
+        var (low, high) = (0, count)
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}

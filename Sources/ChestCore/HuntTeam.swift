@@ -1,0 +1,24 @@
+/// One team of a hunt (docs/HUNTS.md "Hunt files"): its broker login and the key that signs its messages.
+public struct HuntTeam: Codable, Hashable, Sendable {
+    /// `[A-Za-z0-9_-]{1,32}`: a topic level and an MQTT user name.
+    public var name: String
+    /// The team's MQTT password, random, made by `chest hunt team add`.
+    public var password: String
+    /// Ed25519, base64: signs this team's messages.
+    public var publicKey: String
+    /// Ed25519 secret key (64 bytes), base64: in the organiser's file and the team's join file only.
+    public var secretKey: String?
+
+    public init(name: String, password: String, publicKey: String, secretKey: String?) {
+        self.name = name
+        self.password = password
+        self.publicKey = publicKey
+        self.secretKey = secretKey
+    }
+
+    /// Names that are not a safe topic level are refused, and so are "release" (it would make
+    /// `chest/<hunt>/release/receipt` ambiguous) and "organiser" (the organiser's sender name).
+    public static func isValidName(_ name: String) -> Bool {
+        HuntTopic.isValidLevel(name) && name != "release" && name != HuntEnvelope.organiserSender
+    }
+}

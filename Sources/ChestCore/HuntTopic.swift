@@ -1,0 +1,41 @@
+/// The MQTT topics of a hunt (docs/HUNTS.md "Messages on the broker"). Builders expect names already checked
+/// (`HuntTeam.isValidName`, `HuntRelease.isValidName`); `parse` trusts nothing.
+public enum HuntTopic {
+    public static func receipt(hunt: String, team: String) -> String { "chest/\(hunt)/\(team)/receipt" }
+    public static func status(hunt: String, team: String) -> String { "chest/\(hunt)/\(team)/status" }
+    public static func release(hunt: String, name: String) -> String { "chest/\(hunt)/release/\(name)" }
+    /// Where OwnTracks' recorder and frontends look for transition events.
+    public static func ownTracksEvent(team: String, device: String) -> String { "owntracks/\(team)/\(device)/event" }
+    /// What the board subscribes to.
+    public static func all(hunt: String) -> String { "chest/\(hunt)/#" }
+    /// What a reader subscribes to.
+    public static func releases(hunt: String) -> String { "chest/\(hunt)/release/+" }
+
+    public enum Parsed: Hashable, Sendable {
+        case receipt(team: String)
+        case status(team: String)
+        case release(name: String)
+    }
+
+    /// What a topic of this hunt carries; nil for another hunt, another shape, or a level that is not a valid name.
+    public static func parse(_ topic: String, hunt: String) -> Parsed? {
+        let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.count == 4, levels[0] == "chest", levels[1] == hunt else { return nil }
+        let (middle, last) = (String(levels[2]), String(levels[3]))
+        if middle == "release" { return HuntRelease.isValidName(last) ? .release(name: last) : nil }
+        guard HuntTeam.isValidName(middle) else { return nil }
+        switch last {
+        case "receipt": return .receipt(team: middle)
+        case "status": return .status(team: middle)
+        default: return nil
+        }
+    }
+
+    /// `[A-Za-z0-9_-]{1,32}`: no MQTT wildcard, separator, NUL or anything a shell or a terminal would read.
+    static func isValidLevel(_ text: String) -> Bool {
+        (1...32).contains(text.utf8.count) && text.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5a).contains(byte) || (0x61...0x7a).contains(byte)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }
+    }
+}

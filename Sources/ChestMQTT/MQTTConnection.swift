@@ -1,0 +1,287 @@
+import CMosquitto
+import Foundation
+import Glibc
+import Synchronization
+
+/// The libmosquitto handle behind an `MQTTClient`, the thread that drives it, and the callbacks.
+///
+/// Our own loop around `mosquitto_loop` rather than `mosquitto_loop_start`: libmosquitto's thread quits for good
+/// after a TLS or protocol error, and its backoff sleep cannot be cut short by a stop (docs/HUNTS.md
+/// "libmosquitto notes").
+final class MQTTConnection: @unchecked Sendable {
+    private struct State {
+        var subscriptions: [(pattern: String, qos: Int32)] = []
+        var connected = false
+        var started = false
+        var stopping = false
+        /// The reason last reported since the last accepted connection, so that a broker that stays away is
+        /// reported once, not at every retry.
+        var reported: String?
+        /// The broker refused the current attempt (already reported as such).
+        var refused = false
+        /// Failed attempts since the last accepted connection: the backoff.
+        var failures = 0
+        var loopThread: pthread_t?
+    }
+
+    /// libmosquitto's own global state: initialised once per process.
+    private static let library: Void = { _ = mosquitto_lib_init() }()
+
+    private let mosq: OpaquePointer
+    private let options: MQTTOptions
+    private let onEvent: @Sendable (MQTTEvent) -> Void
+    private let state = Mutex(State())
+    /// Held around every call that uses `mosq` from outside the loop thread, and set once `mosq` is destroyed.
+    /// Also the barrier that keeps a `delivered` from overtaking the `publish` call that returns its ID.
+    private let handle = Mutex(false)
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(_ options: MQTTOptions, onEvent: @escaping @Sendable (MQTTEvent) -> Void) throws(MQTTError) {
+        MQTTConnection.library
+        guard let mosq = mosquitto_new(options.clientID, options.cleanSession, nil) else {
+            throw MQTTError(code: Int32(MOSQ_ERR_ERRNO.rawValue), description: "mosquitto_new: \(String(cString: strerror(errno)))")
+        }
+        do throws(MQTTError) {
+            try MQTTConnection.configure(mosq, options)
+        } catch {
+            mosquitto_destroy(mosq)
+            throw error
+        }
+        self.mosq = mosq
+        self.options = options
+        self.onEvent = onEvent
+        mosquitto_user_data_set(mosq, Unmanaged.passUnretained(self).toOpaque())
+        installCallbacks()
+    }
+
+    private static func configure(_ mosq: OpaquePointer, _ options: MQTTOptions) throws(MQTTError) {
+        try check(mosquitto_threaded_set(mosq, true))
+        try check(mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311))
+        if options.username != nil || options.password != nil {
+            try check(mosquitto_username_pw_set(mosq, options.username, options.password))
+        }
+        if let will = options.will {
+            let rc = will.payload.withUnsafeBytes {
+                mosquitto_will_set(mosq, will.topic, Int32($0.count), $0.baseAddress, will.qos, will.retain)
+            }
+            try check(rc)
+        }
+        if options.tls {
+            // libmosquitto checks here that the CA file can be read, so a wrong path fails now, not at each retry.
+            let rc = mosquitto_tls_set(mosq, options.caFile, options.caFile == nil ? "/etc/ssl/certs" : nil, nil, nil, nil)
+            try check(rc)
+        }
+    }
+
+    private static func check(_ rc: Int32) throws(MQTTError) {
+        if rc != Int32(MOSQ_ERR_SUCCESS.rawValue) { throw MQTTError(code: rc) }
+    }
+
+    // MARK: Calls from the client
+
+    func start() {
+        let first = state.withLock { state in
+            defer { state.started = true }
+            return !state.started && !state.stopping
+        }
+        guard first else { return }
+        let thread = Thread { [self] in run() }
+        thread.name = "mqtt \(options.clientID)"
+        thread.start()
+    }
+
+    func subscribe(_ pattern: String, qos: Int32) {
+        let connected = state.withLock { state in
+            state.subscriptions.removeAll { $0.pattern == pattern }
+            state.subscriptions.append((pattern, qos))
+            return state.connected
+        }
+        guard connected else { return }
+        handle.withLock { destroyed in
+            if !destroyed { _ = mosquitto_subscribe(mosq, nil, pattern, qos) }
+        }
+    }
+
+    func publish(_ message: MQTTMessage) throws(MQTTError) -> Int32 {
+        guard isConnected else { throw MQTTError(code: Int32(MOSQ_ERR_NO_CONN.rawValue)) }
+        var mid: Int32 = 0
+        let rc = handle.withLock { destroyed -> Int32 in
+            guard !destroyed else { return Int32(MOSQ_ERR_NO_CONN.rawValue) }
+            return message.payload.withUnsafeBytes {
+                mosquitto_publish(mosq, &mid, message.topic, Int32($0.count), $0.baseAddress, message.qos, message.retain)
+            }
+        }
+        try MQTTConnection.check(rc)
+        return mid
+    }
+
+    var isConnected: Bool { state.withLock { $0.connected } }
+
+    func stop() {
+        let (started, onLoopThread) = state.withLock { state in
+            let onLoop = state.loopThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+            let started = state.started && !state.stopping
+            state.stopping = true
+            state.started = true
+            return (started, onLoop)
+        }
+        if !started {
+            // Never started (the thread owns `mosq` otherwise), or already stopping.
+            handle.withLock { destroyed in
+                if !destroyed, state.withLock({ $0.loopThread == nil }) {
+                    destroyed = true
+                    mosquitto_destroy(mosq)
+                }
+            }
+            return
+        }
+        // Queues a DISCONNECT, which also wakes the loop out of its wait for the socket.
+        handle.withLock { destroyed in
+            if !destroyed { _ = mosquitto_disconnect(mosq) }
+        }
+        wake.signal()
+        // From the event handler the loop thread cannot wait for itself; it finishes after the handler returns.
+        if !onLoopThread { _ = finished.wait(timeout: .now() + 5) }
+    }
+
+    func dropConnection() {
+        handle.withLock { destroyed in
+            if !destroyed {
+                let socket = mosquitto_socket(mosq)
+                if socket >= 0 { _ = shutdown(socket, Int32(SHUT_RDWR)) }
+            }
+        }
+    }
+
+    // MARK: The loop thread
+
+    private var isStopping: Bool { state.withLock { $0.stopping } }
+
+    private func run() {
+        state.withLock { $0.loopThread = pthread_self() }
+        var first = true
+        while !isStopping {
+            state.withLock { $0.refused = false }
+            let rc = first
+                ? mosquitto_connect_async(mosq, options.host, Int32(options.port), Int32(options.keepAlive))
+                : mosquitto_reconnect_async(mosq)
+            first = false
+            if rc == Int32(MOSQ_ERR_SUCCESS.rawValue) {
+                // Until the connection ends; the disconnect callback has reported why.
+                while !isStopping, mosquitto_loop(mosq, 1000, 1) == Int32(MOSQ_ERR_SUCCESS.rawValue) {}
+            } else {
+                report(failure: MQTTError.sentence(rc))
+            }
+            if isStopping { break }
+            let failures = state.withLock { state in
+                defer { state.failures += 1 }
+                return state.failures
+            }
+            // 1, 4, 9, 16, 25, then 30 s: libmosquitto's own exponential backoff (mosquitto_reconnect_delay_set).
+            _ = wake.wait(timeout: .now() + Double(min(30, (failures + 1) * (failures + 1))))
+        }
+        finish()
+    }
+
+    /// Sends the DISCONNECT if it is still queued, then frees `mosq`.
+    private func finish() {
+        if mosquitto_socket(mosq) >= 0 {
+            _ = mosquitto_disconnect(mosq)
+            let deadline = Date().addingTimeInterval(2)
+            while mosquitto_socket(mosq) >= 0, Date() < deadline,
+                  mosquitto_loop(mosq, 100, 1) == Int32(MOSQ_ERR_SUCCESS.rawValue) {}
+        }
+        handle.withLock { destroyed in
+            destroyed = true
+            mosquitto_destroy(mosq)
+        }
+        state.withLock { $0.connected = false }
+        finished.signal()
+    }
+
+    private func emit(_ event: MQTTEvent) {
+        if !isStopping { onEvent(event) }
+    }
+
+    /// An attempt that failed before the broker answered: reported once per reason until a connection succeeds.
+    private func report(failure reason: String) {
+        let new = state.withLock { state in
+            defer { state.reported = reason }
+            return state.reported != reason
+        }
+        if new { emit(.disconnected(reason)) }
+    }
+
+    // MARK: libmosquitto's callbacks, on the loop thread
+
+    private func installCallbacks() {
+        mosquitto_connect_callback_set(mosq) { _, context, rc in
+            MQTTConnection.of(context).connected(rc)
+        }
+        mosquitto_disconnect_callback_set(mosq) { _, context, rc in
+            MQTTConnection.of(context).disconnected(rc)
+        }
+        mosquitto_publish_callback_set(mosq) { _, context, mid in
+            MQTTConnection.of(context).published(mid)
+        }
+        mosquitto_message_callback_set(mosq) { _, context, message in
+            guard let message else { return }
+            MQTTConnection.of(context).received(message.pointee)
+        }
+    }
+
+    private static func of(_ context: UnsafeMutableRawPointer?) -> MQTTConnection {
+        Unmanaged<MQTTConnection>.fromOpaque(context!).takeUnretainedValue()
+    }
+
+    private func connected(_ rc: Int32) {
+        guard rc == 0 else {
+            let reason = mosquitto_connack_string(rc).map { String(cString: $0) } ?? "refused (\(rc))"
+            let new = state.withLock { state in
+                defer { state.reported = reason; state.refused = true }
+                return state.reported != reason
+            }
+            if new { emit(.connectionRefused(reason)) }
+            return
+        }
+        let subscriptions = state.withLock { state in
+            state.connected = true
+            state.reported = nil
+            state.failures = 0
+            return state.subscriptions
+        }
+        // The broker may have lost the session (a clean start, a broker without persistence): subscribe again.
+        for subscription in subscriptions {
+            _ = mosquitto_subscribe(mosq, nil, subscription.pattern, subscription.qos)
+        }
+        emit(.connected)
+    }
+
+    private func disconnected(_ rc: Int32) {
+        let reason = MQTTError.sentence(rc)
+        let (wasConnected, refused) = state.withLock { state in
+            defer { state.connected = false }
+            return (state.connected, state.refused)
+        }
+        if wasConnected {
+            state.withLock { $0.reported = reason }
+            emit(.disconnected(reason))
+        } else if !refused {
+            report(failure: reason)
+        }
+    }
+
+    private func published(_ mid: Int32) {
+        // Waits for a publish call in progress, which may not have returned this ID yet.
+        handle.withLock { _ in }
+        emit(.delivered(mid))
+    }
+
+    private func received(_ message: mosquitto_message) {
+        guard let topic = message.topic else { return }
+        let payload = message.payloadlen > 0 && message.payload != nil
+            ? Data(bytes: message.payload, count: Int(message.payloadlen)) : Data()
+        emit(.message(topic: String(cString: topic), payload: payload, retained: message.retain))
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// A real Mosquitto 2.0 broker on a free loopback port, in a temporary directory with a generated configuration,
+/// persistence on, so that a test can kill it (SIGKILL) and start it again with the same port and database.
+public final class MosquittoBroker: @unchecked Sendable {
+    public let host = "127.0.0.1"
+    public let port: Int
+    /// The configuration, password file, ACL, certificates, database and logs.
+    public let directory: URL
+    public let configFile: String
+    /// The CA that signed the broker's certificate, when it listens with TLS.
+    public let caFile: String?
+    private let process = Mutex<TestProcess?>(nil)
+    private let starts = Mutex(0)
+
+    /// Starts `mosquitto -c` with `configuration` written to `directory`/mosquitto.conf, and returns once `port`
+    /// accepts connections.
+    public init(port: Int, directory: URL, configuration: String, caFile: String? = nil) throws {
+        self.port = port
+        self.directory = directory
+        self.caFile = caFile
+        configFile = directory.appendingPathComponent("mosquitto.conf").path
+        try configuration.write(toFile: configFile, atomically: true, encoding: .utf8)
+        try launch()
+    }
+
+    /// A broker for `users` (name: password; none means anonymous clients are allowed), with an optional ACL file
+    /// text and an optional TLS listener with a certificate from a fresh test CA.
+    public static func start(users: [String: String] = [:], acl: String? = nil, tls: Bool = false,
+                             extraConfiguration: String = "") throws -> MosquittoBroker {
+        let directory = try makeTemporaryDirectory("mosquitto")
+        let port = LoopbackPort.free()
+        var lines = [runAsLine, "listener \(port) \(MosquittoBroker.loopback)"]
+        var caFile: String?
+        if tls {
+            let authority = try TestCertificateAuthority(in: directory)
+            caFile = authority.caFile
+            lines += ["cafile \(authority.caFile)", "certfile \(authority.certificateFile)",
+                      "keyfile \(authority.keyFile)"]
+        }
+        if users.isEmpty {
+            lines.append("allow_anonymous true")
+        } else {
+            let passwords = directory.appendingPathComponent("passwords").path
+            try writePasswordFile(users, to: passwords)
+            lines += ["allow_anonymous false", "password_file \(passwords)"]
+        }
+        if let acl {
+            let file = directory.appendingPathComponent("acl").path
+            try acl.write(toFile: file, atomically: true, encoding: .utf8)
+            lines.append("acl_file \(file)")
+        }
+        lines += persistenceLines(directory) + logLines + [extraConfiguration]
+        return try MosquittoBroker(port: port, directory: directory, configuration: lines.joined(separator: "\n") + "\n",
+                                   caFile: caFile)
+    }
+
+    /// Two anonymous brokers, the second (`edge`) bridging `chest/#` and `owntracks/#` both ways to the first
+    /// (`main`), returned once the bridge is connected.
+    public static func bridged() throws -> (main: MosquittoBroker, edge: MosquittoBroker) {
+        let main = try start()
+        let edge = try start(extraConfiguration: """
+            connection chest-bridge
+            address \(main.host):\(main.port)
+            remote_clientid chest-bridge
+            topic chest/# both 1
+            topic owntracks/# both 1
+            cleansession false
+            restart_timeout 1 5
+            """)
+        guard main.waitForBridge("chest-bridge", timeout: 10) else {
+            throw SpawnFailure(description: "the bridge did not connect: \(edge.log)")
+        }
+        return (main, edge)
+    }
+
+    /// Waits until the bridge `clientID` has announced itself connected on this broker (its retained notification
+    /// `$SYS/broker/connection/<clientID>/state` is "1").
+    public func waitForBridge(_ clientID: String, timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            var arguments = ["-h", host, "-p", String(port), "-t", "$SYS/broker/connection/\(clientID)/state",
+                             "-C", "1", "-W", "1"]
+            if let caFile { arguments += ["--cafile", caFile] }
+            if let outcome = try? Subprocess.run("/usr/bin/mosquitto_sub", arguments,
+                                                 environment: ProcessInfo.processInfo.environment),
+               outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1" {
+                return true
+            }
+            usleep(100_000)
+        } while Date() < deadline
+        return false
+    }
+
+    /// Kills the broker with SIGKILL, as a crash would: nothing is saved beyond what autosave already wrote.
+    public func kill() {
+        process.withLock { process in
+            if let running = process, running.isRunning {
+                Glibc.kill(running.pid, SIGKILL)
+                running.waitForExit(timeout: 5)
+            }
+            process = nil
+        }
+    }
+
+    /// Starts the broker again on the same port with the same configuration and database.
+    public func restart() throws {
+        kill()
+        try launch()
+    }
+
+    /// Stops the broker with SIGTERM (it saves its database) and removes its directory.
+    public func stop() {
+        process.withLock { process in
+            process?.terminate()
+            process = nil
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Everything the broker logged, over all its runs.
+    public var log: String {
+        (1...max(1, starts.withLock { $0 })).map { run in
+            (try? String(contentsOfFile: directory.appendingPathComponent("mosquitto-\(run).log").path,
+                         encoding: .utf8)) ?? ""
+        }.joined()
+    }
+
+    deinit { stop() }
+
+    private func launch() throws {
+        let run = starts.withLock { $0 += 1; return $0 }
+        let started = try TestProcess("/usr/sbin/mosquitto", ["-c", configFile],
+                                      output: directory.appendingPathComponent("mosquitto-\(run).log"))
+        process.withLock { $0 = started }
+        guard LoopbackPort.waitUntilListening(port, timeout: 10) else {
+            let output = log
+            kill()
+            throw SpawnFailure(description: "mosquitto did not listen on port \(port): \(output)")
+        }
+    }
+
+    // MARK: Configuration pieces
+
+    static let loopback = "127.0.0.1"
+
+    /// Run as root (as in a container), Mosquitto would drop to the `mosquitto` user and could not read the test's
+    /// private files; `user root` keeps it as it is. As anyone else the option is ignored.
+    public static var runAsLine: String { getuid() == 0 ? "user root" : "" }
+
+    /// Persistence as a hunt broker needs it: saved after every change, so a killed broker loses nothing it
+    /// acknowledged (docs/HUNTS.md "Broker").
+    public static func persistenceLines(_ directory: URL) -> [String] {
+        // persistence_location is a prefix: without the trailing slash the database lands beside the directory.
+        ["persistence true", "persistence_location \(directory.path)/", "autosave_on_changes true",
+         "autosave_interval 1"]
+    }
+
+    static let logLines = ["log_dest stdout", "log_type error", "log_type warning", "log_type notice",
+                           "log_type information", "log_type subscribe", "connection_messages true"]
+
+    /// A Mosquitto password file for `users`, made by `mosquitto_passwd -b` (salted PBKDF2-SHA512 hashes).
+    public static func writePasswordFile(_ users: [String: String], to path: String) throws {
+        for (index, (user, password)) in users.sorted(by: { $0.key < $1.key }).enumerated() {
+            let outcome = try Subprocess.run("/usr/bin/mosquitto_passwd", (index == 0 ? ["-c"] : []) + ["-b", path, user, password],
+                                             environment: ProcessInfo.processInfo.environment)
+            guard outcome.status == 0 else {
+                throw SpawnFailure(description: "mosquitto_passwd \(user): \(outcome.stderr)\(outcome.stdout)")
+            }
+        }
+    }
+}
