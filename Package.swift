@@ -36,8 +36,8 @@ let package = Package(
         .target(name: "ChestWeather", dependencies: ["ChestCore"]),
         .executableTarget(name: "chest-weather", dependencies: ["ChestWeather"], path: "Sources/chest-weather"),
         // The daemon and the command line as libraries, so tests can drive them.
-        .target(name: "ChestDaemon", dependencies: ["ChestArguments", "ChestCore", "ChestIO", "ChestGPS", "ChestSeal"]),
-        .target(name: "ChestCLI", dependencies: ["ChestArguments", "ChestCore", "ChestIO", "ChestSeal", "ChestSimulator"]),
+        .target(name: "ChestDaemon", dependencies: ["ChestArguments", "ChestCore", "ChestIO", "ChestGPS", "ChestSeal", "ChestMQTT"]),
+        .target(name: "ChestCLI", dependencies: ["ChestArguments", "ChestCore", "ChestIO", "ChestSeal", "ChestSimulator", "ChestMQTT"]),
         .executableTarget(name: "chestd", dependencies: ["ChestDaemon"]),
         .executableTarget(name: "chest", dependencies: ["ChestCLI"]),
         // The benchmark of docs/DESIGN.md "Performance targets" (docs/BENCHMARKS.md).

@@ -46,11 +46,11 @@ struct BoardCommand: ChestCommand {
         link.client.subscribe(HuntTopic.all(hunt: hunt.id))
         if once { return try printOnce(hunt, &feed, link) }
         if json {
-            for event in past { print(event.jsonLine) }
+            for event in past { print(event.line) }
             link.client.start()
-            return stream(&feed, link) { events, _ in
-                for event in events { print(event.jsonLine) }
-                fflush(stdout)
+            return stream(&feed, link) { _, events, _ in
+                for event in events { print(event.line) }
+                fflush(nil)
                 return true
             }
         }
@@ -59,7 +59,7 @@ struct BoardCommand: ChestCommand {
         defer { if interactive { Terminal.restore() } }
         link.client.start()
         var screen = BoardScreen(hunt: hunt)
-        stream(&feed, link) { _, connection in
+        stream(&feed, link) { feed, _, connection in
             screen.connection = connection
             if interactive {
                 let keys = Terminal.keys(waiting: 0)
@@ -73,9 +73,9 @@ struct BoardCommand: ChestCommand {
 
     /// Hands each batch of events to `handle` (at least every 200 ms) until it returns false or input ends.
     private func stream(_ feed: inout BoardFeed, _ link: OrganiserLink,
-                        _ handle: ([BoardEvent], String) -> Bool) {
+                        _ handle: (BoardFeed, [BoardEvent], String) -> Bool) {
         var connection = "connecting"
-        _ = handle([], connection)
+        _ = handle(feed, [], connection)
         while true {
             var events: [BoardEvent] = []
             if let event = link.next(within: 0.2) {
@@ -88,7 +88,7 @@ struct BoardCommand: ChestCommand {
                 case .delivered: break
                 }
             }
-            if !handle(events, connection) { return }
+            if !handle(feed, events, connection) { return }
         }
     }
 

@@ -84,7 +84,7 @@ struct BoardFeed {
     }
 
     private mutating func note(_ events: [BoardEvent], at now: Date) -> [BoardEvent] {
-        for event in events { if let text = event.line { latest.append((now, text)) } }
+        for event in events { if let text = event.text { latest.append((now, text)) } }
         if latest.count > 50 { latest.removeFirst(latest.count - 50) }
         return events
     }

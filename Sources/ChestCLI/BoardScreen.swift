@@ -44,3 +44,16 @@ struct BoardScreen {
         return formatter.string(from: date)
     }
 }
+
+extension BoardEvent {
+    /// The line the board's "latest" list shows; nil for a team's bare status.
+    var text: String? {
+        switch self {
+        case .team: nil
+        case let .unlock(team, _, title, page, _, trust):
+            "\(team) opened \u{201C}\(TerminalText.escaped(title))\u{201D} page \(page) (\(trust.rawValue))"
+        case let .refused(reason, team, why):
+            "\u{1B}[31mrefused\u{1B}[0m \(reason)\(team.map { " from \($0)" } ?? ""): \(TerminalText.escaped(why))"
+        }
+    }
+}

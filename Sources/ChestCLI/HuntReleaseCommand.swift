@@ -40,9 +40,8 @@ struct HuntReleaseCommand: ChestCommand {
         guard identity.publicKeyBase64 == hunt.organiser else {
             throw ChestError("releases are signed by the hunt's organiser, and your identity is not theirs; run this where chest hunt create ran")
         }
-        var envelope = HuntEnvelope(hunt: hunt.id, sender: HuntFile.organiserUser, kind: .release,
-                                    id: UInt64(Date().timeIntervalSince1970 * 1000), sent: Date())
-        envelope.release = HuntRelease(name: release, key: key)
+        let envelope = HuntEnvelope(hunt: hunt.id, id: UInt64(Date().timeIntervalSince1970 * 1000), sent: Date(),
+                                    release: HuntRelease(name: release, key: key))
         let signed = HuntSigner.sign(envelope, with: identity)
         let link = try OrganiserLink(hunt: hunt, session: nil)
         defer { link.stop() }

@@ -89,7 +89,7 @@ public struct HuntBoard: Sendable {
     public mutating func recordRefusal(_ refusal: HuntGate.Refusal, topic: String, at: Date) -> [BoardEvent] {
         var name: String?
         switch HuntTopic.parse(topic, hunt: hunt) {
-        case .receipt(let team)?, .status(let team)?: name = team
+        case .receipt(let team, _)?, .status(let team)?: name = team
         default: name = nil
         }
         let why = "\(Self.words(refusal)) on \(topic)"

@@ -29,6 +29,11 @@ public struct HuntFile: Codable, Hashable, Sendable {
     public var team: String?
     /// The organiser's file only: release name → 32-byte key, base64; absent until the first release key is made.
     public var releases: [String: String]?
+    /// The organiser's file only: the broker password of the user `organiser` (the board, releases).
+    public var organiserPassword: String?
+
+    /// The broker user of the organiser's commands; no team may take the name.
+    public static let organiserUser = "organiser"
 
     public init(id: String, name: String, broker: String, organiser: String, sharePositions: Bool = false) {
         format = Self.formatName
@@ -126,6 +131,7 @@ public struct HuntFile: Codable, Hashable, Sendable {
         join.teams = [member]
         join.team = name
         join.releases = nil
+        join.organiserPassword = nil
         return join
     }
 

@@ -1,7 +1,8 @@
 /// The MQTT topics of a hunt (docs/HUNTS.md "Messages on the broker"). Builders expect names already checked
 /// (`HuntTeam.isValidName`, `HuntRelease.isValidName`); `parse` trusts nothing.
 public enum HuntTopic {
-    public static func receipt(hunt: String, team: String) -> String { "chest/\(hunt)/\(team)/receipt" }
+    /// One topic per receipt, retained: a board that subscribes late, or for the first time, still gets every receipt.
+    public static func receipt(hunt: String, team: String, id: UInt64) -> String { "chest/\(hunt)/\(team)/receipt/\(id)" }
     public static func status(hunt: String, team: String) -> String { "chest/\(hunt)/\(team)/status" }
     public static func release(hunt: String, name: String) -> String { "chest/\(hunt)/release/\(name)" }
     /// Where OwnTracks' recorder and frontends look for transition events.
@@ -12,7 +13,7 @@ public enum HuntTopic {
     public static func releases(hunt: String) -> String { "chest/\(hunt)/release/+" }
 
     public enum Parsed: Hashable, Sendable {
-        case receipt(team: String)
+        case receipt(team: String, id: UInt64)
         case status(team: String)
         case release(name: String)
     }
@@ -20,12 +21,16 @@ public enum HuntTopic {
     /// What a topic of this hunt carries; nil for another hunt, another shape, or a level that is not a valid name.
     public static func parse(_ topic: String, hunt: String) -> Parsed? {
         let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
+        if levels.count == 5, levels[0] == "chest", levels[1] == hunt, levels[3] == "receipt",
+           HuntTeam.isValidName(String(levels[2])), levels[4].utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+           levels[4].first != "0", let id = UInt64(levels[4]) {
+            return .receipt(team: String(levels[2]), id: id)
+        }
         guard levels.count == 4, levels[0] == "chest", levels[1] == hunt else { return nil }
         let (middle, last) = (String(levels[2]), String(levels[3]))
         if middle == "release" { return HuntRelease.isValidName(last) ? .release(name: last) : nil }
         guard HuntTeam.isValidName(middle) else { return nil }
         switch last {
-        case "receipt": return .receipt(team: middle)
         case "status": return .status(team: middle)
         default: return nil
         }

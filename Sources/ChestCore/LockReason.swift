@@ -74,7 +74,7 @@ public enum LockReason: Hashable, Sendable, Codable {
         case .needsPINForPlace:
             "enter the PIN (chest pin): it is tried with each new place, and a wrong PIN and a wrong place look alike"
         case let .waitsForRelease(name, arrived):
-            arrived ? "released: opening" : "waits for the organiser to release \u{201C}\(name)\u{201D}"
+            arrived ? "released: opening" : "not released yet (chest hunt release \(name), by the organiser)"
         case .pinKeptForPlace: "PIN kept: it will be tried at each new place; a wrong PIN and a wrong place look alike"
         }
     }

@@ -69,7 +69,7 @@ extension Lock {
         case let .temperature(bounds): "\(bounds) °C"
         case let .altitude(bounds): "\(bounds) m above sea level"
         case let .after(link): "after page \(link.page) of message \(link.message.short)"
-        case let .release(name): "when the organiser releases \u{201C}\(name)\u{201D}"
+        case let .release(name): "the organiser's release \u{201C}\(name)\u{201D}"
         }
     }
 }

@@ -68,6 +68,6 @@ extension Daemon {
     func teamStatus() -> TeamStatus {
         let pages = engine.entries.values.reduce(0) { $0 + $1.state.openPages.count { $0.set != nil } }
         return TeamStatus(online: true, pagesOpen: pages, trust: engine.lastFix == nil ? nil : engine.trust.level,
-                          fixMode: engine.lastFix?.mode, session: 0, final: false)
+                          fixMode: engine.lastFix?.mode)
     }
 }

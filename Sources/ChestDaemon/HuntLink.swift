@@ -22,8 +22,11 @@ final class HuntLink {
     private var sending: Set<UInt64> = []
     private var connected = false
     private var problem: String?
-    /// This connection's session (docs/HUNTS.md "Team status"): the last will closes it.
+    /// This connection's session and the statuses published in it (docs/HUNTS.md "Team status"): a status's ID
+    /// is the session in the high 32 bits and the count in the low ones, and the last will, which closes the
+    /// session, has the highest count. So a will comes after every status of its session and before the next.
     private var session: UInt64 = 0
+    private var statusCount: UInt64 = 0
     private var lastStatus: TeamStatus?
     /// Releases the organiser published and this link checked, by name (kept in the chest, so a restart without a
     /// broker still knows them).
@@ -63,7 +66,7 @@ final class HuntLink {
         var options = MQTTOptions(clientID: "chest-\(hunt.id.prefix(12))-\(team.name)-\(device)", host: broker.host,
                                   port: broker.port, tls: broker.tls, caFile: hunt.caFile, username: team.name,
                                   password: team.password)
-        session = Self.newSession()
+        session = newSession()
         options.will = willMessage()
         let client = try MQTTClient(options, onEvent: events)
         client.subscribe(HuntTopic.releases(hunt: hunt.id))
@@ -99,7 +102,7 @@ final class HuntLink {
             inFlight.removeAll()
             sending.removeAll()
             // The broker published (or will publish) this session's will: the next connection is a new session.
-            session = Self.newSession()
+            session = newSession()
             client?.setWill(willMessage())
         case let .delivered(mid):
             guard let id = inFlight.removeValue(forKey: mid) else { break }
@@ -157,7 +160,8 @@ final class HuntLink {
                           page: open.page, set: open.set, openedAt: open.at, evidence: evidence, reader: ""), with: identity)
         do {
             _ = try outbox.append { id in
-                (HuntTopic.receipt(hunt: hunt.id, team: team.name), signed(.receipt, id: id) { $0.receipt = receipt }, false)
+                (HuntTopic.receipt(hunt: hunt.id, team: team.name, id: id),
+                 sign(HuntEnvelope(hunt: hunt.id, sender: team.name, id: id, sent: Date(), receipt: receipt)), true)
             }
             let transition = OwnTracksTransition(receipt: receipt, huntName: hunt.name, team: team.name,
                                                  sharePositions: hunt.sharePositions)
@@ -179,11 +183,12 @@ final class HuntLink {
     private func queueStatus(_ status: TeamStatus) {
         var status = status
         status.online = true
-        status.session = session
-        status.final = false
+        statusCount += 1
+        let id = session << 32 | statusCount
         do {
-            _ = try outbox.append { id in
-                (HuntTopic.status(hunt: hunt.id, team: team.name), signed(.status, id: id) { $0.status = status }, true)
+            _ = try outbox.append { _ in
+                (HuntTopic.status(hunt: hunt.id, team: team.name),
+                 sign(HuntEnvelope(hunt: hunt.id, sender: team.name, id: id, sent: Date(), status: status)), true)
             }
         } catch {
             log.error("hunt: cannot put the team's status in the outbox: \(error)")
@@ -192,10 +197,10 @@ final class HuntLink {
 
     /// The last will: this session is over (docs/HUNTS.md "Team status").
     private func willMessage() -> MQTTMessage {
-        let status = TeamStatus(online: false, pagesOpen: lastStatus?.pagesOpen ?? 0, trust: nil, fixMode: nil,
-                                session: session, final: true)
-        return MQTTMessage(topic: HuntTopic.status(hunt: hunt.id, team: team.name),
-                           payload: signed(.status, id: session) { $0.status = status }, qos: 1, retain: true)
+        let status = TeamStatus(online: false, pagesOpen: lastStatus?.pagesOpen ?? 0)
+        let envelope = HuntEnvelope(hunt: hunt.id, sender: team.name, id: session << 32 | UInt64(UInt32.max), sent: Date(),
+                                    status: status)
+        return MQTTMessage(topic: HuntTopic.status(hunt: hunt.id, team: team.name), payload: sign(envelope), qos: 1, retain: true)
     }
 
     /// Sends every outbox entry not yet in flight, oldest first, while connected.
@@ -213,11 +218,7 @@ final class HuntLink {
         }
     }
 
-    private func signed(_ kind: HuntEnvelope.Kind, id: UInt64, _ fill: (inout HuntEnvelope) -> Void) -> Data {
-        var envelope = HuntEnvelope(hunt: hunt.id, sender: team.name, kind: kind, id: id, sent: Date())
-        fill(&envelope)
-        return HuntSigner.sign(envelope, secretKey: teamKey).bytes
-    }
+    private func sign(_ envelope: HuntEnvelope) -> Data { HuntSigner.sign(envelope, secretKey: teamKey).bytes }
 
     /// The fix mode the last status showed.
     var lastFixMode: Int? { lastStatus?.fixMode }
@@ -230,8 +231,11 @@ final class HuntLink {
                        releases: releases.keys.sorted())
     }
 
-    /// A session number above every earlier one of this device: milliseconds since 1970.
-    private static func newSession() -> UInt64 { UInt64(Date().timeIntervalSince1970 * 1000) }
+    /// A session number above every earlier one of this device: seconds since 1970, and above the last one.
+    private func newSession() -> UInt64 {
+        statusCount = 0
+        return max(session + 1, UInt64(Date().timeIntervalSince1970))
+    }
 
     /// This machine's name as an MQTT topic level (OwnTracks' device).
     private static func deviceName() -> String {

@@ -34,6 +34,9 @@ public final class MQTTClient: @unchecked Sendable {
     @discardableResult
     public func publish(_ message: MQTTMessage) throws(MQTTError) -> Int32 { try connection.publish(message) }
 
+    /// Replaces the last will from the next connection on (the current one keeps the will it connected with).
+    public func setWill(_ will: MQTTMessage) { connection.setWill(will) }
+
     /// Whether the broker accepted the current connection and it has not been lost since.
     public var isConnected: Bool { connection.isConnected }
 

@@ -22,6 +22,8 @@ final class MQTTConnection: @unchecked Sendable {
         /// Failed attempts since the last accepted connection: the backoff.
         var failures = 0
         var loopThread: pthread_t?
+        /// A will to use from the next connection on, set by `setWill`.
+        var nextWill: MQTTMessage?
     }
 
     /// libmosquitto's own global state: initialised once per process.
@@ -118,6 +120,8 @@ final class MQTTConnection: @unchecked Sendable {
 
     var isConnected: Bool { state.withLock { $0.connected } }
 
+    func setWill(_ will: MQTTMessage) { state.withLock { $0.nextWill = will } }
+
     func stop() {
         let (started, onLoopThread) = state.withLock { state in
             let onLoop = state.loopThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
@@ -162,7 +166,16 @@ final class MQTTConnection: @unchecked Sendable {
         state.withLock { $0.loopThread = pthread_self() }
         var first = true
         while !isStopping {
-            state.withLock { $0.refused = false }
+            // The will is part of CONNECT: changed here, on this thread, between connections only.
+            if let will = state.withLock({ state in
+                defer { state.nextWill = nil }
+                state.refused = false
+                return state.nextWill
+            }) {
+                _ = will.payload.withUnsafeBytes {
+                    mosquitto_will_set(mosq, will.topic, Int32($0.count), $0.baseAddress, will.qos, will.retain)
+                }
+            }
             let rc = first
                 ? mosquitto_connect_async(mosq, options.host, Int32(options.port), Int32(options.keepAlive))
                 : mosquitto_reconnect_async(mosq)
