@@ -41,7 +41,7 @@ struct BoardCommand: ChestCommand {
         guard !hunt.isJoinFile else { throw ChestError("\(huntPath) is a team's join file; the board needs the organiser's hunt file") }
         var feed = BoardFeed(hunt: hunt, huntPath: huntPath)
         let past = try feed.restore()
-        let link = try OrganiserLink(hunt: hunt, session: "board")
+        let link = try OrganiserLink(hunt: hunt, purpose: "board")
         defer { link.stop() }
         link.client.subscribe(HuntTopic.all(hunt: hunt.id))
         if once { return try printOnce(hunt, &feed, link) }

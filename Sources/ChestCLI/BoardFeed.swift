@@ -13,6 +13,10 @@ struct BoardFeed {
     private var journal: FileHandle?
     /// The latest lines worth showing, newest last.
     private(set) var latest: [(at: Date, text: String)] = []
+    /// The signatures of the messages believed: an exact copy of one is a redelivery (QoS 1, a retained message
+    /// sent again, a team's outbox after a crash), or a replay that tells nothing new; ignored and counted.
+    private var believed: Set<String> = []
+    private(set) var copies = 0
 
     /// The journal of the board of the hunt file at `huntPath`.
     static func journalPath(huntPath: String) -> String { huntPath + ".board" }
@@ -64,8 +68,13 @@ struct BoardFeed {
             gate.countMalformed()
             return note(board.recordRefusal(.malformed, topic: topic, at: now), at: now)
         }
+        if let signature = envelope.signature, believed.contains(signature) {
+            copies += 1
+            return []
+        }
         switch gate.admit(envelope, topic: topic, signatureValid: HuntSigner.isValid(envelope)) {
         case .accepted:
+            if let signature = envelope.signature { believed.insert(signature) }
             var problem: String?
             if let receipt = envelope.receipt {
                 do {
@@ -75,9 +84,6 @@ struct BoardFeed {
                 }
             }
             return note(board.record(envelope, receiptProblem: problem, receivedAt: now), at: now)
-        case .refused(.replayed) where retained:
-            // The broker hands every retained message to each new subscriber: the copy of one believed before.
-            return []
         case let .refused(refusal):
             return note(board.recordRefusal(refusal, topic: topic, at: now), at: now)
         }

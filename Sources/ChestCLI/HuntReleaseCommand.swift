@@ -43,7 +43,7 @@ struct HuntReleaseCommand: ChestCommand {
         let envelope = HuntEnvelope(hunt: hunt.id, id: UInt64(Date().timeIntervalSince1970 * 1000), sent: Date(),
                                     release: HuntRelease(name: release, key: key))
         let signed = HuntSigner.sign(envelope, with: identity)
-        let link = try OrganiserLink(hunt: hunt, session: nil)
+        let link = try OrganiserLink(hunt: hunt, purpose: "release")
         defer { link.stop() }
         try link.connect(within: timeout, broker: hunt.broker)
         let topic = HuntTopic.release(hunt: hunt.id, name: release)

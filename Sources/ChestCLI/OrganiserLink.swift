@@ -16,17 +16,17 @@ final class OrganiserLink: Sendable {
     let client: MQTTClient
     private let events = Events()
 
-    /// `session` names a persistent session the broker keeps while the organiser is away (the board's); nil for a
-    /// clean one.
-    init(hunt: HuntFile, session: String?) throws {
+    /// A clean session with a client ID of this process's own: what the board needs the broker keeps retained
+    /// (receipts, statuses, releases), so several boards may run at once and none needs a session kept for it.
+    init(hunt: HuntFile, purpose: String) throws {
         guard let password = hunt.organiserPassword else {
             throw ChestError("the hunt file has no organiser password; use the file chest hunt create wrote")
         }
         let broker = hunt.brokerURL
-        var options = MQTTOptions(clientID: "chest-\(session ?? "organiser-\(ProcessInfoID.pid)")-\(hunt.id.prefix(12))",
+        var options = MQTTOptions(clientID: "chest-\(purpose)-\(hunt.id.prefix(8))-\(ProcessInfoID.pid)",
                                   host: broker.host, port: broker.port, tls: broker.tls, caFile: hunt.caFile,
                                   username: HuntFile.organiserUser, password: password)
-        options.cleanSession = session == nil
+        options.cleanSession = true
         let events = self.events
         do {
             client = try MQTTClient(options) { event in

@@ -86,6 +86,14 @@ struct StatusCommand: ChestCommand {
         if let sealed = report.sealed, sealed.pending + sealed.cellsTried + sealed.deriving > 0 {
             lines.append(row("sealed", "\(sealed.pending) sealed location locks pending, \(sealed.cellsTried) cells tried, \(sealed.deriving) being tried"))
         }
+        if let hunt = report.hunt {
+            let link = hunt.connected ? "connected" : "not connected" + (hunt.problem.map { " (\($0))" } ?? "")
+            var text = "\u{201C}\(TerminalText.escaped(hunt.name))\u{201D} as team \(hunt.team) on \(hunt.broker): \(link); \(hunt.outbox) in the outbox"
+            let ignored = hunt.ignored.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+            if !ignored.isEmpty { text += "; ignored " + ignored.map { "\($0.value) \($0.key)" }.joined(separator: ", ") }
+            if !hunt.releases.isEmpty { text += "; released: " + hunt.releases.joined(separator: ", ") }
+            lines.append(row("hunt", text))
+        }
         for note in report.notes { lines.append(row("note", note)) }
         return lines.joined(separator: "\n")
     }

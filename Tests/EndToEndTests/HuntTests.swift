@@ -1,0 +1,307 @@
+import ChestCore
+import ChestIO
+import ChestSeal
+import ChestSimulator
+import ChestTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// Hunts over a real Mosquitto broker (docs/HUNTS.md): teams' chestd publish signed receipts, the organiser's board
+/// follows them, releases open pages on every team; outages of the broker and of a team lose nothing, and forged
+/// messages are refused.
+@Suite(.serialized, .timeLimit(.minutes(5)))
+struct HuntTests {
+    static let start = Coordinate(latitude: 46.2044, longitude: 6.1432)
+
+    /// The three spots of the walk, 300 m apart going north, where each team's page waits.
+    static func spot(_ index: Int) -> Coordinate {
+        Coordinate(latitude: start.latitude + 300 * Double(index + 1) / 111_195, longitude: start.longitude)
+    }
+
+    @Test func threeTeamsUnlockTheBoardShowsThemInOrderAndAReleaseOpensAPageOnEveryTeam() throws {
+        let broker = try MosquittoBroker.start()
+        defer { broker.stop() }
+        let hunt = try HuntWorld(teams: ["red", "blue", "green"], broker: broker)
+        let owntracks = try hunt.subscribe("owntracks/+/+/event", count: 3)
+        defer { kill(owntracks.pid, SIGTERM); _ = Subprocess.wait(owntracks.pid) }
+        let board = try hunt.startBoard()
+        defer { hunt.stopBoard(board) }
+
+        // One receiver for everyone, walking past each team's spot in turn: red's first, then blue's, then green's.
+        var waypoints: [NMEAWalk.Waypoint] = [.init(Self.start, altitudeMSL: 400, hold: 25)]
+        for (index, team) in hunt.teams.enumerated() {
+            let message = try hunt.compose(team.name, ["--lock", "location=\(Self.spot(index).latitude),\(Self.spot(index).longitude)/40m"])
+            try hunt.give(message, to: team)
+            waypoints.append(.init(Self.spot(index), altitudeMSL: 400, hold: 8))
+        }
+        let fake = try GPSFake(walk: NMEAWalk(waypoints: waypoints, start: Date(), speed: 40), delay: 0.04)
+        defer { fake.stop() }
+        for team in hunt.teams {
+            team.world.gpsd = "127.0.0.1:\(fake.port)"
+            try team.world.startDaemon()
+        }
+        try hunt.teams[0].world.waitUntil("the board shows three unlocks", timeout: 90) {
+            hunt.boardEvents(board).count { $0["event"] as? String == "unlock" } == 3
+        }
+        let unlocks = hunt.boardEvents(board).filter { $0["event"] as? String == "unlock" }
+        #expect(unlocks.map { $0["team"] as? String } == ["red", "blue", "green"])
+        #expect(unlocks.allSatisfy { $0["trust"] as? String == "simulated" && $0["page"] as? Int == 1 })
+        #expect(hunt.boardEvents(board).count { $0["event"] as? String == "refused" } == 0)
+
+        // OwnTracks' tools see each unlock as a transition, on their own topic.
+        let transitions = try hunt.received(owntracks, count: 3)
+        #expect(transitions.count == 3, "\(transitions)")
+        #expect(transitions.allSatisfy { $0.contains("\"_type\":\"transition\"") && $0.contains("\"event\":\"enter\"") })
+
+        // Page text never leaves the reader's machine; positions stay home unless the hunt shares them.
+        let everything = hunt.boardJournal
+        #expect(!everything.contains(Data("page of red".utf8).base64EncodedString()))
+        for index in 0..<3 { #expect(!hunt.brokerDump().contains(String(format: "%.4f", Self.spot(index).latitude))) }
+
+        // A page sealed under a release: locked everywhere until the organiser releases it, then open everywhere.
+        let finale = try hunt.compose("finale", ["--lock", "release=finale", "--hunt", hunt.huntPath])
+        for team in hunt.teams { try hunt.give(finale, to: team) }
+        let finaleID = try #require(hunt.ids["finale"])
+        for team in hunt.teams {
+            try team.world.waitUntil("\(team.name) has the finale", timeout: 20) { try team.world.states()["finale"] == "locked" }
+            #expect(try team.world.chest(["read", finaleID]).stdout.contains("not released yet"))
+        }
+        let released = try hunt.organiser(["hunt", "release", "finale", "--hunt", hunt.huntPath])
+        #expect(released.status == 0, "\(released.stderr)")
+        for team in hunt.teams {
+            try team.world.waitUntil("the finale opens for \(team.name)", timeout: 30) { try team.world.states()["finale"] == "open" }
+            #expect(try team.world.chest(["read", finaleID]).stdout.contains("page of finale"))
+        }
+        try hunt.teams[0].world.waitUntil("the board shows six unlocks", timeout: 30) {
+            hunt.boardEvents(board).count { $0["event"] as? String == "unlock" } == 6
+        }
+
+        // The leaderboard: two pages each, in the order they got there.
+        let once = try hunt.organiser(["board", hunt.huntPath, "--once"])
+        #expect(once.status == 0, "\(once.stderr)")
+        let rows = once.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        #expect(rows.map { String($0[1]) } == ["red", "blue", "green"], "\(once.stdout)")
+        #expect(rows.allSatisfy { $0[2] == "2" }, "\(once.stdout)")
+    }
+
+    @Test func aTeamOfflineDuringItsUnlocksPublishesThemAllOnceAfterTheBrokerComesBack() throws {
+        let broker = try MosquittoBroker.start()
+        defer { broker.stop() }
+        let hunt = try HuntWorld(teams: ["red"], broker: broker)
+        let red = hunt.teams[0]
+        let board = try hunt.startBoard()
+        defer { hunt.stopBoard(board) }
+        try red.world.startDaemon()
+        try red.world.waitUntil("red is online", timeout: 20) { hunt.boardEvents(board).contains { $0["online"] as? Bool == true } }
+
+        // The broker dies; red unlocks three pages while it is away, and chestd itself is killed once meanwhile.
+        broker.kill()
+        for index in 0..<3 {
+            try hunt.give(try hunt.compose("past \(index)", ["--lock", "time=2020-01-01T00:00:00Z"]), to: red)
+        }
+        try red.world.waitUntil("three pages open", timeout: 20) { try red.world.states().values.filter { $0 == "open" }.count == 3 }
+        try red.world.waitUntil("the outbox holds them", timeout: 10) { try red.hunt()["outbox"] as? Int ?? 0 >= 3 }
+        red.world.stopDaemon(SIGKILL)
+        try red.world.startDaemon()
+        #expect(try red.hunt()["outbox"] as? Int ?? 0 >= 3)
+        try broker.restart()
+        try red.world.waitUntil("the outbox empties", timeout: 40) { try red.hunt()["outbox"] as? Int == 0 }
+        try red.world.waitUntil("the board has all three", timeout: 30) {
+            hunt.boardEvents(board).count { $0["event"] as? String == "unlock" } == 3
+        }
+        // Once each, even after a restart of the board (its journal) and with the retained receipts sent again.
+        hunt.stopBoard(board)
+        let again = try hunt.startBoard()
+        defer { hunt.stopBoard(again) }
+        try red.world.waitUntil("the restarted board replays its journal", timeout: 20) {
+            hunt.boardEvents(again).count { $0["event"] as? String == "unlock" } == 3
+        }
+        usleep(1_500_000)
+        let titles = hunt.boardEvents(again).filter { $0["event"] as? String == "unlock" }.compactMap { $0["title"] as? String }
+        #expect(titles.sorted() == ["past 0", "past 1", "past 2"])
+        #expect(hunt.boardEvents(again).count { $0["event"] as? String == "refused" } == 0)
+    }
+
+    @Test func forgedReceiptsAndAReleaseSignedByAnotherKeyAreRefused() throws {
+        let broker = try MosquittoBroker.start()
+        defer { broker.stop() }
+        let hunt = try HuntWorld(teams: ["red"], broker: broker)
+        let red = hunt.teams[0]
+        let finale = try hunt.compose("finale", ["--lock", "release=finale", "--hunt", hunt.huntPath])
+        try hunt.give(finale, to: red)
+        try red.world.startDaemon()
+        let board = try hunt.startBoard()
+        defer { hunt.stopBoard(board) }
+        try red.world.waitUntil("red is online", timeout: 20) { try red.hunt()["connected"] as? Bool == true }
+
+        let file = try HuntFile.read(path: hunt.huntPath)
+        let team = try #require(file.team(named: "red"))
+        let teamKey = [UInt8](try #require(Data(base64Encoded: team.secretKey ?? "")))
+        let receipt = UnlockReceipt(message: MessageID(bytes: [UInt8](repeating: 9, count: 16)), messageSignature: "", title: "forged",
+                                    page: 1, set: .a, openedAt: Date(), evidence: UnlockEvidence(locks: [.location], fixes: [], source: nil,
+                                    trust: FixTrust(level: .hardware), gpsTime: nil, systemTime: Date(), clock: "system"),
+                                    reader: "")
+        let mallory = try Identity.loadOrCreate(at: red.world.root + "/mallory.json")
+        // Signed by a key the hunt does not know for red.
+        let stranger = HuntSigner.sign(HuntEnvelope(hunt: file.id, sender: "red", id: 900, sent: Date(),
+                                                    receipt: ReceiptSigner.sign(receipt, with: mallory)), with: mallory)
+        try hunt.publish(HuntTopic.receipt(hunt: file.id, team: "red", id: 900), stranger.bytes)
+        // Signed by red's key, but the receipt inside was changed after the reader signed it.
+        var edited = ReceiptSigner.sign(receipt, with: mallory)
+        edited.title = "edited"
+        let tampered = HuntSigner.sign(HuntEnvelope(hunt: file.id, sender: "red", id: 901, sent: Date(), receipt: edited),
+                                       secretKey: teamKey)
+        try hunt.publish(HuntTopic.receipt(hunt: file.id, team: "red", id: 901), tampered.bytes)
+        // A release with the right name, signed by Mallory, not the organiser.
+        let fake = HuntSigner.sign(HuntEnvelope(hunt: file.id, id: 1, sent: Date(),
+                                                release: HuntRelease(name: "finale", key: HuntSigner.newReleaseKey())), with: mallory)
+        try hunt.publish(HuntTopic.release(hunt: file.id, name: "finale"), fake.bytes, retain: true)
+
+        try red.world.waitUntil("the board refuses both", timeout: 20) {
+            let events = hunt.boardEvents(board)
+            return events.contains { $0["reason"] as? String == "unknownKey" }
+                && events.contains { ($0["why"] as? String)?.contains("signature does not match") == true }
+        }
+        #expect(!hunt.boardEvents(board).contains { $0["event"] as? String == "unlock" })
+        try red.world.waitUntil("red ignores the release", timeout: 20) {
+            (try red.hunt()["ignored"] as? [String: Int])?["unknownKey"] == 1
+        }
+        #expect(try red.world.states()["finale"] == "locked")
+        let status = try red.world.chest(["status"])
+        #expect(status.stdout.contains("unknownKey"), "\(status.stdout)")
+    }
+
+    @Test func teamsOnOneBrokerAndTheBoardOnABridgedOne() throws {
+        let (main, edge) = try MosquittoBroker.bridged()
+        defer { edge.stop(); main.stop() }
+        let hunt = try HuntWorld(teams: ["red"], broker: edge, boardBroker: main)
+        let board = try hunt.startBoard()
+        defer { hunt.stopBoard(board) }
+        let red = hunt.teams[0]
+        try red.world.startDaemon()
+        try hunt.give(try hunt.compose("bridged", ["--lock", "time=2020-01-01T00:00:00Z"]), to: red)
+        try red.world.waitUntil("the board on the other broker shows it", timeout: 30) {
+            hunt.boardEvents(board).contains { $0["event"] as? String == "unlock" && $0["title"] as? String == "bridged" }
+        }
+    }
+}
+
+/// A hunt for a test: the organiser (alice, who also composes) and a world per team, each with its own chestd,
+/// chest and config, joined to the hunt.
+final class HuntWorld {
+    struct Team {
+        let name: String
+        let world: ChestHarness
+
+        /// `status`'s hunt section.
+        func hunt() throws -> [String: Any] { try world.status()["hunt"] as? [String: Any] ?? [:] }
+    }
+
+    let broker: MosquittoBroker
+    let teams: [Team]
+    let organiserWorld = ChestHarness()
+    /// The ID of each message composed, by title.
+    var ids: [String: String] = [:]
+    var huntPath: String { organiserWorld.root + "/test.hunt" }
+    var boardJournal: String { (try? String(contentsOfFile: huntPath + ".board", encoding: .utf8)) ?? "" }
+
+    /// Creates the hunt on `broker` (or, for the board only, on `boardBroker`) and joins each team.
+    init(teams names: [String], broker: MosquittoBroker, boardBroker: MosquittoBroker? = nil) throws {
+        self.broker = broker
+        teams = names.map { Team(name: $0, world: ChestHarness()) }
+        let created = try organiser(["hunt", "create", "Test hunt", "--broker", "mqtt://\(broker.host):\(broker.port)", "-o", huntPath])
+        guard created.status == 0 else { throw HuntTestFailure(created.stderr) }
+        for team in teams {
+            let join = team.world.root + "/join.hunt"
+            let added = try organiser(["hunt", "team", "add", team.name, "--hunt", huntPath, "-o", join])
+            guard added.status == 0 else { throw HuntTestFailure(added.stderr) }
+            let joined = try team.world.chest(["hunt", "join", join])
+            guard joined.status == 0 else { throw HuntTestFailure(joined.stderr) }
+        }
+        if let boardBroker {
+            // The organiser's copy points at the other broker of the bridge; the teams' join files do not change.
+            var file = try HuntFile.read(path: huntPath)
+            file.broker = "mqtt://\(boardBroker.host):\(boardBroker.port)"
+            try file.write(to: huntPath)
+        }
+    }
+
+    @discardableResult
+    func organiser(_ arguments: [String]) throws -> Subprocess.Outcome { try organiserWorld.chest(arguments, user: "alice") }
+
+    /// Composes a one-page message titled `title` whose page says "page of TITLE"; returns its path.
+    func compose(_ title: String, _ locks: [String]) throws -> String {
+        let path = organiserWorld.root + "/\(title.replacingOccurrences(of: " ", with: "-")).locked"
+        let made = try organiser(["compose", "-o", path, "--title", title, "--page", "page of \(title)"] + locks)
+        guard made.status == 0 else { throw HuntTestFailure(made.stderr) }
+        ids[title] = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        return path
+    }
+
+    /// Puts the message into the team's chest, through chestd when it runs.
+    func give(_ path: String, to team: Team) throws {
+        let destination = team.world.chest + "/" + URL(fileURLWithPath: path).lastPathComponent
+        try FileManager.default.copyItem(atPath: path, toPath: destination + ".part")
+        try FileManager.default.moveItem(atPath: destination + ".part", toPath: destination)
+    }
+
+    /// `chest board --json`, running.
+    func startBoard() throws -> (pid: pid_t, output: String) {
+        let output = organiserWorld.root + "/board-\(UUID().uuidString).jsonl"
+        let pid = try Subprocess.spawn(ChestHarness.products + "/chest", ["board", huntPath, "--json"],
+                                       environment: organiserWorld.environment(user: "alice"), stdout: output,
+                                       stderr: output + ".err")
+        return (pid, output)
+    }
+
+    func stopBoard(_ board: (pid: pid_t, output: String)) {
+        kill(board.pid, SIGTERM)
+        _ = Subprocess.wait(board.pid)
+    }
+
+    func boardEvents(_ board: (pid: pid_t, output: String)) -> [[String: Any]] {
+        let text = (try? String(contentsOfFile: board.output, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    /// `mosquitto_sub` on `topic`, running until it has `count` messages.
+    func subscribe(_ topic: String, count: Int) throws -> (pid: pid_t, output: String) {
+        let output = organiserWorld.root + "/sub-\(UUID().uuidString).txt"
+        let pid = try Subprocess.spawn("/usr/bin/mosquitto_sub", ["-h", broker.host, "-p", String(broker.port), "-t", topic,
+                                                                  "-C", String(count), "-q", "1"],
+                                       environment: ProcessInfo.processInfo.environment, stdout: output, stderr: output + ".err")
+        usleep(300_000)
+        return (pid, output)
+    }
+
+    func received(_ subscription: (pid: pid_t, output: String), count: Int) throws -> [String] {
+        try organiserWorld.waitUntil("\(count) messages", timeout: 20) {
+            ((try? String(contentsOfFile: subscription.output, encoding: .utf8)) ?? "").split(separator: "\n").count >= count
+        }
+        return ((try? String(contentsOfFile: subscription.output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// Publishes as an outsider would, with `mosquitto_pub`.
+    func publish(_ topic: String, _ payload: Data, retain: Bool = false) throws {
+        let file = organiserWorld.root + "/payload-\(UUID().uuidString)"
+        try payload.write(to: URL(fileURLWithPath: file))
+        let outcome = try Subprocess.run("/usr/bin/mosquitto_pub", ["-h", broker.host, "-p", String(broker.port), "-t", topic,
+                                                                    "-q", "1", "-f", file] + (retain ? ["-r"] : []),
+                                         environment: ProcessInfo.processInfo.environment)
+        guard outcome.status == 0 else { throw HuntTestFailure(outcome.stderr) }
+    }
+
+    /// Every retained message on the broker, as text.
+    func brokerDump() -> String {
+        (try? Subprocess.run("/usr/bin/mosquitto_sub", ["-h", broker.host, "-p", String(broker.port), "-t", "#", "-W", "2", "-v"],
+                             environment: ProcessInfo.processInfo.environment).stdout) ?? ""
+    }
+}
+
+struct HuntTestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
