@@ -72,7 +72,8 @@ public final class HuntOutbox: @unchecked Sendable {
 
     /// Makes the entry with the next id (`make` builds its topic and payload from the id, e.g. a signed envelope),
     /// writes it durably (the file and the directory synced) and only then returns it. Throws, having kept every
-    /// earlier entry, when the disk refuses; the id is not handed out again either way.
+    /// earlier entry, when the disk refuses. Such an id was never written, so a reopened outbox may hand it out
+    /// again; nothing with it can have reached the broker.
     public func append(_ make: (UInt64) throws -> (topic: String, payload: Data, retain: Bool)) throws -> OutboxEntry {
         lock.lock()
         defer { lock.unlock() }
