@@ -95,6 +95,13 @@ import Testing
             """)
     }
 
+    @Test func theBoardSurvivesARestartThroughCodable() throws {
+        let board = race()
+        let restored = try ChestJSON.decoder().decode(HuntBoard.self, from: ChestJSON.encoder().encode(board))
+        #expect(restored.teams == board.teams)
+        #expect(restored.leaderboardText() == board.leaderboardText())
+    }
+
     @Test func jsonLinesHaveTheirDocumentedFieldsAndReadBack() throws {
         let events: [BoardEvent] = [
             .team(name: "red", online: true, lastHeard: at(1), trust: .hardware, pages: 2),

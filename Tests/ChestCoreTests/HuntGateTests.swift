@@ -50,12 +50,46 @@ import Testing
         var gate = HuntGate(hunt: HuntFixture.hunt())
         #expect(gate.admit(HuntFixture.statusEnvelope("red", id: 5), topic: statusTopic("red"), signatureValid: true) == .accepted)
         #expect(gate.admit(HuntFixture.statusEnvelope("red", id: 5), topic: statusTopic("red"), signatureValid: true)
-                == .refused(.replayed))
+                == .accepted, "the retained status in force, heard again by a new subscription")
         #expect(gate.admit(HuntFixture.statusEnvelope("red", id: 3), topic: statusTopic("red"), signatureValid: true)
                 == .refused(.replayed), "an older retained status must not overwrite a newer one")
         #expect(gate.admit(HuntFixture.statusEnvelope("red", id: 9), topic: statusTopic("red"), signatureValid: true) == .accepted)
+        #expect(gate.admit(HuntFixture.statusEnvelope("red", id: 5), topic: statusTopic("red"), signatureValid: true)
+                == .refused(.replayed), "no longer the status in force")
         #expect(gate.admit(HuntFixture.receiptEnvelope("red", id: 6), topic: receiptTopic("red"), signatureValid: true)
                 == .accepted, "receipts and statuses share the sender's ids but are judged apart")
+    }
+
+    func will(_ team: String, id: UInt64) -> HuntEnvelope {
+        HuntFixture.signed(HuntEnvelope(hunt: HuntFixture.huntID, sender: team, id: id, sent: CoreFixture.t0,
+                                        status: TeamStatus(online: false, pagesOpen: 0)))
+    }
+
+    func online(_ team: String, id: UInt64, will: UInt64) -> HuntEnvelope {
+        HuntFixture.signed(HuntEnvelope(hunt: HuntFixture.huntID, sender: team, id: id, sent: CoreFixture.t0,
+                                        status: TeamStatus(online: true, pagesOpen: 1, trust: .hardware, will: will)))
+    }
+
+    @Test func theWillOfTheConnectionInForceIsAcceptedOnceAndNoOlderOne() {
+        var gate = HuntGate(hunt: HuntFixture.hunt())
+        let topic = statusTopic("red")
+        // Connection 1 registered will 10, then said online with 11 and 14.
+        #expect(gate.admit(online("red", id: 11, will: 10), topic: topic, signatureValid: true) == .accepted)
+        #expect(gate.admit(online("red", id: 14, will: 10), topic: topic, signatureValid: true) == .accepted)
+        #expect(gate.admit(will("red", id: 10), topic: topic, signatureValid: true) == .accepted, "the connection died")
+        #expect(gate.admit(will("red", id: 10), topic: topic, signatureValid: true) == .accepted,
+                "the retained will in force, heard again")
+        // Connection 2: will 20, online 21; the old will replayed must not mark the team offline.
+        #expect(gate.admit(online("red", id: 21, will: 20), topic: topic, signatureValid: true) == .accepted)
+        #expect(gate.admit(will("red", id: 10), topic: topic, signatureValid: true) == .refused(.replayed))
+        #expect(gate.admit(will("red", id: 19), topic: topic, signatureValid: true) == .refused(.replayed),
+                "an offline status below the one in force that is not its will")
+        #expect(gate.admit(will("red", id: 20), topic: topic, signatureValid: true) == .accepted)
+        #expect(gate.admit(online("red", id: 11, will: 10), topic: topic, signatureValid: true) == .refused(.replayed))
+        // A graceful stop: an ordinary offline status, above everything; no will is pending after it.
+        #expect(gate.admit(online("red", id: 31, will: 30), topic: topic, signatureValid: true) == .accepted)
+        #expect(gate.admit(will("red", id: 32), topic: topic, signatureValid: true) == .accepted)
+        #expect(gate.admit(will("red", id: 30), topic: topic, signatureValid: true) == .refused(.replayed))
     }
 
     @Test func theSameReleaseIsAcceptedAgainAndAnOlderOneIsNot() throws {
@@ -77,6 +111,7 @@ import Testing
         var gate = HuntGate(hunt: HuntFixture.hunt())
         _ = gate.admit(HuntFixture.receiptEnvelope("red", id: 1), topic: receiptTopic("red"), signatureValid: true)
         _ = gate.admit(HuntFixture.statusEnvelope("red", id: 2), topic: statusTopic("red"), signatureValid: true)
+        _ = gate.admit(HuntFixture.statusEnvelope("red", id: 7), topic: statusTopic("red"), signatureValid: true)
         _ = gate.admit(HuntFixture.releaseEnvelope("finale", id: 3), topic: HuntTopic.release(hunt: hunt, name: "finale"),
                        signatureValid: true)
         let stored = try ChestJSON.encoder().encode(gate.seen)
@@ -86,6 +121,8 @@ import Testing
                 == .refused(.replayed))
         #expect(restarted.admit(HuntFixture.statusEnvelope("red", id: 2), topic: statusTopic("red"), signatureValid: true)
                 == .refused(.replayed))
+        #expect(restarted.admit(HuntFixture.statusEnvelope("red", id: 7), topic: statusTopic("red"), signatureValid: true)
+                == .accepted, "the retained status in force")
         #expect(restarted.admit(HuntFixture.releaseEnvelope("finale", id: 3),
                                 topic: HuntTopic.release(hunt: hunt, name: "finale"), signatureValid: true) == .accepted)
         #expect(restarted.admit(HuntFixture.receiptEnvelope("red", id: 4), topic: receiptTopic("red"), signatureValid: true)
