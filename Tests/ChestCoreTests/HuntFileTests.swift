@@ -49,6 +49,7 @@ import Testing
         ("password", { $0.teams[0].password = "" }, "password"),
         ("public key", { $0.teams[1].publicKey = HuntFixture.key(1, count: 31) }, "team blue's public key"),
         ("secret key", { $0.teams[2].secretKey = HuntFixture.key(1, count: 32) }, "team green's secret key"),
+        ("secret key of another", { $0.teams[2].secretKey = $0.teams[1].secretKey }, "does not belong to its public key"),
         ("join two teams", { $0.team = "red"; $0.releases = nil }, "exactly its own team"),
         ("join no secret", { $0.teams = [$0.teams[0]]; $0.teams[0].secretKey = nil; $0.team = "red"; $0.releases = nil },
          "no secret key"),

@@ -10,8 +10,10 @@ enum HuntFixture {
 
     static let organiserKey = key(1)
 
+    /// A team whose secret key has libsodium's shape: 32 seed bytes, then the public key.
     static func team(_ name: String, _ byte: UInt8) -> HuntTeam {
-        HuntTeam(name: name, password: "pw-\(name)-0123456789ab", publicKey: key(byte), secretKey: key(byte, count: 64))
+        HuntTeam(name: name, password: "pw-\(name)-0123456789ab", publicKey: key(byte),
+                 secretKey: (Data(repeating: 0xee, count: 32) + Data(repeating: byte, count: 32)).base64EncodedString())
     }
 
     /// An organiser's file with teams red (key 0x10), blue (0x11) and green (0x12) and one release key.
