@@ -26,6 +26,9 @@ public struct OutboxEntry: Codable, Hashable, Sendable {
 ///
 /// A retained entry replaces older pending entries of the same topic once it is durable: the broker keeps only
 /// the last retained message of a topic, so sending the older ones would only be undone (a team's status).
+///
+/// Safe to use from several threads (the MQTT client's and chestd's): every method takes one lock, so `append`'s
+/// closure must not call the outbox.
 public final class HuntOutbox: @unchecked Sendable {
     public let directory: String
     private let lock = NSLock()
@@ -86,8 +89,10 @@ public final class HuntOutbox: @unchecked Sendable {
         }
         entries[id] = entry
         if entry.retain {
+            // The new entry is durable already: an older one that cannot be removed now is only sent first, and
+            // the receiver's gate puts them in order.
             for older in entries.values where older.retain && older.topic == entry.topic && older.id < id {
-                try removeLocked(older.id)
+                try? removeLocked(older.id)
             }
         }
         return entry
