@@ -2,8 +2,9 @@ import struct Foundation.Date
 
 /// The organiser's view of a hunt (docs/HUNTS.md "The board"): every team of the hunt file, whether it is
 /// online, the pages it opened and when, the trust of its fixes, and what was refused. Pure: fed envelopes the
-/// gate accepted, in arrival order.
-public struct HuntBoard: Sendable {
+/// gate accepted, in arrival order. Codable, so that `chest board` keeps it (with `HuntGate.seen`) across runs:
+/// receipts are not retained by the broker, so a board that forgot them would not hear them again.
+public struct HuntBoard: Codable, Sendable {
     public struct OpenedPage: Codable, Hashable, Sendable {
         public var message: MessageID
         public var title: String

@@ -99,8 +99,14 @@ public struct HuntFile: Codable, Hashable, Sendable {
             guard Self.base64(team.publicKey, bytes: 32) else {
                 throw HuntError("team \(shown)'s public key is not a base64 Ed25519 public key")
             }
-            if let secret = team.secretKey, !Self.base64(secret, bytes: 64) {
-                throw HuntError("team \(shown)'s secret key is not a base64 Ed25519 secret key")
+            if let secret = team.secretKey {
+                guard let bytes = Data(base64Encoded: secret), bytes.count == 64 else {
+                    throw HuntError("team \(shown)'s secret key is not a base64 Ed25519 secret key")
+                }
+                // An Ed25519 secret key in libsodium's form is the seed followed by the public key.
+                guard bytes.suffix(32) == Data(base64Encoded: team.publicKey) else {
+                    throw HuntError("team \(shown)'s secret key does not belong to its public key; run `chest hunt team add` again")
+                }
             }
         }
         if let team {

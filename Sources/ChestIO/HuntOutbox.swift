@@ -26,6 +26,9 @@ public struct OutboxEntry: Codable, Hashable, Sendable {
 ///
 /// A retained entry replaces older pending entries of the same topic once it is durable: the broker keeps only
 /// the last retained message of a topic, so sending the older ones would only be undone (a team's status).
+///
+/// Safe to use from several threads (the MQTT client's and chestd's): every method takes one lock, so `append`'s
+/// closure must not call the outbox.
 public final class HuntOutbox: @unchecked Sendable {
     public let directory: String
     private let lock = NSLock()
@@ -72,7 +75,8 @@ public final class HuntOutbox: @unchecked Sendable {
 
     /// Makes the entry with the next id (`make` builds its topic and payload from the id, e.g. a signed envelope),
     /// writes it durably (the file and the directory synced) and only then returns it. Throws, having kept every
-    /// earlier entry, when the disk refuses; the id is not handed out again either way.
+    /// earlier entry, when the disk refuses. Such an id was never written, so a reopened outbox may hand it out
+    /// again; nothing with it can have reached the broker.
     public func append(_ make: (UInt64) throws -> (topic: String, payload: Data, retain: Bool)) throws -> OutboxEntry {
         lock.lock()
         defer { lock.unlock() }
@@ -85,11 +89,25 @@ public final class HuntOutbox: @unchecked Sendable {
         }
         entries[id] = entry
         if entry.retain {
+            // The new entry is durable already: an older one that cannot be removed now is only sent first, and
+            // the receiver's gate puts them in order.
             for older in entries.values where older.retain && older.topic == entry.topic && older.id < id {
-                try removeLocked(older.id)
+                try? removeLocked(older.id)
             }
         }
         return entry
+    }
+
+    /// An id for a message that does not go through the outbox, durably used up before it is returned: the
+    /// connection's last will (`TeamStatus.will`), signed when the connection is made.
+    public func reserveID() throws -> UInt64 {
+        lock.lock()
+        defer { lock.unlock() }
+        let id = nextID
+        try AtomicFile.write(Data("\(id + 1)\n".utf8), to: directory + "/" + Self.counterName)
+        nextID = id + 1
+        storedNext = nextID
+        return id
     }
 
     /// Every entry waiting, in id order.

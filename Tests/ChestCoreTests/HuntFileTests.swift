@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+@testable import ChestCore
+
+/// Hunt files: a round trip keeps everything, join files carry one team, and every invalid field is refused
+/// with a sentence naming it.
+@Suite struct HuntFileTests {
+    @Test func aFileRoundTripsAndIsPrettySortedWithANewline() throws {
+        let hunt = HuntFixture.hunt()
+        let bytes = hunt.fileBytes
+        #expect(try HuntFile.decode(bytes) == hunt)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.hasSuffix("}\n"))
+        #expect(text.contains("\n  \"broker\" : \"mqtts://broker.example:8883\",\n  \"format\" : \"chest-hunt\""))
+        #expect(!text.contains("\"team\" :"), "an organiser's file has no team of its own")
+        #expect(hunt.brokerURL == BrokerURL("mqtts://broker.example")!)
+    }
+
+    @Test func aJoinFileHasOnlyItsTeamAndNoReleases() throws {
+        let join = try #require(HuntFixture.hunt().joinFile(team: "blue"))
+        #expect(join.isJoinFile)
+        #expect(join.teams == [HuntFixture.team("blue", 0x11)])
+        #expect(join.team == "blue")
+        #expect(join.releases == nil)
+        #expect(try HuntFile.decode(join.fileBytes) == join)
+        #expect(!HuntFixture.hunt().isJoinFile)
+        #expect(HuntFixture.hunt().joinFile(team: "purple") == nil)
+        var noSecret = HuntFixture.hunt()
+        noSecret.teams[0].secretKey = nil
+        #expect(noSecret.joinFile(team: "red") == nil)
+    }
+
+    static let invalid: [(String, @Sendable (inout HuntFile) -> Void, String)] = [
+        ("format", { $0.format = "chest-quest" }, "not a chest hunt file"),
+        ("version", { $0.version = 2 }, "version 2 is not supported"),
+        ("id short", { $0.id = "0123" }, "32 lowercase hex"),
+        ("id upper", { $0.id = HuntFixture.huntID.uppercased() }, "32 lowercase hex"),
+        ("name empty", { $0.name = "" }, "1 to 80 printable"),
+        ("name long", { $0.name = String(repeating: "x", count: 81) }, "1 to 80 printable"),
+        ("name control", { $0.name = "Old\u{1B}[2JTown" }, "1 to 80 printable"),
+        ("broker scheme", { $0.broker = "http://broker.example" }, "is not mqtt://HOST[:PORT]"),
+        ("broker port", { $0.broker = "mqtt://broker.example:0" }, "is not mqtt://HOST[:PORT]"),
+        ("ca file", { $0.caFile = "" }, "CA file"),
+        ("organiser", { $0.organiser = "not a key" }, "organiser's key"),
+        ("team name", { $0.teams[0].name = "red/+" }, "team name \"red/+\""),
+        ("team release", { $0.teams[0].name = "release" }, "nor \"release\""),
+        ("team organiser", { $0.teams[0].name = "organiser" }, "nor \"release\""),
+        ("duplicate", { $0.teams[1].name = "red" }, "listed twice"),
+        ("password", { $0.teams[0].password = "" }, "password"),
+        ("public key", { $0.teams[1].publicKey = HuntFixture.key(1, count: 31) }, "team blue's public key"),
+        ("secret key", { $0.teams[2].secretKey = HuntFixture.key(1, count: 32) }, "team green's secret key"),
+        ("secret key of another", { $0.teams[2].secretKey = $0.teams[1].secretKey }, "does not belong to its public key"),
+        ("join two teams", { $0.team = "red"; $0.releases = nil }, "exactly its own team"),
+        ("join no secret", { $0.teams = [$0.teams[0]]; $0.teams[0].secretKey = nil; $0.team = "red"; $0.releases = nil },
+         "no secret key"),
+        ("join releases", { $0.teams = [$0.teams[0]]; $0.team = "red" }, "must not carry release keys"),
+        ("release name", { $0.releases = ["a b": HuntFixture.key(2)] }, "release name"),
+        ("release key", { $0.releases = ["finale": HuntFixture.key(2, count: 16)] }, "32 bytes"),
+    ]
+
+    @Test(arguments: invalid.indices)
+    func everyInvalidFieldIsRefusedWithASentence(index: Int) {
+        let (label, edit, words) = Self.invalid[index]
+        var hunt = HuntFixture.hunt()
+        edit(&hunt)
+        do {
+            _ = try HuntFile.decode(hunt.fileBytes)
+            Issue.record("\(label) was accepted")
+        } catch {
+            #expect(error.description.contains(words), "\(label): \(error.description)")
+        }
+    }
+
+    @Test func missingFieldsAndWrongTypesAreNamed() throws {
+        var object = try #require(try JSONSerialization.jsonObject(with: HuntFixture.hunt().fileBytes) as? [String: Any])
+        object["broker"] = nil
+        #expect(throws: HuntError("not a chest hunt file: \"broker\" is missing")) {
+            try HuntFile.decode(JSONSerialization.data(withJSONObject: object))
+        }
+        object["broker"] = 42
+        #expect(throws: HuntError("not a chest hunt file: \"broker\" is not text")) {
+            try HuntFile.decode(JSONSerialization.data(withJSONObject: object))
+        }
+        #expect(throws: HuntError("not a chest hunt file: not JSON")) { try HuntFile.decode(Data("{".utf8)) }
+        #expect(throws: HuntError("the file is too large for a hunt file")) {
+            try HuntFile.decode(Data(count: HuntFile.sizeLimit + 1))
+        }
+    }
+
+    @Test(arguments: [
+        ("mqtt://localhost", "localhost", 1883, false),
+        ("mqtts://broker.example", "broker.example", 8883, true),
+        ("mqtt://127.0.0.1:18830", "127.0.0.1", 18830, false),
+        ("mqtts://[::1]:8884", "::1", 8884, true),
+        ("mqtt://[fe80::1]", "fe80::1", 1883, false),
+    ])
+    func brokerURLsParse(text: String, host: String, port: Int, tls: Bool) throws {
+        let url = try #require(BrokerURL(text))
+        #expect(url.host == host && url.port == port && url.tls == tls)
+        #expect(BrokerURL(url.description) == url)
+    }
+
+    @Test(arguments: ["http://x", "mqtt://", "mqtt://:1883", "mqtt://host:", "mqtt://host:65536", "mqtt://host:-1",
+                      "mqtt://host:1883/path", "mqtt://user@host", "mqtt://[::1", "mqtt://[]:1", "mqtt://[::1]x",
+                      "mqtt://ho st", "mqtt://-host", "MQTT://host", "mqtt://host:88888", "mqtt://[::1]:0"])
+    func badBrokerURLsAreRefused(text: String) {
+        #expect(BrokerURL(text) == nil)
+    }
+}

@@ -1,0 +1,189 @@
+import ChestCore
+import ChestIO
+import Foundation
+import Glibc
+import Testing
+
+/// The outbox keeps entries in id order across reopenings, never reuses an id, lets a newer retained status
+/// replace older ones, and neither a kill -9 in the middle of appends nor a full disk leaves a half entry or
+/// loses an earlier one.
+@Suite(.timeLimit(.minutes(1)))
+struct HuntOutboxTests {
+    func temporaryDirectory() throws -> String {
+        var template = Array((NSTemporaryDirectory() + "/chest-outbox-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) != nil }
+        try #require(made)
+        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/outbox"
+    }
+
+    func receipt(_ outbox: HuntOutbox, _ text: String = "receipt") throws -> OutboxEntry {
+        try outbox.append { id in ("chest/h/red/receipt", Data("\(text) \(id)".utf8), false) }
+    }
+
+    func status(_ outbox: HuntOutbox, team: String = "red") throws -> OutboxEntry {
+        try outbox.append { id in ("chest/h/\(team)/status", Data("status \(id)".utf8), true) }
+    }
+
+    func files(_ directory: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+    }
+
+    @Test func entriesComeBackInOrderAfterAReopen() throws {
+        let directory = try temporaryDirectory()
+        let outbox = try HuntOutbox(directory: directory)
+        #expect(outbox.pending.isEmpty)
+        let made = try (0..<12).map { _ in try receipt(outbox) }
+        #expect(made.map(\.id) == Array(1...12))
+        #expect(made[4] == OutboxEntry(id: 5, topic: "chest/h/red/receipt", payload: Data("receipt 5".utf8), retain: false))
+        #expect(outbox.pending == made)
+        let mode = (try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? Int) ?? 0
+        #expect(mode == 0o700)
+        #expect(try HuntOutbox(directory: directory).pending == made, "ordered by id, not by file name order or time")
+    }
+
+    @Test func idsAreNeverReusedAfterRemovalAndReopening() throws {
+        let directory = try temporaryDirectory()
+        var outbox = try HuntOutbox(directory: directory)
+        for _ in 0..<3 { _ = try receipt(outbox) }
+        try outbox.remove(2)
+        try outbox.remove(3)
+        try outbox.remove(3)
+        #expect(outbox.pending.map(\.id) == [1])
+        outbox = try HuntOutbox(directory: directory)
+        #expect(try receipt(outbox).id == 4)
+        for id in [1, 4] as [UInt64] { try outbox.remove(id) }
+        #expect(try files(directory) == ["next"])
+        outbox = try HuntOutbox(directory: directory)
+        #expect(outbox.pending.isEmpty)
+        #expect(try receipt(outbox).id == 5, "every entry gone, the counter still remembers")
+    }
+
+    @Test func aReservedIDIsNeverHandedOutAgain() throws {
+        let directory = try temporaryDirectory()
+        var outbox = try HuntOutbox(directory: directory)
+        _ = try receipt(outbox)
+        #expect(try outbox.reserveID() == 2)
+        #expect(outbox.pending.map(\.id) == [1])
+        outbox = try HuntOutbox(directory: directory)
+        #expect(try outbox.reserveID() == 3, "reserved ids are counted on disk before they are returned")
+        #expect(try receipt(outbox).id == 4)
+    }
+
+    @Test func aNewerStatusReplacesOlderPendingOnesOfItsTopic() throws {
+        let directory = try temporaryDirectory()
+        let outbox = try HuntOutbox(directory: directory)
+        _ = try status(outbox)
+        _ = try receipt(outbox)
+        _ = try status(outbox, team: "blue")
+        _ = try status(outbox)
+        _ = try receipt(outbox)
+        let last = try status(outbox)
+        #expect(outbox.pending.map(\.id) == [2, 3, 5, 6])
+        #expect(outbox.pending.last == last)
+        #expect(try HuntOutbox(directory: directory).pending.map(\.id) == [2, 3, 5, 6], "the replaced files are gone")
+        try outbox.remove(1)
+    }
+
+    @Test func aFailingBuilderWritesNothing() throws {
+        let directory = try temporaryDirectory()
+        let outbox = try HuntOutbox(directory: directory)
+        struct Refused: Error {}
+        #expect(throws: Refused.self) { try outbox.append { _ in throw Refused() } }
+        #expect(outbox.pending.isEmpty)
+        #expect(try files(directory).isEmpty)
+        #expect(try receipt(outbox).id == 1)
+    }
+
+    @Test func leftoversOfACrashAreClearedAndABadEntryIsNamed() throws {
+        let directory = try temporaryDirectory()
+        let outbox = try HuntOutbox(directory: directory)
+        _ = try receipt(outbox)
+        // What a crash between writing and renaming leaves: a temporary beside the entries, half written.
+        try Data(#"{"id":2,"topic":"chest/h/red/rec"#.utf8).write(to: URL(fileURLWithPath: directory + "/.tmp-00000000000000000002.json-4242"))
+        let reopened = try HuntOutbox(directory: directory)
+        #expect(reopened.pending.map(\.id) == [1])
+        #expect(try files(directory) == ["00000000000000000001.json"])
+        #expect(try receipt(reopened).id == 2)
+        try Data("{".utf8).write(to: URL(fileURLWithPath: directory + "/00000000000000000009.json"))
+        #expect(throws: ChestError.self) { try HuntOutbox(directory: directory) }
+        try Data("x".utf8).write(to: URL(fileURLWithPath: directory + "/00000000000000000009.json"))
+        try FileManager.default.removeItem(atPath: directory + "/00000000000000000009.json")
+        try Data("many\n".utf8).write(to: URL(fileURLWithPath: directory + "/next"))
+        #expect(throws: ChestError.self) { try HuntOutbox(directory: directory) }
+    }
+
+    /// Runs `body` in a forked child and returns its pid; the child exits with `body`'s result.
+    func child(_ body: () -> Int32) -> pid_t {
+        let pid = fork()
+        if pid == 0 { _exit(body()) }
+        return pid
+    }
+
+    /// The child's exit status, or nil when it was killed or had to be killed after `seconds`.
+    func wait(_ pid: pid_t, seconds: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        var status: Int32 = 0
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if Date() > deadline {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+                return nil
+            }
+            usleep(10_000)
+        }
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : nil
+    }
+
+    @Test func aKillNineWhileAppendingLeavesOnlyWholeEntries() throws {
+        let directory = try temporaryDirectory()
+        _ = try HuntOutbox(directory: directory)
+        let payload = String(repeating: "p", count: 3000)
+        let pid = child {
+            guard let outbox = try? HuntOutbox(directory: directory) else { return 2 }
+            while true {
+                guard (try? outbox.append { id in ("chest/h/red/receipt", Data("\(id) \(payload)".utf8), false) }) != nil
+                else { return 3 }
+            }
+        }
+        // Wait for some entries, then kill at whatever point of an append the child is in.
+        let deadline = Date().addingTimeInterval(20)
+        while (try files(directory)).filter({ $0.hasSuffix(".json") && !$0.hasPrefix(".") }).count < 20 && Date() < deadline {
+            usleep(5_000)
+        }
+        usleep(UInt32.random(in: 0..<20_000))
+        kill(pid, SIGKILL)
+        #expect(wait(pid, seconds: 5) == nil)
+        let outbox = try HuntOutbox(directory: directory)
+        let pending = outbox.pending
+        #expect(pending.count >= 20)
+        #expect(pending.map(\.id) == Array(1...UInt64(pending.count)), "no gap, nothing half there")
+        #expect(pending.allSatisfy { $0.payload == Data("\($0.id) \(payload)".utf8) })
+        #expect(try files(directory).allSatisfy { !$0.hasPrefix(".") })
+        #expect(try receipt(outbox).id > pending.last!.id)
+    }
+
+    @Test func aFullDiskRefusesTheAppendAndKeepsEarlierEntries() throws {
+        let directory = try temporaryDirectory()
+        let first = try HuntOutbox(directory: directory)
+        for _ in 0..<3 { _ = try receipt(first) }
+        // A file size limit makes writes fail past 64 KiB as a full disk does, in the child only.
+        let pid = child {
+            signal(SIGXFSZ, SIG_IGN)
+            var limit = rlimit(rlim_cur: 64 << 10, rlim_max: 64 << 10)
+            guard setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0, let outbox = try? HuntOutbox(directory: directory) else { return 2 }
+            guard (try? outbox.append { id in ("chest/h/red/receipt", Data("small \(id)".utf8), false) }) != nil else { return 3 }
+            do {
+                _ = try outbox.append { id in ("chest/h/red/receipt", Data(repeating: 0x61, count: 100 << 10), false) }
+                return 4
+            } catch {
+                return outbox.pending.map(\.id) == [1, 2, 3, 4] ? 0 : 5
+            }
+        }
+        #expect(wait(pid, seconds: 20) == 0)
+        let outbox = try HuntOutbox(directory: directory)
+        #expect(outbox.pending.map(\.id) == [1, 2, 3, 4])
+        #expect(outbox.pending.map(\.payload) == ["receipt 1", "receipt 2", "receipt 3", "small 4"].map { Data($0.utf8) })
+        #expect(try files(directory).allSatisfy { !$0.hasPrefix(".") }, "the refused entry's temporary file is gone")
+        #expect(try receipt(outbox).id == 5)
+    }
+}
