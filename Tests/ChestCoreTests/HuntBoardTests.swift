@@ -44,7 +44,7 @@ import Testing
                                receivedAt: at(1))
         #expect(bad.first == .refused(reason: "badReceipt", team: "red", why: "receipt 1: signature does not match"))
         #expect(board.teams[0].pages.isEmpty)
-        let refused = board.recordRefusal(.wrongTopic, topic: HuntTopic.receipt(hunt: hunt, team: "green"), at: at(2))
+        let refused = board.recordRefusal(.wrongTopic, topic: HuntTopic.receipt(hunt: hunt, team: "green", id: 1), at: at(2))
         #expect(refused == [.refused(reason: "wrongTopic", team: "green",
                                      why: "the sender or kind does not match the topic on chest/\(hunt)/green/receipt")])
         #expect(board.teams[2].failed.map(\.at) == [at(2)])
@@ -85,7 +85,7 @@ import Testing
 
     @Test func theLeaderboardText() {
         var board = race()
-        _ = board.recordRefusal(.badSignature, topic: HuntTopic.receipt(hunt: hunt, team: "green"), at: at(60))
+        _ = board.recordRefusal(.badSignature, topic: HuntTopic.receipt(hunt: hunt, team: "green", id: 1), at: at(60))
         #expect(board.leaderboardText() == """
             #  TEAM   PAGES  REACHED               TRUST     ONLINE  FAILED
             1  blue   2      2027-01-15T08:00:20Z  hardware  -       0

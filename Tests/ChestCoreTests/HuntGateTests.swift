@@ -6,7 +6,7 @@ import Testing
 /// topic, and each only once; what it has seen survives a restart through Codable.
 @Suite struct HuntGateTests {
     let hunt = HuntFixture.huntID
-    func receiptTopic(_ team: String) -> String { HuntTopic.receipt(hunt: hunt, team: team) }
+    func receiptTopic(_ team: String) -> String { HuntTopic.receipt(hunt: hunt, team: team, id: 1) }
     func statusTopic(_ team: String) -> String { HuntTopic.status(hunt: hunt, team: team) }
 
     @Test func aGoodReceiptIsAcceptedOnce() {
