@@ -19,6 +19,8 @@ final class MQTTConnection: @unchecked Sendable {
         var reported: String?
         /// The broker refused the current attempt (already reported as such).
         var refused = false
+        /// libmosquitto reported the end of the current attempt through the disconnect callback.
+        var ended = false
         /// Failed attempts since the last accepted connection: the backoff.
         var failures = 0
         var loopThread: pthread_t?
@@ -162,14 +164,20 @@ final class MQTTConnection: @unchecked Sendable {
         state.withLock { $0.loopThread = pthread_self() }
         var first = true
         while !isStopping {
-            state.withLock { $0.refused = false }
+            state.withLock { $0.refused = false; $0.ended = false }
             let rc = first
                 ? mosquitto_connect_async(mosq, options.host, Int32(options.port), Int32(options.keepAlive))
                 : mosquitto_reconnect_async(mosq)
             first = false
             if rc == Int32(MOSQ_ERR_SUCCESS.rawValue) {
-                // Until the connection ends; the disconnect callback has reported why.
-                while !isStopping, mosquitto_loop(mosq, 1000, 1) == Int32(MOSQ_ERR_SUCCESS.rawValue) {}
+                // Until the connection ends, which the disconnect callback reports, except for some failures of
+                // the TLS handshake.
+                var loop = Int32(MOSQ_ERR_SUCCESS.rawValue)
+                while !isStopping, loop == Int32(MOSQ_ERR_SUCCESS.rawValue) { loop = mosquitto_loop(mosq, 1000, 1) }
+                if !isStopping, !state.withLock({ $0.ended }) {
+                    report(failure: MQTTError.sentence(loop))
+                    _ = mosquitto_disconnect(mosq)
+                }
             } else {
                 report(failure: MQTTError.sentence(rc))
             }
@@ -261,7 +269,7 @@ final class MQTTConnection: @unchecked Sendable {
     private func disconnected(_ rc: Int32) {
         let reason = MQTTError.sentence(rc)
         let (wasConnected, refused) = state.withLock { state in
-            defer { state.connected = false }
+            defer { state.connected = false; state.ended = true }
             return (state.connected, state.refused)
         }
         if wasConnected {

@@ -52,7 +52,7 @@ public final class MosquittoBroker: @unchecked Sendable {
             try acl.write(toFile: file, atomically: true, encoding: .utf8)
             lines.append("acl_file \(file)")
         }
-        lines += persistenceLines(directory) + logLines + [extraConfiguration]
+        lines += persistenceLines(directory) + logLines(directory) + [extraConfiguration]
         return try MosquittoBroker(port: port, directory: directory, configuration: lines.joined(separator: "\n") + "\n",
                                    caFile: caFile)
     }
@@ -120,12 +120,11 @@ public final class MosquittoBroker: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Everything the broker logged, over all its runs.
+    /// Everything the broker logged, over all its runs: its log file, then what it wrote to standard error.
     public var log: String {
-        (1...max(1, starts.withLock { $0 })).map { run in
-            (try? String(contentsOfFile: directory.appendingPathComponent("mosquitto-\(run).log").path,
-                         encoding: .utf8)) ?? ""
-        }.joined()
+        let files = ["mosquitto.log"] + (1...max(1, starts.withLock { $0 })).map { "mosquitto-\($0).out" }
+        return files.map { (try? String(contentsOfFile: directory.appendingPathComponent($0).path, encoding: .utf8)) ?? "" }
+            .joined()
     }
 
     deinit { stop() }
@@ -133,7 +132,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     private func launch() throws {
         let run = starts.withLock { $0 += 1; return $0 }
         let started = try TestProcess("/usr/sbin/mosquitto", ["-c", configFile],
-                                      output: directory.appendingPathComponent("mosquitto-\(run).log"))
+                                      output: directory.appendingPathComponent("mosquitto-\(run).out"))
         process.withLock { $0 = started }
         guard LoopbackPort.waitUntilListening(port, timeout: 10) else {
             let output = log
@@ -158,8 +157,11 @@ public final class MosquittoBroker: @unchecked Sendable {
          "autosave_interval 1"]
     }
 
-    static let logLines = ["log_dest stdout", "log_type error", "log_type warning", "log_type notice",
+    /// Logging to `directory`/mosquitto.log, which Mosquitto flushes line by line (unlike its standard output).
+    public static func logLines(_ directory: URL) -> [String] {
+        ["log_dest file \(directory.appendingPathComponent("mosquitto.log").path)", "log_type error", "log_type warning", "log_type notice",
                            "log_type information", "log_type subscribe", "connection_messages true"]
+    }
 
     /// A Mosquitto password file for `users`, made by `mosquitto_passwd -b` (salted PBKDF2-SHA512 hashes).
     public static func writePasswordFile(_ users: [String: String], to path: String) throws {
