@@ -78,12 +78,14 @@ public final class MosquittoBroker: @unchecked Sendable {
 
     /// Waits until the bridge `clientID` has announced itself connected on this broker (its retained notification
     /// `$SYS/broker/connection/<clientID>/state` is "1").
-    public func waitForBridge(_ clientID: String, timeout: Double) -> Bool {
+    public func waitForBridge(_ clientID: String, timeout: Double, username: String? = nil,
+                              password: String? = nil) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
             var arguments = ["-h", host, "-p", String(port), "-t", "$SYS/broker/connection/\(clientID)/state",
                              "-C", "1", "-W", "1"]
             if let caFile { arguments += ["--cafile", caFile] }
+            if let username, let password { arguments += ["-u", username, "-P", password] }
             if let outcome = try? Subprocess.run("/usr/bin/mosquitto_sub", arguments,
                                                  environment: ProcessInfo.processInfo.environment),
                outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1" {
