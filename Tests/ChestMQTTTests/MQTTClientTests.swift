@@ -108,8 +108,11 @@ struct MQTTClientTests {
         #expect(await reader.connected())
         #expect(try await reader.subscribe("chest/h/release/#", probeTopic: "chest/h/release/probe"))
         // Autosave writes the session (client ID and subscription) right after the change.
-        #expect(await reader.events.wait(timeout: 5) { _ in FileManager.default.fileExists(atPath: database) })
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(await reader.events.wait(timeout: 5) { _ in
+            guard let subscribed = broker.log.range(of: "reader-laptop 1 chest/h/release/#") else { return false }
+            return broker.log[subscribed.upperBound...].contains("Saving in-memory database")
+        }, "\(broker.log)")
+        #expect(FileManager.default.fileExists(atPath: database))
 
         broker.kill()
         #expect(await reader.events.wait(timeout: 10) { $0.contains(.disconnected("The connection was lost.")) },
@@ -129,6 +132,43 @@ struct MQTTClientTests {
         let id = try reader.client.publish(MQTTMessage("chest/h/a/receipt", "after the restart"))
         #expect(await reader.events.wait(timeout: 10) { $0.contains(.delivered(id)) })
         reader.client.stop()
+    }
+
+    @Test func subscriptionsAreSentAgainWhenTheBrokerForgotTheSession() async throws {
+        let broker = try MosquittoBroker.start()
+        var options = MQTTOptions(clientID: "forgetful", host: broker.host, port: broker.port)
+        options.cleanSession = true
+        let reader = try MQTTPeer(options)
+        #expect(await reader.connected())
+        #expect(try await reader.subscribe("chest/h/release/#", probeTopic: "chest/h/release/probe"))
+        // With a clean session the broker drops the subscription with the connection.
+        reader.client.dropConnection()
+        #expect(await reader.connected(2))
+        try mosquittoPub(broker, ["-q", "1", "-t", "chest/h/release/p1", "-m", "key"])
+        #expect(await reader.receives("key", on: "chest/h/release/p1"), "\(reader.events.all)\n\(broker.log)")
+        reader.client.stop()
+    }
+
+    @Test func theEventHandlerMayStopTheClient() async throws {
+        let broker = try MosquittoBroker.start()
+        let events = EventRecorder<MQTTEvent>()
+        let holder = Holder()
+        let client = try MQTTClient(MQTTOptions(clientID: "stops-itself", host: broker.host, port: broker.port)) { event in
+            events.record(event)
+            if event == .connected { holder.client?.stop() }
+        }
+        holder.client = client
+        client.start()
+        #expect(await events.wait(timeout: 10) { $0.contains(.connected) })
+        #expect(await events.wait(timeout: 5) { _ in broker.log.contains("Client stops-itself disconnected.") }, "\(broker.log)")
+        #expect(!client.isConnected)
+        #expect(throws: MQTTError.self) { try client.publish(MQTTMessage("chest/h/a/receipt", "late")) }
+        client.stop()
+        #expect(events.all == [.connected])
+    }
+
+    final class Holder: @unchecked Sendable {
+        var client: MQTTClient?
     }
 
     @Test func aWrongPasswordIsRefusedAndTheRightOneAccepted() async throws {
