@@ -22,6 +22,13 @@ struct MQTTClientTests {
         #expect(await team.events.wait(timeout: 10) { events in ids.allSatisfy { events.contains(.delivered($0)) } })
         #expect(await board.events.wait(timeout: 10) { _ in board.received(on: "chest/h/a/receipt").count == sent.count })
         #expect(board.received(on: "chest/h/a/receipt") == sent)
+        // An independent client sees the same.
+        let sub = try broker.subscriber(["chest/h/a/#"])
+        defer { sub.terminate() }
+        #expect(await board.events.wait(timeout: 5) { _ in broker.log.contains("1 chest/h/a/#") })
+        try team.client.publish(MQTTMessage("chest/h/a/receipt", "seen by mosquitto_sub"))
+        #expect(await board.events.wait(timeout: 5) { _ in sub.outputText.contains("chest/h/a/receipt seen by mosquitto_sub\n") },
+                "\(sub.outputText)")
         #expect(board.events.all.contains(.message(topic: "chest/h/a/receipt", payload: Data("receipt 1".utf8), retained: false)))
         team.client.stop()
         board.client.stop()
@@ -71,7 +78,7 @@ struct MQTTClientTests {
         b.client.stop()
         #expect(!b.client.isConnected)
         // The broker has handled b's DISCONNECT before it takes a message from a client that connects afterwards.
-        try #require(try mosquittoPub(broker, ["-q", "1", "-t", "chest/h/marker/status", "-m", "after"]).status == 0)
+        try broker.publish("chest/h/marker/status", "after")
         #expect(await board.receives("after", on: "chest/h/marker/status"))
         #expect(board.received(on: "chest/h/b/status") == ["online"])
         let eventsAfterStop = b.events.all.count
@@ -121,8 +128,7 @@ struct MQTTClientTests {
         #expect(await reader.events.wait(timeout: 5) { $0.contains(.disconnected("Connection refused")) },
                 "\(reader.events.all)")
         try broker.restart()
-        let published = try mosquittoPub(broker, ["-q", "1", "-t", "chest/h/release/p1", "-m", "key 1"])
-        try #require(published.status == 0, "\(published.stderr)")
+        try broker.publish("chest/h/release/p1", "key 1")
         #expect(!reader.client.isConnected)
 
         #expect(await reader.connected(2, timeout: 15))
@@ -144,7 +150,7 @@ struct MQTTClientTests {
         // With a clean session the broker drops the subscription with the connection.
         reader.client.dropConnection()
         #expect(await reader.connected(2))
-        try mosquittoPub(broker, ["-q", "1", "-t", "chest/h/release/p1", "-m", "key"])
+        try broker.publish("chest/h/release/p1", "key")
         #expect(await reader.receives("key", on: "chest/h/release/p1"), "\(reader.events.all)\n\(broker.log)")
         reader.client.stop()
     }

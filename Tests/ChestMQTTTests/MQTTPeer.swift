@@ -64,11 +64,3 @@ extension MQTTMessage {
         self.init(topic: topic, payload: Data(text.utf8), qos: qos, retain: retain)
     }
 }
-
-/// Runs `mosquitto_pub` against `broker` as an independent client.
-@discardableResult
-func mosquittoPub(_ broker: MosquittoBroker, _ arguments: [String]) throws -> Subprocess.Outcome {
-    var all = ["-h", broker.host, "-p", String(broker.port)] + arguments
-    if let caFile = broker.caFile { all += ["--cafile", caFile] }
-    return try Subprocess.run("/usr/bin/mosquitto_pub", all, environment: ProcessInfo.processInfo.environment)
-}

@@ -82,10 +82,8 @@ public final class MosquittoBroker: @unchecked Sendable {
                               password: String? = nil) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
-            var arguments = ["-h", host, "-p", String(port), "-t", "$SYS/broker/connection/\(clientID)/state",
-                             "-C", "1", "-W", "1"]
-            if let caFile { arguments += ["--cafile", caFile] }
-            if let username, let password { arguments += ["-u", username, "-P", password] }
+            let arguments = clientArguments(username, password)
+                + ["-t", "$SYS/broker/connection/\(clientID)/state", "-C", "1", "-W", "1"]
             if let outcome = try? Subprocess.run("/usr/bin/mosquitto_sub", arguments,
                                                  environment: ProcessInfo.processInfo.environment),
                outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1" {
@@ -94,6 +92,32 @@ public final class MosquittoBroker: @unchecked Sendable {
             usleep(100_000)
         } while Date() < deadline
         return false
+    }
+
+    /// Publishes with `mosquitto_pub`, an MQTT client independent of chest's; throws when it fails.
+    public func publish(_ topic: String, _ payload: String, qos: Int = 1, retain: Bool = false,
+                        username: String? = nil, password: String? = nil) throws {
+        let outcome = try Subprocess.run("/usr/bin/mosquitto_pub", clientArguments(username, password) + [
+            "-q", String(qos), "-t", topic, "-m", payload,
+        ] + (retain ? ["-r"] : []), environment: ProcessInfo.processInfo.environment)
+        guard outcome.status == 0 else {
+            throw SpawnFailure(description: "mosquitto_pub \(topic): \(outcome.stderr)")
+        }
+    }
+
+    /// Starts `mosquitto_sub -v` on `patterns`: its output has one line per message, "topic payload". End it with
+    /// `terminate()`.
+    public func subscriber(_ patterns: [String], username: String? = nil, password: String? = nil) throws -> TestProcess {
+        try TestProcess("/usr/bin/mosquitto_sub", clientArguments(username, password) + ["-v", "-q", "1"]
+                            + patterns.flatMap { ["-t", $0] },
+                        output: directory.appendingPathComponent("sub-\(UUID().uuidString.prefix(8)).out"))
+    }
+
+    private func clientArguments(_ username: String?, _ password: String?) -> [String] {
+        var arguments = ["-h", host, "-p", String(port)]
+        if let caFile { arguments += ["--cafile", caFile] }
+        if let username, let password { arguments += ["-u", username, "-P", password] }
+        return arguments
     }
 
     /// Kills the broker with SIGKILL, as a crash would: nothing is saved beyond what autosave already wrote.
