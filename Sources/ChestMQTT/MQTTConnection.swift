@@ -170,13 +170,13 @@ final class MQTTConnection: @unchecked Sendable {
                 : mosquitto_reconnect_async(mosq)
             first = false
             if rc == Int32(MOSQ_ERR_SUCCESS.rawValue) {
-                // Until the connection ends, which the disconnect callback reports, except for some failures of
-                // the TLS handshake.
+                // Until the connection ends, which the disconnect callback reports, except for a failed TLS
+                // handshake (docs/HUNTS.md "libmosquitto notes"). mosquitto_reconnect_async closes whatever
+                // socket is left.
                 var loop = Int32(MOSQ_ERR_SUCCESS.rawValue)
                 while !isStopping, loop == Int32(MOSQ_ERR_SUCCESS.rawValue) { loop = mosquitto_loop(mosq, 1000, 1) }
                 if !isStopping, !state.withLock({ $0.ended }) {
                     report(failure: MQTTError.sentence(loop))
-                    _ = mosquitto_disconnect(mosq)
                 }
             } else {
                 report(failure: MQTTError.sentence(rc))
