@@ -114,6 +114,7 @@ struct MQTTClientTests {
         let reader = try MQTTPeer(broker, id: "reader-laptop")
         #expect(await reader.connected())
         #expect(try await reader.subscribe("chest/h/release/#", probeTopic: "chest/h/release/probe"))
+        #expect(try await reader.subscribe("chest/h/a/#", probeTopic: "chest/h/a/probe"))
         // Autosave writes the session (client ID and subscription) right after the change.
         #expect(await reader.events.wait(timeout: 5) { _ in
             guard let subscribed = broker.log.range(of: "reader-laptop 1 chest/h/release/#") else { return false }
@@ -127,6 +128,8 @@ struct MQTTClientTests {
         // The first retry, a second later, fails; the next one comes 4 s after that.
         #expect(await reader.events.wait(timeout: 5) { $0.contains(.disconnected("Connection refused")) },
                 "\(reader.events.all)")
+        // Refused here, so not left in libmosquitto's queue to go out behind the outbox's back after reconnecting.
+        #expect(throws: MQTTError.self) { try reader.client.publish(MQTTMessage("chest/h/a/receipt", "while away")) }
         try broker.restart()
         try broker.publish("chest/h/release/p1", "key 1")
         #expect(!reader.client.isConnected)
@@ -137,6 +140,8 @@ struct MQTTClientTests {
         }, "\(reader.events.all)\n\(broker.log)")
         let id = try reader.client.publish(MQTTMessage("chest/h/a/receipt", "after the restart"))
         #expect(await reader.events.wait(timeout: 10) { $0.contains(.delivered(id)) })
+        #expect(await reader.receives("after the restart", on: "chest/h/a/receipt"))
+        #expect(reader.received(on: "chest/h/a/receipt") == ["after the restart"])
         reader.client.stop()
     }
 
