@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "ChestGPS", dependencies: ["ChestCore", "ChestIO", "CGPSD"]),
         // Seals, identities and PIN hashes through libsodium: the one module that links it.
         .target(name: "ChestSeal", dependencies: ["ChestCore", "ChestIO", "CSodium"]),
-        // MQTT through libmosquitto, on libmosquitto's own thread: the one module that links it.
+        // MQTT through libmosquitto, on a thread of its own that keeps reconnecting: the one module that links it.
         .target(name: "ChestMQTT", dependencies: ["CMosquitto"]),
         // The weather providers over HTTP, run by chestd in the short-lived `chest-weather` helper.
         .target(name: "ChestWeather", dependencies: ["ChestCore"]),

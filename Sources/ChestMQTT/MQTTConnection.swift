@@ -19,6 +19,8 @@ final class MQTTConnection: @unchecked Sendable {
         var reported: String?
         /// The broker refused the current attempt (already reported as such).
         var refused = false
+        /// libmosquitto reported the end of the current attempt through the disconnect callback.
+        var ended = false
         /// Failed attempts since the last accepted connection: the backoff.
         var failures = 0
         var loopThread: pthread_t?
@@ -170,6 +172,7 @@ final class MQTTConnection: @unchecked Sendable {
             if let will = state.withLock({ state in
                 defer { state.nextWill = nil }
                 state.refused = false
+                state.ended = false
                 return state.nextWill
             }) {
                 _ = will.payload.withUnsafeBytes {
@@ -181,8 +184,14 @@ final class MQTTConnection: @unchecked Sendable {
                 : mosquitto_reconnect_async(mosq)
             first = false
             if rc == Int32(MOSQ_ERR_SUCCESS.rawValue) {
-                // Until the connection ends; the disconnect callback has reported why.
-                while !isStopping, mosquitto_loop(mosq, 1000, 1) == Int32(MOSQ_ERR_SUCCESS.rawValue) {}
+                // Until the connection ends, which the disconnect callback reports, except for a failed TLS
+                // handshake (docs/HUNTS.md "libmosquitto notes"). mosquitto_reconnect_async closes whatever
+                // socket is left.
+                var loop = Int32(MOSQ_ERR_SUCCESS.rawValue)
+                while !isStopping, loop == Int32(MOSQ_ERR_SUCCESS.rawValue) { loop = mosquitto_loop(mosq, 1000, 1) }
+                if !isStopping, !state.withLock({ $0.ended }) {
+                    report(failure: MQTTError.sentence(loop))
+                }
             } else {
                 report(failure: MQTTError.sentence(rc))
             }
@@ -274,7 +283,7 @@ final class MQTTConnection: @unchecked Sendable {
     private func disconnected(_ rc: Int32) {
         let reason = MQTTError.sentence(rc)
         let (wasConnected, refused) = state.withLock { state in
-            defer { state.connected = false }
+            defer { state.connected = false; state.ended = true }
             return (state.connected, state.refused)
         }
         if wasConnected {

@@ -52,7 +52,7 @@ public final class MosquittoBroker: @unchecked Sendable {
             try acl.write(toFile: file, atomically: true, encoding: .utf8)
             lines.append("acl_file \(file)")
         }
-        lines += persistenceLines(directory) + logLines + [extraConfiguration]
+        lines += persistenceLines(directory) + logLines(directory) + [extraConfiguration]
         return try MosquittoBroker(port: port, directory: directory, configuration: lines.joined(separator: "\n") + "\n",
                                    caFile: caFile)
     }
@@ -78,12 +78,12 @@ public final class MosquittoBroker: @unchecked Sendable {
 
     /// Waits until the bridge `clientID` has announced itself connected on this broker (its retained notification
     /// `$SYS/broker/connection/<clientID>/state` is "1").
-    public func waitForBridge(_ clientID: String, timeout: Double) -> Bool {
+    public func waitForBridge(_ clientID: String, timeout: Double, username: String? = nil,
+                              password: String? = nil) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
-            var arguments = ["-h", host, "-p", String(port), "-t", "$SYS/broker/connection/\(clientID)/state",
-                             "-C", "1", "-W", "1"]
-            if let caFile { arguments += ["--cafile", caFile] }
+            let arguments = clientArguments(username, password)
+                + ["-t", "$SYS/broker/connection/\(clientID)/state", "-C", "1", "-W", "1"]
             if let outcome = try? Subprocess.run("/usr/bin/mosquitto_sub", arguments,
                                                  environment: ProcessInfo.processInfo.environment),
                outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1" {
@@ -92,6 +92,32 @@ public final class MosquittoBroker: @unchecked Sendable {
             usleep(100_000)
         } while Date() < deadline
         return false
+    }
+
+    /// Publishes with `mosquitto_pub`, an MQTT client independent of chest's; throws when it fails.
+    public func publish(_ topic: String, _ payload: String, qos: Int = 1, retain: Bool = false,
+                        username: String? = nil, password: String? = nil) throws {
+        let outcome = try Subprocess.run("/usr/bin/mosquitto_pub", clientArguments(username, password) + [
+            "-q", String(qos), "-t", topic, "-m", payload,
+        ] + (retain ? ["-r"] : []), environment: ProcessInfo.processInfo.environment)
+        guard outcome.status == 0 else {
+            throw SpawnFailure(description: "mosquitto_pub \(topic): \(outcome.stderr)")
+        }
+    }
+
+    /// Starts `mosquitto_sub -v` on `patterns`: its output has one line per message, "topic payload". End it with
+    /// `terminate()`.
+    public func subscriber(_ patterns: [String], username: String? = nil, password: String? = nil) throws -> TestProcess {
+        try TestProcess("/usr/bin/mosquitto_sub", clientArguments(username, password) + ["-v", "-q", "1"]
+                            + patterns.flatMap { ["-t", $0] },
+                        output: directory.appendingPathComponent("sub-\(UUID().uuidString.prefix(8)).out"))
+    }
+
+    private func clientArguments(_ username: String?, _ password: String?) -> [String] {
+        var arguments = ["-h", host, "-p", String(port)]
+        if let caFile { arguments += ["--cafile", caFile] }
+        if let username, let password { arguments += ["-u", username, "-P", password] }
+        return arguments
     }
 
     /// Kills the broker with SIGKILL, as a crash would: nothing is saved beyond what autosave already wrote.
@@ -120,12 +146,11 @@ public final class MosquittoBroker: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Everything the broker logged, over all its runs.
+    /// Everything the broker logged, over all its runs: its log file, then what it wrote to standard error.
     public var log: String {
-        (1...max(1, starts.withLock { $0 })).map { run in
-            (try? String(contentsOfFile: directory.appendingPathComponent("mosquitto-\(run).log").path,
-                         encoding: .utf8)) ?? ""
-        }.joined()
+        let files = ["mosquitto.log"] + (1...max(1, starts.withLock { $0 })).map { "mosquitto-\($0).out" }
+        return files.map { (try? String(contentsOfFile: directory.appendingPathComponent($0).path, encoding: .utf8)) ?? "" }
+            .joined()
     }
 
     deinit { stop() }
@@ -133,7 +158,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     private func launch() throws {
         let run = starts.withLock { $0 += 1; return $0 }
         let started = try TestProcess("/usr/sbin/mosquitto", ["-c", configFile],
-                                      output: directory.appendingPathComponent("mosquitto-\(run).log"))
+                                      output: directory.appendingPathComponent("mosquitto-\(run).out"))
         process.withLock { $0 = started }
         guard LoopbackPort.waitUntilListening(port, timeout: 10) else {
             let output = log
@@ -158,8 +183,11 @@ public final class MosquittoBroker: @unchecked Sendable {
          "autosave_interval 1"]
     }
 
-    static let logLines = ["log_dest stdout", "log_type error", "log_type warning", "log_type notice",
+    /// Logging to `directory`/mosquitto.log, which Mosquitto flushes line by line (unlike its standard output).
+    public static func logLines(_ directory: URL) -> [String] {
+        ["log_dest file \(directory.appendingPathComponent("mosquitto.log").path)", "log_type error", "log_type warning", "log_type notice",
                            "log_type information", "log_type subscribe", "connection_messages true"]
+    }
 
     /// A Mosquitto password file for `users`, made by `mosquitto_passwd -b` (salted PBKDF2-SHA512 hashes).
     public static func writePasswordFile(_ users: [String: String], to path: String) throws {
