@@ -99,6 +99,10 @@ public final class Daemon {
         startHunt()
         defer { hunt?.stop() }
         loadChest()
+        if let hunt {
+            hunt.update(teamStatus())
+            feed(.hunt(hunt.report))
+        }
         recoverStaged()
         watchChest()
         defer { chestWatcher?.stop(); rejectedWatcher?.stop() }

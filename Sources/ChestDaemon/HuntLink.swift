@@ -75,7 +75,9 @@ final class HuntLink {
         log.notice("hunt \"\(TerminalText.escaped(hunt.name))\": team \(team.name) on \(hunt.broker), \(outbox.pending.count) waiting in the outbox")
     }
 
+    /// Says the team is offline (a clean stop does not fire the will) and disconnects.
     func stop() {
+        if connected, let client { _ = try? client.publish(willMessage()) }
         client?.stop()
         client = nil
     }

@@ -46,11 +46,11 @@ import Testing
         #expect(board.teams[0].pages.isEmpty)
         let refused = board.recordRefusal(.wrongTopic, topic: HuntTopic.receipt(hunt: hunt, team: "green", id: 1), at: at(2))
         #expect(refused == [.refused(reason: "wrongTopic", team: "green",
-                                     why: "the sender or kind does not match the topic on chest/\(hunt)/green/receipt")])
+                                     why: "the sender or kind does not match the topic on chest/\(hunt)/green/receipt/1")])
         #expect(board.teams[2].failed.map(\.at) == [at(2)])
-        let stranger = board.recordRefusal(.unknownKey, topic: "chest/\(hunt)/mallory/receipt", at: at(3))
+        let stranger = board.recordRefusal(.unknownKey, topic: "chest/\(hunt)/mallory/receipt/1", at: at(3))
         #expect(stranger.first == .refused(reason: "unknownKey", team: nil,
-                                           why: "signed by a key this hunt does not know for its sender on chest/\(hunt)/mallory/receipt"))
+                                           why: "signed by a key this hunt does not know for its sender on chest/\(hunt)/mallory/receipt/1"))
         for second in 0..<(HuntBoard.failureLimit + 10) {
             _ = board.recordRefusal(.replayed, topic: HuntTopic.status(hunt: hunt, team: "red"), at: at(Double(100 + second)))
         }
