@@ -50,7 +50,7 @@ _chest()
 _chest_takes_value()
 {
     case "$1:$2" in
-        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--lock' | 'compose:--quest' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--require' | 'pin:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'config:--unset' | 'simulate:--weather' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
+        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--lock' | 'compose:--quest' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--hunt' | 'compose:--require' | 'pin:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'hunt create:--broker' | 'hunt create:--ca' | 'hunt create:--output' | 'hunt create:-o' | 'hunt team add:--hunt' | 'hunt team add:--output' | 'hunt team add:-o' | 'hunt release:--hunt' | 'hunt release:--timeout' | 'board:--timeout' | 'config:--unset' | 'simulate:--weather' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
             return 0
             ;;
     esac
@@ -61,7 +61,7 @@ _chest_takes_value()
 _chest_is_command()
 {
     case "$1:$2" in
-        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':save' | ':unsave' | ':delete' | ':undelete' | ':status' | ':watch' | ':receipt' | ':verify' | ':config' | ':preview' | ':simulate' | ':nav' | ':map' | ':export' | ':help')
+        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':save' | ':unsave' | ':delete' | ':undelete' | ':status' | ':watch' | ':receipt' | ':verify' | ':hunt' | ':board' | ':config' | ':preview' | ':simulate' | ':nav' | ':map' | ':export' | ':help' | 'hunt:' | 'hunt:create' | 'hunt:team' | 'hunt:join' | 'hunt:leave' | 'hunt:release' | 'hunt team:' | 'hunt team:add')
             return 0
             ;;
     esac
@@ -75,7 +75,7 @@ _chest_options()
             echo '--socket --chest --config --version --help -h'
             ;;
         'compose')
-            echo '--output -o --force --title --from --page --lock --or --quest --keep-ids --format --seal-cost --require --help -h'
+            echo '--output -o --force --title --from --page --lock --or --quest --keep-ids --format --seal-cost --hunt --require --help -h'
             ;;
         'import')
             echo '--help -h'
@@ -113,6 +113,30 @@ _chest_options()
         'verify')
             echo '--help -h'
             ;;
+        'hunt')
+            echo '--help -h'
+            ;;
+        'hunt create')
+            echo '--broker --ca --share-positions --output -o --force --help -h'
+            ;;
+        'hunt team')
+            echo '--help -h'
+            ;;
+        'hunt team add')
+            echo '--hunt --output -o --help -h'
+            ;;
+        'hunt join')
+            echo '--help -h'
+            ;;
+        'hunt leave')
+            echo '--help -h'
+            ;;
+        'hunt release')
+            echo '--hunt --timeout --help -h'
+            ;;
+        'board')
+            echo '--json --once --timeout --help -h'
+            ;;
         'config')
             echo '--unset --help -h'
             ;;
@@ -141,7 +165,13 @@ _chest_commands()
 {
     case $1 in
         '')
-            echo 'compose import list read pin save unsave delete undelete status watch receipt verify config preview simulate nav map export help'
+            echo 'compose import list read pin save unsave delete undelete status watch receipt verify hunt board config preview simulate nav map export help'
+            ;;
+        'hunt')
+            echo 'create team join leave release'
+            ;;
+        'hunt team')
+            echo 'add'
             ;;
     esac
 }
@@ -175,7 +205,7 @@ _chest_value()
                 'location='*) cur=${cur#*=}; mapfile -t COMPREPLY < <(compgen -W 'here/30m' -- "$cur") ;;
                 'weather='*) cur=${cur#*=}; mapfile -t COMPREPLY < <(compgen -W 'clear cloudy rainy snowy thundery' -- "$cur") ;;
                 *=*) ;;
-                *) compopt -o nospace 2>/dev/null; mapfile -t COMPREPLY < <(compgen -W 'location= time= pin= weather= temperature= altitude= after=' -- "$cur") ;;
+                *) compopt -o nospace 2>/dev/null; mapfile -t COMPREPLY < <(compgen -W 'location= time= pin= weather= temperature= altitude= after= release=' -- "$cur") ;;
             esac
             ;;
         'compose:--quest')
@@ -187,6 +217,10 @@ _chest_value()
             ;;
         'compose:--seal-cost')
             mapfile -t COMPREPLY < <(compgen -W 'interactive moderate sensitive' -- "$cur")
+            ;;
+        'compose:--hunt')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -X '!*.hunt' -- "$cur"; compgen -d -- "$cur")
             ;;
         'compose:--require')
             mapfile -t COMPREPLY < <(compgen -W 'hardware' -- "$cur")
@@ -228,6 +262,34 @@ _chest_value()
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -X '!*.locked' -- "$cur"; compgen -d -- "$cur")
             ;;
+        'hunt create:--ca')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            ;;
+        'hunt create:--output' | 'hunt create:-o')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -X '!*.hunt' -- "$cur"; compgen -d -- "$cur")
+            ;;
+        'hunt team add:--hunt')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -X '!*.hunt' -- "$cur"; compgen -d -- "$cur")
+            ;;
+        'hunt team add:--output' | 'hunt team add:-o')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -X '!*.hunt' -- "$cur"; compgen -d -- "$cur")
+            ;;
+        'hunt join:0')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -X '!*.hunt' -- "$cur"; compgen -d -- "$cur")
+            ;;
+        'hunt release:--hunt')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -X '!*.hunt' -- "$cur"; compgen -d -- "$cur")
+            ;;
+        'board:0')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -X '!*.hunt' -- "$cur"; compgen -d -- "$cur")
+            ;;
         'config:--unset')
             mapfile -t COMPREPLY < <(compgen -W 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -- "$cur")
             ;;
@@ -261,7 +323,7 @@ _chest_value()
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             ;;
         'help:0')
-            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin save unsave delete undelete status watch receipt verify config preview simulate nav map export help' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin save unsave delete undelete status watch receipt verify hunt board config preview simulate nav map export help' -- "$cur")
             ;;
     esac
 }

@@ -8,9 +8,9 @@ function __chest_path
     set -l path
     while set -q words[1]
         switch "$path:$words[1]"
-            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--quest' 'compose:--format' 'compose:--seal-cost' 'compose:--require' 'pin:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'config:--unset' 'simulate:--weather' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
+            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--quest' 'compose:--format' 'compose:--seal-cost' 'compose:--hunt' 'compose:--require' 'pin:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--output' 'hunt team add:-o' 'hunt release:--hunt' 'hunt release:--timeout' 'board:--timeout' 'config:--unset' 'simulate:--weather' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
                 set -e words[1]
-            case ':compose' ':import' ':list' ':read' ':pin' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':receipt' ':verify' ':config' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
+            case ':compose' ':import' ':list' ':read' ':pin' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':receipt' ':verify' ':hunt' 'hunt:create' 'hunt:team' 'hunt team:add' 'hunt:join' 'hunt:leave' 'hunt:release' ':board' ':config' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
                 set -a path $words[1]
         end
         set -e words[1]
@@ -31,7 +31,7 @@ function __chest_value_1
             printf 'weather=%s\n' clear cloudy rainy snowy thundery
         case '*=*'
         case '*'
-            printf '%s\n' location= time= pin= weather= temperature= altitude= after=
+            printf '%s\n' location= time= pin= weather= temperature= altitude= after= release=
     end
 end
 
@@ -82,6 +82,8 @@ complete -c chest -n '__chest_is \'\'' -a status -d 'gpsd, the fix, the clock, t
 complete -c chest -n '__chest_is \'\'' -a watch -d 'follow events as they happen'
 complete -c chest -n '__chest_is \'\'' -a receipt -d 'export a signed receipt of an unlock'
 complete -c chest -n '__chest_is \'\'' -a verify -d 'check an unlock receipt against the message it claims'
+complete -c chest -n '__chest_is \'\'' -a hunt -d 'run a hunt for several teams over an MQTT broker: create, add teams, join, release'
+complete -c chest -n '__chest_is \'\'' -a board -d 'the organiser\'s live board: each team, pages opened and when, trust, refused messages'
 complete -c chest -n '__chest_is \'\'' -a config -d 'show or change settings'
 complete -c chest -n '__chest_is \'\'' -a preview -d 'show a quest\'s or message file\'s pages and locks, read-only'
 complete -c chest -n '__chest_is \'\'' -a simulate -d 'replay a recorded track through the engine and print when each page opens'
@@ -100,6 +102,7 @@ complete -c chest -n '__chest_is \'compose\'' -l quest -r -F -d 'builds every me
 complete -c chest -n '__chest_is \'compose\'' -l keep-ids -d 'with --quest: reuse the IDs recorded in QUEST.ids'
 complete -c chest -n '__chest_is \'compose\'' -l format -r -a '1 2' -d 'the file format: 2 (sealed pages, the default) or 1 (text in the clear)'
 complete -c chest -n '__chest_is \'compose\'' -l seal-cost -r -a 'interactive moderate sensitive' -d 'Argon2id cost of each guess: interactive (default), moderate or sensitive'
+complete -c chest -n '__chest_is \'compose\'' -l hunt -r -a '(__fish_complete_suffix .hunt)' -d 'the organiser\'s hunt file, for release locks (its keys are made and kept there)'
 complete -c chest -n '__chest_is \'compose\'' -l require -r -a 'hardware' -d 'location and altitude locks count only fixes from a hardware receiver'
 complete -c chest -n '__chest_is \'compose\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'import\'' -l help -s h -d 'show this help'
@@ -139,6 +142,34 @@ complete -c chest -n '__chest_is \'receipt\'' -a '(__chest_value_7)'
 complete -c chest -n '__chest_is \'verify\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'verify\'' -a '(__fish_complete_suffix .json)'
 complete -c chest -n '__chest_is \'verify\'' -a '(__fish_complete_suffix .locked)'
+complete -c chest -n '__chest_is \'hunt\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'hunt\'' -a create -d 'create a hunt file for the organiser'
+complete -c chest -n '__chest_is \'hunt\'' -a team -d 'add a team to a hunt'
+complete -c chest -n '__chest_is \'hunt\'' -a join -d 'join a hunt with a team\'s join file'
+complete -c chest -n '__chest_is \'hunt\'' -a leave -d 'leave the hunt this chest plays in'
+complete -c chest -n '__chest_is \'hunt\'' -a release -d 'release the pages locked with --lock release=NAME, on every team'
+complete -c chest -n '__chest_is \'hunt create\'' -l broker -r -d 'the MQTT broker: mqtt://HOST:PORT, or mqtts://HOST:PORT for TLS'
+complete -c chest -n '__chest_is \'hunt create\'' -l ca -r -F -d 'the CA certificate of an mqtts broker not signed by a system CA'
+complete -c chest -n '__chest_is \'hunt create\'' -l share-positions -d 'receipts carry the positions of the fixes that opened a page'
+complete -c chest -n '__chest_is \'hunt create\'' -l output -s o -r -a '(__fish_complete_suffix .hunt)' -d 'the hunt file to write (default NAME.hunt)'
+complete -c chest -n '__chest_is \'hunt create\'' -l force -d 'overwrite FILE if it exists'
+complete -c chest -n '__chest_is \'hunt create\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'hunt team\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'hunt team\'' -a add -d 'add a team and write its join file'
+complete -c chest -n '__chest_is \'hunt team add\'' -l hunt -r -a '(__fish_complete_suffix .hunt)' -d 'the organiser\'s hunt file (from chest hunt create)'
+complete -c chest -n '__chest_is \'hunt team add\'' -l output -s o -r -a '(__fish_complete_suffix .hunt)' -d 'the team\'s join file'
+complete -c chest -n '__chest_is \'hunt team add\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'hunt join\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'hunt join\'' -a '(__fish_complete_suffix .hunt)'
+complete -c chest -n '__chest_is \'hunt leave\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'hunt release\'' -l hunt -r -a '(__fish_complete_suffix .hunt)' -d 'the organiser\'s hunt file (from chest hunt create)'
+complete -c chest -n '__chest_is \'hunt release\'' -l timeout -r -d 'how long to wait for the broker (default 10)'
+complete -c chest -n '__chest_is \'hunt release\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'board\'' -l json -d 'print JSON'
+complete -c chest -n '__chest_is \'board\'' -l once -d 'print the leaderboard and exit'
+complete -c chest -n '__chest_is \'board\'' -l timeout -r -d 'with --once: how long to wait for the broker (default 10)'
+complete -c chest -n '__chest_is \'board\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'board\'' -a '(__fish_complete_suffix .hunt)'
 complete -c chest -n '__chest_is \'config\'' -l unset -r -a 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -d 'remove a setting'
 complete -c chest -n '__chest_is \'config\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'config\'' -a 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify'
@@ -160,4 +191,4 @@ complete -c chest -n '__chest_is \'export\'' -l output -s o -r -F -d 'the file t
 complete -c chest -n '__chest_is \'export\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'export\'' -F
 complete -c chest -n '__chest_is \'help\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin save unsave delete undelete status watch receipt verify config preview simulate nav map export help'
+complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin save unsave delete undelete status watch receipt verify hunt board config preview simulate nav map export help'

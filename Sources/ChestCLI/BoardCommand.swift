@@ -8,7 +8,7 @@ import Foundation
 struct BoardCommand: ChestCommand {
     static let name = "board"
     static let abstract = "the organiser's live board: each team, pages opened and when, trust, refused messages"
-    static let synopses = ["HUNT [--json | --once]"]
+    static let synopses = ["HUNT [--json | --once [--timeout SECONDS]]"]
     static let discussion = """
         Follows the hunt's broker and redraws in place, like chest nav: each team, online or not, the pages it
         opened and when, the trust of the fixes that opened them, and the messages refused and why (a forged or

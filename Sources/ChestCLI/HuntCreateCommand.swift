@@ -8,6 +8,7 @@ import Foundation
 struct HuntCreateCommand: ChestCommand {
     static let name = "create"
     static let abstract = "create a hunt file for the organiser"
+    static let synopses = ["NAME --broker URL [--ca FILE] [--share-positions] [-o FILE] [--force]"]
     static let discussion = """
         Writes the organiser's hunt file (mode 0600): the hunt's ID, the broker, the organiser's public key (your
         identity signs releases), the organiser's broker password, and later each team. Keep it private: it holds

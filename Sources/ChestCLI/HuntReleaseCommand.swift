@@ -9,6 +9,7 @@ import Foundation
 struct HuntReleaseCommand: ChestCommand {
     static let name = "release"
     static let abstract = "release the pages locked with --lock release=NAME, on every team"
+    static let synopses = ["NAME --hunt FILE [--timeout SECONDS]"]
     static let discussion = """
         Publishes the release's key to the hunt's broker as a retained message signed with your identity (the
         organiser's): every team's chestd opens the pages sealed under it as soon as it hears it, now or when

@@ -8,6 +8,7 @@ import Foundation
 struct HuntTeamAddCommand: ChestCommand {
     static let name = "add"
     static let abstract = "add a team and write its join file"
+    static let synopses = ["TEAM --hunt FILE [-o FILE]"]
     static let discussion = """
         Adds the team to the hunt file with a new broker password and signing key, and writes the team's join
         file (mode 0600; default HUNT-TEAM.hunt beside the hunt file) to hand to the team: chest hunt join FILE.
