@@ -26,10 +26,6 @@ public struct HuntGate: Sendable {
             public var receipts: [UInt64] = []
             /// The highest status id accepted.
             public var highestStatus: UInt64?
-            /// The id of the status in force: the highest, or the will that followed it.
-            public var currentStatus: UInt64?
-            /// The will the status in force announced, not yet heard.
-            public var pendingWill: UInt64?
             /// Release name → the id and key of the last release accepted under it.
             public var releases: [String: AcceptedRelease] = [:]
             public init() {}
@@ -64,11 +60,10 @@ public struct HuntGate: Sendable {
     ///
     /// Replays: a receipt id already accepted from that sender is refused (QoS 1 may deliver twice, the outbox
     /// may send again after a crash before the broker's acknowledgement). A status is accepted when its id is
-    /// above every status accepted from that sender, so an old retained status cannot overwrite a newer one; or
-    /// when it is the status in force heard again (the broker hands retained messages to every new
-    /// subscription, so a restarted board hears it again; it restates what the board knows); or when it is the
-    /// offline will the status in force announced (`TeamStatus.will`: signed at connection time, so its id is
-    /// lower), once. A release is accepted again when it is the one already accepted under its name (same id, same key):
+    /// above every status accepted from that sender, so an old retained status cannot overwrite a newer one
+    /// (`TeamStatus` says how ids order a connection's statuses and its last will), or when it is the status in
+    /// force heard again (the broker hands retained messages to every new subscription, so a restarted board
+    /// hears it again; it restates what the board knows). A release is accepted again when it is the one already accepted under its name (same id, same key):
     /// the broker hands the retained release to every new subscription, and a reader that restarted needs it
     /// again; a release key is public once released, so hearing it again gives nothing away. A newer release
     /// (higher id) under the same name replaces the old one; an older one, or another key under an id already
@@ -102,18 +97,10 @@ public struct HuntGate: Sendable {
             guard index == sender.receipts.endIndex || sender.receipts[index] != envelope.id else { return .refused(.replayed) }
             sender.receipts.insert(envelope.id, at: index)
         case .status:
-            guard let status = envelope.status else { return .refused(.wrongTopic) }
-            if envelope.id > (sender.highestStatus ?? 0) {
-                sender.highestStatus = envelope.id
-                sender.pendingWill = status.online ? status.will : nil
-            } else if envelope.id == sender.currentStatus {
-                return .accepted
-            } else if envelope.id == sender.pendingWill && !status.online {
-                sender.pendingWill = nil
-            } else {
-                return .refused(.replayed)
-            }
-            sender.currentStatus = envelope.id
+            guard envelope.status != nil else { return .refused(.wrongTopic) }
+            if envelope.id == sender.highestStatus { return .accepted }
+            guard envelope.id > (sender.highestStatus ?? 0) else { return .refused(.replayed) }
+            sender.highestStatus = envelope.id
         case .release:
             guard let release = envelope.release else { return .refused(.wrongTopic) }
             if let accepted = sender.releases[release.name] {

@@ -1,20 +1,24 @@
 /// A team's retained status (docs/HUNTS.md "Messages on the broker"); its last will says `online: false`.
+///
+/// Its envelope's id orders it: a connection's session number in the high 32 bits and a count in the low ones,
+/// the will taking the highest count. So the will, signed when the connection is made, still comes after every
+/// status of its connection and before those of the next, and the gate needs only "higher id wins".
 public struct TeamStatus: Codable, Hashable, Sendable {
     public var online: Bool
     public var pagesOpen: Int
     public var trust: FixTrust.Level?
     /// gpsd's fix mode (0–3) when known.
     public var fixMode: Int?
-    /// In an online status: the id of the last will registered for this connection (`HuntOutbox.reserveID`).
-    /// The will is signed when the connection is made, so its id is below every status sent after; naming it
-    /// here lets the gate accept that one will later (`HuntGate`) and no older one.
-    public var will: UInt64?
 
-    public init(online: Bool, pagesOpen: Int, trust: FixTrust.Level? = nil, fixMode: Int? = nil, will: UInt64? = nil) {
+    public init(online: Bool, pagesOpen: Int, trust: FixTrust.Level? = nil, fixMode: Int? = nil) {
         self.online = online
         self.pagesOpen = pagesOpen
         self.trust = trust
         self.fixMode = fixMode
-        self.will = will
+    }
+
+    /// The id of a status of `session`: the `count`th, or the session's last will.
+    public static func id(session: UInt64, count: UInt64?) -> UInt64 {
+        session << 32 | (count.map { min($0, UInt64(UInt32.max) - 1) } ?? UInt64(UInt32.max))
     }
 }

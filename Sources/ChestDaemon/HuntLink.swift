@@ -22,9 +22,7 @@ final class HuntLink {
     private var sending: Set<UInt64> = []
     private var connected = false
     private var problem: String?
-    /// This connection's session and the statuses published in it (docs/HUNTS.md "Team status"): a status's ID
-    /// is the session in the high 32 bits and the count in the low ones, and the last will, which closes the
-    /// session, has the highest count. So a will comes after every status of its session and before the next.
+    /// This connection's session and the statuses published in it: `TeamStatus.id` orders them and the will.
     private var session: UInt64 = 0
     private var statusCount: UInt64 = 0
     private var lastStatus: TeamStatus?
@@ -186,7 +184,7 @@ final class HuntLink {
         var status = status
         status.online = true
         statusCount += 1
-        let id = session << 32 | statusCount
+        let id = TeamStatus.id(session: session, count: statusCount)
         do {
             _ = try outbox.append { _ in
                 (HuntTopic.status(hunt: hunt.id, team: team.name),
@@ -200,7 +198,7 @@ final class HuntLink {
     /// The last will: this session is over (docs/HUNTS.md "Team status").
     private func willMessage() -> MQTTMessage {
         let status = TeamStatus(online: false, pagesOpen: lastStatus?.pagesOpen ?? 0)
-        let envelope = HuntEnvelope(hunt: hunt.id, sender: team.name, id: session << 32 | UInt64(UInt32.max), sent: Date(),
+        let envelope = HuntEnvelope(hunt: hunt.id, sender: team.name, id: TeamStatus.id(session: session, count: nil), sent: Date(),
                                     status: status)
         return MQTTMessage(topic: HuntTopic.status(hunt: hunt.id, team: team.name), payload: sign(envelope), qos: 1, retain: true)
     }

@@ -98,18 +98,6 @@ public final class HuntOutbox: @unchecked Sendable {
         return entry
     }
 
-    /// An id for a message that does not go through the outbox, durably used up before it is returned: the
-    /// connection's last will (`TeamStatus.will`), signed when the connection is made.
-    public func reserveID() throws -> UInt64 {
-        lock.lock()
-        defer { lock.unlock() }
-        let id = nextID
-        try AtomicFile.write(Data("\(id + 1)\n".utf8), to: directory + "/" + Self.counterName)
-        nextID = id + 1
-        storedNext = nextID
-        return id
-    }
-
     /// Every entry waiting, in id order.
     public var pending: [OutboxEntry] {
         lock.lock()

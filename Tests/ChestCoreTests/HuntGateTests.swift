@@ -60,36 +60,25 @@ import Testing
                 == .accepted, "receipts and statuses share the sender's ids but are judged apart")
     }
 
-    func will(_ team: String, id: UInt64) -> HuntEnvelope {
-        HuntFixture.signed(HuntEnvelope(hunt: HuntFixture.huntID, sender: team, id: id, sent: CoreFixture.t0,
-                                        status: TeamStatus(online: false, pagesOpen: 0)))
+    func status(_ team: String, session: UInt64, count: UInt64?) -> HuntEnvelope {
+        HuntFixture.signed(HuntEnvelope(hunt: HuntFixture.huntID, sender: team, id: TeamStatus.id(session: session, count: count),
+                                        sent: CoreFixture.t0, status: TeamStatus(online: count != nil, pagesOpen: 1)))
     }
 
-    func online(_ team: String, id: UInt64, will: UInt64) -> HuntEnvelope {
-        HuntFixture.signed(HuntEnvelope(hunt: HuntFixture.huntID, sender: team, id: id, sent: CoreFixture.t0,
-                                        status: TeamStatus(online: true, pagesOpen: 1, trust: .hardware, will: will)))
-    }
-
-    @Test func theWillOfTheConnectionInForceIsAcceptedOnceAndNoOlderOne() {
+    @Test func aConnectionsWillComesAfterItsStatusesAndBeforeTheNextConnections() {
         var gate = HuntGate(hunt: HuntFixture.hunt())
         let topic = statusTopic("red")
-        // Connection 1 registered will 10, then said online with 11 and 14.
-        #expect(gate.admit(online("red", id: 11, will: 10), topic: topic, signatureValid: true) == .accepted)
-        #expect(gate.admit(online("red", id: 14, will: 10), topic: topic, signatureValid: true) == .accepted)
-        #expect(gate.admit(will("red", id: 10), topic: topic, signatureValid: true) == .accepted, "the connection died")
-        #expect(gate.admit(will("red", id: 10), topic: topic, signatureValid: true) == .accepted,
+        // Connection 10 says online twice, then dies: its will, signed first, still ranks last.
+        #expect(gate.admit(status("red", session: 10, count: 1), topic: topic, signatureValid: true) == .accepted)
+        #expect(gate.admit(status("red", session: 10, count: 2), topic: topic, signatureValid: true) == .accepted)
+        #expect(gate.admit(status("red", session: 10, count: nil), topic: topic, signatureValid: true) == .accepted)
+        #expect(gate.admit(status("red", session: 10, count: nil), topic: topic, signatureValid: true) == .accepted,
                 "the retained will in force, heard again")
-        // Connection 2: will 20, online 21; the old will replayed must not mark the team offline.
-        #expect(gate.admit(online("red", id: 21, will: 20), topic: topic, signatureValid: true) == .accepted)
-        #expect(gate.admit(will("red", id: 10), topic: topic, signatureValid: true) == .refused(.replayed))
-        #expect(gate.admit(will("red", id: 19), topic: topic, signatureValid: true) == .refused(.replayed),
-                "an offline status below the one in force that is not its will")
-        #expect(gate.admit(will("red", id: 20), topic: topic, signatureValid: true) == .accepted)
-        #expect(gate.admit(online("red", id: 11, will: 10), topic: topic, signatureValid: true) == .refused(.replayed))
-        // A graceful stop: an ordinary offline status, above everything; no will is pending after it.
-        #expect(gate.admit(online("red", id: 31, will: 30), topic: topic, signatureValid: true) == .accepted)
-        #expect(gate.admit(will("red", id: 32), topic: topic, signatureValid: true) == .accepted)
-        #expect(gate.admit(will("red", id: 30), topic: topic, signatureValid: true) == .refused(.replayed))
+        // Connection 11: online; the old will replayed must not mark the team offline, nor an old online status.
+        #expect(gate.admit(status("red", session: 11, count: 1), topic: topic, signatureValid: true) == .accepted)
+        #expect(gate.admit(status("red", session: 10, count: nil), topic: topic, signatureValid: true) == .refused(.replayed))
+        #expect(gate.admit(status("red", session: 10, count: 2), topic: topic, signatureValid: true) == .refused(.replayed))
+        #expect(gate.admit(status("red", session: 11, count: nil), topic: topic, signatureValid: true) == .accepted)
     }
 
     @Test func theSameReleaseIsAcceptedAgainAndAnOlderOneIsNot() throws {

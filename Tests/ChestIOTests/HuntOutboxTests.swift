@@ -58,17 +58,6 @@ struct HuntOutboxTests {
         #expect(try receipt(outbox).id == 5, "every entry gone, the counter still remembers")
     }
 
-    @Test func aReservedIDIsNeverHandedOutAgain() throws {
-        let directory = try temporaryDirectory()
-        var outbox = try HuntOutbox(directory: directory)
-        _ = try receipt(outbox)
-        #expect(try outbox.reserveID() == 2)
-        #expect(outbox.pending.map(\.id) == [1])
-        outbox = try HuntOutbox(directory: directory)
-        #expect(try outbox.reserveID() == 3, "reserved ids are counted on disk before they are returned")
-        #expect(try receipt(outbox).id == 4)
-    }
-
     @Test func aNewerStatusReplacesOlderPendingOnesOfItsTopic() throws {
         let directory = try temporaryDirectory()
         let outbox = try HuntOutbox(directory: directory)
