@@ -44,7 +44,8 @@ struct BoardCommand: ChestCommand {
         let link = try OrganiserLink(hunt: hunt, purpose: "board")
         defer { link.stop() }
         link.client.subscribe(HuntTopic.all(hunt: hunt.id))
-        if once { return try printOnce(hunt, &feed, link) }
+        // Not on a terminal, the live view has nowhere to draw: print the leaderboard, as nav prints one frame.
+        if once || (!json && !Terminal.isInteractive) { return try printOnce(hunt, &feed, link) }
         if json {
             for event in past { print(event.line) }
             link.client.start()
@@ -54,19 +55,16 @@ struct BoardCommand: ChestCommand {
                 return true
             }
         }
-        let interactive = Terminal.isInteractive
-        if interactive { Terminal.enter() }
-        defer { if interactive { Terminal.restore() } }
+        Terminal.enter()
+        defer { Terminal.restore() }
         link.client.start()
         var screen = BoardScreen(hunt: hunt)
         stream(&feed, link) { feed, _, connection in
             screen.connection = connection
-            if interactive {
-                let keys = Terminal.keys(waiting: 0)
-                if keys.contains(UInt8(ascii: "q")) || keys.contains(UInt8(ascii: "Q")) || keys.contains(3) { return false }
-                let size = Terminal.size
-                Terminal.draw(screen.render(feed, columns: size.columns, rows: size.rows, now: Date()))
-            }
+            let keys = Terminal.keys(waiting: 0)
+            if keys.contains(UInt8(ascii: "q")) || keys.contains(UInt8(ascii: "Q")) || keys.contains(3) { return false }
+            let size = Terminal.size
+            Terminal.draw(screen.render(feed, columns: size.columns, rows: size.rows, now: Date()))
             return true
         }
     }

@@ -177,6 +177,29 @@ struct HuntTests {
         #expect(status.stdout.contains("unknownKey"), "\(status.stdout)")
     }
 
+    @Test func theBoardRedrawsInATerminalAndQuitsOnQ() throws {
+        let broker = try MosquittoBroker.start()
+        defer { broker.stop() }
+        let hunt = try HuntWorld(teams: ["red", "blue"], broker: broker)
+        let red = hunt.teams[0]
+        try red.world.startDaemon()
+        let tmux = NavTests.Tmux(socket: hunt.organiserWorld.root + "/tmux.sock")
+        let environment = hunt.organiserWorld.environment(user: "alice").flatMap { ["-e", "\($0.key)=\($0.value)"] }
+        try tmux.run(["new-session", "-d", "-s", "nav", "-x", "100", "-y", "24"] + environment
+                     + [ChestHarness.products + "/chest", "board", hunt.huntPath])
+        defer { _ = try? tmux.run(["kill-server"]) }
+        var screen = try tmux.waitFor("both teams, red online") {
+            $0.contains("connected") && $0.contains("red") && $0.contains("online") && $0.contains("blue") && $0.contains("never")
+        }
+        try hunt.give(try hunt.compose("in tmux", ["--lock", "time=2020-01-01T00:00:00Z"]), to: red)
+        screen = try tmux.waitFor("red's unlock") { $0.contains("red opened \u{201C}in tmux\u{201D} page 1") }
+        #expect(screen.contains("in tmux p1"), "\(screen)")
+        try tmux.run(["send-keys", "-t", "nav", "q"])
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, (try tmux.run(["has-session", "-t", "nav"])).status == 0 { usleep(100_000) }
+        #expect(try tmux.run(["has-session", "-t", "nav"]).status != 0, "the board did not quit on q")
+    }
+
     @Test func teamsOnOneBrokerAndTheBoardOnABridgedOne() throws {
         let (main, edge) = try MosquittoBroker.bridged()
         defer { edge.stop(); main.stop() }
