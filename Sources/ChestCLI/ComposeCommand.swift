@@ -73,6 +73,7 @@ struct ComposeCommand: ChestCommand, Equatable {
         if let path = values.value("--quest") {
             quest = try QuestOptions(path: path, output: draft.output, keepIDs: values.flag("--keep-ids"), force: draft.force,
                                      format: draft.format, sealCost: draft.sealCost, values: values)
+            quest?.hunt = draft.hunt
             return
         }
         for occurrence in values.occurrences {

@@ -43,7 +43,9 @@ extension Composer {
         for spec in specs {
             switch spec {
             case let .lock(.release(name)):
-                guard let key = releases?.key(for: name) else { continue }
+                guard let key = releases?.key(for: name) else {
+                    throw ChestError("page \(page): release=\(name) needs --hunt FILE, the organiser's hunt file (chest hunt create)")
+                }
                 set.locks.append(.release(name))
                 set.release = (name, key)
             case let .visible(inner):
@@ -61,6 +63,9 @@ extension Composer {
             default:
                 set.locks += try resolve([spec], fix, page: page)
             }
+        }
+        if set.release != nil && (set.pin != nil || set.hidden != nil) {
+            throw ChestError("page \(page): a release is the only secret of its set; put the PIN or the hidden place in the other set, or add ,visible to the location")
         }
         return set
     }

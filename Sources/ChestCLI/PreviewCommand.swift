@@ -85,6 +85,7 @@ struct PreviewCommand: ChestCommand {
         switch spec.kind {
         case .time: return "the instant is in the clear; chestd checks the clock against GPS time"
         case .after: return "the page it waits for is named in the clear"
+        case .release: return "sealed: the organiser's release key is part of the page's key; only its name is in the file"
         default: return "the condition is in the clear"
         }
     }

@@ -12,6 +12,8 @@ struct QuestOptions: Equatable {
     /// compose's --format and --seal-cost, for every message of the quest.
     var format: Int
     var sealCost: SealCost.Level
+    /// compose's --hunt: the organiser's hunt file, for release locks.
+    var hunt: String?
 
     init(path: String, output: String?, keepIDs: Bool, force: Bool, format: Int, sealCost: SealCost.Level,
          values: ParsedValues) throws(UsageError) {
@@ -46,6 +48,7 @@ struct QuestComposer {
             var compose = ComposeDraft(draft, output: output)
             compose.format = options.format
             compose.sealCost = options.sealCost
+            compose.hunt = options.hunt
             try Composer(settings: settings).compose(compose)
         }
         try file.record(ids)

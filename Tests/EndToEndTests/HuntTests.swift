@@ -177,6 +177,43 @@ struct HuntTests {
         #expect(status.stdout.contains("unknownKey"), "\(status.stdout)")
     }
 
+    @Test func mistakesGetAClearErrorAndChangeNothing() throws {
+        let world = ChestHarness()
+        func chest(_ arguments: [String]) throws -> Subprocess.Outcome { try world.chest(arguments, user: "alice") }
+        let noBroker = try chest(["hunt", "create", "Spring"])
+        #expect(noBroker.status == 64 && noBroker.stderr.contains("needs --broker URL"), "\(noBroker.stderr)")
+        #expect(try chest(["hunt", "create", "Spring", "--broker", "http://x"]).stderr.contains("write mqtt://HOST:PORT or mqtts://HOST:PORT"))
+        #expect(try chest(["hunt", "create", "Spring", "--broker", "mqtt://127.0.0.1:1883", "-o", "s.hunt"]).status == 0)
+        #expect(try chest(["hunt", "create", "Spring", "--broker", "mqtt://127.0.0.1:1883", "-o", "s.hunt"]).stderr.contains("s.hunt exists"))
+        for name in ["organiser", "release", "a/b", "+", String(repeating: "x", count: 33)] {
+            let bad = try chest(["hunt", "team", "add", name, "--hunt", "s.hunt"])
+            #expect(bad.status == 64 && bad.stderr.contains("cannot name a team"), "\(name): \(bad.stderr)")
+        }
+        #expect(try chest(["hunt", "team", "add", "red", "--hunt", "s.hunt"]).status == 0)
+        #expect(try chest(["hunt", "team", "add", "red", "--hunt", "s.hunt"]).stderr.contains("already has a team red"))
+        #expect(try chest(["hunt", "join", "s.hunt"]).stderr.contains("is the organiser's hunt file"))
+        #expect(try chest(["board", "s-red.hunt", "--once"]).stderr.contains("is a team's join file"))
+        #expect(try chest(["hunt", "release", "finale", "--hunt", "s.hunt"]).stderr.contains("has no release finale"))
+        // A join file carries neither the organiser's password nor release keys nor another team's secret.
+        let join = try String(contentsOfFile: world.root + "/s-red.hunt", encoding: .utf8)
+        #expect(!join.contains("organiserPassword") && !join.contains("releases"))
+        #expect(try HuntFile.read(path: world.root + "/s-red.hunt").teams.count == 1)
+        // Release locks: format 2 only, with the hunt file, and the only secret of their set.
+        let compose = ["compose", "-o", "m.locked", "--title", "t", "--page", "p", "--lock", "release=finale"]
+        #expect(try chest(compose).stderr.contains("needs --hunt FILE"))
+        #expect(try chest(compose + ["--hunt", "s.hunt", "--format", "1"]).stderr.contains("needs format 2"))
+        #expect(try chest(compose + ["--hunt", "s.hunt", "--lock", "pin=1234"]).stderr.contains("the only secret of its set"))
+        #expect(try chest(compose + ["--hunt", "s-red.hunt"]).stderr.contains("is a team's join file"))
+        #expect(!FileManager.default.fileExists(atPath: world.root + "/m.locked"))
+        #expect(try HuntFile.read(path: world.root + "/s.hunt").releases == nil, "nothing was added by the refused attempts")
+        let made = try chest(compose + ["--hunt", "s.hunt", "--or", "--lock", "pin=1234"])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(try HuntFile.read(path: world.root + "/s.hunt").releases?.keys.sorted() == ["finale"])
+        // The file names the release, never its key.
+        let key = try #require(try HuntFile.read(path: world.root + "/s.hunt").releases?["finale"])
+        #expect(!(try String(contentsOfFile: world.root + "/m.locked", encoding: .utf8)).contains(key))
+    }
+
     @Test func theBoardRedrawsInATerminalAndQuitsOnQ() throws {
         let broker = try MosquittoBroker.start()
         defer { broker.stop() }
