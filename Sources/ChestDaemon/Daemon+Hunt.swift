@@ -53,7 +53,7 @@ extension Daemon {
         case let .unlocked(unlock):
             guard let stored = engine.entries[unlock.id],
                   let open = stored.state.openPages.first(where: { $0.page == unlock.page }) else { return nil }
-            hunt.unlocked(unlock, message: stored.message, open: open, identity: identity, status: teamStatus())
+            hunt.unlocked(stored.message, open: open, identity: identity, status: teamStatus())
         case .trust, .gpsd:
             hunt.update(teamStatus())
         case let .fix(fix) where fix.mode != hunt.lastFixMode:

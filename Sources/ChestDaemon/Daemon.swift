@@ -100,6 +100,7 @@ public final class Daemon {
         defer { hunt?.stop() }
         loadChest()
         if let hunt {
+            hunt.catchUp(engine.entries.values, identity: identity, status: teamStatus())
             hunt.update(teamStatus())
             feed(.hunt(hunt.report))
         }

@@ -29,6 +29,8 @@ final class HuntLink {
     /// Releases the organiser published and this link checked, by name (kept in the chest, so a restart without a
     /// broker still knows them).
     private(set) var releases: [String: String]
+    private var ledger: HuntReceiptLedger
+    private let chestRoot: String
 
     /// Where `chest hunt join` keeps the join file.
     static func joinedPath(_ settings: Settings) -> String { settings.configDirectory + "/" + HuntFile.joinedFileName }
@@ -56,6 +58,18 @@ final class HuntLink {
         } ?? [:]
         gate = HuntGate(hunt: hunt)
         device = Self.deviceName()
+        self.chestRoot = chestRoot
+        ledger = HuntReceiptLedger.load(chestRoot: chestRoot, hunt: hunt.id, now: Date())
+        try ledger.save(chestRoot: chestRoot)
+    }
+
+    /// Puts in the outbox the receipts of unlocks since joining that never got there (a kill between saving the
+    /// page open and this link hearing of it).
+    func catchUp(_ entries: some Sequence<StoredMessage>, identity: Identity?, status: TeamStatus) {
+        for (stored, open) in ledger.owed(entries) {
+            log.notice("hunt: the receipt of \(stored.id.short) page \(open.page) was never sent; sending it now")
+            unlocked(stored.message, open: open, identity: identity, status: status)
+        }
     }
 
     /// Connects (in the background, retrying) and reports what happens through `events`.
@@ -147,17 +161,12 @@ final class HuntLink {
     // MARK: - To the broker
 
     /// Puts an unlock's receipt and its OwnTracks transition in the outbox and sends what the broker can take.
-    func unlocked(_ unlock: Unlock, message: Message, open: OpenPage, identity: Identity?, status: TeamStatus) {
-        guard let identity, var evidence = open.evidence, let signature = message.seal?.signature else { return }
-        if !hunt.sharePositions {
-            for index in evidence.fixes.indices {
-                evidence.fixes[index].latitude = nil
-                evidence.fixes[index].longitude = nil
-            }
-        }
-        let receipt = ReceiptSigner.sign(
-            UnlockReceipt(message: message.id, messageSignature: Data(signature).base64EncodedString(), title: message.title,
-                          page: open.page, set: open.set, openedAt: open.at, evidence: evidence, reader: ""), with: identity)
+    func unlocked(_ message: Message, open: OpenPage, identity: Identity?, status: TeamStatus) {
+        guard let identity, let evidence = open.evidence, let signature = message.seal?.signature else { return }
+        let unsigned = UnlockReceipt(message: message.id, messageSignature: Data(signature).base64EncodedString(),
+                                     title: message.title, page: open.page, set: open.set, openedAt: open.at,
+                                     evidence: evidence, reader: "")
+        let receipt = ReceiptSigner.sign(HuntEnvelope.shareable(unsigned, sharePositions: hunt.sharePositions), with: identity)
         do {
             _ = try outbox.append { id in
                 (HuntTopic.receipt(hunt: hunt.id, team: team.name, id: id),
@@ -166,6 +175,8 @@ final class HuntLink {
             let transition = OwnTracksTransition(receipt: receipt, huntName: hunt.name, team: team.name,
                                                  sharePositions: hunt.sharePositions)
             _ = try outbox.append { _ in (HuntTopic.ownTracksEvent(team: team.name, device: device), transition.bytes, false) }
+            ledger.sent.insert(HuntReceiptLedger.key(message.id, page: open.page))
+            try ledger.save(chestRoot: chestRoot)
         } catch {
             log.error("hunt: cannot put the receipt of \(message.id.short) page \(open.page) in the outbox: \(error)")
         }

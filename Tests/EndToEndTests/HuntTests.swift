@@ -126,6 +126,37 @@ struct HuntTests {
         #expect(hunt.boardEvents(again).count { $0["event"] as? String == "refused" } == 0)
     }
 
+    @Test func aReceiptOwedByAChestdKilledAsThePageOpenedIsSentAtTheNextStart() throws {
+        let broker = try MosquittoBroker.start()
+        defer { broker.stop() }
+        let hunt = try HuntWorld(teams: ["red"], broker: broker)
+        let red = hunt.teams[0]
+        let board = try hunt.startBoard()
+        defer { hunt.stopBoard(board) }
+        // The page opens while the broker is away; then chestd is killed, and the chest is left as a kill between
+        // saving the page open and queueing its receipt would leave it: the page open, no receipt anywhere.
+        broker.kill()
+        try red.world.startDaemon()
+        try hunt.give(try hunt.compose("crash", ["--lock", "time=2020-01-01T00:00:00Z"]), to: red)
+        try red.world.waitUntil("the page opens", timeout: 20) { try red.world.states()["crash"] == "open" }
+        red.world.stopDaemon(SIGKILL)
+        let outbox = red.world.chest + "/outbox"
+        for name in try FileManager.default.contentsOfDirectory(atPath: outbox) where name.hasSuffix(".json") {
+            try FileManager.default.removeItem(atPath: outbox + "/" + name)
+        }
+        let ledger = red.world.chest + "/hunt-receipts.json"
+        var saved = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: ledger))) as? [String: Any])
+        #expect((saved["sent"] as? [String])?.count == 1)
+        saved["sent"] = [String]()
+        try JSONSerialization.data(withJSONObject: saved).write(to: URL(fileURLWithPath: ledger))
+        try broker.restart()
+        try red.world.startDaemon()
+        try red.world.waitUntil("the board hears of it", timeout: 30) {
+            hunt.boardEvents(board).contains { $0["event"] as? String == "unlock" && $0["title"] as? String == "crash" }
+        }
+        #expect(red.world.daemonLog.contains("was never sent; sending it now"))
+    }
+
     @Test func forgedReceiptsAndAReleaseSignedByAnotherKeyAreRefused() throws {
         let broker = try MosquittoBroker.start()
         defer { broker.stop() }
