@@ -9,7 +9,7 @@ extension HuntBench {
         print("chest-bench: the organiser's board, \(teams) teams, \(teams * receiptsPerTeam) receipts")
         let (hunt, messages) = make(broker: "mqtt://127.0.0.1")
         let journalPath = NSTemporaryDirectory() + "/chest-hunt-bench-\(getpid()).board"
-        FileManager.default.createFile(atPath: journalPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: journalPath, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: journalPath) }
         let journal = FileHandle(forWritingAtPath: journalPath)!
         let residentBefore = ChestBench.residentKilobytes()
