@@ -121,7 +121,7 @@ def unlock_latency(port, count):
     daemon = start([os.path.join(BIN, "chestd"), "--gpsd", "127.0.0.1:9"], env=team,
                    stdout=subprocess.DEVNULL, stderr=open(os.path.join(WORK, "chestd.log"), "w"))
     wait_for("chestd's socket", lambda: os.path.exists(team["CHEST_SOCKET"]), 15)
-    board = start([os.path.join(BIN, "chest", ), "board", hunt, "--json"], env=organiser, stdout=subprocess.PIPE,
+    board = start([os.path.join(BIN, "chest"), "board", hunt, "--json"], env=organiser, stdout=subprocess.PIPE,
                   stderr=open(os.path.join(WORK, "board.err"), "w"), text=True, bufsize=1)
     lines = []
 
