@@ -38,6 +38,7 @@ bench: deps install-release-build
 	"$$($(SWIFT) build -c release --show-bin-path)/chest-bench"
 	bash scripts/bench.sh
 	bash scripts/bench-seal-latency.sh
+	python3 scripts/bench-hunt.py
 
 # Minutes, not part of `make test`: kill -9 cycles, a full file system, descriptor exhaustion, an inotify storm,
 # a hostile corpus and a crash at each step (docs/RELIABILITY.md). Root for the tmpfs and prlimit phases.

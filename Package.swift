@@ -41,7 +41,7 @@ let package = Package(
         .executableTarget(name: "chestd", dependencies: ["ChestDaemon"]),
         .executableTarget(name: "chest", dependencies: ["ChestCLI"]),
         // The benchmark of docs/DESIGN.md "Performance targets" (docs/BENCHMARKS.md).
-        .target(name: "ChestBench", dependencies: ["ChestCore", "ChestIO", "ChestSeal"]),
+        .target(name: "ChestBench", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestMQTT"]),
         .executableTarget(name: "chest-bench", dependencies: ["ChestBench"], path: "Sources/chest-bench"),
         // Writes a walk as NMEA for gpsfake (demo/README.md).
         .executableTarget(name: "chest-walk", dependencies: ["ChestArguments", "ChestSimulator"], path: "Sources/chest-walk"),

@@ -5,7 +5,7 @@ import Foundation
 
 /// The in-process benchmarks of docs/DESIGN.md "Performance targets": what one fix costs the engine with many pending location locks.
 /// `chest-bench [LOCKS]` runs it; `chest-bench messages COUNT DIR` writes sealed message files for
-/// scripts/bench.sh. docs/BENCHMARKS.md records the results.
+/// scripts/bench.sh; `chest-bench hunt` measures the organiser's board (HuntBench). docs/BENCHMARKS.md records the results.
 public enum ChestBench {
     public static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
@@ -19,6 +19,10 @@ public enum ChestBench {
         }
         if arguments.first == "seal" {
             SealBench.main()
+            return
+        }
+        if arguments.first == "hunt" {
+            HuntBench.main(Array(arguments.dropFirst()))
             return
         }
         if arguments.first == "memory", arguments.count == 2 {
