@@ -95,13 +95,19 @@ struct BoardCommand: ChestCommand {
         var note = ""
         do {
             try link.connect(within: timeout, broker: hunt.broker)
-            // Retained statuses and the receipts queued for the board come in a burst; a quiet second ends it.
+            // Retained statuses and receipts come in a burst; a quiet second ends it.
             let deadline = MonotonicClock.now() + timeout
-            while MonotonicClock.now() < deadline, let event = link.next(within: 1) {
+            var quiet = false
+            while !quiet, MonotonicClock.now() < deadline {
+                guard let event = link.next(within: 1) else {
+                    quiet = true
+                    break
+                }
                 if case let .message(topic, payload, retained) = event {
                     _ = feed.receive(topic: topic, payload: payload, retained: retained, at: Date())
                 }
             }
+            if !quiet { note = "\n(messages were still arriving after \(Int(timeout)) s; a longer --timeout shows them all)" }
         } catch {
             note = "\n(\(error); this is what the board received before)"
         }
