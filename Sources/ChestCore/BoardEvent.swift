@@ -15,11 +15,7 @@ public enum BoardEvent: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let line = try Line(from: decoder)
         func need<T>(_ value: T?, _ field: String) throws -> T {
-            guard let value else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                        debugDescription: "a \(line.event) event without \(field)"))
-            }
-            return value
+            try ChestJSON.required(value, field, event: line.event, in: decoder)
         }
         switch line.event {
         case "team":

@@ -6,11 +6,7 @@ extension ChestEvent: Codable {
     public init(from decoder: any Decoder) throws {
         let line = try Line(from: decoder)
         func need<T>(_ value: T?, _ field: String) throws -> T {
-            guard let value else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                        debugDescription: "a \(line.event) event without \(field)"))
-            }
-            return value
+            try ChestJSON.required(value, field, event: line.event, in: decoder)
         }
         switch line.event {
         case "unlocked":

@@ -26,6 +26,14 @@ public enum ChestJSON {
         return decoder
     }
 
+    /// A field an event line of kind `event` cannot do without (`chest watch --json`, `chest board --json`).
+    public static func required<T>(_ value: T?, _ field: String, event: String, in decoder: any Decoder) throws -> T {
+        guard let value else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a \(event) event without \(field)"))
+        }
+        return value
+    }
+
     /// One compact line of `value`.
     public static func line<T: Encodable>(_ value: T) -> Data {
         (try? encoder().encode(value)) ?? Data(#"{"ok":false,"error":"unencodable reply"}"#.utf8)

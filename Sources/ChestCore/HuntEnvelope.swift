@@ -71,15 +71,7 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
 
     /// Reads a payload from the broker and checks its shape (not its signature: `HuntSigner.isValid`).
     public static func decode(_ data: Data) throws(HuntError) -> HuntEnvelope {
-        guard data.count <= sizeLimit else { throw HuntError("the message is larger than \(sizeLimit) bytes") }
-        let envelope: HuntEnvelope
-        do {
-            envelope = try ChestJSON.decoder().decode(HuntEnvelope.self, from: data)
-        } catch let error as DecodingError {
-            throw HuntError("not a chest hunt message: " + HuntFile.sentence(error))
-        } catch {
-            throw HuntError("not a chest hunt message: \(error)")
-        }
+        let envelope = try HuntError.decoding(HuntEnvelope.self, from: data, limit: sizeLimit, what: "not a chest hunt message")
         try envelope.validate()
         return envelope
     }

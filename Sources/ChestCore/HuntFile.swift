@@ -55,15 +55,7 @@ public struct HuntFile: Codable, Hashable, Sendable {
 
     /// Reads and checks a hunt file; throws a sentence saying what is wrong.
     public static func decode(_ data: Data) throws(HuntError) -> HuntFile {
-        guard data.count <= sizeLimit else { throw HuntError("the file is too large for a hunt file") }
-        let file: HuntFile
-        do {
-            file = try ChestJSON.decoder().decode(HuntFile.self, from: data)
-        } catch let error as DecodingError {
-            throw HuntError("not a chest hunt file: " + Self.sentence(error))
-        } catch {
-            throw HuntError("not a chest hunt file: \(error)")
-        }
+        let file = try HuntError.decoding(HuntFile.self, from: data, limit: sizeLimit, what: "not a chest hunt file")
         try file.validate()
         return file
     }

@@ -58,7 +58,7 @@ import Testing
         #expect(throws: HuntError("the release's name or key is malformed")) { try HuntEnvelope.decode(release.bytes) }
         let status = HuntFixture.statusEnvelope("red", id: 1, pages: -1)
         #expect(throws: HuntError("a status with a negative page count")) { try HuntEnvelope.decode(status.bytes) }
-        #expect(throws: HuntError("the message is larger than 65536 bytes")) {
+        #expect(throws: HuntError("not a chest hunt message: larger than 65536 bytes")) {
             try HuntEnvelope.decode(Data(repeating: 0x20, count: HuntEnvelope.sizeLimit + 1))
         }
         #expect(throws: HuntError.self) { try HuntEnvelope.decode(Data("[]".utf8)) }

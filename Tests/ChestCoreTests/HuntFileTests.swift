@@ -82,7 +82,7 @@ import Testing
             try HuntFile.decode(JSONSerialization.data(withJSONObject: object))
         }
         #expect(throws: HuntError("not a chest hunt file: not JSON")) { try HuntFile.decode(Data("{".utf8)) }
-        #expect(throws: HuntError("the file is too large for a hunt file")) {
+        #expect(throws: HuntError("not a chest hunt file: larger than 1048576 bytes")) {
             try HuntFile.decode(Data(count: HuntFile.sizeLimit + 1))
         }
     }

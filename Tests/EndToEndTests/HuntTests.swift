@@ -262,10 +262,7 @@ struct HuntTests {
         try hunt.give(try hunt.compose("in tmux", ["--lock", "time=2020-01-01T00:00:00Z"]), to: red)
         screen = try tmux.waitFor("red's unlock") { $0.contains("red opened \u{201C}in tmux\u{201D} page 1") }
         #expect(screen.contains("in tmux p1"), "\(screen)")
-        try tmux.run(["send-keys", "-t", "nav", "q"])
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, (try tmux.run(["has-session", "-t", "nav"])).status == 0 { usleep(100_000) }
-        #expect(try tmux.run(["has-session", "-t", "nav"]).status != 0, "the board did not quit on q")
+        #expect(try tmux.quitsOnQ(), "the board did not quit on q")
     }
 
     @Test func teamsOnOneBrokerAndTheBoardOnABridgedOne() throws {

@@ -32,6 +32,14 @@ struct NavTests {
             Issue.record("timed out waiting for \(what); the screen:\n\(last)")
             return last
         }
+
+        /// Types q and tells whether the program quit (its session ended) within 10 s.
+        func quitsOnQ() throws -> Bool {
+            try run(["send-keys", "-t", "nav", "q"])
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline, (try run(["has-session", "-t", "nav"])).status == 0 { usleep(100_000) }
+            return try run(["has-session", "-t", "nav"]).status != 0
+        }
     }
 
     @Test func showsTheFixAndTheTargetAndSurvivesGpsdGoingAway() throws {
@@ -70,10 +78,7 @@ struct NavTests {
         #expect(screen.contains("150 m away (NE)"), "\(screen)")
         #expect(screen.contains("(last known"), "\(screen)")
 
-        try tmux.run(["send-keys", "-t", "nav", "q"])
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, (try tmux.run(["has-session", "-t", "nav"])).status == 0 { usleep(100_000) }
-        #expect(try tmux.run(["has-session", "-t", "nav"]).status != 0, "nav did not quit on q")
+        #expect(try tmux.quitsOnQ(), "nav did not quit on q")
     }
 
     @Test func onceWithoutATerminalPrintsOnePlainFrame() throws {
