@@ -265,6 +265,40 @@ struct HuntTests {
         #expect(try tmux.quitsOnQ(), "the board did not quit on q")
     }
 
+    @Test func overTLSWithPerTeamPasswords() throws {
+        // The hunt's passwords are made by `hunt create` and `team add`; the broker learns them after.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hunt-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let authority = try TestCertificateAuthority(in: directory)
+        let port = LoopbackPort.free()
+        let organiser = ChestHarness(), red = ChestHarness()
+        let huntPath = organiser.root + "/tls.hunt"
+        #expect(try organiser.chest(["hunt", "create", "TLS", "--broker", "mqtts://127.0.0.1:\(port)", "--ca", authority.caFile,
+                                     "-o", huntPath], user: "alice").status == 0)
+        #expect(try organiser.chest(["hunt", "team", "add", "red", "--hunt", huntPath, "-o", red.root + "/red.hunt"], user: "alice").status == 0)
+        let file = try HuntFile.read(path: huntPath)
+        let passwords = directory.appendingPathComponent("passwords").path
+        try MosquittoBroker.writePasswordFile(["red": try #require(file.team(named: "red")?.password),
+                                               "organiser": try #require(file.organiserPassword)], to: passwords)
+        let broker = try MosquittoBroker(port: port, directory: directory, configuration: ([
+            MosquittoBroker.runAsLine, "listener \(port) 127.0.0.1", "cafile \(authority.caFile)",
+            "certfile \(authority.certificateFile)", "keyfile \(authority.keyFile)", "allow_anonymous false",
+            "password_file \(passwords)",
+        ] + MosquittoBroker.persistenceLines(directory)).joined(separator: "\n") + "\n", caFile: authority.caFile)
+        defer { broker.stop() }
+        #expect(try red.chest(["hunt", "join", red.root + "/red.hunt"]).status == 0)
+        try red.startDaemon()
+        try red.waitUntil("red connects over TLS", timeout: 20) {
+            (try red.status()["hunt"] as? [String: Any])?["connected"] as? Bool == true
+        }
+        try MessageFactory(configDirectory: organiser.root + "/config-alice")
+            .drop("over TLS", [.time(Date(timeIntervalSince1970: 0))], into: red.chest)
+        try red.waitUntil("the board hears it over TLS", timeout: 30) {
+            let once = try organiser.chest(["board", huntPath, "--once", "--timeout", "5"], user: "alice")
+            return once.stdout.contains("red   1")
+        }
+    }
+
     @Test func teamsOnOneBrokerAndTheBoardOnABridgedOne() throws {
         let (main, edge) = try MosquittoBroker.bridged()
         defer { edge.stop(); main.stop() }
