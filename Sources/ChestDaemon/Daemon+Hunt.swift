@@ -41,7 +41,7 @@ extension Daemon {
 
     func handleHunt(_ event: MQTTEvent) {
         guard let hunt else { return }
-        for release in hunt.handle(event, now: Date()) { feed(.released(name: release.name, key: release.key, now())) }
+        for release in hunt.handle(event) { feed(.released(name: release.name, key: release.key, now())) }
         feed(.hunt(hunt.report))
     }
 

@@ -97,7 +97,7 @@ final class HuntLink {
     // MARK: - From the broker
 
     /// What the broker said; returns the releases to hand to the engine.
-    func handle(_ event: MQTTEvent, now: Date) -> [(name: String, key: String)] {
+    func handle(_ event: MQTTEvent) -> [(name: String, key: String)] {
         switch event {
         case .connected:
             connected = true
@@ -162,7 +162,11 @@ final class HuntLink {
 
     /// Puts an unlock's receipt and its OwnTracks transition in the outbox and sends what the broker can take.
     func unlocked(_ message: Message, open: OpenPage, identity: Identity?, status: TeamStatus) {
-        guard let identity, let evidence = open.evidence, let signature = message.seal?.signature else { return }
+        guard let evidence = open.evidence, let signature = message.seal?.signature else { return }
+        guard let identity else {
+            log.error("hunt: no identity to sign the receipt of \(message.id.short) page \(open.page); run chest hunt join again")
+            return
+        }
         let unsigned = UnlockReceipt(message: message.id, messageSignature: Data(signature).base64EncodedString(),
                                      title: message.title, page: open.page, set: open.set, openedAt: open.at,
                                      evidence: evidence, reader: "")
