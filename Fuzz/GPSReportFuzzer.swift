@@ -2,10 +2,10 @@ import CGPSD
 import Foundation
 
 /// libFuzzer entry point for gpsd's reports: the bytes are lines of gpsd JSON (TPV, SKY, DEVICE, DEVICES,
-/// VERSION…), each unpacked by libgps's `gps_unpack` into one `gps_data_t` and taken as `GPSReader.read` takes it:
-/// a TPV becomes a `Fix` with the latest SKY's satellites and summary, a DEVICE a `FixSource`; a DEVICES report
-/// is read by `DevicesReport`, never by libgps. Fixes and sources then go through the pure engine (trust, clock,
-/// streaks), and every event and the `status` and `fix` replies are written as chestd writes them. Any bytes must be
+/// VERSION…), each unpacked once by libgps's `libgps_json_unpack` into one `gps_data_t` and taken as
+/// `GPSReader.read` takes it: a TPV becomes a `Fix` with the latest SKY's satellites and summary, a DEVICE or
+/// DEVICES a `FixSource`. Fixes and sources then go through the pure engine (trust, clock, streaks), and every
+/// event and the `status` and `fix` replies are written as chestd writes them. Any bytes must be
 /// unpacked, converted and reported or ignored, never crash nor hang (docs/RELIABILITY.md "Fuzzing"). Built by
 /// scripts/fuzz.sh with ChestCore's sources, ChestGPS's conversions and libgps, outside the package, so
 /// `swift build` and `make test` never see it.
@@ -19,22 +19,16 @@ public func fuzzGPSReports(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     var satellitesUsed: Int?
     var sky: SkySummary?
     var skySerial = 0
-    // As GPSReader.read takes them: one line at a time into the same gps_data_t, `set` cleared before each, and a
-    // DEVICES report read without libgps.
-    for line in input.split(separator: UInt8(ascii: "\n")).prefix(64) where line.count <= lineCapacity {
+    // As GPSReader.read takes them: one line at a time into the same gps_data_t, `set` cleared before each.
+    for line in input.split(separator: UInt8(ascii: "\n")).prefix(64)
+    where line.first == UInt8(ascii: "{") && line.count <= lineCapacity {
         now = now.advanced(by: 0.2)
-        if DevicesReport.isIn(line) {
-            if let device = DevicesReport.firstDevice(in: Data(line)) {
-                let source = receivers.identify(path: device.path, driver: device.driver, subtype: device.subtype)
-                effects += engine.handle(.receiver(source, now))
-            }
-            continue
-        }
         UnsafeMutableRawBufferPointer(start: text, count: line.count)
             .copyMemory(from: UnsafeRawBufferPointer(rebasing: line))
         text[line.count] = 0
         report.pointee.set = 0
-        _ = gps_unpack(text, report)
+        var rest: UnsafePointer<CChar>?
+        _ = libgps_json_unpack(text, report, &rest)
         let set = report.pointee.set
         if let fix = Fix(UnsafePointer(report), satellitesUsed: satellitesUsed, sky: sky, receivedAt: now.monotonic) {
             effects += engine.handle(.fix(fix, now))
@@ -45,6 +39,9 @@ public func fuzzGPSReports(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             sky = report.pointee.satellites_visible > 0 ? SkySummary(UnsafePointer(report), serial: skySerial) : nil
         } else if set & DEVICE_SET != 0, report.pointee.dev.activated.tv_sec != 0 {
             effects += engine.handle(.receiver(identify(report.pointee.dev), now))
+        } else if set & DEVICELIST_SET != 0, report.pointee.devices.ndevices > 0 {
+            let first = withUnsafeBytes(of: report.pointee.devices.list) { $0.bindMemory(to: devconfig_t.self)[0] }
+            effects += engine.handle(.receiver(identify(first), now))
         }
     }
     effects += engine.handle(.request(ClientID(1), ControlRequest(op: .status), now))

@@ -103,8 +103,8 @@ for target in "${targets[@]}"; do
              run weather-decoder corpus-weather ;;
     gps) # ChestGPS's conversions without GPSReader (which needs ChestIO), the module map of CGPSD, libgps.
          sed '/^import ChestIO$/d' Sources/ChestGPS/Fix+libgps.swift > "$out/Fix+libgps.swift"
-         build gps-report Sources/ChestCore/*.swift "$out/Fix+libgps.swift" Sources/ChestGPS/DevicesReport.swift \
-             Sources/ChestGPS/ReceiverSource.swift Fuzz/GPSReportFuzzer.swift \
+         build gps-report Sources/ChestCore/*.swift "$out/Fix+libgps.swift" Sources/ChestGPS/ReceiverSource.swift \
+             Fuzz/GPSReportFuzzer.swift \
              -Xcc -fmodule-map-file=CGPSD/module.modulemap -I CGPSD -lgps
          run gps-report corpus-gps ;;
     *) echo "fuzz.sh: no fuzzer named $target (message, control, weather, gps)" >&2; exit 64 ;;

@@ -147,8 +147,8 @@ public final class GPSReader: Sendable {
 
     /// Reads reports until the connection is lost (returning why) or the reader is stopped (returning nil).
     ///
-    /// The lines are read here and each given to `gps_unpack`, rather than letting `gps_read` do both, so that a
-    /// DEVICES report never reaches libgps (`DevicesReport`): this thread would spin forever on a hostile one.
+    /// The lines are read here, each unpacked once by `libgps_json_unpack`, rather than by `gps_read`: its
+    /// `gps_unpack` loops forever on a malformed report (CGPSD/shim.h), which would leave this thread spinning.
     private func read(_ data: UnsafeMutablePointer<gps_data_t>) -> String? {
         let line = UnsafeMutablePointer<CChar>.allocate(capacity: GPSReader.lineCapacity + 1)
         defer { line.deallocate() }
@@ -179,21 +179,15 @@ public final class GPSReader: Sendable {
                 let bytes = pending[..<end]
                 defer { pending.removeSubrange(...end) }
                 // gpsd never writes a longer line; one that is longer is not gpsd's, and is dropped whole.
-                guard !discarding, !bytes.isEmpty, bytes.count <= GPSReader.lineCapacity else {
+                guard !discarding, bytes.first == UInt8(ascii: "{"), bytes.count <= GPSReader.lineCapacity else {
                     discarding = false
-                    continue
-                }
-                if DevicesReport.isIn(bytes) {
-                    if let device = DevicesReport.firstDevice(in: Data(bytes)) {
-                        onEvent(.receiver(receivers.identify(path: device.path, driver: device.driver,
-                                                             subtype: device.subtype)))
-                    }
                     continue
                 }
                 for (index, byte) in bytes.enumerated() { line[index] = CChar(bitPattern: byte) }
                 line[bytes.count] = 0
                 data.pointee.set = 0
-                _ = gps_unpack(line, data)
+                var rest: UnsafePointer<CChar>?
+                _ = libgps_json_unpack(line, data, &rest)
                 let set = data.pointee.set
                 if let fix = Fix(UnsafePointer(data), satellitesUsed: satellitesUsed, sky: sky,
                                  receivedAt: MonotonicClock.now()) {
@@ -205,6 +199,12 @@ public final class GPSReader: Sendable {
                     sky = data.pointee.satellites_visible > 0 ? SkySummary(UnsafePointer(data), serial: skySerial) : nil
                 } else if set & DEVICE_SET != 0, data.pointee.dev.activated.tv_sec != 0 {
                     onEvent(.receiver(identify(data.pointee.dev)))
+                } else if set & DEVICELIST_SET != 0 {
+                    let devices = data.pointee.devices
+                    if devices.ndevices > 0 {
+                        let first = withUnsafeBytes(of: devices.list) { $0.bindMemory(to: devconfig_t.self)[0] }
+                        onEvent(.receiver(identify(first)))
+                    }
                 } else if GPSReader.isDeactivation(String(cString: line)) {
                     satellitesUsed = nil
                     sky = nil

@@ -1,39 +1,26 @@
 import ChestCore
-@testable import ChestGPS
+import ChestGPS
 import ChestIO
 import ChestTestSupport
 import Foundation
 import Glibc
 import Testing
 
-/// gpsd's DEVICES report, which libgps 3.22 must never see: found by the gps fuzzer (docs/RELIABILITY.md "Fuzzing").
+/// GPSReader against a gpsd that sends what gpsd 3.22 would not: reports libgps cannot parse, which made its
+/// `gps_unpack` loop forever (found by the gps fuzzer, docs/RELIABILITY.md "Fuzzing").
 @Suite(.serialized, .timeLimit(.minutes(1)))
-struct DevicesReportTests {
-    /// Five devices: one more than libgps 3.22 holds, which made its `gps_unpack` loop forever.
-    static let fiveDevices = #"{"class":"DEVICES","devices":["#
-        + (0..<5).map { #"{"class":"DEVICE","path":"/dev/ttyACM\#($0)","driver":"u-blox","activated":"2026-01-01T00:00:00.000Z"}"# }
-            .joined(separator: ",") + "]}"
-
-    @Test func theFirstDeviceIsReadWithoutLibgps() {
-        let line = Data(DevicesReportTests.fiveDevices.utf8)
-        #expect(DevicesReport.isIn(line))
-        #expect(DevicesReport.firstDevice(in: line) == .init(path: "/dev/ttyACM0", driver: "u-blox", subtype: ""))
-        let wrongType = Data(#"{"class":"DEVICES","devices":[{"class":"DEVICE","path":1,"x":[1]}]}"#.utf8)
-        #expect(DevicesReport.firstDevice(in: wrongType) == .init(path: "", driver: "", subtype: ""))
-        // libgps unpacks every object of a line: a DEVICES after a TPV is one too.
-        #expect(DevicesReport.isIn(Data(#"{"class":"TPV","mode":1}{"class":"DEVICES","devices":[]}"#.utf8)))
-        #expect(!DevicesReport.isIn(Data(#"{"class":"DEVICE","path":"/dev/ttyACM0"}"#.utf8)))
-        #expect(DevicesReport.firstDevice(in: Data(#"{"class":"DEVICES","devices":[]}"#.utf8)) == nil)
-        #expect(DevicesReport.firstDevice(in: Data(#"{"class":"DEVICES","devices":[{"class":"DEVICE"}x]}"#.utf8)) == nil)
-    }
-
-    @Test func aDevicesReportLibgpsCannotParseDoesNotStopTheFixes() async throws {
+struct GPSReaderMalformedReportTests {
+    @Test func aReportLibgpsCannotParseIsSkippedAndTheFixesGoOn() async throws {
+        let fiveDevices = #"{"class":"DEVICES","devices":["#
+            + (0..<5).map { #"{"class":"DEVICE","path":"/dev/ttyACM\#($0)","driver":"u-blox"}"# }.joined(separator: ",") + "]}"
         let server = try LineServer(lines: [
             #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#,
-            DevicesReportTests.fiveDevices,
+            // One device more than libgps holds, then a malformed list, then the first "class" inside the list.
+            fiveDevices,
             #"{"class":"DEVICES","devices":[{"class":"DEVICE"}x]}"#,
-            #"{"class":"WATCH","enable":true,"json":true,"nmea":false,"raw":0,"scaled":false,"timing":false,"split24":false,"pps":false}"#,
-            #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2026-06-01T09:00:00.000Z","lat":47.3769,"lon":8.5417,"altMSL":410.0,"eph":5.0}"#,
+            #"{"klass":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM0"},{"class":"DEVICE","path":"/dev/ttyACM1"}]}"#,
+            #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM0","driver":"u-blox"}]}"#,
+            #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2026-06-01T09:00:00.000Z","lat":47.3769,"lon":8.5417,"altMSL":410.0}"#,
         ])
         defer { server.stop() }
         let events = EventRecorder<GPSEvent>()
