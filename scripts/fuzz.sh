@@ -3,7 +3,8 @@
 # ChestGPS's conversions and libgps for the gps one, under libFuzzer and AddressSanitizer, outside the package)
 # and runs each for SECONDS (default 300) from a seed corpus of small valid examples: the message decoder (format 1
 # and 2), the control socket's request/reply/event lines, the weather providers' reply decoders, gpsd's reports.
-# `scripts/fuzz.sh SECONDS NAME…` runs only the named ones (message, control, weather, gps). The format 2 seeds are
+# `scripts/fuzz.sh SECONDS NAME…` runs only the named ones (message, control, weather, gps); FUZZ_RUNS=N also
+# stops each after N inputs, whichever comes first. The format 2 seeds are
 # written by the release `chest compose` (CHEST=path, or .build/release/chest, built if missing).
 # Results: docs/RELIABILITY.md "Fuzzing".
 set -euo pipefail
@@ -21,7 +22,8 @@ build() { # NAME SOURCES… [FLAGS]: one module named ChestCore (the other modul
 }
 run() { # NAME CORPUS: an input that runs 10 s is reported as a hang (libFuzzer's default is 20 minutes, and
     # -max_total_time is only checked between inputs, so a hang would otherwise look like a silent stop)
-    "$out/$1" -max_total_time="$seconds" -timeout=10 -max_len=65536 -print_final_stats=1 "$out/$2"
+    "$out/$1" -max_total_time="$seconds" ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} -timeout=10 -max_len=65536 \
+        -print_final_stats=1 "$out/$2"
 }
 # Seeds: sealed messages with every lock kind, made as scripts/torture.py makes them.
 python3 - "$out/corpus-message" <<'PY'

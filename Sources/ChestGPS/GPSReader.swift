@@ -148,7 +148,8 @@ public final class GPSReader: Sendable {
     /// Reads reports until the connection is lost (returning why) or the reader is stopped (returning nil).
     ///
     /// The lines are read here, each unpacked once by `libgps_json_unpack`, rather than by `gps_read`: its
-    /// `gps_unpack` loops forever on a malformed report (CGPSD/shim.h), which would leave this thread spinning.
+    /// `gps_unpack` loops forever on a report it cannot parse (docs/DESIGN.md "libgps calls"), which would leave
+    /// this thread spinning with no fix and no error.
     private func read(_ data: UnsafeMutablePointer<gps_data_t>) -> String? {
         let line = UnsafeMutablePointer<CChar>.allocate(capacity: GPSReader.lineCapacity + 1)
         defer { line.deallocate() }
