@@ -4,8 +4,8 @@
 # and runs each for SECONDS (default 300) from a seed corpus of small valid examples: the message decoder (format 1
 # and 2), the control socket's request/reply/event lines, the weather providers' reply decoders, gpsd's reports.
 # `scripts/fuzz.sh SECONDS NAME…` runs only the named ones (message, control, weather, gps); FUZZ_RUNS=N also
-# stops each after N inputs, whichever comes first. The format 2 seeds are
-# written by the release `chest compose` (CHEST=path, or .build/release/chest, built if missing).
+# stops each after N inputs, whichever comes first. The format 2 seeds are written by the release `chest compose`
+# (CHEST=path, or .build/release/chest, built if missing).
 # Results: docs/RELIABILITY.md "Fuzzing".
 set -euo pipefail
 cd "$(dirname "$0")/.."
