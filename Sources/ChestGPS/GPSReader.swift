@@ -146,53 +146,77 @@ public final class GPSReader: Sendable {
     }
 
     /// Reads reports until the connection is lost (returning why) or the reader is stopped (returning nil).
+    ///
+    /// The lines are read here, each unpacked once by `libgps_json_unpack`, rather than by `gps_read`: its
+    /// `gps_unpack` loops forever on a report it cannot parse (docs/DESIGN.md "libgps calls"), which would leave
+    /// this thread spinning with no fix and no error.
     private func read(_ data: UnsafeMutablePointer<gps_data_t>) -> String? {
-        let line = UnsafeMutablePointer<CChar>.allocate(capacity: GPSReader.lineCapacity)
+        let line = UnsafeMutablePointer<CChar>.allocate(capacity: GPSReader.lineCapacity + 1)
         defer { line.deallocate() }
         let fd = data.pointee.gps_fd
-        // Non-blocking, so a partial line with nothing more coming makes gps_read return 0 instead of hanging.
+        // Non-blocking, so a read that finds nothing more returns at once instead of hanging.
         FileDescriptor(rawValue: fd).setNonBlocking(true)
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
         var satellitesUsed: Int?
         var sky: SkySummary?
         var skySerial = 0
-        var partialLine = false
+        var discarding = false
         while !stopping {
             errno = 0
-            // gps_waiting is true at once while a partial line is buffered; then wait for the socket itself.
-            let ready = partialLine ? readable(fd) : gps_waiting(data, GPSReader.tick)
-            guard ready else {
+            guard readable(fd) else {
                 if errno != 0, errno != EINTR { return "waiting for gpsd: \(Errno.current)" }
                 continue
             }
-            data.pointee.set = 0
             errno = 0
-            line[0] = 0
-            let count = gps_read(data, line, Int32(GPSReader.lineCapacity))
-            if count == -1 { return errno == 0 ? "gpsd closed the connection" : "reading from gpsd: \(Errno.current)" }
-            partialLine = count == 0
-            guard count > 0 else { continue }
-            let set = data.pointee.set
-            if let fix = Fix(UnsafePointer(data), satellitesUsed: satellitesUsed, sky: sky,
-                             receivedAt: MonotonicClock.now()) {
-                onEvent(.fix(fix))
-            } else if set & SATELLITE_SET != 0 {
-                // libgps 3.22 counts used satellites from the SKY's array: without one, 0 means unknown.
-                satellitesUsed = data.pointee.satellites_visible > 0 ? Int(data.pointee.satellites_used) : nil
-                skySerial += 1
-                sky = data.pointee.satellites_visible > 0 ? SkySummary(UnsafePointer(data), serial: skySerial) : nil
-            } else if set & DEVICE_SET != 0, data.pointee.dev.activated.tv_sec != 0 {
-                onEvent(.receiver(identify(data.pointee.dev)))
-            } else if set & DEVICELIST_SET != 0 {
-                let devices = data.pointee.devices
-                if devices.ndevices > 0 {
-                    onEvent(.receiver(withUnsafeBytes(of: devices.list) { identify($0.bindMemory(to: devconfig_t.self)[0]) }))
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count == 0 { return "gpsd closed the connection" }
+            if count < 0 {
+                if errno == EAGAIN || errno == EINTR { continue }
+                return "reading from gpsd: \(Errno.current)"
+            }
+            pending += chunk[..<count]
+            while let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let bytes = pending[..<end]
+                defer { pending.removeSubrange(...end) }
+                // gpsd never writes a longer line; one that is longer is not gpsd's, and is dropped whole.
+                guard !discarding, bytes.first == UInt8(ascii: "{"), bytes.count <= GPSReader.lineCapacity else {
+                    discarding = false
+                    continue
                 }
-            } else if GPSReader.isDeactivation(String(cString: line)) {
-                satellitesUsed = nil
-                sky = nil
-                onEvent(.receiver(nil))
-                log.notice("gpsd \(server): receiver deactivated")
-                onEvent(.fix(Fix(mode: 0, receivedAt: MonotonicClock.now())))
+                for (index, byte) in bytes.enumerated() { line[index] = CChar(bitPattern: byte) }
+                line[bytes.count] = 0
+                data.pointee.set = 0
+                var rest: UnsafePointer<CChar>?
+                _ = libgps_json_unpack(line, data, &rest)
+                let set = data.pointee.set
+                if let fix = Fix(UnsafePointer(data), satellitesUsed: satellitesUsed, sky: sky,
+                                 receivedAt: MonotonicClock.now()) {
+                    onEvent(.fix(fix))
+                } else if set & SATELLITE_SET != 0 {
+                    // libgps 3.22 counts used satellites from the SKY's array: without one, 0 means unknown.
+                    satellitesUsed = data.pointee.satellites_visible > 0 ? Int(data.pointee.satellites_used) : nil
+                    skySerial += 1
+                    sky = data.pointee.satellites_visible > 0 ? SkySummary(UnsafePointer(data), serial: skySerial) : nil
+                } else if set & DEVICE_SET != 0, data.pointee.dev.activated.tv_sec != 0 {
+                    onEvent(.receiver(identify(data.pointee.dev)))
+                } else if set & DEVICELIST_SET != 0 {
+                    let devices = data.pointee.devices
+                    if devices.ndevices > 0 {
+                        let first = withUnsafeBytes(of: devices.list) { $0.bindMemory(to: devconfig_t.self)[0] }
+                        onEvent(.receiver(identify(first)))
+                    }
+                } else if GPSReader.isDeactivation(String(cString: line)) {
+                    satellitesUsed = nil
+                    sky = nil
+                    onEvent(.receiver(nil))
+                    log.notice("gpsd \(server): receiver deactivated")
+                    onEvent(.fix(Fix(mode: 0, receivedAt: MonotonicClock.now())))
+                }
+            }
+            if pending.count > GPSReader.lineCapacity {
+                pending.removeAll(keepingCapacity: true)
+                discarding = true
             }
         }
         return nil
