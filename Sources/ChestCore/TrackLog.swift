@@ -16,8 +16,18 @@ public struct TrackLog: Hashable, Sendable {
 
         /// `TIME LAT LON [ALT]`, one line of the file.
         public var line: String {
-            "\(ISO8601.string(time)) \(String(format: "%.7f %.7f", coordinate.latitude, coordinate.longitude))"
-                + (altitudeMSL.map { String(format: " %.1f", $0) } ?? "")
+            "\(ISO8601.string(time)) \(Self.decimal(coordinate.latitude, 7)) \(Self.decimal(coordinate.longitude, 7))"
+                + (altitudeMSL.map { " " + Self.decimal($0, 1) } ?? "")
+        }
+
+        /// `value` as `%.Nf` writes it, by C's printf: `String(format:)` cost chestd more CPU per fix than
+        /// everything else it does with a fix (docs/BENCHMARKS.md).
+        static func decimal(_ value: Double, _ digits: Int32) -> String {
+            // The longest %f of a Double: 309 integer digits, a sign, a point and the decimals.
+            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 400) { buffer in
+                _ = withVaList([digits, value]) { vsnprintf(buffer.baseAddress, buffer.count, "%.*f", $0) }
+                return String(cString: buffer.baseAddress!)
+            }
         }
 
         public init?(line: Substring) {
