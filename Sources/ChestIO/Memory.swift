@@ -31,13 +31,14 @@ public enum Memory {
         var candidate: (address: UnsafeMutableRawPointer, length: Int)?
         // Bytes, not String: Character-wise splitting of the hundred kilobytes cost milliseconds.
         for line in smaps.split(separator: UInt8(ascii: "\n")) {
-            let fields = line.split(separator: UInt8(ascii: " "))
-            guard let first = fields.first else { continue }
-            // A mapping's header starts with its range, "start-end"; its fields ("Rss:", "Anonymous:"…) follow.
-            if first.allSatisfy({ hexValue($0) != nil || $0 == UInt8(ascii: "-") }) {
-                candidate = fileMapping(fields)
-            } else if first.elementsEqual("Anonymous:".utf8), let mapping = candidate {
+            // A mapping's header starts with its range in lowercase hexadecimal, "start-end"; its fields follow,
+            // each a capitalised name ("Rss:", "Anonymous:"…).
+            guard let first = line.first else { continue }
+            if hexValue(first) != nil {
+                candidate = fileMapping(line.split(separator: UInt8(ascii: " ")))
+            } else if first == UInt8(ascii: "A"), let mapping = candidate, line.starts(with: "Anonymous:".utf8) {
                 candidate = nil
+                let fields = line.split(separator: UInt8(ascii: " "))
                 guard fields.count > 1, fields[1].elementsEqual("0".utf8) else { continue }
                 _ = madvise(mapping.address, mapping.length, MADV_RANDOM)
                 _ = madvise(mapping.address, mapping.length, MADV_DONTNEED)
