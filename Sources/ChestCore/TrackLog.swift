@@ -16,8 +16,20 @@ public struct TrackLog: Hashable, Sendable {
 
         /// `TIME LAT LON [ALT]`, one line of the file.
         public var line: String {
-            "\(ISO8601.string(time)) \(String(format: "%.7f %.7f", coordinate.latitude, coordinate.longitude))"
-                + (altitudeMSL.map { String(format: " %.1f", $0) } ?? "")
+            "\(ISO8601.string(time)) \(Self.decimal(coordinate.latitude, "%.7f")) \(Self.decimal(coordinate.longitude, "%.7f"))"
+                + (altitudeMSL.map { " " + Self.decimal($0, "%.1f") } ?? "")
+        }
+
+        /// `value` as the printf `format` ("%.7f") writes it, by glibc's `strfromd`, which takes one double
+        /// and no variadic arguments: `String(format:)` and `withVaList` look up each argument's conformance at
+        /// run time, which cost chestd more CPU per fix than the rest of what it does with a fix
+        /// (docs/BENCHMARKS.md).
+        static func decimal(_ value: Double, _ format: String) -> String {
+            // The longest %f of a Double: 309 integer digits, a sign, a point and the decimals.
+            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 400) { buffer in
+                _ = strfromd(buffer.baseAddress, buffer.count, format, value)
+                return String(cString: buffer.baseAddress!)
+            }
         }
 
         public init?(line: Substring) {
@@ -73,3 +85,9 @@ public struct TrackLog: Hashable, Sendable {
         if drop > 0 { points.removeFirst(drop) }
     }
 }
+
+/// glibc's `strfromd(3)` (C23), which Swift's Glibc module does not import: a double formatted by printf's own
+/// code, without printf's variadic arguments.
+@_silgen_name("strfromd")
+private func strfromd(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ format: UnsafePointer<CChar>,
+                      _ value: Double) -> Int32

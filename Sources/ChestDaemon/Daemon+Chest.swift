@@ -6,24 +6,26 @@ import Foundation
 extension Daemon {
     /// Reads both chests into the engine at start. A stored file that no longer matches its seal (a radius
     /// widened by hand in messages/) is set aside.
+    ///
+    /// Each file is read, decoded and checked before the next, and only the message is kept: the bytes and the
+    /// decoder's temporaries of one file are freed before the next file's are made (docs/BENCHMARKS.md).
     func loadChest() {
         refreshIdentity()
-        let (messages, problems) = store.loadAll(ingestedAt: Date())
-        for problem in problems { log.warning("cannot read \(problem.path): \(problem.reason); left in place") }
         var stored: [StoredMessage] = []
         var refused: [(path: String, reason: String)] = []
-        for (message, state, chest) in messages {
+        let problems = store.loadEach(ingestedAt: Date()) { message, state, chest in
             do {
                 try Sealer.verify(message)
             } catch {
                 log.warning("\(message.id.short) was changed in the chest after it was sealed; set aside in rejected/")
                 refused.append((store.path(of: message.id, in: chest), "\(error) (found in the chest at start)"))
-                continue
+                return
             }
             var state = state
             state.pin.pending = nil    // an attempt cut short by a crash stays counted as wrong
             stored.append(StoredMessage(message: message, state: state, chest: chest, sentByYou: isOwn(message)))
         }
+        for problem in problems { log.warning("cannot read \(problem.path): \(problem.reason); left in place") }
         feed(.loaded(stored, refused: refused, now()))
     }
 

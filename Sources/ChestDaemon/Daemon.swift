@@ -50,7 +50,6 @@ public final class Daemon {
         }
         if options.help { print(DaemonOptions.usage); return 0 }
         if options.version { print("chestd \(ChestVersion.string)"); return 0 }
-        Memory.useOneArena()
         do {
             let settings = try Settings(configPath: options.configPath, flags: options.flags)
             let daemon = Daemon(settings: settings, log: Log(verbose: options.verbose))
@@ -112,8 +111,7 @@ public final class Daemon {
         log.notice("watching \(store.root) with \(engine.entries.count) messages; control socket \(settings.socketPath)")
         systemd.ready(status: summary())
         // Start-up's decoding is done: its garbage and its code need not stay resident.
-        Memory.releaseFreePages()
-        Memory.releaseCodePages()
+        releaseStartupMemory()
         let watchdog = systemd.watchdogInterval.map { interval in
             RepeatingTimer(interval: interval) { sink.yield(.watchdog) }
         }

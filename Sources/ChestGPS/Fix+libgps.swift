@@ -45,12 +45,17 @@ extension SkySummary {
     /// The used satellites of the SKY report libgps just unpacked into `data`.
     init(_ data: UnsafePointer<gps_data_t>, serial: Int) {
         let count = min(max(Int(data.pointee.satellites_visible), 0), Int(MAXCHANNELS))
-        self = withUnsafeBytes(of: data.pointee.skyview) { raw in
-            let satellites = raw.bindMemory(to: satellite_t.self).prefix(count)
-            return SkySummary(serial: serial, used: satellites.lazy.filter(\.used).map {
-                (prn: Int($0.PRN), gnssid: Int($0.gnssid), ss: $0.ss)
-            })
+        // A plain array, not a lazy filter and map: SkySummary's generic init is not specialised across modules,
+        // and each lazy layer cost metadata look-ups per satellite, a sixth of chestd's CPU per report
+        // (docs/BENCHMARKS.md).
+        var used: [(prn: Int, gnssid: Int, ss: Double)] = []
+        used.reserveCapacity(count)
+        withUnsafeBytes(of: data.pointee.skyview) { raw in
+            for satellite in raw.bindMemory(to: satellite_t.self).prefix(count) where satellite.used {
+                used.append((prn: Int(satellite.PRN), gnssid: Int(satellite.gnssid), ss: satellite.ss))
+            }
         }
+        self.init(serial: serial, used: used)
     }
 }
 

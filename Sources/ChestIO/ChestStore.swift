@@ -60,6 +60,14 @@ public struct ChestStore: Sendable {
     /// Every message in both chests with its state. A file that no longer reads is reported, not deleted.
     public func loadAll(ingestedAt now: Date) -> (messages: [(Message, MessageState, ChestKind)], problems: [LoadProblem]) {
         var messages: [(Message, MessageState, ChestKind)] = []
+        let problems = loadEach(ingestedAt: now) { messages.append(($0, $1, $2)) }
+        return (messages, problems)
+    }
+
+    /// Reads the messages of both chests one at a time, handing each with its state to `body` before the next
+    /// file is read, so that no file's bytes or decoding outlive its message; returns the files that no longer
+    /// read, which are reported, not deleted.
+    public func loadEach(ingestedAt now: Date, _ body: (Message, MessageState, ChestKind) -> Void) -> [LoadProblem] {
         var problems: [LoadProblem] = []
         let decoder = ChestJSON.decoder()
         for chest in [ChestKind.regular, .saved] {
@@ -71,13 +79,13 @@ public struct ChestStore: Sendable {
                     let state = FileManager.default.contents(atPath: statePath(message.id))
                         .flatMap { try? decoder.decode(MessageState.self, from: $0) }
                         ?? MessageState(ingestedAt: modificationTime(path) ?? now)
-                    messages.append((message, state, chest))
+                    body(message, state, chest)
                 } catch {
                     problems.append(LoadProblem(path: path, reason: "\(error)"))
                 }
             }
         }
-        return (messages, problems)
+        return problems
     }
 
     // MARK: - Ingesting

@@ -15,25 +15,77 @@ public enum Memory {
     public static func releaseFreePages() { _ = malloc_trim(0) }
 
     /// One malloc arena for every thread (glibc's M_ARENA_MAX, -8 in malloc.h): chestd's threads rarely allocate
-    /// at once, and each extra arena keeps its own free pages resident (about 1 MB with 10,000 messages,
-    /// docs/BENCHMARKS.md).
+    /// at once, and each extra arena keeps its own free pages resident (docs/BENCHMARKS.md). It only binds
+    /// threads that have not allocated yet, so it must run before a second thread does: first thing in `main`.
     public static func useOneArena() { _ = mallopt(-8, 1) }
 
-    /// Lets the kernel take back the code pages of this process and its libraries that start-up and a burst of
-    /// ingest used and steady work does not: the kernel maps code in 64 KB runs around each page touched, so
-    /// loading a chest leaves megabytes of decoder and start-up code resident. Only executable mappings of files
-    /// are touched: their pages are never written, so dropping them only means reading them again from the page
-    /// cache if they are needed; `MADV_RANDOM` makes that fault bring back the one page, not its neighbours.
+    /// Lets the kernel take back the pages of files mapped read-only (code, constants, unwinding tables) of this
+    /// process and its libraries that start-up and a burst of ingest used and steady work does not: the kernel
+    /// maps code in 64 KB runs around each page touched, so loading a chest leaves megabytes of decoder and
+    /// start-up code resident. Only mappings that cannot be written and hold no page of their own (smaps'
+    /// `Anonymous: 0 kB`; a segment written by the loader, such as relocated read-only data, holds some) are
+    /// touched: dropping their pages only means reading them again from the page cache if they are needed;
+    /// `MADV_RANDOM` asks for no read-ahead around such a fault.
     public static func releaseCodePages() {
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return }
-        for line in maps.split(separator: "\n") {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count >= 6, fields[1] == "r-xp", fields[4] != "0", fields[5].hasPrefix("/") else { continue }
-            let range = fields[0].split(separator: "-")
-            guard range.count == 2, let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16),
-                  let address = UnsafeMutableRawPointer(bitPattern: start) else { continue }
-            _ = madvise(address, Int(end - start), MADV_RANDOM)
-            _ = madvise(address, Int(end - start), MADV_DONTNEED)
+        guard let smaps = procFile("/proc/self/smaps") else { return }
+        var candidate: (address: UnsafeMutableRawPointer, length: Int)?
+        // Bytes, not String: Character-wise splitting of the hundred kilobytes cost milliseconds.
+        for line in smaps.split(separator: UInt8(ascii: "\n")) {
+            // A mapping's header starts with its range in lowercase hexadecimal, "start-end"; its fields follow,
+            // each a capitalised name ("Rss:", "Anonymous:"…).
+            guard let first = line.first else { continue }
+            if hexValue(first) != nil {
+                candidate = fileMapping(line.split(separator: UInt8(ascii: " ")))
+            } else if first == UInt8(ascii: "A"), let mapping = candidate, line.starts(with: "Anonymous:".utf8) {
+                candidate = nil
+                let fields = line.split(separator: UInt8(ascii: " "))
+                guard fields.count > 1, fields[1].elementsEqual("0".utf8) else { continue }
+                _ = madvise(mapping.address, mapping.length, MADV_RANDOM)
+                _ = madvise(mapping.address, mapping.length, MADV_DONTNEED)
+            }
+        }
+    }
+
+    /// The range of an smaps header ("start-end perms offset dev inode path", split at spaces) that maps a file
+    /// and cannot be written; nil for anything else.
+    private static func fileMapping(_ fields: [ArraySlice<UInt8>]) -> (address: UnsafeMutableRawPointer, length: Int)? {
+        guard fields.count >= 6, fields[1].first == UInt8(ascii: "r"), !fields[1].contains(UInt8(ascii: "w")),
+              !fields[4].elementsEqual("0".utf8), fields[5].first == UInt8(ascii: "/") else { return nil }
+        let range = fields[0].split(separator: UInt8(ascii: "-"))
+        guard range.count == 2, let start = hexNumber(range[0]), let end = hexNumber(range[1]), end > start,
+              let address = UnsafeMutableRawPointer(bitPattern: start) else { return nil }
+        return (address, Int(end - start))
+    }
+
+    private static func hexNumber(_ digits: ArraySlice<UInt8>) -> UInt? {
+        guard !digits.isEmpty, digits.count <= 16 else { return nil }
+        var value: UInt = 0
+        for digit in digits {
+            guard let nibble = hexValue(digit) else { return nil }
+            value = value << 4 | nibble
+        }
+        return value
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt(byte - UInt8(ascii: "a") + 10)
+        default: nil
+        }
+    }
+
+    /// The whole of a file in /proc. Read to its end, in pieces: such a file reports a size of 0, and
+    /// `String(contentsOfFile:)` returned only its first part, so that most mappings were never released.
+    private static func procFile(_ path: String) -> [UInt8]? {
+        guard let fd = try? FileDescriptor.open(path, O_RDONLY) else { return nil }
+        defer { fd.close() }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            guard let count = try? fd.read(into: &chunk) else { return nil }
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
         }
     }
 }

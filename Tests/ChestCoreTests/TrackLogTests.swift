@@ -31,4 +31,19 @@ private typealias F = CoreFixture
         #expect(read.points[0].altitudeMSL == 100 && read.points[1].altitudeMSL == nil)
         #expect(read.points[0].coordinate.distance(to: F.tower) < 0.01)
     }
+
+    @Test func aPointsLineWritesItsNumbersAsPrintfWould() {
+        var generator = SeededGenerator(seed: 11)
+        let time = Date(timeIntervalSince1970: 1_800_000_000.25)
+        for _ in 0..<2_000 {
+            let point = TrackLog.Point(time: time,
+                                       coordinate: Coordinate(latitude: .random(in: -90...90, using: &generator),
+                                                              longitude: .random(in: -180...180, using: &generator)),
+                                       altitudeMSL: .random(in: -450...9_000, using: &generator))
+            #expect(point.line == ISO8601.string(time) + " "
+                    + String(format: "%.7f %.7f %.1f", point.coordinate.latitude, point.coordinate.longitude, point.altitudeMSL!))
+        }
+        let edge = TrackLog.Point(time: time, coordinate: Coordinate(latitude: -0.000000049, longitude: 0.00000005))
+        #expect(edge.line == ISO8601.string(time) + " " + String(format: "%.7f %.7f", -0.000000049, 0.00000005))
+    }
 }
