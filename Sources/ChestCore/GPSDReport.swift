@@ -1,7 +1,7 @@
 import struct Foundation.Date
 
 /// A TPV or SKY report of gpsd, read from its JSON line without libgps: the two reports of every epoch, which
-/// libgps's general parser made most of chestd's CPU per fix (docs/BENCHMARKS.md "The two reports of an epoch").
+/// libgps's general parser made most of chestd's CPU per fix.
 ///
 /// The reader is strict and reads only what gpsd 3.22 writes: one flat object with the keys gpsd sends, no
 /// whitespace, no escapes, short printable strings, numbers it can convert exactly as libgps does. For any

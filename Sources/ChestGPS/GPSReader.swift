@@ -147,7 +147,8 @@ public final class GPSReader: Sendable {
 
     /// Reads reports until the connection is lost (returning why) or the reader is stopped (returning nil).
     ///
-    /// The lines are read here, each unpacked once by `libgps_json_unpack`, rather than by `gps_read`: its
+    /// The lines are read here: a TPV or SKY as gpsd writes it by `GPSDReport`, any other line unpacked once by
+    /// `libgps_json_unpack`, never by `gps_read`: its
     /// `gps_unpack` loops forever on a report it cannot parse (docs/DESIGN.md "libgps calls"), which would leave
     /// this thread spinning with no fix and no error.
     private func read(_ data: UnsafeMutablePointer<gps_data_t>) -> String? {
