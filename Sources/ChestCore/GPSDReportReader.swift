@@ -118,11 +118,12 @@ struct GPSDReportReader {
         let start = i
         var value = 0
         while i < end, let digit = GPSDReportReader.digit(base[i]) {
+            guard i - start < 9 else { return nil }
             value = value * 10 + digit
             i += 1
         }
         let digits = i - start
-        guard digits > 0, digits <= 9, digits == 1 || base[start] != UInt8(ascii: "0") else { return nil }
+        guard digits > 0, digits == 1 || base[start] != UInt8(ascii: "0") else { return nil }
         // A fraction or an exponent would be cut off by libgps's integer conversion, not rejected.
         if i < end, base[i] == UInt8(ascii: ".") || base[i] | 0x20 == UInt8(ascii: "e") { return nil }
         if negative { value = -value }

@@ -129,6 +129,8 @@ struct GPSDReportDifferentialTests {
         #"{"class":"SKY","satellites":[{}]}"#,
         #"{"class":"SKY","satellites":[{"PRN":5,"used":1}]}"#,
         #"{"class":"SKY","satellites":[{"PRN":5,"gnssid":256}]}"#,
+        #"{"class":"SKY","satellites":[{"PRN":5,"svid":677777777777777777777777777777777777}]}"#,
+        #"{"class":"TPV","mode":3,"leapseconds":-99999999999999999999}"#,
         #"{"class":"SKY","satellites":[{"PRN":5,"bogus":1}]}"#,
         #"{"class":"SKY","satellites":[{"PRN":5,"PRN":6}]}"#,
         #"{"class":"SKY","satellites":[{"PRN":5}],"satellites":[]}"#,
