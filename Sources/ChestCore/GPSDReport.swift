@@ -8,14 +8,19 @@ import struct Foundation.Date
 /// other line `parse` returns `nil` and the line goes to libgps, so what the reader accepts must give the values
 /// libgps would give (docs/DESIGN.md "The fast path for TPV and SKY").
 public enum GPSDReport: Sendable {
+    /// A TPV: the receiver's position, time and mode.
     case tpv(TPV)
+    /// A SKY: the satellites the receiver sees and uses.
     case sky(Sky)
 
     /// The fields of a TPV report that a `Fix` is made of, with libgps's defaults: NaN for an absent number,
     /// 0 for an absent mode, status or time.
     public struct TPV: Sendable {
+        /// gpsd's fix mode, as sent (the `Fix` clamps it to 0…3).
         public var mode = 0
+        /// gpsd's status, 0 when it sends none.
         public var status = 0
+        /// Degrees; the numbers below are as gpsd sent them, NaN when absent.
         public var latitude = Double.nan
         public var longitude = Double.nan
         public var altHAE = Double.nan
@@ -27,6 +32,7 @@ public enum GPSDReport: Sendable {
         public var seconds = 0
         public var nanoseconds = 0
 
+        /// A TPV with nothing in it, as libgps leaves its fields before reading one.
         public init() {}
     }
 
@@ -37,6 +43,7 @@ public enum GPSDReport: Sendable {
         public var ss = Double.nan
         public var used = false
 
+        /// A satellite entry; the defaults are libgps's for an absent member.
         public init(prn: Int = 0, gnssid: Int = 0, ss: Double = .nan, used: Bool = false) {
             self.prn = prn
             self.gnssid = gnssid
@@ -49,6 +56,7 @@ public enum GPSDReport: Sendable {
     public struct Sky: Sendable {
         public var satellites: [Satellite]
 
+        /// A SKY with these satellites, in the report's order.
         public init(satellites: [Satellite]) { self.satellites = satellites }
 
         /// libgps's `satellites_visible`: the entries with a PRN above 0, not the length of the list.
