@@ -8,7 +8,8 @@ import Foundation
 /// event and the `status` and `fix` replies are written as chestd writes them. Any bytes must be
 /// unpacked, converted and reported or ignored, never crash nor hang (docs/RELIABILITY.md "Fuzzing"). Built by
 /// scripts/fuzz.sh with ChestCore's sources, ChestGPS's conversions and libgps, outside the package, so
-/// `swift build` and `make test` never see it.
+/// `swift build` and `make test` never see it. Every TPV and SKY that `GPSDReport` (chestd's own reader of them)
+/// accepts must give the fix, satellite count and sky summary libgps gives, or the fuzzer stops.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzGPSReports(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let input = UnsafeRawBufferPointer(start: start, count: count)
@@ -27,9 +28,27 @@ public func fuzzGPSReports(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             .copyMemory(from: UnsafeRawBufferPointer(rebasing: line))
         text[line.count] = 0
         report.pointee.set = 0
+        let fast = GPSDReport.parse(UnsafeRawBufferPointer(rebasing: line))
         var rest: UnsafePointer<CChar>?
         _ = libgps_json_unpack(text, report, &rest)
         let set = report.pointee.set
+        // Differential: what chestd's own reader accepts must read as libgps reads it.
+        switch fast {
+        case .tpv(let tpv):
+            let expected = Fix(UnsafePointer(report), satellitesUsed: satellitesUsed, sky: sky, receivedAt: now.monotonic)
+            let actual = Fix(tpv, satellitesUsed: satellitesUsed, sky: sky, receivedAt: now.monotonic)
+            if expected != actual { fatalError("TPV read apart from libgps: \(String(describing: expected)) against \(actual)") }
+        case .sky(let fastSky):
+            let visible = report.pointee.satellites_visible > 0
+            let used = set & SATELLITE_SET != 0 && visible ? Int(report.pointee.satellites_used) : nil
+            let summary = set & SATELLITE_SET != 0 && visible ? SkySummary(UnsafePointer(report), serial: skySerial + 1) : nil
+            if set & SATELLITE_SET == 0 || used != fastSky.satellitesUsed || summary != fastSky.summary(serial: skySerial + 1) {
+                fatalError("SKY read apart from libgps: \(String(describing: used)) \(String(describing: summary)) against "
+                    + "\(String(describing: fastSky.satellitesUsed)) \(String(describing: fastSky.summary(serial: skySerial + 1)))")
+            }
+        case nil:
+            break
+        }
         if let fix = Fix(UnsafePointer(report), satellitesUsed: satellitesUsed, sky: sky, receivedAt: now.monotonic) {
             effects += engine.handle(.fix(fix, now))
             _ = Fix.modeName(fix.mode)

@@ -1,7 +1,6 @@
 import CGPSD
 import ChestCore
 import ChestIO
-import struct Foundation.Date
 
 extension Fix {
     /// The fix in the TPV report libgps just unpacked into `data`, or `nil` when that message was not a TPV.
@@ -17,33 +16,25 @@ extension Fix {
         // libgps sets STATUS_SET on every TPV, whether or not gpsd sent a status (docs/DESIGN.md "The set mask").
         guard data.pointee.set & STATUS_SET != 0 else { return nil }
         let fix = data.pointee.fix
-        let mode = Int(fix.mode)
-        let located = mode >= Int(MODE_2D)
-        var coordinate: Coordinate?
-        if located, fix.latitude.isFinite, fix.longitude.isFinite {
-            coordinate = Coordinate(latitude: fix.latitude, longitude: fix.longitude)
-        }
-        var altitude: Double?
-        if located {
-            if fix.altMSL.isFinite {
-                altitude = fix.altMSL
-            } else if fix.altHAE.isFinite, fix.geoid_sep.isFinite {
-                altitude = fix.altHAE - fix.geoid_sep
-            }
-        }
-        var time: Date?
-        if fix.time.tv_sec != 0 {
-            time = Date(timeIntervalSince1970: Double(fix.time.tv_sec) + Double(fix.time.tv_nsec) / 1e9)
-        }
-        self.init(mode: min(max(mode, 0), 3), coordinate: coordinate, altitudeMSL: altitude,
-                  eph: fix.eph.finite, epv: fix.epv.finite, satellitesUsed: satellitesUsed, time: time,
-                  receivedAt: receivedAt, status: fix.status >= 2 ? Int(fix.status) : nil, sky: sky)
+        var report = GPSDReport.TPV()
+        report.mode = Int(fix.mode)
+        report.status = Int(fix.status)
+        report.latitude = fix.latitude
+        report.longitude = fix.longitude
+        report.altHAE = fix.altHAE
+        report.altMSL = fix.altMSL
+        report.geoidSeparation = fix.geoid_sep
+        report.eph = fix.eph
+        report.epv = fix.epv
+        report.seconds = Int(fix.time.tv_sec)
+        report.nanoseconds = Int(fix.time.tv_nsec)
+        self.init(report, satellitesUsed: satellitesUsed, sky: sky, receivedAt: receivedAt)
     }
 }
 
 extension SkySummary {
     /// The used satellites of the SKY report libgps just unpacked into `data`.
-    init(_ data: UnsafePointer<gps_data_t>, serial: Int) {
+    public init(_ data: UnsafePointer<gps_data_t>, serial: Int) {
         let count = min(max(Int(data.pointee.satellites_visible), 0), Int(MAXCHANNELS))
         // A plain array, not a lazy filter and map: SkySummary's generic init is not specialised across modules,
         // and each lazy layer cost metadata look-ups per satellite, a sixth of chestd's CPU per report
@@ -57,8 +48,4 @@ extension SkySummary {
         }
         self.init(serial: serial, used: used)
     }
-}
-
-extension Double {
-    fileprivate var finite: Double? { isFinite ? self : nil }
 }

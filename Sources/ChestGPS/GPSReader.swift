@@ -147,7 +147,8 @@ public final class GPSReader: Sendable {
 
     /// Reads reports until the connection is lost (returning why) or the reader is stopped (returning nil).
     ///
-    /// The lines are read here, each unpacked once by `libgps_json_unpack`, rather than by `gps_read`: its
+    /// The lines are read here: a TPV or SKY as gpsd writes it by `GPSDReport`, any other line unpacked once by
+    /// `libgps_json_unpack`, never by `gps_read`: its
     /// `gps_unpack` loops forever on a report it cannot parse (docs/DESIGN.md "libgps calls"), which would leave
     /// this thread spinning with no fix and no error.
     private func read(_ data: UnsafeMutablePointer<gps_data_t>) -> String? {
@@ -176,13 +177,29 @@ public final class GPSReader: Sendable {
                 return "reading from gpsd: \(Errno.current)"
             }
             pending += chunk[..<count]
-            while let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let bytes = pending[..<end]
-                defer { pending.removeSubrange(...end) }
+            // The lines read are removed once, after the loop, not one by one.
+            var next = pending.startIndex
+            while let end = pending[next...].firstIndex(of: UInt8(ascii: "\n")) {
+                let bytes = pending[next..<end]
+                defer { next = end + 1 }
                 // gpsd never writes a longer line; one that is longer is not gpsd's, and is dropped whole.
                 guard !discarding, bytes.first == UInt8(ascii: "{"), bytes.count <= GPSReader.lineCapacity else {
                     discarding = false
                     continue
+                }
+                // The TPV and SKY of every epoch are read without libgps when they are as gpsd writes them
+                // (docs/DESIGN.md "The fast path for TPV and SKY"); any other line goes to libgps.
+                switch bytes.withUnsafeBytes(GPSDReport.parse) {
+                case .tpv(let report):
+                    onEvent(.fix(Fix(report, satellitesUsed: satellitesUsed, sky: sky, receivedAt: MonotonicClock.now())))
+                    continue
+                case .sky(let report):
+                    satellitesUsed = report.satellitesUsed
+                    skySerial += 1
+                    sky = report.summary(serial: skySerial)
+                    continue
+                case nil:
+                    break
                 }
                 for (index, byte) in bytes.enumerated() { line[index] = CChar(bitPattern: byte) }
                 line[bytes.count] = 0
@@ -214,6 +231,7 @@ public final class GPSReader: Sendable {
                     onEvent(.fix(Fix(mode: 0, receivedAt: MonotonicClock.now())))
                 }
             }
+            pending.removeSubrange(..<next)
             if pending.count > GPSReader.lineCapacity {
                 pending.removeAll(keepingCapacity: true)
                 discarding = true
