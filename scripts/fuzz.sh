@@ -87,10 +87,6 @@ printf '%s\n' '{"class":"TPV","device":"/dev/pts/3","status":8,"mode":3,"time":"
     '{"class":"GST","device":"/dev/ttyACM0","time":"2026-06-01T09:00:02.000Z","rms":1.2,"major":2.0,"minor":1.0,"orient":12.0,"lat":1.0,"lon":1.0,"alt":2.0}' \
     '{"class":"TOFF","device":"/dev/ttyACM0","real_sec":1780304402,"real_nsec":0,"clock_sec":1780304402,"clock_nsec":1000,"precision":-1}' \
     '{"class":"POLL","time":"2026-06-01T09:00:02.000Z","active":1,"tpv":[{"class":"TPV","mode":3,"lat":1.0,"lon":2.0}],"sky":[]}' > rare.json
-# gpsd's own expected outputs (JSON lines), when a copy of its regression logs sits next to the package.
-for check in ../../../../shared/gpslogs/*.chk; do
-    if [ -f "$check" ]; then head -c 4096 "$check" > "chk-$(basename "$check" .chk).json"; fi
-done
 cd - > /dev/null
 # Inputs that once crashed or hung a fuzzer, kept so every run tries them again.
 cp Fuzz/regressions/weather-*.json "$out/corpus-weather/"

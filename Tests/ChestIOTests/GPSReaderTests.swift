@@ -128,8 +128,11 @@ struct GPSReaderTests {
         #expect(events.all.count == count)
     }
 
-    @Test(.enabled(if: !GPSLogs.entries().isEmpty, "no gpsd logs in ../shared/gpslogs next to the package"),
-          arguments: GPSLogs.entries())
+    @Test func theTenReceiverLogsAreInTheRepository() {
+        #expect(GPSLogs.entries().count == 10, "Tests/Fixtures/gpslogs and its logs.tsv")
+    }
+
+    @Test(arguments: GPSLogs.entries())
     func replayedLogYieldsFixesInsideItsBox(_ entry: GPSLogs.Entry) async throws {
         let fake = try GPSFake(log: entry.url, delay: 0)
         defer { fake.stop() }

@@ -1,12 +1,12 @@
 import Foundation
 
-/// gpsd's regression logs, found next to the package as docs/DESIGN.md "gpsfake harness" says, and the boxes `logs.tsv` gives them.
+/// gpsd's regression logs in Tests/Fixtures/gpslogs (docs/DESIGN.md "gpsfake harness"), and the boxes `logs.tsv` gives them.
 public enum GPSLogs {
     /// The package root: the directory holding Package.swift.
     public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    public static let directory = packageRoot.appendingPathComponent("../shared/gpslogs").standardizedFileURL
+    public static let directory = packageRoot.appendingPathComponent("Tests/Fixtures/gpslogs")
 
     /// One row of logs.tsv.
     public struct Entry: Sendable, CustomStringConvertible {
@@ -23,7 +23,7 @@ public enum GPSLogs {
         public var description: String { name }
     }
 
-    /// The logs present in the directory that logs.tsv describes; empty when the directory is absent.
+    /// The logs that logs.tsv describes.
     public static func entries() -> [Entry] {
         guard let table = try? String(contentsOf: directory.appendingPathComponent("logs.tsv"), encoding: .utf8)
         else { return [] }
