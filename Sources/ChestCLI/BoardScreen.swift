@@ -13,7 +13,7 @@ struct BoardScreen {
             pad("TEAM", 18) + pad("ONLINE", 9) + pad("PAGES", 7) + pad("LAST OPENED", 30) + "TRUST",
         ]
         for team in feed.board.leaderboard() {
-            let last = team.pages.last.map { "\(Self.clock($0.openedAt)) \(TerminalText.escaped($0.title)) p\($0.page)" } ?? "\u{2014}"
+            let last = team.pages.last.map { "\(LockReason.clock($0.openedAt, .current)) \(TerminalText.escaped($0.title)) p\($0.page)" } ?? "\u{2014}"
             let online = team.online.map { $0 ? "online" : "offline" } ?? "never"
             lines.append(pad(team.name, 18) + pad(online, 9) + pad("\(team.pages.count)", 7) + pad(last, 30)
                          + (team.trust?.rawValue ?? "\u{2014}")
@@ -23,7 +23,7 @@ struct BoardScreen {
         if !ignored.isEmpty { lines += ["", ignored.trimmingCharacters(in: .newlines)] }
         lines += ["", "\u{1B}[1mlatest\u{1B}[0m"]
         let room = max(rows - lines.count - 1, 0)
-        lines += feed.latest.suffix(room).map { "\(Self.clock($0.at)) \($0.text)" }
+        lines += feed.latest.suffix(room).map { "\(LockReason.clock($0.at, .current)) \($0.text)" }
         return lines.map { String($0.prefix(columns + 16)) }
     }
 
@@ -36,12 +36,6 @@ struct BoardScreen {
 
     private func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? String(text.prefix(width - 1)) + " " : text + String(repeating: " ", count: width - text.count)
-    }
-
-    private static func clock(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm:ss"
-        return formatter.string(from: date)
     }
 }
 

@@ -37,6 +37,15 @@ extension Daemon {
         hunt?.stop()
         hunt = nil
         startHunt()
+        announceHunt()
+    }
+
+    /// Once the chest is loaded: the receipts owed since joining, and the team's status.
+    func announceHunt() {
+        guard let hunt else { return }
+        hunt.catchUp(engine.entries.values, identity: identity, status: teamStatus())
+        hunt.update(teamStatus())
+        feed(.hunt(hunt.report))
     }
 
     func handleHunt(_ event: MQTTEvent) {

@@ -98,11 +98,7 @@ public final class Daemon {
         startHunt()
         defer { hunt?.stop() }
         loadChest()
-        if let hunt {
-            hunt.catchUp(engine.entries.values, identity: identity, status: teamStatus())
-            hunt.update(teamStatus())
-            feed(.hunt(hunt.report))
-        }
+        announceHunt()
         recoverStaged()
         watchChest()
         defer { chestWatcher?.stop(); rejectedWatcher?.stop() }

@@ -19,7 +19,6 @@ final class HuntLink {
     private var gate: HuntGate
     /// Outbox entries handed to libmosquitto, by its message ID, until the broker acknowledges them.
     private var inFlight: [Int32: UInt64] = [:]
-    private var sending: Set<UInt64> = []
     private var connected = false
     private var problem: String?
     /// This connection's session and the statuses published in it: `TeamStatus.id` orders them and the will.
@@ -59,8 +58,13 @@ final class HuntLink {
         gate = HuntGate(hunt: hunt)
         device = Self.deviceName()
         self.chestRoot = chestRoot
-        ledger = HuntReceiptLedger.load(chestRoot: chestRoot, hunt: hunt.id, now: Date())
-        try ledger.save(chestRoot: chestRoot)
+        if let kept = HuntReceiptLedger.load(chestRoot: chestRoot, hunt: hunt.id) {
+            ledger = kept
+        } else {
+            // Joining starts now: it is the moment the catch-up counts from, so it is kept at once.
+            ledger = HuntReceiptLedger(hunt: hunt.id, since: Date(), sent: [])
+            try ledger.save(chestRoot: chestRoot)
+        }
     }
 
     /// Puts in the outbox the receipts of unlocks since joining that never got there (a kill between saving the
@@ -84,7 +88,7 @@ final class HuntLink {
         client.subscribe(HuntTopic.releases(hunt: hunt.id))
         self.client = client
         client.start()
-        log.notice("hunt \"\(TerminalText.escaped(hunt.name))\": team \(team.name) on \(hunt.broker), \(outbox.pending.count) waiting in the outbox")
+        log.notice("hunt \"\(TerminalText.escaped(hunt.name))\": team \(team.name) on \(hunt.broker), \(outbox.count) waiting in the outbox")
     }
 
     /// Says the team is offline (a clean stop does not fire the will) and disconnects.
@@ -114,13 +118,11 @@ final class HuntLink {
             connected = false
             problem = why
             inFlight.removeAll()
-            sending.removeAll()
             // The broker published (or will publish) this session's will: the next connection is a new session.
             session = newSession()
             client?.setWill(willMessage())
         case let .delivered(mid):
             guard let id = inFlight.removeValue(forKey: mid) else { break }
-            sending.remove(id)
             do {
                 try outbox.remove(id)
             } catch {
@@ -221,11 +223,11 @@ final class HuntLink {
     /// Sends every outbox entry not yet in flight, oldest first, while connected.
     private func flush() {
         guard connected, let client else { return }
+        let sending = Set(inFlight.values)
         for entry in outbox.pending where !sending.contains(entry.id) {
             do {
                 let mid = try client.publish(MQTTMessage(topic: entry.topic, payload: entry.payload, qos: 1, retain: entry.retain))
                 inFlight[mid] = entry.id
-                sending.insert(entry.id)
             } catch {
                 problem = "\(error)"
                 break
@@ -241,7 +243,7 @@ final class HuntLink {
     /// For `status`.
     var report: HuntLinkStatus {
         HuntLinkStatus(name: hunt.name, hunt: hunt.id, team: team.name, broker: hunt.broker, connected: connected,
-                       problem: connected ? nil : problem, outbox: outbox.pending.count,
+                       problem: connected ? nil : problem, outbox: outbox.count,
                        ignored: Dictionary(uniqueKeysWithValues: gate.refused.map { ($0.key.rawValue, $0.value) }),
                        releases: releases.keys.sorted())
     }

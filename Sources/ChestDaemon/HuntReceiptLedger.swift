@@ -15,13 +15,13 @@ struct HuntReceiptLedger: Codable {
 
     static func path(inChest root: String) -> String { root + "/hunt-receipts.json" }
 
-    /// The ledger of `hunt` in the chest at `root`, or a new one starting now.
-    static func load(chestRoot root: String, hunt: String, now: Date) -> HuntReceiptLedger {
-        if let data = FileManager.default.contents(atPath: path(inChest: root)),
-           let ledger = try? ChestJSON.decoder().decode(HuntReceiptLedger.self, from: data), ledger.hunt == hunt {
-            return ledger
+    /// The ledger of `hunt` in the chest at `root`; nil when the chest has none for that hunt.
+    static func load(chestRoot root: String, hunt: String) -> HuntReceiptLedger? {
+        guard let data = FileManager.default.contents(atPath: path(inChest: root)),
+              let ledger = try? ChestJSON.decoder().decode(HuntReceiptLedger.self, from: data), ledger.hunt == hunt else {
+            return nil
         }
-        return HuntReceiptLedger(hunt: hunt, since: now, sent: [])
+        return ledger
     }
 
     func save(chestRoot root: String) throws {

@@ -105,6 +105,13 @@ public final class HuntOutbox: @unchecked Sendable {
         return entries.keys.sorted().map { entries[$0]! }
     }
 
+    /// How many entries wait, without sorting them.
+    public var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries.count
+    }
+
     /// Forgets an entry once the broker acknowledged it; an id not pending is no error (a replaced status).
     public func remove(_ id: UInt64) throws {
         lock.lock()
