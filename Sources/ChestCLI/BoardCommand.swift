@@ -90,9 +90,10 @@ struct BoardCommand: ChestCommand {
         }
     }
 
-    /// Waits for the broker's retained and queued messages to arrive, then prints the leaderboard.
+    /// Waits for the broker's retained and queued messages to arrive, then prints the leaderboard. When the broker
+    /// cannot be reached, the board as it was last received is printed, and the command fails saying why.
     private func printOnce(_ hunt: HuntFile, _ feed: inout BoardFeed, _ link: OrganiserLink) throws {
-        var note = ""
+        var note = "", unreachable: (any Error)?
         do {
             try link.connect(within: timeout, broker: hunt.broker)
             // Retained statuses and receipts come in a burst; a quiet second ends it.
@@ -109,8 +110,10 @@ struct BoardCommand: ChestCommand {
             }
             if !quiet { note = "\n(messages were still arriving after \(Int(timeout)) s; a longer --timeout shows them all)" }
         } catch {
-            note = "\n(\(error); this is what the board received before)"
+            note = "\n(what the board received before)"
+            unreachable = error
         }
         print(feed.board.leaderboardText() + BoardScreen.ignoredLine(feed.gate) + note)
+        if let unreachable { throw unreachable }
     }
 }
