@@ -145,6 +145,62 @@ public final class GPSReader: Sendable {
         }
     }
 
+    /// What the latest SKY said, kept for the TPVs that follow it (a TPV never carries the satellites).
+    private struct LatestSky {
+        var satellitesUsed: Int?
+        var summary: SkySummary?
+        var serial = 0
+    }
+
+    /// One line from gpsd: the TPV and SKY of every epoch are read without libgps when they are as gpsd writes
+    /// them (docs/DESIGN.md "The fast path for TPV and SKY"); any other line goes to libgps, once.
+    private func take(_ bytes: ArraySlice<UInt8>, _ data: UnsafeMutablePointer<gps_data_t>, _ line: UnsafeMutablePointer<CChar>,
+                      _ sky: inout LatestSky) {
+        switch bytes.withUnsafeBytes(GPSDReport.parse) {
+        case .tpv(let report):
+            onEvent(.fix(Fix(report, satellitesUsed: sky.satellitesUsed, sky: sky.summary, receivedAt: MonotonicClock.now())))
+            return
+        case .sky(let report):
+            sky.serial += 1
+            sky.satellitesUsed = report.satellitesUsed
+            sky.summary = report.summary(serial: sky.serial)
+            return
+        case nil:
+            break
+        }
+        for (index, byte) in bytes.enumerated() { line[index] = CChar(bitPattern: byte) }
+        line[bytes.count] = 0
+        data.pointee.set = 0
+        var rest: UnsafePointer<CChar>?
+        _ = libgps_json_unpack(line, data, &rest)
+        let set = data.pointee.set
+        if let fix = Fix(UnsafePointer(data), satellitesUsed: sky.satellitesUsed, sky: sky.summary,
+                         receivedAt: MonotonicClock.now()) {
+            onEvent(.fix(fix))
+        } else if set & SATELLITE_SET != 0 {
+            // libgps 3.22 counts used satellites from the SKY's array: without one, 0 means unknown.
+            let listed = data.pointee.satellites_visible > 0
+            sky.serial += 1
+            sky.satellitesUsed = listed ? Int(data.pointee.satellites_used) : nil
+            sky.summary = listed ? SkySummary(UnsafePointer(data), serial: sky.serial) : nil
+        } else if set & DEVICE_SET != 0, data.pointee.dev.activated.tv_sec != 0 {
+            onEvent(.receiver(identify(data.pointee.dev)))
+        } else if set & DEVICELIST_SET != 0 {
+            let devices = data.pointee.devices
+            if devices.ndevices > 0 {
+                let first = withUnsafeBytes(of: devices.list) { $0.bindMemory(to: devconfig_t.self)[0] }
+                onEvent(.receiver(identify(first)))
+            }
+        } else if GPSReader.isDeactivation(String(cString: line)) {
+            // The serial goes on counting: a SKY after the receiver comes back is a new one.
+            sky.satellitesUsed = nil
+            sky.summary = nil
+            onEvent(.receiver(nil))
+            log.notice("gpsd \(server): receiver deactivated")
+            onEvent(.fix(Fix(mode: 0, receivedAt: MonotonicClock.now())))
+        }
+    }
+
     /// Reads reports until the connection is lost (returning why) or the reader is stopped (returning nil).
     ///
     /// The lines are read here: a TPV or SKY as gpsd writes it by `GPSDReport`, any other line unpacked once by
@@ -159,9 +215,7 @@ public final class GPSReader: Sendable {
         FileDescriptor(rawValue: fd).setNonBlocking(true)
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
-        var satellitesUsed: Int?
-        var sky: SkySummary?
-        var skySerial = 0
+        var sky = LatestSky()
         var discarding = false
         while !stopping {
             errno = 0
@@ -187,49 +241,7 @@ public final class GPSReader: Sendable {
                     discarding = false
                     continue
                 }
-                // The TPV and SKY of every epoch are read without libgps when they are as gpsd writes them
-                // (docs/DESIGN.md "The fast path for TPV and SKY"); any other line goes to libgps.
-                switch bytes.withUnsafeBytes(GPSDReport.parse) {
-                case .tpv(let report):
-                    onEvent(.fix(Fix(report, satellitesUsed: satellitesUsed, sky: sky, receivedAt: MonotonicClock.now())))
-                    continue
-                case .sky(let report):
-                    satellitesUsed = report.satellitesUsed
-                    skySerial += 1
-                    sky = report.summary(serial: skySerial)
-                    continue
-                case nil:
-                    break
-                }
-                for (index, byte) in bytes.enumerated() { line[index] = CChar(bitPattern: byte) }
-                line[bytes.count] = 0
-                data.pointee.set = 0
-                var rest: UnsafePointer<CChar>?
-                _ = libgps_json_unpack(line, data, &rest)
-                let set = data.pointee.set
-                if let fix = Fix(UnsafePointer(data), satellitesUsed: satellitesUsed, sky: sky,
-                                 receivedAt: MonotonicClock.now()) {
-                    onEvent(.fix(fix))
-                } else if set & SATELLITE_SET != 0 {
-                    // libgps 3.22 counts used satellites from the SKY's array: without one, 0 means unknown.
-                    satellitesUsed = data.pointee.satellites_visible > 0 ? Int(data.pointee.satellites_used) : nil
-                    skySerial += 1
-                    sky = data.pointee.satellites_visible > 0 ? SkySummary(UnsafePointer(data), serial: skySerial) : nil
-                } else if set & DEVICE_SET != 0, data.pointee.dev.activated.tv_sec != 0 {
-                    onEvent(.receiver(identify(data.pointee.dev)))
-                } else if set & DEVICELIST_SET != 0 {
-                    let devices = data.pointee.devices
-                    if devices.ndevices > 0 {
-                        let first = withUnsafeBytes(of: devices.list) { $0.bindMemory(to: devconfig_t.self)[0] }
-                        onEvent(.receiver(identify(first)))
-                    }
-                } else if GPSReader.isDeactivation(String(cString: line)) {
-                    satellitesUsed = nil
-                    sky = nil
-                    onEvent(.receiver(nil))
-                    log.notice("gpsd \(server): receiver deactivated")
-                    onEvent(.fix(Fix(mode: 0, receivedAt: MonotonicClock.now())))
-                }
+                take(bytes, data, line, &sky)
             }
             pending.removeSubrange(..<next)
             if pending.count > GPSReader.lineCapacity {
