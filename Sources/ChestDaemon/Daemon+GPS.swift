@@ -3,13 +3,25 @@ import ChestGPS
 import ChestIO
 
 extension Daemon {
-    /// Starts reading gpsd on the reader's own thread; its events join the loop.
+    /// Starts connecting to gpsd on the reader's own thread; each connection it makes is read by the loop.
     func startGPS() -> GPSReader {
         let gpsd = settings.gpsd
         let sink = self.sink
-        let reader = GPSReader(host: gpsd.host, port: gpsd.port, log: log) { sink.yield(.gps($0)) }
+        let reader = GPSReader(host: gpsd.host, port: gpsd.port, log: log,
+                               onEvent: { sink.yield(.gps($0)) },
+                               onConnection: { sink.yield(.gpsConnection($0)) })
         reader.start()
         return reader
+    }
+
+    /// Reads what gpsd sent, handling each report as it is read; a lost connection goes back to the reader,
+    /// which reports the loss and connects again.
+    func readGPS() {
+        guard let connection = gpsConnection else { return }
+        if let lost = connection.readAvailable({ handleGPS($0) }) {
+            gpsConnection = nil
+            connection.end(lost)
+        }
     }
 
     func handleGPS(_ event: GPSEvent) {

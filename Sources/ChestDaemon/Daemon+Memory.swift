@@ -2,8 +2,8 @@ import ChestIO
 import Dispatch
 
 extension Daemon {
-    /// Sets up chestd's heap. Call it first in `main`, before any `await`: the first thread of Swift's pool to
-    /// allocate would otherwise get a malloc arena of its own, and the chest loaded there stayed resident in it,
+    /// Sets up chestd's heap. Call it first in `main`, before any other thread starts: the first thread of Swift's
+    /// pool or of Dispatch to allocate would otherwise get a malloc arena of its own, and the chest loaded there stayed resident in it,
     /// about 4.5 MB more after a restart with 10,000 messages (docs/BENCHMARKS.md).
     public static func prepareHeap() {
         Memory.useOneArena()

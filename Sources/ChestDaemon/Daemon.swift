@@ -1,5 +1,6 @@
 import ChestArguments
 import ChestCore
+import ChestGPS
 import ChestIO
 import ChestSeal
 import Foundation
@@ -16,8 +17,11 @@ public final class Daemon {
     /// Open control connections: waiting for their reply, or watching.
     var clients: [ClientID: ControlConnection] = [:]
     var nextClient = 0
-    let events: AsyncStream<DaemonEvent>
-    let sink: AsyncStream<DaemonEvent>.Continuation
+    /// Where every adapter posts its events; the loop sleeps on it (and on gpsd's socket) between them.
+    let sink: Mailbox<DaemonEvent>
+    /// The connection to gpsd while there is one: read by the loop itself when it has something to read, so a fix
+    /// costs one wake-up, not one for a reader thread and one for the loop (docs/ARCHITECTURE.md "One loop").
+    var gpsConnection: GPSDConnection?
     var chestWatcher: ChestWatcher?
     var rejectedWatcher: ChestWatcher?
     var chestLock: ChestLock?
@@ -40,7 +44,8 @@ public final class Daemon {
     var hunt: HuntLink?
 
     /// Runs chestd with these arguments (without the program name) and returns its exit status.
-    public static func main(_ arguments: [String]) async -> Int32 {
+    /// The loop runs on the calling thread (the main thread), never on Swift's pool: it sleeps in poll(2).
+    public static func main(_ arguments: [String]) -> Int32 {
         let options: DaemonOptions
         do {
             options = try DaemonOptions.parse(arguments)
@@ -52,15 +57,15 @@ public final class Daemon {
         if options.version { print("chestd \(ChestVersion.string)"); return 0 }
         do {
             let settings = try Settings(configPath: options.configPath, flags: options.flags)
-            let daemon = Daemon(settings: settings, log: Log(verbose: options.verbose))
-            return try await daemon.run()
+            let daemon = try Daemon(settings: settings, log: Log(verbose: options.verbose))
+            return try daemon.run()
         } catch {
             printError("chestd: \(error)")
             return 1
         }
     }
 
-    init(settings: Settings, log: Log) {
+    init(settings: Settings, log: Log) throws {
         self.settings = settings
         self.log = log
         store = ChestStore(root: settings.chestDirectory)
@@ -68,13 +73,17 @@ public final class Daemon {
         let gpsd = settings.gpsd
         engine = Engine(gpsServer: "\(gpsd.host):\(gpsd.port)")
         engine.weatherSchedule.maxAge = settings.weatherMaximumAge
-        (events, sink) = AsyncStream.makeStream(of: DaemonEvent.self)
+        do {
+            sink = try Mailbox()
+        } catch {
+            throw ChestError("cannot start the event loop: \(error)")
+        }
         attemptsLedger = AttemptsLedger(chestRoot: settings.chestDirectory)
         notifications = Notifications(settings: settings)
         weather = WeatherService(settings: settings, cachePath: settings.chestDirectory + "/weather.json", log: log)
     }
 
-    func run() async throws -> Int32 {
+    func run() throws -> Int32 {
         do {
             try store.prepare()
         } catch {
@@ -113,55 +122,66 @@ public final class Daemon {
         }
         defer { watchdog?.stop() }
 
-        for await event in events {
-            switch event {
-            case let .signal(number) where number == SIGHUP:
-                log.info("SIGHUP: reloading the settings and rescanning the chest")
-                reload()
-            case let .signal(number):
-                log.notice("stopping on \(number == SIGTERM ? "SIGTERM" : "SIGINT")")
-                systemd.stopping()
-                for client in clients.values { client.close() }
-                return 0
-            case let .chest(change):
-                handleChestChange(change)
-            case let .rejectedChanged(.arrived(names)):
-                retryRejected(names)
-            case .rejectedChanged(.directoryGone):
-                // The lock file's open descriptor keeps the chest directory's inode alive, so its own watch may
-                // not hear it go: rejected/, which nothing holds open, does.
-                handleChestChange(.directoryGone)
-            case .rejectedChanged:
-                break
-            case .rescan:
-                rescanPlanned = false
-                recoverStaged()
-                rescanInbox()
-                if store.stagedNames().isEmpty { rescanBackoff = 0 }
-            case let .request(connection, line):
-                handleRequest(line, on: connection)
-            case let .clientGone(client):
-                clients.removeValue(forKey: client)
-                feed(.clientGone(client))
-            case let .gps(event):
-                handleGPS(event)
-            case .wake:
-                feed(.tick(now()))
-            case let .pinChecked(id, pin, matching):
-                feed(.pinChecked(id, pin: pin, matching: matching, now()))
-            case let .notified(id, page, delivered):
-                if delivered { feed(.delivered(id, page: page)) }
-            case .watchdog:
-                systemd.watchdog()
-            case let .weatherFetched(result):
-                feed(weather.record(result, now: now()))
-            case let .keyDerived(request, result):
-                feed(.keyDerived(request, result, now()))
-            case let .hunt(event):
-                handleHunt(event)
+        while true {
+            let wake = sink.wait(orReadable: gpsConnection?.descriptor)
+            if wake.readable { readGPS() }
+            for event in wake.events {
+                if let status = handle(event) { return status }
             }
         }
-        return 0
+    }
+
+    /// Reacts to one event from an adapter; returns chestd's exit status when it must stop.
+    func handle(_ event: DaemonEvent) -> Int32? {
+        switch event {
+        case let .signal(number) where number == SIGHUP:
+            log.info("SIGHUP: reloading the settings and rescanning the chest")
+            reload()
+        case let .signal(number):
+            log.notice("stopping on \(number == SIGTERM ? "SIGTERM" : "SIGINT")")
+            systemd.stopping()
+            for client in clients.values { client.close() }
+            return 0
+        case let .chest(change):
+            handleChestChange(change)
+        case let .rejectedChanged(.arrived(names)):
+            retryRejected(names)
+        case .rejectedChanged(.directoryGone):
+            // The lock file's open descriptor keeps the chest directory's inode alive, so its own watch may
+            // not hear it go: rejected/, which nothing holds open, does.
+            handleChestChange(.directoryGone)
+        case .rejectedChanged:
+            break
+        case .rescan:
+            rescanPlanned = false
+            recoverStaged()
+            rescanInbox()
+            if store.stagedNames().isEmpty { rescanBackoff = 0 }
+        case let .request(connection, line):
+            handleRequest(line, on: connection)
+        case let .clientGone(client):
+            clients.removeValue(forKey: client)
+            feed(.clientGone(client))
+        case let .gps(event):
+            handleGPS(event)
+        case let .gpsConnection(connection):
+            gpsConnection = connection
+        case .wake:
+            feed(.tick(now()))
+        case let .pinChecked(id, pin, matching):
+            feed(.pinChecked(id, pin: pin, matching: matching, now()))
+        case let .notified(id, page, delivered):
+            if delivered { feed(.delivered(id, page: page)) }
+        case .watchdog:
+            systemd.watchdog()
+        case let .weatherFetched(result):
+            feed(weather.record(result, now: now()))
+        case let .keyDerived(request, result):
+            feed(.keyDerived(request, result, now()))
+        case let .hunt(event):
+            handleHunt(event)
+        }
+        return nil
     }
 
     /// Both clocks, sampled together.

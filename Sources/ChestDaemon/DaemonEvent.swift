@@ -15,6 +15,8 @@ enum DaemonEvent: Sendable {
     case clientGone(ClientID)
     case wake
     case gps(GPSEvent)
+    /// A new connection to gpsd, for the loop to read (GPSReader's `onConnection`).
+    case gpsConnection(GPSDConnection)
     case pinChecked(MessageID, pin: String, matching: [LockKey])
     /// A notification channel finished with an unlock.
     case notified(MessageID, page: Int, delivered: Bool)

@@ -2,4 +2,4 @@ import ChestDaemon
 import Glibc
 
 Daemon.prepareHeap()
-exit(await Daemon.main(Array(CommandLine.arguments.dropFirst())))
+exit(Daemon.main(Array(CommandLine.arguments.dropFirst())))

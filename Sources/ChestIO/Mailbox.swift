@@ -1,0 +1,72 @@
+import Glibc
+import Synchronization
+
+/// Events posted from any thread to the one thread that runs a loop, which sleeps in poll(2) until an event is
+/// posted or, optionally, one more descriptor has something to read (docs/ARCHITECTURE.md "One loop").
+///
+/// The loop's thread is its own, never one of Swift's pool: it blocks in poll(2). Watching a descriptor here lets
+/// the loop read it where it is woken, instead of another thread reading it and waking the loop for each line.
+public final class Mailbox<Event: Sendable>: Sendable {
+    private let posted = Mutex<[Event]>([])
+    /// A socket pair used as a pipe: a byte is written to `ring` when the first event lands in an empty mailbox,
+    /// and `bell` is emptied by the loop as it takes them. (Glibc's module has neither eventfd nor pipe2, and a
+    /// pair can be made close-on-exec at once, before another thread spawns a child.)
+    private let bell: FileDescriptor
+    private let ring: FileDescriptor
+
+    /// - Throws: when the kernel refuses a socket pair (descriptors exhausted).
+    public init() throws(SystemCallError) {
+        var ends: [Int32] = [-1, -1]
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+        guard socketpair(AF_UNIX, type, 0, &ends) == 0 else { throw SystemCallError("socketpair") }
+        bell = FileDescriptor(rawValue: ends[0])
+        ring = FileDescriptor(rawValue: ends[1])
+    }
+
+    deinit {
+        bell.close()
+        ring.close()
+    }
+
+    /// Posts an event; the loop takes it after those posted before it. Never blocks for long.
+    public func yield(_ event: Event) {
+        let wasEmpty = posted.withLock { events in
+            events.append(event)
+            return events.count == 1
+        }
+        // One ring per batch: events posted while the loop has not yet emptied the mailbox need none.
+        guard wasEmpty else { return }
+        var byte: UInt8 = 1
+        _ = withUnsafeBytes(of: &byte) { try? ring.write($0) }
+    }
+
+    /// What woke the loop.
+    public struct Wake {
+        /// The events posted since the last wait, oldest first.
+        public var events: [Event]
+        /// Whether the watched descriptor has something to read (or was hung up, or failed).
+        public var readable: Bool
+    }
+
+    /// Sleeps until an event is posted or `descriptor` has something to read, and returns both. Call it from the
+    /// loop's thread only.
+    public func wait(orReadable descriptor: FileDescriptor? = nil) -> Wake {
+        var entries = [pollfd(fd: bell.rawValue, events: Int16(POLLIN), revents: 0)]
+        if let descriptor { entries.append(pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)) }
+        while true {
+            let ready = poll(&entries, nfds_t(entries.count), -1)
+            if ready > 0 { break }
+            // EINTR: a signal handler ran; nothing else can fail with a valid set of descriptors.
+            if ready < 0, errno != EINTR { break }
+        }
+        if entries[0].revents != 0 {
+            var bytes = [UInt8](repeating: 0, count: 64)
+            while (try? bell.read(into: &bytes)) == bytes.count {}
+        }
+        let events = posted.withLock { events in
+            defer { events.removeAll(keepingCapacity: true) }
+            return events
+        }
+        return Wake(events: events, readable: entries.count > 1 && entries[1].revents != 0)
+    }
+}

@@ -1,0 +1,56 @@
+import ChestIO
+import Foundation
+import Glibc
+import Testing
+
+/// The daemon loop's mailbox: events posted from other threads, and a descriptor watched beside them.
+@Suite(.timeLimit(.minutes(1)))
+struct MailboxTests {
+    @Test func everyEventPostedFromOtherThreadsArrivesOnceAndEachThreadsInOrder() throws {
+        let mailbox = try Mailbox<(thread: Int, serial: Int)>()
+        for thread in 0..<4 {
+            Thread { for serial in 0..<2_500 { mailbox.yield((thread, serial)) } }.start()
+        }
+        var received: [[Int]] = Array(repeating: [], count: 4)
+        var wakes = 0
+        while received.map(\.count).reduce(0, +) < 10_000 {
+            for event in mailbox.wait().events { received[event.thread].append(event.serial) }
+            wakes += 1
+        }
+        #expect(received.allSatisfy { $0 == Array(0..<2_500) })
+        // Events posted while the loop had not yet taken the earlier ones ring no bell of their own.
+        #expect(wakes < 10_000)
+    }
+
+    @Test func aWaitSleepsUntilAnEventIsPosted() throws {
+        let mailbox = try Mailbox<String>()
+        let start = MonotonicClock.now()
+        Thread {
+            usleep(200_000)
+            mailbox.yield("late")
+        }.start()
+        let wake = mailbox.wait()
+        #expect(wake.events == ["late"])
+        #expect(!wake.readable)
+        #expect(MonotonicClock.now() - start >= 0.15)
+    }
+
+    @Test func aWaitWakesForTheWatchedDescriptorAndSaysSo() throws {
+        let mailbox = try Mailbox<String>()
+        var ends: [Int32] = [-1, -1]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        let writer = ends[1]
+        Thread {
+            usleep(100_000)
+            _ = write(writer, "x", 1)
+        }.start()
+        let wake = mailbox.wait(orReadable: FileDescriptor(rawValue: ends[0]))
+        #expect(wake.readable)
+        #expect(wake.events.isEmpty)
+        mailbox.yield("posted")
+        // A descriptor with data still waiting and an event: the wait reports both.
+        let both = mailbox.wait(orReadable: FileDescriptor(rawValue: ends[0]))
+        #expect(both.readable && both.events == ["posted"])
+    }
+}

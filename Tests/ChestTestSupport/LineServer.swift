@@ -1,0 +1,49 @@
+import ChestIO
+import Foundation
+import Glibc
+
+/// A loopback server that sends fixed lines to each client it accepts: a gpsd that says what a test wants, which
+/// a real gpsd would not. It keeps each connection open until the client leaves, or hangs up once the lines
+/// are sent (`hangsUp`), as a gpsd that goes away would. It accepts clients one after another until stopped.
+public final class LineServer: Sendable {
+    public let port: Int
+    private let listener: Int32
+
+    public init(lines: [String], hangsUp: Bool = false) throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && listen(listener, 4) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        guard bound else {
+            close(listener)
+            throw Errno.current
+        }
+        self.listener = listener
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let text = lines.map { $0 + "\n" }.joined()
+        Thread {
+            while true {
+                let client = accept(listener, nil, nil)
+                guard client >= 0 else { return }
+                _ = text.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+                // Hanging up is a shutdown, then reading until the client closes: a close with the client's
+                // ?WATCH unread would send a reset, which can discard the lines before the client reads them.
+                if hangsUp { shutdown(client, Int32(SHUT_WR)) }
+                var byte: UInt8 = 0
+                while recv(client, &byte, 1, 0) > 0 {}
+                close(client)
+            }
+        }.start()
+    }
+
+    public func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+}
