@@ -52,13 +52,15 @@ extension Engine {
             for page in opened {
                 for key in stored.message.lockKeys(page: page.page) { unregister(LockRef(id: id, key: key)) }
             }
-            effects.append(.persist(id, stored.state))
+            // Announced only once on disk: an unlock a restart would not find is never told.
+            var announce: [Effect] = []
             for page in opened where page.set != nil {
                 let unlock = Unlock(stored.message, page)
-                effects += [.emit(.unlocked(unlock)), .notify(unlock)]
+                announce += [.emit(.unlocked(unlock)), .notify(unlock)]
             }
             // A watcher heard of it: delivered, recorded after the event so a crash in between repeats it.
-            if !subscribers.isEmpty { effects += markDelivered(id, pages: opened.map(\.page)) }
+            if !subscribers.isEmpty { announce += markDelivered(id, pages: opened.map(\.page)) }
+            effects.append(.persist(id, stored.state, then: announce))
         }
         return openedLinks.isEmpty ? effects : effects + latch(waitingFor(openedLinks), now: now)
     }

@@ -142,8 +142,9 @@ extension Engine {
             let before = Set(stored.state.openPageNumbers)
             let effects = latch(matching.map { LockRef(id: id, key: $0) }, now: now)
             let opened = (entries[id]?.state.openPageNumbers ?? []).filter { !before.contains($0) }
-            return effects + [.recordAttempts(id, stored.state.pin)]
-                + answer(.accepted(latched: matching.sorted(), opened: opened))
+            // Accepted only once what it opened is on disk.
+            return effects.withDependent(answer(.accepted(latched: matching.sorted(), opened: opened)), onPersistOf: id)
+                + [.recordAttempts(id, stored.state.pin)]
         }
         stored.state.pin.tried.append(pin)
         var refusedUntil: Date?

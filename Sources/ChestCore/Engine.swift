@@ -29,9 +29,10 @@ public struct Engine: Sendable {
         case weatherFailed(reason: String, retryAfter: Double?, offline: Bool, Now)
         /// The caller's answer to `.checkPIN`: which of the offered PIN locks the PIN opens.
         case pinChecked(MessageID, pin: String, matching: [LockKey], Now)
-        /// A `.persist` could not be written (a full disk): the message goes back to the state on disk (`onDisk`, or
-        /// none), so nothing stays open or latched that a restart would not find.
-        case persistFailed(MessageID, onDisk: MessageState?)
+        /// A `.persist` could not be written (a full disk, `reason`): the message goes back to the state on disk
+        /// (`onDisk`, or none), so nothing stays open or latched that a restart would not find. `skipped` is the
+        /// persist's `then`, not carried out: nothing of it is announced, and every client waiting in it is told.
+        case persistFailed(MessageID, onDisk: MessageState?, reason: String, skipped: [Effect])
         /// An unlock reached a notifier (the desktop or the hook).
         case delivered(MessageID, page: Int)
         /// The seal worker's answer to `.deriveKey`.
@@ -49,8 +50,10 @@ public struct Engine: Sendable {
     /// What the caller must do, in order. None of them calls back into the engine while it runs: an outcome
     /// the engine needs comes back as a later input.
     public enum Effect: Hashable, Sendable {
-        /// Write the message's state durably before anything that depends on it.
-        case persist(MessageID, MessageState)
+        /// Write the message's state durably; only once it is on disk carry out `then`, what announces the change
+        /// (an unlock's event and notification, a PIN's acceptance). When the write fails, answer with
+        /// `.persistFailed`, handing back `then` undone.
+        case persist(MessageID, MessageState, then: [Effect] = [])
         /// Change the chest on disk and answer with `.changed`.
         case change(ChestChange)
         /// Set a refused file aside with its reason (never delete it).
@@ -168,7 +171,8 @@ public struct Engine: Sendable {
             effects = planWeather(now)
         case let .pinChecked(id, pin, matching, now):
             effects = concludePIN(id, pin: pin, matching: matching, now: now)
-        case let .persistFailed(id, onDisk):
+        case let .persistFailed(id, onDisk, reason, skipped):
+            effects = Engine.answersOwed(skipped, reason: reason)
             guard var stored = entries[id] else { break }
             unregisterAll(stored)
             stored.state = onDisk ?? MessageState(ingestedAt: stored.state.ingestedAt)

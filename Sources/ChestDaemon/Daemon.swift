@@ -206,25 +206,18 @@ public final class Daemon {
     func perform(_ effects: [Engine.Effect]) -> [Engine.Input] {
         let sink = self.sink
         var outcomes: [Engine.Input] = []
-        var unsaved: Set<MessageID> = [], unsavedReason = ""
         for effect in effects {
             switch effect {
-            case let .emit(.unlocked(unlock)) where unsaved.contains(unlock.id): continue
-            case let .notify(unlock) where unsaved.contains(unlock.id): continue
-            case let .reply(client, .pin(.accepted)) where !unsaved.isEmpty:
-                let reply = Reply.failure("the PIN was right, but chestd cannot save that it opened anything (\(unsavedReason)); free some space and enter it again")
-                clients.removeValue(forKey: client)?.send(reply.line, thenClose: true)
-            case let .persist(id, state):
+            case let .persist(id, state, then):
                 do {
                     try store.saveState(id, state)
                     CrashPoint.persisted.reached()
                 } catch {
-                    // What was not saved is not announced: the rest of these effects say nothing of it, and the
-                    // engine goes back to what the disk holds.
                     log.error("cannot save the state of \(id.short): \(error); nothing of it is reported")
-                    if unsaved.insert(id).inserted { outcomes.append(.persistFailed(id, onDisk: store.savedState(id))) }
-                    unsavedReason = "\(error)"
+                    outcomes.append(.persistFailed(id, onDisk: store.savedState(id), reason: "\(error)", skipped: then))
+                    continue
                 }
+                outcomes += perform(then)
             case let .change(change):
                 outcomes.append(.changed(change, failure: carryOut(change), now()))
             case let .reject(path, reason):

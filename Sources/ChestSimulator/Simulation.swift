@@ -87,9 +87,10 @@ public struct Simulation: Sendable {
                           receivedAt: clocks.monotonic)
             pending += [.fix(fix, clocks), .tick(clocks)]
             while !pending.isEmpty {
-                for effect in engine.handle(pending.removeFirst()) {
+                // Every write succeeds here: what waits for one is carried out after it.
+                for effect in engine.handle(pending.removeFirst()).flattened {
                     switch effect {
-                    case let .persist(id, state):
+                    case let .persist(id, state, _):
                         events += Self.changes(from: states[id], to: state, id: id, point: index + 1, at: point)
                         states[id] = state
                     case let .fetchWeather(coordinate):

@@ -56,32 +56,32 @@ enum CoreFixture {
 extension [Engine.Effect] {
     /// The (page, set) of every `unlocked` event, in order.
     var unlocks: [Int] {
-        compactMap { effect in
+        flattened.compactMap { effect in
             if case let .emit(.unlocked(unlock)) = effect { unlock.page } else { nil }
         }
     }
 
     var unlockEvents: [Unlock] {
-        compactMap { effect in
+        flattened.compactMap { effect in
             if case let .emit(.unlocked(unlock)) = effect { unlock } else { nil }
         }
     }
 
     var wakes: [Date?] {
-        compactMap { effect in
+        flattened.compactMap { effect in
             if case let .wake(at) = effect { .some(at) } else { nil }
         }
     }
 
     var pinResults: [PINOutcome] {
-        compactMap { effect in
+        flattened.compactMap { effect in
             if case let .reply(_, .pin(outcome)) = effect { outcome } else { nil }
         }
     }
 
     var persisted: [MessageState] {
-        compactMap { effect in
-            if case let .persist(_, state) = effect { state } else { nil }
+        flattened.compactMap { effect in
+            if case let .persist(_, state, _) = effect { state } else { nil }
         }
     }
 }

@@ -194,7 +194,7 @@ private typealias F = CoreFixture
         ])
         var engine = F.engine([F.stored(message)])
         let opened = engine.handle(.tick(F.now(10)))
-        #expect(opened.contains(.notify(Unlock(message, OpenPage(page: 1, set: .a, at: F.now(10).wall, delivered: false)))))
+        #expect(opened.flattened.contains(.notify(Unlock(message, OpenPage(page: 1, set: .a, at: F.now(10).wall, delivered: false)))))
         #expect(engine.undelivered.map(\.page) == [1])
 
         let watcher = ClientID(9)
@@ -218,10 +218,19 @@ private typealias F = CoreFixture
     @Test func aPageWhoseOpeningCouldNotBeSavedClosesAndOpensAgainLater() {
         let message = F.message(pages: [Page(text: "soon", setA: [.time(F.t0.addingTimeInterval(10))])])
         var engine = F.engine([F.stored(message)])
-        #expect(engine.handle(.tick(F.now(10))).unlocks == [1])
+        let opening = engine.handle(.tick(F.now(10)))
+        #expect(opening.unlocks == [1])
         #expect(engine.entries[message.id]?.state.openPageNumbers == [1])
+        // The unlock is announced only once its write succeeded: it is in that write's `then`, not beside it.
+        #expect(!opening.contains { if case .emit(.unlocked) = $0 { true } else { false } })
+        guard case let .persist(_, _, then) = opening.first(where: { if case .persist = $0 { true } else { false } }) else {
+            Issue.record("no write in \(opening)")
+            return
+        }
+        #expect(then.unlocks == [1])
 
-        #expect(engine.handle(.persistFailed(message.id, onDisk: nil)) == [])
+        // Nothing of what was not saved is announced, and no one was waiting for an answer.
+        #expect(engine.handle(.persistFailed(message.id, onDisk: nil, reason: "No space left on device", skipped: then)) == [])
         #expect(engine.entries[message.id]?.state.openPageNumbers == [])
         #expect(engine.entries[message.id]?.state.latched == [:])
         #expect(engine.undelivered == [])

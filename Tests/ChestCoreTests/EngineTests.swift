@@ -970,3 +970,27 @@ struct WeatherCase: Sendable, CustomTestStringConvertible {
         #expect(status.messages == .init(locked: 1, partial: 1, open: 1, saved: 1))
     }
 }
+
+/// A right PIN whose opening the disk refused: the engine, not the daemon, answers the client.
+@Suite struct EnginePINPersistFailureTests {
+    @Test func aRightPINWhoseOpeningCouldNotBeSavedIsAnsweredWithWhatToDo() {
+        let message = F.message(pages: [Page(text: "pin", setA: [.pin(hash: hash1)])])
+        var engine = F.engine([F.stored(message)])
+        _ = engine.handle(.pin(message.id, page: nil, pin: "4821", F.now(1)))
+        _ = engine.handle(.attemptsRecorded(message.id, failure: nil, F.now(1)))
+        let right = engine.handle(.pinChecked(message.id, pin: "4821", matching: [key(1, .a, .pin)], F.now(2)))
+        // The acceptance waits inside the write of what it opened.
+        #expect(!right.contains { if case .reply = $0 { true } else { false } })
+        guard case let .persist(id, _, then) = right.first(where: { if case .persist = $0 { true } else { false } }) else {
+            Issue.record("no write in \(right)")
+            return
+        }
+        #expect(id == message.id)
+        #expect(then.pinResults == [.accepted(latched: [key(1, .a, .pin)], opened: [1])])
+
+        let answer = engine.handle(.persistFailed(message.id, onDisk: nil, reason: "No space left on device", skipped: then))
+        #expect(answer == [.reply(F.client, .failure(
+            "the PIN was right, but chestd cannot save that it opened anything (No space left on device); free some space and enter it again"))])
+        #expect(engine.entries[message.id]?.state.openPageNumbers == [])
+    }
+}

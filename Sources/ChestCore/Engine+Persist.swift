@@ -1,0 +1,43 @@
+/// Writes and what waits for them: an unlock is announced, and a right PIN accepted, only once it is on disk.
+extension Engine {
+    /// What is still owed of the effects a failed write left undone: every client waiting in them gets an answer
+    /// (a right PIN is told to be entered again); the events and notifications of what was not saved are dropped.
+    static func answersOwed(_ skipped: [Effect], reason: String) -> [Effect] {
+        skipped.flatMap { effect -> [Effect] in
+            switch effect {
+            case let .reply(client, .pin(.accepted)):
+                [.reply(client, .failure("the PIN was right, but chestd cannot save that it opened anything (\(reason)); free some space and enter it again"))]
+            case .reply:
+                [effect]
+            case let .persist(_, _, then):
+                answersOwed(then, reason: reason)
+            default:
+                []
+            }
+        }
+    }
+}
+
+extension [Engine.Effect] {
+    /// Every effect in the order they are carried out when every write succeeds: each `.persist` (without its
+    /// `then`) followed by its `then`.
+    public var flattened: [Engine.Effect] {
+        flatMap { effect -> [Engine.Effect] in
+            guard case let .persist(id, state, then) = effect else { return [effect] }
+            return [.persist(id, state)] + then.flattened
+        }
+    }
+
+    /// These effects, with `dependent` carried out only once the state of `id` is on disk: in the `then` of the
+    /// first write of it, or at the end when there is none (nothing changed, so nothing can fail to be saved).
+    func withDependent(_ dependent: [Engine.Effect], onPersistOf id: MessageID) -> [Engine.Effect] {
+        guard !dependent.isEmpty else { return self }
+        var effects = self
+        for index in effects.indices {
+            guard case let .persist(written, state, then) = effects[index], written == id else { continue }
+            effects[index] = .persist(written, state, then: then + dependent)
+            return effects
+        }
+        return effects + dependent
+    }
+}
