@@ -34,6 +34,9 @@ extension Engine {
             }
             return [.reply(client, .fix(fix))]
         case .watch:
+            guard subscribers.count < Engine.maximumWatchers else {
+                return [.reply(client, .failure("chestd already has \(Engine.maximumWatchers) watchers; stop one first"))]
+            }
             subscribers.insert(client)
             let pending = undelivered
             var effects: [Effect] = [.reply(client, .subscribed)]

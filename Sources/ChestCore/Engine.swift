@@ -109,6 +109,9 @@ public struct Engine: Sendable {
     var scheduledWeatherCheck: Date??
     /// The `watch` connections: an unlock they hear of is delivered.
     public internal(set) var subscribers: Set<ClientID> = []
+    /// The most `chest watch` connections at once, below the control server's limit of connections, so that
+    /// other requests always find room.
+    public static let maximumWatchers = 32
     /// Messages deleted lately, newest last, with their state: what `chest undelete` brings back.
     public internal(set) var recentlyDeleted: [DeletedMessage] = []
     /// Who waits for the PIN attempt being checked on a message.

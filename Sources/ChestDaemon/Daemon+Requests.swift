@@ -3,10 +3,6 @@ import ChestIO
 import Foundation
 
 extension Daemon {
-    /// The most `chest watch` connections at once, below `ControlServer.maximumConnections` so that other
-    /// requests always find room.
-    static let maximumWatchers = 32
-
     /// Decodes one control request and hands it to the engine, which answers it. `import` first reads the file.
     func handleRequest(_ line: Data, on connection: ControlConnection) {
         let client = ClientID(nextClient)
@@ -26,11 +22,6 @@ extension Daemon {
         if request.op == .reload {
             clients.removeValue(forKey: client)
             return connection.send(ChestJSON.line(ControlReply(result: reload())), thenClose: true)
-        }
-        if request.op == .watch, engine.subscribers.count >= Self.maximumWatchers {
-            clients.removeValue(forKey: client)
-            return connection.send(Reply.failure("chestd already has \(Self.maximumWatchers) watchers; stop one first").line,
-                                   thenClose: true)
         }
         if request.op == .import, let path = request.path, path.hasPrefix("/") {
             importFile(path, for: client)

@@ -187,6 +187,21 @@ private typealias F = CoreFixture
                 == "1 matches 2 messages (12ababab, 13ababab…); type more of the ID")
     }
 
+    @Test func watchersBeyondTheLimitAreRefusedAndRoomComesBackWhenOneLeaves() {
+        var engine = F.engine([])
+        for number in 0..<Engine.maximumWatchers {
+            #expect(engine.handle(.request(ClientID(100 + number), ControlRequest(op: .watch), F.now(1))) == [
+                .reply(ClientID(100 + number), .subscribed),
+            ])
+        }
+        let extra = ClientID(99)
+        #expect(engine.handle(.request(extra, ControlRequest(op: .watch), F.now(2)))
+                == [.reply(extra, .failure("chestd already has 32 watchers; stop one first"))])
+        #expect(!engine.subscribers.contains(extra))
+        _ = engine.handle(.clientGone(ClientID(100)))
+        #expect(engine.handle(.request(extra, ControlRequest(op: .watch), F.now(3))) == [.reply(extra, .subscribed)])
+    }
+
     @Test func aWatcherHearsTheUndeliveredUnlocksOnceAndLaterUnlocksAreDelivered() {
         let message = F.message(pages: [
             Page(text: "one", setA: [.time(F.t0.addingTimeInterval(10))]),
