@@ -39,6 +39,8 @@ public struct Engine: Sendable {
         case keyDerived(KeyRequest, KeyResult, Now)
         /// The chest's ledger of PIN attempts by message ID, read at start before `.loaded`.
         case attemptsRestored([MessageID: PINAttempts])
+        /// The messages deleted before a restart, still kept for `chest undelete`, oldest first.
+        case deletedRestored([DeletedMessage])
         /// The daemon wrote `.recordAttempts` durably, or `failure` says why it could not.
         case attemptsRecorded(MessageID, failure: String?, Now)
         /// The hunt link's state changed (connected, outbox, ignored messages), for `status`; nil when none.
@@ -185,6 +187,8 @@ public struct Engine: Sendable {
             effects = markDelivered(id, pages: [page])
         case let .keyDerived(request, result, now):
             effects = keyDerived(request, result, now: now)
+        case let .deletedRestored(deleted):
+            recentlyDeleted = Array(deleted.filter { entries[$0.stored.id] == nil }.suffix(DeletedMessage.limit))
         case let .attemptsRestored(ledger):
             seal.ledger = ledger
         case let .attemptsRecorded(id, failure, now):

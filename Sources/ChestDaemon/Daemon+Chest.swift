@@ -27,6 +27,25 @@ extension Daemon {
         }
         for problem in problems { log.warning("cannot read \(problem.path): \(problem.reason); left in place") }
         feed(.loaded(stored, refused: refused, now()))
+        loadDeleted()
+    }
+
+    /// What was deleted before the restart and is still kept: `chest undelete` can bring it back.
+    func loadDeleted() {
+        var deleted: [DeletedMessage] = []
+        let problems = store.loadDeleted(now: Date()) { message, state, at in
+            // A file changed in deleted/ would come back into the chest unchecked: it stays where it is.
+            guard (try? Sealer.verify(message)) != nil else {
+                log.warning("\(message.id.short) was changed in deleted/ after it was sealed; it cannot be undeleted")
+                return
+            }
+            var state = state
+            state.pin.pending = nil    // as in the chest: an attempt cut short stays counted as wrong
+            let stored = StoredMessage(message: message, state: state, chest: .regular, sentByYou: isOwn(message))
+            deleted.append(DeletedMessage(stored: stored, at: at))
+        }
+        for problem in problems { log.warning("cannot read \(problem.path): \(problem.reason); it cannot be undeleted") }
+        feed(.deletedRestored(deleted))
     }
 
     /// Files a crash left in `incoming/`: ingested now.

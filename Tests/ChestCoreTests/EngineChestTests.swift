@@ -187,6 +187,24 @@ private typealias F = CoreFixture
                 == "1 matches 2 messages (12ababab, 13ababab…); type more of the ID")
     }
 
+    @Test func aMessageDeletedBeforeARestartCanBeUndeletedAfterIt() {
+        let message = F.message(pages: [Page(text: "p", setA: [.pin(hash: "h")])])
+        var state = MessageState(ingestedAt: F.t0)
+        state.pin.wrong = 2
+        let deleted = DeletedMessage(stored: StoredMessage(message: message, state: state, chest: .regular, sentByYou: false),
+                                     at: F.now(-60).wall)
+        var engine = F.engine([])
+        _ = engine.handle(.deletedRestored([deleted]))
+        let client = ClientID(5)
+        #expect(engine.handle(.request(client, ControlRequest(op: .undelete), F.now(1)))
+                == [.change(.restore(deleted.stored, for: client))])
+        // One whose message is in the chest again is not offered.
+        var again = F.engine([deleted.stored])
+        _ = again.handle(.deletedRestored([deleted]))
+        #expect(again.handle(.request(client, ControlRequest(op: .undelete), F.now(1)))
+                == [.reply(client, .failure("nothing to undelete: no message was deleted in the last 24 h"))])
+    }
+
     @Test func watchersBeyondTheLimitAreRefusedAndRoomComesBackWhenOneLeaves() {
         var engine = F.engine([])
         for number in 0..<Engine.maximumWatchers {

@@ -1,5 +1,6 @@
 import ChestCore
 import ChestIO
+import ChestSeal
 import ChestTestSupport
 import Foundation
 import Glibc
@@ -20,6 +21,35 @@ import Testing
 
     func contents(_ path: String) -> String? {
         FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test func aMessageStoredLongAgoIsKeptForUndeleteAndFoundAgainAfterARestart() throws {
+        let id = try #require(MessageID("0123456789abcdef0123456789abcdef"))
+        let identity = try Identity.loadOrCreate(at: store.root + "/../identity.json")
+        let message = Sealer.seal(Message(id: id, title: "Old", from: "Ada", created: Date(),
+                                          pages: [Page(text: "p", setA: [.time(Date(timeIntervalSinceNow: 86_400))])]),
+                                  with: identity)
+        var state = MessageState(ingestedAt: Date())
+        state.pin.wrong = 2
+        try store.restore(StoredMessage(message: message, state: state, chest: .regular, sentByYou: false))
+        // Stored three days ago: the file's time is when it came in.
+        let threeDaysAgo = timespec(tv_sec: time(nil) - 3 * 86_400, tv_nsec: 0)
+        for path in [store.path(of: id, in: .regular), store.root + "/state/\(id.rawValue).json"] {
+            var times = [threeDaysAgo, threeDaysAgo]
+            #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        }
+        try store.trash(id, from: .regular)
+        // Deleted now, so kept: the purge of what was deleted over a day ago does not take it.
+        #expect(Set(try Directory.names(in: store.deletedDirectory)) == ["\(id.rawValue).locked", "\(id.rawValue).json"])
+        var found: [(Message, MessageState, Date)] = []
+        #expect(store.loadDeleted(now: Date()) { found.append(($0, $1, $2)) }.isEmpty)
+        #expect(found.map(\.0.id) == [id])
+        #expect(found.first?.1.pin.wrong == 2)
+        #expect(abs(found.first?.2.timeIntervalSinceNow ?? -100) < 10)
+        // A day and more later it is no longer offered.
+        #expect(store.loadDeleted(now: Date().addingTimeInterval(DeletedMessage.keptFor + 60)) { _, _, _ in
+            Issue.record("offered after it expired")
+        }.isEmpty)
     }
 
     @Test func aSecondFileOfTheSameNameIsStagedBesideTheFirst() throws {

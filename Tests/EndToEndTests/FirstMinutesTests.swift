@@ -189,12 +189,7 @@ struct FirstMinutesTests {
 
     @Test func unsaveDeleteAndUndeleteKeepTheMessageAndItsPINCount() throws {
         let world = ChestHarness()
-        try world.startDaemon()
-        let compose = try shell(world, "chest compose -o pin.locked --title Pinned --page p --lock pin=4821", user: "alice")
-        #expect(compose.status == 0, "\(compose.stderr)")
-        #expect(try world.chest(["import", "pin.locked"]).status == 0)
-        let id = try #require(world.list().first?["id"] as? String)
-        #expect(try world.chest(["pin", id, "1111"]).stderr.contains("1 of 5"))
+        let id = try importPinnedWithOneWrongTry(world)
         #expect(try world.chest(["save", id]).status == 0)
         let unsaved = try world.chest(["unsave", id])
         #expect(unsaved.stdout == "moved back to the regular chest: \(id) \"Pinned\"\n", "\(unsaved.stderr)")
@@ -211,6 +206,29 @@ struct FirstMinutesTests {
         #expect(try world.chest(["pin", id, "2222"]).stderr.contains("2 of 5"), "the PIN count came back too")
         let nothing = try world.chest(["undelete"])
         #expect(nothing.status == 1 && nothing.stderr.contains("nothing to undelete"))
+    }
+
+    @Test func aMessageDeletedBeforeChestdRestartsCanBeUndeletedAfter() throws {
+        let world = ChestHarness()
+        let id = try importPinnedWithOneWrongTry(world)
+        #expect(try world.chest(["delete", "--yes", id]).status == 0)
+        #expect(world.stopDaemon() == 0)
+        try world.startDaemon()
+        #expect(try world.list().isEmpty)
+        #expect(try world.chest(["undelete", String(id.prefix(6))]).stdout == "undeleted \(id) \"Pinned\"\n")
+        #expect(try world.states() == ["Pinned": "locked"])
+        #expect(try world.chest(["pin", id, "2222"]).stderr.contains("2 of 5"), "the PIN count came back too")
+    }
+
+    /// Starts chestd, imports Alice's "Pinned" (one PIN page) and tries one wrong PIN on it; returns its ID.
+    func importPinnedWithOneWrongTry(_ world: ChestHarness) throws -> String {
+        try world.startDaemon()
+        let compose = try shell(world, "chest compose -o pin.locked --title Pinned --page p --lock pin=4821", user: "alice")
+        #expect(compose.status == 0, "\(compose.stderr)")
+        #expect(try world.chest(["import", "pin.locked"]).status == 0)
+        let id = try #require(world.list().first?["id"] as? String)
+        #expect(try world.chest(["pin", id, "1111"]).stderr.contains("1 of 5"))
+        return id
     }
 
     @Test func aPINThatOpensNothingYetSaysWhatThePageStillNeeds() throws {
