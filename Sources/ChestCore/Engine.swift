@@ -49,40 +49,6 @@ public struct Engine: Sendable {
         case released(name: String, key: String, Now)
     }
 
-    /// What the caller must do, in order. None of them calls back into the engine while it runs: an outcome
-    /// the engine needs comes back as a later input.
-    public enum Effect: Hashable, Sendable {
-        /// Write the message's state durably; only once it is on disk carry out `then`, what announces the change
-        /// (an unlock's event and notification, a PIN's acceptance). When the write fails, answer with
-        /// `.persistFailed`, handing back `then` undone.
-        case persist(MessageID, MessageState, then: [Effect] = [])
-        /// Change the chest on disk and answer with `.changed`.
-        case change(ChestChange)
-        /// Set a refused file aside with its reason (never delete it).
-        case reject(path: String, reason: String)
-        /// Tell every watcher and the log.
-        case emit(ChestEvent)
-        /// Tell one watcher only.
-        case send(ClientID, ChestEvent)
-        /// Hand an unlock to the desktop and the hook; answer with `.delivered` once one of them took it.
-        case notify(Unlock)
-        /// Answer a request. Every reply but `.subscribed` ends the connection.
-        case reply(ClientID, Reply)
-        /// Call back with `.tick` at this system-clock instant (the next time lock due); replaces earlier wakes.
-        case wake(at: Date?)
-        /// Ask the weather provider about this (rounded) position; answer with `.weatherFetched` or `.weatherFailed`.
-        case fetchWeather(Coordinate)
-        /// Call back with `.tick` at this instant to see whether the weather needs asking again.
-        case weatherCheck(at: Date?)
-        /// Compare `pin` with these Argon2id hashes, off the loop, and answer with `.pinChecked`.
-        case checkPIN(MessageID, pin: String, hashes: [LockKey: String])
-        /// Recover a format 2 page key, off the loop (the seal worker), and answer with `.keyDerived`.
-        case deriveKey(KeyRequest)
-        /// Write a message's PIN attempts to the chest's ledger, which outlives the message, and answer with
-        /// `.attemptsRecorded`.
-        case recordAttempts(MessageID, PINAttempts)
-    }
-
     public internal(set) var entries: [MessageID: StoredMessage] = [:]
     public internal(set) var lastFix: Fix?
     var altitudeEpoch: (epoch: Double?, hadAltitude: Bool) = (nil, false)
