@@ -7,6 +7,8 @@ import Foundation
 /// `chest compose`: resolves `here` and PINs, seals the message with the user's identity, writes the file.
 struct Composer {
     let settings: Settings
+    /// The grids of this run's sealed places; shared by every message a quest builds with this composer.
+    let grids = SealGrids()
 
     func compose(_ given: ComposeDraft) throws {
         var draft = given
@@ -17,6 +19,9 @@ struct Composer {
         let fix = needsFix ? try currentFix() : nil
         let id = draft.id ?? MessageID(bytes: Sealer.randomBytes(16))
         var pages: [Page] = [], report: [String] = []
+        if draft.format == 1, let index = draft.pages.firstIndex(where: { Message.pageLengthProblem($0.text) != nil }) {
+            throw ChestError("page \(index + 1): \(Message.pageLengthProblem(draft.pages[index].text)!)")
+        }
         if draft.format >= 2 {
             (pages, report) = try sealedPages(draft, id: id, fix: fix)
         } else {

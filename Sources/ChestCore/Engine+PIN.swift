@@ -120,11 +120,10 @@ extension Engine {
         seal.attempts[id] = attempt
         var effects: [Effect] = []
         for slot in attempt.slots {
-            guard let sealed = stored.message.pages[slot.page - 1].sealed, let keySlot = sealed.slots[slot.set] else { continue }
+            guard let sealed = stored.message.pages[slot.page - 1].sealed,
+                  let request = KeyRequest(id: id, page: slot.page, set: slot.set, of: sealed, pin: attempt.pin) else { continue }
             seal.derivations += 1
-            effects.append(.deriveKey(KeyRequest(id: id, page: slot.page, set: slot.set,
-                                                 secret: SealSecret.secret(cell: nil, pin: attempt.pin), slot: keySlot,
-                                                 ciphertext: sealed.ciphertext, cell: nil, pin: attempt.pin)))
+            effects.append(.deriveKey(request))
         }
         return effects
     }

@@ -5,6 +5,8 @@ import Foundation
 /// Argon2id work off the loop (docs/DESIGN.md "Sealed pages"): one thread of its own, never the loop nor the
 /// async pool, with a bounded queue. Cell tries beyond the bound are answered `.busy` at once (the engine asks
 /// again when the reader settles again); PIN tries are always queued, ahead of cells, since a person waits.
+/// Derived keys are kept (`DerivedKeys`): places laid on one grid share a cell's key, so a cell whose derivation is
+/// known or queued costs no Argon2id run and does not count against the bound.
 final class SealWorker: @unchecked Sendable {
     /// Cell tries waiting at most: a walk past many sealed locks cannot pile work up.
     static let capacity = 16
@@ -13,6 +15,8 @@ final class SealWorker: @unchecked Sendable {
     private var people: [KeyRequest] = []
     private var cells: [KeyRequest] = []
     private var stopped = false
+    /// Touched only on the worker's thread, except `holds`, read under the condition's lock.
+    private var keys = DerivedKeys()
     private let deliver: @Sendable (KeyRequest, KeyResult) -> Void
     private(set) var thread: Thread?
 
@@ -29,7 +33,10 @@ final class SealWorker: @unchecked Sendable {
     func submit(_ request: KeyRequest) {
         condition.lock()
         let isCell = request.cell != nil
-        if isCell && cells.count >= Self.capacity {
+        let shared = request.derivation.map { derivation in
+            keys.holds(derivation) || cells.contains { $0.derivation == derivation }
+        } ?? false
+        if isCell && !shared && cells.count(where: { $0.derivation.map { !keys.holds($0) } ?? true }) >= Self.capacity {
             condition.unlock()
             deliver(request, .busy)
             return
@@ -62,8 +69,13 @@ final class SealWorker: @unchecked Sendable {
                 return
             }
             let request = people.isEmpty ? cells.removeFirst() : people.removeFirst()
+            var keys = self.keys
             condition.unlock()
-            deliver(request, PageSealer.open(request))
+            let result = PageSealer.open(request, keys: &keys)
+            condition.lock()
+            self.keys = keys
+            condition.unlock()
+            deliver(request, result)
         }
     }
 }
