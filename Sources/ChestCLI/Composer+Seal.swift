@@ -19,6 +19,11 @@ extension Composer {
                 set.cost = SealCost.default(for: set.secretKind, level: draft.sealCost)
                 sets.append(set)
             }
+            let seconds = sets.reduce(0.0) { $0 + Double($1.derivations(version: draft.format)) * $1.effectiveCost.secondsPerGuess }
+            if seconds >= 1 {
+                printError(String(format: "chest: sealing page %d: %d Argon2id runs, about %.0f s", number,
+                                  sets.reduce(0) { $0 + $1.derivations(version: draft.format) }, seconds.rounded(.up)))
+            }
             let page = PageSealer.seal(text: draftPage.text, setA: sets[0], setB: sets[1], id: id, page: number,
                                        version: draft.format)
             pages.append(page)

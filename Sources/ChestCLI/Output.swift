@@ -53,6 +53,7 @@ enum Output {
     static func protection(_ protection: Protection) -> String {
         switch protection {
         case .sealed: "sealed: the file does not give it away"
+        case .recoverable: "sealed (format 2: the place can be recovered from the file)"
         case .guarded: "guarded only: whoever has the file can decode it"
         case .unsealed: "unsealed (format 1)"
         }

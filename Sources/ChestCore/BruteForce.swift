@@ -33,7 +33,9 @@ public struct BruteForce: Hashable, Sendable {
         if let area { factors.append("\(Self.grouped(cells)) cells of \(area)") }
         if byPIN { factors.append("\(Self.grouped(pins)) PINs") }
         let detail = "\(factors.joined(separator: " × ")) at \(String(format: "%.2f", secondsPerGuess)) s a guess"
-        return "sealed by \(how): about \(Self.time(coreHours)) \(what) by brute force (\(detail))"
+        let advice = byPlace && !byPIN && coreHours < 30 * 24
+            ? "; a place alone is a small secret (docs/SECURITY.md): add a PIN to its set or declare a wider --search-area" : ""
+        return "sealed by \(how): about \(Self.time(coreHours)) \(what) by brute force (\(detail))" + advice
     }
 
     static func time(_ hours: Double) -> String {

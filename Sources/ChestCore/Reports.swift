@@ -64,7 +64,8 @@ extension Lock {
         case let .time(date): "from \(ISO8601.string(date))"
         case let .gpsTime(date): "from \(ISO8601.string(date)) by hardware GPS time"
         case .pin, .sealedPIN: "the right PIN"
-        case .sealedLocation: "at a hidden place"
+        case let .sealedLocation(grid):
+            grid.area == nil ? "at a hidden place: sealed (format 2: the place can be recovered from the file)" : "at a hidden place"
         case let .weather(condition): condition.rawValue
         case let .temperature(bounds): "\(bounds) °C"
         case let .altitude(bounds): "\(bounds) m above sea level"

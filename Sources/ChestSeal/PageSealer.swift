@@ -34,6 +34,9 @@ public enum PageSealer {
         /// The cost its key is derived at.
         public var effectiveCost: SealCost { cost ?? secretKind.cost }
 
+        /// How many Argon2id runs sealing this set costs: one per secret string.
+        public func derivations(version: Int) -> Int { secrets(version: version).count }
+
         /// The organiser's secret strings: one per cell the place's disk touches (format 3), or the target's own
         /// cell (format 2), with the PIN and the release key.
         func secrets(version: Int) -> [String] {

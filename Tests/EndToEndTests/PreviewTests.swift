@@ -24,7 +24,7 @@ import Testing
             #expect(preview.stdout.contains(expected + "\n"), "\(expected)\n\(preview.stdout)")
         }
         #expect(!FileManager.default.fileExists(atPath: quest + "/hill.quest.ids"))
-        #expect(try world.chest(["compose", "--quest", quest + "/hill.quest", "-o", world.root + "/out"]).status == 0)
+        #expect(try world.chest(["compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", world.root + "/out"]).status == 0)
         let files = try world.chest(["preview", world.root + "/out/walk.locked", world.root + "/out/bonus.locked"])
         #expect(files.status == 0)
         #expect(files.stdout.contains("sealed; the signature matches"))

@@ -22,7 +22,7 @@ import Testing
         let harness = ChestHarness()
         let quest = try copyDemo(harness)
         // Format 1, whose texts and points this test reads; the default, format 2, is checked below.
-        let outcome = try harness.chest(["compose", "--quest", quest + "/hill.quest", "-o", harness.root + "/out", "--format", "1"])
+        let outcome = try harness.chest(["compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/out", "--format", "1"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let walk = try decode(harness.root + "/out/walk.locked"), bonus = try decode(harness.root + "/out/bonus.locked")
         #expect(outcome.stdout == "\(walk.id)\n\(bonus.id)\n")
@@ -36,17 +36,17 @@ import Testing
         #expect(bonus.pages[1].setB.map(\.kind) == [.temperature, .after])
 
         // Into the same directory: nothing is overwritten without --force.
-        let over = try harness.chest(["compose", "--quest", quest + "/hill.quest", "-o", harness.root + "/out"])
+        let over = try harness.chest(["compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/out"])
         #expect(over.status == 1 && over.stderr.contains("walk.locked exists; choose another -o, or overwrite with --force"))
-        #expect(try harness.chest(["compose", "--quest", quest + "/hill.quest", "-o", harness.root + "/out", "--force"]).status == 0)
+        #expect(try harness.chest(["compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/out", "--force"]).status == 0)
 
         // Built again: new IDs, unless --keep-ids.
-        let again = try harness.chest(["compose", "--quest", quest + "/hill.quest", "-o", harness.root + "/again"])
+        let again = try harness.chest(["compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/again"])
         #expect(again.status == 0 && again.stdout != outcome.stdout)
         let sealed = try decode(harness.root + "/again/walk.locked")
         #expect(sealed.pages[1].sealed != nil && sealed.pages[1].setA.map(\.kind) == [.location])
         #expect(try decode(harness.root + "/again/bonus.locked").pages[0].setA.map(\.kind) == [.after])
-        let kept = try harness.chest(["compose", "--quest", quest + "/hill.quest", "-o", harness.root + "/kept", "--keep-ids"])
+        let kept = try harness.chest(["compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/kept", "--keep-ids"])
         #expect(kept.status == 0 && kept.stdout == again.stdout)
         #expect(try String(contentsOfFile: quest + "/hill.quest.ids", encoding: .utf8).contains("walk \(try decode(harness.root + "/kept/walk.locked").id)"))
     }
@@ -57,16 +57,16 @@ import Testing
         var gpx = try String(contentsOfFile: quest + "/waypoints.gpx", encoding: .utf8)
         try gpx.replacingOccurrences(of: "<name>Fountain</name>", with: "<name>Well</name>")
             .write(toFile: quest + "/waypoints.gpx", atomically: true, encoding: .utf8)
-        var outcome = try harness.chest(["compose", "--quest", quest + "/hill.quest", "-o", harness.root + "/out"])
+        var outcome = try harness.chest(["compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/out"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains(#"hill.quest:12: lock: waypoints.gpx#Fountain: no waypoint named "Fountain" in waypoints.gpx (it has "Well", "Hill top")"#),
                 "\(outcome.stderr)")
         gpx = gpx.replacingOccurrences(of: #"<wpt lat="47.377854" lon="8.543109">"#, with: #"<wpt lat="47.377854">"#)
         try gpx.write(toFile: quest + "/waypoints.gpx", atomically: true, encoding: .utf8)
-        outcome = try harness.chest(["compose", "--quest", quest + "/hill.quest", "-o", harness.root + "/out"])
+        outcome = try harness.chest(["compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/out"])
         #expect(outcome.stderr.contains("waypoints.gpx:7: <wpt> needs lat (-90..90) and lon (-180..180)"), "\(outcome.stderr)")
         try "<gpx>\n<wpt lat=\"1\" lon=\"2\">\n<name>x</nam></wpt>\n</gpx>\n".write(toFile: quest + "/waypoints.gpx", atomically: true, encoding: .utf8)
-        outcome = try harness.chest(["compose", "--quest", quest + "/hill.quest", "-o", harness.root + "/out"])
+        outcome = try harness.chest(["compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/out"])
         #expect(outcome.stderr.contains("waypoints.gpx:3: not well-formed XML"), "\(outcome.stderr)")
         #expect(!FileManager.default.fileExists(atPath: harness.root + "/out/walk.locked"))
     }
@@ -74,10 +74,10 @@ import Testing
     @Test func aOneMessageQuestWritesOneFileAndSeveralWantADirectory() throws {
         let harness = ChestHarness()
         try "message: m\ntitle: T\npage: hello\n".write(toFile: harness.root + "/one.quest", atomically: true, encoding: .utf8)
-        #expect(try harness.chest(["compose", "--quest", harness.root + "/one.quest", "-o", harness.root + "/m.locked", "--format", "1"]).status == 0)
+        #expect(try harness.chest(["compose", "--seal-cost", "interactive", "--quest", harness.root + "/one.quest", "-o", harness.root + "/m.locked", "--format", "1"]).status == 0)
         #expect(try decode(harness.root + "/m.locked").pages.map(\.text) == ["hello"])
         let quest = try copyDemo(harness)
-        let outcome = try harness.chest(["compose", "--quest", quest + "/hill.quest", "-o", harness.root + "/x.locked"])
+        let outcome = try harness.chest(["compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/x.locked"])
         #expect(outcome.status == 1 && outcome.stderr.contains("the quest has 2 messages; give -o a directory"))
     }
 }
