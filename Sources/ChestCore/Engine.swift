@@ -146,7 +146,10 @@ public struct Engine: Sendable {
             effects = Engine.answersOwed(skipped, reason: reason)
             guard var stored = entries[id] else { break }
             unregisterAll(stored)
+            // PIN counts are the ledger's, and an attempt in flight is memory's: neither goes back with the state.
+            let pin = stored.state.pin
             stored.state = onDisk ?? MessageState(ingestedAt: stored.state.ingestedAt)
+            stored.state.pin = pin
             entries[id] = stored
             if !stored.sentByYou { register(stored) }
         case let .delivered(id, page):
@@ -194,6 +197,8 @@ public struct Engine: Sendable {
         if let old = entries[stored.id] { unregisterAll(old) }
         var stored = forgettingUnprovenSecrets(stored)
         if let ledger = seal.ledger[stored.id] { stored.state.pin = stored.state.pin.merged(with: ledger) }
+        // A PIN pending on disk was in flight when an older chestd stopped: no attempt is now.
+        if seal.attempts[stored.id] == nil { stored.state.pin.pending = nil }
         entries[stored.id] = stored
         var effects: [Effect] = announce ? [.emit(.ingested(stored.id, title: stored.message.title))] : []
         effects += openLocklessPages(stored.id, now: now)

@@ -562,13 +562,14 @@ private func run(_ steps: [Step], lock: Lock) -> (engine: Engine, opened: Bool, 
         Page(text: "no pin", setA: [.time(F.t0.addingTimeInterval(2000))]),
     ])
 
-    @Test func anAttemptIsCountedAndPersistedBeforeTheComparison() {
+    @Test func anAttemptIsCountedInTheLedgerBeforeTheComparison() {
         var engine = F.engine([F.stored(Self.message)])
         let effects = engine.handle(.pin(Self.message.id, page: nil, pin: "4821", F.now(1)))
         var counted = MessageState(ingestedAt: F.t0)
         counted.pin.wrong = 1
         counted.pin.pending = "4821"
-        #expect(effects == [.persist(Self.message.id, counted), .recordAttempts(Self.message.id, counted.pin)])
+        // The ledger is the one durable record of the count; the state is written when the attempt concludes.
+        #expect(effects == [.recordAttempts(Self.message.id, counted.pin)])
         // Compared only once the ledger holds the count.
         #expect(engine.handle(.attemptsRecorded(Self.message.id, failure: nil, F.now(1))) == [
             .checkPIN(Self.message.id, pin: "4821", hashes: [key(1, .a, .pin): hash1, key(2, .a, .pin): hash2]),
@@ -580,7 +581,7 @@ private func run(_ steps: [Step], lock: Lock) -> (engine: Engine, opened: Bool, 
         let onePage = engine.handle(.pin(Self.message.id, page: 2, pin: "4822", F.now(3)))
         #expect(engine.handle(.attemptsRecorded(Self.message.id, failure: nil, F.now(3)))
                 == [.checkPIN(Self.message.id, pin: "4822", hashes: [key(2, .a, .pin): hash2])])
-        #expect(onePage.persisted.map(\.pin.wrong) == [2])
+        #expect(onePage.compactMap { if case let .recordAttempts(_, attempts) = $0 { attempts.wrong } else { nil } } == [2])
     }
 
     @Test func aMatchLatchesAndOpens() {
@@ -621,7 +622,7 @@ private func run(_ steps: [Step], lock: Lock) -> (engine: Engine, opened: Bool, 
         for (n, wait) in Self.waits {
             let pin = String(format: "%04d", n)
             let attempt = engine.handle(.pin(Self.message.id, page: nil, pin: pin, F.now(clock)))
-            #expect(attempt.persisted.map(\.pin.wrong) == [n])
+            #expect(attempt.compactMap { if case let .recordAttempts(_, attempts) = $0 { attempts.wrong } else { nil } } == [n])
             let result = engine.handle(.pinChecked(Self.message.id, pin: pin, matching: [], F.now(clock)))
             let until = wait.map { F.t0.addingTimeInterval(clock + $0) }
             #expect(result.pinResults == [.wrong(wrong: n, refusedUntil: until)], "attempt \(n)")
@@ -663,9 +664,34 @@ private func run(_ steps: [Step], lock: Lock) -> (engine: Engine, opened: Bool, 
         _ = engine.handle(.pin(Self.message.id, page: nil, pin: "4821", F.now(1)))
         let effects = engine.handle(.attemptsRecorded(Self.message.id, failure: "No space left on device", F.now(1)))
         #expect(!effects.contains { if case .checkPIN = $0 { true } else { false } })
-        #expect(effects.pinResults == [.failed("cannot record the attempt durably (No space left on device); the PIN was not compared")])
-        #expect(effects.persisted.map(\.pin.wrong) == [0])
+        #expect(effects.pinResults == [.failed("cannot record the attempt durably (No space left on device); the PIN was neither counted nor compared: free some space and enter it again")])
+        #expect(effects.persisted.isEmpty, "nothing was written, so nothing is undone on disk")
         #expect(engine.entries[Self.message.id]?.state.pin.pending == nil)
+        #expect(engine.entries[Self.message.id]?.state.pin.wrong == 0)
+        // The next attempt, the right PIN, goes ahead: it is not told another attempt is being checked.
+        #expect(engine.handle(.pin(Self.message.id, page: nil, pin: "4821", F.now(2))).contains {
+            if case let .recordAttempts(_, attempts) = $0 { attempts.wrong == 1 && attempts.pending == "4821" } else { false }
+        })
+    }
+
+    /// Disk full the other way round: the ledger holds the count but a later state write fails. The state read back
+    /// from disk does not bring back an attempt in flight or an older count: those are the ledger's and memory's.
+    @Test func aFailedStateWriteLeavesTheAttemptsAsTheLedgerHasThem() {
+        var onDisk = MessageState(ingestedAt: F.t0)
+        onDisk.pin.pending = "9999"
+        var stored = F.stored(Self.message)
+        stored.state = onDisk
+        var engine = F.engine([stored])
+        _ = engine.handle(.pin(Self.message.id, page: nil, pin: "1111", F.now(1)))
+        _ = engine.handle(.attemptsRecorded(Self.message.id, failure: nil, F.now(1)))
+        let concluded = engine.handle(.pinChecked(Self.message.id, pin: "1111", matching: [], F.now(1)))
+        #expect(concluded.pinResults == [.wrong(wrong: 1, refusedUntil: nil)])
+        _ = engine.handle(.persistFailed(Self.message.id, onDisk: onDisk, reason: "No space left on device", skipped: []))
+        let state = engine.entries[Self.message.id]!.state
+        #expect(state.pin.wrong == 1 && state.pin.pending == nil && state.pin.tried == ["1111"])
+        #expect(engine.handle(.pin(Self.message.id, page: nil, pin: "4821", F.now(2))).contains {
+            if case .recordAttempts = $0 { true } else { false }
+        })
     }
 
     @Test func repeatingAWrongPINCostsNothing() {
