@@ -7,8 +7,14 @@ import Foundation
 /// `chest compose`: resolves `here` and PINs, seals the message with the user's identity, writes the file.
 struct Composer {
     let settings: Settings
-    /// The grids of this run's sealed places; shared by every message a quest builds with this composer.
-    let grids = SealGrids()
+    /// The organiser's grids for sealed places, kept in the config directory; shared by every message a quest
+    /// builds with this composer and by later composes.
+    let grids: SealGrids
+
+    init(settings: Settings) {
+        self.settings = settings
+        grids = SealGrids(keptAt: settings.configDirectory + "/grids.json")
+    }
 
     func compose(_ given: ComposeDraft) throws {
         var draft = given
@@ -61,6 +67,7 @@ struct Composer {
         guard data.count <= MessageFile.sizeLimit else {
             throw ChestError(MessageFormatError.tooLarge(size: data.count, limit: MessageFile.sizeLimit).description)
         }
+        grids.save()
         if output == "-" {
             FileHandle.standardOutput.write(data)
             printError(message.id.rawValue)
