@@ -120,7 +120,7 @@ struct Composer {
     /// chestd's current qualified fix.
     private func currentFix() throws -> Fix {
         do {
-            return try ControlClient(socketPath: settings.socketPath).call(ControlRequest(op: .fix), expecting: Fix.self)
+            return try ControlClient(socketPath: settings.socketPath).call(ControlRequest.fix, expecting: Fix.self)
         } catch {
             throw ChestError("\"here\" needs chestd's current fix: \(error)")
         }

@@ -12,7 +12,7 @@ struct DeleteCommand: MessageCommand {
         \(DeletedMessage.limit) deleted messages are kept with their state (open pages, PIN attempts) for \
         \(Int(DeletedMessage.keptFor / 3600)) h: `chest undelete` brings one back.
         """
-    static let operation = ControlRequest.Operation.delete
+    static func request(for id: String) -> ControlRequest { .delete(id: id) }
     static let done = "deleted"
     static var parameters: [Parameter] { [.messageID, .flag("--yes", help: "do not ask, even on a terminal")] }
 
@@ -28,7 +28,7 @@ struct DeleteCommand: MessageCommand {
 
     func run(settings: Settings) throws {
         if !yes, isatty(0) == 1 {
-            let report = try CLI.client(settings).call(ControlRequest(op: .read, id: id), expecting: ReadReport.self)
+            let report = try CLI.client(settings).call(ControlRequest.read(id: id), expecting: ReadReport.self)
             print("delete \(report.id.short) \"\(report.title)\" (\(report.state))? [y/N] ", terminator: "")
             fflush(nil)
             guard let answer = readLine()?.lowercased(), ["y", "yes"].contains(answer) else {

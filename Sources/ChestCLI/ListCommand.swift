@@ -18,7 +18,7 @@ struct ListCommand: ChestCommand {
     }
 
     func run(settings: Settings) throws {
-        let items = try CLI.client(settings).call(ControlRequest(op: .list, saved: saved), expecting: [ListItem].self)
+        let items = try CLI.client(settings).call(ControlRequest.list(saved: saved), expecting: [ListItem].self)
         print(json ? CLI.jsonText(items) : Output.list(items, saved: saved))
     }
 }

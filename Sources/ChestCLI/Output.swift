@@ -21,6 +21,9 @@ enum Output {
         var lines = ["\(TerminalText.escaped(report.title)) — from \(TerminalText.escaped(report.from))",
                      "\(report.id) · \(report.chest.rawValue) chest · \(report.state)"]
         if report.sentByYou { lines.append("you sent this message: its locks stay shut for you") }
+        if report.requiresHardware {
+            lines.append("needs a hardware GPS receiver (the organiser's requirement); the current source: \(report.receiver ?? "unknown")")
+        }
         for page in report.pages {
             lines.append("")
             if page.open {

@@ -18,7 +18,7 @@ struct ReadCommand: ChestCommand {
     }
 
     func run(settings: Settings) throws {
-        let report = try CLI.client(settings).call(ControlRequest(op: .read, id: id), expecting: ReadReport.self)
+        let report = try CLI.client(settings).call(ControlRequest.read(id: id), expecting: ReadReport.self)
         print(json ? CLI.jsonText(Output.ReadJSON(report)) : Output.read(report))
     }
 }

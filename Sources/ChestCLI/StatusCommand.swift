@@ -26,7 +26,7 @@ struct StatusCommand: ChestCommand {
         let colour = !json && Output.colour
         repeat {
             let answer = Result { () throws(ControlClientError) in
-                try ControlClient(socketPath: settings.socketPath).call(ControlRequest(op: .status), expecting: StatusReport.self)
+                try ControlClient(socketPath: settings.socketPath).call(ControlRequest.status, expecting: StatusReport.self)
             }
             if !json, case .failure(.notRunning) = answer { print(Self.offline(settings, colour: colour)) }
             let report = try answer.get()

@@ -111,12 +111,12 @@ struct WatchCommand: ChestCommand {
     private func subscribe(_ settings: Settings, printer: inout EventPrinter) throws -> ControlClient {
         if !json {
             for saved in [false, true] {
-                let items = try CLI.client(settings).call(ControlRequest(op: .list, saved: saved), expecting: [ListItem].self)
+                let items = try CLI.client(settings).call(ControlRequest.list(saved: saved), expecting: [ListItem].self)
                 printer.shortIDs.insert(items.map(\.id))
             }
         }
         let client = try CLI.client(settings)
-        try client.send(ControlRequest(op: .watch))
+        try client.send(ControlRequest.watch)
         guard let first = try client.nextLine(timeout: 10) else { throw ControlClientError.connectionClosed }
         _ = try ControlClient.decode(first, as: Empty.self)
         return client

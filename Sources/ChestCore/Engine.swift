@@ -13,6 +13,8 @@ public struct Engine: Sendable {
         case changed(ChestChange, failure: String?, Now)
         /// A request on the control socket (all but `import`, whose file the daemon reads first).
         case request(ClientID, ControlRequest, Now)
+        /// The settings file read again: what a reload tells its client, and the settings the engine applies.
+        case settingsRead(ClientID?, SettingsReading)
         /// A control connection closed.
         case clientGone(ClientID)
         case fix(Fix, Now)
@@ -51,7 +53,6 @@ public struct Engine: Sendable {
 
     public internal(set) var entries: [MessageID: StoredMessage] = [:]
     public internal(set) var lastFix: Fix?
-    var altitudeEpoch: (epoch: Double?, hadAltitude: Bool) = (nil, false)
     public private(set) var gps: GPSLink
     public internal(set) var clock = ClockGuard()
     /// The trust level of the fixes and where they come from.
@@ -158,6 +159,9 @@ public struct Engine: Sendable {
             effects = keyDerived(request, result, now: now)
         case let .deletedRestored(deleted):
             recentlyDeleted = Array(deleted.filter { entries[$0.stored.id] == nil }.suffix(DeletedMessage.limit))
+        case let .settingsRead(client, reading):
+            if let maxAge = reading.weatherMaximumAge { weatherSchedule.maxAge = maxAge }
+            effects = client.map { [.reply($0, .notes(reading.notes))] } ?? []
         case let .attemptsRestored(ledger):
             seal.ledger = ledger
         case let .attemptsRecorded(id, failure, now):

@@ -22,6 +22,11 @@ public struct ReadReport: Hashable, Sendable, Codable {
     public var state: String
     public var sentByYou: Bool
     public var pages: [PageReport]
+    /// The organiser asked for a hardware receiver (`compose --require hardware`): with the current source, said
+    /// whether or not there is a fix, so the reader knows before walking anywhere.
+    public var requiresHardware: Bool = false
+    /// The fixes' source and trust now, "gpsd not connected" or "no fix yet" included.
+    public var receiver: String?
 }
 
 public struct PageReport: Hashable, Sendable, Codable {
@@ -114,8 +119,13 @@ extension Engine {
             return PageReport(number: number, open: false, text: nil, openedBy: nil, openedAt: nil, sets: sets,
                               protection: page.protection)
         }
-        return ReadReport(id: id, title: stored.message.title, from: stored.message.from, chest: stored.chest,
-                          state: stored.stateName, sentByYou: stored.sentByYou, pages: pages)
+        var report = ReadReport(id: id, title: stored.message.title, from: stored.message.from, chest: stored.chest,
+                                state: stored.stateName, sentByYou: stored.sentByYou, pages: pages)
+        if stored.message.requiresHardware {
+            report.requiresHardware = true
+            report.receiver = !gps.connected ? "gpsd not connected" : lastFix == nil ? "no fix yet" : trust.trust.description
+        }
+        return report
     }
 
     /// Why one lock does not hold yet, or nil when it holds.

@@ -136,7 +136,7 @@ public final class Daemon {
         switch event {
         case let .signal(number) where number == SIGHUP:
             log.info("SIGHUP: reloading the settings and rescanning the chest")
-            reload()
+            feed(.settingsRead(nil, readSettings()))
         case let .signal(number):
             log.notice("stopping on \(number == SIGTERM ? "SIGTERM" : "SIGINT")")
             systemd.stopping()
@@ -238,6 +238,10 @@ public final class Daemon {
                 } else {
                     clients.removeValue(forKey: client)?.send(reply.line, thenClose: true)
                 }
+            case let .readForImport(path, client):
+                outcomes.append(importArrival(path, for: client))
+            case let .readSettings(client):
+                outcomes.append(.settingsRead(client, readSettings()))
             case let .wake(at):
                 wakeTimer?.aim(at: at?.timeIntervalSince1970)
             case let .fetchWeather(coordinate):

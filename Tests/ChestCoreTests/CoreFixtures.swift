@@ -89,7 +89,7 @@ extension [Engine.Effect] {
 extension Engine.Input {
     /// `chest pin` from the tests' client.
     static func pin(_ id: MessageID, page: Int?, pin: String, _ now: Now) -> Engine.Input {
-        .request(CoreFixture.client, ControlRequest(op: .pin, id: id.rawValue, pin: pin, page: page), now)
+        .request(CoreFixture.client, ControlRequest.pin(id: id.rawValue, pin: pin, page: page), now)
     }
 }
 

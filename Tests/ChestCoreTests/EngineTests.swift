@@ -484,6 +484,12 @@ private func run(_ steps: [Step], lock: Lock) -> (engine: Engine, opened: Bool, 
                    opens: false, confirmations: 2),
         StreakCase(testDescription: "3D fixes without altitude count nothing",
                    steps: [1, 2, 3].map { .fix(at: $0, altitude: nil) }, opens: false),
+        StreakCase(testDescription: "an epoch without altitude between says nothing either way",
+                   steps: [.fix(at: 1), .fix(at: 2, altitude: nil), .fix(at: 3), .fix(at: 4, altitude: nil), .fix(at: 5)],
+                   opens: true),
+        // A marine unit: GGA with altitude in some epochs only, RMC (a position, no altitude) in the others.
+        StreakCase(testDescription: "altitude every 7 s, positions between keep the streak alive",
+                   steps: (1...15).map { .fix(at: Double($0), altitude: $0 % 7 == 1 ? 1250 : nil) }, opens: true),
         StreakCase(testDescription: "stale 3D fixes count nothing", steps: [1, 2, 3].map { .fix(at: $0, late: 6) },
                    opens: false),
         StreakCase(testDescription: "one epoch reported three times", steps: [

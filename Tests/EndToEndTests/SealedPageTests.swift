@@ -21,6 +21,16 @@ struct SealedPageTests {
         return text
     }
 
+    /// Restarts chestd on gpsfake replaying the test walk, and waits until the replay is over.
+    func walkThroughTheTestWalk(_ world: ChestHarness) throws {
+        #expect(world.stopDaemon() == 0)
+        let fake = try GPSFake(walk: GPSUnlockTests.walk(), delay: 0.01)
+        defer { fake.stop() }
+        world.gpsd = "127.0.0.1:\(fake.port)"
+        try world.startDaemon()
+        #expect(fake.waitForExit(timeout: 60) == 0, "\(fake.output)")
+    }
+
     func compose(_ world: ChestHarness, _ file: String, _ arguments: [String]) throws -> String {
         let outcome = try world.chest(["compose", "--seal-cost", "interactive", "-o", file, "--title", file] + arguments, user: "alice")
         #expect(outcome.status == 0, "\(outcome.stderr)")
@@ -44,12 +54,7 @@ struct SealedPageTests {
                 #expect(!haystack.contains(needle), "\(needle)")
             }
         }
-        #expect(world.stopDaemon() == 0)
-        let fake = try GPSFake(walk: GPSUnlockTests.walk(), delay: 0.01)
-        defer { fake.stop() }
-        world.gpsd = "127.0.0.1:\(fake.port)"
-        try world.startDaemon()
-        #expect(fake.waitForExit(timeout: 60) == 0, "\(fake.output)")
+        try walkThroughTheTestWalk(world)
         try world.waitUntil("the sealed page opens", timeout: 20) { try world.states()["here.locked"] == "open" }
         #expect(try world.states()["away.locked"] == "locked", "\(world.daemonLog)")
         let opened = try world.chest(["read", here])
@@ -168,12 +173,7 @@ struct SealedPageTests {
         #expect(try world.chest(["import", "two.locked"]).status == 0)
         let read = try world.chest(["read", id])
         #expect(read.stdout.contains("sealed (format 2: the place can be recovered from the file)"), "\(read.stdout)")
-        #expect(world.stopDaemon() == 0)
-        let fake = try GPSFake(walk: GPSUnlockTests.walk(), delay: 0.01)
-        defer { fake.stop() }
-        world.gpsd = "127.0.0.1:\(fake.port)"
-        try world.startDaemon()
-        #expect(fake.waitForExit(timeout: 60) == 0, "\(fake.output)")
+        try walkThroughTheTestWalk(world)
         try world.waitUntil("the format 2 page opens", timeout: 20) { try world.states()["two.locked"] == "open" }
     }
 
