@@ -101,7 +101,12 @@ public final class Daemon {
         weatherTimer = WakeTimer { sink.yield(.wake) }
         defer { wakeTimer?.stop(); weatherTimer?.stop() }
         if let restored = weather.restore() { feed(.weatherRestored(restored)) }
-        sealWorker = SealWorker { sink.yield(.keyDerived($0, $1)) }
+        sealWorker = SealWorker { outcome in
+            switch outcome {
+            case let .derived(request, result): sink.yield(.keyDerived(request, result))
+            case let .pinChecked(id, pin, matching): sink.yield(.pinChecked(id, pin: pin, matching: matching))
+            }
+        }
         defer { sealWorker?.stop() }
         feed(.attemptsRestored(attemptsLedger.loadAll()))
         startHunt()
@@ -249,10 +254,7 @@ public final class Daemon {
             case let .weatherCheck(at):
                 weatherTimer?.aim(at: at?.timeIntervalSince1970)
             case let .checkPIN(id, pin, hashes):
-                DispatchQueue.global().async {
-                    let matching = hashes.filter { Sealer.pin(pin, matches: $0.value) }.map(\.key)
-                    sink.yield(.pinChecked(id, pin: pin, matching: matching))
-                }
+                sealWorker?.check(id, pin: pin, hashes: hashes)
             case let .deriveKey(request):
                 sealWorker?.submit(request)
             case let .recordAttempts(id, attempts):

@@ -199,5 +199,11 @@ struct SealedPageTests {
         try world.startDaemon()
         #expect(try world.chest(["import", "old.locked"]).status == 0)
         #expect(try world.chest(["read", id]).stdout.contains("unsealed (format 1)"))
+        // A format 1 PIN hash is checked on the seal worker, as every Argon2id run is.
+        let pin = try compose(world, "oldpin.locked", ["--format", "1", "--page", "old pin page", "--lock", "pin=4821"])
+        #expect(try world.chest(["import", "oldpin.locked"]).status == 0)
+        #expect(try world.chest(["pin", pin, "1111"]).stderr.contains("wrong PIN (1 of 5"))
+        let right = try world.chest(["pin", pin, "4821"])
+        #expect(right.stdout.contains("PIN accepted: page 1 open"), "\(right.stderr)")
     }
 }
