@@ -77,7 +77,7 @@ struct NavCommand: ChestCommand {
             let status = try CLI.client(settings).call(ControlRequest.status, expecting: StatusReport.self, timeout: 5)
             var items = try CLI.client(settings).call(ControlRequest.list(saved: false), expecting: [ListItem].self, timeout: 5)
             items += try CLI.client(settings).call(ControlRequest.list(saved: true), expecting: [ListItem].self, timeout: 5)
-            let reports = try items.filter { $0.state != "open" && !$0.sentByYou }.map { item in
+            let reports = try items.filter { $0.state != .open && !$0.sentByYou }.map { item in
                 try CLI.client(settings).call(ControlRequest.read(id: item.id.rawValue), expecting: ReadReport.self, timeout: 5)
             }
             state.update(status: status, items: items, reports: reports)

@@ -12,7 +12,7 @@ enum Output {
         for item in items {
             let pages = "\(item.openPages.count)/\(item.pages)"
             let from = item.sentByYou ? "you" : TerminalText.escaped(item.from)
-            lines.append("\(item.id.short)  \(pad(item.state, 7))  \(pad(pages, 5))  \(pad(String(from.prefix(16)), 16))  \(TerminalText.escaped(item.title))")
+            lines.append("\(item.id.short)  \(pad(item.state.rawValue, 7))  \(pad(pages, 5))  \(pad(String(from.prefix(16)), 16))  \(TerminalText.escaped(item.title))")
         }
         return lines.joined(separator: "\n")
     }
@@ -101,7 +101,7 @@ enum Output {
             title = report.title
             from = report.from
             chest = report.chest.rawValue
-            state = report.state
+            state = report.state.rawValue
             sentByYou = report.sentByYou
             pages = report.pages.map { page in
                 PageJSON(number: page.number, open: page.open, text: page.text, openedBy: page.openedBy?.rawValue,

@@ -93,11 +93,13 @@ struct WatchCommand: ChestCommand {
                 client = again
                 continue
             }
-            let name = (try? JSONSerialization.jsonObject(with: line) as? [String: Any])?["event"] as? String ?? ""
+            // One decode a line; an event this chest does not know (a newer chestd's) still goes out as JSON.
+            let event = try? ChestJSON.decoder().decode(ChestEvent.self, from: line)
+            let name = event?.name ?? (try? JSONDecoder().decode(EventName.self, from: line))?.event ?? ""
             guard shows(name) else { continue }
             if json {
                 print(String(decoding: line, as: UTF8.self))
-            } else if let event = try? ChestJSON.decoder().decode(ChestEvent.self, from: line) {
+            } else if let event {
                 print(printer.text(event, receivedAt: Date()))
             } else {
                 continue
@@ -130,4 +132,9 @@ struct WatchCommand: ChestCommand {
         }
         return nil
     }
+}
+
+/// Only the name of an event line, for events this chest cannot read whole.
+private struct EventName: Decodable {
+    var event: String
 }

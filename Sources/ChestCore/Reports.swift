@@ -8,7 +8,7 @@ public struct ListItem: Hashable, Sendable, Codable {
     public var chest: ChestKind
     public var pages: Int
     public var openPages: [Int]
-    public var state: String
+    public var state: Openness
     public var sentByYou: Bool
     public var receivedAt: Date
 }
@@ -19,7 +19,7 @@ public struct ReadReport: Hashable, Sendable, Codable {
     public var title: String
     public var from: String
     public var chest: ChestKind
-    public var state: String
+    public var state: Openness
     public var sentByYou: Bool
     public var pages: [PageReport]
     /// The organiser asked for a hardware receiver (`compose --require hardware`): with the current source, said
@@ -83,7 +83,7 @@ extension Lock {
 extension Engine {
     public func listItem(_ stored: StoredMessage) -> ListItem {
         ListItem(id: stored.id, title: stored.message.title, from: stored.message.from, chest: stored.chest,
-                 pages: stored.message.pages.count, openPages: stored.state.openPageNumbers, state: stored.stateName,
+                 pages: stored.message.pages.count, openPages: stored.state.openPageNumbers, state: stored.openness,
                  sentByYou: stored.sentByYou, receivedAt: stored.state.ingestedAt)
     }
 
@@ -120,7 +120,7 @@ extension Engine {
                               protection: page.protection)
         }
         var report = ReadReport(id: id, title: stored.message.title, from: stored.message.from, chest: stored.chest,
-                                state: stored.stateName, sentByYou: stored.sentByYou, pages: pages)
+                                state: stored.openness, sentByYou: stored.sentByYou, pages: pages)
         if stored.message.requiresHardware {
             report.requiresHardware = true
             report.receiver = !gps.connected ? "gpsd not connected" : lastFix == nil ? "no fix yet" : trust.trust.description

@@ -92,8 +92,8 @@ extension Engine {
         }
         let regular = entries.values.filter { $0.chest == .regular }
         let counts = StatusReport.Counts(
-            locked: regular.count { $0.stateName == "locked" }, partial: regular.count { $0.stateName == "partial" },
-            open: regular.count { $0.stateName == "open" }, saved: entries.values.count { $0.chest == .saved })
+            locked: regular.count { $0.openness == .locked }, partial: regular.count { $0.openness == .partial },
+            open: regular.count { $0.openness == .open }, saved: entries.values.count { $0.chest == .saved })
         return StatusReport(
             gpsd: .init(connected: gps.connected, server: gps.server, reason: gps.reason), fix: fix,
             clock: .init(system: now.wall, gpsOffsetSeconds: clock.offset, usingGPSTime: clock.correction(now) > 0,

@@ -15,10 +15,10 @@ public struct StoredMessage: Hashable, Sendable {
 
     public var id: MessageID { message.id }
 
-    /// "locked" (no page open), "partial" or "open" (every page open).
-    public var stateName: String {
+    /// Locked (no page open), partial or open (every page open).
+    public var openness: Openness {
         let open = state.openPages.count
-        return open == 0 ? "locked" : open == message.pages.count ? "open" : "partial"
+        return open == 0 ? .locked : open == message.pages.count ? .open : .partial
     }
 }
 
@@ -40,4 +40,11 @@ public struct GPSLink: Hashable, Sendable {
     public var reason: String?
 
     public init(server: String) { self.server = server }
+}
+
+/// How much of a message is open, as `list`, `read` and `status` say it.
+public enum Openness: String, Hashable, Sendable, Codable, CustomStringConvertible {
+    case locked, partial, open
+
+    public var description: String { rawValue }
 }

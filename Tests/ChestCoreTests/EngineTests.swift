@@ -39,7 +39,7 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
         #expect(events.map(\.id) == [message.id, message.id])
         #expect(events.allSatisfy { $0.at == F.t0.addingTimeInterval(3) })
         #expect(engine.entries[message.id]?.state.openPages.map(\.set) == [.a, .b])
-        #expect(engine.entries[message.id]?.stateName == "open")
+        #expect(engine.entries[message.id]?.openness == .open)
         // Nothing waits any more: the time locks of open pages are forgotten.
         #expect(engine.handle(.tick(F.now(1000))).unlocks == [])
     }
@@ -66,7 +66,7 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
         #expect(state.latched.keys.sorted() == [key(1, .a, .location)])
         #expect(state.latched[key(1, .a, .location)] == F.t0.addingTimeInterval(3))
         #expect(effects.persisted.last == state)
-        #expect(engine.entries[message.id]?.stateName == "locked")
+        #expect(engine.entries[message.id]?.openness == .locked)
         // Walk away: the location lock stays latched.
         let away = F.north(of: F.tower, metres: 5_000)
         for second in 4...10 { _ = engine.handle(.fix(F.fix(at: Double(second), away), F.now(Double(second)))) }
@@ -86,7 +86,7 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
         var engine = F.engine([F.stored(message)])
         for second in 1...3 { _ = engine.handle(.fix(F.fix(at: Double(second)), F.now(Double(second)))) }
         #expect(engine.entries[message.id]?.state.openPageNumbers == [1])
-        #expect(engine.entries[message.id]?.stateName == "partial")
+        #expect(engine.entries[message.id]?.openness == .partial)
         // Away, disconnected, the clock set back, stale weather: page 1 stays open, nothing is emitted again.
         var later: [Engine.Effect] = []
         let away = F.north(of: F.tower, metres: 2_000)
@@ -132,7 +132,7 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
             OpenPage(page: 3, set: nil, at: F.t0.addingTimeInterval(5), delivered: true),
         ])
         #expect(engine.undelivered == [])
-        #expect(engine.entries[message.id]?.stateName == "partial")
+        #expect(engine.entries[message.id]?.openness == .partial)
         // Loaded at start (announce false): no ingested event, and an already open page is not opened again.
         var reloaded = Engine(gpsServer: "localhost:2947")
         let again = reloaded.handle(.loaded([StoredMessage(message: message, state: state, chest: .regular,
@@ -917,7 +917,7 @@ struct WeatherCase: Sendable, CustomTestStringConvertible {
         #expect(report.id == Self.message.id)
         #expect(report.title == "Test")
         #expect(report.from == "Alice")
-        #expect(report.state == "locked")
+        #expect(report.state == .locked)
         #expect(report.chest == .regular)
         let locks = report.pages[0].sets[0].locks
         #expect(locks.map(\.type) == [.location, .altitude])
