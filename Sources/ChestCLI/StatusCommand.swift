@@ -49,9 +49,9 @@ struct StatusCommand: ChestCommand {
             : paint("not connected", "31") + " (\(report.gpsd.server)\(report.gpsd.reason.map { ": " + $0 } ?? ""))"
         lines.append(row("gpsd", gpsd))
         if let fix = report.fix {
-            let mode = Fix.modeName(fix.mode)
+            let mode = fix.mode.description
             let stale = (fix.ageSeconds ?? 0) > Fix.maximumAge
-            lines.append(row("fix", paint(mode, fix.mode >= 2 && !stale ? "32" : "33") + (stale ? " (stale)" : "")))
+            lines.append(row("fix", paint(mode, fix.mode.hasPosition && !stale ? "32" : "33") + (stale ? " (stale)" : "")))
             if let latitude = fix.latitude, let longitude = fix.longitude {
                 lines.append(row("position", Output.position(latitude, longitude)))
             }

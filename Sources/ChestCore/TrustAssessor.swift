@@ -105,7 +105,7 @@ public struct TrustAssessor: Sendable {
             skySerial = sky.serial
             suspicions.formUnion(judge(sky, at: fix.receivedAt))
         }
-        if let time = fix.time?.timeIntervalSince1970, fix.mode >= 2, time != lastEpoch?.time {
+        if let time = fix.time?.timeIntervalSince1970, fix.mode.hasPosition, time != lastEpoch?.time {
             suspicions.formUnion(judgeMove(to: fix.position, at: time))
         }
         if !suspicions.isEmpty {

@@ -34,7 +34,7 @@ public final class Daemon {
     var notifications: Notifications
     let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
     var systemdStatus = ""
-    var systemdMode: Int?
+    var systemdMode: FixMode?
     /// The last hours of fixes, for `chest map` and `chest export`.
     let track: TrackRecorder
     /// Argon2id off the loop (SealWorker.swift).
@@ -283,7 +283,7 @@ public final class Daemon {
 
     /// One line for systemd's STATUS=: the fix and the counts.
     func summary() -> String {
-        let fix = engine.lastFix.map { Fix.modeName($0.mode) }
+        let fix = engine.lastFix.map { $0.mode.description }
             ?? LockReason.noFix(gpsConnected: engine.gps.connected)
         let counts = engine.status(now: now()).messages
         return "\(fix); \(counts.locked) locked, \(counts.partial) partial, \(counts.open) open"

@@ -327,7 +327,7 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
 
     @Test func aTwoDimensionalFixBreaksTheClockConfirmation() {
         var engine = F.engine([])
-        let modes = [3, 3, 2, 3, 3]
+        let modes: [FixMode] = [.threeD, .threeD, .twoD, .threeD, .threeD]
         for (index, mode) in modes.enumerated() {
             let second = Double(index + 1)
             _ = engine.handle(.fix(F.fix(at: second, mode: mode, time: F.t0.addingTimeInterval(second - 86_400)),
@@ -377,7 +377,7 @@ private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetN
 /// One input of a streak scenario.
 enum Step: Sendable {
     /// A fix `metres` north of the lock's point, received at `at` and handled at `at + late`.
-    case fix(at: Double, metres: Double = 0, mode: Int = 3, altitude: Double? = 1250, eph: Double? = 5,
+    case fix(at: Double, metres: Double = 0, mode: FixMode = .threeD, altitude: Double? = 1250, eph: Double? = 5,
              epoch: Double? = nil, late: Double = 0)
     case disconnect
     case reconnect
