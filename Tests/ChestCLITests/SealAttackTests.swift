@@ -51,6 +51,16 @@ import Testing
         }
     }
 
+    /// Points as they really arrive: a GPX waypoint as the demo's file writes it, and `here` with gpsd's 9 decimals.
+    @Test(arguments: [Coordinate(latitude: 47.377854, longitude: 8.543109), Coordinate(latitude: 47.376887123, longitude: 8.541699871),
+                      Coordinate(latitude: -33.856784512, longitude: 151.215295703)])
+    func theAttackFindsNoWaypointAndNoHere(_ point: Coordinate) {
+        #expect(DecimalAttack(grid: CellGrid(center: point, radius: 30)).candidates() == [point], "the attack works on format 2")
+        for declared in [nil, SearchArea(center: point, radius: 5000)] {
+            #expect(DecimalAttack(grid: SealGrids().grid(for: point, radius: 30, declared: declared).grid).candidates().isEmpty)
+        }
+    }
+
     @Test func aThousandSealsOfOnePointShareNothingDerivedFromIt() {
         let point = Coordinate(latitude: 38.711_234, longitude: -9.133_456)
         var shiftX: [Double] = [], shiftY: [Double] = [], inCellX: [Double] = [], inCellY: [Double] = []

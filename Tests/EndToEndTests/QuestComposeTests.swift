@@ -80,4 +80,38 @@ import Testing
         let outcome = try harness.chest(["compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/x.locked"])
         #expect(outcome.status == 1 && outcome.stderr.contains("the quest has 2 messages; give -o a directory"))
     }
+
+    /// A quest's `search-area:` is what its files say of their places, and the places laid in it share one grid, so a
+    /// reader derives a cell's key once for all of them (docs/FORMAT.md "Format 3"); a bad one names its line.
+    @Test func aSearchAreaIsAllTheFilesSayAndItsPlacesShareAGrid() throws {
+        let harness = ChestHarness()
+        try """
+            search-area: 38.712,-9.134/2km
+            message: se
+            title: Sé
+            page: the cathedral
+              lock: location=38.7098,-9.1330/30m
+            message: castelo
+            title: Castelo
+            page: the castle
+              lock: location=38.7139,-9.1334/30m
+            """.write(toFile: harness.root + "/lisbon.quest", atomically: true, encoding: .utf8)
+        let built = try harness.chest(["compose", "--seal-cost", "interactive", "--quest", harness.root + "/lisbon.quest", "-o", harness.root + "/out"])
+        #expect(built.status == 0, "\(built.stderr)")
+        var grids: [[String: Any]] = [], salts: [String] = []
+        for name in ["se", "castelo"] {
+            let text = try String(contentsOfFile: harness.root + "/out/\(name).locked", encoding: .utf8)
+            #expect(!text.contains("38.7098") && !text.contains("38.7139"), "the place is in \(name).locked")
+            let json = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
+            let page = (json["pages"] as! [[String: Any]])[0]
+            let cell = (page["a"] as! [[String: Any]])[0]["cell"] as! [String: Any]
+            #expect((cell["area"] as? [String: Any])?["radius"] as? Double == 2000)
+            grids.append(cell)
+            salts.append((page["keyA"] as! [String: Any])["salt"] as! String)
+        }
+        #expect(grids[0]["offsetX"] as? Double == grids[1]["offsetX"] as? Double && salts[0] == salts[1])
+        try "search-area: 38.7,-9.1/9000km\nmessage: m\ntitle: T\npage: p\n".write(toFile: harness.root + "/bad.quest", atomically: true, encoding: .utf8)
+        let bad = try harness.chest(["compose", "--quest", harness.root + "/bad.quest", "-o", harness.root + "/bad"])
+        #expect(bad.status != 0 && bad.stderr.contains("1: search-area: the radius must be 0.1 to 500 km"), "\(bad.stderr)")
+    }
 }
