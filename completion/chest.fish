@@ -182,7 +182,7 @@ complete -c chest -n '__chest_is \'simulate\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'simulate\'' -F
 complete -c chest -n '__chest_is \'nav\'' -l once -d 'print one frame and exit'
 complete -c chest -n '__chest_is \'nav\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'map\'' -l output -s o -r -a '(__fish_complete_suffix .svg)' -d 'the SVG file to write'
+complete -c chest -n '__chest_is \'map\'' -l output -s o -r -a '(__fish_complete_suffix .svg)' -d 'the file to write: FILE.svg or FILE.png'
 complete -c chest -n '__chest_is \'map\'' -l png -d 'also write a PNG beside it'
 complete -c chest -n '__chest_is \'map\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'map\'' -a '(__chest_value_8)'
