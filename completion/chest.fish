@@ -76,7 +76,7 @@ complete -c chest -n '__chest_is \'\'' -a read -d 'open pages, and why the other
 complete -c chest -n '__chest_is \'\'' -a pin -d 'try a PIN on a message\'s PIN locks'
 complete -c chest -n '__chest_is \'\'' -a save -d 'move a message to the saved chest (at most 50)'
 complete -c chest -n '__chest_is \'\'' -a unsave -d 'move a message back to the regular chest'
-complete -c chest -n '__chest_is \'\'' -a delete -d 'take a message out of the chest (undelete brings it back)'
+complete -c chest -n '__chest_is \'\'' -a delete -d 'take messages out of the chest (undelete brings them back)'
 complete -c chest -n '__chest_is \'\'' -a undelete -d 'bring a deleted message back'
 complete -c chest -n '__chest_is \'\'' -a status -d 'gpsd, the fix, the clock, the weather, counts'
 complete -c chest -n '__chest_is \'\'' -a watch -d 'follow events as they happen'
