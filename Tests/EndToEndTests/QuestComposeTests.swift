@@ -114,4 +114,13 @@ import Testing
         let bad = try harness.chest(["compose", "--quest", harness.root + "/bad.quest", "-o", harness.root + "/bad"])
         #expect(bad.status != 0 && bad.stderr.contains("1: search-area: the radius must be 0.1 to 500 km"), "\(bad.stderr)")
     }
+
+    @Test func aMissingPageFileIsSaidInOneSentence() throws {
+        let harness = ChestHarness()
+        try "message: m\ntitle: T\npage: @story.txt\n".write(toFile: harness.root + "/story.quest", atomically: true, encoding: .utf8)
+        let outcome = try harness.chest(["compose", "--quest", harness.root + "/story.quest", "-o", harness.root + "/out"])
+        #expect(outcome.status != 0)
+        #expect(outcome.stderr == "chest: \(harness.root)/story.quest:3: page: cannot read story.txt: there is no such file next to the quest (\(harness.root)/story.txt)\n",
+                "\(outcome.stderr)")
+    }
 }
