@@ -19,7 +19,12 @@ extension Composer {
                 set.cost = SealCost.default(for: set.secretKind, level: draft.sealCost)
                 sets.append(set)
             }
-            let seconds = sets.reduce(0.0) { $0 + Double($1.derivations(version: draft.format)) * $1.effectiveCost.secondsPerGuess }
+            // A place's cells are derived on every core at once.
+            let cores = Double(max(1, ProcessInfo.processInfo.activeProcessorCount))
+            let seconds = sets.reduce(0.0) { total, set in
+                let runs = Double(set.derivations(version: draft.format))
+                return total + (set.hidden == nil ? runs : (runs / cores).rounded(.up)) * set.effectiveCost.secondsPerGuess
+            }
             if seconds >= 1 {
                 printError(String(format: "chest: sealing page %d: %d Argon2id runs, about %.0f s", number,
                                   sets.reduce(0) { $0 + $1.derivations(version: draft.format) }, seconds.rounded(.up)))

@@ -1,6 +1,7 @@
 import CSodium
 import ChestCore
 import Foundation
+import Synchronization
 
 /// The cryptography of sealed pages (docs/FORMAT.md "Format 2", "Format 3"): XChaCha20-Poly1305 (IETF) for the
 /// content and the wrapped keys, Argon2id (`crypto_pwhash`, ALG_ARGON2ID13) for the keys of sealed sets.
@@ -73,7 +74,7 @@ public enum PageSealer {
             let data = SealSecret.slotData(id, page: page, set: name, version: version)
             if version >= 3, set.hidden != nil {
                 let salt = set.gridSalt ?? Sealer.randomBytes(SealedPage.saltBytes)
-                var wrapped = secrets.map { encrypt(key, key: derive($0, salt: salt, cost: cost)!, data: data) }
+                var wrapped = deriveAll(secrets, salt: salt, cost: cost).map { encrypt(key, key: $0, data: data) }
                 // Filler the same size as a wrapped key, so the count and order say nothing of where the place lies.
                 while wrapped.count < SealedPage.cellSlots { wrapped.append(Sealer.randomBytes(SealedPage.wrappedBytes)) }
                 slots[name] = .cells(salt: salt, cost: cost, wrapped: shuffled(wrapped))
@@ -129,6 +130,22 @@ public enum PageSealer {
             }
         }
         return nil
+    }
+
+    /// Argon2id of each secret, on every core at once: a place's four cells cost the organiser the time of two.
+    static func deriveAll(_ secrets: [String], salt: [UInt8], cost: SealCost) -> [[UInt8]] {
+        let keys = Mutex([[UInt8]?](repeating: nil, count: secrets.count))
+        DispatchQueue.concurrentPerform(iterations: secrets.count) { index in
+            let key = derive(secrets[index], salt: salt, cost: cost)
+            keys.withLock { $0[index] = key }
+        }
+        // A run that could not get its memory alongside the others tries again alone.
+        return keys.withLock { $0 }.enumerated().map { index, key in
+            guard let key = key ?? derive(secrets[index], salt: salt, cost: cost) else {
+                preconditionFailure("Argon2id could not get \(cost.memory >> 20) MiB of memory")
+            }
+            return key
+        }
     }
 
     /// Argon2id of the secret string; nil when libsodium could not get the memory.
