@@ -5,7 +5,9 @@
 #   3. latency from gpsd's report to chestd's `watch` event, over the demo walk replayed at 1 Hz;
 #   4. CPU time of chestd with 1,000 locked messages over that walk, against `gpspipe -w` on the same feed;
 #   5. CPU time of chestd holding the 10,000 messages of step 1 (10,000 pending location locks) against `gpspipe -w`,
-#      on a fast replay of a 1,000-epoch walk (about 1,000 TPV reports in 50 s).
+#      on a fast replay of a 1,000-epoch walk (about 1,000 TPV reports in 50 s);
+#   6. the same on another feed: a noisy 600-epoch walk of RMC, GGA and GSA at 15 ms a sentence through 10,000
+#      location locks packed around it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The release build as `make install` makes it: chestd with the Swift runtime and Foundation linked statically,
@@ -77,28 +79,48 @@ wait "$probe" || true
 cat "$work/latency.out"
 echo "   CPU over the walk (after its 1,000 messages were in): chestd ${chestd_cpu} s, gpspipe -w ${pipe_cpu} s (target: chestd within 2x of gpspipe)"
 
+# chestd's CPU over a replay of NMEA file $2 (gpsfake, $3 s a sentence) with chest directory $1, against
+# `gpspipe -w` on the same gpsd; $4 names the run in the files left behind.
+cpu_against_gpspipe() {
+    local chest=$1 nmea=$2 delay=$3 name=$4 port fake chestd before pipe chestd_cpu pipe_cpu
+    port=$(free_port)
+    # Without -p gpsfake waits for a client: the feed starts when chestd, done loading its messages, connects.
+    gpsfake -1 -q -P "$port" -c "$delay" "$nmea" > /dev/null 2>&1 &
+    fake=$!; pids+=("$fake")
+    for _ in $(seq 1 100); do (echo > "/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+    mkdir -p "$work/run-$name" && chmod 700 "$work/run-$name"
+    CHEST_DIR="$chest" CHEST_SOCKET="$work/run-$name/s" "$bin/chestd" --gpsd "127.0.0.1:$port" 2> "$work/chestd-$name.log" &
+    chestd=$!; pids+=("$chestd")
+    for _ in $(seq 1 3000); do grep -q "gpsd connected at 127.0.0.1:$port" "$work/chestd-$name.log" && break; sleep 0.01; done
+    before=$(cpu_seconds "$chestd")
+    ( gpspipe -w "127.0.0.1:$port" > "$work/gpspipe-$name.out" 2>/dev/null; times > "$work/gpspipe-$name.times" ) &
+    pipe=$!; pids+=("$pipe")
+    wait "$fake" || true
+    sleep 1
+    chestd_cpu=$(echo "$(cpu_seconds "$chestd") - $before" | bc)
+    wait "$pipe" || true
+    pipe_cpu=$(sed -n 2p "$work/gpspipe-$name.times" | awk '{ split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%.2f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }')
+    printf "   %s TPV reports; CPU: chestd %s s, gpspipe -w %s s, ratio %.2f (target: at most 1.5)\n" \
+        "$(grep -c '"class":"TPV"' "$work/gpspipe-$name.out")" "$chestd_cpu" "$pipe_cpu" "$(echo "$chestd_cpu / $pipe_cpu" | bc -l)"
+    kill "$chestd"; wait "$chestd" 2>/dev/null || true
+}
+
 echo "== 5. a fast replay of 1,000 epochs with 10,000 pending location locks: CPU of chestd against gpspipe -w"
 # The walk crosses the area of step 1's messages, 2 km north at 2 m/s; gpsfake sends a sentence every 10 ms.
 printf 'start %s\nspeed 2\n47.376900 8.541700 410\n47.394880 8.541700 430\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
     > "$work/walk1000.txt"
 "$bin/chest-walk" "$work/walk1000.txt" > "$work/walk1000.nmea"
-port=$(free_port)
-# Without -p gpsfake waits for a client: the feed starts when chestd, done loading its messages, connects.
-gpsfake -1 -q -P "$port" -c 0.01 "$work/walk1000.nmea" > /dev/null 2>&1 &
-fake=$!; pids+=("$fake")
-for _ in $(seq 1 100); do (echo > "/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
-mkdir -p "$work/run5" && chmod 700 "$work/run5"
-CHEST_DIR="$work/chest1" CHEST_SOCKET="$work/run5/s" "$bin/chestd" --gpsd "127.0.0.1:$port" 2> "$work/chestd5.log" &
-chestd=$!; pids+=("$chestd")
-for _ in $(seq 1 2000); do grep -q "gpsd connected at 127.0.0.1:$port" "$work/chestd5.log" && break; sleep 0.01; done
-chestd_cpu_before=$(cpu_seconds "$chestd")
-( gpspipe -w "127.0.0.1:$port" > "$work/gpspipe5.out" 2>/dev/null; times > "$work/gpspipe5.times" ) &
-pipe=$!; pids+=("$pipe")
-wait "$fake" || true
-sleep 1
-chestd_cpu=$(echo "$(cpu_seconds "$chestd") - $chestd_cpu_before" | bc)
-wait "$pipe" || true
-pipe_cpu=$(sed -n 2p "$work/gpspipe5.times" | awk '{ split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%.2f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }')
-printf "   %s TPV reports; CPU: chestd %s s, gpspipe -w %s s, ratio %.2f (target: at most 1.5)\n" \
-    "$(grep -c '"class":"TPV"' "$work/gpspipe5.out")" "$chestd_cpu" "$pipe_cpu" "$(echo "$chestd_cpu / $pipe_cpu" | bc -l)"
-kill "$chestd"; wait "$chestd" 2>/dev/null || true
+cpu_against_gpspipe "$work/chest1" "$work/walk1000.nmea" 0.01 fast
+
+echo "== 6. another feed: a noisy walk of 600 epochs (RMC, GGA, GSA; no GSV) at 15 ms a sentence, 10,000 dense locks"
+# 10,000 location locks of 10 to 500 m within about 500 m of the walk's start, so every fix falls in many
+# candidates' cells and a few hundred circles; the walk wanders ±3 m around 1.4 m/s north (scripts/noisy-feed.py).
+mkdir -p "$work/dense-files" "$work/chest6" "$work/run6" && chmod 700 "$work/run6"
+"$bin/chest-bench" messages 10000 "$work/dense-files" dense
+CHEST_DIR="$work/chest6" CHEST_SOCKET="$work/run6/s" CHEST_GPSD=127.0.0.1:9 "$bin/chestd" 2> "$work/chestd6.log" &
+pid=$!; pids+=("$pid"); wait_socket "$work/run6/s"
+cp "$work/dense-files"/*.locked "$work/chest6/"
+while [ "$(ls "$work/chest6/messages" | grep -c '^[0-9a-f]*\.locked$')" -lt 10000 ]; do sleep 0.05; done
+kill "$pid"; wait "$pid" 2>/dev/null || true
+python3 scripts/noisy-feed.py 600 47.3769 8.5417 > "$work/noisy.nmea"
+cpu_against_gpspipe "$work/chest6" "$work/noisy.nmea" 0.015 noisy

@@ -9,8 +9,9 @@ import Foundation
 public enum ChestBench {
     public static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.first == "messages", arguments.count == 3, let count = Int(arguments[1]) {
-            writeMessages(count, into: arguments[2])
+        if arguments.first == "messages", (3...4).contains(arguments.count), let count = Int(arguments[1]) {
+            // A fourth argument, "dense": every lock within about 500 m of the walks' start, radius 10 to 500 m.
+            writeMessages(count, into: arguments[2], dense: arguments.count == 4 && arguments[3] == "dense")
             return
         }
         if arguments.first == "trust" {
@@ -64,15 +65,17 @@ public enum ChestBench {
 
     /// Sealed one-page messages, each locked at a random point around Zurich (a 1,000-message walk keeps them all
     /// pending), signed by a throwaway identity.
-    static func writeMessages(_ count: Int, into directory: String) {
+    static func writeMessages(_ count: Int, into directory: String, dense: Bool = false) {
         let identity = try! Identity.loadOrCreate(at: directory + "/.bench-identity/identity.json")
         var generator = SeededGenerator(seed: 7)
+        let spread = dense ? 0.005 : 0.1
         for index in 0..<count {
-            let point = Coordinate(latitude: 47.3769 + Double.random(in: -0.1...0.1, using: &generator),
-                                   longitude: 8.5417 + Double.random(in: -0.1...0.1, using: &generator))
+            let point = Coordinate(latitude: 47.3769 + Double.random(in: -spread...spread, using: &generator),
+                                   longitude: 8.5417 + Double.random(in: -spread...spread, using: &generator))
+            let radius = dense ? Double.random(in: 10...500, using: &generator) : 50
             let message = Sealer.seal(Message(id: MessageID(bytes: Sealer.randomBytes(16)), title: "bench \(index)",
                                               from: "bench", created: Date(),
-                                              pages: [Page(text: "page", setA: [.location(center: point, radius: 50)])]),
+                                              pages: [Page(text: "page", setA: [.location(center: point, radius: radius)])]),
                                       with: identity)
             try! MessageFile.encode(message).write(to: URL(fileURLWithPath: directory + "/m\(index).locked"))
         }

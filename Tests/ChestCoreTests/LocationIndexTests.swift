@@ -111,6 +111,7 @@ private func keys(_ index: LocationIndex<Int>, _ point: Coordinate) -> Set<Int> 
         Region(testDescription: "Svalbard 78°N", center: c(78.2, 15.6), spread: 0.03, seed: 3),
         Region(testDescription: "Tierra del Fuego 54°S", center: c(-54.8, -68.3), spread: 0.05, seed: 4),
         Region(testDescription: "near the antimeridian", center: c(-17.0, 179.8), spread: 0.05, seed: 5),
+        Region(testDescription: "88°N", center: c(88.0, 40.0), spread: 0.02, seed: 6),
     ]
 
     /// 2,000 random circles (10 m to 3 km, a few up to 25 km) and 500 random points: the index finds exactly what a
@@ -139,6 +140,12 @@ private func keys(_ index: LocationIndex<Int>, _ point: Coordinate) -> Set<Int> 
         points += (0..<100).map { n in
             let (center, radius) = all[n * 7]!
             return offset(center, metres: radius * Double.random(in: 0...1.2, using: &random),
+                          bearing: Double.random(in: 0..<360, using: &random))
+        }
+        // Right on the edge, where the flat-earth pre-check must never rule out a circle the haversine keeps.
+        points += (0..<200).map { n in
+            let (center, radius) = all[n * 9 + 1]!
+            return offset(center, metres: radius * (n % 2 == 0 ? 0.999_999 : 1.000_001),
                           bearing: Double.random(in: 0..<360, using: &random))
         }
         func check(_ circles: [Int: (Coordinate, Double)]) -> Int {
