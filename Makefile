@@ -29,7 +29,7 @@ build: deps
 
 test: build
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --no-parallel
+	$(SWIFT) test
 
 demo: build
 	@bash scripts/demo.sh

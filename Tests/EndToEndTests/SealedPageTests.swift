@@ -8,7 +8,7 @@ import Testing
 
 /// Format 2 with the built chest and chestd: sealed pages composed by one user and opened by another
 /// (docs/FORMAT.md "Format 2", docs/SECURITY.md).
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.realProcesses, .serialized, .timeLimit(.minutes(5)))
 struct SealedPageTests {
     /// Every byte under `directory`, as text.
     func allBytes(_ directory: String) -> String {
