@@ -104,14 +104,37 @@ public final class ChestHarness: @unchecked Sendable {
 
     public var daemonLog: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
 
-    /// Polls `condition` every 50 ms until it holds, or throws after `timeout` seconds.
+    /// Polls `condition` until it holds (`ChestTestSupport.waitUntil`), or throws after `timeout` seconds with
+    /// chestd's log.
     public func waitUntil(_ what: String, timeout: Double, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try condition() { return }
-            usleep(50_000)
+        do {
+            try ChestTestSupport.waitUntil(what, timeout: timeout, condition)
+        } catch let timedOut as WaitTimedOut {
+            throw ChestError("\(timedOut); chestd log:\n\(daemonLog)")
         }
-        throw ChestError("timed out after \(timeout) s waiting until \(what); chestd log:\n\(daemonLog)")
+    }
+
+    /// The inodes of the connections chestd has accepted on its socket and not yet closed (from /proc/net/unix,
+    /// where an accepted socket is listed, connected, under its listener's path).
+    public var connections: Set<Substring> {
+        let table = (try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8)) ?? ""
+        return Set(table.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ")
+            return fields.count == 8 && fields[7] == socket && fields[5] == "03" ? fields[6] : nil
+        })
+    }
+
+    /// Starts `chest ARGUMENTS` in the background (`chest watch`) and returns once chestd has accepted its
+    /// connection, so what happens next reaches it.
+    public func spawnClient(_ arguments: [String], environment: [String: String]? = nil, stdout: String,
+                            stderr: String) throws -> pid_t {
+        let before = connections
+        let pid = try Subprocess.spawn(Self.products + "/chest", arguments, environment: environment ?? self.environment(),
+                                       stdout: stdout, stderr: stderr)
+        try waitUntil("chestd accepts chest \(arguments.joined(separator: " "))", timeout: 10) {
+            !connections.subtracting(before).isEmpty
+        }
+        return pid
     }
 
     /// Names in a directory under the chest ("messages", "rejected", "incoming", "" for the inbox), without the

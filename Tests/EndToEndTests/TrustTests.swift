@@ -114,7 +114,6 @@ struct TrustTests {
         world.gpsd = "127.0.0.1:\(fake.port)"
         try world.startDaemon()
         try world.waitUntil("the plain message opens", timeout: 30) { try world.states()["any"] == "open" }
-        usleep(500_000)
         #expect(try world.states()["hardware"] == "locked")
         let id = try world.list().first { $0["title"] as? String == "hardware" }?["id"] as? String ?? ""
         let read = try world.chest(["read", id]).stdout
