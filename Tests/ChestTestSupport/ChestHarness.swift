@@ -92,6 +92,20 @@ public final class ChestHarness: @unchecked Sendable {
         return object
     }
 
+    /// The time of chestd's latest fix (`chest status --json`), nil before the first.
+    public func fixTime() throws -> Date? {
+        ((try status()["fix"] as? [String: Any])?["time"] as? String).flatMap { ISO8601.parse($0) }
+    }
+
+    /// Waits until chestd has taken fixes `seconds` of receiver time past its latest one now: each fix is a
+    /// chance for it to act, so a test that must show something does not happen waits for these.
+    public func waitForFixes(seconds: Double, timeout: Double = 30) throws {
+        let from = try fixTime() ?? .distantPast
+        try waitUntil("fixes \(seconds) s past \(from)", timeout: timeout) {
+            (try fixTime()).map { $0.timeIntervalSince(from) >= seconds } ?? false
+        }
+    }
+
     /// The messages `chest list --json` shows (both chests when `saved` is nil).
     public func list(saved: Bool = false) throws -> [[String: Any]] {
         let outcome = try chest(["list", "--json"] + (saved ? ["--saved"] : []))
