@@ -138,15 +138,20 @@ public final class ChestHarness: @unchecked Sendable {
         })
     }
 
-    /// Starts `chest ARGUMENTS` in the background (`chest watch`) and returns once chestd has accepted its
-    /// connection, so what happens next reaches it.
+    /// Starts `chest ARGUMENTS` in the background (`chest watch`) and returns once chestd holds a connection of
+    /// it that stays open, so what happens next reaches it. `chest watch` first lists the chests, one short
+    /// connection each, then keeps its subscription open: a connection still open after `held` seconds is that one.
     public func spawnClient(_ arguments: [String], environment: [String: String]? = nil, stdout: String,
-                            stderr: String) throws -> pid_t {
+                            stderr: String, held: Double = 0.3) throws -> pid_t {
         let before = connections
         let pid = try Subprocess.spawn(Self.products + "/chest", arguments, environment: environment ?? self.environment(),
                                        stdout: stdout, stderr: stderr)
-        try waitUntil("chestd accepts chest \(arguments.joined(separator: " "))", timeout: 10) {
-            !connections.subtracting(before).isEmpty
+        var firstSeen: [Substring: Date] = [:]
+        try waitUntil("chest \(arguments.joined(separator: " ")) holds a connection to chestd", timeout: 10) {
+            let now = Date(), open = connections.subtracting(before)
+            firstSeen = firstSeen.filter { open.contains($0.key) }
+            for connection in open where firstSeen[connection] == nil { firstSeen[connection] = now }
+            return firstSeen.values.contains { now.timeIntervalSince($0) >= held }
         }
         return pid
     }
