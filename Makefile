@@ -4,6 +4,8 @@
 # Both install what is missing from Debian first (apt-get, with sudo when not root).
 
 SWIFT ?= swift
+# Test cases run at once: most wait on gpsd, chestd or mosquitto, so a few per core; more starves gpsfake's feeds.
+TEST_WIDTH ?= 6
 DEBIAN_PACKAGES := gpsd gpsd-tools gpsd-clients libgps-dev libsodium-dev pkg-config groff-base python3 bc tmux librsvg2-bin libxml2-utils \
 	mosquitto mosquitto-clients libmosquitto-dev openssl
 
@@ -29,7 +31,7 @@ build: deps
 
 test: build
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --no-parallel
+	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build
 
 demo: build
 	@bash scripts/demo.sh

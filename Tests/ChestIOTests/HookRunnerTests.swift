@@ -3,6 +3,7 @@ import Glibc
 import Testing
 
 import ChestCore
+import ChestTestSupport
 @testable import ChestIO
 
 /// A fresh directory under /tmp, removed when the test is done with it.
@@ -89,7 +90,7 @@ private func isDead(_ pid: Int32) -> Bool {
             == .exited(status: 127))
     }
 
-    @Test func hangingHookIsKilledWhileOtherWorkContinues() async throws {
+    @Test(.singleThread) func hangingHookIsKilledWhileOtherWorkContinues() async throws {
         let scratch = try ScratchDirectory()
         let start = ContinuousClock.now
         async let ticks = tick(for: 0.25)
@@ -121,7 +122,7 @@ private func isDead(_ pid: Int32) -> Bool {
         #expect(ContinuousClock.now - start < .seconds(3))
     }
 
-    @Test func manyHangingHooksDoNotStarveThePool() async {
+    @Test(.singleThread) func manyHangingHooksDoNotStarveThePool() async {
         let start = ContinuousClock.now
         async let ticks = tick(for: 0.4)
         let outcomes = await withTaskGroup(of: HookOutcome.self) { group in

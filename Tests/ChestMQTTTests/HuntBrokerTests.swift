@@ -5,7 +5,7 @@ import Testing
 
 /// The shipped broker configuration (examples/mosquitto) run by a real Mosquitto, adapted only in ports and paths,
 /// and bridged brokers.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.realProcesses, .timeLimit(.minutes(1)))
 struct HuntBrokerTests {
     static let passwords = ["a": "pw-a", "b": "pw-b", "organiser": "pw-organiser", "bridge": "pw-bridge"]
 
@@ -36,7 +36,10 @@ struct HuntBrokerTests {
         // a cannot read b's progress, only the organiser's releases.
         a.client.subscribe("chest/h/b/#")
         a.client.subscribe("chest/h/release/#")
-        try await Task.sleep(for: .milliseconds(200))
+        try waitUntil("the broker has a's subscriptions", timeout: 10) {
+            let log = broker.log
+            return log.contains("a-\(broker.port) 1 chest/h/b/#") && log.contains("a-\(broker.port) 1 chest/h/release/#")
+        }
         try b.client.publish(MQTTMessage("chest/h/b/receipt", "b's own"))
         #expect(await organiser.receives("b's own", on: "chest/h/b/receipt"))
         try organiser.client.publish(MQTTMessage("chest/h/release/p1", "key", retain: true))

@@ -92,6 +92,20 @@ public final class ChestHarness: @unchecked Sendable {
         return object
     }
 
+    /// The time of chestd's latest fix (`chest status --json`), nil before the first.
+    public func fixTime() throws -> Date? {
+        ((try status()["fix"] as? [String: Any])?["time"] as? String).flatMap { ISO8601.parse($0) }
+    }
+
+    /// Waits until chestd has taken fixes `seconds` of receiver time past its latest one now: each fix is a
+    /// chance for it to act, so a test that must show something does not happen waits for these.
+    public func waitForFixes(seconds: Double, timeout: Double = 30) throws {
+        let from = try fixTime() ?? .distantPast
+        try waitUntil("fixes \(seconds) s past \(from)", timeout: timeout) {
+            (try fixTime()).map { $0.timeIntervalSince(from) >= seconds } ?? false
+        }
+    }
+
     /// The messages `chest list --json` shows (both chests when `saved` is nil).
     public func list(saved: Bool = false) throws -> [[String: Any]] {
         let outcome = try chest(["list", "--json"] + (saved ? ["--saved"] : []))
@@ -104,14 +118,42 @@ public final class ChestHarness: @unchecked Sendable {
 
     public var daemonLog: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
 
-    /// Polls `condition` every 50 ms until it holds, or throws after `timeout` seconds.
+    /// Polls `condition` until it holds (`ChestTestSupport.waitUntil`), or throws after `timeout` seconds with
+    /// chestd's log.
     public func waitUntil(_ what: String, timeout: Double, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try condition() { return }
-            usleep(50_000)
+        do {
+            try ChestTestSupport.waitUntil(what, timeout: timeout, condition)
+        } catch let timedOut as WaitTimedOut {
+            throw ChestError("\(timedOut); chestd log:\n\(daemonLog)")
         }
-        throw ChestError("timed out after \(timeout) s waiting until \(what); chestd log:\n\(daemonLog)")
+    }
+
+    /// The inodes of the connections chestd has accepted on its socket and not yet closed (from /proc/net/unix,
+    /// where an accepted socket is listed, connected, under its listener's path).
+    public var connections: Set<Substring> {
+        let table = (try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8)) ?? ""
+        return Set(table.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ")
+            return fields.count == 8 && fields[7] == socket && fields[5] == "03" ? fields[6] : nil
+        })
+    }
+
+    /// Starts `chest ARGUMENTS` in the background (`chest watch`) and returns once chestd holds a connection of
+    /// it that stays open, so what happens next reaches it. `chest watch` first lists the chests, one short
+    /// connection each, then keeps its subscription open: a connection still open after `held` seconds is that one.
+    public func spawnClient(_ arguments: [String], environment: [String: String]? = nil, stdout: String,
+                            stderr: String, held: Double = 0.3) throws -> pid_t {
+        let before = connections
+        let pid = try Subprocess.spawn(Self.products + "/chest", arguments, environment: environment ?? self.environment(),
+                                       stdout: stdout, stderr: stderr)
+        var firstSeen: [Substring: Date] = [:]
+        try waitUntil("chest \(arguments.joined(separator: " ")) holds a connection to chestd", timeout: 10) {
+            let now = Date(), open = connections.subtracting(before)
+            firstSeen = firstSeen.filter { open.contains($0.key) }
+            for connection in open where firstSeen[connection] == nil { firstSeen[connection] = now }
+            return firstSeen.values.contains { now.timeIntervalSince($0) >= held }
+        }
+        return pid
     }
 
     /// Names in a directory under the chest ("messages", "rejected", "incoming", "" for the inbox), without the

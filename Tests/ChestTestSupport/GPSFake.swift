@@ -44,14 +44,26 @@ public final class GPSFake: @unchecked Sendable {
             self.log = log ?? directory
         }
         // gpsfake puts gpsd's control socket in $TMPDIR; a private one is removed whole by `stop()`.
-        process = try TestProcess("/usr/bin/gpsfake", [
-            "-1", "-p", "-q", "-s", "38400", "-P", String(port), "-c", String(delay),
-            "-r", #"?WATCH={"enable":true,"json":true}"#, self.log.path,
-        ], environment: ["TMPDIR": directory.path], output: directory.appendingPathComponent("gpsfake.out"))
-        guard LoopbackPort.waitUntilListening(port, timeout: 10) else {
-            let output = process.outputText
-            stop()
-            throw Failure(description: "gpsfake did not start gpsd on port \(port): \(output)")
+        let arguments = ["-1", "-p", "-q", "-s", "38400", "-P", String(port), "-c", String(delay),
+                         "-r", #"?WATCH={"enable":true,"json":true}"#, self.log.path]
+        let output = directory.appendingPathComponent("gpsfake.out")
+        var attempt = 1
+        while true {
+            let process = try TestProcess("/usr/bin/gpsfake", arguments, environment: ["TMPDIR": directory.path], output: output)
+            if LoopbackPort.waitUntilListening(port, timeout: 10, unless: { !process.isRunning }) {
+                self.process = process
+                return
+            }
+            let text = process.outputText
+            process.terminate()
+            GPSDaemon.removeLeftovers(port: port)
+            // gpsfake connects as soon as gpsd has made its control socket; on a busy machine gpsd may not listen
+            // on TCP yet, and gpsfake gives up at once ("socket error ... Connection refused"): start it again.
+            guard attempt < 3, text.contains("socket error") else {
+                try? FileManager.default.removeItem(at: directory)
+                throw Failure(description: "gpsfake did not start gpsd on port \(port): \(text)")
+            }
+            attempt += 1
         }
     }
 

@@ -22,11 +22,13 @@ public enum LoopbackPort {
         }
     }
 
-    /// Waits until `port` accepts connections, checking every 50 ms; false after `timeout` seconds.
-    public static func waitUntilListening(_ port: Int, timeout: Double) -> Bool {
+    /// Waits until `port` accepts connections, checking every 50 ms; false after `timeout` seconds, or as soon as
+    /// `failed` holds (the server's process has ended).
+    public static func waitUntilListening(_ port: Int, timeout: Double, unless failed: () -> Bool = { false }) -> Bool {
         let deadline = Double(DispatchTime.now().uptimeNanoseconds) / 1e9 + timeout
         while Double(DispatchTime.now().uptimeNanoseconds) / 1e9 < deadline {
             if isListening(port) { return true }
+            if failed() { return false }
             usleep(50_000)
         }
         return false

@@ -5,7 +5,7 @@ import Glibc
 import Testing
 
 /// The chest directory as a user drives it: the built `chestd` and `chest`, real inotify, real files.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.realProcesses, .timeLimit(.minutes(3)))
 struct ChestDirectoryTests {
     @Test func composeEveryLockTypeImportAndListLocked() throws {
         let world = ChestHarness()
@@ -46,9 +46,8 @@ struct ChestDirectoryTests {
         #expect(compose.status == 0, "\(compose.stderr)")
         let id = compose.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let watchOutput = world.root + "/watch.out"
-        let watcher = try Subprocess.spawn(ChestHarness.products + "/chest", ["watch", "--json", "--count", "2", "--timeout", "15"],
-                                           environment: world.environment(), stdout: watchOutput, stderr: watchOutput)
-        usleep(300_000)
+        let watcher = try world.spawnClient(["watch", "--json", "--count", "2", "--timeout", "15"],
+                                            stdout: watchOutput, stderr: watchOutput)
         #expect(try world.chest(["import", "soon.locked"]).status == 0)
         #expect(Subprocess.wait(watcher) == 0)
         let events = try String(contentsOfFile: watchOutput, encoding: .utf8).split(separator: "\n").map {
@@ -137,7 +136,9 @@ struct ChestDirectoryTests {
         _ = Subprocess.wait(try copy("head -n 1000"))
         try world.waitUntil("ingest has begun", timeout: 30) { !world.names(in: "messages").isEmpty }
         let copier = try copy("tail -n +1001")
-        usleep(20_000)
+        try world.waitUntil("the second burst arrives", timeout: 30) {
+            ["", "incoming", "messages"].reduce(0) { $0 + world.names(in: $1).count { $0.hasSuffix(".locked") } } > 1000
+        }
         world.stopDaemon(SIGKILL)
         let storedAtKill = world.names(in: "messages").count
         _ = Subprocess.wait(copier)

@@ -6,7 +6,7 @@ import Glibc
 import Testing
 
 /// The control socket and the daemon's lifecycle, as a user and a hostile local client would meet them.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.realProcesses, .timeLimit(.minutes(2)))
 struct ControlSocketTests {
     /// Sends raw bytes on a fresh connection and returns the first reply line.
     func raw(_ bytes: String, to socket: String) throws -> String {

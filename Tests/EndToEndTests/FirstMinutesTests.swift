@@ -5,7 +5,7 @@ import Testing
 
 /// The command line as a person meets it, through the built binaries: the README's first example, watch on a
 /// terminal and through a pipe, help, config, the wording of times and of a stopped chestd, compose and import.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.realProcesses, .timeLimit(.minutes(5)))
 struct FirstMinutesTests {
     /// Runs `script` under bash as `user` in the harness's root, with the built programs first on PATH.
     func shell(_ world: ChestHarness, _ script: String, user: String = "reader",
@@ -77,10 +77,8 @@ struct FirstMinutesTests {
         try composeAsAlice(world, "soon.locked", seconds: 1)
         let out = world.root + "/watch.out", err = world.root + "/watch.err"
         var environment = world.environment()
-        let watcher = try Subprocess.spawn(ChestHarness.products + "/chest",
-                                           ["watch", "--count", "1", "--events", "unlocked", "--timeout", "40"],
-                                           environment: environment, stdout: out, stderr: err)
-        usleep(500_000)
+        let watcher = try world.spawnClient(["watch", "--count", "1", "--events", "unlocked", "--timeout", "40"],
+                                            environment: environment, stdout: out, stderr: err)
         world.stopDaemon()
         try world.waitUntil("watch says it waits", timeout: 10) {
             ((try? String(contentsOfFile: err, encoding: .utf8)) ?? "").contains("waiting for it to come back")
@@ -92,9 +90,7 @@ struct FirstMinutesTests {
         #expect(try String(contentsOfFile: out, encoding: .utf8).contains("\"Soon\" page 1 is open"))
         // --no-reconnect: chestd stopping ends the watch with status 1.
         environment["CHEST_SOCKET"] = world.socket
-        let quitter = try Subprocess.spawn(ChestHarness.products + "/chest", ["watch", "--no-reconnect"],
-                                           environment: environment, stdout: out, stderr: err)
-        usleep(500_000)
+        let quitter = try world.spawnClient(["watch", "--no-reconnect"], environment: environment, stdout: out, stderr: err)
         world.stopDaemon()
         #expect(Subprocess.wait(quitter) == 1)
     }

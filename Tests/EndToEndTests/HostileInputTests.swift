@@ -6,7 +6,7 @@ import Glibc
 import Testing
 
 /// What a hostile local user tried against the built chestd, and what it does now (docs/RELIABILITY.md).
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.realProcesses, .timeLimit(.minutes(3)))
 struct HostileInputTests {
     func factory(_ world: ChestHarness) throws -> MessageFactory {
         try MessageFactory(configDirectory: world.root + "/config-alice")
@@ -22,13 +22,15 @@ struct HostileInputTests {
         defer { idle.forEach { $0.close() } }
         for _ in 0..<300 { if let fd = try? UnixSocket.connect(to: world.socket) { idle.append(fd) } }
         let cpuBefore = cpuSeconds(pid)
-        usleep(1_000_000)
+        // A second passes, seen as chestd sees it: a time lock due a second from now opens.
+        let due = Date(timeIntervalSinceNow: 1)
+        try factory(world).drop("meanwhile", [.time(due)], into: world.chest)
+        try world.waitUntil("the file dropped meanwhile is in", timeout: 15) { world.names(in: "messages").count == 1 }
+        #expect(world.names(in: "incoming").isEmpty)
+        try world.waitUntil("its time lock opens", timeout: 15) { Date() > due && (try? world.states())?["meanwhile"] == "open" }
         #expect(cpuSeconds(pid) - cpuBefore < 0.5, "chestd spins")
         let status = try world.chest(["status", "--json"])
         #expect(status.status == 0, "\(status.stderr)")
-        try factory(world).drop("meanwhile", [.time(Date(timeIntervalSinceNow: 86_400))], into: world.chest)
-        try world.waitUntil("the file dropped meanwhile is in", timeout: 15) { world.names(in: "messages").count == 1 }
-        #expect(world.names(in: "incoming").isEmpty)
     }
 
     /// User plus system CPU time of a process, in seconds.
@@ -48,9 +50,15 @@ struct HostileInputTests {
         var idle: [FileDescriptor] = []
         #expect(try Subprocess.run("/usr/bin/prlimit", ["--pid", "\(pid)", "--nofile=40:40"], environment: [:]).status == 0)
         for _ in 0..<60 { if let fd = try? UnixSocket.connect(to: world.socket) { idle.append(fd) } }
-        usleep(300_000)
+        try world.waitUntil("chestd runs out of descriptors", timeout: 10) {
+            world.daemonLog.contains("control socket: out of file descriptors")
+        }
         let first = try factory.drop("note", [.time(Date(timeIntervalSinceNow: 86_400))], into: world.chest)
-        usleep(500_000)
+        // It is put off for want of descriptors, or taken in when chestd has dropped enough silent clients.
+        try world.waitUntil("chestd has tried the first note", timeout: 10) {
+            let log = world.daemonLog
+            return log.contains("cannot take note.locked") || log.contains("staged file(s) now") || log.contains(#""note""#)
+        }
         let second = try MessageFactory(configDirectory: world.root + "/config-bob")
             .drop("note", [.time(Date(timeIntervalSinceNow: 86_400))], into: world.chest)
         idle.forEach { $0.close() }
@@ -137,8 +145,10 @@ struct HostileInputTests {
         let world = ChestHarness()
         let data = MessageFile.encode(try factory(world).message(title: "Slow", pages: [Page(text: "x")]))
         try writeInHalves(data, to: world.chest + "/slow.locked") {
-            try world.startDaemon()
-            usleep(300_000)
+            try world.startDaemon(["-v"])
+            try world.waitUntil("chestd sees the file is still being written", timeout: 10) {
+                world.daemonLog.contains("still being written")
+            }
         }
         try world.waitUntil("it is in", timeout: 15) { world.names(in: "messages").count == 1 }
         #expect(world.names(in: "rejected").isEmpty)
@@ -151,9 +161,11 @@ struct HostileInputTests {
         let temporary = world.root + "/paused.locked"
         try writeInHalves(data, to: temporary) {
             #expect(rename(temporary, world.chest + "/paused.locked") == 0)    // renamed in, still open for writing
-            usleep(1_500_000)
-            kill(try #require(world.daemon), SIGHUP)
             try world.waitUntil("the half is refused", timeout: 15) { world.names(in: "rejected").contains("paused.locked.reason") }
+            kill(try #require(world.daemon), SIGHUP)
+            try world.waitUntil("chestd rescans", timeout: 15) {
+                world.daemonLog.contains("SIGHUP: reloading the settings and rescanning the chest")
+            }
         }
         try world.waitUntil("the whole is in", timeout: 15) { world.names(in: "messages").count == 1 }
         #expect(world.names(in: "rejected").isEmpty)

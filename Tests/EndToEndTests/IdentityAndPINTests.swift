@@ -6,7 +6,7 @@ import Glibc
 import Testing
 
 /// Two people: Alice seals messages, the reader opens them. Separate config directories, separate identities.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.realProcesses, .timeLimit(.minutes(3)))
 struct IdentityAndPINTests {
     func composePINMessage(_ world: ChestHarness, title: String = "Treasure") throws -> String {
         let compose = try world.chest(["compose", "--seal-cost", "interactive", "-o", "pin.locked", "--title", title, "--from", "Alice",
@@ -61,10 +61,15 @@ struct IdentityAndPINTests {
         let compose = try world.chest(["compose", "--seal-cost", "interactive", "-o", "mine.locked", "--title", "Mine", "--page", "secret",
                                        "--lock", "time=2020-01-01T00:00:00Z"], user: "reader")
         #expect(compose.status == 0)
+        // The same lock from someone else, which opens: once it has, the reader's own copy has been weighed too.
+        let theirs = try world.chest(["compose", "-o", "theirs.locked", "--title", "Theirs", "--page", "hello",
+                                      "--lock", "time=2020-01-01T00:00:00Z"], user: "alice")
+        #expect(theirs.status == 0)
         try world.startDaemon()
         #expect(try world.chest(["import", "mine.locked"]).status == 0)
-        usleep(300_000)
-        let list = try world.list()
+        #expect(try world.chest(["import", "theirs.locked"]).status == 0)
+        try world.waitUntil("theirs opens", timeout: 10) { try world.states()["Theirs"] == "open" }
+        let list = try world.list().filter { $0["title"] as? String == "Mine" }
         #expect(list.first?["state"] as? String == "locked")
         #expect(list.first?["sentByYou"] as? Bool == true)
         let read = try world.chest(["read", compose.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])

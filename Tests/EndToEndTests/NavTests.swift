@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// `chest nav` in a real terminal: tmux runs it, capture-pane reads the screen, send-keys types.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.realProcesses, .serialized, .timeLimit(.minutes(3)))
 struct NavTests {
     static let start = Coordinate(latitude: 47.3769, longitude: 8.5417)
     static let target = Coordinate(latitude: 47.377854, longitude: 8.543109)

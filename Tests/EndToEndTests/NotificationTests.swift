@@ -6,7 +6,7 @@ import Glibc
 import Testing
 
 /// What chestd tells systemd and the user's hook, with the built chestd.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.realProcesses, .timeLimit(.minutes(2)))
 struct NotificationTests {
     @Test func chestdSpeaksSdNotifyOnItsOwnSocket() throws {
         let world = ChestHarness()
@@ -76,11 +76,23 @@ struct NotificationTests {
         try world.waitUntil("the hook got it", timeout: 10) {
             (try? String(contentsOfFile: received, encoding: .utf8))?.contains(#""event":"unlocked""#) == true
         }
-        usleep(500_000)
+        try world.waitUntil("the delivery is on disk", timeout: 10) {
+            world.names(in: "state").contains { name in
+                ((try? String(contentsOfFile: world.chest + "/state/" + name, encoding: .utf8)) ?? "")
+                    .contains(#""delivered":true"#)
+            }
+        }
         world.stopDaemon()
         try world.startDaemon()
-        usleep(1_500_000)
+        // Undelivered unlocks go out at start, before anything new: once a new unlock has reached the hook, "soon"
+        // would have been sent again if it were going to be.
+        try MessageFactory(configDirectory: world.root + "/config-alice")
+            .drop("witness", [.time(Date().addingTimeInterval(-60))], into: world.chest)
+        try world.waitUntil("the hook got the witness", timeout: 10) {
+            (try? String(contentsOfFile: received, encoding: .utf8))?.contains(#""title":"witness""#) == true
+        }
         let lines = try String(contentsOfFile: received, encoding: .utf8).split(separator: "\n")
-        #expect(lines.count == 1, "\(lines)")
+        #expect(lines.count { $0.contains(#""title":"soon""#) } == 1, "\(lines)")
+        #expect(lines.count == 2, "\(lines)")
     }
 }

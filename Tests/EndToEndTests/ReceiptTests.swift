@@ -6,7 +6,7 @@ import Testing
 
 /// Signed unlock receipts: `chest receipt` on the reader's side, `chest verify` on the organiser's
 /// (docs/FORMAT.md "Unlock receipts").
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.realProcesses, .timeLimit(.minutes(5)))
 struct ReceiptTests {
     @Test func aReceiptVerifiesAndAnEditedOrMismatchedOneDoesNot() throws {
         let world = ChestHarness()

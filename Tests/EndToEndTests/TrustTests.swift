@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The trust level of fixes from a real gpsd fed by gpsfake (docs/SECURITY.md "Hardware trust and time").
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.realProcesses, .timeLimit(.minutes(5)))
 struct TrustTests {
     static let foot = Coordinate(latitude: 47.3700, longitude: 8.5400)
     static let top = Coordinate(latitude: 47.3718, longitude: 8.5415)
@@ -114,7 +114,6 @@ struct TrustTests {
         world.gpsd = "127.0.0.1:\(fake.port)"
         try world.startDaemon()
         try world.waitUntil("the plain message opens", timeout: 30) { try world.states()["any"] == "open" }
-        usleep(500_000)
         #expect(try world.states()["hardware"] == "locked")
         let id = try world.list().first { $0["title"] as? String == "hardware" }?["id"] as? String ?? ""
         let read = try world.chest(["read", id]).stdout

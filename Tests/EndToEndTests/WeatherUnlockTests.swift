@@ -8,7 +8,7 @@ import Testing
 
 /// Weather and temperature locks with the built chestd, a real gpsd fed by gpsfake for the position, and a real
 /// HTTP server on loopback answering as Open-Meteo and OpenWeatherMap document.
-@Suite(.serialized, .timeLimit(.minutes(4)))
+@Suite(.realProcesses, .timeLimit(.minutes(4)))
 struct WeatherUnlockTests {
     static let place = Coordinate(latitude: 46.5197, longitude: 6.6323)
 
@@ -56,7 +56,6 @@ struct WeatherUnlockTests {
         try scene.start()
         try world.waitUntil("a reading arrived", timeout: 30) { try world.status()["weather"] is [String: Any] }
         server.stop()
-        usleep(500_000)
         #expect(try world.states() == ["snowy": "locked", "cold": "locked"])
         let snowy = try world.list().first { $0["title"] as? String == "snowy" }?["id"] as? String ?? ""
         let read = try world.chest(["read", snowy]).stdout
@@ -70,11 +69,13 @@ struct WeatherUnlockTests {
         try dropWeatherLocks(world)
         try scene.start()
         try world.waitUntil("the first request", timeout: 30) { server.hits >= 1 }
-        sleep(8)
+        try world.waitUntil("chestd notes the refusal", timeout: 30) {
+            (try world.status()["notes"] as? [String] ?? []).contains { $0.hasPrefix("weather:") }
+        }
+        // Each fix is a chance to ask again: ten seconds of them, and the refusal still holds.
+        try world.waitForFixes(seconds: 10)
         #expect(server.hits == 1)
         #expect(world.daemonLog.contains("429") || world.daemonLog.lowercased().contains("rate"), "\(world.daemonLog)")
-        let notes = try world.status()["notes"] as? [String] ?? []
-        #expect(notes.contains { $0.hasPrefix("weather:") }, "\(notes)")
         #expect(world.daemonIsRunning)
     }
 
@@ -103,7 +104,8 @@ struct WeatherUnlockTests {
             .drop("place", [.location(center: Coordinate(latitude: 47, longitude: 8), radius: 30)], into: world.chest)
         try scene.start()
         try world.waitUntil("a fix", timeout: 20) { (try world.status()["fix"] as? [String: Any]) != nil }
-        sleep(3)
+        // Each fix is a chance to ask: five seconds of them, and no request.
+        try world.waitForFixes(seconds: 5)
         #expect(server.hits == 0)
     }
 

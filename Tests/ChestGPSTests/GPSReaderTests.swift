@@ -7,7 +7,7 @@ import Foundation
 import Testing
 
 /// GPSReader against a real gpsd 3.22, fed by gpsfake or by a pty.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.realProcesses, .timeLimit(.minutes(2)))
 struct GPSReaderTests {
     let log = Log(sink: { _ in })
     let start = Date(timeIntervalSince1970: 1_780_304_400)  // 2026-06-01T09:00:00Z
@@ -66,13 +66,15 @@ struct GPSReaderTests {
     @Test func absentGpsdIsReportedOnceThenConnectedWhenItStarts() async throws {
         let port = LoopbackPort.free()
         let events = EventRecorder<GPSEvent>()
-        let reader = GPSReader(host: "localhost", port: String(port), log: log, onEvent: events.record)
+        let lines = EventRecorder<String>()
+        let reader = GPSReader(host: "localhost", port: String(port), log: Log(verbose: true, sink: lines.record),
+                               onEvent: events.record)
         reader.start()
         defer { reader.stop() }
         #expect(await events.wait(timeout: 5) { !$0.isEmpty })
         #expect(events.all.first == .disconnected(server: "localhost:\(port)", reason: "can't connect to host/port pair"))
         // Let at least one retry fail too: that must not be reported again.
-        try await Task.sleep(for: .seconds(1.5))
+        #expect(await lines.wait(timeout: 5) { $0.count { $0.contains("next try in") } >= 2 }, "\(lines.all)")
 
         let walk = NMEAWalk(waypoints: [.init(a, altitudeMSL: 410, hold: 80)], start: start)
         let fake = try GPSFake(walk: walk, delay: 0.02, port: port)
@@ -124,7 +126,12 @@ struct GPSReaderTests {
         let elapsed = clock.measure { reader.stop() }
         #expect(elapsed < .milliseconds(1500))
         let count = events.all.count
-        try await Task.sleep(for: .milliseconds(500))
+        // gpsd goes on sending: another reader hears it while the stopped one hears nothing more.
+        let witness = EventRecorder<GPSEvent>()
+        let other = GPSReader(host: "localhost", port: String(fake.port), log: log, onEvent: witness.record)
+        other.start()
+        defer { other.stop() }
+        #expect(await witness.wait(timeout: 15) { $0.fixes.count >= 3 })
         #expect(events.all.count == count)
     }
 
@@ -149,12 +156,6 @@ struct GPSReaderTests {
             #expect(coordinate.longitude >= entry.longitudes.lowerBound - margin
                     && coordinate.longitude <= entry.longitudes.upperBound + margin,
                     "\(entry.name): longitude \(coordinate.longitude) outside \(entry.longitudes)")
-        }
-    }
-
-    @Test func replayLogsArePresentOrTheSkipIsExplained() {
-        if GPSLogs.entries().isEmpty {
-            print("SKIP replayedLogYieldsFixesInsideItsBox: no logs.tsv or logs in \(GPSLogs.directory.path)")
         }
     }
 }
