@@ -113,8 +113,9 @@ printf 'start %s\nspeed 2\n47.376900 8.541700 410\n47.394880 8.541700 430\n' "$(
 cpu_against_gpspipe "$work/chest1" "$work/walk1000.nmea" 0.01 fast
 
 echo "== 6. another feed: a noisy walk of 600 epochs (RMC, GGA, GSA; no GSV) at 15 ms a sentence, 10,000 dense locks"
-# 10,000 location locks of 10 to 500 m within about 500 m of the walk's start, so every fix falls in many
-# candidates' cells and a few hundred circles; the walk wanders ±3 m around 1.4 m/s north (scripts/noisy-feed.py).
+# 10,000 location locks of 10 to 500 m, 600 m to 1.1 km east of the walk: in the cells it crosses, so every fix
+# weighs thousands of candidates, yet never reached (chest-bench messages N DIR dense). The walk wanders ±3 m
+# around 1.4 m/s north (scripts/noisy-feed.py).
 mkdir -p "$work/dense-files" "$work/chest6" "$work/run6" && chmod 700 "$work/run6"
 "$bin/chest-bench" messages 10000 "$work/dense-files" dense
 CHEST_DIR="$work/chest6" CHEST_SOCKET="$work/run6/s" CHEST_GPSD=127.0.0.1:9 "$bin/chestd" 2> "$work/chestd6.log" &
