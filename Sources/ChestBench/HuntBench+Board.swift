@@ -40,7 +40,8 @@ extension HuntBench {
             var problem: String?
             do { try ReceiptSigner.verify(envelope.receipt!) } catch { problem = error.description }
             lap(3)
-            let events = board.record(envelope, receiptProblem: problem, receivedAt: Date())
+            let events = board.record(envelope, receiptProblem: problem, proof: ReceiptProof.check(envelope.receipt!, hunt: hunt),
+                                      receivedAt: Date())
             lap(4)
             // `chest board --json` prints each event; every board keeps the message in its journal.
             for event in events {

@@ -9,6 +9,8 @@ import Foundation
 struct BoardFeed {
     private(set) var board: HuntBoard
     private(set) var gate: HuntGate
+    /// The organiser's hunt file: its page keys check the proofs in receipts.
+    private let hunt: HuntFile
     private let journalPath: String
     private var journal: FileHandle?
     /// The latest lines worth showing, newest last.
@@ -23,6 +25,7 @@ struct BoardFeed {
 
     init(hunt: HuntFile, huntPath: String) {
         board = HuntBoard(hunt: hunt)
+        self.hunt = hunt
         gate = HuntGate(hunt: hunt)
         journalPath = Self.journalPath(huntPath: huntPath)
     }
@@ -76,14 +79,18 @@ struct BoardFeed {
         case .accepted:
             if let signature = envelope.signature { believed.insert(signature) }
             var problem: String?
+            var proof = HuntBoard.ProofCheck.missing
             if let receipt = envelope.receipt {
                 do {
                     try ReceiptSigner.verify(receipt)
                 } catch {
                     problem = error.description
                 }
+                proof = ReceiptProof.check(receipt, hunt: hunt)
             }
-            return note(board.record(envelope, receiptProblem: problem, receivedAt: now), at: now)
+            let claimed = envelope.status.map { ReaderClaim.isValid($0, hunt: hunt.id, team: envelope.sender) } ?? false
+            return note(board.record(envelope, receiptProblem: problem, proof: proof, readerClaimValid: claimed,
+                                     receivedAt: now), at: now)
         case let .refused(refusal):
             return note(board.recordRefusal(refusal, topic: topic, at: now), at: now)
         }

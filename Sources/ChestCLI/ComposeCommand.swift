@@ -27,7 +27,7 @@ struct ComposeCommand: ChestCommand, Equatable {
                 completion: .words(["1", "2"])),
         .option("--seal-cost", value: "LEVEL", help: "Argon2id cost of each guess: interactive (default), moderate or sensitive",
                 completion: .words(SealCost.Level.allCases.map(\.rawValue))),
-        .option("--hunt", value: "FILE", help: "the organiser's hunt file, for release locks (its keys are made and kept there)",
+        .option("--hunt", value: "FILE", help: "the organiser's hunt file: release keys and each page's key (for the board's proofs) are kept there",
                 completion: .files(extension: "hunt")),
         .option("--require", value: "hardware", help: "location and altitude locks count only fixes from a hardware receiver",
                 completion: .words(["hardware"])),
@@ -156,6 +156,9 @@ struct ComposeCommand: ChestCommand, Equatable {
                 }
             }
         }
+        if draft.hunt != nil, draft.format < 2 {
+            throw UsageError("--hunt records each page's key for the board's proofs of opening, so it needs format 2")
+        }
     }
 
     func run(settings: Settings) throws {
@@ -180,7 +183,7 @@ struct ComposeDraft: Equatable {
     /// 2 unless `--format 1`.
     var format = MessageFile.version
     var sealCost = SealCost.defaultLevel
-    /// `--hunt FILE`: where release locks find (or keep) their keys.
+    /// `--hunt FILE`: where release locks find (or keep) their keys, and page keys are recorded for proofs.
     var hunt: String?
 }
 

@@ -15,7 +15,10 @@ extension Composer {
             let number = index + 1
             let setA = try sealedSet(draftPage.setA, fix, page: number, releases: &releases)
             let setB = try sealedSet(draftPage.setB, fix, page: number, releases: &releases)
-            let page = PageSealer.seal(text: draftPage.text, setA: setA, setB: setB, id: id, page: number, cost: cost)
+            let pageKey = Sealer.randomBytes(SealedPage.keyBytes)
+            let page = PageSealer.seal(text: draftPage.text, setA: setA, setB: setB, id: id, page: number, cost: cost,
+                                       pageKey: pageKey)
+            releases?.record(id, title: draft.title ?? "", page: number, key: pageKey, guarded: page.protection != .sealed)
             pages.append(page)
             report.append("page \(number): " + Self.protectionSentence(page, sets: [setA, setB], cost: cost))
         }

@@ -101,7 +101,7 @@ public final class Daemon {
         weatherTimer = WakeTimer { sink.yield(.wake) }
         defer { wakeTimer?.stop(); weatherTimer?.stop() }
         if let restored = weather.restore() { feed(.weatherRestored(restored)) }
-        sealWorker = SealWorker { sink.yield(.keyDerived($0, $1)) }
+        sealWorker = SealWorker { sink.yield(.keyDerived($0, $1, proofKey: $2)) }
         defer { sealWorker?.stop() }
         feed(.attemptsRestored(attemptsLedger.loadAll()))
         startHunt()
@@ -176,7 +176,8 @@ public final class Daemon {
             systemd.watchdog()
         case let .weatherFetched(result):
             feed(weather.record(result, now: now()))
-        case let .keyDerived(request, result):
+        case let .keyDerived(request, result, proofKey):
+            if let proofKey { feed(.proofKeyDerived(PageLink(message: request.id, page: request.page), proofKey: proofKey)) }
             feed(.keyDerived(request, result, now()))
         case let .hunt(event):
             handleHunt(event)

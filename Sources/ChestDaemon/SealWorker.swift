@@ -13,10 +13,11 @@ final class SealWorker: @unchecked Sendable {
     private var people: [KeyRequest] = []
     private var cells: [KeyRequest] = []
     private var stopped = false
-    private let deliver: @Sendable (KeyRequest, KeyResult) -> Void
+    /// The request, its answer, and the opened page's proof key (base64) when the key opened it.
+    private let deliver: @Sendable (KeyRequest, KeyResult, String?) -> Void
     private(set) var thread: Thread?
 
-    init(deliver: @escaping @Sendable (KeyRequest, KeyResult) -> Void) {
+    init(deliver: @escaping @Sendable (KeyRequest, KeyResult, String?) -> Void) {
         self.deliver = deliver
         let thread = Thread { [unowned self] in self.loop() }
         thread.name = "chestd-seal"
@@ -31,7 +32,7 @@ final class SealWorker: @unchecked Sendable {
         let isCell = request.cell != nil
         if isCell && cells.count >= Self.capacity {
             condition.unlock()
-            deliver(request, .busy)
+            deliver(request, .busy, nil)
             return
         }
         if isCell { cells.append(request) } else { people.append(request) }
@@ -63,7 +64,12 @@ final class SealWorker: @unchecked Sendable {
             }
             let request = people.isEmpty ? cells.removeFirst() : people.removeFirst()
             condition.unlock()
-            deliver(request, PageSealer.open(request))
+            var pageKey: [UInt8]?
+            let result = PageSealer.open(request, pageKey: &pageKey)
+            // The proof key is made here, while the page key is known; only it is kept (docs/HUNTS.md "Proof of opening").
+            var proofKey: String?
+            if case .opened = result, let pageKey { proofKey = Data(ReceiptProof.key(pageKey: pageKey)).base64EncodedString() }
+            deliver(request, result, proofKey)
         }
     }
 }

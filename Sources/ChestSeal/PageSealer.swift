@@ -31,10 +31,11 @@ public enum PageSealer {
     }
 
     /// Encrypts a page's text and hidden points under a new random key and stores that key once per set.
+    /// `pageKey`: the key to seal under, when the caller keeps it (`compose --hunt` records it for proofs).
     public static func seal(text: String, setA: SetDraft, setB: SetDraft, id: MessageID, page: Int,
-                            cost: SealCost) -> Page {
+                            cost: SealCost, pageKey: [UInt8]? = nil) -> Page {
         Sealer.initialize()
-        let key = Sealer.randomBytes(SealedPage.keyBytes)
+        let key = pageKey ?? Sealer.randomBytes(SealedPage.keyBytes)
         let content = SealedContent(text: text, a: setA.hidden, b: setB.hidden)
         let ciphertext = encrypt(content.plaintext(), key: key, data: SealSecret.contentData(id, page: page))
         var slots: [LockSetName: KeySlot] = [:]
@@ -56,6 +57,12 @@ public enum PageSealer {
 
     /// Tries one request: derive, unwrap, decrypt, decode. Runs on the seal worker's thread, never the loop.
     public static func open(_ request: KeyRequest) -> KeyResult {
+        var pageKey: [UInt8]?
+        return open(request, pageKey: &pageKey)
+    }
+
+    /// `open`, also giving the page key it recovered (for the proof of opening in receipts, `ReceiptProof`).
+    public static func open(_ request: KeyRequest, pageKey: inout [UInt8]?) -> KeyResult {
         Sealer.initialize()
         let key: [UInt8]
         switch request.slot {
@@ -68,6 +75,7 @@ public enum PageSealer {
                   unwrapped.count == SealedPage.keyBytes else { return .wrong }
             key = unwrapped
         }
+        pageKey = key
         guard let plaintext = decrypt(request.ciphertext, key: key, data: request.contentData) else {
             return .damaged("the page key does not open this page's ciphertext")
         }
