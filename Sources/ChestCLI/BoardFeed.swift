@@ -9,8 +9,11 @@ import Foundation
 struct BoardFeed {
     private(set) var board: HuntBoard
     private(set) var gate: HuntGate
-    /// The organiser's hunt file: its page keys check the proofs in receipts.
-    private let hunt: HuntFile
+    /// The organiser's hunt file: its page keys check the proofs in receipts. Read again when it changed, since the
+    /// organiser may compose more messages for the hunt while the board runs.
+    private var hunt: HuntFile
+    private let huntPath: String
+    private var huntModified: Date?
     private let journalPath: String
     private var journal: FileHandle?
     /// The latest lines worth showing, newest last.
@@ -26,6 +29,8 @@ struct BoardFeed {
     init(hunt: HuntFile, huntPath: String) {
         board = HuntBoard(hunt: hunt)
         self.hunt = hunt
+        self.huntPath = huntPath
+        huntModified = Self.modified(huntPath)
         gate = HuntGate(hunt: hunt)
         journalPath = Self.journalPath(huntPath: huntPath)
     }
@@ -86,14 +91,26 @@ struct BoardFeed {
                 } catch {
                     problem = error.description
                 }
+                if hunt.messages?[receipt.message.rawValue] == nil { reloadHunt() }
                 proof = ReceiptProof.check(receipt, hunt: hunt)
             }
-            let claimed = envelope.status.map { ReaderClaim.isValid($0, hunt: hunt.id, team: envelope.sender) } ?? false
-            return note(board.record(envelope, receiptProblem: problem, proof: proof, readerClaimValid: claimed,
-                                     receivedAt: now), at: now)
+            return note(board.record(envelope, receiptProblem: problem, proof: proof,
+                                     claimedReader: ReaderClaim.claimedReader(envelope), receivedAt: now), at: now)
         case let .refused(refusal):
             return note(board.recordRefusal(refusal, topic: topic, at: now), at: now)
         }
+    }
+
+    /// Reads the hunt file again when it changed since it was last read (a message composed with `--hunt` since).
+    private mutating func reloadHunt() {
+        let modified = Self.modified(huntPath)
+        guard modified != huntModified, let file = try? HuntFile.read(path: huntPath), file.id == hunt.id else { return }
+        huntModified = modified
+        hunt.messages = file.messages
+    }
+
+    private static func modified(_ path: String) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
     }
 
     private mutating func note(_ events: [BoardEvent], at now: Date) -> [BoardEvent] {

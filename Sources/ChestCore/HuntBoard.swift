@@ -84,26 +84,29 @@ public struct HuntBoard: Codable, Sendable {
 
     /// Takes in an accepted envelope. For a receipt: `receiptProblem` is nil when the receipt's own signature
     /// verified (`ReceiptSigner.verify`), else why not; `proof` is what the page keys say of its proof. For a
-    /// status: `readerClaimValid` says whether its reader key signed its claim (`ReaderClaim.isValid`).
+    /// status or a receipt: `claimedReader` is the reader key whose claim to play for the sender it carries and that
+    /// signed that claim (`ReaderClaim.claimedReader`), or nil.
     public mutating func record(_ envelope: HuntEnvelope, receiptProblem: String?, proof: ProofCheck = .missing,
-                                readerClaimValid: Bool = false, receivedAt: Date) -> [BoardEvent] {
+                                claimedReader: String? = nil, receivedAt: Date) -> [BoardEvent] {
         guard var team = byName[envelope.sender] else { return [] }
         team.lastHeard = receivedAt
         var events: [BoardEvent] = []
+        claim: if let reader = claimedReader, envelope.kind != .release {
+            if let owner = readerTeams[reader], owner != team.name {
+                // A receipt of that reader is refused below, as wrongReader, for this same reason.
+                guard envelope.kind == .status else { break claim }
+                let why = "\(envelope.kind.rawValue) \(envelope.id): reader key \(Self.short(reader)) already plays for team \(owner)"
+                events += refuse(.wrongReader, why, team: &team, at: receivedAt)
+            } else if readerTeams[reader] == nil {
+                readerTeams[reader] = team.name
+                team.readers.append(reader)
+            }
+        }
         switch envelope.kind {
         case .status:
             guard let status = envelope.status else { return [] }
             team.online = status.online
             if let trust = status.trust { team.trust = trust }
-            if let reader = status.reader, readerClaimValid {
-                if let owner = readerTeams[reader], owner != team.name {
-                    let why = "status \(envelope.id): reader key \(Self.short(reader)) already plays for team \(owner)"
-                    events += refuse(.wrongReader, why, team: &team, at: receivedAt)
-                } else if readerTeams[reader] == nil {
-                    readerTeams[reader] = team.name
-                    team.readers.append(reader)
-                }
-            }
         case .receipt:
             guard let receipt = envelope.receipt else { return [] }
             if let (refusal, why) = judge(receipt, proof: proof, receiptProblem: receiptProblem, team: team.name) {

@@ -179,7 +179,8 @@ final class HuntLink {
         do {
             _ = try outbox.append { id in
                 (HuntTopic.receipt(hunt: hunt.id, team: team.name, id: id),
-                 sign(HuntEnvelope(hunt: hunt.id, sender: team.name, id: id, sent: Date(), receipt: receipt)), true)
+                 sign(HuntEnvelope(hunt: hunt.id, sender: team.name, id: id, sent: Date(), receipt: receipt,
+                                   readerClaim: ReaderClaim.claim(hunt: hunt.id, team: team.name, identity: identity))), true)
             }
             let transition = OwnTracksTransition(receipt: receipt, huntName: hunt.name, team: team.name,
                                                  sharePositions: hunt.sharePositions)

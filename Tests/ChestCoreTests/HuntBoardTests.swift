@@ -16,7 +16,7 @@ import Testing
         var envelope = HuntFixture.statusEnvelope(team, id: id)
         envelope.status?.reader = reader
         envelope.status?.readerClaim = HuntFixture.key(0x50, count: 64)
-        return board.record(envelope, receiptProblem: nil, readerClaimValid: true, receivedAt: at)
+        return board.record(envelope, receiptProblem: nil, claimedReader: reader, receivedAt: at)
     }
 
     @Test func everyTeamIsListedBeforeItIsHeard() {
@@ -85,11 +85,18 @@ import Testing
         let stolen = Self.claim(&board, "blue", id: 3, at: at(20))
         #expect(stolen.first.map { if case .refused("wrongReader", "blue", _) = $0 { true } else { false } } == true)
         #expect(board.teams[1].readers == [HuntFixture.key(0x31)])
+        // A receipt may carry its reader's claim itself (sent before any status): a new reader is learnt from it.
+        var green = HuntFixture.receipt(message: 3)
+        green.reader = HuntFixture.key(0x33)
+        green.signature = HuntFixture.key(0x34, count: 64)
+        let credited = board.record(HuntFixture.receiptEnvelope("green", id: 1, receipt: green), receiptProblem: nil,
+                                    proof: .proven, claimedReader: green.reader, receivedAt: at(22))
+        #expect(credited.first.map { if case .unlock = $0 { true } else { false } } == true, "\(credited)")
         // A claim whose signature did not check teaches the board nothing.
         var unchecked = HuntFixture.statusEnvelope("green", id: 5)
         unchecked.status?.reader = HuntFixture.key(0x32)
-        _ = board.record(unchecked, receiptProblem: nil, readerClaimValid: false, receivedAt: at(21))
-        #expect(board.teams[2].readers.isEmpty)
+        _ = board.record(unchecked, receiptProblem: nil, claimedReader: nil, receivedAt: at(21))
+        #expect(board.teams[2].readers == [HuntFixture.key(0x33)])
     }
 
     @Test func aGuardedPageCountsButIsShownUnproven() {
