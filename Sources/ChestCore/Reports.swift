@@ -39,6 +39,8 @@ public struct PageReport: Hashable, Sendable, Codable {
     public var messageSignature: String?
     /// How well the file protects the page from whoever has it: its weakest non-empty set.
     public var protection: Protection = .unsealed
+    /// For an open format 2 page: its proof key (base64), for the proof of opening in `chest receipt`.
+    public var proofKey: String?
 }
 
 public struct SetReport: Hashable, Sendable, Codable {
@@ -101,7 +103,7 @@ extension Engine {
                 return PageReport(number: number, open: true, text: open.content?.text ?? page.text, openedBy: open.set,
                                   openedAt: open.at, sets: [], evidence: open.evidence,
                                   messageSignature: stored.message.seal.map { Data($0.signature).base64EncodedString() },
-                                  protection: page.protection)
+                                  protection: page.protection, proofKey: open.proofKey)
             }
             let sets = LockSetName.allCases.filter { !page[$0].isEmpty }.map { set in
                 SetReport(set: set, locks: page[set].map { lock in

@@ -120,6 +120,26 @@ struct HuntProofTests {
                     == Set(reasons))
         rows = try leaderboard()
         #expect(rows.map { String($0[1]) } == ["red", "blue"], "\(rows)")
+        // `chest verify` on a made-up receipt for the vault (the real message, a made-up proof): not proven, with or
+        // without the hunt file; red's real receipt of the guarded gift is said to prove only that the file was held.
+        let vaultPath = hunt.organiserWorld.root + "/vault.locked"
+        let vault = try MessageFile.decode(Data(contentsOf: URL(fileURLWithPath: vaultPath)))
+        var fake = made(vaultID, title: "vault")
+        fake.messageSignature = Data(try #require(vault.seal).signature).base64EncodedString()
+        fake.proof = Self.randomBase64(32)
+        let fakePath = hunt.organiserWorld.root + "/fake.json"
+        try ReceiptSigner.sign(fake, with: blueReader).fileBytes.write(to: URL(fileURLWithPath: fakePath))
+        let unchecked = try hunt.organiser(["verify", fakePath, vaultPath])
+        #expect(unchecked.status == 0 && unchecked.stdout.contains("(not known to you); the opening is not proven"), "\(unchecked)")
+        #expect(unchecked.stdout.contains("hardware") && unchecked.stdout.contains("(claimed)"), "\(unchecked.stdout)")
+        let checked = try hunt.organiser(["verify", fakePath, vaultPath, "--hunt", hunt.huntPath])
+        #expect(checked.status != 0 && checked.stderr.contains("not proven: the proof of opening was not made with the page's key"),
+                "\(checked)")
+        let redPath = hunt.organiserWorld.root + "/red.json"
+        try redReceipt.fileBytes.write(to: URL(fileURLWithPath: redPath))
+        let genuine = try hunt.organiser(["verify", redPath, gift, "--hunt", hunt.huntPath])
+        #expect(genuine.status == 0 && genuine.stdout.contains("unproven: guarded page"), "\(genuine)")
+
         // The journal keeps no page text, and the join files no page keys.
         #expect(!(try String(contentsOfFile: red.world.root + "/join.hunt", encoding: .utf8)).contains("messages"))
     }
