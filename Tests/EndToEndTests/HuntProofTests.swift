@@ -144,5 +144,29 @@ struct HuntProofTests {
         #expect(!(try String(contentsOfFile: red.world.root + "/join.hunt", encoding: .utf8)).contains("messages"))
     }
 
+    @Test func junkIsJournaledAsItsRefusalOnlyAndStillShownAfterARestart() throws {
+        let broker = try MosquittoBroker.start()
+        defer { broker.stop() }
+        let hunt = try HuntWorld(teams: ["red"], broker: broker)
+        let board = try hunt.startBoard()
+        defer { hunt.stopBoard(board) }
+        let file = try HuntFile.read(path: hunt.huntPath)
+        // Three junk messages of 2 MB each on red's topic: before, each went into the journal in full.
+        for index in 1...3 {
+            try hunt.publish(HuntTopic.receipt(hunt: file.id, team: "red", id: UInt64(index)), Data(repeating: 0x7b, count: 2 << 20))
+        }
+        try hunt.organiserWorld.waitUntil("the board refuses the three", timeout: 30) {
+            hunt.boardEvents(board).count { $0["reason"] as? String == "malformed" } == 3
+        }
+        let size = (try FileManager.default.attributesOfItem(atPath: hunt.huntPath + ".board")[.size] as? Int) ?? 0
+        #expect(size < 2_000, "the journal is \(size) bytes")
+        hunt.stopBoard(board)
+        let again = try hunt.startBoard()
+        defer { hunt.stopBoard(again) }
+        try hunt.organiserWorld.waitUntil("the restarted board shows them again", timeout: 20) {
+            hunt.boardEvents(again).count { $0["reason"] as? String == "malformed" && $0["team"] as? String == "red" } == 3
+        }
+    }
+
     static func randomBase64(_ count: Int) -> String { Data(Sealer.randomBytes(count)).base64EncodedString() }
 }
