@@ -10,7 +10,7 @@ function __chest_path
         switch "$path:$words[1]"
             case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--quest' 'compose:--format' 'compose:--seal-cost' 'compose:--hunt' 'compose:--require' 'pin:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'verify:--hunt' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--output' 'hunt team add:-o' 'hunt release:--hunt' 'hunt release:--timeout' 'board:--timeout' 'config:--unset' 'simulate:--weather' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
                 set -e words[1]
-            case ':compose' ':import' ':list' ':read' ':pin' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':receipt' ':verify' ':hunt' 'hunt:create' 'hunt:team' 'hunt team:add' 'hunt:join' 'hunt:leave' 'hunt:release' ':board' ':config' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
+            case ':compose' ':import' ':list' ':read' ':pin' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':receipt' ':verify' ':senders' 'senders:list' 'senders:trust' 'senders:forget' ':hunt' 'hunt:create' 'hunt:team' 'hunt team:add' 'hunt:join' 'hunt:leave' 'hunt:release' ':board' ':config' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
                 set -a path $words[1]
         end
         set -e words[1]
@@ -63,6 +63,10 @@ function __chest_value_8
     sh -c 'for saved in \'\' --saved; do chest list $saved --json; done 2>/dev/null | sed -n \'s/^ *"id" *: *"\\([^"]*\\)".*/\\1/p\''
 end
 
+function __chest_value_9
+    sh -c 'for saved in \'\' --saved; do chest list $saved --json; done 2>/dev/null | sed -n \'s/^ *"id" *: *"\\([^"]*\\)".*/\\1/p\''
+end
+
 complete -c chest -f
 complete -c chest -n '__chest_is \'\'' -l socket -r -F -d 'chestd\'s control socket (default $CHEST_SOCKET, else $XDG_RUNTIME_DIR/chestd.sock)'
 complete -c chest -n '__chest_is \'\'' -l chest -r -a '(__fish_complete_directories)' -d 'the chest directory (default $CHEST_DIR, else $XDG_DATA_HOME/chest)'
@@ -82,6 +86,7 @@ complete -c chest -n '__chest_is \'\'' -a status -d 'gpsd, the fix, the clock, t
 complete -c chest -n '__chest_is \'\'' -a watch -d 'follow events as they happen'
 complete -c chest -n '__chest_is \'\'' -a receipt -d 'export a signed receipt of an unlock'
 complete -c chest -n '__chest_is \'\'' -a verify -d 'check an unlock receipt against the message it claims'
+complete -c chest -n '__chest_is \'\'' -a senders -d 'the senders\' keys chest knows: list, trust a new key, forget a name'
 complete -c chest -n '__chest_is \'\'' -a hunt -d 'run a hunt for several teams over an MQTT broker: create, add teams, join, release'
 complete -c chest -n '__chest_is \'\'' -a board -d 'the organiser\'s live board: each team, pages opened and when, trust, refused messages'
 complete -c chest -n '__chest_is \'\'' -a config -d 'show or change settings'
@@ -143,6 +148,15 @@ complete -c chest -n '__chest_is \'verify\'' -l hunt -r -a '(__fish_complete_suf
 complete -c chest -n '__chest_is \'verify\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'verify\'' -a '(__fish_complete_suffix .json)'
 complete -c chest -n '__chest_is \'verify\'' -a '(__fish_complete_suffix .locked)'
+complete -c chest -n '__chest_is \'senders\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'senders\'' -a list -d 'each known sender, the short fingerprint of its key, and since when'
+complete -c chest -n '__chest_is \'senders\'' -a trust -d 'trust the key of this message\'s sender under its name, replacing the one you had'
+complete -c chest -n '__chest_is \'senders\'' -a forget -d 'forget a sender\'s name and key: its next message is met anew'
+complete -c chest -n '__chest_is \'senders list\'' -l json -d 'print JSON'
+complete -c chest -n '__chest_is \'senders list\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'senders trust\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'senders trust\'' -a '(__chest_value_8)'
+complete -c chest -n '__chest_is \'senders forget\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'hunt\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'hunt\'' -a create -d 'create a hunt file for the organiser'
 complete -c chest -n '__chest_is \'hunt\'' -a team -d 'add a team to a hunt'
@@ -185,11 +199,11 @@ complete -c chest -n '__chest_is \'nav\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'map\'' -l output -s o -r -a '(__fish_complete_suffix .svg)' -d 'the SVG file to write'
 complete -c chest -n '__chest_is \'map\'' -l png -d 'also write a PNG beside it'
 complete -c chest -n '__chest_is \'map\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'map\'' -a '(__chest_value_8)'
+complete -c chest -n '__chest_is \'map\'' -a '(__chest_value_9)'
 complete -c chest -n '__chest_is \'export\'' -l gpx -d 'write GPX 1.1'
 complete -c chest -n '__chest_is \'export\'' -l geojson -d 'write GeoJSON (RFC 7946)'
 complete -c chest -n '__chest_is \'export\'' -l output -s o -r -F -d 'the file to write (default: standard output)'
 complete -c chest -n '__chest_is \'export\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'export\'' -F
 complete -c chest -n '__chest_is \'help\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin save unsave delete undelete status watch receipt verify hunt board config preview simulate nav map export help'
+complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin save unsave delete undelete status watch receipt verify senders hunt board config preview simulate nav map export help'

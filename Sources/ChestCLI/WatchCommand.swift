@@ -99,12 +99,27 @@ struct WatchCommand: ChestCommand {
                 print(String(decoding: line, as: UTF8.self))
             } else if let event = try? ChestJSON.decoder().decode(ChestEvent.self, from: line) {
                 print(printer.text(event, receivedAt: Date()))
+                if case let .ingested(id, _) = event, let from = senderLine(id, settings) { print(from) }
             } else {
                 continue
             }
             fflush(nil)
             shown += 1
         }
+    }
+
+    /// Under a message that came in: its sender and key, flagged when the name is known with another key
+    /// (docs/SECURITY.md "Known senders"); nil for your own, or when chestd cannot say.
+    private func senderLine(_ id: MessageID, _ settings: Settings) -> String? {
+        guard let report = try? CLI.client(settings).call(ControlRequest(op: .read, id: id.rawValue), expecting: ReadReport.self) else {
+            return nil
+        }
+        var senders = SenderCheck(settings: settings)
+        guard let note = senders.note(from: report.from, key: report.senderKey, sentByYou: report.sentByYou) else { return nil }
+        senders.save()
+        let text = note.warning.map { "warning: " + $0 } ?? "from \(TerminalText.escaped(report.from)) (key \(note.fingerprint))"
+        let painted = note.isChanged && !json && Output.colour ? "\u{1B}[1;31m\(text)\u{1B}[0m" : text
+        return "          " + painted
     }
 
     /// Connects, asks for events and learns the IDs already in the chest, so that short IDs stay unique.

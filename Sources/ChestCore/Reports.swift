@@ -11,6 +11,8 @@ public struct ListItem: Hashable, Sendable, Codable {
     public var state: String
     public var sentByYou: Bool
     public var receivedAt: Date
+    /// The sender's Ed25519 public key (base64), which sealed the message: what the name cannot fake.
+    public var senderKey: String?
 }
 
 /// Everything `chest read` shows about one message.
@@ -22,6 +24,8 @@ public struct ReadReport: Hashable, Sendable, Codable {
     public var state: String
     public var sentByYou: Bool
     public var pages: [PageReport]
+    /// The sender's Ed25519 public key (base64), which sealed the message.
+    public var senderKey: String?
 }
 
 public struct PageReport: Hashable, Sendable, Codable {
@@ -80,7 +84,8 @@ extension Engine {
     public func listItem(_ stored: StoredMessage) -> ListItem {
         ListItem(id: stored.id, title: stored.message.title, from: stored.message.from, chest: stored.chest,
                  pages: stored.message.pages.count, openPages: stored.state.openPageNumbers, state: stored.stateName,
-                 sentByYou: stored.sentByYou, receivedAt: stored.state.ingestedAt)
+                 sentByYou: stored.sentByYou, receivedAt: stored.state.ingestedAt,
+                 senderKey: stored.message.seal.map { Data($0.publicKey).base64EncodedString() })
     }
 
     /// The messages of one chest, newest first.
@@ -116,7 +121,8 @@ extension Engine {
                               protection: page.protection)
         }
         return ReadReport(id: id, title: stored.message.title, from: stored.message.from, chest: stored.chest,
-                          state: stored.stateName, sentByYou: stored.sentByYou, pages: pages)
+                          state: stored.stateName, sentByYou: stored.sentByYou, pages: pages,
+                          senderKey: stored.message.seal.map { Data($0.publicKey).base64EncodedString() })
     }
 
     /// Why one lock does not hold yet, or nil when it holds.
