@@ -205,3 +205,21 @@ import Testing
         }
     }
 }
+
+/// Known senders, trust on first use (docs/SECURITY.md "Known senders").
+@Suite struct KnownSendersModelTests {
+    @Test func aNameMetFirstKeepsItsKeyAndAnotherKeyIsFlaggedUntilTrusted() throws {
+        var known = KnownSenders()
+        let t0 = CoreFixture.t0
+        #expect(known.meet("Organiser", key: "A", at: t0) == .new)
+        #expect(known.meet("Organiser", key: "A", at: t0.addingTimeInterval(5)) == .known)
+        #expect(known.meet("Organiser", key: "B", at: t0) == .changed(previous: .init(key: "A", since: t0)))
+        #expect(known.verdict("Organiser\u{202E}", key: "B") == .new, "another name, shown escaped")
+        known.trust("Organiser", key: "B", at: t0.addingTimeInterval(9))
+        #expect(known.verdict("Organiser", key: "B") == .known)
+        #expect(known.forget("Organiser") && !known.forget("Organiser"))
+        let restored = try ChestJSON.decoder().decode(KnownSenders.self, from: ChestJSON.encoder().encode(known))
+        #expect(restored == known)
+        #expect(KnownSenders.changedWords("Org\u{202E}") == "Org\\u{202e} \u{2014} not the key you had before")
+    }
+}
