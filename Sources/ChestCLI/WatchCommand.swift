@@ -108,17 +108,18 @@ struct WatchCommand: ChestCommand {
         }
     }
 
-    /// Under a message that came in: its sender and key, flagged when the name is known with another key
-    /// (docs/SECURITY.md "Known senders"); nil for your own, or when chestd cannot say.
+    /// Under a message that came in, when its sender's name is known with another key: the flag (docs/SECURITY.md
+    /// "Known senders"); nil otherwise (a name met for the first time is recorded), or when chestd cannot say.
     private func senderLine(_ id: MessageID, _ settings: Settings) -> String? {
         guard let report = try? CLI.client(settings).call(ControlRequest(op: .read, id: id.rawValue), expecting: ReadReport.self) else {
             return nil
         }
         var senders = SenderCheck(settings: settings)
-        guard let note = senders.note(from: report.from, key: report.senderKey, sentByYou: report.sentByYou) else { return nil }
+        let note = senders.note(from: report.from, key: report.senderKey, sentByYou: report.sentByYou)
         senders.save()
-        let text = note.warning.map { "warning: " + $0 } ?? "from \(TerminalText.escaped(report.from)) (key \(note.fingerprint))"
-        let painted = note.isChanged && !json && Output.colour ? "\u{1B}[1;31m\(text)\u{1B}[0m" : text
+        guard let warning = note?.warning else { return nil }
+        let text = "warning: \(warning); if the sender really changed keys: chest senders trust \(report.id.short)"
+        let painted = Output.colour ? "\u{1B}[1;31m\(text)\u{1B}[0m" : text
         return "          " + painted
     }
 
