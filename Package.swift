@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "ChestCoreTests", dependencies: ["ChestCore"]),
         .testTarget(name: "ChestSimulatorTests", dependencies: ["ChestCore", "ChestSimulator"]),
         .testTarget(name: "ChestArgumentsTests", dependencies: ["ChestArguments"]),
-        .testTarget(name: "ChestCLITests", dependencies: ["ChestArguments", "ChestCLI", "ChestDaemon", "ChestCore", "ChestSimulator",
+        .testTarget(name: "ChestCLITests", dependencies: ["ChestArguments", "ChestCLI", "ChestDaemon", "ChestCore", "ChestSeal", "ChestSimulator",
                                                           "ChestTestSupport"]),
         .testTarget(name: "ChestIOTests", dependencies: ["ChestIO", "ChestGPS", "ChestSeal", "ChestSimulator", "ChestWeather",
                                                          "ChestTestSupport"]),

@@ -50,7 +50,7 @@ _chest()
 _chest_takes_value()
 {
     case "$1:$2" in
-        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--lock' | 'compose:--quest' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--hunt' | 'compose:--require' | 'pin:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'verify:--hunt' | 'hunt create:--broker' | 'hunt create:--ca' | 'hunt create:--output' | 'hunt create:-o' | 'hunt team add:--hunt' | 'hunt team add:--output' | 'hunt team add:-o' | 'hunt release:--hunt' | 'hunt release:--timeout' | 'board:--timeout' | 'config:--unset' | 'simulate:--weather' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
+        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--lock' | 'compose:--quest' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--search-area' | 'compose:--hunt' | 'compose:--require' | 'pin:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'verify:--hunt' | 'hunt create:--broker' | 'hunt create:--ca' | 'hunt create:--output' | 'hunt create:-o' | 'hunt team add:--hunt' | 'hunt team add:--output' | 'hunt team add:-o' | 'hunt release:--hunt' | 'hunt release:--timeout' | 'board:--timeout' | 'config:--unset' | 'simulate:--weather' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
             return 0
             ;;
     esac
@@ -75,7 +75,7 @@ _chest_options()
             echo '--socket --chest --config --version --help -h'
             ;;
         'compose')
-            echo '--output -o --force --title --from --page --lock --or --quest --keep-ids --format --seal-cost --hunt --require --help -h'
+            echo '--output -o --force --title --from --page --lock --or --quest --keep-ids --format --seal-cost --search-area --hunt --require --help -h'
             ;;
         'import')
             echo '--help -h'
@@ -228,7 +228,7 @@ _chest_value()
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             ;;
         'compose:--format')
-            mapfile -t COMPREPLY < <(compgen -W '1 2' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W '1 2 3' -- "$cur")
             ;;
         'compose:--seal-cost')
             mapfile -t COMPREPLY < <(compgen -W 'interactive moderate sensitive' -- "$cur")
@@ -256,7 +256,7 @@ _chest_value()
         'unsave:0')
             mapfile -t COMPREPLY < <(compgen -W "$(for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p')" -- "$cur")
             ;;
-        'delete:0')
+        'delete:'[0-9]*)
             mapfile -t COMPREPLY < <(compgen -W "$(for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p')" -- "$cur")
             ;;
         'watch:--events')

@@ -8,7 +8,7 @@ function __chest_path
     set -l path
     while set -q words[1]
         switch "$path:$words[1]"
-            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--quest' 'compose:--format' 'compose:--seal-cost' 'compose:--hunt' 'compose:--require' 'pin:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'verify:--hunt' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--output' 'hunt team add:-o' 'hunt release:--hunt' 'hunt release:--timeout' 'board:--timeout' 'config:--unset' 'simulate:--weather' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
+            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--quest' 'compose:--format' 'compose:--seal-cost' 'compose:--search-area' 'compose:--hunt' 'compose:--require' 'pin:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'verify:--hunt' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--output' 'hunt team add:-o' 'hunt release:--hunt' 'hunt release:--timeout' 'board:--timeout' 'config:--unset' 'simulate:--weather' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
                 set -e words[1]
             case ':compose' ':import' ':list' ':read' ':pin' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':receipt' ':verify' ':senders' 'senders:list' 'senders:trust' 'senders:forget' ':hunt' 'hunt:create' 'hunt:team' 'hunt team:add' 'hunt:join' 'hunt:leave' 'hunt:release' ':board' ':config' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
                 set -a path $words[1]
@@ -80,7 +80,7 @@ complete -c chest -n '__chest_is \'\'' -a read -d 'open pages, and why the other
 complete -c chest -n '__chest_is \'\'' -a pin -d 'try a PIN on a message\'s PIN locks'
 complete -c chest -n '__chest_is \'\'' -a save -d 'move a message to the saved chest (at most 50)'
 complete -c chest -n '__chest_is \'\'' -a unsave -d 'move a message back to the regular chest'
-complete -c chest -n '__chest_is \'\'' -a delete -d 'take a message out of the chest (undelete brings it back)'
+complete -c chest -n '__chest_is \'\'' -a delete -d 'take messages out of the chest (undelete brings them back)'
 complete -c chest -n '__chest_is \'\'' -a undelete -d 'bring a deleted message back'
 complete -c chest -n '__chest_is \'\'' -a status -d 'gpsd, the fix, the clock, the weather, counts'
 complete -c chest -n '__chest_is \'\'' -a watch -d 'follow events as they happen'
@@ -105,8 +105,9 @@ complete -c chest -n '__chest_is \'compose\'' -l lock -r -a '(__chest_value_1)' 
 complete -c chest -n '__chest_is \'compose\'' -l or -d 'switches the page to set B'
 complete -c chest -n '__chest_is \'compose\'' -l quest -r -F -d 'builds every message of a quest file (docs/QUEST.md)'
 complete -c chest -n '__chest_is \'compose\'' -l keep-ids -d 'with --quest: reuse the IDs recorded in QUEST.ids'
-complete -c chest -n '__chest_is \'compose\'' -l format -r -a '1 2' -d 'the file format: 2 (sealed pages, the default) or 1 (text in the clear)'
-complete -c chest -n '__chest_is \'compose\'' -l seal-cost -r -a 'interactive moderate sensitive' -d 'Argon2id cost of each guess: interactive (default), moderate or sensitive'
+complete -c chest -n '__chest_is \'compose\'' -l format -r -a '1 2 3' -d 'the file format: 3 (sealed pages, the default), 2 (its places can be recovered from the file) or 1 (text in the clear)'
+complete -c chest -n '__chest_is \'compose\'' -l seal-cost -r -a 'interactive moderate sensitive' -d 'Argon2id cost of every guess: interactive, moderate or sensitive (default: chosen per secret, docs/SECURITY.md)'
+complete -c chest -n '__chest_is \'compose\'' -l search-area -r -d 'where the sealed places lie, all the file says of them (default: a random disk about 1° across around each)'
 complete -c chest -n '__chest_is \'compose\'' -l hunt -r -a '(__fish_complete_suffix .hunt)' -d 'the organiser\'s hunt file: release keys and each page\'s key (for the board\'s proofs) are kept there'
 complete -c chest -n '__chest_is \'compose\'' -l require -r -a 'hardware' -d 'location and altitude locks count only fixes from a hardware receiver'
 complete -c chest -n '__chest_is \'compose\'' -l help -s h -d 'show this help'
@@ -196,7 +197,7 @@ complete -c chest -n '__chest_is \'simulate\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'simulate\'' -F
 complete -c chest -n '__chest_is \'nav\'' -l once -d 'print one frame and exit'
 complete -c chest -n '__chest_is \'nav\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'map\'' -l output -s o -r -a '(__fish_complete_suffix .svg)' -d 'the SVG file to write'
+complete -c chest -n '__chest_is \'map\'' -l output -s o -r -a '(__fish_complete_suffix .svg)' -d 'the file to write: FILE.svg or FILE.png'
 complete -c chest -n '__chest_is \'map\'' -l png -d 'also write a PNG beside it'
 complete -c chest -n '__chest_is \'map\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'map\'' -a '(__chest_value_9)'

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# gpsd's report to chestd's `watch` event while Argon2id work runs (docs/BENCHMARKS.md, sealed pages): 30 sealed
-# location locks (moderate cost, 0.45 s a derivation) scattered along the demo walk, so chestd keeps deriving cell
-# keys on its seal worker while the walk is replayed at 1 Hz; scripts/latency.py stamps gpsd's TPVs and chestd's
-# fix events as they arrive.
+# gpsd's report to chestd's `watch` event while Argon2id work runs (docs/BENCHMARKS.md, sealed pages): 20 sealed
+# 30 m places of one quest (format 3, the default place cost: 4 passes over 768 MiB) scattered along the demo walk,
+# so chestd keeps deriving cell keys on its seal worker while the walk is replayed at 1 Hz; scripts/latency.py stamps
+# gpsd's TPVs and chestd's fix events as they arrive.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 make -s install-release-build > /dev/null
@@ -14,19 +14,17 @@ trap cleanup EXIT INT TERM
 export TZ=UTC
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 mkdir -p "$work/chest" "$work/run" "$work/files" && chmod 700 "$work/run"
-python3 - "$work/points" <<'PY'
+python3 - "$work/quest" <<'PY'
 import random, sys
 random.seed(7)
+# 20 sealed 30 m places scattered along the demo walk, one quest with a declared search area, at the default cost.
 with open(sys.argv[1], "w") as out:
-    for _ in range(30):
-        out.write(f"{47.3769 + random.uniform(-0.0003, 0.0013):.6f},{8.5417 + random.uniform(-0.0003, 0.0017):.6f}\n")
+    out.write("search-area: 47.3775,8.5425/3km\n")
+    for index in range(1, 21):
+        point = f"{47.3769 + random.uniform(-0.0003, 0.0013):.6f},{8.5417 + random.uniform(-0.0003, 0.0017):.6f}"
+        out.write(f"message: s{index}\ntitle: sealed {index}\npage: page {index}\n  lock: location={point}/30m\n")
 PY
-index=0
-while read -r point; do
-    index=$((index + 1))
-    XDG_CONFIG_HOME="$work/organiser" "$bin/chest" compose --seal-cost moderate -o "$work/files/s$index.locked" \
-        --title "sealed $index" --page "page $index" --lock "location=$point/30m" > /dev/null 2>&1
-done < "$work/points"
+XDG_CONFIG_HOME="$work/organiser" "$bin/chest" compose --quest "$work/quest" -o "$work/files" > /dev/null 2>&1
 cp "$work/files"/*.locked "$work/chest/"
 start_time=$(date -u +%Y-%m-%dT%H:%M:%SZ -d '+3 sec')
 sed "s/^start .*/start $start_time/" demo/walk.txt > "$work/walk.txt"
@@ -44,7 +42,7 @@ wait "$fake" || true
 sleep 1
 status=$(XDG_CONFIG_HOME="$work/reader" CHEST_SOCKET="$work/run/s" "$bin/chest" status --json 2>/dev/null || true)
 wait "$probe" || true
-echo "== gpsd's report to the watch event while Argon2id runs (30 sealed locks, moderate cost)"
+echo "== gpsd's report to the watch event while Argon2id runs (20 sealed places of one quest, default cost)"
 cat "$work/latency.out" 2>/dev/null
 python3 -c 'import json, sys
 try: s = json.loads(sys.argv[1])

@@ -180,20 +180,26 @@ def full_filesystem():
         for line in log.splitlines():
             if b"No space left on device" in line: sys.stderr.write("full tmpfs, chestd: " + line.decode(errors="replace") + "\n")
         in_while_full = len([n for n in os.listdir(world.chest + "/messages") if n.endswith(".locked")])
+        # An attempt is counted and compared, or neither: the next one, the right PIN, is never told another is
+        # "being checked" (it was, until a restart, when the state write succeeded and the ledger's failed).
+        try: wrong = json.load(open(world.chest + "/attempts/" + pin_id + ".json")).get("wrong", 0)
+        except OSError: wrong = 0
         os.unlink(mount + "/ballast")
+        right = world.chest_cmd("pin", pin_id[:12], "1234")
+        accepted = "PIN accepted" in right.stdout
+        if not accepted: sys.stderr.write("full tmpfs, the right PIN after freeing space: " + (right.stdout + right.stderr).strip() + "\n")
         world.settle()
         time.sleep(2)
         listing = {item["id"]: item for item in json.loads(world.chest_cmd("list", "--json").stdout or "[]")}
         opened = listing.get(unlock_id, {}).get("state") == "open"
-        try: wrong = json.load(open(world.chest + "/attempts/" + pin_id + ".json")).get("wrong", 0)
-        except OSError: wrong = 0
         result = world.tally()
         note = (f"ENOSPC x{enospc}" if enospc else "NO ENOSPC") + f", {in_while_full} in while full, import " + \
                ("counted" if import_id in world.imported else "refused" + (" (ENOSPC)" if "No space" in imported.stdout + imported.stderr else "")) + \
                ", PIN " + \
                ("counted" if counted else "refused: " + (attempt.stdout + attempt.stderr).strip()[:40]) + \
-               f", ledger {wrong}" + (", unlocked after" if opened else ", UNLOCK LOST")
-        ok = enospc > 0 and opened and wrong == (1 if counted else 0)
+               f", ledger {wrong}" + (", right PIN accepted after" if accepted else ", RIGHT PIN REFUSED") + \
+               (", unlocked after" if opened else ", UNLOCK LOST")
+        ok = enospc > 0 and opened and accepted and wrong == (1 if counted else 0)
         return result, 1, note if ok else "FAILED: " + note
     finally:
         world.kill()

@@ -23,10 +23,11 @@ struct ComposeCommand: ChestCommand, Equatable {
         .flag("--or", help: "switches the page to set B", repeatable: true),
         .option("--quest", value: "QUEST", help: "builds every message of a quest file (docs/QUEST.md)", completion: .files()),
         .flag("--keep-ids", help: "with --quest: reuse the IDs recorded in QUEST.ids"),
-        .option("--format", value: "N", help: "the file format: 2 (sealed pages, the default) or 1 (text in the clear)",
-                completion: .words(["1", "2"])),
-        .option("--seal-cost", value: "LEVEL", help: "Argon2id cost of each guess: interactive (default), moderate or sensitive",
+        .option("--format", value: "N", help: "the file format: 3 (sealed pages, the default), 2 (its places can be recovered from the file) or 1 (text in the clear)",
+                completion: .words(["1", "2", "3"])),
+        .option("--seal-cost", value: "LEVEL", help: "Argon2id cost of every guess: interactive, moderate or sensitive (default: chosen per secret, docs/SECURITY.md)",
                 completion: .words(SealCost.Level.allCases.map(\.rawValue))),
+        .option("--search-area", value: "LAT,LON/RADIUSkm", help: "where the sealed places lie, all the file says of them (default: a random disk about 1° across around each)"),
         .option("--hunt", value: "FILE", help: "the organiser's hunt file: release keys and each page's key (for the board's proofs) are kept there",
                 completion: .files(extension: "hunt")),
         .option("--require", value: "hardware", help: "location and altitude locks count only fixes from a hardware receiver",
@@ -66,14 +67,24 @@ struct ComposeCommand: ChestCommand, Equatable {
             guard requirement == "hardware" else { throw UsageError("--require takes \"hardware\", not \"\(requirement)\"") }
             draft.requiresHardware = true
         }
-        draft.format = try values.value("--format", "--format is 1 or 2") { Int($0).flatMap { (1...2).contains($0) ? $0 : nil } } ?? 2
+        draft.format = try values.value("--format", "--format is 1, 2 or 3") {
+            Int($0).flatMap { (1...MessageFile.version).contains($0) ? $0 : nil }
+        } ?? MessageFile.version
         draft.sealCost = try values.value("--seal-cost", "--seal-cost is interactive, moderate or sensitive") {
             SealCost.Level(rawValue: $0.lowercased())
-        } ?? SealCost.defaultLevel
+        }
+        if let text = values.value("--search-area") {
+            do {
+                draft.searchArea = try SearchArea.parse(text)
+            } catch {
+                throw UsageError("--search-area: \(error.problem)")
+            }
+        }
         if let path = values.value("--quest") {
             quest = try QuestOptions(path: path, output: draft.output, keepIDs: values.flag("--keep-ids"), force: draft.force,
                                      format: draft.format, sealCost: draft.sealCost, values: values)
             quest?.hunt = draft.hunt
+            quest?.searchArea = draft.searchArea
             return
         }
         for occurrence in values.occurrences {
@@ -180,9 +191,12 @@ struct ComposeDraft: Equatable {
     var pages: [PageDraft] = []
     /// `--require hardware`.
     var requiresHardware = false
-    /// 2 unless `--format 1`.
+    /// 3 unless `--format`.
     var format = MessageFile.version
-    var sealCost = SealCost.defaultLevel
+    /// `--seal-cost`: one level for every set; nil prices each set by its secret.
+    var sealCost: SealCost.Level?
+    /// `--search-area` (or a quest's `search-area:`): where the sealed places lie.
+    var searchArea: SearchArea?
     /// `--hunt FILE`: where release locks find (or keep) their keys, and page keys are recorded for proofs.
     var hunt: String?
 }

@@ -3,30 +3,38 @@ import ChestIO
 import ChestSeal
 import Foundation
 
-/// `compose` in format 2 (docs/FORMAT.md "Format 2"): each page sealed under its own key, each set's key slot
-/// made from its PIN and its location's cell.
+/// `compose` in formats 2 and 3 (docs/FORMAT.md): each page sealed under its own key, each set's key slot made
+/// from its PIN, its place's cells and its release.
 extension Composer {
     /// The sealed pages, and one line per page saying how well each is protected.
     func sealedPages(_ draft: ComposeDraft, id: MessageID, fix: Fix?) throws -> (pages: [Page], report: [String]) {
         var pages: [Page] = [], report: [String] = []
-        let cost = draft.sealCost.cost
         var releases = try draft.hunt.map(ReleaseKeys.init(huntPath:))
         for (index, draftPage) in draft.pages.enumerated() {
             let number = index + 1
-            let setA = try sealedSet(draftPage.setA, fix, page: number, releases: &releases)
-            let setB = try sealedSet(draftPage.setB, fix, page: number, releases: &releases)
-            let pageKey = Sealer.randomBytes(SealedPage.keyBytes)
-            let page = PageSealer.seal(text: draftPage.text, setA: setA, setB: setB, id: id, page: number, cost: cost,
-                                       pageKey: pageKey)
+            if let problem = Message.pageLengthProblem(draftPage.text) { throw ChestError("page \(number): \(problem)") }
+            var sets: [PageSealer.SetDraft] = []
+            for specs in [draftPage.setA, draftPage.setB] {
+                var set = try sealedSet(specs, fix, page: number, draft: draft, releases: &releases)
+                set.cost = SealCost.default(for: set.secretKind, level: draft.sealCost)
+                sets.append(set)
+            }
+            let seconds = sets.reduce(0.0) { $0 + Double($1.derivations(version: draft.format)) * $1.effectiveCost.secondsPerGuess }
+            if seconds >= 1 {
+                printError(String(format: "chest: sealing page %d: %d Argon2id runs, about %.0f s", number,
+                                  sets.reduce(0) { $0 + $1.derivations(version: draft.format) }, seconds.rounded(.up)))
+            }
+            let (page, pageKey) = PageSealer.sealed(text: draftPage.text, setA: sets[0], setB: sets[1], id: id, page: number,
+                                                    version: draft.format)
             releases?.record(id, title: draft.title ?? "", page: number, key: pageKey, guarded: page.protection != .sealed)
             pages.append(page)
-            report.append("page \(number): " + Self.protectionSentence(page, sets: [setA, setB], cost: cost))
+            report.append("page \(number): " + Self.protectionSentence(page, sets: sets))
         }
         try releases?.save()
         return (pages, report)
     }
 
-    static func protectionSentence(_ page: Page, sets: [PageSealer.SetDraft], cost: SealCost) -> String {
+    static func protectionSentence(_ page: Page, sets: [PageSealer.SetDraft]) -> String {
         guard page.protection == .sealed else {
             return "guarded only: whoever has the file can decode it; add a PIN or a location lock to seal it"
         }
@@ -34,13 +42,13 @@ extension Composer {
             return "sealed until you release \u{201C}\(release.name)\u{201D} (chest hunt release \(release.name)): its key is a random 256-bit key"
         }
         let weakest = sets.filter { !$0.locks.isEmpty }.map { set in
-            BruteForce(cellWidth: set.locks.lazy.compactMap { if case let .sealedLocation(grid) = $0 { grid.width } else { nil } }.first,
-                       pinDigits: set.pin?.count, cost: cost)
-        }.min { $0.guesses < $1.guesses }
+            BruteForce(grid: set.locks.lazy.compactMap { if case let .sealedLocation(grid) = $0 { grid } else { nil } }.first,
+                       pinDigits: set.pin?.count, cost: set.effectiveCost)
+        }.min { $0.coreHours < $1.coreHours }
         return weakest?.sentence ?? "sealed"
     }
 
-    private func sealedSet(_ specs: [LockSpec], _ fix: Fix?, page: Int,
+    private func sealedSet(_ specs: [LockSpec], _ fix: Fix?, page: Int, draft: ComposeDraft,
                            releases: inout ReleaseKeys?) throws -> PageSealer.SetDraft {
         var set = PageSealer.SetDraft(locks: [])
         for spec in specs {
@@ -61,8 +69,17 @@ extension Composer {
                 guard abs(center.latitude) + radius / Coordinate.earthRadius * 180 / .pi <= CellGrid.maximumLatitude else {
                     throw ChestError("page \(page): a sealed location works up to ±\(Int(CellGrid.maximumLatitude))° latitude; add ,visible to keep this one in the clear")
                 }
-                set.locks.append(.sealedLocation(CellGrid(center: center, radius: radius)))
                 set.hidden = HiddenLocation(center: center, radius: radius)
+                guard draft.format >= 3 else {
+                    set.locks.append(.sealedLocation(CellGrid(center: center, radius: radius)))
+                    continue
+                }
+                if let area = draft.searchArea, !area.contains(center) {
+                    throw ChestError("page \(page): the place \(String(format: "%.6f,%.6f", center.latitude, center.longitude)) lies outside the search area \(area); widen --search-area or fix the place")
+                }
+                let (grid, salt) = grids.grid(for: center, radius: radius, declared: draft.searchArea)
+                set.locks.append(.sealedLocation(grid))
+                set.gridSalt = salt
             default:
                 set.locks += try resolve([spec], fix, page: page)
             }

@@ -7,6 +7,14 @@ import Foundation
 /// `chest compose`: resolves `here` and PINs, seals the message with the user's identity, writes the file.
 struct Composer {
     let settings: Settings
+    /// The organiser's grids for sealed places, kept in the config directory; shared by every message a quest
+    /// builds with this composer and by later composes.
+    let grids: SealGrids
+
+    init(settings: Settings) {
+        self.settings = settings
+        grids = SealGrids(keptAt: settings.configDirectory + "/grids.json")
+    }
 
     func compose(_ given: ComposeDraft) throws {
         var draft = given
@@ -17,6 +25,9 @@ struct Composer {
         let fix = needsFix ? try currentFix() : nil
         let id = draft.id ?? MessageID(bytes: Sealer.randomBytes(16))
         var pages: [Page] = [], report: [String] = []
+        if draft.format == 1, let index = draft.pages.firstIndex(where: { Message.pageLengthProblem($0.text) != nil }) {
+            throw ChestError("page \(index + 1): \(Message.pageLengthProblem(draft.pages[index].text)!)")
+        }
         if draft.format >= 2 {
             (pages, report) = try sealedPages(draft, id: id, fix: fix)
         } else {
@@ -56,6 +67,7 @@ struct Composer {
         guard data.count <= MessageFile.sizeLimit else {
             throw ChestError(MessageFormatError.tooLarge(size: data.count, limit: MessageFile.sizeLimit).description)
         }
+        grids.save()
         if output == "-" {
             FileHandle.standardOutput.write(data)
             printError(message.id.rawValue)
@@ -108,7 +120,7 @@ struct Composer {
     /// chestd's current qualified fix.
     private func currentFix() throws -> Fix {
         do {
-            return try ControlClient(socketPath: settings.socketPath).call(ControlRequest(op: .fix), expecting: Fix.self)
+            return try ControlClient(socketPath: settings.socketPath).call(ControlRequest.fix, expecting: Fix.self)
         } catch {
             throw ChestError("\"here\" needs chestd's current fix: \(error)")
         }

@@ -75,7 +75,7 @@ struct ConfigCommand: ChestCommand {
     /// Asks a running chestd to read the settings again, and says what came of it.
     static func reload(_ settings: Settings) -> String {
         do {
-            let notes = try CLI.client(settings).call(ControlRequest(op: .reload), expecting: [String].self)
+            let notes = try CLI.client(settings).call(ControlRequest.reload, expecting: [String].self)
             return (["chestd reloaded its settings"] + notes).joined(separator: "; ")
         } catch ControlClientError.notRunning {
             return "chestd is not running; it reads the settings when it starts"

@@ -42,7 +42,7 @@ struct EventPrinter {
             let temperature = weather.temperatureC.map { String(format: ", %.1f °C", $0) } ?? ""
             return ("\(weather.condition?.rawValue ?? "unknown conditions")\(temperature)", "36", "")
         case let .fix(fix):
-            var text = Fix.modeName(fix.mode)
+            var text = fix.mode.description
             if let latitude = fix.latitude, let longitude = fix.longitude {
                 text += "  " + Output.position(latitude, longitude)
             }

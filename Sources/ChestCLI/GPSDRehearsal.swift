@@ -67,7 +67,7 @@ struct GPSDRehearsal {
         }
         guard gpsfakeDone else { throw ChestError("gpsfake did not finish the track in time; see chest simulate without --gpsd") }
         let reports = try rehearsal.items.map { item in
-            try ControlClient(socketPath: socket).call(ControlRequest(op: .read, id: item.draft.id.rawValue), expecting: ReadReport.self)
+            try ControlClient(socketPath: socket).call(ControlRequest.read(id: item.draft.id.rawValue), expecting: ReadReport.self)
         }
         return Outcome(opened: opened, reports: reports)
     }
@@ -96,7 +96,7 @@ struct GPSDRehearsal {
     private func subscribe(_ socket: String, chestd: pid_t, log: String) throws -> ControlClient {
         let deadline = MonotonicClock.now() + 10
         while MonotonicClock.now() < deadline {
-            if let client = try? ControlClient(socketPath: socket), (try? client.send(ControlRequest(op: .watch))) != nil,
+            if let client = try? ControlClient(socketPath: socket), (try? client.send(ControlRequest.watch)) != nil,
                let first = try? client.nextLine(timeout: 2), (try? ControlClient.decode(first, as: Empty.self)) != nil {
                 return client
             }

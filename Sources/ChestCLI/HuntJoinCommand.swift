@@ -38,7 +38,7 @@ struct HuntJoinCommand: ChestCommand {
     /// Asks a running chestd to read the join file again; says so when none runs.
     static func tellChestd(_ settings: Settings) {
         do {
-            _ = try CLI.client(settings).call(ControlRequest(op: .reload), expecting: [String].self)
+            _ = try CLI.client(settings).call(ControlRequest.reload, expecting: [String].self)
             print("chestd took it")
         } catch ControlClientError.notRunning {
             print("chestd is not running; it reads the join file when it starts")

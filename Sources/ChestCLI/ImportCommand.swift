@@ -32,7 +32,7 @@ struct ImportCommand: ChestCommand {
                 continue
             }
             do {
-                let result = try CLI.client(settings).call(ControlRequest(op: .import, path: path), expecting: ImportResult.self)
+                let result = try CLI.client(settings).call(ControlRequest.import(path: path), expecting: ImportResult.self)
                 print(result.id)
             } catch ControlClientError.notRunning(let socket) {
                 throw ControlClientError.notRunning(socket: socket)

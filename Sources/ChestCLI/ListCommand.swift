@@ -18,7 +18,7 @@ struct ListCommand: ChestCommand {
     }
 
     func run(settings: Settings) throws {
-        let items = try CLI.client(settings).call(ControlRequest(op: .list, saved: saved), expecting: [ListItem].self)
+        let items = try CLI.client(settings).call(ControlRequest.list(saved: saved), expecting: [ListItem].self)
         var senders = SenderCheck(settings: settings)
         let notes = items.map { senders.note(from: $0.from, key: $0.senderKey, sentByYou: $0.sentByYou) }
         senders.save()

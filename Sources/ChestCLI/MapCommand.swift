@@ -3,20 +3,22 @@ import ChestCore
 import ChestIO
 import Foundation
 
-/// `chest map [ID...] -o FILE.svg [--png]`: the recorded track, the targets and where pages opened, as SVG.
+/// `chest map [ID...] -o FILE.svg|FILE.png [--png]`: the recorded track, the targets and where pages opened, as SVG
+/// or PNG.
 struct MapCommand: ChestCommand {
     static let name = "map"
     static let abstract = "draw the recorded track, the targets and where pages opened, as SVG"
-    static let synopses = ["[ID...] -o FILE.svg [--png]"]
+    static let synopses = ["[ID...] -o FILE.svg|FILE.png [--png]"]
     static let discussion = """
         Draws the track chestd recorded (the last 6 hours of fixes, in the chest directory's track.txt),
         each location lock with its radius (green once its page is open), and where each page opened, with a
-        scale bar and a north arrow; no map tiles are needed. With IDs, only those messages. --png also
-        writes FILE.png through rsvg-convert or ImageMagick's convert, whichever is installed.
+        scale bar and a north arrow; no map tiles are needed. With IDs, only those messages. -o FILE.png
+        writes a PNG (rendered by rsvg-convert, or ImageMagick's convert); -o FILE.svg writes SVG, and --png
+        also writes FILE.png beside it. Any other extension is refused.
         """
     static let parameters: [Parameter] = [
         .positional("ID", arity: Arity(0, .max), help: "messages to draw (default: every message)", completion: .shellCommand(Chest.listIDs)),
-        .option("--output", "-o", value: "FILE.svg", help: "the SVG file to write", completion: .files(extension: "svg")),
+        .option("--output", "-o", value: "FILE.svg", help: "the file to write: FILE.svg or FILE.png", completion: .files(extension: "svg")),
         .flag("--png", help: "also write a PNG beside it"),
     ]
 
@@ -26,7 +28,10 @@ struct MapCommand: ChestCommand {
 
     init(_ values: ParsedValues) throws(UsageError) {
         ids = values.positional("ID")
-        guard let output = values.value("--output") else { throw UsageError("map needs -o FILE.svg") }
+        guard let output = values.value("--output") else { throw UsageError("map needs -o FILE.svg or -o FILE.png") }
+        guard [".svg", ".png"].contains(where: { output.lowercased().hasSuffix($0) }) else {
+            throw UsageError("map writes SVG or PNG: name the file FILE.svg or FILE.png, not \(output)")
+        }
         self.output = output
         png = values.flag("--png")
     }
@@ -46,17 +51,24 @@ struct MapCommand: ChestCommand {
         if let first = contents.track.points.first, let last = contents.track.points.last {
             drawing.title = "chest map · track \(LockReason.format(first.time, .current)) to \(LockReason.format(last.time, .current))"
         }
+        let wantsPNG = output.lowercased().hasSuffix(".png")
+        // A PNG is rendered from the SVG, written beside it first and removed after.
+        let svg = wantsPNG ? String(output.dropLast(4)) + ".chest-map-\(getpid()).svg" : output
         do {
-            try AtomicFile.write(Data(drawing.svg.utf8), to: absolute(output))
+            try AtomicFile.write(Data(drawing.svg.utf8), to: absolute(svg))
         } catch {
-            throw ChestError("cannot write \(output): \(error.errno)")
+            throw ChestError("cannot write \(svg): \(error.errno)")
         }
-        if png { try convert(output) }
+        if wantsPNG {
+            defer { try? FileManager.default.removeItem(atPath: absolute(svg)) }
+            try convert(svg, to: output)
+        } else if png {
+            try convert(svg, to: String(svg.dropLast(4)) + ".png")
+        }
     }
 
-    /// FILE.png beside FILE.svg, through the first converter installed.
-    private func convert(_ svg: String) throws {
-        let png = (svg.hasSuffix(".svg") ? String(svg.dropLast(4)) : svg) + ".png"
+    /// The SVG rendered to PNG, through the first converter installed.
+    private func convert(_ svg: String, to png: String) throws {
         let converters = [("rsvg-convert", ["-o", png, svg]), ("convert", [svg, png])]
         for (name, arguments) in converters {
             guard let executable = SearchPath.find(name) else { continue }
@@ -65,9 +77,9 @@ struct MapCommand: ChestCommand {
             process.arguments = arguments
             try process.run()
             process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw ChestError("\(name) could not convert \(svg) to PNG") }
+            guard process.terminationStatus == 0 else { throw ChestError("\(name) could not render the map to \(png)") }
             return
         }
-        throw ChestError("--png needs rsvg-convert (Debian: librsvg2-bin) or ImageMagick's convert; \(svg) is written")
+        throw ChestError("a PNG map needs rsvg-convert (Debian: librsvg2-bin) or ImageMagick's convert; write -o FILE.svg instead")
     }
 }

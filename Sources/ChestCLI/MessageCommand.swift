@@ -5,7 +5,8 @@ import ChestIO
 /// `chest save ID`, `unsave ID`, `delete ID`, `undelete [ID]`: one request about one message, answered with what
 /// became of it.
 protocol MessageCommand: ChestCommand {
-    static var operation: ControlRequest.Operation { get }
+    /// The request about message `id` (an ID or a unique prefix).
+    static func request(for id: String) -> ControlRequest
     /// The word of the answer: `saved 7f3a… "Birthday"`.
     static var done: String { get }
     var id: String { get }
@@ -22,7 +23,7 @@ extension MessageCommand {
     func run(settings: Settings) throws { try request(settings) }
 
     func request(_ settings: Settings, id: String? = nil) throws {
-        let result = try CLI.client(settings).call(ControlRequest(op: Self.operation, id: id ?? self.id), expecting: ImportResult.self)
+        let result = try CLI.client(settings).call(Self.request(for: id ?? self.id), expecting: ImportResult.self)
         print("\(Self.done) \(result.id) \"\(result.title)\"")
     }
 }

@@ -74,11 +74,11 @@ struct NavCommand: ChestCommand {
     /// Asks chestd for the status, both chests and every locked message.
     private func refresh(_ state: inout NavState, _ settings: Settings) {
         do {
-            let status = try CLI.client(settings).call(ControlRequest(op: .status), expecting: StatusReport.self, timeout: 5)
-            var items = try CLI.client(settings).call(ControlRequest(op: .list), expecting: [ListItem].self, timeout: 5)
-            items += try CLI.client(settings).call(ControlRequest(op: .list, saved: true), expecting: [ListItem].self, timeout: 5)
-            let reports = try items.filter { $0.state != "open" && !$0.sentByYou }.map { item in
-                try CLI.client(settings).call(ControlRequest(op: .read, id: item.id.rawValue), expecting: ReadReport.self, timeout: 5)
+            let status = try CLI.client(settings).call(ControlRequest.status, expecting: StatusReport.self, timeout: 5)
+            var items = try CLI.client(settings).call(ControlRequest.list(saved: false), expecting: [ListItem].self, timeout: 5)
+            items += try CLI.client(settings).call(ControlRequest.list(saved: true), expecting: [ListItem].self, timeout: 5)
+            let reports = try items.filter { $0.state != .open && !$0.sentByYou }.map { item in
+                try CLI.client(settings).call(ControlRequest.read(id: item.id.rawValue), expecting: ReadReport.self, timeout: 5)
             }
             state.update(status: status, items: items, reports: reports)
         } catch {
@@ -87,7 +87,7 @@ struct NavCommand: ChestCommand {
     }
 
     private func subscribe(_ settings: Settings) -> ControlClient? {
-        guard let client = try? CLI.client(settings), (try? client.send(ControlRequest(op: .watch))) != nil,
+        guard let client = try? CLI.client(settings), (try? client.send(ControlRequest.watch)) != nil,
               let first = try? client.nextLine(timeout: 2), (try? ControlClient.decode(first, as: Empty.self)) != nil
         else { return nil }
         return client

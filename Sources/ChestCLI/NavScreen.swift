@@ -74,13 +74,13 @@ enum NavScreen {
             lines.append("GPS    no report yet from gpsd at \(status.gpsd.server)")
             return lines
         }
-        var parts = [Fix.modeName(fix.mode)]
+        var parts = [fix.mode.description]
         parts.append(fix.satellitesUsed.map { "\($0) satellites" } ?? "satellites unknown")
         parts.append(fix.eph.map { "±\(Int($0.rounded())) m" } ?? "accuracy unknown")
         if let age = fix.ageSeconds { parts.append(String(format: "fix age %.1f s", age)) }
         let stale = (fix.ageSeconds ?? 0) > Fix.maximumAge
         lines.append((stale ? dim : "") + "GPS    " + parts.joined(separator: " · ") + (stale ? plain : ""))
-        if let latitude = fix.latitude, let longitude = fix.longitude, fix.mode >= 2 {
+        if let latitude = fix.latitude, let longitude = fix.longitude, fix.mode.hasPosition {
             let altitude = fix.altitudeMSL.map { String(format: " · %.0f m", $0) } ?? ""
             lines.append(String(format: "       %.5f %@  %.5f %@", abs(latitude), latitude < 0 ? "S" : "N", abs(longitude),
                                 longitude < 0 ? "W" : "E") + altitude)

@@ -86,7 +86,7 @@ struct NavState {
     }
 
     private mutating func observeMotion(_ fix: StatusReport.FixReport?) {
-        guard let fix, fix.mode >= 2, let latitude = fix.latitude, let longitude = fix.longitude,
+        guard let fix, fix.mode.hasPosition, let latitude = fix.latitude, let longitude = fix.longitude,
               (fix.ageSeconds ?? 0) <= Fix.maximumAge else {
             speed = nil
             heading = nil

@@ -15,7 +15,7 @@ enum Output {
             let from = item.sentByYou ? "you" : TerminalText.escaped(item.from)
             let note = index < senders.count ? senders[index] : nil
             let key = note.map { $0.fingerprint + ($0.isChanged ? "!" : "") } ?? "-"
-            lines.append("\(item.id.short)  \(pad(item.state, 7))  \(pad(pages, 5))  \(pad(String(from.prefix(16)), 16))  "
+            lines.append("\(item.id.short)  \(pad(item.state.rawValue, 7))  \(pad(pages, 5))  \(pad(String(from.prefix(16)), 16))  "
                          + "\(pad(key, 19))  \(TerminalText.escaped(item.title))"
                          + (note?.isChanged == true ? "  (\(KnownSenders.changedWords(item.from)))" : ""))
         }
@@ -30,6 +30,9 @@ enum Output {
             lines.append("warning: \(warning); if the sender really changed keys: chest senders trust \(report.id.short)")
         }
         if report.sentByYou { lines.append("you sent this message: its locks stay shut for you") }
+        if report.requiresHardware {
+            lines.append("needs a hardware GPS receiver (the organiser's requirement); the current source: \(report.receiver ?? "unknown")")
+        }
         for page in report.pages {
             lines.append("")
             if page.open {
@@ -62,6 +65,7 @@ enum Output {
     static func protection(_ protection: Protection) -> String {
         switch protection {
         case .sealed: "sealed: the file does not give it away"
+        case .recoverable: "sealed (format 2: the place can be recovered from the file)"
         case .guarded: "guarded only: whoever has the file can decode it"
         case .unsealed: "unsealed (format 1)"
         }
@@ -106,7 +110,7 @@ enum Output {
             title = report.title
             from = report.from
             chest = report.chest.rawValue
-            state = report.state
+            state = report.state.rawValue
             sentByYou = report.sentByYou
             pages = report.pages.map { page in
                 PageJSON(number: page.number, open: page.open, text: page.text, openedBy: page.openedBy?.rawValue,

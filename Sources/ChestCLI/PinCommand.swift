@@ -29,9 +29,9 @@ struct PinCommand: ChestCommand {
     }
 
     func run(settings: Settings) throws {
-        let outcome = try CLI.client(settings).call(ControlRequest(op: .pin, id: id, pin: pin, page: page),
+        let outcome = try CLI.client(settings).call(ControlRequest.pin(id: id, pin: pin, page: page),
                                                     expecting: PINOutcome.self)
-        print(Self.sentence(outcome, report: { try? CLI.client(settings).call(ControlRequest(op: .read, id: id),
+        print(Self.sentence(outcome, report: { try? CLI.client(settings).call(ControlRequest.read(id: id),
                                                                              expecting: ReadReport.self) }))
     }
 

@@ -46,8 +46,8 @@ struct PreviewCommand: ChestCommand {
                         lines.append("      protection: \(protection(spec, sealedByDefault: rehearsal.fromQuest))")
                     }
                 }
-                let sealedText = rehearsal.fromQuest || item.file?.pages[index].sealed != nil
-                lines.append(sealedText ? "  text (sealed in the file until the page opens; format 2):"
+                let version = item.file.map(\.version) ?? (rehearsal.fromQuest ? MessageFile.version : 1)
+                lines.append(version >= 2 ? "  text (sealed in the file until the page opens; format \(version)):"
                                         : "  text (stored in the clear in the file; the reader sees it once the page opens):")
                 lines += page.text.split(separator: "\n", omittingEmptySubsequences: false).map { "  │ " + $0 }
             }
@@ -62,7 +62,11 @@ struct PreviewCommand: ChestCommand {
             let name = rehearsal.name(of: link.message).map { "message \($0)" } ?? "message \(link.message.short) (not in this preview)"
             return "page \(link.page) of \(name)"
         case let .lock(.time(date)): return "from \(LockReason.format(date, timeZone))"
-        case .lock(.sealedLocation): return "a sealed place: the reader sees no distance, only whether it opened"
+        case let .lock(.sealedLocation(grid)):
+            guard let area = grid.area else {
+                return "a sealed place: the reader sees no distance, only whether it opened; sealed (format 2: the place can be recovered from the file)"
+            }
+            return "a sealed place in the search area \(area): the reader sees no distance, only whether it opened"
         case let .visible(inner): return describe(inner, rehearsal, timeZone: timeZone)
         case let .lock(lock): return lock.condition
         case .pin: return "the right PIN"
@@ -71,10 +75,12 @@ struct PreviewCommand: ChestCommand {
         }
     }
 
-    /// How the file keeps the lock (docs/FORMAT.md): a quest is built in format 2 unless it says otherwise, where
+    /// How the file keeps the lock (docs/FORMAT.md): a quest is built in format 3 unless it says otherwise, where
     /// a location and a PIN are sealed into the page's key unless the location is `,visible`.
     static func protection(_ spec: LockSpec, sealedByDefault: Bool) -> String {
         switch spec {
+        case let .lock(.sealedLocation(grid)) where grid.area == nil:
+            return "sealed (format 2: the place can be recovered from the file by enumerating the decimals it was typed with; rebuild it to get format 3)"
         case .lock(.sealedLocation): return sealedPlace
         case .lock(.sealedPIN): return sealedPIN
         case .visible: return clearPlace + " (visible: the reader sees distance and direction)"
@@ -91,6 +97,6 @@ struct PreviewCommand: ChestCommand {
     }
 
     static let clearPlace = "the point is in the clear: anyone with the file can read where it opens"
-    static let sealedPlace = "sealed: the point is inside the page's ciphertext, its key derived from the place (docs/FORMAT.md)"
+    static let sealedPlace = "sealed: the point is inside the page's ciphertext, its key derived from the place's cell; the file says only the search area (docs/FORMAT.md \"Format 3\")"
     static let sealedPIN = "sealed: the PIN is part of the page's key; no hash is stored"
 }

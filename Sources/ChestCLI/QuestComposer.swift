@@ -11,11 +11,13 @@ struct QuestOptions: Equatable {
     var force: Bool
     /// compose's --format and --seal-cost, for every message of the quest.
     var format: Int
-    var sealCost: SealCost.Level
+    var sealCost: SealCost.Level?
     /// compose's --hunt: the organiser's hunt file, for release locks.
     var hunt: String?
+    /// compose's --search-area, for messages whose quest declares none.
+    var searchArea: SearchArea?
 
-    init(path: String, output: String?, keepIDs: Bool, force: Bool, format: Int, sealCost: SealCost.Level,
+    init(path: String, output: String?, keepIDs: Bool, force: Bool, format: Int, sealCost: SealCost.Level?,
          values: ParsedValues) throws(UsageError) {
         guard let output, output != "-" else { throw UsageError("compose --quest needs -o DIR (or -o FILE for a one-message quest)") }
         for name in ["--title", "--from", "--page", "--lock", "--or"] where values.occurrences.contains(where: { $0.name == name }) {
@@ -44,12 +46,16 @@ struct QuestComposer {
         if !options.force, let existing = outputs.first(where: { FileManager.default.fileExists(atPath: $0) }) {
             throw ChestError("\(existing) exists; choose another -o, or overwrite with --force")
         }
+        // One composer for the whole quest: places in one search area share its grid, so a reader derives a
+        // cell's key once for all of them (docs/FORMAT.md "Format 3").
+        let composer = Composer(settings: settings)
         for (draft, output) in zip(drafts, outputs) {
             var compose = ComposeDraft(draft, output: output)
             compose.format = options.format
             compose.sealCost = options.sealCost
             compose.hunt = options.hunt
-            try Composer(settings: settings).compose(compose)
+            compose.searchArea = draft.searchArea ?? options.searchArea
+            try composer.compose(compose)
         }
         try file.record(ids)
     }

@@ -18,7 +18,14 @@ struct QuestFile {
         func nearby(_ file: String) -> String { file.hasPrefix("/") ? file : directory + "/" + file }
         var gpxFiles: [String: GPX] = [:]
         let parser = QuestParser(timeZone: timeZone, pageText: { file in
-            try String(decoding: Data(contentsOf: URL(fileURLWithPath: nearby(file))), as: UTF8.self)
+            let path = nearby(file)
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ChestError(FileManager.default.fileExists(atPath: path)
+                    ? "the file exists but cannot be read (check its permissions)"
+                    : "there is no such file next to the quest (\(path))")
+            }
+            guard let text = String(data: data, encoding: .utf8) else { throw ChestError("the file is not UTF-8 text") }
+            return text
         }, waypoint: { file, name in
             let gpx = try gpxFiles[file] ?? Self.gpx(nearby(file), shown: file)
             gpxFiles[file] = gpx

@@ -18,7 +18,7 @@ struct ReadCommand: ChestCommand {
     }
 
     func run(settings: Settings) throws {
-        let report = try CLI.client(settings).call(ControlRequest(op: .read, id: id), expecting: ReadReport.self)
+        let report = try CLI.client(settings).call(ControlRequest.read(id: id), expecting: ReadReport.self)
         var senders = SenderCheck(settings: settings)
         let note = senders.note(from: report.from, key: report.senderKey, sentByYou: report.sentByYou)
         senders.save()

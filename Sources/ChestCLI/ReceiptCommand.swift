@@ -31,7 +31,7 @@ struct ReceiptCommand: ChestCommand {
     }
 
     func run(settings: Settings) throws {
-        let report = try CLI.client(settings).call(ControlRequest(op: .read, id: id), expecting: ReadReport.self)
+        let report = try CLI.client(settings).call(ControlRequest.read(id: id), expecting: ReadReport.self)
         guard let open = report.pages.first(where: { $0.open && (page == nil || $0.number == page) }) else {
             throw ChestError(page.map { "page \($0) of \(report.id) is not open" } ?? "no page of \(report.id) is open")
         }

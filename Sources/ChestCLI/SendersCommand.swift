@@ -78,7 +78,7 @@ struct SendersTrustCommand: ChestCommand {
     }
 
     func run(settings: Settings) throws {
-        let report = try CLI.client(settings).call(ControlRequest(op: .read, id: id), expecting: ReadReport.self)
+        let report = try CLI.client(settings).call(ControlRequest.read(id: id), expecting: ReadReport.self)
         guard let key = report.senderKey else { throw ChestError("message \(report.id.short) has no sender key") }
         guard !report.sentByYou else { throw ChestError("you sent message \(report.id.short); your own key needs no trust") }
         var known = try KnownSendersFile.load(settings)

@@ -60,7 +60,7 @@ struct SimulateCommand: ChestCommand {
         if gpsd { return try replayThroughGPSD(rehearsal, points, settings: settings) }
         // In-process, a sealed page would need its keys derived the way chestd does off its loop; not done here.
         if let sealed = rehearsal.items.first(where: { $0.file?.pages.contains { $0.sealed != nil } == true }) {
-            throw ChestError("\(sealed.name) has sealed pages (format 2): rehearse its quest, or the file with --gpsd")
+            throw ChestError("\(sealed.name) has sealed pages (format \(sealed.file?.version ?? 3)): rehearse its quest, or the file with --gpsd")
         }
         let simulation = Simulation(messages: try rehearsal.messages(settings: settings), track: points, weather: weather,
                                     timeZone: .current)

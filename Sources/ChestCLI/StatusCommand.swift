@@ -26,7 +26,7 @@ struct StatusCommand: ChestCommand {
         let colour = !json && Output.colour
         repeat {
             let answer = Result { () throws(ControlClientError) in
-                try ControlClient(socketPath: settings.socketPath).call(ControlRequest(op: .status), expecting: StatusReport.self)
+                try ControlClient(socketPath: settings.socketPath).call(ControlRequest.status, expecting: StatusReport.self)
             }
             if !json, case .failure(.notRunning) = answer { print(Self.offline(settings, colour: colour)) }
             let report = try answer.get()
@@ -49,9 +49,9 @@ struct StatusCommand: ChestCommand {
             : paint("not connected", "31") + " (\(report.gpsd.server)\(report.gpsd.reason.map { ": " + $0 } ?? ""))"
         lines.append(row("gpsd", gpsd))
         if let fix = report.fix {
-            let mode = Fix.modeName(fix.mode)
+            let mode = fix.mode.description
             let stale = (fix.ageSeconds ?? 0) > Fix.maximumAge
-            lines.append(row("fix", paint(mode, fix.mode >= 2 && !stale ? "32" : "33") + (stale ? " (stale)" : "")))
+            lines.append(row("fix", paint(mode, fix.mode.hasPosition && !stale ? "32" : "33") + (stale ? " (stale)" : "")))
             if let latitude = fix.latitude, let longitude = fix.longitude {
                 lines.append(row("position", Output.position(latitude, longitude)))
             }

@@ -11,7 +11,7 @@ struct UndeleteCommand: MessageCommand {
         pages, latched locks and PIN attempts. chestd keeps the last \(DeletedMessage.limit) deleted messages \
         for \(Int(DeletedMessage.keptFor / 3600)) h while it runs.
         """
-    static let operation = ControlRequest.Operation.undelete
+    static func request(for id: String) -> ControlRequest { .undelete(id: id) }
     static let done = "undeleted"
     static var parameters: [Parameter] {
         [.positional("ID", arity: .optional, help: "a deleted message's ID or prefix (default: the last deleted)")]

@@ -14,9 +14,12 @@ public struct Cell: Hashable, Sendable, Codable, CustomStringConvertible {
     public var description: String { "\(x),\(y)" }
 }
 
-/// The public helper data of a sealed location lock: a square grid on a local metric projection whose cell
-/// around the hidden point has that point at its centre. It tells where the point is only modulo the cell width
-/// and within a 1° box (docs/FORMAT.md "Sealed locations", docs/SECURITY.md).
+/// The public helper data of a sealed location lock: a square grid on a local metric projection
+/// (docs/FORMAT.md "Sealed locations").
+///
+/// Format 3 draws the grid's shift at random and states the search area the place lies in, so nothing public depends
+/// on the point (docs/FORMAT.md "Format 3"). Format 2 shifted the grid to centre the point in its cell, which tells
+/// the point to whoever enumerates the decimals it was typed with (docs/SECURITY.md "Format 2's leak").
 public struct CellGrid: Hashable, Sendable {
     /// Cell width in metres.
     public var width: Double
@@ -26,13 +29,17 @@ public struct CellGrid: Hashable, Sendable {
     /// Whole degrees near the point: the projection's reference latitude φ0 and longitude λ0.
     public var referenceLatitude: Int
     public var referenceLongitude: Int
+    /// Format 3: the declared search area; the grid is laid over it and the reader tries no cell outside it.
+    public var area: SearchArea?
 
-    public init(width: Double, offsetX: Double, offsetY: Double, referenceLatitude: Int, referenceLongitude: Int) {
+    public init(width: Double, offsetX: Double, offsetY: Double, referenceLatitude: Int, referenceLongitude: Int,
+                area: SearchArea? = nil) {
         self.width = width
         self.offsetX = offsetX
         self.offsetY = offsetY
         self.referenceLatitude = referenceLatitude
         self.referenceLongitude = referenceLongitude
+        self.area = area
     }
 
     /// A sealed point may lie at most this far from the equator: nearer a pole the projection's distortion grows
@@ -41,7 +48,42 @@ public struct CellGrid: Hashable, Sendable {
     /// Cells wider than this are refused: a grid that coarse hides nothing.
     public static let maximumWidth = 100_000.0
 
-    /// The grid that centres a cell on `center` and makes every point within `radius` fall in that cell.
+    /// Format 3: a grid over `area` for places of `radius`, its shift drawn uniformly from `generator`, so where a
+    /// place sits in its cell is uniformly random from the file's view. The reference is the area's centre in whole
+    /// degrees and the width bounds the stretch over the whole area, so neither depends on the place.
+    public init<Generator: RandomNumberGenerator>(area: SearchArea, radius: Double, using generator: inout Generator) {
+        let φ0 = Int(area.latitude.rounded()), λ0 = Self.normalised(Int(area.longitude.rounded()))
+        let farthest = abs(area.latitude) + area.radius / Coordinate.earthRadius * 180 / .pi
+        let width = Self.width(latitude: farthest, referenceLatitude: φ0, radius: radius)
+        self.init(width: width, offsetX: Double.random(in: 0..<width, using: &generator),
+                  offsetY: Double.random(in: 0..<width, using: &generator), referenceLatitude: φ0, referenceLongitude: λ0,
+                  area: area)
+    }
+
+    /// The cells a disk of `radius` around `center` touches: at most 2 × 2, since the width is at least the disk's
+    /// stretched diameter (docs/FORMAT.md "Format 3"). Each holds a key slot, so a reader anywhere in the disk derives
+    /// a key that opens the page.
+    public func cells(touching center: Coordinate, radius: Double) -> [Cell] {
+        let (x, y) = project(center)
+        let band = min(abs(center.latitude) + radius / Coordinate.earthRadius * 180 / .pi, 89.9)
+        let stretch = max(1, cosReference / cos(band * .pi / 180))
+        let halfX = radius * stretch * 1.01 + 1, halfY = radius * 1.01 + 1
+        func index(_ value: Double, _ offset: Double) -> Int64 { Int64(((value - offset) / width).rounded(.down)) }
+        var cells: [Cell] = []
+        for column in index(x - halfX, offsetX)...index(x + halfX, offsetX) {
+            for row in index(y - halfY, offsetY)...index(y + halfY, offsetY) { cells.append(Cell(x: column, y: row)) }
+        }
+        return cells
+    }
+
+    /// Whether a reader at `point` could be within `slack` metres of a place in the search area; always for format 2.
+    public func mayHold(_ point: Coordinate, slack: Double) -> Bool {
+        guard let area else { return true }
+        return area.center.distance(to: point) <= area.radius + slack
+    }
+
+    /// The grid that centres a cell on `center` and makes every point within `radius` fall in that cell: format 2's,
+    /// kept to read and test format 2 files; `compose` no longer writes it.
     public init(center: Coordinate, radius: Double) {
         let φ0 = Int(center.latitude.rounded()), λ0 = Self.normalised(Int(center.longitude.rounded()))
         let width = Self.width(latitude: center.latitude, referenceLatitude: φ0, radius: radius)
@@ -79,7 +121,7 @@ public struct CellGrid: Hashable, Sendable {
     /// Whether the parameters are ones a reader can use: finite, offsets inside the cell, the reference a real
     /// place, the width sane.
     public var isValid: Bool {
-        width.isFinite && width >= 2 * Lock.minimumRadius && width <= Self.maximumWidth
+        (area?.isValid ?? true) && width.isFinite && width >= 2 * Lock.minimumRadius && width <= Self.maximumWidth
             && offsetX.isFinite && offsetY.isFinite && (0..<width).contains(offsetX) && (0..<width).contains(offsetY)
             && abs(referenceLatitude) <= Int(Self.maximumLatitude) + 1 && (-179...180).contains(referenceLongitude)
     }

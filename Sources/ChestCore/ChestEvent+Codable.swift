@@ -17,7 +17,7 @@ extension ChestEvent: Codable {
         case "rejected": self = .rejected(file: line.file ?? "", reason: line.reason ?? "")
         case "gpsd": self = .gpsd(connected: line.connected ?? false, server: line.server ?? "", reason: line.reason)
         case "fix":
-            self = .fix(FixSummary(mode: line.mode ?? 0, latitude: line.latitude, longitude: line.longitude,
+            self = .fix(FixSummary(mode: FixMode(gpsd: line.mode ?? 0), latitude: line.latitude, longitude: line.longitude,
                                    altitudeMSL: line.altitudeMSL, time: line.at))
         case "saved": self = .saved(try need(line.id, "id"), title: line.title ?? "")
         case "deleted": self = .deleted(try need(line.id, "id"), title: line.title ?? "")
@@ -106,7 +106,7 @@ extension ChestEvent: Codable {
             case let .gpsd(connected, server, reason):
                 (self.connected, self.server, self.reason) = (connected, server, reason)
             case let .fix(fix):
-                (mode, latitude, longitude, altitudeMSL, at) = (fix.mode, fix.latitude, fix.longitude, fix.altitudeMSL, fix.time)
+                (mode, latitude, longitude, altitudeMSL, at) = (fix.mode.rawValue, fix.latitude, fix.longitude, fix.altitudeMSL, fix.time)
             case let .clock(reason):
                 self.reason = reason
             case let .weather(weather):

@@ -108,14 +108,14 @@ public struct Unlock: Hashable, Sendable {
 
 /// What a `fix` event says of a fix.
 public struct FixSummary: Hashable, Sendable {
-    public var mode: Int
+    public var mode: FixMode
     public var latitude: Double?
     public var longitude: Double?
     public var altitudeMSL: Double?
     /// The receiver's time for the fix.
     public var time: Date?
 
-    public init(mode: Int, latitude: Double? = nil, longitude: Double? = nil, altitudeMSL: Double? = nil, time: Date? = nil) {
+    public init(mode: FixMode, latitude: Double? = nil, longitude: Double? = nil, altitudeMSL: Double? = nil, time: Date? = nil) {
         self.mode = mode
         self.latitude = latitude
         self.longitude = longitude

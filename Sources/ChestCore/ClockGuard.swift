@@ -47,8 +47,8 @@ public struct ClockGuard: Hashable, Sendable {
     @discardableResult
     public mutating func observe(_ fix: Fix, now: Now, level: FixTrust.Level = .unverified) -> Bool {
         if level == .suspect { return forget("the GPS feed is suspect") }
-        guard fix.mode >= 3, let time = fix.time, fix.isFresh(at: now.monotonic) else {
-            if fix.mode < 3 { restart() }
+        guard fix.mode.is3D, let time = fix.time, fix.isFresh(at: now.monotonic) else {
+            if !fix.mode.is3D { restart() }
             return false
         }
         // Several reports of one epoch carry the same time: the epoch counts once.

@@ -1,34 +1,105 @@
 import struct Foundation.Data
 
 /// One request on the control socket: a single JSON line (docs/DESIGN.md "Reliability and security").
-public struct ControlRequest: Hashable, Sendable, Codable {
+public enum ControlRequest: Hashable, Sendable {
+    /// The messages of the chest, or of the saved chest.
+    case list(saved: Bool)
+    /// One message; `id` is a message ID or a unique prefix of one, as in every case below.
+    case read(id: String)
+    /// A PIN for the message, for one page or every page waiting for one.
+    case pin(id: String, pin: String, page: Int?)
+    case save(id: String)
+    case unsave(id: String)
+    case delete(id: String)
+    /// The last deleted message, or this one.
+    case undelete(id: String?)
+    case status
+    /// Every event from now on, on this connection.
+    case watch
+    /// chestd's current qualified fix.
+    case fix
+    /// A message file at an absolute path.
+    case `import`(path: String)
+    /// Read the settings again and rescan the chest, as SIGHUP does.
+    case reload
+
+    /// The operations, as the wire's `op` names them.
     public enum Operation: String, Hashable, Sendable, Codable {
-        case list, read, pin, save, delete, status, watch, `import`, fix, unsave, undelete
-        /// Read the settings again and rescan the chest, as SIGHUP does; answered by the daemon itself.
-        case reload
+        case list, read, pin, save, delete, status, watch, `import`, fix, unsave, undelete, reload
     }
 
-    public var op: Operation
-    /// A message ID or a unique prefix of one.
-    public var id: String?
-    public var saved: Bool?
-    public var pin: String?
-    public var page: Int?
-    /// An absolute path, for `import`.
-    public var path: String?
-
-    public init(op: Operation, id: String? = nil, saved: Bool? = nil, pin: String? = nil, page: Int? = nil,
-                path: String? = nil) {
-        self.op = op
-        self.id = id
-        self.saved = saved
-        self.pin = pin
-        self.page = page
-        self.path = path
+    public var operation: Operation {
+        switch self {
+        case .list: .list
+        case .read: .read
+        case .pin: .pin
+        case .save: .save
+        case .unsave: .unsave
+        case .delete: .delete
+        case .undelete: .undelete
+        case .status: .status
+        case .watch: .watch
+        case .fix: .fix
+        case .import: .import
+        case .reload: .reload
+        }
     }
 
     /// Requests longer than this are refused unread (docs/DESIGN.md "Reliability and security").
     public static let sizeLimit = 16 * 1024
+}
+
+/// The wire form: `{"op": "pin", "id": "…", "pin": "4821", "page": 2}`, one object a line (docs/DESIGN.md
+/// "Control socket"); a field an operation does not take is ignored, one it needs is asked for by name.
+extension ControlRequest: Codable {
+    private enum Key: String, CodingKey { case op, id, saved, pin, page, path }
+
+    /// Why a well-formed line is not a request.
+    public struct Refusal: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        let operation = try container.decode(Operation.self, forKey: .op)
+        func required(_ key: Key) throws -> String {
+            guard let value = try container.decodeIfPresent(String.self, forKey: key) else {
+                throw Refusal(description: "the request \"\(operation.rawValue)\" needs \"\(key.rawValue)\"")
+            }
+            return value
+        }
+        switch operation {
+        case .list: self = .list(saved: try container.decodeIfPresent(Bool.self, forKey: .saved) ?? false)
+        case .read: self = .read(id: try required(.id))
+        case .pin:
+            self = .pin(id: try required(.id), pin: try required(.pin), page: try container.decodeIfPresent(Int.self, forKey: .page))
+        case .save: self = .save(id: try required(.id))
+        case .unsave: self = .unsave(id: try required(.id))
+        case .delete: self = .delete(id: try required(.id))
+        case .undelete: self = .undelete(id: try container.decodeIfPresent(String.self, forKey: .id))
+        case .status: self = .status
+        case .watch: self = .watch
+        case .fix: self = .fix
+        case .import: self = .import(path: try required(.path))
+        case .reload: self = .reload
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(operation, forKey: .op)
+        switch self {
+        case let .list(saved): if saved { try container.encode(true, forKey: .saved) }
+        case let .read(id), let .save(id), let .unsave(id), let .delete(id): try container.encode(id, forKey: .id)
+        case let .pin(id, pin, page):
+            try container.encode(id, forKey: .id)
+            try container.encode(pin, forKey: .pin)
+            try container.encodeIfPresent(page, forKey: .page)
+        case let .undelete(id): try container.encodeIfPresent(id, forKey: .id)
+        case let .import(path): try container.encode(path, forKey: .path)
+        case .status, .watch, .fix, .reload: break
+        }
+    }
 }
 
 /// One reply line: either a result or an error sentence.
@@ -80,6 +151,8 @@ public enum Reply: Hashable, Sendable {
     /// `import`, `save`, `delete`: the message concerned.
     case message(ImportResult)
     case fix(Fix)
+    /// `reload`: what the reader should know of the settings read again.
+    case notes([String])
     /// `watch`: the connection stays open and hears every event from now on.
     case subscribed
     case failure(String)
@@ -96,6 +169,7 @@ public enum Reply: Hashable, Sendable {
         case let .pin(outcome): ChestJSON.line(ControlReply<Empty>(error: outcome.text))
         case let .message(result): ChestJSON.line(ControlReply(result: result))
         case let .fix(fix): ChestJSON.line(ControlReply(result: fix))
+        case let .notes(notes): ChestJSON.line(ControlReply(result: notes))
         case .subscribed: ChestJSON.line(ControlReply(result: Empty()))
         case let .failure(reason): ChestJSON.line(ControlReply<Empty>(error: reason))
         }

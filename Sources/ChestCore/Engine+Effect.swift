@@ -33,5 +33,10 @@ extension Engine {
         /// Write a message's PIN attempts to the chest's ledger, which outlives the message, and answer with
         /// `.attemptsRecorded`.
         case recordAttempts(MessageID, PINAttempts)
+        /// Read the message file at this absolute path for the client's `import` and hand it in as an arrival.
+        case readForImport(String, ClientID)
+        /// Read the settings file again, swap what the adapters take from it, rescan the chest, and answer with
+        /// `.settingsRead` (for a client's `reload`, or SIGHUP's with none).
+        case readSettings(ClientID?)
     }
 }

@@ -37,17 +37,12 @@ extension Engine {
             streaks.removeValue(forKey: ref)
         }
 
-        // Altitude: a 3D fix with altMSL is evidence either way. gpsd reports an epoch in several TPVs, the first
-        // often 2D (from RMC) before GGA brings the altitude, so one report without altitude proves nothing; an
-        // epoch that ended without any does break the streak (docs/DESIGN.md "Lock rules": 3 consecutive 3D fixes).
-        if epoch != altitudeEpoch.epoch {
-            if altitudeEpoch.epoch != nil && !altitudeEpoch.hadAltitude {
-                for ref in streaks.keys where ref.key.kind == .altitude { streaks.removeValue(forKey: ref) }
-            }
-            altitudeEpoch = (epoch, false)
-        }
+        // Altitude: a 3D fix with altMSL is evidence either way. A report or a whole epoch without altitude says
+        // nothing either way, as an unusable eph says nothing of a place: gpsd's first TPV of an epoch is often 2D
+        // (RMC before GGA), and some receivers (a marine unit) send altitude in only some epochs. While such epochs
+        // keep coming the receiver is alive, so they keep a streak from ageing; only losing the fix breaks it
+        // (docs/DESIGN.md "Lock rules": 3 consecutive 3D fixes).
         if let altitude = fix.altitude3D {
-            altitudeEpoch.hadAltitude = true
             for (ref, bounds) in altitudes {
                 if LockRule.altitude(altitude, epv: fix.epv, bounds: bounds) == nil && fixCounts(for: ref) {
                     if advance(ref, fix: fix) >= Self.confirmations { held.append(ref) }
@@ -57,6 +52,8 @@ extension Engine {
             }
         } else if fix.position == nil {
             for ref in streaks.keys where ref.key.kind == .altitude { streaks.removeValue(forKey: ref) }
+        } else {
+            for ref in streaks.keys where ref.key.kind == .altitude { streaks[ref]?.receivedAt = fix.receivedAt }
         }
         // The reader may have walked into the place a reading speaks for.
         if !held.isEmpty { effects += latch(held, now: now) }

@@ -82,14 +82,15 @@ extension Engine {
         guard stored.state.pin.pending == nil, pinClients[id] == nil else {
             return effects + fail("another PIN attempt on this message is being checked; try again")
         }
-        // Counted as wrong, durably, before the comparison: killing the daemon mid-attempt still costs one.
+        // Counted as wrong, durably, before the comparison: killing the daemon mid-attempt still costs one. The
+        // ledger is the one durable record of the count: the message's state is written when the attempt concludes,
+        // so a ledger that cannot be written leaves nothing behind to undo (docs/DESIGN.md "PIN attempts").
         stored.state.pin.wrong += 1
         stored.state.pin.pending = pin
         entries[id] = stored
         pinClients[id] = client
-        seal.ledger[id] = stored.state.pin
         seal.attempts[id] = SealBook.Attempt(pin: pin, client: client, hashes: hashes, slots: slots)
-        return effects + [.persist(id, stored.state), .recordAttempts(id, stored.state.pin)]
+        return effects + [.recordAttempts(id, stored.state.pin)]
     }
 
     /// The ledger holds the attempt's count: compare now. Or it could not be written: the attempt is refused
@@ -107,10 +108,10 @@ extension Engine {
             undone.state.pin.wrong -= 1
             undone.state.pin.pending = nil
             entries[id] = undone
-            seal.ledger[id] = undone.state.pin
-            let why = "cannot record the attempt durably (\(failure)); the PIN was not compared"
-            return [.persist(id, undone.state)] + (client.map { [.reply($0, .pin(.failed(why)))] } ?? [])
+            let why = "cannot record the attempt durably (\(failure)); the PIN was neither counted nor compared: free some space and enter it again"
+            return client.map { [.reply($0, .pin(.failed(why)))] } ?? []
         }
+        seal.ledger[id] = stored.state.pin
         attempt.recorded = true
         if !attempt.hashes.isEmpty {
             seal.attempts[id] = nil
@@ -120,11 +121,10 @@ extension Engine {
         seal.attempts[id] = attempt
         var effects: [Effect] = []
         for slot in attempt.slots {
-            guard let sealed = stored.message.pages[slot.page - 1].sealed, let keySlot = sealed.slots[slot.set] else { continue }
+            guard let sealed = stored.message.pages[slot.page - 1].sealed,
+                  let request = KeyRequest(id: id, page: slot.page, set: slot.set, of: sealed, pin: attempt.pin) else { continue }
             seal.derivations += 1
-            effects.append(.deriveKey(KeyRequest(id: id, page: slot.page, set: slot.set,
-                                                 secret: SealSecret.secret(cell: nil, pin: attempt.pin), slot: keySlot,
-                                                 ciphertext: sealed.ciphertext, cell: nil, pin: attempt.pin)))
+            effects.append(.deriveKey(request))
         }
         return effects
     }

@@ -20,13 +20,12 @@ extension Engine {
             guard let sealed = page.sealed else { continue }
             for set in LockSetName.allCases {
                 guard let release = page[set].lazy.compactMap({ if case let .release(name) = $0 { name } else { nil } }).first,
-                      name == nil || name == release, let key = seal.releases[release], let slot = sealed.slots[set],
+                      name == nil || name == release, let key = seal.releases[release],
+                      let request = KeyRequest(id: id, page: index + 1, set: set, of: sealed, release: (release, key)),
                       stored.state.latched[LockKey(page: index + 1, set: set, kind: .release)] == nil,
                       seal.pending.insert(SlotRef(id: id, page: index + 1, set: set)).inserted else { continue }
                 seal.derivations += 1
-                effects.append(.deriveKey(KeyRequest(
-                    id: id, page: index + 1, set: set, secret: SealSecret.secret(cell: nil, pin: nil, release: (release, key)),
-                    slot: slot, ciphertext: sealed.ciphertext, cell: nil, pin: nil)))
+                effects.append(.deriveKey(request))
             }
         }
         return effects

@@ -1,33 +1,34 @@
 /// The control socket's requests, answered from the engine's state like ntpd's `build_show_status`.
 extension Engine {
     mutating func answer(_ request: ControlRequest, from client: ClientID, now: Now) -> [Effect] {
-        switch request.op {
+        switch request {
         case .status:
             let notes = [weatherProblem.map { "weather: \($0)" }, weather?.attribution].compactMap { $0 }
             return [.reply(client, .status(status(now: now, notes: notes)))]
-        case .list:
-            return [.reply(client, .list(list(chest: request.saved == true ? .saved : .regular)))]
-        case .undelete:
-            return undelete(request.id, for: client, now: now)
-        case .read, .pin, .save, .delete, .unsave:
+        case let .list(saved):
+            return [.reply(client, .list(list(chest: saved ? .saved : .regular)))]
+        case let .undelete(id):
+            return undelete(id, for: client, now: now)
+        case let .read(prefix), let .pin(prefix, _, _), let .save(prefix), let .unsave(prefix), let .delete(prefix):
             let id: MessageID
-            switch resolve(request.id) {
+            switch resolve(prefix) {
             case let .success(resolved): id = resolved
             case let .failure(error): return [.reply(client, .failure(error.description))]
             }
-            switch request.op {
+            switch request {
             case .read: return read(id, now: now).map { [.reply(client, .read($0))] } ?? []
-            case .pin: return attemptPIN(id, page: request.page, pin: request.pin ?? "", for: client, now: now)
+            case let .pin(_, pin, page): return attemptPIN(id, page: page, pin: pin, for: client, now: now)
             case .save: return save(id, for: client)
             case .unsave: return unsave(id, for: client)
             default: return delete(id, for: client)
             }
-        case .import:
-            // The daemon reads the file and hands it in as an arrival; a bare request has nothing to import.
-            return [.reply(client, .failure("import needs an absolute path"))]
+        case let .import(path):
+            // The file is read where it is, by the daemon, and comes back as an arrival for this client.
+            guard path.hasPrefix("/") else { return [.reply(client, .failure("import needs an absolute path"))] }
+            return [.readForImport(path, client)]
         case .reload:
-            // chestd answers it itself: the settings are not the engine's.
-            return [.reply(client, .failure("reload is answered by chestd"))]
+            // The settings are read by the daemon; what they change in the engine comes back as `.settingsRead`.
+            return [.readSettings(client)]
         case .fix:
             guard let fix = lastFix, fix.position != nil, fix.isFresh(at: now.monotonic) else {
                 return [.reply(client, .failure("\(LockReason.noFix(gpsConnected: gps.connected)); wait for a fix (chest status) or type the position"))]

@@ -36,7 +36,10 @@ extension Engine {
                 if watch.count != 0 { seal.watches.values[index].count = 0 }
                 continue
             }
-            let cell = watch.cell(longitude: λ, y: y)
+            guard let cell = watch.cell(longitude: λ, y: y) else {
+                if watch.count != 0 { seal.watches.values[index].count = 0 }
+                continue
+            }
             if cell == watch.current {
                 guard watch.epoch != epoch else { continue }
                 watch.count = fix.receivedAt - watch.receivedAt > Fix.maximumAge ? 1 : watch.count + 1
@@ -60,18 +63,19 @@ extension Engine {
               stored.message.pages.indices.contains(ref.key.page - 1) else { return [] }
         let page = stored.message.pages[ref.key.page - 1]
         let slotRef = SlotRef(id: ref.id, page: ref.key.page, set: ref.key.set)
-        guard let sealed = page.sealed, let slot = sealed.slots[ref.key.set], !seal.pending.contains(slotRef),
+        guard let sealed = page.sealed, !seal.pending.contains(slotRef),
               !stored.state.seal.hasTried(cell, for: ref.key) else { return [] }
         var pin: String?
         if page[ref.key.set].contains(.sealedPIN) {
             guard let kept = stored.state.seal.keptPIN(page: ref.key.page) else { return [] }
             pin = kept
         }
+        guard let request = KeyRequest(id: ref.id, page: ref.key.page, set: ref.key.set, of: sealed, cell: cell, pin: pin) else {
+            return []
+        }
         seal.pending.insert(slotRef)
         seal.derivations += 1
-        return [.deriveKey(KeyRequest(id: ref.id, page: ref.key.page, set: ref.key.set,
-                                      secret: SealSecret.secret(cell: cell, pin: pin), slot: slot,
-                                      ciphertext: sealed.ciphertext, cell: cell, pin: pin))]
+        return [.deriveKey(request)]
     }
 
     // MARK: - Answers
@@ -155,11 +159,11 @@ extension Engine {
     mutating func content(of id: MessageID, page number: Int, set: LockSetName?) -> (SealedContent?, [Effect]) {
         if let known = seal.contents[id]?[number] { return (known, []) }
         guard let stored = entries[id], let sealed = stored.message.pages[number - 1].sealed,
-              let slot = sealed.slots[set ?? .a], case .guarded = slot else { return (nil, []) }
+              case .guarded = sealed.slots[set ?? .a] else { return (nil, []) }
         let slotRef = SlotRef(id: id, page: number, set: set ?? .a)
-        guard seal.pending.insert(slotRef).inserted else { return (nil, []) }
-        return (nil, [.deriveKey(KeyRequest(id: id, page: number, set: set ?? .a, secret: nil, slot: slot,
-                                            ciphertext: sealed.ciphertext, cell: nil, pin: nil))])
+        guard let request = KeyRequest(id: id, page: number, set: set ?? .a, of: sealed),
+              seal.pending.insert(slotRef).inserted else { return (nil, []) }
+        return (nil, [.deriveKey(request)])
     }
 
     /// At load, a secret lock latched on a page that did not open is latched no more: its key is not kept, so the

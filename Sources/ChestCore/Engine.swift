@@ -13,6 +13,8 @@ public struct Engine: Sendable {
         case changed(ChestChange, failure: String?, Now)
         /// A request on the control socket (all but `import`, whose file the daemon reads first).
         case request(ClientID, ControlRequest, Now)
+        /// The settings file read again: what a reload tells its client, and the settings the engine applies.
+        case settingsRead(ClientID?, SettingsReading)
         /// A control connection closed.
         case clientGone(ClientID)
         case fix(Fix, Now)
@@ -54,7 +56,6 @@ public struct Engine: Sendable {
 
     public internal(set) var entries: [MessageID: StoredMessage] = [:]
     public internal(set) var lastFix: Fix?
-    var altitudeEpoch: (epoch: Double?, hadAltitude: Bool) = (nil, false)
     public private(set) var gps: GPSLink
     public internal(set) var clock = ClockGuard()
     /// The trust level of the fixes and where they come from.
@@ -151,7 +152,10 @@ public struct Engine: Sendable {
             effects = Engine.answersOwed(skipped, reason: reason)
             guard var stored = entries[id] else { break }
             unregisterAll(stored)
+            // PIN counts are the ledger's, and an attempt in flight is memory's: neither goes back with the state.
+            let pin = stored.state.pin
             stored.state = onDisk ?? MessageState(ingestedAt: stored.state.ingestedAt)
+            stored.state.pin = pin
             entries[id] = stored
             if !stored.sentByYou { register(stored) }
         case let .delivered(id, page):
@@ -162,6 +166,9 @@ public struct Engine: Sendable {
             proofKeyDerived(link, proofKey: proofKey)
         case let .deletedRestored(deleted):
             recentlyDeleted = Array(deleted.filter { entries[$0.stored.id] == nil }.suffix(DeletedMessage.limit))
+        case let .settingsRead(client, reading):
+            if let maxAge = reading.weatherMaximumAge { weatherSchedule.maxAge = maxAge }
+            effects = client.map { [.reply($0, .notes(reading.notes))] } ?? []
         case let .attemptsRestored(ledger):
             seal.ledger = ledger
         case let .attemptsRecorded(id, failure, now):
@@ -201,6 +208,8 @@ public struct Engine: Sendable {
         if let old = entries[stored.id] { unregisterAll(old) }
         var stored = forgettingUnprovenSecrets(stored)
         if let ledger = seal.ledger[stored.id] { stored.state.pin = stored.state.pin.merged(with: ledger) }
+        // A PIN pending on disk was in flight when an older chestd stopped: no attempt is now.
+        if seal.attempts[stored.id] == nil { stored.state.pin.pending = nil }
         entries[stored.id] = stored
         var effects: [Effect] = announce ? [.emit(.ingested(stored.id, title: stored.message.title))] : []
         effects += openLocklessPages(stored.id, now: now)

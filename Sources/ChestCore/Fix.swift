@@ -2,8 +2,8 @@ import struct Foundation.Date
 
 /// One report from the GPS receiver, as gpsd gave it. Unknown values are `nil`, never zero or NaN.
 public struct Fix: Hashable, Sendable, Codable {
-    /// gpsd's fix mode: 0 not seen, 1 no fix, 2 a 2D fix, 3 a 3D fix.
-    public var mode: Int
+    /// gpsd's fix mode.
+    public var mode: FixMode
     public var coordinate: Coordinate?
     /// Altitude above mean sea level (gpsd's `altMSL`), in metres.
     public var altitudeMSL: Double?
@@ -21,7 +21,7 @@ public struct Fix: Hashable, Sendable, Codable {
     /// The latest SKY report's satellites, for the trust checks.
     public var sky: SkySummary?
 
-    public init(mode: Int, coordinate: Coordinate? = nil, altitudeMSL: Double? = nil, eph: Double? = nil,
+    public init(mode: FixMode, coordinate: Coordinate? = nil, altitudeMSL: Double? = nil, eph: Double? = nil,
                 epv: Double? = nil, satellitesUsed: Int? = nil, time: Date? = nil, receivedAt: Double,
                 status: Int? = nil, sky: SkySummary? = nil) {
         self.mode = mode
@@ -36,23 +36,18 @@ public struct Fix: Hashable, Sendable, Codable {
         self.sky = sky
     }
 
-    /// "no data", "no fix", "2D fix" or "3D fix", as `status` and systemd's STATUS= show gpsd's mode.
-    public static func modeName(_ mode: Int) -> String {
-        ["no data", "no fix", "2D fix", "3D fix"][min(max(mode, 0), 3)]
-    }
-
     /// A fix older than this, by the monotonic clock, is stale and opens nothing (docs/DESIGN.md "Lock rules").
     public static let maximumAge = 5.0
 
     /// The position, when this is a 2D or 3D fix with a finite, in-range latitude and longitude.
     public var position: Coordinate? {
-        guard mode >= 2, let coordinate, coordinate.isValid else { return nil }
+        guard mode.hasPosition, let coordinate, coordinate.isValid else { return nil }
         return coordinate
     }
 
     /// The altitude, when this is a 3D fix that carries one.
     public var altitude3D: Double? {
-        guard mode >= 3, position != nil else { return nil }
+        guard mode.is3D, position != nil else { return nil }
         return altitudeMSL
     }
 

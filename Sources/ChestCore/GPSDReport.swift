@@ -129,7 +129,7 @@ extension Fix {
         if report.seconds != 0 {
             time = Date(timeIntervalSince1970: Double(report.seconds) + Double(report.nanoseconds) / 1e9)
         }
-        self.init(mode: min(max(report.mode, 0), 3), coordinate: coordinate, altitudeMSL: altitude,
+        self.init(mode: FixMode(gpsd: report.mode), coordinate: coordinate, altitudeMSL: altitude,
                   eph: report.eph.isFinite ? report.eph : nil, epv: report.epv.isFinite ? report.epv : nil,
                   satellitesUsed: satellitesUsed, time: time, receivedAt: receivedAt,
                   status: report.status >= 2 ? report.status : nil, sky: sky)

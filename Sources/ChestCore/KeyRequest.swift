@@ -11,9 +11,11 @@ public struct KeyRequest: Hashable, Sendable {
     /// The cell and PIN the secret was made of, so the answer can be recorded against them.
     public var cell: Cell?
     public var pin: String?
+    /// The page's format, 2 or 3: it names the strings.
+    public var version: Int
 
     public init(id: MessageID, page: Int, set: LockSetName, secret: String?, slot: KeySlot, ciphertext: [UInt8],
-                cell: Cell?, pin: String?) {
+                cell: Cell?, pin: String?, version: Int = 2) {
         self.id = id
         self.page = page
         self.set = set
@@ -22,10 +24,39 @@ public struct KeyRequest: Hashable, Sendable {
         self.ciphertext = ciphertext
         self.cell = cell
         self.pin = pin
+        self.version = version
     }
 
-    public var contentData: String { SealSecret.contentData(id, page: page) }
-    public var slotData: String { SealSecret.slotData(id, page: page, set: set) }
+    /// The request for one set of a sealed page, its secret made of what is given (a guard's secret is nil).
+    public init?(id: MessageID, page: Int, set: LockSetName, of sealed: SealedPage, cell: Cell? = nil, pin: String? = nil,
+                 release: (name: String, key: String)? = nil) {
+        guard let slot = sealed.slots[set] else { return nil }
+        var secret: String?
+        if case .guarded = slot {} else {
+            secret = SealSecret.secret(cell: cell, pin: pin, release: release, version: sealed.version)
+        }
+        self.init(id: id, page: page, set: set, secret: secret, slot: slot, ciphertext: sealed.ciphertext, cell: cell,
+                  pin: pin, version: sealed.version)
+    }
+
+    public var contentData: String { SealSecret.contentData(id, page: page, version: version) }
+    public var slotData: String { SealSecret.slotData(id, page: page, set: set, version: version) }
+
+    /// What one Argon2id run depends on: requests that share it share the derived key (a grid's cell tried for
+    /// several places at once), so the seal worker derives it once.
+    public var derivation: Derivation? {
+        switch slot {
+        case .guarded: nil
+        case let .sealed(salt, cost, _), let .cells(salt, cost, _): secret.map { Derivation(secret: $0, salt: salt, cost: cost) }
+        }
+    }
+
+    /// The inputs of one Argon2id run.
+    public struct Derivation: Hashable, Sendable {
+        public var secret: String
+        public var salt: [UInt8]
+        public var cost: SealCost
+    }
 }
 
 /// How a `KeyRequest` ended.

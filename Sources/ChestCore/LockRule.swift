@@ -7,7 +7,7 @@ enum LockRule {
     /// Why no fix can count for a location or altitude lock right now: gpsd lost, no fix, or a stale one.
     static func fixProblem(_ fix: Fix?, connected: Bool, now: Now) -> LockReason? {
         guard connected else { return .gpsNotConnected }
-        guard let fix, fix.mode >= 2 else { return .needsFix }
+        guard let fix, fix.mode.hasPosition else { return .needsFix }
         guard fix.isFresh(at: now.monotonic) else { return .staleFix(ageSeconds: fix.age(at: now.monotonic)) }
         return nil
     }

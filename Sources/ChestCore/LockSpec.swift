@@ -16,9 +16,9 @@ public enum LockSpec: Hashable, Sendable {
     /// The forms, for help and errors.
     public static let forms = """
         location=LAT,LON/RADIUS   e.g. location=48.85837,2.29448/30m (m or km; here/30m uses chestd's fix);
-                                  sealed in format 2: add ,visible to keep the point in the clear
+                                  sealed (the file says only the search area): add ,visible to keep the point in the clear
         time=ISO8601[,gps]        e.g. time=2026-12-24T18:00:00+01:00 (,gps: only by a hardware receiver's time)
-        pin=DDDD                  e.g. pin=4821 (format 2 takes 4 to 12 digits)
+        pin=DDDD                  e.g. pin=4821 (4 to 12 digits; format 1 takes 4)
         weather=CONDITION         one of clear, cloudy, rainy, snowy, thundery
         temperature=MIN..MAX      e.g. temperature=-5..3 (°C)
         altitude=MIN..MAX         e.g. altitude=1200..1300 (m above sea level; here±20 works too)

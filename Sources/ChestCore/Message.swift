@@ -29,8 +29,8 @@ public struct Message: Hashable, Sendable {
         self.seal = seal
     }
 
-    /// The file format: 2 when the pages are sealed (docs/FORMAT.md), else 1.
-    public var version: Int { pages.first?.sealed == nil ? 1 : 2 }
+    /// The file format: the sealed pages' (2 or 3, docs/FORMAT.md), else 1.
+    public var version: Int { pages.first?.sealed?.version ?? 1 }
 
     public static let maximumPages = 5
     public static let defaultSender = "Sender"
@@ -38,6 +38,13 @@ public struct Message: Hashable, Sendable {
     public static let maximumTitleLength = 200
     public static let maximumSenderLength = 100
     public static let maximumPageLength = 20_000
+
+    /// Why a page's text is too long for any reader, or nil: the one rule `compose` and readers share.
+    public static func pageLengthProblem(_ text: String) -> String? {
+        let length = text.unicodeScalars.count
+        guard length > maximumPageLength else { return nil }
+        return "the text has \(length) characters, over the \(maximumPageLength)-character limit of a page; shorten it or split it over pages"
+    }
 }
 
 /// The sender's Ed25519 public key and their signature over everything a reader must not change.

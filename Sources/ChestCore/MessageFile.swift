@@ -1,9 +1,9 @@
 import Foundation
 
-/// The `*.locked` file format, versions 1 and 2 (docs/FORMAT.md): UTF-8 JSON, at most 1 MiB.
+/// The `*.locked` file format, versions 1, 2 and 3 (docs/FORMAT.md): UTF-8 JSON, at most 1 MiB.
 public enum MessageFile {
     /// The newest version, which `compose` writes unless told otherwise; every version from 1 up to it is read.
-    public static let version = 2
+    public static let version = 3
     public static let formatName = "chest-message"
     public static let sizeLimit = 1 << 20
     public static let fileExtension = "locked"
@@ -183,7 +183,7 @@ struct WirePage: Codable {
     }
 
     func page(number: Int, version: Int) throws(MessageFormatError) -> Page {
-        if version >= 2 { return try sealedPage(number: number) }
+        if version >= 2 { return try sealedPage(number: number, version: version) }
         for (field, value) in [("ciphertext", ciphertext as Any?), ("keyA", keyA), ("keyB", keyB)] where value != nil {
             throw .wrongVersionField(version: 1, field: "pages[\(number)].\(field)")
         }
@@ -256,7 +256,7 @@ struct WireLock: Codable {
     func lock(page: Int, version: Int) throws(MessageFormatError) -> Lock {
         guard let type else { throw .missingField("pages[\(page)].type") }
         guard let kind = LockKind(rawValue: type) else { throw .unknownLockType(page: page, type) }
-        if version >= 2, let sealed = try sealedLock(kind, page: page) { return sealed }
+        if version >= 2, let sealed = try sealedLock(kind, page: page, version: version) { return sealed }
         if version == 1, visible != nil || cell != nil {
             throw .wrongVersionField(version: 1, field: "pages[\(page)].\(visible != nil ? "visible" : "cell")")
         }

@@ -36,7 +36,7 @@ public enum MessageFormatError: Error, Hashable, Sendable, CustomStringConvertib
         case let .notJSON(detail): "the file is not a complete JSON message (truncated?): \(detail)"
         case .notAMessage: "the file is JSON but not a chest message (no \"format\": \"chest-message\")"
         case let .unsupportedVersion(version):
-            "format version \(version) is not supported (this chest reads versions 1 and \(MessageFile.version)); update chest"
+            "format version \(version) is not supported (this chest reads versions 1 to \(MessageFile.version)); update chest"
         case let .missingField(name): "the field \"\(name)\" is missing"
         case let .invalidField(name, why): "the field \"\(name)\" is invalid: \(why)"
         case let .pageCount(count): "a message has 1 to \(Message.maximumPages) pages, this one has \(count)"

@@ -2,6 +2,9 @@
 public enum Protection: String, Hashable, Sendable, Codable {
     /// Every non-empty set holds a PIN or a sealed location: the key must be guessed.
     case sealed
+    /// Format 2, and a set whose only secret is a place: the place can be recovered from the file's grid
+    /// (docs/SECURITY.md "Format 2's leak"), and with it the page.
+    case recoverable
     /// Some set holds neither: its key is in the file, a spoiler guard only.
     case guarded
     /// Format 1: the text is in the file in the clear.
@@ -13,7 +16,14 @@ extension Page {
     public var protection: Protection {
         guard sealed != nil else { return .unsealed }
         let sets = LockSetName.allCases.map { self[$0] }.filter { !$0.isEmpty }
-        return !sets.isEmpty && sets.allSatisfy({ $0.contains(where: \.isSecret) }) ? .sealed : .guarded
+        guard !sets.isEmpty && sets.allSatisfy({ $0.contains(where: \.isSecret) }) else { return .guarded }
+        let placeOnly = sets.contains { set in
+            set.allSatisfy { lock in
+                if case let .sealedLocation(grid) = lock { return grid.area == nil }
+                return !lock.isSecret
+            }
+        }
+        return placeOnly ? .recoverable : .sealed
     }
 }
 

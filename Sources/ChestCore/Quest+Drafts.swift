@@ -18,6 +18,8 @@ public struct QuestDraft: Hashable, Sendable {
     /// `nil` leaves the sender to the name setting.
     public var from: String?
     public var pages: [Page]
+    /// The declared search area of the message's sealed places, if any.
+    public var searchArea: SearchArea?
 
     public init(name: String, id: MessageID, title: String, from: String?, pages: [Page]) {
         self.name = name
@@ -45,8 +47,10 @@ extension Quest {
                 QuestDraft.Page(text: page.text, setA: page.setA.map(resolve) + after,
                                 setB: page.setB.isEmpty ? [] : page.setB.map(resolve) + after)
             }
-            return QuestDraft(name: message.name, id: id, title: message.title ?? "", from: message.from ?? from,
-                              pages: pages)
+            var draft = QuestDraft(name: message.name, id: id, title: message.title ?? "", from: message.from ?? from,
+                                   pages: pages)
+            draft.searchArea = message.searchArea ?? searchArea
+            return draft
         }
     }
 }

@@ -3,6 +3,8 @@
 public struct Quest: Hashable, Sendable {
     /// The default sender of every message; `nil` leaves it to the name setting.
     public var from: String?
+    /// `search-area:` before the first message: where every sealed place of the quest lies (docs/QUEST.md).
+    public var searchArea: SearchArea?
     public var messages: [QuestMessage] = []
 
     public init(from: String? = nil, messages: [QuestMessage] = []) {
@@ -19,6 +21,8 @@ public struct QuestMessage: Hashable, Sendable {
     public var line: Int
     public var title: String?
     public var from: String?
+    /// `search-area:` in the message: where its sealed places lie, instead of the quest's.
+    public var searchArea: SearchArea?
     /// `after:` lines: every page of the message waits for these.
     public var after: [QuestLock] = []
     public var pages: [QuestPage] = []

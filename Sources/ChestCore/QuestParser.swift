@@ -18,7 +18,7 @@ public struct QuestParser {
     }
 
     /// The fields a line can start with.
-    public static let fields = ["from", "message", "title", "after", "page", "|", "lock", "or"]
+    public static let fields = ["from", "message", "title", "after", "page", "|", "lock", "or", "search-area"]
 
     /// Reads and checks a quest.
     public func parse(_ text: String) throws(QuestError) -> Quest {
@@ -52,6 +52,14 @@ public struct QuestParser {
         case "from" where messageIndex == nil:
             guard !value.isEmpty else { throw fail("write the sender's name after from:") }
             quest.from = value
+        case "search-area":
+            let area: SearchArea
+            do {
+                area = try SearchArea.parse(value)
+            } catch {
+                throw fail(error.problem + " (search-area: LAT,LON/RADIUSkm)")
+            }
+            if let messageIndex { quest.messages[messageIndex].searchArea = area } else { quest.searchArea = area }
         case "message":
             guard !value.isEmpty, value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
                 throw fail("a message's name is letters, digits, - and _, such as message: oak")

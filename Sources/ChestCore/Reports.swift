@@ -8,7 +8,7 @@ public struct ListItem: Hashable, Sendable, Codable {
     public var chest: ChestKind
     public var pages: Int
     public var openPages: [Int]
-    public var state: String
+    public var state: Openness
     public var sentByYou: Bool
     public var receivedAt: Date
     /// The sender's Ed25519 public key (base64), which sealed the message: what the name cannot fake.
@@ -21,11 +21,16 @@ public struct ReadReport: Hashable, Sendable, Codable {
     public var title: String
     public var from: String
     public var chest: ChestKind
-    public var state: String
+    public var state: Openness
     public var sentByYou: Bool
     public var pages: [PageReport]
     /// The sender's Ed25519 public key (base64), which sealed the message.
     public var senderKey: String?
+    /// The organiser asked for a hardware receiver (`compose --require hardware`): with the current source, said
+    /// whether or not there is a fix, so the reader knows before walking anywhere.
+    public var requiresHardware: Bool = false
+    /// The fixes' source and trust now, "gpsd not connected" or "no fix yet" included.
+    public var receiver: String?
 }
 
 public struct PageReport: Hashable, Sendable, Codable {
@@ -70,7 +75,8 @@ extension Lock {
         case let .time(date): "from \(ISO8601.string(date))"
         case let .gpsTime(date): "from \(ISO8601.string(date)) by hardware GPS time"
         case .pin, .sealedPIN: "the right PIN"
-        case .sealedLocation: "at a hidden place"
+        case let .sealedLocation(grid):
+            grid.area == nil ? "at a hidden place: sealed (format 2: the place can be recovered from the file)" : "at a hidden place"
         case let .weather(condition): condition.rawValue
         case let .temperature(bounds): "\(bounds) °C"
         case let .altitude(bounds): "\(bounds) m above sea level"
@@ -83,7 +89,7 @@ extension Lock {
 extension Engine {
     public func listItem(_ stored: StoredMessage) -> ListItem {
         ListItem(id: stored.id, title: stored.message.title, from: stored.message.from, chest: stored.chest,
-                 pages: stored.message.pages.count, openPages: stored.state.openPageNumbers, state: stored.stateName,
+                 pages: stored.message.pages.count, openPages: stored.state.openPageNumbers, state: stored.openness,
                  sentByYou: stored.sentByYou, receivedAt: stored.state.ingestedAt,
                  senderKey: stored.message.seal.map { Data($0.publicKey).base64EncodedString() })
     }
@@ -120,9 +126,14 @@ extension Engine {
             return PageReport(number: number, open: false, text: nil, openedBy: nil, openedAt: nil, sets: sets,
                               protection: page.protection)
         }
-        return ReadReport(id: id, title: stored.message.title, from: stored.message.from, chest: stored.chest,
-                          state: stored.stateName, sentByYou: stored.sentByYou, pages: pages,
-                          senderKey: stored.message.seal.map { Data($0.publicKey).base64EncodedString() })
+        var report = ReadReport(id: id, title: stored.message.title, from: stored.message.from, chest: stored.chest,
+                                state: stored.openness, sentByYou: stored.sentByYou, pages: pages,
+                                senderKey: stored.message.seal.map { Data($0.publicKey).base64EncodedString() })
+        if stored.message.requiresHardware {
+            report.requiresHardware = true
+            report.receiver = !gps.connected ? "gpsd not connected" : lastFix == nil ? "no fix yet" : trust.trust.description
+        }
+        return report
     }
 
     /// Why one lock does not hold yet, or nil when it holds.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The engine's working memory for format 2 pages (docs/DESIGN.md "Sealed pages"): which cell each sealed
 /// location lock is in, which key derivations are under way, the contents opened but not yet shown, PIN attempts
 /// in flight and the ledger of wrong attempts that outlives a message.
@@ -15,18 +17,39 @@ struct SealBook: Sendable {
         /// The message asks for fixes from a hardware receiver: kept here so a fix costs a lock no lookup.
         let requiresHardware: Bool
 
+        /// Format 3: the search area's centre on the grid and the square of how far from it a cell can still hold
+        /// the place; a reader farther away derives nothing (infinite for format 2).
+        let areaX: Double
+        let areaY: Double
+        let reachSquared: Double
+
         init(_ grid: CellGrid, requiresHardware: Bool = false) {
             self.grid = grid
             self.requiresHardware = requiresHardware
             xScale = Coordinate.earthRadius * grid.cosReference
             referenceLongitude = Double(grid.referenceLongitude) * .pi / 180
+            if let area = grid.area {
+                (areaX, areaY) = grid.project(area.center)
+                // The projection stretches east-west distances by at most cos φ0 / cos of the area's farthest latitude.
+                let farthest = min(abs(area.latitude) + area.radius / Coordinate.earthRadius * 180 / .pi, 89.9)
+                let reach = (area.radius + grid.width) * max(1, grid.cosReference / cos(farthest * .pi / 180)) * 1.01
+                reachSquared = reach * reach
+            } else {
+                (areaX, areaY, reachSquared) = (0, 0, .infinity)
+            }
         }
 
-        /// `grid.cell(of:)` for a position already in radians, with y = R·φ shared by every lock.
-        func cell(longitude λ: Double, y: Double) -> Cell {
+        /// `grid.cell(of:)` for a position already in radians, with y = R·φ shared by every lock; nil outside the
+        /// search area, where the place cannot be.
+        func cell(longitude λ: Double, y: Double) -> Cell? {
             var Δλ = λ - referenceLongitude
             if Δλ > .pi { Δλ -= 2 * .pi } else if Δλ <= -.pi { Δλ += 2 * .pi }
-            return Cell(x: Int64(((xScale * Δλ - grid.offsetX) / grid.width).rounded(.down)),
+            let x = xScale * Δλ
+            if reachSquared < .infinity {
+                let Δx = x - areaX, Δy = y - areaY
+                guard Δx * Δx + Δy * Δy <= reachSquared else { return nil }
+            }
+            return Cell(x: Int64(((x - grid.offsetX) / grid.width).rounded(.down)),
                         y: Int64(((y - grid.offsetY) / grid.width).rounded(.down)))
         }
     }

@@ -10,7 +10,8 @@ public struct SealCost: Hashable, Sendable, Codable, CustomStringConvertible {
         self.memory = memory
     }
 
-    /// The named levels `compose --seal-cost` offers: libsodium's INTERACTIVE, MODERATE and SENSITIVE.
+    /// The named levels `compose --seal-cost` offers to override the defaults: libsodium's INTERACTIVE, MODERATE and
+    /// SENSITIVE.
     public enum Level: String, CaseIterable, Sendable {
         case interactive, moderate, sensitive
 
@@ -21,20 +22,38 @@ public struct SealCost: Hashable, Sendable, Codable, CustomStringConvertible {
             case .sensitive: SealCost(passes: 4, memory: 1 << 30)
             }
         }
+    }
 
-        /// Seconds of one core per guess, measured by scripts/seal-cost.sh (docs/SECURITY.md).
-        public var secondsPerGuess: Double {
+    /// What a sealed set's key is made of, which decides what a guess should cost (docs/SECURITY.md "Costs that fit
+    /// the secret"): a PIN is tried rarely, so each guess may cost seconds; a place is tried in every new cell the
+    /// reader walks into, so less; a release key is 256 random bits and needs no stretching.
+    public enum Secret: String, CaseIterable, Sendable {
+        case pin, place, release
+
+        /// The default parameters, measured on the reference machine by scripts/seal-cost.sh to meet docs/SECURITY.md's
+        /// targets: a 4-digit PIN at least 5 core-hours; a 30 m place over the default area, or with a 4-digit PIN
+        /// over 1 km², at least 30 core-days.
+        public var cost: SealCost {
             switch self {
-            case .interactive: 0.08
-            case .moderate: 0.51
-            case .sensitive: 2.89
+            case .pin: SealCost(passes: 5, memory: 1 << 30)
+            case .place: SealCost(passes: 4, memory: 768 << 20)
+            case .release: Level.interactive.cost
             }
         }
     }
 
-    /// What `compose` uses unless told: a walk past many sealed locks stays within the reader's budget
-    /// (docs/SECURITY.md "The reader's cost").
-    public static let defaultLevel = Level.interactive
+    /// The cost of a set holding `secret` unless the organiser chose a level.
+    public static func `default`(for secret: Secret, level: Level? = nil) -> SealCost { level?.cost ?? secret.cost }
+
+    /// Seconds of one core per guess (a derivation and a failed unwrap), measured by scripts/seal-cost.sh on the
+    /// reference machine (docs/BENCHMARKS.md "Sealed pages"); the attack tests and `compose`'s figures use them.
+    static let measuredSeconds: [SealCost: Double] = [
+        Level.interactive.cost: 0.05,
+        Level.moderate.cost: 0.33,
+        Level.sensitive.cost: 1.72,
+        Secret.pin.cost: 2.15,
+        Secret.place.cost: 1.38,
+    ]
 
     /// The most a reader's chestd spends on one guess: more is refused, so a file cannot make it swap or stall.
     public static let maximum = SealCost(passes: 8, memory: 1 << 30)
@@ -55,11 +74,11 @@ public struct SealCost: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The named level these parameters are, if any.
     public var level: Level? { Level.allCases.first { $0.cost == self } }
 
-    /// Seconds per guess, from the measured levels; scaled by memory × passes for others.
+    /// Seconds per guess, as measured; scaled by memory × passes from the nearest measured cost for others.
     public var secondsPerGuess: Double {
-        if let level { return level.secondsPerGuess }
-        let base = Level.interactive
-        return base.secondsPerGuess * Double(passes * memory) / Double(base.cost.passes * base.cost.memory)
+        if let measured = Self.measuredSeconds[self] { return measured }
+        let base = Level.interactive.cost
+        return Self.measuredSeconds[base]! * Double(passes * memory) / Double(base.passes * base.memory)
     }
 
     /// "t=2, m=64 MiB"

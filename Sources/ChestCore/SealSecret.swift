@@ -1,21 +1,26 @@
-/// The exact strings format 2 feeds to Argon2id and to the AEAD as associated data (docs/FORMAT.md
+/// The exact strings formats 2 and 3 feed to Argon2id and to the AEAD as associated data (docs/FORMAT.md
 /// "Secret strings and associated data"). Pure, so that the engine names what to derive and ChestSeal only computes.
+/// Format 3's strings begin `chest-v3`, so nothing moves between the formats.
 public enum SealSecret {
-    /// "chest-v2|cell=I,J|pin=DIGITS|release=NAME:KEY", with only the parts the set holds, in that order; KEY is
+    /// "chest-vN|cell=I,J|pin=DIGITS|release=NAME:KEY", with only the parts the set holds, in that order; KEY is
     /// the release key in base64.
-    public static func secret(cell: Cell?, pin: String?, release: (name: String, key: String)? = nil) -> String {
-        var parts = ["chest-v2"]
+    public static func secret(cell: Cell?, pin: String?, release: (name: String, key: String)? = nil, version: Int = 2) -> String {
+        var parts = [prefix(version)]
         if let cell { parts.append("cell=\(cell)") }
         if let pin { parts.append("pin=\(pin)") }
         if let release { parts.append("release=\(release.name):\(release.key)") }
         return parts.joined(separator: "|")
     }
 
-    /// The associated data of a page's content: "chest-v2|content|ID|PAGE".
-    public static func contentData(_ id: MessageID, page: Int) -> String { "chest-v2|content|\(id.rawValue)|\(page)" }
-
-    /// The associated data of a set's wrapped key: "chest-v2|key|ID|PAGE|SET".
-    public static func slotData(_ id: MessageID, page: Int, set: LockSetName) -> String {
-        "chest-v2|key|\(id.rawValue)|\(page)|\(set.rawValue)"
+    /// The associated data of a page's content: "chest-vN|content|ID|PAGE".
+    public static func contentData(_ id: MessageID, page: Int, version: Int = 2) -> String {
+        "\(prefix(version))|content|\(id.rawValue)|\(page)"
     }
+
+    /// The associated data of a set's wrapped key: "chest-vN|key|ID|PAGE|SET".
+    public static func slotData(_ id: MessageID, page: Int, set: LockSetName, version: Int = 2) -> String {
+        "\(prefix(version))|key|\(id.rawValue)|\(page)|\(set.rawValue)"
+    }
+
+    static func prefix(_ version: Int) -> String { "chest-v\(max(2, version))" }
 }

@@ -7,11 +7,18 @@ public struct SealedPage: Hashable, Sendable {
     public var ciphertext: [UInt8]
     /// One slot per non-empty lock set.
     public var slots: [LockSetName: KeySlot]
+    /// The file format the page was sealed in: 2 or 3 (docs/FORMAT.md "Format 3").
+    public var version: Int
 
-    public init(ciphertext: [UInt8], slots: [LockSetName: KeySlot]) {
+    public init(ciphertext: [UInt8], slots: [LockSetName: KeySlot], version: Int = 2) {
         self.ciphertext = ciphertext
         self.slots = slots
+        self.version = version
     }
+
+    /// Format 3: a set with a sealed place holds exactly this many wrapped keys, the real ones (a cell each that the
+    /// place's disk touches) and random filler, in random order.
+    public static let cellSlots = 4
 
     public static let nonceBytes = 24
     public static let tagBytes = 16
@@ -27,6 +34,9 @@ public struct SealedPage: Hashable, Sendable {
 public enum KeySlot: Hashable, Sendable {
     /// Wrapped under an Argon2id key from the secrets of the set: its PIN, its location cell, or both.
     case sealed(salt: [UInt8], cost: SealCost, wrapped: [UInt8])
+    /// Format 3, a set with a sealed place: the page key wrapped under the key of each cell the place's disk touches,
+    /// padded with filler to `SealedPage.cellSlots`; one derivation for the reader's cell, then every entry is tried.
+    case cells(salt: [UInt8], cost: SealCost, wrapped: [[UInt8]])
     /// In the clear: a spoiler guard that chestd opens once the set's locks hold.
     case guarded(key: [UInt8])
 }
@@ -58,7 +68,7 @@ public struct SealedContent: Hashable, Sendable, Codable {
     /// Reads decrypted bytes back; nil when they are not content (a key that opened garbage).
     public static func decode(_ bytes: [UInt8]) -> SealedContent? {
         guard let content = try? JSONDecoder().decode(SealedContent.self, from: Data(bytes)),
-              content.text.count <= Message.maximumPageLength,
+              Message.pageLengthProblem(content.text) == nil,
               [content.a, content.b].allSatisfy({ $0?.isValid ?? true }) else { return nil }
         return content
     }
@@ -81,5 +91,16 @@ public struct HiddenLocation: Hashable, Sendable, Codable {
     var isValid: Bool {
         latitude.isFinite && abs(latitude) <= 90 && longitude.isFinite && abs(longitude) <= 180
             && radius.isFinite && radius >= Lock.minimumRadius
+    }
+}
+
+extension KeySlot {
+    /// The wrapped page keys a derived key is tried against: one, or a format 3 place's four.
+    public var wrappedKeys: [[UInt8]] {
+        switch self {
+        case let .sealed(_, _, wrapped): [wrapped]
+        case let .cells(_, _, wrapped): wrapped
+        case .guarded: []
+        }
     }
 }

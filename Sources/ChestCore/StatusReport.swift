@@ -9,7 +9,7 @@ public struct StatusReport: Hashable, Sendable, Codable {
     }
 
     public struct FixReport: Hashable, Sendable, Codable {
-        public var mode: Int
+        public var mode: FixMode
         @Null public var latitude: Double?
         @Null public var longitude: Double?
         @Null public var altitudeMSL: Double?
@@ -80,7 +80,7 @@ extension Engine {
     public func status(now: Now, notes: [String] = []) -> StatusReport {
         let fix = lastFix.map { fix in
             StatusReport.FixReport(mode: fix.mode, latitude: fix.position?.latitude, longitude: fix.position?.longitude,
-                                   altitudeMSL: fix.altitude3D ?? (fix.mode >= 2 ? fix.altitudeMSL : nil),
+                                   altitudeMSL: fix.altitude3D ?? (fix.mode.hasPosition ? fix.altitudeMSL : nil),
                                    eph: fix.eph, epv: fix.epv, satellitesUsed: fix.satellitesUsed, time: fix.time,
                                    ageSeconds: fix.age(at: now.monotonic), trust: trust.trust, source: trust.source)
         }
@@ -92,8 +92,8 @@ extension Engine {
         }
         let regular = entries.values.filter { $0.chest == .regular }
         let counts = StatusReport.Counts(
-            locked: regular.count { $0.stateName == "locked" }, partial: regular.count { $0.stateName == "partial" },
-            open: regular.count { $0.stateName == "open" }, saved: entries.values.count { $0.chest == .saved })
+            locked: regular.count { $0.openness == .locked }, partial: regular.count { $0.openness == .partial },
+            open: regular.count { $0.openness == .open }, saved: entries.values.count { $0.chest == .saved })
         return StatusReport(
             gpsd: .init(connected: gps.connected, server: gps.server, reason: gps.reason), fix: fix,
             clock: .init(system: now.wall, gpsOffsetSeconds: clock.offset, usingGPSTime: clock.correction(now) > 0,

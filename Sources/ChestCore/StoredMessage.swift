@@ -15,10 +15,10 @@ public struct StoredMessage: Hashable, Sendable {
 
     public var id: MessageID { message.id }
 
-    /// "locked" (no page open), "partial" or "open" (every page open).
-    public var stateName: String {
+    /// Locked (no page open), partial or open (every page open).
+    public var openness: Openness {
         let open = state.openPages.count
-        return open == 0 ? "locked" : open == message.pages.count ? "open" : "partial"
+        return open == 0 ? .locked : open == message.pages.count ? .open : .partial
     }
 }
 

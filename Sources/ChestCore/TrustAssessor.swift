@@ -109,7 +109,7 @@ public struct TrustAssessor: Sendable {
         // A report without `time` is judged too, by when it was received: leaving the field out must not skip
         // the jump check (docs/SECURITY.md "Hardware trust and time").
         let time = fix.time?.timeIntervalSince1970
-        if fix.mode >= 2, time == nil || time != lastEpoch?.time {
+        if fix.mode.hasPosition, time == nil || time != lastEpoch?.time {
             suspicions.formUnion(judgeMove(to: fix.position, at: time, receivedAt: fix.receivedAt))
         }
         if !suspicions.isEmpty {

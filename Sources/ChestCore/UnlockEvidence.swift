@@ -21,7 +21,7 @@ public struct UnlockEvidence: Hashable, Sendable, Codable {
             altitudeMSL = fix.altitude3D
             eph = fix.eph
             epv = fix.epv
-            mode = fix.mode
+            mode = fix.mode.rawValue
             satellitesUsed = fix.satellitesUsed
         }
     }

@@ -2,13 +2,15 @@ import Foundation
 
 /// A key slot on the wire (docs/FORMAT.md "Key slots").
 struct WireKeySlot: Codable {
-    /// "argon2id" or "guard".
+    /// "argon2id", "cells" (format 3) or "guard".
     var kind: String?
     var salt: String?
     var passes: Int?
     var memory: Int?
     var wrapped: String?
     var key: String?
+    /// Format 3's "cells": the page key wrapped under each touched cell's key, and filler.
+    var keys: [String]?
 
     init(_ slot: KeySlot) {
         switch slot {
@@ -18,13 +20,19 @@ struct WireKeySlot: Codable {
             passes = cost.passes
             memory = cost.memory
             self.wrapped = Data(wrapped).base64EncodedString()
+        case let .cells(salt, cost, wrapped):
+            kind = "cells"
+            self.salt = Data(salt).base64EncodedString()
+            passes = cost.passes
+            memory = cost.memory
+            keys = wrapped.map { Data($0).base64EncodedString() }
         case let .guarded(key):
             kind = "guard"
             self.key = Data(key).base64EncodedString()
         }
     }
 
-    func slot(page: Int, set: LockSetName) throws(MessageFormatError) -> KeySlot {
+    func slot(page: Int, set: LockSetName, version: Int) throws(MessageFormatError) -> KeySlot {
         let name = "key\(set.rawValue)"
         func bytes(_ text: String?, _ field: String, count: Int) throws(MessageFormatError) -> [UInt8] {
             guard let text else { throw .sealedPart(page: page, "\(name).\(field) is missing") }
@@ -33,21 +41,34 @@ struct WireKeySlot: Codable {
             }
             return [UInt8](data)
         }
-        switch kind {
-        case "argon2id":
+        func cost() throws(MessageFormatError) -> SealCost {
             guard key == nil else { throw .sealedPart(page: page, "\(name) is sealed but also carries a key") }
             guard let passes, let memory else { throw .sealedPart(page: page, "\(name) lacks its Argon2id passes or memory") }
             let cost = SealCost(passes: passes, memory: memory)
             if let problem = cost.problem { throw .sealedPart(page: page, "\(name): \(problem)") }
-            return .sealed(salt: try bytes(salt, "salt", count: SealedPage.saltBytes), cost: cost,
+            return cost
+        }
+        switch kind {
+        case "argon2id":
+            guard keys == nil else { throw .sealedPart(page: page, "\(name) is \"argon2id\" but carries cell keys") }
+            return .sealed(salt: try bytes(salt, "salt", count: SealedPage.saltBytes), cost: try cost(),
                            wrapped: try bytes(wrapped, "wrapped", count: SealedPage.wrappedBytes))
+        case "cells" where version >= 3:
+            guard wrapped == nil else { throw .sealedPart(page: page, "\(name) is \"cells\" but carries a single wrapped key") }
+            guard let keys, keys.count == SealedPage.cellSlots else {
+                throw .sealedPart(page: page, "\(name) must hold exactly \(SealedPage.cellSlots) cell keys")
+            }
+            var wrapped: [[UInt8]] = []
+            for index in keys.indices { wrapped.append(try bytes(keys[index], "keys[\(index)]", count: SealedPage.wrappedBytes)) }
+            return .cells(salt: try bytes(salt, "salt", count: SealedPage.saltBytes), cost: try cost(), wrapped: wrapped)
         case "guard":
-            guard salt == nil, wrapped == nil, passes == nil, memory == nil else {
+            guard salt == nil, wrapped == nil, keys == nil, passes == nil, memory == nil else {
                 throw .sealedPart(page: page, "\(name) is a guard but also carries Argon2id fields")
             }
             return .guarded(key: try bytes(key, "key", count: SealedPage.keyBytes))
         default:
-            throw .sealedPart(page: page, "\(name).kind is \(kind.map { "\"\($0)\"" } ?? "missing"); use \"argon2id\" or \"guard\"")
+            let kinds = version >= 3 ? "\"argon2id\", \"cells\" or \"guard\"" : "\"argon2id\" or \"guard\""
+            throw .sealedPart(page: page, "\(name).kind is \(kind.map { "\"\($0)\"" } ?? "missing"); use \(kinds)")
         }
     }
 }
@@ -59,6 +80,8 @@ struct WireCellGrid: Codable {
     var offsetY: Double
     var referenceLatitude: Int
     var referenceLongitude: Int
+    /// Format 3: the declared search area.
+    var area: SearchArea?
 
     init(_ grid: CellGrid) {
         width = grid.width
@@ -66,11 +89,12 @@ struct WireCellGrid: Codable {
         offsetY = grid.offsetY
         referenceLatitude = grid.referenceLatitude
         referenceLongitude = grid.referenceLongitude
+        area = grid.area
     }
 
     var grid: CellGrid {
         CellGrid(width: width, offsetX: offsetX, offsetY: offsetY, referenceLatitude: referenceLatitude,
-                 referenceLongitude: referenceLongitude)
+                 referenceLongitude: referenceLongitude, area: area)
     }
 }
 
@@ -84,7 +108,7 @@ extension WirePage {
     /// A format 2 page: no text in the clear, a ciphertext, and exactly one slot per non-empty set whose kind
     /// matches the set (sealed when it holds a PIN or a sealed location, a guard otherwise). A page without locks
     /// has a guard in `keyA`.
-    func sealedPage(number: Int) throws(MessageFormatError) -> Page {
+    func sealedPage(number: Int, version: Int) throws(MessageFormatError) -> Page {
         if text != nil { throw .wrongVersionField(version: 2, field: "pages[\(number)].text") }
         guard let ciphertext else { throw .sealedPart(page: number, "the ciphertext is missing") }
         let overhead = SealedPage.nonceBytes + SealedPage.tagBytes
@@ -92,7 +116,7 @@ extension WirePage {
               bytes.count >= overhead + SealedPage.paddingBlock, (bytes.count - overhead) % SealedPage.paddingBlock == 0 else {
             throw .sealedPart(page: number, "the ciphertext is not base64 of a nonce, padded content and a tag")
         }
-        let setA = try locks(a, .a, number: number, version: 2), setB = try locks(b, .b, number: number, version: 2)
+        let setA = try locks(a, .a, number: number, version: version), setB = try locks(b, .b, number: number, version: version)
         var slots: [LockSetName: KeySlot] = [:]
         for (set, locks, wire) in [(LockSetName.a, setA, keyA), (.b, setB, keyB)] {
             let needed = !locks.isEmpty || (set == .a && setB.isEmpty)
@@ -104,22 +128,28 @@ extension WirePage {
             if locks.contains(where: { $0.kind == .release }), locks.contains(where: { $0.isSecret && $0.kind != .release }) {
                 throw .sealedPart(page: number, "set \(set.rawValue) holds a release with a PIN or sealed location; a release is the only secret of its set")
             }
-            let slot = try wire.slot(page: number, set: set)
+            let slot = try wire.slot(page: number, set: set, version: version)
+            let place = locks.contains { if case .sealedLocation = $0 { true } else { false } }
             switch (slot, locks.contains(where: \.isSecret)) {
             case (.guarded, true):
                 throw .sealedPart(page: number, "set \(set.rawValue) holds a PIN, a sealed location or a release but its key is in the clear")
-            case (.sealed, false):
+            case (.sealed, false), (.cells, false):
                 throw .sealedPart(page: number, "set \(set.rawValue) has no PIN, sealed location or release to derive its key from")
+            case (.sealed, true) where version >= 3 && place:
+                throw .sealedPart(page: number, "set \(set.rawValue) holds a sealed location, so its slot must be \"cells\"")
+            case (.cells, true) where !place:
+                throw .sealedPart(page: number, "set \(set.rawValue) has \"cells\" keys but no sealed location")
             default: slots[set] = slot
             }
         }
-        return Page(text: "", setA: setA, setB: setB, sealed: SealedPage(ciphertext: [UInt8](bytes), slots: slots))
+        return Page(text: "", setA: setA, setB: setB,
+                    sealed: SealedPage(ciphertext: [UInt8](bytes), slots: slots, version: version))
     }
 }
 
 extension WireLock {
     /// A format 2 lock that differs from format 1 (a sealed location or PIN), nil for one read as in format 1.
-    func sealedLock(_ kind: LockKind, page: Int) throws(MessageFormatError) -> Lock? {
+    func sealedLock(_ kind: LockKind, page: Int, version: Int) throws(MessageFormatError) -> Lock? {
         switch kind {
         case .location:
             if let cell {
@@ -127,6 +157,10 @@ extension WireLock {
                     throw .sealedPart(page: page, "a sealed location carries its point in the clear")
                 }
                 let grid = cell.grid
+                if version >= 3, grid.area == nil {
+                    throw .sealedPart(page: page, "a format 3 sealed location must declare its search area (cell.area)")
+                }
+                if version == 2, grid.area != nil { throw .wrongVersionField(version: 2, field: "pages[\(page)].cell.area") }
                 guard grid.isValid else { throw .sealedPart(page: page, "the sealed location's cell grid is invalid") }
                 return .sealedLocation(grid)
             }

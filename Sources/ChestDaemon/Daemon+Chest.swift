@@ -175,12 +175,13 @@ extension Daemon {
         }
     }
 
-    /// `chest import FILE`: the same checks as a file dropped in the inbox; the caller hears the outcome.
-    func importFile(_ path: String, for client: ClientID) {
+    /// `chest import FILE`: the file as an arrival, with the same checks as a file dropped in the inbox; the
+    /// client hears the outcome.
+    func importArrival(_ path: String, for client: ClientID) -> Engine.Input {
         refreshIdentity()
         let read = store.readCandidate(path)
         let bytes = (try? read.get()) ?? Data()
-        feed(.arrived([Arrival(source: .copy(bytes, for: client), file: path, content: content(of: read))], now()))
+        return .arrived([Arrival(source: .copy(bytes, for: client), file: path, content: content(of: read))], now())
     }
 
     /// What a file's bytes hold: a message whose seal verifies, or why not.

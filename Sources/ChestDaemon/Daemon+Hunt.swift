@@ -68,7 +68,7 @@ extension Daemon {
             hunt.unlocked(stored.message, open: open, identity: identity, status: teamStatus())
         case .trust, .gpsd:
             hunt.update(teamStatus())
-        case let .fix(fix) where fix.mode != hunt.lastFixMode:
+        case let .fix(fix) where fix.mode.rawValue != hunt.lastFixMode:
             hunt.update(teamStatus())
         default:
             return nil
@@ -80,6 +80,6 @@ extension Daemon {
     func teamStatus() -> TeamStatus {
         let pages = engine.entries.values.reduce(0) { $0 + $1.state.openPages.count { $0.set != nil } }
         return TeamStatus(online: true, pagesOpen: pages, trust: engine.lastFix == nil ? nil : engine.trust.level,
-                          fixMode: engine.lastFix?.mode)
+                          fixMode: engine.lastFix?.mode.rawValue)
     }
 }

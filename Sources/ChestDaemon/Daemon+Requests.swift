@@ -3,7 +3,8 @@ import ChestIO
 import Foundation
 
 extension Daemon {
-    /// Decodes one control request and hands it to the engine, which answers it. `import` first reads the file.
+    /// Decodes one control request and hands it to the engine, which answers it (reading a file to import or the
+    /// settings through effects).
     func handleRequest(_ line: Data, on connection: ControlConnection) {
         let client = ClientID(nextClient)
         nextClient += 1
@@ -16,17 +17,10 @@ extension Daemon {
         } catch {
             log.warning("control socket: malformed request refused")
             clients.removeValue(forKey: client)
-            let reply = Reply.failure("malformed request: expected one JSON object such as {\"op\":\"status\"}")
-            return connection.send(reply.line, thenClose: true)
+            let why = (error as? ControlRequest.Refusal).map(\.description)
+                ?? "expected one JSON object such as {\"op\":\"status\"}"
+            return connection.send(Reply.failure("malformed request: " + why).line, thenClose: true)
         }
-        if request.op == .reload {
-            clients.removeValue(forKey: client)
-            return connection.send(ChestJSON.line(ControlReply(result: reload())), thenClose: true)
-        }
-        if request.op == .import, let path = request.path, path.hasPrefix("/") {
-            importFile(path, for: client)
-        } else {
-            feed(.request(client, request, now()))
-        }
+        feed(.request(client, request, now()))
     }
 }

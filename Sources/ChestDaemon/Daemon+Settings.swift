@@ -2,10 +2,10 @@ import ChestCore
 import ChestIO
 
 extension Daemon {
-    /// SIGHUP and `chest config`: reads the settings file again, applies what can change while running, and
-    /// rescans the chest. Returns what needs a restart instead, as sentences for `chest config`.
-    @discardableResult
-    func reload() -> [String] {
+    /// SIGHUP and `chest config`: reads the settings file again, swaps the adapters that depend on it, and rescans
+    /// the chest. Returns what the engine applies and what needs a restart instead, as sentences for `chest config`.
+    func readSettings() -> SettingsReading {
+        var maximumAge: Double?
         var notes: [String] = []
         do {
             let fresh = try Settings(configPath: settings.configPath, flags: settings.flags)
@@ -16,7 +16,7 @@ extension Daemon {
             settings = fresh
             notifications = Notifications(settings: fresh)
             weather = WeatherService(settings: fresh, cachePath: fresh.chestDirectory + "/weather.json", log: log)
-            engine.weatherSchedule.maxAge = fresh.weatherMaximumAge
+            maximumAge = fresh.weatherMaximumAge
             log.info("settings reloaded from \(fresh.configPath)")
         } catch {
             log.error("cannot reload the settings: \(error); keeping the old ones")
@@ -24,6 +24,6 @@ extension Daemon {
         }
         reloadHunt()
         rescanInbox()
-        return notes
+        return SettingsReading(notes: notes, weatherMaximumAge: maximumAge)
     }
 }

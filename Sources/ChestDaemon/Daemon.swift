@@ -34,7 +34,7 @@ public final class Daemon {
     var notifications: Notifications
     let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
     var systemdStatus = ""
-    var systemdMode: Int?
+    var systemdMode: FixMode?
     /// The last hours of fixes, for `chest map` and `chest export`.
     let track: TrackRecorder
     /// Argon2id off the loop (SealWorker.swift).
@@ -101,7 +101,12 @@ public final class Daemon {
         weatherTimer = WakeTimer { sink.yield(.wake) }
         defer { wakeTimer?.stop(); weatherTimer?.stop() }
         if let restored = weather.restore() { feed(.weatherRestored(restored)) }
-        sealWorker = SealWorker { sink.yield(.keyDerived($0, $1, proofKey: $2)) }
+        sealWorker = SealWorker { outcome in
+            switch outcome {
+            case let .derived(request, result, proofKey): sink.yield(.keyDerived(request, result, proofKey: proofKey))
+            case let .pinChecked(id, pin, matching): sink.yield(.pinChecked(id, pin: pin, matching: matching))
+            }
+        }
         defer { sealWorker?.stop() }
         feed(.attemptsRestored(attemptsLedger.loadAll()))
         startHunt()
@@ -136,7 +141,7 @@ public final class Daemon {
         switch event {
         case let .signal(number) where number == SIGHUP:
             log.info("SIGHUP: reloading the settings and rescanning the chest")
-            reload()
+            feed(.settingsRead(nil, readSettings()))
         case let .signal(number):
             log.notice("stopping on \(number == SIGTERM ? "SIGTERM" : "SIGINT")")
             systemd.stopping()
@@ -239,6 +244,10 @@ public final class Daemon {
                 } else {
                     clients.removeValue(forKey: client)?.send(reply.line, thenClose: true)
                 }
+            case let .readForImport(path, client):
+                outcomes.append(importArrival(path, for: client))
+            case let .readSettings(client):
+                outcomes.append(.settingsRead(client, readSettings()))
             case let .wake(at):
                 wakeTimer?.aim(at: at?.timeIntervalSince1970)
             case let .fetchWeather(coordinate):
@@ -246,10 +255,7 @@ public final class Daemon {
             case let .weatherCheck(at):
                 weatherTimer?.aim(at: at?.timeIntervalSince1970)
             case let .checkPIN(id, pin, hashes):
-                DispatchQueue.global().async {
-                    let matching = hashes.filter { Sealer.pin(pin, matches: $0.value) }.map(\.key)
-                    sink.yield(.pinChecked(id, pin: pin, matching: matching))
-                }
+                sealWorker?.check(id, pin: pin, hashes: hashes)
             case let .deriveKey(request):
                 sealWorker?.submit(request)
             case let .recordAttempts(id, attempts):
@@ -278,7 +284,7 @@ public final class Daemon {
 
     /// One line for systemd's STATUS=: the fix and the counts.
     func summary() -> String {
-        let fix = engine.lastFix.map { Fix.modeName($0.mode) }
+        let fix = engine.lastFix.map { $0.mode.description }
             ?? LockReason.noFix(gpsConnected: engine.gps.connected)
         let counts = engine.status(now: now()).messages
         return "\(fix); \(counts.locked) locked, \(counts.partial) partial, \(counts.open) open"

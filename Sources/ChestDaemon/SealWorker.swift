@@ -2,22 +2,39 @@ import ChestCore
 import ChestSeal
 import Foundation
 
-/// Argon2id work off the loop (docs/DESIGN.md "Sealed pages"): one thread of its own, never the loop nor the
-/// async pool, with a bounded queue. Cell tries beyond the bound are answered `.busy` at once (the engine asks
-/// again when the reader settles again); PIN tries are always queued, ahead of cells, since a person waits.
+/// chestd's one way to run blocking work off the loop (docs/ARCHITECTURE.md "Threads"): Argon2id, for format 2 and
+/// 3 key derivations and format 1 PIN hashes, on one thread of its own, never the loop nor the async pool, with a
+/// bounded queue (docs/DESIGN.md "Sealed pages"). Cell tries beyond the bound are answered `.busy` at once (the
+/// engine asks again when the reader settles again); PIN tries are always queued, ahead of cells, since a person
+/// waits. Derived keys are kept (`DerivedKeys`): places laid on one grid share a cell's key, so a cell whose
+/// derivation is known or queued costs no Argon2id run and does not count against the bound.
 final class SealWorker: @unchecked Sendable {
     /// Cell tries waiting at most: a walk past many sealed locks cannot pile work up.
     static let capacity = 16
 
+    /// What the worker hands back to the loop.
+    enum Outcome: Sendable {
+        /// With the opened page's proof key (base64) when the key opened it.
+        case derived(KeyRequest, KeyResult, proofKey: String?)
+        /// The format 1 hashes `pin` matched.
+        case pinChecked(MessageID, pin: String, matching: [LockKey])
+    }
+
+    private enum Job {
+        case derive(KeyRequest)
+        case checkPIN(MessageID, pin: String, hashes: [LockKey: String])
+    }
+
     private let condition = NSCondition()
-    private var people: [KeyRequest] = []
+    private var people: [Job] = []
     private var cells: [KeyRequest] = []
     private var stopped = false
-    /// The request, its answer, and the opened page's proof key (base64) when the key opened it.
-    private let deliver: @Sendable (KeyRequest, KeyResult, String?) -> Void
+    /// Touched only on the worker's thread, except `holds`, read under the condition's lock.
+    private var keys = DerivedKeys()
+    private let deliver: @Sendable (Outcome) -> Void
     private(set) var thread: Thread?
 
-    init(deliver: @escaping @Sendable (KeyRequest, KeyResult, String?) -> Void) {
+    init(deliver: @escaping @Sendable (Outcome) -> Void) {
         self.deliver = deliver
         let thread = Thread { [unowned self] in self.loop() }
         thread.name = "chestd-seal"
@@ -29,13 +46,32 @@ final class SealWorker: @unchecked Sendable {
     /// Queues a request, or answers `.busy` when the queue of cell tries is full.
     func submit(_ request: KeyRequest) {
         condition.lock()
-        let isCell = request.cell != nil
-        if isCell && cells.count >= Self.capacity {
-            condition.unlock()
-            deliver(request, .busy, nil)
+        guard request.cell != nil else {
+            enqueue(.derive(request))
             return
         }
-        if isCell { cells.append(request) } else { people.append(request) }
+        let shared = request.derivation.map { derivation in
+            keys.holds(derivation) || cells.contains { $0.derivation == derivation }
+        } ?? false
+        if !shared && cells.count(where: { $0.derivation.map { !keys.holds($0) } ?? true }) >= Self.capacity {
+            condition.unlock()
+            deliver(.derived(request, .busy, proofKey: nil))
+            return
+        }
+        cells.append(request)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Queues a format 1 PIN check, ahead of cell tries.
+    func check(_ id: MessageID, pin: String, hashes: [LockKey: String]) {
+        condition.lock()
+        enqueue(.checkPIN(id, pin: pin, hashes: hashes))
+    }
+
+    /// With the condition locked: queues a person's job and unlocks.
+    private func enqueue(_ job: Job) {
+        people.append(job)
         condition.signal()
         condition.unlock()
     }
@@ -62,14 +98,23 @@ final class SealWorker: @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            let request = people.isEmpty ? cells.removeFirst() : people.removeFirst()
+            let job = people.isEmpty ? .derive(cells.removeFirst()) : people.removeFirst()
+            var keys = self.keys
             condition.unlock()
-            var pageKey: [UInt8]?
-            let result = PageSealer.open(request, pageKey: &pageKey)
-            // The proof key is made here, while the page key is known; only it is kept (docs/HUNTS.md "Proof of opening").
-            var proofKey: String?
-            if case .opened = result, let pageKey { proofKey = Data(ReceiptProof.key(pageKey: pageKey)).base64EncodedString() }
-            deliver(request, result, proofKey)
+            switch job {
+            case let .derive(request):
+                var pageKey: [UInt8]?
+                let result = PageSealer.open(request, keys: &keys, pageKey: &pageKey)
+                condition.lock()
+                self.keys = keys
+                condition.unlock()
+                // The proof key is made here, while the page key is known; only it is kept (docs/HUNTS.md "Proof of opening").
+                var proofKey: String?
+                if case .opened = result, let pageKey { proofKey = Data(ReceiptProof.key(pageKey: pageKey)).base64EncodedString() }
+                deliver(.derived(request, result, proofKey: proofKey))
+            case let .checkPIN(id, pin, hashes):
+                deliver(.pinChecked(id, pin: pin, matching: hashes.filter { Sealer.pin(pin, matches: $0.value) }.map(\.key)))
+            }
         }
     }
 }

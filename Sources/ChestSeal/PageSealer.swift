@@ -2,8 +2,8 @@ import CSodium
 import ChestCore
 import Foundation
 
-/// Format 2's cryptography (docs/FORMAT.md "Format 2"): XChaCha20-Poly1305 (IETF) for the content and the
-/// wrapped keys, Argon2id (`crypto_pwhash`, ALG_ARGON2ID13) for the keys of sealed sets.
+/// The cryptography of sealed pages (docs/FORMAT.md "Format 2", "Format 3"): XChaCha20-Poly1305 (IETF) for the
+/// content and the wrapped keys, Argon2id (`crypto_pwhash`, ALG_ARGON2ID13) for the keys of sealed sets.
 public enum PageSealer {
     /// One lock set as `compose` has it: the locks the file shows, and the secrets its key is made of.
     public struct SetDraft: Sendable {
@@ -12,6 +12,11 @@ public enum PageSealer {
         public var pin: String?
         /// A release's name and key (base64), from the organiser's hunt file.
         public var release: (name: String, key: String)?
+        /// Format 3: the Argon2id salt of the place's grid, shared by every place `compose` laid on that grid so a
+        /// reader derives a cell's key once for all of them; nil draws one.
+        public var gridSalt: [UInt8]?
+        /// The Argon2id cost of this set's key; nil for the default of what the set holds (`SealCost.Secret`).
+        public var cost: SealCost?
 
         public init(locks: [Lock], hidden: HiddenLocation? = nil, pin: String? = nil) {
             self.locks = locks
@@ -21,58 +26,88 @@ public enum PageSealer {
 
         var isSealed: Bool { hidden != nil || pin != nil || release != nil }
 
-        /// The organiser's secret string: the target's own cell, the PIN and the release key.
-        func secret() -> String? {
-            let grid = locks.lazy.compactMap { if case let .sealedLocation(grid) = $0 { grid } else { nil } }.first
-            guard isSealed else { return nil }
-            return SealSecret.secret(cell: hidden.flatMap { hidden in grid.map { $0.cell(of: hidden.center) } }, pin: pin,
-                                     release: release)
+        var grid: CellGrid? { locks.lazy.compactMap { if case let .sealedLocation(grid) = $0 { grid } else { nil } }.first }
+
+        /// What the set's secret is made of, which prices its guesses.
+        public var secretKind: SealCost.Secret { hidden != nil ? .place : pin != nil ? .pin : .release }
+
+        /// The cost its key is derived at.
+        public var effectiveCost: SealCost { cost ?? secretKind.cost }
+
+        /// How many Argon2id runs sealing this set costs: one per secret string.
+        public func derivations(version: Int) -> Int { secrets(version: version).count }
+
+        /// The organiser's secret strings: one per cell the place's disk touches (format 3), or the target's own
+        /// cell (format 2), with the PIN and the release key.
+        func secrets(version: Int) -> [String] {
+            guard isSealed else { return [] }
+            guard let hidden, let grid else { return [SealSecret.secret(cell: nil, pin: pin, release: release, version: version)] }
+            let cells = version >= 3 ? grid.cells(touching: hidden.center, radius: hidden.radius) : [grid.cell(of: hidden.center)]
+            return cells.map { SealSecret.secret(cell: $0, pin: pin, release: release, version: version) }
         }
     }
 
     /// Encrypts a page's text and hidden points under a new random key and stores that key once per set.
-    /// `pageKey`: the key to seal under, when the caller keeps it (`compose --hunt` records it for proofs).
     public static func seal(text: String, setA: SetDraft, setB: SetDraft, id: MessageID, page: Int,
-                            cost: SealCost, pageKey: [UInt8]? = nil) -> Page {
+                            cost: SealCost? = nil, version: Int = MessageFile.version) -> Page {
+        sealed(text: text, setA: setA, setB: setB, id: id, page: page, cost: cost, version: version).page
+    }
+
+    /// `seal`, with the page key it drew.
+    public static func sealed(text: String, setA: SetDraft, setB: SetDraft, id: MessageID, page: Int,
+                              cost: SealCost? = nil, version: Int = MessageFile.version) -> (page: Page, key: [UInt8]) {
         Sealer.initialize()
-        let key = pageKey ?? Sealer.randomBytes(SealedPage.keyBytes)
+        let key = Sealer.randomBytes(SealedPage.keyBytes)
         let content = SealedContent(text: text, a: setA.hidden, b: setB.hidden)
-        let ciphertext = encrypt(content.plaintext(), key: key, data: SealSecret.contentData(id, page: page))
+        let ciphertext = encrypt(content.plaintext(), key: key, data: SealSecret.contentData(id, page: page, version: version))
         var slots: [LockSetName: KeySlot] = [:]
         for (name, set) in [(LockSetName.a, setA), (.b, setB)] {
             let lockless = setA.locks.isEmpty && setB.locks.isEmpty && name == .a
             guard !set.locks.isEmpty || lockless else { continue }
-            guard let secret = set.secret() else {
+            let secrets = set.secrets(version: version)
+            guard !secrets.isEmpty else {
                 slots[name] = .guarded(key: key)
                 continue
             }
-            let salt = Sealer.randomBytes(SealedPage.saltBytes)
-            let kek = derive(secret, salt: salt, cost: cost)!
-            slots[name] = .sealed(salt: salt, cost: cost,
-                                  wrapped: encrypt(key, key: kek, data: SealSecret.slotData(id, page: page, set: name)))
+            let cost = cost ?? set.effectiveCost
+            let data = SealSecret.slotData(id, page: page, set: name, version: version)
+            if version >= 3, set.hidden != nil {
+                let salt = set.gridSalt ?? Sealer.randomBytes(SealedPage.saltBytes)
+                var wrapped = secrets.map { encrypt(key, key: derive($0, salt: salt, cost: cost)!, data: data) }
+                // Filler the same size as a wrapped key, so the count and order say nothing of where the place lies.
+                while wrapped.count < SealedPage.cellSlots { wrapped.append(Sealer.randomBytes(SealedPage.wrappedBytes)) }
+                slots[name] = .cells(salt: salt, cost: cost, wrapped: shuffled(wrapped))
+            } else {
+                let salt = Sealer.randomBytes(SealedPage.saltBytes)
+                slots[name] = .sealed(salt: salt, cost: cost, wrapped: encrypt(key, key: derive(secrets[0], salt: salt, cost: cost)!, data: data))
+            }
         }
-        return Page(text: "", setA: setA.locks, setB: setB.locks,
-                    sealed: SealedPage(ciphertext: ciphertext, slots: slots))
+        return (Page(text: "", setA: setA.locks, setB: setB.locks,
+                     sealed: SealedPage(ciphertext: ciphertext, slots: slots, version: version)), key)
     }
 
-    /// Tries one request: derive, unwrap, decrypt, decode. Runs on the seal worker's thread, never the loop.
-    public static func open(_ request: KeyRequest) -> KeyResult {
+    /// Tries one request: derive, unwrap, decrypt, decode. Runs on the seal worker's thread, never the loop;
+    /// `keys` keeps derived keys so places sharing a grid cost one derivation per cell.
+    public static func open(_ request: KeyRequest, keys: inout DerivedKeys) -> KeyResult {
         var pageKey: [UInt8]?
-        return open(request, pageKey: &pageKey)
+        return open(request, keys: &keys, pageKey: &pageKey)
     }
 
     /// `open`, also giving the page key it recovered (for the proof of opening in receipts, `ReceiptProof`).
-    public static func open(_ request: KeyRequest, pageKey: inout [UInt8]?) -> KeyResult {
+    public static func open(_ request: KeyRequest, keys: inout DerivedKeys, pageKey: inout [UInt8]?) -> KeyResult {
         Sealer.initialize()
         let key: [UInt8]
         switch request.slot {
         case let .guarded(clear):
             key = clear
-        case let .sealed(salt, cost, wrapped):
-            guard cost.problem == nil, let secret = request.secret else { return .damaged("over the cost cap") }
-            guard let kek = derive(secret, salt: salt, cost: cost) else { return .damaged("Argon2id ran out of memory") }
-            guard let unwrapped = decrypt(wrapped, key: kek, data: request.slotData),
-                  unwrapped.count == SealedPage.keyBytes else { return .wrong }
+        case .sealed, .cells:
+            guard let derivation = request.derivation, derivation.cost.problem == nil else { return .damaged("over the cost cap") }
+            guard let kek = keys[derivation] ?? derive(derivation.secret, salt: derivation.salt, cost: derivation.cost) else {
+                return .damaged("Argon2id ran out of memory")
+            }
+            keys[derivation] = kek
+            guard let unwrapped = request.slot.wrappedKeys.lazy.compactMap({ decrypt($0, key: kek, data: request.slotData) })
+                .first(where: { $0.count == SealedPage.keyBytes }) else { return .wrong }
             key = unwrapped
         }
         pageKey = key
@@ -83,6 +118,12 @@ public enum PageSealer {
         return .opened(content)
     }
 
+    /// `open` without keeping derived keys.
+    public static func open(_ request: KeyRequest) -> KeyResult {
+        var keys = DerivedKeys(capacity: 1)
+        return open(request, keys: &keys)
+    }
+
     /// Why a format 2 message cannot be taken in although its signature holds: a guard whose key does not open
     /// its page (a ciphertext swapped between pages or messages). Sealed sets can only be checked by their secret.
     public static func checkGuards(_ message: Message) -> String? {
@@ -90,8 +131,7 @@ public enum PageSealer {
             guard let sealed = page.sealed else { continue }
             for set in LockSetName.allCases {
                 guard case .guarded = sealed.slots[set] else { continue }
-                let request = KeyRequest(id: message.id, page: index + 1, set: set, secret: nil, slot: sealed.slots[set]!,
-                                         ciphertext: sealed.ciphertext, cell: nil, pin: nil)
+                guard let request = KeyRequest(id: message.id, page: index + 1, set: set, of: sealed) else { continue }
                 if case let .damaged(why) = open(request) { return "page \(index + 1), set \(set.rawValue): \(why)" }
             }
         }
@@ -104,6 +144,15 @@ public enum PageSealer {
         let result = crypto_pwhash(&out, UInt64(out.count), secret, UInt64(secret.utf8.count), salt, UInt64(cost.passes),
                                    Int(cost.memory), crypto_pwhash_ALG_ARGON2ID13)
         return result == 0 ? out : nil
+    }
+
+    /// A uniformly random permutation (Fisher–Yates over libsodium's `randombytes_uniform`).
+    static func shuffled<Element>(_ elements: [Element]) -> [Element] {
+        var elements = elements
+        for index in stride(from: elements.count - 1, to: 0, by: -1) {
+            elements.swapAt(index, Int(randombytes_uniform(UInt32(index + 1))))
+        }
+        return elements
     }
 
     /// nonce ‖ ciphertext ‖ tag.

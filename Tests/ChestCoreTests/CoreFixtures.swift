@@ -36,7 +36,7 @@ enum CoreFixture {
     }
 
     /// A fix received at `now(seconds)` with receiver time `t0 + seconds` (one epoch per second).
-    static func fix(at seconds: Double, _ coordinate: Coordinate? = tower, mode: Int = 3, altitude: Double? = 100,
+    static func fix(at seconds: Double, _ coordinate: Coordinate? = tower, mode: FixMode = .threeD, altitude: Double? = 100,
                     eph: Double? = 5, time: Date?? = nil) -> Fix {
         Fix(mode: mode, coordinate: coordinate, altitudeMSL: altitude, eph: eph, epv: 8, satellitesUsed: 9,
             time: time ?? t0.addingTimeInterval(seconds), receivedAt: 1000 + seconds)
@@ -89,7 +89,7 @@ extension [Engine.Effect] {
 extension Engine.Input {
     /// `chest pin` from the tests' client.
     static func pin(_ id: MessageID, page: Int?, pin: String, _ now: Now) -> Engine.Input {
-        .request(CoreFixture.client, ControlRequest(op: .pin, id: id.rawValue, pin: pin, page: page), now)
+        .request(CoreFixture.client, ControlRequest.pin(id: id.rawValue, pin: pin, page: page), now)
     }
 }
 

@@ -55,7 +55,7 @@ private typealias F = CoreFixture
         let second = F.message(2, pages: [Page(text: "two", setA: [.after(link(1, 1))])])
         var engine = F.engine([F.stored(second)])
         #expect(engine.afters.count == 1)
-        for effect in engine.handle(.request(F.client, ControlRequest(op: .delete, id: second.id.rawValue), F.now(1))) {
+        for effect in engine.handle(.request(F.client, ControlRequest.delete(id: second.id.rawValue), F.now(1))) {
             if case let .change(change) = effect { _ = engine.handle(.changed(change, failure: nil, F.now(1))) }
         }
         #expect(engine.afters.isEmpty)

@@ -83,13 +83,13 @@ private typealias F = CoreFixture
         let extra = Self.timeLocked(200)
         var engine = F.engine(saved + [F.stored(extra)])
         let client = ClientID(3)
-        #expect(engine.handle(.request(client, ControlRequest(op: .save, id: extra.id.rawValue), F.now(1)))
+        #expect(engine.handle(.request(client, ControlRequest.save(id: extra.id.rawValue), F.now(1)))
                 == [.reply(client, .failure("the saved chest is full (50 messages); delete one first with `chest delete ID`"))])
-        #expect(engine.handle(.request(client, ControlRequest(op: .save, id: saved[0].id.rawValue), F.now(1)))
+        #expect(engine.handle(.request(client, ControlRequest.save(id: saved[0].id.rawValue), F.now(1)))
                 == [.reply(client, .failure("\(saved[0].id.short) is already in the saved chest"))])
 
         _ = engine.handle(.changed(.remove(saved[0].id, from: .saved, for: client), failure: nil, F.now(1)))
-        let move = engine.handle(.request(client, ControlRequest(op: .save, id: extra.id.rawValue), F.now(2)))
+        let move = engine.handle(.request(client, ControlRequest.save(id: extra.id.rawValue), F.now(2)))
         #expect(move == [.change(.move(extra.id, from: .regular, to: .saved, for: client))])
         #expect(engine.entries[extra.id]?.chest == .regular, "moved only once the file is")
         let moved = engine.handle(.changed(.move(extra.id, from: .regular, to: .saved, for: client), failure: nil, F.now(2)))
@@ -102,7 +102,7 @@ private typealias F = CoreFixture
         var engine = F.engine([F.stored(message)])
         let client = ClientID(4)
         let change = ChestChange.remove(message.id, from: .regular, for: client)
-        #expect(engine.handle(.request(client, ControlRequest(op: .delete, id: "01"), F.now(1))) == [.change(change)])
+        #expect(engine.handle(.request(client, ControlRequest.delete(id: "01"), F.now(1))) == [.change(change)])
         #expect(engine.handle(.changed(change, failure: "Permission denied", F.now(1)))
                 == [.reply(client, .failure("cannot delete \(message.id.short): Permission denied"))])
         #expect(engine.entries[message.id] != nil)
@@ -116,13 +116,13 @@ private typealias F = CoreFixture
         var engine = F.engine([F.stored(message, chest: .saved), F.stored(Self.timeLocked(2))])
         let client = ClientID(5)
         let move = ChestChange.move(message.id, from: .saved, to: .regular, for: client)
-        #expect(engine.handle(.request(client, ControlRequest(op: .unsave, id: "01"), F.now(1))) == [.change(move)])
+        #expect(engine.handle(.request(client, ControlRequest.unsave(id: "01"), F.now(1))) == [.change(move)])
         #expect(engine.entries[message.id]?.chest == .saved, "moved only once the file is")
         #expect(engine.handle(.changed(move, failure: nil, F.now(1))) == [
             .emit(.unsaved(message.id, title: "Test")), .reply(client, .message(ImportResult(message))),
         ])
         #expect(engine.entries[message.id]?.chest == .regular)
-        #expect(engine.handle(.request(client, ControlRequest(op: .unsave, id: "02"), F.now(1)))
+        #expect(engine.handle(.request(client, ControlRequest.unsave(id: "02"), F.now(1)))
                 == [.reply(client, .failure("\(F.id(2).short) is not in the saved chest"))])
     }
 
@@ -133,7 +133,7 @@ private typealias F = CoreFixture
         stored.state.pin.tried = ["1111", "2222", "3333", "4444"]
         var engine = F.engine([stored, F.stored(other)])
         let client = ClientID(6)
-        #expect(engine.handle(.request(client, ControlRequest(op: .undelete), F.now(1)))
+        #expect(engine.handle(.request(client, ControlRequest.undelete(id: nil), F.now(1)))
                 == [.reply(client, .failure("nothing to undelete: no message was deleted in the last 24 h"))])
         for id in [message.id, other.id] {
             let from: ChestKind = id == message.id ? .saved : .regular
@@ -143,9 +143,9 @@ private typealias F = CoreFixture
         // Without an ID, the last one deleted; with a prefix, that one, back in the regular chest.
         var restored = stored
         restored.chest = .regular
-        #expect(engine.handle(.request(client, ControlRequest(op: .undelete, id: "01"), F.now(3)))
+        #expect(engine.handle(.request(client, ControlRequest.undelete(id: "01"), F.now(3)))
                 == [.change(.restore(restored, for: client))])
-        guard case .change(.restore(let last, _))? = engine.handle(.request(client, ControlRequest(op: .undelete), F.now(3))).first else {
+        guard case .change(.restore(let last, _))? = engine.handle(.request(client, ControlRequest.undelete(id: nil), F.now(3))).first else {
             Issue.record("expected a restore")
             return
         }
@@ -160,7 +160,7 @@ private typealias F = CoreFixture
         #expect(engine.recentlyDeleted.map(\.stored.id) == [other.id])
         #expect(engine.handle(.tick(F.now(100))).unlocks == [1], "its locks are evaluated again")
         // A day later nothing is left to bring back.
-        #expect(engine.handle(.request(client, ControlRequest(op: .undelete), F.now(2 + 86_401)))
+        #expect(engine.handle(.request(client, ControlRequest.undelete(id: nil), F.now(2 + 86_401)))
                 == [.reply(client, .failure("nothing to undelete: no message was deleted in the last 24 h"))])
     }
 
@@ -196,28 +196,28 @@ private typealias F = CoreFixture
         var engine = F.engine([])
         _ = engine.handle(.deletedRestored([deleted]))
         let client = ClientID(5)
-        #expect(engine.handle(.request(client, ControlRequest(op: .undelete), F.now(1)))
+        #expect(engine.handle(.request(client, ControlRequest.undelete(id: nil), F.now(1)))
                 == [.change(.restore(deleted.stored, for: client))])
         // One whose message is in the chest again is not offered.
         var again = F.engine([deleted.stored])
         _ = again.handle(.deletedRestored([deleted]))
-        #expect(again.handle(.request(client, ControlRequest(op: .undelete), F.now(1)))
+        #expect(again.handle(.request(client, ControlRequest.undelete(id: nil), F.now(1)))
                 == [.reply(client, .failure("nothing to undelete: no message was deleted in the last 24 h"))])
     }
 
     @Test func watchersBeyondTheLimitAreRefusedAndRoomComesBackWhenOneLeaves() {
         var engine = F.engine([])
         for number in 0..<Engine.maximumWatchers {
-            #expect(engine.handle(.request(ClientID(100 + number), ControlRequest(op: .watch), F.now(1))) == [
+            #expect(engine.handle(.request(ClientID(100 + number), ControlRequest.watch, F.now(1))) == [
                 .reply(ClientID(100 + number), .subscribed),
             ])
         }
         let extra = ClientID(99)
-        #expect(engine.handle(.request(extra, ControlRequest(op: .watch), F.now(2)))
+        #expect(engine.handle(.request(extra, ControlRequest.watch, F.now(2)))
                 == [.reply(extra, .failure("chestd already has 32 watchers; stop one first"))])
         #expect(!engine.subscribers.contains(extra))
         _ = engine.handle(.clientGone(ClientID(100)))
-        #expect(engine.handle(.request(extra, ControlRequest(op: .watch), F.now(3))) == [.reply(extra, .subscribed)])
+        #expect(engine.handle(.request(extra, ControlRequest.watch, F.now(3))) == [.reply(extra, .subscribed)])
     }
 
     @Test func aWatcherHearsTheUndeliveredUnlocksOnceAndLaterUnlocksAreDelivered() {
@@ -231,7 +231,7 @@ private typealias F = CoreFixture
         #expect(engine.undelivered.map(\.page) == [1])
 
         let watcher = ClientID(9)
-        let subscribed = engine.handle(.request(watcher, ControlRequest(op: .watch), F.now(11)))
+        let subscribed = engine.handle(.request(watcher, ControlRequest.watch, F.now(11)))
         #expect(subscribed.prefix(2) == [.reply(watcher, .subscribed),
                                          .send(watcher, .unlocked(Unlock(message, OpenPage(page: 1, set: .a, at: F.now(10).wall, delivered: false))))])
         #expect(engine.undelivered == [])

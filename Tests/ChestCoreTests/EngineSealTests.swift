@@ -44,6 +44,32 @@ private typealias F = CoreFixture
         #expect(engine.entries[message.id]?.state.openPages.first?.content == Self.content)
     }
 
+    /// Format 3: a random grid over a declared area, a `cells` slot; the secret names format 3, the reader asks
+    /// nothing outside the area, and two places on one grid ask for the same derivation (the worker runs it once).
+    @Test func formatThreeAsksWithinTheAreaOnlyAndPlacesOnOneGridShareADerivation() throws {
+        var generator = SeededGenerator(seed: 1)
+        let area = SearchArea(center: Self.target, radius: 1000)
+        let grid = CellGrid(area: area, radius: Self.radius, using: &generator)
+        let slot = KeySlot.cells(salt: [UInt8](repeating: 5, count: 16), cost: SealCost.Level.interactive.cost,
+                                 wrapped: [[UInt8]](repeating: [UInt8](repeating: 6, count: 72), count: 4))
+        let messages = (1...2).map { index in
+            F.message(UInt8(index), pages: [Page(text: "", setA: [.sealedLocation(grid)],
+                                                    sealed: SealedPage(ciphertext: Self.ciphertext, slots: [.a: slot], version: 3))])
+        }
+        var engine = F.engine(messages.map { F.stored($0) })
+        let outside = F.north(of: Self.target, metres: 3000)
+        for second in 1...4 {
+            #expect(Self.requests(engine.handle(.fix(F.fix(at: Double(second), outside), F.now(Double(second))))).isEmpty,
+                    "a cell outside the search area was asked for")
+        }
+        _ = engine.handle(.fix(F.fix(at: 5, Self.target), F.now(5)))
+        let requests = Self.requests(engine.handle(.fix(F.fix(at: 6, Self.target), F.now(6))))
+        #expect(requests.count == 2)
+        #expect(requests.allSatisfy { $0.secret == "chest-v3|cell=\(grid.cell(of: Self.target))" && $0.version == 3 })
+        #expect(requests[0].derivation == requests[1].derivation && requests[0].derivation != nil)
+        #expect(requests[0].slotData.hasPrefix("chest-v3|key|") && requests[0].contentData.hasPrefix("chest-v3|content|"))
+    }
+
     @Test func aFailedCellIsRememberedAndNeverTriedAgain() throws {
         let message = Self.message()
         var engine = F.engine([F.stored(message)])
@@ -144,7 +170,12 @@ private typealias F = CoreFixture
     }
 
     @Test func protectionIsTheWeakestSet() {
-        #expect(Self.message().pages[0].protection == .sealed)
+        // A format 2 place alone can be recovered from its grid; with a PIN in its set, the PIN still protects.
+        #expect(Self.message().pages[0].protection == .recoverable)
+        #expect(Self.message(setA: [.sealedLocation(Self.grid), .sealedPIN]).pages[0].protection == .sealed)
+        var generator = SeededGenerator(seed: 2)
+        let formatThree = CellGrid(area: SearchArea(center: Self.target, radius: 1000), radius: Self.radius, using: &generator)
+        #expect(Self.message(setA: [.sealedLocation(formatThree)]).pages[0].protection == .sealed)
         #expect(Self.message(setB: [.weather(.clear)]).pages[0].protection == .guarded)
         #expect(Page(text: "x", setA: [.pin(hash: "h")]).protection == .unsealed)
     }

@@ -25,6 +25,21 @@ struct HardwareRequirementTests {
         return (engine, opened)
     }
 
+    @Test func readSaysTheRequirementAndTheSourceEvenWithoutAFix() {
+        let required = Self.message(requiresHardware: true, [.location(center: F.tower, radius: 30)])
+        var engine = F.engine([F.stored(required)])
+        let noFix = engine.read(required.id, now: F.now(1))
+        #expect(noFix?.requiresHardware == true && noFix?.receiver == "no fix yet")
+        _ = engine.handle(.receiver(Self.pty, F.now(1)))
+        _ = engine.handle(.fix(F.fix(at: 2), F.now(2)))
+        #expect(engine.read(required.id, now: F.now(2))?.receiver?.hasPrefix("simulated: the receiver is a pseudo-terminal") == true)
+        var disconnected = F.engine([F.stored(required)], connected: false)
+        _ = disconnected.handle(.tick(F.now(1)))
+        #expect(disconnected.read(required.id, now: F.now(1))?.receiver == "gpsd not connected")
+        let plain = Self.message(requiresHardware: false, [.location(center: F.tower, radius: 30)])
+        #expect(F.engine([F.stored(plain)]).read(plain.id, now: F.now(1))?.requiresHardware == false)
+    }
+
     @Test func aMessageThatRequiresHardwareCountsOnlyHardwareFixes() {
         let locks: [Lock] = [.location(center: F.tower, radius: 30), .altitude(Bounds(min: 50, max: 150))]
         let required = Self.message(requiresHardware: true, locks)

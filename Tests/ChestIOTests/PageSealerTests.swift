@@ -3,7 +3,8 @@ import ChestSeal
 import Foundation
 import Testing
 
-/// Format 2's cryptography with libsodium: the organiser's cell and PIN open a page, nothing else does.
+/// Format 2's cryptography with libsodium, still read: the organiser's cell and PIN open a page, nothing else does.
+/// Format 3 has its own suite (FormatThreeSealTests).
 @Suite struct PageSealerTests {
     static let id = MessageID("0123456789abcdef0123456789abcdef")!
     static let target = Coordinate(latitude: 47.371, longitude: 8.54)
@@ -15,7 +16,7 @@ import Testing
         PageSealer.seal(text: text,
                         setA: .init(locks: [.sealedLocation(grid), .sealedPIN], hidden: HiddenLocation(center: target, radius: 20), pin: "4821"),
                         setB: .init(locks: [.time(Date(timeIntervalSince1970: 2_000_000_000))]),
-                        id: id, page: number, cost: cost)
+                        id: id, page: number, cost: cost, version: 2)
     }
 
     static func request(_ page: Page, number: Int = 1, id: MessageID = id, cell: Cell, pin: String) -> KeyRequest {

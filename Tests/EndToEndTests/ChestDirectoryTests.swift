@@ -41,7 +41,7 @@ struct ChestDirectoryTests {
         let world = ChestHarness()
         try world.startDaemon()
         let due = ISO8601.string(Date().addingTimeInterval(3))
-        let compose = try world.chest(["compose", "-o", "soon.locked", "--title", "Soon", "--page", "Now!",
+        let compose = try world.chest(["compose", "--seal-cost", "interactive", "-o", "soon.locked", "--title", "Soon", "--page", "Now!",
                                        "--lock", "time=\(due)"], user: "alice")
         #expect(compose.status == 0, "\(compose.stderr)")
         let id = compose.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -70,7 +70,7 @@ struct ChestDirectoryTests {
     @Test func aDuplicateImportIsRefused() throws {
         let world = ChestHarness()
         try world.startDaemon()
-        _ = try world.chest(["compose", "-o", "a.locked", "--title", "A", "--page", "x", "--lock", "pin=1234"], user: "alice")
+        _ = try world.chest(["compose", "--seal-cost", "interactive", "-o", "a.locked", "--title", "A", "--page", "x", "--lock", "pin=1234"], user: "alice")
         #expect(try world.chest(["import", "a.locked"]).status == 0)
         let again = try world.chest(["import", "a.locked"])
         #expect(again.status == 1)
@@ -86,7 +86,7 @@ struct ChestDirectoryTests {
     @Test func badFilesAreRejectedWithReasonsWhileChestdKeepsRunning() throws {
         let world = ChestHarness()
         try world.startDaemon()
-        _ = try world.chest(["compose", "-o", "good.locked", "--title", "Good", "--page", "x", "--lock", "pin=1234"], user: "alice")
+        _ = try world.chest(["compose", "--seal-cost", "interactive", "-o", "good.locked", "--title", "Good", "--page", "x", "--lock", "pin=1234"], user: "alice")
         let good = try Data(contentsOf: URL(fileURLWithPath: world.root + "/good.locked"))
         try good.prefix(good.count / 2).write(to: URL(fileURLWithPath: world.chest + "/truncated.locked"))
         try Data(repeating: 0x20, count: 10_000_000).write(to: URL(fileURLWithPath: world.chest + "/huge.locked"))
@@ -159,7 +159,7 @@ struct ChestDirectoryTests {
         for name in [".#draft.locked", ".draft.locked.swp", "draft.locked~", ".syncthing.x.locked.tmp", "notes.txt"] {
             try Data("junk".utf8).write(to: URL(fileURLWithPath: world.chest + "/" + name))
         }
-        _ = try world.chest(["compose", "-o", "real.locked", "--title", "Real", "--page", "x", "--lock", "pin=1234"], user: "alice")
+        _ = try world.chest(["compose", "--seal-cost", "interactive", "-o", "real.locked", "--title", "Real", "--page", "x", "--lock", "pin=1234"], user: "alice")
         try FileManager.default.moveItem(atPath: world.root + "/real.locked", toPath: world.chest + "/real.locked")
         try world.waitUntil("the real one is in", timeout: 10) { world.names(in: "messages").count == 1 }
         #expect(world.names(in: "rejected").isEmpty)
@@ -169,11 +169,11 @@ struct ChestDirectoryTests {
     @Test func theChestDirectoryDeletedUnderChestdIsRecreatedWithEveryMessage() throws {
         let world = ChestHarness()
         try world.startDaemon()
-        _ = try world.chest(["compose", "-o", "a.locked", "--title", "Keep me", "--page", "x", "--lock", "pin=1234"], user: "alice")
+        _ = try world.chest(["compose", "--seal-cost", "interactive", "-o", "a.locked", "--title", "Keep me", "--page", "x", "--lock", "pin=1234"], user: "alice")
         #expect(try world.chest(["import", "a.locked"]).status == 0)
         try FileManager.default.removeItem(atPath: world.chest)
         try world.waitUntil("the chest is restored", timeout: 10) { world.names(in: "messages").count == 1 }
-        _ = try world.chest(["compose", "-o", "b.locked", "--title", "New", "--page", "x", "--lock", "pin=1234"], user: "alice")
+        _ = try world.chest(["compose", "--seal-cost", "interactive", "-o", "b.locked", "--title", "New", "--page", "x", "--lock", "pin=1234"], user: "alice")
         try FileManager.default.copyItem(atPath: world.root + "/b.locked", toPath: world.chest + "/b.locked")
         try world.waitUntil("a new drop is seen", timeout: 10) { world.names(in: "messages").count == 2 }
     }

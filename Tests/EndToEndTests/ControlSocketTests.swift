@@ -25,6 +25,8 @@ struct ControlSocketTests {
         try world.startDaemon()
         #expect(try raw("{not json\n", to: world.socket).contains(#""ok":false"#))
         #expect(try raw(#"{"op":"explode"}"# + "\n", to: world.socket).contains("malformed request"))
+        #expect(try raw(#"{"op":"read"}"# + "\n", to: world.socket).contains(#"malformed request: the request \"read\" needs \"id\""#))
+        #expect(try raw(#"{"op":"import","path":"relative.locked"}"# + "\n", to: world.socket).contains("import needs an absolute path"))
         #expect(try raw(String(repeating: "x", count: 40_000), to: world.socket).contains("over 16384 bytes"))
         let status = try world.chest(["status", "--json"])
         #expect(status.status == 0)

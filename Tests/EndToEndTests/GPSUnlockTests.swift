@@ -182,7 +182,7 @@ struct GPSUnlockTests {
         try world.waitUntil("a 3D fix", timeout: 20) {
             ((try world.status()["fix"] as? [String: Any])?["mode"] as? Int ?? 0) == 3
         }
-        let compose = try world.chest(["compose", "-o", "here.locked", "--title", "Here", "--page", "x",
+        let compose = try world.chest(["compose", "--seal-cost", "interactive", "-o", "here.locked", "--title", "Here", "--page", "x",
                                        "--lock", "location=here/30m,visible", "--lock", "altitude=here±20"])
         #expect(compose.status == 0, "\(compose.stderr)")
         let message = try MessageFile.decode(Data(contentsOf: URL(fileURLWithPath: world.root + "/here.locked")))

@@ -230,7 +230,7 @@ struct HuntTests {
         #expect(!join.contains("organiserPassword") && !join.contains("releases"))
         #expect(try HuntFile.read(path: world.root + "/s-red.hunt").teams.count == 1)
         // Release locks: format 2 only, with the hunt file, and the only secret of their set.
-        let compose = ["compose", "-o", "m.locked", "--title", "t", "--page", "p", "--lock", "release=finale"]
+        let compose = ["compose", "--seal-cost", "interactive", "-o", "m.locked", "--title", "t", "--page", "p", "--lock", "release=finale"]
         #expect(try chest(compose).stderr.contains("needs --hunt FILE"))
         #expect(try chest(compose + ["--hunt", "s.hunt", "--format", "1"]).stderr.contains("needs format 2"))
         #expect(try chest(compose + ["--hunt", "s.hunt", "--lock", "pin=1234"]).stderr.contains("the only secret of its set"))
@@ -366,7 +366,8 @@ final class HuntWorld {
     func compose(_ title: String, _ locks: [String], forHunt: Bool = true) throws -> String {
         let path = organiserWorld.root + "/\(title.replacingOccurrences(of: " ", with: "-")).locked"
         let hunt = forHunt && !locks.contains("--hunt") ? ["--hunt", huntPath] : []
-        let made = try organiser(["compose", "-o", path, "--title", title, "--page", "page of \(title)"] + locks + hunt)
+        let made = try organiser(["compose", "--seal-cost", "interactive", "-o", path, "--title", title, "--page", "page of \(title)"]
+                                 + locks + hunt)
         guard made.status == 0 else { throw HuntTestFailure(made.stderr) }
         ids[title] = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         return path

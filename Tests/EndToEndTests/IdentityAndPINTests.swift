@@ -9,7 +9,7 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct IdentityAndPINTests {
     func composePINMessage(_ world: ChestHarness, title: String = "Treasure") throws -> String {
-        let compose = try world.chest(["compose", "-o", "pin.locked", "--title", title, "--from", "Alice",
+        let compose = try world.chest(["compose", "--seal-cost", "interactive", "-o", "pin.locked", "--title", title, "--from", "Alice",
                                        "--page", "The key is under the mat.", "--lock", "pin=4821",
                                        "--page", "Free page"], user: "alice")
         #expect(compose.status == 0, "\(compose.stderr)")
@@ -58,7 +58,7 @@ struct IdentityAndPINTests {
         let world = ChestHarness()
         world.extraEnvironment = [:]
         // The daemon runs as "reader"; this message is sealed by the reader's own identity.
-        let compose = try world.chest(["compose", "-o", "mine.locked", "--title", "Mine", "--page", "secret",
+        let compose = try world.chest(["compose", "--seal-cost", "interactive", "-o", "mine.locked", "--title", "Mine", "--page", "secret",
                                        "--lock", "time=2020-01-01T00:00:00Z"], user: "reader")
         #expect(compose.status == 0)
         try world.startDaemon()
@@ -77,7 +77,7 @@ struct IdentityAndPINTests {
     @Test func aTamperedFileIsRefusedAndSetAside() throws {
         let world = ChestHarness()
         try world.startDaemon()
-        _ = try world.chest(["compose", "--format", "1", "-o", "t.locked", "--title", "Far away", "--page", "x",
+        _ = try world.chest(["compose", "--seal-cost", "interactive", "--format", "1", "-o", "t.locked", "--title", "Far away", "--page", "x",
                              "--lock", "location=48.85837,2.29448/30m"], user: "alice")
         let original = try String(contentsOfFile: world.root + "/t.locked", encoding: .utf8)
         let widened = original.replacingOccurrences(of: "\"radius\" : 30", with: "\"radius\" : 30000")

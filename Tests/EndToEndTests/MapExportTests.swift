@@ -45,6 +45,16 @@ struct MapExportTests {
         #expect(red.status == 0, "\(red.stderr)")
         #expect((Int(red.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 500, "\(red.stdout)")
 
+        // -o FILE.png writes a real PNG (and leaves no SVG behind); another extension is refused, writing nothing.
+        let png = try world.chest(["map", "-o", world.root + "/direct.png"])
+        #expect(png.status == 0, "\(png.stderr)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: world.root + "/direct.png"))
+        #expect(bytes.starts(with: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), "not a PNG")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: world.root).filter { $0.contains(".chest-map-") }.isEmpty)
+        let jpeg = try world.chest(["map", "-o", world.root + "/map.jpg"])
+        #expect(jpeg.status != 0 && jpeg.stderr.contains("name the file FILE.svg or FILE.png"), "\(jpeg.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: world.root + "/map.jpg"))
+
         // Without the track, the same map has no track colour at all.
         try FileManager.default.removeItem(atPath: world.chest + "/track.txt")
         #expect(try world.chest(["map", "-o", world.root + "/bare.svg", "--png"]).status == 0)

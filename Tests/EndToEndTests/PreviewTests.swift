@@ -14,17 +14,17 @@ import Testing
                          "The hill walk — from The organiser",
                          "Page 1 — open from the start",
                          "    location: within 30 m of 47.3769, 8.5417",
-                         "      protection: sealed: the point is inside the page's ciphertext, its key derived from the place (docs/FORMAT.md)",
+                         "      protection: sealed: the point is inside the page's ciphertext, its key derived from the place's cell; the file says only the search area (docs/FORMAT.md \"Format 3\")",
                          "    pin: the right PIN",
                          "      protection: sealed: the PIN is part of the page's key; no hash is stored",
-                         "  text (sealed in the file until the page opens; format 2):",
+                         "  text (sealed in the file until the page opens; format 3):",
                          "    after: page 2 of message walk",
                          "    time: from 2026-06-01 09:00 GMT",
                          "  │ The trees are next."] {
             #expect(preview.stdout.contains(expected + "\n"), "\(expected)\n\(preview.stdout)")
         }
         #expect(!FileManager.default.fileExists(atPath: quest + "/hill.quest.ids"))
-        #expect(try world.chest(["compose", "--quest", quest + "/hill.quest", "-o", world.root + "/out"]).status == 0)
+        #expect(try world.chest(["compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", world.root + "/out"]).status == 0)
         let files = try world.chest(["preview", world.root + "/out/walk.locked", world.root + "/out/bonus.locked"])
         #expect(files.status == 0)
         #expect(files.stdout.contains("sealed; the signature matches"))

@@ -12,7 +12,7 @@ struct ReceiptTests {
         let world = ChestHarness()
         let top = Coordinate(latitude: 47.3718, longitude: 8.5415)
         for (title, lock) in [("place", "location=\(top.latitude),\(top.longitude)/50m"), ("time", "time=2020-01-01T00:00:00Z")] {
-            let made = try world.chest(["compose", "-o", "\(title).locked", "--title", title, "--page", "p", "--lock", lock],
+            let made = try world.chest(["compose", "--seal-cost", "interactive", "-o", "\(title).locked", "--title", title, "--page", "p", "--lock", lock],
                                        user: "alice")
             #expect(made.status == 0, "\(made.stderr)")
             try FileManager.default.copyItem(atPath: world.root + "/\(title).locked", toPath: world.chest + "/\(title).locked")

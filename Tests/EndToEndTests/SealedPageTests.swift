@@ -6,8 +6,9 @@ import Foundation
 import Glibc
 import Testing
 
-/// Format 2 with the built chest and chestd: sealed pages composed by one user and opened by another
-/// (docs/FORMAT.md "Format 2", docs/SECURITY.md).
+/// Sealed pages with the built chest and chestd, composed by one user and opened by another (docs/FORMAT.md
+/// "Format 2", "Format 3", docs/SECURITY.md). Most compose at the interactive cost to keep the suite quick; one test
+/// checks the default costs, priced per secret.
 @Suite(.serialized, .timeLimit(.minutes(5)))
 struct SealedPageTests {
     /// Every byte under `directory`, as text.
@@ -20,8 +21,18 @@ struct SealedPageTests {
         return text
     }
 
+    /// Restarts chestd on gpsfake replaying the test walk, and waits until the replay is over.
+    func walkThroughTheTestWalk(_ world: ChestHarness) throws {
+        #expect(world.stopDaemon() == 0)
+        let fake = try GPSFake(walk: GPSUnlockTests.walk(), delay: 0.01)
+        defer { fake.stop() }
+        world.gpsd = "127.0.0.1:\(fake.port)"
+        try world.startDaemon()
+        #expect(fake.waitForExit(timeout: 60) == 0, "\(fake.output)")
+    }
+
     func compose(_ world: ChestHarness, _ file: String, _ arguments: [String]) throws -> String {
-        let outcome = try world.chest(["compose", "-o", file, "--title", file] + arguments, user: "alice")
+        let outcome = try world.chest(["compose", "--seal-cost", "interactive", "-o", file, "--title", file] + arguments, user: "alice")
         #expect(outcome.status == 0, "\(outcome.stderr)")
         return outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -43,12 +54,7 @@ struct SealedPageTests {
                 #expect(!haystack.contains(needle), "\(needle)")
             }
         }
-        #expect(world.stopDaemon() == 0)
-        let fake = try GPSFake(walk: GPSUnlockTests.walk(), delay: 0.01)
-        defer { fake.stop() }
-        world.gpsd = "127.0.0.1:\(fake.port)"
-        try world.startDaemon()
-        #expect(fake.waitForExit(timeout: 60) == 0, "\(fake.output)")
+        try walkThroughTheTestWalk(world)
         try world.waitUntil("the sealed page opens", timeout: 20) { try world.states()["here.locked"] == "open" }
         #expect(try world.states()["away.locked"] == "locked", "\(world.daemonLog)")
         let opened = try world.chest(["read", here])
@@ -116,6 +122,76 @@ struct SealedPageTests {
         #expect(world.daemonIsRunning)
     }
 
+    @Test func composeWritesFormatThreeWithCostsPricedPerSecretAndAFigureFromTheArea() throws {
+        let world = ChestHarness()
+        let place = "location=38.7139,-9.1334/30m"
+        // Default costs: no --seal-cost.
+        let made = try world.chest(["compose", "-o", "lisbon.locked", "--title", "Sé", "--search-area", "38.712,-9.134/1km",
+                                    "--page", "at the cathedral", "--lock", place, "--or", "--lock", "pin=4821"], user: "alice")
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stderr.contains("Argon2id runs, about"), "progress: \(made.stderr)")
+        // The figure is the attack's: the weaker set's, here 792 cells of a 1 km area × 1.38 s, under the PIN's 6 hours.
+        #expect(made.stderr.contains("sealed by location: about 18 core-minutes to search the declared area by brute force (792 cells of 38.71200,-9.13400/1 km at 1.38 s a guess)"),
+                "\(made.stderr)")
+        #expect(made.stderr.contains("a place alone is a small secret"), "\(made.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.root + "/lisbon.locked"))) as! [String: Any]
+        #expect(json["version"] as? Int == 3)
+        let page = (json["pages"] as! [[String: Any]])[0]
+        let keyA = page["keyA"] as! [String: Any], keyB = page["keyB"] as! [String: Any]
+        #expect(keyA["kind"] as? String == "cells" && (keyA["keys"] as? [String])?.count == 4)
+        #expect(keyA["passes"] as? Int == 4 && keyA["memory"] as? Int == 768 << 20, "a place's default cost: \(keyA)")
+        #expect(keyB["kind"] as? String == "argon2id" && keyB["passes"] as? Int == 5 && keyB["memory"] as? Int == 1 << 30,
+                "a PIN's default cost: \(keyB)")
+        let cell = ((page["a"] as! [[String: Any]])[0]["cell"]) as! [String: Any]
+        #expect((cell["area"] as? [String: Any])?["radius"] as? Double == 1000)
+        let only = try world.chest(["compose", "-o", "place.locked", "--title", "p", "--search-area", "38.712,-9.134/1km",
+                                    "--page", "p", "--lock", place], user: "alice")
+        #expect(only.stderr.contains("(792 cells of 38.71200,-9.13400/1 km at 1.38 s a guess)"), "\(only.stderr)")
+        let withPIN = try world.chest(["compose", "-o", "both.locked", "--title", "b", "--search-area", "38.712,-9.134/1km",
+                                       "--page", "p", "--lock", place, "--lock", "pin=4821"], user: "alice")
+        #expect(withPIN.stderr.contains("sealed by location and PIN: about 126 core-days to search the declared area by brute force (792 cells of 38.71200,-9.13400/1 km × 10,000 PINs at 1.38 s a guess)"),
+                "\(withPIN.stderr)")
+        let outside = try world.chest(["compose", "-o", "x.locked", "--title", "x", "--search-area", "40,-9/2km", "--page", "p",
+                                       "--lock", place], user: "alice")
+        #expect(outside.status != 0 && outside.stderr.contains("lies outside the search area"), "\(outside.stderr)")
+        // The PIN at its default cost opens the page through chestd.
+        try world.startDaemon()
+        let id = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try world.chest(["import", "lisbon.locked"]).status == 0)
+        let right = try world.chest(["pin", id, "4821"])
+        #expect(right.stdout.contains("PIN accepted: page 1 open"), "\(right.stderr)")
+    }
+
+    @Test func aFormatTwoPlaceStillOpensAndIsShownAsRecoverable() throws {
+        let world = ChestHarness()
+        let first = GPSUnlockTests.first
+        let id = try compose(world, "two.locked", ["--format", "2", "--page", "old stone", "--lock", "location=\(first.latitude),\(first.longitude)/20m"])
+        #expect(try String(contentsOfFile: world.root + "/two.locked", encoding: .utf8).contains(#""version" : 2"#))
+        let preview = try world.chest(["preview", "two.locked"])
+        #expect(preview.stdout.contains("sealed (format 2: the place can be recovered from the file"), "\(preview.stdout)")
+        try world.startDaemon()
+        #expect(try world.chest(["import", "two.locked"]).status == 0)
+        let read = try world.chest(["read", id])
+        #expect(read.stdout.contains("sealed (format 2: the place can be recovered from the file)"), "\(read.stdout)")
+        try walkThroughTheTestWalk(world)
+        try world.waitUntil("the format 2 page opens", timeout: 20) { try world.states()["two.locked"] == "open" }
+    }
+
+    @Test func aPageOverTheLimitIsRefusedByComposeAsReadersWould() throws {
+        let world = ChestHarness()
+        let long = String(repeating: "x", count: 20_001)
+        for format in ["1", "3"] {
+            let outcome = try world.chest(["compose", "--format", format, "-o", "long\(format).locked", "--title", "t",
+                                           "--page", long, "--lock", "pin=4821", "--seal-cost", "interactive"], user: "alice")
+            #expect(outcome.status != 0, "format \(format) composed a page readers refuse")
+            #expect(outcome.stderr.contains("page 1: the text has 20001 characters, over the 20000-character limit"), "\(outcome.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: world.root + "/long\(format).locked"))
+        }
+        let exact = try world.chest(["compose", "-o", "exact.locked", "--title", "t", "--page", String(repeating: "y", count: 20_000),
+                                     "--lock", "pin=4821", "--seal-cost", "interactive"], user: "alice")
+        #expect(exact.status == 0, "\(exact.stderr)")
+    }
+
     @Test func formatOneStillComposesAndShowsDistance() throws {
         let world = ChestHarness()
         let id = try compose(world, "old.locked", ["--format", "1", "--page", "old", "--lock", "location=47.371,8.54/20m"])
@@ -123,5 +199,11 @@ struct SealedPageTests {
         try world.startDaemon()
         #expect(try world.chest(["import", "old.locked"]).status == 0)
         #expect(try world.chest(["read", id]).stdout.contains("unsealed (format 1)"))
+        // A format 1 PIN hash is checked on the seal worker, as every Argon2id run is.
+        let pin = try compose(world, "oldpin.locked", ["--format", "1", "--page", "old pin page", "--lock", "pin=4821"])
+        #expect(try world.chest(["import", "oldpin.locked"]).status == 0)
+        #expect(try world.chest(["pin", pin, "1111"]).stderr.contains("wrong PIN (1 of 5"))
+        let right = try world.chest(["pin", pin, "4821"])
+        #expect(right.stdout.contains("PIN accepted: page 1 open"), "\(right.stderr)")
     }
 }

@@ -103,7 +103,7 @@ struct TrustTests {
         let world = ChestHarness()
         let lock = "location=\(Self.top.latitude),\(Self.top.longitude)/100m"
         for (title, extra) in [("hardware", ["--require", "hardware"]), ("any", [])] {
-            let made = try world.chest(["compose", "-o", "\(title).locked", "--title", title, "--page", "p", "--lock", lock]
+            let made = try world.chest(["compose", "--seal-cost", "interactive", "-o", "\(title).locked", "--title", title, "--page", "p", "--lock", lock]
                                        + extra, user: "alice")
             #expect(made.status == 0, "\(made.stderr)")
             try FileManager.default.moveItem(atPath: world.root + "/\(title).locked", toPath: world.chest + "/\(title).locked")

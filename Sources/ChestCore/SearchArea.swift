@@ -1,0 +1,96 @@
+import Foundation
+
+/// The area an organiser admits a sealed place lies in: the one thing a format 3 file says about where the place is
+/// (docs/FORMAT.md "Format 3", docs/SECURITY.md "What a place is worth"). A disk on the Earth: its centre and radius.
+public struct SearchArea: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var latitude: Double
+    public var longitude: Double
+    /// Metres.
+    public var radius: Double
+
+    public init(center: Coordinate, radius: Double) {
+        latitude = center.latitude
+        longitude = center.longitude
+        self.radius = radius
+    }
+
+    public var center: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
+
+    /// The default area's radius: a disk about 1° of latitude across, drawn at random around the place so that the
+    /// file says no more than "somewhere in these 9,500 km²".
+    public static let defaultRadius = 55_000.0
+    /// A declared area is at least this wide (a smaller one gives the place away to a search of minutes) and at most
+    /// this: past it a reader's grid stretches too much to stay honest.
+    public static let minimumRadius = 100.0
+    public static let maximumRadius = 500_000.0
+
+    /// Square metres.
+    public var area: Double { Double.pi * radius * radius }
+
+    /// Whether `point` lies inside.
+    public func contains(_ point: Coordinate) -> Bool { center.distance(to: point) <= radius }
+
+    /// Whether a sealed grid can be laid over the whole area (it stays clear of the poles).
+    public var isValid: Bool {
+        center.isValid && radius.isFinite && (Self.minimumRadius...Self.maximumRadius).contains(radius)
+            && abs(latitude) + radius / Coordinate.earthRadius * 180 / .pi <= CellGrid.maximumLatitude
+    }
+
+    /// The default area of `point`: a disk of `defaultRadius` whose centre is drawn uniformly from the disk of the
+    /// same radius around the point, so that from the file's view the point is anywhere in it.
+    public static func random<Generator: RandomNumberGenerator>(around point: Coordinate, radius: Double = defaultRadius,
+                                                                using generator: inout Generator) -> SearchArea {
+        let distance = radius * Double.random(in: 0..<1, using: &generator).squareRoot()
+        let bearing = Double.random(in: 0..<(2 * .pi), using: &generator)
+        let φ = point.latitude * .pi / 180
+        var latitude = point.latitude + distance * cos(bearing) / Coordinate.earthRadius * 180 / .pi
+        var longitude = point.longitude + distance * sin(bearing) / (Coordinate.earthRadius * cos(φ)) * 180 / .pi
+        latitude = min(89.9, max(-89.9, latitude))
+        if longitude > 180 { longitude -= 360 } else if longitude <= -180 { longitude += 360 }
+        return SearchArea(center: Coordinate(latitude: latitude, longitude: longitude), radius: radius)
+    }
+
+    /// Reads "LAT,LON/RADIUS" with the radius in km or m ("47.37,8.54/2km"), as `--search-area` and a quest's
+    /// `search-area:` take it.
+    public static func parse(_ text: String) throws(SearchAreaError) -> SearchArea {
+        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: "/", omittingEmptySubsequences: false)
+        let numbers = parts.first.map { $0.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) } } ?? []
+        guard parts.count == 2, numbers.count == 2, let latitude = numbers[0], let longitude = numbers[1] else {
+            throw SearchAreaError(text, "write LAT,LON/RADIUSkm, such as 38.7139,-9.1334/2km")
+        }
+        let unit = parts[1].lowercased().trimmingCharacters(in: .whitespaces)
+        let (number, scale) = unit.hasSuffix("km") ? (unit.dropLast(2), 1000.0) : unit.hasSuffix("m") ? (unit.dropLast(), 1.0)
+            : (Substring(unit), 1000.0)
+        guard let value = Double(number), value.isFinite else {
+            throw SearchAreaError(text, "the radius \"\(parts[1])\" is not a distance; write 2km or 800m")
+        }
+        let area = SearchArea(center: Coordinate(latitude: latitude, longitude: longitude), radius: value * scale)
+        guard area.center.isValid else { throw SearchAreaError(text, "the centre is not a place: latitude -90..90, longitude -180..180") }
+        guard (minimumRadius...maximumRadius).contains(area.radius) else {
+            throw SearchAreaError(text, "the radius must be 0.1 to 500 km")
+        }
+        guard area.isValid else {
+            throw SearchAreaError(text, "a search area must stay \(90 - Int(CellGrid.maximumLatitude))° from the poles")
+        }
+        return area
+    }
+
+    /// "38.71390,-9.13340/2 km"
+    public var description: String {
+        let size = radius >= 1000 ? "\((radius / 1000).compact) km" : "\(Int(radius.rounded())) m"
+        return String(format: "%.5f,%.5f/", latitude, longitude) + size
+    }
+}
+
+/// A search area that cannot be read, and how to write it.
+public struct SearchAreaError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var text: String
+    public var problem: String
+
+    public init(_ text: String, _ problem: String) {
+        self.text = text
+        self.problem = problem
+    }
+
+    public var description: String { "search area \"\(text)\": \(problem)" }
+}
