@@ -50,7 +50,7 @@ _chest()
 _chest_takes_value()
 {
     case "$1:$2" in
-        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--lock' | 'compose:--quest' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--search-area' | 'compose:--hunt' | 'compose:--require' | 'pin:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'hunt create:--broker' | 'hunt create:--ca' | 'hunt create:--output' | 'hunt create:-o' | 'hunt team add:--hunt' | 'hunt team add:--output' | 'hunt team add:-o' | 'hunt release:--hunt' | 'hunt release:--timeout' | 'board:--timeout' | 'config:--unset' | 'simulate:--weather' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
+        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--lock' | 'compose:--quest' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--search-area' | 'compose:--hunt' | 'compose:--require' | 'pin:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'verify:--hunt' | 'hunt create:--broker' | 'hunt create:--ca' | 'hunt create:--output' | 'hunt create:-o' | 'hunt team add:--hunt' | 'hunt team add:--output' | 'hunt team add:-o' | 'hunt release:--hunt' | 'hunt release:--timeout' | 'board:--timeout' | 'config:--unset' | 'simulate:--weather' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
             return 0
             ;;
     esac
@@ -61,7 +61,7 @@ _chest_takes_value()
 _chest_is_command()
 {
     case "$1:$2" in
-        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':save' | ':unsave' | ':delete' | ':undelete' | ':status' | ':watch' | ':receipt' | ':verify' | ':hunt' | ':board' | ':config' | ':preview' | ':simulate' | ':nav' | ':map' | ':export' | ':help' | 'hunt:' | 'hunt:create' | 'hunt:team' | 'hunt:join' | 'hunt:leave' | 'hunt:release' | 'hunt team:' | 'hunt team:add')
+        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':save' | ':unsave' | ':delete' | ':undelete' | ':status' | ':watch' | ':receipt' | ':verify' | ':senders' | ':hunt' | ':board' | ':config' | ':preview' | ':simulate' | ':nav' | ':map' | ':export' | ':help' | 'senders:' | 'senders:list' | 'senders:trust' | 'senders:forget' | 'hunt:' | 'hunt:create' | 'hunt:team' | 'hunt:join' | 'hunt:leave' | 'hunt:release' | 'hunt team:' | 'hunt team:add')
             return 0
             ;;
     esac
@@ -111,6 +111,18 @@ _chest_options()
             echo '--page --output -o --help -h'
             ;;
         'verify')
+            echo '--hunt --help -h'
+            ;;
+        'senders')
+            echo '--help -h'
+            ;;
+        'senders list')
+            echo '--json --help -h'
+            ;;
+        'senders trust')
+            echo '--help -h'
+            ;;
+        'senders forget')
             echo '--help -h'
             ;;
         'hunt')
@@ -165,7 +177,10 @@ _chest_commands()
 {
     case $1 in
         '')
-            echo 'compose import list read pin save unsave delete undelete status watch receipt verify hunt board config preview simulate nav map export help'
+            echo 'compose import list read pin save unsave delete undelete status watch receipt verify senders hunt board config preview simulate nav map export help'
+            ;;
+        'senders')
+            echo 'list trust forget'
             ;;
         'hunt')
             echo 'create team join leave release'
@@ -254,6 +269,10 @@ _chest_value()
         'receipt:0')
             mapfile -t COMPREPLY < <(compgen -W "$(for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p')" -- "$cur")
             ;;
+        'verify:--hunt')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -X '!*.hunt' -- "$cur"; compgen -d -- "$cur")
+            ;;
         'verify:0')
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -X '!*.json' -- "$cur"; compgen -d -- "$cur")
@@ -261,6 +280,9 @@ _chest_value()
         'verify:1')
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -X '!*.locked' -- "$cur"; compgen -d -- "$cur")
+            ;;
+        'senders trust:0')
+            mapfile -t COMPREPLY < <(compgen -W "$(for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p')" -- "$cur")
             ;;
         'hunt create:--ca')
             compopt -o filenames 2>/dev/null
@@ -323,7 +345,7 @@ _chest_value()
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             ;;
         'help:0')
-            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin save unsave delete undelete status watch receipt verify hunt board config preview simulate nav map export help' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin save unsave delete undelete status watch receipt verify senders hunt board config preview simulate nav map export help' -- "$cur")
             ;;
     esac
 }

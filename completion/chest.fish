@@ -8,9 +8,9 @@ function __chest_path
     set -l path
     while set -q words[1]
         switch "$path:$words[1]"
-            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--quest' 'compose:--format' 'compose:--seal-cost' 'compose:--search-area' 'compose:--hunt' 'compose:--require' 'pin:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--output' 'hunt team add:-o' 'hunt release:--hunt' 'hunt release:--timeout' 'board:--timeout' 'config:--unset' 'simulate:--weather' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
+            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--quest' 'compose:--format' 'compose:--seal-cost' 'compose:--search-area' 'compose:--hunt' 'compose:--require' 'pin:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'verify:--hunt' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--output' 'hunt team add:-o' 'hunt release:--hunt' 'hunt release:--timeout' 'board:--timeout' 'config:--unset' 'simulate:--weather' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
                 set -e words[1]
-            case ':compose' ':import' ':list' ':read' ':pin' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':receipt' ':verify' ':hunt' 'hunt:create' 'hunt:team' 'hunt team:add' 'hunt:join' 'hunt:leave' 'hunt:release' ':board' ':config' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
+            case ':compose' ':import' ':list' ':read' ':pin' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':receipt' ':verify' ':senders' 'senders:list' 'senders:trust' 'senders:forget' ':hunt' 'hunt:create' 'hunt:team' 'hunt team:add' 'hunt:join' 'hunt:leave' 'hunt:release' ':board' ':config' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
                 set -a path $words[1]
         end
         set -e words[1]
@@ -63,6 +63,10 @@ function __chest_value_8
     sh -c 'for saved in \'\' --saved; do chest list $saved --json; done 2>/dev/null | sed -n \'s/^ *"id" *: *"\\([^"]*\\)".*/\\1/p\''
 end
 
+function __chest_value_9
+    sh -c 'for saved in \'\' --saved; do chest list $saved --json; done 2>/dev/null | sed -n \'s/^ *"id" *: *"\\([^"]*\\)".*/\\1/p\''
+end
+
 complete -c chest -f
 complete -c chest -n '__chest_is \'\'' -l socket -r -F -d 'chestd\'s control socket (default $CHEST_SOCKET, else $XDG_RUNTIME_DIR/chestd.sock)'
 complete -c chest -n '__chest_is \'\'' -l chest -r -a '(__fish_complete_directories)' -d 'the chest directory (default $CHEST_DIR, else $XDG_DATA_HOME/chest)'
@@ -82,6 +86,7 @@ complete -c chest -n '__chest_is \'\'' -a status -d 'gpsd, the fix, the clock, t
 complete -c chest -n '__chest_is \'\'' -a watch -d 'follow events as they happen'
 complete -c chest -n '__chest_is \'\'' -a receipt -d 'export a signed receipt of an unlock'
 complete -c chest -n '__chest_is \'\'' -a verify -d 'check an unlock receipt against the message it claims'
+complete -c chest -n '__chest_is \'\'' -a senders -d 'the senders\' keys chest knows: list, trust a new key, forget a name'
 complete -c chest -n '__chest_is \'\'' -a hunt -d 'run a hunt for several teams over an MQTT broker: create, add teams, join, release'
 complete -c chest -n '__chest_is \'\'' -a board -d 'the organiser\'s live board: each team, pages opened and when, trust, refused messages'
 complete -c chest -n '__chest_is \'\'' -a config -d 'show or change settings'
@@ -103,7 +108,7 @@ complete -c chest -n '__chest_is \'compose\'' -l keep-ids -d 'with --quest: reus
 complete -c chest -n '__chest_is \'compose\'' -l format -r -a '1 2 3' -d 'the file format: 3 (sealed pages, the default), 2 (its places can be recovered from the file) or 1 (text in the clear)'
 complete -c chest -n '__chest_is \'compose\'' -l seal-cost -r -a 'interactive moderate sensitive' -d 'Argon2id cost of every guess: interactive, moderate or sensitive (default: chosen per secret, docs/SECURITY.md)'
 complete -c chest -n '__chest_is \'compose\'' -l search-area -r -d 'where the sealed places lie, all the file says of them (default: a random disk about 1° across around each)'
-complete -c chest -n '__chest_is \'compose\'' -l hunt -r -a '(__fish_complete_suffix .hunt)' -d 'the organiser\'s hunt file, for release locks (its keys are made and kept there)'
+complete -c chest -n '__chest_is \'compose\'' -l hunt -r -a '(__fish_complete_suffix .hunt)' -d 'the organiser\'s hunt file: release keys and each page\'s key (for the board\'s proofs) are kept there'
 complete -c chest -n '__chest_is \'compose\'' -l require -r -a 'hardware' -d 'location and altitude locks count only fixes from a hardware receiver'
 complete -c chest -n '__chest_is \'compose\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'import\'' -l help -s h -d 'show this help'
@@ -140,9 +145,19 @@ complete -c chest -n '__chest_is \'receipt\'' -l page -r -d 'the page (default: 
 complete -c chest -n '__chest_is \'receipt\'' -l output -s o -r -a '(__fish_complete_suffix .json)' -d 'write the receipt here instead of printing it'
 complete -c chest -n '__chest_is \'receipt\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'receipt\'' -a '(__chest_value_7)'
+complete -c chest -n '__chest_is \'verify\'' -l hunt -r -a '(__fish_complete_suffix .hunt)' -d 'the organiser\'s hunt file, whose page keys check the proof of opening'
 complete -c chest -n '__chest_is \'verify\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'verify\'' -a '(__fish_complete_suffix .json)'
 complete -c chest -n '__chest_is \'verify\'' -a '(__fish_complete_suffix .locked)'
+complete -c chest -n '__chest_is \'senders\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'senders\'' -a list -d 'each known sender, the short fingerprint of its key, and since when'
+complete -c chest -n '__chest_is \'senders\'' -a trust -d 'trust the key of this message\'s sender under its name, replacing the one you had'
+complete -c chest -n '__chest_is \'senders\'' -a forget -d 'forget a sender\'s name and key: its next message is met anew'
+complete -c chest -n '__chest_is \'senders list\'' -l json -d 'print JSON'
+complete -c chest -n '__chest_is \'senders list\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'senders trust\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'senders trust\'' -a '(__chest_value_8)'
+complete -c chest -n '__chest_is \'senders forget\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'hunt\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'hunt\'' -a create -d 'create a hunt file for the organiser'
 complete -c chest -n '__chest_is \'hunt\'' -a team -d 'add a team to a hunt'
@@ -185,11 +200,11 @@ complete -c chest -n '__chest_is \'nav\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'map\'' -l output -s o -r -a '(__fish_complete_suffix .svg)' -d 'the file to write: FILE.svg or FILE.png'
 complete -c chest -n '__chest_is \'map\'' -l png -d 'also write a PNG beside it'
 complete -c chest -n '__chest_is \'map\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'map\'' -a '(__chest_value_8)'
+complete -c chest -n '__chest_is \'map\'' -a '(__chest_value_9)'
 complete -c chest -n '__chest_is \'export\'' -l gpx -d 'write GPX 1.1'
 complete -c chest -n '__chest_is \'export\'' -l geojson -d 'write GeoJSON (RFC 7946)'
 complete -c chest -n '__chest_is \'export\'' -l output -s o -r -F -d 'the file to write (default: standard output)'
 complete -c chest -n '__chest_is \'export\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'export\'' -F
 complete -c chest -n '__chest_is \'help\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin save unsave delete undelete status watch receipt verify hunt board config preview simulate nav map export help'
+complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin save unsave delete undelete status watch receipt verify senders hunt board config preview simulate nav map export help'

@@ -6,9 +6,13 @@
      line was read minus the unlock's `openedAt` (chestd's clock; the same machine);
   2. the board at 100 teams and 10,000 receipts: `chest-bench hunt` (in-process, per message), then the same
      receipts published retained to the broker and `chest board --once` timed on them, with a fresh journal and
-     again with the journal of the first run.
+     again with the journal of the first run; then the journal's replay alone (the broker unreachable).
 
-Usage: scripts/bench-hunt.py [UNLOCKS]   (default 200; CHEST_BENCH_KEEP=1 keeps the temporary directory)
+Every receipt is one the board credits: its message was composed for the hunt (page keys in the hunt file), it
+carries a proof made with the page key, and its reader is claimed by its team.
+
+Usage: scripts/bench-hunt.py [UNLOCKS]   (default 200; 0 skips part 1; CHEST_BENCH_KEEP=1 keeps the temporary
+directory)
 """
 import datetime
 import os
@@ -116,7 +120,7 @@ def unlock_latency(port, count):
     os.makedirs(stage)
     for index in range(count):
         chest(organiser, "compose", "-o", os.path.join(stage, f"m{index}.locked"), "--title", f"bench {index}",
-              "--page", f"page {index}", "--lock", "time=2020-01-01T00:00:00Z")
+              "--page", f"page {index}", "--lock", "time=2020-01-01T00:00:00Z", "--hunt", hunt)
 
     daemon = start([os.path.join(BIN, "chestd"), "--gpsd", "127.0.0.1:9"], env=team,
                    stdout=subprocess.DEVNULL, stderr=open(os.path.join(WORK, "chestd.log"), "w"))
@@ -153,13 +157,25 @@ def unlock_latency(port, count):
           f" {summary(to_open)}")
 
 
-def many_receipts(port, name, label, runs):
-    """The receipts published retained to the broker on `port`, then `chest board --once` timed on them."""
+def many_receipts(port, name, label, runs, replay=False):
+    """The receipts published retained to the broker on `port`, then `chest board --once` timed on them; with
+    `replay`, then once more on a copy of the hunt whose broker is unreachable: the journal's replay alone."""
     organiser = world("organiser-" + name)
     hunt = os.path.join(WORK, name + ".hunt")
     subprocess.run([os.path.join(BIN, "chest-bench"), "hunt", "publish", f"127.0.0.1:{port}", hunt], check=True)
+    if replay:
+        alone = os.path.join(WORK, name + "-replay.hunt")
+        with open(hunt) as source, open(alone, "w") as copy:
+            copy.write(source.read().replace(f"mqtt://127.0.0.1:{port}", f"mqtt://127.0.0.1:{free_port()}"))
+        os.chmod(alone, 0o600)
+        runs = runs + ["the journal replayed alone (broker unreachable)"]
     for run in runs:
-        timed = subprocess.run(["/usr/bin/time", "-v", os.path.join(BIN, "chest"), "board", hunt, "--once"],
+        target = hunt
+        extra = []
+        if run.startswith("the journal replayed alone"):
+            shutil.copyfile(hunt + ".board", alone + ".board")
+            target, extra = alone, ["--timeout", "1"]
+        timed = subprocess.run(["/usr/bin/time", "-v", os.path.join(BIN, "chest"), "board", target, "--once"] + extra,
                                env=organiser, capture_output=True, text=True)
         rows = [row.split() for row in timed.stdout.splitlines()[1:] if row.strip() and row.split()[0].isdigit()]
         pages = sum(int(row[2]) for row in rows)
@@ -167,7 +183,7 @@ def many_receipts(port, name, label, runs):
         seconds = int(wall.group(1) or 0) * 3600 + int(wall.group(2)) * 60 + float(wall.group(3))
         rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", timed.stderr).group(1))
         cpu = sum(float(re.search(rf"{kind} time \(seconds\): ([\d.]+)", timed.stderr).group(1)) for kind in ("User", "System"))
-        journal = os.path.getsize(hunt + ".board") / 1e6
+        journal = os.path.getsize(target + ".board") / 1e6
         print(f"   {label}: chest board --once, {run}: {len(rows)} teams, {pages} pages; wall {seconds:.2f} s (of which the"
               f" closing quiet second 1 s), CPU {cpu:.2f} s, peak RSS {rss / 1024:.1f} MB; journal {journal:.1f} MB")
 
@@ -176,10 +192,12 @@ def main():
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     try:
         port = broker("hunt", HUNT_QUEUE)
-        unlock_latency(port, count)
+        if count > 0:
+            unlock_latency(port, count)
         print("== 2. the board at 100 teams and 10,000 receipts")
         subprocess.run([os.path.join(BIN, "chest-bench"), "hunt"], check=True)
-        many_receipts(port, "queue20000", "max_queued_messages 20000", ["a fresh journal", "the journal of the run before"])
+        many_receipts(port, "queue20000", "max_queued_messages 20000", ["a fresh journal", "the journal of the run before"],
+                      replay=True)
         # Mosquitto's default queue (1,000 beyond 20 in flight) drops the rest of a new subscription's retained burst.
         many_receipts(broker("default"), "default", "Mosquitto's default queue", ["a fresh journal"])
     finally:

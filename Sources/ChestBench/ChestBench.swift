@@ -24,6 +24,10 @@ public enum ChestBench {
             SealBench.main()
             return
         }
+        if arguments.first == "quest" {
+            QuestBench.main()
+            return
+        }
         if arguments.first == "hunt" {
             HuntBench.main(Array(arguments.dropFirst()))
             return

@@ -16,7 +16,7 @@ extension HuntBench {
         var board = HuntBoard(hunt: hunt)
         var gate = HuntGate(hunt: hunt)
         var believed: Set<String> = []
-        var steps = [Double](repeating: 0, count: 6)
+        var steps = [Double](repeating: 0, count: 7)
         var perMessage: [Double] = []
         perMessage.reserveCapacity(messages.count)
         var (unlocks, refused, bytes) = (0, 0, 0)
@@ -40,8 +40,11 @@ extension HuntBench {
             var problem: String?
             do { try ReceiptSigner.verify(envelope.receipt!) } catch { problem = error.description }
             lap(3)
-            let events = board.record(envelope, receiptProblem: problem, receivedAt: Date())
+            let proof = ReceiptProof.check(envelope.receipt!, hunt: hunt)
             lap(4)
+            let events = board.record(envelope, receiptProblem: problem, proof: proof,
+                                      claimedReader: ReaderClaim.claimedReader(envelope), receivedAt: Date())
+            lap(5)
             // `chest board --json` prints each event; every board keeps the message in its journal.
             for event in events {
                 bytes += event.line.utf8.count
@@ -50,7 +53,7 @@ extension HuntBench {
             var line = try! JSONEncoder().encode(JournalEntry(at: Date(), topic: topic, payload: payload.base64EncodedString()))
             line.append(0x0a)
             journal.write(line)
-            lap(5)
+            lap(6)
             perMessage.append(Double(clock.uptimeNanoseconds - first.uptimeNanoseconds) / 1e9)
         }
         let elapsed = ChestBench.elapsed(since: total)
@@ -66,7 +69,8 @@ extension HuntBench {
         print(String(format: "  %d messages in %.2f s (%d unlocks, %d refused): per message mean %.0f µs, median %.0f µs, p99 %.0f µs, max %.0f µs",
                      messages.count, elapsed, unlocks, refused, elapsed / Double(messages.count) * 1e6,
                      quantile(0.5), quantile(0.99), (perMessage.last ?? 0) * 1e6))
-        let names = ["decode", "envelope signature", "gate", "receipt signature", "board.record", "event lines + journal"]
+        let names = ["decode", "envelope signature", "gate", "receipt signature", "proof", "claim + board.record",
+                     "event lines + journal"]
         print("  mean per step: " + zip(names, steps).map { "\($0) " + String(format: "%.0f µs", $1 / Double(messages.count) * 1e6) }
             .joined(separator: ", "))
         print(String(format: "  leaderboardText (%d rows): %.2f ms", text.split(separator: "\n").count - 1, leaderboard * 1000))

@@ -18,8 +18,10 @@ enum HuntBench {
         measureBoard()
     }
 
-    /// A hunt of `teams` teams and, for each, `receiptsPerTeam` signed receipts in envelopes signed by the team,
-    /// in the order a hunt would deliver them: every team's first page, then every team's second, and so on.
+    /// A hunt of `teams` teams and `receiptsPerTeam` one-page messages composed for it (their page keys in the hunt
+    /// file) and, for each team, a receipt of each message, proven with the page's key, signed by the team's reader,
+    /// in an envelope signed by the team with the reader's claim, in the order a hunt would deliver them: every
+    /// team's first page, then every team's second, and so on. Every receipt is one the board credits.
     static func make(broker: String) -> (hunt: HuntFile, messages: [(topic: String, payload: Data)]) {
         var template = Array((NSTemporaryDirectory() + "/chest-hunt-bench-XXXXXX").utf8CString)
         let directory = String(cString: mkdtemp(&template))
@@ -35,16 +37,29 @@ enum HuntBench {
             readers.append(try! Identity.loadOrCreate(at: directory + "/reader\(index).json"))
         }
         let start = Date(timeIntervalSince1970: 1_800_000_000)
+        var clues: [(id: MessageID, signature: String, proofKey: String)] = []
+        hunt.messages = [:]
+        for page in 1...receiptsPerTeam {
+            let id = MessageID(bytes: Sealer.randomBytes(16))
+            let pageKey = Sealer.randomBytes(SealedPage.keyBytes)
+            hunt.messages?[id.rawValue] = HuntMessage(title: "Clue \(page)", pages: [
+                HuntMessage.PageKey(key: Data(pageKey).base64EncodedString(), guarded: false)])
+            clues.append((id, Data(Sealer.randomBytes(64)).base64EncodedString(),
+                          Data(ReceiptProof.key(pageKey: pageKey)).base64EncodedString()))
+        }
         var messages: [(topic: String, payload: Data)] = []
         messages.reserveCapacity(teams * receiptsPerTeam)
         for page in 1...receiptsPerTeam {
+            let clue = clues[page - 1]
             for (index, team) in hunt.teams.enumerated() {
                 let openedAt = start + Double(page * 60 + index)
-                let receipt = ReceiptSigner.sign(Self.receipt(page: page, at: openedAt), with: readers[index])
+                let receipt = ReceiptProof.signed(Self.receipt(clue.id, signature: clue.signature, page: page, at: openedAt),
+                                                  proofKey: clue.proofKey, identity: readers[index])
                 // A team's ids also number its statuses and OwnTracks events: every other id is a receipt.
                 let id = UInt64(page * 2)
+                let claim = ReaderClaim.claim(hunt: hunt.id, team: team.name, identity: readers[index])
                 let envelope = HuntSigner.sign(HuntEnvelope(hunt: hunt.id, sender: team.name, id: id, sent: openedAt,
-                                                            receipt: receipt), team: team)!
+                                                            receipt: receipt, readerClaim: claim), team: team)!
                 messages.append((HuntTopic.receipt(hunt: hunt.id, team: team.name, id: id), envelope.bytes))
             }
         }
@@ -53,7 +68,7 @@ enum HuntBench {
 
     /// A receipt as chestd makes one for a location lock on a USB receiver: three confirming fixes, positions
     /// removed (the hunt does not share them).
-    static func receipt(page: Int, at openedAt: Date) -> UnlockReceipt {
+    static func receipt(_ message: MessageID, signature: String, page: Int, at openedAt: Date) -> UnlockReceipt {
         let fixes = (0..<3).map { second in
             var fix = UnlockEvidence.ConfirmingFix(Fix(mode: 3, coordinate: Coordinate(latitude: 47.3769, longitude: 8.5417),
                                                        altitudeMSL: 410, eph: 3.2, epv: 5.1, satellitesUsed: 9,
@@ -66,8 +81,7 @@ enum HuntBench {
                                       source: FixSource(kind: .usb, path: "/dev/ttyACM0", driver: "u-blox",
                                                         vendorID: "1546", productID: "01a7"),
                                       trust: FixTrust(level: .hardware), gpsTime: openedAt, systemTime: openedAt, clock: "gps")
-        return UnlockReceipt(message: MessageID(bytes: Sealer.randomBytes(16)),
-                             messageSignature: Data(Sealer.randomBytes(64)).base64EncodedString(), title: "Clue \(page)",
+        return UnlockReceipt(message: message, messageSignature: signature, title: "Clue \(page)",
                              page: 1, set: .a, openedAt: openedAt, evidence: evidence, reader: "")
     }
 }

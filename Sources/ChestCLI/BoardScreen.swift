@@ -10,10 +10,10 @@ struct BoardScreen {
         var lines = [
             "\u{1B}[1mchest board\u{1B}[0m \u{2014} \u{201C}\(TerminalText.escaped(hunt.name))\u{201D} on \(hunt.broker): \(connection)",
             "",
-            pad("TEAM", 18) + pad("ONLINE", 9) + pad("PAGES", 7) + pad("LAST OPENED", 30) + "TRUST",
+            pad("TEAM", 18) + pad("ONLINE", 9) + pad("PAGES", 7) + pad("LAST CREDITED", 30) + "TRUST (CLAIMED)",
         ]
         for team in feed.board.leaderboard() {
-            let last = team.pages.last.map { "\(LockReason.clock($0.openedAt, .current)) \(TerminalText.escaped($0.title)) p\($0.page)" } ?? "\u{2014}"
+            let last = team.pages.last.map { "\(LockReason.clock($0.receivedAt, .current)) \(TerminalText.escaped($0.title)) p\($0.page)" } ?? "\u{2014}"
             let online = team.online.map { $0 ? "online" : "offline" } ?? "never"
             lines.append(pad(team.name, 18) + pad(online, 9) + pad("\(team.pages.count)", 7) + pad(last, 30)
                          + (team.trust?.rawValue ?? "\u{2014}")
@@ -44,8 +44,8 @@ extension BoardEvent {
     var text: String? {
         switch self {
         case .team: nil
-        case let .unlock(team, _, title, page, _, trust):
-            "\(team) opened \u{201C}\(TerminalText.escaped(title))\u{201D} page \(page) (\(trust.rawValue))"
+        case let .unlock(team, _, title, page, _, trust, _, proof):
+            "\(team) opened \u{201C}\(TerminalText.escaped(title))\u{201D} page \(page) (\(proof); trust \(trust.rawValue), claimed)"
         case let .refused(reason, team, why):
             "\u{1B}[31mrefused\u{1B}[0m \(reason)\(team.map { " from \($0)" } ?? ""): \(TerminalText.escaped(why))"
         }

@@ -23,7 +23,7 @@ struct Chest: ParsableCommand {
     static var subcommands: [any ParsableCommand.Type] {
         [ComposeCommand.self, ImportCommand.self, ListCommand.self, ReadCommand.self, PinCommand.self, SaveCommand.self,
          UnsaveCommand.self, DeleteCommand.self, UndeleteCommand.self, StatusCommand.self, WatchCommand.self,
-         ReceiptCommand.self, VerifyCommand.self, HuntCommand.self, BoardCommand.self, ConfigCommand.self,
+         ReceiptCommand.self, VerifyCommand.self, SendersCommand.self, HuntCommand.self, BoardCommand.self, ConfigCommand.self,
          PreviewCommand.self, SimulateCommand.self, NavCommand.self, MapCommand.self, ExportCommand.self, HelpCommand.self]
     }
 

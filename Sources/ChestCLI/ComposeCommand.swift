@@ -28,7 +28,7 @@ struct ComposeCommand: ChestCommand, Equatable {
         .option("--seal-cost", value: "LEVEL", help: "Argon2id cost of every guess: interactive, moderate or sensitive (default: chosen per secret, docs/SECURITY.md)",
                 completion: .words(SealCost.Level.allCases.map(\.rawValue))),
         .option("--search-area", value: "LAT,LON/RADIUSkm", help: "where the sealed places lie, all the file says of them (default: a random disk about 1° across around each)"),
-        .option("--hunt", value: "FILE", help: "the organiser's hunt file, for release locks (its keys are made and kept there)",
+        .option("--hunt", value: "FILE", help: "the organiser's hunt file: release keys and each page's key (for the board's proofs) are kept there",
                 completion: .files(extension: "hunt")),
         .option("--require", value: "hardware", help: "location and altitude locks count only fixes from a hardware receiver",
                 completion: .words(["hardware"])),
@@ -167,6 +167,9 @@ struct ComposeCommand: ChestCommand, Equatable {
                 }
             }
         }
+        if draft.hunt != nil, draft.format < 2 {
+            throw UsageError("--hunt records each page's key for the board's proofs of opening, so it needs format 2")
+        }
     }
 
     func run(settings: Settings) throws {
@@ -194,7 +197,7 @@ struct ComposeDraft: Equatable {
     var sealCost: SealCost.Level?
     /// `--search-area` (or a quest's `search-area:`): where the sealed places lie.
     var searchArea: SearchArea?
-    /// `--hunt FILE`: where release locks find (or keep) their keys.
+    /// `--hunt FILE`: where release locks find (or keep) their keys, and page keys are recorded for proofs.
     var hunt: String?
 }
 

@@ -29,8 +29,9 @@ extension Composer {
                 printError(String(format: "chest: sealing page %d: %d Argon2id runs, about %.0f s", number,
                                   sets.reduce(0) { $0 + $1.derivations(version: draft.format) }, seconds.rounded(.up)))
             }
-            let page = PageSealer.seal(text: draftPage.text, setA: sets[0], setB: sets[1], id: id, page: number,
-                                       version: draft.format)
+            let (page, pageKey) = PageSealer.sealed(text: draftPage.text, setA: sets[0], setB: sets[1], id: id, page: number,
+                                                    version: draft.format)
+            releases?.record(id, title: draft.title ?? "", page: number, key: pageKey, guarded: page.protection != .sealed)
             pages.append(page)
             report.append("page \(number): " + Self.protectionSentence(page, sets: sets))
         }

@@ -19,6 +19,9 @@ struct ListCommand: ChestCommand {
 
     func run(settings: Settings) throws {
         let items = try CLI.client(settings).call(ControlRequest.list(saved: saved), expecting: [ListItem].self)
-        print(json ? CLI.jsonText(items) : Output.list(items, saved: saved))
+        var senders = SenderCheck(settings: settings)
+        let notes = items.map { senders.note(from: $0.from, key: $0.senderKey, sentByYou: $0.sentByYou) }
+        senders.save()
+        print(json ? CLI.jsonText(items) : Output.list(items, saved: saved, senders: notes))
     }
 }

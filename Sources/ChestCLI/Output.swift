@@ -4,22 +4,31 @@ import Glibc
 
 /// How `chest` prints reports for people.
 enum Output {
-    static func list(_ items: [ListItem], saved: Bool) -> String {
+    /// `senders`: the note on each item's sender (`SenderCheck`), in the same order; none for your own.
+    static func list(_ items: [ListItem], saved: Bool, senders: [SenderCheck.Note?] = []) -> String {
         guard !items.isEmpty else {
             return saved ? "the saved chest is empty" : "the chest is empty; import a message with `chest import FILE`"
         }
-        var lines = ["ID        STATE    PAGES  FROM              TITLE"]
-        for item in items {
+        var lines = ["ID        STATE    PAGES  FROM              KEY                  TITLE"]
+        for (index, item) in items.enumerated() {
             let pages = "\(item.openPages.count)/\(item.pages)"
             let from = item.sentByYou ? "you" : TerminalText.escaped(item.from)
-            lines.append("\(item.id.short)  \(pad(item.state.rawValue, 7))  \(pad(pages, 5))  \(pad(String(from.prefix(16)), 16))  \(TerminalText.escaped(item.title))")
+            let note = index < senders.count ? senders[index] : nil
+            let key = note.map { $0.fingerprint + ($0.isChanged ? "!" : "") } ?? "-"
+            lines.append("\(item.id.short)  \(pad(item.state.rawValue, 7))  \(pad(pages, 5))  \(pad(String(from.prefix(16)), 16))  "
+                         + "\(pad(key, 19))  \(TerminalText.escaped(item.title))"
+                         + (note?.isChanged == true ? "  (\(KnownSenders.changedWords(item.from)))" : ""))
         }
         return lines.joined(separator: "\n")
     }
 
-    static func read(_ report: ReadReport, timeZone: TimeZone = .current) -> String {
-        var lines = ["\(TerminalText.escaped(report.title)) — from \(TerminalText.escaped(report.from))",
+    static func read(_ report: ReadReport, timeZone: TimeZone = .current, sender: SenderCheck.Note? = nil) -> String {
+        var lines = ["\(TerminalText.escaped(report.title)) — from \(TerminalText.escaped(report.from))"
+                        + (sender.map { " (key \($0.fingerprint))" } ?? ""),
                      "\(report.id) · \(report.chest.rawValue) chest · \(report.state)"]
+        if let warning = sender?.warning {
+            lines.append("warning: \(warning); if the sender really changed keys: chest senders trust \(report.id.short)")
+        }
         if report.sentByYou { lines.append("you sent this message: its locks stay shut for you") }
         if report.requiresHardware {
             lines.append("needs a hardware GPS receiver (the organiser's requirement); the current source: \(report.receiver ?? "unknown")")

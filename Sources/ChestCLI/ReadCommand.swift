@@ -19,6 +19,9 @@ struct ReadCommand: ChestCommand {
 
     func run(settings: Settings) throws {
         let report = try CLI.client(settings).call(ControlRequest.read(id: id), expecting: ReadReport.self)
-        print(json ? CLI.jsonText(Output.ReadJSON(report)) : Output.read(report))
+        var senders = SenderCheck(settings: settings)
+        let note = senders.note(from: report.from, key: report.senderKey, sentByYou: report.sentByYou)
+        senders.save()
+        print(json ? CLI.jsonText(Output.ReadJSON(report)) : Output.read(report, sender: note))
     }
 }

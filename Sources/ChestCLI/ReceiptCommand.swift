@@ -39,9 +39,10 @@ struct ReceiptCommand: ChestCommand {
             throw ChestError("page \(open.number) of \(report.id) opened without a record (it had no locks, or opened before receipts)")
         }
         let identity = try Identity.loadOrCreate(at: settings.identityPath)
-        let receipt = ReceiptSigner.sign(
+        let receipt = ReceiptProof.signed(
             UnlockReceipt(message: report.id, messageSignature: signature, title: report.title, page: open.number,
-                          set: open.openedBy, openedAt: openedAt, evidence: evidence, reader: ""), with: identity)
+                          set: open.openedBy, openedAt: openedAt, evidence: evidence, reader: ""),
+            proofKey: open.proofKey, identity: identity)
         guard let output else {
             FileHandle.standardOutput.write(receipt.fileBytes)
             return

@@ -3,12 +3,14 @@ import ChestIO
 import ChestSeal
 import Foundation
 
-/// The release keys of the organiser's hunt file, as `compose --hunt FILE` uses them: a name used for the first
-/// time gets a new random key, written back to the file once the message is made (docs/HUNTS.md "Releases").
+/// The keys `compose --hunt FILE` takes from and keeps in the organiser's hunt file: a release name used for the
+/// first time gets a new random key (docs/HUNTS.md "Releases"), and every page's key is recorded for the board's
+/// proofs (docs/HUNTS.md "Proof of opening"); the file is written back once the message is made.
 struct ReleaseKeys {
     let path: String
     var hunt: HuntFile
     private var added = false
+    private var recordedPages = false
 
     init(huntPath: String) throws {
         path = huntPath
@@ -27,10 +29,19 @@ struct ReleaseKeys {
         return key
     }
 
-    /// Writes the hunt file back when a release was added.
+    /// Keeps a page's key under its message (never in a join file: `HuntFile.joinFile` leaves them out).
+    mutating func record(_ id: MessageID, title: String, page: Int, key: [UInt8], guarded: Bool) {
+        var message = hunt.messages?[id.rawValue] ?? HuntMessage(title: title, pages: [])
+        if page == 1 { message = HuntMessage(title: title, pages: []) }
+        message.pages.append(HuntMessage.PageKey(key: Data(key).base64EncodedString(), guarded: guarded))
+        hunt.messages = (hunt.messages ?? [:]).merging([id.rawValue: message]) { _, new in new }
+        recordedPages = true
+    }
+
+    /// Writes the hunt file back when a release was added or page keys were recorded.
     func save() throws {
-        guard added else { return }
+        guard added || recordedPages else { return }
         try hunt.write(to: path)
-        printError("chest: added release keys to \(path); publish one with chest hunt release NAME --hunt \(path)")
+        if added { printError("chest: added release keys to \(path); publish one with chest hunt release NAME --hunt \(path)") }
     }
 }

@@ -101,12 +101,28 @@ struct WatchCommand: ChestCommand {
                 print(String(decoding: line, as: UTF8.self))
             } else if let event {
                 print(printer.text(event, receivedAt: Date()))
+                if case let .ingested(id, _) = event, let from = senderLine(id, settings) { print(from) }
             } else {
                 continue
             }
             fflush(nil)
             shown += 1
         }
+    }
+
+    /// Under a message that came in, when its sender's name is known with another key: the flag (docs/SECURITY.md
+    /// "Known senders"); nil otherwise (a name met for the first time is recorded), or when chestd cannot say.
+    private func senderLine(_ id: MessageID, _ settings: Settings) -> String? {
+        guard let report = try? CLI.client(settings).call(ControlRequest.read(id: id.rawValue), expecting: ReadReport.self) else {
+            return nil
+        }
+        var senders = SenderCheck(settings: settings)
+        let note = senders.note(from: report.from, key: report.senderKey, sentByYou: report.sentByYou)
+        senders.save()
+        guard let warning = note?.warning else { return nil }
+        let text = "warning: \(warning); if the sender really changed keys: chest senders trust \(report.id.short)"
+        let painted = Output.colour ? "\u{1B}[1;31m\(text)\u{1B}[0m" : text
+        return "          " + painted
     }
 
     /// Connects, asks for events and learns the IDs already in the chest, so that short IDs stay unique.

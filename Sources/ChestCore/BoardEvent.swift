@@ -6,10 +6,13 @@ public enum BoardEvent: Codable, Hashable, Sendable {
     /// A team's state changed (status heard, or a page opened): `{"event":"team","team":…,"online":…,
     /// "lastHeard":…,"trust":…,"pages":N}`.
     case team(name: String, online: Bool?, lastHeard: Date?, trust: FixTrust.Level?, pages: Int)
-    /// `{"event":"unlock","team":…,"message":…,"title":…,"page":…,"openedAt":…,"trust":…}`.
-    case unlock(team: String, message: MessageID, title: String, page: Int, openedAt: Date, trust: FixTrust.Level)
-    /// A message refused (`reason`: a `HuntGate.Refusal`, or "badReceipt" when the receipt inside did not
-    /// verify), with the team its topic names when it names a team of the hunt, and why in words.
+    /// A page credited: `{"event":"unlock","team":…,"message":…,"title":…,"page":…,"openedAt":…,"trust":…,
+    /// "receivedAt":…,"proof":…}`. `openedAt` and `trust` are the team's claims; `receivedAt` is the board's clock;
+    /// `proof` is "proven", or "unproven: guarded page".
+    case unlock(team: String, message: MessageID, title: String, page: Int, openedAt: Date, trust: FixTrust.Level,
+                receivedAt: Date, proof: String)
+    /// A message refused (`reason`: a `HuntGate.Refusal` or a `HuntBoard.Refusal`), with the team its topic names
+    /// when it names a team of the hunt, and why in words.
     case refused(reason: String, team: String?, why: String)
 
     public init(from decoder: any Decoder) throws {
@@ -24,7 +27,8 @@ public enum BoardEvent: Codable, Hashable, Sendable {
         case "unlock":
             self = .unlock(team: try need(line.team, "team"), message: try need(line.message, "message"),
                            title: line.title ?? "", page: try need(line.page, "page"),
-                           openedAt: try need(line.openedAt, "openedAt"), trust: try need(line.trust, "trust"))
+                           openedAt: try need(line.openedAt, "openedAt"), trust: try need(line.trust, "trust"),
+                           receivedAt: try need(line.receivedAt, "receivedAt"), proof: line.proof ?? "")
         case "refused":
             self = .refused(reason: try need(line.reason, "reason"), team: line.team, why: line.why ?? "")
         default:
@@ -51,6 +55,8 @@ public enum BoardEvent: Codable, Hashable, Sendable {
         var title: String?
         var page: Int?
         var openedAt: Date?
+        var receivedAt: Date?
+        var proof: String?
         var reason: String?
         var why: String?
 
@@ -63,7 +69,7 @@ public enum BoardEvent: Codable, Hashable, Sendable {
                 self.lastHeard = lastHeard
                 self.trust = trust
                 self.pages = pages
-            case .unlock(let team, let message, let title, let page, let openedAt, let trust):
+            case .unlock(let team, let message, let title, let page, let openedAt, let trust, let receivedAt, let proof):
                 self.event = "unlock"
                 self.team = team
                 self.message = message
@@ -71,6 +77,8 @@ public enum BoardEvent: Codable, Hashable, Sendable {
                 self.page = page
                 self.openedAt = openedAt
                 self.trust = trust
+                self.receivedAt = receivedAt
+                self.proof = proof
             case .refused(let reason, let team, let why):
                 self.event = "refused"
                 self.reason = reason

@@ -42,6 +42,7 @@ extension Engine {
                     seal.contents[id]?[number] = nil
                 }
                 var open = OpenPage(page: number, set: set, at: now.wall, delivered: set == nil, content: content)
+                open.proofKey = takeProofKey(PageLink(message: id, page: number))
                 open.evidence = set.map { evidence(locks: page[$0].map(\.kind), now: now) }
                 opened.append(open)
             }

@@ -39,6 +39,9 @@ public struct Engine: Sendable {
         case delivered(MessageID, page: Int)
         /// The seal worker's answer to `.deriveKey`.
         case keyDerived(KeyRequest, KeyResult, Now)
+        /// The proof key (base64) of a page whose key the seal worker just recovered, just before its `.keyDerived`:
+        /// kept with the page when it opens, for its receipt's proof (Engine+Proof.swift).
+        case proofKeyDerived(PageLink, proofKey: String)
         /// The chest's ledger of PIN attempts by message ID, read at start before `.loaded`.
         case attemptsRestored([MessageID: PINAttempts])
         /// The messages deleted before a restart, still kept for `chest undelete`, oldest first.
@@ -87,6 +90,8 @@ public struct Engine: Sendable {
     var pinClients: [MessageID: ClientID] = [:]
     /// Format 2: cells, derivations, opened contents, PIN attempts (Engine+Seal.swift).
     var seal = SealBook()
+    /// Proof keys of pages whose key was recovered, until the page opens (Engine+Proof.swift).
+    var proofKeys: [PageLink: String] = [:]
     /// The hunt link, as the daemon last reported it.
     public internal(set) var hunt: HuntLinkStatus?
 
@@ -157,6 +162,8 @@ public struct Engine: Sendable {
             effects = markDelivered(id, pages: [page])
         case let .keyDerived(request, result, now):
             effects = keyDerived(request, result, now: now)
+        case let .proofKeyDerived(link, proofKey):
+            proofKeyDerived(link, proofKey: proofKey)
         case let .deletedRestored(deleted):
             recentlyDeleted = Array(deleted.filter { entries[$0.stored.id] == nil }.suffix(DeletedMessage.limit))
         case let .settingsRead(client, reading):

@@ -1,20 +1,40 @@
 import struct Foundation.Date
 
 /// The organiser's view of a hunt (docs/HUNTS.md "The board"): every team of the hunt file, whether it is
-/// online, the pages it opened and when, the trust of its fixes, and what was refused. Pure: fed envelopes the
-/// gate accepted, in arrival order. Codable, so that `chest board` keeps it (with `HuntGate.seen`) across runs:
-/// receipts are not retained by the broker, so a board that forgot them would not hear them again.
+/// online, the pages it was credited with and when the board heard of them, and what was refused and why. Pure:
+/// fed envelopes the gate accepted, in arrival order, with what ChestSeal made of their signatures and proofs.
+/// A receipt is credited only when its message was composed for this hunt, its page exists, its proof checks and
+/// its reader key is one the team claimed (docs/HUNTS.md "What the board credits"). What a receipt claims (its
+/// `openedAt`, its trust) is shown as claimed and never orders anything.
 public struct HuntBoard: Codable, Sendable {
+    /// What the organiser's page keys say of a receipt's proof (`ReceiptProof.check`, in ChestSeal).
+    public enum ProofCheck: Hashable, Sendable {
+        /// The hunt file has no page keys for the message: it was not composed for this hunt with `--hunt`.
+        case unknownMessage
+        /// The message has this many pages; the receipt names another.
+        case noSuchPage(Int)
+        /// The receipt carries no proof.
+        case missing
+        /// The proof was not made with the page's key.
+        case bad
+        /// Made with the page's key, which only whoever opened the page could recover.
+        case proven
+        /// Made with the key of a guarded page: it proves only that the file was held.
+        case guarded
+    }
+
     public struct OpenedPage: Codable, Hashable, Sendable {
         public var message: MessageID
         public var title: String
         public var page: Int
-        /// When the reader's chestd opened it (its clock, in the signed receipt).
+        /// When the reader says its chestd opened it: its claim, shown, never used for order.
         public var openedAt: Date
-        /// The trust of the fixes that opened it, from the receipt's evidence.
+        /// The trust the receipt claims for the fixes that opened it.
         public var trust: FixTrust.Level
-        /// When the board heard of it.
+        /// When the board heard of it: what the ranking goes by.
         public var receivedAt: Date
+        /// False for a guarded page: its proof shows only that the file was held.
+        public var proven: Bool
     }
 
     public struct Failure: Codable, Hashable, Sendable {
@@ -27,15 +47,21 @@ public struct HuntBoard: Codable, Sendable {
         /// Nil until a status was heard.
         public var online: Bool?
         public var lastHeard: Date?
-        /// The latest trust the team reported, or its latest receipt showed.
+        /// The latest trust the team reported, or its latest receipt claimed.
         public var trust: FixTrust.Level?
         /// In the order the board heard of them; a page heard twice (another receipt for it) counts once.
         public var pages: [OpenedPage]
         /// The last `failureLimit` refusals and bad receipts on this team's topics, oldest first.
         public var failed: [Failure]
+        /// Every refusal on this team's topics, by reason (`failed` keeps only the latest few).
+        public var refusals: [String: Int] = [:]
+        /// The reader keys the team claimed (`TeamStatus.reader`), base64.
+        public var readers: [String] = []
 
-        /// When the team reached its page count: the latest opening among its pages.
-        var reachedCount: Date? { pages.map(\.openedAt).max() }
+        /// When the board heard of the team's latest credited page: the ranking's tie-break.
+        var reachedCount: Date? { pages.map(\.receivedAt).max() }
+        /// The latest `openedAt` the team claims among its credited pages.
+        var claimedCount: Date? { pages.map(\.openedAt).max() }
     }
 
     /// Failures kept per team: enough to see what goes wrong, bounded against a flood of forgeries.
@@ -44,6 +70,10 @@ public struct HuntBoard: Codable, Sendable {
     public let hunt: String
     private var order: [String]
     private var byName: [String: Team]
+    /// Reader key → the team that claimed it first: a key plays for one team.
+    private var readerTeams: [String: String] = [:]
+    /// The signature of each credited receipt → its team: seen again on another team's topic, it is refused.
+    private var credited: [String: String] = [:]
 
     /// Every team of the file, listed before any is heard.
     public init(hunt: HuntFile) {
@@ -52,12 +82,26 @@ public struct HuntBoard: Codable, Sendable {
         byName = Dictionary(hunt.teams.map { ($0.name, Team(name: $0.name, pages: [], failed: [])) }) { first, _ in first }
     }
 
-    /// Takes in an accepted envelope. `receiptProblem`: nil when the inner receipt's signature verified
-    /// (`ReceiptSigner.verify`), else why not — the page is then not counted and the failure is shown.
-    public mutating func record(_ envelope: HuntEnvelope, receiptProblem: String?, receivedAt: Date) -> [BoardEvent] {
+    /// Takes in an accepted envelope. For a receipt: `receiptProblem` is nil when the receipt's own signature
+    /// verified (`ReceiptSigner.verify`), else why not; `proof` is what the page keys say of its proof. For a
+    /// status or a receipt: `claimedReader` is the reader key whose claim to play for the sender it carries and that
+    /// signed that claim (`ReaderClaim.claimedReader`), or nil.
+    public mutating func record(_ envelope: HuntEnvelope, receiptProblem: String?, proof: ProofCheck = .missing,
+                                claimedReader: String? = nil, receivedAt: Date) -> [BoardEvent] {
         guard var team = byName[envelope.sender] else { return [] }
         team.lastHeard = receivedAt
         var events: [BoardEvent] = []
+        claim: if let reader = claimedReader, envelope.kind != .release {
+            if let owner = readerTeams[reader], owner != team.name {
+                // A receipt of that reader is refused below, as wrongReader, for this same reason.
+                guard envelope.kind == .status else { break claim }
+                let why = "\(envelope.kind.rawValue) \(envelope.id): reader key \(Self.short(reader)) already plays for team \(owner)"
+                events += refuse(.wrongReader, why, team: &team, at: receivedAt)
+            } else if readerTeams[reader] == nil {
+                readerTeams[reader] = team.name
+                team.readers.append(reader)
+            }
+        }
         switch envelope.kind {
         case .status:
             guard let status = envelope.status else { return [] }
@@ -65,18 +109,20 @@ public struct HuntBoard: Codable, Sendable {
             if let trust = status.trust { team.trust = trust }
         case .receipt:
             guard let receipt = envelope.receipt else { return [] }
-            if let receiptProblem {
-                let why = "receipt \(envelope.id): \(receiptProblem)"
-                Self.append(Failure(reason: "badReceipt: " + why, at: receivedAt), to: &team)
-                events.append(.refused(reason: "badReceipt", team: team.name, why: why))
+            if let (refusal, why) = judge(receipt, proof: proof, receiptProblem: receiptProblem, team: team.name) {
+                events += refuse(refusal, "receipt \(envelope.id): " + why, team: &team, at: receivedAt)
             } else if !team.pages.contains(where: { $0.message == receipt.message && $0.page == receipt.page }) {
+                if let signature = receipt.signature { credited[signature] = team.name }
                 let opened = OpenedPage(message: receipt.message, title: receipt.title, page: receipt.page,
                                         openedAt: receipt.openedAt, trust: receipt.evidence.trust.level,
-                                        receivedAt: receivedAt)
+                                        receivedAt: receivedAt, proven: proof == .proven)
                 team.pages.append(opened)
                 team.trust = opened.trust
                 events.append(.unlock(team: team.name, message: opened.message, title: opened.title, page: opened.page,
-                                      openedAt: opened.openedAt, trust: opened.trust))
+                                      openedAt: opened.openedAt, trust: opened.trust, receivedAt: receivedAt,
+                                      proof: opened.proven ? "proven" : "unproven: guarded page"))
+            } else if let signature = receipt.signature {
+                credited[signature] = team.name
             }
         case .release:
             return []
@@ -85,6 +131,50 @@ public struct HuntBoard: Codable, Sendable {
         events.append(Self.event(team))
         return events
     }
+
+    /// Why a receipt is not credited to `team`, or nil when it is: in this order, so that the first thing wrong
+    /// is the reason shown.
+    private func judge(_ receipt: UnlockReceipt, proof: ProofCheck, receiptProblem: String?,
+                       team: String) -> (Refusal, String)? {
+        if let receiptProblem { return (.badReceipt, receiptProblem) }
+        if let signature = receipt.signature, let owner = credited[signature], owner != team {
+            return (.wrongTopic, "the receipt of team \(owner)'s reader for \(receipt.message.short) page \(receipt.page), sent again by another team")
+        }
+        switch proof {
+        case .unknownMessage: return (.unknownMessage, "message \(receipt.message.short) was not composed for this hunt (compose --hunt)")
+        case let .noSuchPage(count): return (.unknownMessage, "message \(receipt.message.short) has \(count) pages, not a page \(receipt.page)")
+        case .missing: return (.noProof, "no proof of opening for \(receipt.message.short) page \(receipt.page)")
+        case .bad: return (.badProof, "the proof for \(receipt.message.short) page \(receipt.page) was not made with the page's key")
+        case .proven, .guarded: break
+        }
+        guard readerTeams[receipt.reader] == team else {
+            let owner = readerTeams[receipt.reader].map { "team \($0)'s" } ?? "not a reader key the team claimed"
+            return (.wrongReader, "reader key \(Self.short(receipt.reader)) is \(owner)")
+        }
+        return nil
+    }
+
+    /// The board's own reasons for refusing a receipt the gate accepted (docs/HUNTS.md "What the board credits").
+    public enum Refusal: String, Codable, Sendable, CaseIterable {
+        /// The receipt's own signature does not verify.
+        case badReceipt
+        /// The message was not composed for this hunt, or has no such page.
+        case unknownMessage
+        case noProof
+        case badProof
+        /// The reader key is not one this team claimed (or it is another team's).
+        case wrongReader
+        /// A receipt credited to another team, sent again on this team's topic.
+        case wrongTopic
+    }
+
+    private mutating func refuse(_ refusal: Refusal, _ why: String, team: inout Team, at: Date) -> [BoardEvent] {
+        Self.append(Failure(reason: refusal.rawValue + ": " + why, at: at), to: &team)
+        team.refusals[refusal.rawValue, default: 0] += 1
+        return [.refused(reason: refusal.rawValue, team: team.name, why: why)]
+    }
+
+    static func short(_ key: String) -> String { String(key.prefix(8)) }
 
     /// Takes in a refusal by the gate; the team is the one the topic names, when it is a team of the hunt.
     public mutating func recordRefusal(_ refusal: HuntGate.Refusal, topic: String, at: Date) -> [BoardEvent] {
@@ -96,6 +186,7 @@ public struct HuntBoard: Codable, Sendable {
         let why = "\(Self.words(refusal)) on \(topic)"
         guard let name, var team = byName[name] else { return [.refused(reason: refusal.rawValue, team: nil, why: why)] }
         Self.append(Failure(reason: refusal.rawValue + ": " + why, at: at), to: &team)
+        team.refusals[refusal.rawValue, default: 0] += 1
         byName[name] = team
         return [.refused(reason: refusal.rawValue, team: name, why: why)]
     }
@@ -103,7 +194,7 @@ public struct HuntBoard: Codable, Sendable {
     /// Every team, in the hunt file's order.
     public var teams: [Team] { order.compactMap { byName[$0] } }
 
-    /// Most pages first, then who reached that count first, then by name.
+    /// Most pages first, then whose count the board heard first (never the time a team claims), then by name.
     public func leaderboard() -> [Team] {
         teams.sorted { a, b in
             if a.pages.count != b.pages.count { return a.pages.count > b.pages.count }
@@ -114,14 +205,19 @@ public struct HuntBoard: Codable, Sendable {
         }
     }
 
-    /// The `chest board --once` table: rank, team, pages, when the count was reached, trust, online, failures.
+    /// The `chest board --once` table: rank, team, pages credited and how many of them are unproven (guarded), when the
+    /// board heard the count reached, the time and trust the team claims, online, refusals by reason.
     public func leaderboardText() -> String {
-        let header = ["#", "TEAM", "PAGES", "REACHED", "TRUST", "ONLINE", "FAILED"]
+        let header = ["#", "TEAM", "PAGES", "GUARDED", "REACHED", "CLAIMED-OPENED", "CLAIMED-TRUST", "ONLINE", "REFUSED"]
         var rows = [header]
         for (index, team) in leaderboard().enumerated() {
-            rows.append(["\(index + 1)", TerminalText.escaped(team.name), "\(team.pages.count)",
-                         team.reachedCount.map(ISO8601.string) ?? "-", team.trust?.rawValue ?? "-",
-                         team.online.map { $0 ? "yes" : "no" } ?? "-", "\(team.failed.count)"])
+            let unproven = team.pages.count { !$0.proven }
+            let refusals = team.refusals.sorted { $0.key < $1.key }.map { "\($0.value)×\($0.key)" }.joined(separator: ",")
+            rows.append(["\(index + 1)", TerminalText.escaped(team.name),
+                         "\(team.pages.count)", "\(unproven)",
+                         team.reachedCount.map(ISO8601.string) ?? "-", team.claimedCount.map(ISO8601.string) ?? "-",
+                         team.trust?.rawValue ?? "-", team.online.map { $0 ? "yes" : "no" } ?? "-",
+                         refusals.isEmpty ? "0" : refusals])
         }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in

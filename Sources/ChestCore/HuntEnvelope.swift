@@ -25,6 +25,9 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
     public var sent: Date
     /// Kind receipt: signed by the reader's identity as `chest receipt` does.
     public var receipt: UnlockReceipt?
+    /// Kind receipt: the reader's claim to play for the sender (`ReaderClaim`, docs/HUNTS.md "Reader keys"), as its
+    /// statuses carry it, so a receipt sent before any status still names a reader the team vouches for.
+    public var readerClaim: String?
     public var status: TeamStatus?
     public var release: HuntRelease?
     /// The signer's Ed25519 public key, base64.
@@ -33,9 +36,10 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
     public var signature: String?
 
     /// An unsigned envelope; `HuntSigner.sign` sets `key` and `signature`.
-    public init(hunt: String, sender: String, id: UInt64, sent: Date, receipt: UnlockReceipt) {
+    public init(hunt: String, sender: String, id: UInt64, sent: Date, receipt: UnlockReceipt, readerClaim: String? = nil) {
         self.init(hunt: hunt, sender: sender, kind: .receipt, id: id, sent: sent)
         self.receipt = receipt
+        self.readerClaim = readerClaim
     }
 
     public init(hunt: String, sender: String, id: UInt64, sent: Date, status: TeamStatus) {
@@ -91,7 +95,7 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
         case .receipt:
             guard let receipt else { throw HuntError("a receipt message without its receipt") }
             guard sender != Self.organiserSender else { throw HuntError("the organiser sends no receipts") }
-            guard receipt.format == UnlockReceipt.formatName, receipt.version == UnlockReceipt.version else {
+            guard receipt.format == UnlockReceipt.formatName, UnlockReceipt.versions.contains(receipt.version) else {
                 throw HuntError("the message's receipt is not a chest receipt of version \(UnlockReceipt.version)")
             }
         case .status:

@@ -29,6 +29,8 @@ public struct HuntFile: Codable, Hashable, Sendable {
     public var team: String?
     /// The organiser's file only: release name → 32-byte key, base64; absent until the first release key is made.
     public var releases: [String: String]?
+    /// The organiser's file only: message ID → the page keys `compose --hunt` recorded, for the board's proofs.
+    public var messages: [String: HuntMessage]?
     /// The organiser's file only: the broker password of the user `organiser` (the board, releases).
     public var organiserPassword: String?
 
@@ -109,12 +111,19 @@ public struct HuntFile: Codable, Hashable, Sendable {
                 throw HuntError("the join file has no secret key for team \(TerminalText.escaped(team)); ask the organiser for a new one")
             }
             guard releases == nil else { throw HuntError("a join file must not carry release keys") }
+            guard messages == nil else { throw HuntError("a join file must not carry page keys") }
         }
         for (release, key) in releases ?? [:] {
             guard HuntRelease.isValidName(release) else {
                 throw HuntError("the release name \"\(TerminalText.escaped(release))\" is not 1 to 32 letters, digits, - or _")
             }
             guard HuntRelease.isValidKey(key) else { throw HuntError("release \(release)'s key is not 32 bytes in base64") }
+        }
+        for (id, message) in messages ?? [:] {
+            guard MessageID(id) != nil, (1...Message.maximumPages).contains(message.pages.count),
+                  message.pages.allSatisfy({ Self.base64($0.key, bytes: 32) }) else {
+                throw HuntError("the page keys of message \(TerminalText.escaped(id)) are not a message ID and 1 to \(Message.maximumPages) keys of 32 bytes in base64")
+            }
         }
     }
 
@@ -129,6 +138,7 @@ public struct HuntFile: Codable, Hashable, Sendable {
         join.teams = [member]
         join.team = name
         join.releases = nil
+        join.messages = nil
         join.organiserPassword = nil
         return join
     }

@@ -79,6 +79,11 @@ public struct HuntGate: Sendable {
         refused[.malformed, default: 0] += 1
     }
 
+    /// Counts a refusal heard again from the board's journal, where only the refusal was kept.
+    public mutating func count(_ refusal: Refusal) {
+        refused[refusal, default: 0] += 1
+    }
+
     private mutating func judge(_ envelope: HuntEnvelope, topic: String, signatureValid: Bool) -> Verdict {
         guard envelope.hunt == hunt else { return .refused(.otherHunt) }
         guard let key = keys[envelope.sender], key == envelope.key else { return .refused(.unknownKey) }

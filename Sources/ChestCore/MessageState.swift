@@ -45,6 +45,9 @@ public struct OpenPage: Hashable, Sendable, Codable {
     public var evidence: UnlockEvidence?
     /// A format 2 page's text and hidden points, kept here once it opened (the file has them only encrypted).
     public var content: SealedContent?
+    /// A format 2 page's proof key (base64), derived from its page key as it opened: it makes the proof of opening
+    /// in the page's receipt (docs/HUNTS.md "Proof of opening"); it opens nothing.
+    public var proofKey: String?
 
     public init(page: Int, set: LockSetName?, at: Date, delivered: Bool, content: SealedContent? = nil) {
         self.page = page

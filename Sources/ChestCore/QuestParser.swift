@@ -87,8 +87,12 @@ public struct QuestParser {
             }
         case "|":
             guard let messageIndex, let pageIndex else { throw fail("a | line continues a page's text; write page: first") }
-            let page = quest.messages[messageIndex].pages[pageIndex]
-            quest.messages[messageIndex].pages[pageIndex].text = page.text.isEmpty ? value : page.text + "\n" + value
+            // Appended in place: building a new string for each line made a long page quadratic (issue 24).
+            if quest.messages[messageIndex].pages[pageIndex].text.isEmpty {
+                quest.messages[messageIndex].pages[pageIndex].text = value
+            } else {
+                quest.messages[messageIndex].pages[pageIndex].text.append("\n" + value)
+            }
         case "lock":
             guard let messageIndex, let pageIndex else { throw fail("comes before any page; write page: TEXT first") }
             let lock = try self.lock(value, line: line)

@@ -11,6 +11,8 @@ public struct ListItem: Hashable, Sendable, Codable {
     public var state: Openness
     public var sentByYou: Bool
     public var receivedAt: Date
+    /// The sender's Ed25519 public key (base64), which sealed the message: what the name cannot fake.
+    public var senderKey: String?
 }
 
 /// Everything `chest read` shows about one message.
@@ -22,6 +24,8 @@ public struct ReadReport: Hashable, Sendable, Codable {
     public var state: Openness
     public var sentByYou: Bool
     public var pages: [PageReport]
+    /// The sender's Ed25519 public key (base64), which sealed the message.
+    public var senderKey: String?
     /// The organiser asked for a hardware receiver (`compose --require hardware`): with the current source, said
     /// whether or not there is a fix, so the reader knows before walking anywhere.
     public var requiresHardware: Bool = false
@@ -44,6 +48,8 @@ public struct PageReport: Hashable, Sendable, Codable {
     public var messageSignature: String?
     /// How well the file protects the page from whoever has it: its weakest non-empty set.
     public var protection: Protection = .unsealed
+    /// For an open format 2 page: its proof key (base64), for the proof of opening in `chest receipt`.
+    public var proofKey: String?
 }
 
 public struct SetReport: Hashable, Sendable, Codable {
@@ -84,7 +90,8 @@ extension Engine {
     public func listItem(_ stored: StoredMessage) -> ListItem {
         ListItem(id: stored.id, title: stored.message.title, from: stored.message.from, chest: stored.chest,
                  pages: stored.message.pages.count, openPages: stored.state.openPageNumbers, state: stored.openness,
-                 sentByYou: stored.sentByYou, receivedAt: stored.state.ingestedAt)
+                 sentByYou: stored.sentByYou, receivedAt: stored.state.ingestedAt,
+                 senderKey: stored.message.seal.map { Data($0.publicKey).base64EncodedString() })
     }
 
     /// The messages of one chest, newest first.
@@ -107,7 +114,7 @@ extension Engine {
                 return PageReport(number: number, open: true, text: open.content?.text ?? page.text, openedBy: open.set,
                                   openedAt: open.at, sets: [], evidence: open.evidence,
                                   messageSignature: stored.message.seal.map { Data($0.signature).base64EncodedString() },
-                                  protection: page.protection)
+                                  protection: page.protection, proofKey: open.proofKey)
             }
             let sets = LockSetName.allCases.filter { !page[$0].isEmpty }.map { set in
                 SetReport(set: set, locks: page[set].map { lock in
@@ -120,7 +127,8 @@ extension Engine {
                               protection: page.protection)
         }
         var report = ReadReport(id: id, title: stored.message.title, from: stored.message.from, chest: stored.chest,
-                                state: stored.openness, sentByYou: stored.sentByYou, pages: pages)
+                                state: stored.openness, sentByYou: stored.sentByYou, pages: pages,
+                                senderKey: stored.message.seal.map { Data($0.publicKey).base64EncodedString() })
         if stored.message.requiresHardware {
             report.requiresHardware = true
             report.receiver = !gps.connected ? "gpsd not connected" : lastFix == nil ? "no fix yet" : trust.trust.description

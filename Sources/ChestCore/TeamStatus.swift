@@ -9,6 +9,10 @@ public struct TeamStatus: Codable, Hashable, Sendable {
     public var trust: FixTrust.Level?
     /// gpsd's fix mode (0–3) when known.
     public var fixMode: Int?
+    /// The reader key (Ed25519, base64) of the chestd that sent this status, and its signature claiming to play
+    /// for the team (`ReaderClaim`, docs/HUNTS.md "Reader keys"): the board credits receipts of claimed readers only.
+    public var reader: String?
+    public var readerClaim: String?
 
     public init(online: Bool, pagesOpen: Int, trust: FixTrust.Level? = nil, fixMode: Int? = nil) {
         self.online = online

@@ -56,8 +56,9 @@ public struct TrustAssessor: Sendable {
     public private(set) var source: FixSource?
     private var suspicions: Findings = []
     private var suspectUntil = -Double.infinity
-    private var lastEpoch: (time: Double, position: Coordinate?)?
-    private var jumpOrigin: (position: Coordinate, time: Double)?
+    /// The last positioned epoch: its GPS time when the report had one, when it was received (monotonic), where.
+    private var lastEpoch: (time: Double?, receivedAt: Double, position: Coordinate?)?
+    private var jumpOrigin: (position: Coordinate, time: Double?, receivedAt: Double)?
     private var skySerial: Int?
     private var skyDigest: Int?
     private var identicalSkies = 0
@@ -105,8 +106,11 @@ public struct TrustAssessor: Sendable {
             skySerial = sky.serial
             suspicions.formUnion(judge(sky, at: fix.receivedAt))
         }
-        if let time = fix.time?.timeIntervalSince1970, fix.mode.hasPosition, time != lastEpoch?.time {
-            suspicions.formUnion(judgeMove(to: fix.position, at: time))
+        // A report without `time` is judged too, by when it was received: leaving the field out must not skip
+        // the jump check (docs/SECURITY.md "Hardware trust and time").
+        let time = fix.time?.timeIntervalSince1970
+        if fix.mode.hasPosition, time == nil || time != lastEpoch?.time {
+            suspicions.formUnion(judgeMove(to: fix.position, at: time, receivedAt: fix.receivedAt))
         }
         if !suspicions.isEmpty {
             if suspicions != suspicionsBefore { suspectUntil = fix.receivedAt + Self.suspicionMemory }
@@ -134,15 +138,21 @@ public struct TrustAssessor: Sendable {
         return found
     }
 
-    private mutating func judgeMove(to position: Coordinate?, at time: Double) -> Findings {
-        defer { lastEpoch = (time, position ?? lastEpoch?.position) }
+    private mutating func judgeMove(to position: Coordinate?, at time: Double?, receivedAt: Double) -> Findings {
+        defer { lastEpoch = (time ?? lastEpoch?.time, receivedAt, position ?? lastEpoch?.position) }
         guard let last = lastEpoch else { return [] }
-        if time < last.time - 0.5 { return .timeBackwards }
-        guard let position, let from = last.position, time > last.time else { return [] }
+        if let time, let lastTime = last.time, time < lastTime - 0.5 { return .timeBackwards }
+        // GPS time between two reports that have it; else the time between receiving them, at least a millisecond.
+        func elapsed(since gps: Double?, _ received: Double) -> Double {
+            if let time, let gps { return time - gps }
+            return max(receivedAt - received, 0.001)
+        }
+        let interval = elapsed(since: last.time, last.receivedAt)
+        guard let position, let from = last.position, interval > 0 else { return [] }
         let distance = position.distance(to: from)
-        guard distance > Self.minimumJump, distance / (time - last.time) > Self.maximumSpeed else { return [] }
-        defer { jumpOrigin = (from, time) }
-        if let origin = jumpOrigin, time - origin.time < Self.suspicionMemory,
+        guard distance > Self.minimumJump, distance / interval > Self.maximumSpeed else { return [] }
+        defer { jumpOrigin = (from, time, receivedAt) }
+        if let origin = jumpOrigin, elapsed(since: origin.time, origin.receivedAt) < Self.suspicionMemory,
            position.distance(to: origin.position) < Self.returnDistance {
             return [.jump, .teleport]
         }

@@ -5,7 +5,9 @@ import Foundation
 /// with `chest verify` against the message file they sent.
 public struct UnlockReceipt: Hashable, Sendable, Codable {
     public static let formatName = "chest-receipt"
-    public static let version = 1
+    /// 2 added `proof`; version 1 receipts (no proof) are still read, and never credited by a board.
+    public static let version = 2
+    public static let versions = 1...2
 
     public var format: String
     public var version: Int
@@ -19,6 +21,9 @@ public struct UnlockReceipt: Hashable, Sendable, Codable {
     public var evidence: UnlockEvidence
     /// The reader's Ed25519 public key, base64.
     public var reader: String
+    /// The proof of opening (docs/HUNTS.md "Proof of opening"), base64: a MAC under a key derived from the page
+    /// key over `provenBytes`; nil when the page key was not known (a format 1 page, a page opened before proofs).
+    public var proof: String?
     /// Ed25519 over `signedBytes`, base64; nil until signed.
     public var signature: String?
 
@@ -36,11 +41,20 @@ public struct UnlockReceipt: Hashable, Sendable, Codable {
         self.reader = reader
     }
 
-    /// The bytes the signature covers: the receipt without its signature, compact JSON, keys sorted.
+    /// The bytes the signature covers: the receipt without its signature in canonical form (docs/HUNTS.md
+    /// "Canonical form"): compact JSON, keys sorted, times as `ISO8601.string` writes them.
     public var signedBytes: Data {
         var unsigned = self
         unsigned.signature = nil
         return try! Self.encoder(pretty: false).encode(unsigned)
+    }
+
+    /// The bytes the proof covers: the receipt without its signature and its proof, in the same canonical form.
+    public var provenBytes: Data {
+        var unproven = self
+        unproven.signature = nil
+        unproven.proof = nil
+        return try! Self.encoder(pretty: false).encode(unproven)
     }
 
     /// The file's bytes: pretty-printed, keys sorted, ending in a newline.
@@ -68,7 +82,7 @@ public struct UnlockReceipt: Hashable, Sendable, Codable {
             throw ReceiptError("not a chest receipt: \(error)")
         }
         guard receipt.format == formatName else { throw ReceiptError("not a chest receipt") }
-        guard receipt.version == version else { throw ReceiptError("receipt version \(receipt.version) is not supported") }
+        guard versions.contains(receipt.version) else { throw ReceiptError("receipt version \(receipt.version) is not supported") }
         return receipt
     }
 

@@ -18,6 +18,7 @@ extension Daemon {
             return
         }
         refreshIdentity()
+        hunt.identity = identity
         if identity == nil { log.warning("hunt: no identity to sign receipts with; run chest hunt join again") }
         for (name, key) in hunt.releases.sorted(by: { $0.key < $1.key }) { feed(.released(name: name, key: key, now())) }
         let sink = self.sink
@@ -43,6 +44,8 @@ extension Daemon {
     /// Once the chest is loaded: the receipts owed since joining, and the team's status.
     func announceHunt() {
         guard let hunt else { return }
+        refreshIdentity()
+        hunt.identity = identity
         hunt.catchUp(engine.entries.values, identity: identity, status: teamStatus())
         hunt.update(teamStatus())
         feed(.hunt(hunt.report))

@@ -103,7 +103,7 @@ public final class Daemon {
         if let restored = weather.restore() { feed(.weatherRestored(restored)) }
         sealWorker = SealWorker { outcome in
             switch outcome {
-            case let .derived(request, result): sink.yield(.keyDerived(request, result))
+            case let .derived(request, result, proofKey): sink.yield(.keyDerived(request, result, proofKey: proofKey))
             case let .pinChecked(id, pin, matching): sink.yield(.pinChecked(id, pin: pin, matching: matching))
             }
         }
@@ -181,7 +181,8 @@ public final class Daemon {
             systemd.watchdog()
         case let .weatherFetched(result):
             feed(weather.record(result, now: now()))
-        case let .keyDerived(request, result):
+        case let .keyDerived(request, result, proofKey):
+            if let proofKey { feed(.proofKeyDerived(PageLink(message: request.id, page: request.page), proofKey: proofKey)) }
             feed(.keyDerived(request, result, now()))
         case let .hunt(event):
             handleHunt(event)

@@ -24,7 +24,7 @@ enum DaemonEvent: Sendable {
     case watchdog
     case weatherFetched(WeatherFetchReply)
     /// The seal worker finished a key derivation.
-    case keyDerived(KeyRequest, KeyResult)
+    case keyDerived(KeyRequest, KeyResult, proofKey: String?)
     /// The hunt's broker connection (HuntLink.swift).
     case hunt(MQTTEvent)
 }

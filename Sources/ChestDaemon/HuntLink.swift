@@ -30,6 +30,8 @@ final class HuntLink {
     private(set) var releases: [String: String]
     private var ledger: HuntReceiptLedger
     private let chestRoot: String
+    /// The reader's identity: each status claims its key for the team (`ReaderClaim`), so the board credits its receipts.
+    var identity: Identity?
 
     /// Where `chest hunt join` keeps the join file.
     static func joinedPath(_ settings: Settings) -> String { settings.configDirectory + "/" + HuntFile.joinedFileName }
@@ -172,11 +174,13 @@ final class HuntLink {
         let unsigned = UnlockReceipt(message: message.id, messageSignature: Data(signature).base64EncodedString(),
                                      title: message.title, page: open.page, set: open.set, openedAt: open.at,
                                      evidence: evidence, reader: "")
-        let receipt = ReceiptSigner.sign(HuntEnvelope.shareable(unsigned, sharePositions: hunt.sharePositions), with: identity)
+        let receipt = ReceiptProof.signed(HuntEnvelope.shareable(unsigned, sharePositions: hunt.sharePositions),
+                                          proofKey: open.proofKey, identity: identity)
         do {
             _ = try outbox.append { id in
                 (HuntTopic.receipt(hunt: hunt.id, team: team.name, id: id),
-                 sign(HuntEnvelope(hunt: hunt.id, sender: team.name, id: id, sent: Date(), receipt: receipt)), true)
+                 sign(HuntEnvelope(hunt: hunt.id, sender: team.name, id: id, sent: Date(), receipt: receipt,
+                                   readerClaim: ReaderClaim.claim(hunt: hunt.id, team: team.name, identity: identity))), true)
             }
             let transition = OwnTracksTransition(receipt: receipt, huntName: hunt.name, team: team.name,
                                                  sharePositions: hunt.sharePositions)
@@ -200,6 +204,7 @@ final class HuntLink {
     private func queueStatus(_ status: TeamStatus) {
         var status = status
         status.online = true
+        if let identity { status = ReaderClaim.claim(status, hunt: hunt.id, team: team.name, identity: identity) }
         statusCount += 1
         let id = TeamStatus.id(session: session, count: statusCount)
         do {

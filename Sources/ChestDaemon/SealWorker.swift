@@ -14,7 +14,8 @@ final class SealWorker: @unchecked Sendable {
 
     /// What the worker hands back to the loop.
     enum Outcome: Sendable {
-        case derived(KeyRequest, KeyResult)
+        /// With the opened page's proof key (base64) when the key opened it.
+        case derived(KeyRequest, KeyResult, proofKey: String?)
         /// The format 1 hashes `pin` matched.
         case pinChecked(MessageID, pin: String, matching: [LockKey])
     }
@@ -54,7 +55,7 @@ final class SealWorker: @unchecked Sendable {
         } ?? false
         if !shared && cells.count(where: { $0.derivation.map { !keys.holds($0) } ?? true }) >= Self.capacity {
             condition.unlock()
-            deliver(.derived(request, .busy))
+            deliver(.derived(request, .busy, proofKey: nil))
             return
         }
         cells.append(request)
@@ -102,11 +103,15 @@ final class SealWorker: @unchecked Sendable {
             condition.unlock()
             switch job {
             case let .derive(request):
-                let result = PageSealer.open(request, keys: &keys)
+                var pageKey: [UInt8]?
+                let result = PageSealer.open(request, keys: &keys, pageKey: &pageKey)
                 condition.lock()
                 self.keys = keys
                 condition.unlock()
-                deliver(.derived(request, result))
+                // The proof key is made here, while the page key is known; only it is kept (docs/HUNTS.md "Proof of opening").
+                var proofKey: String?
+                if case .opened = result, let pageKey { proofKey = Data(ReceiptProof.key(pageKey: pageKey)).base64EncodedString() }
+                deliver(.derived(request, result, proofKey: proofKey))
             case let .checkPIN(id, pin, hashes):
                 deliver(.pinChecked(id, pin: pin, matching: hashes.filter { Sealer.pin(pin, matches: $0.value) }.map(\.key)))
             }

@@ -90,6 +90,12 @@ public enum PageSealer {
     /// Tries one request: derive, unwrap, decrypt, decode. Runs on the seal worker's thread, never the loop;
     /// `keys` keeps derived keys so places sharing a grid cost one derivation per cell.
     public static func open(_ request: KeyRequest, keys: inout DerivedKeys) -> KeyResult {
+        var pageKey: [UInt8]?
+        return open(request, keys: &keys, pageKey: &pageKey)
+    }
+
+    /// `open`, also giving the page key it recovered (for the proof of opening in receipts, `ReceiptProof`).
+    public static func open(_ request: KeyRequest, keys: inout DerivedKeys, pageKey: inout [UInt8]?) -> KeyResult {
         Sealer.initialize()
         let key: [UInt8]
         switch request.slot {
@@ -105,6 +111,7 @@ public enum PageSealer {
                 .first(where: { $0.count == SealedPage.keyBytes }) else { return .wrong }
             key = unwrapped
         }
+        pageKey = key
         guard let plaintext = decrypt(request.ciphertext, key: key, data: request.contentData) else {
             return .damaged("the page key does not open this page's ciphertext")
         }

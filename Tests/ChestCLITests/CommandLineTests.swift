@@ -118,3 +118,18 @@ struct CommandLineTests {
         #expect(error { _ = try DaemonOptions.parse(["stray"]) }?.hasPrefix(#"unexpected "stray""#) == true)
     }
 }
+
+/// The board's journal is read a line at a time, and a line too long to be one the board writes now (junk an older
+/// board kept in full) is skipped without being held (docs/HUNTS.md "The board").
+@Suite struct BoardJournalTests {
+    @Test func linesAreReadAcrossChunksAndAnOverlongOneIsSkipped() throws {
+        let path = NSTemporaryDirectory() + "chest-journal-\(UUID()).board"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let long = String(repeating: "x", count: 200_000)
+        try Data(("first\n" + long + "\n" + String(repeating: "j", count: 3 << 20) + "\nlast").utf8)
+            .write(to: URL(fileURLWithPath: path))
+        var lines: [Int] = []
+        try BoardFeed.forEachLine(of: path) { lines.append($0.count) }
+        #expect(lines == [5, 200_000, 4])
+    }
+}

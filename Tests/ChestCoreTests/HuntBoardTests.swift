@@ -2,11 +2,22 @@ import Foundation
 import Testing
 @testable import ChestCore
 
-/// The board: every team listed, pages in arrival order, failures kept and bounded, a leaderboard ranked by pages
-/// then by who got there first, and JSON lines in the shape `chest watch --json` uses.
+/// The board: every team listed, pages credited only when proven and from a reader the team claimed, refusals
+/// shown with their reason and bounded, a leaderboard ranked by pages then by when the board heard of them (never
+/// by what a team claims), and JSON lines in the shape `chest watch --json` uses.
 @Suite struct HuntBoardTests {
     let hunt = HuntFixture.huntID
     func at(_ seconds: Double) -> Date { CoreFixture.t0.addingTimeInterval(seconds) }
+    /// The reader key of `HuntFixture.receipt`.
+    static let reader = HuntFixture.key(0x30)
+
+    /// A status of `team` claiming `reader` (its claim's signature checked by the caller, ChestSeal's `ReaderClaim`).
+    static func claim(_ board: inout HuntBoard, _ team: String, id: UInt64, reader: String = reader, at: Date) -> [BoardEvent] {
+        var envelope = HuntFixture.statusEnvelope(team, id: id)
+        envelope.status?.reader = reader
+        envelope.status?.readerClaim = HuntFixture.key(0x50, count: 64)
+        return board.record(envelope, receiptProblem: nil, claimedReader: reader, receivedAt: at)
+    }
 
     @Test func everyTeamIsListedBeforeItIsHeard() {
         let board = HuntBoard(hunt: HuntFixture.hunt())
@@ -14,28 +25,90 @@ import Testing
         #expect(board.teams.allSatisfy { $0.online == nil && $0.pages.isEmpty && $0.lastHeard == nil })
     }
 
-    @Test func receiptsAndStatusesUpdateTheirTeam() {
+    @Test func provenReceiptsFromAClaimedReaderAndStatusesUpdateTheirTeam() {
         var board = HuntBoard(hunt: HuntFixture.hunt())
         let status = board.record(HuntFixture.statusEnvelope("blue", id: 1, trust: .simulated), receiptProblem: nil,
                                   receivedAt: at(5))
         #expect(status == [.team(name: "blue", online: true, lastHeard: at(5), trust: .simulated, pages: 0)])
+        _ = Self.claim(&board, "blue", id: 2, at: at(6))
         let unlock = board.record(HuntFixture.receiptEnvelope("blue", id: 2, receipt: HuntFixture.receipt(openedAt: 8)),
-                                  receiptProblem: nil, receivedAt: at(10))
+                                  receiptProblem: nil, proof: .proven, receivedAt: at(10))
         #expect(unlock == [.unlock(team: "blue", message: CoreFixture.id(1), title: "Clue 1", page: 1, openedAt: at(8),
-                                   trust: .hardware),
+                                   trust: .hardware, receivedAt: at(10), proof: "proven"),
                            .team(name: "blue", online: true, lastHeard: at(10), trust: .hardware, pages: 1)])
         let again = board.record(HuntFixture.receiptEnvelope("blue", id: 3, receipt: HuntFixture.receipt(openedAt: 9)),
-                                 receiptProblem: nil, receivedAt: at(11))
+                                 receiptProblem: nil, proof: .proven, receivedAt: at(11))
         #expect(again == [.team(name: "blue", online: true, lastHeard: at(11), trust: .hardware, pages: 1)],
                 "a second receipt for the same page does not count it twice")
         _ = board.record(HuntFixture.statusEnvelope("blue", id: 4, online: false, trust: nil), receiptProblem: nil,
                          receivedAt: at(12))
         let blue = board.teams[1]
-        #expect(blue.online == false && blue.trust == .hardware && blue.pages.count == 1)
+        #expect(blue.online == false && blue.trust == .hardware && blue.pages.count == 1 && blue.readers == [Self.reader])
         #expect(blue.pages[0] == HuntBoard.OpenedPage(message: CoreFixture.id(1), title: "Clue 1", page: 1, openedAt: at(8),
-                                                      trust: .hardware, receivedAt: at(10)))
+                                                      trust: .hardware, receivedAt: at(10), proven: true))
         #expect(board.record(HuntFixture.releaseEnvelope("finale", id: 1), receiptProblem: nil, receivedAt: at(13)).isEmpty)
         #expect(board.record(HuntFixture.receiptEnvelope("purple", id: 1), receiptProblem: nil, receivedAt: at(13)).isEmpty)
+    }
+
+    /// The attacks of issue 24, one by one: each gains nothing, and is refused with its reason.
+    @Test func receiptsThatProveNothingAreRefusedWithTheirReason() {
+        var board = HuntBoard(hunt: HuntFixture.hunt())
+        _ = Self.claim(&board, "red", id: 1, at: at(1))
+        _ = Self.claim(&board, "blue", id: 1, reader: HuntFixture.key(0x31), at: at(1))
+        func refusal(_ team: String, _ id: UInt64, _ receipt: UnlockReceipt = HuntFixture.receipt(),
+                     proof: HuntBoard.ProofCheck, problem: String? = nil) -> String? {
+            let events = board.record(HuntFixture.receiptEnvelope(team, id: id, receipt: receipt), receiptProblem: problem,
+                                      proof: proof, receivedAt: at(Double(id)))
+            guard case let .refused(reason, refusedTeam, _)? = events.first, refusedTeam == team else { return nil }
+            return reason
+        }
+        #expect(refusal("red", 2, proof: .unknownMessage) == "unknownMessage")
+        #expect(refusal("red", 3, proof: .noSuchPage(2)) == "unknownMessage")
+        #expect(refusal("red", 4, proof: .missing) == "noProof")
+        #expect(refusal("red", 5, proof: .bad) == "badProof")
+        #expect(refusal("red", 6, proof: .proven, problem: "signature does not match") == "badReceipt")
+        // A real proof, but signed by a reader key red never claimed (blue's, or a throwaway one).
+        var throwaway = HuntFixture.receipt()
+        throwaway.reader = HuntFixture.key(0x77)
+        #expect(refusal("red", 7, throwaway, proof: .proven) == "wrongReader")
+        var blues = HuntFixture.receipt(message: 2)
+        blues.reader = HuntFixture.key(0x31)
+        #expect(refusal("red", 8, blues, proof: .proven) == "wrongReader")
+        #expect(board.teams[0].pages.isEmpty)
+        // Red's genuine receipt counts; re-wrapped in blue's envelope it is refused as wrongTopic.
+        #expect(refusal("red", 9, proof: .proven) == nil)
+        #expect(refusal("blue", 2, proof: .proven) == "wrongTopic")
+        #expect(board.teams[0].pages.count == 1 && board.teams[1].pages.isEmpty)
+        #expect(board.teams[0].refusals == ["unknownMessage": 2, "noProof": 1, "badProof": 1, "badReceipt": 1, "wrongReader": 2])
+        #expect(board.teams[1].refusals == ["wrongTopic": 1])
+        // Blue cannot take red's reader key for itself, nor with it red's receipts.
+        let stolen = Self.claim(&board, "blue", id: 3, at: at(20))
+        #expect(stolen.first.map { if case .refused("wrongReader", "blue", _) = $0 { true } else { false } } == true)
+        #expect(board.teams[1].readers == [HuntFixture.key(0x31)])
+        // A receipt may carry its reader's claim itself (sent before any status): a new reader is learnt from it.
+        var green = HuntFixture.receipt(message: 3)
+        green.reader = HuntFixture.key(0x33)
+        green.signature = HuntFixture.key(0x34, count: 64)
+        let credited = board.record(HuntFixture.receiptEnvelope("green", id: 1, receipt: green), receiptProblem: nil,
+                                    proof: .proven, claimedReader: green.reader, receivedAt: at(22))
+        #expect(credited.first.map { if case .unlock = $0 { true } else { false } } == true, "\(credited)")
+        // A claim whose signature did not check teaches the board nothing.
+        var unchecked = HuntFixture.statusEnvelope("green", id: 5)
+        unchecked.status?.reader = HuntFixture.key(0x32)
+        _ = board.record(unchecked, receiptProblem: nil, claimedReader: nil, receivedAt: at(21))
+        #expect(board.teams[2].readers == [HuntFixture.key(0x33)])
+    }
+
+    @Test func aGuardedPageCountsButIsShownUnproven() {
+        var board = HuntBoard(hunt: HuntFixture.hunt())
+        _ = Self.claim(&board, "red", id: 1, at: at(1))
+        let events = board.record(HuntFixture.receiptEnvelope("red", id: 1), receiptProblem: nil, proof: .guarded, receivedAt: at(2))
+        guard case let .unlock(_, _, _, _, _, _, _, proof)? = events.first else {
+            Issue.record("not credited: \(events)")
+            return
+        }
+        #expect(proof == "unproven: guarded page")
+        #expect(board.teams[0].pages.map(\.proven) == [false])
     }
 
     @Test func failuresAreShownAndBounded() {
@@ -56,28 +129,37 @@ import Testing
         }
         #expect(board.teams[0].failed.count == HuntBoard.failureLimit)
         #expect(board.teams[0].failed.last?.at == at(Double(100 + HuntBoard.failureLimit + 9)))
+        #expect(board.teams[0].refusals["replayed"] == HuntBoard.failureLimit + 10, "every refusal is counted")
     }
 
-    /// red: 2 pages, the second opened at 30; blue: 2 pages, reached at 20; green: nothing.
+    /// red: 2 pages, the second received at 42 though it claims to have opened at 30; blue: 2 pages, the second
+    /// received at 43 though it claims 20 (earlier than red's); green: nothing.
     func race() -> HuntBoard {
         var board = HuntBoard(hunt: HuntFixture.hunt())
+        for team in ["red", "blue"] { _ = Self.claim(&board, team, id: 1, reader: HuntFixture.key(team == "red" ? 0x30 : 0x31), at: at(0)) }
         let receipts: [(String, UInt8, Double)] = [("red", 1, 10), ("blue", 1, 15), ("red", 2, 30), ("blue", 2, 20)]
         for (index, (team, message, opened)) in receipts.enumerated() {
-            _ = board.record(HuntFixture.receiptEnvelope(team, id: UInt64(index + 1),
-                                                         receipt: HuntFixture.receipt(message: message, openedAt: opened)),
-                             receiptProblem: nil, receivedAt: at(40 + Double(index)))
+            var receipt = HuntFixture.receipt(message: message, openedAt: opened)
+            receipt.reader = HuntFixture.key(team == "red" ? 0x30 : 0x31)
+            receipt.signature = HuntFixture.key(UInt8(0x60 + index), count: 64)
+            _ = board.record(HuntFixture.receiptEnvelope(team, id: UInt64(index + 1), receipt: receipt),
+                             receiptProblem: nil, proof: .proven, receivedAt: at(40 + Double(index)))
         }
         _ = board.record(HuntFixture.statusEnvelope("green", id: 1, online: false, trust: .suspect), receiptProblem: nil,
                          receivedAt: at(50))
         return board
     }
 
-    @Test func theLeaderboardRanksByPagesThenWhoGotThereFirstThenName() {
-        #expect(race().leaderboard().map(\.name) == ["blue", "red", "green"])
+    @Test func theLeaderboardRanksByPagesThenWhenTheBoardHeardThenName() {
+        #expect(race().leaderboard().map(\.name) == ["red", "blue", "green"], "blue's earlier claimed time does not count")
         var tie = HuntBoard(hunt: HuntFixture.hunt())
-        for team in ["red", "green", "blue"] {
-            _ = tie.record(HuntFixture.receiptEnvelope(team, id: 1, receipt: HuntFixture.receipt(openedAt: 5)),
-                           receiptProblem: nil, receivedAt: at(9))
+        for (index, team) in ["red", "green", "blue"].enumerated() {
+            _ = Self.claim(&tie, team, id: 1, reader: HuntFixture.key(UInt8(0x30 + index)), at: at(0))
+            var receipt = HuntFixture.receipt(openedAt: 5)
+            receipt.reader = HuntFixture.key(UInt8(0x30 + index))
+            receipt.signature = HuntFixture.key(UInt8(0x60 + index), count: 64)
+            _ = tie.record(HuntFixture.receiptEnvelope(team, id: 1, receipt: receipt), receiptProblem: nil, proof: .proven,
+                           receivedAt: at(9))
         }
         #expect(tie.leaderboard().map(\.name) == ["blue", "green", "red"])
         #expect(HuntBoard(hunt: HuntFixture.hunt()).leaderboard().map(\.name) == ["blue", "green", "red"])
@@ -87,10 +169,10 @@ import Testing
         var board = race()
         _ = board.recordRefusal(.badSignature, topic: HuntTopic.receipt(hunt: hunt, team: "green", id: 1), at: at(60))
         #expect(board.leaderboardText() == """
-            #  TEAM   PAGES  REACHED               TRUST     ONLINE  FAILED
-            1  blue   2      2027-01-15T08:00:20Z  hardware  -       0
-            2  red    2      2027-01-15T08:00:30Z  hardware  -       0
-            3  green  0      -                     suspect   no      1
+            #  TEAM   PAGES  GUARDED  REACHED               CLAIMED-OPENED        CLAIMED-TRUST  ONLINE  REFUSED
+            1  red    2      0        2027-01-15T08:00:42Z  2027-01-15T08:00:30Z  hardware       yes     0
+            2  blue   2      0        2027-01-15T08:00:43Z  2027-01-15T08:00:20Z  hardware       yes     0
+            3  green  0      0        -                     -                     suspect        no      1×badSignature
 
             """)
     }
@@ -105,13 +187,14 @@ import Testing
     @Test func jsonLinesHaveTheirDocumentedFieldsAndReadBack() throws {
         let events: [BoardEvent] = [
             .team(name: "red", online: true, lastHeard: at(1), trust: .hardware, pages: 2),
-            .unlock(team: "red", message: CoreFixture.id(1), title: "Clue\n1", page: 2, openedAt: at(0.25), trust: .simulated),
+            .unlock(team: "red", message: CoreFixture.id(1), title: "Clue\n1", page: 2, openedAt: at(0.25), trust: .simulated,
+                    receivedAt: at(2), proof: "proven"),
             .refused(reason: "replayed", team: nil, why: "already received"),
         ]
         #expect(events.map(\.line) == [
             #"{"event":"team","lastHeard":"2027-01-15T08:00:01Z","online":true,"pages":2,"team":"red","trust":"hardware"}"#,
             #"{"event":"unlock","message":"01ababababababababababababababab","openedAt":"2027-01-15T08:00:00.250Z","page":2,"#
-                + #""team":"red","title":"Clue\n1","trust":"simulated"}"#,
+                + #""proof":"proven","receivedAt":"2027-01-15T08:00:02Z","team":"red","title":"Clue\n1","trust":"simulated"}"#,
             #"{"event":"refused","reason":"replayed","why":"already received"}"#,
         ])
         for event in events {
@@ -120,5 +203,23 @@ import Testing
         #expect(throws: DecodingError.self) {
             try ChestJSON.decoder().decode(BoardEvent.self, from: Data(#"{"event":"unlock","team":"red"}"#.utf8))
         }
+    }
+}
+
+/// Known senders, trust on first use (docs/SECURITY.md "Known senders").
+@Suite struct KnownSendersModelTests {
+    @Test func aNameMetFirstKeepsItsKeyAndAnotherKeyIsFlaggedUntilTrusted() throws {
+        var known = KnownSenders()
+        let t0 = CoreFixture.t0
+        #expect(known.meet("Organiser", key: "A", at: t0) == .new)
+        #expect(known.meet("Organiser", key: "A", at: t0.addingTimeInterval(5)) == .known)
+        #expect(known.meet("Organiser", key: "B", at: t0) == .changed(previous: .init(key: "A", since: t0)))
+        #expect(known.verdict("Organiser\u{202E}", key: "B") == .new, "another name, shown escaped")
+        known.trust("Organiser", key: "B", at: t0.addingTimeInterval(9))
+        #expect(known.verdict("Organiser", key: "B") == .known)
+        #expect(known.forget("Organiser") && !known.forget("Organiser"))
+        let restored = try ChestJSON.decoder().decode(KnownSenders.self, from: ChestJSON.encoder().encode(known))
+        #expect(restored == known)
+        #expect(KnownSenders.changedWords("Org\u{202E}") == "Org\\u{202e} \u{2014} not the key you had before")
     }
 }

@@ -13,7 +13,15 @@ import Testing
     }
 
     @Test func leavesOrdinaryTextAlone() {
-        let text = "Chasse au trésor 🗝️ — «ouvert»\u{301}"
-        #expect(TerminalText.escaped(text) == text)
+        let text = "Chasse au trésor 🗝️ — «ouvert»\u{301} 👨‍👩‍👧 می‌خواهم 🏴󠁧󠁢󠁳󠁣󠁴󠁿"
+        #expect(TerminalText.escaped(text) == text, "joiners and the tags of a flag stay")
+    }
+
+    /// Issue 24: a sender named with RLO reads as another name; bidi and other invisible format characters are
+    /// escaped like control characters.
+    @Test func escapesBidiAndFormatCharacters() {
+        #expect(TerminalText.escaped("Organiser\u{202E}txt.exe") == #"Organiser\u{202e}txt.exe"#)
+        #expect(TerminalText.escaped("\u{2066}Org\u{2069}\u{200B}aniser\u{200F}\u{FEFF}\u{61C}\u{AD}")
+                == #"\u{2066}Org\u{2069}\u{200b}aniser\u{200f}\u{feff}\u{61c}\u{ad}"#)
     }
 }

@@ -60,6 +60,22 @@ struct TrustAssessorTests {
         #expect(trust.level == .hardware)
     }
 
+    /// Issue 24: a TPV without `time` skipped the jump check, so a teleport to Sydney stayed "hardware".
+    @Test func aReportWithoutTimeIsCheckedForJumpsByWhenItArrived() {
+        var trust = assessor()
+        let sydney = Coordinate(latitude: -33.8568, longitude: 151.2153)
+        trust.assess(F.fix(at: 5, sydney, time: .some(nil)))
+        #expect(trust.level == .suspect)
+        #expect(trust.trust.reasons == ["the position jumped faster than anyone travels"])
+        // Back home, still without time, within a minute: a teleport and back.
+        trust.assess(F.fix(at: 6, F.north(of: F.tower, metres: 8.4), time: .some(nil)))
+        #expect(trust.findings.contains(.teleport))
+        // Walking on without time is no jump.
+        var walking = assessor()
+        for second in 5..<10 { walking.assess(F.fix(at: Double(second), F.north(of: F.tower, metres: 1.4 * Double(second)), time: .some(nil))) }
+        #expect(walking.level == .hardware)
+    }
+
     @Test func aTeleportAndBackIsSuspect() {
         var trust = assessor()
         trust.assess(F.fix(at: 5, F.north(of: F.tower, metres: 2_000)))

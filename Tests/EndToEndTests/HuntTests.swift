@@ -300,8 +300,12 @@ struct HuntTests {
         try red.waitUntil("red connects over TLS", timeout: 20) {
             (try red.status()["hunt"] as? [String: Any])?["connected"] as? Bool == true
         }
-        try MessageFactory(configDirectory: organiser.root + "/config-alice")
-            .drop("over TLS", [.time(Date(timeIntervalSince1970: 0))], into: red.chest)
+        let message = organiser.root + "/tls.locked"
+        let composed = try organiser.chest(["compose", "-o", message, "--title", "over TLS", "--page", "p",
+                                            "--lock", "time=2020-01-01T00:00:00Z", "--hunt", huntPath], user: "alice")
+        #expect(composed.status == 0, "\(composed.stderr)")
+        try FileManager.default.copyItem(atPath: message, toPath: red.chest + "/tls.locked.part")
+        try FileManager.default.moveItem(atPath: red.chest + "/tls.locked.part", toPath: red.chest + "/tls.locked")
         try red.waitUntil("the board hears it over TLS", timeout: 30) {
             let once = try organiser.chest(["board", huntPath, "--once", "--timeout", "5"], user: "alice")
             return once.stdout.contains("red   1")
@@ -366,10 +370,13 @@ final class HuntWorld {
     @discardableResult
     func organiser(_ arguments: [String]) throws -> Subprocess.Outcome { try organiserWorld.chest(arguments, user: "alice") }
 
-    /// Composes a one-page message titled `title` whose page says "page of TITLE"; returns its path.
-    func compose(_ title: String, _ locks: [String]) throws -> String {
+    /// Composes a one-page message titled `title` whose page says "page of TITLE", for the hunt (its page keys in
+    /// the organiser's hunt file, so the board can check proofs) unless `forHunt` is false; returns its path.
+    func compose(_ title: String, _ locks: [String], forHunt: Bool = true) throws -> String {
         let path = organiserWorld.root + "/\(title.replacingOccurrences(of: " ", with: "-")).locked"
-        let made = try organiser(["compose", "--seal-cost", "interactive", "-o", path, "--title", title, "--page", "page of \(title)"] + locks)
+        let hunt = forHunt && !locks.contains("--hunt") ? ["--hunt", huntPath] : []
+        let made = try organiser(["compose", "--seal-cost", "interactive", "-o", path, "--title", title, "--page", "page of \(title)"]
+                                 + locks + hunt)
         guard made.status == 0 else { throw HuntTestFailure(made.stderr) }
         ids[title] = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         return path

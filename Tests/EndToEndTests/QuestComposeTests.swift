@@ -123,4 +123,28 @@ import Testing
         #expect(outcome.stderr == "chest: \(harness.root)/story.quest:3: page: cannot read story.txt: there is no such file next to the quest (\(harness.root)/story.txt)\n",
                 "\(outcome.stderr)")
     }
+
+    /// Issue 24: `compose --quest … --hunt FILE` records each message's page keys in the organiser's hunt file, and
+    /// never in a join file, so the board can check the proofs of opening.
+    @Test func aQuestComposedForAHuntRecordsEveryPageKeyInTheOrganisersFile() throws {
+        let harness = ChestHarness()
+        let hunt = harness.root + "/q.hunt"
+        #expect(try harness.chest(["hunt", "create", "Q", "--broker", "mqtt://127.0.0.1:1883", "-o", hunt]).status == 0)
+        #expect(try harness.chest(["hunt", "team", "add", "red", "--hunt", hunt, "-o", harness.root + "/red.hunt"]).status == 0)
+        let quest = try copyDemo(harness)
+        let made = try harness.chest(["compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/out", "--hunt", hunt])
+        #expect(made.status == 0, "\(made.stderr)")
+        let file = try HuntFile.read(path: hunt)
+        let messages = try FileManager.default.contentsOfDirectory(atPath: harness.root + "/out").filter { $0.hasSuffix(".locked") }
+        #expect(messages.count == 2)
+        for name in messages {
+            let message = try decode(harness.root + "/out/" + name)
+            let recorded = try #require(file.messages?[message.id.rawValue], "\(name)")
+            #expect(recorded.title == message.title && recorded.pages.count == message.pages.count)
+            #expect(zip(recorded.pages, message.pages).allSatisfy { $0.guarded == ($1.protection != .sealed) })
+        }
+        #expect(!(try String(contentsOfFile: harness.root + "/red.hunt", encoding: .utf8)).contains("messages"))
+        let format1 = try harness.chest(["compose", "-o", "f1.locked", "--title", "t", "--page", "p", "--hunt", hunt, "--format", "1"])
+        #expect(format1.status == 64 && format1.stderr.contains("needs format 2"), "\(format1.stderr)")
+    }
 }

@@ -1,0 +1,52 @@
+import ChestCore
+import ChestIO
+import ChestSeal
+import Foundation
+
+/// What `list`, `read` and `watch` say of a message's sender against the known senders (docs/SECURITY.md "Known
+/// senders"): its key's short fingerprint, and a flag when the name is known with another key. A name met for the
+/// first time is recorded, as ssh records a new host.
+struct SenderCheck {
+    let settings: Settings
+    private(set) var known: KnownSenders
+    private var changed = false
+
+    init(settings: Settings) {
+        self.settings = settings
+        // An unreadable file is reported by `chest senders`; here it must not stop a list or a read.
+        known = (try? KnownSendersFile.load(settings)) ?? KnownSenders()
+    }
+
+    /// The note for a sender: nil for your own messages and messages without a seal.
+    mutating func note(from name: String, key: String?, sentByYou: Bool) -> Note? {
+        guard !sentByYou, let key else { return nil }
+        let verdict = known.meet(name, key: key, at: Date())
+        if verdict == .new { changed = true }
+        return Note(fingerprint: KeyFingerprint.short(key), verdict: verdict, name: name)
+    }
+
+    /// Keeps what was met for the first time; a failure to write is only reported.
+    func save() {
+        guard changed else { return }
+        do {
+            try KnownSendersFile.save(known, settings)
+        } catch {
+            printError("chest: cannot record the senders' keys in \(KnownSendersFile.path(settings)): \(error)")
+        }
+    }
+
+    struct Note {
+        var fingerprint: String
+        var verdict: KnownSenders.Verdict
+        var name: String
+
+        var isChanged: Bool { if case .changed = verdict { true } else { false } }
+
+        /// "Organiser — not the key you had before (key …; you had … since …)", nil when the key is the known one.
+        var warning: String? {
+            guard case let .changed(previous) = verdict else { return nil }
+            return KnownSenders.changedWords(name) + " (key \(fingerprint); you had \(KeyFingerprint.short(previous.key)) since "
+                + "\(LockReason.format(previous.since, .current)))"
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import ChestCore
+import ChestSeal
+import Foundation
+import Testing
+
+/// The canonical form that receipts and envelopes are signed in (docs/HUNTS.md "Canonical form"), with the test
+/// vectors the document gives a second implementation: another encoder's bytes (`…00.000Z`, other key order,
+/// whitespace) verify, since signatures and proofs are over the canonical re-encoding, not over the bytes sent.
+@Suite struct WireFormatTests {
+    /// The Ed25519 key pair of the 32-byte seed 0x2a…2a (libsodium's `crypto_sign_seed_keypair`).
+    static let publicKey = "GX9rI+FshTLGq8g4+s1ep4m+DHaykgM0A5v6iz02jWE="
+    static let secretKey = "KioqKioqKioqKioqKioqKioqKioqKioqKioqKioqKioZf2sj4WyFMsaryDj6zV6nib4MdrKSAzQDm/qLPTaNYQ=="
+    /// The page key of the vectors: 32 bytes of 0x07.
+    static let pageKey = [UInt8](repeating: 7, count: 32)
+
+    static func identity() throws -> Identity {
+        let path = NSTemporaryDirectory() + "chest-vector-\(UUID())/identity.json"
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(#"{"publicKey":"\#(publicKey)","secretKey":"\#(secretKey)"}"#.utf8).write(to: URL(fileURLWithPath: path))
+        return try #require(try Identity.load(at: path))
+    }
+
+    /// The receipt of the vector, as another encoder might write it: keys in another order, indented, times with
+    /// milliseconds written out.
+    static let foreignReceipt = """
+        {
+          "version": 2, "format": "chest-receipt",
+          "message": "0123456789abcdef0123456789abcdef",
+          "messageSignature": "c2lnbmF0dXJl",
+          "title": "Clue / 1 \\u00e9",
+          "page": 1, "set": "A",
+          "openedAt": "2027-01-15T08:00:00.000Z",
+          "evidence": {"locks": ["location"], "fixes": [{"time": "2027-01-15T07:59:59.000Z", "mode": 3, "eph": 4.5,
+                       "satellitesUsed": 9}], "trust": {"level": "hardware", "reasons": []},
+                       "systemTime": "2027-01-15T08:00:00.250Z", "clock": "gps", "chestVersion": "1.0"},
+          "reader": "\(publicKey)",
+          "proof": "PROOF",
+          "signature": "SIGNATURE"
+        }
+        """
+
+    static let canonicalReceipt = """
+        {"evidence":{"chestVersion":"1.0","clock":"gps","fixes":[{"eph":4.5,"mode":3,"satellitesUsed":9,"time":"2027-01-15T07:59:59Z"}],"locks":["location"],"systemTime":"2027-01-15T08:00:00.250Z","trust":{"level":"hardware","reasons":[]}},"format":"chest-receipt","message":"0123456789abcdef0123456789abcdef","messageSignature":"c2lnbmF0dXJl","openedAt":"2027-01-15T08:00:00Z","page":1,"proof":"PROOF","reader":"\(publicKey)","set":"A","title":"Clue / 1 é","version":2}
+        """
+
+    static let proofKey = "K89QjHKLCyPEgwC00/dZqXkrX5yJEWB3zUzkITsG2Sk="
+    static let proof = "+cGsiPnak0PQMwzbPER/z2Ta6B0lwTRqbu4ttqWO4R4="
+    static let signature = "efmtJjxIAxKaItgvqzbcURV7T2+Embv7fYnhFeSM1R3MDWZqitzgXrVAkzEYGyXVaodeHhZC1y6U3cdZi5ZfAA=="
+
+    static func foreign() throws -> UnlockReceipt {
+        try UnlockReceipt.decode(Data(foreignReceipt.replacingOccurrences(of: "PROOF", with: proof)
+            .replacingOccurrences(of: "SIGNATURE", with: signature).utf8))
+    }
+
+    @Test func anotherEncodersReceiptVerifiesOverTheCanonicalForm() throws {
+        let receipt = try Self.foreign()
+        #expect(Data(ReceiptProof.key(pageKey: Self.pageKey)).base64EncodedString() == Self.proofKey)
+        let canonical = Self.canonicalReceipt.replacingOccurrences(of: "PROOF", with: Self.proof)
+        #expect(String(decoding: receipt.signedBytes, as: UTF8.self) == canonical)
+        #expect(String(decoding: receipt.provenBytes, as: UTF8.self)
+                    == canonical.replacingOccurrences(of: #""proof":"\#(Self.proof)","#, with: ""))
+        try ReceiptSigner.verify(receipt)
+        #expect(ReceiptProof.isValid(receipt, pageKey: Self.pageKey))
+        #expect(!ReceiptProof.isValid(receipt, pageKey: [UInt8](repeating: 8, count: 32)))
+        // Deterministic: chest itself makes the same proof and signature from the same fields and keys.
+        var unsigned = receipt
+        unsigned.proof = nil
+        unsigned.signature = nil
+        let made = ReceiptProof.signed(unsigned, proofKey: Self.proofKey, identity: try Self.identity())
+        #expect(made.proof == Self.proof && made.signature == Self.signature)
+        // A field changed after signing is caught by both.
+        var edited = receipt
+        edited.openedAt = edited.openedAt.addingTimeInterval(-60)
+        #expect(throws: ReceiptError.self) { try ReceiptSigner.verify(edited) }
+        #expect(!ReceiptProof.isValid(edited, pageKey: Self.pageKey))
+    }
+
+    @Test func anEnvelopeWrittenWithMillisecondsAndAnotherKeyOrderVerifies() throws {
+        let envelope = HuntSigner.sign(HuntEnvelope(hunt: "0123456789abcdef0123456789abcdef", sender: "red", id: 7,
+                                                    sent: Date(timeIntervalSince1970: 1_800_000_000),
+                                                    receipt: try Self.foreign()),
+                                       secretKey: [UInt8](Data(base64Encoded: Self.secretKey)!))
+        var object = try #require(try JSONSerialization.jsonObject(with: envelope.bytes) as? [String: Any])
+        #expect(object["sent"] as? String == "2027-01-15T08:00:00Z")
+        object["sent"] = "2027-01-15T08:00:00.000Z"
+        var receipt = try #require(object["receipt"] as? [String: Any])
+        receipt["openedAt"] = "2027-01-15T09:00:00.000+01:00"
+        object["receipt"] = receipt
+        let foreign = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted])
+        #expect(!String(decoding: foreign, as: UTF8.self).contains("08:00:00Z\""))
+        let decoded = try HuntEnvelope.decode(foreign)
+        #expect(HuntSigner.isValid(decoded))
+        try ReceiptSigner.verify(try #require(decoded.receipt))
+    }
+}

@@ -1,0 +1,68 @@
+import ChestCore
+import ChestIO
+import ChestSeal
+import ChestTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// Known senders (docs/SECURITY.md "Known senders"): chest learns a sender's key the first time it meets the
+/// name, shows its fingerprint in list and read, and flags in list, read and watch a message whose sender name
+/// is known with another key: a copy re-signed by someone else under the organiser's name.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct KnownSendersTests {
+    @Test func aReSignedCopyUnderAKnownNameIsFlaggedInListReadAndWatch() throws {
+        let world = ChestHarness()
+        try world.startDaemon()
+        let organiser = try MessageFactory(configDirectory: world.root + "/organiser")
+        let mallory = try MessageFactory(configDirectory: world.root + "/mallory")
+        let later = [Lock.time(Date(timeIntervalSinceNow: 86_400))]
+        func drop(_ message: Message, _ name: String) throws {
+            try MessageFile.encode(message).write(to: URL(fileURLWithPath: world.root + "/\(name).part"))
+            try FileManager.default.moveItem(atPath: world.root + "/\(name).part", toPath: world.chest + "/\(name).locked")
+        }
+        let genuine = organiser.message(title: "Clue 1", pages: [Page(text: "the oak", setA: later)], from: "Organiser")
+        try drop(genuine, "genuine")
+        try world.waitUntil("the genuine message is in", timeout: 20) { try world.list().count == 1 }
+        let organiserPrint = KeyFingerprint.short(organiser.identity.publicKeyBase64)
+        let malloryPrint = KeyFingerprint.short(mallory.identity.publicKeyBase64)
+
+        // First met: recorded, its fingerprint shown, no flag.
+        let firstList = try world.chest(["list"])
+        #expect(firstList.stdout.contains(organiserPrint) && !firstList.stdout.contains("not the key"), "\(firstList.stdout)")
+        let firstRead = try world.chest(["read", genuine.id.rawValue])
+        #expect(firstRead.stdout.contains("from Organiser (key \(organiserPrint))"), "\(firstRead.stdout)")
+        #expect(try world.chest(["senders"]).stdout.contains(organiserPrint))
+
+        // A copy re-signed by Mallory under the same name, announced while watch runs; its title hides an RLO.
+        let out = world.root + "/watch.out"
+        let watcher = try Subprocess.spawn(ChestHarness.products + "/chest", ["watch", "--count", "1", "--events", "ingested",
+                                                                              "--timeout", "30"],
+                                           environment: world.environment(), stdout: out, stderr: out + ".err")
+        usleep(500_000)
+        let copy = mallory.message(title: "Clue 1\u{202E}kao", pages: [Page(text: "the oak", setA: later)], from: "Organiser")
+        try drop(copy, "copy")
+        #expect(Subprocess.wait(watcher) == 0)
+        let watched = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(watched.contains("Organiser \u{2014} not the key you had before (key \(malloryPrint)"), "\(watched)")
+
+        let list = try world.chest(["list"])
+        let rows = list.stdout.split(separator: "\n")
+        let flagged = try #require(rows.first { $0.hasPrefix(copy.id.short) })
+        #expect(flagged.contains(malloryPrint + "!") && flagged.contains("(Organiser \u{2014} not the key you had before)"), "\(list.stdout)")
+        #expect(flagged.contains(#"Clue 1\u{202e}kao"#) && !flagged.contains("\u{202E}"), "the RLO is escaped: \(flagged)")
+        let plain = try #require(rows.first { $0.hasPrefix(genuine.id.short) })
+        #expect(!plain.contains("not the key"), "\(list.stdout)")
+        let read = try world.chest(["read", copy.id.rawValue])
+        #expect(read.stdout.contains("warning: Organiser \u{2014} not the key you had before"), "\(read.stdout)")
+        #expect(read.stdout.contains("chest senders trust \(copy.id.short)"), "\(read.stdout)")
+
+        // Trusting the new key moves the flag to the other message; forgetting the name clears it.
+        #expect(try world.chest(["senders", "trust", copy.id.rawValue]).stdout.contains("now key \(malloryPrint)"))
+        #expect(!(try world.chest(["read", copy.id.rawValue]).stdout.contains("not the key")))
+        #expect(try world.chest(["read", genuine.id.rawValue]).stdout.contains("not the key you had before"))
+        #expect(try world.chest(["senders", "forget", "Organiser"]).status == 0)
+        #expect(try world.chest(["senders", "forget", "Organiser"]).stderr.contains("no known sender named Organiser"))
+        #expect(!(try world.chest(["senders", "list", "--json"]).stdout.contains("Organiser")))
+    }
+}
