@@ -9,7 +9,7 @@ import Testing
 /// Known senders (docs/SECURITY.md "Known senders"): chest learns a sender's key the first time it meets the
 /// name, shows its fingerprint in list and read, and flags in list, read and watch a message whose sender name
 /// is known with another key: a copy re-signed by someone else under the organiser's name.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.realProcesses, .serialized, .timeLimit(.minutes(3)))
 struct KnownSendersTests {
     @Test func aReSignedCopyUnderAKnownNameIsFlaggedInListReadAndWatch() throws {
         let world = ChestHarness()
