@@ -62,7 +62,7 @@ public final class ControlServer: Sendable {
         let reserve = Mutex(Self.openReserve())
         let exhausted = Atomic(false)
         let source = self.source
-        source.setEventHandler {
+        @Sendable func acceptWaiting() {
             while true {
                 let accepted = accept(listener.rawValue, nil, nil)
                 if accepted < 0 {
@@ -83,9 +83,14 @@ public final class ControlServer: Sendable {
                     if !exhausted.exchange(true, ordering: .relaxed) {
                         log.warning("control socket: out of file descriptors; dropping silent clients, refusing new ones for a moment")
                     }
-                    // Back off rather than spin while the listener stays readable.
+                    // Back off rather than spin while the listener stays readable. Then look again ourselves: the
+                    // source may not fire once resumed, since nothing new arrives while the backlog is full, and a
+                    // client blocked in connect(2) would wait for ever.
                     source.suspend()
-                    queue.asyncAfter(deadline: .now() + .milliseconds(200)) { source.resume() }
+                    queue.asyncAfter(deadline: .now() + .milliseconds(200)) {
+                        source.resume()
+                        acceptWaiting()
+                    }
                     return
                 }
                 exhausted.store(false, ordering: .relaxed)
@@ -104,6 +109,7 @@ public final class ControlServer: Sendable {
                 connection.start()
             }
         }
+        source.setEventHandler(handler: acceptWaiting)
         source.setCancelHandler { listener.close() }
         source.resume()
     }
