@@ -19,23 +19,23 @@ public final class GPSFake: @unchecked Sendable {
     /// Starts gpsfake on the log file at `log` and returns once its gpsd listens.
     /// - Parameters:
     ///   - delay: gpsfake's `-c`, seconds per sentence (not per epoch): `NMEAWalk` writes 5 per epoch.
-    ///   - port: the port for gpsd; a free one by default.
-    public convenience init(log: URL, delay: Double = 0.01, port: Int = LoopbackPort.free()) throws {
+    ///   - port: the port for gpsd; by default a free one, drawn again if another test takes it first.
+    public convenience init(log: URL, delay: Double = 0.01, port: Int? = nil) throws {
         try self.init(log: log, nmea: nil, delay: delay, port: port)
     }
 
     /// Writes `nmea` to a log file in gpsfake's private temporary directory (removed by `stop()`) and replays it.
-    public convenience init(nmea: String, delay: Double = 0.01, port: Int = LoopbackPort.free()) throws {
+    public convenience init(nmea: String, delay: Double = 0.01, port: Int? = nil) throws {
         try self.init(log: nil, nmea: nmea, delay: delay, port: port)
     }
 
     /// Replays `walk`, written as an NMEA log to a temporary file.
-    public convenience init(walk: NMEAWalk, delay: Double = 0.01, port: Int = LoopbackPort.free()) throws {
+    public convenience init(walk: NMEAWalk, delay: Double = 0.01, port: Int? = nil) throws {
         try self.init(nmea: walk.log(comment: "chest test walk"), delay: delay, port: port)
     }
 
-    private init(log: URL?, nmea: String?, delay: Double, port: Int) throws {
-        self.port = port
+    private init(log: URL?, nmea: String?, delay: Double, port chosen: Int?) throws {
+        var port = chosen ?? LoopbackPort.free()
         directory = try makeTemporaryDirectory("gpsfake")
         if let nmea {
             self.log = directory.appendingPathComponent("walk.nmea")
@@ -44,14 +44,15 @@ public final class GPSFake: @unchecked Sendable {
             self.log = log ?? directory
         }
         // gpsfake puts gpsd's control socket in $TMPDIR; a private one is removed whole by `stop()`.
-        let arguments = ["-1", "-p", "-q", "-s", "38400", "-P", String(port), "-c", String(delay),
-                         "-r", #"?WATCH={"enable":true,"json":true}"#, self.log.path]
         let output = directory.appendingPathComponent("gpsfake.out")
         var attempt = 1
         while true {
+            let arguments = ["-1", "-p", "-q", "-s", "38400", "-P", String(port), "-c", String(delay),
+                             "-r", #"?WATCH={"enable":true,"json":true}"#, self.log.path]
             let process = try TestProcess("/usr/bin/gpsfake", arguments, environment: ["TMPDIR": directory.path], output: output)
             if LoopbackPort.waitUntilListening(port, timeout: 10, unless: { !process.isRunning }) {
                 self.process = process
+                self.port = port
                 return
             }
             let text = process.outputText
@@ -59,10 +60,13 @@ public final class GPSFake: @unchecked Sendable {
             GPSDaemon.removeLeftovers(port: port)
             // gpsfake connects as soon as gpsd has made its control socket; on a busy machine gpsd may not listen
             // on TCP yet, and gpsfake gives up at once ("socket error ... Connection refused"): start it again.
-            guard attempt < 3, text.contains("socket error") else {
+            // A free port found by another test in the same instant: draw another, unless the caller chose it.
+            let taken = text.contains("Address already in use") && chosen == nil
+            guard attempt < 3, text.contains("socket error") || taken else {
                 try? FileManager.default.removeItem(at: directory)
                 throw Failure(description: "gpsfake did not start gpsd on port \(port): \(text)")
             }
+            if taken { port = LoopbackPort.free() }
             attempt += 1
         }
     }
