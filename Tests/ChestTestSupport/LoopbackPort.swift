@@ -4,11 +4,22 @@ import Glibc
 
 /// TCP ports on the loopback interface, for test servers.
 public enum LoopbackPort {
-    /// A port nothing listens on right now: the kernel's choice for an ephemeral bind, released at once.
-    public static func free() -> Int { FreePort.onLoopback() }
+    /// A port nothing uses right now, drawn below the kernel's ephemeral range (32768 and up here): an ephemeral
+    /// port released at once may be handed to the next outgoing connection of a test running beside this one
+    /// before the server binds it.
+    public static func free() -> Int {
+        for _ in 0..<200 {
+            let port = Int.random(in: 20_000..<32_768)
+            if canBind(port) { return port }
+        }
+        return FreePort.onLoopback()
+    }
 
-    /// Whether something accepts TCP connections on 127.0.0.1:`port`.
-    public static func isListening(_ port: Int) -> Bool {
+    /// Whether 127.0.0.1:`port` can be bound now.
+    static func canBind(_ port: Int) -> Bool { onSocket(port, bind) }
+
+    /// `call` (bind or connect) on a new TCP socket with 127.0.0.1:`port`; whether it succeeded.
+    private static func onSocket(_ port: Int, _ call: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -16,11 +27,12 @@ public enum LoopbackPort {
         address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { call(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
     }
+
+    /// Whether something accepts TCP connections on 127.0.0.1:`port`.
+    public static func isListening(_ port: Int) -> Bool { onSocket(port, connect) }
 
     /// Waits until `port` accepts connections, checking every 50 ms; false after `timeout` seconds, or as soon as
     /// `failed` holds (the server's process has ended).
