@@ -15,12 +15,21 @@ struct ReceiptTests {
             let made = try world.chest(["compose", "--seal-cost", "interactive", "-o", "\(title).locked", "--title", title, "--page", "p", "--lock", lock],
                                        user: "alice")
             #expect(made.status == 0, "\(made.stderr)")
-            try FileManager.default.copyItem(atPath: world.root + "/\(title).locked", toPath: world.chest + "/\(title).locked")
         }
-        let fake = try GPSFake(walk: NMEAWalk(waypoints: [.init(top, altitudeMSL: 480, hold: 8)], start: Date()), delay: 0.01)
+        let fake = try GPSFake(walk: NMEAWalk(waypoints: [.init(top, altitudeMSL: 480, hold: 60)], start: Date()), delay: 0.01)
         defer { fake.stop() }
         world.gpsd = "127.0.0.1:\(fake.port)"
         try world.startDaemon()
+        // The messages come in once chestd knows the receiver, so the receipt's evidence names it.
+        try world.waitUntil("chestd knows the receiver", timeout: 30) {
+            let status = try world.chest(["status", "--json"]).stdout
+            let report = try JSONSerialization.jsonObject(with: Data(status.utf8)) as? [String: Any]
+            let source = (report?["fix"] as? [String: Any])?["source"] as? [String: Any]
+            return source?["kind"] as? String == "pty"
+        }
+        for title in ["place", "time"] {
+            try FileManager.default.copyItem(atPath: world.root + "/\(title).locked", toPath: world.chest + "/\(title).locked")
+        }
         try world.waitUntil("both open", timeout: 30) { try world.states() == ["place": "open", "time": "open"] }
         func id(_ title: String) throws -> String { try world.list().first { $0["title"] as? String == title }?["id"] as? String ?? "" }
 
