@@ -23,6 +23,9 @@ export XDG_CONFIG_HOME="$work/config" TZ=UTC
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 wait_socket() { for _ in $(seq 1 200); do [ -S "$1" ] && return 0; sleep 0.05; done; echo "no socket $1" >&2; exit 1; }
 cpu_seconds() { awk '{ printf "%.2f", ($14 + $15) / '"$(getconf CLK_TCK)"' }' "/proc/$1/stat"; }
+# The CPU seconds a subshell's `times` wrote to file $1: its second line holds the children's user and system time,
+# as "0m0.012s 0m0.020s".
+times_seconds() { sed -n 2p "$1" | awk '{ split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%.2f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'; }
 
 echo "== 1. 10,000 files dropped at once"
 mkdir -p "$work/files" "$work/run1" && chmod 700 "$work/run1"
@@ -73,8 +76,7 @@ wait "$fake" || true
 sleep 1
 chestd_cpu=$(echo "$(cpu_seconds "$chestd") - $chestd_cpu_before" | bc)
 wait "$pipe" || true
-# `times` prints the children's user and system time on its second line, as "0m0.012s 0m0.020s".
-pipe_cpu=$(sed -n 2p "$work/gpspipe.times" | awk '{ split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%.2f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }')
+pipe_cpu=$(times_seconds "$work/gpspipe.times")
 wait "$probe" || true
 cat "$work/latency.out"
 echo "   CPU over the walk (after its 1,000 messages were in): chestd ${chestd_cpu} s, gpspipe -w ${pipe_cpu} s (target: chestd within 2x of gpspipe)"
@@ -99,7 +101,7 @@ cpu_against_gpspipe() {
     sleep 1
     chestd_cpu=$(echo "$(cpu_seconds "$chestd") - $before" | bc)
     wait "$pipe" || true
-    pipe_cpu=$(sed -n 2p "$work/gpspipe-$name.times" | awk '{ split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%.2f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }')
+    pipe_cpu=$(times_seconds "$work/gpspipe-$name.times")
     printf "   %s TPV reports; CPU: chestd %s s, gpspipe -w %s s, ratio %.2f (target: at most 1.5)\n" \
         "$(grep -c '"class":"TPV"' "$work/gpspipe-$name.out")" "$chestd_cpu" "$pipe_cpu" "$(echo "$chestd_cpu / $pipe_cpu" | bc -l)"
     kill "$chestd"; wait "$chestd" 2>/dev/null || true

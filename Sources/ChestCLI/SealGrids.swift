@@ -30,10 +30,18 @@ final class SealGrids {
     private var random = SystemRandomNumberGenerator()
     private let path: String?
 
-    /// The grids kept at `path` (nil: this run's only). A file that cannot be read is set aside with a warning:
-    /// new grids cost readers more work, never safety.
+    private var loaded = false
+
+    /// The grids kept at `path` (nil: this run's only), read when a place first needs one.
     init(keptAt path: String? = nil) {
         self.path = path
+    }
+
+    /// Reads the kept grids once. A file that cannot be read is passed over with a warning: new grids cost readers
+    /// more work, never safety.
+    private func load() {
+        guard !loaded else { return }
+        loaded = true
         guard let path, let data = FileManager.default.contents(atPath: path) else { return }
         guard let decoded = try? JSONDecoder().decode([Kept].self, from: data) else {
             printError("chest: warning: \(path) is not a list of sealed grids; new grids are drawn")
@@ -53,21 +61,22 @@ final class SealGrids {
 
     /// The grid and salt for a place of `radius` at `point`, in `declared` or a default area.
     func grid(for point: Coordinate, radius: Double, declared: SearchArea?) -> (grid: CellGrid, salt: [UInt8]) {
+        load()
         let area = declared ?? defaultArea(for: point, radius: radius)
-        let probe = CellGrid(area: area, radius: radius, using: &random)
-        let key = Key(area: area, width: probe.width)
+        let key = Key(area: area, width: CellGrid.width(over: area, radius: radius))
         if let known = grids[key] { return known }
-        let made = (probe, Sealer.randomBytes(SealedPage.saltBytes))
+        let grid = CellGrid(area: area, radius: radius, using: &random)
+        let made = (grid, Sealer.randomBytes(SealedPage.saltBytes))
         grids[key] = made
-        kept.append(Kept(key: key, offsetX: probe.offsetX, offsetY: probe.offsetY, referenceLatitude: probe.referenceLatitude,
-                         referenceLongitude: probe.referenceLongitude, salt: Data(made.1).base64EncodedString(),
+        kept.append(Kept(key: key, offsetX: grid.offsetX, offsetY: grid.offsetY, referenceLatitude: grid.referenceLatitude,
+                         referenceLongitude: grid.referenceLongitude, salt: Data(made.1).base64EncodedString(),
                          isDefault: declared == nil))
         return made
     }
 
     /// Writes the grids for the organiser's next compose; a failure is only a warning.
     func save() {
-        guard let path else { return }
+        guard let path, loaded else { return }
         do {
             try Directory.create(directoryName(path))
             let encoder = JSONEncoder()

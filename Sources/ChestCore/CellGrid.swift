@@ -53,11 +53,17 @@ public struct CellGrid: Hashable, Sendable {
     /// degrees and the width bounds the stretch over the whole area, so neither depends on the place.
     public init<Generator: RandomNumberGenerator>(area: SearchArea, radius: Double, using generator: inout Generator) {
         let φ0 = Int(area.latitude.rounded()), λ0 = Self.normalised(Int(area.longitude.rounded()))
-        let farthest = abs(area.latitude) + area.radius / Coordinate.earthRadius * 180 / .pi
-        let width = Self.width(latitude: farthest, referenceLatitude: φ0, radius: radius)
+        let width = Self.width(over: area, radius: radius)
         self.init(width: width, offsetX: Double.random(in: 0..<width, using: &generator),
                   offsetY: Double.random(in: 0..<width, using: &generator), referenceLatitude: φ0, referenceLongitude: λ0,
                   area: area)
+    }
+
+    /// The width of a format 3 grid for places of `radius` anywhere in `area`: it bounds the stretch over the
+    /// whole area, so it depends on the area and the radius only.
+    public static func width(over area: SearchArea, radius: Double) -> Double {
+        let farthest = abs(area.latitude) + area.radius / Coordinate.earthRadius * 180 / .pi
+        return width(latitude: farthest, referenceLatitude: Int(area.latitude.rounded()), radius: radius)
     }
 
     /// The cells a disk of `radius` around `center` touches: at most 2 × 2, since the width is at least the disk's

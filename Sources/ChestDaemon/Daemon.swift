@@ -101,12 +101,7 @@ public final class Daemon {
         weatherTimer = WakeTimer { sink.yield(.wake) }
         defer { wakeTimer?.stop(); weatherTimer?.stop() }
         if let restored = weather.restore() { feed(.weatherRestored(restored)) }
-        sealWorker = SealWorker { outcome in
-            switch outcome {
-            case let .derived(request, result, proofKey): sink.yield(.keyDerived(request, result, proofKey: proofKey))
-            case let .pinChecked(id, pin, matching): sink.yield(.pinChecked(id, pin: pin, matching: matching))
-            }
-        }
+        sealWorker = SealWorker { sink.yield(DaemonEvent($0)) }
         defer { sealWorker?.stop() }
         feed(.attemptsRestored(attemptsLedger.loadAll()))
         startHunt()

@@ -118,3 +118,13 @@ final class SealWorker: @unchecked Sendable {
         }
     }
 }
+
+extension DaemonEvent {
+    /// What the seal worker handed back, as the loop hears it.
+    init(_ outcome: SealWorker.Outcome) {
+        switch outcome {
+        case let .derived(request, result, proofKey): self = .keyDerived(request, result, proofKey: proofKey)
+        case let .pinChecked(id, pin, matching): self = .pinChecked(id, pin: pin, matching: matching)
+        }
+    }
+}

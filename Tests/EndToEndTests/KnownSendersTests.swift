@@ -36,10 +36,8 @@ struct KnownSendersTests {
 
         // A copy re-signed by Mallory under the same name, announced while watch runs; its title hides an RLO.
         let out = world.root + "/watch.out"
-        let watcher = try Subprocess.spawn(ChestHarness.products + "/chest", ["watch", "--count", "1", "--events", "ingested",
-                                                                              "--timeout", "30"],
-                                           environment: world.environment(), stdout: out, stderr: out + ".err")
-        usleep(500_000)
+        let watcher = try world.spawnClient(["watch", "--count", "1", "--events", "ingested", "--timeout", "30"],
+                                            stdout: out, stderr: out + ".err")
         let copy = mallory.message(title: "Clue 1\u{202E}kao", pages: [Page(text: "the oak", setA: later)], from: "Organiser")
         try drop(copy, "copy")
         #expect(Subprocess.wait(watcher) == 0)
