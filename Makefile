@@ -7,7 +7,8 @@ SWIFT ?= swift
 # Test cases run at once: most wait on gpsd, chestd or mosquitto, so a few per core; more starves gpsfake's feeds.
 TEST_WIDTH ?= 6
 DEBIAN_PACKAGES := gpsd gpsd-tools gpsd-clients libgps-dev libsodium-dev pkg-config groff-base python3 bc tmux librsvg2-bin libxml2-utils \
-	mosquitto mosquitto-clients libmosquitto-dev openssl
+	mosquitto mosquitto-clients libmosquitto-dev openssl \
+	gpsbabel libmicrohttpd-dev chromium
 
 .PHONY: all deps build test demo bench torture clean
 
