@@ -7,7 +7,7 @@ import Foundation
 struct ComposeCommand: ChestCommand, Equatable {
     static let name = "compose"
     static let abstract = "write a locked message file; prints its ID"
-    static let synopses = ["-o FILE [--force] --title TITLE [--from NAME] --page TEXT [--lock SPEC]... [--or --lock SPEC...] ...",
+    static let synopses = ["-o FILE [--force] --title TITLE [--from NAME] --page TEXT [--attach FILE]... [--lock SPEC]... [--or --lock SPEC...] ...",
                            "--quest QUEST -o DIR|FILE [--keep-ids] [--force]"]
     static let parameters: [Parameter] = [
         .option("--output", "-o", value: "FILE", help: "the message file to write; - for standard output",
@@ -17,6 +17,8 @@ struct ComposeCommand: ChestCommand, Equatable {
         .option("--from", value: "NAME", help: "the sender's name (default: the name setting)"),
         .option("--page", value: "TEXT", help: "starts the next page, with this text (@FILE reads a file, - standard input)",
                 repeatable: true),
+        .option("--attach", value: "FILE", help: "attaches a file (a PNG, JPEG or WebP picture, or any file) to the page before it; 8 MiB a message in all",
+                repeatable: true, completion: .files()),
         .option("--lock", value: "SPEC", help: "adds a lock to the page's current set", repeatable: true,
                 completion: .keyValue(keys: LockKind.allCases.map(\.rawValue),
                                       values: ["location": ["here/30m"], "weather": WeatherCondition.allCases.map(\.rawValue)])),
@@ -39,6 +41,8 @@ struct ComposeCommand: ChestCommand, Equatable {
         lock of B. A page without locks is open from the start. Prints the message ID (on standard error when
         the message itself goes to standard output with -o -). An existing FILE is kept unless --force.
         A page's text can come from a file (--page @story.txt) or standard input (--page -).
+        --attach FILE adds a file to the page before it, sealed with the page's text: nothing of it can be
+        read from the file before the page opens. Up to 8 MiB of files a message (formats 2 and 3).
 
         lock specs:
         \(LockSpec.forms.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
@@ -91,6 +95,7 @@ struct ComposeCommand: ChestCommand, Equatable {
             switch (occurrence.name, occurrence.value) {
             case let ("--page", text?): try addPage(text)
             case let ("--lock", spec?): try addLock(spec, timeZone: timeZone)
+            case let ("--attach", path?): try addAttachment(path)
             case ("--or", _): try switchToSetB()
             default: break
             }
@@ -121,6 +126,16 @@ struct ComposeCommand: ChestCommand, Equatable {
         }
     }
 
+    private mutating func addAttachment(_ path: String) throws(UsageError) {
+        guard let index = draft.pages.indices.last else {
+            throw UsageError("--attach \(path) comes before any --page; write --page TEXT first, then the files it carries")
+        }
+        guard draft.pages[index].attachments.count < Attachment.maximumCount else {
+            throw UsageError("page \(index + 1) has more than \(Attachment.maximumCount) attachments; put some on another page")
+        }
+        draft.pages[index].attachments.append(path)
+    }
+
     private mutating func switchToSetB() throws(UsageError) {
         guard let index = draft.pages.indices.last else { throw UsageError("--or comes before any --page") }
         guard !draft.pages[index].inSetB else {
@@ -139,6 +154,9 @@ struct ComposeCommand: ChestCommand, Equatable {
         }
         guard !draft.pages.isEmpty else { throw UsageError("compose needs at least one --page TEXT") }
         guard draft.pages.count(where: { $0.text == "-" }) <= 1 else { throw UsageError("only one --page can read standard input (-)") }
+        for (index, page) in draft.pages.enumerated() where draft.format == 1 && !page.attachments.isEmpty {
+            throw UsageError("page \(index + 1): attachments are sealed with their page, which needs format 2 or 3; format 1 keeps pages in the clear")
+        }
         for (index, page) in draft.pages.enumerated() where draft.format == 1 {
             for case let .pin(digits) in page.setA + page.setB where digits.count != 4 {
                 throw UsageError("page \(index + 1): format 1 takes a PIN of exactly 4 digits; longer ones need format 2")
@@ -206,5 +224,7 @@ struct PageDraft: Equatable {
     var setA: [LockSpec] = []
     var setB: [LockSpec] = []
     var inSetB = false
+    /// `--attach FILE` (or a quest's `attach:`): the files' paths, in order.
+    var attachments: [String] = []
 }
 

@@ -7,7 +7,7 @@ import Foundation
 /// from its PIN, its place's cells and its release.
 extension Composer {
     /// The sealed pages, and one line per page saying how well each is protected.
-    func sealedPages(_ draft: ComposeDraft, id: MessageID, fix: Fix?) throws -> (pages: [Page], report: [String]) {
+    func sealedPages(_ draft: ComposeDraft, id: MessageID, fix: Fix?, files: [[AttachedFile]] = []) throws -> (pages: [Page], report: [String]) {
         var pages: [Page] = [], report: [String] = []
         var releases = try draft.hunt.map(ReleaseKeys.init(huntPath:))
         for (index, draftPage) in draft.pages.enumerated() {
@@ -29,11 +29,13 @@ extension Composer {
                 printError(String(format: "chest: sealing page %d: %d Argon2id runs, about %.0f s", number,
                                   sets.reduce(0) { $0 + $1.derivations(version: draft.format) }, seconds.rounded(.up)))
             }
+            let attached = index < files.count ? files[index] : []
             let (page, pageKey) = PageSealer.sealed(text: draftPage.text, setA: sets[0], setB: sets[1], id: id, page: number,
-                                                    version: draft.format)
+                                                    version: draft.format, files: attached)
             releases?.record(id, title: draft.title ?? "", page: number, key: pageKey, guarded: page.protection != .sealed)
             pages.append(page)
             report.append("page \(number): " + Self.protectionSentence(page, sets: sets))
+            if let sentence = Self.attachmentSentence(attached, page: number) { report.append(sentence) }
         }
         try releases?.save()
         return (pages, report)

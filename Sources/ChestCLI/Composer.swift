@@ -28,8 +28,9 @@ struct Composer {
         if draft.format == 1, let index = draft.pages.firstIndex(where: { Message.pageLengthProblem($0.text) != nil }) {
             throw ChestError("page \(index + 1): \(Message.pageLengthProblem(draft.pages[index].text)!)")
         }
+        let files = try Self.attachedFiles(draft)
         if draft.format >= 2 {
-            (pages, report) = try sealedPages(draft, id: id, fix: fix)
+            (pages, report) = try sealedPages(draft, id: id, fix: fix, files: files)
         } else {
             for (index, draftPage) in draft.pages.enumerated() {
                 pages.append(Page(text: draftPage.text, setA: try resolve(draftPage.setA, fix, page: index + 1),
@@ -64,8 +65,8 @@ struct Composer {
         }
         let message = Sealer.seal(unsealed, with: identity)
         let data = MessageFile.encode(message)
-        guard data.count <= MessageFile.sizeLimit else {
-            throw ChestError(MessageFormatError.tooLarge(size: data.count, limit: MessageFile.sizeLimit).description)
+        guard data.count <= MessageFile.fileLimit else {
+            throw ChestError(MessageFormatError.tooLarge(size: data.count, limit: MessageFile.fileLimit).description)
         }
         grids.save()
         if output == "-" {

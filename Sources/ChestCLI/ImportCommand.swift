@@ -52,7 +52,7 @@ struct ImportCommand: ChestCommand {
         guard stat(path, &info) == 0 else { return errno == ENOENT ? "no such file" : nil }
         // Anything but a regular file of a message's size is for chestd to refuse with its reason; opening a FIFO
         // here would block.
-        guard (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= MessageFile.sizeLimit,
+        guard (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= MessageFile.fileLimit,
               let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         let start = (try? handle.read(upToCount: 4096)) ?? Data()

@@ -20,7 +20,7 @@ struct QuestOptions: Equatable {
     init(path: String, output: String?, keepIDs: Bool, force: Bool, format: Int, sealCost: SealCost.Level?,
          values: ParsedValues) throws(UsageError) {
         guard let output, output != "-" else { throw UsageError("compose --quest needs -o DIR (or -o FILE for a one-message quest)") }
-        for name in ["--title", "--from", "--page", "--lock", "--or"] where values.occurrences.contains(where: { $0.name == name }) {
+        for name in ["--title", "--from", "--page", "--lock", "--or", "--attach"] where values.occurrences.contains(where: { $0.name == name }) {
             throw UsageError("\(name) does not go with --quest; the quest file says it all")
         }
         self.path = path

@@ -97,6 +97,8 @@ public struct Page: Hashable, Sendable {
     public var setB: [Lock]
     /// Format 2: the encrypted text and the page key's slots; `text` is then empty.
     public var sealed: SealedPage?
+    /// Formats 2 and 3: the files the page carries, sealed (docs/FORMAT.md "Attachments").
+    public var attachments: SealedAttachments?
 
     public init(text: String, setA: [Lock] = [], setB: [Lock] = [], sealed: SealedPage? = nil) {
         self.text = text

@@ -5,6 +5,7 @@ public enum MessageFile {
     /// The newest version, which `compose` writes unless told otherwise; every version from 1 up to it is read.
     public static let version = 3
     public static let formatName = "chest-message"
+    /// The file without its pages' `attachments` (docs/FORMAT.md "Attachments").
     public static let sizeLimit = 1 << 20
     public static let fileExtension = "locked"
 
@@ -12,11 +13,12 @@ public enum MessageFile {
     /// `signedBytes(of:)`.
     public static func decode(_ data: Data) throws(MessageFormatError) -> Message {
         guard !data.isEmpty else { throw .empty }
-        guard data.count <= sizeLimit else { throw .tooLarge(size: data.count, limit: sizeLimit) }
+        guard data.count <= fileLimit else { throw .tooLarge(size: data.count, limit: fileLimit) }
         guard String(validating: data, as: UTF8.self) != nil else { throw .notUTF8 }
         // The common case, a well-formed message, decodes once; anything else is read again for a precise reason.
         if let wire = try? JSONDecoder().decode(WireMessage.self, from: data),
            wire.format == formatName, let version = wire.version, (1...MessageFile.version).contains(version) {
+            try wire.checkSize(data.count)
             return try wire.message()
         }
         let object: Any
@@ -37,6 +39,7 @@ public enum MessageFile {
         } catch {
             throw .notJSON(describe(error))
         }
+        try wire.checkSize(data.count)
         return try wire.message()
     }
 
@@ -56,18 +59,6 @@ public enum MessageFile {
     public static func validate(_ message: Message) throws(MessageFormatError) {
         _ = try WireMessage(message, includingSignature: true).message(requireSeal: false)
     }
-
-    private static let prettyEncoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
-    private static let canonicalEncoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
 
     private static func describe(_ error: any Error) -> String {
         switch error {
@@ -171,12 +162,15 @@ struct WirePage: Codable {
     var ciphertext: String?
     var keyA: WireKeySlot?
     var keyB: WireKeySlot?
+    /// Formats 2 and 3: base64 of the page's sealed attachments (WirePage+Attachments.swift).
+    var attachments: String?
 
     init(_ page: Page, version: Int) {
         a = page.setA.map { WireLock($0, version: version) }
         b = page.setB.map { WireLock($0, version: version) }
         if let sealed = page.sealed {
             setSealed(sealed)
+            attachments = page.attachments?.ciphertext.map { Data($0).base64EncodedString() }
         } else {
             text = page.text
         }
@@ -184,7 +178,7 @@ struct WirePage: Codable {
 
     func page(number: Int, version: Int) throws(MessageFormatError) -> Page {
         if version >= 2 { return try sealedPage(number: number, version: version) }
-        for (field, value) in [("ciphertext", ciphertext as Any?), ("keyA", keyA), ("keyB", keyB)] where value != nil {
+        for (field, value) in [("ciphertext", ciphertext as Any?), ("keyA", keyA), ("keyB", keyB), ("attachments", attachments)] where value != nil {
             throw .wrongVersionField(version: 1, field: "pages[\(number)].\(field)")
         }
         guard let text else { throw .missingField("pages[\(number)].text") }

@@ -17,6 +17,11 @@ public enum SealSecret {
         "\(prefix(version))|content|\(id.rawValue)|\(page)"
     }
 
+    /// The associated data of a page's attachments: "chest-vN|attachments|ID|PAGE".
+    public static func attachmentsData(_ id: MessageID, page: Int, version: Int = 2) -> String {
+        "\(prefix(version))|attachments|\(id.rawValue)|\(page)"
+    }
+
     /// The associated data of a set's wrapped key: "chest-vN|key|ID|PAGE|SET".
     public static func slotData(_ id: MessageID, page: Int, set: LockSetName, version: Int = 2) -> String {
         "\(prefix(version))|key|\(id.rawValue)|\(page)|\(set.rawValue)"

@@ -41,11 +41,16 @@ public enum KeySlot: Hashable, Sendable {
     case guarded(key: [UInt8])
 }
 
-/// What a page's ciphertext holds: its text and the exact point of each hidden location lock, by set.
+/// What a page's ciphertext holds: its text, the exact point of each hidden location lock, by set, and what its
+/// attachments are with the key that opens them.
 public struct SealedContent: Hashable, Sendable, Codable {
     public var text: String
     public var a: HiddenLocation?
     public var b: HiddenLocation?
+    /// The files the page carries, in the order of their bytes in the page's `attachments` (docs/FORMAT.md).
+    public var attachments: [Attachment]?
+    /// The key of the page's `attachments` ciphertext, base64 of 32 bytes.
+    public var attachmentsKey: String?
 
     public init(text: String, a: HiddenLocation? = nil, b: HiddenLocation? = nil) {
         self.text = text
@@ -68,9 +73,20 @@ public struct SealedContent: Hashable, Sendable, Codable {
     /// Reads decrypted bytes back; nil when they are not content (a key that opened garbage).
     public static func decode(_ bytes: [UInt8]) -> SealedContent? {
         guard let content = try? JSONDecoder().decode(SealedContent.self, from: Data(bytes)),
-              Message.pageLengthProblem(content.text) == nil,
+              Message.pageLengthProblem(content.text) == nil, content.attachmentsAreValid,
               [content.a, content.b].allSatisfy({ $0?.isValid ?? true }) else { return nil }
         return content
+    }
+}
+
+extension SealedContent {
+    /// A list of files needs its key, and sizes that can add up.
+    var attachmentsAreValid: Bool {
+        guard let attachments else { return attachmentsKey == nil }
+        return attachmentsKey.flatMap { Data(base64Encoded: $0) }?.count == SealedPage.keyBytes
+            && attachments.count <= Message.maximumPages * Attachment.maximumCount
+            && attachments.allSatisfy { (0...Attachment.totalLimit).contains($0.size) }
+            && attachments.reduce(0, { $0 + $1.size }) <= Attachment.totalLimit
     }
 }
 

@@ -142,8 +142,10 @@ extension WirePage {
             default: slots[set] = slot
             }
         }
-        return Page(text: "", setA: setA, setB: setB,
-                    sealed: SealedPage(ciphertext: [UInt8](bytes), slots: slots, version: version))
+        var page = Page(text: "", setA: setA, setB: setB,
+                        sealed: SealedPage(ciphertext: [UInt8](bytes), slots: slots, version: version))
+        page.attachments = try sealedAttachments(number: number)
+        return page
     }
 }
 

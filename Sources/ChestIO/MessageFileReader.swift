@@ -14,7 +14,7 @@ public enum MessageFileReader {
         case fifo
         /// A socket or a device.
         case specialFile
-        /// Over `MessageFile.sizeLimit`; `size` is what the file system reported, or what was read.
+        /// Over `MessageFile.fileLimit`; `size` is what the file system reported, or what was read.
         case tooLarge(size: Int)
         /// open, fstat or read failed.
         case failed(SystemCallError)
@@ -37,13 +37,13 @@ public enum MessageFileReader {
             case .directory: "it is a directory, not a message file"
             case .fifo: "it is a FIFO, not a message file"
             case .specialFile: "it is a special file, not a message file"
-            case let .tooLarge(size): MessageFormatError.tooLarge(size: size, limit: MessageFile.sizeLimit).description
+            case let .tooLarge(size): MessageFormatError.tooLarge(size: size, limit: MessageFile.fileLimit).description
             case let .failed(error): error.description
             }
         }
     }
 
-    /// The bytes of the regular file at `path`, at most `MessageFile.sizeLimit` of them.
+    /// The bytes of the regular file at `path`, at most `MessageFile.fileLimit` of them.
     ///
     /// The file is checked twice: by its path before it is opened, so that no device or FIFO is ever opened, and
     /// by the open descriptor, so that a file swapped in between is caught as well.
@@ -65,7 +65,7 @@ public enum MessageFileReader {
         }
         try check(info)
         // One byte over the limit is enough to know that the file grew past it since fstat.
-        let limit = MessageFile.sizeLimit
+        let limit = MessageFile.fileLimit
         var data = Data(capacity: Int(info.st_size) + 1)
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while data.count <= limit {
@@ -93,6 +93,6 @@ public enum MessageFileReader {
         case S_IFIFO: throw .fifo
         default: throw .specialFile
         }
-        guard Int(info.st_size) <= MessageFile.sizeLimit else { throw .tooLarge(size: Int(info.st_size)) }
+        guard Int(info.st_size) <= MessageFile.fileLimit else { throw .tooLarge(size: Int(info.st_size)) }
     }
 }

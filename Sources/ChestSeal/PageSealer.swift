@@ -55,11 +55,15 @@ public enum PageSealer {
     }
 
     /// `seal`, with the page key it drew.
+    /// `files` travel with the page's content, sealed alike (docs/FORMAT.md "Attachments").
     public static func sealed(text: String, setA: SetDraft, setB: SetDraft, id: MessageID, page: Int,
-                              cost: SealCost? = nil, version: Int = MessageFile.version) -> (page: Page, key: [UInt8]) {
+                              cost: SealCost? = nil, version: Int = MessageFile.version,
+                              files: [AttachedFile] = []) -> (page: Page, key: [UInt8]) {
         Sealer.initialize()
         let key = Sealer.randomBytes(SealedPage.keyBytes)
-        let content = SealedContent(text: text, a: setA.hidden, b: setB.hidden)
+        var content = SealedContent(text: text, a: setA.hidden, b: setB.hidden)
+        let attached = files.isEmpty ? nil : AttachmentSealer.seal(files, id: id, page: page, version: version)
+        (content.attachments, content.attachmentsKey) = (attached?.attachments, attached?.key)
         let ciphertext = encrypt(content.plaintext(), key: key, data: SealSecret.contentData(id, page: page, version: version))
         var slots: [LockSetName: KeySlot] = [:]
         for (name, set) in [(LockSetName.a, setA), (.b, setB)] {
@@ -83,8 +87,10 @@ public enum PageSealer {
                 slots[name] = .sealed(salt: salt, cost: cost, wrapped: encrypt(key, key: derive(secrets[0], salt: salt, cost: cost)!, data: data))
             }
         }
-        return (Page(text: "", setA: setA.locks, setB: setB.locks,
-                     sealed: SealedPage(ciphertext: ciphertext, slots: slots, version: version)), key)
+        var sealedPage = Page(text: "", setA: setA.locks, setB: setB.locks,
+                              sealed: SealedPage(ciphertext: ciphertext, slots: slots, version: version))
+        sealedPage.attachments = attached?.sealed
+        return (sealedPage, key)
     }
 
     /// Tries one request: derive, unwrap, decrypt, decode. Runs on the seal worker's thread, never the loop;

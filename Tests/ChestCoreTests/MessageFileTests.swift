@@ -178,8 +178,8 @@ private func decodeError(_ data: Data) -> MessageFormatError? {
 
     static let invalidBytes: [(String, Data, String)] = [
         ("empty", Data(), "the file is empty"),
-        ("over 1 MiB", Data(repeating: 0x20, count: MessageFile.sizeLimit + 1),
-         "the file is 1048577 bytes, over the 1048576-byte limit for a message"),
+        ("over 13 MiB", Data(repeating: 0x20, count: MessageFile.fileLimit + 1),
+         "the file is 13631489 bytes, over the 13631488-byte limit for a message"),
         ("not UTF-8", Data([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]), "the file is not UTF-8 text"),
         ("Latin-1 title", Data(Wire.file(["title": "\"caf\u{e9}\""]).data(using: .isoLatin1)!),
          "the file is not UTF-8 text"),
@@ -198,6 +198,10 @@ private func decodeError(_ data: Data) -> MessageFormatError? {
         #expect(text.utf8.count == MessageFile.sizeLimit)
         let message = try MessageFile.decode(Data(text.utf8))
         #expect(message.title == "A title")
+        // Only attachments may take a file past 1 MiB.
+        text.removeLast()
+        text += " }"
+        #expect(decodeError(Data(text.utf8))?.description == "the file is 1048577 bytes, over the 1048576-byte limit for a message")
     }
 
     @Test func decodesTheHandWrittenFile() throws {

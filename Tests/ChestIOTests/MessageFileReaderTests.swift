@@ -26,7 +26,7 @@ import Testing
         mkfifo(directory + "/pipe.locked", 0o600)
         mkdir(directory + "/dir.locked", 0o700)
         let large = directory + "/large.locked"
-        try Data(count: MessageFile.sizeLimit + 1).write(to: URL(fileURLWithPath: large))
+        try Data(count: MessageFile.fileLimit + 1).write(to: URL(fileURLWithPath: large))
         func refusal(_ name: String) -> MessageFileReader.ReadError? {
             do {
                 _ = try MessageFileReader.read(path: directory + "/" + name)
@@ -38,9 +38,9 @@ import Testing
         #expect(refusal("link.locked") == .symbolicLink)
         #expect(refusal("pipe.locked") == .fifo)
         #expect(refusal("dir.locked") == .directory)
-        #expect(refusal("large.locked") == .tooLarge(size: MessageFile.sizeLimit + 1))
+        #expect(refusal("large.locked") == .tooLarge(size: MessageFile.fileLimit + 1))
         #expect(refusal("missing.locked") == .unreadable(.noSuchFile))
         #expect(refusal("link.locked")?.description == "it is a symbolic link; copy the file itself into the chest")
-        #expect(refusal("large.locked")?.description.hasPrefix("the file is \(MessageFile.sizeLimit + 1) bytes") == true)
+        #expect(refusal("large.locked")?.description.hasPrefix("the file is \(MessageFile.fileLimit + 1) bytes") == true)
     }
 }

@@ -80,7 +80,7 @@ struct HostileInputTests {
         }
         let imported = try world.chest(["import", "sparse.locked"])
         #expect(imported.status == 1)
-        #expect(imported.stderr.contains("3221225472 bytes, over the 1048576-byte limit"), "\(imported.stderr)")
+        #expect(imported.stderr.contains("3221225472 bytes, over the 13631488-byte limit"), "\(imported.stderr)")
         try world.waitUntil("the sparse file is set aside", timeout: 15) {
             world.names(in: "rejected").contains("sparse.locked.reason")
         }
