@@ -27,7 +27,8 @@ struct EventPrinter {
         case let .unlocked(unlock):
             shortIDs.insert([unlock.id])
             let set = unlock.set.map { " by set \($0.rawValue)" } ?? ""
-            return ("\"\(unlock.title)\" page \(unlock.page) is open\(set)  (\(shortIDs.short(unlock.id)))", "1;32", unlock.text)
+            let text = ([unlock.text] + Output.attachmentLines(unlock.attachments)).joined(separator: "\n")
+            return ("\"\(unlock.title)\" page \(unlock.page) is open\(set)  (\(shortIDs.short(unlock.id)))", "1;32", text)
         case let .ingested(id, title):
             shortIDs.insert([id])
             return ("\"\(title)\" is in the chest  (\(shortIDs.short(id)))", "36", "")

@@ -41,6 +41,7 @@ enum Output {
                 lines.append("Page \(page.number) — open\(page.openedBy == nil ? "" : how + when)")
                 lines += TerminalText.escaped(page.text ?? "", keepingNewlines: true)
                     .split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
+                lines += attachmentLines(page.attachments ?? []).map { "  " + TerminalText.escaped($0) }
             } else {
                 lines.append("Page \(page.number) — locked · \(Self.protection(page.protection))")
                 for (index, set) in page.sets.enumerated() {
@@ -54,6 +55,12 @@ enum Output {
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// One line a file a page carries: "attached: oak.jpg · image/jpeg · 120.4 KB"; names are the sender's, so
+    /// the caller escapes them for a terminal.
+    static func attachmentLines(_ attachments: [Attachment]) -> [String] {
+        attachments.map { "attached: \($0.name) · \($0.type) · \(Attachment.sizeText($0.size))" }
     }
 
     /// "47.376900 N  8.541700 E".
@@ -92,6 +99,8 @@ enum Output {
             var openedAt: Date?
             var protection: String
             var sets: [SetJSON]
+            /// An open page's files; absent when it has none.
+            var attachments: [Attachment]?
         }
 
         struct SetJSON: Encodable {
@@ -119,7 +128,7 @@ enum Output {
                         LockJSON(type: $0.type.rawValue, condition: $0.condition, holds: $0.holds,
                                  reason: $0.reason?.text(now: Date()))
                     })
-                })
+                }, attachments: page.attachments.flatMap { $0.isEmpty ? nil : $0 })
             }
         }
     }

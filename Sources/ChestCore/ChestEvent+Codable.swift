@@ -12,7 +12,7 @@ extension ChestEvent: Codable {
         case "unlocked":
             self = .unlocked(Unlock(id: try need(line.id, "id"), title: line.title ?? "", page: try need(line.page, "page"),
                                     set: line.set.flatMap(LockSetName.init(rawValue:)), at: try need(line.at, "at"),
-                                    text: line.text ?? ""))
+                                    text: line.text ?? "", attachments: line.attachments ?? []))
         case "ingested": self = .ingested(try need(line.id, "id"), title: line.title ?? "")
         case "rejected": self = .rejected(file: line.file ?? "", reason: line.reason ?? "")
         case "gpsd": self = .gpsd(connected: line.connected ?? false, server: line.server ?? "", reason: line.reason)
@@ -92,12 +92,15 @@ extension ChestEvent: Codable {
         var level: String?
         var reasons: [String]?
         var source: FixSource?
+        /// `unlocked`: the page's files, absent when it has none.
+        var attachments: [Attachment]?
 
         init(_ event: ChestEvent) {
             self.event = event.name
             switch event {
             case let .unlocked(unlock):
                 (id, title, page, set, at, text) = (unlock.id, unlock.title, unlock.page, unlock.set?.rawValue, unlock.at, unlock.text)
+                attachments = unlock.attachments.isEmpty ? nil : unlock.attachments
             case let .ingested(id, title), let .saved(id, title), let .deleted(id, title), let .unsaved(id, title),
                  let .undeleted(id, title):
                 (self.id, self.title) = (id, title)

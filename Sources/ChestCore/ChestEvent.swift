@@ -89,20 +89,24 @@ public struct Unlock: Hashable, Sendable {
     public var set: LockSetName?
     public var at: Date
     public var text: String
+    /// The files the page carries (name, type, size); their bytes stay in the message file.
+    public var attachments: [Attachment]
 
-    public init(id: MessageID, title: String, page: Int, set: LockSetName?, at: Date, text: String) {
+    public init(id: MessageID, title: String, page: Int, set: LockSetName?, at: Date, text: String,
+                attachments: [Attachment] = []) {
         self.id = id
         self.title = title
         self.page = page
         self.set = set
         self.at = at
         self.text = text
+        self.attachments = attachments
     }
 
     /// The unlock of an open page; a sealed page's text is what its key opened.
     public init(_ message: Message, _ open: OpenPage) {
         self.init(id: message.id, title: message.title, page: open.page, set: open.set, at: open.at,
-                  text: open.content?.text ?? message.pages[open.page - 1].text)
+                  text: open.content?.text ?? message.pages[open.page - 1].text, attachments: open.content?.attachments ?? [])
     }
 }
 

@@ -50,6 +50,9 @@ public struct PageReport: Hashable, Sendable, Codable {
     public var protection: Protection = .unsealed
     /// For an open format 2 page: its proof key (base64), for the proof of opening in `chest receipt`.
     public var proofKey: String?
+    /// For an open page: the files it carries, and the key of their ciphertext for `chest read --save`.
+    public var attachments: [Attachment]?
+    public var attachmentsKey: String?
 }
 
 public struct SetReport: Hashable, Sendable, Codable {
@@ -114,7 +117,8 @@ extension Engine {
                 return PageReport(number: number, open: true, text: open.content?.text ?? page.text, openedBy: open.set,
                                   openedAt: open.at, sets: [], evidence: open.evidence,
                                   messageSignature: stored.message.seal.map { Data($0.signature).base64EncodedString() },
-                                  protection: page.protection, proofKey: open.proofKey)
+                                  protection: page.protection, proofKey: open.proofKey,
+                                  attachments: open.content?.attachments, attachmentsKey: open.content?.attachmentsKey)
             }
             let sets = LockSetName.allCases.filter { !page[$0].isEmpty }.map { set in
                 SetReport(set: set, locks: page[set].map { lock in

@@ -52,10 +52,13 @@ public struct SealedContent: Hashable, Sendable, Codable {
     /// The key of the page's `attachments` ciphertext, base64 of 32 bytes.
     public var attachmentsKey: String?
 
-    public init(text: String, a: HiddenLocation? = nil, b: HiddenLocation? = nil) {
+    public init(text: String, a: HiddenLocation? = nil, b: HiddenLocation? = nil, attachments: [Attachment]? = nil,
+                attachmentsKey: String? = nil) {
         self.text = text
         self.a = a
         self.b = b
+        self.attachments = attachments
+        self.attachmentsKey = attachmentsKey
     }
 
     public subscript(name: LockSetName) -> HiddenLocation? { name == .a ? a : b }

@@ -190,7 +190,8 @@ extension Daemon {
             let message = try MessageFile.decode(try read.get())
             try Sealer.verify(message)
             if let problem = PageSealer.checkGuards(message) { return .refused(problem) }
-            return .message(message, sentByYou: isOwn(message))
+            // Checked whole, kept without its attachments' bytes: they stay in the file until someone reads them.
+            return .message(message.leavingAttachmentsInFile(), sentByYou: isOwn(message))
         } catch {
             return .refused("\(error)")
         }

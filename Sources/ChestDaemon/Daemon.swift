@@ -230,7 +230,7 @@ public final class Daemon {
             case let .send(client, event):
                 clients[client]?.send(ChestJSON.line(event))
             case let .notify(unlock):
-                notifications.deliver(unlock, log: log) {
+                notifications.deliver(unlock, picture: picture(for: unlock), log: log) {
                     sink.yield(.notified(unlock.id, page: unlock.page, delivered: $0))
                 }
             case let .reply(client, reply):

@@ -21,13 +21,16 @@ struct Notifications: Sendable {
     /// Whether any channel besides watchers exists.
     var isConfigured: Bool { hook != nil || desktop != nil }
 
-    /// Sends an unlock through every channel; `done` hears true once one of them delivered it.
-    func deliver(_ unlock: Unlock, log: Log, done: @escaping @Sendable (Bool) -> Void) {
+    /// Sends an unlock through every channel; `done` hears true once one of them delivered it. The desktop shows
+    /// the page's first picture, taken from the message file off the loop.
+    func deliver(_ unlock: Unlock, picture: NotificationPicture? = nil, log: Log, done: @escaping @Sendable (Bool) -> Void) {
         guard isConfigured else { return }
         Task {
             var delivered = false
             if let desktop {
-                let outcome = await desktop.notifyUnlocked(title: unlock.title, page: unlock.page, text: unlock.text)
+                let path = desktop.isAvailable ? picture?.write(log: log) : nil
+                let outcome = await desktop.notifyUnlocked(title: unlock.title, page: unlock.page, text: unlock.text,
+                                                           picture: path)
                 if case .exited(0) = outcome { delivered = true } else { log.warning("desktop notification: \(outcome)") }
             }
             if let hook {

@@ -256,7 +256,8 @@ public struct ChestStore: Sendable {
 
     /// A stored message's file and, when one reads, its state file (`statePath` of its ID).
     func readStored(_ path: String, decoder: JSONDecoder, statePath: (MessageID) -> String) throws -> (Message, MessageState?) {
-        let message = try MessageFile.decode(try MessageFileReader.read(path: path))
+        // Neither chestd nor map and export need the attachments' bytes; `read --save` reads the file itself.
+        let message = try MessageFile.decode(try MessageFileReader.read(path: path)).leavingAttachmentsInFile()
         let state = FileManager.default.contents(atPath: statePath(message.id))
             .flatMap { try? decoder.decode(MessageState.self, from: $0) }
         return (message, state)

@@ -33,22 +33,26 @@ public struct DesktopNotifier: Sendable {
     /// Whether this notifier will try to show anything.
     public var isAvailable: Bool { executable != nil }
 
-    /// Shows "TITLE" with "page N" and the page's first line; `.failedToStart` when unavailable.
-    public func notifyUnlocked(title: String, page: Int, text: String) async -> HookOutcome {
+    /// Shows "TITLE" with "page N" and the page's first line, and `picture` (a file) when the page carries one;
+    /// `.failedToStart` when unavailable.
+    public func notifyUnlocked(title: String, page: Int, text: String, picture: String? = nil) async -> HookOutcome {
         guard let executable else {
             return .failedToStart(reason: "notify-send is not on PATH or no desktop session is set")
         }
         return await ChildProcess.run(
-            executable: executable, arguments: Self.arguments(title: title, page: page, text: text),
+            executable: executable, arguments: Self.arguments(title: title, page: page, text: text, picture: picture),
             environment: environment, input: Data(), timeout: timeout, killGrace: 1)
     }
 
     /// The `notify-send` arguments: options, then summary and body after `--`, so a title starting
     /// with a dash stays a title.
-    static func arguments(title: String, page: Int, text: String) -> [String] {
+    /// A picture goes both as the icon (what most notifiers show) and as the `image-path` hint (what the
+    /// notification specification names for an image).
+    static func arguments(title: String, page: Int, text: String, picture: String? = nil) -> [String] {
         let firstLine = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         let body = firstLine.isEmpty ? "page \(page)" : "page \(page): \(firstLine)"
-        return ["--app-name=chest", "--icon=dialog-information", "--", title, body]
+        let image = picture.map { ["--icon=\($0)", "--hint=string:image-path:\($0)"] } ?? ["--icon=dialog-information"]
+        return ["--app-name=chest"] + image + ["--", title, body]
     }
 
     private static func locate(_ environment: [String: String]) -> String? {

@@ -1,0 +1,49 @@
+import ChestCore
+import ChestIO
+import ChestSeal
+import Foundation
+
+/// The picture a page's desktop notification shows: its first image attachment, written to a private cache file
+/// (`$XDG_CACHE_HOME/chest/pictures`, mode 0600) that the notifier can open. chestd keeps no attachment's bytes, so
+/// the picture is read from the message file when the notification goes out, off the loop.
+struct NotificationPicture: Sendable {
+    let messagePath: String
+    let id: MessageID
+    let page: Int
+    let content: SealedContent
+    let cacheDirectory: String
+
+    /// `$XDG_CACHE_HOME/chest/pictures`, or `~/.cache/chest/pictures`.
+    static func cacheDirectory(_ environment: [String: String]) -> String {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return (environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.cache") + "/chest/pictures"
+    }
+
+    /// The cache file's path, or nil (with a warning in the log) when the picture cannot be had.
+    func write(log: Log) -> String? {
+        do {
+            let message = try MessageFile.decode(MessageFileReader.read(path: messagePath))
+            guard message.id == id, page <= message.pages.count else { return nil }
+            let files = try AttachmentSealer.open(message.pages[page - 1], number: page, content: content, id: id)
+            guard let image = files.first(where: { $0.attachment.isImage }),
+                  let suffix = image.attachment.imageExtension else { return nil }
+            try Directory.create(cacheDirectory)
+            let path = "\(cacheDirectory)/\(id.rawValue)-\(page).\(suffix)"
+            try AtomicFile.write(Data(image.bytes), to: path)
+            return path
+        } catch {
+            log.warning("the notification of \(id.short) page \(page) goes without its picture: \(error)")
+            return nil
+        }
+    }
+}
+
+extension Daemon {
+    /// Where the notification of an unlock finds its picture; nil when the page carries no image.
+    func picture(for unlock: Unlock) -> NotificationPicture? {
+        guard unlock.attachments.contains(where: \.isImage), let stored = engine.entries[unlock.id],
+              let content = stored.state.openPages.first(where: { $0.page == unlock.page })?.content else { return nil }
+        return NotificationPicture(messagePath: store.path(of: unlock.id, in: stored.chest), id: unlock.id, page: unlock.page,
+                                   content: content, cacheDirectory: NotificationPicture.cacheDirectory(notifications.environment))
+    }
+}
