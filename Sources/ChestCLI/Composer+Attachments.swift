@@ -23,13 +23,13 @@ extension Composer {
     private static func read(_ path: String, page: Int, room: Int) throws -> [UInt8] {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw ChestError("page \(page): --attach \(path): " + (errno == ENOENT ? "no such file" : "cannot read it (\(Errno.current))"))
+            throw ChestError("page \(page): the attachment \(path): " + (errno == ENOENT ? "no such file" : "cannot read it (\(Errno.current))"))
         }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw ChestError("page \(page): --attach \(path): not a regular file") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw ChestError("page \(page): the attachment \(path) is not a regular file") }
         let size = Int(info.st_size)
         guard size <= room else { throw tooLarge(path, page: page, size: size, room: room) }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ChestError("page \(page): --attach \(path): cannot read it (check its permissions)")
+            throw ChestError("page \(page): cannot read the attachment \(path) (check its permissions)")
         }
         guard data.count <= room else { throw tooLarge(path, page: page, size: data.count, room: room) }
         return [UInt8](data)
@@ -41,7 +41,7 @@ extension Composer {
         let sizes = before == 0
             ? "is \(Attachment.sizeText(size)) (\(size) bytes), over \(limit)"
             : "is \(Attachment.sizeText(size)) (\(size) bytes); with the \(Attachment.sizeText(before)) attached before it that comes to \(before + size) bytes, over \(limit)"
-        return ChestError("page \(page): --attach \(path) \(sizes); leave a file out or make it smaller")
+        return ChestError("page \(page): the attachment \(path) \(sizes); leave a file out or make it smaller")
     }
 
     /// "page 1 carries 2 files, sealed with it: oak.jpg (image/jpeg, 120.4 KB), notes.txt (…)".

@@ -9,7 +9,7 @@ import Foundation
 struct QuestFile {
     /// As the user wrote it.
     let path: String
-    let quest: Quest
+    private(set) var quest: Quest
 
     /// Reads and checks the quest; every fault names the file, the line and the field.
     init(_ path: String, timeZone: TimeZone = .current) throws {
@@ -46,6 +46,7 @@ struct QuestFile {
         } catch {
             throw ChestError("\(path):\(error)")
         }
+        try resolveAttachments(nearby)
     }
 
     /// A GPX file; a fault names the file and its line.
@@ -100,4 +101,22 @@ struct QuestFile {
 /// A path made absolute against the working directory.
 func absolute(_ path: String) -> String {
     path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+}
+
+extension QuestFile {
+    /// Every `attach:` path made relative to the quest's directory, and checked now: a missing file names its line.
+    fileprivate mutating func resolveAttachments(_ nearby: (String) -> String) throws {
+        for (m, message) in quest.messages.enumerated() {
+            for (p, page) in message.pages.enumerated() {
+                for (a, attachment) in page.attachments.enumerated() {
+                    let resolved = nearby(attachment.path)
+                    var isDirectory: ObjCBool = false
+                    guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                        throw ChestError("\(path):\(QuestError(line: attachment.line, field: "attach", isDirectory.boolValue ? "\(attachment.path) is a directory; attach: takes a file" : "there is no such file next to the quest (\(resolved))"))")
+                    }
+                    quest.messages[m].pages[p].attachments[a].path = resolved
+                }
+            }
+        }
+    }
 }

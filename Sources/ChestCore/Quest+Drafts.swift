@@ -4,6 +4,8 @@ public struct QuestDraft: Hashable, Sendable {
         public var text: String
         public var setA: [LockSpec]
         public var setB: [LockSpec]
+        /// The files it carries, by path.
+        public var attachments: [String] = []
 
         public init(text: String, setA: [LockSpec], setB: [LockSpec]) {
             self.text = text
@@ -44,8 +46,10 @@ extension Quest {
             }
             let after = message.after.map(resolve)
             let pages = message.pages.map { page in
-                QuestDraft.Page(text: page.text, setA: page.setA.map(resolve) + after,
-                                setB: page.setB.isEmpty ? [] : page.setB.map(resolve) + after)
+                var draft = QuestDraft.Page(text: page.text, setA: page.setA.map(resolve) + after,
+                                            setB: page.setB.isEmpty ? [] : page.setB.map(resolve) + after)
+                draft.attachments = page.attachments.map(\.path)
+                return draft
             }
             var draft = QuestDraft(name: message.name, id: id, title: message.title ?? "", from: message.from ?? from,
                                    pages: pages)

@@ -40,9 +40,22 @@ public struct QuestPage: Hashable, Sendable {
     public var setA: [QuestLock] = []
     public var setB: [QuestLock] = []
     public var inSetB = false
+    /// `attach:` lines: files the page carries, by path (relative to the quest file until `QuestFile` resolves it).
+    public var attachments: [QuestAttachment] = []
 
     public init(text: String, line: Int) {
         self.text = text
+        self.line = line
+    }
+}
+
+/// A file a quest page carries (`attach: FILE`), with its line.
+public struct QuestAttachment: Hashable, Sendable {
+    public var path: String
+    public var line: Int
+
+    public init(path: String, line: Int) {
+        self.path = path
         self.line = line
     }
 }

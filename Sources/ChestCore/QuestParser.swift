@@ -18,7 +18,7 @@ public struct QuestParser {
     }
 
     /// The fields a line can start with.
-    public static let fields = ["from", "message", "title", "after", "page", "|", "lock", "or", "search-area"]
+    public static let fields = ["from", "message", "title", "after", "page", "|", "lock", "or", "attach", "search-area"]
 
     /// Reads and checks a quest.
     public func parse(_ text: String) throws(QuestError) -> Quest {
@@ -104,6 +104,13 @@ public struct QuestParser {
             }
             if page.inSetB { page.setB.append(lock) } else { page.setA.append(lock) }
             quest.messages[messageIndex].pages[pageIndex] = page
+        case "attach":
+            guard let messageIndex, let pageIndex else { throw fail("comes before any page; write page: TEXT first, then the files it carries") }
+            guard !value.isEmpty else { throw fail("write the file after attach:, such as attach: oak.jpg (next to the quest)") }
+            guard quest.messages[messageIndex].pages[pageIndex].attachments.count < Attachment.maximumCount else {
+                throw fail("a page carries at most \(Attachment.maximumCount) files; put some on another page")
+            }
+            quest.messages[messageIndex].pages[pageIndex].attachments.append(QuestAttachment(path: value, line: line))
         case "or":
             guard let messageIndex, let pageIndex else { throw fail("comes before any page") }
             let page = quest.messages[messageIndex].pages[pageIndex]
