@@ -37,7 +37,7 @@ extension Composer {
 
     private static func tooLarge(_ path: String, page: Int, size: Int, room: Int) -> ChestError {
         let before = Attachment.totalLimit - room
-        let limit = "the \(Attachment.sizeText(Attachment.totalLimit)) (\(Attachment.totalLimit) bytes) a message carries"
+        let limit = "the 8 MiB (\(Attachment.totalLimit) bytes) a message carries"
         let sizes = before == 0
             ? "is \(Attachment.sizeText(size)) (\(size) bytes), over \(limit)"
             : "is \(Attachment.sizeText(size)) (\(size) bytes); with the \(Attachment.sizeText(before)) attached before it that comes to \(before + size) bytes, over \(limit)"

@@ -23,7 +23,9 @@ extension Daemon {
             }
             var state = state
             state.pin.pending = nil    // an attempt cut short by a crash stays counted as wrong
-            stored.append(StoredMessage(message: message, state: state, chest: chest, sentByYou: isOwn(message)))
+            // Checked whole, kept without its attachments' bytes: they stay in the file until someone reads them.
+            stored.append(StoredMessage(message: message.leavingAttachmentsInFile(), state: state, chest: chest,
+                                        sentByYou: isOwn(message)))
         }
         for problem in problems { log.warning("cannot read \(problem.path): \(problem.reason); left in place") }
         feed(.loaded(stored, refused: refused, now()))
@@ -41,7 +43,8 @@ extension Daemon {
             }
             var state = state
             state.pin.pending = nil    // as in the chest: an attempt cut short stays counted as wrong
-            let stored = StoredMessage(message: message, state: state, chest: .regular, sentByYou: isOwn(message))
+            let stored = StoredMessage(message: message.leavingAttachmentsInFile(), state: state, chest: .regular,
+                                       sentByYou: isOwn(message))
             deleted.append(DeletedMessage(stored: stored, at: at))
         }
         for problem in problems { log.warning("cannot read \(problem.path): \(problem.reason); it cannot be undeleted") }
@@ -130,7 +133,12 @@ extension Daemon {
                 try store.prepare()
                 chestLock?.release()
                 chestLock = try ChestLock(root: store.root)
-                for stored in engine.entries.values { try store.restore(stored) }
+                for stored in engine.entries.values {
+                    try store.restore(stored)
+                    if stored.message.pages.contains(where: { $0.attachments != nil }) {
+                        log.warning("\(stored.id.short) carries attachments, which chestd does not hold: its file comes back without them and will be set aside at the next start; import the original file again")
+                    }
+                }
             } catch {
                 log.error("cannot restore the chest: \(error)")
             }

@@ -57,10 +57,12 @@ public struct ChestStore: Sendable {
         public var reason: String
     }
 
-    /// Every message in both chests with its state. A file that no longer reads is reported, not deleted.
+    /// Every message in both chests with its state, without attachments' bytes. A file that no longer reads is
+    /// reported, not deleted.
     public func loadAll(ingestedAt now: Date) -> (messages: [(Message, MessageState, ChestKind)], problems: [LoadProblem]) {
         var messages: [(Message, MessageState, ChestKind)] = []
-        let problems = loadEach(ingestedAt: now) { messages.append(($0, $1, $2)) }
+        // Kept without their attachments' bytes: `read --save` reads a file itself.
+        let problems = loadEach(ingestedAt: now) { messages.append(($0.leavingAttachmentsInFile(), $1, $2)) }
         return (messages, problems)
     }
 
@@ -256,8 +258,7 @@ public struct ChestStore: Sendable {
 
     /// A stored message's file and, when one reads, its state file (`statePath` of its ID).
     func readStored(_ path: String, decoder: JSONDecoder, statePath: (MessageID) -> String) throws -> (Message, MessageState?) {
-        // Neither chestd nor map and export need the attachments' bytes; `read --save` reads the file itself.
-        let message = try MessageFile.decode(try MessageFileReader.read(path: path)).leavingAttachmentsInFile()
+        let message = try MessageFile.decode(try MessageFileReader.read(path: path))
         let state = FileManager.default.contents(atPath: statePath(message.id))
             .flatMap { try? decoder.decode(MessageState.self, from: $0) }
         return (message, state)
