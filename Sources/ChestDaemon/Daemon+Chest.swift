@@ -166,9 +166,10 @@ extension Daemon {
     func ingestStaged(_ paths: [String]) {
         guard !paths.isEmpty else { return }
         refreshIdentity()
-        var arrivals: [Arrival] = []
+        var arrivals: [Arrival] = [], bytes = 0
         for path in paths {
             guard let read = store.readStaged(path) else { continue }
+            bytes += (try? read.get())?.count ?? 0
             arrivals.append(Arrival(source: .staged(path: path), file: baseName(path), content: content(of: read)))
         }
         if arrivals.count < paths.count {
@@ -177,7 +178,8 @@ extension Daemon {
         }
         CrashPoint.read.reached()
         feed(.arrived(arrivals, now()))
-        if paths.count >= 100 {
+        // A big batch, or files with attachments, leave free heap pages that the kept messages no longer need.
+        if paths.count >= 100 || bytes > MessageFile.sizeLimit {
             Memory.releaseFreePages()
             Memory.releaseCodePages()
         }
