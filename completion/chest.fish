@@ -8,7 +8,7 @@ function __chest_path
     set -l path
     while set -q words[1]
         switch "$path:$words[1]"
-            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--quest' 'compose:--format' 'compose:--seal-cost' 'compose:--search-area' 'compose:--hunt' 'compose:--require' 'pin:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'verify:--hunt' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--output' 'hunt team add:-o' 'hunt release:--hunt' 'hunt release:--timeout' 'board:--timeout' 'config:--unset' 'simulate:--weather' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
+            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--attach' 'compose:--lock' 'compose:--quest' 'compose:--format' 'compose:--seal-cost' 'compose:--search-area' 'compose:--hunt' 'compose:--require' 'read:--save' 'pin:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'verify:--hunt' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--output' 'hunt team add:-o' 'hunt release:--hunt' 'hunt release:--timeout' 'board:--timeout' 'config:--unset' 'simulate:--weather' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
                 set -e words[1]
             case ':compose' ':import' ':list' ':read' ':pin' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':receipt' ':verify' ':senders' 'senders:list' 'senders:trust' 'senders:forget' ':hunt' 'hunt:create' 'hunt:team' 'hunt team:add' 'hunt:join' 'hunt:leave' 'hunt:release' ':board' ':config' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
                 set -a path $words[1]
@@ -101,6 +101,7 @@ complete -c chest -n '__chest_is \'compose\'' -l force -d 'overwrite FILE if it 
 complete -c chest -n '__chest_is \'compose\'' -l title -r -d 'the message\'s title'
 complete -c chest -n '__chest_is \'compose\'' -l from -r -d 'the sender\'s name (default: the name setting)'
 complete -c chest -n '__chest_is \'compose\'' -l page -r -d 'starts the next page, with this text (@FILE reads a file, - standard input)'
+complete -c chest -n '__chest_is \'compose\'' -l attach -r -F -d 'attaches a file (a PNG, JPEG or WebP picture, or any file) to the page before it; 8 MiB a message in all'
 complete -c chest -n '__chest_is \'compose\'' -l lock -r -a '(__chest_value_1)' -d 'adds a lock to the page\'s current set'
 complete -c chest -n '__chest_is \'compose\'' -l or -d 'switches the page to set B'
 complete -c chest -n '__chest_is \'compose\'' -l quest -r -F -d 'builds every message of a quest file (docs/QUEST.md)'
@@ -117,6 +118,7 @@ complete -c chest -n '__chest_is \'list\'' -l saved -d 'the saved chest instead 
 complete -c chest -n '__chest_is \'list\'' -l json -d 'print JSON'
 complete -c chest -n '__chest_is \'list\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'read\'' -l json -d 'print JSON'
+complete -c chest -n '__chest_is \'read\'' -l save -r -a '(__fish_complete_directories)' -d 'write the open pages\' attachments into DIR'
 complete -c chest -n '__chest_is \'read\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'read\'' -a '(__chest_value_2)'
 complete -c chest -n '__chest_is \'pin\'' -l page -r -d 'try only this page\'s PIN locks'

@@ -3,9 +3,10 @@ import ChestIO
 import ChestSeal
 import Foundation
 
-/// The picture a page's desktop notification shows: its first image attachment, written to a private cache file
-/// (`$XDG_CACHE_HOME/chest/pictures`, mode 0600) that the notifier can open. chestd keeps no attachment's bytes, so
-/// the picture is read from the message file when the notification goes out, off the loop.
+/// The picture a page's desktop notification shows: its first image attachment, written to a private file (mode
+/// 0600) that the notifier can open, in `$XDG_RUNTIME_DIR/chest/pictures`: the systemd unit lets chestd write there
+/// (docs/man/chestd.8), the session's notifier can read it, and it goes at logout. chestd keeps no attachment's
+/// bytes, so the picture is read from the message file when the notification goes out, off the loop.
 struct NotificationPicture: Sendable {
     let messagePath: String
     let id: MessageID
@@ -13,8 +14,10 @@ struct NotificationPicture: Sendable {
     let content: SealedContent
     let cacheDirectory: String
 
-    /// `$XDG_CACHE_HOME/chest/pictures`, or `~/.cache/chest/pictures`.
+    /// `$XDG_RUNTIME_DIR/chest/pictures`; without a runtime directory `$XDG_CACHE_HOME/chest/pictures`, or
+    /// `~/.cache/chest/pictures`.
     static func cacheDirectory(_ environment: [String: String]) -> String {
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/chest/pictures" }
         let home = environment["HOME"] ?? NSHomeDirectory()
         return (environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.cache") + "/chest/pictures"
     }

@@ -53,7 +53,7 @@ struct AttachmentTests {
             for a in "$@"; do case "$a" in --icon=/*) cp "${a#--icon=}" '\(world.root)/notified.png';; esac; done
             """.write(toFile: bin + "/notify-send", atomically: true, encoding: .utf8)
         chmod(bin + "/notify-send", 0o755)
-        world.extraEnvironment = ["DISPLAY": ":99", "PATH": bin + ":/usr/bin:/bin", "XDG_CACHE_HOME": world.root + "/cache"]
+        world.extraEnvironment = ["DISPLAY": ":99", "PATH": bin + ":/usr/bin:/bin", "XDG_RUNTIME_DIR": world.root + "/xdg-run"]
 
         let id = try compose(world, "clock.locked", ["--page", "behind the clock", "--attach", "secret-oak-photo.png",
                                                      "--attach", "where-to-dig.txt", "--lock", "pin=482159"])
@@ -97,7 +97,7 @@ struct AttachmentTests {
         }
         #expect(Self.bytes(world.root + "/notified.png") == picture)
         let arguments = (try? String(contentsOfFile: world.root + "/notified.args", encoding: .utf8)) ?? ""
-        let cached = world.root + "/cache/chest/pictures/\(id)-1.png"
+        let cached = world.root + "/xdg-run/chest/pictures/\(id)-1.png"
         #expect(arguments.contains("--hint=string:image-path:\(cached)"), "\(arguments)")
         var info = stat()
         #expect(stat(cached, &info) == 0 && info.st_mode & 0o777 == 0o600)
