@@ -87,7 +87,7 @@ extension SealedContent {
     var attachmentsAreValid: Bool {
         guard let attachments else { return attachmentsKey == nil }
         return attachmentsKey.flatMap { Data(base64Encoded: $0) }?.count == SealedPage.keyBytes
-            && attachments.count <= Message.maximumPages * Attachment.maximumCount
+            && attachments.count <= Attachment.maximumCount
             && attachments.allSatisfy { (0...Attachment.totalLimit).contains($0.size) }
             && attachments.reduce(0, { $0 + $1.size }) <= Attachment.totalLimit
     }
