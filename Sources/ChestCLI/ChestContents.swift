@@ -12,6 +12,11 @@ struct ChestContents {
         var center: Coordinate
         var radius: Double
         var open: Bool
+        /// The organiser's name for the place (docs/FORMAT.md "Place labels").
+        var label: String?
+
+        /// The organiser's name, else the message's title and the page ("The hill walk p2", "… p2 B").
+        var name: String { label ?? "\(message.title) p\(page)" + (set == .b ? " B" : "") }
     }
 
     struct Opening {
@@ -44,7 +49,7 @@ struct ChestContents {
                     page[set].compactMap { lock -> Target? in
                         guard case let .location(center, radius) = lock else { return nil }
                         return Target(message: entry.message, page: index + 1, set: set, center: center, radius: radius,
-                                      open: entry.state.isOpen(page: index + 1))
+                                      open: entry.state.isOpen(page: index + 1), label: page.labels[set])
                     }
                 }
             }

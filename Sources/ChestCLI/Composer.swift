@@ -99,7 +99,7 @@ struct Composer {
         try specs.map { spec in
             switch spec {
             case let .lock(lock): return lock
-            case let .visible(inner): return try resolve([inner], fix, page: page)[0]
+            case let .visible(inner, _): return try resolve([inner], fix, page: page)[0]
             case let .pin(digits): return .pin(hash: Sealer.hashPIN(digits))
             case let .locationHere(radius):
                 guard let position = fix?.position else { throw ChestError("location=here: \(LockReason.noFix(gpsConnected: true))") }

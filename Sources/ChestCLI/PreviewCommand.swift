@@ -67,7 +67,7 @@ struct PreviewCommand: ChestCommand {
                 return "a sealed place: the reader sees no distance, only whether it opened; sealed (format 2: the place can be recovered from the file)"
             }
             return "a sealed place in the search area \(area): the reader sees no distance, only whether it opened"
-        case let .visible(inner): return describe(inner, rehearsal, timeZone: timeZone)
+        case let .visible(inner, label): return (label.map { "\u{201C}\($0)\u{201D}: " } ?? "") + describe(inner, rehearsal, timeZone: timeZone)
         case let .lock(lock): return lock.condition
         case .pin: return "the right PIN"
         case let .locationHere(radius): return "within \(Int(radius)) m of chestd's fix when the quest is built"
