@@ -23,6 +23,10 @@ struct ChestContents {
         var message: Message
         var page: Int
         var at: Date
+        /// Where the reader was, by the last confirming fix of the unlock's evidence, when there is one.
+        var place: Coordinate?
+        /// The receiver's time as the page opened, when chestd trusted it.
+        var gpsTime: Date?
     }
 
     var messages: [(message: Message, state: MessageState)]
@@ -59,7 +63,12 @@ struct ChestContents {
     /// Pages opened by a lock (not open from the start), oldest first.
     var openings: [Opening] {
         messages.flatMap { entry in
-            entry.state.openPages.filter { $0.set != nil }.map { Opening(message: entry.message, page: $0.page, at: $0.at) }
+            entry.state.openPages.filter { $0.set != nil }.map { open in
+                let fix = open.evidence?.fixes.last { $0.latitude != nil && $0.longitude != nil }
+                return Opening(message: entry.message, page: open.page, at: open.at,
+                               place: fix.map { Coordinate(latitude: $0.latitude!, longitude: $0.longitude!) },
+                               gpsTime: open.evidence?.gpsTime)
+            }
         }.sorted { $0.at < $1.at }
     }
 

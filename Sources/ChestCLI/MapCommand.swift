@@ -45,9 +45,10 @@ struct MapCommand: ChestCommand {
         var drawing = MapDrawing()
         drawing.track = contents.track.points.map(\.coordinate)
         drawing.circles = contents.targets.map { .init(center: $0.center, radius: $0.radius, label: $0.name, open: $0.open) }
+        // Where a page opened: the unlock's own last fix, else the track where the receiver's (or the clock's) time was.
         drawing.marks = contents.openings.compactMap { opening in
-            contents.position(at: opening.at).map {
-                .init(at: $0, label: "\(opening.message.title) p\(opening.page) opened \(LockReason.format(opening.at, .current))")
+            (opening.place ?? contents.position(at: opening.gpsTime ?? opening.at)).map {
+                .init(at: $0, label: "\(opening.message.title) p\(opening.page) opened \(LockReason.clock(opening.at, .current))")
             }
         }
         if let first = contents.track.points.first, let last = contents.track.points.last {
