@@ -22,7 +22,7 @@ extension Daemon {
             log.error("cannot reload the settings: \(error); keeping the old ones")
             notes.append("cannot read the settings: \(error); chestd keeps the old ones")
         }
-        reloadHunt()
+        readHunt()
         rescanInbox()
         return SettingsReading(notes: notes, weatherMaximumAge: maximumAge)
     }
