@@ -9,9 +9,9 @@ extension Daemon {
         var notes: [String] = []
         do {
             let fresh = try Settings(configPath: settings.configPath, flags: settings.flags)
-            let restartKeys = ["chest", "socket", "gpsd"].filter { fresh.values[$0] != settings.values[$0] }
+            let restartKeys = SettingKey.allCases.filter { $0.needsRestart && fresh.values[$0] != settings.values[$0] }
             if !restartKeys.isEmpty {
-                notes.append("\(restartKeys.joined(separator: ", ")) take effect when chestd restarts")
+                notes.append("\(restartKeys.map(\.rawValue).joined(separator: ", ")) take effect when chestd restarts")
             }
             settings = fresh
             notifications = Notifications(settings: fresh)
