@@ -56,6 +56,7 @@ struct ConfigCommand: ChestCommand {
             for key in SettingKey.allCases {
                 print("\(Output.pad(key.rawValue, 22)) \(Output.pad(settings.effectiveValue(key), 30)) \(settings.origin(of: key))")
             }
+            for problem in settings.invalid { print("not used: \(problem)") }
             if !settings.unknownKeys.isEmpty {
                 print("ignored (unknown to this chest): \(settings.unknownKeys.joined(separator: ", "))")
             }

@@ -8,7 +8,7 @@ extension Daemon {
         var maximumAge: Double?
         var notes: [String] = []
         do {
-            let fresh = try Settings(configPath: settings.configPath, flags: settings.flags)
+            let fresh = try Settings(configPath: settings.configPath, flags: settings.flags).checked()
             let restartKeys = SettingKey.allCases.filter { $0.needsRestart && fresh.values[$0] != settings.values[$0] }
             if !restartKeys.isEmpty {
                 notes.append("\(restartKeys.map(\.rawValue).joined(separator: ", ")) take effect when chestd restarts")

@@ -56,7 +56,7 @@ public final class Daemon {
         if options.help { print(DaemonOptions.usage); return 0 }
         if options.version { print("chestd \(ChestVersion.string)"); return 0 }
         do {
-            let settings = try Settings(configPath: options.configPath, flags: options.flags)
+            let settings = try Settings(configPath: options.configPath, flags: options.flags).checked()
             let daemon = try Daemon(settings: settings, log: Log(verbose: options.verbose))
             return try daemon.run()
         } catch {

@@ -11,6 +11,9 @@ public struct Settings: Sendable {
     public private(set) var origins: [SettingKey: SettingOrigin] = [:]
     /// Keys in the config file that no version of chest knows (a typo, or a newer version's), ignored.
     public private(set) var unknownKeys: [String] = []
+    /// Values in the config file that their key does not take, each in a sentence with the rule and the fix; such a
+    /// value is not used (its default holds), and chestd refuses to start on it (`checked()`).
+    public private(set) var invalid: [String] = []
     /// The command-line values by key, kept so that a reload can apply them again.
     public let flags: [SettingKey: String]
     public let configPath: String
@@ -22,7 +25,7 @@ public struct Settings: Sendable {
                                                                          ("CHEST_GPSD", .gpsd)]
 
     /// Reads the config file (a missing file is an empty one). `flags` are command-line values by key. A value the
-    /// file holds that its key does not take is refused with the rule, so nothing is quietly ignored.
+    /// file holds that its key does not take is set aside in `invalid`, so nothing is quietly ignored.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment, configPath: String? = nil,
                 flags: [SettingKey: String] = [:]) throws(ChestError) {
         self.environment = environment
@@ -41,7 +44,8 @@ public struct Settings: Sendable {
                 }
                 let text = value as? String ?? (value as? Bool).map { $0 ? "true" : "false" } ?? "\(value)"
                 if let problem = key.problem(text) {
-                    throw ChestError("\(self.configPath): \(problem), not \"\(text)\"; fix it with chest config \(name) VALUE")
+                    invalid.append("\(self.configPath): \(problem), not \"\(text)\"; fix it with chest config \(name) VALUE")
+                    continue
                 }
                 set(key, text, from: .file)
             }
@@ -50,6 +54,12 @@ public struct Settings: Sendable {
             if let value = environment[variable], !value.isEmpty { set(key, value, from: .environment(variable)) }
         }
         for (key, value) in flags { set(key, value, from: .flag) }
+    }
+
+    /// These settings, or the first invalid value in the file as an error: what chestd runs with.
+    public func checked() throws(ChestError) -> Settings {
+        if let first = invalid.first { throw ChestError(first) }
+        return self
     }
 
     private mutating func set(_ key: SettingKey, _ value: String, from origin: SettingOrigin) {

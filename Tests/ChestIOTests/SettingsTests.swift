@@ -4,7 +4,7 @@ import Testing
 
 /// Settings are typed keys (`SettingKey`) with one rule each, applied both by `chest config KEY VALUE` and when the
 /// file is read: flags over the environment over the file over defaults, a value its key does not take refused
-/// with the rule, an unknown key set aside and named.
+/// with the rule (chestd does not start on it; chest says so and uses the default), an unknown key set aside and named.
 @Suite struct SettingsTests {
     static func write(_ json: String) throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("settings-\(UUID().uuidString)").path
@@ -32,9 +32,11 @@ import Testing
                              (#"{"notify": "maybe"}"#, "notify is true or false"),
                              (#"{"gpsd": "localhost"}"#, "gpsd is HOST:PORT")] {
             let path = try Self.write(json)
+            let settings = try Settings(environment: ["HOME": "/home/r"], configPath: path)
+            #expect(settings.values.isEmpty, "\(json) was taken")
             do {
-                _ = try Settings(environment: ["HOME": "/home/r"], configPath: path)
-                Issue.record("\(json) was taken")
+                _ = try settings.checked()
+                Issue.record("chestd would start with \(json)")
             } catch {
                 #expect(error.description.hasPrefix("\(path): \(rule)") && error.description.contains("fix it with chest config"),
                         "\(error)")
