@@ -73,8 +73,11 @@ extension MapDrawing {
         ]
     }
 
-    /// One row under the map: what each mark means.
-    static func legend() -> [String] {
+    /// One row under the map: what each mark drawn means (only those drawn).
+    func legend() -> [String] {
+        let (frame, legendTop) = (Self.frame, Self.legendTop)
+        let (trackColour, arrowColour, targetColour, openColour, textColour) =
+            (Self.trackColour, Self.arrowColour, Self.targetColour, Self.openColour, Self.textColour)
         let y = legendTop + 20
         var x = frame.x + 4
         var elements: [String] = []
@@ -83,14 +86,20 @@ extension MapDrawing {
             elements.append(##"<text x="\##(f(x + 26))" y="\##(f(y + 4))" font-family="sans-serif" font-size="12" fill="\##(textColour)">\##(text)</text>"##)
             x += 26 + MapLabelLayout.width(of: text, fontSize: 12) + 18
         }
-        item(##"<path d="M \##(f(x)) \##(f(y)) H \##(f(x + 20))" stroke="\##(trackColour)" stroke-width="4"/>"##,
-             "track (chevrons: direction walked)")
-        elements.append(##"<path d="M -5 -5 L 4 0 L -5 5 L -2 0 Z" transform="translate(\##(f(frame.x + 14)) \##(f(y)))" fill="\##(arrowColour)"/>"##)
-        item(startMarker(x + 10, y), "start")
-        item(endMarker(x + 10, y), "end")
-        item(##"<circle cx="\##(f(x + 10))" cy="\##(f(y))" r="8" fill="\##(targetColour)" fill-opacity="0.15" stroke="\##(targetColour)" stroke-width="2"/>"##, "location lock (radius)")
-        item(##"<circle cx="\##(f(x + 10))" cy="\##(f(y))" r="8" fill="\##(openColour)" fill-opacity="0.15" stroke="\##(openColour)" stroke-width="2"/>"##, "its page is open")
-        item(openingMarker(x + 10, y), "where a page opened")
+        if !track.isEmpty {
+            let chevron = ##"<path d="M -5 -5 L 4 0 L -5 5 L -2 0 Z" transform="translate(\##(f(x + 10)) \##(f(y)))" fill="\##(arrowColour)"/>"##
+            item(##"<path d="M \##(f(x)) \##(f(y)) H \##(f(x + 20))" stroke="\##(trackColour)" stroke-width="4"/>"## + chevron,
+                 "track (chevrons: direction walked)")
+            item(Self.startMarker(x + 10, y), "start")
+            if track.count > 1 { item(Self.endMarker(x + 10, y), "end") }
+        }
+        if circles.contains(where: { !$0.open }) {
+            item(##"<circle cx="\##(f(x + 10))" cy="\##(f(y))" r="8" fill="\##(targetColour)" fill-opacity="0.15" stroke="\##(targetColour)" stroke-width="2"/>"##, "location lock (radius)")
+        }
+        if circles.contains(where: \.open) {
+            item(##"<circle cx="\##(f(x + 10))" cy="\##(f(y))" r="8" fill="\##(openColour)" fill-opacity="0.15" stroke="\##(openColour)" stroke-width="2"/>"##, "its page is open")
+        }
+        if !marks.isEmpty { item(Self.openingMarker(x + 10, y), "where a page opened") }
         return elements
     }
 

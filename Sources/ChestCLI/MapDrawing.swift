@@ -90,9 +90,11 @@ struct MapDrawing {
             .place(leftOut.enumerated().map { number, index in
                 MapLabelLayout.Request(x: requests[index].x, y: requests[index].y, text: "\(number + 1)", fontSize: 11)
             }).placed
-        body += placed.flatMap { Self.labelElements($0, anchor: requests[$0.index]) }
-        body += numbers.flatMap { Self.labelElements($0, anchor: requests[leftOut[$0.index]]) }
-        body += scaleBar(projection.scale) + northArrow() + Self.legend()
+        let labels = placed.flatMap { Self.labelElements($0, anchor: requests[$0.index]) }
+            + numbers.flatMap { Self.labelElements($0, anchor: requests[leftOut[$0.index]]) }
+        // Every leader line under every label, so that no line crosses a label's text.
+        body += labels.filter { $0.hasPrefix("<line") } + labels.filter { !$0.hasPrefix("<line") }
+        body += scaleBar(projection.scale) + northArrow() + legend()
         let key = Self.key(leftOut.map { requests[$0].text })
         body += key.elements
         let height = Self.legendTop + Self.legendHeight + key.height
