@@ -32,8 +32,10 @@ struct Composer {
             (pages, report) = try sealedPages(draft, id: id, fix: fix)
         } else {
             for (index, draftPage) in draft.pages.enumerated() {
-                pages.append(Page(text: draftPage.text, setA: try resolve(draftPage.setA, fix, page: index + 1),
-                                  setB: try resolve(draftPage.setB, fix, page: index + 1)))
+                var page = Page(text: draftPage.text, setA: try resolve(draftPage.setA, fix, page: index + 1),
+                                setB: try resolve(draftPage.setB, fix, page: index + 1))
+                page.labels = Page.labels(setA: draftPage.setA, setB: draftPage.setB)
+                pages.append(page)
                 report.append("page \(index + 1): unsealed (format 1): the text and every point are in the file in the clear")
             }
         }
