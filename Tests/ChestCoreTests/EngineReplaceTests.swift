@@ -98,14 +98,14 @@ private typealias F = CoreFixture
             let slot = KeySlot.sealed(salt: [UInt8](repeating: 1, count: 16), cost: SealCost(passes: 2, memory: 1 << 26),
                                       wrapped: [UInt8](repeating: 2, count: 72))
             var message = F.message(2, title: "Sealed", pages: [
-                Page(text: "", setA: [.sealedPIN], sealed: SealedPage(ciphertext: [UInt8](repeating: byte, count: 296), slots: [.a: slot])),
+                Page(text: "", setA: [.release("finale")], sealed: SealedPage(ciphertext: [UInt8](repeating: byte, count: 296), slots: [.a: slot])),
             ])
             message.created = Date(timeIntervalSince1970: 1_790_000_000 + created)
             return message
         }
         let old = sealed(1, created: 0), new = sealed(3, created: 60)
         var engine = F.engine([F.stored(old)])
-        let request = try #require(KeyRequest(id: old.id, page: 1, set: .a, of: old.pages[0].sealed!, pin: "4821"))
+        let request = try #require(KeyRequest(id: old.id, page: 1, set: .a, of: old.pages[0].sealed!))
         guard case let .change(change)? = engine.handle(Self.importing(new)).first else {
             Issue.record("no replace")
             return
@@ -113,5 +113,6 @@ private typealias F = CoreFixture
         _ = engine.handle(.changed(change, failure: nil, F.now(5)))
         let answered = engine.handle(.keyDerived(request, .opened(SealedContent(text: "the old text")), F.now(6)))
         #expect(answered.isEmpty && engine.entries[old.id]?.state.openPages.isEmpty == true, "\(answered)")
+        #expect(engine.seal.contents[old.id] == nil, "the old text is not kept for the new version")
     }
 }
