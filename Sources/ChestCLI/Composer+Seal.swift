@@ -30,8 +30,10 @@ extension Composer {
                                   sets.reduce(0) { $0 + $1.derivations(version: draft.format) }, seconds.rounded(.up)))
             }
             let attached = index < files.count ? files[index] : []
-            let (page, pageKey) = PageSealer.sealed(text: draftPage.text, setA: sets[0], setB: sets[1], id: id, page: number,
-                                                    version: draft.format, files: attached)
+            let (sealedPage, pageKey) = PageSealer.sealed(text: draftPage.text, setA: sets[0], setB: sets[1], id: id, page: number,
+                                                          version: draft.format, files: attached)
+            var page = sealedPage
+            page.labels = Page.labels(setA: draftPage.setA, setB: draftPage.setB)
             releases?.record(id, title: draft.title ?? "", page: number, key: pageKey, guarded: page.protection != .sealed)
             pages.append(page)
             report.append("page \(number): " + Self.protectionSentence(page, sets: sets))
@@ -66,7 +68,7 @@ extension Composer {
                 }
                 set.locks.append(.release(name))
                 set.release = (name, key)
-            case let .visible(inner):
+            case let .visible(inner, _):
                 set.locks += try resolve([inner], fix, page: page)
             case let .pin(digits):
                 set.locks.append(.sealedPIN)

@@ -9,7 +9,7 @@ import Foundation
 struct QuestFile {
     /// As the user wrote it.
     let path: String
-    private(set) var quest: Quest
+    let quest: Quest
 
     /// Reads and checks the quest; every fault names the file, the line and the field.
     init(_ path: String, timeZone: TimeZone = .current) throws {
@@ -17,12 +17,12 @@ struct QuestFile {
         let directory = directoryName(path)
         func nearby(_ file: String) -> String { file.hasPrefix("/") ? file : directory + "/" + file }
         var gpxFiles: [String: GPX] = [:]
-        let parser = QuestParser(timeZone: timeZone, pageText: { file in
+        var parser = QuestParser(timeZone: timeZone, pageText: { file in
             let path = nearby(file)
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw ChestError(FileManager.default.fileExists(atPath: path)
-                    ? "the file exists but cannot be read (check its permissions)"
-                    : "there is no such file next to the quest (\(path))")
+                    ? "the file exists but cannot be read; check its permissions"
+                    : "there is no such file next to the quest (\(path)); check the name after page: @")
             }
             guard let text = String(data: data, encoding: .utf8) else { throw ChestError("the file is not UTF-8 text") }
             return text
@@ -35,6 +35,15 @@ struct QuestFile {
             }
             return waypoint.coordinate
         })
+        parser.attachment = { file in
+            let path = nearby(file)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw ChestError("there is no such file next to the quest (\(path)); check the name after attach:")
+            }
+            guard !isDirectory.boolValue else { throw ChestError("a directory; attach: takes a file") }
+            return path
+        }
         let text: String
         do {
             text = try String(decoding: Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
@@ -44,9 +53,9 @@ struct QuestFile {
         do {
             quest = try parser.parse(text)
         } catch {
-            throw ChestError("\(path):\(error)")
+            // One "chest: FILE:LINE: FIELD: …" line a mistake.
+            throw ChestError(error.lines(prefix: "\(path):").joined(separator: "\nchest: "))
         }
-        try resolveAttachments(nearby)
     }
 
     /// A GPX file; a fault names the file and its line.
@@ -103,20 +112,3 @@ func absolute(_ path: String) -> String {
     path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
 }
 
-extension QuestFile {
-    /// Every `attach:` path made relative to the quest's directory, and checked now: a missing file names its line.
-    fileprivate mutating func resolveAttachments(_ nearby: (String) -> String) throws {
-        for (m, message) in quest.messages.enumerated() {
-            for (p, page) in message.pages.enumerated() {
-                for (a, attachment) in page.attachments.enumerated() {
-                    let resolved = nearby(attachment.path)
-                    var isDirectory: ObjCBool = false
-                    guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), !isDirectory.boolValue else {
-                        throw ChestError("\(path):\(QuestError(line: attachment.line, field: "attach", isDirectory.boolValue ? "\(attachment.path) is a directory; attach: takes a file" : "there is no such file next to the quest (\(resolved))"))")
-                    }
-                    quest.messages[m].pages[p].attachments[a].path = resolved
-                }
-            }
-        }
-    }
-}

@@ -99,6 +99,8 @@ public struct Page: Hashable, Sendable {
     public var sealed: SealedPage?
     /// Formats 2 and 3: the files the page carries, sealed (docs/FORMAT.md "Attachments").
     public var attachments: SealedAttachments?
+    /// The organiser's name for a set's place whose point is in the clear (docs/FORMAT.md "Place labels").
+    public var labels: [LockSetName: String] = [:]
 
     public init(text: String, setA: [Lock] = [], setB: [Lock] = [], sealed: SealedPage? = nil) {
         self.text = text

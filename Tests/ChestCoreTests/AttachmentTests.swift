@@ -85,9 +85,16 @@ import Testing
                                                            QuestAttachment(path: "notes.txt", line: 5)])
         let ids = ["m": MessageID(bytes: [UInt8](repeating: 1, count: 16))]
         #expect(quest.drafts(ids: ids)[0].pages[0].attachments == ["pictures/oak.jpg", "notes.txt"])
-        #expect(throws: QuestError(line: 3, field: "attach", "comes before any page; write page: TEXT first, then the files it carries")) {
-            try QuestParser(timeZone: .gmt, pageText: { _ in "" }, waypoint: { _, _ in Coordinate(latitude: 0, longitude: 0) })
-                .parse("message: m\ntitle: T\nattach: a.png\npage: one\n")
+        var parser = QuestParser(timeZone: .gmt, pageText: { _ in "" }, waypoint: { _, _ in Coordinate(latitude: 0, longitude: 0) })
+        parser.attachment = { path in
+            guard path != "gone.png" else { throw QuestError(line: 0, field: "", "no such file") }
+            return "/quest/" + path
         }
+        #expect(throws: QuestErrors([QuestError(line: 3, field: "attach", "comes before any page; write page: TEXT first, then the files it carries"),
+                                     QuestError(line: 5, field: "attach", "gone.png: 0: : no such file")])) {
+            try parser.parse("message: m\ntitle: T\nattach: a.png\npage: one\nattach: gone.png\nattach: here.png\n")
+        }
+        #expect(try parser.parse("message: m\ntitle: T\npage: one\nattach: here.png\n").messages[0].pages[0].attachments
+                == [QuestAttachment(path: "/quest/here.png", line: 4)])
     }
 }
