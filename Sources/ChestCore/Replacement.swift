@@ -7,7 +7,7 @@ import struct Foundation.Date
 /// - a latched lock stays latched when the new version has the same lock (same page, set, type and value);
 /// - an open page stays open when the new version still has that page with the same lock sets. A page in the clear
 ///   then shows its new text; a sealed page keeps the text it opened with, since the new text is sealed under a key
-///   the reader never derived;
+///   the reader never derived, and it no longer lists files: the new version's are sealed under a new key too;
 /// - a page whose locks changed is locked again (its unchanged locks stay latched);
 /// - wrong PIN attempts, the arrival time, the chest it is in and delivery marks are kept; cells tried for sealed
 ///   places are forgotten, since the new version's keys are new.
@@ -25,7 +25,12 @@ public enum Replacement {
         state.latched = old.state.latched.filter { key, _ in
             old.message.lock(at: key).map { same($0, new.lock(at: key)) } ?? false
         }
-        state.openPages = old.state.openPages.filter { keepsOpen(page: $0.page, old.message, new) }
+        state.openPages = old.state.openPages.filter { keepsOpen(page: $0.page, old.message, new) }.map { page in
+            var page = page
+            page.content?.attachments = nil
+            page.content?.attachmentsKey = nil
+            return page
+        }
         state.seal.keptPINs = old.state.seal.keptPINs.filter { key, _ in Int(key).map { $0 <= new.pages.count } ?? false }
         return state
     }

@@ -61,6 +61,18 @@ private typealias F = CoreFixture
         #expect(engine.entries[newer.id]?.state.openPageNumbers == [1, 2])
     }
 
+    /// A sealed page kept open keeps its text, but not its files: the new version's are sealed under a key the
+    /// reader never had, so listing the old ones would promise files `read --save` cannot open.
+    @Test func aPageKeptOpenNoLongerListsItsFiles() {
+        var stored = F.stored(Self.version(created: 0))
+        let key = Data(repeating: 1, count: 32).base64EncodedString()
+        stored.state.openPages = [OpenPage(page: 1, set: nil, at: F.t0, delivered: true,
+                                           content: SealedContent(text: "one", attachments: [Attachment(name: "a.png", type: "image/png", size: 9)],
+                                                                  attachmentsKey: key))]
+        let state = Replacement.state(from: stored, for: Self.version(created: 60))
+        #expect(state.openPages.first?.content == SealedContent(text: "one"))
+    }
+
     @Test func aPageWhoseLocksChangedIsLockedAgainAndItsChangedLockUnlatched() {
         var engine = Self.engine()
         let moved = Self.version(created: 60, page2: Self.later)
