@@ -33,10 +33,9 @@ struct AttachmentTests {
 
     static func bytes(_ path: String) -> [UInt8] { FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? [] }
 
+    /// compose at the interactive cost, as SealedPageTests does; prints the ID.
     func compose(_ world: ChestHarness, _ file: String, _ arguments: [String]) throws -> String {
-        let outcome = try world.chest(["compose", "--seal-cost", "interactive", "-o", file, "--title", file] + arguments, user: "alice")
-        #expect(outcome.status == 0, "\(outcome.stderr)")
-        return outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try SealedPageTests().compose(world, file, arguments)
     }
 
     @Test func aPINPageKeepsItsPictureSealedThenSavesItByteForByteAndNotifiesWithIt() throws {
