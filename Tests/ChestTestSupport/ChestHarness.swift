@@ -131,7 +131,9 @@ public final class ChestHarness: @unchecked Sendable {
     /// The inodes of the connections chestd has accepted on its socket and not yet closed (from /proc/net/unix,
     /// where an accepted socket is listed, connected, under its listener's path).
     public var connections: Set<Substring> {
-        let table = (try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8)) ?? ""
+        // Read to the end: String(contentsOfFile:) stops after 4 KiB of a /proc file, about 57 sockets, so with
+        // many sockets open on the machine chestd's were missed.
+        let table = FileHandle(forReadingAtPath: "/proc/net/unix").map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) } ?? ""
         return Set(table.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ")
             return fields.count == 8 && fields[7] == socket && fields[5] == "03" ? fields[6] : nil

@@ -88,11 +88,11 @@ struct ChestDirectoryTests {
         _ = try world.chest(["compose", "--seal-cost", "interactive", "-o", "good.locked", "--title", "Good", "--page", "x", "--lock", "pin=1234"], user: "alice")
         let good = try Data(contentsOf: URL(fileURLWithPath: world.root + "/good.locked"))
         try good.prefix(good.count / 2).write(to: URL(fileURLWithPath: world.chest + "/truncated.locked"))
-        try Data(repeating: 0x20, count: 10_000_000).write(to: URL(fileURLWithPath: world.chest + "/huge.locked"))
+        try Data(repeating: 0x20, count: 14_000_000).write(to: URL(fileURLWithPath: world.chest + "/huge.locked"))
         try Data([0x7b, 0xff, 0xfe, 0x7d]).write(to: URL(fileURLWithPath: world.chest + "/latin1.locked"))
         try FileManager.default.createSymbolicLink(atPath: world.chest + "/link.locked", withDestinationPath: world.root + "/good.locked")
         #expect(mkfifo(world.chest + "/pipe.locked", 0o600) == 0)
-        let expected = ["truncated.locked": "not a complete JSON message", "huge.locked": "over the 1048576-byte limit",
+        let expected = ["truncated.locked": "not a complete JSON message", "huge.locked": "over the 13631488-byte limit",
                         "latin1.locked": "not UTF-8", "link.locked": "symbolic link", "pipe.locked": "FIFO"]
         try world.waitUntil("all five are set aside", timeout: 15) {
             expected.keys.allSatisfy { world.names(in: "rejected").contains($0 + ".reason") }
