@@ -31,7 +31,11 @@ extension Composer {
             }
             let (page, pageKey) = PageSealer.sealed(text: draftPage.text, setA: sets[0], setB: sets[1], id: id, page: number,
                                                     version: draft.format)
-            releases?.record(id, title: draft.title ?? "", page: number, key: pageKey, guarded: page.protection != .sealed)
+            let targets = sets.flatMap { set in
+                set.locks.compactMap { if case let .location(center, radius) = $0 { HuntMessage.Target(center, radius: radius) } else { nil } }
+            }
+            releases?.record(id, title: draft.title ?? "", page: number, key: pageKey, guarded: page.protection != .sealed,
+                             targets: targets)
             pages.append(page)
             report.append("page \(number): " + Self.protectionSentence(page, sets: sets))
         }
