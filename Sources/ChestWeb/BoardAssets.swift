@@ -25,7 +25,9 @@ enum BoardAssets {
           margin-bottom: 0.8rem; }
         table { width: 100%; border-collapse: collapse; font-variant-numeric: tabular-nums; }
         th { text-align: left; font-size: 0.8rem; color: var(--muted); font-weight: 600; padding: 0.2rem 0.4rem; }
-        td { padding: 0.25rem 0.4rem; border-top: 1px solid var(--line); font-size: 1.15rem; }
+        td { padding: 0.25rem 0.4rem; border-top: 1px solid var(--line); font-size: 1.15rem; white-space: nowrap; }
+        .feeds { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0.8rem; }
+        .feeds li { font-size: 0.9rem; }
         td.rank { font-weight: 700; width: 2.5rem; }
         td.team { font-weight: 700; font-size: 1.35rem; white-space: nowrap; }
         td.num { text-align: right; font-weight: 700; }
@@ -42,10 +44,10 @@ enum BoardAssets {
         .target { fill: var(--target); fill-opacity: 0.15; stroke: var(--target); stroke-width: 2; }
         .trail { fill: none; stroke-width: 3; stroke-linejoin: round; stroke-linecap: round; stroke-opacity: 0.8; }
         circle.team { stroke: var(--bg); stroke-width: 2; }
-        .label { fill: var(--fg); font-size: 18px; font-family: system-ui, "DejaVu Sans", sans-serif; }
+        .label { fill: var(--fg); font-size: 22px; font-family: system-ui, "DejaVu Sans", sans-serif; }
         .label.team { font-weight: 700; }
         .scale { fill: none; stroke: var(--fg); stroke-width: 2; }
-        @media (max-width: 900px) { main { grid-template-columns: 1fr; } }
+        @media (max-width: 900px) { main, .feeds { grid-template-columns: 1fr; } }
 
         """
 

@@ -5,9 +5,9 @@ import Foundation
 /// targets with their radius and, when the hunt shares positions, each team's trail and last position as its
 /// credited receipts claim them. A local equirectangular projection, exact enough over a few kilometres.
 struct BoardMap {
-    static let width = 800.0, height = 560.0, margin = 40.0
+    static let width = 800.0, height = 500.0, margin = 40.0
     /// Points kept per trail: the latest, so a long hunt's map stays small.
-    static let trailLimit = 200
+    static let trailLimit = 60
 
     let snapshot: BoardSnapshot
     let colours: [String: String]
@@ -20,7 +20,7 @@ struct BoardMap {
         } + trails.flatMap(\.1)
         guard let origin = points.first else { return Self.empty(snapshot.sharePositions) }
         let projection = Projection(points: points, origin: origin)
-        func f(_ value: Double) -> String { String(format: "%.1f", value) }
+        func f(_ value: Double) -> String { String(Int(value.rounded())) }
         var body: [String] = []
         for target in snapshot.targets {
             let (x, y) = projection.xy(target.center)

@@ -39,8 +39,10 @@ public enum BoardPage {
             <section class="ranks"><h2>Leaderboard</h2><div id="leaderboard">\(part("leaderboard"))</div></section>
             <aside>
             <section><h2>Map</h2><div id="map">\(part("map"))</div></section>
+            <div class="feeds">
             <section><h2>Latest</h2><div id="latest">\(part("latest"))</div></section>
             <section><h2>Refused</h2><div id="refused">\(part("refused"))</div></section>
+            </div>
             </aside>
             </main>
             </body>
@@ -48,6 +50,9 @@ public enum BoardPage {
 
             """
     }
+
+    /// Lines of the latest events and of the refusals: what fits under the map at 1920×1080.
+    static let listed = 8
 
     static func summary(_ snapshot: BoardSnapshot) -> String {
         let teams = snapshot.board.teams
@@ -69,7 +74,7 @@ public enum BoardPage {
             let online = switch team.online {
             case true?: #"<td class="on">online</td>"#
             case false?: #"<td class="off">offline</td>"#
-            case nil: #"<td class="never">never heard</td>"#
+            case nil: #"<td class="never" title="no status heard yet">\#u{2014}</td>"#
             }
             let refusals = team.refusals.values.reduce(0, +)
             let reasons = team.refusals.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
@@ -91,7 +96,7 @@ public enum BoardPage {
     }
 
     static func latest(_ unlocks: [BoardSnapshot.Logged], timeZone: TimeZone) -> String {
-        let items = unlocks.suffix(15).reversed().compactMap { logged -> String? in
+        let items = unlocks.suffix(listed).reversed().compactMap { logged -> String? in
             guard case let .unlock(team, _, title, page, _, trust, _, proof) = logged.event else { return nil }
             return """
                 <li>\(time(logged.at, timeZone)) <b>\(HTML.escaped(team))</b> opened \u{201C}\(HTML.escaped(title))\u{201D} \
@@ -102,7 +107,7 @@ public enum BoardPage {
     }
 
     static func refused(_ snapshot: BoardSnapshot, timeZone: TimeZone) -> String {
-        let items = snapshot.refusals.suffix(15).reversed().compactMap { logged -> String? in
+        let items = snapshot.refusals.suffix(listed).reversed().compactMap { logged -> String? in
             guard case let .refused(reason, team, why) = logged.event else { return nil }
             return """
                 <li>\(time(logged.at, timeZone)) <b class="bad">\(HTML.escaped(reason))</b>\
