@@ -5,8 +5,9 @@
   target per page) and publishes 100 credited receipts per team, retained, all but the last HOLD; `chest board
   HUNT --http 127.0.0.1:PORT --quiet` takes them in; then
 
-  1. the first load: GET / (the whole page, as a browser's first request) and GET /board.json, timed end to end,
-     RUNS times each, on a fresh connection each;
+  1. the first load: GET / (the whole page, as a browser's first request), its style and script and GET
+     /board.json, timed end to end, RUNS times each, on a fresh connection each; then headless Chromium's whole
+     load of the page (--dump-dom), beside its time for an empty page;
   2. live updates: BROWSERS clients hold GET /events open (as EventSource does); the held receipts are published one
      at a time, and for each, every client's arrival time of the `unlock` event minus the event's `receivedAt` (the
      board's clock when it believed the receipt; the same machine) is the latency. The next receipt goes out once
@@ -165,6 +166,19 @@ def main():
         # The first GET / renders the page for the board's state; the others reuse that rendering.
         cold = f"; the first (rendering) {timings[0] * 1000:.1f} ms" if path == "/" else ""
         print(f"  first load GET {path} ({size / 1e3:.0f} kB): {summary(timings)}{cold}")
+
+    if shutil.which("chromium"):
+        # A real browser's whole first load (page, style, script, the stream's first state), less its own start:
+        # headless Chromium dumping the page, minus the same for an empty page.
+        def chromium(url):
+            profile = tempfile.mkdtemp(dir=WORK)
+            begin = time.monotonic()
+            subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
+                            "--dump-dom", url], check=True, capture_output=True)
+            return time.monotonic() - begin
+        empty = [chromium("data:text/html,<p>empty</p>") for _ in range(5)]
+        loads = [chromium(f"http://127.0.0.1:{http}/") for _ in range(5)]
+        print(f"  headless Chromium --dump-dom: the board {summary(loads)}; an empty page {summary(empty)}")
 
     clients = [Browser(http) for _ in range(browsers)]
     for client in clients:
