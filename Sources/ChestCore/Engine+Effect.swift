@@ -38,5 +38,7 @@ extension Engine {
         /// Read the settings file again, swap what the adapters take from it, rescan the chest, and answer with
         /// `.settingsRead` (for a client's `reload`, or SIGHUP's with none).
         case readSettings(ClientID?)
+        /// Ask the hunt's link (Engine+Hunt.swift); outcomes come back as `.hunt` inputs.
+        case hunt(HuntAction)
     }
 }

@@ -40,8 +40,8 @@ public final class Daemon {
     /// Argon2id off the loop (SealWorker.swift).
     var sealWorker: SealWorker?
     let attemptsLedger: AttemptsLedger
-    /// The hunt this chest plays in, when one was joined (HuntLink.swift).
-    var hunt: HuntLink?
+    /// The link to the hunt this chest plays in, when one was joined (HuntLink.swift).
+    let huntLink: HuntLink
 
     /// Runs chestd with these arguments (without the program name) and returns its exit status.
     /// The loop runs on the calling thread (the main thread), never on Swift's pool: it sleeps in poll(2).
@@ -56,7 +56,7 @@ public final class Daemon {
         if options.help { print(DaemonOptions.usage); return 0 }
         if options.version { print("chestd \(ChestVersion.string)"); return 0 }
         do {
-            let settings = try Settings(configPath: options.configPath, flags: options.flags)
+            let settings = try Settings(configPath: options.configPath, flags: options.flags).checked()
             let daemon = try Daemon(settings: settings, log: Log(verbose: options.verbose))
             return try daemon.run()
         } catch {
@@ -81,6 +81,7 @@ public final class Daemon {
         attemptsLedger = AttemptsLedger(chestRoot: settings.chestDirectory)
         notifications = Notifications(settings: settings)
         weather = WeatherService(settings: settings, cachePath: settings.chestDirectory + "/weather.json", log: log)
+        huntLink = HuntLink(chestRoot: settings.chestDirectory, log: log)
     }
 
     func run() throws -> Int32 {
@@ -104,10 +105,9 @@ public final class Daemon {
         sealWorker = SealWorker { sink.yield(DaemonEvent($0)) }
         defer { sealWorker?.stop() }
         feed(.attemptsRestored(attemptsLedger.loadAll()))
-        startHunt()
-        defer { hunt?.stop() }
+        readHunt()
+        defer { huntLink.stop() }
         loadChest()
-        announceHunt()
         recoverStaged()
         watchChest()
         defer { chestWatcher?.stop(); rejectedWatcher?.stop() }
@@ -226,7 +226,6 @@ public final class Daemon {
                 setAside(path, reason: reason)
             case let .emit(event):
                 emit(event)
-                if hunt != nil, let input = tellHunt(event) { outcomes.append(input) }
             case let .send(client, event):
                 clients[client]?.send(ChestJSON.line(event))
             case let .notify(unlock):
@@ -253,6 +252,8 @@ public final class Daemon {
                 sealWorker?.check(id, pin: pin, hashes: hashes)
             case let .deriveKey(request):
                 sealWorker?.submit(request)
+            case let .hunt(action):
+                outcomes += performHunt(action)
             case let .recordAttempts(id, attempts):
                 outcomes.append(.attemptsRecorded(id, failure: recordAttempts(id, attempts), now()))
             }
