@@ -27,6 +27,9 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
                      capture_output=True, text=True).stdout.strip()
@@ -34,19 +37,8 @@ WORK = tempfile.mkdtemp(prefix="chest-board-http-bench-")
 PROCESSES = []
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def wait_for(what, condition, timeout):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if condition():
-            return
-        time.sleep(0.02)
-    sys.exit(f"bench-board-http: timed out waiting for {what} (files in {WORK})")
+    benchlib.wait_for(what, condition, timeout, WORK)
 
 
 def start(arguments, **options):
@@ -56,21 +48,7 @@ def start(arguments, **options):
 
 
 def broker():
-    port = free_port()
-    config = os.path.join(WORK, "mosquitto.conf")
-    with open(config, "w") as f:
-        f.write(("user root\n" if os.getuid() == 0 else "")
-                + f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\nmax_queued_messages 20000\n")
-    start(["mosquitto", "-c", config], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-    def accepts():
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return True
-        except OSError:
-            return False
-    wait_for("mosquitto", accepts, 10)
-    return port
+    return benchlib.mosquitto(WORK, "mosquitto", start, "max_queued_messages 20000\n")
 
 
 def get(port, path):
@@ -142,7 +120,7 @@ def main():
     with open(hunt) as f:
         teams = len(json.load(f)["teams"])
     total = teams * 100 - hold
-    http = free_port()
+    http = benchlib.free_port()
     started = time.monotonic()
     board = start([os.path.join(BIN, "chest"), "board", hunt, "--http", f"127.0.0.1:{http}", "--quiet"], env=env,
                   stdout=subprocess.DEVNULL, stderr=open(os.path.join(WORK, "board.err"), "w"))

@@ -17,15 +17,16 @@ struct BoardWebTests {
         defer { broker.stop() }
         let hunt = try HuntWorld(teams: ["red", "blue"], broker: broker)
         let (red, blue) = (hunt.teams[0], hunt.teams[1])
-        let board = try WebBoard(hunt.organiserWorld, ["board", hunt.huntPath, "--http", "127.0.0.1:0", "--json"])
-        defer { board.stop() }
-
-        // Red opens two pages, one of them titled with a script; blue opens one.
+        // Red opens two pages, one of them titled with a script; blue opens one. A fountain's place, kept visible,
+        // is the map's target; nobody goes there.
         let gift = try hunt.compose("gift", ["--lock", "time=2020-01-01T00:00:00Z"])
         let script = hunt.organiserWorld.root + "/script.locked"
         let made = try hunt.organiser(["compose", "--seal-cost", "interactive", "-o", script, "--title", Self.hostile,
                                        "--page", "p", "--lock", "time=2020-01-01T00:00:00Z", "--hunt", hunt.huntPath])
         #expect(made.status == 0, "\(made.stderr)")
+        _ = try hunt.compose("fountain", ["--lock", "location=46.2044,6.1432/40m,visible", "--or", "--lock", "pin=4821"])
+        let board = try WebBoard(hunt.organiserWorld, ["board", hunt.huntPath, "--http", "127.0.0.1:0", "--json"])
+        defer { board.stop() }
         for (message, team) in [(gift, red), (script, red), (gift, blue)] { try hunt.give(message, to: team) }
         try red.world.startDaemon()
         try blue.world.startDaemon()
@@ -43,6 +44,7 @@ struct BoardWebTests {
         #expect(dom.stdout.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "the title shows as text")
         #expect(dom.stdout.components(separatedBy: "<script").count == 2, "the page's own script only: \(dom.stdout)")
         #expect(!dom.stderr.contains("Content Security Policy"), "\(dom.stderr)")
+        #expect(dom.stdout.contains(#"<circle class="target""#) && dom.stdout.contains("fountain p1"), "the visible target on the map")
         let picture = hunt.organiserWorld.root + "/board.png"
         let shot = try Chromium.run(["--screenshot=" + picture, "--window-size=1920,1080", "--hide-scrollbars", board.url])
         #expect(shot.status == 0, "\(shot.stderr)")
@@ -67,6 +69,19 @@ struct BoardWebTests {
         #expect(event["team"] as? String == "blue")
         // And the parts of the page that changed came with it: blue now has two pages.
         #expect(stream.lines.contains { $0.line.hasPrefix("data: {") && $0.line.contains(#"data-team=\"blue\" data-pages=\"2\""#) })
+
+        // A browser that reconnects gets the current state first.
+        stream.close()
+        let again = try EventStreamReader(port: board.port)
+        defer { again.close() }
+        var first: String?
+        try blue.world.waitUntil("the reconnected stream's first state", timeout: 20) {
+            first = again.lines.first { $0.line.hasPrefix("data: {") }?.line
+            return first != nil
+        }
+        #expect(again.lines.first { $0.line.hasPrefix("event: ") }?.line == "event: sections")
+        #expect(first?.contains(#"data-team=\"blue\" data-pages=\"2\""#) == true && first?.contains(#"data-team=\"red\" data-pages=\"2\""#) == true,
+                "\(first ?? "")")
     }
 
     @Test func offLoopbackTheBoardNeedsItsTokenOnceThenACookieAndAnswersNothingButReads() throws {
