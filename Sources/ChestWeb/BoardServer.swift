@@ -13,14 +13,11 @@ public final class BoardServer: Sendable {
     /// Where it listens, with the port it got.
     public let address: HTTPAddress
 
+    /// Listens on `address` and serves `snapshot` until the next `publish`; throws a sentence when it cannot listen.
     public init(address: HTTPAddress, access: BoardAccess, snapshot: BoardSnapshot, timeZone: TimeZone = .current) throws {
         let state = BoardServerState(access: access, snapshot: snapshot, timeZone: timeZone)
         self.state = state
-        do {
-            http = try HTTPServer(address: address) { request in state.respond(to: request) }
-        } catch {
-            throw error
-        }
+        http = try HTTPServer(address: address) { request in state.respond(to: request) }
         self.address = address.with(port: http.port)
     }
 

@@ -66,8 +66,15 @@ final class HTTPServer: Sendable {
             chest_mhd_start(flags, socketAddress, Self.access, context.toOpaque(), 60, 0)
         }
         guard let started, let daemon = started else {
+            let code = errno
             context.release()
-            throw HTTPServerError("cannot listen on \(address): \(String(cString: strerror(errno))); is another server on that port?")
+            let hint = switch code {
+            case EADDRINUSE: "; another program listens there: choose another port"
+            case EADDRNOTAVAIL: "; this machine has no such address (0.0.0.0 listens on all of them)"
+            case EACCES: "; a port under 1024 needs root: choose another port"
+            default: ""
+            }
+            throw HTTPServerError("cannot listen on \(address): \(String(cString: strerror(code)))\(hint)")
         }
         self.daemon = daemon
         self.context = context

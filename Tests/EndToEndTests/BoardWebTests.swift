@@ -98,6 +98,8 @@ struct BoardWebTests {
         let token = "c0ffee0123456789abcdef"
         let board = try WebBoard(organiser, ["board", huntPath, "--http", "0.0.0.0:0", "--http-token", token, "--quiet"])
         defer { board.stop() }
+        let taken = try organiser.chest(["board", huntPath, "--http", "127.0.0.1:\(board.port)", "--quiet"])
+        #expect(taken.status == 1 && taken.stderr.contains("another program listens there: choose another port"), "\(taken)")
         #expect(try WebClient.request(port: board.port, path: "/").status == 401)
         #expect(try WebClient.request(port: board.port, path: "/events").status == 401)
         #expect(try WebClient.request(port: board.port, path: "/?token=c0ffee0123456789abcdeX").status == 401)
