@@ -7,7 +7,7 @@ public struct HuntMessage: Codable, Hashable, Sendable {
         /// Whether a set of the page holds the key in the clear (a guard): then whoever has the file can make the
         /// proof, and it proves only that the file was held.
         public var guarded: Bool
-        /// The page's location locks kept in the clear (`,visible`, or a format 1 page): the board's map shows them.
+        /// The page's location locks kept in the clear (`,visible`): the board's map shows them.
         /// A sealed place is never recorded here, so the board cannot give it away on a projector.
         public var targets: [Target]?
 
