@@ -33,8 +33,11 @@ extension Composer {
                                                     version: draft.format)
             var page = sealedPage
             page.labels = Page.labels(setA: draftPage.setA, setB: draftPage.setB)
-            let targets = sets.flatMap { set in
-                set.locks.compactMap { if case let .location(center, radius) = $0 { HuntMessage.Target(center, radius: radius) } else { nil } }
+            let targets = zip([LockSetName.a, .b], sets).flatMap { name, set in
+                set.locks.compactMap { lock -> HuntMessage.Target? in
+                    guard case let .location(center, radius) = lock else { return nil }
+                    return HuntMessage.Target(center, radius: radius, label: page.labels[name])
+                }
             }
             releases?.record(id, title: draft.title ?? "", page: number, key: pageKey, guarded: page.protection != .sealed,
                              targets: targets)

@@ -23,15 +23,20 @@ public struct HuntMessage: Codable, Hashable, Sendable {
         public var latitude: Double
         public var longitude: Double
         public var radius: Double
+        /// The organiser's name for the place (`,visible=NAME`), when it has one.
+        public var label: String?
 
-        public init(_ center: Coordinate, radius: Double) {
+        public init(_ center: Coordinate, radius: Double, label: String? = nil) {
             latitude = center.latitude
             longitude = center.longitude
             self.radius = radius
+            self.label = label
         }
 
         public var center: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
-        var isValid: Bool { center.isValid && radius.isFinite && radius > 0 }
+        var isValid: Bool {
+            center.isValid && radius.isFinite && radius > 0 && label.map { (1...200).contains($0.count) } ?? true
+        }
     }
 
     /// Every visible target of the hunt's messages, with the title and page it belongs to, in a stable order.

@@ -25,7 +25,7 @@ struct BoardMap {
         for target in snapshot.targets {
             let (x, y) = projection.xy(target.center)
             body.append(#"<circle class="target" cx="\#(f(x))" cy="\#(f(y))" r="\#(f(max(target.radius * projection.scale, 4)))"/>"#)
-            body.append(#"<text class="label" x="\#(f(x + 8))" y="\#(f(y - 8))">\#(HTML.escaped(target.title)) p\#(target.page)</text>"#)
+            body.append(#"<text class="label" x="\#(f(x + 8))" y="\#(f(y - 8))">\#(HTML.escaped(target.label ?? "\(target.title) p\(target.page)"))</text>"#)
         }
         for (team, trail) in trails {
             let colour = colours[team] ?? "currentColor"

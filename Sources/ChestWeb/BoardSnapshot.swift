@@ -15,18 +15,20 @@ public struct BoardSnapshot: Sendable {
         }
     }
 
-    /// A visible target of the hunt, with the message and page it opens.
+    /// A visible target of the hunt, with the message and page it opens and the organiser's name for it.
     public struct Target: Sendable {
         public var title: String
         public var page: Int
         public var center: Coordinate
         public var radius: Double
+        public var label: String?
 
-        public init(title: String, page: Int, center: Coordinate, radius: Double) {
+        public init(title: String, page: Int, center: Coordinate, radius: Double, label: String? = nil) {
             self.title = title
             self.page = page
             self.center = center
             self.radius = radius
+            self.label = label
         }
     }
 
@@ -60,7 +62,7 @@ public struct BoardSnapshot: Sendable {
     /// The targets of a hunt file's messages.
     public static func targets(of hunt: HuntFile) -> [Target] {
         HuntMessage.targets(of: hunt.messages).map {
-            Target(title: $0.title, page: $0.page, center: $0.target.center, radius: $0.target.radius)
+            Target(title: $0.title, page: $0.page, center: $0.target.center, radius: $0.target.radius, label: $0.target.label)
         }
     }
 }

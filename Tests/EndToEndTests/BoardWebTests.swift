@@ -25,6 +25,7 @@ struct BoardWebTests {
                                        "--page", "p", "--lock", "time=2020-01-01T00:00:00Z", "--hunt", hunt.huntPath])
         #expect(made.status == 0, "\(made.stderr)")
         _ = try hunt.compose("fountain", ["--lock", "location=46.2044,6.1432/40m,visible", "--or", "--lock", "pin=4821"])
+        _ = try hunt.compose("bridge", ["--lock", "location=46.2060,6.1440/30m,visible=Old <bridge>"])
         let board = try WebBoard(hunt.organiserWorld, ["board", hunt.huntPath, "--http", "127.0.0.1:0", "--json"])
         defer { board.stop() }
         for (message, team) in [(gift, red), (script, red), (gift, blue)] { try hunt.give(message, to: team) }
@@ -45,6 +46,7 @@ struct BoardWebTests {
         #expect(dom.stdout.components(separatedBy: "<script").count == 2, "the page's own script only: \(dom.stdout)")
         #expect(!dom.stderr.contains("Content Security Policy"), "\(dom.stderr)")
         #expect(dom.stdout.contains(#"<circle class="target""#) && dom.stdout.contains("fountain p1"), "the visible target on the map")
+        #expect(dom.stdout.contains("Old &lt;bridge&gt;</text>"), "a target under the organiser's name for it")
         let picture = hunt.organiserWorld.root + "/board.png"
         let shot = try Chromium.run(["--screenshot=" + picture, "--window-size=1920,1080", "--hide-scrollbars", board.url])
         #expect(shot.status == 0, "\(shot.stderr)")
