@@ -8,7 +8,7 @@ function __chest_path
     set -l path
     while set -q words[1]
         switch "$path:$words[1]"
-            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--quest' 'compose:--format' 'compose:--seal-cost' 'compose:--search-area' 'compose:--hunt' 'compose:--require' 'pin:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'verify:--hunt' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--output' 'hunt team add:-o' 'hunt release:--hunt' 'hunt release:--timeout' 'board:--timeout' 'config:--unset' 'simulate:--weather' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
+            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--lock' 'compose:--quest' 'compose:--format' 'compose:--seal-cost' 'compose:--search-area' 'compose:--hunt' 'compose:--require' 'pin:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'verify:--hunt' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--output' 'hunt team add:-o' 'hunt release:--hunt' 'hunt release:--timeout' 'board:--timeout' 'board:--http' 'board:--http-token' 'config:--unset' 'simulate:--weather' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
                 set -e words[1]
             case ':compose' ':import' ':list' ':read' ':pin' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':receipt' ':verify' ':senders' 'senders:list' 'senders:trust' 'senders:forget' ':hunt' 'hunt:create' 'hunt:team' 'hunt team:add' 'hunt:join' 'hunt:leave' 'hunt:release' ':board' ':config' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
                 set -a path $words[1]
@@ -184,6 +184,9 @@ complete -c chest -n '__chest_is \'hunt release\'' -l help -s h -d 'show this he
 complete -c chest -n '__chest_is \'board\'' -l json -d 'print JSON'
 complete -c chest -n '__chest_is \'board\'' -l once -d 'print the leaderboard and exit'
 complete -c chest -n '__chest_is \'board\'' -l timeout -r -d 'with --once: how long to wait for the broker (default 10)'
+complete -c chest -n '__chest_is \'board\'' -l http -r -d 'also serve the board as a web page (ADDR defaults to 127.0.0.1)'
+complete -c chest -n '__chest_is \'board\'' -l http-token -r -d 'with --http: the token a browser must show once (?token=TOKEN)'
+complete -c chest -n '__chest_is \'board\'' -l quiet -d 'with --http: serve the page only, without the terminal board'
 complete -c chest -n '__chest_is \'board\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'board\'' -a '(__fish_complete_suffix .hunt)'
 complete -c chest -n '__chest_is \'config\'' -l unset -r -a 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -d 'remove a setting'
