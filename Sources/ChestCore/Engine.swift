@@ -77,6 +77,7 @@ public struct Engine: Sendable {
     var afters: [LockRef: PageLink] = [:]
     var streaks: [LockRef: Streak] = [:]
     var lastEmittedEpoch: Double?
+    var fixWatch = FixWatch()
     var scheduledWake: Date??
     var scheduledWeatherCheck: Date??
     /// The `watch` connections: an unlock they hear of is delivered.
@@ -134,6 +135,7 @@ public struct Engine: Sendable {
         case let .receiver(source, now):
             effects = handleReceiver(source, now: now)
         case let .tick(now):
+            effects += fixChecked(now)
             effects += latch(dueTimeLocks(now), now: now)
             effects += latchWeather(now)
             effects += rescheduleWake(now)

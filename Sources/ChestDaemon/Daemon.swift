@@ -30,6 +30,7 @@ public final class Daemon {
     var rescanBackoff = 0.0
     var wakeTimer: WakeTimer?
     var weatherTimer: WakeTimer?
+    lazy var fixTimer = WakeTimer { [sink] in sink.yield(.wake) }
     var weather: WeatherService
     var notifications: Notifications
     let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
@@ -228,7 +229,7 @@ public final class Daemon {
                 emit(event)
                 if hunt != nil, let input = tellHunt(event) { outcomes.append(input) }
             case let .send(client, event):
-                clients[client]?.send(ChestJSON.line(event))
+                clients[client]?.send(event.line(emittedAt: Date()))
             case let .notify(unlock):
                 notifications.deliver(unlock, log: log) {
                     sink.yield(.notified(unlock.id, page: unlock.page, delivered: $0))
@@ -249,6 +250,8 @@ public final class Daemon {
                 weather.fetch(at: coordinate) { sink.yield(.weatherFetched($0)) }
             case let .weatherCheck(at):
                 weatherTimer?.aim(at: at?.timeIntervalSince1970)
+            case let .fixCheck(at):
+                aimFixCheck(at)
             case let .checkPIN(id, pin, hashes):
                 sealWorker?.check(id, pin: pin, hashes: hashes)
             case let .deriveKey(request):
@@ -273,7 +276,7 @@ public final class Daemon {
         default: break
         }
         guard !engine.subscribers.isEmpty else { return }
-        let line = ChestJSON.line(event)
+        let line = event.line(emittedAt: Date())
         for client in engine.subscribers { clients[client]?.send(line) }
     }
 
