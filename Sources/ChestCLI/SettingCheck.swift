@@ -37,19 +37,4 @@ enum SettingCheck {
         guard let number = Double(text), number.isFinite else { return false }
         return number > 0 && number <= limit
     }
-
-    /// The value in effect when a key is not set.
-    static func defaultValue(_ key: String, _ settings: Settings) -> String {
-        switch key {
-        case "name": settings.senderName
-        case "chest": settings.chestDirectory
-        case "socket": settings.socketPath
-        case "gpsd": "localhost:2947"
-        case "weather.url": "the provider's own"
-        case "weather.maxAgeMinutes": "30"
-        case "hook.timeoutSeconds": "10"
-        case "notify": "true"
-        default: "(none)"
-        }
-    }
 }

@@ -41,5 +41,7 @@ extension Engine {
         /// Read the settings file again, swap what the adapters take from it, rescan the chest, and answer with
         /// `.settingsRead` (for a client's `reload`, or SIGHUP's with none).
         case readSettings(ClientID?)
+        /// Tell which settings the daemon runs with, for the client's `config`, and answer with `.settingsDescribed`.
+        case describeSettings(ClientID)
     }
 }

@@ -15,6 +15,8 @@ public struct Engine: Sendable {
         case request(ClientID, ControlRequest, Now)
         /// The settings file read again: what a reload tells its client, and the settings the engine applies.
         case settingsRead(ClientID?, SettingsReading)
+        /// The daemon's answer to `.describeSettings`.
+        case settingsDescribed(ClientID, EffectiveSettings)
         /// A control connection closed.
         case clientGone(ClientID)
         case fix(Fix, Now)
@@ -171,6 +173,8 @@ public struct Engine: Sendable {
         case let .settingsRead(client, reading):
             if let maxAge = reading.weatherMaximumAge { weatherSchedule.maxAge = maxAge }
             effects = client.map { [.reply($0, .notes(reading.notes))] } ?? []
+        case let .settingsDescribed(client, settings):
+            effects = [.reply(client, .settings(settings))]
         case let .attemptsRestored(ledger):
             seal.ledger = ledger
         case let .attemptsRecorded(id, failure, now):

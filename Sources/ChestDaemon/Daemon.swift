@@ -244,6 +244,7 @@ public final class Daemon {
                 outcomes.append(importArrival(path, for: client))
             case let .readSettings(client):
                 outcomes.append(.settingsRead(client, readSettings()))
+            case let .describeSettings(client): outcomes.append(.settingsDescribed(client, settings.effective))
             case let .wake(at):
                 wakeTimer?.aim(at: at?.timeIntervalSince1970)
             case let .fetchWeather(coordinate):
