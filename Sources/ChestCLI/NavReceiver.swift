@@ -40,7 +40,9 @@ struct NavReceiver: Equatable {
             if let trust = fix.trust { details.append("trust \(trust.level.rawValue)") }
             if let age = fix.ageSeconds, age > Fix.maximumAge { details.append("last report \(Int(age)) s ago") }
         }
-        if !state.hasFix, let age = state.lastPositionAgeSeconds, age > Fix.maximumAge {
+        // The last position's age, when it says more than the last report's (reports without a position came after).
+        if !state.hasFix, let age = state.lastPositionAgeSeconds, age > Fix.maximumAge,
+           abs(age - (fix?.ageSeconds ?? 0)) >= 1 {
             details.append("last position \(Int(age)) s ago")
         }
         guard !state.hasFix, let cause = state.cause else {

@@ -73,7 +73,8 @@ enum NavScreen {
 
     /// The picked goal, large: its name, and for a place the arrow, distance, bearing and arrival.
     private static func targetLines(_ goal: NavGoal, heading: Double?) -> [String] {
-        var lines = [bold + "▶ \(goal.name)" + plain + (goal.kind == .place ? "  \(goal.owner)" : "  (\(goal.kind.rawValue))")]
+        let owner = goal.name == goal.owner ? "" : "  " + goal.owner
+        var lines = [bold + "▶ \(goal.name)" + plain + "  (\(goal.kind.rawValue))" + owner]
         var second = "    "
         if let bearing = goal.bearing {
             second += arrow(bearing, heading: heading) + "  "
