@@ -84,7 +84,7 @@ struct ConfigCommand: ChestCommand {
         }
         let differences = local.settings.filter { $0.value != shown[$0.key]?.value }
         if !differences.isEmpty {
-            print("this shell would use otherwise (chest config reloads chestd; chest, socket and gpsd need a restart):")
+            print("this shell's own settings differ (chestd keeps its command line and environment until it restarts):")
             for setting in differences {
                 print("  \(Output.pad(setting.key, 22)) \(Output.pad(setting.value, width)) \(setting.origin)")
             }
