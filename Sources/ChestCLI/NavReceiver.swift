@@ -38,7 +38,10 @@ struct NavReceiver: Equatable {
             if let eph = fix.eph { details.append("eph ±\(Int(eph.rounded())) m") }
             if let epv = fix.epv { details.append("epv ±\(Int(epv.rounded())) m") }
             if let trust = fix.trust { details.append("trust \(trust.level.rawValue)") }
-            if let age = fix.ageSeconds, age > Fix.maximumAge { details.append("last report \(Int(age)) s ago") }
+            // A silent receiver's reason already says how long.
+            if let age = fix.ageSeconds, age > Fix.maximumAge, state.cause != .silent {
+                details.append("last report \(Int(age)) s ago")
+            }
         }
         // The last position's age, when it says more than the last report's (reports without a position came after).
         if !state.hasFix, let age = state.lastPositionAgeSeconds, age > Fix.maximumAge,

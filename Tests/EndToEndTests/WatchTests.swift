@@ -22,14 +22,8 @@ struct WatchTests {
         let epochs = (0..<4).map { epoch($0) } + (4..<8).map { epoch($0, fix: false) } + (8..<12).map { epoch($0) }
         let feeder = try PTYFeeder(epochs: epochs, interval: 1, paused: true)
         defer { feeder.stop() }
-        let port = LoopbackPort.free()
-        let gpsd = try GPSDaemon(port: port, device: feeder.devicePath)
+        let gpsd = try world.startDaemon(readingFrom: feeder)
         defer { gpsd.stop() }
-        world.gpsd = "127.0.0.1:\(port)"
-        try world.startDaemon()
-        try world.waitUntil("chestd is connected to gpsd", timeout: 20) {
-            (try world.status()["gpsd"] as? [String: Any])?["connected"] as? Bool == true
-        }
         let words = world.root + "/watch.txt", json = world.root + "/watch.json", errors = world.root + "/watch.err"
         let watchers = [
             try world.spawnClient(["watch", "--utc", "--timeout", "90"], stdout: words, stderr: errors),
@@ -70,7 +64,7 @@ struct WatchTests {
         #expect(text.contains("fixFound   2D fix  47.376900 N  8.541700 E") || text.contains("fixFound   3D fix  47.376900 N"), "\(text)")
         #expect(text.contains("fixLost    the receiver has no fix: it needs a view of the open sky"), "\(text)")
         #expect(text.contains("fixLost    no report from the receiver for 5 s"), "\(text)")
-        #expect(text.contains("gpsd       gpsd at 127.0.0.1:\(port) is gone: gpsd closed the connection; chestd keeps trying"), "\(text)")
+        #expect(text.contains("gpsd       gpsd at \(world.gpsd) is gone: gpsd closed the connection; chestd keeps trying"), "\(text)")
         print("chest watch --utc:\n\(text)")
     }
 }
