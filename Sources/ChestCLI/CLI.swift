@@ -30,6 +30,8 @@ public enum CLI {
         }
         do {
             let settings = try Settings(configPath: chest.configPath, flags: chest.flags)
+            // `chest config` shows them with the rest, and is how they are fixed.
+            if !(command is ConfigCommand) { for problem in settings.invalid { printError("chest: \(problem); the default holds") } }
             try command.run(settings: settings)
             return 0
         } catch let error as UsageError {

@@ -1,5 +1,6 @@
 import ChestArguments
 import ChestCore
+import ChestIO
 
 /// `chest` itself: the global options before the command, and the commands.
 struct Chest: ParsableCommand {
@@ -30,13 +31,13 @@ struct Chest: ParsableCommand {
     /// The IDs of both chests from the running chestd, one a line, for completion; nothing when it is not running.
     static let listIDs = #"for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p'"#
 
-    var flags: [String: String] = [:]
+    var flags: [SettingKey: String] = [:]
     var configPath: String?
     var version: Bool
     var completionShell: CompletionScript.Shell?
 
     init(_ values: ParsedValues) throws(UsageError) {
-        for key in ["socket", "chest"] { flags[key] = values.value("--" + key) }
+        for key in [SettingKey.socket, .chest] { flags[key] = values.value("--" + key.rawValue) }
         configPath = values.value("--config")
         version = values.flag("--version")
         completionShell = try values.value("--generate-completion-script", "--generate-completion-script wants bash, zsh or fish") {

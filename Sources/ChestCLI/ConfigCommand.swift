@@ -9,9 +9,9 @@ struct ConfigCommand: ChestCommand {
     static let abstract = "show or change settings"
     static let synopses = ["[KEY [VALUE]]", "--unset KEY"]
     static let parameters: [Parameter] = [
-        .positional("KEY", arity: .optional, help: "a setting", completion: .words(Settings.known.map(\.key))),
+        .positional("KEY", arity: .optional, help: "a setting", completion: .words(SettingKey.allCases.map(\.rawValue))),
         .positional("VALUE", arity: .optional, help: "its new value"),
-        .option("--unset", value: "KEY", help: "remove a setting", completion: .words(Settings.known.map(\.key))),
+        .option("--unset", value: "KEY", help: "remove a setting", completion: .words(SettingKey.allCases.map(\.rawValue))),
     ]
     static let discussion = """
         Without arguments, every setting with its value and where it comes from (command line, environment, \
@@ -20,7 +20,7 @@ struct ConfigCommand: ChestCommand {
         this shell would use differently. A new value is checked first, and a running chestd is asked to reload.
 
         settings:
-        """ + "\n" + Settings.known.map { "  \(Output.pad($0.key, 22)) \($0.help)" }.joined(separator: "\n")
+        """ + "\n" + SettingKey.allCases.map { "  \(Output.pad($0.rawValue, 22)) \($0.help)" }.joined(separator: "\n")
 
     var action: ConfigAction
 
@@ -30,10 +30,11 @@ struct ConfigCommand: ChestCommand {
             if let extra = key { throw UsageError("config: unexpected \"\(extra)\" after --unset \(unset)") }
             action = .unset(try Self.knownKey(unset))
         } else if let key, let value {
-            if let problem = SettingCheck.problem(try Self.knownKey(key), value) {
+            let known = try Self.knownKey(key)
+            if let problem = known.problem(value) {
                 throw UsageError("config: \(problem), not \"\(value)\"")
             }
-            action = .set(key, value)
+            action = .set(known, value)
         } else if let key {
             action = .get(try Self.knownKey(key))
         } else {
@@ -41,11 +42,12 @@ struct ConfigCommand: ChestCommand {
         }
     }
 
-    private static func knownKey(_ key: String) throws(UsageError) -> String {
-        guard Settings.known.contains(where: { $0.key == key }) else {
-            throw UsageError("unknown setting \"\(key)\"; the settings are \(Settings.known.map(\.key).joined(separator: ", "))")
+    private static func knownKey(_ key: String) throws(UsageError) -> SettingKey {
+        do {
+            return try SettingKey.named(key)
+        } catch {
+            throw UsageError(error.description)
         }
-        return key
     }
 
     func run(settings: Settings) throws {
@@ -53,14 +55,14 @@ struct ConfigCommand: ChestCommand {
         case .show:
             show(settings)
         case let .get(key):
-            guard let value = settings.values[key] else { throw ChestError("\(key) is not set") }
+            guard let value = settings.values[key] else { throw ChestError("\(key.rawValue) is not set") }
             print(value)
         case let .set(key, value):
             try Settings.store(key, value, at: settings.configPath)
-            print("\(key) set; \(Self.reload(settings))")
+            print("\(key.rawValue) set; \(Self.reload(settings))")
         case let .unset(key):
             try Settings.store(key, nil, at: settings.configPath)
-            print("\(key) unset; \(Self.reload(settings))")
+            print("\(key.rawValue) unset; \(Self.reload(settings))")
         }
     }
 
@@ -89,6 +91,10 @@ struct ConfigCommand: ChestCommand {
                 print("  \(Output.pad(setting.key, 22)) \(Output.pad(setting.value, width)) \(setting.origin)")
             }
         }
+        for problem in settings.invalid { print("not used: \(problem)") }
+        if !settings.unknownKeys.isEmpty {
+            print("ignored (unknown to this chest): \(settings.unknownKeys.joined(separator: ", "))")
+        }
         do {
             if let identity = try Identity.load(at: settings.identityPath) {
                 print("identity: \(settings.identityPath) (public key \(identity.publicKeyBase64))")
@@ -115,7 +121,7 @@ struct ConfigCommand: ChestCommand {
 
 enum ConfigAction: Equatable {
     case show
-    case get(String)
-    case set(String, String)
-    case unset(String)
+    case get(SettingKey)
+    case set(SettingKey, String)
+    case unset(SettingKey)
 }

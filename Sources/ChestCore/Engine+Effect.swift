@@ -43,5 +43,7 @@ extension Engine {
         case readSettings(ClientID?)
         /// Tell which settings the daemon runs with, for the client's `config`, and answer with `.settingsDescribed`.
         case describeSettings(ClientID)
+        /// Ask the hunt's link (Engine+Hunt.swift); outcomes come back as `.hunt` inputs.
+        case hunt(HuntAction)
     }
 }

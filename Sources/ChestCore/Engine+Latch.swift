@@ -57,7 +57,7 @@ extension Engine {
             var announce: [Effect] = []
             for page in opened where page.set != nil {
                 let unlock = Unlock(stored.message, page)
-                announce += [.emit(.unlocked(unlock)), .notify(unlock)]
+                announce += [.emit(.unlocked(unlock)), .notify(unlock)] + huntReceipt(stored, page)
             }
             // A watcher heard of it: delivered, recorded after the event so a crash in between repeats it.
             if !subscribers.isEmpty { announce += markDelivered(id, pages: opened.map(\.page)) }

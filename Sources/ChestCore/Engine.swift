@@ -50,10 +50,8 @@ public struct Engine: Sendable {
         case deletedRestored([DeletedMessage])
         /// The daemon wrote `.recordAttempts` durably, or `failure` says why it could not.
         case attemptsRecorded(MessageID, failure: String?, Now)
-        /// The hunt link's state changed (connected, outbox, ignored messages), for `status`; nil when none.
-        case hunt(HuntLinkStatus?)
-        /// The hunt's organiser released this key (the daemon checked their signature): base64 of 32 bytes.
-        case released(name: String, key: String, Now)
+        /// What the hunt's link read or heard (Engine+Hunt.swift).
+        case hunt(HuntNews, Now)
     }
 
     public internal(set) var entries: [MessageID: StoredMessage] = [:]
@@ -95,8 +93,8 @@ public struct Engine: Sendable {
     var seal = SealBook()
     /// Proof keys of pages whose key was recovered, until the page opens (Engine+Proof.swift).
     var proofKeys: [PageLink: String] = [:]
-    /// The hunt link, as the daemon last reported it.
-    public internal(set) var hunt: HuntLinkStatus?
+    /// The hunt this chest plays in: link, session, receipts owed, releases (Engine+Hunt.swift).
+    var huntBook = HuntBook()
 
     /// Location and altitude locks need this many consecutive qualified fixes (docs/DESIGN.md "Lock rules").
     public static let confirmations = 3
@@ -112,6 +110,7 @@ public struct Engine: Sendable {
             effects = refused.map { .reject(path: $0.path, reason: $0.reason) }
             for stored in messages { effects += add(stored, announce: false, now: now) }
             effects += undelivered.map(Effect.notify)
+            effects += huntChestLoaded()
             effects += rescheduleWake(now)
             effects += planWeather(now)
         case let .arrived(arrivals, now):
@@ -154,6 +153,8 @@ public struct Engine: Sendable {
             effects = concludePIN(id, pin: pin, matching: matching, now: now)
         case let .persistFailed(id, onDisk, reason, skipped):
             effects = Engine.answersOwed(skipped, reason: reason)
+            // A receipt not asked for is owed again: the catch-up at the next start sends it, if the page opens.
+            for case let .hunt(.postReceipt(_, _, link, _)) in skipped { huntBook.posting.remove(link) }
             guard var stored = entries[id] else { break }
             unregisterAll(stored)
             // PIN counts are the ledger's, and an attempt in flight is memory's: neither goes back with the state.
@@ -179,11 +180,10 @@ public struct Engine: Sendable {
             seal.ledger = ledger
         case let .attemptsRecorded(id, failure, now):
             effects = attemptsRecorded(id, failure: failure, now: now)
-        case let .hunt(link):
-            hunt = link
-        case let .released(name, key, _):
-            effects = released(name, key: key)
+        case let .hunt(news, now):
+            effects = huntNews(news, now: now)
         }
+        if mayChangeTeamStatus(input, effects) { effects += huntStatus() }
         return effects
     }
 

@@ -8,10 +8,10 @@ extension Daemon {
         var maximumAge: Double?
         var notes: [String] = []
         do {
-            let fresh = try Settings(configPath: settings.configPath, flags: settings.flags)
-            let restartKeys = ["chest", "socket", "gpsd"].filter { fresh.values[$0] != settings.values[$0] }
+            let fresh = try Settings(configPath: settings.configPath, flags: settings.flags).checked()
+            let restartKeys = SettingKey.allCases.filter { $0.needsRestart && fresh.values[$0] != settings.values[$0] }
             if !restartKeys.isEmpty {
-                notes.append("\(restartKeys.joined(separator: ", ")) take effect when chestd restarts")
+                notes.append("\(restartKeys.map(\.rawValue).joined(separator: ", ")) take effect when chestd restarts")
             }
             settings = fresh
             notifications = Notifications(settings: fresh)
@@ -22,7 +22,7 @@ extension Daemon {
             log.error("cannot reload the settings: \(error); keeping the old ones")
             notes.append("cannot read the settings: \(error); chestd keeps the old ones")
         }
-        reloadHunt()
+        readHunt()
         rescanInbox()
         return SettingsReading(notes: notes, weatherMaximumAge: maximumAge)
     }

@@ -41,8 +41,8 @@ public final class Daemon {
     /// Argon2id off the loop (SealWorker.swift).
     var sealWorker: SealWorker?
     let attemptsLedger: AttemptsLedger
-    /// The hunt this chest plays in, when one was joined (HuntLink.swift).
-    var hunt: HuntLink?
+    /// The link to the hunt this chest plays in, when one was joined (HuntLink.swift).
+    let huntLink: HuntLink
 
     /// Runs chestd with these arguments (without the program name) and returns its exit status.
     /// The loop runs on the calling thread (the main thread), never on Swift's pool: it sleeps in poll(2).
@@ -57,7 +57,7 @@ public final class Daemon {
         if options.help { print(DaemonOptions.usage); return 0 }
         if options.version { print("chestd \(ChestVersion.string)"); return 0 }
         do {
-            let settings = try Settings(configPath: options.configPath, flags: options.flags)
+            let settings = try Settings(configPath: options.configPath, flags: options.flags).checked()
             let daemon = try Daemon(settings: settings, log: Log(verbose: options.verbose))
             return try daemon.run()
         } catch {
@@ -82,6 +82,7 @@ public final class Daemon {
         attemptsLedger = AttemptsLedger(chestRoot: settings.chestDirectory)
         notifications = Notifications(settings: settings)
         weather = WeatherService(settings: settings, cachePath: settings.chestDirectory + "/weather.json", log: log)
+        huntLink = HuntLink(chestRoot: settings.chestDirectory, log: log)
     }
 
     func run() throws -> Int32 {
@@ -105,10 +106,9 @@ public final class Daemon {
         sealWorker = SealWorker { sink.yield(DaemonEvent($0)) }
         defer { sealWorker?.stop() }
         feed(.attemptsRestored(attemptsLedger.loadAll()))
-        startHunt()
-        defer { hunt?.stop() }
+        readHunt()
+        defer { huntLink.stop() }
         loadChest()
-        announceHunt()
         recoverStaged()
         watchChest()
         defer { chestWatcher?.stop(); rejectedWatcher?.stop() }
@@ -227,7 +227,6 @@ public final class Daemon {
                 setAside(path, reason: reason)
             case let .emit(event):
                 emit(event)
-                if hunt != nil, let input = tellHunt(event) { outcomes.append(input) }
             case let .send(client, event):
                 clients[client]?.send(event.line(emittedAt: Date()))
             case let .notify(unlock):
@@ -251,12 +250,13 @@ public final class Daemon {
                 weather.fetch(at: coordinate) { sink.yield(.weatherFetched($0)) }
             case let .weatherCheck(at):
                 weatherTimer?.aim(at: at?.timeIntervalSince1970)
-            case let .fixCheck(at):
-                aimFixCheck(at)
+            case let .fixCheck(at): aimFixCheck(at)
             case let .checkPIN(id, pin, hashes):
                 sealWorker?.check(id, pin: pin, hashes: hashes)
             case let .deriveKey(request):
                 sealWorker?.submit(request)
+            case let .hunt(action):
+                outcomes += performHunt(action)
             case let .recordAttempts(id, attempts):
                 outcomes.append(.attemptsRecorded(id, failure: recordAttempts(id, attempts), now()))
             }
@@ -272,29 +272,12 @@ public final class Daemon {
         case let .fix(fix) where fix.mode != systemdMode:
             systemdMode = fix.mode
             updateSystemdStatus()
-        case .gpsd, .ingested, .unlocked, .deleted, .saved:
+        case .gpsd, .fixLost, .fixFound, .ingested, .unlocked, .deleted, .saved:
             updateSystemdStatus()
         default: break
         }
         guard !engine.subscribers.isEmpty else { return }
         let line = event.line(emittedAt: Date())
         for client in engine.subscribers { clients[client]?.send(line) }
-    }
-
-    /// One line for systemd's STATUS=: the fix and the counts.
-    func summary() -> String {
-        let fix = engine.lastFix.map { $0.mode.description }
-            ?? LockReason.noFix(gpsConnected: engine.gps.connected)
-        let counts = engine.status(now: now()).messages
-        return "\(fix); \(counts.locked) locked, \(counts.partial) partial, \(counts.open) open"
-    }
-
-    private func updateSystemdStatus() {
-        guard systemd.isEnabled else { return }
-        let text = summary()
-        if text != systemdStatus {
-            systemdStatus = text
-            systemd.status(text)
-        }
     }
 }

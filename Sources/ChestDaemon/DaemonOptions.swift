@@ -1,5 +1,6 @@
 import ChestArguments
 import ChestCore
+import ChestIO
 
 /// `chestd`'s command line, declared for the parser, the help and the man page's synopsis.
 struct DaemonOptions: ParsableCommand, Equatable {
@@ -21,9 +22,9 @@ struct DaemonOptions: ParsableCommand, Equatable {
         .flag("--version", help: "show the version", inUsage: false),
     ]
     /// The settings key each valued option sets.
-    static let keys = ["--chest": "chest", "--gpsd": "gpsd", "--socket": "socket", "--weather-url": "weather.url"]
+    static let keys: [String: SettingKey] = ["--chest": .chest, "--gpsd": .gpsd, "--socket": .socket, "--weather-url": .weatherURL]
 
-    var flags: [String: String] = [:]
+    var flags: [SettingKey: String] = [:]
     var configPath: String?
     var verbose = false
     var help = false
@@ -49,7 +50,7 @@ struct DaemonOptions: ParsableCommand, Equatable {
         configPath = values.value("--config")
         verbose = values.flag("--verbose")
         version = values.flag("--version")
-        if let gpsd = flags["gpsd"], !gpsd.contains(":") || gpsd.hasSuffix(":") {
+        if let gpsd = flags[.gpsd], !gpsd.contains(":") || gpsd.hasSuffix(":") {
             throw UsageError("--gpsd wants HOST:PORT, such as localhost:2947")
         }
     }

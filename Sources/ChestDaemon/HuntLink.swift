@@ -4,259 +4,247 @@ import ChestMQTT
 import ChestSeal
 import Foundation
 
-/// chestd's side of a hunt (docs/HUNTS.md): each unlock's signed receipt, an OwnTracks transition and the team's
-/// status go through a durable outbox to the broker, in order, each until the broker acknowledged it; the
-/// organiser's releases come back, checked, for the engine. Used only on the daemon's loop.
+/// chestd's adapter to a hunt (docs/HUNTS.md): the MQTT client, the durable outbox, the signatures and the files
+/// the chest keeps of the hunt. It decides nothing: the engine says what to publish and keep (`HuntAction`,
+/// Engine+Hunt.swift) and hears what the broker did (`HuntNews`). Used only on the daemon's loop.
 final class HuntLink {
-    let hunt: HuntFile
-    let team: HuntTeam
-    private let teamKey: [UInt8]
-    private let outbox: HuntOutbox
-    private let releaseFile: String
-    private let device: String
-    private let log: Log
-    private var client: MQTTClient?
-    private var gate: HuntGate
-    /// Outbox entries handed to libmosquitto, by its message ID, until the broker acknowledges them.
-    private var inFlight: [Int32: UInt64] = [:]
-    private var connected = false
-    private var problem: String?
-    /// This connection's session and the statuses published in it: `TeamStatus.id` orders them and the will.
-    private var session: UInt64 = 0
-    private var statusCount: UInt64 = 0
-    private var lastStatus: TeamStatus?
-    /// Releases the organiser published and this link checked, by name (kept in the chest, so a restart without a
-    /// broker still knows them).
-    private(set) var releases: [String: String]
-    private var ledger: HuntReceiptLedger
     private let chestRoot: String
-    /// The reader's identity: each status claims its key for the team (`ReaderClaim`), so the board credits its receipts.
+    private let log: Log
+    private var outbox: HuntOutbox?
+    private var connection: Connection?
+    /// The reader's identity: each status claims its key for the team (`ReaderClaim`), each receipt is signed with it.
     var identity: Identity?
+
+    /// A joined hunt's broker connection: the team's signing key, and what was handed to libmosquitto.
+    private struct Connection {
+        let hunt: HuntFile
+        let team: HuntTeam
+        let teamKey: [UInt8]
+        let client: MQTTClient
+        let device: String
+        var will: HuntStatusPost
+        /// Outbox entries handed to libmosquitto, by its message ID, until the broker acknowledges them.
+        var inFlight: [Int32: UInt64] = [:]
+        var connected = false
+        var problem: String?
+    }
+
+    init(chestRoot: String, log: Log) {
+        self.chestRoot = chestRoot
+        self.log = log
+    }
 
     /// Where `chest hunt join` keeps the join file.
     static func joinedPath(_ settings: Settings) -> String { settings.configDirectory + "/" + HuntFile.joinedFileName }
 
-    /// The link of the hunt joined in these settings, or nil when none was joined.
-    static func joined(settings: Settings, chestRoot: String, log: Log) throws -> HuntLink? {
-        let path = joinedPath(settings)
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        return try HuntLink(hunt: HuntFile.read(path: path), chestRoot: chestRoot, log: log)
-    }
+    private var releaseFile: String { chestRoot + "/releases.json" }
+    private var ledgerFile: String { chestRoot + "/" + HuntReceiptLedger.fileName }
 
-    init(hunt: HuntFile, chestRoot: String, log: Log) throws {
-        guard let name = hunt.team, let team = hunt.team(named: name), let secret = team.secretKey,
-              let key = Data(base64Encoded: secret), key.count == 64 else {
-            throw ChestError("the joined hunt file is not a team's join file; join again with chest hunt join FILE")
+    /// The join file in these settings and what the chest kept of its hunt, for the engine; a broken join file is
+    /// logged and counts as none.
+    func read(settings: Settings) -> HuntNews {
+        let path = Self.joinedPath(settings)
+        var file: HuntFile?
+        if FileManager.default.fileExists(atPath: path) {
+            do {
+                file = try HuntFile.read(path: path)
+                guard file?.isJoinFile == true else {
+                    throw ChestError("it is not a team's join file; join again with chest hunt join FILE")
+                }
+            } catch {
+                log.error("cannot join the hunt in \(path): \(error)")
+                file = nil
+            }
         }
-        self.hunt = hunt
-        self.team = team
-        teamKey = [UInt8](key)
-        self.log = log
-        outbox = try HuntOutbox(directory: chestRoot + "/outbox")
-        releaseFile = chestRoot + "/releases.json"
-        releases = (FileManager.default.contents(atPath: releaseFile)).flatMap {
+        guard let file else { return .joined(nil, ledger: nil, releases: [:], outbox: 0) }
+        do {
+            if outbox == nil { outbox = try HuntOutbox(directory: chestRoot + "/outbox") }
+        } catch {
+            log.error("hunt: cannot open the outbox: \(error); receipts cannot be sent")
+        }
+        let ledger = FileManager.default.contents(atPath: ledgerFile).flatMap {
+            try? ChestJSON.decoder().decode(HuntReceiptLedger.self, from: $0)
+        }
+        let releases = FileManager.default.contents(atPath: releaseFile).flatMap {
             try? JSONDecoder().decode([String: String].self, from: $0)
         } ?? [:]
-        gate = HuntGate(hunt: hunt)
-        device = Self.deviceName()
-        self.chestRoot = chestRoot
-        if let kept = HuntReceiptLedger.load(chestRoot: chestRoot, hunt: hunt.id) {
-            ledger = kept
-        } else {
-            // Joining starts now: it is the moment the catch-up counts from, so it is kept at once.
-            ledger = HuntReceiptLedger(hunt: hunt.id, since: Date(), sent: [])
-            try ledger.save(chestRoot: chestRoot)
-        }
+        return .joined(file, ledger: ledger, releases: releases, outbox: outbox?.count ?? 0)
     }
 
-    /// Puts in the outbox the receipts of unlocks since joining that never got there (a kill between saving the
-    /// page open and this link hearing of it).
-    func catchUp(_ entries: some Sequence<StoredMessage>, identity: Identity?, status: TeamStatus) {
-        for (stored, open) in ledger.owed(entries) {
-            log.notice("hunt: the receipt of \(stored.id.short) page \(open.page) was never sent; sending it now")
-            unlocked(stored.message, open: open, identity: identity, status: status)
-        }
-    }
-
-    /// Connects (in the background, retrying) and reports what happens through `events`.
-    func start(events: @escaping @Sendable (MQTTEvent) -> Void) throws {
-        let broker = hunt.brokerURL
-        var options = MQTTOptions(clientID: "chest-\(hunt.id.prefix(12))-\(team.name)-\(device)", host: broker.host,
-                                  port: broker.port, tls: broker.tls, caFile: hunt.caFile, username: team.name,
-                                  password: team.password)
-        session = newSession()
-        options.will = willMessage()
-        let client = try MQTTClient(options, onEvent: events)
-        client.subscribe(HuntTopic.releases(hunt: hunt.id))
-        self.client = client
-        client.start()
-        log.notice("hunt \"\(TerminalText.escaped(hunt.name))\": team \(team.name) on \(hunt.broker), \(outbox.count) waiting in the outbox")
-    }
-
-    /// Says the team is offline (a clean stop does not fire the will) and disconnects.
-    func stop() {
-        if connected, let client { _ = try? client.publish(willMessage()) }
-        client?.stop()
-        client = nil
-    }
-
-    // MARK: - From the broker
-
-    /// What the broker said; returns the releases to hand to the engine.
-    func handle(_ event: MQTTEvent) -> [(name: String, key: String)] {
-        switch event {
-        case .connected:
-            connected = true
-            problem = nil
-            log.info("hunt: connected to \(hunt.broker)")
-            if let lastStatus { queueStatus(lastStatus) }
-            flush()
-        case let .connectionRefused(why):
-            if problem != why { log.error("hunt: \(hunt.broker) refused team \(team.name): \(why)") }
-            connected = false
-            problem = why
-        case let .disconnected(why):
-            if connected { log.warning("hunt: lost \(hunt.broker): \(why); receipts wait in the outbox") }
-            connected = false
-            problem = why
-            inFlight.removeAll()
-            // The broker published (or will publish) this session's will: the next connection is a new session.
-            session = newSession()
-            client?.setWill(willMessage())
-        case let .delivered(mid):
-            guard let id = inFlight.removeValue(forKey: mid) else { break }
-            do {
-                try outbox.remove(id)
-            } catch {
-                log.error("hunt: cannot remove outbox entry \(id): \(error); it will be sent again (the board ignores the copy)")
+    /// Does what the engine asked; returns what it must hear back.
+    func perform(_ action: HuntAction, events: @escaping @Sendable (MQTTEvent) -> Void) -> [HuntNews] {
+        switch action {
+        case let .connect(hunt, will):
+            stop()
+            connect(hunt, will: will, events: events)
+        case .disconnect:
+            stop()
+        case let .setWill(will):
+            connection?.will = will
+            connection.map { $0.client.setWill(willMessage($0)) }
+        case let .postStatus(post):
+            guard let connection else { return [] }
+            var status = post.status
+            if let identity { status = ReaderClaim.claim(status, hunt: connection.hunt.id, team: connection.team.name, identity: identity) }
+            _ = append("the team's status") { _ in
+                (HuntTopic.status(hunt: connection.hunt.id, team: connection.team.name),
+                 sign(HuntEnvelope(hunt: connection.hunt.id, sender: connection.team.name, id: post.id, sent: Date(), status: status),
+                      connection), true)
             }
-        case let .message(topic, payload, _):
-            return release(topic: topic, payload: payload)
+            flush()
+            return [.outbox(outbox?.count ?? 0)]
+        case let .postReceipt(receipt, proofKey, link, caughtUp):
+            if caughtUp { log.notice("hunt: the receipt of \(link.message.short) page \(link.page) was never sent; sending it now") }
+            let failure = postReceipt(receipt, proofKey: proofKey, link: link)
+            flush()
+            return [.receiptPosted(link, failure: failure), .outbox(outbox?.count ?? 0)]
+        case let .keepLedger(ledger):
+            do {
+                try AtomicFile.write(try ChestJSON.encoder().encode(ledger), to: ledgerFile)
+            } catch {
+                log.error("hunt: cannot write \(ledgerFile): \(error); a restart may send a receipt twice (the board ignores the copy)")
+            }
+        case let .keepReleases(releases):
+            do {
+                try AtomicFile.write(try JSONEncoder().encode(releases), to: releaseFile)
+            } catch {
+                log.error("hunt: cannot keep the releases in the chest: \(error)")
+            }
         }
         return []
     }
 
-    private func release(topic: String, payload: Data) -> [(name: String, key: String)] {
-        let envelope: HuntEnvelope
-        do {
-            envelope = try HuntEnvelope.decode(payload)
-        } catch {
-            gate.countMalformed()
-            log.warning("hunt: ignored a malformed message on \(TerminalText.escaped(topic)): \(error)")
-            return []
-        }
-        guard case .accepted = gate.admit(envelope, topic: topic, signatureValid: HuntSigner.isValid(envelope)) else {
-            log.warning("hunt: ignored a message on \(TerminalText.escaped(topic)) that is not the organiser's")
-            return []
-        }
-        guard envelope.kind == .release, let release = envelope.release else { return [] }
-        if releases[release.name] != release.key {
-            releases[release.name] = release.key
+    /// What the broker said, for the engine; acknowledgements are the outbox's business.
+    func news(_ event: MQTTEvent) -> HuntNews? {
+        guard let current = connection else { return nil }
+        switch event {
+        case .connected:
+            connection?.connected = true
+            connection?.problem = nil
+            log.info("hunt: connected to \(current.hunt.broker)")
+            flush()
+            return .connected
+        case let .connectionRefused(why):
+            if current.problem != why { log.error("hunt: \(current.hunt.broker) refused team \(current.team.name): \(why)") }
+            connection?.connected = false
+            connection?.problem = why
+            return .refused(why)
+        case let .disconnected(why):
+            if current.connected { log.warning("hunt: lost \(current.hunt.broker): \(why); receipts wait in the outbox") }
+            connection?.connected = false
+            connection?.problem = why
+            connection?.inFlight.removeAll()
+            return .lost(why)
+        case let .delivered(mid):
+            guard let id = connection?.inFlight.removeValue(forKey: mid) else { return nil }
             do {
-                try AtomicFile.write(try JSONEncoder().encode(releases), to: releaseFile)
+                try outbox?.remove(id)
             } catch {
-                log.error("hunt: cannot keep release \(release.name) in the chest: \(error)")
+                log.error("hunt: cannot remove outbox entry \(id): \(error); it will be sent again (the board ignores the copy)")
             }
-            log.notice("hunt: the organiser released \"\(release.name)\"")
+            return .outbox(outbox?.count ?? 0)
+        case let .message(topic, payload, _):
+            do {
+                let envelope = try HuntEnvelope.decode(payload)
+                return .heard(envelope, topic: topic, signatureValid: HuntSigner.isValid(envelope))
+            } catch {
+                log.warning("hunt: ignored a malformed message on \(TerminalText.escaped(topic)): \(error)")
+                return .malformed(topic: topic)
+            }
         }
-        return [(release.name, release.key)]
     }
 
-    // MARK: - To the broker
+    /// Says the team is offline (a clean stop does not fire the will) and disconnects.
+    func stop() {
+        guard let connection else { return }
+        if connection.connected { _ = try? connection.client.publish(willMessage(connection)) }
+        connection.client.stop()
+        self.connection = nil
+    }
 
-    /// Puts an unlock's receipt and its OwnTracks transition in the outbox and sends what the broker can take.
-    func unlocked(_ message: Message, open: OpenPage, identity: Identity?, status: TeamStatus) {
-        guard let evidence = open.evidence, let signature = message.seal?.signature else { return }
-        guard let identity else {
-            log.error("hunt: no identity to sign the receipt of \(message.id.short) page \(open.page); run chest hunt join again")
+    private func connect(_ hunt: HuntFile, will: HuntStatusPost, events: @escaping @Sendable (MQTTEvent) -> Void) {
+        guard let name = hunt.team, let team = hunt.team(named: name), let secret = team.secretKey,
+              let key = Data(base64Encoded: secret), key.count == 64 else {
+            log.error("hunt: the joined hunt file is not a team's join file; join again with chest hunt join FILE")
             return
         }
-        let unsigned = UnlockReceipt(message: message.id, messageSignature: Data(signature).base64EncodedString(),
-                                     title: message.title, page: open.page, set: open.set, openedAt: open.at,
-                                     evidence: evidence, reader: "")
-        let receipt = ReceiptProof.signed(HuntEnvelope.shareable(unsigned, sharePositions: hunt.sharePositions),
-                                          proofKey: open.proofKey, identity: identity)
+        if identity == nil { log.warning("hunt: no identity to sign receipts with; run chest hunt join again") }
+        let device = Self.deviceName()
+        let broker = hunt.brokerURL
+        let options = MQTTOptions(clientID: "chest-\(hunt.id.prefix(12))-\(team.name)-\(device)", host: broker.host,
+                                  port: broker.port, tls: broker.tls, caFile: hunt.caFile, username: team.name,
+                                  password: team.password)
         do {
-            _ = try outbox.append { id in
-                (HuntTopic.receipt(hunt: hunt.id, team: team.name, id: id),
-                 sign(HuntEnvelope(hunt: hunt.id, sender: team.name, id: id, sent: Date(), receipt: receipt,
-                                   readerClaim: ReaderClaim.claim(hunt: hunt.id, team: team.name, identity: identity))), true)
-            }
-            let transition = OwnTracksTransition(receipt: receipt, huntName: hunt.name, team: team.name,
-                                                 sharePositions: hunt.sharePositions)
-            _ = try outbox.append { _ in (HuntTopic.ownTracksEvent(team: team.name, device: device), transition.bytes, false) }
-            ledger.sent.insert(HuntReceiptLedger.key(message.id, page: open.page))
-            try ledger.save(chestRoot: chestRoot)
+            let client = try MQTTClient(options, onEvent: events)
+            let connection = Connection(hunt: hunt, team: team, teamKey: [UInt8](key), client: client, device: device, will: will)
+            client.setWill(willMessage(connection))
+            client.subscribe(HuntTopic.releases(hunt: hunt.id))
+            self.connection = connection
+            client.start()
         } catch {
-            log.error("hunt: cannot put the receipt of \(message.id.short) page \(open.page) in the outbox: \(error)")
+            log.error("hunt: cannot connect to \(hunt.broker): \(error)")
+            return
         }
-        update(status)
+        log.notice("hunt \"\(TerminalText.escaped(hunt.name))\": team \(team.name) on \(hunt.broker), \(outbox?.count ?? 0) waiting in the outbox")
     }
 
-    /// Publishes the team's status when it changed (retained; newer replaces older in the outbox).
-    func update(_ status: TeamStatus) {
-        guard status != lastStatus else { return }
-        lastStatus = status
-        queueStatus(status)
-        flush()
+    /// Puts a receipt, proven and signed, and its OwnTracks transition in the outbox; returns why it could not.
+    private func postReceipt(_ receipt: UnlockReceipt, proofKey: String?, link: PageLink) -> String? {
+        guard let connection else { return "no hunt is joined" }
+        guard let identity else {
+            log.error("hunt: no identity to sign the receipt of \(link.message.short) page \(link.page); run chest hunt join again")
+            return "no identity"
+        }
+        let hunt = connection.hunt, team = connection.team.name
+        let receipt = ReceiptProof.signed(receipt, proofKey: proofKey, identity: identity)
+        let transition = OwnTracksTransition(receipt: receipt, huntName: hunt.name, team: team, sharePositions: hunt.sharePositions)
+        let what = "the receipt of \(link.message.short) page \(link.page)"
+        let posted = append(what) { id in
+            (HuntTopic.receipt(hunt: hunt.id, team: team, id: id),
+             sign(HuntEnvelope(hunt: hunt.id, sender: team, id: id, sent: Date(), receipt: receipt,
+                               readerClaim: ReaderClaim.claim(hunt: hunt.id, team: team, identity: identity)), connection), true)
+        } && append("the transition of \(link.message.short) page \(link.page)") { _ in
+            (HuntTopic.ownTracksEvent(team: team, device: connection.device), transition.bytes, false)
+        }
+        return posted ? nil : "the outbox refused \(what)"
     }
 
-    private func queueStatus(_ status: TeamStatus) {
-        var status = status
-        status.online = true
-        if let identity { status = ReaderClaim.claim(status, hunt: hunt.id, team: team.name, identity: identity) }
-        statusCount += 1
-        let id = TeamStatus.id(session: session, count: statusCount)
+    /// Appends one entry to the outbox; logs and returns false when the disk refuses.
+    private func append(_ what: String, _ make: (UInt64) throws -> (topic: String, payload: Data, retain: Bool)) -> Bool {
+        guard let outbox else { return false }
         do {
-            _ = try outbox.append { _ in
-                (HuntTopic.status(hunt: hunt.id, team: team.name),
-                 sign(HuntEnvelope(hunt: hunt.id, sender: team.name, id: id, sent: Date(), status: status)), true)
-            }
+            _ = try outbox.append(make)
+            return true
         } catch {
-            log.error("hunt: cannot put the team's status in the outbox: \(error)")
+            log.error("hunt: cannot put \(what) in the outbox: \(error)")
+            return false
         }
-    }
-
-    /// The last will: this session is over (docs/HUNTS.md "Team status").
-    private func willMessage() -> MQTTMessage {
-        let status = TeamStatus(online: false, pagesOpen: lastStatus?.pagesOpen ?? 0)
-        let envelope = HuntEnvelope(hunt: hunt.id, sender: team.name, id: TeamStatus.id(session: session, count: nil), sent: Date(),
-                                    status: status)
-        return MQTTMessage(topic: HuntTopic.status(hunt: hunt.id, team: team.name), payload: sign(envelope), qos: 1, retain: true)
     }
 
     /// Sends every outbox entry not yet in flight, oldest first, while connected.
     private func flush() {
-        guard connected, let client else { return }
-        let sending = Set(inFlight.values)
+        guard let client = connection?.client, connection?.connected == true, let outbox else { return }
+        let sending = Set(connection?.inFlight.values.map { $0 } ?? [])
         for entry in outbox.pending where !sending.contains(entry.id) {
             do {
                 let mid = try client.publish(MQTTMessage(topic: entry.topic, payload: entry.payload, qos: 1, retain: entry.retain))
-                inFlight[mid] = entry.id
+                connection?.inFlight[mid] = entry.id
             } catch {
-                problem = "\(error)"
+                connection?.problem = "\(error)"
                 break
             }
         }
     }
 
-    private func sign(_ envelope: HuntEnvelope) -> Data { HuntSigner.sign(envelope, secretKey: teamKey).bytes }
-
-    /// The fix mode the last status showed.
-    var lastFixMode: Int? { lastStatus?.fixMode }
-
-    /// For `status`.
-    var report: HuntLinkStatus {
-        HuntLinkStatus(name: hunt.name, hunt: hunt.id, team: team.name, broker: hunt.broker, connected: connected,
-                       problem: connected ? nil : problem, outbox: outbox.count,
-                       ignored: Dictionary(uniqueKeysWithValues: gate.refused.map { ($0.key.rawValue, $0.value) }),
-                       releases: releases.keys.sorted())
+    private func willMessage(_ connection: Connection) -> MQTTMessage {
+        let envelope = HuntEnvelope(hunt: connection.hunt.id, sender: connection.team.name, id: connection.will.id, sent: Date(),
+                                    status: connection.will.status)
+        return MQTTMessage(topic: HuntTopic.status(hunt: connection.hunt.id, team: connection.team.name),
+                           payload: sign(envelope, connection), qos: 1, retain: true)
     }
 
-    /// A session number above every earlier one of this device: seconds since 1970, and above the last one.
-    private func newSession() -> UInt64 {
-        statusCount = 0
-        return max(session + 1, UInt64(Date().timeIntervalSince1970))
+    private func sign(_ envelope: HuntEnvelope, _ connection: Connection) -> Data {
+        HuntSigner.sign(envelope, secretKey: connection.teamKey).bytes
     }
 
     /// This machine's name as an MQTT topic level (OwnTracks' device).

@@ -27,11 +27,9 @@ public struct OutboxEntry: Codable, Hashable, Sendable {
 /// A retained entry replaces older pending entries of the same topic once it is durable: the broker keeps only
 /// the last retained message of a topic, so sending the older ones would only be undone (a team's status).
 ///
-/// Safe to use from several threads (the MQTT client's and chestd's): every method takes one lock, so `append`'s
-/// closure must not call the outbox.
-public final class HuntOutbox: @unchecked Sendable {
+/// Used by one thread only: chestd's loop (docs/ARCHITECTURE.md "Threads").
+public final class HuntOutbox {
     public let directory: String
-    private let lock = NSLock()
     private var entries: [UInt64: OutboxEntry] = [:]
     /// The next id to hand out.
     private var nextID: UInt64
@@ -78,8 +76,6 @@ public final class HuntOutbox: @unchecked Sendable {
     /// earlier entry, when the disk refuses. Such an id was never written, so a reopened outbox may hand it out
     /// again; nothing with it can have reached the broker.
     public func append(_ make: (UInt64) throws -> (topic: String, payload: Data, retain: Bool)) throws -> OutboxEntry {
-        lock.lock()
-        defer { lock.unlock() }
         let id = nextID
         let made = try make(id)
         let entry = OutboxEntry(id: id, topic: made.topic, payload: made.payload, retain: made.retain)
@@ -92,34 +88,20 @@ public final class HuntOutbox: @unchecked Sendable {
             // The new entry is durable already: an older one that cannot be removed now is only sent first, and
             // the receiver's gate puts them in order.
             for older in entries.values where older.retain && older.topic == entry.topic && older.id < id {
-                try? removeLocked(older.id)
+                try? remove(older.id)
             }
         }
         return entry
     }
 
     /// Every entry waiting, in id order.
-    public var pending: [OutboxEntry] {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries.keys.sorted().map { entries[$0]! }
-    }
+    public var pending: [OutboxEntry] { entries.keys.sorted().map { entries[$0]! } }
 
     /// How many entries wait, without sorting them.
-    public var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries.count
-    }
+    public var count: Int { entries.count }
 
     /// Forgets an entry once the broker acknowledged it; an id not pending is no error (a replaced status).
     public func remove(_ id: UInt64) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        try removeLocked(id)
-    }
-
-    private func removeLocked(_ id: UInt64) throws {
         guard entries[id] != nil else { return }
         // Once the file is gone, only the counter remembers that this id was used.
         if id >= storedNext {

@@ -43,7 +43,7 @@ struct CommandLineTests {
     @Test func globalOptionsTakeTheirValueEitherWay() throws {
         for arguments in [["--socket", "/s", "--chest", "/c", "list"], ["--socket=/s", "--chest=/c", "list"]] {
             let chest = try Chest(ArgumentParser.parse(arguments, root: Chest.self).path[0])
-            #expect(chest.flags == ["socket": "/s", "chest": "/c"])
+            #expect(chest.flags == [.socket: "/s", .chest: "/c"])
         }
         #expect(try WatchCommand(values(["watch", "--count=3", "--timeout", "2.5"])).count == 3)
         #expect(try PinCommand(values(["pin", "7f3a", "4821", "--page=2"])).page == 2)
@@ -96,9 +96,9 @@ struct CommandLineTests {
 
     @Test func configReadsItsTwoForms() throws {
         #expect(try ConfigCommand(values(["config"])).action == .show)
-        #expect(try ConfigCommand(values(["config", "name"])).action == .get("name"))
-        #expect(try ConfigCommand(values(["config", "name", "Alice"])).action == .set("name", "Alice"))
-        #expect(try ConfigCommand(values(["config", "--unset=weather.key"])).action == .unset("weather.key"))
+        #expect(try ConfigCommand(values(["config", "name"])).action == .get(.name))
+        #expect(try ConfigCommand(values(["config", "name", "Alice"])).action == .set(.name, "Alice"))
+        #expect(try ConfigCommand(values(["config", "--unset=weather.key"])).action == .unset(.weatherKey))
         #expect(error { _ = try ConfigCommand(values(["config", "nmae"])) }?.hasPrefix(#"unknown setting "nmae""#) == true)
         #expect(error { _ = try values(["config", "a", "b", "c"]) } == "usage: chest config [KEY [VALUE]] | chest config --unset KEY")
     }
@@ -106,9 +106,9 @@ struct CommandLineTests {
     @Test func chestdTakesValuesEitherWay() throws {
         for arguments in [["--chest", "/c", "--gpsd", "h:1", "-v"], ["--chest=/c", "--gpsd=h:1", "--verbose"]] {
             let options = try DaemonOptions.parse(arguments)
-            #expect(options.flags == ["chest": "/c", "gpsd": "h:1"] && options.verbose && !options.help)
+            #expect(options.flags == [.chest: "/c", .gpsd: "h:1"] && options.verbose && !options.help)
         }
-        #expect(try DaemonOptions.parse(["--weather-url=http://x"]).flags == ["weather.url": "http://x"])
+        #expect(try DaemonOptions.parse(["--weather-url=http://x"]).flags == [.weatherURL: "http://x"])
         #expect(try DaemonOptions.parse(["-v", "-h"]).help)
         #expect(try DaemonOptions.parse(["--version"]).version)
         #expect(DaemonOptions.usage.hasPrefix("usage: chestd [--chest DIR] [--gpsd HOST:PORT]"))

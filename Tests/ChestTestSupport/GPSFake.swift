@@ -50,7 +50,7 @@ public final class GPSFake: @unchecked Sendable {
             let arguments = ["-1", "-p", "-q", "-s", "38400", "-P", String(port), "-c", String(delay),
                              "-r", #"?WATCH={"enable":true,"json":true}"#, self.log.path]
             let process = try TestProcess("/usr/bin/gpsfake", arguments, environment: ["TMPDIR": directory.path], output: output)
-            if LoopbackPort.waitUntilListening(port, timeout: 10, unless: { !process.isRunning }) {
+            if LoopbackPort.waitUntilListening(port, timeout: 30, unless: { !process.isRunning }) {
                 self.process = process
                 self.port = port
                 return

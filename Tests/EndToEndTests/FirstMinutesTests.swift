@@ -135,6 +135,24 @@ struct FirstMinutesTests {
         }
     }
 
+    @Test func aValueEditedByHandThatChestdCannotUseIsNamedNotQuietlyDropped() throws {
+        let world = ChestHarness()
+        let file = world.root + "/config-reader/chest/config.json"
+        try FileManager.default.createDirectory(atPath: world.root + "/config-reader/chest", withIntermediateDirectories: true)
+        try Data(#"{"weather.maxAgeMinutes": "half an hour", "nmae": "Reader"}"#.utf8).write(to: URL(fileURLWithPath: file))
+        let shown = try world.chest(["config"])
+        #expect(shown.stdout.contains("not used: \(file): weather.maxAgeMinutes is a number of minutes"), "\(shown.stdout)")
+        #expect(shown.stdout.contains("ignored (unknown to this chest): nmae"))
+        let listed = try world.chest(["list"])
+        #expect(listed.stderr.contains("weather.maxAgeMinutes is a number of minutes from 1 to 1440, such as 30, not \"half an hour\"; fix it with chest config weather.maxAgeMinutes VALUE; the default holds"), "\(listed.stderr)")
+        try world.startDaemon(waitForSocket: false)
+        let status = try #require(world.daemon.map { Subprocess.wait($0) })
+        world.daemon = nil
+        #expect(status == 1 && world.daemonLog.contains("chestd: \(file): weather.maxAgeMinutes"), "\(world.daemonLog)")
+        #expect(try world.chest(["config", "weather.maxAgeMinutes", "30"]).status == 0)
+        try world.startDaemon()
+    }
+
     @Test func timesReadToTheSecondAndAStoppedChestdIsExplained() throws {
         let world = ChestHarness()
         let down = try world.chest(["status"])

@@ -1,0 +1,142 @@
+import struct Foundation.Data
+import struct Foundation.Date
+
+/// The hunt this chest plays in (docs/HUNTS.md): the engine decides which receipts are owed, when the team's status
+/// is worth sending, the sessions that order statuses and wills, and which releases to keep; chestd's `HuntLink`
+/// carries it out (the MQTT client, the outbox, the signatures) and reports back as `HuntNews`.
+extension Engine {
+    /// The hunt link, for `status`: nil when no hunt is joined.
+    public var hunt: HuntLinkStatus? { huntBook.report }
+
+    mutating func huntNews(_ news: HuntNews, now: Now) -> [Effect] {
+        switch news {
+        case let .joined(file, ledger, releases, outbox):
+            return join(file, ledger: ledger, releases: releases, outbox: outbox, now: now)
+        case .connected:
+            huntBook.connected = true
+            huntBook.problem = nil
+            // A new session restates the status in force, under this session's ids.
+            return huntBook.lastStatus.map { [.hunt(.postStatus(huntBook.post($0)))] } ?? []
+        case let .refused(why):
+            huntBook.connected = false
+            huntBook.problem = why
+        case let .lost(why):
+            huntBook.connected = false
+            huntBook.problem = why
+            // The broker published (or will publish) this session's will: the next connection is a new session.
+            return newSession(now: now) + [.hunt(.setWill(huntBook.will))]
+        case let .outbox(count):
+            huntBook.outbox = count
+        case .malformed:
+            huntBook.gate?.countMalformed()
+        case let .heard(envelope, topic, signatureValid):
+            return heard(envelope, topic: topic, signatureValid: signatureValid)
+        case let .receiptPosted(link, failure):
+            huntBook.posting.remove(link)
+            guard failure == nil, var ledger = huntBook.ledger else { return [] }
+            ledger.sent.insert(HuntReceiptLedger.key(link.message, page: link.page))
+            huntBook.ledger = ledger
+            return [.hunt(.keepLedger(ledger))]
+        }
+        return []
+    }
+
+    /// A join file read (again): another hunt replaces the link; the same one changes nothing.
+    private mutating func join(_ file: HuntFile?, ledger: HuntReceiptLedger?, releases: [String: String], outbox: Int,
+                               now: Now) -> [Effect] {
+        guard file != huntBook.file else { return [] }
+        var effects: [Effect] = huntBook.isJoined ? [.hunt(.disconnect)] : []
+        var book = HuntBook()
+        book.chestLoaded = huntBook.chestLoaded
+        book.session = huntBook.session
+        huntBook = book
+        guard let file else { return effects }
+        huntBook.file = file
+        huntBook.gate = HuntGate(hunt: file)
+        huntBook.outbox = outbox
+        // Joining starts now when the chest kept no ledger of this hunt: the moment the catch-up counts from.
+        huntBook.ledger = ledger?.hunt == file.id ? ledger : HuntReceiptLedger(hunt: file.id, since: now.wall)
+        huntBook.session = max(huntBook.session, huntBook.ledger?.session ?? 0)
+        effects += newSession(now: now)
+        effects.append(.hunt(.connect(file, will: huntBook.will)))
+        for (name, key) in releases.sorted(by: { $0.key < $1.key }) {
+            huntBook.releases[name] = key
+            effects += released(name, key: key)
+        }
+        return effects + huntCatchUp() + huntStatus()
+    }
+
+    /// Begins a session above every earlier one, kept in the ledger before any status of it is sent.
+    private mutating func newSession(now: Now) -> [Effect] {
+        huntBook.newSession(now: now.wall)
+        guard var ledger = huntBook.ledger else { return [] }
+        ledger.session = huntBook.session
+        huntBook.ledger = ledger
+        return [.hunt(.keepLedger(ledger))]
+    }
+
+    /// An envelope from the broker: only the organiser's releases, believed by the gate, matter to a team.
+    private mutating func heard(_ envelope: HuntEnvelope, topic: String, signatureValid: Bool) -> [Effect] {
+        guard var gate = huntBook.gate else { return [] }
+        let verdict = gate.admit(envelope, topic: topic, signatureValid: signatureValid)
+        huntBook.gate = gate
+        guard verdict == .accepted, envelope.kind == .release, let release = envelope.release else { return [] }
+        var effects: [Effect] = []
+        if huntBook.releases[release.name] != release.key {
+            huntBook.releases[release.name] = release.key
+            effects.append(.hunt(.keepReleases(huntBook.releases)))
+        }
+        return effects + released(release.name, key: release.key)
+    }
+
+    /// The chest is loaded: the receipts owed since joining (a kill between saving a page open and putting its
+    /// receipt in the outbox), and the team's status.
+    mutating func huntChestLoaded() -> [Effect] {
+        huntBook.chestLoaded = true
+        return huntCatchUp() + huntStatus()
+    }
+
+    private mutating func huntCatchUp() -> [Effect] {
+        guard huntBook.chestLoaded, let ledger = huntBook.ledger else { return [] }
+        return ledger.owed(entries.values).flatMap { huntReceipt($0.0, $0.1, caughtUp: true) }
+    }
+
+    /// The receipt of an unlock, when the hunt is owed it and it was not asked for already.
+    mutating func huntReceipt(_ stored: StoredMessage, _ open: OpenPage, caughtUp: Bool = false) -> [Effect] {
+        guard let file = huntBook.file, let ledger = huntBook.ledger, ledger.owes(stored, open),
+              let evidence = open.evidence, let signature = stored.message.seal?.signature else { return [] }
+        let link = PageLink(message: stored.id, page: open.page)
+        guard huntBook.posting.insert(link).inserted else { return [] }
+        let receipt = UnlockReceipt(message: stored.id, messageSignature: Data(signature).base64EncodedString(),
+                                    title: stored.message.title, page: open.page, set: open.set, openedAt: open.at,
+                                    evidence: evidence, reader: "")
+        return [.hunt(.postReceipt(HuntEnvelope.shareable(receipt, sharePositions: file.sharePositions),
+                                   proofKey: open.proofKey, link: link, caughtUp: caughtUp))]
+    }
+
+    /// The team's status, when it changed since the last one sent (retained on the broker; the board shows it).
+    mutating func huntStatus() -> [Effect] {
+        guard huntBook.isJoined, huntBook.chestLoaded else { return [] }
+        let status = teamStatus
+        guard status != huntBook.lastStatus else { return [] }
+        huntBook.lastStatus = status
+        return [.hunt(.postStatus(huntBook.post(status)))]
+    }
+
+    /// Whether this input may have changed what the team's status shows; a fix only when its mode or trust did,
+    /// or it opened something, so that a fix costs no count of every page.
+    func mayChangeTeamStatus(_ input: Input, _ effects: [Effect]) -> Bool {
+        guard huntBook.isJoined else { return false }
+        guard case .fix = input else { return true }
+        let last = huntBook.lastStatus
+        return lastFix?.mode.rawValue != last?.fixMode || (lastFix == nil ? nil : trust.level) != last?.trust
+            || effects.contains { if case .persist = $0 { true } else { false } }
+    }
+
+    /// What the organiser's board shows of this team.
+    var teamStatus: TeamStatus {
+        let pages = entries.values.reduce(0) { $0 + $1.state.openPages.count { $0.set != nil } }
+        return TeamStatus(online: true, pagesOpen: pages, trust: lastFix == nil ? nil : trust.level,
+                          fixMode: lastFix?.mode.rawValue)
+    }
+}

@@ -1,0 +1,32 @@
+/// What the engine asks of the hunt's adapter (docs/HUNTS.md): the adapter owns the MQTT client, the durable
+/// outbox and the signing keys, and decides nothing.
+public enum HuntAction: Hashable, Sendable {
+    /// Connect to this hunt's broker (after stopping any earlier link), leaving `will` as the session's last will,
+    /// subscribed to the organiser's releases.
+    case connect(HuntFile, will: HuntStatusPost)
+    /// Say the team is offline (the current will) and close the link: the join file went or changed.
+    case disconnect
+    /// The last will of the next connection: a new session.
+    case setWill(HuntStatusPost)
+    /// Put the team's status in the outbox, claimed by the reader's key and signed, and send what can be sent.
+    case postStatus(HuntStatusPost)
+    /// Put an unlock's receipt, proven with `proofKey` and signed, and its OwnTracks transition in the outbox, and
+    /// answer with `HuntNews.receiptPosted`; `caughtUp` when it is owed from before this start (a kill between
+    /// the unlock and the outbox).
+    case postReceipt(UnlockReceipt, proofKey: String?, link: PageLink, caughtUp: Bool = false)
+    /// Write the ledger of receipts in the outbox to the chest.
+    case keepLedger(HuntReceiptLedger)
+    /// Write the releases heard to the chest, so a restart without a broker still knows them.
+    case keepReleases([String: String])
+}
+
+/// A team status with the envelope id that orders it (`TeamStatus.id`).
+public struct HuntStatusPost: Hashable, Sendable {
+    public var status: TeamStatus
+    public var id: UInt64
+
+    public init(_ status: TeamStatus, id: UInt64) {
+        self.status = status
+        self.id = id
+    }
+}

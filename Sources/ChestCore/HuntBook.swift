@@ -1,0 +1,53 @@
+import struct Foundation.Date
+
+/// The engine's memory of the hunt this chest plays in (docs/HUNTS.md "Joining a hunt"), as `SealBook` is for
+/// seals: the broker link's state, the session and its statuses, the receipts owed and the releases heard.
+struct HuntBook: Sendable {
+    var file: HuntFile?
+    var ledger: HuntReceiptLedger?
+    var gate: HuntGate?
+    var connected = false
+    var problem: String?
+    var outbox = 0
+    /// This connection's session and the statuses published in it: `TeamStatus.id` orders them and the will.
+    var session: UInt64 = 0
+    var statusCount: UInt64 = 0
+    /// The last status put in the outbox (as the engine computed it, before the adapter claims it).
+    var lastStatus: TeamStatus?
+    /// Receipts asked of the adapter and not yet answered: neither the catch-up nor a second unlock asks again.
+    var posting: Set<PageLink> = []
+    /// Releases the organiser published and the gate believed, by name.
+    var releases: [String: String] = [:]
+    /// Receipts and statuses wait for the chest to be loaded: before, every page would look closed.
+    var chestLoaded = false
+
+    var isJoined: Bool { file != nil }
+
+    /// Starts a new session: above every earlier one of this device (seconds since 1970, and above the last one).
+    mutating func newSession(now: Date) {
+        statusCount = 0
+        session = max(session + 1, UInt64(max(0, now.timeIntervalSince1970)))
+    }
+
+    /// The next status of this session, with its id.
+    mutating func post(_ status: TeamStatus) -> HuntStatusPost {
+        var status = status
+        status.online = true
+        statusCount += 1
+        return HuntStatusPost(status, id: TeamStatus.id(session: session, count: statusCount))
+    }
+
+    /// The last will: this session is over (docs/HUNTS.md "Team status").
+    var will: HuntStatusPost {
+        HuntStatusPost(TeamStatus(online: false, pagesOpen: lastStatus?.pagesOpen ?? 0), id: TeamStatus.id(session: session, count: nil))
+    }
+
+    /// For `status`.
+    var report: HuntLinkStatus? {
+        guard let file, let team = file.team else { return nil }
+        return HuntLinkStatus(name: file.name, hunt: file.id, team: team, broker: file.broker, connected: connected,
+                              problem: connected ? nil : problem, outbox: outbox,
+                              ignored: Dictionary(uniqueKeysWithValues: (gate?.refused ?? [:]).map { ($0.key.rawValue, $0.value) }),
+                              releases: releases.keys.sorted())
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// One setting chest and chestd know (docs/DESIGN.md "Commands and output"): its name in the config file, what it
+/// does, which values it takes and what holds when it is not set. The one place these rules live: `chest config`
+/// checks a new value with them, and the settings file is checked with them when it is read.
+public enum SettingKey: String, CaseIterable, Sendable, Comparable {
+    case name
+    case chest
+    case socket
+    case gpsd
+    case weatherKey = "weather.key"
+    case weatherURL = "weather.url"
+    case weatherMaximumAge = "weather.maxAgeMinutes"
+    case hook
+    case hookTimeout = "hook.timeoutSeconds"
+    case notify
+
+    /// What it does, for `chest config --help`.
+    public var help: String {
+        switch self {
+        case .name: "your name as sender of the messages you compose (default \"Sender\")"
+        case .chest: "the chest directory (default $XDG_DATA_HOME/chest)"
+        case .socket: "chestd's control socket (default $XDG_RUNTIME_DIR/chestd.sock)"
+        case .gpsd: "gpsd's HOST:PORT (default localhost:2947)"
+        case .weatherKey: "an OpenWeatherMap API key; without one, Open-Meteo is used"
+        case .weatherURL: "the weather provider's base URL (a mirror, or a test server)"
+        case .weatherMaximumAge: "how old a weather reading may be and still open a lock (default 30)"
+        case .hook: "a command run on each unlock, with the event as JSON on its standard input"
+        case .hookTimeout: "how long a hook may run before it is killed (default 10)"
+        case .notify: "\"false\" turns off desktop notifications"
+        }
+    }
+
+    /// A running chestd takes a new value only when it restarts.
+    public var needsRestart: Bool { [.chest, .socket, .gpsd].contains(self) }
+
+    /// Shown instead of the value (an API key is a secret).
+    public var isSecret: Bool { self == .weatherKey }
+
+    /// Why `value` is not a valid value, with the values allowed; nil when it is. A value chestd could not use is
+    /// refused rather than left to quietly turn a feature off (a negative weather age would shut every weather lock).
+    public func problem(_ value: String) -> String? {
+        switch self {
+        case .notify:
+            return ["true", "false"].contains(value) ? nil : "notify is true or false"
+        case .hookTimeout:
+            return Self.positive(value, upTo: 3600) ? nil : "hook.timeoutSeconds is a number of seconds from 0.1 to 3600, such as 10"
+        case .weatherMaximumAge:
+            return Self.positive(value, upTo: 24 * 60)
+                ? nil : "weather.maxAgeMinutes is a number of minutes from 1 to 1440, such as 30"
+        case .gpsd:
+            let parts = value.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count >= 2, !parts.dropLast().joined(separator: ":").isEmpty,
+                  let port = Int(parts.last!), (1...65535).contains(port) else {
+                return "gpsd is HOST:PORT with a port from 1 to 65535, such as localhost:2947"
+            }
+            return nil
+        case .weatherURL:
+            guard let url = URL(string: value), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                return "weather.url is an http:// or https:// URL, such as https://api.open-meteo.com"
+            }
+            return nil
+        case .name, .chest, .socket, .weatherKey:
+            return value.trimmingCharacters(in: .whitespaces).isEmpty ? "\(rawValue) cannot be empty; use --unset \(rawValue)" : nil
+        case .hook:
+            return nil
+        }
+    }
+
+    private static func positive(_ text: String, upTo limit: Double) -> Bool {
+        guard let number = Double(text), number.isFinite else { return false }
+        return number > 0 && number <= limit
+    }
+
+    /// The key named `name`, or an error that lists the keys.
+    public static func named(_ name: String) throws(ChestError) -> SettingKey {
+        guard let key = SettingKey(rawValue: name) else {
+            throw ChestError("unknown setting \"\(name)\"; the settings are \(allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return key
+    }
+
+    public static func < (a: SettingKey, b: SettingKey) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// Where a setting's value came from, in order of precedence.
+public enum SettingOrigin: Hashable, Sendable, CustomStringConvertible {
+    case flag
+    case environment(String)
+    case file
+    case unset
+
+    public var description: String {
+        switch self {
+        case .flag: "flag"
+        case let .environment(variable): "environment ($\(variable))"
+        case .file: "file"
+        case .unset: "default"
+        }
+    }
+}
