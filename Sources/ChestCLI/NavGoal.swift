@@ -34,8 +34,8 @@ struct NavGoal: Equatable {
     var owner: String { "\(TerminalText.escaped(title)) p\(page)\(set == .b ? " set B" : "")" }
 }
 
-/// What nav knows of the reader when it makes goals: the position (current or last known), altitude, speed, the
-/// weather reading and the time.
+/// What nav knows of the reader when it makes goals: the position (current or last known), altitude, speed and
+/// the time.
 struct NavContext {
     var position: Coordinate?
     /// False when the position is the last known one, not a current fix.
@@ -44,7 +44,6 @@ struct NavContext {
     var altitude: Double?
     /// Metres per second, when the reader moves.
     var speed: Double?
-    var weather: StatusReport.WeatherReport?
     var now: Date
     var timeZone: TimeZone = .current
 }
@@ -101,12 +100,15 @@ extension NavGoal {
             kind = .chain
             detail = reason
         case .weather:
+            // chestd's verdict, which knows whether its reading is recent and near enough to count.
             kind = .weather
-            let now = context.weather.map { $0.condition ?? "unknown" } ?? reason
+            var now = reason
+            if case let .weather(current, _)? = lock.reason { now = current?.rawValue ?? "unknown" }
             detail = "wants \(target?.weather?.rawValue ?? "?"), now \(now)"
         case .temperature:
             kind = .temperature
-            let now = context.weather?.temperatureC.map { String(format: "%.1f °C", $0) } ?? reason
+            var now = reason
+            if case let .temperature(current, _)? = lock.reason { now = String(format: "%.1f °C", current) }
             detail = "wants \(target?.temperature.map { "\($0) °C" } ?? "?"), now \(now)"
         case .pin:
             kind = .pin

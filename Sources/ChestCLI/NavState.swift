@@ -54,7 +54,7 @@ struct NavState {
         let fix = status?.fix
         let context = NavContext(position: lastPosition, positionIsCurrent: current && lastPosition != nil,
                                  altitude: current && fix?.mode.is3D == true ? fix?.altitudeMSL : nil,
-                                 speed: current ? speed : nil, weather: status?.weather, now: now, timeZone: timeZone)
+                                 speed: current ? speed : nil, now: now, timeZone: timeZone)
         goals = reports.flatMap { NavGoal.goals(of: $0, context) }.sorted(by: NavGoal.ordered)
     }
 

@@ -104,6 +104,18 @@ import Testing
         }
     }
 
+    @Test func weatherAndTemperatureWantedAgainstNow() {
+        var engine = Self.engine()
+        var state = NavState()
+        _ = engine.handle(.fix(Self.fix(at: 1, Self.start), Self.now(1)))
+        let reading = WeatherObservation(condition: .clear, temperatureC: 7.5, coordinate: Self.start,
+                                         observedAt: Self.t0, fetchedAt: Self.t0, provider: "open-meteo")
+        _ = engine.handle(.weatherFetched(reading, Self.now(1)))
+        Self.update(&state, engine, at: 2)
+        #expect(state.goals.first { $0.kind == .weather }?.detail == "wants snowy, now clear")
+        #expect(state.goals.first { $0.kind == .temperature }?.detail == "wants -30..0 °C, now 7.5 °C")
+    }
+
     @Test func theHeadlineNeverShowsAStaleFixAsCurrent() {
         var engine = Self.engine()
         var state = NavState()
