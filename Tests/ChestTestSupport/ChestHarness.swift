@@ -141,13 +141,15 @@ public final class ChestHarness: @unchecked Sendable {
     /// Starts `chest ARGUMENTS` in the background (`chest watch`) and returns once chestd holds a connection of
     /// it that stays open, so what happens next reaches it. `chest watch` first lists the chests, one short
     /// connection each, then keeps its subscription open: a connection still open after `held` seconds is that one.
+    /// The wait is long because a machine running several suites at once can take seconds to start a process; it
+    /// ends as soon as the connection is held.
     public func spawnClient(_ arguments: [String], environment: [String: String]? = nil, stdout: String,
                             stderr: String, held: Double = 0.3) throws -> pid_t {
         let before = connections
         let pid = try Subprocess.spawn(Self.products + "/chest", arguments, environment: environment ?? self.environment(),
                                        stdout: stdout, stderr: stderr)
         var firstSeen: [Substring: Date] = [:]
-        try waitUntil("chest \(arguments.joined(separator: " ")) holds a connection to chestd", timeout: 10) {
+        try waitUntil("chest \(arguments.joined(separator: " ")) holds a connection to chestd", timeout: 30) {
             let now = Date(), open = connections.subtracting(before)
             firstSeen = firstSeen.filter { open.contains($0.key) }
             for connection in open where firstSeen[connection] == nil { firstSeen[connection] = now }
