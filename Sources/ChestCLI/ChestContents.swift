@@ -12,12 +12,21 @@ struct ChestContents {
         var center: Coordinate
         var radius: Double
         var open: Bool
+        /// The organiser's name for the place (docs/FORMAT.md "Place labels").
+        var label: String?
+
+        /// The organiser's name, else the message's title and the page ("The hill walk p2", "… p2 B").
+        var name: String { label ?? "\(message.title) p\(page)" + (set == .b ? " B" : "") }
     }
 
     struct Opening {
         var message: Message
         var page: Int
         var at: Date
+        /// Where the reader was, by the last confirming fix of the unlock's evidence, when there is one.
+        var place: Coordinate?
+        /// The receiver's time as the page opened, when chestd trusted it.
+        var gpsTime: Date?
     }
 
     var messages: [(message: Message, state: MessageState)]
@@ -44,7 +53,7 @@ struct ChestContents {
                     page[set].compactMap { lock -> Target? in
                         guard case let .location(center, radius) = lock else { return nil }
                         return Target(message: entry.message, page: index + 1, set: set, center: center, radius: radius,
-                                      open: entry.state.isOpen(page: index + 1))
+                                      open: entry.state.isOpen(page: index + 1), label: page.labels[set])
                     }
                 }
             }
@@ -54,7 +63,12 @@ struct ChestContents {
     /// Pages opened by a lock (not open from the start), oldest first.
     var openings: [Opening] {
         messages.flatMap { entry in
-            entry.state.openPages.filter { $0.set != nil }.map { Opening(message: entry.message, page: $0.page, at: $0.at) }
+            entry.state.openPages.filter { $0.set != nil }.map { open in
+                let fix = open.evidence?.fixes.last { $0.latitude != nil && $0.longitude != nil }
+                return Opening(message: entry.message, page: open.page, at: open.at,
+                               place: fix.map { Coordinate(latitude: $0.latitude!, longitude: $0.longitude!) },
+                               gpsTime: open.evidence?.gpsTime)
+            }
         }.sorted { $0.at < $1.at }
     }
 

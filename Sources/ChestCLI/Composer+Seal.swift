@@ -29,8 +29,10 @@ extension Composer {
                 printError(String(format: "chest: sealing page %d: %d Argon2id runs, about %.0f s", number,
                                   sets.reduce(0) { $0 + $1.derivations(version: draft.format) }, seconds.rounded(.up)))
             }
-            let (page, pageKey) = PageSealer.sealed(text: draftPage.text, setA: sets[0], setB: sets[1], id: id, page: number,
+            let (sealedPage, pageKey) = PageSealer.sealed(text: draftPage.text, setA: sets[0], setB: sets[1], id: id, page: number,
                                                     version: draft.format)
+            var page = sealedPage
+            page.labels = Page.labels(setA: draftPage.setA, setB: draftPage.setB)
             releases?.record(id, title: draft.title ?? "", page: number, key: pageKey, guarded: page.protection != .sealed)
             pages.append(page)
             report.append("page \(number): " + Self.protectionSentence(page, sets: sets))
@@ -64,7 +66,7 @@ extension Composer {
                 }
                 set.locks.append(.release(name))
                 set.release = (name, key)
-            case let .visible(inner):
+            case let .visible(inner, _):
                 set.locks += try resolve([inner], fix, page: page)
             case let .pin(digits):
                 set.locks.append(.sealedPIN)

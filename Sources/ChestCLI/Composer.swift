@@ -32,8 +32,10 @@ struct Composer {
             (pages, report) = try sealedPages(draft, id: id, fix: fix)
         } else {
             for (index, draftPage) in draft.pages.enumerated() {
-                pages.append(Page(text: draftPage.text, setA: try resolve(draftPage.setA, fix, page: index + 1),
-                                  setB: try resolve(draftPage.setB, fix, page: index + 1)))
+                var page = Page(text: draftPage.text, setA: try resolve(draftPage.setA, fix, page: index + 1),
+                                setB: try resolve(draftPage.setB, fix, page: index + 1))
+                page.labels = Page.labels(setA: draftPage.setA, setB: draftPage.setB)
+                pages.append(page)
                 report.append("page \(index + 1): unsealed (format 1): the text and every point are in the file in the clear")
             }
         }
@@ -99,7 +101,7 @@ struct Composer {
         try specs.map { spec in
             switch spec {
             case let .lock(lock): return lock
-            case let .visible(inner): return try resolve([inner], fix, page: page)[0]
+            case let .visible(inner, _): return try resolve([inner], fix, page: page)[0]
             case let .pin(digits): return .pin(hash: Sealer.hashPIN(digits))
             case let .locationHere(radius):
                 guard let position = fix?.position else { throw ChestError("location=here: \(LockReason.noFix(gpsConnected: true))") }

@@ -11,9 +11,14 @@ struct ExportCommand: ChestCommand {
     static let abstract = "write the targets and the recorded track as GPX or GeoJSON"
     static let synopses = ["--gpx|--geojson [-o FILE] [QUEST]"]
     static let discussion = """
-        Writes every location lock of the chest's messages (a waypoint or Point named after the message and
-        page, with its radius) and the track chestd recorded, as GPX 1.1 or GeoJSON, to FILE or standard
-        output. Given a QUEST, writes the quest's own locations instead (docs/QUEST.md), for its organiser.
+        Writes the places a reader can be guided to: every location lock whose point is in the clear (a
+        ,visible place, or any place of a format 1 message), as a GPX 1.1 waypoint or a GeoJSON (RFC 7946)
+        Point named by the organiser's name for it (a quest's waypoint name, or compose's ,visible=NAME),
+        else by the message's title and page; its description gives the message, the page and the radius.
+        Then the track chestd recorded. To FILE or standard output. Sealed places are never exported: their
+        point is not in the file, and where a quest has it, it stays the organiser's secret. Given a QUEST,
+        writes the quest's own visible places instead, for its organiser, and says how many sealed ones it
+        left out.
         """
     static let parameters: [Parameter] = [
         .flag("--gpx", help: "write GPX 1.1"),
@@ -41,6 +46,8 @@ struct ExportCommand: ChestCommand {
     /// A named circle to export.
     struct Place {
         var name: String
+        /// "The hill walk, page 2 (set B): within 30 m".
+        var description: String
         var center: Coordinate
         var radius: Double
         var open: Bool?
@@ -50,20 +57,30 @@ struct ExportCommand: ChestCommand {
         var places: [Place] = []
         var track: [TrackLog.Point] = []
         if let quest {
-            let drafts = try Rehearsal(paths: [quest]).items.map(\.draft)
-            for draft in drafts {
+            var sealed = 0
+            for draft in try Rehearsal(paths: [quest]).items.map(\.draft) {
                 for (index, page) in draft.pages.enumerated() {
                     for (set, specs) in [(LockSetName.a, page.setA), (.b, page.setB)] {
-                        for case let .lock(.location(center, radius)) in specs {
-                            places.append(Place(name: Self.name(draft.name, page: index + 1, set: set), center: center, radius: radius))
+                        for spec in specs where spec.kind == .location {
+                            guard case let .visible(.lock(.location(center, radius)), label) = spec else {
+                                sealed += 1
+                                continue
+                            }
+                            places.append(Place(name: label ?? Self.name(draft.title, page: index + 1, set: set),
+                                                description: Self.describe(draft.title, page: index + 1, set: set, radius: radius),
+                                                center: center, radius: radius))
                         }
                     }
                 }
             }
+            if sealed > 0 {
+                printError("chest: \(sealed) sealed place\(sealed == 1 ? " is" : "s are") not exported: a sealed place stays secret (add ,visible to a lock to share its point)")
+            }
         } else {
             let contents = try ChestContents(settings: settings)
             places = contents.targets.map {
-                Place(name: Self.name($0.message.title, page: $0.page, set: $0.set), center: $0.center, radius: $0.radius, open: $0.open)
+                Place(name: $0.name, description: Self.describe($0.message.title, page: $0.page, set: $0.set, radius: $0.radius),
+                      center: $0.center, radius: $0.radius, open: $0.open)
             }
             track = contents.track.points
         }
@@ -83,9 +100,13 @@ struct ExportCommand: ChestCommand {
         "\(message) p\(page)" + (set == .b ? " B" : "")
     }
 
+    static func describe(_ message: String, page: Int, set: LockSetName, radius: Double) -> String {
+        "\(message), page \(page)" + (set == .b ? " (set B)" : "") + ": within \(String(format: "%g", radius)) m"
+    }
+
     static func gpx(_ places: [Place], _ track: [TrackLog.Point]) -> String {
         GPX(waypoints: places.map {
-            GPX.Waypoint(name: "\($0.name) (\(String(format: "%g", $0.radius)) m)", coordinate: $0.center)
+            GPX.Waypoint(name: $0.name, coordinate: $0.center, description: $0.description)
         }, track: track.map {
             GPX.TrackPoint(coordinate: $0.coordinate, elevation: $0.altitudeMSL, time: $0.time)
         }).xml(creator: "chest \(ChestVersion.string)", trackName: track.isEmpty ? nil : "chest track")
@@ -93,7 +114,7 @@ struct ExportCommand: ChestCommand {
 
     static func geojson(_ places: [Place], _ track: [TrackLog.Point]) -> String {
         var features: [[String: Any]] = places.map { place in
-            var properties: [String: Any] = ["name": place.name, "radius": place.radius]
+            var properties: [String: Any] = ["name": place.name, "description": place.description, "radius": place.radius]
             if let open = place.open { properties["open"] = open }
             return ["type": "Feature", "properties": properties,
                     "geometry": ["type": "Point", "coordinates": [place.center.longitude, place.center.latitude]]]

@@ -6,10 +6,11 @@ import Foundation
 import Glibc
 
 /// `chest simulate --gpsd`: the same rehearsal through the whole path, gpsfake replaying the track into a real
-/// gpsd and a private chestd (its own chest, socket and settings, offline weather) reading it
-/// (docs/DESIGN.md "gpsfake harness").
+/// gpsd and a private chestd (its own chest, socket and settings) reading it (docs/DESIGN.md "gpsfake harness").
+/// Its weather is the rehearsal's (`--weather`, served on loopback by `RehearsalWeatherServer`), else offline.
 struct GPSDRehearsal {
     let settings: Settings
+    var weather: Simulation.Weather?
 
     /// A page chestd opened, at chestd's own clock.
     struct Opened {
@@ -42,10 +43,12 @@ struct GPSDRehearsal {
                                 environment: ["TMPDIR": root], log: root + "/gpsfake.log")
         defer { Self.stop(gpsfake) }
         usleep(300_000)
+        let weatherServer = try weather.map(RehearsalWeatherServer.init)
+        defer { weatherServer?.stop() }
         let socket = root + "/run/chestd.sock"
         let chestd = try spawn(HelperProcess.path(of: "chestd"),
                                ["--chest", root + "/chest", "--socket", socket, "--gpsd", "127.0.0.1:\(port)",
-                                "--config", root + "/config/config.json", "--weather-url", "http://127.0.0.1:9"],
+                                "--config", root + "/config/config.json", "--weather-url", weatherServer?.url ?? "http://127.0.0.1:9"],
                                environment: ["XDG_CONFIG_HOME": root + "/config"], log: root + "/chestd.log")
         defer { Self.stop(chestd) }
         let watch = try subscribe(socket, chestd: chestd, log: root + "/chestd.log")

@@ -7,7 +7,12 @@ import Foundation
 struct ImportCommand: ChestCommand {
     static let name = "import"
     static let abstract = "add message files to the chest"
-    static let discussion = "Validates each file and adds it to the chest; prints each ID, or why it was refused."
+    static let discussion = """
+        Validates each file and adds it to the chest; prints each ID, or why it was refused. A newer version
+        of a message already in the chest, from the same sender (a quest rebuilt with compose --keep-ids),
+        replaces it: pages whose locks did not change stay open and their locks stay latched; a page whose
+        locks changed is locked again (docs/QUEST.md "Rebuilding a quest").
+        """
     static let parameters: [Parameter] = [
         .positional("FILE", arity: .oneOrMore, help: "a message file", completion: .files(extension: "locked")),
     ]
@@ -34,6 +39,7 @@ struct ImportCommand: ChestCommand {
             do {
                 let result = try CLI.client(settings).call(ControlRequest.import(path: path), expecting: ImportResult.self)
                 print(result.id)
+                if let replaced = result.replaced { printError("chest: \(file): \(replaced)") }
             } catch ControlClientError.notRunning(let socket) {
                 throw ControlClientError.notRunning(socket: socket)
             } catch {

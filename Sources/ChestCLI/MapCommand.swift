@@ -10,11 +10,15 @@ struct MapCommand: ChestCommand {
     static let abstract = "draw the recorded track, the targets and where pages opened, as SVG"
     static let synopses = ["[ID...] -o FILE.svg|FILE.png [--png]"]
     static let discussion = """
-        Draws the track chestd recorded (the last 6 hours of fixes, in the chest directory's track.txt),
-        each location lock with its radius (green once its page is open), and where each page opened, with a
-        scale bar and a north arrow; no map tiles are needed. With IDs, only those messages. -o FILE.png
-        writes a PNG (rendered by rsvg-convert, or ImageMagick's convert); -o FILE.svg writes SVG, and --png
-        also writes FILE.png beside it. Any other extension is refused.
+        Draws the track chestd recorded (the last 6 hours of fixes, in the chest directory's track.txt) with
+        its start, its end and chevrons in the direction walked; each location lock whose point is in the
+        clear with its radius (green once its page is open), named by the organiser's name for the place or
+        the message's title and page; where each page opened; a scale bar, a north arrow and a legend. No map
+        tiles are needed. Labels never overlap each other or leave the picture: one with no room is numbered
+        on the map and written out in a key under the legend. Sealed places are not drawn (their point is
+        not in the file). With IDs, only those messages. -o FILE.png writes a PNG (rendered by rsvg-convert,
+        or ImageMagick's convert); -o FILE.svg writes SVG, and --png also writes FILE.png beside it. Any
+        other extension is refused.
         """
     static let parameters: [Parameter] = [
         .positional("ID", arity: Arity(0, .max), help: "messages to draw (default: every message)", completion: .shellCommand(Chest.listIDs)),
@@ -40,16 +44,17 @@ struct MapCommand: ChestCommand {
         let contents = try ChestContents(settings: settings, prefixes: ids)
         var drawing = MapDrawing()
         drawing.track = contents.track.points.map(\.coordinate)
-        drawing.circles = contents.targets.map {
-            .init(center: $0.center, radius: $0.radius, label: "\($0.message.title) p\($0.page)\($0.set == .b ? " B" : "")", open: $0.open)
-        }
+        drawing.circles = contents.targets.map { .init(center: $0.center, radius: $0.radius, label: $0.name, open: $0.open) }
+        // Where a page opened: the unlock's own last fix, else the track where the receiver's (or the clock's) time was.
         drawing.marks = contents.openings.compactMap { opening in
-            contents.position(at: opening.at).map {
-                .init(at: $0, label: "\(opening.message.title) p\(opening.page) opened \(LockReason.format(opening.at, .current))")
+            (opening.place ?? contents.position(at: opening.gpsTime ?? opening.at)).map {
+                .init(at: $0, label: "\(opening.message.title) p\(opening.page) opened \(LockReason.clock(opening.at, .current))")
             }
         }
         if let first = contents.track.points.first, let last = contents.track.points.last {
             drawing.title = "chest map · track \(LockReason.format(first.time, .current)) to \(LockReason.format(last.time, .current))"
+            drawing.startLabel = "start \(LockReason.clock(first.time, .current))"
+            drawing.endLabel = "end \(LockReason.clock(last.time, .current))"
         }
         let wantsPNG = output.lowercased().hasSuffix(".png")
         // A PNG is rendered from the SVG, written beside it first and removed after.

@@ -1,8 +1,10 @@
 import ChestCore
 import Foundation
 
-/// A map as SVG, without tiles: the track, the targets with their radius, where pages opened, a scale bar and a
-/// north arrow, on a local equirectangular projection (exact enough over a few kilometres).
+/// A map as SVG, without tiles: the track with its start, end and direction, the targets with their radius and
+/// name, where pages opened, a scale bar, a north arrow and a legend. Labels are laid out by `MapLabelLayout` so
+/// that none overlaps another or leaves the picture; those that find no place are numbered and listed in a key
+/// under the legend.
 struct MapDrawing {
     struct Circle {
         var center: Coordinate
@@ -17,88 +19,98 @@ struct MapDrawing {
     }
 
     var track: [Coordinate] = []
+    /// Said next to the track's ends ("start 09:00", "end 10:12").
+    var startLabel = "start"
+    var endLabel = "end"
     var circles: [Circle] = []
     var marks: [Mark] = []
     var title = "chest map"
 
-    static let width = 800.0, height = 600.0, margin = 50.0
-    static let trackColour = "#d62728", targetColour = "#1f77b4", openColour = "#2ca02c"
+    static let width = 1000.0
+    static let frame = MapLabelLayout.Box(x: 16, y: 44, width: 968, height: 560)
+    static let legendTop = 614.0, legendHeight = 40.0, keyLine = 16.0, keyColumns = 3, keyLimit = 60
+    static let trackColour = "#d62728", arrowColour = "#7a0f10", targetColour = "#1f77b4", openColour = "#2ca02c",
+               markColour = "#ff7f0e", textColour = "#222222"
+    static let labelSize = 12.0
+    /// Labels longer than this are cut with an ellipsis.
+    static let labelLength = 48
 
     var svg: String {
         let points = track + circles.flatMap { circle in
             [0.0, 90, 180, 270].map { circle.center.moved(metres: circle.radius, bearing: $0) }
         } + marks.map(\.at)
-        guard let first = points.first else { return Self.empty(title) }
-        let latitude0 = points.map(\.latitude).reduce(0, +) / Double(points.count)
-        let metresPerDegree = Coordinate.earthRadius * .pi / 180
-        let cosine = cos(latitude0 * .pi / 180)
-        func metres(_ c: Coordinate) -> (Double, Double) {
-            ((c.longitude - first.longitude) * metresPerDegree * cosine, (c.latitude - first.latitude) * metresPerDegree)
-        }
-        let xy = points.map(metres)
-        let minX = xy.map(\.0).min()!, maxX = xy.map(\.0).max()!, minY = xy.map(\.1).min()!, maxY = xy.map(\.1).max()!
-        let span = max(maxX - minX, maxY - minY, 50)
-        let scale = min(Self.width, Self.height) / span * (1 - 2 * Self.margin / min(Self.width, Self.height))
-        let offsetX = (Self.width - (maxX - minX) * scale) / 2, offsetY = (Self.height - (maxY - minY) * scale) / 2
-        func screen(_ c: Coordinate) -> (Double, Double) {
-            let (x, y) = metres(c)
-            return (offsetX + (x - minX) * scale, Self.height - offsetY - (y - minY) * scale)
-        }
-        func f(_ value: Double) -> String { String(format: "%.1f", value) }
+        guard let projection = MapProjection(fitting: points, into: Self.frame, margin: 48) else { return Self.empty(title) }
         var body: [String] = [
             ##"<rect width="100%" height="100%" fill="#ffffff"/>"##,
-            ##"<text x="20" y="30" font-family="sans-serif" font-size="18">\##(escape(title))</text>"##,
+            ##"<rect x="\##(f(Self.frame.x))" y="\##(f(Self.frame.y))" width="\##(f(Self.frame.width))" height="\##(f(Self.frame.height))" fill="#fbfaf6" stroke="#999999"/>"##,
+            ##"<text x="16" y="30" font-family="sans-serif" font-size="18" fill="\##(Self.textColour)">\##(escape(title))</text>"##,
         ]
-        for circle in circles {
-            let (x, y) = screen(circle.center)
-            let colour = circle.open ? Self.openColour : Self.targetColour
-            body.append(##"<circle cx="\##(f(x))" cy="\##(f(y))" r="\##(f(max(circle.radius * scale, 2)))" fill="\##(colour)" fill-opacity="0.15" stroke="\##(colour)" stroke-width="2"/>"##)
-            body.append(##"<text x="\##(f(x + 6))" y="\##(f(y - 6))" font-family="sans-serif" font-size="12" fill="\##(colour)">\##(escape(circle.label))</text>"##)
+        var obstacles = [northArrowBox, scaleBarBox]
+        var requests: [MapLabelLayout.Request] = []
+        func request(_ x: Double, _ y: Double, _ text: String) {
+            let cut = text.count > Self.labelLength ? String(text.prefix(Self.labelLength - 1)) + "…" : text
+            requests.append(MapLabelLayout.Request(x: x, y: y, text: cut, fontSize: Self.labelSize))
         }
-        if track.count > 1 {
-            let path = track.map { let (x, y) = screen($0); return "\(f(x)),\(f(y))" }.joined(separator: " ")
+        for circle in circles {
+            let (x, y) = projection.point(circle.center)
+            let colour = circle.open ? Self.openColour : Self.targetColour
+            body.append(##"<circle cx="\##(f(x))" cy="\##(f(y))" r="\##(f(max(circle.radius * projection.scale, 3)))" fill="\##(colour)" fill-opacity="0.15" stroke="\##(colour)" stroke-width="2"/>"##)
+            body.append(##"<circle cx="\##(f(x))" cy="\##(f(y))" r="3" fill="\##(colour)"/>"##)
+            obstacles.append(.init(x: x - 4, y: y - 4, width: 8, height: 8))
+        }
+        let screen = track.map(projection.point)
+        if screen.count > 1 {
+            let path = screen.map { "\(f($0.x)),\(f($0.y))" }.joined(separator: " ")
             body.append(##"<polyline points="\##(path)" fill="none" stroke="\##(Self.trackColour)" stroke-width="4" stroke-linejoin="round" stroke-linecap="round"/>"##)
+            body += Self.arrows(along: screen)
+        }
+        if let start = screen.first, let end = screen.last {
+            body.append(Self.startMarker(start.x, start.y))
+            obstacles.append(.init(x: start.x - 8, y: start.y - 8, width: 16, height: 16))
+            if screen.count > 1 {
+                body.append(Self.endMarker(end.x, end.y))
+                obstacles.append(.init(x: end.x - 7, y: end.y - 7, width: 14, height: 14))
+            }
         }
         for mark in marks {
-            let (x, y) = screen(mark.at)
-            body.append(##"<circle cx="\##(f(x))" cy="\##(f(y))" r="6" fill="\##(Self.openColour)" stroke="#000000" stroke-width="1"/>"##)
-            body.append(##"<text x="\##(f(x + 9))" y="\##(f(y + 4))" font-family="sans-serif" font-size="12">\##(escape(mark.label))</text>"##)
+            let (x, y) = projection.point(mark.at)
+            body.append(Self.openingMarker(x, y))
+            obstacles.append(.init(x: x - 7, y: y - 7, width: 14, height: 14))
         }
-        body += scaleBar(scale) + northArrow()
+        // Ends of the track first: they orient the reader; then targets, then openings.
+        if let start = screen.first { request(start.x, start.y, startLabel) }
+        if screen.count > 1, let end = screen.last { request(end.x, end.y, endLabel) }
+        for circle in circles { let (x, y) = projection.point(circle.center); request(x, y, circle.label) }
+        for mark in marks { let (x, y) = projection.point(mark.at); request(x, y, mark.label) }
+
+        let layout = MapLabelLayout(frame: Self.frame.inset(2), obstacles: obstacles)
+        let (placed, leftOut) = layout.place(requests)
+        // A label with no room is numbered on the map, where a number fits, and written out in the key.
+        let numbers = MapLabelLayout(frame: Self.frame.inset(2), obstacles: obstacles + placed.map(\.box))
+            .place(leftOut.enumerated().map { number, index in
+                MapLabelLayout.Request(x: requests[index].x, y: requests[index].y, text: "\(number + 1)", fontSize: 11)
+            }).placed
+        let labels = placed.flatMap { Self.labelElements($0, anchor: requests[$0.index]) }
+            + numbers.flatMap { Self.labelElements($0, anchor: requests[leftOut[$0.index]]) }
+        // Every leader line under every label, so that no line crosses a label's text.
+        body += labels.filter { $0.hasPrefix("<line") } + labels.filter { !$0.hasPrefix("<line") }
+        body += scaleBar(projection.scale) + northArrow() + legend()
+        let key = Self.key(leftOut.map { requests[$0].text })
+        body += key.elements
+        let height = Self.legendTop + Self.legendHeight + key.height
         return """
             <?xml version="1.0" encoding="UTF-8"?>
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(Self.width))" height="\(Int(Self.height))" viewBox="0 0 \(Int(Self.width)) \(Int(Self.height))">
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(Self.width))" height="\(Int(height))" viewBox="0 0 \(Int(Self.width)) \(Int(height))">
             \(body.joined(separator: "\n"))
             </svg>
 
             """
     }
 
-    /// A bar of a round length (1, 2 or 5 times a power of ten metres) about a fifth of the width.
-    private func scaleBar(_ scale: Double) -> [String] {
-        let wanted = Self.width / 5 / scale
-        let power = pow(10, floor(log10(wanted)))
-        let length = [1.0, 2, 5, 10].map { $0 * power }.last { $0 <= wanted } ?? power
-        let pixels = length * scale, y = Self.height - 20
-        let label = length >= 1000 ? String(format: "%g km", length / 1000) : "\(Int(length)) m"
-        return [
-            ##"<path d="M 20 \##(y - 6) V \##(y) H \##(20 + pixels) V \##(y - 6)" fill="none" stroke="#000000" stroke-width="2"/>"##,
-            ##"<text x="20" y="\##(y - 10)" font-family="sans-serif" font-size="12">\##(label)</text>"##,
-        ]
-    }
-
-    private func northArrow() -> [String] {
-        let x = Self.width - 40
-        return [
-            ##"<path d="M \##(x) 20 L \##(x + 10) 50 L \##(x) 44 L \##(x - 10) 50 Z" fill="#000000"/>"##,
-            ##"<text x="\##(x)" y="66" font-family="sans-serif" font-size="14" text-anchor="middle">N</text>"##,
-        ]
-    }
-
     private static func empty(_ title: String) -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
-        <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))">
+        <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="200" viewBox="0 0 \(Int(width)) 200">
         <rect width="100%" height="100%" fill="#ffffff"/>
         <text x="20" y="30" font-family="sans-serif" font-size="18">\(escape(title)): no track and no target yet</text>
         </svg>
@@ -107,10 +119,18 @@ struct MapDrawing {
     }
 }
 
+/// A number as SVG writes it.
+func f(_ value: Double) -> String { String(format: "%.1f", value) }
+
 /// Text for XML.
 func escape(_ text: String) -> String {
     text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
         .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+}
+
+extension MapLabelLayout.Box {
+    /// The box shrunk by `amount` on every side.
+    func inset(_ amount: Double) -> Self { .init(x: x + amount, y: y + amount, width: width - 2 * amount, height: height - 2 * amount) }
 }
 
 extension Coordinate {

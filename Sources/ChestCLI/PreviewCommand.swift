@@ -45,6 +45,11 @@ struct PreviewCommand: ChestCommand {
                         lines.append("    \(spec.kind.rawValue): \(describe(spec, rehearsal, timeZone: timeZone))")
                         lines.append("      protection: \(protection(spec, sealedByDefault: rehearsal.fromQuest))")
                     }
+                    if leavesWithoutDirection(specs, page: index + 1, sealedByDefault: rehearsal.fromQuest) {
+                        lines.append("    warning: the reader gets no direction to this sealed place: nav shows no distance, and nothing "
+                                     + "readable comes before it (it is page 1 and waits for no other page). Say where to go in the "
+                                     + "title or an open page before it, or add ,visible (docs/QUEST.md \"Sealed or visible places\")")
+                    }
                 }
                 let version = item.file.map(\.version) ?? (rehearsal.fromQuest ? MessageFile.version : 1)
                 lines.append(version >= 2 ? "  text (sealed in the file until the page opens; format \(version)):"
@@ -67,11 +72,24 @@ struct PreviewCommand: ChestCommand {
                 return "a sealed place: the reader sees no distance, only whether it opened; sealed (format 2: the place can be recovered from the file)"
             }
             return "a sealed place in the search area \(area): the reader sees no distance, only whether it opened"
-        case let .visible(inner): return describe(inner, rehearsal, timeZone: timeZone)
+        case let .visible(inner, label): return (label.map { "\u{201C}\($0)\u{201D}: " } ?? "") + describe(inner, rehearsal, timeZone: timeZone)
         case let .lock(lock): return lock.condition
         case .pin: return "the right PIN"
         case let .locationHere(radius): return "within \(Int(radius)) m of chestd's fix when the quest is built"
         case let .altitudeHere(margin): return "within ±\(Int(margin)) m of chestd's altitude when the quest is built"
+        }
+    }
+
+    /// Whether a set's sealed place is the first thing its reader must find with nothing to go by: on page 1,
+    /// waiting for no other page, so no text the reader can open before it can say where it is.
+    static func leavesWithoutDirection(_ specs: [LockSpec], page: Int, sealedByDefault: Bool) -> Bool {
+        guard page == 1, !specs.contains(where: { $0.kind == .after }) else { return false }
+        return specs.contains { spec in
+            switch spec {
+            case .lock(.sealedLocation): true
+            case .lock(.location), .locationHere: sealedByDefault
+            default: false
+            }
         }
     }
 

@@ -21,8 +21,8 @@ struct QuestFile {
             let path = nearby(file)
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw ChestError(FileManager.default.fileExists(atPath: path)
-                    ? "the file exists but cannot be read (check its permissions)"
-                    : "there is no such file next to the quest (\(path))")
+                    ? "the file exists but cannot be read; check its permissions"
+                    : "there is no such file next to the quest (\(path)); check the name after page: @")
             }
             guard let text = String(data: data, encoding: .utf8) else { throw ChestError("the file is not UTF-8 text") }
             return text
@@ -44,7 +44,8 @@ struct QuestFile {
         do {
             quest = try parser.parse(text)
         } catch {
-            throw ChestError("\(path):\(error)")
+            // One "chest: FILE:LINE: FIELD: …" line a mistake.
+            throw ChestError(error.lines(prefix: "\(path):").joined(separator: "\nchest: "))
         }
     }
 

@@ -64,7 +64,7 @@ struct Rehearsal {
                         switch spec {
                         case let .lock(lock): return lock
                         // The engine is rehearsed with the point, sealed or not: the rule is the same.
-                        case let .visible(inner): return try locks([inner])[0]
+                        case let .visible(inner, _): return try locks([inner])[0]
                         case let .pin(digits): return .pin(hash: digits)
                         case .locationHere, .altitudeHere:
                             throw ChestError("\(item.name), page \(index + 1): a here lock takes chestd's fix when the quest is built; "

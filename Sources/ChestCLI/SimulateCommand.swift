@@ -8,7 +8,7 @@ import Foundation
 struct SimulateCommand: ChestCommand {
     static let name = "simulate"
     static let abstract = "replay a recorded track through the engine and print when each page opens"
-    static let synopses = ["QUEST|FILE... TRACK [--weather CONDITION[,TEMP]]", "QUEST|FILE... TRACK --gpsd"]
+    static let synopses = ["QUEST|FILE... TRACK [--weather CONDITION[,TEMP]]", "QUEST|FILE... TRACK --gpsd [--weather CONDITION[,TEMP]]"]
     static let discussion = """
         Replays TRACK (a GPX track, an NMEA log, or a chest-walk description) through the same engine
         chestd runs, in-process and much faster than real time, with the clocks taken from the track. Prints
@@ -16,7 +16,9 @@ struct SimulateCommand: ChestCommand {
         never opened did not. PINs are never entered; --weather gives the weather every request gets (a
         condition, a temperature in °C, or both: snowy,-2), else the weather stays unknown.
         --gpsd checks the whole path instead: gpsfake replays the track into a real gpsd, read by a private
-        chestd (its own chest, socket and settings, weather offline), and its unlocks are reported.
+        chestd (its own chest, socket and settings), and its unlocks are reported; --weather then answers
+        that chestd's weather requests from a server on loopback, as Open-Meteo would (nothing leaves the
+        machine), and without it that chestd's weather is offline.
         Exit status 0 when every page opened, 1 otherwise. The user's chest and chestd are never touched.
         """
     static let parameters: [Parameter] = [
@@ -40,7 +42,6 @@ struct SimulateCommand: ChestCommand {
             Simulation.Weather($0)
         }
         gpsd = values.flag("--gpsd")
-        if gpsd && weather != nil { throw UsageError("--weather does not go with --gpsd: the private chestd's weather is offline") }
     }
 
     func run(settings: Settings) throws {
@@ -107,7 +108,7 @@ struct SimulateCommand: ChestCommand {
 
     /// `--gpsd`: the unlocks of a private chestd fed by gpsfake.
     private func replayThroughGPSD(_ rehearsal: Rehearsal, _ points: Track, settings: Settings) throws {
-        let outcome = try GPSDRehearsal(settings: settings).run(rehearsal, track: points)
+        let outcome = try GPSDRehearsal(settings: settings, weather: weather).run(rehearsal, track: points)
         let name = { (id: MessageID) in rehearsal.name(of: id) ?? id.short }
         var lines = ["Replayed \(points.points.count) track points through gpsfake, gpsd and a private chestd (times by chestd's clock)."]
         for opened in outcome.opened {

@@ -55,4 +55,7 @@ public enum ChestChange: Hashable, Sendable {
     case remove(MessageID, from: ChestKind, for: ClientID)
     /// `chest undelete`: a deleted message back into the regular chest, with the state it had.
     case restore(StoredMessage, for: ClientID)
+    /// A newer version of a stored message from its sender, in the chest the older one is in, with the state it
+    /// carries over (`Replacement`): the state is written before the file. `note` is what the importer is told.
+    case replace(Admission, note: String)
 }

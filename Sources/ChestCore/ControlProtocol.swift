@@ -132,6 +132,8 @@ public struct Empty: Hashable, Sendable, Codable {
 public struct ImportResult: Hashable, Sendable, Codable {
     public var id: MessageID
     public var title: String
+    /// Set when the message replaced an older version of itself: what happened to the reader's progress.
+    public var replaced: String?
 
     public init(id: MessageID, title: String) {
         self.id = id

@@ -12,7 +12,13 @@ extension Engine {
             case let .refused(reason):
                 effects += refuse(arrival, reason: reason)
             case let .message(message, sentByYou):
-                if let reason = duplicateReason(of: message) {
+                if let existing = entries[message.id], Replacement.replaces(message, existing.message),
+                   seen.insert(message.id).inserted {
+                    let state = Replacement.state(from: existing, for: message)
+                    let stored = StoredMessage(message: message, state: state, chest: existing.chest, sentByYou: sentByYou)
+                    effects.append(.change(.replace(Admission(stored: stored, source: arrival.source),
+                                                    note: Replacement.sentence(old: existing, new: message, state: state))))
+                } else if let reason = duplicateReason(of: message) {
                     effects += refuse(arrival, reason: reason)
                 } else if !seen.insert(message.id).inserted {
                     effects += refuse(arrival, reason: "the same message (\(message.id.short)) arrived twice at once; kept one")
@@ -40,9 +46,14 @@ extension Engine {
     func duplicateReason(of message: Message) -> String? {
         guard let existing = entries[message.id] else { return nil }
         let chest = existing.chest == .saved ? "saved" : "regular"
-        return existing.message == message
-            ? "message \(existing.id.short) \"\(existing.message.title)\" is already in the \(chest) chest"
-            : "a different message with the ID \(existing.id.short) (\"\(existing.message.title)\") is already in the \(chest) chest"
+        if existing.message == message {
+            return "message \(existing.id.short) \"\(existing.message.title)\" is already in the \(chest) chest"
+        }
+        if let seal = message.seal, let old = existing.message.seal, seal.isMade(by: old.publicKey) {
+            return "message \(existing.id.short) (\"\(existing.message.title)\") is in the \(chest) chest as composed at \(ISO8601.string(existing.message.created)); "
+                + "this version was composed at \(ISO8601.string(message.created)), not later, so it does not replace it"
+        }
+        return "a different message with the ID \(existing.id.short) (\"\(existing.message.title)\") is already in the \(chest) chest"
     }
 
     /// `chest save`: to the saved chest, which has a limit.
@@ -123,6 +134,19 @@ extension Engine {
             recentlyDeleted.removeAll { $0.stored.id == id }
             recentlyDeleted = Array((recentlyDeleted + [DeletedMessage(stored: stored, at: now.wall)]).suffix(DeletedMessage.limit))
             return [.emit(.deleted(id, title: stored.message.title)), .reply(client, .message(ImportResult(stored.message)))]
+        case let .replace(admission, note):
+            if let failure {
+                return admission.source.client.map { [.reply($0, .failure("cannot replace the message: \(failure)"))] } ?? []
+            }
+            var effects = add(admission.stored, announce: true, now: now)
+            effects += rescheduleWake(now)
+            effects += planWeather(now)
+            if let client = admission.source.client {
+                var result = ImportResult(admission.stored.message)
+                result.replaced = note
+                effects.append(.reply(client, .message(result)))
+            }
+            return effects
         case let .restore(stored, client):
             if let failure { return [.reply(client, .failure("cannot undelete \(stored.id.short): \(failure)"))] }
             recentlyDeleted.removeAll { $0.stored.id == stored.id }

@@ -85,6 +85,10 @@ extension Engine {
         let slotRef = SlotRef(id: request.id, page: request.page, set: request.set)
         seal.pending.remove(slotRef)
         guard var stored = entries[request.id] else { return [] }
+        // Asked for a version the message no longer is (a newer one replaced it meanwhile): its answer is not this
+        // page's; the locks of the new version ask again.
+        guard stored.message.pages.indices.contains(request.page - 1),
+              stored.message.pages[request.page - 1].sealed?.ciphertext == request.ciphertext else { return [] }
         var effects: [Effect] = []
         let opened: SealedContent?
         switch result {

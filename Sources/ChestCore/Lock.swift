@@ -97,6 +97,8 @@ public struct Page: Hashable, Sendable {
     public var setB: [Lock]
     /// Format 2: the encrypted text and the page key's slots; `text` is then empty.
     public var sealed: SealedPage?
+    /// The organiser's name for a set's place whose point is in the clear (docs/FORMAT.md "Place labels").
+    public var labels: [LockSetName: String] = [:]
 
     public init(text: String, setA: [Lock] = [], setB: [Lock] = [], sealed: SealedPage? = nil) {
         self.text = text

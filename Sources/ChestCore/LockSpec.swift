@@ -9,14 +9,15 @@ public enum LockSpec: Hashable, Sendable {
     case locationHere(radius: Double)
     /// `altitude=here±20`: chestd's current altitude, plus or minus this margin.
     case altitudeHere(margin: Double)
-    /// `location=…,visible`: a location whose point format 2 keeps in the clear, so the reader sees distance
-    /// and direction (docs/FORMAT.md "Format 2").
-    indirect case visible(LockSpec)
+    /// `location=…,visible` (or `,visible=NAME`): a location whose point format 2 keeps in the clear, so the reader
+    /// sees distance and direction (docs/FORMAT.md "Format 2"), with the organiser's name for the place, if any.
+    indirect case visible(LockSpec, label: String?)
 
     /// The forms, for help and errors.
     public static let forms = """
         location=LAT,LON/RADIUS   e.g. location=48.85837,2.29448/30m (m or km; here/30m uses chestd's fix);
-                                  sealed (the file says only the search area): add ,visible to keep the point in the clear
+                                  sealed (the file says only the search area): add ,visible to keep the point in the clear,
+                                  ,visible=NAME to name it too (e.g. ,visible=Sé)
         time=ISO8601[,gps]        e.g. time=2026-12-24T18:00:00+01:00 (,gps: only by a hardware receiver's time)
         pin=DDDD                  e.g. pin=4821 (4 to 12 digits; format 1 takes 4)
         weather=CONDITION         one of clear, cloudy, rainy, snowy, thundery
@@ -88,7 +89,12 @@ public enum LockSpec: Hashable, Sendable {
     }
 
     private static func location(_ value: String, _ text: String) throws(LockSpecError) -> LockSpec {
-        if value.lowercased().hasSuffix(",visible") { return .visible(try location(String(value.dropLast(8)), text)) }
+        if value.lowercased().hasSuffix(",visible") { return .visible(try location(String(value.dropLast(8)), text), label: nil) }
+        if let range = value.range(of: ",visible=", options: [.caseInsensitive, .backwards]) {
+            let label = String(value[range.upperBound...]).trimmingCharacters(in: .whitespaces)
+            if let problem = Page.labelProblem(label) { throw LockSpecError(text, problem) }
+            return .visible(try location(String(value[..<range.lowerBound]), text), label: label)
+        }
         let parts = value.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2 else { throw LockSpecError(text, "write LAT,LON/RADIUS, such as 48.85837,2.29448/30m") }
         let radius = try metres(String(parts[1]), text)

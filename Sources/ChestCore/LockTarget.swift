@@ -3,7 +3,8 @@ import struct Foundation.Date
 /// What a lock asks for, as values a program can work with (`chest read --json`'s `target`, `chest nav`): only
 /// what the file shows openly, so a sealed place or PIN has none.
 public struct LockTarget: Hashable, Sendable, Codable {
-    /// A visible place: its centre, radius in metres and, when the organiser named it, its name.
+    /// A visible place: its centre, radius in metres and, when the organiser named it, its name (the page's label
+    /// for the set, docs/FORMAT.md "Place labels").
     public var latitude: Double?
     public var longitude: Double?
     public var radius: Double?

@@ -88,6 +88,36 @@ public struct QuestError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(line): \(field): \(problem)" }
 }
 
+/// Every fault of a quest file, in the order found, up to `limit`: a quest is fixed in one pass, not one build a
+/// mistake.
+public struct QuestErrors: Error, Hashable, Sendable, CustomStringConvertible {
+    public var errors: [QuestError] = []
+    /// More mistakes were found than are reported.
+    public var truncated = false
+
+    /// The most a run reports; past these the reading stops.
+    public static let limit = 20
+
+    public init(_ errors: [QuestError] = []) {
+        self.errors = Array(errors.prefix(Self.limit))
+        truncated = errors.count > Self.limit
+    }
+
+    mutating func append(_ error: QuestError) {
+        if errors.count < Self.limit { errors.append(error) } else { truncated = true }
+    }
+
+    var isFull: Bool { errors.count >= Self.limit }
+
+    /// One line a fault ("12: lock: …"), each prefixed with `prefix` (the quest file's name and a colon).
+    public func lines(prefix: String = "") -> [String] {
+        errors.map { prefix + $0.description }
+            + (truncated || isFull ? ["\(prefix)stopped after \(Self.limit) mistakes; fix these and run again"] : [])
+    }
+
+    public var description: String { lines().joined(separator: "\n") }
+}
+
 extension LockSpec {
     /// The kind of lock this spec makes.
     public var kind: LockKind {
@@ -96,7 +126,7 @@ extension LockSpec {
         case .pin: .pin
         case .locationHere: .location
         case .altitudeHere: .altitude
-        case let .visible(inner): inner.kind
+        case let .visible(inner, _): inner.kind
         }
     }
 }

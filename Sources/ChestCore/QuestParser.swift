@@ -20,17 +20,26 @@ public struct QuestParser {
     /// The fields a line can start with.
     public static let fields = ["from", "message", "title", "after", "page", "|", "lock", "or", "search-area"]
 
-    /// Reads and checks a quest.
-    public func parse(_ text: String) throws(QuestError) -> Quest {
+    /// Reads and checks a quest, reporting every mistake found (up to `QuestErrors.limit`) rather than the first:
+    /// a line with a mistake is skipped and the reading goes on, so one run lists what there is to fix.
+    public func parse(_ text: String) throws(QuestErrors) -> Quest {
         var quest = Quest()
+        var errors = QuestErrors()
+        var faultyLocks: Set<Int> = []
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = index + 1
             let trimmed = raw.trimmingCharacters(in: .whitespaces.union(["\r"]))
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             let (field, value) = Self.split(trimmed)
-            try apply(field, value, line: line, to: &quest)
+            do {
+                try apply(field, value, line: line, to: &quest, faultyLocks: &faultyLocks)
+            } catch {
+                errors.append(error)
+            }
+            if errors.isFull { throw errors }
         }
-        try check(quest)
+        for error in check(quest) { errors.append(error) }
+        guard errors.errors.isEmpty else { throw errors }
         return quest
     }
 
@@ -44,7 +53,10 @@ public struct QuestParser {
                 line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
     }
 
-    private func apply(_ field: String, _ value: String, line: Int, to quest: inout Quest) throws(QuestError) {
+    /// One line into the quest. `faultyLocks` holds the lines of pages one of whose locks was refused, so that an
+    /// `or` after it is not blamed as well.
+    private func apply(_ field: String, _ value: String, line: Int, to quest: inout Quest,
+                       faultyLocks: inout Set<Int>) throws(QuestError) {
         func fail(_ problem: String) -> QuestError { QuestError(line: line, field: field, problem) }
         let messageIndex = quest.messages.indices.last
         let pageIndex = messageIndex.flatMap { quest.messages[$0].pages.indices.last }
@@ -61,13 +73,13 @@ public struct QuestParser {
             }
             if let messageIndex { quest.messages[messageIndex].searchArea = area } else { quest.searchArea = area }
         case "message":
+            // The message starts even when its name is refused, so that its lines are read as its own.
+            let other = quest.messages.first(where: { $0.name == value })
+            quest.messages.append(QuestMessage(name: value, line: line))
             guard !value.isEmpty, value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
                 throw fail("a message's name is letters, digits, - and _, such as message: oak")
             }
-            if let other = quest.messages.first(where: { $0.name == value }) {
-                throw fail("a message named \"\(value)\" already starts on line \(other.line)")
-            }
-            quest.messages.append(QuestMessage(name: value, line: line))
+            if let other { throw fail("a message named \"\(value)\" already starts on line \(other.line)") }
         case "title", "from", "after", "page":
             guard let messageIndex else { throw fail("comes before any message; write message: NAME first") }
             switch field {
@@ -80,10 +92,12 @@ public struct QuestParser {
             case "from": quest.messages[messageIndex].from = value
             case "after": quest.messages[messageIndex].after.append(try after(value, line: line, field: field))
             default:
-                guard quest.messages[messageIndex].pages.count < Message.maximumPages else {
-                    throw fail("a message has at most \(Message.maximumPages) pages")
-                }
-                quest.messages[messageIndex].pages.append(QuestPage(text: try pageText(value, line: line), line: line))
+                let tooMany = quest.messages[messageIndex].pages.count >= Message.maximumPages
+                // Started even when refused, so that its lock lines are not blamed on the page before.
+                quest.messages[messageIndex].pages.append(QuestPage(text: "", line: line))
+                if tooMany { throw fail("a message has at most \(Message.maximumPages) pages; split it into two messages") }
+                let last = quest.messages[messageIndex].pages.count - 1
+                quest.messages[messageIndex].pages[last].text = try pageText(value, line: line)
             }
         case "|":
             guard let messageIndex, let pageIndex else { throw fail("a | line continues a page's text; write page: first") }
@@ -95,7 +109,13 @@ public struct QuestParser {
             }
         case "lock":
             guard let messageIndex, let pageIndex else { throw fail("comes before any page; write page: TEXT first") }
-            let lock = try self.lock(value, line: line)
+            let lock: QuestLock
+            do {
+                lock = try self.lock(value, line: line)
+            } catch {
+                faultyLocks.insert(quest.messages[messageIndex].pages[pageIndex].line)
+                throw error
+            }
             var page = quest.messages[messageIndex].pages[pageIndex]
             let set = page.inSetB ? page.setB : page.setA
             if let other = set.first(where: { $0.kind == lock.kind }) {
@@ -108,8 +128,8 @@ public struct QuestParser {
             guard let messageIndex, let pageIndex else { throw fail("comes before any page") }
             let page = quest.messages[messageIndex].pages[pageIndex]
             guard !page.inSetB else { throw fail("page on line \(page.line) already has its or; a page has two lock sets") }
-            guard !page.setA.isEmpty else { throw fail("follows no lock; give set A a lock first") }
             quest.messages[messageIndex].pages[pageIndex].inSetB = true
+            guard !page.setA.isEmpty || faultyLocks.contains(page.line) else { throw fail("follows no lock; give set A a lock first") }
         default:
             throw fail("unknown field; a line starts with one of " + Self.fields.map { $0 == "|" ? "|" : $0 + ":" }
                 .joined(separator: ", ") + " or #")
@@ -134,9 +154,9 @@ public struct QuestParser {
         if lowered.hasPrefix("after=") {
             return try after(String(value.dropFirst(6)), line: line, field: "lock")
         }
-        var text = value
-        if lowered.hasPrefix("location="), let hash = value.firstIndex(of: "#"), let slash = value.lastIndex(of: "/"),
-           hash < slash {
+        var text = value, waypointName: String?
+        if lowered.hasPrefix("location="), let hash = value.firstIndex(of: "#"),
+           let slash = value[hash...].firstIndex(of: "/") {
             let file = String(value[value.index(value.startIndex, offsetBy: 9)..<hash])
             let name = String(value[value.index(after: hash)..<slash])
             let point: Coordinate
@@ -146,9 +166,15 @@ public struct QuestParser {
                 throw QuestError(line: line, field: "lock", "\(file)#\(name): \(error)")
             }
             text = "location=\(point.latitude),\(point.longitude)" + value[slash...]
+            waypointName = name
         }
         do {
-            return QuestLock(.spec(try LockSpec.parse(text, timeZone: timeZone)), line: line)
+            var spec = try LockSpec.parse(text, timeZone: timeZone)
+            // A visible place keeps the organiser's waypoint name unless the quest names it itself.
+            if case let .visible(inner, nil) = spec, let waypointName, Page.labelProblem(waypointName) == nil {
+                spec = .visible(inner, label: waypointName)
+            }
+            return QuestLock(.spec(spec), line: line)
         } catch {
             throw QuestError(line: line, field: "lock", "\(value): \(error.problem)")
         }
@@ -165,42 +191,54 @@ public struct QuestParser {
         return QuestLock(.after(message: parts[0].isEmpty ? nil : String(parts[0]), page: page), line: line)
     }
 
-    /// What needs the whole quest: titles, pages, and chains that point at an earlier page.
-    private func check(_ quest: Quest) throws(QuestError) {
-        guard !quest.messages.isEmpty else { throw QuestError(line: 1, field: "message", "the quest has no message") }
+    /// What needs the whole quest: titles, pages, and chains that point at an earlier page; every fault found.
+    private func check(_ quest: Quest) -> [QuestError] {
+        guard !quest.messages.isEmpty else {
+            return [QuestError(line: 1, field: "message", "the quest has no message; start one with message: NAME")]
+        }
+        var errors: [QuestError] = []
         for (position, message) in quest.messages.enumerated() {
-            guard message.title != nil else {
-                throw QuestError(line: message.line, field: "title", "message \(message.name) has no title:")
+            if message.title == nil {
+                errors.append(QuestError(line: message.line, field: "title", "message \(message.name) has no title:; add a title: line"))
             }
-            guard !message.pages.isEmpty else {
-                throw QuestError(line: message.line, field: "page", "message \(message.name) has no page:")
+            if message.pages.isEmpty {
+                errors.append(QuestError(line: message.line, field: "page", "message \(message.name) has no page:; add one"))
+            }
+            if message.after.count > 1 {
+                errors.append(QuestError(line: message.after[1].line, field: "after", "a message has at most one after: line"))
             }
             for (pageIndex, page) in message.pages.enumerated() {
                 for lock in message.after + page.setA + page.setB {
                     guard case let .after(name, number) = lock.spec else { continue }
                     let field = message.after.contains(lock) ? "after" : "lock"
-                    if let name, name != message.name {
-                        guard let target = quest.messages[..<position].first(where: { $0.name == name }) else {
-                            let later = quest.messages.contains { $0.name == name }
-                            throw QuestError(line: lock.line, field: field, later
-                                ? "message \(name) comes later; a message can wait only for an earlier one"
-                                : "no message named \(name) in this quest")
-                        }
-                        guard number <= target.pages.count else {
-                            throw QuestError(line: lock.line, field: field, "message \(name) has \(target.pages.count) pages, not \(number)")
-                        }
-                    } else if field == "after" || number > pageIndex {
-                        throw QuestError(line: lock.line, field: field, "a page can wait only for an earlier page of its message")
+                    if let problem = Self.chainProblem(name: name, page: number, from: message, at: position, pageIndex: pageIndex,
+                                                       messageLevel: field == "after", in: quest) {
+                        errors.append(QuestError(line: lock.line, field: field, problem))
                     }
                 }
                 if !message.after.isEmpty, page.setA.contains(where: { $0.kind == .after })
                     || page.setB.contains(where: { $0.kind == .after }) {
-                    throw QuestError(line: page.line, field: "page", "the message has an after: line, so its pages cannot have after locks too")
-                }
-                guard message.after.count <= 1 else {
-                    throw QuestError(line: message.after[1].line, field: "after", "a message has at most one after: line")
+                    errors.append(QuestError(line: page.line, field: "page",
+                                             "the message has an after: line, so its pages cannot have after locks too"))
                 }
             }
         }
+        // A message-level after: is checked once per page above; say it once.
+        var seen: Set<QuestError> = []
+        return errors.filter { seen.insert($0).inserted }
+    }
+
+    /// Why an `after` of a message (at `position` in the quest, on its page `pageIndex`) names no earlier page.
+    private static func chainProblem(name: String?, page number: Int, from message: QuestMessage, at position: Int,
+                                     pageIndex: Int, messageLevel: Bool, in quest: Quest) -> String? {
+        if let name, name != message.name {
+            guard let target = quest.messages[..<position].first(where: { $0.name == name }) else {
+                return quest.messages.contains { $0.name == name }
+                    ? "message \(name) comes later; a message can wait only for an earlier one"
+                    : "no message named \(name) in this quest"
+            }
+            return number <= target.pages.count ? nil : "message \(name) has \(target.pages.count) pages, not \(number)"
+        }
+        return messageLevel || number > pageIndex ? "a page can wait only for an earlier page of its message" : nil
     }
 }

@@ -122,8 +122,10 @@ extension Engine {
                 SetReport(set: set, locks: page[set].map { lock in
                     let key = LockKey(page: number, set: set, kind: lock.kind)
                     let reason = explain(stored, key: key, lock: lock, now: now)
+                    var target = lock.target
+                    if case .location = lock { target?.label = page.labels[set] }
                     return LockReport(type: lock.kind, condition: lock.condition, holds: reason == nil, reason: reason,
-                                      target: lock.target)
+                                      target: target)
                 })
             }
             return PageReport(number: number, open: false, text: nil, openedBy: nil, openedAt: nil, sets: sets,

@@ -224,6 +224,11 @@ extension Daemon {
                 try store.trash(id, from: from)
             case let .restore(stored, _):
                 try store.untrash(stored.id, to: stored.chest)
+            case let .replace(admission, _):
+                switch admission.source {
+                case let .staged(path): try store.replace(admission.stored, staged: path)
+                case let .copy(bytes, _): try store.replace(admission.stored, bytes: bytes)
+                }
             }
             return nil
         } catch {

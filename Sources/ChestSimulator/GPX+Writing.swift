@@ -13,6 +13,7 @@ extension GPX {
             lines.append("  <wpt \(Self.attributes(waypoint.coordinate))>")
             if let elevation = waypoint.elevation { lines.append("    <ele>\(Self.number(elevation))</ele>") }
             lines.append("    <name>\(Self.escape(waypoint.name))</name>")
+            if let description = waypoint.description { lines.append("    <desc>\(Self.escape(description))</desc>") }
             lines.append("  </wpt>")
         }
         if !track.isEmpty {

@@ -14,8 +14,11 @@ public struct GPX: Hashable, Sendable {
         public var elevation: Double?
         /// The line of its `<wpt>` tag.
         public var line: Int
+        /// Its `<desc>`, written by `chest export` (not read).
+        public var description: String?
 
-        public init(name: String, coordinate: Coordinate, elevation: Double? = nil, line: Int = 0) {
+        public init(name: String, coordinate: Coordinate, elevation: Double? = nil, line: Int = 0, description: String? = nil) {
+            self.description = description
             self.name = name
             self.coordinate = coordinate
             self.elevation = elevation

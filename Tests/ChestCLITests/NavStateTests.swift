@@ -32,8 +32,10 @@ import Testing
 
     /// "pilgrim": a visible place, an altitude, a chain on page 1, a time lock; "Snow day": weather or temperature.
     static func engine() -> Engine {
+        var start = Page(text: "Start here.", setA: [.location(center: place, radius: 25)])
+        start.labels[.a] = "Sé"
         let pilgrim = Message(id: id(1), title: "pilgrim", from: "Alice", created: t0, pages: [
-            Page(text: "Start here.", setA: [.location(center: place, radius: 25)]),
+            start,
             Page(text: "Above the roofs.", setA: [.altitude(Bounds(min: 65, max: 95))]),
             Page(text: "After the start.", setA: [.after(PageLink(message: id(1), page: 1))]),
             Page(text: "At ten past.", setA: [.time(t0.addingTimeInterval(600))]),
@@ -76,7 +78,8 @@ import Testing
         let kinds = state.goals.map(\.kind)
         #expect(kinds == [.place, .sealed, .altitude, .time, .chain, .weather, .temperature])
         let place = try #require(state.goals.first)
-        #expect(place.name == "pilgrim p1")
+        #expect(place.name == "Sé")
+        #expect(place.owner == "pilgrim p1")
         #expect(abs((place.metres ?? 0) - 148.6) < 1)
         #expect(NavGoal.compass(place.bearing ?? 0) == "NE")
         // (148.6 m − 25 m radius) at 1.4 m/s: 88.3 s.

@@ -68,6 +68,8 @@ private typealias F = CoreFixture
 
         var impostor = Self.timeLocked(1, title: "Impostor")
         impostor.from = "Mallory"
+        // Sealed by another key: the same sender's key would make it a version of the message (EngineReplaceTests).
+        impostor.seal?.publicKey = [UInt8](repeating: 8, count: 32)
         let claimed = engine.handle(.arrived([Self.arrival(impostor, path: "/i/b")], F.now(1)))
         #expect(claimed.first == .reject(
             path: "/i/b", reason: "a different message with the ID \(message.id.short) (\"Old\") is already in the saved chest"))

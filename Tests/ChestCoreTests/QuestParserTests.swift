@@ -6,7 +6,7 @@ import Testing
 @Suite struct QuestParserTests {
     static let oak = Coordinate(latitude: 48.1, longitude: 11.5)
 
-    func parse(_ text: String) throws(QuestError) -> Quest {
+    func parse(_ text: String) throws(QuestErrors) -> Quest {
         try QuestParser(timeZone: TimeZone(identifier: "UTC")!, pageText: { file in
             guard file == "page.txt" else { throw CocoaError(.fileNoSuchFile) }
             return "from a file"
@@ -102,5 +102,38 @@ import Testing
     func errorsNameTheLineAndTheField(_ text: String, _ expected: String) {
         let message = error(text) ?? "no error"
         #expect(message.hasPrefix(expected), "\(message)")
+    }
+
+    /// Issue 25: a run reports every mistake, in the order of the file, not only the first; a refused lock does not
+    /// make its `or` a second mistake.
+    @Test func reportsEveryMistakeOfAQuestAtOnce() {
+        let text = """
+            message: a
+            page: x
+              lock: pin=12
+              or
+              lock: weather=foggy
+            page: y
+              lock: location=w.gpx#Elm/30m
+            bogus: 1
+            """
+        do {
+            _ = try parse(text)
+            Issue.record("no error")
+        } catch {
+            #expect(error.errors.map { "\($0.line) \($0.field)" } == ["3 lock", "5 lock", "7 lock", "8 bogus", "1 title"])
+            #expect(!error.truncated)
+        }
+    }
+
+    @Test func stopsAfterTwentyMistakesAndSaysSo() {
+        let text = "message: a\ntitle: T\npage: x\n" + String(repeating: "  lock: pin=1\n", count: 30)
+        do {
+            _ = try parse(text)
+            Issue.record("no error")
+        } catch {
+            #expect(error.errors.count == QuestErrors.limit && error.errors.first?.line == 4)
+            #expect(error.description.hasSuffix("stopped after 20 mistakes; fix these and run again"))
+        }
     }
 }

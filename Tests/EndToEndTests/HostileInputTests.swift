@@ -65,8 +65,21 @@ struct HostileInputTests {
         try world.waitUntil("both notes are in", timeout: 30) { world.names(in: "messages").count == 2 }
         // chestd frees the descriptors of the 60 closed connections as it hears them go; until then a client may
         // be told "out of file descriptors; try again shortly", as designed.
-        try world.waitUntil("chestd lists both notes", timeout: 15) {
-            (try? world.list()).map { Set($0.compactMap { $0["id"] as? String }) == [first, second] } ?? false
+        var lastAnswer = ""
+        do {
+            try world.waitUntil("chestd lists both notes", timeout: 15) {
+                do {
+                    let listed = try world.list()
+                    lastAnswer = "\(listed.compactMap { $0["id"] as? String })"
+                    return Set(listed.compactMap { $0["id"] as? String }) == [first, second]
+                } catch {
+                    lastAnswer = "\(error)"
+                    return false
+                }
+            }
+        } catch {
+            Issue.record("the last answer of chest list: \(lastAnswer)")
+            throw error
         }
     }
 

@@ -16,7 +16,7 @@ struct NavTests {
     typealias Tmux = ChestTestSupport.Tmux
 
     /// A quest of every kind of goal, composed by alice and dropped into `world`'s chest: "pilgrim" (a visible
-    /// place 150 m NE of the start, a sealed place, an altitude, a chain on page 2, a time ten minutes ahead) and
+    /// place named Sé 150 m NE of the start, a sealed place, an altitude, a chain on page 2, a time ten minutes ahead) and
     /// "Snow day" (weather or temperature).
     static func dropQuest(into world: ChestHarness) throws {
         let opensAt = ISO8601.string(Date().addingTimeInterval(600))
@@ -25,7 +25,7 @@ struct NavTests {
             message: pilgrim
             title: pilgrim
             page: Start here.
-              lock: location=\(target.latitude),\(target.longitude)/25m,visible
+              lock: location=\(target.latitude),\(target.longitude)/25m,visible=Sé
             page: The hidden chapel.
               lock: location=47.3800,8.5450/30m
             page: Above the roofs.
@@ -96,7 +96,8 @@ struct NavTests {
         #expect(Self.line(screen, "pilgrim p5").contains("opens in 0:0"), "\(screen)")
         #expect(Self.line(screen, "Snow day p1").contains("wants snowy, now"), "\(screen)")
         #expect(Self.line(screen, "Snow day p1 set B").contains("wants -30..0 °C, now"), "\(screen)")
-        #expect(screen.contains("▶ pilgrim p1"), "the nearest place is picked first: \(screen)")
+        #expect(place.contains("Sé · pilgrim p1"), "a visible place goes by its name: \(screen)")
+        #expect(screen.contains("▶ Sé  (place)  pilgrim p1"), "the nearest place is picked first: \(screen)")
 
         // j and the down arrow pick the next goals, k the one before.
         try tmux.type("j")

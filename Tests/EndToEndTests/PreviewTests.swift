@@ -31,4 +31,34 @@ import Testing
         #expect(files.stdout.contains("    after: page 4 of message walk.locked\n"), "\(files.stdout)")
         #expect(try world.chest(["preview", world.root + "/nothing.quest"]).stderr.hasPrefix("chest: cannot read the quest"))
     }
+
+    /// Issue 25: preview warns when a sealed place is the first thing a reader must find with nothing to go by, and
+    /// not when an earlier page, a chain or ,visible gives direction (the demo quest stays quiet).
+    @Test func warnsWhenASealedPlaceLeavesTheReaderWithoutDirection() throws {
+        let world = ChestHarness()
+        try """
+            message: blind
+            title: Somewhere
+            page: You found it.
+              lock: location=38.7098,-9.1330/40m
+            message: guided
+            title: Guided
+            page: You found it too.
+              lock: location=38.7098,-9.1330/40m,visible=Sé
+            message: chained
+            title: After the first
+            after: blind#1
+            page: And this.
+              lock: location=38.7139,-9.1334/40m
+            """.write(toFile: world.root + "/lisbon.quest", atomically: true, encoding: .utf8)
+        let preview = try world.chest(["preview", world.root + "/lisbon.quest"])
+        #expect(preview.status == 0, "\(preview.stderr)")
+        let warnings = preview.stdout.split(separator: "\n").filter { $0.contains("warning: the reader gets no direction") }
+        #expect(warnings.count == 1, "\(preview.stdout)")
+        let blind = preview.stdout.range(of: "Somewhere — from")!, guided = preview.stdout.range(of: "Guided — from")!
+        #expect(preview.stdout[blind.upperBound..<guided.lowerBound].contains("warning: the reader gets no direction"))
+        #expect(preview.stdout.contains("    location: \u{201C}Sé\u{201D}: within 40 m"), "\(preview.stdout)")
+        let demo = try world.chest(["preview", GPSLogs.packageRoot.path + "/demo/quest/hill.quest"])
+        #expect(!demo.stdout.contains("warning:"))
+    }
 }

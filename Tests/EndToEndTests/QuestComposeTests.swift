@@ -120,8 +120,48 @@ import Testing
         try "message: m\ntitle: T\npage: @story.txt\n".write(toFile: harness.root + "/story.quest", atomically: true, encoding: .utf8)
         let outcome = try harness.chest(["compose", "--quest", harness.root + "/story.quest", "-o", harness.root + "/out"])
         #expect(outcome.status != 0)
-        #expect(outcome.stderr == "chest: \(harness.root)/story.quest:3: page: cannot read story.txt: there is no such file next to the quest (\(harness.root)/story.txt)\n",
+        #expect(outcome.stderr == "chest: \(harness.root)/story.quest:3: page: cannot read story.txt: there is no such file next to the quest (\(harness.root)/story.txt); check the name after page: @\n",
                 "\(outcome.stderr)")
+    }
+
+    /// Issue 25: every mistake of a quest in one run, each a line with the file, its line and field, and what to do;
+    /// nothing is written.
+    @Test func aQuestWithSeveralMistakesReportsThemAllInOneRun() throws {
+        let harness = ChestHarness()
+        let quest = try copyDemo(harness)
+        try """
+            message: walk
+            title: A walk
+            page: @missing.txt
+            page: Second
+              lock: location=waypoints.gpx#Nowhere/30m
+              lock: pin=12
+              or
+              lock: weather=foggy
+            colour: red
+            message: walk
+            page: No title above
+              lock: after=later#1
+            """.write(toFile: quest + "/bad.quest", atomically: true, encoding: .utf8)
+        let outcome = try harness.chest(["compose", "--seal-cost", "interactive", "--quest", quest + "/bad.quest", "-o", harness.root + "/out"])
+        #expect(outcome.status == 1)
+        let lines = outcome.stderr.split(separator: "\n").map(String.init)
+        let file = quest + "/bad.quest"
+        let expected = [
+            "\(file):3: page: cannot read missing.txt: there is no such file next to the quest",
+            "\(file):5: lock: waypoints.gpx#Nowhere: no waypoint named \"Nowhere\" in waypoints.gpx",
+            "\(file):6: lock: pin=12: a PIN is 4 to 12 digits",
+            "\(file):8: lock: weather=foggy: unknown weather; use clear, cloudy, rainy, snowy or thundery",
+            "\(file):9: colour: unknown field",
+            "\(file):10: message: a message named \"walk\" already starts on line 1",
+            "\(file):10: title: message walk has no title:; add a title: line",
+            "\(file):12: lock: no message named later in this quest",
+        ]
+        #expect(lines.count == expected.count, "\(outcome.stderr)")
+        for (line, prefix) in zip(lines, expected) {
+            #expect(line.hasPrefix("chest: " + prefix), "\(line)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: harness.root + "/out"))
     }
 
     /// Issue 24: `compose --quest … --hunt FILE` records each message's page keys in the organiser's hunt file, and

@@ -144,4 +144,29 @@ struct SimulateTests {
         // The private chestd has gone with gpsd, so it explains what it still lacks.
         #expect(replayed.stdout.contains("walk.locked page 4:\n    set A location: no GPS fix yet"), "\(replayed.stdout)")
     }
+
+    /// Issue 25: `simulate --gpsd --weather` gives the private chestd that weather, served on loopback as
+    /// Open-Meteo would; a page that wants other weather still never opens and says why.
+    @Test func theGPSDRehearsalTakesTheWeatherToo() throws {
+        let world = ChestHarness()
+        let quest = world.root + "/weather.quest"
+        try """
+            message: sky
+            title: Under the sky
+            page: Snow
+              lock: weather=snowy
+            page: Cold
+              lock: temperature=-5..0
+            page: Sun
+              lock: weather=clear
+            """.write(toFile: quest, atomically: true, encoding: .utf8)
+        let walk = try String(contentsOfFile: Self.root + "/demo/walk.txt", encoding: .utf8)
+            .replacingOccurrences(of: "start 2026-06-01T09:00:00Z", with: "start " + ISO8601.string(Date()))
+        try walk.write(toFile: world.root + "/walk.txt", atomically: true, encoding: .utf8)
+        let replayed = try world.chest(["simulate", quest, world.root + "/walk.txt", "--gpsd", "--weather", "snowy,-2"])
+        #expect(replayed.status == 1 && replayed.stderr == "chest: 1 of 3 pages never opened\n", "\(replayed.stdout)\(replayed.stderr)")
+        #expect(replayed.stdout.contains("sky: page 1 opened by set A") && replayed.stdout.contains("sky: page 2 opened by set A"),
+                "\(replayed.stdout)")
+        #expect(replayed.stdout.contains("sky page 3:\n    set A weather: "), "\(replayed.stdout)")
+    }
 }

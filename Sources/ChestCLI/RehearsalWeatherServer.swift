@@ -1,0 +1,96 @@
+import ChestCore
+import ChestIO
+import ChestSimulator
+import Foundation
+import Glibc
+
+/// `simulate --gpsd --weather`: a weather provider on loopback for the private chestd, answering every request
+/// the way Open-Meteo does (docs/WEATHER.md) with the rehearsal's weather, observed at the moment it is asked.
+/// Nothing leaves the machine.
+final class RehearsalWeatherServer: @unchecked Sendable {
+    let port: Int
+    private let listener: Int32
+    private let body: @Sendable () -> String
+    private let lock = NSLock()
+    private var isStopped = false
+    private var thread: Thread?
+
+    /// The WMO code Open-Meteo would give for each condition.
+    static func wmoCode(_ condition: WeatherCondition) -> Int {
+        switch condition {
+        case .clear: 0
+        case .cloudy: 3
+        case .rainy: 61
+        case .snowy: 71
+        case .thundery: 95
+        }
+    }
+
+    init(_ weather: Simulation.Weather) throws {
+        let code = weather.condition.map(Self.wmoCode)
+        let temperature = weather.temperatureC
+        body = {
+            var current = [#""time": \#(Int(Date().timeIntervalSince1970))"#, #""interval": 900"#]
+            if let code { current.append(#""weather_code": \#(code)"#) }
+            if let temperature { current.append(#""temperature_2m": \#(temperature)"#) }
+            return #"{"current_units": {"temperature_2m": "°C"}, "current": {\#(current.joined(separator: ", "))}}"#
+        }
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        self.listener = listener
+        guard listener >= 0 else { throw ChestError("cannot open a socket for the rehearsal's weather") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(listener, address, length) == 0 && listen(listener, 8) == 0 && getsockname(listener, address, &length) == 0
+            }
+        }
+        guard bound else {
+            close(listener)
+            throw ChestError("cannot listen on loopback for the rehearsal's weather")
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let thread = Thread { [self] in serve() }
+        thread.name = "chest-simulate-weather"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// The base URL for chestd's `--weather-url`.
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    func stop() {
+        lock.withLock { isStopped = true }
+    }
+
+    deinit { close(listener) }
+
+    /// One request at a time: the private chestd asks once in a while.
+    private func serve() {
+        while !lock.withLock({ isStopped }) {
+            var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 200) > 0 else { continue }
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { continue }
+            answer(client)
+            close(client)
+        }
+    }
+
+    private func answer(_ client: Int32) {
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var request = [UInt8](), buffer = [UInt8](repeating: 0, count: 4096)
+        while !request.suffix(4).elementsEqual([13, 10, 13, 10]) && request.count < 65_536 {
+            let count = read(client, &buffer, buffer.count)
+            guard count > 0 else { return }
+            request += buffer[..<count]
+        }
+        let text = body()
+        let reply = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(text.utf8.count)\r\n"
+            + "Connection: close\r\n\r\n" + text
+        _ = reply.utf8CString.withUnsafeBufferPointer { write(client, $0.baseAddress, $0.count - 1) }
+    }
+}
