@@ -99,6 +99,13 @@ struct NavTests {
         #expect(place.contains("Sé · pilgrim p1"), "a visible place goes by its name: \(screen)")
         #expect(screen.contains("▶ Sé  (place)  pilgrim p1"), "the nearest place is picked first: \(screen)")
 
+        // What nav reads: the place's target, with its name, in read --json; the sealed place has none.
+        let pilgrim = try #require(try world.list().first { $0["title"] as? String == "pilgrim" }?["id"] as? String)
+        let read = try JSONSerialization.jsonObject(with: Data(try world.chest(["read", pilgrim, "--json"]).stdout.utf8)) as? [String: Any]
+        let locks = (read?["pages"] as? [[String: Any]] ?? []).map { (($0["sets"] as? [[String: Any]])?.first?["locks"] as? [[String: Any]])?.first }
+        #expect((locks[0]?["target"] as? [String: Any])?["label"] as? String == "Sé", "\(locks)")
+        #expect(locks[1]?["target"] == nil, "a sealed place shows no target: \(locks)")
+
         // j and the down arrow pick the next goals, k the one before.
         try tmux.type("j")
         try tmux.waitFor("the sealed place picked") { $0.contains("▶ pilgrim p2  (sealed)") }
