@@ -131,25 +131,39 @@ public final class ChestHarness: @unchecked Sendable {
     /// The inodes of the connections chestd has accepted on its socket and not yet closed (from /proc/net/unix,
     /// where an accepted socket is listed, connected, under its listener's path).
     public var connections: Set<Substring> {
-        let table = (try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8)) ?? ""
+        let table = Self.procFile("/proc/net/unix")
         return Set(table.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ")
             return fields.count == 8 && fields[7] == socket && fields[5] == "03" ? fields[6] : nil
         })
     }
 
+    /// The whole text of a file under /proc. Foundation reads a procfs file in one read(2), which returns one
+    /// page (4 KiB, about 55 sockets of /proc/net/unix): a machine running several suites has hundreds.
+    static func procFile(_ path: String) -> String {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return "" }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(descriptor, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Starts `chest ARGUMENTS` in the background (`chest watch`) and returns once chestd holds a connection of
     /// it that stays open, so what happens next reaches it. `chest watch` first lists the chests, one short
     /// connection each, then keeps its subscription open: a connection still open after `held` seconds is that one.
-    /// The wait is long because a machine running several suites at once can take seconds to start a process; it
-    /// ends as soon as the connection is held.
     public func spawnClient(_ arguments: [String], environment: [String: String]? = nil, stdout: String,
                             stderr: String, held: Double = 0.3) throws -> pid_t {
         let before = connections
         let pid = try Subprocess.spawn(Self.products + "/chest", arguments, environment: environment ?? self.environment(),
                                        stdout: stdout, stderr: stderr)
         var firstSeen: [Substring: Date] = [:]
-        try waitUntil("chest \(arguments.joined(separator: " ")) holds a connection to chestd", timeout: 30) {
+        try waitUntil("chest \(arguments.joined(separator: " ")) holds a connection to chestd", timeout: 10) {
             let now = Date(), open = connections.subtracting(before)
             firstSeen = firstSeen.filter { open.contains($0.key) }
             for connection in open where firstSeen[connection] == nil { firstSeen[connection] = now }
