@@ -260,7 +260,7 @@ _chest_value()
             mapfile -t COMPREPLY < <(compgen -W "$(for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p')" -- "$cur")
             ;;
         'watch:--events')
-            mapfile -t COMPREPLY < <(compgen -W 'unlocked ingested rejected gpsd clock weather fix saved unsaved deleted undeleted trust' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W 'unlocked ingested rejected gpsd fixLost fixFound clock weather fix saved unsaved deleted undeleted trust' -- "$cur")
             ;;
         'receipt:--output' | 'receipt:-o')
             compopt -o filenames 2>/dev/null
