@@ -42,6 +42,7 @@ bench: deps install-release-build
 	bash scripts/bench.sh
 	bash scripts/bench-seal-latency.sh
 	python3 scripts/bench-hunt.py
+	python3 scripts/bench-board-http.py
 
 # Minutes, not part of `make test`: kill -9 cycles, a full file system, descriptor exhaustion, an inotify storm,
 # a hostile corpus and a crash at each step (docs/RELIABILITY.md). Root for the tmpfs and prlimit phases.

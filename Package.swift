@@ -17,6 +17,9 @@ let package = Package(
         // libmosquitto: the MQTT client for hunts over a Mosquitto broker.
         .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto",
                        providers: [.apt(["libmosquitto-dev"])]),
+        // GNU libmicrohttpd: the HTTP server of the organiser's board in a browser.
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
         // Pure: model, file format, locks, geometry, the evaluation engine. No I/O, no clock reads.
         .target(name: "ChestCore"),
         // Pure: declared commands, the one argument parser, help text and shell completion scripts.
@@ -32,12 +35,16 @@ let package = Package(
         .target(name: "ChestSeal", dependencies: ["ChestCore", "ChestIO", "CSodium"]),
         // MQTT through libmosquitto, on a thread of its own that keeps reconnecting: the one module that links it.
         .target(name: "ChestMQTT", dependencies: ["CMosquitto"]),
+        // The board in a browser: the page, its map and event stream as pure functions of a snapshot, served through
+        // libmicrohttpd (the one module that links it).
+        .target(name: "ChestWeb", dependencies: ["ChestCore", "CMicroHTTPD"]),
         // The weather providers over HTTP, run by chestd in the short-lived `chest-weather` helper.
         .target(name: "ChestWeather", dependencies: ["ChestCore"]),
         .executableTarget(name: "chest-weather", dependencies: ["ChestWeather"], path: "Sources/chest-weather"),
         // The daemon and the command line as libraries, so tests can drive them.
         .target(name: "ChestDaemon", dependencies: ["ChestArguments", "ChestCore", "ChestIO", "ChestGPS", "ChestSeal", "ChestMQTT"]),
-        .target(name: "ChestCLI", dependencies: ["ChestArguments", "ChestCore", "ChestIO", "ChestSeal", "ChestSimulator", "ChestMQTT"]),
+        .target(name: "ChestCLI", dependencies: ["ChestArguments", "ChestCore", "ChestIO", "ChestSeal", "ChestSimulator", "ChestMQTT",
+                                                 "ChestWeb"]),
         .executableTarget(name: "chestd", dependencies: ["ChestDaemon"]),
         .executableTarget(name: "chest", dependencies: ["ChestCLI"]),
         // The benchmark of docs/DESIGN.md "Performance targets" (docs/BENCHMARKS.md).
@@ -57,6 +64,7 @@ let package = Package(
                                                           "ChestTestSupport"]),
         .testTarget(name: "ChestSealTests", dependencies: ["ChestCore", "ChestIO", "ChestSeal"]),
         .testTarget(name: "ChestWeatherTests", dependencies: ["ChestCore", "ChestIO", "ChestWeather", "ChestTestSupport"]),
+        .testTarget(name: "ChestWebTests", dependencies: ["ChestCore", "ChestWeb"]),
         .testTarget(name: "ChestMQTTTests", dependencies: ["ChestMQTT", "ChestTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestSimulator",
                                                           "ChestTestSupport"]),

@@ -8,7 +8,7 @@ function __chest_path
     set -l path
     while set -q words[1]
         switch "$path:$words[1]"
-            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--attach' 'compose:--lock' 'compose:--quest' 'compose:--format' 'compose:--seal-cost' 'compose:--search-area' 'compose:--hunt' 'compose:--require' 'read:--save' 'pin:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'verify:--hunt' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--output' 'hunt team add:-o' 'hunt release:--hunt' 'hunt release:--timeout' 'board:--timeout' 'config:--unset' 'simulate:--weather' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
+            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--attach' 'compose:--lock' 'compose:--quest' 'compose:--format' 'compose:--seal-cost' 'compose:--search-area' 'compose:--hunt' 'compose:--require' 'read:--save' 'pin:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'verify:--hunt' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--output' 'hunt team add:-o' 'hunt release:--hunt' 'hunt release:--timeout' 'board:--timeout' 'board:--http' 'board:--http-token' 'config:--unset' 'simulate:--weather' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
                 set -e words[1]
             case ':compose' ':import' ':list' ':read' ':pin' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':receipt' ':verify' ':senders' 'senders:list' 'senders:trust' 'senders:forget' ':hunt' 'hunt:create' 'hunt:team' 'hunt team:add' 'hunt:join' 'hunt:leave' 'hunt:release' ':board' ':config' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
                 set -a path $words[1]
@@ -92,7 +92,7 @@ complete -c chest -n '__chest_is \'\'' -a board -d 'the organiser\'s live board:
 complete -c chest -n '__chest_is \'\'' -a config -d 'show or change settings'
 complete -c chest -n '__chest_is \'\'' -a preview -d 'show a quest\'s or message file\'s pages and locks, read-only'
 complete -c chest -n '__chest_is \'\'' -a simulate -d 'replay a recorded track through the engine and print when each page opens'
-complete -c chest -n '__chest_is \'\'' -a nav -d 'a full-screen navigator: the fix, the way to each location lock, progress and events'
+complete -c chest -n '__chest_is \'\'' -a nav -d 'a full-screen navigator: the receiver at a glance and every goal still to reach'
 complete -c chest -n '__chest_is \'\'' -a map -d 'draw the recorded track, the targets and where pages opened, as SVG'
 complete -c chest -n '__chest_is \'\'' -a export -d 'write the targets and the recorded track as GPX or GeoJSON'
 complete -c chest -n '__chest_is \'\'' -a help -d 'explain a command'
@@ -136,7 +136,7 @@ complete -c chest -n '__chest_is \'status\'' -l json -d 'print JSON'
 complete -c chest -n '__chest_is \'status\'' -l watch -d 'redraw once a second until interrupted'
 complete -c chest -n '__chest_is \'status\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'watch\'' -l json -d 'print JSON'
-complete -c chest -n '__chest_is \'watch\'' -l events -r -a 'unlocked ingested rejected gpsd clock weather fix saved unsaved deleted undeleted trust' -d 'only these events, comma-separated'
+complete -c chest -n '__chest_is \'watch\'' -l events -r -a 'unlocked ingested rejected gpsd fixLost fixFound clock weather fix saved unsaved deleted undeleted trust' -d 'only these events, comma-separated'
 complete -c chest -n '__chest_is \'watch\'' -l fixes -d 'also a line per GPS fix'
 complete -c chest -n '__chest_is \'watch\'' -l count -r -d 'stop after N events shown'
 complete -c chest -n '__chest_is \'watch\'' -l timeout -r -d 'stop after S seconds'
@@ -186,6 +186,9 @@ complete -c chest -n '__chest_is \'hunt release\'' -l help -s h -d 'show this he
 complete -c chest -n '__chest_is \'board\'' -l json -d 'print JSON'
 complete -c chest -n '__chest_is \'board\'' -l once -d 'print the leaderboard and exit'
 complete -c chest -n '__chest_is \'board\'' -l timeout -r -d 'with --once: how long to wait for the broker (default 10)'
+complete -c chest -n '__chest_is \'board\'' -l http -r -d 'also serve the board as a web page (ADDR defaults to 127.0.0.1)'
+complete -c chest -n '__chest_is \'board\'' -l http-token -r -d 'with --http: the token a browser must show once (?token=TOKEN)'
+complete -c chest -n '__chest_is \'board\'' -l quiet -d 'with --http: serve the page only, without the terminal board'
 complete -c chest -n '__chest_is \'board\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'board\'' -a '(__fish_complete_suffix .hunt)'
 complete -c chest -n '__chest_is \'config\'' -l unset -r -a 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -d 'remove a setting'
@@ -197,7 +200,7 @@ complete -c chest -n '__chest_is \'simulate\'' -l weather -r -a 'clear cloudy ra
 complete -c chest -n '__chest_is \'simulate\'' -l gpsd -d 'replay through gpsfake, gpsd and a private chestd'
 complete -c chest -n '__chest_is \'simulate\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'simulate\'' -F
-complete -c chest -n '__chest_is \'nav\'' -l once -d 'print one frame and exit'
+complete -c chest -n '__chest_is \'nav\'' -l once -d 'print one frame with every goal and exit'
 complete -c chest -n '__chest_is \'nav\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'map\'' -l output -s o -r -a '(__fish_complete_suffix .svg)' -d 'the file to write: FILE.svg or FILE.png'
 complete -c chest -n '__chest_is \'map\'' -l png -d 'also write a PNG beside it'

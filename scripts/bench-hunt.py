@@ -25,6 +25,9 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
                      capture_output=True, text=True).stdout.strip()
@@ -34,19 +37,8 @@ PROCESSES = []
 HUNT_QUEUE = "max_queued_messages 20000\n"
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def wait_for(what, condition, timeout):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if condition():
-            return
-        time.sleep(0.02)
-    sys.exit(f"bench-hunt: timed out waiting for {what} (files in {WORK})")
+    benchlib.wait_for(what, condition, timeout, WORK)
 
 
 def world(name):
@@ -91,22 +83,7 @@ def iso_seconds(text):
 
 
 def broker(name, extra=""):
-    port = free_port()
-    config = os.path.join(WORK, name + ".conf")
-    with open(config, "w") as f:
-        f.write(("user root\n" if os.getuid() == 0 else "")
-                + f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                + f"log_dest file {WORK}/{name}.log\n" + extra)
-    start(["mosquitto", "-c", config], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-    def accepts():
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return True
-        except OSError:
-            return False
-    wait_for("mosquitto", accepts, 10)
-    return port
+    return benchlib.mosquitto(WORK, name, start, extra)
 
 
 def unlock_latency(port, count):
@@ -166,7 +143,7 @@ def many_receipts(port, name, label, runs, replay=False):
     if replay:
         alone = os.path.join(WORK, name + "-replay.hunt")
         with open(hunt) as source, open(alone, "w") as copy:
-            copy.write(source.read().replace(f"mqtt://127.0.0.1:{port}", f"mqtt://127.0.0.1:{free_port()}"))
+            copy.write(source.read().replace(f"mqtt://127.0.0.1:{port}", f"mqtt://127.0.0.1:{benchlib.free_port()}"))
         os.chmod(alone, 0o600)
         runs = runs + ["the journal replayed alone (broker unreachable)"]
     for run in runs:

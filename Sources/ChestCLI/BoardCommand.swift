@@ -2,38 +2,64 @@ import ChestArguments
 import ChestCore
 import ChestIO
 import ChestMQTT
+import ChestWeb
 import Foundation
 
-/// `chest board HUNT`: the organiser's live view of every team (docs/HUNTS.md "The board").
+/// `chest board HUNT`: the organiser's live view of every team (docs/HUNTS.md "The board"), in the terminal, as JSON
+/// lines, or in a browser (`--http`, docs/HUNTS.md "The board in a browser").
 struct BoardCommand: ChestCommand {
     static let name = "board"
     static let abstract = "the organiser's live board: each team, pages opened and when, trust, refused messages"
-    static let synopses = ["HUNT [--json | --once [--timeout SECONDS]]"]
+    static let synopses = ["HUNT [--json | --once [--timeout SECONDS]]",
+                           "HUNT --http [ADDR:]PORT [--http-token TOKEN] [--json | --quiet]"]
     static let discussion = """
         Follows the hunt's broker and redraws in place, like chest nav: each team, online or not, the pages it
         opened and when, the trust of the fixes that opened them, and the messages refused and why (a forged or
         replayed receipt, an unknown key, another hunt). q quits. --json streams the same as JSON lines;
         --once prints the leaderboard and exits. What the board received is kept in HUNT.board, so it
         survives restarts; the broker keeps what arrives while it is away.
+        --http also serves the board as a web page for a projector, live (Server-Sent Events), read-only, on
+        127.0.0.1 unless ADDR says otherwise; any other address needs --http-token, which a browser gives once as
+        ?token= in the address. --quiet serves the page without the terminal board.
         """
     static let parameters: [Parameter] = [
         .positional("HUNT", help: "the organiser's hunt file", completion: .files(extension: "hunt")),
         .json,
         .flag("--once", help: "print the leaderboard and exit"),
         .option("--timeout", value: "SECONDS", help: "with --once: how long to wait for the broker (default 10)"),
+        .option("--http", value: "[ADDR:]PORT", help: "also serve the board as a web page (ADDR defaults to 127.0.0.1)"),
+        .option("--http-token", value: "TOKEN", help: "with --http: the token a browser must show once (?token=TOKEN)"),
+        .flag("--quiet", help: "with --http: serve the page only, without the terminal board"),
     ]
 
     var huntPath: String
     var json: Bool
     var once: Bool
     var timeout: Double
+    var http: HTTPAddress?
+    var token: String?
+    var quiet: Bool
 
     init(_ values: ParsedValues) throws(UsageError) {
         huntPath = values.positional("HUNT")[0]
         json = values.flag("--json")
         once = values.flag("--once")
+        quiet = values.flag("--quiet")
         guard !(json && once) else { throw UsageError("--json streams and --once prints once; choose one") }
         timeout = try values.value("--timeout", "--timeout is a number of seconds") { Double($0).flatMap { $0 > 0 ? $0 : nil } } ?? 10
+        http = try values.value("--http", "--http takes [ADDR:]PORT, such as 8080, 0.0.0.0:8080 or [::1]:8080", HTTPAddress.init)
+        token = values.value("--http-token")
+        if let token, let problem = BoardAccess.problem(token) { throw UsageError(problem) }
+        guard let http else {
+            guard token == nil, !quiet else { throw UsageError("--http-token and --quiet go with --http [ADDR:]PORT") }
+            return
+        }
+        guard !once else { throw UsageError("--once prints once and exits; --http serves until stopped; choose one") }
+        guard !(json && quiet) else { throw UsageError("--json streams to the terminal and --quiet keeps it silent; choose one") }
+        guard http.isLoopback || token != nil else {
+            throw UsageError("--http \(http) lets anyone who can reach this machine read the board; add --http-token TOKEN "
+                             + "(make one with: openssl rand -hex 16), or serve on 127.0.0.1")
+        }
     }
 
     func run(settings: Settings) throws {
@@ -44,14 +70,34 @@ struct BoardCommand: ChestCommand {
         let link = try OrganiserLink(hunt: hunt, purpose: "board")
         defer { link.stop() }
         link.client.subscribe(HuntTopic.all(hunt: hunt.id))
+        let web = try http.map { address in
+            do {
+                return try BoardServer(address: address, access: BoardAccess(token: token),
+                                       snapshot: feed.snapshot(connection: "connecting"))
+            } catch {
+                throw ChestError("\(error)")
+            }
+        }
+        defer { web?.stop() }
+        if let web { printError("chest: serving the board on \(web.url)" + (token == nil ? "" : "?token=TOKEN (the --http-token)")) }
+        var published = ""
+        /// Hands the browsers the board as it is now, when it changed.
+        func publish(_ feed: BoardFeed, _ events: [BoardEvent], _ connection: String) {
+            guard let web, !events.isEmpty || connection != published else { return }
+            published = connection
+            web.publish(feed.snapshot(connection: connection), events: events)
+        }
         // Not on a terminal, the live view has nowhere to draw: print the leaderboard, as nav prints one frame.
-        if once || (!json && !Terminal.isInteractive) { return try printOnce(hunt, &feed, link) }
-        if json {
-            for event in past { print(event.line) }
+        if once || (web == nil && !json && !Terminal.isInteractive) { return try printOnce(hunt, &feed, link) }
+        if json || (web != nil && (quiet || !Terminal.isInteractive)) {
+            if json { for event in past { print(event.line) } }
             link.client.start()
-            return stream(&feed, link) { _, events, _ in
-                for event in events { print(event.line) }
-                fflush(nil)
+            return stream(&feed, link) { feed, events, connection in
+                publish(feed, events, connection)
+                if json {
+                    for event in events { print(event.line) }
+                    fflush(nil)
+                }
                 return true
             }
         }
@@ -59,7 +105,9 @@ struct BoardCommand: ChestCommand {
         defer { Terminal.restore() }
         link.client.start()
         var screen = BoardScreen(hunt: hunt)
-        stream(&feed, link) { feed, _, connection in
+        screen.web = web?.url
+        stream(&feed, link) { feed, events, connection in
+            publish(feed, events, connection)
             screen.connection = connection
             let keys = Terminal.keys(waiting: 0)
             if keys.contains(UInt8(ascii: "q")) || keys.contains(UInt8(ascii: "Q")) || keys.contains(3) { return false }

@@ -12,13 +12,18 @@ struct BoardFeed {
     private(set) var gate: HuntGate
     /// The organiser's hunt file: its page keys check the proofs in receipts. Read again when it changed, since the
     /// organiser may compose more messages for the hunt while the board runs.
-    private var hunt: HuntFile
+    private(set) var hunt: HuntFile
     private let huntPath: String
     private var huntModified: Date?
     private let journalPath: String
     private var journal: FileHandle?
-    /// The latest lines worth showing, newest last.
-    private(set) var latest: [(at: Date, text: String)] = []
+    /// The latest pages credited and the latest refusals, each with when the board heard it, newest last.
+    private(set) var unlocks: [(at: Date, event: BoardEvent)] = []
+    private(set) var refusals: [(at: Date, event: BoardEvent)] = []
+    /// Every event worth a line, for the terminal: both lists, in the order they came.
+    var latest: [(at: Date, event: BoardEvent)] {
+        (unlocks + refusals).enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+    }
     /// The signatures of the messages believed: an exact copy of one is a redelivery (QoS 1, a retained message
     /// sent again, a team's outbox after a crash), or a replay that tells nothing new; ignored and counted.
     private var believed: Set<String> = []
@@ -157,9 +162,19 @@ struct BoardFeed {
     }
 
     private mutating func note(_ events: [BoardEvent], at now: Date) -> [BoardEvent] {
-        for event in events { if let text = event.text { latest.append((now, text)) } }
-        if latest.count > 50 { latest.removeFirst(latest.count - 50) }
+        for event in events {
+            switch event {
+            case .team: continue
+            case .unlock: Self.keep((now, event), in: &unlocks)
+            case .refused: Self.keep((now, event), in: &refusals)
+            }
+        }
         return events
+    }
+
+    private static func keep(_ entry: (at: Date, event: BoardEvent), in list: inout [(at: Date, event: BoardEvent)]) {
+        list.append(entry)
+        if list.count > 50 { list.removeFirst(list.count - 50) }
     }
 
     /// A line of the journal: a message that passed the gate, in full (`payload`, base64), or a refusal by the gate

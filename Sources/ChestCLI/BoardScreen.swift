@@ -5,10 +5,13 @@ import Foundation
 struct BoardScreen {
     let hunt: HuntFile
     var connection = ""
+    /// The address of the board in a browser, when it is served.
+    var web: String?
 
     func render(_ feed: BoardFeed, columns: Int, rows: Int, now: Date) -> [String] {
         var lines = [
-            "\u{1B}[1mchest board\u{1B}[0m \u{2014} \u{201C}\(TerminalText.escaped(hunt.name))\u{201D} on \(hunt.broker): \(connection)",
+            "\u{1B}[1mchest board\u{1B}[0m \u{2014} \u{201C}\(TerminalText.escaped(hunt.name))\u{201D} on \(hunt.broker): \(connection)"
+                + (web.map { " \u{2014} \($0)" } ?? ""),
             "",
             pad("TEAM", 18) + pad("ONLINE", 9) + pad("PAGES", 7) + pad("LAST CREDITED", 30) + "TRUST (CLAIMED)",
         ]
@@ -23,7 +26,7 @@ struct BoardScreen {
         if !ignored.isEmpty { lines += ["", ignored.trimmingCharacters(in: .newlines)] }
         lines += ["", "\u{1B}[1mlatest\u{1B}[0m"]
         let room = max(rows - lines.count - 1, 0)
-        lines += feed.latest.suffix(room).map { "\(LockReason.clock($0.at, .current)) \($0.text)" }
+        lines += feed.latest.suffix(room).compactMap { entry in entry.event.text.map { "\(LockReason.clock(entry.at, .current)) \($0)" } }
         return lines.map { String($0.prefix(columns + 16)) }
     }
 

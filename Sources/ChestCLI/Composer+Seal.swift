@@ -34,7 +34,14 @@ extension Composer {
                                                           version: draft.format, files: attached)
             var page = sealedPage
             page.labels = Page.labels(setA: draftPage.setA, setB: draftPage.setB)
-            releases?.record(id, title: draft.title ?? "", page: number, key: pageKey, guarded: page.protection != .sealed)
+            let targets = zip([LockSetName.a, .b], sets).flatMap { name, set in
+                set.locks.compactMap { lock -> HuntMessage.Target? in
+                    guard case let .location(center, radius) = lock else { return nil }
+                    return HuntMessage.Target(center, radius: radius, label: page.labels[name])
+                }
+            }
+            releases?.record(id, title: draft.title ?? "", page: number, key: pageKey, guarded: page.protection != .sealed,
+                             targets: targets)
             pages.append(page)
             report.append("page \(number): " + Self.protectionSentence(page, sets: sets))
             if let sentence = Self.attachmentSentence(attached, page: number) { report.append(sentence) }

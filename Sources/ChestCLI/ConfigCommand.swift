@@ -14,9 +14,10 @@ struct ConfigCommand: ChestCommand {
         .option("--unset", value: "KEY", help: "remove a setting", completion: .words(SettingKey.allCases.map(\.rawValue))),
     ]
     static let discussion = """
-        Without arguments, every setting with its value and where it comes from (flag, environment, file or \
-        default), the settings file and the identity. A new value is checked first, and a running chestd is \
-        asked to reload.
+        Without arguments, every setting with its value and where it comes from (command line, environment, \
+        config file or default), the settings file and the identity. While chestd runs, these are the values \
+        chestd itself runs with (its command line and environment may not be this shell's), followed by any \
+        this shell would use differently. A new value is checked first, and a running chestd is asked to reload.
 
         settings:
         """ + "\n" + SettingKey.allCases.map { "  \(Output.pad($0.rawValue, 22)) \($0.help)" }.joined(separator: "\n")
@@ -52,19 +53,7 @@ struct ConfigCommand: ChestCommand {
     func run(settings: Settings) throws {
         switch action {
         case .show:
-            print("settings file: \(settings.configPath)")
-            for key in SettingKey.allCases {
-                print("\(Output.pad(key.rawValue, 22)) \(Output.pad(settings.effectiveValue(key), 30)) \(settings.origin(of: key))")
-            }
-            for problem in settings.invalid { print("not used: \(problem)") }
-            if !settings.unknownKeys.isEmpty {
-                print("ignored (unknown to this chest): \(settings.unknownKeys.joined(separator: ", "))")
-            }
-            if let identity = try Identity.load(at: settings.identityPath) {
-                print("identity: \(settings.identityPath) (public key \(identity.publicKeyBase64))")
-            } else {
-                print("identity: none yet; the first compose makes one at \(settings.identityPath)")
-            }
+            show(settings)
         case let .get(key):
             guard let value = settings.values[key] else { throw ChestError("\(key.rawValue) is not set") }
             print(value)
@@ -74,6 +63,46 @@ struct ConfigCommand: ChestCommand {
         case let .unset(key):
             try Settings.store(key, nil, at: settings.configPath)
             print("\(key.rawValue) unset; \(Self.reload(settings))")
+        }
+    }
+
+    /// Every setting: chestd's own while it runs, else this shell's; then the identity.
+    private func show(_ settings: Settings) {
+        let local = settings.effective
+        let shown: EffectiveSettings
+        do {
+            shown = try CLI.client(settings).call(ControlRequest.config, expecting: EffectiveSettings.self)
+            print("chestd is running with these settings (settings file \(shown.configPath)):")
+        } catch ControlClientError.notRunning {
+            shown = local
+            print("chestd is not running; the settings it would start with (settings file \(local.configPath)):")
+        } catch {
+            shown = local
+            print("chestd did not tell its settings (\(error)); this shell's (settings file \(local.configPath)):")
+        }
+        let width = max(30, shown.settings.map(\.value.count).max() ?? 0)
+        for setting in shown.settings {
+            print("  \(Output.pad(setting.key, 22)) \(Output.pad(setting.value, width)) \(setting.origin)")
+        }
+        let differences = local.settings.filter { $0.value != shown[$0.key]?.value }
+        if !differences.isEmpty {
+            print("this shell's own settings differ (chestd keeps its command line and environment until it restarts):")
+            for setting in differences {
+                print("  \(Output.pad(setting.key, 22)) \(Output.pad(setting.value, width)) \(setting.origin)")
+            }
+        }
+        for problem in settings.invalid { print("not used: \(problem)") }
+        if !settings.unknownKeys.isEmpty {
+            print("ignored (unknown to this chest): \(settings.unknownKeys.joined(separator: ", "))")
+        }
+        do {
+            if let identity = try Identity.load(at: settings.identityPath) {
+                print("identity: \(settings.identityPath) (public key \(identity.publicKeyBase64))")
+            } else {
+                print("identity: none yet; the first compose makes one at \(settings.identityPath)")
+            }
+        } catch {
+            print("identity: \(settings.identityPath) cannot be read: \(error)")
         }
     }
 

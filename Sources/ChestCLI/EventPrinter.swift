@@ -36,19 +36,18 @@ struct EventPrinter {
             return ("\(file): \(reason)", "31", "")
         case let .gpsd(connected, server, reason):
             return connected ? ("connected to \(server)", "32", "")
-                : ("lost \(server)\(reason.map { ": " + $0 } ?? "")", "33", "")
+                : ("gpsd at \(server) is gone\(reason.map { ": " + $0 } ?? ""); chestd keeps trying", "1;33", "")
+        case let .fixFound(fix):
+            return (Self.describe(fix), "32", "")
+        case let .fixLost(_, reason):
+            return (reason, "1;33", "")
         case let .clock(reason):
             return (reason, "33", "")
         case let .weather(weather):
             let temperature = weather.temperatureC.map { String(format: ", %.1f °C", $0) } ?? ""
             return ("\(weather.condition?.rawValue ?? "unknown conditions")\(temperature)", "36", "")
         case let .fix(fix):
-            var text = fix.mode.description
-            if let latitude = fix.latitude, let longitude = fix.longitude {
-                text += "  " + Output.position(latitude, longitude)
-            }
-            if let altitude = fix.altitudeMSL { text += String(format: "  %.1f m", altitude) }
-            return (text, "2", "")
+            return (Self.describe(fix), "2", "")
         case let .saved(id, title):
             return ("\"\(title)\" moved to the saved chest  (\(shortIDs.short(id)))", "36", "")
         case let .unsaved(id, title):
@@ -62,6 +61,18 @@ struct EventPrinter {
             return (trust.description + (source.map { "  (\($0.description))" } ?? ""),
                     trust.level == .hardware ? "32" : "33", "")
         }
+    }
+}
+
+extension EventPrinter {
+    /// "3D fix  47.376900 N  8.541700 E  410.0 m"
+    static func describe(_ fix: FixSummary) -> String {
+        var text = fix.mode.description
+        if let latitude = fix.latitude, let longitude = fix.longitude {
+            text += "  " + Output.position(latitude, longitude)
+        }
+        if let altitude = fix.altitudeMSL { text += String(format: "  %.1f m", altitude) }
+        return text
     }
 }
 

@@ -7,16 +7,22 @@ import Glibc
 /// `chest nav`: a full-screen view that redraws in place, like cgps, until q.
 struct NavCommand: ChestCommand {
     static let name = "nav"
-    static let abstract = "a full-screen navigator: the fix, the way to each location lock, progress and events"
+    static let abstract = "a full-screen navigator: the receiver at a glance and every goal still to reach"
     static let synopses = ["[--once]"]
     static let discussion = """
-        Redraws in place once a second: the fix (mode, position, accuracy, satellites, age), speed and heading,
-        each location lock still to reach with its distance and an arrow toward it (ahead is up while you
-        move, north otherwise), nearest first, each message's progress and the latest events. When gpsd drops,
-        the last known distances stay, dimmed. Fits the terminal, works over ssh; q quits, and the terminal is
-        restored however nav ends. --once prints one frame without redrawing.
+        Redraws in place once a second, like cgps: the receiver at a glance (3D FIX, NO FIX, RECEIVER LOST, GPSD \
+        GONE, with satellites used/seen, eph/epv, trust, and the fix's age once it passes 5 s), then every goal \
+        still pending in every message: a visible place with its distance, bearing (degrees and compass) and \
+        arrival at the current speed; a sealed place with the cells tried (it gives no direction); an altitude \
+        to climb or descend to; a page that must open first; a time lock's countdown; the weather or temperature \
+        wanted and now. Then each message's progress and the latest events. Arrows point ahead-up while you \
+        move, north-up otherwise; distances from a position no longer current are dimmed.
+
+        keys: j or down picks the next goal, k or up the one before, a shows all goals (again: back), q quits. \
+        The terminal is restored however nav ends. --once prints one frame with every goal, without escapes \
+        when the output is not a terminal.
         """
-    static let parameters: [Parameter] = [.flag("--once", help: "print one frame and exit")]
+    static let parameters: [Parameter] = [.flag("--once", help: "print one frame with every goal and exit")]
 
     var once: Bool
 
@@ -28,7 +34,8 @@ struct NavCommand: ChestCommand {
         var state = NavState()
         if once || !Terminal.isInteractive {
             refresh(&state, settings)
-            let size = Terminal.isInteractive ? Terminal.size : (columns: 100, rows: 40)
+            state.showAll = true
+            let size = Terminal.isInteractive ? Terminal.size : (columns: 100, rows: 200)
             let frame = NavScreen.render(state, columns: size.columns, rows: size.rows, now: Date())
             print(frame.map { Terminal.isInteractive ? $0 : NavScreen.withoutEscapes($0) }.joined(separator: "\n"))
             return
@@ -39,8 +46,10 @@ struct NavCommand: ChestCommand {
         var printer = EventPrinter(timeZone: .current, colour: false)
         var lastRefresh = -Double.infinity
         while true {
-            let keys = Terminal.keys(waiting: 200)
-            if keys.contains(UInt8(ascii: "q")) || keys.contains(UInt8(ascii: "Q")) || keys.contains(3) { return }
+            var refreshNow = false
+            for key in NavKey.parse(Terminal.keys(waiting: 200)) {
+                if state.press(key) { return }
+            }
             if watch == nil { watch = subscribe(settings) }
             while let client = watch {
                 let line: Data?
@@ -56,15 +65,17 @@ struct NavCommand: ChestCommand {
                     watch = nil
                     break
                 }
-                if let event = try? ChestJSON.decoder().decode(ChestEvent.self, from: line), !event.isFix {
-                    // The first line: an unlock's page text stays for chest read.
-                    state.add(event: String(printer.text(event, receivedAt: Date()).prefix { $0 != "\n" }))
-                }
+                guard let event = try? ChestJSON.decoder().decode(ChestEvent.self, from: line), !event.isFix else { continue }
+                // The first line: an unlock's page text stays for chest read.
+                state.add(event: String(printer.text(event, receivedAt: Date()).prefix { $0 != "\n" }))
+                refreshNow = true
             }
             let now = MonotonicClock.now()
-            if now - lastRefresh >= 1 || !keys.isEmpty {
+            if now - lastRefresh >= 1 || refreshNow {
                 lastRefresh = now
                 refresh(&state, settings)
+            } else {
+                state.regoal(now: Date())
             }
             let size = Terminal.size
             Terminal.draw(NavScreen.render(state, columns: size.columns, rows: size.rows, now: Date()))

@@ -1,9 +1,11 @@
 import ChestCore
 import Foundation
 
-/// One frame of `chest nav`, fitted to the terminal: the lines to draw, with ANSI dimming for what is stale.
+/// One frame of `chest nav`, fitted to the terminal: the lines to draw, with ANSI colour for the receiver's state
+/// and dimming for what is no longer current. It only lays out what NavState worked out.
 enum NavScreen {
     static let dim = "\u{1B}[2m", bold = "\u{1B}[1m", plain = "\u{1B}[0m"
+    static let green = "\u{1B}[1;30;42m", yellow = "\u{1B}[1;30;43m", red = "\u{1B}[1;37;41m"
     static let arrows = ["↑", "↗", "→", "↘", "↓", "↙", "←", "↖"]
 
     /// The arrow toward `bearing`, turned by the heading when the reader moves (else north is up).
@@ -13,83 +15,90 @@ enum NavScreen {
     }
 
     static func render(_ state: NavState, columns: Int, rows: Int, now: Date, timeZone: TimeZone = .current) -> [String] {
-        var lines: [String] = []
-        let clock = LockReason.format(now, timeZone, seconds: true)
-        lines.append(bold + fit("chest nav   q quits", clock, columns) + plain)
-        if let problem = state.problem {
-            lines.append("chestd: " + problem)
+        var lines = [bold + fit("chest nav   j/k ↑/↓ pick · a all · q quit", LockReason.clock(now, timeZone), columns) + plain]
+        lines += receiverLines(state)
+        let moving = (state.speed ?? 0) >= NavGoal.movingSpeed
+        let heading = moving ? state.heading : nil
+        if let goal = state.selected, !state.showAll {
+            lines.append("")
+            lines += targetLines(goal, heading: heading)
         }
-        if let status = state.status {
-            lines += gpsLines(status, state)
-        }
-        let moving = (state.speed ?? 0) >= 0.5
         lines.append("")
-        lines.append(bold + "Targets" + plain + (moving ? " (arrows: ahead is up)" : " (arrows: north is up)"))
-        if state.targets.isEmpty { lines.append("  no location lock to reach") }
-        var targetLines: [String] = []
-        for target in state.targets {
-            let label = "\(TerminalText.escaped(target.title)) · page \(target.page) set \(target.set.rawValue)"
-            var line: String
-            if let metres = target.metres, let bearing = target.bearing {
-                let heading = moving ? state.heading : nil
-                // The wording of `chest read`: "312 m away (NE)".
-                let away = LockReason.away(metres: metres, bearing: bearing).text(now: now)
-                line = "  \(arrow(bearing, heading: heading))  \(away.padding(toLength: 17, withPad: " ", startingAt: 0)) \(label)"
-                if target.stale { line = dim + line + " (last known; \(target.note ?? "no fix"))" + plain }
-            } else {
-                line = "  ·  \(label): \(target.note ?? "")"
-            }
-            targetLines.append(line)
-        }
-        // Messages and events take what the nearest targets leave.
-        let progressLines = state.progress.map { item in
+        let north = moving ? "ahead is up" : "north is up"
+        lines.append(bold + "Goals (\(state.goals.count))" + plain + (state.goals.isEmpty ? "" : "  arrows: \(north)"))
+        if state.goals.isEmpty { lines.append("  nothing to reach: every page is open, or the chest is empty") }
+        let goalLines = state.goals.map { goalLine($0, selected: $0.key == state.selected?.key, heading: heading) }
+        // Without `a`, messages and events keep a few rows; the list shows a window around the pick.
+        let room = state.showAll ? rows - lines.count : max(rows - lines.count - 6, 1)
+        lines += window(goalLines, around: state.selectedIndex ?? 0, room: room)
+        guard !state.showAll else { return lines.prefix(rows).map { clip($0, columns) } }
+        lines.append("")
+        lines.append(bold + "Messages" + plain)
+        let progressRoom = max((rows - lines.count - 2) / 2, 1)
+        if state.progress.isEmpty { lines.append("  the chest is empty") }
+        lines += state.progress.prefix(progressRoom).map { item in
             let width = 10, filled = item.pages == 0 ? 0 : item.open * width / item.pages
             return "  " + String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
                 + " \(item.open)/\(item.pages)  \(TerminalText.escaped(item.title))"
         }
-        let fixed = lines.count + 4
-        let room = max(rows - fixed, 1)
-        let targetRoom = min(targetLines.count, max(room / 2, 1))
-        lines += targetLines.prefix(targetRoom)
-        if targetLines.count > targetRoom { lines.append("  … \(targetLines.count - targetRoom) more") }
-        lines.append("")
-        lines.append(bold + "Messages" + plain)
-        let progressRoom = max((rows - lines.count - 3) / 2, 1)
-        lines += progressLines.prefix(progressRoom)
-        if progressLines.isEmpty { lines.append("  the chest is empty") }
-        lines.append("")
         lines.append(bold + "Events" + plain)
-        let eventRoom = max(rows - lines.count, 0)
-        lines += state.events.suffix(eventRoom).reversed().map { "  " + $0 }
+        lines += state.events.suffix(max(rows - lines.count, 0)).reversed().map { "  " + $0 }
         return lines.prefix(rows).map { clip($0, columns) }
     }
 
-    private static func gpsLines(_ status: StatusReport, _ state: NavState) -> [String] {
-        var lines: [String] = []
-        guard status.gpsd.connected else {
-            lines.append(dim + "GPS    gpsd not connected (\(status.gpsd.server))" + (status.gpsd.reason.map { ": " + $0 } ?? "") + plain)
-            return lines
+    /// The headline in colour, why, and the fix's detail; the position and motion under it.
+    private static func receiverLines(_ state: NavState) -> [String] {
+        let receiver = state.receiver
+        let colour = switch receiver.level {
+        case .fix: green
+        case .waiting: yellow
+        case .lost: red
         }
-        guard let fix = status.fix else {
-            lines.append("GPS    no report yet from gpsd at \(status.gpsd.server)")
-            return lines
+        var lines = [colour + " \(receiver.headline) " + plain + (receiver.reason.map { "  " + $0 } ?? "")]
+        if !receiver.details.isEmpty {
+            let text = "  " + receiver.details.joined(separator: " · ")
+            lines.append(receiver.detailsAreOld ? dim + text + plain : text)
         }
-        var parts = [fix.mode.description]
-        parts.append(fix.satellitesUsed.map { "\($0) satellites" } ?? "satellites unknown")
-        parts.append(fix.eph.map { "±\(Int($0.rounded())) m" } ?? "accuracy unknown")
-        if let age = fix.ageSeconds { parts.append(String(format: "fix age %.1f s", age)) }
-        let stale = (fix.ageSeconds ?? 0) > Fix.maximumAge
-        lines.append((stale ? dim : "") + "GPS    " + parts.joined(separator: " · ") + (stale ? plain : ""))
-        if let latitude = fix.latitude, let longitude = fix.longitude, fix.mode.hasPosition {
-            let altitude = fix.altitudeMSL.map { String(format: " · %.0f m", $0) } ?? ""
-            lines.append(String(format: "       %.5f %@  %.5f %@", abs(latitude), latitude < 0 ? "S" : "N", abs(longitude),
-                                longitude < 0 ? "W" : "E") + altitude)
-        }
-        if let speed = state.speed {
-            let heading = state.heading.map { String(format: " · heading %03.0f°", $0) } ?? ""
-            lines.append(String(format: "Moving %.1f m/s", speed) + heading)
+        if let position = state.lastPosition {
+            var text = String(format: "  %.5f %@  %.5f %@", abs(position.latitude), position.latitude < 0 ? "S" : "N",
+                              abs(position.longitude), position.longitude < 0 ? "W" : "E")
+            if receiver.level == .fix, let altitude = state.status?.fix?.altitudeMSL { text += String(format: " · %.0f m", altitude) }
+            if let speed = state.speed {
+                text += String(format: " · moving %.1f m/s", speed) + (state.heading.map { String(format: " heading %03.0f°", $0) } ?? "")
+            }
+            lines.append(receiver.level == .fix ? text : dim + text + " (last known)" + plain)
         }
         return lines
+    }
+
+    /// The picked goal, large: its name, and for a place the arrow, distance, bearing and arrival.
+    private static func targetLines(_ goal: NavGoal, heading: Double?) -> [String] {
+        let owner = goal.name == goal.owner ? "" : "  " + goal.owner
+        var lines = [bold + "▶ \(goal.name)" + plain + "  (\(goal.kind.rawValue))" + owner]
+        var second = "    "
+        if let bearing = goal.bearing {
+            second += arrow(bearing, heading: heading) + "  "
+        }
+        second += goal.detail
+        lines.append(goal.stale ? dim + second + plain : second)
+        return lines
+    }
+
+    /// One line of the goal list: the pick's marker, an arrow for a place, the kind, the goal, and what it needs.
+    private static func goalLine(_ goal: NavGoal, selected: Bool, heading: Double?) -> String {
+        let marker = selected ? "▶" : " "
+        let pointer = goal.bearing.map { Self.arrow($0, heading: heading) } ?? "·"
+        let name = goal.kind == .place && goal.name != goal.owner ? "\(goal.name) · \(goal.owner)" : goal.owner
+        let line = "\(marker) \(pointer) \(Output.pad(goal.kind.rawValue, 11)) \(Output.pad(name, 26)) \(goal.detail)"
+        return goal.stale ? dim + line + plain : (selected ? bold + line + plain : line)
+    }
+
+    /// At most `room` lines of `lines`, keeping line `index` in view, with what is left out counted.
+    private static func window(_ lines: [String], around index: Int, room: Int) -> [String] {
+        guard lines.count > room else { return lines }
+        let shown = max(room - 1, 1)
+        let start = min(max(index - shown / 2, 0), lines.count - shown)
+        return Array(lines[start..<(start + shown)]) + ["  … \(lines.count - shown) more (a: all)"]
     }
 
     private static func fit(_ left: String, _ right: String, _ columns: Int) -> String {

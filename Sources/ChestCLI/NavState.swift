@@ -1,23 +1,10 @@
 import ChestCore
 import Foundation
 
-/// What `chest nav` shows, gathered from chestd each second: the fix, the way the reader moves, the location
-/// locks still to reach, each message's progress and the latest events. Pure, so it is tested without a terminal.
+/// What `chest nav` shows, gathered from chestd each second: the receiver at a glance, every pending goal of
+/// every message, the goal picked, each message's progress and the latest events. Pure, so it is tested without
+/// a terminal (NavStateTests).
 struct NavState {
-    /// A location lock still to reach, as chestd explains it (a sealed location explains no distance).
-    struct Target: Equatable {
-        var key: String
-        var title: String
-        var page: Int
-        var set: LockSetName
-        var metres: Double?
-        var bearing: Double?
-        /// What chestd says when it gives no distance: "2 of 3 confirming fixes", "GPS not connected".
-        var note: String?
-        /// The last known distance, kept while the fix is gone.
-        var stale = false
-    }
-
     struct Progress: Equatable {
         var title: String
         var open: Int
@@ -27,57 +14,57 @@ struct NavState {
     var status: StatusReport?
     /// Why chestd could not be asked.
     var problem: String?
-    var targets: [Target] = []
+    var receiver = NavReceiver.assess(nil, problem: "not asked yet")
+    /// Every pending goal, places nearest first (NavGoal.ordered).
+    var goals: [NavGoal] = []
+    /// The key of the goal picked with j/k or the arrows; the first goal when none is.
+    var selectedKey: String?
+    /// `a`: the goal list takes the whole screen.
+    var showAll = false
     var progress: [Progress] = []
     var events: [String] = []
-    /// Metres per second and degrees from north, from the last two distinct fixes.
+    /// Metres per second and degrees from north, from the last two distinct fixes while the fix is current.
     var speed: Double?
     var heading: Double?
-    private var lastKnown: [String: Target] = [:]
+    /// The last position seen, kept (as last known) when the fix goes.
+    private(set) var lastPosition: Coordinate?
     private var previous: (position: Coordinate, time: Date)?
+    private var reports: [ReadReport] = []
 
     static let eventsKept = 50
 
-    mutating func update(status: StatusReport, items: [ListItem], reports: [ReadReport]) {
+    /// Takes chestd's answers: its status, both chests' lists and the read report of each message not open yet.
+    mutating func update(status: StatusReport, items: [ListItem], reports: [ReadReport], timeZone: TimeZone = .current) {
         self.status = status
         problem = nil
-        observeMotion(status.gpsd.connected ? status.fix : nil)
-        progress = items.map { Progress(title: $0.title, open: $0.openPages.count, pages: $0.pages) }
-        var targets: [Target] = []
-        for report in reports where !report.sentByYou {
-            for page in report.pages where !page.open {
-                for set in page.sets {
-                    for lock in set.locks where lock.type == .location && !lock.holds {
-                        let key = "\(report.id)/\(page.number)\(set.set.rawValue)"
-                        var target = Target(key: key, title: report.title, page: page.number, set: set.set)
-                        switch lock.reason {
-                        case let .away(metres, bearing)?:
-                            target.metres = metres
-                            target.bearing = bearing
-                            lastKnown[key] = target
-                        case .gpsNotConnected?, .needsFix?, .staleFix?:
-                            if var known = lastKnown[key] {
-                                known.stale = true
-                                target = known
-                            }
-                            target.note = lock.reason?.text(now: status.clock.system)
-                        case let reason?:
-                            target.note = reason.text(now: status.clock.system)
-                        case nil:
-                            continue
-                        }
-                        targets.append(target)
-                    }
-                }
-            }
+        receiver = NavReceiver.assess(status, problem: nil)
+        let current = receiver.level == .fix
+        observeMotion(current ? status.fix : nil, now: status.clock.system)
+        if let fix = status.fix, fix.mode.hasPosition, let latitude = fix.latitude, let longitude = fix.longitude {
+            lastPosition = Coordinate(latitude: latitude, longitude: longitude)
         }
-        self.targets = targets.sorted { ($0.metres ?? .infinity, $0.title, $0.page) < ($1.metres ?? .infinity, $1.title, $1.page) }
+        progress = items.map { Progress(title: $0.title, open: $0.openPages.count, pages: $0.pages) }
+        self.reports = reports
+        regoal(now: status.clock.system, timeZone: timeZone)
+    }
+
+    /// Makes the goals again from the last reports: at each update, and when the clock moves on between them.
+    mutating func regoal(now: Date, timeZone: TimeZone = .current) {
+        let current = receiver.level == .fix
+        let fix = status?.fix
+        let context = NavContext(position: lastPosition, positionIsCurrent: current && lastPosition != nil,
+                                 altitude: current && fix?.mode.is3D == true ? fix?.altitudeMSL : nil,
+                                 speed: current ? speed : nil, now: now, timeZone: timeZone)
+        goals = reports.flatMap { NavGoal.goals(of: $0, context) }.sorted(by: NavGoal.ordered)
     }
 
     mutating func unreachable(_ problem: String) {
         self.problem = problem
         status = nil
-        for index in targets.indices where targets[index].metres != nil { targets[index].stale = true }
+        receiver = NavReceiver.assess(nil, problem: problem)
+        speed = nil
+        heading = nil
+        for index in goals.indices where goals[index].metres != nil { goals[index].stale = true }
     }
 
     mutating func add(event: String) {
@@ -85,20 +72,81 @@ struct NavState {
         if events.count > Self.eventsKept { events.removeFirst(events.count - Self.eventsKept) }
     }
 
-    private mutating func observeMotion(_ fix: StatusReport.FixReport?) {
-        guard let fix, fix.mode.hasPosition, let latitude = fix.latitude, let longitude = fix.longitude,
-              (fix.ageSeconds ?? 0) <= Fix.maximumAge else {
+    /// The goal picked: the one selected, or the first (the nearest place) when none is or it was reached.
+    var selected: NavGoal? {
+        goals.first { $0.key == selectedKey } ?? goals.first
+    }
+
+    /// The index of the picked goal in `goals`.
+    var selectedIndex: Int? {
+        guard let selected else { return nil }
+        return goals.firstIndex { $0.key == selected.key }
+    }
+
+    /// Moves the pick `offset` goals down the list (up when negative), stopping at either end.
+    mutating func move(_ offset: Int) {
+        guard let index = selectedIndex else { return }
+        selectedKey = goals[min(max(index + offset, 0), goals.count - 1)].key
+    }
+
+    /// Takes one key: j/k or the arrows pick, a shows all; true when it asks to quit.
+    mutating func press(_ key: NavKey) -> Bool {
+        switch key {
+        case .down: move(1)
+        case .up: move(-1)
+        case .all: showAll.toggle()
+        case .quit: return true
+        }
+        return false
+    }
+
+    private mutating func observeMotion(_ fix: StatusReport.FixReport?, now: Date) {
+        guard let fix, fix.mode.hasPosition, let latitude = fix.latitude, let longitude = fix.longitude else {
             speed = nil
             heading = nil
+            previous = nil
             return
         }
         let position = Coordinate(latitude: latitude, longitude: longitude)
-        let time = fix.time ?? status?.clock.system ?? Date()
+        let time = fix.time ?? now
         if let previous, time > previous.time {
             let metres = previous.position.distance(to: position)
             speed = metres / time.timeIntervalSince(previous.time)
             if metres >= 1 { heading = previous.position.bearing(to: position) }
         }
         if previous?.time != time { previous = (position, time) }
+    }
+}
+
+/// A key nav understands.
+enum NavKey: Equatable {
+    case up, down, all, quit
+
+    /// The keys in what the terminal sent: j/k and the arrow keys (ESC [ A/B, or ESC O A/B in application mode),
+    /// a, and q or Ctrl-C; anything else is ignored.
+    static func parse(_ bytes: [UInt8]) -> [NavKey] {
+        var keys: [NavKey] = []
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x1B, index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "[") || bytes[index + 1] == UInt8(ascii: "O") {
+                switch bytes[index + 2] {
+                case UInt8(ascii: "A"): keys.append(.up)
+                case UInt8(ascii: "B"): keys.append(.down)
+                default: break
+                }
+                index += 3
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "j"): keys.append(.down)
+            case UInt8(ascii: "k"): keys.append(.up)
+            case UInt8(ascii: "a"), UInt8(ascii: "A"): keys.append(.all)
+            case UInt8(ascii: "q"), UInt8(ascii: "Q"), 3: keys.append(.quit)
+            default: break
+            }
+            index += 1
+        }
+        return keys
     }
 }

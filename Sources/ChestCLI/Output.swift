@@ -112,6 +112,8 @@ enum Output {
             var type, condition: String
             var holds: Bool
             var reason: String?
+            /// What the lock asks for, as values, when the file shows it openly.
+            var target: LockTarget?
         }
 
         init(_ report: ReadReport) {
@@ -126,7 +128,7 @@ enum Output {
                          openedAt: page.openedAt, protection: page.protection.rawValue, sets: page.sets.map { set in
                     SetJSON(set: set.set.rawValue, locks: set.locks.map {
                         LockJSON(type: $0.type.rawValue, condition: $0.condition, holds: $0.holds,
-                                 reason: $0.reason?.text(now: Date()))
+                                 reason: $0.reason?.text(now: Date()), target: $0.target)
                     })
                 }, attachments: page.attachments.flatMap { $0.isEmpty ? nil : $0 })
             }

@@ -30,10 +30,12 @@ struct ReleaseKeys {
     }
 
     /// Keeps a page's key under its message (never in a join file: `HuntFile.joinFile` leaves them out).
-    mutating func record(_ id: MessageID, title: String, page: Int, key: [UInt8], guarded: Bool) {
+    /// Its visible places go with it, for the board's map.
+    mutating func record(_ id: MessageID, title: String, page: Int, key: [UInt8], guarded: Bool, targets: [HuntMessage.Target]) {
         var message = hunt.messages?[id.rawValue] ?? HuntMessage(title: title, pages: [])
         if page == 1 { message = HuntMessage(title: title, pages: []) }
-        message.pages.append(HuntMessage.PageKey(key: Data(key).base64EncodedString(), guarded: guarded))
+        message.pages.append(HuntMessage.PageKey(key: Data(key).base64EncodedString(), guarded: guarded,
+                                                  targets: targets.isEmpty ? nil : targets))
         hunt.messages = (hunt.messages ?? [:]).merging([id.rawValue: message]) { _, new in new }
         recordedPages = true
     }

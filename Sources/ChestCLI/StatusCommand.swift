@@ -50,8 +50,11 @@ struct StatusCommand: ChestCommand {
         lines.append(row("gpsd", gpsd))
         if let fix = report.fix {
             let mode = fix.mode.description
-            let stale = (fix.ageSeconds ?? 0) > Fix.maximumAge
-            lines.append(row("fix", paint(mode, fix.mode.hasPosition && !stale ? "32" : "33") + (stale ? " (stale)" : "")))
+            // chestd's verdict when it gives one: a fix kept from a silent or departed receiver is not current.
+            let lost = report.fixState.map { $0.hasFix ? nil : $0.reason ?? "" }
+                ?? ((fix.ageSeconds ?? 0) > Fix.maximumAge ? "stale" : nil)
+            lines.append(row("fix", paint(mode, fix.mode.hasPosition && lost == nil ? "32" : "33")
+                             + (lost.map { " (not current: \($0))" } ?? "")))
             if let latitude = fix.latitude, let longitude = fix.longitude {
                 lines.append(row("position", Output.position(latitude, longitude)))
             }
@@ -59,7 +62,9 @@ struct StatusCommand: ChestCommand {
             let horizontal = fix.eph.map { "±\(Int($0.rounded())) m horizontal" } ?? "horizontal unknown"
             let vertical = fix.epv.map { "±\(Int($0.rounded())) m vertical" } ?? "vertical unknown"
             lines.append(row("accuracy", "\(horizontal), \(vertical)"))
-            lines.append(row("satellites", fix.satellitesUsed.map { "\($0) used" } ?? "unknown"))
+            lines.append(row("satellites", fix.satellitesUsed.map { used in
+                "\(used) used" + (fix.satellitesSeen.map { ", \($0) seen" } ?? "")
+            } ?? "unknown"))
             lines.append(row("age", fix.ageSeconds.map { String(format: "%.1f s", $0) } ?? "unknown"))
             lines.append(row("receiver", fix.source.map { "\($0.description), \($0.kind.rawValue)" } ?? "unknown"))
             if let trust = fix.trust {

@@ -10,7 +10,8 @@ struct WatchCommand: ChestCommand {
     static let abstract = "follow events as they happen"
     static let discussion = """
         Prints what happens as it happens: pages that open (with their text), messages taken in or refused, \
-        gpsd connected or lost, the clock's trust. Fixes only with --fixes. --events picks events by name: \
+        gpsd connected or lost, the fix found or lost (and why), the clock's trust. Fixes only with --fixes. \
+        With --json, every line carries "at", ISO 8601. --events picks events by name: \
         \(ChestEvent.names.joined(separator: ", ")). --count stops after N events shown, --timeout after S \
         seconds. When chestd stops, watch waits for it to come back and says so; --no-reconnect exits instead.
 

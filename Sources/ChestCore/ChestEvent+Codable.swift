@@ -1,3 +1,4 @@
+import struct Foundation.Data
 import struct Foundation.Date
 
 /// The JSON line of an event: one flat object named by its `event` field, fields absent when unknown. Its names
@@ -19,6 +20,11 @@ extension ChestEvent: Codable {
         case "fix":
             self = .fix(FixSummary(mode: FixMode(gpsd: line.mode ?? 0), latitude: line.latitude, longitude: line.longitude,
                                    altitudeMSL: line.altitudeMSL, time: line.at))
+        case "fixFound":
+            self = .fixFound(FixSummary(mode: FixMode(gpsd: line.mode ?? 0), latitude: line.latitude,
+                                        longitude: line.longitude, altitudeMSL: line.altitudeMSL, time: line.at))
+        case "fixLost":
+            self = .fixLost(try need(line.cause.flatMap(FixState.Cause.init(rawValue:)), "cause"), reason: line.reason ?? "")
         case "saved": self = .saved(try need(line.id, "id"), title: line.title ?? "")
         case "deleted": self = .deleted(try need(line.id, "id"), title: line.title ?? "")
         case "unsaved": self = .unsaved(try need(line.id, "id"), title: line.title ?? "")
@@ -67,7 +73,16 @@ extension ChestEvent: Codable {
         put("temperatureC", line.temperatureC)
         put("text", line.text)
         put("level", line.level)
+        put("cause", line.cause)
         return fields
+    }
+
+    /// The line chestd writes to watchers: every event carries `at`, its own time when it has one (an unlock's,
+    /// a fix's GPS time, a reading's observation), else `emittedAt`, when chestd told it.
+    public func line(emittedAt: Date) -> Data {
+        var line = Line(self)
+        if line.at == nil { line.at = emittedAt }
+        return ChestJSON.line(line)
     }
 
     /// The flat object as it is written.
@@ -94,6 +109,7 @@ extension ChestEvent: Codable {
         var source: FixSource?
         /// `unlocked`: the page's files, absent when it has none.
         var attachments: [Attachment]?
+        var cause: String?
 
         init(_ event: ChestEvent) {
             self.event = event.name
@@ -108,7 +124,9 @@ extension ChestEvent: Codable {
                 (self.file, self.reason) = (file, reason)
             case let .gpsd(connected, server, reason):
                 (self.connected, self.server, self.reason) = (connected, server, reason)
-            case let .fix(fix):
+            case let .fixLost(cause, reason):
+                (self.cause, self.reason) = (cause.rawValue, reason)
+            case let .fix(fix), let .fixFound(fix):
                 (mode, latitude, longitude, altitudeMSL, at) = (fix.mode.rawValue, fix.latitude, fix.longitude, fix.altitudeMSL, fix.time)
             case let .clock(reason):
                 self.reason = reason

@@ -13,6 +13,10 @@ public enum ChestEvent: Hashable, Sendable {
     case gpsd(connected: Bool, server: String, reason: String?)
     /// A new fix epoch.
     case fix(FixSummary)
+    /// chestd has a usable fix: the first since it started, or again after `fixLost`.
+    case fixFound(FixSummary)
+    /// chestd has no usable fix any more: why, and the sentence a person reads.
+    case fixLost(FixState.Cause, reason: String)
     /// A message moved to the saved chest.
     case saved(MessageID, title: String)
     /// A message moved back from the saved chest to the regular one.
@@ -29,8 +33,8 @@ public enum ChestEvent: Hashable, Sendable {
     case trust(FixTrust, source: FixSource?)
 
     /// Every name the `event` field takes, in the order `chest watch --help` lists them.
-    public static let names = ["unlocked", "ingested", "rejected", "gpsd", "clock", "weather", "fix", "saved", "unsaved", "deleted",
-                                    "undeleted", "trust"]
+    public static let names = ["unlocked", "ingested", "rejected", "gpsd", "fixLost", "fixFound", "clock", "weather", "fix",
+                               "saved", "unsaved", "deleted", "undeleted", "trust"]
 
     /// The name in the `event` field.
     public var name: String {
@@ -40,6 +44,8 @@ public enum ChestEvent: Hashable, Sendable {
         case .rejected: "rejected"
         case .gpsd: "gpsd"
         case .fix: "fix"
+        case .fixFound: "fixFound"
+        case .fixLost: "fixLost"
         case .saved: "saved"
         case .unsaved: "unsaved"
         case .deleted: "deleted"
@@ -54,7 +60,7 @@ public enum ChestEvent: Hashable, Sendable {
     public var at: Date? {
         switch self {
         case let .unlocked(unlock): unlock.at
-        case let .fix(fix): fix.time
+        case let .fix(fix), let .fixFound(fix): fix.time
         case let .weather(weather): weather.observedAt
         default: nil
         }
@@ -75,6 +81,8 @@ public enum ChestEvent: Hashable, Sendable {
         case let .undeleted(id, title): "undeleted \(id) \"\(title)\""
         case let .clock(reason): "clock: \(reason)"
         case let .trust(trust, source): "trust \(trust.description)" + (source.map { " (\($0.description))" } ?? "")
+        case let .fixFound(fix): "fix found: \(fix.mode.description)"
+        case let .fixLost(_, reason): "fix lost: \(reason)"
         case .fix, .weather: name
         }
     }

@@ -22,10 +22,12 @@ public enum ControlRequest: Hashable, Sendable {
     case `import`(path: String)
     /// Read the settings again and rescan the chest, as SIGHUP does.
     case reload
+    /// The settings chestd runs with, and where each came from.
+    case config
 
     /// The operations, as the wire's `op` names them.
     public enum Operation: String, Hashable, Sendable, Codable {
-        case list, read, pin, save, delete, status, watch, `import`, fix, unsave, undelete, reload
+        case list, read, pin, save, delete, status, watch, `import`, fix, unsave, undelete, reload, config
     }
 
     public var operation: Operation {
@@ -42,6 +44,7 @@ public enum ControlRequest: Hashable, Sendable {
         case .fix: .fix
         case .import: .import
         case .reload: .reload
+        case .config: .config
         }
     }
 
@@ -82,6 +85,7 @@ extension ControlRequest: Codable {
         case .fix: self = .fix
         case .import: self = .import(path: try required(.path))
         case .reload: self = .reload
+        case .config: self = .config
         }
     }
 
@@ -97,7 +101,7 @@ extension ControlRequest: Codable {
             try container.encodeIfPresent(page, forKey: .page)
         case let .undelete(id): try container.encodeIfPresent(id, forKey: .id)
         case let .import(path): try container.encode(path, forKey: .path)
-        case .status, .watch, .fix, .reload: break
+        case .status, .watch, .fix, .reload, .config: break
         }
     }
 }
@@ -155,6 +159,8 @@ public enum Reply: Hashable, Sendable {
     case fix(Fix)
     /// `reload`: what the reader should know of the settings read again.
     case notes([String])
+    /// `config`: the settings chestd runs with.
+    case settings(EffectiveSettings)
     /// `watch`: the connection stays open and hears every event from now on.
     case subscribed
     case failure(String)
@@ -172,6 +178,7 @@ public enum Reply: Hashable, Sendable {
         case let .message(result): ChestJSON.line(ControlReply(result: result))
         case let .fix(fix): ChestJSON.line(ControlReply(result: fix))
         case let .notes(notes): ChestJSON.line(ControlReply(result: notes))
+        case let .settings(settings): ChestJSON.line(ControlReply(result: settings))
         case .subscribed: ChestJSON.line(ControlReply(result: Empty()))
         case let .failure(reason): ChestJSON.line(ControlReply<Empty>(error: reason))
         }

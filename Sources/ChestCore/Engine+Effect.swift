@@ -26,6 +26,9 @@ extension Engine {
         case fetchWeather(Coordinate)
         /// Call back with `.tick` at this instant to see whether the weather needs asking again.
         case weatherCheck(at: Date?)
+        /// Call back with `.tick` once the monotonic clock reaches these seconds: the fix in hand ages out then,
+        /// and a feed gone silent is told as `fixLost` (Engine+FixState.swift).
+        case fixCheck(at: Double)
         /// Compare `pin` with these Argon2id hashes, off the loop, and answer with `.pinChecked`.
         case checkPIN(MessageID, pin: String, hashes: [LockKey: String])
         /// Recover a format 2 page key, off the loop (the seal worker), and answer with `.keyDerived`.
@@ -38,6 +41,8 @@ extension Engine {
         /// Read the settings file again, swap what the adapters take from it, rescan the chest, and answer with
         /// `.settingsRead` (for a client's `reload`, or SIGHUP's with none).
         case readSettings(ClientID?)
+        /// Tell which settings the daemon runs with, for the client's `config`, and answer with `.settingsDescribed`.
+        case describeSettings(ClientID)
         /// Ask the hunt's link (Engine+Hunt.swift); outcomes come back as `.hunt` inputs.
         case hunt(HuntAction)
     }

@@ -18,6 +18,7 @@ extension Engine {
             lastEmittedEpoch = epoch
             effects.append(.emit(.fix(FixSummary(fix))))
         }
+        effects += reported(fix, now: now)
         guard fix.isFresh(at: now.monotonic) else { return effects }
         var held: [LockRef] = []
 

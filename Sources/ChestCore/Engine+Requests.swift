@@ -29,6 +29,8 @@ extension Engine {
         case .reload:
             // The settings are read by the daemon; what they change in the engine comes back as `.settingsRead`.
             return [.readSettings(client)]
+        case .config:
+            return [.describeSettings(client)]
         case .fix:
             guard let fix = lastFix, fix.position != nil, fix.isFresh(at: now.monotonic) else {
                 return [.reply(client, .failure("\(LockReason.noFix(gpsConnected: gps.connected)); wait for a fix (chest status) or type the position"))]

@@ -7,7 +7,8 @@ extension Engine {
         trust.receiver(source)
         var effects: [Effect] = trust.trust == before ? [] : [.emit(.trust(trust.trust, source: source))]
         if source == nil, clock.forget("the GPS feed stopped") { effects += clockChanged(now) }
-        return effects
+        fixWatch.receiverGone = source == nil
+        return effects + reviewFixState(now)
     }
 
     /// GPS time from a hardware receiver, while there is some: what `,gps` time locks need.

@@ -15,6 +15,8 @@ public struct Engine: Sendable {
         case request(ClientID, ControlRequest, Now)
         /// The settings file read again: what a reload tells its client, and the settings the engine applies.
         case settingsRead(ClientID?, SettingsReading)
+        /// The daemon's answer to `.describeSettings`.
+        case settingsDescribed(ClientID, EffectiveSettings)
         /// A control connection closed.
         case clientGone(ClientID)
         case fix(Fix, Now)
@@ -75,6 +77,7 @@ public struct Engine: Sendable {
     var afters: [LockRef: PageLink] = [:]
     var streaks: [LockRef: Streak] = [:]
     var lastEmittedEpoch: Double?
+    var fixWatch = FixWatch()
     var scheduledWake: Date??
     var scheduledWeatherCheck: Date??
     /// The `watch` connections: an unlock they hear of is delivered.
@@ -133,6 +136,7 @@ public struct Engine: Sendable {
         case let .receiver(source, now):
             effects = handleReceiver(source, now: now)
         case let .tick(now):
+            effects += fixChecked(now)
             effects += latch(dueTimeLocks(now), now: now)
             effects += latchWeather(now)
             effects += rescheduleWake(now)
@@ -170,6 +174,8 @@ public struct Engine: Sendable {
         case let .settingsRead(client, reading):
             if let maxAge = reading.weatherMaximumAge { weatherSchedule.maxAge = maxAge }
             effects = client.map { [.reply($0, .notes(reading.notes))] } ?? []
+        case let .settingsDescribed(client, settings):
+            effects = [.reply(client, .settings(settings))]
         case let .attemptsRestored(ledger):
             seal.ledger = ledger
         case let .attemptsRecorded(id, failure, now):

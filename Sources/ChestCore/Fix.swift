@@ -12,6 +12,8 @@ public struct Fix: Hashable, Sendable, Codable {
     /// Vertical error estimate (gpsd's `epv`), in metres.
     public var epv: Double?
     public var satellitesUsed: Int?
+    /// Satellites the latest SKY report lists (in view, used or not); set after the fix is made.
+    public var satellitesSeen: Int?
     /// The receiver's own UTC time for this fix.
     public var time: Date?
     /// When the daemon received it, in seconds of its monotonic clock.

@@ -35,6 +35,9 @@ public struct HuntBoard: Codable, Sendable {
         public var receivedAt: Date
         /// False for a guarded page: its proof shows only that the file was held.
         public var proven: Bool
+        /// Where the receipt's confirming fixes were, oldest first, when the hunt shares positions: the team's claim,
+        /// shown on the board's map, never used for anything else.
+        public var positions: [Coordinate] = []
     }
 
     public struct Failure: Codable, Hashable, Sendable {
@@ -59,9 +62,12 @@ public struct HuntBoard: Codable, Sendable {
         public var readers: [String] = []
 
         /// When the board heard of the team's latest credited page: the ranking's tie-break.
-        var reachedCount: Date? { pages.map(\.receivedAt).max() }
+        public var reachedCount: Date? { pages.map(\.receivedAt).max() }
         /// The latest `openedAt` the team claims among its credited pages.
-        var claimedCount: Date? { pages.map(\.openedAt).max() }
+        public var claimedCount: Date? { pages.map(\.openedAt).max() }
+        /// Where the team's credited receipts say it was, in the order the board heard them (empty unless the hunt
+        /// shares positions).
+        public var trail: [Coordinate] { pages.flatMap(\.positions) }
     }
 
     /// Failures kept per team: enough to see what goes wrong, bounded against a flood of forgeries.
@@ -115,7 +121,8 @@ public struct HuntBoard: Codable, Sendable {
                 if let signature = receipt.signature { credited[signature] = team.name }
                 let opened = OpenedPage(message: receipt.message, title: receipt.title, page: receipt.page,
                                         openedAt: receipt.openedAt, trust: receipt.evidence.trust.level,
-                                        receivedAt: receivedAt, proven: proof == .proven)
+                                        receivedAt: receivedAt, proven: proof == .proven,
+                                        positions: receipt.evidence.fixes.compactMap(Self.position))
                 team.pages.append(opened)
                 team.trust = opened.trust
                 events.append(.unlock(team: team.name, message: opened.message, title: opened.title, page: opened.page,
@@ -175,6 +182,12 @@ public struct HuntBoard: Codable, Sendable {
     }
 
     static func short(_ key: String) -> String { String(key.prefix(8)) }
+
+    private static func position(_ fix: UnlockEvidence.ConfirmingFix) -> Coordinate? {
+        guard let latitude = fix.latitude, let longitude = fix.longitude else { return nil }
+        let position = Coordinate(latitude: latitude, longitude: longitude)
+        return position.isValid ? position : nil
+    }
 
     /// Takes in a refusal by the gate; the team is the one the topic names, when it is a team of the hunt.
     public mutating func recordRefusal(_ refusal: HuntGate.Refusal, topic: String, at: Date) -> [BoardEvent] {

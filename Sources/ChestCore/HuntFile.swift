@@ -121,8 +121,8 @@ public struct HuntFile: Codable, Hashable, Sendable {
         }
         for (id, message) in messages ?? [:] {
             guard MessageID(id) != nil, (1...Message.maximumPages).contains(message.pages.count),
-                  message.pages.allSatisfy({ Self.base64($0.key, bytes: 32) }) else {
-                throw HuntError("the page keys of message \(TerminalText.escaped(id)) are not a message ID and 1 to \(Message.maximumPages) keys of 32 bytes in base64")
+                  message.pages.allSatisfy({ Self.base64($0.key, bytes: 32) && ($0.targets ?? []).allSatisfy(\.isValid) }) else {
+                throw HuntError("the page keys of message \(TerminalText.escaped(id)) are not a message ID and 1 to \(Message.maximumPages) keys of 32 bytes in base64 (with valid targets)")
             }
         }
     }

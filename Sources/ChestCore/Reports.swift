@@ -67,6 +67,8 @@ public struct LockReport: Hashable, Sendable, Codable {
     public var holds: Bool
     /// Why it does not hold yet.
     public var reason: LockReason?
+    /// What it asks for, as values, when the file shows it openly (not a sealed place or a PIN).
+    public var target: LockTarget?
 }
 
 extension Lock {
@@ -124,7 +126,10 @@ extension Engine {
                 SetReport(set: set, locks: page[set].map { lock in
                     let key = LockKey(page: number, set: set, kind: lock.kind)
                     let reason = explain(stored, key: key, lock: lock, now: now)
-                    return LockReport(type: lock.kind, condition: lock.condition, holds: reason == nil, reason: reason)
+                    var target = lock.target
+                    if case .location = lock { target?.label = page.labels[set] }
+                    return LockReport(type: lock.kind, condition: lock.condition, holds: reason == nil, reason: reason,
+                                      target: target)
                 })
             }
             return PageReport(number: number, open: false, text: nil, openedBy: nil, openedAt: nil, sets: sets,

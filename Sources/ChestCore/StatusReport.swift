@@ -16,6 +16,8 @@ public struct StatusReport: Hashable, Sendable, Codable {
         @Null public var eph: Double?
         @Null public var epv: Double?
         @Null public var satellitesUsed: Int?
+        /// Satellites in view (used or not), from the latest SKY report.
+        @Null public var satellitesSeen: Int?
         @Null public var time: Date?
         @Null public var ageSeconds: Double?
         /// The fixes' trust level and why (docs/SECURITY.md "Hardware trust and time").
@@ -64,6 +66,9 @@ public struct StatusReport: Hashable, Sendable, Codable {
 
     public var gpsd: GPSD
     @Null public var fix: FixReport?
+    /// Whether that fix can be used now, and if not why (gpsd gone, receiver lost, silent, no fix); absent from
+    /// chestd versions before it.
+    public var fixState: FixState?
     public var clock: Clock
     @Null public var weather: WeatherReport?
     public var messages: Counts
@@ -81,7 +86,8 @@ extension Engine {
         let fix = lastFix.map { fix in
             StatusReport.FixReport(mode: fix.mode, latitude: fix.position?.latitude, longitude: fix.position?.longitude,
                                    altitudeMSL: fix.altitude3D ?? (fix.mode.hasPosition ? fix.altitudeMSL : nil),
-                                   eph: fix.eph, epv: fix.epv, satellitesUsed: fix.satellitesUsed, time: fix.time,
+                                   eph: fix.eph, epv: fix.epv, satellitesUsed: fix.satellitesUsed,
+                                   satellitesSeen: fix.satellitesSeen, time: fix.time,
                                    ageSeconds: fix.age(at: now.monotonic), trust: trust.trust, source: trust.source)
         }
         let weather = self.weather.map {
@@ -96,6 +102,7 @@ extension Engine {
             open: regular.count { $0.openness == .open }, saved: entries.values.count { $0.chest == .saved })
         return StatusReport(
             gpsd: .init(connected: gps.connected, server: gps.server, reason: gps.reason), fix: fix,
+            fixState: fixState(now: now),
             clock: .init(system: now.wall, gpsOffsetSeconds: clock.offset, usingGPSTime: clock.correction(now) > 0,
                          rolloverSuspected: clock.rolloverSuspected, decidedBy: clock.decision(now).clock,
                          why: clock.decision(now).why),

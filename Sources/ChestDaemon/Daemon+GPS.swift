@@ -1,6 +1,7 @@
 import ChestCore
 import ChestGPS
 import ChestIO
+import Foundation
 
 extension Daemon {
     /// Starts connecting to gpsd on the reader's own thread; each connection it makes is read by the loop.
@@ -37,5 +38,10 @@ extension Daemon {
         case let .receiver(source):
             feed(.receiver(source, now()))
         }
+    }
+
+    /// Aims the fix's end-of-life check, given on the monotonic clock, on the wall-clock timer.
+    func aimFixCheck(_ monotonic: Double) {
+        fixTimer.aim(at: Date().timeIntervalSince1970 + monotonic - MonotonicClock.now())
     }
 }

@@ -30,6 +30,7 @@ public final class Daemon {
     var rescanBackoff = 0.0
     var wakeTimer: WakeTimer?
     var weatherTimer: WakeTimer?
+    lazy var fixTimer = WakeTimer { [sink] in sink.yield(.wake) }
     var weather: WeatherService
     var notifications: Notifications
     let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
@@ -227,7 +228,7 @@ public final class Daemon {
             case let .emit(event):
                 emit(event)
             case let .send(client, event):
-                clients[client]?.send(ChestJSON.line(event))
+                clients[client]?.send(event.line(emittedAt: Date()))
             case let .notify(unlock):
                 notifications.deliver(unlock, picture: picture(for: unlock), log: log) {
                     sink.yield(.notified(unlock.id, page: unlock.page, delivered: $0))
@@ -242,12 +243,14 @@ public final class Daemon {
                 outcomes.append(importArrival(path, for: client))
             case let .readSettings(client):
                 outcomes.append(.settingsRead(client, readSettings()))
+            case let .describeSettings(client): outcomes.append(.settingsDescribed(client, settings.effective))
             case let .wake(at):
                 wakeTimer?.aim(at: at?.timeIntervalSince1970)
             case let .fetchWeather(coordinate):
                 weather.fetch(at: coordinate) { sink.yield(.weatherFetched($0)) }
             case let .weatherCheck(at):
                 weatherTimer?.aim(at: at?.timeIntervalSince1970)
+            case let .fixCheck(at): aimFixCheck(at)
             case let .checkPIN(id, pin, hashes):
                 sealWorker?.check(id, pin: pin, hashes: hashes)
             case let .deriveKey(request):
@@ -269,29 +272,12 @@ public final class Daemon {
         case let .fix(fix) where fix.mode != systemdMode:
             systemdMode = fix.mode
             updateSystemdStatus()
-        case .gpsd, .ingested, .unlocked, .deleted, .saved:
+        case .gpsd, .fixLost, .fixFound, .ingested, .unlocked, .deleted, .saved:
             updateSystemdStatus()
         default: break
         }
         guard !engine.subscribers.isEmpty else { return }
-        let line = ChestJSON.line(event)
+        let line = event.line(emittedAt: Date())
         for client in engine.subscribers { clients[client]?.send(line) }
-    }
-
-    /// One line for systemd's STATUS=: the fix and the counts.
-    func summary() -> String {
-        let fix = engine.lastFix.map { $0.mode.description }
-            ?? LockReason.noFix(gpsConnected: engine.gps.connected)
-        let counts = engine.status(now: now()).messages
-        return "\(fix); \(counts.locked) locked, \(counts.partial) partial, \(counts.open) open"
-    }
-
-    private func updateSystemdStatus() {
-        guard systemd.isEnabled else { return }
-        let text = summary()
-        if text != systemdStatus {
-            systemdStatus = text
-            systemd.status(text)
-        }
     }
 }

@@ -38,6 +38,7 @@ public final class GPSDConnection: @unchecked Sendable {
     /// What the latest SKY said, kept for the TPVs that follow it (a TPV never carries the satellites).
     private struct LatestSky {
         var satellitesUsed: Int?
+        var satellitesSeen: Int?
         var summary: SkySummary?
         var serial = 0
     }
@@ -118,11 +119,14 @@ public final class GPSDConnection: @unchecked Sendable {
     private func take(_ bytes: ArraySlice<UInt8>, _ report: (GPSEvent) -> Void) {
         switch bytes.withUnsafeBytes(GPSDReport.parse) {
         case .tpv(let tpv):
-            report(.fix(Fix(tpv, satellitesUsed: sky.satellitesUsed, sky: sky.summary, receivedAt: MonotonicClock.now())))
+            var fix = Fix(tpv, satellitesUsed: sky.satellitesUsed, sky: sky.summary, receivedAt: MonotonicClock.now())
+            fix.satellitesSeen = sky.satellitesSeen
+            report(.fix(fix))
             return
         case .sky(let reportedSky):
             sky.serial += 1
             sky.satellitesUsed = reportedSky.satellitesUsed
+            sky.satellitesSeen = reportedSky.satellitesUsed == nil ? nil : reportedSky.visible
             sky.summary = reportedSky.summary(serial: sky.serial)
             return
         case nil:
@@ -134,14 +138,16 @@ public final class GPSDConnection: @unchecked Sendable {
         var rest: UnsafePointer<CChar>?
         _ = libgps_json_unpack(line, data, &rest)
         let set = data.pointee.set
-        if let fix = Fix(UnsafePointer(data), satellitesUsed: sky.satellitesUsed, sky: sky.summary,
+        if var fix = Fix(UnsafePointer(data), satellitesUsed: sky.satellitesUsed, sky: sky.summary,
                          receivedAt: MonotonicClock.now()) {
+            fix.satellitesSeen = sky.satellitesSeen
             report(.fix(fix))
         } else if set & SATELLITE_SET != 0 {
             // libgps 3.22 counts used satellites from the SKY's array: without one, 0 means unknown.
             let listed = data.pointee.satellites_visible > 0
             sky.serial += 1
             sky.satellitesUsed = listed ? Int(data.pointee.satellites_used) : nil
+            sky.satellitesSeen = listed ? Int(data.pointee.satellites_visible) : nil
             sky.summary = listed ? SkySummary(UnsafePointer(data), serial: sky.serial) : nil
         } else if set & DEVICE_SET != 0, data.pointee.dev.activated.tv_sec != 0 {
             report(.receiver(identify(data.pointee.dev)))
@@ -154,6 +160,7 @@ public final class GPSDConnection: @unchecked Sendable {
         } else if GPSDConnection.isDeactivation(String(cString: line)) {
             // The serial goes on counting: a SKY after the receiver comes back is a new one.
             sky.satellitesUsed = nil
+            sky.satellitesSeen = nil
             sky.summary = nil
             report(.receiver(nil))
             log.notice("gpsd \(server): receiver deactivated")

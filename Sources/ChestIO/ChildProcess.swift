@@ -68,9 +68,7 @@ enum ChildProcess {
             } else {
                 actions.append(.duplicate(2, as: 1))
             }
-            for fd in inheritableDescriptors() where fd > 2 && fd != readEnd.rawValue {
-                actions.append(.close(fd))
-            }
+            actions.append(.closeFrom(3))
             do throws(Errno) {
                 return .success(try ProcessSpawner.spawn(
                     executable, arguments: arguments, environment: environment.filter { !serviceVariables.contains($0.key) },
@@ -92,15 +90,6 @@ enum ChildProcess {
             return SpawnFailure(text: "input of \(input.count) bytes does not fit in a pipe")
         }
         return nil
-    }
-
-    /// Our open descriptors that are not close-on-exec, which a child would otherwise inherit.
-    private static func inheritableDescriptors() -> [Int32] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return [] }
-        return names.compactMap(Int32.init).filter { fd in
-            let flags = fcntl(fd, F_GETFD)
-            return flags >= 0 && flags & FD_CLOEXEC == 0
-        }
     }
 }
 

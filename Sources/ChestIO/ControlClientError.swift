@@ -18,12 +18,15 @@ public enum ControlClientError: Error, Hashable, Sendable, CustomStringConvertib
     case refused(String)
     /// chestd's reply could not be decoded.
     case malformedReply
+    /// chestd's queue of connections stayed full: it runs but does not take new clients.
+    case busy(socket: String)
 
     /// Maps the failure to connect to `socket` onto what it means for the user.
     init(connecting socket: String, _ error: SystemCallError) {
         switch error.errno.rawValue {
         case ENOENT, ECONNREFUSED: self = .notRunning(socket: socket)
         case EACCES: self = .permissionDenied(socket: socket)
+        case EAGAIN: self = .busy(socket: socket)
         default: self = .unreachable(socket: socket, error.errno)
         }
     }
@@ -39,6 +42,7 @@ public enum ControlClientError: Error, Hashable, Sendable, CustomStringConvertib
         case let .timedOut(seconds): "chestd did not answer within \(seconds) s"
         case let .refused(reason): reason
         case .malformedReply: "chestd sent a reply this chest cannot read (are both the same version?)"
+        case let .busy(socket): "chestd at \(socket) takes no new connections (too many clients waiting); try again shortly, or see its log"
         }
     }
 }

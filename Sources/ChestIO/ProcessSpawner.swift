@@ -14,7 +14,17 @@ public enum ProcessSpawner {
         case duplicate(Int32, as: Int32)
         /// Closes descriptor `fd`.
         case close(Int32)
+        /// Closes every descriptor from `fd` up, so the child holds only what the earlier actions gave it, whatever
+        /// other threads of the parent opened without close-on-exec.
+        case closeFrom(Int32)
     }
+
+    /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34 and later), which the Glibc module does not import.
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np").map {
+            unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+        }
+    }()
 
     /// Starts `executable` with `arguments` (after `executable` itself as argv[0]) and exactly `environment`.
     /// - Parameter newProcessGroup: puts the child in a process group of its own, so that a signal to the group
@@ -36,6 +46,12 @@ public enum ProcessSpawner {
                 posix_spawn_file_actions_adddup2(&actions, source, target)
             case let .close(fd):
                 posix_spawn_file_actions_addclose(&actions, fd)
+            case let .closeFrom(fd):
+                if let addCloseFrom = Self.addCloseFrom {
+                    _ = addCloseFrom(&actions, fd)
+                } else {
+                    for open in inheritableDescriptors() where open >= fd { posix_spawn_file_actions_addclose(&actions, open) }
+                }
             }
         }
 
@@ -82,5 +98,19 @@ public enum ProcessSpawner {
     public static func exitStatus(fromWaitStatus status: Int32) -> Int32 {
         let signal = status & 0x7f
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+
+    /// Our open descriptors that are not close-on-exec, which a child would otherwise inherit.
+    static func inheritableDescriptors() -> [Int32] {
+        guard let directory = opendir("/proc/self/fd") else { return [] }
+        defer { closedir(directory) }
+        var descriptors: [Int32] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let fd = Int32(name), fd != dirfd(directory) else { continue }
+            let flags = fcntl(fd, F_GETFD)
+            if flags >= 0 && flags & FD_CLOEXEC == 0 { descriptors.append(fd) }
+        }
+        return descriptors
     }
 }

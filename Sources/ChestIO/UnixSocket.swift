@@ -13,9 +13,13 @@ public enum UnixSocket {
     }
 
     /// A connected stream socket to `path`, or the error `connect(2)` gave.
-    public static func connect(to path: String) throws(SystemCallError) -> FileDescriptor {
+    ///
+    /// A server that stopped accepting leaves its backlog full, and connect(2) on a full AF_UNIX backlog waits for
+    /// room with the socket's send timeout: `timeout` seconds bound that wait (EAGAIN), so no client hangs for ever.
+    public static func connect(to path: String, timeout: Int = 10) throws(SystemCallError) -> FileDescriptor {
         let address = try UnixSocketAddress(path: path)
         let fd = try make(SOCK_STREAM)
+        setTimeouts(fd, seconds: timeout)
         do throws(SystemCallError) {
             _ = try address.withSockaddr { (address, length) throws(SystemCallError) in
                 try retryingOnInterrupt("connect", path: path) { Glibc.connect(fd.rawValue, address, length) }
@@ -24,6 +28,7 @@ public enum UnixSocket {
             fd.close()
             throw error
         }
+        setTimeouts(fd, seconds: 0)
         return fd
     }
 

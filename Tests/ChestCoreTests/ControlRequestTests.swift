@@ -23,6 +23,7 @@ private typealias F = CoreFixture
         (#"{"op":"fix"}"#, .fix),
         (#"{"op":"import","path":"\/tmp\/a.locked"}"#, .import(path: "/tmp/a.locked")),
         (#"{"op":"reload"}"#, .reload),
+        (#"{"op":"config"}"#, .config),
     ]
 
     @Test func everyOperationReadsAndWritesTheWireLine() throws {
@@ -61,5 +62,18 @@ private typealias F = CoreFixture
         // SIGHUP: nobody to tell; a file that could not be read keeps the old value.
         #expect(engine.handle(.settingsRead(nil, SettingsReading(notes: ["cannot read"], weatherMaximumAge: nil))).isEmpty)
         #expect(engine.weatherSchedule.maxAge == 600)
+    }
+
+    @Test func configAsksTheDaemonForItsSettingsAndRepliesWithThem() throws {
+        var engine = F.engine([])
+        #expect(engine.handle(.request(F.client, .config, F.now(1))) == [.describeSettings(F.client)])
+        let settings = EffectiveSettings(configPath: "/home/a/.config/chest/config.json", settings: [
+            .init(key: "gpsd", value: "127.0.0.1:2948", origin: "command line"),
+        ])
+        let effects = engine.handle(.settingsDescribed(F.client, settings))
+        #expect(effects == [.reply(F.client, .settings(settings))])
+        let line = try #require(effects.first.flatMap { if case let .reply(_, reply) = $0 { reply.line } else { nil } })
+        let reply = try JSONDecoder().decode(ControlReply<EffectiveSettings>.self, from: line)
+        #expect(reply.result?["gpsd"]?.origin == "command line")
     }
 }

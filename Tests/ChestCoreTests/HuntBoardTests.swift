@@ -45,7 +45,10 @@ import Testing
         let blue = board.teams[1]
         #expect(blue.online == false && blue.trust == .hardware && blue.pages.count == 1 && blue.readers == [Self.reader])
         #expect(blue.pages[0] == HuntBoard.OpenedPage(message: CoreFixture.id(1), title: "Clue 1", page: 1, openedAt: at(8),
-                                                      trust: .hardware, receivedAt: at(10), proven: true))
+                                                      trust: .hardware, receivedAt: at(10), proven: true,
+                                                      positions: [CoreFixture.tower]),
+                "the confirming fix's position is kept, for the map of a hunt that shares positions")
+        #expect(blue.trail == [CoreFixture.tower])
         #expect(board.record(HuntFixture.releaseEnvelope("finale", id: 1), receiptProblem: nil, receivedAt: at(13)).isEmpty)
         #expect(board.record(HuntFixture.receiptEnvelope("purple", id: 1), receiptProblem: nil, receivedAt: at(13)).isEmpty)
     }

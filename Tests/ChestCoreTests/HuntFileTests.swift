@@ -56,6 +56,11 @@ import Testing
         ("join releases", { $0.teams = [$0.teams[0]]; $0.team = "red" }, "must not carry release keys"),
         ("release name", { $0.releases = ["a b": HuntFixture.key(2)] }, "release name"),
         ("release key", { $0.releases = ["finale": HuntFixture.key(2, count: 16)] }, "32 bytes"),
+        ("target", {
+            $0.messages = [String(repeating: "ab", count: 16): HuntMessage(title: "t", pages: [
+                HuntMessage.PageKey(key: HuntFixture.key(3), guarded: true,
+                                    targets: [HuntMessage.Target(Coordinate(latitude: 91, longitude: 0), radius: 40)])])]
+        }, "with valid targets"),
     ]
 
     @Test(arguments: invalid.indices)

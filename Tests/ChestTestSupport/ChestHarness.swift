@@ -131,13 +131,27 @@ public final class ChestHarness: @unchecked Sendable {
     /// The inodes of the connections chestd has accepted on its socket and not yet closed (from /proc/net/unix,
     /// where an accepted socket is listed, connected, under its listener's path).
     public var connections: Set<Substring> {
-        // Read to the end: String(contentsOfFile:) stops after 4 KiB of a /proc file, about 57 sockets, so with
-        // many sockets open on the machine chestd's were missed.
-        let table = FileHandle(forReadingAtPath: "/proc/net/unix").map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) } ?? ""
+        let table = Self.procFile("/proc/net/unix")
         return Set(table.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ")
             return fields.count == 8 && fields[7] == socket && fields[5] == "03" ? fields[6] : nil
         })
+    }
+
+    /// The whole text of a file under /proc. Foundation reads a procfs file in one read(2), which returns one
+    /// page (4 KiB, about 55 sockets of /proc/net/unix): a machine running several suites has hundreds.
+    static func procFile(_ path: String) -> String {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return "" }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(descriptor, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Starts `chest ARGUMENTS` in the background (`chest watch`) and returns once chestd holds a connection of

@@ -16,13 +16,15 @@ public final class PTYFeeder: Sendable {
     private let slave: Int32
     private let stopping = Mutex(false)
     private let ended = DispatchSemaphore(value: 0)
+    private let started = DispatchSemaphore(value: 0)
 
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
     }
 
-    /// Opens the pty and starts feeding `epochs` (each a group of sentences without line endings).
-    public init(epochs: [[String]], interval: Double) throws {
+    /// Opens the pty and starts feeding `epochs` (each a group of sentences without line endings); with `paused`,
+    /// only once `resume()` is called, so a test can connect its watchers first.
+    public init(epochs: [[String]], interval: Double, paused: Bool = false) throws {
         master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_NONBLOCK)
         guard master >= 0 else { throw Failure(description: "open /dev/ptmx: \(String(cString: strerror(errno)))") }
         // Glibc does not import posix_openpt/unlockpt/ptsname; these are the Linux ioctls behind them.
@@ -53,12 +55,16 @@ public final class PTYFeeder: Sendable {
         let thread = Thread { [self] in feed(lines, interval: interval) }
         thread.name = "pty-feeder"
         thread.start()
+        if !paused { resume() }
     }
 
     /// A feeder that plays `walk`.
-    public convenience init(walk: NMEAWalk, interval: Double) throws {
-        try self.init(epochs: walk.epochs().map(NMEAWalk.sentences(for:)), interval: interval)
+    public convenience init(walk: NMEAWalk, interval: Double, paused: Bool = false) throws {
+        try self.init(epochs: walk.epochs().map(NMEAWalk.sentences(for:)), interval: interval, paused: paused)
     }
+
+    /// Starts feeding a feeder made `paused`.
+    public func resume() { started.signal() }
 
     /// Stops feeding and closes the pty.
     public func stop() {
@@ -67,6 +73,7 @@ public final class PTYFeeder: Sendable {
             return !stopping
         }
         guard first else { return }
+        started.signal()
         _ = ended.wait(timeout: .now() + 2)
         close(slave)
         close(master)
@@ -78,6 +85,7 @@ public final class PTYFeeder: Sendable {
 
     private func feed(_ epochs: [[UInt8]], interval: Double) {
         defer { ended.signal() }
+        started.wait()
         var scratch = [UInt8](repeating: 0, count: 4096)
         for var bytes in epochs {
             guard !isStopping else { return }

@@ -38,6 +38,8 @@ public enum Subprocess {
                 .open(0, path: "/dev/null", flags: O_RDONLY, permissions: 0),
                 .open(1, path: stdout, flags: O_WRONLY | O_CREAT | O_APPEND, permissions: 0o600),
                 .open(2, path: stderr, flags: O_WRONLY | O_CREAT | O_APPEND, permissions: 0o600),
+                // The test process holds other tests' sockets and files: a chestd must not inherit them.
+                .closeFrom(3),
             ])
         } catch {
             throw SpawnFailure(description: "posix_spawn \(path): \(error)")

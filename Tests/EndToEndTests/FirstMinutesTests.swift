@@ -129,7 +129,7 @@ struct FirstMinutesTests {
         kill(try #require(world.daemon), SIGHUP)
         try world.waitUntil("SIGHUP reloads", timeout: 10) { world.daemonLog.components(separatedBy: "settings reloaded").count == 3 }
         let shown = try world.chest(["config"]).stdout
-        for row in [#"name\s+Reader\s+file"#, #"chest\s+\S+\s+environment \(\$CHEST_DIR\)"#, #"notify\s+false\s+file"#,
+        for row in [#"name\s+Reader\s+config file"#, #"chest\s+\S+\s+environment \(\$CHEST_DIR\)"#, #"notify\s+false\s+config file"#,
                     #"hook.timeoutSeconds\s+10\s+default"#] {
             #expect(shown.range(of: row, options: .regularExpression) != nil, "\(row) in\n\(shown)")
         }

@@ -20,7 +20,8 @@ struct HostileInputTests {
         #expect(limit.status == 0, "\(limit.stderr)")
         var idle: [FileDescriptor] = []
         defer { idle.forEach { $0.close() } }
-        for _ in 0..<300 { if let fd = try? UnixSocket.connect(to: world.socket) { idle.append(fd) } }
+        // A full backlog makes connect(2) wait; chestd keeps taking clients, so each wait ends within seconds.
+        for _ in 0..<300 { if let fd = try? UnixSocket.connect(to: world.socket, timeout: 5) { idle.append(fd) } }
         let cpuBefore = cpuSeconds(pid)
         // A second passes, seen as chestd sees it: a time lock due a second from now opens.
         let due = Date(timeIntervalSinceNow: 1)
@@ -49,7 +50,7 @@ struct HostileInputTests {
         // chestd out of descriptors: the first note is staged and cannot be read.
         var idle: [FileDescriptor] = []
         #expect(try Subprocess.run("/usr/bin/prlimit", ["--pid", "\(pid)", "--nofile=40:40"], environment: [:]).status == 0)
-        for _ in 0..<60 { if let fd = try? UnixSocket.connect(to: world.socket) { idle.append(fd) } }
+        for _ in 0..<60 { if let fd = try? UnixSocket.connect(to: world.socket, timeout: 5) { idle.append(fd) } }
         try world.waitUntil("chestd runs out of descriptors", timeout: 10) {
             world.daemonLog.contains("control socket: out of file descriptors")
         }

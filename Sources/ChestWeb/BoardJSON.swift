@@ -1,0 +1,45 @@
+import ChestCore
+import Foundation
+
+/// `/board.json`: the leaderboard and the latest events as JSON (docs/HUNTS.md "The board in a browser"), in the
+/// conventions of `chest board --json`: ISO 8601 times, fields absent when unknown, events as its lines.
+public enum BoardJSON {
+    struct Document: Encodable {
+        var hunt: String
+        var broker: String
+        var connection: String
+        var sharePositions: Bool
+        var teams: [Row]
+        var latest: [BoardEvent]
+        var refused: [BoardEvent]
+        var ignored: [String: Int]
+    }
+
+    struct Row: Encodable {
+        var rank: Int
+        var team: String
+        var pages: Int
+        var guarded: Int
+        /// When the board heard of the team's last credited page: what the ranking goes by.
+        var reachedAt: Date?
+        var claimedOpenedAt: Date?
+        var trust: FixTrust.Level?
+        var online: Bool?
+        var lastHeard: Date?
+        var refused: [String: Int]
+        var position: Coordinate?
+    }
+
+    public static func data(_ snapshot: BoardSnapshot) -> Data {
+        let teams = snapshot.board.leaderboard().enumerated().map { index, team in
+            Row(rank: index + 1, team: team.name, pages: team.pages.count, guarded: team.pages.count { !$0.proven },
+                reachedAt: team.reachedCount, claimedOpenedAt: team.claimedCount, trust: team.trust, online: team.online,
+                lastHeard: team.lastHeard, refused: team.refusals, position: snapshot.sharePositions ? team.trail.last : nil)
+        }
+        let document = Document(hunt: snapshot.huntName, broker: snapshot.broker, connection: snapshot.connection,
+                                sharePositions: snapshot.sharePositions, teams: teams,
+                                latest: snapshot.unlocks.map(\.event), refused: snapshot.refusals.map(\.event),
+                                ignored: snapshot.ignored)
+        return ChestJSON.line(document)
+    }
+}

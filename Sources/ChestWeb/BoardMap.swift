@@ -1,0 +1,109 @@
+import ChestCore
+import Foundation
+
+/// The board's map as inline SVG, without tiles, fonts or scripts (venues are offline): the hunt's visible
+/// targets with their radius and, when the hunt shares positions, each team's trail and last position as its
+/// credited receipts claim them. A local equirectangular projection, exact enough over a few kilometres.
+struct BoardMap {
+    static let width = 800.0, height = 500.0, margin = 40.0
+    /// Points kept per trail: the latest, so a long hunt's map stays small.
+    static let trailLimit = 60
+
+    let snapshot: BoardSnapshot
+    let colours: [String: String]
+
+    var svg: String {
+        let trails = snapshot.sharePositions
+            ? snapshot.board.teams.map { ($0.name, Array($0.trail.suffix(Self.trailLimit))) }.filter { !$0.1.isEmpty } : []
+        let points = snapshot.targets.flatMap { target in
+            [0.0, 90, 180, 270].map { target.center.offset(metres: target.radius, bearing: $0) }
+        } + trails.flatMap(\.1)
+        guard let origin = points.first else { return Self.empty(snapshot.sharePositions) }
+        let projection = Projection(points: points, origin: origin)
+        func f(_ value: Double) -> String { String(Int(value.rounded())) }
+        var body: [String] = []
+        for target in snapshot.targets {
+            let (x, y) = projection.xy(target.center)
+            body.append(#"<circle class="target" cx="\#(f(x))" cy="\#(f(y))" r="\#(f(max(target.radius * projection.scale, 4)))"/>"#)
+            body.append(#"<text class="label" x="\#(f(x + 8))" y="\#(f(y - 8))">\#(HTML.escaped(target.label ?? "\(target.title) p\(target.page)"))</text>"#)
+        }
+        for (team, trail) in trails {
+            let colour = colours[team] ?? "currentColor"
+            if trail.count > 1 {
+                let line = trail.map { let (x, y) = projection.xy($0); return "\(f(x)),\(f(y))" }.joined(separator: " ")
+                body.append(#"<polyline class="trail" points="\#(line)" stroke="\#(colour)"/>"#)
+            }
+            let (x, y) = projection.xy(trail[trail.count - 1])
+            body.append(#"<circle class="team" cx="\#(f(x))" cy="\#(f(y))" r="9" fill="\#(colour)"/>"#)
+            body.append(#"<text class="label team" x="\#(f(x + 12))" y="\#(f(y + 6))">\#(HTML.escaped(team))</text>"#)
+        }
+        body += scaleBar(projection.scale)
+        return Self.frame(body.joined(separator: "\n"))
+    }
+
+    /// A bar of a round length (1, 2 or 5 times a power of ten metres) about a fifth of the width.
+    private func scaleBar(_ scale: Double) -> [String] {
+        let wanted = Self.width / 5 / scale
+        let power = pow(10, floor(log10(wanted)))
+        let length = [1.0, 2, 5, 10].map { $0 * power }.last { $0 <= wanted } ?? power
+        let y = Self.height - 16, end = 16 + length * scale
+        let label = length >= 1000 ? String(format: "%g km", length / 1000) : "\(Int(length)) m"
+        return [#"<path class="scale" d="M 16 \#(y - 6) V \#(y) H \#(String(format: "%.1f", end)) V \#(y - 6)"/>"#,
+                #"<text class="label" x="16" y="\#(y - 12)">\#(label)</text>"#]
+    }
+
+    private static func frame(_ body: String) -> String {
+        """
+        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(Int(width)) \(Int(height))" role="img" aria-label="map">
+        <rect class="sea" width="\(Int(width))" height="\(Int(height))"/>
+        \(body)
+        </svg>
+        """
+    }
+
+    private static func empty(_ sharePositions: Bool) -> String {
+        let why = sharePositions ? "No visible target and no position yet." : "No visible target; this hunt does not share positions."
+        return frame(#"<text class="label" x="24" y="48">\#(why)</text>"#)
+    }
+
+    /// Metres east and north of an origin, scaled into the frame with a margin, north up.
+    struct Projection {
+        let origin: Coordinate
+        let cosine: Double
+        let minX: Double, minY: Double
+        let scale: Double
+        let offsetX: Double, offsetY: Double
+        static let metresPerDegree = Coordinate.earthRadius * .pi / 180
+
+        init(points: [Coordinate], origin: Coordinate) {
+            self.origin = origin
+            cosine = cos(origin.latitude * .pi / 180)
+            let metres = points.map { [cosine] point in
+                ((point.longitude - origin.longitude) * Self.metresPerDegree * cosine,
+                 (point.latitude - origin.latitude) * Self.metresPerDegree)
+            }
+            minX = metres.map(\.0).min() ?? 0
+            minY = metres.map(\.1).min() ?? 0
+            let spanX = max((metres.map(\.0).max() ?? 0) - minX, 1), spanY = max((metres.map(\.1).max() ?? 0) - minY, 1)
+            scale = min((BoardMap.width - 2 * BoardMap.margin) / max(spanX, 50),
+                        (BoardMap.height - 2 * BoardMap.margin) / max(spanY, 50))
+            offsetX = (BoardMap.width - spanX * scale) / 2
+            offsetY = (BoardMap.height - spanY * scale) / 2
+        }
+
+        func xy(_ point: Coordinate) -> (Double, Double) {
+            let x = (point.longitude - origin.longitude) * Self.metresPerDegree * cosine
+            let y = (point.latitude - origin.latitude) * Self.metresPerDegree
+            return (offsetX + (x - minX) * scale, BoardMap.height - offsetY - (y - minY) * scale)
+        }
+    }
+}
+
+extension Coordinate {
+    /// The point `metres` away toward `bearing` (degrees from north), close enough over a target's radius.
+    func offset(metres: Double, bearing: Double) -> Coordinate {
+        let angle = bearing * .pi / 180, degrees = metres / BoardMap.Projection.metresPerDegree
+        return Coordinate(latitude: latitude + degrees * cos(angle),
+                          longitude: longitude + degrees * sin(angle) / max(cos(latitude * .pi / 180), 0.01))
+    }
+}

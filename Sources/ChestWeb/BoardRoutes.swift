@@ -1,0 +1,58 @@
+import Foundation
+
+/// The board's endpoints (docs/HUNTS.md "The board in a browser"): `/`, `/board.css`, `/board.js`, `/board.json` and
+/// `/events`; GET and HEAD only, since nothing a browser sends changes the board.
+extension BoardServerState {
+    /// Every response forbids what the page does not need: anything from elsewhere, inline script and style, frames,
+    /// forms; and tells browsers not to keep it or pass the address (which may hold the token) on.
+    static let securityHeaders = [
+        ("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+            + "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "no-referrer"),
+        ("Cache-Control", "no-store"),
+    ]
+
+    func respond(to request: HTTPRequest) -> HTTPResponse {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return Self.text(405, "The board is read-only: only GET and HEAD are answered.\n", extra: [("Allow", "GET, HEAD")])
+        }
+        var cookie: [(String, String)] = []
+        switch access.decide(path: request.path, queryToken: request.argument("token"),
+                             cookie: request.cookie(BoardAccess.cookieName)) {
+        case .deny:
+            return Self.text(401, "This board needs its token: open it once as http://HOST:PORT/?token=TOKEN "
+                             + "(the --http-token given to chest board).\n")
+        case let .redirect(location):
+            return HTTPResponse(status: 303, headers: Self.securityHeaders + [("Location", location), ("Set-Cookie", access.cookieHeader)],
+                                body: .bytes(Data()))
+        case let .allow(setCookie):
+            if setCookie { cookie = [("Set-Cookie", access.cookieHeader)] }
+        }
+        switch request.path {
+        case "/":
+            let now = current()
+            return Self.bytes(Data(BoardPage.document(huntName: now.title, sections: now.sections).utf8),
+                              type: "text/html; charset=utf-8", extra: cookie)
+        case "/board.css": return Self.bytes(Data(BoardAssets.css.utf8), type: "text/css; charset=utf-8", extra: cookie)
+        case "/board.js": return Self.bytes(Data(BoardAssets.javascript.utf8), type: "text/javascript; charset=utf-8", extra: cookie)
+        case "/board.json": return Self.bytes(BoardJSON.data(snapshot), type: "application/json", extra: cookie)
+        case "/events":
+            let headers = Self.securityHeaders + cookie + [("Content-Type", "text/event-stream; charset=utf-8"),
+                                                           ("X-Accel-Buffering", "no")]
+            guard request.method == "GET" else { return HTTPResponse(status: 200, headers: headers, body: .bytes(Data())) }
+            return HTTPResponse(status: 200, headers: headers, body: .stream(BoardEventSource(state: self)))
+        default:
+            return Self.text(404, "Not found: the board serves /, /board.json and /events.\n")
+        }
+    }
+
+    private static func bytes(_ data: Data, type: String, extra: [(String, String)] = []) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: securityHeaders + extra + [("Content-Type", type)], body: .bytes(data))
+    }
+
+    private static func text(_ status: UInt32, _ text: String, extra: [(String, String)] = []) -> HTTPResponse {
+        HTTPResponse(status: status, headers: securityHeaders + extra + [("Content-Type", "text/plain; charset=utf-8")],
+                     body: .bytes(Data(text.utf8)))
+    }
+}

@@ -1,0 +1,68 @@
+import ChestCore
+import struct Foundation.Date
+
+/// What the board in a browser shows, taken from `chest board`'s verified state at one instant: an immutable value
+/// the board's loop publishes and the server's threads only read (docs/ARCHITECTURE.md "The board in a browser").
+public struct BoardSnapshot: Sendable {
+    /// An event the board heard, with when it heard it.
+    public struct Logged: Sendable {
+        public var at: Date
+        public var event: BoardEvent
+
+        public init(at: Date, event: BoardEvent) {
+            self.at = at
+            self.event = event
+        }
+    }
+
+    /// A visible target of the hunt, with the message and page it opens and the organiser's name for it.
+    public struct Target: Sendable {
+        public var title: String
+        public var page: Int
+        public var center: Coordinate
+        public var radius: Double
+        public var label: String?
+
+        public init(title: String, page: Int, center: Coordinate, radius: Double, label: String? = nil) {
+            self.title = title
+            self.page = page
+            self.center = center
+            self.radius = radius
+            self.label = label
+        }
+    }
+
+    public var huntName: String
+    public var broker: String
+    /// The board's link to the broker in words ("connected", "reconnecting (…)").
+    public var connection: String
+    public var board: HuntBoard
+    /// Whether the hunt's receipts carry positions; only then are trails drawn.
+    public var sharePositions: Bool
+    public var targets: [Target]
+    /// The latest credited pages and refusals, newest last.
+    public var unlocks: [Logged]
+    public var refusals: [Logged]
+    /// The gate's refusals by reason (`HuntGate.refused`), counted whether or not a team's topic carried them.
+    public var ignored: [String: Int]
+
+    public init(huntName: String, broker: String, connection: String, board: HuntBoard, sharePositions: Bool,
+                targets: [Target], unlocks: [Logged], refusals: [Logged], ignored: [String: Int]) {
+        self.huntName = huntName
+        self.broker = broker
+        self.connection = connection
+        self.board = board
+        self.sharePositions = sharePositions
+        self.targets = targets
+        self.unlocks = unlocks
+        self.refusals = refusals
+        self.ignored = ignored
+    }
+
+    /// The targets of a hunt file's messages.
+    public static func targets(of hunt: HuntFile) -> [Target] {
+        HuntMessage.targets(of: hunt.messages).map {
+            Target(title: $0.title, page: $0.page, center: $0.target.center, radius: $0.target.radius, label: $0.target.label)
+        }
+    }
+}

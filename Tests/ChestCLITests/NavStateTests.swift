@@ -1,0 +1,201 @@
+@testable import ChestCLI
+@testable import ChestCore
+import Foundation
+import Testing
+
+/// nav's model without a terminal or chestd: the status and read reports come from a real `Engine` fed fixes, and
+/// NavState makes the goals, the pick and the receiver's headline from them.
+@Suite struct NavStateTests {
+    static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+    static let utc = TimeZone(identifier: "UTC")!
+    static let start = Coordinate(latitude: 47.3769, longitude: 8.5417)
+    /// 150 m north-east of `start`.
+    static let place = Coordinate(latitude: 47.377854, longitude: 8.543109)
+
+    static func now(_ seconds: Double) -> Now { Now(wall: t0.addingTimeInterval(seconds), monotonic: 1000 + seconds) }
+
+    static func id(_ n: UInt8) -> MessageID { MessageID(bytes: [n] + [UInt8](repeating: 0xcd, count: 15)) }
+
+    static func fix(at seconds: Double, _ coordinate: Coordinate, altitude: Double = 55) -> Fix {
+        var fix = Fix(mode: .threeD, coordinate: coordinate, altitudeMSL: altitude, eph: 4, epv: 7, satellitesUsed: 7,
+                      time: t0.addingTimeInterval(seconds), receivedAt: 1000 + seconds)
+        fix.satellitesSeen = 8
+        return fix
+    }
+
+    /// `coordinate` moved `metres` toward `place` (north-east).
+    static func toward(_ metres: Double) -> Coordinate {
+        let fraction = metres / start.distance(to: place)
+        return Coordinate(latitude: start.latitude + (place.latitude - start.latitude) * fraction,
+                          longitude: start.longitude + (place.longitude - start.longitude) * fraction)
+    }
+
+    /// "pilgrim": a visible place, an altitude, a chain on page 1, a time lock; "Snow day": weather or temperature.
+    static func engine() -> Engine {
+        var start = Page(text: "Start here.", setA: [.location(center: place, radius: 25)])
+        start.labels[.a] = "Sé"
+        let pilgrim = Message(id: id(1), title: "pilgrim", from: "Alice", created: t0, pages: [
+            start,
+            Page(text: "Above the roofs.", setA: [.altitude(Bounds(min: 65, max: 95))]),
+            Page(text: "After the start.", setA: [.after(PageLink(message: id(1), page: 1))]),
+            Page(text: "At ten past.", setA: [.time(t0.addingTimeInterval(600))]),
+        ])
+        let snow = Message(id: id(2), title: "Snow day", from: "Alice", created: t0, pages: [
+            Page(text: "Only in snow.", setA: [.weather(.snowy)], setB: [.temperature(Bounds(min: -30, max: 0))]),
+        ])
+        var engine = Engine(gpsServer: "localhost:2947")
+        _ = engine.handle(.gpsLink(connected: true, server: "localhost:2947", reason: nil))
+        _ = engine.handle(.loaded([pilgrim, snow].map {
+            StoredMessage(message: $0, state: MessageState(ingestedAt: t0), chest: .regular, sentByYou: false)
+        }, refused: [], now(0)))
+        return engine
+    }
+
+    static func update(_ state: inout NavState, _ engine: Engine, at seconds: Double, extra: [ReadReport] = []) {
+        let reports = [id(1), id(2)].compactMap { engine.read($0, now: now(seconds)) } + extra
+        state.update(status: engine.status(now: now(seconds)), items: engine.list(chest: .regular), reports: reports,
+                     timeZone: utc)
+    }
+
+    /// A sealed place as chestd explains it: no target, the cells tried.
+    static let sealed = ReadReport(id: id(3), title: "hidden", from: "Alice", chest: .regular, state: .locked,
+                                   sentByYou: false, pages: [
+        PageReport(number: 1, open: false, sets: [SetReport(set: .a, locks: [
+            LockReport(type: .location, condition: "at a hidden place", holds: false, reason: .goThere(cellsTried: 3)),
+        ])]),
+    ])
+
+    @Test func everyPendingGoalIsShownForWhatItIs() throws {
+        var engine = Self.engine()
+        var state = NavState()
+        // Two fixes 1.4 m apart, a second apart: walking at 1.4 m/s toward the place.
+        _ = engine.handle(.fix(Self.fix(at: 1, Self.start), Self.now(1)))
+        Self.update(&state, engine, at: 1, extra: [Self.sealed])
+        _ = engine.handle(.fix(Self.fix(at: 2, Self.toward(1.4)), Self.now(2)))
+        Self.update(&state, engine, at: 2, extra: [Self.sealed])
+        #expect(abs((state.speed ?? 0) - 1.4) < 0.05)
+
+        let kinds = state.goals.map(\.kind)
+        #expect(kinds == [.place, .sealed, .altitude, .time, .chain, .weather, .temperature])
+        let place = try #require(state.goals.first)
+        #expect(place.name == "Sé")
+        #expect(place.owner == "pilgrim p1")
+        #expect(abs((place.metres ?? 0) - 148.6) < 1)
+        #expect(NavGoal.compass(place.bearing ?? 0) == "NE")
+        // (148.6 m − 25 m radius) at 1.4 m/s: 88.3 s.
+        #expect(place.detail == "149 m · 045° NE · arrive in 0:01:29", "\(place.detail)")
+        #expect(!place.stale)
+        let details = Dictionary(uniqueKeysWithValues: state.goals.map { ($0.kind, $0.detail) })
+        #expect(details[.sealed] == "sealed place, no direction: 3 cells tried")
+        #expect(details[.altitude] == "climb 10 m (at 55 m, needs 65..95 m)")
+        #expect(details[.time] == "opens in 0:09:58, at 08:10:00")
+        #expect(details[.chain] == "waits for page 1 of \u{201C}pilgrim\u{201D} to open")
+        #expect(details[.weather]?.hasPrefix("wants snowy, now weather unknown") == true, "\(details[.weather] ?? "")")
+        #expect(details[.temperature]?.hasPrefix("wants -30..0 °C, now temperature unknown") == true)
+        #expect(state.goals.first { $0.kind == .temperature }?.owner == "Snow day p1 set B")
+        #expect(state.receiver.headline == "3D FIX")
+        #expect(state.receiver.details == ["7/8 satellites", "eph ±4 m", "epv ±7 m", "trust unverified"])
+    }
+
+    @Test func altitudeSaysHowFarToClimbOrDescend() {
+        for (altitude, expected) in [(100.0, "descend 5 m (at 100 m, needs 65..95 m)"), (80.0, "at 80 m, needs 65..95 m: 1 of 3 confirming fixes")] {
+            var engine = Self.engine()
+            var state = NavState()
+            _ = engine.handle(.fix(Self.fix(at: 1, Self.start, altitude: altitude), Self.now(1)))
+            Self.update(&state, engine, at: 1)
+            #expect(state.goals.first { $0.kind == .altitude }?.detail == expected)
+        }
+    }
+
+    @Test func weatherAndTemperatureWantedAgainstNow() {
+        var engine = Self.engine()
+        var state = NavState()
+        _ = engine.handle(.fix(Self.fix(at: 1, Self.start), Self.now(1)))
+        let reading = WeatherObservation(condition: .clear, temperatureC: 7.5, coordinate: Self.start,
+                                         observedAt: Self.t0, fetchedAt: Self.t0, provider: "open-meteo")
+        _ = engine.handle(.weatherFetched(reading, Self.now(1)))
+        Self.update(&state, engine, at: 2)
+        #expect(state.goals.first { $0.kind == .weather }?.detail == "wants snowy, now clear")
+        #expect(state.goals.first { $0.kind == .temperature }?.detail == "wants -30..0 °C, now 7.5 °C")
+    }
+
+    @Test func theHeadlineNeverShowsAStaleFixAsCurrent() {
+        var engine = Self.engine()
+        var state = NavState()
+        _ = engine.handle(.fix(Self.fix(at: 1, Self.start), Self.now(1)))
+        Self.update(&state, engine, at: 1)
+        #expect(state.receiver.level == .fix)
+        // The feed froze: 109 s later nav says the receiver is lost, with the age, and the place is last known.
+        Self.update(&state, engine, at: 110)
+        #expect(state.receiver.headline == "RECEIVER LOST")
+        #expect(state.receiver.reason == "no report from the receiver for 109 s")
+        #expect(state.receiver.details == ["7/8 satellites", "eph ±4 m", "epv ±7 m", "trust unverified"])
+        #expect(state.receiver.detailsAreOld)
+        #expect(state.goals.first?.stale == true)
+        #expect(state.goals.first?.detail.contains("last known") == true, "\(state.goals.first?.detail ?? "")")
+        // A chestd from before `fixState` gives the same verdict from the fix's age.
+        var old = engine.status(now: Self.now(110))
+        old.fixState = nil
+        #expect(NavReceiver.assess(old, problem: nil).headline == "RECEIVER LOST")
+        // gpsd gone, then the receiver gone, then no fix under trees, then chestd away.
+        _ = engine.handle(.receiver(nil, Self.now(111)))
+        Self.update(&state, engine, at: 111)
+        #expect(state.receiver.headline == "RECEIVER LOST")
+        #expect(state.receiver.reason == "gpsd lost the receiver")
+        _ = engine.handle(.fix(Fix(mode: .noFix, receivedAt: 1112), Self.now(112)))
+        Self.update(&state, engine, at: 112)
+        #expect(state.receiver.headline == "NO FIX")
+        _ = engine.handle(.gpsLink(connected: false, server: "localhost:2947", reason: "connection refused"))
+        Self.update(&state, engine, at: 113)
+        #expect(state.receiver.headline == "GPSD GONE")
+        #expect(state.receiver.reason == "gpsd at localhost:2947 is not connected: connection refused")
+        state.unreachable("chestd is not running")
+        #expect(state.receiver.headline == "CHESTD NOT ANSWERING")
+    }
+
+    @Test func thePickFollowsItsGoalAndStopsAtTheEnds() {
+        var engine = Self.engine()
+        var state = NavState()
+        _ = engine.handle(.fix(Self.fix(at: 1, Self.start), Self.now(1)))
+        Self.update(&state, engine, at: 1, extra: [Self.sealed])
+        #expect(state.selected?.kind == .place)
+        let quitOnUp = state.press(.up)
+        #expect(!quitOnUp)
+        #expect(state.selected?.kind == .place)
+        for _ in 0..<2 { _ = state.press(.down) }
+        #expect(state.selected?.kind == .altitude)
+        // The list changes (the sealed message is gone): the pick stays on its goal.
+        Self.update(&state, engine, at: 2)
+        #expect(state.selected?.kind == .altitude)
+        for _ in 0..<20 { _ = state.press(.down) }
+        #expect(state.selected?.kind == state.goals.last?.kind)
+        _ = state.press(.all)
+        #expect(state.showAll)
+        let quit = state.press(.quit)
+        #expect(quit)
+    }
+
+    @Test func keysAndCompassPoints() {
+        let bytes = Array("jk\u{1B}[A\u{1B}[B\u{1B}OBxaq".utf8) + [3]
+        #expect(NavKey.parse(bytes) == [.down, .up, .up, .down, .down, .all, .quit, .quit])
+        let points = [0, 11, 12, 22.5, 45, 90, 180, 191.25, 337.5, 349, 360, -10].map(NavGoal.compass)
+        #expect(points == ["N", "N", "NNE", "NNE", "NE", "E", "S", "SSW", "NNW", "N", "N", "N"])
+        #expect(NavGoal.countdown(3599.2) == "1:00:00")
+        #expect(NavGoal.countdown(3 * 86_400) == "3 days")
+    }
+
+    @Test func theScreenFitsAndShowsAllOnA() {
+        var engine = Self.engine()
+        var state = NavState()
+        _ = engine.handle(.fix(Self.fix(at: 1, Self.start), Self.now(1)))
+        Self.update(&state, engine, at: 1, extra: [Self.sealed])
+        let frame = NavScreen.render(state, columns: 60, rows: 14, now: Self.t0, timeZone: Self.utc).map(NavScreen.withoutEscapes)
+        #expect(frame.count <= 14 && frame.allSatisfy { $0.count <= 60 })
+        #expect(frame.contains { $0.contains("3D FIX") })
+        #expect(frame.contains { $0.contains("more (a: all)") }, "\(frame.joined(separator: "\n"))")
+        state.showAll = true
+        let all = NavScreen.render(state, columns: 120, rows: 40, now: Self.t0, timeZone: Self.utc).map(NavScreen.withoutEscapes)
+        #expect(!all.contains { $0.hasPrefix("Messages") })
+        #expect(all.filter { $0.contains("pilgrim p") || $0.contains("Snow day") || $0.contains("hidden") }.count == 7)
+    }
+}

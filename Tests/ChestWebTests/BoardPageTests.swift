@@ -1,0 +1,138 @@
+import ChestCore
+import Foundation
+import FoundationXML
+import Testing
+@testable import ChestWeb
+
+/// The page as a pure function of the board's state: every team with its count, what a team or a message brings
+/// shown as text, the map from visible targets and (only when shared) positions, and the event stream's parts.
+@Suite struct BoardPageTests {
+    static let huntID = "0123456789abcdef0123456789abcdef"
+    static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+    static let hostile = "<script>alert(1)</script>"
+
+    static func key(_ byte: UInt8, count: Int = 32) -> String { Data(repeating: byte, count: count).base64EncodedString() }
+
+    static func hunt(share: Bool) -> HuntFile {
+        var hunt = HuntFile(id: huntID, name: "Old Town \(hostile)", broker: "mqtt://127.0.0.1:1883", organiser: key(1),
+                            sharePositions: share)
+        hunt.teams = ["red", "blue"].enumerated().map { index, name in
+            HuntTeam(name: name, password: "pw-\(name)-0123456789ab", publicKey: key(UInt8(0x10 + index)), secretKey: nil)
+        }
+        let target = HuntMessage.Target(Coordinate(latitude: 46.2050, longitude: 6.1430), radius: 40)
+        hunt.messages = [String(repeating: "ab", count: 16): HuntMessage(title: "Fountain \(hostile)", pages: [
+            HuntMessage.PageKey(key: key(2), guarded: false, targets: [target])])]
+        return hunt
+    }
+
+    /// A board on which red opened two pages (the second titled with a script) and blue one, and one message was
+    /// refused on red's topic, and one on a topic with a script in it.
+    static func snapshot(share: Bool) -> BoardSnapshot {
+        let hunt = hunt(share: share)
+        var board = HuntBoard(hunt: hunt)
+        var unlocks: [BoardSnapshot.Logged] = []
+        for (index, (team, title, page)) in [("red", "Clue", 1), ("blue", "Clue", 1), ("red", hostile, 2)].enumerated() {
+            let at = t0 + Double(index)
+            let reader = key(UInt8(0x30 + (team == "red" ? 0 : 1)))
+            var fix = UnlockEvidence.ConfirmingFix(Fix(mode: 3, coordinate: Coordinate(latitude: 46.2044 + Double(index) / 1000, longitude: 6.1432),
+                                                       altitudeMSL: 400, eph: 3, epv: 5, satellitesUsed: 9, time: at, receivedAt: 0))
+            if !share { (fix.latitude, fix.longitude) = (nil, nil) }
+            var receipt = UnlockReceipt(message: MessageID(bytes: [UInt8](repeating: UInt8(index), count: 16)),
+                                        messageSignature: key(9, count: 64), title: title, page: page, set: .a, openedAt: at,
+                                        evidence: UnlockEvidence(locks: [.location], fixes: [fix], source: nil,
+                                                                 trust: FixTrust(level: .hardware), gpsTime: nil, systemTime: at,
+                                                                 clock: "system"),
+                                        reader: reader)
+            receipt.signature = key(UInt8(0x40 + index), count: 64)
+            let envelope = HuntEnvelope(hunt: huntID, sender: team, id: UInt64(index + 1), sent: at, receipt: receipt)
+            for event in board.record(envelope, receiptProblem: nil, proof: .proven, claimedReader: reader, receivedAt: at) {
+                if case .unlock = event { unlocks.append(.init(at: at, event: event)) }
+            }
+        }
+        let refused = board.recordRefusal(.malformed, topic: "chest/\(huntID)/red/receipt/7", at: t0 + 5)
+            + board.recordRefusal(.malformed, topic: "chest/\(huntID)/red/receipt/\(hostile)", at: t0 + 5)
+        return BoardSnapshot(huntName: hunt.name, broker: hunt.broker, connection: "connected", board: board,
+                             sharePositions: share, targets: BoardSnapshot.targets(of: hunt), unlocks: unlocks,
+                             refusals: refused.map { .init(at: t0 + 5, event: $0) }, ignored: ["malformed": 2])
+    }
+
+    static let utc = TimeZone(identifier: "UTC")!
+
+    @Test func theLeaderboardRanksEveryTeamWithItsCountAndTheBoardsReceiveTime() throws {
+        let sections = BoardPage.sections(Self.snapshot(share: false), timeZone: Self.utc)
+        let table = try #require(sections["leaderboard"])
+        let red = try #require(table.range(of: #"<tr data-team="red" data-pages="2">"#))
+        let blue = try #require(table.range(of: #"<tr data-team="blue" data-pages="1">"#))
+        #expect(red.lowerBound < blue.lowerBound, "red, with two pages, ranks first")
+        #expect(table.contains(#"<time datetime="2027-01-15T08:00:02Z">08:00:02</time>"#), "red reached two when the board heard the second")
+        #expect(table.contains(#"title="1 malformed">1</td>"#), "red's refusal is counted, its reason named")
+        let page = BoardPage.document(huntName: "Old Town", sections: sections)
+        for id in BoardPage.sectionIDs { #expect(page.contains(#"id="\#(id)">\#(sections[id]!)<"#), "\(id)") }
+    }
+
+    @Test func whatATeamOrAMessageBringsIsShownAsText() {
+        let snapshot = Self.snapshot(share: true)
+        let sections = BoardPage.sections(snapshot, timeZone: Self.utc)
+        let everything = sections.values.joined() + BoardPage.document(huntName: snapshot.huntName, sections: sections)
+            + String(decoding: BoardJSON.data(snapshot), as: UTF8.self).replacingOccurrences(of: Self.hostile, with: "")
+        #expect(!everything.contains("<script>alert"), "no script from a title, a topic or the hunt's name")
+        let escaped = "&lt;script&gt;alert(1)&lt;/script&gt;"
+        #expect(sections["latest"]?.contains("opened \u{201C}\(escaped)\u{201D} page 2") == true, "\(sections["latest"] ?? "")")
+        #expect(sections["refused"]?.contains("red/receipt/\(escaped)") == true, "\(sections["refused"] ?? "")")
+        #expect(sections["summary"]?.contains("Old Town \(escaped)") == true)
+        #expect(sections["map"]?.contains("Fountain \(escaped) p1") == true)
+        #expect(HTML.escaped("a\u{1B}[31m\"'&") == "a\u{FFFD}[31m&quot;&#39;&amp;")
+    }
+
+    @Test func theMapShowsVisibleTargetsAndTrailsOnlyWhenTheHuntSharesPositions() throws {
+        let shared = try #require(BoardPage.sections(Self.snapshot(share: true), timeZone: Self.utc)["map"])
+        #expect(shared.contains(#"<circle class="target""#))
+        #expect(shared.contains(#"<polyline class="trail""#), "red's two positions make a trail")
+        #expect(shared.components(separatedBy: #"<circle class="team""#).count - 1 == 2, "each team's last position")
+        let kept = try #require(BoardPage.sections(Self.snapshot(share: false), timeZone: Self.utc)["map"])
+        #expect(kept.contains(#"<circle class="target""#))
+        #expect(!kept.contains("trail") && !kept.contains(#"class="team""#))
+        // Well-formed XML, as inline SVG in the page and on its own.
+        _ = try XMLDocument(xmlString: shared)
+    }
+
+    @Test func theEventStreamSendsEverythingFirstThenOnlyWhatChanged() throws {
+        var stream = EventStream(after: 1)
+        let events = [EventStream.Numbered(number: 1, event: .refused(reason: "x", team: nil, why: "old")),
+                      EventStream.Numbered(number: 2, event: .team(name: "red", online: true, lastHeard: nil, trust: nil, pages: 0))]
+        let first = String(decoding: stream.next(sections: ["a": "<p>1</p>", "b": "<p>2</p>"], events: events), as: UTF8.self)
+        #expect(first.hasPrefix("retry: 2000\n\nevent: sections\ndata: {"))
+        #expect(first.contains(#""a":"<p>1</p>""#) && first.contains(#""b":"<p>2</p>""#))
+        #expect(first.contains("event: board\ndata: {\"event\":\"team\"") && !first.contains("old"), "events after 1 only")
+        #expect(stream.next(sections: ["a": "<p>1</p>", "b": "<p>2</p>"], events: events).isEmpty)
+        let changed = String(decoding: stream.next(sections: ["a": "<p>1</p>", "b": "<p>3</p>"], events: events), as: UTF8.self)
+        #expect(changed == "event: sections\ndata: {\"b\":\"<p>3</p>\"}\n\n")
+    }
+
+    @Test func aTokenIsAskedOnceThenCarriedByACookie() {
+        let open = BoardAccess(token: nil)
+        #expect(open.decide(path: "/", queryToken: nil, cookie: nil) == .allow(setCookie: false))
+        let token = "0123456789abcdef0123"
+        let guarded = BoardAccess(token: token)
+        #expect(guarded.decide(path: "/", queryToken: nil, cookie: nil) == .deny)
+        #expect(guarded.decide(path: "/", queryToken: token + "x", cookie: nil) == .deny)
+        #expect(guarded.decide(path: "/", queryToken: token, cookie: nil) == .redirect(to: "/"))
+        #expect(guarded.decide(path: "/board.json", queryToken: token, cookie: nil) == .allow(setCookie: true))
+        #expect(guarded.decide(path: "/events", queryToken: nil, cookie: token) == .allow(setCookie: false))
+        #expect(guarded.decide(path: "/events", queryToken: nil, cookie: "0123456789abcdef0124") == .deny)
+        #expect(guarded.cookieHeader == "chest-board=\(token); HttpOnly; SameSite=Strict; Path=/")
+        #expect(BoardAccess.problem("short") != nil && BoardAccess.problem(token + "; x=1") != nil && BoardAccess.problem(token) == nil)
+    }
+
+    @Test func addressesDefaultToLoopback() throws {
+        let port = try #require(HTTPAddress("8080"))
+        #expect(port.description == "127.0.0.1:8080" && port.isLoopback)
+        #expect(try #require(HTTPAddress("localhost:80")).isLoopback)
+        #expect(try #require(HTTPAddress("127.3.0.1:80")).isLoopback)
+        #expect(try #require(HTTPAddress("[::1]:8080")).isLoopback)
+        #expect(try #require(HTTPAddress("0.0.0.0:8080")).isLoopback == false)
+        #expect(try #require(HTTPAddress("[::]:8080")).isLoopback == false)
+        #expect(try #require(HTTPAddress("192.168.1.20:0")).port == 0)
+        for bad in ["", "http", "80000", "host.example:80", "1.2.3:80", "[::1]8080", "-1"] { #expect(HTTPAddress(bad) == nil, "\(bad)") }
+    }
+}
