@@ -22,9 +22,11 @@ trap cleanup EXIT INT TERM
 export XDG_CONFIG_HOME="$work/config" TZ=UTC
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 wait_socket() { for _ in $(seq 1 200); do [ -S "$1" ] && return 0; sleep 0.05; done; echo "no socket $1" >&2; exit 1; }
-cpu_seconds() { awk '{ printf "%.2f", ($14 + $15) / '"$(getconf CLK_TCK)"' }' "/proc/$1/stat"; }
+# A process's CPU time to the microsecond: the sum of its threads' run time in /proc/PID/task/*/schedstat
+# (nanoseconds), not /proc/PID/stat's clock ticks, whose 10 ms would swamp a 0.05 s measurement.
+cpu_seconds() { cat /proc/"$1"/task/*/schedstat | awk '{ total += $1 } END { printf "%.3f", total / 1e9 }'; }
 # The CPU seconds a subshell's `times` wrote to file $1: its second line holds the children's user and system time,
-# as "0m0.012s 0m0.020s".
+# as "0m0.012s 0m0.020s" (getrusage's, to the millisecond).
 times_seconds() { sed -n 2p "$1" | awk '{ split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%.2f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'; }
 
 echo "== 1. 10,000 files dropped at once"
@@ -102,7 +104,7 @@ cpu_against_gpspipe() {
     chestd_cpu=$(echo "$(cpu_seconds "$chestd") - $before" | bc)
     wait "$pipe" || true
     pipe_cpu=$(times_seconds "$work/gpspipe-$name.times")
-    printf "   %s TPV reports; CPU: chestd %s s, gpspipe -w %s s, ratio %.2f (target: at most 1.5)\n" \
+    printf "   %s TPV reports; CPU: chestd %.3f s, gpspipe -w %.3f s, ratio %.2f (target: at most 1.5)\n" \
         "$(grep -c '"class":"TPV"' "$work/gpspipe-$name.out")" "$chestd_cpu" "$pipe_cpu" "$(echo "$chestd_cpu / $pipe_cpu" | bc -l)"
     kill "$chestd"; wait "$chestd" 2>/dev/null || true
 }
