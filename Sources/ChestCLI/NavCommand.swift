@@ -38,6 +38,8 @@ struct NavCommand: ChestCommand {
             let size = Terminal.isInteractive ? Terminal.size : (columns: 100, rows: 200)
             let frame = NavScreen.render(state, columns: size.columns, rows: size.rows, now: Date())
             print(frame.map { Terminal.isInteractive ? $0 : NavScreen.withoutEscapes($0) }.joined(separator: "\n"))
+            // A script reading one frame learns from the status that it shows no goals because chestd did not answer.
+            if state.status == nil, let problem = state.problem { throw ChestError(problem) }
             return
         }
         Terminal.enter()

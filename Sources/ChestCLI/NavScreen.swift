@@ -26,7 +26,11 @@ enum NavScreen {
         lines.append("")
         let north = moving ? "ahead is up" : "north is up"
         lines.append(bold + "Goals (\(state.goals.count))" + plain + (state.goals.isEmpty ? "" : "  arrows: \(north)"))
-        if state.goals.isEmpty { lines.append("  nothing to reach: every page is open, or the chest is empty") }
+        if state.goals.isEmpty {
+            lines.append(state.status == nil && state.problem != nil
+                ? "  unknown until chestd answers"
+                : "  nothing to reach: every page is open, or the chest is empty")
+        }
         let goalLines = state.goals.map { goalLine($0, selected: $0.key == state.selected?.key, heading: heading) }
         // Without `a`, messages and events keep a few rows; the list shows a window around the pick.
         let room = state.showAll ? rows - lines.count : max(rows - lines.count - 6, 1)

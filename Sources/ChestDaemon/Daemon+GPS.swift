@@ -42,6 +42,6 @@ extension Daemon {
 
     /// Aims the fix's end-of-life check, given on the monotonic clock, on the wall-clock timer.
     func aimFixCheck(_ monotonic: Double) {
-        fixTimer.aim(at: Date().timeIntervalSince1970 + monotonic - MonotonicClock.now())
+        fixTimer?.aim(at: Date().timeIntervalSince1970 + monotonic - MonotonicClock.now())
     }
 }

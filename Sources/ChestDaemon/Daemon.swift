@@ -30,7 +30,8 @@ public final class Daemon {
     var rescanBackoff = 0.0
     var wakeTimer: WakeTimer?
     var weatherTimer: WakeTimer?
-    lazy var fixTimer = WakeTimer { [sink] in sink.yield(.wake) }
+    /// Aimed at the last fix's end of life, so a feed that falls silent is told (Engine+FixState.swift).
+    var fixTimer: WakeTimer?
     var weather: WeatherService
     var notifications: Notifications
     let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
@@ -101,7 +102,8 @@ public final class Daemon {
 
         wakeTimer = WakeTimer { sink.yield(.wake) }
         weatherTimer = WakeTimer { sink.yield(.wake) }
-        defer { wakeTimer?.stop(); weatherTimer?.stop() }
+        fixTimer = WakeTimer { sink.yield(.wake) }
+        defer { wakeTimer?.stop(); weatherTimer?.stop(); fixTimer?.stop() }
         if let restored = weather.restore() { feed(.weatherRestored(restored)) }
         sealWorker = SealWorker { sink.yield(DaemonEvent($0)) }
         defer { sealWorker?.stop() }

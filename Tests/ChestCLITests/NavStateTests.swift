@@ -153,6 +153,18 @@ import Testing
         #expect(state.receiver.headline == "CHESTD NOT ANSWERING")
     }
 
+    @Test func withoutChestdTheGoalsAreUnknownNotNone() {
+        var state = NavState()
+        state.unreachable("chestd is not running")
+        let frame = NavScreen.render(state, columns: 100, rows: 40, now: Date()).joined(separator: "\n")
+        #expect(frame.contains("unknown until chestd answers") && !frame.contains("nothing to reach"), "\(frame)")
+        var empty = Engine(gpsServer: "localhost:2947")
+        _ = empty.handle(.loaded([], refused: [], Self.now(1)))
+        Self.update(&state, empty, at: 1)
+        let answered = NavScreen.render(state, columns: 100, rows: 40, now: Date()).joined(separator: "\n")
+        #expect(answered.contains("nothing to reach"), "\(answered)")
+    }
+
     @Test func thePickFollowsItsGoalAndStopsAtTheEnds() {
         var engine = Self.engine()
         var state = NavState()

@@ -17,6 +17,10 @@ struct FirstMinutesTests {
                                   directory: world.root)
     }
 
+    /// Shell words that wait until chestd holds a connection on its socket (an accepted, connected socket under its
+    /// path in /proc/net/unix, as `ChestHarness.connections` reads it): the watch has connected.
+    static let untilWatching = #"until grep -Eq " 03 [0-9]+ $CHEST_SOCKET$" /proc/net/unix; do sleep 0.02; done"#
+
     /// A one-page message sealed by someone else that opens `seconds` from now, written to NAME in the root.
     func composeAsAlice(_ world: ChestHarness, _ name: String, seconds: Int, text: String = "It opened.") throws {
         let compose = try shell(world, """
@@ -50,7 +54,7 @@ struct FirstMinutesTests {
         try composeAsAlice(world, "soon.locked", seconds: 3, text: "Line one.\nLine two.")
         let watch = "chest watch --count 2 --timeout 30"
         let outcome = try shell(world, """
-            (sleep 0.5; chest import soon.locked >/dev/null) &
+            (\(Self.untilWatching); chest import soon.locked >/dev/null) &
             script -qfec '\(watch)' /dev/null
             """)
         #expect(outcome.status == 0, "\(outcome.stderr)")
@@ -63,7 +67,7 @@ struct FirstMinutesTests {
         #expect(lines[1].hasSuffix("(\(id.prefix(8)))"), "\(lines)")
         // Through a pipe, and on a terminal with NO_COLOR: no colour.
         try composeAsAlice(world, "later.locked", seconds: 2)
-        let piped = try shell(world, "(sleep 0.5; chest import later.locked >/dev/null) & chest watch --count 1 --events unlocked --utc")
+        let piped = try shell(world, "(\(Self.untilWatching); chest import later.locked >/dev/null) & chest watch --count 1 --events unlocked --utc")
         #expect(!piped.stdout.contains("\u{1B}") && piped.stdout.contains("unlocked   \"Soon\" page 1 is open"), "\(piped.stdout)")
         let clock = try #require(piped.stdout.split(separator: " ").first)
         #expect(clock.count == 8 && clock.filter { $0 == ":" }.count == 2, "\(piped.stdout)")
