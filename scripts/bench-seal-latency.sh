@@ -12,7 +12,7 @@ pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT INT TERM
 export TZ=UTC
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+. scripts/lib.sh
 mkdir -p "$work/chest" "$work/run" "$work/files" && chmod 700 "$work/run"
 python3 - "$work/quest" <<'PY'
 import random, sys

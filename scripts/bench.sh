@@ -20,7 +20,7 @@ cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; w
 trap cleanup EXIT INT TERM
 [ -n "${CHEST_BENCH_KEEP:-}" ] && trap - EXIT
 export XDG_CONFIG_HOME="$work/config" TZ=UTC
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+. scripts/lib.sh
 wait_socket() { for _ in $(seq 1 200); do [ -S "$1" ] && return 0; sleep 0.05; done; echo "no socket $1" >&2; exit 1; }
 # A process's CPU time to the microsecond: the sum of its threads' run time in /proc/PID/task/*/schedstat
 # (nanoseconds), not /proc/PID/stat's clock ticks, whose 10 ms would swamp a 0.05 s measurement.

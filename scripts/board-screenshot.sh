@@ -10,7 +10,7 @@ output=${1:-$root/docs/board.png}
 work=$(mktemp -d /tmp/chest-board-shot-XXXXXX)
 pids=""
 trap 'for pid in $pids; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"' EXIT
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+. "$root/scripts/lib.sh"
 mqtt=$(free_port)
 http=$(free_port)
 { [ "$(id -u)" = 0 ] && echo "user root"; echo "listener $mqtt 127.0.0.1"; echo "allow_anonymous true"; } > "$work/mosquitto.conf"

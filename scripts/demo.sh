@@ -18,10 +18,9 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 # A free TCP port on loopback for this demo's own gpsd.
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-export CHEST_DIR="$work/chest" CHEST_SOCKET="$work/run/chestd.sock" CHEST_GPSD="127.0.0.1:$port"
-export XDG_CONFIG_HOME="$work/reader" TZ="${TZ:-UTC}"
-mkdir -p "$work/run" && chmod 700 "$work/run"
+. scripts/lib.sh
+port=$(free_port)
+private_chest "$work" "$port"
 
 start=$(date -u +%Y-%m-%dT%H:%M:%SZ -d '+4 sec')
 sed "s/^start .*/start $start/" demo/walk.txt > "$work/walk.txt"

@@ -16,10 +16,10 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-export CHEST_DIR="$work/chest" CHEST_SOCKET="$work/run/chestd.sock" CHEST_GPSD="127.0.0.1:$port"
-export XDG_CONFIG_HOME="$work/reader" TZ="${TZ:-UTC}"
-mkdir -p "$work/run" "$work/chest" && chmod 700 "$work/run"
+. scripts/lib.sh
+port=$(free_port)
+private_chest "$work" "$port"
+mkdir -p "$CHEST_DIR"
 
 cat > "$work/lisbon.gpx" <<'EOF'
 <?xml version="1.0" encoding="UTF-8"?>

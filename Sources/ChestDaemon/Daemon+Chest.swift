@@ -21,15 +21,19 @@ extension Daemon {
                 refused.append((store.path(of: message.id, in: chest), "\(error) (found in the chest at start)"))
                 return
             }
-            var state = state
-            state.pin.pending = nil    // an attempt cut short by a crash stays counted as wrong
-            // Checked whole, kept without its attachments' bytes: they stay in the file until someone reads them.
-            stored.append(StoredMessage(message: message.leavingAttachmentsInFile(), state: state, chest: chest,
-                                        sentByYou: isOwn(message)))
+            stored.append(kept(message, state, in: chest))
         }
         for problem in problems { log.warning("cannot read \(problem.path): \(problem.reason); left in place") }
         feed(.loaded(stored, refused: refused, now()))
         loadDeleted()
+    }
+
+    /// A message found on disk at start, its seal checked, as the engine keeps it: an attempt cut short by a crash
+    /// stays counted as wrong, and the attachments' bytes stay in the file until someone reads them.
+    private func kept(_ message: Message, _ state: MessageState, in chest: ChestKind) -> StoredMessage {
+        var state = state
+        state.pin.pending = nil
+        return StoredMessage(message: message.leavingAttachmentsInFile(), state: state, chest: chest, sentByYou: isOwn(message))
     }
 
     /// What was deleted before the restart and is still kept: `chest undelete` can bring it back.
@@ -41,11 +45,7 @@ extension Daemon {
                 log.warning("\(message.id.short) was changed in deleted/ after it was sealed; it cannot be undeleted")
                 return
             }
-            var state = state
-            state.pin.pending = nil    // as in the chest: an attempt cut short stays counted as wrong
-            let stored = StoredMessage(message: message.leavingAttachmentsInFile(), state: state, chest: .regular,
-                                       sentByYou: isOwn(message))
-            deleted.append(DeletedMessage(stored: stored, at: at))
+            deleted.append(DeletedMessage(stored: kept(message, state, in: .regular), at: at))
         }
         for problem in problems { log.warning("cannot read \(problem.path): \(problem.reason); it cannot be undeleted") }
         feed(.deletedRestored(deleted))
