@@ -5,20 +5,14 @@
 # says where the walk is and what the next lock waits for. Exits by itself with a summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 bin=${CHEST_BIN:-$(swift build --show-bin-path)}    # the tests pass theirs: a build inside `swift test` would wait for its lock
 work=$(mktemp -d /tmp/chest-demo-XXXXXX)
 gpsfake_pid="" chestd_pid="" watch_pid="" progress_pid=""
-cleanup() {
-    [ -n "$progress_pid" ] && kill "$progress_pid" 2>/dev/null || true
-    [ -n "$watch_pid" ] && kill "$watch_pid" 2>/dev/null || true
-    [ -n "$chestd_pid" ] && kill "$chestd_pid" 2>/dev/null && wait "$chestd_pid" 2>/dev/null || true
-    [ -n "$gpsfake_pid" ] && kill "$gpsfake_pid" 2>/dev/null && wait "$gpsfake_pid" 2>/dev/null || true
-    rm -rf "$work"
-}
+cleanup() { end_processes "$progress_pid" "$watch_pid" "$chestd_pid" "$gpsfake_pid"; rm -rf "$work"; }
 trap cleanup EXIT INT TERM
 
 # A free TCP port on loopback for this demo's own gpsd.
-. scripts/lib.sh
 port=$(free_port)
 private_chest "$work" "$port"
 

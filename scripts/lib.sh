@@ -11,3 +11,6 @@ private_chest() {
     export XDG_CONFIG_HOME="$1/reader" TZ="${TZ:-UTC}"
     mkdir -p "$1/run" && chmod 700 "$1/run"
 }
+
+# Stops the processes whose pids are given (empty ones skipped) and waits for each.
+end_processes() { for pid in "$@"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; done; }

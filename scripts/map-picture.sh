@@ -5,18 +5,14 @@
 #   scripts/map-picture.sh [OUTPUT.png]        (default docs/map.png)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 output=${1:-docs/map.png}
 bin=${CHEST_BIN:-$(swift build --show-bin-path)}
 work=$(mktemp -d /tmp/chest-map-XXXXXX)
 gpsfake_pid="" chestd_pid=""
-cleanup() {
-    [ -n "$chestd_pid" ] && kill "$chestd_pid" 2>/dev/null && wait "$chestd_pid" 2>/dev/null || true
-    [ -n "$gpsfake_pid" ] && kill "$gpsfake_pid" 2>/dev/null && wait "$gpsfake_pid" 2>/dev/null || true
-    rm -rf "$work"
-}
+cleanup() { end_processes "$chestd_pid" "$gpsfake_pid"; rm -rf "$work"; }
 trap cleanup EXIT INT TERM
 
-. scripts/lib.sh
 port=$(free_port)
 private_chest "$work" "$port"
 mkdir -p "$CHEST_DIR"
