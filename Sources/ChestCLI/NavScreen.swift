@@ -72,6 +72,7 @@ enum NavScreen {
             }
             lines.append(receiver.level == .fix ? text : dim + text + " (last known)" + plain)
         }
+        if let waiting = state.status?.sealed?.waitingSentence { lines.append("  " + waiting) }
         return lines
     }
 

@@ -89,7 +89,9 @@ struct StatusCommand: ChestCommand {
         let counts = report.messages
         lines.append(row("messages", "\(counts.locked) locked, \(counts.partial) partial, \(counts.open) open, \(counts.saved) saved"))
         if let sealed = report.sealed, sealed.pending + sealed.cellsTried + sealed.deriving > 0 {
-            lines.append(row("sealed", "\(sealed.pending) sealed location locks pending, \(sealed.cellsTried) cells tried, \(sealed.deriving) being tried"))
+            var text = "\(sealed.pending) sealed location locks pending, \(sealed.cellsTried) cells tried, \(sealed.deriving) being tried"
+            if let waiting = sealed.waitingSentence { text += "; " + waiting }
+            lines.append(row("sealed", text))
         }
         if let hunt = report.hunt {
             let link = hunt.connected ? "connected" : "not connected" + (hunt.problem.map { " (\($0))" } ?? "")

@@ -32,7 +32,7 @@ extension Engine {
                 if advance(circle.key, fix: fix) >= Self.confirmations { held.append(circle.key) }
             }
         }
-        effects += sealedFix(fix)
+        effects += sealedFix(fix, now: now)
         // Any other streak of a location lock is broken: outside, too inaccurate, or no fix at all.
         for ref in streaks.keys where ref.key.kind == .location && !inside.contains(ref) {
             streaks.removeValue(forKey: ref)

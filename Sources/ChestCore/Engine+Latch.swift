@@ -4,12 +4,13 @@ import struct Foundation.Date
 extension Engine {
     // MARK: - Latching and opening
 
-    /// Latches these locks (they held just now) and opens every page a fully latched set now covers.
-    mutating func latch(_ refs: some Sequence<LockRef>, now: Now) -> [Effect] {
+    /// Latches these locks (they held just now, or at `reachedAt`: a place a late key revealed) and opens every
+    /// page a fully latched set now covers.
+    mutating func latch(_ refs: some Sequence<LockRef>, now: Now, reachedAt: [LockRef: Date] = [:]) -> [Effect] {
         var touched: Set<MessageID> = []
         for ref in refs {
             guard var stored = entries[ref.id], stored.state.latched[ref.key] == nil else { continue }
-            stored.state.latched[ref.key] = now.wall
+            stored.state.latched[ref.key] = reachedAt[ref] ?? now.wall
             entries[ref.id] = stored
             unregister(ref)
             touched.insert(ref.id)
@@ -43,7 +44,14 @@ extension Engine {
                 }
                 var open = OpenPage(page: number, set: set, at: now.wall, delivered: set == nil, content: content)
                 open.proofKey = takeProofKey(PageLink(message: id, page: number))
-                open.evidence = set.map { evidence(locks: page[$0].map(\.kind), now: now) }
+                if let set, page[set].contains(where: { $0.kind == .location }) {
+                    let place = LockRef(id: id, key: LockKey(page: number, set: set, kind: .location))
+                    open.reachedAt = stored.state.latched[place.key]
+                    open.evidence = evidence(locks: page[set].map(\.kind), reached: seal.reached.removeValue(forKey: place),
+                                             reachedAt: open.reachedAt, now: now)
+                } else {
+                    open.evidence = set.map { evidence(locks: page[$0].map(\.kind), reached: nil, reachedAt: nil, now: now) }
+                }
                 opened.append(open)
             }
             guard persistAlways || !opened.isEmpty else { continue }

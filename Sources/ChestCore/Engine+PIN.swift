@@ -69,9 +69,8 @@ extension Engine {
             }
             entries[id] = stored
             effects.append(.persist(id, stored.state))
-            for slot in withPlace {
-                effects += tryCell(LockRef(id: id, key: LockKey(page: slot.page, set: slot.set, kind: .location)))
-            }
+            for slot in withPlace { fileKeptCells(for: LockRef(id: id, key: LockKey(page: slot.page, set: slot.set, kind: .location))) }
+            effects += dispatchCell(now)
             if hashes.isEmpty && slots.isEmpty { return effects + answer(.kept) }
         }
         let trusted = clock.trustedTime(now)

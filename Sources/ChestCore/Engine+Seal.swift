@@ -3,87 +3,140 @@ import struct Foundation.Date
 /// Format 2 pages (docs/DESIGN.md "Sealed pages"): the engine names the key derivation to try, the daemon's
 /// seal worker computes it, and the answer comes back as `.keyDerived`.
 extension Engine {
-    /// A sealed location's cell is tried after this many consecutive qualified fixes in it, so that walking
-    /// through a cell costs nothing and the key is ready by the third confirming fix.
+    /// A sealed location's cells are asked for once two consecutive qualified fixes could lie in one place of its
+    /// grid: the cell of each, so that the key is on its way by the third confirming fix.
     public static let settleFixes = 2
 
     // MARK: - Fixes
 
-    /// Follows every watched sealed location lock into the cell this fix is in, and asks for the key of each cell
-    /// a lock has just settled in.
-    mutating func sealedFix(_ fix: Fix) -> [Effect] {
+    /// Keeps the fix (docs/DESIGN.md "Late keys"), follows every watched sealed location lock onto its grid, and
+    /// files the cells of each lock whose last two fixes could lie in one of its places.
+    mutating func sealedFix(_ fix: Fix, now: Now) -> [Effect] {
         guard let position = fix.position else {
-            for index in seal.watches.values.indices { seal.watches.values[index].count = 0 }
+            seal.history.breakRun()
+            for index in seal.watches.values.indices { seal.watches.values[index].latest = nil }
             return []
         }
-        // The last report of each epoch: the 3D one with altitude, for unlock evidence too (docs/FORMAT.md).
-        if seal.recentFixes.last?.epoch == fix.epoch {
-            seal.recentFixes[seal.recentFixes.count - 1] = fix
-        } else {
-            seal.recentFixes.append(fix)
-            if seal.recentFixes.count > Self.confirmations { seal.recentFixes.removeFirst() }
-        }
+        let hardware = trust.level == .hardware
+        let entry = seal.history.record(fix, epoch: fix.epoch, wall: now.wall, hardware: hardware)
         guard !seal.watches.isEmpty else { return [] }
-        let epoch = fix.epoch
         let λ = position.longitude * .pi / 180, y = Coordinate.earthRadius * position.latitude * .pi / 180
         var settled: [LockRef] = []
-        let hardware = trust.level == .hardware
         for index in seal.watches.values.indices {
             var watch = seal.watches.values[index]
+            if watch.latest?.sequence != entry.sequence {
+                watch.previous = watch.latest
+            }
             // A fix less accurate than half a cell says nothing about which cell the reader is in; one of a trust
             // the organiser did not ask for says nothing at all (docs/SECURITY.md "Hardware trust and time").
             if fix.eph.map({ $0 > watch.grid.width / 2 }) == true || (watch.requiresHardware && !hardware) {
-                if watch.count != 0 { seal.watches.values[index].count = 0 }
-                continue
-            }
-            guard let cell = watch.cell(longitude: λ, y: y) else {
-                if watch.count != 0 { seal.watches.values[index].count = 0 }
-                continue
-            }
-            if cell == watch.current {
-                guard watch.epoch != epoch else { continue }
-                watch.count = fix.receivedAt - watch.receivedAt > Fix.maximumAge ? 1 : watch.count + 1
+                watch.latest = nil
             } else {
-                watch.current = cell
-                watch.count = 1
+                watch.latest = watch.point(longitude: λ, y: y, sequence: entry.sequence)
             }
-            watch.epoch = epoch
-            watch.receivedAt = fix.receivedAt
             seal.watches.values[index] = watch
-            if watch.count == Self.settleFixes { settled.append(seal.watches.keys[index]) }
+            if watch.pairFits { settled.append(seal.watches.keys[index]) }
         }
-        return settled.flatMap { tryCell($0) }
+        guard !settled.isEmpty else { return [] }
+        let pins = seal.history.lastRun(Self.confirmations).map(\.sequence)
+        for ref in settled {
+            guard let watch = seal.watches[ref] else { continue }
+            for cell in Set([watch.previous?.cell, watch.latest?.cell].compactMap { $0 }) {
+                fileCell(cell, for: ref, pins: pins)
+            }
+        }
+        return dispatchCell(now)
     }
 
-    /// Asks for the key of the cell a sealed location lock is in, unless that cell was tried, a derivation for
-    /// the set is under way, or the set needs a PIN nobody entered yet.
-    mutating func tryCell(_ ref: LockRef) -> [Effect] {
-        guard let stored = entries[ref.id], let watch = seal.watches[ref], let cell = watch.current,
-              watch.count >= Self.settleFixes,
-              stored.message.pages.indices.contains(ref.key.page - 1) else { return [] }
-        let page = stored.message.pages[ref.key.page - 1]
-        let slotRef = SlotRef(id: ref.id, page: ref.key.page, set: ref.key.set)
-        guard let sealed = page.sealed, !seal.pending.contains(slotRef),
-              !stored.state.seal.hasTried(cell, for: ref.key) else { return [] }
+    /// Files a cell of a sealed location lock for its key, held by the fixes `pins`, unless that cell was tried or
+    /// the set needs a PIN nobody entered yet.
+    mutating func fileCell(_ cell: Cell, for ref: LockRef, pins: [Int]) {
+        guard let request = cellRequest(cell, for: ref), let derivation = request.derivation else { return }
+        let slot = SlotRef(id: ref.id, page: ref.key.page, set: ref.key.set)
+        let (held, released) = seal.cells.add(request, slot: slot, derivation: derivation, cell: cell, pins: pins)
+        seal.history.pin(held)
+        seal.history.unpin(released)
+    }
+
+    /// The request for a cell's key of a sealed location lock, if it may be asked.
+    func cellRequest(_ cell: Cell, for ref: LockRef) -> KeyRequest? {
+        guard let stored = entries[ref.id], stored.message.pages.indices.contains(ref.key.page - 1),
+              stored.state.latched[ref.key] == nil, !stored.state.isOpen(page: ref.key.page),
+              let sealed = stored.message.pages[ref.key.page - 1].sealed,
+              !stored.state.seal.hasTried(cell, for: ref.key) else { return nil }
         var pin: String?
-        if page[ref.key.set].contains(.sealedPIN) {
-            guard let kept = stored.state.seal.keptPIN(page: ref.key.page) else { return [] }
+        if stored.message.pages[ref.key.page - 1][ref.key.set].contains(.sealedPIN) {
+            guard let kept = stored.state.seal.keptPIN(page: ref.key.page) else { return nil }
             pin = kept
         }
-        guard let request = KeyRequest(id: ref.id, page: ref.key.page, set: ref.key.set, of: sealed, cell: cell, pin: pin) else {
-            return []
+        return KeyRequest(id: ref.id, page: ref.key.page, set: ref.key.set, of: sealed, cell: cell, pin: pin)
+    }
+
+    /// Files the cells of every pair of kept fixes that could lie in one place of this lock's grid: for a PIN kept
+    /// after the reader walked, whose cells could not be asked before.
+    mutating func fileKeptCells(for ref: LockRef) {
+        guard let watch = seal.watches[ref] else { return }
+        var previous: (FixHistory.Entry, SealBook.Watch.Point)?
+        let entries = seal.history.entries
+        for (index, entry) in entries.enumerated() {
+            guard let position = entry.fix.position, entry.fix.eph.map({ $0 <= watch.grid.width / 2 }) ?? true,
+                  entry.hardware || !watch.requiresHardware,
+                  let point = watch.point(longitude: position.longitude * .pi / 180,
+                                          y: Coordinate.earthRadius * position.latitude * .pi / 180, sequence: entry.sequence) else {
+                previous = nil
+                continue
+            }
+            if let (before, last) = previous, entry.follows(before),
+               abs(point.x - last.x) <= watch.grid.width, abs(point.y - last.y) <= watch.grid.width {
+                let pins = entries[max(0, index - 2)...index].map(\.sequence)
+                for cell in Set([last.cell, point.cell]) { fileCell(cell, for: ref, pins: pins) }
+            }
+            previous = (entry, point)
         }
-        seal.pending.insert(slotRef)
-        seal.derivations += 1
-        return [.deriveKey(request)]
+    }
+
+    /// Hands the seal worker the next cell, unless it has one: the cell the reader is in first, then the newest.
+    mutating func dispatchCell(_ now: Now) -> [Effect] {
+        guard seal.cells.flight == nil else { return [] }
+        // Taken out while it changes, so that the closures' reads of the engine copy nothing.
+        var cells = seal.cells
+        seal.cells = CellQueue()
+        let watches = seal.watches
+        let (requests, released) = cells.next(at: now.monotonic, isLive: { slot, request in
+            let ref = LockRef(id: slot.id, key: LockKey(page: slot.page, set: slot.set, kind: .location))
+            return watches[ref] != nil && request.cell.flatMap { cellRequest($0, for: ref)?.derivation } == request.derivation
+        }, isCurrent: { item in
+            item.requests.keys.contains { slot in
+                watches[LockRef(id: slot.id, key: LockKey(page: slot.page, set: slot.set, kind: .location))]?.latest?.cell == item.cell
+            }
+        })
+        seal.cells = cells
+        seal.history.unpin(released)
+        seal.derivations += requests.count
+        return requests.map(Effect.deriveKey)
     }
 
     // MARK: - Answers
 
-    /// The seal worker's answer.
+    /// The seal worker's answer. A cell's answer ends its item's wait once every set of it is answered: its fixes
+    /// are let go and the next cell goes to the worker.
     mutating func keyDerived(_ request: KeyRequest, _ result: KeyResult, now: Now) -> [Effect] {
         let slotRef = SlotRef(id: request.id, page: request.page, set: request.set)
-        seal.pending.remove(slotRef)
+        guard request.cell != nil, let derivation = request.derivation else {
+            seal.pending.remove(slotRef)
+            return judge(request, result, now: now)
+        }
+        let finished = seal.cells.answered(derivation, slot: slotRef, at: now.monotonic)
+        var effects = judge(request, result, now: now)
+        guard let finished else { return effects }
+        seal.history.unpin(finished.pins)
+        effects += dispatchCell(now)
+        return effects
+    }
+
+    /// What an answer means for its page.
+    private mutating func judge(_ request: KeyRequest, _ result: KeyResult, now: Now) -> [Effect] {
+        let slotRef = SlotRef(id: request.id, page: request.page, set: request.set)
         guard var stored = entries[request.id] else { return [] }
         // Asked for a version the message no longer is (a newer one replaced it meanwhile): its answer is not this
         // page's; the locks of the new version ask again.
@@ -94,15 +147,10 @@ extension Engine {
         switch result {
         case let .opened(content):
             opened = content
-        case .busy:
-            // Nothing was tried: the lock settles again and asks again.
-            let ref = LockRef(id: request.id, key: LockKey(page: request.page, set: request.set, kind: .location))
-            seal.watches[ref]?.count = 0
-            opened = nil
         case .wrong, .damaged:
             opened = nil
-            if let cell = request.cell {
-                let key = LockKey(page: request.page, set: request.set, kind: .location)
+            let key = LockKey(page: request.page, set: request.set, kind: .location)
+            if let cell = request.cell, !stored.state.seal.hasTried(cell, for: key) {
                 stored.state.seal.tried[key.description, default: []].append(cell)
                 entries[request.id] = stored
                 effects.append(.persist(request.id, stored.state))
@@ -125,29 +173,24 @@ extension Engine {
         return effects
     }
 
-    /// A set's key opened the page: its hidden location becomes an ordinary circle (the usual rule decides, fed the
-    /// last few fixes at once), a PIN that came with a place latches, and a page waiting only for its content opens.
+    /// A set's key opened the page: its hidden location becomes an ordinary circle (the usual rule decides, fed every
+    /// kept fix at once), a PIN that came with a place latches, and a page waiting only for its content opens.
     private mutating func unsealed(_ slot: SlotRef, _ content: SealedContent, pinAttempt: Bool, now: Now) -> [Effect] {
         guard let stored = entries[slot.id], stored.message.pages.indices.contains(slot.page - 1) else { return [] }
         let locks = stored.message.pages[slot.page - 1][slot.set]
         var held: [LockRef] = []
+        var reachedAt: [LockRef: Date] = [:]
         if locks.contains(where: { if case .sealedLocation = $0 { true } else { false } }), let hidden = content[slot.set] {
             let ref = LockRef(id: slot.id, key: LockKey(page: slot.page, set: slot.set, kind: .location))
             seal.watches[ref] = nil
             if stored.state.latched[ref.key] == nil {
                 locations.insert(ref, center: hidden.center, radius: hidden.radius)
-                streaks[ref] = nil
-                var count = 0
-                for fix in seal.recentFixes {
-                    if let position = fix.position, fixCounts(for: ref),
-                       LockRule.location(position, eph: fix.eph, center: hidden.center, radius: hidden.radius) == nil {
-                        count = advance(ref, fix: fix)
-                    } else {
-                        streaks[ref] = nil
-                        count = 0
-                    }
+                if let reached = replay(ref, center: hidden.center, radius: hidden.radius,
+                                        requiresHardware: stored.message.requiresHardware) {
+                    seal.reached[ref] = reached.fixes
+                    reachedAt[ref] = reached.at
+                    held.append(ref)
                 }
-                if count >= Self.confirmations { held.append(ref) }
             }
             if locks.contains(.sealedPIN) { held.append(LockRef(id: slot.id, key: LockKey(page: slot.page, set: slot.set, kind: .pin))) }
         }
@@ -155,7 +198,37 @@ extension Engine {
             held.append(LockRef(id: slot.id, key: LockKey(page: slot.page, set: slot.set, kind: .release)))
         }
         _ = pinAttempt
-        return latch(held, now: now) + openCompleted([slot.id], persistAlways: false, now: now)
+        return latch(held, now: now, reachedAt: reachedAt) + openCompleted([slot.id], persistAlways: false, now: now)
+    }
+
+    /// Judges a place a key revealed on the kept fixes, as if it had been known all along (docs/DESIGN.md "Late
+    /// keys"): the first run of `confirmations` consecutive qualified fixes inside it reached it, and its last fix
+    /// says when. Without one, the streak the latest fixes make is left for the fixes still to come.
+    mutating func replay(_ ref: LockRef, center: Coordinate, radius: Double, requiresHardware: Bool) -> (at: Date, fixes: [Fix])? {
+        streaks[ref] = nil
+        var previous: FixHistory.Entry?
+        var run: [FixHistory.Entry] = []
+        for entry in seal.history.entries {
+            if let previous, !entry.follows(previous) {
+                streaks[ref] = nil
+                run = []
+            }
+            previous = entry
+            guard let position = entry.fix.position, entry.hardware || !requiresHardware,
+                  LockRule.location(position, eph: entry.fix.eph, center: center, radius: radius) == nil else {
+                streaks[ref] = nil
+                run = []
+                continue
+            }
+            let count = advance(ref, fix: entry.fix)
+            if count == 1 { run = [] }
+            run.append(entry)
+            if count >= Self.confirmations {
+                streaks[ref] = nil
+                return (entry.wall, run.suffix(Self.confirmations).map(\.fix))
+            }
+        }
+        return nil
     }
 
     /// The content of a format 2 page, or the request for it when the set that holds is a guard; nil content and no
@@ -187,8 +260,10 @@ extension Engine {
 
     // MARK: - Status
 
-    /// Sealed location locks still watched, cells tried (failed) across the chest, derivations under way.
-    public var sealSummary: (pending: Int, cellsTried: Int, deriving: Int) {
-        (seal.watches.count, entries.values.reduce(0) { $0 + $1.state.seal.cellsTried }, seal.pending.count)
+    /// Sealed location locks still watched, cells tried (failed) across the chest, derivations under way, cells
+    /// waiting for their key (with the worker or queued) and about how long they will take.
+    public var sealSummary: (pending: Int, cellsTried: Int, deriving: Int, cellsWaiting: Int, secondsLeft: Double) {
+        (seal.watches.count, entries.values.reduce(0) { $0 + $1.state.seal.cellsTried }, seal.pending.count + seal.cells.count,
+         seal.cells.count, seal.cells.secondsLeft)
     }
 }

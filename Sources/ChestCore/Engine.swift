@@ -131,7 +131,10 @@ public struct Engine: Sendable {
             gps = GPSLink(server: server)
             gps.connected = connected
             gps.reason = reason
-            if !connected { streaks.removeAll() }
+            if !connected {
+                streaks.removeAll()
+                seal.history.breakRun()
+            }
             effects.append(.emit(.gpsd(connected: connected, server: server, reason: reason)))
         case let .receiver(source, now):
             effects = handleReceiver(source, now: now)

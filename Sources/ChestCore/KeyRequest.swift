@@ -67,6 +67,4 @@ public enum KeyResult: Hashable, Sendable {
     case wrong
     /// The key unwrapped but the content did not open or is not content: the file is damaged.
     case damaged(String)
-    /// The worker's queue was full: nothing was tried, ask again later.
-    case busy
 }

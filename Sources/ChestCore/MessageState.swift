@@ -38,6 +38,9 @@ public struct OpenPage: Hashable, Sendable, Codable {
     /// The set that opened it; `nil` for a page that had no locks.
     public var set: LockSetName?
     public var at: Date
+    /// When the place of the set that opened it was reached (its third confirming fix): earlier than `at` when the
+    /// place's key came late; nil when no location lock took part.
+    public var reachedAt: Date?
     /// Whether a watcher or notifier received the `unlocked` event.
     public var delivered: Bool
     /// What chestd saw as it opened (docs/FORMAT.md "Unlock receipts"); absent for pages opened before

@@ -4,13 +4,20 @@ import Foundation
 /// location lock is in, which key derivations are under way, the contents opened but not yet shown, PIN attempts
 /// in flight and the ledger of wrong attempts that outlives a message.
 struct SealBook: Sendable {
-    /// A sealed location lock watched for the cell it is in.
+    /// A sealed location lock watched for the cells it is in.
     struct Watch: Sendable {
+        /// Where one qualified fix put the reader on the lock's grid.
+        struct Point: Sendable {
+            var sequence: Int
+            var cell: Cell
+            var x: Double
+            var y: Double
+        }
+
         var grid: CellGrid
-        var current: Cell?
-        var count = 0
-        var epoch = Double.nan
-        var receivedAt = 0.0
+        /// The latest fix's point, nil when it did not qualify; and the one before it, from the epoch before.
+        var latest: Point?
+        var previous: Point?
         /// R·cos φ0 and λ0 in radians, kept so that a fix costs a lock no trigonometry.
         let xScale: Double
         let referenceLongitude: Double
@@ -39,9 +46,9 @@ struct SealBook: Sendable {
             }
         }
 
-        /// `grid.cell(of:)` for a position already in radians, with y = R·φ shared by every lock; nil outside the
-        /// search area, where the place cannot be.
-        func cell(longitude λ: Double, y: Double) -> Cell? {
+        /// `grid.cell(of:)` for a position already in radians, with y = R·φ shared by every lock, and where on the
+        /// grid it is; nil outside the search area, where the place cannot be.
+        func point(longitude λ: Double, y: Double, sequence: Int) -> Point? {
             var Δλ = λ - referenceLongitude
             if Δλ > .pi { Δλ -= 2 * .pi } else if Δλ <= -.pi { Δλ += 2 * .pi }
             let x = xScale * Δλ
@@ -49,8 +56,16 @@ struct SealBook: Sendable {
                 let Δx = x - areaX, Δy = y - areaY
                 guard Δx * Δx + Δy * Δy <= reachSquared else { return nil }
             }
-            return Cell(x: Int64(((x - grid.offsetX) / grid.width).rounded(.down)),
-                        y: Int64(((y - grid.offsetY) / grid.width).rounded(.down)))
+            let cell = Cell(x: Int64(((x - grid.offsetX) / grid.width).rounded(.down)),
+                            y: Int64(((y - grid.offsetY) / grid.width).rounded(.down)))
+            return Point(sequence: sequence, cell: cell, x: x, y: y)
+        }
+
+        /// Whether the two latest fixes could both lie in one place of this grid: consecutive epochs at most a cell
+        /// apart each way (a place is narrower than a cell, docs/FORMAT.md "Format 3").
+        var pairFits: Bool {
+            guard let latest, let previous, latest.sequence == previous.sequence + 1 else { return false }
+            return abs(latest.x - previous.x) <= grid.width && abs(latest.y - previous.y) <= grid.width
         }
     }
 
@@ -67,13 +82,18 @@ struct SealBook: Sendable {
     }
 
     var watches: [LockRef: Watch] = [:]
+    /// PIN, release and guard derivations under way; cells wait in `cells`.
     var pending: Set<SlotRef> = []
+    /// Cells waiting for their key, and the one with the worker.
+    var cells = CellQueue()
+    /// The recent fixes a late key is judged on.
+    var history = FixHistory()
+    /// The fixes that reached a sealed place whose key came late, until its page opens: the unlock's evidence.
+    var reached: [LockRef: [Fix]] = [:]
     /// Opened, not yet shown: memory only, so nothing of a page reaches the disk before it opens.
     var contents: [MessageID: [Int: SealedContent]] = [:]
     var ledger: [MessageID: PINAttempts] = [:]
     var attempts: [MessageID: Attempt] = [:]
-    /// The last few fresh fixes with a position, replayed against a point a cell key just revealed.
-    var recentFixes: [Fix] = []
     /// Derivations asked for since start.
     var derivations = 0
     /// The release keys the hunt's organiser published, by name (base64).

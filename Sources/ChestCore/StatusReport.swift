@@ -55,6 +55,18 @@ public struct StatusReport: Hashable, Sendable, Codable {
         public var pending: Int
         public var cellsTried: Int
         public var deriving: Int
+        /// Cells waiting for their key, the one being derived included (docs/DESIGN.md "Late keys"); absent from
+        /// chestd versions before the queue.
+        public var cellsWaiting: Int?
+        /// About how long until every waiting cell is tried, in seconds.
+        public var secondsLeft: Double?
+
+        /// "deriving the key of 3 cells, about 5 s", or nil when no cell waits.
+        public var waitingSentence: String? {
+            guard let cells = cellsWaiting, cells > 0 else { return nil }
+            let seconds = Int((secondsLeft ?? 0).rounded(.up))
+            return "deriving the key of \(cells) \(cells == 1 ? "cell" : "cells"), about \(seconds) s"
+        }
     }
 
     public struct Counts: Hashable, Sendable, Codable {
@@ -108,6 +120,7 @@ extension Engine {
                          why: clock.decision(now).why),
             weather: weather, messages: counts,
             sealed: StatusReport.SealedLocks(pending: sealSummary.pending, cellsTried: sealSummary.cellsTried,
-                                             deriving: sealSummary.deriving), notes: notes, hunt: hunt)
+                                             deriving: sealSummary.deriving, cellsWaiting: sealSummary.cellsWaiting,
+                                             secondsLeft: sealSummary.secondsLeft), notes: notes, hunt: hunt)
     }
 }

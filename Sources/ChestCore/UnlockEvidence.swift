@@ -29,8 +29,11 @@ public struct UnlockEvidence: Hashable, Sendable, Codable {
     /// The kinds of lock of the set that opened the page.
     public var locks: [LockKind]
     /// The last fixes of consecutive epochs before the page opened (up to three), when a location or
-    /// altitude lock took part.
+    /// altitude lock took part; for a sealed place whose key came late, the three that reached it.
     public var fixes: [ConfirmingFix]
+    /// When the place was reached (its third confirming fix), when a location lock took part: before the page
+    /// opened when the place's key came late (docs/DESIGN.md "Late keys"). Absent before chest knew late keys.
+    public var reachedAt: Date?
     public var source: FixSource?
     public var trust: FixTrust
     /// GPS time, while the clock guard had fresh evidence of it.
@@ -55,10 +58,14 @@ public struct UnlockEvidence: Hashable, Sendable, Codable {
 
 extension Engine {
     /// The evidence for a page opened now by a set of these locks.
-    func evidence(locks: [LockKind], now: Now) -> UnlockEvidence {
+    /// `reached` are the fixes that reached a place whose key came late; otherwise the latest fixes are the evidence.
+    func evidence(locks: [LockKind], reached: [Fix]?, reachedAt: Date?, now: Now) -> UnlockEvidence {
         let usesFixes = locks.contains(.location) || locks.contains(.altitude)
-        return UnlockEvidence(locks: locks, fixes: usesFixes ? seal.recentFixes.map(UnlockEvidence.ConfirmingFix.init) : [],
-                              source: trust.source, trust: trust.trust, gpsTime: clock.gpsTime(now),
-                              systemTime: now.wall, clock: clock.decision(now).clock)
+        let fixes = usesFixes ? (reached ?? seal.history.lastRun(Self.confirmations).map(\.fix)) : []
+        var evidence = UnlockEvidence(locks: locks, fixes: fixes.map(UnlockEvidence.ConfirmingFix.init),
+                                      source: trust.source, trust: trust.trust, gpsTime: clock.gpsTime(now),
+                                      systemTime: now.wall, clock: clock.decision(now).clock)
+        evidence.reachedAt = reachedAt
+        return evidence
     }
 }

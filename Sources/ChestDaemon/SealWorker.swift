@@ -3,15 +3,11 @@ import ChestSeal
 import Foundation
 
 /// chestd's one way to run blocking work off the loop (docs/ARCHITECTURE.md "Threads"): Argon2id, for format 2 and
-/// 3 key derivations and format 1 PIN hashes, on one thread of its own, never the loop nor the async pool, with a
-/// bounded queue (docs/DESIGN.md "Sealed pages"). Cell tries beyond the bound are answered `.busy` at once (the
-/// engine asks again when the reader settles again); PIN tries are always queued, ahead of cells, since a person
-/// waits. Derived keys are kept (`DerivedKeys`): places laid on one grid share a cell's key, so a cell whose
-/// derivation is known or queued costs no Argon2id run and does not count against the bound.
+/// 3 key derivations and format 1 PIN hashes, on one thread of its own, never the loop nor the async pool. The
+/// engine keeps the queue of cells and hands over one cell's requests at a time (docs/DESIGN.md "Late keys"), so
+/// what waits here is small; PIN tries go ahead of cells, since a person waits. Derived keys are kept
+/// (`DerivedKeys`): places laid on one grid share a cell's key, so the sets of one cell cost one Argon2id run.
 final class SealWorker: @unchecked Sendable {
-    /// Cell tries waiting at most: a walk past many sealed locks cannot pile work up.
-    static let capacity = 16
-
     /// What the worker hands back to the loop.
     enum Outcome: Sendable {
         /// With the opened page's proof key (base64) when the key opened it.
@@ -29,7 +25,7 @@ final class SealWorker: @unchecked Sendable {
     private var people: [Job] = []
     private var cells: [KeyRequest] = []
     private var stopped = false
-    /// Touched only on the worker's thread, except `holds`, read under the condition's lock.
+    /// Touched only on the worker's thread.
     private var keys = DerivedKeys()
     private let deliver: @Sendable (Outcome) -> Void
     private(set) var thread: Thread?
@@ -43,19 +39,11 @@ final class SealWorker: @unchecked Sendable {
         thread.start()
     }
 
-    /// Queues a request, or answers `.busy` when the queue of cell tries is full.
+    /// Queues a request: a cell's behind the others, anything else (a PIN, a release, a guard) ahead of cells.
     func submit(_ request: KeyRequest) {
         condition.lock()
         guard request.cell != nil else {
             enqueue(.derive(request))
-            return
-        }
-        let shared = request.derivation.map { derivation in
-            keys.holds(derivation) || cells.contains { $0.derivation == derivation }
-        } ?? false
-        if !shared && cells.count(where: { $0.derivation.map { !keys.holds($0) } ?? true }) >= Self.capacity {
-            condition.unlock()
-            deliver(.derived(request, .busy, proofKey: nil))
             return
         }
         cells.append(request)

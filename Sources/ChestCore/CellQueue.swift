@@ -1,0 +1,124 @@
+/// The cells waiting for their key (docs/DESIGN.md "Late keys"): one item per derivation, so places laid on one
+/// grid wait once for a cell; the cell the reader is in goes first, then the newest; one item at a time is with the
+/// seal worker. Nothing is dropped while there is room; each item holds on to the fixes that asked for it, so its
+/// answer is judged on them however late it comes.
+struct CellQueue: Sendable {
+    struct Item: Sendable {
+        var cell: Cell
+        /// Every set waiting for this cell's key.
+        var requests: [SlotRef: KeyRequest]
+        /// The newest epoch (`FixHistory.Entry.sequence`) that asked for it.
+        var newest: Int
+        /// The history's sequences it holds on to, oldest first.
+        var pins: [Int]
+    }
+
+    /// The item with the seal worker.
+    struct Flight: Sendable {
+        var derivation: KeyRequest.Derivation
+        var item: Item
+        var outstanding: Set<SlotRef>
+        /// Monotonic seconds when it was handed over.
+        var since: Double
+    }
+
+    /// Cells waiting at most: about 12 minutes of Argon2id at the default place cost. Past it the oldest is
+    /// forgotten (the README's limitation: a drive past that many organisers' cells outruns one core).
+    static let limit = 512
+    /// Fixes one cell holds on to beyond the history's window: the latest of the runs that asked for it.
+    static let pinsPerCell = 30
+    /// What a cell is assumed to cost until one was timed: the default place cost on a laptop core
+    /// (docs/BENCHMARKS.md "Sealed pages (format 3)").
+    static let nominalSeconds = 1.5
+
+    private(set) var waiting: [KeyRequest.Derivation: Item] = [:]
+    private(set) var flight: Flight?
+    /// The last cell's time with the worker, to say how long the rest will take.
+    private(set) var secondsPerCell: Double?
+
+    /// Cells waiting or with the worker.
+    var count: Int { waiting.count + (flight == nil ? 0 : 1) }
+
+    /// About how long until every waiting cell is tried.
+    var secondsLeft: Double { Double(count) * (secondsPerCell ?? Self.nominalSeconds) }
+
+    /// Whether this set already waits for this derivation, or has it with the worker.
+    func holds(_ derivation: KeyRequest.Derivation, for slot: SlotRef) -> Bool {
+        waiting[derivation]?.requests[slot] != nil
+            || (flight?.derivation == derivation && flight?.item.requests[slot] != nil)
+    }
+
+    /// Files a set's request for a cell, asked for by the fixes `pins` (the newest last). Returns the sequences
+    /// newly held and those let go (a cell forgotten for room, or pins beyond a cell's share).
+    mutating func add(_ request: KeyRequest, slot: SlotRef, derivation: KeyRequest.Derivation, cell: Cell,
+                      pins: [Int]) -> (held: [Int], released: [Int]) {
+        let newest = pins.last ?? -1
+        if var flight, flight.derivation == derivation, flight.item.requests[slot] != nil {
+            let change = Self.merge(pins, into: &flight.item.pins)
+            flight.item.newest = max(flight.item.newest, newest)
+            self.flight = flight
+            return change
+        }
+        var released: [Int] = []
+        if waiting[derivation] == nil, waiting.count >= Self.limit,
+           let oldest = waiting.min(by: { $0.value.newest < $1.value.newest }) {
+            released = oldest.value.pins
+            waiting[oldest.key] = nil
+        }
+        var item = waiting[derivation] ?? Item(cell: cell, requests: [:], newest: newest, pins: [])
+        item.requests[slot] = request
+        item.newest = max(item.newest, newest)
+        let change = Self.merge(pins, into: &item.pins)
+        waiting[derivation] = item
+        return (change.held, released + change.released)
+    }
+
+    /// Takes the next item for the worker: the first whose cell `isCurrent` says the reader is in, else the newest.
+    /// Requests `isLive` no longer wants are dropped on the way (the page opened, the message went, a new PIN).
+    /// Returns the requests to hand over (none when nothing waits or one is with the worker) and the sequences let go.
+    mutating func next(at monotonic: Double, isLive: (SlotRef, KeyRequest) -> Bool,
+                       isCurrent: (Item) -> Bool) -> (requests: [KeyRequest], released: [Int]) {
+        guard flight == nil else { return ([], []) }
+        var released: [Int] = []
+        for (derivation, item) in waiting {
+            let live = item.requests.filter { isLive($0.key, $0.value) }
+            if live.isEmpty {
+                released += item.pins
+                waiting[derivation] = nil
+            } else if live.count != item.requests.count {
+                waiting[derivation]?.requests = live
+            }
+        }
+        guard let chosen = waiting.max(by: { a, b in
+            let current = (isCurrent(a.value), isCurrent(b.value))
+            return current.0 != current.1 ? !current.0 : a.value.newest < b.value.newest
+        }) else { return ([], released) }
+        waiting[chosen.key] = nil
+        flight = Flight(derivation: chosen.key, item: chosen.value, outstanding: Set(chosen.value.requests.keys), since: monotonic)
+        return (chosen.value.requests.sorted { ($0.key.id, $0.key.page, $0.key.set.rawValue) < ($1.key.id, $1.key.page, $1.key.set.rawValue) }
+                    .map(\.value), released)
+    }
+
+    /// The worker answered one set of the item it has. Returns the item once every set is answered (its pins are
+    /// then the caller's to let go), nil while some are still out or the answer is not for it.
+    mutating func answered(_ derivation: KeyRequest.Derivation, slot: SlotRef, at monotonic: Double) -> Item? {
+        guard var flight, flight.derivation == derivation, flight.outstanding.remove(slot) != nil else { return nil }
+        guard flight.outstanding.isEmpty else {
+            self.flight = flight
+            return nil
+        }
+        self.flight = nil
+        secondsPerCell = max(0, monotonic - flight.since)
+        return flight.item
+    }
+
+    /// Adds `new` to a cell's pins, keeping the newest `pinsPerCell`.
+    private static func merge(_ new: [Int], into pins: inout [Int]) -> (held: [Int], released: [Int]) {
+        let held = new.filter { !pins.contains($0) }
+        guard !held.isEmpty else { return ([], []) }
+        pins = (pins + held).sorted()
+        let released = Array(pins.prefix(max(0, pins.count - Self.pinsPerCell)))
+        pins.removeFirst(released.count)
+        return (held, released)
+    }
+}

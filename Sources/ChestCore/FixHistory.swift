@@ -1,0 +1,91 @@
+import struct Foundation.Date
+
+/// The fixes the engine keeps so that a sealed place whose key arrives late is judged on the fixes that were there
+/// (docs/DESIGN.md "Late keys"): one buffer for the whole chest, the last report of each of the last
+/// `epochs` epochs, and beyond them only the fixes a cell still waiting for its key holds on to (`pin`).
+struct FixHistory: Sendable {
+    /// One epoch as it was seen.
+    struct Entry: Sendable {
+        /// Counts epochs: two entries are consecutive when their sequences differ by one. A break in the feed (a
+        /// report without a position, gpsd gone) skips one.
+        let sequence: Int
+        /// The epoch's last report, without the sky view (it is only ever judged as a position).
+        var fix: Fix
+        /// The system clock when it arrived: when a place was reached, if this fix reached it.
+        var wall: Date
+        /// Whether the fix came from a hardware receiver when it arrived.
+        var hardware: Bool
+
+        func follows(_ previous: Entry) -> Bool { sequence == previous.sequence + 1 }
+    }
+
+    /// Epochs kept whatever waits; about 2 minutes of a 1 Hz receiver.
+    static let epochs = 120
+
+    private(set) var entries: [Entry] = []
+    /// How many waiting cells hold each sequence.
+    private var pins: [Int: Int] = [:]
+    private var nextSequence = 0
+
+    /// Keeps a fresh fix with a position: a new entry for a new epoch, or the epoch's entry replaced by its later
+    /// report (the 3D one with altitude). Returns the entry as kept.
+    mutating func record(_ fix: Fix, epoch: Double, wall: Date, hardware: Bool) -> Entry {
+        var fix = fix
+        fix.sky = nil
+        if let last = entries.last, last.sequence == nextSequence - 1, last.fix.epoch == epoch {
+            entries[entries.count - 1].fix = fix
+            entries[entries.count - 1].wall = wall
+            entries[entries.count - 1].hardware = hardware
+            return entries[entries.count - 1]
+        }
+        let entry = Entry(sequence: nextSequence, fix: fix, wall: wall, hardware: hardware)
+        nextSequence += 1
+        entries.append(entry)
+        evict()
+        return entry
+    }
+
+    /// The feed broke: the next fix is never consecutive with the last.
+    mutating func breakRun() {
+        if entries.last?.sequence == nextSequence - 1 { nextSequence += 1 }
+    }
+
+    /// The sequence the next new epoch gets.
+    var upcoming: Int { nextSequence }
+
+    /// The last `count` consecutive entries, oldest first.
+    func lastRun(_ count: Int) -> [Entry] {
+        var run: [Entry] = []
+        for entry in entries.reversed() {
+            if let later = run.first, !later.follows(entry) { break }
+            run.insert(entry, at: 0)
+            if run.count == count { break }
+        }
+        return run
+    }
+
+    /// Holds these sequences past the window, for a cell waiting for its key.
+    mutating func pin(_ sequences: some Sequence<Int>) {
+        for sequence in sequences { pins[sequence, default: 0] += 1 }
+    }
+
+    /// Lets go of what `pin` held.
+    mutating func unpin(_ sequences: some Sequence<Int>) {
+        for sequence in sequences {
+            guard let count = pins[sequence] else { continue }
+            pins[sequence] = count > 1 ? count - 1 : nil
+        }
+        evict()
+    }
+
+    var pinnedCount: Int { pins.count }
+
+    /// Drops what is past the window and held by no waiting cell. Nothing to drop while the buffer holds no more
+    /// than the window and the pins, so most fixes cost no scan.
+    private mutating func evict() {
+        guard entries.count > Self.epochs + pins.count else { return }
+        let cutoff = nextSequence - Self.epochs
+        // A pinned entry is never dropped, so every pin names an entry and the guard above stays exact.
+        entries.removeAll { $0.sequence < cutoff && pins[$0.sequence] == nil }
+    }
+}
