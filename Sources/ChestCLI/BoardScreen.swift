@@ -47,8 +47,9 @@ extension BoardEvent {
     var text: String? {
         switch self {
         case .team: nil
-        case let .unlock(team, _, title, page, _, trust, _, proof):
-            "\(team) opened \u{201C}\(TerminalText.escaped(title))\u{201D} page \(page) (\(proof); trust \(trust.rawValue), claimed)"
+        case let .unlock(team, _, title, page, openedAt, trust, _, proof, reachedAt):
+            "\(team) opened \u{201C}\(TerminalText.escaped(title))\u{201D} page \(page) (\(proof); trust \(trust.rawValue)"
+                + (reachedAt.map { "; place reached " + Wording.reached($0, before: openedAt, in: .current) } ?? "") + ", claimed)"
         case let .refused(reason, team, why):
             "\u{1B}[31mrefused\u{1B}[0m \(reason)\(team.map { " from \($0)" } ?? ""): \(TerminalText.escaped(why))"
         }

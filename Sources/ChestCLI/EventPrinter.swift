@@ -26,7 +26,8 @@ struct EventPrinter {
         switch event {
         case let .unlocked(unlock):
             shortIDs.insert([unlock.id])
-            let set = unlock.set.map { " by set \($0.rawValue)" } ?? ""
+            var set = unlock.set.map { " by set \($0.rawValue)" } ?? ""
+            if let reached = unlock.reachedAt { set += ", place reached " + Wording.reached(reached, before: unlock.at, in: timeZone) }
             let text = ([unlock.text] + Output.attachmentLines(unlock.attachments)).joined(separator: "\n")
             return ("\"\(unlock.title)\" page \(unlock.page) is open\(set)  (\(shortIDs.short(unlock.id)))", "1;32", text)
         case let .ingested(id, title):

@@ -37,7 +37,10 @@ enum Output {
             lines.append("")
             if page.open {
                 let how = page.openedBy.map { " by set \($0.rawValue)" } ?? ""
-                let when = page.openedAt.map { " at " + LockReason.format($0, timeZone) } ?? ""
+                var when = page.openedAt.map { " at " + LockReason.format($0, timeZone) } ?? ""
+                if let reached = page.reachedAt, let opened = page.openedAt {
+                    when += " (place reached " + Wording.reached(reached, before: opened, in: timeZone) + ")"
+                }
                 lines.append("Page \(page.number) — open\(page.openedBy == nil ? "" : how + when)")
                 lines += TerminalText.escaped(page.text ?? "", keepingNewlines: true)
                     .split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
@@ -97,6 +100,8 @@ enum Output {
             var text: String?
             var openedBy: String?
             var openedAt: Date?
+            /// When the page's place was reached; absent when no location lock opened it.
+            var reachedAt: Date?
             var protection: String
             var sets: [SetJSON]
             /// An open page's files; absent when it has none.
@@ -125,7 +130,7 @@ enum Output {
             sentByYou = report.sentByYou
             pages = report.pages.map { page in
                 PageJSON(number: page.number, open: page.open, text: page.text, openedBy: page.openedBy?.rawValue,
-                         openedAt: page.openedAt, protection: page.protection.rawValue, sets: page.sets.map { set in
+                         openedAt: page.openedAt, reachedAt: page.reachedAt, protection: page.protection.rawValue, sets: page.sets.map { set in
                     SetJSON(set: set.set.rawValue, locks: set.locks.map {
                         LockJSON(type: $0.type.rawValue, condition: $0.condition, holds: $0.holds,
                                  reason: $0.reason?.text(now: Date()), target: $0.target)

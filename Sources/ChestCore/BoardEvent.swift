@@ -7,10 +7,11 @@ public enum BoardEvent: Codable, Hashable, Sendable {
     /// "lastHeard":…,"trust":…,"pages":N}`.
     case team(name: String, online: Bool?, lastHeard: Date?, trust: FixTrust.Level?, pages: Int)
     /// A page credited: `{"event":"unlock","team":…,"message":…,"title":…,"page":…,"openedAt":…,"trust":…,
-    /// "receivedAt":…,"proof":…}`. `openedAt` and `trust` are the team's claims; `receivedAt` is the board's clock;
-    /// `proof` is "proven", or "unproven: guarded page".
+    /// "receivedAt":…,"proof":…,"reachedAt":…}`. `openedAt`, `trust` and `reachedAt` (when the page's place was
+    /// reached, absent without one) are the team's claims; `receivedAt` is the board's clock; `proof` is "proven", or
+    /// "unproven: guarded page".
     case unlock(team: String, message: MessageID, title: String, page: Int, openedAt: Date, trust: FixTrust.Level,
-                receivedAt: Date, proof: String)
+                receivedAt: Date, proof: String, reachedAt: Date? = nil)
     /// A message refused (`reason`: a `HuntGate.Refusal` or a `HuntBoard.Refusal`), with the team its topic names
     /// when it names a team of the hunt, and why in words.
     case refused(reason: String, team: String?, why: String)
@@ -28,7 +29,8 @@ public enum BoardEvent: Codable, Hashable, Sendable {
             self = .unlock(team: try need(line.team, "team"), message: try need(line.message, "message"),
                            title: line.title ?? "", page: try need(line.page, "page"),
                            openedAt: try need(line.openedAt, "openedAt"), trust: try need(line.trust, "trust"),
-                           receivedAt: try need(line.receivedAt, "receivedAt"), proof: line.proof ?? "")
+                           receivedAt: try need(line.receivedAt, "receivedAt"), proof: line.proof ?? "",
+                           reachedAt: line.reachedAt)
         case "refused":
             self = .refused(reason: try need(line.reason, "reason"), team: line.team, why: line.why ?? "")
         default:
@@ -55,6 +57,7 @@ public enum BoardEvent: Codable, Hashable, Sendable {
         var title: String?
         var page: Int?
         var openedAt: Date?
+        var reachedAt: Date?
         var receivedAt: Date?
         var proof: String?
         var reason: String?
@@ -69,7 +72,7 @@ public enum BoardEvent: Codable, Hashable, Sendable {
                 self.lastHeard = lastHeard
                 self.trust = trust
                 self.pages = pages
-            case .unlock(let team, let message, let title, let page, let openedAt, let trust, let receivedAt, let proof):
+            case .unlock(let team, let message, let title, let page, let openedAt, let trust, let receivedAt, let proof, let reachedAt):
                 self.event = "unlock"
                 self.team = team
                 self.message = message
@@ -79,6 +82,7 @@ public enum BoardEvent: Codable, Hashable, Sendable {
                 self.trust = trust
                 self.receivedAt = receivedAt
                 self.proof = proof
+                self.reachedAt = reachedAt
             case .refused(let reason, let team, let why):
                 self.event = "refused"
                 self.reason = reason

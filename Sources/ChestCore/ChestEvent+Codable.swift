@@ -14,6 +14,10 @@ extension ChestEvent: Codable {
             self = .unlocked(Unlock(id: try need(line.id, "id"), title: line.title ?? "", page: try need(line.page, "page"),
                                     set: line.set.flatMap(LockSetName.init(rawValue:)), at: try need(line.at, "at"),
                                     text: line.text ?? "", attachments: line.attachments ?? []))
+            if case var .unlocked(unlock) = self {
+                unlock.reachedAt = line.reachedAt
+                self = .unlocked(unlock)
+            }
         case "ingested": self = .ingested(try need(line.id, "id"), title: line.title ?? "")
         case "rejected": self = .rejected(file: line.file ?? "", reason: line.reason ?? "")
         case "gpsd": self = .gpsd(connected: line.connected ?? false, server: line.server ?? "", reason: line.reason)
@@ -61,6 +65,7 @@ extension ChestEvent: Codable {
         put("page", line.page)
         put("set", line.set)
         put("at", line.at.map(ISO8601.string))
+        put("reachedAt", line.reachedAt.map(ISO8601.string))
         put("file", line.file)
         put("reason", line.reason)
         put("connected", line.connected)
@@ -93,6 +98,8 @@ extension ChestEvent: Codable {
         var page: Int?
         var set: String?
         var at: Date?
+        /// `unlocked`: when the page's place was reached, absent when no location lock opened it.
+        var reachedAt: Date?
         var file: String?
         var reason: String?
         var connected: Bool?
@@ -117,6 +124,7 @@ extension ChestEvent: Codable {
             case let .unlocked(unlock):
                 (id, title, page, set, at, text) = (unlock.id, unlock.title, unlock.page, unlock.set?.rawValue, unlock.at, unlock.text)
                 attachments = unlock.attachments.isEmpty ? nil : unlock.attachments
+                reachedAt = unlock.reachedAt
             case let .ingested(id, title), let .saved(id, title), let .deleted(id, title), let .unsaved(id, title),
                  let .undeleted(id, title):
                 (self.id, self.title) = (id, title)

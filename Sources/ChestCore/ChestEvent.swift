@@ -96,6 +96,8 @@ public struct Unlock: Hashable, Sendable {
     /// The set that opened it.
     public var set: LockSetName?
     public var at: Date
+    /// When the page's place was reached (its third confirming fix); nil when no location lock opened it.
+    public var reachedAt: Date?
     public var text: String
     /// The files the page carries (name, type, size); their bytes stay in the message file.
     public var attachments: [Attachment]
@@ -115,6 +117,7 @@ public struct Unlock: Hashable, Sendable {
     public init(_ message: Message, _ open: OpenPage) {
         self.init(id: message.id, title: message.title, page: open.page, set: open.set, at: open.at,
                   text: open.content?.text ?? message.pages[open.page - 1].text, attachments: open.content?.attachments ?? [])
+        reachedAt = open.reachedAt
     }
 }
 

@@ -38,6 +38,9 @@ public struct HuntBoard: Codable, Sendable {
         /// Where the receipt's confirming fixes were, oldest first, when the hunt shares positions: the team's claim,
         /// shown on the board's map, never used for anything else.
         public var positions: [Coordinate] = []
+        /// When the receipt says the page's place was reached (its third confirming fix): the team's claim, earlier
+        /// than `openedAt` when the place's key came late.
+        public var reachedAt: Date?
     }
 
     public struct Failure: Codable, Hashable, Sendable {
@@ -122,12 +125,13 @@ public struct HuntBoard: Codable, Sendable {
                 let opened = OpenedPage(message: receipt.message, title: receipt.title, page: receipt.page,
                                         openedAt: receipt.openedAt, trust: receipt.evidence.trust.level,
                                         receivedAt: receivedAt, proven: proof == .proven,
-                                        positions: receipt.evidence.fixes.compactMap(Self.position))
+                                        positions: receipt.evidence.fixes.compactMap(Self.position),
+                                        reachedAt: receipt.evidence.reachedAt)
                 team.pages.append(opened)
                 team.trust = opened.trust
                 events.append(.unlock(team: team.name, message: opened.message, title: opened.title, page: opened.page,
                                       openedAt: opened.openedAt, trust: opened.trust, receivedAt: receivedAt,
-                                      proof: opened.proven ? "proven" : "unproven: guarded page"))
+                                      proof: opened.proven ? "proven" : "unproven: guarded page", reachedAt: opened.reachedAt))
             } else if let signature = receipt.signature {
                 credited[signature] = team.name
             }

@@ -40,6 +40,8 @@ public struct PageReport: Hashable, Sendable, Codable {
     public var text: String?
     public var openedBy: LockSetName?
     public var openedAt: Date?
+    /// For a page a place opened: when the place was reached (its third confirming fix).
+    public var reachedAt: Date?
     /// For a page still locked: each non-empty set and its locks.
     public var sets: [SetReport]
     /// For an open page: what chestd saw as it opened, for `chest receipt`.
@@ -117,7 +119,7 @@ extension Engine {
             let number = index + 1
             if let open = stored.state.openPages.first(where: { $0.page == number }) {
                 return PageReport(number: number, open: true, text: open.content?.text ?? page.text, openedBy: open.set,
-                                  openedAt: open.at, sets: [], evidence: open.evidence,
+                                  openedAt: open.at, reachedAt: open.reachedAt, sets: [], evidence: open.evidence,
                                   messageSignature: stored.message.seal.map { Data($0.signature).base64EncodedString() },
                                   protection: page.protection, proofKey: open.proofKey,
                                   attachments: open.content?.attachments, attachmentsKey: open.content?.attachmentsKey)

@@ -21,6 +21,13 @@ public enum Wording {
         return size + (seconds < 0 ? " behind" : " ahead")
     }
 
+    /// When a place was reached, beside when its page opened: "11:02:03", or "11:02:03, 14 s before it opened" when
+    /// the place's key came late (docs/DESIGN.md "Late keys").
+    public static func reached(_ reached: Date, before opened: Date, in zone: TimeZone) -> String {
+        let late = opened.timeIntervalSince(reached)
+        return LockReason.clock(reached, zone) + (late >= 1 ? ", \(duration(late)) before it opened" : "")
+    }
+
     /// "850 m", "7.2 km", "42 km".
     public static func distance(_ metres: Double) -> String {
         if metres < 1000 { return "\(Int(metres.rounded())) m" }

@@ -97,10 +97,11 @@ public enum BoardPage {
 
     static func latest(_ unlocks: [BoardSnapshot.Logged], timeZone: TimeZone) -> String {
         let items = unlocks.suffix(listed).reversed().compactMap { logged -> String? in
-            guard case let .unlock(team, _, title, page, _, trust, _, proof) = logged.event else { return nil }
+            guard case let .unlock(team, _, title, page, openedAt, trust, _, proof, reachedAt) = logged.event else { return nil }
+            let reached = reachedAt.map { ", place reached \(Wording.reached($0, before: openedAt, in: timeZone))" } ?? ""
             return """
                 <li>\(time(logged.at, timeZone)) <b>\(HTML.escaped(team))</b> opened \u{201C}\(HTML.escaped(title))\u{201D} \
-                page \(page) <small>\(HTML.escaped(proof)), trust \(HTML.escaped(trust.rawValue)) (claimed)</small></li>
+                page \(page) <small>\(HTML.escaped(proof)), trust \(HTML.escaped(trust.rawValue))\(reached) (claimed)</small></li>
                 """
         }
         return items.isEmpty ? #"<p class="none">No page credited yet.</p>"# : "<ol>\(items.joined())</ol>"

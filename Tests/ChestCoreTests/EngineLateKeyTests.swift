@@ -92,7 +92,10 @@ private typealias F = CoreFixture
         var log: [KeyRequest] = []
         let opened = Self.answerAll(&engine, &asked, places: [place], at: 14.5, log: &log)
         let unlock = try #require(opened.unlockEvents.first)
-        #expect(unlock.page == 1 && unlock.at == F.now(14.5).wall)
+        #expect(unlock.page == 1 && unlock.at == F.now(14.5).wall && unlock.reachedAt == F.now(3).wall)
+        let line = String(decoding: ChestEvent.unlocked(unlock).line(emittedAt: F.now(15).wall), as: UTF8.self)
+        #expect(line.contains("\"reachedAt\":\"\(ISO8601.string(F.now(3).wall))\""), "\(line)")
+        #expect(try ChestJSON.decoder().decode(ChestEvent.self, from: Data(line.utf8)) == .unlocked(unlock))
         let page = try #require(engine.entries[place.message.id]?.state.openPages.first)
         #expect(page.reachedAt == F.now(3).wall, "reached at the third fix in the place")
         #expect(page.evidence?.reachedAt == F.now(3).wall)

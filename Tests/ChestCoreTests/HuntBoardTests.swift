@@ -106,7 +106,7 @@ import Testing
         var board = HuntBoard(hunt: HuntFixture.hunt())
         _ = Self.claim(&board, "red", id: 1, at: at(1))
         let events = board.record(HuntFixture.receiptEnvelope("red", id: 1), receiptProblem: nil, proof: .guarded, receivedAt: at(2))
-        guard case let .unlock(_, _, _, _, _, _, _, proof)? = events.first else {
+        guard case let .unlock(_, _, _, _, _, _, _, proof, _)? = events.first else {
             Issue.record("not credited: \(events)")
             return
         }
