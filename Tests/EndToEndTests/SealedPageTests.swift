@@ -55,7 +55,7 @@ struct SealedPageTests {
             }
         }
         try walkThroughTheTestWalk(world)
-        try world.waitUntil("the sealed page opens", timeout: 20) { try world.states()["here.locked"] == "open" }
+        try world.waitUntil("the sealed page opens", timeout: 120) { try world.states()["here.locked"] == "open" }
         #expect(try world.states()["away.locked"] == "locked", "\(world.daemonLog)")
         let opened = try world.chest(["read", here])
         #expect(opened.stdout.contains("Found the first stone"), "\(opened.stdout)")
@@ -174,7 +174,7 @@ struct SealedPageTests {
         let read = try world.chest(["read", id])
         #expect(read.stdout.contains("sealed (format 2: the place can be recovered from the file)"), "\(read.stdout)")
         try walkThroughTheTestWalk(world)
-        try world.waitUntil("the format 2 page opens", timeout: 20) { try world.states()["two.locked"] == "open" }
+        try world.waitUntil("the format 2 page opens", timeout: 120) { try world.states()["two.locked"] == "open" }
     }
 
     @Test func aPageOverTheLimitIsRefusedByComposeAsReadersWould() throws {

@@ -1,0 +1,108 @@
+import ChestCore
+import ChestSimulator
+import ChestTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// Sealed places at the default place cost, whose keys come after the reader has moved on (docs/DESIGN.md "Late
+/// keys"): a walk replayed at 20× real time, and a car at 50 km/h at 1 Hz with both cores busy. Each waits for the
+/// pages with a deadline that allows a loaded 2-core machine its Argon2id runs.
+@Suite(.realProcesses, .serialized, .timeLimit(.minutes(10)))
+struct LateKeyTests {
+    static let origin = Coordinate(latitude: 47.3700, longitude: 8.5400)
+
+    /// `metres` east and `north` metres north of `origin`.
+    static func point(east: Double, north: Double = 0) -> Coordinate {
+        let perDegree = Coordinate.earthRadius * .pi / 180
+        return Coordinate(latitude: origin.latitude + north / perDegree,
+                          longitude: origin.longitude + east / (perDegree * cos(origin.latitude * .pi / 180)))
+    }
+
+    /// Composes a quest of one-page messages, one sealed 30 m place each, at the default costs and in one search
+    /// area (so they share a grid, as an organiser's quest does), and imports them into the reader's chest.
+    func composeAndImport(_ world: ChestHarness, places: [(title: String, at: Coordinate)]) throws {
+        var quest = "search-area: \(Self.origin.latitude),\(Self.origin.longitude)/3km\n"
+        for (index, place) in places.enumerated() {
+            quest += "message: m\(index)\ntitle: \(place.title)\npage: reached \(place.title)\n"
+            quest += "  lock: location=\(place.at.latitude),\(place.at.longitude)/30m\n"
+        }
+        try quest.write(toFile: world.root + "/places.quest", atomically: true, encoding: .utf8)
+        let composed = try world.chest(["compose", "--quest", "places.quest", "-o", "out"], user: "alice")
+        #expect(composed.status == 0, "\(composed.stderr)")
+        for name in try FileManager.default.contentsOfDirectory(atPath: world.root + "/out") where name.hasSuffix(".locked") {
+            let imported = try world.chest(["import", "out/" + name])
+            #expect(imported.status == 0, "\(imported.stderr)")
+        }
+    }
+
+    /// Each open page's (reachedAt, openedAt), by title, from `chest read --json`.
+    func openings(_ world: ChestHarness) throws -> [String: (reached: Date?, opened: Date?)] {
+        var result: [String: (Date?, Date?)] = [:]
+        for item in try world.list() {
+            guard let id = item["id"] as? String, let title = item["title"] as? String else { continue }
+            let read = try world.chest(["read", "--json", id])
+            guard let object = try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [String: Any],
+                  let page = (object["pages"] as? [[String: Any]])?.first, page["open"] as? Bool == true else { continue }
+            result[title] = ((page["reachedAt"] as? String).flatMap { ISO8601.parse($0) }, (page["openedAt"] as? String).flatMap { ISO8601.parse($0) })
+        }
+        return result
+    }
+
+    @Test func aWalkReplayedAt20TimesRealTimeOpensEverySealedPlaceItStoodIn() throws {
+        let world = ChestHarness()
+        let stops = [Self.point(east: 100), Self.point(east: 350), Self.point(east: 600)]
+        let aside = Self.point(east: 350, north: 200)
+        try composeAndImport(world, places: [("first", stops[0]), ("second", stops[1]), ("third", stops[2]), ("aside", aside)])
+        // 4 s at each stop, walking between: at 20× each stop lasts 0.2 s, far less than one default derivation.
+        let walk = NMEAWalk(waypoints: [.init(Self.origin, altitudeMSL: 400, hold: 1)]
+                                + stops.map { .init($0, altitudeMSL: 400, hold: 4) }
+                                + [.init(Self.point(east: 800), altitudeMSL: 400)], start: Date(), speed: 1.4)
+        let fake = try GPSFake(walk: walk, delay: 0.01)
+        defer { fake.stop() }
+        world.gpsd = "127.0.0.1:\(fake.port)"
+        try world.startDaemon()
+        #expect(fake.waitForExit(timeout: 120) == 0, "\(fake.output)")
+        try world.waitUntil("the three places the walk stood in open", timeout: 300) {
+            let states = try world.states()
+            return ["first", "second", "third"].allSatisfy { states[$0] == "open" }
+        }
+        // Every cell the walk asked for is tried before the place aside is judged shut.
+        try world.waitUntil("no cell waits", timeout: 300) {
+            ((try world.status()["sealed"] as? [String: Any])?["cellsWaiting"] as? Int) == 0
+        }
+        #expect(try world.states()["aside"] == "locked", "\(world.daemonLog)")
+        for (title, times) in try openings(world) {
+            let reached = try #require(times.reached, "\(title) has no reachedAt")
+            let opened = try #require(times.opened)
+            #expect(reached <= opened, "\(title) reached \(reached) after it opened \(opened)")
+        }
+        let read = try world.chest(["read", try #require(try world.list().first { $0["title"] as? String == "first" }?["id"] as? String)])
+        #expect(read.stdout.contains("place reached"), "\(read.stdout)")
+    }
+
+    @Test func aDriveAt50KmHThroughA30MetrePlaceOpensItWhileBothCoresAreBusy() throws {
+        let world = ChestHarness()
+        let road = Self.point(east: 300)
+        let offRoad = Self.point(east: 300, north: 200)
+        try composeAndImport(world, places: [("on the road", road), ("off the road", offRoad)])
+        // Both cores kept busy for the whole drive and the wait that follows.
+        let burners = try (0..<2).map { _ in try TestProcess("/bin/sh", ["-c", "while :; do :; done"], output: URL(fileURLWithPath: world.root + "/burner.out")) }
+        defer { burners.forEach { _ = $0.terminate() } }
+        // 50 km/h is 13.9 m/s; fixes at 1 Hz in real time (5 sentences of 0.2 s): four or five inside the place.
+        let walk = NMEAWalk(waypoints: [.init(Self.origin, altitudeMSL: 400), .init(Self.point(east: 600), altitudeMSL: 400)],
+                            start: Date(), speed: 50 / 3.6)
+        let inside = walk.epochs().filter { $0.hasFix && $0.coordinate.distance(to: road) <= 30 }.count
+        #expect((4...5).contains(inside), "\(inside) fixes inside the place")
+        let fake = try GPSFake(walk: walk, delay: 0.2)
+        defer { fake.stop() }
+        world.gpsd = "127.0.0.1:\(fake.port)"
+        try world.startDaemon()
+        try world.waitUntil("the place on the road opens", timeout: 300) { try world.states()["on the road"] == "open" }
+        #expect(fake.waitForExit(timeout: 120) == 0, "\(fake.output)")
+        try world.waitUntil("no cell waits", timeout: 300) {
+            ((try world.status()["sealed"] as? [String: Any])?["cellsWaiting"] as? Int) == 0
+        }
+        #expect(try world.states()["off the road"] == "locked", "\(world.daemonLog)")
+    }
+}
