@@ -48,3 +48,10 @@ python3 -c 'import json, sys
 try: s = json.loads(sys.argv[1])
 except ValueError: sys.exit(0)
 print("   sealed work over the walk:", json.dumps(s.get("seal", s.get("sealed", "n/a"))))' "$status"
+
+# From a place's third confirming fix to its page opening, keys derived late (docs/DESIGN.md "Late keys"): a 300 m
+# walk at 1 Hz past 20 places, for one organiser's quest unloaded and with the other core busy, and for 20 organisers.
+echo "== third confirming fix to the page opening (20 sealed 30 m places on a 300 m walk at 1 Hz, default cost)"
+python3 scripts/seal-reach.py "$bin" quest
+python3 scripts/seal-reach.py "$bin" quest --load
+python3 scripts/seal-reach.py "$bin" organisers

@@ -12,6 +12,16 @@ enum SealBench {
         cellMapping(locks: 10_000)
         walkBudget(perGuess[SealCost.Secret.place.cost] ?? SealCost.Secret.place.cost.secondsPerGuess)
         timeToOpen()
+        keptFixes()
+    }
+
+    /// What the fixes kept for late keys cost (docs/DESIGN.md "Late keys"): the window every chest keeps, and the most
+    /// a full queue of cells can hold on to beyond it.
+    static func keptFixes() {
+        let memory = Engine.keptFixesMemory
+        print(String(format: "  kept fixes: %d bytes a fix; the %d-epoch window %.1f KiB; a full queue's pins at most %.2f MiB more",
+                     memory.bytesPerFix, memory.window, Double(memory.bytesPerFix * memory.window) / 1024,
+                     Double(memory.bytesPerFix * memory.mostPinned) / 1_048_576))
     }
 
     static let zurich = Coordinate(latitude: 47.37, longitude: 8.54)

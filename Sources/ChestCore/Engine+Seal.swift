@@ -260,6 +260,12 @@ extension Engine {
 
     // MARK: - Status
 
+    /// The memory of the fixes kept for late keys: bytes a kept fix takes, the window kept always, and the most fixes a
+    /// full queue holds beyond it (docs/BENCHMARKS.md "Sealed pages (format 3)").
+    public static var keptFixesMemory: (bytesPerFix: Int, window: Int, mostPinned: Int) {
+        (MemoryLayout<FixHistory.Entry>.stride, FixHistory.epochs, CellQueue.limit * CellQueue.pinsPerCell)
+    }
+
     /// Sealed location locks still watched, cells tried (failed) across the chest, derivations under way, cells
     /// waiting for their key (with the worker or queued) and about how long they will take.
     public var sealSummary: (pending: Int, cellsTried: Int, deriving: Int, cellsWaiting: Int, secondsLeft: Double) {
