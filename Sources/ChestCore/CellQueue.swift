@@ -42,12 +42,6 @@ struct CellQueue: Sendable {
     /// About how long until every waiting cell is tried.
     var secondsLeft: Double { Double(count) * (secondsPerCell ?? Self.nominalSeconds) }
 
-    /// Whether this set already waits for this derivation, or has it with the worker.
-    func holds(_ derivation: KeyRequest.Derivation, for slot: SlotRef) -> Bool {
-        waiting[derivation]?.requests[slot] != nil
-            || (flight?.derivation == derivation && flight?.item.requests[slot] != nil)
-    }
-
     /// Files a set's request for a cell, asked for by the fixes `pins` (the newest last). Returns the sequences
     /// newly held and those let go (a cell forgotten for room, or pins beyond a cell's share).
     mutating func add(_ request: KeyRequest, slot: SlotRef, derivation: KeyRequest.Derivation, cell: Cell,

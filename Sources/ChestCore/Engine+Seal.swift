@@ -3,10 +3,6 @@ import struct Foundation.Date
 /// Format 2 pages (docs/DESIGN.md "Sealed pages"): the engine names the key derivation to try, the daemon's
 /// seal worker computes it, and the answer comes back as `.keyDerived`.
 extension Engine {
-    /// A sealed location's cells are asked for once two consecutive qualified fixes could lie in one place of its
-    /// grid: the cell of each, so that the key is on its way by the third confirming fix.
-    public static let settleFixes = 2
-
     // MARK: - Fixes
 
     /// Keeps the fix (docs/DESIGN.md "Late keys"), follows every watched sealed location lock onto its grid, and

@@ -50,9 +50,6 @@ struct FixHistory: Sendable {
         if entries.last?.sequence == nextSequence - 1 { nextSequence += 1 }
     }
 
-    /// The sequence the next new epoch gets.
-    var upcoming: Int { nextSequence }
-
     /// The last `count` consecutive entries, oldest first.
     func lastRun(_ count: Int) -> [Entry] {
         var run: [Entry] = []
@@ -77,8 +74,6 @@ struct FixHistory: Sendable {
         }
         evict()
     }
-
-    var pinnedCount: Int { pins.count }
 
     /// Drops what is past the window and held by no waiting cell. Nothing to drop while the buffer holds no more
     /// than the window and the pins, so most fixes cost no scan.

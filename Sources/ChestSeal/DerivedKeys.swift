@@ -1,7 +1,7 @@
 import ChestCore
 
 /// Argon2id results kept by their inputs, the most recent first out of room last: places that share a grid share a
-/// cell's key, so the seal worker derives it once for all of them (docs/DESIGN.md "Sealed pages").
+/// cell's key, so the seal worker derives it once for all of them (docs/DESIGN.md "Sealed pages", "Late keys").
 public struct DerivedKeys {
     public let capacity: Int
     private var keys: [KeyRequest.Derivation: [UInt8]] = [:]
@@ -21,7 +21,4 @@ public struct DerivedKeys {
             }
         }
     }
-
-    /// Whether a request's key is known already: trying it costs no derivation.
-    public func holds(_ derivation: KeyRequest.Derivation) -> Bool { keys[derivation] != nil }
 }
