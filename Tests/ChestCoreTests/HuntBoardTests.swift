@@ -207,6 +207,25 @@ import Testing
             try ChestJSON.decoder().decode(BoardEvent.self, from: Data(#"{"event":"unlock","team":"red"}"#.utf8))
         }
     }
+
+    /// A place whose key came late: the receipt's evidence says when it was reached, and the board says both times
+    /// (docs/DESIGN.md "Late keys").
+    @Test func aReceiptSaysWhenThePlaceWasReachedAndTheBoardShowsIt() throws {
+        var board = HuntBoard(hunt: HuntFixture.hunt())
+        _ = Self.claim(&board, "blue", id: 1, at: at(1))
+        var receipt = HuntFixture.receipt(openedAt: 40)
+        receipt.evidence.reachedAt = at(12)
+        let events = board.record(HuntFixture.receiptEnvelope("blue", id: 2, receipt: receipt), receiptProblem: nil,
+                                  proof: .proven, receivedAt: at(41))
+        let unlock = try #require(events.first)
+        #expect(unlock == .unlock(team: "blue", message: CoreFixture.id(1), title: "Clue 1", page: 1, openedAt: at(40),
+                                  trust: .hardware, receivedAt: at(41), proof: "proven", reachedAt: at(12)))
+        #expect(unlock.line.contains(#""reachedAt":"2027-01-15T08:00:12Z""#), "\(unlock.line)")
+        #expect(try ChestJSON.decoder().decode(BoardEvent.self, from: Data(unlock.line.utf8)) == unlock)
+        #expect(board.teams.first { $0.name == "blue" }?.pages.first?.reachedAt == at(12))
+        // The receipt's signed bytes carry it, so a team cannot move it without breaking the signature.
+        #expect(String(decoding: receipt.signedBytes, as: UTF8.self).contains(#""reachedAt":"2027-01-15T08:00:12Z""#))
+    }
 }
 
 /// Known senders, trust on first use (docs/SECURITY.md "Known senders").
