@@ -3,17 +3,9 @@ import Foundation
 import Glibc
 import Testing
 
-/// The Debian package `make deb` built (docs/PACKAGING.md): its files, modes and control fields, its Depends checked
-/// against what the binaries really link, the extracted programs and man pages working with no Swift toolchain on
-/// PATH; and, as root (CI), installed with apt-get, the demo walk run on the installed programs, and removed leaving
-/// nothing behind.
-///
-/// The package is `CHEST_DEB` (`make test` builds it first with `make deb`), else the one in `.build/deb`. A build
-/// inside `swift test` would wait for the build directory's lock, so without a package these tests do not run.
-@Suite(.realProcesses, .serialized, .timeLimit(.minutes(6)),
-       .enabled(if: PackageTests.package != nil, "no package to test: run `make deb`, or set CHEST_DEB=FILE"))
-struct PackageTests {
-    static let package: String? = {
+/// The package under test (outside the suite: its traits cannot refer to the suite's own members).
+enum BuiltPackage {
+    static let path: String? = {
         if let named = ProcessInfo.processInfo.environment["CHEST_DEB"], !named.isEmpty {
             return FileManager.default.fileExists(atPath: named) ? named : nil
         }
@@ -22,6 +14,20 @@ struct PackageTests {
             .filter { $0.hasPrefix("chest_") && $0.hasSuffix(".deb") }
         return debs.count == 1 ? directory + "/" + debs[0] : nil
     }()
+}
+
+
+/// The Debian package `make deb` built (docs/PACKAGING.md): its files, modes and control fields, its Depends checked
+/// against what the binaries really link, the extracted programs and man pages working with no Swift toolchain on
+/// PATH; and, as root (CI), installed with apt-get, the demo walk run on the installed programs, and removed leaving
+/// nothing behind.
+///
+/// The package is `CHEST_DEB` (`make test` builds it first with `make deb`), else the one in `.build/deb`. A build
+/// inside `swift test` would wait for the build directory's lock, so without a package these tests do not run.
+@Suite(.realProcesses, .serialized, .timeLimit(.minutes(6)),
+       .enabled(if: BuiltPackage.path != nil, "no package to test: run `make deb`, or set CHEST_DEB=FILE"))
+struct PackageTests {
+    static var package: String? { BuiltPackage.path }
 
     /// Programs, pages and scripts the package must hold, with their modes; /usr/share/doc/chest is checked apart.
     static let expected: [String: String] = [
@@ -74,21 +80,36 @@ struct PackageTests {
         try run("/usr/bin/dpkg-deb", ["-f", deb, name]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// The Debian packages that hold the shared libraries `program` loads, from ldd's paths (`dpkg -S`).
-    static func packagesLinked(by program: String) throws -> (packages: Set<String>, ldd: String) {
+    /// The Debian packages that hold the shared libraries `program` asks for itself (its NEEDED entries, found where
+    /// ldd finds them; what those libraries load in turn is their packages' business).
+    static func packagesLinked(by program: String, owners: inout [String: String]) throws -> (packages: Set<String>, ldd: String) {
+        let dynamic = try run("/usr/bin/readelf", ["-d", "-W", program])
+        #expect(dynamic.status == 0, "\(dynamic.stderr)")
+        let needed = dynamic.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }.compactMap { line in
+            line.split(separator: "[").last.map { String($0.prefix { $0 != "]" }) }
+        }
+        #expect(!needed.isEmpty, "\(program) has no NEEDED entries:\n\(dynamic.stdout)")
         let ldd = try run("/usr/bin/ldd", [program])
         var packages: Set<String> = []
-        for line in ldd.stdout.split(separator: "\n") {
-            guard let path = line.split(separator: " ").first(where: { $0.hasPrefix("/") }).map(String.init) else { continue }
+        for soname in needed {
+            // "libgps.so.28 => /lib/…/libgps.so.28 (0x…)", or for the dynamic loader "/lib64/ld-linux-x86-64.so.2 (0x…)".
+            let line = ldd.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .first { $0.hasPrefix(soname + " ") || $0.split(separator: " ").first?.hasSuffix("/" + soname) == true }
+            guard let path = line?.split(separator: " ").first(where: { $0.hasPrefix("/") }).map(String.init) else {
+                Issue.record("\(program): ldd does not resolve \(soname):\n\(ldd.stdout)")
+                continue
+            }
             // Files are registered under /lib or /usr/lib depending on the package (merged /usr): ask for both.
             let other = path.hasPrefix("/usr/lib/") ? String(path.dropFirst(4)) : "/usr" + path
-            for candidate in [path, other] {
-                let owner = try run("/usr/bin/dpkg", ["-S", candidate])
-                if owner.status == 0, let name = owner.stdout.split(separator: ":").first {
-                    packages.insert(String(name))
-                    break
-                }
+            for candidate in [path, other] where owners[path] == nil {
+                let answer = try run("/usr/bin/dpkg", ["-S", candidate])    // slow: ask once per library
+                if answer.status == 0, let name = answer.stdout.split(separator: ":").first { owners[path] = String(name) }
             }
+            guard let name = owners[path] else {
+                Issue.record("\(program): no package holds \(path)")
+                continue
+            }
+            packages.insert(name)
         }
         return (packages, ldd.stdout)
     }
@@ -141,16 +162,16 @@ struct PackageTests {
         }
     }
 
-    /// Depends names every package whose library the programs load, and nothing of Swift's.
+    /// Depends names exactly the packages whose libraries the programs link, and the programs load nothing of Swift's.
     @Test func dependsCoversWhatTheProgramsLink() throws {
         let deb = try #require(Self.package)
         let root = try Self.extract(deb)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let depends = try Self.field("Depends", of: deb)
         let named = Set(depends.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).split(separator: " ")[0] }.map(String.init))
-        var linked: Set<String> = []
+        var linked: Set<String> = [], owners: [String: String] = [:]
         for program in ["usr/bin/chest", "usr/bin/chestd", "usr/bin/chest-walk", "usr/libexec/chest/chest-weather"] {
-            let (packages, ldd) = try Self.packagesLinked(by: root + "/" + program)
+            let (packages, ldd) = try Self.packagesLinked(by: root + "/" + program, owners: &owners)
             #expect(!ldd.contains("not found"), "\(program):\n\(ldd)")
             #expect(!ldd.lowercased().contains("swift") && !ldd.contains("libFoundation") && !ldd.contains("libdispatch"),
                     "\(program) loads Swift's runtime:\n\(ldd)")
