@@ -38,7 +38,7 @@ build: deps
 test: build
 	$(MAKE) deb DEB_COMPRESSION=gzip DEB_COMPRESSION_LEVEL=1
 	$(SWIFT) build --build-tests
-	CHEST_DEB="$$(ls .build/deb/chest_*.deb)" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build
+	CHEST_DEB="$$(ls $(CURDIR)/.build/deb/chest_*.deb)" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build
 
 # A Debian package from a release build with the Swift runtime linked in statically; lintian fails it on an error.
 DEB_COMPRESSION ?= xz

@@ -7,7 +7,9 @@ import Testing
 enum BuiltPackage {
     static let path: String? = {
         if let named = ProcessInfo.processInfo.environment["CHEST_DEB"], !named.isEmpty {
-            return FileManager.default.fileExists(atPath: named) ? named : nil
+            // apt-get takes a file for a package only when its path has a slash before the name: make it absolute.
+            let path = named.hasPrefix("/") ? named : FileManager.default.currentDirectoryPath + "/" + named
+            return FileManager.default.fileExists(atPath: path) ? path : nil
         }
         let directory = GPSLogs.packageRoot.path + "/.build/deb"
         let debs = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
@@ -82,7 +84,7 @@ struct PackageTests {
 
     /// The Debian packages that hold the shared libraries `program` asks for itself (its NEEDED entries, found where
     /// ldd finds them; what those libraries load in turn is their packages' business).
-    static func packagesLinked(by program: String, owners: inout [String: String]) throws -> (packages: Set<String>, ldd: String) {
+    static func packagesLinked(by program: String) throws -> (packages: Set<String>, ldd: String) {
         let dynamic = try run("/usr/bin/readelf", ["-d", "-W", program])
         #expect(dynamic.status == 0, "\(dynamic.stderr)")
         let needed = dynamic.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }.compactMap { line in
@@ -90,7 +92,7 @@ struct PackageTests {
         }
         #expect(!needed.isEmpty, "\(program) has no NEEDED entries:\n\(dynamic.stdout)")
         let ldd = try run("/usr/bin/ldd", [program])
-        var packages: Set<String> = []
+        var paths: [String] = []
         for soname in needed {
             // "libgps.so.28 => /lib/…/libgps.so.28 (0x…)", or for the dynamic loader "/lib64/ld-linux-x86-64.so.2 (0x…)".
             let line = ldd.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -99,17 +101,20 @@ struct PackageTests {
                 Issue.record("\(program): ldd does not resolve \(soname):\n\(ldd.stdout)")
                 continue
             }
-            // Files are registered under /lib or /usr/lib depending on the package (merged /usr): ask for both.
-            let other = path.hasPrefix("/usr/lib/") ? String(path.dropFirst(4)) : "/usr" + path
-            for candidate in [path, other] where owners[path] == nil {
-                let answer = try run("/usr/bin/dpkg", ["-S", candidate])    // slow: ask once per library
-                if answer.status == 0, let name = answer.stdout.split(separator: ":").first { owners[path] = String(name) }
-            }
-            guard let name = owners[path] else {
+            paths.append(path)
+        }
+        // Files are registered under /lib or /usr/lib depending on the package (merged /usr): ask for both, in one
+        // `dpkg -S` (each reads every package's file list); it answers "libgps28:amd64: /lib/…/libgps.so.28".
+        let variants = paths.map { $0.hasPrefix("/usr/lib/") ? String($0.dropFirst(4)) : "/usr" + $0 }
+        let owners = try run("/usr/bin/dpkg", ["-S"] + paths + variants).stdout.split(separator: "\n")
+        var packages: Set<String> = []
+        for (path, variant) in zip(paths, variants) {
+            guard let line = owners.first(where: { $0.hasSuffix(": " + path) || $0.hasSuffix(": " + variant) }),
+                  let name = line.split(separator: ":").first else {
                 Issue.record("\(program): no package holds \(path)")
                 continue
             }
-            packages.insert(name)
+            packages.insert(String(name))
         }
         return (packages, ldd.stdout)
     }
@@ -169,9 +174,9 @@ struct PackageTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let depends = try Self.field("Depends", of: deb)
         let named = Set(depends.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).split(separator: " ")[0] }.map(String.init))
-        var linked: Set<String> = [], owners: [String: String] = [:]
+        var linked: Set<String> = []
         for program in ["usr/bin/chest", "usr/bin/chestd", "usr/bin/chest-walk", "usr/libexec/chest/chest-weather"] {
-            let (packages, ldd) = try Self.packagesLinked(by: root + "/" + program, owners: &owners)
+            let (packages, ldd) = try Self.packagesLinked(by: root + "/" + program)
             #expect(!ldd.contains("not found"), "\(program):\n\(ldd)")
             #expect(!ldd.lowercased().contains("swift") && !ldd.contains("libFoundation") && !ldd.contains("libdispatch"),
                     "\(program) loads Swift's runtime:\n\(ldd)")
