@@ -1,6 +1,7 @@
 # chest — locked messages that open in the real world.
 #   make demo      a quest unlocking along a simulated walk (gpsd fed by gpsfake)
 #   make test      build and run every test, including those against a real gpsd
+#   make deb       chest_VERSION_ARCH.deb in .build/deb (docs/PACKAGING.md)
 # Both install what is missing from Debian first (apt-get, with sudo when not root).
 
 SWIFT ?= swift
@@ -8,9 +9,10 @@ SWIFT ?= swift
 TEST_WIDTH ?= 6
 DEBIAN_PACKAGES := gpsd gpsd-tools gpsd-clients libgps-dev libsodium-dev pkg-config groff-base python3 bc tmux librsvg2-bin libxml2-utils \
 	mosquitto mosquitto-clients libmosquitto-dev openssl \
-	gpsbabel libmicrohttpd-dev chromium
+	gpsbabel libmicrohttpd-dev chromium \
+	libcurl4-openssl-dev dpkg-dev lintian man-db
 
-.PHONY: all deps build test demo bench torture clean
+.PHONY: all deps build test deb demo bench torture clean
 
 include mk/install.mk
 
@@ -30,9 +32,19 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# The package is built first, by make and not by the tests: a build inside `swift test` would wait for the build
+# directory's lock. PackageTests inspects and installs the .deb named by CHEST_DEB (docs/PACKAGING.md); gzip -1
+# instead of xz saves a minute and a half of compressing.
 test: build
+	$(MAKE) deb DEB_COMPRESSION=gzip DEB_COMPRESSION_LEVEL=1
 	$(SWIFT) build --build-tests
-	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build
+	CHEST_DEB="$$(ls $(CURDIR)/.build/deb/chest_*.deb)" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build
+
+# A Debian package from a release build with the Swift runtime linked in statically; lintian fails it on an error.
+DEB_COMPRESSION ?= xz
+DEB_COMPRESSION_LEVEL ?=
+deb: deps
+	SWIFT=$(SWIFT) DEB_COMPRESSION=$(DEB_COMPRESSION) DEB_COMPRESSION_LEVEL=$(DEB_COMPRESSION_LEVEL) bash scripts/deb.sh
 
 demo: build
 	@bash scripts/demo.sh

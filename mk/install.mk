@@ -21,7 +21,8 @@
 #                                            /usr and /usr/local; for PREFIX=$HOME/.local it is
 #                                            ~/.local/share/systemd/user, the per-user unit directory.
 #                                            ExecStart= is rewritten to $(BINDIR)/chestd.
-#   $(MANDIR)/man1/chest.1, man8/chestd.8    share/man of PREFIX.
+#   $(MANDIR)/man1/chest.1, chest-walk.1,    share/man of PREFIX.
+#     man8/chestd.8
 #   $(BASHCOMPDIR)/chest                     share/bash-completion/completions of PREFIX, loaded on demand.
 #   $(ZSHCOMPDIR)/_chest                     share/zsh/vendor-completions of PREFIX, on zsh's default fpath.
 #   $(FISHCOMPDIR)/chest.fish                share/fish/vendor_completions.d of PREFIX, read by fish.
@@ -68,6 +69,7 @@ CHEST_INSTALLED_FILES = \
 	$(DESTDIR)$(UDEVRULESDIR)/60-chest-gps.rules \
 	$(DESTDIR)$(SYSTEMDUSERUNITDIR)/chestd.service \
 	$(DESTDIR)$(MANDIR)/man1/chest.1 \
+	$(DESTDIR)$(MANDIR)/man1/chest-walk.1 \
 	$(DESTDIR)$(MANDIR)/man8/chestd.8 \
 	$(DESTDIR)$(BASHCOMPDIR)/chest \
 	$(DESTDIR)$(ZSHCOMPDIR)/_chest \
@@ -109,6 +111,7 @@ install-docs:
 	$(INSTALL) -d '$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(MANDIR)/man8' '$(DESTDIR)$(BASHCOMPDIR)' \
 		'$(DESTDIR)$(ZSHCOMPDIR)' '$(DESTDIR)$(FISHCOMPDIR)'
 	$(INSTALL) -m 0644 '$(CHEST_ROOT)/docs/man/chest.1' '$(DESTDIR)$(MANDIR)/man1/chest.1'
+	$(INSTALL) -m 0644 '$(CHEST_ROOT)/docs/man/chest-walk.1' '$(DESTDIR)$(MANDIR)/man1/chest-walk.1'
 	$(INSTALL) -m 0644 '$(CHEST_ROOT)/docs/man/chestd.8' '$(DESTDIR)$(MANDIR)/man8/chestd.8'
 	$(INSTALL) -m 0644 '$(CHEST_ROOT)/completion/chest.bash' '$(DESTDIR)$(BASHCOMPDIR)/chest'
 	$(INSTALL) -m 0644 '$(CHEST_ROOT)/completion/_chest' '$(DESTDIR)$(ZSHCOMPDIR)/_chest'

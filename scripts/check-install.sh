@@ -20,6 +20,7 @@ $prefix/bin/chest-walk
 $prefix/lib/udev/rules.d/60-chest-gps.rules
 $unitdir/chestd.service
 $prefix/share/man/man1/chest.1
+$prefix/share/man/man1/chest-walk.1
 $prefix/share/man/man8/chestd.8
 $prefix/share/bash-completion/completions/chest
 $prefix/share/zsh/vendor-completions/_chest
@@ -43,7 +44,7 @@ for binary in chestd chest chest-walk; do
 done
 grep -qxF "ExecStart=$prefix/bin/chestd" "$dest$unitdir/chestd.service" ||
     problem "chestd.service: ExecStart= is not $prefix/bin/chestd"
-for page in man1/chest.1 man8/chestd.8; do
+for page in man1/chest.1 man1/chest-walk.1 man8/chestd.8; do
     warnings=$(LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$dest$prefix/share/man/$page" 2>&1)
     [ -z "$warnings" ] || problem "$page: $warnings"
 done

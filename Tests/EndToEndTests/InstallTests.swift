@@ -15,7 +15,7 @@ struct InstallTests {
         let outcome = try Subprocess.run("/bin/sh", [script, prefix], environment: environment)
         #expect(outcome.status == 0, "\(outcome.stdout)\n\(outcome.stderr)")
         for file in ["bin/chestd", "bin/chest", "bin/chest-walk", "libexec/chest/chest-weather", "lib/udev/rules.d/60-chest-gps.rules",
-                     "lib/systemd/user/chestd.service", "share/man/man1/chest.1", "share/man/man8/chestd.8",
+                     "lib/systemd/user/chestd.service", "share/man/man1/chest.1", "share/man/man1/chest-walk.1", "share/man/man8/chestd.8",
                      "share/bash-completion/completions/chest", "share/zsh/vendor-completions/_chest",
                      "share/fish/vendor_completions.d/chest.fish"] {
             #expect(outcome.stdout.contains(prefix + "/" + file), "\(file) not listed:\n\(outcome.stdout)")

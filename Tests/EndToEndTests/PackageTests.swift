@@ -1,0 +1,288 @@
+import ChestTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// The package under test (outside the suite: its traits cannot refer to the suite's own members).
+enum BuiltPackage {
+    static let path: String? = {
+        if let named = ProcessInfo.processInfo.environment["CHEST_DEB"], !named.isEmpty {
+            // apt-get takes a file for a package only when its path has a slash before the name: make it absolute.
+            let path = named.hasPrefix("/") ? named : FileManager.default.currentDirectoryPath + "/" + named
+            return FileManager.default.fileExists(atPath: path) ? path : nil
+        }
+        let directory = GPSLogs.packageRoot.path + "/.build/deb"
+        let debs = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+            .filter { $0.hasPrefix("chest_") && $0.hasSuffix(".deb") }
+        return debs.count == 1 ? directory + "/" + debs[0] : nil
+    }()
+}
+
+
+/// The Debian package `make deb` built (docs/PACKAGING.md): its files, modes and control fields, its Depends checked
+/// against what the binaries really link, the extracted programs and man pages working with no Swift toolchain on
+/// PATH; and, as root (CI), installed with apt-get, the demo walk run on the installed programs, and removed leaving
+/// nothing behind.
+///
+/// The package is `CHEST_DEB` (`make test` builds it first with `make deb`), else the one in `.build/deb`. A build
+/// inside `swift test` would wait for the build directory's lock, so without a package these tests do not run.
+// Not serialized: each test has a scratch directory of its own, and the four side by side take as long as the longest.
+@Suite(.realProcesses, .timeLimit(.minutes(6)),
+       .enabled(if: BuiltPackage.path != nil, "no package to test: run `make deb`, or set CHEST_DEB=FILE"))
+struct PackageTests {
+    static var package: String? { BuiltPackage.path }
+
+    /// Programs, pages and scripts the package must hold, with their modes; /usr/share/doc/chest is checked apart.
+    static let expected: [String: String] = [
+        "usr/bin/chest": "-rwxr-xr-x", "usr/bin/chestd": "-rwxr-xr-x", "usr/bin/chest-walk": "-rwxr-xr-x",
+        "usr/libexec/chest/chest-weather": "-rwxr-xr-x",
+        "usr/lib/udev/rules.d/60-chest-gps.rules": "-rw-r--r--",
+        "usr/lib/systemd/user/chestd.service": "-rw-r--r--",
+        "usr/share/man/man1/chest.1.gz": "-rw-r--r--", "usr/share/man/man1/chest-walk.1.gz": "-rw-r--r--",
+        "usr/share/man/man8/chestd.8.gz": "-rw-r--r--",
+        "usr/share/bash-completion/completions/chest": "-rw-r--r--",
+        "usr/share/zsh/vendor-completions/_chest": "-rw-r--r--",
+        "usr/share/fish/vendor_completions.d/chest.fish": "-rw-r--r--",
+        "usr/share/doc/chest/README.md": "-rw-r--r--", "usr/share/doc/chest/copyright": "-rw-r--r--",
+        "usr/share/doc/chest/changelog.gz": "-rw-r--r--", "usr/share/doc/chest/docs/FORMAT.md": "-rw-r--r--",
+        "usr/share/doc/chest/docs/PACKAGING.md": "-rw-r--r--",
+        "usr/share/doc/chest/examples/quest/hill.quest": "-rw-r--r--",
+        "usr/share/doc/chest/examples/quest/walk.txt": "-rw-r--r--",
+        "usr/share/doc/chest/examples/mosquitto/hunt.conf": "-rw-r--r--",
+    ]
+
+    /// A user's environment without Swift: nothing of /opt/swift (or wherever `swift` lives) on PATH.
+    static func plainEnvironment(home: String) -> [String: String] {
+        ["PATH": "/usr/bin:/bin", "HOME": home, "LC_ALL": "C.UTF-8", "TZ": "UTC", "XDG_CONFIG_HOME": home + "/config",
+         "XDG_DATA_HOME": home + "/data", "MANPAGER": "cat", "PAGER": "cat", "MANWIDTH": "80"]
+    }
+
+    static func run(_ path: String, _ arguments: [String], environment: [String: String] = plainEnvironment(home: "/tmp"),
+                    directory: String? = nil) throws -> Subprocess.Outcome {
+        try Subprocess.run(path, arguments, environment: environment, directory: directory)
+    }
+
+    /// `dpkg-deb -c`: each entry's path (without the leading "./") and its mode and owner.
+    static func contents(of deb: String) throws -> [String: (mode: String, owner: String)] {
+        let listing = try run("/usr/bin/dpkg-deb", ["-c", deb])
+        #expect(listing.status == 0, "\(listing.stderr)")
+        var entries: [String: (mode: String, owner: String)] = [:]
+        for line in listing.stdout.split(separator: "\n") {
+            let words = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard words.count >= 6 else { continue }
+            var path = String(words[5])
+            if path.hasPrefix("./") { path.removeFirst(2) }
+            if path.hasSuffix("/") { path.removeLast() }
+            entries[path] = (String(words[0]), String(words[1]))
+        }
+        return entries
+    }
+
+    /// The control fields of `dpkg-deb -f`.
+    static func field(_ name: String, of deb: String) throws -> String {
+        try run("/usr/bin/dpkg-deb", ["-f", deb, name]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The Debian packages that hold the shared libraries `program` asks for itself (its NEEDED entries, found where
+    /// ldd finds them; what those libraries load in turn is their packages' business).
+    static func packagesLinked(by program: String) throws -> (packages: Set<String>, ldd: String) {
+        let dynamic = try run("/usr/bin/readelf", ["-d", "-W", program])
+        #expect(dynamic.status == 0, "\(dynamic.stderr)")
+        let needed = dynamic.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }.compactMap { line in
+            line.split(separator: "[").last.map { String($0.prefix { $0 != "]" }) }
+        }
+        #expect(!needed.isEmpty, "\(program) has no NEEDED entries:\n\(dynamic.stdout)")
+        let ldd = try run("/usr/bin/ldd", [program])
+        var paths: [String] = []
+        for soname in needed {
+            // "libgps.so.28 => /lib/…/libgps.so.28 (0x…)", or for the dynamic loader "/lib64/ld-linux-x86-64.so.2 (0x…)".
+            let line = ldd.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .first { $0.hasPrefix(soname + " ") || $0.split(separator: " ").first?.hasSuffix("/" + soname) == true }
+            guard let path = line?.split(separator: " ").first(where: { $0.hasPrefix("/") }).map(String.init) else {
+                Issue.record("\(program): ldd does not resolve \(soname):\n\(ldd.stdout)")
+                continue
+            }
+            paths.append(path)
+        }
+        // Files are registered under /lib or /usr/lib depending on the package (merged /usr): ask for both, in one
+        // `dpkg -S` (each reads every package's file list); it answers "libgps28:amd64: /lib/…/libgps.so.28".
+        let variants = paths.map { $0.hasPrefix("/usr/lib/") ? String($0.dropFirst(4)) : "/usr" + $0 }
+        let owners = try run("/usr/bin/dpkg", ["-S"] + paths + variants).stdout.split(separator: "\n")
+        var packages: Set<String> = []
+        for (path, variant) in zip(paths, variants) {
+            guard let line = owners.first(where: { $0.hasSuffix(": " + path) || $0.hasSuffix(": " + variant) }),
+                  let name = line.split(separator: ":").first else {
+                Issue.record("\(program): no package holds \(path)")
+                continue
+            }
+            packages.insert(String(name))
+        }
+        return (packages, ldd.stdout)
+    }
+
+    @Test func filesModesAndControlFields() throws {
+        let deb = try #require(Self.package)
+        let entries = try Self.contents(of: deb)
+        for (path, mode) in Self.expected {
+            let entry = try #require(entries[path], "\(path) is not in the package")
+            #expect(entry.mode == mode, "\(path): \(entry.mode)")
+        }
+        for (path, entry) in entries {
+            #expect(entry.owner == "root/root", "\(path) belongs to \(entry.owner)")
+            if entry.mode.hasPrefix("d") { #expect(entry.mode == "drwxr-xr-x", "\(path): \(entry.mode)") }
+            if entry.mode.hasPrefix("-") && Self.expected[path] == nil {
+                // Anything else is documentation or an example, and executable by nobody.
+                #expect(path.hasPrefix("usr/share/doc/chest/"), "unexpected file \(path)")
+                #expect(entry.mode == "-rw-r--r--", "\(path): \(entry.mode)")
+            }
+            #expect(!entry.mode.hasPrefix("l"), "\(path) is a link")
+        }
+        #expect(entries.keys.allSatisfy { $0 == "" || $0 == "." || $0.hasPrefix("usr") }, "files outside /usr")
+
+        let name = URL(fileURLWithPath: deb).lastPathComponent
+        let version = try Self.field("Version", of: deb), architecture = try Self.field("Architecture", of: deb)
+        #expect(name == "chest_\(version)_\(architecture).deb")
+        #expect(version.range(of: #"^[0-9]+\.[0-9]+(~git[0-9]{8}\.[0-9a-f]{7}|[0-9A-Za-z.+~]*)$"#, options: .regularExpression) != nil,
+                "\(version)")
+        let machine = try Self.run("/usr/bin/dpkg", ["--print-architecture"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(architecture == machine)
+        #expect(try Self.field("Package", of: deb) == "chest")
+        #expect(try Self.field("Recommends", of: deb) == "gpsd")
+        #expect(try Self.field("Suggests", of: deb) == "mosquitto, chromium")
+
+        let info = try Self.run("/usr/bin/dpkg-deb", ["-I", deb])
+        #expect(info.stdout.contains(" postinst ") && info.stdout.contains(" postrm "), "\(info.stdout)")
+        for unneeded in [" preinst ", " prerm ", " conffiles "] {
+            #expect(!info.stdout.contains(unneeded), "\(unneeded) in\n\(info.stdout)")
+        }
+        // Maintainer scripts may reload udev; none may start, enable or touch a user's service or group.
+        let scripts = FileManager.default.temporaryDirectory.appendingPathComponent("chest-deb-control-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: scripts) }
+        #expect(try Self.run("/usr/bin/dpkg-deb", ["-e", deb, scripts]).status == 0)
+        for script in ["postinst", "postrm"] {
+            let text = try String(contentsOfFile: scripts + "/" + script, encoding: .utf8)
+            #expect(text.contains("udevadm control --reload"), "\(script)")
+            for forbidden in ["systemctl", "usermod", "adduser", "gpasswd"] {
+                #expect(!text.contains(forbidden), "\(script) runs \(forbidden)")
+            }
+        }
+    }
+
+    /// Depends names exactly the packages whose libraries the programs link, and the programs load nothing of Swift's.
+    @Test func dependsCoversWhatTheProgramsLink() throws {
+        let deb = try #require(Self.package)
+        let root = try Self.extract(deb)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let depends = try Self.field("Depends", of: deb)
+        let named = Set(depends.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).split(separator: " ")[0] }.map(String.init))
+        var linked: Set<String> = []
+        for program in ["usr/bin/chest", "usr/bin/chestd", "usr/bin/chest-walk", "usr/libexec/chest/chest-weather"] {
+            let (packages, ldd) = try Self.packagesLinked(by: root + "/" + program)
+            #expect(!ldd.contains("not found"), "\(program):\n\(ldd)")
+            #expect(!ldd.lowercased().contains("swift") && !ldd.contains("libFoundation") && !ldd.contains("libdispatch"),
+                    "\(program) loads Swift's runtime:\n\(ldd)")
+            linked.formUnion(packages)
+        }
+        for library in ["libc6", "libgps28", "libsodium23", "libmosquitto1", "libmicrohttpd12", "libcurl4"] {
+            #expect(linked.contains(library), "\(library) not linked: \(linked.sorted())")
+        }
+        #expect(linked.subtracting(named).isEmpty, "linked but not in Depends: \(linked.subtracting(named).sorted()); Depends: \(depends)")
+        #expect(named.subtracting(linked).isEmpty, "in Depends but not linked: \(named.subtracting(linked).sorted())")
+    }
+
+    static func extract(_ deb: String) throws -> String {
+        var template = Array("/tmp/chest-deb-root-XXXXXX".utf8CString)
+        let root = String(cString: mkdtemp(&template))
+        let outcome = try run("/usr/bin/dpkg-deb", ["-x", deb, root])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        return root
+    }
+
+    /// The extracted programs run as they are, with only /usr/bin and /bin on PATH; every man page formats cleanly.
+    @Test func extractedProgramsAndPagesWork() throws {
+        let deb = try #require(Self.package)
+        let root = try Self.extract(deb)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let environment = Self.plainEnvironment(home: root)
+        #expect(try Self.run("/bin/sh", ["-c", "command -v swift"], environment: environment).status != 0,
+                "swift is on PATH=/usr/bin:/bin: this test would not show the package works without it")
+
+        let version = try Self.run(root + "/usr/bin/chest", ["--version"], environment: environment)
+        #expect(version.status == 0, "\(version.stderr)")
+        #expect(version.stdout.range(of: #"^chest [0-9]+\.[0-9]+"#, options: .regularExpression) != nil, "\(version.stdout)")
+        let help = try Self.run(root + "/usr/bin/chest", ["help"], environment: environment)
+        #expect(help.status == 0, "\(help.stderr)")
+        for command in ["compose", "import", "watch", "status"] { #expect(help.stdout.contains(command), "\(help.stdout)") }
+        let daemonHelp = try Self.run(root + "/usr/bin/chestd", ["--help"], environment: environment)
+        #expect(daemonHelp.status == 0, "\(daemonHelp.stderr)")
+        #expect(daemonHelp.stdout.contains("--gpsd"), "\(daemonHelp.stdout)")
+        let walk = try Self.run(root + "/usr/bin/chest-walk", [root + "/usr/share/doc/chest/examples/quest/walk.txt"], environment: environment)
+        #expect(walk.status == 0, "\(walk.stderr)")
+        #expect(walk.stdout.contains("$GPRMC") && walk.stdout.contains("$GPGGA"))
+        // The weather helper loads and speaks: with no request on its standard input it says what it expected.
+        let weather = try Self.run(root + "/usr/libexec/chest/chest-weather", [], environment: environment)
+        #expect(weather.status != 0 && weather.stderr.contains("chest-weather: expected one weather request"), "\(weather.stderr)")
+
+        for (page, name) in [("man1/chest.1.gz", "chest"), ("man1/chest-walk.1.gz", "chest-walk"), ("man8/chestd.8.gz", "chestd")] {
+            let path = root + "/usr/share/man/" + page
+            let man = try Self.run("/usr/bin/man", ["--warnings", "-l", path], environment: environment)
+            #expect(man.status == 0, "\(page): \(man.stderr)")
+            #expect(man.stderr.isEmpty, "\(page) warns: \(man.stderr)")
+            #expect(man.stdout.contains("NAME") && man.stdout.contains("SYNOPSIS")
+                    && man.stdout.range(of: "\n +\(name) +- ", options: .regularExpression) != nil,
+                    "\(page):\n\(man.stdout.prefix(400))")
+        }
+        let copyright = try String(contentsOfFile: root + "/usr/share/doc/chest/copyright", encoding: .utf8)
+        #expect(copyright.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"))
+        let changelog = try Self.run("/bin/sh", ["-c", "gzip -dc \"$0\"", root + "/usr/share/doc/chest/changelog.gz"], environment: environment)
+        #expect(changelog.stdout.hasPrefix("chest (\(try Self.field("Version", of: deb))) "), "\(changelog.stdout)")
+    }
+
+    /// As root: `apt-get install ./chest_….deb`, the demo walk on /usr/bin's programs with no Swift on PATH, then
+    /// `apt-get remove` leaves no file of the package behind.
+    @Test(.enabled(if: getuid() == 0, "installing the package needs root (CI is root)"))
+    func installedPackageRunsTheDemoAndRemoveLeavesNothing() throws {
+        let deb = try #require(Self.package)
+        let entries = try Self.contents(of: deb)
+        let files = entries.filter { !$0.value.mode.hasPrefix("d") }.keys.map { "/" + $0 }.sorted()
+        let status = { try Self.run("/usr/bin/dpkg-query", ["-W", "-f=${Status}", "chest"]).stdout }
+        // A chest installed by `make install PREFIX=/usr` is someone's own: leave it alone.
+        let foreign = files.filter { FileManager.default.fileExists(atPath: $0) }
+        let installedBefore = try status() == "install ok installed"
+        try #require(foreign.isEmpty || installedBefore, "files of the package already exist, not from the package: \(foreign)")
+
+        var apt = Self.plainEnvironment(home: "/root")
+        apt["PATH"] = "/usr/sbin:/usr/bin:/sbin:/bin"
+        apt["DEBIAN_FRONTEND"] = "noninteractive"
+        let aptOptions = ["-y", "-q", "-o", "DPkg::Lock::Timeout=300", "--no-install-recommends"]
+        defer { _ = try? Self.run("/usr/bin/apt-get", ["purge"] + aptOptions + ["chest"], environment: apt) }
+
+        let install = try Self.run("/usr/bin/apt-get", ["install"] + aptOptions + [deb], environment: apt)
+        try #require(install.status == 0, "\(install.stdout)\n\(install.stderr)")
+        #expect(try status() == "install ok installed")
+        for file in files { #expect(FileManager.default.fileExists(atPath: file), "\(file) not installed") }
+
+        var environment = Self.plainEnvironment(home: "/tmp")
+        environment["CHEST_BIN"] = "/usr/bin"
+        environment["GPSD_HOME"] = "/usr/sbin"    // where gpsfake finds gpsd, which is not on this PATH
+        let installed = try Self.run("/usr/bin/chest", ["--version"], environment: environment)
+        #expect(installed.status == 0 && installed.stdout.hasPrefix("chest "), "\(installed.stderr)")
+        let demo = try Self.run("/usr/bin/timeout", ["200", "/bin/bash", "scripts/demo.sh"], environment: environment,
+                                directory: GPSLogs.packageRoot.path)
+        #expect(demo.status == 0, "\(demo.stdout)\n\(demo.stderr)")
+        let lines = demo.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.contains(" unlocked ") }.count == 4, "\(demo.stdout)")
+        let end = try #require(lines.firstIndex { $0.hasPrefix("== The walk is over: ") }, "\(demo.stdout)\n\(demo.stderr)")
+        #expect(lines[end].contains("pages 1, 2, 3, 4 open of 5"), "\(lines[end])")
+
+        let remove = try Self.run("/usr/bin/apt-get", ["remove"] + aptOptions + ["chest"], environment: apt)
+        #expect(remove.status == 0, "\(remove.stdout)\n\(remove.stderr)")
+        // Removed, at most its configuration kept (it has none: no conffiles; dpkg keeps the record for postrm purge).
+        let after = try status()
+        #expect(["deinstall ok config-files", "unknown ok not-installed", ""].contains(after), "\(after)")
+        for file in files { #expect(!FileManager.default.fileExists(atPath: file), "\(file) left behind") }
+        for directory in ["/usr/libexec/chest", "/usr/share/doc/chest"] {
+            #expect(!FileManager.default.fileExists(atPath: directory), "\(directory) left behind")
+        }
+    }
+}

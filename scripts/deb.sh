@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# make deb: builds chest_VERSION_ARCH.deb in .build/deb/ with dpkg-deb (docs/PACKAGING.md).
+#
+# One release build with the Swift runtime and Foundation linked in statically (the machine installing the package
+# needs no Swift toolchain), staged with mk/install.mk (PREFIX=/usr) plus what a Debian package adds: stripped
+# binaries, compressed man pages, /usr/share/doc/chest (README, docs, examples, copyright, changelog), maintainer
+# scripts and a control file whose Depends: dpkg-shlibdeps computes from what the binaries really link. Then lintian,
+# which fails the build on an error.
+#
+#   scripts/deb.sh            prints the package's path as its last line
+#   SWIFT=PATH                the swift to build with (default: swift)
+#   DEB_DIR=DIR               where the package goes (default: .build/deb)
+#   DEBFULLNAME, DEBEMAIL     the Maintainer (default: the author of the last commit)
+#   DEB_COMPRESSION=TYPE      xz (default: the smallest package, about 100 s of one core) or gzip (make test's
+#                             choice with DEB_COMPRESSION_LEVEL=1: 5 s, two thirds larger); lintian refuses zstd
+#   DEB_COMPRESSION_LEVEL=N   dpkg-deb -zN (default: dpkg-deb's)
+#   LINTIAN=no                skip lintian
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root_dir=$(pwd)
+swift=${SWIFT:-swift}
+out=${DEB_DIR:-$root_dir/.build/deb}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+# The version: a tag on HEAD (v0.2.0 or 0.2.0), else 0.MINOR~gitDATE.SHA from ChestVersion and the commit, which sorts
+# before the release of 0.MINOR and after every earlier snapshot.
+base=$(sed -n 's/.*static let string = "\([0-9]*\.[0-9]*\).*/\1/p' Sources/ChestCore/ChestVersion.swift)
+if tag=$(git describe --tags --exact-match 2> /dev/null) && [[ ${tag#v} =~ ^[0-9][A-Za-z0-9.+~]*$ ]]; then
+    version=${tag#v}
+elif sha=$(git rev-parse --short=7 HEAD 2> /dev/null); then
+    version="$base~git$(TZ=UTC git log -1 --format=%cd --date=format-local:%Y%m%d).$sha"
+else
+    version="$base"
+fi
+# Everything in the package is dated by the commit, so two builds of one commit are the same files.
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2> /dev/null || date +%s)}
+arch=$(dpkg --print-architecture)
+maintainer="${DEBFULLNAME:-$(git log -1 --format=%an 2> /dev/null || echo chest)} <${DEBEMAIL:-$(git log -1 --format=%ae 2> /dev/null || echo "root@$(hostname -f)")}>"
+deb="$out/chest_${version}_${arch}.deb"
+
+echo "== chest $version ($arch): release build, Swift runtime linked statically"
+# Product by product: a plain `swift build` would also build ChestTestSupport, which needs Swift Testing.
+for product in chestd chest chest-walk chest-weather; do
+    "$swift" build -c release --static-swift-stdlib --product "$product"
+done
+bin=$("$swift" build -c release --show-bin-path)
+build_seconds=$SECONDS
+
+work=$(mktemp -d /tmp/chest-deb-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+stage=$work/chest
+umask 022
+
+echo "== staging with mk/install.mk (PREFIX=/usr)"
+make -s -f mk/install.mk install DESTDIR="$stage" PREFIX=/usr CHEST_BUILT="$bin" SWIFT="$swift" > /dev/null
+for program in usr/bin/chest usr/bin/chestd usr/bin/chest-walk usr/libexec/chest/chest-weather; do
+    strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/$program"
+done
+gzip -9n "$stage"/usr/share/man/man*/*
+
+doc=$stage/usr/share/doc/chest
+install -d "$doc/docs" "$doc/examples/quest" "$doc/examples/mosquitto"
+install -m 0644 README.md "$doc/"
+install -m 0644 docs/*.md docs/*.png docs/*.xsd "$doc/docs/"
+install -m 0644 demo/quest/* demo/walk.txt "$doc/examples/quest/"
+install -m 0644 examples/mosquitto/* "$doc/examples/mosquitto/"
+install -m 0644 packaging/deb/copyright "$doc/copyright"
+# A native package (no Debian revision): its one changelog is changelog.gz (Debian policy 12.7).
+{
+    echo "chest ($version) unstable; urgency=medium"
+    echo
+    if [ -n "${sha:-}" ]; then
+        echo "  * Built by make deb from commit $sha:"
+        git log -1 --format=%s | fold -s -w 70 | sed 's/^/    /; s/ *$//'
+    else
+        echo "  * Built by make deb."
+    fi
+    echo "  * The project's history: git log in the chest repository."
+    echo
+    echo " -- $maintainer  $(date -R -u -d "@$SOURCE_DATE_EPOCH")"
+} > "$doc/changelog"
+gzip -9n "$doc/changelog"
+
+install -d "$stage/DEBIAN"
+install -m 0755 packaging/deb/postinst packaging/deb/postrm "$stage/DEBIAN/"
+
+# Depends: from the libraries the binaries link, through the shlibs and symbols files of the installed packages.
+install -d "$work/source/debian"
+printf 'Source: chest\n\nPackage: chest\nArchitecture: any\n' > "$work/source/debian/control"
+depends=$(cd "$work/source" && dpkg-shlibdeps -O --warnings=1 \
+    "$stage/usr/bin/chestd" "$stage/usr/bin/chest" "$stage/usr/bin/chest-walk" "$stage/usr/libexec/chest/chest-weather" |
+    sed -n 's/^shlibs:Depends=//p')
+[ -n "$depends" ] || { echo "deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+
+(cd "$stage" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum) > "$stage/DEBIAN/md5sums"
+installed_size=$(du -sk --apparent-size --exclude=DEBIAN "$stage" | cut -f1)
+sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@MAINTAINER@|$maintainer|" \
+    -e "s|@INSTALLED_SIZE@|$installed_size|" -e "s|@DEPENDS@|$depends|" packaging/deb/control.in > "$stage/DEBIAN/control"
+chmod 0644 "$stage/DEBIAN/control" "$stage/DEBIAN/md5sums"
+find "$stage" -type d -exec chmod 0755 {} +
+find "$stage" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
+
+rm -f "$out"/chest_*.deb
+dpkg-deb --root-owner-group -Z"${DEB_COMPRESSION:-xz}" ${DEB_COMPRESSION_LEVEL:+-z"$DEB_COMPRESSION_LEVEL"} \
+    --build "$stage" "$deb" > /dev/null
+echo "== $(basename "$deb"): $(du -k "$deb" | cut -f1) KiB"
+echo "Depends: $depends"
+package_seconds=$((SECONDS - build_seconds))
+
+if [ "${LINTIAN:-yes}" != no ]; then
+    if command -v lintian > /dev/null; then
+        echo "== lintian"
+        lintian --fail-on error --display-info "$deb" || { echo "deb: lintian reports errors" >&2; exit 1; }
+    else
+        echo "deb: lintian is not installed (make deps installs it); not checked" >&2
+    fi
+fi
+echo "== times: release build ${build_seconds} s, staging and dpkg-deb ${package_seconds} s, lintian $((SECONDS - build_seconds - package_seconds)) s"
+echo "$deb"
