@@ -36,9 +36,9 @@ build: deps
 # directory's lock. PackageTests inspects and installs the .deb named by CHEST_DEB (docs/PACKAGING.md); gzip -1
 # instead of xz saves a minute and a half of compressing.
 test: build
-	$(MAKE) deb DEB_COMPRESSION=gzip DEB_COMPRESSION_LEVEL=1
+	$(MAKE) deb DEB_COMPRESSION=gzip DEB_COMPRESSION_LEVEL=1 DEB_CONFIGURATION=debug
 	$(SWIFT) build --build-tests
-	CHEST_DEB="$$(ls $(CURDIR)/.build/deb/chest_*.deb)" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build
+	CHEST_DEB="$$(ls -t $(CURDIR)/.build/deb/chest_*.deb | head -n 1)" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build
 
 # A Debian package from a release build with the Swift runtime linked in statically; lintian fails it on an error.
 DEB_COMPRESSION ?= xz

@@ -1,6 +1,6 @@
 """From a sealed place's third confirming fix to its page opening (docs/BENCHMARKS.md "Sealed pages (format 3)",
 docs/DESIGN.md "Late keys"), with real processes: chest compose at the default place cost, gpsfake replaying a
-300 m walk at 1 Hz past 20 sealed 30 m places, chestd deriving the cells' keys on its seal worker. Each opened
+300 m walk at 2 m/s, fixes at 1 Hz, past 20 sealed 30 m places, chestd deriving the cells' keys on its seal worker. Each opened
 page's `reachedAt` and `openedAt` (chest read --json) give the latency.
 
     python3 scripts/seal-reach.py BIN SCENARIO [--load]
@@ -58,7 +58,7 @@ for name in os.listdir(files):
 start = (datetime.now(timezone.utc) + timedelta(seconds=3)).strftime("%Y-%m-%dT%H:%M:%SZ")
 end = point(320)
 with open(os.path.join(work, "walk.txt"), "w") as walk:
-    walk.write(f"start {start}\nspeed 1.4\n{origin[0]:.6f} {origin[1]:.6f} 410 hold 2\n{end[0]:.6f} {end[1]:.6f} 410 hold 2\n")
+    walk.write(f"start {start}\nspeed 2\n{origin[0]:.6f} {origin[1]:.6f} 410 hold 2\n{end[0]:.6f} {end[1]:.6f} 410 hold 2\n")
 with open(os.path.join(work, "walk.nmea"), "w") as nmea:
     subprocess.run([f"{bin_dir}/chest-walk", os.path.join(work, "walk.txt")], stdout=nmea, check=True)
 
