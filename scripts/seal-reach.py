@@ -82,19 +82,19 @@ try:
     chestd = subprocess.Popen([f"{bin_dir}/chestd", "--gpsd", f"127.0.0.1:{port}"], env=reader,
                               stderr=open(os.path.join(work, "chestd.log"), "w"))
     processes.append(chestd)
-    fake.wait(timeout=600)
-    walked = time.monotonic()
-
     def chest(*arguments):
         return subprocess.run([f"{bin_dir}/chest", *arguments], env=reader, capture_output=True, text=True)
 
-    most_waiting = 0
-    while time.monotonic() - walked < 900:
+    def waiting():
         status = json.loads(chest("status", "--json").stdout or "{}")
-        waiting = (status.get("sealed") or {}).get("cellsWaiting", 0)
-        most_waiting = max(most_waiting, waiting)
-        if waiting == 0:
-            break
+        return (status.get("sealed") or {}).get("cellsWaiting") or 0
+
+    most_waiting = 0
+    while fake.poll() is None:
+        most_waiting = max(most_waiting, waiting())
+        time.sleep(1)
+    walked = time.monotonic()
+    while time.monotonic() - walked < 900 and waiting() > 0:
         time.sleep(0.5)
     latencies = []
     for item in json.loads(chest("list", "--json").stdout):

@@ -219,6 +219,22 @@ private typealias F = CoreFixture
         #expect(engine.seal.history.entries.count <= FixHistory.epochs, "the fixes held for the queue are let go")
     }
 
+    /// The history keeps its window and what waiting cells hold, nothing more (docs/BENCHMARKS.md "Sealed pages
+    /// (format 3)" gives the bytes).
+    @Test func theKeptFixesAreBounded() {
+        let memory = Engine.keptFixesMemory
+        print("kept fixes: \(memory.bytesPerFix) bytes a fix, window \(memory.window), at most \(memory.mostPinned) pinned")
+        #expect(memory.bytesPerFix * (memory.window + memory.mostPinned) < 4 << 20)
+        var history = FixHistory()
+        for second in 0..<(3 * FixHistory.epochs) {
+            _ = history.record(F.fix(at: Double(second)), epoch: Double(second), wall: F.now(Double(second)).wall, hardware: false)
+            if second == 10 { history.pin([10]) }
+        }
+        #expect(history.entries.count == FixHistory.epochs + 1 && history.entries.first?.sequence == 10)
+        history.unpin([10])
+        #expect(history.entries.count == FixHistory.epochs)
+    }
+
     @Test func theCellTheReaderIsInGoesFirstThenTheNewest() {
         var queue = CellQueue()
         let slot = SlotRef(id: F.id(1), page: 1, set: .a)
