@@ -16,7 +16,7 @@ enum BoardAssets {
           font-family: system-ui, "DejaVu Sans", sans-serif; line-height: 1.3; }
         header { flex: none; display: flex; align-items: baseline; gap: 1.5rem; min-width: 0; white-space: nowrap;
           border-bottom: 2px solid var(--line); padding-bottom: 0.3rem; }
-        h1 { font-size: 2rem; margin: 0; flex: 0 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
+        h1 { font-size: 2rem; margin: 0; flex: 0 1 auto; max-width: 60%; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
         h2 { flex: none; font-size: 1rem; margin: 0 0 0.3rem; text-transform: uppercase; letter-spacing: 0.06em;
           color: var(--muted); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
         #paging { text-transform: none; letter-spacing: 0; font-weight: 400; }
@@ -25,17 +25,17 @@ enum BoardAssets {
         .facts span + span::before { content: " \\00b7  "; }
         .link.ok, .on { color: var(--ok); } .link.warn, .warn { color: var(--warn); }
         .off, .never { color: var(--muted); } .bad { color: var(--bad); }
-        main { flex: 1 1 0; min-height: 0; display: grid; grid-template-columns: minmax(0, 1.15fr) minmax(0, 1fr);
+        main { flex: 1 1 0; min-height: 0; display: grid; grid-template-columns: minmax(0, 1.5fr) minmax(0, 1fr);
           grid-template-rows: minmax(0, 1fr); gap: 1rem; }
-        aside { display: grid; grid-template-rows: minmax(0, 1.25fr) minmax(0, 1fr); gap: 0.8rem; min-height: 0; }
-        .feeds { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0.8rem; min-height: 0; }
+        aside { display: grid; grid-template-rows: minmax(0, 1.3fr) minmax(0, 1fr) minmax(0, 0.6fr); gap: 0.6rem;
+          min-height: 0; }
         section { display: flex; flex-direction: column; min-height: 0; min-width: 0; overflow: hidden;
           background: var(--panel); border: 1px solid var(--line); border-radius: 0.4rem; padding: 0.5rem 0.7rem; }
         .fill { flex: 1 1 0; min-height: 0; overflow: hidden; }
         table { width: 100%; table-layout: fixed; border-collapse: collapse; font-variant-numeric: tabular-nums;
           font-size: calc(var(--scale, 1) * 1rem); }
-        col.c-rank { width: 2.2em; } col.c-score { width: 4.4em; } col.c-reached { width: 5.4em; }
-        col.c-trust { width: 9.5em; } col.c-now { width: 9em; } col.c-refused { width: 4.4em; }
+        col.c-rank { width: 2em; } col.c-score { width: 3.6em; } col.c-reached { width: 5.6em; }
+        col.c-trust { width: 10em; } col.c-now { width: 8.6em; } col.c-refused { width: 4.6em; }
         th, td { padding: 0.2em 0.35em; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; text-align: left; }
         th { font-size: 0.75em; color: var(--muted); font-weight: 600; }
         td { border-top: 1px solid var(--line); vertical-align: baseline; }
@@ -44,8 +44,11 @@ enum BoardAssets {
         td.score { font-weight: 800; font-size: 1.6em; text-align: right; }
         th.score, th.num, td.num { text-align: right; }
         td.num { font-weight: 700; }
-        td.trust, td.now { font-size: 0.85em; }
-        tr.lead td.team { font-size: 1.35em; } tr.lead td.score { font-size: 1.9em; } tr.lead td.rank { font-size: 1.3em; }
+        td.trust, td.now { font-size: 0.78em; }
+        /* The leader, once it has something credited. */
+        tbody tr:first-child:not([data-pages="0"]) td.team { font-size: 1.35em; }
+        tbody tr:first-child:not([data-pages="0"]) td.score { font-size: 1.9em; }
+        tbody tr:first-child:not([data-pages="0"]) td.rank { font-size: 1.3em; }
         small { font-weight: 400; color: var(--muted); font-size: 0.8em; }
         .dot { width: 0.8em; height: 0.8em; margin-right: 0.35em; vertical-align: -0.05em; flex: none; }
         .dot circle { stroke: var(--fg); stroke-opacity: 0.35; stroke-width: 1; }

@@ -38,13 +38,11 @@ public enum BoardPage {
             <body>
             <header id="summary">\(part("summary"))</header>
             <main>
-            <section class="ranks"><h2>Leaderboard <span id="paging"></span></h2><div id="leaderboard" class="fill">\(part("leaderboard"))</div></section>
+            <section class="ranks"><h2>Leaderboard <span id="paging"></span></h2><div class="fill" id="leaderboard">\(part("leaderboard"))</div></section>
             <aside>
-            <section class="map"><h2>Map</h2><div id="map" class="fill">\(part("map"))</div></section>
-            <div class="feeds">
-            <section><h2>Latest</h2><div id="latest" class="fill">\(part("latest"))</div></section>
-            <section><h2>Refused</h2><div id="refused" class="fill">\(part("refused"))</div></section>
-            </div>
+            <section class="map"><h2>Map</h2><div class="fill" id="map">\(part("map"))</div></section>
+            <section><h2>Latest</h2><div class="fill" id="latest">\(part("latest"))</div></section>
+            <section><h2>Refused</h2><div class="fill" id="refused">\(part("refused"))</div></section>
             </aside>
             </main>
             </body>
@@ -89,7 +87,7 @@ public enum BoardPage {
             let guardedNote = guarded > 0 ? #", <span class="warn">\#(guarded) guarded</span>"# : ""
             let openedTitle = HTML.escaped(openedWithWords(team) + (guarded > 0 ? ", \(guarded) guarded (proves only the file was held)" : ""))
             rows.append("""
-                <tr data-team="\(name)" data-pages="\(team.pages.count)"\(ranked && index == 0 ? #" class="lead""# : "")>\
+                <tr data-team="\(name)" data-pages="\(team.pages.count)">\
                 <td class="rank">\(ranked ? "\(index + 1)" : "")</td>\
                 <td class="team" title="\(name)">\(dot(colours[team.name]))\(name)</td>\
                 <td class="score" data-score="pages">\(team.pages.count)</td>\
@@ -102,7 +100,7 @@ public enum BoardPage {
             <table><colgroup><col class="c-rank"><col class="c-team"><col class="c-score"><col class="c-reached">\
             <col class="c-trust"><col class="c-now"><col class="c-refused"></colgroup>\
             <thead><tr><th>#</th><th>Team</th><th class="score">Pages</th><th>Reached</th>\
-            <th title="the trust each credited page was opened with, worst to best">Pages opened with</th>\
+            <th title="the trust each credited page was opened with, worst to best">Opened with</th>\
             <th title="the team's latest status and the trust it claims now">Says now</th><th class="num">Refused</th></tr></thead><tbody>
             \(rows.joined(separator: "\n"))
             </tbody></table>

@@ -94,12 +94,15 @@ struct HuntProofTests {
         #expect(!hunt.boardEvents(board).contains { $0["event"] as? String == "unlock" && $0["team"] as? String == "blue" })
 
         // A guarded page blue can prove (it holds the file) counts, shown unproven; claiming to have opened it
-        // before red did does not put blue first: the board ranks by when it heard.
-        try publish(ReceiptProof.signed(made(giftID, title: "gift", openedAt: Date(timeIntervalSince1970: 1_577_836_800)),
+        // before red did does not put blue first: the board ranks by when it heard. The title blue signs is its own
+        // invention: the board shows the organiser's.
+        try publish(ReceiptProof.signed(made(giftID, title: "BLUE WINS \u{202E}sniw eulb", openedAt: Date(timeIntervalSince1970: 1_577_836_800)),
                                         proofKey: giftProofKey, identity: blueReader))
         try red.world.waitUntil("blue's provable receipt is credited", timeout: 30) {
             hunt.boardEvents(board).contains { $0["event"] as? String == "unlock" && $0["team"] as? String == "blue" }
         }
+        let blueCredit = hunt.boardEvents(board).first { $0["event"] as? String == "unlock" && $0["team"] as? String == "blue" }
+        #expect(blueCredit?["title"] as? String == "gift", "the organiser's title, not the team's: \(blueCredit ?? [:])")
         func leaderboard() throws -> [[Substring]] {
             let once = try hunt.organiser(["board", hunt.huntPath, "--once", "--timeout", "3"])
             #expect(once.status == 0, "\(once.stderr)")
