@@ -110,7 +110,7 @@ public enum BoardPage {
     /// The trust the team's credited pages were opened with: the worst and the best, or one when they agree.
     static func openedWith(_ team: HuntBoard.Team) -> String {
         guard let worst = team.pages.map(\.trust).max(), let best = team.pages.map(\.trust).min() else { return "\u{2014}" }
-        return worst == best ? trust(worst) : "\(trust(worst)) \u{2026} \(trust(best))"
+        return worst == best ? trust(worst) : "\(trust(worst))\u{2013}\(trust(best))"
     }
 
     static func openedWithWords(_ team: HuntBoard.Team) -> String {

@@ -175,7 +175,7 @@ import Testing
         let blue = try #require(rows.first { $0.hasPrefix(#"<tr data-team="blue""#) })
         #expect(blue.contains(#"<td class="trust" title="pages opened with fixes from simulated (worst) to hardware (best), 1 guarded"#), "\(blue)")
         #expect(blue.contains(#"<td class="now"><span class="never">not heard</span>, <span class="bad">simulated</span></td>"#), "its claim, apart")
-        #expect(blue.contains(#"<span class="bad">simulated</span> … <span class="on">hardware</span>"#), "\(blue)")
+        #expect(blue.contains(#"<span class="bad">simulated</span>–<span class="on">hardware</span>"#), "\(blue)")
         #expect(blue.contains(#"<td class="rank">"#) && !blue.contains(#"<td class="rank"></td>"#))
         #expect(blue.contains(#"fill="\#(TeamColours.hex("blue")!)""#), "blue's dot is blue")
         #expect(table.contains(">Opened with</th>") && table.contains(">Says now</th>"))
