@@ -11,10 +11,13 @@ struct BoardMap {
 
     let snapshot: BoardSnapshot
     let colours: [String: String]
+    /// The results' map: whole trails, and a diamond where each credited page opened.
+    var results = false
 
     var svg: String {
+        let limit = results ? Int.max : Self.trailLimit
         let trails = snapshot.sharePositions
-            ? snapshot.board.teams.map { ($0.name, Array($0.trail.suffix(Self.trailLimit))) }.filter { !$0.1.isEmpty } : []
+            ? snapshot.board.teams.map { ($0.name, Array($0.trail.suffix(limit))) }.filter { !$0.1.isEmpty } : []
         let corners = snapshot.targets.flatMap { target in
             [0.0, 90, 180, 270].map { target.center.offset(metres: target.radius, bearing: $0) }
         }
@@ -37,6 +40,13 @@ struct BoardMap {
             for piece in Self.pieces(trail, within: area) where piece.count > 1 {
                 let line = piece.map { let (x, y) = projection.xy($0); return "\(f(x)),\(f(y))" }.joined(separator: " ")
                 body.append(#"<polyline class="trail" points="\#(line)" stroke="\#(colour)"/>"#)
+            }
+            if results, let team = snapshot.board.teams.first(where: { $0.name == team }) {
+                for page in team.pages {
+                    guard let spot = page.positions.last, area.contains(spot) else { continue }
+                    let (x, y) = projection.xy(spot)
+                    body.append(#"<path class="opened" d="M \#(f(x)) \#(f(y - 8)) L \#(f(x + 8)) \#(f(y)) L \#(f(x)) \#(f(y + 8)) L \#(f(x - 8)) \#(f(y)) Z" fill="\#(colour)"><title>\#(HTML.escaped("\(team.name): \(page.title) p\(page.page)"))</title></path>"#)
+                }
             }
             let last = trail[trail.count - 1]
             guard area.contains(last) else {

@@ -1,4 +1,5 @@
 import ChestCore
+import ChestTestSupport
 import Foundation
 import FoundationXML
 import Testing
@@ -208,5 +209,39 @@ import Testing
         #expect(scale(near) != nil && scale(near) == scale(far), "the same scale bar with and without the far claim")
         #expect(far.contains("Off the map: blue 100 km away"), "\(far)")
         #expect(!near.contains("Off the map"))
+    }
+}
+
+/// `chest board --results`: the final ranking and each team's pages, time and distance, as HTML with the tracks on
+/// the map, JSON and CSV; a hunt without shared positions says it has no tracks.
+@Suite struct BoardResultsTests {
+    @Test func theResultsRankTeamsWithTheirPagesTimesDistancesAndTracks() throws {
+        let results = BoardResults(BoardDay.snapshot(teams: 12))
+        let first = try #require(results.teams.first)
+        #expect(first.rank == 1 && first.team == "yellow_submarine" && first.pages.count == 8)
+        #expect((first.distanceMetres ?? 0) > 500 && (first.firstToLastSeconds ?? 0) == 7 * 1_800, "\(first)")
+        #expect(results.teams.first { $0.team == "red" }?.rank == nil)
+        let json = try #require(try JSONSerialization.jsonObject(with: results.json) as? [String: Any])
+        let teams = try #require(json["teams"] as? [[String: Any]])
+        #expect(teams.count == 12 && (teams[0]["pages"] as? [[String: Any]])?.first?["reachedAt"] is String)
+        let csv = results.csv.split(separator: "\n")
+        #expect(csv[0] == "rank,team,points,pages,first_to_last_seconds,distance_m,hints_taken,opened_with_worst,opened_with_best,pages_reached")
+        #expect(csv[1].hasPrefix("1,yellow_submarine,,8,12600,"), "\(csv[1])")
+        #expect(csv.count == 13)
+        let html = results.html(timeZone: TimeZone(identifier: "UTC")!)
+        #expect(html.contains(#"<tr data-team="yellow_submarine"><td class="rank">1</td>"#))
+        #expect(html.contains(#"<polyline class="trail""#) && html.contains(#"<path class="opened""#), "tracks and where pages opened")
+        #expect(!html.contains("does not share positions"))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("results-\(UUID().uuidString).html").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try html.write(toFile: file, atomically: true, encoding: .utf8)
+        let lint = try Subprocess.run("/usr/bin/xmllint", ["--html", "--noout", file], environment: [:])
+        #expect(lint.status == 0 && lint.stderr.isEmpty, "\(lint.stderr)")
+
+        let kept = BoardResults(BoardPageTests.snapshot(share: false))
+        let page = kept.html(timeZone: TimeZone(identifier: "UTC")!)
+        #expect(page.contains("This hunt does not share positions: no tracks and no distances."))
+        #expect(!page.contains("<polyline") && kept.teams.allSatisfy { $0.distanceMetres == nil })
+        #expect(kept.text.contains("1. red: 2 pages, first to last 2 s"), "\(kept.text)")
     }
 }

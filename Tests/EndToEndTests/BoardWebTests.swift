@@ -92,6 +92,11 @@ struct BoardWebTests {
         // No broker runs: the board serves what it has while it keeps trying to reach it.
         #expect(try organiser.chest(["hunt", "create", "Token hunt", "--broker", "mqtt://127.0.0.1:9", "-o", huntPath]).status == 0)
         #expect(try organiser.chest(["hunt", "team", "add", "red", "--hunt", huntPath, "-o", organiser.root + "/red.hunt"]).status == 0)
+        // The organiser's colour for a team; a colour the board does not know is a usage error.
+        #expect(try organiser.chest(["hunt", "team", "add", "owls", "--colour", "#00AA88", "--hunt", huntPath,
+                                     "-o", organiser.root + "/owls.hunt"]).status == 0)
+        let octarine = try organiser.chest(["hunt", "team", "add", "wizards", "--colour", "octarine", "--hunt", huntPath])
+        #expect(octarine.status == 64 && octarine.stderr.contains("--colour takes a colour name"), "\(octarine)")
 
         let refused = try organiser.chest(["board", huntPath, "--http", "0.0.0.0:0", "--quiet"])
         #expect(refused.status == 64)
@@ -111,6 +116,8 @@ struct BoardWebTests {
         let cookie = ["Cookie": "chest-board=\(token)"]
         let page = try WebClient.request(port: board.port, path: "/", headers: cookie)
         #expect(page.status == 200 && page.body.contains(#"<tr data-team="red" data-pages="0">"#))
+        #expect(page.body.contains(##"fill="#00aa88"/></svg>owls</td>"##) && page.body.contains(##"fill="#d62728"/></svg>red</td>"##),
+                "owls in its colour, red in red")
         #expect(page.headers["content-security-policy"]?.hasPrefix("default-src 'none'; script-src 'self'; style-src 'self'") == true)
         for method in ["POST", "PUT", "DELETE"] {
             let write = try WebClient.request(method, port: board.port, path: "/", headers: cookie)
@@ -119,7 +126,7 @@ struct BoardWebTests {
         let json = try WebClient.request(port: board.port, path: "/board.json", headers: cookie)
         let state = try #require(try JSONSerialization.jsonObject(with: Data(json.body.utf8)) as? [String: Any])
         #expect(state["hunt"] as? String == "Token hunt")
-        #expect((state["teams"] as? [[String: Any]])?.map { $0["team"] as? String } == ["red"])
+        #expect((state["teams"] as? [[String: Any]])?.map { $0["team"] as? String } == ["owls", "red"])
         let stream = try EventStreamReader(port: board.port, headers: cookie)
         defer { stream.close() }
         try organiser.waitUntil("the stream answers with the cookie", timeout: 20) {
