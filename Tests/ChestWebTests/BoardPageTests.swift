@@ -237,6 +237,12 @@ import Testing
         try html.write(toFile: file, atomically: true, encoding: .utf8)
         let lint = try Subprocess.run("/usr/bin/xmllint", ["--html", "--noout", file], environment: [:])
         #expect(lint.status == 0 && lint.stderr.isEmpty, "\(lint.stderr)")
+        if let directory = ProcessInfo.processInfo.environment["CHEST_BOARD_SCREENSHOTS"] {
+            try html.write(toFile: directory + "/results.html", atomically: true, encoding: .utf8)
+            let shot = try Chromium.run(["--screenshot=" + directory + "/results.png", "--window-size=1280,1800", "--hide-scrollbars",
+                                         "file://" + directory + "/results.html"])
+            #expect(shot.status == 0, "\(shot.stderr)")
+        }
 
         let kept = BoardResults(BoardPageTests.snapshot(share: false))
         let page = kept.html(timeZone: TimeZone(identifier: "UTC")!)
