@@ -21,7 +21,7 @@ struct BoardWebTests {
         // is the map's target; nobody goes there.
         let gift = try hunt.compose("gift", ["--lock", "time=2020-01-01T00:00:00Z"])
         let script = hunt.organiserWorld.root + "/script.locked"
-        let made = try hunt.organiser(["compose", "--seal-cost", "interactive", "-o", script, "--title", Self.hostile,
+        let made = try hunt.organiser(["compose", "--seal-cost", "interactive", "-o", script, "--title", Self.hostile + "\u{202E}der",
                                        "--page", "p", "--lock", "time=2020-01-01T00:00:00Z", "--hunt", hunt.huntPath])
         #expect(made.status == 0, "\(made.stderr)")
         _ = try hunt.compose("fountain", ["--lock", "location=46.2044,6.1432/40m,visible", "--or", "--lock", "pin=4821"])
@@ -43,6 +43,9 @@ struct BoardWebTests {
         #expect(dom.stdout.contains(#"<tr data-team="red" data-pages="2">"#), "\(dom.stdout)")
         #expect(dom.stdout.contains(#"<tr data-team="blue" data-pages="1">"#), "\(dom.stdout)")
         #expect(dom.stdout.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "the title shows as text")
+        // A right-to-left override in it is written out, never passed to the browser to reorder the line.
+        #expect(dom.stdout.contains(#"alert(1)&lt;/script&gt;\u{202e}der</bdi>"#), "\(dom.stdout)")
+        #expect(!dom.stdout.unicodeScalars.contains { $0.value == 0x202E })
         #expect(dom.stdout.components(separatedBy: "<script").count == 2, "the page's own script only: \(dom.stdout)")
         #expect(!dom.stderr.contains("Content Security Policy"), "\(dom.stderr)")
         #expect(dom.stdout.contains(#"<circle class="target""#) && dom.stdout.contains("fountain p1"), "the visible target on the map")
