@@ -23,6 +23,7 @@ enum BoardAssets {
         .facts { margin: 0; color: var(--muted); flex: 1 1 0; min-width: 0; overflow: hidden; text-overflow: ellipsis;
           white-space: nowrap; }
         .facts span + span::before { content: " \\00b7  "; }
+        .facts a { color: inherit; }
         .link.ok, .on { color: var(--ok); } .link.warn, .warn { color: var(--warn); }
         .off, .never { color: var(--muted); } .bad { color: var(--bad); }
         main { flex: 1 1 0; min-height: 0; display: grid; grid-template-columns: minmax(0, 1.5fr) minmax(0, 1fr);

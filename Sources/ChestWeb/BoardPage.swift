@@ -62,7 +62,8 @@ public enum BoardPage {
         return """
             <h1>\(HTML.isolated(snapshot.huntName))</h1>\
             <p class="facts"><span>\(teams.count) teams, \(online) online</span> <span>\(pages) pages credited</span> \
-            <span class="link \(state)" id="link">\(HTML.escaped(snapshot.broker)): \(HTML.escaped(snapshot.connection))</span></p>
+            <span class="link \(state)" id="link">\(HTML.escaped(snapshot.broker)): \(HTML.escaped(snapshot.connection))</span> \
+            <span><a href="/results">results</a></span></p>
             """
     }
 

@@ -108,7 +108,8 @@ public struct BoardResults: Sendable {
     }
 
     /// `--results -o FILE.html`: one page, its style inside, nothing from elsewhere, for a printer or the big screen.
-    public func html(timeZone: TimeZone) -> String {
+    /// Served by the board (`/results`), the style is its own file, as the Content-Security-Policy wants.
+    public func html(timeZone: TimeZone, served: Bool = false) -> String {
         func time(_ date: Date) -> String { BoardPage.time(date, timeZone) }
         var rows: [String] = []
         for team in teams {
@@ -139,7 +140,7 @@ public struct BoardResults: Sendable {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="color-scheme" content="light">
             <title>\(HTML.escaped(hunt)) \u{2014} results</title>
-            <style>\(Self.css)</style>
+            \(served ? #"<link rel="stylesheet" href="/results.css">"# : "<style>\(Self.css)</style>")
             </head>
             <body>
             <h1>\(HTML.isolated(hunt)) \u{2014} results</h1>

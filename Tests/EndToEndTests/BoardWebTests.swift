@@ -50,6 +50,12 @@ struct BoardWebTests {
         #expect(!dom.stderr.contains("Content Security Policy"), "\(dom.stderr)")
         #expect(dom.stdout.contains(#"<circle class="target""#) && dom.stdout.contains("fountain p1"), "the visible target on the map")
         #expect(dom.stdout.contains("Old &lt;bridge&gt;</text>"), "a target under the organiser's name for it")
+        // The results so far, from the same board: red first with its two pages, in the board's own style.
+        let results = try Chromium.run(["--dump-dom", board.url + "results"])
+        #expect(results.stdout.contains(#"<tr data-team="red"><td class="rank">1</td>"#), "\(results.stdout)")
+        #expect(results.stdout.contains(#"<link rel="stylesheet" href="/results.css">"#) && !results.stderr.contains("Content Security Policy"),
+                "\(results.stderr)")
+        #expect(dom.stdout.contains(#"<a href="/results">results</a>"#))
         let picture = hunt.organiserWorld.root + "/board.png"
         let shot = try Chromium.run(["--screenshot=" + picture, "--window-size=1920,1080", "--hide-scrollbars", board.url])
         #expect(shot.status == 0, "\(shot.stderr)")
