@@ -10,10 +10,13 @@ public struct BoardResults: Sendable {
     public struct Team: Sendable, Encodable {
         /// Absent for a team with nothing credited.
         public var rank: Int?
+        /// The team's name.
         public var team: String
+        /// Its colour on the board (`TeamColours`).
         public var colour: String?
         /// Points come with issue 31; absent until then.
         public var points: Int?
+        /// Its credited pages, in the order the board heard of them.
         public var pages: [Page]
         /// Hints come with issue 31; absent until then.
         public var hintsTaken: Int?
@@ -28,21 +31,32 @@ public struct BoardResults: Sendable {
 
     /// A page credited, as the results show it: the organiser's title, and the board's time.
     public struct Page: Sendable, Encodable {
+        /// The organiser's title of its message.
         public var title: String
+        /// The page's number in its message.
         public var page: Int
+        /// When the board heard of it: what ranks.
         public var reachedAt: Date
+        /// When the team says it opened it: its claim.
         public var claimedOpenedAt: Date
+        /// The trust of the fixes that opened it, as the receipt claims.
         public var trust: FixTrust.Level
+        /// "proven", or "unproven: guarded page".
         public var proof: String
+        /// Where it opened (the receipt's last confirming fix), when the hunt shares positions.
         public var position: Coordinate?
     }
 
+    /// The hunt's name.
     public var hunt: String
+    /// Whether the hunt shares positions: without them, no tracks and no distances.
     public var sharePositions: Bool
+    /// Every team, in rank order.
     public var teams: [Team]
     let snapshot: BoardSnapshot
     let colours: [String: String]
 
+    /// The results of the board as the snapshot has it.
     public init(_ snapshot: BoardSnapshot) {
         self.snapshot = snapshot
         hunt = snapshot.huntName
