@@ -8,7 +8,8 @@ import Testing
 /// 2, 12 and 50 teams after a day of events, headless Chromium lays the page out and the page's own check
 /// (`data-layout`) finds nothing out of its card or off the screen, no scrolling, the leaderboard paged when it must.
 /// With CHEST_BOARD_SCREENSHOTS=DIR it also leaves a screenshot of each in DIR (docs/board/ holds them).
-@Suite(.realProcesses, .timeLimit(.minutes(10)))
+// One browser at a time: the machine's other tests (Argon2id, gpsd) need the cores more than this one.
+@Suite(.realProcesses, .serialized, .timeLimit(.minutes(10)))
 struct BoardLayoutTests {
     static let sizes = [(1920, 1080), (1280, 720)]
 
@@ -51,10 +52,18 @@ struct BoardLayoutTests {
         var latestShown: Int
     }
 
-    /// Headless Chromium's window includes space that is not the page's; the window is grown by what the first
-    /// look says is missing, so the page gets exactly `width`×`height`.
+    /// The height headless Chromium's window keeps for itself (not the page's), measured once on an empty page.
+    static let chromeHeight: Int = {
+        let probe = try? Chromium.run(["--dump-dom", "--window-size=1280,720",
+                                       "data:text/html,<script>document.documentElement.dataset.h=innerHeight</script>"])
+        let seen = probe?.stdout.range(of: #"data-h=""#).flatMap { Int(probe!.stdout[$0.upperBound...].prefix { $0.isNumber }) }
+        return seen.map { 720 - $0 } ?? 0
+    }()
+
+    /// The window is grown by what Chromium keeps, so the page gets exactly `width`×`height`; if the page still
+    /// saw another size, once more by what it says is missing.
     static func layout(_ url: String, width: Int, height: Int, dark: Bool) throws -> Laid {
-        var window = height
+        var window = height + chromeHeight
         var laid = try dump(url, width: width, windowHeight: window, dark: dark)
         if let seen = laid.viewport.split(separator: "x").last.flatMap({ Int($0) }), seen != height {
             window += height - seen
