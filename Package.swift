@@ -64,7 +64,7 @@ let package = Package(
                                                           "ChestTestSupport"]),
         .testTarget(name: "ChestSealTests", dependencies: ["ChestCore", "ChestIO", "ChestSeal"]),
         .testTarget(name: "ChestWeatherTests", dependencies: ["ChestCore", "ChestIO", "ChestWeather", "ChestTestSupport"]),
-        .testTarget(name: "ChestWebTests", dependencies: ["ChestCore", "ChestWeb"]),
+        .testTarget(name: "ChestWebTests", dependencies: ["ChestCore", "ChestWeb", "ChestTestSupport"]),
         .testTarget(name: "ChestMQTTTests", dependencies: ["ChestMQTT", "ChestTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestSimulator",
                                                           "ChestTestSupport"]),

@@ -11,7 +11,8 @@ struct BoardCommand: ChestCommand {
     static let name = "board"
     static let abstract = "the organiser's live board: each team, pages opened and when, trust, refused messages"
     static let synopses = ["HUNT [--json | --once [--timeout SECONDS]]",
-                           "HUNT --http [ADDR:]PORT [--http-token TOKEN] [--json | --quiet]"]
+                           "HUNT --http [ADDR:]PORT [--http-token TOKEN] [--json | --quiet]",
+                           "HUNT --results [--timeout SECONDS] [-o FILE.html|FILE.json|FILE.csv]"]
     static let discussion = """
         Follows the hunt's broker and redraws in place, like chest nav: each team, online or not, the pages it
         opened and when, the trust of the fixes that opened them, and the messages refused and why (a forged or
@@ -21,6 +22,9 @@ struct BoardCommand: ChestCommand {
         --http also serves the board as a web page for a projector, live (Server-Sent Events), read-only, on
         127.0.0.1 unless ADDR says otherwise; any other address needs --http-token, which a browser gives once as
         ?token= in the address. --quiet serves the page without the terminal board.
+        --results prints the final ranking, or writes the results to -o FILE: .html (a page to print or put on
+        the big screen: the ranking, each team's pages and when they were reached, the time from first to last
+        page, the distance walked and the tracks on the map when the hunt shares positions), .json or .csv.
         """
     static let parameters: [Parameter] = [
         .positional("HUNT", help: "the organiser's hunt file", completion: .files(extension: "hunt")),
@@ -30,6 +34,9 @@ struct BoardCommand: ChestCommand {
         .option("--http", value: "[ADDR:]PORT", help: "also serve the board as a web page (ADDR defaults to 127.0.0.1)"),
         .option("--http-token", value: "TOKEN", help: "with --http: the token a browser must show once (?token=TOKEN)"),
         .flag("--quiet", help: "with --http: serve the page only, without the terminal board"),
+        .flag("--results", help: "print the final results and exit; with -o, write them"),
+        .option("--output", "-o", value: "FILE", help: "with --results: FILE.html, FILE.json or FILE.csv",
+                completion: .files()),
     ]
 
     var huntPath: String
@@ -39,12 +46,23 @@ struct BoardCommand: ChestCommand {
     var http: HTTPAddress?
     var token: String?
     var quiet: Bool
+    var results: Bool
+    var output: String?
 
     init(_ values: ParsedValues) throws(UsageError) {
         huntPath = values.positional("HUNT")[0]
         json = values.flag("--json")
         once = values.flag("--once")
         quiet = values.flag("--quiet")
+        results = values.flag("--results")
+        output = values.value("--output")
+        if output != nil, !results { throw UsageError("-o FILE goes with --results") }
+        if let output, ![".html", ".json", ".csv"].contains(where: { output.lowercased().hasSuffix($0) }) {
+            throw UsageError("--results writes FILE.html, FILE.json or FILE.csv, not \(output)")
+        }
+        if results, json || once || values.value("--http") != nil {
+            throw UsageError("--results prints or writes the results once; --json, --once and --http go without it")
+        }
         guard !(json && once) else { throw UsageError("--json streams and --once prints once; choose one") }
         timeout = try values.value("--timeout", "--timeout is a number of seconds") { Double($0).flatMap { $0 > 0 ? $0 : nil } } ?? 10
         http = try values.value("--http", "--http takes [ADDR:]PORT, such as 8080, 0.0.0.0:8080 or [::1]:8080", HTTPAddress.init)
@@ -87,6 +105,7 @@ struct BoardCommand: ChestCommand {
             published = connection
             web.publish(feed.snapshot(connection: connection), events: events)
         }
+        if results { return try writeResults(hunt, &feed, link) }
         // Not on a terminal, the live view has nowhere to draw: print the leaderboard, as nav prints one frame.
         if once || (web == nil && !json && !Terminal.isInteractive) { return try printOnce(hunt, &feed, link) }
         if json || (web != nil && (quiet || !Terminal.isInteractive)) {
@@ -138,9 +157,31 @@ struct BoardCommand: ChestCommand {
         }
     }
 
-    /// Waits for the broker's retained and queued messages to arrive, then prints the leaderboard. When the broker
-    /// cannot be reached, the board as it was last received is printed, and the command fails saying why.
-    private func printOnce(_ hunt: HuntFile, _ feed: inout BoardFeed, _ link: OrganiserLink) throws {
+    /// Gathers what the broker holds, as --once does, then prints the results or writes them to `output`. When
+    /// the broker cannot be reached, the results are made from what the board received before, and it says so.
+    private func writeResults(_ hunt: HuntFile, _ feed: inout BoardFeed, _ link: OrganiserLink) throws {
+        let (note, unreachable) = gather(hunt, &feed, link)
+        let results = BoardResults(feed.snapshot(connection: unreachable == nil ? "connected" : "unreachable"))
+        guard let output else {
+            print(results.text + note.trimmingCharacters(in: .newlines))
+            return
+        }
+        let data: Data = switch output.lowercased().suffix(4) {
+        case "json": results.json
+        case ".csv": Data(results.csv.utf8)
+        default: Data(results.html(timeZone: .current).utf8)
+        }
+        do {
+            try AtomicFile.write(data, to: absolute(output))
+        } catch {
+            throw ChestError("cannot write \(output): \(error.errno)")
+        }
+        printError("chest: wrote the results of \(results.teams.count) teams to \(output)" + note.replacingOccurrences(of: "\n", with: " "))
+    }
+
+    /// Waits for the broker's retained and queued messages to arrive; a note for the reader when they were still
+    /// coming or the broker could not be reached, and why not.
+    private func gather(_ hunt: HuntFile, _ feed: inout BoardFeed, _ link: OrganiserLink) -> (String, (any Error)?) {
         var note = "", unreachable: (any Error)?
         do {
             try link.connect(within: timeout, broker: hunt.broker)
@@ -161,6 +202,13 @@ struct BoardCommand: ChestCommand {
             note = "\n(what the board received before)"
             unreachable = error
         }
+        return (note, unreachable)
+    }
+
+    /// Waits for the broker's retained and queued messages to arrive, then prints the leaderboard. When the broker
+    /// cannot be reached, the board as it was last received is printed, and the command fails saying why.
+    private func printOnce(_ hunt: HuntFile, _ feed: inout BoardFeed, _ link: OrganiserLink) throws {
+        let (note, unreachable) = gather(hunt, &feed, link)
         print(feed.board.leaderboardText() + BoardScreen.ignoredLine(feed.gate) + note)
         if let unreachable { throw unreachable }
     }

@@ -8,6 +8,7 @@ extension BoardFeed {
                       sharePositions: hunt.sharePositions, targets: BoardSnapshot.targets(of: hunt),
                       unlocks: unlocks.map { BoardSnapshot.Logged(at: $0.at, event: $0.event) },
                       refusals: refusals.map { BoardSnapshot.Logged(at: $0.at, event: $0.event) },
-                      ignored: Dictionary(uniqueKeysWithValues: gate.refused.map { ($0.key.rawValue, $0.value) }))
+                      ignored: Dictionary(uniqueKeysWithValues: gate.refused.map { ($0.key.rawValue, $0.value) }),
+                      chosenColours: Dictionary(hunt.teams.compactMap { team in team.colour.map { (team.name, $0) } }) { a, _ in a })
     }
 }

@@ -104,6 +104,7 @@ struct BoardFeed {
             if let signature = envelope.signature { believed.insert(signature) }
             var problem: String?
             var proof = HuntBoard.ProofCheck.missing
+            var envelope = envelope
             if let receipt = envelope.receipt {
                 do {
                     try ReceiptSigner.verify(receipt)
@@ -112,6 +113,8 @@ struct BoardFeed {
                 }
                 if hunt.messages?[receipt.message.rawValue] == nil { reloadHunt() }
                 proof = ReceiptProof.check(receipt, hunt: hunt)
+                // A team signs whatever title it likes; the board shows the one the organiser composed.
+                if let title = hunt.messages?[receipt.message.rawValue]?.title { envelope.receipt?.title = title }
             }
             return (note(board.record(envelope, receiptProblem: problem, proof: proof,
                                       claimedReader: ReaderClaim.claimedReader(envelope), receivedAt: now), at: now), nil)

@@ -26,8 +26,8 @@ extension Composer {
                 return total + (set.hidden == nil ? runs : (runs / cores).rounded(.up)) * set.effectiveCost.secondsPerGuess
             }
             if seconds >= 1 {
-                printError(String(format: "chest: sealing page %d: %d Argon2id runs, about %.0f s", number,
-                                  sets.reduce(0) { $0 + $1.derivations(version: draft.format) }, seconds.rounded(.up)))
+                printError("chest: sealing page \(number): " + Self.sealingWords(runs: sets.reduce(0) { $0 + $1.derivations(version: draft.format) },
+                                                                                seconds: seconds))
             }
             let attached = index < files.count ? files[index] : []
             let (sealedPage, pageKey) = PageSealer.sealed(text: draftPage.text, setA: sets[0], setB: sets[1], id: id, page: number,
@@ -48,6 +48,11 @@ extension Composer {
         }
         try releases?.save()
         return (pages, report)
+    }
+
+    /// "1 Argon2id run, about 2 s", "12 Argon2id runs, about 40 s".
+    static func sealingWords(runs: Int, seconds: Double) -> String {
+        "\(runs) Argon2id run\(runs == 1 ? "" : "s"), about \(Int(seconds.rounded(.up))) s"
     }
 
     static func protectionSentence(_ page: Page, sets: [PageSealer.SetDraft]) -> String {

@@ -44,11 +44,13 @@ struct MapCommand: ChestCommand {
         let contents = try ChestContents(settings: settings, prefixes: ids)
         var drawing = MapDrawing()
         drawing.track = contents.track.points.map(\.coordinate)
+        drawing.times = contents.track.points.map(\.time)
         drawing.circles = contents.targets.map { .init(center: $0.center, radius: $0.radius, label: $0.name, open: $0.open) }
         // Where a page opened: the unlock's own last fix, else the track where the receiver's (or the clock's) time was.
         drawing.marks = contents.openings.compactMap { opening in
             (opening.place ?? contents.position(at: opening.gpsTime ?? opening.at)).map {
-                .init(at: $0, label: "\(opening.message.title) p\(opening.page) opened \(LockReason.clock(opening.at, .current))")
+                .init(at: $0, label: MapDrawing.openingLabel(title: opening.message.title, page: opening.page,
+                                                             time: LockReason.clock(opening.at, .current)))
             }
         }
         if let first = contents.track.points.first, let last = contents.track.points.last {

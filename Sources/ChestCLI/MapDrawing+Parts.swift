@@ -89,7 +89,8 @@ extension MapDrawing {
         if !track.isEmpty {
             let chevron = ##"<path d="M -5 -5 L 4 0 L -5 5 L -2 0 Z" transform="translate(\##(f(x + 10)) \##(f(y)))" fill="\##(arrowColour)"/>"##
             item(##"<path d="M \##(f(x)) \##(f(y)) H \##(f(x + 20))" stroke="\##(trackColour)" stroke-width="4"/>"## + chevron,
-                 "track (chevrons: direction walked)")
+                 pieces.count > 1 ? "track (chevrons: direction walked; broken where no fix came for over 30 s)"
+                                  : "track (chevrons: direction walked)")
             item(Self.startMarker(x + 10, y), "start")
             if track.count > 1 { item(Self.endMarker(x + 10, y), "end") }
         }

@@ -19,6 +19,10 @@ struct MapDrawing {
     }
 
     var track: [Coordinate] = []
+    /// When each point of the track was recorded (empty: one unbroken line). A gap longer than `gap` (a lost fix,
+    /// gpsd gone) breaks the line: nothing is drawn across it, no chevron claims a direction over it.
+    var times: [Date] = []
+    static let gap = 30.0
     /// Said next to the track's ends ("start 09:00", "end 10:12").
     var startLabel = "start"
     var endLabel = "end"
@@ -59,10 +63,10 @@ struct MapDrawing {
             obstacles.append(.init(x: x - 4, y: y - 4, width: 8, height: 8))
         }
         let screen = track.map(projection.point)
-        if screen.count > 1 {
-            let path = screen.map { "\(f($0.x)),\(f($0.y))" }.joined(separator: " ")
+        for piece in pieces.map({ $0.map { screen[$0] } }) where piece.count > 1 {
+            let path = piece.map { "\(f($0.x)),\(f($0.y))" }.joined(separator: " ")
             body.append(##"<polyline points="\##(path)" fill="none" stroke="\##(Self.trackColour)" stroke-width="4" stroke-linejoin="round" stroke-linecap="round"/>"##)
-            body += Self.arrows(along: screen)
+            body += Self.arrows(along: piece)
         }
         if let start = screen.first, let end = screen.last {
             body.append(Self.startMarker(start.x, start.y))
@@ -105,6 +109,26 @@ struct MapDrawing {
             </svg>
 
             """
+    }
+
+    /// The track's runs without a gap, as indices into it.
+    var pieces: [[Int]] {
+        guard !track.isEmpty else { return [] }
+        var pieces: [[Int]] = [[0]]
+        for index in track.indices.dropFirst() {
+            if times.count == track.count, times[index].timeIntervalSince(times[index - 1]) > Self.gap {
+                pieces.append([])
+            }
+            pieces[pieces.count - 1].append(index)
+        }
+        return pieces
+    }
+
+    /// "Old town walk: start at the… p2 opened 09:12": the title is shortened so the page and the time always show.
+    static func openingLabel(title: String, page: Int, time: String) -> String {
+        let facts = " p\(page) opened \(time)"
+        let room = max(labelLength - facts.count, 4)
+        return (title.count > room ? String(title.prefix(room - 1)) + "…" : title) + facts
     }
 
     private static func empty(_ title: String) -> String {

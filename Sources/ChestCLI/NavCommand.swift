@@ -68,8 +68,10 @@ struct NavCommand: ChestCommand {
                     break
                 }
                 guard let event = try? ChestJSON.decoder().decode(ChestEvent.self, from: line), !event.isFix else { continue }
-                // The first line: an unlock's page text stays for chest read.
-                state.add(event: String(printer.text(event, receivedAt: Date()).prefix { $0 != "\n" }))
+                // The first line in the events; an unlock's page text is shown on its own.
+                state.add(event: String(printer.text(event, receivedAt: Date()).prefix { $0 != "\n" }),
+                          repeating: event.repeats)
+                if case let .unlocked(unlock) = event { state.open(title: unlock.title, page: unlock.page, text: unlock.text) }
                 refreshNow = true
             }
             let now = MonotonicClock.now()
@@ -111,5 +113,11 @@ extension ChestEvent {
     /// Fix events come every second; the event list leaves them out.
     var isFix: Bool {
         if case .fix = self { true } else { false }
+    }
+
+    /// The kind of an event that comes again and again while something lasts (the clock off GPS time), whose
+    /// repeats take one line; nil for the others.
+    var repeats: String? {
+        if case .clock = self { "clock" } else { nil }
     }
 }

@@ -15,13 +15,20 @@ enum NavScreen {
     }
 
     static func render(_ state: NavState, columns: Int, rows: Int, now: Date, timeZone: TimeZone = .current) -> [String] {
-        var lines = [bold + fit("chest nav   j/k ↑/↓ pick · a all · q quit", LockReason.clock(now, timeZone), columns) + plain]
-        lines += receiverLines(state)
+        let keys = state.opened == nil ? "chest nav   j/k ↑/↓ pick · a all · q quit" : "chest nav   j/k ↑/↓ pick · a all · o page · q quit"
+        var lines = [bold + fit(keys, LockReason.clock(now, timeZone), columns) + plain]
+        if state.showPage, let opened = state.opened {
+            lines.append(bold + "\u{201C}\(opened.title)\u{201D} page \(opened.page)" + plain + "  (o: back)")
+            lines.append("")
+            lines += wrap(opened.text, columns: columns, indent: "  ")
+            return lines.prefix(rows).map { clip($0, columns) }
+        }
+        lines += receiverLines(state, columns: columns)
         let moving = (state.speed ?? 0) >= NavGoal.movingSpeed
         let heading = moving ? state.heading : nil
         if let goal = state.selected, !state.showAll {
             lines.append("")
-            lines += targetLines(goal, heading: heading)
+            lines += targetLines(goal, heading: heading, columns: columns)
         }
         lines.append("")
         let north = moving ? "ahead is up" : "north is up"
@@ -31,7 +38,12 @@ enum NavScreen {
                 ? "  unknown until chestd answers"
                 : "  nothing to reach: every page is open, or the chest is empty")
         }
-        let goalLines = state.goals.map { goalLine($0, selected: $0.key == state.selected?.key, heading: heading) }
+        // The goals' names give way to what they need: the name column is what the longest need leaves.
+        let need = state.goals.map(\.detail.count).max() ?? 0
+        let nameWidth = min(max(columns - goalPrefix - 1 - need, 8), 40)
+        let goalLines = state.goals.map {
+            goalLine($0, selected: $0.key == state.selected?.key, heading: heading, nameWidth: nameWidth, columns: columns)
+        }
         // Without `a`, messages and events keep a few rows; the list shows a window around the pick.
         let room = state.showAll ? rows - lines.count : max(rows - lines.count - 6, 1)
         lines += window(goalLines, around: state.selectedIndex ?? 0, room: room)
@@ -45,23 +57,38 @@ enum NavScreen {
             return "  " + String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
                 + " \(item.open)/\(item.pages)  \(TerminalText.escaped(item.title))"
         }
+        if let opened = state.opened {
+            lines.append(bold + "Opened" + plain + "  \u{201C}\(opened.title)\u{201D} page \(opened.page)  (o: the whole page)")
+            let text = wrap(opened.text, columns: columns, indent: "  ")
+            let room = max(min(3, rows - lines.count - 3), 1)
+            lines += text.prefix(room)
+            if text.count > room { lines[lines.count - 1] = clip(lines[lines.count - 1], max(columns - 2, 1)) + " …" }
+        }
         lines.append(bold + "Events" + plain)
         lines += state.events.suffix(max(rows - lines.count, 0)).reversed().map { "  " + $0 }
         return lines.prefix(rows).map { clip($0, columns) }
     }
 
-    /// The headline in colour, why, and the fix's detail; the position and motion under it.
-    private static func receiverLines(_ state: NavState) -> [String] {
+    /// The headline in colour, why, and the fix's detail; the position and motion under it. Nothing is cut: what
+    /// does not fit the width goes on to the next line.
+    private static func receiverLines(_ state: NavState, columns: Int) -> [String] {
         let receiver = state.receiver
         let colour = switch receiver.level {
         case .fix: green
         case .waiting: yellow
         case .lost: red
         }
-        var lines = [colour + " \(receiver.headline) " + plain + (receiver.reason.map { "  " + $0 } ?? "")]
+        let head = " \(receiver.headline) "
+        var lines: [String]
+        if let reason = receiver.reason, head.count + 2 + reason.count > columns {
+            lines = [colour + head + plain] + wrap(reason, columns: columns, indent: "  ")
+        } else {
+            lines = [colour + head + plain + (receiver.reason.map { "  " + $0 } ?? "")]
+        }
         if !receiver.details.isEmpty {
-            let text = "  " + receiver.details.joined(separator: " · ")
-            lines.append(receiver.detailsAreOld ? dim + text + plain : text)
+            for text in wrap(receiver.details.joined(separator: " · "), columns: columns, indent: "  ") {
+                lines.append(receiver.detailsAreOld ? dim + text + plain : text)
+            }
         }
         if let position = state.lastPosition {
             var text = String(format: "  %.5f %@  %.5f %@", abs(position.latitude), position.latitude < 0 ? "S" : "N",
@@ -76,10 +103,15 @@ enum NavScreen {
         return lines
     }
 
-    /// The picked goal, large: its name, and for a place the arrow, distance, bearing and arrival.
-    private static func targetLines(_ goal: NavGoal, heading: Double?) -> [String] {
+    /// The picked goal, large: its name, and for a place the arrow, distance, bearing and arrival. A long name is
+    /// shortened before its kind.
+    private static func targetLines(_ goal: NavGoal, heading: Double?, columns: Int) -> [String] {
+        let kind = "  (\(goal.kind.rawValue))"
+        let room = max(columns - 2 - kind.count, 8)
         let owner = goal.name == goal.owner ? "" : "  " + goal.owner
-        var lines = [bold + "▶ \(goal.name)" + plain + "  (\(goal.kind.rawValue))" + owner]
+        let name = shortened(goal.name, to: room)
+        let rest = shortened(owner, to: max(room - name.count, 0))
+        var lines = [bold + "▶ \(name)" + plain + kind + rest]
         var second = "    "
         if let bearing = goal.bearing {
             second += arrow(bearing, heading: heading) + "  "
@@ -89,12 +121,19 @@ enum NavScreen {
         return lines
     }
 
-    /// One line of the goal list: the pick's marker, an arrow for a place, the kind, the goal, and what it needs.
-    private static func goalLine(_ goal: NavGoal, selected: Bool, heading: Double?) -> String {
+    /// The width of a goal line before its name: marker, arrow, kind.
+    static let goalPrefix = 16
+
+    /// One line of the goal list: the pick's marker, an arrow for a place, the kind, the goal (shortened to
+    /// `nameWidth`), and what it needs.
+    private static func goalLine(_ goal: NavGoal, selected: Bool, heading: Double?, nameWidth: Int, columns: Int) -> String {
         let marker = selected ? "▶" : " "
         let pointer = goal.bearing.map { Self.arrow($0, heading: heading) } ?? "·"
         let name = goal.kind == .place && goal.name != goal.owner ? "\(goal.name) · \(goal.owner)" : goal.owner
-        let line = "\(marker) \(pointer) \(Output.pad(goal.kind.rawValue, 11)) \(Output.pad(name, 26)) \(goal.detail)"
+        let kind = Output.pad(goal.kind.rawValue, 11)
+        // A need longer than the others takes from this line's name too.
+        let width = max(min(nameWidth, columns - 4 - kind.count - 2 - goal.detail.count), 3)
+        let line = "\(marker) \(pointer) \(kind) \(Output.pad(shortened(name, to: width), width)) \(goal.detail)"
         return goal.stale ? dim + line + plain : (selected ? bold + line + plain : line)
     }
 
@@ -104,6 +143,37 @@ enum NavScreen {
         let shown = max(room - 1, 1)
         let start = min(max(index - shown / 2, 0), lines.count - shown)
         return Array(lines[start..<(start + shown)]) + ["  … \(lines.count - shown) more (a: all)"]
+    }
+
+    /// `text` cut to `width` characters, with "…" when it was longer.
+    static func shortened(_ text: String, to width: Int) -> String {
+        guard text.count > width else { return text }
+        guard width > 1 else { return String(text.prefix(max(width, 0))) }
+        return String(text.prefix(width - 1)) + "…"
+    }
+
+    /// `text` in lines of at most `columns`, each after `indent`, broken at spaces (a word longer than a line is cut
+    /// where the line ends).
+    static func wrap(_ text: String, columns: Int, indent: String) -> [String] {
+        let width = max(columns - indent.count, 8)
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
+                var word = Substring(word)
+                if !line.isEmpty, line.count + 1 + word.count > width {
+                    lines.append(indent + line)
+                    line = ""
+                }
+                while word.count > width {
+                    lines.append(indent + word.prefix(width))
+                    word = word.dropFirst(width)
+                }
+                line += line.isEmpty ? String(word) : " " + word
+            }
+            lines.append(indent + line)
+        }
+        return lines
     }
 
     private static func fit(_ left: String, _ right: String, _ columns: Int) -> String {

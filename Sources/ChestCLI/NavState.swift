@@ -23,6 +23,11 @@ struct NavState {
     var showAll = false
     var progress: [Progress] = []
     var events: [String] = []
+    /// The page opened last, its text shown under the messages; `o` shows it on the whole screen.
+    var opened: Opened?
+    var showPage = false
+    /// The kind of the last event and how many of that kind came in a row, when it is one that repeats.
+    private var repeating: (kind: String, count: Int)?
     /// Metres per second and degrees from north, from the last two distinct fixes while the fix is current.
     var speed: Double?
     var heading: Double?
@@ -67,9 +72,29 @@ struct NavState {
         for index in goals.indices where goals[index].metres != nil { goals[index].stale = true }
     }
 
-    mutating func add(event: String) {
+    /// A page as it opened: its message's title, its number and its text (escaped for the terminal).
+    struct Opened: Equatable {
+        var title: String
+        var page: Int
+        var text: String
+    }
+
+    /// Adds an event line. Events of a `repeating` kind (clock warnings, twice a second in a fast replay) that come
+    /// in a row take one line, the latest with how many there were, so they never push out an unlock.
+    mutating func add(event: String, repeating kind: String? = nil) {
+        if let kind, let last = repeating, last.kind == kind, !events.isEmpty {
+            repeating = (kind, last.count + 1)
+            events[events.count - 1] = event + "  (\(last.count + 1) in a row)"
+            return
+        }
+        repeating = kind.map { ($0, 1) }
         events.append(event)
         if events.count > Self.eventsKept { events.removeFirst(events.count - Self.eventsKept) }
+    }
+
+    /// A page opened: its text is shown from now on.
+    mutating func open(title: String, page: Int, text: String) {
+        opened = Opened(title: TerminalText.escaped(title), page: page, text: TerminalText.escaped(text, keepingNewlines: true))
     }
 
     /// The goal picked: the one selected, or the first (the nearest place) when none is or it was reached.
@@ -95,6 +120,7 @@ struct NavState {
         case .down: move(1)
         case .up: move(-1)
         case .all: showAll.toggle()
+        case .page: showPage = opened != nil && !showPage
         case .quit: return true
         }
         return false
@@ -120,10 +146,10 @@ struct NavState {
 
 /// A key nav understands.
 enum NavKey: Equatable {
-    case up, down, all, quit
+    case up, down, all, page, quit
 
     /// The keys in what the terminal sent: j/k and the arrow keys (ESC [ A/B, or ESC O A/B in application mode),
-    /// a, and q or Ctrl-C; anything else is ignored.
+    /// a, o (the opened page on the whole screen), and q or Ctrl-C; anything else is ignored.
     static func parse(_ bytes: [UInt8]) -> [NavKey] {
         var keys: [NavKey] = []
         var index = 0
@@ -142,6 +168,7 @@ enum NavKey: Equatable {
             case UInt8(ascii: "j"): keys.append(.down)
             case UInt8(ascii: "k"): keys.append(.up)
             case UInt8(ascii: "a"), UInt8(ascii: "A"): keys.append(.all)
+            case UInt8(ascii: "o"), UInt8(ascii: "O"): keys.append(.page)
             case UInt8(ascii: "q"), UInt8(ascii: "Q"), 3: keys.append(.quit)
             default: break
             }

@@ -51,13 +51,21 @@ enum Output {
                     lines.append("  \(index == 0 ? "" : "or ")set \(set.set.rawValue):")
                     for lock in set.locks {
                         let mark = lock.holds ? "✓" : "✗"
-                        let reason = lock.reason.map { ": " + $0.text(timeZone: timeZone, now: Date()) } ?? ""
-                        lines.append("    \(mark) \(lock.type.rawValue) \(lock.condition)\(reason)")
+                        lines.append("    \(mark) " + lockLine(lock, timeZone: timeZone))
                     }
                 }
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// A lock as `read` words it: its type, the organiser's name for its place, what it asks and why it does not
+    /// hold yet. A chain says its page once: the reason names it by its message's title.
+    static func lockLine(_ lock: LockReport, timeZone: TimeZone) -> String {
+        let reason = lock.reason.map { $0.text(timeZone: timeZone, now: Date()) }
+        if lock.type == .after { return reason ?? lock.condition }
+        let label = lock.target?.label.map { " \u{201C}\(TerminalText.escaped($0))\u{201D}," } ?? ""
+        return "\(lock.type.rawValue)\(label) \(lock.condition)" + (reason.map { ": " + $0 } ?? "")
     }
 
     /// One line a file a page carries: "attached: oak.jpg · image/jpeg · 120.4 KB"; names are the sender's, so

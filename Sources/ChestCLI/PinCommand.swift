@@ -23,6 +23,10 @@ struct PinCommand: ChestCommand {
     init(_ values: ParsedValues) throws(UsageError) {
         id = values.positional("ID")[0]
         pin = values.positional("PIN")[0]
+        // A PIN that no lock can have is a mistake in the command, as compose treats it, not a wrong attempt.
+        guard PINAttempts.isWellFormed(pin, maximumDigits: PINAttempts.maximumSealedDigits) else {
+            throw UsageError("a PIN is 4 to \(PINAttempts.maximumSealedDigits) digits, such as 4821")
+        }
         page = try values.value("--page", "--page wants a page number from 1 to \(Message.maximumPages)") { text in
             Int(text).flatMap { (1...Message.maximumPages).contains($0) ? $0 : nil }
         }

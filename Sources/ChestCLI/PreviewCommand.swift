@@ -52,12 +52,47 @@ struct PreviewCommand: ChestCommand {
                     }
                 }
                 let version = item.file.map(\.version) ?? (rehearsal.fromQuest ? MessageFile.version : 1)
-                lines.append(version >= 2 ? "  text (sealed in the file until the page opens; format \(version)):"
-                                        : "  text (stored in the clear in the file; the reader sees it once the page opens):")
+                let protection = item.file.map { $0.pages[index].protection } ?? textProtection(page, version: version)
+                lines.append(protection == .unsealed ? "  text (stored in the clear in the file; the reader sees it once the page opens):"
+                                                     : "  text (\(Output.protection(protection)); format \(version)):")
                 lines += page.text.split(separator: "\n", omittingEmptySubsequences: false).map { "  │ " + $0 }
+                lines += attachmentLines(draft: page, file: item.file?.pages[index])
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// How a quest page's text will be kept, in the words compose uses: sealed when every set holds a secret (a
+    /// PIN, a sealed place, a release), guarded when some set holds none, or the page has no lock.
+    static func textProtection(_ page: QuestDraft.Page, version: Int) -> Protection {
+        guard version >= 2 else { return .unsealed }
+        let sets = [page.setA, page.setB].filter { !$0.isEmpty }
+        let sealed = !sets.isEmpty && sets.allSatisfy { set in
+            set.contains { spec in
+                switch spec {
+                case .visible: false
+                case .pin, .locationHere: true
+                case .lock(.location), .lock(.pin): version >= 2
+                case .lock(.sealedLocation), .lock(.sealedPIN), .lock(.release): true
+                default: spec.kind == .release
+                }
+            }
+        }
+        return sealed ? .sealed : .guarded
+    }
+
+    /// The files a page carries: from a quest, each by name, type and size; in a file, their names are sealed with
+    /// the page, so only how many bytes.
+    static func attachmentLines(draft: QuestDraft.Page, file: Page?) -> [String] {
+        if let sealed = file?.attachments {
+            return ["  attached: files of \(Attachment.sizeText(sealed.size)) in all (their names open with the page)"]
+        }
+        return draft.attachments.map { path in
+            let name = (path as NSString).lastPathComponent
+            guard let data = FileManager.default.contents(atPath: path) else { return "  attached: \(TerminalText.escaped(name))" }
+            return "  " + TerminalText.escaped(Output.attachmentLines([Attachment(name: name, type: Attachment.mediaType(of: data),
+                                                                                  size: data.count)])[0])
+        }
     }
 
     /// What `chest read` will say the lock asks for.

@@ -48,7 +48,7 @@ struct QuestFile {
         do {
             text = try String(decoding: Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
         } catch {
-            throw ChestError("cannot read the quest \(path): \((error as NSError).localizedDescription)")
+            throw ChestError("cannot read the quest \(path): \(Self.whyUnreadable(path))")
         }
         do {
             quest = try parser.parse(text)
@@ -56,6 +56,18 @@ struct QuestFile {
             // One "chest: FILE:LINE: FIELD: …" line a mistake.
             throw ChestError(error.lines(prefix: "\(path):").joined(separator: "\nchest: "))
         }
+    }
+
+    /// Why a file could not be read, in words (Foundation's own error says only "The operation could not be
+    /// completed").
+    static func whyUnreadable(_ path: String) -> String {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return "there is no such file; check the path"
+        }
+        if isDirectory.boolValue { return "it is a directory, not a file" }
+        if !FileManager.default.isReadableFile(atPath: path) { return "permission denied" }
+        return "it could not be read"
     }
 
     /// A GPX file; a fault names the file and its line.

@@ -50,7 +50,7 @@ struct SimulateCommand: ChestCommand {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: track))
         } catch {
-            throw ChestError("cannot read the track \(track)")
+            throw ChestError("cannot read the track \(track): \(QuestFile.whyUnreadable(track))")
         }
         let points: Track
         do {

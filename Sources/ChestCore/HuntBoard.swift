@@ -230,7 +230,8 @@ public struct HuntBoard: Codable, Sendable {
         for (index, team) in leaderboard().enumerated() {
             let unproven = team.pages.count { !$0.proven }
             let refusals = team.refusals.sorted { $0.key < $1.key }.map { "\($0.value)×\($0.key)" }.joined(separator: ",")
-            rows.append(["\(index + 1)", TerminalText.escaped(team.name),
+            // No rank until something is credited: a team with nothing is not "1st".
+            rows.append([team.pages.isEmpty ? "-" : "\(index + 1)", TerminalText.escaped(team.name),
                          "\(team.pages.count)", "\(unproven)",
                          team.reachedCount.map(ISO8601.string) ?? "-", team.claimedCount.map(ISO8601.string) ?? "-",
                          team.trust?.rawValue ?? "-", team.online.map { $0 ? "yes" : "no" } ?? "-",

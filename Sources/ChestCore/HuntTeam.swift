@@ -8,12 +8,15 @@ public struct HuntTeam: Codable, Hashable, Sendable {
     public var publicKey: String
     /// Ed25519 secret key (64 bytes), base64: in the organiser's file and the team's join file only.
     public var secretKey: String?
+    /// The team's colour on the board, as the organiser set it (`hunt team add --colour`): a colour name or `#rrggbb`.
+    public var colour: String?
 
-    public init(name: String, password: String, publicKey: String, secretKey: String?) {
+    public init(name: String, password: String, publicKey: String, secretKey: String?, colour: String? = nil) {
         self.name = name
         self.password = password
         self.publicKey = publicKey
         self.secretKey = secretKey
+        self.colour = colour
     }
 
     /// Names that are not a safe topic level are refused, and so are "release" (it would make

@@ -34,7 +34,7 @@ public enum TerminalText {
     /// U+200E, U+200F, U+061C), zero-width spaces and joiners' relatives, the BOM, the soft hyphen. Kept: U+200C and
     /// U+200D (zero-width non-joiner and joiner, which Persian, Indic scripts and emoji sequences need) and the tag
     /// characters (U+E0020–U+E007F, which spell subdivision flags).
-    static func isFormat(_ scalar: Unicode.Scalar) -> Bool {
+    public static func isFormat(_ scalar: Unicode.Scalar) -> Bool {
         guard scalar.properties.generalCategory == .format else { return false }
         return scalar.value != 0x200C && scalar.value != 0x200D && !(0xE0020...0xE007F).contains(scalar.value)
     }

@@ -16,24 +16,37 @@ public enum BoardJSON {
     }
 
     struct Row: Encodable {
-        var rank: Int
+        /// Absent until the team has a page credited.
+        var rank: Int?
         var team: String
+        var colour: String?
         var pages: Int
         var guarded: Int
         /// When the board heard of the team's last credited page: what the ranking goes by.
         var reachedAt: Date?
         var claimedOpenedAt: Date?
+        /// The trust the team claims now (its latest status or receipt).
         var trust: FixTrust.Level?
+        /// The worst and the best trust its credited pages were opened with.
+        var openedWith: OpenedWith?
         var online: Bool?
         var lastHeard: Date?
         var refused: [String: Int]
         var position: Coordinate?
     }
 
+    struct OpenedWith: Encodable {
+        var worst: FixTrust.Level
+        var best: FixTrust.Level
+    }
+
     public static func data(_ snapshot: BoardSnapshot) -> Data {
+        let colours = TeamColours.assign(teams: snapshot.board.teams.map(\.name), chosen: snapshot.chosenColours)
         let teams = snapshot.board.leaderboard().enumerated().map { index, team in
-            Row(rank: index + 1, team: team.name, pages: team.pages.count, guarded: team.pages.count { !$0.proven },
-                reachedAt: team.reachedCount, claimedOpenedAt: team.claimedCount, trust: team.trust, online: team.online,
+            let trusts = team.pages.map(\.trust)
+            return Row(rank: team.pages.isEmpty ? nil : index + 1, team: team.name, colour: colours[team.name], pages: team.pages.count, guarded: team.pages.count { !$0.proven },
+                reachedAt: team.reachedCount, claimedOpenedAt: team.claimedCount, trust: team.trust,
+                openedWith: trusts.max().map { OpenedWith(worst: $0, best: trusts.min()!) }, online: team.online,
                 lastHeard: team.lastHeard, refused: team.refusals, position: snapshot.sharePositions ? team.trail.last : nil)
         }
         let document = Document(hunt: snapshot.huntName, broker: snapshot.broker, connection: snapshot.connection,

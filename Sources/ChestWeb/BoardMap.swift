@@ -11,13 +11,18 @@ struct BoardMap {
 
     let snapshot: BoardSnapshot
     let colours: [String: String]
+    /// The results' map: whole trails, and a diamond where each credited page opened.
+    var results = false
 
     var svg: String {
+        let limit = results ? Int.max : Self.trailLimit
         let trails = snapshot.sharePositions
-            ? snapshot.board.teams.map { ($0.name, Array($0.trail.suffix(Self.trailLimit))) }.filter { !$0.1.isEmpty } : []
-        let points = snapshot.targets.flatMap { target in
+            ? snapshot.board.teams.map { ($0.name, Array($0.trail.suffix(limit))) }.filter { !$0.1.isEmpty } : []
+        let corners = snapshot.targets.flatMap { target in
             [0.0, 90, 180, 270].map { target.center.offset(metres: target.radius, bearing: $0) }
-        } + trails.flatMap(\.1)
+        }
+        let area = Self.area(targets: corners, positions: trails.flatMap(\.1))
+        let points = corners + trails.flatMap(\.1).filter(area.contains)
         guard let origin = points.first else { return Self.empty(snapshot.sharePositions) }
         let projection = Projection(points: points, origin: origin)
         func f(_ value: Double) -> String { String(Int(value.rounded())) }
@@ -27,18 +32,80 @@ struct BoardMap {
             body.append(#"<circle class="target" cx="\#(f(x))" cy="\#(f(y))" r="\#(f(max(target.radius * projection.scale, 4)))"/>"#)
             body.append(#"<text class="label" x="\#(f(x + 8))" y="\#(f(y - 8))">\#(HTML.escaped(target.label ?? "\(target.title) p\(target.page)"))</text>"#)
         }
+        var far: [String] = []
         for (team, trail) in trails {
-            let colour = colours[team] ?? "currentColor"
-            if trail.count > 1 {
-                let line = trail.map { let (x, y) = projection.xy($0); return "\(f(x)),\(f(y))" }.joined(separator: " ")
+            let colour = HTML.escaped(colours[team] ?? "currentColor")
+            // A claimed position far from the hunt's area breaks the trail and is named, not drawn: one team's claim
+            // must not shrink everyone else's map to a dot.
+            for piece in Self.pieces(trail, within: area) where piece.count > 1 {
+                let line = piece.map { let (x, y) = projection.xy($0); return "\(f(x)),\(f(y))" }.joined(separator: " ")
                 body.append(#"<polyline class="trail" points="\#(line)" stroke="\#(colour)"/>"#)
             }
-            let (x, y) = projection.xy(trail[trail.count - 1])
+            if results, let team = snapshot.board.teams.first(where: { $0.name == team }) {
+                for page in team.pages {
+                    guard let spot = page.positions.last, area.contains(spot) else { continue }
+                    let (x, y) = projection.xy(spot)
+                    body.append(#"<path class="opened" d="M \#(f(x)) \#(f(y - 8)) L \#(f(x + 8)) \#(f(y)) L \#(f(x)) \#(f(y + 8)) L \#(f(x - 8)) \#(f(y)) Z" fill="\#(colour)"><title>\#(HTML.escaped("\(team.name): \(page.title) p\(page.page)"))</title></path>"#)
+                }
+            }
+            let last = trail[trail.count - 1]
+            guard area.contains(last) else {
+                far.append("\(team) \(Self.distance(last.distance(to: area.center))) away")
+                continue
+            }
+            let (x, y) = projection.xy(last)
             body.append(#"<circle class="team" cx="\#(f(x))" cy="\#(f(y))" r="9" fill="\#(colour)"/>"#)
             body.append(#"<text class="label team" x="\#(f(x + 12))" y="\#(f(y + 6))">\#(HTML.escaped(team))</text>"#)
         }
+        if !far.isEmpty {
+            body.append(#"<text class="label far" x="16" y="30">Off the map: \#(HTML.escaped(far.joined(separator: ", ")))</text>"#)
+        }
         body += scaleBar(projection.scale)
         return Self.frame(body.joined(separator: "\n"))
+    }
+
+    /// The part of the world the map shows: around the targets (or, without any, around the middle of the positions),
+    /// reaching as far again as they spread, and at least `reach` metres.
+    struct Area {
+        var center: Coordinate
+        var radius: Double
+
+        func contains(_ point: Coordinate) -> Bool { point.distance(to: center) <= radius }
+    }
+
+    static let reach = 2_000.0
+
+    static func area(targets: [Coordinate], positions: [Coordinate]) -> Area {
+        let anchor = targets.isEmpty ? positions : targets
+        guard !anchor.isEmpty else { return Area(center: Coordinate(latitude: 0, longitude: 0), radius: 0) }
+        let center: Coordinate
+        if targets.isEmpty {
+            // The median, which a few far claims cannot drag.
+            let latitudes = anchor.map(\.latitude).sorted(), longitudes = anchor.map(\.longitude).sorted()
+            center = Coordinate(latitude: latitudes[latitudes.count / 2], longitude: longitudes[longitudes.count / 2])
+        } else {
+            center = Coordinate(latitude: anchor.map(\.latitude).reduce(0, +) / Double(anchor.count),
+                                longitude: anchor.map(\.longitude).reduce(0, +) / Double(anchor.count))
+        }
+        let spread = targets.map { $0.distance(to: center) }.max() ?? 0
+        return Area(center: center, radius: max(reach, 2 * spread))
+    }
+
+    /// The runs of a trail inside the area.
+    static func pieces(_ trail: [Coordinate], within area: Area) -> [[Coordinate]] {
+        var pieces: [[Coordinate]] = [[]]
+        for point in trail {
+            if area.contains(point) {
+                pieces[pieces.count - 1].append(point)
+            } else if !pieces[pieces.count - 1].isEmpty {
+                pieces.append([])
+            }
+        }
+        return pieces
+    }
+
+    static func distance(_ metres: Double) -> String {
+        metres >= 10_000 ? "\(Int((metres / 1000).rounded())) km" : metres >= 1000 ? String(format: "%.1f km", metres / 1000) : "\(Int(metres)) m"
     }
 
     /// A bar of a round length (1, 2 or 5 times a power of ten metres) about a fifth of the width.

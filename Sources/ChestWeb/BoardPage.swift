@@ -2,19 +2,21 @@ import ChestCore
 import Foundation
 
 /// The page at `/`, as pure functions of a snapshot: the document, and its parts by element ID, which the event
-/// stream sends again when they change (docs/HUNTS.md "The board in a browser").
+/// stream sends again when they change (docs/HUNTS.md "The board in a browser"). Made for a projector: the page never
+/// scrolls; its script (`BoardAssets.javascript`) scales or pages the leaderboard and keeps as many one-line entries
+/// of the lists as fit.
 public enum BoardPage {
     /// The IDs of the parts the page is made of, in the order they are sent.
     public static let sectionIDs = ["summary", "leaderboard", "map", "latest", "refused"]
 
     /// Each part's inner HTML by element ID.
     public static func sections(_ snapshot: BoardSnapshot, timeZone: TimeZone) -> [String: String] {
-        let colours = Dictionary(snapshot.board.teams.enumerated().map { ($1.name, HTML.colour(teamIndex: $0)) }) { a, _ in a }
+        let colours = TeamColours.assign(teams: snapshot.board.teams.map(\.name), chosen: snapshot.chosenColours)
         return [
             "summary": summary(snapshot),
             "leaderboard": leaderboard(snapshot, colours: colours, timeZone: timeZone),
             "map": BoardMap(snapshot: snapshot, colours: colours).svg,
-            "latest": latest(snapshot.unlocks, timeZone: timeZone),
+            "latest": latest(snapshot.unlocks, colours: colours, timeZone: timeZone),
             "refused": refused(snapshot, timeZone: timeZone),
         ]
     }
@@ -36,13 +38,11 @@ public enum BoardPage {
             <body>
             <header id="summary">\(part("summary"))</header>
             <main>
-            <section class="ranks"><h2>Leaderboard</h2><div id="leaderboard">\(part("leaderboard"))</div></section>
+            <section class="ranks"><h2>Leaderboard <span id="paging"></span></h2><div class="fill" id="leaderboard">\(part("leaderboard"))</div></section>
             <aside>
-            <section><h2>Map</h2><div id="map">\(part("map"))</div></section>
-            <div class="feeds">
-            <section><h2>Latest</h2><div id="latest">\(part("latest"))</div></section>
-            <section><h2>Refused</h2><div id="refused">\(part("refused"))</div></section>
-            </div>
+            <section class="map"><h2>Map</h2><div class="fill" id="map">\(part("map"))</div></section>
+            <section><h2>Latest</h2><div class="fill" id="latest">\(part("latest"))</div></section>
+            <section><h2>Refused</h2><div class="fill" id="refused">\(part("refused"))</div></section>
             </aside>
             </main>
             </body>
@@ -51,8 +51,8 @@ public enum BoardPage {
             """
     }
 
-    /// Lines of the latest events and of the refusals: what fits under the map at 1920×1080.
-    static let listed = 8
+    /// Entries of the latest events and of the refusals sent to the page; its script shows as many as fit.
+    static let listed = 30
 
     static func summary(_ snapshot: BoardSnapshot) -> String {
         let teams = snapshot.board.teams
@@ -60,48 +60,83 @@ public enum BoardPage {
         let online = teams.count { $0.online == true }
         let state = snapshot.connection == "connected" ? "ok" : "warn"
         return """
-            <h1>\(HTML.escaped(snapshot.huntName))</h1>\
+            <h1>\(HTML.isolated(snapshot.huntName))</h1>\
             <p class="facts"><span>\(teams.count) teams, \(online) online</span> <span>\(pages) pages credited</span> \
-            <span class="link \(state)" id="link">\(HTML.escaped(snapshot.broker)): \(HTML.escaped(snapshot.connection))</span></p>
+            <span class="link \(state)" id="link">\(HTML.escaped(snapshot.broker)): \(HTML.escaped(snapshot.connection))</span> \
+            <span><a href="/results">results</a></span></p>
             """
     }
 
+    /// One row a team, ranked only once it has a page credited. The score column holds pages credited; when the
+    /// hunt has points (issue 31), points take that column and pages move beside them.
     static func leaderboard(_ snapshot: BoardSnapshot, colours: [String: String], timeZone: TimeZone) -> String {
         var rows: [String] = []
         for (index, team) in snapshot.board.leaderboard().enumerated() {
+            let ranked = !team.pages.isEmpty
             let guarded = team.pages.count { !$0.proven }
             let reached = team.reachedCount.map { time($0, timeZone) } ?? "\u{2014}"
-            let online = switch team.online {
-            case true?: #"<td class="on">online</td>"#
-            case false?: #"<td class="off">offline</td>"#
-            case nil: #"<td class="never" title="no status heard yet">\#u{2014}</td>"#
+            let now = switch team.online {
+            case true?: #"<span class="on">online</span>"#
+            case false?: #"<span class="off">offline</span>"#
+            case nil: #"<span class="never">not heard</span>"#
             }
+            let claim = team.trust.map { ", " + trust($0) } ?? ""
             let refusals = team.refusals.values.reduce(0, +)
             let reasons = team.refusals.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
             let name = HTML.escaped(team.name)
+            let openedWith = openedWith(team)
+            let guardedNote = guarded > 0 ? #", <span class="warn">\#(guarded) guarded</span>"# : ""
+            let openedTitle = HTML.escaped(openedWithWords(team) + (guarded > 0 ? ", \(guarded) guarded (proves only the file was held)" : ""))
             rows.append("""
-                <tr data-team="\(name)" data-pages="\(team.pages.count)"><td class="rank">\(index + 1)</td>\
-                <td class="team">\(dot(colours[team.name]))\(name)</td>\
-                <td class="num">\(team.pages.count)\(guarded > 0 ? #"<small> (\#(guarded) guarded)</small>"# : "")</td>\
-                <td>\(reached)</td><td>\(team.trust.map { HTML.escaped($0.rawValue) } ?? "\u{2014}")</td>\(online)\
+                <tr data-team="\(name)" data-pages="\(team.pages.count)">\
+                <td class="rank">\(ranked ? "\(index + 1)" : "")</td>\
+                <td class="team" title="\(name)">\(dot(colours[team.name]))\(name)</td>\
+                <td class="score" data-score="pages">\(team.pages.count)</td>\
+                <td>\(reached)</td><td class="trust" title="\(openedTitle)">\(openedWith)\(guardedNote)</td>\
+                <td class="now">\(now)\(claim)</td>\
                 <td class="num\(refusals > 0 ? " bad" : "")" title="\(HTML.escaped(reasons))">\(refusals)</td></tr>
                 """)
         }
         return """
-            <table><thead><tr><th>#</th><th>Team</th><th>Pages</th><th>Reached</th><th>Trust (claimed)</th>\
-            <th>Online</th><th>Refused</th></tr></thead><tbody>
+            <table><colgroup><col class="c-rank"><col class="c-team"><col class="c-score"><col class="c-reached">\
+            <col class="c-trust"><col class="c-now"><col class="c-refused"></colgroup>\
+            <thead><tr><th>#</th><th>Team</th><th class="score">Pages</th><th>Reached</th>\
+            <th title="the trust each credited page was opened with, worst to best">Opened with</th>\
+            <th title="the team's latest status and the trust it claims now">Says now</th><th class="num">Refused</th></tr></thead><tbody>
             \(rows.joined(separator: "\n"))
             </tbody></table>
             """
     }
 
-    static func latest(_ unlocks: [BoardSnapshot.Logged], timeZone: TimeZone) -> String {
+    /// The trust the team's credited pages were opened with: the worst and the best, or one when they agree.
+    static func openedWith(_ team: HuntBoard.Team) -> String {
+        guard let worst = team.pages.map(\.trust).max(), let best = team.pages.map(\.trust).min() else { return "\u{2014}" }
+        return worst == best ? trust(worst) : "\(trust(worst))\u{2013}\(trust(best))"
+    }
+
+    static func openedWithWords(_ team: HuntBoard.Team) -> String {
+        guard let worst = team.pages.map(\.trust).max(), let best = team.pages.map(\.trust).min() else { return "no page credited" }
+        return worst == best ? "every page opened with \(worst.rawValue) fixes" : "pages opened with fixes from \(worst.rawValue) (worst) to \(best.rawValue) (best)"
+    }
+
+    static func trust(_ level: FixTrust.Level) -> String {
+        let tone = switch level {
+        case .hardware: "on"
+        case .unverified: "warn"
+        case .simulated, .suspect: "bad"
+        }
+        return #"<span class="\#(tone)">\#(level.rawValue)</span>"#
+    }
+
+    static func latest(_ unlocks: [BoardSnapshot.Logged], colours: [String: String], timeZone: TimeZone) -> String {
         let items = unlocks.suffix(listed).reversed().compactMap { logged -> String? in
             guard case let .unlock(team, _, title, page, openedAt, trust, _, proof, reachedAt) = logged.event else { return nil }
             let reached = reachedAt.map { ", place reached \(Wording.reached($0, before: openedAt, in: timeZone))" } ?? ""
+            let line = "\(team) opened \u{201C}\(title)\u{201D} page \(page), \(proof), claimed trust \(trust.rawValue)\(reached)"
             return """
-                <li>\(time(logged.at, timeZone)) <b>\(HTML.escaped(team))</b> opened \u{201C}\(HTML.escaped(title))\u{201D} \
-                page \(page) <small>\(HTML.escaped(proof)), trust \(HTML.escaped(trust.rawValue))\(reached) (claimed)</small></li>
+                <li title="\(HTML.escaped(line))">\(time(logged.at, timeZone)) \(dot(colours[team]))<b>\(HTML.escaped(team))</b> \
+                opened \u{201C}\(HTML.isolated(title))\u{201D} page \(page) <small>\(HTML.escaped(proof)), \
+                claimed \(HTML.escaped(trust.rawValue))\(HTML.escaped(reached))</small></li>
                 """
         }
         return items.isEmpty ? #"<p class="none">No page credited yet.</p>"# : "<ol>\(items.joined())</ol>"
@@ -110,15 +145,16 @@ public enum BoardPage {
     static func refused(_ snapshot: BoardSnapshot, timeZone: TimeZone) -> String {
         let items = snapshot.refusals.suffix(listed).reversed().compactMap { logged -> String? in
             guard case let .refused(reason, team, why) = logged.event else { return nil }
+            let line = "\(reason)\(team.map { " from \($0)" } ?? ""): \(why)"
             return """
-                <li>\(time(logged.at, timeZone)) <b class="bad">\(HTML.escaped(reason))</b>\
-                \(team.map { " from <b>\(HTML.escaped($0))</b>" } ?? ""): \(HTML.escaped(why))</li>
+                <li title="\(HTML.escaped(line))">\(time(logged.at, timeZone)) <b class="bad">\(HTML.escaped(reason))</b>\
+                \(team.map { " from <b>\(HTML.escaped($0))</b>" } ?? ""): \(HTML.isolated(why))</li>
                 """
         }
         let counts = snapshot.ignored.filter { $0.value > 0 }.sorted { $0.key < $1.key }
         let ignored = counts.isEmpty ? "" : "<p class=\"facts\">Ignored by the gate: "
             + counts.map { "\($0.value) \(HTML.escaped($0.key))" }.joined(separator: ", ") + "</p>"
-        return (items.isEmpty ? #"<p class="none">Nothing refused.</p>"# : "<ol>\(items.joined())</ol>") + ignored
+        return ignored + (items.isEmpty ? #"<p class="none">Nothing refused.</p>"# : "<ol>\(items.joined())</ol>")
     }
 
     /// A time as the board heard it, in the board's zone, with the instant for machines.
@@ -131,6 +167,6 @@ public enum BoardPage {
 
     static func dot(_ colour: String?) -> String {
         guard let colour else { return "" }
-        return #"<svg class="dot" viewBox="0 0 10 10" aria-hidden="true"><circle cx="5" cy="5" r="5" fill="\#(colour)"/></svg>"#
+        return #"<svg class="dot" viewBox="0 0 10 10" aria-hidden="true"><circle cx="5" cy="5" r="4.4" fill="\#(HTML.escaped(colour))"/></svg>"#
     }
 }

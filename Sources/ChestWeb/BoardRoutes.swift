@@ -1,7 +1,8 @@
 import Foundation
 
-/// The board's endpoints (docs/HUNTS.md "The board in a browser"): `/`, `/board.css`, `/board.js`, `/board.json` and
-/// `/events`; GET and HEAD only, since nothing a browser sends changes the board.
+/// The board's endpoints (docs/HUNTS.md "The board in a browser"): `/`, `/board.css`, `/board.js`, `/board.json`,
+/// `/events` and the results so far (`/results`, `/results.css`); GET and HEAD only, since nothing a browser sends
+/// changes the board.
 extension BoardServerState {
     /// Every response forbids what the page does not need: anything from elsewhere, inline script and style, frames,
     /// forms; and tells browsers not to keep it or pass the address (which may hold the token) on.
@@ -37,13 +38,17 @@ extension BoardServerState {
         case "/board.css": return Self.bytes(Data(BoardAssets.css.utf8), type: "text/css; charset=utf-8", extra: cookie)
         case "/board.js": return Self.bytes(Data(BoardAssets.javascript.utf8), type: "text/javascript; charset=utf-8", extra: cookie)
         case "/board.json": return Self.bytes(BoardJSON.data(snapshot), type: "application/json", extra: cookie)
+        case "/results":
+            return Self.bytes(Data(BoardResults(snapshot).html(timeZone: timeZone, served: true).utf8),
+                              type: "text/html; charset=utf-8", extra: cookie)
+        case "/results.css": return Self.bytes(Data(BoardResults.css.utf8), type: "text/css; charset=utf-8", extra: cookie)
         case "/events":
             let headers = Self.securityHeaders + cookie + [("Content-Type", "text/event-stream; charset=utf-8"),
                                                            ("X-Accel-Buffering", "no")]
             guard request.method == "GET" else { return HTTPResponse(status: 200, headers: headers, body: .bytes(Data())) }
             return HTTPResponse(status: 200, headers: headers, body: .stream(BoardEventSource(state: self)))
         default:
-            return Self.text(404, "Not found: the board serves /, /board.json and /events.\n")
+            return Self.text(404, "Not found: the board serves /, /board.json, /events and /results.\n")
         }
     }
 

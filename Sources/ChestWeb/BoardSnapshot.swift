@@ -45,9 +45,13 @@ public struct BoardSnapshot: Sendable {
     public var refusals: [Logged]
     /// The gate's refusals by reason (`HuntGate.refused`), counted whether or not a team's topic carried them.
     public var ignored: [String: Int]
+    /// The colours the organiser chose for teams (`hunt team add --colour`), by team.
+    public var chosenColours: [String: String]
 
     public init(huntName: String, broker: String, connection: String, board: HuntBoard, sharePositions: Bool,
-                targets: [Target], unlocks: [Logged], refusals: [Logged], ignored: [String: Int]) {
+                targets: [Target], unlocks: [Logged], refusals: [Logged], ignored: [String: Int],
+                chosenColours: [String: String] = [:]) {
+        self.chosenColours = chosenColours
         self.huntName = huntName
         self.broker = broker
         self.connection = connection

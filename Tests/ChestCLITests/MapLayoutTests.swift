@@ -94,4 +94,43 @@ import Testing
         let box = placed.first?.box
         #expect(box.map { layout.frame.contains($0) && !$0.intersects(arrow) } == true, "\(String(describing: box))")
     }
+
+    /// Issue 32: an opening says its page and time whatever its title's length, and two walks with a gap between
+    /// them (a lost fix, gpsd gone) are two lines, with no chevron over the gap.
+    @Test func openingsKeepTheirFactsAndTheTrackBreaksAtGaps() throws {
+        let long = "Old town walk: start at the tower, then the hidden courtyard, the well"
+        let label = MapDrawing.openingLabel(title: long, page: 3, time: "09:12:05")
+        #expect(label.hasSuffix("… p3 opened 09:12:05") && label.count <= MapDrawing.labelLength, "\(label)")
+        #expect(MapDrawing.openingLabel(title: "Gift", page: 1, time: "09:00:00") == "Gift p1 opened 09:00:00")
+
+        var drawing = MapDrawing()
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        // 40 s of walking east, 150 s with no fix, then 40 s walking east again 400 m further on.
+        let first = (0..<40).map { Self.se.moved(metres: Double($0) * 1.4, bearing: 90) }
+        let second = (0..<40).map { Self.se.moved(metres: 400 + Double($0) * 1.4, bearing: 90) }
+        drawing.track = first + second
+        drawing.times = (0..<40).map { start + Double($0) } + (0..<40).map { start + 190 + Double($0) }
+        drawing.marks = [.init(at: first[20], label: label)]
+        let svg = drawing.svg
+        #expect(svg.components(separatedBy: "<polyline").count - 1 == 2, "two walks, two lines")
+        #expect(svg.contains("broken where no fix came for over 30 s"))
+        #expect(svg.contains("p3 opened 09:12:05"))
+        // Every chevron sits on one of the two lines, none in the gap between them.
+        let lines = try NSRegularExpression(pattern: #"<polyline points="([^"]+)""#)
+            .matches(in: svg, range: NSRange(svg.startIndex..., in: svg)).map { match in
+                String(svg[Range(match.range(at: 1), in: svg)!]).split(separator: " ").map { pair in
+                    pair.split(separator: ",").map { Double($0)! }
+                }
+            }
+        let xs = lines.map { line in (line.map { $0[0] }.min()!, line.map { $0[0] }.max()!) }
+        let chevrons = try NSRegularExpression(pattern: #"class="direction" d="[^"]+" transform="translate\(([-0-9.]+) "#)
+            .matches(in: svg, range: NSRange(svg.startIndex..., in: svg)).map { Double(svg[Range($0.range(at: 1), in: svg)!])! }
+        #expect(!chevrons.isEmpty)
+        for x in chevrons {
+            #expect(xs.contains { x >= $0.0 - 1 && x <= $0.1 + 1 }, "a chevron at x \(x) outside both walks \(xs)")
+        }
+        // Without times the same points are one line, as before.
+        drawing.times = []
+        #expect(drawing.svg.components(separatedBy: "<polyline").count - 1 == 1)
+    }
 }

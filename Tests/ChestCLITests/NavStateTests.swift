@@ -188,8 +188,8 @@ import Testing
     }
 
     @Test func keysAndCompassPoints() {
-        let bytes = Array("jk\u{1B}[A\u{1B}[B\u{1B}OBxaq".utf8) + [3]
-        #expect(NavKey.parse(bytes) == [.down, .up, .up, .down, .down, .all, .quit, .quit])
+        let bytes = Array("jk\u{1B}[A\u{1B}[B\u{1B}OBxaoq".utf8) + [3]
+        #expect(NavKey.parse(bytes) == [.down, .up, .up, .down, .down, .all, .page, .quit, .quit])
         let points = [0, 11, 12, 22.5, 45, 90, 180, 191.25, 337.5, 349, 360, -10].map(NavGoal.compass)
         #expect(points == ["N", "N", "NNE", "NNE", "NE", "E", "S", "SSW", "NNW", "N", "N", "N"])
         #expect(NavGoal.countdown(3599.2) == "1:00:00")
@@ -209,5 +209,50 @@ import Testing
         let all = NavScreen.render(state, columns: 120, rows: 40, now: Self.t0, timeZone: Self.utc).map(NavScreen.withoutEscapes)
         #expect(!all.contains { $0.hasPrefix("Messages") })
         #expect(all.filter { $0.contains("pilgrim p") || $0.contains("Snow day") || $0.contains("hidden") }.count == 7)
+    }
+
+    /// Issue 32: the goal comes first. A long title gives way to the distance, arrival and targets; the receiver's
+    /// reason is never cut; an opened page's text is shown, on the whole screen with o; clock warnings in a row take
+    /// one line and never push out an unlock.
+    @Test func theGoalComesFirstAtEightyColumnsAndWider() throws {
+        var engine = Self.engine()
+        var state = NavState()
+        _ = engine.handle(.fix(Self.fix(at: 1, Self.start), Self.now(1)))
+        Self.update(&state, engine, at: 1)
+        let long = "Old town walk: start at the tower, then the hidden courtyard, the well"
+        #expect(long.count == 70)
+        for index in state.goals.indices { state.goals[index].title = long }
+        for columns in [80, 120] {
+            let frame = NavScreen.render(state, columns: columns, rows: 40, now: Self.t0, timeZone: Self.utc).map(NavScreen.withoutEscapes)
+            #expect(frame.allSatisfy { $0.count <= columns })
+            for goal in state.goals {
+                #expect(frame.contains { $0.hasSuffix(goal.detail) }, "\(columns) columns: \(goal.detail)\n\(frame.joined(separator: "\n"))")
+            }
+            let picked = try #require(frame.firstIndex { $0.hasPrefix("▶ ") && $0.contains("(place)") })
+            #expect(frame[picked + 1].hasSuffix(try #require(state.selected?.detail)))
+        }
+
+        state.unreachable("cannot reach chestd at /run/user/1000/chestd.sock: gpsd closed the connection and chestd is not running")
+        let lost = NavScreen.render(state, columns: 80, rows: 40, now: Self.t0, timeZone: Self.utc).map(NavScreen.withoutEscapes)
+        #expect(lost.allSatisfy { $0.count <= 80 })
+        #expect(lost.joined(separator: " ").split(separator: " ").joined(separator: " ").contains("gpsd closed the connection and chestd is not running"),
+                "\(lost.joined(separator: "\n"))")
+
+        Self.update(&state, engine, at: 2)
+        state.add(event: "09:00:01  unlocked   \"pilgrim\" page 1 is open  (01)")
+        state.open(title: "pilgrim", page: 1, text: "Start here. Walk up the hill to the old tower and look for the blue door.")
+        for second in 0..<40 { state.add(event: "09:00:\(second)  clock     \(second) s behind of GPS time", repeating: "clock") }
+        #expect(state.events.count == 2 && state.events[1].hasSuffix("(40 in a row)"), "\(state.events)")
+        let frame = NavScreen.render(state, columns: 80, rows: 30, now: Self.t0, timeZone: Self.utc).map(NavScreen.withoutEscapes)
+        #expect(frame.contains { $0.contains("unlocked") && $0.contains("pilgrim") }, "\(frame.joined(separator: "\n"))")
+        #expect(frame.contains { $0.hasPrefix("Opened  \u{201C}pilgrim\u{201D} page 1") })
+        #expect(frame.contains { $0.hasPrefix("  Start here. Walk up the hill") })
+        _ = state.press(.page)
+        let page = NavScreen.render(state, columns: 40, rows: 30, now: Self.t0, timeZone: Self.utc).map(NavScreen.withoutEscapes)
+        #expect(page[1] == "\u{201C}pilgrim\u{201D} page 1  (o: back)")
+        #expect(page.dropFirst(3).joined(separator: " ").split(separator: " ").joined(separator: " ").contains("look for the blue door."),
+                "\(page.joined(separator: "\n"))")
+        _ = state.press(.page)
+        #expect(!state.showPage)
     }
 }

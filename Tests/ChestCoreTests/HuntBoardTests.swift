@@ -175,7 +175,7 @@ import Testing
             #  TEAM   PAGES  GUARDED  REACHED               CLAIMED-OPENED        CLAIMED-TRUST  ONLINE  REFUSED
             1  red    2      0        2027-01-15T08:00:42Z  2027-01-15T08:00:30Z  hardware       yes     0
             2  blue   2      0        2027-01-15T08:00:43Z  2027-01-15T08:00:20Z  hardware       yes     0
-            3  green  0      0        -                     -                     suspect        no      1×badSignature
+            -  green  0      0        -                     -                     suspect        no      1×badSignature
 
             """)
     }

@@ -1,4 +1,5 @@
 import ChestCore
+import ChestTestSupport
 import Foundation
 import FoundationXML
 import Testing
@@ -134,5 +135,119 @@ import Testing
         #expect(try #require(HTTPAddress("[::]:8080")).isLoopback == false)
         #expect(try #require(HTTPAddress("192.168.1.20:0")).port == 0)
         for bad in ["", "http", "80000", "host.example:80", "1.2.3:80", "[::1]8080", "-1"] { #expect(HTTPAddress(bad) == nil, "\(bad)") }
+    }
+}
+
+/// What the board shows of each team on a day of events (`BoardDay`): its colour, its rank only once credited, the
+/// trust its pages were opened with apart from what it claims now, and what a hostile team cannot put on the screen.
+@Suite struct BoardTeamTests {
+    static let utc = TimeZone(identifier: "UTC")!
+
+    @Test func aTeamHasTheColourItIsGivenOrNamedAfterAndThePaletteNeverContradictsAName() throws {
+        let colours = TeamColours.assign(teams: ["foxes", "blue", "Red_Foxes", "owls", "teamGreen"], chosen: ["owls": "#00AA88"])
+        #expect(colours["blue"] == TeamColours.hex("blue"))
+        #expect(colours["Red_Foxes"] == TeamColours.hex("red") && colours["teamGreen"] == TeamColours.hex("green"))
+        #expect(colours["owls"] == "#00aa88", "the organiser's choice")
+        #expect(![TeamColours.hex("blue"), TeamColours.hex("red"), TeamColours.hex("green")].contains(colours["foxes"]),
+                "\(colours["foxes"] ?? "")")
+        // Fifty teams, three named after colours: nobody else gets a colour near theirs.
+        let names = ["blue", "red", "green"] + (1...47).map { "team-\($0)" }
+        let many = TeamColours.assign(teams: names)
+        let named = ["blue", "red", "green"].compactMap { TeamColours.hue(TeamColours.hex($0)!) }
+        for name in names.dropFirst(3) {
+            let colour = try #require(many[name])
+            let hue = colour.hasPrefix("#") ? TeamColours.hue(colour)
+                : Double(colour.dropFirst(4).prefix { $0 != "," })
+            guard let hue else { continue }
+            for taken in named {
+                let difference = abs(hue - taken).truncatingRemainder(dividingBy: 360)
+                #expect(min(difference, 360 - difference) >= 12, "\(name) is \(colour), near a named team's hue \(taken)")
+            }
+        }
+        #expect(Set(names.map { many[$0]! }).count == names.count, "fifty different colours")
+    }
+
+    @Test func aTeamIsRankedOnceCreditedAndItsPagesTrustIsShownApartFromItsClaim() throws {
+        let snapshot = BoardDay.snapshot(teams: 12)
+        let table = try #require(BoardPage.sections(snapshot, timeZone: Self.utc)["leaderboard"])
+        let rows = table.components(separatedBy: "\n").filter { $0.hasPrefix("<tr data-team=") }
+        let red = try #require(rows.first { $0.hasPrefix(#"<tr data-team="red" data-pages="0">"#) })
+        #expect(red.contains(#"<td class="rank"></td>"#), "no rank with nothing credited: \(red)")
+        let blue = try #require(rows.first { $0.hasPrefix(#"<tr data-team="blue""#) })
+        #expect(blue.contains(#"<td class="trust" title="pages opened with fixes from simulated (worst) to hardware (best), 1 guarded"#), "\(blue)")
+        #expect(blue.contains(#"<td class="now"><span class="never">not heard</span>, <span class="bad">simulated</span></td>"#), "its claim, apart")
+        #expect(blue.contains(#"<span class="bad">simulated</span>–<span class="on">hardware</span>"#), "\(blue)")
+        #expect(blue.contains(#"<td class="rank">"#) && !blue.contains(#"<td class="rank"></td>"#))
+        #expect(blue.contains(#"fill="\#(TeamColours.hex("blue")!)""#), "blue's dot is blue")
+        #expect(table.contains(">Opened with</th>") && table.contains(">Says now</th>"))
+        let json = try #require(try JSONSerialization.jsonObject(with: BoardJSON.data(snapshot)) as? [String: Any])
+        let teams = try #require(json["teams"] as? [[String: Any]])
+        let redRow = try #require(teams.first { $0["team"] as? String == "red" })
+        #expect(redRow["rank"] == nil)
+        let blueRow = try #require(teams.first { $0["team"] as? String == "blue" })
+        #expect((blueRow["openedWith"] as? [String: String]) == ["worst": "simulated", "best": "hardware"])
+        #expect(blueRow["colour"] as? String == TeamColours.hex("blue"))
+    }
+
+    @Test func aRightToLeftOverrideIsWrittenOutAndIsolated() {
+        #expect(HTML.escaped("red\u{202E}der") == #"red\u{202e}der"#)
+        #expect(HTML.isolated("\u{202E}x") == #"<bdi>\u{202e}x</bdi>"#)
+        let logged = BoardSnapshot.Logged(at: BoardDay.start, event: .unlock(
+            team: "red", message: MessageID(bytes: [UInt8](repeating: 1, count: 16)), title: "Fin\u{202E}al", page: 1,
+            openedAt: BoardDay.start, trust: .hardware, receivedAt: BoardDay.start, proof: "proven"))
+        let latest = BoardPage.latest([logged], colours: [:], timeZone: Self.utc)
+        #expect(!latest.unicodeScalars.contains { $0.value == 0x202E }, "\(latest)")
+        #expect(latest.contains(#"<bdi>Fin\u{202e}al</bdi>"#))
+    }
+
+    @Test func aPositionClaimedFarAwayDoesNotRescaleTheMap() throws {
+        let near = try #require(BoardPage.sections(BoardDay.snapshot(teams: 2), timeZone: Self.utc)["map"])
+        let far = try #require(BoardPage.sections(BoardDay.snapshot(teams: 2, farClaim: true), timeZone: Self.utc)["map"])
+        func scale(_ svg: String) -> String? {
+            svg.components(separatedBy: "\n").last { $0.contains(#"<path class="scale""#) }
+        }
+        #expect(scale(near) != nil && scale(near) == scale(far), "the same scale bar with and without the far claim")
+        #expect(far.contains("Off the map: blue 100 km away"), "\(far)")
+        #expect(!near.contains("Off the map"))
+    }
+}
+
+/// `chest board --results`: the final ranking and each team's pages, time and distance, as HTML with the tracks on
+/// the map, JSON and CSV; a hunt without shared positions says it has no tracks.
+@Suite struct BoardResultsTests {
+    @Test func theResultsRankTeamsWithTheirPagesTimesDistancesAndTracks() throws {
+        let results = BoardResults(BoardDay.snapshot(teams: 12))
+        let first = try #require(results.teams.first)
+        #expect(first.rank == 1 && first.team == "yellow_submarine" && first.pages.count == 8)
+        #expect((first.distanceMetres ?? 0) > 500 && (first.firstToLastSeconds ?? 0) == 7 * 1_800, "\(first)")
+        #expect(results.teams.first { $0.team == "red" }?.rank == nil)
+        let json = try #require(try JSONSerialization.jsonObject(with: results.json) as? [String: Any])
+        let teams = try #require(json["teams"] as? [[String: Any]])
+        #expect(teams.count == 12 && (teams[0]["pages"] as? [[String: Any]])?.first?["reachedAt"] is String)
+        let csv = results.csv.split(separator: "\n")
+        #expect(csv[0] == "rank,team,points,pages,first_to_last_seconds,distance_m,hints_taken,opened_with_worst,opened_with_best,pages_reached")
+        #expect(csv[1].hasPrefix("1,yellow_submarine,,8,12600,"), "\(csv[1])")
+        #expect(csv.count == 13)
+        let html = results.html(timeZone: TimeZone(identifier: "UTC")!)
+        #expect(html.contains(#"<tr data-team="yellow_submarine"><td class="rank">1</td>"#))
+        #expect(html.contains(#"<polyline class="trail""#) && html.contains(#"<path class="opened""#), "tracks and where pages opened")
+        #expect(!html.contains("does not share positions"))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("results-\(UUID().uuidString).html").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try html.write(toFile: file, atomically: true, encoding: .utf8)
+        let lint = try Subprocess.run("/usr/bin/xmllint", ["--html", "--noout", file], environment: [:])
+        #expect(lint.status == 0 && lint.stderr.isEmpty, "\(lint.stderr)")
+        if let directory = ProcessInfo.processInfo.environment["CHEST_BOARD_SCREENSHOTS"] {
+            try html.write(toFile: directory + "/results.html", atomically: true, encoding: .utf8)
+            let shot = try Chromium.run(["--screenshot=" + directory + "/results.png", "--window-size=1280,1800", "--hide-scrollbars",
+                                         "file://" + directory + "/results.html"])
+            #expect(shot.status == 0, "\(shot.stderr)")
+        }
+
+        let kept = BoardResults(BoardPageTests.snapshot(share: false))
+        let page = kept.html(timeZone: TimeZone(identifier: "UTC")!)
+        #expect(page.contains("This hunt does not share positions: no tracks and no distances."))
+        #expect(!page.contains("<polyline") && kept.teams.allSatisfy { $0.distanceMetres == nil })
+        #expect(kept.text.contains("1. red: 2 pages, first to last 2 s"), "\(kept.text)")
     }
 }

@@ -21,7 +21,7 @@ struct BoardWebTests {
         // is the map's target; nobody goes there.
         let gift = try hunt.compose("gift", ["--lock", "time=2020-01-01T00:00:00Z"])
         let script = hunt.organiserWorld.root + "/script.locked"
-        let made = try hunt.organiser(["compose", "--seal-cost", "interactive", "-o", script, "--title", Self.hostile,
+        let made = try hunt.organiser(["compose", "--seal-cost", "interactive", "-o", script, "--title", Self.hostile + "\u{202E}der",
                                        "--page", "p", "--lock", "time=2020-01-01T00:00:00Z", "--hunt", hunt.huntPath])
         #expect(made.status == 0, "\(made.stderr)")
         _ = try hunt.compose("fountain", ["--lock", "location=46.2044,6.1432/40m,visible", "--or", "--lock", "pin=4821"])
@@ -43,10 +43,19 @@ struct BoardWebTests {
         #expect(dom.stdout.contains(#"<tr data-team="red" data-pages="2">"#), "\(dom.stdout)")
         #expect(dom.stdout.contains(#"<tr data-team="blue" data-pages="1">"#), "\(dom.stdout)")
         #expect(dom.stdout.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "the title shows as text")
+        // A right-to-left override in it is written out, never passed to the browser to reorder the line.
+        #expect(dom.stdout.contains(#"alert(1)&lt;/script&gt;\u{202e}der</bdi>"#), "\(dom.stdout)")
+        #expect(!dom.stdout.unicodeScalars.contains { $0.value == 0x202E })
         #expect(dom.stdout.components(separatedBy: "<script").count == 2, "the page's own script only: \(dom.stdout)")
         #expect(!dom.stderr.contains("Content Security Policy"), "\(dom.stderr)")
         #expect(dom.stdout.contains(#"<circle class="target""#) && dom.stdout.contains("fountain p1"), "the visible target on the map")
         #expect(dom.stdout.contains("Old &lt;bridge&gt;</text>"), "a target under the organiser's name for it")
+        // The results so far, from the same board: red first with its two pages, in the board's own style.
+        let results = try Chromium.run(["--dump-dom", board.url + "results"])
+        #expect(results.stdout.contains(#"<tr data-team="red"><td class="rank">1</td>"#), "\(results.stdout)")
+        #expect(results.stdout.contains(#"<link rel="stylesheet" href="/results.css">"#) && !results.stderr.contains("Content Security Policy"),
+                "\(results.stderr)")
+        #expect(dom.stdout.contains(#"<a href="/results">results</a>"#))
         let picture = hunt.organiserWorld.root + "/board.png"
         let shot = try Chromium.run(["--screenshot=" + picture, "--window-size=1920,1080", "--hide-scrollbars", board.url])
         #expect(shot.status == 0, "\(shot.stderr)")
@@ -92,6 +101,11 @@ struct BoardWebTests {
         // No broker runs: the board serves what it has while it keeps trying to reach it.
         #expect(try organiser.chest(["hunt", "create", "Token hunt", "--broker", "mqtt://127.0.0.1:9", "-o", huntPath]).status == 0)
         #expect(try organiser.chest(["hunt", "team", "add", "red", "--hunt", huntPath, "-o", organiser.root + "/red.hunt"]).status == 0)
+        // The organiser's colour for a team; a colour the board does not know is a usage error.
+        #expect(try organiser.chest(["hunt", "team", "add", "owls", "--colour", "#00AA88", "--hunt", huntPath,
+                                     "-o", organiser.root + "/owls.hunt"]).status == 0)
+        let octarine = try organiser.chest(["hunt", "team", "add", "wizards", "--colour", "octarine", "--hunt", huntPath])
+        #expect(octarine.status == 64 && octarine.stderr.contains("--colour takes a colour name"), "\(octarine)")
 
         let refused = try organiser.chest(["board", huntPath, "--http", "0.0.0.0:0", "--quiet"])
         #expect(refused.status == 64)
@@ -111,6 +125,8 @@ struct BoardWebTests {
         let cookie = ["Cookie": "chest-board=\(token)"]
         let page = try WebClient.request(port: board.port, path: "/", headers: cookie)
         #expect(page.status == 200 && page.body.contains(#"<tr data-team="red" data-pages="0">"#))
+        #expect(page.body.contains(##"fill="#00aa88"/></svg>owls</td>"##) && page.body.contains(##"fill="#d62728"/></svg>red</td>"##),
+                "owls in its colour, red in red")
         #expect(page.headers["content-security-policy"]?.hasPrefix("default-src 'none'; script-src 'self'; style-src 'self'") == true)
         for method in ["POST", "PUT", "DELETE"] {
             let write = try WebClient.request(method, port: board.port, path: "/", headers: cookie)
@@ -119,7 +135,7 @@ struct BoardWebTests {
         let json = try WebClient.request(port: board.port, path: "/board.json", headers: cookie)
         let state = try #require(try JSONSerialization.jsonObject(with: Data(json.body.utf8)) as? [String: Any])
         #expect(state["hunt"] as? String == "Token hunt")
-        #expect((state["teams"] as? [[String: Any]])?.map { $0["team"] as? String } == ["red"])
+        #expect((state["teams"] as? [[String: Any]])?.map { $0["team"] as? String } == ["owls", "red"])
         let stream = try EventStreamReader(port: board.port, headers: cookie)
         defer { stream.close() }
         try organiser.waitUntil("the stream answers with the cookie", timeout: 20) {
@@ -167,25 +183,5 @@ final class WebBoard {
     func stop() {
         kill(pid, SIGTERM)
         _ = Subprocess.wait(pid)
-    }
-}
-
-/// Headless Chromium as a test's browser: as root it needs --no-sandbox, and each run gets a profile of its own.
-enum Chromium {
-    static func run(_ arguments: [String]) throws -> Subprocess.Outcome {
-        var template = Array("/tmp/chest-chromium-XXXXXX".utf8CString)
-        let profile = String(cString: mkdtemp(&template))
-        defer { try? FileManager.default.removeItem(atPath: profile) }
-        return try Subprocess.run("/usr/bin/chromium", ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                                                        "--user-data-dir=" + profile, "--enable-logging=stderr", "--v=0"] + arguments,
-                                  environment: ["PATH": "/usr/bin:/bin", "HOME": profile])
-    }
-
-    /// A PNG's width and height, from its IHDR chunk.
-    static func pngSize(_ path: String) throws -> (Int, Int) {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        guard data.count > 24, data.prefix(8) == Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) else { return (0, 0) }
-        func number(_ offset: Int) -> Int { data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
-        return (number(16), number(20))
     }
 }

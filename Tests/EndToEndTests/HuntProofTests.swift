@@ -94,12 +94,15 @@ struct HuntProofTests {
         #expect(!hunt.boardEvents(board).contains { $0["event"] as? String == "unlock" && $0["team"] as? String == "blue" })
 
         // A guarded page blue can prove (it holds the file) counts, shown unproven; claiming to have opened it
-        // before red did does not put blue first: the board ranks by when it heard.
-        try publish(ReceiptProof.signed(made(giftID, title: "gift", openedAt: Date(timeIntervalSince1970: 1_577_836_800)),
+        // before red did does not put blue first: the board ranks by when it heard. The title blue signs is its own
+        // invention: the board shows the organiser's.
+        try publish(ReceiptProof.signed(made(giftID, title: "BLUE WINS \u{202E}sniw eulb", openedAt: Date(timeIntervalSince1970: 1_577_836_800)),
                                         proofKey: giftProofKey, identity: blueReader))
         try red.world.waitUntil("blue's provable receipt is credited", timeout: 30) {
             hunt.boardEvents(board).contains { $0["event"] as? String == "unlock" && $0["team"] as? String == "blue" }
         }
+        let blueCredit = hunt.boardEvents(board).first { $0["event"] as? String == "unlock" && $0["team"] as? String == "blue" }
+        #expect(blueCredit?["title"] as? String == "gift", "the organiser's title, not the team's: \(blueCredit ?? [:])")
         func leaderboard() throws -> [[Substring]] {
             let once = try hunt.organiser(["board", hunt.huntPath, "--once", "--timeout", "3"])
             #expect(once.status == 0, "\(once.stderr)")
@@ -108,6 +111,16 @@ struct HuntProofTests {
         var rows = try leaderboard()
         #expect(rows.map { String($0[1]) } == ["red", "blue"] && rows.allSatisfy { $0[2] == "1" && $0[3] == "1" }, "\(rows)")
         #expect(rows.last.map { $0.contains { $0.contains("wrongTopic") } } == true, "\(rows)")
+        // The results, as the organiser prints them at the end: the same ranking, the organiser's titles.
+        let csvPath = hunt.organiserWorld.root + "/results.csv"
+        let results = try hunt.organiser(["board", hunt.huntPath, "--results", "--timeout", "3", "-o", csvPath])
+        #expect(results.status == 0 && results.stderr.contains("wrote the results of 2 teams to \(csvPath)"), "\(results.stderr)")
+        let csv = try String(contentsOfFile: csvPath, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(csv.first?.prefix(4) == ["rank", "team", "points", "pages"])
+        #expect(csv.dropFirst().map { Array($0.prefix(4)) } == [["1", "red", "", "1"], ["2", "blue", "", "1"]], "\(csv)")
+        #expect(csv.last?.last?.hasPrefix("gift p1 at ") == true, "\(csv)")
+        let printed = try hunt.organiser(["board", hunt.huntPath, "--results", "--timeout", "3"])
+        #expect(printed.stdout.contains("1. red: 1 page") && printed.stdout.contains("no tracks and no distances"), "\(printed.stdout)")
 
         // After a restart the board replays its journal: the same credits, the same refusals, the same order.
         hunt.stopBoard(board)

@@ -118,6 +118,14 @@ struct NavTests {
         try tmux.waitFor("all goals") { !$0.contains("Messages") && $0.contains("Goals (7)") }
         try tmux.type("a")
         try tmux.waitFor("the messages again") { $0.contains("Messages") }
+        // A page opens: its text is shown under the messages, and o shows it on the whole screen; again: back.
+        let bob = try MessageFactory(configDirectory: world.root + "/config-bob")
+        _ = try bob.drop("Gift", [.time(Date(timeIntervalSince1970: 1_577_836_800))], into: world.chest)
+        try tmux.waitFor("the opened page's text") { $0.contains("Opened  \u{201C}Gift\u{201D} page 1") && $0.contains("  Gift is open") }
+        try tmux.type("o")
+        try tmux.waitFor("the page on the whole screen") { $0.contains("\u{201C}Gift\u{201D} page 1  (o: back)") && !$0.contains("Goals (") }
+        try tmux.type("o")
+        try tmux.waitFor("the goals again") { $0.contains("Goals (") }
 
         // gpsfake and its gpsd stop: nav says so within 5 s, and the place's distance is kept as last known.
         fake.stop()

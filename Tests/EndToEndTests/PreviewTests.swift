@@ -17,7 +17,8 @@ import Testing
                          "      protection: sealed: the point is inside the page's ciphertext, its key derived from the place's cell; the file says only the search area (docs/FORMAT.md \"Format 3\")",
                          "    pin: the right PIN",
                          "      protection: sealed: the PIN is part of the page's key; no hash is stored",
-                         "  text (sealed in the file until the page opens; format 3):",
+                         "  text (sealed: the file does not give it away; format 3):",
+                         "  text (guarded only: whoever has the file can decode it; format 3):",
                          "    after: page 2 of message walk",
                          "    time: from 2026-06-01 09:00 GMT",
                          "  │ The trees are next."] {
@@ -30,6 +31,48 @@ import Testing
         #expect(files.stdout.contains("sealed; the signature matches"))
         #expect(files.stdout.contains("    after: page 4 of message walk.locked\n"), "\(files.stdout)")
         #expect(try world.chest(["preview", world.root + "/nothing.quest"]).stderr.hasPrefix("chest: cannot read the quest"))
+    }
+
+    /// Issue 32: preview lists the files a page carries and words guarded and sealed text as compose does; a quest
+    /// or a track that is not there is named with why, in chest's words; a PIN no lock can have is a usage error.
+    @Test func listsAttachmentsSpeaksAsComposeAndNamesAMissingFileWithWhy() throws {
+        let world = ChestHarness()
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 7, count: 2_000))
+            .write(to: URL(fileURLWithPath: world.root + "/map.png"))
+        try """
+            message: carry
+            title: Carried
+            page: A map for the way.
+              lock: pin=4821
+            attach: map.png
+            page: Anyone with the file can read this.
+              lock: time=2020-01-01T00:00:00Z
+
+            """.write(toFile: world.root + "/carry.quest", atomically: true, encoding: .utf8)
+        let preview = try world.chest(["preview", world.root + "/carry.quest"])
+        #expect(preview.status == 0, "\(preview.stderr)")
+        for expected in ["  text (sealed: the file does not give it away; format 3):",
+                         "  attached: map.png · image/png · 2.0 KB",
+                         "  text (guarded only: whoever has the file can decode it; format 3):"] {
+            #expect(preview.stdout.contains(expected + "\n"), "\(expected)\n\(preview.stdout)")
+        }
+        #expect(!preview.stdout.contains("sealed in the file"))
+        let built = try world.chest(["compose", "--seal-cost", "interactive", "--quest", world.root + "/carry.quest", "-o", world.root + "/out"])
+        #expect(built.status == 0, "\(built.stderr)")
+        #expect(built.stdout.contains("guarded only: whoever has the file can decode it") || built.stderr.contains("guarded only: whoever has the file can decode it"))
+        let file = try world.chest(["preview", world.root + "/out/carry.locked"])
+        #expect(file.stdout.contains("  attached: files of "), "\(file.stdout)")
+
+        let missing = try world.chest(["simulate", world.root + "/nowhere.quest", world.root + "/walk.gpx"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "chest: cannot read the quest \(world.root)/nowhere.quest: there is no such file; check the path\n",
+                "\(missing.stderr)")
+        let track = try world.chest(["simulate", world.root + "/carry.quest", world.root + "/walk.gpx"])
+        #expect(track.stderr == "chest: cannot read the track \(world.root)/walk.gpx: there is no such file; check the path\n", "\(track.stderr)")
+
+        let pin = try world.chest(["pin", "0123abcd", "12"])
+        #expect(pin.status == 64, "\(pin)")
+        #expect(pin.stderr.contains("a PIN is 4 to 12 digits, such as 4821"), "\(pin.stderr)")
     }
 
     /// Issue 25: preview warns when a sealed place is the first thing a reader must find with nothing to go by, and
