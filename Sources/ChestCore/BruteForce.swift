@@ -73,8 +73,9 @@ public struct BruteForce: Hashable, Sendable {
         }
         if byPIN { factors.append("\(Self.grouped(pins)) PINs") }
         let detail = "\(factors.joined(separator: " × ")) at \(String(format: "%.2f", secondsPerGuess)) s a guess"
-        let advice = byPlace && !byPIN && coreHours < 30 * 24
-            ? "; a place alone is a small secret (docs/SECURITY.md): add a PIN to its set or declare a wider --search-area" : ""
+        let advice = !byPlace || coreHours >= 30 * 24 ? ""
+            : byPIN ? "; under 30 core-days (docs/SECURITY.md \"What a place is worth\"): declare a wider --search-area"
+            : "; a place alone is a small secret (docs/SECURITY.md): add a PIN to its set or declare a wider --search-area"
         return "sealed by \(how): about \(Self.time(coreHours)) by the best attack (\(detail))" + advice
     }
 
