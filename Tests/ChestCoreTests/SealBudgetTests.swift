@@ -10,14 +10,15 @@ import Testing
 
     /// A page whose set A lays a place on its own grid (salt `salt`) at `cost`, in `area`; with `second`, set B
     /// another on a grid of that salt.
-    static func page(salt: UInt8, cost: SealCost, area: SearchArea = area, second: UInt8? = nil) -> Page {
-        func set(_ salt: UInt8) -> (Lock, KeySlot) {
+    static func page(salt: UInt8, cost: SealCost, area: SearchArea = area, second: UInt8? = nil,
+                     secondArea: SearchArea? = nil) -> Page {
+        func set(_ salt: UInt8, _ area: SearchArea) -> (Lock, KeySlot) {
             var generator = SeededGenerator(seed: UInt64(salt))
             return (.sealedLocation(CellGrid(area: area, radius: 30, using: &generator)),
                     .cells(salt: [UInt8](repeating: salt, count: 16), cost: cost,
                            wrapped: [[UInt8]](repeating: [UInt8](repeating: 6, count: 72), count: 4)))
         }
-        let a = set(salt), b = second.map(set)
+        let a = set(salt, area), b = second.map { set($0, secondArea ?? area) }
         var slots: [LockSetName: KeySlot] = [.a: a.1]
         slots[.b] = b?.1
         return Page(text: "", setA: [a.0], setB: b.map { [$0.0] } ?? [],
@@ -45,6 +46,24 @@ import Testing
                       area: SearchArea(center: Coordinate(latitude: 40 + Double(index), longitude: 8), radius: 20_000))
         }
         #expect(SealBudget.problem(apart) == nil)
+        // Ten default areas 150 km apart over a region, each overlapping its neighbours: a fix is in four at most.
+        let spread = (0..<5).map { index in
+            func area(_ row: Double) -> SearchArea {
+                SearchArea(center: Coordinate(latitude: 44 + row * 1.35, longitude: 4 + Double(index) * 1.9), radius: 110_000)
+            }
+            return Self.page(salt: UInt8(index + 1), cost: place, area: area(0), second: UInt8(index + 101), secondArea: area(1))
+        }
+        #expect(SealBudget.problem(spread) == nil)
+        // Ten grids around a ring, no centre inside all of them, all holding the ring's middle.
+        let ring = (0..<5).map { index in
+            func area(_ angle: Double) -> SearchArea {
+                SearchArea(center: Coordinate(latitude: 46 + 0.8 * cos(angle), longitude: 8 + 1.1 * sin(angle)), radius: 110_000)
+            }
+            let angle = Double(index) * 2 * Double.pi / 10
+            return Self.page(salt: UInt8(index + 1), cost: place, area: area(angle), second: UInt8(index + 101),
+                             secondArea: area(angle + Double.pi))
+        }
+        #expect(SealBudget.problem(ring) != nil)
         // Eight grids at the default place cost: the budget itself.
         #expect(SealBudget.problem((1...4).map { Self.page(salt: $0, cost: place, second: $0 + 100) }) == nil)
         let nine = (1...4).map { Self.page(salt: $0, cost: place, second: $0 + 100) } + [Self.page(salt: 9, cost: place)]
