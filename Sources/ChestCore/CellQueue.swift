@@ -42,6 +42,8 @@ struct CellQueue: Sendable {
     private(set) var secondsPerCell: Double?
     /// Seconds of the worker each sender's cells have had: the least served goes first.
     private(set) var served: [String: Double] = [:]
+    /// Waiting cells per sender, kept as items come and go so that filing a cell needs no scan.
+    private(set) var held: [String: Int] = [:]
 
     /// Cells waiting or with the worker.
     var count: Int { waiting.count + (flight == nil ? 0 : 1) }
@@ -69,23 +71,20 @@ struct CellQueue: Sendable {
         var released: [Int] = []
         if waiting[derivation] == nil {
             // Room is made at the expense of this sender when it holds its share, else of whoever holds the most.
-            let held = waiting.filter { $0.value.owners.contains(owner) }
-            var victims: [KeyRequest.Derivation: Item]?
-            if held.count >= Self.perOwner {
-                victims = held
+            var victim: String?
+            if held[owner, default: 0] >= Self.perOwner {
+                victim = owner
             } else if waiting.count >= Self.limit {
-                let counts = waiting.values.flatMap(\.owners).reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
-                let largest = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
-                victims = waiting.filter { largest.map($0.value.owners.contains) ?? true }
+                victim = held.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
             }
-            if let oldest = victims?.min(by: { $0.value.newest < $1.value.newest }) {
-                released = oldest.value.pins
-                waiting[oldest.key] = nil
+            if let victim, let oldest = waiting.filter({ $0.value.owners.contains(victim) }).min(by: { $0.value.newest < $1.value.newest }),
+               let removed = remove(oldest.key) {
+                released = removed.pins
             }
         }
         var item = waiting[derivation] ?? Item(cell: cell, requests: [:], newest: newest, pins: [])
         item.requests[slot] = request
-        item.owners.insert(owner)
+        if item.owners.insert(owner).inserted { held[owner, default: 0] += 1 }
         item.newest = max(item.newest, newest)
         let change = Self.merge(pins, into: &item.pins)
         waiting[derivation] = item
@@ -103,7 +102,7 @@ struct CellQueue: Sendable {
             let live = item.requests.filter { isLive($0.key, $0.value) }
             if live.isEmpty {
                 released += item.pins
-                waiting[derivation] = nil
+                remove(derivation)
             } else if live.count != item.requests.count {
                 waiting[derivation]?.requests = live
             }
@@ -116,7 +115,7 @@ struct CellQueue: Sendable {
             let charges = (charge(a.value), charge(b.value))
             return charges.0 != charges.1 ? charges.0 > charges.1 : a.value.newest < b.value.newest
         }) else { return ([], released) }
-        waiting[chosen.key] = nil
+        remove(chosen.key)
         flight = Flight(derivation: chosen.key, item: chosen.value, outstanding: Set(chosen.value.requests.keys), since: monotonic)
         return (chosen.value.requests.sorted { ($0.key.id, $0.key.page, $0.key.set.rawValue) < ($1.key.id, $1.key.page, $1.key.set.rawValue) }
                     .map(\.value), released)
@@ -137,7 +136,18 @@ struct CellQueue: Sendable {
         return flight.item
     }
 
-    /// Adds `new` to a cell's pins, keeping the newest `pinsPerCell`.
+    /// Takes an item out of the waiting ones, its senders' counts with it.
+    @discardableResult
+    private mutating func remove(_ derivation: KeyRequest.Derivation) -> Item? {
+        guard let item = waiting.removeValue(forKey: derivation) else { return nil }
+        for owner in item.owners {
+            let left = held[owner, default: 1] - 1
+            held[owner] = left > 0 ? left : nil
+        }
+        return item
+    }
+
+        /// Adds `new` to a cell's pins, keeping the newest `pinsPerCell`.
     private static func merge(_ new: [Int], into pins: inout [Int]) -> (held: [Int], released: [Int]) {
         let held = new.filter { !pins.contains($0) }
         guard !held.isEmpty else { return ([], []) }
