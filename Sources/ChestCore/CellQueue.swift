@@ -77,7 +77,7 @@ struct CellQueue: Sendable {
             } else if waiting.count >= Self.limit {
                 victim = held.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
             }
-            if let victim, let oldest = waiting.filter({ $0.value.owners.contains(victim) }).min(by: { $0.value.newest < $1.value.newest }),
+            if let victim, let oldest = waiting.lazy.filter({ $0.value.owners.contains(victim) }).min(by: { $0.value.newest < $1.value.newest }),
                let removed = remove(oldest.key) {
                 released = removed.pins
             }
