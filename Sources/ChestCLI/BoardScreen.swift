@@ -15,12 +15,14 @@ struct BoardScreen {
             "",
             pad("TEAM", 18) + pad("ONLINE", 9) + pad("PAGES", 7) + pad("LAST CREDITED", 30) + "TRUST (CLAIMED)",
         ]
+        let lookalikes = KnownSenders.lookalikes(among: hunt.teams.map(\.name) + feed.board.teams.map(\.name))
         for team in feed.board.leaderboard() {
             let last = team.pages.last.map { "\(LockReason.clock($0.receivedAt, .current)) \(TerminalText.escaped($0.title)) p\($0.page)" } ?? "\u{2014}"
             let online = team.online.map { $0 ? "online" : "offline" } ?? "never"
+            let lookalike = lookalikes[team.name].map { "  \u{1B}[1;31m\(KnownSenders.lookalikeWords(team.name, of: $0))\u{1B}[0m" } ?? ""
             lines.append(pad(team.name, 18) + pad(online, 9) + pad("\(team.pages.count)", 7) + pad(last, 30)
                          + (team.trust?.rawValue ?? "\u{2014}")
-                         + (team.failed.isEmpty ? "" : "  \u{1B}[31m\(team.failed.count) refused\u{1B}[0m"))
+                         + (team.failed.isEmpty ? "" : "  \u{1B}[31m\(team.failed.count) refused\u{1B}[0m") + lookalike)
         }
         let ignored = Self.ignoredLine(feed.gate)
         if !ignored.isEmpty { lines += ["", ignored.trimmingCharacters(in: .newlines)] }

@@ -9,6 +9,7 @@ extension Composer {
     /// The sealed pages, and one line per page saying how well each is protected.
     func sealedPages(_ draft: ComposeDraft, id: MessageID, fix: Fix?, files: [[AttachedFile]] = []) throws -> (pages: [Page], report: [String]) {
         var pages: [Page] = [], report: [String] = []
+        var sweeps = SharedSweeps()
         var releases = try draft.hunt.map(ReleaseKeys.init(huntPath:))
         for (index, draftPage) in draft.pages.enumerated() {
             let number = index + 1
@@ -43,9 +44,11 @@ extension Composer {
             releases?.record(id, title: draft.title ?? "", page: number, key: pageKey, guarded: page.protection != .sealed,
                              targets: targets)
             pages.append(page)
-            report.append("page \(number): " + Self.protectionSentence(page, sets: sets))
+            report.append("page \(number): " + Self.protectionSentence(page, sets: sets, excluded: grids.excludedShare(_:)))
+            sweeps.add(sets, page: number, version: draft.format, excluded: grids.excludedShare(_:))
             if let sentence = Self.attachmentSentence(attached, page: number) { report.append(sentence) }
         }
+        report += sweeps.sentences(kept: grids.wasKept(_:))
         try releases?.save()
         return (pages, report)
     }
@@ -55,7 +58,11 @@ extension Composer {
         "\(runs) Argon2id run\(runs == 1 ? "" : "s"), about \(Int(seconds.rounded(.up))) s"
     }
 
-    static func protectionSentence(_ page: Page, sets: [PageSealer.SetDraft]) -> String {
+    static func protectionSentence(_ page: Page, sets: [PageSealer.SetDraft],
+                                   excluded: (SearchArea) -> Double = { _ in 0 }) -> String {
+        if page.protection == .recoverable {
+            return "sealed (format 2: the place can be recovered from the file by enumerating the decimals it was typed with, in milliseconds): open to whoever has the file; compose in format 3 (the default) to seal it"
+        }
         guard page.protection == .sealed else {
             return "guarded only: whoever has the file can decode it; add a PIN or a location lock to seal it"
         }
@@ -63,8 +70,8 @@ extension Composer {
             return "sealed until you release \u{201C}\(release.name)\u{201D} (chest hunt release \(release.name)): its key is a random 256-bit key"
         }
         let weakest = sets.filter { !$0.locks.isEmpty }.map { set in
-            BruteForce(grid: set.locks.lazy.compactMap { if case let .sealedLocation(grid) = $0 { grid } else { nil } }.first,
-                       pinDigits: set.pin?.count, cost: set.effectiveCost)
+            BruteForce(grid: set.grid, pinDigits: set.pin?.count, cost: set.effectiveCost,
+                       excluded: set.grid?.area.map(excluded) ?? 0)
         }.min { $0.coreHours < $1.coreHours }
         return weakest?.sentence ?? "sealed"
     }

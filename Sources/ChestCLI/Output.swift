@@ -17,7 +17,7 @@ enum Output {
             let key = note.map { $0.fingerprint + ($0.isChanged ? "!" : "") } ?? "-"
             lines.append("\(item.id.short)  \(pad(item.state.rawValue, 7))  \(pad(pages, 5))  \(pad(String(from.prefix(16)), 16))  "
                          + "\(pad(key, 19))  \(TerminalText.escaped(item.title))"
-                         + (note?.isChanged == true ? "  (\(KnownSenders.changedWords(item.from)))" : ""))
+                         + (note?.flagWords.map { "  (\($0))" } ?? ""))
         }
         return lines.joined(separator: "\n")
     }
@@ -27,7 +27,7 @@ enum Output {
                         + (sender.map { " (key \($0.fingerprint))" } ?? ""),
                      "\(report.id) · \(report.chest.rawValue) chest · \(report.state)"]
         if let warning = sender?.warning {
-            lines.append("warning: \(warning); if the sender really changed keys: chest senders trust \(report.id.short)")
+            lines.append("warning: \(warning)" + (sender?.advice(report.id) ?? ""))
         }
         if report.sentByYou { lines.append("you sent this message: its locks stay shut for you") }
         if report.requiresHardware {

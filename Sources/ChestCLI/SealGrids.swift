@@ -27,6 +27,8 @@ final class SealGrids {
     private var grids: [Key: (grid: CellGrid, salt: [UInt8])] = [:]
     private var defaultAreas: [SearchArea] = []
     private var kept: [Kept] = []
+    /// The grids read from `path`: laid by earlier messages.
+    private var earlier: Set<CellGrid> = []
     private var random = SystemRandomNumberGenerator()
     private let path: String?
 
@@ -54,6 +56,7 @@ final class SealGrids {
                                  area: grid.key.area)
             guard cells.isValid else { continue }
             grids[grid.key] = (cells, [UInt8](salt))
+            earlier.insert(cells)
             if grid.isDefault && !defaultAreas.contains(grid.key.area) { defaultAreas.append(grid.key.area) }
             kept.append(grid)
         }
@@ -85,6 +88,27 @@ final class SealGrids {
         } catch {
             printError("chest: warning: cannot keep the sealed grids in \(path) (\(error)); your next messages get new ones")
         }
+    }
+
+    /// Whether `grid` was laid by an earlier message: its places fall to the same sweep as this one's.
+    func wasKept(_ grid: CellGrid) -> Bool { earlier.contains(grid) }
+
+    /// The share of a default `area` an attacker may leave out: a place is given the first earlier default area it
+    /// lies in whole, so a place in a later area is not in the parts it shares with earlier ones (docs/SECURITY.md
+    /// "Default areas"). 0 for declared areas and for the first default area.
+    func excludedShare(_ area: SearchArea) -> Double {
+        guard let index = defaultAreas.firstIndex(of: area) else { return 0 }
+        let overlap = defaultAreas[..<index].reduce(0.0) { $0 + Self.lens($1, area) }
+        return min(1, overlap / area.area)
+    }
+
+    /// The area two disks share, in square metres (planar: areas are small beside the Earth).
+    static func lens(_ a: SearchArea, _ b: SearchArea) -> Double {
+        let d = a.center.distance(to: b.center), r1 = a.radius, r2 = b.radius
+        if d >= r1 + r2 { return 0 }
+        if d <= abs(r1 - r2) { return Double.pi * pow(min(r1, r2), 2) }
+        let α = acos((d * d + r1 * r1 - r2 * r2) / (2 * d * r1)), β = acos((d * d + r2 * r2 - r1 * r1) / (2 * d * r2))
+        return r1 * r1 * (α - sin(2 * α) / 2) + r2 * r2 * (β - sin(2 * β) / 2)
     }
 
     private func defaultArea(for point: Coordinate, radius: Double) -> SearchArea {

@@ -40,13 +40,42 @@ struct SenderCheck {
         var verdict: KnownSenders.Verdict
         var name: String
 
-        var isChanged: Bool { if case .changed = verdict { true } else { false } }
+        /// The name is known with another key, or reads as a known name that has another key.
+        var isChanged: Bool {
+            switch verdict {
+            case .changed, .lookalike: true
+            case .new, .known: false
+            }
+        }
 
-        /// "Organiser — not the key you had before (key …; you had … since …)", nil when the key is the known one.
+        /// What follows the warning: how to trust a key that really changed; nothing for a lookalike, whose name is
+        /// not the one known.
+        func advice(_ id: MessageID) -> String {
+            if case .lookalike = verdict { return "" }
+            return "; if the sender really changed keys: chest senders trust \(id.short)"
+        }
+
+        /// What `list` says after the title of a flagged sender.
+        var flagWords: String? {
+            switch verdict {
+            case .changed: KnownSenders.changedWords(name)
+            case let .lookalike(known, _): KnownSenders.lookalikeWords(name, of: known)
+            case .new, .known: nil
+            }
+        }
+
+        /// "Organiser — not the key you had before (key …; you had … since …)", or a lookalike's words; nil when the
+        /// key is the known one.
         var warning: String? {
-            guard case let .changed(previous) = verdict else { return nil }
-            return KnownSenders.changedWords(name) + " (key \(fingerprint); you had \(KeyFingerprint.short(previous.key)) since "
-                + "\(LockReason.format(previous.since, .current)))"
+            switch verdict {
+            case let .changed(previous):
+                KnownSenders.changedWords(name) + " (key \(fingerprint); you had \(KeyFingerprint.short(previous.key)) since "
+                    + "\(LockReason.format(previous.since, .current)))"
+            case let .lookalike(known, entry):
+                KnownSenders.lookalikeWords(name, of: known) + " (key \(fingerprint); \(TerminalText.escaped(known))'s is "
+                    + "\(KeyFingerprint.short(entry.key)) since \(LockReason.format(entry.since, .current)))"
+            case .new, .known: nil
+            }
         }
     }
 }

@@ -121,7 +121,7 @@ struct WatchCommand: ChestCommand {
         let note = senders.note(from: report.from, key: report.senderKey, sentByYou: report.sentByYou)
         senders.save()
         guard let warning = note?.warning else { return nil }
-        let text = "warning: \(warning); if the sender really changed keys: chest senders trust \(report.id.short)"
+        let text = "warning: \(warning)" + (note?.advice(report.id) ?? "")
         let painted = Output.colour ? "\u{1B}[1;31m\(text)\u{1B}[0m" : text
         return "          " + painted
     }

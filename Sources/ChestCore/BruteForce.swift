@@ -1,44 +1,86 @@
 import Foundation
 
-/// What it costs whoever has a file to find a sealed set's key by the best attack known on format 3: trying every
-/// cell of the declared search area (and every PIN, with a PIN in the set), one Argon2id run a guess
-/// (docs/SECURITY.md "What a place is worth"). The attack tests check that the file offers nothing better.
+/// What it costs whoever has a file to find a sealed set's key by the best attack known against the file as written,
+/// one Argon2id run a guess (docs/SECURITY.md "What a place is worth"):
+///
+/// - format 3: the lattice sweep. A place's keys cover a 2 × 2 block of cells (the cell width is the place's
+///   stretched diameter), and every 2 × 2 block holds exactly one cell with both indices even, so trying those cells
+///   only, a quarter of the area's, finds it (99 % of places; the rest sit on a single row or column). With a PIN,
+///   every PIN in each of those cells;
+/// - format 2: the place comes out of the file (the typed-decimal attack, milliseconds), so only the PIN is left.
+///
+/// A sweep is shared: every place laid on one grid (same salt and cost) falls to the same derivations, so its figure
+/// is that of the whole group, not each page's (`Composer`'s "share one search" line). The attack tests run the
+/// lattice and shared sweeps and check them against these figures.
 public struct BruteForce: Hashable, Sendable {
-    /// Cells to search: the search area over the cell's area; 1 without a place.
+    /// Cells of the declared search area: its area over a cell's; 1 without a place.
     public var cells: Double
+    /// Cells the best attack derives a key for: one in four of the area's in format 3; 1 when the place is
+    /// recoverable or absent.
+    public var searched: Double
     /// PINs to try: 10^digits; 1 without a PIN.
     public var pins: Double
     public var secondsPerGuess: Double
-    /// The declared search area, when the set holds a place.
+    /// The declared search area, when the set holds a format 3 place.
     public var area: SearchArea?
+    /// A format 2 place: the file gives it away.
+    public var recoverable: Bool
+    /// The share of the area the attacker can leave out because the organiser's other default areas tell the place is
+    /// not there (`SealGrids`), 0 to 1.
+    public var excluded: Double
 
-    /// A set's worst case: every cell of the grid's search area times every PIN of `pinDigits`.
-    public init(grid: CellGrid?, pinDigits: Int?, cost: SealCost) {
+    /// The fraction of an area's cells the lattice sweep tries: one cell in every 2 × 2 block.
+    public static let latticeFraction = 0.25
+
+    /// A set's figure: the cells of the grid's search area the lattice meets (format 3) times every PIN of
+    /// `pinDigits`; a format 2 grid (no area) is recoverable and leaves the PIN only.
+    public init(grid: CellGrid?, pinDigits: Int?, cost: SealCost, excluded: Double = 0) {
+        recoverable = grid != nil && grid?.area == nil
         area = grid?.area
-        cells = grid.map { grid in max(1, (grid.area?.area ?? 1_000_000) / (grid.width * grid.width)) } ?? 1
+        self.excluded = min(max(excluded, 0), 0.99)
+        if let grid, let area = grid.area {
+            cells = max(1, area.area / (grid.width * grid.width))
+            searched = max(1, (cells * (1 - self.excluded) * Self.latticeFraction).rounded(.up))
+        } else {
+            cells = 1
+            searched = 1
+        }
         pins = pinDigits.map { pow(10, Double($0)) } ?? 1
         secondsPerGuess = cost.secondsPerGuess
     }
 
-    public var guesses: Double { cells * pins }
+    public var guesses: Double { searched * pins }
     public var coreHours: Double { guesses * secondsPerGuess / 3600 }
 
-    /// "sealed by location and PIN: about 94,000 core-hours to search the declared area (38.71390,-9.13340/2 km:
-    /// 3,140 cells × 10,000 PINs at 1.38 s a guess)"
+    /// Whether the file holds nothing the attacker must guess: a format 2 place alone.
+    public var isOpenToAnyone: Bool { recoverable && pins <= 1 }
+
+    /// "sealed by location and PIN: about 10 core-days by the best attack (the 61 cells of 38.71390,-9.13340/564 m
+    /// with both indices even, a quarter of its 244, × 10,000 PINs at 1.38 s a guess)"
     public var sentence: String {
+        if recoverable {
+            let leak = "format 2 gives the place away: it is recovered from the file in milliseconds (docs/SECURITY.md \"Format 2's leak\")"
+            guard pins > 1 else { return "guarded only: \(leak); compose in format 3 (the default) to seal it" }
+            return "sealed by PIN only (\(leak)): about \(Self.time(coreHours)) to try every PIN by brute force "
+                + "(\(Self.grouped(pins)) PINs at \(String(format: "%.2f", secondsPerGuess)) s a guess)"
+        }
         let byPlace = area != nil, byPIN = pins > 1
         let how = [byPlace ? "location" : nil, byPIN ? "PIN" : nil].compactMap { $0 }.joined(separator: " and ")
-        let what = byPlace ? "to search the declared area" : "to try every PIN"
         var factors: [String] = []
-        if let area { factors.append("\(Self.grouped(cells)) cells of \(area)") }
+        if let area {
+            let left = excluded > 0 ? String(format: " less the %.0f%% your other default areas rule out", excluded * 100) : ""
+            factors.append("the \(Self.grouped(searched)) cells of \(area) with both indices even, a quarter of its \(Self.grouped(cells))\(left)")
+        }
         if byPIN { factors.append("\(Self.grouped(pins)) PINs") }
         let detail = "\(factors.joined(separator: " × ")) at \(String(format: "%.2f", secondsPerGuess)) s a guess"
-        let advice = byPlace && !byPIN && coreHours < 30 * 24
-            ? "; a place alone is a small secret (docs/SECURITY.md): add a PIN to its set or declare a wider --search-area" : ""
-        return "sealed by \(how): about \(Self.time(coreHours)) \(what) by brute force (\(detail))" + advice
+        let advice = !byPlace || coreHours >= 30 * 24 ? ""
+            : byPIN ? "; under 30 core-days (docs/SECURITY.md \"What a place is worth\"): declare a wider --search-area"
+            : "; a place alone is a small secret (docs/SECURITY.md): add a PIN to its set or declare a wider --search-area"
+        return "sealed by \(how): about \(Self.time(coreHours)) by the best attack (\(detail))" + advice
     }
 
-    static func time(_ hours: Double) -> String {
+    /// "37 core-days", "6 core-hours", "18 core-minutes".
+    public static func time(_ hours: Double) -> String {
         if hours < 1 { return "\(max(1, Int((hours * 60).rounded()))) core-minutes" }
         if hours >= 48 { return "\(grouped(hours / 24)) core-days" }
         return "\(grouped(hours)) core-hours"

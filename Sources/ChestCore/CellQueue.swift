@@ -1,7 +1,8 @@
 /// The cells waiting for their key (docs/DESIGN.md "Late keys"): one item per derivation, so places laid on one
-/// grid wait once for a cell; the cell the reader is in goes first, then the newest; one item at a time is with the
-/// seal worker. Nothing is dropped while there is room; each item holds on to the fixes that asked for it, so its
-/// answer is judged on them however late it comes.
+/// grid wait once for a cell; the cell the reader is in goes first, then the cells of the sender the worker served
+/// least, then the newest; one item at a time is with the seal worker. Nothing is dropped while there is room; each
+/// item holds on to the fixes that asked for it, so its answer is judged on them however late it comes. No sender
+/// holds more than `perOwner` waiting cells (docs/SECURITY.md "A message's share of the reader").
 struct CellQueue: Sendable {
     struct Item: Sendable {
         var cell: Cell
@@ -11,6 +12,8 @@ struct CellQueue: Sendable {
         var newest: Int
         /// The history's sequences it holds on to, oldest first.
         var pins: [Int]
+        /// The senders (their keys) whose sets wait for it.
+        var owners: Set<String> = []
     }
 
     /// The item with the seal worker.
@@ -27,6 +30,8 @@ struct CellQueue: Sendable {
     static let limit = 512
     /// Fixes one cell holds on to beyond the history's window: the latest of the runs that asked for it.
     static let pinsPerCell = 30
+    /// Cells one sender may have waiting: a quarter of the queue, so that one file's grids cannot fill it.
+    static let perOwner = limit / 4
     /// What a cell is assumed to cost until one was timed: the default place cost on a laptop core
     /// (docs/BENCHMARKS.md "Sealed pages (format 3)").
     static let nominalSeconds = 1.5
@@ -35,6 +40,10 @@ struct CellQueue: Sendable {
     private(set) var flight: Flight?
     /// The last cell's time with the worker, to say how long the rest will take.
     private(set) var secondsPerCell: Double?
+    /// Seconds of the worker each sender's cells have had: the least served goes first.
+    private(set) var served: [String: Double] = [:]
+    /// Waiting cells per sender, kept as items come and go so that filing a cell needs no scan.
+    private(set) var held: [String: Int] = [:]
 
     /// Cells waiting or with the worker.
     var count: Int { waiting.count + (flight == nil ? 0 : 1) }
@@ -45,7 +54,7 @@ struct CellQueue: Sendable {
     /// Files a set's request for a cell, asked for by the fixes `pins` (the newest last). Returns the sequences
     /// newly held and those let go (a cell forgotten for room, or pins beyond a cell's share).
     mutating func add(_ request: KeyRequest, slot: SlotRef, derivation: KeyRequest.Derivation, cell: Cell,
-                      pins: [Int]) -> (held: [Int], released: [Int]) {
+                      pins: [Int], owner: String = "") -> (held: [Int], released: [Int]) {
         let newest = pins.last ?? -1
         if var flight, flight.derivation == derivation, flight.item.requests[slot] != nil {
             let change = Self.merge(pins, into: &flight.item.pins)
@@ -54,13 +63,22 @@ struct CellQueue: Sendable {
             return change
         }
         var released: [Int] = []
-        if waiting[derivation] == nil, waiting.count >= Self.limit,
-           let oldest = waiting.min(by: { $0.value.newest < $1.value.newest }) {
-            released = oldest.value.pins
-            waiting[oldest.key] = nil
+        if waiting[derivation] == nil {
+            // Room is made at the expense of this sender when it holds its share, else of whoever holds the most.
+            var victim: String?
+            if held[owner, default: 0] >= Self.perOwner {
+                victim = owner
+            } else if waiting.count >= Self.limit {
+                victim = held.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+            }
+            if let victim, let oldest = waiting.lazy.filter({ $0.value.owners.contains(victim) }).min(by: { $0.value.newest < $1.value.newest }),
+               let removed = remove(oldest.key) {
+                released = removed.pins
+            }
         }
         var item = waiting[derivation] ?? Item(cell: cell, requests: [:], newest: newest, pins: [])
         item.requests[slot] = request
+        if item.owners.insert(owner).inserted { held[owner, default: 0] += 1 }
         item.newest = max(item.newest, newest)
         let change = Self.merge(pins, into: &item.pins)
         waiting[derivation] = item
@@ -78,16 +96,20 @@ struct CellQueue: Sendable {
             let live = item.requests.filter { isLive($0.key, $0.value) }
             if live.isEmpty {
                 released += item.pins
-                waiting[derivation] = nil
+                remove(derivation)
             } else if live.count != item.requests.count {
                 waiting[derivation]?.requests = live
             }
         }
+        let served = self.served
+        func charge(_ item: Item) -> Double { item.owners.map { served[$0] ?? 0 }.min() ?? 0 }
         guard let chosen = waiting.max(by: { a, b in
             let current = (isCurrent(a.value), isCurrent(b.value))
-            return current.0 != current.1 ? !current.0 : a.value.newest < b.value.newest
+            if current.0 != current.1 { return !current.0 }
+            let charges = (charge(a.value), charge(b.value))
+            return charges.0 != charges.1 ? charges.0 > charges.1 : a.value.newest < b.value.newest
         }) else { return ([], released) }
-        waiting[chosen.key] = nil
+        remove(chosen.key)
         flight = Flight(derivation: chosen.key, item: chosen.value, outstanding: Set(chosen.value.requests.keys), since: monotonic)
         return (chosen.value.requests.sorted { ($0.key.id, $0.key.page, $0.key.set.rawValue) < ($1.key.id, $1.key.page, $1.key.set.rawValue) }
                     .map(\.value), released)
@@ -102,11 +124,24 @@ struct CellQueue: Sendable {
             return nil
         }
         self.flight = nil
-        secondsPerCell = max(0, monotonic - flight.since)
+        let seconds = max(0, monotonic - flight.since)
+        secondsPerCell = seconds
+        for owner in flight.item.owners { served[owner, default: 0] += seconds / Double(flight.item.owners.count) }
         return flight.item
     }
 
-    /// Adds `new` to a cell's pins, keeping the newest `pinsPerCell`.
+    /// Takes an item out of the waiting ones, its senders' counts with it.
+    @discardableResult
+    private mutating func remove(_ derivation: KeyRequest.Derivation) -> Item? {
+        guard let item = waiting.removeValue(forKey: derivation) else { return nil }
+        for owner in item.owners {
+            let left = held[owner, default: 1] - 1
+            held[owner] = left > 0 ? left : nil
+        }
+        return item
+    }
+
+        /// Adds `new` to a cell's pins, keeping the newest `pinsPerCell`.
     private static func merge(_ new: [Int], into pins: inout [Int]) -> (held: [Int], released: [Int]) {
         let held = new.filter { !pins.contains($0) }
         guard !held.isEmpty else { return ([], []) }

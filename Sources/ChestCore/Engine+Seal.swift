@@ -1,4 +1,5 @@
 import struct Foundation.Date
+import struct Foundation.Data
 
 /// Format 2 pages (docs/DESIGN.md "Sealed pages"): the engine names the key derivation to try, the daemon's
 /// seal worker computes it, and the answer comes back as `.keyDerived`.
@@ -49,7 +50,9 @@ extension Engine {
     mutating func fileCell(_ cell: Cell, for ref: LockRef, pins: [Int]) {
         guard let request = cellRequest(cell, for: ref), let derivation = request.derivation else { return }
         let slot = SlotRef(id: ref.id, page: ref.key.page, set: ref.key.set)
-        let (held, released) = seal.cells.add(request, slot: slot, derivation: derivation, cell: cell, pins: pins)
+        // The sender's key, so that one sender's files share one turn (CellQueue); a message without one is its own.
+        let owner = entries[ref.id]?.message.seal.map { Data($0.publicKey).base64EncodedString() } ?? ref.id.rawValue
+        let (held, released) = seal.cells.add(request, slot: slot, derivation: derivation, cell: cell, pins: pins, owner: owner)
         seal.history.pin(held)
         seal.history.unpin(released)
     }

@@ -129,6 +129,7 @@ struct WireMessage: Codable {
             }
             pages.append(page)
         }
+        if let problem = SealBudget.problem(pages) { throw .overSealBudget(problem) }
         var seal: Seal?
         switch (publicKey, signature) {
         case let (key?, signature?):

@@ -27,6 +27,8 @@ public enum MessageFormatError: Error, Hashable, Sendable, CustomStringConvertib
     case wrongVersionField(version: Int, field: String)
     /// A sealed part that is missing, malformed, oversized or over the cost cap.
     case sealedPart(page: Int, String)
+    /// Sealed places that would ask a reader's seal worker for more than `SealBudget` allows.
+    case overSealBudget(String)
 
     public var description: String {
         switch self {
@@ -64,6 +66,7 @@ public enum MessageFormatError: Error, Hashable, Sendable, CustomStringConvertib
         case let .wrongVersionField(version, field):
             "a format \(version) file cannot carry the field \"\(field)\" (it belongs to format \(version == 1 ? 2 : 1))"
         case let .sealedPart(page, why): "page \(page): \(why)"
+        case let .overSealBudget(why): why
         }
     }
 }

@@ -27,10 +27,13 @@ public enum PageSealer {
 
         var isSealed: Bool { hidden != nil || pin != nil || release != nil }
 
-        var grid: CellGrid? { locks.lazy.compactMap { if case let .sealedLocation(grid) = $0 { grid } else { nil } }.first }
+        /// The sealed location's grid, if the set holds one.
+        public var grid: CellGrid? { locks.lazy.compactMap { if case let .sealedLocation(grid) = $0 { grid } else { nil } }.first }
 
         /// What the set's secret is made of, which prices its guesses.
-        public var secretKind: SealCost.Secret { hidden != nil ? .place : pin != nil ? .pin : .release }
+        public var secretKind: SealCost.Secret {
+            hidden != nil ? (pin != nil ? .placeAndPIN : .place) : pin != nil ? .pin : .release
+        }
 
         /// The cost its key is derived at.
         public var effectiveCost: SealCost { cost ?? secretKind.cost }

@@ -63,4 +63,38 @@ struct KnownSendersTests {
         #expect(try world.chest(["senders", "forget", "Organiser"]).stderr.contains("no known sender named Organiser"))
         #expect(!(try world.chest(["senders", "list", "--json"]).stdout.contains("Organiser")))
     }
+
+    @Test func aLookalikeNameUnderAnotherKeyIsFlaggedInListReadAndWatch() throws {
+        let world = ChestHarness()
+        try world.startDaemon()
+        let organiser = try MessageFactory(configDirectory: world.root + "/organiser")
+        let mallory = try MessageFactory(configDirectory: world.root + "/mallory")
+        let later = [Lock.time(Date(timeIntervalSinceNow: 86_400))]
+        func drop(_ message: Message, _ name: String) throws {
+            try MessageFile.encode(message).write(to: URL(fileURLWithPath: world.root + "/\(name).part"))
+            try FileManager.default.moveItem(atPath: world.root + "/\(name).part", toPath: world.chest + "/\(name).locked")
+        }
+        let genuine = organiser.message(title: "Clue 1", pages: [Page(text: "the oak", setA: later)], from: "Organiser")
+        try drop(genuine, "genuine")
+        try world.waitUntil("the genuine message is in", timeout: 20) { try world.list().count == 1 }
+        #expect(try world.chest(["list"]).status == 0, "the organiser's key is met first")
+        // Mallory's copy under "Organіser" (a Ukrainian і) and a no-break space, announced while watch runs.
+        let out = world.root + "/watch.out"
+        let watcher = try world.spawnClient(["watch", "--count", "1", "--events", "ingested", "--timeout", "30"],
+                                            stdout: out, stderr: out + ".err")
+        let copy = mallory.message(title: "Clue 1", pages: [Page(text: "the oak", setA: later)], from: "Organ\u{0456}ser\u{00A0}")
+        try drop(copy, "copy")
+        #expect(Subprocess.wait(watcher) == 0)
+        let words = "Organ\\u{456}ser\\u{a0} \u{2014} a lookalike of Organiser, a sender you know under another key"
+        let watched = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(watched.contains("warning: " + words), "\(watched)")
+        let list = try world.chest(["list"]).stdout
+        let flagged = try #require(list.split(separator: "\n").first { $0.hasPrefix(copy.id.short) })
+        #expect(flagged.contains("!") && flagged.contains("(\(words))"), "\(list)")
+        #expect(try world.chest(["read", copy.id.rawValue]).stdout.contains("warning: " + words))
+        // Never recorded: flagged again the next time.
+        let known = try world.chest(["senders", "list", "--json"]).stdout
+        #expect(known.contains("Organiser") && !known.contains("Organ\u{0456}ser") && !known.contains("Organ\\u0456ser"), "\(known)")
+        #expect(try world.chest(["list"]).stdout.contains(words))
+    }
 }

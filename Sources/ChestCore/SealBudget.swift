@@ -1,0 +1,50 @@
+/// What one message may ask of a reader's seal worker for one fix (docs/SECURITY.md "A message's share of the
+/// reader"). A reader derives one key per grid (salt and cost) whose search area holds the fix, so a file laying many
+/// grids over one area at the cap's cost would keep a core and a gibibyte busy for as long as the reader walks there.
+/// Past the budget the file is set aside with the reason; under it, the seal worker's queue shares time by sender
+/// (`CellQueue`).
+public enum SealBudget {
+    /// Argon2id work one fix may ask of a message, in passes × bytes: eight grids at the default place cost, more than
+    /// any message `compose` writes asks (one grid per cell width in its area, and one per PIN set).
+    public static let perFix = 8 * Double(SealCost.Secret.place.cost.passes * SealCost.Secret.place.cost.memory)
+
+    /// How far outside its area a grid is still tried: the reader may stand at the edge of a place on the rim.
+    static let slack = 1000.0
+
+    /// Why a message's sealed places ask too much of a reader, or nil.
+    public static func problem(_ pages: [Page]) -> String? {
+        struct Family: Hashable {
+            var salt: [UInt8]
+            var cost: SealCost
+            /// A PIN set derives with its page's PIN: a family of its own.
+            var pinPage: Int?
+        }
+        var families: [Family: SearchArea] = [:]
+        for (index, page) in pages.enumerated() {
+            for set in LockSetName.allCases {
+                guard case let .cells(salt, cost, _)? = page.sealed?.slots[set] else { continue }
+                let grid = page[set].lazy.compactMap { if case let .sealedLocation(grid) = $0 { grid } else { nil } }.first
+                guard let area = grid?.area else { continue }
+                families[Family(salt: salt, cost: cost, pinPage: page[set].contains(.sealedPIN) ? index + 1 : nil)] = area
+            }
+        }
+        // A fix asks for the grids whose areas hold it. The places where most overlap are near the areas' centres or
+        // between two of them: those points are weighed (a message has at most ten places, so 55 points at most).
+        let centres = families.values.map(\.center)
+        var points = centres
+        for (i, a) in centres.enumerated() {
+            for b in centres[(i + 1)...] {
+                points.append(Coordinate(latitude: (a.latitude + b.latitude) / 2, longitude: (a.longitude + b.longitude) / 2))
+            }
+        }
+        var worst = (work: 0.0, runs: 0)
+        for point in points {
+            let holding = families.filter { $0.value.center.distance(to: point) <= $0.value.radius + slack }
+            let work = holding.keys.reduce(0.0) { $0 + Double($1.cost.passes) * Double($1.cost.memory) }
+            if work > worst.work { worst = (work, holding.count) }
+        }
+        guard worst.work > perFix else { return nil }
+        return String(format: "its sealed places ask up to %d Argon2id runs (%.0f GiB-passes) of a reader for one fix, over the budget of %.0f (8 grids at the default place cost); set aside so that it cannot hold the reader's seal worker",
+                      worst.runs, worst.work / Double(1 << 30), perFix / Double(1 << 30))
+    }
+}

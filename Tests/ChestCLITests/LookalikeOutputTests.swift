@@ -1,0 +1,46 @@
+@testable import ChestCLI
+@testable import ChestCore
+import Foundation
+import Testing
+
+/// A lookalike sender is flagged in `list`, `read` (and `watch`, which prints the same warning) and on the board.
+@Suite struct LookalikeOutputTests {
+    static let organiserKey = Data(repeating: 1, count: 32).base64EncodedString()
+    static let malloryKey = Data(repeating: 2, count: 32).base64EncodedString()
+
+    static func note(_ name: String) -> SenderCheck.Note {
+        var known = KnownSenders()
+        _ = known.meet("Organiser", key: organiserKey, at: Date(timeIntervalSince1970: 1_800_000_000))
+        return SenderCheck.Note(fingerprint: "ab:cd", verdict: known.meet(name, key: malloryKey, at: Date()), name: name)
+    }
+
+    @Test func listAndReadFlagALookalike() {
+        let name = "Organ\u{0456}ser\u{00A0}"
+        let note = Self.note(name)
+        let id = MessageID(bytes: [UInt8](repeating: 7, count: 16))
+        let item = ListItem(id: id, title: "Clue 1", from: name, chest: .regular, pages: 1, openPages: [], state: .locked,
+                            sentByYou: false, receivedAt: Date(), senderKey: Self.malloryKey)
+        let list = Output.list([item], saved: false, senders: [note])
+        #expect(list.contains("ab:cd!"), "\(list)")
+        #expect(list.contains("(Organ\\u{456}ser\\u{a0} \u{2014} a lookalike of Organiser, a sender you know under another key)"), "\(list)")
+        let report = ReadReport(id: id, title: "Clue 1", from: name, chest: .regular, state: .locked, sentByYou: false, pages: [],
+                                senderKey: Self.malloryKey)
+        let read = Output.read(report, sender: note)
+        #expect(read.contains("warning: Organ\\u{456}ser\\u{a0} \u{2014} a lookalike of Organiser"), "\(read)")
+        #expect(!read.contains("chest senders trust"), "trusting cannot make a lookalike the known name: \(read)")
+    }
+
+    @Test func theBoardFlagsALookalikeTeam() {
+        var hunt = HuntFile(id: String(repeating: "ab", count: 16), name: "Old Town", broker: "mqtt://127.0.0.1:1883",
+                            organiser: Self.organiserKey)
+        hunt.teams = ["Red", "R\u{0435}d", "Blue"].enumerated().map { index, name in
+            HuntTeam(name: name, password: "pw-\(index)-0123456789ab", publicKey: Data(repeating: UInt8(0x10 + index), count: 32).base64EncodedString(),
+                     secretKey: nil)
+        }
+        let feed = BoardFeed(hunt: hunt, huntPath: "/nonexistent/hunt.json")
+        let lines = BoardScreen(hunt: hunt).render(feed, columns: 400, rows: 40, now: Date())
+        let flagged = lines.filter { $0.contains("a lookalike of Red") }
+        #expect(flagged.count == 1 && flagged.first?.contains("R\\u{435}d") == true, "\(lines)")
+        #expect(!lines.contains { $0.hasPrefix("Blue") && $0.contains("lookalike") })
+    }
+}

@@ -1,0 +1,163 @@
+@testable import ChestCLI
+@testable import ChestCore
+@testable import ChestSeal
+import Foundation
+import Testing
+
+/// The best attacks on sealed places from the files alone (docs/SECURITY.md "What a place is worth", "One sweep, many
+/// places"), run for real at a cheap Argon2id cost: the lattice sweep (only cells with both indices even), shared by
+/// every place laid on one grid. The figures `compose` prints (`BruteForce`) must agree with them within 1.5×.
+@Suite struct SweepAttackTests {
+    static let cheap = SealCost(passes: 1, memory: 64 << 10)
+
+    /// Places sealed on one grid, each on its own page of its own message, as `compose` lays them.
+    struct Laid {
+        var grid: CellGrid
+        var salt: [UInt8]
+        var pages: [(id: MessageID, sealed: SealedPage, point: Coordinate)]
+    }
+
+    static func lay(_ count: Int, radius: Double, in area: SearchArea, pins: [String?]) -> Laid {
+        let grids = SealGrids()
+        var generator = SystemRandomNumberGenerator()
+        var laid = Laid(grid: grids.grid(for: area.center, radius: radius, declared: area).grid,
+                        salt: grids.grid(for: area.center, radius: radius, declared: area).salt, pages: [])
+        for index in 0..<count {
+            // Uniform in the disk, the place's centre inside the area, as compose requires.
+            let distance = (area.radius - 1) * Double.random(in: 0..<1, using: &generator).squareRoot()
+            let bearing = Double.random(in: 0..<(2 * .pi), using: &generator)
+            let φ = area.latitude * .pi / 180
+            let point = Coordinate(latitude: area.latitude + distance * cos(bearing) / Coordinate.earthRadius * 180 / .pi,
+                                   longitude: area.longitude + distance * sin(bearing) / (Coordinate.earthRadius * cos(φ)) * 180 / .pi)
+            let (grid, salt) = grids.grid(for: point, radius: radius, declared: area)
+            #expect(grid == laid.grid && salt == laid.salt, "places in one area share its grid")
+            let pin = pins[index % pins.count]
+            var set = PageSealer.SetDraft(locks: [.sealedLocation(grid)] + (pin == nil ? [] : [.sealedPIN]),
+                                          hidden: HiddenLocation(center: point, radius: radius), pin: pin)
+            set.gridSalt = salt
+            let id = MessageID(bytes: Sealer.randomBytes(16))
+            let page = PageSealer.seal(text: "place \(index)", setA: set, setB: .init(locks: []), id: id, page: 1, cost: cheap)
+            laid.pages.append((id, page.sealed!, point))
+        }
+        return laid
+    }
+
+    /// The lattice sweep: every cell with both indices even that a place in the area could touch, each derived once
+    /// (with every PIN of `pinDigits`) and tried on every page's keys. Returns the derivations and the pages opened.
+    static func sweep(_ laid: Laid, radius: Double, pinDigits: Int?) -> (derivations: Int, opened: Set<MessageID>) {
+        let grid = laid.grid, area = grid.area!
+        let (cx, cy) = grid.project(area.center)
+        let reach = area.radius + radius * 1.05 + 2
+        func index(_ value: Double, _ offset: Double) -> Int64 { Int64(((value - offset) / grid.width).rounded(.down)) }
+        let pins: [String?] = pinDigits.map { digits in
+            (0..<Int(pow(10, Double(digits)))).map { String(format: "%0\(digits)d", $0) }
+        } ?? [nil]
+        var derivations = 0
+        var opened = Set<MessageID>()
+        for x in index(cx - reach, grid.offsetX)...index(cx + reach, grid.offsetX) where x % 2 == 0 {
+            for y in index(cy - reach, grid.offsetY)...index(cy + reach, grid.offsetY) where y % 2 == 0 {
+                // The cell's nearest point to the area's centre: cells no place in the area can touch are left out.
+                let left = grid.offsetX + Double(x) * grid.width, bottom = grid.offsetY + Double(y) * grid.width
+                let dx = max(left - cx, 0, cx - (left + grid.width)), dy = max(bottom - cy, 0, cy - (bottom + grid.width))
+                guard (dx * dx + dy * dy).squareRoot() <= reach else { continue }
+                for pin in pins {
+                    let secret = SealSecret.secret(cell: Cell(x: x, y: y), pin: pin, release: nil, version: 3)
+                    let kek = PageSealer.derive(secret, salt: laid.salt, cost: cheap)!
+                    derivations += 1
+                    for page in laid.pages where !opened.contains(page.id) {
+                        guard case let .cells(_, _, wrapped)? = page.sealed.slots[.a] else { continue }
+                        let data = SealSecret.slotData(page.id, page: 1, set: .a, version: 3)
+                        if wrapped.contains(where: { PageSealer.decrypt($0, key: kek, data: data) != nil }) { opened.insert(page.id) }
+                    }
+                }
+            }
+        }
+        return (derivations, opened)
+    }
+
+    @Test func theLatticeSweepOfOneGridOpensEveryPlaceOnItForThePriceComposePrints() {
+        let area = SearchArea(center: Coordinate(latitude: 47.3712, longitude: 8.5423), radius: 600)
+        let laid = Self.lay(12, radius: 30, in: area, pins: [nil])
+        let brute = BruteForce(grid: laid.grid, pinDigits: nil, cost: Self.cheap)
+        #expect(brute.searched == (brute.cells / 4).rounded(.up))
+        let (derivations, opened) = Self.sweep(laid, radius: 30, pinDigits: nil)
+        // One place in about 150 sits on a single row or column of cells and escapes the lattice.
+        #expect(opened.count >= 10, "the lattice opened \(opened.count) of 12")
+        let ratio = Double(derivations) / brute.guesses
+        #expect((1 / 1.5...1.5).contains(ratio), "the sweep took \(derivations) derivations; compose prints \(brute.guesses)")
+        // Twelve pages, one sweep: not twelve times the figure.
+        #expect(Double(derivations) < 2 * brute.guesses)
+        // compose's words for the group, with the same figure.
+        var sweeps = SharedSweeps()
+        for number in 1...12 {
+            var set = PageSealer.SetDraft(locks: [.sealedLocation(laid.grid)], hidden: HiddenLocation(center: laid.pages[number - 1].point, radius: 30))
+            set.gridSalt = laid.salt
+            set.cost = Self.cheap
+            sweeps.add([set], page: number, version: 3, excluded: { _ in 0 })
+        }
+        let lines = sweeps.sentences(kept: { _ in false })
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains("these 12 pages share one search: whoever sweeps the area opens all 12 for the price of one, about \(BruteForce.time(brute.coreHours)) for the group") == true,
+                "\(lines)")
+    }
+
+    @Test func theLatticeSweepWithEveryPINOpensPlacesSealedWithDifferentPINs() {
+        let area = SearchArea(center: Coordinate(latitude: -33.8568, longitude: 151.2153), radius: 500)
+        let laid = Self.lay(2, radius: 30, in: area, pins: ["3", "8"])
+        let brute = BruteForce(grid: laid.grid, pinDigits: 1, cost: Self.cheap)
+        #expect(brute.pins == 10)
+        let (derivations, opened) = Self.sweep(laid, radius: 30, pinDigits: 1)
+        #expect(opened.count >= 1)
+        let ratio = Double(derivations) / brute.guesses
+        #expect((1 / 1.5...1.5).contains(ratio), "the sweep took \(derivations) derivations; compose prints \(brute.guesses)")
+    }
+
+    @Test func composePricesAFormatTwoPlaceAsRecoverable() {
+        let point = Coordinate(latitude: 38.7139, longitude: -9.1334)
+        let grid = CellGrid(center: point, radius: 30)
+        // The attack that makes it so.
+        #expect(DecimalAttack(grid: grid).candidates() == [point])
+        let id = MessageID(bytes: Sealer.randomBytes(16))
+        let withPIN = PageSealer.SetDraft(locks: [.sealedLocation(grid), .sealedPIN], hidden: HiddenLocation(center: point, radius: 30), pin: "4821")
+        let page = PageSealer.seal(text: "t", setA: withPIN, setB: .init(locks: []), id: id, page: 1, cost: Self.cheap, version: 2)
+        let both = Composer.protectionSentence(page, sets: [withPIN, .init(locks: [])])
+        #expect(both.hasPrefix("sealed by PIN only (format 2 gives the place away"), "\(both)")
+        let brute = BruteForce(grid: grid, pinDigits: 4, cost: SealCost.Secret.placeAndPIN.cost)
+        #expect(brute.recoverable && brute.guesses == 10_000)
+        #expect(both.contains("about \(BruteForce.time(brute.coreHours)) to try every PIN"), "\(both)")
+        let alone = PageSealer.SetDraft(locks: [.sealedLocation(grid)], hidden: HiddenLocation(center: point, radius: 30))
+        let placeOnly = PageSealer.seal(text: "t", setA: alone, setB: .init(locks: []), id: id, page: 1, cost: Self.cheap, version: 2)
+        let sentence = Composer.protectionSentence(placeOnly, sets: [alone, .init(locks: [])])
+        #expect(sentence.contains("the place can be recovered from the file") && !sentence.hasPrefix("guarded only"), "\(sentence)")
+        #expect(BruteForce(grid: grid, pinDigits: nil, cost: Self.cheap).isOpenToAnyone)
+    }
+
+    @Test func aLaterDefaultAreaIsPricedWithoutThePartsAnEarlierOneRulesOut() {
+        let grids = SealGrids()
+        let first = Coordinate(latitude: 46.9, longitude: 7.4)
+        let firstArea = grids.grid(for: first, radius: 30, declared: nil).grid.area!
+        #expect(grids.excludedShare(firstArea) == 0)
+        // 150 km east: in the first area only if it happened to be drawn that way; then try further.
+        var secondArea = firstArea
+        for kilometres in [150.0, 200, 230] where secondArea == firstArea {
+            let metresPerDegree: Double = Coordinate.earthRadius * cos(46.9 * Double.pi / 180) * Double.pi / 180
+            let point = Coordinate(latitude: 46.9, longitude: 7.4 + kilometres * 1000 / metresPerDegree)
+            secondArea = grids.grid(for: point, radius: 30, declared: nil).grid.area!
+        }
+        #expect(secondArea != firstArea)
+        let share = grids.excludedShare(secondArea)
+        #expect(abs(share - SealGrids.lens(firstArea, secondArea) / secondArea.area) < 1e-9)
+        // Sampled: the share of the second area's points that lie whole in the first is what the figure leaves out.
+        var generator = SeededGenerator(seed: 5)
+        var inside = 0, samples = 20_000
+        for _ in 0..<samples {
+            let point = SearchArea.random(around: secondArea.center, radius: secondArea.radius, using: &generator).center
+            guard secondArea.contains(point) else { samples -= 1; continue }
+            if firstArea.center.distance(to: point) + 30 <= firstArea.radius { inside += 1 }
+        }
+        #expect(abs(Double(inside) / Double(samples) - share) < 0.02, "sampled \(inside) of \(samples), priced \(share)")
+        let grid = grids.grid(for: secondArea.center, radius: 30, declared: secondArea).grid
+        let priced = BruteForce(grid: grid, pinDigits: nil, cost: Self.cheap, excluded: share)
+        #expect(abs(priced.searched - (priced.cells * (1 - share) / 4).rounded(.up)) <= 1)
+    }
+}

@@ -1,0 +1,62 @@
+@testable import ChestCore
+import Foundation
+import Testing
+
+/// Lookalike senders (docs/SECURITY.md "Known senders"): a name that reads as a known one, under another key.
+@Suite struct LookalikeSenderTests {
+    static let organiserKey = Data(repeating: 1, count: 32).base64EncodedString()
+    static let malloryKey = Data(repeating: 2, count: 32).base64EncodedString()
+
+    @Test(arguments: [
+        "\u{041E}rganiser",  // Cyrillic capital O
+        "Organ\u{0456}ser",  // Ukrainian i
+        "Organiser\u{00A0}",  // trailing no-break space
+        "Organ\u{200B}iser",  // zero-width space
+        "Org\u{0430}niser",  // Cyrillic a
+        "\u{039F}rganiser",  // Greek capital Omicron
+        "Organiser ",
+        "0rganiser",
+        "Organ\u{2060}iser\u{202F}",
+    ])
+    func aConfusableNameUnderAnotherKeyIsALookalike(_ name: String) {
+        var known = KnownSenders()
+        let since = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(known.meet("Organiser", key: Self.organiserKey, at: since) == .new)
+        #expect(KnownSenders.skeleton(name) == KnownSenders.skeleton("Organiser"))
+        let verdict = known.meet(name, key: Self.malloryKey, at: since.addingTimeInterval(60))
+        #expect(verdict == .lookalike(of: "Organiser", known: KnownSenders.Entry(key: Self.organiserKey, since: since)))
+        // Not recorded: the next message under it is flagged again.
+        #expect(known.senders.count == 1)
+        #expect(known.meet(name, key: Self.malloryKey, at: since.addingTimeInterval(120)) == verdict)
+        // The words show what differs.
+        let words = KnownSenders.lookalikeWords(name, of: "Organiser")
+        #expect(words.contains("a lookalike of Organiser, a sender you know under another key"), "\(words)")
+        #expect(!words.hasPrefix("Organiser \u{2014}") && !words.contains("\u{00A0}") && !words.contains("\u{200B}"), "\(words)")
+    }
+
+    @Test func theSameKeyOrADifferentNameIsNoLookalike() {
+        var known = KnownSenders()
+        let now = Date()
+        _ = known.meet("Organiser", key: Self.organiserKey, at: now)
+        #expect(known.meet("Organiser", key: Self.organiserKey, at: now) == .known)
+        // The organiser's own key under a variant of the name: the same sender.
+        #expect(known.meet("Organ\u{0456}ser", key: Self.organiserKey, at: now) == .new)
+        #expect(known.meet("Organiser B", key: Self.malloryKey, at: now) == .new)
+        #expect(known.meet("Organiser", key: Self.malloryKey, at: now) == .changed(previous: KnownSenders.Entry(key: Self.organiserKey, since: now)))
+    }
+
+    @Test func aLookalikeRecordedBeforeTheCheckIsStillFlagged() {
+        var known = KnownSenders()
+        let early = Date(timeIntervalSince1970: 1_800_000_000)
+        _ = known.meet("Organiser", key: Self.organiserKey, at: early)
+        known.trust("\u{041E}rganiser", key: Self.malloryKey, at: early.addingTimeInterval(10))
+        #expect(known.verdict("\u{041E}rganiser", key: Self.malloryKey) == .lookalike(of: "Organiser", known: KnownSenders.Entry(key: Self.organiserKey, since: early)))
+        #expect(known.verdict("Organiser", key: Self.organiserKey) == .known)
+    }
+
+    @Test func theBoardsTeamsAreCheckedAgainstEachOther() {
+        let found = KnownSenders.lookalikes(among: ["Red", "Blue", "R\u{0435}d", "Blue\u{00A0}", "Green"])
+        #expect(found == ["R\u{0435}d": "Red", "Blue\u{00A0}": "Blue"])
+        #expect(KnownSenders.revealed("R\u{0435}d") == "R\\u{435}d")
+    }
+}
