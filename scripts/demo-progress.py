@@ -52,7 +52,9 @@ def summary(*_):
 signal.signal(signal.SIGTERM, summary)
 while True:
     time.sleep(interval)
-    status, read = ask("status", "--json"), ask("read", message, "--json")
+    # The page first, then the fix: a fix still there after the page was read was there while it was read, so the
+    # summary never takes a page whose reasons speak of a fix that aged out in between (a slow machine).
+    read, status = ask("read", message, "--json"), ask("status", "--json")
     if not status or not read:
         continue
     fix = status.get("fix") or {}
