@@ -41,9 +41,10 @@ for _ in $(seq 1 100); do [ -S "$CHEST_SOCKET" ] && break; sleep 0.1; done
 watch_pid=$!
 sleep 0.3
 "$bin/chest" import "$work/quest.locked" > /dev/null
-sleep 2
+# gpsd names its receiver once gpsfake's feed starts: a second or two, longer on a busy machine.
+for _ in $(seq 1 120); do "$bin/chest" status | grep -qE "^receiver" && break; sleep 0.5; done
 echo "== Where the fixes come from (gpsfake is a pseudo-terminal, so every fix is simulated):"
-"$bin/chest" status | grep -E "^(receiver|trust)"
+"$bin/chest" status | grep -E "^(receiver|trust)" || echo "   (gpsd has not named its receiver yet)"
 python3 scripts/demo-progress.py "$bin/chest" "$id" 4 &
 progress_pid=$!
 
