@@ -11,19 +11,30 @@ import Testing
 /// is known with another key: a copy re-signed by someone else under the organiser's name.
 @Suite(.realProcesses, .serialized, .timeLimit(.minutes(3)))
 struct KnownSendersTests {
-    @Test func aReSignedCopyUnderAKnownNameIsFlaggedInListReadAndWatch() throws {
-        let world = ChestHarness()
+    /// Writes a message into the chest as a sender's tool would: whole, then moved in.
+    static func drop(_ message: Message, _ name: String, into world: ChestHarness) throws {
+        try MessageFile.encode(message).write(to: URL(fileURLWithPath: world.root + "/\(name).part"))
+        try FileManager.default.moveItem(atPath: world.root + "/\(name).part", toPath: world.chest + "/\(name).locked")
+    }
+
+    /// Starts chestd and drops the organiser's genuine "Clue 1" (locked for a day), once it is in: the organiser's
+    /// and Mallory's identities, the lock that keeps a page shut, and the genuine message.
+    func startWithTheGenuineClue(_ world: ChestHarness) throws
+        -> (organiser: MessageFactory, mallory: MessageFactory, later: [Lock], genuine: Message) {
         try world.startDaemon()
         let organiser = try MessageFactory(configDirectory: world.root + "/organiser")
         let mallory = try MessageFactory(configDirectory: world.root + "/mallory")
         let later = [Lock.time(Date(timeIntervalSinceNow: 86_400))]
-        func drop(_ message: Message, _ name: String) throws {
-            try MessageFile.encode(message).write(to: URL(fileURLWithPath: world.root + "/\(name).part"))
-            try FileManager.default.moveItem(atPath: world.root + "/\(name).part", toPath: world.chest + "/\(name).locked")
-        }
         let genuine = organiser.message(title: "Clue 1", pages: [Page(text: "the oak", setA: later)], from: "Organiser")
-        try drop(genuine, "genuine")
+        try Self.drop(genuine, "genuine", into: world)
         try world.waitUntil("the genuine message is in", timeout: 20) { try world.list().count == 1 }
+        return (organiser, mallory, later, genuine)
+    }
+
+    @Test func aReSignedCopyUnderAKnownNameIsFlaggedInListReadAndWatch() throws {
+        let world = ChestHarness()
+        let (organiser, mallory, later, genuine) = try startWithTheGenuineClue(world)
+        func drop(_ message: Message, _ name: String) throws { try Self.drop(message, name, into: world) }
         let organiserPrint = KeyFingerprint.short(organiser.identity.publicKeyBase64)
         let malloryPrint = KeyFingerprint.short(mallory.identity.publicKeyBase64)
 
@@ -66,17 +77,8 @@ struct KnownSendersTests {
 
     @Test func aLookalikeNameUnderAnotherKeyIsFlaggedInListReadAndWatch() throws {
         let world = ChestHarness()
-        try world.startDaemon()
-        let organiser = try MessageFactory(configDirectory: world.root + "/organiser")
-        let mallory = try MessageFactory(configDirectory: world.root + "/mallory")
-        let later = [Lock.time(Date(timeIntervalSinceNow: 86_400))]
-        func drop(_ message: Message, _ name: String) throws {
-            try MessageFile.encode(message).write(to: URL(fileURLWithPath: world.root + "/\(name).part"))
-            try FileManager.default.moveItem(atPath: world.root + "/\(name).part", toPath: world.chest + "/\(name).locked")
-        }
-        let genuine = organiser.message(title: "Clue 1", pages: [Page(text: "the oak", setA: later)], from: "Organiser")
-        try drop(genuine, "genuine")
-        try world.waitUntil("the genuine message is in", timeout: 20) { try world.list().count == 1 }
+        let (_, mallory, later, _) = try startWithTheGenuineClue(world)
+        func drop(_ message: Message, _ name: String) throws { try Self.drop(message, name, into: world) }
         #expect(try world.chest(["list"]).status == 0, "the organiser's key is met first")
         // Mallory's copy under "Organіser" (a Ukrainian і) and a no-break space, announced while watch runs.
         let out = world.root + "/watch.out"
