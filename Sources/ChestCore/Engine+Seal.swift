@@ -24,13 +24,8 @@ extension Engine {
             if watch.latest?.sequence != entry.sequence {
                 watch.previous = watch.latest
             }
-            // A fix less accurate than half a cell says nothing about which cell the reader is in; one of a trust
-            // the organiser did not ask for says nothing at all (docs/SECURITY.md "Hardware trust and time").
-            if fix.eph.map({ $0 > watch.grid.width / 2 }) == true || (watch.requiresHardware && !hardware) {
-                watch.latest = nil
-            } else {
-                watch.latest = watch.point(longitude: λ, y: y, sequence: entry.sequence)
-            }
+            watch.latest = watch.counts(eph: fix.eph, hardware: hardware)
+                ? watch.point(longitude: λ, y: y, sequence: entry.sequence) : nil
             seal.watches.values[index] = watch
             if watch.pairFits { settled.append(seal.watches.keys[index]) }
         }
@@ -50,8 +45,7 @@ extension Engine {
     mutating func fileCell(_ cell: Cell, for ref: LockRef, pins: [Int]) {
         guard let request = cellRequest(cell, for: ref), let derivation = request.derivation else { return }
         let slot = SlotRef(id: ref.id, page: ref.key.page, set: ref.key.set)
-        // The sender's key, so that one sender's files share one turn (CellQueue); a message without one is its own.
-        let owner = entries[ref.id]?.message.seal.map { Data($0.publicKey).base64EncodedString() } ?? ref.id.rawValue
+        let owner = seal.watches[ref]?.owner ?? entries[ref.id]?.sealOwner ?? ref.id.rawValue
         let (held, released) = seal.cells.add(request, slot: slot, derivation: derivation, cell: cell, pins: pins, owner: owner)
         seal.history.pin(held)
         seal.history.unpin(released)
@@ -75,22 +69,20 @@ extension Engine {
     /// after the reader walked, whose cells could not be asked before.
     mutating func fileKeptCells(for ref: LockRef) {
         guard let watch = seal.watches[ref] else { return }
-        var previous: (FixHistory.Entry, SealBook.Watch.Point)?
+        var previous: SealBook.Watch.Point?
         let entries = seal.history.entries
         for (index, entry) in entries.enumerated() {
-            guard let position = entry.fix.position, entry.fix.eph.map({ $0 <= watch.grid.width / 2 }) ?? true,
-                  entry.hardware || !watch.requiresHardware,
+            guard let position = entry.fix.position, watch.counts(eph: entry.fix.eph, hardware: entry.hardware),
                   let point = watch.point(longitude: position.longitude * .pi / 180,
                                           y: Coordinate.earthRadius * position.latitude * .pi / 180, sequence: entry.sequence) else {
                 previous = nil
                 continue
             }
-            if let (before, last) = previous, entry.follows(before),
-               abs(point.x - last.x) <= watch.grid.width, abs(point.y - last.y) <= watch.grid.width {
+            if let last = previous, watch.fits(last, point) {
                 let pins = entries[max(0, index - 2)...index].map(\.sequence)
                 for cell in Set([last.cell, point.cell]) { fileCell(cell, for: ref, pins: pins) }
             }
-            previous = (entry, point)
+            previous = point
         }
     }
 
@@ -271,4 +263,10 @@ extension Engine {
         (seal.watches.count, entries.values.reduce(0) { $0 + $1.state.seal.cellsTried }, seal.pending.count + seal.cells.count,
          seal.cells.count, seal.cells.secondsLeft)
     }
+}
+
+extension StoredMessage {
+    /// Whose turn a message's cells take in the queue (`CellQueue`): its sender's key, so one sender's messages share
+    /// one turn; a message without a seal is its own.
+    var sealOwner: String { message.seal.map { Data($0.publicKey).base64EncodedString() } ?? id.rawValue }
 }

@@ -271,7 +271,8 @@ public struct Engine: Sendable {
                     case let .after(link): afters[ref] = link
                     case .pin, .sealedPIN, .release: break
                     case let .sealedLocation(grid):
-                        seal.watches[ref] = SealBook.Watch(grid, requiresHardware: stored.message.requiresHardware)
+                        seal.watches[ref] = SealBook.Watch(grid, requiresHardware: stored.message.requiresHardware,
+                                                           owner: stored.sealOwner)
                     }
                 }
             }

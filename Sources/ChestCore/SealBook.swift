@@ -23,6 +23,8 @@ struct SealBook: Sendable {
         let referenceLongitude: Double
         /// The message asks for fixes from a hardware receiver: kept here so a fix costs a lock no lookup.
         let requiresHardware: Bool
+        /// Whose turn its cells take in the queue (`CellQueue`): the sender's key, kept so a fix costs no encoding.
+        let owner: String
 
         /// Format 3: the search area's centre on the grid and the square of how far from it a cell can still hold
         /// the place; a reader farther away derives nothing (infinite for format 2).
@@ -30,9 +32,10 @@ struct SealBook: Sendable {
         let areaY: Double
         let reachSquared: Double
 
-        init(_ grid: CellGrid, requiresHardware: Bool = false) {
+        init(_ grid: CellGrid, requiresHardware: Bool = false, owner: String = "") {
             self.grid = grid
             self.requiresHardware = requiresHardware
+            self.owner = owner
             xScale = Coordinate.earthRadius * grid.cosReference
             referenceLongitude = Double(grid.referenceLongitude) * .pi / 180
             if let area = grid.area {
@@ -61,11 +64,23 @@ struct SealBook: Sendable {
             return Point(sequence: sequence, cell: cell, x: x, y: y)
         }
 
-        /// Whether the two latest fixes could both lie in one place of this grid: consecutive epochs at most a cell
-        /// apart each way (a place is narrower than a cell, docs/FORMAT.md "Format 3").
+        /// Whether a fix says which cell the reader is in: one less accurate than half a cell does not, and one of a
+        /// trust the organiser did not ask for says nothing at all (docs/SECURITY.md "Hardware trust and time").
+        func counts(eph: Double?, hardware: Bool) -> Bool {
+            eph.map { $0 <= grid.width / 2 } ?? true && (hardware || !requiresHardware)
+        }
+
+        /// Whether two points of consecutive epochs could both lie in one place of this grid: at most a cell apart
+        /// each way (a place is narrower than a cell, docs/FORMAT.md "Format 3").
+        func fits(_ earlier: Point, _ later: Point) -> Bool {
+            later.sequence == earlier.sequence + 1
+                && abs(later.x - earlier.x) <= grid.width && abs(later.y - earlier.y) <= grid.width
+        }
+
+        /// Whether the two latest fixes could both lie in one place.
         var pairFits: Bool {
-            guard let latest, let previous, latest.sequence == previous.sequence + 1 else { return false }
-            return abs(latest.x - previous.x) <= grid.width && abs(latest.y - previous.y) <= grid.width
+            guard let latest, let previous else { return false }
+            return fits(previous, latest)
         }
     }
 
