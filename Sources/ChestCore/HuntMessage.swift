@@ -10,11 +10,37 @@ public struct HuntMessage: Codable, Hashable, Sendable {
         /// The page's location locks kept in the clear (`,visible`): the board's map shows them.
         /// A sealed place is never recorded here, so the board cannot give it away on a projector.
         public var targets: [Target]?
+        /// What the board credits for a proven opening of the page (`--points`); nil means 1.
+        public var points: Int?
+        /// The page's hints, in order (`--hint`): the board gives a hint's key to the team that asks for it.
+        public var hints: [Hint]?
 
-        public init(key: String, guarded: Bool, targets: [Target]? = nil) {
+        public init(key: String, guarded: Bool, targets: [Target]? = nil, points: Int? = nil, hints: [Hint]? = nil) {
             self.key = key
             self.guarded = guarded
             self.targets = targets
+            self.points = points
+            self.hints = hints
+        }
+
+        /// The points the board credits for the page.
+        public var worth: Int { points ?? 1 }
+    }
+
+    /// A page's hint as the organiser's file keeps it: the key that opens its text, what it costs a team that asks
+    /// the board for it, and the delay after which it opens by itself (nil: only when asked).
+    public struct Hint: Codable, Hashable, Sendable {
+        /// The hint's key (32 bytes), base64.
+        public var key: String
+        /// Points the board subtracts from the team it gives the hint to; 0 for a free hint.
+        public var cost: Int
+        /// Seconds after the page became the reader's next goal at which the hint opens by itself, if ever.
+        public var after: Double?
+
+        public init(key: String, cost: Int, after: Double? = nil) {
+            self.key = key
+            self.cost = cost
+            self.after = after
         }
     }
 
