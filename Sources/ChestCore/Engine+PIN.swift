@@ -83,7 +83,7 @@ extension Engine {
         }
         // Counted as wrong, durably, before the comparison: killing the daemon mid-attempt still costs one. The
         // ledger is the one durable record of the count: the message's state is written when the attempt concludes,
-        // so a ledger that cannot be written leaves nothing behind to undo (docs/DESIGN.md "PIN attempts").
+        // so a ledger that cannot be written leaves nothing behind to undo (docs/DESIGN.md "Lock rules").
         stored.state.pin.wrong += 1
         stored.state.pin.pending = pin
         entries[id] = stored
