@@ -73,8 +73,8 @@ public final class Daemon {
         store = ChestStore(root: settings.chestDirectory)
         track = TrackRecorder(path: TrackRecorder.path(inChest: settings.chestDirectory))
         let gpsd = settings.gpsd
-        engine = Engine(gpsServer: "\(gpsd.host):\(gpsd.port)")
-        engine.weatherSchedule.maxAge = settings.weatherMaximumAge
+        engine = Engine(gpsServer: "\(gpsd.host):\(gpsd.port)",
+                        weatherSchedule: WeatherSchedule(maxAge: settings.weatherMaximumAge))
         do {
             sink = try Mailbox()
         } catch {
