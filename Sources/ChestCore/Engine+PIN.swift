@@ -65,7 +65,7 @@ extension Engine {
         if !withPlace.isEmpty {
             for slot in withPlace {
                 stored.state.seal.keptPINs[String(slot.page)] = pin
-                stored.state.seal.tried[LockKey(page: slot.page, set: slot.set, kind: .location).description] = nil
+                stored.state.seal.tried[LockKey(page: slot.page, set: slot.set, kind: .location)] = nil
             }
             entries[id] = stored
             effects.append(.persist(id, stored.state))

@@ -47,7 +47,7 @@ extension Engine {
             if let problem = LockRule.trust(trust, requiresHardware: stored.message.requiresHardware) { return problem }
             if withPIN && !kept { return .needsPINForPlace }
             if seal.watches[ref] == nil, streaks[ref] != nil { return .sealedConfirming(confirmations(of: ref), of: Self.confirmations) }
-            return .goThere(cellsTried: stored.state.seal.tried[key.description]?.count ?? 0)
+            return .goThere(cellsTried: stored.state.seal.tried[key]?.count ?? 0)
         }
     }
 }
