@@ -111,7 +111,7 @@ public struct Engine: Sendable {
         switch input {
         case let .loaded(messages, refused, now):
             effects = refused.map { .reject(path: $0.path, reason: $0.reason) }
-            for stored in messages { effects += add(stored, announce: false, now: now) }
+            for stored in messages { effects += add(stored.restarted, announce: false, now: now) }
             effects += undelivered.map(Effect.notify)
             effects += huntChestLoaded()
             effects += rescheduleWake(now)
@@ -166,7 +166,9 @@ public struct Engine: Sendable {
         case let .proofKeyDerived(link, proofKey):
             proofKeyDerived(link, proofKey: proofKey)
         case let .deletedRestored(deleted):
-            recentlyDeleted = Array(deleted.filter { entries[$0.stored.id] == nil }.suffix(DeletedMessage.limit))
+            recentlyDeleted = Array(deleted.filter { entries[$0.stored.id] == nil }.suffix(DeletedMessage.limit)).map { deleted in
+                DeletedMessage(stored: deleted.stored.restarted, at: deleted.at)
+            }
         case let .settingsRead(client, reading):
             if let maxAge = reading.weatherMaximumAge { weatherSchedule.maxAge = maxAge }
             effects = client.map { [.reply($0, .notes(reading.notes))] } ?? []

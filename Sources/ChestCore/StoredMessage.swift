@@ -41,3 +41,13 @@ public struct GPSLink: Hashable, Sendable {
 
     public init(server: String) { self.server = server }
 }
+
+extension StoredMessage {
+    /// The message as a new start keeps it: a PIN attempt cut short by a crash stays counted as wrong, and is no
+    /// longer in flight (docs/DESIGN.md "Lock rules").
+    var restarted: StoredMessage {
+        var restarted = self
+        restarted.state.pin.pending = nil
+        return restarted
+    }
+}

@@ -28,12 +28,10 @@ extension Daemon {
         loadDeleted()
     }
 
-    /// A message found on disk at start, its seal checked, as the engine keeps it: an attempt cut short by a crash
-    /// stays counted as wrong, and the attachments' bytes stay in the file until someone reads them.
+    /// A message found on disk at start, its seal checked, as the engine keeps it: the attachments' bytes stay in
+    /// the file until someone reads them.
     private func kept(_ message: Message, _ state: MessageState, in chest: ChestKind) -> StoredMessage {
-        var state = state
-        state.pin.pending = nil
-        return StoredMessage(message: message.leavingAttachmentsInFile(), state: state, chest: chest, sentByYou: isOwn(message))
+        StoredMessage(message: message.leavingAttachmentsInFile(), state: state, chest: chest, sentByYou: isOwn(message))
     }
 
     /// What was deleted before the restart and is still kept: `chest undelete` can bring it back.
