@@ -102,12 +102,14 @@ public struct HuntBoard: Codable, Sendable {
         public var adjusted: Int { adjustments.reduce(0) { $0 + $1.points } }
         /// Whether the team has a place in the ranking: something credited, given or adjusted.
         public var isRanked: Bool { !pages.isEmpty || !hints.isEmpty || !adjustments.isEmpty }
-        /// When the board heard of the team's last point (a proven page, a bonus): the ranking's tie-break. A team
-        /// that never gained a point goes by its last credited page (a guarded one).
+        /// When the board heard of the team's last point (a proven page, a bonus): the ranking's tie-break; nil until
+        /// the team gained one.
         public var lastPointAt: Date? {
             (pages.filter { $0.points > 0 }.map(\.receivedAt) + adjustments.filter { $0.points > 0 }.map(\.receivedAt)).max()
-                ?? reachedCount
         }
+        /// When the board heard the team reach where it stands: its last point, or for a team that never gained one, its
+        /// last credited page (guarded pages give none).
+        public var reachedAt: Date? { lastPointAt ?? reachedCount }
 
         /// When the board heard of the team's latest credited page: the ranking's tie-break.
         public var reachedCount: Date? { pages.map(\.receivedAt).max() }
@@ -342,8 +344,9 @@ public struct HuntBoard: Codable, Sendable {
     /// Every team, in the hunt file's order.
     public var teams: [Team] { order.compactMap { byName[$0] } }
 
-    /// Most points first, then whose last point the board heard first (never the time a team claims), then by
-    /// name (docs/HUNTS.md "Points").
+    /// Most points first, then whose last point the board heard first (never the time a team claims); teams that
+    /// never gained a point after those, by pages credited (guarded ones give no points) and whose count the board
+    /// heard first; then by name (docs/HUNTS.md "Points").
     public func leaderboard() -> [Team] {
         teams.sorted { a, b in
             if a.points != b.points { return a.points > b.points }
@@ -351,6 +354,12 @@ public struct HuntBoard: Codable, Sendable {
             case let (x?, y?) where x != y: return x < y
             case (_?, nil): return true
             case (nil, _?): return false
+            case (nil, nil) where a.pages.count != b.pages.count: return a.pages.count > b.pages.count
+            case (nil, nil):
+                switch (a.reachedCount, b.reachedCount) {
+                case let (x?, y?) where x != y: return x < y
+                default: return a.name < b.name
+                }
             default: return a.name < b.name
             }
         }
@@ -370,7 +379,7 @@ public struct HuntBoard: Codable, Sendable {
             rows.append([team.isRanked ? "\(index + 1)" : "-", TerminalText.escaped(team.name), "\(team.points)",
                          "\(team.pages.count)", "\(unproven)", team.hints.isEmpty ? "0" : "-\(team.hintCost)",
                          team.adjusted > 0 ? "+\(team.adjusted)" : "\(team.adjusted)",
-                         team.lastPointAt.map(ISO8601.string) ?? "-", team.claimedCount.map(ISO8601.string) ?? "-",
+                         team.reachedAt.map(ISO8601.string) ?? "-", team.claimedCount.map(ISO8601.string) ?? "-",
                          team.trust?.rawValue ?? "-", team.online.map { $0 ? "yes" : "no" } ?? "-",
                          refusals.isEmpty ? "0" : refusals])
         }

@@ -62,7 +62,7 @@ public enum BoardJSON {
                 pages: team.pages.count, guarded: team.pages.count { !$0.proven }, hints: team.hints.count,
                 hintCost: team.hintCost, adjustments: team.adjusted,
                 adjusted: team.adjustments.map { Adjusted(points: $0.points, reason: $0.reason, receivedAt: $0.receivedAt) },
-                reachedAt: team.lastPointAt, claimedOpenedAt: team.claimedCount, trust: team.trust,
+                reachedAt: team.reachedAt, claimedOpenedAt: team.claimedCount, trust: team.trust,
                 openedWith: trusts.max().map { OpenedWith(worst: $0, best: trusts.min()!) }, online: team.online,
                 lastHeard: team.lastHeard, refused: team.refusals, position: snapshot.sharePositions ? team.trail.last : nil)
         }

@@ -74,7 +74,7 @@ public enum BoardPage {
         for (index, team) in snapshot.board.leaderboard().enumerated() {
             let ranked = team.isRanked
             let guarded = team.pages.count { !$0.proven }
-            let reached = team.lastPointAt.map { time($0, timeZone) } ?? "\u{2014}"
+            let reached = team.reachedAt.map { time($0, timeZone) } ?? "\u{2014}"
             let now = switch team.online {
             case true?: #"<span class="on">online</span>"#
             case false?: #"<span class="off">offline</span>"#
@@ -88,7 +88,7 @@ public enum BoardPage {
             let guardedNote = guarded > 0 ? #", <span class="warn">\#(guarded) guarded</span>"# : ""
             let openedTitle = HTML.escaped(openedWithWords(team) + (guarded > 0 ? ", \(guarded) guarded (proves only the file was held)" : ""))
             rows.append("""
-                <tr data-team="\(name)" data-pages="\(team.pages.count)" data-points="\(team.points)">\
+                <tr data-team="\(name)" data-pages="\(team.pages.count)">\
                 <td class="rank">\(ranked ? "\(index + 1)" : "")</td>\
                 <td class="team" title="\(name)">\(dot(colours[team.name]))\(name)</td>\
                 <td class="score" data-score="points">\(team.points)</td>\

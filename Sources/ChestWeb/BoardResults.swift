@@ -125,14 +125,14 @@ public struct BoardResults: Sendable {
         var lines = ["Results of \(TerminalText.escaped(hunt))"]
         for team in teams {
             let rank = team.rank.map { "\($0)." } ?? "-"
-            var facts = ["\(team.points ?? 0) point\(team.points == 1 ? "" : "s")",
-                         "\(team.pages.count) page\(team.pages.count == 1 ? "" : "s")"]
+            var facts = ["\(team.pages.count) page\(team.pages.count == 1 ? "" : "s")"]
+            if let seconds = team.firstToLastSeconds { facts.append("first to last \(Wording.duration(seconds))") }
+            if let metres = team.distanceMetres { facts.append("walked \(Wording.distance(metres))") }
+            facts.append("\(team.points ?? 0) point\(team.points == 1 ? "" : "s")")
             if let hints = team.hintsTaken, hints > 0 { facts.append("\(hints) hint\(hints == 1 ? "" : "s") (-\(team.hintCost ?? 0))") }
             for adjustment in team.adjustments ?? [] {
                 facts.append("\(adjustment.points > 0 ? "+" : "")\(adjustment.points) \(TerminalText.escaped(adjustment.reason))")
             }
-            if let seconds = team.firstToLastSeconds { facts.append("first to last \(Wording.duration(seconds))") }
-            if let metres = team.distanceMetres { facts.append("walked \(Wording.distance(metres))") }
             lines.append("\(rank) \(TerminalText.escaped(team.team)): " + facts.joined(separator: ", "))
         }
         if !sharePositions { lines.append("(this hunt does not share positions: no tracks and no distances)") }
