@@ -15,11 +15,13 @@ struct BoardCommand: ChestCommand {
                            "HUNT --http [ADDR:]PORT [--http-token TOKEN] [--json | --quiet]",
                            "HUNT --results [--timeout SECONDS] [-o FILE.html|FILE.json|FILE.csv]"]
     static let discussion = """
-        Follows the hunt's broker and redraws in place, like chest nav: each team, online or not, the pages it
-        opened and when, the trust of the fixes that opened them, and the messages refused and why (a forged or
-        replayed receipt, an unknown key, another hunt). q quits. --json streams the same as JSON lines;
-        --once prints the leaderboard and exits. What the board received is kept in HUNT.board, so it
-        survives restarts; the broker keeps what arrives while it is away.
+        Follows the hunt's broker and redraws in place, like chest nav: each team ranked by points (its proven
+        pages' points, less the hints the board gave it, plus the organiser's adjustments), online or not, the
+        pages it opened and when, the trust of the fixes that opened them, and the messages refused and why (a
+        forged or replayed receipt, an unknown key, another hunt). q quits. --json streams the same as JSON
+        lines; --once prints the leaderboard and exits. Run with the organiser's identity, the board answers the
+        teams' hint requests with the hint's key sealed to the team's reader. What the board received is kept in
+        HUNT.board, so it survives restarts; the broker keeps what arrives while it is away.
         --http also serves the board as a web page for a projector, live (Server-Sent Events), read-only, on
         127.0.0.1 unless ADDR says otherwise; any other address needs --http-token, which a browser gives once as
         ?token= in the address. --quiet serves the page without the terminal board.
