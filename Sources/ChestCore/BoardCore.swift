@@ -182,8 +182,8 @@ public struct BoardCore: Sendable {
             let hint = page(request.message, request.page)?.hints.flatMap { $0.indices.contains(request.hint - 1) ? $0[request.hint - 1] : nil }
             let decision: HuntBoard.HintDecision
             if answersHints || hint == nil {
-                (decision, events) = board.recordHintRequest(team: envelope.sender, request, id: envelope.id, cost: hint?.cost,
-                                                             receivedAt: heard.at)
+                (decision, events) = board.recordHintRequest(team: envelope.sender, request, id: envelope.id,
+                                                             cost: hint.map { Self.bounded($0.cost) }, receivedAt: heard.at)
             } else {
                 decision = .refuse
                 events = board.refuseHintRequest(team: envelope.sender, id: envelope.id, at: heard.at)
@@ -196,7 +196,7 @@ public struct BoardCore: Sendable {
             var envelope = envelope
             var worth = 1
             if let receipt = envelope.receipt, let page = page(receipt.message.rawValue, receipt.page) {
-                worth = page.worth
+                worth = Self.bounded(page.worth)
                 // A team signs whatever title it likes; the board shows the one the organiser composed.
                 if let title = hunt.messages?[receipt.message.rawValue]?.title { envelope.receipt?.title = title }
             }
@@ -206,6 +206,10 @@ public struct BoardCore: Sendable {
         note(events, at: heard.at)
         return events.map(Effect.event) + effects
     }
+
+    /// A page's points or a hint's cost from the organiser's file, within what an adjustment may carry, so that no
+    /// sum of a team's points can overflow, whatever the file says.
+    static func bounded(_ points: Int) -> Int { min(max(points, -HuntAdjustment.limit), HuntAdjustment.limit) }
 
     private func page(_ message: String, _ page: Int) -> HuntMessage.PageKey? {
         guard let pages = hunt.messages?[message]?.pages, pages.indices.contains(page - 1) else { return nil }
