@@ -296,6 +296,33 @@ import Testing
         #expect(Self.reasons(unsigned) == ["cannotAnswer"] && Self.answers(unsigned).isEmpty && elsewhere.board.teams[0].points == 0)
     }
 
+    /// The game's kinds on the wire: each from its own sender, with fields the board can show.
+    @Test func theNewKindsRoundTripAndMalformedOnesAreRefused() throws {
+        let message = CoreFixture.id(1).rawValue
+        let request = HuntFixture.signed(HuntEnvelope(hunt: hunt, sender: "red", id: 4, sent: at(0),
+                                                      hintRequest: HuntHintRequest(message: message, page: 1, hint: 1)))
+        let hint = HuntFixture.signed(HuntEnvelope(hunt: hunt, id: 5, sent: at(0), hint: HuntHint(team: "red", message: message, page: 1,
+                                                                                                hint: 1, cost: 2, sealed: "c2VhbGVk")))
+        let adjust = HuntFixture.signed(HuntEnvelope(hunt: hunt, id: 6, sent: at(0), adjust: HuntAdjustment(team: "red", points: -3, reason: "late")))
+        for envelope in [request, hint, adjust] {
+            #expect(try HuntEnvelope.decode(envelope.bytes) == envelope)
+        }
+        let wrong: [(HuntEnvelope, (inout HuntEnvelope) -> Void)] = [
+            (request, { $0.sender = HuntEnvelope.organiserSender }), (request, { $0.hintRequest?.message = "not an id" }),
+            (request, { $0.hintRequest?.page = 0 }), (request, { $0.hintRequest?.hint = 0 }),
+            (request, { $0.adjust = HuntAdjustment(team: "red", points: 1, reason: "two bodies") }),
+            (hint, { $0.sender = "red" }), (hint, { $0.hint?.team = "red/+" }), (hint, { $0.hint?.sealed = "" }),
+            (adjust, { $0.adjust?.points = 0 }), (adjust, { $0.adjust?.points = HuntAdjustment.limit + 1 }),
+            (adjust, { $0.adjust?.reason = "" }), (adjust, { $0.adjust?.reason = "a\u{1B}[2Jb" }),
+            (adjust, { $0.adjust?.reason = String(repeating: "x", count: 201) }), (adjust, { $0.adjust?.team = "organiser" }),
+        ]
+        for (index, (envelope, change)) in wrong.enumerated() {
+            var changed = envelope
+            change(&changed)
+            #expect(throws: HuntError.self, "case \(index)") { try HuntEnvelope.decode(changed.bytes) }
+        }
+    }
+
     @Test func theNewTopicsParse() {
         #expect(HuntTopic.parse("chest/\(hunt)/red/hint/7", hunt: hunt) == .hintRequest(team: "red", id: 7))
         #expect(HuntTopic.parse("chest/\(hunt)/organiser/hint/red/1800000000000", hunt: hunt) == .hint(team: "red", id: 1_800_000_000_000))
