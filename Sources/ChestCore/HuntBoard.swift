@@ -1,8 +1,10 @@
 import struct Foundation.Date
 
 /// The organiser's view of a hunt (docs/HUNTS.md "The board"): every team of the hunt file, whether it is
-/// online, the pages it was credited with and when the board heard of them, and what was refused and why. Pure:
-/// fed envelopes the gate accepted, in arrival order, with what ChestSeal made of their signatures and proofs.
+/// online, the pages it was credited with and when the board heard of them, the hints it was given and the
+/// organiser's adjustments, and so its points (docs/HUNTS.md "Points"), and what was refused and why. Pure: fed
+/// envelopes the gate accepted, in arrival order, by `BoardCore`, with what ChestSeal made of their signatures and
+/// proofs.
 /// A receipt is credited only when its message was composed for this hunt, its page exists, its proof checks and
 /// its reader key is one the team claimed (docs/HUNTS.md "What the board credits"). What a receipt claims (its
 /// `openedAt`, its trust) is shown as claimed and never orders anything.
