@@ -127,7 +127,8 @@ struct BoardFeed {
     }
 
     /// The answer as the broker carries it: the hint's key sealed to the team's reader, signed by the organiser,
-    /// retained, with an id from the organiser's clock in milliseconds (as releases), never twice the same.
+    /// retained on the hint's own topic (an answer given again replaces it), with an id from the organiser's clock in
+    /// milliseconds (as releases), each above the last.
     private mutating func seal(_ answer: BoardCore.HintAnswer) -> MQTTMessage? {
         guard let organiser, let key = Data(base64Encoded: answer.key),
               let sealed = HintSeal.seal(key, toReader: answer.reader) else { return nil }
@@ -136,8 +137,8 @@ struct BoardFeed {
         let hint = HuntHint(team: answer.team, message: answer.message, page: answer.page, hint: answer.hint, cost: answer.cost,
                             sealed: sealed.base64EncodedString())
         let envelope = HuntSigner.sign(HuntEnvelope(hunt: core.hunt.id, id: id, sent: Date(), hint: hint), with: organiser)
-        return MQTTMessage(topic: HuntTopic.hint(hunt: core.hunt.id, team: answer.team, id: id), payload: envelope.bytes,
-                           qos: 1, retain: true)
+        return MQTTMessage(topic: HuntTopic.hint(hunt: core.hunt.id, team: answer.team, hintID: hint.hintID),
+                           payload: envelope.bytes, qos: 1, retain: true)
     }
 
     /// Calls `body` with each line of the file, read 64 KiB at a time; a line over `maximumLine` (junk kept by an

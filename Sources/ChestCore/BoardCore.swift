@@ -153,7 +153,7 @@ public struct BoardCore: Sendable {
         case let .refused(refusal):
             return refuse(refusal, heard, replay: replay)
         case .accepted:
-            // The board's own hint answers, heard back, tell it nothing (docs/HUNTS.md "Hints").
+            // The board's hint answers (its own, another board's), heard back, tell it nothing (docs/HUNTS.md "Hints").
             if envelope.kind == .hint { return [] }
             if let signature = envelope.signature { believed.insert(signature) }
             var effects: [Effect] = []
@@ -183,7 +183,7 @@ public struct BoardCore: Sendable {
             let decision: HuntBoard.HintDecision
             if answersHints || hint == nil {
                 (decision, events) = board.recordHintRequest(team: envelope.sender, request, id: envelope.id,
-                                                             cost: hint.map { Self.bounded($0.cost) }, receivedAt: heard.at)
+                                                             cost: hint.map { max(Self.bounded($0.cost), 0) }, receivedAt: heard.at)
             } else {
                 decision = .refuse
                 events = board.refuseHintRequest(team: envelope.sender, id: envelope.id, at: heard.at)

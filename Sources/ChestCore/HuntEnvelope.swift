@@ -151,8 +151,8 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
             guard let hint else { throw HuntError("a hint message without its hint") }
             guard sender == Self.organiserSender else { throw HuntError("a hint must come from the organiser") }
             guard HuntTeam.isValidName(hint.team), MessageID(hint.message) != nil, hint.page >= 1, hint.hint >= 1,
-                  !hint.sealed.isEmpty, hint.sealed.utf8.count <= 1024 else {
-                throw HuntError("the hint's team, message, page, hint or sealed key is malformed")
+                  (0...HuntAdjustment.limit).contains(hint.cost), HuntFile.base64(hint.sealed, bytes: HuntHint.sealedBytes) else {
+                throw HuntError("the hint's team, message, page, hint, cost or sealed key is malformed")
             }
         case .adjust:
             guard let adjust else { throw HuntError("an adjust message without its adjustment") }

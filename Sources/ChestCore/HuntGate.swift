@@ -30,6 +30,8 @@ public struct HuntGate: Sendable {
             public var releases: [String: AcceptedRelease] = [:]
             /// A team's hint request ids accepted, ascending (absent until one was).
             public var hintRequests: [UInt64]?
+            /// `<team>/<hint-id>` → the id and sealed key of the last hint the organiser gave under it.
+            public var hints: [String: AcceptedRelease]?
             /// The organiser's adjustment ids accepted, ascending (absent until one was).
             public var adjustments: [UInt64]?
             public init() {}
@@ -98,7 +100,8 @@ public struct HuntGate: Sendable {
         case (.release(let name)?, .release) where envelope.sender == HuntEnvelope.organiserSender
             && envelope.release?.name == name: break
         case (.hintRequest(let team, _)?, .hintRequest) where team == envelope.sender: break
-        case (.hint(let team, _)?, .hint) where envelope.sender == HuntEnvelope.organiserSender && envelope.hint?.team == team: break
+        case (.hint(let team, let hintID)?, .hint) where envelope.sender == HuntEnvelope.organiserSender
+            && envelope.hint?.team == team && envelope.hint?.hintID == hintID: break
         case (.adjust(let id)?, .adjust) where envelope.sender == HuntEnvelope.organiserSender && envelope.id == id: break
         default: return .refused(.wrongTopic)
         }
@@ -125,9 +128,14 @@ public struct HuntGate: Sendable {
         case .adjust:
             guard Self.insert(envelope.id, into: &sender.adjustments) else { return .refused(.replayed) }
         case .hint:
-            // The board's own answer, heard back: it changes nothing on the board, and a team's chestd keeps what it
-            // opened, so an answer heard again needs no memory here.
-            return .accepted
+            // As a release: the retained hint is heard again on every subscription; a newer one replaces it.
+            guard let hint = envelope.hint else { return .refused(.wrongTopic) }
+            let name = hint.team + "/" + hint.hintID
+            if let accepted = sender.hints?[name] {
+                if accepted.id == envelope.id && accepted.key == hint.sealed { return .accepted }
+                guard envelope.id > accepted.id else { return .refused(.replayed) }
+            }
+            sender.hints = (sender.hints ?? [:]).merging([name: Seen.AcceptedRelease(id: envelope.id, key: hint.sealed)]) { $1 }
         }
         seen.senders[envelope.sender] = sender
         return .accepted

@@ -16,7 +16,7 @@ public struct HuntHintRequest: Codable, Hashable, Sendable {
 }
 
 /// The board's answer to a `HuntHintRequest` (docs/HUNTS.md "Hints"): kind `hint`, on
-/// `chest/<hunt>/organiser/hint/<team>/<id>`, signed by the organiser. `sealed` is the hint's 32-byte key sealed
+/// `chest/<hunt>/organiser/hint/<team>/<hint-id>` (`hintID`), signed by the organiser. `sealed` is the hint's 32-byte key sealed
 /// to the team's reader key (a libsodium sealed box, ChestSeal's `HintSeal`), base64: only that reader opens it.
 public struct HuntHint: Codable, Hashable, Sendable {
     public var team: String
@@ -35,4 +35,10 @@ public struct HuntHint: Codable, Hashable, Sendable {
         self.cost = cost
         self.sealed = sealed
     }
+
+    /// The hint's topic level: `HuntTopic.hintID`.
+    public var hintID: String { HuntTopic.hintID(message: message, page: page, hint: hint) }
+
+    /// A sealed box of a 32-byte key: the key, an ephemeral X25519 public key (32) and a tag (16).
+    public static let sealedBytes = 80
 }

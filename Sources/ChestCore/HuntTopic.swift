@@ -7,8 +7,14 @@ public enum HuntTopic {
     public static func release(hunt: String, name: String) -> String { "chest/\(hunt)/release/\(name)" }
     /// A team's hint request, one topic per request (its outbox id), retained like receipts (docs/HUNTS.md "Hints").
     public static func hintRequest(hunt: String, team: String, id: UInt64) -> String { "chest/\(hunt)/\(team)/hint/\(id)" }
-    /// The board's answer to one of a team's hint requests.
-    public static func hint(hunt: String, team: String, id: UInt64) -> String { "chest/\(hunt)/organiser/hint/\(team)/\(id)" }
+    /// A hint given to one team, retained, one topic per hint of a page: answering again replaces it.
+    public static func hint(hunt: String, team: String, hintID: String) -> String {
+        "chest/\(hunt)/\(HuntEnvelope.organiserSender)/hint/\(team)/\(hintID)"
+    }
+    /// What a team's chestd subscribes to for the hints given to it.
+    public static func hints(hunt: String, team: String) -> String { hint(hunt: hunt, team: team, hintID: "+") }
+    /// A hint's topic level: the message ID's first 24 hex digits, the page and the hint, `<message>-<page>-<hint>`.
+    public static func hintID(message: String, page: Int, hint: Int) -> String { "\(message.prefix(24))-\(page)-\(hint)" }
     /// The organiser's adjustment of a team's points (docs/HUNTS.md "Adjustments").
     public static func adjust(hunt: String, id: UInt64) -> String { "chest/\(hunt)/organiser/adjust/\(id)" }
     /// Where OwnTracks' recorder and frontends look for transition events.
@@ -23,7 +29,7 @@ public enum HuntTopic {
         case status(team: String)
         case release(name: String)
         case hintRequest(team: String, id: UInt64)
-        case hint(team: String, id: UInt64)
+        case hint(team: String, hintID: String)
         case adjust(id: UInt64)
     }
 
@@ -44,8 +50,8 @@ public enum HuntTopic {
             default: return nil
             }
         }
-        if levels.count == 6, organiser, levels[3] == "hint", HuntTeam.isValidName(String(levels[4])), let id = id(levels[5]) {
-            return .hint(team: String(levels[4]), id: id)
+        if levels.count == 6, organiser, levels[3] == "hint", HuntTeam.isValidName(String(levels[4])), isValidLevel(String(levels[5])) {
+            return .hint(team: String(levels[4]), hintID: String(levels[5]))
         }
         guard levels.count == 4 else { return nil }
         let (middle, last) = (String(levels[2]), String(levels[3]))

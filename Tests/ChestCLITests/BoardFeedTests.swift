@@ -73,7 +73,7 @@ import Testing
         let outgoing = feed.takeOutgoing()
         let message = try #require(outgoing.first)
         #expect(outgoing.count == 1 && message.retain && message.qos == 1)
-        #expect(HuntTopic.parse(message.topic, hunt: hunt.id).map { if case .hint(team: "red", id: _) = $0 { true } else { false } } == true)
+        #expect(HuntTopic.parse(message.topic, hunt: hunt.id).map { if case .hint(team: "red", hintID: _) = $0 { true } else { false } } == true)
         let answer = try HuntEnvelope.decode(message.payload)
         #expect(HuntSigner.isValid(answer) && answer.key == organiser.publicKeyBase64)
         let sealed = try #require(answer.hint.flatMap { Data(base64Encoded: $0.sealed) })

@@ -286,7 +286,8 @@ import Testing
         let answer = heard(HuntFixture.signed(HuntEnvelope(hunt: hunt, id: 1, sent: at(8),
                                                            hint: HuntHint(team: "red", message: CoreFixture.id(1).rawValue, page: 1, hint: 2,
                                                                           cost: 2, sealed: HuntFixture.key(0x99, count: 80)))),
-                           topic: HuntTopic.hint(hunt: hunt, team: "red", id: 1), at: 8)
+                           topic: HuntTopic.hint(hunt: hunt, team: "red", hintID: HuntTopic.hintID(message: CoreFixture.id(1).rawValue, page: 1, hint: 2)),
+                           at: 8)
         #expect(core.handle(.heard(answer)).isEmpty && core.handle(.heard(answer)).isEmpty)
 
         // A board that cannot sign as the organiser answers nothing, and says why.
@@ -302,7 +303,7 @@ import Testing
         let request = HuntFixture.signed(HuntEnvelope(hunt: hunt, sender: "red", id: 4, sent: at(0),
                                                       hintRequest: HuntHintRequest(message: message, page: 1, hint: 1)))
         let hint = HuntFixture.signed(HuntEnvelope(hunt: hunt, id: 5, sent: at(0), hint: HuntHint(team: "red", message: message, page: 1,
-                                                                                                hint: 1, cost: 2, sealed: "c2VhbGVk")))
+                                                                                                hint: 1, cost: 2, sealed: HuntFixture.key(0x5a, count: HuntHint.sealedBytes))))
         let adjust = HuntFixture.signed(HuntEnvelope(hunt: hunt, id: 6, sent: at(0), adjust: HuntAdjustment(team: "red", points: -3, reason: "late")))
         for envelope in [request, hint, adjust] {
             #expect(try HuntEnvelope.decode(envelope.bytes) == envelope)
@@ -312,6 +313,7 @@ import Testing
             (request, { $0.hintRequest?.page = 0 }), (request, { $0.hintRequest?.hint = 0 }),
             (request, { $0.adjust = HuntAdjustment(team: "red", points: 1, reason: "two bodies") }),
             (hint, { $0.sender = "red" }), (hint, { $0.hint?.team = "red/+" }), (hint, { $0.hint?.sealed = "" }),
+            (hint, { $0.hint?.sealed = HuntFixture.key(0x5a, count: 32) }), (hint, { $0.hint?.cost = -1 }),
             (adjust, { $0.adjust?.points = 0 }), (adjust, { $0.adjust?.points = HuntAdjustment.limit + 1 }),
             (adjust, { $0.adjust?.reason = "" }), (adjust, { $0.adjust?.reason = "a\u{1B}[2Jb" }),
             (adjust, { $0.adjust?.reason = String(repeating: "x", count: 201) }), (adjust, { $0.adjust?.team = "organiser" }),
@@ -325,9 +327,12 @@ import Testing
 
     @Test func theNewTopicsParse() {
         #expect(HuntTopic.parse("chest/\(hunt)/red/hint/7", hunt: hunt) == .hintRequest(team: "red", id: 7))
-        #expect(HuntTopic.parse("chest/\(hunt)/organiser/hint/red/1800000000000", hunt: hunt) == .hint(team: "red", id: 1_800_000_000_000))
+        #expect(HuntTopic.parse("chest/\(hunt)/organiser/hint/red/0123456789abcdef01234567-1-2", hunt: hunt)
+                == .hint(team: "red", hintID: "0123456789abcdef01234567-1-2"))
+        #expect(HuntTopic.hint(hunt: hunt, team: "red", hintID: HuntTopic.hintID(message: hunt, page: 1, hint: 2))
+                == "chest/\(hunt)/organiser/hint/red/0123456789abcdef01234567-1-2")
         #expect(HuntTopic.parse("chest/\(hunt)/organiser/adjust/12", hunt: hunt) == .adjust(id: 12))
-        for topic in ["chest/\(hunt)/organiser/hint/7", "chest/\(hunt)/organiser/adjust/012", "chest/\(hunt)/red/hint/0",
+        for topic in ["chest/\(hunt)/organiser/hint/7", "chest/\(hunt)/organiser/hint/red/a+b", "chest/\(hunt)/organiser/adjust/012", "chest/\(hunt)/red/hint/0",
                       "chest/\(hunt)/organiser/receipt/1", "chest/\(hunt)/organiser/hint/organiser/1", "chest/\(hunt)/red/adjust/1"] {
             #expect(HuntTopic.parse(topic, hunt: hunt) == nil, "\(topic)")
         }
