@@ -2,6 +2,7 @@ import ChestArguments
 import ChestCore
 import ChestIO
 import ChestMQTT
+import ChestSeal
 import ChestWeb
 import Foundation
 
@@ -14,11 +15,13 @@ struct BoardCommand: ChestCommand {
                            "HUNT --http [ADDR:]PORT [--http-token TOKEN] [--json | --quiet]",
                            "HUNT --results [--timeout SECONDS] [-o FILE.html|FILE.json|FILE.csv]"]
     static let discussion = """
-        Follows the hunt's broker and redraws in place, like chest nav: each team, online or not, the pages it
-        opened and when, the trust of the fixes that opened them, and the messages refused and why (a forged or
-        replayed receipt, an unknown key, another hunt). q quits. --json streams the same as JSON lines;
-        --once prints the leaderboard and exits. What the board received is kept in HUNT.board, so it
-        survives restarts; the broker keeps what arrives while it is away.
+        Follows the hunt's broker and redraws in place, like chest nav: each team ranked by points (its proven
+        pages' points, less the hints the board gave it, plus the organiser's adjustments), online or not, the
+        pages it opened and when, the trust of the fixes that opened them, and the messages refused and why (a
+        forged or replayed receipt, an unknown key, another hunt). q quits. --json streams the same as JSON
+        lines; --once prints the leaderboard and exits. Run with the organiser's identity, the board answers the
+        teams' hint requests with the hint's key sealed to the team's reader. What the board received is kept in
+        HUNT.board, so it survives restarts; the broker keeps what arrives while it is away.
         --http also serves the board as a web page for a projector, live (Server-Sent Events), read-only, on
         127.0.0.1 unless ADDR says otherwise; any other address needs --http-token, which a browser gives once as
         ?token= in the address. --quiet serves the page without the terminal board.
@@ -83,8 +86,11 @@ struct BoardCommand: ChestCommand {
     func run(settings: Settings) throws {
         let hunt = try HuntFile.read(path: huntPath)
         guard !hunt.isJoinFile else { throw ChestError("\(huntPath) is a team's join file; the board needs the organiser's hunt file") }
-        var feed = BoardFeed(hunt: hunt, huntPath: huntPath)
+        // Only the organiser's identity can sign hint answers; elsewhere the board still shows everything.
+        let identity = try? Identity.load(at: settings.identityPath)
+        var feed = BoardFeed(hunt: hunt, huntPath: huntPath, organiser: identity)
         let past = try feed.restore()
+        defer { feed.stop(at: Date()) }
         let link = try OrganiserLink(hunt: hunt, purpose: "board")
         defer { link.stop() }
         link.client.subscribe(HuntTopic.all(hunt: hunt.id))
@@ -143,18 +149,32 @@ struct BoardCommand: ChestCommand {
         _ = handle(feed, [], connection)
         while true {
             var events: [BoardEvent] = []
-            if let event = link.next(within: 0.2) {
+            for event in link.events(within: 0.2) {
                 switch event {
                 case let .message(topic, payload, retained):
-                    events = feed.receive(topic: topic, payload: payload, retained: retained, at: Date())
+                    events += feed.receive(topic: topic, payload: payload, retained: retained, at: Date())
                 case .connected: connection = "connected"
                 case let .connectionRefused(why): connection = "refused: \(why)"
                 case let .disconnected(why): connection = "reconnecting (\(why))"
                 case .delivered: break
                 }
             }
+            Self.answer(&feed, link)
             if !handle(feed, events, connection) { return }
         }
+    }
+
+    /// Publishes the hint answers the board owes; those the broker cannot take now wait for the next connection.
+    static func answer(_ feed: inout BoardFeed, _ link: OrganiserLink) {
+        var unsent: [MQTTMessage] = []
+        for message in feed.takeOutgoing() {
+            do {
+                _ = try link.client.publish(message)
+            } catch {
+                unsent.append(message)
+            }
+        }
+        feed.requeue(unsent)
     }
 
     /// Gathers what the broker holds, as --once does, then prints the results or writes them to `output`. When

@@ -6,8 +6,8 @@ extension BoardFeed {
     func snapshot(connection: String) -> BoardSnapshot {
         BoardSnapshot(huntName: hunt.name, broker: hunt.broker, connection: connection, board: board,
                       sharePositions: hunt.sharePositions, targets: BoardSnapshot.targets(of: hunt),
-                      unlocks: unlocks.map { BoardSnapshot.Logged(at: $0.at, event: $0.event) },
-                      refusals: refusals.map { BoardSnapshot.Logged(at: $0.at, event: $0.event) },
+                      unlocks: core.latest.map { BoardSnapshot.Logged(at: $0.at, event: $0.event) },
+                      refusals: core.refusals.map { BoardSnapshot.Logged(at: $0.at, event: $0.event) },
                       ignored: Dictionary(uniqueKeysWithValues: gate.refused.map { ($0.key.rawValue, $0.value) }),
                       chosenColours: Dictionary(hunt.teams.compactMap { team in team.colour.map { (team.name, $0) } }) { a, _ in a })
     }

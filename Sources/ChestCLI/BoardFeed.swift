@@ -1,43 +1,38 @@
 import ChestCore
 import ChestIO
+import ChestMQTT
 import ChestSeal
 import Foundation
 
-/// What `chest board` makes of the broker's messages (docs/HUNTS.md "The board"): each is checked (hunt, key,
-/// topic, signature, replay), believed ones update the board, and every message is kept in a journal beside the
-/// hunt file (a refused one as its refusal only), so the board survives its own restarts and a replay after one is
-/// still recognised.
+/// `chest board`'s thin adapter around `BoardCore` (docs/ARCHITECTURE.md "The board's core"): it checks what
+/// ChestSeal must check (signatures, claims, proofs), feeds the core, and carries out its effects: the journal
+/// beside the hunt file (`HUNT.board`, docs/HUNTS.md "The board's journal"), the hunt file read again when it
+/// changed, and hint answers sealed, signed and queued for the broker.
 struct BoardFeed {
-    private(set) var board: HuntBoard
-    private(set) var gate: HuntGate
-    /// The organiser's hunt file: its page keys check the proofs in receipts. Read again when it changed, since the
-    /// organiser may compose more messages for the hunt while the board runs.
-    private(set) var hunt: HuntFile
+    private(set) var core: BoardCore
     private let huntPath: String
     private var huntModified: Date?
     private let journalPath: String
     private var journal: FileHandle?
-    /// The latest pages credited and the latest refusals, each with when the board heard it, newest last.
-    private(set) var unlocks: [(at: Date, event: BoardEvent)] = []
-    private(set) var refusals: [(at: Date, event: BoardEvent)] = []
-    /// Every event worth a line, for the terminal: both lists, in the order they came.
-    var latest: [(at: Date, event: BoardEvent)] {
-        (unlocks + refusals).enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
-    }
-    /// The signatures of the messages believed: an exact copy of one is a redelivery (QoS 1, a retained message
-    /// sent again, a team's outbox after a crash), or a replay that tells nothing new; ignored and counted.
-    private var believed: Set<String> = []
-    private(set) var copies = 0
+    /// The organiser's identity, which signs hint answers; nil when this is not the organiser's machine.
+    private let organiser: Identity?
+    /// Hint answers not yet handed to the broker, oldest first.
+    private(set) var outgoing: [MQTTMessage] = []
+    private var lastAnswerID: UInt64 = 0
+
+    var board: HuntBoard { core.board }
+    var gate: HuntGate { core.gate }
+    var hunt: HuntFile { core.hunt }
 
     /// The journal of the board of the hunt file at `huntPath`.
     static func journalPath(huntPath: String) -> String { huntPath + ".board" }
 
-    init(hunt: HuntFile, huntPath: String) {
-        board = HuntBoard(hunt: hunt)
-        self.hunt = hunt
+    init(hunt: HuntFile, huntPath: String, organiser: Identity?) {
+        let signs = organiser?.publicKeyBase64 == hunt.organiser
+        core = BoardCore(hunt: hunt, answersHints: signs)
+        self.organiser = signs ? organiser : nil
         self.huntPath = huntPath
         huntModified = Self.modified(huntPath)
-        gate = HuntGate(hunt: hunt)
         journalPath = Self.journalPath(huntPath: huntPath)
     }
 
@@ -46,14 +41,12 @@ struct BoardFeed {
     mutating func restore() throws -> [BoardEvent] {
         var events: [BoardEvent] = []
         if FileManager.default.fileExists(atPath: journalPath) {
-            try Self.forEachLine(of: journalPath) { line in
-                guard let entry = try? JSONDecoder().decode(JournalEntry.self, from: line) else { return }
-                if let payload = entry.payload.flatMap({ Data(base64Encoded: $0) }) {
-                    events += take(topic: entry.topic, payload: payload, retained: false, at: entry.at).events
-                } else if let reason = entry.refused {
-                    let refusal = HuntGate.Refusal(rawValue: reason) ?? .malformed
-                    gate.count(refusal)
-                    events += note(board.recordRefusal(refusal, topic: entry.topic, at: entry.at), at: entry.at)
+            try Self.forEachLine(of: journalPath) { bytes in
+                guard let line = BoardJournal.Line.decode(bytes) else { return }
+                if let payload = line.payload.flatMap({ Data(base64Encoded: $0) }) {
+                    events += perform(core.handle(.replayed(heard(topic: line.topic, payload: payload, retained: false, at: line.at))))
+                } else {
+                    events += perform(core.handle(.replayedLine(line)))
                 }
             }
         } else if !FileManager.default.createFile(atPath: journalPath, contents: nil, attributes: [.posixPermissions: 0o600]) {
@@ -67,65 +60,85 @@ struct BoardFeed {
         return events
     }
 
-    /// One message from the broker, kept in the journal unless it is a copy already believed: in full when its
-    /// envelope passed the gate (then it is at most `HuntEnvelope.sizeLimit`), else only its refusal and topic
-    /// (shortened), never a junk payload.
+    /// One message from the broker; the events it caused.
     mutating func receive(topic: String, payload: Data, retained: Bool, at now: Date) -> [BoardEvent] {
-        let (events, passed) = take(topic: topic, payload: payload, retained: retained, at: now)
-        if !events.isEmpty, let journal {
-            let entry = switch passed {
-            case nil: JournalEntry(at: now, topic: topic, payload: payload.base64EncodedString())
-            case let refusal?: JournalEntry(at: now, topic: Self.shortened(topic), refused: refusal.rawValue)
+        perform(core.handle(.heard(heard(topic: topic, payload: payload, retained: retained, at: now))))
+    }
+
+    /// Writes what the journal still owes (refusals kept as counts).
+    mutating func stop(at now: Date) {
+        _ = perform(core.handle(.stopping(at: now)))
+        try? journal?.close()
+        journal = nil
+    }
+
+    /// Takes the hint answers to publish; those the broker would not take go back with `requeue`.
+    mutating func takeOutgoing() -> [MQTTMessage] {
+        defer { outgoing.removeAll() }
+        return outgoing
+    }
+
+    mutating func requeue(_ messages: [MQTTMessage]) { outgoing.insert(contentsOf: messages, at: 0) }
+
+    /// What ChestSeal makes of a payload, for the core.
+    private func heard(topic: String, payload: Data, retained: Bool, at: Date) -> BoardCore.Heard {
+        guard let envelope = try? HuntEnvelope.decode(payload) else {
+            return BoardCore.Heard(topic: topic, envelope: nil, retained: retained, at: at, checks: BoardCore.Checks(signatureValid: false))
+        }
+        return BoardCore.Heard(topic: topic, envelope: envelope, retained: retained, at: at, checks: checks(envelope))
+    }
+
+    private func checks(_ envelope: HuntEnvelope) -> BoardCore.Checks {
+        var checks = BoardCore.Checks(signatureValid: HuntSigner.isValid(envelope))
+        guard checks.signatureValid else { return checks }
+        checks.claimedReader = ReaderClaim.claimedReader(envelope)
+        if let receipt = envelope.receipt {
+            do {
+                try ReceiptSigner.verify(receipt)
+            } catch {
+                checks.receiptProblem = error.description
             }
-            if var line = try? JSONEncoder().encode(entry) {
-                line.append(0x0a)
-                journal.write(line)
+            checks.proof = ReceiptProof.check(receipt, hunt: core.hunt)
+        }
+        return checks
+    }
+
+    /// Carries out the core's effects; returns its events.
+    private mutating func perform(_ effects: [BoardCore.Effect]) -> [BoardEvent] {
+        var events: [BoardEvent] = []
+        for effect in effects {
+            switch effect {
+            case let .event(event): events.append(event)
+            case let .journal(line): journal?.write(line.bytes)
+            case let .rereadHunt(heard, replay):
+                let modified = Self.modified(huntPath)
+                if modified != huntModified, let file = try? HuntFile.read(path: huntPath) {
+                    huntModified = modified
+                    _ = core.handle(.huntRead(file))
+                }
+                var heard = heard
+                if let envelope = heard.envelope { heard.checks = checks(envelope) }
+                events += perform(core.handle(.rechecked(heard, replay: replay)))
+            case let .answerHint(answer):
+                if let message = seal(answer) { outgoing.append(message) }
             }
         }
         return events
     }
 
-    /// The events, and the gate's refusal when the envelope did not pass it (nil when it did, or was a copy).
-    private mutating func take(topic: String, payload: Data, retained: Bool,
-                               at now: Date) -> (events: [BoardEvent], refused: HuntGate.Refusal?) {
-        let envelope: HuntEnvelope
-        do {
-            envelope = try HuntEnvelope.decode(payload)
-        } catch {
-            gate.countMalformed()
-            return (note(board.recordRefusal(.malformed, topic: Self.shortened(topic), at: now), at: now), .malformed)
-        }
-        if let signature = envelope.signature, believed.contains(signature) {
-            copies += 1
-            return ([], nil)
-        }
-        switch gate.admit(envelope, topic: topic, signatureValid: HuntSigner.isValid(envelope)) {
-        case .accepted:
-            if let signature = envelope.signature { believed.insert(signature) }
-            var problem: String?
-            var proof = HuntBoard.ProofCheck.missing
-            var envelope = envelope
-            if let receipt = envelope.receipt {
-                do {
-                    try ReceiptSigner.verify(receipt)
-                } catch {
-                    problem = error.description
-                }
-                if hunt.messages?[receipt.message.rawValue] == nil { reloadHunt() }
-                proof = ReceiptProof.check(receipt, hunt: hunt)
-                // A team signs whatever title it likes; the board shows the one the organiser composed.
-                if let title = hunt.messages?[receipt.message.rawValue]?.title { envelope.receipt?.title = title }
-            }
-            return (note(board.record(envelope, receiptProblem: problem, proof: proof,
-                                      claimedReader: ReaderClaim.claimedReader(envelope), receivedAt: now), at: now), nil)
-        case let .refused(refusal):
-            return (note(board.recordRefusal(refusal, topic: Self.shortened(topic), at: now), at: now), refusal)
-        }
-    }
-
-    /// A topic as the journal and the refusals show it: at most 256 bytes (a hunt's own topics are far shorter).
-    static func shortened(_ topic: String) -> String {
-        topic.utf8.count <= 256 ? topic : String(decoding: topic.utf8.prefix(256), as: UTF8.self) + "…"
+    /// The answer as the broker carries it: the hint's key sealed to the team's reader, signed by the organiser,
+    /// retained on the hint's own topic (an answer given again replaces it), with an id from the organiser's clock in
+    /// milliseconds (as releases), each above the last.
+    private mutating func seal(_ answer: BoardCore.HintAnswer) -> MQTTMessage? {
+        guard let organiser, let key = Data(base64Encoded: answer.key),
+              let sealed = HintSeal.seal(key, toReader: answer.reader) else { return nil }
+        let id = max(UInt64(Date().timeIntervalSince1970 * 1000), lastAnswerID + 1)
+        lastAnswerID = id
+        let hint = HuntHint(team: answer.team, message: answer.message, page: answer.page, hint: answer.hint, cost: answer.cost,
+                            sealed: sealed.base64EncodedString())
+        let envelope = HuntSigner.sign(HuntEnvelope(hunt: core.hunt.id, id: id, sent: Date(), hint: hint), with: organiser)
+        return MQTTMessage(topic: HuntTopic.hint(hunt: core.hunt.id, team: answer.team, hintID: hint.hintID),
+                           payload: envelope.bytes, qos: 1, retain: true)
     }
 
     /// Calls `body` with each line of the file, read 64 KiB at a time; a line over `maximumLine` (junk kept by an
@@ -152,40 +165,7 @@ struct BoardFeed {
         if !skipping, !line.isEmpty { try body(line) }
     }
 
-    /// Reads the hunt file again when it changed since it was last read (a message composed with `--hunt` since).
-    private mutating func reloadHunt() {
-        let modified = Self.modified(huntPath)
-        guard modified != huntModified, let file = try? HuntFile.read(path: huntPath), file.id == hunt.id else { return }
-        huntModified = modified
-        hunt.messages = file.messages
-    }
-
     private static func modified(_ path: String) -> Date? {
         (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
-    }
-
-    private mutating func note(_ events: [BoardEvent], at now: Date) -> [BoardEvent] {
-        for event in events {
-            switch event {
-            case .team: continue
-            case .unlock: Self.keep((now, event), in: &unlocks)
-            case .refused: Self.keep((now, event), in: &refusals)
-            }
-        }
-        return events
-    }
-
-    private static func keep(_ entry: (at: Date, event: BoardEvent), in list: inout [(at: Date, event: BoardEvent)]) {
-        list.append(entry)
-        if list.count > 50 { list.removeFirst(list.count - 50) }
-    }
-
-    /// A line of the journal: a message that passed the gate, in full (`payload`, base64), or a refusal by the gate
-    /// (`refused`, its reason) with the topic it came on.
-    private struct JournalEntry: Codable {
-        var at: Date
-        var topic: String
-        var payload: String?
-        var refused: String?
     }
 }

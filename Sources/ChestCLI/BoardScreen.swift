@@ -13,22 +13,27 @@ struct BoardScreen {
             "\u{1B}[1mchest board\u{1B}[0m \u{2014} \u{201C}\(TerminalText.escaped(hunt.name))\u{201D} on \(hunt.broker): \(connection)"
                 + (web.map { " \u{2014} \($0)" } ?? ""),
             "",
-            pad("TEAM", 18) + pad("ONLINE", 9) + pad("PAGES", 7) + pad("LAST CREDITED", 30) + "TRUST (CLAIMED)",
+            pad("TEAM", 18) + pad("POINTS", 8) + pad("ONLINE", 9) + pad("PAGES", 7) + pad("LAST CREDITED", 30) + "TRUST (CLAIMED)",
         ]
         let lookalikes = KnownSenders.lookalikes(among: hunt.teams.map(\.name) + feed.board.teams.map(\.name))
         for team in feed.board.leaderboard() {
             let last = team.pages.last.map { "\(LockReason.clock($0.receivedAt, .current)) \(TerminalText.escaped($0.title)) p\($0.page)" } ?? "\u{2014}"
             let online = team.online.map { $0 ? "online" : "offline" } ?? "never"
             let lookalike = lookalikes[team.name].map { "  \u{1B}[1;31m\(KnownSenders.lookalikeWords(team.name, of: $0))\u{1B}[0m" } ?? ""
-            lines.append(pad(team.name, 18) + pad(online, 9) + pad("\(team.pages.count)", 7) + pad(last, 30)
+            let pages = "\(team.pages.count)"
+            var score = [team.hints.isEmpty ? nil : "hints -\(team.hintCost)",
+                         team.adjustments.isEmpty ? nil : "adjusted \(team.adjusted > 0 ? "+" : "")\(team.adjusted)"].compactMap { $0 }
+                .joined(separator: ", ")
+            if !score.isEmpty { score = "  " + score }
+            lines.append(pad(team.name, 18) + pad("\(team.points)", 8) + pad(online, 9) + pad(pages, 7) + pad(last, 30)
                          + (team.trust?.rawValue ?? "\u{2014}")
-                         + (team.failed.isEmpty ? "" : "  \u{1B}[31m\(team.failed.count) refused\u{1B}[0m") + lookalike)
+                         + score + (team.failed.isEmpty ? "" : "  \u{1B}[31m\(team.failed.count) refused\u{1B}[0m") + lookalike)
         }
         let ignored = Self.ignoredLine(feed.gate)
         if !ignored.isEmpty { lines += ["", ignored.trimmingCharacters(in: .newlines)] }
         lines += ["", "\u{1B}[1mlatest\u{1B}[0m"]
         let room = max(rows - lines.count - 1, 0)
-        lines += feed.latest.suffix(room).compactMap { entry in entry.event.text.map { "\(LockReason.clock(entry.at, .current)) \($0)" } }
+        lines += feed.core.events.suffix(room).compactMap { entry in entry.event.text.map { "\(LockReason.clock(entry.at, .current)) \($0)" } }
         return lines.map { String($0.prefix(columns + 16)) }
     }
 
@@ -54,6 +59,11 @@ extension BoardEvent {
                 + (reachedAt.map { "; place reached " + Wording.reached($0, before: openedAt, in: .current) } ?? "") + ", claimed)"
         case let .refused(reason, team, why):
             "\u{1B}[31mrefused\u{1B}[0m \(reason)\(team.map { " from \($0)" } ?? ""): \(TerminalText.escaped(why))"
+        case let .hint(team, message, page, hint, cost, charged, _):
+            "\(team) was given hint \(hint) of \(message.prefix(8)) page \(page)"
+                + (charged ? " (\(cost) point\(cost == 1 ? "" : "s"))" : " again (not charged twice)")
+        case let .adjusted(team, points, reason, _):
+            "\(team) \(points > 0 ? "+" : "")\(points) point\(abs(points) == 1 ? "" : "s"): \(TerminalText.escaped(reason))"
         }
     }
 }

@@ -1,20 +1,16 @@
 import ChestCore
 import ChestIO
 import ChestMQTT
-import Dispatch
 import Glibc
 import Synchronization
 
-/// The organiser's connection to the hunt's broker, for the command line: libmosquitto's events, waited for one
-/// at a time on the command's own thread.
+/// The organiser's connection to the hunt's broker, for the command line: libmosquitto's events, posted from its
+/// thread to ChestIO's `Mailbox` and taken on the command's own thread (docs/ARCHITECTURE.md "The board's core").
 final class OrganiserLink: Sendable {
-    private final class Events: Sendable {
-        let queue = Mutex<[MQTTEvent]>([])
-        let ready = DispatchSemaphore(value: 0)
-    }
-
     let client: MQTTClient
-    private let events = Events()
+    private let mailbox: Mailbox<MQTTEvent>
+    /// Events taken from the mailbox and not yet handed out by `next`.
+    private let taken = Mutex<[MQTTEvent]>([])
 
     /// A clean session with a client ID of this process's own: what the board needs the broker keeps retained
     /// (receipts, statuses, releases), so several boards may run at once and none needs a session kept for it.
@@ -27,21 +23,35 @@ final class OrganiserLink: Sendable {
                                   host: broker.host, port: broker.port, tls: broker.tls, caFile: hunt.caFile,
                                   username: HuntFile.organiserUser, password: password)
         options.cleanSession = true
-        let events = self.events
         do {
-            client = try MQTTClient(options) { event in
-                events.queue.withLock { $0.append(event) }
-                events.ready.signal()
-            }
+            mailbox = try Mailbox()
+        } catch {
+            throw ChestError("cannot wait for the broker: \(error)")
+        }
+        let mailbox = self.mailbox
+        do {
+            client = try MQTTClient(options) { event in mailbox.yield(event) }
         } catch {
             throw ChestError("cannot reach the broker \(hunt.broker): \(error)")
         }
     }
 
+    /// Every event that came, oldest first, waiting at most `seconds` for the first.
+    func events(within seconds: Double) -> [MQTTEvent] {
+        let held = taken.withLock { events in
+            defer { events.removeAll() }
+            return events
+        }
+        return held.isEmpty ? mailbox.wait(timeout: seconds).events : held
+    }
+
     /// The next event, or nil when none came within `seconds`.
     func next(within seconds: Double) -> MQTTEvent? {
-        guard events.ready.wait(timeout: .now() + max(seconds, 0)) == .success else { return nil }
-        return events.queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        var events = events(within: seconds)
+        guard !events.isEmpty else { return nil }
+        let first = events.removeFirst()
+        taken.withLock { $0 = events }
+        return first
     }
 
     /// Starts connecting and waits for the broker's answer; throws a sentence when it refuses or stays silent.

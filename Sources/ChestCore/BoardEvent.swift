@@ -3,9 +3,26 @@ import struct Foundation.Date
 /// One line of `chest board --json` (docs/HUNTS.md "The board"): a flat object named by its `event` field,
 /// fields absent when unknown, times in ISO 8601, like `chest watch --json`.
 public enum BoardEvent: Codable, Hashable, Sendable {
-    /// A team's state changed (status heard, or a page opened): `{"event":"team","team":…,"online":…,
-    /// "lastHeard":…,"trust":…,"pages":N}`.
-    case team(name: String, online: Bool?, lastHeard: Date?, trust: FixTrust.Level?, pages: Int)
+    /// A team's score (docs/HUNTS.md "Points"): its points, and the parts they are made of besides its pages.
+    public struct Score: Codable, Hashable, Sendable {
+        public var points: Int
+        /// How many hints the board gave the team, and what they cost.
+        public var hints: Int
+        public var hintCost: Int
+        /// The sum of the organiser's adjustments.
+        public var adjustments: Int
+
+        public init(points: Int, hints: Int, hintCost: Int, adjustments: Int) {
+            self.points = points
+            self.hints = hints
+            self.hintCost = hintCost
+            self.adjustments = adjustments
+        }
+    }
+
+    /// A team's state changed (status heard, a page opened, a hint given, an adjustment): `{"event":"team","team":…,
+    /// "online":…,"lastHeard":…,"trust":…,"points":N,"pages":N,"hints":N,"hintCost":N,"adjustments":N}`.
+    case team(name: String, online: Bool?, lastHeard: Date?, trust: FixTrust.Level?, pages: Int, points: Score? = nil)
     /// A page credited: `{"event":"unlock","team":…,"message":…,"title":…,"page":…,"openedAt":…,"trust":…,
     /// "receivedAt":…,"proof":…,"reachedAt":…}`. `openedAt`, `trust` and `reachedAt` (when the page's place was
     /// reached, absent without one) are the team's claims; `receivedAt` is the board's clock; `proof` is "proven", or
@@ -15,6 +32,12 @@ public enum BoardEvent: Codable, Hashable, Sendable {
     /// A message refused (`reason`: a `HuntGate.Refusal` or a `HuntBoard.Refusal`), with the team its topic names
     /// when it names a team of the hunt, and why in words.
     case refused(reason: String, team: String?, why: String)
+    /// A hint given to a team (docs/HUNTS.md "Hints"): `{"event":"hint","team":…,"message":…,"page":…,"hint":…,
+    /// "cost":…,"charged":…,"receivedAt":…}`; `charged` is false when the team had it already and asked again.
+    case hint(team: String, message: String, page: Int, hint: Int, cost: Int, charged: Bool, receivedAt: Date)
+    /// The organiser's adjustment (docs/HUNTS.md "Adjustments"): `{"event":"adjusted","team":…,"points":…,
+    /// "reason":…,"receivedAt":…}`.
+    case adjusted(team: String, points: Int, reason: String, receivedAt: Date)
 
     public init(from decoder: any Decoder) throws {
         let line = try Line(from: decoder)
@@ -23,8 +46,10 @@ public enum BoardEvent: Codable, Hashable, Sendable {
         }
         switch line.event {
         case "team":
+            let score = line.points.map { Score(points: $0, hints: line.hints ?? 0, hintCost: line.hintCost ?? 0,
+                                                adjustments: line.adjustments ?? 0) }
             self = .team(name: try need(line.team, "team"), online: line.online, lastHeard: line.lastHeard,
-                         trust: line.trust, pages: line.pages ?? 0)
+                         trust: line.trust, pages: line.pages ?? 0, points: score)
         case "unlock":
             self = .unlock(team: try need(line.team, "team"), message: try need(line.message, "message"),
                            title: line.title ?? "", page: try need(line.page, "page"),
@@ -33,6 +58,13 @@ public enum BoardEvent: Codable, Hashable, Sendable {
                            reachedAt: line.reachedAt)
         case "refused":
             self = .refused(reason: try need(line.reason, "reason"), team: line.team, why: line.why ?? "")
+        case "hint":
+            self = .hint(team: try need(line.team, "team"), message: try need(line.message, "message").rawValue,
+                         page: try need(line.page, "page"), hint: try need(line.hint, "hint"), cost: line.cost ?? 0,
+                         charged: line.charged ?? false, receivedAt: try need(line.receivedAt, "receivedAt"))
+        case "adjusted":
+            self = .adjusted(team: try need(line.team, "team"), points: try need(line.points, "points"),
+                             reason: line.reason ?? "", receivedAt: try need(line.receivedAt, "receivedAt"))
         default:
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
                                                     debugDescription: "unknown event \(line.event)"))
@@ -53,6 +85,13 @@ public enum BoardEvent: Codable, Hashable, Sendable {
         var lastHeard: Date?
         var trust: FixTrust.Level?
         var pages: Int?
+        var points: Int?
+        var hints: Int?
+        var hintCost: Int?
+        var adjustments: Int?
+        var hint: Int?
+        var cost: Int?
+        var charged: Bool?
         var message: MessageID?
         var title: String?
         var page: Int?
@@ -65,13 +104,17 @@ public enum BoardEvent: Codable, Hashable, Sendable {
 
         init(_ event: BoardEvent) {
             switch event {
-            case .team(let name, let online, let lastHeard, let trust, let pages):
+            case .team(let name, let online, let lastHeard, let trust, let pages, let score):
                 self.event = "team"
                 team = name
                 self.online = online
                 self.lastHeard = lastHeard
                 self.trust = trust
                 self.pages = pages
+                points = score?.points
+                hints = score?.hints
+                hintCost = score?.hintCost
+                adjustments = score?.adjustments
             case .unlock(let team, let message, let title, let page, let openedAt, let trust, let receivedAt, let proof, let reachedAt):
                 self.event = "unlock"
                 self.team = team
@@ -88,6 +131,21 @@ public enum BoardEvent: Codable, Hashable, Sendable {
                 self.reason = reason
                 self.team = team
                 self.why = why
+            case .hint(let team, let message, let page, let hint, let cost, let charged, let receivedAt):
+                self.event = "hint"
+                self.team = team
+                self.message = MessageID(message)
+                self.page = page
+                self.hint = hint
+                self.cost = cost
+                self.charged = charged
+                self.receivedAt = receivedAt
+            case .adjusted(let team, let points, let reason, let receivedAt):
+                self.event = "adjusted"
+                self.team = team
+                self.points = points
+                self.reason = reason
+                self.receivedAt = receivedAt
             }
         }
     }

@@ -1,8 +1,10 @@
 import struct Foundation.Date
 
 /// The organiser's view of a hunt (docs/HUNTS.md "The board"): every team of the hunt file, whether it is
-/// online, the pages it was credited with and when the board heard of them, and what was refused and why. Pure:
-/// fed envelopes the gate accepted, in arrival order, with what ChestSeal made of their signatures and proofs.
+/// online, the pages it was credited with and when the board heard of them, the hints it was given and the
+/// organiser's adjustments, and so its points (docs/HUNTS.md "Points"), and what was refused and why. Pure: fed
+/// envelopes the gate accepted, in arrival order, by `BoardCore`, with what ChestSeal made of their signatures and
+/// proofs.
 /// A receipt is credited only when its message was composed for this hunt, its page exists, its proof checks and
 /// its reader key is one the team claimed (docs/HUNTS.md "What the board credits"). What a receipt claims (its
 /// `openedAt`, its trust) is shown as claimed and never orders anything.
@@ -41,6 +43,28 @@ public struct HuntBoard: Codable, Sendable {
         /// When the receipt says the page's place was reached (its third confirming fix): the team's claim, earlier
         /// than `openedAt` when the place's key came late.
         public var reachedAt: Date?
+        /// The points it was credited with: the page's worth when proven, 0 for a guarded page (docs/HUNTS.md
+        /// "Points").
+        public var points: Int = 0
+    }
+
+    /// A hint the board gave a team, charged once (docs/HUNTS.md "Hints").
+    public struct GivenHint: Codable, Hashable, Sendable {
+        public var message: String
+        public var page: Int
+        public var hint: Int
+        /// The points it cost.
+        public var cost: Int
+        /// When the board heard the first request for it.
+        public var receivedAt: Date
+    }
+
+    /// The organiser's bonus or deduction (docs/HUNTS.md "Adjustments").
+    public struct Adjustment: Codable, Hashable, Sendable {
+        public var points: Int
+        public var reason: String
+        /// When the board heard it.
+        public var receivedAt: Date
     }
 
     public struct Failure: Codable, Hashable, Sendable {
@@ -63,6 +87,31 @@ public struct HuntBoard: Codable, Sendable {
         public var refusals: [String: Int] = [:]
         /// The reader keys the team claimed (`TeamStatus.reader`), base64.
         public var readers: [String] = []
+        /// The reader key of the latest status or receipt that claimed one for this team: the key a hint is sealed to.
+        public var reader: String?
+        /// The hints the board gave the team, in the order it first gave them.
+        public var hints: [GivenHint] = []
+        /// The organiser's adjustments, in the order the board heard them.
+        public var adjustments: [Adjustment] = []
+
+        /// The team's score: its credited pages' points, less its hints' costs, plus the organiser's adjustments.
+        public var points: Int { pagePoints - hintCost + adjusted }
+        /// The points of its credited pages.
+        public var pagePoints: Int { pages.reduce(0) { $0 + $1.points } }
+        /// The points its hints cost.
+        public var hintCost: Int { hints.reduce(0) { $0 + $1.cost } }
+        /// The sum of the organiser's adjustments.
+        public var adjusted: Int { adjustments.reduce(0) { $0 + $1.points } }
+        /// Whether the team has a place in the ranking: something credited, given or adjusted.
+        public var isRanked: Bool { !pages.isEmpty || !hints.isEmpty || !adjustments.isEmpty }
+        /// When the board heard of the team's last point (a proven page, a bonus): the ranking's tie-break; nil until
+        /// the team gained one.
+        public var lastPointAt: Date? {
+            (pages.filter { $0.points > 0 }.map(\.receivedAt) + adjustments.filter { $0.points > 0 }.map(\.receivedAt)).max()
+        }
+        /// When the board heard the team reach where it stands: its last point, or for a team that never gained one, its
+        /// last credited page (guarded pages give none).
+        public var reachedAt: Date? { lastPointAt ?? reachedCount }
 
         /// When the board heard of the team's latest credited page: the ranking's tie-break.
         public var reachedCount: Date? { pages.map(\.receivedAt).max() }
@@ -95,20 +144,24 @@ public struct HuntBoard: Codable, Sendable {
     /// verified (`ReceiptSigner.verify`), else why not; `proof` is what the page keys say of its proof. For a
     /// status or a receipt: `claimedReader` is the reader key whose claim to play for the sender it carries and that
     /// signed that claim (`ReaderClaim.claimedReader`), or nil.
+    /// `worth` is what the receipt's page is worth when proven (`HuntMessage.PageKey.worth`).
     public mutating func record(_ envelope: HuntEnvelope, receiptProblem: String?, proof: ProofCheck = .missing,
-                                claimedReader: String? = nil, receivedAt: Date) -> [BoardEvent] {
+                                claimedReader: String? = nil, worth: Int = 1, receivedAt: Date) -> [BoardEvent] {
         guard var team = byName[envelope.sender] else { return [] }
         team.lastHeard = receivedAt
         var events: [BoardEvent] = []
-        claim: if let reader = claimedReader, envelope.kind != .release {
+        claim: if let reader = claimedReader, envelope.kind == .status || envelope.kind == .receipt {
             if let owner = readerTeams[reader], owner != team.name {
                 // A receipt of that reader is refused below, as wrongReader, for this same reason.
                 guard envelope.kind == .status else { break claim }
                 let why = "\(envelope.kind.rawValue) \(envelope.id): reader key \(Self.short(reader)) already plays for team \(owner)"
                 events += refuse(.wrongReader, why, team: &team, at: receivedAt)
-            } else if readerTeams[reader] == nil {
-                readerTeams[reader] = team.name
-                team.readers.append(reader)
+            } else {
+                if readerTeams[reader] == nil {
+                    readerTeams[reader] = team.name
+                    team.readers.append(reader)
+                }
+                team.reader = reader
             }
         }
         switch envelope.kind {
@@ -126,7 +179,7 @@ public struct HuntBoard: Codable, Sendable {
                                         openedAt: receipt.openedAt, trust: receipt.evidence.trust.level,
                                         receivedAt: receivedAt, proven: proof == .proven,
                                         positions: receipt.evidence.fixes.compactMap(Self.position),
-                                        reachedAt: receipt.evidence.reachedAt)
+                                        reachedAt: receipt.evidence.reachedAt, points: proof == .proven ? worth : 0)
                 team.pages.append(opened)
                 team.trust = opened.trust
                 events.append(.unlock(team: team.name, message: opened.message, title: opened.title, page: opened.page,
@@ -135,12 +188,71 @@ public struct HuntBoard: Codable, Sendable {
             } else if let signature = receipt.signature {
                 credited[signature] = team.name
             }
-        case .release:
+        case .release, .hintRequest, .hint, .adjust:
             return []
         }
         byName[team.name] = team
         events.append(Self.event(team))
         return events
+    }
+
+    /// Takes in the organiser's adjustment (an envelope the gate accepted); nothing for a team not in the hunt.
+    public mutating func recordAdjustment(_ adjustment: HuntAdjustment, receivedAt: Date) -> [BoardEvent] {
+        guard var team = byName[adjustment.team] else {
+            return [.refused(reason: Refusal.unknownTeam.rawValue, team: nil,
+                             why: "an adjustment for \(TerminalText.escaped(adjustment.team)), not a team of this hunt")]
+        }
+        team.adjustments.append(Adjustment(points: adjustment.points, reason: adjustment.reason, receivedAt: receivedAt))
+        byName[team.name] = team
+        return [.adjusted(team: team.name, points: adjustment.points, reason: adjustment.reason, receivedAt: receivedAt),
+                Self.event(team)]
+    }
+
+    /// Refuses a team's request for a hint because this board cannot sign as the organiser.
+    public mutating func refuseHintRequest(team name: String, id: UInt64, at: Date) -> [BoardEvent] {
+        guard var team = byName[name] else { return [] }
+        team.lastHeard = at
+        let events = refuse(.cannotAnswer, "hint request \(id): this board does not run with the organiser's identity, "
+                            + "so it cannot sign the answer", team: &team, at: at)
+        byName[name] = team
+        return events
+    }
+
+    /// What the board does with a team's request for a hint.
+    public enum HintDecision: Hashable, Sendable {
+        /// Answer it: seal the hint's key to `reader`. `charged` is false when the team had it already.
+        case answer(reader: String, cost: Int, charged: Bool)
+        /// Answer nothing: the refusal was recorded.
+        case refuse
+    }
+
+    /// Takes in a team's request (an envelope the gate accepted) for the hint of the organiser's file that
+    /// `cost` (nil: the page has no such hint) says. Charges the cost the first time the team is given that hint.
+    public mutating func recordHintRequest(team name: String, _ request: HuntHintRequest, id: UInt64, cost: Int?,
+                                           receivedAt: Date) -> (HintDecision, [BoardEvent]) {
+        guard var team = byName[name] else { return (.refuse, []) }
+        team.lastHeard = receivedAt
+        let asked = "hint request \(id): hint \(request.hint) of \(request.message.prefix(8)) page \(request.page)"
+        guard let cost else {
+            let events = refuse(.noSuchHint, asked + " is not in the organiser's file", team: &team, at: receivedAt)
+            byName[name] = team
+            return (.refuse, events)
+        }
+        guard let reader = team.reader else {
+            let events = refuse(.noReader, asked + ": the team's reader key is not known yet (no status heard)", team: &team,
+                                at: receivedAt)
+            byName[name] = team
+            return (.refuse, events)
+        }
+        let given = team.hints.contains { $0.message == request.message && $0.page == request.page && $0.hint == request.hint }
+        if !given {
+            team.hints.append(GivenHint(message: request.message, page: request.page, hint: request.hint, cost: cost,
+                                        receivedAt: receivedAt))
+        }
+        byName[name] = team
+        let event = BoardEvent.hint(team: name, message: request.message, page: request.page, hint: request.hint, cost: cost,
+                                    charged: !given, receivedAt: receivedAt)
+        return (.answer(reader: reader, cost: cost, charged: !given), [event, Self.event(team)])
     }
 
     /// Why a receipt is not credited to `team`, or nil when it is: in this order, so that the first thing wrong
@@ -177,6 +289,14 @@ public struct HuntBoard: Codable, Sendable {
         case wrongReader
         /// A receipt credited to another team, sent again on this team's topic.
         case wrongTopic
+        /// A hint request for a hint the organiser's file does not have.
+        case noSuchHint
+        /// A hint request before the board knows a reader key of the team to seal the hint to.
+        case noReader
+        /// An adjustment for a team that is not in the hunt.
+        case unknownTeam
+        /// A hint request to a board that cannot sign as the organiser.
+        case cannotAnswer
     }
 
     private mutating func refuse(_ refusal: Refusal, _ why: String, team: inout Team, at: Date) -> [BoardEvent] {
@@ -197,7 +317,7 @@ public struct HuntBoard: Codable, Sendable {
     public mutating func recordRefusal(_ refusal: HuntGate.Refusal, topic: String, at: Date) -> [BoardEvent] {
         var name: String?
         switch HuntTopic.parse(topic, hunt: hunt) {
-        case .receipt(let team, _)?, .status(let team)?: name = team
+        case .receipt(let team, _)?, .status(let team)?, .hintRequest(let team, _)?: name = team
         default: name = nil
         }
         let why = "\(Self.words(refusal)) on \(topic)"
@@ -208,32 +328,60 @@ public struct HuntBoard: Codable, Sendable {
         return [.refused(reason: refusal.rawValue, team: name, why: why)]
     }
 
+    /// The team a topic of this hunt names, when it is one of its teams.
+    public func team(named topic: String) -> String? {
+        switch HuntTopic.parse(topic, hunt: hunt) {
+        case .receipt(let team, _)?, .status(let team)?, .hintRequest(let team, _)?: byName[team] == nil ? nil : team
+        default: nil
+        }
+    }
+
+    /// Adds refusals the journal kept only as counts (docs/HUNTS.md "The board's journal") to a team's count.
+    public mutating func countRefusals(_ reason: String, team name: String, _ count: Int) {
+        guard count > 0, var team = byName[name] else { return }
+        team.refusals[reason, default: 0] += count
+        byName[name] = team
+    }
+
     /// Every team, in the hunt file's order.
     public var teams: [Team] { order.compactMap { byName[$0] } }
 
-    /// Most pages first, then whose count the board heard first (never the time a team claims), then by name.
+    /// Most points first, then whose last point the board heard first (never the time a team claims); teams that
+    /// never gained a point after those, by pages credited (guarded ones give no points) and whose count the board
+    /// heard first; then by name (docs/HUNTS.md "Points").
     public func leaderboard() -> [Team] {
         teams.sorted { a, b in
-            if a.pages.count != b.pages.count { return a.pages.count > b.pages.count }
-            switch (a.reachedCount, b.reachedCount) {
+            if a.points != b.points { return a.points > b.points }
+            switch (a.lastPointAt, b.lastPointAt) {
             case let (x?, y?) where x != y: return x < y
+            case (_?, nil): return true
+            case (nil, _?): return false
+            case (nil, nil) where a.pages.count != b.pages.count: return a.pages.count > b.pages.count
+            case (nil, nil):
+                switch (a.reachedCount, b.reachedCount) {
+                case let (x?, y?) where x != y: return x < y
+                default: return a.name < b.name
+                }
             default: return a.name < b.name
             }
         }
     }
 
-    /// The `chest board --once` table: rank, team, pages credited and how many of them are unproven (guarded), when the
-    /// board heard the count reached, the time and trust the team claims, online, refusals by reason.
+    /// The `chest board --once` table: rank, team, points, pages credited and how many of them are unproven
+    /// (guarded), the points its hints cost, the organiser's adjustments, when the board heard the last point, the
+    /// time and trust the team claims, online, refusals by reason.
     public func leaderboardText() -> String {
-        let header = ["#", "TEAM", "PAGES", "GUARDED", "REACHED", "CLAIMED-OPENED", "CLAIMED-TRUST", "ONLINE", "REFUSED"]
+        let header = ["#", "TEAM", "POINTS", "PAGES", "GUARDED", "HINTS", "ADJUSTED", "REACHED", "CLAIMED-OPENED",
+                      "CLAIMED-TRUST", "ONLINE", "REFUSED"]
         var rows = [header]
         for (index, team) in leaderboard().enumerated() {
             let unproven = team.pages.count { !$0.proven }
             let refusals = team.refusals.sorted { $0.key < $1.key }.map { "\($0.value)×\($0.key)" }.joined(separator: ",")
             // No rank until something is credited: a team with nothing is not "1st".
-            rows.append([team.pages.isEmpty ? "-" : "\(index + 1)", TerminalText.escaped(team.name),
-                         "\(team.pages.count)", "\(unproven)",
-                         team.reachedCount.map(ISO8601.string) ?? "-", team.claimedCount.map(ISO8601.string) ?? "-",
+            rows.append([team.isRanked ? "\(index + 1)" : "-", TerminalText.escaped(team.name), "\(team.points)",
+                         "\(team.pages.count)", "\(unproven)", team.hints.isEmpty ? "0" : "-\(team.hintCost)",
+                         team.adjusted > 0 ? "+\(team.adjusted)" : "\(team.adjusted)",
+                         team.reachedAt.map(ISO8601.string) ?? "-", team.claimedCount.map(ISO8601.string) ?? "-",
                          team.trust?.rawValue ?? "-", team.online.map { $0 ? "yes" : "no" } ?? "-",
                          refusals.isEmpty ? "0" : refusals])
         }
@@ -246,7 +394,8 @@ public struct HuntBoard: Codable, Sendable {
     }
 
     private static func event(_ team: Team) -> BoardEvent {
-        .team(name: team.name, online: team.online, lastHeard: team.lastHeard, trust: team.trust, pages: team.pages.count)
+        .team(name: team.name, online: team.online, lastHeard: team.lastHeard, trust: team.trust, pages: team.pages.count,
+              points: BoardEvent.Score(points: team.points, hints: team.hints.count, hintCost: team.hintCost, adjustments: team.adjusted))
     }
 
     private static func append(_ failure: Failure, to team: inout Team) {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Every message chest puts on the broker (docs/HUNTS.md "Messages on the broker"): one of a receipt, a status
-/// or a release, wrapped with the hunt, the sender, the sender's sequence number and time, and signed by the
+/// Every message chest puts on the broker (docs/HUNTS.md "Messages on the broker"): one of a receipt, a status,
+/// a release, a hint request, a hint or an adjustment, wrapped with the hunt, the sender, the sender's sequence number and time, and signed by the
 /// sender's Ed25519 key (a team's key, or the organiser's). The wire form is compact JSON, keys sorted.
 public struct HuntEnvelope: Codable, Hashable, Sendable {
     public static let formatName = "chest-hunt-message"
@@ -12,6 +12,12 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
 
     public enum Kind: String, Codable, Sendable, CaseIterable {
         case receipt, status, release
+        /// A team asks the board for a hint (docs/HUNTS.md "Hints").
+        case hintRequest
+        /// The board's answer to a hint request.
+        case hint
+        /// The organiser's bonus or deduction for a team (docs/HUNTS.md "Adjustments").
+        case adjust
     }
 
     public var format: String
@@ -30,6 +36,12 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
     public var readerClaim: String?
     public var status: TeamStatus?
     public var release: HuntRelease?
+    /// Kind hintRequest.
+    public var hintRequest: HuntHintRequest?
+    /// Kind hint.
+    public var hint: HuntHint?
+    /// Kind adjust.
+    public var adjust: HuntAdjustment?
     /// The signer's Ed25519 public key, base64.
     public var key: String
     /// Ed25519 over `signedBytes`, base64; nil until signed.
@@ -51,6 +63,24 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
     public init(hunt: String, id: UInt64, sent: Date, release: HuntRelease) {
         self.init(hunt: hunt, sender: Self.organiserSender, kind: .release, id: id, sent: sent)
         self.release = release
+    }
+
+    /// A team's request for a hint; `id` is the team's outbox sequence number, as a receipt's.
+    public init(hunt: String, sender: String, id: UInt64, sent: Date, hintRequest: HuntHintRequest) {
+        self.init(hunt: hunt, sender: sender, kind: .hintRequest, id: id, sent: sent)
+        self.hintRequest = hintRequest
+    }
+
+    /// The board's answer to a hint request is always the organiser's.
+    public init(hunt: String, id: UInt64, sent: Date, hint: HuntHint) {
+        self.init(hunt: hunt, sender: Self.organiserSender, kind: .hint, id: id, sent: sent)
+        self.hint = hint
+    }
+
+    /// An adjustment is always the organiser's.
+    public init(hunt: String, id: UInt64, sent: Date, adjust: HuntAdjustment) {
+        self.init(hunt: hunt, sender: Self.organiserSender, kind: .adjust, id: id, sent: sent)
+        self.adjust = adjust
     }
 
     private init(hunt: String, sender: String, kind: Kind, id: UInt64, sent: Date) {
@@ -90,7 +120,10 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
         guard HuntFile.base64(key, bytes: 32) else { throw HuntError("the message's key is not a base64 Ed25519 public key") }
         guard let signature, HuntFile.base64(signature, bytes: 64) else { throw HuntError("the message is not signed") }
         let payloads = (receipt != nil ? 1 : 0) + (status != nil ? 1 : 0) + (release != nil ? 1 : 0)
-        guard payloads == 1 else { throw HuntError("the message must carry exactly one of receipt, status or release") }
+            + (hintRequest != nil ? 1 : 0) + (hint != nil ? 1 : 0) + (adjust != nil ? 1 : 0)
+        guard payloads == 1 else {
+            throw HuntError("the message must carry exactly one of receipt, status, release, hintRequest, hint or adjust")
+        }
         switch kind {
         case .receipt:
             guard let receipt else { throw HuntError("a receipt message without its receipt") }
@@ -107,6 +140,26 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
             guard sender == Self.organiserSender else { throw HuntError("a release must come from the organiser") }
             guard HuntRelease.isValidName(release.name), HuntRelease.isValidKey(release.key) else {
                 throw HuntError("the release's name or key is malformed")
+            }
+        case .hintRequest:
+            guard let hintRequest else { throw HuntError("a hint request without its request") }
+            guard sender != Self.organiserSender else { throw HuntError("the organiser asks for no hints") }
+            guard MessageID(hintRequest.message) != nil, hintRequest.page >= 1, hintRequest.hint >= 1 else {
+                throw HuntError("the hint request's message, page or hint is malformed")
+            }
+        case .hint:
+            guard let hint else { throw HuntError("a hint message without its hint") }
+            guard sender == Self.organiserSender else { throw HuntError("a hint must come from the organiser") }
+            guard HuntTeam.isValidName(hint.team), MessageID(hint.message) != nil, hint.page >= 1, hint.hint >= 1,
+                  (0...HuntAdjustment.limit).contains(hint.cost), HuntFile.base64(hint.sealed, bytes: HuntHint.sealedBytes) else {
+                throw HuntError("the hint's team, message, page, hint, cost or sealed key is malformed")
+            }
+        case .adjust:
+            guard let adjust else { throw HuntError("an adjust message without its adjustment") }
+            guard sender == Self.organiserSender else { throw HuntError("an adjustment must come from the organiser") }
+            guard HuntTeam.isValidName(adjust.team), adjust.points != 0, abs(adjust.points) <= HuntAdjustment.limit,
+                  HuntAdjustment.isValidReason(adjust.reason) else {
+                throw HuntError("the adjustment's team, points or reason is malformed")
             }
         }
     }

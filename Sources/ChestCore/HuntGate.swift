@@ -28,6 +28,12 @@ public struct HuntGate: Sendable {
             public var highestStatus: UInt64?
             /// Release name → the id and key of the last release accepted under it.
             public var releases: [String: AcceptedRelease] = [:]
+            /// A team's hint request ids accepted, ascending (absent until one was).
+            public var hintRequests: [UInt64]?
+            /// `<team>/<hint-id>` → the id and sealed key of the last hint the organiser gave under it.
+            public var hints: [String: AcceptedRelease]?
+            /// The organiser's adjustment ids accepted, ascending (absent until one was).
+            public var adjustments: [UInt64]?
             public init() {}
         }
 
@@ -80,8 +86,8 @@ public struct HuntGate: Sendable {
     }
 
     /// Counts a refusal heard again from the board's journal, where only the refusal was kept.
-    public mutating func count(_ refusal: Refusal) {
-        refused[refusal, default: 0] += 1
+    public mutating func count(_ refusal: Refusal, times: Int = 1) {
+        refused[refusal, default: 0] += times
     }
 
     private mutating func judge(_ envelope: HuntEnvelope, topic: String, signatureValid: Bool) -> Verdict {
@@ -93,6 +99,10 @@ public struct HuntGate: Sendable {
         case (.status(let team)?, .status) where team == envelope.sender: break
         case (.release(let name)?, .release) where envelope.sender == HuntEnvelope.organiserSender
             && envelope.release?.name == name: break
+        case (.hintRequest(let team, _)?, .hintRequest) where team == envelope.sender: break
+        case (.hint(let team, let hintID)?, .hint) where envelope.sender == HuntEnvelope.organiserSender
+            && envelope.hint?.team == team && envelope.hint?.hintID == hintID: break
+        case (.adjust(let id)?, .adjust) where envelope.sender == HuntEnvelope.organiserSender && envelope.id == id: break
         default: return .refused(.wrongTopic)
         }
         var sender = seen.senders[envelope.sender] ?? Seen.Sender()
@@ -113,9 +123,34 @@ public struct HuntGate: Sendable {
                 guard envelope.id > accepted.id else { return .refused(.replayed) }
             }
             sender.releases[release.name] = Seen.AcceptedRelease(id: envelope.id, key: release.key)
+        case .hintRequest:
+            guard Self.insert(envelope.id, into: &sender.hintRequests) else { return .refused(.replayed) }
+        case .adjust:
+            guard Self.insert(envelope.id, into: &sender.adjustments) else { return .refused(.replayed) }
+        case .hint:
+            // As a release: the retained hint is heard again on every subscription; a newer one replaces it.
+            guard let hint = envelope.hint else { return .refused(.wrongTopic) }
+            let name = hint.team + "/" + hint.hintID
+            if let accepted = sender.hints?[name] {
+                if accepted.id == envelope.id && accepted.key == hint.sealed { return .accepted }
+                guard envelope.id > accepted.id else { return .refused(.replayed) }
+            }
+            sender.hints = (sender.hints ?? [:]).merging([name: Seen.AcceptedRelease(id: envelope.id, key: hint.sealed)]) { $1 }
         }
         seen.senders[envelope.sender] = sender
         return .accepted
+    }
+}
+
+extension HuntGate {
+    /// Inserts `id` into an ascending list; false when it was there already (a replay).
+    static func insert(_ id: UInt64, into ids: inout [UInt64]?) -> Bool {
+        var list = ids ?? []
+        let index = list.insertionIndex(of: id)
+        guard index == list.endIndex || list[index] != id else { return false }
+        list.insert(id, at: index)
+        ids = list
+        return true
     }
 }
 

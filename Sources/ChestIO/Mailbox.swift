@@ -48,14 +48,15 @@ public final class Mailbox<Event: Sendable>: Sendable {
         public var readable: Bool
     }
 
-    /// Sleeps until an event is posted or `descriptor` has something to read, and returns both. Call it from the
-    /// loop's thread only.
-    public func wait(orReadable descriptor: FileDescriptor? = nil) -> Wake {
+    /// Sleeps until an event is posted or `descriptor` has something to read, or `timeout` seconds passed when one is
+    /// given, and returns what woke it (nothing after a timeout). Call it from the loop's thread only.
+    public func wait(orReadable descriptor: FileDescriptor? = nil, timeout: Double? = nil) -> Wake {
         var entries = [pollfd(fd: bell.rawValue, events: Int16(POLLIN), revents: 0)]
         if let descriptor { entries.append(pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)) }
+        let milliseconds = timeout.map { Int32(min(max($0, 0) * 1000, Double(Int32.max)).rounded(.up)) } ?? -1
         while true {
-            let ready = poll(&entries, nfds_t(entries.count), -1)
-            if ready > 0 { break }
+            let ready = poll(&entries, nfds_t(entries.count), milliseconds)
+            if ready >= 0 { break }
             // EINTR: a signal handler ran; nothing else can fail with a valid set of descriptors.
             if ready < 0, errno != EINTR { break }
         }

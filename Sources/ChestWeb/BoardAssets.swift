@@ -35,7 +35,7 @@ enum BoardAssets {
         .fill { flex: 1 1 0; min-height: 0; overflow: hidden; }
         table { width: 100%; table-layout: fixed; border-collapse: collapse; font-variant-numeric: tabular-nums;
           font-size: calc(var(--scale, 1) * 1rem); }
-        col.c-rank { width: 2.6em; } col.c-score { width: 3.6em; } col.c-reached { width: 5.6em; }
+        col.c-rank { width: 2.6em; } col.c-score { width: 3.6em; } col.c-pages { width: 4.6em; } col.c-reached { width: 5.6em; }
         col.c-trust { width: 10em; } col.c-now { width: 8.6em; } col.c-refused { width: 4.6em; }
         th, td { padding: 0.2em 0.35em; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; text-align: left; }
         th { font-size: 0.75em; color: var(--muted); font-weight: 600; }

@@ -20,9 +20,17 @@ public enum BoardJSON {
         var rank: Int?
         var team: String
         var colour: String?
+        /// Its score (docs/HUNTS.md "Points"): pages' points, less hints' costs, plus adjustments.
+        var points: Int
         var pages: Int
         var guarded: Int
-        /// When the board heard of the team's last credited page: what the ranking goes by.
+        /// How many hints the board gave it, and what they cost.
+        var hints: Int
+        var hintCost: Int
+        /// The sum of the organiser's adjustments, and each with its reason.
+        var adjustments: Int
+        var adjusted: [Adjusted]
+        /// When the board heard of the team's last point: what the ranking goes by after points.
         var reachedAt: Date?
         var claimedOpenedAt: Date?
         /// The trust the team claims now (its latest status or receipt).
@@ -35,6 +43,12 @@ public enum BoardJSON {
         var position: Coordinate?
     }
 
+    struct Adjusted: Encodable {
+        var points: Int
+        var reason: String
+        var receivedAt: Date
+    }
+
     struct OpenedWith: Encodable {
         var worst: FixTrust.Level
         var best: FixTrust.Level
@@ -44,8 +58,11 @@ public enum BoardJSON {
         let colours = TeamColours.assign(teams: snapshot.board.teams.map(\.name), chosen: snapshot.chosenColours)
         let teams = snapshot.board.leaderboard().enumerated().map { index, team in
             let trusts = team.pages.map(\.trust)
-            return Row(rank: team.pages.isEmpty ? nil : index + 1, team: team.name, colour: colours[team.name], pages: team.pages.count, guarded: team.pages.count { !$0.proven },
-                reachedAt: team.reachedCount, claimedOpenedAt: team.claimedCount, trust: team.trust,
+            return Row(rank: team.isRanked ? index + 1 : nil, team: team.name, colour: colours[team.name], points: team.points,
+                pages: team.pages.count, guarded: team.pages.count { !$0.proven }, hints: team.hints.count,
+                hintCost: team.hintCost, adjustments: team.adjusted,
+                adjusted: team.adjustments.map { Adjusted(points: $0.points, reason: $0.reason, receivedAt: $0.receivedAt) },
+                reachedAt: team.reachedAt, claimedOpenedAt: team.claimedCount, trust: team.trust,
                 openedWith: trusts.max().map { OpenedWith(worst: $0, best: trusts.min()!) }, online: team.online,
                 lastHeard: team.lastHeard, refused: team.refusals, position: snapshot.sharePositions ? team.trail.last : nil)
         }

@@ -67,14 +67,14 @@ public enum BoardPage {
             """
     }
 
-    /// One row a team, ranked only once it has a page credited. The score column holds pages credited; when the
-    /// hunt has points (issue 31), points take that column and pages move beside them.
+    /// One row a team, ranked only once something was credited, given or adjusted: its points first (docs/HUNTS.md
+    /// "Points"), then its pages, what its hints cost and the organiser's adjustments with their reasons.
     static func leaderboard(_ snapshot: BoardSnapshot, colours: [String: String], timeZone: TimeZone) -> String {
         var rows: [String] = []
         for (index, team) in snapshot.board.leaderboard().enumerated() {
-            let ranked = !team.pages.isEmpty
+            let ranked = team.isRanked
             let guarded = team.pages.count { !$0.proven }
-            let reached = team.reachedCount.map { time($0, timeZone) } ?? "\u{2014}"
+            let reached = team.reachedAt.map { time($0, timeZone) } ?? "\u{2014}"
             let now = switch team.online {
             case true?: #"<span class="on">online</span>"#
             case false?: #"<span class="off">offline</span>"#
@@ -91,21 +91,41 @@ public enum BoardPage {
                 <tr data-team="\(name)" data-pages="\(team.pages.count)">\
                 <td class="rank">\(ranked ? "\(index + 1)" : "")</td>\
                 <td class="team" title="\(name)">\(dot(colours[team.name]))\(name)</td>\
-                <td class="score" data-score="pages">\(team.pages.count)</td>\
+                <td class="score" data-score="points">\(team.points)</td>\
+                <td class="num pages" title="\(HTML.escaped(scoreWords(team)))">\(team.pages.count)\(scoreNote(team))</td>\
                 <td>\(reached)</td><td class="trust" title="\(openedTitle)">\(openedWith)\(guardedNote)</td>\
                 <td class="now">\(now)\(claim)</td>\
                 <td class="num\(refusals > 0 ? " bad" : "")" title="\(HTML.escaped(reasons))">\(refusals)</td></tr>
                 """)
         }
         return """
-            <table><colgroup><col class="c-rank"><col class="c-team"><col class="c-score"><col class="c-reached">\
+            <table><colgroup><col class="c-rank"><col class="c-team"><col class="c-score"><col class="c-pages"><col class="c-reached">\
             <col class="c-trust"><col class="c-now"><col class="c-refused"></colgroup>\
-            <thead><tr><th>#</th><th>Team</th><th class="score">Pages</th><th>Reached</th>\
+            <thead><tr><th>#</th><th>Team</th><th class="score">Points</th>\
+            <th class="num" title="pages credited; the hints given and the organiser's adjustments beside them">Pages</th><th>Reached</th>\
             <th title="the trust each credited page was opened with, worst to best">Opened with</th>\
             <th title="the team's latest status and the trust it claims now">Says now</th><th class="num">Refused</th></tr></thead><tbody>
             \(rows.joined(separator: "\n"))
             </tbody></table>
             """
+    }
+
+    /// What the team's hints cost and the organiser's adjustments, beside its pages; nothing when it has neither.
+    static func scoreNote(_ team: HuntBoard.Team) -> String {
+        var parts: [String] = []
+        if !team.hints.isEmpty { parts.append(#"<span class="warn">hints \#u{2212}\#(team.hintCost)</span>"#) }
+        for adjustment in team.adjustments.suffix(3) {
+            let sign = adjustment.points > 0 ? "+" : "\u{2212}"
+            parts.append("<span>\(sign)\(abs(adjustment.points)) \(HTML.isolated(adjustment.reason))</span>")
+        }
+        return parts.isEmpty ? "" : " <small>" + parts.joined(separator: ", ") + "</small>"
+    }
+
+    static func scoreWords(_ team: HuntBoard.Team) -> String {
+        var words = ["\(team.pages.count) pages, \(team.pagePoints) points"]
+        if !team.hints.isEmpty { words.append("\(team.hints.count) hints, \(team.hintCost) points") }
+        words += team.adjustments.map { "\($0.points > 0 ? "+" : "")\($0.points): \($0.reason)" }
+        return words.joined(separator: "; ")
     }
 
     /// The trust the team's credited pages were opened with: the worst and the best, or one when they agree.
@@ -130,6 +150,7 @@ public enum BoardPage {
 
     static func latest(_ unlocks: [BoardSnapshot.Logged], colours: [String: String], timeZone: TimeZone) -> String {
         let items = unlocks.suffix(listed).reversed().compactMap { logged -> String? in
+            if let line = scored(logged, colours: colours, timeZone: timeZone) { return line }
             guard case let .unlock(team, _, title, page, openedAt, trust, _, proof, reachedAt) = logged.event else { return nil }
             let reached = reachedAt.map { ", place reached \(Wording.reached($0, before: openedAt, in: timeZone))" } ?? ""
             let line = "\(team) opened \u{201C}\(title)\u{201D} page \(page), \(proof), claimed trust \(trust.rawValue)\(reached)"
@@ -140,6 +161,23 @@ public enum BoardPage {
                 """
         }
         return items.isEmpty ? #"<p class="none">No page credited yet.</p>"# : "<ol>\(items.joined())</ol>"
+    }
+
+    /// A hint given or an adjustment, as the latest events show it; nil for another event.
+    static func scored(_ logged: BoardSnapshot.Logged, colours: [String: String], timeZone: TimeZone) -> String? {
+        switch logged.event {
+        case let .hint(team, message, page, hint, cost, charged, _):
+            let what = "was given hint \(hint) of \(message.prefix(8)) page \(page)"
+            let price = charged ? "\(cost) point\(cost == 1 ? "" : "s")" : "again, not charged twice"
+            return "<li>\(time(logged.at, timeZone)) \(dot(colours[team]))<b>\(HTML.escaped(team))</b> \(HTML.escaped(what)) "
+                + "<small>\(HTML.escaped(price))</small></li>"
+        case let .adjusted(team, points, reason, _):
+            let sign = points > 0 ? "+" : "\u{2212}"
+            return "<li>\(time(logged.at, timeZone)) \(dot(colours[team]))<b>\(HTML.escaped(team))</b> \(sign)\(abs(points)) "
+                + "point\(abs(points) == 1 ? "" : "s"): \(HTML.isolated(reason))</li>"
+        default:
+            return nil
+        }
     }
 
     static func refused(_ snapshot: BoardSnapshot, timeZone: TimeZone) -> String {

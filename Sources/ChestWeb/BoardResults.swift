@@ -14,12 +14,16 @@ public struct BoardResults: Sendable {
         public var team: String
         /// Its colour on the board (`TeamColours`).
         public var colour: String?
-        /// Points come with issue 31; absent until then.
+        /// Its score (docs/HUNTS.md "Points").
         public var points: Int?
         /// Its credited pages, in the order the board heard of them.
         public var pages: [Page]
-        /// Hints come with issue 31; absent until then.
+        /// The hints the board gave it.
         public var hintsTaken: Int?
+        /// What its hints cost.
+        public var hintCost: Int?
+        /// The organiser's adjustments, each with its reason.
+        public var adjustments: [Adjustment]?
         /// Metres along the positions the team's receipts shared, in the order the board heard them; absent when
         /// the hunt does not share positions or fewer than two were shared.
         public var distanceMetres: Double?
@@ -27,6 +31,13 @@ public struct BoardResults: Sendable {
         public var firstToLastSeconds: Double?
         /// The worst and the best trust its pages were opened with.
         public var openedWith: [String: FixTrust.Level]?
+    }
+
+    /// An adjustment, as the results show it.
+    public struct Adjustment: Sendable, Encodable {
+        public var points: Int
+        public var reason: String
+        public var receivedAt: Date
     }
 
     /// A page credited, as the results show it: the organiser's title, and the board's time.
@@ -68,13 +79,15 @@ public struct BoardResults: Sendable {
             let distance = trail.count > 1 ? zip(trail, trail.dropFirst()).reduce(0.0) { $0 + $1.0.distance(to: $1.1) } : nil
             let times = team.pages.map(\.receivedAt)
             let trusts = team.pages.map(\.trust)
-            return Team(rank: team.pages.isEmpty ? nil : index + 1, team: team.name, colour: colours[team.name], points: nil,
+            return Team(rank: team.isRanked ? index + 1 : nil, team: team.name, colour: colours[team.name], points: team.points,
                         pages: team.pages.map {
                             Page(title: $0.title, page: $0.page, reachedAt: $0.receivedAt, claimedOpenedAt: $0.openedAt,
                                  trust: $0.trust, proof: $0.proven ? "proven" : "unproven: guarded page",
                                  position: snapshot.sharePositions ? $0.positions.last : nil)
                         },
-                        hintsTaken: nil, distanceMetres: distance,
+                        hintsTaken: team.hints.count, hintCost: team.hintCost,
+                        adjustments: team.adjustments.map { Adjustment(points: $0.points, reason: $0.reason, receivedAt: $0.receivedAt) },
+                        distanceMetres: distance,
                         firstToLastSeconds: times.count > 1 ? times.max()!.timeIntervalSince(times.min()!) : nil,
                         openedWith: trusts.max().map { ["worst": $0, "best": trusts.min()!] })
         }
@@ -115,6 +128,11 @@ public struct BoardResults: Sendable {
             var facts = ["\(team.pages.count) page\(team.pages.count == 1 ? "" : "s")"]
             if let seconds = team.firstToLastSeconds { facts.append("first to last \(Wording.duration(seconds))") }
             if let metres = team.distanceMetres { facts.append("walked \(Wording.distance(metres))") }
+            facts.append("\(team.points ?? 0) point\(team.points == 1 ? "" : "s")")
+            if let hints = team.hintsTaken, hints > 0 { facts.append("\(hints) hint\(hints == 1 ? "" : "s") (-\(team.hintCost ?? 0))") }
+            for adjustment in team.adjustments ?? [] {
+                facts.append("\(adjustment.points > 0 ? "+" : "")\(adjustment.points) \(TerminalText.escaped(adjustment.reason))")
+            }
             lines.append("\(rank) \(TerminalText.escaped(team.team)): " + facts.joined(separator: ", "))
         }
         if !sharePositions { lines.append("(this hunt does not share positions: no tracks and no distances)") }
@@ -162,8 +180,8 @@ public struct BoardResults: Sendable {
             <th class="num">First to last page</th><th class="num">Walked</th><th class="num">Hints taken</th></tr></thead><tbody>
             \(rows.joined(separator: "\n"))
             </tbody></table>
-            <p class="note">Points and hints come with the hunt's scoring (not in this version); pages are ranked, then who \
-            reached the count first, by the board's clock.</p>
+            <p class="note">Ranked by points (a proven page's points, less the hints given, plus the organiser's \
+            adjustments), then by who reached the score first, by the board's clock.</p>
             \(tracks)
             <figure>\(BoardMap(snapshot: snapshot, colours: colours, results: true).svg)</figure>
             <div class="teams">\(details.joined(separator: "\n"))</div>

@@ -37,7 +37,7 @@ import Testing
             HuntTeam(name: name, password: "pw-\(index)-0123456789ab", publicKey: Data(repeating: UInt8(0x10 + index), count: 32).base64EncodedString(),
                      secretKey: nil)
         }
-        let feed = BoardFeed(hunt: hunt, huntPath: "/nonexistent/hunt.json")
+        let feed = BoardFeed(hunt: hunt, huntPath: "/nonexistent/hunt.json", organiser: nil)
         let lines = BoardScreen(hunt: hunt).render(feed, columns: 400, rows: 40, now: Date())
         let flagged = lines.filter { $0.contains("a lookalike of Red") }
         #expect(flagged.count == 1 && flagged.first?.contains("R\\u{435}d") == true, "\(lines)")

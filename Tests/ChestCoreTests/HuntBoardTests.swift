@@ -3,7 +3,7 @@ import Testing
 @testable import ChestCore
 
 /// The board: every team listed, pages credited only when proven and from a reader the team claimed, refusals
-/// shown with their reason and bounded, a leaderboard ranked by pages then by when the board heard of them (never
+/// shown with their reason and bounded, a leaderboard ranked by points then by when the board heard of them (never
 /// by what a team claims), and JSON lines in the shape `chest watch --json` uses.
 @Suite struct HuntBoardTests {
     let hunt = HuntFixture.huntID
@@ -29,16 +29,17 @@ import Testing
         var board = HuntBoard(hunt: HuntFixture.hunt())
         let status = board.record(HuntFixture.statusEnvelope("blue", id: 1, trust: .simulated), receiptProblem: nil,
                                   receivedAt: at(5))
-        #expect(status == [.team(name: "blue", online: true, lastHeard: at(5), trust: .simulated, pages: 0)])
+        #expect(status == [.team(name: "blue", online: true, lastHeard: at(5), trust: .simulated, pages: 0, points: .init(points: 0, hints: 0, hintCost: 0, adjustments: 0))])
         _ = Self.claim(&board, "blue", id: 2, at: at(6))
         let unlock = board.record(HuntFixture.receiptEnvelope("blue", id: 2, receipt: HuntFixture.receipt(openedAt: 8)),
                                   receiptProblem: nil, proof: .proven, receivedAt: at(10))
         #expect(unlock == [.unlock(team: "blue", message: CoreFixture.id(1), title: "Clue 1", page: 1, openedAt: at(8),
                                    trust: .hardware, receivedAt: at(10), proof: "proven"),
-                           .team(name: "blue", online: true, lastHeard: at(10), trust: .hardware, pages: 1)])
+                           .team(name: "blue", online: true, lastHeard: at(10), trust: .hardware, pages: 1,
+                                 points: .init(points: 1, hints: 0, hintCost: 0, adjustments: 0))])
         let again = board.record(HuntFixture.receiptEnvelope("blue", id: 3, receipt: HuntFixture.receipt(openedAt: 9)),
                                  receiptProblem: nil, proof: .proven, receivedAt: at(11))
-        #expect(again == [.team(name: "blue", online: true, lastHeard: at(11), trust: .hardware, pages: 1)],
+        #expect(again == [.team(name: "blue", online: true, lastHeard: at(11), trust: .hardware, pages: 1, points: .init(points: 1, hints: 0, hintCost: 0, adjustments: 0))],
                 "a second receipt for the same page does not count it twice")
         _ = board.record(HuntFixture.statusEnvelope("blue", id: 4, online: false, trust: nil), receiptProblem: nil,
                          receivedAt: at(12))
@@ -46,7 +47,7 @@ import Testing
         #expect(blue.online == false && blue.trust == .hardware && blue.pages.count == 1 && blue.readers == [Self.reader])
         #expect(blue.pages[0] == HuntBoard.OpenedPage(message: CoreFixture.id(1), title: "Clue 1", page: 1, openedAt: at(8),
                                                       trust: .hardware, receivedAt: at(10), proven: true,
-                                                      positions: [CoreFixture.tower]),
+                                                      positions: [CoreFixture.tower], points: 1),
                 "the confirming fix's position is kept, for the map of a hunt that shares positions")
         #expect(blue.trail == [CoreFixture.tower])
         #expect(board.record(HuntFixture.releaseEnvelope("finale", id: 1), receiptProblem: nil, receivedAt: at(13)).isEmpty)
@@ -153,7 +154,7 @@ import Testing
         return board
     }
 
-    @Test func theLeaderboardRanksByPagesThenWhenTheBoardHeardThenName() {
+    @Test func theLeaderboardRanksByPointsThenWhenTheBoardHeardThenName() {
         #expect(race().leaderboard().map(\.name) == ["red", "blue", "green"], "blue's earlier claimed time does not count")
         var tie = HuntBoard(hunt: HuntFixture.hunt())
         for (index, team) in ["red", "green", "blue"].enumerated() {
@@ -172,10 +173,10 @@ import Testing
         var board = race()
         _ = board.recordRefusal(.badSignature, topic: HuntTopic.receipt(hunt: hunt, team: "green", id: 1), at: at(60))
         #expect(board.leaderboardText() == """
-            #  TEAM   PAGES  GUARDED  REACHED               CLAIMED-OPENED        CLAIMED-TRUST  ONLINE  REFUSED
-            1  red    2      0        2027-01-15T08:00:42Z  2027-01-15T08:00:30Z  hardware       yes     0
-            2  blue   2      0        2027-01-15T08:00:43Z  2027-01-15T08:00:20Z  hardware       yes     0
-            -  green  0      0        -                     -                     suspect        no      1×badSignature
+            #  TEAM   POINTS  PAGES  GUARDED  HINTS  ADJUSTED  REACHED               CLAIMED-OPENED        CLAIMED-TRUST  ONLINE  REFUSED
+            1  red    2       2      0        0      0         2027-01-15T08:00:42Z  2027-01-15T08:00:30Z  hardware       yes     0
+            2  blue   2       2      0        0      0         2027-01-15T08:00:43Z  2027-01-15T08:00:20Z  hardware       yes     0
+            -  green  0       0      0        0      0         -                     -                     suspect        no      1×badSignature
 
             """)
     }

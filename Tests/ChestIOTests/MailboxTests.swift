@@ -35,6 +35,20 @@ struct MailboxTests {
         #expect(MonotonicClock.now() - start >= 0.15)
     }
 
+    /// The organiser's link waits with a timeout (the board redraws and reads keys between messages).
+    @Test func aWaitWithATimeoutReturnsEmptyWhenNothingCameAndAtOnceWhenSomethingWas() throws {
+        let mailbox = try Mailbox<String>()
+        let start = MonotonicClock.now()
+        let empty = mailbox.wait(timeout: 0.2)
+        #expect(empty.events.isEmpty && !empty.readable)
+        #expect(MonotonicClock.now() - start >= 0.19)
+        mailbox.yield("a")
+        mailbox.yield("b")
+        let posted = MonotonicClock.now()
+        #expect(mailbox.wait(timeout: 30).events == ["a", "b"])
+        #expect(MonotonicClock.now() - posted < 10, "not the timeout")
+    }
+
     @Test func aWaitWakesForTheWatchedDescriptorAndSaysSo() throws {
         let mailbox = try Mailbox<String>()
         var ends: [Int32] = [-1, -1]

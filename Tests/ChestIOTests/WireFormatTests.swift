@@ -93,3 +93,35 @@ import Testing
         try ReceiptSigner.verify(try #require(decoded.receipt))
     }
 }
+
+/// The test vectors of docs/HUNTS.md for the organiser's `adjust` and `hint` envelopes, signed with the vectors' key.
+@Suite struct GameEnvelopeVectorTests {
+    static let hunt = "0123456789abcdef0123456789abcdef"
+    static let sent = Date(timeIntervalSince1970: 1_800_000_000)
+    static var secretKey: [UInt8] { [UInt8](Data(base64Encoded: WireFormatTests.secretKey)!) }
+
+    @Test func anAdjustmentSignsTheseBytes() throws {
+        let envelope = HuntSigner.sign(HuntEnvelope(hunt: Self.hunt, id: 1_800_000_000_000, sent: Self.sent,
+                                                    adjust: HuntAdjustment(team: "red", points: -5, reason: "crossed a field of crops")),
+                                       secretKey: Self.secretKey)
+        #expect(String(decoding: envelope.signedBytes, as: UTF8.self) == Self.adjustBytes)
+        #expect(envelope.signature == Self.adjustSignature)
+        let decoded = try HuntEnvelope.decode(envelope.bytes)
+        #expect(HuntSigner.isValid(decoded) && decoded == envelope)
+    }
+
+    @Test func aHintAnswerSignsTheseBytes() throws {
+        let hint = HuntHint(team: "red", message: Self.hunt, page: 1, hint: 2, cost: 3, sealed: Data(repeating: 0x5a, count: HuntHint.sealedBytes).base64EncodedString())
+        #expect(hint.hintID == "0123456789abcdef01234567-1-2")
+        let envelope = HuntSigner.sign(HuntEnvelope(hunt: Self.hunt, id: 1_800_000_000_001, sent: Self.sent, hint: hint),
+                                       secretKey: Self.secretKey)
+        #expect(String(decoding: envelope.signedBytes, as: UTF8.self) == Self.hintBytes)
+        #expect(envelope.signature == Self.hintSignature)
+        #expect(HuntSigner.isValid(try HuntEnvelope.decode(envelope.bytes)))
+    }
+
+    static let adjustBytes = #"{"adjust":{"points":-5,"reason":"crossed a field of crops","team":"red"},"format":"chest-hunt-message","hunt":"0123456789abcdef0123456789abcdef","id":1800000000000,"key":"GX9rI+FshTLGq8g4+s1ep4m+DHaykgM0A5v6iz02jWE=","kind":"adjust","sender":"organiser","sent":"2027-01-15T08:00:00Z"}"#
+    static let adjustSignature = "og5I3Rr3oCbtdvQoNx2953ZYVuXC3gXYFbsyS+Yh8OIyspxQf2CBdmeS2uA3RI35LQ1wNTn6IaxEI/282ZVOAg=="
+    static let hintBytes = #"{"format":"chest-hunt-message","hint":{"cost":3,"hint":2,"message":"0123456789abcdef0123456789abcdef","page":1,"sealed":"WlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlo=","team":"red"},"hunt":"0123456789abcdef0123456789abcdef","id":1800000000001,"key":"GX9rI+FshTLGq8g4+s1ep4m+DHaykgM0A5v6iz02jWE=","kind":"hint","sender":"organiser","sent":"2027-01-15T08:00:00Z"}"#
+    static let hintSignature = "Yk6ZKb/fxSK1dRdOlojk0A4imYNI2u561llPrjAGBXugILOrWPHbvHfwEUu8Tn2QPnyFye7HbK3UGBC5Mcq/Bg=="
+}

@@ -218,18 +218,21 @@ import Testing
     @Test func theResultsRankTeamsWithTheirPagesTimesDistancesAndTracks() throws {
         let results = BoardResults(BoardDay.snapshot(teams: 12))
         let first = try #require(results.teams.first)
-        #expect(first.rank == 1 && first.team == "yellow_submarine" && first.pages.count == 8)
-        #expect((first.distanceMetres ?? 0) > 500 && (first.firstToLastSeconds ?? 0) == 7 * 1_800, "\(first)")
+        // Ranked by points: blue's 7 pages (one guarded) and yellow_submarine's 8 (two guarded) make 6 points each, and
+        // the board heard blue's last point first.
+        #expect(first.rank == 1 && first.team == "blue" && first.pages.count == 7 && first.points == 6)
+        #expect(results.teams[1].team == "yellow_submarine" && results.teams[1].points == 6 && results.teams[1].pages.count == 8)
+        #expect((first.distanceMetres ?? 0) > 500 && (first.firstToLastSeconds ?? 0) == 6 * 1_800, "\(first)")
         #expect(results.teams.first { $0.team == "red" }?.rank == nil)
         let json = try #require(try JSONSerialization.jsonObject(with: results.json) as? [String: Any])
         let teams = try #require(json["teams"] as? [[String: Any]])
         #expect(teams.count == 12 && (teams[0]["pages"] as? [[String: Any]])?.first?["reachedAt"] is String)
         let csv = results.csv.split(separator: "\n")
         #expect(csv[0] == "rank,team,points,pages,first_to_last_seconds,distance_m,hints_taken,opened_with_worst,opened_with_best,pages_reached")
-        #expect(csv[1].hasPrefix("1,yellow_submarine,,8,12600,"), "\(csv[1])")
+        #expect(csv[1].hasPrefix("1,blue,6,7,10800,"), "\(csv[1])")
         #expect(csv.count == 13)
         let html = results.html(timeZone: TimeZone(identifier: "UTC")!)
-        #expect(html.contains(#"<tr data-team="yellow_submarine"><td class="rank">1</td>"#))
+        #expect(html.contains(#"<tr data-team="blue"><td class="rank">1</td>"#))
         #expect(html.contains(#"<polyline class="trail""#) && html.contains(#"<path class="opened""#), "tracks and where pages opened")
         #expect(!html.contains("does not share positions"))
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("results-\(UUID().uuidString).html").path

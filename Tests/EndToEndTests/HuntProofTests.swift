@@ -109,7 +109,8 @@ struct HuntProofTests {
             return once.stdout.split(separator: "\n").dropFirst().prefix(2).map { $0.split(separator: " ", omittingEmptySubsequences: true) }
         }
         var rows = try leaderboard()
-        #expect(rows.map { String($0[1]) } == ["red", "blue"] && rows.allSatisfy { $0[2] == "1" && $0[3] == "1" }, "\(rows)")
+        // POINTS 0 (a guarded page is credited without points), PAGES 1, GUARDED 1.
+        #expect(rows.map { String($0[1]) } == ["red", "blue"] && rows.allSatisfy { $0[2] == "0" && $0[3] == "1" && $0[4] == "1" }, "\(rows)")
         #expect(rows.last.map { $0.contains { $0.contains("wrongTopic") } } == true, "\(rows)")
         // The results, as the organiser prints them at the end: the same ranking, the organiser's titles.
         let csvPath = hunt.organiserWorld.root + "/results.csv"
@@ -117,7 +118,7 @@ struct HuntProofTests {
         #expect(results.status == 0 && results.stderr.contains("wrote the results of 2 teams to \(csvPath)"), "\(results.stderr)")
         let csv = try String(contentsOfFile: csvPath, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
         #expect(csv.first?.prefix(4) == ["rank", "team", "points", "pages"])
-        #expect(csv.dropFirst().map { Array($0.prefix(4)) } == [["1", "red", "", "1"], ["2", "blue", "", "1"]], "\(csv)")
+        #expect(csv.dropFirst().map { Array($0.prefix(4)) } == [["1", "red", "0", "1"], ["2", "blue", "0", "1"]], "\(csv)")
         #expect(csv.last?.last?.hasPrefix("gift p1 at ") == true, "\(csv)")
         let printed = try hunt.organiser(["board", hunt.huntPath, "--results", "--timeout", "3"])
         #expect(printed.stdout.contains("1. red: 1 page") && printed.stdout.contains("no tracks and no distances"), "\(printed.stdout)")

@@ -308,7 +308,8 @@ struct HuntTests {
         try FileManager.default.moveItem(atPath: red.chest + "/tls.locked.part", toPath: red.chest + "/tls.locked")
         try red.waitUntil("the board hears it over TLS", timeout: 30) {
             let once = try organiser.chest(["board", huntPath, "--once", "--timeout", "5"], user: "alice")
-            return once.stdout.contains("red   1")
+            // Ranked, no points (a time lock's page is guarded), one page.
+            return once.stdout.split(separator: "\n").contains { $0.split(separator: " ").prefix(4).map(String.init) == ["1", "red", "0", "1"] }
         }
     }
 

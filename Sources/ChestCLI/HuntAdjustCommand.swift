@@ -1,0 +1,79 @@
+import ChestArguments
+import ChestCore
+import ChestIO
+import ChestMQTT
+import ChestSeal
+import Foundation
+
+/// `chest hunt adjust TEAM +N|-N REASON --hunt FILE`: the organiser's bonus or deduction, signed and kept by the
+/// broker for the board (docs/HUNTS.md "Adjustments").
+struct HuntAdjustCommand: ChestCommand {
+    static let name = "adjust"
+    static let abstract = "give a team bonus points or take points away, with a reason the board shows"
+    static let synopses = ["TEAM +POINTS|-POINTS REASON --hunt FILE [--timeout SECONDS]"]
+    static let discussion = """
+        Publishes the adjustment to the hunt's broker as a retained message signed with your identity (the
+        organiser's): every board adds it to the team's points and shows it with its reason, now or when it
+        next starts. An adjustment cannot be withdrawn; publish the opposite one (chest hunt adjust red -5
+        "bonus given twice"). Example: chest hunt adjust red +5 "helped another team" --hunt spring.hunt
+        """
+    static let parameters: [Parameter] = [
+        .positional("TEAM", help: "the team, as chest hunt team add named it"),
+        .positional("POINTS", help: "+N to add, -N to take away (N from 1 to \(HuntAdjustment.limit))"),
+        .positional("REASON", arity: .oneOrMore, help: "why, shown on the board (1 to 200 characters)"),
+        .huntFile,
+        .option("--timeout", value: "SECONDS", help: "how long to wait for the broker (default 10)"),
+    ]
+
+    var team: String
+    var points: Int
+    var reason: String
+    var huntPath: String
+    var timeout: Double
+
+    init(_ values: ParsedValues) throws(UsageError) {
+        team = values.positional("TEAM")[0]
+        let text = values.positional("POINTS")[0]
+        guard let first = text.first, first == "+" || first == "-", text.dropFirst().allSatisfy(\.isASCII),
+              let value = Int(text), value != 0, abs(value) <= HuntAdjustment.limit else {
+            throw UsageError("POINTS is +N or -N, such as +5 or -3 (N from 1 to \(HuntAdjustment.limit)), not \(text)")
+        }
+        points = value
+        reason = values.positional("REASON").joined(separator: " ")
+        guard HuntAdjustment.isValidReason(reason) else {
+            throw UsageError("REASON is 1 to 200 characters without control characters; the board shows it beside the points")
+        }
+        huntPath = try values.huntPath("hunt adjust")
+        timeout = try values.value("--timeout", "--timeout is a number of seconds") { Double($0).flatMap { $0 > 0 ? $0 : nil } } ?? 10
+    }
+
+    func run(settings: Settings) throws {
+        let hunt = try HuntFile.read(path: huntPath)
+        guard !hunt.isJoinFile else { throw ChestError("\(huntPath) is a team's join file; adjustments need the organiser's hunt file") }
+        guard hunt.team(named: team) != nil else {
+            let known = hunt.teams.map(\.name).sorted().joined(separator: ", ")
+            throw ChestError("\(huntPath) has no team \(team)" + (known.isEmpty ? "; add it with chest hunt team add" : " (it has \(known))"))
+        }
+        let identity = try Identity.loadOrCreate(at: settings.identityPath)
+        guard identity.publicKeyBase64 == hunt.organiser else {
+            throw ChestError("adjustments are signed by the hunt's organiser, and your identity is not theirs; run this where chest hunt create ran")
+        }
+        let id = UInt64(Date().timeIntervalSince1970 * 1000)
+        let envelope = HuntEnvelope(hunt: hunt.id, id: id, sent: Date(),
+                                    adjust: HuntAdjustment(team: team, points: points, reason: reason))
+        let signed = HuntSigner.sign(envelope, with: identity)
+        let link = try OrganiserLink(hunt: hunt, purpose: "adjust")
+        defer { link.stop() }
+        try link.connect(within: timeout, broker: hunt.broker)
+        let topic = HuntTopic.adjust(hunt: hunt.id, id: id)
+        let mid = try link.client.publish(MQTTMessage(topic: topic, payload: signed.bytes, qos: 1, retain: true))
+        let deadline = MonotonicClock.now() + timeout
+        while MonotonicClock.now() < deadline {
+            if case .delivered(mid) = link.next(within: deadline - MonotonicClock.now()) {
+                print("\(team) \(points > 0 ? "+" : "")\(points) point\(abs(points) == 1 ? "" : "s"): the broker keeps it for the board (\(topic))")
+                return
+            }
+        }
+        throw ChestError("the broker did not acknowledge the adjustment within \(Int(timeout)) s; run the command again")
+    }
+}

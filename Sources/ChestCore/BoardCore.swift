@@ -1,0 +1,281 @@
+import Foundation
+
+/// The organiser's board as a pure core (docs/ARCHITECTURE.md "The board's core"), like the engine: what `chest
+/// board` hears goes in as an `Input`, what follows comes out as `Effect`s, in order, for a thin adapter to carry
+/// out. It checks each message (gate, copies, then `HuntBoard`), decides what the journal keeps and what the
+/// lists show, asks for the hunt file again when a message names one it does not know, and answers hint requests.
+/// No I/O, no clock: the adapter passes when it heard each message, and what ChestSeal made of its signatures.
+public struct BoardCore: Sendable {
+    /// What the adapter's cryptography says of a message (ChestSeal: `HuntSigner.isValid`, `ReaderClaim.claimedReader`,
+    /// `ReceiptSigner.verify`, `ReceiptProof.check` against `hunt`).
+    public struct Checks: Hashable, Sendable {
+        public var signatureValid: Bool
+        /// The reader key the envelope claims for its sender, its claim checked; nil without one.
+        public var claimedReader: String?
+        /// Why a receipt's own signature does not verify; nil when it does (or for another kind).
+        public var receiptProblem: String?
+        public var proof: HuntBoard.ProofCheck
+
+        public init(signatureValid: Bool, claimedReader: String? = nil, receiptProblem: String? = nil,
+                    proof: HuntBoard.ProofCheck = .missing) {
+            self.signatureValid = signatureValid
+            self.claimedReader = claimedReader
+            self.receiptProblem = receiptProblem
+            self.proof = proof
+        }
+    }
+
+    /// A message as the adapter heard it.
+    public struct Heard: Sendable {
+        public var topic: String
+        /// Nil when the payload is not an envelope at all.
+        public var envelope: HuntEnvelope?
+        public var retained: Bool
+        /// When the board heard it (its clock): what the ranking goes by.
+        public var at: Date
+        public var checks: Checks
+
+        public init(topic: String, envelope: HuntEnvelope?, retained: Bool = false, at: Date, checks: Checks) {
+            self.topic = topic
+            self.envelope = envelope
+            self.retained = retained
+            self.at = at
+            self.checks = checks
+        }
+    }
+
+    public enum Input: Sendable {
+        /// A message from the broker.
+        case heard(Heard)
+        /// A message line of the journal, at start: taken in as when it was heard, neither journalled nor answered
+        /// again.
+        case replayed(Heard)
+        /// A refusal or count line of the journal, at start.
+        case replayedLine(BoardJournal.Line)
+        /// The hunt file, read again after `.rereadHunt`.
+        case huntRead(HuntFile)
+        /// The message of a `.rereadHunt`, checked again against the hunt file as it is now (it passed the gate).
+        case rechecked(Heard, replay: Bool)
+        /// The board stops: refusals not yet journalled are written as counts.
+        case stopping(at: Date)
+    }
+
+    /// A hint's key to seal to a team's reader and publish, signed by the organiser (docs/HUNTS.md "Hints").
+    public struct HintAnswer: Hashable, Sendable {
+        public var team: String
+        public var message: String
+        public var page: Int
+        public var hint: Int
+        public var cost: Int
+        /// The team's reader key (base64 Ed25519) the key is sealed to.
+        public var reader: String
+        /// The hint's key (32 bytes, base64) from the organiser's file.
+        public var key: String
+    }
+
+    public enum Effect: Sendable {
+        /// Append this line to the journal.
+        case journal(BoardJournal.Line)
+        /// Read the hunt file again (when it changed), answer `.huntRead`, then feed the message back as `.rechecked`.
+        case rereadHunt(Heard, replay: Bool)
+        /// Seal, sign and publish a hint's key, retained.
+        case answerHint(HintAnswer)
+        /// Something to show: a line of `chest board --json`, and the screens.
+        case event(BoardEvent)
+    }
+
+    /// An event the board heard, with when it heard it.
+    public struct Logged: Sendable {
+        public var at: Date
+        public var event: BoardEvent
+    }
+
+    public private(set) var hunt: HuntFile
+    public private(set) var board: HuntBoard
+    public private(set) var gate: HuntGate
+    /// Whether this board can sign as the organiser: without, hint requests are refused (`cannotAnswer`).
+    public let answersHints: Bool
+    /// The latest credits, hints and adjustments, and the latest refusals, each with when the board heard it,
+    /// newest last, at most `listed` each.
+    public private(set) var latest: [Logged] = []
+    public private(set) var refusals: [Logged] = []
+    public static let listed = 50
+    /// Exact copies of messages already believed, ignored.
+    public private(set) var copies = 0
+    /// The signatures of the messages believed: an exact copy of one is a redelivery (QoS 1, a retained message sent
+    /// again, a team's outbox after a crash), or a replay that tells nothing new.
+    private var believed: Set<String> = []
+    /// The journal's refusal lines so far, the refusals not journalled yet (reason → team or "" → count), and when
+    /// the last count line was written.
+    private var refusalLines = 0
+    private var uncounted: [String: [String: Int]] = [:]
+    private var countedAt: Date?
+
+    public init(hunt: HuntFile, answersHints: Bool) {
+        self.hunt = hunt
+        self.answersHints = answersHints
+        board = HuntBoard(hunt: hunt)
+        gate = HuntGate(hunt: hunt)
+    }
+
+    /// Every event worth a line, for the terminal: both lists, in the order they came.
+    public var events: [Logged] {
+        (latest + refusals).enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+    }
+
+    public mutating func handle(_ input: Input) -> [Effect] {
+        switch input {
+        case let .heard(heard): take(heard, replay: false)
+        case let .replayed(heard): take(heard, replay: true)
+        case let .replayedLine(line): replay(line)
+        case let .huntRead(file): read(file)
+        case let .rechecked(heard, replay): record(heard, replay: replay)
+        case let .stopping(at): flushCounts(at: at)
+        }
+    }
+
+    /// The hunt file read again: its messages (composed during the hunt) are the ones the board knows now.
+    private mutating func read(_ file: HuntFile) -> [Effect] {
+        if file.id == hunt.id { hunt.messages = file.messages }
+        return []
+    }
+
+    private mutating func take(_ heard: Heard, replay: Bool) -> [Effect] {
+        guard let envelope = heard.envelope else {
+            gate.countMalformed()
+            return refuse(.malformed, heard, replay: replay)
+        }
+        if let signature = envelope.signature, believed.contains(signature) {
+            copies += 1
+            return []
+        }
+        switch gate.admit(envelope, topic: heard.topic, signatureValid: heard.checks.signatureValid) {
+        case let .refused(refusal):
+            return refuse(refusal, heard, replay: replay)
+        case .accepted:
+            // The board's hint answers (its own, another board's), heard back, tell it nothing (docs/HUNTS.md "Hints").
+            if envelope.kind == .hint { return [] }
+            if let signature = envelope.signature { believed.insert(signature) }
+            var effects: [Effect] = []
+            if !replay {
+                effects.append(.journal(BoardJournal.Line(at: heard.at, topic: heard.topic,
+                                                          payload: envelope.bytes.base64EncodedString())))
+            }
+            if let message = envelope.receipt?.message.rawValue ?? envelope.hintRequest?.message, hunt.messages?[message] == nil {
+                return effects + [.rereadHunt(heard, replay: replay)]
+            }
+            return effects + record(heard, replay: replay)
+        }
+    }
+
+    /// Takes in an envelope the gate accepted.
+    private mutating func record(_ heard: Heard, replay: Bool) -> [Effect] {
+        guard let envelope = heard.envelope else { return [] }
+        let events: [BoardEvent]
+        var effects: [Effect] = []
+        switch envelope.kind {
+        case .adjust:
+            guard let adjustment = envelope.adjust else { return [] }
+            events = board.recordAdjustment(adjustment, receivedAt: heard.at)
+        case .hintRequest:
+            guard let request = envelope.hintRequest else { return [] }
+            let hint = page(request.message, request.page)?.hints.flatMap { $0.indices.contains(request.hint - 1) ? $0[request.hint - 1] : nil }
+            let decision: HuntBoard.HintDecision
+            if answersHints || hint == nil {
+                (decision, events) = board.recordHintRequest(team: envelope.sender, request, id: envelope.id,
+                                                             cost: hint.map { max(Self.bounded($0.cost), 0) }, receivedAt: heard.at)
+            } else {
+                decision = .refuse
+                events = board.refuseHintRequest(team: envelope.sender, id: envelope.id, at: heard.at)
+            }
+            if case let .answer(reader, cost, _) = decision, let hint, answersHints, !replay {
+                effects.append(.answerHint(HintAnswer(team: envelope.sender, message: request.message, page: request.page,
+                                                      hint: request.hint, cost: cost, reader: reader, key: hint.key)))
+            }
+        default:
+            var envelope = envelope
+            var worth = 1
+            if let receipt = envelope.receipt, let page = page(receipt.message.rawValue, receipt.page) {
+                worth = Self.bounded(page.worth)
+                // A team signs whatever title it likes; the board shows the one the organiser composed.
+                if let title = hunt.messages?[receipt.message.rawValue]?.title { envelope.receipt?.title = title }
+            }
+            events = board.record(envelope, receiptProblem: heard.checks.receiptProblem, proof: heard.checks.proof,
+                                  claimedReader: heard.checks.claimedReader, worth: worth, receivedAt: heard.at)
+        }
+        note(events, at: heard.at)
+        return events.map(Effect.event) + effects
+    }
+
+    /// A page's points or a hint's cost from the organiser's file, within what an adjustment may carry, so that no
+    /// sum of a team's points can overflow, whatever the file says.
+    static func bounded(_ points: Int) -> Int { min(max(points, -HuntAdjustment.limit), HuntAdjustment.limit) }
+
+    private func page(_ message: String, _ page: Int) -> HuntMessage.PageKey? {
+        guard let pages = hunt.messages?[message]?.pages, pages.indices.contains(page - 1) else { return nil }
+        return pages[page - 1]
+    }
+
+    /// A refusal by the gate: shown, counted, and journalled one a line while the journal has fewer than
+    /// `BoardJournal.refusalLines` of them, then as counts, at most one line a `BoardJournal.countInterval`.
+    private mutating func refuse(_ refusal: HuntGate.Refusal, _ heard: Heard, replay: Bool) -> [Effect] {
+        let topic = BoardJournal.shortened(heard.topic)
+        let events = board.recordRefusal(refusal, topic: topic, at: heard.at)
+        note(events, at: heard.at)
+        var effects = events.map(Effect.event)
+        guard !replay else { return effects }
+        if refusalLines < BoardJournal.refusalLines {
+            refusalLines += 1
+            effects.append(.journal(BoardJournal.Line(at: heard.at, topic: topic, refused: refusal.rawValue)))
+        } else {
+            uncounted[refusal.rawValue, default: [:]][board.team(named: heard.topic) ?? "", default: 0] += 1
+            if countedAt.map({ heard.at.timeIntervalSince($0) >= BoardJournal.countInterval }) ?? true {
+                effects += flushCounts(at: heard.at)
+            }
+        }
+        return effects
+    }
+
+    private mutating func flushCounts(at: Date) -> [Effect] {
+        guard !uncounted.isEmpty else { return [] }
+        defer { uncounted = [:] }
+        countedAt = at
+        return [.journal(BoardJournal.Line(at: at, topic: "", counts: uncounted))]
+    }
+
+    private mutating func replay(_ line: BoardJournal.Line) -> [Effect] {
+        if let reason = line.refused {
+            refusalLines += 1
+            let refusal = HuntGate.Refusal(rawValue: reason) ?? .malformed
+            gate.count(refusal)
+            let events = board.recordRefusal(refusal, topic: line.topic, at: line.at)
+            note(events, at: line.at)
+            return events.map(Effect.event)
+        }
+        guard let counts = line.counts else { return [] }
+        countedAt = line.at
+        for (reason, teams) in counts {
+            guard let refusal = HuntGate.Refusal(rawValue: reason) else { continue }
+            for (team, count) in teams where count > 0 {
+                gate.count(refusal, times: count)
+                board.countRefusals(reason, team: team, count)
+            }
+        }
+        return []
+    }
+
+    private mutating func note(_ events: [BoardEvent], at: Date) {
+        for event in events {
+            switch event {
+            case .team: continue
+            case .refused: Self.keep(Logged(at: at, event: event), in: &refusals)
+            case .unlock, .hint, .adjusted: Self.keep(Logged(at: at, event: event), in: &latest)
+            }
+        }
+    }
+
+    private static func keep(_ entry: Logged, in list: inout [Logged]) {
+        list.append(entry)
+        if list.count > listed { list.removeFirst(list.count - listed) }
+    }
+}
