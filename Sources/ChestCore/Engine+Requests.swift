@@ -9,7 +9,8 @@ extension Engine {
             return [.reply(client, .list(list(chest: saved ? .saved : .regular)))]
         case let .undelete(id):
             return undelete(id, for: client, now: now)
-        case let .read(prefix), let .pin(prefix, _, _), let .save(prefix), let .unsave(prefix), let .delete(prefix):
+        case let .read(prefix), let .pin(prefix, _, _), let .save(prefix), let .unsave(prefix), let .delete(prefix),
+             let .hint(prefix, _):
             let id: MessageID
             switch resolve(prefix) {
             case let .success(resolved): id = resolved
@@ -20,6 +21,7 @@ extension Engine {
             case let .pin(_, pin, page): return attemptPIN(id, page: page, pin: pin, for: client, now: now)
             case .save: return save(id, for: client)
             case .unsave: return unsave(id, for: client)
+            case let .hint(_, page): return askHint(id, page: page, for: client, now: now)
             default: return delete(id, for: client)
             }
         case let .import(path):

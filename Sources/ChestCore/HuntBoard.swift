@@ -137,6 +137,9 @@ public struct HuntBoard: Codable, Sendable {
             }
         case .release:
             return []
+        case .hintRequest, .hint:
+            // Answered by the organiser's board (branch hunt); nothing to credit here.
+            return []
         }
         byName[team.name] = team
         events.append(Self.event(team))

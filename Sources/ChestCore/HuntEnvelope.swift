@@ -12,6 +12,8 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
 
     public enum Kind: String, Codable, Sendable, CaseIterable {
         case receipt, status, release
+        /// A team asks the organiser's board for a hint; the board answers with a `hint` (docs/HUNTS.md "Hints").
+        case hintRequest, hint
     }
 
     public var format: String
@@ -30,6 +32,9 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
     public var readerClaim: String?
     public var status: TeamStatus?
     public var release: HuntRelease?
+    /// Kind hintRequest (a team's) and kind hint (the organiser's), docs/HUNTS.md "Hints".
+    public var hintRequest: HuntHintRequest?
+    public var hint: HuntHint?
     /// The signer's Ed25519 public key, base64.
     public var key: String
     /// Ed25519 over `signedBytes`, base64; nil until signed.
@@ -51,6 +56,18 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
     public init(hunt: String, id: UInt64, sent: Date, release: HuntRelease) {
         self.init(hunt: hunt, sender: Self.organiserSender, kind: .release, id: id, sent: sent)
         self.release = release
+    }
+
+    /// A team's request for a hint.
+    public init(hunt: String, sender: String, id: UInt64, sent: Date, hintRequest: HuntHintRequest) {
+        self.init(hunt: hunt, sender: sender, kind: .hintRequest, id: id, sent: sent)
+        self.hintRequest = hintRequest
+    }
+
+    /// A hint given to a team is always the organiser's.
+    public init(hunt: String, id: UInt64, sent: Date, hint: HuntHint) {
+        self.init(hunt: hunt, sender: Self.organiserSender, kind: .hint, id: id, sent: sent)
+        self.hint = hint
     }
 
     private init(hunt: String, sender: String, kind: Kind, id: UInt64, sent: Date) {
@@ -90,7 +107,8 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
         guard HuntFile.base64(key, bytes: 32) else { throw HuntError("the message's key is not a base64 Ed25519 public key") }
         guard let signature, HuntFile.base64(signature, bytes: 64) else { throw HuntError("the message is not signed") }
         let payloads = (receipt != nil ? 1 : 0) + (status != nil ? 1 : 0) + (release != nil ? 1 : 0)
-        guard payloads == 1 else { throw HuntError("the message must carry exactly one of receipt, status or release") }
+            + (hintRequest != nil ? 1 : 0) + (hint != nil ? 1 : 0)
+        guard payloads == 1 else { throw HuntError("the message must carry exactly one of receipt, status, release, hintRequest or hint") }
         switch kind {
         case .receipt:
             guard let receipt else { throw HuntError("a receipt message without its receipt") }
@@ -108,6 +126,14 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
             guard HuntRelease.isValidName(release.name), HuntRelease.isValidKey(release.key) else {
                 throw HuntError("the release's name or key is malformed")
             }
+        case .hintRequest:
+            guard let hintRequest else { throw HuntError("a hint request without its request") }
+            guard sender != Self.organiserSender else { throw HuntError("the organiser asks for no hints") }
+            guard hintRequest.isValid else { throw HuntError("the hint request's message, page or hint is malformed") }
+        case .hint:
+            guard let hint else { throw HuntError("a hint message without its hint") }
+            guard sender == Self.organiserSender else { throw HuntError("a hint must come from the organiser") }
+            guard hint.isValid else { throw HuntError("the hint's team, message, page, hint, cost or sealed key is malformed") }
         }
     }
 

@@ -28,6 +28,10 @@ public struct HuntGate: Sendable {
             public var highestStatus: UInt64?
             /// Release name → the id and key of the last release accepted under it.
             public var releases: [String: AcceptedRelease] = [:]
+            /// Hint request ids accepted from a team, ascending (docs/HUNTS.md "Hints"); nil until the first.
+            public var hintRequests: [UInt64]?
+            /// `<team>/<hint-id>` → the id and sealed key of the last hint the organiser gave under it.
+            public var hints: [String: AcceptedRelease]?
             public init() {}
         }
 
@@ -93,6 +97,9 @@ public struct HuntGate: Sendable {
         case (.status(let team)?, .status) where team == envelope.sender: break
         case (.release(let name)?, .release) where envelope.sender == HuntEnvelope.organiserSender
             && envelope.release?.name == name: break
+        case (.hintRequest(let team, _)?, .hintRequest) where team == envelope.sender: break
+        case (.hint(let team, let hintID)?, .hint) where envelope.sender == HuntEnvelope.organiserSender
+            && envelope.hint?.team == team && envelope.hint?.hintID == hintID: break
         default: return .refused(.wrongTopic)
         }
         var sender = seen.senders[envelope.sender] ?? Seen.Sender()
@@ -113,6 +120,21 @@ public struct HuntGate: Sendable {
                 guard envelope.id > accepted.id else { return .refused(.replayed) }
             }
             sender.releases[release.name] = Seen.AcceptedRelease(id: envelope.id, key: release.key)
+        case .hintRequest:
+            var ids = sender.hintRequests ?? []
+            let index = ids.insertionIndex(of: envelope.id)
+            guard index == ids.endIndex || ids[index] != envelope.id else { return .refused(.replayed) }
+            ids.insert(envelope.id, at: index)
+            sender.hintRequests = ids
+        case .hint:
+            // As a release: the retained hint is heard again on every subscription; a newer one replaces it.
+            guard let hint = envelope.hint else { return .refused(.wrongTopic) }
+            let name = hint.team + "/" + hint.hintID
+            if let accepted = sender.hints?[name] {
+                if accepted.id == envelope.id && accepted.key == hint.sealed { return .accepted }
+                guard envelope.id > accepted.id else { return .refused(.replayed) }
+            }
+            sender.hints = (sender.hints ?? [:]).merging([name: Seen.AcceptedRelease(id: envelope.id, key: hint.sealed)]) { $1 }
         }
         seen.senders[envelope.sender] = sender
         return .accepted

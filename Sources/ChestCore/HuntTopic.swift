@@ -5,6 +5,16 @@ public enum HuntTopic {
     public static func receipt(hunt: String, team: String, id: UInt64) -> String { "chest/\(hunt)/\(team)/receipt/\(id)" }
     public static func status(hunt: String, team: String) -> String { "chest/\(hunt)/\(team)/status" }
     public static func release(hunt: String, name: String) -> String { "chest/\(hunt)/release/\(name)" }
+    /// A team's hint request, retained, one topic per request (the outbox's id), as receipts (docs/HUNTS.md "Hints").
+    public static func hintRequest(hunt: String, team: String, id: UInt64) -> String { "chest/\(hunt)/\(team)/hint/\(id)" }
+    /// A hint given to one team, retained, one topic per hint of a page.
+    public static func hint(hunt: String, team: String, hintID: String) -> String {
+        "chest/\(hunt)/\(HuntEnvelope.organiserSender)/hint/\(team)/\(hintID)"
+    }
+    /// What a team's chestd subscribes to for the hints given to it.
+    public static func hints(hunt: String, team: String) -> String { hint(hunt: hunt, team: team, hintID: "+") }
+    /// A hint's topic level: the message ID's first 24 hex digits, the page and the hint, `<message>-<page>-<hint>`.
+    public static func hintID(message: String, page: Int, hint: Int) -> String { "\(message.prefix(24))-\(page)-\(hint)" }
     /// Where OwnTracks' recorder and frontends look for transition events.
     public static func ownTracksEvent(team: String, device: String) -> String { "owntracks/\(team)/\(device)/event" }
     /// What the board subscribes to.
@@ -16,6 +26,8 @@ public enum HuntTopic {
         case receipt(team: String, id: UInt64)
         case status(team: String)
         case release(name: String)
+        case hintRequest(team: String, id: UInt64)
+        case hint(team: String, hintID: String)
     }
 
     /// What a topic of this hunt carries; nil for another hunt, another shape, or a level that is not a valid name.
@@ -25,6 +37,15 @@ public enum HuntTopic {
            HuntTeam.isValidName(String(levels[2])), levels[4].utf8.allSatisfy({ (0x30...0x39).contains($0) }),
            levels[4].first != "0", let id = UInt64(levels[4]) {
             return .receipt(team: String(levels[2]), id: id)
+        }
+        if levels.count == 5, levels[0] == "chest", levels[1] == hunt, levels[3] == "hint",
+           HuntTeam.isValidName(String(levels[2])), levels[4].utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+           levels[4].first != "0", let id = UInt64(levels[4]) {
+            return .hintRequest(team: String(levels[2]), id: id)
+        }
+        if levels.count == 6, levels[0] == "chest", levels[1] == hunt, levels[2] == Substring(HuntEnvelope.organiserSender),
+           levels[3] == "hint", HuntTeam.isValidName(String(levels[4])), isValidLevel(String(levels[5])) {
+            return .hint(team: String(levels[4]), hintID: String(levels[5]))
         }
         guard levels.count == 4, levels[0] == "chest", levels[1] == hunt else { return nil }
         let (middle, last) = (String(levels[2]), String(levels[3]))
