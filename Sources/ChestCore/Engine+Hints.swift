@@ -32,14 +32,11 @@ extension Engine {
 
     /// Opens the hints whose delay has passed (by the clock time locks follow), and aims the wake-up at the next one.
     /// Looked at when time passes and when something was saved (a page opened makes another the next goal).
-    mutating func hintsDue(_ now: Now, after effects: [Effect]) -> [Effect] {
-        let looked = effects.contains { effect in
-            switch effect {
-            case .persist, .wake: true
-            default: false
-            }
+    mutating func hintsDue(_ now: Now, after input: Input, _ effects: [Effect]) -> [Effect] {
+        switch input {
+        case .tick, .loaded, .arrived, .hintOpened: break
+        default: guard effects.contains(where: { if case .persist = $0 { true } else { false } }) else { return [] }
         }
-        guard looked else { return [] }
         let trusted = clock.trustedTime(now)
         var opening: [Effect] = []
         for stored in entries.values.sorted(by: { $0.id < $1.id }) where !stored.sentByYou {

@@ -192,7 +192,7 @@ public struct Engine: Sendable {
         case let .hintOpened(opening, text, now):
             effects = hintOpened(opening, text: text, now: now)
         }
-        if let now = input.now { effects += hintsDue(now, after: effects) }
+        if let now = input.now { effects += hintsDue(now, after: input, effects) }
         if mayChangeTeamStatus(input, effects) { effects += huntStatus() }
         return effects
     }
