@@ -45,4 +45,12 @@ import Testing
         let opened = HintAnswer(id: Self.id, title: "Bench", page: 1, hint: 2, outcome: .opened, text: "It is green.")
         #expect(HintCommand.sentence(opened) == "hint 2 of page 1 of \"Bench\":\n  It is green.")
     }
+
+    @Test func previewSaysHowEachHintOpens() {
+        #expect(PreviewCommand.hintLines(draft: [HintDraft(text: "On the square.", after: 600), HintDraft(text: "Ask Marie.", cost: 3)], file: nil)
+                == ["  hint 1: On the square.", "    opens by itself 10 min after the page becomes the reader's next goal",
+                    "  hint 2: Ask Marie.", "    given only by the hunt's board, costs 3 points from the board"])
+        #expect(PreviewCommand.hintLines(draft: [], file: [PageHint(ciphertext: [], key: nil, cost: 0)])
+                == ["  hint 1: given only by the hunt's board; its text is sealed"])
+    }
 }
