@@ -24,6 +24,12 @@ struct HintTests {
 
     @Test func aDelayedHintOpensByItselfAndChestHintOpensAFreeOne() throws {
         let world = ChestHarness()
+        // A desktop notifier that keeps its arguments.
+        let bin = world.root + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(world.root)/notified.args'\n".write(toFile: bin + "/notify-send", atomically: true, encoding: .utf8)
+        chmod(bin + "/notify-send", 0o755)
+        world.extraEnvironment = ["DISPLAY": ":99", "PATH": bin + ":/usr/bin:/bin", "XDG_RUNTIME_DIR": world.root + "/xdg-run"]
         try world.startDaemon()
         let path = world.root + "/bench.locked"
         let made = try world.chest(["compose", "-o", path, "--title", "Bench", "--seal-cost", "interactive",
@@ -62,6 +68,10 @@ struct HintTests {
         let at = try #require((event["at"] as? String).flatMap { ISO8601.parse($0) })
         #expect(at.timeIntervalSince(received) >= 4)
 
+        try world.waitUntil("the desktop is told", timeout: 20) {
+            let args = (try? String(contentsOfFile: world.root + "/notified.args", encoding: .utf8)) ?? ""
+            return args.contains("Bench: hint 1\npage 1: Look under the bench.")
+        }
         let hints = try Self.hints(world, id)
         #expect(hints.count == 2)
         #expect(hints.first?["open"] as? Bool == true && hints.first?["text"] as? String == "Look under the bench.")
