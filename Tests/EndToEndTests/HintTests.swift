@@ -99,6 +99,26 @@ struct HintTests {
         #expect(early.status != 0 && early.stderr.contains("--hint comes before any --page"), "\(early.stderr)")
     }
 
+    @Test func aHuntsHintKeepsItsKeyWhereTheRuleSays() throws {
+        let world = ChestHarness()
+        let huntPath = world.root + "/t.hunt"
+        let created = try world.chest(["hunt", "create", "T", "--broker", "mqtt://127.0.0.1:9", "-o", huntPath], user: "alice")
+        #expect(created.status == 0, "\(created.stderr)")
+        let path = world.root + "/m.locked"
+        let made = try world.chest(["compose", "-o", path, "--title", "M", "--seal-cost", "interactive", "--page", "p",
+                                    "--lock", "pin=4821", "--hint", "by the board", "--hint-cost", "5",
+                                    "--hint", "by itself", "--hint-after", "1h", "--hunt", huntPath], user: "alice")
+        #expect(made.status == 0, "\(made.stderr)")
+        let id = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let kept = try #require(try HuntFile.read(path: huntPath).messages?[id]?.pages.first?.hints)
+        #expect(kept.map(\.cost) == [5, 0] && kept.map(\.after) == [nil, 3600])
+        let wire = try #require(Self.json(try String(contentsOfFile: path, encoding: .utf8)))
+        let hints = try #require(((wire["pages"] as? [[String: Any]])?.first)?["hints"] as? [[String: Any]])
+        // The board's hint has no key in the message; the delayed one has its key in both files.
+        #expect(hints[0]["key"] == nil && hints[0]["cost"] as? Int == 5 && hints[0]["after"] == nil)
+        #expect(hints[1]["key"] as? String == kept[1].key && hints[1]["cost"] as? Int == 0 && hints[1]["after"] as? Int == 3600)
+    }
+
     @Test func aTeamAsksTheBoardAndTheOrganisersSignedKeyOpensTheHint() throws {
         let broker = try MosquittoBroker.start()
         defer { broker.stop() }
