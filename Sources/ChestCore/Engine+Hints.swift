@@ -188,7 +188,7 @@ extension Engine {
     /// The hint keys kept from an earlier run, read before the broker is reached.
     mutating func hintKeysRestored(_ keys: [String: String]) -> [Effect] {
         huntBook.hintKeys.merge(keys) { current, _ in current }
-        return huntBook.hintKeys.keys.compactMap(HintRef.init(key:)).map(\.id).uniqued().sorted().flatMap { tryHintKeys(of: $0) }
+        return Set(huntBook.hintKeys.keys.compactMap(HintRef.init(key:)).map(\.id)).sorted().flatMap { tryHintKeys(of: $0) }
     }
 
     /// Tries the board's keys on the message's hints still closed (a message may arrive after its key).
@@ -198,8 +198,7 @@ extension Engine {
         for (key, value) in huntBook.hintKeys.sorted(by: { $0.key < $1.key }) {
             guard let ref = HintRef(key: key), ref.id == id, only == nil || only == ref,
                   (1...stored.message.pages.count).contains(ref.page),
-                  (1...max(1, stored.message.pages[ref.page - 1].hints.count)).contains(ref.hint),
-                  ref.hint <= stored.message.pages[ref.page - 1].hints.count,
+                  stored.message.pages[ref.page - 1].hints.indices.contains(ref.hint - 1),
                   stored.state.openHint(page: ref.page, hint: ref.hint) == nil,
                   let bytes = Data(base64Encoded: value) else { continue }
             effects += openHint(stored, ref, key: [UInt8](bytes), fromOrganiser: true, client: nil)
@@ -231,12 +230,5 @@ extension Engine.Input {
             now
         default: nil
         }
-    }
-}
-
-extension Array where Element: Hashable {
-    func uniqued() -> [Element] {
-        var seen: Set<Element> = []
-        return filter { seen.insert($0).inserted }
     }
 }
