@@ -23,6 +23,12 @@ struct ComposeCommand: ChestCommand, Equatable {
                 completion: .keyValue(keys: LockKind.allCases.map(\.rawValue),
                                       values: ["location": ["here/30m"], "weather": WeatherCondition.allCases.map(\.rawValue)])),
         .flag("--or", help: "switches the page to set B", repeatable: true),
+        .option("--hint", value: "TEXT", help: "adds a hint to the page before it, sealed under a key of its own; repeatable, in order",
+                repeatable: true),
+        .option("--hint-after", value: "DURATION", help: "the hint before it opens by itself this long (90s, 10m, 1h30m) after its page became the reader's next goal",
+                repeatable: true),
+        .option("--hint-cost", value: "POINTS", help: "with --hunt: what the board charges for giving the hint before it (default 0)",
+                repeatable: true),
         .option("--quest", value: "QUEST", help: "builds every message of a quest file (docs/QUEST.md)", completion: .files()),
         .flag("--keep-ids", help: "with --quest: reuse the IDs recorded in QUEST.ids"),
         .option("--format", value: "N", help: "the file format: 3 (sealed pages, the default), 2 (its places can be recovered from the file) or 1 (text in the clear)",
@@ -43,6 +49,10 @@ struct ComposeCommand: ChestCommand, Equatable {
         A page's text can come from a file (--page @story.txt) or standard input (--page -).
         --attach FILE adds a file to the page before it, sealed with the page's text: nothing of it can be
         read from the file before the page opens. Up to 8 MiB of files a message (formats 2 and 3).
+        --hint TEXT adds a hint to the page before it (up to 5, in order), each sealed under a key of its own.
+        --hint-after DURATION makes the hint before it open by itself that long after its page became the
+        reader's next goal; without it the reader asks for it (chest hint ID). In a hunt (--hunt), a hint
+        without a delay is given only by the organiser's board, which charges --hint-cost POINTS.
 
         lock specs:
         \(LockSpec.forms.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
@@ -97,6 +107,9 @@ struct ComposeCommand: ChestCommand, Equatable {
             case let ("--lock", spec?): try addLock(spec, timeZone: timeZone)
             case let ("--attach", path?): try addAttachment(path)
             case ("--or", _): try switchToSetB()
+            case let ("--hint", text?): try addHint(text)
+            case let ("--hint-after", text?): try setHintAfter(text)
+            case let ("--hint-cost", text?): try setHintCost(text)
             default: break
             }
         }
@@ -134,6 +147,43 @@ struct ComposeCommand: ChestCommand, Equatable {
             throw UsageError("page \(index + 1) has more than \(Attachment.maximumCount) attachments; put some on another page")
         }
         draft.pages[index].attachments.append(path)
+    }
+
+    private mutating func addHint(_ text: String) throws(UsageError) {
+        guard let index = draft.pages.indices.last else {
+            throw UsageError("--hint comes before any --page; write --page TEXT first, then its hints")
+        }
+        guard draft.pages[index].hints.count < Page.maximumHints else {
+            throw UsageError("page \(index + 1) has more than \(Page.maximumHints) hints; a page has at most \(Page.maximumHints)")
+        }
+        if let problem = Page.hintProblem(text) { throw UsageError("page \(index + 1): \(problem)") }
+        draft.pages[index].hints.append(HintDraft(text: text))
+    }
+
+    /// The last hint of the last page, which `--hint-after` and `--hint-cost` belong to.
+    private func lastHint(_ option: String) throws(UsageError) -> (page: Int, hint: Int) {
+        guard let page = draft.pages.indices.last, let hint = draft.pages[page].hints.indices.last else {
+            throw UsageError("\(option) follows no --hint; write --hint TEXT first")
+        }
+        return (page, hint)
+    }
+
+    private mutating func setHintAfter(_ text: String) throws(UsageError) {
+        let (page, hint) = try lastHint("--hint-after")
+        guard draft.pages[page].hints[hint].after == nil else { throw UsageError("hint \(hint + 1) of page \(page + 1) already has its --hint-after") }
+        switch HintDraft.delay(text) {
+        case let .success(seconds): draft.pages[page].hints[hint].after = seconds
+        case let .failure(error): throw UsageError("--hint-after: \(error)")
+        }
+    }
+
+    private mutating func setHintCost(_ text: String) throws(UsageError) {
+        let (page, hint) = try lastHint("--hint-cost")
+        guard draft.pages[page].hints[hint].cost == nil else { throw UsageError("hint \(hint + 1) of page \(page + 1) already has its --hint-cost") }
+        switch HintDraft.cost(text) {
+        case let .success(points): draft.pages[page].hints[hint].cost = points
+        case let .failure(error): throw UsageError("--hint-cost: \(error)")
+        }
     }
 
     private mutating func switchToSetB() throws(UsageError) {
@@ -185,6 +235,7 @@ struct ComposeCommand: ChestCommand, Equatable {
                 }
             }
         }
+        if let problem = draft.hintProblem { throw UsageError(problem) }
         if draft.hunt != nil, draft.format < 2 {
             throw UsageError("--hunt records each page's key for the board's proofs of opening, so it needs format 2")
         }
@@ -226,5 +277,21 @@ struct PageDraft: Equatable {
     var inSetB = false
     /// `--attach FILE` (or a quest's `attach:`): the files' paths, in order.
     var attachments: [String] = []
+    /// `--hint TEXT` (or a quest's `hint:`), in order (docs/FORMAT.md "Hints").
+    var hints: [HintDraft] = []
+}
+
+extension ComposeDraft {
+    /// Why the hints cannot be written as asked, or nil: they are sealed (formats 2 and 3), and only a hunt's board
+    /// can charge for one (docs/HUNTS.md "Hints").
+    var hintProblem: String? {
+        for (index, page) in pages.enumerated() where !page.hints.isEmpty {
+            if format < 2 { return "page \(index + 1): hints are sealed under keys of their own, which needs format 2 or 3" }
+            if hunt == nil, let hint = page.hints.firstIndex(where: { $0.cost != nil }) {
+                return "page \(index + 1), hint \(hint + 1): --hint-cost needs --hunt FILE: only a hunt's board can charge for a hint"
+            }
+        }
+        return nil
+    }
 }
 

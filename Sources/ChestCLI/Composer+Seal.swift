@@ -35,6 +35,8 @@ extension Composer {
                                                           version: draft.format, files: attached)
             var page = sealedPage
             page.labels = Page.labels(setA: draftPage.setA, setB: draftPage.setB)
+            let hints = Self.sealedHints(draftPage.hints, id: id, page: number, version: draft.format, hunt: draft.hunt != nil)
+            page.hints = hints.map(\.hint)
             let targets = zip([LockSetName.a, .b], sets).flatMap { name, set in
                 set.locks.compactMap { lock -> HuntMessage.Target? in
                     guard case let .location(center, radius) = lock else { return nil }
@@ -42,11 +44,12 @@ extension Composer {
                 }
             }
             releases?.record(id, title: draft.title ?? "", page: number, key: pageKey, guarded: page.protection != .sealed,
-                             targets: targets)
+                             targets: targets, hints: hints.map(\.kept))
             pages.append(page)
             report.append("page \(number): " + Self.protectionSentence(page, sets: sets, excluded: grids.excludedShare(_:)))
             sweeps.add(sets, page: number, version: draft.format, excluded: grids.excludedShare(_:))
             if let sentence = Self.attachmentSentence(attached, page: number) { report.append(sentence) }
+            if let sentence = Self.hintSentence(page.hints, page: number) { report.append(sentence) }
         }
         report += sweeps.sentences(kept: grids.wasKept(_:))
         try releases?.save()

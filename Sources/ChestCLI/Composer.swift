@@ -28,6 +28,7 @@ struct Composer {
         if draft.format == 1, let index = draft.pages.firstIndex(where: { Message.pageLengthProblem($0.text) != nil }) {
             throw ChestError("page \(index + 1): \(Message.pageLengthProblem(draft.pages[index].text)!)")
         }
+        if let problem = draft.hintProblem { throw ChestError(problem) }
         let files = try Self.attachedFiles(draft)
         if draft.format >= 2 {
             (pages, report) = try sealedPages(draft, id: id, fix: fix, files: files)

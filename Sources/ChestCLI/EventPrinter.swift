@@ -30,6 +30,10 @@ struct EventPrinter {
             if let reached = unlock.reachedAt { set += ", place reached " + Wording.reached(reached, before: unlock.at, in: timeZone) }
             let text = ([unlock.text] + Output.attachmentLines(unlock.attachments)).joined(separator: "\n")
             return ("\"\(unlock.title)\" page \(unlock.page) is open\(set)  (\(shortIDs.short(unlock.id)))", "1;32", text)
+        case let .hint(note):
+            shortIDs.insert([note.id])
+            let cost = note.cost.map { $0 > 0 ? ", \($0) point\($0 == 1 ? "" : "s")" : "" } ?? ""
+            return ("\"\(note.title)\" page \(note.page): hint \(note.hint)\(cost)  (\(shortIDs.short(note.id)))", "1;36", note.text)
         case let .ingested(id, title):
             shortIDs.insert([id])
             return ("\"\(title)\" is in the chest  (\(shortIDs.short(id)))", "36", "")

@@ -29,6 +29,8 @@ struct NavGoal: Equatable {
     var due: Double?
     /// The distance is from a position that is no longer current.
     var stale = false
+    /// The page's hints in a line (NavGoal+Hints.swift), nil when it has none.
+    var hints: String?
 
     /// Where the goal belongs: "Lisbon quest p1" (with the set when a page has two).
     var owner: String { "\(TerminalText.escaped(title)) p\(page)\(set == .b ? " set B" : "")" }
@@ -63,6 +65,7 @@ extension NavGoal {
                     var goal = NavGoal(key: key, kind: .pin, messageID: report.id, title: report.title, page: page.number,
                                        set: set.set, name: "\(TerminalText.escaped(report.title)) p\(page.number)", detail: "")
                     goal.describe(lock, context)
+                    goal.hints = hintLine(page, id: report.id, context)
                     goals.append(goal)
                 }
             }

@@ -118,6 +118,7 @@ enum NavScreen {
         }
         second += goal.detail
         lines.append(goal.stale ? dim + second + plain : second)
+        if let hints = goal.hints { lines.append("    " + hints) }
         return lines
     }
 

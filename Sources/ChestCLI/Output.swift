@@ -55,6 +55,7 @@ enum Output {
                     }
                 }
             }
+            lines += hintLines(page, id: report.id, timeZone: timeZone)
         }
         return lines.joined(separator: "\n")
     }
@@ -114,6 +115,8 @@ enum Output {
             var sets: [SetJSON]
             /// An open page's files; absent when it has none.
             var attachments: [Attachment]?
+            /// The page's hints (docs/FORMAT.md "Hints"); absent when it has none.
+            var hints: [HintReport]?
         }
 
         struct SetJSON: Encodable {
@@ -143,7 +146,7 @@ enum Output {
                         LockJSON(type: $0.type.rawValue, condition: $0.condition, holds: $0.holds,
                                  reason: $0.reason?.text(now: Date()), target: $0.target)
                     })
-                }, attachments: page.attachments.flatMap { $0.isEmpty ? nil : $0 })
+                }, attachments: page.attachments.flatMap { $0.isEmpty ? nil : $0 }, hints: page.hints)
             }
         }
     }

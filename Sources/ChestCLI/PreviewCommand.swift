@@ -57,6 +57,7 @@ struct PreviewCommand: ChestCommand {
                                                      : "  text (\(Output.protection(protection)); format \(version)):")
                 lines += page.text.split(separator: "\n", omittingEmptySubsequences: false).map { "  │ " + $0 }
                 lines += attachmentLines(draft: page, file: item.file?.pages[index])
+                lines += hintLines(draft: page.hints, file: item.file?.pages[index].hints)
             }
         }
         return lines.joined(separator: "\n")

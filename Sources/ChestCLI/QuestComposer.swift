@@ -87,6 +87,6 @@ extension ComposeDraft {
     /// What compose writes for one quest message.
     init(_ draft: QuestDraft, output: String) {
         self.init(id: draft.id, output: output, force: true, title: draft.title, from: draft.from,
-                  pages: draft.pages.map { PageDraft(text: $0.text, setA: $0.setA, setB: $0.setB, attachments: $0.attachments) })
+                  pages: draft.pages.map { PageDraft(text: $0.text, setA: $0.setA, setB: $0.setB, attachments: $0.attachments, hints: $0.hints) })
     }
 }

@@ -9,7 +9,7 @@ struct WatchCommand: ChestCommand {
     static let name = "watch"
     static let abstract = "follow events as they happen"
     static let discussion = """
-        Prints what happens as it happens: pages that open (with their text), messages taken in or refused, \
+        Prints what happens as it happens: pages that open (with their text), hints that open, messages taken in or refused, \
         gpsd connected or lost, the fix found or lost (and why), the clock's trust. Fixes only with --fixes. \
         With --json, every line carries "at", ISO 8601. --events picks events by name: \
         \(ChestEvent.names.joined(separator: ", ")). --count stops after N events shown, --timeout after S \

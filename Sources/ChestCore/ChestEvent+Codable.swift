@@ -39,6 +39,9 @@ extension ChestEvent: Codable {
                 condition: line.condition.flatMap(WeatherCondition.init(rawValue:)), temperatureC: line.temperatureC,
                 observedAt: try need(line.at, "at"), latitude: try need(line.latitude, "latitude"),
                 longitude: try need(line.longitude, "longitude")))
+        case "hint":
+            self = .hint(HintNote(id: try need(line.id, "id"), title: line.title ?? "", page: try need(line.page, "page"),
+                                  hint: try need(line.hint, "hint"), text: line.text ?? "", cost: line.cost, at: try need(line.at, "at")))
         case "trust":
             let level = try need(line.level.flatMap(FixTrust.Level.init(rawValue:)), "level")
             self = .trust(FixTrust(level: level, reasons: line.reasons ?? []), source: line.source)
@@ -79,6 +82,8 @@ extension ChestEvent: Codable {
         put("text", line.text)
         put("level", line.level)
         put("cause", line.cause)
+        put("hint", line.hint)
+        put("cost", line.cost)
         return fields
     }
 
@@ -117,6 +122,9 @@ extension ChestEvent: Codable {
         /// `unlocked`: the page's files, absent when it has none.
         var attachments: [Attachment]?
         var cause: String?
+        /// `hint`: the hint's number on its page (from 1), and what the hunt's board charges for it.
+        var hint: Int?
+        var cost: Int?
 
         init(_ event: ChestEvent) {
             self.event = event.name
@@ -144,6 +152,8 @@ extension ChestEvent: Codable {
             case let .trust(trust, source):
                 (level, reasons, self.source) = (trust.level.rawValue, trust.reasons, source)
                 reason = trust.reasons.isEmpty ? nil : trust.reasons.joined(separator: "; ")
+            case let .hint(note):
+                (id, title, page, hint, text, cost, at) = (note.id, note.title, note.page, note.hint, note.text, note.cost, note.at)
             }
         }
     }

@@ -31,10 +31,12 @@ public enum ChestEvent: Hashable, Sendable {
     case weather(WeatherSummary)
     /// The fixes' trust level or its reasons changed (docs/SECURITY.md "Hardware trust and time").
     case trust(FixTrust, source: FixSource?)
+    /// A page's hint opened: by itself after its delay, on `chest hint`, or with the key the hunt's board gave.
+    case hint(HintNote)
 
     /// Every name the `event` field takes, in the order `chest watch --help` lists them.
     public static let names = ["unlocked", "ingested", "rejected", "gpsd", "fixLost", "fixFound", "clock", "weather", "fix",
-                               "saved", "unsaved", "deleted", "undeleted", "trust"]
+                               "saved", "unsaved", "deleted", "undeleted", "trust", "hint"]
 
     /// The name in the `event` field.
     public var name: String {
@@ -53,6 +55,7 @@ public enum ChestEvent: Hashable, Sendable {
         case .clock: "clock"
         case .weather: "weather"
         case .trust: "trust"
+        case .hint: "hint"
         }
     }
 
@@ -62,6 +65,7 @@ public enum ChestEvent: Hashable, Sendable {
         case let .unlocked(unlock): unlock.at
         case let .fix(fix), let .fixFound(fix): fix.time
         case let .weather(weather): weather.observedAt
+        case let .hint(note): note.at
         default: nil
         }
     }
@@ -84,6 +88,7 @@ public enum ChestEvent: Hashable, Sendable {
         case let .fixFound(fix): "fix found: \(fix.mode.description)"
         case let .fixLost(_, reason): "fix lost: \(reason)"
         case .fix, .weather: name
+        case let .hint(note): "hint \(note.hint) of \(note.id) \"\(note.title)\" page \(note.page) opened"
         }
     }
 }

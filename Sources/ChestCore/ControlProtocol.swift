@@ -24,10 +24,12 @@ public enum ControlRequest: Hashable, Sendable {
     case reload
     /// The settings chestd runs with, and where each came from.
     case config
+    /// Asks for the next hint still closed of a page (the first page with one when `page` is nil), docs/FORMAT.md "Hints".
+    case hint(id: String, page: Int?)
 
     /// The operations, as the wire's `op` names them.
     public enum Operation: String, Hashable, Sendable, Codable {
-        case list, read, pin, save, delete, status, watch, `import`, fix, unsave, undelete, reload, config
+        case list, read, pin, save, delete, status, watch, `import`, fix, unsave, undelete, reload, config, hint
     }
 
     public var operation: Operation {
@@ -45,6 +47,7 @@ public enum ControlRequest: Hashable, Sendable {
         case .import: .import
         case .reload: .reload
         case .config: .config
+        case .hint: .hint
         }
     }
 
@@ -86,6 +89,7 @@ extension ControlRequest: Codable {
         case .import: self = .import(path: try required(.path))
         case .reload: self = .reload
         case .config: self = .config
+        case .hint: self = .hint(id: try required(.id), page: try container.decodeIfPresent(Int.self, forKey: .page))
         }
     }
 
@@ -101,6 +105,9 @@ extension ControlRequest: Codable {
             try container.encodeIfPresent(page, forKey: .page)
         case let .undelete(id): try container.encodeIfPresent(id, forKey: .id)
         case let .import(path): try container.encode(path, forKey: .path)
+        case let .hint(id, page):
+            try container.encode(id, forKey: .id)
+            try container.encodeIfPresent(page, forKey: .page)
         case .status, .watch, .fix, .reload, .config: break
         }
     }
@@ -164,6 +171,8 @@ public enum Reply: Hashable, Sendable {
     /// `watch`: the connection stays open and hears every event from now on.
     case subscribed
     case failure(String)
+    /// What `chest hint` got: the hint opened, or asked of the hunt's organiser.
+    case hint(HintAnswer)
 
     /// The reply line as it goes on the socket.
     public var line: Data {
@@ -180,6 +189,7 @@ public enum Reply: Hashable, Sendable {
         case let .notes(notes): ChestJSON.line(ControlReply(result: notes))
         case let .settings(settings): ChestJSON.line(ControlReply(result: settings))
         case .subscribed: ChestJSON.line(ControlReply(result: Empty()))
+        case let .hint(answer): ChestJSON.line(ControlReply(result: answer))
         case let .failure(reason): ChestJSON.line(ControlReply<Empty>(error: reason))
         }
     }

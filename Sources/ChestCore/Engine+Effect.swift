@@ -18,6 +18,10 @@ extension Engine {
         case send(ClientID, ChestEvent)
         /// Hand an unlock to the desktop and the hook; answer with `.delivered` once one of them took it.
         case notify(Unlock)
+        /// Try a hint's key on its ciphertext (cheap: one XChaCha20-Poly1305) and answer with `.hintOpened`.
+        case openHint(HintOpening)
+        /// Show a hint that opened on the desktop.
+        case notifyHint(HintNote)
         /// Answer a request. Every reply but `.subscribed` ends the connection.
         case reply(ClientID, Reply)
         /// Call back with `.tick` at this system-clock instant (the next time lock due); replaces earlier wakes.

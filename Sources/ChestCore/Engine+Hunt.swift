@@ -31,6 +31,10 @@ extension Engine {
             huntBook.gate?.countMalformed()
         case let .heard(envelope, topic, signatureValid):
             return heard(envelope, topic: topic, signatureValid: signatureValid)
+        case let .hintKey(envelope, topic, signatureValid, key):
+            return hintKeyHeard(envelope, topic: topic, signatureValid: signatureValid, key: key)
+        case let .hintKeysKept(keys):
+            return hintKeysRestored(keys)
         case let .receiptPosted(link, failure):
             huntBook.posting.remove(link)
             guard failure == nil, var ledger = huntBook.ledger else { return [] }

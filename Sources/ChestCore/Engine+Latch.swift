@@ -90,7 +90,7 @@ extension Engine {
     /// The next pending time lock's instant, on the system clock, as a `.wake` when it changed.
     mutating func rescheduleWake(_ now: Now) -> [Effect] {
         let trusted = clock.trustedTime(now)
-        var next = times.values.filter { $0 > trusted }.min()
+        var next = (times.values.filter { $0 > trusted } + [nextHintDue(after: trusted)].compactMap { $0 }).min()
             .map { $0.addingTimeInterval(clock.correction(now)) }
         // While GPS time holds locks back, its evidence ageing out may open them (docs/SECURITY.md).
         if let due = next, abs(clock.correction(now)) > 1, let expiry = clock.evidenceExpiry(now) { next = min(due, expiry) }

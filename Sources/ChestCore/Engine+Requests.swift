@@ -29,6 +29,8 @@ extension Engine {
             return unsave(try resolve(prefix).get(), for: client)
         case let .delete(prefix):
             return delete(try resolve(prefix).get(), for: client)
+        case let .hint(prefix, page):
+            return askHint(try resolve(prefix).get(), page: page, for: client, now: now)
         case let .import(path):
             // The file is read where it is, by the daemon, and comes back as an arrival for this client.
             guard path.hasPrefix("/") else { return [.reply(client, .failure("import needs an absolute path"))] }

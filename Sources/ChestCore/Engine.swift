@@ -52,6 +52,8 @@ public struct Engine: Sendable {
         case attemptsRecorded(MessageID, failure: String?, Now)
         /// What the hunt's link read or heard (Engine+Hunt.swift).
         case hunt(HuntNews, Now)
+        /// The daemon's answer to `.openHint`: the hint's text, or nil when the key did not open it (Engine+Hints.swift).
+        case hintOpened(HintOpening, text: String?, Now)
     }
 
     public internal(set) var entries: [MessageID: StoredMessage] = [:]
@@ -95,6 +97,8 @@ public struct Engine: Sendable {
     var proofKeys: [PageLink: String] = [:]
     /// The hunt this chest plays in: link, session, receipts owed, releases (Engine+Hunt.swift).
     var huntBook = HuntBook()
+    /// Hints whose key the daemon is trying, and the `chest hint` clients waiting for them (Engine+Hints.swift).
+    var hintsOpening: [HintRef: [ClientID]] = [:]
 
     /// Location and altitude locks need this many consecutive qualified fixes (docs/DESIGN.md "Lock rules").
     public static let confirmations = 3
@@ -180,7 +184,10 @@ public struct Engine: Sendable {
             effects = attemptsRecorded(id, failure: failure, now: now)
         case let .hunt(news, now):
             effects = huntNews(news, now: now)
+        case let .hintOpened(opening, text, now):
+            effects = hintOpened(opening, text: text, now: now)
         }
+        if let now = input.now { effects += hintsDue(now, after: input, effects) }
         if mayChangeTeamStatus(input, effects) { effects += huntStatus() }
         return effects
     }
@@ -221,6 +228,7 @@ public struct Engine: Sendable {
         effects += openCompleted([stored.id], persistAlways: false, now: now)
         register(stored)
         effects += tryReleases(of: stored.id)
+        effects += tryHintKeys(of: stored.id)
         let due = stored.message.pages.indices.flatMap { pageIndex in
             LockSetName.allCases.compactMap { set -> LockRef? in
                 let ref = LockRef(id: stored.id, key: LockKey(page: pageIndex + 1, set: set, kind: .time))

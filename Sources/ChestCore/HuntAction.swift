@@ -18,6 +18,10 @@ public enum HuntAction: Hashable, Sendable {
     case keepLedger(HuntReceiptLedger)
     /// Write the releases heard to the chest, so a restart without a broker still knows them.
     case keepReleases([String: String])
+    /// Put a signed request for a hint in the outbox and send it when the broker is there (docs/HUNTS.md "Hints").
+    case requestHint(HuntHintRequest)
+    /// Write the hint keys the board gave to the chest (`HintRef.key` → base64), as releases are kept.
+    case keepHintKeys([String: String])
 }
 
 /// A team status with the envelope id that orders it (`TeamStatus.id`).

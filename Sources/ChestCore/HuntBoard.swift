@@ -190,6 +190,9 @@ public struct HuntBoard: Codable, Sendable {
             }
         case .release, .hintRequest, .hint, .adjust:
             return []
+        case .hintRequest, .hint:
+            // Answered by the organiser's board (branch hunt); nothing to credit here.
+            return []
         }
         byName[team.name] = team
         events.append(Self.event(team))

@@ -20,6 +20,10 @@ struct HuntBook: Sendable {
     var releases: [String: String] = [:]
     /// Receipts and statuses wait for the chest to be loaded: before, every page would look closed.
     var chestLoaded = false
+    /// Hint keys the organiser's board gave this team, by `HintRef.key`, base64 (docs/HUNTS.md "Hints").
+    var hintKeys: [String: String] = [:]
+    /// Hint keys believed by the gate that were not sealed to this reader or opened nothing.
+    var hintKeysRefused = 0
 
     var isJoined: Bool { file != nil }
 
@@ -47,7 +51,8 @@ struct HuntBook: Sendable {
         guard let file, let team = file.team else { return nil }
         return HuntLinkStatus(name: file.name, hunt: file.id, team: team, broker: file.broker, connected: connected,
                               problem: connected ? nil : problem, outbox: outbox,
-                              ignored: Dictionary(uniqueKeysWithValues: (gate?.refused ?? [:]).map { ($0.key.rawValue, $0.value) }),
+                              ignored: Dictionary(uniqueKeysWithValues: (gate?.refused ?? [:]).map { ($0.key.rawValue, $0.value) })
+                                .merging(hintKeysRefused > 0 ? ["hintKey": hintKeysRefused] : [:]) { $1 },
                               releases: releases.keys.sorted())
     }
 }

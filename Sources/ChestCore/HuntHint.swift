@@ -1,11 +1,11 @@
-/// A team's request for a page's hint (docs/HUNTS.md "Hints"): kind `hintRequest`, sent by the team's chestd on
-/// `chest/<hunt>/<team>/hint/<id>`, signed by the team key. The board answers it with a `HuntHint`.
+/// A team's request for a page's hint (docs/HUNTS.md "Hints"): the body of a `hintRequest` envelope, sent by the
+/// team's chestd on `chest/<hunt>/<team>/hint/<id>` and answered by the organiser's board.
 public struct HuntHintRequest: Codable, Hashable, Sendable {
     /// The message's ID.
     public var message: String
-    /// The page, from 1.
+    /// 1-based.
     public var page: Int
-    /// The hint asked for, from 1, in the page's order.
+    /// The hint asked for, 1-based, in the page's order.
     public var hint: Int
 
     public init(message: String, page: Int, hint: Int) {
@@ -13,18 +13,23 @@ public struct HuntHintRequest: Codable, Hashable, Sendable {
         self.page = page
         self.hint = hint
     }
+
+    var isValid: Bool {
+        MessageID(message) != nil && (1...Message.maximumPages).contains(page) && (1...Page.maximumHints).contains(hint)
+    }
 }
 
-/// The board's answer to a `HuntHintRequest` (docs/HUNTS.md "Hints"): kind `hint`, on
-/// `chest/<hunt>/organiser/hint/<team>/<hint-id>` (`hintID`), signed by the organiser. `sealed` is the hint's 32-byte key sealed
-/// to the team's reader key (a libsodium sealed box, ChestSeal's `HintSeal`), base64: only that reader opens it.
+/// A hint's key given by the organiser's board to one team (docs/HUNTS.md "Hints"): the body of a `hint` envelope on
+/// `chest/<hunt>/organiser/hint/<team>/<hint-id>`, the key sealed to the team's reader key (ChestSeal's `HintSeal`).
 public struct HuntHint: Codable, Hashable, Sendable {
+    /// The team it is given to, and charged.
     public var team: String
     public var message: String
     public var page: Int
     public var hint: Int
-    /// The points the board subtracted for it (once, however often the team asks).
+    /// What the board charged the team for it; 0 for a free hint.
     public var cost: Int
+    /// Base64 of the sealed box (`crypto_box_seal`) of the hint's 32-byte key to the team's reader key.
     public var sealed: String
 
     public init(team: String, message: String, page: Int, hint: Int, cost: Int, sealed: String) {
@@ -41,4 +46,9 @@ public struct HuntHint: Codable, Hashable, Sendable {
 
     /// A sealed box of a 32-byte key: the key, an ephemeral X25519 public key (32) and a tag (16).
     public static let sealedBytes = 80
+
+    var isValid: Bool {
+        HuntTeam.isValidName(team) && HuntHintRequest(message: message, page: page, hint: hint).isValid
+            && (0...Page.maximumHintCost).contains(cost) && HuntFile.base64(sealed, bytes: Self.sealedBytes)
+    }
 }

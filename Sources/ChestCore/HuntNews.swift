@@ -20,4 +20,9 @@ public enum HuntNews: Sendable {
     /// The answer to `.postReceipt`: the receipt is durably in the outbox, or `failure` says why not (it is then
     /// owed, and sent at the next start).
     case receiptPosted(PageLink, failure: String?)
+    /// A `hint` envelope heard on `topic`, with the signature's check and the hint key its sealed box held for this
+    /// reader (nil when it did not open with the reader's identity), docs/HUNTS.md "Hints".
+    case hintKey(HuntEnvelope, topic: String, signatureValid: Bool, key: [UInt8]?)
+    /// The hint keys kept in the chest by an earlier run.
+    case hintKeysKept([String: String])
 }

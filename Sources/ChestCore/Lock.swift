@@ -101,6 +101,8 @@ public struct Page: Hashable, Sendable {
     public var attachments: SealedAttachments?
     /// The organiser's name for a set's place whose point is in the clear (docs/FORMAT.md "Place labels").
     public var labels: [LockSetName: String] = [:]
+    /// Formats 2 and 3: the page's hints, in order (docs/FORMAT.md "Hints").
+    public var hints: [PageHint] = []
 
     public init(text: String, setA: [Lock] = [], setB: [Lock] = [], sealed: SealedPage? = nil) {
         self.text = text

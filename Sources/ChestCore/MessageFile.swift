@@ -165,6 +165,8 @@ struct WirePage: Codable {
     var keyB: WireKeySlot?
     /// Formats 2 and 3: base64 of the page's sealed attachments (MessageFile+Attachments.swift).
     var attachments: String?
+    /// Formats 2 and 3: the page's hints (WirePage+Hints.swift).
+    var hints: [WireHint]?
 
     init(_ page: Page, version: Int) {
         a = WirePage.locks(page, .a, version: version)
@@ -172,6 +174,7 @@ struct WirePage: Codable {
         if let sealed = page.sealed {
             setSealed(sealed)
             attachments = page.attachments?.ciphertext.map { Data($0).base64EncodedString() }
+            hints = WirePage.wireHints(page)
         } else {
             text = page.text
         }
@@ -180,6 +183,7 @@ struct WirePage: Codable {
     func page(number: Int, version: Int) throws(MessageFormatError) -> Page {
         var page = try unlabelledPage(number: number, version: version)
         page.labels = try labels(page, number: number)
+        page.hints = try pageHints(number: number, version: version)
         return page
     }
 

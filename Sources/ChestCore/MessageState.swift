@@ -112,14 +112,19 @@ public struct MessageState: Hashable, Sendable, Codable {
     public var ingestedAt: Date
     /// Format 2: cells tried and PINs kept.
     public var seal = SealState()
+    /// The page hints opened, in the order they opened (docs/FORMAT.md "Hints").
+    public var hints: [OpenHint] = []
 
     public init(ingestedAt: Date) { self.ingestedAt = ingestedAt }
+
+    /// The opened hint of this page and number, if it opened.
+    public func openHint(page: Int, hint: Int) -> OpenHint? { hints.first { $0.page == page && $0.hint == hint } }
 
     public func isOpen(page: Int) -> Bool { openPages.contains { $0.page == page } }
 
     public var openPageNumbers: [Int] { openPages.map(\.page).sorted() }
 
-    enum CodingKeys: String, CodingKey { case latched, openPages, pin, ingestedAt, seal }
+    enum CodingKeys: String, CodingKey { case latched, openPages, pin, ingestedAt, seal, hints }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -131,6 +136,7 @@ public struct MessageState: Hashable, Sendable, Codable {
         pin = try container.decodeIfPresent(PINAttempts.self, forKey: .pin) ?? PINAttempts()
         ingestedAt = try container.decode(Date.self, forKey: .ingestedAt)
         seal = try container.decodeIfPresent(SealState.self, forKey: .seal) ?? SealState()
+        hints = try container.decodeIfPresent([OpenHint].self, forKey: .hints) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -141,6 +147,7 @@ public struct MessageState: Hashable, Sendable, Codable {
         try container.encode(pin, forKey: .pin)
         try container.encode(ingestedAt, forKey: .ingestedAt)
         if !seal.isEmpty { try container.encode(seal, forKey: .seal) }
+        if !hints.isEmpty { try container.encode(hints, forKey: .hints) }
     }
 }
 

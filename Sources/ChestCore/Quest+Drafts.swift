@@ -6,6 +6,8 @@ public struct QuestDraft: Hashable, Sendable {
         public var setB: [LockSpec]
         /// The files it carries, by path.
         public var attachments: [String] = []
+        /// Its hints, in order.
+        public var hints: [HintDraft] = []
 
         public init(text: String, setA: [LockSpec], setB: [LockSpec]) {
             self.text = text
@@ -49,6 +51,7 @@ extension Quest {
                 var draft = QuestDraft.Page(text: page.text, setA: page.setA.map(resolve) + after,
                                             setB: page.setB.isEmpty ? [] : page.setB.map(resolve) + after)
                 draft.attachments = page.attachments.map(\.path)
+                draft.hints = page.hints
                 return draft
             }
             var draft = QuestDraft(name: message.name, id: id, title: message.title ?? "", from: message.from ?? from,

@@ -42,6 +42,8 @@ public struct QuestPage: Hashable, Sendable {
     public var inSetB = false
     /// `attach:` lines: files the page carries, by path (relative to the quest file until `QuestFile` resolves it).
     public var attachments: [QuestAttachment] = []
+    /// `hint:` lines with their `hint-after:` and `hint-cost:`, in order (docs/QUEST.md "Hints").
+    public var hints: [HintDraft] = []
 
     public init(text: String, line: Int) {
         self.text = text

@@ -21,7 +21,7 @@ public struct QuestParser {
     }
 
     /// The fields a line can start with.
-    public static let fields = ["from", "message", "title", "after", "page", "|", "lock", "or", "attach", "search-area"]
+    public static let fields = ["from", "message", "title", "after", "page", "|", "lock", "or", "attach", "search-area", "hint", "hint-after", "hint-cost"]
 
     /// Reads and checks a quest, reporting every mistake found (up to `QuestErrors.limit`) rather than the first:
     /// a line with a mistake is skipped and the reading goes on, so one run lists what there is to fix.
@@ -140,6 +140,9 @@ public struct QuestParser {
                 throw fail("\(value): \(error)")
             }
             quest.messages[messageIndex].pages[pageIndex].attachments.append(QuestAttachment(path: path, line: line))
+        case "hint", "hint-after", "hint-cost":
+            guard let messageIndex, let pageIndex else { throw fail("comes before any page; write page: TEXT first, then its hints") }
+            try hint(field, value, to: &quest.messages[messageIndex].pages[pageIndex], fail: fail)
         case "or":
             guard let messageIndex, let pageIndex else { throw fail("comes before any page") }
             let page = quest.messages[messageIndex].pages[pageIndex]

@@ -55,6 +55,8 @@ public struct PageReport: Hashable, Sendable, Codable {
     /// For an open page: the files it carries, and the key of their ciphertext for `chest read --save`.
     public var attachments: [Attachment]?
     public var attachmentsKey: String?
+    /// The page's hints, in order (docs/FORMAT.md "Hints"); absent when it has none.
+    public var hints: [HintReport]?
 }
 
 public struct SetReport: Hashable, Sendable, Codable {
@@ -137,8 +139,13 @@ extension Engine {
             return PageReport(number: number, open: false, text: nil, openedBy: nil, openedAt: nil, sets: sets,
                               protection: page.protection)
         }
+        let pagesWithHints = pages.map { page in
+            var page = page
+            page.hints = hintReports(stored, page: page.number, now: now)
+            return page
+        }
         var report = ReadReport(id: id, title: stored.message.title, from: stored.message.from, chest: stored.chest,
-                                state: stored.openness, sentByYou: stored.sentByYou, pages: pages,
+                                state: stored.openness, sentByYou: stored.sentByYou, pages: pagesWithHints,
                                 senderKey: stored.message.seal.map { Data($0.publicKey).base64EncodedString() })
         if stored.message.requiresHardware {
             report.requiresHardware = true

@@ -10,13 +10,18 @@ extension Daemon {
     func readHunt() {
         refreshIdentity()
         huntLink.identity = identity
-        feed(.hunt(huntLink.read(settings: settings), now()))
+        let news = huntLink.read(settings: settings)
+        feed(.hunt(news, now()))
+        if case .joined(_?, _, _, _) = news { feed(.hunt(huntLink.keptHintKeys(), now())) }
     }
 
     func handleHunt(_ event: MQTTEvent) {
         guard let news = huntLink.news(event) else { return }
         let ignored = engine.hunt?.ignored.values.reduce(0, +) ?? 0
         feed(.hunt(news, now()))
+        if case let .hintKey(_, topic, _, _) = news, engine.hunt?.ignored.values.reduce(0, +) ?? 0 > ignored {
+            log.warning("hunt: ignored a hint on \(TerminalText.escaped(topic)) that is not the organiser's or not for this reader")
+        }
         if case let .heard(_, topic, _) = news, engine.hunt?.ignored.values.reduce(0, +) ?? 0 > ignored {
             log.warning("hunt: ignored a message on \(TerminalText.escaped(topic)) that is not the organiser's")
         }

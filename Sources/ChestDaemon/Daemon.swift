@@ -243,6 +243,12 @@ public final class Daemon {
                 notifications.deliver(unlock, picture: picture(for: unlock), log: log) {
                     sink.yield(.notified(unlock.id, page: unlock.page, delivered: $0))
                 }
+            case let .openHint(opening):
+                let text = HintSealer.open(opening.ciphertext, key: opening.key, id: opening.id, page: opening.page,
+                                           hint: opening.hint, version: opening.version)
+                outcomes.append(.hintOpened(opening, text: text, now()))
+            case let .notifyHint(note):
+                notifications.deliverHint(note, log: log)
             case let .reply(client, reply):
                 if reply == .subscribed {
                     clients[client]?.send(reply.line)

@@ -38,6 +38,15 @@ final class HuntLink {
     static func joinedPath(_ settings: Settings) -> String { settings.configDirectory + "/" + HuntFile.joinedFileName }
 
     private var releaseFile: String { chestRoot + "/releases.json" }
+    /// The hint keys the organiser's board gave (docs/HUNTS.md "Hints"), kept as releases are.
+    private var hintKeyFile: String { chestRoot + "/hint-keys.json" }
+
+    /// The hint keys kept by an earlier run, for the engine after `.joined`.
+    func keptHintKeys() -> HuntNews {
+        .hintKeysKept(FileManager.default.contents(atPath: hintKeyFile).flatMap {
+            try? JSONDecoder().decode([String: String].self, from: $0)
+        } ?? [:])
+    }
     private var ledgerFile: String { chestRoot + "/" + HuntReceiptLedger.fileName }
 
     /// The join file in these settings and what the chest kept of its hunt, for the engine; a broken join file is
@@ -104,6 +113,24 @@ final class HuntLink {
             } catch {
                 log.error("hunt: cannot write \(ledgerFile): \(error); a restart may send a receipt twice (the board ignores the copy)")
             }
+        case let .requestHint(request):
+            guard let connection else { return [] }
+            _ = append("the request for hint \(request.hint) of page \(request.page) of \(request.message.prefix(8))") { id in
+                (HuntTopic.hintRequest(hunt: connection.hunt.id, team: connection.team.name, id: id),
+                 sign(HuntEnvelope(hunt: connection.hunt.id, sender: connection.team.name, id: id, sent: Date(), hintRequest: request),
+                      connection), true)
+            }
+            if !connection.connected {
+                log.notice("hunt: the request for hint \(request.hint) of page \(request.page) waits in the outbox; it is sent when the broker is back")
+            }
+            flush()
+            return [.outbox(outbox?.count ?? 0)]
+        case let .keepHintKeys(keys):
+            do {
+                try AtomicFile.write(try JSONEncoder().encode(keys), to: hintKeyFile)
+            } catch {
+                log.error("hunt: cannot keep the hint keys in the chest: \(error)")
+            }
         case let .keepReleases(releases):
             do {
                 try AtomicFile.write(try JSONEncoder().encode(releases), to: releaseFile)
@@ -146,6 +173,11 @@ final class HuntLink {
         case let .message(topic, payload, _):
             do {
                 let envelope = try HuntEnvelope.decode(payload)
+                if envelope.kind == .hint, let hint = envelope.hint {
+                    // The key is sealed to this reader; the engine's gate decides whether to believe it.
+                    let key = Data(base64Encoded: hint.sealed).flatMap { sealed in identity.flatMap { HintSeal.open(sealed, with: $0) } }
+                    return .hintKey(envelope, topic: topic, signatureValid: HuntSigner.isValid(envelope), key: key.map { [UInt8]($0) })
+                }
                 return .heard(envelope, topic: topic, signatureValid: HuntSigner.isValid(envelope))
             } catch {
                 log.warning("hunt: ignored a malformed message on \(TerminalText.escaped(topic)): \(error)")
@@ -179,6 +211,7 @@ final class HuntLink {
             let connection = Connection(hunt: hunt, team: team, teamKey: [UInt8](key), client: client, device: device, will: will)
             client.setWill(willMessage(connection))
             client.subscribe(HuntTopic.releases(hunt: hunt.id))
+            client.subscribe(HuntTopic.hints(hunt: hunt.id, team: team.name))
             self.connection = connection
             client.start()
         } catch {

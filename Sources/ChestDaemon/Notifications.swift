@@ -41,4 +41,13 @@ struct Notifications: Sendable {
             done(delivered)
         }
     }
+
+    /// Shows a hint that opened on the desktop (docs/FORMAT.md "Hints"); hooks hear unlocks only.
+    func deliverHint(_ note: HintNote, log: Log) {
+        guard let desktop else { return }
+        Task {
+            let outcome = await desktop.notifyUnlocked(title: "\(note.title): hint \(note.hint)", page: note.page, text: note.text)
+            if case .exited(0) = outcome {} else { log.warning("desktop notification: \(outcome)") }
+        }
+    }
 }

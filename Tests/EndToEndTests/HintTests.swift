@@ -1,0 +1,184 @@
+import ChestCore
+import ChestIO
+import ChestSeal
+import ChestTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// Page hints with a real chestd (docs/FORMAT.md "Hints", docs/HUNTS.md "Hints"): a delayed hint opens by itself and
+/// is told as a `hint` event; `chest hint` opens a free one; in a hunt over a real Mosquitto, the request reaches the
+/// broker signed (waiting in the outbox while the broker is away), the organiser's signed answer opens the hint, and a
+/// forged answer is refused and counted.
+@Suite(.realProcesses, .timeLimit(.minutes(5)))
+struct HintTests {
+    static func json(_ text: String) -> [String: Any]? {
+        try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+    }
+
+    static func hints(_ world: ChestHarness, _ id: String, page: Int = 0, user: String = "reader") throws -> [[String: Any]] {
+        let read = try world.chest(["read", id, "--json"], user: user)
+        let pages = Self.json(read.stdout)?["pages"] as? [[String: Any]] ?? []
+        return pages.count > page ? pages[page]["hints"] as? [[String: Any]] ?? [] : []
+    }
+
+    @Test func aDelayedHintOpensByItselfAndChestHintOpensAFreeOne() throws {
+        let world = ChestHarness()
+        // A desktop notifier that keeps its arguments.
+        let bin = world.root + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(world.root)/notified.args'\n".write(toFile: bin + "/notify-send", atomically: true, encoding: .utf8)
+        chmod(bin + "/notify-send", 0o755)
+        world.extraEnvironment = ["DISPLAY": ":99", "PATH": bin + ":/usr/bin:/bin", "XDG_RUNTIME_DIR": world.root + "/xdg-run"]
+        try world.startDaemon()
+        let path = world.root + "/bench.locked"
+        let made = try world.chest(["compose", "-o", path, "--title", "Bench", "--seal-cost", "interactive",
+                                    "--page", "Find the bench.", "--lock", "pin=4821",
+                                    "--hint", "Look under the bench.", "--hint-after", "4s",
+                                    "--hint", "It is the green one."], user: "alice")
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stderr.contains("hint 1 opens by itself 4 s after the page becomes the next goal"), "\(made.stderr)")
+        let id = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        // The hints' texts are not in the file.
+        let file = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!file.contains("bench.") && !file.contains("green") && file.contains("\"hints\""))
+
+        let events = world.root + "/hint-events.jsonl"
+        let watcher = try world.spawnClient(["watch", "--json", "--events", "hint", "--count", "1", "--timeout", "60"],
+                                            stdout: events, stderr: events + ".err")
+        defer { kill(watcher, SIGTERM); _ = Subprocess.wait(watcher) }
+        let imported = try world.chest(["import", path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let importedAt = Date()
+        // Asked at once, the delayed hint says when it opens; it does not open early.
+        let early = try world.chest(["hint", id])
+        if Date().timeIntervalSince(importedAt) < 3 {
+            #expect(early.status != 0 && early.stderr.contains("opens by itself at"), "\(early.stdout)\(early.stderr)")
+        }
+        var event: [String: Any] = [:]
+        try world.waitUntil("the hint event", timeout: 40) {
+            let lines = ((try? String(contentsOfFile: events, encoding: .utf8)) ?? "").split(separator: "\n")
+            event = lines.compactMap { Self.json(String($0)) }.first { $0["event"] as? String == "hint" } ?? [:]
+            return !event.isEmpty
+        }
+        #expect(event["id"] as? String == id && event["page"] as? Int == 1 && event["hint"] as? Int == 1)
+        #expect(event["text"] as? String == "Look under the bench." && event["title"] as? String == "Bench")
+        let receivedText = try #require(try world.list().first { $0["id"] as? String == id }?["receivedAt"] as? String)
+        let received = try #require(ISO8601.parse(receivedText))
+        let at = try #require((event["at"] as? String).flatMap { ISO8601.parse($0) })
+        #expect(at.timeIntervalSince(received) >= 4)
+
+        try world.waitUntil("the desktop is told", timeout: 20) {
+            let args = (try? String(contentsOfFile: world.root + "/notified.args", encoding: .utf8)) ?? ""
+            return args.contains("Bench: hint 1\npage 1: Look under the bench.")
+        }
+        let hints = try Self.hints(world, id)
+        #expect(hints.count == 2)
+        #expect(hints.first?["open"] as? Bool == true && hints.first?["text"] as? String == "Look under the bench.")
+        #expect(hints.last?["open"] as? Bool == false && hints.last?["text"] == nil)
+
+        // The free one opens on asking, once; then there is none left.
+        let asked = try world.chest(["hint", id])
+        #expect(asked.status == 0 && asked.stdout.contains("It is the green one."), "\(asked.stderr)")
+        let read = try world.chest(["read", id])
+        #expect(read.stdout.contains("hint 1: Look under the bench.") && read.stdout.contains("hint 2: It is the green one."), "\(read.stdout)")
+        let none = try world.chest(["hint", id])
+        #expect(none.status != 0 && none.stderr.contains("is open"), "\(none.stderr)")
+        // Kept across a restart.
+        world.stopDaemon()
+        try world.startDaemon()
+        #expect(try Self.hints(world, id).allSatisfy { $0["open"] as? Bool == true })
+    }
+
+    @Test func composeRefusesACostOutsideAHunt() throws {
+        let world = ChestHarness()
+        let made = try world.chest(["compose", "-o", world.root + "/x.locked", "--title", "X", "--page", "p",
+                                    "--hint", "h", "--hint-cost", "2"], user: "alice")
+        #expect(made.status != 0 && made.stderr.contains("--hint-cost needs --hunt FILE"), "\(made.stderr)")
+        let early = try world.chest(["compose", "-o", world.root + "/y.locked", "--title", "Y", "--hint", "h", "--page", "p"], user: "alice")
+        #expect(early.status != 0 && early.stderr.contains("--hint comes before any --page"), "\(early.stderr)")
+    }
+
+    @Test func aHuntsHintKeepsItsKeyWhereTheRuleSays() throws {
+        let world = ChestHarness()
+        let huntPath = world.root + "/t.hunt"
+        let created = try world.chest(["hunt", "create", "T", "--broker", "mqtt://127.0.0.1:9", "-o", huntPath], user: "alice")
+        #expect(created.status == 0, "\(created.stderr)")
+        let path = world.root + "/m.locked"
+        let made = try world.chest(["compose", "-o", path, "--title", "M", "--seal-cost", "interactive", "--page", "p",
+                                    "--lock", "pin=4821", "--hint", "by the board", "--hint-cost", "5",
+                                    "--hint", "by itself", "--hint-after", "1h", "--hunt", huntPath], user: "alice")
+        #expect(made.status == 0, "\(made.stderr)")
+        let id = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let kept = try #require(try HuntFile.read(path: huntPath).messages?[id]?.pages.first?.hints)
+        #expect(kept.map(\.cost) == [5, 0] && kept.map(\.after) == [nil, 3600])
+        let wire = try #require(Self.json(try String(contentsOfFile: path, encoding: .utf8)))
+        let hints = try #require(((wire["pages"] as? [[String: Any]])?.first)?["hints"] as? [[String: Any]])
+        // The board's hint has no key in the message; the delayed one has its key in both files.
+        #expect(hints[0]["key"] == nil && hints[0]["cost"] as? Int == 5 && hints[0]["after"] == nil)
+        #expect(hints[1]["key"] as? String == kept[1].key && hints[1]["cost"] as? Int == 0 && hints[1]["after"] as? Int == 3600)
+    }
+
+    @Test func aTeamAsksTheBoardAndTheOrganisersSignedKeyOpensTheHint() throws {
+        let broker = try MosquittoBroker.start()
+        defer { broker.stop() }
+        let hunt = try HuntWorld(teams: ["red"], broker: broker)
+        let red = hunt.teams[0]
+        let path = try hunt.compose("bakery", ["--lock", "pin=4821", "--hint", "Ask the baker.", "--hint-cost", "2"])
+        let id = try #require(hunt.ids["bakery"])
+        // The key is only in the organiser's file.
+        let file = try HuntFile.read(path: hunt.huntPath)
+        let recorded = try #require(file.messages?[id]?.pages.first?.hints?.first)
+        #expect(recorded.cost == 2 && recorded.after == nil)
+        let message = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!message.contains(recorded.key))
+        try hunt.give(path, to: red)
+        try red.world.startDaemon()
+        try red.world.waitUntil("red is online with the message", timeout: 20) {
+            try red.hunt()["connected"] as? Bool == true && red.world.states()["bakery"] == "locked"
+        }
+
+        // The broker goes away: the request waits in the outbox, and chest hint says so.
+        broker.kill()
+        try red.world.waitUntil("red knows the broker is gone", timeout: 30) { try red.hunt()["connected"] as? Bool == false }
+        let asked = try red.world.chest(["hint", id])
+        #expect(asked.status == 0, "\(asked.stderr)")
+        #expect(asked.stdout.contains("asked the organiser") && asked.stdout.contains("costs 2 points")
+                && asked.stdout.contains("waits in the outbox; it is sent when the broker is back"), "\(asked.stdout)")
+        #expect(try red.hunt()["outbox"] as? Int ?? 0 >= 1)
+        try broker.restart()
+        let requests = try hunt.subscribe("chest/\(file.id)/red/hint/+", count: 1)
+        defer { kill(requests.pid, SIGTERM); _ = Subprocess.wait(requests.pid) }
+        let payload = try #require(try hunt.received(requests, count: 1).first)
+        let request = try HuntEnvelope.decode(Data(payload.utf8))
+        #expect(request.kind == .hintRequest && request.sender == "red" && HuntSigner.isValid(request))
+        #expect(request.hintRequest == HuntHintRequest(message: id, page: 1, hint: 1))
+        #expect(request.key == file.team(named: "red")?.publicKey)
+
+        // A forged answer (another key, posing as the organiser) is refused and counted; the hint stays closed.
+        let reader = try #require(try Identity.load(at: red.world.root + "/config-reader/chest/" + Identity.fileName))
+        let hintKey = try #require(Data(base64Encoded: recorded.key))
+        let sealed = try #require(HintSeal.seal(hintKey, toReader: reader.publicKeyBase64)).base64EncodedString()
+        let body = HuntHint(team: "red", message: id, page: 1, hint: 1, cost: 2, sealed: sealed)
+        let topic = HuntTopic.hint(hunt: file.id, team: "red", hintID: body.hintID)
+        let mallory = try Identity.loadOrCreate(at: red.world.root + "/mallory.json")
+        let milliseconds = UInt64(Date().timeIntervalSince1970 * 1000)
+        let forged = HuntSigner.sign(HuntEnvelope(hunt: file.id, id: milliseconds, sent: Date(), hint: body), with: mallory)
+        try hunt.publish(topic, forged.bytes)
+        try red.world.waitUntil("red refuses the forged hint", timeout: 30) {
+            ((try red.hunt()["ignored"] as? [String: Int])?["unknownKey"] ?? 0) >= 1
+        }
+        #expect(try Self.hints(red.world, id).first?["open"] as? Bool == false)
+
+        // The organiser's signed answer, the key sealed to red's reader key, opens it.
+        let organiser = try #require(try Identity.load(at: hunt.organiserWorld.root + "/config-alice/chest/" + Identity.fileName))
+        let genuine = HuntSigner.sign(HuntEnvelope(hunt: file.id, id: milliseconds + 1, sent: Date(), hint: body), with: organiser)
+        try hunt.publish(topic, genuine.bytes, retain: true)
+        try red.world.waitUntil("the hint opens", timeout: 30) {
+            try Self.hints(red.world, id).first?["open"] as? Bool == true
+        }
+        let hint = try #require(try Self.hints(red.world, id).first)
+        #expect(hint["text"] as? String == "Ask the baker." && hint["cost"] as? Int == 2)
+        #expect(FileManager.default.fileExists(atPath: red.world.chest + "/hint-keys.json"))
+    }
+}
