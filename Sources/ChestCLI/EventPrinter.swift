@@ -61,6 +61,8 @@ struct EventPrinter {
         case let .trust(trust, source):
             return (trust.description + (source.map { "  (\($0.description))" } ?? ""),
                     trust.level == .hardware ? "32" : "33", "")
+        case let .said(said, _, huntName):
+            return ("the organiser of \(huntName) says:", "1;35", said.text)
         }
     }
 }

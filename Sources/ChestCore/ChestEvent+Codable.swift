@@ -42,6 +42,9 @@ extension ChestEvent: Codable {
         case "trust":
             let level = try need(line.level.flatMap(FixTrust.Level.init(rawValue:)), "level")
             self = .trust(FixTrust(level: level, reasons: line.reasons ?? []), source: line.source)
+        case "said":
+            self = .said(HuntWord.Said(id: line.saidID ?? 0, text: try need(line.text, "text"), at: try need(line.at, "at")),
+                         hunt: line.hunt ?? "", huntName: line.huntName ?? "")
         default:
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
                                                     debugDescription: "unknown event \(line.event)"))
@@ -79,6 +82,8 @@ extension ChestEvent: Codable {
         put("text", line.text)
         put("level", line.level)
         put("cause", line.cause)
+        put("hunt", line.hunt)
+        put("huntName", line.huntName)
         return fields
     }
 
@@ -117,6 +122,10 @@ extension ChestEvent: Codable {
         /// `unlocked`: the page's files, absent when it has none.
         var attachments: [Attachment]?
         var cause: String?
+        /// `said`: the hunt's ID and name, and the word's id (the organiser's clock in milliseconds).
+        var hunt: String?
+        var huntName: String?
+        var saidID: UInt64?
 
         init(_ event: ChestEvent) {
             self.event = event.name
@@ -144,6 +153,8 @@ extension ChestEvent: Codable {
             case let .trust(trust, source):
                 (level, reasons, self.source) = (trust.level.rawValue, trust.reasons, source)
                 reason = trust.reasons.isEmpty ? nil : trust.reasons.joined(separator: "; ")
+            case let .said(said, hunt, huntName):
+                (text, at, saidID, self.hunt, self.huntName) = (said.text, said.at, said.id, hunt, huntName)
             }
         }
     }

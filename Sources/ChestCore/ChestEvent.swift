@@ -31,10 +31,13 @@ public enum ChestEvent: Hashable, Sendable {
     case weather(WeatherSummary)
     /// The fixes' trust level or its reasons changed (docs/SECURITY.md "Hardware trust and time").
     case trust(FixTrust, source: FixSource?)
+    /// The organiser of the hunt (ID `hunt`, named `huntName`) said something to every team (docs/HUNTS.md "Word
+    /// to all teams"); its `at` is when they sent it.
+    case said(HuntWord.Said, hunt: String, huntName: String)
 
     /// Every name the `event` field takes, in the order `chest watch --help` lists them.
     public static let names = ["unlocked", "ingested", "rejected", "gpsd", "fixLost", "fixFound", "clock", "weather", "fix",
-                               "saved", "unsaved", "deleted", "undeleted", "trust"]
+                               "saved", "unsaved", "deleted", "undeleted", "trust", "said"]
 
     /// The name in the `event` field.
     public var name: String {
@@ -53,6 +56,7 @@ public enum ChestEvent: Hashable, Sendable {
         case .clock: "clock"
         case .weather: "weather"
         case .trust: "trust"
+        case .said: "said"
         }
     }
 
@@ -62,6 +66,7 @@ public enum ChestEvent: Hashable, Sendable {
         case let .unlocked(unlock): unlock.at
         case let .fix(fix), let .fixFound(fix): fix.time
         case let .weather(weather): weather.observedAt
+        case let .said(said, _, _): said.at
         default: nil
         }
     }
@@ -84,6 +89,7 @@ public enum ChestEvent: Hashable, Sendable {
         case let .fixFound(fix): "fix found: \(fix.mode.description)"
         case let .fixLost(_, reason): "fix lost: \(reason)"
         case .fix, .weather: name
+        case let .said(said, _, huntName): "said by the organiser of \(huntName): \(said.text)"
         }
     }
 }

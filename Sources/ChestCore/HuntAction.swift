@@ -2,7 +2,7 @@
 /// outbox and the signing keys, and decides nothing.
 public enum HuntAction: Hashable, Sendable {
     /// Connect to this hunt's broker (after stopping any earlier link), leaving `will` as the session's last will,
-    /// subscribed to the organiser's releases.
+    /// subscribed to the organiser's releases, schedule and words (`HuntTopic.releases`, `.schedule`, `.saying`).
     case connect(HuntFile, will: HuntStatusPost)
     /// Say the team is offline (the current will) and close the link: the join file went or changed.
     case disconnect
@@ -18,6 +18,11 @@ public enum HuntAction: Hashable, Sendable {
     case keepLedger(HuntReceiptLedger)
     /// Write the releases heard to the chest, so a restart without a broker still knows them.
     case keepReleases([String: String])
+    /// Write the organiser's word believed (the newest schedule, the words announced) to the chest
+    /// (`HuntWord.fileName`), so a restart without a broker keeps the schedule and announces no word twice.
+    case keepWord(HuntWord)
+    /// Show the organiser's word on the desktop (as unlocks are); nothing comes back.
+    case announce(HuntWord.Said, huntName: String)
 }
 
 /// A team status with the envelope id that orders it (`TeamStatus.id`).

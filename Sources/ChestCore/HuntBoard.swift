@@ -135,7 +135,7 @@ public struct HuntBoard: Codable, Sendable {
             } else if let signature = receipt.signature {
                 credited[signature] = team.name
             }
-        case .release:
+        case .release, .schedule, .said:
             return []
         }
         byName[team.name] = team

@@ -20,6 +20,17 @@ struct HuntBook: Sendable {
     var releases: [String: String] = [:]
     /// Receipts and statuses wait for the chest to be loaded: before, every page would look closed.
     var chestLoaded = false
+    /// The organiser's word kept: the newest signed schedule and the words announced (Engine+Schedule.swift).
+    var word: HuntWord?
+    /// Messages with a page whose locks hold but which the hunt's window keeps closed (before the start, or held
+    /// after the end): tried again at the start and whenever the schedule changes.
+    var heldForStart: Set<MessageID> = []
+    var heldAfterEnd: Set<MessageID> = []
+
+    /// The hunt's start and end in force: the newest signed schedule heard, else the join file's.
+    var schedule: HuntSchedule {
+        word?.schedule?.schedule ?? file?.schedule ?? HuntSchedule()
+    }
 
     var isJoined: Bool { file != nil }
 
@@ -48,6 +59,6 @@ struct HuntBook: Sendable {
         return HuntLinkStatus(name: file.name, hunt: file.id, team: team, broker: file.broker, connected: connected,
                               problem: connected ? nil : problem, outbox: outbox,
                               ignored: Dictionary(uniqueKeysWithValues: (gate?.refused ?? [:]).map { ($0.key.rawValue, $0.value) }),
-                              releases: releases.keys.sorted())
+                              releases: releases.keys.sorted(), schedule: schedule, said: Array(word?.said.suffix(5) ?? []))
     }
 }

@@ -12,6 +12,10 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
 
     public enum Kind: String, Codable, Sendable, CaseIterable {
         case receipt, status, release
+        /// The organiser's start and end of the hunt (docs/HUNTS.md "The hunt's start and end").
+        case schedule
+        /// The organiser's word to every team (docs/HUNTS.md "Word to all teams").
+        case said
     }
 
     public var format: String
@@ -30,6 +34,10 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
     public var readerClaim: String?
     public var status: TeamStatus?
     public var release: HuntRelease?
+    /// Kind schedule: the hunt's start and end, either absent.
+    public var schedule: HuntSchedule?
+    /// Kind said: the organiser's word.
+    public var said: HuntSaid?
     /// The signer's Ed25519 public key, base64.
     public var key: String
     /// Ed25519 over `signedBytes`, base64; nil until signed.
@@ -51,6 +59,18 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
     public init(hunt: String, id: UInt64, sent: Date, release: HuntRelease) {
         self.init(hunt: hunt, sender: Self.organiserSender, kind: .release, id: id, sent: sent)
         self.release = release
+    }
+
+    /// The hunt's start and end, always the organiser's; `id` is the organiser's clock in milliseconds.
+    public init(hunt: String, id: UInt64, sent: Date, schedule: HuntSchedule) {
+        self.init(hunt: hunt, sender: Self.organiserSender, kind: .schedule, id: id, sent: sent)
+        self.schedule = schedule
+    }
+
+    /// A word to every team, always the organiser's; `id` is the organiser's clock in milliseconds.
+    public init(hunt: String, id: UInt64, sent: Date, said: HuntSaid) {
+        self.init(hunt: hunt, sender: Self.organiserSender, kind: .said, id: id, sent: sent)
+        self.said = said
     }
 
     private init(hunt: String, sender: String, kind: Kind, id: UInt64, sent: Date) {
@@ -90,7 +110,8 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
         guard HuntFile.base64(key, bytes: 32) else { throw HuntError("the message's key is not a base64 Ed25519 public key") }
         guard let signature, HuntFile.base64(signature, bytes: 64) else { throw HuntError("the message is not signed") }
         let payloads = (receipt != nil ? 1 : 0) + (status != nil ? 1 : 0) + (release != nil ? 1 : 0)
-        guard payloads == 1 else { throw HuntError("the message must carry exactly one of receipt, status or release") }
+            + (schedule != nil ? 1 : 0) + (said != nil ? 1 : 0)
+        guard payloads == 1 else { throw HuntError("the message must carry exactly one of receipt, status, release, schedule or said") }
         switch kind {
         case .receipt:
             guard let receipt else { throw HuntError("a receipt message without its receipt") }
@@ -108,6 +129,14 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
             guard HuntRelease.isValidName(release.name), HuntRelease.isValidKey(release.key) else {
                 throw HuntError("the release's name or key is malformed")
             }
+        case .schedule:
+            guard let schedule else { throw HuntError("a schedule message without its schedule") }
+            guard sender == Self.organiserSender else { throw HuntError("a schedule must come from the organiser") }
+            if let problem = schedule.problem { throw HuntError(problem) }
+        case .said:
+            guard let said else { throw HuntError("a said message without its text") }
+            guard sender == Self.organiserSender else { throw HuntError("a word to the teams must come from the organiser") }
+            if let problem = HuntSaid.problem(said.text) { throw HuntError(problem) }
         }
     }
 

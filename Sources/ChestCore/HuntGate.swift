@@ -28,6 +28,10 @@ public struct HuntGate: Sendable {
             public var highestStatus: UInt64?
             /// Release name → the id and key of the last release accepted under it.
             public var releases: [String: AcceptedRelease] = [:]
+            /// The id of the newest schedule accepted (the organiser's).
+            public var schedule: UInt64?
+            /// The words to the teams accepted, by id → text (the organiser's).
+            public var said: [UInt64: String]?
             public init() {}
         }
 
@@ -93,6 +97,8 @@ public struct HuntGate: Sendable {
         case (.status(let team)?, .status) where team == envelope.sender: break
         case (.release(let name)?, .release) where envelope.sender == HuntEnvelope.organiserSender
             && envelope.release?.name == name: break
+        case (.schedule?, .schedule) where envelope.sender == HuntEnvelope.organiserSender: break
+        case (.said(let id)?, .said) where envelope.sender == HuntEnvelope.organiserSender && id == envelope.id: break
         default: return .refused(.wrongTopic)
         }
         var sender = seen.senders[envelope.sender] ?? Seen.Sender()
@@ -113,6 +119,18 @@ public struct HuntGate: Sendable {
                 guard envelope.id > accepted.id else { return .refused(.replayed) }
             }
             sender.releases[release.name] = Seen.AcceptedRelease(id: envelope.id, key: release.key)
+        case .schedule:
+            // The one in force heard again (retained, on every connection) restates it; an older one is a replay.
+            guard envelope.schedule != nil else { return .refused(.wrongTopic) }
+            if envelope.id == sender.schedule { return .accepted }
+            guard envelope.id > (sender.schedule ?? 0) else { return .refused(.replayed) }
+            sender.schedule = envelope.id
+        case .said:
+            guard let said = envelope.said else { return .refused(.wrongTopic) }
+            // Heard again (retained) it is accepted: the engine announces each id once. Another text under an id
+            // already used is a replay.
+            if let known = sender.said?[envelope.id] { return known == said.text ? .accepted : .refused(.replayed) }
+            sender.said = (sender.said ?? [:]).merging([envelope.id: said.text]) { $1 }
         }
         seen.senders[envelope.sender] = sender
         return .accepted

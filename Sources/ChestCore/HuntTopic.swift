@@ -5,6 +5,12 @@ public enum HuntTopic {
     public static func receipt(hunt: String, team: String, id: UInt64) -> String { "chest/\(hunt)/\(team)/receipt/\(id)" }
     public static func status(hunt: String, team: String) -> String { "chest/\(hunt)/\(team)/status" }
     public static func release(hunt: String, name: String) -> String { "chest/\(hunt)/release/\(name)" }
+    /// The organiser's start and end of the hunt: one topic, retained, so the newest is what every team hears.
+    public static func schedule(hunt: String) -> String { "chest/\(hunt)/organiser/schedule" }
+    /// One topic per word to the teams, retained, so a team that joins late still hears it.
+    public static func said(hunt: String, id: UInt64) -> String { "chest/\(hunt)/organiser/say/\(id)" }
+    /// What a reader subscribes to for the organiser's words.
+    public static func saying(hunt: String) -> String { "chest/\(hunt)/organiser/say/+" }
     /// Where OwnTracks' recorder and frontends look for transition events.
     public static func ownTracksEvent(team: String, device: String) -> String { "owntracks/\(team)/\(device)/event" }
     /// What the board subscribes to.
@@ -16,6 +22,8 @@ public enum HuntTopic {
         case receipt(team: String, id: UInt64)
         case status(team: String)
         case release(name: String)
+        case schedule
+        case said(id: UInt64)
     }
 
     /// What a topic of this hunt carries; nil for another hunt, another shape, or a level that is not a valid name.
@@ -26,9 +34,14 @@ public enum HuntTopic {
            levels[4].first != "0", let id = UInt64(levels[4]) {
             return .receipt(team: String(levels[2]), id: id)
         }
+        if levels.count == 5, levels[0] == "chest", levels[1] == hunt, levels[2] == "organiser", levels[3] == "say",
+           levels[4].utf8.allSatisfy({ (0x30...0x39).contains($0) }), levels[4].first != "0", let id = UInt64(levels[4]) {
+            return .said(id: id)
+        }
         guard levels.count == 4, levels[0] == "chest", levels[1] == hunt else { return nil }
         let (middle, last) = (String(levels[2]), String(levels[3]))
         if middle == "release" { return HuntRelease.isValidName(last) ? .release(name: last) : nil }
+        if middle == HuntEnvelope.organiserSender { return last == "schedule" ? .schedule : nil }
         guard HuntTeam.isValidName(middle) else { return nil }
         switch last {
         case "status": return .status(team: middle)
