@@ -52,8 +52,7 @@ extension Engine {
         // Pages an earlier hunt's window kept closed are judged again under this one's (or none).
         book.heldForStart = huntBook.heldForStart.union(huntBook.heldAfterEnd)
         huntBook = book
-        defer { effects += retryHeldBack(now: now) + rescheduleWake(now) }
-        guard let file else { return effects }
+        guard let file else { return effects + retryHeldBack(now: now) + rescheduleWake(now) }
         huntBook.file = file
         huntBook.word = word?.hunt == file.id ? word : nil
         huntBook.gate = joinGate(file, word: huntBook.word)
@@ -67,7 +66,7 @@ extension Engine {
             huntBook.releases[name] = key
             effects += released(name, key: key)
         }
-        return effects + huntCatchUp() + huntStatus()
+        return effects + huntCatchUp() + huntStatus() + retryHeldBack(now: now) + rescheduleWake(now)
     }
 
     /// Begins a session above every earlier one, kept in the ledger before any status of it is sent.

@@ -27,6 +27,24 @@ public struct HuntSchedule: Codable, Hashable, Sendable {
     /// (a chest that did not know the schedule yet) is still the team's proof.
     public func admitsCredit(receivedAt: Date) -> Bool { !hasEnded(at: receivedAt) }
 
+    /// What `chest nav` and `status` say of the window at `time`: "the hunt starts in 12 min" before the start,
+    /// "the hunt ends in 5 min" in its last hour, "the hunt is over" after the end; nil otherwise.
+    public func countdown(at time: Date) -> String? {
+        if let starts, time < starts { return "the hunt starts in " + Self.duration(starts.timeIntervalSince(time)) }
+        guard let ends else { return nil }
+        if time >= ends { return "the hunt is over" }
+        let left = ends.timeIntervalSince(time)
+        return left <= 3600 ? "the hunt ends in " + Self.duration(left) : nil
+    }
+
+    /// "30 s", "12 min", "3 h 2 min": whole minutes rounded up, so "in 1 min" never means it already began.
+    static func duration(_ seconds: Double) -> String {
+        if seconds < 60 { return "\(Int(seconds.rounded(.up))) s" }
+        let minutes = Int((seconds / 60).rounded(.up))
+        guard minutes >= 60 else { return "\(minutes) min" }
+        return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min"
+    }
+
     /// Why the schedule is not one, in a sentence; nil when it is fine.
     public var problem: String? {
         if let starts, let ends, ends <= starts {
