@@ -28,6 +28,9 @@ struct BoardFeed {
     /// sent again, a team's outbox after a crash), or a replay that tells nothing new; ignored and counted.
     private var believed: Set<String> = []
     private(set) var copies = 0
+    /// The hunt's start and end, and the organiser's words to the teams (BoardFeed+Schedule.swift).
+    var schedule: HuntSchedule
+    var words: [(at: Date, said: HuntWord.Said)] = []
 
     /// The journal of the board of the hunt file at `huntPath`.
     static func journalPath(huntPath: String) -> String { huntPath + ".board" }
@@ -38,6 +41,7 @@ struct BoardFeed {
         self.huntPath = huntPath
         huntModified = Self.modified(huntPath)
         gate = HuntGate(hunt: hunt)
+        schedule = hunt.schedule
         journalPath = Self.journalPath(huntPath: huntPath)
     }
 
@@ -102,6 +106,14 @@ struct BoardFeed {
         switch gate.admit(envelope, topic: topic, signatureValid: HuntSigner.isValid(envelope)) {
         case .accepted:
             if let signature = envelope.signature { believed.insert(signature) }
+            // docs/HUNTS.md "The hunt's start and end", "Word to all teams" (BoardFeed+Schedule.swift).
+            switch window(envelope, at: now) {
+            case .taken: return ([], nil)
+            case .afterEnd:
+                gate.count(.afterEnd)
+                return (note(board.recordRefusal(.afterEnd, topic: Self.shortened(topic), at: now), at: now), nil)
+            case .record: break
+            }
             var problem: String?
             var proof = HuntBoard.ProofCheck.missing
             var envelope = envelope

@@ -262,6 +262,7 @@ public struct HuntBoard: Codable, Sendable {
         case .badSignature: "the signature does not match"
         case .wrongTopic: "the sender or kind does not match the topic"
         case .replayed: "already received"
+        case .afterEnd: "received after the hunt ended: not credited"
         }
     }
 }

@@ -12,6 +12,9 @@ public struct HuntGate: Sendable {
         /// The sender or kind does not match the topic: a team posing as another, a status on a receipt topic.
         case wrongTopic
         case replayed
+        /// Not the gate's: the board's, for a receipt it received after the hunt's end (docs/HUNTS.md "The hunt's
+        /// start and end"); counted with the gate's so the organiser sees it.
+        case afterEnd
     }
 
     public enum Verdict: Hashable, Sendable {

@@ -59,8 +59,10 @@ public enum BoardPage {
         let pages = teams.reduce(0) { $0 + $1.pages.count }
         let online = teams.count { $0.online == true }
         let state = snapshot.connection == "connected" ? "ok" : "warn"
+        // The page's script turns to /results at the end (BoardAssets), even when nothing arrives then.
+        let ends = snapshot.schedule.ends.map { #" data-ends="\#(ISO8601.string($0))""# } ?? ""
         return """
-            <h1>\(HTML.isolated(snapshot.huntName))</h1>\
+            <h1\(ends)>\(HTML.isolated(snapshot.huntName))</h1>\
             <p class="facts"><span>\(teams.count) teams, \(online) online</span> <span>\(pages) pages credited</span> \
             <span class="link \(state)" id="link">\(HTML.escaped(snapshot.broker)): \(HTML.escaped(snapshot.connection))</span> \
             <span><a href="/results">results</a></span></p>

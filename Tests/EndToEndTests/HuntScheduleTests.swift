@@ -87,7 +87,8 @@ struct HuntScheduleTests {
         #expect(try hunt.organiser(["hunt", "say", "Ten minutes left.", "--hunt", hunt.huntPath]).status == 0)
         try red.world.waitUntil("red hears the new word", timeout: 30) { !said(again).isEmpty }
         #expect(said(again).map { $0["text"] as? String } == ["Ten minutes left."])
-        #expect(said(watch).count == 1, "the first watcher ended with the first chestd")
+        #expect(said(watch).count { $0["text"] as? String == "Meet at the fountain at noon." } == 1,
+                "a watcher that follows chestd across its restart hears the first word once too")
 
         // Blue joins after both were said: the broker kept them, and blue is told each once.
         #expect(try blue.world.chest(["hunt", "leave"]).status == 0)
@@ -121,6 +122,30 @@ struct HuntScheduleTests {
             (try red.hunt()["ignored"] as? [String: Int])?["unknownKey"] == 2
         }
         #expect(try red.hunt()["starts"] == nil && red.hunt()["said"] == nil)
+    }
+
+    @Test func theBoardCreditsNothingReceivedAfterTheEndAndShowsTheFinalRanking() throws {
+        let broker = try MosquittoBroker.start()
+        defer { broker.stop() }
+        let hunt = try HuntWorld(teams: ["red"], broker: broker)
+        let red = hunt.teams[0]
+        // The organiser's file says the hunt ended a minute ago; red's chestd never heard it (nothing was published).
+        var file = try HuntFile.read(path: hunt.huntPath)
+        file.setSchedule(HuntSchedule(ends: Date().addingTimeInterval(-60)))
+        try file.write(to: hunt.huntPath)
+        let board = try hunt.startBoard()
+        defer { hunt.stopBoard(board) }
+        try red.world.startDaemon()
+        try hunt.give(try hunt.compose("late", ["--lock", "time=2020-01-01T00:00:00Z"]), to: red)
+        try red.world.waitUntil("the page opens for red", timeout: 20) { try red.world.states()["late"] == "open" }
+        try red.world.waitUntil("the board refuses the late receipt", timeout: 30) {
+            hunt.boardEvents(board).contains { $0["event"] as? String == "refused" && $0["reason"] as? String == "afterEnd" }
+        }
+        #expect(!hunt.boardEvents(board).contains { $0["event"] as? String == "unlock" })
+        let once = try hunt.organiser(["board", hunt.huntPath, "--once"])
+        #expect(once.status == 0 && once.stdout.contains("red"), "\(once.stderr)")
+        #expect(once.stdout.split(separator: "\n").dropFirst().first?.split(separator: " ", omittingEmptySubsequences: true)[2] == "0",
+                "\(once.stdout)")
     }
 
     @Test func scheduleAndWordMistakesGetAClearError() throws {
