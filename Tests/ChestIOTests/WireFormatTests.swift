@@ -94,10 +94,10 @@ import Testing
     }
 
     /// The organiser's `schedule` and `said` envelopes of docs/HUNTS.md, signed with the vectors' key (the seed 0x2a…).
-    static let scheduleBytes = "SCHEDULE"
-    static let scheduleSignature = "SCHEDULESIG"
-    static let saidBytes = "SAID"
-    static let saidSignature = "SAIDSIG"
+    static let scheduleBytes = #"{"format":"chest-hunt-message","hunt":"0123456789abcdef0123456789abcdef","id":1800000000000,"key":"GX9rI+FshTLGq8g4+s1ep4m+DHaykgM0A5v6iz02jWE=","kind":"schedule","schedule":{"ends":"2027-01-15T12:00:00.500Z","starts":"2027-01-15T09:00:00Z"},"sender":"organiser","sent":"2027-01-15T08:00:00Z"}"#
+    static let scheduleSignature = "wE3UVcWxPG8eu+Rpfcg8GJb0CVxrpmqRt46y1Wb4qwt+6sRj6MANfH9dmB6DE5J6oBMG6ZGzhirvHegfnKybBQ=="
+    static let saidBytes = #"{"format":"chest-hunt-message","hunt":"0123456789abcdef0123456789abcdef","id":1800000000001,"key":"GX9rI+FshTLGq8g4+s1ep4m+DHaykgM0A5v6iz02jWE=","kind":"said","said":{"text":"Meet at the fountain / \"noon\" é"},"sender":"organiser","sent":"2027-01-15T08:00:00.001Z"}"#
+    static let saidSignature = "rGR7CbOCTAjX9hDK54labS6w8TwjczoFsEsYbEy4JcAzcHJIssUBDW9PY+11Hdcqstk5Yw90bcKs0ylsUA6aDA=="
 
     @Test func theOrganisersScheduleAndWordSignAsDocumented() throws {
         let key = [UInt8](Data(base64Encoded: Self.secretKey)!)
