@@ -11,6 +11,7 @@ extension BoardFeed {
                       ignored: Dictionary(uniqueKeysWithValues: gate.refused.map { ($0.key.rawValue, $0.value) }),
                       chosenColours: Dictionary(hunt.teams.compactMap { team in team.colour.map { (team.name, $0) } }) { a, _ in a })
         snapshot.schedule = schedule
+        snapshot.words = words.map(\.said)
         return snapshot
     }
 }

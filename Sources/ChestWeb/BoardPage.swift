@@ -16,7 +16,7 @@ public enum BoardPage {
             "summary": summary(snapshot),
             "leaderboard": leaderboard(snapshot, colours: colours, timeZone: timeZone),
             "map": BoardMap(snapshot: snapshot, colours: colours).svg,
-            "latest": latest(snapshot.unlocks, colours: colours, timeZone: timeZone),
+            "latest": said(snapshot.words, timeZone: timeZone) + latest(snapshot.unlocks, colours: colours, timeZone: timeZone),
             "refused": refused(snapshot, timeZone: timeZone),
         ]
     }
@@ -142,6 +142,15 @@ public enum BoardPage {
                 """
         }
         return items.isEmpty ? #"<p class="none">No page credited yet.</p>"# : "<ol>\(items.joined())</ol>"
+    }
+
+    /// The organiser's latest words, newest first, above the pages credited (docs/HUNTS.md "Word to all teams").
+    static func said(_ words: [HuntWord.Said], timeZone: TimeZone) -> String {
+        guard !words.isEmpty else { return "" }
+        let items = words.suffix(3).reversed().map { word in
+            #"<li title="\#(HTML.escaped(word.text))">\#(time(word.at, timeZone)) <b>organiser</b> says: \#(HTML.isolated(word.text))</li>"#
+        }
+        return #"<ol class="said">\#(items.joined())</ol>"#
     }
 
     static func refused(_ snapshot: BoardSnapshot, timeZone: TimeZone) -> String {
