@@ -8,7 +8,8 @@ import Testing
 
 /// The hunt's start and end, and the organiser's word to every team, over a real Mosquitto broker with real chestd
 /// (docs/HUNTS.md "The hunt's start and end", "Word to all teams").
-@Suite(.realProcesses, .timeLimit(.minutes(5)))
+// Serialized: each test runs a broker and up to two chestd; side by side on a loaded machine they starve `chest watch`.
+@Suite(.realProcesses, .serialized, .timeLimit(.minutes(5)))
 struct HuntScheduleTests {
     /// A whole second `seconds` from now, and its ISO 8601 form.
     static func instant(_ seconds: Double) -> (date: Date, text: String) {
@@ -46,6 +47,7 @@ struct HuntScheduleTests {
         let opened = try #require(JSONSerialization.jsonObject(with: Data(red.world.chest(["read", id, "--json"]).stdout.utf8)) as? [String: Any])
         let openedAt = try #require(((opened["pages"] as? [[String: Any]])?.first?["openedAt"] as? String).flatMap { ISO8601.parse($0) })
         #expect(openedAt >= near.date, "opened at \(openedAt), the hunt starts at \(near.date)")
+        #expect(opened["huntStarts"] as? String == near.text && opened["huntEnds"] == nil, "read --json says the window")
         // A restart without the broker keeps the schedule it heard.
         broker.kill()
         red.world.stopDaemon()
