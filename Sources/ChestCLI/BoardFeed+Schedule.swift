@@ -48,4 +48,22 @@ extension BoardFeed {
         let said = words.map { ($0.at, "\(LockReason.clock($0.at, .current)) \u{1B}[1;35mthe organiser says\u{1B}[0m: \(TerminalText.escaped($0.said.text))") }
         return (events + said).enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.suffix(room).map(\.element.1)
     }
+
+    /// `board --json`'s lines for the organiser's words not printed yet: `{"event":"said","text","at","receivedAt"}`.
+    func newWordLines(printed: inout Set<UInt64>) -> [String] {
+        let new = words.filter { !printed.contains($0.said.id) }
+        printed.formUnion(new.map(\.said.id))
+        return new.map { word in
+            String(decoding: ChestJSON.line(SaidLine(text: word.said.text, at: word.said.at, receivedAt: word.at)), as: UTF8.self)
+                .trimmingCharacters(in: .newlines)
+        }
+    }
+}
+
+/// One organiser's word as `board --json` writes it.
+private struct SaidLine: Encodable {
+    var event = "said"
+    var text: String
+    var at: Date
+    var receivedAt: Date
 }

@@ -60,6 +60,8 @@ struct HuntScheduleTests {
         defer { broker.stop() }
         let hunt = try HuntWorld(teams: ["red", "blue"], broker: broker)
         let (red, blue) = (hunt.teams[0], hunt.teams[1])
+        let board = try hunt.startBoard()
+        defer { hunt.stopBoard(board) }
         try red.world.startDaemon()
         try red.world.waitUntil("red is connected", timeout: 20) { try red.hunt()["connected"] as? Bool == true }
         let watch = red.world.root + "/watch.jsonl"
@@ -104,6 +106,10 @@ struct HuntScheduleTests {
         #expect(said(late).count == 2)
         let status = try blue.world.chest(["status"])
         #expect(status.stdout.contains("Ten minutes left."), "\(status.stdout)")
+        // The board shows them among its latest events (--json: one `said` line each).
+        try red.world.waitUntil("the board has both words", timeout: 30) {
+            hunt.boardEvents(board).count { $0["event"] as? String == "said" } == 2
+        }
     }
 
     @Test func aWordOrScheduleNotSignedByTheOrganiserIsRefusedAndCounted() throws {
