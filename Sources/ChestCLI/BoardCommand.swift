@@ -105,10 +105,13 @@ struct BoardCommand: ChestCommand {
         defer { web?.stop() }
         if let web { printError("chest: serving the board on \(web.url)" + (token == nil ? "" : "?token=TOKEN (the --http-token)")) }
         var published = ""
+        var publishedWord: UInt64?
+        var printedWords: Set<UInt64> = []
         /// Hands the browsers the board as it is now, when it changed.
         func publish(_ feed: BoardFeed, _ events: [BoardEvent], _ connection: String) {
-            guard let web, !events.isEmpty || connection != published else { return }
+            guard let web, !events.isEmpty || connection != published || feed.core.words.last?.said.id != publishedWord else { return }
             published = connection
+            publishedWord = feed.core.words.last?.said.id
             web.publish(feed.snapshot(connection: connection), events: events)
         }
         if results { return try writeResults(hunt, &feed, link) }
@@ -121,6 +124,7 @@ struct BoardCommand: ChestCommand {
                 publish(feed, events, connection)
                 if json {
                     for event in events { print(event.line) }
+                    for line in feed.newWordLines(printed: &printedWords) { print(line) }
                     fflush(nil)
                 }
                 return true

@@ -12,7 +12,7 @@ struct BoardScreen {
         var lines = [
             "\u{1B}[1mchest board\u{1B}[0m \u{2014} \u{201C}\(TerminalText.escaped(hunt.name))\u{201D} on \(hunt.broker): \(connection)"
                 + (web.map { " \u{2014} \($0)" } ?? ""),
-            "",
+            feed.windowLine(at: now).map { "\u{1B}[1m\($0)\u{1B}[0m" } ?? "",
             pad("TEAM", 18) + pad("POINTS", 8) + pad("ONLINE", 9) + pad("PAGES", 7) + pad("LAST CREDITED", 30) + "TRUST (CLAIMED)",
         ]
         let lookalikes = KnownSenders.lookalikes(among: hunt.teams.map(\.name) + feed.board.teams.map(\.name))
@@ -33,7 +33,7 @@ struct BoardScreen {
         if !ignored.isEmpty { lines += ["", ignored.trimmingCharacters(in: .newlines)] }
         lines += ["", "\u{1B}[1mlatest\u{1B}[0m"]
         let room = max(rows - lines.count - 1, 0)
-        lines += feed.core.events.suffix(room).compactMap { entry in entry.event.text.map { "\(LockReason.clock(entry.at, .current)) \($0)" } }
+        lines += feed.latestLines(room: room)
         return lines.map { String($0.prefix(columns + 16)) }
     }
 

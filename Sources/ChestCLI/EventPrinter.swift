@@ -65,6 +65,10 @@ struct EventPrinter {
         case let .trust(trust, source):
             return (trust.description + (source.map { "  (\($0.description))" } ?? ""),
                     trust.level == .hardware ? "32" : "33", "")
+        case let .said(said, _, huntName):
+            // The first line is what `chest nav` shows of an event: the word itself.
+            let lines = said.text.split(separator: "\n", omittingEmptySubsequences: false)
+            return ("\(huntName): \(lines.first ?? "")", "1;35", lines.dropFirst().joined(separator: "\n"))
         }
     }
 }

@@ -8,12 +8,14 @@ import Foundation
 struct HuntCreateCommand: ChestCommand {
     static let name = "create"
     static let abstract = "create a hunt file for the organiser"
-    static let synopses = ["NAME --broker URL [--ca FILE] [--share-positions] [-o FILE] [--force]"]
+    static let synopses = ["NAME --broker URL [--ca FILE] [--share-positions] [--starts TIME] [--ends TIME] [-o FILE] [--force]"]
     static let discussion = """
         Writes the organiser's hunt file (mode 0600): the hunt's ID, the broker, the organiser's public key (your
         identity signs releases), the organiser's broker password, and later each team. Keep it private: it holds
         every team's password and signing key. Without -o the file is NAME.hunt in the current directory.
         Positions of the fixes that opened a page travel in receipts only with --share-positions.
+        --starts and --ends (ISO 8601, as time locks take them) set the hunt's window: no page of the hunt opens
+        for a team before the start or after the end (change them later with chest hunt schedule).
         """
     static let parameters: [Parameter] = [
         .positional("NAME", help: "the hunt's name, as the teams and the board see it"),
@@ -21,6 +23,8 @@ struct HuntCreateCommand: ChestCommand {
         .option("--ca", value: "FILE", help: "the CA certificate of an mqtts broker not signed by a system CA",
                 completion: .files()),
         .flag("--share-positions", help: "receipts carry the positions of the fixes that opened a page"),
+        .option("--starts", value: "TIME", help: "when the hunt starts (ISO 8601): no page of it opens before"),
+        .option("--ends", value: "TIME", help: "when the hunt ends (ISO 8601): nothing opens or is credited after"),
         .option("--output", "-o", value: "FILE", help: "the hunt file to write (default NAME.hunt)", completion: .files(extension: "hunt")),
         .flag("--force", help: "overwrite FILE if it exists"),
     ]
@@ -31,6 +35,7 @@ struct HuntCreateCommand: ChestCommand {
     var sharePositions: Bool
     var output: String?
     var force: Bool
+    var schedule: HuntSchedule
 
     init(_ values: ParsedValues) throws(UsageError) {
         name = values.positional("NAME")[0]
@@ -45,6 +50,9 @@ struct HuntCreateCommand: ChestCommand {
         sharePositions = values.flag("--share-positions")
         output = values.value("--output")
         force = values.flag("--force")
+        schedule = HuntSchedule(starts: try HuntScheduleCommand.time(values, "--starts", clearable: false) ?? nil,
+                                ends: try HuntScheduleCommand.time(values, "--ends", clearable: false) ?? nil)
+        if let problem = schedule.problem { throw UsageError(problem) }
     }
 
     func run(settings: Settings) throws {
@@ -57,6 +65,7 @@ struct HuntCreateCommand: ChestCommand {
                             sharePositions: sharePositions)
         hunt.caFile = caFile.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
         hunt.organiserPassword = HuntSigner.newPassword()
+        hunt.setSchedule(schedule)
         do {
             hunt = try HuntFile.decode(hunt.fileBytes)
         } catch {
@@ -66,6 +75,7 @@ struct HuntCreateCommand: ChestCommand {
         print("""
             created hunt \u{201C}\(TerminalText.escaped(name))\u{201D} (\(hunt.id)) in \(path)
             broker user \(HuntFile.organiserUser), password \(hunt.organiserPassword ?? "")
+            \(schedule.isEmpty ? "no start or end (chest hunt schedule sets them)" : "the hunt " + HuntScheduleCommand.describe(schedule))
             next: chest hunt team add TEAM --hunt \(path)
             """)
     }

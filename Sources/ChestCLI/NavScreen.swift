@@ -24,6 +24,7 @@ enum NavScreen {
             return lines.prefix(rows).map { clip($0, columns) }
         }
         lines += receiverLines(state, columns: columns)
+        lines += huntLines(state, now: now, columns: columns)
         let moving = (state.speed ?? 0) >= NavGoal.movingSpeed
         let heading = moving ? state.heading : nil
         if let goal = state.selected, !state.showAll {
@@ -71,6 +72,19 @@ enum NavScreen {
 
     /// The headline in colour, why, and the fix's detail; the position and motion under it. Nothing is cut: what
     /// does not fit the width goes on to the next line.
+    /// The hunt's countdown ("the hunt starts in 12 min") and the organiser's latest word (docs/HUNTS.md).
+    static func huntLines(_ state: NavState, now: Date, columns: Int) -> [String] {
+        guard let hunt = state.status?.hunt else { return [] }
+        var lines: [String] = []
+        if let countdown = HuntSchedule(starts: hunt.starts, ends: hunt.ends).countdown(at: now) {
+            lines.append(bold + "  " + countdown + plain)
+        }
+        if let said = hunt.said?.last {
+            lines += wrap("the organiser says: " + TerminalText.escaped(said.text), columns: columns, indent: "  ")
+        }
+        return lines
+    }
+
     private static func receiverLines(_ state: NavState, columns: Int) -> [String] {
         let receiver = state.receiver
         let colour = switch receiver.level {

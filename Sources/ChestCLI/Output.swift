@@ -22,7 +22,7 @@ enum Output {
         return lines.joined(separator: "\n")
     }
 
-    static func read(_ report: ReadReport, timeZone: TimeZone = .current, sender: SenderCheck.Note? = nil) -> String {
+    static func read(_ report: ReadReport, timeZone: TimeZone = .current, sender: SenderCheck.Note? = nil, now: Date = Date()) -> String {
         var lines = ["\(TerminalText.escaped(report.title)) — from \(TerminalText.escaped(report.from))"
                         + (sender.map { " (key \($0.fingerprint))" } ?? ""),
                      "\(report.id) · \(report.chest.rawValue) chest · \(report.state)"]
@@ -30,6 +30,10 @@ enum Output {
             lines.append("warning: \(warning)" + (sender?.advice(report.id) ?? ""))
         }
         if report.sentByYou { lines.append("you sent this message: its locks stay shut for you") }
+        if report.huntStarts != nil || report.huntEnds != nil {
+            let schedule = HuntSchedule(starts: report.huntStarts, ends: report.huntEnds)
+            lines.append(huntWindow(schedule, now: now, timeZone: timeZone))
+        }
         if report.requiresHardware {
             lines.append("needs a hardware GPS receiver (the organiser's requirement); the current source: \(report.receiver ?? "unknown")")
         }
@@ -58,6 +62,15 @@ enum Output {
             lines += hintLines(page, id: report.id, timeZone: timeZone)
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// "a page of the hunt: it opens from 14:00 until 18:00; the hunt starts in 12 min" (docs/HUNTS.md "The
+    /// hunt's start and end").
+    static func huntWindow(_ schedule: HuntSchedule, now: Date, timeZone: TimeZone) -> String {
+        var window = [schedule.starts.map { "from " + LockReason.format($0, timeZone) },
+                      schedule.ends.map { "until " + LockReason.format($0, timeZone) }].compactMap { $0 }.joined(separator: " ")
+        if let countdown = schedule.countdown(at: now) { window += "; " + countdown }
+        return "a page of the hunt opens only while it is on: " + window
     }
 
     /// A lock as `read` words it: its type, the organiser's name for its place, what it asks and why it does not
@@ -102,6 +115,9 @@ enum Output {
         var id, title, from, chest, state: String
         var sentByYou: Bool
         var pages: [PageJSON]
+        /// A message of the hunt with a start or an end: when its pages may open (docs/HUNTS.md).
+        var huntStarts: Date?
+        var huntEnds: Date?
 
         struct PageJSON: Encodable {
             var number: Int
@@ -139,6 +155,7 @@ enum Output {
             chest = report.chest.rawValue
             state = report.state.rawValue
             sentByYou = report.sentByYou
+            (huntStarts, huntEnds) = (report.huntStarts, report.huntEnds)
             pages = report.pages.map { page in
                 PageJSON(number: page.number, open: page.open, text: page.text, openedBy: page.openedBy?.rawValue,
                          openedAt: page.openedAt, reachedAt: page.reachedAt, protection: page.protection.rawValue, sets: page.sets.map { set in

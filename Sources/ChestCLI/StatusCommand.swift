@@ -100,6 +100,14 @@ struct StatusCommand: ChestCommand {
             if !ignored.isEmpty { text += "; ignored " + ignored.map { "\($0.value) \($0.key)" }.joined(separator: ", ") }
             if !hunt.releases.isEmpty { text += "; released: " + hunt.releases.joined(separator: ", ") }
             lines.append(row("hunt", text))
+            let schedule = HuntSchedule(starts: hunt.starts, ends: hunt.ends)
+            if !schedule.isEmpty {
+                lines.append(row("window", HuntScheduleCommand.describe(schedule)
+                                    + (schedule.countdown(at: report.clock.system).map { "; " + $0 } ?? "")))
+            }
+            if let said = hunt.said?.last {
+                lines.append(row("organiser", "\u{201C}\(TerminalText.escaped(said.text))\u{201D} (\(ISO8601.string(said.at)))"))
+            }
         }
         for note in report.notes { lines.append(row("note", note)) }
         return lines.joined(separator: "\n")

@@ -90,7 +90,17 @@ public struct BoardCore: Sendable {
         public var event: BoardEvent
     }
 
+    /// An organiser's word to the teams, with when the board heard it (docs/HUNTS.md "Word to all teams").
+    public struct HeardWord: Hashable, Sendable {
+        public var at: Date
+        public var said: HuntWord.Said
+    }
+
     public private(set) var hunt: HuntFile
+    /// The hunt's start and end in force: the hunt file's, then the newest signed schedule heard.
+    public private(set) var schedule: HuntSchedule
+    /// The organiser's latest words, oldest first, at most `listed`.
+    public private(set) var words: [HeardWord] = []
     public private(set) var board: HuntBoard
     public private(set) var gate: HuntGate
     /// Whether this board can sign as the organiser: without, hint requests are refused (`cannotAnswer`).
@@ -116,6 +126,7 @@ public struct BoardCore: Sendable {
         self.answersHints = answersHints
         board = HuntBoard(hunt: hunt)
         gate = HuntGate(hunt: hunt)
+        schedule = hunt.schedule
     }
 
     /// Every event worth a line, for the terminal: both lists, in the order they came.
@@ -174,6 +185,19 @@ public struct BoardCore: Sendable {
         let events: [BoardEvent]
         var effects: [Effect] = []
         switch envelope.kind {
+        case .schedule:
+            // The gate accepts only a newer schedule, or the one in force heard again.
+            if let schedule = envelope.schedule { self.schedule = schedule }
+            return []
+        case .said:
+            guard let said = envelope.said, !words.contains(where: { $0.said.id == envelope.id }) else { return [] }
+            words.append(HeardWord(at: heard.at, said: HuntWord.Said(id: envelope.id, text: said.text, at: envelope.sent)))
+            if words.count > Self.listed { words.removeFirst(words.count - Self.listed) }
+            return []
+        case .receipt where !schedule.admitsCredit(receivedAt: heard.at):
+            // Judged by when the board received it (docs/HUNTS.md "The hunt's start and end").
+            gate.count(.afterEnd)
+            events = board.recordRefusal(.afterEnd, topic: BoardJournal.shortened(heard.topic), at: heard.at)
         case .adjust:
             guard let adjustment = envelope.adjust else { return [] }
             events = board.recordAdjustment(adjustment, receivedAt: heard.at)

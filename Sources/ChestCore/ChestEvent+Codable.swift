@@ -45,6 +45,9 @@ extension ChestEvent: Codable {
         case "trust":
             let level = try need(line.level.flatMap(FixTrust.Level.init(rawValue:)), "level")
             self = .trust(FixTrust(level: level, reasons: line.reasons ?? []), source: line.source)
+        case "said":
+            self = .said(HuntWord.Said(id: line.saidID ?? 0, text: try need(line.text, "text"), at: try need(line.at, "at")),
+                         hunt: line.hunt ?? "", huntName: line.huntName ?? "")
         default:
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
                                                     debugDescription: "unknown event \(line.event)"))
@@ -84,6 +87,8 @@ extension ChestEvent: Codable {
         put("cause", line.cause)
         put("hint", line.hint)
         put("cost", line.cost)
+        put("hunt", line.hunt)
+        put("huntName", line.huntName)
         return fields
     }
 
@@ -125,6 +130,10 @@ extension ChestEvent: Codable {
         /// `hint`: the hint's number on its page (from 1), and what the hunt's board charges for it.
         var hint: Int?
         var cost: Int?
+        /// `said`: the hunt's ID and name, and the word's id (the organiser's clock in milliseconds).
+        var hunt: String?
+        var huntName: String?
+        var saidID: UInt64?
 
         init(_ event: ChestEvent) {
             self.event = event.name
@@ -154,6 +163,8 @@ extension ChestEvent: Codable {
                 reason = trust.reasons.isEmpty ? nil : trust.reasons.joined(separator: "; ")
             case let .hint(note):
                 (id, title, page, hint, text, cost, at) = (note.id, note.title, note.page, note.hint, note.text, note.cost, note.at)
+            case let .said(said, hunt, huntName):
+                (text, at, saidID, self.hunt, self.huntName) = (said.text, said.at, said.id, hunt, huntName)
             }
         }
     }

@@ -34,9 +34,13 @@ public enum ChestEvent: Hashable, Sendable {
     /// A page's hint opened: by itself after its delay, on `chest hint`, or with the key the hunt's board gave.
     case hint(HintNote)
 
+    /// The organiser of the hunt (ID `hunt`, named `huntName`) said something to every team (docs/HUNTS.md "Word
+    /// to all teams"); its `at` is when they sent it.
+    case said(HuntWord.Said, hunt: String, huntName: String)
+
     /// Every name the `event` field takes, in the order `chest watch --help` lists them.
     public static let names = ["unlocked", "ingested", "rejected", "gpsd", "fixLost", "fixFound", "clock", "weather", "fix",
-                               "saved", "unsaved", "deleted", "undeleted", "trust", "hint"]
+                               "saved", "unsaved", "deleted", "undeleted", "trust", "hint", "said"]
 
     /// The name in the `event` field.
     public var name: String {
@@ -56,6 +60,7 @@ public enum ChestEvent: Hashable, Sendable {
         case .weather: "weather"
         case .trust: "trust"
         case .hint: "hint"
+        case .said: "said"
         }
     }
 
@@ -66,6 +71,7 @@ public enum ChestEvent: Hashable, Sendable {
         case let .fix(fix), let .fixFound(fix): fix.time
         case let .weather(weather): weather.observedAt
         case let .hint(note): note.at
+        case let .said(said, _, _): said.at
         default: nil
         }
     }
@@ -89,6 +95,7 @@ public enum ChestEvent: Hashable, Sendable {
         case let .fixLost(_, reason): "fix lost: \(reason)"
         case .fix, .weather: name
         case let .hint(note): "hint \(note.hint) of \(note.id) \"\(note.title)\" page \(note.page) opened"
+        case let .said(said, _, huntName): "said by the organiser of \(huntName): \(said.text)"
         }
     }
 }

@@ -10,8 +10,8 @@ extension Engine {
 
     mutating func huntNews(_ news: HuntNews, now: Now) -> [Effect] {
         switch news {
-        case let .joined(file, ledger, releases, outbox):
-            return join(file, ledger: ledger, releases: releases, outbox: outbox, now: now)
+        case let .joined(file, ledger, releases, outbox, word):
+            return join(file, ledger: ledger, releases: releases, outbox: outbox, word: word, now: now)
         case .connected:
             huntBook.connected = true
             huntBook.problem = nil
@@ -30,7 +30,7 @@ extension Engine {
         case .malformed:
             huntBook.gate?.countMalformed()
         case let .heard(envelope, topic, signatureValid):
-            return heard(envelope, topic: topic, signatureValid: signatureValid)
+            return heard(envelope, topic: topic, signatureValid: signatureValid, now: now)
         case let .hintKey(envelope, topic, signatureValid, key):
             return hintKeyHeard(envelope, topic: topic, signatureValid: signatureValid, key: key)
         case let .hintKeysKept(keys):
@@ -47,16 +47,19 @@ extension Engine {
 
     /// A join file read (again): another hunt replaces the link; the same one changes nothing.
     private mutating func join(_ file: HuntFile?, ledger: HuntReceiptLedger?, releases: [String: String], outbox: Int,
-                               now: Now) -> [Effect] {
+                               word: HuntWord?, now: Now) -> [Effect] {
         guard file != huntBook.file else { return [] }
         var effects: [Effect] = huntBook.isJoined ? [.hunt(.disconnect)] : []
         var book = HuntBook()
         book.chestLoaded = huntBook.chestLoaded
         book.session = huntBook.session
+        // Pages an earlier hunt's window kept closed are judged again under this one's (or none).
+        book.heldForStart = huntBook.heldForStart.union(huntBook.heldAfterEnd)
         huntBook = book
-        guard let file else { return effects }
+        guard let file else { return effects + retryHeldBack(now: now) + rescheduleWake(now) }
         huntBook.file = file
-        huntBook.gate = HuntGate(hunt: file)
+        huntBook.word = word?.hunt == file.id ? word : nil
+        huntBook.gate = joinGate(file, word: huntBook.word)
         huntBook.outbox = outbox
         // Joining starts now when the chest kept no ledger of this hunt: the moment the catch-up counts from.
         huntBook.ledger = ledger?.hunt == file.id ? ledger : HuntReceiptLedger(hunt: file.id, since: now.wall)
@@ -67,7 +70,7 @@ extension Engine {
             huntBook.releases[name] = key
             effects += released(name, key: key)
         }
-        return effects + huntCatchUp() + huntStatus()
+        return effects + huntCatchUp() + huntStatus() + retryHeldBack(now: now) + rescheduleWake(now)
     }
 
     /// Begins a session above every earlier one, kept in the ledger before any status of it is sent.
@@ -79,12 +82,16 @@ extension Engine {
         return [.hunt(.keepLedger(ledger))]
     }
 
-    /// An envelope from the broker: only the organiser's releases, believed by the gate, matter to a team.
-    private mutating func heard(_ envelope: HuntEnvelope, topic: String, signatureValid: Bool) -> [Effect] {
+    /// An envelope from the broker: only the organiser's releases, schedule and words, believed by the gate,
+    /// matter to a team.
+    private mutating func heard(_ envelope: HuntEnvelope, topic: String, signatureValid: Bool, now: Now) -> [Effect] {
         guard var gate = huntBook.gate else { return [] }
         let verdict = gate.admit(envelope, topic: topic, signatureValid: signatureValid)
         huntBook.gate = gate
-        guard verdict == .accepted, envelope.kind == .release, let release = envelope.release else { return [] }
+        guard verdict == .accepted else { return [] }
+        if envelope.kind == .schedule { return scheduleHeard(envelope, now: now) }
+        if envelope.kind == .said { return saidHeard(envelope) }
+        guard envelope.kind == .release, let release = envelope.release else { return [] }
         var effects: [Effect] = []
         if huntBook.releases[release.name] != release.key {
             huntBook.releases[release.name] = release.key

@@ -34,6 +34,11 @@ extension Engine {
                     }
                 }
                 guard set != nil || (page.sealed != nil && page.isUnlocked) else { continue }
+                // docs/HUNTS.md "The hunt's start and end": the locks stay latched; the page waits for the window.
+                if let hold = huntWindowKeepsClosed(stored, page: number, set: set, now: now) {
+                    holdBack(id, hold)
+                    continue
+                }
                 var content: SealedContent?
                 if page.sealed != nil {
                     let (known, requests) = self.content(of: id, page: number, set: set)
@@ -90,7 +95,9 @@ extension Engine {
     /// The next pending time lock's instant, on the system clock, as a `.wake` when it changed.
     mutating func rescheduleWake(_ now: Now) -> [Effect] {
         let trusted = clock.trustedTime(now)
-        var next = (times.values.filter { $0 > trusted } + [nextHintDue(after: trusted)].compactMap { $0 }).min()
+        // The hunt's start and end wake the engine as a time lock would (Engine+Schedule.swift).
+        var next = (times.values.filter { $0 > trusted } + huntWindowInstants(after: trusted)
+            + [nextHintDue(after: trusted)].compactMap { $0 }).min()
             .map { $0.addingTimeInterval(clock.correction(now)) }
         // While GPS time holds locks back, its evidence ageing out may open them (docs/SECURITY.md).
         if let due = next, abs(clock.correction(now)) > 1, let expiry = clock.evidenceExpiry(now) { next = min(due, expiry) }

@@ -149,6 +149,7 @@ public struct Engine: Sendable {
             effects += fixChecked(now)
             effects += latch(dueTimeLocks(now), now: now)
             effects += latchWeather(now)
+            effects += huntWindowTick(now)
             effects += rescheduleWake(now)
             effects += planWeather(now)
         case let .weatherRestored(observation):
@@ -241,11 +242,16 @@ public struct Engine: Sendable {
         return effects
     }
 
-    private mutating func openLocklessPages(_ id: MessageID, now: Now) -> [Effect] {
+    mutating func openLocklessPages(_ id: MessageID, now: Now) -> [Effect] {
         guard var stored = entries[id] else { return [] }
-        let lockless = stored.message.pages.indices.map { $0 + 1 }.filter {
+        var lockless = stored.message.pages.indices.map { $0 + 1 }.filter {
             stored.message.pages[$0 - 1].isUnlocked && stored.message.pages[$0 - 1].sealed == nil
                 && !stored.state.isOpen(page: $0)
+        }
+        // docs/HUNTS.md "The hunt's start and end": a hunt's page without locks opens only while the hunt is on.
+        if let first = lockless.first, let hold = huntWindowKeepsClosed(stored, page: first, set: nil, now: now) {
+            holdBack(id, hold)
+            lockless = []
         }
         guard !lockless.isEmpty else { return [] }
         for page in lockless {

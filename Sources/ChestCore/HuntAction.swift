@@ -2,7 +2,7 @@
 /// outbox and the signing keys, and decides nothing.
 public enum HuntAction: Hashable, Sendable {
     /// Connect to this hunt's broker (after stopping any earlier link), leaving `will` as the session's last will,
-    /// subscribed to the organiser's releases.
+    /// subscribed to the organiser's releases, schedule and words (`HuntTopic.releases`, `.schedule`, `.saying`).
     case connect(HuntFile, will: HuntStatusPost)
     /// Say the team is offline (the current will) and close the link: the join file went or changed.
     case disconnect
@@ -22,6 +22,11 @@ public enum HuntAction: Hashable, Sendable {
     case requestHint(HuntHintRequest)
     /// Write the hint keys the board gave to the chest (`HintRef.key` → base64), as releases are kept.
     case keepHintKeys([String: String])
+    /// Write the organiser's word believed (the newest schedule, the words announced) to the chest
+    /// (`HuntWord.fileName`), so a restart without a broker keeps the schedule and announces no word twice.
+    case keepWord(HuntWord)
+    /// Show the organiser's word on the desktop (as unlocks are); nothing comes back.
+    case announce(HuntWord.Said, huntName: String)
 }
 
 /// A team status with the envelope id that orders it (`TeamStatus.id`).

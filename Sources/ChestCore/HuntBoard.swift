@@ -188,10 +188,7 @@ public struct HuntBoard: Codable, Sendable {
             } else if let signature = receipt.signature {
                 credited[signature] = team.name
             }
-        case .release, .hintRequest, .hint, .adjust:
-            return []
-        case .hintRequest, .hint:
-            // Answered by the organiser's board (branch hunt); nothing to credit here.
+        case .release, .hintRequest, .hint, .adjust, .schedule, .said:
             return []
         }
         byName[team.name] = team
@@ -414,6 +411,7 @@ public struct HuntBoard: Codable, Sendable {
         case .badSignature: "the signature does not match"
         case .wrongTopic: "the sender or kind does not match the topic"
         case .replayed: "already received"
+        case .afterEnd: "received after the hunt ended: not credited"
         }
     }
 }

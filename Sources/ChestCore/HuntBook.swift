@@ -24,6 +24,17 @@ struct HuntBook: Sendable {
     var hintKeys: [String: String] = [:]
     /// Hint keys believed by the gate that were not sealed to this reader or opened nothing.
     var hintKeysRefused = 0
+    /// The organiser's word kept: the newest signed schedule and the words announced (Engine+Schedule.swift).
+    var word: HuntWord?
+    /// Messages with a page whose locks hold but which the hunt's window keeps closed (before the start, or held
+    /// after the end): tried again at the start and whenever the schedule changes.
+    var heldForStart: Set<MessageID> = []
+    var heldAfterEnd: Set<MessageID> = []
+
+    /// The hunt's start and end in force: the newest signed schedule heard, else the join file's.
+    var schedule: HuntSchedule {
+        word?.schedule?.schedule ?? file?.schedule ?? HuntSchedule()
+    }
 
     var isJoined: Bool { file != nil }
 
@@ -53,6 +64,6 @@ struct HuntBook: Sendable {
                               problem: connected ? nil : problem, outbox: outbox,
                               ignored: Dictionary(uniqueKeysWithValues: (gate?.refused ?? [:]).map { ($0.key.rawValue, $0.value) })
                                 .merging(hintKeysRefused > 0 ? ["hintKey": hintKeysRefused] : [:]) { $1 },
-                              releases: releases.keys.sorted())
+                              releases: releases.keys.sorted(), schedule: schedule, said: Array(word?.said.suffix(5) ?? []))
     }
 }

@@ -18,6 +18,10 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
         case hint
         /// The organiser's bonus or deduction for a team (docs/HUNTS.md "Adjustments").
         case adjust
+        /// The organiser's start and end of the hunt (docs/HUNTS.md "The hunt's start and end").
+        case schedule
+        /// The organiser's word to every team (docs/HUNTS.md "Word to all teams").
+        case said
     }
 
     public var format: String
@@ -42,6 +46,10 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
     public var hint: HuntHint?
     /// Kind adjust.
     public var adjust: HuntAdjustment?
+    /// Kind schedule: the hunt's start and end, either absent.
+    public var schedule: HuntSchedule?
+    /// Kind said: the organiser's word.
+    public var said: HuntSaid?
     /// The signer's Ed25519 public key, base64.
     public var key: String
     /// Ed25519 over `signedBytes`, base64; nil until signed.
@@ -83,6 +91,18 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
         self.adjust = adjust
     }
 
+    /// The hunt's start and end, always the organiser's; `id` is the organiser's clock in milliseconds.
+    public init(hunt: String, id: UInt64, sent: Date, schedule: HuntSchedule) {
+        self.init(hunt: hunt, sender: Self.organiserSender, kind: .schedule, id: id, sent: sent)
+        self.schedule = schedule
+    }
+
+    /// A word to every team, always the organiser's; `id` is the organiser's clock in milliseconds.
+    public init(hunt: String, id: UInt64, sent: Date, said: HuntSaid) {
+        self.init(hunt: hunt, sender: Self.organiserSender, kind: .said, id: id, sent: sent)
+        self.said = said
+    }
+
     private init(hunt: String, sender: String, kind: Kind, id: UInt64, sent: Date) {
         format = Self.formatName
         self.hunt = hunt
@@ -121,8 +141,9 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
         guard let signature, HuntFile.base64(signature, bytes: 64) else { throw HuntError("the message is not signed") }
         let payloads = (receipt != nil ? 1 : 0) + (status != nil ? 1 : 0) + (release != nil ? 1 : 0)
             + (hintRequest != nil ? 1 : 0) + (hint != nil ? 1 : 0) + (adjust != nil ? 1 : 0)
+            + (schedule != nil ? 1 : 0) + (said != nil ? 1 : 0)
         guard payloads == 1 else {
-            throw HuntError("the message must carry exactly one of receipt, status, release, hintRequest, hint or adjust")
+            throw HuntError("the message must carry exactly one of receipt, status, release, hintRequest, hint, adjust, schedule or said")
         }
         switch kind {
         case .receipt:
@@ -161,6 +182,14 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
                   HuntAdjustment.isValidReason(adjust.reason) else {
                 throw HuntError("the adjustment's team, points or reason is malformed")
             }
+        case .schedule:
+            guard let schedule else { throw HuntError("a schedule message without its schedule") }
+            guard sender == Self.organiserSender else { throw HuntError("a schedule must come from the organiser") }
+            if let problem = schedule.problem { throw HuntError(problem) }
+        case .said:
+            guard let said else { throw HuntError("a said message without its text") }
+            guard sender == Self.organiserSender else { throw HuntError("a word to the teams must come from the organiser") }
+            if let problem = HuntSaid.problem(said.text) { throw HuntError(problem) }
         }
     }
 

@@ -6,6 +6,9 @@ import Foundation
 public struct HuntFile: Codable, Hashable, Sendable {
     public static let formatName = "chest-hunt"
     public static let version = 1
+    /// The version of a file with a start or an end (docs/HUNTS.md "The hunt's start and end"): a chest older
+    /// than schedules refuses it by its version instead of ignoring the window.
+    public static let scheduledVersion = 2
     /// Larger than any real hunt file (a thousand teams take about 300 KiB).
     public static let sizeLimit = 1 << 20
 
@@ -31,6 +34,10 @@ public struct HuntFile: Codable, Hashable, Sendable {
     public var releases: [String: String]?
     /// The organiser's file only: message ID → the page keys `compose --hunt` recorded, for the board's proofs.
     public var messages: [String: HuntMessage]?
+    /// When the hunt starts and ends, either absent (docs/HUNTS.md "The hunt's start and end"); the organiser's
+    /// signed `schedule` on the broker replaces it.
+    public var starts: Date?
+    public var ends: Date?
     /// The organiser's file only: the broker password of the user `organiser` (the board, releases).
     public var organiserPassword: String?
 
@@ -65,9 +72,13 @@ public struct HuntFile: Codable, Hashable, Sendable {
     /// Checks every field as `decode` does; `chest hunt create` and `team add` check before they write.
     public func validate() throws(HuntError) {
         guard format == Self.formatName else { throw HuntError("not a chest hunt file (its format is \"\(format)\")") }
-        guard version == Self.version else {
-            throw HuntError("hunt file version \(version) is not supported; this chest reads version \(Self.version)")
+        guard version == Self.version || version == Self.scheduledVersion else {
+            throw HuntError("hunt file version \(version) is not supported; this chest reads versions \(Self.version) and \(Self.scheduledVersion)")
         }
+        guard version == Self.scheduledVersion || schedule.isEmpty else {
+            throw HuntError("a hunt file with \"starts\" or \"ends\" is version \(Self.scheduledVersion), not \(version)")
+        }
+        if let problem = schedule.problem { throw HuntError(problem) }
         guard Self.isHuntID(id) else { throw HuntError("the hunt's id must be 32 lowercase hex characters") }
         guard (1...80).contains(name.count), !name.unicodeScalars.contains(where: TerminalText.isControl) else {
             throw HuntError("the hunt's name must be 1 to 80 printable characters")
@@ -125,6 +136,17 @@ public struct HuntFile: Codable, Hashable, Sendable {
                 throw HuntError("the page keys of message \(TerminalText.escaped(id)) are not a message ID and 1 to \(Message.maximumPages) keys of 32 bytes in base64 (with valid targets)")
             }
         }
+    }
+
+    /// The hunt's start and end as the file has them.
+    public var schedule: HuntSchedule { HuntSchedule(starts: starts, ends: ends) }
+
+    /// Sets the start and end, and the version that says whether the file has them: a file without a schedule
+    /// stays version 1, which every chest reads.
+    public mutating func setSchedule(_ schedule: HuntSchedule) {
+        starts = schedule.starts
+        ends = schedule.ends
+        version = schedule.isEmpty ? Self.version : Self.scheduledVersion
     }
 
     /// The broker's address; valid once the file was decoded or validated.

@@ -12,6 +12,9 @@ public struct HuntGate: Sendable {
         /// The sender or kind does not match the topic: a team posing as another, a status on a receipt topic.
         case wrongTopic
         case replayed
+        /// Not the gate's: the board's, for a receipt it received after the hunt's end (docs/HUNTS.md "The hunt's
+        /// start and end"); counted with the gate's so the organiser sees it.
+        case afterEnd
     }
 
     public enum Verdict: Hashable, Sendable {
@@ -34,6 +37,10 @@ public struct HuntGate: Sendable {
             public var hints: [String: AcceptedRelease]?
             /// The organiser's adjustment ids accepted, ascending (absent until one was).
             public var adjustments: [UInt64]?
+            /// The id of the newest schedule accepted (the organiser's).
+            public var schedule: UInt64?
+            /// The words to the teams accepted, by id → text (the organiser's).
+            public var said: [UInt64: String]?
             public init() {}
         }
 
@@ -103,6 +110,8 @@ public struct HuntGate: Sendable {
         case (.hint(let team, let hintID)?, .hint) where envelope.sender == HuntEnvelope.organiserSender
             && envelope.hint?.team == team && envelope.hint?.hintID == hintID: break
         case (.adjust(let id)?, .adjust) where envelope.sender == HuntEnvelope.organiserSender && envelope.id == id: break
+        case (.schedule?, .schedule) where envelope.sender == HuntEnvelope.organiserSender: break
+        case (.said(let id)?, .said) where envelope.sender == HuntEnvelope.organiserSender && id == envelope.id: break
         default: return .refused(.wrongTopic)
         }
         var sender = seen.senders[envelope.sender] ?? Seen.Sender()
@@ -136,6 +145,18 @@ public struct HuntGate: Sendable {
                 guard envelope.id > accepted.id else { return .refused(.replayed) }
             }
             sender.hints = (sender.hints ?? [:]).merging([name: Seen.AcceptedRelease(id: envelope.id, key: hint.sealed)]) { $1 }
+        case .schedule:
+            // The one in force heard again (retained, on every connection) restates it; an older one is a replay.
+            guard envelope.schedule != nil else { return .refused(.wrongTopic) }
+            if envelope.id == sender.schedule { return .accepted }
+            guard envelope.id > (sender.schedule ?? 0) else { return .refused(.replayed) }
+            sender.schedule = envelope.id
+        case .said:
+            guard let said = envelope.said else { return .refused(.wrongTopic) }
+            // Heard again (retained) it is accepted: the engine announces each id once. Another text under an id
+            // already used is a replay.
+            if let known = sender.said?[envelope.id] { return known == said.text ? .accepted : .refused(.replayed) }
+            sender.said = (sender.said ?? [:]).merging([envelope.id: said.text]) { $1 }
         }
         seen.senders[envelope.sender] = sender
         return .accepted

@@ -1,3 +1,5 @@
+import struct Foundation.Date
+
 /// The hunt this chestd plays in, as `chest status` shows it (docs/HUNTS.md "Joining a hunt"): the broker link,
 /// the outbox, and what was ignored on the broker and why.
 public struct HuntLinkStatus: Hashable, Sendable, Codable {
@@ -14,9 +16,16 @@ public struct HuntLinkStatus: Hashable, Sendable, Codable {
     public var ignored: [String: Int]
     /// The releases the organiser published, by name.
     public var releases: [String]
+    /// When the hunt starts and ends (absent when not set): the join file's, or the organiser's newest signed
+    /// schedule (docs/HUNTS.md "The hunt's start and end").
+    public var starts: Date?
+    public var ends: Date?
+    /// The organiser's latest words to the teams, oldest first (docs/HUNTS.md "Word to all teams").
+    public var said: [HuntWord.Said]?
 
     public init(name: String, hunt: String, team: String, broker: String, connected: Bool, problem: String?,
-                outbox: Int, ignored: [String: Int], releases: [String]) {
+                outbox: Int, ignored: [String: Int], releases: [String], schedule: HuntSchedule = HuntSchedule(),
+                said: [HuntWord.Said] = []) {
         self.name = name
         self.hunt = hunt
         self.team = team
@@ -26,5 +35,8 @@ public struct HuntLinkStatus: Hashable, Sendable, Codable {
         self.outbox = outbox
         self.ignored = ignored
         self.releases = releases
+        starts = schedule.starts
+        ends = schedule.ends
+        self.said = said.isEmpty ? nil : said
     }
 }

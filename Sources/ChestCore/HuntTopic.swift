@@ -17,6 +17,12 @@ public enum HuntTopic {
     public static func hintID(message: String, page: Int, hint: Int) -> String { "\(message.prefix(24))-\(page)-\(hint)" }
     /// The organiser's adjustment of a team's points (docs/HUNTS.md "Adjustments").
     public static func adjust(hunt: String, id: UInt64) -> String { "chest/\(hunt)/organiser/adjust/\(id)" }
+    /// The organiser's start and end of the hunt: one topic, retained, so the newest is what every team hears.
+    public static func schedule(hunt: String) -> String { "chest/\(hunt)/organiser/schedule" }
+    /// One topic per word to the teams, retained, so a team that joins late still hears it.
+    public static func said(hunt: String, id: UInt64) -> String { "chest/\(hunt)/organiser/say/\(id)" }
+    /// What a reader subscribes to for the organiser's words.
+    public static func saying(hunt: String) -> String { "chest/\(hunt)/organiser/say/+" }
     /// Where OwnTracks' recorder and frontends look for transition events.
     public static func ownTracksEvent(team: String, device: String) -> String { "owntracks/\(team)/\(device)/event" }
     /// What the board subscribes to.
@@ -31,6 +37,8 @@ public enum HuntTopic {
         case hintRequest(team: String, id: UInt64)
         case hint(team: String, hintID: String)
         case adjust(id: UInt64)
+        case schedule
+        case said(id: UInt64)
     }
 
     /// What a topic of this hunt carries; nil for another hunt, another shape, or a level that is not a valid name.
@@ -42,7 +50,13 @@ public enum HuntTopic {
         guard levels.count >= 4, levels[0] == "chest", levels[1] == hunt else { return nil }
         let organiser = levels[2] == HuntEnvelope.organiserSender
         if levels.count == 5, let id = id(levels[4]) {
-            if organiser { return levels[3] == "adjust" ? .adjust(id: id) : nil }
+            if organiser {
+                switch levels[3] {
+                case "adjust": return .adjust(id: id)
+                case "say": return .said(id: id)
+                default: return nil
+                }
+            }
             guard HuntTeam.isValidName(String(levels[2])) else { return nil }
             switch levels[3] {
             case "receipt": return .receipt(team: String(levels[2]), id: id)
@@ -56,6 +70,7 @@ public enum HuntTopic {
         guard levels.count == 4 else { return nil }
         let (middle, last) = (String(levels[2]), String(levels[3]))
         if middle == "release" { return HuntRelease.isValidName(last) ? .release(name: last) : nil }
+        if middle == HuntEnvelope.organiserSender { return last == "schedule" ? .schedule : nil }
         guard HuntTeam.isValidName(middle) else { return nil }
         switch last {
         case "status": return .status(team: middle)

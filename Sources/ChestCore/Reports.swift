@@ -31,6 +31,10 @@ public struct ReadReport: Hashable, Sendable, Codable {
     public var requiresHardware: Bool = false
     /// The fixes' source and trust now, "gpsd not connected" or "no fix yet" included.
     public var receiver: String?
+    /// A message of the joined hunt with a start or an end: its pages open only between them (docs/HUNTS.md "The
+    /// hunt's start and end"); absent otherwise.
+    public var huntStarts: Date?
+    public var huntEnds: Date?
 }
 
 public struct PageReport: Hashable, Sendable, Codable {
@@ -147,6 +151,9 @@ extension Engine {
         var report = ReadReport(id: id, title: stored.message.title, from: stored.message.from, chest: stored.chest,
                                 state: stored.openness, sentByYou: stored.sentByYou, pages: pagesWithHints,
                                 senderKey: stored.message.seal.map { Data($0.publicKey).base64EncodedString() })
+        if let schedule = huntSchedule, !schedule.isEmpty, isHuntMessage(stored) {
+            (report.huntStarts, report.huntEnds) = (schedule.starts, schedule.ends)
+        }
         if stored.message.requiresHardware {
             report.requiresHardware = true
             report.receiver = !gps.connected ? "gpsd not connected" : lastFix == nil ? "no fix yet" : trust.trust.description

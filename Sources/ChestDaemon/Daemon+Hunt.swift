@@ -29,6 +29,10 @@ extension Daemon {
 
     /// Carries out what the engine asked of the hunt's link.
     func performHunt(_ action: HuntAction) -> [Engine.Input] {
+        if case let .announce(said, huntName) = action {
+            notifications.announce(said, huntName: huntName, log: log)
+            return []
+        }
         let sink = self.sink
         return huntLink.perform(action) { sink.yield(.hunt($0)) }.map { .hunt($0, now()) }
     }

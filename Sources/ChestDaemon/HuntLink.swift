@@ -48,6 +48,7 @@ final class HuntLink {
         } ?? [:])
     }
     private var ledgerFile: String { chestRoot + "/" + HuntReceiptLedger.fileName }
+    private var wordFile: String { chestRoot + "/" + HuntWord.fileName }
 
     /// The join file in these settings and what the chest kept of its hunt, for the engine; a broken join file is
     /// logged and counts as none.
@@ -77,7 +78,10 @@ final class HuntLink {
         let releases = FileManager.default.contents(atPath: releaseFile).flatMap {
             try? JSONDecoder().decode([String: String].self, from: $0)
         } ?? [:]
-        return .joined(file, ledger: ledger, releases: releases, outbox: outbox?.count ?? 0)
+        let word = FileManager.default.contents(atPath: wordFile).flatMap {
+            try? ChestJSON.decoder().decode(HuntWord.self, from: $0)
+        }
+        return .joined(file, ledger: ledger, releases: releases, outbox: outbox?.count ?? 0, word: word)
     }
 
     /// Does what the engine asked; returns what it must hear back.
@@ -137,6 +141,14 @@ final class HuntLink {
             } catch {
                 log.error("hunt: cannot keep the releases in the chest: \(error)")
             }
+        case let .keepWord(word):
+            do {
+                try AtomicFile.write(try ChestJSON.encoder().encode(word), to: wordFile)
+            } catch {
+                log.error("hunt: cannot keep the organiser's word in the chest: \(error); a restart may tell it again")
+            }
+        case .announce:
+            break
         }
         return []
     }
@@ -212,6 +224,8 @@ final class HuntLink {
             client.setWill(willMessage(connection))
             client.subscribe(HuntTopic.releases(hunt: hunt.id))
             client.subscribe(HuntTopic.hints(hunt: hunt.id, team: team.name))
+            client.subscribe(HuntTopic.schedule(hunt: hunt.id))
+            client.subscribe(HuntTopic.saying(hunt: hunt.id))
             self.connection = connection
             client.start()
         } catch {

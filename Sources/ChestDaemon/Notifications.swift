@@ -50,4 +50,14 @@ struct Notifications: Sendable {
             if case .exited(0) = outcome {} else { log.warning("desktop notification: \(outcome)") }
         }
     }
+
+    /// Shows the organiser's word to the teams on the desktop (docs/HUNTS.md "Word to all teams"); the hook is
+    /// for unlocks only.
+    func announce(_ said: HuntWord.Said, huntName: String, log: Log) {
+        guard let desktop else { return }
+        Task {
+            let outcome = await desktop.notify(summary: "\(huntName): the organiser says", body: said.text)
+            if case .exited(0) = outcome {} else { log.warning("desktop notification: \(outcome)") }
+        }
+    }
 }

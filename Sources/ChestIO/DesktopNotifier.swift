@@ -44,6 +44,16 @@ public struct DesktopNotifier: Sendable {
             environment: environment, input: Data(), timeout: timeout, killGrace: 1)
     }
 
+    /// Shows `summary` and `body` (a hunt organiser's word to the teams).
+    public func notify(summary: String, body: String) async -> HookOutcome {
+        guard let executable else {
+            return .failedToStart(reason: "notify-send is not on PATH or no desktop session is set")
+        }
+        return await ChildProcess.run(
+            executable: executable, arguments: ["--app-name=chest", "--icon=dialog-information", "--", summary, body],
+            environment: environment, input: Data(), timeout: timeout, killGrace: 1)
+    }
+
     /// The `notify-send` arguments: options, then summary and body after `--`, so a title starting
     /// with a dash stays a title.
     /// A picture goes both as the icon (what most notifiers show) and as the `image-path` hint (what the

@@ -183,6 +183,12 @@ enum BoardAssets {
             if (Number(root.dataset.pages || "1") > 1) { page += 1; fit(); }
           }, 8000);
 
+          // docs/HUNTS.md "The hunt's start and end": at the end, the final ranking (the results view).
+          setInterval(function () {
+            const title = document.querySelector("#summary h1[data-ends]");
+            if (title && Date.now() >= Date.parse(title.dataset.ends)) { window.location.assign("/results"); }
+          }, 1000);
+
           const source = new EventSource("/events");
           source.addEventListener("sections", function (event) {
             const sections = JSON.parse(event.data);

@@ -16,7 +16,7 @@ public enum BoardPage {
             "summary": summary(snapshot),
             "leaderboard": leaderboard(snapshot, colours: colours, timeZone: timeZone),
             "map": BoardMap(snapshot: snapshot, colours: colours).svg,
-            "latest": latest(snapshot.unlocks, colours: colours, timeZone: timeZone),
+            "latest": said(snapshot.words, timeZone: timeZone) + latest(snapshot.unlocks, colours: colours, timeZone: timeZone),
             "refused": refused(snapshot, timeZone: timeZone),
         ]
     }
@@ -59,8 +59,10 @@ public enum BoardPage {
         let pages = teams.reduce(0) { $0 + $1.pages.count }
         let online = teams.count { $0.online == true }
         let state = snapshot.connection == "connected" ? "ok" : "warn"
+        // The page's script turns to /results at the end (BoardAssets), even when nothing arrives then.
+        let ends = snapshot.schedule.ends.map { #" data-ends="\#(ISO8601.string($0))""# } ?? ""
         return """
-            <h1>\(HTML.isolated(snapshot.huntName))</h1>\
+            <h1\(ends)>\(HTML.isolated(snapshot.huntName))</h1>\
             <p class="facts"><span>\(teams.count) teams, \(online) online</span> <span>\(pages) pages credited</span> \
             <span class="link \(state)" id="link">\(HTML.escaped(snapshot.broker)): \(HTML.escaped(snapshot.connection))</span> \
             <span><a href="/results">results</a></span></p>
@@ -178,6 +180,13 @@ public enum BoardPage {
         default:
             return nil
         }
+    /// The organiser's latest words, newest first, above the pages credited (docs/HUNTS.md "Word to all teams").
+    static func said(_ words: [HuntWord.Said], timeZone: TimeZone) -> String {
+        guard !words.isEmpty else { return "" }
+        let items = words.suffix(3).reversed().map { word in
+            #"<li title="\#(HTML.escaped(word.text))">\#(time(word.at, timeZone)) <b>organiser</b> says: \#(HTML.isolated(word.text))</li>"#
+        }
+        return #"<ol class="said">\#(items.joined())</ol>"#
     }
 
     static func refused(_ snapshot: BoardSnapshot, timeZone: TimeZone) -> String {

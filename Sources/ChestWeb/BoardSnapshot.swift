@@ -47,6 +47,11 @@ public struct BoardSnapshot: Sendable {
     public var ignored: [String: Int]
     /// The colours the organiser chose for teams (`hunt team add --colour`), by team.
     public var chosenColours: [String: String]
+    /// The hunt's start and end in force (docs/HUNTS.md "The hunt's start and end"): once it ended, the page shows
+    /// the final ranking and a browser switches to the results.
+    public var schedule = HuntSchedule()
+    /// The organiser's words to every team (`chest hunt say`), oldest first.
+    public var words: [HuntWord.Said] = []
 
     public init(huntName: String, broker: String, connection: String, board: HuntBoard, sharePositions: Bool,
                 targets: [Target], unlocks: [Logged], refusals: [Logged], ignored: [String: Int],

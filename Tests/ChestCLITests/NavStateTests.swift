@@ -65,6 +65,27 @@ import Testing
         ])]),
     ])
 
+    @Test func theHuntsCountdownAndTheOrganisersLatestWordAreShown() throws {
+        let key = { (byte: UInt8) in Data(repeating: byte, count: 32).base64EncodedString() }
+        var hunt = HuntFile(id: "0123456789abcdef0123456789abcdef", name: "Old Town", broker: "mqtt://127.0.0.1:1883",
+                            organiser: key(1))
+        hunt.teams = [HuntTeam(name: "red", password: "pw-red-0123456789abcdef", publicKey: key(2),
+                               secretKey: (Data(repeating: 0xee, count: 32) + Data(repeating: 2, count: 32)).base64EncodedString())]
+        hunt.setSchedule(HuntSchedule(starts: Self.t0.addingTimeInterval(12 * 60)))
+        var engine = Self.engine()
+        _ = engine.handle(.hunt(.joined(hunt.joinFile(team: "red"), ledger: nil, releases: [:], outbox: 0), Self.now(0)))
+        var word = HuntEnvelope(hunt: hunt.id, id: 5, sent: Self.t0, said: HuntSaid(text: "Meet at the fountain."))
+        word.key = key(1)
+        word.signature = Data(repeating: 4, count: 64).base64EncodedString()
+        _ = engine.handle(.hunt(.heard(word, topic: HuntTopic.said(hunt: hunt.id, id: 5), signatureValid: true), Self.now(1)))
+        var state = NavState()
+        Self.update(&state, engine, at: 1)
+        let lines = NavScreen.huntLines(state, now: Self.t0, columns: 80).map {
+            $0.replacingOccurrences(of: NavScreen.bold, with: "").replacingOccurrences(of: NavScreen.plain, with: "")
+        }
+        #expect(lines == ["  the hunt starts in 12 min", "  the organiser says: Meet at the fountain."], "\(lines)")
+    }
+
     @Test func everyPendingGoalIsShownForWhatItIs() throws {
         var engine = Self.engine()
         var state = NavState()

@@ -32,7 +32,11 @@ import Testing
 
     static let invalid: [(String, @Sendable (inout HuntFile) -> Void, String)] = [
         ("format", { $0.format = "chest-quest" }, "not a chest hunt file"),
-        ("version", { $0.version = 2 }, "version 2 is not supported"),
+        ("version", { $0.version = 3 }, "version 3 is not supported"),
+        ("schedule in version 1", { $0.starts = Date(timeIntervalSince1970: 1_800_000_000) }, "is version 2, not 1"),
+        ("ends before starts", {
+            $0.setSchedule(HuntSchedule(starts: Date(timeIntervalSince1970: 1_800_000_000), ends: Date(timeIntervalSince1970: 1_700_000_000)))
+        }, "must end after it starts"),
         ("id short", { $0.id = "0123" }, "32 lowercase hex"),
         ("id upper", { $0.id = HuntFixture.huntID.uppercased() }, "32 lowercase hex"),
         ("name empty", { $0.name = "" }, "1 to 80 printable"),

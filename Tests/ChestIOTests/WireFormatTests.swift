@@ -92,6 +92,36 @@ import Testing
         #expect(HuntSigner.isValid(decoded))
         try ReceiptSigner.verify(try #require(decoded.receipt))
     }
+
+    /// The organiser's `schedule` and `said` envelopes of docs/HUNTS.md, signed with the vectors' key (the seed 0x2a…).
+    static let scheduleBytes = #"{"format":"chest-hunt-message","hunt":"0123456789abcdef0123456789abcdef","id":1800000000000,"key":"GX9rI+FshTLGq8g4+s1ep4m+DHaykgM0A5v6iz02jWE=","kind":"schedule","schedule":{"ends":"2027-01-15T12:00:00.500Z","starts":"2027-01-15T09:00:00Z"},"sender":"organiser","sent":"2027-01-15T08:00:00Z"}"#
+    static let scheduleSignature = "wE3UVcWxPG8eu+Rpfcg8GJb0CVxrpmqRt46y1Wb4qwt+6sRj6MANfH9dmB6DE5J6oBMG6ZGzhirvHegfnKybBQ=="
+    static let saidBytes = #"{"format":"chest-hunt-message","hunt":"0123456789abcdef0123456789abcdef","id":1800000000001,"key":"GX9rI+FshTLGq8g4+s1ep4m+DHaykgM0A5v6iz02jWE=","kind":"said","said":{"text":"Meet at the fountain / \"noon\" é"},"sender":"organiser","sent":"2027-01-15T08:00:00.001Z"}"#
+    static let saidSignature = "rGR7CbOCTAjX9hDK54labS6w8TwjczoFsEsYbEy4JcAzcHJIssUBDW9PY+11Hdcqstk5Yw90bcKs0ylsUA6aDA=="
+
+    @Test func theOrganisersScheduleAndWordSignAsDocumented() throws {
+        let key = [UInt8](Data(base64Encoded: Self.secretKey)!)
+        let sent = Date(timeIntervalSince1970: 1_800_000_000)
+        let schedule = HuntSigner.sign(HuntEnvelope(hunt: "0123456789abcdef0123456789abcdef", id: 1_800_000_000_000, sent: sent,
+                                                    schedule: HuntSchedule(starts: sent.addingTimeInterval(3600),
+                                                                           ends: sent.addingTimeInterval(4 * 3600 + 0.5))),
+                                       secretKey: key)
+        #expect(String(decoding: schedule.signedBytes, as: UTF8.self) == Self.scheduleBytes)
+        #expect(schedule.signature == Self.scheduleSignature)
+        let said = HuntSigner.sign(HuntEnvelope(hunt: "0123456789abcdef0123456789abcdef", id: 1_800_000_000_001,
+                                                sent: sent.addingTimeInterval(0.001), said: HuntSaid(text: "Meet at the fountain / \"noon\" é")),
+                                   secretKey: key)
+        #expect(String(decoding: said.signedBytes, as: UTF8.self) == Self.saidBytes)
+        #expect(said.signature == Self.saidSignature)
+        // Another encoder's form of the same schedule (times with an offset, other key order) verifies.
+        var object = try #require(try JSONSerialization.jsonObject(with: schedule.bytes) as? [String: Any])
+        object["schedule"] = ["ends": "2027-01-15T13:00:00.500+01:00", "starts": "2027-01-15T09:00:00.000Z"]
+        let decoded = try HuntEnvelope.decode(try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted]))
+        #expect(HuntSigner.isValid(decoded) && decoded.kind == .schedule)
+        var forged = decoded
+        forged.schedule?.starts = sent
+        #expect(!HuntSigner.isValid(forged))
+    }
 }
 
 /// The test vectors of docs/HUNTS.md for the organiser's `adjust` and `hint` envelopes, signed with the vectors' key.

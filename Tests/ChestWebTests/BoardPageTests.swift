@@ -85,6 +85,18 @@ import Testing
         #expect(HTML.escaped("a\u{1B}[31m\"'&") == "a\u{FFFD}[31m&quot;&#39;&amp;")
     }
 
+    @Test func theOrganisersWordsAreLatestAndTheEndTurnsThePageToTheResults() {
+        var snapshot = Self.snapshot(share: false)
+        snapshot.words = [HuntWord.Said(id: 1, text: "Meet at <b>noon</b>", at: Date(timeIntervalSince1970: 1_800_000_000))]
+        snapshot.schedule = HuntSchedule(ends: Date(timeIntervalSince1970: 1_800_003_600))
+        let sections = BoardPage.sections(snapshot, timeZone: Self.utc)
+        #expect(sections["latest"]?.hasPrefix(#"<ol class="said"><li title="Meet at &lt;b&gt;noon&lt;/b&gt;">"#) == true,
+                "\(sections["latest"] ?? "")")
+        #expect(sections["latest"]?.contains("<b>organiser</b> says: <bdi>Meet at &lt;b&gt;noon&lt;/b&gt;</bdi>") == true)
+        #expect(sections["summary"]?.contains(#"<h1 data-ends="2027-01-15T09:00:00Z">"#) == true, "\(sections["summary"] ?? "")")
+        #expect(BoardAssets.javascript.contains(#"window.location.assign("/results")"#))
+    }
+
     @Test func theMapShowsVisibleTargetsAndTrailsOnlyWhenTheHuntSharesPositions() throws {
         let shared = try #require(BoardPage.sections(Self.snapshot(share: true), timeZone: Self.utc)["map"])
         #expect(shared.contains(#"<circle class="target""#))

@@ -1,0 +1,141 @@
+import ChestArguments
+import ChestCore
+import ChestIO
+import ChestMQTT
+import ChestSeal
+import Foundation
+
+/// `chest hunt schedule --hunt FILE --starts TIME --ends TIME`: changes the hunt's start and end, in the organiser's
+/// file and on every team (docs/HUNTS.md "The hunt's start and end").
+struct HuntScheduleCommand: ChestCommand {
+    static let name = "schedule"
+    static let abstract = "set or change when the hunt starts and ends, on every team"
+    static let synopses = ["--hunt FILE [--starts TIME|none] [--ends TIME|none] [--timeout SECONDS]"]
+    static let discussion = """
+        Writes the new start and end into the hunt file and publishes them to the hunt's broker, retained and
+        signed with your identity (the organiser's): every team's chestd applies them as soon as it hears them,
+        now or when it next connects. Before the start no page of the hunt opens for a team; after the end
+        nothing more opens, and the board credits nothing it receives. TIME is ISO 8601, as time locks take it
+        (2026-05-02T14:00:00+02:00; without a zone, local time); none removes the start or the end. An option
+        left out keeps what the file has. Without any option, prints the schedule in force.
+        """
+    static let parameters: [Parameter] = [
+        .huntFile,
+        .option("--starts", value: "TIME", help: "when the hunt starts (ISO 8601), or none"),
+        .option("--ends", value: "TIME", help: "when the hunt ends (ISO 8601), or none"),
+        .option("--timeout", value: "SECONDS", help: "how long to wait for the broker (default 10)"),
+    ]
+
+    var huntPath: String
+    /// nil: keep the file's; .some(nil): remove it.
+    var starts: Date??
+    var ends: Date??
+    var timeout: Double
+
+    init(_ values: ParsedValues) throws(UsageError) {
+        huntPath = try values.huntPath("hunt schedule")
+        starts = try Self.time(values, "--starts", clearable: true)
+        ends = try Self.time(values, "--ends", clearable: true)
+        timeout = try values.value("--timeout", "--timeout is a number of seconds") { Double($0).flatMap { $0 > 0 ? $0 : nil } } ?? 10
+    }
+
+    /// `--starts` or `--ends` as an instant; with `clearable`, "none" removes it.
+    static func time(_ values: ParsedValues, _ option: String, clearable: Bool) throws(UsageError) -> Date?? {
+        guard let text = values.value(option) else { return nil }
+        if clearable, text.lowercased() == "none" { return .some(nil) }
+        guard let date = ISO8601.parse(text, localZone: .current) else {
+            throw UsageError("\(option) \(text): not an ISO 8601 time; write it like 2026-05-02T14:00:00+02:00" + (clearable ? ", or none" : ""))
+        }
+        return .some(date)
+    }
+
+    /// The schedule as a sentence: "starts 2026-05-02T12:00:00Z, ends 2026-05-02T16:00:00Z".
+    static func describe(_ schedule: HuntSchedule) -> String {
+        guard !schedule.isEmpty else { return "no start or end: the hunt is always on" }
+        return [schedule.starts.map { "starts \(ISO8601.string($0))" }, schedule.ends.map { "ends \(ISO8601.string($0))" }]
+            .compactMap { $0 }.joined(separator: ", ")
+    }
+
+    func run(settings: Settings) throws {
+        var hunt = try HuntFile.read(path: huntPath)
+        guard !hunt.isJoinFile else { throw ChestError("\(huntPath) is a team's join file; the schedule is set in the organiser's hunt file") }
+        guard starts != nil || ends != nil else {
+            print(Self.describe(hunt.schedule))
+            return
+        }
+        let schedule = HuntSchedule(starts: starts ?? hunt.starts, ends: ends ?? hunt.ends)
+        if let problem = schedule.problem { throw UsageError(problem) }
+        let identity = try Identity.loadOrCreate(at: settings.identityPath)
+        guard identity.publicKeyBase64 == hunt.organiser else {
+            throw ChestError("the schedule is signed by the hunt's organiser, and your identity is not theirs; run this where chest hunt create ran")
+        }
+        let envelope = HuntEnvelope(hunt: hunt.id, id: OrganiserPost.newID(), sent: Date(), schedule: schedule)
+        // The file first: a broker that is away loses nothing, and running the command again publishes it.
+        hunt.setSchedule(schedule)
+        try hunt.write(to: huntPath)
+        try OrganiserPost.publish(HuntSigner.sign(envelope, with: identity), topic: HuntTopic.schedule(hunt: hunt.id),
+                                  hunt: hunt, purpose: "schedule", timeout: timeout)
+        print("the hunt \(Self.describe(schedule)); the broker keeps it for every team")
+    }
+}
+
+/// `chest hunt say TEXT --hunt FILE`: a signed word from the organiser to every team (docs/HUNTS.md "Word to all
+/// teams").
+struct HuntSayCommand: ChestCommand {
+    static let name = "say"
+    static let abstract = "send a word to every team: shown by chest watch, chest nav and a desktop notification"
+    static let synopses = ["TEXT --hunt FILE [--timeout SECONDS]"]
+    static let discussion = """
+        Publishes TEXT (1 to 500 characters) to the hunt's broker, retained and signed with your identity (the
+        organiser's): every team's chestd tells it once, now or when it next connects (chest watch's event said,
+        chest nav, a desktop notification), and the board shows it with its latest events.
+        """
+    static let parameters: [Parameter] = [
+        .positional("TEXT", help: "what to tell the teams"),
+        .huntFile,
+        .option("--timeout", value: "SECONDS", help: "how long to wait for the broker (default 10)"),
+    ]
+
+    var text: String
+    var huntPath: String
+    var timeout: Double
+
+    init(_ values: ParsedValues) throws(UsageError) {
+        text = values.positional("TEXT")[0]
+        if let problem = HuntSaid.problem(text) { throw UsageError(problem) }
+        huntPath = try values.huntPath("hunt say")
+        timeout = try values.value("--timeout", "--timeout is a number of seconds") { Double($0).flatMap { $0 > 0 ? $0 : nil } } ?? 10
+    }
+
+    func run(settings: Settings) throws {
+        let hunt = try HuntFile.read(path: huntPath)
+        guard !hunt.isJoinFile else { throw ChestError("\(huntPath) is a team's join file; only the organiser speaks to every team") }
+        let identity = try Identity.loadOrCreate(at: settings.identityPath)
+        guard identity.publicKeyBase64 == hunt.organiser else {
+            throw ChestError("a word to the teams is signed by the hunt's organiser, and your identity is not theirs; run this where chest hunt create ran")
+        }
+        let id = OrganiserPost.newID()
+        let envelope = HuntEnvelope(hunt: hunt.id, id: id, sent: Date(), said: HuntSaid(text: text))
+        try OrganiserPost.publish(HuntSigner.sign(envelope, with: identity), topic: HuntTopic.said(hunt: hunt.id, id: id),
+                                  hunt: hunt, purpose: "say", timeout: timeout)
+        print("said to every team; the broker keeps it for teams that join later")
+    }
+}
+
+/// Publishing one signed organiser message, retained, and waiting for the broker's acknowledgement.
+enum OrganiserPost {
+    /// The organiser's clock in milliseconds, as releases' ids are.
+    static func newID() -> UInt64 { UInt64(Date().timeIntervalSince1970 * 1000) }
+
+    static func publish(_ envelope: HuntEnvelope, topic: String, hunt: HuntFile, purpose: String, timeout: Double) throws {
+        let link = try OrganiserLink(hunt: hunt, purpose: purpose)
+        defer { link.stop() }
+        try link.connect(within: timeout, broker: hunt.broker)
+        let mid = try link.client.publish(MQTTMessage(topic: topic, payload: envelope.bytes, qos: 1, retain: true))
+        let deadline = MonotonicClock.now() + timeout
+        while MonotonicClock.now() < deadline {
+            if case .delivered(mid) = link.next(within: deadline - MonotonicClock.now()) { return }
+        }
+        throw ChestError("the broker did not acknowledge it within \(Int(timeout)) s; run the command again")
+    }
+}

@@ -1,0 +1,55 @@
+import struct Foundation.Date
+
+/// The hunt's start and end (docs/HUNTS.md "The hunt's start and end"): in the hunt file (`starts`, `ends`) and in
+/// the organiser's signed `schedule` message, which replaces the file's. Either may be absent: no start means the
+/// hunt is on from the beginning, no end that it never ends. The board and the engine ask it the same questions.
+public struct HuntSchedule: Codable, Hashable, Sendable {
+    public var starts: Date?
+    public var ends: Date?
+
+    public init(starts: Date? = nil, ends: Date? = nil) {
+        self.starts = starts
+        self.ends = ends
+    }
+
+    /// Whether neither a start nor an end is set: the hunt is always on.
+    public var isEmpty: Bool { starts == nil && ends == nil }
+
+    /// Whether the hunt is on at `time`: at or after the start, before the end.
+    public func isOpen(at time: Date) -> Bool { hasStarted(at: time) && !hasEnded(at: time) }
+
+    public func hasStarted(at time: Date) -> Bool { starts.map { time >= $0 } ?? true }
+
+    public func hasEnded(at time: Date) -> Bool { ends.map { time >= $0 } ?? false }
+
+    /// Whether the board credits something it received at `receivedAt` (its own clock): anything before the end.
+    /// The start is the teams' business: a page cannot open before it, and a receipt of a page opened before it
+    /// (a chest that did not know the schedule yet) is still the team's proof.
+    public func admitsCredit(receivedAt: Date) -> Bool { !hasEnded(at: receivedAt) }
+
+    /// What `chest nav` and `status` say of the window at `time`: "the hunt starts in 12 min" before the start,
+    /// "the hunt ends in 5 min" in its last hour, "the hunt is over" after the end; nil otherwise.
+    public func countdown(at time: Date) -> String? {
+        if let starts, time < starts { return "the hunt starts in " + Self.duration(starts.timeIntervalSince(time)) }
+        guard let ends else { return nil }
+        if time >= ends { return "the hunt is over" }
+        let left = ends.timeIntervalSince(time)
+        return left <= 3600 ? "the hunt ends in " + Self.duration(left) : nil
+    }
+
+    /// "30 s", "12 min", "3 h 2 min": whole minutes rounded up, so "in 1 min" never means it already began.
+    static func duration(_ seconds: Double) -> String {
+        if seconds < 60 { return "\(Int(seconds.rounded(.up))) s" }
+        let minutes = Int((seconds / 60).rounded(.up))
+        guard minutes >= 60 else { return "\(minutes) min" }
+        return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min"
+    }
+
+    /// Why the schedule is not one, in a sentence; nil when it is fine.
+    public var problem: String? {
+        if let starts, let ends, ends <= starts {
+            return "the hunt must end after it starts (it starts \(ISO8601.string(starts)), ends \(ISO8601.string(ends)))"
+        }
+        return nil
+    }
+}

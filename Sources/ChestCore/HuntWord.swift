@@ -1,0 +1,50 @@
+import struct Foundation.Date
+
+/// What a team's chest keeps of the organiser's word (`<chest>/hunt-word.json`, docs/HUNTS.md "The hunt's start and
+/// end", "Word to all teams"): the newest signed schedule believed, so that a restart without a broker still knows
+/// it and refuses an older one, and every `said` announced, so that one heard again (the broker keeps them
+/// retained, and sends them on every connection) is not announced twice.
+public struct HuntWord: Codable, Hashable, Sendable {
+    /// A schedule the organiser signed, with its id (the organiser's clock in milliseconds).
+    public struct Schedule: Codable, Hashable, Sendable {
+        public var id: UInt64
+        public var schedule: HuntSchedule
+
+        public init(id: UInt64, schedule: HuntSchedule) {
+            self.id = id
+            self.schedule = schedule
+        }
+    }
+
+    /// One word of the organiser's, as announced.
+    public struct Said: Codable, Hashable, Sendable {
+        public var id: UInt64
+        public var text: String
+        /// When the organiser sent it (their clock).
+        public var at: Date
+
+        public init(id: UInt64, text: String, at: Date) {
+            self.id = id
+            self.text = text
+            self.at = at
+        }
+    }
+
+    /// The file's name in the chest directory.
+    public static let fileName = "hunt-word.json"
+    /// The most words kept; beyond it the oldest are forgotten (and would be announced again if the broker still
+    /// held them: a hunt with that many is not one a person reads).
+    public static let saidLimit = 1000
+
+    /// The hunt's ID: another hunt's word is not this one's.
+    public var hunt: String
+    public var schedule: Schedule?
+    /// Oldest first.
+    public var said: [Said]
+
+    public init(hunt: String, schedule: Schedule? = nil, said: [Said] = []) {
+        self.hunt = hunt
+        self.schedule = schedule
+        self.said = said
+    }
+}

@@ -1,0 +1,34 @@
+@testable import ChestCore
+import Foundation
+import Testing
+
+/// The rule the board and the engine share (`HuntSchedule`, docs/HUNTS.md "The hunt's start and end").
+@Suite struct HuntScheduleRuleTests {
+    static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test func theWindowIsFromTheStartUntilTheEnd() {
+        let schedule = HuntSchedule(starts: Self.t0, ends: Self.t0.addingTimeInterval(3600))
+        #expect(!schedule.isOpen(at: Self.t0.addingTimeInterval(-0.001)))
+        #expect(schedule.isOpen(at: Self.t0) && schedule.isOpen(at: Self.t0.addingTimeInterval(3599.999)))
+        #expect(!schedule.isOpen(at: Self.t0.addingTimeInterval(3600)))
+        #expect(HuntSchedule().isOpen(at: .distantPast) && HuntSchedule().isOpen(at: .distantFuture))
+        #expect(HuntSchedule(starts: Self.t0).isOpen(at: .distantFuture))
+        #expect(HuntSchedule(ends: Self.t0).isOpen(at: .distantPast))
+    }
+
+    @Test func theBoardCreditsWhatItReceivedBeforeTheEndOnly() {
+        let schedule = HuntSchedule(starts: Self.t0, ends: Self.t0.addingTimeInterval(3600))
+        // Before the start the teams' chests open nothing; a receipt that came anyway (a chest that had not heard the
+        // schedule) is still a proof of opening, so the board judges only the end.
+        #expect(schedule.admitsCredit(receivedAt: Self.t0.addingTimeInterval(-10)))
+        #expect(schedule.admitsCredit(receivedAt: Self.t0.addingTimeInterval(3599)))
+        #expect(!schedule.admitsCredit(receivedAt: Self.t0.addingTimeInterval(3600)))
+        #expect(HuntSchedule().admitsCredit(receivedAt: .distantFuture))
+    }
+
+    @Test func anEndNotAfterTheStartIsRefused() {
+        #expect(HuntSchedule(starts: Self.t0, ends: Self.t0).problem?.contains("must end after it starts") == true)
+        #expect(HuntSchedule(starts: Self.t0, ends: Self.t0.addingTimeInterval(1)).problem == nil)
+        #expect(HuntSchedule(ends: Self.t0).problem == nil)
+    }
+}
