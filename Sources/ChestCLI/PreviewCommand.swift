@@ -71,7 +71,7 @@ struct PreviewCommand: ChestCommand {
             set.contains { spec in
                 switch spec {
                 case .visible: false
-                case .pin, .locationHere: true
+                case .pin, .locationHere, .answer: true
                 case .lock(.location), .lock(.pin): version >= 2
                 case .lock(.sealedLocation), .lock(.sealedPIN), .lock(.release): true
                 default: spec.kind == .release
@@ -110,6 +110,7 @@ struct PreviewCommand: ChestCommand {
         case let .visible(inner, label): return (label.map { "\u{201C}\($0)\u{201D}: " } ?? "") + describe(inner, rehearsal, timeZone: timeZone)
         case let .lock(lock): return lock.condition
         case .pin: return "the right PIN"
+        case .answer: return "the answer to the page's question"
         case let .locationHere(radius): return "within \(Int(radius)) m of chestd's fix when the quest is built"
         case let .altitudeHere(margin): return "within ±\(Int(margin)) m of chestd's altitude when the quest is built"
         }
@@ -145,6 +146,7 @@ struct PreviewCommand: ChestCommand {
         case .time: return "the instant is in the clear; chestd checks the clock against GPS time"
         case .after: return "the page it waits for is named in the clear"
         case .release: return "sealed: the organiser's release key is part of the page's key; only its name is in the file"
+        case .answer: return sealedByDefault ? "sealed: each answer is part of the page's key; no answer is in the file (an answer is worth what the question gives away)" : "an answer needs format 2 or 3"
         default: return "the condition is in the clear"
         }
     }

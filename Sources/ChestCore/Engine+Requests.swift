@@ -9,7 +9,7 @@ extension Engine {
             return [.reply(client, .list(list(chest: saved ? .saved : .regular)))]
         case let .undelete(id):
             return undelete(id, for: client, now: now)
-        case let .read(prefix), let .pin(prefix, _, _), let .save(prefix), let .unsave(prefix), let .delete(prefix):
+        case let .read(prefix), let .pin(prefix, _, _), let .answer(prefix, _, _), let .save(prefix), let .unsave(prefix), let .delete(prefix):
             let id: MessageID
             switch resolve(prefix) {
             case let .success(resolved): id = resolved
@@ -18,6 +18,7 @@ extension Engine {
             switch request {
             case .read: return read(id, now: now).map { [.reply(client, .read($0))] } ?? []
             case let .pin(_, pin, page): return attemptPIN(id, page: page, pin: pin, for: client, now: now)
+            case let .answer(_, text, page): return attemptAnswer(id, page: page, text: text, for: client, now: now)
             case .save: return save(id, for: client)
             case .unsave: return unsave(id, for: client)
             default: return delete(id, for: client)

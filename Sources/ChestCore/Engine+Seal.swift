@@ -149,16 +149,16 @@ extension Engine {
         }
         if let content = opened {
             seal.contents[request.id, default: [:]][request.page] = content
-            effects += unsealed(slotRef, content, pinAttempt: request.cell == nil && request.pin != nil, now: now)
+            effects += unsealed(slotRef, content, pinAttempt: request.cell == nil && request.guess != nil, now: now)
         }
         // A PIN attempt waits for every slot it tried.
-        if request.cell == nil, let pin = request.pin, var attempt = seal.attempts[request.id], attempt.pin == pin,
+        if request.cell == nil, let guess = request.guess, var attempt = seal.attempts[request.id], attempt.guess == guess,
            attempt.outstanding.remove(slotRef) != nil {
-            if opened != nil { attempt.matching.append(LockKey(page: request.page, set: request.set, kind: .pin)) }
+            if opened != nil { attempt.matching.append(LockKey(page: request.page, set: request.set, kind: guess.lockKind)) }
             seal.attempts[request.id] = attempt
             if attempt.outstanding.isEmpty {
                 seal.attempts[request.id] = nil
-                effects += concludePIN(request.id, pin: pin, matching: attempt.matching, now: now)
+                effects += concludeGuess(request.id, guess: guess, matching: attempt.matching, now: now)
             }
         }
         return effects

@@ -153,7 +153,7 @@ public struct Engine: Sendable {
             weatherProblem = reason
             effects = planWeather(now)
         case let .pinChecked(id, pin, matching, now):
-            effects = concludePIN(id, pin: pin, matching: matching, now: now)
+            effects = concludeGuess(id, guess: .pin(pin), matching: matching, now: now)
         case let .persistFailed(id, onDisk, reason, skipped):
             effects = Engine.answersOwed(skipped, reason: reason)
             // A receipt not asked for is owed again: the catch-up at the next start sends it, if the page opens.
@@ -269,7 +269,7 @@ public struct Engine: Sendable {
                         gpsTimes.insert(ref)
                     case .weather, .temperature: weathers.insert(ref)
                     case let .after(link): afters[ref] = link
-                    case .pin, .sealedPIN, .release: break
+                    case .pin, .sealedPIN, .release, .answer: break
                     case let .sealedLocation(grid):
                         seal.watches[ref] = SealBook.Watch(grid, requiresHardware: stored.message.requiresHardware,
                                                            owner: stored.sealOwner)

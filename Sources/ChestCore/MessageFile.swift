@@ -165,8 +165,13 @@ struct WirePage: Codable {
     var keyB: WireKeySlot?
     /// Formats 2 and 3: base64 of the page's sealed attachments (MessageFile+Attachments.swift).
     var attachments: String?
+    /// The page's question and points (WirePage+Game.swift); absent when the organiser gave none.
+    var question: String?
+    var points: Int?
 
     init(_ page: Page, version: Int) {
+        question = page.question
+        points = page.points
         a = WirePage.locks(page, .a, version: version)
         b = WirePage.locks(page, .b, version: version)
         if let sealed = page.sealed {
@@ -180,6 +185,7 @@ struct WirePage: Codable {
     func page(number: Int, version: Int) throws(MessageFormatError) -> Page {
         var page = try unlabelledPage(number: number, version: version)
         page.labels = try labels(page, number: number)
+        (page.question, page.points) = try game(number: number)
         return page
     }
 

@@ -6,6 +6,9 @@ public struct QuestDraft: Hashable, Sendable {
         public var setB: [LockSpec]
         /// The files it carries, by path.
         public var attachments: [String] = []
+        /// The page's question and points (docs/QUEST.md "Questions and points").
+        public var question: String?
+        public var points: Int?
 
         public init(text: String, setA: [LockSpec], setB: [LockSpec]) {
             self.text = text
@@ -49,6 +52,7 @@ extension Quest {
                 var draft = QuestDraft.Page(text: page.text, setA: page.setA.map(resolve) + after,
                                             setB: page.setB.isEmpty ? [] : page.setB.map(resolve) + after)
                 draft.attachments = page.attachments.map(\.path)
+                (draft.question, draft.points) = (page.question, page.points)
                 return draft
             }
             var draft = QuestDraft(name: message.name, id: id, title: message.title ?? "", from: message.from ?? from,

@@ -42,6 +42,9 @@ public struct QuestPage: Hashable, Sendable {
     public var inSetB = false
     /// `attach:` lines: files the page carries, by path (relative to the quest file until `QuestFile` resolves it).
     public var attachments: [QuestAttachment] = []
+    /// `question:` and `points:` (docs/QUEST.md "Questions and points").
+    public var question: String?
+    public var points: Int?
 
     public init(text: String, line: Int) {
         self.text = text
@@ -139,6 +142,7 @@ extension LockSpec {
         case .pin: .pin
         case .locationHere: .location
         case .altitudeHere: .altitude
+        case .answer: .answer
         case let .visible(inner, _): inner.kind
         }
     }

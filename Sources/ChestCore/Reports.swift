@@ -55,6 +55,11 @@ public struct PageReport: Hashable, Sendable, Codable {
     /// For an open page: the files it carries, and the key of their ciphertext for `chest read --save`.
     public var attachments: [Attachment]?
     public var attachmentsKey: String?
+    /// The page's question, shown open or not (docs/FORMAT.md "Questions and points").
+    public var question: String?
+    /// What the hunt's board credits for the page's proven opening (1 unless the organiser said otherwise; absent
+    /// only from an older chestd).
+    public var points: Int?
 }
 
 public struct SetReport: Hashable, Sendable, Codable {
@@ -89,6 +94,7 @@ extension Lock {
         case let .altitude(bounds): "\(bounds) m above sea level"
         case let .after(link): "after page \(link.page) of message \(link.message.short)"
         case let .release(name): "the organiser's release \u{201C}\(name)\u{201D}"
+        case .answer: "the answer to the page's question"
         }
     }
 }
@@ -115,7 +121,7 @@ extension Engine {
 
     public func read(_ id: MessageID, now: Now) -> ReadReport? {
         guard let stored = entries[id] else { return nil }
-        let pages = stored.message.pages.enumerated().map { index, page in
+        var pages = stored.message.pages.enumerated().map { index, page in
             let number = index + 1
             if let open = stored.state.openPages.first(where: { $0.page == number }) {
                 return PageReport(number: number, open: true, text: open.content?.text ?? page.text, openedBy: open.set,
@@ -136,6 +142,10 @@ extension Engine {
             }
             return PageReport(number: number, open: false, text: nil, openedBy: nil, openedAt: nil, sets: sets,
                               protection: page.protection)
+        }
+        for (index, page) in stored.message.pages.enumerated() {
+            pages[index].question = page.question
+            pages[index].points = page.worth
         }
         var report = ReadReport(id: id, title: stored.message.title, from: stored.message.from, chest: stored.chest,
                                 state: stored.openness, sentByYou: stored.sentByYou, pages: pages,
@@ -163,6 +173,9 @@ extension Engine {
             return explainSealed(stored, key: key, lock: lock, now: now)
         case let .release(name):
             return .waitsForRelease(name, arrived: seal.releases[name] != nil)
+        case .answer:
+            if let until = stored.state.pin.refusedUntil, until > clock.trustedTime(now) { return .answerRefused(until: until) }
+            return .needsAnswer
         case .pin:
             if let until = stored.state.pin.refusedUntil, until > clock.trustedTime(now) { return .pinRefused(until: until) }
             return .needsPIN
