@@ -1,0 +1,93 @@
+import ChestCore
+import ChestIO
+import ChestTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// A page that asks a question and opens to its answer, with the reader's real chestd (docs/FORMAT.md "Answer
+/// locks", docs/QUEST.md "Questions and points").
+@Suite(.realProcesses, .timeLimit(.minutes(3)))
+struct QuestionAnswerTests {
+    func composeQuestion(_ world: ChestHarness) throws -> String {
+        let compose = try world.chest(["compose", "--seal-cost", "interactive", "-o", "bern.locked", "--title", "Bern", "--from", "Alice",
+                                       "--page", "Under the astronomical clock.",
+                                       "--question", "What is Bern's clock tower called?",
+                                       "--lock", "answer=Zytglogge|Zeitglockenturm", "--points", "5",
+                                       "--page", "Free page"], user: "alice")
+        #expect(compose.status == 0, "\(compose.stderr)")
+        #expect(compose.stderr.contains("sealed by answer: a word from a dictionary"), "\(compose.stderr)")
+        return compose.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func theQuestionShowsBeforeWrongAnswersAreCountedAndAnotherAlternativeOpensIt() throws {
+        let world = ChestHarness()
+        try world.startDaemon()
+        let id = try composeQuestion(world)
+        #expect(try world.chest(["import", "bern.locked"]).status == 0)
+
+        let json = try world.chest(["read", id, "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let pages = try #require(report["pages"] as? [[String: Any]])
+        #expect(pages[0]["open"] as? Bool == false)
+        #expect(pages[0]["question"] as? String == "What is Bern's clock tower called?")
+        #expect(pages[0]["points"] as? Int == 5)
+        #expect(pages[0]["text"] == nil)
+        #expect(pages[1]["points"] as? Int == 1)
+        let lock = try #require(((pages[0]["sets"] as? [[String: Any]])?.first?["locks"] as? [[String: Any]])?.first)
+        #expect(lock["type"] as? String == "answer")
+        #expect((lock["reason"] as? String)?.contains("chest answer") == true, "\(lock)")
+        #expect(try world.chest(["read", id]).stdout.contains("Q: What is Bern's clock tower called?"))
+
+        for (attempt, guess) in ["Big Ben", "Münster", "Zytglogg"].enumerated() {
+            let wrong = try world.chest(["answer", id, guess])
+            #expect(wrong.status == 1)
+            #expect(wrong.stderr.contains("wrong answer (\(attempt + 1) of 5"), "\(wrong.stderr)")
+        }
+        // The same answer written otherwise is the same answer: tried, so free.
+        let repeated = try world.chest(["answer", id, "  big   BEN "])
+        #expect(repeated.stderr.contains("already tried"), "\(repeated.stderr)")
+        // Answers and PINs share one count.
+        let ledger = try String(contentsOfFile: world.chest + "/attempts/\(id).json", encoding: .utf8)
+        #expect(ledger.contains("\"wrong\" : 3") || ledger.contains("\"wrong\":3"), "\(ledger)")
+
+        let right = try world.chest(["answer", String(id.prefix(6)), "  ZEITGLOCKEN\u{00A0}TURM ", "--page", "1"])
+        #expect(right.status == 0, "\(right.stderr)")
+        #expect(right.stdout.contains("answer accepted: page 1 open"), "\(right.stdout)")
+        let read = try world.chest(["read", id])
+        #expect(read.stdout.contains("Under the astronomical clock."))
+        #expect(read.stdout.contains("worth 5 points"))
+        let again = try world.chest(["answer", id, "Zytglogge"])
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("no answer lock of this message is waiting"), "\(again.stderr)")
+    }
+
+    @Test func fiveWrongAnswersMakeTheNextWaitAsPINsDo() throws {
+        let world = ChestHarness()
+        try world.startDaemon()
+        let id = try composeQuestion(world)
+        #expect(try world.chest(["import", "bern.locked"]).status == 0)
+        for guess in ["one", "two", "three", "four"] { #expect(try world.chest(["answer", id, guess]).status == 1) }
+        let fifth = try world.chest(["answer", id, "five"])
+        #expect(fifth.stderr.contains("next attempt is allowed at"), "\(fifth.stderr)")
+        let refused = try world.chest(["answer", id, "Zytglogge"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("too many wrong answers"), "\(refused.stderr)")
+        #expect(try world.chest(["read", id]).stdout.contains("answers refused until"))
+    }
+
+    @Test func anOldFormatOrAnAnswerWithAPINInOneSetIsRefusedWithItsReason() throws {
+        let world = ChestHarness()
+        let format1 = try world.chest(["compose", "--format", "1", "-o", "old.locked", "--title", "Old", "--page", "p",
+                                       "--lock", "answer=oak"], user: "alice")
+        #expect(format1.status != 0)
+        #expect(format1.stderr.contains("needs format 2 or 3"), "\(format1.stderr)")
+        let both = try world.chest(["compose", "-o", "both.locked", "--title", "Both", "--page", "p",
+                                    "--lock", "answer=oak", "--lock", "pin=4821"], user: "alice")
+        #expect(both.status != 0)
+        #expect(both.stderr.contains("an answer is the only secret of its set"), "\(both.stderr)")
+        let points = try world.chest(["compose", "-o", "p.locked", "--title", "P", "--page", "p", "--points", "1001"], user: "alice")
+        #expect(points.status != 0)
+        #expect(points.stderr.contains("points are a whole number from 0 to 1000"), "\(points.stderr)")
+    }
+}
