@@ -51,7 +51,7 @@ struct QuestionAnswerTests {
         let ledger = try String(contentsOfFile: world.chest + "/attempts/\(id).json", encoding: .utf8)
         #expect(ledger.contains("\"wrong\" : 3") || ledger.contains("\"wrong\":3"), "\(ledger)")
 
-        let right = try world.chest(["answer", String(id.prefix(6)), "  ZEITGLOCKEN\u{00A0}TURM ", "--page", "1"])
+        let right = try world.chest(["answer", String(id.prefix(6)), "\u{00A0} zeitGLOCKENturm\u{3000}", "--page", "1"])
         #expect(right.status == 0, "\(right.stderr)")
         #expect(right.stdout.contains("answer accepted: page 1 open"), "\(right.stdout)")
         let read = try world.chest(["read", id])
