@@ -50,7 +50,7 @@ _chest()
 _chest_takes_value()
 {
     case "$1:$2" in
-        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--attach' | 'compose:--lock' | 'compose:--quest' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--search-area' | 'compose:--hunt' | 'compose:--require' | 'read:--save' | 'pin:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'verify:--hunt' | 'hunt create:--broker' | 'hunt create:--ca' | 'hunt create:--output' | 'hunt create:-o' | 'hunt team add:--hunt' | 'hunt team add:--colour' | 'hunt team add:--output' | 'hunt team add:-o' | 'hunt release:--hunt' | 'hunt release:--timeout' | 'board:--timeout' | 'board:--http' | 'board:--http-token' | 'board:--output' | 'board:-o' | 'config:--unset' | 'simulate:--weather' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
+        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--attach' | 'compose:--lock' | 'compose:--question' | 'compose:--points' | 'compose:--quest' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--search-area' | 'compose:--hunt' | 'compose:--require' | 'read:--save' | 'pin:--page' | 'answer:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'verify:--hunt' | 'hunt create:--broker' | 'hunt create:--ca' | 'hunt create:--output' | 'hunt create:-o' | 'hunt team add:--hunt' | 'hunt team add:--colour' | 'hunt team add:--output' | 'hunt team add:-o' | 'hunt release:--hunt' | 'hunt release:--timeout' | 'board:--timeout' | 'board:--http' | 'board:--http-token' | 'board:--output' | 'board:-o' | 'config:--unset' | 'simulate:--weather' | 'simulate:--answer' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
             return 0
             ;;
     esac
@@ -61,7 +61,7 @@ _chest_takes_value()
 _chest_is_command()
 {
     case "$1:$2" in
-        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':save' | ':unsave' | ':delete' | ':undelete' | ':status' | ':watch' | ':receipt' | ':verify' | ':senders' | ':hunt' | ':board' | ':config' | ':preview' | ':simulate' | ':nav' | ':map' | ':export' | ':help' | 'senders:' | 'senders:list' | 'senders:trust' | 'senders:forget' | 'hunt:' | 'hunt:create' | 'hunt:team' | 'hunt:join' | 'hunt:leave' | 'hunt:release' | 'hunt team:' | 'hunt team:add')
+        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':answer' | ':save' | ':unsave' | ':delete' | ':undelete' | ':status' | ':watch' | ':receipt' | ':verify' | ':senders' | ':hunt' | ':board' | ':config' | ':preview' | ':simulate' | ':nav' | ':map' | ':export' | ':help' | 'senders:' | 'senders:list' | 'senders:trust' | 'senders:forget' | 'hunt:' | 'hunt:create' | 'hunt:team' | 'hunt:join' | 'hunt:leave' | 'hunt:release' | 'hunt team:' | 'hunt team:add')
             return 0
             ;;
     esac
@@ -75,7 +75,7 @@ _chest_options()
             echo '--socket --chest --config --version --help -h'
             ;;
         'compose')
-            echo '--output -o --force --title --from --page --attach --lock --or --quest --keep-ids --format --seal-cost --search-area --hunt --require --help -h'
+            echo '--output -o --force --title --from --page --attach --lock --or --question --points --quest --keep-ids --format --seal-cost --search-area --hunt --require --help -h'
             ;;
         'import')
             echo '--help -h'
@@ -87,6 +87,9 @@ _chest_options()
             echo '--json --save --help -h'
             ;;
         'pin')
+            echo '--page --help -h'
+            ;;
+        'answer')
             echo '--page --help -h'
             ;;
         'save')
@@ -156,7 +159,7 @@ _chest_options()
             echo '--help -h'
             ;;
         'simulate')
-            echo '--weather --gpsd --help -h'
+            echo '--weather --gpsd --answer --help -h'
             ;;
         'nav')
             echo '--once --help -h'
@@ -177,7 +180,7 @@ _chest_commands()
 {
     case $1 in
         '')
-            echo 'compose import list read pin save unsave delete undelete status watch receipt verify senders hunt board config preview simulate nav map export help'
+            echo 'compose import list read pin answer save unsave delete undelete status watch receipt verify senders hunt board config preview simulate nav map export help'
             ;;
         'senders')
             echo 'list trust forget'
@@ -224,7 +227,7 @@ _chest_value()
                 'location='*) cur=${cur#*=}; mapfile -t COMPREPLY < <(compgen -W 'here/30m' -- "$cur") ;;
                 'weather='*) cur=${cur#*=}; mapfile -t COMPREPLY < <(compgen -W 'clear cloudy rainy snowy thundery' -- "$cur") ;;
                 *=*) ;;
-                *) compopt -o nospace 2>/dev/null; mapfile -t COMPREPLY < <(compgen -W 'location= time= pin= weather= temperature= altitude= after= release=' -- "$cur") ;;
+                *) compopt -o nospace 2>/dev/null; mapfile -t COMPREPLY < <(compgen -W 'location= time= pin= weather= temperature= altitude= after= release= answer=' -- "$cur") ;;
             esac
             ;;
         'compose:--quest')
@@ -256,6 +259,9 @@ _chest_value()
             mapfile -t COMPREPLY < <(compgen -W "$(for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p')" -- "$cur")
             ;;
         'pin:0')
+            mapfile -t COMPREPLY < <(compgen -W "$(for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p')" -- "$cur")
+            ;;
+        'answer:0')
             mapfile -t COMPREPLY < <(compgen -W "$(for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p')" -- "$cur")
             ;;
         'save:0')
@@ -357,7 +363,7 @@ _chest_value()
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             ;;
         'help:0')
-            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin save unsave delete undelete status watch receipt verify senders hunt board config preview simulate nav map export help' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin answer save unsave delete undelete status watch receipt verify senders hunt board config preview simulate nav map export help' -- "$cur")
             ;;
     esac
 }

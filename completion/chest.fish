@@ -8,9 +8,9 @@ function __chest_path
     set -l path
     while set -q words[1]
         switch "$path:$words[1]"
-            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--attach' 'compose:--lock' 'compose:--quest' 'compose:--format' 'compose:--seal-cost' 'compose:--search-area' 'compose:--hunt' 'compose:--require' 'read:--save' 'pin:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'verify:--hunt' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--colour' 'hunt team add:--output' 'hunt team add:-o' 'hunt release:--hunt' 'hunt release:--timeout' 'board:--timeout' 'board:--http' 'board:--http-token' 'board:--output' 'board:-o' 'config:--unset' 'simulate:--weather' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
+            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--attach' 'compose:--lock' 'compose:--question' 'compose:--points' 'compose:--quest' 'compose:--format' 'compose:--seal-cost' 'compose:--search-area' 'compose:--hunt' 'compose:--require' 'read:--save' 'pin:--page' 'answer:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'verify:--hunt' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--colour' 'hunt team add:--output' 'hunt team add:-o' 'hunt release:--hunt' 'hunt release:--timeout' 'board:--timeout' 'board:--http' 'board:--http-token' 'board:--output' 'board:-o' 'config:--unset' 'simulate:--weather' 'simulate:--answer' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
                 set -e words[1]
-            case ':compose' ':import' ':list' ':read' ':pin' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':receipt' ':verify' ':senders' 'senders:list' 'senders:trust' 'senders:forget' ':hunt' 'hunt:create' 'hunt:team' 'hunt team:add' 'hunt:join' 'hunt:leave' 'hunt:release' ':board' ':config' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
+            case ':compose' ':import' ':list' ':read' ':pin' ':answer' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':receipt' ':verify' ':senders' 'senders:list' 'senders:trust' 'senders:forget' ':hunt' 'hunt:create' 'hunt:team' 'hunt team:add' 'hunt:join' 'hunt:leave' 'hunt:release' ':board' ':config' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
                 set -a path $words[1]
         end
         set -e words[1]
@@ -31,7 +31,7 @@ function __chest_value_1
             printf 'weather=%s\n' clear cloudy rainy snowy thundery
         case '*=*'
         case '*'
-            printf '%s\n' location= time= pin= weather= temperature= altitude= after= release=
+            printf '%s\n' location= time= pin= weather= temperature= altitude= after= release= answer=
     end
 end
 
@@ -67,6 +67,10 @@ function __chest_value_9
     sh -c 'for saved in \'\' --saved; do chest list $saved --json; done 2>/dev/null | sed -n \'s/^ *"id" *: *"\\([^"]*\\)".*/\\1/p\''
 end
 
+function __chest_value_10
+    sh -c 'for saved in \'\' --saved; do chest list $saved --json; done 2>/dev/null | sed -n \'s/^ *"id" *: *"\\([^"]*\\)".*/\\1/p\''
+end
+
 complete -c chest -f
 complete -c chest -n '__chest_is \'\'' -l socket -r -F -d 'chestd\'s control socket (default $CHEST_SOCKET, else $XDG_RUNTIME_DIR/chestd.sock)'
 complete -c chest -n '__chest_is \'\'' -l chest -r -a '(__fish_complete_directories)' -d 'the chest directory (default $CHEST_DIR, else $XDG_DATA_HOME/chest)'
@@ -78,6 +82,7 @@ complete -c chest -n '__chest_is \'\'' -a import -d 'add message files to the ch
 complete -c chest -n '__chest_is \'\'' -a list -d 'the messages and their state'
 complete -c chest -n '__chest_is \'\'' -a read -d 'open pages, and why the others are still locked'
 complete -c chest -n '__chest_is \'\'' -a pin -d 'try a PIN on a message\'s PIN locks'
+complete -c chest -n '__chest_is \'\'' -a answer -d 'answer a page\'s question (its answer lock)'
 complete -c chest -n '__chest_is \'\'' -a save -d 'move a message to the saved chest (at most 50)'
 complete -c chest -n '__chest_is \'\'' -a unsave -d 'move a message back to the regular chest'
 complete -c chest -n '__chest_is \'\'' -a delete -d 'take messages out of the chest (undelete brings them back)'
@@ -104,6 +109,8 @@ complete -c chest -n '__chest_is \'compose\'' -l page -r -d 'starts the next pag
 complete -c chest -n '__chest_is \'compose\'' -l attach -r -F -d 'attaches a file (a PNG, JPEG or WebP picture, or any file) to the page before it; 8 MiB a message in all'
 complete -c chest -n '__chest_is \'compose\'' -l lock -r -a '(__chest_value_1)' -d 'adds a lock to the page\'s current set'
 complete -c chest -n '__chest_is \'compose\'' -l or -d 'switches the page to set B'
+complete -c chest -n '__chest_is \'compose\'' -l question -r -d 'the page before it asks this question, shown before it opens (see answer= locks)'
+complete -c chest -n '__chest_is \'compose\'' -l points -r -d 'what the hunt\'s board credits for the page before it, 0 to 1000 (default 1)'
 complete -c chest -n '__chest_is \'compose\'' -l quest -r -F -d 'builds every message of a quest file (docs/QUEST.md)'
 complete -c chest -n '__chest_is \'compose\'' -l keep-ids -d 'with --quest: reuse the IDs recorded in QUEST.ids'
 complete -c chest -n '__chest_is \'compose\'' -l format -r -a '1 2 3' -d 'the file format: 3 (sealed pages, the default), 2 (its places can be recovered from the file) or 1 (text in the clear)'
@@ -124,13 +131,16 @@ complete -c chest -n '__chest_is \'read\'' -a '(__chest_value_2)'
 complete -c chest -n '__chest_is \'pin\'' -l page -r -d 'try only this page\'s PIN locks'
 complete -c chest -n '__chest_is \'pin\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'pin\'' -a '(__chest_value_3)'
+complete -c chest -n '__chest_is \'answer\'' -l page -r -d 'answer only this page\'s question'
+complete -c chest -n '__chest_is \'answer\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'answer\'' -a '(__chest_value_4)'
 complete -c chest -n '__chest_is \'save\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'save\'' -a '(__chest_value_4)'
+complete -c chest -n '__chest_is \'save\'' -a '(__chest_value_5)'
 complete -c chest -n '__chest_is \'unsave\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'unsave\'' -a '(__chest_value_5)'
+complete -c chest -n '__chest_is \'unsave\'' -a '(__chest_value_6)'
 complete -c chest -n '__chest_is \'delete\'' -l yes -d 'do not ask, even on a terminal'
 complete -c chest -n '__chest_is \'delete\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'delete\'' -a '(__chest_value_6)'
+complete -c chest -n '__chest_is \'delete\'' -a '(__chest_value_7)'
 complete -c chest -n '__chest_is \'undelete\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'status\'' -l json -d 'print JSON'
 complete -c chest -n '__chest_is \'status\'' -l watch -d 'redraw once a second until interrupted'
@@ -146,7 +156,7 @@ complete -c chest -n '__chest_is \'watch\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'receipt\'' -l page -r -d 'the page (default: the first open one)'
 complete -c chest -n '__chest_is \'receipt\'' -l output -s o -r -a '(__fish_complete_suffix .json)' -d 'write the receipt here instead of printing it'
 complete -c chest -n '__chest_is \'receipt\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'receipt\'' -a '(__chest_value_7)'
+complete -c chest -n '__chest_is \'receipt\'' -a '(__chest_value_8)'
 complete -c chest -n '__chest_is \'verify\'' -l hunt -r -a '(__fish_complete_suffix .hunt)' -d 'the organiser\'s hunt file, whose page keys check the proof of opening'
 complete -c chest -n '__chest_is \'verify\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'verify\'' -a '(__fish_complete_suffix .json)'
@@ -158,7 +168,7 @@ complete -c chest -n '__chest_is \'senders\'' -a forget -d 'forget a sender\'s n
 complete -c chest -n '__chest_is \'senders list\'' -l json -d 'print JSON'
 complete -c chest -n '__chest_is \'senders list\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'senders trust\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'senders trust\'' -a '(__chest_value_8)'
+complete -c chest -n '__chest_is \'senders trust\'' -a '(__chest_value_9)'
 complete -c chest -n '__chest_is \'senders forget\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'hunt\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'hunt\'' -a create -d 'create a hunt file for the organiser'
@@ -201,6 +211,7 @@ complete -c chest -n '__chest_is \'preview\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'preview\'' -F
 complete -c chest -n '__chest_is \'simulate\'' -l weather -r -a 'clear cloudy rainy snowy thundery' -d 'the weather during the replay, such as snowy,-2'
 complete -c chest -n '__chest_is \'simulate\'' -l gpsd -d 'replay through gpsfake, gpsd and a private chestd'
+complete -c chest -n '__chest_is \'simulate\'' -l answer -r -d 'answers that page\'s question during the replay'
 complete -c chest -n '__chest_is \'simulate\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'simulate\'' -F
 complete -c chest -n '__chest_is \'nav\'' -l once -d 'print one frame with every goal and exit'
@@ -208,11 +219,11 @@ complete -c chest -n '__chest_is \'nav\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'map\'' -l output -s o -r -a '(__fish_complete_suffix .svg)' -d 'the file to write: FILE.svg or FILE.png'
 complete -c chest -n '__chest_is \'map\'' -l png -d 'also write a PNG beside it'
 complete -c chest -n '__chest_is \'map\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'map\'' -a '(__chest_value_9)'
+complete -c chest -n '__chest_is \'map\'' -a '(__chest_value_10)'
 complete -c chest -n '__chest_is \'export\'' -l gpx -d 'write GPX 1.1'
 complete -c chest -n '__chest_is \'export\'' -l geojson -d 'write GeoJSON (RFC 7946)'
 complete -c chest -n '__chest_is \'export\'' -l output -s o -r -F -d 'the file to write (default: standard output)'
 complete -c chest -n '__chest_is \'export\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'export\'' -F
 complete -c chest -n '__chest_is \'help\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin save unsave delete undelete status watch receipt verify senders hunt board config preview simulate nav map export help'
+complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin answer save unsave delete undelete status watch receipt verify senders hunt board config preview simulate nav map export help'

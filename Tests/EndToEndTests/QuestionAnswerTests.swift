@@ -91,3 +91,73 @@ struct QuestionAnswerTests {
         #expect(points.stderr.contains("points are a whole number from 0 to 1000"), "\(points.stderr)")
     }
 }
+
+/// A quest with a question, an answer lock and points: built for a hunt, the organiser's file keeps the points and the
+/// question for the board; `simulate --answer` rehearses it.
+@Suite(.realProcesses, .timeLimit(.minutes(3)))
+struct QuestQuestionTests {
+    static let root = GPSLogs.packageRoot.path
+
+    func writeQuest(_ world: ChestHarness) throws -> String {
+        let quest = world.root + "/bern.quest"
+        try """
+            message: bern
+            title: Bern
+            page: Start here.
+              points: 0
+            page: Under the astronomical clock.
+              question: What is Bern's clock tower called?
+              lock: answer=Zytglogge|Zeitglockenturm
+              points: 5
+            page: The end.
+              lock: after=bern#2
+              lock: answer=Kaspar
+            """.write(toFile: quest, atomically: true, encoding: .utf8)
+        return quest
+    }
+
+    @Test func aQuestForAHuntRecordsPointsAndQuestionsInTheOrganisersFile() throws {
+        let world = ChestHarness()
+        let hunt = world.root + "/q.hunt"
+        #expect(try world.chest(["hunt", "create", "Q", "--broker", "mqtt://127.0.0.1:1883", "-o", hunt]).status == 0)
+        let quest = try writeQuest(world)
+        let made = try world.chest(["compose", "--seal-cost", "interactive", "--quest", quest, "-o", world.root + "/bern.locked", "--hunt", hunt])
+        #expect(made.status == 0, "\(made.stderr)")
+        let message = try MessageFile.decode(Data(contentsOf: URL(fileURLWithPath: world.root + "/bern.locked")))
+        #expect(message.pages.map(\.points) == [0, 5, nil])
+        #expect(message.pages.map(\.worth) == [0, 5, 1])
+        #expect(message.pages[1].question == "What is Bern's clock tower called?")
+        #expect(message.pages[2].setA.contains(.answer))
+        let recorded = try #require(try HuntFile.read(path: hunt).messages?[message.id.rawValue])
+        #expect(recorded.pages.map(\.worth) == [0, 5, 1])
+        #expect(recorded.pages.map(\.points) == [0, 5, nil])
+        #expect(recorded.pages[1].question == "What is Bern's clock tower called?")
+        #expect(recorded.pages[0].question == nil)
+        // Bad points and questions name their line.
+        try "message: m\ntitle: t\npage: p\n  points: lots\n  question:\n".write(toFile: quest, atomically: true, encoding: .utf8)
+        let bad = try world.chest(["compose", "--quest", quest, "-o", world.root + "/bad.locked"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("4: points: points are a whole number from 0 to 1000, not \"lots\""), "\(bad.stderr)")
+        #expect(bad.stderr.contains("5: question: the question is empty"), "\(bad.stderr)")
+    }
+
+    @Test func simulateTakesAnswersAndSaysWhichWereMissing() throws {
+        let world = ChestHarness()
+        let quest = try writeQuest(world)
+        let walk = Self.root + "/demo/walk.txt"
+        let none = try world.chest(["simulate", quest, walk])
+        #expect(none.status == 1)
+        #expect(none.stdout.contains("    set A answer: needs the answer to its question; none of its answers was given (simulate --answer PAGE=TEXT)"),
+                "\(none.stdout)")
+        let wrong = try world.chest(["simulate", quest, walk, "--answer", "2=Big Ben", "--answer", "bern#3=kaspar"])
+        #expect(wrong.status == 1)
+        #expect(wrong.stdout.contains("1 of 3 pages opened."), "\(wrong.stdout)")
+        let right = try world.chest(["simulate", quest, walk, "--answer", "2= ZEITGLOCKENTURM", "--answer", "bern#3=kaspar"])
+        #expect(right.status == 0, "\(right.stdout)\n\(right.stderr)")
+        #expect(right.stdout.contains("bern: answer lock of page 2 set A answered (--answer)"), "\(right.stdout)")
+        #expect(right.stdout.contains("3 of 3 pages opened."), "\(right.stdout)")
+        let badOption = try world.chest(["simulate", quest, walk, "--answer", "two=x"])
+        #expect(badOption.status == 64)
+        #expect(badOption.stderr.contains("--answer wants PAGE=TEXT or NAME#PAGE=TEXT"), "\(badOption.stderr)")
+    }
+}
