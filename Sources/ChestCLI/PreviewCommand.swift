@@ -39,6 +39,11 @@ struct PreviewCommand: ChestCommand {
                 lines.append("")
                 let opensAtOnce = page.setA.isEmpty && page.setB.isEmpty
                 lines.append("Page \(index + 1)" + (opensAtOnce ? " — open from the start" : " — locked"))
+                let filePage = item.file?.pages[index]
+                if let question = page.question ?? filePage?.question {
+                    lines.append("  question (in the clear; shown before the page opens): " + TerminalText.escaped(question))
+                }
+                if let points = page.points ?? filePage?.points { lines.append("  worth \(points) point\(points == 1 ? "" : "s") on the board") }
                 for (set, specs) in [("A", page.setA), ("B", page.setB)] where !specs.isEmpty {
                     lines.append("  \(set == "A" ? "" : "or ")set \(set):")
                     for spec in specs {
@@ -110,7 +115,7 @@ struct PreviewCommand: ChestCommand {
         case let .visible(inner, label): return (label.map { "\u{201C}\($0)\u{201D}: " } ?? "") + describe(inner, rehearsal, timeZone: timeZone)
         case let .lock(lock): return lock.condition
         case .pin: return "the right PIN"
-        case .answer: return "the answer to the page's question"
+        case .answer: return "the right answer"
         case let .locationHere(radius): return "within \(Int(radius)) m of chestd's fix when the quest is built"
         case let .altitudeHere(margin): return "within ±\(Int(margin)) m of chestd's altitude when the quest is built"
         }

@@ -1,6 +1,6 @@
 import ChestCore
 
-/// A page's points and question in the organiser's hunt file, for the board (docs/HUNTS.md "Points"): kept beside the
+/// A page's points and question in the organiser's hunt file, for the board (docs/HUNTS.md "Hunt files"): kept beside the
 /// page key `record` just wrote.
 extension ReleaseKeys {
     /// Notes the points (nil: the default 1, not written) and the question of the page last recorded for `id`.

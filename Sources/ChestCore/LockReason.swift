@@ -79,7 +79,7 @@ public enum LockReason: Hashable, Sendable, Codable {
             "enter the PIN (chest pin): it is tried with each new place, and a wrong PIN and a wrong place look alike"
         case let .waitsForRelease(name, arrived):
             arrived ? "released: opening" : "not released yet (chest hunt release \(name), by the organiser)"
-        case .needsAnswer: "needs the answer to the page's question (chest answer)"
+        case .needsAnswer: "needs the answer (chest answer)"
         case let .answerRefused(until): "answers refused until \(Self.format(until, timeZone, seconds: true)) after too many wrong attempts"
         case .pinKeptForPlace: "PIN kept: it will be tried at each new place; a wrong PIN and a wrong place look alike"
         }

@@ -94,7 +94,7 @@ extension Lock {
         case let .altitude(bounds): "\(bounds) m above sea level"
         case let .after(link): "after page \(link.page) of message \(link.message.short)"
         case let .release(name): "the organiser's release \u{201C}\(name)\u{201D}"
-        case .answer: "the answer to the page's question"
+        case .answer: "the right answer"
         }
     }
 }
