@@ -72,9 +72,9 @@ extension Composer {
             return "sealed until you release \u{201C}\(release.name)\u{201D} (chest hunt release \(release.name)): its key is a random 256-bit key"
         }
         let weakest = sets.filter { !$0.locks.isEmpty }.map { set -> (coreHours: Double, sentence: String) in
-            if !set.answers.isEmpty { return answerPrice(set.answers, cost: set.effectiveCost) }
             let attack = BruteForce(grid: set.grid, pinDigits: set.pin?.count, cost: set.effectiveCost,
                                     excluded: set.grid?.area.map(excluded) ?? 0)
+            if !set.answers.isEmpty { return answerPrice(set.answers, cost: set.effectiveCost, place: set.hidden == nil ? nil : attack) }
             return (attack.coreHours, attack.sentence)
         }.min { $0.coreHours < $1.coreHours }
         return weakest?.sentence ?? "sealed"
@@ -82,14 +82,22 @@ extension Composer {
 
     /// What an answer lock is worth to whoever has the file (docs/SECURITY.md "What an answer is worth"): its weakest
     /// answer's shape, tried offline one Argon2id run a guess, and the question in the clear to guess from.
-    static func answerPrice(_ answers: [String], cost: SealCost) -> (coreHours: Double, sentence: String) {
+    /// With a sealed place in the set (`place`, its attack alone) the guesses multiply: every answer in every cell.
+    static func answerPrice(_ answers: [String], cost: SealCost, place: BruteForce? = nil) -> (coreHours: Double, sentence: String) {
         let (guesses, shape) = AnswerText.guesses(answers)
-        let hours = guesses * cost.secondsPerGuess / 3600
         let count = answers.count == 1 ? "" : " (the weakest of \(answers.count) answers)"
+        if let place, let area = place.area {
+            let hours = place.searched * guesses * cost.secondsPerGuess / 3600
+            return (hours, "sealed by location and answer: about \(BruteForce.time(hours)) by the best attack (the "
+                + "\(BruteForce.grouped(place.searched)) cells of \(area) with both indices even × \(BruteForce.grouped(guesses)) "
+                + "answers like the weakest, \(shape)\(count), at \(String(format: "%.2f", cost.secondsPerGuess)) s a guess); "
+                + "still only what the question and the area leave to guess")
+        }
+        let hours = guesses * cost.secondsPerGuess / 3600
         var sentence = "sealed by answer: \(shape)\(count), about \(BruteForce.time(hours)) offline to try every one like it "
             + "(\(BruteForce.grouped(guesses)) guesses at \(String(format: "%.2f", cost.secondsPerGuess)) s a guess)"
         sentence += hours < 30 * 24
-            ? ", and minutes for whoever can guess it from the question: a game lock, not a secret; if the text must stay secret, seal the page by a place instead (docs/SECURITY.md \"What an answer is worth\")"
+            ? ", and minutes for whoever can guess it from the question: a game lock, not a secret; if the text must stay secret, pair it with a place (a sealed location in its set, docs/SECURITY.md \"What an answer is worth\")"
             : "; still no stronger than what the question gives away"
         return (hours, sentence)
     }
@@ -133,8 +141,11 @@ extension Composer {
                 set.locks += try resolve([spec], fix, page: page)
             }
         }
-        if !set.answers.isEmpty && (set.pin != nil || set.hidden != nil || set.release != nil) {
-            throw ChestError("page \(page): an answer is the only secret of its set; put the PIN, the hidden place or the release in the other set (--or), or add ,visible to the location")
+        if !set.answers.isEmpty && (set.pin != nil || set.release != nil) {
+            throw ChestError("page \(page): an answer's only other secret may be a sealed place; put the PIN or the release in the other set (--or)")
+        }
+        if !set.answers.isEmpty, set.hidden != nil, draft.format < 3 {
+            throw ChestError("page \(page): an answer with a sealed place needs format 3; add ,visible to the location or drop --format")
         }
         if set.release != nil && (set.pin != nil || set.hidden != nil) {
             throw ChestError("page \(page): a release is the only secret of its set; put the PIN or the hidden place in the other set, or add ,visible to the location")

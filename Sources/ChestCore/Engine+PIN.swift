@@ -120,9 +120,10 @@ extension Engine {
 
     /// Tries an answer for a client (`chest answer`): normalised, then counted, recorded and compared exactly as a
     /// PIN is, in the same count (docs/FORMAT.md "Answer locks").
+    /// A set that needs the answer and a place together keeps the answer instead, uncounted, as a PIN with a place.
     mutating func attemptAnswer(_ id: MessageID, page: Int?, text: String, for client: ClientID, now: Now) -> [Effect] {
         func fail(_ why: String) -> [Effect] { [.reply(client, .answer(.failed(why)))] }
-        guard let stored = entries[id] else { return fail("no message \(id.short) in the chest") }
+        guard var stored = entries[id] else { return fail("no message \(id.short) in the chest") }
         guard !stored.sentByYou else { return fail("you sent this message: its locks stay shut for you") }
         let answer = AnswerText.normalised(text)
         guard !answer.isEmpty else { return fail("the answer is empty") }
@@ -132,11 +133,25 @@ extension Engine {
         if let page, !stored.message.pages.indices.contains(page - 1) {
             return fail("message \(id.short) has no page \(page); it has \(stored.message.pages.count)")
         }
-        let slots = pendingAnswers(stored, page: page)
-        guard !slots.isEmpty else {
+        let waiting = pendingAnswers(stored, page: page)
+        guard !waiting.isEmpty else {
             return fail(page.map { "page \($0) has no answer lock waiting" } ?? "no answer lock of this message is waiting")
         }
-        return counted(.answer(answer), id, hashes: [:], slots: slots, for: client, now: now)
+        let withPlace = waiting.filter { stored.message.pages[$0.page - 1][$0.set].contains { $0.kind == .location && $0.isSecret } }
+        let slots = waiting.filter { !withPlace.contains($0) }
+        var effects: [Effect] = []
+        if !withPlace.isEmpty {
+            for slot in withPlace {
+                stored.state.seal.keptAnswers = (stored.state.seal.keptAnswers ?? [:]).merging([String(slot.page): answer]) { $1 }
+                stored.state.seal.tried[LockKey(page: slot.page, set: slot.set, kind: .location).description] = nil
+            }
+            entries[id] = stored
+            effects.append(.persist(id, stored.state))
+            for slot in withPlace { fileKeptCells(for: LockRef(id: id, key: LockKey(page: slot.page, set: slot.set, kind: .location))) }
+            effects += dispatchCell(now)
+            if slots.isEmpty { return effects + [.reply(client, .answer(.kept))] }
+        }
+        return effects + counted(.answer(answer), id, hashes: [:], slots: slots, for: client, now: now)
     }
 
     /// A guess against the message's one count: refused while a wait lasts, free when it was tried before, else

@@ -173,6 +173,8 @@ extension Engine {
             return explainSealed(stored, key: key, lock: lock, now: now)
         case let .release(name):
             return .waitsForRelease(name, arrived: seal.releases[name] != nil)
+        case .answer where stored.message.pages[key.page - 1][key.set].contains(where: { $0.kind == .location && $0.isSecret }):
+            return explainSealed(stored, key: key, lock: lock, now: now)
         case .answer:
             if let until = stored.state.pin.refusedUntil, until > clock.trustedTime(now) { return .answerRefused(until: until) }
             return .needsAnswer

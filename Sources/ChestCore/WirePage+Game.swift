@@ -17,14 +17,23 @@ extension WirePage {
 
     /// An answer is the only secret of its set, and its set's slot holds the answers' keys (docs/FORMAT.md "Answer
     /// locks").
+    /// With a sealed place the answers go into the place's `cells` slot: 4 × 8 keys, one per cell and answer.
     static func checkAnswerSlot(_ slot: KeySlot, _ locks: [Lock], set: LockSetName, page: Int) throws(MessageFormatError) {
         let answer = locks.contains(.answer)
-        if answer, locks.contains(where: { $0.isSecret && $0 != .answer }) {
-            throw .sealedPart(page: page, "set \(set.rawValue) holds an answer with a PIN, sealed location or release; an answer is the only secret of its set")
+        let place = locks.contains { if case .sealedLocation = $0 { true } else { false } }
+        if answer, locks.contains(where: { $0.kind == .pin || $0.kind == .release }) {
+            throw .sealedPart(page: page, "set \(set.rawValue) holds an answer with a PIN or a release; an answer's only other secret may be a sealed place")
         }
+        let withAnswers = SealedPage.cellSlots * SealedPage.answerSlots
         switch (slot, answer) {
         case (.answers, false): throw .sealedPart(page: page, "set \(set.rawValue) has \"answers\" keys but no answer lock")
-        case (.answers, true), (_, false): return
+        case (.answers, true) where place:
+            throw .sealedPart(page: page, "set \(set.rawValue) holds a sealed location, so its slot must be \"cells\"")
+        case let (.cells(_, _, wrapped), true) where wrapped.count != withAnswers:
+            throw .sealedPart(page: page, "key\(set.rawValue) must hold exactly \(withAnswers) keys: a sealed place with an answer lock")
+        case let (.cells(_, _, wrapped), false) where wrapped.count != SealedPage.cellSlots:
+            throw .sealedPart(page: page, "key\(set.rawValue) must hold exactly \(SealedPage.cellSlots) cell keys")
+        case (.answers, true), (.cells, true), (_, false): return
         case (_, true): throw .sealedPart(page: page, "set \(set.rawValue) holds an answer, so its slot must be \"answers\"")
         }
     }

@@ -55,7 +55,8 @@ struct WireKeySlot: Codable {
                            wrapped: try bytes(wrapped, "wrapped", count: SealedPage.wrappedBytes))
         case "cells" where version >= 3:
             guard wrapped == nil else { throw .sealedPart(page: page, "\(name) is \"cells\" but carries a single wrapped key") }
-            guard let keys, keys.count == SealedPage.cellSlots else {
+            // A place with an answer lock holds a key per cell and answer (WirePage+Game.swift checks which).
+            guard let keys, keys.count == SealedPage.cellSlots || keys.count == SealedPage.cellSlots * SealedPage.answerSlots else {
                 throw .sealedPart(page: page, "\(name) must hold exactly \(SealedPage.cellSlots) cell keys")
             }
             var wrapped: [[UInt8]] = []

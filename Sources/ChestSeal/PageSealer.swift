@@ -34,7 +34,8 @@ public enum PageSealer {
 
         /// What the set's secret is made of, which prices its guesses.
         public var secretKind: SealCost.Secret {
-            hidden != nil ? (pin != nil ? .placeAndPIN : .place) : pin != nil ? .pin : !answers.isEmpty ? .answer : .release
+            hidden != nil ? (pin != nil ? .placeAndPIN : !answers.isEmpty ? .placeAndAnswer : .place)
+                : pin != nil ? .pin : !answers.isEmpty ? .answer : .release
         }
 
         /// The cost its key is derived at.
@@ -47,10 +48,13 @@ public enum PageSealer {
         /// cell (format 2), with the PIN and the release key.
         func secrets(version: Int) -> [String] {
             guard isSealed else { return [] }
-            if !answers.isEmpty { return answers.map { SealSecret.secret(cell: nil, pin: nil, answer: $0, version: version) } }
-            guard let hidden, let grid else { return [SealSecret.secret(cell: nil, pin: pin, release: release, version: version)] }
+            // An answer lock: one secret per answer, with each cell of the place when the set has one.
+            let answers: [String?] = self.answers.isEmpty ? [nil] : self.answers
+            guard let hidden, let grid else {
+                return answers.map { SealSecret.secret(cell: nil, pin: pin, release: release, answer: $0, version: version) }
+            }
             let cells = version >= 3 ? grid.cells(touching: hidden.center, radius: hidden.radius) : [grid.cell(of: hidden.center)]
-            return cells.map { SealSecret.secret(cell: $0, pin: pin, release: release, version: version) }
+            return cells.flatMap { cell in answers.map { SealSecret.secret(cell: cell, pin: pin, release: release, answer: $0, version: version) } }
         }
     }
 
@@ -82,18 +86,20 @@ public enum PageSealer {
             }
             let cost = cost ?? set.effectiveCost
             let data = SealSecret.slotData(id, page: page, set: name, version: version)
-            if !set.answers.isEmpty {
+            if version >= 3, set.hidden != nil {
+                let salt = set.gridSalt ?? Sealer.randomBytes(SealedPage.saltBytes)
+                var wrapped = deriveAll(secrets, salt: salt, cost: cost).map { encrypt(key, key: $0, data: data) }
+                // Filler the same size as a wrapped key, so the count and order say nothing of where the place lies
+                // (nor, with an answer lock, how many answers there are).
+                let count = set.answers.isEmpty ? SealedPage.cellSlots : SealedPage.cellSlots * SealedPage.answerSlots
+                while wrapped.count < count { wrapped.append(Sealer.randomBytes(SealedPage.wrappedBytes)) }
+                slots[name] = .cells(salt: salt, cost: cost, wrapped: shuffled(wrapped))
+            } else if !set.answers.isEmpty {
                 // One salt for every answer: the reader derives once per attempt; filler hides how many answers there are.
                 let salt = Sealer.randomBytes(SealedPage.saltBytes)
                 var wrapped = deriveAll(secrets, salt: salt, cost: cost).map { encrypt(key, key: $0, data: data) }
                 while wrapped.count < SealedPage.answerSlots { wrapped.append(Sealer.randomBytes(SealedPage.wrappedBytes)) }
                 slots[name] = .answers(salt: salt, cost: cost, wrapped: shuffled(wrapped))
-            } else if version >= 3, set.hidden != nil {
-                let salt = set.gridSalt ?? Sealer.randomBytes(SealedPage.saltBytes)
-                var wrapped = deriveAll(secrets, salt: salt, cost: cost).map { encrypt(key, key: $0, data: data) }
-                // Filler the same size as a wrapped key, so the count and order say nothing of where the place lies.
-                while wrapped.count < SealedPage.cellSlots { wrapped.append(Sealer.randomBytes(SealedPage.wrappedBytes)) }
-                slots[name] = .cells(salt: salt, cost: cost, wrapped: shuffled(wrapped))
             } else {
                 let salt = Sealer.randomBytes(SealedPage.saltBytes)
                 slots[name] = .sealed(salt: salt, cost: cost, wrapped: encrypt(key, key: derive(secrets[0], salt: salt, cost: cost)!, data: data))

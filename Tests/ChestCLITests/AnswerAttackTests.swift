@@ -103,3 +103,43 @@ import Testing
         #expect(Composer.answerPrice(set.answers, cost: SealCost.Secret.answer.cost).sentence.contains("still no stronger than what the question gives away"))
     }
 }
+
+/// An answer paired with a sealed place (docs/SECURITY.md "What an answer is worth"): one key of both, 32 keys in the
+/// file, and the attack must try every answer in every cell.
+@Suite struct AnswerWithPlaceTests {
+    @Test func onlyTheRightCellWithTheRightAnswerOpensAndComposePricesBoth() throws {
+        let area = SearchArea(center: Coordinate(latitude: 46.948, longitude: 7.4474), radius: 564)
+        let point = Coordinate(latitude: 46.94797, longitude: 7.44745)
+        let (grid, salt) = SealGrids().grid(for: point, radius: 30, declared: area)
+        var set = PageSealer.SetDraft(locks: [.sealedLocation(grid), .answer], hidden: HiddenLocation(center: point, radius: 30))
+        set.answers = AnswerText.alternatives("Zytglogge|Zeitglockenturm")
+        set.gridSalt = salt
+        let id = MessageID(bytes: Sealer.randomBytes(16))
+        let page = PageSealer.seal(text: AnswerAttackTests.text, setA: set, setB: .init(locks: []), id: id, page: 1,
+                                   cost: AnswerAttackTests.cheap)
+        guard case let .cells(_, _, wrapped)? = page.sealed?.slots[.a] else {
+            Issue.record("no cells slot")
+            return
+        }
+        #expect(wrapped.count == SealedPage.cellSlots * SealedPage.answerSlots)
+        let decoded = try MessageFile.decode(MessageFile.encode(Message(id: id, title: "t", from: "f", created: Date(), pages: [page],
+                                                                        seal: Seal(publicKey: [UInt8](repeating: 1, count: 32),
+                                                                                   signature: [UInt8](repeating: 2, count: 64)))))
+        #expect(decoded.pages[0].setA == [.sealedLocation(grid), .answer])
+        let cell = grid.cell(of: point)
+        func open(_ cell: Cell, _ answer: String) -> KeyResult {
+            PageSealer.open(KeyRequest(id: id, page: 1, set: .a, of: page.sealed!, cell: cell, answer: AnswerText.normalised(answer))!)
+        }
+        guard case .opened = open(cell, "ZEITGLOCKENTURM") else {
+            Issue.record("the right cell and answer did not open")
+            return
+        }
+        #expect(open(cell, "Big Ben") == .wrong)
+        #expect(open(Cell(x: cell.x + 5, y: cell.y), "Zytglogge") == .wrong)
+        let place = BruteForce(grid: grid, pinDigits: nil, cost: SealCost.Secret.placeAndAnswer.cost)
+        let (hours, sentence) = Composer.answerPrice(set.answers, cost: SealCost.Secret.placeAndAnswer.cost, place: place)
+        #expect(abs(hours - place.searched * AnswerText.dictionaryWords * SealCost.Secret.placeAndAnswer.cost.secondsPerGuess / 3600) < 0.01)
+        #expect(sentence.hasPrefix("sealed by location and answer: about"), "\(sentence)")
+        #expect(sentence.contains("× 100,000 answers like the weakest, a word from a dictionary (the weakest of 2 answers)"), "\(sentence)")
+    }
+}

@@ -127,6 +127,44 @@ private typealias F = CoreFixture
     }
 }
 
+/// An answer paired with a sealed place in one set: kept uncounted and tried with each new cell, as a PIN with a place.
+@Suite struct EngineAnswerWithPlaceTests {
+    static let target = F.tower
+    static let grid = CellGrid(center: target, radius: 20)
+    static let content = SealedContent(text: "Under the clock.", a: HiddenLocation(center: target, radius: 20))
+    static let slot = KeySlot.cells(salt: [UInt8](repeating: 1, count: 16), cost: SealCost.Level.interactive.cost,
+                                    wrapped: Array(repeating: [UInt8](repeating: 2, count: 72), count: 32))
+    static let message = F.message(pages: [Page(text: "", setA: [.sealedLocation(grid), .answer],
+                                                sealed: SealedPage(ciphertext: [UInt8](repeating: 3, count: 296), slots: [.a: slot]))])
+
+    @Test func theAnswerIsKeptUncountedThenTriedWithTheCellAndBothLatch() throws {
+        var engine = F.engine([F.stored(Self.message)])
+        let reason = { engine.read(Self.message.id, now: F.now(9))?.pages[0].sets[0].locks.map(\.reason) }
+        #expect(reason() == [.needsFix, .needsAnswerForPlace])
+        // No answer yet: a cell is not tried.
+        _ = engine.handle(.fix(F.fix(at: 1, Self.target), F.now(1)))
+        #expect(EngineSealTests.requests(engine.handle(.fix(F.fix(at: 2, Self.target), F.now(2)))).isEmpty)
+        let kept = engine.handle(EngineAnswerTests.answer(" ZYTGLOGGE ", F.now(3)).withMessage(Self.message.id))
+        #expect(EngineAnswerTests.answers(kept) == [.kept])
+        #expect(EngineAnswerTests.answers(kept).first?.text(for: "answer") == "answer kept: it will be tried at each new place")
+        #expect(engine.entries[Self.message.id]?.state.pin.wrong == 0)
+        #expect(engine.entries[Self.message.id]?.state.seal.keptAnswer(page: 1) == "zytglogge")
+        let request = try #require(EngineSealTests.requests(kept).first)
+        #expect(request.secret == "chest-v2|cell=\(Self.grid.cell(of: Self.target))|answer=zytglogge")
+        _ = engine.handle(.keyDerived(request, .opened(Self.content), F.now(3.1)))
+        #expect(engine.handle(.fix(F.fix(at: 3, Self.target), F.now(3.2))).unlocks == [1])
+        #expect(engine.entries[Self.message.id]?.state.latched[LockKey(page: 1, set: .a, kind: .answer)] != nil)
+    }
+}
+
+extension Engine.Input {
+    /// The same request for another message.
+    func withMessage(_ id: MessageID) -> Engine.Input {
+        guard case let .request(client, .answer(_, text, page), now) = self else { return self }
+        return .request(client, .answer(id: id.rawValue, text: text, page: page), now)
+    }
+}
+
 /// The one normal form of answers (docs/FORMAT.md "Answer locks": the test vectors).
 @Suite struct AnswerTextTests {
     @Test(arguments: [
