@@ -24,7 +24,14 @@ struct QuestionAnswerTests {
         let world = ChestHarness()
         try world.startDaemon()
         let id = try composeQuestion(world)
+        let words = world.root + "/watch.txt"
+        let watcher = try world.spawnClient(["watch", "--utc", "--timeout", "60"], stdout: words, stderr: world.root + "/watch.err")
+        defer { kill(watcher, SIGTERM); _ = Subprocess.wait(watcher) }
         #expect(try world.chest(["import", "bern.locked"]).status == 0)
+        // watch tells the question under the message that came in.
+        try world.waitUntil("watch tells the question", timeout: 30) {
+            ((try? String(contentsOfFile: words, encoding: .utf8)) ?? "").contains("page 1 asks: What is Bern's clock tower called?  (chest answer")
+        }
 
         let json = try world.chest(["read", id, "--json"])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
