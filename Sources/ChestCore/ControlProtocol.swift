@@ -187,6 +187,7 @@ public enum Reply: Hashable, Sendable {
         case .pin(.kept): ChestJSON.line(ControlReply(result: PINOutcome.kept))
         case let .pin(outcome): ChestJSON.line(ControlReply<Empty>(error: outcome.text))
         case let .answer(.accepted(latched, opened)): ChestJSON.line(ControlReply(result: PINOutcome.accepted(latched: latched, opened: opened)))
+        case .answer(.kept): ChestJSON.line(ControlReply(result: PINOutcome.kept))
         case let .answer(outcome): ChestJSON.line(ControlReply<Empty>(error: outcome.text(for: "answer")))
         case let .message(result): ChestJSON.line(ControlReply(result: result))
         case let .fix(fix): ChestJSON.line(ControlReply(result: fix))

@@ -83,6 +83,30 @@ struct QuestionAnswerTests {
         #expect(try world.chest(["read", id]).stdout.contains("answers refused until"))
     }
 
+    @Test func anAnswerWithASealedPlaceIsKeptUncountedAndPricedAsBoth() throws {
+        let world = ChestHarness()
+        try world.startDaemon()
+        let compose = try world.chest(["compose", "--seal-cost", "interactive", "-o", "pair.locked", "--title", "Pair",
+                                       "--search-area", "46.948,7.4474/0.564km", "--page", "At the clock, ask for Kaspar.",
+                                       "--question", "What is Bern's clock tower called?",
+                                       "--lock", "answer=Zytglogge", "--lock", "location=46.94797,7.44745/30m"], user: "alice")
+        #expect(compose.status == 0, "\(compose.stderr)")
+        #expect(compose.stderr.contains("sealed by location and answer: about"), "\(compose.stderr)")
+        #expect(compose.stderr.contains("× 100,000 answers like the weakest, a word from a dictionary"), "\(compose.stderr)")
+        let id = compose.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try world.chest(["import", "pair.locked"]).status == 0)
+        let before = try world.chest(["read", id]).stdout
+        #expect(before.contains("give the answer (chest answer): it is tried with each new place"), "\(before)")
+        let kept = try world.chest(["answer", id, "zytglogge"])
+        #expect(kept.status == 0, "\(kept.stderr)")
+        #expect(kept.stdout.contains("answer kept: it will be tried at each new place"), "\(kept.stdout)")
+        let read = try world.chest(["read", id]).stdout
+        #expect(read.contains("answer kept: it will be tried at each new place"), "\(read)")
+        let ledger = world.chest + "/attempts/\(id).json"
+        let counted = (try? String(contentsOfFile: ledger, encoding: .utf8)) ?? ""
+        #expect(!counted.contains("\"wrong\" : 1"), "\(counted)")
+    }
+
     @Test func anOldFormatOrAnAnswerWithAPINInOneSetIsRefusedWithItsReason() throws {
         let world = ChestHarness()
         let format1 = try world.chest(["compose", "--format", "1", "-o", "old.locked", "--title", "Old", "--page", "p",
