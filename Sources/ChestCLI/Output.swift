@@ -126,7 +126,7 @@ enum Output {
             var sets: [SetJSON]
             /// An open page's files; absent when it has none.
             var attachments: [Attachment]?
-            /// The page's question, open or not; absent when it has none (docs/FORMAT.md "Questions and points").
+            /// The page's question, open or not; absent when it has none (docs/FORMAT.md "Questions, answer locks and points").
             var question: String?
             /// What the hunt's board credits for the page's proven opening.
             var points: Int

@@ -40,7 +40,7 @@ public enum PINOutcome: Hashable, Sendable, Codable {
 }
 
 /// What a reader tries on a message's secret locks: a PIN or an answer. Both are counted, slowed and recorded alike,
-/// in one count per message (docs/DESIGN.md "PIN attempts").
+/// in one count per message (docs/DESIGN.md "Sealed pages").
 public enum Guess: Hashable, Sendable {
     case pin(String)
     /// An answer, normalised (`AnswerText.normalised`).
@@ -170,7 +170,7 @@ extension Engine {
         }
         // Counted as wrong, durably, before the comparison: killing the daemon mid-attempt still costs one. The
         // ledger is the one durable record of the count: the message's state is written when the attempt concludes,
-        // so a ledger that cannot be written leaves nothing behind to undo (docs/DESIGN.md "PIN attempts").
+        // so a ledger that cannot be written leaves nothing behind to undo (docs/DESIGN.md "Lock rules").
         stored.state.pin.wrong += 1
         stored.state.pin.pending = guess.recorded
         entries[id] = stored

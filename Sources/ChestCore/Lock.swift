@@ -105,7 +105,7 @@ public struct Page: Hashable, Sendable {
     public var attachments: SealedAttachments?
     /// The organiser's name for a set's place whose point is in the clear (docs/FORMAT.md "Place labels").
     public var labels: [LockSetName: String] = [:]
-    /// The page's question, in the clear: shown before the page opens (docs/FORMAT.md "Questions and points").
+    /// The page's question, in the clear: shown before the page opens (docs/FORMAT.md "Questions, answer locks and points").
     public var question: String?
     /// What the hunt's board credits for the page's proven opening; nil means the default, 1 (docs/FORMAT.md
     /// "Questions and points").

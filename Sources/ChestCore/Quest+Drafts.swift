@@ -6,7 +6,7 @@ public struct QuestDraft: Hashable, Sendable {
         public var setB: [LockSpec]
         /// The files it carries, by path.
         public var attachments: [String] = []
-        /// The page's question and points (docs/QUEST.md "Questions and points").
+        /// The page's question and points (docs/QUEST.md "Questions and answers").
         public var question: String?
         public var points: Int?
 

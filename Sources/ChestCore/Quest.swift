@@ -42,7 +42,7 @@ public struct QuestPage: Hashable, Sendable {
     public var inSetB = false
     /// `attach:` lines: files the page carries, by path (relative to the quest file until `QuestFile` resolves it).
     public var attachments: [QuestAttachment] = []
-    /// `question:` and `points:` (docs/QUEST.md "Questions and points").
+    /// `question:` and `points:` (docs/QUEST.md "Questions and answers").
     public var question: String?
     public var points: Int?
 

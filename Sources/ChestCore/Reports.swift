@@ -55,7 +55,7 @@ public struct PageReport: Hashable, Sendable, Codable {
     /// For an open page: the files it carries, and the key of their ciphertext for `chest read --save`.
     public var attachments: [Attachment]?
     public var attachmentsKey: String?
-    /// The page's question, shown open or not (docs/FORMAT.md "Questions and points").
+    /// The page's question, shown open or not (docs/FORMAT.md "Questions, answer locks and points").
     public var question: String?
     /// What the hunt's board credits for the page's proven opening (1 unless the organiser said otherwise; absent
     /// only from an older chestd).

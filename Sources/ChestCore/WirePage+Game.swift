@@ -1,6 +1,6 @@
 import Foundation
 
-/// A page's question and points on the wire (docs/FORMAT.md "Questions and points"): `question` in the clear, so the
+/// A page's question and points on the wire (docs/FORMAT.md "Questions, answer locks and points"): `question` in the clear, so the
 /// reader sees it before the page opens, and `points` for the hunt's board. Both absent when the organiser gave
 /// none, so every other file signs and reads exactly as before.
 extension WirePage {

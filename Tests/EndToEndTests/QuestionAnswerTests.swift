@@ -6,7 +6,7 @@ import Glibc
 import Testing
 
 /// A page that asks a question and opens to its answer, with the reader's real chestd (docs/FORMAT.md "Answer
-/// locks", docs/QUEST.md "Questions and points").
+/// locks", docs/QUEST.md "Questions and answers").
 @Suite(.realProcesses, .timeLimit(.minutes(3)))
 struct QuestionAnswerTests {
     func composeQuestion(_ world: ChestHarness) throws -> String {
