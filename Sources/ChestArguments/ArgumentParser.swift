@@ -124,7 +124,7 @@ struct Level {
         let maximum = arities.reduce(0) { $0 > Int.max - $1.maximum ? Int.max : $0 + $1.maximum }
         guard words.count < minimum || words.count > maximum else { return nil }
         let lines = HelpText.usageLines(of: command, path: names)
-        return UsageError("usage: " + lines.joined(separator: " | "))
+        return UsageError("usage: " + lines.joined(separator: " | "), isUsage: true)
     }
 
     static func looksLikeOption(_ word: String) -> Bool {

@@ -38,7 +38,7 @@ extension ParsableCommand {
             }
             return try Self(invocation.path[0])
         } catch {
-            let usage = error.description.hasPrefix("usage: ") ? "" : "\nusage: " + HelpText.usageLines(of: self, path: [name])[0]
+            let usage = error.isUsage ? "" : "\nusage: " + HelpText.usageLines(of: self, path: [name])[0]
             FileHandle.standardError.write(Data("\(name): \(error)\(usage)\n".utf8))
             exit(UsageError.exitStatus)
         }

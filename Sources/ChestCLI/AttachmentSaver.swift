@@ -54,18 +54,19 @@ struct AttachmentSaver {
         while true {
             let free = Attachment.freeName(name) { taken.contains($0) || FileManager.default.fileExists(atPath: directory + "/" + $0) }
             let path = directory + "/" + free
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-            if fd < 0 {
-                if errno == EEXIST { taken.insert(free); continue }
-                throw ChestError("cannot write \(path): \(Errno.current)")
+            let fd: FileDescriptor
+            do {
+                fd = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, permissions: 0o644)
+            } catch where error.errno == .fileExists {
+                taken.insert(free)
+                continue
+            } catch {
+                throw ChestError("cannot write \(error)")
             }
-            defer { close(fd) }
-            var written = 0
-            while written < bytes.count {
-                let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { throw ChestError("cannot write \(path): \(Errno.current)") }
-                written += count
+            do {
+                try fd.closeAfter { () throws(SystemCallError) in try fd.writeAll(bytes, path: path) }
+            } catch {
+                throw ChestError("cannot write \(error)")
             }
             return path
         }

@@ -72,25 +72,22 @@ final class RehearsalWeatherServer: @unchecked Sendable {
         while !lock.withLock({ isStopped }) {
             var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, 200) > 0 else { continue }
-            let client = accept(listener, nil, nil)
-            guard client >= 0 else { continue }
-            answer(client)
-            close(client)
+            guard let client = try? FileDescriptor(rawValue: listener).accept() else { continue }
+            client.closeAfter { answer(client) }
         }
     }
 
-    private func answer(_ client: Int32) {
+    private func answer(_ client: FileDescriptor) {
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(client.rawValue, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var request = [UInt8](), buffer = [UInt8](repeating: 0, count: 4096)
         while !request.suffix(4).elementsEqual([13, 10, 13, 10]) && request.count < 65_536 {
-            let count = read(client, &buffer, buffer.count)
-            guard count > 0 else { return }
+            guard let count = try? client.read(into: &buffer), count > 0 else { return }
             request += buffer[..<count]
         }
         let text = body()
         let reply = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(text.utf8.count)\r\n"
             + "Connection: close\r\n\r\n" + text
-        _ = reply.utf8CString.withUnsafeBufferPointer { write(client, $0.baseAddress, $0.count - 1) }
+        try? client.sendAll(Array(reply.utf8))
     }
 }

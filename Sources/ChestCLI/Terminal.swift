@@ -1,3 +1,4 @@
+import ChestIO
 import Foundation
 import Glibc
 
@@ -63,12 +64,7 @@ enum Terminal {
     }
 
     static func write(_ text: String) {
-        var data = Array(text.utf8)
-        var offset = 0
-        while offset < data.count {
-            let written = data.withUnsafeMutableBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
-            if written <= 0 && errno != EINTR { return }
-            offset += max(written, 0)
-        }
+        // A terminal that went away takes the rest of the frame with it.
+        try? FileDescriptor.standardOutput.writeAll(Array(text.utf8))
     }
 }

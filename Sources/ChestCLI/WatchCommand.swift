@@ -69,8 +69,6 @@ struct WatchCommand: ChestCommand {
     }
 
     func run(settings: Settings) throws {
-        // A chestd that stops while watch subscribes again must end in an error to retry, not in SIGPIPE.
-        signal(SIGPIPE, SIG_IGN)
         let deadline = timeout.map { MonotonicClock.now() + $0 }
         var printer = EventPrinter(timeZone: utc ? TimeZone(identifier: "UTC")! : .current, colour: !json && Output.colour)
         var shown = 0

@@ -2,7 +2,7 @@ import struct Foundation.Data
 import struct Foundation.Date
 
 /// The JSON line of an event: one flat object named by its `event` field, fields absent when unknown. Its names
-/// are a contract other programs parse (`chest watch --json`, docs/DESIGN.md "Machine-readable output").
+/// are a contract other programs parse (`chest watch --json`, docs/DESIGN.md "Commands and output").
 extension ChestEvent: Codable {
     public init(from decoder: any Decoder) throws {
         let line = try Line(from: decoder)

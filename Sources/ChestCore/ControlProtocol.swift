@@ -56,7 +56,7 @@ public enum ControlRequest: Hashable, Sendable {
 }
 
 /// The wire form: `{"op": "pin", "id": "…", "pin": "4821", "page": 2}`, one object a line (docs/DESIGN.md
-/// "Control socket"); a field an operation does not take is ignored, one it needs is asked for by name.
+/// "Commands and output"); a field an operation does not take is ignored, one it needs is asked for by name.
 extension ControlRequest: Codable {
     private enum Key: String, CodingKey { case op, id, saved, pin, page, path, text }
 

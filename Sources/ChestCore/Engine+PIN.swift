@@ -107,7 +107,7 @@ extension Engine {
         if !withPlace.isEmpty {
             for slot in withPlace {
                 stored.state.seal.keptPINs[String(slot.page)] = pin
-                stored.state.seal.tried[LockKey(page: slot.page, set: slot.set, kind: .location).description] = nil
+                stored.state.seal.tried[LockKey(page: slot.page, set: slot.set, kind: .location)] = nil
             }
             entries[id] = stored
             effects.append(.persist(id, stored.state))
@@ -143,7 +143,7 @@ extension Engine {
         if !withPlace.isEmpty {
             for slot in withPlace {
                 stored.state.seal.keptAnswers = (stored.state.seal.keptAnswers ?? [:]).merging([String(slot.page): answer]) { $1 }
-                stored.state.seal.tried[LockKey(page: slot.page, set: slot.set, kind: .location).description] = nil
+                stored.state.seal.tried[LockKey(page: slot.page, set: slot.set, kind: .location)] = nil
             }
             entries[id] = stored
             effects.append(.persist(id, stored.state))

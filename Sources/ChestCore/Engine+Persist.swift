@@ -1,5 +1,22 @@
 /// Writes and what waits for them: an unlock is announced, and a right PIN accepted, only once it is on disk.
 extension Engine {
+    /// A `.persist` could not be written: the message goes back to the state on disk, so nothing stays open or
+    /// latched that a restart would not find, and every client waiting in the write is answered.
+    mutating func persistFailed(_ id: MessageID, onDisk: MessageState?, reason: String, skipped: [Effect]) -> [Effect] {
+        // A receipt not asked for is owed again: the catch-up at the next start sends it, if the page opens.
+        for case let .hunt(.postReceipt(_, _, link, _)) in skipped { huntBook.posting.remove(link) }
+        if var stored = entries[id] {
+            unregisterAll(stored)
+            // PIN counts are the ledger's, and an attempt in flight is memory's: neither goes back with the state.
+            let pin = stored.state.pin
+            stored.state = onDisk ?? MessageState(ingestedAt: stored.state.ingestedAt)
+            stored.state.pin = pin
+            entries[id] = stored
+            if !stored.sentByYou { register(stored) }
+        }
+        return Engine.answersOwed(skipped, reason: reason)
+    }
+
     /// What is still owed of the effects a failed write left undone: every client waiting in them gets an answer
     /// (a right PIN is told to be entered again); the events and notifications of what was not saved are dropped.
     static func answersOwed(_ skipped: [Effect], reason: String) -> [Effect] {

@@ -1,6 +1,16 @@
 /// The control socket's requests, answered from the engine's state like ntpd's `build_show_status`.
 extension Engine {
     mutating func answer(_ request: ControlRequest, from client: ClientID, now: Now) -> [Effect] {
+        do {
+            return try answering(request, from: client, now: now)
+        } catch {
+            return [.reply(client, .failure(error.description))]
+        }
+    }
+
+    /// One case per request, so a new request must say what it does; those that name a message by an ID prefix
+    /// throw when the prefix names none or several.
+    private mutating func answering(_ request: ControlRequest, from client: ClientID, now: Now) throws(ResolveError) -> [Effect] {
         switch request {
         case .status:
             let notes = [weatherProblem.map { "weather: \($0)" }, weather?.attribution].compactMap { $0 }
@@ -9,20 +19,18 @@ extension Engine {
             return [.reply(client, .list(list(chest: saved ? .saved : .regular)))]
         case let .undelete(id):
             return undelete(id, for: client, now: now)
-        case let .read(prefix), let .pin(prefix, _, _), let .answer(prefix, _, _), let .save(prefix), let .unsave(prefix), let .delete(prefix):
-            let id: MessageID
-            switch resolve(prefix) {
-            case let .success(resolved): id = resolved
-            case let .failure(error): return [.reply(client, .failure(error.description))]
-            }
-            switch request {
-            case .read: return read(id, now: now).map { [.reply(client, .read($0))] } ?? []
-            case let .pin(_, pin, page): return attemptPIN(id, page: page, pin: pin, for: client, now: now)
-            case let .answer(_, text, page): return attemptAnswer(id, page: page, text: text, for: client, now: now)
-            case .save: return save(id, for: client)
-            case .unsave: return unsave(id, for: client)
-            default: return delete(id, for: client)
-            }
+        case let .read(prefix):
+            return read(try resolve(prefix).get(), now: now).map { [.reply(client, .read($0))] } ?? []
+        case let .pin(prefix, pin, page):
+            return attemptPIN(try resolve(prefix).get(), page: page, pin: pin, for: client, now: now)
+        case let .answer(prefix, text, page):
+            return attemptAnswer(try resolve(prefix).get(), page: page, text: text, for: client, now: now)
+        case let .save(prefix):
+            return save(try resolve(prefix).get(), for: client)
+        case let .unsave(prefix):
+            return unsave(try resolve(prefix).get(), for: client)
+        case let .delete(prefix):
+            return delete(try resolve(prefix).get(), for: client)
         case let .import(path):
             // The file is read where it is, by the daemon, and comes back as an arrival for this client.
             guard path.hasPrefix("/") else { return [.reply(client, .failure("import needs an absolute path"))] }

@@ -147,7 +147,7 @@ extension Engine {
             opened = nil
             let key = LockKey(page: request.page, set: request.set, kind: .location)
             if let cell = request.cell, !stored.state.seal.hasTried(cell, for: key) {
-                stored.state.seal.tried[key.description, default: []].append(cell)
+                stored.state.seal.tried[key, default: []].append(cell)
                 entries[request.id] = stored
                 effects.append(.persist(request.id, stored.state))
             }

@@ -62,7 +62,7 @@ public struct Engine: Sendable {
     public internal(set) var trust = TrustAssessor()
     public internal(set) var weather: WeatherObservation?
     /// When and how weather is asked for and how old or far a reading may be (docs/DESIGN.md "Lock rules", "Weather").
-    public var weatherSchedule = WeatherSchedule()
+    public internal(set) var weatherSchedule: WeatherSchedule
     public internal(set) var weatherHistory = WeatherFetchHistory()
     /// The provider's last error, for `status`.
     public internal(set) var weatherProblem: String?
@@ -99,8 +99,11 @@ public struct Engine: Sendable {
     /// Location and altitude locks need this many consecutive qualified fixes (docs/DESIGN.md "Lock rules").
     public static let confirmations = 3
 
-    public init(gpsServer: String) {
+    /// An engine for the gpsd at `gpsServer` (as `status` names it), asking for weather on `weatherSchedule`
+    /// (the settings' `weather-max-age` goes in its `maxAge`; a reload changes it through `.settingsRead`).
+    public init(gpsServer: String, weatherSchedule: WeatherSchedule = WeatherSchedule()) {
         gps = GPSLink(server: gpsServer)
+        self.weatherSchedule = weatherSchedule
     }
 
     public mutating func handle(_ input: Input) -> [Effect] {
@@ -155,17 +158,7 @@ public struct Engine: Sendable {
         case let .pinChecked(id, pin, matching, now):
             effects = concludeGuess(id, guess: .pin(pin), matching: matching, now: now)
         case let .persistFailed(id, onDisk, reason, skipped):
-            effects = Engine.answersOwed(skipped, reason: reason)
-            // A receipt not asked for is owed again: the catch-up at the next start sends it, if the page opens.
-            for case let .hunt(.postReceipt(_, _, link, _)) in skipped { huntBook.posting.remove(link) }
-            guard var stored = entries[id] else { break }
-            unregisterAll(stored)
-            // PIN counts are the ledger's, and an attempt in flight is memory's: neither goes back with the state.
-            let pin = stored.state.pin
-            stored.state = onDisk ?? MessageState(ingestedAt: stored.state.ingestedAt)
-            stored.state.pin = pin
-            entries[id] = stored
-            if !stored.sentByYou { register(stored) }
+            effects = persistFailed(id, onDisk: onDisk, reason: reason, skipped: skipped)
         case let .delivered(id, page):
             effects = markDelivered(id, pages: [page])
         case let .keyDerived(request, result, now):
@@ -253,7 +246,7 @@ public struct Engine: Sendable {
     }
 
     /// Files every lock that can still matter (on a page not yet open, not yet latched) with its evaluator.
-    private mutating func register(_ stored: StoredMessage) {
+    mutating func register(_ stored: StoredMessage) {
         for (pageIndex, page) in stored.message.pages.enumerated() where !stored.state.isOpen(page: pageIndex + 1) {
             for set in LockSetName.allCases {
                 for lock in page[set] {

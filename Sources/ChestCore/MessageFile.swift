@@ -86,7 +86,7 @@ struct WireMessage: Codable {
     var pages: [WirePage]?
     var publicKey: String?
     var signature: String?
-    /// "hardware" when the organiser asked for it (docs/FORMAT.md "require"); absent otherwise, so the signed
+    /// "hardware" when the organiser asked for it (docs/FORMAT.md "Fields"); absent otherwise, so the signed
     /// bytes of every other message are unchanged.
     var require: String?
 

@@ -52,7 +52,7 @@ extension Engine {
             if withPIN && !kept { return .needsPINForPlace }
             if withAnswer && !keptAnswer { return .needsAnswerForPlace }
             if seal.watches[ref] == nil, streaks[ref] != nil { return .sealedConfirming(confirmations(of: ref), of: Self.confirmations) }
-            return .goThere(cellsTried: stored.state.seal.tried[key.description]?.count ?? 0)
+            return .goThere(cellsTried: stored.state.seal.tried[key]?.count ?? 0)
         }
     }
 }

@@ -51,7 +51,8 @@ public struct SealCost: Hashable, Sendable, Codable, CustomStringConvertible {
     public static func `default`(for secret: Secret, level: Level? = nil) -> SealCost { level?.cost ?? secret.cost }
 
     /// Seconds of one core per guess (a derivation and a failed unwrap), measured by scripts/seal-cost.sh on the
-    /// reference machine (docs/BENCHMARKS.md "Sealed pages"); the attack tests and `compose`'s figures use them.
+    /// reference machine (docs/BENCHMARKS.md "Sealed pages (format 3)"); the attack tests and `compose`'s figures
+    /// use them.
     static let measuredSeconds: [SealCost: Double] = [
         Level.interactive.cost: 0.05,
         Level.moderate.cost: 0.33,

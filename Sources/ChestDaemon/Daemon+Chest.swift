@@ -95,8 +95,7 @@ extension Daemon {
         guard !rescanPlanned else { return }
         rescanPlanned = true
         if delay == nil { rescanBackoff = min(max(rescanBackoff * 2, 0.5), 30) }
-        let sink = self.sink
-        DispatchQueue.global().asyncAfter(deadline: .now() + (delay ?? rescanBackoff)) { sink.yield(.rescan) }
+        rescanTimer?.aim(at: Date().timeIntervalSince1970 + (delay ?? rescanBackoff))
     }
 
     /// Refused files that were written again after they were refused (their writer was not done): tried again.

@@ -1,5 +1,5 @@
 import ChestIO
-import Dispatch
+import Foundation
 
 extension Daemon {
     /// Sets up chestd's heap. Call it first in `main`, before any other thread starts: the first thread of Swift's
@@ -15,6 +15,6 @@ extension Daemon {
     func releaseStartupMemory() {
         Memory.releaseFreePages()
         Memory.releaseCodePages()
-        DispatchQueue.global().asyncAfter(deadline: .now() + 1) { Memory.releaseCodePages() }
+        memoryTimer?.aim(at: Date().timeIntervalSince1970 + 1)
     }
 }

@@ -32,6 +32,10 @@ public final class Daemon {
     var weatherTimer: WakeTimer?
     /// Aimed at the last fix's end of life, so a feed that falls silent is told (Engine+FixState.swift).
     var fixTimer: WakeTimer?
+    /// Fires `.rescan` once, when the inbox or staged files are to be looked at again (`scheduleRescan`).
+    var rescanTimer: WakeTimer?
+    /// Fires `.releaseStartupCode` once, a second after start-up (`releaseStartupMemory`).
+    var memoryTimer: WakeTimer?
     var weather: WeatherService
     var notifications: Notifications
     let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
@@ -73,8 +77,8 @@ public final class Daemon {
         store = ChestStore(root: settings.chestDirectory)
         track = TrackRecorder(path: TrackRecorder.path(inChest: settings.chestDirectory))
         let gpsd = settings.gpsd
-        engine = Engine(gpsServer: "\(gpsd.host):\(gpsd.port)")
-        engine.weatherSchedule.maxAge = settings.weatherMaximumAge
+        engine = Engine(gpsServer: "\(gpsd.host):\(gpsd.port)",
+                        weatherSchedule: WeatherSchedule(maxAge: settings.weatherMaximumAge))
         do {
             sink = try Mailbox()
         } catch {
@@ -103,7 +107,9 @@ public final class Daemon {
         wakeTimer = WakeTimer { sink.yield(.wake) }
         weatherTimer = WakeTimer { sink.yield(.wake) }
         fixTimer = WakeTimer { sink.yield(.wake) }
-        defer { wakeTimer?.stop(); weatherTimer?.stop(); fixTimer?.stop() }
+        rescanTimer = WakeTimer { sink.yield(.rescan) }
+        memoryTimer = WakeTimer { sink.yield(.releaseStartupCode) }
+        defer { [wakeTimer, weatherTimer, fixTimer, rescanTimer, memoryTimer].forEach { $0?.stop() } }
         if let restored = weather.restore() { feed(.weatherRestored(restored)) }
         sealWorker = SealWorker { sink.yield(DaemonEvent($0)) }
         defer { sealWorker?.stop() }
@@ -155,6 +161,8 @@ public final class Daemon {
             handleChestChange(.directoryGone)
         case .rejectedChanged:
             break
+        case .releaseStartupCode:
+            Memory.releaseCodePages()
         case .rescan:
             rescanPlanned = false
             recoverStaged()

@@ -11,6 +11,8 @@ enum DaemonEvent: Sendable {
     case rejectedChanged(ChestWatcher.Event)
     /// Time to look again at the inbox and at files left staged.
     case rescan
+    /// A second after start-up: time to hand back the code only start-up's follow-ups ran.
+    case releaseStartupCode
     case request(ControlConnection, Data)
     case clientGone(ClientID)
     case wake

@@ -67,13 +67,16 @@ public final class GPSDConnection: @unchecked Sendable {
     /// (docs/DESIGN.md "libgps calls"), which would leave the reading thread spinning with no fix and no error.
     public func readAvailable(_ report: (GPSEvent) -> Void) -> String? {
         for _ in 0..<GPSDConnection.readsPerCall {
-            errno = 0
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor.rawValue, $0.baseAddress, $0.count) }
-            if count == 0 { return "gpsd closed the connection" }
-            if count < 0 {
-                if errno == EAGAIN || errno == EINTR { return nil }
-                return "reading from gpsd: \(Errno.current)"
+            let read = chunk.withUnsafeMutableBytes { buffer in
+                Result { () throws(SystemCallError) in try descriptor.read(into: buffer) }
             }
+            let count: Int
+            switch read {
+            case let .success(bytes): count = bytes
+            case let .failure(error) where error.errno == .wouldBlock: return nil
+            case let .failure(error): return "reading from gpsd: \(error.errno)"
+            }
+            if count == 0 { return "gpsd closed the connection" }
             takeLines(chunk[..<count], report)
         }
         return nil

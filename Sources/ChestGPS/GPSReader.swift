@@ -79,8 +79,6 @@ public final class GPSReader: Sendable {
             return !state.started && !state.stopping
         }
         guard first else { return }
-        // libgps writes with write(2), not send(MSG_NOSIGNAL): the second write to a dead gpsd would kill us.
-        signal(SIGPIPE, SIG_IGN)
         state.withLock { $0.running = true }
         let thread = Thread { [self] in run() }
         thread.name = "gpsd-reader"

@@ -30,7 +30,7 @@ public final class ControlClient {
         var data = try! JSONEncoder().encode(request)
         data.append(0x0a)
         do {
-            try fd.writeAll(data)
+            try fd.sendAll(data)
         } catch {
             throw .sendFailed(error.errno)
         }

@@ -82,14 +82,15 @@ public final class ControlConnection: Sendable {
         let (pending, closeWhenSent) = state.withLock { ($0.outbox, $0.closeWhenSent) }
         var written = 0
         while written < pending.count {
-            let count = pending[(pending.startIndex + written)...].withUnsafeBytes { buffer in
-                Glibc.send(fd.rawValue, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
+            let sent = pending[(pending.startIndex + written)...].withUnsafeBytes { buffer in
+                Result { () throws(SystemCallError) in try fd.send(buffer) }
             }
-            if count > 0 { written += count; continue }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
-            closeNow()
-            return
+            guard case let .success(count) = sent else {
+                closeNow()
+                return
+            }
+            guard let count else { break }
+            written += count
         }
         let empty = state.withLock { state -> Bool in
             state.outbox.removeFirst(written)

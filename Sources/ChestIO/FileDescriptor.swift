@@ -73,6 +73,57 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         if let failure { throw failure }
     }
 
+    /// Sends some of `buffer` on a socket and returns how many bytes went; nil when the socket would block. A peer
+    /// that is gone is EPIPE, thrown: `MSG_NOSIGNAL` keeps SIGPIPE away, so no process of chest depends on how it
+    /// treats that signal (docs/ARCHITECTURE.md "Threads").
+    public func send(_ buffer: UnsafeRawBufferPointer) throws(SystemCallError) -> Int? {
+        do throws(SystemCallError) {
+            return try retryingOnInterrupt("send") { Glibc.send(rawValue, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) }
+        } catch where error.errno == .wouldBlock {
+            return nil
+        }
+    }
+
+    /// Sends every byte of `bytes` on a socket, resuming after short sends; a socket that would block waits (a
+    /// blocking descriptor never does).
+    public func sendAll(_ bytes: some ContiguousBytes) throws(SystemCallError) {
+        let failure: SystemCallError? = bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                do throws(SystemCallError) {
+                    guard let sent = try send(UnsafeRawBufferPointer(rebasing: buffer[offset...])) else {
+                        var entry = pollfd(fd: rawValue, events: Int16(POLLOUT), revents: 0)
+                        _ = poll(&entry, 1, -1)
+                        continue
+                    }
+                    offset += sent
+                } catch {
+                    return error
+                }
+            }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    /// Binds the socket to `address` and listens with room for `backlog` waiting clients.
+    public func listen(at address: UnixSocketAddress, backlog: Int32, path: String) throws(SystemCallError) {
+        let bound = address.withSockaddr { Glibc.bind(rawValue, $0, $1) }
+        guard bound == 0 else { throw SystemCallError("bind", path: path) }
+        guard Glibc.listen(rawValue, backlog) == 0 else { throw SystemCallError("listen", path: path) }
+    }
+
+    /// The next waiting connection, close-on-exec; nil when none waits (a non-blocking listener).
+    public func accept() throws(SystemCallError) -> FileDescriptor? {
+        do throws(SystemCallError) {
+            let accepted = FileDescriptor(rawValue: try retryingOnInterrupt("accept") { Glibc.accept(rawValue, nil, nil) })
+            accepted.setCloseOnExec()
+            return accepted
+        } catch where error.errno == .wouldBlock {
+            return nil
+        }
+    }
+
     /// The file's status, as `fstat(2)` gives it for the open file (not for whatever its path names now).
     /// - Parameter path: names the file in the error.
     public func status(path: String? = nil) throws(SystemCallError) -> stat {

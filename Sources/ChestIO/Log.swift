@@ -18,8 +18,7 @@ public final class Log: Sendable {
         threshold = verbose ? .debug : .info
         journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
         self.sink = sink ?? { line in
-            var bytes = Array(line.utf8)
-            _ = Glibc.write(2, &bytes, bytes.count)
+            try? FileDescriptor.standardError.writeAll(Array(line.utf8))
         }
     }
 

@@ -5,7 +5,8 @@ import Glibc
 public final class Signals: Sendable {
     private let sources: [any DispatchSourceSignal]
 
-    /// Ignores SIGPIPE (a write to a dead peer must fail with EPIPE, not kill the daemon) and routes `signals`.
+    /// Routes `signals`, and ignores SIGPIPE: chestd's one writer that cannot say `MSG_NOSIGNAL` is libgps, whose
+    /// write(2) to a gpsd that just went would otherwise end the daemon (docs/ARCHITECTURE.md "Threads").
     public init(_ signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
         signal(SIGPIPE, SIG_IGN)
         let queue = DispatchQueue(label: "chest.signals")

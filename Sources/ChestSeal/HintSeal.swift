@@ -1,7 +1,7 @@
 import CSodium
 import Foundation
 
-/// A hint's key sealed to one reader (docs/HUNTS.md "Hints"): a libsodium sealed box to the X25519 form of the
+/// A hint's key sealed to one reader (docs/HUNTS.md "Reader keys"): a libsodium sealed box to the X25519 form of the
 /// reader's Ed25519 identity key. Only that reader opens it; the board that sealed it keeps nothing it needs.
 public enum HintSeal {
     private static var sealBytes: Int { crypto_box_sealbytes() }
