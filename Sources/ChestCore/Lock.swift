@@ -108,7 +108,7 @@ public struct Page: Hashable, Sendable {
     /// The page's question, in the clear: shown before the page opens (docs/FORMAT.md "Questions, answer locks and points").
     public var question: String?
     /// What the hunt's board credits for the page's proven opening; nil means the default, 1 (docs/FORMAT.md
-    /// "Questions and points").
+    /// "Questions, answer locks and points").
     public var points: Int?
 
     public init(text: String, setA: [Lock] = [], setB: [Lock] = [], sealed: SealedPage? = nil) {
