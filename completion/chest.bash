@@ -50,7 +50,7 @@ _chest()
 _chest_takes_value()
 {
     case "$1:$2" in
-        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--attach' | 'compose:--lock' | 'compose:--hint' | 'compose:--hint-after' | 'compose:--hint-cost' | 'compose:--quest' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--search-area' | 'compose:--hunt' | 'compose:--require' | 'read:--save' | 'pin:--page' | 'hint:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'verify:--hunt' | 'hunt create:--broker' | 'hunt create:--ca' | 'hunt create:--starts' | 'hunt create:--ends' | 'hunt create:--output' | 'hunt create:-o' | 'hunt team add:--hunt' | 'hunt team add:--colour' | 'hunt team add:--output' | 'hunt team add:-o' | 'hunt release:--hunt' | 'hunt release:--timeout' | 'hunt schedule:--hunt' | 'hunt schedule:--starts' | 'hunt schedule:--ends' | 'hunt schedule:--timeout' | 'hunt say:--hunt' | 'hunt say:--timeout' | 'hunt adjust:--hunt' | 'hunt adjust:--timeout' | 'board:--timeout' | 'board:--http' | 'board:--http-token' | 'board:--output' | 'board:-o' | 'config:--unset' | 'simulate:--weather' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
+        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--attach' | 'compose:--lock' | 'compose:--question' | 'compose:--points' | 'compose:--quest' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--search-area' | 'compose:--hunt' | 'compose:--require' | 'read:--save' | 'pin:--page' | 'answer:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'verify:--hunt' | 'hunt create:--broker' | 'hunt create:--ca' | 'hunt create:--output' | 'hunt create:-o' | 'hunt team add:--hunt' | 'hunt team add:--colour' | 'hunt team add:--output' | 'hunt team add:-o' | 'hunt release:--hunt' | 'hunt release:--timeout' | 'board:--timeout' | 'board:--http' | 'board:--http-token' | 'board:--output' | 'board:-o' | 'config:--unset' | 'simulate:--weather' | 'simulate:--answer' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
             return 0
             ;;
     esac
@@ -61,7 +61,7 @@ _chest_takes_value()
 _chest_is_command()
 {
     case "$1:$2" in
-        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':hint' | ':save' | ':unsave' | ':delete' | ':undelete' | ':status' | ':watch' | ':receipt' | ':verify' | ':senders' | ':hunt' | ':board' | ':config' | ':preview' | ':simulate' | ':nav' | ':map' | ':export' | ':help' | 'senders:' | 'senders:list' | 'senders:trust' | 'senders:forget' | 'hunt:' | 'hunt:create' | 'hunt:team' | 'hunt:join' | 'hunt:leave' | 'hunt:release' | 'hunt:schedule' | 'hunt:say' | 'hunt:adjust' | 'hunt team:' | 'hunt team:add')
+        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':answer' | ':save' | ':unsave' | ':delete' | ':undelete' | ':status' | ':watch' | ':receipt' | ':verify' | ':senders' | ':hunt' | ':board' | ':config' | ':preview' | ':simulate' | ':nav' | ':map' | ':export' | ':help' | 'senders:' | 'senders:list' | 'senders:trust' | 'senders:forget' | 'hunt:' | 'hunt:create' | 'hunt:team' | 'hunt:join' | 'hunt:leave' | 'hunt:release' | 'hunt team:' | 'hunt team:add')
             return 0
             ;;
     esac
@@ -75,7 +75,7 @@ _chest_options()
             echo '--socket --chest --config --version --help -h'
             ;;
         'compose')
-            echo '--output -o --force --title --from --page --attach --lock --or --hint --hint-after --hint-cost --quest --keep-ids --format --seal-cost --search-area --hunt --require --help -h'
+            echo '--output -o --force --title --from --page --attach --lock --or --question --points --quest --keep-ids --format --seal-cost --search-area --hunt --require --help -h'
             ;;
         'import')
             echo '--help -h'
@@ -89,8 +89,8 @@ _chest_options()
         'pin')
             echo '--page --help -h'
             ;;
-        'hint')
-            echo '--page --json --help -h'
+        'answer')
+            echo '--page --help -h'
             ;;
         'save')
             echo '--help -h'
@@ -132,7 +132,7 @@ _chest_options()
             echo '--help -h'
             ;;
         'hunt create')
-            echo '--broker --ca --share-positions --starts --ends --output -o --force --help -h'
+            echo '--broker --ca --share-positions --output -o --force --help -h'
             ;;
         'hunt team')
             echo '--help -h'
@@ -149,15 +149,6 @@ _chest_options()
         'hunt release')
             echo '--hunt --timeout --help -h'
             ;;
-        'hunt schedule')
-            echo '--hunt --starts --ends --timeout --help -h'
-            ;;
-        'hunt say')
-            echo '--hunt --timeout --help -h'
-            ;;
-        'hunt adjust')
-            echo '--hunt --timeout --help -h'
-            ;;
         'board')
             echo '--json --once --timeout --http --http-token --quiet --results --output -o --help -h'
             ;;
@@ -168,7 +159,7 @@ _chest_options()
             echo '--help -h'
             ;;
         'simulate')
-            echo '--weather --gpsd --help -h'
+            echo '--weather --gpsd --answer --help -h'
             ;;
         'nav')
             echo '--once --help -h'
@@ -189,13 +180,13 @@ _chest_commands()
 {
     case $1 in
         '')
-            echo 'compose import list read pin hint save unsave delete undelete status watch receipt verify senders hunt board config preview simulate nav map export help'
+            echo 'compose import list read pin answer save unsave delete undelete status watch receipt verify senders hunt board config preview simulate nav map export help'
             ;;
         'senders')
             echo 'list trust forget'
             ;;
         'hunt')
-            echo 'create team join leave release schedule say adjust'
+            echo 'create team join leave release'
             ;;
         'hunt team')
             echo 'add'
@@ -236,7 +227,7 @@ _chest_value()
                 'location='*) cur=${cur#*=}; mapfile -t COMPREPLY < <(compgen -W 'here/30m' -- "$cur") ;;
                 'weather='*) cur=${cur#*=}; mapfile -t COMPREPLY < <(compgen -W 'clear cloudy rainy snowy thundery' -- "$cur") ;;
                 *=*) ;;
-                *) compopt -o nospace 2>/dev/null; mapfile -t COMPREPLY < <(compgen -W 'location= time= pin= weather= temperature= altitude= after= release=' -- "$cur") ;;
+                *) compopt -o nospace 2>/dev/null; mapfile -t COMPREPLY < <(compgen -W 'location= time= pin= weather= temperature= altitude= after= release= answer=' -- "$cur") ;;
             esac
             ;;
         'compose:--quest')
@@ -270,7 +261,7 @@ _chest_value()
         'pin:0')
             mapfile -t COMPREPLY < <(compgen -W "$(for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p')" -- "$cur")
             ;;
-        'hint:0')
+        'answer:0')
             mapfile -t COMPREPLY < <(compgen -W "$(for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p')" -- "$cur")
             ;;
         'save:0')
@@ -283,7 +274,7 @@ _chest_value()
             mapfile -t COMPREPLY < <(compgen -W "$(for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p')" -- "$cur")
             ;;
         'watch:--events')
-            mapfile -t COMPREPLY < <(compgen -W 'unlocked ingested rejected gpsd fixLost fixFound clock weather fix saved unsaved deleted undeleted trust hint said' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W 'unlocked ingested rejected gpsd fixLost fixFound clock weather fix saved unsaved deleted undeleted trust' -- "$cur")
             ;;
         'receipt:--output' | 'receipt:-o')
             compopt -o filenames 2>/dev/null
@@ -331,18 +322,6 @@ _chest_value()
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -X '!*.hunt' -- "$cur"; compgen -d -- "$cur")
             ;;
-        'hunt schedule:--hunt')
-            compopt -o filenames 2>/dev/null
-            mapfile -t COMPREPLY < <(compgen -f -X '!*.hunt' -- "$cur"; compgen -d -- "$cur")
-            ;;
-        'hunt say:--hunt')
-            compopt -o filenames 2>/dev/null
-            mapfile -t COMPREPLY < <(compgen -f -X '!*.hunt' -- "$cur"; compgen -d -- "$cur")
-            ;;
-        'hunt adjust:--hunt')
-            compopt -o filenames 2>/dev/null
-            mapfile -t COMPREPLY < <(compgen -f -X '!*.hunt' -- "$cur"; compgen -d -- "$cur")
-            ;;
         'board:--output' | 'board:-o')
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
@@ -384,7 +363,7 @@ _chest_value()
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             ;;
         'help:0')
-            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin hint save unsave delete undelete status watch receipt verify senders hunt board config preview simulate nav map export help' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin answer save unsave delete undelete status watch receipt verify senders hunt board config preview simulate nav map export help' -- "$cur")
             ;;
     esac
 }

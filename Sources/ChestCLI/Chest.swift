@@ -22,7 +22,7 @@ struct Chest: ParsableCommand {
                 hidden: true, completion: .words(CompletionScript.Shell.allCases.map(\.rawValue))),
     ]
     static var subcommands: [any ParsableCommand.Type] {
-        [ComposeCommand.self, ImportCommand.self, ListCommand.self, ReadCommand.self, PinCommand.self, HintCommand.self, SaveCommand.self,
+        [ComposeCommand.self, ImportCommand.self, ListCommand.self, ReadCommand.self, PinCommand.self, AnswerCommand.self, HintCommand.self, SaveCommand.self,
          UnsaveCommand.self, DeleteCommand.self, UndeleteCommand.self, StatusCommand.self, WatchCommand.self,
          ReceiptCommand.self, VerifyCommand.self, SendersCommand.self, HuntCommand.self, BoardCommand.self, ConfigCommand.self,
          PreviewCommand.self, SimulateCommand.self, NavCommand.self, MapCommand.self, ExportCommand.self, HelpCommand.self]

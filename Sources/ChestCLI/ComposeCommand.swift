@@ -29,6 +29,10 @@ struct ComposeCommand: ChestCommand, Equatable {
                 repeatable: true),
         .option("--hint-cost", value: "POINTS", help: "with --hunt: what the board charges for giving the hint before it (default 0)",
                 repeatable: true),
+        .option("--question", value: "TEXT", help: "the page before it asks this question, shown before it opens (see answer= locks)",
+                repeatable: true),
+        .option("--points", value: "N", help: "what the hunt's board credits for the page before it, 0 to 1000 (default 1)",
+                repeatable: true),
         .option("--quest", value: "QUEST", help: "builds every message of a quest file (docs/QUEST.md)", completion: .files()),
         .flag("--keep-ids", help: "with --quest: reuse the IDs recorded in QUEST.ids"),
         .option("--format", value: "N", help: "the file format: 3 (sealed pages, the default), 2 (its places can be recovered from the file) or 1 (text in the clear)",
@@ -61,6 +65,10 @@ struct ComposeCommand: ChestCommand, Equatable {
           chest compose -o oak.locked --title "Birthday" \\
             --page "Under the old oak." --lock location=here/30m --or --lock pin=4821 \\
             --page "Happy birthday!" --lock time=2026-12-01T09:00:00Z
+
+        A page may ask a question, shown before it opens, and take its answer (chest answer ID TEXT):
+          --page "The clock tower's secret." --question "What is Bern's clock tower called?" \\
+            --lock "answer=Zytglogge|Zeitglockenturm" --points 5
         """
 
     var draft = ComposeDraft()
@@ -110,6 +118,8 @@ struct ComposeCommand: ChestCommand, Equatable {
             case let ("--hint", text?): try addHint(text)
             case let ("--hint-after", text?): try setHintAfter(text)
             case let ("--hint-cost", text?): try setHintCost(text)
+            case let ("--question", text?): try addQuestion(text)
+            case let ("--points", text?): try addPoints(text)
             default: break
             }
         }
@@ -186,6 +196,26 @@ struct ComposeCommand: ChestCommand, Equatable {
         }
     }
 
+    private mutating func addQuestion(_ text: String) throws(UsageError) {
+        guard let index = draft.pages.indices.last else {
+            throw UsageError("--question comes before any --page; write --page TEXT first, then its question")
+        }
+        guard draft.pages[index].question == nil else { throw UsageError("page \(index + 1) already has its --question") }
+        if let problem = Page.questionProblem(text) { throw UsageError("--question on page \(index + 1): \(problem)") }
+        draft.pages[index].question = text
+    }
+
+    private mutating func addPoints(_ text: String) throws(UsageError) {
+        guard let index = draft.pages.indices.last else {
+            throw UsageError("--points comes before any --page; write --page TEXT first, then its points")
+        }
+        guard draft.pages[index].points == nil else { throw UsageError("page \(index + 1) already has its --points") }
+        switch Page.parsePoints(text) {
+        case let .success(points): draft.pages[index].points = points
+        case let .failure(error): throw UsageError("--points on page \(index + 1): \(error), such as --points 5")
+        }
+    }
+
     private mutating func switchToSetB() throws(UsageError) {
         guard let index = draft.pages.indices.last else { throw UsageError("--or comes before any --page") }
         guard !draft.pages[index].inSetB else {
@@ -208,6 +238,9 @@ struct ComposeCommand: ChestCommand, Equatable {
             throw UsageError("page \(index + 1): attachments are sealed with their page, which needs format 2 or 3; format 1 keeps pages in the clear")
         }
         for (index, page) in draft.pages.enumerated() where draft.format == 1 {
+            if (page.setA + page.setB).contains(where: { $0.kind == .answer }) {
+                throw UsageError("page \(index + 1): an answer lock is part of the page's key, which needs format 2 or 3")
+            }
             for case let .pin(digits) in page.setA + page.setB where digits.count != 4 {
                 throw UsageError("page \(index + 1): format 1 takes a PIN of exactly 4 digits; longer ones need format 2")
             }
@@ -277,6 +310,9 @@ struct PageDraft: Equatable {
     var inSetB = false
     /// `--attach FILE` (or a quest's `attach:`): the files' paths, in order.
     var attachments: [String] = []
+    /// `--question TEXT`, `--points N` (or a quest's `question:`, `points:`).
+    var question: String?
+    var points: Int?
     /// `--hint TEXT` (or a quest's `hint:`), in order (docs/FORMAT.md "Hints").
     var hints: [HintDraft] = []
 }

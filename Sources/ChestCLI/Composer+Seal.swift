@@ -45,6 +45,8 @@ extension Composer {
             }
             releases?.record(id, title: draft.title ?? "", page: number, key: pageKey, guarded: page.protection != .sealed,
                              targets: targets, hints: hints.map(\.kept))
+            (page.question, page.points) = (draftPage.question, draftPage.points)
+            releases?.recordGame(id, page: number, points: draftPage.points, question: draftPage.question)
             pages.append(page)
             report.append("page \(number): " + Self.protectionSentence(page, sets: sets, excluded: grids.excludedShare(_:)))
             sweeps.add(sets, page: number, version: draft.format, excluded: grids.excludedShare(_:))
@@ -72,11 +74,35 @@ extension Composer {
         if let release = sets.lazy.compactMap(\.release).first, sets.filter({ !$0.locks.isEmpty }).allSatisfy({ $0.release != nil }) {
             return "sealed until you release \u{201C}\(release.name)\u{201D} (chest hunt release \(release.name)): its key is a random 256-bit key"
         }
-        let weakest = sets.filter { !$0.locks.isEmpty }.map { set in
-            BruteForce(grid: set.grid, pinDigits: set.pin?.count, cost: set.effectiveCost,
-                       excluded: set.grid?.area.map(excluded) ?? 0)
+        let weakest = sets.filter { !$0.locks.isEmpty }.map { set -> (coreHours: Double, sentence: String) in
+            let attack = BruteForce(grid: set.grid, pinDigits: set.pin?.count, cost: set.effectiveCost,
+                                    excluded: set.grid?.area.map(excluded) ?? 0)
+            if !set.answers.isEmpty { return answerPrice(set.answers, cost: set.effectiveCost, place: set.hidden == nil ? nil : attack) }
+            return (attack.coreHours, attack.sentence)
         }.min { $0.coreHours < $1.coreHours }
         return weakest?.sentence ?? "sealed"
+    }
+
+    /// What an answer lock is worth to whoever has the file (docs/SECURITY.md "What an answer is worth"): its weakest
+    /// answer's shape, tried offline one Argon2id run a guess, and the question in the clear to guess from.
+    /// With a sealed place in the set (`place`, its attack alone) the guesses multiply: every answer in every cell.
+    static func answerPrice(_ answers: [String], cost: SealCost, place: BruteForce? = nil) -> (coreHours: Double, sentence: String) {
+        let (guesses, shape) = AnswerText.guesses(answers)
+        let count = answers.count == 1 ? "" : " (the weakest of \(answers.count) answers)"
+        if let place, let area = place.area {
+            let hours = place.searched * guesses * cost.secondsPerGuess / 3600
+            return (hours, "sealed by location and answer: about \(BruteForce.time(hours)) by the best attack (the "
+                + "\(BruteForce.grouped(place.searched)) cells of \(area) with both indices even × \(BruteForce.grouped(guesses)) "
+                + "answers like the weakest, \(shape)\(count), at \(String(format: "%.2f", cost.secondsPerGuess)) s a guess); "
+                + "still only what the question and the area leave to guess")
+        }
+        let hours = guesses * cost.secondsPerGuess / 3600
+        var sentence = "sealed by answer: \(shape)\(count), about \(BruteForce.time(hours)) offline to try every one like it "
+            + "(\(BruteForce.grouped(guesses)) guesses at \(String(format: "%.2f", cost.secondsPerGuess)) s a guess)"
+        sentence += hours < 30 * 24
+            ? ", and minutes for whoever can guess it from the question: a game lock, not a secret; if the text must stay secret, pair it with a place (a sealed location in its set, docs/SECURITY.md \"What an answer is worth\")"
+            : "; still no stronger than what the question gives away"
+        return (hours, sentence)
     }
 
     private func sealedSet(_ specs: [LockSpec], _ fix: Fix?, page: Int, draft: ComposeDraft,
@@ -95,6 +121,9 @@ extension Composer {
             case let .pin(digits):
                 set.locks.append(.sealedPIN)
                 set.pin = digits
+            case let .answer(text):
+                set.locks.append(.answer)
+                set.answers = AnswerText.alternatives(text)
             case .lock(.location), .locationHere:
                 guard case let .location(center, radius)? = try resolve([spec], fix, page: page).first else { continue }
                 guard abs(center.latitude) + radius / Coordinate.earthRadius * 180 / .pi <= CellGrid.maximumLatitude else {
@@ -114,6 +143,12 @@ extension Composer {
             default:
                 set.locks += try resolve([spec], fix, page: page)
             }
+        }
+        if !set.answers.isEmpty && (set.pin != nil || set.release != nil) {
+            throw ChestError("page \(page): an answer's only other secret may be a sealed place; put the PIN or the release in the other set (--or)")
+        }
+        if !set.answers.isEmpty, set.hidden != nil, draft.format < 3 {
+            throw ChestError("page \(page): an answer with a sealed place needs format 3; add ,visible to the location or drop --format")
         }
         if set.release != nil && (set.pin != nil || set.hidden != nil) {
             throw ChestError("page \(page): a release is the only secret of its set; put the PIN or the hidden place in the other set, or add ,visible to the location")

@@ -37,6 +37,7 @@ struct Composer {
                 var page = Page(text: draftPage.text, setA: try resolve(draftPage.setA, fix, page: index + 1),
                                 setB: try resolve(draftPage.setB, fix, page: index + 1))
                 page.labels = Page.labels(setA: draftPage.setA, setB: draftPage.setB)
+                (page.question, page.points) = (draftPage.question, draftPage.points)
                 pages.append(page)
                 report.append("page \(index + 1): unsealed (format 1): the text and every point are in the file in the clear")
             }
@@ -105,6 +106,7 @@ struct Composer {
             case let .lock(lock): return lock
             case let .visible(inner, _): return try resolve([inner], fix, page: page)[0]
             case let .pin(digits): return .pin(hash: Sealer.hashPIN(digits))
+            case .answer: throw ChestError("page \(page): an answer lock is part of the page's key, so it needs format 2 or 3")
             case let .locationHere(radius):
                 guard let position = fix?.position else { throw ChestError("location=here: \(LockReason.noFix(gpsConnected: true))") }
                 let accuracy = fix?.eph.map { ", ±\(Int($0.rounded())) m" } ?? ""

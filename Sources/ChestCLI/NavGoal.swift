@@ -6,7 +6,7 @@ import Foundation
 /// the reader is, with no I/O, so it is tested without chestd (NavStateTests).
 struct NavGoal: Equatable {
     enum Kind: String, CaseIterable {
-        case place, sealed, altitude, time, chain, weather, temperature, pin, release
+        case place, sealed, altitude, time, chain, weather, temperature, pin, release, answer
     }
 
     /// "ID/page/set/kind": the same from one refresh to the next, so the selection follows the goal.
@@ -66,6 +66,7 @@ extension NavGoal {
                                        set: set.set, name: "\(TerminalText.escaped(report.title)) p\(page.number)", detail: "")
                     goal.describe(lock, context)
                     goal.hints = hintLine(page, id: report.id, context)
+                    if lock.type == .answer { goal.detail = Self.answer(page.question, lock.reason, id: report.id, context) }
                     goals.append(goal)
                 }
             }
@@ -119,7 +120,18 @@ extension NavGoal {
         case .release:
             kind = .release
             detail = reason
+        case .answer:
+            kind = .answer
+            detail = reason
         }
+    }
+
+    /// An answer lock: the question, and how to answer it (or chestd's word while answers wait).
+    static func answer(_ question: String?, _ reason: LockReason?, id: MessageID, _ context: NavContext) -> String {
+        let how = reason == .needsAnswer ? "chest answer \(id.short) TEXT"
+            : reason?.text(timeZone: context.timeZone, now: context.now) ?? ""
+        guard let question else { return "needs the answer: " + how }
+        return "\u{201C}\(TerminalText.escaped(question.split(whereSeparator: \.isNewline).joined(separator: " ")))\u{201D}: " + how
     }
 
     /// A visible place: distance and bearing from the position, arrival at the current speed, and chestd's word

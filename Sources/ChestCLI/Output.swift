@@ -46,11 +46,13 @@ enum Output {
                     when += " (place reached " + Wording.reached(reached, before: opened, in: timeZone) + ")"
                 }
                 lines.append("Page \(page.number) — open\(page.openedBy == nil ? "" : how + when)")
+                lines += questionLines(page)
                 lines += TerminalText.escaped(page.text ?? "", keepingNewlines: true)
                     .split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
                 lines += attachmentLines(page.attachments ?? []).map { "  " + TerminalText.escaped($0) }
             } else {
                 lines.append("Page \(page.number) — locked · \(Self.protection(page.protection))")
+                lines += questionLines(page)
                 for (index, set) in page.sets.enumerated() {
                     lines.append("  \(index == 0 ? "" : "or ")set \(set.set.rawValue):")
                     for lock in set.locks {
@@ -71,6 +73,16 @@ enum Output {
                       schedule.ends.map { "until " + LockReason.format($0, timeZone) }].compactMap { $0 }.joined(separator: " ")
         if let countdown = schedule.countdown(at: now) { window += "; " + countdown }
         return "a page of the hunt opens only while it is on: " + window
+    }
+
+    /// A page's question and its points when they are not the default: "  Q: What is …?", "  worth 5 points".
+    static func questionLines(_ page: PageReport) -> [String] {
+        var lines = page.question.map { question in
+            TerminalText.escaped(question, keepingNewlines: true).split(separator: "\n", omittingEmptySubsequences: false)
+                .enumerated().map { ($0.offset == 0 ? "  Q: " : "     ") + $0.element }
+        } ?? []
+        if let points = page.points, points != 1 { lines.append("  worth \(points) points") }
+        return lines
     }
 
     /// A lock as `read` words it: its type, the organiser's name for its place, what it asks and why it does not
@@ -133,6 +145,10 @@ enum Output {
             var attachments: [Attachment]?
             /// The page's hints (docs/FORMAT.md "Hints"); absent when it has none.
             var hints: [HintReport]?
+            /// The page's question, open or not; absent when it has none (docs/FORMAT.md "Questions, answer locks and points").
+            var question: String?
+            /// What the hunt's board credits for the page's proven opening.
+            var points: Int
         }
 
         struct SetJSON: Encodable {
@@ -163,7 +179,8 @@ enum Output {
                         LockJSON(type: $0.type.rawValue, condition: $0.condition, holds: $0.holds,
                                  reason: $0.reason?.text(now: Date()), target: $0.target)
                     })
-                }, attachments: page.attachments.flatMap { $0.isEmpty ? nil : $0 }, hints: page.hints)
+                }, attachments: page.attachments.flatMap { $0.isEmpty ? nil : $0 }, hints: page.hints, question: page.question,
+                   points: page.points ?? 1)
             }
         }
     }

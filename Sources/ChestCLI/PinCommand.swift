@@ -41,8 +41,8 @@ struct PinCommand: ChestCommand {
 
     /// "PIN accepted for page 2; it still needs its time lock" when the PIN opened nothing yet: which page took it
     /// and what that page's set still waits for.
-    static func sentence(_ outcome: PINOutcome, report: () -> ReadReport?) -> String {
-        guard case let .accepted(latched, opened) = outcome, opened.isEmpty, let report = report() else { return outcome.text }
+    static func sentence(_ outcome: PINOutcome, noun: String = "PIN", report: () -> ReadReport?) -> String {
+        guard case let .accepted(latched, opened) = outcome, opened.isEmpty, let report = report() else { return outcome.text(for: noun) }
         let parts = Set(latched.map { $0.page }).sorted().map { number -> String in
             let waiting = Set(latched.filter { $0.page == number }.map(\.set)).sorted { $0.rawValue < $1.rawValue }
                 .flatMap { set in
@@ -51,8 +51,8 @@ struct PinCommand: ChestCommand {
                 }
             let needs = waiting.isEmpty ? "it opens at the next look"
                 : "it still needs its \(waiting.joined(separator: " and ")) lock\(waiting.count == 1 ? "" : "s")"
-            return "PIN accepted for page \(number); \(needs)"
+            return "\(noun) accepted for page \(number); \(needs)"
         }
-        return parts.isEmpty ? outcome.text : parts.joined(separator: "\n")
+        return parts.isEmpty ? outcome.text(for: noun) : parts.joined(separator: "\n")
     }
 }

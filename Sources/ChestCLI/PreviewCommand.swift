@@ -39,6 +39,11 @@ struct PreviewCommand: ChestCommand {
                 lines.append("")
                 let opensAtOnce = page.setA.isEmpty && page.setB.isEmpty
                 lines.append("Page \(index + 1)" + (opensAtOnce ? " — open from the start" : " — locked"))
+                let filePage = item.file?.pages[index]
+                if let question = page.question ?? filePage?.question {
+                    lines.append("  question (in the clear; shown before the page opens): " + TerminalText.escaped(question))
+                }
+                if let points = page.points ?? filePage?.points { lines.append("  worth \(points) point\(points == 1 ? "" : "s") on the board") }
                 for (set, specs) in [("A", page.setA), ("B", page.setB)] where !specs.isEmpty {
                     lines.append("  \(set == "A" ? "" : "or ")set \(set):")
                     for spec in specs {
@@ -72,7 +77,7 @@ struct PreviewCommand: ChestCommand {
             set.contains { spec in
                 switch spec {
                 case .visible: false
-                case .pin, .locationHere: true
+                case .pin, .locationHere, .answer: true
                 case .lock(.location), .lock(.pin): version >= 2
                 case .lock(.sealedLocation), .lock(.sealedPIN), .lock(.release): true
                 default: spec.kind == .release
@@ -111,6 +116,7 @@ struct PreviewCommand: ChestCommand {
         case let .visible(inner, label): return (label.map { "\u{201C}\($0)\u{201D}: " } ?? "") + describe(inner, rehearsal, timeZone: timeZone)
         case let .lock(lock): return lock.condition
         case .pin: return "the right PIN"
+        case .answer: return "the right answer"
         case let .locationHere(radius): return "within \(Int(radius)) m of chestd's fix when the quest is built"
         case let .altitudeHere(margin): return "within ±\(Int(margin)) m of chestd's altitude when the quest is built"
         }
@@ -146,6 +152,7 @@ struct PreviewCommand: ChestCommand {
         case .time: return "the instant is in the clear; chestd checks the clock against GPS time"
         case .after: return "the page it waits for is named in the clear"
         case .release: return "sealed: the organiser's release key is part of the page's key; only its name is in the file"
+        case .answer: return sealedByDefault ? "sealed: each answer is part of the page's key; no answer is in the file (an answer is worth what the question gives away)" : "an answer needs format 2 or 3"
         default: return "the condition is in the clear"
         }
     }

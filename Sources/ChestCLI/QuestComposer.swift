@@ -20,7 +20,7 @@ struct QuestOptions: Equatable {
     init(path: String, output: String?, keepIDs: Bool, force: Bool, format: Int, sealCost: SealCost.Level?,
          values: ParsedValues) throws(UsageError) {
         guard let output, output != "-" else { throw UsageError("compose --quest needs -o DIR (or -o FILE for a one-message quest)") }
-        for name in ["--title", "--from", "--page", "--lock", "--or", "--attach"] where values.occurrences.contains(where: { $0.name == name }) {
+        for name in ["--title", "--from", "--page", "--lock", "--or", "--attach", "--question", "--points"] where values.occurrences.contains(where: { $0.name == name }) {
             throw UsageError("\(name) does not go with --quest; the quest file says it all")
         }
         self.path = path
@@ -87,6 +87,9 @@ extension ComposeDraft {
     /// What compose writes for one quest message.
     init(_ draft: QuestDraft, output: String) {
         self.init(id: draft.id, output: output, force: true, title: draft.title, from: draft.from,
-                  pages: draft.pages.map { PageDraft(text: $0.text, setA: $0.setA, setB: $0.setB, attachments: $0.attachments, hints: $0.hints) })
+                  pages: draft.pages.map {
+                      PageDraft(text: $0.text, setA: $0.setA, setB: $0.setB, attachments: $0.attachments, hints: $0.hints, question: $0.question,
+                                points: $0.points)
+                  })
     }
 }

@@ -55,7 +55,14 @@ struct Rehearsal {
     /// The messages as the engine will hold them. A quest's PINs are kept as their digits (`simulate` enters
     /// none); `here` cannot be rehearsed, since it is chestd's fix when the quest is built.
     func messages(settings: Settings) throws -> [Message] {
-        try items.map { item in
+        try messages(settings: settings, answers: []).messages
+    }
+
+    /// The messages, an answer lock that one of `answers` opens made a time lock long past, so that it holds at the
+    /// first point of the track; with the sets so opened, by "ID/PAGE/SET".
+    func messages(settings: Settings, answers: [GivenAnswer]) throws -> (messages: [Message], answered: Set<String>) {
+        var answered: Set<String> = []
+        let messages = try items.map { item in
             if let file = item.file { return file }
             var pages: [Page] = []
             for (index, page) in item.draft.pages.enumerated() {
@@ -66,16 +73,58 @@ struct Rehearsal {
                         // The engine is rehearsed with the point, sealed or not: the rule is the same.
                         case let .visible(inner, _): return try locks([inner])[0]
                         case let .pin(digits): return .pin(hash: digits)
+                        case let .answer(text):
+                            let accepted = Set(AnswerText.alternatives(text))
+                            guard answers.contains(where: { $0.opens(item.name, page: index + 1) && accepted.contains($0.text) }) else {
+                                return .answer
+                            }
+                            return .time(Date(timeIntervalSince1970: 0))
                         case .locationHere, .altitudeHere:
                             throw ChestError("\(item.name), page \(index + 1): a here lock takes chestd's fix when the quest is built; "
                                 + "build the quest first and rehearse the message files")
                         }
                     }
                 }
-                pages.append(Page(text: page.text, setA: try locks(page.setA), setB: try locks(page.setB)))
+                // A set with its own time lock keeps it and loses the answered lock: a set holds one lock of a kind.
+                func answeredLocks(_ specs: [LockSpec]) throws -> [Lock] {
+                    let built = try locks(specs)
+                    guard built.count(where: { $0.kind == .time }) > 1 else { return built }
+                    return built.filter { $0 != .time(Date(timeIntervalSince1970: 0)) }
+                }
+                var rehearsed = Page(text: page.text, setA: try answeredLocks(page.setA), setB: try answeredLocks(page.setB))
+                (rehearsed.question, rehearsed.points) = (page.question, page.points)
+                for (set, specs, built) in [(LockSetName.a, page.setA, rehearsed.setA), (.b, page.setB, rehearsed.setB)]
+                    where specs.contains(where: { $0.kind == .answer }) && !built.contains(.answer)
+                        && !specs.contains(where: { $0.kind == .time }) {
+                    answered.insert("\(item.draft.id)/\(index + 1)/\(set.rawValue)")
+                }
+                pages.append(rehearsed)
             }
             return Message(id: item.draft.id, title: item.draft.title, from: item.draft.from ?? settings.senderName,
                            created: Date(), pages: pages)
         }
+        return (messages, answered)
     }
+}
+
+/// `simulate --answer PAGE=TEXT`: an answer the rehearsal gives, to page PAGE of every message or to `NAME#PAGE`.
+struct GivenAnswer: Equatable {
+    var message: String?
+    var page: Int
+    /// Normalised (`AnswerText`).
+    var text: String
+
+    /// Reads `PAGE=TEXT` or `NAME#PAGE=TEXT`; nil when it is neither.
+    init?(_ given: String) {
+        guard let equals = given.firstIndex(of: "=") else { return nil }
+        let target = given[..<equals], text = AnswerText.normalised(String(given[given.index(after: equals)...]))
+        let parts = target.split(separator: "#", omittingEmptySubsequences: false)
+        guard !text.isEmpty, (1...2).contains(parts.count), let page = Int(parts[parts.count - 1]),
+              (1...Message.maximumPages).contains(page) else { return nil }
+        message = parts.count == 2 ? String(parts[0]) : nil
+        self.page = page
+        self.text = text
+    }
+
+    func opens(_ name: String, page: Int) -> Bool { self.page == page && (message == nil || message == name) }
 }

@@ -18,7 +18,8 @@ struct SharedSweeps {
     mutating func add(_ sets: [PageSealer.SetDraft], page: Int, version: Int, excluded: (SearchArea) -> Double) {
         guard version >= 3 else { return }
         for set in sets {
-            guard set.hidden != nil, let grid = set.grid, let area = grid.area, let salt = set.gridSalt else { continue }
+            // A place with an answer lock is searched with every answer: priced on its own (Composer.answerPrice).
+            guard set.hidden != nil, set.answers.isEmpty, let grid = set.grid, let area = grid.area, let salt = set.gridSalt else { continue }
             let key = Key(salt: salt, cost: set.effectiveCost, pinDigits: set.pin?.count)
             if groups[key] == nil {
                 order.append(key)

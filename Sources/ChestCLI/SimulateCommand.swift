@@ -8,12 +8,14 @@ import Foundation
 struct SimulateCommand: ChestCommand {
     static let name = "simulate"
     static let abstract = "replay a recorded track through the engine and print when each page opens"
-    static let synopses = ["QUEST|FILE... TRACK [--weather CONDITION[,TEMP]]", "QUEST|FILE... TRACK --gpsd [--weather CONDITION[,TEMP]]"]
+    static let synopses = ["QUEST|FILE... TRACK [--weather CONDITION[,TEMP]] [--answer [NAME#]PAGE=TEXT]...", "QUEST|FILE... TRACK --gpsd [--weather CONDITION[,TEMP]]"]
     static let discussion = """
         Replays TRACK (a GPX track, an NMEA log, or a chest-walk description) through the same engine
         chestd runs, in-process and much faster than real time, with the clocks taken from the track. Prints
         when each lock latched and each page opened, at which point of the track, and why the pages that
-        never opened did not. PINs are never entered; --weather gives the weather every request gets (a
+        never opened did not. PINs are never entered; --answer PAGE=TEXT (or NAME#PAGE=TEXT for one message
+        of a quest) answers the question of that page, so its answer lock holds from the first point when TEXT
+        is one of its answers (compared as chest answer compares). --weather gives the weather every request gets (a
         condition, a temperature in °C, or both: snowy,-2), else the weather stays unknown.
         --gpsd checks the whole path instead: gpsfake replays the track into a real gpsd, read by a private
         chestd (its own chest, socket and settings), and its unlocks are reported; --weather then answers
@@ -26,12 +28,14 @@ struct SimulateCommand: ChestCommand {
         .option("--weather", value: "CONDITION[,TEMP]", help: "the weather during the replay, such as snowy,-2",
                 completion: .words(WeatherCondition.allCases.map(\.rawValue))),
         .flag("--gpsd", help: "replay through gpsfake, gpsd and a private chestd"),
+        .option("--answer", value: "[NAME#]PAGE=TEXT", help: "answers that page's question during the replay", repeatable: true),
     ]
 
     var messages: [String]
     var track: String
     var weather: Simulation.Weather?
     var gpsd: Bool
+    var answers: [GivenAnswer] = []
 
     init(_ values: ParsedValues) throws(UsageError) {
         let paths = values.positional("PATH")
@@ -42,6 +46,13 @@ struct SimulateCommand: ChestCommand {
             Simulation.Weather($0)
         }
         gpsd = values.flag("--gpsd")
+        for given in values.values("--answer") {
+            guard let answer = GivenAnswer(given) else {
+                throw UsageError("--answer wants PAGE=TEXT or NAME#PAGE=TEXT (a page from 1 to \(Message.maximumPages)), such as --answer 2=Zytglogge, not \"\(given)\"")
+            }
+            answers.append(answer)
+        }
+        if gpsd, !answers.isEmpty { throw UsageError("--answer is for the replay in-process; --gpsd's private chestd takes no answers") }
     }
 
     func run(settings: Settings) throws {
@@ -63,25 +74,27 @@ struct SimulateCommand: ChestCommand {
         if let sealed = rehearsal.items.first(where: { $0.file?.pages.contains { $0.sealed != nil } == true }) {
             throw ChestError("\(sealed.name) has sealed pages (format \(sealed.file?.version ?? 3)): rehearse its quest, or the file with --gpsd")
         }
-        let simulation = Simulation(messages: try rehearsal.messages(settings: settings), track: points, weather: weather,
-                                    timeZone: .current)
-        print(Self.timeline(simulation, names: rehearsal, timeZone: .current))
+        let (messages, answered) = try rehearsal.messages(settings: settings, answers: answers)
+        let simulation = Simulation(messages: messages, track: points, weather: weather, timeZone: .current)
+        print(Self.timeline(simulation, names: rehearsal, timeZone: .current, answered: answered))
         guard simulation.allOpened else {
             let total = simulation.messages.reduce(0) { $0 + $1.pages.count }
             throw ChestError("\(simulation.misses.count) of \(total) pages never opened")
         }
     }
 
-    static func timeline(_ simulation: Simulation, names: Rehearsal, timeZone: TimeZone) -> String {
+    static func timeline(_ simulation: Simulation, names: Rehearsal, timeZone: TimeZone, answered: Set<String> = []) -> String {
         let points = simulation.track.points
         let clock = { LockReason.clock($0, timeZone) }
         let name = { (id: MessageID) in names.name(of: id) ?? id.short }
         var lines = ["Simulated \(points.count) track points, \(clock(points[0].time)) to \(clock(points[points.count - 1].time)) "
-                     + "\(timeZone.secondsFromGMT() == 0 ? "UTC" : timeZone.identifier), through chestd's engine in-process; PINs are not entered."]
+                     + "\(timeZone.secondsFromGMT() == 0 ? "UTC" : timeZone.identifier), through chestd's engine in-process; PINs are not entered\(answered.isEmpty ? "" : "; answers are given as --answer says")."]
         for event in simulation.events {
             let place = event.coordinate.map { String(format: " at %.5f, %.5f", $0.latitude, $0.longitude) } ?? ""
             let head = "\(clock(event.time))  point \(Output.pad(String(event.point), 5))  \(name(event.message)):"
             switch event.what {
+            case let .latched(key) where key.kind == .time && answered.contains("\(event.message)/\(key.page)/\(key.set.rawValue)"):
+                lines.append("\(head) answer lock of page \(key.page) set \(key.set.rawValue) answered (--answer)")
             case let .latched(key):
                 lines.append("\(head) \(key.kind.rawValue) lock of page \(key.page) set \(key.set.rawValue) latched\(place)")
             case let .opened(page, set?):

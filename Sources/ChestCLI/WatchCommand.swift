@@ -101,6 +101,8 @@ struct WatchCommand: ChestCommand {
             } else if let event {
                 print(printer.text(event, receivedAt: Date()))
                 if case let .ingested(id, _) = event, let from = senderLine(id, settings) { print(from) }
+                if case let .ingested(id, _) = event { questionLines(id, settings, ready: false).forEach { print($0) } }
+                if case let .unlocked(unlock) = event { questionLines(unlock.id, settings, ready: true).forEach { print($0) } }
             } else {
                 continue
             }
@@ -122,6 +124,23 @@ struct WatchCommand: ChestCommand {
         let text = "warning: \(warning)" + (note?.advice(report.id) ?? "")
         let painted = Output.colour ? "\u{1B}[1;31m\(text)\u{1B}[0m" : text
         return "          " + painted
+    }
+
+    /// The questions of a message's locked pages (`ready`: only those whose answer is all they still wait for), as
+    /// "page 2 asks: …  (chest answer ID TEXT)"; nothing when chestd cannot say.
+    private func questionLines(_ id: MessageID, _ settings: Settings, ready: Bool) -> [String] {
+        guard let report = try? CLI.client(settings).call(ControlRequest.read(id: id.rawValue), expecting: ReadReport.self),
+              !report.sentByYou else { return [] }
+        return report.pages.compactMap { page in
+            guard !page.open, let question = page.question else { return nil }
+            let answerable = page.sets.contains { set in
+                set.locks.contains { $0.type == .answer && !$0.holds } && set.locks.allSatisfy { $0.holds || $0.type == .answer }
+            }
+            guard answerable || !ready else { return nil }
+            let asks = question.split(whereSeparator: \.isNewline).joined(separator: " ")
+            return "          page \(page.number) asks: \(TerminalText.escaped(asks))"
+                + (answerable ? "  (chest answer \(id.short) TEXT)" : "")
+        }
     }
 
     /// Connects, asks for events and learns the IDs already in the chest, so that short IDs stay unique.

@@ -86,7 +86,7 @@ public struct BruteForce: Hashable, Sendable {
         return "\(grouped(hours)) core-hours"
     }
 
-    static func grouped(_ value: Double) -> String {
+    public static func grouped(_ value: Double) -> String {
         let formatter = NumberFormatter()
         formatter.numberStyle = .decimal
         formatter.maximumFractionDigits = 0

@@ -8,6 +8,8 @@ public enum ControlRequest: Hashable, Sendable {
     case read(id: String)
     /// A PIN for the message, for one page or every page waiting for one.
     case pin(id: String, pin: String, page: Int?)
+    /// An answer to a page's question, for one page or every page waiting for one (docs/FORMAT.md "Answer locks").
+    case answer(id: String, text: String, page: Int?)
     case save(id: String)
     case unsave(id: String)
     case delete(id: String)
@@ -29,7 +31,7 @@ public enum ControlRequest: Hashable, Sendable {
 
     /// The operations, as the wire's `op` names them.
     public enum Operation: String, Hashable, Sendable, Codable {
-        case list, read, pin, save, delete, status, watch, `import`, fix, unsave, undelete, reload, config, hint
+        case list, read, pin, save, delete, status, watch, `import`, fix, unsave, undelete, reload, config, hint, answer
     }
 
     public var operation: Operation {
@@ -37,6 +39,7 @@ public enum ControlRequest: Hashable, Sendable {
         case .list: .list
         case .read: .read
         case .pin: .pin
+        case .answer: .answer
         case .save: .save
         case .unsave: .unsave
         case .delete: .delete
@@ -58,7 +61,7 @@ public enum ControlRequest: Hashable, Sendable {
 /// The wire form: `{"op": "pin", "id": "…", "pin": "4821", "page": 2}`, one object a line (docs/DESIGN.md
 /// "Commands and output"); a field an operation does not take is ignored, one it needs is asked for by name.
 extension ControlRequest: Codable {
-    private enum Key: String, CodingKey { case op, id, saved, pin, page, path }
+    private enum Key: String, CodingKey { case op, id, saved, pin, page, path, text }
 
     /// Why a well-formed line is not a request.
     public struct Refusal: Error, CustomStringConvertible {
@@ -79,6 +82,8 @@ extension ControlRequest: Codable {
         case .read: self = .read(id: try required(.id))
         case .pin:
             self = .pin(id: try required(.id), pin: try required(.pin), page: try container.decodeIfPresent(Int.self, forKey: .page))
+        case .answer:
+            self = .answer(id: try required(.id), text: try required(.text), page: try container.decodeIfPresent(Int.self, forKey: .page))
         case .save: self = .save(id: try required(.id))
         case .unsave: self = .unsave(id: try required(.id))
         case .delete: self = .delete(id: try required(.id))
@@ -102,6 +107,10 @@ extension ControlRequest: Codable {
         case let .pin(id, pin, page):
             try container.encode(id, forKey: .id)
             try container.encode(pin, forKey: .pin)
+            try container.encodeIfPresent(page, forKey: .page)
+        case let .answer(id, text, page):
+            try container.encode(id, forKey: .id)
+            try container.encode(text, forKey: .text)
             try container.encodeIfPresent(page, forKey: .page)
         case let .undelete(id): try container.encodeIfPresent(id, forKey: .id)
         case let .import(path): try container.encode(path, forKey: .path)
@@ -161,6 +170,8 @@ public enum Reply: Hashable, Sendable {
     case list([ListItem])
     case read(ReadReport)
     case pin(PINOutcome)
+    /// `chest answer`: the same outcomes as a PIN's.
+    case answer(PINOutcome)
     /// `import`, `save`, `delete`: the message concerned.
     case message(ImportResult)
     case fix(Fix)
@@ -184,6 +195,9 @@ public enum Reply: Hashable, Sendable {
         case let .pin(.accepted(latched, opened)): ChestJSON.line(ControlReply(result: PINOutcome.accepted(latched: latched, opened: opened)))
         case .pin(.kept): ChestJSON.line(ControlReply(result: PINOutcome.kept))
         case let .pin(outcome): ChestJSON.line(ControlReply<Empty>(error: outcome.text))
+        case let .answer(.accepted(latched, opened)): ChestJSON.line(ControlReply(result: PINOutcome.accepted(latched: latched, opened: opened)))
+        case .answer(.kept): ChestJSON.line(ControlReply(result: PINOutcome.kept))
+        case let .answer(outcome): ChestJSON.line(ControlReply<Empty>(error: outcome.text(for: "answer")))
         case let .message(result): ChestJSON.line(ControlReply(result: result))
         case let .fix(fix): ChestJSON.line(ControlReply(result: fix))
         case let .notes(notes): ChestJSON.line(ControlReply(result: notes))

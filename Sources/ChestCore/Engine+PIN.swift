@@ -15,28 +15,70 @@ public enum PINOutcome: Hashable, Sendable, Codable {
     case failed(String)
 
     /// What `chest pin` prints (or its error).
-    public var text: String {
+    public var text: String { text(for: "PIN") }
+
+    /// What `chest pin` or `chest answer` prints (or its error), the guess named by `noun` ("PIN", "answer").
+    public func text(for noun: String) -> String {
         switch self {
         case let .accepted(latched, opened):
             opened.isEmpty
-                ? "PIN accepted (\(latched.count) lock\(latched.count == 1 ? "" : "s")); the page still waits for its other locks"
-                : "PIN accepted: page\(opened.count == 1 ? "" : "s") \(opened.map(String.init).joined(separator: ", ")) open"
+                ? "\(noun) accepted (\(latched.count) lock\(latched.count == 1 ? "" : "s")); the page still waits for its other locks"
+                : "\(noun) accepted: page\(opened.count == 1 ? "" : "s") \(opened.map(String.init).joined(separator: ", ")) open"
         case let .wrong(wrong, until):
             if let until {
-                "wrong PIN (\(wrong) wrong attempts); the next attempt is allowed at \(LockReason.format(until, .current, seconds: true))"
+                "wrong \(noun) (\(wrong) wrong attempts); the next attempt is allowed at \(LockReason.format(until, .current, seconds: true))"
             } else {
-                "wrong PIN (\(wrong) of \(PINAttempts.freeAttempts) attempts before a wait)"
+                "wrong \(noun) (\(wrong) of \(PINAttempts.freeAttempts) attempts before a wait)"
             }
-        case .alreadyTried: "wrong PIN (already tried; it did not count again)"
+        case .alreadyTried: "wrong \(noun) (already tried; it did not count again)"
         case let .refused(until):
-            "too many wrong PINs: the next attempt is allowed at \(LockReason.format(until, .current, seconds: true))"
+            "too many wrong \(noun)s: the next attempt is allowed at \(LockReason.format(until, .current, seconds: true))"
         case let .failed(why): why
-        case .kept: "PIN kept: it will be tried at each new place"
+        case .kept: "\(noun) kept: it will be tried at each new place"
         }
     }
 }
 
+/// What a reader tries on a message's secret locks: a PIN or an answer. Both are counted, slowed and recorded alike,
+/// in one count per message (docs/DESIGN.md "Sealed pages").
+public enum Guess: Hashable, Sendable {
+    case pin(String)
+    /// An answer, normalised (`AnswerText.normalised`).
+    case answer(String)
 
+    /// The lock it latches when right.
+    public var lockKind: LockKind {
+        switch self {
+        case .pin: .pin
+        case .answer: .answer
+        }
+    }
+
+    /// How the attempts' `tried` and `pending` keep it: a PIN as its digits, an answer as "answer=TEXT", so the two
+    /// never meet.
+    public var recorded: String {
+        switch self {
+        case let .pin(digits): digits
+        case let .answer(text): "answer=" + text
+        }
+    }
+
+    public var pin: String? { if case let .pin(digits) = self { digits } else { nil } }
+    public var answer: String? { if case let .answer(text) = self { text } else { nil } }
+
+    /// The reply that carries an outcome to its command.
+    func reply(_ outcome: PINOutcome) -> Reply {
+        switch self {
+        case .pin: .pin(outcome)
+        case .answer: .answer(outcome)
+        }
+    }
+}
+
+extension KeyRequest {
+    /// The guess the secret was made of, for a request that tries one (not a cell's).
+    var guess: Guess? { pin.map(Guess.pin) ?? answer.map(Guess.answer) }
+}
 
 extension Engine {
     /// Tries a PIN for a client. The attempt is counted as wrong and that count written durably to the chest's
@@ -73,23 +115,68 @@ extension Engine {
             effects += dispatchCell(now)
             if hashes.isEmpty && slots.isEmpty { return effects + answer(.kept) }
         }
+        return effects + counted(.pin(pin), id, hashes: hashes, slots: slots, for: client, now: now)
+    }
+
+    /// Tries an answer for a client (`chest answer`): normalised, then counted, recorded and compared exactly as a
+    /// PIN is, in the same count (docs/FORMAT.md "Answer locks").
+    /// A set that needs the answer and a place together keeps the answer instead, uncounted, as a PIN with a place.
+    mutating func attemptAnswer(_ id: MessageID, page: Int?, text: String, for client: ClientID, now: Now) -> [Effect] {
+        func fail(_ why: String) -> [Effect] { [.reply(client, .answer(.failed(why)))] }
+        guard var stored = entries[id] else { return fail("no message \(id.short) in the chest") }
+        guard !stored.sentByYou else { return fail("you sent this message: its locks stay shut for you") }
+        let answer = AnswerText.normalised(text)
+        guard !answer.isEmpty else { return fail("the answer is empty") }
+        guard text.unicodeScalars.count <= AnswerText.maximumLength else {
+            return fail("an answer is at most \(AnswerText.maximumLength) characters; this one has \(text.unicodeScalars.count)")
+        }
+        if let page, !stored.message.pages.indices.contains(page - 1) {
+            return fail("message \(id.short) has no page \(page); it has \(stored.message.pages.count)")
+        }
+        let waiting = pendingAnswers(stored, page: page)
+        guard !waiting.isEmpty else {
+            return fail(page.map { "page \($0) has no answer lock waiting" } ?? "no answer lock of this message is waiting")
+        }
+        let withPlace = waiting.filter { stored.message.pages[$0.page - 1][$0.set].contains { $0.kind == .location && $0.isSecret } }
+        let slots = waiting.filter { !withPlace.contains($0) }
+        var effects: [Effect] = []
+        if !withPlace.isEmpty {
+            for slot in withPlace {
+                stored.state.seal.keptAnswers = (stored.state.seal.keptAnswers ?? [:]).merging([String(slot.page): answer]) { $1 }
+                stored.state.seal.tried[LockKey(page: slot.page, set: slot.set, kind: .location)] = nil
+            }
+            entries[id] = stored
+            effects.append(.persist(id, stored.state))
+            for slot in withPlace { fileKeptCells(for: LockRef(id: id, key: LockKey(page: slot.page, set: slot.set, kind: .location))) }
+            effects += dispatchCell(now)
+            if slots.isEmpty { return effects + [.reply(client, .answer(.kept))] }
+        }
+        return effects + counted(.answer(answer), id, hashes: [:], slots: slots, for: client, now: now)
+    }
+
+    /// A guess against the message's one count: refused while a wait lasts, free when it was tried before, else
+    /// counted as wrong, durably, before any comparison.
+    private mutating func counted(_ guess: Guess, _ id: MessageID, hashes: [LockKey: String], slots: [SlotRef],
+                                  for client: ClientID, now: Now) -> [Effect] {
+        func answer(_ outcome: PINOutcome) -> [Effect] { [.reply(client, guess.reply(outcome))] }
+        guard var stored = entries[id] else { return answer(.failed("no message \(id.short) in the chest")) }
         let trusted = clock.trustedTime(now)
         if let until = stored.state.pin.refusedUntil, until > trusted {
-            return effects + answer(.refused(until: until.addingTimeInterval(clock.correction(now))))
+            return answer(.refused(until: until.addingTimeInterval(clock.correction(now))))
         }
-        if stored.state.pin.tried.contains(pin) { return effects + answer(.alreadyTried) }
+        if stored.state.pin.tried.contains(guess.recorded) { return answer(.alreadyTried) }
         guard stored.state.pin.pending == nil, pinClients[id] == nil else {
-            return effects + fail("another PIN attempt on this message is being checked; try again")
+            return answer(.failed("another \(guess.pin == nil ? "answer" : "PIN") attempt on this message is being checked; try again"))
         }
         // Counted as wrong, durably, before the comparison: killing the daemon mid-attempt still costs one. The
         // ledger is the one durable record of the count: the message's state is written when the attempt concludes,
         // so a ledger that cannot be written leaves nothing behind to undo (docs/DESIGN.md "Lock rules").
         stored.state.pin.wrong += 1
-        stored.state.pin.pending = pin
+        stored.state.pin.pending = guess.recorded
         entries[id] = stored
         pinClients[id] = client
-        seal.attempts[id] = SealBook.Attempt(pin: pin, client: client, hashes: hashes, slots: slots)
-        return effects + [.recordAttempts(id, stored.state.pin)]
+        seal.attempts[id] = SealBook.Attempt(guess: guess, client: client, hashes: hashes, slots: slots)
+        return [.recordAttempts(id, stored.state.pin)]
     }
 
     /// The ledger holds the attempt's count: compare now. Or it could not be written: the attempt is refused
@@ -107,31 +194,35 @@ extension Engine {
             undone.state.pin.wrong -= 1
             undone.state.pin.pending = nil
             entries[id] = undone
-            let why = "cannot record the attempt durably (\(failure)); the PIN was neither counted nor compared: free some space and enter it again"
-            return client.map { [.reply($0, .pin(.failed(why)))] } ?? []
+            let noun = attempt.guess.pin == nil ? "answer" : "PIN"
+            let why = "cannot record the attempt durably (\(failure)); the \(noun) was neither counted nor compared: free some space and enter it again"
+            return client.map { [.reply($0, attempt.guess.reply(.failed(why)))] } ?? []
         }
         seal.ledger[id] = stored.state.pin
         attempt.recorded = true
-        if !attempt.hashes.isEmpty {
+        if !attempt.hashes.isEmpty, let pin = attempt.guess.pin {
             seal.attempts[id] = nil
-            return [.checkPIN(id, pin: attempt.pin, hashes: attempt.hashes)]
+            return [.checkPIN(id, pin: pin, hashes: attempt.hashes)]
         }
         attempt.outstanding = Set(attempt.slots)
         seal.attempts[id] = attempt
         var effects: [Effect] = []
         for slot in attempt.slots {
             guard let sealed = stored.message.pages[slot.page - 1].sealed,
-                  let request = KeyRequest(id: id, page: slot.page, set: slot.set, of: sealed, pin: attempt.pin) else { continue }
+                  let request = KeyRequest(id: id, page: slot.page, set: slot.set, of: sealed, pin: attempt.guess.pin,
+                                           answer: attempt.guess.answer) else { continue }
             seal.derivations += 1
             effects.append(.deriveKey(request))
         }
         return effects
     }
 
-    mutating func concludePIN(_ id: MessageID, pin: String, matching: [LockKey], now: Now) -> [Effect] {
-        guard var stored = entries[id], stored.state.pin.pending == pin else { return [] }
+    /// The comparison's verdict: right resets the count and latches what it matched; wrong is kept as tried and
+    /// may impose a wait.
+    mutating func concludeGuess(_ id: MessageID, guess: Guess, matching: [LockKey], now: Now) -> [Effect] {
+        guard var stored = entries[id], stored.state.pin.pending == guess.recorded else { return [] }
         let client = pinClients.removeValue(forKey: id)
-        func answer(_ outcome: PINOutcome) -> [Effect] { client.map { [.reply($0, .pin(outcome))] } ?? [] }
+        func answer(_ outcome: PINOutcome) -> [Effect] { client.map { [.reply($0, guess.reply(outcome))] } ?? [] }
         stored.state.pin.pending = nil
         if !matching.isEmpty {
             stored.state.pin.wrong = 0
@@ -145,7 +236,7 @@ extension Engine {
             return effects.withDependent(answer(.accepted(latched: matching.sorted(), opened: opened)), onPersistOf: id)
                 + [.recordAttempts(id, stored.state.pin)]
         }
-        stored.state.pin.tried.append(pin)
+        stored.state.pin.tried.append(guess.recorded)
         var refusedUntil: Date?
         if let delay = PINAttempts.delay(afterWrong: stored.state.pin.wrong) {
             refusedUntil = clock.trustedTime(now).addingTimeInterval(delay)
@@ -176,6 +267,20 @@ extension Engine {
             }
         }
         return (alone, withPlace)
+    }
+
+    /// Sets with an answer lock on pages not yet open.
+    private func pendingAnswers(_ stored: StoredMessage, page: Int?) -> [SlotRef] {
+        var slots: [SlotRef] = []
+        for (index, content) in stored.message.pages.enumerated() where content.sealed != nil {
+            let number = index + 1
+            guard page == nil || page == number, !stored.state.isOpen(page: number) else { continue }
+            for set in LockSetName.allCases where content[set].contains(.answer)
+                && stored.state.latched[LockKey(page: number, set: set, kind: .answer)] == nil {
+                slots.append(SlotRef(id: stored.id, page: number, set: set))
+            }
+        }
+        return slots
     }
 
     /// The PIN locks still waiting on pages not yet open.

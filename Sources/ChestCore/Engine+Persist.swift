@@ -24,6 +24,8 @@ extension Engine {
             switch effect {
             case let .reply(client, .pin(.accepted)):
                 [.reply(client, .failure("the PIN was right, but chestd cannot save that it opened anything (\(reason)); free some space and enter it again"))]
+            case let .reply(client, .answer(.accepted)):
+                [.reply(client, .failure("the answer was right, but chestd cannot save that it opened anything (\(reason)); free some space and give it again"))]
             case .reply:
                 [effect]
             case let .persist(_, _, then):

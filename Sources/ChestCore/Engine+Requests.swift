@@ -23,6 +23,8 @@ extension Engine {
             return read(try resolve(prefix).get(), now: now).map { [.reply(client, .read($0))] } ?? []
         case let .pin(prefix, pin, page):
             return attemptPIN(try resolve(prefix).get(), page: page, pin: pin, for: client, now: now)
+        case let .answer(prefix, text, page):
+            return attemptAnswer(try resolve(prefix).get(), page: page, text: text, for: client, now: now)
         case let .save(prefix):
             return save(try resolve(prefix).get(), for: client)
         case let .unsave(prefix):

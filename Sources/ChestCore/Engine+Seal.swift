@@ -41,7 +41,7 @@ extension Engine {
     }
 
     /// Files a cell of a sealed location lock for its key, held by the fixes `pins`, unless that cell was tried or
-    /// the set needs a PIN nobody entered yet.
+    /// the set needs a PIN or an answer nobody gave yet.
     mutating func fileCell(_ cell: Cell, for ref: LockRef, pins: [Int]) {
         guard let request = cellRequest(cell, for: ref), let derivation = request.derivation else { return }
         let slot = SlotRef(id: ref.id, page: ref.key.page, set: ref.key.set)
@@ -62,7 +62,12 @@ extension Engine {
             guard let kept = stored.state.seal.keptPIN(page: ref.key.page) else { return nil }
             pin = kept
         }
-        return KeyRequest(id: ref.id, page: ref.key.page, set: ref.key.set, of: sealed, cell: cell, pin: pin)
+        var answer: String?
+        if stored.message.pages[ref.key.page - 1][ref.key.set].contains(.answer) {
+            guard let kept = stored.state.seal.keptAnswer(page: ref.key.page) else { return nil }
+            answer = kept
+        }
+        return KeyRequest(id: ref.id, page: ref.key.page, set: ref.key.set, of: sealed, cell: cell, pin: pin, answer: answer)
     }
 
     /// Files the cells of every pair of kept fixes that could lie in one place of this lock's grid: for a PIN kept
@@ -149,16 +154,16 @@ extension Engine {
         }
         if let content = opened {
             seal.contents[request.id, default: [:]][request.page] = content
-            effects += unsealed(slotRef, content, pinAttempt: request.cell == nil && request.pin != nil, now: now)
+            effects += unsealed(slotRef, content, pinAttempt: request.cell == nil && request.guess != nil, now: now)
         }
         // A PIN attempt waits for every slot it tried.
-        if request.cell == nil, let pin = request.pin, var attempt = seal.attempts[request.id], attempt.pin == pin,
+        if request.cell == nil, let guess = request.guess, var attempt = seal.attempts[request.id], attempt.guess == guess,
            attempt.outstanding.remove(slotRef) != nil {
-            if opened != nil { attempt.matching.append(LockKey(page: request.page, set: request.set, kind: .pin)) }
+            if opened != nil { attempt.matching.append(LockKey(page: request.page, set: request.set, kind: guess.lockKind)) }
             seal.attempts[request.id] = attempt
             if attempt.outstanding.isEmpty {
                 seal.attempts[request.id] = nil
-                effects += concludePIN(request.id, pin: pin, matching: attempt.matching, now: now)
+                effects += concludeGuess(request.id, guess: guess, matching: attempt.matching, now: now)
             }
         }
         return effects
@@ -184,6 +189,7 @@ extension Engine {
                 }
             }
             if locks.contains(.sealedPIN) { held.append(LockRef(id: slot.id, key: LockKey(page: slot.page, set: slot.set, kind: .pin))) }
+            if locks.contains(.answer) { held.append(LockRef(id: slot.id, key: LockKey(page: slot.page, set: slot.set, kind: .answer))) }
         }
         if locks.contains(where: { $0.kind == .release }) {
             held.append(LockRef(id: slot.id, key: LockKey(page: slot.page, set: slot.set, kind: .release)))

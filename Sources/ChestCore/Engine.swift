@@ -161,7 +161,7 @@ public struct Engine: Sendable {
             weatherProblem = reason
             effects = planWeather(now)
         case let .pinChecked(id, pin, matching, now):
-            effects = concludePIN(id, pin: pin, matching: matching, now: now)
+            effects = concludeGuess(id, guess: .pin(pin), matching: matching, now: now)
         case let .persistFailed(id, onDisk, reason, skipped):
             effects = persistFailed(id, onDisk: onDisk, reason: reason, skipped: skipped)
         case let .delivered(id, page):
@@ -278,7 +278,7 @@ public struct Engine: Sendable {
                         gpsTimes.insert(ref)
                     case .weather, .temperature: weathers.insert(ref)
                     case let .after(link): afters[ref] = link
-                    case .pin, .sealedPIN, .release: break
+                    case .pin, .sealedPIN, .release, .answer: break
                     case let .sealedLocation(grid):
                         seal.watches[ref] = SealBook.Watch(grid, requiresHardware: stored.message.requiresHardware,
                                                            owner: stored.sealOwner)

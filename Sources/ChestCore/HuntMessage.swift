@@ -14,6 +14,8 @@ public struct HuntMessage: Codable, Hashable, Sendable {
         public var points: Int?
         /// The page's hints, in order (`--hint`): the board gives a hint's key to the team that asks for it.
         public var hints: [Hint]?
+        /// The page's question (`--question`), in the clear as in the message file: the board may show it.
+        public var question: String?
 
         public init(key: String, guarded: Bool, targets: [Target]? = nil, points: Int? = nil, hints: [Hint]? = nil) {
             self.key = key

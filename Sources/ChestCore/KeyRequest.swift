@@ -11,6 +11,8 @@ public struct KeyRequest: Hashable, Sendable {
     /// The cell and PIN the secret was made of, so the answer can be recorded against them.
     public var cell: Cell?
     public var pin: String?
+    /// The normalised answer the secret was made of (`AnswerText`), for an answer attempt.
+    public var answer: String?
     /// The page's format, 2 or 3: it names the strings.
     public var version: Int
 
@@ -29,14 +31,15 @@ public struct KeyRequest: Hashable, Sendable {
 
     /// The request for one set of a sealed page, its secret made of what is given (a guard's secret is nil).
     public init?(id: MessageID, page: Int, set: LockSetName, of sealed: SealedPage, cell: Cell? = nil, pin: String? = nil,
-                 release: (name: String, key: String)? = nil) {
+                 release: (name: String, key: String)? = nil, answer: String? = nil) {
         guard let slot = sealed.slots[set] else { return nil }
         var secret: String?
         if case .guarded = slot {} else {
-            secret = SealSecret.secret(cell: cell, pin: pin, release: release, version: sealed.version)
+            secret = SealSecret.secret(cell: cell, pin: pin, release: release, answer: answer, version: sealed.version)
         }
         self.init(id: id, page: page, set: set, secret: secret, slot: slot, ciphertext: sealed.ciphertext, cell: cell,
                   pin: pin, version: sealed.version)
+        self.answer = answer
     }
 
     public var contentData: String { SealSecret.contentData(id, page: page, version: version) }
@@ -47,7 +50,7 @@ public struct KeyRequest: Hashable, Sendable {
     public var derivation: Derivation? {
         switch slot {
         case .guarded: nil
-        case let .sealed(salt, cost, _), let .cells(salt, cost, _): secret.map { Derivation(secret: $0, salt: salt, cost: cost) }
+        case let .sealed(salt, cost, _), let .cells(salt, cost, _), let .answers(salt, cost, _): secret.map { Derivation(secret: $0, salt: salt, cost: cost) }
         }
     }
 

@@ -3,7 +3,7 @@ import struct Foundation.Date
 /// The kinds of lock (docs/DESIGN.md "Messages and locks", plus `after` for chains, docs/QUEST.md "Chains").
 /// A lock set holds at most one of each.
 public enum LockKind: String, CaseIterable, Hashable, Sendable, Codable {
-    case location, time, pin, weather, temperature, altitude, after, release
+    case location, time, pin, weather, temperature, altitude, after, release, answer
 }
 
 /// A closed interval of measurements, `min...max`, with `min <= max`.
@@ -47,6 +47,9 @@ public enum Lock: Hashable, Sendable {
     /// Format 2: a key the hunt's organiser publishes when they choose (`chest hunt release NAME`), part of the
     /// set's key (docs/HUNTS.md "Releases").
     case release(String)
+    /// Formats 2 and 3: an answer to the page's question, part of the set's key; the file holds no trace of the
+    /// answers but the page key wrapped under each (docs/FORMAT.md "Answer locks").
+    case answer
 
     public var kind: LockKind {
         switch self {
@@ -58,13 +61,14 @@ public enum Lock: Hashable, Sendable {
         case .altitude: .altitude
         case .after: .after
         case .release: .release
+        case .answer: .answer
         }
     }
 
-    /// Whether the lock is part of its set's key (format 2): a sealed location, a sealed PIN or a release.
+    /// Whether the lock is part of its set's key (format 2): a sealed location, a sealed PIN, a release or an answer.
     public var isSecret: Bool {
         switch self {
-        case .sealedLocation, .sealedPIN, .release: true
+        case .sealedLocation, .sealedPIN, .release, .answer: true
         default: false
         }
     }
@@ -103,6 +107,11 @@ public struct Page: Hashable, Sendable {
     public var labels: [LockSetName: String] = [:]
     /// Formats 2 and 3: the page's hints, in order (docs/FORMAT.md "Hints").
     public var hints: [PageHint] = []
+    /// The page's question, in the clear: shown before the page opens (docs/FORMAT.md "Questions, answer locks and points").
+    public var question: String?
+    /// What the hunt's board credits for the page's proven opening; nil means the default, 1 (docs/FORMAT.md
+    /// "Questions, answer locks and points").
+    public var points: Int?
 
     public init(text: String, setA: [Lock] = [], setB: [Lock] = [], sealed: SealedPage? = nil) {
         self.text = text

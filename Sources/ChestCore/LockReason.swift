@@ -38,6 +38,14 @@ public enum LockReason: Hashable, Sendable, Codable {
     case pinKeptForPlace
     /// A release the hunt's organiser has not published yet; `arrived` while its key is being tried.
     case waitsForRelease(String, arrived: Bool)
+    /// An answer lock: the reader answers the page's question (`chest answer`).
+    case needsAnswer
+    /// Too many wrong PINs or answers on the message: answers wait until then, as PINs do.
+    case answerRefused(until: Date)
+    /// A set that needs an answer and a place together, and no answer yet.
+    case needsAnswerForPlace
+    /// That set's answer is kept and tried at each new place.
+    case answerKeptForPlace
 
     /// The sentence a person reads, with times in `timeZone`.
     public func text(timeZone: TimeZone = .current, now: Date) -> String {
@@ -75,6 +83,11 @@ public enum LockReason: Hashable, Sendable, Codable {
             "enter the PIN (chest pin): it is tried with each new place, and a wrong PIN and a wrong place look alike"
         case let .waitsForRelease(name, arrived):
             arrived ? "released: opening" : "not released yet (chest hunt release \(name), by the organiser)"
+        case .needsAnswer: "needs the answer (chest answer)"
+        case .needsAnswerForPlace:
+            "give the answer (chest answer): it is tried with each new place, and a wrong answer and a wrong place look alike"
+        case .answerKeptForPlace: "answer kept: it will be tried at each new place; a wrong answer and a wrong place look alike"
+        case let .answerRefused(until): "answers refused until \(Self.format(until, timeZone, seconds: true)) after too many wrong attempts"
         case .pinKeptForPlace: "PIN kept: it will be tried at each new place; a wrong PIN and a wrong place look alike"
         }
     }

@@ -12,6 +12,9 @@ public enum LockSpec: Hashable, Sendable {
     /// `location=…,visible` (or `,visible=NAME`): a location whose point format 2 keeps in the clear, so the reader
     /// sees distance and direction (docs/FORMAT.md "Format 2"), with the organiser's name for the place, if any.
     indirect case visible(LockSpec, label: String?)
+    /// `answer=TEXT|TEXT…`: the page opens to one of these answers to its question (docs/FORMAT.md "Answer locks"), as
+    /// the organiser wrote them.
+    case answer(String)
 
     /// The forms, for help and errors.
     public static let forms = """
@@ -25,6 +28,7 @@ public enum LockSpec: Hashable, Sendable {
         altitude=MIN..MAX         e.g. altitude=1200..1300 (m above sea level; here±20 works too)
         after=ID#PAGE             e.g. after=51039195f651446bd718bc729cc585fc#2 (that page is open)
         release=NAME              e.g. release=finale (opens when the hunt's organiser releases it; needs --hunt)
+        answer=TEXT[|TEXT...]     e.g. answer=Zytglogge|Zeitglockenturm (chest answer; case, width and spacing do not matter)
         """
 
     /// Reads one `--lock` value. Times without a zone are read in `timeZone`.
@@ -34,7 +38,7 @@ public enum LockSpec: Hashable, Sendable {
         }
         let type = text[..<equals].lowercased(), value = String(text[text.index(after: equals)...])
         guard let kind = LockKind(rawValue: type) else {
-            throw LockSpecError(text, "unknown lock type \"\(type)\"; use location, time, pin, weather, temperature, altitude, after or release")
+            throw LockSpecError(text, "unknown lock type \"\(type)\"; use location, time, pin, weather, temperature, altitude, after, release or answer")
         }
         switch kind {
         case .location: return try location(value, text)
@@ -78,6 +82,9 @@ public enum LockSpec: Hashable, Sendable {
                 throw LockSpecError(text, "a release is named by up to 32 letters, digits, - or _, such as release=finale")
             }
             return .lock(.release(value))
+        case .answer:
+            if let problem = AnswerText.problem(value) { throw LockSpecError(text, problem) }
+            return .answer(value)
         }
     }
 

@@ -51,7 +51,7 @@ extension Lock {
         case let .temperature(bounds): LockTarget(temperature: bounds)
         case let .altitude(bounds): LockTarget(altitude: bounds)
         case let .after(link): LockTarget(after: link)
-        case .pin, .sealedPIN, .sealedLocation, .release: nil
+        case .pin, .sealedPIN, .sealedLocation, .release, .answer: nil
         }
     }
 }

@@ -167,8 +167,13 @@ struct WirePage: Codable {
     var attachments: String?
     /// Formats 2 and 3: the page's hints (WirePage+Hints.swift).
     var hints: [WireHint]?
+    /// The page's question and points (WirePage+Game.swift); absent when the organiser gave none.
+    var question: String?
+    var points: Int?
 
     init(_ page: Page, version: Int) {
+        question = page.question
+        points = page.points
         a = WirePage.locks(page, .a, version: version)
         b = WirePage.locks(page, .b, version: version)
         if let sealed = page.sealed {
@@ -184,6 +189,7 @@ struct WirePage: Codable {
         var page = try unlabelledPage(number: number, version: version)
         page.labels = try labels(page, number: number)
         page.hints = try pageHints(number: number, version: version)
+        (page.question, page.points) = try game(number: number)
         return page
     }
 

@@ -35,7 +35,11 @@ extension Engine {
         let withPlace = page[key.set].contains { if case .sealedLocation = $0 { true } else { false } }
         let withPIN = page[key.set].contains(.sealedPIN)
         let kept = stored.state.seal.keptPIN(page: key.page) != nil
+        let withAnswer = page[key.set].contains(.answer)
+        let keptAnswer = stored.state.seal.keptAnswer(page: key.page) != nil
         switch lock {
+        case .answer:
+            return keptAnswer ? .answerKeptForPlace : .needsAnswerForPlace
         case .sealedPIN where withPlace:
             return kept ? .pinKeptForPlace : .needsPINForPlace
         case .sealedPIN:
@@ -46,6 +50,7 @@ extension Engine {
             if let problem = LockRule.fixProblem(lastFix, connected: gps.connected, now: now) { return problem }
             if let problem = LockRule.trust(trust, requiresHardware: stored.message.requiresHardware) { return problem }
             if withPIN && !kept { return .needsPINForPlace }
+            if withAnswer && !keptAnswer { return .needsAnswerForPlace }
             if seal.watches[ref] == nil, streaks[ref] != nil { return .sealedConfirming(confirmations(of: ref), of: Self.confirmations) }
             return .goThere(cellsTried: stored.state.seal.tried[key]?.count ?? 0)
         }

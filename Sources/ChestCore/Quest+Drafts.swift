@@ -8,6 +8,9 @@ public struct QuestDraft: Hashable, Sendable {
         public var attachments: [String] = []
         /// Its hints, in order.
         public var hints: [HintDraft] = []
+        /// The page's question and points (docs/QUEST.md "Questions and answers").
+        public var question: String?
+        public var points: Int?
 
         public init(text: String, setA: [LockSpec], setB: [LockSpec]) {
             self.text = text
@@ -52,6 +55,7 @@ extension Quest {
                                             setB: page.setB.isEmpty ? [] : page.setB.map(resolve) + after)
                 draft.attachments = page.attachments.map(\.path)
                 draft.hints = page.hints
+                (draft.question, draft.points) = (page.question, page.points)
                 return draft
             }
             var draft = QuestDraft(name: message.name, id: id, title: message.title ?? "", from: message.from ?? from,

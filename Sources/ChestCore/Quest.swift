@@ -44,6 +44,9 @@ public struct QuestPage: Hashable, Sendable {
     public var attachments: [QuestAttachment] = []
     /// `hint:` lines with their `hint-after:` and `hint-cost:`, in order (docs/QUEST.md "Hints").
     public var hints: [HintDraft] = []
+    /// `question:` and `points:` (docs/QUEST.md "Questions and answers").
+    public var question: String?
+    public var points: Int?
 
     public init(text: String, line: Int) {
         self.text = text
@@ -141,6 +144,7 @@ extension LockSpec {
         case .pin: .pin
         case .locationHere: .location
         case .altitudeHere: .altitude
+        case .answer: .answer
         case let .visible(inner, _): inner.kind
         }
     }

@@ -21,7 +21,8 @@ public struct QuestParser {
     }
 
     /// The fields a line can start with.
-    public static let fields = ["from", "message", "title", "after", "page", "|", "lock", "or", "attach", "search-area", "hint", "hint-after", "hint-cost"]
+    public static let fields = ["from", "message", "title", "after", "page", "|", "lock", "or", "attach", "search-area", "hint", "hint-after", "hint-cost",
+                                "question", "points"]
 
     /// Reads and checks a quest, reporting every mistake found (up to `QuestErrors.limit`) rather than the first:
     /// a line with a mistake is skipped and the reading goes on, so one run lists what there is to fix.
@@ -143,6 +144,17 @@ public struct QuestParser {
         case "hint", "hint-after", "hint-cost":
             guard let messageIndex, let pageIndex else { throw fail("comes before any page; write page: TEXT first, then its hints") }
             try hint(field, value, to: &quest.messages[messageIndex].pages[pageIndex], fail: fail)
+        case "question":
+            guard let messageIndex, let pageIndex else { throw fail("comes before any page; write page: TEXT first, then its question") }
+            if let problem = Page.questionProblem(value) { throw fail(problem + "; write question: TEXT") }
+            guard quest.messages[messageIndex].pages[pageIndex].question == nil else { throw fail("the page already has a question") }
+            quest.messages[messageIndex].pages[pageIndex].question = value
+        case "points":
+            guard let messageIndex, let pageIndex else { throw fail("comes before any page; write page: TEXT first, then its points") }
+            switch Page.parsePoints(value) {
+            case let .success(points): quest.messages[messageIndex].pages[pageIndex].points = points
+            case let .failure(error): throw fail(error.description + ", such as points: 5")
+            }
         case "or":
             guard let messageIndex, let pageIndex else { throw fail("comes before any page") }
             let page = quest.messages[messageIndex].pages[pageIndex]

@@ -61,6 +61,11 @@ public struct PageReport: Hashable, Sendable, Codable {
     public var attachmentsKey: String?
     /// The page's hints, in order (docs/FORMAT.md "Hints"); absent when it has none.
     public var hints: [HintReport]?
+    /// The page's question, shown open or not (docs/FORMAT.md "Questions, answer locks and points").
+    public var question: String?
+    /// What the hunt's board credits for the page's proven opening (1 unless the organiser said otherwise; absent
+    /// only from an older chestd).
+    public var points: Int?
 }
 
 public struct SetReport: Hashable, Sendable, Codable {
@@ -95,6 +100,7 @@ extension Lock {
         case let .altitude(bounds): "\(bounds) m above sea level"
         case let .after(link): "after page \(link.page) of message \(link.message.short)"
         case let .release(name): "the organiser's release \u{201C}\(name)\u{201D}"
+        case .answer: "the right answer"
         }
     }
 }
@@ -121,7 +127,7 @@ extension Engine {
 
     public func read(_ id: MessageID, now: Now) -> ReadReport? {
         guard let stored = entries[id] else { return nil }
-        let pages = stored.message.pages.enumerated().map { index, page in
+        var pages = stored.message.pages.enumerated().map { index, page in
             let number = index + 1
             if let open = stored.state.openPages.first(where: { $0.page == number }) {
                 return PageReport(number: number, open: true, text: open.content?.text ?? page.text, openedBy: open.set,
@@ -143,13 +149,13 @@ extension Engine {
             return PageReport(number: number, open: false, text: nil, openedBy: nil, openedAt: nil, sets: sets,
                               protection: page.protection)
         }
-        let pagesWithHints = pages.map { page in
-            var page = page
-            page.hints = hintReports(stored, page: page.number, now: now)
-            return page
+        for (index, page) in stored.message.pages.enumerated() {
+            pages[index].hints = hintReports(stored, page: index + 1, now: now)
+            pages[index].question = page.question
+            pages[index].points = page.worth
         }
         var report = ReadReport(id: id, title: stored.message.title, from: stored.message.from, chest: stored.chest,
-                                state: stored.openness, sentByYou: stored.sentByYou, pages: pagesWithHints,
+                                state: stored.openness, sentByYou: stored.sentByYou, pages: pages,
                                 senderKey: stored.message.seal.map { Data($0.publicKey).base64EncodedString() })
         if let schedule = huntSchedule, !schedule.isEmpty, isHuntMessage(stored) {
             (report.huntStarts, report.huntEnds) = (schedule.starts, schedule.ends)
@@ -177,6 +183,11 @@ extension Engine {
             return explainSealed(stored, key: key, lock: lock, now: now)
         case let .release(name):
             return .waitsForRelease(name, arrived: seal.releases[name] != nil)
+        case .answer where stored.message.pages[key.page - 1][key.set].contains(where: { $0.kind == .location && $0.isSecret }):
+            return explainSealed(stored, key: key, lock: lock, now: now)
+        case .answer:
+            if let until = stored.state.pin.refusedUntil, until > clock.trustedTime(now) { return .answerRefused(until: until) }
+            return .needsAnswer
         case .pin:
             if let until = stored.state.pin.refusedUntil, until > clock.trustedTime(now) { return .pinRefused(until: until) }
             return .needsPIN

@@ -84,9 +84,9 @@ struct SealBook: Sendable {
         }
     }
 
-    /// A PIN attempt: counted, then compared once the count is durable.
+    /// A PIN or answer attempt: counted, then compared once the count is durable.
     struct Attempt: Sendable {
-        var pin: String
+        var guess: Guess
         var client: ClientID
         /// Format 1 hashes to compare, or format 2 slots to try.
         var hashes: [LockKey: String]

@@ -16,7 +16,7 @@ public enum SealBudget {
         struct Family: Hashable {
             var salt: [UInt8]
             var cost: SealCost
-            /// A PIN set derives with its page's PIN: a family of its own.
+            /// A PIN (or answer) set derives with its page's PIN (or answer): a family of its own.
             var pinPage: Int?
         }
         var families: [Family: SearchArea] = [:]
@@ -25,7 +25,8 @@ public enum SealBudget {
                 guard case let .cells(salt, cost, _)? = page.sealed?.slots[set] else { continue }
                 let grid = page[set].lazy.compactMap { if case let .sealedLocation(grid) = $0 { grid } else { nil } }.first
                 guard let area = grid?.area else { continue }
-                families[Family(salt: salt, cost: cost, pinPage: page[set].contains(.sealedPIN) ? index + 1 : nil)] = area
+                families[Family(salt: salt, cost: cost,
+                                pinPage: page[set].contains(.sealedPIN) || page[set].contains(.answer) ? index + 1 : nil)] = area
             }
         }
         // A fix asks for the grids whose areas hold it. The places where most overlap are near the areas' centres or

@@ -28,9 +28,10 @@ public struct SealCost: Hashable, Sendable, Codable, CustomStringConvertible {
     /// the secret"): a PIN is tried rarely, so each guess may cost seconds; a place is tried in every new cell the
     /// reader walks into, so less; a place sealed with a PIN is tried only once its PIN is entered, in the cells the
     /// reader settles in, so it may cost what a PIN does and more; a release key is 256 random bits and needs no
-    /// stretching.
+    /// stretching; an answer is tried as rarely as a PIN and is as small a secret, so it costs what a PIN does, alone
+    /// or with a place.
     public enum Secret: String, CaseIterable, Sendable {
-        case pin, place, placeAndPIN, release
+        case pin, place, placeAndPIN, release, answer, placeAndAnswer
 
         /// The default parameters, measured on the reference machine by scripts/seal-cost.sh to meet docs/SECURITY.md's
         /// targets against the best attack (`BruteForce`): a 4-digit PIN at least 5 core-hours; a 30 m place over
@@ -38,9 +39,9 @@ public struct SealCost: Hashable, Sendable, Codable, CustomStringConvertible {
         /// key under 3 s allows (docs/SECURITY.md "Costs that fit the secret": about 17).
         public var cost: SealCost {
             switch self {
-            case .pin: SealCost(passes: 5, memory: 1 << 30)
+            case .pin, .answer: SealCost(passes: 5, memory: 1 << 30)
             case .place: SealCost(passes: 4, memory: 768 << 20)
-            case .placeAndPIN: SealCost(passes: 6, memory: 1 << 30)
+            case .placeAndPIN, .placeAndAnswer: SealCost(passes: 6, memory: 1 << 30)
             case .release: Level.interactive.cost
             }
         }

@@ -2,13 +2,15 @@
 /// "Secret strings and associated data"). Pure, so that the engine names what to derive and ChestSeal only computes.
 /// Format 3's strings begin `chest-v3`, so nothing moves between the formats.
 public enum SealSecret {
-    /// "chest-vN|cell=I,J|pin=DIGITS|release=NAME:KEY", with only the parts the set holds, in that order; KEY is
-    /// the release key in base64.
-    public static func secret(cell: Cell?, pin: String?, release: (name: String, key: String)? = nil, version: Int = 2) -> String {
+    /// "chest-vN|cell=I,J|pin=DIGITS|release=NAME:KEY|answer=TEXT", with only the parts the set holds, in that
+    /// order; KEY is the release key in base64, TEXT an answer normalised (`AnswerText.normalised`).
+    public static func secret(cell: Cell?, pin: String?, release: (name: String, key: String)? = nil, answer: String? = nil,
+                              version: Int = 2) -> String {
         var parts = [prefix(version)]
         if let cell { parts.append("cell=\(cell)") }
         if let pin { parts.append("pin=\(pin)") }
         if let release { parts.append("release=\(release.name):\(release.key)") }
+        if let answer { parts.append("answer=\(answer)") }
         return parts.joined(separator: "|")
     }
 

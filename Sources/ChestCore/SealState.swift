@@ -7,10 +7,13 @@ public struct SealState: Hashable, Sendable, Codable {
     public var tried: [LockKey: [Cell]] = [:]
     /// The last PIN entered for a page whose set needs a PIN and a place together, by page number.
     public var keptPINs: [String: String] = [:]
+    /// The last answer given (normalised) for a page whose set needs an answer and a place together, by page number;
+    /// absent from state files older than answer locks.
+    public var keptAnswers: [String: String]?
 
     public init() {}
 
-    public var isEmpty: Bool { tried.isEmpty && keptPINs.isEmpty }
+    public var isEmpty: Bool { tried.isEmpty && keptPINs.isEmpty && (keptAnswers ?? [:]).isEmpty }
 
     public func hasTried(_ cell: Cell, for key: LockKey) -> Bool { tried[key]?.contains(cell) ?? false }
 
@@ -18,7 +21,9 @@ public struct SealState: Hashable, Sendable, Codable {
 
     public func keptPIN(page: Int) -> String? { keptPINs[String(page)] }
 
-    private enum CodingKeys: String, CodingKey { case tried, keptPINs }
+    public func keptAnswer(page: Int) -> String? { keptAnswers?[String(page)] }
+
+    private enum CodingKeys: String, CodingKey { case tried, keptPINs, keptAnswers }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -26,11 +31,13 @@ public struct SealState: Hashable, Sendable, Codable {
         // A lock this chest cannot name is one its files no longer have: its cells are dropped, not refused.
         self.tried = Dictionary(uniqueKeysWithValues: tried.compactMap { key, cells in LockKey(key).map { ($0, cells) } })
         keptPINs = try container.decodeIfPresent([String: String].self, forKey: .keptPINs) ?? [:]
+        keptAnswers = try container.decodeIfPresent([String: String].self, forKey: .keptAnswers)
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Dictionary(uniqueKeysWithValues: tried.map { ($0.key.description, $0.value) }), forKey: .tried)
         try container.encode(keptPINs, forKey: .keptPINs)
+        try container.encodeIfPresent(keptAnswers, forKey: .keptAnswers)
     }
 }

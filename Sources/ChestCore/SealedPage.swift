@@ -20,6 +20,10 @@ public struct SealedPage: Hashable, Sendable {
     /// place's disk touches) and random filler, in random order.
     public static let cellSlots = 4
 
+    /// A set with an answer lock holds exactly this many wrapped keys: one per accepted answer and random filler, so
+    /// the count of answers does not show. Also the most answers a lock accepts.
+    public static let answerSlots = 8
+
     public static let nonceBytes = 24
     public static let tagBytes = 16
     public static let keyBytes = 32
@@ -37,6 +41,9 @@ public enum KeySlot: Hashable, Sendable {
     /// Format 3, a set with a sealed place: the page key wrapped under the key of each cell the place's disk touches,
     /// padded with filler to `SealedPage.cellSlots`; one derivation for the reader's cell, then every entry is tried.
     case cells(salt: [UInt8], cost: SealCost, wrapped: [[UInt8]])
+    /// Formats 2 and 3, a set with an answer lock: the page key wrapped under the key of each accepted answer's
+    /// normalised text, padded with filler to `SealedPage.answerSlots` (docs/FORMAT.md "Answer locks").
+    case answers(salt: [UInt8], cost: SealCost, wrapped: [[UInt8]])
     /// In the clear: a spoiler guard that chestd opens once the set's locks hold.
     case guarded(key: [UInt8])
 }
@@ -118,7 +125,7 @@ extension KeySlot {
     public var wrappedKeys: [[UInt8]] {
         switch self {
         case let .sealed(_, _, wrapped): [wrapped]
-        case let .cells(_, _, wrapped): wrapped
+        case let .cells(_, _, wrapped), let .answers(_, _, wrapped): wrapped
         case .guarded: []
         }
     }

@@ -32,7 +32,7 @@ struct WireLock: Codable {
             self.radius = radius
             if version >= 2 { visible = true }
         case let .sealedLocation(grid): cell = WireCellGrid(grid)
-        case .sealedPIN: break
+        case .sealedPIN, .answer: break
         case let .release(name): self.name = name
         case let .time(date): at = ISO8601.string(date)
         case let .gpsTime(date):
@@ -91,6 +91,8 @@ struct WireLock: Codable {
             return .after(link)
         case .release:
             throw .sealedPart(page: page, "a release lock exists only in format 2, where it is part of the page's key")
+        case .answer:
+            throw .sealedPart(page: page, "an answer lock exists only in formats 2 and 3, where it is part of the page's key")
         }
     }
 }

@@ -20,8 +20,8 @@ struct WireKeySlot: Codable {
             passes = cost.passes
             memory = cost.memory
             self.wrapped = Data(wrapped).base64EncodedString()
-        case let .cells(salt, cost, wrapped):
-            kind = "cells"
+        case let .cells(salt, cost, wrapped), let .answers(salt, cost, wrapped):
+            if case .cells = slot { kind = "cells" } else { kind = "answers" }
             self.salt = Data(salt).base64EncodedString()
             passes = cost.passes
             memory = cost.memory
@@ -55,19 +55,28 @@ struct WireKeySlot: Codable {
                            wrapped: try bytes(wrapped, "wrapped", count: SealedPage.wrappedBytes))
         case "cells" where version >= 3:
             guard wrapped == nil else { throw .sealedPart(page: page, "\(name) is \"cells\" but carries a single wrapped key") }
-            guard let keys, keys.count == SealedPage.cellSlots else {
+            // A place with an answer lock holds a key per cell and answer (WirePage+Game.swift checks which).
+            guard let keys, keys.count == SealedPage.cellSlots || keys.count == SealedPage.cellSlots * SealedPage.answerSlots else {
                 throw .sealedPart(page: page, "\(name) must hold exactly \(SealedPage.cellSlots) cell keys")
             }
             var wrapped: [[UInt8]] = []
             for index in keys.indices { wrapped.append(try bytes(keys[index], "keys[\(index)]", count: SealedPage.wrappedBytes)) }
             return .cells(salt: try bytes(salt, "salt", count: SealedPage.saltBytes), cost: try cost(), wrapped: wrapped)
+        case "answers":
+            guard wrapped == nil else { throw .sealedPart(page: page, "\(name) is \"answers\" but carries a single wrapped key") }
+            guard let keys, keys.count == SealedPage.answerSlots else {
+                throw .sealedPart(page: page, "\(name) must hold exactly \(SealedPage.answerSlots) answer keys")
+            }
+            var wrapped: [[UInt8]] = []
+            for index in keys.indices { wrapped.append(try bytes(keys[index], "keys[\(index)]", count: SealedPage.wrappedBytes)) }
+            return .answers(salt: try bytes(salt, "salt", count: SealedPage.saltBytes), cost: try cost(), wrapped: wrapped)
         case "guard":
             guard salt == nil, wrapped == nil, keys == nil, passes == nil, memory == nil else {
                 throw .sealedPart(page: page, "\(name) is a guard but also carries Argon2id fields")
             }
             return .guarded(key: try bytes(key, "key", count: SealedPage.keyBytes))
         default:
-            let kinds = version >= 3 ? "\"argon2id\", \"cells\" or \"guard\"" : "\"argon2id\" or \"guard\""
+            let kinds = version >= 3 ? "\"argon2id\", \"cells\", \"answers\" or \"guard\"" : "\"argon2id\", \"answers\" or \"guard\""
             throw .sealedPart(page: page, "\(name).kind is \(kind.map { "\"\($0)\"" } ?? "missing"); use \(kinds)")
         }
     }
@@ -129,6 +138,7 @@ extension WirePage {
                 throw .sealedPart(page: number, "set \(set.rawValue) holds a release with a PIN or sealed location; a release is the only secret of its set")
             }
             let slot = try wire.slot(page: number, set: set, version: version)
+            try Self.checkAnswerSlot(slot, locks, set: set, page: number)
             let place = locks.contains { if case .sealedLocation = $0 { true } else { false } }
             switch (slot, locks.contains(where: \.isSecret)) {
             case (.guarded, true):
@@ -173,6 +183,11 @@ extension WireLock {
         case .pin:
             if argon2id != nil { throw .wrongVersionField(version: 2, field: "pages[\(page)].argon2id") }
             return .sealedPIN
+        case .answer:
+            if visible != nil || cell != nil || name != nil || argon2id != nil {
+                throw .sealedPart(page: page, "an answer lock carries nothing but its type: the answers are part of the key")
+            }
+            return .answer
         case .release:
             guard let name, Lock.isValidReleaseName(name) else {
                 throw .sealedPart(page: page, "a release lock's name is missing or not a valid release name")

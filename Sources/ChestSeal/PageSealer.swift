@@ -16,6 +16,8 @@ public enum PageSealer {
         /// Format 3: the Argon2id salt of the place's grid, shared by every place `compose` laid on that grid so a
         /// reader derives a cell's key once for all of them; nil draws one.
         public var gridSalt: [UInt8]?
+        /// An answer lock's accepted answers, normalised (`AnswerText.alternatives`): the key is wrapped under each.
+        public var answers: [String] = []
         /// The Argon2id cost of this set's key; nil for the default of what the set holds (`SealCost.Secret`).
         public var cost: SealCost?
 
@@ -25,14 +27,15 @@ public enum PageSealer {
             self.pin = pin
         }
 
-        var isSealed: Bool { hidden != nil || pin != nil || release != nil }
+        var isSealed: Bool { hidden != nil || pin != nil || release != nil || !answers.isEmpty }
 
         /// The sealed location's grid, if the set holds one.
         public var grid: CellGrid? { locks.lazy.compactMap { if case let .sealedLocation(grid) = $0 { grid } else { nil } }.first }
 
         /// What the set's secret is made of, which prices its guesses.
         public var secretKind: SealCost.Secret {
-            hidden != nil ? (pin != nil ? .placeAndPIN : .place) : pin != nil ? .pin : .release
+            hidden != nil ? (pin != nil ? .placeAndPIN : !answers.isEmpty ? .placeAndAnswer : .place)
+                : pin != nil ? .pin : !answers.isEmpty ? .answer : .release
         }
 
         /// The cost its key is derived at.
@@ -45,9 +48,13 @@ public enum PageSealer {
         /// cell (format 2), with the PIN and the release key.
         func secrets(version: Int) -> [String] {
             guard isSealed else { return [] }
-            guard let hidden, let grid else { return [SealSecret.secret(cell: nil, pin: pin, release: release, version: version)] }
+            // An answer lock: one secret per answer, with each cell of the place when the set has one.
+            let answers: [String?] = self.answers.isEmpty ? [nil] : self.answers
+            guard let hidden, let grid else {
+                return answers.map { SealSecret.secret(cell: nil, pin: pin, release: release, answer: $0, version: version) }
+            }
             let cells = version >= 3 ? grid.cells(touching: hidden.center, radius: hidden.radius) : [grid.cell(of: hidden.center)]
-            return cells.map { SealSecret.secret(cell: $0, pin: pin, release: release, version: version) }
+            return cells.flatMap { cell in answers.map { SealSecret.secret(cell: cell, pin: pin, release: release, answer: $0, version: version) } }
         }
     }
 
@@ -82,9 +89,17 @@ public enum PageSealer {
             if version >= 3, set.hidden != nil {
                 let salt = set.gridSalt ?? Sealer.randomBytes(SealedPage.saltBytes)
                 var wrapped = deriveAll(secrets, salt: salt, cost: cost).map { encrypt(key, key: $0, data: data) }
-                // Filler the same size as a wrapped key, so the count and order say nothing of where the place lies.
-                while wrapped.count < SealedPage.cellSlots { wrapped.append(Sealer.randomBytes(SealedPage.wrappedBytes)) }
+                // Filler the same size as a wrapped key, so the count and order say nothing of where the place lies
+                // (nor, with an answer lock, how many answers there are).
+                let count = set.answers.isEmpty ? SealedPage.cellSlots : SealedPage.cellSlots * SealedPage.answerSlots
+                while wrapped.count < count { wrapped.append(Sealer.randomBytes(SealedPage.wrappedBytes)) }
                 slots[name] = .cells(salt: salt, cost: cost, wrapped: shuffled(wrapped))
+            } else if !set.answers.isEmpty {
+                // One salt for every answer: the reader derives once per attempt; filler hides how many answers there are.
+                let salt = Sealer.randomBytes(SealedPage.saltBytes)
+                var wrapped = deriveAll(secrets, salt: salt, cost: cost).map { encrypt(key, key: $0, data: data) }
+                while wrapped.count < SealedPage.answerSlots { wrapped.append(Sealer.randomBytes(SealedPage.wrappedBytes)) }
+                slots[name] = .answers(salt: salt, cost: cost, wrapped: shuffled(wrapped))
             } else {
                 let salt = Sealer.randomBytes(SealedPage.saltBytes)
                 slots[name] = .sealed(salt: salt, cost: cost, wrapped: encrypt(key, key: derive(secrets[0], salt: salt, cost: cost)!, data: data))
@@ -110,7 +125,7 @@ public enum PageSealer {
         switch request.slot {
         case let .guarded(clear):
             key = clear
-        case .sealed, .cells:
+        case .sealed, .cells, .answers:
             guard let derivation = request.derivation, derivation.cost.problem == nil else { return .damaged("over the cost cap") }
             guard let kek = keys[derivation] ?? derive(derivation.secret, salt: derivation.salt, cost: derivation.cost) else {
                 return .damaged("Argon2id ran out of memory")

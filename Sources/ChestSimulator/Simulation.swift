@@ -162,6 +162,8 @@ public struct Simulation: Sendable {
             return "opens at \(clock(instant)), after the track ended at \(clock(end))"
         case .pin?:
             return "needs the PIN; simulate enters none"
+        case .answer?:
+            return "needs the answer to its question; none of its answers was given (simulate --answer PAGE=TEXT)"
         case let .after(link)?:
             guard let target = messages.first(where: { $0.id == link.message }) else {
                 return "waits for message \(link.message.short), not in this simulation"

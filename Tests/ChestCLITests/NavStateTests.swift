@@ -118,6 +118,23 @@ import Testing
         #expect(state.receiver.details == ["7/8 satellites", "eph ±4 m", "epv ±7 m", "trust unverified"])
     }
 
+    @Test func anAnswerGoalShowsItsQuestionAndHowToAnswer() throws {
+        var page = PageReport(number: 2, open: false, sets: [SetReport(set: .a, locks: [
+            LockReport(type: .answer, condition: "the right answer", holds: false, reason: .needsAnswer),
+        ])])
+        page.question = "What is Bern's clock tower called?\nTwo words are fine."
+        let report = ReadReport(id: Self.id(4), title: "Bern", from: "Alice", chest: .regular, state: .locked, sentByYou: false,
+                                pages: [page])
+        let goal = try #require(NavGoal.goals(of: report, NavContext(now: Self.t0)).first)
+        #expect(goal.kind == .answer)
+        #expect(goal.detail == "\u{201C}What is Bern's clock tower called? Two words are fine.\u{201D}: chest answer \(Self.id(4).short) TEXT")
+        page.sets[0].locks[0].reason = .answerRefused(until: Self.t0.addingTimeInterval(30))
+        let refused = try #require(NavGoal.goals(of: ReadReport(id: Self.id(4), title: "Bern", from: "Alice", chest: .regular,
+                                                                state: .locked, sentByYou: false, pages: [page]),
+                                                 NavContext(now: Self.t0, timeZone: Self.utc)).first)
+        #expect(refused.detail.hasSuffix("answers refused until 2027-01-15 08:00:30 GMT after too many wrong attempts"), "\(refused.detail)")
+    }
+
     @Test func altitudeSaysHowFarToClimbOrDescend() {
         for (altitude, expected) in [(100.0, "descend 5 m (at 100 m, needs 65..95 m)"), (80.0, "at 80 m, needs 65..95 m: 1 of 3 confirming fixes")] {
             var engine = Self.engine()

@@ -14,6 +14,8 @@ private typealias F = CoreFixture
         (#"{"id":"7f3a","op":"read"}"#, .read(id: "7f3a")),
         (#"{"id":"7f3a","op":"pin","page":2,"pin":"4821"}"#, .pin(id: "7f3a", pin: "4821", page: 2)),
         (#"{"id":"7f3a","op":"pin","pin":"4821"}"#, .pin(id: "7f3a", pin: "4821", page: nil)),
+        (#"{"id":"7f3a","op":"answer","page":2,"text":"Zytglogge"}"#, .answer(id: "7f3a", text: "Zytglogge", page: 2)),
+        (#"{"id":"7f3a","op":"answer","text":"Zeit glocken"}"#, .answer(id: "7f3a", text: "Zeit glocken", page: nil)),
         (#"{"id":"7f3a","op":"save"}"#, .save(id: "7f3a")),
         (#"{"id":"7f3a","op":"unsave"}"#, .unsave(id: "7f3a")),
         (#"{"id":"7f3a","op":"delete"}"#, .delete(id: "7f3a")),
@@ -38,7 +40,7 @@ private typealias F = CoreFixture
     }
 
     @Test func aMissingFieldIsRefusedByName() {
-        for (line, field) in [(#"{"op":"read"}"#, "id"), (#"{"op":"pin","id":"7f"}"#, "pin"), (#"{"op":"import"}"#, "path")] {
+        for (line, field) in [(#"{"op":"read"}"#, "id"), (#"{"op":"pin","id":"7f"}"#, "pin"), (#"{"op":"answer","id":"7f"}"#, "text"), (#"{"op":"import"}"#, "path")] {
             do {
                 let request = try JSONDecoder().decode(ControlRequest.self, from: Data(line.utf8))
                 Issue.record("\(line) was read as \(request)")

@@ -83,7 +83,7 @@ private func instant(_ text: String) -> Date { ISO8601.parse(text)! }
         ("altitude=here+-lots", "write here±METRES, such as altitude=here±20"),
         ("altitude=-400..-390", "an altitude range under 20 m cannot be trusted with a consumer GPS; make it 20 m wide or more (here±10)"),
         ("altitude=here±7.5", "an altitude range under 20 m cannot be trusted with a consumer GPS; make it 20 m wide or more (here±10)"),
-        ("colour=red", #"unknown lock type "colour"; use location, time, pin, weather, temperature, altitude, after or release"#),
+        ("colour=red", #"unknown lock type "colour"; use location, time, pin, weather, temperature, altitude, after, release or answer"#),
         ("pin4821", "expected TYPE=VALUE, such as pin=4821"),
     ]
 
