@@ -16,7 +16,7 @@ struct HuntCommand: ChestCommand {
         """
     static var subcommands: [any ParsableCommand.Type] {
         [HuntCreateCommand.self, HuntTeamCommand.self, HuntJoinCommand.self, HuntLeaveCommand.self, HuntReleaseCommand.self,
-         HuntScheduleCommand.self, HuntSayCommand.self, HuntAdjustCommand.self]
+         HuntAdjustCommand.self, HuntScheduleCommand.self, HuntSayCommand.self]
     }
 
     init(_ values: ParsedValues) throws(UsageError) {}
