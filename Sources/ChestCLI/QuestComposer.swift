@@ -88,8 +88,8 @@ extension ComposeDraft {
     init(_ draft: QuestDraft, output: String) {
         self.init(id: draft.id, output: output, force: true, title: draft.title, from: draft.from,
                   pages: draft.pages.map {
-                      PageDraft(text: $0.text, setA: $0.setA, setB: $0.setB, attachments: $0.attachments, hints: $0.hints, question: $0.question,
-                                points: $0.points)
+                      PageDraft(text: $0.text, setA: $0.setA, setB: $0.setB, attachments: $0.attachments, question: $0.question,
+                                points: $0.points, hints: $0.hints)
                   })
     }
 }

@@ -12,7 +12,7 @@ extension Daemon {
         huntLink.identity = identity
         let news = huntLink.read(settings: settings)
         feed(.hunt(news, now()))
-        if case .joined(_?, _, _, _) = news { feed(.hunt(huntLink.keptHintKeys(), now())) }
+        if case .joined(_?, _, _, _, _) = news { feed(.hunt(huntLink.keptHintKeys(), now())) }
     }
 
     func handleHunt(_ event: MQTTEvent) {

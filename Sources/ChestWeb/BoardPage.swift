@@ -180,6 +180,8 @@ public enum BoardPage {
         default:
             return nil
         }
+    }
+
     /// The organiser's latest words, newest first, above the pages credited (docs/HUNTS.md "Word to all teams").
     static func said(_ words: [HuntWord.Said], timeZone: TimeZone) -> String {
         guard !words.isEmpty else { return "" }
