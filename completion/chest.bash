@@ -50,7 +50,7 @@ _chest()
 _chest_takes_value()
 {
     case "$1:$2" in
-        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--attach' | 'compose:--lock' | 'compose:--question' | 'compose:--points' | 'compose:--quest' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--search-area' | 'compose:--hunt' | 'compose:--require' | 'read:--save' | 'pin:--page' | 'answer:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'verify:--hunt' | 'hunt create:--broker' | 'hunt create:--ca' | 'hunt create:--output' | 'hunt create:-o' | 'hunt team add:--hunt' | 'hunt team add:--colour' | 'hunt team add:--output' | 'hunt team add:-o' | 'hunt release:--hunt' | 'hunt release:--timeout' | 'board:--timeout' | 'board:--http' | 'board:--http-token' | 'board:--output' | 'board:-o' | 'config:--unset' | 'simulate:--weather' | 'simulate:--answer' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
+        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--attach' | 'compose:--lock' | 'compose:--hint' | 'compose:--hint-after' | 'compose:--hint-cost' | 'compose:--question' | 'compose:--points' | 'compose:--quest' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--search-area' | 'compose:--hunt' | 'compose:--require' | 'read:--save' | 'pin:--page' | 'answer:--page' | 'hint:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'verify:--hunt' | 'hunt create:--broker' | 'hunt create:--ca' | 'hunt create:--starts' | 'hunt create:--ends' | 'hunt create:--output' | 'hunt create:-o' | 'hunt team add:--hunt' | 'hunt team add:--colour' | 'hunt team add:--output' | 'hunt team add:-o' | 'hunt release:--hunt' | 'hunt release:--timeout' | 'hunt adjust:--hunt' | 'hunt adjust:--timeout' | 'hunt schedule:--hunt' | 'hunt schedule:--starts' | 'hunt schedule:--ends' | 'hunt schedule:--timeout' | 'hunt say:--hunt' | 'hunt say:--timeout' | 'board:--timeout' | 'board:--http' | 'board:--http-token' | 'board:--output' | 'board:-o' | 'config:--unset' | 'simulate:--weather' | 'simulate:--answer' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
             return 0
             ;;
     esac
@@ -61,7 +61,7 @@ _chest_takes_value()
 _chest_is_command()
 {
     case "$1:$2" in
-        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':answer' | ':save' | ':unsave' | ':delete' | ':undelete' | ':status' | ':watch' | ':receipt' | ':verify' | ':senders' | ':hunt' | ':board' | ':config' | ':preview' | ':simulate' | ':nav' | ':map' | ':export' | ':help' | 'senders:' | 'senders:list' | 'senders:trust' | 'senders:forget' | 'hunt:' | 'hunt:create' | 'hunt:team' | 'hunt:join' | 'hunt:leave' | 'hunt:release' | 'hunt team:' | 'hunt team:add')
+        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':answer' | ':hint' | ':save' | ':unsave' | ':delete' | ':undelete' | ':status' | ':watch' | ':receipt' | ':verify' | ':senders' | ':hunt' | ':board' | ':config' | ':preview' | ':simulate' | ':nav' | ':map' | ':export' | ':help' | 'senders:' | 'senders:list' | 'senders:trust' | 'senders:forget' | 'hunt:' | 'hunt:create' | 'hunt:team' | 'hunt:join' | 'hunt:leave' | 'hunt:release' | 'hunt:adjust' | 'hunt:schedule' | 'hunt:say' | 'hunt team:' | 'hunt team:add')
             return 0
             ;;
     esac
@@ -75,7 +75,7 @@ _chest_options()
             echo '--socket --chest --config --version --help -h'
             ;;
         'compose')
-            echo '--output -o --force --title --from --page --attach --lock --or --question --points --quest --keep-ids --format --seal-cost --search-area --hunt --require --help -h'
+            echo '--output -o --force --title --from --page --attach --lock --or --hint --hint-after --hint-cost --question --points --quest --keep-ids --format --seal-cost --search-area --hunt --require --help -h'
             ;;
         'import')
             echo '--help -h'
@@ -91,6 +91,9 @@ _chest_options()
             ;;
         'answer')
             echo '--page --help -h'
+            ;;
+        'hint')
+            echo '--page --json --help -h'
             ;;
         'save')
             echo '--help -h'
@@ -132,7 +135,7 @@ _chest_options()
             echo '--help -h'
             ;;
         'hunt create')
-            echo '--broker --ca --share-positions --output -o --force --help -h'
+            echo '--broker --ca --share-positions --starts --ends --output -o --force --help -h'
             ;;
         'hunt team')
             echo '--help -h'
@@ -147,6 +150,15 @@ _chest_options()
             echo '--help -h'
             ;;
         'hunt release')
+            echo '--hunt --timeout --help -h'
+            ;;
+        'hunt adjust')
+            echo '--hunt --timeout --help -h'
+            ;;
+        'hunt schedule')
+            echo '--hunt --starts --ends --timeout --help -h'
+            ;;
+        'hunt say')
             echo '--hunt --timeout --help -h'
             ;;
         'board')
@@ -180,13 +192,13 @@ _chest_commands()
 {
     case $1 in
         '')
-            echo 'compose import list read pin answer save unsave delete undelete status watch receipt verify senders hunt board config preview simulate nav map export help'
+            echo 'compose import list read pin answer hint save unsave delete undelete status watch receipt verify senders hunt board config preview simulate nav map export help'
             ;;
         'senders')
             echo 'list trust forget'
             ;;
         'hunt')
-            echo 'create team join leave release'
+            echo 'create team join leave release adjust schedule say'
             ;;
         'hunt team')
             echo 'add'
@@ -264,6 +276,9 @@ _chest_value()
         'answer:0')
             mapfile -t COMPREPLY < <(compgen -W "$(for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p')" -- "$cur")
             ;;
+        'hint:0')
+            mapfile -t COMPREPLY < <(compgen -W "$(for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p')" -- "$cur")
+            ;;
         'save:0')
             mapfile -t COMPREPLY < <(compgen -W "$(for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p')" -- "$cur")
             ;;
@@ -274,7 +289,7 @@ _chest_value()
             mapfile -t COMPREPLY < <(compgen -W "$(for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p')" -- "$cur")
             ;;
         'watch:--events')
-            mapfile -t COMPREPLY < <(compgen -W 'unlocked ingested rejected gpsd fixLost fixFound clock weather fix saved unsaved deleted undeleted trust' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W 'unlocked ingested rejected gpsd fixLost fixFound clock weather fix saved unsaved deleted undeleted trust hint said' -- "$cur")
             ;;
         'receipt:--output' | 'receipt:-o')
             compopt -o filenames 2>/dev/null
@@ -322,6 +337,18 @@ _chest_value()
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -X '!*.hunt' -- "$cur"; compgen -d -- "$cur")
             ;;
+        'hunt adjust:--hunt')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -X '!*.hunt' -- "$cur"; compgen -d -- "$cur")
+            ;;
+        'hunt schedule:--hunt')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -X '!*.hunt' -- "$cur"; compgen -d -- "$cur")
+            ;;
+        'hunt say:--hunt')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -X '!*.hunt' -- "$cur"; compgen -d -- "$cur")
+            ;;
         'board:--output' | 'board:-o')
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
@@ -363,7 +390,7 @@ _chest_value()
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             ;;
         'help:0')
-            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin answer save unsave delete undelete status watch receipt verify senders hunt board config preview simulate nav map export help' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin answer hint save unsave delete undelete status watch receipt verify senders hunt board config preview simulate nav map export help' -- "$cur")
             ;;
     esac
 }
