@@ -30,7 +30,7 @@ out=$(cd "$out" && pwd)
 
 # The version: a tag on HEAD (v0.2.0 or 0.2.0), else 0.MINOR~gitDATE.SHA from ChestVersion and the commit, which sorts
 # before the release of 0.MINOR and after every earlier snapshot.
-base=$(sed -n 's/.*static let string = "\([0-9]*\.[0-9]*\).*/\1/p' Sources/ChestCore/ChestVersion.swift)
+base=$(sed -n 's/.*static let string = "\([0-9]*\.[0-9]*\).*/\1/p' Sources/ChestCore/Format/ChestVersion.swift)
 if tag=$(git describe --tags --exact-match 2> /dev/null) && [[ ${tag#v} =~ ^[0-9][A-Za-z0-9.+~]*$ ]]; then
     version=${tag#v}
 elif sha=$(git rev-parse --short=7 HEAD 2> /dev/null); then

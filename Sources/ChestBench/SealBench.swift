@@ -32,7 +32,7 @@ enum SealBench {
         var generator = SystemRandomNumberGenerator()
         let grid = grid ?? CellGrid(area: area ?? SearchArea(center: point, radius: 2000), radius: radius, using: &generator)
         var set = PageSealer.SetDraft(locks: [.sealedLocation(grid)] + (pin == nil ? [] : [.sealedPIN]),
-                                      hidden: HiddenLocation(center: point, radius: radius), pin: pin)
+                                      hidden: SearchArea(center: point, radius: radius), pin: pin)
         set.gridSalt = salt
         return PageSealer.seal(text: "bench", setA: set, setB: .init(locks: []), id: id, page: 1, cost: cost)
     }

@@ -129,7 +129,7 @@ extension Composer {
                 guard abs(center.latitude) + radius / Coordinate.earthRadius * 180 / .pi <= CellGrid.maximumLatitude else {
                     throw ChestError("page \(page): a sealed location works up to ±\(Int(CellGrid.maximumLatitude))° latitude; add ,visible to keep this one in the clear")
                 }
-                set.hidden = HiddenLocation(center: center, radius: radius)
+                set.hidden = SearchArea(center: center, radius: radius)
                 guard draft.format >= 3 else {
                     set.locks.append(.sealedLocation(CellGrid(center: center, radius: radius)))
                     continue

@@ -9,7 +9,7 @@ public enum PageSealer {
     /// One lock set as `compose` has it: the locks the file shows, and the secrets its key is made of.
     public struct SetDraft: Sendable {
         public var locks: [Lock]
-        public var hidden: HiddenLocation?
+        public var hidden: SearchArea?
         public var pin: String?
         /// A release's name and key (base64), from the organiser's hunt file.
         public var release: (name: String, key: String)?
@@ -21,7 +21,7 @@ public enum PageSealer {
         /// The Argon2id cost of this set's key; nil for the default of what the set holds (`SealCost.Secret`).
         public var cost: SealCost?
 
-        public init(locks: [Lock], hidden: HiddenLocation? = nil, pin: String? = nil) {
+        public init(locks: [Lock], hidden: SearchArea? = nil, pin: String? = nil) {
             self.locks = locks
             self.hidden = hidden
             self.pin = pin

@@ -111,7 +111,7 @@ import Testing
         let area = SearchArea(center: Coordinate(latitude: 46.948, longitude: 7.4474), radius: 564)
         let point = Coordinate(latitude: 46.94797, longitude: 7.44745)
         let (grid, salt) = SealGrids().grid(for: point, radius: 30, declared: area)
-        var set = PageSealer.SetDraft(locks: [.sealedLocation(grid), .answer], hidden: HiddenLocation(center: point, radius: 30))
+        var set = PageSealer.SetDraft(locks: [.sealedLocation(grid), .answer], hidden: SearchArea(center: point, radius: 30))
         set.answers = AnswerText.alternatives("Zytglogge|Zeitglockenturm")
         set.gridSalt = salt
         let id = MessageID(bytes: Sealer.randomBytes(16))

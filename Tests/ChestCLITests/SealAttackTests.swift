@@ -30,11 +30,11 @@ import Testing
             #expect(found == [point], "format 2, \(decimals) decimals: \(point) gave \(found)")
             // Recovered means opened: the cell of the recovered point is the organiser's.
             let id = MessageID(bytes: Sealer.randomBytes(16))
-            let page = PageSealer.seal(text: "found", setA: .init(locks: [.sealedLocation(grid)], hidden: HiddenLocation(center: point, radius: 30)),
+            let page = PageSealer.seal(text: "found", setA: .init(locks: [.sealedLocation(grid)], hidden: SearchArea(center: point, radius: 30)),
                                        setB: .init(locks: []), id: id, page: 1, cost: Self.cheap, version: 2)
             guard let guess = found.first,
                   let request = KeyRequest(id: id, page: 1, set: .a, of: page.sealed!, cell: grid.cell(of: guess)) else { continue }
-            #expect(PageSealer.open(request) == .opened(SealedContent(text: "found", a: HiddenLocation(center: point, radius: 30))))
+            #expect(PageSealer.open(request) == .opened(SealedContent(text: "found", a: SearchArea(center: point, radius: 30))))
         }
     }
 
@@ -96,7 +96,7 @@ import Testing
         for index in 0..<40 {
             let point = Coordinate(latitude: 47.37 + Double(index) * 0.0001, longitude: 8.54)
             let (grid, salt) = SealGrids().grid(for: point, radius: 30, declared: SearchArea(center: point, radius: 1000))
-            var set = PageSealer.SetDraft(locks: [.sealedLocation(grid)], hidden: HiddenLocation(center: point, radius: 30))
+            var set = PageSealer.SetDraft(locks: [.sealedLocation(grid)], hidden: SearchArea(center: point, radius: 30))
             set.gridSalt = salt
             let id = MessageID(bytes: Sealer.randomBytes(16))
             let page = PageSealer.seal(text: "t", setA: set, setB: .init(locks: []), id: id, page: 1, cost: Self.cheap)
@@ -131,7 +131,7 @@ import Testing
         let radius = 25.0
         let area = SearchArea(center: point, radius: 2000)
         let (grid, salt) = SealGrids().grid(for: point, radius: radius, declared: area.isValid ? area : nil)
-        var set = PageSealer.SetDraft(locks: [.sealedLocation(grid)], hidden: HiddenLocation(center: point, radius: radius))
+        var set = PageSealer.SetDraft(locks: [.sealedLocation(grid)], hidden: SearchArea(center: point, radius: radius))
         set.gridSalt = salt
         let id = MessageID(bytes: Sealer.randomBytes(16))
         let page = PageSealer.seal(text: name, setA: set, setB: .init(locks: []), id: id, page: 1, cost: Self.cheap)

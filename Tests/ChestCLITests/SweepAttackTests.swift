@@ -33,7 +33,7 @@ import Testing
             #expect(grid == laid.grid && salt == laid.salt, "places in one area share its grid")
             let pin = pins[index % pins.count]
             var set = PageSealer.SetDraft(locks: [.sealedLocation(grid)] + (pin == nil ? [] : [.sealedPIN]),
-                                          hidden: HiddenLocation(center: point, radius: radius), pin: pin)
+                                          hidden: SearchArea(center: point, radius: radius), pin: pin)
             set.gridSalt = salt
             let id = MessageID(bytes: Sealer.randomBytes(16))
             let page = PageSealer.seal(text: "place \(index)", setA: set, setB: .init(locks: []), id: id, page: 1, cost: cheap)
@@ -90,7 +90,7 @@ import Testing
         // compose's words for the group, with the same figure.
         var sweeps = SharedSweeps()
         for number in 1...12 {
-            var set = PageSealer.SetDraft(locks: [.sealedLocation(laid.grid)], hidden: HiddenLocation(center: laid.pages[number - 1].point, radius: 30))
+            var set = PageSealer.SetDraft(locks: [.sealedLocation(laid.grid)], hidden: SearchArea(center: laid.pages[number - 1].point, radius: 30))
             set.gridSalt = laid.salt
             set.cost = Self.cheap
             sweeps.add([set], page: number, version: 3, excluded: { _ in 0 })
@@ -118,14 +118,14 @@ import Testing
         // The attack that makes it so.
         #expect(DecimalAttack(grid: grid).candidates() == [point])
         let id = MessageID(bytes: Sealer.randomBytes(16))
-        let withPIN = PageSealer.SetDraft(locks: [.sealedLocation(grid), .sealedPIN], hidden: HiddenLocation(center: point, radius: 30), pin: "4821")
+        let withPIN = PageSealer.SetDraft(locks: [.sealedLocation(grid), .sealedPIN], hidden: SearchArea(center: point, radius: 30), pin: "4821")
         let page = PageSealer.seal(text: "t", setA: withPIN, setB: .init(locks: []), id: id, page: 1, cost: Self.cheap, version: 2)
         let both = Composer.protectionSentence(page, sets: [withPIN, .init(locks: [])])
         #expect(both.hasPrefix("sealed by PIN only (format 2 gives the place away"), "\(both)")
         let brute = BruteForce(grid: grid, pinDigits: 4, cost: SealCost.Secret.placeAndPIN.cost)
         #expect(brute.recoverable && brute.guesses == 10_000)
         #expect(both.contains("about \(BruteForce.time(brute.coreHours)) to try every PIN"), "\(both)")
-        let alone = PageSealer.SetDraft(locks: [.sealedLocation(grid)], hidden: HiddenLocation(center: point, radius: 30))
+        let alone = PageSealer.SetDraft(locks: [.sealedLocation(grid)], hidden: SearchArea(center: point, radius: 30))
         let placeOnly = PageSealer.seal(text: "t", setA: alone, setB: .init(locks: []), id: id, page: 1, cost: Self.cheap, version: 2)
         let sentence = Composer.protectionSentence(placeOnly, sets: [alone, .init(locks: [])])
         #expect(sentence.contains("the place can be recovered from the file") && !sentence.hasPrefix("guarded only"), "\(sentence)")

@@ -14,7 +14,7 @@ import Testing
 
     static func page(number: Int = 1) -> Page {
         PageSealer.seal(text: text,
-                        setA: .init(locks: [.sealedLocation(grid), .sealedPIN], hidden: HiddenLocation(center: target, radius: 20), pin: "4821"),
+                        setA: .init(locks: [.sealedLocation(grid), .sealedPIN], hidden: SearchArea(center: target, radius: 20), pin: "4821"),
                         setB: .init(locks: [.time(Date(timeIntervalSince1970: 2_000_000_000))]),
                         id: id, page: number, cost: cost, version: 2)
     }
@@ -32,7 +32,7 @@ import Testing
             return
         }
         #expect(content.text == Self.text)
-        #expect(content.a == HiddenLocation(center: Self.target, radius: 20))
+        #expect(content.a == SearchArea(center: Self.target, radius: 20))
         #expect(PageSealer.open(Self.request(page, cell: Cell(x: cell.x + 1, y: cell.y), pin: "4821")) == .wrong)
         #expect(PageSealer.open(Self.request(page, cell: Cell(x: cell.x, y: cell.y - 1), pin: "4821")) == .wrong)
         #expect(PageSealer.open(Self.request(page, cell: cell, pin: "4822")) == .wrong)
@@ -56,7 +56,7 @@ import Testing
         let page = Self.page()
         let guarded = KeyRequest(id: Self.id, page: 1, set: .b, secret: nil, slot: page.sealed!.slots[.b]!,
                                  ciphertext: page.sealed!.ciphertext, cell: nil, pin: nil)
-        #expect(PageSealer.open(guarded) == .opened(SealedContent(text: Self.text, a: HiddenLocation(center: Self.target, radius: 20))))
+        #expect(PageSealer.open(guarded) == .opened(SealedContent(text: Self.text, a: SearchArea(center: Self.target, radius: 20))))
         let other = Self.page(number: 2)
         var pages = [page, other]
         #expect(PageSealer.checkGuards(Message(id: Self.id, title: "t", from: "f", created: Date(), pages: pages)) == nil)

@@ -1,7 +1,9 @@
 import Foundation
 
-/// The area an organiser admits a sealed place lies in: the one thing a format 3 file says about where the place is
-/// (docs/FORMAT.md "Format 3", docs/SECURITY.md "What a place is worth"). A disk on the Earth: its centre and radius.
+/// A disk on the Earth, its centre and radius in metres, in two roles that share one disk type: the area an
+/// organiser admits a sealed place lies in, the one thing a format 3 file says about where the place is
+/// (docs/FORMAT.md "Format 3", docs/SECURITY.md "What a place is worth"); and a sealed place itself, its exact point
+/// and radius, known once a cell key opens the page's ciphertext (`SealedContent`).
 public struct SearchArea: Hashable, Sendable, Codable, CustomStringConvertible {
     public var latitude: Double
     public var longitude: Double
@@ -33,6 +35,12 @@ public struct SearchArea: Hashable, Sendable, Codable, CustomStringConvertible {
     public func contains(_ point: Coordinate) -> Bool { center.distance(to: point) <= radius }
 
     /// Whether a sealed grid can be laid over the whole area (it stays clear of the poles).
+    /// As a sealed place: a real point, and a radius no smaller than a location lock's.
+    public var isValidPlace: Bool {
+        center.isValid && radius.isFinite && radius >= Lock.minimumRadius
+    }
+
+    /// As a search area: a real point, and a radius within the declared bounds.
     public var isValid: Bool {
         center.isValid && radius.isFinite && (Self.minimumRadius...Self.maximumRadius).contains(radius)
             && abs(latitude) + radius / Coordinate.earthRadius * 180 / .pi <= CellGrid.maximumLatitude

@@ -52,14 +52,14 @@ public enum KeySlot: Hashable, Sendable {
 /// attachments are with the key that opens them.
 public struct SealedContent: Hashable, Sendable, Codable {
     public var text: String
-    public var a: HiddenLocation?
-    public var b: HiddenLocation?
+    public var a: SearchArea?
+    public var b: SearchArea?
     /// The files the page carries, in the order of their bytes in the page's `attachments` (docs/FORMAT.md).
     public var attachments: [Attachment]?
     /// The key of the page's `attachments` ciphertext, base64 of 32 bytes.
     public var attachmentsKey: String?
 
-    public init(text: String, a: HiddenLocation? = nil, b: HiddenLocation? = nil, attachments: [Attachment]? = nil,
+    public init(text: String, a: SearchArea? = nil, b: SearchArea? = nil, attachments: [Attachment]? = nil,
                 attachmentsKey: String? = nil) {
         self.text = text
         self.a = a
@@ -68,7 +68,7 @@ public struct SealedContent: Hashable, Sendable, Codable {
         self.attachmentsKey = attachmentsKey
     }
 
-    public subscript(name: LockSetName) -> HiddenLocation? { name == .a ? a : b }
+    public subscript(name: LockSetName) -> SearchArea? { name == .a ? a : b }
 
     /// The JSON that is encrypted: compact, keys sorted, padded with spaces to a multiple of `paddingBlock`.
     public func plaintext() -> [UInt8] {
@@ -84,7 +84,7 @@ public struct SealedContent: Hashable, Sendable, Codable {
     public static func decode(_ bytes: [UInt8]) -> SealedContent? {
         guard let content = try? JSONDecoder().decode(SealedContent.self, from: Data(bytes)),
               Message.pageLengthProblem(content.text) == nil, content.attachmentsAreValid,
-              [content.a, content.b].allSatisfy({ $0?.isValid ?? true }) else { return nil }
+              [content.a, content.b].allSatisfy({ $0?.isValidPlace ?? true }) else { return nil }
         return content
     }
 }
@@ -97,26 +97,6 @@ extension SealedContent {
             && attachments.count <= Attachment.maximumCount
             && attachments.allSatisfy { (0...Attachment.totalLimit).contains($0.size) }
             && attachments.reduce(0, { $0 + $1.size }) <= Attachment.totalLimit
-    }
-}
-
-/// A sealed location lock's exact point and radius, known once a cell key opens the page's ciphertext.
-public struct HiddenLocation: Hashable, Sendable, Codable {
-    public var latitude: Double
-    public var longitude: Double
-    public var radius: Double
-
-    public init(center: Coordinate, radius: Double) {
-        latitude = center.latitude
-        longitude = center.longitude
-        self.radius = radius
-    }
-
-    public var center: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
-
-    var isValid: Bool {
-        latitude.isFinite && abs(latitude) <= 90 && longitude.isFinite && abs(longitude) <= 180
-            && radius.isFinite && radius >= Lock.minimumRadius
     }
 }
 

@@ -131,7 +131,7 @@ private typealias F = CoreFixture
 @Suite struct EngineAnswerWithPlaceTests {
     static let target = F.tower
     static let grid = CellGrid(center: target, radius: 20)
-    static let content = SealedContent(text: "Under the clock.", a: HiddenLocation(center: target, radius: 20))
+    static let content = SealedContent(text: "Under the clock.", a: SearchArea(center: target, radius: 20))
     static let slot = KeySlot.cells(salt: [UInt8](repeating: 1, count: 16), cost: SealCost.Level.interactive.cost,
                                     wrapped: Array(repeating: [UInt8](repeating: 2, count: 72), count: 32))
     static let message = F.message(pages: [Page(text: "", setA: [.sealedLocation(grid), .answer],

@@ -10,7 +10,7 @@ private typealias F = CoreFixture
     static let target = F.tower
     static let radius = 20.0
     static let grid = CellGrid(center: target, radius: radius)
-    static let content = SealedContent(text: "Under the old oak.", a: HiddenLocation(center: target, radius: radius))
+    static let content = SealedContent(text: "Under the old oak.", a: SearchArea(center: target, radius: radius))
     static let slot = KeySlot.sealed(salt: [UInt8](repeating: 1, count: 16), cost: SealCost.Level.interactive.cost,
                                      wrapped: [UInt8](repeating: 2, count: 72))
     static let ciphertext = [UInt8](repeating: 3, count: 296)

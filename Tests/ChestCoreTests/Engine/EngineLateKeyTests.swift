@@ -17,7 +17,7 @@ private typealias F = CoreFixture
         var message: Message
         var grid: CellGrid
         var place: Coordinate
-        var content: SealedContent { SealedContent(text: "found \(place)", a: HiddenLocation(center: place, radius: EngineLateKeyTests.radius)) }
+        var content: SealedContent { SealedContent(text: "found \(place)", a: SearchArea(center: place, radius: EngineLateKeyTests.radius)) }
 
         init(_ index: UInt8, grid: CellGrid, place: Coordinate, salt: UInt8? = nil) {
             self.grid = grid
