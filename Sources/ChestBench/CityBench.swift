@@ -10,6 +10,9 @@ import Synchronization
 /// sends what a team's chestd sends: a retained status claiming its reader, a signed receipt with a real proof for
 /// each page of the hunt's messages (composed with `compose --hunt`, so their page keys are in the file), and a
 /// position every 30 s (an OwnTracks location, not retained). One thread per client (libmosquitto's loop).
+/// `--shard I/N` takes the teams whose index is I modulo N: libmosquitto's loop waits with select(2), which cannot
+/// watch a descriptor above 1,023, so one process holds at most about 300 clients (three descriptors each; beyond
+/// that, connections fail as "Protocol error" on the broker).
 ///
 /// Writes one line per receipt to the log, `sent TEAM MESSAGE PAGE UNIXTIME`, taken just before the publish, for the
 /// latency to the board's `unlock` line; prints `city-teams: …` lines on standard output as it goes.
@@ -27,9 +30,11 @@ enum CityBench {
         var log = "/dev/null"
         /// Seconds to keep sending positions after the last receipt was acknowledged.
         var linger = 0.0
+        var shard = 0
+        var shards = 1
     }
 
-    static let usage = "chest-bench city HUNT CAFILE HOST:PORT[,HOST:PORT…] [--spread S] [--connect-rate N] [--linger S] [--log FILE]"
+    static let usage = "chest-bench city HUNT CAFILE HOST:PORT[,HOST:PORT…] [--spread S] [--connect-rate N] [--linger S] [--log FILE] [--shard I/N]"
 
     static func main(_ arguments: [String]) {
         guard arguments.count >= 3 else { fatalError(usage) }
@@ -45,6 +50,10 @@ enum CityBench {
             case "--connect-rate": options.connectRate = rest.next().flatMap(Double.init) ?? options.connectRate
             case "--linger": options.linger = rest.next().flatMap(Double.init) ?? options.linger
             case "--log": options.log = rest.next() ?? options.log
+            case "--shard":
+                let parts = (rest.next() ?? "").split(separator: "/").compactMap { Int($0) }
+                guard parts.count == 2, parts[1] > 0, (0..<parts[1]).contains(parts[0]) else { fatalError(usage) }
+                (options.shard, options.shards) = (parts[0], parts[1])
             default: fatalError(usage)
             }
         }
@@ -92,7 +101,7 @@ enum CityBench {
         var template = Array((NSTemporaryDirectory() + "/chest-city-readers-XXXXXX").utf8CString)
         let readers = String(cString: mkdtemp(&template))
         defer { try? FileManager.default.removeItem(atPath: readers) }
-        let teams = hunt.teams.enumerated().map { index, team in
+        let teams = hunt.teams.enumerated().filter { $0.offset % options.shards == options.shard }.map { index, team in
             Team(team: team, reader: try! Identity.loadOrCreate(at: "\(readers)/\(index).json"), index: index)
         }
         let log = Mutex(FileHandle(forWritingAtPath: options.log) ?? FileHandle.nullDevice)
