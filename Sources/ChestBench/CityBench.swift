@@ -135,6 +135,9 @@ enum CityBench {
             }
             client.subscribe(HuntTopic.releases(hunt: hunt.id))
             team.client = client
+            // A few handshakes at a time: libmosquitto's loop spins while its TLS handshake is under way, so
+            // hundreds at once on a busy machine starve the broker and each other into timeouts.
+            waitUntil("a connection slot", deadline: 600) { team.index / options.shards - connectedCount.withLock { $0 } < 4 }
             client.start()
             Thread.sleep(forTimeInterval: 1 / options.connectRate)
         }
