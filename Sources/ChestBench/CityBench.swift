@@ -155,16 +155,19 @@ enum CityBench {
         var generator = SeededGenerator(seed: 33)
         schedule.shuffle(using: &generator)
         let receiptsStart = Date()
-        var nextPosition = receiptsStart
-        var positionRound = 0
+        // Each team's position every `positionEvery` seconds, the teams spread over that time as real ones are.
+        var positionsSent = 0
+        func sendDuePositions() {
+            let due = Int(Date().timeIntervalSince(receiptsStart) / options.positionEvery * Double(teams.count))
+            while positionsSent < due {
+                sendPosition(teams[positionsSent % teams.count], hunt: hunt, round: positionsSent / teams.count + 1)
+                positionsSent += 1
+            }
+        }
         for (number, entry) in schedule.enumerated() {
             let due = receiptsStart.addingTimeInterval(options.spread * Double(number) / Double(schedule.count))
             while Date() < due {
-                if Date() >= nextPosition {
-                    positionRound += 1
-                    sendPositions(teams, hunt: hunt, round: positionRound)
-                    nextPosition = nextPosition.addingTimeInterval(options.positionEvery)
-                }
+                sendDuePositions()
                 Thread.sleep(forTimeInterval: min(0.01, max(0, due.timeIntervalSinceNow)))
             }
             let page = pages[entry.page]
@@ -183,12 +186,8 @@ enum CityBench {
         fflush(nil)
         let lingerEnd = Date().addingTimeInterval(options.linger)
         while Date() < lingerEnd {
-            if Date() >= nextPosition {
-                positionRound += 1
-                sendPositions(teams, hunt: hunt, round: positionRound)
-                nextPosition = nextPosition.addingTimeInterval(options.positionEvery)
-            }
-            Thread.sleep(forTimeInterval: 0.2)
+            sendDuePositions()
+            Thread.sleep(forTimeInterval: 0.05)
         }
         for team in teams { team.client?.stop() }
         print("city-teams: sent \(total)")
@@ -235,9 +234,9 @@ enum CityBench {
                            qos: 1, retain: true)
     }
 
-    /// Every team's position (an OwnTracks location on the team's own topic, QoS 0) and a fresh status, as a round.
-    static func sendPositions(_ teams: [Team], hunt: HuntFile, round: Int) {
-        for team in teams {
+    /// A team's position (an OwnTracks location on the team's own topic, QoS 0) and, after the first, a fresh status.
+    static func sendPosition(_ team: Team, hunt: HuntFile, round: Int) {
+        do {
             let angle = Double(team.index) * 0.618 + Double(round) * 0.01
             let location = "{\"_type\":\"location\",\"lat\":\(47.3769 + 0.02 * cos(angle)),\"lon\":\(8.5417 + 0.03 * sin(angle)),\"tst\":\(Int(Date().timeIntervalSince1970)),\"acc\":5}"
             _ = try? team.client?.publish(MQTTMessage(topic: "owntracks/\(team.team.name)/chestd", payload: Data(location.utf8), qos: 0, retain: false))
