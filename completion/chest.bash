@@ -50,7 +50,7 @@ _chest()
 _chest_takes_value()
 {
     case "$1:$2" in
-        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--attach' | 'compose:--lock' | 'compose:--quest' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--search-area' | 'compose:--hunt' | 'compose:--require' | 'read:--save' | 'pin:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'verify:--hunt' | 'hunt create:--broker' | 'hunt create:--ca' | 'hunt create:--output' | 'hunt create:-o' | 'hunt team add:--hunt' | 'hunt team add:--colour' | 'hunt team add:--output' | 'hunt team add:-o' | 'hunt release:--hunt' | 'hunt release:--timeout' | 'board:--timeout' | 'board:--http' | 'board:--http-token' | 'board:--output' | 'board:-o' | 'config:--unset' | 'simulate:--weather' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
+        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--attach' | 'compose:--lock' | 'compose:--quest' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--search-area' | 'compose:--hunt' | 'compose:--require' | 'read:--save' | 'pin:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'verify:--hunt' | 'hunt create:--broker' | 'hunt create:--ca' | 'hunt create:--output' | 'hunt create:-o' | 'hunt team add:--hunt' | 'hunt team add:--colour' | 'hunt team add:--output' | 'hunt team add:-o' | 'hunt team add:--count' | 'hunt release:--hunt' | 'hunt release:--timeout' | 'board:--timeout' | 'board:--http' | 'board:--http-token' | 'board:--output' | 'board:-o' | 'config:--unset' | 'simulate:--weather' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
             return 0
             ;;
     esac
@@ -135,7 +135,7 @@ _chest_options()
             echo '--help -h'
             ;;
         'hunt team add')
-            echo '--hunt --colour --output -o --help -h'
+            echo '--hunt --colour --output -o --count --help -h'
             ;;
         'hunt join')
             echo '--help -h'

@@ -8,7 +8,7 @@ function __chest_path
     set -l path
     while set -q words[1]
         switch "$path:$words[1]"
-            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--attach' 'compose:--lock' 'compose:--quest' 'compose:--format' 'compose:--seal-cost' 'compose:--search-area' 'compose:--hunt' 'compose:--require' 'read:--save' 'pin:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'verify:--hunt' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--colour' 'hunt team add:--output' 'hunt team add:-o' 'hunt release:--hunt' 'hunt release:--timeout' 'board:--timeout' 'board:--http' 'board:--http-token' 'board:--output' 'board:-o' 'config:--unset' 'simulate:--weather' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
+            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--attach' 'compose:--lock' 'compose:--quest' 'compose:--format' 'compose:--seal-cost' 'compose:--search-area' 'compose:--hunt' 'compose:--require' 'read:--save' 'pin:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'verify:--hunt' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--colour' 'hunt team add:--output' 'hunt team add:-o' 'hunt team add:--count' 'hunt release:--hunt' 'hunt release:--timeout' 'board:--timeout' 'board:--http' 'board:--http-token' 'board:--output' 'board:-o' 'config:--unset' 'simulate:--weather' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
                 set -e words[1]
             case ':compose' ':import' ':list' ':read' ':pin' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':receipt' ':verify' ':senders' 'senders:list' 'senders:trust' 'senders:forget' ':hunt' 'hunt:create' 'hunt:team' 'hunt team:add' 'hunt:join' 'hunt:leave' 'hunt:release' ':board' ':config' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
                 set -a path $words[1]
@@ -177,6 +177,7 @@ complete -c chest -n '__chest_is \'hunt team\'' -a add -d 'add a team and write 
 complete -c chest -n '__chest_is \'hunt team add\'' -l hunt -r -a '(__fish_complete_suffix .hunt)' -d 'the organiser\'s hunt file (from chest hunt create)'
 complete -c chest -n '__chest_is \'hunt team add\'' -l colour -r -d 'the team\'s colour on the board: a colour name or #rrggbb'
 complete -c chest -n '__chest_is \'hunt team add\'' -l output -s o -r -a '(__fish_complete_suffix .hunt)' -d 'the team\'s join file'
+complete -c chest -n '__chest_is \'hunt team add\'' -l count -r -d 'add N teams named TEAM-1 to TEAM-N'
 complete -c chest -n '__chest_is \'hunt team add\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'hunt join\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'hunt join\'' -a '(__fish_complete_suffix .hunt)'
