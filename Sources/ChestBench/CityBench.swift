@@ -236,12 +236,10 @@ enum CityBench {
 
     /// A team's position (an OwnTracks location on the team's own topic, QoS 0) and, after the first, a fresh status.
     static func sendPosition(_ team: Team, hunt: HuntFile, round: Int) {
-        do {
-            let angle = Double(team.index) * 0.618 + Double(round) * 0.01
-            let location = "{\"_type\":\"location\",\"lat\":\(47.3769 + 0.02 * cos(angle)),\"lon\":\(8.5417 + 0.03 * sin(angle)),\"tst\":\(Int(Date().timeIntervalSince1970)),\"acc\":5}"
-            _ = try? team.client?.publish(MQTTMessage(topic: "owntracks/\(team.team.name)/chestd", payload: Data(location.utf8), qos: 0, retain: false))
-            if round > 1 { publish(status(team, hunt: hunt, count: UInt64(round)), team) }
-        }
+        let angle = Double(team.index) * 0.618 + Double(round) * 0.01
+        let location = "{\"_type\":\"location\",\"lat\":\(47.3769 + 0.02 * cos(angle)),\"lon\":\(8.5417 + 0.03 * sin(angle)),\"tst\":\(Int(Date().timeIntervalSince1970)),\"acc\":5}"
+        _ = try? team.client?.publish(MQTTMessage(topic: "owntracks/\(team.team.name)/chestd", payload: Data(location.utf8), qos: 0, retain: false))
+        if round > 1 { publish(status(team, hunt: hunt, count: UInt64(round)), team) }
     }
 
     static func waitUntil(_ what: String, deadline seconds: Double, _ condition: () -> Bool) {
