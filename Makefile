@@ -55,6 +55,8 @@ bench: deps install-release-build
 	bash scripts/bench-seal-latency.sh
 	python3 scripts/bench-hunt.py
 	python3 scripts/bench-board-http.py
+	bash scripts/bench-city.sh 5000
+	bash scripts/bench-city.sh 5000 2
 
 # Minutes, not part of `make test`: kill -9 cycles, a full file system, descriptor exhaustion, an inotify storm,
 # a hostile corpus and a crash at each step (docs/RELIABILITY.md). Root for the tmpfs and prlimit phases.

@@ -28,6 +28,10 @@ public enum ChestBench {
             QuestBench.main()
             return
         }
+        if arguments.first == "city" {
+            CityBench.main(Array(arguments.dropFirst()))
+            return
+        }
         if arguments.first == "hunt" {
             HuntBench.main(Array(arguments.dropFirst()))
             return

@@ -107,12 +107,25 @@ struct BoardCommand: ChestCommand {
         var published = ""
         var publishedWord: UInt64?
         var printedWords: Set<UInt64> = []
+        var pending: [BoardEvent] = []
+        var lastPublished = ContinuousClock.now - .seconds(60)
+        // A snapshot shares the board's per-team state until the next message changes it, which then copies all of
+        // it, and each one is rendered for the streams: per message, that is a cost in the number of teams. Above
+        // 500 teams the browsers get the board at most every 0.2 ms a team (5,000 teams: once a second), every
+        // event still in order (docs/BENCHMARKS.md "A city").
+        let interval = Duration.seconds(hunt.teams.count <= 500 ? 0 : Double(hunt.teams.count) * 0.000_2)
         /// Hands the browsers the board as it is now, when it changed.
         func publish(_ feed: BoardFeed, _ events: [BoardEvent], _ connection: String) {
-            guard let web, !events.isEmpty || connection != published || feed.core.words.last?.said.id != publishedWord else { return }
+            guard let web else { return }
+            pending += events
+            let newWord = feed.core.words.last?.said.id != publishedWord
+            guard !pending.isEmpty || connection != published || newWord else { return }
+            guard connection != published || ContinuousClock.now - lastPublished >= interval else { return }
             published = connection
             publishedWord = feed.core.words.last?.said.id
-            web.publish(feed.snapshot(connection: connection), events: events)
+            lastPublished = .now
+            web.publish(feed.snapshot(connection: connection), events: pending)
+            pending = []
         }
         if results { return try writeResults(hunt, &feed, link) }
         // Not on a terminal, the live view has nowhere to draw: print the leaderboard, as nav prints one frame.

@@ -9,7 +9,7 @@ import Foundation
 struct HuntTeamAddCommand: ChestCommand {
     static let name = "add"
     static let abstract = "add a team and write its join file"
-    static let synopses = ["TEAM --hunt FILE [--colour COLOUR] [-o FILE]"]
+    static let synopses = ["TEAM --hunt FILE [--colour COLOUR] [-o FILE]", "PREFIX --count N --hunt FILE"]
     static let discussion = """
         Adds the team to the hunt file with a new broker password and signing key, and writes the team's join
         file (mode 0600; default HUNT-TEAM.hunt beside the hunt file) to hand to the team: chest hunt join FILE.
@@ -17,18 +17,23 @@ struct HuntTeamAddCommand: ChestCommand {
         A team name is 1 to 32 letters, digits, - or _: it is the team's broker user and topic.
         --colour sets the team's colour on the board: a name (red, blue, green, orange, purple, …) or #rrggbb;
         without it, a team named after a colour ("blue", "red-foxes") has that colour, others one no team is named after.
+        --count N adds N teams at once, PREFIX-1 to PREFIX-N (numbers zero-padded to one width), each with its
+        join file beside the hunt file, and writes the hunt file once: for a city hunt of thousands of teams
+        (docs/HUNTS.md "Sizing").
         """
     static let parameters: [Parameter] = [
         .positional("TEAM", help: "the team's name"),
         .huntFile,
         .option("--colour", value: "COLOUR", help: "the team's colour on the board: a colour name or #rrggbb"),
         .option("--output", "-o", value: "FILE", help: "the team's join file", completion: .files(extension: "hunt")),
+        .option("--count", value: "N", help: "add N teams named TEAM-1 to TEAM-N"),
     ]
 
     var team: String
     var huntPath: String
     var output: String?
     var colour: String?
+    var count: Int?
 
     init(_ values: ParsedValues) throws(UsageError) {
         team = values.positional("TEAM")[0]
@@ -36,6 +41,15 @@ struct HuntTeamAddCommand: ChestCommand {
             throw UsageError("\"\(team)\" cannot name a team: use 1 to 32 letters, digits, - or _ (and not \(HuntFile.organiserUser))")
         }
         huntPath = try values.huntPath("hunt team add")
+        count = try values.value("--count", "--count takes a number of teams from 1 to 100000") { Int($0).flatMap { (1...100_000).contains($0) ? $0 : nil } }
+        if let count {
+            guard values.value("--output") == nil, values.value("--colour") == nil else {
+                throw UsageError("--count writes each join file beside the hunt file and picks the colours: leave out -o and --colour")
+            }
+            guard HuntTeam.isValidName(Self.names(prefix: team, count: count).last!) else {
+                throw UsageError("\"\(team)\" with --count \(count) makes team names over 32 characters: use a shorter prefix")
+            }
+        }
         output = values.value("--output")
         colour = try values.value("--colour", "--colour takes a colour name (red, blue, green, orange, purple, …) or #rrggbb") {
             TeamColours.isValid($0) ? $0.lowercased() : nil
@@ -43,6 +57,7 @@ struct HuntTeamAddCommand: ChestCommand {
     }
 
     func run(settings: Settings) throws {
+        if let count { return try addMany(count) }
         var hunt = try HuntFile.read(path: huntPath)
         guard !hunt.isJoinFile else { throw ChestError("\(huntPath) is a team's join file; add teams to the organiser's hunt file") }
         guard hunt.team(named: team) == nil else { throw ChestError("\(huntPath) already has a team \(team)") }
@@ -58,6 +73,40 @@ struct HuntTeamAddCommand: ChestCommand {
             added team \(team) to \(huntPath); its join file is \(path) (give it to the team: chest hunt join \(path))
             broker: mosquitto_passwd -b /etc/mosquitto/hunt.passwd \(team) \(password)
             """)
+    }
+
+    /// Adds `count` teams with one read and one write of the hunt file: adding them one process at a time reads and
+    /// rewrites the whole file each time, quadratic in the teams (5,000 took minutes; docs/BENCHMARKS.md "A city").
+    private func addMany(_ count: Int) throws {
+        var hunt = try HuntFile.read(path: huntPath)
+        guard !hunt.isJoinFile else { throw ChestError("\(huntPath) is a team's join file; add teams to the organiser's hunt file") }
+        let names = Self.names(prefix: team, count: count)
+        let existing = Set(hunt.teams.map(\.name))
+        if let taken = names.first(where: existing.contains) { throw ChestError("\(huntPath) already has a team \(taken)") }
+        for name in names {
+            let keys = HuntSigner.newTeamKeys()
+            hunt.teams.append(HuntTeam(name: name, password: HuntSigner.newPassword(), publicKey: keys.publicKey,
+                                       secretKey: keys.secretKey, colour: nil))
+        }
+        var lines: [String] = []
+        for team in hunt.teams.suffix(count) {
+            let path = Self.joinFileName(huntPath: huntPath, team: team.name)
+            guard let join = hunt.joinFile(team: team.name) else { throw ChestError("cannot make the join file of \(team.name)") }
+            try join.write(to: path)
+            lines.append("broker: mosquitto_passwd -b /etc/mosquitto/hunt.passwd \(team.name) \(team.password)")
+        }
+        try hunt.write(to: huntPath)
+        print("added \(count) teams, \(names[0]) to \(names[names.count - 1]), to \(huntPath); their join files are beside it")
+        print(lines.joined(separator: "\n"))
+    }
+
+    /// "team" and 150 → team-001 … team-150.
+    static func names(prefix: String, count: Int) -> [String] {
+        let width = String(count).count
+        return (1...count).map { index in
+            let number = String(index)
+            return "\(prefix)-\(String(repeating: "0", count: width - number.count))\(number)"
+        }
     }
 
     /// "spring.hunt" and "red" → "spring-red.hunt", beside the hunt file.

@@ -10,6 +10,8 @@ import Synchronization
 public final class BoardServer: Sendable {
     private let state: BoardServerState
     private let http: HTTPServer
+    /// Wakes the event streams every `BoardEventSource.keepAlive` seconds, so that a quiet one sends a keep-alive.
+    private nonisolated(unsafe) let keepAlive: DispatchSourceTimer  // set once; Dispatch sources are thread-safe
     /// Where it listens, with the port it got.
     public let address: HTTPAddress
 
@@ -17,8 +19,13 @@ public final class BoardServer: Sendable {
     public init(address: HTTPAddress, access: BoardAccess, snapshot: BoardSnapshot, timeZone: TimeZone = .current) throws {
         let state = BoardServerState(access: access, snapshot: snapshot, timeZone: timeZone)
         self.state = state
-        http = try HTTPServer(address: address) { request in state.respond(to: request) }
+        let http = try HTTPServer(address: address) { request in state.respond(to: request) }
+        self.http = http
         self.address = address.with(port: http.port)
+        keepAlive = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "chest.board.keep-alive"))
+        keepAlive.schedule(deadline: .now() + BoardEventSource.keepAlive, repeating: BoardEventSource.keepAlive)
+        keepAlive.setEventHandler { http.wakeStreams() }
+        keepAlive.resume()
     }
 
     /// The address a browser opens.
@@ -27,10 +34,12 @@ public final class BoardServer: Sendable {
     /// Takes the board's state as it is now, with the events that changed it, and wakes every event stream.
     public func publish(_ snapshot: BoardSnapshot, events: [BoardEvent]) {
         state.publish(snapshot, events: events)
+        http.wakeStreams()
     }
 
     /// Ends every event stream, then the server.
     public func stop() {
+        keepAlive.cancel()
         state.stop()
         http.stop()
     }
@@ -52,16 +61,11 @@ final class BoardServerState: Sendable {
         var sections: [String: String]
     }
 
-    private struct Streams {
-        var waiting: [ObjectIdentifier: DispatchSemaphore] = [:]
-        var stopping = false
-    }
-
     let access: BoardAccess
     let timeZone: TimeZone
     private let published: Mutex<Published>
     private let rendered = Mutex<Rendered?>(nil)
-    private let streams = Mutex(Streams())
+    private let stopping = Mutex(false)
     /// Events kept for streams that are behind: more than a burst between two wake-ups of a stream.
     static let eventLimit = 1_000
 
@@ -81,15 +85,9 @@ final class BoardServerState: Sendable {
             }
             if state.events.count > Self.eventLimit { state.events.removeFirst(state.events.count - Self.eventLimit) }
         }
-        streams.withLock { for semaphore in $0.waiting.values { semaphore.signal() } }
     }
 
-    func stop() {
-        streams.withLock { streams in
-            streams.stopping = true
-            for semaphore in streams.waiting.values { semaphore.signal() }
-        }
-    }
+    func stop() { stopping.withLock { $0 = true } }
 
     /// The current version, the page's parts rendered for it, and the latest events.
     func current() -> (version: Int, sections: [String: String], events: [EventStream.Numbered], title: String) {
@@ -107,46 +105,40 @@ final class BoardServerState: Sendable {
     var lastNumber: Int { published.withLock { $0.lastNumber } }
     var snapshot: BoardSnapshot { published.withLock { $0.snapshot } }
 
-    /// Registers a stream to be woken by each publication; false once the server is stopping.
-    func wake(_ id: ObjectIdentifier, with semaphore: DispatchSemaphore) -> Bool {
-        streams.withLock { streams in
-            guard !streams.stopping else { return false }
-            streams.waiting[id] = semaphore
-            return true
-        }
-    }
-
-    func forget(_ id: ObjectIdentifier) { _ = streams.withLock { $0.waiting.removeValue(forKey: id) } }
-    var isStopping: Bool { streams.withLock { $0.stopping } }
+    var isStopping: Bool { stopping.withLock { $0 } }
 }
 
-/// One browser's `/events`: blocks its connection's thread until the board publishes, then sends what changed.
+/// One browser's `/events`: asked by the server whenever the board publishes (and every `keepAlive` seconds),
+/// it sends what changed, a keep-alive when it has been quiet that long, or nothing.
 final class BoardEventSource: HTTPStreamSource {
     private let state: BoardServerState
-    private let semaphore = DispatchSemaphore(value: 0)
-    private let stream: Mutex<(stream: EventStream, version: Int)>
+    private let stream: Mutex<(stream: EventStream, version: Int, lastSent: ContinuousClock.Instant)>
     /// How long a quiet stream waits before a keep-alive comment.
     static let keepAlive = 15.0
 
     init(state: BoardServerState) {
         self.state = state
-        stream = Mutex((EventStream(after: state.lastNumber), -1))
+        stream = Mutex((EventStream(after: state.lastNumber), -1, .now))
     }
 
-    func read() -> Data? {
-        guard state.wake(ObjectIdentifier(self), with: semaphore) else { return nil }
-        while !state.isStopping {
-            let now = state.current()
-            let data = stream.withLock { entry -> Data in
-                guard entry.version != now.version else { return Data() }
+    func next() -> Data? {
+        guard !state.isStopping else { return nil }
+        let now = state.current()
+        return stream.withLock { entry -> Data in
+            if entry.version != now.version {
                 entry.version = now.version
-                return entry.stream.next(sections: now.sections, events: now.events)
+                let data = entry.stream.next(sections: now.sections, events: now.events)
+                if !data.isEmpty {
+                    entry.lastSent = .now
+                    return data
+                }
             }
-            if !data.isEmpty { return data }
-            if semaphore.wait(timeout: .now() + Self.keepAlive) == .timedOut { return EventStream.keepAlive }
+            // Woken a little early by the timer still counts: the timer and the stream do not start together.
+            guard ContinuousClock.now - entry.lastSent >= .seconds(Self.keepAlive - 1) else { return Data() }
+            entry.lastSent = .now
+            return EventStream.keepAlive
         }
-        return nil
     }
 
-    func closed() { state.forget(ObjectIdentifier(self)) }
+    func closed() {}
 }

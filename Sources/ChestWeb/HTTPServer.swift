@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Foundation
 import Glibc
+import Synchronization
 
 /// A request, as far as the board reads one.
 struct HTTPRequest {
@@ -24,32 +25,83 @@ struct HTTPResponse {
     var body: Body
 }
 
-/// An endless body (Server-Sent Events): `read` blocks on the connection's own thread until it has bytes, and
-/// returns nil to end the response.
+/// An endless body (Server-Sent Events), pulled by the server without blocking: `next` runs on one of
+/// libmicrohttpd's threads and returns at once.
 protocol HTTPStreamSource: AnyObject, Sendable {
-    func read() -> Data?
+    /// The bytes due now; empty when nothing is (the server parks the connection until `HTTPServer.wakeStreams`);
+    /// nil to end the response.
+    func next() -> Data?
     /// The connection is gone: called once, on one of libmicrohttpd's threads.
     func closed()
 }
 
-/// GNU libmicrohttpd, thinly (docs/ARCHITECTURE.md "The board in a browser"): one thread that accepts and one thread
-/// per connection, both libmicrohttpd's. `handle` runs on a connection's thread, for each request; it must not
-/// touch anything the caller's threads change without a lock.
+/// GNU libmicrohttpd, thinly (docs/ARCHITECTURE.md "The board in a browser"): a small pool of threads polling
+/// every connection with epoll, not a thread per connection, so that slow or idle connections cost a descriptor
+/// and a few kilobytes each rather than a thread, and cannot take every slot (docs/HUNTS.md "The board in a
+/// browser"). `handle` runs on one of those threads, for each request, and must return quickly; it must not
+/// touch anything the caller's threads change without a lock. An endless body is parked (libmicrohttpd's
+/// suspend) while it has nothing to send and woken by `wakeStreams`.
 final class HTTPServer: Sendable {
     typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
-    /// What libmicrohttpd's C callbacks get as their context: the handler.
-    private final class Context: Sendable {
-        let handle: Handler
-        init(_ handle: @escaping Handler) { self.handle = handle }
+    /// The defences against slow or idle connections (docs/HUNTS.md "The board in a browser").
+    struct Limits: Sendable {
+        /// Connections at once, from everyone; raised to fit the process's descriptor limit.
+        var connections = 10_000
+        /// Connections at once from one address: more are refused as they arrive.
+        var perAddress = 64
+        /// Seconds a connection may stay idle (a request that never ends, a reader that never reads).
+        var idleTimeout = 10
+        /// Event streams at once; more are answered 503.
+        var streams = 1_000
+        /// Threads polling the connections.
+        var threads = 2
     }
 
-    /// A stream's source with the bytes it read and the server has not yet taken. libmicrohttpd calls a response's
-    /// reader from the connection's thread only, one call at a time.
-    private final class Pending: @unchecked Sendable {
+    /// What libmicrohttpd's C callbacks get as their context: the handler and the open streams.
+    private final class Context: Sendable {
+        let handle: Handler
+        let limits: Limits
+        let streams = Mutex<[ObjectIdentifier: Stream]>([:])
+        init(_ handle: @escaping Handler, limits: Limits) {
+            self.handle = handle
+            self.limits = limits
+        }
+    }
+
+    /// One endless response: its source, the bytes read and not yet taken (touched by libmicrohttpd's reader
+    /// only, one call at a time), and whether the connection is parked.
+    private final class Stream: @unchecked Sendable {
+        struct Park {
+            var suspended = false
+            /// A wake-up that came while the reader was busy: it reads again instead of parking.
+            var woken = false
+        }
+
         let source: any HTTPStreamSource
+        let connection: OpaquePointer
+        weak var context: Context?
         var bytes = Data()
-        init(_ source: any HTTPStreamSource) { self.source = source }
+        let park = Mutex(Park())
+
+        init(_ source: any HTTPStreamSource, connection: OpaquePointer, context: Context) {
+            self.source = source
+            self.connection = connection
+            self.context = context
+        }
+
+        /// Resumes the connection when parked, else makes the reader look again. A parked connection is never
+        /// closed by libmicrohttpd (it is not polled), so its pointer is valid while `suspended`.
+        func wake() {
+            park.withLock { park in
+                if park.suspended {
+                    park.suspended = false
+                    MHD_resume_connection(connection)
+                } else {
+                    park.woken = true
+                }
+            }
+        }
     }
 
     private nonisolated(unsafe) let daemon: OpaquePointer
@@ -57,13 +109,15 @@ final class HTTPServer: Sendable {
     /// The port it listens on (the one the kernel chose when asked for port 0).
     let port: UInt16
 
-    init(address: HTTPAddress, handle: @escaping Handler) throws(HTTPServerError) {
-        let context = Unmanaged.passRetained(Context(handle))
-        var flags = MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
-            | MHD_USE_AUTO.rawValue
+    init(address: HTTPAddress, limits: Limits = Limits(), handle: @escaping Handler) throws(HTTPServerError) {
+        var limits = limits
+        limits.connections = min(limits.connections, Self.raiseDescriptorLimit() - 32)
+        let context = Unmanaged.passRetained(Context(handle, limits: limits))
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if address.host.contains(":") { flags |= MHD_USE_IPv6.rawValue }
         let started = address.withSocketAddress { socketAddress in
-            chest_mhd_start(flags, socketAddress, Self.access, context.toOpaque(), 60, 0)
+            chest_mhd_start(flags, socketAddress, Self.access, context.toOpaque(), UInt32(limits.idleTimeout),
+                            UInt32(max(1, limits.connections)), UInt32(limits.perAddress), UInt32(limits.threads))
         }
         guard let started, let daemon = started else {
             let code = errno
@@ -81,21 +135,53 @@ final class HTTPServer: Sendable {
         port = chest_mhd_bound_port(daemon)
     }
 
-    /// Stops accepting and ends every connection; streams must have been told to end first.
+    /// Raises the soft limit on open descriptors to the hard one (systemd and shells start at 1,024, far below
+    /// what a board under thousands of connections needs) and returns it.
+    private static func raiseDescriptorLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1_024 }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        }
+        return Int(min(limit.rlim_cur, 1 << 20))
+    }
+
+    /// Streams open now.
+    var streamCount: Int { context.takeUnretainedValue().streams.withLock { $0.count } }
+
+    /// Makes every parked stream ask its source again.
+    func wakeStreams() {
+        let streams = context.takeUnretainedValue().streams.withLock { Array($0.values) }
+        for stream in streams { stream.wake() }
+    }
+
+    /// Stops accepting and ends every connection; streams' sources must return nil from now on. Waits up to two
+    /// seconds for the streams to end, since libmicrohttpd cannot stop with a connection parked.
     func stop() {
+        let deadline = Date().addingTimeInterval(2)
+        while streamCount > 0, Date() < deadline {
+            wakeStreams()
+            usleep(5_000)
+        }
         MHD_stop_daemon(daemon)
         context.release()
     }
 
-    private static let access: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, _, _ in
-        guard let context, let connection, let url, let method else { return .NO }
-        let handler = Unmanaged<Context>.fromOpaque(context).takeUnretainedValue()
+    private static let access: MHD_AccessHandlerCallback = { contextPointer, connection, url, method, _, _, _, _ in
+        guard let contextPointer, let connection, let url, let method else { return .NO }
+        let context = Unmanaged<Context>.fromOpaque(contextPointer).takeUnretainedValue()
         func value(_ kind: MHD_ValueKind, _ name: String) -> String? {
             MHD_lookup_connection_value(connection, kind, name).map { String(cString: $0) }
         }
         let request = HTTPRequest(method: String(cString: method), path: String(cString: url),
                                   argument: { value(.GET_ARGUMENT_KIND, $0) }, cookie: { value(.COOKIE_KIND, $0) })
-        let reply = handler.handle(request)
+        var reply = context.handle(request)
+        if case .stream = reply.body, context.streams.withLock({ $0.count }) >= context.limits.streams {
+            reply = HTTPResponse(status: 503, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Retry-After", "10")],
+                                 body: .bytes(Data("Too many event streams are open: try again later.\n".utf8)))
+        }
         let response: OpaquePointer?
         switch reply.body {
         case let .bytes(data):
@@ -104,9 +190,14 @@ final class HTTPServer: Sendable {
                                                 .RESPMEM_MUST_COPY)
             }
         case let .stream(source):
-            let pending = Unmanaged.passRetained(Pending(source))
-            response = MHD_create_response_from_callback(UInt64.max, 64 << 10, HTTPServer.read, pending.toOpaque(), HTTPServer.free)
-            if response == nil { pending.release() }
+            let stream = Stream(source, connection: connection, context: context)
+            let retained = Unmanaged.passRetained(stream)
+            response = MHD_create_response_from_callback(UInt64.max, 64 << 10, HTTPServer.read, retained.toOpaque(), HTTPServer.free)
+            if response == nil {
+                retained.release()
+            } else {
+                context.streams.withLock { $0[ObjectIdentifier(stream)] = stream }
+            }
         }
         guard let response else { return .NO }
         for (name, value) in reply.headers { MHD_add_response_header(response, name, value) }
@@ -115,24 +206,37 @@ final class HTTPServer: Sendable {
         return queued
     }
 
-    /// Fills libmicrohttpd's buffer from the stream, blocking in the source until it has something.
-    private static let read: MHD_ContentReaderCallback = { context, _, buffer, maximum in
-        guard let context, let buffer else { return -2 }
-        let pending = Unmanaged<Pending>.fromOpaque(context).takeUnretainedValue()
-        if pending.bytes.isEmpty {
-            guard let more = pending.source.read() else { return -2 }  // MHD_CONTENT_READER_END_WITH_ERROR
-            pending.bytes = more
+    /// Fills libmicrohttpd's buffer from the stream; parks the connection (and returns 0) when the source has
+    /// nothing, unless a wake-up came while it was asked.
+    private static let read: MHD_ContentReaderCallback = { pointer, _, buffer, maximum in
+        guard let pointer, let buffer else { return -2 }
+        let stream = Unmanaged<Stream>.fromOpaque(pointer).takeUnretainedValue()
+        while stream.bytes.isEmpty {
+            stream.park.withLock { $0.woken = false }
+            guard let more = stream.source.next() else { return -1 }  // MHD_CONTENT_READER_END_OF_STREAM
+            if !more.isEmpty {
+                stream.bytes = more
+                break
+            }
+            let parked = stream.park.withLock { park -> Bool in
+                guard !park.woken else { return false }
+                park.suspended = true
+                MHD_suspend_connection(stream.connection)
+                return true
+            }
+            if parked { return 0 }
         }
-        let count = min(maximum, pending.bytes.count)
-        pending.bytes.withUnsafeBytes { buffer.update(from: $0.bindMemory(to: CChar.self).baseAddress!, count: count) }
-        pending.bytes.removeFirst(count)
+        let count = min(maximum, stream.bytes.count)
+        stream.bytes.withUnsafeBytes { buffer.update(from: $0.bindMemory(to: CChar.self).baseAddress!, count: count) }
+        stream.bytes.removeFirst(count)
         return count
     }
 
-    private static let free: MHD_ContentReaderFreeCallback = { context in
-        guard let context else { return }
-        let pending = Unmanaged<Pending>.fromOpaque(context).takeRetainedValue()
-        pending.source.closed()
+    private static let free: MHD_ContentReaderFreeCallback = { pointer in
+        guard let pointer else { return }
+        let stream = Unmanaged<Stream>.fromOpaque(pointer).takeRetainedValue()
+        _ = stream.context?.streams.withLock { $0.removeValue(forKey: ObjectIdentifier(stream)) }
+        stream.source.closed()
     }
 }
 

@@ -91,7 +91,7 @@ import Testing
             try HuntFile.decode(JSONSerialization.data(withJSONObject: object))
         }
         #expect(throws: HuntError("not a chest hunt file: not JSON")) { try HuntFile.decode(Data("{".utf8)) }
-        #expect(throws: HuntError("not a chest hunt file: larger than 1048576 bytes")) {
+        #expect(throws: HuntError("not a chest hunt file: larger than 33554432 bytes")) {
             try HuntFile.decode(Data(count: HuntFile.sizeLimit + 1))
         }
     }

@@ -1,0 +1,452 @@
+#!/usr/bin/env python3
+"""A hunt for a city on the real wire (docs/BENCHMARKS.md "A city"); scripts/bench-city.sh builds and runs this.
+
+TEAMS teams made with `chest hunt team add --count`, three messages composed for the hunt (`compose --hunt`), a test
+CA made with openssl, a main Mosquitto running examples/mosquitto/hunt.conf and hunt.acl (adapted only in ports and
+paths) with a password file made by mosquitto_passwd and the descriptor limit of the systemd drop-in, and EDGES edge
+brokers bridged to it by bridge.conf. `chest-bench city` connects every team as its own client over TLS and sends
+statuses, signed receipts with real proofs of the real pages and positions every 30 s; the organiser's `chest board
+--json --http` credits them, one browser-like client follows `/events`, and SLOW connections (default 5,000) trickle
+a header byte every 5 s to the web board while an honest `/board.json` request is timed every 2 s.
+
+Latency: from the moment `chest-bench city` publishes a receipt (its log) to the moment this script reads the
+board's `unlock` line for it on `chest board --json`'s standard output (one clock: the same machine).
+
+Usage: scripts/bench-city.py TEAMS [EDGES]   (CHEST_CITY_SLOW=N slow connections, CHEST_CITY_PAGES=N messages,
+CHEST_CITY_SPREAD=S seconds over which receipts are sent, CHEST_CITY_PERSISTENCE=old for the former autosave
+settings, CHEST_BENCH_KEEP=1 keeps the temporary directory)
+"""
+import http.client
+import json
+import os
+import re
+import resource
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EXAMPLES = os.path.join(ROOT, "examples", "mosquitto")
+BIN = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
+                     capture_output=True, text=True).stdout.strip()
+WORK = tempfile.mkdtemp(prefix="chest-city-bench-")
+PROCESSES = []
+TOKEN = "city-bench-token-0123456789"
+
+
+def say(text):
+    print(text, flush=True)
+
+
+def wait_for(what, condition, timeout):
+    benchlib.wait_for(what, condition, timeout, WORK)
+
+
+def start(arguments, **options):
+    process = subprocess.Popen(arguments, **options)
+    PROCESSES.append(process)
+    return process
+
+
+def run(arguments, **options):
+    return subprocess.run(arguments, check=True, capture_output=True, text=True, **options).stdout
+
+
+def load():
+    return "/".join(open("/proc/loadavg").read().split()[:3])
+
+
+def status_kb(pid, field):
+    try:
+        for line in open(f"/proc/{pid}/status"):
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def certificate_authority():
+    """A CA and a certificate for 127.0.0.1 signed by it, as Tests/ChestTestSupport/TestCertificateAuthority does."""
+    path = lambda name: os.path.join(WORK, name)
+    with open(path("server.ext"), "w") as f:
+        f.write("subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n")
+    curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    run(["openssl", "req", "-x509", *curve, "-keyout", path("ca.key"), "-out", path("ca.crt"), "-days", "2",
+         "-subj", "/CN=chest city bench CA"])
+    run(["openssl", "req", *curve, "-keyout", path("server.key"), "-out", path("server.csr"), "-subj", "/CN=localhost"])
+    run(["openssl", "x509", "-req", "-in", path("server.csr"), "-CA", path("ca.crt"), "-CAkey", path("ca.key"),
+         "-CAcreateserial", "-out", path("server.crt"), "-days", "2", "-extfile", path("server.ext")])
+    return path("ca.crt"), path("server.crt"), path("server.key")
+
+
+def adapt(name, values):
+    """The example file `name` with the value of each option in `values` replaced; each must occur exactly once."""
+    seen = {}
+    lines = []
+    for line in open(os.path.join(EXAMPLES, name)).read().split("\n"):
+        key = line.split(" ")[0]
+        if not line.startswith("#") and key in values:
+            seen[key] = seen.get(key, 0) + 1
+            line = f"{key} {values[key]}"
+        lines.append(line)
+    for key in values:
+        if seen.get(key) != 1:
+            sys.exit(f"bench-city: {name}: {key} occurs {seen.get(key, 0)} times")
+    return "\n".join(lines) + "\n"
+
+
+def descriptor_limit():
+    """LimitNOFILE of the shipped systemd drop-in: what the broker runs with."""
+    text = open(os.path.join(EXAMPLES, "mosquitto.service.d", "chest-hunt.conf")).read()
+    return int(re.search(r"^LimitNOFILE=(\d+)", text, re.M).group(1))
+
+
+def broker(name, certificates, passwords, acl, bridge_to=None):
+    """A Mosquitto running hunt.conf (and bridge.conf when `bridge_to` is (port, client ID)), ports and paths moved."""
+    ca, certificate, key = certificates
+    port = benchlib.free_port()
+    values = {"listener": f"{port} 127.0.0.1", "cafile": ca, "certfile": certificate, "keyfile": key,
+              "password_file": passwords, "acl_file": acl}
+    if os.environ.get("CHEST_CITY_PERSISTENCE") == "old":
+        values.update({"autosave_on_changes": "true", "autosave_interval": "1"})
+    configuration = adapt("hunt.conf", values)
+    if bridge_to:
+        configuration += adapt("bridge.conf", {"address": f"127.0.0.1:{bridge_to[0]}", "bridge_cafile": ca,
+                                               "remote_password": "bridge-password", "remote_clientid": bridge_to[1]})
+    # What Debian's /etc/mosquitto/mosquitto.conf sets and hunt.conf leaves to it.
+    directory = os.path.join(WORK, name)
+    os.makedirs(directory)
+    debian = ("user root\n" if os.getuid() == 0 else "") + f"persistence_location {directory}/\n" \
+        + f"log_dest file {WORK}/{name}.log\n"
+    path = os.path.join(WORK, name + ".conf")
+    with open(path, "w") as f:
+        f.write(debian + configuration)
+    # The drop-in's limit, or this machine's hard limit when that is lower (a container may not raise it).
+    limit = min(descriptor_limit(), resource.getrlimit(resource.RLIMIT_NOFILE)[1])
+    process = start(["prlimit", f"--nofile={limit}:{limit}", "mosquitto", "-c", path],
+                    stdout=subprocess.DEVNULL, stderr=open(os.path.join(WORK, name + ".err"), "w"))
+
+    def accepts():
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return True
+        except OSError:
+            return False
+    wait_for(f"mosquitto {name}", accepts, 15)
+    return {"name": name, "port": port, "process": process, "directory": directory,
+            "log": os.path.join(WORK, name + ".log")}
+
+
+def saves(node):
+    try:
+        return open(node["log"]).read().count("Saving in-memory database")
+    except OSError:
+        return 0
+
+
+class SlowClients(threading.Thread):
+    """`count` connections to the web board that never finish their request: a header byte every 5 s (enough to
+    outlast any idle timeout), reopened when the board closes them; from 127.0.0.2 on, 50 per address."""
+
+    def __init__(self, port, count):
+        super().__init__(daemon=True)
+        self.port, self.count = port, count
+        self.sockets = [None] * count
+        self.open = 0
+        self.reopened = 0
+        self.stopping = False
+
+    def connect(self, index):
+        s = socket.socket()
+        s.setblocking(True)
+        s.settimeout(2)
+        s.bind((f"127.0.{2 + index // 50 // 250}.{2 + (index // 50) % 250}", 0))
+        try:
+            s.connect(("127.0.0.1", self.port))
+            s.send(b"GET /board.json HTTP/1.1\r\nHost: x\r\n")
+        except OSError:
+            s.close()
+            return None
+        return s
+
+    def run(self):
+        while not self.stopping:
+            alive = 0
+            for index in range(self.count):
+                s = self.sockets[index]
+                if s is not None:
+                    try:
+                        s.send(b"X")
+                    except OSError:
+                        s.close()
+                        s = None
+                        self.reopened += 1
+                if s is None:
+                    s = self.connect(index)
+                self.sockets[index] = s
+                alive += s is not None
+            self.open = alive
+            for _ in range(50):
+                if self.stopping:
+                    break
+                time.sleep(0.1)
+
+    def close(self):
+        self.stopping = True
+        for s in self.sockets:
+            if s is not None:
+                s.close()
+
+
+class Honest(threading.Thread):
+    """An honest screen: `/board.json` with the token every 2 s; its answers' times, and its failures."""
+
+    def __init__(self, port):
+        super().__init__(daemon=True)
+        self.port = port
+        self.times, self.failures = [], []
+        self.stopping = False
+
+    def run(self):
+        while not self.stopping:
+            began = time.time()
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
+                connection.request("GET", f"/board.json?token={TOKEN}")
+                response = connection.getresponse()
+                response.read()
+                connection.close()
+                if response.status == 200:
+                    self.times.append((time.time() - began) * 1000)
+                else:
+                    self.failures.append(f"HTTP {response.status}")
+            except OSError as error:
+                self.failures.append(str(error))
+            time.sleep(2)
+
+
+class Stream(threading.Thread):
+    """A browser's `/events`: the board events it receives, and when."""
+
+    def __init__(self, port):
+        super().__init__(daemon=True)
+        self.port = port
+        self.unlocks, self.sections = [], 0
+        self.error = None
+
+    def run(self):
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            connection.request("GET", f"/events?token={TOKEN}")
+            response = connection.getresponse()
+            if response.status != 200:
+                self.error = f"HTTP {response.status}"
+                return
+            event = None
+            while True:
+                line = response.readline()
+                if not line:
+                    self.error = "the stream ended"
+                    return
+                line = line.decode(errors="replace").rstrip("\n")
+                if line.startswith("event: "):
+                    event = line[7:]
+                elif line.startswith("data: "):
+                    if event == "board" and '"event":"unlock"' in line:
+                        self.unlocks.append(time.time())
+                    elif event == "sections":
+                        self.sections += 1
+        except OSError as error:
+            self.error = str(error)
+
+
+def percentile(values, fraction):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * fraction))] if values else float("nan")
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit("usage: scripts/bench-city.py TEAMS [EDGES]")
+    teams, edges = int(sys.argv[1]), int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    slow = int(os.environ.get("CHEST_CITY_SLOW", "5000"))
+    pages = int(os.environ.get("CHEST_CITY_PAGES", "3"))
+    spread = os.environ.get("CHEST_CITY_SPREAD", "60")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    if hard < descriptor_limit():
+        say(f"   brokers run with {hard} descriptors, this machine's hard limit, not the drop-in's {descriptor_limit()}")
+    persistence = "former (autosave_on_changes true, autosave_interval 1)" \
+        if os.environ.get("CHEST_CITY_PERSISTENCE") == "old" else "as shipped"
+    say(f"== city: {teams} teams, {edges} edges, {pages} pages each, persistence {persistence}; load {load()}")
+    organiser = dict(os.environ, HOME=os.path.join(WORK, "organiser"), TZ="UTC",
+                     XDG_CONFIG_HOME=os.path.join(WORK, "organiser", "config"),
+                     CHEST_DIR=os.path.join(WORK, "organiser", "chest"),
+                     CHEST_SOCKET=os.path.join(WORK, "organiser", "chestd.sock"), CHEST_GPSD="127.0.0.1:9")
+    os.makedirs(organiser["CHEST_DIR"])
+    chest = lambda *arguments: run([os.path.join(BIN, "chest"), *arguments], env=organiser)
+    certificates = certificate_authority()
+    main_port = benchlib.free_port()
+    hunt = os.path.join(WORK, "city.hunt")
+    teams_dir = os.path.join(WORK, "teams")
+    os.makedirs(teams_dir)
+    hunt = os.path.join(teams_dir, "city.hunt")
+    chest("hunt", "create", "City hunt", "--broker", f"mqtts://127.0.0.1:{main_port}", "--ca", certificates[0], "-o", hunt)
+    began = time.time()
+    added = chest("hunt", "team", "add", "team", "--count", str(teams), "--hunt", hunt)
+    say(f"   chest hunt team add --count {teams}: {time.time() - began:.1f} s")
+    for index in range(pages):
+        chest("compose", "-o", os.path.join(WORK, f"m{index}.locked"), "--title", f"Clue {index + 1}",
+              "--page", f"page {index + 1}", "--lock", "time=2020-01-01T00:00:00Z", "--hunt", hunt)
+    with open(hunt) as f:
+        organiser_password = json.load(f)["organiserPassword"]
+    passwords = os.path.join(WORK, "hunt.passwd")
+    with open(passwords, "w") as f:
+        for line in added.splitlines():
+            if line.startswith("broker: mosquitto_passwd"):
+                _, _, _, _, user, password = line.split()
+                f.write(f"{user}:{password}\n")
+        f.write(f"organiser:{organiser_password}\nbridge:bridge-password\n")
+    began = time.time()
+    run(["mosquitto_passwd", "-U", passwords])
+    say(f"   mosquitto_passwd -U for {teams + 2} users: {time.time() - began:.1f} s")
+    acl = os.path.join(WORK, "hunt.acl")
+    shutil.copyfile(os.path.join(EXAMPLES, "hunt.acl"), acl)
+
+    # The main broker must listen on the port in the hunt file.
+    original_free_port = benchlib.free_port
+    benchlib.free_port = lambda: main_port
+    main_broker = broker("main", certificates, passwords, acl)
+    benchlib.free_port = original_free_port
+    nodes = [main_broker]
+    for index in range(edges):
+        nodes.append(broker(f"edge{index + 1}", certificates, passwords, acl, (main_port, f"hunt-edge-{index + 1}")))
+    for index in range(edges):
+        wait_for(f"hunt-edge-{index + 1} connected to the main broker",
+                 lambda: f"as hunt-edge-{index + 1} " in open(main_broker["log"]).read(), 30)
+    team_brokers = nodes[1:] if edges else nodes
+
+    web_port = benchlib.free_port()
+    board = start([os.path.join(BIN, "chest"), "board", hunt, "--json", "--http", f"127.0.0.1:{web_port}",
+                   "--http-token", TOKEN], env=organiser, stdout=subprocess.PIPE,
+                  stderr=open(os.path.join(WORK, "board.err"), "w"), text=True, bufsize=1)
+    unlocks = {}
+    lines = []
+
+    def read_board():
+        for line in board.stdout:
+            now = time.time()
+            if '"event":"unlock"' in line:
+                entry = json.loads(line)
+                unlocks.setdefault((entry["team"], entry["message"], entry["page"]), now)
+            lines.append(line)
+    threading.Thread(target=read_board, daemon=True).start()
+    wait_for("the web board", lambda: "serving the board" in open(os.path.join(WORK, "board.err")).read(), 30)
+    stream = Stream(web_port)
+    stream.start()
+    honest = Honest(web_port)
+    honest.start()
+    slow_clients = SlowClients(web_port, slow) if slow else None
+    if slow_clients:
+        slow_clients.start()
+        wait_for(f"{slow} slow connections", lambda: slow_clients.open >= slow * 0.95, 120)
+        say(f"   {slow_clients.open} slow connections to the web board open; load {load()}")
+    saves_before = [saves(node) for node in nodes]
+
+    # libmosquitto's loop uses select(2): at most about 300 clients a process (Sources/ChestBench/CityBench.swift).
+    shards = max(1, -(-teams // 250))
+    brokers = ",".join(f"127.0.0.1:{node['port']}" for node in team_brokers)
+    began = time.time()
+    clients = []
+    for shard in range(shards):
+        log = os.path.join(WORK, f"sent-{shard}.log")
+        open(log, "w").close()
+        clients.append(start([os.path.join(BIN, "chest-bench"), "city", hunt, certificates[0], brokers,
+                              "--spread", spread, "--log", log, "--shard", f"{shard}/{shards}",
+                              "--connect-rate", str(max(10, 250 // shards))],
+                             stdout=subprocess.PIPE, text=True, bufsize=1))
+
+    def echo(process, shard):
+        for line in process.stdout:
+            if shard == 0 or "gave up" in line:
+                say(f"   [{shard + 1}/{shards}] " + line.rstrip())
+    echoes = [threading.Thread(target=echo, args=(process, shard), daemon=True) for shard, process in enumerate(clients)]
+    for thread in echoes:
+        thread.start()
+    failed = [shard for shard, process in enumerate(clients) if process.wait() != 0]
+    for thread in echoes:
+        thread.join()
+    if failed:
+        sys.exit(f"bench-city: chest-bench city failed in shards {failed} (files in {WORK})")
+    say(f"   {shards} processes of chest-bench city, {teams} teams, done in {time.time() - began:.1f} s; load {load()}")
+    sent = {}
+    for shard in range(shards):
+        for line in open(os.path.join(WORK, f"sent-{shard}.log")):
+            _, team, message, page, at = line.split()
+            sent[(team, message, int(page))] = float(at)
+    last_count, last_change = -1, time.time()
+    while len(unlocks) < len(sent) and time.time() - last_change < 60:
+        if len(unlocks) != last_count:
+            last_count, last_change = len(unlocks), time.time()
+        time.sleep(0.1)
+    finished = time.time()
+    time.sleep(2)
+    credited = [key for key in sent if key in unlocks]
+    latencies = [(unlocks[key] - sent[key]) * 1000 for key in credited]
+    board_rss = status_kb(board.pid, "VmHWM") / 1024
+    broker_rss = [status_kb(node["process"].pid, "VmHWM") / 1024 for node in nodes]
+    saves_during = [saves(node) - before for node, before in zip(nodes, saves_before)]
+    database = [os.path.getsize(os.path.join(node["directory"], "mosquitto.db"))
+                if os.path.exists(os.path.join(node["directory"], "mosquitto.db")) else 0 for node in nodes]
+    say(f"   credited {len(credited)} of {len(sent)} in {finished - began:.1f} s from the first connection; load {load()}")
+    for node, rss, count, size in zip(nodes, broker_rss, saves_during, database):
+        say(f"   broker {node['name']}: peak RSS {rss:.1f} MB; database saves during the run {count}"
+            f" (its file now {size / 1e6:.2f} MB)")
+    say(f"   board: peak RSS {board_rss:.1f} MB, now {status_kb(board.pid, 'VmRSS') / 1024:.1f} MB; journal"
+        f" {os.path.getsize(hunt + '.board') / 1e6:.1f} MB")
+    stream_live = stream.error is None and stream.unlocks and stream.unlocks[-1] >= max(unlocks.values(), default=0) - 5
+    say(f"   web stream: {len(stream.unlocks)} unlock events, {stream.sections} section updates,"
+        f" {'live' if stream_live else 'NOT live: ' + str(stream.error)}")
+    if slow_clients:
+        say(f"   slow connections: {slow_clients.open} open at the end, {slow_clients.reopened} closed by the board"
+            f" and reopened")
+    say(f"   honest /board.json every 2 s: {len(honest.times)} answered, p50 {percentile(honest.times, 0.5):.0f} ms,"
+        f" p95 {percentile(honest.times, 0.95):.0f} ms, max {max(honest.times, default=0):.0f} ms;"
+        f" {len(honest.failures)} failed {sorted(set(honest.failures))[:3]}")
+    honest.stopping = True
+    if slow_clients:
+        slow_clients.close()
+    ok = len(credited) == len(sent) and stream_live and not honest.failures
+    say(f"city: teams {teams}, edges {edges}, receipts sent {len(sent)}, credited {len(credited)},"
+        f" p50 {percentile(latencies, 0.5):.0f} ms, p95 {percentile(latencies, 0.95):.0f} ms,"
+        f" board RSS {board_rss:.0f} MB, broker RSS {broker_rss[0]:.0f} MB")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    code = 1
+    try:
+        code = main()
+    finally:
+        for process in reversed(PROCESSES):
+            if process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+        if os.environ.get("CHEST_BENCH_KEEP"):
+            print(f"bench-city: kept {WORK}", file=sys.stderr)
+        else:
+            shutil.rmtree(WORK, ignore_errors=True)
+    sys.exit(code)
