@@ -12,6 +12,7 @@ extension BoardFeed {
                       chosenColours: Dictionary(hunt.teams.compactMap { team in team.colour.map { (team.name, $0) } }) { a, _ in a })
         snapshot.schedule = core.schedule
         snapshot.words = core.words.map(\.said)
+        snapshot.questions = questions
         return snapshot
     }
 }

@@ -16,7 +16,8 @@ public enum BoardPage {
             "summary": summary(snapshot),
             "leaderboard": leaderboard(snapshot, colours: colours, timeZone: timeZone),
             "map": BoardMap(snapshot: snapshot, colours: colours).svg,
-            "latest": said(snapshot.words, timeZone: timeZone) + latest(snapshot.unlocks, colours: colours, timeZone: timeZone),
+            "latest": said(snapshot.words, timeZone: timeZone) + latest(snapshot.unlocks, questions: snapshot.questions, colours: colours,
+                                                                        timeZone: timeZone),
             "refused": refused(snapshot, timeZone: timeZone),
         ]
     }
@@ -150,15 +151,19 @@ public enum BoardPage {
         return #"<span class="\#(tone)">\#(level.rawValue)</span>"#
     }
 
-    static func latest(_ unlocks: [BoardSnapshot.Logged], colours: [String: String], timeZone: TimeZone) -> String {
+    static func latest(_ unlocks: [BoardSnapshot.Logged], questions: [PageLink: String] = [:], colours: [String: String],
+                       timeZone: TimeZone) -> String {
         let items = unlocks.suffix(listed).reversed().compactMap { logged -> String? in
             if let line = scored(logged, colours: colours, timeZone: timeZone) { return line }
-            guard case let .unlock(team, _, title, page, openedAt, trust, _, proof, reachedAt) = logged.event else { return nil }
+            guard case let .unlock(team, message, title, page, openedAt, trust, _, proof, reachedAt) = logged.event else { return nil }
             let reached = reachedAt.map { ", place reached \(Wording.reached($0, before: openedAt, in: timeZone))" } ?? ""
-            let line = "\(team) opened \u{201C}\(title)\u{201D} page \(page), \(proof), claimed trust \(trust.rawValue)\(reached)"
+            let question = questions[PageLink(message: message, page: page)]
+            let line = "\(team) opened \u{201C}\(title)\u{201D} page \(page)" + (question.map { " (\($0))" } ?? "")
+                + ", \(proof), claimed trust \(trust.rawValue)\(reached)"
+            let asked = question.map { #" <i class="question">\#(HTML.isolated($0))</i>"# } ?? ""
             return """
                 <li title="\(HTML.escaped(line))">\(time(logged.at, timeZone)) \(dot(colours[team]))<b>\(HTML.escaped(team))</b> \
-                opened \u{201C}\(HTML.isolated(title))\u{201D} page \(page) <small>\(HTML.escaped(proof)), \
+                opened \u{201C}\(HTML.isolated(title))\u{201D} page \(page)\(asked) <small>\(HTML.escaped(proof)), \
                 claimed \(HTML.escaped(trust.rawValue))\(HTML.escaped(reached))</small></li>
                 """
         }

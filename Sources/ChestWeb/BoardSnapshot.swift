@@ -52,6 +52,8 @@ public struct BoardSnapshot: Sendable {
     public var schedule = HuntSchedule()
     /// The organiser's words to every team (`chest hunt say`), oldest first.
     public var words: [HuntWord.Said] = []
+    /// Each page's question by `PageLink`, from the organiser's file: shown with the page's openings.
+    public var questions: [PageLink: String] = [:]
 
     public init(huntName: String, broker: String, connection: String, board: HuntBoard, sharePositions: Bool,
                 targets: [Target], unlocks: [Logged], refusals: [Logged], ignored: [String: Int],

@@ -86,6 +86,9 @@ struct GameHuntTests {
         #expect(rows.map { $0["team"] as? String } == ["blue", "red"] && rows.map { $0["points"] as? Int } == [5, 3], "\(rows)")
         let page = try WebClient.request(port: board.port, path: "/")
         #expect(page.body.contains("helped a lost walker"))
+        // The opening of a question page is shown with its question, from the organiser's file.
+        #expect(page.body.contains(#"<i class="question">"#) && page.body.contains("What is Bern&#39;s clock tower called?")
+                || page.body.contains("What is Bern's clock tower called?"), "\(page.body)")
         // The terminal's leaderboard agrees.
         let once = try hunt.organiser(["board", hunt.huntPath, "--once", "--timeout", "5"])
         let table = once.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
