@@ -54,26 +54,12 @@ struct HuntAdjustCommand: ChestCommand {
             let known = hunt.teams.map(\.name).sorted().joined(separator: ", ")
             throw ChestError("\(huntPath) has no team \(team)" + (known.isEmpty ? "; add it with chest hunt team add" : " (it has \(known))"))
         }
-        let identity = try Identity.loadOrCreate(at: settings.identityPath)
-        guard identity.publicKeyBase64 == hunt.organiser else {
-            throw ChestError("adjustments are signed by the hunt's organiser, and your identity is not theirs; run this where chest hunt create ran")
-        }
-        let id = UInt64(Date().timeIntervalSince1970 * 1000)
-        let envelope = HuntEnvelope(hunt: hunt.id, id: id, sent: Date(),
-                                    adjust: HuntAdjustment(team: team, points: points, reason: reason))
-        let signed = HuntSigner.sign(envelope, with: identity)
-        let link = try OrganiserLink(hunt: hunt, purpose: "adjust")
-        defer { link.stop() }
-        try link.connect(within: timeout, broker: hunt.broker)
+        let identity = try OrganiserPost.identity(settings, hunt: hunt, signing: "adjustments are")
+        let id = OrganiserPost.newID()
+        let envelope = HuntEnvelope(hunt: hunt.id, id: id, sent: Date(), adjust: HuntAdjustment(team: team, points: points, reason: reason))
         let topic = HuntTopic.adjust(hunt: hunt.id, id: id)
-        let mid = try link.client.publish(MQTTMessage(topic: topic, payload: signed.bytes, qos: 1, retain: true))
-        let deadline = MonotonicClock.now() + timeout
-        while MonotonicClock.now() < deadline {
-            if case .delivered(mid) = link.next(within: deadline - MonotonicClock.now()) {
-                print("\(team) \(points > 0 ? "+" : "")\(points) point\(abs(points) == 1 ? "" : "s"): the broker keeps it for the board (\(topic))")
-                return
-            }
-        }
-        throw ChestError("the broker did not acknowledge the adjustment within \(Int(timeout)) s; run the command again")
+        try OrganiserPost.publish(HuntSigner.sign(envelope, with: identity), topic: topic, hunt: hunt, purpose: "adjust",
+                                  timeout: timeout, what: "the adjustment")
+        print("\(team) \(points > 0 ? "+" : "")\(points) point\(abs(points) == 1 ? "" : "s"): the broker keeps it for the board (\(topic))")
     }
 }

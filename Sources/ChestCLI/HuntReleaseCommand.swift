@@ -37,25 +37,11 @@ struct HuntReleaseCommand: ChestCommand {
             let known = hunt.releases?.keys.sorted().joined(separator: ", ") ?? ""
             throw ChestError("\(huntPath) has no release \(release)" + (known.isEmpty ? "; compose a message with --lock release=\(release) --hunt \(huntPath) first" : " (it has \(known))"))
         }
-        let identity = try Identity.loadOrCreate(at: settings.identityPath)
-        guard identity.publicKeyBase64 == hunt.organiser else {
-            throw ChestError("releases are signed by the hunt's organiser, and your identity is not theirs; run this where chest hunt create ran")
-        }
-        let envelope = HuntEnvelope(hunt: hunt.id, id: UInt64(Date().timeIntervalSince1970 * 1000), sent: Date(),
-                                    release: HuntRelease(name: release, key: key))
-        let signed = HuntSigner.sign(envelope, with: identity)
-        let link = try OrganiserLink(hunt: hunt, purpose: "release")
-        defer { link.stop() }
-        try link.connect(within: timeout, broker: hunt.broker)
+        let identity = try OrganiserPost.identity(settings, hunt: hunt, signing: "releases are")
+        let envelope = HuntEnvelope(hunt: hunt.id, id: OrganiserPost.newID(), sent: Date(), release: HuntRelease(name: release, key: key))
         let topic = HuntTopic.release(hunt: hunt.id, name: release)
-        let mid = try link.client.publish(MQTTMessage(topic: topic, payload: signed.bytes, qos: 1, retain: true))
-        let deadline = MonotonicClock.now() + timeout
-        while MonotonicClock.now() < deadline {
-            if case .delivered(mid) = link.next(within: deadline - MonotonicClock.now()) {
-                print("released \u{201C}\(release)\u{201D}: the broker keeps it for every team (\(topic))")
-                return
-            }
-        }
-        throw ChestError("the broker did not acknowledge the release within \(Int(timeout)) s; run the command again")
+        try OrganiserPost.publish(HuntSigner.sign(envelope, with: identity), topic: topic, hunt: hunt, purpose: "release",
+                                  timeout: timeout, what: "the release")
+        print("released \u{201C}\(release)\u{201D}: the broker keeps it for every team (\(topic))")
     }
 }

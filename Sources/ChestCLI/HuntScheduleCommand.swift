@@ -65,10 +65,7 @@ struct HuntScheduleCommand: ChestCommand {
         }
         let schedule = HuntSchedule(starts: starts ?? hunt.starts, ends: ends ?? hunt.ends)
         if let problem = schedule.problem { throw UsageError(problem) }
-        let identity = try Identity.loadOrCreate(at: settings.identityPath)
-        guard identity.publicKeyBase64 == hunt.organiser else {
-            throw ChestError("the schedule is signed by the hunt's organiser, and your identity is not theirs; run this where chest hunt create ran")
-        }
+        let identity = try OrganiserPost.identity(settings, hunt: hunt, signing: "the schedule is")
         let envelope = HuntEnvelope(hunt: hunt.id, id: OrganiserPost.newID(), sent: Date(), schedule: schedule)
         // The file first: a broker that is away loses nothing, and running the command again publishes it.
         hunt.setSchedule(schedule)
@@ -110,32 +107,11 @@ struct HuntSayCommand: ChestCommand {
     func run(settings: Settings) throws {
         let hunt = try HuntFile.read(path: huntPath)
         guard !hunt.isJoinFile else { throw ChestError("\(huntPath) is a team's join file; only the organiser speaks to every team") }
-        let identity = try Identity.loadOrCreate(at: settings.identityPath)
-        guard identity.publicKeyBase64 == hunt.organiser else {
-            throw ChestError("a word to the teams is signed by the hunt's organiser, and your identity is not theirs; run this where chest hunt create ran")
-        }
+        let identity = try OrganiserPost.identity(settings, hunt: hunt, signing: "a word to the teams is")
         let id = OrganiserPost.newID()
         let envelope = HuntEnvelope(hunt: hunt.id, id: id, sent: Date(), said: HuntSaid(text: text))
         try OrganiserPost.publish(HuntSigner.sign(envelope, with: identity), topic: HuntTopic.said(hunt: hunt.id, id: id),
                                   hunt: hunt, purpose: "say", timeout: timeout)
         print("said to every team; the broker keeps it for teams that join later")
-    }
-}
-
-/// Publishing one signed organiser message, retained, and waiting for the broker's acknowledgement.
-enum OrganiserPost {
-    /// The organiser's clock in milliseconds, as releases' ids are.
-    static func newID() -> UInt64 { UInt64(Date().timeIntervalSince1970 * 1000) }
-
-    static func publish(_ envelope: HuntEnvelope, topic: String, hunt: HuntFile, purpose: String, timeout: Double) throws {
-        let link = try OrganiserLink(hunt: hunt, purpose: purpose)
-        defer { link.stop() }
-        try link.connect(within: timeout, broker: hunt.broker)
-        let mid = try link.client.publish(MQTTMessage(topic: topic, payload: envelope.bytes, qos: 1, retain: true))
-        let deadline = MonotonicClock.now() + timeout
-        while MonotonicClock.now() < deadline {
-            if case .delivered(mid) = link.next(within: deadline - MonotonicClock.now()) { return }
-        }
-        throw ChestError("the broker did not acknowledge it within \(Int(timeout)) s; run the command again")
     }
 }
