@@ -39,7 +39,7 @@ struct AnswerCommand: ChestCommand {
 
     func run(settings: Settings) throws {
         let outcome = try CLI.client(settings).call(ControlRequest.answer(id: id, text: text, page: page),
-                                                    expecting: PINOutcome.self)
+                                                    expecting: PINOutcome.self, timeout: PinCommand.answerTimeout)
         print(PinCommand.sentence(outcome, noun: "answer", report: { try? CLI.client(settings).call(ControlRequest.read(id: id),
                                                                                                   expecting: ReadReport.self) }))
     }

@@ -32,9 +32,14 @@ struct PinCommand: ChestCommand {
         }
     }
 
+    /// How long `chest pin` and `chest answer` wait for chestd: a sealed PIN or answer is checked by Argon2id runs
+    /// (up to 1 GiB each) queued behind the key derivations of places, which on a busy laptop take minutes, not
+    /// the seconds other requests do.
+    static let answerTimeout: Double = 300
+
     func run(settings: Settings) throws {
         let outcome = try CLI.client(settings).call(ControlRequest.pin(id: id, pin: pin, page: page),
-                                                    expecting: PINOutcome.self)
+                                                    expecting: PINOutcome.self, timeout: Self.answerTimeout)
         print(Self.sentence(outcome, report: { try? CLI.client(settings).call(ControlRequest.read(id: id),
                                                                              expecting: ReadReport.self) }))
     }
