@@ -66,11 +66,13 @@ done
 gzip -9n "$stage"/usr/share/man/man*/*
 
 doc=$stage/usr/share/doc/chest
-install -d "$doc/docs" "$doc/examples/quest" "$doc/examples/mosquitto"
+install -d "$doc/docs" "$doc/examples/quest" "$doc/examples/mosquitto/mosquitto.service.d" "$doc/examples/game"
 install -m 0644 README.md "$doc/"
 install -m 0644 docs/*.md docs/*.png docs/*.xsd "$doc/docs/"
 install -m 0644 demo/quest/* demo/walk.txt "$doc/examples/quest/"
-install -m 0644 examples/mosquitto/* "$doc/examples/mosquitto/"
+install -m 0644 examples/mosquitto/*.* "$doc/examples/mosquitto/"
+install -m 0644 examples/mosquitto/mosquitto.service.d/* "$doc/examples/mosquitto/mosquitto.service.d/"
+install -m 0644 examples/game/* "$doc/examples/game/"
 install -m 0644 packaging/deb/copyright "$doc/copyright"
 # A native package (no Debian revision): its one changelog is changelog.gz (Debian policy 12.7).
 {

@@ -49,6 +49,8 @@ struct PackageTests {
         "usr/share/doc/chest/examples/quest/hill.quest": "-rw-r--r--",
         "usr/share/doc/chest/examples/quest/walk.txt": "-rw-r--r--",
         "usr/share/doc/chest/examples/mosquitto/hunt.conf": "-rw-r--r--",
+        "usr/share/doc/chest/examples/mosquitto/mosquitto.service.d/chest-hunt.conf": "-rw-r--r--",
+        "usr/share/doc/chest/examples/game/bern.quest": "-rw-r--r--",
     ]
 
     /// A user's environment without Swift: nothing of /opt/swift (or wherever `swift` lives) on PATH.
