@@ -70,7 +70,7 @@ install -d "$doc/docs" "$doc/examples/quest" "$doc/examples/mosquitto/mosquitto.
 install -m 0644 README.md "$doc/"
 install -m 0644 docs/*.md docs/*.png docs/*.xsd "$doc/docs/"
 install -m 0644 demo/quest/* demo/walk.txt "$doc/examples/quest/"
-install -m 0644 examples/mosquitto/*.* "$doc/examples/mosquitto/"
+install -m 0644 examples/mosquitto/*.conf examples/mosquitto/*.acl "$doc/examples/mosquitto/"
 install -m 0644 examples/mosquitto/mosquitto.service.d/* "$doc/examples/mosquitto/mosquitto.service.d/"
 install -m 0644 examples/game/* "$doc/examples/game/"
 install -m 0644 packaging/deb/copyright "$doc/copyright"
