@@ -61,16 +61,25 @@ extension Daemon {
         let sink = self.sink
         do {
             try store.prepare()
+            chestWatcher?.stop()
+            chestWatcher = nil
             chestWatcher = try ChestWatcher(directory: store.root) { sink.yield(.chest($0)) }
             rejectedWatcher?.stop()
+            rejectedWatcher = nil
             rejectedWatcher = try ChestWatcher(directory: store.rejected, events: ChestWatcher.writesFinished) {
                 sink.yield(.rejectedChanged($0))
             }
         } catch {
-            log.error("cannot watch \(store.root): \(error); retrying when something asks (SIGHUP)")
+            // Out of descriptors or inotify instances for a moment: the rescans that follow, backing off to 30 s,
+            // take the inbox in meanwhile and try the watch again.
+            log.error("cannot watch \(store.root): \(error); trying again shortly")
+            scheduleRescan()
         }
         rescanInbox()
     }
+
+    /// Whether inotify watches the chest and rejected/ (else each rescan tries again).
+    var isWatching: Bool { chestWatcher != nil && rejectedWatcher != nil }
 
     /// Seconds a file found by a rescan must have been left unchanged: one still being written when chestd
     /// starts or rescans is taken once its writer is done, not half-written.

@@ -166,8 +166,8 @@ public final class Daemon {
         case .rescan:
             rescanPlanned = false
             recoverStaged()
-            rescanInbox()
-            if store.stagedNames().isEmpty { rescanBackoff = 0 }
+            if isWatching { rescanInbox() } else { watchChest() }
+            if store.stagedNames().isEmpty && isWatching { rescanBackoff = 0 }
         case let .request(connection, line):
             handleRequest(line, on: connection)
         case let .clientGone(client):
