@@ -51,7 +51,14 @@ extension Daemon {
 
     /// Files a crash left in `incoming/`: ingested now.
     func recoverStaged() {
-        let staged = store.stagedNames().map { store.incoming + "/" + $0 }
+        let staged: [String]
+        do {
+            staged = try store.stagedNames().map { store.incoming + "/" + $0 }
+        } catch {
+            log.warning("cannot look in \(store.incoming) now: \(error); trying again shortly")
+            scheduleRescan()
+            return
+        }
         guard !staged.isEmpty else { return }
         log.info("resuming the ingest of \(staged.count) file(s) interrupted by a stop")
         ingestStaged(staged)
@@ -87,7 +94,15 @@ extension Daemon {
 
     /// Takes in the inbox's files that have settled, and looks again later for those that have not.
     func rescanInbox() {
-        let (settled, fresh) = store.inboxNames().reduce(into: ([String](), [String]())) { split, name in
+        let names: [String]
+        do {
+            names = try store.inboxNames()
+        } catch {
+            log.warning("cannot look in \(store.root) now: \(error); trying again shortly")
+            scheduleRescan()
+            return
+        }
+        let (settled, fresh) = names.reduce(into: ([String](), [String]())) { split, name in
             if store.changedRecently(name, within: Self.settleTime) { split.1.append(name) } else { split.0.append(name) }
         }
         ingest(settled)

@@ -98,6 +98,7 @@ public final class Daemon {
         }
         chestLock = try ChestLock(root: store.root)
         defer { chestLock?.release() }
+        DispatchClocks.prepare()
         let sink = self.sink
         let signals = Signals([SIGTERM, SIGINT, SIGHUP]) { sink.yield(.signal($0)) }
         defer { signals.stop() }
@@ -167,7 +168,7 @@ public final class Daemon {
             rescanPlanned = false
             recoverStaged()
             if isWatching { rescanInbox() } else { watchChest() }
-            if store.stagedNames().isEmpty && isWatching { rescanBackoff = 0 }
+            if (try? store.stagedNames())?.isEmpty == true && isWatching && !rescanPlanned { rescanBackoff = 0 }
         case let .request(connection, line):
             handleRequest(line, on: connection)
         case let .clientGone(client):

@@ -92,9 +92,11 @@ public struct ChestStore: Sendable {
     /// The inbox's candidate names: `*.locked`, not hidden (editors' and sync tools' temporary files are).
     /// A name that is not UTF-8 (a Latin-1 "café.locked") is first renamed to one that is, its stray bytes written
     /// as %XX, so that it is ingested or refused like any other.
-    public func inboxNames() -> [String] {
+    /// Throws when the directory cannot be listed now (out of descriptors): the caller looks again later, rather
+    /// than take "nothing there" for an answer.
+    public func inboxNames() throws(SystemCallError) -> [String] {
         var names: [String] = []
-        for raw in (try? Directory.rawNames(in: root)) ?? [] {
+        for raw in try Directory.rawNames(in: root) {
             if let name = String(validating: raw, as: UTF8.self) {
                 if Self.isCandidate(name) { names.append(name) }
             } else if let name = Self.isCandidate(Self.escaped(raw)) ? try? claim(raw, as: Self.escaped(raw)) : nil {
@@ -164,7 +166,8 @@ public struct ChestStore: Sendable {
     }
 
     /// The staged files left by an earlier run.
-    public func stagedNames() -> [String] { ((try? Directory.names(in: incoming)) ?? []).sorted() }
+    /// Throws when `incoming/` cannot be listed now (out of descriptors).
+    public func stagedNames() throws(SystemCallError) -> [String] { try Directory.names(in: incoming).sorted() }
 
     /// Reads a candidate with `MessageFileReader`, its refusal as a `ChestError` for the daemon's ingest path.
     public func readCandidate(_ path: String) -> Result<Data, ChestError> {

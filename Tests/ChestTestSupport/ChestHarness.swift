@@ -124,7 +124,7 @@ public final class ChestHarness: @unchecked Sendable {
         do {
             try ChestTestSupport.waitUntil(what, timeout: timeout, condition)
         } catch let timedOut as WaitTimedOut {
-            throw ChestError("\(timedOut); chestd log:\n\(daemonLog)")
+            throw ChestError("\(timedOut); \(layout); chestd log:\n\(daemonLog)")
         }
     }
 
@@ -174,6 +174,11 @@ public final class ChestHarness: @unchecked Sendable {
 
     /// Names in a directory under the chest ("messages", "rejected", "incoming", "" for the inbox), without the
     /// daemon's own temporary files.
+    /// The chest's directories and their files, for a failure's message.
+    public var layout: String {
+        ["", "incoming", "messages", "rejected"].map { "\($0.isEmpty ? "inbox" : $0): \(names(in: $0))" }.joined(separator: ", ")
+    }
+
     public func names(in directory: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: chest + (directory.isEmpty ? "" : "/" + directory))) ?? [])
             .filter { !$0.hasPrefix(".tmp-") }.sorted()
