@@ -9,7 +9,7 @@ import Glibc
 /// Nothing leaves the machine.
 final class RehearsalWeatherServer: @unchecked Sendable {
     let port: Int
-    private let listener: Int32
+    private let listener: FileDescriptor
     private let body: @Sendable () -> String
     private let lock = NSLock()
     private var isStopped = false
@@ -35,23 +35,11 @@ final class RehearsalWeatherServer: @unchecked Sendable {
             if let temperature { current.append(#""temperature_2m": \#(temperature)"#) }
             return #"{"current_units": {"temperature_2m": "°C"}, "current": {\#(current.joined(separator: ", "))}}"#
         }
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        self.listener = listener
-        guard listener >= 0 else { throw ChestError("cannot open a socket for the rehearsal's weather") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(listener, address, length) == 0 && listen(listener, 8) == 0 && getsockname(listener, address, &length) == 0
-            }
+        do {
+            (listener, port) = try LoopbackSocket.bound(listening: 8)
+        } catch {
+            throw ChestError("cannot listen on loopback for the rehearsal's weather: \(error)")
         }
-        guard bound else {
-            close(listener)
-            throw ChestError("cannot listen on loopback for the rehearsal's weather")
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
         let thread = Thread { [self] in serve() }
         thread.name = "chest-simulate-weather"
         self.thread = thread
@@ -65,14 +53,14 @@ final class RehearsalWeatherServer: @unchecked Sendable {
         lock.withLock { isStopped = true }
     }
 
-    deinit { close(listener) }
+    deinit { listener.close() }
 
     /// One request at a time: the private chestd asks once in a while.
     private func serve() {
         while !lock.withLock({ isStopped }) {
-            var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            var poller = pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, 200) > 0 else { continue }
-            guard let client = try? FileDescriptor(rawValue: listener).accept() else { continue }
+            guard let client = try? listener.accept() else { continue }
             client.closeAfter { answer(client) }
         }
     }

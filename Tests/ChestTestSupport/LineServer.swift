@@ -10,22 +10,10 @@ public final class LineServer: Sendable {
     private let listener: Int32
 
     public init(lines: [String], hangsUp: Bool = false) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && listen(listener, 4) == 0 && getsockname(listener, $0, &length) == 0
-            }
-        }
-        guard bound else {
-            close(listener)
-            throw Errno.current
-        }
+        let (socket, port) = try LoopbackSocket.bound(listening: 4)
+        let listener = socket.rawValue
         self.listener = listener
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         let text = lines.map { $0 + "\n" }.joined()
         Thread {
             while true {

@@ -108,31 +108,9 @@ public final class WeatherServer: Sendable {
     ///   - scenario: the first answer; clear at 20 °C observed now by default.
     ///   - validKey: the only OpenWeatherMap key accepted; `nil` accepts any non-empty key.
     public init(scenario: Scenario = .weather(.clear(20, at: Date())), validKey: String? = nil) throws(SystemCallError) {
-        let fd = try retryingOnInterrupt("socket") {
-            socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = in_addr_t(0x7f00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        do throws(SystemCallError) {
-            try retryingOnInterrupt("bind 127.0.0.1") {
-                withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-                }
-            }
-            try retryingOnInterrupt("listen") { listen(fd, 16) }
-            try retryingOnInterrupt("getsockname") {
-                withUnsafeMutablePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-                }
-            }
-        } catch {
-            close(fd)
-            throw error
-        }
-        port = UInt16(bigEndian: address.sin_port)
+        let (listener, boundPort) = try LoopbackSocket.bound(listening: 16)
+        let fd = listener.rawValue
+        port = UInt16(boundPort)
         baseURL = URL(string: "http://127.0.0.1:\(port)")!
         state = Shared(State(scenario: scenario, validKey: validKey))
 
