@@ -1,4 +1,5 @@
 import ChestCore
+import ChestSeal
 import ChestSimulator
 import ChestIO
 import ChestTestSupport
