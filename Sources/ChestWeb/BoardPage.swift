@@ -77,7 +77,7 @@ public enum BoardPage {
         guard let known else { return #"<td class="team" title="\#(name)">\#(dot(colour))\#(name)</td>"# }
         let words = HTML.escaped(KnownSenders.lookalikeWords(team, of: known))
         return #"<td class="team" title="\#(words)">\#(dot(colour))\#(HTML.escaped(KnownSenders.revealed(team)))"#
-            + #" <span class="warn">\u{2248} \#(HTML.escaped(known))</span></td>"#
+            + #" <span class="warn">\#u{2248} \#(HTML.escaped(known))</span></td>"#
     }
 
     static func leaderboard(_ snapshot: BoardSnapshot, colours: [String: String], timeZone: TimeZone) -> String {
