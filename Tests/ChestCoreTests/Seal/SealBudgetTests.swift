@@ -70,6 +70,32 @@ import Testing
         #expect(SealBudget.problem(nine) != nil)
     }
 
+    /// A format 2 grid states no area, so a reader tries it at every fix wherever it is: a file of many of them is
+    /// weighed as if they all overlapped, even with their places far apart.
+    @Test func formatTwoGridsCountWhereverTheReaderIs() {
+        func page(_ salt: UInt8, cost: SealCost, latitude: Double) -> Page {
+            func set(_ salt: UInt8) -> (Lock, KeySlot) {
+                (.sealedLocation(CellGrid(center: Coordinate(latitude: latitude, longitude: 8), radius: 30)),
+                 .cells(salt: [UInt8](repeating: salt, count: 16), cost: cost,
+                        wrapped: [[UInt8]](repeating: [UInt8](repeating: 6, count: 72), count: 4)))
+            }
+            let a = set(salt), b = set(salt + 100)
+            return Page(text: "", setA: [a.0], setB: [b.0],
+                        sealed: SealedPage(ciphertext: [UInt8](repeating: 3, count: 296), slots: [.a: a.1, .b: b.1], version: 2))
+        }
+        let cap = SealCost(passes: 4, memory: 1 << 30)
+        let hostile = (1...5).map { page($0, cost: cap, latitude: 40 + 2 * Double($0)) }
+        let problem = SealBudget.problem(hostile)
+        #expect(problem?.contains("ask up to 10 Argon2id runs (40 GiB-passes)") == true, "\(problem ?? "nil")")
+        // A format 2 quest of four pages at the default place cost is within the budget, one of five over it.
+        let place = SealCost.Secret.place.cost
+        #expect(SealBudget.problem((1...4).map { page($0, cost: place, latitude: 46) }) == nil)
+        #expect(SealBudget.problem((1...5).map { page($0, cost: place, latitude: 46) }) != nil)
+        // Beside a format 3 area, a format 2 grid counts there too.
+        let mixed = (1...4).map { Self.page(salt: $0, cost: place, second: $0 + 100) } + [page(9, cost: SealCost.Level.interactive.cost, latitude: 10)]
+        #expect(SealBudget.problem(mixed) != nil)
+    }
+
     static func request(_ owner: UInt8, _ index: Int) -> (KeyRequest, SlotRef) {
         let cell = Cell(x: Int64(index), y: Int64(owner))
         let request = KeyRequest(id: F.id(owner), page: 1, set: .a, secret: "chest-v3|cell=\(cell)",
