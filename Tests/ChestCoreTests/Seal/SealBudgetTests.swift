@@ -136,6 +136,55 @@ import Testing
         #expect(queue.waiting.values.filter { $0.owners.contains("mallory") }.count <= CellQueue.perOwner)
     }
 
+    /// Through the engine: a message of eight grids (within the budget) and one of one grid, from two senders, over
+    /// the cells the reader settles in. Each time the reader settles, the light sender's cell goes to the worker
+    /// before the heavy sender's second: the share is the sender key's, and the heavy message's cells wait.
+    @Test func theEngineServesALightSendersCellBeforeAHeavyMessagesOthers() throws {
+        var generator = SeededGenerator(seed: 36)
+        let area = SearchArea(center: F.tower, radius: 5000)
+        func sealed(_ id: UInt8, key: UInt8, grids: Int) -> Message {
+            let pages = stride(from: 0, to: grids, by: 2).map { first in
+                var sets: [LockSetName: (Lock, KeySlot)] = [:]
+                for (offset, set) in [LockSetName.a, .b].enumerated() where first + offset < grids {
+                    sets[set] = (.sealedLocation(CellGrid(area: area, radius: 30, using: &generator)),
+                                 .cells(salt: [id, UInt8(first + offset)] + [UInt8](repeating: 0, count: 14),
+                                        cost: SealCost.Level.interactive.cost,
+                                        wrapped: [[UInt8]](repeating: [UInt8](repeating: 6, count: 72), count: 4)))
+                }
+                return Page(text: "", setA: sets[.a].map { [$0.0] } ?? [], setB: sets[.b].map { [$0.0] } ?? [],
+                            sealed: SealedPage(ciphertext: [UInt8](repeating: 3, count: 296), slots: sets.mapValues(\.1), version: 3))
+            }
+            return Message(id: F.id(id), title: "m\(id)", from: "Sender \(key)", created: F.t0, pages: pages,
+                           seal: Seal(publicKey: [UInt8](repeating: key, count: 32), signature: [UInt8](repeating: 9, count: 64)))
+        }
+        let heavy = sealed(1, key: 1, grids: 8), light = sealed(2, key: 2, grids: 1)
+        #expect(SealBudget.problem(heavy.pages) == nil, "eight grids at a cheap cost are within the budget")
+        var engine = F.engine([F.stored(heavy), F.stored(light)])
+        var clock = 0.0
+        for stop in 0..<3 {
+            // The reader settles 200 m further north each time: two fixes file a cell per grid, nine in all.
+            let here = F.north(of: F.tower, metres: 200 * Double(stop))
+            clock += 1
+            _ = engine.handle(.fix(F.fix(at: clock, here), F.now(clock)))
+            clock += 1
+            var dispatched = Self.derivations(engine.handle(.fix(F.fix(at: clock, here), F.now(clock))))
+            var order: [MessageID] = []
+            // The worker takes three seconds a cell and finds every key wrong.
+            while let request = dispatched.first {
+                order.append(request.id)
+                clock += 3
+                dispatched = Self.derivations(engine.handle(.keyDerived(request, .wrong, F.now(clock))))
+                if order.count == 9 { break }
+            }
+            let lightAt = try #require(order.firstIndex(of: light.id), "stop \(stop): \(order)")
+            #expect(lightAt <= 1, "stop \(stop): the light sender's cell waited behind \(lightAt) of the heavy one's: \(order)")
+        }
+    }
+
+    static func derivations(_ effects: [Engine.Effect]) -> [KeyRequest] {
+        effects.compactMap { if case let .deriveKey(request) = $0 { request } else { nil } }
+    }
+
     @Test func aFullQueueForgetsTheCellsOfWhoeverHoldsTheMost() {
         var queue = CellQueue()
         for index in 0..<3 {
