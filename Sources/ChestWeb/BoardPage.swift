@@ -70,8 +70,6 @@ public enum BoardPage {
             """
     }
 
-    /// One row a team, ranked only once something was credited, given or adjusted: its points first (docs/HUNTS.md
-    /// "Points"), then its pages, what its hints cost and the organiser's adjustments with their reasons.
     /// A team's cell: its colour and name; a lookalike's name with its differing characters written out and a warning.
     static func teamCell(_ team: String, name: String, lookalikeOf known: String?, colour: String?) -> String {
         guard let known else { return #"<td class="team" title="\#(name)">\#(dot(colour))\#(name)</td>"# }
@@ -80,6 +78,8 @@ public enum BoardPage {
             + #" <span class="warn">\#u{2248} \#(HTML.escaped(known))</span></td>"#
     }
 
+    /// One row a team, ranked only once something was credited, given or adjusted: its points first (docs/HUNTS.md
+    /// "Points"), then its pages, what its hints cost and the organiser's adjustments with their reasons.
     static func leaderboard(_ snapshot: BoardSnapshot, colours: [String: String], timeZone: TimeZone) -> String {
         var rows: [String] = []
         // A team named like another (a Cyrillic letter, an invisible space) is flagged, as on the terminal board
