@@ -18,10 +18,11 @@ struct ListCommand: ChestCommand {
     }
 
     func run(settings: Settings) throws {
-        let items = try CLI.client(settings).call(ControlRequest.list(saved: saved), expecting: [ListItem].self)
+        var items = try CLI.client(settings).call(ControlRequest.list(saved: saved), expecting: [ListItem].self)
         var senders = SenderCheck(settings: settings)
         let notes = items.map { senders.note(from: $0.from, key: $0.senderKey, sentByYou: $0.sentByYou) }
         senders.save()
+        for index in items.indices { items[index].lookalikeOf = notes[index]?.lookalikeOf }
         print(json ? CLI.jsonText(items) : Output.list(items, saved: saved, senders: notes))
     }
 }

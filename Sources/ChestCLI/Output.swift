@@ -130,6 +130,9 @@ enum Output {
         /// A message of the hunt with a start or an end: when its pages may open (docs/HUNTS.md).
         var huntStarts: Date?
         var huntEnds: Date?
+        /// The known sender whose name `from` reads as, under another key (docs/SECURITY.md "Known senders"); absent
+        /// when it is no lookalike.
+        var lookalikeOf: String?
 
         struct PageJSON: Encodable {
             var number: Int
@@ -164,7 +167,8 @@ enum Output {
             var target: LockTarget?
         }
 
-        init(_ report: ReadReport) {
+        init(_ report: ReadReport, lookalikeOf: String? = nil) {
+            self.lookalikeOf = lookalikeOf
             id = report.id.rawValue
             title = report.title
             from = report.from

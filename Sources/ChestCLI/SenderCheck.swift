@@ -48,6 +48,11 @@ struct SenderCheck {
             }
         }
 
+        /// The known name this one reads as under another key, for the JSON's `lookalikeOf`; nil for any other verdict.
+        var lookalikeOf: String? {
+            if case let .lookalike(known, _) = verdict { known } else { nil }
+        }
+
         /// What follows the warning: how to trust a key that really changed; nothing for a lookalike, whose name is
         /// not the one known.
         func advice(_ id: MessageID) -> String {

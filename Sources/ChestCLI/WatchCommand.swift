@@ -97,7 +97,11 @@ struct WatchCommand: ChestCommand {
             let name = event?.name ?? (try? JSONDecoder().decode(EventName.self, from: line))?.event ?? ""
             guard shows(name) else { continue }
             if json {
-                print(String(decoding: line, as: UTF8.self))
+                if case let .ingested(id, _) = event, let known = senderNote(id, settings)?.note.lookalikeOf {
+                    print(Self.adding(lookalikeOf: known, to: line))
+                } else {
+                    print(String(decoding: line, as: UTF8.self))
+                }
             } else if let event {
                 print(printer.text(event, receivedAt: Date()))
                 if case let .ingested(id, _) = event, let from = senderLine(id, settings) { print(from) }
@@ -114,16 +118,30 @@ struct WatchCommand: ChestCommand {
     /// Under a message that came in, when its sender's name is known with another key: the flag (docs/SECURITY.md
     /// "Known senders"); nil otherwise (a name met for the first time is recorded), or when chestd cannot say.
     private func senderLine(_ id: MessageID, _ settings: Settings) -> String? {
+        guard let (note, id) = senderNote(id, settings), let warning = note.warning else { return nil }
+        let text = "warning: \(warning)" + note.advice(id)
+        let painted = Output.colour ? "\u{1B}[1;31m\(text)\u{1B}[0m" : text
+        return "          " + painted
+    }
+
+    /// How a message that came in stands against the known senders (a name met for the first time is recorded); nil
+    /// for your own messages, unsealed ones, or when chestd cannot say.
+    private func senderNote(_ id: MessageID, _ settings: Settings) -> (note: SenderCheck.Note, id: MessageID)? {
         guard let report = try? CLI.client(settings).call(ControlRequest.read(id: id.rawValue), expecting: ReadReport.self) else {
             return nil
         }
         var senders = SenderCheck(settings: settings)
         let note = senders.note(from: report.from, key: report.senderKey, sentByYou: report.sentByYou)
         senders.save()
-        guard let warning = note?.warning else { return nil }
-        let text = "warning: \(warning)" + (note?.advice(report.id) ?? "")
-        let painted = Output.colour ? "\u{1B}[1;31m\(text)\u{1B}[0m" : text
-        return "          " + painted
+        return note.map { ($0, report.id) }
+    }
+
+    /// An `ingested` line as chestd wrote it, with `lookalikeOf` added (chestd does not know the user's senders):
+    /// the rest of the line is passed on byte for byte.
+    static func adding(lookalikeOf known: String, to line: Data) -> String {
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.hasSuffix("}"), let name = try? JSONEncoder().encode(known) else { return text }
+        return String(text.dropLast()) + #","lookalikeOf":"# + String(decoding: name, as: UTF8.self) + "}"
     }
 
     /// The questions of a message's locked pages (`ready`: only those whose answer is all they still wait for), as

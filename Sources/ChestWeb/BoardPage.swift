@@ -70,10 +70,21 @@ public enum BoardPage {
             """
     }
 
+    /// A team's cell: its colour and name; a lookalike's name with its differing characters written out and a warning.
+    static func teamCell(_ team: String, name: String, lookalikeOf known: String?, colour: String?) -> String {
+        guard let known else { return #"<td class="team" title="\#(name)">\#(dot(colour))\#(name)</td>"# }
+        let words = HTML.escaped(KnownSenders.lookalikeWords(team, of: known))
+        return #"<td class="team" title="\#(words)">\#(dot(colour))\#(HTML.escaped(KnownSenders.revealed(team)))"#
+            + #" <span class="warn">\#u{2248} \#(HTML.escaped(known))</span></td>"#
+    }
+
     /// One row a team, ranked only once something was credited, given or adjusted: its points first (docs/HUNTS.md
     /// "Points"), then its pages, what its hints cost and the organiser's adjustments with their reasons.
     static func leaderboard(_ snapshot: BoardSnapshot, colours: [String: String], timeZone: TimeZone) -> String {
         var rows: [String] = []
+        // A team named like another (a Cyrillic letter, an invisible space) is flagged, as on the terminal board
+        // (docs/SECURITY.md "Known senders").
+        let lookalikes = KnownSenders.lookalikes(among: snapshot.board.teams.map(\.name))
         for (index, team) in snapshot.board.leaderboard().enumerated() {
             let ranked = team.isRanked
             let guarded = team.pages.count { !$0.proven }
@@ -93,7 +104,7 @@ public enum BoardPage {
             rows.append("""
                 <tr data-team="\(name)" data-pages="\(team.pages.count)">\
                 <td class="rank">\(ranked ? "\(index + 1)" : "")</td>\
-                <td class="team" title="\(name)">\(dot(colours[team.name]))\(name)</td>\
+                \(teamCell(team.name, name: name, lookalikeOf: lookalikes[team.name], colour: colours[team.name]))\
                 <td class="score" data-score="points">\(team.points)</td>\
                 <td class="num pages" title="\(HTML.escaped(scoreWords(team)))">\(team.pages.count)\(scoreNote(team))</td>\
                 <td>\(reached)</td><td class="trust" title="\(openedTitle)">\(openedWith)\(guardedNote)</td>\

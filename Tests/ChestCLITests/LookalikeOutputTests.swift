@@ -30,6 +30,31 @@ import Testing
         #expect(!read.contains("chest senders trust"), "trusting cannot make a lookalike the known name: \(read)")
     }
 
+    /// `--json` names the known sender a lookalike imitates in `lookalikeOf`, and leaves it out otherwise.
+    @Test func theJSONOfListReadAndWatchNamesTheKnownSender() throws {
+        let name = "\u{041E}rganiser"
+        let note = Self.note(name)
+        #expect(note.lookalikeOf == "Organiser")
+        let id = MessageID(bytes: [UInt8](repeating: 7, count: 16))
+        var item = ListItem(id: id, title: "Clue 1", from: name, chest: .regular, pages: 1, openPages: [], state: .locked,
+                            sentByYou: false, receivedAt: Date(), senderKey: Self.malloryKey)
+        #expect(!CLI.jsonText([item]).contains("lookalikeOf"))
+        item.lookalikeOf = note.lookalikeOf
+        let list = try JSONSerialization.jsonObject(with: Data(CLI.jsonText([item]).utf8)) as? [[String: Any]]
+        #expect(list?.first?["lookalikeOf"] as? String == "Organiser", "\(CLI.jsonText([item]))")
+        let report = ReadReport(id: id, title: "Clue 1", from: name, chest: .regular, state: .locked, sentByYou: false, pages: [],
+                                senderKey: Self.malloryKey)
+        let read = try JSONSerialization.jsonObject(with: Data(CLI.jsonText(Output.ReadJSON(report, lookalikeOf: "Organiser")).utf8))
+        #expect((read as? [String: Any])?["lookalikeOf"] as? String == "Organiser")
+        #expect(!CLI.jsonText(Output.ReadJSON(report)).contains("lookalikeOf"))
+        // watch --json passes chestd's line on with the field added.
+        let line = Data(#"{"at":"2026-11-26T18:00:00Z","event":"ingested","id":"\#(id.rawValue)","title":"Clue \"1\""}"#.utf8)
+        let watched = WatchCommand.adding(lookalikeOf: "Org\"aniser", to: line)
+        #expect(watched.hasPrefix(String(decoding: line, as: UTF8.self).dropLast()), "\(watched)")
+        let object = try JSONSerialization.jsonObject(with: Data(watched.utf8)) as? [String: Any]
+        #expect(object?["lookalikeOf"] as? String == "Org\"aniser" && object?["title"] as? String == "Clue \"1\"", "\(watched)")
+    }
+
     @Test func theBoardFlagsALookalikeTeam() {
         var hunt = HuntFile(id: String(repeating: "ab", count: 16), name: "Old Town", broker: "mqtt://127.0.0.1:1883",
                             organiser: Self.organiserKey)

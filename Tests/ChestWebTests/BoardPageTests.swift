@@ -71,6 +71,17 @@ import Testing
         for id in BoardPage.sectionIDs { #expect(page.contains(#"id="\#(id)">\#(sections[id]!)<"#), "\(id)") }
     }
 
+    @Test func aTeamNamedLikeAnotherIsFlagged() throws {
+        var hunt = Self.hunt(share: false)
+        hunt.teams.append(HuntTeam(name: "r\u{0435}d", password: "pw-lookalike-0123456789ab", publicKey: Self.key(0x20), secretKey: nil))
+        let snapshot = BoardSnapshot(huntName: hunt.name, broker: hunt.broker, connection: "connected", board: HuntBoard(hunt: hunt),
+                                     sharePositions: false, targets: [], unlocks: [], refusals: [], ignored: [:])
+        let table = try #require(BoardPage.sections(snapshot, timeZone: Self.utc)["leaderboard"])
+        let row = try #require(table.split(separator: "\n").first { $0.contains("r\\u{435}d") })
+        #expect(row.contains("a lookalike of red, a sender you know under another key") && row.contains("\u{2248} red"), "\(row)")
+        #expect(!table.split(separator: "\n").contains { $0.contains(#"data-team="blue""#) && $0.contains("lookalike") })
+    }
+
     @Test func whatATeamOrAMessageBringsIsShownAsText() {
         let snapshot = Self.snapshot(share: true)
         let sections = BoardPage.sections(snapshot, timeZone: Self.utc)

@@ -84,9 +84,23 @@ struct KnownSendersTests {
         let out = world.root + "/watch.out"
         let watcher = try world.spawnClient(["watch", "--count", "1", "--events", "ingested", "--timeout", "30"],
                                             stdout: out, stderr: out + ".err")
+        let jsonOut = world.root + "/watch-json.out"
+        let jsonWatcher = try world.spawnClient(["watch", "--json", "--count", "1", "--events", "ingested", "--timeout", "30"],
+                                                stdout: jsonOut, stderr: jsonOut + ".err")
         let copy = mallory.message(title: "Clue 1", pages: [Page(text: "the oak", setA: later)], from: "Organ\u{0456}ser\u{00A0}")
         try drop(copy, "copy")
         #expect(Subprocess.wait(watcher) == 0)
+        #expect(Subprocess.wait(jsonWatcher) == 0)
+        // --json: the same flag as a field naming the sender imitated, in watch, list and read.
+        func lookalikeOf(_ json: String) -> String? {
+            (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["lookalikeOf"] as? String
+        }
+        let watchedJSON = try String(contentsOfFile: jsonOut, encoding: .utf8)
+        #expect(lookalikeOf(watchedJSON) == "Organiser", "\(watchedJSON)")
+        let listed = try JSONSerialization.jsonObject(with: Data(try world.chest(["list", "--json"]).stdout.utf8)) as? [[String: Any]] ?? []
+        #expect(listed.first { $0["id"] as? String == copy.id.rawValue }?["lookalikeOf"] as? String == "Organiser", "\(listed)")
+        #expect(listed.filter { $0["lookalikeOf"] != nil }.count == 1, "the genuine message is no lookalike: \(listed)")
+        #expect(lookalikeOf(try world.chest(["read", "--json", copy.id.rawValue]).stdout) == "Organiser")
         let words = "Organ\\u{456}ser\\u{a0} \u{2014} a lookalike of Organiser, a sender you know under another key"
         let watched = try String(contentsOfFile: out, encoding: .utf8)
         #expect(watched.contains("warning: " + words), "\(watched)")

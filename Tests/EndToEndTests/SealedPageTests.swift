@@ -1,4 +1,5 @@
 import ChestCore
+import ChestSeal
 import ChestSimulator
 import ChestIO
 import ChestTestSupport
@@ -119,6 +120,55 @@ struct SealedPageTests {
         #expect(reasons[0].contains("exceed the reader's cap"), "\(reasons[0])")
         #expect(reasons[1].contains("cannot carry the field"), "\(reasons[1])")
         #expect(reasons[2].contains("keyA.salt"), "\(reasons[2])")
+        #expect(world.daemonIsRunning)
+    }
+
+    /// A file whose sealed places would ask one fix for more Argon2id than a message may (docs/SECURITY.md "A
+    /// message's share of the reader"): five pages of two places each, every place on its own grid at 4 passes and
+    /// 1 GiB, all over the area the test walk crosses. Sealed by its sender as any file is; its key slots are random
+    /// bytes of the right sizes, since the budget is decided from the file before any derivation.
+    static func hostileFile(around center: Coordinate, pages count: Int = 5, sealedBy sender: MessageFactory) -> Message {
+        let area = SearchArea(center: center, radius: 1000)
+        var generator = SystemRandomNumberGenerator()
+        func place(_ radius: Double) -> (Lock, KeySlot) {
+            (.sealedLocation(CellGrid(area: area, radius: radius, using: &generator)),
+             .cells(salt: Sealer.randomBytes(16), cost: SealCost(passes: 4, memory: 1 << 30),
+                    wrapped: (0..<4).map { _ in Sealer.randomBytes(72) }))
+        }
+        let pages = (0..<count).map { index in
+            let a = place(20 + Double(index)), b = place(40 + Double(index))
+            return Page(text: "", setA: [a.0], setB: [b.0],
+                        sealed: SealedPage(ciphertext: Sealer.randomBytes(296), slots: [.a: a.1, .b: b.1], version: 3))
+        }
+        return sender.message(title: "Ten grids", pages: pages, from: "Mallory")
+    }
+
+    @Test func aFileThatWouldBurnTheReadersCoreIsSetAsideAndAnHonestPlaceBesideItOpens() throws {
+        let world = ChestHarness()
+        let first = GPSUnlockTests.first
+        let honest = try compose(world, "honest.locked", ["--page", "Found the first stone",
+                                                          "--lock", "location=\(first.latitude),\(first.longitude)/20m"])
+        let mallory = try MessageFactory(configDirectory: world.root + "/mallory")
+        let hostile = Self.hostileFile(around: first, sealedBy: mallory)
+        try world.startDaemon()
+        #expect(try world.chest(["import", "honest.locked"]).status == 0)
+        try MessageFile.encode(hostile).write(to: URL(fileURLWithPath: world.root + "/hostile.part"))
+        try FileManager.default.moveItem(atPath: world.root + "/hostile.part", toPath: world.chest + "/hostile.locked")
+        // The same file with one page (two grids, within the budget), its area 100 km away, is taken in: the file is
+        // refused for what it asks, not for its form.
+        let twin = Self.hostileFile(around: Coordinate(latitude: first.latitude + 0.9, longitude: first.longitude), pages: 1, sealedBy: mallory)
+        try MessageFile.encode(twin).write(to: URL(fileURLWithPath: world.root + "/twin.locked"))
+        #expect(try world.chest(["import", world.root + "/twin.locked"]).status == 0)
+        try world.waitUntil("the hostile file is set aside", timeout: 30) { world.names(in: "rejected").count == 2 }
+        let reason = try String(contentsOfFile: world.chest + "/rejected/hostile.locked.reason", encoding: .utf8)
+        #expect(reason.contains("ask up to 10 Argon2id runs (40 GiB-passes) of a reader for one fix, over the budget of 24"), "\(reason)")
+        #expect(reason.contains("set aside so that it cannot hold the reader's seal worker"), "\(reason)")
+        #expect(world.daemonLog.contains("Argon2id runs"), "the log says why: \(world.daemonLog)")
+        #expect(try world.list().count == 2, "the honest message and the twin are in the chest, the hostile file is not")
+        // The walk crosses the hostile file's area: only the honest place is derived for, and it opens.
+        try walkThroughTheTestWalk(world)
+        try world.waitUntil("the honest page opens", timeout: 120) { try world.states()["honest.locked"] == "open" }
+        #expect(try world.chest(["read", honest]).stdout.contains("Found the first stone"))
         #expect(world.daemonIsRunning)
     }
 

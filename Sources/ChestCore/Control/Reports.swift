@@ -13,6 +13,9 @@ public struct ListItem: Hashable, Sendable, Codable {
     public var receivedAt: Date
     /// The sender's Ed25519 public key (base64), which sealed the message: what the name cannot fake.
     public var senderKey: String?
+    /// The known sender whose name this sender's reads as, under another key (docs/SECURITY.md "Known senders"):
+    /// filled by `chest`, which holds the user's known senders, never by chestd; absent when the name is no lookalike.
+    public var lookalikeOf: String?
 }
 
 /// Everything `chest read` shows about one message.

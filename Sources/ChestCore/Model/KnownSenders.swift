@@ -52,15 +52,19 @@ public struct KnownSenders: Codable, Hashable, Sendable {
         return senders[name] == nil ? .new : .known
     }
 
-    /// What a name reads as: compatibility-normalised and lowercased, invisible characters dropped, every kind of
-    /// space one space, letters that look alike in other scripts (Cyrillic, Greek, Ukrainian і) and digits that
-    /// pass for letters folded onto one Latin letter. Two names with one skeleton are lookalikes.
+    /// What a name reads as, its confusable skeleton (in the spirit of Unicode's UTS #39): compatibility-normalised
+    /// (NFKC: fullwidth and mathematical letters, ligatures), invisible characters dropped (format characters such
+    /// as zero-width spaces and bidirectional controls, and every other default-ignorable one), every run of spaces
+    /// of any kind (no-break, thin, ideographic…) one space with none at either end, and the letters of other
+    /// scripts that pass for Latin ones (Cyrillic, Ukrainian, Greek, Armenian, Cherokee), with I, |, 1 and 0, folded
+    /// onto the Latin letter they pass for; "rn" reads as "m" and "vv" as "w". Case is kept: "organiser" does not
+    /// pass for "Organiser". Two names with one skeleton are lookalikes (docs/SECURITY.md "Known senders").
     public static func skeleton(_ name: String) -> String {
         var folded = ""
         var space = false
-        for scalar in name.precomposedStringWithCompatibilityMapping.lowercased().unicodeScalars {
-            if scalar.properties.generalCategory == .format || invisible.contains(scalar.value) { continue }
-            if scalar.properties.isWhitespace {
+        for scalar in name.precomposedStringWithCompatibilityMapping.unicodeScalars {
+            if isInvisible(scalar) { continue }
+            if scalar.properties.isWhitespace || scalar.value == 0x2800 {
                 space = !folded.isEmpty
                 continue
             }
@@ -68,7 +72,9 @@ public struct KnownSenders: Codable, Hashable, Sendable {
             space = false
             if let latin = confusables[scalar] { folded += latin } else { folded.unicodeScalars.append(scalar) }
         }
-        return folded.replacingOccurrences(of: "rn", with: "m").replacingOccurrences(of: "vv", with: "w")
+        // A Cyrillic е with a combining acute becomes "e" and the accent: composed again, it is the Latin é.
+        return folded.precomposedStringWithCanonicalMapping
+            .replacingOccurrences(of: "rn", with: "m").replacingOccurrences(of: "vv", with: "w")
     }
 
     /// The name with what makes it a lookalike written out: other scripts' lookalike letters, invisible characters and
@@ -76,9 +82,8 @@ public struct KnownSenders: Codable, Hashable, Sendable {
     public static func revealed(_ name: String) -> String {
         var shown = ""
         for scalar in name.unicodeScalars {
-            let lower = String(scalar).lowercased().unicodeScalars.first ?? scalar
-            let hidden = scalar.value > 0x7F && (confusables[scalar] != nil || confusables[lower] != nil
-                || invisible.contains(scalar.value) || scalar.properties.isWhitespace)
+            let hidden = scalar.value > 0x7F && (confusables[scalar] != nil || isInvisible(scalar)
+                || scalar.properties.isWhitespace || scalar.value == 0x2800)
             shown += hidden ? "\\u{" + String(scalar.value, radix: 16) + "}" : TerminalText.escaped(String(scalar))
         }
         return shown
@@ -95,22 +100,35 @@ public struct KnownSenders: Codable, Hashable, Sendable {
         return found
     }
 
-    /// Characters that show nothing though they are not format characters (combining grapheme joiner, Hangul
-    /// fillers, braille blank).
-    private static let invisible: Set<UInt32> = [0x034F, 0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800, 0x180E]
+    /// A character that shows nothing: a format character (zero-width space and joiners, word joiner, soft hyphen,
+    /// bidirectional controls, the byte-order mark) or another default-ignorable one (combining grapheme joiner,
+    /// variation selectors, Hangul fillers, Mongolian vowel separator).
+    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .format || scalar.properties.isDefaultIgnorableCodePoint
+    }
 
-    /// Lowercase letters of other scripts (and digits) that read as a Latin letter; i, l, 1 and | are one.
+    /// Letters of other scripts (and Latin signs and digits) that read as a Latin letter, each case on its own:
+    /// a capital I, a vertical bar, a digit 1 and a small l are one; a capital O and a digit 0.
     private static let confusables: [Unicode.Scalar: String] = {
         let pairs: [(String, String)] = [
-            // Cyrillic, Ukrainian and other Cyrillic-script letters.
-            ("а", "a"), ("в", "b"), ("е", "e"), ("ё", "ë"), ("к", "k"), ("м", "m"), ("н", "h"), ("о", "o"), ("р", "p"),
-            ("с", "c"), ("т", "t"), ("у", "y"), ("х", "x"), ("ѕ", "s"), ("і", "l"), ("ї", "ï"), ("ј", "j"), ("ԁ", "d"),
-            ("ԛ", "q"), ("ԝ", "w"), ("һ", "h"), ("ӏ", "l"), ("ɡ", "g"), ("ү", "y"), ("ь", "b"),
+            // Cyrillic, Ukrainian and other Cyrillic-script letters: capitals, then small letters.
+            ("А", "A"), ("В", "B"), ("Е", "E"), ("Ё", "Ë"), ("Ѕ", "S"), ("І", "l"), ("Ї", "Ï"), ("Ј", "J"), ("К", "K"),
+            ("М", "M"), ("Н", "H"), ("О", "O"), ("Р", "P"), ("С", "C"), ("Т", "T"), ("У", "Y"), ("Ү", "Y"), ("Х", "X"),
+            ("Ѵ", "V"), ("Ԛ", "Q"), ("Ԝ", "W"), ("Ӏ", "l"),
+            ("а", "a"), ("е", "e"), ("ё", "ë"), ("ѕ", "s"), ("і", "i"), ("ї", "ï"), ("ј", "j"), ("о", "o"), ("р", "p"),
+            ("с", "c"), ("у", "y"), ("ү", "y"), ("х", "x"), ("ѵ", "v"), ("ԁ", "d"), ("ԛ", "q"), ("ԝ", "w"), ("һ", "h"),
+            ("ӏ", "l"),
             // Greek.
-            ("α", "a"), ("β", "b"), ("ε", "e"), ("ζ", "z"), ("η", "h"), ("ι", "l"), ("κ", "k"), ("μ", "m"), ("ν", "n"),
-            ("ο", "o"), ("ρ", "p"), ("τ", "t"), ("υ", "u"), ("χ", "x"), ("ϲ", "c"), ("ϳ", "j"),
-            // Latin lookalikes and digits.
-            ("i", "l"), ("ı", "l"), ("1", "l"), ("|", "l"), ("0", "o"), ("ℓ", "l"),
+            ("Α", "A"), ("Β", "B"), ("Ε", "E"), ("Ζ", "Z"), ("Η", "H"), ("Ι", "l"), ("Κ", "K"), ("Μ", "M"), ("Ν", "N"),
+            ("Ο", "O"), ("Ρ", "P"), ("Τ", "T"), ("Υ", "Y"), ("Χ", "X"), ("Ϲ", "C"), ("Ϳ", "J"),
+            ("α", "a"), ("γ", "y"), ("ι", "i"), ("ν", "v"), ("ο", "o"), ("ρ", "p"), ("υ", "u"), ("ϲ", "c"), ("ϳ", "j"),
+            // Armenian.
+            ("Լ", "L"), ("Օ", "O"), ("Ս", "U"), ("Տ", "S"), ("հ", "h"), ("ո", "n"), ("ս", "u"), ("ց", "g"), ("օ", "o"),
+            // Cherokee capitals.
+            ("Ꭺ", "A"), ("Ᏼ", "B"), ("Ꮯ", "C"), ("Ꭼ", "E"), ("Ꮐ", "G"), ("Ꮋ", "H"), ("Ꭻ", "J"), ("Ꮶ", "K"), ("Ꮮ", "L"),
+            ("Ꮇ", "M"), ("Ꮲ", "P"), ("Ꮪ", "S"), ("Ꭲ", "T"), ("Ꮩ", "V"), ("Ꮃ", "W"), ("Ꮓ", "Z"),
+            // Latin signs and digits.
+            ("I", "l"), ("|", "l"), ("1", "l"), ("ǀ", "l"), ("ı", "i"), ("ɑ", "a"), ("ɡ", "g"), ("0", "O"),
         ]
         return Dictionary(uniqueKeysWithValues: pairs.map { (Unicode.Scalar($0.0.unicodeScalars.first!.value)!, $0.1) })
     }()

@@ -19,20 +19,23 @@ public enum SealBudget {
             /// A PIN (or answer) set derives with its page's PIN (or answer): a family of its own.
             var pinPage: Int?
         }
-        var families: [Family: SearchArea] = [:]
+        // A format 2 grid states no area: a reader tries it wherever it is (`CellGrid.mayHold`), so it counts at every
+        // point (nil here).
+        var families: [Family: SearchArea?] = [:]
         for (index, page) in pages.enumerated() {
             for set in LockSetName.allCases {
                 guard case let .cells(salt, cost, _)? = page.sealed?.slots[set] else { continue }
                 let grid = page[set].lazy.compactMap { if case let .sealedLocation(grid) = $0 { grid } else { nil } }.first
-                guard let area = grid?.area else { continue }
+                guard let grid else { continue }
                 families[Family(salt: salt, cost: cost,
-                                pinPage: page[set].contains(.sealedPIN) || page[set].contains(.answer) ? index + 1 : nil)] = area
+                                pinPage: page[set].contains(.sealedPIN) || page[set].contains(.answer) ? index + 1 : nil)] = .some(grid.area)
             }
         }
         // A fix asks for the grids whose areas hold it. The places where most overlap are near the areas' centres or
         // between two of them: those points are weighed (a message has at most ten places, so 55 points at most).
-        let centres = families.values.map(\.center)
-        var points = centres
+        let centres = families.values.compactMap { $0?.center }
+        // With no area at all, one point stands for everywhere.
+        var points = centres.isEmpty ? [Coordinate(latitude: 0, longitude: 0)] : centres
         for (i, a) in centres.enumerated() {
             for b in centres[(i + 1)...] {
                 points.append(Coordinate(latitude: (a.latitude + b.latitude) / 2, longitude: (a.longitude + b.longitude) / 2))
@@ -40,7 +43,7 @@ public enum SealBudget {
         }
         var worst = (work: 0.0, runs: 0)
         for point in points {
-            let holding = families.filter { $0.value.center.distance(to: point) <= $0.value.radius + slack }
+            let holding = families.filter { family in family.value.map { $0.center.distance(to: point) <= $0.radius + slack } ?? true }
             let work = holding.keys.reduce(0.0) { $0 + Double($1.cost.passes) * Double($1.cost.memory) }
             if work > worst.work { worst = (work, holding.count) }
         }

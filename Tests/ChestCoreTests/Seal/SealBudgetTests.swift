@@ -70,6 +70,32 @@ import Testing
         #expect(SealBudget.problem(nine) != nil)
     }
 
+    /// A format 2 grid states no area, so a reader tries it at every fix wherever it is: a file of many of them is
+    /// weighed as if they all overlapped, even with their places far apart.
+    @Test func formatTwoGridsCountWhereverTheReaderIs() {
+        func page(_ salt: UInt8, cost: SealCost, latitude: Double) -> Page {
+            func set(_ salt: UInt8) -> (Lock, KeySlot) {
+                (.sealedLocation(CellGrid(center: Coordinate(latitude: latitude, longitude: 8), radius: 30)),
+                 .cells(salt: [UInt8](repeating: salt, count: 16), cost: cost,
+                        wrapped: [[UInt8]](repeating: [UInt8](repeating: 6, count: 72), count: 4)))
+            }
+            let a = set(salt), b = set(salt + 100)
+            return Page(text: "", setA: [a.0], setB: [b.0],
+                        sealed: SealedPage(ciphertext: [UInt8](repeating: 3, count: 296), slots: [.a: a.1, .b: b.1], version: 2))
+        }
+        let cap = SealCost(passes: 4, memory: 1 << 30)
+        let hostile = (1...5).map { page($0, cost: cap, latitude: 40 + 2 * Double($0)) }
+        let problem = SealBudget.problem(hostile)
+        #expect(problem?.contains("ask up to 10 Argon2id runs (40 GiB-passes)") == true, "\(problem ?? "nil")")
+        // A format 2 quest of four pages at the default place cost is within the budget, one of five over it.
+        let place = SealCost.Secret.place.cost
+        #expect(SealBudget.problem((1...4).map { page($0, cost: place, latitude: 46) }) == nil)
+        #expect(SealBudget.problem((1...5).map { page($0, cost: place, latitude: 46) }) != nil)
+        // Beside a format 3 area, a format 2 grid counts there too.
+        let mixed = (1...4).map { Self.page(salt: $0, cost: place, second: $0 + 100) } + [page(9, cost: SealCost.Level.interactive.cost, latitude: 10)]
+        #expect(SealBudget.problem(mixed) != nil)
+    }
+
     static func request(_ owner: UInt8, _ index: Int) -> (KeyRequest, SlotRef) {
         let cell = Cell(x: Int64(index), y: Int64(owner))
         let request = KeyRequest(id: F.id(owner), page: 1, set: .a, secret: "chest-v3|cell=\(cell)",
@@ -108,6 +134,55 @@ import Testing
         #expect(honestWaits.allSatisfy { $0 <= 1 }, "\(honestWaits)")
         // The hostile sender holds at most its share of the queue's memory.
         #expect(queue.waiting.values.filter { $0.owners.contains("mallory") }.count <= CellQueue.perOwner)
+    }
+
+    /// Through the engine: a message of eight grids (within the budget) and one of one grid, from two senders, over
+    /// the cells the reader settles in. Each time the reader settles, the light sender's cell goes to the worker
+    /// before the heavy sender's second: the share is the sender key's, and the heavy message's cells wait.
+    @Test func theEngineServesALightSendersCellBeforeAHeavyMessagesOthers() throws {
+        var generator = SeededGenerator(seed: 36)
+        let area = SearchArea(center: F.tower, radius: 5000)
+        func sealed(_ id: UInt8, key: UInt8, grids: Int) -> Message {
+            let pages = stride(from: 0, to: grids, by: 2).map { first in
+                var sets: [LockSetName: (Lock, KeySlot)] = [:]
+                for (offset, set) in [LockSetName.a, .b].enumerated() where first + offset < grids {
+                    sets[set] = (.sealedLocation(CellGrid(area: area, radius: 30, using: &generator)),
+                                 .cells(salt: [id, UInt8(first + offset)] + [UInt8](repeating: 0, count: 14),
+                                        cost: SealCost.Level.interactive.cost,
+                                        wrapped: [[UInt8]](repeating: [UInt8](repeating: 6, count: 72), count: 4)))
+                }
+                return Page(text: "", setA: sets[.a].map { [$0.0] } ?? [], setB: sets[.b].map { [$0.0] } ?? [],
+                            sealed: SealedPage(ciphertext: [UInt8](repeating: 3, count: 296), slots: sets.mapValues(\.1), version: 3))
+            }
+            return Message(id: F.id(id), title: "m\(id)", from: "Sender \(key)", created: F.t0, pages: pages,
+                           seal: Seal(publicKey: [UInt8](repeating: key, count: 32), signature: [UInt8](repeating: 9, count: 64)))
+        }
+        let heavy = sealed(1, key: 1, grids: 8), light = sealed(2, key: 2, grids: 1)
+        #expect(SealBudget.problem(heavy.pages) == nil, "eight grids at a cheap cost are within the budget")
+        var engine = F.engine([F.stored(heavy), F.stored(light)])
+        var clock = 0.0
+        for stop in 0..<3 {
+            // The reader settles 200 m further north each time: two fixes file a cell per grid, nine in all.
+            let here = F.north(of: F.tower, metres: 200 * Double(stop))
+            clock += 1
+            _ = engine.handle(.fix(F.fix(at: clock, here), F.now(clock)))
+            clock += 1
+            var dispatched = Self.derivations(engine.handle(.fix(F.fix(at: clock, here), F.now(clock))))
+            var order: [MessageID] = []
+            // The worker takes three seconds a cell and finds every key wrong.
+            while let request = dispatched.first {
+                order.append(request.id)
+                clock += 3
+                dispatched = Self.derivations(engine.handle(.keyDerived(request, .wrong, F.now(clock))))
+                if order.count == 9 { break }
+            }
+            let lightAt = try #require(order.firstIndex(of: light.id), "stop \(stop): \(order)")
+            #expect(lightAt <= 1, "stop \(stop): the light sender's cell waited behind \(lightAt) of the heavy one's: \(order)")
+        }
+    }
+
+    static func derivations(_ effects: [Engine.Effect]) -> [KeyRequest] {
+        effects.compactMap { if case let .deriveKey(request) = $0 { request } else { nil } }
     }
 
     @Test func aFullQueueForgetsTheCellsOfWhoeverHoldsTheMost() {
