@@ -23,7 +23,14 @@ extension Daemon {
             }
             stored.append(kept(message, state, in: chest))
         }
-        for problem in problems { log.warning("cannot read \(problem.path): \(problem.reason); left in place") }
+        for problem in problems {
+            if problem.isRefused {
+                log.warning("\(baseName(problem.path)) asks more of this reader than it gives; set aside in rejected/: \(problem.reason)")
+                refused.append((problem.path, "\(problem.reason) (found in the chest at start)"))
+            } else {
+                log.warning("cannot read \(problem.path): \(problem.reason); left in place")
+            }
+        }
         feed(.loaded(stored, refused: refused, now()))
         loadDeleted()
     }

@@ -55,6 +55,9 @@ public struct ChestStore: Sendable {
     public struct LoadProblem: Sendable {
         public var path: String
         public var reason: String
+        /// The file reads as a message but asks more of a reader than chestd gives (`SealBudget`): set aside, as
+        /// it would be refused arriving now, rather than left in place like a file that does not read.
+        public var isRefused = false
     }
 
     /// Every message in both chests with its state, without attachments' bytes. A file that no longer reads is
@@ -79,6 +82,9 @@ public struct ChestStore: Sendable {
                 do {
                     let (message, state) = try readStored(path, decoder: decoder) { statePath($0) }
                     body(message, state ?? MessageState(ingestedAt: modificationTime(path) ?? now), chest)
+                } catch let error as MessageFormatError {
+                    let refused = if case .overSealBudget = error { true } else { false }
+                    problems.append(LoadProblem(path: path, reason: "\(error)", isRefused: refused))
                 } catch {
                     problems.append(LoadProblem(path: path, reason: "\(error)"))
                 }

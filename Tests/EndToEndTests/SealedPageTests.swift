@@ -172,6 +172,29 @@ struct SealedPageTests {
         #expect(world.daemonIsRunning)
     }
 
+    /// A file over the budget stored by an earlier chestd, which took it in before the budget, is set aside at start
+    /// with its reason, as it would be arriving now; the honest message beside it stays.
+    @Test func aStoredFileOverTheBudgetIsSetAsideAtStart() throws {
+        let world = ChestHarness()
+        let first = GPSUnlockTests.first
+        let honest = try compose(world, "honest.locked", ["--page", "Found the first stone",
+                                                          "--lock", "location=\(first.latitude),\(first.longitude)/20m"])
+        let hostile = Self.hostileFile(around: first, sealedBy: try MessageFactory(configDirectory: world.root + "/mallory"))
+        try FileManager.default.createDirectory(atPath: world.chest + "/messages", withIntermediateDirectories: true)
+        let stored = world.chest + "/messages/\(hostile.id.rawValue).locked"
+        try MessageFile.encode(hostile).write(to: URL(fileURLWithPath: stored))
+        try world.startDaemon()
+        #expect(try world.chest(["import", "honest.locked"]).status == 0)
+        try world.waitUntil("the stored hostile file is set aside", timeout: 30) {
+            world.names(in: "rejected").contains("\(hostile.id.rawValue).locked.reason")
+        }
+        #expect(!FileManager.default.fileExists(atPath: stored))
+        let reason = try String(contentsOfFile: world.chest + "/rejected/\(hostile.id.rawValue).locked.reason", encoding: .utf8)
+        #expect(reason.contains("over the budget of 24") && reason.contains("found in the chest at start"), "\(reason)")
+        #expect(world.daemonLog.contains("asks more of this reader than it gives"), "\(world.daemonLog)")
+        #expect(try world.list().compactMap { $0["id"] as? String } == [honest])
+    }
+
     @Test func composeWritesFormatThreeWithCostsPricedPerSecretAndAFigureFromTheArea() throws {
         let world = ChestHarness()
         let place = "location=38.7139,-9.1334/30m"
