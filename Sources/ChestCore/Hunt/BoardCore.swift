@@ -172,7 +172,7 @@ public struct BoardCore: Sendable {
                 effects.append(.journal(BoardJournal.Line(at: heard.at, topic: heard.topic,
                                                           payload: envelope.bytes.base64EncodedString())))
             }
-            if let message = envelope.receipt?.message.rawValue ?? envelope.hintRequest?.message, hunt.messages?[message] == nil {
+            if let message = Self.messageNamed(by: envelope.body), hunt.messages?[message] == nil {
                 return effects + [.rereadHunt(heard, replay: replay)]
             }
             return effects + record(heard, replay: replay)
@@ -184,13 +184,13 @@ public struct BoardCore: Sendable {
         guard let envelope = heard.envelope else { return [] }
         let events: [BoardEvent]
         var effects: [Effect] = []
-        switch envelope.kind {
-        case .schedule:
+        switch envelope.body {
+        case let .schedule(schedule):
             // The gate accepts only a newer schedule, or the one in force heard again.
-            if let schedule = envelope.schedule { self.schedule = schedule }
+            self.schedule = schedule
             return []
-        case .said:
-            guard let said = envelope.said, !words.contains(where: { $0.said.id == envelope.id }) else { return [] }
+        case let .said(said):
+            guard !words.contains(where: { $0.said.id == envelope.id }) else { return [] }
             words.append(HeardWord(at: heard.at, said: HuntWord.Said(id: envelope.id, text: said.text, at: envelope.sent)))
             if words.count > Self.listed { words.removeFirst(words.count - Self.listed) }
             return []
@@ -198,11 +198,9 @@ public struct BoardCore: Sendable {
             // Judged by when the board received it (docs/HUNTS.md "The hunt's start and end").
             gate.count(.afterEnd)
             events = board.recordRefusal(.afterEnd, topic: BoardJournal.shortened(heard.topic), at: heard.at)
-        case .adjust:
-            guard let adjustment = envelope.adjust else { return [] }
+        case let .adjust(adjustment):
             events = board.recordAdjustment(adjustment, receivedAt: heard.at)
-        case .hintRequest:
-            guard let request = envelope.hintRequest else { return [] }
+        case let .hintRequest(request):
             let hint = page(request.message, request.page)?.hints.flatMap { $0.indices.contains(request.hint - 1) ? $0[request.hint - 1] : nil }
             let decision: HuntBoard.HintDecision
             if answersHints || hint == nil {
@@ -216,19 +214,31 @@ public struct BoardCore: Sendable {
                 effects.append(.answerHint(HintAnswer(team: envelope.sender, message: request.message, page: request.page,
                                                       hint: request.hint, cost: cost, reader: reader, key: hint.key)))
             }
-        default:
+        case .receipt, .status, .release, .hint:
             var envelope = envelope
             var worth = 1
-            if let receipt = envelope.receipt, let page = page(receipt.message.rawValue, receipt.page) {
+            if case .receipt(var receipt, let claim) = envelope.body, let page = page(receipt.message.rawValue, receipt.page) {
                 worth = Self.bounded(page.worth)
                 // A team signs whatever title it likes; the board shows the one the organiser composed.
-                if let title = hunt.messages?[receipt.message.rawValue]?.title { envelope.receipt?.title = title }
+                if let title = hunt.messages?[receipt.message.rawValue]?.title {
+                    receipt.title = title
+                    envelope.body = .receipt(receipt, readerClaim: claim)
+                }
             }
             events = board.record(envelope, receiptProblem: heard.checks.receiptProblem, proof: heard.checks.proof,
                                   claimedReader: heard.checks.claimedReader, worth: worth, receivedAt: heard.at)
         }
         note(events, at: heard.at)
         return events.map(Effect.event) + effects
+    }
+
+    /// The message a receipt or a hint request names: the board must know its pages.
+    private static func messageNamed(by body: HuntEnvelope.Body) -> String? {
+        switch body {
+        case let .receipt(receipt, _): receipt.message.rawValue
+        case let .hintRequest(request): request.message
+        case .status, .release, .hint, .adjust, .schedule, .said: nil
+        }
     }
 
     /// A page's points or a hint's cost from the organiser's file, within what an adjustment may carry, so that no

@@ -125,7 +125,7 @@ public struct HuntBoard: Codable, Sendable {
     /// Failures kept per team: enough to see what goes wrong, bounded against a flood of forgeries.
     public static let failureLimit = 50
 
-    public let hunt: String
+    public let hunt: HuntID
     private var order: [String]
     private var byName: [String: Team]
     /// Reader key → the team that claimed it first: a key plays for one team.
@@ -164,13 +164,11 @@ public struct HuntBoard: Codable, Sendable {
                 team.reader = reader
             }
         }
-        switch envelope.kind {
-        case .status:
-            guard let status = envelope.status else { return [] }
+        switch envelope.body {
+        case let .status(status):
             team.online = status.online
             if let trust = status.trust { team.trust = trust }
-        case .receipt:
-            guard let receipt = envelope.receipt else { return [] }
+        case let .receipt(receipt, _):
             if let (refusal, why) = judge(receipt, proof: proof, receiptProblem: receiptProblem, team: team.name) {
                 events += refuse(refusal, "receipt \(envelope.id): " + why, team: &team, at: receivedAt)
             } else if !team.pages.contains(where: { $0.message == receipt.message && $0.page == receipt.page }) {
