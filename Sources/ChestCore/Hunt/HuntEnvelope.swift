@@ -1,8 +1,9 @@
 import Foundation
 
-/// Every message chest puts on the broker (docs/HUNTS.md "Messages on the broker"): one of a receipt, a status,
-/// a release, a hint request, a hint or an adjustment, wrapped with the hunt, the sender, the sender's sequence number and time, and signed by the
-/// sender's Ed25519 key (a team's key, or the organiser's). The wire form is compact JSON, keys sorted.
+/// Every message chest puts on the broker (docs/HUNTS.md "Messages on the broker"): a `Body` (a receipt, a status, a
+/// release, a hint request, a hint, an adjustment, a schedule or a word), wrapped with the hunt, the sender, the
+/// sender's sequence number and time, and signed by the sender's Ed25519 key (a team's key, or the organiser's). The
+/// wire form is compact JSON, keys sorted: a `kind` and the field of that name (docs/ARCHITECTURE.md "The hunt's wire").
 public struct HuntEnvelope: Codable, Hashable, Sendable {
     public static let formatName = "chest-hunt-message"
     /// Larger than any receipt (three confirming fixes and the evidence are under 4 KiB).
@@ -176,6 +177,7 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
         return envelope
     }
 
+    /// Refuses, as a decoding error, what `decode` refuses in the same sentence before `validate`.
     public init(from decoder: any Decoder) throws {
         do {
             self = try HuntEnvelope(Wire(from: decoder))
