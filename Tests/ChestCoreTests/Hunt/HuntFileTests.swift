@@ -131,6 +131,15 @@ import Testing
         #expect(String(decoding: file.fileBytes, as: UTF8.self) == old)
     }
 
+    /// `<chest>/releases.json` as chestd wrote it (Foundation's encoder, slashes escaped) reads as release keys, kept
+    /// as written.
+    @Test func anOldReleasesFileReads() throws {
+        let old = #"{"finale":"\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/8="}"#
+        let releases = try JSONDecoder().decode([String: ReleaseKey].self, from: Data(old.utf8))
+        #expect(releases["finale"]?.base64 == "//////////////////////////////////////////8=")
+        #expect(String(decoding: try JSONEncoder().encode(releases), as: UTF8.self) == old)
+    }
+
     @Test func missingFieldsAndWrongTypesAreNamed() throws {
         var object = try #require(try JSONSerialization.jsonObject(with: HuntFixture.hunt().fileBytes) as? [String: Any])
         object["broker"] = nil
