@@ -57,7 +57,8 @@ enum HuntBench {
         var template = Array((NSTemporaryDirectory() + "/chest-hunt-bench-XXXXXX").utf8CString)
         let directory = String(cString: mkdtemp(&template))
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        var hunt = HuntFile(id: HuntSigner.newHuntID(), name: shape.name, broker: broker,
+        guard let url = BrokerURL(broker) else { fatalError("not a broker URL: \(broker)") }
+        var hunt = HuntFile(id: HuntSigner.newHuntID(), name: shape.name, broker: url,
                             organiser: HuntSigner.newTeamKeys().publicKey, sharePositions: shape.sharePositions)
         hunt.organiserPassword = HuntSigner.newPassword()
         var readers: [Identity] = []

@@ -97,14 +97,14 @@ struct BoardCommand: ChestCommand {
         let web = try http.map { address in
             do {
                 return try BoardServer(address: address, access: BoardAccess(token: token),
-                                       snapshot: feed.snapshot(connection: "connecting"))
+                                       snapshot: feed.snapshot(connection: .connecting))
             } catch {
                 throw ChestError("\(error)")
             }
         }
         defer { web?.stop() }
         if let web { printError("chest: serving the board on \(web.url)" + (token == nil ? "" : "?token=TOKEN (the --http-token)")) }
-        var published = ""
+        var published: BrokerState?
         var publishedWord: UInt64?
         var printedWords: Set<UInt64> = []
         var pending: [BoardEvent] = []
@@ -115,7 +115,7 @@ struct BoardCommand: ChestCommand {
         // event still in order (docs/BENCHMARKS.md "A city").
         let interval = Duration.seconds(hunt.teams.count <= 500 ? 0 : Double(hunt.teams.count) * 0.000_2)
         /// Hands the browsers the board as it is now, when it changed.
-        func publish(_ feed: BoardFeed, _ events: [BoardEvent], _ connection: String) {
+        func publish(_ feed: BoardFeed, _ events: [BoardEvent], _ connection: BrokerState) {
             guard let web else { return }
             pending += events
             let newWord = feed.core.words.last?.said.id != publishedWord
@@ -161,8 +161,8 @@ struct BoardCommand: ChestCommand {
 
     /// Hands each batch of events to `handle` (at least every 200 ms) until it returns false or input ends.
     private func stream(_ feed: inout BoardFeed, _ link: OrganiserLink,
-                        _ handle: (BoardFeed, [BoardEvent], String) -> Bool) {
-        var connection = "connecting"
+                        _ handle: (BoardFeed, [BoardEvent], BrokerState) -> Bool) {
+        var connection = BrokerState.connecting
         _ = handle(feed, [], connection)
         while true {
             var events: [BoardEvent] = []
@@ -170,9 +170,9 @@ struct BoardCommand: ChestCommand {
                 switch event {
                 case let .message(topic, payload, retained):
                     events += feed.receive(topic: topic, payload: payload, retained: retained, at: Date())
-                case .connected: connection = "connected"
-                case let .connectionRefused(why): connection = "refused: \(why)"
-                case let .disconnected(why): connection = "reconnecting (\(why))"
+                case .connected: connection = .connected
+                case let .connectionRefused(why): connection = .refused(why)
+                case let .disconnected(why): connection = .reconnecting(why)
                 case .delivered: break
                 }
             }
@@ -198,7 +198,7 @@ struct BoardCommand: ChestCommand {
     /// the broker cannot be reached, the results are made from what the board received before, and it says so.
     private func writeResults(_ hunt: HuntFile, _ feed: inout BoardFeed, _ link: OrganiserLink) throws {
         let (note, unreachable) = gather(hunt, &feed, link)
-        let results = BoardResults(feed.snapshot(connection: unreachable == nil ? "connected" : "unreachable"))
+        let results = BoardResults(feed.snapshot(connection: unreachable == nil ? .connected : .unreachable))
         guard let output else {
             print(results.text + note.trimmingCharacters(in: .newlines))
             return

@@ -3,7 +3,7 @@ import ChestWeb
 
 extension BoardFeed {
     /// The board as it is now, for the page in a browser: the same verified state the terminal shows.
-    func snapshot(connection: String) -> BoardSnapshot {
+    func snapshot(connection: BrokerState) -> BoardSnapshot {
         var snapshot = BoardSnapshot(huntName: hunt.name, broker: hunt.broker, connection: connection, board: board,
                       sharePositions: hunt.sharePositions, targets: BoardSnapshot.targets(of: hunt),
                       unlocks: core.latest.map { BoardSnapshot.Logged(at: $0.at, event: $0.event) },

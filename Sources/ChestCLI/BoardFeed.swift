@@ -92,7 +92,7 @@ struct BoardFeed {
         var checks = BoardCore.Checks(signatureValid: HuntSigner.isValid(envelope))
         guard checks.signatureValid else { return checks }
         checks.claimedReader = ReaderClaim.claimedReader(envelope)
-        if let receipt = envelope.receipt {
+        if case let .receipt(receipt, _) = envelope.body {
             do {
                 try ReceiptSigner.verify(receipt)
             } catch {

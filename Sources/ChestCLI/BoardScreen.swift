@@ -4,7 +4,7 @@ import Foundation
 /// The frame `chest board` draws: a header, a row per team, what was refused, the latest events.
 struct BoardScreen {
     let hunt: HuntFile
-    var connection = ""
+    var connection = BrokerState.connecting
     /// The address of the board in a browser, when it is served.
     var web: String?
 

@@ -115,7 +115,7 @@ extension Composer {
                     throw ChestError("page \(page): release=\(name) needs --hunt FILE, the organiser's hunt file (chest hunt create)")
                 }
                 set.locks.append(.release(name))
-                set.release = (name, key)
+                set.release = (name, key.base64)
             case let .visible(inner, _):
                 set.locks += try resolve([inner], fix, page: page)
             case let .pin(digits):

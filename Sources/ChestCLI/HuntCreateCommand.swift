@@ -30,7 +30,7 @@ struct HuntCreateCommand: ChestCommand {
     ]
 
     var name: String
-    var broker: String
+    var broker: BrokerURL
     var caFile: String?
     var sharePositions: Bool
     var output: String?
@@ -42,10 +42,10 @@ struct HuntCreateCommand: ChestCommand {
         guard let broker = values.value("--broker") else {
             throw UsageError("hunt create needs --broker URL, such as --broker mqtts://broker.example.org:8883")
         }
-        guard BrokerURL(broker) != nil else {
+        guard let url = BrokerURL(broker) else {
             throw UsageError("--broker \(broker): write mqtt://HOST:PORT or mqtts://HOST:PORT")
         }
-        self.broker = broker
+        self.broker = url
         caFile = values.value("--ca")
         sharePositions = values.flag("--share-positions")
         output = values.value("--output")

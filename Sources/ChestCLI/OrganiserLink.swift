@@ -18,8 +18,8 @@ final class OrganiserLink: Sendable {
         guard let password = hunt.organiserPassword else {
             throw ChestError("the hunt file has no organiser password; use the file chest hunt create wrote")
         }
-        let broker = hunt.brokerURL
-        var options = MQTTOptions(clientID: "chest-\(purpose)-\(hunt.id.prefix(8))-\(ProcessInfoID.pid)",
+        let broker = hunt.broker
+        var options = MQTTOptions(clientID: "chest-\(purpose)-\(hunt.id.short)-\(ProcessInfoID.pid)",
                                   host: broker.host, port: broker.port, tls: broker.tls, caFile: hunt.caFile,
                                   username: HuntFile.organiserUser, password: password)
         options.cleanSession = true
@@ -55,7 +55,7 @@ final class OrganiserLink: Sendable {
     }
 
     /// Starts connecting and waits for the broker's answer; throws a sentence when it refuses or stays silent.
-    func connect(within seconds: Double, broker: String) throws {
+    func connect(within seconds: Double, broker: BrokerURL) throws {
         client.start()
         let deadline = MonotonicClock.now() + seconds
         while MonotonicClock.now() < deadline {

@@ -21,7 +21,7 @@ struct ReleaseKeys {
     }
 
     /// The key of this release, made now if the hunt has none by that name.
-    mutating func key(for name: String) -> String {
+    mutating func key(for name: String) -> ReleaseKey {
         if let key = hunt.releases?[name] { return key }
         let key = HuntSigner.newReleaseKey()
         hunt.releases = (hunt.releases ?? [:]).merging([name: key]) { old, _ in old }

@@ -76,7 +76,7 @@ final class HuntLink {
             try? ChestJSON.decoder().decode(HuntReceiptLedger.self, from: $0)
         }
         let releases = FileManager.default.contents(atPath: releaseFile).flatMap {
-            try? JSONDecoder().decode([String: String].self, from: $0)
+            try? JSONDecoder().decode([String: ReleaseKey].self, from: $0)
         } ?? [:]
         let word = FileManager.default.contents(atPath: wordFile).flatMap {
             try? ChestJSON.decoder().decode(HuntWord.self, from: $0)
@@ -185,7 +185,7 @@ final class HuntLink {
         case let .message(topic, payload, _):
             do {
                 let envelope = try HuntEnvelope.decode(payload)
-                if envelope.kind == .hint, let hint = envelope.hint {
+                if case let .hint(hint) = envelope.body {
                     // The key is sealed to this reader; the engine's gate decides whether to believe it.
                     let key = Data(base64Encoded: hint.sealed).flatMap { sealed in identity.flatMap { HintSeal.open(sealed, with: $0) } }
                     return .hintKey(envelope, topic: topic, signatureValid: HuntSigner.isValid(envelope), key: key.map { [UInt8]($0) })
@@ -214,8 +214,8 @@ final class HuntLink {
         }
         if identity == nil { log.warning("hunt: no identity to sign receipts with; run chest hunt join again") }
         let device = Self.deviceName()
-        let broker = hunt.brokerURL
-        let options = MQTTOptions(clientID: "chest-\(hunt.id.prefix(12))-\(team.name)-\(device)", host: broker.host,
+        let broker = hunt.broker
+        let options = MQTTOptions(clientID: "chest-\(hunt.id.rawValue.prefix(12))-\(team.name)-\(device)", host: broker.host,
                                   port: broker.port, tls: broker.tls, caFile: hunt.caFile, username: team.name,
                                   password: team.password)
         do {

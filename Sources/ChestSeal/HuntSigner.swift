@@ -53,13 +53,13 @@ public enum HuntSigner {
         return (Data(publicKey).base64EncodedString(), Data(secretKey).base64EncodedString())
     }
 
-    /// 32 random bytes, base64: a release key.
-    public static func newReleaseKey() -> String { Data(Sealer.randomBytes(32)).base64EncodedString() }
+    /// 32 random bytes: a release key.
+    public static func newReleaseKey() -> ReleaseKey { ReleaseKey(bytes: Sealer.randomBytes(32)) }
 
     /// 16 random bytes as 32 lowercase hex characters.
-    public static func newHuntID() -> String {
-        Sealer.randomBytes(16).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
-            .joined()
+    public static func newHuntID() -> HuntID {
+        HuntID(Sealer.randomBytes(16).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
+            .joined())!
     }
 
     /// 24 random URL-safe characters (18 random bytes, 144 bits, in base64url): an MQTT password that needs no

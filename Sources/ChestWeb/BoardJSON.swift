@@ -66,7 +66,7 @@ public enum BoardJSON {
                 openedWith: trusts.max().map { OpenedWith(worst: $0, best: trusts.min()!) }, online: team.online,
                 lastHeard: team.lastHeard, refused: team.refusals, position: snapshot.sharePositions ? team.trail.last : nil)
         }
-        let document = Document(hunt: snapshot.huntName, broker: snapshot.broker, connection: snapshot.connection,
+        let document = Document(hunt: snapshot.huntName, broker: snapshot.broker.text, connection: snapshot.connection.description,
                                 sharePositions: snapshot.sharePositions, teams: teams,
                                 latest: snapshot.unlocks.map(\.event), refused: snapshot.refusals.map(\.event),
                                 ignored: snapshot.ignored)

@@ -59,13 +59,13 @@ public enum BoardPage {
         let teams = snapshot.board.teams
         let pages = teams.reduce(0) { $0 + $1.pages.count }
         let online = teams.count { $0.online == true }
-        let state = snapshot.connection == "connected" ? "ok" : "warn"
+        let state = snapshot.connection.isConnected ? "ok" : "warn"
         // The page's script turns to /results at the end (BoardAssets), even when nothing arrives then.
         let ends = snapshot.schedule.ends.map { #" data-ends="\#(ISO8601.string($0))""# } ?? ""
         return """
             <h1\(ends)>\(HTML.isolated(snapshot.huntName))</h1>\
             <p class="facts"><span>\(teams.count) teams, \(online) online</span> <span>\(pages) pages credited</span> \
-            <span class="link \(state)" id="link">\(HTML.escaped(snapshot.broker)): \(HTML.escaped(snapshot.connection))</span> \
+            <span class="link \(state)" id="link">\(HTML.escaped(snapshot.broker.text)): \(HTML.escaped(snapshot.connection.description))</span> \
             <span><a href="/results">results</a></span></p>
             """
     }

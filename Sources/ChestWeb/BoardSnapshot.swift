@@ -33,9 +33,9 @@ public struct BoardSnapshot: Sendable {
     }
 
     public var huntName: String
-    public var broker: String
-    /// The board's link to the broker in words ("connected", "reconnecting (…)").
-    public var connection: String
+    public var broker: BrokerURL
+    /// The board's link to the broker.
+    public var connection: BrokerState
     public var board: HuntBoard
     /// Whether the hunt's receipts carry positions; only then are trails drawn.
     public var sharePositions: Bool
@@ -55,7 +55,7 @@ public struct BoardSnapshot: Sendable {
     /// Each page's question by `PageLink`, from the organiser's file: shown with the page's openings.
     public var questions: [PageLink: String] = [:]
 
-    public init(huntName: String, broker: String, connection: String, board: HuntBoard, sharePositions: Bool,
+    public init(huntName: String, broker: BrokerURL, connection: BrokerState, board: HuntBoard, sharePositions: Bool,
                 targets: [Target], unlocks: [Logged], refusals: [Logged], ignored: [String: Int],
                 chosenColours: [String: String] = [:]) {
         self.chosenColours = chosenColours

@@ -17,7 +17,7 @@ import Testing
         let reader = try Identity.loadOrCreate(at: directory + "/reader.json")
         let keys = HuntSigner.newTeamKeys()
         let team = HuntTeam(name: "red", password: HuntSigner.newPassword(), publicKey: keys.publicKey, secretKey: keys.secretKey)
-        var hunt = HuntFile(id: HuntSigner.newHuntID(), name: "Feed", broker: "mqtt://127.0.0.1:1883", organiser: organiser.publicKeyBase64)
+        var hunt = HuntFile(id: HuntSigner.newHuntID(), name: "Feed", broker: BrokerURL("mqtt://127.0.0.1:1883")!, organiser: organiser.publicKeyBase64)
         hunt.teams = [team]
         hunt.organiserPassword = HuntSigner.newPassword()
         hunt.messages = [String(repeating: "ab", count: 16): HuntMessage(title: "Clue", pages: [
@@ -76,7 +76,8 @@ import Testing
         #expect(HuntTopic.parse(message.topic, hunt: hunt.id).map { if case .hint(team: "red", hintID: _) = $0 { true } else { false } } == true)
         let answer = try HuntEnvelope.decode(message.payload)
         #expect(HuntSigner.isValid(answer) && answer.key == organiser.publicKeyBase64)
-        let sealed = try #require(answer.hint.flatMap { Data(base64Encoded: $0.sealed) })
+        guard case let .hint(hint) = answer.body else { Issue.record("not a hint: \(answer.kind)"); return }
+        let sealed = try #require(Data(base64Encoded: hint.sealed))
         #expect(HintSeal.open(sealed, with: reader) == Data(repeating: 9, count: 32))
         #expect(feed.board.teams[0].points == -2)
 

@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func theBoardFlagsALookalikeTeam() {
-        var hunt = HuntFile(id: String(repeating: "ab", count: 16), name: "Old Town", broker: "mqtt://127.0.0.1:1883",
+        var hunt = HuntFile(id: HuntID(String(repeating: "ab", count: 16))!, name: "Old Town", broker: BrokerURL("mqtt://127.0.0.1:1883")!,
                             organiser: Self.organiserKey)
         hunt.teams = ["Red", "R\u{0435}d", "Blue"].enumerated().map { index, name in
             HuntTeam(name: name, password: "pw-\(index)-0123456789ab", publicKey: Data(repeating: UInt8(0x10 + index), count: 32).base64EncodedString(),

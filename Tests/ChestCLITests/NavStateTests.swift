@@ -67,7 +67,7 @@ import Testing
 
     @Test func theHuntsCountdownAndTheOrganisersLatestWordAreShown() throws {
         let key = { (byte: UInt8) in Data(repeating: byte, count: 32).base64EncodedString() }
-        var hunt = HuntFile(id: "0123456789abcdef0123456789abcdef", name: "Old Town", broker: "mqtt://127.0.0.1:1883",
+        var hunt = HuntFile(id: HuntID("0123456789abcdef0123456789abcdef")!, name: "Old Town", broker: BrokerURL("mqtt://127.0.0.1:1883")!,
                             organiser: key(1))
         hunt.teams = [HuntTeam(name: "red", password: "pw-red-0123456789abcdef", publicKey: key(2),
                                secretKey: (Data(repeating: 0xee, count: 32) + Data(repeating: 2, count: 32)).base64EncodedString())]

@@ -12,7 +12,7 @@ import Testing
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
     static func hunt() -> HuntFile {
-        var hunt = HuntFile(id: HuntSigner.newHuntID(), name: "Old Town", broker: "mqtt://127.0.0.1:18830",
+        var hunt = HuntFile(id: HuntSigner.newHuntID(), name: "Old Town", broker: BrokerURL("mqtt://127.0.0.1:18830")!,
                             organiser: identity.publicKeyBase64)
         hunt.teams = [HuntTeam(name: "red", password: HuntSigner.newPassword(), publicKey: red.publicKey, secretKey: red.secretKey),
                       HuntTeam(name: "blue", password: HuntSigner.newPassword(), publicKey: blue.publicKey, secretKey: blue.secretKey)]
@@ -36,7 +36,7 @@ import Testing
         return ReceiptSigner.sign(HuntEnvelope.shareable(receipt, sharePositions: false), with: identity)
     }
 
-    static func envelopes(hunt: String) -> [HuntEnvelope] {
+    static func envelopes(hunt: HuntID) -> [HuntEnvelope] {
         [HuntSigner.sign(HuntEnvelope(hunt: hunt, sender: "red", id: 1, sent: t0, receipt: receipt()), secretKey: secret(red)),
          HuntSigner.sign(HuntEnvelope(hunt: hunt, sender: "red", id: 2, sent: t0,
                                       status: TeamStatus(online: true, pagesOpen: 1, trust: .hardware, fixMode: 3)),
@@ -54,8 +54,9 @@ import Testing
             #expect(received == envelope)
         }
         let received = try HuntEnvelope.decode(Self.envelopes(hunt: hunt.id)[0].bytes)
-        try ReceiptSigner.verify(try #require(received.receipt))
-        #expect(received.receipt?.evidence.fixes.first?.latitude == nil)
+        guard case let .receipt(receipt, _) = received.body else { Issue.record("not a receipt: \(received.kind)"); return }
+        try ReceiptSigner.verify(receipt)
+        #expect(receipt.evidence.fixes.first?.latitude == nil)
         #expect(Self.envelopes(hunt: hunt.id)[2].key == Self.identity.publicKeyBase64)
         #expect(HuntSigner.sign(Self.envelopes(hunt: hunt.id)[0], team: hunt.teams[1])?.key == Self.blue.publicKey)
         var keyless = hunt.teams[0]
@@ -64,17 +65,17 @@ import Testing
     }
 
     static let edits: [(String, @Sendable (inout HuntEnvelope) -> Void)] = [
-        ("hunt", { $0.hunt = String(repeating: "0", count: 32) }),
+        ("hunt", { $0.hunt = HuntID(String(repeating: "0", count: 32))! }),
         ("sender", { $0.sender = "blue" }),
-        ("kind", { $0.kind = .status }),
+        ("kind", { if case .receipt = $0.body { $0.body = .status(TeamStatus(online: true, pagesOpen: 1)) } }),
         ("id", { $0.id += 1 }),
         ("sent", { $0.sent += 0.001 }),
-        ("receipt page", { $0.receipt?.page = 3 }),
-        ("receipt title", { $0.receipt?.title = "Clue 2" }),
-        ("status", { $0.status?.pagesOpen = 9 }),
-        ("status trust", { $0.status?.trust = .suspect }),
-        ("release key", { $0.release?.key = Data(repeating: 1, count: 32).base64EncodedString() }),
-        ("release name", { $0.release?.name = "other" }),
+        ("receipt page", { if case .receipt(var receipt, let claim) = $0.body { receipt.page = 3; $0.body = .receipt(receipt, readerClaim: claim) } }),
+        ("receipt title", { if case .receipt(var receipt, let claim) = $0.body { receipt.title = "Clue 2"; $0.body = .receipt(receipt, readerClaim: claim) } }),
+        ("status", { if case var .status(status) = $0.body { status.pagesOpen = 9; $0.body = .status(status) } }),
+        ("status trust", { if case var .status(status) = $0.body { status.trust = .suspect; $0.body = .status(status) } }),
+        ("release key", { if case var .release(release) = $0.body { release.key = ReleaseKey(bytes: [UInt8](repeating: 1, count: 32)); $0.body = .release(release) } }),
+        ("release name", { if case var .release(release) = $0.body { release.name = "other"; $0.body = .release(release) } }),
         ("format", { $0.format = "chest-hunt-message2" }),
         ("key", { $0.key = HuntSignerTests.blue.publicKey }),
         ("signature", { $0.signature = Data(repeating: 0, count: 64).base64EncodedString() }),
@@ -103,7 +104,10 @@ import Testing
         }
         let good = Self.envelopes(hunt: hunt.id)[0]
         var forged = good
-        forged.receipt?.page = 3
+        if case .receipt(var receipt, let claim) = good.body {
+            receipt.page = 3
+            forged.body = .receipt(receipt, readerClaim: claim)
+        }
         #expect(admit(forged, HuntTopic.receipt(hunt: hunt.id, team: "red", id: 1)) == .refused(.badSignature))
         var claimed = HuntSigner.sign(good, secretKey: Self.secret(Self.blue))
         claimed.key = Self.red.publicKey
@@ -121,9 +125,9 @@ import Testing
         let keys = HuntSigner.newTeamKeys()
         #expect(Data(base64Encoded: keys.publicKey)?.count == 32 && Data(base64Encoded: keys.secretKey)?.count == 64)
         #expect(keys.publicKey != HuntSigner.newTeamKeys().publicKey)
-        #expect(Data(base64Encoded: HuntSigner.newReleaseKey())?.count == 32)
+        #expect(Data(base64Encoded: HuntSigner.newReleaseKey().base64)?.count == 32)
         let id = HuntSigner.newHuntID()
-        #expect(id.count == 32 && id.allSatisfy { "0123456789abcdef".contains($0) })
+        #expect(id.rawValue.count == 32 && id.rawValue.allSatisfy { "0123456789abcdef".contains($0) })
         #expect(id != HuntSigner.newHuntID())
         let passwords = (0..<100).map { _ in HuntSigner.newPassword() }
         #expect(Set(passwords).count == 100)

@@ -90,7 +90,7 @@ struct BoardLayoutTests {
 /// A hunt's day on the board: teams named after colours and not, some with the longest names allowed, each opening
 /// pages through the day with hardware and simulated fixes, and refusals with long reasons.
 enum BoardDay {
-    static let huntID = "0123456789abcdef0123456789abcdef"
+    static let huntID = HuntID("0123456789abcdef0123456789abcdef")!
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
     static let titles = ["Old town walk: start at the tower, then the hidden courtyard behind the market",
                          "Fountain", "The bridge of sighs and what lies under it, if you look long enough", "Gift"]
@@ -107,7 +107,7 @@ enum BoardDay {
     /// With `farClaim`, the first team's last receipt claims a position 100 km away.
     static func snapshot(teams count: Int, farClaim: Bool = false) -> BoardSnapshot {
         var hunt = HuntFile(id: huntID, name: "Spring hunt through the old town, the parks and the lake shore",
-                            broker: "mqtt://hunt.example.org:8883", organiser: key(1), sharePositions: true)
+                            broker: BrokerURL("mqtt://hunt.example.org:8883")!, organiser: key(1), sharePositions: true)
         hunt.teams = names(count).enumerated().map { index, name in
             HuntTeam(name: name, password: "pw-\(index)-0123456789ab", publicKey: key(UInt8(index % 200 + 10)), secretKey: nil,
                      colour: name == "owls" ? "#00aa88" : nil)
@@ -158,7 +158,7 @@ enum BoardDay {
         }
         unlocks.sort { $0.at < $1.at }
         refusals.sort { $0.at < $1.at }
-        return BoardSnapshot(huntName: hunt.name, broker: hunt.broker, connection: "connected", board: board,
+        return BoardSnapshot(huntName: hunt.name, broker: hunt.broker, connection: .connected, board: board,
                              sharePositions: true, targets: BoardSnapshot.targets(of: hunt), unlocks: unlocks,
                              refusals: refusals, ignored: ["replayed": refusals.count, "malformed": 3],
                              chosenColours: ["owls": "#00aa88"])

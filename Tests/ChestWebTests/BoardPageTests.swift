@@ -8,14 +8,14 @@ import Testing
 /// The page as a pure function of the board's state: every team with its count, what a team or a message brings
 /// shown as text, the map from visible targets and (only when shared) positions, and the event stream's parts.
 @Suite struct BoardPageTests {
-    static let huntID = "0123456789abcdef0123456789abcdef"
+    static let huntID = HuntID("0123456789abcdef0123456789abcdef")!
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
     static let hostile = "<script>alert(1)</script>"
 
     static func key(_ byte: UInt8, count: Int = 32) -> String { Data(repeating: byte, count: count).base64EncodedString() }
 
     static func hunt(share: Bool) -> HuntFile {
-        var hunt = HuntFile(id: huntID, name: "Old Town \(hostile)", broker: "mqtt://127.0.0.1:1883", organiser: key(1),
+        var hunt = HuntFile(id: huntID, name: "Old Town \(hostile)", broker: BrokerURL("mqtt://127.0.0.1:1883")!, organiser: key(1),
                             sharePositions: share)
         hunt.teams = ["red", "blue"].enumerated().map { index, name in
             HuntTeam(name: name, password: "pw-\(name)-0123456789ab", publicKey: key(UInt8(0x10 + index)), secretKey: nil)
@@ -52,7 +52,7 @@ import Testing
         }
         let refused = board.recordRefusal(.malformed, topic: "chest/\(huntID)/red/receipt/7", at: t0 + 5)
             + board.recordRefusal(.malformed, topic: "chest/\(huntID)/red/receipt/\(hostile)", at: t0 + 5)
-        return BoardSnapshot(huntName: hunt.name, broker: hunt.broker, connection: "connected", board: board,
+        return BoardSnapshot(huntName: hunt.name, broker: hunt.broker, connection: .connected, board: board,
                              sharePositions: share, targets: BoardSnapshot.targets(of: hunt), unlocks: unlocks,
                              refusals: refused.map { .init(at: t0 + 5, event: $0) }, ignored: ["malformed": 2])
     }

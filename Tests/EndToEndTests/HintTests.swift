@@ -152,7 +152,7 @@ struct HintTests {
         let payload = try #require(try hunt.received(requests, count: 1).first)
         let request = try HuntEnvelope.decode(Data(payload.utf8))
         #expect(request.kind == .hintRequest && request.sender == "red" && HuntSigner.isValid(request))
-        #expect(request.hintRequest == HuntHintRequest(message: id, page: 1, hint: 1))
+        #expect(request.body == .hintRequest(HuntHintRequest(message: id, page: 1, hint: 1)))
         #expect(request.key == file.team(named: "red")?.publicKey)
 
         // A forged answer (another key, posing as the organiser) is refused and counted; the hint stays closed.

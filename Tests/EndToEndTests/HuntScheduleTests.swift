@@ -78,7 +78,7 @@ struct HuntScheduleTests {
         try red.world.waitUntil("red's watch hears the word", timeout: 30) { !said(watch).isEmpty }
         let first = try #require(said(watch).first)
         #expect(first["text"] as? String == "Meet at the fountain at noon.")
-        #expect(first["hunt"] as? String == (try HuntFile.read(path: hunt.huntPath).id))
+        #expect(first["hunt"] as? String == (try HuntFile.read(path: hunt.huntPath).id.rawValue))
         #expect(first["at"] is String)
 
         // A restarted chestd hears the retained word again and does not tell it again; a new word it tells.

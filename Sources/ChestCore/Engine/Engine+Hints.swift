@@ -169,7 +169,7 @@ extension Engine {
         guard var gate = huntBook.gate else { return [] }
         let verdict = gate.admit(envelope, topic: topic, signatureValid: signatureValid)
         huntBook.gate = gate
-        guard verdict == .accepted, let given = envelope.hint, given.team == huntBook.file?.team,
+        guard verdict == .accepted, case let .hint(given) = envelope.body, given.team == huntBook.file?.team,
               let id = MessageID(given.message) else { return [] }
         guard let key, key.count == SealedPage.keyBytes else {
             huntBook.hintKeysRefused += 1

@@ -38,7 +38,7 @@ extension Engine {
         case let .receiptPosted(link, failure):
             huntBook.posting.remove(link)
             guard failure == nil, var ledger = huntBook.ledger else { return [] }
-            ledger.sent.insert(HuntReceiptLedger.key(link.message, page: link.page))
+            ledger.sent.insert(link)
             huntBook.ledger = ledger
             return [.hunt(.keepLedger(ledger))]
         }
@@ -46,7 +46,7 @@ extension Engine {
     }
 
     /// A join file read (again): another hunt replaces the link; the same one changes nothing.
-    private mutating func join(_ file: HuntFile?, ledger: HuntReceiptLedger?, releases: [String: String], outbox: Int,
+    private mutating func join(_ file: HuntFile?, ledger: HuntReceiptLedger?, releases: [String: ReleaseKey], outbox: Int,
                                word: HuntWord?, now: Now) -> [Effect] {
         guard file != huntBook.file else { return [] }
         var effects: [Effect] = huntBook.isJoined ? [.hunt(.disconnect)] : []
@@ -89,9 +89,13 @@ extension Engine {
         let verdict = gate.admit(envelope, topic: topic, signatureValid: signatureValid)
         huntBook.gate = gate
         guard verdict == .accepted else { return [] }
-        if envelope.kind == .schedule { return scheduleHeard(envelope, now: now) }
-        if envelope.kind == .said { return saidHeard(envelope) }
-        guard envelope.kind == .release, let release = envelope.release else { return [] }
+        let release: HuntRelease
+        switch envelope.body {
+        case let .schedule(schedule): return scheduleHeard(schedule, id: envelope.id, now: now)
+        case let .said(said): return saidHeard(said, id: envelope.id, sent: envelope.sent)
+        case let .release(heard): release = heard
+        case .receipt, .status, .hintRequest, .hint, .adjust: return []
+        }
         var effects: [Effect] = []
         if huntBook.releases[release.name] != release.key {
             huntBook.releases[release.name] = release.key

@@ -2,7 +2,7 @@
 /// name derives its page key from it. A release is its set's only secret, so the key alone opens the slot.
 extension Engine {
     /// A release arrived (or arrived again: the broker keeps it and sends it on every reconnect).
-    mutating func released(_ name: String, key: String) -> [Effect] {
+    mutating func released(_ name: String, key: ReleaseKey) -> [Effect] {
         guard seal.releases[name] != key else { return [] }
         seal.releases[name] = key
         return entries.keys.sorted().flatMap { tryReleases(of: $0, named: name) }
@@ -21,7 +21,7 @@ extension Engine {
             for set in LockSetName.allCases {
                 guard let release = page[set].lazy.compactMap({ if case let .release(name) = $0 { name } else { nil } }).first,
                       name == nil || name == release, let key = seal.releases[release],
-                      let request = KeyRequest(id: id, page: index + 1, set: set, of: sealed, release: (release, key)),
+                      let request = KeyRequest(id: id, page: index + 1, set: set, of: sealed, release: (release, key.base64)),
                       stored.state.latched[LockKey(page: index + 1, set: set, kind: .release)] == nil,
                       seal.pending.insert(SlotRef(id: id, page: index + 1, set: set)).inserted else { continue }
                 seal.derivations += 1

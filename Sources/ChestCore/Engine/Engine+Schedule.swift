@@ -64,13 +64,13 @@ extension Engine {
 
     /// A signed schedule the gate believed: the newest replaces the one in force, is kept, and every page the
     /// window held is tried again.
-    mutating func scheduleHeard(_ envelope: HuntEnvelope, now: Now) -> [Effect] {
-        guard let file = huntBook.file, let schedule = envelope.schedule else { return [] }
+    mutating func scheduleHeard(_ schedule: HuntSchedule, id: UInt64, now: Now) -> [Effect] {
+        guard let file = huntBook.file else { return [] }
         var word = huntBook.word ?? HuntWord(hunt: file.id)
         // The gate knows the kept id from the start (`joinGate`), so an older one was refused; this is the same or newer.
-        guard word.schedule.map({ envelope.id > $0.id }) ?? true else { return [] }
+        guard word.schedule.map({ id > $0.id }) ?? true else { return [] }
         let before = huntBook.schedule
-        word.schedule = HuntWord.Schedule(id: envelope.id, schedule: schedule)
+        word.schedule = HuntWord.Schedule(id: id, schedule: schedule)
         huntBook.word = word
         var effects: [Effect] = [.hunt(.keepWord(word))]
         if huntBook.schedule != before { effects += retryHeldBack(now: now) + rescheduleWake(now) }
@@ -78,16 +78,16 @@ extension Engine {
     }
 
     /// A word from the organiser the gate believed: announced once, ever (its id is kept before it is told).
-    mutating func saidHeard(_ envelope: HuntEnvelope) -> [Effect] {
-        guard let file = huntBook.file, let said = envelope.said else { return [] }
+    mutating func saidHeard(_ said: HuntSaid, id: UInt64, sent: Date) -> [Effect] {
+        guard let file = huntBook.file else { return [] }
         var word = huntBook.word ?? HuntWord(hunt: file.id)
-        guard !word.said.contains(where: { $0.id == envelope.id }) else { return [] }
-        let entry = HuntWord.Said(id: envelope.id, text: said.text, at: envelope.sent)
+        guard !word.said.contains(where: { $0.id == id }) else { return [] }
+        let entry = HuntWord.Said(id: id, text: said.text, at: sent)
         word.said.append(entry)
         word.said.sort { $0.id < $1.id }
         if word.said.count > HuntWord.saidLimit { word.said.removeFirst(word.said.count - HuntWord.saidLimit) }
         huntBook.word = word
-        return [.hunt(.keepWord(word)), .emit(.said(entry, hunt: file.id, huntName: file.name)),
+        return [.hunt(.keepWord(word)), .emit(.said(entry, hunt: file.id.rawValue, huntName: file.name)),
                 .hunt(.announce(entry, huntName: file.name))]
     }
 

@@ -6,96 +6,6 @@ import Foundation
 /// lists show, asks for the hunt file again when a message names one it does not know, and answers hint requests.
 /// No I/O, no clock: the adapter passes when it heard each message, and what ChestSeal made of its signatures.
 public struct BoardCore: Sendable {
-    /// What the adapter's cryptography says of a message (ChestSeal: `HuntSigner.isValid`, `ReaderClaim.claimedReader`,
-    /// `ReceiptSigner.verify`, `ReceiptProof.check` against `hunt`).
-    public struct Checks: Hashable, Sendable {
-        public var signatureValid: Bool
-        /// The reader key the envelope claims for its sender, its claim checked; nil without one.
-        public var claimedReader: String?
-        /// Why a receipt's own signature does not verify; nil when it does (or for another kind).
-        public var receiptProblem: String?
-        public var proof: HuntBoard.ProofCheck
-
-        public init(signatureValid: Bool, claimedReader: String? = nil, receiptProblem: String? = nil,
-                    proof: HuntBoard.ProofCheck = .missing) {
-            self.signatureValid = signatureValid
-            self.claimedReader = claimedReader
-            self.receiptProblem = receiptProblem
-            self.proof = proof
-        }
-    }
-
-    /// A message as the adapter heard it.
-    public struct Heard: Sendable {
-        public var topic: String
-        /// Nil when the payload is not an envelope at all.
-        public var envelope: HuntEnvelope?
-        public var retained: Bool
-        /// When the board heard it (its clock): what the ranking goes by.
-        public var at: Date
-        public var checks: Checks
-
-        public init(topic: String, envelope: HuntEnvelope?, retained: Bool = false, at: Date, checks: Checks) {
-            self.topic = topic
-            self.envelope = envelope
-            self.retained = retained
-            self.at = at
-            self.checks = checks
-        }
-    }
-
-    public enum Input: Sendable {
-        /// A message from the broker.
-        case heard(Heard)
-        /// A message line of the journal, at start: taken in as when it was heard, neither journalled nor answered
-        /// again.
-        case replayed(Heard)
-        /// A refusal or count line of the journal, at start.
-        case replayedLine(BoardJournal.Line)
-        /// The hunt file, read again after `.rereadHunt`.
-        case huntRead(HuntFile)
-        /// The message of a `.rereadHunt`, checked again against the hunt file as it is now (it passed the gate).
-        case rechecked(Heard, replay: Bool)
-        /// The board stops: refusals not yet journalled are written as counts.
-        case stopping(at: Date)
-    }
-
-    /// A hint's key to seal to a team's reader and publish, signed by the organiser (docs/HUNTS.md "Hints").
-    public struct HintAnswer: Hashable, Sendable {
-        public var team: String
-        public var message: String
-        public var page: Int
-        public var hint: Int
-        public var cost: Int
-        /// The team's reader key (base64 Ed25519) the key is sealed to.
-        public var reader: String
-        /// The hint's key (32 bytes, base64) from the organiser's file.
-        public var key: String
-    }
-
-    public enum Effect: Sendable {
-        /// Append this line to the journal.
-        case journal(BoardJournal.Line)
-        /// Read the hunt file again (when it changed), answer `.huntRead`, then feed the message back as `.rechecked`.
-        case rereadHunt(Heard, replay: Bool)
-        /// Seal, sign and publish a hint's key, retained.
-        case answerHint(HintAnswer)
-        /// Something to show: a line of `chest board --json`, and the screens.
-        case event(BoardEvent)
-    }
-
-    /// An event the board heard, with when it heard it.
-    public struct Logged: Sendable {
-        public var at: Date
-        public var event: BoardEvent
-    }
-
-    /// An organiser's word to the teams, with when the board heard it (docs/HUNTS.md "Word to all teams").
-    public struct HeardWord: Hashable, Sendable {
-        public var at: Date
-        public var said: HuntWord.Said
-    }
-
     public private(set) var hunt: HuntFile
     /// The hunt's start and end in force: the hunt file's, then the newest signed schedule heard.
     public private(set) var schedule: HuntSchedule
@@ -172,7 +82,7 @@ public struct BoardCore: Sendable {
                 effects.append(.journal(BoardJournal.Line(at: heard.at, topic: heard.topic,
                                                           payload: envelope.bytes.base64EncodedString())))
             }
-            if let message = envelope.receipt?.message.rawValue ?? envelope.hintRequest?.message, hunt.messages?[message] == nil {
+            if let message = Self.messageNamed(by: envelope.body), hunt.messages?[message] == nil {
                 return effects + [.rereadHunt(heard, replay: replay)]
             }
             return effects + record(heard, replay: replay)
@@ -184,13 +94,13 @@ public struct BoardCore: Sendable {
         guard let envelope = heard.envelope else { return [] }
         let events: [BoardEvent]
         var effects: [Effect] = []
-        switch envelope.kind {
-        case .schedule:
+        switch envelope.body {
+        case let .schedule(schedule):
             // The gate accepts only a newer schedule, or the one in force heard again.
-            if let schedule = envelope.schedule { self.schedule = schedule }
+            self.schedule = schedule
             return []
-        case .said:
-            guard let said = envelope.said, !words.contains(where: { $0.said.id == envelope.id }) else { return [] }
+        case let .said(said):
+            guard !words.contains(where: { $0.said.id == envelope.id }) else { return [] }
             words.append(HeardWord(at: heard.at, said: HuntWord.Said(id: envelope.id, text: said.text, at: envelope.sent)))
             if words.count > Self.listed { words.removeFirst(words.count - Self.listed) }
             return []
@@ -198,11 +108,9 @@ public struct BoardCore: Sendable {
             // Judged by when the board received it (docs/HUNTS.md "The hunt's start and end").
             gate.count(.afterEnd)
             events = board.recordRefusal(.afterEnd, topic: BoardJournal.shortened(heard.topic), at: heard.at)
-        case .adjust:
-            guard let adjustment = envelope.adjust else { return [] }
+        case let .adjust(adjustment):
             events = board.recordAdjustment(adjustment, receivedAt: heard.at)
-        case .hintRequest:
-            guard let request = envelope.hintRequest else { return [] }
+        case let .hintRequest(request):
             let hint = page(request.message, request.page)?.hints.flatMap { $0.indices.contains(request.hint - 1) ? $0[request.hint - 1] : nil }
             let decision: HuntBoard.HintDecision
             if answersHints || hint == nil {
@@ -216,19 +124,31 @@ public struct BoardCore: Sendable {
                 effects.append(.answerHint(HintAnswer(team: envelope.sender, message: request.message, page: request.page,
                                                       hint: request.hint, cost: cost, reader: reader, key: hint.key)))
             }
-        default:
+        case .receipt, .status, .release, .hint:
             var envelope = envelope
             var worth = 1
-            if let receipt = envelope.receipt, let page = page(receipt.message.rawValue, receipt.page) {
+            if case .receipt(var receipt, let claim) = envelope.body, let page = page(receipt.message.rawValue, receipt.page) {
                 worth = Self.bounded(page.worth)
                 // A team signs whatever title it likes; the board shows the one the organiser composed.
-                if let title = hunt.messages?[receipt.message.rawValue]?.title { envelope.receipt?.title = title }
+                if let title = hunt.messages?[receipt.message.rawValue]?.title {
+                    receipt.title = title
+                    envelope.body = .receipt(receipt, readerClaim: claim)
+                }
             }
             events = board.record(envelope, receiptProblem: heard.checks.receiptProblem, proof: heard.checks.proof,
                                   claimedReader: heard.checks.claimedReader, worth: worth, receivedAt: heard.at)
         }
         note(events, at: heard.at)
         return events.map(Effect.event) + effects
+    }
+
+    /// The message a receipt or a hint request names: the board must know its pages.
+    private static func messageNamed(by body: HuntEnvelope.Body) -> String? {
+        switch body {
+        case let .receipt(receipt, _): receipt.message.rawValue
+        case let .hintRequest(request): request.message
+        case .status, .release, .hint, .adjust, .schedule, .said: nil
+        }
     }
 
     /// A page's points or a hint's cost from the organiser's file, within what an adjustment may carry, so that no

@@ -1,9 +1,12 @@
 /// Where a hunt's broker listens (docs/HUNTS.md "Hunt files"): `mqtt://HOST[:PORT]` (plain, port 1883) or
-/// `mqtts://HOST[:PORT]` (TLS, port 8883); an IPv6 host in brackets.
-public struct BrokerURL: Hashable, Sendable, CustomStringConvertible {
-    public var host: String
-    public var port: Int
-    public var tls: Bool
+/// `mqtts://HOST[:PORT]` (TLS, port 8883); an IPv6 host in brackets. In the hunt file it is written as the organiser
+/// wrote it, and shown so.
+public struct BrokerURL: Hashable, Sendable, TextCodable {
+    public let host: String
+    public let port: Int
+    public let tls: Bool
+    /// The URL as written.
+    public let text: String
 
     /// Nil for another scheme, a path, a user, an empty or malformed host, or a port outside 1...65535.
     public init?(_ text: String) {
@@ -49,10 +52,13 @@ public struct BrokerURL: Hashable, Sendable, CustomStringConvertible {
             port = tls ? 8883 : 1883
         }
         host = String(hostPart)
+        self.text = text
     }
 
-    /// `mqtts://host:port`, the port always written.
-    public var description: String {
-        (tls ? "mqtts://" : "mqtt://") + (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
+    /// The URL as written.
+    public var description: String { text }
+
+    public static func problem(reading text: String) -> String {
+        "\"\(TerminalText.escaped(text))\" is not mqtt://HOST[:PORT] or mqtts://HOST[:PORT]"
     }
 }

@@ -17,7 +17,7 @@ public enum HuntAction: Hashable, Sendable {
     /// Write the ledger of receipts in the outbox to the chest.
     case keepLedger(HuntReceiptLedger)
     /// Write the releases heard to the chest, so a restart without a broker still knows them.
-    case keepReleases([String: String])
+    case keepReleases([String: ReleaseKey])
     /// Put a signed request for a hint in the outbox and send it when the broker is there (docs/HUNTS.md "Hints").
     case requestHint(HuntHintRequest)
     /// Write the hint keys the board gave to the chest (`HintRef.key` → base64), as releases are kept.

@@ -17,7 +17,7 @@ struct HuntBook: Sendable {
     /// Receipts asked of the adapter and not yet answered: neither the catch-up nor a second unlock asks again.
     var posting: Set<PageLink> = []
     /// Releases the organiser published and the gate believed, by name.
-    var releases: [String: String] = [:]
+    var releases: [String: ReleaseKey] = [:]
     /// Receipts and statuses wait for the chest to be loaded: before, every page would look closed.
     var chestLoaded = false
     /// Hint keys the organiser's board gave this team, by `HintRef.key`, base64 (docs/HUNTS.md "Hints").

@@ -15,12 +15,12 @@ public struct HuntFile: Codable, Hashable, Sendable {
 
     public var format: String
     public var version: Int
-    /// 32 lowercase hex characters (16 random bytes), made by `chest hunt create`.
-    public var id: String
+    /// Made by `chest hunt create`.
+    public var id: HuntID
     /// The organiser's name for the hunt: printable, 1...80 characters.
     public var name: String
-    /// `mqtt://HOST:PORT` or `mqtts://HOST:PORT`.
-    public var broker: String
+    /// `mqtt://HOST[:PORT]` or `mqtts://HOST[:PORT]`, written as the organiser wrote it.
+    public var broker: BrokerURL
     /// A CA file for mqtts when the broker's certificate is not under the system's CAs.
     public var caFile: String?
     /// The organiser's Ed25519 public key, base64: signs releases.
@@ -32,7 +32,7 @@ public struct HuntFile: Codable, Hashable, Sendable {
     /// Set in a join file: the team this reader plays for.
     public var team: String?
     /// The organiser's file only: release name → 32-byte key, base64; absent until the first release key is made.
-    public var releases: [String: String]?
+    public var releases: [String: ReleaseKey]?
     /// The organiser's file only: message ID → the page keys `compose --hunt` recorded, for the board's proofs.
     public var messages: [String: HuntMessage]?
     /// When the hunt starts and ends, either absent (docs/HUNTS.md "The hunt's start and end"); the organiser's
@@ -45,7 +45,7 @@ public struct HuntFile: Codable, Hashable, Sendable {
     /// The broker user of the organiser's commands; no team may take the name.
     public static let organiserUser = "organiser"
 
-    public init(id: String, name: String, broker: String, organiser: String, sharePositions: Bool = false) {
+    public init(id: HuntID, name: String, broker: BrokerURL, organiser: String, sharePositions: Bool = false) {
         format = Self.formatName
         version = Self.version
         self.id = id
@@ -80,12 +80,8 @@ public struct HuntFile: Codable, Hashable, Sendable {
             throw HuntError("a hunt file with \"starts\" or \"ends\" is version \(Self.scheduledVersion), not \(version)")
         }
         if let problem = schedule.problem { throw HuntError(problem) }
-        guard Self.isHuntID(id) else { throw HuntError("the hunt's id must be 32 lowercase hex characters") }
         guard (1...80).contains(name.count), !name.unicodeScalars.contains(where: TerminalText.isControl) else {
             throw HuntError("the hunt's name must be 1 to 80 printable characters")
-        }
-        guard BrokerURL(broker) != nil else {
-            throw HuntError("the broker \"\(TerminalText.escaped(broker))\" is not mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
         }
         if let caFile, caFile.isEmpty || caFile.contains("\0") { throw HuntError("the CA file's path is empty or not a path") }
         guard Self.base64(organiser, bytes: 32) else {
@@ -125,11 +121,8 @@ public struct HuntFile: Codable, Hashable, Sendable {
             guard releases == nil else { throw HuntError("a join file must not carry release keys") }
             guard messages == nil else { throw HuntError("a join file must not carry page keys") }
         }
-        for (release, key) in releases ?? [:] {
-            guard HuntRelease.isValidName(release) else {
-                throw HuntError("the release name \"\(TerminalText.escaped(release))\" is not 1 to 32 letters, digits, - or _")
-            }
-            guard HuntRelease.isValidKey(key) else { throw HuntError("release \(release)'s key is not 32 bytes in base64") }
+        for release in releases?.keys.sorted() ?? [] where !HuntRelease.isValidName(release) {
+            throw HuntError("the release name \"\(TerminalText.escaped(release))\" is not 1 to 32 letters, digits, - or _")
         }
         for (id, message) in messages ?? [:] {
             guard MessageID(id) != nil, (1...Message.maximumPages).contains(message.pages.count),
@@ -150,9 +143,6 @@ public struct HuntFile: Codable, Hashable, Sendable {
         version = schedule.isEmpty ? Self.version : Self.scheduledVersion
     }
 
-    /// The broker's address; valid once the file was decoded or validated.
-    public var brokerURL: BrokerURL { BrokerURL(broker)! }
-
     /// What a team's reader joins with: that team only (with its secret key), `team` set, no release keys; nil
     /// when there is no such team or its secret key is not in this file.
     public func joinFile(team name: String) -> HuntFile? {
@@ -169,10 +159,6 @@ public struct HuntFile: Codable, Hashable, Sendable {
     public var isJoinFile: Bool { team != nil }
 
     public func team(named name: String) -> HuntTeam? { teams.first { $0.name == name } }
-
-    static func isHuntID(_ text: String) -> Bool {
-        text.utf8.count == 32 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
-    }
 
     static func base64(_ text: String, bytes: Int) -> Bool { Data(base64Encoded: text)?.count == bytes }
 

@@ -46,6 +46,7 @@ public struct HuntGate: Sendable {
 
         public struct AcceptedRelease: Codable, Hashable, Sendable {
             public var id: UInt64
+            /// The release's key, or the hint's sealed key, base64.
             public var key: String
         }
 
@@ -53,7 +54,7 @@ public struct HuntGate: Sendable {
         public init() {}
     }
 
-    public let hunt: String
+    public let hunt: HuntID
     /// Sender name → its public key, base64.
     public let keys: [String: String]
     public var seen: Seen
@@ -101,44 +102,40 @@ public struct HuntGate: Sendable {
         guard envelope.hunt == hunt else { return .refused(.otherHunt) }
         guard let key = keys[envelope.sender], key == envelope.key else { return .refused(.unknownKey) }
         guard signatureValid else { return .refused(.badSignature) }
-        switch (HuntTopic.parse(topic, hunt: hunt), envelope.kind) {
+        let organiser = envelope.sender == HuntEnvelope.organiserSender
+        switch (HuntTopic.parse(topic, hunt: hunt), envelope.body) {
         case (.receipt(let team, _)?, .receipt) where team == envelope.sender: break
         case (.status(let team)?, .status) where team == envelope.sender: break
-        case (.release(let name)?, .release) where envelope.sender == HuntEnvelope.organiserSender
-            && envelope.release?.name == name: break
+        case (.release(let name)?, .release(let release)) where organiser && release.name == name: break
         case (.hintRequest(let team, _)?, .hintRequest) where team == envelope.sender: break
-        case (.hint(let team, let hintID)?, .hint) where envelope.sender == HuntEnvelope.organiserSender
-            && envelope.hint?.team == team && envelope.hint?.hintID == hintID: break
-        case (.adjust(let id)?, .adjust) where envelope.sender == HuntEnvelope.organiserSender && envelope.id == id: break
-        case (.schedule?, .schedule) where envelope.sender == HuntEnvelope.organiserSender: break
-        case (.said(let id)?, .said) where envelope.sender == HuntEnvelope.organiserSender && id == envelope.id: break
+        case (.hint(let team, let hintID)?, .hint(let hint)) where organiser && hint.team == team && hint.hintID == hintID: break
+        case (.adjust(let id)?, .adjust) where organiser && envelope.id == id: break
+        case (.schedule?, .schedule) where organiser: break
+        case (.said(let id)?, .said) where organiser && id == envelope.id: break
         default: return .refused(.wrongTopic)
         }
         var sender = seen.senders[envelope.sender] ?? Seen.Sender()
-        switch envelope.kind {
+        switch envelope.body {
         case .receipt:
             let index = sender.receipts.insertionIndex(of: envelope.id)
             guard index == sender.receipts.endIndex || sender.receipts[index] != envelope.id else { return .refused(.replayed) }
             sender.receipts.insert(envelope.id, at: index)
         case .status:
-            guard envelope.status != nil else { return .refused(.wrongTopic) }
             if envelope.id == sender.highestStatus { return .accepted }
             guard envelope.id > (sender.highestStatus ?? 0) else { return .refused(.replayed) }
             sender.highestStatus = envelope.id
-        case .release:
-            guard let release = envelope.release else { return .refused(.wrongTopic) }
+        case let .release(release):
             if let accepted = sender.releases[release.name] {
-                if accepted.id == envelope.id && accepted.key == release.key { return .accepted }
+                if accepted.id == envelope.id && accepted.key == release.key.base64 { return .accepted }
                 guard envelope.id > accepted.id else { return .refused(.replayed) }
             }
-            sender.releases[release.name] = Seen.AcceptedRelease(id: envelope.id, key: release.key)
+            sender.releases[release.name] = Seen.AcceptedRelease(id: envelope.id, key: release.key.base64)
         case .hintRequest:
             guard Self.insert(envelope.id, into: &sender.hintRequests) else { return .refused(.replayed) }
         case .adjust:
             guard Self.insert(envelope.id, into: &sender.adjustments) else { return .refused(.replayed) }
-        case .hint:
+        case let .hint(hint):
             // As a release: the retained hint is heard again on every subscription; a newer one replaces it.
-            guard let hint = envelope.hint else { return .refused(.wrongTopic) }
             let name = hint.team + "/" + hint.hintID
             if let accepted = sender.hints?[name] {
                 if accepted.id == envelope.id && accepted.key == hint.sealed { return .accepted }
@@ -147,12 +144,10 @@ public struct HuntGate: Sendable {
             sender.hints = (sender.hints ?? [:]).merging([name: Seen.AcceptedRelease(id: envelope.id, key: hint.sealed)]) { $1 }
         case .schedule:
             // The one in force heard again (retained, on every connection) restates it; an older one is a replay.
-            guard envelope.schedule != nil else { return .refused(.wrongTopic) }
             if envelope.id == sender.schedule { return .accepted }
             guard envelope.id > (sender.schedule ?? 0) else { return .refused(.replayed) }
             sender.schedule = envelope.id
-        case .said:
-            guard let said = envelope.said else { return .refused(.wrongTopic) }
+        case let .said(said):
             // Heard again (retained) it is accepted: the engine announces each id once. Another text under an id
             // already used is a replay.
             if let known = sender.said?[envelope.id] { return known == said.text ? .accepted : .refused(.replayed) }

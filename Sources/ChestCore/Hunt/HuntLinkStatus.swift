@@ -4,9 +4,9 @@ import struct Foundation.Date
 /// the outbox, and what was ignored on the broker and why.
 public struct HuntLinkStatus: Hashable, Sendable, Codable {
     public var name: String
-    public var hunt: String
+    public var hunt: HuntID
     public var team: String
-    public var broker: String
+    public var broker: BrokerURL
     public var connected: Bool
     /// Why the link is down (refused, unreachable), while it is.
     @Null public var problem: String?
@@ -23,7 +23,7 @@ public struct HuntLinkStatus: Hashable, Sendable, Codable {
     /// The organiser's latest words to the teams, oldest first (docs/HUNTS.md "Word to all teams").
     public var said: [HuntWord.Said]?
 
-    public init(name: String, hunt: String, team: String, broker: String, connected: Bool, problem: String?,
+    public init(name: String, hunt: HuntID, team: String, broker: BrokerURL, connected: Bool, problem: String?,
                 outbox: Int, ignored: [String: Int], releases: [String], schedule: HuntSchedule = HuntSchedule(),
                 said: [HuntWord.Said] = []) {
         self.name = name

@@ -5,7 +5,7 @@ public enum HuntNews: Sendable {
     /// the ledger of receipts put in the outbox (nil when none was kept for this hunt), the releases heard, and
     /// how many entries wait in the outbox; and the organiser's word kept (`HuntWord`: the newest schedule, the
     /// words announced), nil when none was kept.
-    case joined(HuntFile?, ledger: HuntReceiptLedger?, releases: [String: String], outbox: Int, word: HuntWord? = nil)
+    case joined(HuntFile?, ledger: HuntReceiptLedger?, releases: [String: ReleaseKey], outbox: Int, word: HuntWord? = nil)
     /// The broker accepted the connection.
     case connected
     /// The broker refused the team (a bad password), in a sentence; the link keeps retrying.

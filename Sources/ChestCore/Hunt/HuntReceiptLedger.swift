@@ -6,16 +6,16 @@ import struct Foundation.Date
 /// It also keeps the last session begun, so sessions rise across restarts.
 public struct HuntReceiptLedger: Codable, Hashable, Sendable {
     /// The hunt's ID: another hunt starts a new ledger.
-    public var hunt: String
+    public var hunt: HuntID
     /// When this chest joined the hunt: unlocks from before are not the hunt's.
     public var since: Date
-    /// "MESSAGEID#PAGE" of every receipt put in the outbox.
-    public var sent: Set<String>
+    /// The page of every receipt put in the outbox (written "MESSAGEID#PAGE").
+    public var sent: Set<PageLink>
     /// The last session this chest began in the hunt (`TeamStatus.id`): the next is above it even when chestd
     /// restarts within the second its last session began, so the board never takes a new status for a replay.
     public var session: UInt64?
 
-    public init(hunt: String, since: Date, sent: Set<String> = [], session: UInt64? = nil) {
+    public init(hunt: HuntID, since: Date, sent: Set<PageLink> = [], session: UInt64? = nil) {
         self.hunt = hunt
         self.since = since
         self.sent = sent
@@ -25,12 +25,10 @@ public struct HuntReceiptLedger: Codable, Hashable, Sendable {
     /// The file's name in the chest directory.
     public static let fileName = "hunt-receipts.json"
 
-    public static func key(_ id: MessageID, page: Int) -> String { "\(id.rawValue)#\(page)" }
-
     /// Whether this open page of `stored` is the hunt's and its receipt was never put in the outbox.
     public func owes(_ stored: StoredMessage, _ open: OpenPage) -> Bool {
         !stored.sentByYou && open.set != nil && open.evidence != nil && open.at >= since
-            && !sent.contains(Self.key(stored.id, page: open.page))
+            && !sent.contains(PageLink(message: stored.id, page: open.page))
     }
 
     /// The open pages of `entries` whose receipts are owed, oldest first.

@@ -2,33 +2,33 @@
 /// (`HuntTeam.isValidName`, `HuntRelease.isValidName`); `parse` trusts nothing.
 public enum HuntTopic {
     /// One topic per receipt, retained: a board that subscribes late, or for the first time, still gets every receipt.
-    public static func receipt(hunt: String, team: String, id: UInt64) -> String { "chest/\(hunt)/\(team)/receipt/\(id)" }
-    public static func status(hunt: String, team: String) -> String { "chest/\(hunt)/\(team)/status" }
-    public static func release(hunt: String, name: String) -> String { "chest/\(hunt)/release/\(name)" }
+    public static func receipt(hunt: HuntID, team: String, id: UInt64) -> String { "chest/\(hunt)/\(team)/receipt/\(id)" }
+    public static func status(hunt: HuntID, team: String) -> String { "chest/\(hunt)/\(team)/status" }
+    public static func release(hunt: HuntID, name: String) -> String { "chest/\(hunt)/release/\(name)" }
     /// A team's hint request, one topic per request (its outbox id), retained like receipts (docs/HUNTS.md "Hints").
-    public static func hintRequest(hunt: String, team: String, id: UInt64) -> String { "chest/\(hunt)/\(team)/hint/\(id)" }
+    public static func hintRequest(hunt: HuntID, team: String, id: UInt64) -> String { "chest/\(hunt)/\(team)/hint/\(id)" }
     /// A hint given to one team, retained, one topic per hint of a page: answering again replaces it.
-    public static func hint(hunt: String, team: String, hintID: String) -> String {
+    public static func hint(hunt: HuntID, team: String, hintID: String) -> String {
         "chest/\(hunt)/\(HuntEnvelope.organiserSender)/hint/\(team)/\(hintID)"
     }
     /// What a team's chestd subscribes to for the hints given to it.
-    public static func hints(hunt: String, team: String) -> String { hint(hunt: hunt, team: team, hintID: "+") }
+    public static func hints(hunt: HuntID, team: String) -> String { hint(hunt: hunt, team: team, hintID: "+") }
     /// A hint's topic level: the message ID's first 24 hex digits, the page and the hint, `<message>-<page>-<hint>`.
     public static func hintID(message: String, page: Int, hint: Int) -> String { "\(message.prefix(24))-\(page)-\(hint)" }
     /// The organiser's adjustment of a team's points (docs/HUNTS.md "Adjustments").
-    public static func adjust(hunt: String, id: UInt64) -> String { "chest/\(hunt)/organiser/adjust/\(id)" }
+    public static func adjust(hunt: HuntID, id: UInt64) -> String { "chest/\(hunt)/organiser/adjust/\(id)" }
     /// The organiser's start and end of the hunt: one topic, retained, so the newest is what every team hears.
-    public static func schedule(hunt: String) -> String { "chest/\(hunt)/organiser/schedule" }
+    public static func schedule(hunt: HuntID) -> String { "chest/\(hunt)/organiser/schedule" }
     /// One topic per word to the teams, retained, so a team that joins late still hears it.
-    public static func said(hunt: String, id: UInt64) -> String { "chest/\(hunt)/organiser/say/\(id)" }
+    public static func said(hunt: HuntID, id: UInt64) -> String { "chest/\(hunt)/organiser/say/\(id)" }
     /// What a reader subscribes to for the organiser's words.
-    public static func saying(hunt: String) -> String { "chest/\(hunt)/organiser/say/+" }
+    public static func saying(hunt: HuntID) -> String { "chest/\(hunt)/organiser/say/+" }
     /// Where OwnTracks' recorder and frontends look for transition events.
     public static func ownTracksEvent(team: String, device: String) -> String { "owntracks/\(team)/\(device)/event" }
     /// What the board subscribes to.
-    public static func all(hunt: String) -> String { "chest/\(hunt)/#" }
+    public static func all(hunt: HuntID) -> String { "chest/\(hunt)/#" }
     /// What a reader subscribes to.
-    public static func releases(hunt: String) -> String { "chest/\(hunt)/release/+" }
+    public static func releases(hunt: HuntID) -> String { "chest/\(hunt)/release/+" }
 
     public enum Parsed: Hashable, Sendable {
         case receipt(team: String, id: UInt64)
@@ -42,12 +42,12 @@ public enum HuntTopic {
     }
 
     /// What a topic of this hunt carries; nil for another hunt, another shape, or a level that is not a valid name.
-    public static func parse(_ topic: String, hunt: String) -> Parsed? {
+    public static func parse(_ topic: String, hunt: HuntID) -> Parsed? {
         let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
         func id(_ level: Substring) -> UInt64? {
             level.utf8.allSatisfy({ (0x30...0x39).contains($0) }) && level.first != "0" ? UInt64(level) : nil
         }
-        guard levels.count >= 4, levels[0] == "chest", levels[1] == hunt else { return nil }
+        guard levels.count >= 4, levels[0] == "chest", levels[1] == hunt.rawValue else { return nil }
         let organiser = levels[2] == HuntEnvelope.organiserSender
         if levels.count == 5, let id = id(levels[4]) {
             if organiser {

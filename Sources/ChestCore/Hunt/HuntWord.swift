@@ -37,12 +37,12 @@ public struct HuntWord: Codable, Hashable, Sendable {
     public static let saidLimit = 1000
 
     /// The hunt's ID: another hunt's word is not this one's.
-    public var hunt: String
+    public var hunt: HuntID
     public var schedule: Schedule?
     /// Oldest first.
     public var said: [Said]
 
-    public init(hunt: String, schedule: Schedule? = nil, said: [Said] = []) {
+    public init(hunt: HuntID, schedule: Schedule? = nil, said: [Said] = []) {
         self.hunt = hunt
         self.schedule = schedule
         self.said = said

@@ -42,14 +42,18 @@ extension UInt8 {
 /// A value written in JSON as its text: `init?(_:)` reads it, `description` writes it.
 public protocol TextCodable: Codable, CustomStringConvertible {
     init?(_ text: String)
+    /// Why `text` is not one, in words: what a decoding error says.
+    static func problem(reading text: String) -> String
 }
 
 extension TextCodable {
+    public static func problem(reading text: String) -> String { "not a \(Self.self): \(text)" }
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let value = Self(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a \(Self.self): \(text)")
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: Self.problem(reading: text))
         }
         self = value
     }

@@ -111,8 +111,8 @@ struct SealBook: Sendable {
     var attempts: [MessageID: Attempt] = [:]
     /// Derivations asked for since start.
     var derivations = 0
-    /// The release keys the hunt's organiser published, by name (base64).
-    var releases: [String: String] = [:]
+    /// The release keys the hunt's organiser published, by name.
+    var releases: [String: ReleaseKey] = [:]
 }
 
 /// One key slot: a page's lock set.

@@ -14,7 +14,7 @@ private typealias F = CoreFixture
         F.message(n, pages: [Page(text: "at the tower", setA: [.location(center: F.tower, radius: 30)], setB: [])])
     }
 
-    static func joined(_ engine: inout Engine, ledger: HuntReceiptLedger? = nil, releases: [String: String] = [:],
+    static func joined(_ engine: inout Engine, ledger: HuntReceiptLedger? = nil, releases: [String: ReleaseKey] = [:],
                        at seconds: Double = 0) -> [Engine.Effect] {
         engine.handle(.hunt(.joined(join, ledger: ledger, releases: releases, outbox: 0), F.now(seconds)))
     }
@@ -40,7 +40,7 @@ private typealias F = CoreFixture
         #expect(engine.handle(.tick(F.now(14))).flattened.allSatisfy { if case .hunt(.postReceipt) = $0 { false } else { true } })
         let link = PageLink(message: Self.message().id, page: 1)
         let kept = engine.handle(.hunt(.receiptPosted(link, failure: nil), F.now(15)))
-        #expect(kept.contains { if case let .hunt(.keepLedger(l)) = $0 { l.sent == [HuntReceiptLedger.key(link.message, page: 1)] } else { false } })
+        #expect(kept.contains { if case let .hunt(.keepLedger(l)) = $0 { l.sent == [link] } else { false } })
     }
 
     @Test func aKillBetweenTheUnlockAndTheOutboxIsCaughtUpAtTheNextStart() throws {
@@ -59,7 +59,7 @@ private typealias F = CoreFixture
         #expect(loaded.contains { if case let .hunt(.postStatus(post)) = $0 { post.status.pagesOpen == 1 } else { false } })
         // Once it is in the ledger, a third start owes nothing.
         var ledgerAfter = ledger
-        ledgerAfter.sent.insert(HuntReceiptLedger.key(Self.message().id, page: 1))
+        ledgerAfter.sent.insert(PageLink(message: Self.message().id, page: 1))
         var third = Engine(gpsServer: "localhost:2947")
         _ = Self.joined(&third, ledger: ledgerAfter, at: 30)
         #expect(!third.handle(.loaded([saved], refused: [], F.now(31))).flattened.contains { if case .hunt(.postReceipt) = $0 { true } else { false } })
@@ -128,7 +128,7 @@ private typealias F = CoreFixture
         let forged = engine.handle(.hunt(.heard(HuntFixture.releaseEnvelope("finale", id: 1), topic: topic, signatureValid: false), F.now(1)))
         #expect(forged.isEmpty && engine.hunt?.ignored["badSignature"] == 1)
         let heard = engine.handle(.hunt(.heard(HuntFixture.releaseEnvelope("finale", id: 1), topic: topic, signatureValid: true), F.now(2)))
-        #expect(heard.contains { if case let .hunt(.keepReleases(r)) = $0 { r == ["finale": HuntFixture.key(0x20)] } else { false } })
+        #expect(heard.contains { if case let .hunt(.keepReleases(r)) = $0 { r == ["finale": HuntFixture.releaseKey(0x20)] } else { false } })
         #expect(engine.hunt?.releases == ["finale"])
         // The broker hands the retained release again on every reconnect: nothing more to keep.
         #expect(engine.handle(.hunt(.heard(HuntFixture.releaseEnvelope("finale", id: 1), topic: topic, signatureValid: true), F.now(3))).isEmpty)
@@ -136,7 +136,7 @@ private typealias F = CoreFixture
         #expect(engine.hunt?.ignored["malformed"] == 1)
         // A restart knows the releases the chest kept, without a broker.
         var restarted = Engine(gpsServer: "localhost:2947")
-        _ = Self.joined(&restarted, releases: ["finale": HuntFixture.key(0x20)])
+        _ = Self.joined(&restarted, releases: ["finale": HuntFixture.releaseKey(0x20)])
         #expect(restarted.releaseNames == ["finale"])
     }
 

@@ -9,7 +9,7 @@ private typealias F = CoreFixture
 /// key opens it and the set's other locks hold.
 @Suite struct EngineReleaseTests {
     static let content = SealedContent(text: "The finale: meet at the fountain.", a: nil)
-    static let key = Data(repeating: 7, count: 32).base64EncodedString()
+    static let key = ReleaseKey(bytes: [UInt8](repeating: 7, count: 32))
 
     static func message(setA: [Lock] = [.release("finale")]) -> Message {
         let slot = KeySlot.sealed(salt: [UInt8](repeating: 1, count: 16), cost: SealCost.Level.interactive.cost,
@@ -19,7 +19,7 @@ private typealias F = CoreFixture
     }
 
     /// The organiser's release heard on the broker by a team that joined the hunt; each key a newer release.
-    static func release(_ engine: inout Engine, _ name: String, key: String, at seconds: Double) -> [Engine.Effect] {
+    static func release(_ engine: inout Engine, _ name: String, key: ReleaseKey, at seconds: Double) -> [Engine.Effect] {
         if engine.hunt == nil {
             _ = engine.handle(.hunt(.joined(HuntFixture.hunt().joinFile(team: "red"), ledger: nil, releases: [:], outbox: 0), F.now(0)))
         }
@@ -59,7 +59,7 @@ private typealias F = CoreFixture
         let request = try #require(EngineSealTests.requests(Self.release(&engine, "finale", key: Self.key, at: 1)).first)
         #expect(engine.handle(.keyDerived(request, .wrong, F.now(2))).unlocks.isEmpty)
         #expect(engine.entries[message.id]?.state.openPages.isEmpty == true)
-        let retry = try #require(EngineSealTests.requests(Self.release(&engine, "finale", key: Data(repeating: 8, count: 32).base64EncodedString(), at: 3)).first)
+        let retry = try #require(EngineSealTests.requests(Self.release(&engine, "finale", key: ReleaseKey(bytes: [UInt8](repeating: 8, count: 32)), at: 3)).first)
         // The key opens, but the time lock does not hold yet: the page waits for it.
         #expect(engine.handle(.keyDerived(retry, .opened(Self.content), F.now(4))).unlocks.isEmpty)
         #expect(engine.handle(.tick(F.now(101))).unlocks == [1])

@@ -34,7 +34,7 @@ private typealias F = CoreFixture
     }
 
     static func schedule(_ engine: inout Engine, id: UInt64, starts: Double?, ends: Double? = nil, valid: Bool = true,
-                         hunt: String = HuntFixture.huntID, at seconds: Double) -> [Engine.Effect] {
+                         hunt: HuntID = HuntFixture.huntID, at seconds: Double) -> [Engine.Effect] {
         var envelope = HuntEnvelope(hunt: hunt, id: id, sent: F.t0, schedule: HuntSchedule(
             starts: starts.map { F.t0.addingTimeInterval($0) }, ends: ends.map { F.t0.addingTimeInterval($0) }))
         envelope = HuntFixture.signed(envelope, key: organiser)
@@ -129,7 +129,7 @@ private typealias F = CoreFixture
         let announced = first.compactMap { if case let .emit(.said(said, hunt, name)) = $0 { (said, hunt, name) } else { nil } }
         #expect(announced.count == 1)
         #expect(announced.first?.0 == HuntWord.Said(id: 5, text: "Meet at the fountain at noon.", at: F.t0.addingTimeInterval(5)))
-        #expect(announced.first?.1 == HuntFixture.huntID && announced.first?.2 == "Old Town")
+        #expect(announced.first?.1 == HuntFixture.huntID.rawValue && announced.first?.2 == "Old Town")
         #expect(first.contains { if case .hunt(.announce) = $0 { true } else { false } }, "on the desktop too")
         // The word is kept before it is told.
         let keptIndex = try #require(first.firstIndex { if case .hunt(.keepWord) = $0 { true } else { false } })

@@ -100,7 +100,7 @@ import Testing
     }
 
     @Test func theHuntsHintTopicsParseAndNameTheirSender() {
-        let hunt = "0123456789abcdef0123456789abcdef"
+        let hunt = HuntFixture.huntID
         #expect(HuntTopic.parse(HuntTopic.hintRequest(hunt: hunt, team: "red", id: 12), hunt: hunt) == .hintRequest(team: "red", id: 12))
         let hintID = HuntTopic.hintID(message: Self.id.rawValue, page: 5, hint: 5)
         #expect(hintID.count <= 32 && HuntTopic.isValidLevel(hintID))

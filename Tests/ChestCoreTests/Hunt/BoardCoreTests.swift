@@ -311,7 +311,6 @@ import Testing
         let wrong: [(HuntEnvelope, (inout HuntEnvelope) -> Void)] = [
             (request, { $0.sender = HuntEnvelope.organiserSender }), (request, { $0.hintRequest?.message = "not an id" }),
             (request, { $0.hintRequest?.page = 0 }), (request, { $0.hintRequest?.hint = 0 }),
-            (request, { $0.adjust = HuntAdjustment(team: "red", points: 1, reason: "two bodies") }),
             (hint, { $0.sender = "red" }), (hint, { $0.hint?.team = "red/+" }), (hint, { $0.hint?.sealed = "" }),
             (hint, { $0.hint?.sealed = HuntFixture.key(0x5a, count: 32) }), (hint, { $0.hint?.cost = -1 }),
             (adjust, { $0.adjust?.points = 0 }), (adjust, { $0.adjust?.points = HuntAdjustment.limit + 1 }),
@@ -329,7 +328,7 @@ import Testing
         #expect(HuntTopic.parse("chest/\(hunt)/red/hint/7", hunt: hunt) == .hintRequest(team: "red", id: 7))
         #expect(HuntTopic.parse("chest/\(hunt)/organiser/hint/red/0123456789abcdef01234567-1-2", hunt: hunt)
                 == .hint(team: "red", hintID: "0123456789abcdef01234567-1-2"))
-        #expect(HuntTopic.hint(hunt: hunt, team: "red", hintID: HuntTopic.hintID(message: hunt, page: 1, hint: 2))
+        #expect(HuntTopic.hint(hunt: hunt, team: "red", hintID: HuntTopic.hintID(message: hunt.rawValue, page: 1, hint: 2))
                 == "chest/\(hunt)/organiser/hint/red/0123456789abcdef01234567-1-2")
         #expect(HuntTopic.parse("chest/\(hunt)/organiser/adjust/12", hunt: hunt) == .adjust(id: 12))
         for topic in ["chest/\(hunt)/organiser/hint/7", "chest/\(hunt)/organiser/hint/red/a+b", "chest/\(hunt)/organiser/adjust/012", "chest/\(hunt)/red/hint/0",

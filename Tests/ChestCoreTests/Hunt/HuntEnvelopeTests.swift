@@ -26,13 +26,10 @@ import Testing
 
     static let invalid: [(String, @Sendable (inout HuntEnvelope) -> Void, String)] = [
         ("format", { $0.format = "chest-hunt" }, "not a chest hunt message"),
-        ("hunt", { $0.hunt = "x" }, "hunt is not a hunt ID"),
         ("sender", { $0.sender = "red/+" }, "sender is not a team name"),
         ("id", { $0.id = 0 }, "1 or more"),
         ("key", { $0.key = "AAAA" }, "key is not"),
         ("unsigned", { $0.signature = nil }, "not signed"),
-        ("two payloads", { $0.status = TeamStatus(online: true, pagesOpen: 0) }, "exactly one"),
-        ("kind mismatch", { $0.kind = .status }, "status message without"),
         ("organiser receipt", { $0.sender = "organiser" }, "organiser sends no receipts"),
         ("receipt version", { $0.receipt?.version = 9 }, "not a chest receipt"),
     ]
@@ -50,11 +47,61 @@ import Testing
         }
     }
 
-    @Test func otherKindsAreCheckedToo() {
+    /// What the wire may say and no `Body` can: the kind and the fields disagree, two bodies, none, a hunt that is
+    /// not a hunt ID, a readerClaim beside another kind than a receipt.
+    static let disagreeing: [(String, @Sendable (inout [String: Any]) -> Void, String)] = [
+        ("hunt", { $0["hunt"] = "x" }, "the message's hunt is not a hunt ID"),
+        ("kind mismatch", { $0["kind"] = "status" }, "a status message without its status"),
+        ("two payloads", { $0["status"] = ["online": true, "pagesOpen": 0] },
+         "the message must carry exactly one of receipt, status, release, hintRequest, hint, adjust, schedule or said"),
+        ("no payload", { $0["receipt"] = nil }, "exactly one of"),
+        ("unknown kind", { $0["kind"] = "gossip" }, "not a chest hunt message: \"kind\""),
+    ]
+
+    @Test(arguments: disagreeing.indices)
+    func aWireFormWhoseKindAndFieldsDisagreeIsRefused(index: Int) throws {
+        let (label, edit, words) = Self.disagreeing[index]
+        var object = try #require(try JSONSerialization.jsonObject(with: HuntFixture.receiptEnvelope("red", id: 1).bytes) as? [String: Any])
+        edit(&object)
+        let data = try JSONSerialization.data(withJSONObject: object)
+        do {
+            _ = try HuntEnvelope.decode(data)
+            Issue.record("\(label) was accepted")
+        } catch {
+            #expect(error.description.contains(words), "\(label): \(error.description)")
+        }
+        // Inside another value (the board's journal keeps envelopes as payloads, but a Codable holder must refuse too).
+        #expect(throws: DecodingError.self, "\(label)") { try ChestJSON.decoder().decode(HuntEnvelope.self, from: data) }
+    }
+
+    @Test func aReaderClaimBesideAStatusIsRefused() throws {
+        var object = try #require(try JSONSerialization.jsonObject(with: HuntFixture.statusEnvelope("red", id: 1).bytes) as? [String: Any])
+        object["readerClaim"] = HuntFixture.key(0x50, count: 64)
+        #expect(throws: HuntError("only a receipt message carries a readerClaim beside its body")) {
+            try HuntEnvelope.decode(JSONSerialization.data(withJSONObject: object))
+        }
+    }
+
+    @Test func theKindIsTheBodys() throws {
+        let receipt = HuntFixture.receiptEnvelope("red", id: 1)
+        #expect(receipt.kind == .receipt)
+        var changed = receipt
+        changed.body = .status(TeamStatus(online: true, pagesOpen: 0))
+        #expect(changed.kind == .status)
+        let wire = try #require(try JSONSerialization.jsonObject(with: changed.bytes) as? [String: Any])
+        #expect(wire["kind"] as? String == "status" && wire["receipt"] == nil && wire["status"] != nil)
+    }
+
+    @Test func otherKindsAreCheckedToo() throws {
         var release = HuntFixture.releaseEnvelope("finale", id: 1)
         release.sender = "red"
         #expect(throws: HuntError("a release must come from the organiser")) { try HuntEnvelope.decode(release.bytes) }
-        release = HuntFixture.releaseEnvelope("finale", id: 1, key: HuntFixture.key(1, count: 31))
+        var object = try #require(try JSONSerialization.jsonObject(with: HuntFixture.releaseEnvelope("finale", id: 1).bytes) as? [String: Any])
+        object["release"] = ["name": "finale", "key": HuntFixture.key(1, count: 31)]
+        #expect(throws: HuntError("not a chest hunt message: \"release.key\": the key is not 32 bytes in base64")) {
+            try HuntEnvelope.decode(JSONSerialization.data(withJSONObject: object))
+        }
+        release = HuntFixture.releaseEnvelope("a b", id: 1)
         #expect(throws: HuntError("the release's name or key is malformed")) { try HuntEnvelope.decode(release.bytes) }
         let status = HuntFixture.statusEnvelope("red", id: 1, pages: -1)
         #expect(throws: HuntError("a status with a negative page count")) { try HuntEnvelope.decode(status.bytes) }

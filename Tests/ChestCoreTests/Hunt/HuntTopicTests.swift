@@ -26,8 +26,8 @@ import Testing
         "chest/HUNT/red/receipt/007", "chest/HUNT/red/receipt/-1", "chest/HUNT/red/receipt/99999999999999999999",
     ])
     func hostileTopicsDoNotParse(pattern: String) {
-        let topic = pattern.replacingOccurrences(of: "HUNT", with: hunt)
-            .replacingOccurrences(of: "OTHER", with: HuntFixture.otherHuntID)
+        let topic = pattern.replacingOccurrences(of: "HUNT", with: hunt.rawValue)
+            .replacingOccurrences(of: "OTHER", with: HuntFixture.otherHuntID.rawValue)
         #expect(HuntTopic.parse(topic, hunt: hunt) == nil, "\(topic)")
     }
 

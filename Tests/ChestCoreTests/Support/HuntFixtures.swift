@@ -3,12 +3,14 @@ import Foundation
 
 /// Builders shared by the hunt tests. Keys are fixed bytes: ChestCore checks their shape, not their signatures.
 enum HuntFixture {
-    static let huntID = "0123456789abcdef0123456789abcdef"
-    static let otherHuntID = "fedcba9876543210fedcba9876543210"
+    static let huntID = HuntID("0123456789abcdef0123456789abcdef")!
+    static let otherHuntID = HuntID("fedcba9876543210fedcba9876543210")!
 
     static func key(_ byte: UInt8, count: Int = 32) -> String { Data(repeating: byte, count: count).base64EncodedString() }
 
     static let organiserKey = key(1)
+
+    static func releaseKey(_ byte: UInt8) -> ReleaseKey { ReleaseKey(key(byte))! }
 
     /// A team whose secret key has libsodium's shape: 32 seed bytes, then the public key.
     static func team(_ name: String, _ byte: UInt8) -> HuntTeam {
@@ -18,10 +20,10 @@ enum HuntFixture {
 
     /// An organiser's file with teams red (key 0x10), blue (0x11) and green (0x12) and one release key.
     static func hunt(share: Bool = false) -> HuntFile {
-        var hunt = HuntFile(id: huntID, name: "Old Town", broker: "mqtts://broker.example:8883", organiser: organiserKey,
+        var hunt = HuntFile(id: huntID, name: "Old Town", broker: BrokerURL("mqtts://broker.example:8883")!, organiser: organiserKey,
                             sharePositions: share)
         hunt.teams = [team("red", 0x10), team("blue", 0x11), team("green", 0x12)]
-        hunt.releases = ["finale": key(0x20)]
+        hunt.releases = ["finale": releaseKey(0x20)]
         return hunt
     }
 
@@ -48,7 +50,7 @@ enum HuntFixture {
         return signed
     }
 
-    static func receiptEnvelope(_ team: String, id: UInt64, receipt: UnlockReceipt = receipt(), hunt: String = huntID,
+    static func receiptEnvelope(_ team: String, id: UInt64, receipt: UnlockReceipt = receipt(), hunt: HuntID = huntID,
                                 sent seconds: Double = 0) -> HuntEnvelope {
         signed(HuntEnvelope(hunt: hunt, sender: team, id: id, sent: CoreFixture.t0.addingTimeInterval(seconds), receipt: receipt))
     }
@@ -59,7 +61,38 @@ enum HuntFixture {
                             status: TeamStatus(online: online, pagesOpen: pages, trust: trust, fixMode: 3)))
     }
 
-    static func releaseEnvelope(_ name: String, id: UInt64, key releaseKey: String = key(0x20)) -> HuntEnvelope {
+    static func releaseEnvelope(_ name: String, id: UInt64, key releaseKey: ReleaseKey = releaseKey(0x20)) -> HuntEnvelope {
         signed(HuntEnvelope(hunt: huntID, id: id, sent: CoreFixture.t0, release: HuntRelease(name: name, key: releaseKey)))
+    }
+}
+
+/// Each kind's body as an optional, for tests that change one field of a body in place (`envelope.status?.reader =`).
+extension HuntEnvelope {
+    var receipt: UnlockReceipt? {
+        get { if case let .receipt(receipt, _) = body { receipt } else { nil } }
+        set {
+            guard let newValue, case let .receipt(_, claim) = body else { return }
+            body = .receipt(newValue, readerClaim: claim)
+        }
+    }
+
+    var status: TeamStatus? {
+        get { if case let .status(status) = body { status } else { nil } }
+        set { if let newValue { body = .status(newValue) } }
+    }
+
+    var hintRequest: HuntHintRequest? {
+        get { if case let .hintRequest(request) = body { request } else { nil } }
+        set { if let newValue { body = .hintRequest(newValue) } }
+    }
+
+    var hint: HuntHint? {
+        get { if case let .hint(hint) = body { hint } else { nil } }
+        set { if let newValue { body = .hint(newValue) } }
+    }
+
+    var adjust: HuntAdjustment? {
+        get { if case let .adjust(adjust) = body { adjust } else { nil } }
+        set { if let newValue { body = .adjust(newValue) } }
     }
 }

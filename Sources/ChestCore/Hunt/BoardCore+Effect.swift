@@ -1,0 +1,40 @@
+import struct Foundation.Date
+
+/// What comes out of the board's core, for its adapter to carry out, and what it lists for the screens.
+extension BoardCore {
+    /// A hint's key to seal to a team's reader and publish, signed by the organiser (docs/HUNTS.md "Hints").
+    public struct HintAnswer: Hashable, Sendable {
+        public var team: String
+        public var message: String
+        public var page: Int
+        public var hint: Int
+        public var cost: Int
+        /// The team's reader key (base64 Ed25519) the key is sealed to.
+        public var reader: String
+        /// The hint's key (32 bytes, base64) from the organiser's file.
+        public var key: String
+    }
+
+    public enum Effect: Sendable {
+        /// Append this line to the journal.
+        case journal(BoardJournal.Line)
+        /// Read the hunt file again (when it changed), answer `.huntRead`, then feed the message back as `.rechecked`.
+        case rereadHunt(Heard, replay: Bool)
+        /// Seal, sign and publish a hint's key, retained.
+        case answerHint(HintAnswer)
+        /// Something to show: a line of `chest board --json`, and the screens.
+        case event(BoardEvent)
+    }
+
+    /// An event the board heard, with when it heard it.
+    public struct Logged: Sendable {
+        public var at: Date
+        public var event: BoardEvent
+    }
+
+    /// An organiser's word to the teams, with when the board heard it (docs/HUNTS.md "Word to all teams").
+    public struct HeardWord: Hashable, Sendable {
+        public var at: Date
+        public var said: HuntWord.Said
+    }
+}

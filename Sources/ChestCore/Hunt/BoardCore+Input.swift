@@ -1,0 +1,59 @@
+import struct Foundation.Date
+
+/// What goes into the board's core: a message as the adapter heard it, with what ChestSeal made of it, and the
+/// journal's lines at start.
+extension BoardCore {
+    /// What the adapter's cryptography says of a message (ChestSeal: `HuntSigner.isValid`, `ReaderClaim.claimedReader`,
+    /// `ReceiptSigner.verify`, `ReceiptProof.check` against `hunt`).
+    public struct Checks: Hashable, Sendable {
+        public var signatureValid: Bool
+        /// The reader key the envelope claims for its sender, its claim checked; nil without one.
+        public var claimedReader: String?
+        /// Why a receipt's own signature does not verify; nil when it does (or for another kind).
+        public var receiptProblem: String?
+        public var proof: HuntBoard.ProofCheck
+
+        public init(signatureValid: Bool, claimedReader: String? = nil, receiptProblem: String? = nil,
+                    proof: HuntBoard.ProofCheck = .missing) {
+            self.signatureValid = signatureValid
+            self.claimedReader = claimedReader
+            self.receiptProblem = receiptProblem
+            self.proof = proof
+        }
+    }
+
+    /// A message as the adapter heard it.
+    public struct Heard: Sendable {
+        public var topic: String
+        /// Nil when the payload is not an envelope at all.
+        public var envelope: HuntEnvelope?
+        public var retained: Bool
+        /// When the board heard it (its clock): what the ranking goes by.
+        public var at: Date
+        public var checks: Checks
+
+        public init(topic: String, envelope: HuntEnvelope?, retained: Bool = false, at: Date, checks: Checks) {
+            self.topic = topic
+            self.envelope = envelope
+            self.retained = retained
+            self.at = at
+            self.checks = checks
+        }
+    }
+
+    public enum Input: Sendable {
+        /// A message from the broker.
+        case heard(Heard)
+        /// A message line of the journal, at start: taken in as when it was heard, neither journalled nor answered
+        /// again.
+        case replayed(Heard)
+        /// A refusal or count line of the journal, at start.
+        case replayedLine(BoardJournal.Line)
+        /// The hunt file, read again after `.rereadHunt`.
+        case huntRead(HuntFile)
+        /// The message of a `.rereadHunt`, checked again against the hunt file as it is now (it passed the gate).
+        case rechecked(Heard, replay: Bool)
+        /// The board stops: refusals not yet journalled are written as counts.
+        case stopping(at: Date)
+    }
+}

@@ -1,0 +1,26 @@
+/// The board's link to the hunt's broker, as `chest board`'s header, the board in a browser and `/board.json` show
+/// it (docs/HUNTS.md "The board").
+public enum BrokerState: Hashable, Sendable, CustomStringConvertible {
+    /// Started, no answer yet.
+    case connecting
+    case connected
+    /// The broker refused the organiser's login, with its reason; the client keeps trying.
+    case refused(String)
+    /// The link was lost, with why; the client connects again.
+    case reconnecting(String)
+    /// `--results` or `--once` could not reach the broker: what is shown is what the board received before.
+    case unreachable
+
+    public var isConnected: Bool { self == .connected }
+
+    /// "connected", "refused: …", "reconnecting (…)": the words of the header and of `/board.json`'s `connection`.
+    public var description: String {
+        switch self {
+        case .connecting: "connecting"
+        case .connected: "connected"
+        case let .refused(why): "refused: \(why)"
+        case let .reconnecting(why): "reconnecting (\(why))"
+        case .unreachable: "unreachable"
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import struct Foundation.Date
+
+/// The ranking (docs/HUNTS.md "Points") and the `chest board --once` table.
+extension HuntBoard {
+    /// Most points first, then whose last point the board heard first (never the time a team claims); teams that
+    /// never gained a point after those, by pages credited (guarded ones give no points) and whose count the board
+    /// heard first; then by name (docs/HUNTS.md "Points").
+    public func leaderboard() -> [Team] {
+        teams.sorted { a, b in
+            if a.points != b.points { return a.points > b.points }
+            switch (a.lastPointAt, b.lastPointAt) {
+            case let (x?, y?) where x != y: return x < y
+            case (_?, nil): return true
+            case (nil, _?): return false
+            case (nil, nil) where a.pages.count != b.pages.count: return a.pages.count > b.pages.count
+            case (nil, nil):
+                switch (a.reachedCount, b.reachedCount) {
+                case let (x?, y?) where x != y: return x < y
+                default: return a.name < b.name
+                }
+            default: return a.name < b.name
+            }
+        }
+    }
+
+    /// The `chest board --once` table: rank, team, points, pages credited and how many of them are unproven
+    /// (guarded), the points its hints cost, the organiser's adjustments, when the board heard the last point, the
+    /// time and trust the team claims, online, refusals by reason.
+    public func leaderboardText() -> String {
+        let header = ["#", "TEAM", "POINTS", "PAGES", "GUARDED", "HINTS", "ADJUSTED", "REACHED", "CLAIMED-OPENED",
+                      "CLAIMED-TRUST", "ONLINE", "REFUSED"]
+        var rows = [header]
+        for (index, team) in leaderboard().enumerated() {
+            let unproven = team.pages.count { !$0.proven }
+            let refusals = team.refusals.sorted { $0.key < $1.key }.map { "\($0.value)×\($0.key)" }.joined(separator: ",")
+            // No rank until something is credited: a team with nothing is not "1st".
+            rows.append([team.isRanked ? "\(index + 1)" : "-", TerminalText.escaped(team.name), "\(team.points)",
+                         "\(team.pages.count)", "\(unproven)", team.hints.isEmpty ? "0" : "-\(team.hintCost)",
+                         team.adjusted > 0 ? "+\(team.adjusted)" : "\(team.adjusted)",
+                         team.reachedAt.map(ISO8601.string) ?? "-", team.claimedCount.map(ISO8601.string) ?? "-",
+                         team.trust?.rawValue ?? "-", team.online.map { $0 ? "yes" : "no" } ?? "-",
+                         refusals.isEmpty ? "0" : refusals])
+        }
+        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+}
