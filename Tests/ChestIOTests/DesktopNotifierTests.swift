@@ -56,7 +56,8 @@ private final class FakeNotifySend {
                                        timeout: 0.3)
         let start = ContinuousClock.now
         #expect(await notifier.notifyUnlocked(title: "t", page: 1, text: "") == .timedOut)
-        #expect(ContinuousClock.now - start < .seconds(3))
+        // Killed, not waited for (1000 s); a loaded machine can take seconds to start and reap a process.
+        #expect(ContinuousClock.now - start < .seconds(30))
     }
 
     @Test func unavailableNotifierDoesNotRunAnything() async {

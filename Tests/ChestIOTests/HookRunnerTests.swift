@@ -119,7 +119,8 @@ private func isDead(_ pid: Int32) -> Bool {
             command: "trap '' TERM; sleep 1000", event: unlocked,
             environment: ["PATH": "/usr/bin:/bin"], timeout: 0.2)
         #expect(outcome == .timedOut)
-        #expect(ContinuousClock.now - start < .seconds(3))
+        // Killed, not waited for (1000 s); a loaded machine can take seconds to start and reap a process.
+        #expect(ContinuousClock.now - start < .seconds(30))
     }
 
     @Test(.singleThread) func manyHangingHooksDoNotStarveThePool() async {
