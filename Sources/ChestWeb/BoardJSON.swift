@@ -19,6 +19,8 @@ public enum BoardJSON {
         /// Absent until the team has a page credited.
         var rank: Int?
         var team: String
+        /// The team whose name this one's imitates (docs/SECURITY.md "Known senders"); absent for most teams.
+        var lookalikeOf: String?
         var colour: String?
         /// Its score (docs/HUNTS.md "Points"): pages' points, less hints' costs, plus adjustments.
         var points: Int
@@ -56,9 +58,10 @@ public enum BoardJSON {
 
     public static func data(_ snapshot: BoardSnapshot) -> Data {
         let colours = TeamColours.assign(teams: snapshot.board.teams.map(\.name), chosen: snapshot.chosenColours)
+        let lookalikes = KnownSenders.lookalikes(among: snapshot.board.teams.map(\.name))
         let teams = snapshot.board.leaderboard().enumerated().map { index, team in
             let trusts = team.pages.map(\.trust)
-            return Row(rank: team.isRanked ? index + 1 : nil, team: team.name, colour: colours[team.name], points: team.points,
+            return Row(rank: team.isRanked ? index + 1 : nil, team: team.name, lookalikeOf: lookalikes[team.name], colour: colours[team.name], points: team.points,
                 pages: team.pages.count, guarded: team.pages.count { !$0.proven }, hints: team.hints.count,
                 hintCost: team.hintCost, adjustments: team.adjusted,
                 adjusted: team.adjustments.map { Adjusted(points: $0.points, reason: $0.reason, receivedAt: $0.receivedAt) },

@@ -74,12 +74,16 @@ import Testing
     @Test func aTeamNamedLikeAnotherIsFlagged() throws {
         var hunt = Self.hunt(share: false)
         hunt.teams.append(HuntTeam(name: "r\u{0435}d", password: "pw-lookalike-0123456789ab", publicKey: Self.key(0x20), secretKey: nil))
-        let snapshot = BoardSnapshot(huntName: hunt.name, broker: hunt.broker, connection: "connected", board: HuntBoard(hunt: hunt),
+        let snapshot = BoardSnapshot(huntName: hunt.name, broker: hunt.broker, connection: .connected, board: HuntBoard(hunt: hunt),
                                      sharePositions: false, targets: [], unlocks: [], refusals: [], ignored: [:])
         let table = try #require(BoardPage.sections(snapshot, timeZone: Self.utc)["leaderboard"])
         let row = try #require(table.split(separator: "\n").first { $0.contains("r\\u{435}d") })
         #expect(row.contains("a lookalike of red, a sender you know under another key") && row.contains("\u{2248} red"), "\(row)")
         #expect(!table.split(separator: "\n").contains { $0.contains(#"data-team="blue""#) && $0.contains("lookalike") })
+        let json = try #require(try JSONSerialization.jsonObject(with: BoardJSON.data(snapshot)) as? [String: Any])
+        let rows = try #require(json["teams"] as? [[String: Any]])
+        #expect(rows.first { $0["team"] as? String == "r\u{0435}d" }?["lookalikeOf"] as? String == "red", "\(rows)")
+        #expect(rows.first { $0["team"] as? String == "blue" }?["lookalikeOf"] == nil)
     }
 
     @Test func whatATeamOrAMessageBringsIsShownAsText() {
