@@ -72,13 +72,15 @@ enum SealBench {
                          (target >= 86400 ? "\(Int(target / 86400)) core-days" : "\(Int(target / 3600)) core-hours") as NSString,
                          (seconds >= target ? "OK" : "MISSED") as NSString))
         }
-        print("  brute force by the best attack (the lattice sweep: one cell in four), one core, at the default costs:")
+        print("  brute force by the best attack (the lattice sweep: one cell in four; in nine for a place with a PIN), one core, at the default costs:")
         row("4-digit PIN alone", BruteForce(grid: nil, pinDigits: 4, cost: SealCost.Secret.pin.cost), cost: SealCost.Secret.pin.cost,
             target: 5 * 3600)
         let square = SearchArea(center: zurich, radius: (1e6 / Double.pi).squareRoot())
-        let oneKm = CellGrid(area: square, radius: 30, using: &generator)
-        row("4-digit PIN and a 30 m place over 1 km2 (w=\(Int(oneKm.width)) m)",
-            BruteForce(grid: oneKm, pinDigits: 4, cost: SealCost.Secret.placeAndPIN.cost),
+        // Format 4: a place with a PIN lies on cells half as wide, its keys a 3 x 3 block.
+        let oneKm = CellGrid(area: square, radius: 30, block: CellGrid.keyBlock(version: MessageFile.version, withPIN: true),
+                             using: &generator)
+        row("4-digit PIN and a 30 m place over 1 km2 (format 4, w=\(Int(oneKm.width)) m)",
+            BruteForce(grid: oneKm, pinDigits: 4, cost: SealCost.Secret.placeAndPIN.cost, version: MessageFile.version),
             cost: SealCost.Secret.placeAndPIN.cost, target: 30 * 86400)
         for latitude in [0.0, 47.37, 60, 70] {
             let area = SearchArea(center: Coordinate(latitude: latitude, longitude: 8.54), radius: SearchArea.defaultRadius)

@@ -89,7 +89,7 @@ struct ComposeCommand: ChestCommand, Equatable {
             guard requirement == "hardware" else { throw UsageError("--require takes \"hardware\", not \"\(requirement)\"") }
             draft.requiresHardware = true
         }
-        draft.format = try values.value("--format", "--format is 1, 2 or 3") {
+        draft.format = try values.value("--format", "--format is 1, 2, 3 or 4") {
             Int($0).flatMap { (1...MessageFile.version).contains($0) ? $0 : nil }
         } ?? MessageFile.version
         draft.sealCost = try values.value("--seal-cost", "--seal-cost is interactive, moderate or sensitive") {
@@ -293,7 +293,7 @@ struct ComposeDraft: Equatable {
     var pages: [PageDraft] = []
     /// `--require hardware`.
     var requiresHardware = false
-    /// 3 unless `--format`.
+    /// The newest unless `--format`; `Composer` writes 3 where 4 would change nothing (`MessageFile.written`).
     var format = MessageFile.version
     /// `--seal-cost`: one level for every set; nil prices each set by its secret.
     var sealCost: SealCost.Level?
@@ -318,6 +318,17 @@ struct PageDraft: Equatable {
 }
 
 extension ComposeDraft {
+    /// Whether a set seals a place with a PIN: the one thing format 4 changes (docs/FORMAT.md "Format 4").
+    var hasPlaceWithPIN: Bool {
+        pages.contains { page in [page.setA, page.setB].contains(where: Self.sealsPlaceWithPIN) }
+    }
+
+    /// Whether a set's specs hold a PIN and a place that is not visible.
+    static func sealsPlaceWithPIN(_ specs: [LockSpec]) -> Bool {
+        specs.contains { if case .pin = $0 { true } else { false } }
+            && specs.contains { if case .lock(.location) = $0 { true } else if case .locationHere = $0 { true } else { false } }
+    }
+
     /// Why the hints cannot be written as asked, or nil: they are sealed (formats 2 and 3), and only a hunt's board
     /// can charge for one (docs/HUNTS.md "Hints").
     var hintProblem: String? {

@@ -76,7 +76,7 @@ extension Composer {
         }
         let weakest = sets.filter { !$0.locks.isEmpty }.map { set -> (coreHours: Double, sentence: String) in
             let attack = BruteForce(grid: set.grid, pinDigits: set.pin?.count, cost: set.effectiveCost,
-                                    excluded: set.grid?.area.map(excluded) ?? 0)
+                                    excluded: set.grid?.area.map(excluded) ?? 0, version: page.sealed?.version ?? MessageFile.baseVersion)
             if !set.answers.isEmpty { return answerPrice(set.answers, cost: set.effectiveCost, place: set.hidden == nil ? nil : attack) }
             return (attack.coreHours, attack.sentence)
         }.min { $0.coreHours < $1.coreHours }
@@ -137,7 +137,8 @@ extension Composer {
                 if let area = draft.searchArea, !area.contains(center) {
                     throw ChestError("page \(page): the place \(String(format: "%.6f,%.6f", center.latitude, center.longitude)) lies outside the search area \(area); widen --search-area or fix the place")
                 }
-                let (grid, salt) = grids.grid(for: center, radius: radius, declared: draft.searchArea)
+                let block = CellGrid.keyBlock(version: draft.format, withPIN: ComposeDraft.sealsPlaceWithPIN(specs))
+                let (grid, salt) = grids.grid(for: center, radius: radius, declared: draft.searchArea, block: block)
                 set.locks.append(.sealedLocation(grid))
                 set.gridSalt = salt
             default:

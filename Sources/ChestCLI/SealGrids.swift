@@ -63,12 +63,13 @@ final class SealGrids {
     }
 
     /// The grid and salt for a place of `radius` at `point`, in `declared` or a default area.
-    func grid(for point: Coordinate, radius: Double, declared: SearchArea?) -> (grid: CellGrid, salt: [UInt8]) {
+    /// `block` is the side of the key block (`CellGrid.keyBlock`): 3 lays a grid of cells half as wide.
+    func grid(for point: Coordinate, radius: Double, declared: SearchArea?, block: Int = 2) -> (grid: CellGrid, salt: [UInt8]) {
         load()
         let area = declared ?? defaultArea(for: point, radius: radius)
-        let key = Key(area: area, width: CellGrid.width(over: area, radius: radius))
+        let key = Key(area: area, width: CellGrid.width(over: area, radius: radius, block: block))
         if let known = grids[key] { return known }
-        let grid = CellGrid(area: area, radius: radius, using: &random)
+        let grid = CellGrid(area: area, radius: radius, block: block, using: &random)
         let made = (grid, Sealer.randomBytes(SealedPage.saltBytes))
         grids[key] = made
         kept.append(Kept(key: key, offsetX: grid.offsetX, offsetY: grid.offsetY, referenceLatitude: grid.referenceLatitude,

@@ -24,7 +24,7 @@ struct SharedSweeps {
             if groups[key] == nil {
                 order.append(key)
                 groups[key] = ([], grid, BruteForce(grid: grid, pinDigits: set.pin?.count, cost: set.effectiveCost,
-                                                    excluded: excluded(area)))
+                                                    excluded: excluded(area), version: version))
             }
             if groups[key]?.pages.last != page { groups[key]?.pages.append(page) }
         }

@@ -83,7 +83,10 @@ public struct SealCost: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Seconds per guess, as measured; scaled by memory × passes from the nearest measured cost for others.
     public var secondsPerGuess: Double {
         if let measured = Self.measuredSeconds[self] { return measured }
-        let base = Level.interactive.cost
+        // Argon2id's time is linear in passes at one memory size; across sizes caches make it less so.
+        let base = Self.measuredSeconds.keys.min { a, b in
+            (a.memory == memory ? 0 : 1, abs(a.passes - passes), a.passes) < (b.memory == memory ? 0 : 1, abs(b.passes - passes), b.passes)
+        } ?? Level.interactive.cost
         return Self.measuredSeconds[base]! * Double(passes * memory) / Double(base.passes * base.memory)
     }
 
