@@ -84,14 +84,23 @@ enum SealBench {
             cost: SealCost.Secret.placeAndPIN.cost, target: 30 * 86400)
         for latitude in [0.0, 47.37, 60, 70] {
             let area = SearchArea(center: Coordinate(latitude: latitude, longitude: 8.54), radius: SearchArea.defaultRadius)
-            let grid = CellGrid(area: area, radius: 30, using: &generator)
+            var grid = CellGrid(defaultArea: area, radius: 30, block: 2, using: &generator)
             row(String(format: "30 m place over the default area at %.0f deg (w=%d m)", latitude, Int(grid.width)),
+                BruteForce(grid: grid, pinDigits: nil, cost: SealCost.Secret.place.cost), cost: SealCost.Secret.place.cost,
+                target: 30 * 86400)
+            // The worst a shared default grid does: an area as far toward the equator as it still serves, whose cells
+            // are wider on the ground.
+            let equatorward = SearchArea(center: Coordinate(latitude: latitude - CellGrid.sharedLatitude * (latitude > 0 ? 1 : 0),
+                                                            longitude: 8.54), radius: SearchArea.defaultRadius)
+            guard latitude > 0, grid.serves(equatorward, radius: 30, block: 2) else { continue }
+            grid.area = equatorward
+            row(String(format: "  the same on a grid shared %.1f deg toward the equator", CellGrid.sharedLatitude),
                 BruteForce(grid: grid, pinDigits: nil, cost: SealCost.Secret.place.cost), cost: SealCost.Secret.place.cost,
                 target: 30 * 86400)
         }
         for radius in [10.0, 100] {
             let area = SearchArea(center: zurich, radius: SearchArea.defaultRadius)
-            let grid = CellGrid(area: area, radius: radius, using: &generator)
+            let grid = CellGrid(defaultArea: area, radius: radius, block: 2, using: &generator)
             row("\(Int(radius)) m place over the default area (w=\(Int(grid.width)) m)", BruteForce(grid: grid, pinDigits: nil, cost: SealCost.Secret.place.cost),
                 cost: SealCost.Secret.place.cost, target: 30 * 86400)
         }
@@ -149,13 +158,28 @@ enum SealBench {
         let questArea = SearchArea(center: Coordinate(latitude: origin.latitude, longitude: points[10].longitude), radius: 4000)
         let questGrid = CellGrid(area: questArea, radius: 30, using: &generator)
         let questSalt = [UInt8](repeating: 9, count: 16)
-        for (label, shared) in [("one organiser, a declared 4 km search area", true), ("20 messages of 20 organisers, each its own default area", false)] {
+        enum Layout { case declared, organiserDefaults, manyOrganisers }
+        for (label, layout) in [("one organiser, a declared 4 km search area", Layout.declared),
+                                ("20 messages of one organiser, each a default area drawn afresh", .organiserDefaults),
+                                ("20 messages of 20 organisers, each its own default area", .manyOrganisers)] {
             var engine = Engine(gpsServer: "bench")
             _ = engine.handle(.gpsLink(connected: true, server: "bench", reason: nil))
             let start = Now(wall: Date(timeIntervalSince1970: 1_800_000_000), monotonic: 1000)
+            var organiser = DefaultGrids()
+            var salts: UInt8 = 100
             let messages = points.enumerated().map { index, point -> StoredMessage in
-                let grid = shared ? questGrid : CellGrid(area: SearchArea.random(around: point, using: &generator), radius: 30, using: &generator)
-                let salt = shared ? questSalt : [UInt8](repeating: UInt8(index), count: 16)
+                let (grid, salt): (CellGrid, [UInt8])
+                switch layout {
+                case .declared: (grid, salt) = (questGrid, questSalt)
+                case .organiserDefaults:
+                    (grid, salt) = organiser.grid(for: point, radius: 30, block: 2, salt: {
+                        salts += 1
+                        return [UInt8](repeating: salts, count: 16)
+                    }, using: &generator)
+                case .manyOrganisers:
+                    (grid, salt) = (CellGrid(defaultArea: DefaultGrids.area(around: point, radius: 30, using: &generator), radius: 30,
+                                             block: 2, using: &generator), [UInt8](repeating: UInt8(index), count: 16))
+                }
                 let slot = KeySlot.cells(salt: salt, cost: cost, wrapped: [[UInt8]](repeating: [UInt8](repeating: 2, count: 72), count: 4))
                 let page = Page(text: "", setA: [.sealedLocation(grid)],
                                 sealed: SealedPage(ciphertext: [UInt8](repeating: 3, count: 296), slots: [.a: slot], version: 3))
@@ -182,8 +206,9 @@ enum SealBench {
                 }
             }
             let share = Double(derivations.count) * secondsPerGuess / Double(seconds)
-            print(String(format: "  5 km walk past 20 sealed 30 m places, %@: %d cells asked, %d Argon2id runs in %d s: %.1f%% of one core at %.2f s a run (target under 10%%)",
-                         label as NSString, asked, derivations.count, seconds, share * 100, secondsPerGuess))
+            let grids = Set(messages.compactMap { if case let .cells(salt, _, _)? = $0.message.pages[0].sealed?.slots[.a] { salt } else { nil } }).count
+            print(String(format: "  5 km walk past 20 sealed 30 m places, %@ (%d grids): %d cells asked, %d Argon2id runs in %d s: %.1f%% of one core at %.2f s a run (target under 10%%)",
+                         label as NSString, grids, asked, derivations.count, seconds, share * 100, secondsPerGuess))
         }
     }
 

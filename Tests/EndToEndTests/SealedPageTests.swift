@@ -150,9 +150,14 @@ struct SealedPageTests {
         #expect(only.stderr.contains("(the 198 cells of 38.71200,-9.13400/1 km with both indices even, a quarter of its 792 at 1.38 s a guess)"), "\(only.stderr)")
         let withPIN = try world.chest(["compose", "-o", "both.locked", "--title", "b", "--search-area", "38.712,-9.134/1km",
                                        "--page", "p", "--lock", place, "--lock", "pin=4821"], user: "alice")
-        // A place sealed with a PIN costs more a guess (SealCost.Secret.placeAndPIN).
-        #expect(withPIN.stderr.contains("sealed by location and PIN: about 55 core-days by the best attack (the 198 cells of 38.71200,-9.13400/1 km with both indices even, a quarter of its 792 × 10,000 PINs at 2.40 s a guess)"),
+        // A place sealed with a PIN costs more a guess (SealCost.Secret.placeAndPIN) and, in format 4, lies on cells half
+        // as wide: the lattice is one cell in nine of four times as many.
+        #expect(withPIN.stderr.contains("sealed by location and PIN: about 102 core-days by the best attack (the 341 cells of 38.71200,-9.13400/1 km with both indices divisible by 3, one in 9 of its 3,068 × 10,000 PINs at 2.58 s a guess)"),
                 "\(withPIN.stderr)")
+        let both = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.root + "/both.locked"))) as! [String: Any]
+        #expect(both["version"] as? Int == 4)
+        let bothKey = ((both["pages"] as! [[String: Any]])[0]["keyA"]) as! [String: Any]
+        #expect((bothKey["keys"] as? [String])?.count == 9 && bothKey["passes"] as? Int == 6, "\(bothKey)")
         let outside = try world.chest(["compose", "-o", "x.locked", "--title", "x", "--search-area", "40,-9/2km", "--page", "p",
                                        "--lock", place], user: "alice")
         #expect(outside.status != 0 && outside.stderr.contains("lies outside the search area"), "\(outside.stderr)")

@@ -26,24 +26,25 @@ public struct BruteForce: Hashable, Sendable {
     public var area: SearchArea?
     /// A format 2 place: the file gives it away.
     public var recoverable: Bool
-    /// The share of the area the attacker can leave out because the organiser's other default areas tell the place is
-    /// not there (`SealGrids`), 0 to 1.
-    public var excluded: Double
 
     /// The side of the key block (`CellGrid.keyBlock`): the lattice sweep tries one cell in block².
     public var block: Int
 
     /// A set's figure: the cells of the grid's search area the lattice meets (formats 3 and 4, whose `version` says
     /// how large a key block is) times every PIN of `pinDigits`; a format 2 grid (no area) is recoverable and leaves
-    /// the PIN only.
-    public init(grid: CellGrid?, pinDigits: Int?, cost: SealCost, excluded: Double = 0, version: Int = MessageFile.baseVersion) {
+    /// the PIN only. `swept`: the areas of every place on the grid, when the figure is for all of them (one sweep of
+    /// their union opens them all).
+    public init(grid: CellGrid?, pinDigits: Int?, cost: SealCost, version: Int = MessageFile.baseVersion,
+                swept: [SearchArea]? = nil) {
         recoverable = grid != nil && grid?.area == nil
         area = grid?.area
         block = CellGrid.keyBlock(version: version, withPIN: pinDigits != nil)
-        self.excluded = min(max(excluded, 0), 0.99)
         if let grid, let area = grid.area {
-            cells = max(1, area.area / (grid.width * grid.width))
-            searched = max(1, (cells * (1 - self.excluded) / Double(block * block)).rounded(.up))
+            // A cell is w wide north-south and w·cos φ / cos φ0 east-west on the ground: wider than w where the area
+            // lies nearer the equator than the grid's reference (a shared default grid, `DefaultGrids`).
+            let ground = cos(area.latitude * .pi / 180) / grid.cosReference
+            cells = max(1, (swept.map(SearchArea.union) ?? area.area) / (grid.width * grid.width * ground))
+            searched = max(1, (cells / Double(block * block)).rounded(.up))
         } else {
             cells = 1
             searched = 1
@@ -71,8 +72,7 @@ public struct BruteForce: Hashable, Sendable {
         let how = [byPlace ? "location" : nil, byPIN ? "PIN" : nil].compactMap { $0 }.joined(separator: " and ")
         var factors: [String] = []
         if let area {
-            let left = excluded > 0 ? String(format: " less the %.0f%% your other default areas rule out", excluded * 100) : ""
-            factors.append("the \(Self.grouped(searched)) cells of \(area) \(latticeWords) of its \(Self.grouped(cells))\(left)")
+            factors.append("the \(Self.grouped(searched)) cells of \(area) \(latticeWords) of its \(Self.grouped(cells))")
         }
         if byPIN { factors.append("\(Self.grouped(pins)) PINs") }
         let detail = "\(factors.joined(separator: " × ")) at \(String(format: "%.2f", secondsPerGuess)) s a guess"

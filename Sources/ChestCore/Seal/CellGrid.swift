@@ -109,11 +109,14 @@ public struct CellGrid: Hashable, Sendable {
     }
 
     /// w = 2r·k·1.01 + 2 m, rounded up to a metre, where k ≥ 1 bounds how much the projection stretches east-west
-    /// distances anywhere within the circle (docs/FORMAT.md "Sealed locations").
+    /// distances anywhere within the circle (docs/FORMAT.md "Sealed locations"); for a key block of 3, half that,
+    /// rounded up to a tenth of a metre (docs/FORMAT.md "Format 4").
     static func width(latitude: Double, referenceLatitude: Int, radius: Double, block: Int = 2) -> Double {
         let band = min(abs(latitude) + radius / Coordinate.earthRadius * 180 / .pi, 89.9)
         let stretch = max(1, cos(Double(referenceLatitude) * .pi / 180) / cos(band * .pi / 180))
-        return ((2 * radius * stretch * 1.01 + 2) / Double(max(1, block - 1))).rounded(.up)
+        guard block > 2 else { return (2 * radius * stretch * 1.01 + 2).rounded(.up) }
+        // Finer cells, to a tenth of a metre: a whole metre more would be 3 % fewer cells.
+        return ((2 * radius * stretch * 1.01 + 2) / Double(block - 1) * 10).rounded(.up) / 10
     }
 
     /// The point on the local metric grid: y = R·φ, x = R·cos φ0·wrap(λ − λ0), in metres.
