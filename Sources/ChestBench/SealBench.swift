@@ -6,7 +6,14 @@ import Foundation
 /// cost, the brute-force table of the targets, a fix against 10,000 sealed locks, a walk's sealing work, and the time
 /// from the third confirming fix to the open page.
 enum SealBench {
-    static func main() {
+    /// `figuresOnly` (`chest-bench seal figures`): the brute-force table and the walk at the recorded seconds per guess,
+    /// without timing anything, for a machine too loaded to time.
+    static func main(figuresOnly: Bool = false) {
+        guard !figuresOnly else {
+            bruteForceTable([:])
+            walkBudget(SealCost.Secret.place.cost.secondsPerGuess)
+            return
+        }
         let perGuess = measureGuesses()
         bruteForceTable(perGuess)
         cellMapping(locks: 10_000)
@@ -25,6 +32,18 @@ enum SealBench {
     }
 
     static let zurich = Coordinate(latitude: 47.37, longitude: 8.54)
+
+    /// Answers every key the engine asks for as wrong, at once, and the keys it asks for next as each answer frees the
+    /// seal worker (`CellQueue` hands out one cell at a time).
+    static func answerWrong(_ effects: [Engine.Effect], engine: inout Engine, now: Now, each: (KeyRequest) -> Void) {
+        var waiting = effects.flattened.compactMap { if case let .deriveKey(request) = $0 { request } else { nil } }
+        while !waiting.isEmpty {
+            let request = waiting.removeFirst()
+            each(request)
+            waiting += engine.handle(.keyDerived(request, .wrong, now)).flattened
+                .compactMap { if case let .deriveKey(request) = $0 { request } else { nil } }
+        }
+    }
 
     /// A format 3 place of `radius` at `point` on a grid over `area`, sealed at `cost`.
     static func sealedPage(at point: Coordinate = zurich, radius: Double = 30, area: SearchArea? = nil, cost: SealCost,
@@ -131,10 +150,7 @@ enum SealBench {
                              using: &generator) { position, now, _, measure in
             var effects: [Engine.Effect] = []
             measure { effects = engine.handle(.fix(BenchWalk.fix(position, now), now)) }
-            for case let .deriveKey(request) in effects {
-                asked += 1
-                _ = engine.handle(.keyDerived(request, .wrong, now))
-            }
+            answerWrong(effects, engine: &engine, now: now) { _ in asked += 1 }
         }
         let mean = walk.mean
         print("  one fix against \(locks) sealed location locks: \(walk.summary(digits: 0)) (\(asked) cells asked for)")
@@ -198,11 +214,11 @@ enum SealBench {
                 let position = Coordinate(latitude: origin.latitude + wobble / metresPerDegree,
                                           longitude: origin.longitude + along / (metresPerDegree * cos(origin.latitude * .pi / 180)))
                 let now = start.advanced(by: Double(second))
-                for case let .deriveKey(request) in engine.handle(.fix(Fix(mode: 3, coordinate: position, altitudeMSL: 400, eph: 6, epv: 9,
-                                                                           satellitesUsed: 8, time: now.wall, receivedAt: now.monotonic), now)) {
+                let effects = engine.handle(.fix(Fix(mode: 3, coordinate: position, altitudeMSL: 400, eph: 6, epv: 9,
+                                                     satellitesUsed: 8, time: now.wall, receivedAt: now.monotonic), now))
+                answerWrong(effects, engine: &engine, now: now) { request in
                     asked += 1
                     if let derivation = request.derivation { derivations.insert(derivation) }
-                    _ = engine.handle(.keyDerived(request, .wrong, now))
                 }
             }
             let share = Double(derivations.count) * secondsPerGuess / Double(seconds)
