@@ -100,6 +100,27 @@ struct SealedPageTests {
         #expect(json.stdout.contains(#""protection" : "sealed""#), "\(json.stdout)")
     }
 
+    /// Format 4 (docs/FORMAT.md "Format 4"): a place sealed with a PIN lies on cells half as wide with nine keys; the
+    /// PIN entered before the walk is kept, and the walk past the place opens the page through chestd.
+    @Test func aFormatFourPlaceWithItsPINOpensOnTheWalk() throws {
+        let world = ChestHarness()
+        let first = GPSUnlockTests.first
+        let id = try compose(world, "four.locked", ["--page", "fine cells", "--lock", "location=\(first.latitude),\(first.longitude)/30m",
+                                                    "--lock", "pin=4821"])
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.root + "/four.locked"))) as! [String: Any]
+        #expect(json["version"] as? Int == 4)
+        let page = (json["pages"] as! [[String: Any]])[0]
+        #expect(((page["keyA"] as? [String: Any])?["keys"] as? [String])?.count == 9)
+        let width = (((page["a"] as! [[String: Any]]).first { $0["cell"] != nil })?["cell"] as? [String: Any])?["width"] as? Double
+        #expect(width.map { $0 > 30 && $0 < 33 } == true, "\(String(describing: width))")
+        try world.startDaemon()
+        #expect(try world.chest(["import", "four.locked"]).status == 0)
+        #expect(try world.chest(["pin", id, "4821"]).stdout.contains("PIN kept"))
+        try walkThroughTheTestWalk(world)
+        try world.waitUntil("the format 4 page opens", timeout: 120) { try world.states()["four.locked"] == "open" }
+        #expect(try world.chest(["read", id]).stdout.contains("fine cells"))
+    }
+
     @Test func badSealedFilesAreSetAsideWithAReasonAndChestdKeepsRunning() throws {
         let world = ChestHarness()
         _ = try compose(world, "good.locked", ["--page", "p", "--lock", "pin=4821"])
