@@ -14,15 +14,14 @@ import Foundation
 /// is that of the whole group, not each page's (`Composer`'s "share one search" line). The attack tests run the
 /// lattice and shared sweeps and check them against these figures.
 public struct BruteForce: Hashable, Sendable {
-    /// Cells of the declared search area: its area over a cell's; 1 without a place.
+    /// Cells of the search area (of the union of `swept`): its area over a cell's on the ground; 1 without a place.
     public var cells: Double
-    /// Cells the best attack derives a key for: one in four of the area's in format 3; 1 when the place is
-    /// recoverable or absent.
+    /// Cells the best attack derives a key for: one in block² of the area's; 1 when the place is recoverable or absent.
     public var searched: Double
     /// PINs to try: 10^digits; 1 without a PIN.
     public var pins: Double
     public var secondsPerGuess: Double
-    /// The declared search area, when the set holds a format 3 place.
+    /// The search area, when the set holds a format 3 or 4 place.
     public var area: SearchArea?
     /// A format 2 place: the file gives it away.
     public var recoverable: Bool
