@@ -247,7 +247,7 @@ _chest_value()
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             ;;
         'compose:--format')
-            mapfile -t COMPREPLY < <(compgen -W '1 2 3' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W '1 2 3 4' -- "$cur")
             ;;
         'compose:--seal-cost')
             mapfile -t COMPREPLY < <(compgen -W 'interactive moderate sensitive' -- "$cur")

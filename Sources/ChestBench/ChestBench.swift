@@ -21,7 +21,7 @@ public enum ChestBench {
             return
         }
         if arguments.first == "seal" {
-            SealBench.main()
+            SealBench.main(figuresOnly: arguments.dropFirst().first == "figures")
             return
         }
         if arguments.first == "quest" {

@@ -6,7 +6,14 @@ import Foundation
 /// cost, the brute-force table of the targets, a fix against 10,000 sealed locks, a walk's sealing work, and the time
 /// from the third confirming fix to the open page.
 enum SealBench {
-    static func main() {
+    /// `figuresOnly` (`chest-bench seal figures`): the brute-force table and the walk at the recorded seconds per guess,
+    /// without timing anything, for a machine too loaded to time.
+    static func main(figuresOnly: Bool = false) {
+        guard !figuresOnly else {
+            bruteForceTable([:])
+            walkBudget(SealCost.Secret.place.cost.secondsPerGuess)
+            return
+        }
         let perGuess = measureGuesses()
         bruteForceTable(perGuess)
         cellMapping(locks: 10_000)
@@ -25,6 +32,18 @@ enum SealBench {
     }
 
     static let zurich = Coordinate(latitude: 47.37, longitude: 8.54)
+
+    /// Answers every key the engine asks for as wrong, at once, and the keys it asks for next as each answer frees the
+    /// seal worker (`CellQueue` hands out one cell at a time).
+    static func answerWrong(_ effects: [Engine.Effect], engine: inout Engine, now: Now, each: (KeyRequest) -> Void) {
+        var waiting = effects.flattened.compactMap { if case let .deriveKey(request) = $0 { request } else { nil } }
+        while !waiting.isEmpty {
+            let request = waiting.removeFirst()
+            each(request)
+            waiting += engine.handle(.keyDerived(request, .wrong, now)).flattened
+                .compactMap { if case let .deriveKey(request) = $0 { request } else { nil } }
+        }
+    }
 
     /// A format 3 place of `radius` at `point` on a grid over `area`, sealed at `cost`.
     static func sealedPage(at point: Coordinate = zurich, radius: Double = 30, area: SearchArea? = nil, cost: SealCost,
@@ -72,24 +91,35 @@ enum SealBench {
                          (target >= 86400 ? "\(Int(target / 86400)) core-days" : "\(Int(target / 3600)) core-hours") as NSString,
                          (seconds >= target ? "OK" : "MISSED") as NSString))
         }
-        print("  brute force by the best attack (the lattice sweep: one cell in four), one core, at the default costs:")
+        print("  brute force by the best attack (the lattice sweep: one cell in four; in nine for a place with a PIN), one core, at the default costs:")
         row("4-digit PIN alone", BruteForce(grid: nil, pinDigits: 4, cost: SealCost.Secret.pin.cost), cost: SealCost.Secret.pin.cost,
             target: 5 * 3600)
         let square = SearchArea(center: zurich, radius: (1e6 / Double.pi).squareRoot())
-        let oneKm = CellGrid(area: square, radius: 30, using: &generator)
-        row("4-digit PIN and a 30 m place over 1 km2 (w=\(Int(oneKm.width)) m)",
-            BruteForce(grid: oneKm, pinDigits: 4, cost: SealCost.Secret.placeAndPIN.cost),
+        // Format 4: a place with a PIN lies on cells half as wide, its keys a 3 x 3 block.
+        let oneKm = CellGrid(area: square, radius: 30, block: CellGrid.keyBlock(version: MessageFile.version, withPIN: true),
+                             using: &generator)
+        row("4-digit PIN and a 30 m place over 1 km2 (format 4, w=\(Int(oneKm.width)) m)",
+            BruteForce(grid: oneKm, pinDigits: 4, cost: SealCost.Secret.placeAndPIN.cost, version: MessageFile.version),
             cost: SealCost.Secret.placeAndPIN.cost, target: 30 * 86400)
         for latitude in [0.0, 47.37, 60, 70] {
             let area = SearchArea(center: Coordinate(latitude: latitude, longitude: 8.54), radius: SearchArea.defaultRadius)
-            let grid = CellGrid(area: area, radius: 30, using: &generator)
+            var grid = CellGrid(defaultArea: area, radius: 30, block: 2, using: &generator)
             row(String(format: "30 m place over the default area at %.0f deg (w=%d m)", latitude, Int(grid.width)),
+                BruteForce(grid: grid, pinDigits: nil, cost: SealCost.Secret.place.cost), cost: SealCost.Secret.place.cost,
+                target: 30 * 86400)
+            // The worst a shared default grid does: an area as far toward the equator as it still serves, whose cells
+            // are wider on the ground.
+            let equatorward = SearchArea(center: Coordinate(latitude: latitude - CellGrid.sharedLatitude * (latitude > 0 ? 1 : 0),
+                                                            longitude: 8.54), radius: SearchArea.defaultRadius)
+            guard latitude > 0, grid.serves(equatorward, radius: 30, block: 2) else { continue }
+            grid.area = equatorward
+            row(String(format: "  the same on a grid shared %.1f deg toward the equator", CellGrid.sharedLatitude),
                 BruteForce(grid: grid, pinDigits: nil, cost: SealCost.Secret.place.cost), cost: SealCost.Secret.place.cost,
                 target: 30 * 86400)
         }
         for radius in [10.0, 100] {
             let area = SearchArea(center: zurich, radius: SearchArea.defaultRadius)
-            let grid = CellGrid(area: area, radius: radius, using: &generator)
+            let grid = CellGrid(defaultArea: area, radius: radius, block: 2, using: &generator)
             row("\(Int(radius)) m place over the default area (w=\(Int(grid.width)) m)", BruteForce(grid: grid, pinDigits: nil, cost: SealCost.Secret.place.cost),
                 cost: SealCost.Secret.place.cost, target: 30 * 86400)
         }
@@ -120,10 +150,7 @@ enum SealBench {
                              using: &generator) { position, now, _, measure in
             var effects: [Engine.Effect] = []
             measure { effects = engine.handle(.fix(BenchWalk.fix(position, now), now)) }
-            for case let .deriveKey(request) in effects {
-                asked += 1
-                _ = engine.handle(.keyDerived(request, .wrong, now))
-            }
+            answerWrong(effects, engine: &engine, now: now) { _ in asked += 1 }
         }
         let mean = walk.mean
         print("  one fix against \(locks) sealed location locks: \(walk.summary(digits: 0)) (\(asked) cells asked for)")
@@ -147,13 +174,28 @@ enum SealBench {
         let questArea = SearchArea(center: Coordinate(latitude: origin.latitude, longitude: points[10].longitude), radius: 4000)
         let questGrid = CellGrid(area: questArea, radius: 30, using: &generator)
         let questSalt = [UInt8](repeating: 9, count: 16)
-        for (label, shared) in [("one organiser, a declared 4 km search area", true), ("20 messages of 20 organisers, each its own default area", false)] {
+        enum Layout { case declared, organiserDefaults, manyOrganisers }
+        for (label, layout) in [("one organiser, a declared 4 km search area", Layout.declared),
+                                ("20 messages of one organiser, each a default area drawn afresh", .organiserDefaults),
+                                ("20 messages of 20 organisers, each its own default area", .manyOrganisers)] {
             var engine = Engine(gpsServer: "bench")
             _ = engine.handle(.gpsLink(connected: true, server: "bench", reason: nil))
             let start = Now(wall: Date(timeIntervalSince1970: 1_800_000_000), monotonic: 1000)
+            var organiser = DefaultGrids()
+            var salts: UInt8 = 100
             let messages = points.enumerated().map { index, point -> StoredMessage in
-                let grid = shared ? questGrid : CellGrid(area: SearchArea.random(around: point, using: &generator), radius: 30, using: &generator)
-                let salt = shared ? questSalt : [UInt8](repeating: UInt8(index), count: 16)
+                let (grid, salt): (CellGrid, [UInt8])
+                switch layout {
+                case .declared: (grid, salt) = (questGrid, questSalt)
+                case .organiserDefaults:
+                    (grid, salt) = organiser.grid(for: point, radius: 30, block: 2, salt: {
+                        salts += 1
+                        return [UInt8](repeating: salts, count: 16)
+                    }, using: &generator)
+                case .manyOrganisers:
+                    (grid, salt) = (CellGrid(defaultArea: DefaultGrids.area(around: point, radius: 30, using: &generator), radius: 30,
+                                             block: 2, using: &generator), [UInt8](repeating: UInt8(index), count: 16))
+                }
                 let slot = KeySlot.cells(salt: salt, cost: cost, wrapped: [[UInt8]](repeating: [UInt8](repeating: 2, count: 72), count: 4))
                 let page = Page(text: "", setA: [.sealedLocation(grid)],
                                 sealed: SealedPage(ciphertext: [UInt8](repeating: 3, count: 296), slots: [.a: slot], version: 3))
@@ -172,16 +214,17 @@ enum SealBench {
                 let position = Coordinate(latitude: origin.latitude + wobble / metresPerDegree,
                                           longitude: origin.longitude + along / (metresPerDegree * cos(origin.latitude * .pi / 180)))
                 let now = start.advanced(by: Double(second))
-                for case let .deriveKey(request) in engine.handle(.fix(Fix(mode: 3, coordinate: position, altitudeMSL: 400, eph: 6, epv: 9,
-                                                                           satellitesUsed: 8, time: now.wall, receivedAt: now.monotonic), now)) {
+                let effects = engine.handle(.fix(Fix(mode: 3, coordinate: position, altitudeMSL: 400, eph: 6, epv: 9,
+                                                     satellitesUsed: 8, time: now.wall, receivedAt: now.monotonic), now))
+                answerWrong(effects, engine: &engine, now: now) { request in
                     asked += 1
                     if let derivation = request.derivation { derivations.insert(derivation) }
-                    _ = engine.handle(.keyDerived(request, .wrong, now))
                 }
             }
             let share = Double(derivations.count) * secondsPerGuess / Double(seconds)
-            print(String(format: "  5 km walk past 20 sealed 30 m places, %@: %d cells asked, %d Argon2id runs in %d s: %.1f%% of one core at %.2f s a run (target under 10%%)",
-                         label as NSString, asked, derivations.count, seconds, share * 100, secondsPerGuess))
+            let grids = Set(messages.compactMap { if case let .cells(salt, _, _)? = $0.message.pages[0].sealed?.slots[.a] { salt } else { nil } }).count
+            print(String(format: "  5 km walk past 20 sealed 30 m places, %@ (%d grids): %d cells asked, %d Argon2id runs in %d s: %.1f%% of one core at %.2f s a run (target under 10%%)",
+                         label as NSString, grids, asked, derivations.count, seconds, share * 100, secondsPerGuess))
         }
     }
 

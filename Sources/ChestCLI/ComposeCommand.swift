@@ -35,8 +35,8 @@ struct ComposeCommand: ChestCommand, Equatable {
                 repeatable: true),
         .option("--quest", value: "QUEST", help: "builds every message of a quest file (docs/QUEST.md)", completion: .files()),
         .flag("--keep-ids", help: "with --quest: reuse the IDs recorded in QUEST.ids"),
-        .option("--format", value: "N", help: "the file format: 3 (sealed pages, the default), 2 (its places can be recovered from the file) or 1 (text in the clear)",
-                completion: .words(["1", "2", "3"])),
+        .option("--format", value: "N", help: "the file format: 4 (sealed pages, the default; written as 3 unless a place is sealed with a PIN), 3 (a place with a PIN on coarser cells), 2 (its places can be recovered from the file) or 1 (text in the clear)",
+                completion: .words(["1", "2", "3", "4"])),
         .option("--seal-cost", value: "LEVEL", help: "Argon2id cost of every guess: interactive, moderate or sensitive (default: chosen per secret, docs/SECURITY.md)",
                 completion: .words(SealCost.Level.allCases.map(\.rawValue))),
         .option("--search-area", value: "LAT,LON/RADIUSkm", help: "where the sealed places lie, all the file says of them (default: a random disk about 1° across around each)"),
@@ -89,7 +89,7 @@ struct ComposeCommand: ChestCommand, Equatable {
             guard requirement == "hardware" else { throw UsageError("--require takes \"hardware\", not \"\(requirement)\"") }
             draft.requiresHardware = true
         }
-        draft.format = try values.value("--format", "--format is 1, 2 or 3") {
+        draft.format = try values.value("--format", "--format is 1, 2, 3 or 4") {
             Int($0).flatMap { (1...MessageFile.version).contains($0) ? $0 : nil }
         } ?? MessageFile.version
         draft.sealCost = try values.value("--seal-cost", "--seal-cost is interactive, moderate or sensitive") {
@@ -293,7 +293,7 @@ struct ComposeDraft: Equatable {
     var pages: [PageDraft] = []
     /// `--require hardware`.
     var requiresHardware = false
-    /// 3 unless `--format`.
+    /// The newest unless `--format`; `Composer` writes 3 where 4 would change nothing (`MessageFile.written`).
     var format = MessageFile.version
     /// `--seal-cost`: one level for every set; nil prices each set by its secret.
     var sealCost: SealCost.Level?
@@ -318,6 +318,17 @@ struct PageDraft: Equatable {
 }
 
 extension ComposeDraft {
+    /// Whether a set seals a place with a PIN: the one thing format 4 changes (docs/FORMAT.md "Format 4").
+    var hasPlaceWithPIN: Bool {
+        pages.contains { page in [page.setA, page.setB].contains(where: Self.sealsPlaceWithPIN) }
+    }
+
+    /// Whether a set's specs hold a PIN and a place that is not visible.
+    static func sealsPlaceWithPIN(_ specs: [LockSpec]) -> Bool {
+        specs.contains { if case .pin = $0 { true } else { false } }
+            && specs.contains { if case .lock(.location) = $0 { true } else if case .locationHere = $0 { true } else { false } }
+    }
+
     /// Why the hints cannot be written as asked, or nil: they are sealed (formats 2 and 3), and only a hunt's board
     /// can charge for one (docs/HUNTS.md "Hints").
     var hintProblem: String? {

@@ -48,8 +48,8 @@ extension Composer {
             (page.question, page.points) = (draftPage.question, draftPage.points)
             releases?.recordGame(id, page: number, points: draftPage.points, question: draftPage.question)
             pages.append(page)
-            report.append("page \(number): " + Self.protectionSentence(page, sets: sets, excluded: grids.excludedShare(_:)))
-            sweeps.add(sets, page: number, version: draft.format, excluded: grids.excludedShare(_:))
+            report.append("page \(number): " + Self.protectionSentence(page, sets: sets))
+            sweeps.add(sets, page: number, version: draft.format)
             if let sentence = Self.attachmentSentence(attached, page: number) { report.append(sentence) }
             if let sentence = Self.hintSentence(page.hints, page: number) { report.append(sentence) }
         }
@@ -63,8 +63,7 @@ extension Composer {
         "\(runs) Argon2id run\(runs == 1 ? "" : "s"), about \(Int(seconds.rounded(.up))) s"
     }
 
-    static func protectionSentence(_ page: Page, sets: [PageSealer.SetDraft],
-                                   excluded: (SearchArea) -> Double = { _ in 0 }) -> String {
+    static func protectionSentence(_ page: Page, sets: [PageSealer.SetDraft]) -> String {
         if page.protection == .recoverable {
             return "sealed (format 2: the place can be recovered from the file by enumerating the decimals it was typed with, in milliseconds): open to whoever has the file; compose in format 3 (the default) to seal it"
         }
@@ -76,7 +75,7 @@ extension Composer {
         }
         let weakest = sets.filter { !$0.locks.isEmpty }.map { set -> (coreHours: Double, sentence: String) in
             let attack = BruteForce(grid: set.grid, pinDigits: set.pin?.count, cost: set.effectiveCost,
-                                    excluded: set.grid?.area.map(excluded) ?? 0)
+                                    version: page.sealed?.version ?? MessageFile.baseVersion)
             if !set.answers.isEmpty { return answerPrice(set.answers, cost: set.effectiveCost, place: set.hidden == nil ? nil : attack) }
             return (attack.coreHours, attack.sentence)
         }.min { $0.coreHours < $1.coreHours }
@@ -137,7 +136,8 @@ extension Composer {
                 if let area = draft.searchArea, !area.contains(center) {
                     throw ChestError("page \(page): the place \(String(format: "%.6f,%.6f", center.latitude, center.longitude)) lies outside the search area \(area); widen --search-area or fix the place")
                 }
-                let (grid, salt) = grids.grid(for: center, radius: radius, declared: draft.searchArea)
+                let block = CellGrid.keyBlock(version: draft.format, withPIN: ComposeDraft.sealsPlaceWithPIN(specs))
+                let (grid, salt) = grids.grid(for: center, radius: radius, declared: draft.searchArea, block: block)
                 set.locks.append(.sealedLocation(grid))
                 set.gridSalt = salt
             default:

@@ -8,7 +8,7 @@ public enum HintSealer {
     /// A hint's text sealed under a new random key; the key goes in the file (`inFile`), in the organiser's hunt file,
     /// or both, as compose decides.
     public static func seal(_ text: String, id: MessageID, page: Int, hint: Int, after: Int?, cost: Int?, keyInFile: Bool,
-                            version: Int = MessageFile.version) -> (hint: PageHint, key: [UInt8]) {
+                            version: Int = MessageFile.baseVersion) -> (hint: PageHint, key: [UInt8]) {
         Sealer.initialize()
         let key = Sealer.randomBytes(SealedPage.keyBytes)
         let ciphertext = encrypt(text, key: key, nonce: Sealer.randomBytes(SealedPage.nonceBytes), id: id, page: page,

@@ -60,14 +60,14 @@ public enum PageSealer {
 
     /// Encrypts a page's text and hidden points under a new random key and stores that key once per set.
     public static func seal(text: String, setA: SetDraft, setB: SetDraft, id: MessageID, page: Int,
-                            cost: SealCost? = nil, version: Int = MessageFile.version) -> Page {
+                            cost: SealCost? = nil, version: Int = MessageFile.baseVersion) -> Page {
         sealed(text: text, setA: setA, setB: setB, id: id, page: page, cost: cost, version: version).page
     }
 
     /// `seal`, with the page key it drew.
     /// `files` travel with the page's content, sealed alike (docs/FORMAT.md "Attachments").
     public static func sealed(text: String, setA: SetDraft, setB: SetDraft, id: MessageID, page: Int,
-                              cost: SealCost? = nil, version: Int = MessageFile.version,
+                              cost: SealCost? = nil, version: Int = MessageFile.baseVersion,
                               files: [AttachedFile] = []) -> (page: Page, key: [UInt8]) {
         Sealer.initialize()
         let key = Sealer.randomBytes(SealedPage.keyBytes)
@@ -91,7 +91,7 @@ public enum PageSealer {
                 var wrapped = deriveAll(secrets, salt: salt, cost: cost).map { encrypt(key, key: $0, data: data) }
                 // Filler the same size as a wrapped key, so the count and order say nothing of where the place lies
                 // (nor, with an answer lock, how many answers there are).
-                let count = set.answers.isEmpty ? SealedPage.cellSlots : SealedPage.cellSlots * SealedPage.answerSlots
+                let count = SealedPage.cellSlots(version: version, withPIN: set.pin != nil, withAnswer: !set.answers.isEmpty)
                 while wrapped.count < count { wrapped.append(Sealer.randomBytes(SealedPage.wrappedBytes)) }
                 slots[name] = .cells(salt: salt, cost: cost, wrapped: shuffled(wrapped))
             } else if !set.answers.isEmpty {

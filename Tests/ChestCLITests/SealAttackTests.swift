@@ -45,8 +45,10 @@ import Testing
             let (grid, _) = SealGrids().grid(for: point, radius: 30, declared: declared)
             let attack = DecimalAttack(grid: grid)
             #expect(attack.candidates().isEmpty, "format 3, \(decimals) decimals: the file gave \(point) away")
-            // What is left is the search the strength figure prices: every cell of the declared area.
-            #expect(BruteForce(grid: grid, pinDigits: nil, cost: Self.cheap).cells >= grid.area!.area / (grid.width * grid.width) - 1)
+            // What is left is the search the strength figure prices: every cell of the area, as wide as it is there on the
+            // ground (w·cos φ / cos φ0 east-west).
+            let ground = cos(grid.area!.latitude * .pi / 180) / grid.cosReference
+            #expect(abs(BruteForce(grid: grid, pinDigits: nil, cost: Self.cheap).cells - grid.area!.area / (grid.width * grid.width * ground)) <= 1)
             #expect(attack.cellsToSearch > 1000)
         }
     }

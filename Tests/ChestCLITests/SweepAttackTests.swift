@@ -15,13 +15,25 @@ import Testing
         var grid: CellGrid
         var salt: [UInt8]
         var pages: [(id: MessageID, sealed: SealedPage, point: Coordinate)]
+        var version: Int
     }
 
-    static func lay(_ count: Int, radius: Double, in area: SearchArea, pins: [String?]) -> Laid {
+    /// The page as a reader gets it: sealed into a message by an organiser's identity, written as a `.locked` file's
+    /// bytes and read back.
+    static func throughAFile(_ page: Page, id: MessageID) throws -> SealedPage {
+        let identity = try Identity.loadOrCreate(at: NSTemporaryDirectory() + "/sweep-attack-\(getpid())/identity.json")
+        let message = Sealer.seal(Message(id: id, title: "sweep", from: "Organiser", created: Date(), pages: [page]), with: identity)
+        let read = try MessageFile.decode(MessageFile.encode(message))
+        return try #require(read.pages.first?.sealed)
+    }
+
+    /// `count` places in `area` on one grid of key blocks of `block` (`CellGrid.keyBlock`), sealed in `version`.
+    static func lay(_ count: Int, radius: Double, in area: SearchArea, pins: [String?], block: Int = 2,
+                    version: Int = MessageFile.baseVersion) throws -> Laid {
         let grids = SealGrids()
         var generator = SystemRandomNumberGenerator()
-        var laid = Laid(grid: grids.grid(for: area.center, radius: radius, declared: area).grid,
-                        salt: grids.grid(for: area.center, radius: radius, declared: area).salt, pages: [])
+        let first = grids.grid(for: area.center, radius: radius, declared: area, block: block)
+        var laid = Laid(grid: first.grid, salt: first.salt, pages: [], version: version)
         for index in 0..<count {
             // Uniform in the disk, the place's centre inside the area, as compose requires.
             let distance = (area.radius - 1) * Double.random(in: 0..<1, using: &generator).squareRoot()
@@ -29,22 +41,24 @@ import Testing
             let φ = area.latitude * .pi / 180
             let point = Coordinate(latitude: area.latitude + distance * cos(bearing) / Coordinate.earthRadius * 180 / .pi,
                                    longitude: area.longitude + distance * sin(bearing) / (Coordinate.earthRadius * cos(φ)) * 180 / .pi)
-            let (grid, salt) = grids.grid(for: point, radius: radius, declared: area)
+            let (grid, salt) = grids.grid(for: point, radius: radius, declared: area, block: block)
             #expect(grid == laid.grid && salt == laid.salt, "places in one area share its grid")
             let pin = pins[index % pins.count]
             var set = PageSealer.SetDraft(locks: [.sealedLocation(grid)] + (pin == nil ? [] : [.sealedPIN]),
                                           hidden: SearchArea(center: point, radius: radius), pin: pin)
             set.gridSalt = salt
             let id = MessageID(bytes: Sealer.randomBytes(16))
-            let page = PageSealer.seal(text: "place \(index)", setA: set, setB: .init(locks: []), id: id, page: 1, cost: cheap)
-            laid.pages.append((id, page.sealed!, point))
+            let page = PageSealer.seal(text: "place \(index)", setA: set, setB: .init(locks: []), id: id, page: 1, cost: cheap,
+                                       version: version)
+            laid.pages.append((id, try throughAFile(page, id: id), point))
         }
         return laid
     }
 
-    /// The lattice sweep: every cell with both indices even that a place in the area could touch, each derived once
-    /// (with every PIN of `pinDigits`) and tried on every page's keys. Returns the derivations and the pages opened.
-    static func sweep(_ laid: Laid, radius: Double, pinDigits: Int?) -> (derivations: Int, opened: Set<MessageID>) {
+    /// The lattice sweep: every cell with both indices divisible by `block` (even, for 2 × 2 key blocks) that a place
+    /// in the area could touch, each derived once (with every PIN of `pinDigits`) and tried on every page's keys.
+    /// Returns the derivations and the pages opened.
+    static func sweep(_ laid: Laid, radius: Double, pinDigits: Int?, block: Int = 2) -> (derivations: Int, opened: Set<MessageID>) {
         let grid = laid.grid, area = grid.area!
         let (cx, cy) = grid.project(area.center)
         let reach = area.radius + radius * 1.05 + 2
@@ -54,19 +68,19 @@ import Testing
         } ?? [nil]
         var derivations = 0
         var opened = Set<MessageID>()
-        for x in index(cx - reach, grid.offsetX)...index(cx + reach, grid.offsetX) where x % 2 == 0 {
-            for y in index(cy - reach, grid.offsetY)...index(cy + reach, grid.offsetY) where y % 2 == 0 {
+        for x in index(cx - reach, grid.offsetX)...index(cx + reach, grid.offsetX) where x % Int64(block) == 0 {
+            for y in index(cy - reach, grid.offsetY)...index(cy + reach, grid.offsetY) where y % Int64(block) == 0 {
                 // The cell's nearest point to the area's centre: cells no place in the area can touch are left out.
                 let left = grid.offsetX + Double(x) * grid.width, bottom = grid.offsetY + Double(y) * grid.width
                 let dx = max(left - cx, 0, cx - (left + grid.width)), dy = max(bottom - cy, 0, cy - (bottom + grid.width))
                 guard (dx * dx + dy * dy).squareRoot() <= reach else { continue }
                 for pin in pins {
-                    let secret = SealSecret.secret(cell: Cell(x: x, y: y), pin: pin, release: nil, version: 3)
+                    let secret = SealSecret.secret(cell: Cell(x: x, y: y), pin: pin, release: nil, version: laid.version)
                     let kek = PageSealer.derive(secret, salt: laid.salt, cost: cheap)!
                     derivations += 1
                     for page in laid.pages where !opened.contains(page.id) {
                         guard case let .cells(_, _, wrapped)? = page.sealed.slots[.a] else { continue }
-                        let data = SealSecret.slotData(page.id, page: 1, set: .a, version: 3)
+                        let data = SealSecret.slotData(page.id, page: 1, set: .a, version: laid.version)
                         if wrapped.contains(where: { PageSealer.decrypt($0, key: kek, data: data) != nil }) { opened.insert(page.id) }
                     }
                 }
@@ -75,9 +89,9 @@ import Testing
         return (derivations, opened)
     }
 
-    @Test func theLatticeSweepOfOneGridOpensEveryPlaceOnItForThePriceComposePrints() {
+    @Test func theLatticeSweepOfOneGridOpensEveryPlaceOnItForThePriceComposePrints() throws {
         let area = SearchArea(center: Coordinate(latitude: 47.3712, longitude: 8.5423), radius: 600)
-        let laid = Self.lay(12, radius: 30, in: area, pins: [nil])
+        let laid = try Self.lay(12, radius: 30, in: area, pins: [nil])
         let brute = BruteForce(grid: laid.grid, pinDigits: nil, cost: Self.cheap)
         #expect(brute.searched == (brute.cells / 4).rounded(.up))
         let (derivations, opened) = Self.sweep(laid, radius: 30, pinDigits: nil)
@@ -93,7 +107,7 @@ import Testing
             var set = PageSealer.SetDraft(locks: [.sealedLocation(laid.grid)], hidden: SearchArea(center: laid.pages[number - 1].point, radius: 30))
             set.gridSalt = laid.salt
             set.cost = Self.cheap
-            sweeps.add([set], page: number, version: 3, excluded: { _ in 0 })
+            sweeps.add([set], page: number, version: 3)
         }
         let lines = sweeps.sentences(kept: { _ in false })
         #expect(lines.count == 1)
@@ -101,15 +115,45 @@ import Testing
                 "\(lines)")
     }
 
-    @Test func theLatticeSweepWithEveryPINOpensPlacesSealedWithDifferentPINs() {
+    @Test func theLatticeSweepWithEveryPINOpensPlacesSealedWithDifferentPINs() throws {
         let area = SearchArea(center: Coordinate(latitude: -33.8568, longitude: 151.2153), radius: 500)
-        let laid = Self.lay(2, radius: 30, in: area, pins: ["3", "8"])
+        let laid = try Self.lay(2, radius: 30, in: area, pins: ["3", "8"], version: 3)
         let brute = BruteForce(grid: laid.grid, pinDigits: 1, cost: Self.cheap)
         #expect(brute.pins == 10)
         let (derivations, opened) = Self.sweep(laid, radius: 30, pinDigits: 1)
         #expect(opened.count >= 1)
         let ratio = Double(derivations) / brute.guesses
         #expect((1 / 1.5...1.5).contains(ratio), "the sweep took \(derivations) derivations; compose prints \(brute.guesses)")
+    }
+
+    /// Format 4: a place with a PIN lies on cells half as wide and holds the keys of a 3 × 3 block, so the lattice
+    /// that meets every block is the cells with both indices divisible by 3: one in nine of four times as many cells.
+    /// The sweep of that lattice opens the places for the figure compose prints; format 3's lattice (both indices
+    /// even) opens them too, at 9/4 the derivations.
+    @Test func theLatticeOfAPlaceWithAPINInFormatFourIsOneCellInNineOfAFinerGrid() throws {
+        let area = SearchArea(center: Coordinate(latitude: 47.3712, longitude: 8.5423), radius: 400)
+        let block = CellGrid.keyBlock(version: 4, withPIN: true)
+        #expect(block == 3 && CellGrid.keyBlock(version: 3, withPIN: true) == 2 && CellGrid.keyBlock(version: 4, withPIN: false) == 2)
+        let laid = try Self.lay(8, radius: 30, in: area, pins: ["4", "7"], block: block, version: 4)
+        let coarse = CellGrid.width(over: area, radius: 30)
+        #expect(laid.grid.width <= coarse / 2 + 0.1 && laid.grid.width > coarse / 2 - 0.6, "\(laid.grid.width) vs \(coarse)")
+        for page in laid.pages {
+            guard case let .cells(_, _, wrapped)? = page.sealed.slots[.a] else { Issue.record("no cells slot"); return }
+            #expect(wrapped.count == SealedPage.fineCellSlots)
+        }
+        let brute = BruteForce(grid: laid.grid, pinDigits: 1, cost: Self.cheap, version: 4)
+        #expect(brute.searched == (brute.cells / 9).rounded(.up))
+        let (derivations, opened) = Self.sweep(laid, radius: 30, pinDigits: 1, block: block)
+        // Nine places in ten have a full 3 × 3 block; the rest still meet the lattice two times in three.
+        #expect(opened.count >= 6, "the lattice opened \(opened.count) of 8")
+        let ratio = Double(derivations) / brute.guesses
+        #expect((1 / 1.5...1.5).contains(ratio), "the sweep took \(derivations) derivations; compose prints \(brute.guesses)")
+        // Format 3's lattice on this grid: a quarter of the cells, so no cheaper.
+        let (evenDerivations, evenOpened) = Self.sweep(laid, radius: 30, pinDigits: 1, block: 2)
+        #expect(evenOpened.isSuperset(of: opened))
+        #expect(Double(evenDerivations) > 1.8 * Double(derivations), "\(evenDerivations) against \(derivations)")
+        // compose's sentence names the lattice it prices.
+        #expect(brute.sentence.contains("with both indices divisible by 3, one in 9 of its"), "\(brute.sentence)")
     }
 
     @Test func composePricesAFormatTwoPlaceAsRecoverable() {
@@ -132,32 +176,89 @@ import Testing
         #expect(BruteForce(grid: grid, pinDigits: nil, cost: Self.cheap).isOpenToAnyone)
     }
 
-    @Test func aLaterDefaultAreaIsPricedWithoutThePartsAnEarlierOneRulesOut() {
+    /// Finding 4 of issue 36: a later place's default area is drawn afresh around it, whatever areas the organiser
+    /// drew before, so an earlier area rules nothing out. A place that lies whole inside an earlier area (which the
+    /// old rule gave that area) and one that lies outside it get areas drawn alike: uniformly around the place. And
+    /// both lie on the first place's grid, so a reader derives a cell's key once for all three.
+    @Test func aLaterDefaultAreaIsDrawnAfreshSoEarlierAreasNarrowNothing() throws {
         let grids = SealGrids()
         let first = Coordinate(latitude: 46.9, longitude: 7.4)
-        let firstArea = grids.grid(for: first, radius: 30, declared: nil).grid.area!
-        #expect(grids.excludedShare(firstArea) == 0)
-        // 150 km east: in the first area only if it happened to be drawn that way; then try further.
-        var secondArea = firstArea
-        for kilometres in [150.0, 200, 230] where secondArea == firstArea {
-            let metresPerDegree: Double = Coordinate.earthRadius * cos(46.9 * Double.pi / 180) * Double.pi / 180
-            let point = Coordinate(latitude: 46.9, longitude: 7.4 + kilometres * 1000 / metresPerDegree)
-            secondArea = grids.grid(for: point, radius: 30, declared: nil).grid.area!
+        let (firstGrid, firstSalt) = grids.grid(for: first, radius: 30, declared: nil)
+        let firstArea = try #require(firstGrid.area)
+        let metres = Coordinate.earthRadius * Double.pi / 180
+        func offset(_ point: Coordinate, _ area: SearchArea) -> (x: Double, y: Double) {
+            ((area.longitude - point.longitude) * metres * cos(point.latitude * .pi / 180) / area.radius,
+             (area.latitude - point.latitude) * metres / area.radius)
         }
-        #expect(secondArea != firstArea)
-        let share = grids.excludedShare(secondArea)
-        #expect(abs(share - SealGrids.lens(firstArea, secondArea) / secondArea.area) < 1e-9)
-        // Sampled: the share of the second area's points that lie whole in the first is what the figure leaves out.
-        var generator = SeededGenerator(seed: 5)
-        var inside = 0, samples = 20_000
-        for _ in 0..<samples {
-            let point = SearchArea.random(around: secondArea.center, radius: secondArea.radius, using: &generator).center
-            guard secondArea.contains(point) else { samples -= 1; continue }
-            if firstArea.center.distance(to: point) + 30 <= firstArea.radius { inside += 1 }
+        // Inside the first area, 20 km from its centre; outside it, 20 km beyond its rim on the same side.
+        let bearing = 0.7
+        func along(_ kilometres: Double) -> Coordinate {
+            Coordinate(latitude: firstArea.latitude + kilometres * 1000 * cos(bearing) / metres,
+                       longitude: firstArea.longitude + kilometres * 1000 * sin(bearing) / (metres * cos(firstArea.latitude * .pi / 180)))
         }
-        #expect(abs(Double(inside) / Double(samples) - share) < 0.02, "sampled \(inside) of \(samples), priced \(share)")
-        let grid = grids.grid(for: secondArea.center, radius: 30, declared: secondArea).grid
-        let priced = BruteForce(grid: grid, pinDigits: nil, cost: Self.cheap, excluded: share)
-        #expect(abs(priced.searched - (priced.cells * (1 - share) / 4).rounded(.up)) <= 1)
+        let inside = along(20), outside = along(SearchArea.defaultRadius / 1000 + 20)
+        #expect(firstArea.contains(inside) && !firstArea.contains(outside))
+        for point in [inside, outside] {
+            var radial: [Double] = [], toward = 0, shared = 0
+            let trials = 600
+            let towardFirst = offset(point, firstArea)
+            for _ in 0..<trials {
+                let (grid, salt) = grids.grid(for: point, radius: 30, declared: nil)
+                let area = try #require(grid.area)
+                #expect(area != firstArea && area.center.distance(to: point) + 30 <= area.radius)
+                let o = offset(point, area)
+                radial.append(o.x * o.x + o.y * o.y)
+                // The centre's side: toward the first area's centre or away from it.
+                if o.x * towardFirst.x + o.y * towardFirst.y > 0 { toward += 1 }
+                if salt == firstSalt {
+                    shared += 1
+                    // One derivation a cell for every place on the grid: the reader's request does not hold the area.
+                    let cell = grid.cell(of: point)
+                    #expect(cell == firstGrid.cell(of: point))
+                }
+            }
+            // Uniform in the disk around the place: E[ρ²] = 1/2, and as often toward the earlier area as away from it.
+            let mean = radial.reduce(0, +) / Double(trials)
+            #expect(abs(mean - 0.5) < 0.05, "mean squared offset \(mean) at \(point)")
+            #expect(abs(Double(toward) / Double(trials) - 0.5) < 0.08, "\(toward) of \(trials) toward the first area at \(point)")
+            #expect(shared > trials / 3, "only \(shared) of \(trials) areas shared the first grid")
+        }
+        // The figure prices each area whole: no share of it is ruled out.
+        let (grid, _) = grids.grid(for: inside, radius: 30, declared: nil)
+        let brute = BruteForce(grid: grid, pinDigits: nil, cost: Self.cheap)
+        let ground = cos(grid.area!.latitude * .pi / 180) / grid.cosReference
+        #expect(abs(brute.searched - (grid.area!.area / (grid.width * grid.width * ground) / 4).rounded(.up)) <= 1)
+    }
+
+    /// One sweep of a grid's places in several default areas searches their union: compose's group figure.
+    @Test func theGroupFigureOfPlacesInSeveralDefaultAreasIsTheSweepOfTheirUnion() {
+        let grids = SealGrids()
+        var sets: [PageSealer.SetDraft] = []
+        for index in 0..<3 {
+            let point = Coordinate(latitude: 46.9 + Double(index) * 0.05, longitude: 7.4)
+            var (grid, salt) = grids.grid(for: point, radius: 30, declared: nil)
+            while salt != sets.first?.gridSalt ?? salt { (grid, salt) = grids.grid(for: point, radius: 30, declared: nil) }
+            var set = PageSealer.SetDraft(locks: [.sealedLocation(grid)], hidden: SearchArea(center: point, radius: 30))
+            set.gridSalt = salt
+            sets.append(set)
+        }
+        var sweeps = SharedSweeps()
+        for (index, set) in sets.enumerated() { sweeps.add([set], page: index + 1, version: 3) }
+        let areas = sets.map { $0.grid!.area! }
+        let union = SearchArea.union(areas)
+        #expect(union > areas[0].area && union < 3 * areas[0].area)
+        // The union counted on the lattice is the sampled one.
+        var generator = SeededGenerator(seed: 8)
+        var hits = 0
+        let box = SearchArea(center: areas[0].center, radius: 3 * SearchArea.defaultRadius)
+        for _ in 0..<20_000 {
+            let point = SearchArea.random(around: box.center, radius: box.radius, using: &generator).center
+            if areas.contains(where: { $0.contains(point) }) { hits += 1 }
+        }
+        // SearchArea.random draws centres uniformly in the disk: the share that falls in the union, times the disk.
+        #expect(abs(Double(hits) / 20_000 * box.area / union - 1) < 0.05, "sampled \(Double(hits) / 20_000 * box.area), counted \(union)")
+        let brute = BruteForce(grid: sets[0].grid!, pinDigits: nil, cost: sets[0].effectiveCost, swept: areas)
+        let lines = sweeps.sentences(kept: { _ in false })
+        #expect(lines.count == 1 && lines[0].contains("these 3 pages share one search: whoever sweeps their areas opens all 3 for the price of one, about \(BruteForce.time(brute.coreHours)) for the group"), "\(lines)")
     }
 }

@@ -101,6 +101,27 @@ struct SealedPageTests {
         #expect(json.stdout.contains(#""protection" : "sealed""#), "\(json.stdout)")
     }
 
+    /// Format 4 (docs/FORMAT.md "Format 4"): a place sealed with a PIN lies on cells half as wide with nine keys; the
+    /// PIN entered before the walk is kept, and the walk past the place opens the page through chestd.
+    @Test func aFormatFourPlaceWithItsPINOpensOnTheWalk() throws {
+        let world = ChestHarness()
+        let first = GPSUnlockTests.first
+        let id = try compose(world, "four.locked", ["--page", "fine cells", "--lock", "location=\(first.latitude),\(first.longitude)/30m",
+                                                    "--lock", "pin=4821"])
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.root + "/four.locked"))) as! [String: Any]
+        #expect(json["version"] as? Int == 4)
+        let page = (json["pages"] as! [[String: Any]])[0]
+        #expect(((page["keyA"] as? [String: Any])?["keys"] as? [String])?.count == 9)
+        let width = (((page["a"] as! [[String: Any]]).first { $0["cell"] != nil })?["cell"] as? [String: Any])?["width"] as? Double
+        #expect(width.map { $0 > 30 && $0 < 33 } == true, "\(String(describing: width))")
+        try world.startDaemon()
+        #expect(try world.chest(["import", "four.locked"]).status == 0)
+        #expect(try world.chest(["pin", id, "4821"]).stdout.contains("PIN kept"))
+        try walkThroughTheTestWalk(world)
+        try world.waitUntil("the format 4 page opens", timeout: 120) { try world.states()["four.locked"] == "open" }
+        #expect(try world.chest(["read", id]).stdout.contains("fine cells"))
+    }
+
     @Test func badSealedFilesAreSetAsideWithAReasonAndChestdKeepsRunning() throws {
         let world = ChestHarness()
         _ = try compose(world, "good.locked", ["--page", "p", "--lock", "pin=4821"])
@@ -203,9 +224,9 @@ struct SealedPageTests {
                                     "--page", "at the cathedral", "--lock", place, "--or", "--lock", "pin=4821"], user: "alice")
         #expect(made.status == 0, "\(made.stderr)")
         #expect(made.stderr.contains("Argon2id runs, about"), "progress: \(made.stderr)")
-        // The figure is the best attack's: the weaker set's, here the lattice's quarter of a 1 km area's 792 cells × 1.38 s,
+        // The figure is the best attack's: the weaker set's, here the lattice's quarter of a 1 km area's 788 cells × 1.38 s,
         // under the PIN's 6 hours.
-        #expect(made.stderr.contains("sealed by location: about 5 core-minutes by the best attack (the 198 cells of 38.71200,-9.13400/1 km with both indices even, a quarter of its 792 at 1.38 s a guess)"),
+        #expect(made.stderr.contains("sealed by location: about 5 core-minutes by the best attack (the 198 cells of 38.71200,-9.13400/1 km with both indices even, a quarter of its 788 at 1.38 s a guess)"),
                 "\(made.stderr)")
         #expect(made.stderr.contains("a place alone is a small secret"), "\(made.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.root + "/lisbon.locked"))) as! [String: Any]
@@ -220,12 +241,17 @@ struct SealedPageTests {
         #expect((cell["area"] as? [String: Any])?["radius"] as? Double == 1000)
         let only = try world.chest(["compose", "-o", "place.locked", "--title", "p", "--search-area", "38.712,-9.134/1km",
                                     "--page", "p", "--lock", place], user: "alice")
-        #expect(only.stderr.contains("(the 198 cells of 38.71200,-9.13400/1 km with both indices even, a quarter of its 792 at 1.38 s a guess)"), "\(only.stderr)")
+        #expect(only.stderr.contains("(the 198 cells of 38.71200,-9.13400/1 km with both indices even, a quarter of its 788 at 1.38 s a guess)"), "\(only.stderr)")
         let withPIN = try world.chest(["compose", "-o", "both.locked", "--title", "b", "--search-area", "38.712,-9.134/1km",
                                        "--page", "p", "--lock", place, "--lock", "pin=4821"], user: "alice")
-        // A place sealed with a PIN costs more a guess (SealCost.Secret.placeAndPIN).
-        #expect(withPIN.stderr.contains("sealed by location and PIN: about 55 core-days by the best attack (the 198 cells of 38.71200,-9.13400/1 km with both indices even, a quarter of its 792 × 10,000 PINs at 2.40 s a guess)"),
+        // A place sealed with a PIN costs more a guess (SealCost.Secret.placeAndPIN) and, in format 4, lies on cells half
+        // as wide: the lattice is one cell in nine of four times as many.
+        #expect(withPIN.stderr.contains("sealed by location and PIN: about 101 core-days by the best attack (the 355 cells of 38.71200,-9.13400/1 km with both indices divisible by 3, one in 9 of its 3,194 × 10,000 PINs at 2.47 s a guess)"),
                 "\(withPIN.stderr)")
+        let both = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.root + "/both.locked"))) as! [String: Any]
+        #expect(both["version"] as? Int == 4)
+        let bothKey = ((both["pages"] as! [[String: Any]])[0]["keyA"]) as! [String: Any]
+        #expect((bothKey["keys"] as? [String])?.count == 9 && bothKey["passes"] as? Int == 6, "\(bothKey)")
         let outside = try world.chest(["compose", "-o", "x.locked", "--title", "x", "--search-area", "40,-9/2km", "--page", "p",
                                        "--lock", place], user: "alice")
         #expect(outside.status != 0 && outside.stderr.contains("lies outside the search area"), "\(outside.stderr)")

@@ -280,8 +280,10 @@ public struct Engine: Sendable {
                     case let .after(link): afters[ref] = link
                     case .pin, .sealedPIN, .release, .answer: break
                     case let .sealedLocation(grid):
+                        let withPIN = page[set].contains(.sealedPIN)
                         seal.watches[ref] = SealBook.Watch(grid, requiresHardware: stored.message.requiresHardware,
-                                                           owner: stored.sealOwner)
+                                                           owner: stored.sealOwner,
+                                                           block: CellGrid.keyBlock(version: stored.message.version, withPIN: withPIN))
                     }
                 }
             }

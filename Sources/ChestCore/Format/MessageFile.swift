@@ -1,9 +1,18 @@
 import Foundation
 
-/// The `*.locked` file format, versions 1, 2 and 3 (docs/FORMAT.md): UTF-8 JSON, at most 1 MiB.
+/// The `*.locked` file format, versions 1 to 4 (docs/FORMAT.md): UTF-8 JSON, at most 1 MiB.
 public enum MessageFile {
-    /// The newest version, which `compose` writes unless told otherwise; every version from 1 up to it is read.
-    public static let version = 3
+    /// The newest version; every version from 1 up to it is read. `compose` writes it where it changes something (a
+    /// place sealed with a PIN, docs/FORMAT.md "Format 4") and `baseVersion` otherwise (`written`).
+    public static let version = 4
+    /// What `compose` writes for a message with no place sealed with a PIN: format 4 would change nothing in it, and
+    /// readers since format 3 read it.
+    public static let baseVersion = 3
+
+    /// The version `compose` writes when asked for `requested`: 4 only for a message with a place sealed with a PIN.
+    public static func written(_ requested: Int, placeWithPIN: Bool) -> Int {
+        requested >= 4 && !placeWithPIN ? baseVersion : requested
+    }
     public static let formatName = "chest-message"
     /// The file without its pages' `attachments` (docs/FORMAT.md "Attachments").
     public static let sizeLimit = 1 << 20

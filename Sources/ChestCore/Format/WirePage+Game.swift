@@ -17,8 +17,10 @@ extension WirePage {
 
     /// An answer is the only secret of its set, and its set's slot holds the answers' keys (docs/FORMAT.md "Answer
     /// locks").
-    /// With a sealed place the answers go into the place's `cells` slot: 4 × 8 keys, one per cell and answer.
-    static func checkAnswerSlot(_ slot: KeySlot, _ locks: [Lock], set: LockSetName, page: Int) throws(MessageFormatError) {
+    /// With a sealed place the answers go into the place's `cells` slot: 4 × 8 keys, one per cell and answer. Without
+    /// an answer a `cells` slot holds the keys of its key block: 4, or 9 for a place with a PIN in format 4.
+    static func checkAnswerSlot(_ slot: KeySlot, _ locks: [Lock], set: LockSetName, page: Int,
+                                version: Int) throws(MessageFormatError) {
         let answer = locks.contains(.answer)
         let place = locks.contains { if case .sealedLocation = $0 { true } else { false } }
         if answer, locks.contains(where: { $0.kind == .pin || $0.kind == .release }) {
@@ -31,8 +33,10 @@ extension WirePage {
             throw .sealedPart(page: page, "set \(set.rawValue) holds a sealed location, so its slot must be \"cells\"")
         case let (.cells(_, _, wrapped), true) where wrapped.count != withAnswers:
             throw .sealedPart(page: page, "key\(set.rawValue) must hold exactly \(withAnswers) keys: a sealed place with an answer lock")
-        case let (.cells(_, _, wrapped), false) where wrapped.count != SealedPage.cellSlots:
-            throw .sealedPart(page: page, "key\(set.rawValue) must hold exactly \(SealedPage.cellSlots) cell keys")
+        case let (.cells(_, _, wrapped), false)
+            where wrapped.count != SealedPage.cellSlots(version: version, withPIN: locks.contains(.sealedPIN)):
+            let count = SealedPage.cellSlots(version: version, withPIN: locks.contains(.sealedPIN))
+            throw .sealedPart(page: page, "key\(set.rawValue) must hold exactly \(count) cell keys")
         case (.answers, true), (.cells, true), (_, false): return
         case (_, true): throw .sealedPart(page: page, "set \(set.rawValue) holds an answer, so its slot must be \"answers\"")
         }

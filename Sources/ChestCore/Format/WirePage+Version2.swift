@@ -56,7 +56,8 @@ struct WireKeySlot: Codable {
         case "cells" where version >= 3:
             guard wrapped == nil else { throw .sealedPart(page: page, "\(name) is \"cells\" but carries a single wrapped key") }
             // A place with an answer lock holds a key per cell and answer (WirePage+Game.swift checks which).
-            guard let keys, keys.count == SealedPage.cellSlots || keys.count == SealedPage.cellSlots * SealedPage.answerSlots else {
+            let counts = [SealedPage.cellSlots, SealedPage.cellSlots * SealedPage.answerSlots] + (version >= 4 ? [SealedPage.fineCellSlots] : [])
+            guard let keys, counts.contains(keys.count) else {
                 throw .sealedPart(page: page, "\(name) must hold exactly \(SealedPage.cellSlots) cell keys")
             }
             var wrapped: [[UInt8]] = []
@@ -138,7 +139,7 @@ extension WirePage {
                 throw .sealedPart(page: number, "set \(set.rawValue) holds a release with a PIN or sealed location; a release is the only secret of its set")
             }
             let slot = try wire.slot(page: number, set: set, version: version)
-            try Self.checkAnswerSlot(slot, locks, set: set, page: number)
+            try Self.checkAnswerSlot(slot, locks, set: set, page: number, version: version)
             let place = locks.contains { if case .sealedLocation = $0 { true } else { false } }
             switch (slot, locks.contains(where: \.isSecret)) {
             case (.guarded, true):

@@ -3,44 +3,47 @@ import Foundation
 /// What it costs whoever has a file to find a sealed set's key by the best attack known against the file as written,
 /// one Argon2id run a guess (docs/SECURITY.md "What a place is worth"):
 ///
-/// - format 3: the lattice sweep. A place's keys cover a 2 × 2 block of cells (the cell width is the place's
+/// - formats 3 and 4: the lattice sweep. A place's keys cover a 2 × 2 block of cells (the cell width is the place's
 ///   stretched diameter), and every 2 × 2 block holds exactly one cell with both indices even, so trying those cells
-///   only, a quarter of the area's, finds it (99 % of places; the rest sit on a single row or column). With a PIN,
-///   every PIN in each of those cells;
+///   only, a quarter of the area's, finds it (99 % of places; the rest sit on a single row or column). In format 4 a
+///   place sealed with a PIN has cells half as wide and a 3 × 3 block: the lattice is the cells with both indices
+///   divisible by 3, one in nine of four times as many cells. With a PIN, every PIN in each of those cells;
 /// - format 2: the place comes out of the file (the typed-decimal attack, milliseconds), so only the PIN is left.
 ///
 /// A sweep is shared: every place laid on one grid (same salt and cost) falls to the same derivations, so its figure
 /// is that of the whole group, not each page's (`Composer`'s "share one search" line). The attack tests run the
 /// lattice and shared sweeps and check them against these figures.
 public struct BruteForce: Hashable, Sendable {
-    /// Cells of the declared search area: its area over a cell's; 1 without a place.
+    /// Cells of the search area (of the union of `swept`): its area over a cell's on the ground; 1 without a place.
     public var cells: Double
-    /// Cells the best attack derives a key for: one in four of the area's in format 3; 1 when the place is
-    /// recoverable or absent.
+    /// Cells the best attack derives a key for: one in block² of the area's; 1 when the place is recoverable or absent.
     public var searched: Double
     /// PINs to try: 10^digits; 1 without a PIN.
     public var pins: Double
     public var secondsPerGuess: Double
-    /// The declared search area, when the set holds a format 3 place.
+    /// The search area, when the set holds a format 3 or 4 place.
     public var area: SearchArea?
     /// A format 2 place: the file gives it away.
     public var recoverable: Bool
-    /// The share of the area the attacker can leave out because the organiser's other default areas tell the place is
-    /// not there (`SealGrids`), 0 to 1.
-    public var excluded: Double
 
-    /// The fraction of an area's cells the lattice sweep tries: one cell in every 2 × 2 block.
-    public static let latticeFraction = 0.25
+    /// The side of the key block (`CellGrid.keyBlock`): the lattice sweep tries one cell in block².
+    public var block: Int
 
-    /// A set's figure: the cells of the grid's search area the lattice meets (format 3) times every PIN of
-    /// `pinDigits`; a format 2 grid (no area) is recoverable and leaves the PIN only.
-    public init(grid: CellGrid?, pinDigits: Int?, cost: SealCost, excluded: Double = 0) {
+    /// A set's figure: the cells of the grid's search area the lattice meets (formats 3 and 4, whose `version` says
+    /// how large a key block is) times every PIN of `pinDigits`; a format 2 grid (no area) is recoverable and leaves
+    /// the PIN only. `swept`: the areas of every place on the grid, when the figure is for all of them (one sweep of
+    /// their union opens them all).
+    public init(grid: CellGrid?, pinDigits: Int?, cost: SealCost, version: Int = MessageFile.baseVersion,
+                swept: [SearchArea]? = nil) {
         recoverable = grid != nil && grid?.area == nil
         area = grid?.area
-        self.excluded = min(max(excluded, 0), 0.99)
+        block = CellGrid.keyBlock(version: version, withPIN: pinDigits != nil)
         if let grid, let area = grid.area {
-            cells = max(1, area.area / (grid.width * grid.width))
-            searched = max(1, (cells * (1 - self.excluded) * Self.latticeFraction).rounded(.up))
+            // A cell is w wide north-south and w·cos φ / cos φ0 east-west on the ground: wider than w where the area
+            // lies nearer the equator than the grid's reference (a shared default grid, `DefaultGrids`).
+            let ground = cos(area.latitude * .pi / 180) / grid.cosReference
+            cells = max(1, (swept.map(SearchArea.union) ?? area.area) / (grid.width * grid.width * ground))
+            searched = max(1, (cells / Double(block * block)).rounded(.up))
         } else {
             cells = 1
             searched = 1
@@ -68,8 +71,7 @@ public struct BruteForce: Hashable, Sendable {
         let how = [byPlace ? "location" : nil, byPIN ? "PIN" : nil].compactMap { $0 }.joined(separator: " and ")
         var factors: [String] = []
         if let area {
-            let left = excluded > 0 ? String(format: " less the %.0f%% your other default areas rule out", excluded * 100) : ""
-            factors.append("the \(Self.grouped(searched)) cells of \(area) with both indices even, a quarter of its \(Self.grouped(cells))\(left)")
+            factors.append("the \(Self.grouped(searched)) cells of \(area) \(latticeWords) of its \(Self.grouped(cells))")
         }
         if byPIN { factors.append("\(Self.grouped(pins)) PINs") }
         let detail = "\(factors.joined(separator: " × ")) at \(String(format: "%.2f", secondsPerGuess)) s a guess"
@@ -77,6 +79,11 @@ public struct BruteForce: Hashable, Sendable {
             : byPIN ? "; under 30 core-days (docs/SECURITY.md \"What a place is worth\"): declare a wider --search-area"
             : "; a place alone is a small secret (docs/SECURITY.md): add a PIN to its set or declare a wider --search-area"
         return "sealed by \(how): about \(Self.time(coreHours)) by the best attack (\(detail))" + advice
+    }
+
+    /// Which cells the lattice sweep tries: "with both indices even, a quarter", or divisible by 3, a ninth.
+    public var latticeWords: String {
+        block == 2 ? "with both indices even, a quarter" : "with both indices divisible by \(block), one in \(block * block)"
     }
 
     /// "37 core-days", "6 core-hours", "18 core-minutes".

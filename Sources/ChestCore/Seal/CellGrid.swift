@@ -51,23 +51,32 @@ public struct CellGrid: Hashable, Sendable {
     /// Format 3: a grid over `area` for places of `radius`, its shift drawn uniformly from `generator`, so where a
     /// place sits in its cell is uniformly random from the file's view. The reference is the area's centre in whole
     /// degrees and the width bounds the stretch over the whole area, so neither depends on the place.
-    public init<Generator: RandomNumberGenerator>(area: SearchArea, radius: Double, using generator: inout Generator) {
+    /// `block` is the side of the block of cells a place's keys cover (`keyBlock(version:withPIN:)`).
+    public init<Generator: RandomNumberGenerator>(area: SearchArea, radius: Double, block: Int = 2,
+                                                  using generator: inout Generator) {
         let φ0 = Int(area.latitude.rounded()), λ0 = Self.normalised(Int(area.longitude.rounded()))
-        let width = Self.width(over: area, radius: radius)
+        let width = Self.width(over: area, radius: radius, block: block)
         self.init(width: width, offsetX: Double.random(in: 0..<width, using: &generator),
                   offsetY: Double.random(in: 0..<width, using: &generator), referenceLatitude: φ0, referenceLongitude: λ0,
                   area: area)
     }
 
     /// The width of a format 3 grid for places of `radius` anywhere in `area`: it bounds the stretch over the
-    /// whole area, so it depends on the area and the radius only.
-    public static func width(over area: SearchArea, radius: Double) -> Double {
+    /// whole area, so it depends on the area and the radius only. With `block` 3 the cells are half as wide, so a
+    /// place's disk spans at most three columns and three rows.
+    public static func width(over area: SearchArea, radius: Double, block: Int = 2) -> Double {
         let farthest = abs(area.latitude) + area.radius / Coordinate.earthRadius * 180 / .pi
-        return width(latitude: farthest, referenceLatitude: Int(area.latitude.rounded()), radius: radius)
+        return width(latitude: farthest, referenceLatitude: Int(area.latitude.rounded()), radius: radius, block: block)
     }
 
+    /// The side of the square block of cells whose keys a place's slot holds: 2 (cells as wide as the place), or 3 in
+    /// format 4 for a place sealed with a PIN (cells half as wide), so that the lattice an attacker sweeps is one cell
+    /// in nine of a finer grid rather than one in four (docs/SECURITY.md "What a place is worth"). A place alone keeps
+    /// 2: the reader derives a key in every cell it settles in, and finer cells would mean more of them.
+    public static func keyBlock(version: Int, withPIN: Bool) -> Int { version >= 4 && withPIN ? 3 : 2 }
+
     /// The cells a disk of `radius` around `center` touches: at most 2 × 2, since the width is at least the disk's
-    /// stretched diameter (docs/FORMAT.md "Format 3"). Each holds a key slot, so a reader anywhere in the disk derives
+    /// stretched diameter (docs/FORMAT.md "Format 3"); at most 3 × 3 on a grid of half that width (format 4). Each holds a key slot, so a reader anywhere in the disk derives
     /// a key that opens the page.
     public func cells(touching center: Coordinate, radius: Double) -> [Cell] {
         let (x, y) = project(center)
@@ -100,11 +109,14 @@ public struct CellGrid: Hashable, Sendable {
     }
 
     /// w = 2r·k·1.01 + 2 m, rounded up to a metre, where k ≥ 1 bounds how much the projection stretches east-west
-    /// distances anywhere within the circle (docs/FORMAT.md "Sealed locations").
-    static func width(latitude: Double, referenceLatitude: Int, radius: Double) -> Double {
+    /// distances anywhere within the circle (docs/FORMAT.md "Sealed locations"); for a key block of 3, half that,
+    /// rounded up to a tenth of a metre (docs/FORMAT.md "Format 4").
+    static func width(latitude: Double, referenceLatitude: Int, radius: Double, block: Int = 2) -> Double {
         let band = min(abs(latitude) + radius / Coordinate.earthRadius * 180 / .pi, 89.9)
         let stretch = max(1, cos(Double(referenceLatitude) * .pi / 180) / cos(band * .pi / 180))
-        return (2 * radius * stretch * 1.01 + 2).rounded(.up)
+        guard block > 2 else { return (2 * radius * stretch * 1.01 + 2).rounded(.up) }
+        // Finer cells, to a tenth of a metre: a whole metre more would be 3 % fewer cells.
+        return ((2 * radius * stretch * 1.01 + 2) / Double(block - 1) * 10).rounded(.up) / 10
     }
 
     /// The point on the local metric grid: y = R·φ, x = R·cos φ0·wrap(λ − λ0), in metres.
@@ -127,7 +139,7 @@ public struct CellGrid: Hashable, Sendable {
     /// Whether the parameters are ones a reader can use: finite, offsets inside the cell, the reference a real
     /// place, the width sane.
     public var isValid: Bool {
-        (area?.isValid ?? true) && width.isFinite && width >= 2 * Lock.minimumRadius && width <= Self.maximumWidth
+        (area?.isValid ?? true) && width.isFinite && width >= Lock.minimumRadius && width <= Self.maximumWidth
             && offsetX.isFinite && offsetY.isFinite && (0..<width).contains(offsetX) && (0..<width).contains(offsetY)
             && abs(referenceLatitude) <= Int(Self.maximumLatitude) + 1 && (-179...180).contains(referenceLongitude)
     }

@@ -31,11 +31,14 @@ struct SealBook: Sendable {
         let areaX: Double
         let areaY: Double
         let reachSquared: Double
+        /// How wide a place is, in metres: a cell, or two of format 4's finer cells (`CellGrid.keyBlock`).
+        let placeWidth: Double
 
-        init(_ grid: CellGrid, requiresHardware: Bool = false, owner: String = "") {
+        init(_ grid: CellGrid, requiresHardware: Bool = false, owner: String = "", block: Int = 2) {
             self.grid = grid
             self.requiresHardware = requiresHardware
             self.owner = owner
+            placeWidth = grid.width * Double(max(1, block - 1))
             xScale = Coordinate.earthRadius * grid.cosReference
             referenceLongitude = Double(grid.referenceLongitude) * .pi / 180
             if let area = grid.area {
@@ -64,17 +67,18 @@ struct SealBook: Sendable {
             return Point(sequence: sequence, cell: cell, x: x, y: y)
         }
 
-        /// Whether a fix says which cell the reader is in: one less accurate than half a cell does not, and one of a
-        /// trust the organiser did not ask for says nothing at all (docs/SECURITY.md "Hardware trust and time").
+        /// Whether a fix says where in the place's key block the reader is: one less accurate than half a place's width
+        /// (half a cell, or a cell of format 4's finer ones) does not, and one of a trust the organiser did not ask for
+        /// says nothing at all (docs/SECURITY.md "Hardware trust and time").
         func counts(eph: Double?, hardware: Bool) -> Bool {
-            eph.map { $0 <= grid.width / 2 } ?? true && (hardware || !requiresHardware)
+            eph.map { $0 <= placeWidth / 2 } ?? true && (hardware || !requiresHardware)
         }
 
-        /// Whether two points of consecutive epochs could both lie in one place of this grid: at most a cell apart
-        /// each way (a place is narrower than a cell, docs/FORMAT.md "Format 3").
+        /// Whether two points of consecutive epochs could both lie in one place of this grid: at most a place's width
+        /// apart each way (docs/FORMAT.md "Format 3", "Format 4").
         func fits(_ earlier: Point, _ later: Point) -> Bool {
             later.sequence == earlier.sequence + 1
-                && abs(later.x - earlier.x) <= grid.width && abs(later.y - earlier.y) <= grid.width
+                && abs(later.x - earlier.x) <= placeWidth && abs(later.y - earlier.y) <= placeWidth
         }
 
         /// Whether the two latest fixes could both lie in one place.
