@@ -129,3 +129,19 @@ while [ "$(ls "$work/chest6/messages" | grep -c '^[0-9a-f]*\.locked$')" -lt 1000
 kill "$pid"; wait "$pid" 2>/dev/null || true
 python3 scripts/noisy-feed.py 600 47.3769 8.5417 > "$work/noisy.nmea"
 cpu_against_gpspipe "$work/chest6" "$work/noisy.nmea" 0.015 noisy
+
+echo "== 7. issue 34's feed: a hill walk, three laps (RMC, GGA, GSA; 2 m noise) at 15 ms a sentence, 10,000 visible 30 m locks on a 0.001° grid"
+# 100 × 100 location locks kept in the clear, 30 m each, 0.001° apart, centred on the hill (chest-bench messages N
+# DIR grid); the 640 m loop (scripts/noisy-feed.py hill) passes through a few of them, whose pages open in the first lap.
+mkdir -p "$work/grid-files" "$work/chest7" "$work/run7" && chmod 700 "$work/run7"
+"$bin/chest-bench" messages 10000 "$work/grid-files" grid
+CHEST_DIR="$work/chest7" CHEST_SOCKET="$work/run7/s" CHEST_GPSD=127.0.0.1:9 "$bin/chestd" 2> "$work/chestd7.log" &
+pid=$!; pids+=("$pid"); wait_socket "$work/run7/s"
+cp "$work/grid-files"/*.locked "$work/chest7/"
+while [ "$(ls "$work/chest7/messages" | grep -c '^[0-9a-f]*\.locked$')" -lt 10000 ]; do sleep 0.05; done
+sleep 1
+printf "   after ingesting the 10,000 files: chestd VmRSS %s MB (RssAnon %s, RssFile %s; target: under 20 MB)\n" \
+    "$(status VmRSS)" "$(status RssAnon)" "$(status RssFile)"
+kill "$pid"; wait "$pid" 2>/dev/null || true
+python3 scripts/noisy-feed.py hill 3 47.3769 8.5417 > "$work/hill.nmea"
+cpu_against_gpspipe "$work/chest7" "$work/hill.nmea" 0.015 hill
