@@ -51,28 +51,23 @@ public final class Mailbox<Event: Sendable>: Sendable {
     /// Sleeps until an event is posted or `descriptor` has something to read, or `timeout` seconds passed when one is
     /// given, and returns what woke it (nothing after a timeout). Call it from the loop's thread only.
     public func wait(orReadable descriptor: FileDescriptor? = nil, timeout: Double? = nil) -> Wake {
-        // Two entries on the stack, not an array a wake-up: poll(2) skips an entry whose descriptor is negative.
-        var entries = (pollfd(fd: bell.rawValue, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: descriptor?.rawValue ?? -1, events: Int16(POLLIN), revents: 0))
+        var entries = [pollfd(fd: bell.rawValue, events: Int16(POLLIN), revents: 0)]
+        if let descriptor { entries.append(pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)) }
         let milliseconds = timeout.map { Int32(min(max($0, 0) * 1000, Double(Int32.max)).rounded(.up)) } ?? -1
         while true {
-            let ready = withUnsafeMutableBytes(of: &entries) { raw in
-                poll(raw.baseAddress!.assumingMemoryBound(to: pollfd.self), 2, milliseconds)
-            }
+            let ready = poll(&entries, nfds_t(entries.count), milliseconds)
             if ready >= 0 { break }
             // EINTR: a signal handler ran; nothing else can fail with a valid set of descriptors.
             if ready < 0, errno != EINTR { break }
         }
-        guard entries.0.revents != 0 else {
-            // Only the descriptor: the bell was not rung, so nothing was posted since the last wait took all.
-            return Wake(events: [], readable: entries.1.revents != 0)
+        if entries[0].revents != 0 {
+            var bytes = [UInt8](repeating: 0, count: 64)
+            while (try? bell.read(into: &bytes)) == bytes.count {}
         }
-        var bytes = [UInt8](repeating: 0, count: 64)
-        while (try? bell.read(into: &bytes)) == bytes.count {}
         let events = posted.withLock { events in
             defer { events.removeAll(keepingCapacity: true) }
             return events
         }
-        return Wake(events: events, readable: entries.1.revents != 0)
+        return Wake(events: events, readable: entries.count > 1 && entries[1].revents != 0)
     }
 }
