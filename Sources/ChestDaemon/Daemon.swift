@@ -34,11 +34,8 @@ public final class Daemon {
     var fixTimer: WakeTimer?
     /// Fires `.rescan` once, when the inbox or staged files are to be looked at again (`scheduleRescan`).
     var rescanTimer: WakeTimer?
-    /// Fires `.releaseStartupCode`: a second after start-up (`releaseStartupMemory`), and a few seconds after
-    /// other rare work (`releaseCodeSoon`).
+    /// Fires `.releaseStartupCode` once, a second after start-up (`releaseStartupMemory`).
     var memoryTimer: WakeTimer?
-    /// Whether `memoryTimer` is aimed and has not fired yet.
-    var codeReleaseAimed = false
     var weather: WeatherService
     var notifications: Notifications
     let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
@@ -165,7 +162,6 @@ public final class Daemon {
         case .rejectedChanged:
             break
         case .releaseStartupCode:
-            codeReleaseAimed = false
             Memory.releaseCodePages()
         case .rescan:
             rescanPlanned = false
@@ -286,12 +282,7 @@ public final class Daemon {
 
     /// Logs an event and sends it to every watcher.
     func emit(_ event: ChestEvent) {
-        if case .fix = event {
-            log.debug(event.logLine)
-        } else {
-            log.info(event.logLine)
-            releaseCodeSoon()
-        }
+        if case .fix = event { log.debug(event.logLine) } else { log.info(event.logLine) }
         // STATUS= changes with the fix's mode and the counts: not worth a count of every message on each fix.
         switch event {
         case let .fix(fix) where fix.mode != systemdMode:
