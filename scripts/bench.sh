@@ -106,6 +106,8 @@ cpu_against_gpspipe() {
     pipe_cpu=$(times_seconds "$work/gpspipe-$name.times")
     printf "   %s TPV reports; CPU: chestd %.3f s, gpspipe -w %.3f s, ratio %.2f (target: at most 1.5)\n" \
         "$(grep -c '"class":"TPV"' "$work/gpspipe-$name.out")" "$chestd_cpu" "$pipe_cpu" "$(echo "$chestd_cpu / $pipe_cpu" | bc -l)"
+    awk '$1 ~ /^(VmRSS|RssAnon|RssFile):$/ { printf "%s%s %.1f MB", sep, $1, $2 / 1024; sep = ", " } END { print "" }' \
+        "/proc/$chestd/status" | sed 's/^/   chestd at the end: /'
     kill "$chestd"; wait "$chestd" 2>/dev/null || true
 }
 
@@ -116,16 +118,34 @@ printf 'start %s\nspeed 2\n47.376900 8.541700 410\n47.394880 8.541700 430\n' "$(
 "$bin/chest-walk" "$work/walk1000.txt" > "$work/walk1000.nmea"
 cpu_against_gpspipe "$work/chest1" "$work/walk1000.nmea" 0.01 fast
 
+# 10,000 messages written by `chest-bench messages 10000 DIR $2`, dropped at once into the chest $1 of an idle
+# chestd and all ingested; that chestd is left running as $pid.
+ingest_messages() {
+    local chest=$1 layout=$2
+    mkdir -p "$chest-files" "$chest" "$chest-run" && chmod 700 "$chest-run"
+    "$bin/chest-bench" messages 10000 "$chest-files" "$layout"
+    CHEST_DIR="$chest" CHEST_SOCKET="$chest-run/s" CHEST_GPSD=127.0.0.1:9 "$bin/chestd" 2> "$chest.log" &
+    pid=$!; pids+=("$pid"); wait_socket "$chest-run/s"
+    cp "$chest-files"/*.locked "$chest/"
+    while [ "$(ls "$chest/messages" | grep -c '^[0-9a-f]*\.locked$')" -lt 10000 ]; do sleep 0.05; done
+}
+
 echo "== 6. another feed: a noisy walk of 600 epochs (RMC, GGA, GSA; no GSV) at 15 ms a sentence, 10,000 dense locks"
 # 10,000 location locks of 10 to 500 m, 600 m to 1.1 km east of the walk: in the cells it crosses, so every fix
 # weighs thousands of candidates, yet never reached (chest-bench messages N DIR dense). The walk wanders ±3 m
 # around 1.4 m/s north (scripts/noisy-feed.py).
-mkdir -p "$work/dense-files" "$work/chest6" "$work/run6" && chmod 700 "$work/run6"
-"$bin/chest-bench" messages 10000 "$work/dense-files" dense
-CHEST_DIR="$work/chest6" CHEST_SOCKET="$work/run6/s" CHEST_GPSD=127.0.0.1:9 "$bin/chestd" 2> "$work/chestd6.log" &
-pid=$!; pids+=("$pid"); wait_socket "$work/run6/s"
-cp "$work/dense-files"/*.locked "$work/chest6/"
-while [ "$(ls "$work/chest6/messages" | grep -c '^[0-9a-f]*\.locked$')" -lt 10000 ]; do sleep 0.05; done
+ingest_messages "$work/chest6" dense
 kill "$pid"; wait "$pid" 2>/dev/null || true
 python3 scripts/noisy-feed.py 600 47.3769 8.5417 > "$work/noisy.nmea"
 cpu_against_gpspipe "$work/chest6" "$work/noisy.nmea" 0.015 noisy
+
+echo "== 7. issue 34's feed: a hill walk, three laps (RMC, GGA, GSA; 2 m noise) at 15 ms a sentence, 10,000 visible 30 m locks on a 0.001° grid"
+# 100 × 100 location locks kept in the clear, 30 m each, 0.001° apart, centred on the hill (chest-bench messages N
+# DIR grid); the 640 m loop (scripts/noisy-feed.py hill) passes through one or a few, whose pages open in the first lap.
+ingest_messages "$work/chest7" grid
+sleep 1
+printf "   after ingesting the 10,000 files: chestd VmRSS %s MB (RssAnon %s, RssFile %s; target: under 20 MB)\n" \
+    "$(status VmRSS)" "$(status RssAnon)" "$(status RssFile)"
+kill "$pid"; wait "$pid" 2>/dev/null || true
+python3 scripts/noisy-feed.py hill 3 47.3769 8.5417 > "$work/hill.nmea"
+cpu_against_gpspipe "$work/chest7" "$work/hill.nmea" 0.015 hill

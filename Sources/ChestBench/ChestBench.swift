@@ -12,8 +12,11 @@ public enum ChestBench {
         if arguments.first == "messages", (3...4).contains(arguments.count), let count = Int(arguments[1]) {
             // A fourth argument, "dense": every lock 600 m to 1.1 km east of the noisy walk's line (scripts/bench.sh step
             // 6), radius 10 to 500 m: in the cells the walk crosses, so every fix weighs them, yet never reached, so
-            // the feed measures the weighing and not the writing of unlocks.
-            writeMessages(count, into: arguments[2], dense: arguments.count == 4 && arguments[3] == "dense")
+            // the feed measures the weighing and not the writing of unlocks. "grid": 30 m locks on a 0.001° grid
+            // centred on the hill walk of step 7 (issue 34's feed), which passes through some of them.
+            let layout = arguments.count == 4 ? MessageLayout(rawValue: arguments[3]) : .spread
+            guard let layout else { print("chest-bench: messages COUNT DIR [dense|grid]"); exit(2) }
+            writeMessages(count, into: arguments[2], layout: layout)
             return
         }
         if arguments.first == "trust" {
@@ -73,18 +76,37 @@ public enum ChestBench {
         print(mean < 0.001 ? "  OK: under 1 ms per fix (docs/DESIGN.md \"Performance targets\")" : "  OVER the 1 ms target (docs/DESIGN.md \"Performance targets\")")
     }
 
-    /// Sealed one-page messages, each locked at a random point around Zurich (a 1,000-message walk keeps them all
-    /// pending), signed by a throwaway identity.
-    static func writeMessages(_ count: Int, into directory: String, dense: Bool = false) {
+    /// Where `writeMessages` puts its locks.
+    enum MessageLayout: String {
+        /// Random points within 0.1° of Zurich's centre, 50 m each.
+        case spread
+        /// Random points 600 m to 1.1 km east of the noisy walk, 10 to 500 m each.
+        case dense
+        /// A square grid of 0.001° steps centred on Zurich's centre, 30 m each.
+        case grid
+    }
+
+    /// Sealed one-page messages, each with one location lock kept in the clear, signed by a throwaway identity.
+    static func writeMessages(_ count: Int, into directory: String, layout: MessageLayout = .spread) {
         let identity = try! Identity.loadOrCreate(at: directory + "/.bench-identity/identity.json")
         var generator = SeededGenerator(seed: 7)
+        let side = Int(Double(count).squareRoot().rounded(.up))
         for index in 0..<count {
-            let point = dense
-                ? Coordinate(latitude: 47.3769 + Double.random(in: 0...0.0076, using: &generator),
-                             longitude: 8.5417 + Double.random(in: 0.008...0.015, using: &generator))
-                : Coordinate(latitude: 47.3769 + Double.random(in: -0.1...0.1, using: &generator),
-                             longitude: 8.5417 + Double.random(in: -0.1...0.1, using: &generator))
-            let radius = dense ? Double.random(in: 10...500, using: &generator) : 50
+            let point: Coordinate, radius: Double
+            switch layout {
+            case .spread:
+                point = Coordinate(latitude: 47.3769 + Double.random(in: -0.1...0.1, using: &generator),
+                                   longitude: 8.5417 + Double.random(in: -0.1...0.1, using: &generator))
+                radius = 50
+            case .dense:
+                point = Coordinate(latitude: 47.3769 + Double.random(in: 0...0.0076, using: &generator),
+                                   longitude: 8.5417 + Double.random(in: 0.008...0.015, using: &generator))
+                radius = Double.random(in: 10...500, using: &generator)
+            case .grid:
+                point = Coordinate(latitude: 47.3769 + Double(index / side - side / 2) * 0.001,
+                                   longitude: 8.5417 + Double(index % side - side / 2) * 0.001)
+                radius = 30
+            }
             let message = Sealer.seal(Message(id: MessageID(bytes: Sealer.randomBytes(16)), title: "bench \(index)",
                                               from: "bench", created: Date(),
                                               pages: [Page(text: "page", setA: [.location(center: point, radius: radius)])]),

@@ -37,7 +37,7 @@ public final class TrackRecorder {
                 if appender == nil {
                     appender = try FileDescriptor.open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, permissions: 0o600)
                 }
-                try appender?.writeAll(Array((point.line + "\n").utf8), path: path)
+                try appender?.writeAll(point.lineBytes + [UInt8(ascii: "\n")], path: path)
                 fileLines += 1
             }
             lastFailure = nil

@@ -130,6 +130,7 @@ extension Engine {
             guard let stored = entries[id] else { return [] }
             if let failure { return [.reply(client, .failure("cannot delete \(id.short): \(failure)"))] }
             entries.removeValue(forKey: id)
+            hinted.remove(id)
             unregisterAll(stored)
             recentlyDeleted.removeAll { $0.stored.id == id }
             recentlyDeleted = Array((recentlyDeleted + [DeletedMessage(stored: stored, at: now.wall)]).suffix(DeletedMessage.limit))

@@ -39,7 +39,8 @@ extension Engine {
         }
         let trusted = clock.trustedTime(now)
         var opening: [Effect] = []
-        for stored in entries.values.sorted(by: { $0.id < $1.id }) where !stored.sentByYou {
+        for id in hinted.sorted() {
+            guard let stored = entries[id] else { continue }
             for (index, page) in stored.message.pages.enumerated() where !page.hints.isEmpty {
                 for (hintIndex, hint) in page.hints.enumerated() {
                     let ref = HintRef(id: stored.id, page: index + 1, hint: hintIndex + 1)
@@ -55,7 +56,8 @@ extension Engine {
     /// The next instant a hint opens by itself, by the trusted clock, after `trusted`.
     func nextHintDue(after trusted: Date) -> Date? {
         var next: Date?
-        for stored in entries.values where !stored.sentByYou {
+        for id in hinted {
+            guard let stored = entries[id] else { continue }
             for (index, page) in stored.message.pages.enumerated() where !page.hints.isEmpty {
                 for (hintIndex, hint) in page.hints.enumerated()
                 where stored.state.openHint(page: index + 1, hint: hintIndex + 1) == nil {

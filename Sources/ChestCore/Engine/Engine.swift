@@ -99,6 +99,11 @@ public struct Engine: Sendable {
     var huntBook = HuntBook()
     /// Hints whose key the daemon is trying, and the `chest hint` clients waiting for them (Engine+Hints.swift).
     var hintsOpening: [HintRef: [ClientID]] = [:]
+    /// The messages received (not sent by you) with a hint on some page: what `hintsDue` and `nextHintDue` look at on
+    /// every tick, so that a chest of thousands of messages without hints is not read through each time
+    /// (docs/BENCHMARKS.md "2026-11-26: the hill walk"). Kept by `add` and the removal of a message, the only places
+    /// a message's pages or sender change.
+    var hinted: Set<MessageID> = []
 
     /// Location and altitude locks need this many consecutive qualified fixes (docs/DESIGN.md "Lock rules").
     public static let confirmations = 3
@@ -223,6 +228,11 @@ public struct Engine: Sendable {
         // A PIN pending on disk was in flight when an older chestd stopped: no attempt is now.
         if seal.attempts[stored.id] == nil { stored.state.pin.pending = nil }
         entries[stored.id] = stored
+        if !stored.sentByYou && stored.message.pages.contains(where: { !$0.hints.isEmpty }) {
+            hinted.insert(stored.id)
+        } else {
+            hinted.remove(stored.id)
+        }
         var effects: [Effect] = announce ? [.emit(.ingested(stored.id, title: stored.message.title))] : []
         effects += openLocklessPages(stored.id, now: now)
         guard !stored.sentByYou else { return effects }

@@ -22,7 +22,13 @@ struct FixHistory: Sendable {
     /// Epochs kept whatever waits; about 2 minutes of a 1 Hz receiver.
     static let epochs = 120
 
-    private(set) var entries: [Entry] = []
+    /// The kept entries, oldest first.
+    var entries: [Entry] { Array(storage[head...]) }
+    /// The entries, of which those before `head` are dropped already: a run of them is let go of at once, not one
+    /// entry a fix, which moved the whole window in memory on every fix (docs/BENCHMARKS.md "2026-11-26: the hill
+    /// walk").
+    private var storage: [Entry] = []
+    private var head = 0
     /// How many waiting cells hold each sequence.
     private var pins: [Int: Int] = [:]
     private var nextSequence = 0
@@ -32,28 +38,28 @@ struct FixHistory: Sendable {
     mutating func record(_ fix: Fix, epoch: Double, wall: Date, hardware: Bool) -> Entry {
         var fix = fix
         fix.sky = nil
-        if let last = entries.last, last.sequence == nextSequence - 1, last.fix.epoch == epoch {
-            entries[entries.count - 1].fix = fix
-            entries[entries.count - 1].wall = wall
-            entries[entries.count - 1].hardware = hardware
-            return entries[entries.count - 1]
+        if storage.count > head, let last = storage.last, last.sequence == nextSequence - 1, last.fix.epoch == epoch {
+            storage[storage.count - 1].fix = fix
+            storage[storage.count - 1].wall = wall
+            storage[storage.count - 1].hardware = hardware
+            return storage[storage.count - 1]
         }
         let entry = Entry(sequence: nextSequence, fix: fix, wall: wall, hardware: hardware)
         nextSequence += 1
-        entries.append(entry)
+        storage.append(entry)
         evict()
         return entry
     }
 
     /// The feed broke: the next fix is never consecutive with the last.
     mutating func breakRun() {
-        if entries.last?.sequence == nextSequence - 1 { nextSequence += 1 }
+        if storage.count > head, storage.last?.sequence == nextSequence - 1 { nextSequence += 1 }
     }
 
     /// The last `count` consecutive entries, oldest first.
     func lastRun(_ count: Int) -> [Entry] {
         var run: [Entry] = []
-        for entry in entries.reversed() {
+        for entry in storage[head...].reversed() {
             if let later = run.first, !later.follows(entry) { break }
             run.insert(entry, at: 0)
             if run.count == count { break }
@@ -78,9 +84,19 @@ struct FixHistory: Sendable {
     /// Drops what is past the window and held by no waiting cell. Nothing to drop while the buffer holds no more
     /// than the window and the pins, so most fixes cost no scan.
     private mutating func evict() {
-        guard entries.count > Self.epochs + pins.count else { return }
+        guard storage.count - head > Self.epochs + pins.count else { return }
         let cutoff = nextSequence - Self.epochs
-        // A pinned entry is never dropped, so every pin names an entry and the guard above stays exact.
-        entries.removeAll { $0.sequence < cutoff && pins[$0.sequence] == nil }
+        guard pins.isEmpty else {
+            // A pinned entry is never dropped, so every pin names an entry and the guard above stays exact.
+            storage = storage[head...].filter { $0.sequence >= cutoff || pins[$0.sequence] != nil }
+            head = 0
+            return
+        }
+        // Without pins the entries past the window are a prefix: skipped now, removed once a window's worth.
+        while head < storage.count, storage[head].sequence < cutoff { head += 1 }
+        if head >= Self.epochs {
+            storage.removeFirst(head)
+            head = 0
+        }
     }
 }

@@ -15,20 +15,32 @@ public struct TrackLog: Hashable, Sendable {
         }
 
         /// `TIME LAT LON [ALT]`, one line of the file.
-        public var line: String {
-            "\(ISO8601.string(time)) \(Self.decimal(coordinate.latitude, "%.7f")) \(Self.decimal(coordinate.longitude, "%.7f"))"
-                + (altitudeMSL.map { " " + Self.decimal($0, "%.1f") } ?? "")
+        public var line: String { String(decoding: lineBytes, as: UTF8.self) }
+
+        /// `line`'s UTF-8, built without intermediate strings: chestd appends one a fix.
+        public var lineBytes: [UInt8] {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(64)
+            bytes += ISO8601.string(time).utf8
+            Self.appendDecimal(coordinate.latitude, 7, to: &bytes)
+            Self.appendDecimal(coordinate.longitude, 7, to: &bytes)
+            if let altitudeMSL { Self.appendDecimal(altitudeMSL, 1, to: &bytes) }
+            return bytes
         }
 
-        /// `value` as the printf `format` ("%.7f") writes it, by glibc's `strfromd`, which takes one double
-        /// and no variadic arguments: `String(format:)` and `withVaList` look up each argument's conformance at
-        /// run time, which cost chestd more CPU per fix than the rest of what it does with a fix
-        /// (docs/BENCHMARKS.md).
-        static func decimal(_ value: Double, _ format: String) -> String {
+        /// A space, then `value` as printf's `%.Nf` writes it (N = `decimals`, 1 or 7), by glibc's `strfromd`,
+        /// which takes one double and no variadic arguments: `String(format:)` and `withVaList` look up each
+        /// argument's conformance at run time, which cost chestd more CPU per fix than the rest of what it does
+        /// with a fix (docs/BENCHMARKS.md).
+        static func appendDecimal(_ value: Double, _ decimals: Int, to bytes: inout [UInt8]) {
+            let format: StaticString = decimals == 7 ? "%.7f" : "%.1f"
+            bytes.append(UInt8(ascii: " "))
             // The longest %f of a Double: 309 integer digits, a sign, a point and the decimals.
             withUnsafeTemporaryAllocation(of: CChar.self, capacity: 400) { buffer in
-                _ = strfromd(buffer.baseAddress, buffer.count, format, value)
-                return String(cString: buffer.baseAddress!)
+                let written = Int(format.withUTF8Buffer { format in
+                    format.withMemoryRebound(to: CChar.self) { strfromd(buffer.baseAddress, buffer.count, $0.baseAddress!, value) }
+                })
+                buffer.withMemoryRebound(to: UInt8.self) { bytes += $0.prefix(min(max(written, 0), buffer.count - 1)) }
             }
         }
 

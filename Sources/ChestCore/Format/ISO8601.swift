@@ -96,6 +96,29 @@ public enum RFC3339 {
         let (days, rest) = seconds.quotientAndRemainder(dividingBy: 86_400)
         let (day, secondOfDay) = rest < 0 ? (days - 1, rest + 86_400) : (days, rest)
         let (year, month, dayOfMonth) = civilFromDays(Int(day))
+        // Digits written into the string's own bytes: the interpolated pieces cost each fix of chestd's track a
+        // dozen small strings (docs/BENCHMARKS.md "2026-11-26: the hill walk").
+        if (0...9999).contains(year) {
+            return String(unsafeUninitializedCapacity: 20) { buffer in
+                var end = 0
+                func put(_ value: Int, _ width: Int, then separator: Unicode.Scalar) {
+                    var rest = value
+                    for position in (end..<(end + width)).reversed() {
+                        buffer[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                        rest /= 10
+                    }
+                    buffer[end + width] = UInt8(ascii: separator)
+                    end += width + 1
+                }
+                put(year, 4, then: "-")
+                put(month, 2, then: "-")
+                put(dayOfMonth, 2, then: "T")
+                put(Int(secondOfDay / 3600), 2, then: ":")
+                put(Int(secondOfDay % 3600 / 60), 2, then: ":")
+                put(Int(secondOfDay % 60), 2, then: "Z")
+                return end
+            }
+        }
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
         return "\(yearText)-\(two(month))-\(two(dayOfMonth))T\(two(Int(secondOfDay / 3600))):"
