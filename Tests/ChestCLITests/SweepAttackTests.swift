@@ -21,7 +21,10 @@ import Testing
     /// The page as a reader gets it: sealed into a message by an organiser's identity, written as a `.locked` file's
     /// bytes and read back.
     static func throughAFile(_ page: Page, id: MessageID) throws -> SealedPage {
-        let identity = try Identity.loadOrCreate(at: NSTemporaryDirectory() + "/sweep-attack-\(getpid())/identity.json")
+        // A directory of its own: tests running at once in this process would race for one identity's temporary file.
+        let directory = NSTemporaryDirectory() + "/sweep-attack-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let identity = try Identity.loadOrCreate(at: directory + "/identity.json")
         let message = Sealer.seal(Message(id: id, title: "sweep", from: "Organiser", created: Date(), pages: [page]), with: identity)
         let read = try MessageFile.decode(MessageFile.encode(message))
         return try #require(read.pages.first?.sealed)

@@ -24,15 +24,22 @@ private final class ScratchDirectory {
 }
 
 /// Counts 10 ms sleeps for `seconds`: it only gets far if the concurrency pool is free to run it.
+/// The wake-ups come from a queue of their own, not `Task.sleep`, whose timer is served by the shared pool: tests
+/// running beside this one that keep both pool threads busy (an Argon2id sweep) would stop the ticks as surely as a
+/// blocked thread.
 private func tick(for seconds: Double) async -> Int {
     let end = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     var ticks = 0
     while ContinuousClock.now < end {
-        try? await Task.sleep(for: .milliseconds(10))
+        await withCheckedContinuation { (resumed: CheckedContinuation<Void, Never>) in
+            tickQueue.asyncAfter(deadline: .now() + .milliseconds(10)) { resumed.resume() }
+        }
         ticks += 1
     }
     return ticks
 }
+
+private let tickQueue = DispatchQueue(label: "hook-runner-tests.tick")
 
 /// Whether `pid` is gone or only a zombie (the container's PID 1 may never reap orphans).
 private func isDead(_ pid: Int32) -> Bool {
@@ -93,7 +100,9 @@ private func isDead(_ pid: Int32) -> Bool {
     @Test(.singleThread) func hangingHookIsKilledWhileOtherWorkContinues() async throws {
         let scratch = try ScratchDirectory()
         let start = ContinuousClock.now
-        async let ticks = tick(for: 0.25)
+        // Ticks for as long as the hook may run: a pool held by the hook would tick once or twice, a free one about
+        // 50 times (fewer on a loaded machine).
+        async let ticks = tick(for: 0.5)
         let outcome = await HookRunner().run(
             command: #"echo $$ > "$OUT/shell.pid"; sleep 1000 & echo $! > "$OUT/sleep.pid"; wait"#,
             event: unlocked, environment: ["PATH": "/usr/bin:/bin", "OUT": scratch.path], timeout: 0.5)
