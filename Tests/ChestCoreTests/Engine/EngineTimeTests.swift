@@ -4,14 +4,6 @@ import Testing
 
 private typealias F = CoreFixture
 
-/// The reasons `read` gives for one page's locks, as text, by lock type.
-private func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetName = .a, now: Now) -> [LockKind: String] {
-    guard let report = engine.read(id, now: now), let sets = report.pages.first(where: { $0.number == page })?.sets,
-          let locks = sets.first(where: { $0.set == set })?.locks else { return [:] }
-    var result: [LockKind: String] = [:]
-    for lock in locks { result[lock.type] = lock.reason?.text(timeZone: F.utc, now: F.t0) ?? "holds" }
-    return result
-}
 // Time
 
 @Suite struct EngineTimeTests {

@@ -112,3 +112,12 @@ extension Engine {
         return effects
     }
 }
+
+/// The reasons `read` gives for one page's locks, as text, by lock type.
+func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetName = .a, now: Now) -> [LockKind: String] {
+    guard let report = engine.read(id, now: now), let sets = report.pages.first(where: { $0.number == page })?.sets,
+          let locks = sets.first(where: { $0.set == set })?.locks else { return [:] }
+    var result: [LockKind: String] = [:]
+    for lock in locks { result[lock.type] = lock.reason?.text(timeZone: CoreFixture.utc, now: CoreFixture.t0) ?? "holds" }
+    return result
+}
