@@ -35,7 +35,7 @@ struct ComposeCommand: ChestCommand, Equatable {
                 repeatable: true),
         .option("--quest", value: "QUEST", help: "builds every message of a quest file (docs/QUEST.md)", completion: .files()),
         .flag("--keep-ids", help: "with --quest: reuse the IDs recorded in QUEST.ids"),
-        .option("--format", value: "N", help: "the file format: 4 (sealed pages, the default; written as 3 unless a place is sealed with a PIN), 3 (a place with a PIN on coarser cells), 2 (its places can be recovered from the file) or 1 (text in the clear)",
+        .option("--format", value: "N", help: "the file format: 5 (sealed pages, the default; written as 3 unless a set holds a PIN or an answer), 4 (PINs in one lane), 3 (and a place with a PIN on coarser cells), 2 (its places can be recovered from the file) or 1 (text in the clear)",
                 completion: .words(["1", "2", "3", "4"])),
         .option("--seal-cost", value: "LEVEL", help: "Argon2id cost of every guess: interactive, moderate or sensitive (default: chosen per secret, docs/SECURITY.md)",
                 completion: .words(SealCost.Level.allCases.map(\.rawValue))),
@@ -89,7 +89,7 @@ struct ComposeCommand: ChestCommand, Equatable {
             guard requirement == "hardware" else { throw UsageError("--require takes \"hardware\", not \"\(requirement)\"") }
             draft.requiresHardware = true
         }
-        draft.format = try values.value("--format", "--format is 1, 2, 3 or 4") {
+        draft.format = try values.value("--format", "--format is 1, 2, 3, 4 or 5") {
             Int($0).flatMap { (1...MessageFile.version).contains($0) ? $0 : nil }
         } ?? MessageFile.version
         draft.sealCost = try values.value("--seal-cost", "--seal-cost is interactive, moderate or sensitive") {
@@ -318,9 +318,16 @@ struct PageDraft: Equatable {
 }
 
 extension ComposeDraft {
-    /// Whether a set seals a place with a PIN: the one thing format 4 changes (docs/FORMAT.md "Format 4").
-    var hasPlaceWithPIN: Bool {
-        pages.contains { page in [page.setA, page.setB].contains(where: Self.sealsPlaceWithPIN) }
+    /// The version the message is written in (`MessageFile.written`): what formats 4 and 5 change is a place sealed
+    /// with a PIN, and a PIN or an answer keyed in lanes at the default cost (docs/FORMAT.md "Format 5").
+    var writtenFormat: Int { Self.written(format, sets: pages.flatMap { [$0.setA, $0.setB] }, sealCost: sealCost) }
+
+    /// `writtenFormat` of a message whose sets are `sets`.
+    static func written(_ requested: Int, sets: [[LockSpec]], sealCost: SealCost.Level?) -> Int {
+        let keyed = sealCost == nil && sets.contains { specs in
+            specs.contains { if case .pin = $0 { true } else if case .answer = $0 { true } else { false } }
+        }
+        return MessageFile.written(requested, placeWithPIN: sets.contains(where: sealsPlaceWithPIN), keyedInLanes: keyed)
     }
 
     /// Whether a set's specs hold a PIN and a place that is not visible.

@@ -17,14 +17,14 @@ extension Composer {
             var sets: [PageSealer.SetDraft] = []
             for specs in [draftPage.setA, draftPage.setB] {
                 var set = try sealedSet(specs, fix, page: number, draft: draft, releases: &releases)
-                set.cost = SealCost.default(for: set.secretKind, level: draft.sealCost)
+                set.cost = SealCost.default(for: set.secretKind, level: draft.sealCost, version: draft.format)
                 sets.append(set)
             }
-            // A place's cells are derived on every core at once.
-            let cores = Double(max(1, ProcessInfo.processInfo.activeProcessorCount))
+            // A set's runs are derived on every core at once, each taking a core per lane.
+            let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
             let seconds = sets.reduce(0.0) { total, set in
-                let runs = Double(set.derivations(version: draft.format))
-                return total + (set.hidden == nil ? runs : (runs / cores).rounded(.up)) * set.effectiveCost.secondsPerGuess
+                let runs = Double(set.derivations(version: draft.format)), cost = set.effectiveCost
+                return total + (runs / Double(max(1, cores / cost.lanes))).rounded(.up) * cost.secondsPerKey
             }
             if seconds >= 1 {
                 printError("chest: sealing page \(number): " + Self.sealingWords(runs: sets.reduce(0) { $0 + $1.derivations(version: draft.format) },

@@ -18,7 +18,7 @@ struct Composer {
 
     func compose(_ given: ComposeDraft) throws {
         var draft = given
-        draft.format = MessageFile.written(draft.format, placeWithPIN: draft.hasPlaceWithPIN)
+        draft.format = draft.writtenFormat
         for index in draft.pages.indices { draft.pages[index].text = try text(of: draft.pages[index].text) }
         let needsFix = draft.pages.contains { page in
             (page.setA + page.setB).contains { if case .locationHere = $0 { true } else if case .altitudeHere = $0 { true } else { false } }

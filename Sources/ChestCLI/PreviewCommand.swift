@@ -56,9 +56,9 @@ struct PreviewCommand: ChestCommand {
                                      + "title or an open page before it, or add ,visible (docs/QUEST.md \"Sealed or visible places\")")
                     }
                 }
-                let placeWithPIN = item.draft.pages.contains { [$0.setA, $0.setB].contains(where: ComposeDraft.sealsPlaceWithPIN) }
+                let sets = item.draft.pages.flatMap { [$0.setA, $0.setB] }
                 let version = item.file.map(\.version)
-                    ?? (rehearsal.fromQuest ? MessageFile.written(MessageFile.version, placeWithPIN: placeWithPIN) : 1)
+                    ?? (rehearsal.fromQuest ? ComposeDraft.written(MessageFile.version, sets: sets, sealCost: nil) : 1)
                 let protection = item.file.map { $0.pages[index].protection } ?? textProtection(page, version: version)
                 lines.append(protection == .unsealed ? "  text (stored in the clear in the file; the reader sees it once the page opens):"
                                                      : "  text (\(Output.protection(protection)); format \(version)):")

@@ -84,7 +84,7 @@ public enum PageSealer {
                 slots[name] = .guarded(key: key)
                 continue
             }
-            let cost = cost ?? set.effectiveCost
+            let cost = cost ?? set.cost ?? set.secretKind.cost(version: version)
             let data = SealSecret.slotData(id, page: page, set: name, version: version)
             if version >= 3, set.hidden != nil {
                 let salt = set.gridSalt ?? Sealer.randomBytes(SealedPage.saltBytes)
@@ -179,8 +179,37 @@ public enum PageSealer {
         }
     }
 
-    /// Argon2id of the secret string; nil when libsodium could not get the memory.
+    /// Argon2id of the secret string; nil when libsodium could not get the memory. With lanes (format 5), one run
+    /// per lane side by side, each on its own thread and salted with its lane's number, and the key is BLAKE2b of
+    /// their results in order (docs/FORMAT.md "Format 5").
     static func derive(_ secret: String, salt: [UInt8], cost: SealCost) -> [UInt8]? {
+        guard cost.lanes > 1 else { return argon2id(secret, salt: salt, cost: cost) }
+        let lanes = LaneResults(count: cost.lanes)
+        for lane in 1..<cost.lanes {
+            // A thread of its own: the caller's is the seal worker's or compose's, never the async pool's.
+            Thread.detachNewThread {
+                lanes.finish(lane, argon2id(secret, salt: laneSalt(salt, lane: lane), cost: cost))
+            }
+        }
+        lanes.finish(0, argon2id(secret, salt: laneSalt(salt, lane: 0), cost: cost))
+        let keys = lanes.wait().compactMap { $0 }
+        guard keys.count == cost.lanes else { return nil }
+        return blake2b(keys.flatMap { $0 }, count: SealedPage.keyBytes)
+    }
+
+    /// One lane's salt: BLAKE2b-128 of the slot's salt and the lane's number as one byte.
+    static func laneSalt(_ salt: [UInt8], lane: Int) -> [UInt8] {
+        blake2b(salt + [UInt8(truncatingIfNeeded: lane)], count: SealedPage.saltBytes)
+    }
+
+    static func blake2b(_ input: [UInt8], count: Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: count)
+        _ = crypto_generichash(&out, count, input, UInt64(input.count), nil, 0)
+        return out
+    }
+
+    /// One Argon2id run (`crypto_pwhash`, ALG_ARGON2ID13) at `cost`'s passes and memory.
+    static func argon2id(_ secret: String, salt: [UInt8], cost: SealCost) -> [UInt8]? {
         var out = [UInt8](repeating: 0, count: SealedPage.keyBytes)
         let result = crypto_pwhash(&out, UInt64(out.count), secret, UInt64(secret.utf8.count), salt, UInt64(cost.passes),
                                    Int(cost.memory), crypto_pwhash_ALG_ARGON2ID13)
@@ -217,5 +246,28 @@ public enum PageSealer {
         let result = crypto_aead_xchacha20poly1305_ietf_decrypt(&out, &length, nil, body, UInt64(body.count), ad,
                                                                 UInt64(ad.count), nonce, key)
         return result == 0 ? Array(out.prefix(Int(length))) : nil
+    }
+}
+
+/// The keys of a derivation's lanes, filled in by their threads.
+private final class LaneResults: Sendable {
+    private let keys: Mutex<[[UInt8]?]>
+    private let done = DispatchSemaphore(value: 0)
+    private let count: Int
+
+    init(count: Int) {
+        self.count = count
+        keys = Mutex([[UInt8]?](repeating: nil, count: count))
+    }
+
+    func finish(_ lane: Int, _ key: [UInt8]?) {
+        keys.withLock { $0[lane] = key }
+        done.signal()
+    }
+
+    /// Every lane's key in order, once all have finished (nil where libsodium could not get the memory).
+    func wait() -> [[UInt8]?] {
+        for _ in 0..<count { done.wait() }
+        return keys.withLock { $0 }
     }
 }

@@ -129,25 +129,27 @@ import Testing
         #expect((1 / 1.5...1.5).contains(ratio), "the sweep took \(derivations) derivations; compose prints \(brute.guesses)")
     }
 
-    /// Format 4: a place with a PIN lies on cells half as wide and holds the keys of a 3 × 3 block, so the lattice
-    /// that meets every block is the cells with both indices divisible by 3: one in nine of four times as many cells.
-    /// The sweep of that lattice opens the places for the figure compose prints; format 3's lattice (both indices
-    /// even) opens them too, at 9/4 the derivations.
-    @Test func theLatticeOfAPlaceWithAPINInFormatFourIsOneCellInNineOfAFinerGrid() throws {
+    /// Formats 4 and 5: a place with a PIN lies on cells half (a third) as wide and holds the keys of a 3 × 3 (4 × 4)
+    /// block, so the lattice that meets every block is the cells with both indices divisible by 3 (4): one in nine of
+    /// four times as many cells (one in 16 of nine times as many). The sweep of that lattice opens the places for the
+    /// figure compose prints; format 3's lattice (both indices even) opens them too, at block²/4 the derivations.
+    @Test(arguments: [(version: 4, block: 3), (version: 5, block: 4)])
+    func theLatticeOfAPlaceWithAPINIsOneCellInBlockSquaredOfAFinerGrid(format: (version: Int, block: Int)) throws {
         let area = SearchArea(center: Coordinate(latitude: 47.3712, longitude: 8.5423), radius: 400)
-        let block = CellGrid.keyBlock(version: 4, withPIN: true)
-        #expect(block == 3 && CellGrid.keyBlock(version: 3, withPIN: true) == 2 && CellGrid.keyBlock(version: 4, withPIN: false) == 2)
-        let laid = try Self.lay(8, radius: 30, in: area, pins: ["4", "7"], block: block, version: 4)
-        let coarse = CellGrid.width(over: area, radius: 30)
-        #expect(laid.grid.width <= coarse / 2 + 0.1 && laid.grid.width > coarse / 2 - 0.6, "\(laid.grid.width) vs \(coarse)")
+        let block = CellGrid.keyBlock(version: format.version, withPIN: true)
+        #expect(block == format.block && CellGrid.keyBlock(version: 3, withPIN: true) == 2
+                && CellGrid.keyBlock(version: format.version, withPIN: false) == 2)
+        let laid = try Self.lay(8, radius: 30, in: area, pins: ["4", "7"], block: block, version: format.version)
+        let coarse = CellGrid.width(over: area, radius: 30), finer = Double(block - 1)
+        #expect(laid.grid.width <= coarse / finer + 0.1 && laid.grid.width > coarse / finer - 0.6, "\(laid.grid.width) vs \(coarse)")
         for page in laid.pages {
             guard case let .cells(_, _, wrapped)? = page.sealed.slots[.a] else { Issue.record("no cells slot"); return }
-            #expect(wrapped.count == SealedPage.fineCellSlots)
+            #expect(wrapped.count == block * block)
         }
-        let brute = BruteForce(grid: laid.grid, pinDigits: 1, cost: Self.cheap, version: 4)
-        #expect(brute.searched == (brute.cells / 9).rounded(.up))
+        let brute = BruteForce(grid: laid.grid, pinDigits: 1, cost: Self.cheap, version: format.version)
+        #expect(brute.searched == (brute.cells / Double(block * block)).rounded(.up))
         let (derivations, opened) = Self.sweep(laid, radius: 30, pinDigits: 1, block: block)
-        // Nine places in ten have a full 3 × 3 block; the rest still meet the lattice two times in three.
+        // Most places have a full block; the rest still meet the lattice most of the time.
         #expect(opened.count >= 6, "the lattice opened \(opened.count) of 8")
         let ratio = Double(derivations) / brute.guesses
         #expect((1 / 1.5...1.5).contains(ratio), "the sweep took \(derivations) derivations; compose prints \(brute.guesses)")
@@ -156,7 +158,7 @@ import Testing
         #expect(evenOpened.isSuperset(of: opened))
         #expect(Double(evenDerivations) > 1.8 * Double(derivations), "\(evenDerivations) against \(derivations)")
         // compose's sentence names the lattice it prices.
-        #expect(brute.sentence.contains("with both indices divisible by 3, one in 9 of its"), "\(brute.sentence)")
+        #expect(brute.sentence.contains("with both indices divisible by \(block), one in \(block * block) of its"), "\(brute.sentence)")
     }
 
     @Test func composePricesAFormatTwoPlaceAsRecoverable() {

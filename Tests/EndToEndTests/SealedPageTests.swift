@@ -101,24 +101,26 @@ struct SealedPageTests {
         #expect(json.stdout.contains(#""protection" : "sealed""#), "\(json.stdout)")
     }
 
-    /// Format 4 (docs/FORMAT.md "Format 4"): a place sealed with a PIN lies on cells half as wide with nine keys; the
-    /// PIN entered before the walk is kept, and the walk past the place opens the page through chestd.
-    @Test func aFormatFourPlaceWithItsPINOpensOnTheWalk() throws {
+    /// Format 5 (docs/FORMAT.md "Format 5"): a place sealed with a PIN lies on cells a third as wide with 16 keys, each
+    /// derived in two lanes; the PIN entered before the walk is kept, and the walk past the place opens the page
+    /// through chestd.
+    @Test func aFormatFivePlaceWithItsPINOpensOnTheWalk() throws {
         let world = ChestHarness()
         let first = GPSUnlockTests.first
-        let id = try compose(world, "four.locked", ["--page", "fine cells", "--lock", "location=\(first.latitude),\(first.longitude)/30m",
+        let id = try compose(world, "five.locked", ["--page", "fine cells", "--lock", "location=\(first.latitude),\(first.longitude)/30m",
                                                     "--lock", "pin=4821"])
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.root + "/four.locked"))) as! [String: Any]
-        #expect(json["version"] as? Int == 4)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.root + "/five.locked"))) as! [String: Any]
+        #expect(json["version"] as? Int == 5)
         let page = (json["pages"] as! [[String: Any]])[0]
-        #expect(((page["keyA"] as? [String: Any])?["keys"] as? [String])?.count == 9)
+        #expect(((page["keyA"] as? [String: Any])?["keys"] as? [String])?.count == 16)
+        #expect((page["keyA"] as? [String: Any])?["lanes"] as? Int == 2)
         let width = (((page["a"] as! [[String: Any]]).first { $0["cell"] != nil })?["cell"] as? [String: Any])?["width"] as? Double
-        #expect(width.map { $0 > 30 && $0 < 33 } == true, "\(String(describing: width))")
+        #expect(width.map { $0 > 20 && $0 < 23 } == true, "\(String(describing: width))")
         try world.startDaemon()
-        #expect(try world.chest(["import", "four.locked"]).status == 0)
+        #expect(try world.chest(["import", "five.locked"]).status == 0)
         #expect(try world.chest(["pin", id, "4821"]).stdout.contains("PIN kept"))
         try walkThroughTheTestWalk(world)
-        try world.waitUntil("the format 4 page opens", timeout: 120) { try world.states()["four.locked"] == "open" }
+        try world.waitUntil("the format 5 page opens", timeout: 180) { try world.states()["five.locked"] == "open" }
         #expect(try world.chest(["read", id]).stdout.contains("fine cells"))
     }
 
@@ -224,34 +226,37 @@ struct SealedPageTests {
                                     "--page", "at the cathedral", "--lock", place, "--or", "--lock", "pin=4821"], user: "alice")
         #expect(made.status == 0, "\(made.stderr)")
         #expect(made.stderr.contains("Argon2id runs, about"), "progress: \(made.stderr)")
-        // The figure is the best attack's: the weaker set's, here the lattice's quarter of a 1 km area's 788 cells × 1.38 s,
-        // under the PIN's 6 hours.
-        #expect(made.stderr.contains("sealed by location: about 5 core-minutes by the best attack (the 198 cells of 38.71200,-9.13400/1 km with both indices even, a quarter of its 788 at 1.38 s a guess)"),
+        // The figure is the best attack's: the weaker set's, here the lattice's quarter of a 1 km area's 788 cells × 1.55 s,
+        // under the PIN's 12 hours.
+        #expect(made.stderr.contains("sealed by location: about 5 core-minutes by the best attack (the 198 cells of 38.71200,-9.13400/1 km with both indices even, a quarter of its 788 at 1.55 s a guess)"),
                 "\(made.stderr)")
         #expect(made.stderr.contains("a place alone is a small secret"), "\(made.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.root + "/lisbon.locked"))) as! [String: Any]
-        #expect(json["version"] as? Int == 3)
+        // A PIN is keyed in two lanes: format 5.
+        #expect(json["version"] as? Int == 5)
         let page = (json["pages"] as! [[String: Any]])[0]
         let keyA = page["keyA"] as! [String: Any], keyB = page["keyB"] as! [String: Any]
         #expect(keyA["kind"] as? String == "cells" && (keyA["keys"] as? [String])?.count == 4)
-        #expect(keyA["passes"] as? Int == 4 && keyA["memory"] as? Int == 768 << 20, "a place's default cost: \(keyA)")
-        #expect(keyB["kind"] as? String == "argon2id" && keyB["passes"] as? Int == 5 && keyB["memory"] as? Int == 1 << 30,
-                "a PIN's default cost: \(keyB)")
+        #expect(keyA["passes"] as? Int == 4 && keyA["memory"] as? Int == 512 << 20 && keyA["lanes"] == nil, "a place's default cost: \(keyA)")
+        #expect(keyB["kind"] as? String == "argon2id" && keyB["passes"] as? Int == 6 && keyB["memory"] as? Int == 512 << 20
+                && keyB["lanes"] as? Int == 2, "a PIN's default cost: \(keyB)")
         let cell = ((page["a"] as! [[String: Any]])[0]["cell"]) as! [String: Any]
         #expect((cell["area"] as? [String: Any])?["radius"] as? Double == 1000)
         let only = try world.chest(["compose", "-o", "place.locked", "--title", "p", "--search-area", "38.712,-9.134/1km",
                                     "--page", "p", "--lock", place], user: "alice")
-        #expect(only.stderr.contains("(the 198 cells of 38.71200,-9.13400/1 km with both indices even, a quarter of its 788 at 1.38 s a guess)"), "\(only.stderr)")
+        #expect(only.stderr.contains("(the 198 cells of 38.71200,-9.13400/1 km with both indices even, a quarter of its 788 at 1.55 s a guess)"), "\(only.stderr)")
+        let onlyJSON = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.root + "/place.locked"))) as! [String: Any]
+        #expect(onlyJSON["version"] as? Int == 3, "a place alone changes nothing in format 5")
         let withPIN = try world.chest(["compose", "-o", "both.locked", "--title", "b", "--search-area", "38.712,-9.134/1km",
                                        "--page", "p", "--lock", place, "--lock", "pin=4821"], user: "alice")
-        // A place sealed with a PIN costs more a guess (SealCost.Secret.placeAndPIN) and, in format 4, lies on cells half
-        // as wide: the lattice is one cell in nine of four times as many.
-        #expect(withPIN.stderr.contains("sealed by location and PIN: about 101 core-days by the best attack (the 355 cells of 38.71200,-9.13400/1 km with both indices divisible by 3, one in 9 of its 3,194 × 10,000 PINs at 2.47 s a guess)"),
+        // A place sealed with a PIN costs more a guess (SealCost.Secret.placeAndPIN, two lanes) and, in format 5, lies
+        // on cells a third as wide: the lattice is one cell in 16 of nine times as many.
+        #expect(withPIN.stderr.contains("sealed by location and PIN: about 222 core-days by the best attack (the 443 cells of 38.71200,-9.13400/1 km with both indices divisible by 4, one in 16 of its 7,085 × 10,000 PINs at 4.38 s a guess)"),
                 "\(withPIN.stderr)")
         let both = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.root + "/both.locked"))) as! [String: Any]
-        #expect(both["version"] as? Int == 4)
+        #expect(both["version"] as? Int == 5)
         let bothKey = ((both["pages"] as! [[String: Any]])[0]["keyA"]) as! [String: Any]
-        #expect((bothKey["keys"] as? [String])?.count == 9 && bothKey["passes"] as? Int == 6, "\(bothKey)")
+        #expect((bothKey["keys"] as? [String])?.count == 16 && bothKey["passes"] as? Int == 6 && bothKey["lanes"] as? Int == 2, "\(bothKey)")
         let outside = try world.chest(["compose", "-o", "x.locked", "--title", "x", "--search-area", "40,-9/2km", "--page", "p",
                                        "--lock", place], user: "alice")
         #expect(outside.status != 0 && outside.stderr.contains("lies outside the search area"), "\(outside.stderr)")

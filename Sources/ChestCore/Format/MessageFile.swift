@@ -1,17 +1,22 @@
 import Foundation
 
-/// The `*.locked` file format, versions 1 to 4 (docs/FORMAT.md): UTF-8 JSON, at most 1 MiB.
+/// The `*.locked` file format, versions 1 to 5 (docs/FORMAT.md): UTF-8 JSON, at most 1 MiB.
 public enum MessageFile {
     /// The newest version; every version from 1 up to it is read. `compose` writes it where it changes something (a
-    /// place sealed with a PIN, docs/FORMAT.md "Format 4") and `baseVersion` otherwise (`written`).
-    public static let version = 4
-    /// What `compose` writes for a message with no place sealed with a PIN: format 4 would change nothing in it, and
-    /// readers since format 3 read it.
+    /// PIN or an answer keyed in lanes, a place sealed with a PIN: docs/FORMAT.md "Format 5") and `baseVersion`
+    /// otherwise (`written`).
+    public static let version = 5
+    /// What `compose` writes for a message with neither a PIN nor an answer nor a place sealed with one: the newer
+    /// formats would change nothing in it, and readers since format 3 read it.
     public static let baseVersion = 3
 
-    /// The version `compose` writes when asked for `requested`: 4 only for a message with a place sealed with a PIN.
-    public static func written(_ requested: Int, placeWithPIN: Bool) -> Int {
-        requested >= 4 && !placeWithPIN ? baseVersion : requested
+    /// The version `compose` writes when asked for `requested`: the lowest from 3 up that holds what the message
+    /// needs. 5 for a key in lanes (`keyedInLanes`: a PIN or an answer at the default cost) or a place sealed with a
+    /// PIN; asked for 4, 4 only for a place sealed with a PIN; 3 otherwise.
+    public static func written(_ requested: Int, placeWithPIN: Bool, keyedInLanes: Bool) -> Int {
+        guard requested >= 4 else { return requested }
+        if requested >= 5, placeWithPIN || keyedInLanes { return 5 }
+        return placeWithPIN ? 4 : baseVersion
     }
     public static let formatName = "chest-message"
     /// The file without its pages' `attachments` (docs/FORMAT.md "Attachments").

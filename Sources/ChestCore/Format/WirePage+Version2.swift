@@ -7,6 +7,8 @@ struct WireKeySlot: Codable {
     var salt: String?
     var passes: Int?
     var memory: Int?
+    /// Format 5: Argon2id runs side by side that make the key; absent for one.
+    var lanes: Int?
     var wrapped: String?
     var key: String?
     /// Format 3's "cells": the page key wrapped under each touched cell's key, and filler.
@@ -19,12 +21,14 @@ struct WireKeySlot: Codable {
             self.salt = Data(salt).base64EncodedString()
             passes = cost.passes
             memory = cost.memory
+            lanes = cost.lanes > 1 ? cost.lanes : nil
             self.wrapped = Data(wrapped).base64EncodedString()
         case let .cells(salt, cost, wrapped), let .answers(salt, cost, wrapped):
             if case .cells = slot { kind = "cells" } else { kind = "answers" }
             self.salt = Data(salt).base64EncodedString()
             passes = cost.passes
             memory = cost.memory
+            lanes = cost.lanes > 1 ? cost.lanes : nil
             keys = wrapped.map { Data($0).base64EncodedString() }
         case let .guarded(key):
             kind = "guard"
@@ -44,7 +48,11 @@ struct WireKeySlot: Codable {
         func cost() throws(MessageFormatError) -> SealCost {
             guard key == nil else { throw .sealedPart(page: page, "\(name) is sealed but also carries a key") }
             guard let passes, let memory else { throw .sealedPart(page: page, "\(name) lacks its Argon2id passes or memory") }
-            let cost = SealCost(passes: passes, memory: memory)
+            guard lanes == nil || version >= 5 else {
+                throw .sealedPart(page: page, "\(name).lanes needs format 5; this file says \(version)")
+            }
+            guard lanes != 1 else { throw .sealedPart(page: page, "\(name).lanes is 1: leave it out for one lane") }
+            let cost = SealCost(passes: passes, memory: memory, lanes: lanes ?? 1)
             if let problem = cost.problem { throw .sealedPart(page: page, "\(name): \(problem)") }
             return cost
         }
@@ -56,7 +64,8 @@ struct WireKeySlot: Codable {
         case "cells" where version >= 3:
             guard wrapped == nil else { throw .sealedPart(page: page, "\(name) is \"cells\" but carries a single wrapped key") }
             // A place with an answer lock holds a key per cell and answer (WirePage+Game.swift checks which).
-            let counts = [SealedPage.cellSlots, SealedPage.cellSlots * SealedPage.answerSlots] + (version >= 4 ? [SealedPage.fineCellSlots] : [])
+            let counts = [SealedPage.cellSlots, SealedPage.cellSlots * SealedPage.answerSlots,
+                          SealedPage.cellSlots(version: version, withPIN: true)]
             guard let keys, counts.contains(keys.count) else {
                 throw .sealedPart(page: page, "\(name) must hold exactly \(SealedPage.cellSlots) cell keys")
             }
@@ -72,7 +81,7 @@ struct WireKeySlot: Codable {
             for index in keys.indices { wrapped.append(try bytes(keys[index], "keys[\(index)]", count: SealedPage.wrappedBytes)) }
             return .answers(salt: try bytes(salt, "salt", count: SealedPage.saltBytes), cost: try cost(), wrapped: wrapped)
         case "guard":
-            guard salt == nil, wrapped == nil, keys == nil, passes == nil, memory == nil else {
+            guard salt == nil, wrapped == nil, keys == nil, passes == nil, memory == nil, lanes == nil else {
                 throw .sealedPart(page: page, "\(name) is a guard but also carries Argon2id fields")
             }
             return .guarded(key: try bytes(key, "key", count: SealedPage.keyBytes))

@@ -62,22 +62,27 @@ public struct CellGrid: Hashable, Sendable {
     }
 
     /// The width of a format 3 grid for places of `radius` anywhere in `area`: it bounds the stretch over the
-    /// whole area, so it depends on the area and the radius only. With `block` 3 the cells are half as wide, so a
-    /// place's disk spans at most three columns and three rows.
+    /// whole area, so it depends on the area and the radius only. With `block` 3 (or 4) the cells are half (or a
+    /// third) as wide, so a place's disk spans at most `block` columns and rows.
     public static func width(over area: SearchArea, radius: Double, block: Int = 2) -> Double {
         let farthest = abs(area.latitude) + area.radius / Coordinate.earthRadius * 180 / .pi
         return width(latitude: farthest, referenceLatitude: Int(area.latitude.rounded()), radius: radius, block: block)
     }
 
-    /// The side of the square block of cells whose keys a place's slot holds: 2 (cells as wide as the place), or 3 in
-    /// format 4 for a place sealed with a PIN (cells half as wide), so that the lattice an attacker sweeps is one cell
-    /// in nine of a finer grid rather than one in four (docs/SECURITY.md "What a place is worth"). A place alone keeps
-    /// 2: the reader derives a key in every cell it settles in, and finer cells would mean more of them.
-    public static func keyBlock(version: Int, withPIN: Bool) -> Int { version >= 4 && withPIN ? 3 : 2 }
+    /// The side of the square block of cells whose keys a place's slot holds: 2 (cells as wide as the place); for a
+    /// place sealed with a PIN, 3 in format 4 (cells half as wide) and 4 in format 5 (a third as wide), so that the
+    /// lattice an attacker sweeps is one cell in 16 of nine times as many cells rather than one in four (docs/SECURITY.md
+    /// "What a place is worth"). A place alone keeps 2: the reader derives a key in every cell it settles in, and
+    /// finer cells would mean more of them.
+    public static func keyBlock(version: Int, withPIN: Bool) -> Int {
+        guard withPIN else { return 2 }
+        return version >= 5 ? 4 : version == 4 ? 3 : 2
+    }
 
     /// The cells a disk of `radius` around `center` touches: at most 2 × 2, since the width is at least the disk's
-    /// stretched diameter (docs/FORMAT.md "Format 3"); at most 3 × 3 on a grid of half that width (format 4). Each holds a key slot, so a reader anywhere in the disk derives
-    /// a key that opens the page.
+    /// stretched diameter (docs/FORMAT.md "Format 3"); at most `block` × `block` on a grid of 1 / (block − 1) that
+    /// width (formats 4 and 5). Each holds a key slot, so a reader anywhere in the disk derives a key that opens the
+    /// page.
     public func cells(touching center: Coordinate, radius: Double) -> [Cell] {
         let (x, y) = project(center)
         let band = min(abs(center.latitude) + radius / Coordinate.earthRadius * 180 / .pi, 89.9)
@@ -109,8 +114,8 @@ public struct CellGrid: Hashable, Sendable {
     }
 
     /// w = 2r·k·1.01 + 2 m, rounded up to a metre, where k ≥ 1 bounds how much the projection stretches east-west
-    /// distances anywhere within the circle (docs/FORMAT.md "Sealed locations"); for a key block of 3, half that,
-    /// rounded up to a tenth of a metre (docs/FORMAT.md "Format 4").
+    /// distances anywhere within the circle (docs/FORMAT.md "Sealed locations"); for a key block of 3 or 4, a half or
+    /// a third of that, rounded up to a tenth of a metre (docs/FORMAT.md "Format 4", "Format 5").
     static func width(latitude: Double, referenceLatitude: Int, radius: Double, block: Int = 2) -> Double {
         let band = min(abs(latitude) + radius / Coordinate.earthRadius * 180 / .pi, 89.9)
         let stretch = max(1, cos(Double(referenceLatitude) * .pi / 180) / cos(band * .pi / 180))

@@ -44,11 +44,11 @@ public struct DefaultGrids: Sendable {
 extension CellGrid {
     /// How many degrees of latitude beyond its first area a default grid's width allows for, so that areas drawn later
     /// around the organiser's other places, further from the equator, can share it.
-    public static let defaultMargin = 1.0
+    public static let defaultMargin = 1.4
     /// How far (degrees) a default area's centre may lie from a grid's reference to share it: the cells' ground width
     /// changes with cos φ / cos φ0, and the figure counts what it is (`BruteForce`).
-    public static let sharedLatitude = 1.5
-    public static let sharedLongitude = 5.0
+    public static let sharedLatitude = 2.1
+    public static let sharedLongitude = 7.0
 
     /// A grid for default areas: as `init(area:radius:block:using:)`, its width bounding the stretch `defaultMargin`
     /// degrees further from the equator than `area` reaches.

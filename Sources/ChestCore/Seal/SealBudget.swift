@@ -4,9 +4,12 @@
 /// Past the budget the file is set aside with the reason; under it, the seal worker's queue shares time by sender
 /// (`CellQueue`).
 public enum SealBudget {
-    /// Argon2id work one fix may ask of a message, in passes × bytes: eight grids at the default place cost, more than
-    /// any message `compose` writes asks (one grid per cell width in its area, and one per PIN set).
-    public static let perFix = 8 * Double(SealCost.Secret.place.cost.passes * SealCost.Secret.place.cost.memory)
+    /// Format 3's first place cost (4 passes, 768 MiB): the budget is eight grids of it.
+    public static let unit = SealCost(passes: 4, memory: 768 << 20)
+    /// Argon2id work one fix may ask of a message, in passes × bytes over every lane (`SealCost.work`): 24 GiB-passes,
+    /// eight grids at `unit`, more than a message `compose` writes asks with places alone (one grid per cell width in
+    /// its area; a PIN set counts as a grid of its own).
+    public static let perFix = 8 * unit.work
 
     /// How far outside its area a grid is still tried: the reader may stand at the edge of a place on the rim.
     static let slack = 1000.0
@@ -44,11 +47,11 @@ public enum SealBudget {
         var worst = (work: 0.0, runs: 0)
         for point in points {
             let holding = families.filter { family in family.value.map { $0.center.distance(to: point) <= $0.radius + slack } ?? true }
-            let work = holding.keys.reduce(0.0) { $0 + Double($1.cost.passes) * Double($1.cost.memory) }
+            let work = holding.keys.reduce(0.0) { $0 + $1.cost.work }
             if work > worst.work { worst = (work, holding.count) }
         }
         guard worst.work > perFix else { return nil }
-        return String(format: "its sealed places ask up to %d Argon2id runs (%.0f GiB-passes) of a reader for one fix, over the budget of %.0f (8 grids at the default place cost); set aside so that it cannot hold the reader's seal worker",
+        return String(format: "its sealed places ask up to %d Argon2id runs (%.0f GiB-passes) of a reader for one fix, over the budget of %.0f; set aside so that it cannot hold the reader's seal worker",
                       worst.runs, worst.work / Double(1 << 30), perFix / Double(1 << 30))
     }
 }

@@ -1,14 +1,25 @@
-/// The Argon2id parameters of one key slot: passes and memory (docs/FORMAT.md "Key slots", docs/SECURITY.md).
-public struct SealCost: Hashable, Sendable, Codable, CustomStringConvertible {
+/// The Argon2id parameters of one key slot: passes, memory and lanes (docs/FORMAT.md "Key slots", "Format 5";
+/// docs/SECURITY.md).
+public struct SealCost: Hashable, Sendable, CustomStringConvertible {
     /// Passes over memory (libsodium's `opslimit`).
     public var passes: Int
-    /// Memory in bytes (libsodium's `memlimit`).
+    /// Memory in bytes of each lane (libsodium's `memlimit`).
     public var memory: Int
+    /// Independent Argon2id runs whose results make the key, each on its own core (format 5): a guess costs an
+    /// attacker every lane's core-time while a reader waits for one lane's (docs/SECURITY.md "Costs that fit the
+    /// secret"). 1 in formats 2 to 4.
+    public var lanes: Int
 
-    public init(passes: Int, memory: Int) {
+    public init(passes: Int, memory: Int, lanes: Int = 1) {
         self.passes = passes
         self.memory = memory
+        self.lanes = lanes
     }
+
+    /// Memory held at once while a key derives: every lane's.
+    public var totalMemory: Int { memory * lanes }
+    /// Argon2id work of one guess, in passes × bytes over all lanes: what `SealBudget` counts.
+    public var work: Double { Double(passes) * Double(memory) * Double(lanes) }
 
     /// The named levels `compose --seal-cost` offers to override the defaults: libsodium's INTERACTIVE, MODERATE and
     /// SENSITIVE.
@@ -33,48 +44,60 @@ public struct SealCost: Hashable, Sendable, Codable, CustomStringConvertible {
     public enum Secret: String, CaseIterable, Sendable {
         case pin, place, placeAndPIN, release, answer, placeAndAnswer
 
-        /// The default parameters, measured on the reference machine by scripts/seal-cost.sh to meet docs/SECURITY.md's
-        /// targets against the best attack (`BruteForce`): a 4-digit PIN at least 5 core-hours; a 30 m place over
-        /// the default area at least 30 core-days; a 30 m place with a 4-digit PIN over 1 km² at least 30 core-days
-        /// on format 4's finer cells (docs/SECURITY.md "Costs that fit the secret": about 32).
-        public var cost: SealCost {
+        /// The default parameters in the newest format, measured by scripts/seal-cost.sh to meet docs/SECURITY.md's
+        /// targets against the best attack (`BruteForce`) at both speeds the reference machine has shown: a 4-digit
+        /// PIN at least 5 core-hours; a 30 m place over the default area at least 30 core-days while a reader walking
+        /// past 20 places pays under 10 % of a core; a 30 m place with a 4-digit PIN over 1 km² at least 30
+        /// core-days on format 5's finer cells; every key under 3 s on an idle 2-core machine (docs/SECURITY.md
+        /// "Costs that fit the secret").
+        public var cost: SealCost { cost(version: MessageFile.version) }
+
+        /// The default in `version`: before format 5 a key has one lane, so a PIN's cost is one core's.
+        public func cost(version: Int) -> SealCost {
             switch self {
-            case .pin, .answer: SealCost(passes: 5, memory: 1 << 30)
-            case .place: SealCost(passes: 4, memory: 768 << 20)
-            case .placeAndPIN, .placeAndAnswer: SealCost(passes: 6, memory: 1 << 30)
+            case .pin, .answer, .placeAndPIN, .placeAndAnswer:
+                version >= 5 ? SealCost(passes: 6, memory: 512 << 20, lanes: 2)
+                    : self == .pin || self == .answer ? SealCost(passes: 5, memory: 1 << 30) : SealCost(passes: 6, memory: 1 << 30)
+            case .place: SealCost(passes: 4, memory: 512 << 20)
             case .release: Level.interactive.cost
             }
         }
+
+        /// Whether a set of this kind is keyed in lanes in format 5, so a message holding one is written as 5.
+        public var usesLanes: Bool { cost(version: MessageFile.version).lanes > 1 }
     }
 
-    /// The cost of a set holding `secret` unless the organiser chose a level.
-    public static func `default`(for secret: Secret, level: Level? = nil) -> SealCost { level?.cost ?? secret.cost }
+    /// The cost of a set holding `secret` in `version` unless the organiser chose a level.
+    public static func `default`(for secret: Secret, level: Level? = nil, version: Int = MessageFile.version) -> SealCost {
+        level?.cost ?? secret.cost(version: version)
+    }
 
-    /// Seconds of one core per guess (a derivation and a failed unwrap), measured by scripts/seal-cost.sh on the
-    /// reference machine (docs/BENCHMARKS.md "Sealed pages (format 3)"); the attack tests and `compose`'s figures
-    /// use them.
+    /// Seconds of core-time per guess, every lane's (a derivation and a failed unwrap), measured by
+    /// scripts/seal-cost.sh on the reference machine, unloaded, on 2026-11-26 at 21:00 (docs/BENCHMARKS.md "Sealed
+    /// pages (format 3)", "Format 5: keys in two lanes"); the attack tests and `compose`'s figures use them.
     static let measuredSeconds: [SealCost: Double] = [
-        Level.interactive.cost: 0.05,
-        Level.moderate.cost: 0.33,
-        Level.sensitive.cost: 1.72,
-        Secret.pin.cost: 2.15,
-        Secret.place.cost: 1.38,
-        // 1.15 × the PIN's: the ratio of the two measured side by side under load (docs/BENCHMARKS.md, issue 36);
-        // passes × memory would say 2.58. The lower is the attack's figure.
-        Secret.placeAndPIN.cost: 2.47,
+        Level.interactive.cost: 0.10,
+        Level.moderate.cost: 0.58,
+        Level.sensitive.cost: 3.22,
+        Secret.pin.cost(version: 4): 3.83,
+        Secret.placeAndPIN.cost(version: 4): 4.43,
+        Secret.place.cost: 1.55,
+        // Two lanes side by side: 2.33–2.38 s of wall time on the idle machine.
+        Secret.pin.cost: 4.38,
     ]
 
     /// The most a reader's chestd spends on one guess: more is refused, so a file cannot make it swap or stall.
-    public static let maximum = SealCost(passes: 8, memory: 1 << 30)
+    /// `memory` here caps every lane's together (`totalMemory`).
+    public static let maximum = SealCost(passes: 8, memory: 1 << 30, lanes: 4)
     /// libsodium's minimums for Argon2id.
     public static let minimum = SealCost(passes: 1, memory: 8 << 10)
 
     /// Why a reader refuses these parameters, or nil.
     public var problem: String? {
-        if passes > Self.maximum.passes || memory > Self.maximum.memory {
+        if passes > Self.maximum.passes || totalMemory > Self.maximum.memory || lanes > Self.maximum.lanes {
             return "Argon2id parameters \(self) exceed the reader's cap of \(Self.maximum)"
         }
-        if passes < Self.minimum.passes || memory < Self.minimum.memory {
+        if passes < Self.minimum.passes || memory < Self.minimum.memory || lanes < 1 {
             return "Argon2id parameters \(self) are under libsodium's minimum of \(Self.minimum)"
         }
         return nil
@@ -83,18 +106,24 @@ public struct SealCost: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The named level these parameters are, if any.
     public var level: Level? { Level.allCases.first { $0.cost == self } }
 
-    /// Seconds per guess, as measured; scaled by memory × passes from the nearest measured cost for others.
+    /// Core-seconds per guess, every lane's, as measured; scaled by work (passes × memory × lanes) from the nearest
+    /// measured cost for others.
     public var secondsPerGuess: Double {
         if let measured = Self.measuredSeconds[self] { return measured }
         // Argon2id's time is linear in passes at one memory size; across sizes caches make it less so.
         let base = Self.measuredSeconds.keys.min { a, b in
             (a.memory == memory ? 0 : 1, abs(a.passes - passes), a.passes) < (b.memory == memory ? 0 : 1, abs(b.passes - passes), b.passes)
         } ?? Level.interactive.cost
-        return Self.measuredSeconds[base]! * Double(passes * memory) / Double(base.passes * base.memory)
+        return Self.measuredSeconds[base]! * work / base.work
     }
 
-    /// "t=2, m=64 MiB"
+    /// Seconds a reader waits for one key on an idle machine with a core for each lane: one lane's share of the
+    /// core-time (the lanes run side by side; they contend a little for memory bandwidth, docs/BENCHMARKS.md).
+    public var secondsPerKey: Double { secondsPerGuess / Double(lanes) }
+
+    /// "t=2, m=64 MiB", "t=6, m=512 MiB × 2 lanes"
     public var description: String {
-        memory % (1 << 20) == 0 ? "t=\(passes), m=\(memory >> 20) MiB" : "t=\(passes), m=\(memory >> 10) KiB"
+        let size = memory % (1 << 20) == 0 ? "m=\(memory >> 20) MiB" : "m=\(memory >> 10) KiB"
+        return "t=\(passes), \(size)" + (lanes > 1 ? " × \(lanes) lanes" : "")
     }
 }

@@ -7,7 +7,7 @@ public struct SealedPage: Hashable, Sendable {
     public var ciphertext: [UInt8]
     /// One slot per non-empty lock set.
     public var slots: [LockSetName: KeySlot]
-    /// The file format the page was sealed in: 2, 3 or 4 (docs/FORMAT.md "Format 3", "Format 4").
+    /// The file format the page was sealed in: 2 to 5 (docs/FORMAT.md "Format 3", "Format 4", "Format 5").
     public var version: Int
 
     public init(ciphertext: [UInt8], slots: [LockSetName: KeySlot], version: Int = 2) {
@@ -19,13 +19,12 @@ public struct SealedPage: Hashable, Sendable {
     /// Format 3: a set with a sealed place holds exactly this many wrapped keys, the real ones (a cell each that the
     /// place's disk touches) and random filler, in random order.
     public static let cellSlots = 4
-    /// Format 4, a set with a sealed place and a PIN: cells half as wide, so up to 3 × 3 keys, padded to nine.
-    public static let fineCellSlots = 9
-
-    /// How many wrapped keys a `cells` slot holds: one per cell of the key block (`CellGrid.keyBlock`), times
-    /// `answerSlots` with an answer lock.
+    /// How many wrapped keys a `cells` slot holds: one per cell of the key block (`CellGrid.keyBlock`: 2 × 2, or
+    /// 3 × 3 in format 4 and 4 × 4 in format 5 for a place sealed with a PIN), times `answerSlots` with an answer lock.
     public static func cellSlots(version: Int, withPIN: Bool, withAnswer: Bool = false) -> Int {
-        withAnswer ? cellSlots * answerSlots : CellGrid.keyBlock(version: version, withPIN: withPIN) == 3 ? fineCellSlots : cellSlots
+        guard !withAnswer else { return cellSlots * answerSlots }
+        let block = CellGrid.keyBlock(version: version, withPIN: withPIN)
+        return block * block
     }
 
     /// A set with an answer lock holds exactly this many wrapped keys: one per accepted answer and random filler, so

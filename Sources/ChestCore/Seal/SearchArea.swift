@@ -18,11 +18,11 @@ public struct SearchArea: Hashable, Sendable, Codable, CustomStringConvertible {
 
     public var center: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
 
-    /// The default area's radius: a disk about 2° of latitude across, drawn at random around the place so that the
-    /// file says no more than "somewhere in these 45,000 km²". Its size costs the reader nothing (keys are derived
-    /// only for the cells a reader settles in) and sets what a place alone is worth against the lattice sweep
-    /// (docs/SECURITY.md "What a place is worth": 30 m, about 41 core-days).
-    public static let defaultRadius = 120_000.0
+    /// The default area's radius: a disk about 3° of latitude across, drawn at random around the place so that the
+    /// file says no more than "somewhere in these 91,000 km²". Its size costs a reader's core nothing per cell (keys
+    /// are derived only for the cells a reader settles in) and sets what a place alone is worth against the lattice
+    /// sweep (docs/SECURITY.md "What a place is worth", "Costs that fit the secret").
+    public static let defaultRadius = 170_000.0
     /// A declared area is at least this wide (a smaller one gives the place away to a search of minutes) and at most
     /// this: past it a reader's grid stretches too much to stay honest.
     public static let minimumRadius = 100.0

@@ -36,7 +36,8 @@ import Testing
 
     @Test func honestMessagesAreWithinTheBudget() {
         // Three cell widths and a PIN set in one area at the default costs.
-        let place = SealCost.Secret.place.cost
+        // The budget's unit: eight grids at format 3's first place cost (`SealBudget.perFix`), heavier than today's.
+        let place = SealBudget.unit
         var pages = (1...3).map { Self.page(salt: $0, cost: place) }
         pages.append(Self.page(salt: 4, cost: SealCost.Secret.placeAndPIN.cost))
         #expect(SealBudget.problem(pages) == nil)
@@ -64,7 +65,7 @@ import Testing
                              secondArea: area(angle + Double.pi))
         }
         #expect(SealBudget.problem(ring) != nil)
-        // Eight grids at the default place cost: the budget itself.
+        // Eight grids at the budget's unit cost: the budget itself.
         #expect(SealBudget.problem((1...4).map { Self.page(salt: $0, cost: place, second: $0 + 100) }) == nil)
         let nine = (1...4).map { Self.page(salt: $0, cost: place, second: $0 + 100) } + [Self.page(salt: 9, cost: place)]
         #expect(SealBudget.problem(nine) != nil)
@@ -87,8 +88,9 @@ import Testing
         let hostile = (1...5).map { page($0, cost: cap, latitude: 40 + 2 * Double($0)) }
         let problem = SealBudget.problem(hostile)
         #expect(problem?.contains("ask up to 10 Argon2id runs (40 GiB-passes)") == true, "\(problem ?? "nil")")
-        // A format 2 quest of four pages at the default place cost is within the budget, one of five over it.
-        let place = SealCost.Secret.place.cost
+        // A format 2 quest of four pages at the unit cost is within the budget, one of five over it.
+        // The budget's unit: eight grids at format 3's first place cost (`SealBudget.perFix`), heavier than today's.
+        let place = SealBudget.unit
         #expect(SealBudget.problem((1...4).map { page($0, cost: place, latitude: 46) }) == nil)
         #expect(SealBudget.problem((1...5).map { page($0, cost: place, latitude: 46) }) != nil)
         // Beside a format 3 area, a format 2 grid counts there too.

@@ -1,0 +1,99 @@
+import ChestCore
+@testable import ChestSeal
+import Foundation
+import Testing
+
+/// Format 5's keys in lanes (docs/FORMAT.md "Format 5"): independent Argon2id runs side by side, each with its lane's
+/// salt, and BLAKE2b of their results as the key.
+@Suite struct KeyLanesTests {
+    static let id = MessageID("0123456789abcdef0123456789abcdef")!
+    static let lanes = SealCost(passes: 1, memory: 8 << 20, lanes: 2)
+
+    static func page(cost: SealCost = lanes, version: Int = 5) -> Page {
+        PageSealer.seal(text: "Behind the clock.", setA: .init(locks: [.sealedPIN], pin: "4821"), setB: .init(locks: []),
+                        id: id, page: 1, cost: cost, version: version)
+    }
+
+    /// `pages` in a message signed by a fresh identity, as `compose` writes it.
+    static func signed(_ pages: [Page]) throws -> Message {
+        let directory = NSTemporaryDirectory() + "key-lanes-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let identity = try Identity.loadOrCreate(at: directory + "/identity.json")
+        return Sealer.seal(Message(id: id, title: "t", from: "f", created: Date(timeIntervalSince1970: 1_800_000_000), pages: pages),
+                           with: identity)
+    }
+
+    static func request(_ page: Page, pin: String) -> KeyRequest {
+        KeyRequest(id: id, page: 1, set: .a, of: page.sealed!, pin: pin)!
+    }
+
+    /// The vector of docs/FORMAT.md "Format 5", computed outside Swift (Python's hashlib and libsodium's
+    /// crypto_pwhash through ctypes): a reader in another language derives the same key.
+    @Test func theKeyOfTwoLanesIsTheDocumentedConstruction() throws {
+        let cost = SealCost(passes: 2, memory: 8 << 20, lanes: 2)
+        let key = try #require(PageSealer.derive("4821", salt: Array(0..<16), cost: cost))
+        #expect(key.map { String(format: "%02x", $0) }.joined() == "33e4924f084487909bb7ca33d4580da3dfb5f67d63df3856094de32c455debe1")
+        // One lane is format 2 to 4's plain Argon2id, which the lanes' key is not.
+        #expect(PageSealer.derive("4821", salt: Array(0..<16), cost: SealCost(passes: 2, memory: 8 << 20)) != key)
+    }
+
+    @Test func aPINKeyedInLanesOpensWithItsPINAndRoundTripsTheFile() throws {
+        let page = Self.page()
+        guard case .opened = PageSealer.open(Self.request(page, pin: "4821")) else {
+            Issue.record("the right PIN did not open")
+            return
+        }
+        #expect(PageSealer.open(Self.request(page, pin: "4822")) == .wrong)
+        let message = try Self.signed([page])
+        let text = String(decoding: MessageFile.encode(message), as: UTF8.self)
+        #expect(text.contains("\"lanes\":2") || text.contains("\"lanes\" : 2"), "\(text)")
+        let decoded = try MessageFile.decode(MessageFile.encode(message))
+        #expect(decoded.version == 5)
+        guard case let .sealed(_, cost, _)? = decoded.pages[0].sealed?.slots[.a] else {
+            Issue.record("no sealed slot")
+            return
+        }
+        #expect(cost == Self.lanes)
+        // A one-lane slot says nothing of lanes.
+        let single = MessageFile.encode(try Self.signed([Self.page(cost: SealCost(passes: 1, memory: 8 << 20), version: 3)]))
+        #expect(!String(decoding: single, as: UTF8.self).contains("lanes"))
+    }
+
+    @Test func lanesInAFileOlderThanFormatFiveAreRefusedWithTheReason() throws {
+        let message = try Self.signed([Self.page()])
+        var json = try #require(JSONSerialization.jsonObject(with: MessageFile.encode(message)) as? [String: Any])
+        json["version"] = 4
+        let older = try JSONSerialization.data(withJSONObject: json)
+        #expect {
+            _ = try MessageFile.decode(older)
+        } throws: { error in
+            "\(error)".contains("keyA.lanes needs format 5")
+        }
+        // Lanes over the reader's cap are refused too: memory counts every lane's.
+        json["version"] = 5
+        var pages = try #require(json["pages"] as? [[String: Any]])
+        var slot = try #require(pages[0]["keyA"] as? [String: Any])
+        slot["lanes"] = 2
+        slot["memory"] = 1 << 30
+        pages[0]["keyA"] = slot
+        json["pages"] = pages
+        #expect {
+            _ = try MessageFile.decode(try JSONSerialization.data(withJSONObject: json))
+        } throws: { error in
+            "\(error)".contains("exceed the reader's cap")
+        }
+    }
+
+    @Test func aSetKeyedInLanesIsWrittenAsFormatFiveAndOneLaneAsBefore() {
+        #expect(MessageFile.written(5, placeWithPIN: false, keyedInLanes: true) == 5)
+        #expect(MessageFile.written(5, placeWithPIN: true, keyedInLanes: false) == 5)
+        #expect(MessageFile.written(5, placeWithPIN: false, keyedInLanes: false) == 3)
+        #expect(MessageFile.written(4, placeWithPIN: false, keyedInLanes: true) == 3)
+        #expect(MessageFile.written(4, placeWithPIN: true, keyedInLanes: true) == 4)
+        #expect(SealCost.Secret.pin.cost.lanes == 2 && SealCost.Secret.pin.cost(version: 4).lanes == 1)
+        #expect(SealCost.Secret.place.cost.lanes == 1)
+        // A reader waits for one lane; an attacker pays for both.
+        let pin = SealCost.Secret.pin.cost
+        #expect(pin.secondsPerKey < 3 && pin.secondsPerGuess == 2 * pin.secondsPerKey)
+    }
+}
