@@ -17,8 +17,8 @@ import Testing
                          "      protection: sealed: the point is inside the page's ciphertext, its key derived from the place's cell; the file says only the search area (docs/FORMAT.md \"Format 3\")",
                          "    pin: the right PIN",
                          "      protection: sealed: the PIN is part of the page's key; no hash is stored",
-                         "  text (sealed: the file does not give it away; format 3):",
-                         "  text (guarded only: whoever has the file can decode it; format 3):",
+                         "  text (sealed: the file does not give it away; format 5):",
+                         "  text (guarded only: whoever has the file can decode it; format 5):",
                          "    after: page 2 of message walk",
                          "    time: from 2026-06-01 09:00 GMT",
                          "  │ The trees are next."] {
@@ -51,9 +51,9 @@ import Testing
             """.write(toFile: world.root + "/carry.quest", atomically: true, encoding: .utf8)
         let preview = try world.chest(["preview", world.root + "/carry.quest"])
         #expect(preview.status == 0, "\(preview.stderr)")
-        for expected in ["  text (sealed: the file does not give it away; format 3):",
+        for expected in ["  text (sealed: the file does not give it away; format 5):",
                          "  attached: map.png · image/png · 2.0 KB",
-                         "  text (guarded only: whoever has the file can decode it; format 3):"] {
+                         "  text (guarded only: whoever has the file can decode it; format 5):"] {
             #expect(preview.stdout.contains(expected + "\n"), "\(expected)\n\(preview.stdout)")
         }
         #expect(!preview.stdout.contains("sealed in the file"))

@@ -1,0 +1,72 @@
+import ChestCore
+import Foundation
+
+/// What `compose` was asked to write, before PINs are hashed and `here` is resolved.
+struct ComposeDraft: Equatable {
+    /// Chosen by the caller (a quest, whose chains name IDs), else a random one.
+    var id: MessageID?
+    var output: String?
+    var force = false
+    /// Said on standard error before the message is written.
+    var warnings: [String] = []
+    var title: String?
+    var from: String?
+    var pages: [PageDraft] = []
+    /// `--require hardware`.
+    var requiresHardware = false
+    /// The newest unless `--format`; `Composer` writes 3 where 4 would change nothing (`MessageFile.written`).
+    var format = MessageFile.version
+    /// `--seal-cost`: one level for every set; nil prices each set by its secret.
+    var sealCost: SealCost.Level?
+    /// `--search-area` (or a quest's `search-area:`): where the sealed places lie.
+    var searchArea: SearchArea?
+    /// `--hunt FILE`: where release locks find (or keep) their keys, and page keys are recorded for proofs.
+    var hunt: String?
+}
+
+struct PageDraft: Equatable {
+    var text: String
+    var setA: [LockSpec] = []
+    var setB: [LockSpec] = []
+    var inSetB = false
+    /// `--attach FILE` (or a quest's `attach:`): the files' paths, in order.
+    var attachments: [String] = []
+    /// `--question TEXT`, `--points N` (or a quest's `question:`, `points:`).
+    var question: String?
+    var points: Int?
+    /// `--hint TEXT` (or a quest's `hint:`), in order (docs/FORMAT.md "Hints").
+    var hints: [HintDraft] = []
+}
+
+extension ComposeDraft {
+    /// The version the message is written in (`MessageFile.written`): what formats 4 and 5 change is a place sealed
+    /// with a PIN, and a PIN or an answer keyed in lanes at the default cost (docs/FORMAT.md "Format 5").
+    var writtenFormat: Int { Self.written(format, sets: pages.flatMap { [$0.setA, $0.setB] }, sealCost: sealCost) }
+
+    /// `writtenFormat` of a message whose sets are `sets`.
+    static func written(_ requested: Int, sets: [[LockSpec]], sealCost: SealCost.Level?) -> Int {
+        let keyed = sealCost == nil && sets.contains { specs in
+            specs.contains { if case .pin = $0 { true } else if case .answer = $0 { true } else { false } }
+        }
+        return MessageFile.written(requested, placeWithPIN: sets.contains(where: sealsPlaceWithPIN), keyedInLanes: keyed)
+    }
+
+    /// Whether a set's specs hold a PIN and a place that is not visible.
+    static func sealsPlaceWithPIN(_ specs: [LockSpec]) -> Bool {
+        specs.contains { if case .pin = $0 { true } else { false } }
+            && specs.contains { if case .lock(.location) = $0 { true } else if case .locationHere = $0 { true } else { false } }
+    }
+
+    /// Why the hints cannot be written as asked, or nil: they are sealed (formats 2 and 3), and only a hunt's board
+    /// can charge for one (docs/HUNTS.md "Hints").
+    var hintProblem: String? {
+        for (index, page) in pages.enumerated() where !page.hints.isEmpty {
+            if format < 2 { return "page \(index + 1): hints are sealed under keys of their own, which needs format 2 or 3" }
+            if hunt == nil, let hint = page.hints.firstIndex(where: { $0.cost != nil }) {
+                return "page \(index + 1), hint \(hint + 1): --hint-cost needs --hunt FILE: only a hunt's board can charge for a hint"
+            }
+        }
+        return nil
+    }
+}
+
