@@ -95,7 +95,8 @@ public struct SealCost: Hashable, Sendable, CustomStringConvertible {
     /// Why a reader refuses these parameters, or nil.
     public var problem: String? {
         if passes > Self.maximum.passes || totalMemory > Self.maximum.memory || lanes > Self.maximum.lanes {
-            return "Argon2id parameters \(self) exceed the reader's cap of \(Self.maximum)"
+            return "Argon2id parameters \(self) exceed the reader's cap of t=\(Self.maximum.passes), "
+                + "\(Self.maximum.memory >> 20) MiB over all lanes, \(Self.maximum.lanes) lanes"
         }
         if passes < Self.minimum.passes || memory < Self.minimum.memory || lanes < 1 {
             return "Argon2id parameters \(self) are under libsodium's minimum of \(Self.minimum)"
