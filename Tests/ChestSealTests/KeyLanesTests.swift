@@ -96,4 +96,40 @@ import Testing
         let pin = SealCost.Secret.pin.cost
         #expect(pin.secondsPerKey < 3 && pin.secondsPerGuess == 2 * pin.secondsPerKey)
     }
+
+    /// A place sealed with a PIN: nine keys on half-width cells in format 4 (files of the stop before format 5 still
+    /// read), 16 on cells a third as wide in format 5; a slot with the other format's count is refused.
+    @Test func aPlaceWithAPINHoldsNineKeysInFormatFourAndSixteenInFormatFive() throws {
+        let point = Coordinate(latitude: 47.3712, longitude: 8.5423)
+        let area = SearchArea(center: point, radius: 400)
+        var generator = SystemRandomNumberGenerator()
+        func sealed(_ version: Int) throws -> (Message, Double) {
+            let block = CellGrid.keyBlock(version: version, withPIN: true)
+            let grid = CellGrid(area: area, radius: 30, block: block, using: &generator)
+            let set = PageSealer.SetDraft(locks: [.sealedLocation(grid), .sealedPIN], hidden: SearchArea(center: point, radius: 30),
+                                          pin: "4821")
+            let page = PageSealer.seal(text: "t", setA: set, setB: .init(locks: []), id: Self.id, page: 1,
+                                       cost: SealCost(passes: 1, memory: 8 << 10), version: version)
+            return (try Self.signed([page]), grid.width)
+        }
+        let coarse = CellGrid.width(over: area, radius: 30)
+        for (version, keys, finer) in [(4, 9, 2.0), (5, 16, 3.0)] {
+            let (message, width) = try sealed(version)
+            #expect(abs(width - coarse / finer) < 0.6, "format \(version): \(width) against \(coarse)")
+            let decoded = try MessageFile.decode(MessageFile.encode(message))
+            guard case let .cells(_, _, wrapped)? = decoded.pages[0].sealed?.slots[.a] else {
+                Issue.record("format \(version): no cells slot")
+                continue
+            }
+            #expect(decoded.version == version && wrapped.count == keys)
+        }
+        // Format 4's nine keys under a file that says 5.
+        var json = try #require(JSONSerialization.jsonObject(with: MessageFile.encode(try sealed(4).0)) as? [String: Any])
+        json["version"] = 5
+        #expect {
+            _ = try MessageFile.decode(try JSONSerialization.data(withJSONObject: json))
+        } throws: { error in
+            "\(error)".contains("keyA must hold exactly 4 cell keys (32 with an answer, 16 with a PIN)")
+        }
+    }
 }

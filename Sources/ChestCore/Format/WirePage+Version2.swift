@@ -67,7 +67,8 @@ struct WireKeySlot: Codable {
             let counts = [SealedPage.cellSlots, SealedPage.cellSlots * SealedPage.answerSlots,
                           SealedPage.cellSlots(version: version, withPIN: true)]
             guard let keys, counts.contains(keys.count) else {
-                throw .sealedPart(page: page, "\(name) must hold exactly \(SealedPage.cellSlots) cell keys")
+                let withPIN = counts[2] == SealedPage.cellSlots ? "" : ", \(counts[2]) with a PIN"
+                throw .sealedPart(page: page, "\(name) must hold exactly \(SealedPage.cellSlots) cell keys (\(counts[1]) with an answer\(withPIN))")
             }
             var wrapped: [[UInt8]] = []
             for index in keys.indices { wrapped.append(try bytes(keys[index], "keys[\(index)]", count: SealedPage.wrappedBytes)) }
