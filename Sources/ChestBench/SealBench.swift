@@ -171,7 +171,7 @@ enum SealBench {
     /// is at the default place cost — for a quest whose places share a declared search area, and for 20 messages
     /// composed one by one, each with its own default area.
     ///
-    /// And the same walk past 20 places each sealed with a PIN the reader has entered (format 5's finer cells, one
+    /// And the same walk past 20 places sealed with one PIN the reader has entered (format 5's finer cells, one
     /// organiser's declared area): what a reader pays for places with PINs while walking in their area.
     static func walkBudget(_ secondsPerGuess: Double, withPINs secondsPerPINGuess: Double = SealCost.Secret.placeAndPIN.cost.secondsPerGuess) {
         let origin = zurich
@@ -191,7 +191,7 @@ enum SealBench {
         for (label, layout) in [("one organiser, a declared 4 km search area", Layout.declared),
                                 ("20 messages of one organiser, each a default area drawn afresh", .organiserDefaults),
                                 ("20 messages of 20 organisers, each its own default area", .manyOrganisers),
-                                ("each with a PIN the reader entered, one organiser's declared 4 km area", .withPINs)] {
+                                ("sharing one PIN the reader entered (cells a third as wide), one organiser's declared 4 km area", .withPINs)] {
             let withPINs = layout == .withPINs
             let cost = withPINs ? SealCost.Secret.placeAndPIN.cost : SealCost.Secret.place.cost
             let version = withPINs ? MessageFile.version : 3
