@@ -15,6 +15,21 @@ extension Daemon {
     func releaseStartupMemory() {
         Memory.releaseFreePages()
         Memory.releaseCodePages()
+        codeReleaseAimed = true
         memoryTimer?.aim(at: Date().timeIntervalSince1970 + 1)
+    }
+
+    /// Seconds after a rare event before the code it ran is released.
+    static let codeReleaseDelay = 3.0
+
+    /// Rare work (an unlock, gpsd connecting, a receiver found or lost, an ingest, a request's event) brings its
+    /// code back into memory, 64 KB around each page it touches, and nothing sends it away again: a release a few
+    /// seconds after such an event, one for any number of them, keeps resident only the code that runs on every
+    /// fix, which comes back within a second. The heap's free pages, which such work leaves too (an unlock's
+    /// JSON), go at the same time (docs/BENCHMARKS.md "2026-11-26, night: the floor again").
+    func releaseCodeSoon() {
+        guard !codeReleaseAimed else { return }
+        codeReleaseAimed = true
+        memoryTimer?.aim(at: Date().timeIntervalSince1970 + Self.codeReleaseDelay)
     }
 }

@@ -34,8 +34,11 @@ public final class Daemon {
     var fixTimer: WakeTimer?
     /// Fires `.rescan` once, when the inbox or staged files are to be looked at again (`scheduleRescan`).
     var rescanTimer: WakeTimer?
-    /// Fires `.releaseStartupCode` once, a second after start-up (`releaseStartupMemory`).
+    /// Fires `.releaseRareMemory`: a second after start-up (`releaseStartupMemory`), and a few seconds after
+    /// other rare work (`releaseCodeSoon`).
     var memoryTimer: WakeTimer?
+    /// Whether `memoryTimer` is aimed and has not fired yet.
+    var codeReleaseAimed = false
     var weather: WeatherService
     var notifications: Notifications
     let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
@@ -48,6 +51,15 @@ public final class Daemon {
     let attemptsLedger: AttemptsLedger
     /// The link to the hunt this chest plays in, when one was joined (HuntLink.swift).
     let huntLink: HuntLink
+
+    /// The signals chestd acts on: SIGTERM and SIGINT stop it, SIGHUP reloads.
+    static let signals = [SIGTERM, SIGINT, SIGHUP]
+
+    /// Holds `signals` until the loop's sources read them (`Signals.hold`). Call it first in `main`, before any
+    /// other thread starts.
+    public static func holdSignals() {
+        Signals.hold(signals)
+    }
 
     /// Runs chestd with these arguments (without the program name) and returns its exit status.
     /// The loop runs on the calling thread (the main thread), never on Swift's pool: it sleeps in poll(2).
@@ -100,7 +112,7 @@ public final class Daemon {
         defer { chestLock?.release() }
         DispatchClocks.prepare()
         let sink = self.sink
-        let signals = Signals([SIGTERM, SIGINT, SIGHUP]) { sink.yield(.signal($0)) }
+        let signals = Signals(Self.signals) { sink.yield(.signal($0)) }
         defer { signals.stop() }
         let server = try ControlServer(path: settings.socketPath, log: log) { sink.yield(.request($0, $1)) }
         defer { server.stop() }
@@ -109,7 +121,7 @@ public final class Daemon {
         weatherTimer = WakeTimer { sink.yield(.wake) }
         fixTimer = WakeTimer { sink.yield(.wake) }
         rescanTimer = WakeTimer { sink.yield(.rescan) }
-        memoryTimer = WakeTimer { sink.yield(.releaseStartupCode) }
+        memoryTimer = WakeTimer { sink.yield(.releaseRareMemory) }
         defer { [wakeTimer, weatherTimer, fixTimer, rescanTimer, memoryTimer].forEach { $0?.stop() } }
         if let restored = weather.restore() { feed(.weatherRestored(restored)) }
         sealWorker = SealWorker { sink.yield(DaemonEvent($0)) }
@@ -162,7 +174,9 @@ public final class Daemon {
             handleChestChange(.directoryGone)
         case .rejectedChanged:
             break
-        case .releaseStartupCode:
+        case .releaseRareMemory:
+            codeReleaseAimed = false
+            Memory.releaseFreePages()
             Memory.releaseCodePages()
         case .rescan:
             rescanPlanned = false
@@ -283,7 +297,12 @@ public final class Daemon {
 
     /// Logs an event and sends it to every watcher.
     func emit(_ event: ChestEvent) {
-        if case .fix = event { log.debug(event.logLine) } else { log.info(event.logLine) }
+        if case .fix = event {
+            log.debug(event.logLine)
+        } else {
+            log.info(event.logLine)
+            releaseCodeSoon()
+        }
         // STATUS= changes with the fix's mode and the counts: not worth a count of every message on each fix.
         switch event {
         case let .fix(fix) where fix.mode != systemdMode:

@@ -11,8 +11,9 @@ enum DaemonEvent: Sendable {
     case rejectedChanged(ChestWatcher.Event)
     /// Time to look again at the inbox and at files left staged.
     case rescan
-    /// A second after start-up: time to hand back the code only start-up's follow-ups ran.
-    case releaseStartupCode
+    /// A second after start-up, and a few seconds after rare work: time to hand back the code only that work ran
+    /// and the heap's free pages (`Daemon.releaseCodeSoon`).
+    case releaseRareMemory
     case request(ControlConnection, Data)
     case clientGone(ClientID)
     case wake

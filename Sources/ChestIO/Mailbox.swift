@@ -7,11 +7,11 @@ import Synchronization
 /// The loop's thread is its own, never one of Swift's pool: it blocks in poll(2). Watching a descriptor here lets
 /// the loop read it where it is woken, instead of another thread reading it and waking the loop for each line.
 public final class Mailbox<Event: Sendable>: Sendable {
-    private let posted = Mutex<[Event]>([])
+    @usableFromInline let posted = Mutex<[Event]>([])
     /// A socket pair used as a pipe: a byte is written to `ring` when the first event lands in an empty mailbox,
     /// and `bell` is emptied by the loop as it takes them. (Glibc's module has neither eventfd nor pipe2, and a
     /// pair can be made close-on-exec at once, before another thread spawns a child.)
-    private let bell: FileDescriptor
+    @usableFromInline let bell: FileDescriptor
     private let ring: FileDescriptor
 
     /// - Throws: when the kernel refuses a socket pair (descriptors exhausted).
@@ -46,28 +46,46 @@ public final class Mailbox<Event: Sendable>: Sendable {
         public var events: [Event]
         /// Whether the watched descriptor has something to read (or was hung up, or failed).
         public var readable: Bool
+
+        @inlinable init(events: [Event], readable: Bool) {
+            self.events = events
+            self.readable = readable
+        }
     }
 
     /// Sleeps until an event is posted or `descriptor` has something to read, or `timeout` seconds passed when one is
     /// given, and returns what woke it (nothing after a timeout). Call it from the loop's thread only.
+    ///
+    /// Inlinable, so that the loop's wait is compiled for its own `Event`: chestd waits once a gpsd line, and the
+    /// generic version looked up its types' metadata and allocated its `pollfd` array on every wake-up
+    /// (docs/BENCHMARKS.md "2026-11-26, night: the floor again").
+    @inlinable
     public func wait(orReadable descriptor: FileDescriptor? = nil, timeout: Double? = nil) -> Wake {
-        var entries = [pollfd(fd: bell.rawValue, events: Int16(POLLIN), revents: 0)]
-        if let descriptor { entries.append(pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)) }
+        // Two entries on the stack: poll(2) skips an entry whose descriptor is negative.
+        var entries = (pollfd(fd: bell.rawValue, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: descriptor?.rawValue ?? -1, events: Int16(POLLIN), revents: 0))
         let milliseconds = timeout.map { Int32(min(max($0, 0) * 1000, Double(Int32.max)).rounded(.up)) } ?? -1
         while true {
-            let ready = poll(&entries, nfds_t(entries.count), milliseconds)
+            let ready = withUnsafeMutableBytes(of: &entries) { raw in
+                poll(raw.baseAddress!.assumingMemoryBound(to: pollfd.self), 2, milliseconds)
+            }
             if ready >= 0 { break }
             // EINTR: a signal handler ran; nothing else can fail with a valid set of descriptors.
-            if ready < 0, errno != EINTR { break }
+            if errno != EINTR { break }
         }
-        if entries[0].revents != 0 {
-            var bytes = [UInt8](repeating: 0, count: 64)
-            while (try? bell.read(into: &bytes)) == bytes.count {}
-        }
+        let readable = entries.1.revents != 0
+        // The bell silent means nothing waits that a later wait would miss: the post that makes the mailbox
+        // non-empty rings after adding its event, and the bell is emptied only just before the events are taken,
+        // so an event left here now has its ring in the bell or on its way, and the next poll returns at once.
+        guard entries.0.revents != 0 else { return Wake(events: [], readable: readable) }
+        var bytes: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        let size = MemoryLayout.size(ofValue: bytes)
+        while withUnsafeMutableBytes(of: &bytes, { (try? bell.read(into: $0)) == size }) {}
         let events = posted.withLock { events in
-            defer { events.removeAll(keepingCapacity: true) }
-            return events
+            var taken: [Event] = []
+            swap(&taken, &events)
+            return taken
         }
-        return Wake(events: events, readable: entries.count > 1 && entries[1].revents != 0)
+        return Wake(events: events, readable: readable)
     }
 }

@@ -1,17 +1,35 @@
 @preconcurrency import Dispatch
 import Glibc
 
-/// SIGTERM, SIGINT and SIGHUP as callbacks on a queue, through `signalfd`-free Dispatch sources.
+/// SIGTERM, SIGINT and SIGHUP as callbacks on a queue, through Dispatch signal sources (on Linux, a `signalfd`
+/// read by Dispatch's manager thread).
+///
+/// The signals must be held first (`hold`, first thing in `main`, before any other thread starts): every thread
+/// then inherits the block, so a signal sent at any moment of start-up waits, pending, until the source reads it.
+/// Ignoring them instead (SIG_IGN) until the source is armed lost a SIGTERM sent just after start: Dispatch arms
+/// the source later, on its own thread, and an ignored signal is discarded when it is sent (docs/ARCHITECTURE.md
+/// "Threads").
 public final class Signals: Sendable {
     private let sources: [any DispatchSourceSignal]
 
-    /// Routes `signals`, and ignores SIGPIPE: chestd's one writer that cannot say `MSG_NOSIGNAL` is libgps, whose
-    /// write(2) to a gpsd that just went would otherwise end the daemon (docs/ARCHITECTURE.md "Threads").
+    /// Blocks `signals` in the calling thread and in every thread it starts from now on. Call it on the main thread
+    /// before any other thread exists: a thread that was already running could still take a signal.
+    public static func hold(_ signals: [Int32]) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in signals { sigaddset(&set, number) }
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// Routes `signals`, held by `hold` before, and ignores SIGPIPE: chestd's one writer that cannot say
+    /// `MSG_NOSIGNAL` is libgps, whose write(2) to a gpsd that just went would otherwise end the daemon
+    /// (docs/ARCHITECTURE.md "Threads"). Never sets a routed signal to SIG_IGN: that would discard one already
+    /// pending.
     public init(_ signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
         signal(SIGPIPE, SIG_IGN)
+        Self.hold(signals)
         let queue = DispatchQueue(label: "chest.signals")
         sources = signals.map { number in
-            signal(number, SIG_IGN)     // the default action would end the process before the source runs
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { handler(number) }
             source.resume()

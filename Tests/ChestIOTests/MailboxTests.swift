@@ -22,6 +22,27 @@ struct MailboxTests {
         #expect(wakes < 10_000)
     }
 
+    /// A wait woken by the descriptor takes the events only when the bell rang: none may be left behind for good.
+    /// With a descriptor that always has something to read, every wait returns at once, racing the posts.
+    @Test func eventsPostedWhileTheDescriptorKeepsWakingTheLoopAllArrive() throws {
+        let mailbox = try Mailbox<(thread: Int, serial: Int)>()
+        var ends: [Int32] = [-1, -1]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        _ = write(ends[1], "x", 1)    // never read: the descriptor stays readable
+        for thread in 0..<4 {
+            Thread { for serial in 0..<2_500 { mailbox.yield((thread, serial)) } }.start()
+        }
+        var received: [[Int]] = Array(repeating: [], count: 4)
+        let deadline = MonotonicClock.now() + 50
+        while received.map(\.count).reduce(0, +) < 10_000, MonotonicClock.now() < deadline {
+            let wake = mailbox.wait(orReadable: FileDescriptor(rawValue: ends[0]))
+            #expect(wake.readable)
+            for event in wake.events { received[event.thread].append(event.serial) }
+        }
+        #expect(received.allSatisfy { $0 == Array(0..<2_500) })
+    }
+
     @Test func aWaitSleepsUntilAnEventIsPosted() throws {
         let mailbox = try Mailbox<String>()
         let start = MonotonicClock.now()

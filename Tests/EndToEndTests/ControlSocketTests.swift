@@ -70,6 +70,35 @@ struct ControlSocketTests {
         #expect(world.daemonLog.contains("stopping on SIGTERM"))
     }
 
+    /// A SIGTERM sent at any moment of start-up stops chestd cleanly: from the moment `main` holds the signals (the
+    /// first thing it does) it waits, pending, until the loop's Dispatch source reads it. Sent at the first moment
+    /// that /proc shows it held, or as the socket first answers, many times: one ignored before the source was
+    /// armed was lost, and chestd ran on (docs/ARCHITECTURE.md "Threads").
+    @Test func sigtermAtAnyMomentOfStartUpStopsCleanly() throws {
+        for attempt in 0..<16 {
+            let world = ChestHarness()
+            let early = attempt % 2 == 0
+            try world.startDaemon(waitForSocket: !early)
+            let pid = try #require(world.daemon)
+            if early {
+                let deadline = Date().addingTimeInterval(15)
+                while !Self.holds(SIGTERM, pid), Date() < deadline { usleep(200) }
+                #expect(Self.holds(SIGTERM, pid), "attempt \(attempt): chestd never held SIGTERM")
+            }
+            #expect(world.stopDaemon(SIGTERM) == 0, "attempt \(attempt): \(world.daemonLog)")
+            #expect(!FileManager.default.fileExists(atPath: world.socket))
+            #expect(world.daemonLog.contains("stopping on SIGTERM"), "attempt \(attempt): \(world.daemonLog)")
+        }
+    }
+
+    /// Whether process `pid` blocks `signal` in its main thread (`SigBlk` of /proc/PID/status, a hexadecimal mask).
+    static func holds(_ signal: Int32, _ pid: pid_t) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
+              let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16) else { return false }
+        return mask & (1 << UInt64(signal - 1)) != 0
+    }
+
     @Test func commandsSayWhenChestdIsNotRunning() throws {
         let world = ChestHarness()
         let list = try world.chest(["list"])

@@ -21,20 +21,60 @@ public struct TrackLog: Hashable, Sendable {
         public var lineBytes: [UInt8] {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(64)
-            bytes += ISO8601.string(time).utf8
+            ISO8601.append(time, to: &bytes)
             Self.appendDecimal(coordinate.latitude, 7, to: &bytes)
             Self.appendDecimal(coordinate.longitude, 7, to: &bytes)
             if let altitudeMSL { Self.appendDecimal(altitudeMSL, 1, to: &bytes) }
             return bytes
         }
 
-        /// A space, then `value` as printf's `%.Nf` writes it (N = `decimals`, 1 or 7), by glibc's `strfromd`,
-        /// which takes one double and no variadic arguments: `String(format:)` and `withVaList` look up each
-        /// argument's conformance at run time, which cost chestd more CPU per fix than the rest of what it does
-        /// with a fix (docs/BENCHMARKS.md).
+        /// A space, then `value` as printf's `%.Nf` writes it (N = `decimals`, 1 or 7): the exact binary value
+        /// rounded to N decimals, a tie to the even digit, as glibc's printf rounds. Written by integer arithmetic
+        /// for any finite value under 2^52, which is every coordinate and altitude; glibc's `strfromd` (its
+        /// multi-precision printf, a twentieth of chestd's CPU a fix) only for anything else.
+        /// `String(format:)` is out of the question: it looks up each argument's conformance at run time
+        /// (docs/BENCHMARKS.md "2026-11-26, night: the floor again").
         static func appendDecimal(_ value: Double, _ decimals: Int, to bytes: inout [UInt8]) {
-            let format: StaticString = decimals == 7 ? "%.7f" : "%.1f"
             bytes.append(UInt8(ascii: " "))
+            let magnitude = value.magnitude
+            guard magnitude.isNormal || magnitude == 0, magnitude < 0x1p52 else {
+                return appendByPrintf(value, decimals, to: &bytes)
+            }
+            if value.sign == .minus { bytes.append(UInt8(ascii: "-")) }
+            // magnitude = significand × 2^-shift exactly, so magnitude × 10^N = significand × 10^N / 2^shift: the
+            // quotient and remainder of a 128-bit division by a power of two (significand < 2^53, 10^7 < 2^24).
+            var scaled: UInt128 = 0
+            if magnitude != 0 {
+                let significand = UInt128(magnitude.significandBitPattern | 1 << 52)
+                let shift = 52 - Int(magnitude.exponent)    // at least 1 below 2^52
+                let product = significand * UInt128(decimals == 7 ? 10_000_000 : 10)
+                if shift < 100 {
+                    let quotient = product >> shift
+                    let remainder = product & (UInt128(1) << shift - 1)
+                    let half = UInt128(1) << (shift - 1)
+                    scaled = remainder > half || (remainder == half && quotient & 1 == 1) ? quotient + 1 : quotient
+                }
+                // Otherwise magnitude × 10^N is under 2^77 / 2^100: it rounds to 0.
+            }
+            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)    // at most 23 digits: under 2^52 × 10^7 < 10^23
+            withUnsafeMutableBytes(of: &digits) { buffer in
+                var count = 0
+                var rest = scaled
+                repeat {
+                    buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                    count += 1
+                } while rest != 0 || count <= decimals
+                for index in stride(from: count - 1, through: 0, by: -1) {
+                    if index == decimals - 1 { bytes.append(UInt8(ascii: ".")) }
+                    bytes.append(buffer[index])
+                }
+            }
+        }
+
+        /// `value` by glibc's `strfromd`, which takes one double and no variadic arguments.
+        private static func appendByPrintf(_ value: Double, _ decimals: Int, to bytes: inout [UInt8]) {
+            let format: StaticString = decimals == 7 ? "%.7f" : "%.1f"
             // The longest %f of a Double: 309 integer digits, a sign, a point and the decimals.
             withUnsafeTemporaryAllocation(of: CChar.self, capacity: 400) { buffer in
                 let written = Int(format.withUTF8Buffer { format in

@@ -31,6 +31,14 @@ public enum ISO8601 {
         let digits = String(whole.1 + 1000).dropFirst()
         return text.dropLast() + "." + digits + "Z"
     }
+
+    /// `string(date)`'s UTF-8 appended to `bytes`, without a String in between for a whole second of the years
+    /// 0–9999 (chestd's track line, one a fix).
+    public static func append(_ date: Date, to bytes: inout [UInt8]) {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        guard fraction == 0, RFC3339.append(seconds: seconds, to: &bytes) else { return bytes += string(date).utf8 }
+    }
 }
 
 /// RFC 3339 times by arithmetic, without a calendar library: the daemon reads and writes thousands of them, and
@@ -93,36 +101,56 @@ public enum RFC3339 {
 
     /// "2026-12-24T17:00:00Z" for whole seconds since 1970.
     static func format(seconds: Int64) -> String {
-        let (days, rest) = seconds.quotientAndRemainder(dividingBy: 86_400)
-        let (day, secondOfDay) = rest < 0 ? (days - 1, rest + 86_400) : (days, rest)
-        let (year, month, dayOfMonth) = civilFromDays(Int(day))
-        // Digits written into the string's own bytes: the interpolated pieces cost each fix of chestd's track a
-        // dozen small strings (docs/BENCHMARKS.md "2026-11-26: the hill walk").
-        if (0...9999).contains(year) {
-            return String(unsafeUninitializedCapacity: 20) { buffer in
-                var end = 0
-                func put(_ value: Int, _ width: Int, then separator: Unicode.Scalar) {
-                    var rest = value
-                    for position in (end..<(end + width)).reversed() {
-                        buffer[position] = UInt8(ascii: "0") + UInt8(rest % 10)
-                        rest /= 10
-                    }
-                    buffer[end + width] = UInt8(ascii: separator)
-                    end += width + 1
-                }
-                put(year, 4, then: "-")
-                put(month, 2, then: "-")
-                put(dayOfMonth, 2, then: "T")
-                put(Int(secondOfDay / 3600), 2, then: ":")
-                put(Int(secondOfDay % 3600 / 60), 2, then: ":")
-                put(Int(secondOfDay % 60), 2, then: "Z")
-                return end
-            }
-        }
+        let text = String(unsafeUninitializedCapacity: 20) { write(seconds: seconds, into: $0) ?? 0 }
+        if !text.isEmpty { return text }
+        let (year, month, dayOfMonth, secondOfDay) = civil(seconds: seconds)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
         return "\(yearText)-\(two(month))-\(two(dayOfMonth))T\(two(Int(secondOfDay / 3600))):"
             + "\(two(Int(secondOfDay % 3600 / 60))):\(two(Int(secondOfDay % 60)))Z"
+    }
+
+    /// Appends `format(seconds:)`'s 20 bytes to `bytes` when the year is 0–9999; false, appending nothing, otherwise.
+    static func append(seconds: Int64, to bytes: inout [UInt8]) -> Bool {
+        var written = 0
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            written = write(seconds: seconds, into: buffer) ?? 0
+            bytes += buffer[..<written]
+        }
+        return written > 0
+    }
+
+    /// The date, the month, the day and the second of the day of whole seconds since 1970.
+    private static func civil(seconds: Int64) -> (year: Int, month: Int, day: Int, secondOfDay: Int64) {
+        let (days, rest) = seconds.quotientAndRemainder(dividingBy: 86_400)
+        let (day, secondOfDay) = rest < 0 ? (days - 1, rest + 86_400) : (days, rest)
+        let (year, month, dayOfMonth) = civilFromDays(Int(day))
+        return (year, month, dayOfMonth, secondOfDay)
+    }
+
+    /// Writes the 20 bytes of `format(seconds:)` into `buffer` (at least 20 long) for the years 0–9999 and returns
+    /// 20; nil for any other year. Digits written into place: the interpolated pieces cost each fix of chestd's
+    /// track a dozen small strings (docs/BENCHMARKS.md "2026-11-26: the hill walk").
+    private static func write(seconds: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        let (year, month, dayOfMonth, secondOfDay) = civil(seconds: seconds)
+        guard (0...9999).contains(year) else { return nil }
+        var end = 0
+        func put(_ value: Int, _ width: Int, then separator: Unicode.Scalar) {
+            var rest = value
+            for position in (end..<(end + width)).reversed() {
+                buffer[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            buffer[end + width] = UInt8(ascii: separator)
+            end += width + 1
+        }
+        put(year, 4, then: "-")
+        put(month, 2, then: "-")
+        put(dayOfMonth, 2, then: "T")
+        put(Int(secondOfDay / 3600), 2, then: ":")
+        put(Int(secondOfDay % 3600 / 60), 2, then: ":")
+        put(Int(secondOfDay % 60), 2, then: "Z")
+        return end
     }
 
     static func daysIn(month: Int, year: Int) -> Int {

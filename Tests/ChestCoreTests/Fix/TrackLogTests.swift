@@ -46,4 +46,31 @@ private typealias F = CoreFixture
         let edge = TrackLog.Point(time: time, coordinate: Coordinate(latitude: -0.000000049, longitude: 0.00000005))
         #expect(edge.line == ISO8601.string(time) + " " + String(format: "%.7f %.7f", -0.000000049, 0.00000005))
     }
+
+    /// The track's own decimal writer against printf on what it could get wrong: exact ties (an odd number of
+    /// 256ths is a tie at the seventh decimal, an odd number of quarters at the first), the digits next to them,
+    /// signs and zeros, the ends of its range, and values it hands to printf (subnormal, huge, infinite).
+    @Test func theDecimalWriterRoundsAsPrintfDoes() {
+        func written(_ value: Double, _ decimals: Int) -> String {
+            var bytes: [UInt8] = []
+            TrackLog.Point.appendDecimal(value, decimals, to: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        var values: [Double] = [0, -0.0, 1, -1, 0.5, 0.05, 0.25, 0.35, 0.45, 1e-7, 5e-8, -5e-8, 4.9999999e-8,
+                                0x1p-60, 0x1p-101, 0x1p-1074, .leastNormalMagnitude, 179.99999995, -179.99999995,
+                                89.999999949999, 0x1p52 - 1, 0x1p52, 1e300, .infinity, -.infinity]
+        for odd in stride(from: 1, to: 4_000, by: 2) {
+            let tie = Double(odd) / 256
+            values += [tie, -tie, tie.nextUp, tie.nextDown, Double(odd) / 4, -Double(odd) / 4, Double(odd) / 4 + 1_000]
+        }
+        var generator = SeededGenerator(seed: 12)
+        for _ in 0..<5_000 {
+            let scale = [1e-9, 1e-3, 1, 180, 1e6, 1e12][Int.random(in: 0..<6, using: &generator)]
+            values.append(.random(in: -scale...scale, using: &generator))
+        }
+        for value in values {
+            #expect(written(value, 7) == " " + String(format: "%.7f", value), "\(value)")
+            #expect(written(value, 1) == " " + String(format: "%.1f", value), "\(value)")
+        }
+    }
 }

@@ -23,6 +23,17 @@ struct ISO8601Tests {
     ])
     func writesUTCToTheMillisecond(_ seconds: Double, _ text: String) {
         #expect(ISO8601.string(Date(timeIntervalSince1970: seconds)) == text)
+        var bytes = Array("x".utf8)
+        ISO8601.append(Date(timeIntervalSince1970: seconds), to: &bytes)
+        #expect(bytes == Array(("x" + text).utf8))
+    }
+
+    /// The bytes chestd's track is written with are `string`'s, in and beyond the years written in place.
+    @Test(arguments: [0.0, 1_800_000_000, -62_167_219_200, -62_167_219_201, 253_402_300_799, 253_402_300_800])
+    func appendWritesTheSameBytesAsString(_ seconds: Double) {
+        var bytes: [UInt8] = []
+        ISO8601.append(Date(timeIntervalSince1970: seconds), to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == ISO8601.string(Date(timeIntervalSince1970: seconds)))
     }
 
     @Test(arguments: ["2026-12-24T18:00:00+01:00", "2026-12-24T17:00:00Z", "2026-12-24T17:00:00.000Z"])
