@@ -235,68 +235,6 @@ extension Daemon {
         }
     }
 
-    /// Carries out a change to the chest on disk; returns why it failed, if it did.
-    func carryOut(_ change: ChestChange) -> String? {
-        do {
-            switch change {
-            case let .store(admissions):
-                var staged: [(id: MessageID, path: String)] = [], copies: [(message: Message, bytes: Data)] = []
-                for admission in admissions {
-                    switch admission.source {
-                    case let .staged(path): staged.append((admission.stored.id, path))
-                    case let .copy(bytes, _): copies.append((admission.stored.message, bytes))
-                    }
-                }
-                CrashPoint.storing.reached()
-                do {
-                    try store.adopt(staged)
-                } catch {
-                    log.error("cannot store \(staged.count) message(s): \(error); they stay in \(store.incoming) and are tried again")
-                    scheduleRescan()
-                    throw error
-                }
-                CrashPoint.stored.reached()
-                try store.add(copies)
-            case let .move(id, from, to, _):
-                try store.move(id, from: from, to: to)
-            case let .remove(id, from, _):
-                try store.trash(id, from: from)
-            case let .restore(stored, _):
-                try store.untrash(stored.id, to: stored.chest)
-            case let .replace(admission, _):
-                switch admission.source {
-                case let .staged(path): try store.replace(admission.stored, staged: path)
-                case let .copy(bytes, _): try store.replace(admission.stored, bytes: bytes)
-                }
-            }
-            return nil
-        } catch {
-            return "\(error)"
-        }
-    }
-
-    /// Writes a message's PIN attempts to the ledger; returns why it could not.
-    func recordAttempts(_ id: MessageID, _ attempts: PINAttempts) -> String? {
-        do {
-            try attemptsLedger.record(id, attempts)
-            return nil
-        } catch {
-            log.error("cannot record the PIN attempts of \(id.short): \(error)")
-            return "\(error)"
-        }
-    }
-
-    /// Sets a refused file aside in `rejected/` with its reason.
-    func setAside(_ path: String, reason: String) {
-        do {
-            let name = try store.reject(path, reason: reason)
-            log.debug("set aside as \(store.rejected)/\(name)")
-        } catch {
-            log.error("cannot set \(path) aside: \(error); it stays where it is and is tried again")
-            scheduleRescan()
-        }
-    }
-
     /// Reads the user's identity if chestd has none yet: the first `compose` may make it while chestd runs.
     /// Called once per batch, not per message.
     func refreshIdentity() {
