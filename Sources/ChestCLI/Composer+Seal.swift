@@ -24,7 +24,7 @@ extension Composer {
             let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
             let seconds = sets.reduce(0.0) { total, set in
                 let runs = Double(set.derivations(version: draft.format)), cost = set.effectiveCost
-                return total + (runs / Double(max(1, cores / cost.lanes))).rounded(.up) * cost.secondsPerKey
+                return total + (runs / Double(cost.runsAtOnce(cores: cores))).rounded(.up) * cost.secondsPerKey
             }
             if seconds >= 1 {
                 printError("chest: sealing page \(number): " + Self.sealingWords(runs: sets.reduce(0) { $0 + $1.derivations(version: draft.format) },

@@ -163,10 +163,15 @@ public enum PageSealer {
         return nil
     }
 
-    /// Argon2id of each secret, on every core at once: a place's four cells cost the organiser the time of two.
+    /// Argon2id of each secret, on every core at once: a place's four cells cost the organiser the time of two. Keys
+    /// in lanes take a core a lane, so fewer run at once (`SealCost.runsAtOnce`), and the memory held stays one
+    /// derivation's per core.
     static func deriveAll(_ secrets: [String], salt: [UInt8], cost: SealCost) -> [[UInt8]] {
         let keys = Mutex([[UInt8]?](repeating: nil, count: secrets.count))
+        let slots = DispatchSemaphore(value: cost.runsAtOnce(cores: ProcessInfo.processInfo.activeProcessorCount))
         DispatchQueue.concurrentPerform(iterations: secrets.count) { index in
+            slots.wait()
+            defer { slots.signal() }
             let key = derive(secrets[index], salt: salt, cost: cost)
             keys.withLock { $0[index] = key }
         }

@@ -55,17 +55,19 @@ public struct SealCost: Hashable, Sendable, CustomStringConvertible {
         /// The default in `version`: before format 5 a key has one lane, so a PIN's cost is one core's.
         public func cost(version: Int) -> SealCost {
             switch self {
-            case .pin, .answer, .placeAndPIN, .placeAndAnswer:
-                version >= 5 ? SealCost(passes: 6, memory: 512 << 20, lanes: 2)
-                    : self == .pin || self == .answer ? SealCost(passes: 5, memory: 1 << 30) : SealCost(passes: 6, memory: 1 << 30)
+            case .pin, .answer: version >= 5 ? SealCost.twoLanes : SealCost(passes: 5, memory: 1 << 30)
+            case .placeAndPIN, .placeAndAnswer: version >= 5 ? SealCost.twoLanes : SealCost(passes: 6, memory: 1 << 30)
             case .place: SealCost(passes: 4, memory: 512 << 20)
             case .release: Level.interactive.cost
             }
         }
-
-        /// Whether a set of this kind is keyed in lanes in format 5, so a message holding one is written as 5.
-        public var usesLanes: Bool { cost(version: MessageFile.version).lanes > 1 }
     }
+
+    /// Format 5's cost of a key a person unlocks: two runs of 6 passes over 512 MiB, side by side.
+    static let twoLanes = SealCost(passes: 6, memory: 512 << 20, lanes: 2)
+
+    /// How many of these derivations run at once on `cores` cores: each lane takes a core.
+    public func runsAtOnce(cores: Int) -> Int { max(1, cores / lanes) }
 
     /// The cost of a set holding `secret` in `version` unless the organiser chose a level.
     public static func `default`(for secret: Secret, level: Level? = nil, version: Int = MessageFile.version) -> SealCost {
