@@ -3,11 +3,12 @@ import Foundation
 /// What it costs whoever has a file to find a sealed set's key by the best attack known against the file as written,
 /// one Argon2id run a guess (docs/SECURITY.md "What a place is worth"):
 ///
-/// - formats 3 and 4: the lattice sweep. A place's keys cover a 2 × 2 block of cells (the cell width is the place's
+/// - formats 3 to 5: the lattice sweep. A place's keys cover a 2 × 2 block of cells (the cell width is the place's
 ///   stretched diameter), and every 2 × 2 block holds exactly one cell with both indices even, so trying those cells
-///   only, a quarter of the area's, finds it (99 % of places; the rest sit on a single row or column). In format 4 a
-///   place sealed with a PIN has cells half as wide and a 3 × 3 block: the lattice is the cells with both indices
-///   divisible by 3, one in nine of four times as many cells. With a PIN, every PIN in each of those cells;
+///   only, a quarter of the area's, finds it (99 % of places; the rest sit on a single row or column). A place sealed
+///   with a PIN has cells half as wide and a 3 × 3 block in format 4, a third as wide and a 4 × 4 block in format 5:
+///   the lattice is the cells with both indices divisible by the block's side, one in block² of the finer cells. With
+///   a PIN, every PIN in each of those cells;
 /// - format 2: the place comes out of the file (the typed-decimal attack, milliseconds), so only the PIN is left.
 ///
 /// A sweep is shared: every place laid on one grid (same salt and cost) falls to the same derivations, so its figure
@@ -21,7 +22,7 @@ public struct BruteForce: Hashable, Sendable {
     /// PINs to try: 10^digits; 1 without a PIN.
     public var pins: Double
     public var secondsPerGuess: Double
-    /// The search area, when the set holds a format 3 or 4 place.
+    /// The search area, when the set holds a place of format 3 or later.
     public var area: SearchArea?
     /// A format 2 place: the file gives it away.
     public var recoverable: Bool
@@ -29,7 +30,7 @@ public struct BruteForce: Hashable, Sendable {
     /// The side of the key block (`CellGrid.keyBlock`): the lattice sweep tries one cell in block².
     public var block: Int
 
-    /// A set's figure: the cells of the grid's search area the lattice meets (formats 3 and 4, whose `version` says
+    /// A set's figure: the cells of the grid's search area the lattice meets (formats 3 to 5, whose `version` says
     /// how large a key block is) times every PIN of `pinDigits`; a format 2 grid (no area) is recoverable and leaves
     /// the PIN only. `swept`: the areas of every place on the grid, when the figure is for all of them (one sweep of
     /// their union opens them all).
@@ -81,7 +82,7 @@ public struct BruteForce: Hashable, Sendable {
         return "sealed by \(how): about \(Self.time(coreHours)) by the best attack (\(detail))" + advice
     }
 
-    /// Which cells the lattice sweep tries: "with both indices even, a quarter", or divisible by 3, a ninth.
+    /// Which cells the lattice sweep tries: "with both indices even, a quarter", or "divisible by 4, one in 16".
     public var latticeWords: String {
         block == 2 ? "with both indices even, a quarter" : "with both indices divisible by \(block), one in \(block * block)"
     }

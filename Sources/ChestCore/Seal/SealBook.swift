@@ -31,7 +31,7 @@ struct SealBook: Sendable {
         let areaX: Double
         let areaY: Double
         let reachSquared: Double
-        /// How wide a place is, in metres: a cell, or two of format 4's finer cells (`CellGrid.keyBlock`).
+        /// How wide a place is, in metres: a cell, or block − 1 of the finer cells of formats 4 and 5 (`CellGrid.keyBlock`).
         let placeWidth: Double
 
         init(_ grid: CellGrid, requiresHardware: Bool = false, owner: String = "", block: Int = 2) {
@@ -68,14 +68,13 @@ struct SealBook: Sendable {
         }
 
         /// Whether a fix says where in the place's key block the reader is: one less accurate than half a place's width
-        /// (half a cell, or a cell of format 4's finer ones) does not, and one of a trust the organiser did not ask for
-        /// says nothing at all (docs/SECURITY.md "Hardware trust and time").
+        /// does not, and one of a trust the organiser did not ask for says nothing at all (docs/SECURITY.md "Hardware trust and time").
         func counts(eph: Double?, hardware: Bool) -> Bool {
             eph.map { $0 <= placeWidth / 2 } ?? true && (hardware || !requiresHardware)
         }
 
         /// Whether two points of consecutive epochs could both lie in one place of this grid: at most a place's width
-        /// apart each way (docs/FORMAT.md "Format 3", "Format 4").
+        /// apart each way (docs/FORMAT.md "Format 3", "Format 4", "Format 5").
         func fits(_ earlier: Point, _ later: Point) -> Bool {
             later.sequence == earlier.sequence + 1
                 && abs(later.x - earlier.x) <= placeWidth && abs(later.y - earlier.y) <= placeWidth
