@@ -352,13 +352,13 @@ final class HuntWorld {
         self.broker = broker
         teams = names.map { Team(name: $0, world: ChestHarness()) }
         let created = try organiser(["hunt", "create", "Test hunt", "--broker", "mqtt://\(broker.host):\(broker.port)", "-o", huntPath])
-        guard created.status == 0 else { throw HuntTestFailure(created.stderr) }
+        guard created.status == 0 else { throw HuntTestFailure(created) }
         for team in teams {
             let join = team.world.root + "/join.hunt"
             let added = try organiser(["hunt", "team", "add", team.name, "--hunt", huntPath, "-o", join])
-            guard added.status == 0 else { throw HuntTestFailure(added.stderr) }
+            guard added.status == 0 else { throw HuntTestFailure(added) }
             let joined = try team.world.chest(["hunt", "join", join])
-            guard joined.status == 0 else { throw HuntTestFailure(joined.stderr) }
+            guard joined.status == 0 else { throw HuntTestFailure(joined) }
         }
         if let boardBroker {
             // The organiser's copy points at the other broker of the bridge; the teams' join files do not change.
@@ -378,7 +378,7 @@ final class HuntWorld {
         let hunt = forHunt && !locks.contains("--hunt") ? ["--hunt", huntPath] : []
         let made = try organiser(["compose", "--seal-cost", "interactive", "-o", path, "--title", title, "--page", "page of \(title)"]
                                  + locks + hunt)
-        guard made.status == 0 else { throw HuntTestFailure(made.stderr) }
+        guard made.status == 0 else { throw HuntTestFailure(made) }
         ids[title] = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         return path
     }
@@ -444,7 +444,7 @@ final class HuntWorld {
         let outcome = try Subprocess.run("/usr/bin/mosquitto_pub", ["-h", broker.host, "-p", String(broker.port), "-t", topic,
                                                                     "-q", "1", "-f", file] + (retain ? ["-r"] : []),
                                          environment: ProcessInfo.processInfo.environment)
-        guard outcome.status == 0 else { throw HuntTestFailure(outcome.stderr) }
+        guard outcome.status == 0 else { throw HuntTestFailure(outcome) }
     }
 
     /// Every retained message on the broker, as text.
@@ -457,4 +457,10 @@ final class HuntWorld {
 struct HuntTestFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+
+    /// A command that failed: its status (128 + N when signal N killed it) and what it said, so that one that died
+    /// silently still says how.
+    init(_ outcome: Subprocess.Outcome) {
+        description = "exit status \(outcome.status): " + (outcome.stderr.isEmpty ? "(nothing on stderr; stdout: \(outcome.stdout))" : outcome.stderr)
+    }
 }
