@@ -34,10 +34,15 @@ extension Daemon {
             feed(.receiver(nil, now()))
         case let .fix(fix):
             feed(.fix(fix, now()))
-            if let error = track.record(fix) { log.error("cannot record the track: \(error)") }
+            recordTrack(track.record(fix, at: fix.receivedAt))
         case let .receiver(source):
             feed(.receiver(source, now()))
         }
+    }
+
+    /// Logs a failure to write the track.
+    func recordTrack(_ failure: SystemCallError?) {
+        if let failure { log.error("cannot record the track: \(failure)") }
     }
 
     /// Aims the fix's end-of-life check, given on the monotonic clock, on the wall-clock timer.

@@ -123,6 +123,7 @@ public final class Daemon {
         rescanTimer = WakeTimer { sink.yield(.rescan) }
         memoryTimer = WakeTimer { sink.yield(.releaseRareMemory) }
         defer { [wakeTimer, weatherTimer, fixTimer, rescanTimer, memoryTimer].forEach { $0?.stop() } }
+        defer { recordTrack(track.flush(at: MonotonicClock.now())) }
         if let restored = weather.restore() { feed(.weatherRestored(restored)) }
         sealWorker = SealWorker { sink.yield(DaemonEvent($0)) }
         defer { sealWorker?.stop() }
@@ -145,11 +146,14 @@ public final class Daemon {
         defer { watchdog?.stop() }
 
         while true {
-            let wake = sink.wait(orReadable: gpsConnection?.descriptor)
+            // Track points waiting to be written bound the sleep: no timer thread for them (TrackRecorder.swift).
+            let trackDue = track.writeDue
+            let wake = sink.wait(orReadable: gpsConnection?.descriptor, timeout: trackDue.map { $0 - MonotonicClock.now() })
             if wake.readable { readGPS() }
             for event in wake.events {
                 if let status = handle(event) { return status }
             }
+            if let trackDue, MonotonicClock.now() >= trackDue { recordTrack(track.flush(at: MonotonicClock.now())) }
         }
     }
 

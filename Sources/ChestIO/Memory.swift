@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// Hands freed heap pages back to the kernel after a burst of work (glibc's `malloc_trim(3)`, which Swift's Glibc
 /// module does not import): ingesting thousands of files leaves megabytes of decoder garbage between live objects.
@@ -26,24 +27,50 @@ public enum Memory {
     /// `Anonymous: 0 kB`; a segment written by the loader, such as relocated read-only data, holds some) are
     /// touched: dropping their pages only means reading them again from the page cache if they are needed;
     /// `MADV_RANDOM` asks for no read-ahead around such a fault.
+    ///
+    /// Which mappings qualify is found once, from smaps, whose every read walks the page tables of the whole
+    /// process; later releases recognise them by their header in /proc/self/maps, a tenth of the cost (smaps was
+    /// a twentieth of chestd's CPU on a walk with an unlock: docs/BENCHMARKS.md "2026-11-27: the floor met").
     public static func releaseCodePages() {
+        let known = releasable.withLock { $0 }
+        if let known {
+            guard let maps = procFile("/proc/self/maps") else { return }
+            for line in maps.split(separator: UInt8(ascii: "\n")) {
+                let fields = line.split(separator: UInt8(ascii: " "))
+                guard let mapping = fileMapping(fields), known.contains(Array(line)) else { continue }
+                release(mapping)
+            }
+            return
+        }
         guard let smaps = procFile("/proc/self/smaps") else { return }
-        var candidate: (address: UnsafeMutableRawPointer, length: Int)?
+        var found: Set<[UInt8]> = []
+        var candidate: (header: ArraySlice<UInt8>, address: UnsafeMutableRawPointer, length: Int)?
         // Bytes, not String: Character-wise splitting of the hundred kilobytes cost milliseconds.
         for line in smaps.split(separator: UInt8(ascii: "\n")) {
             // A mapping's header starts with its range in lowercase hexadecimal, "start-end"; its fields follow,
             // each a capitalised name ("Rss:", "Anonymous:"…).
             guard let first = line.first else { continue }
             if hexValue(first) != nil {
-                candidate = fileMapping(line.split(separator: UInt8(ascii: " ")))
+                candidate = fileMapping(line.split(separator: UInt8(ascii: " "))).map { (line, $0.address, $0.length) }
             } else if first == UInt8(ascii: "A"), let mapping = candidate, line.starts(with: "Anonymous:".utf8) {
                 candidate = nil
                 let fields = line.split(separator: UInt8(ascii: " "))
                 guard fields.count > 1, fields[1].elementsEqual("0".utf8) else { continue }
-                _ = madvise(mapping.address, mapping.length, MADV_RANDOM)
-                _ = madvise(mapping.address, mapping.length, MADV_DONTNEED)
+                found.insert(Array(mapping.header))
+                release((mapping.address, mapping.length))
             }
         }
+        releasable.withLock { $0 = found }
+    }
+
+    /// The headers ("start-end perms offset dev inode path", the same in maps and smaps) of the mappings found
+    /// releasable: all of a file's, range and permissions included, so that a mapping made since is never
+    /// mistaken for one of them.
+    private static let releasable = Mutex<Set<[UInt8]>?>(nil)
+
+    private static func release(_ mapping: (address: UnsafeMutableRawPointer, length: Int)) {
+        _ = madvise(mapping.address, mapping.length, MADV_RANDOM)
+        _ = madvise(mapping.address, mapping.length, MADV_DONTNEED)
     }
 
     /// The range of an smaps header ("start-end perms offset dev inode path", split at spaces) that maps a file

@@ -23,23 +23,56 @@ public final class TrackRecorder {
         fileLines = text.split(separator: "\n").count
     }
 
-    /// Records a fix. A failure is returned for the log when it is new, never thrown: the track must not stop
-    /// the daemon.
-    public func record(_ fix: Fix) -> SystemCallError? {
+    /// Points recorded but not yet written, oldest first, each line ending in a newline.
+    private var pending: [UInt8] = []
+    /// When (monotonic seconds) points were last written.
+    private var lastWrite = -Double.infinity
+
+    /// Points are written at most this often (seconds): a receiver at 1 Hz gets each point written as it comes,
+    /// a fast replay or a 10 Hz receiver a write every half second, not one an epoch (the write and ext4's update of
+    /// the file's times were a seventh of chestd's CPU a fix: docs/BENCHMARKS.md "2026-11-27: the floor met").
+    public static let writeInterval = 0.5
+
+    /// When (monotonic seconds) the points that wait are to be written by `flush`; nil when none wait.
+    public var writeDue: Double? { pending.isEmpty ? nil : lastWrite + Self.writeInterval }
+
+    /// Records a fix received at `monotonic` seconds. A failure is returned for the log when it is new, never
+    /// thrown: the track must not stop the daemon.
+    public func record(_ fix: Fix, at monotonic: Double) -> SystemCallError? {
         guard let point = log.record(fix) else { return nil }
-        do {
-            if log.needsCompaction(fileLines: fileLines + 1) {
+        if log.needsCompaction(fileLines: fileLines + 1) {
+            pending.removeAll()
+            return attempt { () throws(SystemCallError) in
                 appender?.close()
                 appender = nil
                 try AtomicFile.write(Data(log.text.utf8), to: path)
                 fileLines = log.points.count
-            } else {
-                if appender == nil {
-                    appender = try FileDescriptor.open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, permissions: 0o600)
-                }
-                try appender?.writeAll(point.lineBytes + [UInt8(ascii: "\n")], path: path)
-                fileLines += 1
+                lastWrite = monotonic
             }
+        }
+        point.appendLine(to: &pending)
+        fileLines += 1
+        return monotonic - lastWrite >= Self.writeInterval ? flush(at: monotonic) : nil
+    }
+
+    /// Writes the points that wait.
+    public func flush(at monotonic: Double) -> SystemCallError? {
+        guard !pending.isEmpty else { return nil }
+        lastWrite = monotonic
+        return attempt { () throws(SystemCallError) in
+            if appender == nil {
+                appender = try FileDescriptor.open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, permissions: 0o600)
+            }
+            // Points that could not be written are dropped, as a single point was: a disk that stays full must
+            // not make chestd hold hours of them.
+            defer { pending.removeAll(keepingCapacity: true) }
+            try appender?.writeAll(pending, path: path)
+        }
+    }
+
+    private func attempt(_ write: () throws(SystemCallError) -> Void) -> SystemCallError? {
+        do {
+            try write()
             lastFailure = nil
             return nil
         } catch {

@@ -3,7 +3,7 @@ import struct Foundation.Date
 /// The evaluation engine: every locked message, every latch, the last fix and weather, and the rules that open
 /// pages. It is pure: `handle(_:)` takes one input, changes the state and returns what the caller must do.
 public struct Engine: Sendable {
-    public internal(set) var entries: [MessageID: StoredMessage] = [:]
+    public internal(set) var entries = MessageTable()
     public internal(set) var lastFix: Fix?
     public private(set) var gps: GPSLink
     public internal(set) var clock = ClockGuard()
@@ -67,6 +67,7 @@ public struct Engine: Sendable {
         switch input {
         case let .loaded(messages, refused, now):
             effects = refused.map { .reject(path: $0.path, reason: $0.reason) }
+            entries.reserveCapacity(entries.count + messages.count)
             for stored in messages { effects += add(stored.restarted, announce: false, now: now) }
             effects += undelivered.map(Effect.notify)
             effects += huntChestLoaded()

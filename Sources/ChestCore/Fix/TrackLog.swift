@@ -15,17 +15,20 @@ public struct TrackLog: Hashable, Sendable {
         }
 
         /// `TIME LAT LON [ALT]`, one line of the file.
-        public var line: String { String(decoding: lineBytes, as: UTF8.self) }
-
-        /// `line`'s UTF-8, built without intermediate strings: chestd appends one a fix.
-        public var lineBytes: [UInt8] {
+        public var line: String {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(64)
+            appendLine(to: &bytes)
+            return String(decoding: bytes.dropLast(), as: UTF8.self)
+        }
+
+        /// Appends `line` and a newline, built without intermediate strings: chestd appends one a fix.
+        public func appendLine(to bytes: inout [UInt8]) {
             ISO8601.append(time, to: &bytes)
             Self.appendDecimal(coordinate.latitude, 7, to: &bytes)
             Self.appendDecimal(coordinate.longitude, 7, to: &bytes)
             if let altitudeMSL { Self.appendDecimal(altitudeMSL, 1, to: &bytes) }
-            return bytes
+            bytes.append(UInt8(ascii: "\n"))
         }
 
         /// A space, then `value` as printf's `%.Nf` writes it (N = `decimals`, 1 or 7): the exact binary value

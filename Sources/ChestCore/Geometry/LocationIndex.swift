@@ -1,8 +1,10 @@
 /// Pending location locks by grid cell, so a fix costs the locks near it rather than all of them (docs/DESIGN.md "Performance targets").
 ///
-/// The grid is 0.01° square (about 1.1 km of latitude). A circle is filed under every cell its bounding box
-/// touches; one that would span more than `maximumCells` (a radius of several kilometres) goes on a short list
-/// that every query checks.
+/// Two grids by size: a circle is filed in the fine grid (0.0025°, about 280 m of latitude) under every cell its
+/// bounding box touches, or, when that would be more than `maximumCells` (a radius over about 700 m), in the coarse
+/// grid (0.025°); one too wide even for that (over about 7 km) goes on a short list that every query checks. A fix
+/// reads only the circles filed in its cell of each grid, and since each circle sits in the grid that fits its size,
+/// a cell's candidates are circles that reach near the fix, not every circle within a kilometre of it.
 public struct LocationIndex<Key: Hashable & Sendable>: Sendable {
     public struct Circle: Sendable {
         public var key: Key
@@ -10,7 +12,7 @@ public struct LocationIndex<Key: Hashable & Sendable>: Sendable {
         public var radius: Double
     }
 
-    /// What a cell keeps of a circle; the key is the cell's dictionary key.
+    /// What the hot loop reads of a circle, by slot: kept apart from the key so a query touches 24 bytes a candidate.
     struct Disc: Sendable {
         var center: Coordinate
         var radius: Double
@@ -31,88 +33,150 @@ public struct LocationIndex<Key: Hashable & Sendable>: Sendable {
         }
     }
 
-    static var cellDegrees: Double { 0.01 }
-    static var maximumCells: Int { 36 }
+    /// Where a circle is filed.
+    enum Placement: Hashable, Sendable {
+        case grid(Int, Block)
+        case wide
+    }
 
-    private var cells: [Cell: [Key: Disc]] = [:]
-    private var wide: [Key: Circle] = [:]
-    private var filed: [Key: Block] = [:]
+    /// Cells of `degrees` square, each listing the slots of the circles filed under it.
+    struct Grid: Sendable {
+        let degrees: Double
+        var cells: [Cell: [Int32]] = [:]
+
+        init(degrees: Double) { self.degrees = degrees }
+
+        func cell(of point: Coordinate) -> Cell {
+            Cell(row: Int32((point.latitude / degrees).rounded(.down)),
+                 column: Int32((point.longitude / degrees).rounded(.down)))
+        }
+
+        /// The cells a circle's bounding box touches, or nil when that would be more than `maximumCells`.
+        func block(around center: Coordinate, radius: Double) -> Block? {
+            let latitudeSpan = radius / LocationIndex.metresPerDegree
+            // Near a pole a circle's longitude span explodes, and across ±180° the columns wrap: the short list
+            // handles both rather than a grid that does not wrap.
+            guard abs(center.latitude) + latitudeSpan < 89 else { return nil }
+            let shrink = cosine((abs(center.latitude) + latitudeSpan) * .pi / 180)
+            let longitudeSpan = radius / (LocationIndex.metresPerDegree * shrink)
+            guard abs(center.longitude) + longitudeSpan < 180 else { return nil }
+            let low = cell(of: Coordinate(latitude: center.latitude - latitudeSpan, longitude: center.longitude - longitudeSpan))
+            let high = cell(of: Coordinate(latitude: center.latitude + latitudeSpan, longitude: center.longitude + longitudeSpan))
+            let rows = Int(high.row - low.row) + 1, columns = Int(high.column - low.column) + 1
+            guard rows * columns <= LocationIndex.maximumCells else { return nil }
+            return Block(low: low, high: high)
+        }
+
+        mutating func file(_ slot: Int32, under block: Block) {
+            for cell in block.cells { cells[cell, default: []].append(slot) }
+        }
+
+        mutating func unfile(_ slot: Int32, from block: Block) {
+            for cell in block.cells {
+                guard var slots = cells.removeValue(forKey: cell) else { continue }
+                if let at = slots.firstIndex(of: slot) { slots.swapAt(at, slots.count - 1); slots.removeLast() }
+                if !slots.isEmpty { cells[cell] = slots }
+            }
+        }
+    }
+
+    static var metresPerDegree: Double { Coordinate.earthRadius * .pi / 180 }
+    static var maximumCells: Int { 64 }
+
+    private var grids = [Grid(degrees: 0.0025), Grid(degrees: 0.025)]
+    private var wide: [Int32] = []
+    private var slots: [Key: Int32] = [:]
+    private var keys: [Key?] = []
+    private var discs: [Disc] = []
+    private var freeSlots: [Int32] = []
 
     public init() {}
 
-    public var count: Int { filed.count + wide.count }
+    public var count: Int { slots.count }
 
     /// Files a circle under `key`, replacing any earlier one.
     public mutating func insert(_ key: Key, center: Coordinate, radius: Double) {
         remove(key)
-        let circle = Circle(key: key, center: center, radius: radius)
-        guard let block = Self.block(around: center, radius: radius) else {
-            wide[key] = circle
-            return
-        }
+        let placement = Self.placement(in: grids, around: center, radius: radius)
         let disc = Disc(center: center, radius: radius)
-        for cell in block.cells { cells[cell, default: [:]][key] = disc }
-        filed[key] = block
+        let slot: Int32
+        if let reused = freeSlots.popLast() {
+            slot = reused
+            keys[Int(slot)] = key
+            discs[Int(slot)] = disc
+        } else {
+            slot = Int32(keys.count)
+            keys.append(key)
+            discs.append(disc)
+        }
+        slots[key] = slot
+        switch placement {
+        case let .grid(grid, block): grids[grid].file(slot, under: block)
+        case .wide: wide.append(slot)
+        }
     }
 
     public mutating func remove(_ key: Key) {
-        if wide.removeValue(forKey: key) != nil { return }
-        guard let block = filed.removeValue(forKey: key) else { return }
-        for cell in block.cells {
-            cells[cell]?.removeValue(forKey: key)
-            if cells[cell]?.isEmpty == true { cells.removeValue(forKey: cell) }
+        guard let slot = slots.removeValue(forKey: key) else { return }
+        // Where it was filed follows from its disc alone: not kept, 32 bytes a circle saved.
+        let disc = discs[Int(slot)]
+        switch Self.placement(in: grids, around: disc.center, radius: disc.radius) {
+        case let .grid(grid, block): grids[grid].unfile(slot, from: block)
+        case .wide: wide.removeAll { $0 == slot }
         }
+        keys[Int(slot)] = nil
+        freeSlots.append(slot)
     }
 
     /// The circles that contain `point`, each with its distance from the centre in metres.
     public func containing(_ point: Coordinate) -> [(circle: Circle, distance: Double)] {
-        var hits: [(Circle, Double)] = []
-        guard let candidates = cells[Self.cell(of: point)] else { return wide.isEmpty ? [] : containingWide(point) }
+        var hits: [(circle: Circle, distance: Double)] = []
         // A flat-earth distance, one cosine a query, rules out the circles clearly away from the point before the
-        // haversine (two sines, two cosines and an arcsine each): in a dense area most candidates of a cell are
-        // misses. A filed circle spans at most a few kilometres below 89°, where the flat distance is within a few
-        // per cent of the true one; the margin of 10 % keeps every near miss for the exact test.
-        let metresPerDegree = Coordinate.earthRadius * .pi / 180
-        let eastWest = metresPerDegree * cosine(point.latitude * .pi / 180)
-        for (key, disc) in candidates {
-            let reach = disc.radius * 1.1 + 1
-            let dy = (point.latitude - disc.center.latitude) * metresPerDegree
-            guard abs(dy) <= reach else { continue }
-            let dx = (point.longitude - disc.center.longitude) * eastWest
-            guard dx * dx + dy * dy <= reach * reach else { continue }
-            let distance = point.distance(to: disc.center)
-            if distance <= disc.radius { hits.append((Circle(key: key, center: disc.center, radius: disc.radius), distance)) }
+        // haversine (two sines, two cosines and an arcsine each): most candidates of a cell are misses. A filed
+        // circle spans at most a few kilometres below 89°, where the flat distance is within a few per cent of the
+        // true one; the margin of 10 % keeps every near miss for the exact test.
+        let eastWest = Self.metresPerDegree * cosine(point.latitude * .pi / 180)
+        discs.withUnsafeBufferPointer { discs in
+            for grid in grids {
+                guard let candidates = grid.cells[grid.cell(of: point)] else { continue }
+                for slot in candidates {
+                    let disc = discs[Int(slot)]
+                    let reach = disc.radius * 1.1 + 1
+                    let dy = (point.latitude - disc.center.latitude) * Self.metresPerDegree
+                    guard abs(dy) <= reach else { continue }
+                    let dx = (point.longitude - disc.center.longitude) * eastWest
+                    guard dx * dx + dy * dy <= reach * reach else { continue }
+                    if let hit = hit(slot, disc, point) { hits.append(hit) }
+                }
+            }
+            for slot in wide { if let hit = hit(slot, discs[Int(slot)], point) { hits.append(hit) } }
         }
-        return wide.isEmpty ? hits : hits + containingWide(point)
+        return hits
     }
 
-    /// The circles too wide (or too near a pole or the antimeridian) to file in cells that contain `point`.
-    private func containingWide(_ point: Coordinate) -> [(circle: Circle, distance: Double)] {
-        wide.values.compactMap { circle in
-            let distance = point.distance(to: circle.center)
-            return distance <= circle.radius ? (circle, distance) : nil
+    /// How many circles a query at `point` reads: those filed in its cell of each grid, and the wide list.
+    func candidates(of point: Coordinate) -> Int {
+        grids.reduce(wide.count) { total, grid in total + (grid.cells[grid.cell(of: point)]?.count ?? 0) }
+    }
+
+    private func hit(_ slot: Int32, _ disc: Disc, _ point: Coordinate) -> (circle: Circle, distance: Double)? {
+        let distance = point.distance(to: disc.center)
+        guard distance <= disc.radius, let key = keys[Int(slot)] else { return nil }
+        return (Circle(key: key, center: disc.center, radius: disc.radius), distance)
+    }
+
+    /// Where a circle is filed: the first grid whose cells it fits, else the wide list.
+    static func placement(in grids: [Grid], around center: Coordinate, radius: Double) -> Placement {
+        for (grid, cells) in grids.enumerated() {
+            if let block = cells.block(around: center, radius: radius) { return .grid(grid, block) }
         }
+        return .wide
     }
 
-    static func cell(of point: Coordinate) -> Cell {
-        Cell(row: Int32((point.latitude / cellDegrees).rounded(.down)),
-             column: Int32((point.longitude / cellDegrees).rounded(.down)))
-    }
-
-    /// The cells a circle's bounding box touches, or nil when that would be more than `maximumCells`.
-    static func block(around center: Coordinate, radius: Double) -> Block? {
-        let metresPerDegree = Coordinate.earthRadius * .pi / 180
-        let latitudeSpan = radius / metresPerDegree
-        // Near a pole a circle's longitude span explodes, and across ±180° the columns wrap: the short list
-        // handles both rather than a grid that does not wrap.
-        guard abs(center.latitude) + latitudeSpan < 89 else { return nil }
-        let shrink = cosine((abs(center.latitude) + latitudeSpan) * .pi / 180)
-        let longitudeSpan = radius / (metresPerDegree * shrink)
-        guard abs(center.longitude) + longitudeSpan < 180 else { return nil }
-        let low = cell(of: Coordinate(latitude: center.latitude - latitudeSpan, longitude: center.longitude - longitudeSpan))
-        let high = cell(of: Coordinate(latitude: center.latitude + latitudeSpan, longitude: center.longitude + longitudeSpan))
-        let rows = Int(high.row - low.row) + 1, columns = Int(high.column - low.column) + 1
-        guard rows * columns <= maximumCells else { return nil }
-        return Block(low: low, high: high)
+    /// Where a circle of `radius` around `center` would be filed, and the cell size of its grid (for tests).
+    static func placement(around center: Coordinate, radius: Double) -> (degrees: Double, block: Block)? {
+        let grids = LocationIndex().grids
+        guard case let .grid(grid, block) = placement(in: grids, around: center, radius: radius) else { return nil }
+        return (grids[grid].degrees, block)
     }
 }

@@ -61,14 +61,33 @@ private func keys(_ index: LocationIndex<Int>, _ point: Coordinate) -> Set<Int> 
         #expect(keys(index, center) == [])
     }
 
-    @Test func bigCirclesGoOnTheWideList() {
-        #expect(LocationIndex<Int>.block(around: c(45, 6), radius: 20_000) == nil)
-        #expect(LocationIndex<Int>.block(around: c(45, 6), radius: 30)?.cells.count ?? 0 <= 4)
-        let corner = LocationIndex<Int>.block(around: c(48.86, 2.30), radius: 30)?.cells
-        #expect(corner.map(Set.init) == [LocationIndex<Int>.Cell(row: 4885, column: 229),
-                                         LocationIndex<Int>.Cell(row: 4885, column: 230),
-                                         LocationIndex<Int>.Cell(row: 4886, column: 229),
-                                         LocationIndex<Int>.Cell(row: 4886, column: 230)])
+    @Test func eachCircleGoesToTheGridThatFitsItsSize() {
+        typealias Index = LocationIndex<Int>
+        #expect(Index.placement(around: c(45, 6), radius: 20_000) == nil)
+        #expect(Index.placement(around: c(45, 6), radius: 30)?.degrees == 0.0025)
+        #expect(Index.placement(around: c(45, 6), radius: 30)?.block.cells.count ?? 0 <= 4)
+        #expect(Index.placement(around: c(45, 6), radius: 600)?.degrees == 0.0025)
+        #expect(Index.placement(around: c(45, 6), radius: 1_000)?.degrees == 0.025)
+        #expect(Index.placement(around: c(45, 6), radius: 5_000)?.degrees == 0.025)
+        // Near a pole even a small circle spans too many columns of the fine grid.
+        #expect(Index.placement(around: c(85, 6), radius: 500)?.degrees == 0.025)
+        let corner = Index.placement(around: c(48.86, 2.30), radius: 30)?.block.cells
+        #expect(corner.map(Set.init) == [Index.Cell(row: 19543, column: 919), Index.Cell(row: 19543, column: 920),
+                                         Index.Cell(row: 19544, column: 919), Index.Cell(row: 19544, column: 920)])
+    }
+
+    /// A fix in a crowd of circles that all stop short of it reads only those filed in its cells, not the crowd.
+    @Test func aCrowdOfCirclesNearbyIsNotReadForAFixOutsideThem() {
+        var index = LocationIndex<Int>()
+        var random = SeededGenerator(seed: 9)
+        let walk = c(47.3769, 8.5417)
+        for key in 0..<5_000 {
+            let radius = Double.random(in: 10...500, using: &random)
+            let east = Double.random(in: 600...1_100, using: &random), north = Double.random(in: -400...400, using: &random)
+            index.insert(key, center: offset(offset(walk, metres: east, bearing: 90), metres: north, bearing: 0), radius: radius)
+        }
+        #expect(index.containing(walk).isEmpty)
+        #expect(index.candidates(of: walk) < 250, "\(index.candidates(of: walk)) of 5,000 circles read")
     }
 
     @Test func insertReplacesAndRemoveForgets() {

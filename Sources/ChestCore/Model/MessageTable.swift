@@ -1,0 +1,56 @@
+/// The engine's messages by ID: the messages side by side in one array, each ID's place in a dictionary of 4-byte
+/// positions.
+///
+/// A dictionary of the messages themselves keeps room for a whole message in every bucket, and it has 16,384 of
+/// them for 10,000 messages: 3.3 MB, where this keeps the 10,000 and a dictionary of positions (docs/BENCHMARKS.md
+/// "2026-11-27: the floor met"). Order is as a dictionary's: none to rely on.
+public struct MessageTable: Sendable {
+    /// The messages, in no particular order.
+    public private(set) var values: [StoredMessage] = []
+    /// Each message's key, at its index in `values`.
+    private var ids: [MessageID] = []
+    private var positions: [MessageID: Int32] = [:]
+
+    public init() {}
+
+    public var count: Int { values.count }
+    public var isEmpty: Bool { values.isEmpty }
+    /// The IDs, in the order of `values`.
+    public var keys: [MessageID] { ids }
+
+    /// The message filed under `id`; setting nil removes it.
+    public subscript(id: MessageID) -> StoredMessage? {
+        get { positions[id].map { values[Int($0)] } }
+        set {
+            guard let newValue else { removeValue(forKey: id); return }
+            if let position = positions[id] {
+                values[Int(position)] = newValue
+            } else {
+                positions[id] = Int32(values.count)
+                values.append(newValue)
+                ids.append(id)
+            }
+        }
+    }
+
+    /// Removes the message filed under `id`: the last one takes its place.
+    @discardableResult
+    public mutating func removeValue(forKey id: MessageID) -> StoredMessage? {
+        guard let position = positions.removeValue(forKey: id).map(Int.init) else { return nil }
+        let last = values.count - 1
+        if position != last {
+            values.swapAt(position, last)
+            ids.swapAt(position, last)
+            positions[ids[position]] = Int32(position)
+        }
+        ids.removeLast()
+        return values.removeLast()
+    }
+
+    /// Makes room for `count` messages in all, so that loading a chest grows nothing.
+    public mutating func reserveCapacity(_ count: Int) {
+        values.reserveCapacity(count)
+        ids.reserveCapacity(count)
+        positions.reserveCapacity(count)
+    }
+}
