@@ -23,7 +23,7 @@ public struct LocationIndex<Key: Hashable & Sendable>: Sendable {
         var column: Int32
     }
 
-    /// The rectangle of cells a circle is filed under (kept instead of a list: one allocation fewer a lock).
+    /// The rectangle of cells a circle is filed under.
     struct Block: Hashable, Sendable {
         var low: Cell
         var high: Cell
