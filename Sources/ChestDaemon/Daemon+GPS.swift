@@ -34,14 +34,14 @@ extension Daemon {
             feed(.receiver(nil, now()))
         case let .fix(fix):
             feed(.fix(fix, now()))
-            recordTrack(track.record(fix, at: fix.receivedAt))
+            logTrackFailure(track.record(fix, at: fix.receivedAt))
         case let .receiver(source):
             feed(.receiver(source, now()))
         }
     }
 
-    /// Logs a failure to write the track.
-    func recordTrack(_ failure: SystemCallError?) {
+    /// Logs a failure to write the track (`TrackRecorder` reports a failure once, not on every point).
+    func logTrackFailure(_ failure: SystemCallError?) {
         if let failure { log.error("cannot record the track: \(failure)") }
     }
 

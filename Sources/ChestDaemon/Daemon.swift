@@ -123,7 +123,7 @@ public final class Daemon {
         rescanTimer = WakeTimer { sink.yield(.rescan) }
         memoryTimer = WakeTimer { sink.yield(.releaseRareMemory) }
         defer { [wakeTimer, weatherTimer, fixTimer, rescanTimer, memoryTimer].forEach { $0?.stop() } }
-        defer { recordTrack(track.flush(at: MonotonicClock.now())) }
+        defer { logTrackFailure(track.flush(at: MonotonicClock.now())) }
         if let restored = weather.restore() { feed(.weatherRestored(restored)) }
         sealWorker = SealWorker { sink.yield(DaemonEvent($0)) }
         defer { sealWorker?.stop() }
@@ -153,7 +153,7 @@ public final class Daemon {
             for event in wake.events {
                 if let status = handle(event) { return status }
             }
-            if let trackDue, MonotonicClock.now() >= trackDue { recordTrack(track.flush(at: MonotonicClock.now())) }
+            if let trackDue, MonotonicClock.now() >= trackDue { logTrackFailure(track.flush(at: MonotonicClock.now())) }
         }
     }
 
