@@ -187,7 +187,8 @@ struct SealedPageTests {
         let reason = try String(contentsOfFile: world.chest + "/rejected/hostile.locked.reason", encoding: .utf8)
         #expect(reason.contains("ask up to 10 Argon2id runs (40 GiB-passes) of a reader for one fix, over the budget of 24"), "\(reason)")
         #expect(reason.contains("set aside so that it cannot hold the reader's seal worker"), "\(reason)")
-        #expect(world.daemonLog.contains("Argon2id runs"), "the log says why: \(world.daemonLog)")
+        // The file is set aside before the line saying why is logged: wait for the line.
+        try world.waitUntil("the log says why", timeout: 30) { world.daemonLog.contains("Argon2id runs") }
         #expect(try world.list().count == 2, "the honest message and the twin are in the chest, the hostile file is not")
         // The walk crosses the hostile file's area: only the honest place is derived for, and it opens.
         try walkThroughTheTestWalk(world)
