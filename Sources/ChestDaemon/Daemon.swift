@@ -153,7 +153,7 @@ public final class Daemon {
             for event in wake.events {
                 if let status = handle(event) { return status }
             }
-            if let trackDue, MonotonicClock.now() >= trackDue { logTrackFailure(track.flush(at: MonotonicClock.now())) }
+            if let trackDue, case let now = MonotonicClock.now(), now >= trackDue { logTrackFailure(track.flush(at: now)) }
         }
     }
 

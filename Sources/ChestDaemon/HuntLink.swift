@@ -9,14 +9,14 @@ import Foundation
 /// Engine+Hunt.swift) and hears what the broker did (`HuntNews`). Used only on the daemon's loop.
 final class HuntLink {
     private let chestRoot: String
-    private let log: Log
-    private var outbox: HuntOutbox?
-    private var connection: Connection?
+    let log: Log
+    var outbox: HuntOutbox?
+    var connection: Connection?
     /// The reader's identity: each status claims its key for the team (`ReaderClaim`), each receipt is signed with it.
     var identity: Identity?
 
     /// A joined hunt's broker connection: the team's signing key, and what was handed to libmosquitto.
-    private struct Connection {
+    struct Connection {
         let hunt: HuntFile
         let team: HuntTeam
         let teamKey: [UInt8]
@@ -153,51 +153,6 @@ final class HuntLink {
         return []
     }
 
-    /// What the broker said, for the engine; acknowledgements are the outbox's business.
-    func news(_ event: MQTTEvent) -> HuntNews? {
-        guard let current = connection else { return nil }
-        switch event {
-        case .connected:
-            connection?.connected = true
-            connection?.problem = nil
-            log.info("hunt: connected to \(current.hunt.broker)")
-            flush()
-            return .connected
-        case let .connectionRefused(why):
-            if current.problem != why { log.error("hunt: \(current.hunt.broker) refused team \(current.team.name): \(why)") }
-            connection?.connected = false
-            connection?.problem = why
-            return .refused(why)
-        case let .disconnected(why):
-            if current.connected { log.warning("hunt: lost \(current.hunt.broker): \(why); receipts wait in the outbox") }
-            connection?.connected = false
-            connection?.problem = why
-            connection?.inFlight.removeAll()
-            return .lost(why)
-        case let .delivered(mid):
-            guard let id = connection?.inFlight.removeValue(forKey: mid) else { return nil }
-            do {
-                try outbox?.remove(id)
-            } catch {
-                log.error("hunt: cannot remove outbox entry \(id): \(error); it will be sent again (the board ignores the copy)")
-            }
-            return .outbox(outbox?.count ?? 0)
-        case let .message(topic, payload, _):
-            do {
-                let envelope = try HuntEnvelope.decode(payload)
-                if case let .hint(hint) = envelope.body {
-                    // The key is sealed to this reader; the engine's gate decides whether to believe it.
-                    let key = Data(base64Encoded: hint.sealed).flatMap { sealed in identity.flatMap { HintSeal.open(sealed, with: $0) } }
-                    return .hintKey(envelope, topic: topic, signatureValid: HuntSigner.isValid(envelope), key: key.map { [UInt8]($0) })
-                }
-                return .heard(envelope, topic: topic, signatureValid: HuntSigner.isValid(envelope))
-            } catch {
-                log.warning("hunt: ignored a malformed message on \(TerminalText.escaped(topic)): \(error)")
-                return .malformed(topic: topic)
-            }
-        }
-    }
-
     /// Says the team is offline (a clean stop does not fire the will) and disconnects.
     func stop() {
         guard let connection else { return }
@@ -269,7 +224,7 @@ final class HuntLink {
     }
 
     /// Sends every outbox entry not yet in flight, oldest first, while connected.
-    private func flush() {
+    func flush() {
         guard let client = connection?.client, connection?.connected == true, let outbox else { return }
         let sending = Set(connection?.inFlight.values.map { $0 } ?? [])
         for entry in outbox.pending where !sending.contains(entry.id) {

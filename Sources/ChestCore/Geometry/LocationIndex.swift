@@ -83,7 +83,10 @@ public struct LocationIndex<Key: Hashable & Sendable>: Sendable {
     static var metresPerDegree: Double { Coordinate.earthRadius * .pi / 180 }
     static var maximumCells: Int { 64 }
 
-    private var grids = [Grid(degrees: 0.0025), Grid(degrees: 0.025)]
+    /// The grids' cell sizes in degrees, finest first.
+    static var gridDegrees: [Double] { [0.0025, 0.025] }
+
+    private var grids = gridDegrees.map(Grid.init)
     private var wide: [Int32] = []
     private var slots: [Key: Int32] = [:]
     private var keys: [Key?] = []
@@ -175,7 +178,7 @@ public struct LocationIndex<Key: Hashable & Sendable>: Sendable {
 
     /// Where a circle of `radius` around `center` would be filed, and the cell size of its grid (for tests).
     static func placement(around center: Coordinate, radius: Double) -> (degrees: Double, block: Block)? {
-        let grids = LocationIndex().grids
+        let grids = gridDegrees.map(Grid.init)
         guard case let .grid(grid, block) = placement(in: grids, around: center, radius: radius) else { return nil }
         return (grids[grid].degrees, block)
     }
