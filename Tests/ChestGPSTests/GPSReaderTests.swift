@@ -168,7 +168,8 @@ extension Collection<GPSEvent> {
 
 extension GPSReaderTests {
     /// Reads gpsfake's gpsd with a `GPSReader` until the replay is over and gpsd has gone; everything reported.
-    func readUntilGPSDExits(_ fake: GPSFake, timeout: Double = 30) async throws -> [GPSEvent] {
+    /// A minute: during a whole `make test`, gpsfake and gpsd once took more than 30 s over a replay of seconds.
+    func readUntilGPSDExits(_ fake: GPSFake, timeout: Double = 60) async throws -> [GPSEvent] {
         let events = EventRecorder<GPSEvent>()
         let reader = GPSReader(host: "localhost", port: String(fake.port), log: log, onEvent: events.record)
         reader.start()
