@@ -147,7 +147,7 @@ public final class Daemon {
 
         while true {
             // Track points waiting to be written bound the sleep: no timer thread for them (TrackRecorder.swift).
-            let trackDue = track.writeDue
+            let trackDue = track.writeDeadline
             let wake = sink.wait(orReadable: gpsConnection?.descriptor, timeout: trackDue.map { $0 - MonotonicClock.now() })
             if wake.readable { readGPS() }
             for event in wake.events {

@@ -23,25 +23,32 @@ public final class TrackRecorder {
         fileLines = text.split(separator: "\n").count
     }
 
-    /// Points recorded but not yet written, oldest first, each line ending in a newline.
-    private var pending: [UInt8] = []
+    /// Points recorded but not yet written, oldest first: they are turned into text when they are written, a few
+    /// at a time, not one by one as they come.
+    private var waiting: [TrackLog.Point] = []
+    /// The text of the points being written, kept between writes for its capacity.
+    private var text: [UInt8] = []
     /// When (monotonic seconds) points were last written.
     private var lastWrite = -Double.infinity
 
-    /// Points are written at most this often (seconds): a receiver at 1 Hz gets each point written as it comes,
-    /// a fast replay or a 10 Hz receiver a write every half second, not one an epoch (the write and ext4's update of
-    /// the file's times were a seventh of chestd's CPU a fix: docs/BENCHMARKS.md "2026-11-27: the floor met").
-    public static let writeInterval = 0.5
+    /// Points are written by the fix that finds this long passed since the last write: a receiver at 1 or 2 Hz gets
+    /// each point written as it comes, a fast replay or a 10 Hz receiver a write every 0.4 s, not one an epoch (the
+    /// write and ext4's update of the file's times were a seventh of chestd's CPU a fix: docs/BENCHMARKS.md
+    /// "2026-11-27: the floor met").
+    public static let writeInterval = 0.4
+    /// The longest a point waits: when no fix comes to write it, the loop does (`writeDeadline`).
+    public static let longestWait = 0.5
 
-    /// When (monotonic seconds) the points that wait are to be written by `flush`; nil when none wait.
-    public var writeDue: Double? { pending.isEmpty ? nil : lastWrite + Self.writeInterval }
+    /// When (monotonic seconds) the points that wait must be written by `flush` at the latest; nil when none wait.
+    /// Later than the next fix of a fast feed, so that the fix writes them and the loop does not wake for it.
+    public var writeDeadline: Double? { waiting.isEmpty ? nil : lastWrite + Self.longestWait }
 
     /// Records a fix received at `monotonic` seconds. A failure is returned for the log when it is new, never
     /// thrown: the track must not stop the daemon.
     public func record(_ fix: Fix, at monotonic: Double) -> SystemCallError? {
         guard let point = log.record(fix) else { return nil }
         if log.needsCompaction(fileLines: fileLines + 1) {
-            pending.removeAll()
+            waiting.removeAll()
             return attempt { () throws(SystemCallError) in
                 appender?.close()
                 appender = nil
@@ -50,23 +57,27 @@ public final class TrackRecorder {
                 lastWrite = monotonic
             }
         }
-        point.appendLine(to: &pending)
+        waiting.append(point)
         fileLines += 1
         return monotonic - lastWrite >= Self.writeInterval ? flush(at: monotonic) : nil
     }
 
     /// Writes the points that wait.
     public func flush(at monotonic: Double) -> SystemCallError? {
-        guard !pending.isEmpty else { return nil }
+        guard !waiting.isEmpty else { return nil }
         lastWrite = monotonic
+        // Points that could not be written are dropped, as a single point was: a disk that stays full must not
+        // make chestd hold hours of them.
+        defer {
+            waiting.removeAll(keepingCapacity: true)
+            text.removeAll(keepingCapacity: true)
+        }
+        for point in waiting { point.appendLine(to: &text) }
         return attempt { () throws(SystemCallError) in
             if appender == nil {
                 appender = try FileDescriptor.open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, permissions: 0o600)
             }
-            // Points that could not be written are dropped, as a single point was: a disk that stays full must
-            // not make chestd hold hours of them.
-            defer { pending.removeAll(keepingCapacity: true) }
-            try appender?.writeAll(pending, path: path)
+            try appender?.writeAll(text, path: path)
         }
     }
 

@@ -3,8 +3,9 @@ import ChestIO
 import Foundation
 import Testing
 
-/// The track file as chestd writes it: a point at once at 1 Hz, a write every half second at faster rates, the
-/// points in between held until they are due, and the file rewritten to its window when it has grown past it.
+/// The track file as chestd writes it: a point at once at 1 Hz, at faster rates a write by the first fix 0.4 s after
+/// the last write (or by the loop half a second after it), and the file rewritten to its window when it has grown
+/// past it.
 @Suite struct TrackRecorderTests {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -30,26 +31,28 @@ import Testing
         for second in 0..<5 {
             #expect(recorder.record(fix(Double(second)), at: Double(second)) == nil)
             #expect(lines(path).count == second + 1)
-            #expect(recorder.writeDue == nil)
+            #expect(recorder.writeDeadline == nil)
         }
     }
 
-    @Test func fasterPointsWaitUntilHalfASecondHasPassedAndNoneIsLost() throws {
+    @Test func fasterPointsWaitForTheNextFixAfterTheIntervalAndNoneIsLost() throws {
         let path = try temporaryPath()
         let recorder = TrackRecorder(path: path)
         _ = recorder.record(fix(0), at: 0)
         #expect(lines(path).count == 1)
-        for step in 1...4 { _ = recorder.record(fix(Double(step) / 10), at: Double(step) / 10) }
-        #expect(lines(path).count == 1, "written before the half second")
-        #expect(recorder.writeDue == 0.5)
+        for step in 1...3 { _ = recorder.record(fix(Double(step) / 10), at: Double(step) / 10) }
+        #expect(lines(path).count == 1, "written before the interval passed")
+        #expect(recorder.writeDeadline == TrackRecorder.longestWait, "the loop writes them at the latest half a second on")
+        // The fix that finds the interval passed writes them all, before the deadline: no wake-up of its own.
+        _ = recorder.record(fix(TrackRecorder.writeInterval), at: TrackRecorder.writeInterval)
+        #expect(lines(path).count == 5)
+        #expect(recorder.writeDeadline == nil)
         _ = recorder.record(fix(0.5), at: 0.5)
-        #expect(lines(path).count == 6)
-        #expect(recorder.writeDue == nil)
-        _ = recorder.record(fix(0.6), at: 0.6)
-        #expect(recorder.writeDue == 1.0)
-        #expect(recorder.flush(at: 1.0) == nil)
+        #expect(recorder.writeDeadline == TrackRecorder.writeInterval + TrackRecorder.longestWait)
+        // No fix came: the loop writes what waits at the deadline.
+        #expect(recorder.flush(at: 0.9) == nil)
         let written = lines(path)
-        #expect(written.count == 7)
+        #expect(written.count == 6)
         #expect(written == recorder.log.points.map { Substring($0.line) })
         // A recorder started again on the file reads every point back.
         #expect(TrackRecorder(path: path).log.points.map(\.line) == recorder.log.points.map(\.line))
