@@ -174,7 +174,9 @@ extension GPSReaderTests {
         let reader = GPSReader(host: "localhost", port: String(fake.port), log: log, onEvent: events.record)
         reader.start()
         defer { reader.stop() }
-        #expect(await events.wait(timeout: timeout) { $0.contains { if case .disconnected = $0 { true } else { false } } })
+        let ended = await events.wait(timeout: timeout) { $0.contains { if case .disconnected = $0 { true } else { false } } }
+        // What gpsfake said, for the one run in many where gpsd neither sent a fix nor went away.
+        #expect(ended, "\(events.all.count) events; gpsfake \(fake.isRunning ? "still running" : "ended"): \(fake.output.suffix(2_000))")
         return events.all
     }
 }

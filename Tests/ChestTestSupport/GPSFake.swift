@@ -71,6 +71,9 @@ public final class GPSFake: @unchecked Sendable {
         }
     }
 
+    /// Whether gpsfake has not exited yet.
+    public var isRunning: Bool { process.isRunning }
+
     /// gpsfake's watcher output (gpsd's JSON) and errors so far.
     public var output: String { process.outputText }
 
