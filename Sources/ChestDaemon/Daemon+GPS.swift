@@ -15,10 +15,31 @@ extension Daemon {
         return reader
     }
 
+    /// gpsd's socket is read at most this often (seconds). Reports that come within it after a read (the rest of
+    /// an epoch's burst, a fast replay's next epochs) wait for its end and are read together, one wake-up for all:
+    /// each wake-up finds chestd's code and data cold again, and cost more than the reports it read (docs/BENCHMARKS.md
+    /// "2026-11-27, later: gpsd read in bursts"). A receiver's first report of an epoch, most of a second after the
+    /// last, is read the moment it comes.
+    static let gpsReadInterval = 0.1
+
+    /// The socket the loop polls now, or, while it rests after a read, the instant it is polled again.
+    func gpsToPoll(at now: Double) -> (descriptor: FileDescriptor?, restsUntil: Double?) {
+        guard let connection = gpsConnection else { return (nil, nil) }
+        return now < gpsRestsUntil ? (nil, gpsRestsUntil) : (connection.descriptor, nil)
+    }
+
+    /// The earlier of two instants, either of which may be absent.
+    static func earliest(_ a: Double?, _ b: Double?) -> Double? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a, b)
+    }
+
     /// Reads what gpsd sent, handling each report as it is read; a lost connection goes back to the reader,
-    /// which reports the loss and connects again.
+    /// which reports the loss and connects again. The socket then rests for `gpsReadInterval`.
     func readGPS() {
         guard let connection = gpsConnection else { return }
+        defer { gpsRestsUntil = MonotonicClock.now() + Self.gpsReadInterval }
         if let lost = connection.readAvailable({ handleGPS($0) }) {
             gpsConnection = nil
             connection.end(lost)

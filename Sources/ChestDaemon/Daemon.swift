@@ -22,6 +22,8 @@ public final class Daemon {
     /// The connection to gpsd while there is one: read by the loop itself when it has something to read, so a fix
     /// costs one wake-up, not one for a reader thread and one for the loop (docs/ARCHITECTURE.md "One loop").
     var gpsConnection: GPSDConnection?
+    /// gpsd's socket rests until this monotonic instant after a read (`Daemon.gpsReadInterval`).
+    var gpsRestsUntil = -Double.infinity
     var chestWatcher: ChestWatcher?
     var rejectedWatcher: ChestWatcher?
     var chestLock: ChestLock?
@@ -146,9 +148,13 @@ public final class Daemon {
         defer { watchdog?.stop() }
 
         while true {
-            // Track points waiting to be written bound the sleep: no timer thread for them (TrackRecorder.swift).
+            // Track points waiting to be written, and gpsd's socket resting after a read, bound the sleep: no timer
+            // thread for either (TrackRecorder.swift, Daemon+GPS.swift).
+            let now = MonotonicClock.now()
             let trackDue = track.writeDeadline
-            let wake = sink.wait(orReadable: gpsConnection?.descriptor, timeout: trackDue.map { $0 - MonotonicClock.now() })
+            let gps = gpsToPoll(at: now)
+            let wakeAt = Self.earliest(trackDue, gps.restsUntil)
+            let wake = sink.wait(orReadable: gps.descriptor, timeout: wakeAt.map { $0 - now })
             if wake.readable { readGPS() }
             for event in wake.events {
                 if let status = handle(event) { return status }
