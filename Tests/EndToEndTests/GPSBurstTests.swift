@@ -36,17 +36,21 @@ struct GPSBurstTests {
         #expect(fake.waitForExit(timeout: 60) == 0, "\(fake.output.suffix(2_000))")
         let during = try #require(wakeUps(pid)) - before
 
-        // One wake-up a report would be two an epoch; a tenth of a second's rest makes it about one every two epochs.
-        #expect(during < epochs.count, "\(during) wake-ups for \(epochs.count) epochs")
-        // Every epoch's point is written, in order, once the last burst's write is due.
-        let expected = epochs.map { String(TrackLog.Point(time: $0.time, coordinate: $0.coordinate).line.split(separator: " ")[0]) }
+        // Every epoch chestd read has its point written, in order, once the last burst's write is due. (gpsfake's feed
+        // starts 1.4 s after its own watcher connects: a chestd slow to start on a busy machine misses the first few.)
+        let expected = epochs.map { epoch in
+            String(TrackLog.Point(time: epoch.time, coordinate: epoch.coordinate).line.split(separator: " ")[0])
+        }
         var written: [String] = []
-        try world.waitUntil("every epoch is in track.txt", timeout: 15) {
+        try world.waitUntil("the last epoch is in track.txt", timeout: 15) {
             let text = (try? String(contentsOfFile: world.chest + "/track.txt", encoding: .utf8)) ?? ""
             written = text.split(separator: "\n").map { String($0.split(separator: " ")[0]) }
-            return written.count >= expected.count
+            return written.last == expected.last
         }
-        #expect(written == expected)
+        #expect(written.count > expected.count / 2, "chestd read \(written.count) of \(expected.count) epochs")
+        #expect(written == Array(expected.suffix(written.count)), "an epoch lost or out of order")
+        // One wake-up a report would be two an epoch; a tenth of a second's rest makes it about one every two epochs.
+        #expect(during < written.count, "\(during) wake-ups for \(written.count) epochs read")
         #expect(world.stopDaemon() == 0)
     }
 }
