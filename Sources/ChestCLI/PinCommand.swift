@@ -49,11 +49,12 @@ struct PinCommand: ChestCommand {
     static func sentence(_ outcome: PINOutcome, noun: String = "PIN", report: () -> ReadReport?) -> String {
         guard case let .accepted(latched, opened) = outcome, opened.isEmpty, let report = report() else { return outcome.text(for: noun) }
         let parts = Set(latched.map { $0.page }).sorted().map { number -> String in
-            let waiting = Set(latched.filter { $0.page == number }.map(\.set)).sorted { $0.rawValue < $1.rawValue }
-                .flatMap { set in
-                    report.pages.first { $0.number == number }?.sets.first { $0.set == set }?.locks
-                        .filter { !$0.holds }.map(\.type.rawValue) ?? []
-                }
+            let page = report.pages.first { $0.number == number }
+            let sets = Set(latched.filter { $0.page == number }.map(\.set)).sorted { $0.rawValue < $1.rawValue }
+            let waiting: [String] = sets.flatMap { set -> [String] in
+                let locks = page?.sets.first { $0.set == set }?.locks ?? []
+                return locks.filter { !$0.holds }.map(\.type.rawValue)
+            }
             let needs = waiting.isEmpty ? "it opens at the next look"
                 : "it still needs its \(waiting.joined(separator: " and ")) lock\(waiting.count == 1 ? "" : "s")"
             return "\(noun) accepted for page \(number); \(needs)"
