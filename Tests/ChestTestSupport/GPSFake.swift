@@ -16,7 +16,7 @@ public final class GPSFake: @unchecked Sendable {
         public let description: String
     }
 
-    /// Starts gpsfake on the log file at `log` and returns once its gpsd listens.
+    /// Starts gpsfake on the log file at `log` and returns once its gpsd listens and lists gpsfake's device.
     /// - Parameters:
     ///   - delay: gpsfake's `-c`, seconds per sentence (not per epoch): `NMEAWalk` writes 5 per epoch.
     ///   - port: the port for gpsd; by default a free one, drawn again if another test takes it first.
@@ -50,24 +50,62 @@ public final class GPSFake: @unchecked Sendable {
             let arguments = ["-1", "-p", "-q", "-s", "38400", "-P", String(port), "-c", String(delay),
                              "-r", #"?WATCH={"enable":true,"json":true}"#, self.log.path]
             let process = try TestProcess("/usr/bin/gpsfake", arguments, environment: ["TMPDIR": directory.path], output: output)
-            if LoopbackPort.waitUntilListening(port, timeout: 30, unless: { !process.isRunning }) {
+            let listening = LoopbackPort.waitUntilListening(port, timeout: 30, unless: { !process.isRunning })
+            // gpsfake adds its pty to gpsd through gpsd's control socket as soon as that socket's file exists, and
+            // says nothing when the connection is refused (gpsd preempted between bind and listen on a busy
+            // machine): gpsd then has no device, and gpsfake waits forever. Seen once in a few hundred starts.
+            let deviceAdded = listening && Self.waitForADevice(port: port, timeout: 10, unless: { !process.isRunning })
+            if deviceAdded {
                 self.process = process
                 self.port = port
                 return
             }
-            let text = process.outputText
+            var text = process.outputText
+            if listening && !deviceAdded {
+                text += "\ngpsd has no device: \(String(describing: try? Self.devicesLine(port: port)))"
+            }
             process.terminate()
             GPSDaemon.removeLeftovers(port: port)
             // gpsfake connects as soon as gpsd has made its control socket; on a busy machine gpsd may not listen
             // on TCP yet, and gpsfake gives up at once ("socket error ... Connection refused"): start it again.
             // A free port found by another test in the same instant: draw another, unless the caller chose it.
             let taken = text.contains("Address already in use") && chosen == nil
-            guard attempt < 3, text.contains("socket error") || taken else {
+            guard attempt < 3, text.contains("socket error") || taken || (listening && !deviceAdded) else {
                 try? FileManager.default.removeItem(at: directory)
                 throw Failure(description: "gpsfake did not start gpsd on port \(port): \(text)")
             }
             if taken { port = LoopbackPort.free() }
             attempt += 1
+        }
+    }
+
+    /// Asks gpsd on `port` for its devices every 20 ms until it lists one; false after `timeout` seconds, or as soon
+    /// as `failed` holds.
+    public static func waitForADevice(port: Int, timeout: Double, unless failed: () -> Bool = { false }) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline, !failed() {
+            if let devices = try? devicesLine(port: port), devices.contains(#"{"class":"DEVICE","#) { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    /// gpsd's answer to `?DEVICES;`: the line of class DEVICES.
+    static func devicesLine(port: Int) throws -> String? {
+        let fd = try WebClient.connect(host: "127.0.0.1", port: port)
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        _ = "?DEVICES;\n".withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            // Whole lines only (gpsd ends them with CR LF, one Character to a String, so split the bytes): the last
+            // piece may still be arriving.
+            let lines = received.split(separator: 0x0a, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+            if let line = lines.first(where: { $0.contains(#""class":"DEVICES""#) }) { return line }
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count <= 0 { return nil }
+            received += buffer[0..<count]
         }
     }
 
