@@ -161,6 +161,24 @@ import Testing
         #expect(brute.sentence.contains("with both indices divisible by \(block), one in \(block * block) of its"), "\(brute.sentence)")
     }
 
+    /// A place sealed with a PIN in format 5 is keyed at its own default (two lanes of 6 passes over 512 MiB) on the
+    /// lattice of one cell in 16, and compose prices it so; SealedPageTests composes such a file at a cheaper level,
+    /// which spares the suite 16 runs of 4 core-seconds.
+    @Test func composePricesAPlaceWithAPINAtItsOwnCostOnTheFinerLattice() {
+        let area = SearchArea(center: Coordinate(latitude: 38.712, longitude: -9.134), radius: 1000)
+        let place = Coordinate(latitude: 38.7139, longitude: -9.1334)
+        let (grid, _) = SealGrids().grid(for: place, radius: 30, declared: area, block: CellGrid.keyBlock(version: 5, withPIN: true))
+        let set = PageSealer.SetDraft(locks: [.sealedLocation(grid), .sealedPIN], hidden: SearchArea(center: place, radius: 30), pin: "4821")
+        #expect(set.secretKind == .placeAndPIN)
+        #expect(set.effectiveCost == SealCost(passes: 6, memory: 512 << 20, lanes: 2))
+        #expect(set.derivations(version: 5) == 16)
+        let page = PageSealer.seal(text: "t", setA: set, setB: .init(locks: []), id: MessageID(bytes: Sealer.randomBytes(16)),
+                                   page: 1, cost: Self.cheap, version: 5)
+        let sentence = Composer.protectionSentence(page, sets: [set, .init(locks: [])])
+        #expect(sentence == "sealed by location and PIN: about 227 core-days by the best attack (the 448 cells of 38.71200,-9.13400/1 km with both indices divisible by 4, one in 16 of its 7,163 × 10,000 PINs at 4.38 s a guess)",
+                "\(sentence)")
+    }
+
     @Test func composePricesAFormatTwoPlaceAsRecoverable() {
         let point = Coordinate(latitude: 38.7139, longitude: -9.1334)
         let grid = CellGrid(center: point, radius: 30)

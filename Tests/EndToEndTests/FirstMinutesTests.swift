@@ -241,7 +241,7 @@ struct FirstMinutesTests {
     /// Starts chestd, imports Alice's "Pinned" (one PIN page) and tries one wrong PIN on it; returns its ID.
     func importPinnedWithOneWrongTry(_ world: ChestHarness) throws -> String {
         try world.startDaemon()
-        let compose = try shell(world, "chest compose -o pin.locked --title Pinned --page p --lock pin=4821", user: "alice")
+        let compose = try shell(world, "chest compose --seal-cost interactive -o pin.locked --title Pinned --page p --lock pin=4821", user: "alice")
         #expect(compose.status == 0, "\(compose.stderr)")
         #expect(try world.chest(["import", "pin.locked"]).status == 0)
         let id = try #require(world.list().first?["id"] as? String)
@@ -253,7 +253,7 @@ struct FirstMinutesTests {
         let world = ChestHarness()
         try world.startDaemon()
         let compose = try shell(world, """
-            chest compose -o both.locked --title Both --page p --lock pin=4821 --lock time=$(date -d '+1 hour' -Iseconds)
+            chest compose --seal-cost interactive -o both.locked --title Both --page p --lock pin=4821 --lock time=$(date -d '+1 hour' -Iseconds)
             """, user: "alice")
         #expect(compose.status == 0, "\(compose.stderr)")
         #expect(try world.chest(["import", "both.locked"]).status == 0)
