@@ -46,6 +46,9 @@ struct HostileInputTests {
         let world = ChestHarness()
         let factory = try factory(world)
         try world.startDaemon()
+        // Its socket answers before its loop has set up the watch: cut its descriptors only once it watches, or it
+        // finds the inbox by rescans alone, backing off to 30 s.
+        try world.waitUntil("chestd watches the chest", timeout: 30) { world.daemonLog.contains("chestd: watching ") }
         let pid = try #require(world.daemon)
         // chestd out of descriptors: the first note is staged and cannot be read.
         var idle: [FileDescriptor] = []
@@ -65,7 +68,8 @@ struct HostileInputTests {
         let second = try MessageFactory(configDirectory: world.root + "/config-bob")
             .drop("note", [.time(Date(timeIntervalSinceNow: 86_400))], into: world.chest)
         idle.forEach { $0.close() }
-        try world.waitUntil("both notes are in", timeout: 30) { world.names(in: "messages").count == 2 }
+        // A staged file chestd could not read waits for a rescan, which backs off to 30 s while descriptors lack.
+        try world.waitUntil("both notes are in", timeout: 60) { world.names(in: "messages").count == 2 }
         // chestd frees the descriptors of the 60 closed connections as it hears them go; until then a client may
         // be told "out of file descriptors; try again shortly", as designed.
         var lastAnswer = ""
