@@ -62,7 +62,7 @@ struct GPSDConnectionHandOverTests {
         let fixes = { (heard: [Heard]) in heard.filter { if case .event(.fix) = $0 { true } else { false } }.count }
         // The server hangs up after its lines: the loop reads the fix, finds the loss, ends the connection; the
         // reader reports the loss and, after a second's backoff, connects again and hands over a new connection.
-        #expect(await heard.wait(timeout: 10) { fixes($0) >= 2 })
+        #expect(await heard.wait(timeout: 30) { fixes($0) >= 2 })
         // The reader waited out its first backoff (1 s) before connecting again.
         #expect(MonotonicClock.now() - start >= 0.9)
         mailbox.yield(.stop)
