@@ -16,8 +16,13 @@ public final class LineServer: Sendable {
         self.port = port
         let text = lines.map { $0 + "\n" }.joined()
         Thread {
+            // The thread closes the listener, not `stop()`: a number closed while this thread may still call
+            // accept(2) on it can be handed to another test's socket first, and this thread would then serve that
+            // one's clients these lines.
+            defer { close(listener) }
             while true {
                 let client = accept(listener, nil, nil)
+                if client < 0 && errno == EINTR { continue }
                 guard client >= 0 else { return }
                 _ = text.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
                 // Hanging up is a shutdown, then reading until the client closes: a close with the client's
@@ -30,8 +35,9 @@ public final class LineServer: Sendable {
         }.start()
     }
 
+    /// Refuses clients from now on: accept(2) fails on the shut listener, and the thread ends once the client it
+    /// serves, if any, has left.
     public func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 }
