@@ -17,6 +17,8 @@ public final class PTYFeeder: Sendable {
     private let stopping = Mutex(false)
     private let ended = DispatchSemaphore(value: 0)
     private let started = DispatchSemaphore(value: 0)
+    /// Signalled by `stop()` to cut the wait between epochs short.
+    private let wakeUp = DispatchSemaphore(value: 0)
 
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
@@ -66,7 +68,8 @@ public final class PTYFeeder: Sendable {
     /// Starts feeding a feeder made `paused`.
     public func resume() { started.signal() }
 
-    /// Stops feeding and closes the pty.
+    /// Stops feeding and closes the pty once the feeding thread has ended: a descriptor closed while that thread
+    /// could still write to it may meanwhile belong to another test's socket.
     public func stop() {
         let first = stopping.withLock { stopping in
             defer { stopping = true }
@@ -74,7 +77,8 @@ public final class PTYFeeder: Sendable {
         }
         guard first else { return }
         started.signal()
-        _ = ended.wait(timeout: .now() + 2)
+        wakeUp.signal()
+        ended.wait()
         close(slave)
         close(master)
     }
@@ -92,7 +96,7 @@ public final class PTYFeeder: Sendable {
             // While no gpsd reads, the pty fills up and writes fail with EAGAIN: those epochs are simply lost.
             _ = write(master, &bytes, bytes.count)
             while read(master, &scratch, scratch.count) > 0 {}
-            usleep(useconds_t(interval * 1_000_000))
+            _ = wakeUp.wait(timeout: .now() + interval)
         }
     }
 }

@@ -68,16 +68,27 @@ public enum WebClient {
 /// test can say how soon after the board believed something a browser heard of it.
 public final class EventStreamReader: Sendable {
     private let fd: Int32
-    private final class Lines: Sendable {
+    private final class Shared: Sendable {
         let list = Mutex<[(at: Date, line: String)]>([])
+        /// Whether the connection is still open: the reading thread closes it, and a shutdown after that would hit
+        /// whatever socket took the number.
+        let open = Mutex(true)
     }
 
-    private let received = Lines()
+    private let received = Shared()
 
     public init(port: Int, path: String = "/events", headers: [String: String] = [:]) throws {
         fd = try WebClient.connect(host: "127.0.0.1", port: port)
         WebClient.send(fd, method: "GET", path: path, headers: headers)
+        // The thread closes the connection when it has read its end: closed from here while the thread could
+        // still call recv(2), the number could meanwhile belong to another test's socket.
         let thread = Thread { [fd, received] in
+            defer {
+                received.open.withLock { open in
+                    Glibc.close(fd)
+                    open = false
+                }
+            }
             var pending = Data(), buffer = [UInt8](repeating: 0, count: 65_536)
             while true {
                 let count = recv(fd, &buffer, buffer.count, 0)
@@ -97,10 +108,14 @@ public final class EventStreamReader: Sendable {
     /// Every line so far, with when it arrived.
     public var lines: [(at: Date, line: String)] { received.list.withLock { $0 } }
 
-    /// Ends the connection (the reading thread ends with it).
-    public func close() { shutdown(fd, Int32(SHUT_RDWR)) }
+    /// Ends the connection (the reading thread ends with it, and closes it).
+    public func close() {
+        received.open.withLock { open in
+            if open { shutdown(fd, Int32(SHUT_RDWR)) }
+        }
+    }
 
-    deinit { Glibc.close(fd) }
+    deinit { close() }
 }
 
 public struct WebClientError: Error, CustomStringConvertible {
