@@ -52,7 +52,7 @@ public final class GPSFake: @unchecked Sendable {
             let process = try TestProcess("/usr/bin/gpsfake", arguments, environment: ["TMPDIR": directory.path], output: output)
             let listening = LoopbackPort.waitUntilListening(port, timeout: 30, unless: { !process.isRunning })
             // gpsfake adds its pty to gpsd through gpsd's control socket as soon as that socket's file exists, and
-            // says nothing when the connection is refused (gpsd preempted between bind and listen on a busy
+            // says nothing when the connection is refused (most likely gpsd not yet listening on it, on a busy
             // machine): gpsd then has no device, and gpsfake waits forever. Seen once in some 130 starts (docs/DESIGN.md "gpsfake pitfalls").
             let deviceAdded = listening && Self.waitForADevice(port: port, timeout: 10, unless: { !process.isRunning })
             if deviceAdded {
