@@ -8,18 +8,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct LineServerTests {
     /// A TCP connection to 127.0.0.1:`port`.
-    func connect(_ port: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        try #require(connected == 0)
-        return fd
-    }
+    func connect(_ port: Int) throws -> Int32 { try WebClient.connect(host: "127.0.0.1", port: port) }
 
     /// The first line the server sends on `fd`.
     func firstLine(_ fd: Int32) -> String {

@@ -114,11 +114,7 @@ private func isDead(_ pid: Int32) -> Bool {
         let shell = try #require(Int32(scratch.contents("shell.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
         let sleeper = try #require(Int32(scratch.contents("sleep.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(kill(shell, 0) == -1 && errno == ESRCH, "the hook's shell was reaped")
-        var sleeperDied = false
-        for _ in 0..<50 where !sleeperDied {
-            sleeperDied = isDead(sleeper)
-            if !sleeperDied { try await Task.sleep(for: .milliseconds(20)) }
-        }
+        let sleeperDied = await holdsWithin(1, checking: { isDead(sleeper) })
         #expect(sleeperDied, "the whole process group was killed, not just the shell")
     }
 

@@ -1,6 +1,7 @@
 import ChestIO
 import Foundation
 import Glibc
+import ChestTestSupport
 import Testing
 
 /// The daemon loop's mailbox: events posted from other threads, and a descriptor watched beside them.
@@ -70,14 +71,26 @@ struct MailboxTests {
         #expect(MonotonicClock.now() - posted < 10, "not the timeout")
     }
 
+    /// The calling thread's /proc directory, such as "1234/task/1240" (Glibc has no gettid).
+    static func currentThread() throws -> String {
+        try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")
+    }
+
+    /// Whether thread `thread` (from `currentThread`) sleeps in the kernel (state S in its stat).
+    static func sleeps(_ thread: String) -> Bool {
+        let stat = (try? String(contentsOfFile: "/proc/\(thread)/stat", encoding: .utf8)) ?? ""
+        return stat.split(separator: ")").last?.split(separator: " ").first == "S"
+    }
+
     @Test func aWaitWakesForTheWatchedDescriptorAndSaysSo() throws {
         let mailbox = try Mailbox<String>()
         var ends: [Int32] = [-1, -1]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
         defer { close(ends[0]); close(ends[1]) }
-        let writer = ends[1]
+        let writer = ends[1], waiter = try Self.currentThread()
+        // The byte comes once the test's thread sleeps in the wait.
         Thread {
-            usleep(100_000)
+            _ = holdsWithin(10, every: 0.001) { Self.sleeps(waiter) }
             _ = write(writer, "x", 1)
         }.start()
         let wake = mailbox.wait(orReadable: FileDescriptor(rawValue: ends[0]))

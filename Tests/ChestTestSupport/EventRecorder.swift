@@ -16,11 +16,6 @@ public final class EventRecorder<Event: Sendable>: Sendable {
     /// Waits until `condition` holds for the recorded events, checking every 20 ms; false after `timeout` seconds.
     @discardableResult
     public func wait(timeout: Double, until condition: ([Event]) -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition(all) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition(all)
+        await holdsWithin(timeout, checking: { condition(all) })
     }
 }

@@ -82,12 +82,12 @@ public final class GPSFake: @unchecked Sendable {
     /// Asks gpsd on `port` for its devices every 20 ms until it lists one; false after `timeout` seconds, or as soon
     /// as `failed` holds.
     public static func waitForADevice(port: Int, timeout: Double, unless failed: () -> Bool = { false }) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline, !failed() {
-            if let devices = try? devicesLine(port: port), devices.contains(#"{"class":"DEVICE","#) { return true }
-            usleep(20_000)
+        var listsOne = false
+        _ = holdsWithin(timeout) {
+            listsOne = (try? devicesLine(port: port))?.contains(#"{"class":"DEVICE","#) == true
+            return listsOne || failed()
         }
-        return false
+        return listsOne
     }
 
     /// gpsd's answer to `?DEVICES;`: the line of class DEVICES.

@@ -37,12 +37,11 @@ public enum LoopbackPort {
     /// Waits until `port` accepts connections, checking every 50 ms; false after `timeout` seconds, or as soon as
     /// `failed` holds (the server's process has ended).
     public static func waitUntilListening(_ port: Int, timeout: Double, unless failed: () -> Bool = { false }) -> Bool {
-        let deadline = Double(DispatchTime.now().uptimeNanoseconds) / 1e9 + timeout
-        while Double(DispatchTime.now().uptimeNanoseconds) / 1e9 < deadline {
-            if isListening(port) { return true }
-            if failed() { return false }
-            usleep(50_000)
+        var listening = false
+        _ = holdsWithin(timeout, every: 0.05) {
+            listening = isListening(port)
+            return listening || failed()
         }
-        return false
+        return listening
     }
 }

@@ -80,18 +80,12 @@ public final class MosquittoBroker: @unchecked Sendable {
     /// `$SYS/broker/connection/<clientID>/state` is "1").
     public func waitForBridge(_ clientID: String, timeout: Double, username: String? = nil,
                               password: String? = nil) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        repeat {
-            let arguments = clientArguments(username, password)
-                + ["-t", "$SYS/broker/connection/\(clientID)/state", "-C", "1", "-W", "1"]
-            if let outcome = try? Subprocess.run("/usr/bin/mosquitto_sub", arguments,
-                                                 environment: ProcessInfo.processInfo.environment),
-               outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1" {
-                return true
-            }
-            usleep(100_000)
-        } while Date() < deadline
-        return false
+        let arguments = clientArguments(username, password)
+            + ["-t", "$SYS/broker/connection/\(clientID)/state", "-C", "1", "-W", "1"]
+        return holdsWithin(timeout, every: 0.1) {
+            let outcome = try? Subprocess.run("/usr/bin/mosquitto_sub", arguments, environment: ProcessInfo.processInfo.environment)
+            return outcome?.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+        }
     }
 
     /// Publishes with `mosquitto_pub`, an MQTT client independent of chest's; throws when it fails.

@@ -44,8 +44,7 @@ public final class TestProcess: Sendable {
     /// Waits up to `timeout` seconds for the process to exit; its exit code (128 + N after signal N), or nil.
     @discardableResult
     public func waitForExit(timeout: Double) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while exitStatus == nil, Date() < deadline { usleep(20_000) }
+        _ = holdsWithin(timeout) { exitStatus != nil }
         return exitStatus.map(ProcessSpawner.exitStatus(fromWaitStatus:))
     }
 

@@ -6,13 +6,31 @@ public struct WaitTimedOut: Error, CustomStringConvertible {
     public let description: String
 }
 
-/// Polls `condition` every 20 ms until it holds; throws `WaitTimedOut` after `timeout` seconds. The way a test
-/// waits for the effect it needs (a line in a log, a file, a state) instead of sleeping and hoping.
-public func waitUntil(_ what: String, timeout: Double, _ condition: () throws -> Bool) throws {
+/// Checks `condition` every `interval` seconds until it holds; whether it did within `timeout` seconds. The one
+/// place a test helper waits for the effect it needs (a line in a log, a file, a state, a port) instead of sleeping
+/// and hoping.
+public func holdsWithin(_ timeout: Double, every interval: Double = 0.02, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while true {
-        if try condition() { return }
-        guard Date() < deadline else { throw WaitTimedOut(description: "timed out after \(timeout) s waiting until \(what)") }
-        usleep(20_000)
+        if try condition() { return true }
+        guard Date() < deadline else { return false }
+        usleep(useconds_t(interval * 1_000_000))
+    }
+}
+
+/// `holdsWithin`, throwing `WaitTimedOut` when `condition` never held.
+public func waitUntil(_ what: String, timeout: Double, _ condition: () throws -> Bool) throws {
+    guard try holdsWithin(timeout, condition) else {
+        throw WaitTimedOut(description: "timed out after \(timeout) s waiting until \(what)")
+    }
+}
+
+/// `holdsWithin` for async tests: sleeps the task, not the thread, between checks.
+public func holdsWithin(_ timeout: Double, every interval: Double = 0.02, checking condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+        if try await condition() { return true }
+        guard Date() < deadline else { return false }
+        try? await Task.sleep(for: .seconds(interval))
     }
 }

@@ -178,8 +178,8 @@ public final class WeatherServer: Sendable {
             }
             var current = scenario
             while case .slow(let seconds, let then) = current {
-                let deadline = Date().addingTimeInterval(seconds)
-                while Date() < deadline && !state.withLock({ $0.stopping }) { usleep(20_000) }
+                // A slow provider: it answers after `seconds`, or at once when the server stops.
+                _ = holdsWithin(seconds) { state.withLock { $0.stopping } }
                 current = then
             }
             if case .hang = current {

@@ -13,7 +13,7 @@ public enum WebClient {
     }
 
     /// Connects to `host`:`port` (an IPv4 address).
-    static func connect(host: String, port: Int) throws -> Int32 {
+    public static func connect(host: String, port: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

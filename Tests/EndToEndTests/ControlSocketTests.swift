@@ -81,8 +81,7 @@ struct ControlSocketTests {
             try world.startDaemon(waitForSocket: !early)
             let pid = try #require(world.daemon)
             if early {
-                let deadline = Date().addingTimeInterval(15)
-                while !Self.holds(SIGTERM, pid), Date() < deadline { usleep(200) }
+                _ = holdsWithin(15, every: 0.0002) { Self.holds(SIGTERM, pid) }
                 #expect(Self.holds(SIGTERM, pid), "attempt \(attempt): chestd never held SIGTERM")
             }
             #expect(world.stopDaemon(SIGTERM) == 0, "attempt \(attempt): \(world.daemonLog)")
