@@ -85,11 +85,13 @@ import Testing
         for (name, values) in [("shift x", shiftX), ("shift y", shiftY), ("place in cell x", inCellX), ("place in cell y", inCellY),
                                ("place's distance² in its area", areaDistance), ("place's bearing in its area", areaBearing)] {
             #expect(values.allSatisfy { (0...1).contains($0) }, "\(name) outside 0...1")
-            // χ² over 10 bins, 9 degrees of freedom: 27.9 is the 0.1% point; a value tied to the point lands in one bin.
+            // χ² over 10 bins, 9 degrees of freedom: 42.6 is the 0.00026% point. The 0.1% point (27.9) fails about one
+            // run in 170 by chance with six checks, as it did in a fresh clone's make test; a value tied to the point
+            // lands in one bin, χ² ≈ 9,000.
             var bins = [Double](repeating: 0, count: 10)
             for value in values { bins[min(9, Int(value * 10))] += 1 }
             let χ2 = bins.reduce(0) { $0 + ($1 - 100) * ($1 - 100) / 100 }
-            #expect(χ2 < 27.9, "\(name) is not uniform: \(bins)")
+            #expect(χ2 < 42.6, "\(name) is not uniform: \(bins)")
         }
     }
 
