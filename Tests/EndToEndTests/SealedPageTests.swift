@@ -250,8 +250,8 @@ struct SealedPageTests {
         let onlyJSON = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.root + "/place.locked"))) as! [String: Any]
         #expect(onlyJSON["version"] as? Int == 3, "a place alone changes nothing in format 5")
         // A place sealed with a PIN lies, in format 5, on cells a third as wide: the lattice is one cell in 16 of nine
-        // times as many, and a 30 m disk touches 16 of them. Composed at a named level here: at its own default (two
-        // lanes, SealCost.Secret.placeAndPIN) its 16 keys cost over a minute of core-time; its price and figure at
+        // times as many, and a 30 m disk touches 9 to 16 of them. Composed at a named level here: at its own default (two
+        // lanes, SealCost.Secret.placeAndPIN) its keys cost over a minute of core-time; its price and figure at
         // that default are SweepAttackTests' composePricesAPlaceWithAPINAtItsOwnCostOnTheFinerLattice.
         let withPIN = try world.chest(["compose", "-o", "both.locked", "--title", "b", "--search-area", "38.712,-9.134/1km",
                                        "--page", "p", "--lock", place, "--lock", "pin=4821", "--seal-cost", "interactive"], user: "alice")
