@@ -46,12 +46,14 @@ struct DaemonOptions: ParsableCommand, Equatable {
             // A path or an address cannot be empty: `--chest ""` is a mistake, not the current directory.
             if occurrence.value == "" { throw UsageError("\(occurrence.name) needs a value") }
         }
-        for (option, key) in Self.keys { flags[key] = values.value(option) }
+        for (option, key) in Self.keys.sorted(by: { $0.key < $1.key }) {
+            guard let value = values.value(option) else { continue }
+            // The rule the config file's value meets: `--gpsd nonsense:port:x` would be retried forever.
+            if let problem = key.problem(value) { throw UsageError("\(option) \"\(value)\": \(problem)") }
+            flags[key] = value
+        }
         configPath = values.value("--config")
         verbose = values.flag("--verbose")
         version = values.flag("--version")
-        if let gpsd = flags[.gpsd], !gpsd.contains(":") || gpsd.hasSuffix(":") {
-            throw UsageError("--gpsd wants HOST:PORT, such as localhost:2947")
-        }
     }
 }

@@ -24,8 +24,9 @@ public struct Settings: Sendable {
     static let environmentKeys: [(variable: String, key: SettingKey)] = [("CHEST_DIR", .chest), ("CHEST_SOCKET", .socket),
                                                                          ("CHEST_GPSD", .gpsd)]
 
-    /// Reads the config file (a missing file is an empty one). `flags` are command-line values by key. A value the
-    /// file holds that its key does not take is set aside in `invalid`, so nothing is quietly ignored.
+    /// Reads the config file (a missing file is an empty one). `flags` are command-line values by key, checked by
+    /// their parser. A value the file or the environment holds that its key does not take is set aside in `invalid`,
+    /// so nothing is quietly ignored.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment, configPath: String? = nil,
                 flags: [SettingKey: String] = [:]) throws(ChestError) {
         self.environment = environment
@@ -51,7 +52,12 @@ public struct Settings: Sendable {
             }
         }
         for (variable, key) in Self.environmentKeys {
-            if let value = environment[variable], !value.isEmpty { set(key, value, from: .environment(variable)) }
+            guard let value = environment[variable], !value.isEmpty else { continue }
+            if let problem = key.problem(value) {
+                invalid.append("$\(variable): \(problem), not \"\(value)\"; fix it or unset it")
+                continue
+            }
+            set(key, value, from: .environment(variable))
         }
         for (key, value) in flags { set(key, value, from: .flag) }
     }

@@ -112,7 +112,13 @@ struct CommandLineTests {
         #expect(try DaemonOptions.parse(["-v", "-h"]).help)
         #expect(try DaemonOptions.parse(["--version"]).version)
         #expect(DaemonOptions.usage.hasPrefix("usage: chestd [--chest DIR] [--gpsd HOST:PORT]"))
-        #expect(error { _ = try DaemonOptions.parse(["--gpsd", "nohost"]) } == "--gpsd wants HOST:PORT, such as localhost:2947")
+        // The rule the config file's value meets, so that chestd never retries an address it cannot use.
+        for bad in ["nohost", "nonsense:port:x", "h:0", "h:65536", ":2947"] {
+            #expect(error { _ = try DaemonOptions.parse(["--gpsd", bad]) }
+                    == "--gpsd \"\(bad)\": gpsd is HOST:PORT with a port from 1 to 65535, such as localhost:2947")
+        }
+        #expect(try DaemonOptions.parse(["--gpsd", "[::1]:2947"]).flags == [.gpsd: "[::1]:2947"])
+        #expect(error { _ = try DaemonOptions.parse(["--weather-url", "ftp://x"]) }?.hasPrefix(#"--weather-url "ftp://x": weather.url is an http://"#) == true)
         #expect(error { _ = try DaemonOptions.parse(["--chest", ""]) } == "--chest needs a value")
         #expect(error { _ = try DaemonOptions.parse(["--chst", "x"]) }?.contains("did you mean --chest?") == true)
         #expect(error { _ = try DaemonOptions.parse(["stray"]) }?.hasPrefix(#"unexpected "stray""#) == true)

@@ -27,6 +27,14 @@ import Testing
         #expect(settings.origin(of: .gpsd).description == "environment ($CHEST_GPSD)")
     }
 
+    @Test func anEnvironmentValueItsKeyDoesNotTakeIsRefusedWithTheRule() throws {
+        let path = try Self.write(#"{"gpsd": "file:1"}"#)
+        let settings = try Settings(environment: ["HOME": "/home/r", "CHEST_GPSD": "nonsense:port:x"], configPath: path)
+        #expect(settings.gpsd.host == "file" && settings.origin(of: .gpsd) == .file, "the file's value stays under it")
+        #expect(settings.invalid == [#"$CHEST_GPSD: gpsd is HOST:PORT with a port from 1 to 65535, such as localhost:2947, not "nonsense:port:x"; fix it or unset it"#])
+        #expect(throws: ChestError.self) { try settings.checked() }
+    }
+
     @Test func aValueItsKeyDoesNotTakeIsRefusedWithTheRule() throws {
         for (json, rule) in [(#"{"weather.maxAgeMinutes": "soon"}"#, "weather.maxAgeMinutes is a number of minutes"),
                              (#"{"notify": "maybe"}"#, "notify is true or false"),
