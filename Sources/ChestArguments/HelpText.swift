@@ -1,3 +1,5 @@
+import Glibc
+
 /// Help and usage lines, rendered from a command's declaration.
 public enum HelpText {
     /// The usage line after the command's name, made from its parameters: positionals then options for a
@@ -15,21 +17,80 @@ public enum HelpText {
         command.synopses.map { ([path.joined(separator: " ")] + ($0.isEmpty ? [] : [$0])).joined(separator: " ") }
     }
 
-    /// `chest help read` and `chest read --help`.
-    public static func help(for command: any ParsableCommand.Type, path: [String]) -> String {
-        var sections = [usageLines(of: command, path: path).enumerated()
-            .map { ($0.offset == 0 ? "usage: " : "       ") + $0.element }.joined(separator: "\n")]
-        sections.append(command.abstract)
+    /// The width help is wrapped to: the terminal's, at most 100 columns (longer lines read badly), or 80 when the
+    /// output is not a terminal.
+    public static let columns: Int = {
+        var size = winsize()
+        guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return min(max(Int(size.ws_col), 40), 100)
+    }()
+
+    /// `chest help read` and `chest read --help`, wrapped at `columns`. A discussion's lines are paragraphs, wrapped;
+    /// of its indented lines, table rows are wrapped under their text and the others (examples to copy) kept whole.
+    public static func help(for command: any ParsableCommand.Type, path: [String], columns: Int = columns) -> String {
+        let commandWords = path.joined(separator: " ") + " "
+        let usage = usageLines(of: command, path: path).enumerated().flatMap { index, line in
+            let lead = index == 0 ? "usage: " : "       "
+            return usageWrapped(lead + line, at: lead.count + commandWords.count, columns: columns)
+        }
+        var sections = [usage.joined(separator: "\n"), TextWrap.lines(command.abstract, columns: columns).joined(separator: "\n")]
         let parameters = command.parameters.filter { !$0.isHidden }
         let positionals = parameters.filter { !$0.isOption }.map { ($0.name, $0.help) }
         let options = (parameters.filter(\.isOption) + [helpParameter]).map { (optionLabel($0), $0.help) }
         let commands = command.subcommands.map { ($0.name, $0.abstract) }
         let width = (positionals + options + commands).map(\.0.count).max() ?? 0
         for (title, rows) in [("arguments", positionals), ("options", options), ("commands", commands)] where !rows.isEmpty {
-            sections.append(title + ":\n" + rows.map { table(row: $0, width: width) }.joined(separator: "\n"))
+            let lines = rows.flatMap { TextWrap.hanging(table(row: $0, width: width), at: width + 5, columns: columns) }
+            sections.append(title + ":\n" + lines.joined(separator: "\n"))
         }
-        if !command.discussion.isEmpty { sections.append(command.discussion) }
+        if !command.discussion.isEmpty {
+            let lines = command.discussion.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
+                line.first == " " ? indented(String(line), columns: columns) : TextWrap.lines(String(line), columns: columns)
+            }
+            sections.append(lines.joined(separator: "\n"))
+        }
         return sections.joined(separator: "\n\n")
+    }
+
+    /// An indented line of a discussion: a table row (`  pin=DDDD   e.g. pin=4821 …`) wrapped under its text, any
+    /// other (an example to copy) as written.
+    static func indented(_ line: String, columns: Int) -> [String] {
+        let content = line.drop { $0 == " " }
+        guard let gap = content.firstRange(of: "  ") else { return [line] }
+        let column = line.count - content.count + content.distance(from: content.startIndex, to: gap.lowerBound)
+            + content[gap.lowerBound...].prefix { $0 == " " }.count
+        return column <= columns - 20 ? TextWrap.hanging(line, at: column, columns: columns) : [line]
+    }
+
+    /// A usage line wrapped at `columns` between its words, never inside `[--lock SPEC]`, the lines after the first
+    /// indented under its first word after the command.
+    static func usageWrapped(_ line: String, at column: Int, columns: Int) -> [String] {
+        guard line.count > columns else { return [line] }
+        var words: [String] = [], word = "", depth = 0
+        for character in line.dropFirst(column) {
+            if character == " ", depth == 0 {
+                words.append(word)
+                word = ""
+                continue
+            }
+            if "[(".contains(character) { depth += 1 } else if "])".contains(character) { depth -= 1 }
+            word.append(character)
+        }
+        words.append(word)
+        // `...` (more of what came before) stays with what it repeats.
+        words = words.reduce(into: []) { merged, word in
+            if word == "...", let last = merged.popLast() { merged.append(last + " ...") } else { merged.append(word) }
+        }
+        var lines = [String(line.prefix(column))], indent = String(repeating: " ", count: column)
+        for word in words where !word.isEmpty {
+            let last = lines[lines.count - 1]
+            if last.count + 1 + word.count > columns, last.count > column {
+                lines.append(indent + word)
+            } else {
+                lines[lines.count - 1] += (last.count > column ? " " : "") + word
+            }
+        }
+        return lines
     }
 
     /// `  -o, --output FILE   the message file to write`.

@@ -7,7 +7,8 @@ public protocol ParsableCommand {
     static var name: String { get }
     /// One line for the command list and the top of the help.
     static var abstract: String { get }
-    /// Paragraphs after the parameters in the help; empty by default.
+    /// Paragraphs after the parameters in the help, one a line, wrapped to the terminal; a line that starts with a
+    /// space (a table row, an example to copy) is kept as written. Empty by default.
     static var discussion: String { get }
     /// Flags, options and positionals; `-h`/`--help` is implied.
     static var parameters: [Parameter] { get }

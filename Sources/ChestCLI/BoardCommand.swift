@@ -15,18 +15,18 @@ struct BoardCommand: ChestCommand {
                            "HUNT --http [ADDR:]PORT [--http-token TOKEN] [--json | --quiet]",
                            "HUNT --results [--timeout SECONDS] [-o FILE.html|FILE.json|FILE.csv]"]
     static let discussion = """
-        Follows the hunt's broker and redraws in place, like chest nav: each team ranked by points (its proven
-        pages' points, less the hints the board gave it, plus the organiser's adjustments), online or not, the
-        pages it opened and when, the trust of the fixes that opened them, and the messages refused and why (a
-        forged or replayed receipt, an unknown key, another hunt). q quits. --json streams the same as JSON
-        lines; --once prints the leaderboard and exits. Run with the organiser's identity, the board answers the
-        teams' hint requests with the hint's key sealed to the team's reader. What the board received is kept in
+        Follows the hunt's broker and redraws in place, like chest nav: each team ranked by points (its proven \
+        pages' points, less the hints the board gave it, plus the organiser's adjustments), online or not, the \
+        pages it opened and when, the trust of the fixes that opened them, and the messages refused and why (a \
+        forged or replayed receipt, an unknown key, another hunt). q quits. --json streams the same as JSON \
+        lines; --once prints the leaderboard and exits. Run with the organiser's identity, the board answers the \
+        teams' hint requests with the hint's key sealed to the team's reader. What the board received is kept in \
         HUNT.board, so it survives restarts; the broker keeps what arrives while it is away.
-        --http also serves the board as a web page for a projector, live (Server-Sent Events), read-only, on
-        127.0.0.1 unless ADDR says otherwise; any other address needs --http-token, which a browser gives once as
+        --http also serves the board as a web page for a projector, live (Server-Sent Events), read-only, on \
+        127.0.0.1 unless ADDR says otherwise; any other address needs --http-token, which a browser gives once as \
         ?token= in the address. --quiet serves the page without the terminal board.
-        --results prints the final ranking, or writes the results to -o FILE: .html (a page to print or put on
-        the big screen: the ranking, each team's pages and when they were reached, the time from first to last
+        --results prints the final ranking, or writes the results to -o FILE: .html (a page to print or put on \
+        the big screen: the ranking, each team's pages and when they were reached, the time from first to last \
         page, the distance walked and the tracks on the map when the hunt shares positions), .json or .csv.
         """
     static let parameters: [Parameter] = [

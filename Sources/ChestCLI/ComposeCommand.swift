@@ -46,16 +46,16 @@ struct ComposeCommand: ChestCommand, Equatable {
                 completion: .words(["hardware"])),
     ]
     static let discussion = """
-        Writes a sealed message file with 1 to 5 pages. After each --page, every --lock adds a lock to
-        set A; --or switches to set B of the same page. A page opens when every lock of A holds, or every
-        lock of B. A page without locks is open from the start. Prints the message ID (on standard error when
-        the message itself goes to standard output with -o -). An existing FILE is kept unless --force.
+        Writes a sealed message file with 1 to 5 pages. After each --page, every --lock adds a lock to \
+        set A; --or switches to set B of the same page. A page opens when every lock of A holds, or every \
+        lock of B. A page without locks is open from the start. Prints the message ID (on standard error when \
+        the message itself goes to standard output with -o -). An existing FILE is kept unless --force. \
         A page's text can come from a file (--page @story.txt) or standard input (--page -).
-        --attach FILE adds a file to the page before it, sealed with the page's text: nothing of it can be
+        --attach FILE adds a file to the page before it, sealed with the page's text: nothing of it can be \
         read from the file before the page opens. Up to 8 MiB of files a message (formats 2 and 3).
         --hint TEXT adds a hint to the page before it (up to 5, in order), each sealed under a key of its own.
-        --hint-after DURATION makes the hint before it open by itself that long after its page became the
-        reader's next goal; without it the reader asks for it (chest hint ID). In a hunt (--hunt), a hint
+        --hint-after DURATION makes the hint before it open by itself that long after its page became the \
+        reader's next goal; without it the reader asks for it (chest hint ID). In a hunt (--hunt), a hint \
         without a delay is given only by the organiser's board, which charges --hint-cost POINTS.
 
         lock specs:
@@ -67,7 +67,8 @@ struct ComposeCommand: ChestCommand, Equatable {
             --page "Happy birthday!" --lock time=2026-12-01T09:00:00Z
 
         A page may ask a question, shown before it opens, and take its answer (chest answer ID TEXT):
-          --page "The clock tower's secret." --question "What is Bern's clock tower called?" \\
+          --page "The clock tower's secret." \\
+            --question "What is Bern's clock tower called?" \\
             --lock "answer=Zytglogge|Zeitglockenturm" --points 5
         """
 

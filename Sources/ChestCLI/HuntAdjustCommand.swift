@@ -12,10 +12,13 @@ struct HuntAdjustCommand: ChestCommand {
     static let abstract = "give a team bonus points or take points away, with a reason the board shows"
     static let synopses = ["TEAM +POINTS|-POINTS REASON --hunt FILE [--timeout SECONDS]"]
     static let discussion = """
-        Publishes the adjustment to the hunt's broker as a retained message signed with your identity (the
-        organiser's): every board adds it to the team's points and shows it with its reason, now or when it
-        next starts. An adjustment cannot be withdrawn; publish the opposite one (chest hunt adjust red -5
-        "bonus given twice"). Example: chest hunt adjust red +5 "helped another team" --hunt spring.hunt
+        Publishes the adjustment to the hunt's broker as a retained message signed with your identity (the \
+        organiser's): every board adds it to the team's points and shows it with its reason, now or when it \
+        next starts. An adjustment cannot be withdrawn; publish the opposite one (chest hunt adjust red -5 \
+        "bonus given twice").
+
+        example:
+          chest hunt adjust red +5 "helped another team" --hunt spring.hunt
         """
     static let parameters: [Parameter] = [
         .positional("TEAM", help: "the team, as chest hunt team add named it"),

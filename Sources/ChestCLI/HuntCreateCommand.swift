@@ -10,11 +10,11 @@ struct HuntCreateCommand: ChestCommand {
     static let abstract = "create a hunt file for the organiser"
     static let synopses = ["NAME --broker URL [--ca FILE] [--share-positions] [--starts TIME] [--ends TIME] [-o FILE] [--force]"]
     static let discussion = """
-        Writes the organiser's hunt file (mode 0600): the hunt's ID, the broker, the organiser's public key (your
-        identity signs releases), the organiser's broker password, and later each team. Keep it private: it holds
-        every team's password and signing key. Without -o the file is NAME.hunt in the current directory.
+        Writes the organiser's hunt file (mode 0600): the hunt's ID, the broker, the organiser's public key (your \
+        identity signs releases), the organiser's broker password, and later each team. Keep it private: it holds \
+        every team's password and signing key. Without -o the file is NAME.hunt in the current directory. \
         Positions of the fixes that opened a page travel in receipts only with --share-positions.
-        --starts and --ends (ISO 8601, as time locks take them) set the hunt's window: no page of the hunt opens
+        --starts and --ends (ISO 8601, as time locks take them) set the hunt's window: no page of the hunt opens \
         for a team before the start or after the end (change them later with chest hunt schedule).
         """
     static let parameters: [Parameter] = [

@@ -9,8 +9,8 @@ struct HuntJoinCommand: ChestCommand {
     static let name = "join"
     static let abstract = "join a hunt with a team's join file"
     static let discussion = """
-        Keeps the join file in the config directory (mode 0600) and tells a running chestd, which then connects
-        to the hunt's broker: each unlock's signed receipt is published for the organiser (page text never
+        Keeps the join file in the config directory (mode 0600) and tells a running chestd, which then connects \
+        to the hunt's broker: each unlock's signed receipt is published for the organiser (page text never \
         leaves this machine), and pages the organiser releases open. Joining another hunt replaces this one.
         """
     static let parameters: [Parameter] = [

@@ -11,8 +11,8 @@ struct HuntReleaseCommand: ChestCommand {
     static let abstract = "release the pages locked with --lock release=NAME, on every team"
     static let synopses = ["NAME --hunt FILE [--timeout SECONDS]"]
     static let discussion = """
-        Publishes the release's key to the hunt's broker as a retained message signed with your identity (the
-        organiser's): every team's chestd opens the pages sealed under it as soon as it hears it, now or when
+        Publishes the release's key to the hunt's broker as a retained message signed with your identity (the \
+        organiser's): every team's chestd opens the pages sealed under it as soon as it hears it, now or when \
         it next connects. The key was made by chest compose --lock release=NAME --hunt FILE.
         """
     static let parameters: [Parameter] = [

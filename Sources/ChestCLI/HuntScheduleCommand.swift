@@ -12,11 +12,11 @@ struct HuntScheduleCommand: ChestCommand {
     static let abstract = "set or change when the hunt starts and ends, on every team"
     static let synopses = ["--hunt FILE [--starts TIME|none] [--ends TIME|none] [--timeout SECONDS]"]
     static let discussion = """
-        Writes the new start and end into the hunt file and publishes them to the hunt's broker, retained and
-        signed with your identity (the organiser's): every team's chestd applies them as soon as it hears them,
-        now or when it next connects. Before the start no page of the hunt opens for a team; after the end
-        nothing more opens, and the board credits nothing it receives. TIME is ISO 8601, as time locks take it
-        (2026-05-02T14:00:00+02:00; without a zone, local time); none removes the start or the end. An option
+        Writes the new start and end into the hunt file and publishes them to the hunt's broker, retained and \
+        signed with your identity (the organiser's): every team's chestd applies them as soon as it hears them, \
+        now or when it next connects. Before the start no page of the hunt opens for a team; after the end \
+        nothing more opens, and the board credits nothing it receives. TIME is ISO 8601, as time locks take it \
+        (2026-05-02T14:00:00+02:00; without a zone, local time); none removes the start or the end. An option \
         left out keeps what the file has. Without any option, prints the schedule in force.
         """
     static let parameters: [Parameter] = [
@@ -83,8 +83,8 @@ struct HuntSayCommand: ChestCommand {
     static let abstract = "send a word to every team: shown by chest watch, chest nav and a desktop notification"
     static let synopses = ["TEXT --hunt FILE [--timeout SECONDS]"]
     static let discussion = """
-        Publishes TEXT (1 to 500 characters) to the hunt's broker, retained and signed with your identity (the
-        organiser's): every team's chestd tells it once, now or when it next connects (chest watch's event said,
+        Publishes TEXT (1 to 500 characters) to the hunt's broker, retained and signed with your identity (the \
+        organiser's): every team's chestd tells it once, now or when it next connects (chest watch's event said, \
         chest nav, a desktop notification), and the board shows it with its latest events.
         """
     static let parameters: [Parameter] = [

@@ -8,9 +8,9 @@ struct ImportCommand: ChestCommand {
     static let name = "import"
     static let abstract = "add message files to the chest"
     static let discussion = """
-        Validates each file and adds it to the chest; prints each ID, or why it was refused. A newer version
-        of a message already in the chest, from the same sender (a quest rebuilt with compose --keep-ids),
-        replaces it: pages whose locks did not change stay open and their locks stay latched; a page whose
+        Validates each file and adds it to the chest; prints each ID, or why it was refused. A newer version \
+        of a message already in the chest, from the same sender (a quest rebuilt with compose --keep-ids), \
+        replaces it: pages whose locks did not change stay open and their locks stay latched; a page whose \
         locks changed is locked again (docs/QUEST.md "Rebuilding a quest").
         """
     static let parameters: [Parameter] = [

@@ -1,3 +1,4 @@
+import ChestArguments
 import ChestCore
 import Foundation
 
@@ -20,7 +21,7 @@ enum NavScreen {
         if state.showPage, let opened = state.opened {
             lines.append(bold + "\u{201C}\(opened.title)\u{201D} page \(opened.page)" + plain + "  (o: back)")
             lines.append("")
-            lines += wrap(opened.text, columns: columns, indent: "  ")
+            lines += TextWrap.lines(opened.text, columns: columns, indent: "  ")
             return lines.prefix(rows).map { clip($0, columns) }
         }
         lines += receiverLines(state, columns: columns)
@@ -60,7 +61,7 @@ enum NavScreen {
         }
         if let opened = state.opened {
             lines.append(bold + "Opened" + plain + "  \u{201C}\(opened.title)\u{201D} page \(opened.page)  (o: the whole page)")
-            let text = wrap(opened.text, columns: columns, indent: "  ")
+            let text = TextWrap.lines(opened.text, columns: columns, indent: "  ")
             let room = max(min(3, rows - lines.count - 3), 1)
             lines += text.prefix(room)
             if text.count > room { lines[lines.count - 1] = clip(lines[lines.count - 1], max(columns - 2, 1)) + " …" }
@@ -80,7 +81,7 @@ enum NavScreen {
             lines.append(bold + "  " + countdown + plain)
         }
         if let said = hunt.said?.last {
-            lines += wrap("the organiser says: " + TerminalText.escaped(said.text), columns: columns, indent: "  ")
+            lines += TextWrap.lines("the organiser says: " + TerminalText.escaped(said.text), columns: columns, indent: "  ")
         }
         return lines
     }
@@ -95,12 +96,12 @@ enum NavScreen {
         let head = " \(receiver.headline) "
         var lines: [String]
         if let reason = receiver.reason, head.count + 2 + reason.count > columns {
-            lines = [colour + head + plain] + wrap(reason, columns: columns, indent: "  ")
+            lines = [colour + head + plain] + TextWrap.lines(reason, columns: columns, indent: "  ")
         } else {
             lines = [colour + head + plain + (receiver.reason.map { "  " + $0 } ?? "")]
         }
         if !receiver.details.isEmpty {
-            for text in wrap(receiver.details.joined(separator: " · "), columns: columns, indent: "  ") {
+            for text in TextWrap.lines(receiver.details.joined(separator: " · "), columns: columns, indent: "  ") {
                 lines.append(receiver.detailsAreOld ? dim + text + plain : text)
             }
         }
@@ -165,30 +166,6 @@ enum NavScreen {
         guard text.count > width else { return text }
         guard width > 1 else { return String(text.prefix(max(width, 0))) }
         return String(text.prefix(width - 1)) + "…"
-    }
-
-    /// `text` in lines of at most `columns`, each after `indent`, broken at spaces (a word longer than a line is cut
-    /// where the line ends).
-    static func wrap(_ text: String, columns: Int, indent: String) -> [String] {
-        let width = max(columns - indent.count, 8)
-        var lines: [String] = []
-        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var line = ""
-            for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
-                var word = Substring(word)
-                if !line.isEmpty, line.count + 1 + word.count > width {
-                    lines.append(indent + line)
-                    line = ""
-                }
-                while word.count > width {
-                    lines.append(indent + word.prefix(width))
-                    word = word.dropFirst(width)
-                }
-                line += line.isEmpty ? String(word) : " " + word
-            }
-            lines.append(indent + line)
-        }
-        return lines
     }
 
     private static func fit(_ left: String, _ right: String, _ columns: Int) -> String {

@@ -7,12 +7,12 @@ struct PinCommand: ChestCommand {
     static let name = "pin"
     static let abstract = "try a PIN on a message's PIN locks"
     static let discussion = """
-        Tries a 4-digit PIN on the message's PIN locks (or one page's). After 5 wrong PINs, attempts wait 30 s, \
-        1 min, 5 min, 15 min, then 1 h.
+        Tries a PIN on the message's PIN locks (or one page's): 4 to 12 digits, as the sender chose (a format 1 \
+        file's are 4). After 5 wrong PINs, attempts wait 30 s, 1 min, 5 min, 15 min, then 1 h.
         """
     static let parameters: [Parameter] = [
         .messageID,
-        .positional("PIN", help: "the 4 digits"),
+        .positional("PIN", help: "the PIN's digits, such as 4821"),
         .option("--page", value: "N", help: "try only this page's PIN locks"),
     ]
 

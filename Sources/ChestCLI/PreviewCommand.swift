@@ -9,8 +9,8 @@ struct PreviewCommand: ChestCommand {
     static let abstract = "show a quest's or message file's pages and locks, read-only"
     static let synopses = ["QUEST|FILE..."]
     static let discussion = """
-        For an organiser: every page's text, every lock as `chest read` will word it, and how each is
-        protected in the file. Read-only: nothing is opened, sent or changed, and chestd is not asked.
+        For an organiser: every page's text, every lock as `chest read` will word it, and how each is \
+        protected in the file. Read-only: nothing is opened, sent or changed, and chestd is not asked. \
         A quest is checked as compose --quest checks it (docs/QUEST.md).
         """
     static let parameters: [Parameter] = [

@@ -9,10 +9,10 @@ struct SendersCommand: ChestCommand {
     static let name = "senders"
     static let abstract = "the senders' keys chest knows: list, trust a new key, forget a name"
     static let discussion = """
-        chest remembers each sender's key the first time list, read or watch meets the name (trust on first use,
-        as ssh's known_hosts). A message whose sender name is known with another key is flagged "NAME — not the
-        key you had before": anyone can write any name in a file, only the key is the sender's. If the sender
-        really changed keys, trust the new one with chest senders trust ID (the message that came with it);
+        chest remembers each sender's key the first time list, read or watch meets the name (trust on first use, \
+        as ssh's known_hosts). A message whose sender name is known with another key is flagged "NAME — not the \
+        key you had before": anyone can write any name in a file, only the key is the sender's. If the sender \
+        really changed keys, trust the new one with chest senders trust ID (the message that came with it); \
         chest senders forget NAME forgets a name, so its next message is met anew. chest senders alone lists them.
         """
     static var subcommands: [any ParsableCommand.Type] { [SendersListCommand.self, SendersTrustCommand.self, SendersForgetCommand.self] }

@@ -10,16 +10,16 @@ struct SimulateCommand: ChestCommand {
     static let abstract = "replay a recorded track through the engine and print when each page opens"
     static let synopses = ["QUEST|FILE... TRACK [--weather CONDITION[,TEMP]] [--answer [NAME#]PAGE=TEXT]...", "QUEST|FILE... TRACK --gpsd [--weather CONDITION[,TEMP]]"]
     static let discussion = """
-        Replays TRACK (a GPX track, an NMEA log, or a chest-walk description) through the same engine
-        chestd runs, in-process and much faster than real time, with the clocks taken from the track. Prints
-        when each lock latched and each page opened, at which point of the track, and why the pages that
-        never opened did not. PINs are never entered; --answer PAGE=TEXT (or NAME#PAGE=TEXT for one message
-        of a quest) answers the question of that page, so its answer lock holds from the first point when TEXT
-        is one of its answers (compared as chest answer compares). --weather gives the weather every request gets (a
+        Replays TRACK (a GPX track, an NMEA log, or a chest-walk description) through the same engine \
+        chestd runs, in-process and much faster than real time, with the clocks taken from the track. Prints \
+        when each lock latched and each page opened, at which point of the track, and why the pages that \
+        never opened did not. PINs are never entered; --answer PAGE=TEXT (or NAME#PAGE=TEXT for one message \
+        of a quest) answers the question of that page, so its answer lock holds from the first point when TEXT \
+        is one of its answers (compared as chest answer compares). --weather gives the weather every request gets (a \
         condition, a temperature in °C, or both: snowy,-2), else the weather stays unknown.
-        --gpsd checks the whole path instead: gpsfake replays the track into a real gpsd, read by a private
-        chestd (its own chest, socket and settings), and its unlocks are reported; --weather then answers
-        that chestd's weather requests from a server on loopback, as Open-Meteo would (nothing leaves the
+        --gpsd checks the whole path instead: gpsfake replays the track into a real gpsd, read by a private \
+        chestd (its own chest, socket and settings), and its unlocks are reported; --weather then answers \
+        that chestd's weather requests from a server on loopback, as Open-Meteo would (nothing leaves the \
         machine), and without it that chestd's weather is offline.
         Exit status 0 when every page opened, 1 otherwise. The user's chest and chestd are never touched.
         """

@@ -6,16 +6,13 @@ extension NMEAWalk {
     public static let descriptionFormat = """
         A walk description is plain text, one item per line; `#` starts a comment.
 
-          start ISO8601|now        time of the first epoch (default 2026-06-01T09:00:00Z;
-                                   now: when the description is read, for a live feed)
-          speed METRES_PER_SECOND  walking speed between waypoints (default 1.4)
-          LAT LON ALT [hold SECONDS] [nofix]
-                                   a waypoint: decimal degrees (south and west negative) and
-                                   metres above mean sea level. The walk goes from waypoint to
-                                   waypoint in a straight line at the walking speed, one epoch
-                                   per second, then stands at the waypoint for `hold` seconds.
-                                   `nofix` means the receiver has no fix on the way to this
-                                   waypoint and during its hold (RMC status V, GGA quality 0).
+          start ISO8601|now                   time of the first epoch (default 2026-06-01T09:00:00Z; now: when \
+        the description is read, for a live feed)
+          speed METRES_PER_SECOND             walking speed between waypoints (default 1.4)
+          LAT LON ALT [hold SECONDS] [nofix]  a waypoint: decimal degrees (south and west negative) and metres \
+        above mean sea level. The walk goes from waypoint to waypoint in a straight line at the walking speed, one \
+        epoch per second, then stands at the waypoint for `hold` seconds. `nofix` means the receiver has no fix on \
+        the way to this waypoint and during its hold (RMC status V, GGA quality 0).
 
         Example:
           start 2026-06-01T09:00:00Z

@@ -5,8 +5,8 @@ import Foundation
 struct ChestWalk: ParsableCommand {
     static let name = "chest-walk"
     static let abstract = """
-        Writes the walk described in FILE (or standard input) to standard output as an NMEA 0183 log,
-        one 1 Hz epoch of GPRMC, GPGGA, GPGSA and GPGSV sentences per second, ready for gpsfake;
+        Writes the walk described in FILE (or standard input) to standard output as an NMEA 0183 log, \
+        one 1 Hz epoch of GPRMC, GPGGA, GPGSA and GPGSV sentences per second, ready for gpsfake; \
         or, with --gpx, as a GPX 1.1 track (for chest simulate, or a map).
         """
     static let discussion = NMEAWalk.descriptionFormat

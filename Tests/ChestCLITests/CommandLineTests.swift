@@ -35,6 +35,29 @@ struct CommandLineTests {
         }
     }
 
+    /// Every command of chest and chestd, with its path.
+    static func everyCommand() -> [(command: any ParsableCommand.Type, path: [String])] {
+        func below(_ command: any ParsableCommand.Type, _ path: [String]) -> [(command: any ParsableCommand.Type, path: [String])] {
+            [(command, path)] + command.subcommands.flatMap { below($0, path + [$0.name]) }
+        }
+        return below(Chest.self, ["chest"]) + [(DaemonOptions.self, ["chestd"])]
+    }
+
+    @Test func everyHelpFitsEightyColumnsAndItsProseIsWrappedByTheProgramNotByHand() {
+        for (command, path) in Self.everyCommand() {
+            let help = HelpText.help(for: command, path: path, columns: 80)
+            let long = help.split(separator: "\n").filter { $0.count > 80 }.map(String.init)
+            #expect(long.isEmpty, "\(path.joined(separator: " ")): \(long)")
+            let wide = HelpText.help(for: command, path: path, columns: 10_000)
+            #expect(help.split(whereSeparator: \.isWhitespace) == wide.split(whereSeparator: \.isWhitespace))
+            // A prose line of the declaration ends where a sentence or a list's heading does; one that stops in the
+            // middle was broken by hand, and would be broken again at another width.
+            for line in command.discussion.split(separator: "\n") where line.first != " " {
+                #expect(".:)\"`".contains(line.last!), "\(path.joined(separator: " ")): \(String(line.suffix(40)))")
+            }
+        }
+    }
+
     @Test func helpForAnUnknownCommandIsAUsageError() {
         #expect(error { _ = try HelpCommand(values(["help", "bogus"])) }?.hasPrefix(#"unknown command "bogus""#) == true)
         #expect(error { _ = try HelpCommand(values(["help", "imprt"])) }?.contains(#"did you mean "import"?"#) == true)

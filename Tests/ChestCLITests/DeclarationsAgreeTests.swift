@@ -126,7 +126,10 @@ struct DeclarationsAgreeTests {
         let walk = ChestHarness.products + "/chest-walk"
         let help = try Subprocess.run(walk, ["--help"], environment: environment)
         #expect(help.status == 0 && help.stdout.hasPrefix("usage: chest-walk [FILE]"))
-        #expect(help.stdout.contains(NMEAWalk.descriptionFormat))
+        // Wrapped to the width of its output: the same words in the same order.
+        func words(_ text: String) -> String { text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        #expect(words(help.stdout).contains(words(NMEAWalk.descriptionFormat)))
+        #expect(help.stdout.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(help.stdout)")
         #expect(try Subprocess.run(walk, [root + "/demo/walk.txt", "-h"], environment: environment).stdout == help.stdout)
         let wrong = try Subprocess.run(walk, ["--fil"], environment: environment)
         #expect(wrong.status == 64 && wrong.stderr.contains("unknown option --fil"))

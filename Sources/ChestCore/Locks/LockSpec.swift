@@ -18,9 +18,9 @@ public enum LockSpec: Hashable, Sendable {
 
     /// The forms, for help and errors.
     public static let forms = """
-        location=LAT,LON/RADIUS   e.g. location=48.85837,2.29448/30m (m or km; here/30m uses chestd's fix);
-                                  sealed (the file says only the search area): add ,visible to keep the point in the clear,
-                                  ,visible=NAME to name it too (e.g. ,visible=Sé)
+        location=LAT,LON/RADIUS   e.g. location=48.85837,2.29448/30m (m or km; here/30m uses chestd's fix); \
+        sealed (the file says only the search area): add ,visible to keep the point in the clear, ,visible=NAME to \
+        name it too (e.g. ,visible=Sé)
         time=ISO8601[,gps]        e.g. time=2026-12-24T18:00:00+01:00 (,gps: only by a hardware receiver's time)
         pin=DDDD                  e.g. pin=4821 (4 to 12 digits; format 1 takes 4)
         weather=CONDITION         one of clear, cloudy, rainy, snowy, thundery
