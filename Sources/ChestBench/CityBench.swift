@@ -98,8 +98,7 @@ enum CityBench {
             }
         }
         guard !pages.isEmpty else { fatalError("\(options.hunt) has no messages composed for it (compose --hunt)") }
-        var template = Array((NSTemporaryDirectory() + "/chest-city-readers-XXXXXX").utf8CString)
-        let readers = String(cString: mkdtemp(&template))
+        let readers = try! Directory.makeTemporary("chest-city-readers")
         defer { try? FileManager.default.removeItem(atPath: readers) }
         let teams = hunt.teams.enumerated().filter { $0.offset % options.shards == options.shard }.map { index, team in
             Team(team: team, reader: try! Identity.loadOrCreate(at: "\(readers)/\(index).json"), index: index)

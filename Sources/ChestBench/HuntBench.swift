@@ -54,8 +54,7 @@ enum HuntBench {
     static func make(broker: String, shape: Shape = Shape()) -> (hunt: HuntFile, messages: [(topic: String, payload: Data)]) {
         let (teams, receiptsPerTeam) = (shape.teams, shape.pages)
         let colours = ["red", "blue", "green", "orange", "purple", "teal", "gold", "grey"]
-        var template = Array((NSTemporaryDirectory() + "/chest-hunt-bench-XXXXXX").utf8CString)
-        let directory = String(cString: mkdtemp(&template))
+        let directory = try! Directory.makeTemporary("chest-hunt-bench")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         guard let url = BrokerURL(broker) else { fatalError("not a broker URL: \(broker)") }
         var hunt = HuntFile(id: HuntSigner.newHuntID(), name: shape.name, broker: url,

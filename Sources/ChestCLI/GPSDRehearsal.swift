@@ -26,9 +26,8 @@ struct GPSDRehearsal {
     }
 
     func run(_ rehearsal: Rehearsal, track: Track) throws -> Outcome {
-        var template = Array((NSTemporaryDirectory() + "/chest-simulate-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { throw ChestError("cannot make a temporary directory") }
-        let root = String(cString: made)
+        let root: String
+        do { root = try Directory.makeTemporary("chest-simulate") } catch { throw ChestError("cannot make a temporary directory: \(error)") }
         defer { try? FileManager.default.removeItem(atPath: root) }
         for directory in ["chest", "run", "config"] {
             try FileManager.default.createDirectory(atPath: root + "/" + directory, withIntermediateDirectories: true,

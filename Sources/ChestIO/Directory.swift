@@ -11,6 +11,14 @@ public enum Directory {
         if mkdir(path, 0o700) == -1 && errno != EEXIST { throw SystemCallError("mkdir", path: path) }
     }
 
+    /// A new private directory (mode 0700, made by mkdtemp) named `prefix` and six random characters, in `parent`
+    /// (default the temporary directory, `$TMPDIR` or /tmp).
+    public static func makeTemporary(_ prefix: String, in parent: String = NSTemporaryDirectory()) throws(SystemCallError) -> String {
+        var template = Array((parent + "/" + prefix + "-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw SystemCallError("mkdtemp", path: parent) }
+        return String(cString: made)
+    }
+
     public static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR

@@ -9,9 +9,7 @@ private final class FakeNotifySend {
     let directory: String
 
     init(script: String) throws {
-        var template = Array("/tmp/chest-notify-send-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw SystemCallError("mkdtemp") }
-        directory = String(cString: made)
+        directory = try Directory.makeTemporary("chest-notify-send", in: "/tmp")
         let path = directory + "/notify-send"
         try ("#!/bin/sh\n" + script + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         chmod(path, 0o755)

@@ -11,9 +11,7 @@ private final class ScratchDirectory {
     let path: String
 
     init() throws {
-        var template = Array("/tmp/chest-hook-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw SystemCallError("mkdtemp") }
-        path = String(cString: made)
+        path = try Directory.makeTemporary("chest-hook", in: "/tmp")
     }
 
     func contents(_ name: String) throws -> String {

@@ -10,10 +10,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct HuntOutboxTests {
     func temporaryDirectory() throws -> String {
-        var template = Array((NSTemporaryDirectory() + "/chest-outbox-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) != nil }
-        try #require(made)
-        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/outbox"
+        try Directory.makeTemporary("chest-outbox") + "/outbox"
     }
 
     func receipt(_ outbox: HuntOutbox, _ text: String = "receipt") throws -> OutboxEntry {

@@ -18,9 +18,7 @@ private final class NotifySocketListener {
             name = "@chest-test-notify-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             directory = nil
         } else {
-            var template = Array("/tmp/chest-notify-XXXXXX".utf8CString)
-            guard let madePointer = mkdtemp(&template) else { throw SystemCallError("mkdtemp") }
-            let made = String(cString: madePointer)
+            let made = try Directory.makeTemporary("chest-notify", in: "/tmp")
             directory = made
             name = made + "/notify"
         }

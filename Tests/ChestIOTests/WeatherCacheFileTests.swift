@@ -12,10 +12,7 @@ struct WeatherCacheFileTests {
     let here = Coordinate(latitude: 48.86, longitude: 2.29)
 
     func temporaryDirectory() throws -> String {
-        var template = Array((NSTemporaryDirectory() + "/chest-weather-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) != nil }
-        try #require(made)
-        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        try Directory.makeTemporary("chest-weather")
     }
 
     func observation(_ condition: WeatherCondition?, at coordinate: Coordinate, provider: String = "open-meteo",

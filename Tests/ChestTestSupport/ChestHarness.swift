@@ -19,8 +19,7 @@ public final class ChestHarness: @unchecked Sendable {
     }
 
     public init() {
-        var template = Array("/tmp/chest-test-XXXXXX".utf8CString)
-        root = String(cString: mkdtemp(&template))
+        root = try! Directory.makeTemporary("chest-test", in: "/tmp")
         try? FileManager.default.createDirectory(atPath: chest, withIntermediateDirectories: true)
     }
 

@@ -1,11 +1,11 @@
+import ChestIO
 import Foundation
 import Glibc
 
 /// Headless Chromium as a test's browser: as root it needs --no-sandbox, and each run gets a profile of its own.
 public enum Chromium {
     public static func run(_ arguments: [String]) throws -> Subprocess.Outcome {
-        var template = Array("/tmp/chest-chromium-XXXXXX".utf8CString)
-        let profile = String(cString: mkdtemp(&template))
+        let profile = try Directory.makeTemporary("chest-chromium", in: "/tmp")
         defer { try? FileManager.default.removeItem(atPath: profile) }
         return try Subprocess.run("/usr/bin/chromium", ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                                                         "--user-data-dir=" + profile, "--enable-logging=stderr", "--v=0"] + arguments,

@@ -1,3 +1,4 @@
+import ChestIO
 import ChestTestSupport
 import Foundation
 import Glibc
@@ -193,8 +194,7 @@ struct PackageTests {
     }
 
     static func extract(_ deb: String) throws -> String {
-        var template = Array("/tmp/chest-deb-root-XXXXXX".utf8CString)
-        let root = String(cString: mkdtemp(&template))
+        let root = try Directory.makeTemporary("chest-deb-root", in: "/tmp")
         let outcome = try run("/usr/bin/dpkg-deb", ["-x", deb, root])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         return root
