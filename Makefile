@@ -12,7 +12,7 @@ DEBIAN_PACKAGES := gpsd gpsd-tools gpsd-clients libgps-dev libsodium-dev pkg-con
 	gpsbabel libmicrohttpd-dev chromium \
 	libcurl4-openssl-dev dpkg-dev lintian man-db
 
-.PHONY: all deps build test deb demo bench torture clean
+.PHONY: all deps build test deb demo bench torture fuzz clean
 
 include mk/install.mk
 
@@ -63,6 +63,12 @@ bench: deps install-release-build
 torture: deps
 	$(SWIFT) build -c release
 	python3 scripts/torture.py "$$($(SWIFT) build -c release --show-bin-path)"
+
+# Minutes, not part of `make test`: the four libFuzzer harnesses of Fuzz/ (message files, control lines, weather
+# replies, gpsd reports) under AddressSanitizer, FUZZ_SECONDS each (docs/RELIABILITY.md "Fuzzing").
+FUZZ_SECONDS ?= 300
+fuzz: deps
+	bash scripts/fuzz.sh $(FUZZ_SECONDS)
 
 clean:
 	rm -rf .build

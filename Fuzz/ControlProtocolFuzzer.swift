@@ -9,9 +9,13 @@ import Foundation
 public func fuzzControlProtocol(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
     if let request = try? JSONDecoder().decode(ControlRequest.self, from: data) {
-        // What the daemon does next with a request it accepted: log its fields and answer with a line.
-        _ = ChestJSON.line(request)
-        _ = request.id.map { TerminalText.escaped($0) }
+        // What chestd does with a request it accepted: the engine reads its fields, its log escapes them; and the
+        // wire form, written again, must give the same request back.
+        let line = ChestJSON.line(request)
+        guard (try? JSONDecoder().decode(ControlRequest.self, from: line)) == request else {
+            fatalError("a request does not survive its own wire form: \(String(decoding: line, as: UTF8.self))")
+        }
+        for text in texts(of: request) { _ = TerminalText.escaped(text) }
     }
     let decoder = ChestJSON.decoder()
     _ = try? decoder.decode(ControlReply<Empty>.self, from: data)
@@ -23,4 +27,17 @@ public func fuzzControlProtocol(_ start: UnsafeRawPointer, _ count: Int) -> CInt
     _ = try? decoder.decode(ControlReply<Fix>.self, from: data)
     _ = try? decoder.decode(ChestEvent.self, from: data)
     return 0
+}
+
+
+/// The strings a request carries, which chestd may write into its log.
+private func texts(of request: ControlRequest) -> [String] {
+    switch request {
+    case .read(let id), .save(let id), .unsave(let id), .delete(let id), .hint(let id, _): [id]
+    case .pin(let id, let pin, _): [id, pin]
+    case .answer(let id, let text, _): [id, text]
+    case .undelete(let id): id.map { [$0] } ?? []
+    case .import(let path): [path]
+    case .list, .status, .watch, .fix, .reload, .config: []
+    }
 }

@@ -51,7 +51,7 @@ public func fuzzGPSReports(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         }
         if let fix = Fix(UnsafePointer(report), satellitesUsed: satellitesUsed, sky: sky, receivedAt: now.monotonic) {
             effects += engine.handle(.fix(fix, now))
-            _ = Fix.modeName(fix.mode)
+            _ = fix.mode.description
         } else if set & SATELLITE_SET != 0 {
             satellitesUsed = report.pointee.satellites_visible > 0 ? Int(report.pointee.satellites_used) : nil
             skySerial += 1
@@ -63,8 +63,8 @@ public func fuzzGPSReports(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             effects += engine.handle(.receiver(identify(first), now))
         }
     }
-    effects += engine.handle(.request(ClientID(1), ControlRequest(op: .status), now))
-    effects += engine.handle(.request(ClientID(2), ControlRequest(op: .fix), now))
+    effects += engine.handle(.request(ClientID(1), .status, now))
+    effects += engine.handle(.request(ClientID(2), .fix, now))
     for effect in effects {
         switch effect {
         case let .emit(event), let .send(_, event):

@@ -1,24 +1,38 @@
 #!/usr/bin/env bash
 # Builds the four fuzzers of Fuzz/ (with ChestCore's sources, plus ChestWeather's for the weather one and
 # ChestGPS's conversions and libgps for the gps one, under libFuzzer and AddressSanitizer, outside the package)
-# and runs each for SECONDS (default 300) from a seed corpus of small valid examples: the message decoder (format 1
-# and 2), the control socket's request/reply/event lines, the weather providers' reply decoders, gpsd's reports.
+# and runs each for SECONDS (default 300) from a seed corpus of small valid examples: the message decoder (formats 1
+# to 5), the control socket's request/reply/event lines, the weather providers' reply decoders, gpsd's reports.
 # `scripts/fuzz.sh SECONDS NAME…` runs only the named ones (message, control, weather, gps); FUZZ_RUNS=N also
-# stops each after N inputs, whichever comes first. The format 2 seeds are written by the release `chest compose`
-# (CHEST=path, or .build/release/chest, built if missing).
-# Results: docs/RELIABILITY.md "Fuzzing".
+# stops each after N inputs, whichever comes first. The composed seeds are written by the release `chest compose`
+# (CHEST=path, or .build/release/chest, built if missing). `scripts/fuzz.sh typecheck` only checks that the four
+# still compile. Results: docs/RELIABILITY.md "Fuzzing".
 set -euo pipefail
 cd "$(dirname "$0")/.."
+out=.build/fuzz
+mkdir -p "$out"
+# The harnesses' sources: ChestCore's, in its folders (docs/ARCHITECTURE.md); ChestWeather's for the weather one;
+# for the gps one ChestGPS's conversions without GPSReader (which needs ChestIO) and the module map of CGPSD.
+mapfile -t core < <(find Sources/ChestCore -name '*.swift' | sort)
+sed '/^import ChestIO$/d' Sources/ChestGPS/Fix+libgps.swift > "$out/Fix+libgps.swift"
+gps=("$out/Fix+libgps.swift" Sources/ChestGPS/ReceiverSource.swift -Xcc -fmodule-map-file=CGPSD/module.modulemap -I CGPSD)
+quiet() { grep -v -e "Cannot export local symbol" -e "ignoring import" -e "^ *[0-9]* | " -e "^ *\^" || true; }
+# `fuzz.sh typecheck`: whether the four harnesses still compile against the sources, in half a minute and without
+# running them (FuzzHarnessTests in make test), so that a change of the sources cannot leave them behind unseen.
+if [ "${1:-}" = typecheck ]; then
+    swiftc -typecheck -parse-as-library -module-name ChestCore "${core[@]}" Sources/ChestWeather/*.swift "${gps[@]}" \
+        Fuzz/*.swift 2>&1 | quiet
+    exit 0
+fi
 seconds="${1:-300}"
 shift || true
 targets=("$@")
 [ "${#targets[@]}" -gt 0 ] || targets=(message control weather gps)
-out=.build/fuzz
 mkdir -p "$out/corpus-message" "$out/corpus-control" "$out/corpus-weather" "$out/corpus-gps"
-build() { # NAME SOURCES… [FLAGS]: one module named ChestCore (the other modules' `import ChestCore` is then ignored)
+build() { # NAME SOURCES… [FLAGS]: one module named ChestCore (the other modules' `import ChestCore` is then ignored);
+    # a harness that does not compile stops the script
     local name="$1"; shift
-    swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name ChestCore "$@" -o "$out/$name" 2>&1 \
-        | grep -v -e "Cannot export local symbol" -e "ignoring import" -e "^ *[0-9]* | " -e "^ *\^" || true
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name ChestCore "$@" -o "$out/$name" 2>&1 | quiet
 }
 run() { # NAME CORPUS: an input that runs 10 s is reported as a hang (libFuzzer's default is 20 minutes, and
     # -max_total_time is only checked between inputs, so a hang would otherwise look like a silent stop)
@@ -35,20 +49,25 @@ locks = [[{"type": "location", "latitude": 48.85, "longitude": 2.29, "radius": 3
 for index, lock in enumerate(locks):
     open(f"{sys.argv[1]}/seed{index}.locked", "wb").write(torture.message(f"seed {index}", lock)[1])
 PY
-# Seeds: sealed format 2 messages (the default of `chest compose`) with every lock kind, cells in the clear and
-# sealed, the hardware requirement, a chain; and a format 1 one written the same way.
+# Seeds: sealed messages as `chest compose` writes them by default (format 3, or 5 with a PIN or an answer) with
+# every lock kind, places in the clear and sealed, the hardware requirement, a chain, hints, a question; one in
+# format 2 and one in format 1, which readers still open.
 if [[ " ${targets[*]} " == *" message "* ]]; then
     chest="${CHEST:-.build/release/chest}"
     [ -x "$chest" ] || swift build -c release --product chest
     home=$(mktemp -d)
     compose() { HOME="$home" XDG_CONFIG_HOME="$home/.config" XDG_DATA_HOME="$home/.local/share" "$chest" compose --force --from Fuzz "$@" \
         > /dev/null 2>&1 || { echo "fuzz.sh: chest compose $* failed" >&2; return 1; }; }
-    compose -o "$out/corpus-message/format2-location.locked" --title "f2 location" --page "one" --lock location=48.85837,2.29448/30m
-    compose -o "$out/corpus-message/format2-visible.locked" --title "f2 visible" --require hardware --page "one" \
+    compose -o "$out/corpus-message/compose-location.locked" --title "location" --page "one" --lock location=48.85837,2.29448/30m
+    compose -o "$out/corpus-message/compose-visible.locked" --title "visible" --require hardware --page "one" \
         --lock location=48.85837,2.29448/30m,visible --lock altitude=100..200 --or --lock pin=4821 --page "two"
-    compose -o "$out/corpus-message/format2-mixed.locked" --title "f2 mixed" --page "one" --lock pin=123456 \
+    compose -o "$out/corpus-message/compose-mixed.locked" --title "mixed" --page "one" --lock pin=123456 \
         --page "two" --lock time=2030-01-01T00:00:00Z,gps --lock weather=rainy --or --lock temperature=-5..3 \
         --page "three" --lock after=5382c300f0947445d7bef0ce07ceb65d#1 --page "four" --page "five" --lock time=2031-01-01T00:00:00Z
+    compose -o "$out/corpus-message/compose-game.locked" --title "game" --page "one" --hint "look up" \
+        --hint "left of the door" --hint-after 10m --page "two" --question "Which tower?" --lock "answer=Zytglogge|Zeitglockenturm"
+    compose -o "$out/corpus-message/format2-location.locked" --format 2 --title "f2" --page "one" --lock location=48.85837,2.29448/30m \
+        --lock pin=4821
     compose -o "$out/corpus-message/format1-compose.locked" --format 1 --title "f1" --page "one" --lock pin=4821 \
         --page "two" --lock location=48.85837,2.29448/1km
     rm -rf "$home"
@@ -93,18 +112,14 @@ cp Fuzz/regressions/weather-*.json "$out/corpus-weather/"
 cp Fuzz/regressions/gps-*.json "$out/corpus-gps/"
 for target in "${targets[@]}"; do
     case "$target" in
-    message) build message-decoder Sources/ChestCore/*.swift Fuzz/MessageDecoderFuzzer.swift
+    message) build message-decoder "${core[@]}" Fuzz/MessageDecoderFuzzer.swift
              run message-decoder corpus-message ;;
-    control) build control-protocol Sources/ChestCore/*.swift Fuzz/ControlProtocolFuzzer.swift
+    control) build control-protocol "${core[@]}" Fuzz/ControlProtocolFuzzer.swift
              run control-protocol corpus-control ;;
-    weather) build weather-decoder Sources/ChestCore/*.swift Sources/ChestWeather/*.swift Fuzz/WeatherDecoderFuzzer.swift
+    weather) build weather-decoder "${core[@]}" Sources/ChestWeather/*.swift Fuzz/WeatherDecoderFuzzer.swift
              run weather-decoder corpus-weather ;;
-    gps) # ChestGPS's conversions without GPSReader (which needs ChestIO), the module map of CGPSD, libgps.
-         sed '/^import ChestIO$/d' Sources/ChestGPS/Fix+libgps.swift > "$out/Fix+libgps.swift"
-         build gps-report Sources/ChestCore/*.swift "$out/Fix+libgps.swift" Sources/ChestGPS/ReceiverSource.swift \
-             Fuzz/GPSReportFuzzer.swift \
-             -Xcc -fmodule-map-file=CGPSD/module.modulemap -I CGPSD -lgps
-         run gps-report corpus-gps ;;
+    gps)     build gps-report "${core[@]}" "${gps[@]}" Fuzz/GPSReportFuzzer.swift -lgps
+             run gps-report corpus-gps ;;
     *) echo "fuzz.sh: no fuzzer named $target (message, control, weather, gps)" >&2; exit 64 ;;
     esac
 done
