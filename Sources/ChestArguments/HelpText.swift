@@ -55,10 +55,12 @@ public enum HelpText {
     /// An indented line of a discussion: a table row (`  pin=DDDD   e.g. pin=4821 …`) wrapped under its text, any
     /// other (an example to copy) as written.
     static func indented(_ line: String, columns: Int) -> [String] {
-        let content = line.drop { $0 == " " }
-        guard let gap = content.firstRange(of: "  ") else { return [line] }
-        let column = line.count - content.count + content.distance(from: content.startIndex, to: gap.lowerBound)
-            + content[gap.lowerBound...].prefix { $0 == " " }.count
+        let characters = Array(line)
+        let leading = characters.prefix { $0 == " " }.count
+        // The text column: after the first run of two or more spaces that follows the label.
+        guard let gap = (leading..<max(leading, characters.count - 1)).first(where: { characters[$0] == " " && characters[$0 + 1] == " " })
+        else { return [line] }
+        let column = gap + characters[gap...].prefix { $0 == " " }.count
         return column <= columns - 20 ? TextWrap.hanging(line, at: column, columns: columns) : [line]
     }
 
