@@ -31,7 +31,7 @@ public enum CLI {
         do {
             let settings = try Settings(configPath: chest.configPath, flags: chest.flags)
             // `chest config` shows them with the rest, and is how they are fixed.
-            if !(command is ConfigCommand) { for problem in settings.invalid { printError("chest: \(problem); the default holds") } }
+            if !(command is ConfigCommand) { for problem in settings.invalid { printError("chest: \(problem); it is not used") } }
             try command.run(settings: settings)
             return 0
         } catch let error as UsageError {

@@ -148,7 +148,7 @@ struct FirstMinutesTests {
         #expect(shown.stdout.contains("not used: \(file): weather.maxAgeMinutes is a number of minutes"), "\(shown.stdout)")
         #expect(shown.stdout.contains("ignored (unknown to this chest): nmae"))
         let listed = try world.chest(["list"])
-        #expect(listed.stderr.contains("weather.maxAgeMinutes is a number of minutes from 1 to 1440, such as 30, not \"half an hour\"; fix it with chest config weather.maxAgeMinutes VALUE; the default holds"), "\(listed.stderr)")
+        #expect(listed.stderr.contains("weather.maxAgeMinutes is a number of minutes from 1 to 1440, such as 30, not \"half an hour\"; fix it with chest config weather.maxAgeMinutes VALUE; it is not used"), "\(listed.stderr)")
         try world.startDaemon(waitForSocket: false)
         let status = try #require(world.daemon.map { Subprocess.wait($0) })
         world.daemon = nil
