@@ -1,5 +1,3 @@
-import Glibc
-
 /// Help and usage lines, rendered from a command's declaration.
 public enum HelpText {
     /// The usage line after the command's name, made from its parameters: positionals then options for a
@@ -19,11 +17,7 @@ public enum HelpText {
 
     /// The width help is wrapped to: the terminal's, at most 100 columns (longer lines read badly), or 80 when the
     /// output is not a terminal.
-    public static let columns: Int = {
-        var size = winsize()
-        guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
-        return min(max(Int(size.ws_col), 40), 100)
-    }()
+    public static let columns: Int = TerminalSize.ofStandardOutput().map { min(max($0.columns, 40), 100) } ?? 80
 
     /// `chest help read` and `chest read --help`, wrapped at `columns`. A discussion's lines are paragraphs, wrapped;
     /// of its indented lines, table rows are wrapped under their text and the others (examples to copy) kept whole.

@@ -1,3 +1,4 @@
+import ChestArguments
 import ChestIO
 import Foundation
 import Glibc
@@ -42,11 +43,7 @@ enum Terminal {
     }
 
     /// Columns and rows; 80×24 when the terminal does not say.
-    static var size: (columns: Int, rows: Int) {
-        var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return (80, 24) }
-        return (Int(size.ws_col), Int(size.ws_row))
-    }
+    static var size: (columns: Int, rows: Int) { TerminalSize.ofStandardOutput() ?? (80, 24) }
 
     /// The keys typed within `milliseconds`, if any.
     static func keys(waiting milliseconds: Int32) -> [UInt8] {
