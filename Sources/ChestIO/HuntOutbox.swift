@@ -112,7 +112,8 @@ public final class HuntOutbox {
         entries[id] = nil
     }
 
-    private func path(_ id: UInt64) -> String {
+    /// Where entry `id` lives: its number, zero-padded to 20 digits so that names sort as numbers.
+    func path(_ id: UInt64) -> String {
         let digits = String(id)
         return directory + "/" + String(repeating: "0", count: max(0, 20 - digits.count)) + digits + ".json"
     }

@@ -1,5 +1,6 @@
 import ChestCore
-import ChestIO
+@testable import ChestIO
+import ChestTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -102,7 +103,8 @@ struct HuntOutboxTests {
         let directory = try temporaryDirectory()
         _ = try HuntOutbox(directory: directory)
         // A process of its own (an exit test, not fork(): a child forked from the test's threads can hang on a lock one
-        // of them held) appends until a second thread kills it, at whatever point of an append the first is in.
+        // of them held) appends until a second thread, once a random entry from the 21st to the 60th is in the
+        // directory, kills it, at whatever point of the next append the first is in.
         await #expect(processExitsWith: .signal(SIGKILL)) { [directory = directory as String] in
             let payload = String(repeating: "p", count: 3000)
             guard let outbox = try? HuntOutbox(directory: directory) else { exit(2) }
@@ -110,8 +112,9 @@ struct HuntOutboxTests {
                 guard let entry = try? outbox.append({ id in ("chest/h/red/receipt", Data("\(id) \(payload)".utf8), false) })
                 else { exit(3) }
                 if entry.id == 20 {
+                    let last = outbox.path(UInt64.random(in: 21...60))
                     Thread.detachNewThread {
-                        usleep(UInt32.random(in: 0..<20_000))
+                        _ = holdsWithin(60, every: 0.0005) { FileManager.default.fileExists(atPath: last) }
                         kill(getpid(), SIGKILL)
                     }
                 }

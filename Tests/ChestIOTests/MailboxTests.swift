@@ -46,10 +46,12 @@ struct MailboxTests {
 
     @Test func aWaitSleepsUntilAnEventIsPosted() throws {
         let mailbox = try Mailbox<String>()
-        let start = MonotonicClock.now()
+        let start = MonotonicClock.now(), waiter = try Self.currentThread()
+        // The event comes once the test's thread has slept in the wait for 0.15 s ("late"), or after 10 s if it never
+        // did ("awake"): a wait that returned or spun without an event would not be asleep.
         Thread {
-            usleep(200_000)
-            mailbox.yield("late")
+            let slept = holdsWithin(10, every: 0.005) { Self.sleeps(waiter) && MonotonicClock.now() - start >= 0.15 }
+            mailbox.yield(slept ? "late" : "awake")
         }.start()
         let wake = mailbox.wait()
         #expect(wake.events == ["late"])
