@@ -70,7 +70,7 @@ public final class Daemon {
         do {
             options = try DaemonOptions.parse(arguments)
         } catch {
-            printError("chestd: \(error)\n\(DaemonOptions.usage.split(separator: "\n")[0])")
+            printError("chestd: \(error)\n\(DaemonOptions.usageLine)")
             return UsageError.exitStatus
         }
         if options.help { print(DaemonOptions.usage); return 0 }

@@ -31,6 +31,8 @@ struct DaemonOptions: ParsableCommand, Equatable {
     var version = false
 
     static var usage: String { HelpText.help(for: self, path: [name]) }
+    /// The usage line after a mistake, whole: the help's first line is wrapped to the terminal.
+    static var usageLine: String { "usage: " + HelpText.usageLines(of: self, path: [name])[0] }
 
     /// Reads the arguments after the program name.
     static func parse(_ arguments: [String]) throws(UsageError) -> DaemonOptions {

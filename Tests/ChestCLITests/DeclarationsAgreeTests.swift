@@ -122,6 +122,16 @@ struct DeclarationsAgreeTests {
         }
     }
 
+    /// A mistake on chestd's command line is followed by its usage line whole, not by the help's first line, which
+    /// is wrapped to the terminal.
+    @Test func chestdFollowsAMistakeWithItsWholeUsageLine() throws {
+        let wrong = try Subprocess.run(ChestHarness.products + "/chestd", ["--gpsd", "nonsense:port:x"], environment: environment)
+        #expect(wrong.status == 64)
+        #expect(wrong.stderr == "chestd: --gpsd \"nonsense:port:x\": gpsd is HOST:PORT with a port from 1 to 65535, such as "
+                + "localhost:2947\nusage: chestd [--chest DIR] [--gpsd HOST:PORT] [--socket PATH] [--config FILE] "
+                + "[--weather-url URL] [-v]\n", "\(wrong.stderr)")
+    }
+
     @Test func chestWalkReadsItsLineWithTheSameParser() throws {
         let walk = ChestHarness.products + "/chest-walk"
         let help = try Subprocess.run(walk, ["--help"], environment: environment)
