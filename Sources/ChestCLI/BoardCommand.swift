@@ -38,7 +38,7 @@ struct BoardCommand: ChestCommand {
         .option("--http-token", value: "TOKEN", help: "with --http: the token a browser must show once (?token=TOKEN)"),
         .flag("--quiet", help: "with --http: serve the page only, without the terminal board"),
         .flag("--results", help: "print the final results and exit; with -o, write them"),
-        .option("--output", "-o", value: "FILE", help: "with --results: FILE.html, FILE.json or FILE.csv",
+        .option("--output", "-o", value: "FILE", help: "with --results: FILE.html, FILE.json or FILE.csv (- for HTML on standard output)",
                 completion: .files()),
     ]
 
@@ -60,7 +60,8 @@ struct BoardCommand: ChestCommand {
         results = values.flag("--results")
         output = values.value("--output")
         if output != nil, !results { throw UsageError("-o FILE goes with --results") }
-        if let output, ![".html", ".json", ".csv"].contains(where: { output.lowercased().hasSuffix($0) }) {
+        if let output, OutputFile.namesRegularFile(output),
+           ![".html", ".json", ".csv"].contains(where: { output.lowercased().hasSuffix($0) }) {
             throw UsageError("--results writes FILE.html, FILE.json or FILE.csv, not \(output)")
         }
         if results, json || once || values.value("--http") != nil {
@@ -208,11 +209,7 @@ struct BoardCommand: ChestCommand {
         case ".csv": Data(results.csv.utf8)
         default: Data(results.html(timeZone: .current).utf8)
         }
-        do {
-            try AtomicFile.write(data, to: absolute(output))
-        } catch {
-            throw ChestError("cannot write \(output): \(error.errno)")
-        }
+        try OutputFile(checking: output).write(checked: data)
         printError("chest: wrote the results of \(results.teams.count) teams to \(output)" + note.replacingOccurrences(of: "\n", with: " "))
     }
 

@@ -50,11 +50,7 @@ struct Composer {
             }
         }
         for warning in warnings { printError("chest: warning: \(warning)") }
-        let output = draft.output ?? ""
-        let path = output.hasPrefix("/") ? output : FileManager.default.currentDirectoryPath + "/" + output
-        if output != "-", !draft.force, FileManager.default.fileExists(atPath: path) {
-            throw ChestError("\(output) exists; choose another name, or overwrite it with --force")
-        }
+        let output = try OutputFile(checking: draft.output ?? "", force: draft.force)
         let isNew = !FileManager.default.fileExists(atPath: settings.identityPath)
         let identity = try Identity.loadOrCreate(at: settings.identityPath)
         if isNew {
@@ -74,15 +70,10 @@ struct Composer {
             throw ChestError(MessageFormatError.tooLarge(size: data.count, limit: MessageFile.fileLimit).description)
         }
         grids.save()
-        if output == "-" {
-            FileHandle.standardOutput.write(data)
+        try output.write(checked: data)
+        if output.target == .standardOutput {
             printError(message.id.rawValue)
             return
-        }
-        do {
-            try AtomicFile.write(data, to: path)
-        } catch {
-            throw ChestError("cannot write \(output): \(error.errno)")
         }
         print(message.id)
         printError(report.joined(separator: "\n"))

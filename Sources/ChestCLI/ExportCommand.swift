@@ -39,7 +39,7 @@ struct ExportCommand: ChestCommand {
         case (false, true): format = .geojson
         default: throw UsageError("export needs one of --gpx and --geojson")
         }
-        output = values.value("--output").flatMap { $0 == "-" ? nil : $0 }
+        output = values.value("--output")
         quest = values.positional("QUEST").first
     }
 
@@ -85,15 +85,7 @@ struct ExportCommand: ChestCommand {
             track = contents.track.points
         }
         let text = format == .gpx ? Self.gpx(places, track) : Self.geojson(places, track)
-        if let output {
-            do {
-                try AtomicFile.write(Data(text.utf8), to: absolute(output))
-            } catch {
-                throw ChestError("cannot write \(output): \(error.errno)")
-            }
-        } else {
-            print(text, terminator: "")
-        }
+        try OutputFile(checking: output ?? "-").write(checked: Data(text.utf8))
     }
 
     static func name(_ message: String, page: Int, set: LockSetName) -> String {

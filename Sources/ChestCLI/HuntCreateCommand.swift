@@ -57,9 +57,7 @@ struct HuntCreateCommand: ChestCommand {
 
     func run(settings: Settings) throws {
         let path = output ?? Self.fileName(for: name)
-        if !force, FileManager.default.fileExists(atPath: path) {
-            throw ChestError("\(path) exists; choose another name with -o, or overwrite it with --force")
-        }
+        let file = try OutputFile(checking: path, force: force, otherwise: "choose another name with -o")
         let identity = try Identity.loadOrCreate(at: settings.identityPath)
         var hunt = HuntFile(id: HuntSigner.newHuntID(), name: name, broker: broker, organiser: identity.publicKeyBase64,
                             sharePositions: sharePositions)
@@ -72,7 +70,8 @@ struct HuntCreateCommand: ChestCommand {
             throw UsageError("\(error)")
         }
         try hunt.write(to: path)
-        print("""
+        // With -o -, the hunt file is the standard output and the summary goes beside it.
+        (file.target == .standardOutput ? printError : { print($0) })("""
             created hunt \u{201C}\(TerminalText.escaped(name))\u{201D} (\(hunt.id)) in \(path)
             broker user \(HuntFile.organiserUser), password \(hunt.organiserPassword ?? "")
             \(schedule.isEmpty ? "no start or end (chest hunt schedule sets them)" : "the hunt " + HuntScheduleCommand.describe(schedule))

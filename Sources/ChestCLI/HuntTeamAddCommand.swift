@@ -69,7 +69,7 @@ struct HuntTeamAddCommand: ChestCommand {
         try join.write(to: path)
         try hunt.write(to: huntPath)
         let password = hunt.team(named: team)?.password ?? ""
-        print("""
+        (path == "-" ? printError : { print($0) })("""
             added team \(team) to \(huntPath); its join file is \(path) (give it to the team: chest hunt join \(path))
             broker: mosquitto_passwd -b /etc/mosquitto/hunt.passwd \(team) \(password)
             """)

@@ -33,11 +33,16 @@ struct MapCommand: ChestCommand {
     init(_ values: ParsedValues) throws(UsageError) {
         ids = values.positional("ID")
         guard let output = values.value("--output") else { throw UsageError("map needs -o FILE.svg or -o FILE.png") }
-        guard [".svg", ".png"].contains(where: { output.lowercased().hasSuffix($0) }) else {
+        // Standard output, a FIFO or a device takes SVG (PNG when its name ends .png) whatever its name.
+        let isFile = OutputFile.namesRegularFile(output)
+        guard !isFile || [".svg", ".png"].contains(where: { output.lowercased().hasSuffix($0) }) else {
             throw UsageError("map writes SVG or PNG: name the file FILE.svg or FILE.png, not \(output)")
         }
         self.output = output
         png = values.flag("--png")
+        if png, !isFile || !output.lowercased().hasSuffix(".svg") {
+            throw UsageError("--png writes FILE.png beside -o FILE.svg; for a PNG alone, -o FILE.png")
+        }
     }
 
     func run(settings: Settings) throws {
@@ -58,24 +63,30 @@ struct MapCommand: ChestCommand {
             drawing.startLabel = "start \(LockReason.clock(first.time, .current))"
             drawing.endLabel = "end \(LockReason.clock(last.time, .current))"
         }
-        let wantsPNG = output.lowercased().hasSuffix(".png")
-        // A PNG is rendered from the SVG, written beside it first and removed after.
-        let svg = wantsPNG ? String(output.dropLast(4)) + ".chest-map-\(getpid()).svg" : output
-        do {
-            try AtomicFile.write(Data(drawing.svg.utf8), to: absolute(svg))
-        } catch {
-            throw ChestError("cannot write \(svg): \(error.errno)")
+        let svg = Data(drawing.svg.utf8)
+        if output.lowercased().hasSuffix(".png") {
+            try OutputFile(checking: output).write(checked: try Self.png(from: svg))
+            return
         }
-        if wantsPNG {
-            defer { try? FileManager.default.removeItem(atPath: absolute(svg)) }
-            try convert(svg, to: output)
-        } else if png {
-            try convert(svg, to: String(svg.dropLast(4)) + ".png")
-        }
+        try OutputFile(checking: output).write(checked: svg)
+        if png { try OutputFile(checking: String(output.dropLast(4)) + ".png").write(checked: try Self.png(from: svg)) }
+    }
+
+    /// The SVG rendered to PNG by the first converter installed, in a directory of its own (the output may be a
+    /// FIFO or a device, which no converter should open).
+    private static func png(from svg: Data) throws -> Data {
+        let directory: String
+        do { directory = try Directory.makeTemporary("chest-map") } catch { throw ChestError("cannot make a temporary directory: \(error)") }
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (svgPath, pngPath) = (directory + "/map.svg", directory + "/map.png")
+        do { try AtomicFile.write(svg, to: svgPath) } catch { throw ChestError("cannot write \(svgPath): \(error.errno)") }
+        try convert(svgPath, to: pngPath)
+        guard let data = FileManager.default.contents(atPath: pngPath) else { throw ChestError("the map's PNG was not written") }
+        return data
     }
 
     /// The SVG rendered to PNG, through the first converter installed.
-    private func convert(_ svg: String, to png: String) throws {
+    private static func convert(_ svg: String, to png: String) throws {
         let converters = [("rsvg-convert", ["-o", png, svg]), ("convert", [svg, png])]
         for (name, arguments) in converters {
             guard let executable = SearchPath.find(name) else { continue }

@@ -43,14 +43,6 @@ struct ReceiptCommand: ChestCommand {
             UnlockReceipt(message: report.id, messageSignature: signature, title: report.title, page: open.number,
                           set: open.openedBy, openedAt: openedAt, evidence: evidence, reader: ""),
             proofKey: open.proofKey, identity: identity)
-        guard let output else {
-            FileHandle.standardOutput.write(receipt.fileBytes)
-            return
-        }
-        do {
-            try AtomicFile.write(receipt.fileBytes, to: output.hasPrefix("/") ? output : FileManager.default.currentDirectoryPath + "/" + output)
-        } catch {
-            throw ChestError("cannot write \(output): \(error.errno)")
-        }
+        try OutputFile(checking: output ?? "-").write(checked: receipt.fileBytes)
     }
 }

@@ -22,11 +22,10 @@ extension HuntFile {
         }
     }
 
-    /// Replaces the file at `path` (mode 0600).
+    /// Replaces the file at `path` (mode 0600), or writes through a device, FIFO or `-` (`OutputFile`).
     public func write(to path: String) throws {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         do {
-            try AtomicFile.write(fileBytes, to: absolute)
+            try OutputFile.write(fileBytes, to: path)
         } catch {
             throw ChestError("cannot write \(path): \(error)")
         }
