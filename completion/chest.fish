@@ -230,7 +230,7 @@ complete -c chest -n '__chest_is \'board\'' -l http -r -d 'also serve the board 
 complete -c chest -n '__chest_is \'board\'' -l http-token -r -d 'with --http: the token a browser must show once (?token=TOKEN)'
 complete -c chest -n '__chest_is \'board\'' -l quiet -d 'with --http: serve the page only, without the terminal board'
 complete -c chest -n '__chest_is \'board\'' -l results -d 'print the final results and exit; with -o, write them'
-complete -c chest -n '__chest_is \'board\'' -l output -s o -r -F -d 'with --results: FILE.html, FILE.json or FILE.csv'
+complete -c chest -n '__chest_is \'board\'' -l output -s o -r -F -d 'with --results: FILE.html, FILE.json or FILE.csv (- for HTML on standard output)'
 complete -c chest -n '__chest_is \'board\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'board\'' -a '(__fish_complete_suffix .hunt)'
 complete -c chest -n '__chest_is \'config\'' -l unset -r -a 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -d 'remove a setting'

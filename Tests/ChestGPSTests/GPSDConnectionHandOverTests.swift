@@ -8,7 +8,7 @@ import Testing
 
 /// GPSReader handing its connections to a loop of the caller's, as chestd's loop reads gpsd
 /// (docs/ARCHITECTURE.md "One loop").
-@Suite(.realProcesses, .timeLimit(.minutes(1)))
+@Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(1)))
 struct GPSDConnectionHandOverTests {
     /// What the test's loop hears, in the order it hears it.
     enum Heard: Sendable, Equatable {

@@ -8,7 +8,7 @@ import Testing
 /// `GPSDReport`, chestd's own reader of TPV and SKY, against libgps on the same lines: whatever it accepts must
 /// give the fix, the satellites used and the sky summary that libgps gives (docs/DESIGN.md "The fast path for TPV
 /// and SKY").
-@Suite(.realProcesses, .timeLimit(.minutes(3)))
+@Suite(.realProcesses, .tags(.process, .gpsd), .timeLimit(.minutes(3)))
 struct GPSDReportDifferentialTests {
     /// What one line gives GPSReader.
     enum Outcome: Equatable, CustomStringConvertible {

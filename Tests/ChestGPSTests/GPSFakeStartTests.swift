@@ -4,7 +4,7 @@ import Testing
 
 /// The harness tells a gpsfake whose device never reached gpsd (its add refused on gpsd's control socket, which
 /// gpsfake does not report) from one that is ready, by asking gpsd for its devices as a client would.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.realProcesses, .tags(.process, .gpsd), .timeLimit(.minutes(1)))
 struct GPSFakeStartTests {
     static let version = #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#
 

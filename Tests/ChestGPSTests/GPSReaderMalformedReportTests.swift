@@ -8,7 +8,7 @@ import Testing
 
 /// GPSReader against a gpsd that sends what gpsd 3.22 would not: reports libgps cannot parse, which made its
 /// `gps_unpack` loop forever (found by the gps fuzzer, docs/RELIABILITY.md "Fuzzing").
-@Suite(.realProcesses, .timeLimit(.minutes(1)))
+@Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(1)))
 struct GPSReaderMalformedReportTests {
     @Test func aReportLibgpsCannotParseIsSkippedAndTheFixesGoOn() async throws {
         let fiveDevices = #"{"class":"DEVICES","devices":["#

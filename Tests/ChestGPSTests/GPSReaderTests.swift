@@ -7,7 +7,7 @@ import Foundation
 import Testing
 
 /// GPSReader against a real gpsd 3.22, fed by gpsfake or by a pty.
-@Suite(.realProcesses, .timeLimit(.minutes(2)))
+@Suite(.realProcesses, .tags(.process, .gpsd), .timeLimit(.minutes(2)))
 struct GPSReaderTests {
     let log = Log(sink: { _ in })
     let start = Date(timeIntervalSince1970: 1_780_304_400)  // 2026-06-01T09:00:00Z

@@ -5,7 +5,7 @@ import Testing
 
 /// The shipped broker configuration (examples/mosquitto) run by a real Mosquitto, adapted only in ports and paths,
 /// and bridged brokers.
-@Suite(.realProcesses, .timeLimit(.minutes(1)))
+@Suite(.realProcesses, .tags(.process, .mosquitto), .timeLimit(.minutes(1)))
 struct HuntBrokerTests {
     static let passwords = ["a": "pw-a", "b": "pw-b", "organiser": "pw-organiser", "bridge": "pw-bridge"]
 

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// MQTTClient against a real Mosquitto 2.0 broker on a loopback port.
-@Suite(.realProcesses, .timeLimit(.minutes(1)))
+@Suite(.realProcesses, .tags(.process, .mosquitto), .timeLimit(.minutes(1)))
 struct MQTTClientTests {
     @Test func qos1MessagesAreAcknowledgedAndArriveInOrder() async throws {
         let broker = try MosquittoBroker.start()

@@ -8,6 +8,10 @@ import Testing
 /// synchronous test that waits for a process holds one of them, so on a 2-core machine only two such tests
 /// would run at a time however idle the machine is, and pure tests would wait behind them. Under this trait
 /// they wait side by side instead. How many run at once is `make test`'s choice (the Makefile).
+///
+/// It is also the gate of the fast loop: under `make check` (`CHEST_TESTS=in-process`), a suite or test tagged
+/// `.process`, `.gpsd`, `.mosquitto`, `.chromium` or `.package` is cancelled before it starts, since swift test
+/// cannot yet filter by tag (README "Development").
 public struct RealProcessesTrait: SuiteTrait, TestTrait, TestScoping {
     public var isRecursive: Bool { true }
 
@@ -15,6 +19,9 @@ public struct RealProcessesTrait: SuiteTrait, TestTrait, TestScoping {
 
     public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {
+        if TestLoop.current == .inProcess, !test.tags.isDisjoint(with: TestLoop.outOfProcessTags) {
+            try Test.cancel("make check runs the in-process tests; make test runs this one")
+        }
         guard testCase != nil else { return try await function() }
         try await withTaskExecutorPreference(Self.executor) { try await function() }
     }

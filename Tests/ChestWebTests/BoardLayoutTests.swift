@@ -9,7 +9,7 @@ import Testing
 /// (`data-layout`) finds nothing out of its card or off the screen, no scrolling, the leaderboard paged when it must.
 /// With CHEST_BOARD_SCREENSHOTS=DIR it also leaves a screenshot of each in DIR (docs/board/ holds them).
 // One browser at a time: the machine's other tests (Argon2id, gpsd) need the cores more than this one.
-@Suite(.realProcesses, .serialized, .timeLimit(.minutes(10)))
+@Suite(.realProcesses, .tags(.process, .chromium), .serialized, .timeLimit(.minutes(10)))
 struct BoardLayoutTests {
     static let sizes = [(1920, 1080), (1280, 720)]
 

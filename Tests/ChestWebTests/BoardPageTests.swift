@@ -242,7 +242,7 @@ import Testing
 /// `chest board --results`: the final ranking and each team's pages, time and distance, as HTML with the tracks on
 /// the map, JSON and CSV; a hunt without shared positions says it has no tracks.
 @Suite struct BoardResultsTests {
-    @Test func theResultsRankTeamsWithTheirPagesTimesDistancesAndTracks() throws {
+    @Test(.realProcesses, .tags(.process, .chromium)) func theResultsRankTeamsWithTheirPagesTimesDistancesAndTracks() throws {
         let results = BoardResults(BoardDay.snapshot(teams: 12))
         let first = try #require(results.teams.first)
         // Ranked by points: blue's 7 pages (one guarded) and yellow_submarine's 8 (two guarded) make 6 points each, and

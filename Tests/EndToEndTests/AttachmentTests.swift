@@ -8,7 +8,7 @@ import Testing
 
 /// Files on pages (docs/FORMAT.md "Attachments", README "Pictures and files on pages") with the built chest and
 /// chestd: sealed with their page, listed and saved once it opens, shown in the desktop notification.
-@Suite(.realProcesses, .timeLimit(.minutes(4)))
+@Suite(.realProcesses, .tags(.process, .gpsd), .timeLimit(.minutes(4)))
 struct AttachmentTests {
     /// A PNG by its signature, then random bytes: found in no file by chance.
     static func picture(_ count: Int = 150_000) -> [UInt8] {

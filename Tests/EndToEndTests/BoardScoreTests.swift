@@ -10,7 +10,7 @@ import Testing
 /// broker: two teams publish what a team's chestd publishes (signed statuses with their reader's claim, receipts
 /// with real proofs of opening, a signed hint request), the organiser adjusts with `chest hunt adjust`, and the
 /// terminal board's JSON lines, `--once` and the web board's `/board.json` rank them by points.
-@Suite(.realProcesses, .serialized, .timeLimit(.minutes(5)))
+@Suite(.realProcesses, .tags(.process, .mosquitto), .serialized, .timeLimit(.minutes(5)))
 struct BoardScoreTests {
     /// A team as the test plays it: its key from the organiser's file, its reader's identity, its outbox counter.
     final class Player {

@@ -8,7 +8,7 @@ import Testing
 /// The organiser's board in a browser (docs/HUNTS.md "The board in a browser"): `chest board --http` over a real
 /// Mosquitto broker with two teams' chestd, read by headless Chromium and by an event stream; off loopback only
 /// with its token, asked once, then carried by a cookie.
-@Suite(.realProcesses, .timeLimit(.minutes(5)))
+@Suite(.realProcesses, .tags(.process, .mosquitto, .chromium), .timeLimit(.minutes(5)))
 struct BoardWebTests {
     static let hostile = "<script>alert(1)</script>"
 

@@ -5,7 +5,7 @@ import Glibc
 import Testing
 
 /// The chest directory as a user drives it: the built `chestd` and `chest`, real inotify, real files.
-@Suite(.realProcesses, .timeLimit(.minutes(3)))
+@Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(3)))
 struct ChestDirectoryTests {
     @Test func composeEveryLockTypeImportAndListLocked() throws {
         let world = ChestHarness()

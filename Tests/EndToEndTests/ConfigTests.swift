@@ -6,7 +6,7 @@ import Testing
 
 /// `chest config` while chestd runs shows chestd's own settings and where each came from, which may not be the
 /// shell's: a command-line flag, its environment, the config file, a default.
-@Suite(.realProcesses, .timeLimit(.minutes(1)))
+@Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(1)))
 struct ConfigTests {
     static func row(_ key: String, _ value: String, _ origin: String, in text: String) -> Bool {
         let pattern = "\\n  " + NSRegularExpression.escapedPattern(for: key) + "\\s+" + NSRegularExpression.escapedPattern(for: value)

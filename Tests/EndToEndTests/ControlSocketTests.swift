@@ -6,7 +6,7 @@ import Glibc
 import Testing
 
 /// The control socket and the daemon's lifecycle, as a user and a hostile local client would meet them.
-@Suite(.realProcesses, .timeLimit(.minutes(2)))
+@Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(2)))
 struct ControlSocketTests {
     /// Sends raw bytes on a fresh connection and returns the first reply line.
     func raw(_ bytes: String, to socket: String) throws -> String {

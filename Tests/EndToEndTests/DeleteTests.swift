@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `chest delete ID...`: several messages at once, every ID checked before any is deleted.
-@Suite(.realProcesses, .timeLimit(.minutes(2)))
+@Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(2)))
 struct DeleteTests {
     @Test func severalIDsAreDeletedAndATypoDeletesNothing() throws {
         let world = ChestHarness()

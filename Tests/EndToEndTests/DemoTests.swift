@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `make demo` as a person watches it: never silent for long, each unlock with its page, a clean summary.
-@Suite(.realProcesses, .timeLimit(.minutes(4)))
+@Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(4)))
 struct DemoTests {
     @Test func demoTalksAsItWalksAndEndsWithASummary() throws {
         var environment = ProcessInfo.processInfo.environment

@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 25: `chest export` writes the places a reader can be guided to under the organiser's names, never a sealed
 /// one; GPX read back by gpsbabel and checked against the schema, GeoJSON checked against RFC 7946.
-@Suite struct ExportTests {
+@Suite(.realProcesses, .tags(.process)) struct ExportTests {
     static let root = GPSLogs.packageRoot.path
     static let se = Coordinate(latitude: 38.7098, longitude: -9.1330)
     static let castelo = Coordinate(latitude: 38.7139, longitude: -9.1334)

@@ -5,7 +5,7 @@ import Testing
 
 /// The command line as a person meets it, through the built binaries: the README's first example, watch on a
 /// terminal and through a pipe, help, config, the wording of times and of a stopped chestd, compose and import.
-@Suite(.realProcesses, .timeLimit(.minutes(5)))
+@Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(5)))
 struct FirstMinutesTests {
     /// Runs `script` under bash as `user` in the harness's root, with the built programs first on PATH.
     func shell(_ world: ChestHarness, _ script: String, user: String = "reader",

@@ -7,7 +7,7 @@ import Testing
 /// chestd reads gpsd in bursts: after a read the socket rests for a tenth of a second, and what came meanwhile is
 /// read together at its end (`Daemon.gpsReadInterval`). A fast feed then costs fewer wake-ups than epochs, and no
 /// report is lost.
-@Suite(.realProcesses, .timeLimit(.minutes(3)))
+@Suite(.realProcesses, .tags(.process, .gpsd), .timeLimit(.minutes(3)))
 struct GPSBurstTests {
     let start = Date(timeIntervalSince1970: 1_780_304_400)  // 2026-06-01T09:00:00Z
     let a = Coordinate(latitude: 47.376900, longitude: 8.541700)

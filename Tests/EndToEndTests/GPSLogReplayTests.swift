@@ -7,7 +7,7 @@ import Glibc
 import Testing
 
 /// Real receivers from gpsd's regression suite (docs/DESIGN.md "gpsfake harness"), replayed through gpsfake into chestd.
-@Suite(.realProcesses, .timeLimit(.minutes(5)))
+@Suite(.realProcesses, .tags(.process, .gpsd), .timeLimit(.minutes(5)))
 struct GPSLogReplayTests {
     /// A lock around the receiver's true position opens; one 2 km away stays shut. An altitude lock ±40 m
     /// around the middle of its altitudes opens too (docs/DESIGN.md "Lock rules": consumer receivers report epv

@@ -7,7 +7,7 @@ import Glibc
 import Testing
 
 /// Location and altitude locks against a real gpsd fed by gpsfake, with the built chestd.
-@Suite(.realProcesses, .timeLimit(.minutes(5)))
+@Suite(.realProcesses, .tags(.process, .gpsd), .timeLimit(.minutes(5)))
 struct GPSUnlockTests {
     static let start = Coordinate(latitude: 47.3700, longitude: 8.5400)
     static let first = Coordinate(latitude: 47.3710, longitude: 8.5400)

@@ -9,7 +9,7 @@ import Testing
 /// (docs/HUNTS.md "Points", "Hints", "Adjustments"): a question page whose answer is sealed, a costly hint the board
 /// gives, points per page and an organiser's adjustment. Every figure on the board comes from a proof of opening or
 /// from the organiser's signed word.
-@Suite(.realProcesses, .serialized, .timeLimit(.minutes(6)))
+@Suite(.realProcesses, .tags(.process, .mosquitto), .serialized, .timeLimit(.minutes(6)))
 struct GameHuntTests {
     static func pages(_ world: ChestHarness, _ id: String) throws -> [[String: Any]] {
         let read = try world.chest(["read", id, "--json"])

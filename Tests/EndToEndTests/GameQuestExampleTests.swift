@@ -6,7 +6,7 @@ import Testing
 /// The complete game quest that docs/QUEST.md "A complete game" shows (examples/game/bern.quest) builds for a hunt,
 /// and the organiser's file keeps what its board needs: each page's points and question, and each hint's key, cost
 /// and delay.
-@Suite(.realProcesses)
+@Suite(.realProcesses, .tags(.process))
 struct GameQuestExampleTests {
     @Test func theExampleGameQuestBuildsForAHuntWithItsPointsQuestionsAndHints() throws {
         let world = ChestHarness()

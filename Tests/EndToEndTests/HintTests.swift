@@ -10,7 +10,7 @@ import Testing
 /// is told as a `hint` event; `chest hint` opens a free one; in a hunt over a real Mosquitto, the request reaches the
 /// broker signed (waiting in the outbox while the broker is away), the organiser's signed answer opens the hint, and a
 /// forged answer is refused and counted.
-@Suite(.realProcesses, .timeLimit(.minutes(5)))
+@Suite(.realProcesses, .tags(.process, .mosquitto), .timeLimit(.minutes(5)))
 struct HintTests {
     static func json(_ text: String) -> [String: Any]? {
         try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]

@@ -6,7 +6,7 @@ import Glibc
 import Testing
 
 /// What a hostile local user tried against the built chestd, and what it does now (docs/RELIABILITY.md).
-@Suite(.realProcesses, .serialized, .timeLimit(.minutes(3)))
+@Suite(.realProcesses, .tags(.process), .serialized, .timeLimit(.minutes(3)))
 struct HostileInputTests {
     func factory(_ world: ChestHarness) throws -> MessageFactory {
         try MessageFactory(configDirectory: world.root + "/config-alice")

@@ -10,7 +10,7 @@ import Testing
 /// a team publishing, with its own real team key, receipts for a page it never opened, for a message not in the
 /// hunt, from a reader key it never claimed, or another team's receipt re-wrapped, gains nothing, and each is shown
 /// refused with its reason; genuine openings count, across board restarts, ranked by when the board heard them.
-@Suite(.realProcesses, .serialized, .timeLimit(.minutes(5)))
+@Suite(.realProcesses, .tags(.process, .mosquitto), .serialized, .timeLimit(.minutes(5)))
 struct HuntProofTests {
     @Test func aTeamGainsNothingFromReceiptsItCannotProveAndGenuineOnesCountAcrossRestarts() throws {
         let broker = try MosquittoBroker.start()

@@ -9,7 +9,7 @@ import Testing
 /// The hunt's start and end, and the organiser's word to every team, over a real Mosquitto broker with real chestd
 /// (docs/HUNTS.md "The hunt's start and end", "Word to all teams").
 // Serialized: each test runs a broker and up to two chestd; side by side on a loaded machine they starve `chest watch`.
-@Suite(.realProcesses, .serialized, .timeLimit(.minutes(5)))
+@Suite(.realProcesses, .tags(.process, .mosquitto), .serialized, .timeLimit(.minutes(5)))
 struct HuntScheduleTests {
     /// A whole second `seconds` from now, and its ISO 8601 form.
     static func instant(_ seconds: Double) -> (date: Date, text: String) {

@@ -10,7 +10,7 @@ import Testing
 /// Hunts over a real Mosquitto broker (docs/HUNTS.md): teams' chestd publish signed receipts, the organiser's board
 /// follows them, releases open pages on every team; outages of the broker and of a team lose nothing, and forged
 /// messages are refused.
-@Suite(.realProcesses, .timeLimit(.minutes(5)))
+@Suite(.realProcesses, .tags(.process, .gpsd, .mosquitto), .timeLimit(.minutes(5)))
 struct HuntTests {
     static let start = Coordinate(latitude: 46.2044, longitude: 6.1432)
 

@@ -6,7 +6,7 @@ import Glibc
 import Testing
 
 /// Two people: Alice seals messages, the reader opens them. Separate config directories, separate identities.
-@Suite(.realProcesses, .timeLimit(.minutes(3)))
+@Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(3)))
 struct IdentityAndPINTests {
     func composePINMessage(_ world: ChestHarness, title: String = "Treasure") throws -> String {
         let compose = try world.chest(["compose", "--seal-cost", "interactive", "-o", "pin.locked", "--title", title, "--from", "Alice",

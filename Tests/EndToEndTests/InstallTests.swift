@@ -5,7 +5,7 @@ import Testing
 /// `make install` into a throwaway DESTDIR installs every file the README lists, and `make uninstall` removes
 /// them all (scripts/check-install.sh, on the binaries the tests already have: a build inside `swift test` would wait forever
 /// for the build directory's lock).
-@Suite(.realProcesses, .serialized, .timeLimit(.minutes(3)))
+@Suite(.realProcesses, .tags(.process, .package), .serialized, .timeLimit(.minutes(3)))
 struct InstallTests {
     @Test(arguments: ["/usr/local", "/usr"])
     func installListsEveryFileAndUninstallLeavesNothing(prefix: String) throws {

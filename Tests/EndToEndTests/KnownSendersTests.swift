@@ -9,7 +9,7 @@ import Testing
 /// Known senders (docs/SECURITY.md "Known senders"): chest learns a sender's key the first time it meets the
 /// name, shows its fingerprint in list and read, and flags in list, read and watch a message whose sender name
 /// is known with another key: a copy re-signed by someone else under the organiser's name.
-@Suite(.realProcesses, .serialized, .timeLimit(.minutes(3)))
+@Suite(.realProcesses, .tags(.process), .serialized, .timeLimit(.minutes(3)))
 struct KnownSendersTests {
     /// Writes a message into the chest as a sender's tool would: whole, then moved in.
     static func drop(_ message: Message, _ name: String, into world: ChestHarness) throws {

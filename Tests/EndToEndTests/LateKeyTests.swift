@@ -8,7 +8,7 @@ import Testing
 /// Sealed places whose keys come after the reader has moved on (docs/DESIGN.md "Late keys"): a walk replayed at 20×
 /// real time, and a car at 50 km/h at 1 Hz with both cores busy at the default place cost (4 passes over 768 MiB). Each waits for the
 /// pages with a deadline that allows a loaded 2-core machine its Argon2id runs.
-@Suite(.realProcesses, .timeLimit(.minutes(10)))
+@Suite(.realProcesses, .tags(.process, .gpsd), .timeLimit(.minutes(10)))
 struct LateKeyTests {
     static let origin = Coordinate(latitude: 47.3700, longitude: 8.5400)
 

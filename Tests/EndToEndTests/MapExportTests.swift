@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// `chest map` and `chest export` on the track chestd recorded while gpsfake replayed the demo walk.
-@Suite(.realProcesses, .timeLimit(.minutes(3)))
+@Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(3)))
 struct MapExportTests {
     static let root = GPSLogs.packageRoot.path
     static let fountain = Coordinate(latitude: 47.3769, longitude: 8.5417)

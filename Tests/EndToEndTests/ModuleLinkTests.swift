@@ -4,7 +4,7 @@ import Testing
 
 /// Each C library is linked only by the module that needs it: the command line never loads libgps, so a laptop
 /// without gpsd's client library can still compose and read messages. chestd, which reads gpsd, does.
-@Suite(.realProcesses, .timeLimit(.minutes(1)))
+@Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(1)))
 struct ModuleLinkTests {
     @Test func chestDoesNotLinkLibgps() throws {
         let libraries = try Self.sharedLibraries(of: ChestHarness.products + "/chest")

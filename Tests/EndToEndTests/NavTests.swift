@@ -7,7 +7,7 @@ import Testing
 
 /// `chest nav` in a real terminal: tmux runs it, capture-pane reads the screen, send-keys types; gpsd is fed by
 /// gpsfake, or by a pty the test can freeze and unplug.
-@Suite(.realProcesses, .timeLimit(.minutes(3)))
+@Suite(.realProcesses, .tags(.process, .gpsd), .timeLimit(.minutes(3)))
 struct NavTests {
     static let start = Coordinate(latitude: 47.3769, longitude: 8.5417)
     static let target = Coordinate(latitude: 47.377854, longitude: 8.543109)

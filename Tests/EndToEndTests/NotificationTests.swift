@@ -6,7 +6,7 @@ import Glibc
 import Testing
 
 /// What chestd tells systemd and the user's hook, with the built chestd.
-@Suite(.realProcesses, .timeLimit(.minutes(2)))
+@Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(2)))
 struct NotificationTests {
     @Test func chestdSpeaksSdNotifyOnItsOwnSocket() throws {
         let world = ChestHarness()

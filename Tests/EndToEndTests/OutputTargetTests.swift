@@ -9,7 +9,7 @@ import Testing
 /// Every command that takes `-o` writes what it was given the way a shell's `>` would: standard output for `-`,
 /// through a FIFO, a device or a terminal in place (never a regular file renamed over `/dev/null`), and through a
 /// symlink to the file it points to, leaving the link (docs/ARCHITECTURE.md "Output files").
-@Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(5)))
+@Suite(.realProcesses, .tags(.process, .gpsd), .timeLimit(.minutes(5)))
 struct OutputTargetTests {
     /// A command that writes a file with `-o`, and a string its output always holds.
     struct Writer: Sendable, CustomStringConvertible {

@@ -28,7 +28,7 @@ enum BuiltPackage {
 /// The package is `CHEST_DEB` (`make test` builds it first with `make deb`), else the one in `.build/deb`. A build
 /// inside `swift test` would wait for the build directory's lock, so without a package these tests do not run.
 // Not serialized: each test has a scratch directory of its own, and the four side by side take as long as the longest.
-@Suite(.realProcesses, .timeLimit(.minutes(6)),
+@Suite(.realProcesses, .tags(.process, .gpsd, .package), .timeLimit(.minutes(6)),
        .enabled(if: BuiltPackage.path != nil, "no package to test: run `make deb`, or set CHEST_DEB=FILE"))
 struct PackageTests {
     static var package: String? { BuiltPackage.path }

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `chest preview`: what the reader will see, from a quest or from the built files; nothing changes.
-@Suite struct PreviewTests {
+@Suite(.realProcesses, .tags(.process)) struct PreviewTests {
     @Test func showsPagesLocksAndProtectionReadOnly() throws {
         let world = ChestHarness()
         let quest = world.root + "/quest"

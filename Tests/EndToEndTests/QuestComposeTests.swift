@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `chest compose --quest`: the demo quest (demo/quest, docs/QUEST.md) becomes sealed message files.
-@Suite struct QuestComposeTests {
+@Suite(.realProcesses, .tags(.process)) struct QuestComposeTests {
     static let demo = GPSLogs.packageRoot.path + "/demo/quest"
 
     /// A copy of the demo quest in the harness's directory, so the IDs it records stay there.

@@ -7,7 +7,7 @@ import Testing
 
 /// A page that asks a question and opens to its answer, with the reader's real chestd (docs/FORMAT.md "Answer
 /// locks", docs/QUEST.md "Questions and answers").
-@Suite(.realProcesses, .timeLimit(.minutes(3)))
+@Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(3)))
 struct QuestionAnswerTests {
     func composeQuestion(_ world: ChestHarness) throws -> String {
         let compose = try world.chest(["compose", "--seal-cost", "interactive", "-o", "bern.locked", "--title", "Bern", "--from", "Alice",
@@ -125,7 +125,7 @@ struct QuestionAnswerTests {
 
 /// A quest with a question, an answer lock and points: built for a hunt, the organiser's file keeps the points and the
 /// question for the board; `simulate --answer` rehearses it.
-@Suite(.realProcesses, .timeLimit(.minutes(3)))
+@Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(3)))
 struct QuestQuestionTests {
     static let root = GPSLogs.packageRoot.path
 

@@ -6,7 +6,7 @@ import Testing
 
 /// Signed unlock receipts: `chest receipt` on the reader's side, `chest verify` on the organiser's
 /// (docs/FORMAT.md "Unlock receipts").
-@Suite(.realProcesses, .timeLimit(.minutes(5)))
+@Suite(.realProcesses, .tags(.process, .gpsd), .timeLimit(.minutes(5)))
 struct ReceiptTests {
     @Test func aReceiptVerifiesAndAnEditedOrMismatchedOneDoesNot() throws {
         let world = ChestHarness()

@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 25: a quest rebuilt with `--keep-ids` and imported again replaces the reader's older version, keeping the
 /// pages whose locks did not change open (docs/QUEST.md "Rebuilding a quest"), by `chest import` and by the inbox.
-@Suite(.realProcesses, .timeLimit(.minutes(2)))
+@Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(2)))
 struct ReimportTests {
     static func quest(page1: String, time: String, title: String = "The walk") -> String {
         """

@@ -10,7 +10,7 @@ import Testing
 /// Sealed pages with the built chest and chestd, composed by one user and opened by another (docs/FORMAT.md
 /// "Format 2", "Format 3", docs/SECURITY.md). Most compose at the interactive cost to keep the suite quick; one test
 /// checks the default costs, priced per secret.
-@Suite(.realProcesses, .serialized, .timeLimit(.minutes(5)))
+@Suite(.realProcesses, .tags(.process, .gpsd), .serialized, .timeLimit(.minutes(5)))
 struct SealedPageTests {
     /// Every byte under `directory`, as text.
     func allBytes(_ directory: String) -> String {

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// `chest simulate`: the demo quest along the demo walk, in-process, and the same walk through gpsfake and chestd.
-@Suite(.realProcesses, .timeLimit(.minutes(3)))
+@Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(3)))
 struct SimulateTests {
     static let root = GPSLogs.packageRoot.path
     static let quest = root + "/demo/quest/hill.quest"

@@ -9,7 +9,7 @@ import Testing
 /// request with the token answered and an event stream served. The connections are a child's (python3), and the
 /// board is `chest board` itself: descriptors above 1,023 in this process would break the select(2) of every
 /// libmosquitto client the other tests run here. The 5,000-connection figure is scripts/bench-city.sh's.
-@Suite(.realProcesses, .timeLimit(.minutes(3)))
+@Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(3)))
 struct SlowConnectionTests {
     static let token = "slow-connections-token-0123456789"
 

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The trust level of fixes from a real gpsd fed by gpsfake (docs/SECURITY.md "Hardware trust and time").
-@Suite(.realProcesses, .timeLimit(.minutes(5)))
+@Suite(.realProcesses, .tags(.process, .gpsd), .timeLimit(.minutes(5)))
 struct TrustTests {
     static let foot = Coordinate(latitude: 47.3700, longitude: 8.5400)
     static let top = Coordinate(latitude: 47.3718, longitude: 8.5415)

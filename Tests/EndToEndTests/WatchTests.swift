@@ -7,7 +7,7 @@ import Testing
 
 /// `chest watch` tells a fix found, lost to a receiver without sky, found again, lost to a frozen feed, and gpsd
 /// gone: in words for a person, and as JSON lines that each carry `at`.
-@Suite(.realProcesses, .timeLimit(.minutes(2)))
+@Suite(.realProcesses, .tags(.process, .gpsd), .timeLimit(.minutes(2)))
 struct WatchTests {
     static let start = Coordinate(latitude: 47.3769, longitude: 8.5417)
 

@@ -8,7 +8,7 @@ import Testing
 
 /// Weather and temperature locks with the built chestd, a real gpsd fed by gpsfake for the position, and a real
 /// HTTP server on loopback answering as Open-Meteo and OpenWeatherMap document.
-@Suite(.realProcesses, .timeLimit(.minutes(4)))
+@Suite(.realProcesses, .tags(.process, .gpsd), .timeLimit(.minutes(4)))
 struct WeatherUnlockTests {
     static let place = Coordinate(latitude: 46.5197, longitude: 6.6323)
 
