@@ -1,6 +1,7 @@
 # chest — locked messages that open in the real world.
 #   make demo      a quest unlocking along a simulated walk (gpsd fed by gpsfake)
-#   make test      build and run every test, including those against a real gpsd
+#   make check     the fast loop: build, then the tests that run in the test process (seconds)
+#   make test      build and run every test, including those against a real gpsd (what CI runs)
 #   make deb       chest_VERSION_ARCH.deb in .build/deb (docs/PACKAGING.md)
 # Both install what is missing from Debian first (apt-get, with sudo when not root).
 
@@ -12,7 +13,7 @@ DEBIAN_PACKAGES := gpsd gpsd-tools gpsd-clients libgps-dev libsodium-dev pkg-con
 	gpsbabel libmicrohttpd-dev chromium \
 	libcurl4-openssl-dev dpkg-dev lintian man-db
 
-.PHONY: all deps build test deb demo bench torture fuzz clean
+.PHONY: all deps build check test deb demo bench torture fuzz clean
 
 include mk/install.mk
 
@@ -32,13 +33,33 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# The package is built first, by make and not by the tests: a build inside `swift test` would wait for the build
-# directory's lock. PackageTests inspects and installs the .deb named by CHEST_DEB (docs/PACKAGING.md); gzip -1
-# instead of xz saves a minute and a half of compressing.
-test: build
+# The test package's path, remade when a file the package is built from or ships changes.
+TEST_DEB := .build/deb/test-package
+PACKAGE_INPUTS := Package.swift $(shell find Sources CGPSD packaging mk udev completion docs demo examples scripts/deb.sh README.md -type f 2>/dev/null)
+$(TEST_DEB): $(PACKAGE_INPUTS) | deps
+	rm -f $@
 	$(MAKE) deb DEB_COMPRESSION=gzip DEB_COMPRESSION_LEVEL=1 DEB_CONFIGURATION=debug
+	ls -t $(CURDIR)/.build/deb/chest_*.deb | head -n 1 > $@
+
+# The fast loop: the suites tagged with none of .process, .gpsd, .mosquitto, .chromium, .package (they are
+# cancelled before they start under CHEST_TESTS=in-process; Tests/ChestTestSupport/Tags.swift).
+check: deps
 	$(SWIFT) build --build-tests
-	CHEST_DEB="$$(ls -t $(CURDIR)/.build/deb/chest_*.deb | head -n 1)" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build
+	CHEST_TESTS=in-process $(SWIFT) test --skip-build
+
+# Everything, each part built once: the tests' build (which builds the programs too), then the tests beside the
+# package's own static build, which uses the CPU the tests leave while they wait on processes. The package is
+# remade only when what goes into it changed (TEST_DEB); PackageTests waits for it (CHEST_DEB_STAMP). A build inside
+# `swift test` would wait for the build directory's lock, so make builds it; gzip -1 instead of xz saves a minute
+# and a half of compressing (docs/PACKAGING.md).
+test: deps
+	$(SWIFT) build --build-tests
+	@mkdir -p .build/deb
+	@$(MAKE) --no-print-directory $(TEST_DEB) > .build/deb/test-package.log 2>&1 & package=$$!; \
+	CHEST_DEB_STAMP=$(CURDIR)/$(TEST_DEB) SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build; \
+	tests=$$?; \
+	if ! wait $$package; then tail -n 30 .build/deb/test-package.log >&2; echo "make: the package did not build (.build/deb/test-package.log)" >&2; exit 1; fi; \
+	exit $$tests
 
 # A Debian package from a release build with the Swift runtime linked in statically; lintian fails it on an error.
 DEB_COMPRESSION ?= xz

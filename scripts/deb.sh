@@ -47,10 +47,13 @@ deb="$out/chest_${version}_${arch}.deb"
 configuration=${DEB_CONFIGURATION:-release}
 echo "== chest $version ($arch): $configuration build, Swift runtime linked statically"
 # Product by product: a plain `swift build` would also build ChestTestSupport, which needs Swift Testing.
+# No debug information: the binaries are stripped below, and making it is a good part of a debug build's time.
+build=("$swift" build -c "$configuration" --scratch-path "$root_dir/.build/deb-build" --static-swift-stdlib
+       -debug-info-format none)
 for product in chestd chest chest-walk chest-weather; do
-    "$swift" build -c "$configuration" --scratch-path "$root_dir/.build/deb-build" --static-swift-stdlib --product "$product"
+    "${build[@]}" --product "$product"
 done
-bin=$("$swift" build -c "$configuration" --scratch-path "$root_dir/.build/deb-build" --show-bin-path)
+bin=$("${build[@]}" --show-bin-path)
 build_seconds=$SECONDS
 
 work=$(mktemp -d /tmp/chest-deb-XXXXXX)
