@@ -18,7 +18,7 @@ extension Daemon {
     /// gpsd's socket is read at most this often (seconds). Reports that come within it after a read (the rest of
     /// an epoch's burst, a fast replay's next epochs) wait for its end and are read together, one wake-up for all:
     /// each wake-up finds chestd's code and data cold again, and cost more than the reports it read (docs/BENCHMARKS.md
-    /// "2026-11-27, later: gpsd read in bursts"). A receiver's first report of an epoch, most of a second after the
+    /// "The fix path's CPU"). A receiver's first report of an epoch, most of a second after the
     /// last, is read the moment it comes.
     static let gpsReadInterval = 0.1
 

@@ -26,7 +26,7 @@ extension Daemon {
     /// code back into memory, 64 KB around each page it touches, and nothing sends it away again: a release a few
     /// seconds after such an event, one for any number of them, keeps resident only the code that runs on every
     /// fix, which comes back within a second. The heap's free pages, which such work leaves too (an unlock's
-    /// JSON), go at the same time (docs/BENCHMARKS.md "2026-11-26, night: the floor again").
+    /// JSON), go at the same time (docs/BENCHMARKS.md "Memory").
     func releaseCodeSoon() {
         guard !codeReleaseAimed else { return }
         codeReleaseAimed = true

@@ -80,7 +80,7 @@ public final class GPSDConnection: @unchecked Sendable {
             takeLines(chunk[..<count], report)
             // A read that did not fill the chunk took all there was: poll, level-triggered, wakes the loop again
             // for what comes later, so asking once more would only cost a read that fails with EAGAIN per report
-            // (docs/BENCHMARKS.md "2026-11-26: the hill walk").
+            // (docs/BENCHMARKS.md "The fix path's CPU").
             if count < chunk.count { return nil }
         }
         return nil

@@ -58,7 +58,7 @@ public final class Mailbox<Event: Sendable>: Sendable {
     ///
     /// Inlinable, so that the loop's wait is compiled for its own `Event`: chestd waits once a gpsd line, and the
     /// generic version looked up its types' metadata and allocated its `pollfd` array on every wake-up
-    /// (docs/BENCHMARKS.md "2026-11-26, night: the floor again").
+    /// (docs/BENCHMARKS.md "The fix path's CPU").
     @inlinable
     public func wait(orReadable descriptor: FileDescriptor? = nil, timeout: Double? = nil) -> Wake {
         // Two entries on the stack: poll(2) skips an entry whose descriptor is negative.

@@ -30,7 +30,7 @@ public enum Memory {
     ///
     /// Which mappings qualify is found once, from smaps, whose every read walks the page tables of the whole
     /// process; later releases recognise them by their header in /proc/self/maps, a tenth of the cost (smaps was
-    /// a twentieth of chestd's CPU on a walk with an unlock: docs/BENCHMARKS.md "2026-11-27: the floor met").
+    /// a twentieth of chestd's CPU on a walk with an unlock: docs/BENCHMARKS.md "The fix path's CPU").
     public static func releaseCodePages() {
         let known = releasable.withLock { $0 }
         if let known {

@@ -34,7 +34,7 @@ public final class TrackRecorder {
     /// Points are written by the fix that finds this long passed since the last write: a receiver at 1 or 2 Hz gets
     /// each point written as it comes, a fast replay or a 10 Hz receiver a write every 0.4 s, not one an epoch (the
     /// write and ext4's update of the file's times were a seventh of chestd's CPU a fix: docs/BENCHMARKS.md
-    /// "2026-11-27: the floor met").
+    /// "The fix path's CPU").
     public static let writeInterval = 0.4
     /// The longest a point waits: when no fix comes to write it, the loop does (`writeDeadline`).
     public static let longestWait = 0.5

@@ -48,7 +48,7 @@ public struct Engine: Sendable {
     var hintsOpening: [HintRef: [ClientID]] = [:]
     /// The messages received (not sent by you) with a hint on some page: what `hintsDue` and `nextHintDue` look at on
     /// every tick, so that a chest of thousands of messages without hints is not read through each time
-    /// (docs/BENCHMARKS.md "2026-11-26: the hill walk"). Kept by `add` and the removal of a message, the only places
+    /// (docs/BENCHMARKS.md "The fix path's CPU"). Kept by `add` and the removal of a message, the only places
     /// a message's pages or sender change.
     var hinted: Set<MessageID> = []
 

@@ -25,8 +25,8 @@ struct FixHistory: Sendable {
     /// The kept entries, oldest first.
     var entries: [Entry] { Array(storage[head...]) }
     /// The entries, of which those before `head` are dropped already: a run of them is let go of at once, not one
-    /// entry a fix, which moved the whole window in memory on every fix (docs/BENCHMARKS.md "2026-11-26: the hill
-    /// walk").
+    /// entry a fix, which moved the whole window in memory on every fix (docs/BENCHMARKS.md "The fix path's
+    /// CPU").
     private var storage: [Entry] = []
     private var head = 0
     /// How many waiting cells hold each sequence.

@@ -36,7 +36,7 @@ public struct TrackLog: Hashable, Sendable {
         /// for any finite value under 2^52, which is every coordinate and altitude; glibc's `strfromd` (its
         /// multi-precision printf, a twentieth of chestd's CPU a fix) only for anything else.
         /// `String(format:)` is out of the question: it looks up each argument's conformance at run time
-        /// (docs/BENCHMARKS.md "2026-11-26, night: the floor again").
+        /// (docs/BENCHMARKS.md "The fix path's CPU").
         static func appendDecimal(_ value: Double, _ decimals: Int, to bytes: inout [UInt8]) {
             bytes.append(UInt8(ascii: " "))
             let magnitude = value.magnitude

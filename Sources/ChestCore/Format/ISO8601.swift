@@ -130,7 +130,7 @@ public enum RFC3339 {
 
     /// Writes the 20 bytes of `format(seconds:)` into `buffer` (at least 20 long) for the years 0–9999 and returns
     /// 20; nil for any other year. Digits written into place: the interpolated pieces cost each fix of chestd's
-    /// track a dozen small strings (docs/BENCHMARKS.md "2026-11-26: the hill walk").
+    /// track a dozen small strings (docs/BENCHMARKS.md "The fix path's CPU").
     private static func write(seconds: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? {
         let (year, month, dayOfMonth, secondOfDay) = civil(seconds: seconds)
         guard (0...9999).contains(year) else { return nil }

@@ -3,7 +3,7 @@
 ///
 /// A dictionary of the messages themselves keeps room for a whole message in every bucket, and it has 16,384 of
 /// them for 10,000 messages: 3.3 MB, where this keeps the 10,000 and a dictionary of positions (docs/BENCHMARKS.md
-/// "2026-11-27: the floor met"). Order is as a dictionary's: none to rely on.
+/// "Memory"). Order is as a dictionary's: none to rely on.
 public struct MessageTable: Sendable {
     /// The messages, in no particular order.
     public private(set) var values: [StoredMessage] = []

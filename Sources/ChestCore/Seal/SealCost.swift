@@ -76,7 +76,7 @@ public struct SealCost: Hashable, Sendable, CustomStringConvertible {
 
     /// Seconds of core-time per guess, every lane's (a derivation and a failed unwrap), measured by
     /// scripts/seal-cost.sh on the reference machine, unloaded, on 2026-11-26 at 21:00 (docs/BENCHMARKS.md "Sealed
-    /// pages (format 3)", "2026-11-26, 21:00: costs that hold at both speeds"); the attack tests and `compose`'s figures use them.
+    /// pages (format 3)", "Sealed pages (format 3)"); the attack tests and `compose`'s figures use them.
     static let measuredSeconds: [SealCost: Double] = [
         Level.interactive.cost: 0.10,
         Level.moderate.cost: 0.58,
