@@ -71,3 +71,10 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The compiler as reviewer: in debug builds, an expression that takes over 300 ms to type-check is a warning
+// (one had cost 12 s of every build).
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? [])
+        + [.unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=300"], .when(configuration: .debug))]
+}
