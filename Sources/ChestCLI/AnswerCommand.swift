@@ -32,6 +32,9 @@ struct AnswerCommand: ChestCommand {
         guard text.unicodeScalars.count <= AnswerText.maximumLength else {
             throw UsageError("an answer is at most \(AnswerText.maximumLength) characters; this one has \(text.unicodeScalars.count)")
         }
+        if let control = AnswerText.control(in: text) {
+            throw UsageError("the answer holds the control character \(control), which no answer has; type the answer as plain text (not counted as an attempt)")
+        }
         page = try values.value("--page", "--page wants a page number from 1 to \(Message.maximumPages)") { text in
             Int(text).flatMap { (1...Message.maximumPages).contains($0) ? $0 : nil }
         }

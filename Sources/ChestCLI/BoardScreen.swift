@@ -21,7 +21,8 @@ struct BoardScreen {
             let online = team.online.map { $0 ? "online" : "offline" } ?? "never"
             let lookalike = lookalikes[team.name].map { "  \u{1B}[1;31m\(KnownSenders.lookalikeWords(team.name, of: $0))\u{1B}[0m" } ?? ""
             let pages = "\(team.pages.count)"
-            var score = [team.hints.isEmpty ? nil : "hints -\(team.hintCost)",
+            var score = [team.earlyPages == 0 ? nil : "\(team.earlyPages) reached before the start",
+                         team.hints.isEmpty ? nil : "hints -\(team.hintCost)",
                          team.adjustments.isEmpty ? nil : "adjusted \(team.adjusted > 0 ? "+" : "")\(team.adjusted)"].compactMap { $0 }
                 .joined(separator: ", ")
             if !score.isEmpty { score = "  " + score }

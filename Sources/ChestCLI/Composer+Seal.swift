@@ -11,6 +11,8 @@ extension Composer {
         var pages: [Page] = [], report: [String] = []
         var sweeps = SharedSweeps()
         var releases = try draft.hunt.map(ReleaseKeys.init(huntPath:))
+        // Every page's sets first: a mistake in any page is told before seconds of sealing the others.
+        var pageSets: [[PageSealer.SetDraft]] = []
         for (index, draftPage) in draft.pages.enumerated() {
             let number = index + 1
             if let problem = Message.pageLengthProblem(draftPage.text) { throw ChestError("page \(number): \(problem)") }
@@ -20,6 +22,14 @@ extension Composer {
                 set.cost = SealCost.default(for: set.secretKind, level: draft.sealCost, version: draft.format)
                 sets.append(set)
             }
+            if draft.hunt != nil, let problem = Self.unprovablePoints(draftPage.points, sets: sets, page: number, version: draft.format) {
+                throw ChestError(problem)
+            }
+            pageSets.append(sets)
+        }
+        for (index, draftPage) in draft.pages.enumerated() {
+            let number = index + 1
+            let sets = pageSets[index]
             // A set's runs are derived on every core at once, each taking a core per lane.
             let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
             let seconds = sets.reduce(0.0) { total, set in
@@ -93,14 +103,14 @@ extension Composer {
             return (hours, "sealed by location and answer: about \(BruteForce.time(hours)) by the best attack (the "
                 + "\(BruteForce.grouped(place.searched)) cells of \(area) with both indices even × \(BruteForce.grouped(guesses)) "
                 + "answers like the weakest, \(shape)\(count), at \(String(format: "%.2f", cost.secondsPerGuess)) s a guess); "
-                + "still only what the question and the area leave to guess")
+                + "still only what the question and the area leave to guess; the answer alone is a game lock, not a secret: the place keeps the text")
         }
         let hours = guesses * cost.secondsPerGuess / 3600
         var sentence = "sealed by answer: \(shape)\(count), about \(BruteForce.time(hours)) offline to try every one like it "
             + "(\(BruteForce.grouped(guesses)) guesses at \(String(format: "%.2f", cost.secondsPerGuess)) s a guess)"
-        sentence += hours < 30 * 24
-            ? ", and minutes for whoever can guess it from the question: a game lock, not a secret; if the text must stay secret, pair it with a place (a sealed location in its set, docs/SECURITY.md \"What an answer is worth\")"
-            : "; still no stronger than what the question gives away"
+        // Whatever the figure, the question is in the clear: every answer is priced with the same warning.
+        sentence += hours < 30 * 24 ? ", and minutes for whoever can guess it from the question" : "; still no stronger than what the question gives away"
+        sentence += ": a game lock, not a secret; if the text must stay secret, pair it with a place (a sealed location in its set, docs/SECURITY.md \"What an answer is worth\")"
         return (hours, sentence)
     }
 

@@ -26,6 +26,8 @@ public enum BoardJSON {
         var points: Int
         var pages: Int
         var guarded: Int
+        /// How many of its pages were reached before the hunt's start (no points, docs/HUNTS.md "Points"); absent at 0.
+        var early: Int?
         /// How many hints the board gave it, and what they cost.
         var hints: Int
         var hintCost: Int
@@ -62,7 +64,8 @@ public enum BoardJSON {
         let teams = snapshot.board.leaderboard().enumerated().map { index, team in
             let trusts = team.pages.map(\.trust)
             return Row(rank: team.isRanked ? index + 1 : nil, team: team.name, lookalikeOf: lookalikes[team.name], colour: colours[team.name], points: team.points,
-                pages: team.pages.count, guarded: team.pages.count { !$0.proven }, hints: team.hints.count,
+                pages: team.pages.count, guarded: team.pages.count { !$0.proven },
+                early: team.earlyPages == 0 ? nil : team.earlyPages, hints: team.hints.count,
                 hintCost: team.hintCost, adjustments: team.adjusted,
                 adjusted: team.adjustments.map { Adjusted(points: $0.points, reason: $0.reason, receivedAt: $0.receivedAt) },
                 reachedAt: team.reachedAt, claimedOpenedAt: team.claimedCount, trust: team.trust,

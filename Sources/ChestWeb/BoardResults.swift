@@ -52,7 +52,7 @@ public struct BoardResults: Sendable {
         public var claimedOpenedAt: Date
         /// The trust of the fixes that opened it, as the receipt claims.
         public var trust: FixTrust.Level
-        /// "proven", or "unproven: guarded page".
+        /// "proven", "proven: reached before the start", or "unproven: guarded page".
         public var proof: String
         /// Where it opened (the receipt's last confirming fix), when the hunt shares positions.
         public var position: Coordinate?
@@ -82,7 +82,7 @@ public struct BoardResults: Sendable {
             return Team(rank: team.isRanked ? index + 1 : nil, team: team.name, colour: colours[team.name], points: team.points,
                         pages: team.pages.map {
                             Page(title: $0.title, page: $0.page, reachedAt: $0.receivedAt, claimedOpenedAt: $0.openedAt,
-                                 trust: $0.trust, proof: $0.proven ? "proven" : "unproven: guarded page",
+                                 trust: $0.trust, proof: $0.proofWords,
                                  position: snapshot.sharePositions ? $0.positions.last : nil)
                         },
                         hintsTaken: team.hints.count, hintCost: team.hintCost,

@@ -142,5 +142,6 @@ import Testing
         #expect(abs(hours - place.searched * AnswerText.dictionaryWords * SealCost.Secret.placeAndAnswer.cost.secondsPerGuess / 3600) < 0.01)
         #expect(sentence.hasPrefix("sealed by location and answer: about"), "\(sentence)")
         #expect(sentence.contains("× 100,000 answers like the weakest, a word from a dictionary (the weakest of 2 answers)"), "\(sentence)")
+        #expect(sentence.contains("the answer alone is a game lock, not a secret"), "every answer priced says it (issue 45): \(sentence)")
     }
 }

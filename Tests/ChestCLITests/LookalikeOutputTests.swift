@@ -68,4 +68,20 @@ import Testing
         #expect(flagged.count == 1 && flagged.first?.contains("R\\u{435}d") == true, "\(lines)")
         #expect(!lines.contains { $0.hasPrefix("Blue") && $0.contains("lookalike") })
     }
+
+    /// Issue 45, item 8: `chest board --once` (its table, `HuntBoard.leaderboardText`) flags the lookalike as the live
+    /// boards do: its differing characters written out, "— a lookalike of Red" on its row, and no other row flagged.
+    @Test func theOnceTableFlagsALookalikeTeam() {
+        var hunt = HuntFile(id: HuntID(String(repeating: "ab", count: 16))!, name: "Old Town", broker: BrokerURL("mqtt://127.0.0.1:1883")!,
+                            organiser: Self.organiserKey)
+        hunt.teams = ["Red", "R\u{0435}d", "Blue", "Blue\u{a0}"].enumerated().map { index, name in
+            HuntTeam(name: name, password: "pw-\(index)-0123456789ab", publicKey: Data(repeating: UInt8(0x10 + index), count: 32).base64EncodedString(),
+                     secretKey: nil)
+        }
+        let rows = HuntBoard(hunt: hunt).leaderboardText().split(separator: "\n").map(String.init)
+        let flagged = rows.filter { $0.contains("lookalike") }
+        #expect(flagged.count == 2, "\(rows)")
+        #expect(flagged.contains { $0.contains("R\\u{435}d") && $0.hasSuffix("\u{2014} a lookalike of Red") }, "\(rows)")
+        #expect(flagged.contains { $0.contains("Blue\\u{a0}") && $0.hasSuffix("\u{2014} a lookalike of Blue") }, "\(rows)")
+    }
 }

@@ -55,6 +55,11 @@ extension Engine {
         guard text.unicodeScalars.count <= AnswerText.maximumLength else {
             return fail("an answer is at most \(AnswerText.maximumLength) characters; this one has \(text.unicodeScalars.count)")
         }
+        // No answer holds one (compose refuses it), so such a text is a mistake or an attack on the terminal, never
+        // an attempt: refused before it is counted (docs/SECURITY.md "What an answer is worth").
+        if let control = AnswerText.control(in: text) {
+            return fail("the answer holds the control character \(control), which no answer has; type it as plain text")
+        }
         if let page, !stored.message.pages.indices.contains(page - 1) {
             return fail("message \(id.short) has no page \(page); it has \(stored.message.pages.count)")
         }

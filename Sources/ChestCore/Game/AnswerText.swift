@@ -62,33 +62,50 @@ public enum AnswerText {
             if part.unicodeScalars.count > maximumLength {
                 return "an answer has \(part.unicodeScalars.count) characters, over \(maximumLength)"
             }
-            if part.unicodeScalars.contains(where: { [.control, .format].contains($0.properties.generalCategory) && !$0.properties.isWhitespace }) {
-                return "an answer holds a control character; write it as plain text"
+            if let control = control(in: part) {
+                return "an answer holds the control character \(control); write it as plain text"
             }
         }
         return nil
     }
 
+    /// The first control or format character of `text` that is not white space (NUL, ESC, BEL, the right-to-left
+    /// override U+202E, a zero-width space), written as U+XXXX; nil when it has none. No answer can hold one, so
+    /// `chest answer` and chestd refuse such a text before it is counted as an attempt, and compose refuses it.
+    public static func control(in text: String) -> String? {
+        text.unicodeScalars.first { [.control, .format].contains($0.properties.generalCategory) && !$0.properties.isWhitespace }
+            .map { String(format: "U+%04X", $0.value) }
+    }
+
     /// A rough count of the guesses an attacker with the file needs for the weakest of the alternatives, and what
-    /// they look like (docs/SECURITY.md "What an answer is worth"): digits are 10 a digit; a single word is taken
-    /// from a dictionary of 100,000 words and names; more words multiply by 10,000 each (phrases are not random
-    /// words); anything else by the characters it is made of.
+    /// they look like (docs/SECURITY.md "What an answer is worth"): each answer is priced by the smallest space it
+    /// lies in, so "a" is one of 36 and "no" one of 1,296, not one of a dictionary's words.
     public static func guesses(_ answers: [String]) -> (count: Double, shape: String) {
         answers.map(guessesOne).min { $0.count < $1.count } ?? (1, "nothing")
     }
 
-    private static func guessesOne(_ answer: String) -> (count: Double, shape: String) {
+    /// Every space a normalised answer lies in, and the smallest of them: N digits (10^N); N ASCII letters and digits
+    /// (36^N), with spaces (37^N); one word (letters, `-`, `'`) of a dictionary; a phrase of such words (the
+    /// dictionary, then 10,000 a further word: phrases are not random words); else 70^N (any sign).
+    static func guessesOne(_ answer: String) -> (count: Double, shape: String) {
         let scalars = answer.unicodeScalars
-        if scalars.allSatisfy({ ("0"..."9").contains($0) }) {
-            return (pow(10, Double(scalars.count)), "a number of \(scalars.count) digit\(scalars.count == 1 ? "" : "s")")
+        let length = Double(scalars.count)
+        let n = scalars.count, plural = scalars.count == 1 ? "" : "s"
+        func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
+        func isASCIIAlphanumeric(_ scalar: Unicode.Scalar) -> Bool { isDigit(scalar) || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) }
+        var spaces: [(count: Double, shape: String)] = []
+        if scalars.allSatisfy(isDigit) { spaces.append((pow(10, length), "a number of \(n) digit\(plural)")) }
+        if scalars.allSatisfy(isASCIIAlphanumeric) { spaces.append((pow(36, length), "\(n) letter\(plural) or digit\(plural)")) }
+        if scalars.allSatisfy({ isASCIIAlphanumeric($0) || $0 == " " }) {
+            spaces.append((pow(37, length), "\(n) letters, digits or spaces"))
         }
         let words = answer.split(separator: " ")
         if words.allSatisfy({ $0.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0 == "-" || $0 == "'" } }) {
-            if words.count == 1 { return (dictionaryWords, "a word from a dictionary") }
-            return (dictionaryWords * pow(10_000, Double(words.count - 1)), "\(words.count) words")
+            spaces.append(words.count == 1 ? (dictionaryWords, "a word from a dictionary")
+                          : (dictionaryWords * pow(10_000, Double(words.count - 1)), "a phrase of \(words.count) dictionary words"))
         }
-        let alphabet: Double = scalars.contains { !$0.isASCII || !($0.properties.isAlphabetic || ("0"..."9").contains($0)) } ? 70 : 36
-        return (pow(alphabet, Double(scalars.count)), "\(scalars.count) letters, digits and signs")
+        // The first of equal counts is the plainer shape: "a number of 2 digits" before "2 letters or digits".
+        return spaces.reduce((pow(70, length), "\(n) letters, digits and signs")) { $1.count < $0.count ? $1 : $0 }
     }
 
     /// The dictionary a single word is priced against: a language's common words and names.

@@ -94,6 +94,14 @@ public struct BoardCore: Sendable {
         guard let envelope = heard.envelope else { return [] }
         let events: [BoardEvent]
         var effects: [Effect] = []
+        // Judged by when the board received it (docs/HUNTS.md "The hunt's start and end"): outside the window a
+        // receipt credits nothing and a hint request is neither answered nor charged, so the final ranking stays.
+        if envelope.kind == .receipt || envelope.kind == .hintRequest, let outside = schedule.outside(receivedAt: heard.at) {
+            gate.count(outside)
+            events = board.recordRefusal(outside, topic: BoardJournal.shortened(heard.topic), at: heard.at)
+            note(events, at: heard.at)
+            return events.map(Effect.event)
+        }
         switch envelope.body {
         case let .schedule(schedule):
             // The gate accepts only a newer schedule, or the one in force heard again.
@@ -104,10 +112,6 @@ public struct BoardCore: Sendable {
             words.append(HeardWord(at: heard.at, said: HuntWord.Said(id: envelope.id, text: said.text, at: envelope.sent)))
             if words.count > Self.listed { words.removeFirst(words.count - Self.listed) }
             return []
-        case .receipt where !schedule.admitsCredit(receivedAt: heard.at):
-            // Judged by when the board received it (docs/HUNTS.md "The hunt's start and end").
-            gate.count(.afterEnd)
-            events = board.recordRefusal(.afterEnd, topic: BoardJournal.shortened(heard.topic), at: heard.at)
         case let .adjust(adjustment):
             events = board.recordAdjustment(adjustment, receivedAt: heard.at)
         case let .hintRequest(request):
@@ -136,7 +140,8 @@ public struct BoardCore: Sendable {
                 }
             }
             events = board.record(envelope, receiptProblem: heard.checks.receiptProblem, proof: heard.checks.proof,
-                                  claimedReader: heard.checks.claimedReader, worth: worth, receivedAt: heard.at)
+                                  claimedReader: heard.checks.claimedReader, worth: worth, starts: schedule.starts,
+                                  receivedAt: heard.at)
         }
         note(events, at: heard.at)
         return events.map(Effect.event) + effects

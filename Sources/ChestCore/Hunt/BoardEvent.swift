@@ -25,7 +25,8 @@ public enum BoardEvent: Codable, Hashable, Sendable {
     case team(name: String, online: Bool?, lastHeard: Date?, trust: FixTrust.Level?, pages: Int, points: Score? = nil)
     /// A page credited: `{"event":"unlock","team":…,"message":…,"title":…,"page":…,"openedAt":…,"trust":…,
     /// "receivedAt":…,"proof":…,"reachedAt":…}`. `openedAt`, `trust` and `reachedAt` (when the page's place was
-    /// reached, absent without one) are the team's claims; `receivedAt` is the board's clock; `proof` is "proven", or
+    /// reached, absent without one) are the team's claims; `receivedAt` is the board's clock; `proof` is "proven",
+    /// "proven: reached before the start" (its points withheld), or
     /// "unproven: guarded page".
     case unlock(team: String, message: MessageID, title: String, page: Int, openedAt: Date, trust: FixTrust.Level,
                 receivedAt: Date, proof: String, reachedAt: Date? = nil)

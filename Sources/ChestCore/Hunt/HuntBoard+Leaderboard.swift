@@ -24,22 +24,27 @@ extension HuntBoard {
     }
 
     /// The `chest board --once` table: rank, team, points, pages credited and how many of them are unproven
-    /// (guarded), the points its hints cost, the organiser's adjustments, when the board heard the last point, the
-    /// time and trust the team claims, online, refusals by reason.
+    /// (guarded), the points its hints cost, the organiser's adjustments, how many pages were reached before the
+    /// start, when the board heard the last point, the time and trust the team claims, online, refusals by reason.
+    /// A team whose name reads as an earlier team's is flagged as the live boards flag it: its name with the
+    /// differing characters written out, and "— a lookalike of NAME" after its row (docs/HUNTS.md "The board").
     public func leaderboardText() -> String {
-        let header = ["#", "TEAM", "POINTS", "PAGES", "GUARDED", "HINTS", "ADJUSTED", "REACHED", "CLAIMED-OPENED",
+        let header = ["#", "TEAM", "POINTS", "PAGES", "GUARDED", "HINTS", "ADJUSTED", "EARLY", "REACHED", "CLAIMED-OPENED",
                       "CLAIMED-TRUST", "ONLINE", "REFUSED"]
+        let lookalikes = KnownSenders.lookalikes(among: teams.map(\.name))
         var rows = [header]
         for (index, team) in leaderboard().enumerated() {
             let unproven = team.pages.count { !$0.proven }
             let refusals = team.refusals.sorted { $0.key < $1.key }.map { "\($0.value)×\($0.key)" }.joined(separator: ",")
             // No rank until something is credited: a team with nothing is not "1st".
-            rows.append([team.isRanked ? "\(index + 1)" : "-", TerminalText.escaped(team.name), "\(team.points)",
+            let known = lookalikes[team.name]
+            rows.append([team.isRanked ? "\(index + 1)" : "-",
+                         known == nil ? TerminalText.escaped(team.name) : KnownSenders.revealed(team.name), "\(team.points)",
                          "\(team.pages.count)", "\(unproven)", team.hints.isEmpty ? "0" : "-\(team.hintCost)",
-                         team.adjusted > 0 ? "+\(team.adjusted)" : "\(team.adjusted)",
+                         team.adjusted > 0 ? "+\(team.adjusted)" : "\(team.adjusted)", "\(team.earlyPages)",
                          team.reachedAt.map(ISO8601.string) ?? "-", team.claimedCount.map(ISO8601.string) ?? "-",
                          team.trust?.rawValue ?? "-", team.online.map { $0 ? "yes" : "no" } ?? "-",
-                         refusals.isEmpty ? "0" : refusals])
+                         (refusals.isEmpty ? "0" : refusals) + (known.map { "  \u{2014} a lookalike of \(TerminalText.escaped($0))" } ?? "")])
         }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in

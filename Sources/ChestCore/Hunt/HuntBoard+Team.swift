@@ -21,9 +21,19 @@ extension HuntBoard {
         /// When the receipt says the page's place was reached (its third confirming fix): the team's claim, earlier
         /// than `openedAt` when the place's key came late.
         public var reachedAt: Date?
-        /// The points it was credited with: the page's worth when proven, 0 for a guarded page (docs/HUNTS.md
-        /// "Points").
+        /// The points it was credited with: the page's worth when proven, 0 for a guarded page or one reached before
+        /// the start (docs/HUNTS.md "Points").
         public var points: Int = 0
+        /// The oldest fix (or reach) time of its receipt's evidence, when it is older than the hunt's start: the team
+        /// was at the page's place before the hunt was on, so the page scores nothing; nil otherwise.
+        public var early: Date?
+
+        /// The `proof` of its `unlock` event: "proven", "proven: reached before the start", or "unproven: guarded
+        /// page".
+        public var proofWords: String {
+            guard proven else { return "unproven: guarded page" }
+            return early == nil ? "proven" : "proven: reached before the start"
+        }
     }
 
     /// A hint the board gave a team, charged once (docs/HUNTS.md "Hints").
@@ -80,6 +90,9 @@ extension HuntBoard {
         public var hintCost: Int { hints.reduce(0) { $0 + $1.cost } }
         /// The sum of the organiser's adjustments.
         public var adjusted: Int { adjustments.reduce(0) { $0 + $1.points } }
+        /// Its credited pages whose receipts say they were reached before the hunt's start: the board's mark on a
+        /// team that walked the course early.
+        public var earlyPages: Int { pages.count { $0.early != nil } }
         /// Whether the team has a place in the ranking: something credited, given or adjusted.
         public var isRanked: Bool { !pages.isEmpty || !hints.isEmpty || !adjustments.isEmpty }
         /// When the board heard of the team's last point (a proven page, a bonus): the ranking's tie-break; nil until

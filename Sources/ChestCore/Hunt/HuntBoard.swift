@@ -31,9 +31,11 @@ public struct HuntBoard: Codable, Sendable {
     /// verified (`ReceiptSigner.verify`), else why not; `proof` is what the page keys say of its proof. For a
     /// status or a receipt: `claimedReader` is the reader key whose claim to play for the sender it carries and that
     /// signed that claim (`ReaderClaim.claimedReader`), or nil.
-    /// `worth` is what the receipt's page is worth when proven (`HuntMessage.PageKey.worth`).
+    /// `worth` is what the receipt's page is worth when proven (`HuntMessage.PageKey.worth`). `starts` is the hunt's
+    /// start in force: a page whose receipt says its place was reached before it scores nothing.
     public mutating func record(_ envelope: HuntEnvelope, receiptProblem: String?, proof: ProofCheck = .missing,
-                                claimedReader: String? = nil, worth: Int = 1, receivedAt: Date) -> [BoardEvent] {
+                                claimedReader: String? = nil, worth: Int = 1, starts: Date? = nil,
+                                receivedAt: Date) -> [BoardEvent] {
         guard var team = byName[envelope.sender] else { return [] }
         team.lastHeard = receivedAt
         var events: [BoardEvent] = []
@@ -60,16 +62,18 @@ public struct HuntBoard: Codable, Sendable {
                 events += refuse(refusal, "receipt \(envelope.id): " + why, team: &team, at: receivedAt)
             } else if !team.pages.contains(where: { $0.message == receipt.message && $0.page == receipt.page }) {
                 if let signature = receipt.signature { credited[signature] = team.name }
+                let early = Self.beforeStart(receipt.evidence, starts: starts)
                 let opened = OpenedPage(message: receipt.message, title: receipt.title, page: receipt.page,
                                         openedAt: receipt.openedAt, trust: receipt.evidence.trust.level,
                                         receivedAt: receivedAt, proven: proof == .proven,
                                         positions: receipt.evidence.fixes.compactMap(Self.position),
-                                        reachedAt: receipt.evidence.reachedAt, points: proof == .proven ? worth : 0)
+                                        reachedAt: receipt.evidence.reachedAt,
+                                        points: proof == .proven && early == nil ? worth : 0, early: early)
                 team.pages.append(opened)
                 team.trust = opened.trust
                 events.append(.unlock(team: team.name, message: opened.message, title: opened.title, page: opened.page,
                                       openedAt: opened.openedAt, trust: opened.trust, receivedAt: receivedAt,
-                                      proof: opened.proven ? "proven" : "unproven: guarded page", reachedAt: opened.reachedAt))
+                                      proof: opened.proofWords, reachedAt: opened.reachedAt))
             } else if let signature = receipt.signature {
                 credited[signature] = team.name
             }
@@ -162,6 +166,16 @@ public struct HuntBoard: Codable, Sendable {
 
     static func short(_ key: String) -> String { String(key.prefix(8)) }
 
+    /// The oldest time the evidence gives for the fixes that opened the page (each fix's time, and when its place was
+    /// reached), when it is older than the hunt's start: the team walked the course before the hunt was on
+    /// (docs/HUNTS.md "Points"). What a receipt's evidence says is the team's claim, so this catches the honest early
+    /// walker, not a forged build.
+    static func beforeStart(_ evidence: UnlockEvidence, starts: Date?) -> Date? {
+        guard let starts else { return nil }
+        let oldest = (evidence.fixes.compactMap(\.time) + [evidence.reachedAt].compactMap { $0 }).min()
+        return oldest.flatMap { $0 < starts ? $0 : nil }
+    }
+
     private static func position(_ fix: UnlockEvidence.ConfirmingFix) -> Coordinate? {
         guard let latitude = fix.latitude, let longitude = fix.longitude else { return nil }
         let position = Coordinate(latitude: latitude, longitude: longitude)
@@ -219,7 +233,8 @@ public struct HuntBoard: Codable, Sendable {
         case .badSignature: "the signature does not match"
         case .wrongTopic: "the sender or kind does not match the topic"
         case .replayed: "already received"
-        case .afterEnd: "received after the hunt ended: not credited"
+        case .afterEnd: "received after the hunt ended: nothing credited or charged"
+        case .beforeStart: "received before the hunt started: nothing credited or charged"
         }
     }
 }

@@ -12,9 +12,11 @@ public struct HuntGate: Sendable {
         /// The sender or kind does not match the topic: a team posing as another, a status on a receipt topic.
         case wrongTopic
         case replayed
-        /// Not the gate's: the board's, for a receipt it received after the hunt's end (docs/HUNTS.md "The hunt's
-        /// start and end"); counted with the gate's so the organiser sees it.
+        /// Not the gate's: the board's, for a receipt or a hint request it received after the hunt's end
+        /// (docs/HUNTS.md "The hunt's start and end"); counted with the gate's so the organiser sees it.
         case afterEnd
+        /// The board's too: a receipt or a hint request it received before the hunt's start.
+        case beforeStart
     }
 
     public enum Verdict: Hashable, Sendable {

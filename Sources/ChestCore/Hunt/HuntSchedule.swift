@@ -22,10 +22,17 @@ public struct HuntSchedule: Codable, Hashable, Sendable {
 
     public func hasEnded(at time: Date) -> Bool { ends.map { time >= $0 } ?? false }
 
-    /// Whether the board credits something it received at `receivedAt` (its own clock): anything before the end.
-    /// The start is the teams' business: a page cannot open before it, and a receipt of a page opened before it
-    /// (a chest that did not know the schedule yet) is still the team's proof.
-    public func admitsCredit(receivedAt: Date) -> Bool { !hasEnded(at: receivedAt) }
+    /// Whether the board credits something it received at `receivedAt` (its own clock): only while the hunt is on.
+    public func admitsCredit(receivedAt: Date) -> Bool { outside(receivedAt: receivedAt) == nil }
+
+    /// Why the board credits and charges nothing it received at `receivedAt` (its own clock): a receipt or a hint
+    /// request heard before the start or after the end; nil while the hunt is on. Before the start nothing of the
+    /// hunt may be opened or proven, so a receipt then was made from an offline search or a clock set forward
+    /// (docs/HUNTS.md "The hunt's start and end").
+    public func outside(receivedAt: Date) -> HuntGate.Refusal? {
+        if !hasStarted(at: receivedAt) { return .beforeStart }
+        return hasEnded(at: receivedAt) ? .afterEnd : nil
+    }
 
     /// What `chest nav` and `status` say of the window at `time`: "the hunt starts in 12 min" before the start,
     /// "the hunt ends in 5 min" in its last hour, "the hunt is over" after the end; nil otherwise.

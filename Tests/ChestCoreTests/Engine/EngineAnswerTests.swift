@@ -125,6 +125,18 @@ private typealias F = CoreFixture
         #expect(Self.answers(engine.handle(Self.answer("x", page: 2, F.now(1)))) == [.failed("page 2 has no answer lock waiting")])
         #expect(engine.entries[Self.message.id]?.state.pin.wrong == 0)
     }
+
+    /// Issue 45, item 5: NUL, ESC, BEL or a right-to-left override is no answer: refused before it is counted, so it
+    /// neither costs an attempt nor asks for a derivation.
+    @Test func anAnswerWithAControlCharacterIsRefusedBeforeItIsCounted() {
+        var engine = F.engine([F.stored(Self.message)])
+        for text in ["zyt\u{0}glogge", "\u{1B}[2Jzytglogge", "zytglogge\u{7}", "\u{202E}eggolgtyz"] {
+            let effects = engine.handle(Self.answer(text, F.now(1)))
+            #expect(Self.answers(effects).first?.text(for: "answer").contains("control character") == true, "\(effects)")
+            #expect(!effects.flattened.contains { if case .recordAttempts = $0 { true } else { false } } && Self.requests(effects).isEmpty)
+        }
+        #expect(engine.entries[Self.message.id]?.state.pin.wrong == 0)
+    }
 }
 
 /// An answer paired with a sealed place in one set: kept uncounted and tried with each new cell, as a PIN with a place.

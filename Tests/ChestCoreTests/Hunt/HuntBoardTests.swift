@@ -173,10 +173,10 @@ import Testing
         var board = race()
         _ = board.recordRefusal(.badSignature, topic: HuntTopic.receipt(hunt: hunt, team: "green", id: 1), at: at(60))
         #expect(board.leaderboardText() == """
-            #  TEAM   POINTS  PAGES  GUARDED  HINTS  ADJUSTED  REACHED               CLAIMED-OPENED        CLAIMED-TRUST  ONLINE  REFUSED
-            1  red    2       2      0        0      0         2027-01-15T08:00:42Z  2027-01-15T08:00:30Z  hardware       yes     0
-            2  blue   2       2      0        0      0         2027-01-15T08:00:43Z  2027-01-15T08:00:20Z  hardware       yes     0
-            -  green  0       0      0        0      0         -                     -                     suspect        no      1×badSignature
+            #  TEAM   POINTS  PAGES  GUARDED  HINTS  ADJUSTED  EARLY  REACHED               CLAIMED-OPENED        CLAIMED-TRUST  ONLINE  REFUSED
+            1  red    2       2      0        0      0         0      2027-01-15T08:00:42Z  2027-01-15T08:00:30Z  hardware       yes     0
+            2  blue   2       2      0        0      0         0      2027-01-15T08:00:43Z  2027-01-15T08:00:20Z  hardware       yes     0
+            -  green  0       0      0        0      0         0      -                     -                     suspect        no      1×badSignature
 
             """)
     }

@@ -16,14 +16,16 @@ import Testing
         #expect(HuntSchedule(ends: Self.t0).isOpen(at: .distantPast))
     }
 
-    @Test func theBoardCreditsWhatItReceivedBeforeTheEndOnly() {
+    @Test func theBoardCreditsWhatItReceivedWhileTheHuntIsOnOnly() {
         let schedule = HuntSchedule(starts: Self.t0, ends: Self.t0.addingTimeInterval(3600))
-        // Before the start the teams' chests open nothing; a receipt that came anyway (a chest that had not heard the
-        // schedule) is still a proof of opening, so the board judges only the end.
-        #expect(schedule.admitsCredit(receivedAt: Self.t0.addingTimeInterval(-10)))
-        #expect(schedule.admitsCredit(receivedAt: Self.t0.addingTimeInterval(3599)))
+        // Before the start nothing of the hunt can be opened honestly: a receipt then came from an offline search or
+        // a clock set forward (issue 45), so the board judges the start as it judges the end.
+        #expect(!schedule.admitsCredit(receivedAt: Self.t0.addingTimeInterval(-10)))
+        #expect(schedule.outside(receivedAt: Self.t0.addingTimeInterval(-0.001)) == .beforeStart)
+        #expect(schedule.admitsCredit(receivedAt: Self.t0) && schedule.admitsCredit(receivedAt: Self.t0.addingTimeInterval(3599)))
         #expect(!schedule.admitsCredit(receivedAt: Self.t0.addingTimeInterval(3600)))
-        #expect(HuntSchedule().admitsCredit(receivedAt: .distantFuture))
+        #expect(schedule.outside(receivedAt: Self.t0.addingTimeInterval(3600)) == .afterEnd)
+        #expect(HuntSchedule().admitsCredit(receivedAt: .distantFuture) && HuntSchedule().admitsCredit(receivedAt: .distantPast))
     }
 
     @Test func anEndNotAfterTheStartIsRefused() {
