@@ -11,6 +11,7 @@ extension Composer {
         var pages: [Page] = [], report: [String] = []
         var sweeps = SharedSweeps()
         var releases = try draft.hunt.map(ReleaseKeys.init(huntPath:))
+        let start = draft.format >= MessageFile.startVersion ? releases?.startKey() : nil
         for (index, draftPage) in draft.pages.enumerated() {
             let number = index + 1
             if let problem = Message.pageLengthProblem(draftPage.text) { throw ChestError("page \(number): \(problem)") }
@@ -32,7 +33,7 @@ extension Composer {
             }
             let attached = index < files.count ? files[index] : []
             let (sealedPage, pageKey) = PageSealer.sealed(text: draftPage.text, setA: sets[0], setB: sets[1], id: id, page: number,
-                                                          version: draft.format, files: attached)
+                                                          version: draft.format, files: attached, start: start)
             var page = sealedPage
             page.labels = Page.labels(setA: draftPage.setA, setB: draftPage.setB)
             let hints = Self.sealedHints(draftPage.hints, id: id, page: number, version: draft.format, hunt: draft.hunt != nil)
@@ -52,6 +53,9 @@ extension Composer {
             sweeps.add(sets, page: number, version: draft.format)
             if let sentence = Self.attachmentSentence(attached, page: number) { report.append(sentence) }
             if let sentence = Self.hintSentence(page.hints, page: number) { report.append(sentence) }
+        }
+        if start != nil, let path = draft.hunt {
+            report.append("every page is sealed under the hunt's start key as well: nothing of it opens anywhere before the board (or chest hunt start --hunt \(path)) publishes that key at the start; whoever has \(path) holds it")
         }
         report += sweeps.sentences(kept: grids.wasKept(_:))
         try releases?.save()
