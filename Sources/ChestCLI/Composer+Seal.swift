@@ -72,6 +72,9 @@ extension Composer {
             return "sealed (format 2: the place can be recovered from the file by enumerating the decimals it was typed with, in milliseconds): open to whoever has the file; compose in format 3 (the default) to seal it"
         }
         guard page.protection == .sealed else {
+            if page.sealed?.needsStart == true {
+                return "guarded only, under the hunt's start key: once it is published, whoever has the file can decode it; add a PIN or a location lock to seal it"
+            }
             return "guarded only: whoever has the file can decode it; add a PIN or a location lock to seal it"
         }
         if let release = sets.lazy.compactMap(\.release).first, sets.filter({ !$0.locks.isEmpty }).allSatisfy({ $0.release != nil }) {
