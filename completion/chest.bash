@@ -50,7 +50,7 @@ _chest()
 _chest_takes_value()
 {
     case "$1:$2" in
-        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--attach' | 'compose:--lock' | 'compose:--hint' | 'compose:--hint-after' | 'compose:--hint-cost' | 'compose:--question' | 'compose:--points' | 'compose:--quest' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--search-area' | 'compose:--hunt' | 'compose:--require' | 'read:--save' | 'pin:--page' | 'answer:--page' | 'hint:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'verify:--hunt' | 'hunt create:--broker' | 'hunt create:--ca' | 'hunt create:--starts' | 'hunt create:--ends' | 'hunt create:--output' | 'hunt create:-o' | 'hunt team add:--hunt' | 'hunt team add:--colour' | 'hunt team add:--output' | 'hunt team add:-o' | 'hunt team add:--count' | 'hunt release:--hunt' | 'hunt release:--timeout' | 'hunt adjust:--hunt' | 'hunt adjust:--timeout' | 'hunt schedule:--hunt' | 'hunt schedule:--starts' | 'hunt schedule:--ends' | 'hunt schedule:--timeout' | 'hunt say:--hunt' | 'hunt say:--timeout' | 'board:--timeout' | 'board:--http' | 'board:--http-token' | 'board:--output' | 'board:-o' | 'config:--unset' | 'simulate:--weather' | 'simulate:--answer' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
+        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--attach' | 'compose:--lock' | 'compose:--hint' | 'compose:--hint-after' | 'compose:--hint-cost' | 'compose:--question' | 'compose:--points' | 'compose:--quest' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--search-area' | 'compose:--hunt' | 'compose:--require' | 'read:--save' | 'pin:--page' | 'answer:--page' | 'hint:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'verify:--hunt' | 'hunt create:--broker' | 'hunt create:--ca' | 'hunt create:--starts' | 'hunt create:--ends' | 'hunt create:--output' | 'hunt create:-o' | 'hunt team add:--hunt' | 'hunt team add:--colour' | 'hunt team add:--output' | 'hunt team add:-o' | 'hunt team add:--count' | 'hunt release:--hunt' | 'hunt release:--timeout' | 'hunt start:--hunt' | 'hunt start:--timeout' | 'hunt adjust:--hunt' | 'hunt adjust:--timeout' | 'hunt schedule:--hunt' | 'hunt schedule:--starts' | 'hunt schedule:--ends' | 'hunt schedule:--timeout' | 'hunt say:--hunt' | 'hunt say:--timeout' | 'board:--timeout' | 'board:--http' | 'board:--http-token' | 'board:--output' | 'board:-o' | 'config:--unset' | 'simulate:--weather' | 'simulate:--answer' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
             return 0
             ;;
     esac
@@ -61,7 +61,7 @@ _chest_takes_value()
 _chest_is_command()
 {
     case "$1:$2" in
-        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':answer' | ':hint' | ':save' | ':unsave' | ':delete' | ':undelete' | ':status' | ':watch' | ':receipt' | ':verify' | ':senders' | ':hunt' | ':board' | ':config' | ':preview' | ':simulate' | ':nav' | ':map' | ':export' | ':help' | 'senders:' | 'senders:list' | 'senders:trust' | 'senders:forget' | 'hunt:' | 'hunt:create' | 'hunt:team' | 'hunt:join' | 'hunt:leave' | 'hunt:release' | 'hunt:adjust' | 'hunt:schedule' | 'hunt:say' | 'hunt team:' | 'hunt team:add')
+        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':answer' | ':hint' | ':save' | ':unsave' | ':delete' | ':undelete' | ':status' | ':watch' | ':receipt' | ':verify' | ':senders' | ':hunt' | ':board' | ':config' | ':preview' | ':simulate' | ':nav' | ':map' | ':export' | ':help' | 'senders:' | 'senders:list' | 'senders:trust' | 'senders:forget' | 'hunt:' | 'hunt:create' | 'hunt:team' | 'hunt:join' | 'hunt:leave' | 'hunt:release' | 'hunt:start' | 'hunt:adjust' | 'hunt:schedule' | 'hunt:say' | 'hunt team:' | 'hunt team:add')
             return 0
             ;;
     esac
@@ -152,6 +152,9 @@ _chest_options()
         'hunt release')
             echo '--hunt --timeout --help -h'
             ;;
+        'hunt start')
+            echo '--hunt --timeout --help -h'
+            ;;
         'hunt adjust')
             echo '--hunt --timeout --help -h'
             ;;
@@ -198,7 +201,7 @@ _chest_commands()
             echo 'list trust forget'
             ;;
         'hunt')
-            echo 'create team join leave release adjust schedule say'
+            echo 'create team join leave release start adjust schedule say'
             ;;
         'hunt team')
             echo 'add'
@@ -334,6 +337,10 @@ _chest_value()
             mapfile -t COMPREPLY < <(compgen -f -X '!*.hunt' -- "$cur"; compgen -d -- "$cur")
             ;;
         'hunt release:--hunt')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -X '!*.hunt' -- "$cur"; compgen -d -- "$cur")
+            ;;
+        'hunt start:--hunt')
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -X '!*.hunt' -- "$cur"; compgen -d -- "$cur")
             ;;

@@ -8,9 +8,9 @@ function __chest_path
     set -l path
     while set -q words[1]
         switch "$path:$words[1]"
-            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--attach' 'compose:--lock' 'compose:--hint' 'compose:--hint-after' 'compose:--hint-cost' 'compose:--question' 'compose:--points' 'compose:--quest' 'compose:--format' 'compose:--seal-cost' 'compose:--search-area' 'compose:--hunt' 'compose:--require' 'read:--save' 'pin:--page' 'answer:--page' 'hint:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'verify:--hunt' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--starts' 'hunt create:--ends' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--colour' 'hunt team add:--output' 'hunt team add:-o' 'hunt team add:--count' 'hunt release:--hunt' 'hunt release:--timeout' 'hunt adjust:--hunt' 'hunt adjust:--timeout' 'hunt schedule:--hunt' 'hunt schedule:--starts' 'hunt schedule:--ends' 'hunt schedule:--timeout' 'hunt say:--hunt' 'hunt say:--timeout' 'board:--timeout' 'board:--http' 'board:--http-token' 'board:--output' 'board:-o' 'config:--unset' 'simulate:--weather' 'simulate:--answer' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
+            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--attach' 'compose:--lock' 'compose:--hint' 'compose:--hint-after' 'compose:--hint-cost' 'compose:--question' 'compose:--points' 'compose:--quest' 'compose:--format' 'compose:--seal-cost' 'compose:--search-area' 'compose:--hunt' 'compose:--require' 'read:--save' 'pin:--page' 'answer:--page' 'hint:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'verify:--hunt' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--starts' 'hunt create:--ends' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--colour' 'hunt team add:--output' 'hunt team add:-o' 'hunt team add:--count' 'hunt release:--hunt' 'hunt release:--timeout' 'hunt start:--hunt' 'hunt start:--timeout' 'hunt adjust:--hunt' 'hunt adjust:--timeout' 'hunt schedule:--hunt' 'hunt schedule:--starts' 'hunt schedule:--ends' 'hunt schedule:--timeout' 'hunt say:--hunt' 'hunt say:--timeout' 'board:--timeout' 'board:--http' 'board:--http-token' 'board:--output' 'board:-o' 'config:--unset' 'simulate:--weather' 'simulate:--answer' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
                 set -e words[1]
-            case ':compose' ':import' ':list' ':read' ':pin' ':answer' ':hint' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':receipt' ':verify' ':senders' 'senders:list' 'senders:trust' 'senders:forget' ':hunt' 'hunt:create' 'hunt:team' 'hunt team:add' 'hunt:join' 'hunt:leave' 'hunt:release' 'hunt:adjust' 'hunt:schedule' 'hunt:say' ':board' ':config' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
+            case ':compose' ':import' ':list' ':read' ':pin' ':answer' ':hint' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':receipt' ':verify' ':senders' 'senders:list' 'senders:trust' 'senders:forget' ':hunt' 'hunt:create' 'hunt:team' 'hunt team:add' 'hunt:join' 'hunt:leave' 'hunt:release' 'hunt:start' 'hunt:adjust' 'hunt:schedule' 'hunt:say' ':board' ':config' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
                 set -a path $words[1]
         end
         set -e words[1]
@@ -97,7 +97,7 @@ complete -c chest -n '__chest_is \'\'' -a watch -d 'follow events as they happen
 complete -c chest -n '__chest_is \'\'' -a receipt -d 'export a signed receipt of an unlock'
 complete -c chest -n '__chest_is \'\'' -a verify -d 'check an unlock receipt against the message it claims'
 complete -c chest -n '__chest_is \'\'' -a senders -d 'the senders\' keys chest knows: list, trust a new key, forget a name'
-complete -c chest -n '__chest_is \'\'' -a hunt -d 'run a hunt for several teams over an MQTT broker: create, add teams, join, release, schedule, say, adjust'
+complete -c chest -n '__chest_is \'\'' -a hunt -d 'run a hunt for several teams over an MQTT broker: create, add teams, join, release, start, schedule, say, adjust'
 complete -c chest -n '__chest_is \'\'' -a board -d 'the organiser\'s live board: each team, pages opened and when, trust, refused messages'
 complete -c chest -n '__chest_is \'\'' -a config -d 'show or change settings'
 complete -c chest -n '__chest_is \'\'' -a preview -d 'show a quest\'s or message file\'s pages and locks, read-only'
@@ -188,6 +188,7 @@ complete -c chest -n '__chest_is \'hunt\'' -a team -d 'add a team to a hunt'
 complete -c chest -n '__chest_is \'hunt\'' -a join -d 'join a hunt with a team\'s join file'
 complete -c chest -n '__chest_is \'hunt\'' -a leave -d 'leave the hunt this chest plays in'
 complete -c chest -n '__chest_is \'hunt\'' -a release -d 'release the pages locked with --lock release=NAME, on every team'
+complete -c chest -n '__chest_is \'hunt\'' -a start -d 'start the hunt now: publish its start key, which every page of the hunt needs'
 complete -c chest -n '__chest_is \'hunt\'' -a adjust -d 'give a team bonus points or take points away, with a reason the board shows'
 complete -c chest -n '__chest_is \'hunt\'' -a schedule -d 'set or change when the hunt starts and ends, on every team'
 complete -c chest -n '__chest_is \'hunt\'' -a say -d 'send a word to every team: shown by chest watch, chest nav and a desktop notification'
@@ -212,6 +213,9 @@ complete -c chest -n '__chest_is \'hunt leave\'' -l help -s h -d 'show this help
 complete -c chest -n '__chest_is \'hunt release\'' -l hunt -r -a '(__fish_complete_suffix .hunt)' -d 'the organiser\'s hunt file (from chest hunt create)'
 complete -c chest -n '__chest_is \'hunt release\'' -l timeout -r -d 'how long to wait for the broker (default 10)'
 complete -c chest -n '__chest_is \'hunt release\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'hunt start\'' -l hunt -r -a '(__fish_complete_suffix .hunt)' -d 'the organiser\'s hunt file (from chest hunt create)'
+complete -c chest -n '__chest_is \'hunt start\'' -l timeout -r -d 'how long to wait for the broker (default 10)'
+complete -c chest -n '__chest_is \'hunt start\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'hunt adjust\'' -l hunt -r -a '(__fish_complete_suffix .hunt)' -d 'the organiser\'s hunt file (from chest hunt create)'
 complete -c chest -n '__chest_is \'hunt adjust\'' -l timeout -r -d 'how long to wait for the broker (default 10)'
 complete -c chest -n '__chest_is \'hunt adjust\'' -l help -s h -d 'show this help'

@@ -22,7 +22,7 @@ extension SealBench {
         let questArea = SearchArea(center: Coordinate(latitude: origin.latitude, longitude: points[10].longitude), radius: 4000)
         let questGrid = CellGrid(area: questArea, radius: 30, using: &generator)
         let questSalt = [UInt8](repeating: 9, count: 16)
-        let fineGrid = CellGrid(area: questArea, radius: 30, block: CellGrid.keyBlock(version: MessageFile.version, withPIN: true),
+        let fineGrid = CellGrid(area: questArea, radius: 30, block: CellGrid.keyBlock(version: MessageFile.requestable, withPIN: true),
                                 using: &generator)
         enum Layout { case declared, organiserDefaults, manyOrganisers, withPINs }
         for (label, layout) in [("one organiser, a declared 4 km search area", Layout.declared),
@@ -31,7 +31,7 @@ extension SealBench {
                                 ("sharing one PIN the reader entered (cells a third as wide), one organiser's declared 4 km area", .withPINs)] {
             let withPINs = layout == .withPINs
             let cost = withPINs ? SealCost.Secret.placeAndPIN.cost : SealCost.Secret.place.cost
-            let version = withPINs ? MessageFile.version : 3
+            let version = withPINs ? MessageFile.requestable : 3
             var engine = Engine(gpsServer: "bench")
             _ = engine.handle(.gpsLink(connected: true, server: "bench", reason: nil))
             let start = Now(wall: Date(timeIntervalSince1970: 1_800_000_000), monotonic: 1000)

@@ -105,10 +105,10 @@ enum SealBench {
             target: 5 * 3600)
         let square = SearchArea(center: zurich, radius: (1e6 / Double.pi).squareRoot())
         // Format 5: a place with a PIN lies on cells a third as wide, its keys a 4 x 4 block.
-        let oneKm = CellGrid(area: square, radius: 30, block: CellGrid.keyBlock(version: MessageFile.version, withPIN: true),
+        let oneKm = CellGrid(area: square, radius: 30, block: CellGrid.keyBlock(version: MessageFile.requestable, withPIN: true),
                              using: &generator)
-        row("4-digit PIN and a 30 m place over 1 km2 (format \(MessageFile.version), w=\(oneKm.width) m)",
-            BruteForce(grid: oneKm, pinDigits: 4, cost: SealCost.Secret.placeAndPIN.cost, version: MessageFile.version),
+        row("4-digit PIN and a 30 m place over 1 km2 (format \(MessageFile.requestable), w=\(oneKm.width) m)",
+            BruteForce(grid: oneKm, pinDigits: 4, cost: SealCost.Secret.placeAndPIN.cost, version: MessageFile.requestable),
             cost: SealCost.Secret.placeAndPIN.cost, target: 30 * 86400)
         for latitude in [0.0, 47.37, 60, 70] {
             let area = SearchArea(center: Coordinate(latitude: latitude, longitude: 8.54), radius: SearchArea.defaultRadius)

@@ -177,6 +177,7 @@ struct BoardCommand: ChestCommand {
                 case .delivered: break
                 }
             }
+            feed.queueStart(at: Date())
             Self.answer(&feed, link)
             if !handle(feed, events, connection) { return }
         }

@@ -19,6 +19,8 @@ struct BoardFeed {
     /// Hint answers not yet handed to the broker, oldest first.
     private(set) var outgoing: [MQTTMessage] = []
     private var lastAnswerID: UInt64 = 0
+    /// Whether this run queued the start key (docs/HUNTS.md "The start key"): once a run is enough, it is retained.
+    private(set) var startQueued = false
 
     var board: HuntBoard { core.board }
     var gate: HuntGate { core.gate }
@@ -79,6 +81,20 @@ struct BoardFeed {
     }
 
     mutating func requeue(_ messages: [MQTTMessage]) { outgoing.insert(contentsOf: messages, at: 0) }
+
+    /// At the start in force by the board's clock (at once when there is none), queues the hunt's start key, signed
+    /// and retained, as `chest hunt start` publishes it (docs/HUNTS.md "The start key"). Only the organiser's board
+    /// can sign it; a start key composed after the board started is read from the hunt file then.
+    mutating func queueStart(at now: Date) {
+        guard !startQueued, let organiser, core.schedule.starts.map({ now >= $0 }) ?? true else { return }
+        startQueued = true
+        let name = HuntRelease.startName
+        guard let key = core.hunt.releases?[name] ?? (try? HuntFile.read(path: huntPath))?.releases?[name] else { return }
+        let id = max(UInt64(now.timeIntervalSince1970 * 1000), lastAnswerID + 1)
+        lastAnswerID = id
+        let envelope = HuntSigner.sign(HuntStartCommand.envelope(hunt: core.hunt, key: key, id: id), with: organiser)
+        outgoing.append(MQTTMessage(topic: HuntTopic.release(hunt: core.hunt.id, name: name), payload: envelope.bytes, qos: 1, retain: true))
+    }
 
     /// What ChestSeal makes of a payload, for the core.
     private func heard(topic: String, payload: Data, retained: Bool, at: Date) -> BoardCore.Heard {

@@ -91,8 +91,8 @@ struct ComposeCommand: ChestCommand, Equatable {
             draft.requiresHardware = true
         }
         draft.format = try values.value("--format", "--format is 1, 2, 3, 4 or 5") {
-            Int($0).flatMap { (1...MessageFile.version).contains($0) ? $0 : nil }
-        } ?? MessageFile.version
+            Int($0).flatMap { (1...MessageFile.requestable).contains($0) ? $0 : nil }
+        } ?? MessageFile.requestable
         draft.sealCost = try values.value("--seal-cost", "--seal-cost is interactive, moderate or sensitive") {
             SealCost.Level(rawValue: $0.lowercased())
         }

@@ -15,7 +15,7 @@ struct ComposeDraft: Equatable {
     /// `--require hardware`.
     var requiresHardware = false
     /// The newest unless `--format`; `Composer` writes 3 where 4 would change nothing (`MessageFile.written`).
-    var format = MessageFile.version
+    var format = MessageFile.requestable
     /// `--seal-cost`: one level for every set; nil prices each set by its secret.
     var sealCost: SealCost.Level?
     /// `--search-area` (or a quest's `search-area:`): where the sealed places lie.

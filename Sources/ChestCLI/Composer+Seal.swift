@@ -13,6 +13,7 @@ extension Composer {
         var releases = try draft.hunt.map(ReleaseKeys.init(huntPath:))
         // Every page's sets first: a mistake in any page is told before seconds of sealing the others.
         var pageSets: [[PageSealer.SetDraft]] = []
+        let start = draft.format >= MessageFile.startVersion ? releases?.startKey() : nil
         for (index, draftPage) in draft.pages.enumerated() {
             let number = index + 1
             if let problem = Message.pageLengthProblem(draftPage.text) { throw ChestError("page \(number): \(problem)") }
@@ -42,7 +43,7 @@ extension Composer {
             }
             let attached = index < files.count ? files[index] : []
             let (sealedPage, pageKey) = PageSealer.sealed(text: draftPage.text, setA: sets[0], setB: sets[1], id: id, page: number,
-                                                          version: draft.format, files: attached)
+                                                          version: draft.format, files: attached, start: start)
             var page = sealedPage
             page.labels = Page.labels(setA: draftPage.setA, setB: draftPage.setB)
             let hints = Self.sealedHints(draftPage.hints, id: id, page: number, version: draft.format, hunt: draft.hunt != nil)
@@ -63,6 +64,9 @@ extension Composer {
             if let sentence = Self.attachmentSentence(attached, page: number) { report.append(sentence) }
             if let sentence = Self.hintSentence(page.hints, page: number) { report.append(sentence) }
         }
+        if start != nil, let path = draft.hunt {
+            report.append("every page is sealed under the hunt's start key as well: nothing of it opens anywhere before the board (or chest hunt start --hunt \(path)) publishes that key at the start; whoever has \(path) holds it")
+        }
         report += sweeps.sentences(kept: grids.wasKept(_:))
         try releases?.save()
         return (pages, report)
@@ -78,6 +82,9 @@ extension Composer {
             return "sealed (format 2: the place can be recovered from the file by enumerating the decimals it was typed with, in milliseconds): open to whoever has the file; compose in format 3 (the default) to seal it"
         }
         guard page.protection == .sealed else {
+            if page.sealed?.needsStart == true {
+                return "guarded only, under the hunt's start key: once it is published, whoever has the file can decode it; add a PIN or a location lock to seal it"
+            }
             return "guarded only: whoever has the file can decode it; add a PIN or a location lock to seal it"
         }
         if let release = sets.lazy.compactMap(\.release).first, sets.filter({ !$0.locks.isEmpty }).allSatisfy({ $0.release != nil }) {

@@ -19,6 +19,13 @@ struct Composer {
     func compose(_ given: ComposeDraft) throws {
         var draft = given
         draft.format = draft.writtenFormat
+        // docs/HUNTS.md "The start key": a hunt with a start seals every page under its start key too (format 6).
+        if draft.format >= 2, let path = draft.hunt, try HuntFile.read(path: path).starts != nil {
+            guard given.format >= MessageFile.requestable else {
+                throw ChestError("\(path) has a start: its pages are sealed under the hunt's start key as well, which needs format \(MessageFile.startVersion) (format 5 and the start key); leave out --format")
+            }
+            draft.format = MessageFile.startVersion
+        }
         for index in draft.pages.indices { draft.pages[index].text = try text(of: draft.pages[index].text) }
         let needsFix = draft.pages.contains { page in
             (page.setA + page.setB).contains { if case .locationHere = $0 { true } else if case .altitudeHere = $0 { true } else { false } }

@@ -5,18 +5,19 @@ import ChestIO
 /// `chest hunt …`: a hunt over an MQTT broker, for the organiser and the teams (docs/HUNTS.md).
 struct HuntCommand: ChestCommand {
     static let name = "hunt"
-    static let abstract = "run a hunt for several teams over an MQTT broker: create, add teams, join, release, schedule, say, adjust"
+    static let abstract = "run a hunt for several teams over an MQTT broker: create, add teams, join, release, start, schedule, say, adjust"
     static let discussion = """
         The organiser creates a hunt file (chest hunt create), adds each team (chest hunt team add), and hands \
         each team its join file. A reader joins with chest hunt join FILE; chestd then publishes every unlock's \
         signed receipt to the hunt's broker, and opens pages the organiser releases (chest hunt release), only \
-        between the hunt's start and end (chest hunt schedule); chest hunt say sends a word to every team. \
+        between the hunt's start and end (chest hunt schedule) and once the start key is out (chest hunt start, \
+        or the board at the start); chest hunt say sends a word to every team. \
         The organiser follows the teams with chest board, and gives or takes points with chest hunt adjust. \
         See docs/HUNTS.md.
         """
     static var subcommands: [any ParsableCommand.Type] {
         [HuntCreateCommand.self, HuntTeamCommand.self, HuntJoinCommand.self, HuntLeaveCommand.self, HuntReleaseCommand.self,
-         HuntAdjustCommand.self, HuntScheduleCommand.self, HuntSayCommand.self]
+         HuntStartCommand.self, HuntAdjustCommand.self, HuntScheduleCommand.self, HuntSayCommand.self]
     }
 
     init(_ values: ParsedValues) throws(UsageError) {}

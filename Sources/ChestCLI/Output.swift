@@ -34,6 +34,9 @@ enum Output {
             let schedule = HuntSchedule(starts: report.huntStarts, ends: report.huntEnds)
             lines.append(huntWindow(schedule, now: now, timeZone: timeZone))
         }
+        if report.awaitsStartKey == true {
+            lines.append("the hunt has not started: its pages open only once the organiser publishes the start key, whatever the clock says")
+        }
         if report.requiresHardware {
             lines.append("needs a hardware GPS receiver (the organiser's requirement); the current source: \(report.receiver ?? "unknown")")
         }
@@ -130,6 +133,8 @@ enum Output {
         /// A message of the hunt with a start or an end: when its pages may open (docs/HUNTS.md).
         var huntStarts: Date?
         var huntEnds: Date?
+        /// A message of the hunt waiting for its start key (docs/HUNTS.md "The start key"); absent otherwise.
+        var awaitsStartKey: Bool?
         /// The known sender whose name `from` reads as, under another key (docs/SECURITY.md "Known senders"); absent
         /// when it is no lookalike.
         var lookalikeOf: String?
@@ -176,6 +181,7 @@ enum Output {
             state = report.state.rawValue
             sentByYou = report.sentByYou
             (huntStarts, huntEnds) = (report.huntStarts, report.huntEnds)
+            awaitsStartKey = report.awaitsStartKey
             pages = report.pages.map { page in
                 PageJSON(number: page.number, open: page.open, text: page.text, openedBy: page.openedBy?.rawValue,
                          openedAt: page.openedAt, reachedAt: page.reachedAt, protection: page.protection.rawValue, sets: page.sets.map { set in

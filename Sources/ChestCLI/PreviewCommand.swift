@@ -58,7 +58,7 @@ struct PreviewCommand: ChestCommand {
                 }
                 let sets = item.draft.pages.flatMap { [$0.setA, $0.setB] }
                 let version = item.file.map(\.version)
-                    ?? (rehearsal.fromQuest ? ComposeDraft.written(MessageFile.version, sets: sets, sealCost: nil) : 1)
+                    ?? (rehearsal.fromQuest ? ComposeDraft.written(MessageFile.requestable, sets: sets, sealCost: nil) : 1)
                 let protection = item.file.map { $0.pages[index].protection } ?? textProtection(page, version: version)
                 lines.append(protection == .unsealed ? "  text (stored in the clear in the file; the reader sees it once the page opens):"
                                                      : "  text (\(Output.protection(protection)); format \(version)):")

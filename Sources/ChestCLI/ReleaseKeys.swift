@@ -10,6 +10,7 @@ struct ReleaseKeys {
     let path: String
     var hunt: HuntFile
     private var added = false
+    private var addedStart = false
     private var recordedPages = false
 
     init(huntPath: String) throws {
@@ -29,6 +30,17 @@ struct ReleaseKeys {
         return key
     }
 
+    /// The hunt's start key (docs/HUNTS.md "The start key"), kept among the releases under the reserved name
+    /// `HuntRelease.startName`; made now if the hunt has none.
+    mutating func startKey() -> [UInt8] {
+        let name = HuntRelease.startName
+        if hunt.releases?[name] == nil {
+            hunt.releases = (hunt.releases ?? [:]).merging([name: HuntSigner.newReleaseKey()]) { old, _ in old }
+            addedStart = true
+        }
+        return [UInt8](Data(base64Encoded: hunt.releases![name]!.base64)!)
+    }
+
     /// Keeps a page's key under its message (never in a join file: `HuntFile.joinFile` leaves them out).
     /// Its visible places go with it, for the board's map.
     mutating func record(_ id: MessageID, title: String, page: Int, key: [UInt8], guarded: Bool, targets: [HuntMessage.Target],
@@ -43,8 +55,11 @@ struct ReleaseKeys {
 
     /// Writes the hunt file back when a release was added or page keys were recorded.
     func save() throws {
-        guard added || recordedPages else { return }
+        guard added || addedStart || recordedPages else { return }
         try hunt.write(to: path)
+        if addedStart {
+            printError("chest: added the hunt's start key to \(path); the board publishes it at the start (or chest hunt start --hunt \(path))")
+        }
         if added { printError("chest: added release keys to \(path); publish one with chest hunt release NAME --hunt \(path)") }
     }
 }

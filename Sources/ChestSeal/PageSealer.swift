@@ -65,12 +65,18 @@ public enum PageSealer {
     }
 
     /// `seal`, with the page key it drew.
-    /// `files` travel with the page's content, sealed alike (docs/FORMAT.md "Attachments").
+    /// `files` travel with the page's content, sealed alike (docs/FORMAT.md "Attachments"). Format 6 needs the
+    /// hunt's `start` key: the slots hold a random inner key, and the page key is `startPageKey` of both.
     public static func sealed(text: String, setA: SetDraft, setB: SetDraft, id: MessageID, page: Int,
                               cost: SealCost? = nil, version: Int = MessageFile.baseVersion,
-                              files: [AttachedFile] = []) -> (page: Page, key: [UInt8]) {
+                              files: [AttachedFile] = [], start: [UInt8]? = nil) -> (page: Page, key: [UInt8]) {
         Sealer.initialize()
-        let key = Sealer.randomBytes(SealedPage.keyBytes)
+        let inner = Sealer.randomBytes(SealedPage.keyBytes)
+        var key = inner
+        if version >= MessageFile.startVersion {
+            guard let start, start.count == SealedPage.keyBytes else { preconditionFailure("format 6 needs the hunt's start key") }
+            key = startPageKey(inner: inner, start: start, id: id, page: page, version: version)
+        }
         var content = SealedContent(text: text, a: setA.hidden, b: setB.hidden)
         let attached = files.isEmpty ? nil : AttachmentSealer.seal(files, id: id, page: page, version: version)
         (content.attachments, content.attachmentsKey) = (attached?.attachments, attached?.key)
@@ -81,14 +87,14 @@ public enum PageSealer {
             guard !set.locks.isEmpty || lockless else { continue }
             let secrets = set.secrets(version: version)
             guard !secrets.isEmpty else {
-                slots[name] = .guarded(key: key)
+                slots[name] = .guarded(key: inner)
                 continue
             }
             let cost = cost ?? set.cost ?? set.secretKind.cost(version: version)
             let data = SealSecret.slotData(id, page: page, set: name, version: version)
             if version >= 3, set.hidden != nil {
                 let salt = set.gridSalt ?? Sealer.randomBytes(SealedPage.saltBytes)
-                var wrapped = deriveAll(secrets, salt: salt, cost: cost).map { encrypt(key, key: $0, data: data) }
+                var wrapped = deriveAll(secrets, salt: salt, cost: cost).map { encrypt(inner, key: $0, data: data) }
                 // Filler the same size as a wrapped key, so the count and order say nothing of where the place lies
                 // (nor, with an answer lock, how many answers there are).
                 let count = SealedPage.cellSlots(version: version, withPIN: set.pin != nil, withAnswer: !set.answers.isEmpty)
@@ -97,12 +103,12 @@ public enum PageSealer {
             } else if !set.answers.isEmpty {
                 // One salt for every answer: the reader derives once per attempt; filler hides how many answers there are.
                 let salt = Sealer.randomBytes(SealedPage.saltBytes)
-                var wrapped = deriveAll(secrets, salt: salt, cost: cost).map { encrypt(key, key: $0, data: data) }
+                var wrapped = deriveAll(secrets, salt: salt, cost: cost).map { encrypt(inner, key: $0, data: data) }
                 while wrapped.count < SealedPage.answerSlots { wrapped.append(Sealer.randomBytes(SealedPage.wrappedBytes)) }
                 slots[name] = .answers(salt: salt, cost: cost, wrapped: shuffled(wrapped))
             } else {
                 let salt = Sealer.randomBytes(SealedPage.saltBytes)
-                slots[name] = .sealed(salt: salt, cost: cost, wrapped: encrypt(key, key: derive(secrets[0], salt: salt, cost: cost)!, data: data))
+                slots[name] = .sealed(salt: salt, cost: cost, wrapped: encrypt(inner, key: derive(secrets[0], salt: salt, cost: cost)!, data: data))
             }
         }
         var sealedPage = Page(text: "", setA: setA.locks, setB: setB.locks,
@@ -121,7 +127,7 @@ public enum PageSealer {
     /// `open`, also giving the page key it recovered (for the proof of opening in receipts, `ReceiptProof`).
     public static func open(_ request: KeyRequest, keys: inout DerivedKeys, pageKey: inout [UInt8]?) -> KeyResult {
         Sealer.initialize()
-        let key: [UInt8]
+        var key: [UInt8]
         switch request.slot {
         case let .guarded(clear):
             key = clear
@@ -134,6 +140,10 @@ public enum PageSealer {
             guard let unwrapped = request.slot.wrappedKeys.lazy.compactMap({ decrypt($0, key: kek, data: request.slotData) })
                 .first(where: { $0.count == SealedPage.keyBytes }) else { return .wrong }
             key = unwrapped
+        }
+        if request.version >= MessageFile.startVersion {
+            guard let start = request.start, start.count == SealedPage.keyBytes else { return .damaged("the hunt's start key is missing") }
+            key = startPageKey(inner: key, start: start, id: request.id, page: request.page, version: request.version)
         }
         pageKey = key
         guard let plaintext = decrypt(request.ciphertext, key: key, data: request.contentData) else {
@@ -153,7 +163,8 @@ public enum PageSealer {
     /// its page (a ciphertext swapped between pages or messages). Sealed sets can only be checked by their secret.
     public static func checkGuards(_ message: Message) -> String? {
         for (index, page) in message.pages.enumerated() {
-            guard let sealed = page.sealed else { continue }
+            // Format 6: a guard holds the inner key, which opens nothing without the start key.
+            guard let sealed = page.sealed, !sealed.needsStart else { continue }
             for set in LockSetName.allCases {
                 guard case .guarded = sealed.slots[set] else { continue }
                 guard let request = KeyRequest(id: message.id, page: index + 1, set: set, of: sealed) else { continue }
@@ -161,6 +172,16 @@ public enum PageSealer {
             }
         }
         return nil
+    }
+
+    /// Format 6's page key (docs/FORMAT.md "Format 6"): BLAKE2b-256 keyed with the hunt's start key over the slot's
+    /// inner key and `chest-v6|start|ID|PAGE`. Without the start key the inner key says nothing of the page key, and
+    /// the start key alone says nothing without a set's secrets.
+    public static func startPageKey(inner: [UInt8], start: [UInt8], id: MessageID, page: Int, version: Int) -> [UInt8] {
+        let input = inner + Array(SealSecret.startData(id, page: page, version: version).utf8)
+        var out = [UInt8](repeating: 0, count: SealedPage.keyBytes)
+        _ = crypto_generichash(&out, out.count, input, UInt64(input.count), start, start.count)
+        return out
     }
 
     /// Argon2id of each secret, on every core at once: a place's four cells cost the organiser the time of two. Keys

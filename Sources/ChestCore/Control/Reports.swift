@@ -38,6 +38,9 @@ public struct ReadReport: Hashable, Sendable, Codable {
     /// hunt's start and end"); absent otherwise.
     public var huntStarts: Date?
     public var huntEnds: Date?
+    /// A format 6 message of the hunt whose start key has not arrived: nothing of it opens until the organiser
+    /// publishes it (docs/HUNTS.md "The start key"); absent otherwise.
+    public var awaitsStartKey: Bool?
 }
 
 public struct PageReport: Hashable, Sendable, Codable {
@@ -163,6 +166,7 @@ extension Engine {
         if let schedule = huntSchedule, !schedule.isEmpty, isHuntMessage(stored) {
             (report.huntStarts, report.huntEnds) = (schedule.starts, schedule.ends)
         }
+        if awaitsStartKey(stored) { report.awaitsStartKey = true }
         if stored.message.requiresHardware {
             report.requiresHardware = true
             report.receiver = !gps.connected ? "gpsd not connected" : lastFix == nil ? "no fix yet" : trust.trust.description

@@ -68,7 +68,7 @@ extension Engine {
         effects.append(.hunt(.connect(file, will: huntBook.will)))
         for (name, key) in releases.sorted(by: { $0.key < $1.key }) {
             huntBook.releases[name] = key
-            effects += released(name, key: key)
+            effects += released(name, key: key, now: now)
         }
         return effects + huntCatchUp() + huntStatus() + retryHeldBack(now: now) + rescheduleWake(now)
     }
@@ -101,7 +101,7 @@ extension Engine {
             huntBook.releases[release.name] = release.key
             effects.append(.hunt(.keepReleases(huntBook.releases)))
         }
-        return effects + released(release.name, key: release.key)
+        return effects + released(release.name, key: release.key, now: now)
     }
 
     /// The chest is loaded: the receipts owed since joining (a kill between saving a page open and putting its

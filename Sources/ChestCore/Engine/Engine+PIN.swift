@@ -23,6 +23,7 @@ extension Engine {
         if let page, !stored.message.pages.indices.contains(page - 1) {
             return fail("message \(id.short) has no page \(page); it has \(stored.message.pages.count)")
         }
+        if awaitsStartKey(stored) { return fail(Self.beforeStartKey("PIN")) }
         let hashes = pendingPINHashes(stored, page: page)
         let (slots, withPlace) = pendingSealedPINs(stored, page: page)
         guard !hashes.isEmpty || !slots.isEmpty || !withPlace.isEmpty else {
@@ -63,6 +64,7 @@ extension Engine {
         if let page, !stored.message.pages.indices.contains(page - 1) {
             return fail("message \(id.short) has no page \(page); it has \(stored.message.pages.count)")
         }
+        if awaitsStartKey(stored) { return fail(Self.beforeStartKey("answer")) }
         let waiting = pendingAnswers(stored, page: page)
         guard !waiting.isEmpty else {
             return fail(page.map { "page \($0) has no answer lock waiting" } ?? "no answer lock of this message is waiting")
@@ -82,6 +84,12 @@ extension Engine {
             if slots.isEmpty { return effects + [.reply(client, .answer(.kept))] }
         }
         return effects + counted(.answer(answer), id, hashes: [:], slots: slots, for: client, now: now)
+    }
+
+    /// Why a guess at a format 6 page is refused, uncounted, before the start key arrived: nothing can tell it right
+    /// yet (docs/HUNTS.md "The start key").
+    static func beforeStartKey(_ noun: String) -> String {
+        "the hunt has not started: its pages open only with the organiser's start key, which has not arrived; the \(noun) was neither counted nor compared: enter it again after the start"
     }
 
     /// A guess against the message's one count: refused while a wait lasts, free when it was tried before, else
@@ -140,7 +148,7 @@ extension Engine {
         for slot in attempt.slots {
             guard let sealed = stored.message.pages[slot.page - 1].sealed,
                   let request = KeyRequest(id: id, page: slot.page, set: slot.set, of: sealed, pin: attempt.guess.pin,
-                                           answer: attempt.guess.answer) else { continue }
+                                           answer: attempt.guess.answer, start: startKey(for: stored)) else { continue }
             seal.derivations += 1
             effects.append(.deriveKey(request))
         }

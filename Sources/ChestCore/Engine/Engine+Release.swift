@@ -2,10 +2,12 @@
 /// name derives its page key from it. A release is its set's only secret, so the key alone opens the slot.
 extension Engine {
     /// A release arrived (or arrived again: the broker keeps it and sends it on every reconnect).
-    mutating func released(_ name: String, key: ReleaseKey) -> [Effect] {
+    /// The start key (`HuntRelease.startName`) is no set's release: every page of a format 6 message needs it.
+    mutating func released(_ name: String, key: ReleaseKey, now: Now) -> [Effect] {
         guard seal.releases[name] != key else { return [] }
         seal.releases[name] = key
-        return entries.keys.sorted().flatMap { tryReleases(of: $0, named: name) }
+        guard name == HuntRelease.startName else { return entries.keys.sorted().flatMap { tryReleases(of: $0, named: name) } }
+        return entries.keys.sorted().flatMap { tryReleases(of: $0) } + startKeyArrived(now: now)
     }
 
     /// The names of the releases that arrived, for `status`.
@@ -21,7 +23,8 @@ extension Engine {
             for set in LockSetName.allCases {
                 guard let release = page[set].lazy.compactMap({ if case let .release(name) = $0 { name } else { nil } }).first,
                       name == nil || name == release, let key = seal.releases[release],
-                      let request = KeyRequest(id: id, page: index + 1, set: set, of: sealed, release: (release, key.base64)),
+                      let request = KeyRequest(id: id, page: index + 1, set: set, of: sealed, release: (release, key.base64),
+                                               start: startKey(for: stored)),
                       stored.state.latched[LockKey(page: index + 1, set: set, kind: .release)] == nil,
                       seal.pending.insert(SlotRef(id: id, page: index + 1, set: set)).inserted else { continue }
                 seal.derivations += 1

@@ -21,6 +21,8 @@ extension Engine {
     /// it was reached, docs/DESIGN.md "Late keys"), so a page whose locks all held before the end opens even when its
     /// key arrives after it.
     func huntWindowKeepsClosed(_ stored: StoredMessage, page: Int, set: LockSetName?, now: Now) -> HuntWindowHold? {
+        // Format 6: the start is the start key's arrival as well as the clock's (docs/HUNTS.md "The start key").
+        if awaitsStartKey(stored) { return .startKey }
         let schedule = huntBook.schedule
         guard !schedule.isEmpty, isHuntMessage(stored) else { return nil }
         let trusted = clock.trustedTime(now)
@@ -34,7 +36,7 @@ extension Engine {
     /// Remembers a message kept closed by the window, to try again at the start or when the schedule changes.
     mutating func holdBack(_ id: MessageID, _ hold: HuntWindowHold) {
         switch hold {
-        case .beforeStart: huntBook.heldForStart.insert(id)
+        case .beforeStart, .startKey: huntBook.heldForStart.insert(id)
         case .afterEnd: huntBook.heldAfterEnd.insert(id)
         }
     }
@@ -108,5 +110,7 @@ extension Engine {
 /// Why the hunt's window keeps a page closed.
 enum HuntWindowHold: Hashable, Sendable {
     case beforeStart(Date)
+    /// A format 6 page whose start key has not arrived, whatever the clock says.
+    case startKey
     case afterEnd(Date)
 }

@@ -67,7 +67,8 @@ extension Engine {
             guard let kept = stored.state.seal.keptAnswer(page: ref.key.page) else { return nil }
             answer = kept
         }
-        return KeyRequest(id: ref.id, page: ref.key.page, set: ref.key.set, of: sealed, cell: cell, pin: pin, answer: answer)
+        return KeyRequest(id: ref.id, page: ref.key.page, set: ref.key.set, of: sealed, cell: cell, pin: pin, answer: answer,
+                          start: startKey(for: stored))
     }
 
     /// Files the cells of every pair of kept fixes that could lie in one place of this lock's grid: for a PIN kept
@@ -235,7 +236,7 @@ extension Engine {
         guard let stored = entries[id], let sealed = stored.message.pages[number - 1].sealed,
               case .guarded = sealed.slots[set ?? .a] else { return (nil, []) }
         let slotRef = SlotRef(id: id, page: number, set: set ?? .a)
-        guard let request = KeyRequest(id: id, page: number, set: set ?? .a, of: sealed),
+        guard let request = KeyRequest(id: id, page: number, set: set ?? .a, of: sealed, start: startKey(for: stored)),
               seal.pending.insert(slotRef).inserted else { return (nil, []) }
         return (nil, [.deriveKey(request)])
     }

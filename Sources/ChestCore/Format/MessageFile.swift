@@ -1,11 +1,15 @@
 import Foundation
 
-/// The `*.locked` file format, versions 1 to 5 (docs/FORMAT.md): UTF-8 JSON, at most 1 MiB.
+/// The `*.locked` file format, versions 1 to 6 (docs/FORMAT.md): UTF-8 JSON, at most 1 MiB.
 public enum MessageFile {
     /// The newest version; every version from 1 up to it is read. `compose` writes it where it changes something (a
     /// PIN or an answer keyed in lanes, a place sealed with a PIN: docs/FORMAT.md "Format 5") and `baseVersion`
     /// otherwise (`written`).
-    public static let version = 5
+    public static let version = 6
+    /// The newest version `compose --format` takes; `startVersion` is written only for a hunt with a start.
+    public static let requestable = 5
+    /// Format 6: format 5's pages, each sealed under the hunt's start key as well (docs/FORMAT.md "Format 6").
+    public static let startVersion = 6
     /// What `compose` writes for a message with neither a PIN nor an answer nor a place sealed with one: the newer
     /// formats would change nothing in it, and readers since format 3 read it.
     public static let baseVersion = 3
@@ -15,6 +19,7 @@ public enum MessageFile {
     /// PIN; asked for 4, 4 only for a place sealed with a PIN; 3 otherwise.
     public static func written(_ requested: Int, placeWithPIN: Bool, keyedInLanes: Bool) -> Int {
         guard requested >= 4 else { return requested }
+        guard requested < startVersion else { return startVersion }
         if requested >= 5, placeWithPIN || keyedInLanes { return 5 }
         return placeWithPIN ? 4 : baseVersion
     }

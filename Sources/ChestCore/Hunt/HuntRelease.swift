@@ -10,5 +10,9 @@ public struct HuntRelease: Codable, Hashable, Sendable {
         self.key = key
     }
 
+    /// The reserved name of the hunt's start key (docs/HUNTS.md "The start key"): a release lock's name cannot begin
+    /// with `_`, so no page's release can share it.
+    public static let startName = "_start"
+
     public static func isValidName(_ name: String) -> Bool { HuntTopic.isValidLevel(name) }
 }

@@ -13,8 +13,11 @@ public struct KeyRequest: Hashable, Sendable {
     public var pin: String?
     /// The normalised answer the secret was made of (`AnswerText`), for an answer attempt.
     public var answer: String?
-    /// The page's format, 2 or 3: it names the strings.
+    /// The page's format, 2 to 6: it names the strings.
     public var version: Int
+    /// Format 6: the hunt's start key (32 bytes), which turns the slot's inner key into the page key
+    /// (docs/FORMAT.md "Format 6"); nil for older formats.
+    public var start: [UInt8]?
 
     public init(id: MessageID, page: Int, set: LockSetName, secret: String?, slot: KeySlot, ciphertext: [UInt8],
                 cell: Cell?, pin: String?, version: Int = 2) {
@@ -29,10 +32,11 @@ public struct KeyRequest: Hashable, Sendable {
         self.version = version
     }
 
-    /// The request for one set of a sealed page, its secret made of what is given (a guard's secret is nil).
+    /// The request for one set of a sealed page, its secret made of what is given (a guard's secret is nil); nil for
+    /// a format 6 page without the hunt's `start` key, which no secret of the set can open alone.
     public init?(id: MessageID, page: Int, set: LockSetName, of sealed: SealedPage, cell: Cell? = nil, pin: String? = nil,
-                 release: (name: String, key: String)? = nil, answer: String? = nil) {
-        guard let slot = sealed.slots[set] else { return nil }
+                 release: (name: String, key: String)? = nil, answer: String? = nil, start: [UInt8]? = nil) {
+        guard let slot = sealed.slots[set], !sealed.needsStart || start != nil else { return nil }
         var secret: String?
         if case .guarded = slot {} else {
             secret = SealSecret.secret(cell: cell, pin: pin, release: release, answer: answer, version: sealed.version)
@@ -40,6 +44,7 @@ public struct KeyRequest: Hashable, Sendable {
         self.init(id: id, page: page, set: set, secret: secret, slot: slot, ciphertext: sealed.ciphertext, cell: cell,
                   pin: pin, version: sealed.version)
         self.answer = answer
+        self.start = sealed.needsStart ? start : nil
     }
 
     public var contentData: String { SealSecret.contentData(id, page: page, version: version) }

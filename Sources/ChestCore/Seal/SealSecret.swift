@@ -29,5 +29,11 @@ public enum SealSecret {
         "\(prefix(version))|key|\(id.rawValue)|\(page)|\(set.rawValue)"
     }
 
+    /// Format 6: what binds a page's key to its inner key and the hunt's start key, "chest-vN|start|ID|PAGE"
+    /// (docs/FORMAT.md "Format 6").
+    public static func startData(_ id: MessageID, page: Int, version: Int) -> String {
+        "\(prefix(version))|start|\(id.rawValue)|\(page)"
+    }
+
     static func prefix(_ version: Int) -> String { "chest-v\(max(2, version))" }
 }

@@ -16,6 +16,9 @@ public struct SealedPage: Hashable, Sendable {
         self.version = version
     }
 
+    /// Format 6: every slot holds the page's inner key, and the page key needs the hunt's start key as well.
+    public var needsStart: Bool { version >= MessageFile.startVersion }
+
     /// Format 3: a set with a sealed place holds exactly this many wrapped keys, the real ones (a cell each that the
     /// place's disk touches) and random filler, in random order.
     public static let cellSlots = 4
