@@ -66,6 +66,8 @@ import Testing
         let written = lines(path)
         #expect(written.count <= 50, "\(written.count) lines")
         #expect(written.last.map(String.init) == recorder.log.points.last?.line)
-        #expect(written.suffix(40).map(String.init) == recorder.log.points.suffix(40).map(\.line))
+        let lastWritten: [String] = written.suffix(40).map { String($0) }
+        let lastPoints: [String] = recorder.log.points.suffix(40).map { $0.line }
+        #expect(lastWritten == lastPoints)
     }
 }

@@ -225,9 +225,10 @@ import Testing
         let ranked = core.board.leaderboard()
         #expect(ranked.map(\.name) == ["red", "green", "blue"] && ranked.map(\.points) == [2, 0, -2], "below nothing is below 0")
         #expect(ranked.map(\.isRanked) == [true, false, true])
-        #expect(core.board.leaderboardText().split(separator: "\n").map { $0.split(separator: " ").prefix(7).joined(separator: " ") } == [
-            "# TEAM POINTS PAGES GUARDED HINTS ADJUSTED", "1 red 2 1 0 -1 0", "- green 0 0 0 0 0", "3 blue -2 2 1 0 -3",
-        ])
+        let rows: [String] = core.board.leaderboardText().split(separator: "\n").map { row in
+            row.split(separator: " ").prefix(7).joined(separator: " ")
+        }
+        #expect(rows == ["# TEAM POINTS PAGES GUARDED HINTS ADJUSTED", "1 red 2 1 0 -1 0", "- green 0 0 0 0 0", "3 blue -2 2 1 0 -3"])
         let line = Self.events(core.handle(.heard(adjust("red", 1, "x", id: 1_002, at: 50)))).last?.line ?? ""
         #expect(line.contains(#""adjustments":1"#) && line.contains(#""hintCost":1"#) && line.contains(#""hints":1"#)
                 && line.contains(#""points":3"#) && line.contains(#""pages":1"#), "\(line)")
