@@ -31,7 +31,7 @@ struct ZshCompletion {
 
     private func function(_ level: CompletionLevel, helpers: inout [String]) -> String {
         var specs: [String] = []
-        for option in level.options {
+        for option in level.visibleOptions {
             for optionName in option.names {
                 var spec = (option.isRepeatable ? "*" : "") + optionName
                 if option.takesValue {

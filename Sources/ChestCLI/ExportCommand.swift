@@ -23,6 +23,8 @@ struct ExportCommand: ChestCommand {
     static let parameters: [Parameter] = [
         .flag("--gpx", help: "write GPX 1.1"),
         .flag("--geojson", help: "write GeoJSON (RFC 7946)"),
+        // Asked for often enough to answer with the two that exist rather than "unknown option".
+        .flag("--kml", help: "not written: GPX or GeoJSON", hidden: true),
         .option("--output", "-o", value: "FILE", help: "the file to write (default: standard output)", completion: .files()),
         .positional("QUEST", arity: .optional, help: "a quest file: export its locations", completion: .files()),
     ]
@@ -34,6 +36,10 @@ struct ExportCommand: ChestCommand {
     var quest: String?
 
     init(_ values: ParsedValues) throws(UsageError) {
+        if values.flag("--kml") {
+            throw UsageError("export writes --gpx or --geojson, not KML; for KML: chest export --gpx -o FILE.gpx, then "
+                             + "gpsbabel -i gpx -f FILE.gpx -o kml -F FILE.kml")
+        }
         switch (values.flag("--gpx"), values.flag("--geojson")) {
         case (true, false): format = .gpx
         case (false, true): format = .geojson

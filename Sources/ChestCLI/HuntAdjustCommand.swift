@@ -63,6 +63,6 @@ struct HuntAdjustCommand: ChestCommand {
         let topic = HuntTopic.adjust(hunt: hunt.id, id: id)
         try OrganiserPost.publish(HuntSigner.sign(envelope, with: identity), topic: topic, hunt: hunt, purpose: "adjust",
                                   timeout: timeout, what: "the adjustment")
-        print("\(team) \(points > 0 ? "+" : "")\(points) point\(abs(points) == 1 ? "" : "s"): the broker keeps it for the board (\(topic))")
+        print("\(team) \(points > 0 ? "+" : "")\(points) point\(abs(points) == 1 ? "" : "s"): the broker keeps it for the board, which counts it when it hears it")
     }
 }

@@ -73,49 +73,56 @@ extension MapDrawing {
         ]
     }
 
-    /// One row under the map: what each mark drawn means (only those drawn).
-    func legend() -> [String] {
+    /// Rows under the map: what each mark drawn means (only those drawn), an item that would pass the frame's right
+    /// edge starting a new row, so none is clipped. Its height is what the key below it starts after.
+    func legend() -> (elements: [String], height: Double) {
         let (frame, legendTop) = (Self.frame, Self.legendTop)
         let (trackColour, arrowColour, targetColour, openColour, textColour) =
             (Self.trackColour, Self.arrowColour, Self.targetColour, Self.openColour, Self.textColour)
-        let y = legendTop + 20
-        var x = frame.x + 4
+        var (x, y) = (frame.x + 4, legendTop + 20)
         var elements: [String] = []
-        func item(_ symbol: String, _ text: String) {
-            elements.append(symbol)
+        func item(_ text: String, _ symbol: (Double, Double) -> String) {
+            let width = 26 + MapLabelLayout.width(of: text, fontSize: 12)
+            if x > frame.x + 4, x + width > frame.x + frame.width - 4 { (x, y) = (frame.x + 4, y + Self.legendLine) }
+            elements.append(symbol(x, y))
             elements.append(##"<text x="\##(f(x + 26))" y="\##(f(y + 4))" font-family="sans-serif" font-size="12" fill="\##(textColour)">\##(text)</text>"##)
-            x += 26 + MapLabelLayout.width(of: text, fontSize: 12) + 18
+            x += width + 18
         }
         if !track.isEmpty {
-            let chevron = ##"<path d="M -5 -5 L 4 0 L -5 5 L -2 0 Z" transform="translate(\##(f(x + 10)) \##(f(y)))" fill="\##(arrowColour)"/>"##
-            item(##"<path d="M \##(f(x)) \##(f(y)) H \##(f(x + 20))" stroke="\##(trackColour)" stroke-width="4"/>"## + chevron,
-                 pieces.count > 1 ? "track (chevrons: direction walked; broken where no fix came for over 30 s)"
-                                  : "track (chevrons: direction walked)")
-            item(Self.startMarker(x + 10, y), "start")
-            if track.count > 1 { item(Self.endMarker(x + 10, y), "end") }
+            item(pieces.count > 1 ? "track (chevrons: direction walked; broken where no fix came for over 30 s)"
+                                  : "track (chevrons: direction walked)") { x, y in
+                ##"<path d="M \##(f(x)) \##(f(y)) H \##(f(x + 20))" stroke="\##(trackColour)" stroke-width="4"/>"##
+                    + ##"<path d="M -5 -5 L 4 0 L -5 5 L -2 0 Z" transform="translate(\##(f(x + 10)) \##(f(y)))" fill="\##(arrowColour)"/>"##
+            }
+            item("start") { Self.startMarker($0 + 10, $1) }
+            if track.count > 1 { item("end") { Self.endMarker($0 + 10, $1) } }
         }
         if circles.contains(where: { !$0.open }) {
-            item(##"<circle cx="\##(f(x + 10))" cy="\##(f(y))" r="8" fill="\##(targetColour)" fill-opacity="0.15" stroke="\##(targetColour)" stroke-width="2"/>"##, "location lock (radius)")
+            item("location lock (radius)") { x, y in
+                ##"<circle cx="\##(f(x + 10))" cy="\##(f(y))" r="8" fill="\##(targetColour)" fill-opacity="0.15" stroke="\##(targetColour)" stroke-width="2"/>"##
+            }
         }
         if circles.contains(where: \.open) {
-            item(##"<circle cx="\##(f(x + 10))" cy="\##(f(y))" r="8" fill="\##(openColour)" fill-opacity="0.15" stroke="\##(openColour)" stroke-width="2"/>"##, "its page is open")
+            item("its page is open") { x, y in
+                ##"<circle cx="\##(f(x + 10))" cy="\##(f(y))" r="8" fill="\##(openColour)" fill-opacity="0.15" stroke="\##(openColour)" stroke-width="2"/>"##
+            }
         }
-        if !marks.isEmpty { item(Self.openingMarker(x + 10, y), "where a page opened") }
-        return elements
+        if !marks.isEmpty { item("where a page opened") { Self.openingMarker($0 + 10, $1) } }
+        return (elements, y - legendTop + 20)
     }
 
     /// Labels that found no room on the map, numbered as on the map, in columns under the legend.
-    static func key(_ texts: [String]) -> (elements: [String], height: Double) {
+    static func key(_ texts: [String], top: Double) -> (elements: [String], height: Double) {
         guard !texts.isEmpty else { return ([], 0) }
         var lines = texts.prefix(keyLimit).enumerated().map { "\($0.offset + 1) · \($0.element)" }
         if texts.count > keyLimit { lines.append("… and \(texts.count - keyLimit) more (chest export lists every target)") }
         let columnWidth = (frame.width - 8) / Double(keyColumns)
         let rows = (lines.count + keyColumns - 1) / keyColumns
-        var elements = [##"<text x="\##(f(frame.x + 4))" y="\##(f(legendTop + legendHeight + 4))" font-family="sans-serif" font-size="12" font-weight="bold" fill="\##(textColour)">Labels with no room on the map, by number:</text>"##]
+        var elements = [##"<text x="\##(f(frame.x + 4))" y="\##(f(top + 4))" font-family="sans-serif" font-size="12" font-weight="bold" fill="\##(textColour)">Labels with no room on the map, by number:</text>"##]
         for (index, line) in lines.enumerated() {
             let column = Double(index / rows), row = Double(index % rows)
             let fitted = fitting(line, width: columnWidth - 8)
-            elements.append(##"<text x="\##(f(frame.x + 4 + column * columnWidth))" y="\##(f(legendTop + legendHeight + 22 + row * keyLine))" font-family="sans-serif" font-size="12" fill="\##(textColour)">\##(escape(fitted))</text>"##)
+            elements.append(##"<text x="\##(f(frame.x + 4 + column * columnWidth))" y="\##(f(top + 22 + row * keyLine))" font-family="sans-serif" font-size="12" fill="\##(textColour)">\##(escape(fitted))</text>"##)
         }
         return (elements, 28 + Double(rows) * keyLine)
     }

@@ -32,7 +32,7 @@ struct MapDrawing {
 
     static let width = 1000.0
     static let frame = MapLabelLayout.Box(x: 16, y: 44, width: 968, height: 560)
-    static let legendTop = 614.0, legendHeight = 40.0, keyLine = 16.0, keyColumns = 3, keyLimit = 60
+    static let legendTop = 614.0, legendLine = 22.0, keyLine = 16.0, keyColumns = 3, keyLimit = 60
     static let trackColour = "#d62728", arrowColour = "#7a0f10", targetColour = "#1f77b4", openColour = "#2ca02c",
                markColour = "#ff7f0e", textColour = "#222222"
     static let labelSize = 12.0
@@ -98,10 +98,11 @@ struct MapDrawing {
             + numbers.flatMap { Self.labelElements($0, anchor: requests[leftOut[$0.index]]) }
         // Every leader line under every label, so that no line crosses a label's text.
         body += labels.filter { $0.hasPrefix("<line") } + labels.filter { !$0.hasPrefix("<line") }
-        body += scaleBar(projection.scale) + northArrow() + legend()
-        let key = Self.key(leftOut.map { requests[$0].text })
+        let legend = legend()
+        body += scaleBar(projection.scale) + northArrow() + legend.elements
+        let key = Self.key(leftOut.map { requests[$0].text }, top: Self.legendTop + legend.height)
         body += key.elements
-        let height = Self.legendTop + Self.legendHeight + key.height
+        let height = Self.legendTop + legend.height + key.height
         return """
             <?xml version="1.0" encoding="UTF-8"?>
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(Self.width))" height="\(Int(height))" viewBox="0 0 \(Int(Self.width)) \(Int(height))">

@@ -133,4 +133,34 @@ import Testing
         drawing.times = []
         #expect(drawing.svg.components(separatedBy: "<polyline").count - 1 == 1)
     }
+
+    /// Issue 47: with every mark drawn (a broken track, open and closed targets, an opening), the legend's items wrap
+    /// onto a second row rather than run past the frame ("where a page opene"), and the key starts below them.
+    @Test func theLegendWrapsInsideTheFrame() throws {
+        var drawing = MapDrawing()
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        drawing.track = (0..<40).map { Self.se.moved(metres: Double($0) * 1.4, bearing: 90) }
+            + (0..<40).map { Self.se.moved(metres: 400 + Double($0) * 1.4, bearing: 90) }
+        drawing.times = (0..<40).map { start + Double($0) } + (0..<40).map { start + 190 + Double($0) }
+        drawing.circles = [.init(center: Self.se, radius: 30, label: "closed", open: false),
+                           .init(center: Self.se.moved(metres: 400, bearing: 90), radius: 30, label: "open", open: true)]
+        drawing.marks = [.init(at: Self.se, label: "Gift p1 opened 09:00:00")]
+        let svg = drawing.svg
+        let legend = try NSRegularExpression(pattern: #"<text x="([0-9.]+)" y="([0-9.]+)"[^>]*>([^<]+)</text>"#)
+            .matches(in: svg, range: NSRange(svg.startIndex..., in: svg))
+            .map { (x: Double(svg[Range($0.range(at: 1), in: svg)!])!, y: Double(svg[Range($0.range(at: 2), in: svg)!])!,
+                    text: String(svg[Range($0.range(at: 3), in: svg)!])) }
+            .filter { $0.y > MapDrawing.legendTop }
+        let texts = Set(legend.map(\.text))
+        for expected in ["start", "end", "location lock (radius)", "its page is open", "where a page opened"] {
+            #expect(texts.contains(expected), "\(expected) is missing from the legend")
+        }
+        let right = MapDrawing.frame.x + MapDrawing.frame.width
+        for item in legend {
+            #expect(item.x + MapLabelLayout.width(of: item.text, fontSize: 12) <= right, "\(item.text) runs past the frame")
+        }
+        #expect(Set(legend.map(\.y)).count == 2, "two rows: \(legend.map(\.y))")
+        let height = try #require(svg.firstMatch(of: /height="([0-9]+)" viewBox/).map { Double($0.1)! })
+        #expect(height >= legend.map(\.y).max()! + 8, "the picture ends below the legend")
+    }
 }

@@ -172,8 +172,13 @@ struct ChestDirectoryTests {
         try world.startDaemon()
         _ = try world.chest(["compose", "--seal-cost", "interactive", "-o", "a.locked", "--title", "Keep me", "--page", "x", "--lock", "pin=1234"], user: "alice")
         #expect(try world.chest(["import", "a.locked"]).status == 0)
-        try FileManager.default.removeItem(atPath: world.chest)
-        try world.waitUntil("the chest is restored", timeout: 10) { world.names(in: "messages").count == 1 }
+        // chestd may start restoring the tree while the removal still walks it, which then fails on what came back:
+        // remove until one pass succeeds, as a user would run rm -rf again.
+        try world.waitUntil("the chest is removed", timeout: 30) { (try? FileManager.default.removeItem(atPath: world.chest)) != nil }
+        try world.waitUntil("chestd saw it go", timeout: 30) {
+            world.daemonLog.contains("the chest directory \(world.chest) was removed or moved; recreating it")
+        }
+        try world.waitUntil("the chest is restored", timeout: 30) { world.names(in: "messages").count == 1 }
         _ = try world.chest(["compose", "--seal-cost", "interactive", "-o", "b.locked", "--title", "New", "--page", "x", "--lock", "pin=1234"], user: "alice")
         try FileManager.default.copyItem(atPath: world.root + "/b.locked", toPath: world.chest + "/b.locked")
         try world.waitUntil("a new drop is seen", timeout: 10) { world.names(in: "messages").count == 2 }
