@@ -293,4 +293,49 @@ import Testing
         _ = state.press(.page)
         #expect(!state.showPage)
     }
+
+    /// Issue 47: at 80 columns and narrower, a goal whose need is long keeps its name and its whole need (the need
+    /// goes under the name), an unlock's or a hint's event line carries the start of its text, and two messages with
+    /// one title are told apart by their short IDs.
+    @Test func narrowGoalsEventsAndTwinTitlesStayReadable() throws {
+        var engine = Self.engine()
+        var state = NavState()
+        _ = engine.handle(.fix(Self.fix(at: 1, Self.start), Self.now(1)))
+        Self.update(&state, engine, at: 1)
+        let long = "Old town walk: start at the tower, then the hidden courtyard, the well"
+        for index in state.goals.indices {
+            state.goals[index].title = long
+            state.goals[index].detail += " · and a need long enough to leave the name no room at all on one line"
+        }
+        for columns in [60, 80] {
+            let frame = NavScreen.render(state, columns: columns, rows: 60, now: Self.t0, timeZone: Self.utc).map(NavScreen.withoutEscapes)
+            #expect(frame.allSatisfy { $0.count <= columns })
+            let words = frame.joined(separator: " ").split(separator: " ").joined(separator: " ")
+            for goal in state.goals {
+                let detail = goal.detail.split(separator: " ").joined(separator: " ")
+                #expect(words.contains(detail), "\(columns) columns: the need is cut: \(goal.detail)\n\(frame.joined(separator: "\n"))")
+                let shown = goal.kind == .place && goal.name != goal.owner ? "\(goal.name) · \(goal.owner)" : goal.owner
+                #expect(frame.contains { $0.contains(shown.prefix(NavScreen.nameKept)) }, "\(columns) columns: the name is cut: \(shown)")
+            }
+        }
+
+        let unlock = NavState.eventLine("09:00:01  unlocked   \"pilgrim\" page 1 is open by set A  (01)\n          Start here.\n          More.")
+        #expect(unlock == "09:00:01  unlocked   \"pilgrim\" page 1 is open by set A  (01) — Start here.")
+        #expect(NavState.eventLine("09:00:02  hint       \"pilgrim\" page 2: hint 1  (01)\n          Look under the bench.")
+            .hasSuffix("hint 1  (01) — Look under the bench."))
+        #expect(NavState.eventLine("09:00:03  gpsd       connected to localhost:2947") == "09:00:03  gpsd       connected to localhost:2947")
+
+        var twins = Engine(gpsServer: "localhost:2947")
+        _ = twins.handle(.loaded([Self.id(7), Self.id(9)].map { id in
+            StoredMessage(message: Message(id: id, title: "pilgrim", from: "Alice", created: Self.t0,
+                                           pages: [Page(text: "x", setA: [.time(Self.t0.addingTimeInterval(900))])]),
+                          state: MessageState(ingestedAt: Self.t0), chest: .regular, sentByYou: false)
+        } + [StoredMessage(message: Message(id: Self.id(8), title: "Snow day", from: "Alice", created: Self.t0,
+                                            pages: [Page(text: "y", setA: [.time(Self.t0.addingTimeInterval(900))])]),
+                           state: MessageState(ingestedAt: Self.t0), chest: .regular, sentByYou: false)], refused: [], Self.now(0)))
+        state.update(status: twins.status(now: Self.now(2)), items: twins.list(chest: .regular), reports: [], timeZone: Self.utc)
+        let pilgrims = state.progress.filter { $0.title == "pilgrim" }
+        #expect(pilgrims.count == 2 && Set(pilgrims.compactMap(\.tag)).count == 2, "\(state.progress)")
+        #expect(state.progress.first { $0.title == "Snow day" }?.tag == nil)
+    }
 }

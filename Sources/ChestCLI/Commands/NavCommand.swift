@@ -68,9 +68,7 @@ struct NavCommand: ChestCommand {
                     break
                 }
                 guard let event = try? ChestJSON.decoder().decode(ChestEvent.self, from: line), !event.isFix else { continue }
-                // The first line in the events; an unlock's page text is shown on its own.
-                state.add(event: String(printer.text(event, receivedAt: Date()).prefix { $0 != "\n" }),
-                          repeating: event.repeats)
+                state.add(event: NavState.eventLine(printer.text(event, receivedAt: Date())), repeating: event.repeats)
                 if case let .unlocked(unlock) = event { state.open(title: unlock.title, page: unlock.page, text: unlock.text) }
                 refreshNow = true
             }

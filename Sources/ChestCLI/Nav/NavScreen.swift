@@ -43,12 +43,13 @@ enum NavScreen {
         // The goals' names give way to what they need: the name column is what the longest need leaves.
         let need = state.goals.map(\.detail.count).max() ?? 0
         let nameWidth = min(max(columns - goalPrefix - 1 - need, 8), 40)
-        let goalLines = state.goals.map {
-            goalLine($0, selected: $0.key == state.selected?.key, heading: heading, nameWidth: nameWidth, columns: columns)
+        let listed = state.goals.map {
+            goalLines($0, selected: $0.key == state.selected?.key, heading: heading, nameWidth: nameWidth, columns: columns)
         }
         // Without `a`, messages and events keep a few rows; the list shows a window around the pick.
         let room = state.showAll ? rows - lines.count : max(rows - lines.count - 6, 1)
-        lines += window(goalLines, around: state.selectedIndex ?? 0, room: room)
+        let pickedLine = listed.prefix(state.selectedIndex ?? 0).reduce(0) { $0 + $1.count }
+        lines += window(listed.flatMap { $0 }, around: pickedLine, room: room)
         guard !state.showAll else { return lines.prefix(rows).map { clip($0, columns) } }
         lines.append("")
         lines.append(bold + "Messages" + plain)
@@ -57,7 +58,7 @@ enum NavScreen {
         lines += state.progress.prefix(progressRoom).map { item in
             let width = 10, filled = item.pages == 0 ? 0 : item.open * width / item.pages
             return "  " + String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-                + " \(item.open)/\(item.pages)  \(TerminalText.escaped(item.title))"
+                + " \(item.open)/\(item.pages)  \(TerminalText.escaped(item.title))" + (item.tag.map { "  (\($0))" } ?? "")
         }
         if let opened = state.opened {
             lines.append(bold + "Opened" + plain + "  \u{201C}\(opened.title)\u{201D} page \(opened.page)  (o: the whole page)")
@@ -140,17 +141,28 @@ enum NavScreen {
     /// The width of a goal line before its name: marker, arrow, kind.
     static let goalPrefix = 16
 
-    /// One line of the goal list: the pick's marker, an arrow for a place, the kind, the goal (shortened to
-    /// `nameWidth`), and what it needs.
-    private static func goalLine(_ goal: NavGoal, selected: Bool, heading: Double?, nameWidth: Int, columns: Int) -> String {
+    /// The least of a goal's name a line keeps before its need goes to a line of its own.
+    static let nameKept = 16
+
+    /// A goal in the list: the pick's marker, an arrow for a place, the kind, the goal (shortened to `nameWidth`),
+    /// and what it needs, on one line; when the need would leave the name less than `nameKept` characters (a narrow
+    /// terminal, a long need), the need goes under it, wrapped, so neither end of the line is cut.
+    private static func goalLines(_ goal: NavGoal, selected: Bool, heading: Double?, nameWidth: Int, columns: Int) -> [String] {
         let marker = selected ? "▶" : " "
         let pointer = goal.bearing.map { Self.arrow($0, heading: heading) } ?? "·"
         let name = goal.kind == .place && goal.name != goal.owner ? "\(goal.name) · \(goal.owner)" : goal.owner
         let kind = Output.pad(goal.kind.rawValue, 11)
+        let head = "\(marker) \(pointer) \(kind) "
         // A need longer than the others takes from this line's name too.
-        let width = max(min(nameWidth, columns - 4 - kind.count - 2 - goal.detail.count), 3)
-        let line = "\(marker) \(pointer) \(kind) \(Output.pad(shortened(name, to: width), width)) \(goal.detail)"
-        return goal.stale ? dim + line + plain : (selected ? bold + line + plain : line)
+        let width = min(nameWidth, columns - head.count - 1 - goal.detail.count)
+        var lines: [String]
+        if width >= min(nameKept, name.count) {
+            lines = [head + Output.pad(shortened(name, to: width), width) + " " + goal.detail]
+        } else {
+            lines = [head + shortened(name, to: max(columns - head.count, 3))]
+                + TextWrap.lines(goal.detail, columns: columns, indent: String(repeating: " ", count: head.count))
+        }
+        return lines.map { goal.stale ? dim + $0 + plain : (selected ? bold + $0 + plain : $0) }
     }
 
     /// At most `room` lines of `lines`, keeping line `index` in view, with what is left out counted.

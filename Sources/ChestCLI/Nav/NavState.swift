@@ -9,6 +9,8 @@ struct NavState {
         var title: String
         var open: Int
         var pages: Int
+        /// The message's short ID when another message has the same title, so the two can be told apart.
+        var tag: String?
     }
 
     var status: StatusReport?
@@ -48,7 +50,13 @@ struct NavState {
         if let fix = status.fix, fix.mode.hasPosition, let latitude = fix.latitude, let longitude = fix.longitude {
             lastPosition = Coordinate(latitude: latitude, longitude: longitude)
         }
-        progress = items.map { Progress(title: $0.title, open: $0.openPages.count, pages: $0.pages) }
+        var shortIDs = ShortIDs()
+        shortIDs.insert(items.map(\.id))
+        let titles = Dictionary(grouping: items, by: \.title)
+        progress = items.map { item in
+            Progress(title: item.title, open: item.openPages.count, pages: item.pages,
+                     tag: (titles[item.title]?.count ?? 0) > 1 ? shortIDs.short(item.id) : nil)
+        }
         self.reports = reports
         regoal(now: status.clock.system, timeZone: timeZone)
     }
@@ -90,6 +98,15 @@ struct NavState {
         repeating = kind.map { ($0, 1) }
         events.append(event)
         if events.count > Self.eventsKept { events.removeFirst(events.count - Self.eventsKept) }
+    }
+
+    /// An event as one line of the Events list: its first line and, for an unlock or a hint, the start of the text
+    /// under it ("… page 2 is open — Under the oak"), so the line says more than a title.
+    static func eventLine(_ printed: String) -> String {
+        let lines = printed.split(separator: "\n", omittingEmptySubsequences: true)
+        guard let first = lines.first else { return "" }
+        guard let text = lines.dropFirst().first?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return String(first) }
+        return first + " — " + text
     }
 
     /// A page opened: its text is shown from now on.
