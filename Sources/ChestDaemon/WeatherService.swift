@@ -47,15 +47,16 @@ final class WeatherService {
         let answer = await HelperProcess.run(helper, input: ChestJSON.line(request), timeout: timeout)
         guard case let .success(data) = answer else {
             let why = (try? answer.get()).map { _ in "" } ?? "\(answer)"
-            return WeatherFetchReply(error: "the weather helper failed: \(why)", retryAfter: nil, offline: false)
+            return .failed(reason: "the weather helper failed: \(why)", retryAfter: nil, offline: false)
         }
         return (try? ChestJSON.decoder().decode(WeatherFetchReply.self, from: data))
-            ?? WeatherFetchReply(error: "the weather helper gave no answer", retryAfter: nil, offline: false)
+            ?? .failed(reason: "the weather helper gave no answer", retryAfter: nil, offline: false)
     }
 
     /// Keeps a new reading (durably) and turns the answer into the engine's input.
     func record(_ reply: WeatherFetchReply, now: Now) -> Engine.Input {
-        if let observation = reply.observation {
+        switch reply {
+        case let .observed(observation):
             cache.record(observation)
             do {
                 try cache.save()
@@ -63,9 +64,9 @@ final class WeatherService {
                 log.warning("cannot keep the weather reading: \(error)")
             }
             return .weatherFetched(observation, now)
+        case let .failed(reason, retryAfter, offline):
+            log.warning("weather: \(reason)")
+            return .weatherFailed(reason: reason, retryAfter: retryAfter, offline: offline, now)
         }
-        let reason = reply.error ?? "no reading"
-        log.warning("weather: \(reason)")
-        return .weatherFailed(reason: reason, retryAfter: reply.retryAfter, offline: reply.offline ?? false, now)
     }
 }

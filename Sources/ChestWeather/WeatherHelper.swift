@@ -25,9 +25,9 @@ public enum WeatherHelper {
             OpenMeteoProvider(baseURL: url ?? OpenMeteoProvider.defaultBaseURL)
         }
         do throws(WeatherError) {
-            return WeatherFetchReply(observation: try await provider.fetch(at: request.coordinate, now: Date()))
+            return .observed(try await provider.fetch(at: request.coordinate, now: Date()))
         } catch {
-            return WeatherFetchReply(error: error.description, retryAfter: error.retryAfter, offline: error.isOffline)
+            return .failed(reason: error.description, retryAfter: error.retryAfter, offline: error.isOffline)
         }
     }
 }

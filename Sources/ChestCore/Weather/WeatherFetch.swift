@@ -18,23 +18,36 @@ public struct WeatherFetchRequest: Hashable, Sendable, Codable {
     }
 }
 
-/// The helper's answer on its standard output: a reading, or why there is none.
-public struct WeatherFetchReply: Hashable, Sendable, Codable {
-    public var observation: WeatherObservation?
-    /// A sentence for the log and `status`, without the key.
-    public var error: String?
-    /// Seconds the provider asked us to wait (a 429's Retry-After).
-    public var retryAfter: Double?
-    /// True when the provider could not be reached at all.
-    public var offline: Bool?
+/// The helper's answer on its standard output: a reading, or why there is none. On the wire one object,
+/// `{"observation":…}` or `{"error":…,"retryAfter":…,"offline":…}` (docs/WEATHER.md).
+public enum WeatherFetchReply: Hashable, Sendable, Codable {
+    case observed(WeatherObservation)
+    /// `reason` is a sentence for the log and `status`, without the key; `retryAfter` the seconds the provider asked
+    /// us to wait (a 429's Retry-After); `offline` when the provider could not be reached at all.
+    case failed(reason: String, retryAfter: Double?, offline: Bool)
 
-    public init(observation: WeatherObservation) {
-        self.observation = observation
+    private enum CodingKeys: String, CodingKey { case observation, error, retryAfter, offline }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let observation = try container.decodeIfPresent(WeatherObservation.self, forKey: .observation) {
+            self = .observed(observation)
+        } else {
+            self = .failed(reason: try container.decodeIfPresent(String.self, forKey: .error) ?? "no reading",
+                           retryAfter: try container.decodeIfPresent(Double.self, forKey: .retryAfter),
+                           offline: try container.decodeIfPresent(Bool.self, forKey: .offline) ?? false)
+        }
     }
 
-    public init(error: String, retryAfter: Double?, offline: Bool) {
-        self.error = error
-        self.retryAfter = retryAfter
-        self.offline = offline
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case let .observed(observation):
+            try container.encode(observation, forKey: .observation)
+        case let .failed(reason, retryAfter, offline):
+            try container.encode(reason, forKey: .error)
+            try container.encodeIfPresent(retryAfter, forKey: .retryAfter)
+            try container.encode(offline, forKey: .offline)
+        }
     }
 }
