@@ -55,6 +55,9 @@ extension HuntBoard {
         /// Nil until a status was heard.
         public var online: Bool?
         public var lastHeard: Date?
+        /// When the board first heard the team's status or receipt: the team is playing from then, and a delayed
+        /// hint counts from it (docs/HUNTS.md "Hints: the board's side").
+        public var firstHeard: Date?
         /// The latest trust the team reported, or its latest receipt claimed.
         public var trust: FixTrust.Level?
         /// In the order the board heard of them; a page heard twice (another receipt for it) counts once.
