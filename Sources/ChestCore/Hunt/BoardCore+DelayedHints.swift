@@ -90,12 +90,16 @@ extension BoardCore {
         for team in board.teams { refreshDue(team: team.name) }
     }
 
-    /// Gives every delayed hint due by `time`, in the order they fell due, each recorded at its due time, cost 0, and
-    /// answered (`.answerHint`) unless `publish` is false (the journal replayed: the broker keeps the answers given
-    /// before) or the hunt has ended by `time`.
-    mutating func giveDueHints(by time: Date, publish: Bool) -> [Effect] {
+    /// Gives every delayed hint due by `time`, in the order they fell due: each recorded at its due time, cost 0,
+    /// journalled and answered (`.answerHint`). After the hunt's end the board gives nothing (docs/HUNTS.md "The
+    /// hunt's start and end").
+    mutating func giveDueHints(by time: Date) -> [Effect] {
         let teams = dueByTeam.filter { $0.value <= time }.keys.sorted()
         guard !teams.isEmpty else { return [] }
+        guard !schedule.hasEnded(at: time) else {
+            for name in teams { dueByTeam[name] = nil }
+            return []
+        }
         var gifts: [(due: Date, team: String, hint: DelayedHint)] = []
         for name in teams {
             guard let team = board[team: name] else { continue }
@@ -110,12 +114,22 @@ extension BoardCore {
                                                               hint: gift.hint.hint, at: gift.due) else { continue }
             note(events, at: gift.due)
             effects += events.map(Effect.event)
-            if publish, !schedule.hasEnded(at: time) {
-                effects.append(.answerHint(HintAnswer(team: gift.team, message: gift.hint.message, page: gift.hint.page,
-                                                      hint: gift.hint.hint, cost: 0, reader: reader, key: gift.hint.key)))
-            }
+            let given = BoardJournal.Given(team: gift.team, message: gift.hint.message, page: gift.hint.page, hint: gift.hint.hint)
+            effects.append(.journal(BoardJournal.Line(at: gift.due, topic: "", given: given)))
+            effects.append(.answerHint(HintAnswer(team: gift.team, message: gift.hint.message, page: gift.hint.page,
+                                                  hint: gift.hint.hint, cost: 0, reader: reader, key: gift.hint.key)))
         }
         for name in teams { refreshDue(team: name) }
         return effects
+    }
+
+    /// A delayed hint the journal says the board gave: given again, neither journalled nor answered again (the broker
+    /// keeps the answer).
+    mutating func replayGiven(_ given: BoardJournal.Given, at: Date) -> [Effect] {
+        guard let (_, events) = board.recordFreeHint(team: given.team, message: given.message, page: given.page, hint: given.hint,
+                                                     at: at) else { return [] }
+        note(events, at: at)
+        refreshDue(team: given.team)
+        return events.map(Effect.event)
     }
 }

@@ -51,15 +51,15 @@ public struct BoardCore: Sendable {
 
     public mutating func handle(_ input: Input) -> [Effect] {
         switch input {
-        // The hints that fell due before a message are given before it, so a replayed journal gives them again in
-        // the same order (docs/HUNTS.md "Hints: the board's side").
-        case let .heard(heard): giveDueHints(by: heard.at, publish: true) + take(heard, replay: false)
-        case let .replayed(heard): giveDueHints(by: heard.at, publish: false) + take(heard, replay: true)
+        // The hints that fell due before a message are given before it; the journal keeps them in that order
+        // (docs/HUNTS.md "Hints: the board's side").
+        case let .heard(heard): giveDueHints(by: heard.at) + take(heard, replay: false)
+        case let .replayed(heard): take(heard, replay: true)
         case let .replayedLine(line): replay(line)
         case let .huntRead(file): read(file)
         case let .rechecked(heard, replay): record(heard, replay: replay)
         case let .stopping(at): flushCounts(at: at)
-        case let .tick(at): giveDueHints(by: at, publish: true)
+        case let .tick(at): giveDueHints(by: at)
         }
     }
 
@@ -201,6 +201,7 @@ public struct BoardCore: Sendable {
     }
 
     private mutating func replay(_ line: BoardJournal.Line) -> [Effect] {
+        if let given = line.given { return replayGiven(given, at: line.at) }
         if let reason = line.refused {
             refusalLines += 1
             let refusal = HuntGate.Refusal(rawValue: reason) ?? .malformed

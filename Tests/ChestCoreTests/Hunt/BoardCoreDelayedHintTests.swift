@@ -70,12 +70,24 @@ extension BoardCoreTests {
                      receipt("red", id: 2, message: 1, reader: Self.redReader, at: 800), status("red", id: 3, reader: Self.redReader, at: 1200)]
         var live = BoardCore(hunt: Self.delayedHunt(), answersHints: true)
         var answered: [BoardCore.HintAnswer] = []
-        for message in heard { answered += Self.answers(live.handle(.heard(message))) }
+        // What the journal holds, in order, as the adapter replays it: each message, and each hint given by itself.
+        var journal: [BoardCore.Input] = []
+        for message in heard {
+            let effects = live.handle(.heard(message))
+            answered += Self.answers(effects)
+            journal += Self.journal(effects).map { line -> BoardCore.Input in line.payload == nil ? .replayedLine(line) : .replayed(message) }
+        }
         // Both fall due at 700 (both were heard before the start), given in the order of their names.
         #expect(answered.map(\.team) == ["blue", "red", "red"] && answered.map(\.page) == [1, 1, 2])
+        #expect(journal.count == heard.count + 3)
         var restarted = BoardCore(hunt: Self.delayedHunt(), answersHints: true)
-        for message in heard { #expect(Self.answers(restarted.handle(.replayed(message))).isEmpty) }
+        for line in journal { #expect(Self.answers(restarted.handle(line)).isEmpty) }
         #expect(restarted.board.teams.map(\.hints) == live.board.teams.map(\.hints))
+        #expect(restarted.nextHintDue == nil && Self.answers(restarted.handle(.tick(at: at(5000)))).isEmpty, "nothing given twice")
+        // A board that was away when they fell due gives them when it starts.
+        var away = BoardCore(hunt: Self.delayedHunt(), answersHints: true)
+        for message in heard.prefix(2) { _ = away.handle(.replayed(message)) }
+        #expect(away.nextHintDue == at(700) && Self.answers(away.handle(.tick(at: at(3000)))).map(\.team) == ["blue", "red"])
 
         // The hunt ends at 1,000: red's page 2 hint would fall due at 1,100, so the board never gives it.
         var ending = BoardCore(hunt: Self.delayedHunt(ends: at(1000)), answersHints: true)
