@@ -90,8 +90,9 @@ extension BoardCore {
         for team in board.teams { refreshDue(team: team.name) }
     }
 
-    /// Gives every delayed hint due by `time`, in the order they fell due: each recorded at its due time, cost 0,
-    /// journalled and answered (`.answerHint`). After the hunt's end the board gives nothing (docs/HUNTS.md "The
+    /// Gives every delayed hint due by `time`, in the order they fell due: each recorded as given at `time` (when the
+    /// board gives it: its due moment within the loop's wait, later when the board was away), cost 0, journalled and
+    /// answered (`.answerHint`). After the hunt's end the board gives nothing (docs/HUNTS.md "The
     /// hunt's start and end").
     mutating func giveDueHints(by time: Date) -> [Effect] {
         let teams = dueByTeam.filter { $0.value <= time }.keys.sorted()
@@ -111,11 +112,11 @@ extension BoardCore {
         var effects: [Effect] = []
         for gift in gifts {
             guard let (reader, events) = board.recordFreeHint(team: gift.team, message: gift.hint.message, page: gift.hint.page,
-                                                              hint: gift.hint.hint, at: gift.due) else { continue }
-            note(events, at: gift.due)
+                                                              hint: gift.hint.hint, at: time) else { continue }
+            note(events, at: time)
             effects += events.map(Effect.event)
             let given = BoardJournal.Given(team: gift.team, message: gift.hint.message, page: gift.hint.page, hint: gift.hint.hint)
-            effects.append(.journal(BoardJournal.Line(at: gift.due, topic: "", given: given)))
+            effects.append(.journal(BoardJournal.Line(at: time, topic: "", given: given)))
             effects.append(.answerHint(HintAnswer(team: gift.team, message: gift.hint.message, page: gift.hint.page,
                                                   hint: gift.hint.hint, cost: 0, reader: reader, key: gift.hint.key)))
         }

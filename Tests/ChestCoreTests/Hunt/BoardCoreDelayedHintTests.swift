@@ -58,10 +58,10 @@ extension BoardCoreTests {
         // Red asks again for the hint it was given free: answered again, at what it cost, nothing.
         let again = core.handle(.heard(hintRequest("red", id: 3, hint: 1, at: 1050)))
         #expect(Self.answers(again).map(\.cost) == [0] && core.board.teams[0].points == 1)
-        // A message heard after the due moment gives the hint first, at its due moment, then counts the message.
+        // A message heard after the due moment (before the loop's tick) gives the hint first, then counts the message.
         let late = core.handle(.heard(status("red", id: 4, reader: Self.redReader, at: 1200)))
         #expect(Self.answers(late) == [given(2, key: 0x82, to: Self.redReader)])
-        #expect(core.board.teams[0].hints.map(\.receivedAt) == [at(700), at(1100)] && core.board.teams[0].hintCost == 0)
+        #expect(core.board.teams[0].hints.map(\.receivedAt) == [at(700), at(1200)] && core.board.teams[0].hintCost == 0)
         #expect(core.nextHintDue == nil)
     }
 
