@@ -4,8 +4,8 @@ import Foundation
 
 /// A page's hints in `compose` (docs/FORMAT.md "Hints", docs/HUNTS.md "Hints"): each sealed under a key of its own.
 /// Outside a hunt every key is in the file. In a hunt every key is only in the organiser's hunt file, so only the
-/// board gives it: on asking, for its cost, or free once its delay has run (issue 45: a delayed hint's key in the
-/// file was free to whoever read the file).
+/// board gives it: on asking, for its cost, or free once its delay has run; a delayed hint's key in the file would be
+/// free to whoever reads the file (docs/HUNTS.md "Hints").
 extension Composer {
     static func sealedHints(_ drafts: [HintDraft], id: MessageID, page: Int, version: Int, hunt: Bool)
         -> [(hint: PageHint, kept: HuntMessage.Hint)] {

@@ -31,9 +31,9 @@ extension HuntBoard {
         public var message: String
         public var page: Int
         public var hint: Int
-        /// The points it cost.
+        /// The points it cost: 0 when the board gave it free after its delay.
         public var cost: Int
-        /// When the board heard the first request for it.
+        /// When the board heard the first request for it, or gave it free after its delay.
         public var receivedAt: Date
     }
 
