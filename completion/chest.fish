@@ -115,7 +115,7 @@ complete -c chest -n '__chest_is \'compose\'' -l attach -r -F -d 'attaches a fil
 complete -c chest -n '__chest_is \'compose\'' -l lock -r -a '(__chest_value_1)' -d 'adds a lock to the page\'s current set'
 complete -c chest -n '__chest_is \'compose\'' -l or -d 'switches the page to set B'
 complete -c chest -n '__chest_is \'compose\'' -l hint -r -d 'adds a hint to the page before it, sealed under a key of its own; repeatable, in order'
-complete -c chest -n '__chest_is \'compose\'' -l hint-after -r -d 'the hint before it opens by itself this long (90s, 10m, 1h30m) after its page became the reader\'s next goal'
+complete -c chest -n '__chest_is \'compose\'' -l hint-after -r -d 'the hint before it opens by itself (with --hunt: the board gives it free) this long (90s, 10m, 1h30m) after its page became the reader\'s next goal'
 complete -c chest -n '__chest_is \'compose\'' -l hint-cost -r -d 'with --hunt: what the board charges for giving the hint before it (default 0)'
 complete -c chest -n '__chest_is \'compose\'' -l question -r -d 'the page before it asks this question, shown before it opens (see answer= locks)'
 complete -c chest -n '__chest_is \'compose\'' -l points -r -d 'what the hunt\'s board credits for the page before it, 0 to 1000 (default 1)'

@@ -22,6 +22,10 @@ extension Output {
             let when = "opens by itself at \(LockReason.format(opensAt, timeZone)) (in \(NavGoal.countdown(opensAt.timeIntervalSince(now))))"
             return hint.cost == nil ? when : when + ", or ask the organiser: " + ask
         }
+        if let after = hint.after, hint.byOrganiser {
+            return "the organiser's board gives it free \(Wording.duration(Double(after))) after this page becomes your next goal "
+                + "(by the board's clock), or earlier for its cost: " + ask
+        }
         if let after = hint.after {
             let when = "opens by itself \(Wording.duration(Double(after))) after this page becomes your next goal"
             return hint.cost == nil ? when : when + ", or ask the organiser: " + ask

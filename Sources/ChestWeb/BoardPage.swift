@@ -186,7 +186,7 @@ public enum BoardPage {
         switch logged.event {
         case let .hint(team, message, page, hint, cost, charged, _):
             let what = "was given hint \(hint) of \(message.prefix(8)) page \(page)"
-            let price = charged ? "\(cost) point\(cost == 1 ? "" : "s")" : "again, not charged twice"
+            let price = !charged ? "again, not charged twice" : cost == 0 ? "free" : "\(cost) point\(cost == 1 ? "" : "s")"
             return "<li>\(time(logged.at, timeZone)) \(dot(colours[team]))<b>\(HTML.escaped(team))</b> \(HTML.escaped(what)) "
                 + "<small>\(HTML.escaped(price))</small></li>"
         case let .adjusted(team, points, reason, _):

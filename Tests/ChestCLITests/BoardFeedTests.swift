@@ -95,4 +95,41 @@ import Testing
                                          why: "hint request 2: this board does not run with the organiser's identity, so it cannot sign the answer"))
         #expect(elsewhere.takeOutgoing().isEmpty)
     }
+
+    /// Issue 45: a delayed hint the board gives by itself. The loop waits no longer than its due moment; the tick seals
+    /// it, free, to the team's reader; a restarted board replays the journal and has given it, without answering again.
+    @Test func aDelayedHintIsSealedFreeAtItsDueMomentAndNotAnsweredAgainAfterARestart() throws {
+        var (hunt, team, organiser, reader) = try setUp()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        hunt.messages?[String(repeating: "ab", count: 16)]?.pages[0].hints = [
+            .init(key: Data(repeating: 9, count: 32).base64EncodedString(), cost: 2, after: 60),
+        ]
+        try hunt.write(to: huntPath)
+        let heard = Date(timeIntervalSince1970: 1_800_000_000)
+        var feed = BoardFeed(hunt: hunt, huntPath: huntPath, organiser: organiser)
+        _ = try feed.restore()
+        #expect(feed.wait(at: heard, longest: 0.2) == 0.2)
+        let status = ReaderClaim.claim(TeamStatus(online: true, pagesOpen: 0), hunt: hunt.id, team: "red", identity: reader)
+        _ = feed.receive(topic: HuntTopic.status(hunt: hunt.id, team: "red"),
+                         payload: try signed(HuntEnvelope(hunt: hunt.id, sender: "red", id: 1, sent: heard, status: status), team),
+                         retained: false, at: heard)
+        #expect(feed.wait(at: heard.addingTimeInterval(59.9), longest: 0.2) < 0.11)
+        #expect(feed.tick(at: heard.addingTimeInterval(59)).isEmpty && feed.takeOutgoing().isEmpty)
+        let events = feed.tick(at: heard.addingTimeInterval(60))
+        #expect(events.contains { if case .hint(_, _, 1, 1, 0, true, _) = $0 { true } else { false } }, "\(events)")
+        let outgoing = feed.takeOutgoing()
+        let answer = try HuntEnvelope.decode(try #require(outgoing.first).payload)
+        #expect(outgoing.count == 1 && HuntSigner.isValid(answer) && answer.key == organiser.publicKeyBase64)
+        guard case let .hint(hint) = answer.body else { Issue.record("not a hint: \(answer.kind)"); return }
+        let sealed = try #require(Data(base64Encoded: hint.sealed))
+        #expect(hint.cost == 0 && HintSeal.open(sealed, with: reader) == Data(repeating: 9, count: 32))
+        #expect(feed.board.teams[0].points == 0 && feed.board.teams[0].hints.count == 1)
+        feed.stop(at: heard.addingTimeInterval(61))
+
+        var again = BoardFeed(hunt: hunt, huntPath: huntPath, organiser: organiser)
+        _ = try again.restore()
+        _ = again.tick(at: heard.addingTimeInterval(120))
+        #expect(again.board.teams[0].hints.map(\.cost) == [0] && again.takeOutgoing().isEmpty, "given before the restart, not again")
+        again.stop(at: heard.addingTimeInterval(121))
+    }
 }

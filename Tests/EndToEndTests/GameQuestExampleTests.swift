@@ -29,6 +29,13 @@ struct GameQuestExampleTests {
         #expect(clock[1].hints?.map(\.cost) == [0, 2] && clock[1].hints?.map(\.after) == [900, nil])
         #expect(messages["The bear park bridge"]?.first?.worth == 3 && messages["The bear park bridge"]?.first?.hints?.first?.cost == 1)
         #expect(messages["The rose garden"]?.first?.worth == 10)
+        // The bridge waits for page 2 of the clock tower: the board counts the bridge's delayed hints from the moment it
+        // credited that page (docs/HUNTS.md "Hints: the board's side").
+        let clockKey = try #require(file.messages?.first { $0.value.title == "The clock tower" }?.key)
+        let clockID = try #require(MessageID(clockKey))
+        let waits = try #require(messages["The bear park bridge"]?.first?.waitsFor)
+        #expect(!waits.isEmpty && waits.allSatisfy { $0 == [PageLink(message: clockID, page: 2)] }, "\(waits)")
+        #expect(clock[0].waitsFor == nil)
         #expect(file.schedule.starts == Date(timeIntervalSince1970: 1_809_241_200))
     }
 }

@@ -38,6 +38,9 @@ struct HintTests {
                                     "--hint", "It is the green one."], user: "alice")
         #expect(made.status == 0, "\(made.stderr)")
         #expect(made.stderr.contains("hint 1 opens by itself 4 s after the page becomes the next goal"), "\(made.stderr)")
+        // Outside a hunt the delayed hint's key is in the file, and compose says so plainly (issue 45).
+        #expect(made.stderr.contains("chest: warning: page 1: hint 1 has a delay (--hint-after), but its key is in the file: "
+                                     + "whoever has the file can read it at once"), "\(made.stderr)")
         let id = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         // The hints' texts are not in the file.
         let file = try String(contentsOfFile: path, encoding: .utf8)
@@ -109,14 +112,57 @@ struct HintTests {
                                     "--lock", "pin=4821", "--hint", "by the board", "--hint-cost", "5",
                                     "--hint", "by itself", "--hint-after", "1h", "--hunt", huntPath], user: "alice")
         #expect(made.status == 0, "\(made.stderr)")
+        #expect(!made.stderr.contains("warning"), "in a hunt the key stays with the organiser: \(made.stderr)")
+        #expect(made.stderr.contains("hint 2 is given free by the hunt's board 1 h after the page becomes the team's next goal, or earlier"),
+                "\(made.stderr)")
         let id = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let kept = try #require(try HuntFile.read(path: huntPath).messages?[id]?.pages.first?.hints)
         #expect(kept.map(\.cost) == [5, 0] && kept.map(\.after) == [nil, 3600])
-        let wire = try #require(Self.json(try String(contentsOfFile: path, encoding: .utf8)))
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let wire = try #require(Self.json(text))
         let hints = try #require(((wire["pages"] as? [[String: Any]])?.first)?["hints"] as? [[String: Any]])
-        // The board's hint has no key in the message; the delayed one has its key in both files.
+        // Neither key is in the message (issue 45: a delayed hint's key in the file was free to whoever read it); the
+        // delayed one says its delay, for the reader to see when the board gives it free.
         #expect(hints[0]["key"] == nil && hints[0]["cost"] as? Int == 5 && hints[0]["after"] == nil)
-        #expect(hints[1]["key"] as? String == kept[1].key && hints[1]["cost"] as? Int == 0 && hints[1]["after"] as? Int == 3600)
+        #expect(hints[1]["key"] == nil && hints[1]["cost"] as? Int == 0 && hints[1]["after"] as? Int == 3600)
+        #expect(!text.contains(kept[0].key) && !text.contains(kept[1].key))
+    }
+
+    /// Issue 45: a hunt's delayed hint with a cost is not in the message file; the board gives it to the team by itself,
+    /// free, once its delay has run from the team's start (no schedule: the team's first status), and the hint opens.
+    @Test func theBoardGivesAHuntsDelayedHintFreeWhenItsDelayHasRun() throws {
+        let broker = try MosquittoBroker.start()
+        defer { broker.stop() }
+        let hunt = try HuntWorld(teams: ["red"], broker: broker)
+        let red = hunt.teams[0]
+        let path = try hunt.compose("bakery", ["--lock", "pin=4821", "--hint", "Ask the baker.", "--hint-after", "4s",
+                                               "--hint-cost", "7"])
+        let id = try #require(hunt.ids["bakery"])
+        let recorded = try #require(try HuntFile.read(path: hunt.huntPath).messages?[id]?.pages.first?.hints?.first)
+        #expect(recorded.cost == 7 && recorded.after == 4)
+        #expect(!(try String(contentsOfFile: path, encoding: .utf8)).contains(recorded.key), "the key is only the organiser's")
+
+        let board = try hunt.startBoard()
+        defer { hunt.stopBoard(board) }
+        try hunt.give(path, to: red)
+        try red.world.startDaemon()
+        try red.world.waitUntil("red is online with the message", timeout: 30) {
+            try red.hunt()["connected"] as? Bool == true && red.world.states()["bakery"] == "locked"
+        }
+        // Nobody asks: the board gives it, free, and the hint opens on red's chest.
+        try red.world.waitUntil("the board's free hint opens on red's chest", timeout: 90) {
+            try Self.hints(red.world, id).first?["open"] as? Bool == true
+        }
+        let opened = try #require(try Self.hints(red.world, id).first)
+        #expect(opened["text"] as? String == "Ask the baker." && opened["cost"] as? Int == 0, "given free: \(opened)")
+        // The board publishes the answer before it prints the line.
+        try hunt.organiserWorld.waitUntil("the board prints the hint it gave", timeout: 30) {
+            hunt.boardEvents(board).contains { $0["event"] as? String == "hint" }
+        }
+        let given = try #require(hunt.boardEvents(board).first { $0["event"] as? String == "hint" }, "\(hunt.boardEvents(board))")
+        #expect(given["team"] as? String == "red" && given["cost"] as? Int == 0 && given["charged"] as? Bool == true)
+        let team = try #require(hunt.boardEvents(board).last { $0["event"] as? String == "team" && $0["team"] as? String == "red" })
+        #expect(team["points"] as? Int == 0 && team["hints"] as? Int == 1 && team["hintCost"] as? Int == 0, "\(team)")
     }
 
     @Test func aTeamAsksTheBoardAndTheOrganisersSignedKeyOpensTheHint() throws {

@@ -7,7 +7,8 @@ import Foundation
 /// `chest board`'s thin adapter around `BoardCore` (docs/ARCHITECTURE.md "The board's core"): it checks what
 /// ChestSeal must check (signatures, claims, proofs), feeds the core, and carries out its effects: the journal
 /// beside the hunt file (`HUNT.board`, docs/HUNTS.md "The board's journal"), the hunt file read again when it
-/// changed, and hint answers sealed, signed and queued for the broker.
+/// changed, and hint answers sealed, signed and queued for the broker, those a team asked for and the delayed ones the
+/// core says are due (`tick`).
 struct BoardFeed {
     private(set) var core: BoardCore
     private let huntPath: String
@@ -65,6 +66,19 @@ struct BoardFeed {
     /// One message from the broker; the events it caused.
     mutating func receive(topic: String, payload: Data, retained: Bool, at now: Date) -> [BoardEvent] {
         perform(core.handle(.heard(heard(topic: topic, payload: payload, retained: retained, at: now))))
+    }
+
+    /// Gives the delayed hints that fell due by `now` (docs/HUNTS.md "Hints: the board's side"); the events.
+    mutating func tick(at now: Date) -> [BoardEvent] {
+        guard let due = core.nextHintDue, due <= now else { return [] }
+        return perform(core.handle(.tick(at: now)))
+    }
+
+    /// How long the board may wait for the broker at `now`: at most `longest`, and not past the next delayed hint's
+    /// due moment, so the loop's wait is the timer that gives it.
+    func wait(at now: Date, longest: Double) -> Double {
+        guard let due = core.nextHintDue else { return longest }
+        return min(longest, max(0, due.timeIntervalSince(now)))
     }
 
     /// Writes what the journal still owes (refusals kept as counts).

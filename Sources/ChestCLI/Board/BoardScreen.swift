@@ -62,7 +62,7 @@ extension BoardEvent {
             "\u{1B}[31mrefused\u{1B}[0m \(reason)\(team.map { " from \($0)" } ?? ""): \(TerminalText.escaped(why))"
         case let .hint(team, message, page, hint, cost, charged, _):
             "\(team) was given hint \(hint) of \(message.prefix(8)) page \(page)"
-                + (charged ? " (\(cost) point\(cost == 1 ? "" : "s"))" : " again (not charged twice)")
+                + (!charged ? " again (not charged twice)" : cost == 0 ? " (free)" : " (\(cost) point\(cost == 1 ? "" : "s"))")
         case let .adjusted(team, points, reason, _):
             "\(team) \(points > 0 ? "+" : "")\(points) point\(abs(points) == 1 ? "" : "s"): \(TerminalText.escaped(reason))"
         }

@@ -167,7 +167,7 @@ struct BoardCommand: ChestCommand {
         _ = handle(feed, [], connection)
         while true {
             var events: [BoardEvent] = []
-            for event in link.events(within: 0.2) {
+            for event in link.events(within: feed.wait(at: Date(), longest: 0.2)) {
                 switch event {
                 case let .message(topic, payload, retained):
                     events += feed.receive(topic: topic, payload: payload, retained: retained, at: Date())
@@ -178,6 +178,7 @@ struct BoardCommand: ChestCommand {
                 }
             }
             feed.queueStart(at: Date())
+            events += feed.tick(at: Date())
             Self.answer(&feed, link)
             if !handle(feed, events, connection) { return }
         }

@@ -25,7 +25,7 @@ struct ComposeCommand: ChestCommand, Equatable {
         .flag("--or", help: "switches the page to set B", repeatable: true),
         .option("--hint", value: "TEXT", help: "adds a hint to the page before it, sealed under a key of its own; repeatable, in order",
                 repeatable: true),
-        .option("--hint-after", value: "DURATION", help: "the hint before it opens by itself this long (90s, 10m, 1h30m) after its page became the reader's next goal",
+        .option("--hint-after", value: "DURATION", help: "the hint before it opens by itself (with --hunt: the board gives it free) this long (90s, 10m, 1h30m) after its page became the reader's next goal",
                 repeatable: true),
         .option("--hint-cost", value: "POINTS", help: "with --hunt: what the board charges for giving the hint before it (default 0)",
                 repeatable: true),
@@ -55,8 +55,9 @@ struct ComposeCommand: ChestCommand, Equatable {
         read from the file before the page opens. Up to 8 MiB of files a message (formats 2 and 3).
         --hint TEXT adds a hint to the page before it (up to 5, in order), each sealed under a key of its own.
         --hint-after DURATION makes the hint before it open by itself that long after its page became the \
-        reader's next goal; without it the reader asks for it (chest hint ID). In a hunt (--hunt), a hint \
-        without a delay is given only by the organiser's board, which charges --hint-cost POINTS.
+        reader's next goal; without it the reader asks for it (chest hint ID). Outside a hunt the hint's key is \
+        in the file, so whoever has the file can read it at once. In a hunt (--hunt), every hint's key stays \
+        with the organiser: the board gives it when asked, for --hint-cost POINTS, or free once its delay has run.
 
         lock specs:
         \(LockSpec.forms.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))

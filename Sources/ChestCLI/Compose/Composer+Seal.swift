@@ -54,8 +54,12 @@ extension Composer {
                     return HuntMessage.Target(center, radius: radius, label: page.labels[name])
                 }
             }
+            // The board counts a delayed hint from when the pages its page waits for were credited (docs/HUNTS.md
+            // "Hints: the board's side").
+            let waits = LockSetName.allCases.filter { !page[$0].isEmpty }.map { page[$0].compactMap(\.pageLink) }
             releases?.record(id, title: draft.title ?? "", page: number, key: pageKey, guarded: page.protection != .sealed,
-                             targets: targets, hints: hints.map(\.kept))
+                             targets: targets, hints: hints.map(\.kept),
+                             waitsFor: waits.contains(where: { !$0.isEmpty }) ? waits : nil)
             (page.question, page.points) = (draftPage.question, draftPage.points)
             releases?.recordGame(id, page: number, points: draftPage.points, question: draftPage.question)
             pages.append(page)

@@ -51,6 +51,9 @@ struct Composer {
             }
         }
         var warnings = draft.warnings
+        for (index, page) in draft.pages.enumerated() {
+            if let warning = Self.delayedHintWarning(page.hints, page: index + 1, hunt: draft.hunt != nil) { warnings.append(warning) }
+        }
         for (index, page) in pages.enumerated() {
             for case let .time(instant) in page.setA + page.setB where instant < Date() {
                 warnings.append("page \(index + 1): the time \(LockReason.format(instant, .current, seconds: true)) is already past; the page opens as soon as it is read")

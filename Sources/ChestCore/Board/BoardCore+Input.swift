@@ -55,5 +55,8 @@ extension BoardCore {
         case rechecked(Heard, replay: Bool)
         /// The board stops: refusals not yet journalled are written as counts.
         case stopping(at: Date)
+        /// The board's clock reached `nextHintDue`: the delayed hints due by then are given (docs/HUNTS.md "Hints:
+        /// the board's side").
+        case tick(at: Date)
     }
 }

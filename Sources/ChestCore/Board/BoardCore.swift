@@ -11,7 +11,7 @@ public struct BoardCore: Sendable {
     public private(set) var schedule: HuntSchedule
     /// The organiser's latest words, oldest first, at most `listed`.
     public private(set) var words: [HeardWord] = []
-    public private(set) var board: HuntBoard
+    public internal(set) var board: HuntBoard
     public private(set) var gate: HuntGate
     /// Whether this board can sign as the organiser: without, hint requests are refused (`cannotAnswer`).
     public let answersHints: Bool
@@ -30,6 +30,10 @@ public struct BoardCore: Sendable {
     private var refusalLines = 0
     private var uncounted: [String: [String: Int]] = [:]
     private var countedAt: Date?
+    /// The hints of the organiser's file with a delay, and for each team with a reader key the moment the next of
+    /// them falls due (`BoardCore+DelayedHints.swift`).
+    var delayed: [DelayedHint] = []
+    var dueByTeam: [String: Date] = [:]
 
     public init(hunt: HuntFile, answersHints: Bool) {
         self.hunt = hunt
@@ -37,6 +41,7 @@ public struct BoardCore: Sendable {
         board = HuntBoard(hunt: hunt)
         gate = HuntGate(hunt: hunt)
         schedule = hunt.schedule
+        delayed = Self.delayedHints(hunt)
     }
 
     /// Every event worth a line, for the terminal: both lists, in the order they came.
@@ -46,18 +51,24 @@ public struct BoardCore: Sendable {
 
     public mutating func handle(_ input: Input) -> [Effect] {
         switch input {
-        case let .heard(heard): take(heard, replay: false)
+        // The hints that fell due before a message are given before it; the journal keeps them in that order
+        // (docs/HUNTS.md "Hints: the board's side").
+        case let .heard(heard): giveDueHints(by: heard.at) + take(heard, replay: false)
         case let .replayed(heard): take(heard, replay: true)
         case let .replayedLine(line): replay(line)
         case let .huntRead(file): read(file)
         case let .rechecked(heard, replay): record(heard, replay: replay)
         case let .stopping(at): flushCounts(at: at)
+        case let .tick(at): giveDueHints(by: at)
         }
     }
 
     /// The hunt file read again: its messages (composed during the hunt) are the ones the board knows now.
     private mutating func read(_ file: HuntFile) -> [Effect] {
-        if file.id == hunt.id { hunt.messages = file.messages }
+        if file.id == hunt.id {
+            hunt.messages = file.messages
+            refreshAllDue()
+        }
         return []
     }
 
@@ -106,6 +117,7 @@ public struct BoardCore: Sendable {
         case let .schedule(schedule):
             // The gate accepts only a newer schedule, or the one in force heard again.
             self.schedule = schedule
+            refreshAllDue()
             return []
         case let .said(said):
             guard !words.contains(where: { $0.said.id == envelope.id }) else { return [] }
@@ -144,6 +156,7 @@ public struct BoardCore: Sendable {
                                   receivedAt: heard.at)
         }
         note(events, at: heard.at)
+        refreshDue(team: envelope.sender)
         return events.map(Effect.event) + effects
     }
 
@@ -193,6 +206,7 @@ public struct BoardCore: Sendable {
     }
 
     private mutating func replay(_ line: BoardJournal.Line) -> [Effect] {
+        if let given = line.given { return replayGiven(given, at: line.at) }
         if let reason = line.refused {
             refusalLines += 1
             let refusal = HuntGate.Refusal(rawValue: reason) ?? .malformed
@@ -213,7 +227,7 @@ public struct BoardCore: Sendable {
         return []
     }
 
-    private mutating func note(_ events: [BoardEvent], at: Date) {
+    mutating func note(_ events: [BoardEvent], at: Date) {
         for event in events {
             switch event {
             case .team: continue

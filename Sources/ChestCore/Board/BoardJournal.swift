@@ -6,21 +6,24 @@ import Foundation
 public enum BoardJournal {
     /// One line: a message that passed the gate, in full (`payload`, base64); or a refusal by the gate (`refused`, its
     /// reason) with the topic it came on; or refusals kept only as counts since the previous such line (`counts`:
-    /// reason → team, or "" for none, → how many).
+    /// reason → team, or "" for none, → how many); or a delayed hint the board gave a team free (`given`, with an
+    /// empty topic).
     public struct Line: Codable, Hashable, Sendable {
         public var at: Date
         public var topic: String
         public var payload: String?
         public var refused: String?
         public var counts: [String: [String: Int]]?
+        public var given: Given?
 
         public init(at: Date, topic: String, payload: String? = nil, refused: String? = nil,
-                    counts: [String: [String: Int]]? = nil) {
+                    counts: [String: [String: Int]]? = nil, given: Given? = nil) {
             self.at = at
             self.topic = topic
             self.payload = payload
             self.refused = refused
             self.counts = counts
+            self.given = given
         }
 
         /// The line as written: JSON and a newline.
@@ -32,6 +35,22 @@ public enum BoardJournal {
 
         /// A line as read back; nil for one that is not a journal line (a torn last line after a crash).
         public static func decode(_ line: Data) -> Line? { try? JSONDecoder().decode(Line.self, from: line) }
+    }
+
+    /// A delayed hint the board gave a team free once its delay had run (docs/HUNTS.md "Hints: the board's side"):
+    /// journalled, so a restarted board has given it and does not give it again.
+    public struct Given: Codable, Hashable, Sendable {
+        public var team: String
+        public var message: String
+        public var page: Int
+        public var hint: Int
+
+        public init(team: String, message: String, page: Int, hint: Int) {
+            self.team = team
+            self.message = message
+            self.page = page
+            self.hint = hint
+        }
     }
 
     /// The refusals written one a line over the journal's life; beyond them, refusals are kept as counts (issue 33:

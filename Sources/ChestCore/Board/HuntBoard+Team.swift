@@ -41,9 +41,9 @@ extension HuntBoard {
         public var message: String
         public var page: Int
         public var hint: Int
-        /// The points it cost.
+        /// The points it cost: 0 when the board gave it free after its delay.
         public var cost: Int
-        /// When the board heard the first request for it.
+        /// When the board heard the first request for it, or gave it free after its delay.
         public var receivedAt: Date
     }
 
@@ -65,6 +65,9 @@ extension HuntBoard {
         /// Nil until a status was heard.
         public var online: Bool?
         public var lastHeard: Date?
+        /// When the board first heard the team's status or receipt: the team is playing from then, and a delayed
+        /// hint counts from it (docs/HUNTS.md "Hints: the board's side").
+        public var firstHeard: Date?
         /// The latest trust the team reported, or its latest receipt claimed.
         public var trust: FixTrust.Level?
         /// In the order the board heard of them; a page heard twice (another receipt for it) counts once.

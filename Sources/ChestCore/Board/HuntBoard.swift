@@ -38,6 +38,7 @@ public struct HuntBoard: Codable, Sendable {
                                 receivedAt: Date) -> [BoardEvent] {
         guard var team = byName[envelope.sender] else { return [] }
         team.lastHeard = receivedAt
+        if team.firstHeard == nil, envelope.kind == .status || envelope.kind == .receipt { team.firstHeard = receivedAt }
         var events: [BoardEvent] = []
         claim: if let reader = claimedReader, envelope.kind == .status || envelope.kind == .receipt {
             if let owner = readerTeams[reader], owner != team.name {
@@ -125,16 +126,33 @@ public struct HuntBoard: Codable, Sendable {
             byName[name] = team
             return (.refuse, events)
         }
-        let given = team.hints.contains { $0.message == request.message && $0.page == request.page && $0.hint == request.hint }
+        // A hint given before is answered again at what it cost then (0 when the board gave it after its delay).
+        let earlier = team.hints.first { $0.message == request.message && $0.page == request.page && $0.hint == request.hint }
+        let given = earlier != nil, charge = earlier?.cost ?? cost
         if !given {
-            team.hints.append(GivenHint(message: request.message, page: request.page, hint: request.hint, cost: cost,
+            team.hints.append(GivenHint(message: request.message, page: request.page, hint: request.hint, cost: charge,
                                         receivedAt: receivedAt))
         }
         byName[name] = team
-        let event = BoardEvent.hint(team: name, message: request.message, page: request.page, hint: request.hint, cost: cost,
+        let event = BoardEvent.hint(team: name, message: request.message, page: request.page, hint: request.hint, cost: charge,
                                     charged: !given, receivedAt: receivedAt)
-        return (.answer(reader: reader, cost: cost, charged: !given), [event, Self.event(team)])
+        return (.answer(reader: reader, cost: charge, charged: !given), [event, Self.event(team)])
     }
+
+    /// Gives a team a delayed hint free, its delay over (docs/HUNTS.md "Hints: the board's side"): the reader key to
+    /// seal it to and the events, or nil when the team has no reader key or had the hint already.
+    public mutating func recordFreeHint(team name: String, message: String, page: Int, hint: Int,
+                                        at: Date) -> (reader: String, events: [BoardEvent])? {
+        guard var team = byName[name], let reader = team.reader,
+              !team.hints.contains(where: { $0.message == message && $0.page == page && $0.hint == hint }) else { return nil }
+        team.hints.append(GivenHint(message: message, page: page, hint: hint, cost: 0, receivedAt: at))
+        byName[name] = team
+        return (reader, [.hint(team: name, message: message, page: page, hint: hint, cost: 0, charged: true, receivedAt: at),
+                         Self.event(team)])
+    }
+
+    /// The team of this name, when it is one of the hunt's.
+    public subscript(team name: String) -> Team? { byName[name] }
 
     /// Why a receipt is not credited to `team`, or nil when it is: in this order, so that the first thing wrong
     /// is the reason shown.

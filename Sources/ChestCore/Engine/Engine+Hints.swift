@@ -70,13 +70,14 @@ extension Engine {
     }
 
     /// Asks the daemon to try a key on a hint; a client waits for the outcome.
-    mutating func openHint(_ stored: StoredMessage, _ ref: HintRef, key: [UInt8], fromOrganiser: Bool, client: ClientID?) -> [Effect] {
+    mutating func openHint(_ stored: StoredMessage, _ ref: HintRef, key: [UInt8], fromOrganiser: Bool, client: ClientID?,
+                           charged: Int? = nil) -> [Effect] {
         let hint = stored.message.pages[ref.page - 1].hints[ref.hint - 1]
         let first = hintsOpening[ref] == nil
         hintsOpening[ref, default: []] += client.map { [$0] } ?? []
         guard first || fromOrganiser else { return [] }
         return [.openHint(HintOpening(id: stored.id, page: ref.page, hint: ref.hint, key: key, ciphertext: hint.ciphertext,
-                                      version: stored.message.version, fromOrganiser: fromOrganiser))]
+                                      version: stored.message.version, fromOrganiser: fromOrganiser, charged: charged))]
     }
 
     /// The daemon tried a key: the hint is kept open in the message's state, then told; a key that opens nothing is
@@ -89,6 +90,8 @@ extension Engine {
             return clients.map { .reply($0, .failure("the message is no longer in the chest")) }
         }
         let hint = stored.message.pages[ref.page - 1].hints[ref.hint - 1]
+        // What the board charged, when it said: a hunt's delayed hint it gave free costs nothing (docs/HUNTS.md "Hints").
+        let cost = opening.charged ?? hint.cost
         guard let text else {
             if opening.fromOrganiser { huntBook.hintKeysRefused += 1 }
             let why = opening.fromOrganiser
@@ -99,14 +102,14 @@ extension Engine {
         let title = stored.message.title
         if let open = stored.state.openHint(page: ref.page, hint: ref.hint) {
             return clients.map { .reply($0, .hint(HintAnswer(id: stored.id, title: title, page: ref.page, hint: ref.hint,
-                                                             outcome: .opened, text: open.text, cost: hint.cost))) }
+                                                             outcome: .opened, text: open.text, cost: open.cost ?? hint.cost))) }
         }
-        stored.state.hints.append(OpenHint(page: ref.page, hint: ref.hint, at: now.wall, text: text))
+        stored.state.hints.append(OpenHint(page: ref.page, hint: ref.hint, at: now.wall, text: text, cost: opening.charged))
         entries[stored.id] = stored
-        let note = HintNote(id: stored.id, title: title, page: ref.page, hint: ref.hint, text: text, cost: hint.cost, at: now.wall)
+        let note = HintNote(id: stored.id, title: title, page: ref.page, hint: ref.hint, text: text, cost: cost, at: now.wall)
         var then: [Effect] = [.emit(.hint(note)), .notifyHint(note)]
         then += clients.map { .reply($0, .hint(HintAnswer(id: stored.id, title: title, page: ref.page, hint: ref.hint,
-                                                           outcome: .opened, text: text, cost: hint.cost))) }
+                                                           outcome: .opened, text: text, cost: cost))) }
         return [.persist(stored.id, stored.state, then: then)]
     }
 
@@ -184,7 +187,7 @@ extension Engine {
             huntBook.hintKeys[ref.key] = encoded
             effects.append(.hunt(.keepHintKeys(huntBook.hintKeys)))
         }
-        return effects + tryHintKeys(of: id, only: ref)
+        return effects + tryHintKeys(of: id, only: ref, charged: given.cost)
     }
 
     /// The hint keys kept from an earlier run, read before the broker is reached.
@@ -194,7 +197,7 @@ extension Engine {
     }
 
     /// Tries the board's keys on the message's hints still closed (a message may arrive after its key).
-    mutating func tryHintKeys(of id: MessageID, only: HintRef? = nil) -> [Effect] {
+    mutating func tryHintKeys(of id: MessageID, only: HintRef? = nil, charged: Int? = nil) -> [Effect] {
         guard let stored = entries[id], !stored.sentByYou else { return [] }
         var effects: [Effect] = []
         for (key, value) in huntBook.hintKeys.sorted(by: { $0.key < $1.key }) {
@@ -203,7 +206,7 @@ extension Engine {
                   stored.message.pages[ref.page - 1].hints.indices.contains(ref.hint - 1),
                   stored.state.openHint(page: ref.page, hint: ref.hint) == nil,
                   let bytes = Data(base64Encoded: value) else { continue }
-            effects += openHint(stored, ref, key: [UInt8](bytes), fromOrganiser: true, client: nil)
+            effects += openHint(stored, ref, key: [UInt8](bytes), fromOrganiser: true, client: nil, charged: charged)
         }
         return effects
     }
@@ -214,7 +217,7 @@ extension Engine {
         guard !hints.isEmpty else { return nil }
         return hints.enumerated().map { index, hint in
             let open = stored.state.openHint(page: number, hint: index + 1)
-            return HintReport(number: index + 1, open: open != nil, text: open?.text, openedAt: open?.at, cost: hint.cost,
+            return HintReport(number: index + 1, open: open != nil, text: open?.text, openedAt: open?.at, cost: open?.cost ?? hint.cost,
                               opensAt: open == nil ? hintDue(stored, page: number, hint: hint) : nil, after: hint.after,
                               byOrganiser: hint.key == nil)
         }

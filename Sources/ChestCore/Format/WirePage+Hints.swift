@@ -53,9 +53,6 @@ extension WirePage {
             if key == nil, wire.cost == nil {
                 throw .invalidField("\(name).key", "a hint without its key is a hunt's, and carries its cost")
             }
-            if key == nil, wire.after != nil {
-                throw .invalidField("\(name).key", "a hint that opens by itself after a delay carries its key")
-            }
             checked.append(PageHint(ciphertext: [UInt8](bytes), key: key, after: wire.after, cost: wire.cost))
         }
         return checked

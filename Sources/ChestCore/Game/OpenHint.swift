@@ -7,12 +7,16 @@ public struct OpenHint: Hashable, Sendable, Codable {
     public var hint: Int
     public var at: Date
     public var text: String
+    /// What the hunt's board charged for it, when its answer opened it (0 for a delayed hint it gave free); nil
+    /// otherwise, and in states saved before it was kept.
+    public var cost: Int?
 
-    public init(page: Int, hint: Int, at: Date, text: String) {
+    public init(page: Int, hint: Int, at: Date, text: String, cost: Int? = nil) {
         self.page = page
         self.hint = hint
         self.at = at
         self.text = text
+        self.cost = cost
     }
 }
 
@@ -28,8 +32,11 @@ public struct HintOpening: Hashable, Sendable {
     public var version: Int
     /// The key came from the hunt's board, not from the file: one that opens nothing is counted.
     public var fromOrganiser: Bool
+    /// What the board's answer says it charged (0 for a delayed hint given free), when the key came with one.
+    public var charged: Int?
 
-    public init(id: MessageID, page: Int, hint: Int, key: [UInt8], ciphertext: [UInt8], version: Int, fromOrganiser: Bool) {
+    public init(id: MessageID, page: Int, hint: Int, key: [UInt8], ciphertext: [UInt8], version: Int, fromOrganiser: Bool,
+                charged: Int? = nil) {
         self.id = id
         self.page = page
         self.hint = hint
@@ -37,6 +44,7 @@ public struct HintOpening: Hashable, Sendable {
         self.ciphertext = ciphertext
         self.version = version
         self.fromOrganiser = fromOrganiser
+        self.charged = charged
     }
 
     var ref: HintRef { HintRef(id: id, page: page, hint: hint) }

@@ -1,14 +1,16 @@
 import Foundation
 
 /// A hint on a page (docs/FORMAT.md "Hints"): its text sealed under a key of its own, and the policy that gives the key.
-/// The key is in the file when the hint opens on asking (outside a hunt) or after a delay; a hunt's hint without a
-/// delay has its key only in the organiser's hunt file, and its board gives it (docs/HUNTS.md "Hints").
+/// Outside a hunt the key is in the file, and the hint opens on asking or after its delay; a hunt's hint has its key
+/// only in the organiser's hunt file, and its board gives it, on asking or free once its delay has run (docs/HUNTS.md
+/// "Hints"). Files composed before that keep a hunt's delayed hint's key in the file, and still open by themselves.
 public struct PageHint: Hashable, Sendable {
     /// nonce (24 bytes) ‖ XChaCha20-Poly1305 ciphertext and tag of the `HintContent`'s JSON.
     public var ciphertext: [UInt8]
     /// The hint's key (32 bytes) when the file holds it.
     public var key: [UInt8]?
-    /// Seconds after the page became the reader's next goal at which the hint opens by itself.
+    /// Seconds after the page became the reader's next goal at which the hint opens by itself (its key in the file),
+    /// or the hunt's board gives it free (its key only the board's).
     public var after: Int?
     /// A hunt's hint: the points the board charges for giving it. Nil outside a hunt.
     public var cost: Int?

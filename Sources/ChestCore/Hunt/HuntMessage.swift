@@ -16,13 +16,19 @@ public struct HuntMessage: Codable, Hashable, Sendable {
         public var hints: [Hint]?
         /// The page's question (`--question`), in the clear as in the message file: the board may show it.
         public var question: String?
+        /// For each of the page's lock sets, the pages its `after` locks wait for (empty for a set without one);
+        /// absent when no set waits. The board counts a delayed hint from when one set's pages were all credited to
+        /// the team (docs/HUNTS.md "Hints: the board's side").
+        public var waitsFor: [[PageLink]]?
 
-        public init(key: String, guarded: Bool, targets: [Target]? = nil, points: Int? = nil, hints: [Hint]? = nil) {
+        public init(key: String, guarded: Bool, targets: [Target]? = nil, points: Int? = nil, hints: [Hint]? = nil,
+                    waitsFor: [[PageLink]]? = nil) {
             self.key = key
             self.guarded = guarded
             self.targets = targets
             self.points = points
             self.hints = hints
+            self.waitsFor = waitsFor
         }
 
         /// The points the board credits for the page.
@@ -30,13 +36,14 @@ public struct HuntMessage: Codable, Hashable, Sendable {
     }
 
     /// A page's hint as the organiser's file keeps it: the key that opens its text, what it costs a team that asks
-    /// the board for it, and the delay after which it opens by itself (nil: only when asked).
+    /// the board for it, and the delay after which the board gives it free (nil: only when asked).
     public struct Hint: Codable, Hashable, Sendable {
         /// The hint's key (32 bytes), base64.
         public var key: String
         /// Points the board subtracts from the team it gives the hint to; 0 for a free hint.
         public var cost: Int
-        /// Seconds after the page became the reader's next goal at which the hint opens by itself, if ever.
+        /// Seconds after the page became the team's next goal at which the board gives the hint free, if ever
+        /// (docs/HUNTS.md "Hints: the board's side").
         public var after: Double?
 
         public init(key: String, cost: Int, after: Double? = nil) {

@@ -194,4 +194,20 @@ private typealias H = HuntFixture
         let effects = engine.ingest([F.stored(message)], F.now(2))
         #expect(Self.openings(effects).map(\.key) == [Self.key])
     }
+
+    /// Issue 45: a hunt's delayed hint has no key in the file; the board gives it free after its delay, and the reader
+    /// is told what the board charged (nothing), not the price it would have paid earlier.
+    @Test func aDelayedHintTheBoardGaveFreeIsToldAsFree() throws {
+        let message = F.message(pages: [Self.page("one", [.pin(hash: "$argon2id$x")], hints: [Self.hint(after: 600, cost: 7, key: nil)])])
+        var engine = Self.joined([F.stored(message)])
+        #expect(Self.openings(engine.handle(.tick(F.now(10_000)))).isEmpty, "without its key it never opens by itself")
+        var envelope = Self.given(message)
+        envelope.hint?.cost = 0
+        let tried = engine.handle(.hunt(.hintKey(envelope, topic: Self.topic(envelope), signatureValid: true, key: Self.key), F.now(700)))
+        let opening = try #require(Self.openings(tried).first)
+        #expect(opening.charged == 0)
+        #expect(Self.notes(engine.handle(.hintOpened(opening, text: "Ask the baker.", F.now(700)))).map(\.cost) == [0])
+        let report = try #require(engine.read(message.id, now: F.now(701))?.pages[0].hints?.first)
+        #expect(report.open && report.cost == 0 && report.after == 600 && report.byOrganiser)
+    }
 }
