@@ -112,7 +112,8 @@ final class GeocacheReader {
 
     /// One element inside a `<wpt>`: GPX's own fields as its children, the cache extension's at any depth.
     private func field(_ reader: xmlTextReaderPtr, local: String, gpx: Bool, depth: Int32) {
-        guard var (waypoint, wptDepth) = current else { return }
+        guard let (found, wptDepth) = current else { return }
+        var waypoint = found
         if gpx {
             switch (local, depth - wptDepth) {
             case ("name", 1): waypoint.code = Self.oneLine(reader) ?? ""

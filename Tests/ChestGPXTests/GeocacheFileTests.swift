@@ -43,7 +43,7 @@ import Testing
     @Test func anAdventureLabExportGivesEveryStageWithItsTaskAsQuestionAndHTMLAsText() throws {
         let file = try Self.file("lab_stary_prostejov.gpx")
         #expect(file.waypoints.map(\.code) == (0...4).map { "GC8DAEP-\($0)" })
-        #expect(file.waypoints.allSatisfy(\.isLabStage))
+        #expect(file.waypoints.allSatisfy { $0.isLabStage })
         #expect(file.waypoints[4].title == "Starý Prostějov - Wichterle a Kovářík a.s. (WIKOV) / Vila F. Kováříka")
         let short = try #require(file.waypoints[0].shortDescription)
         #expect(short.hasPrefix("Otevření série v oficiální aplikaci\n[CZ]"), "\(short.prefix(80))")
