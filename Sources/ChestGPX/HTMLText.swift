@@ -35,8 +35,13 @@ enum HTMLText {
         switch node.pointee.type {
         case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
             guard let content = node.pointee.content else { return }
+            // Spaces collapse as a browser shows them, but the writer's own line breaks stay: Lab and GeoGet
+            // descriptions are plain text marked HTML, whose "Question:" lines must stay lines.
             for character in String(cString: content) {
-                if character.isWhitespace {
+                if character.isNewline {
+                    while text.last == " " { text.removeLast() }
+                    if !text.isEmpty { text.append("\n") }
+                } else if character.isWhitespace {
                     if let last = text.last, !last.isWhitespace { text.append(" ") }
                 } else {
                     text.append(character)

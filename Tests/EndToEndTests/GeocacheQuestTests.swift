@@ -37,7 +37,7 @@ struct GeocacheQuestTests {
             #expect(outcome.stdout.contains(expected), "\(expected)\n\(outcome.stdout)")
         }
         #expect(!outcome.stdout.contains("alert(1)"))
-        #expect(outcome.stderr.contains("chest: warning: \(Self.course):58: S19ZZ02 (Final Location) has no usable coordinates"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("chest: warning: \(Self.course):68: S19ZZ02 (Final Location) has no usable coordinates"), "\(outcome.stderr)")
         let lab = try world.chest(["preview", Self.lab])
         #expect(lab.status == 0, "\(lab.stderr)")
         #expect(lab.stdout.contains("question (in the clear; shown before the page opens): nalevo od vchodu hledej rozváděč firmy CETIN."))
@@ -82,7 +82,7 @@ struct GeocacheQuestTests {
         let written = try world.chest(["quest", "from", Self.course, "-o", "hill.quest", "--radius", "40m"])
         #expect(written.status == 0, "\(written.stderr)")
         let quest = try String(contentsOfFile: world.root + "/hill.quest", encoding: .utf8)
-        #expect(quest.contains("# GC9ZZ02 by Hill & Dale, Multi-cache, line 39 of \(Self.course)\npage: Halfway up\n"))
+        #expect(quest.contains("# GC9ZZ02 by Hill & Dale, Multi-cache, line 47 of \(Self.course)\npage: Halfway up\n"))
         #expect(quest.contains("  lock: location=47.377300,8.542600/40m\n  lock: after=#1\n  hint: Between the roots\n"))
         // The organiser adds an answer, and the quest composes.
         try quest.replacingOccurrences(of: "  question: How many steps has the old stair?\n",

@@ -27,7 +27,7 @@ import Testing
         let second = Self.cache("GC2", line: 30, 47.2, 8.2, name: "The mill")
         let (text, notes) = GeocacheCourse(waypoints: [first, second], fileName: "walks/oaks.gpx", name: "Oak walk").quest()
         #expect(notes.isEmpty)
-        #expect(text.contains("# GC1 by Alice, Traditional Cache, line 3 of walks/oaks.gpx\npage: The oak\n|\n| Under the oak.\n|\n| Look up.\n|\n| Then down.\n"))
+        #expect(text.contains("# GC1 by Alice, line 3 of walks/oaks.gpx\npage: The oak\n|\n| Under the oak.\n|\n| Look up.\n|\n| Then down.\n"))
         let quest = try parse(text)
         #expect(quest.messages.map(\.name) == ["oaks"])
         #expect(quest.messages[0].title == "Oak walk")
