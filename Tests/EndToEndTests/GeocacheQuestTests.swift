@@ -12,12 +12,14 @@ struct GeocacheQuestTests {
     static let lab = fixtures + "/lab_stary_prostejov.gpx"
     static let pocketQuery = fixtures + "/gc1bkp3_gpx100.gpx"
 
-    /// A GPX track through these points, ten seconds apart.
-    static func track(_ points: [(Double, Double)], to path: String) throws {
+    /// A GPX track that stays at each of these points for three fixes, five seconds apart (a place latches after
+    /// three fixes in a row inside it).
+    static func track(_ stops: [(Double, Double)], to path: String) throws {
+        let points = stops.flatMap { [$0, $0, $0] }
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         let formatter = ISO8601DateFormatter()
         let trkpts = points.enumerated().map { index, point in
-            "<trkpt lat=\"\(point.0)\" lon=\"\(point.1)\"><time>\(formatter.string(from: start.addingTimeInterval(Double(index) * 10)))</time></trkpt>"
+            "<trkpt lat=\"\(point.0)\" lon=\"\(point.1)\"><time>\(formatter.string(from: start.addingTimeInterval(Double(index) * 5)))</time></trkpt>"
         }
         try ("<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n"
             + trkpts.joined(separator: "\n") + "\n</trkseg></trk></gpx>\n").write(toFile: path, atomically: true, encoding: .utf8)
