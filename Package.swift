@@ -20,6 +20,9 @@ let package = Package(
         // GNU libmicrohttpd: the HTTP server of the organiser's board in a browser.
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
+        // libxml2: geocaching GPX files (Pocket Queries, Adventure Lab and c:geo/GSAK exports) as quests.
+        .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
+                       providers: [.apt(["libxml2-dev"])]),
         // Pure: model, file format, locks, geometry, the evaluation engine. No I/O, no clock reads.
         .target(name: "ChestCore"),
         // Pure: declared commands, the one argument parser, help text and shell completion scripts.
@@ -41,14 +44,17 @@ let package = Package(
         // The weather providers over HTTP, run by chestd in the short-lived `chest-weather` helper.
         .target(name: "ChestWeather", dependencies: ["ChestCore"]),
         .executableTarget(name: "chest-weather", dependencies: ["ChestWeather"], path: "Sources/chest-weather"),
+        // A GPX of caches read through libxml2 (the one module that links it), for the pure mapping to a quest in
+        // ChestCore (docs/QUEST.md "A course from a geocaching GPX").
+        .target(name: "ChestGPX", dependencies: ["ChestCore", "CLibXML2"]),
         // The daemon and the command line as libraries, so tests can drive them.
         .target(name: "ChestDaemon", dependencies: ["ChestArguments", "ChestCore", "ChestIO", "ChestGPS", "ChestSeal", "ChestMQTT"]),
         .target(name: "ChestCLI", dependencies: ["ChestArguments", "ChestCore", "ChestIO", "ChestSeal", "ChestSimulator", "ChestMQTT",
-                                                 "ChestWeb"]),
+                                                 "ChestWeb", "ChestGPX"]),
         .executableTarget(name: "chestd", dependencies: ["ChestDaemon"]),
         .executableTarget(name: "chest", dependencies: ["ChestCLI"]),
         // The benchmark of docs/DESIGN.md "Performance targets" (docs/BENCHMARKS.md).
-        .target(name: "ChestBench", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestMQTT"]),
+        .target(name: "ChestBench", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestMQTT", "ChestGPX"]),
         .executableTarget(name: "chest-bench", dependencies: ["ChestBench"], path: "Sources/chest-bench"),
         // Writes a walk as NMEA for gpsfake (demo/README.md).
         .executableTarget(name: "chest-walk", dependencies: ["ChestArguments", "ChestSimulator"], path: "Sources/chest-walk"),
@@ -56,6 +62,7 @@ let package = Package(
                 path: "Tests/ChestTestSupport"),
         .testTarget(name: "ChestCoreTests", dependencies: ["ChestCore"]),
         .testTarget(name: "ChestSimulatorTests", dependencies: ["ChestCore", "ChestSimulator"]),
+        .testTarget(name: "ChestGPXTests", dependencies: ["ChestBench", "ChestCore", "ChestGPX", "ChestTestSupport"]),
         .testTarget(name: "ChestArgumentsTests", dependencies: ["ChestArguments"]),
         .testTarget(name: "ChestCLITests", dependencies: ["ChestArguments", "ChestCLI", "ChestDaemon", "ChestCore", "ChestSeal", "ChestSimulator",
                                                           "ChestTestSupport"]),

@@ -31,6 +31,10 @@ public enum ChestBench {
             QuestBench.main()
             return
         }
+        if arguments.first == "gpx" {
+            GeocacheBench.main()
+            return
+        }
         if arguments.first == "city" {
             CityBench.main(Array(arguments.dropFirst()))
             return

@@ -25,7 +25,7 @@ struct Chest: ParsableCommand {
         [ComposeCommand.self, ImportCommand.self, ListCommand.self, ReadCommand.self, PinCommand.self, AnswerCommand.self, HintCommand.self, SaveCommand.self,
          UnsaveCommand.self, DeleteCommand.self, UndeleteCommand.self, StatusCommand.self, WatchCommand.self,
          ReceiptCommand.self, VerifyCommand.self, SendersCommand.self, HuntCommand.self, BoardCommand.self, ConfigCommand.self,
-         PreviewCommand.self, SimulateCommand.self, NavCommand.self, MapCommand.self, ExportCommand.self, HelpCommand.self]
+         QuestCommand.self, PreviewCommand.self, SimulateCommand.self, NavCommand.self, MapCommand.self, ExportCommand.self, HelpCommand.self]
     }
 
     /// The IDs of both chests from the running chestd, one a line, for completion; nothing when it is not running.

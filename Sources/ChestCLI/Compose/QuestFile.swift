@@ -12,7 +12,9 @@ struct QuestFile {
     let quest: Quest
 
     /// Reads and checks the quest; every fault names the file, the line and the field.
-    init(_ path: String, timeZone: TimeZone = .current) throws {
+    /// A GPX of caches is read as the quest `chest quest from` writes of it, its places of `radius` metres (30 by
+    /// default).
+    init(_ path: String, timeZone: TimeZone = .current, radius: Double? = nil) throws {
         self.path = path
         let directory = directoryName(path)
         func nearby(_ file: String) -> String { file.hasPrefix("/") ? file : directory + "/" + file }
@@ -44,12 +46,14 @@ struct QuestFile {
             guard !isDirectory.boolValue else { throw ChestError("a directory; attach: takes a file") }
             return path
         }
-        let text: String
+        let data: Data
         do {
-            text = try String(decoding: Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw ChestError("cannot read the quest \(path): \(Self.whyUnreadable(path))")
         }
+        let text = Self.isGPX(path, data: data) ? try Self.geocacheQuest(data, path: path, radius: radius)
+            : String(decoding: data, as: UTF8.self)
         do {
             quest = try parser.parse(text)
         } catch {

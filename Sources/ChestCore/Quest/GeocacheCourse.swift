@@ -1,0 +1,207 @@
+import Foundation
+
+/// A geocaching GPX as a quest (docs/QUEST.md "A course from a geocaching GPX"): each cache or stage with a point is
+/// a page that opens at it, a sealed place of `radius`, in file order, each page waiting for the one before it;
+/// five pages a message, the next message's first page waiting for the last page of the one before. Pure: the
+/// caller reads the file (ChestGPX) and parses the quest text this writes with `QuestParser`, so `chest quest from`
+/// writes exactly what `preview`, `simulate` and `compose --quest` build.
+public struct GeocacheCourse: Hashable, Sendable {
+    /// Something in the file that the course leaves out or changes, with its line.
+    public struct Note: Hashable, Sendable, CustomStringConvertible {
+        public var line: Int
+        public var text: String
+
+        public init(line: Int, _ text: String) {
+            self.line = line
+            self.text = text
+        }
+
+        public var description: String { "\(line): \(text)" }
+    }
+
+    public var waypoints: [GeocacheWaypoint]
+    /// The file's name as written, for the quest's comments and the messages' names.
+    public var fileName: String
+    /// The GPX's own `<name>` (GPX 1.0) or `<metadata><name>` (1.1), the messages' title when there is one.
+    public var name: String?
+    /// The radius of every place, in metres.
+    public var radius: Double
+    /// Faults the reader found and read past (bytes that were not UTF-8), reported with the course's own.
+    public var readerNotes: [Note] = []
+
+    /// The default radius of a place, in metres.
+    public static let defaultRadius = 30.0
+
+    public init(waypoints: [GeocacheWaypoint], fileName: String, name: String? = nil, radius: Double = Self.defaultRadius) {
+        self.waypoints = waypoints
+        self.fileName = fileName
+        self.name = name
+        self.radius = radius
+    }
+
+    /// Additional waypoint types that are a place to go to with something to find: a page each. The others
+    /// (parking, trailhead, reference point) are points, written into their cache's page.
+    static let stageTypes: Set<String> = ["stages of a multicache", "physical stage", "virtual stage", "question to answer",
+                                          "final location"]
+
+    /// The labels of a Lab stage's question line; the task labels count only for a Lab stage with no question line.
+    static let questionLabels = ["question", "frage", "vraag", "question posée", "otázka", "pregunta", "domanda", "pytanie", "fråga",
+                                 "spørgsmål", "spørsmål", "kysymys"]
+    static let taskLabels = ["task", "aufgabe", "úkol", "mission", "opgave", "uppgift", "tâche", "zadanie", "tarea", "compito"]
+
+    /// One page of the course before it is written.
+    struct Stage {
+        var waypoint: GeocacheWaypoint
+        var coordinate: Coordinate
+        var points: [String] = []
+    }
+
+    /// The quest text and what it left out. An empty course (no waypoint with a point) has no message; its text
+    /// does not parse, and the notes say why.
+    public func quest() -> (text: String, notes: [Note]) {
+        var notes = readerNotes
+        var stages: [Stage] = []
+        var seen: [String: Int] = [:]
+        var pendingPoints: [(code: String, line: String)] = []
+        for waypoint in waypoints {
+            let kind = waypoint.additionalType.map { "\(waypoint.code) (\($0))" } ?? waypoint.code
+            guard let coordinate = waypoint.coordinate else {
+                notes.append(Note(line: waypoint.line, "\(kind) has no usable coordinates (\(waypoint.coordinateProblem ?? "none given")); "
+                    + "left out, not guessed"))
+                continue
+            }
+            if let type = waypoint.additionalType, !Self.stageTypes.contains(type.lowercased()) {
+                let about = [waypoint.description, waypoint.comment].compactMap { $0.map(GeocacheText.oneLine) }
+                    .filter { !$0.isEmpty && $0 != type }
+                let line = "\(type): " + Self.format(coordinate) + (about.isEmpty ? "" : " (" + about.joined(separator: "; ") + ")")
+                // A point belongs to its cache's page: the code after its two-letter prefix is the cache's after "GC".
+                if let index = stages.lastIndex(where: { Self.sameCache($0.waypoint.code, waypoint.code) }) {
+                    stages[index].points.append(line)
+                } else {
+                    pendingPoints.append((waypoint.code, line))
+                }
+                continue
+            }
+            if let first = seen[waypoint.code] {
+                notes.append(Note(line: waypoint.line, "\(waypoint.code) again (first on line \(first)); kept as a page of its own"))
+            } else {
+                seen[waypoint.code] = waypoint.line
+            }
+            var stage = Stage(waypoint: waypoint, coordinate: coordinate)
+            stage.points = pendingPoints.filter { Self.sameCache(waypoint.code, $0.code) }.map(\.line)
+            pendingPoints.removeAll { Self.sameCache(waypoint.code, $0.code) }
+            stages.append(stage)
+        }
+        // Points whose cache is not in the file go to the first page, where a reader can use them.
+        if !pendingPoints.isEmpty, !stages.isEmpty { stages[0].points += pendingPoints.map(\.line) }
+        var lines = ["# A course from \(GeocacheText.oneLine(fileName)) (docs/QUEST.md \"A course from a geocaching GPX\"): "
+            + "each cache or stage a page that opens at its point, sealed within \(Self.format(radius: radius)),",
+                     "# each waiting for the one before. Add answers, points, costs and a start, then compose it."]
+        guard !stages.isEmpty else {
+            notes.append(Note(line: 1, "no cache or waypoint with coordinates; the course has no page"))
+            return (lines.joined(separator: "\n") + "\n", notes)
+        }
+        let chunks = stride(from: 0, to: stages.count, by: Message.maximumPages).map {
+            Array(stages[$0..<min($0 + Message.maximumPages, stages.count)])
+        }
+        if chunks.count > 1 {
+            lines.append("# \(stages.count) pages: \(chunks.count) messages of at most \(Message.maximumPages) pages, "
+                + "each message's first page waiting for the last page of the message before.")
+        }
+        let base = messageName
+        let names = chunks.count == 1 ? [base] : chunks.indices.map { "\(base)-\($0 + 1)" }
+        let title = GeocacheText.oneLine(name ?? "").isEmpty ? GeocacheText.oneLine(baseName) : GeocacheText.oneLine(name!)
+        for (index, chunk) in chunks.enumerated() {
+            let suffix = chunks.count == 1 ? "" : " (\(index + 1) of \(chunks.count))"
+            lines += ["", "message: \(names[index])",
+                      "title: " + GeocacheText.truncated(title, to: Message.maximumTitleLength - suffix.unicodeScalars.count) + suffix]
+            for (position, stage) in chunk.enumerated() {
+                let after = position > 0 ? "#\(position)" : index > 0 ? "\(names[index - 1])#\(Message.maximumPages)" : nil
+                lines += page(stage, after: after, notes: &notes)
+            }
+        }
+        return (lines.joined(separator: "\n") + "\n", notes)
+    }
+
+    /// A page's lines: its comment, text, question, locks and hint.
+    func page(_ stage: Stage, after: String?, notes: inout [Note]) -> [String] {
+        let waypoint = stage.waypoint
+        var about = [waypoint.additionalType ?? waypoint.cacheType].compactMap { $0 }
+        if let owner = waypoint.owner.map(GeocacheText.oneLine), !owner.isEmpty { about.insert("by \(owner)", at: 0) }
+        var lines = ["", "# \(GeocacheText.oneLine(waypoint.code))" + (about.isEmpty ? "" : " " + about.joined(separator: ", "))
+            + ", line \(waypoint.line) of \(GeocacheText.oneLine(fileName))"]
+        var text = [GeocacheText.truncated(waypoint.title, to: 1_000)]
+        let descriptions = [waypoint.shortDescription, waypoint.longDescription].compactMap { $0 }
+        let body = descriptions.isEmpty && waypoint.cacheName == nil
+            ? [waypoint.comment, waypoint.additionalType == nil ? waypoint.description : nil].compactMap { $0 } : descriptions
+        for part in body {
+            let partLines = GeocacheText.lines(part)
+            if !partLines.isEmpty { text += [""] + partLines }
+        }
+        if !stage.points.isEmpty { text += [""] + stage.points }
+        var joined = text.joined(separator: "\n")
+        if let problem = Message.pageLengthProblem(joined) {
+            notes.append(Note(line: waypoint.line, "\(waypoint.code): \(problem); cut to \(Message.maximumPageLength) characters"))
+            joined = GeocacheText.truncated(joined, to: Message.maximumPageLength)
+        }
+        let textLines = joined.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if let first = textLines.first, !first.isEmpty, !first.hasPrefix("@") {
+            lines.append("page: " + first)
+            lines += textLines.dropFirst().map { $0.isEmpty ? "|" : "| " + $0 }
+        } else {
+            lines.append("page:")
+            lines += textLines.map { $0.isEmpty ? "|" : "| " + $0 }
+        }
+        if let question = question(of: waypoint) {
+            lines.append("  question: " + GeocacheText.truncated(question, to: Page.maximumQuestionLength))
+        }
+        lines.append("  lock: location=\(Self.format(stage.coordinate))/\(Self.format(radius: radius))")
+        if let after { lines.append("  lock: after=\(after)") }
+        if let hint = waypoint.hints.map(GeocacheText.oneLine), !hint.isEmpty {
+            lines.append("  hint: " + GeocacheText.truncated(hint, to: Page.maximumHintLength))
+        }
+        return lines
+    }
+
+    /// The description's question line ("Question: …", "Frage: …"), or for a Lab stage its task line.
+    func question(of waypoint: GeocacheWaypoint) -> String? {
+        let lines = [waypoint.longDescription, waypoint.shortDescription, waypoint.comment, waypoint.description]
+            .compactMap { $0 }.flatMap(GeocacheText.lines)
+        func find(_ labels: [String]) -> String? {
+            for line in lines {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                let label = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+                let rest = GeocacheText.oneLine(String(line[line.index(after: colon)...]))
+                if labels.contains(label), !rest.isEmpty { return rest }
+            }
+            return nil
+        }
+        return find(Self.questionLabels) ?? (waypoint.isLabStage ? find(Self.taskLabels) : nil)
+    }
+
+    /// A point's additional waypoint and a cache share the code after their first two letters (`PK1BKP3`, `GC1BKP3`).
+    static func sameCache(_ cache: String, _ point: String) -> Bool {
+        cache.count > 2 && point.count > 2 && cache.dropFirst(2) == point.dropFirst(2)
+    }
+
+    /// The file's name without its directory and extension.
+    var baseName: String {
+        let last = fileName.split(separator: "/").last.map(String.init) ?? fileName
+        guard let dot = last.lastIndex(of: "."), dot != last.startIndex else { return last }
+        return String(last[..<dot])
+    }
+
+    /// The base name as a message name: letters, digits, `-` and `_`.
+    var messageName: String {
+        let name = String(baseName.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" }.prefix(60))
+        return name.allSatisfy { $0 == "-" } ? "course" : name
+    }
+
+    static func format(_ coordinate: Coordinate) -> String {
+        String(format: "%.6f,%.6f", coordinate.latitude, coordinate.longitude)
+    }
+
+    static func format(radius: Double) -> String {
+        radius == radius.rounded() ? "\(Int(radius))m" : String(format: "%.1fm", radius)
+    }
+}

@@ -1,0 +1,80 @@
+import CLibXML2
+import ChestCore
+
+/// A cache description in HTML as the plain text a page holds, read with libxml2's forgiving HTML parser: blocks and
+/// `<br>` as line breaks, list items as "- " lines, pictures as their alternative text, scripts and styles left out.
+enum HTMLText {
+    static let blocks: Set<String> = ["p", "div", "br", "hr", "li", "ul", "ol", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6",
+                                      "blockquote", "pre", "center", "dd", "dt", "dl", "section", "article", "header", "footer",
+                                      "figure", "figcaption"]
+    static let dropped: Set<String> = ["script", "style", "head", "title", "noscript", "iframe", "object"]
+
+    static func plain(_ html: String) -> String {
+        let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
+            | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOIMPLIED.rawValue)
+        var utf8 = Array(html.utf8)
+        guard !utf8.isEmpty else { return "" }
+        let document = utf8.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                htmlReadMemory($0, Int32(clamping: buffer.count), nil, "UTF-8", options)
+            }
+        }
+        guard let document else { return html }
+        defer { xmlFreeDoc(document) }
+        var text = ""
+        var node = document.pointee.children
+        while let current = node {
+            append(current, to: &text)
+            node = current.pointee.next
+        }
+        return text
+    }
+
+    /// A node and its children, with the whitespace of text collapsed as a browser shows it.
+    private static func append(_ node: xmlNodePtr, to text: inout String) {
+        switch node.pointee.type {
+        case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+            guard let content = node.pointee.content else { return }
+            // Spaces collapse as a browser shows them, but the writer's own line breaks stay: Lab and GeoGet
+            // descriptions are plain text marked HTML, whose "Question:" lines must stay lines.
+            for character in String(cString: content) {
+                if character.isNewline {
+                    while text.last == " " { text.removeLast() }
+                    if !text.isEmpty { text.append("\n") }
+                } else if character.isWhitespace {
+                    if let last = text.last, !last.isWhitespace { text.append(" ") }
+                } else {
+                    text.append(character)
+                }
+            }
+        case XML_ELEMENT_NODE:
+            let name = node.pointee.name.map { String(cString: $0).lowercased() } ?? ""
+            if dropped.contains(name) { return }
+            let block = blocks.contains(name)
+            if block { newline(&text) }
+            if name == "li" { text += "- " }
+            if name == "img", let alt = xmlGetProp(node, "alt") {
+                text += String(cString: alt)
+                chest_xmlFree(alt)
+            }
+            var child = node.pointee.children
+            while let current = child {
+                append(current, to: &text)
+                child = current.pointee.next
+            }
+            if block { newline(&text) }
+            if ["p", "h1", "h2", "h3", "h4", "h5", "h6", "table", "blockquote"].contains(name) { text += "\n" }
+        default:
+            var child = node.pointee.children
+            while let current = child {
+                append(current, to: &text)
+                child = current.pointee.next
+            }
+        }
+    }
+
+    private static func newline(_ text: inout String) {
+        while text.last == " " { text.removeLast() }
+        if !text.isEmpty, text.last != "\n" { text.append("\n") }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+@testable import ChestCore
+
+/// docs/QUEST.md "A course from a geocaching GPX": the pure mapping from the waypoints a GPX holds to the quest text
+/// that preview, simulate, compose --quest and chest quest from share.
+@Suite struct GeocacheCourseTests {
+    static func cache(_ code: String, line: Int, _ latitude: Double, _ longitude: Double, name: String? = nil,
+                      type: String = "Geocache|Traditional Cache") -> GeocacheWaypoint {
+        var waypoint = GeocacheWaypoint(code: code, line: line, coordinate: Coordinate(latitude: latitude, longitude: longitude))
+        waypoint.cacheName = name
+        waypoint.type = type
+        return waypoint
+    }
+
+    func parse(_ text: String) throws -> Quest {
+        try QuestParser(timeZone: TimeZone(identifier: "UTC")!, pageText: { _ in throw CocoaError(.fileNoSuchFile) },
+                        waypoint: { _, _ in throw CocoaError(.fileNoSuchFile) }).parse(text)
+    }
+
+    @Test func eachCacheIsAPageAtItsPointWaitingForTheOneBefore() throws {
+        var first = Self.cache("GC1", line: 3, 47.1, 8.1, name: "The oak")
+        first.owner = "Alice"
+        first.shortDescription = "Under the oak."
+        first.longDescription = "Look up.\n\n\n  Then down.  "
+        first.hints = "Behind\nthe bark"
+        let second = Self.cache("GC2", line: 30, 47.2, 8.2, name: "The mill")
+        let (text, notes) = GeocacheCourse(waypoints: [first, second], fileName: "walks/oaks.gpx", name: "Oak walk").quest()
+        #expect(notes.isEmpty)
+        #expect(text.contains("# GC1 by Alice, line 3 of walks/oaks.gpx\npage: The oak\n|\n| Under the oak.\n|\n| Look up.\n|\n| Then down.\n"))
+        let quest = try parse(text)
+        #expect(quest.messages.map(\.name) == ["oaks"])
+        #expect(quest.messages[0].title == "Oak walk")
+        let pages = quest.messages[0].pages
+        #expect(pages.map(\.text) == ["The oak\n\nUnder the oak.\n\nLook up.\n\nThen down.", "The mill"])
+        #expect(pages[0].setA.map(\.spec) == [.spec(.lock(.location(center: Coordinate(latitude: 47.1, longitude: 8.1), radius: 30)))])
+        #expect(pages[1].setA.map(\.spec) == [.spec(.lock(.location(center: Coordinate(latitude: 47.2, longitude: 8.2), radius: 30))),
+                                               .after(message: nil, page: 1)])
+        #expect(pages[0].hints.map(\.text) == ["Behind the bark"])
+        #expect(pages[1].hints.isEmpty)
+    }
+
+    @Test func aLongCourseIsSplitIntoMessagesOfFiveEachWaitingForTheLastPageBefore() throws {
+        let caches = (1...12).map { Self.cache("GC\($0)", line: $0 * 10, 47 + Double($0) / 100, 8, name: "Cache \($0)") }
+        let quest = try parse(GeocacheCourse(waypoints: caches, fileName: "big pq.gpx", radius: 50).quest().text)
+        #expect(quest.messages.map(\.name) == ["big-pq-1", "big-pq-2", "big-pq-3"])
+        #expect(quest.messages.map(\.title) == ["big pq (1 of 3)", "big pq (2 of 3)", "big pq (3 of 3)"])
+        #expect(quest.messages.map(\.pages.count) == [5, 5, 2])
+        #expect(quest.messages[1].pages[0].setA.last?.spec == .after(message: "big-pq-1", page: 5))
+        #expect(quest.messages[2].pages[1].setA.last?.spec == .after(message: nil, page: 1))
+        #expect(quest.messages[2].pages[1].setA.first?.spec
+            == .spec(.lock(.location(center: Coordinate(latitude: 47.12, longitude: 8), radius: 50))))
+    }
+
+    @Test func titleComesFromTheCacheNameElseUrlnameElseName() {
+        var waypoint = GeocacheWaypoint(code: "GC5", line: 1, coordinate: nil)
+        #expect(waypoint.title == "GC5")
+        waypoint.urlName = "From urlname"
+        #expect(waypoint.title == "From urlname")
+        waypoint.cacheName = "  From\nthe cache  "
+        #expect(waypoint.title == "From the cache")
+    }
+
+    @Test func aLabStageAsksItsQuestionLineElseItsTaskLine() throws {
+        var lab = Self.cache("GCLAB-1", line: 5, 49.47, 17.12, name: "Stage", type: "Geocache|Lab Cache")
+        lab.longDescription = "[CZ]\nÚkol: hledej ceduli.\n[EN]\nTask: look for the sign."
+        var asked = lab
+        asked.longDescription = "Intro\nFrage: Wie viele Stufen?\nQuestion: How many steps?"
+        var plain = Self.cache("GC7", line: 9, 49.48, 17.13, name: "No lab")
+        plain.longDescription = "Task: this is a traditional, not a question."
+        let quest = try parse(GeocacheCourse(waypoints: [lab, asked, plain], fileName: "lab.gpx").quest().text)
+        #expect(quest.messages[0].pages.map(\.question) == ["hledej ceduli.", "Wie viele Stufen?", nil])
+    }
+
+    @Test func pointsGoIntoTheirCachesPageAndStagesArePages() throws {
+        var parking = GeocacheWaypoint(code: "PK0001", line: 2, coordinate: Coordinate(latitude: 47.01, longitude: 8.01))
+        parking.type = "Waypoint|Parking Area"
+        parking.description = "Car park"
+        parking.comment = "Free on Sundays"
+        var stage = GeocacheWaypoint(code: "S10001", line: 8, coordinate: Coordinate(latitude: 47.02, longitude: 8.02))
+        stage.type = "Waypoint|Stages of a Multicache"
+        stage.description = "Station 1"
+        stage.comment = "Count the windows."
+        var blank = GeocacheWaypoint(code: "FN0001", line: 12, coordinate: nil)
+        blank.type = "Waypoint|Final Location"
+        blank.coordinateProblem = "0,0"
+        let cache = Self.cache("GC0001", line: 4, 47.0, 8.0, name: "The multi")
+        let (text, notes) = GeocacheCourse(waypoints: [parking, cache, stage, blank], fileName: "m.gpx").quest()
+        let pages = try parse(text).messages[0].pages
+        #expect(pages.map(\.text) == ["The multi\n\nParking Area: 47.010000,8.010000 (Car park; Free on Sundays)",
+                                      "Station 1\n\nCount the windows."])
+        #expect(notes == [GeocacheCourse.Note(line: 12, "FN0001 (Final Location) has no usable coordinates (0,0); left out, not guessed")])
+    }
+
+    @Test func duplicatesAreKeptAndReported() throws {
+        let (text, notes) = GeocacheCourse(waypoints: [Self.cache("GC1", line: 2, 47, 8), Self.cache("GC1", line: 9, 47.1, 8)],
+                                           fileName: "d.gpx").quest()
+        #expect(try parse(text).messages[0].pages.count == 2)
+        #expect(notes == [GeocacheCourse.Note(line: 9, "GC1 again (first on line 2); kept as a page of its own")])
+    }
+
+    @Test func textThatLooksLikeQuestSyntaxStaysText() throws {
+        var odd = Self.cache("GC1", line: 2, 47, 8, name: "@notafile.txt")
+        odd.longDescription = "lock: pin=1234\n# not a comment\n| not a continuation\nor"
+        odd.hints = String(repeating: "h", count: 3_000)
+        let page = try parse(GeocacheCourse(waypoints: [odd], fileName: "o.gpx").quest().text).messages[0].pages[0]
+        #expect(page.text == "@notafile.txt\n\nlock: pin=1234\n# not a comment\n| not a continuation\nor")
+        #expect(page.setA.count == 1)
+        #expect(page.hints[0].text.unicodeScalars.count == Page.maximumHintLength)
+    }
+
+    @Test func aTooLongPageIsCutAndReported() throws {
+        var long = Self.cache("GC1", line: 2, 47, 8, name: "Long")
+        long.longDescription = String(repeating: "word ", count: 5_000)
+        let (text, notes) = GeocacheCourse(waypoints: [long], fileName: "l.gpx").quest()
+        #expect(try parse(text).messages[0].pages[0].text.unicodeScalars.count == Message.maximumPageLength)
+        #expect(notes.map(\.line) == [2])
+    }
+
+    @Test func aCourseWithNoPointHasNoMessageAndSaysWhy() {
+        let (text, notes) = GeocacheCourse(waypoints: [GeocacheWaypoint(code: "X", line: 4, coordinate: nil)], fileName: "e.gpx").quest()
+        #expect(!text.contains("message:"))
+        #expect(notes.last == GeocacheCourse.Note(line: 1, "no cache or waypoint with coordinates; the course has no page"))
+    }
+
+    @Test func rot13TurnsLettersOnly() {
+        #expect(GeocacheText.rot13("Orgjrra gur ebbgf, 3 z!") == "Between the roots, 3 m!")
+    }
+}

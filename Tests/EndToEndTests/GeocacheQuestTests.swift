@@ -1,0 +1,116 @@
+import ChestCore
+import ChestTestSupport
+import Foundation
+import Testing
+
+/// docs/QUEST.md "A course from a geocaching GPX": preview, simulate, compose --quest and chest quest from take a
+/// Pocket Query, an Adventure Lab export and a GPX 1.1 export with groundspeak extensions as they are.
+@Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(3)))
+struct GeocacheQuestTests {
+    static let fixtures = GPSLogs.packageRoot.path + "/Tests/Fixtures/geocaching"
+    static let course = fixtures + "/cgeo_gpx11_course.gpx"
+    static let lab = fixtures + "/lab_stary_prostejov.gpx"
+    static let pocketQuery = fixtures + "/gc1bkp3_gpx100.gpx"
+
+    /// A GPX track that stays at each of these points for three fixes, five seconds apart (a place latches after
+    /// three fixes in a row inside it).
+    static func track(_ stops: [(Double, Double)], to path: String) throws {
+        let points = stops.flatMap { [$0, $0, $0] }
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let formatter = ISO8601DateFormatter()
+        let trkpts = points.enumerated().map { index, point in
+            "<trkpt lat=\"\(point.0)\" lon=\"\(point.1)\"><time>\(formatter.string(from: start.addingTimeInterval(Double(index) * 5)))</time></trkpt>"
+        }
+        try ("<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n"
+            + trkpts.joined(separator: "\n") + "\n</trkseg></trk></gpx>\n").write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    static let stages = [(47.376850, 8.541700), (47.377300, 8.542600), (47.377854, 8.543109)]
+    static let labStages = [(49.474266666667, 17.125233333333), (49.473683333333, 17.122350000000), (49.475250000000, 17.129100000000),
+                            (49.472600000000, 17.124566666667), (49.473383333333, 17.120600000000)]
+
+    @Test func previewShowsNamesQuestionsHintsAndWhatWasLeftOut() throws {
+        let world = ChestHarness()
+        let outcome = try world.chest(["preview", Self.course])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        for expected in ["Hill walk caches — from", "  │ The fountain", "  │ - Bring a pen", "  │ Halfway up",
+                         "  question (in the clear; shown before the page opens): How many steps has the old stair?",
+                         "Under the third stone – left side", "Between the roots", "  │ Parking Area: 47.377100,8.542400 (Car park; Free on Sundays)"] {
+            #expect(outcome.stdout.contains(expected), "\(expected)\n\(outcome.stdout)")
+        }
+        #expect(!outcome.stdout.contains("alert(1)"))
+        #expect(outcome.stderr.contains("chest: warning: \(Self.course):68: S19ZZ02 (Final Location) has no usable coordinates"), "\(outcome.stderr)")
+        let lab = try world.chest(["preview", Self.lab])
+        #expect(lab.status == 0, "\(lab.stderr)")
+        #expect(lab.stdout.contains("question (in the clear; shown before the page opens): nalevo od vchodu hledej rozváděč firmy CETIN."))
+        let pq = try world.chest(["preview", Self.pocketQuery])
+        #expect(pq.status == 0, "\(pq.stderr)")
+        #expect(pq.stdout.contains("  │ Die Schatzinsel / treasure island") && pq.stdout.contains("Der Klassiker schlechthin"))
+    }
+
+    @Test func aWalkPastEveryStageOpensEveryPageAndOneThatSkipsAStageDoesNot() throws {
+        let world = ChestHarness()
+        let all = world.root + "/all.gpx", skipping = world.root + "/skip.gpx"
+        try Self.track([(47.3760, 8.5410)] + Self.stages, to: all)
+        try Self.track([(47.3760, 8.5410), Self.stages[0], Self.stages[2]], to: skipping)
+        let walked = try world.chest(["simulate", Self.course, all])
+        #expect(walked.status == 0, "\(walked.stdout)\n\(walked.stderr)")
+        #expect(walked.stdout.contains("3 of 3 pages opened."), "\(walked.stdout)")
+        let skipped = try world.chest(["simulate", Self.course, skipping])
+        #expect(skipped.status == 1)
+        #expect(skipped.stdout.contains("1 of 3 pages opened."), "\(skipped.stdout)")
+        #expect(skipped.stdout.contains("  cgeo_gpx11_course page 2:"), "\(skipped.stdout)")
+
+        let labWalk = world.root + "/lab.gpx"
+        try Self.track(Self.labStages, to: labWalk)
+        let lab = try world.chest(["simulate", Self.lab, labWalk])
+        #expect(lab.status == 0 && lab.stdout.contains("5 of 5 pages opened."), "\(lab.stdout)\n\(lab.stderr)")
+        try Self.track(Array(Self.labStages.dropLast(2)) + [Self.labStages[4]], to: labWalk)
+        let labSkipped = try world.chest(["simulate", Self.lab, labWalk])
+        #expect(labSkipped.status == 1 && labSkipped.stdout.contains("3 of 5 pages opened."), "\(labSkipped.stdout)")
+    }
+
+    @Test func composeBuildsEveryKindAndQuestFromWritesAQuestThatComposes() throws {
+        let world = ChestHarness()
+        for gpx in [Self.course, Self.lab, Self.pocketQuery] {
+            let name = URL(fileURLWithPath: gpx).deletingPathExtension().lastPathComponent
+            let copy = world.root + "/" + name + ".gpx"
+            try FileManager.default.copyItem(atPath: gpx, toPath: copy)
+            let built = try world.chest(["compose", "--seal-cost", "interactive", "--quest", copy, "-o", world.root + "/" + name])
+            #expect(built.status == 0, "\(built.stderr)")
+            let message = try MessageFile.decode(Data(contentsOf: URL(fileURLWithPath: world.root + "/\(name)/\(name).locked")))
+            #expect(message.pages.count == (gpx == Self.pocketQuery ? 1 : gpx == Self.lab ? 5 : 3))
+        }
+        let written = try world.chest(["quest", "from", Self.course, "-o", "hill.quest", "--radius", "40m"])
+        #expect(written.status == 0, "\(written.stderr)")
+        let quest = try String(contentsOfFile: world.root + "/hill.quest", encoding: .utf8)
+        #expect(quest.contains("# GC9ZZ02 by Hill & Dale, Multi-cache, line 47 of \(Self.course)\npage: Halfway up\n"))
+        #expect(quest.contains("  lock: location=47.377300,8.542600/40m\n  lock: after=#1\n  hint: Between the roots\n"))
+        // The organiser adds an answer, and the quest composes.
+        try quest.replacingOccurrences(of: "  question: How many steps has the old stair?\n",
+                                       with: "  question: How many steps has the old stair?\n  lock: answer=42\n")
+            .write(toFile: world.root + "/hill.quest", atomically: true, encoding: .utf8)
+        let composed = try world.chest(["compose", "--seal-cost", "interactive", "--quest", "hill.quest", "-o", "hill"])
+        #expect(composed.status == 0, "\(composed.stderr)")
+        let message = try MessageFile.decode(Data(contentsOf: URL(fileURLWithPath: world.root + "/hill/cgeo_gpx11_course.locked")))
+        #expect(message.title == "Hill walk caches" && message.pages[1].question == "How many steps has the old stair?")
+        // Not replaced without --force.
+        let again = try world.chest(["quest", "from", Self.course, "-o", "hill.quest"])
+        #expect(again.status == 1 && again.stderr.contains("hill.quest"))
+    }
+
+    @Test func filesThatAreNotGPXGetAClearAnswerAndNothingIsWritten() throws {
+        let world = ChestHarness()
+        try "<!DOCTYPE html>\n<html><body>Not found</body></html>\n".write(toFile: world.root + "/page.gpx", atomically: true, encoding: .utf8)
+        let from = try world.chest(["quest", "from", "page.gpx", "-o", "page.quest"])
+        #expect(from.status == 1)
+        #expect(from.stderr == "chest: page.gpx:2: not a GPX file: its root element is <html>, not <gpx>\n", "\(from.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: world.root + "/page.quest"))
+        let composed = try world.chest(["compose", "--quest", "page.gpx", "-o", "out"])
+        #expect(composed.status == 1 && composed.stderr.contains("not a GPX file"))
+        #expect(!FileManager.default.fileExists(atPath: world.root + "/out"))
+        try "<gpx version=\"1.1\"><wpt><name>Nowhere</name></wpt></gpx>".write(toFile: world.root + "/empty.gpx", atomically: true, encoding: .utf8)
+        let empty = try world.chest(["preview", "empty.gpx"])
+        #expect(empty.status == 1 && empty.stderr.contains("empty.gpx: no cache or waypoint with coordinates"), "\(empty.stderr)")
+    }
+}
