@@ -102,7 +102,7 @@ struct SlowConnectionTests {
             s = socket.socket()
             s.bind((f"127.0.3.{2 + index // 50}", 0))
             s.connect(("127.0.0.1", port))
-            s.send(b"GET /board.json HTTP/1.1\r\nHost: board\r\nX-Slow: ")
+            s.send(b"GET /board.json HTTP/1.1\\r\\nHost: board\\r\\nX-Slow: ")
             held.append(s)
             index_of[s.fileno()] = index
             poller.register(s, select.POLLIN)
