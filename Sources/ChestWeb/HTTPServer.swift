@@ -214,7 +214,10 @@ final class HTTPServer: Sendable {
                 connections.next += 1
                 socketContext.pointee = UnsafeMutableRawPointer(bitPattern: UInt(id))
                 connections.sockets[id] = socket
-                connections.shed(connections.budget.opened(id, from: client))
+                // Two statements: as one call, `shed`'s copy of `connections` would be taken before `opened` changes
+                // the budget, and that change would copy its tables, every connection.
+                let closing = connections.budget.opened(id, from: client)
+                connections.shed(closing)
             }
         case .CONNECTION_NOTIFY_CLOSED:
             guard let id = socketContext.pointee.map({ ConnectionBudget.ID(UInt(bitPattern: $0)) }) else { return }
