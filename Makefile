@@ -76,6 +76,7 @@ bench: deps install-release-build
 	bash scripts/bench-seal-latency.sh
 	python3 scripts/bench-hunt.py
 	python3 scripts/bench-board-http.py
+	python3 scripts/bench-board-slow.py
 	bash scripts/bench-city.sh 5000
 	bash scripts/bench-city.sh 5000 2
 

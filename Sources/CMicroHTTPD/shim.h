@@ -5,18 +5,39 @@
 #include <stdarg.h>
 #include <microhttpd.h>
 
-// MHD_start_daemon and MHD_get_daemon_info are variadic, which Swift cannot call: these take the options chest uses.
+// MHD_start_daemon, MHD_get_daemon_info and MHD_get_connection_info are variadic, which Swift cannot call: these
+// take the options chest uses. libmicrohttpd's own per-address cap is left off: chest counts IPv6 by /64 in the
+// accept policy instead (docs/HUNTS.md "Slow and idle connections").
 static inline struct MHD_Daemon *chest_mhd_start(unsigned int flags, const struct sockaddr *address,
-                                                 MHD_AccessHandlerCallback handler, void *context,
+                                                 MHD_AcceptPolicyCallback accept_policy,
+                                                 MHD_AccessHandlerCallback handler,
+                                                 MHD_NotifyConnectionCallback notify_connection,
+                                                 MHD_RequestCompletedCallback notify_completed, void *context,
                                                  unsigned int idle_timeout, unsigned int connection_limit,
-                                                 unsigned int per_address_limit, unsigned int threads) {
-    return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
+                                                 unsigned int threads) {
+    return MHD_start_daemon(flags, 0, accept_policy, context, handler, context,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_CONNECTION_TIMEOUT, idle_timeout,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address_limit,
+                            MHD_OPTION_NOTIFY_CONNECTION, notify_connection, context,
+                            MHD_OPTION_NOTIFY_COMPLETED, notify_completed, context,
                             MHD_OPTION_THREAD_POOL_SIZE, threads,
                             MHD_OPTION_END);
+}
+
+static inline int chest_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+static inline const struct sockaddr *chest_mhd_client_address(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
+}
+
+static inline void *chest_mhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
 }
 
 static inline uint16_t chest_mhd_bound_port(struct MHD_Daemon *daemon) {

@@ -44,11 +44,12 @@ protocol HTTPStreamSource: AnyObject, Sendable {
 final class HTTPServer: Sendable {
     typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
-    /// The defences against slow or idle connections (docs/HUNTS.md "The board in a browser").
+    /// The defences against slow or idle connections (docs/HUNTS.md "Slow and idle connections").
     struct Limits: Sendable {
-        /// Connections at once, from everyone; raised to fit the process's descriptor limit.
+        /// Connections kept at once, from everyone: one more closes the oldest still waiting for its request
+        /// (`ConnectionBudget`). Lowered to three quarters of what the process's descriptor limit leaves.
         var connections = 10_000
-        /// Connections at once from one address: more are refused as they arrive.
+        /// Connections at once from one client (an IPv4 address, an IPv6 /64): more are refused as they arrive.
         var perAddress = 64
         /// Seconds a connection may stay idle (a request that never ends, a reader that never reads).
         var idleTimeout = 10
@@ -58,14 +59,33 @@ final class HTTPServer: Sendable {
         var threads = 2
     }
 
-    /// What libmicrohttpd's C callbacks get as their context: the handler and the open streams.
+    /// What libmicrohttpd's C callbacks get as their context: the handler, the open streams and the connections.
     private final class Context: Sendable {
         let handle: Handler
         let limits: Limits
         let streams = Mutex<[ObjectIdentifier: Stream]>([:])
+        let connections: Mutex<Connections>
         init(_ handle: @escaping Handler, limits: Limits) {
             self.handle = handle
             self.limits = limits
+            connections = Mutex(Connections(budget: ConnectionBudget(total: limits.connections, perClient: limits.perAddress)))
+        }
+    }
+
+    /// The budget's bookkeeping and each connection's socket, to close the ones it chooses.
+    private struct Connections {
+        var budget: ConnectionBudget
+        var sockets: [ConnectionBudget.ID: Int32] = [:]
+        var next: ConnectionBudget.ID = 1
+
+        /// Closes a connection the budget chose, on whichever thread chose it. shutdown(2), not close(2): the
+        /// descriptor stays libmicrohttpd's, whose poll sees the end and closes it on its own thread; and it is
+        /// still open here, since libmicrohttpd reports a connection closed (under this same lock) before it
+        /// closes the descriptor, so the number cannot belong to a newer connection yet.
+        func shed(_ ids: [ConnectionBudget.ID]) {
+            for id in ids {
+                if let socket = sockets[id] { Glibc.shutdown(socket, Int32(SHUT_RDWR)) }
+            }
         }
     }
 
@@ -111,13 +131,16 @@ final class HTTPServer: Sendable {
 
     init(address: HTTPAddress, limits: Limits = Limits(), handle: @escaping Handler) throws(HTTPServerError) {
         var limits = limits
-        limits.connections = min(limits.connections, Self.raiseDescriptorLimit() - 32)
+        // libmicrohttpd may hold more than the budget keeps: a newcomer must get in while the connection it makes
+        // room for is still closing, and the board needs descriptors of its own (the broker, the journal).
+        let descriptors = max(64, Self.raiseDescriptorLimit() - 64)
+        limits.connections = min(limits.connections, descriptors * 3 / 4)
         let context = Unmanaged.passRetained(Context(handle, limits: limits))
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if address.host.contains(":") { flags |= MHD_USE_IPv6.rawValue }
         let started = address.withSocketAddress { socketAddress in
-            chest_mhd_start(flags, socketAddress, Self.access, context.toOpaque(), UInt32(limits.idleTimeout),
-                            UInt32(max(1, limits.connections)), UInt32(limits.perAddress), UInt32(limits.threads))
+            chest_mhd_start(flags, socketAddress, Self.admit, Self.access, Self.notify, Self.completed, context.toOpaque(),
+                            UInt32(limits.idleTimeout), UInt32(descriptors), UInt32(limits.threads))
         }
         guard let started, let daemon = started else {
             let code = errno
@@ -169,9 +192,59 @@ final class HTTPServer: Sendable {
         context.release()
     }
 
+    /// The per-client cap, before libmicrohttpd takes a connection in.
+    private static let admit: MHD_AcceptPolicyCallback = { contextPointer, address, _ in
+        guard let contextPointer else { return .NO }
+        let context = Unmanaged<Context>.fromOpaque(contextPointer).takeUnretainedValue()
+        let client = ClientAddress(address)
+        return context.connections.withLock { $0.budget.admits(client) } ? .YES : .NO
+    }
+
+    /// A connection taken in (the budget may close it, or older ones, at once) or gone. Its number in the budget
+    /// is its socket context.
+    private static let notify: MHD_NotifyConnectionCallback = { contextPointer, connection, socketContext, code in
+        guard let contextPointer, let connection, let socketContext else { return }
+        let context = Unmanaged<Context>.fromOpaque(contextPointer).takeUnretainedValue()
+        switch code {
+        case .CONNECTION_NOTIFY_STARTED:
+            let socket = chest_mhd_connection_fd(connection)
+            let client = ClientAddress(chest_mhd_client_address(connection))
+            context.connections.withLock { connections in
+                let id = connections.next
+                connections.next += 1
+                socketContext.pointee = UnsafeMutableRawPointer(bitPattern: UInt(id))
+                connections.sockets[id] = socket
+                // Two statements: as one call, `shed`'s copy of `connections` would be taken before `opened` changes
+                // the budget, and that change would copy its tables, every connection.
+                let closing = connections.budget.opened(id, from: client)
+                connections.shed(closing)
+            }
+        case .CONNECTION_NOTIFY_CLOSED:
+            guard let id = socketContext.pointee.map({ ConnectionBudget.ID(UInt(bitPattern: $0)) }) else { return }
+            context.connections.withLock { connections in
+                connections.budget.closed(id)
+                connections.sockets[id] = nil
+            }
+        default:
+            break
+        }
+    }
+
+    /// A request ended: its connection, kept alive, waits for the next one.
+    private static let completed: MHD_RequestCompletedCallback = { contextPointer, connection, _, _ in
+        guard let contextPointer, let connection, let id = HTTPServer.budgetID(connection) else { return }
+        let context = Unmanaged<Context>.fromOpaque(contextPointer).takeUnretainedValue()
+        context.connections.withLock { $0.budget.requestEnded(id) }
+    }
+
+    private static func budgetID(_ connection: OpaquePointer) -> ConnectionBudget.ID? {
+        chest_mhd_socket_context(connection).map { ConnectionBudget.ID(UInt(bitPattern: $0)) }
+    }
+
     private static let access: MHD_AccessHandlerCallback = { contextPointer, connection, url, method, _, _, _, _ in
         guard let contextPointer, let connection, let url, let method else { return .NO }
         let context = Unmanaged<Context>.fromOpaque(contextPointer).takeUnretainedValue()
+        if let id = budgetID(connection) { context.connections.withLock { $0.budget.requestStarted(id) } }
         func value(_ kind: MHD_ValueKind, _ name: String) -> String? {
             MHD_lookup_connection_value(connection, kind, name).map { String(cString: $0) }
         }

@@ -154,10 +154,13 @@ final class WebBoard {
     let output: String
     let port: Int
 
-    init(_ world: ChestHarness, _ arguments: [String]) throws {
+    /// With `descriptorLimit`, the board runs under that limit on open descriptors (prlimit(1)), soft and hard.
+    init(_ world: ChestHarness, _ arguments: [String], descriptorLimit: Int? = nil) throws {
         let output = world.root + "/board-\(UUID().uuidString)"
         self.output = output
-        pid = try Subprocess.spawn(ChestHarness.products + "/chest", arguments, environment: world.environment(user: "alice"),
+        let chest = ChestHarness.products + "/chest"
+        let (program, all) = descriptorLimit.map { ("/usr/bin/prlimit", ["--nofile=\($0):\($0)", chest] + arguments) } ?? (chest, arguments)
+        pid = try Subprocess.spawn(program, all, environment: world.environment(user: "alice"),
                                    stdout: output + ".out", stderr: output + ".err")
         var port: Int?
         try world.waitUntil("the board serves", timeout: 30) {

@@ -76,4 +76,101 @@ struct SlowConnectionTests {
         let closed = text().split(separator: "\n").first { $0.hasPrefix("closed ") }.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
         #expect(closed >= 200 - 64, "\(text()) \((try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? "")")
     }
+
+    /// Opens COUNT connections from 127.0.3.2 on, 50 per address (under the cap of 64), each with a request that
+    /// never ends, and sends each a header byte every 2 s so that none is closed for being idle (10 s); never reopens
+    /// one. Prints "open COUNT", then, whenever the board has closed more, "closed C oldest O newest N": how many
+    /// it closed, of the oldest half, and of the newest 1,000.
+    static let overflow = """
+        import resource, select, socket, sys, time
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        port, count = int(sys.argv[1]), int(sys.argv[2])
+        held, index_of, closed = [], {}, set()
+        poller = select.poll()
+        last = time.monotonic()
+        def trickle():
+            global last
+            last = time.monotonic()
+            for index, s in enumerate(held):
+                if index not in closed:
+                    try:
+                        s.send(b"a")
+                    except OSError:
+                        closed.add(index)
+        for index in range(count):
+            s = socket.socket()
+            s.bind((f"127.0.3.{2 + index // 50}", 0))
+            s.connect(("127.0.0.1", port))
+            s.send(b"GET /board.json HTTP/1.1\\r\\nHost: board\\r\\nX-Slow: ")
+            held.append(s)
+            index_of[s.fileno()] = index
+            poller.register(s, select.POLLIN)
+            if time.monotonic() - last > 2:
+                trickle()
+        print(f"open {count}", flush=True)
+        reported = -1
+        while True:
+            for descriptor, _ in poller.poll(200):
+                poller.unregister(descriptor)
+                closed.add(index_of[descriptor])
+            if time.monotonic() - last > 2:
+                trickle()
+            if len(closed) != reported:
+                reported = len(closed)
+                oldest = sum(1 for index in closed if index < count // 2)
+                newest = sum(1 for index in closed if index >= count - 1000)
+                print(f"closed {reported} oldest {oldest} newest {newest}", flush=True)
+        """
+
+    /// Issue 45: 10,400 requests that never end, from 174 addresses each under its cap, filled the board's 10,000
+    /// slots, and every honest request waited for one until it timed out. Now a newcomer at the cap closes the
+    /// oldest connection still waiting for its request. The board runs under a descriptor limit of 2,048, which
+    /// makes its cap (2,048 - 64) × 3/4 = 1,488 (HTTPServer.Limits; docs/HUNTS.md "Slow and idle connections"), and
+    /// 3,000 slow connections from 60 addresses press on it: it closes the oldest, keeps the newest, and answers an
+    /// honest request at once. scripts/bench-board-slow.py measures the same at 15,000 from 300 addresses.
+    @Test func anHonestRequestIsAnsweredWhileSlowConnectionsOverflowTheCap() throws {
+        let organiser = ChestHarness()
+        let huntPath = organiser.root + "/slow.hunt"
+        #expect(try organiser.chest(["hunt", "create", "Slow hunt", "--broker", "mqtt://127.0.0.1:9", "-o", huntPath]).status == 0)
+        #expect(try organiser.chest(["hunt", "team", "add", "team", "--count", "3", "--hunt", huntPath]).status == 0)
+        let board = try WebBoard(organiser, ["board", huntPath, "--http", "127.0.0.1:0", "--http-token", Self.token, "--quiet"],
+                                 descriptorLimit: 2_048)
+        defer { board.stop() }
+
+        let count = 3_000, cap = 1_488
+        let output = organiser.root + "/overflow"
+        let flood = try Subprocess.spawn("/usr/bin/python3", ["-c", Self.overflow, String(board.port), String(count)],
+                                         environment: ProcessInfo.processInfo.environment, stdout: output + ".out",
+                                         stderr: output + ".err")
+        defer {
+            kill(flood, SIGTERM)
+            _ = Subprocess.wait(flood)
+        }
+        let text = { (try? String(contentsOfFile: output + ".out", encoding: .utf8)) ?? "" }
+        /// The flood's latest count: closed, of the oldest half, of the newest 1,000.
+        let closed = { () -> (all: Int, oldest: Int, newest: Int) in
+            guard let line = text().split(separator: "\n").last(where: { $0.hasPrefix("closed ") }) else { return (0, 0, 0) }
+            let words = line.split(separator: " ")
+            return (Int(words[1]) ?? 0, Int(words[3]) ?? 0, Int(words[5]) ?? 0)
+        }
+        let failure = { "\(text().suffix(300)) \((try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? "")" }
+        try organiser.waitUntil("3,000 slow connections open", timeout: 90) { text().contains("open \(count)") }
+        try organiser.waitUntil("the board closes the slow connections over its cap", timeout: 60) {
+            closed().all >= count - cap
+        }
+
+        // Over the cap, an honest request still gets in, and is answered with the board.
+        let started = ContinuousClock.now
+        let answer = try WebClient.request(port: board.port, path: "/board.json?token=\(Self.token)")
+        let took = ContinuousClock.now - started
+        #expect(answer.status == 200 && answer.body.contains("team-1"), "\(answer.status) \(took) \(answer.body.prefix(200))")
+
+        // It made room by closing one more of the oldest; the newest were all kept.
+        try organiser.waitUntil("the honest request's room", timeout: 30) { closed().all >= count - cap + 1 }
+        let final = closed()
+        #expect(final.newest == 0, "\(failure())")
+        #expect(final.oldest >= final.all * 9 / 10, "\(failure())")
+        #expect(final.all <= count - cap + 5, "\(failure())")
+    }
 }
