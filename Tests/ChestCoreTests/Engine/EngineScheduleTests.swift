@@ -130,7 +130,7 @@ private typealias F = CoreFixture
         #expect(announced.count == 1)
         #expect(announced.first?.0 == HuntWord.Said(id: 5, text: "Meet at the fountain at noon.", at: F.t0.addingTimeInterval(5)))
         #expect(announced.first?.1 == HuntFixture.huntID.rawValue && announced.first?.2 == "Old Town")
-        #expect(first.contains { if case .hunt(.announce) = $0 { true } else { false } }, "on the desktop too")
+        #expect(first.contains { if case .announce = $0 { true } else { false } }, "on the desktop too")
         // The word is kept before it is told.
         let keptIndex = try #require(first.firstIndex { if case .hunt(.keepWord) = $0 { true } else { false } })
         let emitIndex = try #require(first.firstIndex { if case .emit(.said) = $0 { true } else { false } })
