@@ -32,7 +32,7 @@ struct HuntOutboxTests {
 
         broker.connect()
         try harness.turn(until: "the outbox is sent") { broker.published.count >= waiting.count }
-        #expect(Array(broker.published.prefix(waiting.count).map(\.message.topic)) == waiting.map(\.topic),
+        #expect(Array(broker.published.prefix(waiting.count).map { $0.message.topic }) == waiting.map { $0.topic },
                 "oldest first, as they were put in")
         #expect(broker.published.allSatisfy { $0.message.qos == 1 })
         #expect(try harness.outboxOnDisk().count >= waiting.count, "kept until the broker acknowledges")

@@ -3,7 +3,6 @@ import ChestCore
 import ChestSeal
 import ChestTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 /// The seal worker's queue: cells run in the order the engine handed them over, a person's PIN goes ahead of them,
@@ -18,13 +17,11 @@ struct SealQueueTests {
         let cell = grid.cell(of: DaemonFixture.target)
         let cells = (1...3).map { Cell(x: cell.x + $0, y: cell.y) }
         let requests = try cells.map { try #require(KeyRequest(id: id, page: 1, set: .a, of: page.sealed!, cell: $0)) }
-        let heard = Mutex<[String]>([])
+        let heard = Heard()
         let worker = SealWorker(starting: false) { outcome in
-            heard.withLock {
-                switch outcome {
-                case let .derived(request, _, _): $0.append("cell \(request.cell!.x - cell.x)")
-                case .pinChecked: $0.append("pin")
-                }
+            switch outcome {
+            case let .derived(request, _, _): heard.append("cell \(request.cell!.x - cell.x)")
+            case .pinChecked: heard.append("pin")
             }
         }
         defer { worker.stop() }
@@ -32,8 +29,8 @@ struct SealQueueTests {
         worker.check(id, pin: "1234", hashes: [:])
         #expect(worker.queued == 4)
         worker.start()
-        try waitUntil("the worker has answered everything", timeout: 120) { heard.withLock { $0.count } == 4 }
-        #expect(heard.withLock { $0 } == ["pin", "cell 1", "cell 2", "cell 3"])
+        try waitUntil("the worker has answered everything", timeout: 120) { heard.items.count == 4 }
+        #expect(heard.items == ["pin", "cell 1", "cell 2", "cell 3"])
     }
 
     @Test func aKeyTheWorkerRecoveredReachesTheEngineAndOpensThePage() throws {
@@ -46,4 +43,13 @@ struct SealQueueTests {
         try harness.turn(until: "the sealed page opens") { !harness.openPages(id).isEmpty }
         #expect(harness.daemon.store.savedState(id)?.openPages.count == 1, "opened and kept")
     }
+}
+
+/// What the worker's thread handed back, in order.
+final class Heard: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+
+    func append(_ item: String) { lock.withLock { list.append(item) } }
+    var items: [String] { lock.withLock { list } }
 }
