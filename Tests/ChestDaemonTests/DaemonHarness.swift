@@ -33,6 +33,8 @@ final class DaemonHarness {
 
     init() throws {
         root = "/tmp/chestd-\(UInt32.random(in: 0...UInt32.max))"
+        // Private, as chestd asks of its socket's directory.
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try FileManager.default.createDirectory(atPath: root + "/chest", withIntermediateDirectories: true)
         settings = try Settings(environment: ["HOME": root, "XDG_CONFIG_HOME": root + "/config"],
                                 flags: [.chest: root + "/chest", .socket: root + "/s", .gpsd: "127.0.0.1:9"])
