@@ -136,7 +136,10 @@ enum DaemonFixture {
     static func dropSealedMessage(_ harness: DaemonHarness) throws -> MessageID {
         let sender = try MessageFactory(configDirectory: harness.root + "/config-sender")
         let id = MessageID(bytes: Sealer.randomBytes(16))
-        let grid = CellGrid(center: target, radius: 30)
+        // Format 3 and later lay the grid over a declared search area.
+        var random = SystemRandomNumberGenerator()
+        let grid = CellGrid(area: SearchArea(center: target, radius: 500), radius: 30,
+                            block: CellGrid.keyBlock(version: MessageFile.baseVersion, withPIN: false), using: &random)
         let page = PageSealer.seal(text: "sealed is open",
                                    setA: .init(locks: [.sealedLocation(grid)], hidden: SearchArea(center: target, radius: 30)),
                                    setB: .init(locks: []), id: id, page: 1, cost: SealCost(passes: 1, memory: 8 << 20))
