@@ -9,7 +9,7 @@ import Testing
 /// order when the broker is back; what the broker acknowledged leaves the disk (docs/ARCHITECTURE.md "The path of
 /// an unlock's receipt").
 @Suite(.timeLimit(.minutes(5)))
-struct HuntOutboxTests {
+struct HuntLinkOutboxTests {
     @Test func aReceiptWaitsOnDiskWhileTheBrokerIsAwayAndLeavesInOrderWhenItConnects() throws {
         let harness = try DaemonHarness()
         let hunt = try DaemonFixture.joinHunt(harness)
