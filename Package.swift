@@ -73,6 +73,9 @@ let package = Package(
         .testTarget(name: "ChestWeatherTests", dependencies: ["ChestCore", "ChestIO", "ChestWeather", "ChestTestSupport"]),
         .testTarget(name: "ChestWebTests", dependencies: ["ChestCore", "ChestWeb", "ChestTestSupport"]),
         .testTarget(name: "ChestMQTTTests", dependencies: ["ChestMQTT", "ChestTestSupport"]),
+        // chestd's loop driven in process: a fake broker, gpsd's lines through a pipe (docs/ARCHITECTURE.md).
+        .testTarget(name: "ChestDaemonTests", dependencies: ["ChestDaemon", "ChestCore", "ChestIO", "ChestGPS", "ChestMQTT",
+                                                             "ChestSeal", "ChestTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestSimulator",
                                                           "ChestTestSupport"]),
     ],

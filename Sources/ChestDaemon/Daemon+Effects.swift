@@ -77,6 +77,10 @@ extension Daemon {
                 sealWorker?.submit(request)
             case let .hunt(action):
                 outcomes += performHunt(action)
+            case let .announce(said, huntName):
+                notifications.announce(said, huntName: huntName, log: log)
+            case let .ignored(why, topic):
+                logIgnored(why, topic: topic)
             case let .recordAttempts(id, attempts):
                 outcomes.append(.attemptsRecorded(id, failure: recordAttempts(id, attempts), now()))
             }

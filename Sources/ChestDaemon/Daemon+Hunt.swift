@@ -17,23 +17,27 @@ extension Daemon {
 
     func handleHunt(_ event: MQTTEvent) {
         guard let news = huntLink.news(event) else { return }
-        let ignored = engine.hunt?.ignored.values.reduce(0, +) ?? 0
         feed(.hunt(news, now()))
-        if case let .hintKey(_, topic, _, _) = news, engine.hunt?.ignored.values.reduce(0, +) ?? 0 > ignored {
-            log.warning("hunt: ignored a hint on \(TerminalText.escaped(topic)) that is not the organiser's or not for this reader")
-        }
-        if case let .heard(_, topic, _) = news, engine.hunt?.ignored.values.reduce(0, +) ?? 0 > ignored {
-            log.warning("hunt: ignored a message on \(TerminalText.escaped(topic)) that is not the organiser's")
-        }
     }
 
     /// Carries out what the engine asked of the hunt's link.
     func performHunt(_ action: HuntAction) -> [Engine.Input] {
-        if case let .announce(said, huntName) = action {
-            notifications.announce(said, huntName: huntName, log: log)
-            return []
-        }
         let sink = self.sink
         return huntLink.perform(action) { sink.yield(.hunt($0)) }.map { .hunt($0, now()) }
+    }
+
+    /// Logs news from the broker the engine did not believe (`Engine.Effect.ignored`).
+    func logIgnored(_ why: HuntIgnored, topic: String) {
+        let reason = switch why {
+        case .refused(.malformed): "it is not a chest hunt message"
+        case .refused(.otherHunt): "it is for another hunt"
+        case .refused(.unknownKey): "its sender's key is not the one the hunt file knows"
+        case .refused(.badSignature): "its signature does not hold"
+        case .refused(.wrongTopic): "its sender or kind does not belong on that topic"
+        case .refused(.replayed): "it was heard before, or is older than what was"
+        case .refused(.afterEnd), .refused(.beforeStart): "it came outside the hunt's time"
+        case .hintKeyNotForThisReader: "the hint key is not sealed to this reader"
+        }
+        log.warning("hunt: ignored a message on \(TerminalText.escaped(topic)): \(reason)")
     }
 }

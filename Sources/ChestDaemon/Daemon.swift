@@ -53,6 +53,7 @@ public final class Daemon {
     let attemptsLedger: AttemptsLedger
     /// The link to the hunt this chest plays in, when one was joined (HuntLink.swift).
     let huntLink: HuntLink
+    let adapters: Adapters
 
     /// The signals chestd acts on: SIGTERM and SIGINT stop it, SIGHUP reloads.
     static let signals = [SIGTERM, SIGINT, SIGHUP]
@@ -85,9 +86,33 @@ public final class Daemon {
         }
     }
 
-    init(settings: Settings, log: Log) throws {
+    /// What `start` set running, stopped by `finish` in the reverse order.
+    var running = Running()
+
+    struct Running {
+        var signals: Signals?
+        var server: ControlServer?
+        var gps: GPSReader?
+        var watchdog: RepeatingTimer?
+        var started = false
+    }
+
+    /// What the daemon reaches beyond the chest directory, replaced by tests that drive a `Daemon` in process
+    /// (docs/ARCHITECTURE.md "The daemon in process"); chestd's are the defaults.
+    struct Adapters {
+        /// Makes the hunt's broker client.
+        var brokerClient: HuntBrokerClientMaker = HuntLink.mqttClient
+        /// Whether `start` connects to gpsd; without it the caller hands the loop its connections
+        /// (`DaemonEvent.gpsConnection`), as `GPSReader` does.
+        var readsGPSD = true
+        /// Whether SIGTERM, SIGINT and SIGHUP reach the loop: a test process keeps its own.
+        var catchesSignals = true
+    }
+
+    init(settings: Settings, log: Log, adapters: Adapters = Adapters()) throws {
         self.settings = settings
         self.log = log
+        self.adapters = adapters
         store = ChestStore(root: settings.chestDirectory)
         track = TrackRecorder(path: TrackRecorder.path(inChest: settings.chestDirectory))
         let gpsd = settings.gpsd
@@ -101,66 +126,88 @@ public final class Daemon {
         attemptsLedger = AttemptsLedger(chestRoot: settings.chestDirectory)
         notifications = Notifications(settings: settings)
         weather = WeatherService(settings: settings, cachePath: settings.chestDirectory + "/weather.json", log: log)
-        huntLink = HuntLink(chestRoot: settings.chestDirectory, log: log)
+        huntLink = HuntLink(chestRoot: settings.chestDirectory, log: log, makeClient: adapters.brokerClient)
     }
 
     func run() throws -> Int32 {
+        defer { finish() }
+        try start()
+        while true {
+            if let status = step() { return status }
+        }
+    }
+
+    /// Everything up to the loop: the chest prepared and locked, the adapters running, the chest loaded and watched.
+    /// `finish` undoes it, also after a throw.
+    func start() throws {
         do {
             try store.prepare()
         } catch {
             throw ChestError("cannot prepare the chest directory: \(error)")
         }
         chestLock = try ChestLock(root: store.root)
-        defer { chestLock?.release() }
+        running.started = true
         DispatchClocks.prepare()
         let sink = self.sink
-        let signals = Signals(Self.signals) { sink.yield(.signal($0)) }
-        defer { signals.stop() }
-        let server = try ControlServer(path: settings.socketPath, log: log) { sink.yield(.request($0, $1)) }
-        defer { server.stop() }
+        if adapters.catchesSignals { running.signals = Signals(Self.signals) { sink.yield(.signal($0)) } }
+        running.server = try ControlServer(path: settings.socketPath, log: log) { sink.yield(.request($0, $1)) }
 
         wakeTimer = WakeTimer { sink.yield(.wake) }
         weatherTimer = WakeTimer { sink.yield(.wake) }
         fixTimer = WakeTimer { sink.yield(.wake) }
         rescanTimer = WakeTimer { sink.yield(.rescan) }
         memoryTimer = WakeTimer { sink.yield(.releaseRareMemory) }
-        defer { [wakeTimer, weatherTimer, fixTimer, rescanTimer, memoryTimer].forEach { $0?.stop() } }
-        defer { logTrackFailure(track.flush(at: MonotonicClock.now())) }
         if let restored = weather.restore() { feed(.weatherRestored(restored)) }
         sealWorker = SealWorker { sink.yield(DaemonEvent($0)) }
-        defer { sealWorker?.stop() }
         feed(.attemptsRestored(attemptsLedger.loadAll()))
         readHunt()
-        defer { huntLink.stop() }
         loadChest()
         recoverStaged()
         watchChest()
-        defer { chestWatcher?.stop(); rejectedWatcher?.stop() }
-        let gps = startGPS()
-        defer { gps.stop() }
+        if adapters.readsGPSD { running.gps = startGPS() }
         log.notice("watching \(store.root) with \(engine.entries.count) messages; control socket \(settings.socketPath)")
         systemd.ready(status: summary())
         // Start-up's decoding is done: its garbage and its code need not stay resident.
         releaseStartupMemory()
-        let watchdog = systemd.watchdogInterval.map { interval in
+        running.watchdog = systemd.watchdogInterval.map { interval in
             RepeatingTimer(interval: interval) { sink.yield(.watchdog) }
         }
-        defer { watchdog?.stop() }
+    }
 
-        while true {
-            // Track points waiting to be written, and gpsd's socket resting after a read, bound the sleep: no timer
-            // thread for either (TrackRecorder.swift, Daemon+GPS.swift).
-            let now = MonotonicClock.now()
-            let trackDue = track.writeDeadline
-            let gps = gpsToPoll(at: now)
-            let wakeAt = Self.earliest(trackDue, gps.restsUntil)
-            let wake = sink.wait(orReadable: gps.descriptor, timeout: wakeAt.map { $0 - now })
-            if wake.readable { readGPS() }
-            for event in wake.events {
-                if let status = handle(event) { return status }
-            }
-            if let trackDue, case let now = MonotonicClock.now(), now >= trackDue { logTrackFailure(track.flush(at: now)) }
+    /// One turn of the loop: sleeps until gpsd's socket or the mailbox has something (or `timeout` seconds pass),
+    /// then takes it in order (docs/ARCHITECTURE.md "One loop"). Returns chestd's exit status when it must stop.
+    func step(timeout: Double? = nil) -> Int32? {
+        // Track points waiting to be written, and gpsd's socket resting after a read, bound the sleep: no timer
+        // thread for either (TrackRecorder.swift, Daemon+GPS.swift).
+        let now = MonotonicClock.now()
+        let trackDue = track.writeDeadline
+        let gps = gpsToPoll(at: now)
+        let wakeAt = Self.earliest(Self.earliest(trackDue, gps.restsUntil), timeout.map { now + $0 })
+        let wake = sink.wait(orReadable: gps.descriptor, timeout: wakeAt.map { $0 - now })
+        if wake.readable { readGPS() }
+        for event in wake.events {
+            if let status = handle(event) { return status }
         }
+        if let trackDue, case let now = MonotonicClock.now(), now >= trackDue { logTrackFailure(track.flush(at: now)) }
+        return nil
+    }
+
+    /// Stops what `start` set running, in the reverse order; does nothing when it did not start.
+    func finish() {
+        guard running.started else { return }
+        running.started = false
+        running.watchdog?.stop()
+        running.gps?.stop()
+        chestWatcher?.stop()
+        rejectedWatcher?.stop()
+        huntLink.stop()
+        sealWorker?.stop()
+        logTrackFailure(track.flush(at: MonotonicClock.now()))
+        [wakeTimer, weatherTimer, fixTimer, rescanTimer, memoryTimer].forEach { $0?.stop() }
+        running.server?.stop()
+        running.signals?.stop()
+        chestLock?.release()
+        running = Running()
     }
 
     /// Reacts to one event from an adapter; returns chestd's exit status when it must stop.

@@ -14,13 +14,15 @@ final class HuntLink {
     var connection: Connection?
     /// The reader's identity: each status claims its key for the team (`ReaderClaim`), each receipt is signed with it.
     var identity: Identity?
+    /// Makes the broker client of each connection (`HuntLink.mqttClient` in chestd, a fake in tests).
+    private let makeClient: HuntBrokerClientMaker
 
     /// A joined hunt's broker connection: the team's signing key, and what was handed to libmosquitto.
     struct Connection {
         let hunt: HuntFile
         let team: HuntTeam
         let teamKey: [UInt8]
-        let client: MQTTClient
+        let client: any HuntBrokerClient
         let device: String
         var will: HuntStatusPost
         /// Outbox entries handed to libmosquitto, by its message ID, until the broker acknowledges them.
@@ -29,9 +31,10 @@ final class HuntLink {
         var problem: String?
     }
 
-    init(chestRoot: String, log: Log) {
+    init(chestRoot: String, log: Log, makeClient: @escaping HuntBrokerClientMaker = HuntLink.mqttClient) {
         self.chestRoot = chestRoot
         self.log = log
+        self.makeClient = makeClient
     }
 
     /// Where `chest hunt join` keeps the join file.
@@ -147,8 +150,6 @@ final class HuntLink {
             } catch {
                 log.error("hunt: cannot keep the organiser's word in the chest: \(error); a restart may tell it again")
             }
-        case .announce:
-            break
         }
         return []
     }
@@ -174,7 +175,7 @@ final class HuntLink {
                                   port: broker.port, tls: broker.tls, caFile: hunt.caFile, username: team.name,
                                   password: team.password)
         do {
-            let client = try MQTTClient(options, onEvent: events)
+            let client = try makeClient(options, events)
             let connection = Connection(hunt: hunt, team: team, teamKey: [UInt8](key), client: client, device: device, will: will)
             client.setWill(willMessage(connection))
             client.subscribe(HuntTopic.releases(hunt: hunt.id))

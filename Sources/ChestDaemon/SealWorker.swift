@@ -29,14 +29,23 @@ final class SealWorker: @unchecked Sendable {
     private var keys = DerivedKeys()
     private let deliver: @Sendable (Outcome) -> Void
     private(set) var thread: Thread?
+    private var started = false
 
-    init(deliver: @escaping @Sendable (Outcome) -> Void) {
+    /// - Parameter starting: false leaves the thread unstarted until `start`, so a test can queue work first.
+    init(starting: Bool = true, deliver: @escaping @Sendable (Outcome) -> Void) {
         self.deliver = deliver
         let thread = Thread { [unowned self] in self.loop() }
         thread.name = "chestd-seal"
         thread.qualityOfService = .utility
         self.thread = thread
-        thread.start()
+        if starting { start() }
+    }
+
+    /// Starts the worker's thread when `init` did not; later calls do nothing. Call it from the owner's thread.
+    func start() {
+        guard !started else { return }
+        started = true
+        thread?.start()
     }
 
     /// Queues a request: a cell's behind the others, anything else (a PIN, a release, a guard) ahead of cells.

@@ -29,6 +29,8 @@ public final class GPSDConnection: @unchecked Sendable {
     /// Set when a line outgrew `lineCapacity`: the rest of it is dropped, up to its newline.
     private var discarding = false
     private var ended = false
+    /// The `gps_data_t` a line source allocated for itself (`init(server:lines:log:)`); a reader's is its own.
+    private var ownedData: UnsafeMutablePointer<gps_data_t>?
 
     /// gpsd's longest JSON report (GPS_JSON_RESPONSE_MAX, private to gpsd in 3.22).
     static let lineCapacity = 10_240
@@ -55,8 +57,21 @@ public final class GPSDConnection: @unchecked Sendable {
         descriptor.setNonBlocking(true)
     }
 
+    /// A connection that reads gpsd's JSON lines from `descriptor` (the read end of a pipe a test writes to)
+    /// instead of gpsd's socket, through the same reading and parsing (docs/ARCHITECTURE.md "The daemon in
+    /// process"). Its owner closes the descriptor; `end` only calls `onEnd`.
+    public convenience init(server: String, lines descriptor: FileDescriptor, log: Log,
+                            receivers: ReceiverSource = ReceiverSource(), onEnd: @escaping @Sendable (String) -> Void = { _ in }) {
+        let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
+        data.initialize(to: gps_data_t())
+        data.pointee.gps_fd = descriptor.rawValue
+        self.init(server: server, data: data, receivers: receivers, log: log, onEnd: onEnd)
+        ownedData = data
+    }
+
     deinit {
         line.deallocate()
+        ownedData?.deallocate()
     }
 
     /// Reads what gpsd has sent and reports each event in order, on the calling thread. Returns why the

@@ -49,5 +49,10 @@ extension Engine {
         case describeSettings(ClientID)
         /// Ask the hunt's link (Engine+Hunt.swift); outcomes come back as `.hunt` inputs.
         case hunt(HuntAction)
+        /// Show the organiser's word on the desktop, as unlocks are; nothing comes back.
+        case announce(HuntWord.Said, huntName: String)
+        /// Log that news heard on `topic` from the hunt's broker was not believed, and why; nothing comes back (the
+        /// engine counted it already, for `status`).
+        case ignored(HuntIgnored, topic: String)
     }
 }

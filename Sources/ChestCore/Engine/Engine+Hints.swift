@@ -174,11 +174,12 @@ extension Engine {
         guard var gate = huntBook.gate else { return [] }
         let verdict = gate.admit(envelope, topic: topic, signatureValid: signatureValid)
         huntBook.gate = gate
-        guard verdict == .accepted, case let .hint(given) = envelope.body, given.team == huntBook.file?.team,
+        if case let .refused(refusal) = verdict { return [.ignored(.refused(refusal), topic: topic)] }
+        guard case let .hint(given) = envelope.body, given.team == huntBook.file?.team,
               let id = MessageID(given.message) else { return [] }
         guard let key, key.count == SealedPage.keyBytes else {
             huntBook.hintKeysRefused += 1
-            return []
+            return [.ignored(.hintKeyNotForThisReader, topic: topic)]
         }
         let ref = HintRef(id: id, page: given.page, hint: given.hint)
         var effects: [Effect] = []

@@ -88,7 +88,7 @@ extension Engine {
         guard var gate = huntBook.gate else { return [] }
         let verdict = gate.admit(envelope, topic: topic, signatureValid: signatureValid)
         huntBook.gate = gate
-        guard verdict == .accepted else { return [] }
+        if case let .refused(refusal) = verdict { return [.ignored(.refused(refusal), topic: topic)] }
         let release: HuntRelease
         switch envelope.body {
         case let .schedule(schedule): return scheduleHeard(schedule, id: envelope.id, now: now)

@@ -90,7 +90,7 @@ extension Engine {
         if word.said.count > HuntWord.saidLimit { word.said.removeFirst(word.said.count - HuntWord.saidLimit) }
         huntBook.word = word
         return [.hunt(.keepWord(word)), .emit(.said(entry, hunt: file.id.rawValue, huntName: file.name)),
-                .hunt(.announce(entry, huntName: file.name))]
+                .announce(entry, huntName: file.name)]
     }
 
     /// A gate that knows what the chest kept: a schedule older than the one kept, or another text under a word's

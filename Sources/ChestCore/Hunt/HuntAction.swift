@@ -25,8 +25,6 @@ public enum HuntAction: Hashable, Sendable {
     /// Write the organiser's word believed (the newest schedule, the words announced) to the chest
     /// (`HuntWord.fileName`), so a restart without a broker keeps the schedule and announces no word twice.
     case keepWord(HuntWord)
-    /// Show the organiser's word on the desktop (as unlocks are); nothing comes back.
-    case announce(HuntWord.Said, huntName: String)
 }
 
 /// A team status with the envelope id that orders it (`TeamStatus.id`).

@@ -126,7 +126,8 @@ private typealias F = CoreFixture
         _ = Self.joined(&engine)
         let topic = HuntTopic.release(hunt: HuntFixture.huntID, name: "finale")
         let forged = engine.handle(.hunt(.heard(HuntFixture.releaseEnvelope("finale", id: 1), topic: topic, signatureValid: false), F.now(1)))
-        #expect(forged.isEmpty && engine.hunt?.ignored["badSignature"] == 1)
+        #expect(forged == [.ignored(.refused(.badSignature), topic: topic)] && engine.hunt?.ignored["badSignature"] == 1,
+                "the engine says what it ignored, for the log")
         let heard = engine.handle(.hunt(.heard(HuntFixture.releaseEnvelope("finale", id: 1), topic: topic, signatureValid: true), F.now(2)))
         #expect(heard.contains { if case let .hunt(.keepReleases(r)) = $0 { r == ["finale": HuntFixture.releaseKey(0x20)] } else { false } })
         #expect(engine.hunt?.releases == ["finale"])

@@ -109,9 +109,9 @@ private typealias F = CoreFixture
         // Heard again (retained, on every connection): nothing new.
         #expect(Self.schedule(&engine, id: 20, starts: 30, at: 2).isEmpty)
         // Older, forged, or of another hunt: refused and counted; the schedule in force stays.
-        #expect(Self.schedule(&engine, id: 10, starts: 5, at: 3).isEmpty)
-        #expect(Self.schedule(&engine, id: 30, starts: 5, valid: false, at: 4).isEmpty)
-        #expect(Self.schedule(&engine, id: 31, starts: 5, hunt: HuntFixture.otherHuntID, at: 5).isEmpty)
+        #expect(Self.ignored(Self.schedule(&engine, id: 10, starts: 5, at: 3)) == [.replayed])
+        #expect(Self.ignored(Self.schedule(&engine, id: 30, starts: 5, valid: false, at: 4)) == [.badSignature])
+        #expect(Self.ignored(Self.schedule(&engine, id: 31, starts: 5, hunt: HuntFixture.otherHuntID, at: 5)) == [.otherHunt])
         #expect(engine.hunt?.ignored == ["replayed": 1, "badSignature": 1, "otherHunt": 1])
         #expect(engine.handle(.tick(F.now(10))).unlocks.isEmpty)
         #expect(engine.handle(.tick(F.now(30))).unlocks == [1])
@@ -119,7 +119,7 @@ private typealias F = CoreFixture
         let word = try #require(Self.kept(moved))
         var (again, _) = Self.engine(Self.join(starts: 1000), [], word: word)
         #expect(again.huntSchedule?.starts == F.t0.addingTimeInterval(30))
-        #expect(Self.schedule(&again, id: 10, starts: 5, at: 40).isEmpty)
+        #expect(Self.ignored(Self.schedule(&again, id: 10, starts: 5, at: 40)) == [.replayed])
         #expect(again.hunt?.ignored == ["replayed": 1])
     }
 
@@ -130,15 +130,15 @@ private typealias F = CoreFixture
         #expect(announced.count == 1)
         #expect(announced.first?.0 == HuntWord.Said(id: 5, text: "Meet at the fountain at noon.", at: F.t0.addingTimeInterval(5)))
         #expect(announced.first?.1 == HuntFixture.huntID.rawValue && announced.first?.2 == "Old Town")
-        #expect(first.contains { if case .hunt(.announce) = $0 { true } else { false } }, "on the desktop too")
+        #expect(first.contains { if case .announce = $0 { true } else { false } }, "on the desktop too")
         // The word is kept before it is told.
         let keptIndex = try #require(first.firstIndex { if case .hunt(.keepWord) = $0 { true } else { false } })
         let emitIndex = try #require(first.firstIndex { if case .emit(.said) = $0 { true } else { false } })
         #expect(keptIndex < emitIndex)
         // Heard again: not told again. Forged: refused and counted. Another text under its id: a replay.
         #expect(Self.say(&engine, id: 5, "Meet at the fountain at noon.", at: 2).isEmpty)
-        #expect(Self.say(&engine, id: 6, "Everyone to the station!", valid: false, at: 3).isEmpty)
-        #expect(Self.say(&engine, id: 5, "Meet at the station.", at: 4).isEmpty)
+        #expect(Self.ignored(Self.say(&engine, id: 6, "Everyone to the station!", valid: false, at: 3)) == [.badSignature])
+        #expect(Self.ignored(Self.say(&engine, id: 5, "Meet at the station.", at: 4)) == [.replayed])
         #expect(engine.hunt?.ignored == ["badSignature": 1, "replayed": 1])
         #expect(engine.hunt?.said?.map(\.text) == ["Meet at the fountain at noon."])
         // After a restart, the retained word heard again is still not told.
@@ -160,5 +160,12 @@ private typealias F = CoreFixture
         #expect(schedule.admitsCredit(receivedAt: F.t0.addingTimeInterval(3599.9)))
         #expect(!schedule.admitsCredit(receivedAt: F.t0.addingTimeInterval(3600)))
         #expect(schedule.isOpen(at: F.t0.addingTimeInterval(720)) && !schedule.isOpen(at: F.t0.addingTimeInterval(719)))
+    }
+}
+
+extension EngineScheduleTests {
+    /// The gate's refusals the engine said it ignored, and nothing else it did: any other effect fails the match.
+    static func ignored(_ effects: [Engine.Effect]) -> [HuntGate.Refusal?] {
+        effects.map { if case let .ignored(.refused(refusal), _) = $0 { refusal } else { nil } }
     }
 }
