@@ -178,13 +178,4 @@ def main():
     print(f"  the board's VmRSS at the end: {resident}")
 
 
-try:
-    main()
-finally:
-    for process in reversed(PROCESSES):
-        process.terminate()
-        process.wait()
-    if os.environ.get("CHEST_BENCH_KEEP"):
-        print("kept", WORK)
-    else:
-        shutil.rmtree(WORK, ignore_errors=True)
+benchlib.run(main, PROCESSES, WORK)

@@ -18,7 +18,6 @@ CHEST_BENCH_KEEP=1 keeps the temporary directory)
 """
 import os
 import resource
-import shutil
 import socket
 import subprocess
 import sys
@@ -172,13 +171,4 @@ def status_kb(pid, field):
     return 0
 
 
-try:
-    main()
-finally:
-    for process in reversed(PROCESSES):
-        process.terminate()
-        process.wait()
-    if os.environ.get("CHEST_BENCH_KEEP"):
-        print("kept", WORK)
-    else:
-        shutil.rmtree(WORK, ignore_errors=True)
+benchlib.run(main, PROCESSES, WORK)

@@ -1,5 +1,6 @@
 """What the benchmark scripts share: a free loopback port, waiting for a condition, a Mosquitto on loopback."""
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -41,3 +42,18 @@ def mosquitto(work, name, start, extra=""):
             return False
     wait_for("mosquitto", accepts, 10, work)
     return port
+
+
+def run(main, processes, work):
+    """Runs `main`, then stops every process started (the last first) and removes WORK, unless CHEST_BENCH_KEEP
+    asks to keep it for a look."""
+    try:
+        main()
+    finally:
+        for process in reversed(processes):
+            process.terminate()
+            process.wait()
+        if os.environ.get("CHEST_BENCH_KEEP"):
+            print("kept", work)
+        else:
+            shutil.rmtree(work, ignore_errors=True)

@@ -22,8 +22,7 @@ struct HuntScheduleTests {
         defer { broker.stop() }
         let hunt = try HuntWorld(teams: ["red"], broker: broker)
         let red = hunt.teams[0]
-        try red.world.startDaemon()
-        try red.world.waitUntil("red is connected", timeout: 20) { try red.hunt()["connected"] as? Bool == true }
+        try red.startConnected()
 
         // The organiser sets the start an hour ahead: the team hears it, and a page whose lock holds stays shut.
         let far = Self.instant(3600)
@@ -65,8 +64,7 @@ struct HuntScheduleTests {
         let (red, blue) = (hunt.teams[0], hunt.teams[1])
         let board = try hunt.startBoard()
         defer { hunt.stopBoard(board) }
-        try red.world.startDaemon()
-        try red.world.waitUntil("red is connected", timeout: 20) { try red.hunt()["connected"] as? Bool == true }
+        try red.startConnected()
         let watch = red.world.root + "/watch.jsonl"
         let watcher = try red.world.spawnClient(["watch", "--json", "--timeout", "120"], stdout: watch, stderr: watch + ".err")
         defer { kill(watcher, SIGTERM); _ = Subprocess.wait(watcher) }
@@ -120,8 +118,7 @@ struct HuntScheduleTests {
         defer { broker.stop() }
         let hunt = try HuntWorld(teams: ["red"], broker: broker)
         let red = hunt.teams[0]
-        try red.world.startDaemon()
-        try red.world.waitUntil("red is connected", timeout: 20) { try red.hunt()["connected"] as? Bool == true }
+        try red.startConnected()
         let file = try HuntFile.read(path: hunt.huntPath)
         let mallory = try Identity.loadOrCreate(at: red.world.root + "/mallory.json")
         let word = HuntSigner.sign(HuntEnvelope(hunt: file.id, id: 7, sent: Date(), said: HuntSaid(text: "The hunt is cancelled.")), with: mallory)

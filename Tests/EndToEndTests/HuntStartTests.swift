@@ -20,8 +20,7 @@ struct HuntStartTests {
         defer { broker.stop() }
         let hunt = try HuntWorld(teams: ["red"], broker: broker)
         let red = hunt.teams[0]
-        try red.world.startDaemon()
-        try red.world.waitUntil("red is connected", timeout: 20) { try red.hunt()["connected"] as? Bool == true }
+        try red.startConnected()
         // The hunt started a minute ago by every clock: only its key is missing.
         let past = ISO8601.string(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) - 60))
         #expect(try hunt.organiser(["hunt", "schedule", "--hunt", hunt.huntPath, "--starts", past]).status == 0)

@@ -337,6 +337,12 @@ final class HuntWorld {
 
         /// `status`'s hunt section.
         func hunt() throws -> [String: Any] { try world.status()["hunt"] as? [String: Any] ?? [:] }
+
+        /// Starts the team's chestd and waits until it is connected to the broker.
+        func startConnected() throws {
+            try world.startDaemon()
+            try world.waitUntil("\(name) is connected", timeout: 20) { try hunt()["connected"] as? Bool == true }
+        }
     }
 
     let broker: MosquittoBroker
