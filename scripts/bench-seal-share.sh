@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One sender, one share (issue 45; docs/BENCHMARKS.md "Sealed pages", docs/SECURITY.md "A message's share of the
+# One sender, one share (issue 45; docs/BENCHMARKS.md "Sealed pages (format 3)", docs/SECURITY.md "A message's share of the
 # reader"): COUNT files of one sender, each within the seal budget at its edge (eight grids at 4 passes and 768 MiB
 # over a 2 km area, random key slots, `chest-bench seal hostile`), in a real chestd's chest while gpsfake replays a
 # walk of WALK_SECONDS (default 240) at 1.4 m/s through their area at 1 Hz. Prints chestd's CPU (utime + stime from
