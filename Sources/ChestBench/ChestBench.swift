@@ -5,7 +5,7 @@ import Foundation
 
 /// The in-process benchmarks of docs/DESIGN.md "Performance targets": what one fix costs the engine with many pending location locks.
 /// `chest-bench [LOCKS]` runs it; `chest-bench messages COUNT DIR` writes sealed message files for
-/// scripts/bench.sh; `chest-bench hunt` measures the organiser's board (HuntBench). docs/BENCHMARKS.md records the results.
+/// scripts/bench.sh; `chest-bench seal hostile COUNT DIR LAT,LON` one sender's files for scripts/bench-seal-share.sh; `chest-bench hunt` measures the organiser's board (HuntBench). docs/BENCHMARKS.md records the results.
 public enum ChestBench {
     public static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
@@ -21,6 +21,17 @@ public enum ChestBench {
         }
         if arguments.first == "trust" {
             measureTrust()
+            return
+        }
+        if arguments.first == "seal", arguments.count == 5, arguments[1] == "hostile", let count = Int(arguments[2]) {
+            let point = arguments[4].split(separator: ",").compactMap { Double($0) }
+            guard count > 0, point.count == 2 else { print("chest-bench: seal hostile COUNT DIR LAT,LON"); exit(2) }
+            do {
+                try SealBench.writeHostile(count, into: arguments[3], around: Coordinate(latitude: point[0], longitude: point[1]))
+            } catch {
+                print("chest-bench: \(error)")
+                exit(1)
+            }
             return
         }
         if arguments.first == "seal" {

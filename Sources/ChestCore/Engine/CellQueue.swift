@@ -2,7 +2,8 @@
 /// grid wait once for a cell; the cell the reader is in goes first, then the cells of the sender the worker served
 /// least, then the newest; one item at a time is with the seal worker. Nothing is dropped while there is room; each
 /// item holds on to the fixes that asked for it, so its answer is judged on them however late it comes. No sender
-/// holds more than `perOwner` waiting cells (docs/SECURITY.md "A message's share of the reader").
+/// holds more than `perOwner` waiting cells, and all of one sender's messages together have at most `share` of the
+/// worker's time, however many files it sent (docs/SECURITY.md "A message's share of the reader").
 struct CellQueue: Sendable {
     struct Item: Sendable {
         var cell: Cell
@@ -35,6 +36,19 @@ struct CellQueue: Sendable {
     /// What a cell is assumed to cost until one was timed: the default place cost on a laptop core
     /// (docs/BENCHMARKS.md "Sealed pages (format 3)").
     static let nominalSeconds = 1.5
+    /// The part of the worker's time one sender's cells may have, over all its messages: what one message at the
+    /// budget asks on a walk (eight derivations per cell settled in, docs/SECURITY.md "A message's share of the
+    /// reader"). Budgets were weighed per message, so a sender's second file doubled its take (issue 45).
+    static let share = 0.5
+    /// Worker seconds a sender may bank while its cells do not wait: one budget's derivations at the nominal cost,
+    /// so that an honest message's cells for a place the reader just entered go at once.
+    static let burst = Double(SealBudget.perFix / SealBudget.unit.work) * nominalSeconds
+
+    /// What a sender may still take of the worker: seconds, reckoned at a monotonic instant.
+    struct Allowance: Sendable {
+        var seconds: Double
+        var at: Double
+    }
 
     private(set) var waiting: [KeyRequest.Derivation: Item] = [:]
     private(set) var flight: Flight?
@@ -44,6 +58,14 @@ struct CellQueue: Sendable {
     private(set) var served: [String: Double] = [:]
     /// Waiting cells per sender, kept as items come and go so that filing a cell needs no scan.
     private(set) var held: [String: Int] = [:]
+    /// The senders that took more than their share lately; one absent has a full `burst`.
+    private(set) var allowances: [String: Allowance] = [:]
+
+    /// Worker seconds `owner`'s cells may still take at `monotonic`: the bank refills at `share` of each second.
+    func allowance(of owner: String, at monotonic: Double) -> Double {
+        guard let kept = allowances[owner] else { return Self.burst }
+        return min(Self.burst, kept.seconds + Self.share * max(0, monotonic - kept.at))
+    }
 
     /// Cells waiting or with the worker.
     var count: Int { waiting.count + (flight == nil ? 0 : 1) }
@@ -85,9 +107,11 @@ struct CellQueue: Sendable {
         return (change.held, released + change.released)
     }
 
-    /// Takes the next item for the worker: the first whose cell `isCurrent` says the reader is in, else the newest.
-    /// Requests `isLive` no longer wants are dropped on the way (the page opened, the message went, a new PIN).
-    /// Returns the requests to hand over (none when nothing waits or one is with the worker) and the sequences let go.
+    /// Takes the next item for the worker among those of a sender within its share: the first whose cell `isCurrent`
+    /// says the reader is in, then the least served sender's, then the newest. Requests `isLive` no longer wants are
+    /// dropped on the way (the page opened, the message went, a new PIN). Returns the requests to hand over (none when
+    /// nothing waits, one is with the worker, or every waiting sender spent its share: the worker then rests until a
+    /// later call finds one refilled) and the sequences let go.
     mutating func next(at monotonic: Double, isLive: (SlotRef, KeyRequest) -> Bool,
                        isCurrent: (Item) -> Bool) -> (requests: [KeyRequest], released: [Int]) {
         guard flight == nil else { return ([], []) }
@@ -101,9 +125,16 @@ struct CellQueue: Sendable {
                 waiting[derivation]?.requests = live
             }
         }
-        let served = self.served
+        allowances = allowances.filter { allowance(of: $0.key, at: monotonic) < Self.burst }
+        let served = self.served, allowances = self.allowances
         func charge(_ item: Item) -> Double { item.owners.map { served[$0] ?? 0 }.min() ?? 0 }
-        guard let chosen = waiting.max(by: { a, b in
+        // A cell shared by several senders goes while any of them is within its share.
+        func allowed(_ item: Item) -> Bool {
+            item.owners.contains { owner in
+                allowances[owner].map { min(Self.burst, $0.seconds + Self.share * max(0, monotonic - $0.at)) > 0 } ?? true
+            }
+        }
+        guard let chosen = waiting.lazy.filter({ allowed($0.value) }).max(by: { a, b in
             let current = (isCurrent(a.value), isCurrent(b.value))
             if current.0 != current.1 { return !current.0 }
             let charges = (charge(a.value), charge(b.value))
@@ -126,7 +157,11 @@ struct CellQueue: Sendable {
         self.flight = nil
         let seconds = max(0, monotonic - flight.since)
         secondsPerCell = seconds
-        for owner in flight.item.owners { served[owner, default: 0] += seconds / Double(flight.item.owners.count) }
+        for owner in flight.item.owners {
+            let part = seconds / Double(flight.item.owners.count)
+            served[owner, default: 0] += part
+            allowances[owner] = Allowance(seconds: allowance(of: owner, at: monotonic) - part, at: monotonic)
+        }
         return flight.item
     }
 

@@ -12,11 +12,11 @@ extension Engine {
         guard let position = fix.position else {
             seal.history.breakRun()
             for index in seal.watches.values.indices { seal.watches.values[index].latest = nil }
-            return []
+            return resumeCells(now)
         }
         let hardware = trust.level == .hardware
         let entry = seal.history.record(fix, epoch: fix.epoch, wall: now.wall, hardware: hardware)
-        guard !seal.watches.isEmpty else { return [] }
+        guard !seal.watches.isEmpty else { return resumeCells(now) }
         let λ = position.longitude * .pi / 180, y = Coordinate.earthRadius * position.latitude * .pi / 180
         var settled: [LockRef] = []
         for index in seal.watches.values.indices {
@@ -29,7 +29,7 @@ extension Engine {
             seal.watches.values[index] = watch
             if watch.pairFits { settled.append(seal.watches.keys[index]) }
         }
-        guard !settled.isEmpty else { return [] }
+        guard !settled.isEmpty else { return resumeCells(now) }
         let pins = seal.history.lastRun(Self.confirmations).map(\.sequence)
         for ref in settled {
             guard let watch = seal.watches[ref] else { continue }
@@ -90,6 +90,12 @@ extension Engine {
             }
             previous = point
         }
+    }
+
+    /// The worker rests while every sender with cells waiting has spent its share (`CellQueue.share`): each fix and
+    /// tick hands it the next cell once a share refilled.
+    mutating func resumeCells(_ now: Now) -> [Effect] {
+        seal.cells.waiting.isEmpty ? [] : dispatchCell(now)
     }
 
     /// Hands the seal worker the next cell, unless it has one: the cell the reader is in first, then the newest.

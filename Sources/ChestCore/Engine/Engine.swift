@@ -103,6 +103,7 @@ public struct Engine: Sendable {
             effects += latch(dueTimeLocks(now), now: now)
             effects += latchWeather(now)
             effects += huntWindowTick(now)
+            effects += resumeCells(now)
             effects += rescheduleWake(now)
             effects += planWeather(now)
         case let .weatherRestored(observation):

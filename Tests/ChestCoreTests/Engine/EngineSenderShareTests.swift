@@ -1,0 +1,101 @@
+@testable import ChestCore
+import Foundation
+import Testing
+
+/// One sender, one share (docs/SECURITY.md "A message's share of the reader", issue 45): all the messages of one
+/// sender together have at most `CellQueue.share` of the seal worker's time over a walk, however many files it sent,
+/// each within the budget; another sender's message still has its own share. The walk and the worker are simulated:
+/// time is the engine's input, and each derivation takes `seconds` of it.
+@Suite struct EngineSenderShareTests {
+    typealias F = CoreFixture
+    /// A cell at the budget's unit cost (4 passes, 768 MiB) on a slow reader: enough that one sender's grids ask
+    /// more than the worker can give on the walk.
+    static let seconds = 3.0
+    /// The walk: four minutes at 1.4 m/s, a fix a second, through areas that hold every fix.
+    static let walk = 240
+    static let area = SearchArea(center: F.tower, radius: 2000)
+
+    /// A file within the budget at its edge: four pages of two places, each on its own grid at `SealBudget.unit`.
+    static func file(_ id: UInt8, sender: UInt8, grids: Int = 8, using generator: inout SeededGenerator) -> Message {
+        let pages = stride(from: 0, to: grids, by: 2).map { first in
+            var sets: [LockSetName: (Lock, KeySlot)] = [:]
+            for (offset, set) in [LockSetName.a, .b].enumerated() where first + offset < grids {
+                sets[set] = (.sealedLocation(CellGrid(area: area, radius: 30, using: &generator)),
+                             .cells(salt: [id, UInt8(first + offset)] + [UInt8](repeating: sender, count: 14), cost: SealBudget.unit,
+                                    wrapped: [[UInt8]](repeating: [UInt8](repeating: 6, count: 72), count: 4)))
+            }
+            return Page(text: "", setA: sets[.a].map { [$0.0] } ?? [], setB: sets[.b].map { [$0.0] } ?? [],
+                        sealed: SealedPage(ciphertext: [UInt8](repeating: 3, count: 296), slots: sets.mapValues(\.1), version: 3))
+        }
+        return Message(id: F.id(id), title: "m\(id)", from: "Sender \(sender)", created: F.t0, pages: pages,
+                       seal: Seal(publicKey: [UInt8](repeating: sender, count: 32), signature: [UInt8](repeating: 9, count: 64)))
+    }
+
+    /// Walks the reader north through the areas, answering each derivation `seconds` after it was handed over (every
+    /// key wrong), and returns the worker's seconds given to each sender (its key's first byte) and their derivations.
+    static func walk(_ messages: [Message]) -> (seconds: [UInt8: Double], derivations: [UInt8: Int]) {
+        let senders = Dictionary(uniqueKeysWithValues: messages.map { ($0.id, $0.seal!.publicKey[0]) })
+        var engine = F.engine(messages.map { F.stored($0) })
+        var clock = 0.0, doneAt = 0.0
+        var flight: [KeyRequest] = []
+        var given: [UInt8: Double] = [:], derivations: [UInt8: Int] = [:]
+        func take(_ effects: [Engine.Effect]) {
+            let requests = effects.compactMap { if case let .deriveKey(request) = $0 { request } else { nil } }
+            guard let first = requests.first else { return }
+            // The worker holds one cell at a time; the engine hands over all the sets waiting for it at once.
+            precondition(flight.isEmpty, "a second cell handed over while one was with the worker")
+            flight = requests
+            doneAt = clock + seconds
+            given[senders[first.id]!, default: 0] += seconds
+            derivations[senders[first.id]!, default: 0] += 1
+        }
+        for second in 1...walk {
+            while !flight.isEmpty, doneAt <= Double(second) {
+                clock = doneAt
+                let answered = flight
+                flight = []
+                for request in answered { take(engine.handle(.keyDerived(request, .wrong, F.now(clock)))) }
+            }
+            clock = Double(second)
+            let here = F.north(of: F.tower, metres: 1.4 * clock)
+            take(engine.handle(.fix(F.fix(at: clock, here), F.now(clock))))
+        }
+        return (given, derivations)
+    }
+
+    /// The most one share grants over the walk: half of it (docs/SECURITY.md's "about half a core"), the bank a sender
+    /// starts with, and the cell with the worker when the bank ran out.
+    static let oneShare = 0.5 * Double(walk) + CellQueue.burst + seconds
+
+    @Test(arguments: [2, 5])
+    func allTheFilesOfOneSenderTogetherTakeOneShareAndAnotherSendersCellsAreAllTried(files: Int) {
+        var generator = SeededGenerator(seed: 45)
+        let hostile = (0..<files).map { Self.file(UInt8(10 + $0), sender: 66, using: &generator) }
+        #expect(hostile.allSatisfy { SealBudget.problem($0.pages) == nil }, "each file is within the budget")
+        let light = Self.file(1, sender: 77, grids: 2, using: &generator)
+        let alone = Self.walk([light])
+        let (given, derivations) = Self.walk(hostile + [light])
+        let taken = given[66, default: 0]
+        // Weighed per message, the hostile sender had the worker whenever the light one did not: 204 s of 240 with two
+        // files, 201 s with five (129 s with its share, either way).
+        #expect(taken <= Self.oneShare, "\(files) files of one sender took \(taken) s of the worker over \(Self.walk) s")
+        // The share is given, not withheld: the sender's cells still have about half of the worker.
+        #expect(taken >= 0.4 * Double(Self.walk), "\(taken) s")
+        // The light sender lost at most the cell still waiting at the end.
+        #expect(derivations[77, default: 0] >= alone.derivations[77, default: 0] - 1,
+                "\(derivations[77, default: 0]) derivations for the light sender, \(alone.derivations[77, default: 0]) alone")
+    }
+
+    @Test func anotherSendersFileAtTheBudgetHasAShareOfItsOwn() {
+        var generator = SeededGenerator(seed: 46)
+        let hostile = (0..<5).map { Self.file(UInt8(10 + $0), sender: 66, using: &generator) }
+        let other = Self.file(1, sender: 88, using: &generator)
+        let (given, _) = Self.walk(hostile + [other])
+        #expect(given[66, default: 0] <= Self.oneShare, "\(given)")
+        #expect(given[88, default: 0] <= Self.oneShare, "\(given)")
+        // Two senders, two shares: each has about half the worker, five files or one (120 s each); the share is the
+        // sender's, not one for all.
+        #expect(given[88, default: 0] >= 0.4 * Double(Self.walk), "\(given)")
+        #expect(given[66, default: 0] >= 0.4 * Double(Self.walk), "\(given)")
+    }
+}
