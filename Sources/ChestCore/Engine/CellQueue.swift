@@ -67,6 +67,25 @@ struct CellQueue: Sendable {
         return min(Self.burst, kept.seconds + Self.share * max(0, monotonic - kept.at))
     }
 
+    /// When a resting worker may take a cell again (monotonic seconds): the first moment a waiting cell's sender has
+    /// refilled its share. Nil when the worker has a cell, nothing waits, or a cell may go now. Without it, a resting
+    /// worker would wait for the next fix, and a walk that ended left its last cells untried.
+    func resumesAt(_ monotonic: Double) -> Double? {
+        guard flight == nil, !waiting.isEmpty else { return nil }
+        var earliest = Double.infinity
+        for item in waiting.values {
+            for owner in item.owners {
+                guard let kept = allowances[owner] else { return nil }
+                // A little past the instant the bank reaches nothing: a cell goes once it holds more than nothing.
+                let refilled = kept.at + max(0, -kept.seconds) / Self.share + 0.01
+                guard refilled > monotonic else { return nil }
+                earliest = min(earliest, refilled)
+            }
+            if item.owners.isEmpty { return nil }
+        }
+        return earliest.isFinite ? earliest : nil
+    }
+
     /// Cells waiting or with the worker.
     var count: Int { waiting.count + (flight == nil ? 0 : 1) }
 

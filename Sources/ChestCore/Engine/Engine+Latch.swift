@@ -101,6 +101,10 @@ extension Engine {
             .map { $0.addingTimeInterval(clock.correction(now)) }
         // While GPS time holds locks back, its evidence ageing out may open them (docs/SECURITY.md).
         if let due = next, abs(clock.correction(now)) > 1, let expiry = clock.evidenceExpiry(now) { next = min(due, expiry) }
+        // A seal worker resting for its senders' shares takes its next cell when one refills (CellQueue.resumesAt).
+        if let resume = seal.cells.resumesAt(now.monotonic).map({ now.wall.addingTimeInterval($0 - now.monotonic) }) {
+            next = min(next ?? resume, resume)
+        }
         guard scheduledWake != .some(next) else { return [] }
         scheduledWake = .some(next)
         return [.wake(at: next)]

@@ -116,7 +116,8 @@ extension Engine {
         seal.cells = cells
         seal.history.unpin(released)
         seal.derivations += requests.count
-        return requests.map(Effect.deriveKey)
+        // Resting for the senders' shares: the engine wakes when one refills, fixes or not.
+        return requests.isEmpty ? rescheduleWake(now) : requests.map(Effect.deriveKey)
     }
 
     // MARK: - Answers

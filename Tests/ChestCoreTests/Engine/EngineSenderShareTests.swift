@@ -98,4 +98,53 @@ import Testing
         #expect(given[88, default: 0] >= 0.4 * Double(Self.walk), "\(given)")
         #expect(given[66, default: 0] >= 0.4 * Double(Self.walk), "\(given)")
     }
+
+    /// When fixes stop while the worker rests for a sender's share, the engine still asks to be woken when the share
+    /// refills, and each tick then hands over the next cell: the last cells of a walk are tried, not left waiting for
+    /// a fix that never comes.
+    @Test func aRestingWorkerIsWokenWhenTheShareRefillsWithoutAFix() {
+        var generator = SeededGenerator(seed: 7)
+        let messages = (0..<2).map { Self.file(UInt8(10 + $0), sender: 3, using: &generator) }
+        var engine = F.engine(messages.map { F.stored($0) })
+        var clock = 0.0
+        var flight: [KeyRequest] = [], wake: Date?
+        func take(_ effects: [Engine.Effect]) {
+            for effect in effects {
+                if case let .deriveKey(request) = effect { flight.append(request) }
+                if case let .wake(at) = effect { wake = at }
+            }
+        }
+        // Sixty seconds of fixes; each cell takes `seconds`, answered as the next fix comes.
+        for second in 1...60 {
+            clock = Double(second)
+            if !flight.isEmpty, Int(clock) % Int(Self.seconds) == 0 {
+                let answered = flight
+                flight = []
+                for request in answered { take(engine.handle(.keyDerived(request, .wrong, F.now(clock)))) }
+            }
+            take(engine.handle(.fix(F.fix(at: clock, F.north(of: F.tower, metres: 1.4 * clock)), F.now(clock))))
+        }
+        // No more fixes: answer what is out, then only the wake-ups the engine asked for move time on.
+        var tried = 0
+        for _ in 0..<200 {
+            if !flight.isEmpty {
+                clock += Self.seconds
+                let answered = flight
+                flight = []
+                tried += 1
+                for request in answered { take(engine.handle(.keyDerived(request, .wrong, F.now(clock)))) }
+                continue
+            }
+            guard engine.seal.cells.count > 0 else { break }
+            guard let at = wake, at.timeIntervalSince(F.t0) > clock else {
+                Issue.record("cells wait with the worker resting and no wake-up asked for at \(clock) s")
+                return
+            }
+            clock = at.timeIntervalSince(F.t0)
+            wake = nil
+            take(engine.handle(.tick(F.now(clock))))
+        }
+        #expect(tried > 0, "the worker rested once the fixes stopped")
+        #expect(engine.seal.cells.count == 0, "every waiting cell was tried: \(engine.seal.cells.count) left")
+    }
 }
