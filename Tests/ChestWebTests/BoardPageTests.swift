@@ -109,7 +109,7 @@ import Testing
                 "\(sections["latest"] ?? "")")
         #expect(sections["latest"]?.contains("<b>organiser</b> says: <bdi>Meet at &lt;b&gt;noon&lt;/b&gt;</bdi>") == true)
         #expect(sections["summary"]?.contains(#"<h1 data-ends="2027-01-15T09:00:00Z">"#) == true, "\(sections["summary"] ?? "")")
-        #expect(BoardAssets.javascript.contains(#"window.location.assign("/results")"#))
+        #expect(BoardAssets.javascript.contains(#"window.location.assign("/results?final")"#))
     }
 
     @Test func theMapShowsVisibleTargetsAndTrailsOnlyWhenTheHuntSharesPositions() throws {
