@@ -116,9 +116,10 @@ enum BoardAssets {
             }
           }
 
-          // Measures every cell at the table's own size, then takes the largest type at which the names and points
-          // fit across, dropping and narrowing the other columns first, and all the rows fit down; failing that, the
-          // largest type at most 0.8 that fits across, paged.
+          // Measures every cell at the table's own size; at that size drops and narrows the other columns, least
+          // important first, until every name and score fits across, and only then makes the type smaller; with
+          // room to spare below, larger type (up to 1.6) with the same columns; when the rows do not fit down at
+          // 0.7, pages them at the largest type of at most 0.8 that fits across.
           function pageLeaderboard() {
             const box = document.getElementById("leaderboard");
             const table = box && box.querySelector("table");
@@ -151,20 +152,28 @@ enum BoardAssets {
               heads.forEach(function (head, index) { head.style.width = dropped.has(index) ? "" : width[index] + "px"; });
             }
             const tries = [];
-            for (const scale of [1.6, 1.4, 1.2]) { tries.push([scale, 0]); }
             for (const scale of [1, 0.9, 0.8, 0.7]) {
               for (let count = 0; count <= optional.length; count += 1) { tries.push([scale, count]); }
             }
             for (const scale of [0.6, 0.5, 0.4, 0.3]) { tries.push([scale, optional.length]); }
             let paged = null, last = null;
-            for (const [scale, count] of tries) {
+            for (let [scale, count] of tries) {
               const dropped = new Set(optional.slice(0, count));
               const width = widths(scale, dropped);
               if (!width) { continue; }
               last = [scale, dropped, width];
               if (!paged && scale <= 0.8) { paged = last; }
               apply(scale, dropped, width);
-              if (table.offsetHeight <= box.clientHeight) {
+              // Below 0.7 the type is for names that fit no other way, not for more rows: those page.
+              if (scale >= 0.7 && table.offsetHeight <= box.clientHeight) {
+                // Few teams: larger type, as long as the same columns fit across and the rows down.
+                for (const larger of (scale === 1 ? [1.6, 1.4, 1.2] : [])) {
+                  const wider = widths(larger, dropped);
+                  if (!wider) { continue; }
+                  apply(larger, dropped, wider);
+                  if (table.offsetHeight <= box.clientHeight) { scale = larger; break; }
+                  apply(1, dropped, width);
+                }
                 label.textContent = "";
                 root.dataset.pages = "1";
                 root.dataset.scale = String(scale);

@@ -179,9 +179,9 @@ public struct BoardResults: Sendable {
             \(served ? #"<link rel="stylesheet" href="/results.css">"# + "\n" + #"<script src="/results.js" defer></script>"# : "<style>\(Self.css)</style>")
             </head>
             <body class="\(served ? "served" : "file")"\(ends)>
-            <header><h1>\(HTML.isolated(hunt)) \u{2014} \(ended ? "final ranking" : "results so far")</h1>\
-            <p class="when">\(HTML.escaped(when(timeZone: timeZone)))</p></header>
-            <main>
+            <div class="head"><h1>\(HTML.isolated(hunt)) \u{2014} \(ended ? "final ranking" : "results so far")</h1>\
+            <p class="when">\(HTML.escaped(when(timeZone: timeZone)))</p></div>
+            <div class="main">
             <section class="ranking"><h2>Ranking <span id="paging"></span></h2><div class="fill" id="ranking"><table>\
             <thead><tr><th>#</th><th>Team</th><th class="num">Points</th><th class="num">Pages</th>\
             <th class="num" title="hours:minutes:seconds">First to last page</th><th class="num">Walked</th><th class="num">Hints taken</th></tr></thead><tbody>
@@ -191,7 +191,7 @@ public struct BoardResults: Sendable {
             adjustments), then by who reached the score first, by the board's clock.</p>
             \(tracks)</section>
             <figure>\(BoardMap(snapshot: snapshot, colours: colours, results: true).svg)</figure>
-            </main>
+            </div>
             <div class="teams">\(details.joined(separator: "\n"))</div>
             </body>
             </html>
@@ -210,13 +210,17 @@ public struct BoardResults: Sendable {
             }
             if window.isEmpty {
                 let pages = BoardClock.window(HuntSchedule(starts: first, ends: last), timeZone: timeZone, date: true)
-                return "pages credited \(pages) \(timeZone.abbreviation(for: first) ?? timeZone.identifier)"
+                return "pages credited \(pages) \(Self.zoneName(timeZone, at: first))"
             }
             window.starts = window.starts ?? first
             window.ends = window.ends ?? last
         }
-        let zone = timeZone.abbreviation(for: window.starts ?? Date()) ?? timeZone.identifier
-        return BoardClock.window(window, timeZone: timeZone, date: true) + " " + zone
+        return BoardClock.window(window, timeZone: timeZone, date: true) + " " + Self.zoneName(timeZone, at: window.starts ?? Date())
+    }
+
+    /// "UTC" for UTC (Foundation says "GMT"), else the zone's abbreviation, "CEST".
+    static func zoneName(_ zone: TimeZone, at instant: Date) -> String {
+        ["UTC", "GMT", "Etc/UTC", "Etc/GMT"].contains(zone.identifier) ? "UTC" : zone.abbreviation(for: instant) ?? zone.identifier
     }
 
     /// A duration in one form for the whole column: hours, minutes and seconds, "0:01:58", "2:05:00".
@@ -235,7 +239,7 @@ public struct BoardResults: Sendable {
         }
         * { box-sizing: border-box; }
         body { margin: 1.5rem 2rem; font-family: system-ui, "DejaVu Sans", sans-serif; color: var(--fg); background: var(--bg); }
-        header { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0 1.5rem; margin: 0 0 1rem; }
+        .head { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0 1.5rem; margin: 0 0 1rem; }
         h1 { font-size: 2rem; margin: 0; } h2 { font-size: 1rem; margin: 0 0 0.3rem; color: var(--muted);
           text-transform: uppercase; letter-spacing: 0.06em; } h3 { margin: 0 0 0.3rem; }
         #paging { text-transform: none; letter-spacing: 0; font-weight: 400; }
@@ -261,8 +265,8 @@ public struct BoardResults: Sendable {
         @media screen {
           html { font-size: clamp(12px, min(1.25vw, 2.2vh), 34px); }
           body.served { height: 100vh; margin: 0; padding: 0.6rem 1rem; overflow: hidden; display: flex; flex-direction: column; }
-          body.served header { flex: none; border-bottom: 2px solid var(--line); padding-bottom: 0.3rem; margin-bottom: 0.6rem; }
-          body.served main { flex: 1 1 0; min-height: 0; display: grid; grid-template-columns: minmax(0, 1.5fr) minmax(0, 1fr);
+          body.served .head { flex: none; border-bottom: 2px solid var(--line); padding-bottom: 0.3rem; margin-bottom: 0.6rem; }
+          body.served .main { flex: 1 1 0; min-height: 0; display: grid; grid-template-columns: minmax(0, 1.5fr) minmax(0, 1fr);
             gap: 1rem; }
           body.served .ranking { display: flex; flex-direction: column; min-height: 0; }
           body.served .fill { flex: 1 1 0; min-height: 0; overflow: hidden; }
