@@ -69,7 +69,7 @@ enum BoardAssets {
         .tiled > .over { position: absolute; inset: 0; z-index: 1; pointer-events: none; }
         svg.tiled .sea { fill-opacity: 0; }
         svg.tiled .label { paint-order: stroke; stroke: var(--bg); stroke-width: 5px; stroke-linejoin: round; }
-        .attribution { position: absolute; z-index: 2; right: 0; bottom: 0; margin: 0; padding: 0.1rem 0.4rem;
+        .attribution { position: absolute; z-index: 2; right: 0; top: 0; margin: 0; padding: 0.1rem 0.4rem;
           font-size: 0.7rem; color: var(--fg); background: var(--panel); opacity: 0.85; }
         .leader { stroke: var(--fg); stroke-opacity: 0.6; stroke-width: 1.5; }
         .label.note { fill: var(--muted); font-size: 18px; }

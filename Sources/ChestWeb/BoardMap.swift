@@ -33,7 +33,9 @@ struct BoardMap {
         // (MapLabelLayout, as `chest map` places them); a label away from its point gets a leader line, and one
         // with no room is left out: its dot keeps the team's colour, which the leaderboard names.
         var requests: [(request: MapLabelLayout.Request, team: Bool)] = []
-        var obstacles = [MapLabelLayout.Box(x: 8, y: Self.height - 48, width: Self.width / 5 + 40, height: 48)]
+        // The scale bar's corner, and the opposite one for the count of names left out.
+        var obstacles = [MapLabelLayout.Box(x: 8, y: Self.height - 48, width: Self.width / 5 + 40, height: 48),
+                         MapLabelLayout.Box(x: Self.width - 260, y: Self.height - 40, width: 260, height: 40)]
         for target in snapshot.targets {
             let (x, y) = projection.xy(target.center)
             body.append(#"<circle class="target" cx="\#(f(x))" cy="\#(f(y))" r="\#(f(max(target.radius * projection.scale, 4)))"/>"#)

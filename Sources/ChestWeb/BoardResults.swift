@@ -270,8 +270,9 @@ public struct BoardResults: Sendable {
             gap: 1rem; }
           body.served .ranking { display: flex; flex-direction: column; min-height: 0; }
           body.served .fill { flex: 1 1 0; min-height: 0; overflow: hidden; }
-          body.served td { white-space: nowrap; } body.served td.team { font-size: 1.3rem; }
-          body.served td.score { font-size: 1.5rem; }
+          body.served table { font-size: calc(var(--scale, 1) * 1rem); }
+          body.served td { white-space: nowrap; } body.served td.team { font-size: 1.3em; }
+          body.served td.score { font-size: 1.5em; } body.served th { font-size: 0.8em; }
           body.served figure { margin: 0; min-height: 0; } body.served figure svg { height: 100%; max-width: none; }
           body.served .teams { display: none; }
         }
@@ -304,6 +305,11 @@ public struct BoardResults: Sendable {
             if (!table || !table.tBodies[0]) { return; }
             const rows = Array.from(table.tBodies[0].rows);
             rows.forEach(function (row) { row.hidden = false; });
+            // Every team's row whole across: the type shrinks until the widest fits (a 32-character name).
+            for (const scale of [1, 0.9, 0.8, 0.7, 0.6, 0.5]) {
+              table.style.setProperty("--scale", String(scale));
+              if (table.offsetWidth <= box.clientWidth) { break; }
+            }
             root.dataset.viewport = window.innerWidth + "x" + window.innerHeight;
             root.dataset.background = getComputedStyle(document.body).backgroundColor;
             if (getComputedStyle(document.body).overflow !== "hidden") { root.dataset.pages = "1"; root.dataset.layout = "fits"; return; }
@@ -333,6 +339,7 @@ public struct BoardResults: Sendable {
                 if (cell.scrollWidth > cell.clientWidth + 1) { found.push("cell of " + row.dataset.team + " cut"); }
               }
             }
+            if (table.offsetWidth > box.clientWidth + 1) { found.push("the ranking runs out of its box sideways"); }
             const scroller = document.scrollingElement;
             if (scroller.scrollWidth > window.innerWidth + 1) { found.push("the page scrolls sideways"); }
             root.dataset.layout = found.length === 0 ? "fits" : found.slice(0, 8).join("; ");

@@ -32,7 +32,7 @@ struct BoardTilesTests {
         let board = try BoardServer(address: HTTPAddress("127.0.0.1:0")!, access: BoardAccess(token: nil), snapshot: snapshot,
                                     timeZone: TimeZone(identifier: "UTC")!)
         defer { board.stop() }
-        let run = try Chromium.run(["--dump-dom", "--window-size=1920,1080", "--virtual-time-budget=5000", board.url])
+        let run = try Chromium.run(["--dump-dom", "--window-size=1920,1080", board.url])
         #expect(run.status == 0, "\(run.stderr)")
         let paths = asked.paths.withLock { $0 }
         // Tiles of the drawing's frame, at the zoom that fits it: a few kilometres of Geneva at about zoom 14.
@@ -46,7 +46,7 @@ struct BoardTilesTests {
         #expect(run.stdout.contains(#"data-layout="fits""#), "\(run.stdout.prefix(600))")
         if let directory = ProcessInfo.processInfo.environment["CHEST_BOARD_SCREENSHOTS"] {
             let shot = try Chromium.run(["--screenshot=" + directory + "/board-tiles-1920x1080.png", "--window-size=1920,1080",
-                                         "--virtual-time-budget=5000", "--hide-scrollbars", board.url])
+                                         "--hide-scrollbars", board.url])
             #expect(shot.status == 0, "\(shot.stderr)")
         }
     }

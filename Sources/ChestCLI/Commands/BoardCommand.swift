@@ -12,7 +12,7 @@ struct BoardCommand: ChestCommand {
     static let name = "board"
     static let abstract = "the organiser's live board: each team, pages opened and when, trust, refused messages"
     static let synopses = ["HUNT [--json | --once [--timeout SECONDS]]",
-                           "HUNT --http [ADDR:]PORT [--http-token TOKEN] [--json | --quiet]",
+                           "HUNT --http [ADDR:]PORT [--http-token TOKEN] [--json | --quiet] [--tiles URL --tiles-attribution TEXT]",
                            "HUNT --results [--timeout SECONDS] [-o FILE.html|FILE.json|FILE.csv]"]
     static let discussion = """
         Follows the hunt's broker and redraws in place, like chest nav: each team ranked by points (its proven \
