@@ -267,7 +267,7 @@ public struct BoardResults: Sendable {
           body.served { height: 100vh; margin: 0; padding: 0.6rem 1rem; overflow: hidden; display: flex; flex-direction: column; }
           body.served .head { flex: none; border-bottom: 2px solid var(--line); padding-bottom: 0.3rem; margin-bottom: 0.6rem; }
           body.served .main { flex: 1 1 0; min-height: 0; display: grid; grid-template-columns: minmax(0, 1.5fr) minmax(0, 1fr);
-            gap: 1rem; }
+            grid-template-rows: minmax(0, 1fr); gap: 1rem; }
           body.served .ranking { display: flex; flex-direction: column; min-height: 0; }
           body.served .fill { flex: 1 1 0; min-height: 0; overflow: hidden; }
           body.served table { font-size: calc(var(--scale, 1) * 1rem); }
@@ -280,7 +280,9 @@ public struct BoardResults: Sendable {
           @page { margin: 12mm; }
           body { margin: 0; font-size: 10.5pt; }
           h1 { font-size: 18pt; } .when { font-size: 12pt; }
-          tr[hidden] { display: table-row; } #paging { display: none; }
+          /* Whatever the screen's script hid or shrank (a headless print may skip beforeprint). */
+          tr[hidden] { display: table-row !important; } #ranking th, #ranking td { display: table-cell !important; }
+          #ranking table { font-size: 10.5pt !important; } #paging { display: none; }
           thead { display: table-header-group; } tr { break-inside: avoid; }
           td.team { font-size: 11pt; }
           figure { break-inside: avoid; } figure svg { max-height: 120mm; }
@@ -305,10 +307,20 @@ public struct BoardResults: Sendable {
             if (!table || !table.tBodies[0]) { return; }
             const rows = Array.from(table.tBodies[0].rows);
             rows.forEach(function (row) { row.hidden = false; });
-            // Every team's row whole across: the type shrinks until the widest fits (a 32-character name).
-            for (const scale of [1, 0.9, 0.8, 0.7, 0.6, 0.5]) {
+            // Every team's row whole across (a 32-character name): first without the hints taken, the distance
+            // walked, the time from first to last page and the pages, in that order, then in smaller type.
+            const optional = [6, 5, 4, 3];
+            function show(dropped) {
+              for (const row of table.rows) {
+                Array.from(row.cells).forEach(function (cell, index) { cell.style.display = dropped.indexOf(index) >= 0 ? "none" : ""; });
+              }
+            }
+            fitting: for (const scale of [1, 0.9, 0.8, 0.7, 0.6, 0.5]) {
               table.style.setProperty("--scale", String(scale));
-              if (table.offsetWidth <= box.clientWidth) { break; }
+              for (let count = 0; count <= optional.length; count += 1) {
+                show(optional.slice(0, count));
+                if (table.offsetWidth <= box.clientWidth) { root.dataset.scale = String(scale); break fitting; }
+              }
             }
             root.dataset.viewport = window.innerWidth + "x" + window.innerHeight;
             root.dataset.background = getComputedStyle(document.body).backgroundColor;
@@ -348,8 +360,14 @@ public struct BoardResults: Sendable {
           fit();
           window.addEventListener("load", fit);
           window.addEventListener("resize", fit);
+          // On paper every team and every column, in the print style's type.
           window.addEventListener("beforeprint", function () {
-            Array.from(document.querySelectorAll("#ranking tr")).forEach(function (row) { row.hidden = false; });
+            const table = document.querySelector("#ranking table");
+            if (table) { table.style.removeProperty("--scale"); }
+            Array.from(document.querySelectorAll("#ranking tr")).forEach(function (row) {
+              row.hidden = false;
+              Array.from(row.cells).forEach(function (cell) { cell.style.display = ""; });
+            });
           });
           window.addEventListener("afterprint", fit);
           setInterval(function () {
