@@ -92,7 +92,7 @@ struct BoardMap {
         let unnamed = requests.count - placed.count
         body += dots + labels
         if unnamed > 0 {
-            body.append(#"<text class="label note" x="\#(f(Self.width - 16))" y="\#(f(Self.height - 16))" text-anchor="end">\#(unnamed) more by colour only</text>"#)
+            body.append(#"<text class="label note" x="\#(f(Self.width - 16))" y="\#(f(Self.height - 16))" text-anchor="end">\#(unnamed) labels left out</text>"#)
         }
         body += scaleBar(projection.scale)
         return Self.frame(body.joined(separator: "\n"), bounds: projection.bounds, tiled: snapshot.tiles != nil)

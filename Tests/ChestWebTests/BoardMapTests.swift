@@ -35,7 +35,7 @@ import Testing
         #expect(boxes.count >= min(teams, 3), "\(svg)")
         #expect(Self.overlaps(boxes) == 0, "\(svg)")
         #expect(boxes.allSatisfy { $0.x >= 0 && $0.maxX <= BoardMap.width && $0.y >= 0 && $0.maxY <= BoardMap.height })
-        if teams == 40 { #expect(svg.contains("more by colour only"), "the names with no room are counted") }
+        if teams == 40 { #expect(svg.contains("labels left out"), "the names with no room are counted") }
         _ = try XMLDocument(xmlString: svg)
     }
 
