@@ -20,6 +20,8 @@ enum BoardAssets {
         h2 { flex: none; font-size: 1rem; margin: 0 0 0.3rem; text-transform: uppercase; letter-spacing: 0.06em;
           color: var(--muted); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
         #paging { text-transform: none; letter-spacing: 0; font-weight: 400; }
+        .clock { flex: none; margin: 0; font-size: 1.5rem; font-weight: 700; font-variant-numeric: tabular-nums; }
+        .clock.soon { color: var(--warn); } .clock.ended { color: var(--bad); }
         .facts { margin: 0; color: var(--muted); flex: 1 1 0; min-width: 0; overflow: hidden; text-overflow: ellipsis;
           white-space: nowrap; }
         .facts span + span::before { content: " \\00b7  "; }
@@ -35,8 +37,9 @@ enum BoardAssets {
         .fill { flex: 1 1 0; min-height: 0; overflow: hidden; }
         table { width: 100%; table-layout: fixed; border-collapse: collapse; font-variant-numeric: tabular-nums;
           font-size: calc(var(--scale, 1) * 1rem); }
-        col.c-rank { width: 2.6em; } col.c-score { width: 3.6em; } col.c-pages { width: 4.6em; } col.c-reached { width: 5.6em; }
-        col.c-trust { width: 10em; } col.c-now { width: 8.6em; } col.c-refused { width: 4.6em; }
+        /* Until the script measures the cells (docs/HUNTS.md "On a projector"). */
+        th.c-rank { width: 2.6em; } th.c-score { width: 5em; } th.c-pages { width: 4.6em; } th.c-reached { width: 5.6em; }
+        th.c-trust { width: 10em; } th.c-now { width: 8.6em; } th.c-refused { width: 4.6em; }
         th, td { padding: 0.2em 0.35em; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; text-align: left; }
         th { font-size: 0.75em; color: var(--muted); font-weight: 600; }
         td { border-top: 1px solid var(--line); vertical-align: baseline; }
@@ -60,6 +63,16 @@ enum BoardAssets {
         #refused .facts { font-size: 0.85rem; }
         .none { color: var(--muted); margin: 0; }
         #map svg { width: 100%; height: 100%; display: block; }
+        /* The organiser's tiles beneath the drawing, its frame's (docs/HUNTS.md "A map beneath"). */
+        .tiled { position: relative; }
+        .tiled > #tiles { position: absolute; z-index: 0; background: var(--sea); }
+        .tiled > .over { position: absolute; inset: 0; z-index: 1; pointer-events: none; }
+        svg.tiled .sea { fill-opacity: 0; }
+        svg.tiled .label { paint-order: stroke; stroke: var(--bg); stroke-width: 5px; stroke-linejoin: round; }
+        .attribution { position: absolute; z-index: 2; right: 0; top: 0; margin: 0; padding: 0.1rem 0.4rem;
+          font-size: 0.7rem; color: var(--fg); background: var(--panel); opacity: 0.85; }
+        .leader { stroke: var(--fg); stroke-opacity: 0.6; stroke-width: 1.5; }
+        .label.note { fill: var(--muted); font-size: 18px; }
         .sea { fill: var(--sea); }
         .target { fill: var(--target); fill-opacity: 0.15; stroke: var(--target); stroke-width: 2; }
         .trail { fill: none; stroke-width: 3; stroke-linejoin: round; stroke-linecap: round; stroke-opacity: 0.8; }
@@ -83,23 +96,98 @@ enum BoardAssets {
           const root = document.documentElement;
           let page = 0;
 
+          // Columns dropped first when the names do not fit: says now, opened with, reached, refused, pages; and the
+          // widths (in em of the table's type) past which a column is narrowed, its cells ending in an ellipsis.
+          // The rank, the team's name and its points are never dropped nor cut (docs/HUNTS.md "On a projector").
+          const optional = [6, 5, 4, 7, 3];
+          const caps = { 3: 9, 5: 10, 6: 9 };
+
+          // The width a cell's content takes on one line, with its padding.
+          function need(cell) {
+            const range = document.createRange();
+            range.selectNodeContents(cell);
+            const style = getComputedStyle(cell);
+            return range.getBoundingClientRect().width + parseFloat(style.paddingLeft) + parseFloat(style.paddingRight) + 2;
+          }
+
+          function showColumns(table, dropped) {
+            for (const row of table.rows) {
+              Array.from(row.cells).forEach(function (cell, index) { cell.style.display = dropped.has(index) ? "none" : ""; });
+            }
+          }
+
+          // Measures every cell at the table's own size; at that size drops and narrows the other columns, least
+          // important first, until every name and score fits across, and only then makes the type smaller; with
+          // room to spare below, larger type (up to 1.6) with the same columns; when the rows do not fit down at
+          // 0.7, pages them at the largest type of at most 0.8 that fits across.
           function pageLeaderboard() {
             const box = document.getElementById("leaderboard");
             const table = box && box.querySelector("table");
             const label = document.getElementById("paging");
-            if (!table || !table.tBodies[0]) { return; }
+            if (!table || !table.tBodies[0] || !table.tHead) { return; }
             const rows = Array.from(table.tBodies[0].rows);
+            const heads = Array.from(table.tHead.rows[0].cells);
             rows.forEach(function (row) { row.hidden = false; });
-            for (const scale of [1, 0.9, 0.8, 0.7]) {
-              table.style.setProperty("--scale", String(scale));
-              if (table.offsetHeight <= box.clientHeight) { label.textContent = ""; root.dataset.pages = "1"; return; }
+            table.style.setProperty("--scale", "1");
+            showColumns(table, new Set());
+            heads.forEach(function (head) { head.style.width = ""; });
+            const needs = heads.map(function (head, index) {
+              let widest = need(head);
+              for (const row of rows) { if (row.cells[index]) { widest = Math.max(widest, need(row.cells[index])); } }
+              return widest;
+            });
+            const em = parseFloat(getComputedStyle(table).fontSize);
+            const room = box.clientWidth - 1;
+            function widths(scale, dropped) {
+              const width = needs.map(function (needed, index) {
+                if (dropped.has(index) || index === 1) { return 0; }
+                return Math.min(needed, caps[index] ? caps[index] * em : Infinity) * scale;
+              });
+              width[1] = room - width.reduce(function (a, b) { return a + b; }, 0);
+              return width[1] >= needs[1] * scale ? width : null;
             }
-            const room = box.clientHeight - table.tHead.offsetHeight;
+            function apply(scale, dropped, width) {
+              table.style.setProperty("--scale", String(scale));
+              showColumns(table, dropped);
+              heads.forEach(function (head, index) { head.style.width = dropped.has(index) ? "" : width[index] + "px"; });
+            }
+            const tries = [];
+            for (const scale of [1, 0.9, 0.8, 0.7]) {
+              for (let count = 0; count <= optional.length; count += 1) { tries.push([scale, count]); }
+            }
+            for (const scale of [0.6, 0.5, 0.4, 0.3]) { tries.push([scale, optional.length]); }
+            let paged = null, last = null;
+            for (let [scale, count] of tries) {
+              const dropped = new Set(optional.slice(0, count));
+              const width = widths(scale, dropped);
+              if (!width) { continue; }
+              last = [scale, dropped, width];
+              if (!paged && scale <= 0.8) { paged = last; }
+              apply(scale, dropped, width);
+              // Below 0.7 the type is for names that fit no other way, not for more rows: those page.
+              if (scale >= 0.7 && table.offsetHeight <= box.clientHeight) {
+                // Few teams: larger type, as long as the same columns fit across and the rows down.
+                for (const larger of (scale === 1 ? [1.6, 1.4, 1.2] : [])) {
+                  const wider = widths(larger, dropped);
+                  if (!wider) { continue; }
+                  apply(larger, dropped, wider);
+                  if (table.offsetHeight <= box.clientHeight) { scale = larger; break; }
+                  apply(1, dropped, width);
+                }
+                label.textContent = "";
+                root.dataset.pages = "1";
+                root.dataset.scale = String(scale);
+                return;
+              }
+            }
+            const chosen = paged || last;
+            if (chosen) { apply(chosen[0], chosen[1], chosen[2]); root.dataset.scale = String(chosen[0]); }
+            const room2 = box.clientHeight - table.tHead.offsetHeight;
             const pages = [[]];
             let used = 0;
             for (const row of rows) {
               const height = row.offsetHeight;
-              if (used + height > room && pages[pages.length - 1].length > 0) { pages.push([]); used = 0; }
+              if (used + height > room2 && pages[pages.length - 1].length > 0) { pages.push([]); used = 0; }
               pages[pages.length - 1].push(row);
               used += height;
             }
@@ -112,16 +200,17 @@ enum BoardAssets {
             root.dataset.pages = String(pages.length);
           }
 
+          // Keeps the entries (of every list in the card) that end inside it: the list ends on a whole line.
           function fitList(id) {
             const box = document.getElementById(id);
-            const list = box && box.querySelector("ol");
-            if (!list) { return; }
-            const items = Array.from(list.children);
+            if (!box) { return; }
+            const items = Array.from(box.querySelectorAll("li"));
             items.forEach(function (item) { item.hidden = false; });
             const bottom = box.getBoundingClientRect().bottom;
-            let shown = 0;
+            let shown = 0, full = false;
             for (const item of items) {
-              item.hidden = item.getBoundingClientRect().bottom > bottom + 0.5;
+              full = full || item.getBoundingClientRect().bottom > bottom + 0.5;
+              item.hidden = full;
               if (!item.hidden) { shown += 1; }
             }
             box.dataset.shown = String(shown);
@@ -148,6 +237,8 @@ enum BoardAssets {
               }
               for (const element of card.querySelectorAll("*")) {
                 if (element.closest("svg") && element.tagName.toLowerCase() !== "svg") { continue; }
+                // Leaflet lays tiles past its frame, which clips them.
+                if (element.closest(".leaflet-container")) { continue; }
                 if (element.getClientRects().length === 0) { continue; }
                 const parent = element.parentElement;
                 if (parent !== card && parent.closest("td, th, li, h1, h2, .facts") && card.contains(parent.closest("td, th, li, h1, h2, .facts"))) { continue; }
@@ -163,10 +254,96 @@ enum BoardAssets {
                 }
               }
             }
+            // A team's name or points cut, even with an ellipsis; a row shown below the window or its card.
+            const board = document.getElementById("leaderboard");
+            for (const cell of document.querySelectorAll("#leaderboard td.team, #leaderboard td.score")) {
+              if (cell.getClientRects().length === 0) { continue; }
+              const edge = cell.getBoundingClientRect();
+              if (need(cell) - 2 > edge.width + 0.5) {
+                found.push((cell.classList.contains("team") ? "name " : "points ") + cell.closest("tr").dataset.team + " cut");
+              }
+            }
+            if (board) {
+              const bottom = Math.min(board.getBoundingClientRect().bottom, height);
+              for (const row of board.querySelectorAll("tr")) {
+                if (row.getClientRects().length > 0 && row.getBoundingClientRect().bottom > bottom + 1) {
+                  found.push("row " + (row.dataset.team || "head") + " below the window");
+                }
+              }
+            }
             return found;
           }
 
+          // docs/HUNTS.md "The hunt's start and end": the time to the start, then to the end in force, then the final
+          // ranking; the schedule comes with the page and again with each change of it on the event stream.
+          function span(milliseconds) {
+            const total = Math.max(0, Math.ceil(milliseconds / 1000));
+            const days = Math.floor(total / 86400), hours = Math.floor(total / 3600) % 24;
+            const minutes = Math.floor(total / 60) % 60, seconds = total % 60;
+            const two = function (n) { return String(n).padStart(2, "0"); };
+            if (days > 0) { return days + " d " + hours + " h"; }
+            return (hours > 0 ? hours + ":" + two(minutes) : String(minutes)) + ":" + two(seconds);
+          }
+
+          function tick() {
+            const clock = document.getElementById("clock");
+            const ranking = document.getElementById("ranking");
+            if (!clock) { if (ranking) { ranking.textContent = "Leaderboard"; } root.dataset.phase = "open"; return; }
+            const now = Date.now();
+            const starts = clock.dataset.starts ? Date.parse(clock.dataset.starts) : null;
+            const ends = clock.dataset.ends ? Date.parse(clock.dataset.ends) : null;
+            let text, phase;
+            if (starts !== null && now < starts) {
+              phase = "before";
+              text = "starts in " + span(starts - now) + " (" + clock.dataset.startsAt + ")";
+            } else if (ends !== null && now >= ends) {
+              phase = "ended";
+              text = "final ranking \\u00b7 ended " + clock.dataset.endsAt;
+            } else if (ends !== null) {
+              phase = "open";
+              text = "ends in " + span(ends - now) + " (" + clock.dataset.endsAt + ")";
+            } else {
+              phase = "open";
+              text = "started " + clock.dataset.startsAt;
+            }
+            if (clock.textContent !== text) { clock.textContent = text; }
+            clock.classList.toggle("soon", phase === "open" && ends !== null && ends - now < 10 * 60 * 1000);
+            clock.classList.toggle("ended", phase === "ended");
+            if (ranking) { ranking.textContent = phase === "ended" ? "Final ranking" : "Leaderboard"; }
+            root.dataset.phase = phase;
+            return phase;
+          }
+          window.chestBoardTick = tick;
+
+          // docs/HUNTS.md "A map beneath": Leaflet draws the organiser's tiles under the drawing's frame (its
+          // viewBox, fitted whole in its box), showing the drawing's south-west to north-east; nothing moves it.
+          let tileMap = null;
+          function drawTiles() {
+            const holder = document.getElementById("tiles");
+            const over = document.getElementById("map");
+            const svg = over && over.querySelector("svg[data-bounds]");
+            if (!holder || !svg || !window.L) { return; }
+            const box = over.getBoundingClientRect();
+            const scale = Math.min(box.width / 800, box.height / 500);
+            const width = 800 * scale, height = 500 * scale;
+            holder.style.left = ((box.width - width) / 2) + "px";
+            holder.style.top = ((box.height - height) / 2) + "px";
+            holder.style.width = width + "px";
+            holder.style.height = height + "px";
+            if (!tileMap) {
+              tileMap = L.map(holder, { zoomControl: false, attributionControl: false, dragging: false, touchZoom: false,
+                scrollWheelZoom: false, doubleClickZoom: false, boxZoom: false, keyboard: false, zoomSnap: 0,
+                fadeAnimation: false, zoomAnimation: false, markerZoomAnimation: false, inertia: false });
+              L.tileLayer(holder.dataset.url, { maxZoom: 19, detectRetina: false }).addTo(tileMap);
+            }
+            tileMap.invalidateSize({ animate: false });
+            const edges = svg.dataset.bounds.split(",").map(Number);
+            tileMap.fitBounds([[edges[0], edges[1]], [edges[2], edges[3]]], { animate: false, padding: [0, 0] });
+            root.dataset.tiles = String(tileMap.getZoom());
+          }
+
           function fit() {
+            drawTiles();
             pageLeaderboard();
             fitList("latest");
             fitList("refused");
@@ -176,6 +353,7 @@ enum BoardAssets {
           }
           window.chestBoardFit = fit;
 
+          tick();
           fit();
           window.addEventListener("load", fit);
           window.addEventListener("resize", fit);
@@ -183,10 +361,9 @@ enum BoardAssets {
             if (Number(root.dataset.pages || "1") > 1) { page += 1; fit(); }
           }, 8000);
 
-          // docs/HUNTS.md "The hunt's start and end": at the end, the final ranking (the results view).
+          // docs/HUNTS.md "The hunt's start and end": at the end in force, the final ranking (the results view).
           setInterval(function () {
-            const title = document.querySelector("#summary h1[data-ends]");
-            if (title && Date.now() >= Date.parse(title.dataset.ends)) { window.location.assign("/results"); }
+            if (tick() === "ended") { window.location.assign("/results?final"); }
           }, 1000);
 
           const source = new EventSource("/events");
@@ -197,6 +374,7 @@ enum BoardAssets {
               if (element) { element.innerHTML = sections[id]; }
             }
             root.dataset.live = "yes";
+            tick();
             fit();
           });
           source.addEventListener("error", function () {

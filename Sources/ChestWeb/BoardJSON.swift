@@ -9,6 +9,9 @@ public enum BoardJSON {
         var broker: String
         var connection: String
         var sharePositions: Bool
+        /// The hunt's start and end in force (docs/HUNTS.md "The hunt's start and end"); absent when not set.
+        var starts: Date?
+        var ends: Date?
         var teams: [Row]
         var latest: [BoardEvent]
         var refused: [BoardEvent]
@@ -73,7 +76,8 @@ public enum BoardJSON {
                 lastHeard: team.lastHeard, refused: team.refusals, position: snapshot.sharePositions ? team.trail.last : nil)
         }
         let document = Document(hunt: snapshot.huntName, broker: snapshot.broker.text, connection: snapshot.connection.description,
-                                sharePositions: snapshot.sharePositions, teams: teams,
+                                sharePositions: snapshot.sharePositions, starts: snapshot.schedule.starts,
+                                ends: snapshot.schedule.ends, teams: teams,
                                 latest: snapshot.unlocks.map(\.event), refused: snapshot.refusals.map(\.event),
                                 ignored: snapshot.ignored)
         return ChestJSON.line(document)

@@ -6,6 +6,8 @@ import Foundation
 /// credited receipts claim them. A local equirectangular projection, exact enough over a few kilometres.
 struct BoardMap {
     static let width = 800.0, height = 500.0, margin = 40.0
+    /// The labels' size in the drawing's units (`.label` in the style sheets says the same).
+    static let labelSize = 22.0
     /// Points kept per trail: the latest, so a long hunt's map stays small.
     static let trailLimit = 60
 
@@ -27,13 +29,24 @@ struct BoardMap {
         let projection = Projection(points: points, origin: origin)
         func f(_ value: Double) -> String { String(Int(value.rounded())) }
         var body: [String] = []
+        // Labels go where they overlap no other label, dot or the scale bar, the leader's first, then the targets'
+        // (MapLabelLayout, as `chest map` places them); a label away from its point gets a leader line, and one
+        // with no room is left out: its dot keeps the team's colour, which the leaderboard names.
+        var requests: [(request: MapLabelLayout.Request, team: Bool)] = []
+        // The scale bar's corner, and the opposite one for the count of names left out.
+        var obstacles = [MapLabelLayout.Box(x: 8, y: Self.height - 48, width: Self.width / 5 + 40, height: 48),
+                         MapLabelLayout.Box(x: Self.width - 260, y: Self.height - 40, width: 260, height: 40)]
         for target in snapshot.targets {
             let (x, y) = projection.xy(target.center)
             body.append(#"<circle class="target" cx="\#(f(x))" cy="\#(f(y))" r="\#(f(max(target.radius * projection.scale, 4)))"/>"#)
-            body.append(#"<text class="label" x="\#(f(x + 8))" y="\#(f(y - 8))">\#(HTML.escaped(target.label ?? "\(target.title) p\(target.page)"))</text>"#)
+            requests.append((MapLabelLayout.Request(x: x, y: y, text: target.label ?? "\(target.title) p\(target.page)",
+                                                    fontSize: Self.labelSize), false))
         }
         var far: [String] = []
-        for (team, trail) in trails {
+        var dots: [String] = []
+        var teamRequests: [(request: MapLabelLayout.Request, team: Bool)] = []
+        let order = snapshot.board.leaderboard().map(\.name)
+        for (team, trail) in trails.sorted(by: { (order.firstIndex(of: $0.0) ?? 0) < (order.firstIndex(of: $1.0) ?? 0) }) {
             let colour = HTML.escaped(colours[team] ?? "currentColor")
             // A claimed position far from the hunt's area breaks the trail and is named, not drawn: one team's claim
             // must not shrink everyone else's map to a dot.
@@ -54,14 +67,35 @@ struct BoardMap {
                 continue
             }
             let (x, y) = projection.xy(last)
-            body.append(#"<circle class="team" cx="\#(f(x))" cy="\#(f(y))" r="9" fill="\#(colour)"/>"#)
-            body.append(#"<text class="label team" x="\#(f(x + 12))" y="\#(f(y + 6))">\#(HTML.escaped(team))</text>"#)
+            dots.append(#"<circle class="team" cx="\#(f(x))" cy="\#(f(y))" r="9" fill="\#(colour)"><title>\#(HTML.escaped(team))</title></circle>"#)
+            obstacles.append(MapLabelLayout.Box(x: x - 10, y: y - 10, width: 20, height: 20))
+            teamRequests.append((MapLabelLayout.Request(x: x, y: y, text: team, fontSize: Self.labelSize), true))
         }
         if !far.isEmpty {
+            obstacles.append(MapLabelLayout.Box(x: 0, y: 0, width: Self.width, height: 40))
             body.append(#"<text class="label far" x="16" y="30">Off the map: \#(HTML.escaped(far.joined(separator: ", ")))</text>"#)
         }
+        requests = teamRequests + requests
+        let layout = MapLabelLayout(frame: MapLabelLayout.Box(x: 4, y: 4, width: Self.width - 8, height: Self.height - 8),
+                                    obstacles: obstacles)
+        let placed = layout.place(requests.map(\.request)).placed
+        var labels: [String] = []
+        for label in placed {
+            let (request, team) = requests[label.index]
+            if label.needsLeader {
+                let (ex, ey) = label.box.nearest(to: request.x, request.y)
+                body.append(#"<line class="leader" x1="\#(f(request.x))" y1="\#(f(request.y))" x2="\#(f(ex))" y2="\#(f(ey))"/>"#)
+            }
+            let baseline = label.box.y + label.fontSize * 1.0
+            labels.append(#"<text class="label\#(team ? " team" : "")" x="\#(f(label.box.x + 2))" y="\#(f(baseline))">\#(HTML.escaped(label.text))</text>"#)
+        }
+        let unnamed = requests.count - placed.count
+        body += dots + labels
+        if unnamed > 0 {
+            body.append(#"<text class="label note" x="\#(f(Self.width - 16))" y="\#(f(Self.height - 16))" text-anchor="end">\#(unnamed) labels left out</text>"#)
+        }
         body += scaleBar(projection.scale)
-        return Self.frame(body.joined(separator: "\n"))
+        return Self.frame(body.joined(separator: "\n"), bounds: projection.bounds, tiled: snapshot.tiles != nil)
     }
 
     /// The part of the world the map shows: around the targets (or, without any, around the middle of the positions),
@@ -119,9 +153,12 @@ struct BoardMap {
                 #"<text class="label" x="16" y="\#(y - 12)">\#(label)</text>"#]
     }
 
-    private static func frame(_ body: String) -> String {
-        """
-        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(Int(width)) \(Int(height))" role="img" aria-label="map">
+    /// The drawing; with `bounds` (south, west, north, east of its frame), the page's script lays the organiser's
+    /// tiles beneath it, and a `tiled` drawing leaves its sea out so that they show.
+    private static func frame(_ body: String, bounds: [Double]? = nil, tiled: Bool = false) -> String {
+        let edges = bounds.map { #" data-bounds="\#($0.map { String(format: "%.6f", $0) }.joined(separator: ","))""# } ?? ""
+        return """
+        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(Int(width)) \(Int(height))" role="img" aria-label="map"\(edges)\(tiled ? #" class="tiled""# : "")>
         <rect class="sea" width="\(Int(width))" height="\(Int(height))"/>
         \(body)
         </svg>
@@ -156,6 +193,19 @@ struct BoardMap {
                         (BoardMap.height - 2 * BoardMap.margin) / max(spanY, 50))
             offsetX = (BoardMap.width - spanX * scale) / 2
             offsetY = (BoardMap.height - spanY * scale) / 2
+        }
+
+        /// The latitude and longitude at a point of the frame: where the tiles beneath must match it.
+        func coordinate(_ x: Double, _ y: Double) -> Coordinate {
+            let east = (x - offsetX) / scale + minX, north = (BoardMap.height - offsetY - y) / scale + minY
+            return Coordinate(latitude: origin.latitude + north / Self.metresPerDegree,
+                              longitude: origin.longitude + east / (Self.metresPerDegree * cosine))
+        }
+
+        /// South, west, north and east of the whole frame.
+        var bounds: [Double] {
+            let southWest = coordinate(0, BoardMap.height), northEast = coordinate(BoardMap.width, 0)
+            return [southWest.latitude, southWest.longitude, northEast.latitude, northEast.longitude]
         }
 
         func xy(_ point: Coordinate) -> (Double, Double) {

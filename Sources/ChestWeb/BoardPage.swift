@@ -13,7 +13,7 @@ public enum BoardPage {
     public static func sections(_ snapshot: BoardSnapshot, timeZone: TimeZone) -> [String: String] {
         let colours = TeamColours.assign(teams: snapshot.board.teams.map(\.name), chosen: snapshot.chosenColours)
         return [
-            "summary": summary(snapshot),
+            "summary": summary(snapshot, timeZone: timeZone),
             "leaderboard": leaderboard(snapshot, colours: colours, timeZone: timeZone),
             "map": BoardMap(snapshot: snapshot, colours: colours).svg,
             "latest": said(snapshot.words, timeZone: timeZone) + latest(snapshot.unlocks, questions: snapshot.questions, colours: colours,
@@ -22,9 +22,19 @@ public enum BoardPage {
         ]
     }
 
-    /// The whole document, its parts as `sections` made them.
-    public static func document(huntName: String, sections: [String: String]) -> String {
+    /// The whole document, its parts as `sections` made them; with `tiles`, Leaflet draws them beneath the map
+    /// (docs/HUNTS.md "A map beneath"), its attribution under it.
+    public static func document(huntName: String, sections: [String: String], tiles: BoardTiles? = nil) -> String {
         func part(_ id: String) -> String { sections[id] ?? "" }
+        let leaflet = tiles == nil ? "" : """
+            <link rel="stylesheet" href="/leaflet/leaflet.css">
+            <script src="/leaflet/leaflet.js" defer></script>
+
+            """
+        let map = tiles.map { tiles in
+            #"<div class="fill tiled"><div id="tiles" data-url="\#(HTML.escaped(tiles.url))"></div><div class="over" id="map">"#
+                + part("map") + #"</div><p class="attribution">\#(HTML.escaped(tiles.attribution))</p></div>"#
+        } ?? #"<div class="fill" id="map">\#(part("map"))</div>"#
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -34,14 +44,14 @@ public enum BoardPage {
             <meta name="color-scheme" content="light dark">
             <title>\(HTML.escaped(huntName)) \u{2014} chest board</title>
             <link rel="stylesheet" href="/board.css">
-            <script src="/board.js" defer></script>
+            \(leaflet)<script src="/board.js" defer></script>
             </head>
             <body>
             <header id="summary">\(part("summary"))</header>
             <main>
-            <section class="ranks"><h2>Leaderboard <span id="paging"></span></h2><div class="fill" id="leaderboard">\(part("leaderboard"))</div></section>
+            <section class="ranks"><h2><span id="ranking">Leaderboard</span> <span id="paging"></span></h2><div class="fill" id="leaderboard">\(part("leaderboard"))</div></section>
             <aside>
-            <section class="map"><h2>Map</h2><div class="fill" id="map">\(part("map"))</div></section>
+            <section class="map"><h2>Map</h2>\(map)</section>
             <section><h2>Latest</h2><div class="fill" id="latest">\(part("latest"))</div></section>
             <section><h2>Refused</h2><div class="fill" id="refused">\(part("refused"))</div></section>
             </aside>
@@ -55,15 +65,17 @@ public enum BoardPage {
     /// Entries of the latest events and of the refusals sent to the page; its script shows as many as fit.
     static let listed = 30
 
-    static func summary(_ snapshot: BoardSnapshot) -> String {
+    static func summary(_ snapshot: BoardSnapshot, timeZone: TimeZone = .current) -> String {
         let teams = snapshot.board.teams
         let pages = teams.reduce(0) { $0 + $1.pages.count }
         let online = teams.count { $0.online == true }
         let state = snapshot.connection.isConnected ? "ok" : "warn"
-        // The page's script turns to /results at the end (BoardAssets), even when nothing arrives then.
+        // The page's script counts down to the start and the end in force and turns to /results at the end
+        // (BoardAssets), even when nothing arrives then.
         let ends = snapshot.schedule.ends.map { #" data-ends="\#(ISO8601.string($0))""# } ?? ""
         return """
             <h1\(ends)>\(HTML.isolated(snapshot.huntName))</h1>\
+            \(BoardClock.html(snapshot.schedule, timeZone: timeZone))\
             <p class="facts"><span>\(teams.count) teams, \(online) online</span> <span>\(pages) pages credited</span> \
             <span class="link \(state)" id="link">\(HTML.escaped(snapshot.broker.text)): \(HTML.escaped(snapshot.connection.description))</span> \
             <span><a href="/results">results</a></span></p>
@@ -112,13 +124,14 @@ public enum BoardPage {
                 <td class="num\(refusals > 0 ? " bad" : "")" title="\(HTML.escaped(reasons))">\(refusals)</td></tr>
                 """)
         }
+        // The columns' widths are the page script's: it measures what the cells hold (BoardAssets).
         return """
-            <table><colgroup><col class="c-rank"><col class="c-team"><col class="c-score"><col class="c-pages"><col class="c-reached">\
-            <col class="c-trust"><col class="c-now"><col class="c-refused"></colgroup>\
-            <thead><tr><th>#</th><th>Team</th><th class="score">Points</th>\
-            <th class="num" title="pages credited; the hints given and the organiser's adjustments beside them">Pages</th><th>Reached</th>\
-            <th title="the trust each credited page was opened with, worst to best">Opened with</th>\
-            <th title="the team's latest status and the trust it claims now">Says now</th><th class="num">Refused</th></tr></thead><tbody>
+            <table><thead><tr><th class="c-rank">#</th><th class="c-team">Team</th><th class="score c-score">Points</th>\
+            <th class="num c-pages" title="pages credited; the hints given and the organiser's adjustments beside them">Pages</th>\
+            <th class="c-reached">Reached</th>\
+            <th class="c-trust" title="the trust each credited page was opened with, worst to best">Opened with</th>\
+            <th class="c-now" title="the team's latest status and the trust it claims now">Says now</th>\
+            <th class="num c-refused">Refused</th></tr></thead><tbody>
             \(rows.joined(separator: "\n"))
             </tbody></table>
             """

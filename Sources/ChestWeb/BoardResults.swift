@@ -140,8 +140,10 @@ public struct BoardResults: Sendable {
     }
 
     /// `--results -o FILE.html`: one page, its style inside, nothing from elsewhere, for a printer or the big screen.
-    /// Served by the board (`/results`), the style is its own file, as the Content-Security-Policy wants.
-    public func html(timeZone: TimeZone, served: Bool = false) -> String {
+    /// Served by the board (`/results`), the style and a script are their own files, as the Content-Security-Policy
+    /// wants, and on a screen the page fits it: the ranking pages by itself, the teams' pages are left to print
+    /// (docs/HUNTS.md "Results"). `now` decides between "final ranking" and "results so far".
+    public func html(timeZone: TimeZone, served: Bool = false, now: Date = Date()) -> String {
         func time(_ date: Date) -> String { BoardPage.time(date, timeZone) }
         var rows: [String] = []
         for team in teams {
@@ -149,8 +151,8 @@ public struct BoardResults: Sendable {
             rows.append("""
                 <tr data-team="\(name)"><td class="rank">\(team.rank.map(String.init) ?? "")</td>\
                 <td class="team">\(BoardPage.dot(team.colour))\(name)</td>\
-                <td class="num">\(team.points.map(String.init) ?? "\u{2014}")</td><td class="num">\(team.pages.count)</td>\
-                <td class="num">\(team.firstToLastSeconds.map { Wording.duration($0) } ?? "\u{2014}")</td>\
+                <td class="num score">\(team.points.map(String.init) ?? "\u{2014}")</td><td class="num">\(team.pages.count)</td>\
+                <td class="num">\(team.firstToLastSeconds.map { Self.span($0) } ?? "\u{2014}")</td>\
                 <td class="num">\(team.distanceMetres.map { Wording.distance($0) } ?? "\u{2014}")</td>\
                 <td class="num">\(team.hintsTaken.map(String.init) ?? "\u{2014}")</td></tr>
                 """)
@@ -164,26 +166,32 @@ public struct BoardResults: Sendable {
             details.append("<section><h3>\(BoardPage.dot(team.colour))\(HTML.escaped(team.team))</h3><ol>\(pages.joined())</ol></section>")
         }
         let tracks = sharePositions ? "" : #"<p class="note">This hunt does not share positions: no tracks and no distances.</p>"#
+        let ended = snapshot.schedule.hasEnded(at: now)
+        let ends = snapshot.schedule.ends.map { #" data-ends="\#(ISO8601.string($0))""# } ?? ""
         return """
             <!DOCTYPE html>
             <html lang="en">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="color-scheme" content="light">
+            <meta name="color-scheme" content="light dark">
             <title>\(HTML.escaped(hunt)) \u{2014} results</title>
-            \(served ? #"<link rel="stylesheet" href="/results.css">"# : "<style>\(Self.css)</style>")
+            \(served ? #"<link rel="stylesheet" href="/results.css">"# + "\n" + #"<script src="/results.js" defer></script>"# : "<style>\(Self.css)</style>")
             </head>
-            <body>
-            <h1>\(HTML.isolated(hunt)) \u{2014} results</h1>
-            <table><thead><tr><th>#</th><th>Team</th><th class="num">Points</th><th class="num">Pages</th>\
-            <th class="num">First to last page</th><th class="num">Walked</th><th class="num">Hints taken</th></tr></thead><tbody>
+            <body class="\(served ? "served" : "file")"\(ends)>
+            <div class="head"><h1>\(HTML.isolated(hunt)) \u{2014} \(ended ? "final ranking" : "results so far")</h1>\
+            <p class="when">\(HTML.escaped(when(timeZone: timeZone)))</p></div>
+            <div class="main">
+            <section class="ranking"><h2>Ranking <span id="paging"></span></h2><div class="fill" id="ranking"><table>\
+            <thead><tr><th>#</th><th>Team</th><th class="num">Points</th><th class="num">Pages</th>\
+            <th class="num" title="hours:minutes:seconds">First to last page</th><th class="num">Walked</th><th class="num">Hints taken</th></tr></thead><tbody>
             \(rows.joined(separator: "\n"))
-            </tbody></table>
+            </tbody></table></div>
             <p class="note">Ranked by points (a proven page's points, less the hints given, plus the organiser's \
             adjustments), then by who reached the score first, by the board's clock.</p>
-            \(tracks)
+            \(tracks)</section>
             <figure>\(BoardMap(snapshot: snapshot, colours: colours, results: true).svg)</figure>
+            </div>
             <div class="teams">\(details.joined(separator: "\n"))</div>
             </body>
             </html>
@@ -191,24 +199,189 @@ public struct BoardResults: Sendable {
             """
     }
 
+    /// The hunt's date and window in the board's zone: its schedule's, or else the span of its credited pages;
+    /// "Sat 2 May 2027, 14:00–16:00 UTC".
+    func when(timeZone: TimeZone) -> String {
+        var window = snapshot.schedule
+        if window.starts == nil || window.ends == nil {
+            let heard = teams.flatMap(\.pages).map(\.reachedAt)
+            guard let first = heard.min(), let last = heard.max() else {
+                return window.isEmpty ? "no page credited yet" : BoardClock.window(window, timeZone: timeZone, date: true)
+            }
+            if window.isEmpty {
+                let pages = BoardClock.window(HuntSchedule(starts: first, ends: last), timeZone: timeZone, date: true)
+                return "pages credited \(pages) \(Self.zoneName(timeZone, at: first))"
+            }
+            window.starts = window.starts ?? first
+            window.ends = window.ends ?? last
+        }
+        return BoardClock.window(window, timeZone: timeZone, date: true) + " " + Self.zoneName(timeZone, at: window.starts ?? Date())
+    }
+
+    /// "UTC" for UTC (Foundation says "GMT"), else the zone's abbreviation, "CEST".
+    static func zoneName(_ zone: TimeZone, at instant: Date) -> String {
+        ["UTC", "GMT", "Etc/UTC", "Etc/GMT"].contains(zone.identifier) ? "UTC" : zone.abbreviation(for: instant) ?? zone.identifier
+    }
+
+    /// A duration in one form for the whole column: hours, minutes and seconds, "0:01:58", "2:05:00".
+    static func span(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded())
+        return String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
+    }
+
+    /// Light and dark follow the system on a screen; on paper (A4 or Letter: the page's size is the printer's)
+    /// every team, black on white, the ranking's head on each sheet (docs/HUNTS.md "Results").
     static let css = """
-        body { margin: 1.5rem 2rem; font-family: system-ui, "DejaVu Sans", sans-serif; color: #1b1b1b; background: #fff; }
-        h1 { font-size: 2rem; margin: 0 0 1rem; } h3 { margin: 0 0 0.3rem; }
+        :root { --bg: #ffffff; --fg: #1b1b1b; --muted: #5d5d5d; --line: #d8d4cc; --sea: #eef3f6; --target: #1f5fa8;
+          color-scheme: light dark; }
+        @media screen and (prefers-color-scheme: dark) {
+          :root { --bg: #121417; --fg: #f1f1ee; --muted: #a9adb3; --line: #30343a; --sea: #17222b; --target: #7cb6ff; }
+        }
+        * { box-sizing: border-box; }
+        body { margin: 1.5rem 2rem; font-family: system-ui, "DejaVu Sans", sans-serif; color: var(--fg); background: var(--bg); }
+        .head { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0 1.5rem; margin: 0 0 1rem; }
+        h1 { font-size: 2rem; margin: 0; } h2 { font-size: 1rem; margin: 0 0 0.3rem; color: var(--muted);
+          text-transform: uppercase; letter-spacing: 0.06em; } h3 { margin: 0 0 0.3rem; }
+        #paging { text-transform: none; letter-spacing: 0; font-weight: 400; }
+        .when { margin: 0; font-size: 1.2rem; color: var(--muted); }
         table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
-        th, td { padding: 0.3rem 0.5rem; border-bottom: 1px solid #d8d4cc; text-align: left; }
-        th { font-size: 0.8rem; color: #5d5d5d; } .num { text-align: right; } td.rank, td.team { font-weight: 700; }
-        td.team { font-size: 1.2rem; }
+        th, td { padding: 0.3rem 0.5rem; border-bottom: 1px solid var(--line); text-align: left; }
+        th { font-size: 0.8rem; color: var(--muted); } .num { text-align: right; white-space: nowrap; }
+        td.rank, td.team, td.score { font-weight: 700; }
+        td.team { font-size: 1.2rem; overflow-wrap: anywhere; }
         .dot { width: 0.8em; height: 0.8em; margin-right: 0.35em; vertical-align: -0.05em; }
-        .note { color: #5d5d5d; } small { color: #5d5d5d; }
-        figure { margin: 1rem 0; } figure svg { width: 100%; max-width: 60rem; height: auto; border: 1px solid #d8d4cc; }
-        .sea { fill: #eef3f6; } .target { fill: #1f5fa8; fill-opacity: 0.15; stroke: #1f5fa8; stroke-width: 2; }
+        .dot circle { stroke: var(--fg); stroke-opacity: 0.35; stroke-width: 1; }
+        .note { color: var(--muted); } small { color: var(--muted); }
+        figure { margin: 1rem 0; } figure svg { width: 100%; max-width: 60rem; height: auto; border: 1px solid var(--line); }
+        .sea { fill: var(--sea); } .target { fill: var(--target); fill-opacity: 0.15; stroke: var(--target); stroke-width: 2; }
         .trail { fill: none; stroke-width: 3; stroke-linejoin: round; stroke-opacity: 0.8; }
-        circle.team { stroke: #fff; stroke-width: 2; } .opened { stroke: #000; stroke-width: 1; }
-        .label { fill: #1b1b1b; font-size: 22px; font-family: system-ui, "DejaVu Sans", sans-serif; } .label.team { font-weight: 700; }
-        .label.far { fill: #5d5d5d; font-style: italic; } .scale { fill: none; stroke: #1b1b1b; stroke-width: 2; }
-        .teams { columns: 2 24rem; } section { break-inside: avoid; margin-bottom: 1rem; }
+        circle.team { stroke: var(--bg); stroke-width: 2; } .opened { stroke: var(--fg); stroke-width: 1; }
+        .label { fill: var(--fg); font-size: 22px; font-family: system-ui, "DejaVu Sans", sans-serif; } .label.team { font-weight: 700; }
+        .label.far { fill: var(--muted); font-style: italic; } .scale { fill: none; stroke: var(--fg); stroke-width: 2; }
+        .leader { stroke: var(--fg); stroke-opacity: 0.6; stroke-width: 1.5; }
+        .teams { columns: 2 24rem; } .teams section { break-inside: avoid; margin-bottom: 1rem; }
         ol { margin: 0; padding-left: 1.2rem; }
-        @media print { body { margin: 0; } }
+        /* On a projector (served): the screen, never scrolled; the ranking pages by itself (/results.js). */
+        @media screen {
+          html { font-size: clamp(12px, min(1.25vw, 2.2vh), 34px); }
+          body.served { height: 100vh; margin: 0; padding: 0.6rem 1rem; overflow: hidden; display: flex; flex-direction: column; }
+          body.served .head { flex: none; border-bottom: 2px solid var(--line); padding-bottom: 0.3rem; margin-bottom: 0.6rem; }
+          body.served .main { flex: 1 1 0; min-height: 0; display: grid; grid-template-columns: minmax(0, 1.5fr) minmax(0, 1fr);
+            grid-template-rows: minmax(0, 1fr); gap: 1rem; }
+          body.served .ranking { display: flex; flex-direction: column; min-height: 0; }
+          body.served .fill { flex: 1 1 0; min-height: 0; overflow: hidden; }
+          body.served table { font-size: calc(var(--scale, 1) * 1rem); }
+          body.served td { white-space: nowrap; } body.served td.team { font-size: 1.3em; }
+          body.served td.score { font-size: 1.5em; } body.served th { font-size: 0.8em; }
+          body.served figure { margin: 0; min-height: 0; } body.served figure svg { height: 100%; max-width: none; }
+          body.served .teams { display: none; }
+        }
+        @media print {
+          @page { margin: 12mm; }
+          body { margin: 0; font-size: 10.5pt; }
+          h1 { font-size: 18pt; } .when { font-size: 12pt; }
+          /* Whatever the screen's script hid or shrank (a headless print may skip beforeprint). */
+          tr[hidden] { display: table-row !important; } #ranking th, #ranking td { display: table-cell !important; }
+          #ranking table { font-size: 10.5pt !important; } #paging { display: none; }
+          thead { display: table-header-group; } tr { break-inside: avoid; }
+          td.team { font-size: 11pt; }
+          figure { break-inside: avoid; } figure svg { max-height: 120mm; }
+          .teams { columns: 2; }
+        }
+
+        """
+
+    /// `/results.js`: on a screen, the ranking's teams that fit, a page of them every 8 s; when the board turned
+    /// here at the end and the organiser then moves the end later, back to the board (docs/HUNTS.md "Results").
+    /// Like the board's, it says in `data-layout` whether a team's row runs out of the screen.
+    static let javascript = """
+        "use strict";
+        (function () {
+          const root = document.documentElement;
+          let page = 0;
+
+          function fit() {
+            const box = document.getElementById("ranking");
+            const table = box && box.querySelector("table");
+            const label = document.getElementById("paging");
+            if (!table || !table.tBodies[0]) { return; }
+            const rows = Array.from(table.tBodies[0].rows);
+            rows.forEach(function (row) { row.hidden = false; });
+            // Every team's row whole across (a 32-character name): first without the hints taken, the distance
+            // walked, the time from first to last page and the pages, in that order, then in smaller type.
+            const optional = [6, 5, 4, 3];
+            function show(dropped) {
+              for (const row of table.rows) {
+                Array.from(row.cells).forEach(function (cell, index) { cell.style.display = dropped.indexOf(index) >= 0 ? "none" : ""; });
+              }
+            }
+            fitting: for (const scale of [1, 0.9, 0.8, 0.7, 0.6, 0.5]) {
+              table.style.setProperty("--scale", String(scale));
+              for (let count = 0; count <= optional.length; count += 1) {
+                show(optional.slice(0, count));
+                if (table.offsetWidth <= box.clientWidth) { root.dataset.scale = String(scale); break fitting; }
+              }
+            }
+            root.dataset.viewport = window.innerWidth + "x" + window.innerHeight;
+            root.dataset.background = getComputedStyle(document.body).backgroundColor;
+            if (getComputedStyle(document.body).overflow !== "hidden") { root.dataset.pages = "1"; root.dataset.layout = "fits"; return; }
+            const room = box.clientHeight - table.tHead.offsetHeight;
+            const pages = [[]];
+            let used = 0;
+            for (const row of rows) {
+              const height = row.offsetHeight;
+              if (used + height > room && pages[pages.length - 1].length > 0) { pages.push([]); used = 0; }
+              pages[pages.length - 1].push(row);
+              used += height;
+            }
+            page = page % pages.length;
+            pages.forEach(function (rowsOfPage, index) {
+              rowsOfPage.forEach(function (row) { row.hidden = index !== page; });
+            });
+            const first = rows.indexOf(pages[page][0]) + 1;
+            label.textContent = pages.length > 1
+              ? "\\u00b7 teams " + first + "\\u2013" + (first + pages[page].length - 1) + " of " + rows.length : "";
+            root.dataset.pages = String(pages.length);
+            const found = [];
+            const bottom = Math.min(box.getBoundingClientRect().bottom, window.innerHeight);
+            for (const row of rows) {
+              if (row.hidden) { continue; }
+              if (row.getBoundingClientRect().bottom > bottom + 1) { found.push("row " + row.dataset.team + " below the window"); }
+              for (const cell of row.cells) {
+                if (cell.scrollWidth > cell.clientWidth + 1) { found.push("cell of " + row.dataset.team + " cut"); }
+              }
+            }
+            if (table.offsetWidth > box.clientWidth + 1) { found.push("the ranking runs out of its box sideways"); }
+            const scroller = document.scrollingElement;
+            if (scroller.scrollWidth > window.innerWidth + 1) { found.push("the page scrolls sideways"); }
+            root.dataset.layout = found.length === 0 ? "fits" : found.slice(0, 8).join("; ");
+          }
+
+          fit();
+          window.addEventListener("load", fit);
+          window.addEventListener("resize", fit);
+          // On paper every team and every column, in the print style's type.
+          window.addEventListener("beforeprint", function () {
+            const table = document.querySelector("#ranking table");
+            if (table) { table.style.removeProperty("--scale"); }
+            Array.from(document.querySelectorAll("#ranking tr")).forEach(function (row) {
+              row.hidden = false;
+              Array.from(row.cells).forEach(function (cell) { cell.style.display = ""; });
+            });
+          });
+          window.addEventListener("afterprint", fit);
+          setInterval(function () {
+            if (Number(root.dataset.pages || "1") > 1) { page += 1; fit(); }
+          }, 8000);
+
+          if (new URLSearchParams(window.location.search).has("final")) {
+            setInterval(function () {
+              fetch("/board.json", { cache: "no-store" }).then(function (response) { return response.json(); }).then(function (board) {
+                if (!board.ends || Date.parse(board.ends) > Date.now()) { window.location.assign("/"); }
+              }).catch(function () {});
+            }, 5000);
+          }
+        })();
 
         """
 }

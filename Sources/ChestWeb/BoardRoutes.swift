@@ -33,8 +33,10 @@ extension BoardServerState {
         switch request.path {
         case "/":
             let now = current()
-            return Self.bytes(Data(BoardPage.document(huntName: now.title, sections: now.sections).utf8),
-                              type: "text/html; charset=utf-8", extra: cookie)
+            let tiles = snapshot.tiles
+            let response = Self.bytes(Data(BoardPage.document(huntName: now.title, sections: now.sections, tiles: tiles).utf8),
+                                      type: "text/html; charset=utf-8", extra: cookie)
+            return tiles.map { Self.allowingImages(from: $0.origin, response) } ?? response
         case "/board.css": return Self.bytes(Data(BoardAssets.css.utf8), type: "text/css; charset=utf-8", extra: cookie)
         case "/board.js": return Self.bytes(Data(BoardAssets.javascript.utf8), type: "text/javascript; charset=utf-8", extra: cookie)
         case "/board.json": return Self.bytes(BoardJSON.data(snapshot), type: "application/json", extra: cookie)
@@ -42,14 +44,30 @@ extension BoardServerState {
             return Self.bytes(Data(BoardResults(snapshot).html(timeZone: timeZone, served: true).utf8),
                               type: "text/html; charset=utf-8", extra: cookie)
         case "/results.css": return Self.bytes(Data(BoardResults.css.utf8), type: "text/css; charset=utf-8", extra: cookie)
+        case "/results.js": return Self.bytes(Data(BoardResults.javascript.utf8), type: "text/javascript; charset=utf-8", extra: cookie)
         case "/events":
             let headers = Self.securityHeaders + cookie + [("Content-Type", "text/event-stream; charset=utf-8"),
                                                            ("X-Accel-Buffering", "no")]
             guard request.method == "GET" else { return HTTPResponse(status: 200, headers: headers, body: .bytes(Data())) }
             return HTTPResponse(status: 200, headers: headers, body: .stream(BoardEventSource(state: self)))
+        case let path where path.hasPrefix("/leaflet/"):
+            // Debian's libjs-leaflet, for the organiser's tiles (docs/HUNTS.md "A map beneath").
+            guard let file = BoardTiles.leafletFile(path), let data = FileManager.default.contents(atPath: file.path) else {
+                return Self.text(404, "Not found: Leaflet is not installed (apt install libjs-leaflet); the board draws its own map.\n")
+            }
+            return Self.bytes(data, type: file.type, extra: cookie)
         default:
             return Self.text(404, "Not found: the board serves /, /board.json, /events and /results.\n")
         }
+    }
+
+    /// The page with the organiser's tiles: the policy lets images come from their source too, and nothing else.
+    static func allowingImages(from origin: String, _ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        response.headers = response.headers.map { name, value in
+            (name, name == "Content-Security-Policy" ? value.replacingOccurrences(of: "img-src 'self' data:", with: "img-src 'self' data: \(origin)") : value)
+        }
+        return response
     }
 
     private static func bytes(_ data: Data, type: String, extra: [(String, String)] = []) -> HTTPResponse {

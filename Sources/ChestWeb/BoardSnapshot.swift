@@ -52,6 +52,8 @@ public struct BoardSnapshot: Sendable {
     public var schedule = HuntSchedule()
     /// The organiser's words to every team (`chest hunt say`), oldest first.
     public var words: [HuntWord.Said] = []
+    /// The organiser's tile source for a map beneath the board's (`--tiles`), or nil for the board's drawing alone.
+    public var tiles: BoardTiles?
     /// Each page's question by `PageLink`, from the organiser's file: shown with the page's openings.
     public var questions: [PageLink: String] = [:]
 

@@ -4,19 +4,24 @@ import Foundation
 import Testing
 @testable import ChestWeb
 
-/// The board on a projector (docs/HUNTS.md "The board in a browser"): at 1920×1080 and 1280×720, light and dark, with
-/// 2, 12 and 50 teams after a day of events, headless Chromium lays the page out and the page's own check
-/// (`data-layout`) finds nothing out of its card or off the screen, no scrolling, the leaderboard paged when it must.
+/// The board on a projector (docs/HUNTS.md "The board in a browser", "On a projector"): at 1920×1080 and 1280×720,
+/// light and dark, with 3 and 40 teams after a day of events, the leader named with the 32 characters a name may
+/// have and holding 1234 points, headless Chromium lays the page out and the page's own check (`data-layout`) finds
+/// nothing out of its card or off the screen, no scrolling, no team's name or points cut (not even to an ellipsis),
+/// no shown row below the window, the leaderboard paged when it must.
 /// With CHEST_BOARD_SCREENSHOTS=DIR it also leaves a screenshot of each in DIR (docs/board/ holds them).
 // One browser at a time: the machine's other tests (Argon2id, gpsd) need the cores more than this one.
 @Suite(.realProcesses, .tags(.process, .chromium), .serialized, .timeLimit(.minutes(10)))
 struct BoardLayoutTests {
     static let sizes = [(1920, 1080), (1280, 720)]
 
-    @Test(arguments: [2, 12, 50])
+    @Test(arguments: [3, 40])
     func theBoardFitsTheScreenAtBothSizesLightAndDark(teams: Int) throws {
+        var snapshot = BoardDay.snapshot(teams: teams, names: BoardDay.projectorNames(teams))
+        // On for an hour, two to go (the page's clock is the browser's).
+        snapshot.schedule = HuntSchedule(starts: Date().addingTimeInterval(-3_600), ends: Date().addingTimeInterval(7_200))
         let server = try BoardServer(address: HTTPAddress("127.0.0.1:0")!, access: BoardAccess(token: nil),
-                                     snapshot: BoardDay.snapshot(teams: teams), timeZone: TimeZone(identifier: "UTC")!)
+                                     snapshot: snapshot, timeZone: TimeZone(identifier: "UTC")!)
         defer { server.stop() }
         let screenshots = ProcessInfo.processInfo.environment["CHEST_BOARD_SCREENSHOTS"]
         for (width, height) in Self.sizes {
@@ -29,8 +34,12 @@ struct BoardLayoutTests {
                 // Every team is on the board, on its page of the leaderboard; a few show when they are many.
                 let rows = page.dom.components(separatedBy: "<tr data-team=").count - 1
                 #expect(rows == teams)
-                if teams == 2 { #expect(page.pages == 1) }
-                if teams == 50 { #expect(page.pages >= 2, "50 teams do not fit one page at \(width)×\(height)") }
+                if teams == 3 { #expect(page.pages == 1) }
+                if teams == 40 { #expect(page.pages >= 2, "40 teams do not fit one page at \(width)×\(height)") }
+                // The leader's whole name and points, and the time left.
+                #expect(page.dom.contains(#"<tr data-team="\#(BoardDay.longest)" data-pages="#))
+                #expect(page.dom.contains(#"data-score="points">1234</td>"#))
+                #expect(page.dom.contains(">ends in 1:59:") || page.dom.contains(">ends in 2:00:00"), "\(page.dom.prefix(3000))")
                 // Latest shows one line an entry, as many as fit: at least five on either screen.
                 #expect(page.latestShown >= 5, "\(page.latestShown) latest entries at \(width)×\(height)")
                 if let screenshots {
@@ -102,13 +111,24 @@ enum BoardDay {
         return (0..<count).map { $0 < fixed.count ? fixed[$0] : "team-\($0 + 1)-walkers" }
     }
 
+    /// A name of the 32 characters a team's name may have; in `projector`'s hunt, the team leads with 1234 points.
+    static let longest = "Flying_Dutchmen_of_Zurich_Lakers"
+
+    /// The projector's hard case: the leader's name as long as a name may be and 1234 points, then the widest
+    /// name of that length, then as `names` goes on.
+    static func projectorNames(_ count: Int) -> [String] {
+        Array(([longest, "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW", "owls"] + names(count + 3).filter { $0 != "owls" && !$0.hasPrefix("WWW") })
+            .prefix(count))
+    }
+
     static func key(_ byte: UInt8, count: Int = 32) -> String { Data(repeating: byte, count: count).base64EncodedString() }
 
     /// With `farClaim`, the first team's last receipt claims a position 100 km away.
-    static func snapshot(teams count: Int, farClaim: Bool = false) -> BoardSnapshot {
+    /// With `together`, every receipt claims the same spot: the teams stand in one place.
+    static func snapshot(teams count: Int, farClaim: Bool = false, names teamNames: [String]? = nil, together: Bool = false) -> BoardSnapshot {
         var hunt = HuntFile(id: huntID, name: "Spring hunt through the old town, the parks and the lake shore",
                             broker: BrokerURL("mqtt://hunt.example.org:8883")!, organiser: key(1), sharePositions: true)
-        hunt.teams = names(count).enumerated().map { index, name in
+        hunt.teams = (teamNames ?? names(count)).enumerated().map { index, name in
             HuntTeam(name: name, password: "pw-\(index)-0123456789ab", publicKey: key(UInt8(index % 200 + 10)), secretKey: nil,
                      colour: name == "owls" ? "#00aa88" : nil)
         }
@@ -132,6 +152,7 @@ enum BoardDay {
                 let at = start + Double(teamIndex * 37 + page * 1_800)
                 var spot = centre.offset(metres: 300 * Double(page % 4), bearing: 70 * Double(page % 4) + Double(teamIndex))
                 if farClaim, teamIndex == 0, page == opened - 1 { spot = centre.offset(metres: 100_000, bearing: 0) }
+                if together { spot = centre }
                 let fix = UnlockEvidence.ConfirmingFix(Fix(mode: 3, coordinate: spot, altitudeMSL: 400, eph: 3, epv: 5,
                                                            satellitesUsed: 9, time: at, receivedAt: 0))
                 let trust: FixTrust.Level = (teamIndex + page) % 3 == 0 ? .simulated : .hardware
@@ -155,6 +176,10 @@ enum BoardDay {
                     refusals.append(.init(at: at, event: event))
                 }
             }
+        }
+        if let leader = board.teams.first(where: { $0.name == longest }) {
+            _ = board.recordAdjustment(HuntAdjustment(team: longest, points: 1234 - leader.points, reason: "the bonus round"),
+                                       receivedAt: start + 40_000)
         }
         unlocks.sort { $0.at < $1.at }
         refusals.sort { $0.at < $1.at }

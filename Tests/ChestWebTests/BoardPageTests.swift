@@ -109,7 +109,7 @@ import Testing
                 "\(sections["latest"] ?? "")")
         #expect(sections["latest"]?.contains("<b>organiser</b> says: <bdi>Meet at &lt;b&gt;noon&lt;/b&gt;</bdi>") == true)
         #expect(sections["summary"]?.contains(#"<h1 data-ends="2027-01-15T09:00:00Z">"#) == true, "\(sections["summary"] ?? "")")
-        #expect(BoardAssets.javascript.contains(#"window.location.assign("/results")"#))
+        #expect(BoardAssets.javascript.contains(#"window.location.assign("/results?final")"#))
     }
 
     @Test func theMapShowsVisibleTargetsAndTrailsOnlyWhenTheHuntSharesPositions() throws {
@@ -266,7 +266,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: file) }
         try html.write(toFile: file, atomically: true, encoding: .utf8)
         let lint = try Subprocess.run("/usr/bin/xmllint", ["--html", "--noout", file], environment: [:])
-        #expect(lint.status == 0 && lint.stderr.isEmpty, "\(lint.stderr)")
+        // libxml2's HTML parser knows HTML 4 only: it names HTML5's elements (bdi, section, svg) as unknown tags.
+        let errors = lint.stderr.split(separator: "\n").filter { $0.contains("error") && !$0.contains(": Tag ") }
+        #expect(lint.status == 0 && errors.isEmpty, "\(lint.stderr)")
         if let directory = ProcessInfo.processInfo.environment["CHEST_BOARD_SCREENSHOTS"] {
             try html.write(toFile: directory + "/results.html", atomically: true, encoding: .utf8)
             let shot = try Chromium.run(["--screenshot=" + directory + "/results.png", "--window-size=1280,1800", "--hide-scrollbars",

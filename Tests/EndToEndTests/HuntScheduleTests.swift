@@ -132,6 +132,27 @@ struct HuntScheduleTests {
         #expect(try red.hunt()["starts"] == nil && red.hunt()["said"] == nil)
     }
 
+    /// The web board follows the schedule in force: a moved end reaches `/board.json` and the page's stream though
+    /// no team sends anything (docs/HUNTS.md "The board in a browser").
+    @Test func theWebBoardFollowsAMovedEnd() throws {
+        let broker = try MosquittoBroker.start()
+        defer { broker.stop() }
+        let hunt = try HuntWorld(teams: ["red"], broker: broker)
+        let board = try WebBoard(hunt.organiserWorld, ["board", hunt.huntPath, "--http", "127.0.0.1:0", "--quiet"])
+        defer { board.stop() }
+        func ends() throws -> String? {
+            let body = try WebClient.request(port: board.port, path: "/board.json").body
+            return (try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])?["ends"] as? String
+        }
+        for seconds in [7_200.0, 10_800] {
+            let end = Self.instant(seconds)
+            #expect(try hunt.organiser(["hunt", "schedule", "--hunt", hunt.huntPath, "--ends", end.text]).status == 0)
+            try hunt.organiserWorld.waitUntil("the web board has the end \(end.text)", timeout: 20) { try ends() == end.text }
+            let page = try WebClient.request(port: board.port, path: "/").body
+            #expect(page.contains(#"data-ends="\#(end.text)""#), "the page's clock counts to the new end")
+        }
+    }
+
     @Test func theBoardCreditsNothingReceivedAfterTheEndAndShowsTheFinalRanking() throws {
         let broker = try MosquittoBroker.start()
         defer { broker.stop() }

@@ -165,7 +165,7 @@ struct PackageTests {
         #expect(architecture == machine)
         #expect(try Self.field("Package", of: deb) == "chest")
         #expect(try Self.field("Recommends", of: deb) == "gpsd")
-        #expect(try Self.field("Suggests", of: deb) == "mosquitto, chromium")
+        #expect(try Self.field("Suggests", of: deb) == "mosquitto, chromium, libjs-leaflet")
 
         let info = try Self.run("/usr/bin/dpkg-deb", ["-I", deb])
         #expect(info.stdout.contains(" postinst ") && info.stdout.contains(" postrm "), "\(info.stdout)")

@@ -2,8 +2,9 @@ import ChestCore
 import ChestWeb
 
 extension BoardFeed {
-    /// The board as it is now, for the page in a browser: the same verified state the terminal shows.
-    func snapshot(connection: BrokerState) -> BoardSnapshot {
+    /// The board as it is now, for the page in a browser: the same verified state the terminal shows; `tiles`,
+    /// the organiser's map beneath (`--tiles`).
+    func snapshot(connection: BrokerState, tiles: BoardTiles? = nil) -> BoardSnapshot {
         var snapshot = BoardSnapshot(huntName: hunt.name, broker: hunt.broker, connection: connection, board: board,
                       sharePositions: hunt.sharePositions, targets: BoardSnapshot.targets(of: hunt),
                       unlocks: core.latest.map { BoardSnapshot.Logged(at: $0.at, event: $0.event) },
@@ -13,6 +14,7 @@ extension BoardFeed {
         snapshot.schedule = core.schedule
         snapshot.words = core.words.map(\.said)
         snapshot.questions = questions
+        snapshot.tiles = tiles
         return snapshot
     }
 }

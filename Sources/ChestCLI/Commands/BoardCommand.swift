@@ -12,7 +12,7 @@ struct BoardCommand: ChestCommand {
     static let name = "board"
     static let abstract = "the organiser's live board: each team, pages opened and when, trust, refused messages"
     static let synopses = ["HUNT [--json | --once [--timeout SECONDS]]",
-                           "HUNT --http [ADDR:]PORT [--http-token TOKEN] [--json | --quiet]",
+                           "HUNT --http [ADDR:]PORT [--http-token TOKEN] [--json | --quiet] [--tiles URL --tiles-attribution TEXT]",
                            "HUNT --results [--timeout SECONDS] [-o FILE.html|FILE.json|FILE.csv]"]
     static let discussion = """
         Follows the hunt's broker and redraws in place, like chest nav: each team ranked by points (its proven \
@@ -24,7 +24,9 @@ struct BoardCommand: ChestCommand {
         HUNT.board, so it survives restarts; the broker keeps what arrives while it is away.
         --http also serves the board as a web page for a projector, live (Server-Sent Events), read-only, on \
         127.0.0.1 unless ADDR says otherwise; any other address needs --http-token, which a browser gives once as \
-        ?token= in the address. --quiet serves the page without the terminal board.
+        ?token= in the address. --quiet serves the page without the terminal board. --tiles draws a map beneath \
+        the board's own (Leaflet, from the libjs-leaflet package) from a tile server the organiser may use, with \
+        the attribution it requires (--tiles-attribution); without it, the board draws its map alone, offline.
         --results prints the final ranking, or writes the results to -o FILE: .html (a page to print or put on \
         the big screen: the ranking, each team's pages and when they were reached, the time from first to last \
         page, the distance walked and the tracks on the map when the hunt shares positions), .json or .csv.
@@ -37,6 +39,8 @@ struct BoardCommand: ChestCommand {
         .option("--http", value: "[ADDR:]PORT", help: "also serve the board as a web page (ADDR defaults to 127.0.0.1)"),
         .option("--http-token", value: "TOKEN", help: "with --http: the token a browser must show once (?token=TOKEN)"),
         .flag("--quiet", help: "with --http: serve the page only, without the terminal board"),
+        .option("--tiles", value: "URL", help: "with --http: draw the map over tiles from URL, with {z}, {x} and {y} in it"),
+        .option("--tiles-attribution", value: "TEXT", help: "with --tiles: what the tile source requires shown with its tiles"),
         .flag("--results", help: "print the final results and exit; with -o, write them"),
         .option("--output", "-o", value: "FILE", help: "with --results: FILE.html, FILE.json or FILE.csv (- for HTML on standard output)",
                 completion: .files()),
@@ -49,6 +53,7 @@ struct BoardCommand: ChestCommand {
     var http: HTTPAddress?
     var token: String?
     var quiet: Bool
+    var tiles: BoardTiles?
     var results: Bool
     var output: String?
 
@@ -72,9 +77,21 @@ struct BoardCommand: ChestCommand {
         http = try values.value("--http", "--http takes [ADDR:]PORT, such as 8080, 0.0.0.0:8080 or [::1]:8080", HTTPAddress.init)
         token = values.value("--http-token")
         if let token, let problem = BoardAccess.problem(token) { throw UsageError(problem) }
+        let tilesURL = values.value("--tiles"), attribution = values.value("--tiles-attribution")
         guard let http else {
-            guard token == nil, !quiet else { throw UsageError("--http-token and --quiet go with --http [ADDR:]PORT") }
+            guard token == nil, !quiet, tilesURL == nil, attribution == nil else {
+                throw UsageError("--http-token, --quiet, --tiles and --tiles-attribution go with --http [ADDR:]PORT")
+            }
             return
+        }
+        if let tilesURL {
+            do throws(BoardTiles.TilesError) {
+                tiles = try BoardTiles(url: tilesURL, attribution: attribution ?? "")
+            } catch {
+                throw UsageError(error.description)
+            }
+        } else if attribution != nil {
+            throw UsageError("--tiles-attribution goes with --tiles URL")
         }
         guard !once else { throw UsageError("--once prints once and exits; --http serves until stopped; choose one") }
         guard !(json && quiet) else { throw UsageError("--json streams to the terminal and --quiet keeps it silent; choose one") }
@@ -98,7 +115,7 @@ struct BoardCommand: ChestCommand {
         let web = try http.map { address in
             do {
                 return try BoardServer(address: address, access: BoardAccess(token: token),
-                                       snapshot: feed.snapshot(connection: .connecting))
+                                       snapshot: feed.snapshot(connection: .connecting, tiles: tiles))
             } catch {
                 throw ChestError("\(error)")
             }
@@ -107,6 +124,7 @@ struct BoardCommand: ChestCommand {
         if let web { printError("chest: serving the board on \(web.url)" + (token == nil ? "" : "?token=TOKEN (the --http-token)")) }
         var published: BrokerState?
         var publishedWord: UInt64?
+        var publishedSchedule: HuntSchedule?
         var printedWords: Set<UInt64> = []
         var pending: [BoardEvent] = []
         var lastPublished = ContinuousClock.now - .seconds(60)
@@ -120,12 +138,16 @@ struct BoardCommand: ChestCommand {
             guard let web else { return }
             pending += events
             let newWord = feed.core.words.last?.said.id != publishedWord
-            guard !pending.isEmpty || connection != published || newWord else { return }
+            // A new schedule is no board event, yet the page's countdown and its turn to the final ranking follow it
+            // (docs/HUNTS.md "The hunt's start and end").
+            let newSchedule = feed.core.schedule != publishedSchedule
+            guard !pending.isEmpty || connection != published || newWord || newSchedule else { return }
             guard connection != published || ContinuousClock.now - lastPublished >= interval else { return }
             published = connection
             publishedWord = feed.core.words.last?.said.id
+            publishedSchedule = feed.core.schedule
             lastPublished = .now
-            web.publish(feed.snapshot(connection: connection), events: pending)
+            web.publish(feed.snapshot(connection: connection, tiles: tiles), events: pending)
             pending = []
         }
         if results { return try writeResults(hunt, &feed, link) }

@@ -1,3 +1,4 @@
+import ChestCore
 import Foundation
 
 /// The pieces of a map: markers, labels, direction arrows, the scale bar, the north arrow, the legend and the key.

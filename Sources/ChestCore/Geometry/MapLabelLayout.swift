@@ -1,53 +1,74 @@
 /// Where a map's labels go, so that none overlaps another, a marker or the legend, and none leaves the picture.
 /// Pure: boxes in, boxes out. Each label tries positions around its anchor, nearest first; a label with no free
-/// place is left out of the map and listed by the caller instead (`MapDrawing` numbers it in the key).
-struct MapLabelLayout {
+/// place is left out of the map and listed by the caller instead (`chest map`'s `MapDrawing` numbers it in the key;
+/// the board in a browser, `BoardMap`, leaves the name to its leaderboard, the key by colour and rank).
+public struct MapLabelLayout: Sendable {
     /// A rectangle in picture coordinates (y down).
-    struct Box: Hashable {
-        var x: Double
-        var y: Double
-        var width: Double
-        var height: Double
+    public struct Box: Hashable, Sendable {
+        public var x: Double
+        public var y: Double
+        public var width: Double
+        public var height: Double
 
-        var maxX: Double { x + width }
-        var maxY: Double { y + height }
+        public init(x: Double, y: Double, width: Double, height: Double) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
 
-        func intersects(_ other: Box) -> Bool {
+        public var maxX: Double { x + width }
+        public var maxY: Double { y + height }
+
+        public func intersects(_ other: Box) -> Bool {
             x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
         }
 
-        func contains(_ other: Box) -> Bool {
+        public func contains(_ other: Box) -> Bool {
             other.x >= x && other.maxX <= maxX && other.y >= y && other.maxY <= maxY
         }
 
         /// The point of the box nearest to (px, py), where a leader line meets it.
-        func nearest(to px: Double, _ py: Double) -> (Double, Double) {
+        public func nearest(to px: Double, _ py: Double) -> (Double, Double) {
             (min(max(px, x), maxX), min(max(py, y), maxY))
         }
     }
 
     /// A label to place next to the point it names.
-    struct Request {
-        var x: Double
-        var y: Double
-        var text: String
-        var fontSize: Double
+    public struct Request: Sendable {
+        public var x: Double
+        public var y: Double
+        public var text: String
+        public var fontSize: Double
+
+        public init(x: Double, y: Double, text: String, fontSize: Double) {
+            self.x = x
+            self.y = y
+            self.text = text
+            self.fontSize = fontSize
+        }
     }
 
-    struct Placed: Hashable {
+    /// A label placed: its box, where its text goes.
+    public struct Placed: Hashable, Sendable {
         /// The request's index.
-        var index: Int
-        var box: Box
-        var text: String
-        var fontSize: Double
+        public var index: Int
+        public var box: Box
+        public var text: String
+        public var fontSize: Double
         /// The label sits away from its anchor: draw a leader line.
-        var needsLeader: Bool
+        public var needsLeader: Bool
     }
 
     /// Where labels may go: the map's frame.
-    var frame: Box
+    public var frame: Box
     /// What labels must not cover: the north arrow, markers.
-    var obstacles: [Box] = []
+    public var obstacles: [Box] = []
+
+    public init(frame: Box, obstacles: [Box] = []) {
+        self.frame = frame
+        self.obstacles = obstacles
+    }
 
     /// Gaps tried between an anchor and its label, in pixels, nearest first.
     static let gaps: [Double] = [5, 12, 24, 40, 64, 96, 140]
@@ -56,7 +77,7 @@ struct MapLabelLayout {
 
     /// Places the labels in order (earlier ones get the better places); returns the placed ones and the indices
     /// of those left out.
-    func place(_ requests: [Request]) -> (placed: [Placed], leftOut: [Int]) {
+    public func place(_ requests: [Request]) -> (placed: [Placed], leftOut: [Int]) {
         var placed: [Placed] = []
         var taken = obstacles
         var leftOut: [Int] = []
@@ -91,7 +112,7 @@ struct MapLabelLayout {
 
     /// A generous estimate of the text's width in a sans-serif face (the renderer's exact metrics are not known
     /// here): wide letters and capitals count more, narrow ones less, anything outside ASCII as wide.
-    static func width(of text: String, fontSize: Double) -> Double {
+    public static func width(of text: String, fontSize: Double) -> Double {
         let ems = text.unicodeScalars.reduce(0.0) { total, scalar in
             let character = Character(scalar)
             let em: Double
