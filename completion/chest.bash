@@ -50,7 +50,7 @@ _chest()
 _chest_takes_value()
 {
     case "$1:$2" in
-        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--attach' | 'compose:--lock' | 'compose:--hint' | 'compose:--hint-after' | 'compose:--hint-cost' | 'compose:--question' | 'compose:--points' | 'compose:--quest' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--search-area' | 'compose:--hunt' | 'compose:--require' | 'read:--save' | 'pin:--page' | 'answer:--page' | 'hint:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'verify:--hunt' | 'hunt create:--broker' | 'hunt create:--ca' | 'hunt create:--starts' | 'hunt create:--ends' | 'hunt create:--output' | 'hunt create:-o' | 'hunt team add:--hunt' | 'hunt team add:--colour' | 'hunt team add:--output' | 'hunt team add:-o' | 'hunt team add:--count' | 'hunt release:--hunt' | 'hunt release:--timeout' | 'hunt start:--hunt' | 'hunt start:--timeout' | 'hunt adjust:--hunt' | 'hunt adjust:--timeout' | 'hunt schedule:--hunt' | 'hunt schedule:--starts' | 'hunt schedule:--ends' | 'hunt schedule:--timeout' | 'hunt say:--hunt' | 'hunt say:--timeout' | 'board:--timeout' | 'board:--http' | 'board:--http-token' | 'board:--tiles' | 'board:--tiles-attribution' | 'board:--output' | 'board:-o' | 'config:--unset' | 'simulate:--weather' | 'simulate:--answer' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
+        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--attach' | 'compose:--lock' | 'compose:--hint' | 'compose:--hint-after' | 'compose:--hint-cost' | 'compose:--question' | 'compose:--points' | 'compose:--quest' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--search-area' | 'compose:--hunt' | 'compose:--require' | 'read:--save' | 'pin:--page' | 'answer:--page' | 'hint:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'verify:--hunt' | 'hunt create:--broker' | 'hunt create:--ca' | 'hunt create:--starts' | 'hunt create:--ends' | 'hunt create:--output' | 'hunt create:-o' | 'hunt team add:--hunt' | 'hunt team add:--colour' | 'hunt team add:--output' | 'hunt team add:-o' | 'hunt team add:--count' | 'hunt release:--hunt' | 'hunt release:--timeout' | 'hunt start:--hunt' | 'hunt start:--timeout' | 'hunt adjust:--hunt' | 'hunt adjust:--timeout' | 'hunt schedule:--hunt' | 'hunt schedule:--starts' | 'hunt schedule:--ends' | 'hunt schedule:--timeout' | 'hunt say:--hunt' | 'hunt say:--timeout' | 'board:--timeout' | 'board:--http' | 'board:--http-token' | 'board:--tiles' | 'board:--tiles-attribution' | 'board:--output' | 'board:-o' | 'config:--unset' | 'quest from:--output' | 'quest from:-o' | 'quest from:--radius' | 'simulate:--weather' | 'simulate:--answer' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
             return 0
             ;;
     esac
@@ -61,7 +61,7 @@ _chest_takes_value()
 _chest_is_command()
 {
     case "$1:$2" in
-        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':answer' | ':hint' | ':save' | ':unsave' | ':delete' | ':undelete' | ':status' | ':watch' | ':receipt' | ':verify' | ':senders' | ':hunt' | ':board' | ':config' | ':preview' | ':simulate' | ':nav' | ':map' | ':export' | ':help' | 'senders:' | 'senders:list' | 'senders:trust' | 'senders:forget' | 'hunt:' | 'hunt:create' | 'hunt:team' | 'hunt:join' | 'hunt:leave' | 'hunt:release' | 'hunt:start' | 'hunt:adjust' | 'hunt:schedule' | 'hunt:say' | 'hunt team:' | 'hunt team:add')
+        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':answer' | ':hint' | ':save' | ':unsave' | ':delete' | ':undelete' | ':status' | ':watch' | ':receipt' | ':verify' | ':senders' | ':hunt' | ':board' | ':config' | ':quest' | ':preview' | ':simulate' | ':nav' | ':map' | ':export' | ':help' | 'senders:' | 'senders:list' | 'senders:trust' | 'senders:forget' | 'hunt:' | 'hunt:create' | 'hunt:team' | 'hunt:join' | 'hunt:leave' | 'hunt:release' | 'hunt:start' | 'hunt:adjust' | 'hunt:schedule' | 'hunt:say' | 'hunt team:' | 'hunt team:add' | 'quest:' | 'quest:from')
             return 0
             ;;
     esac
@@ -170,6 +170,12 @@ _chest_options()
         'config')
             echo '--unset --help -h'
             ;;
+        'quest')
+            echo '--help -h'
+            ;;
+        'quest from')
+            echo '--output -o --radius --force --help -h'
+            ;;
         'preview')
             echo '--help -h'
             ;;
@@ -195,7 +201,7 @@ _chest_commands()
 {
     case $1 in
         '')
-            echo 'compose import list read pin answer hint save unsave delete undelete status watch receipt verify senders hunt board config preview simulate nav map export help'
+            echo 'compose import list read pin answer hint save unsave delete undelete status watch receipt verify senders hunt board config quest preview simulate nav map export help'
             ;;
         'senders')
             echo 'list trust forget'
@@ -205,6 +211,9 @@ _chest_commands()
             ;;
         'hunt team')
             echo 'add'
+            ;;
+        'quest')
+            echo 'from'
             ;;
     esac
 }
@@ -370,6 +379,14 @@ _chest_value()
         'config:0')
             mapfile -t COMPREPLY < <(compgen -W 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -- "$cur")
             ;;
+        'quest from:--output' | 'quest from:-o')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            ;;
+        'quest from:0')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -X '!*.gpx' -- "$cur"; compgen -d -- "$cur")
+            ;;
         'preview:'[0-9]*)
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
@@ -397,7 +414,7 @@ _chest_value()
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             ;;
         'help:0')
-            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin answer hint save unsave delete undelete status watch receipt verify senders hunt board config preview simulate nav map export help' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin answer hint save unsave delete undelete status watch receipt verify senders hunt board config quest preview simulate nav map export help' -- "$cur")
             ;;
     esac
 }

@@ -8,9 +8,9 @@ function __chest_path
     set -l path
     while set -q words[1]
         switch "$path:$words[1]"
-            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--attach' 'compose:--lock' 'compose:--hint' 'compose:--hint-after' 'compose:--hint-cost' 'compose:--question' 'compose:--points' 'compose:--quest' 'compose:--format' 'compose:--seal-cost' 'compose:--search-area' 'compose:--hunt' 'compose:--require' 'read:--save' 'pin:--page' 'answer:--page' 'hint:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'verify:--hunt' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--starts' 'hunt create:--ends' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--colour' 'hunt team add:--output' 'hunt team add:-o' 'hunt team add:--count' 'hunt release:--hunt' 'hunt release:--timeout' 'hunt start:--hunt' 'hunt start:--timeout' 'hunt adjust:--hunt' 'hunt adjust:--timeout' 'hunt schedule:--hunt' 'hunt schedule:--starts' 'hunt schedule:--ends' 'hunt schedule:--timeout' 'hunt say:--hunt' 'hunt say:--timeout' 'board:--timeout' 'board:--http' 'board:--http-token' 'board:--tiles' 'board:--tiles-attribution' 'board:--output' 'board:-o' 'config:--unset' 'simulate:--weather' 'simulate:--answer' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
+            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--attach' 'compose:--lock' 'compose:--hint' 'compose:--hint-after' 'compose:--hint-cost' 'compose:--question' 'compose:--points' 'compose:--quest' 'compose:--format' 'compose:--seal-cost' 'compose:--search-area' 'compose:--hunt' 'compose:--require' 'read:--save' 'pin:--page' 'answer:--page' 'hint:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'verify:--hunt' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--starts' 'hunt create:--ends' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--colour' 'hunt team add:--output' 'hunt team add:-o' 'hunt team add:--count' 'hunt release:--hunt' 'hunt release:--timeout' 'hunt start:--hunt' 'hunt start:--timeout' 'hunt adjust:--hunt' 'hunt adjust:--timeout' 'hunt schedule:--hunt' 'hunt schedule:--starts' 'hunt schedule:--ends' 'hunt schedule:--timeout' 'hunt say:--hunt' 'hunt say:--timeout' 'board:--timeout' 'board:--http' 'board:--http-token' 'board:--tiles' 'board:--tiles-attribution' 'board:--output' 'board:-o' 'config:--unset' 'quest from:--output' 'quest from:-o' 'quest from:--radius' 'simulate:--weather' 'simulate:--answer' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
                 set -e words[1]
-            case ':compose' ':import' ':list' ':read' ':pin' ':answer' ':hint' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':receipt' ':verify' ':senders' 'senders:list' 'senders:trust' 'senders:forget' ':hunt' 'hunt:create' 'hunt:team' 'hunt team:add' 'hunt:join' 'hunt:leave' 'hunt:release' 'hunt:start' 'hunt:adjust' 'hunt:schedule' 'hunt:say' ':board' ':config' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
+            case ':compose' ':import' ':list' ':read' ':pin' ':answer' ':hint' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':receipt' ':verify' ':senders' 'senders:list' 'senders:trust' 'senders:forget' ':hunt' 'hunt:create' 'hunt:team' 'hunt team:add' 'hunt:join' 'hunt:leave' 'hunt:release' 'hunt:start' 'hunt:adjust' 'hunt:schedule' 'hunt:say' ':board' ':config' ':quest' 'quest:from' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
                 set -a path $words[1]
         end
         set -e words[1]
@@ -100,6 +100,7 @@ complete -c chest -n '__chest_is \'\'' -a senders -d 'the senders\' keys chest k
 complete -c chest -n '__chest_is \'\'' -a hunt -d 'run a hunt for several teams over an MQTT broker: create, add teams, join, release, start, schedule, say, adjust'
 complete -c chest -n '__chest_is \'\'' -a board -d 'the organiser\'s live board: each team, pages opened and when, trust, refused messages'
 complete -c chest -n '__chest_is \'\'' -a config -d 'show or change settings'
+complete -c chest -n '__chest_is \'\'' -a quest -d 'write a quest file from a geocaching GPX (chest quest from)'
 complete -c chest -n '__chest_is \'\'' -a preview -d 'show a quest\'s or message file\'s pages and locks, read-only'
 complete -c chest -n '__chest_is \'\'' -a simulate -d 'replay a recorded track through the engine and print when each page opens'
 complete -c chest -n '__chest_is \'\'' -a nav -d 'a full-screen navigator: the receiver at a glance and every goal still to reach'
@@ -115,7 +116,7 @@ complete -c chest -n '__chest_is \'compose\'' -l attach -r -F -d 'attaches a fil
 complete -c chest -n '__chest_is \'compose\'' -l lock -r -a '(__chest_value_1)' -d 'adds a lock to the page\'s current set'
 complete -c chest -n '__chest_is \'compose\'' -l or -d 'switches the page to set B'
 complete -c chest -n '__chest_is \'compose\'' -l hint -r -d 'adds a hint to the page before it, sealed under a key of its own; repeatable, in order'
-complete -c chest -n '__chest_is \'compose\'' -l hint-after -r -d 'the hint before it opens by itself this long (90s, 10m, 1h30m) after its page became the reader\'s next goal'
+complete -c chest -n '__chest_is \'compose\'' -l hint-after -r -d 'the hint before it opens by itself (with --hunt: the board gives it free) this long (90s, 10m, 1h30m) after its page became the reader\'s next goal'
 complete -c chest -n '__chest_is \'compose\'' -l hint-cost -r -d 'with --hunt: what the board charges for giving the hint before it (default 0)'
 complete -c chest -n '__chest_is \'compose\'' -l question -r -d 'the page before it asks this question, shown before it opens (see answer= locks)'
 complete -c chest -n '__chest_is \'compose\'' -l points -r -d 'what the hunt\'s board credits for the page before it, 0 to 1000 (default 1)'
@@ -242,6 +243,13 @@ complete -c chest -n '__chest_is \'board\'' -a '(__fish_complete_suffix .hunt)'
 complete -c chest -n '__chest_is \'config\'' -l unset -r -a 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify' -d 'remove a setting'
 complete -c chest -n '__chest_is \'config\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'config\'' -a 'name chest socket gpsd weather.key weather.url weather.maxAgeMinutes hook hook.timeoutSeconds notify'
+complete -c chest -n '__chest_is \'quest\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'quest\'' -a from -d 'write a geocaching GPX\'s caches and stages as a quest file to edit'
+complete -c chest -n '__chest_is \'quest from\'' -l output -s o -r -F -d 'the quest file to write (default: standard output)'
+complete -c chest -n '__chest_is \'quest from\'' -l radius -r -d 'the radius of every place, such as 30m (the default) or 0.1km'
+complete -c chest -n '__chest_is \'quest from\'' -l force -d 'replace QUEST when it exists'
+complete -c chest -n '__chest_is \'quest from\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'quest from\'' -a '(__fish_complete_suffix .gpx)'
 complete -c chest -n '__chest_is \'preview\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'preview\'' -F
 complete -c chest -n '__chest_is \'simulate\'' -l weather -r -a 'clear cloudy rainy snowy thundery' -d 'the weather during the replay, such as snowy,-2'
@@ -261,4 +269,4 @@ complete -c chest -n '__chest_is \'export\'' -l output -s o -r -F -d 'the file t
 complete -c chest -n '__chest_is \'export\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'export\'' -F
 complete -c chest -n '__chest_is \'help\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin answer hint save unsave delete undelete status watch receipt verify senders hunt board config preview simulate nav map export help'
+complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin answer hint save unsave delete undelete status watch receipt verify senders hunt board config quest preview simulate nav map export help'
