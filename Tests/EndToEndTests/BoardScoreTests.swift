@@ -135,7 +135,7 @@ struct BoardScoreTests {
         #expect(rows[0]["adjustments"] as? Int == 4 && (rows[0]["adjusted"] as? [[String: Any]])?.first?["reason"] as? String == "helped a lost walker")
         #expect(rows[1]["hints"] as? Int == 1 && rows[1]["hintCost"] as? Int == 2 && rows[1]["pages"] as? Int == 1)
         let page = try WebClient.request(port: board.port, path: "/")
-        #expect(page.body.contains(#"<th class="score">Points</th>"#) && page.body.contains("helped a lost walker"), "\(page.body)")
+        #expect(page.body.contains(#"<th class="score c-score">Points</th>"#) && page.body.contains("helped a lost walker"), "\(page.body)")
 
         // The terminal's leaderboard, from another board reading the broker and its own journal.
         let once = try world.organiser(["board", world.huntPath, "--once", "--timeout", "3"])
