@@ -1,3 +1,4 @@
+import ChestCore
 import Foundation
 
 /// One setting chest and chestd know (docs/DESIGN.md "Commands and output"): its name in the config file, what it
@@ -15,18 +16,33 @@ public enum SettingKey: String, CaseIterable, Sendable, Comparable {
     case hookTimeout = "hook.timeoutSeconds"
     case notify
 
+    /// What holds when it is not set, where that is one fixed value: the one place each default is written, for
+    /// the help, `chest config` and the value in effect. Nil for the directories (they follow the environment) and
+    /// for what is simply absent unless set (the weather key and URL, the hook).
+    public var fixedDefault: String? {
+        switch self {
+        case .name: Message.defaultSender
+        case .gpsd: "localhost:2947"
+        case .weatherMaximumAge: "30"
+        case .hookTimeout: "10"
+        case .notify: "true"
+        case .chest, .socket, .weatherKey, .weatherURL, .hook: nil
+        }
+    }
+
     /// What it does, for `chest config --help`.
     public var help: String {
-        switch self {
-        case .name: "your name as sender of the messages you compose (default \"Sender\")"
+        let fixed = fixedDefault ?? ""
+        return switch self {
+        case .name: "your name as sender of the messages you compose (default \"\(fixed)\")"
         case .chest: "the chest directory (default $XDG_DATA_HOME/chest)"
         case .socket: "chestd's control socket (default $XDG_RUNTIME_DIR/chestd.sock)"
-        case .gpsd: "gpsd's HOST:PORT (default localhost:2947)"
+        case .gpsd: "gpsd's HOST:PORT (default \(fixed))"
         case .weatherKey: "an OpenWeatherMap API key; without one, Open-Meteo is used"
         case .weatherURL: "the weather provider's base URL (a mirror, or a test server)"
-        case .weatherMaximumAge: "how old a weather reading may be and still open a lock (default 30)"
+        case .weatherMaximumAge: "how old a weather reading may be and still open a lock (default \(fixed))"
         case .hook: "a command run on each unlock, with the event as JSON on its standard input"
-        case .hookTimeout: "how long a hook may run before it is killed (default 10)"
+        case .hookTimeout: "how long a hook may run before it is killed (default \(fixed))"
         case .notify: "\"false\" turns off desktop notifications"
         }
     }

@@ -79,22 +79,24 @@ public struct Settings: Sendable {
     /// The value in effect for `key`, set or default, as `chest config` shows it.
     public func effectiveValue(_ key: SettingKey) -> String {
         if let value = values[key] { return key.isSecret ? "(set)" : value }
+        if let fixed = key.fixedDefault { return fixed }
         switch key {
-        case .name: return senderName
         case .chest: return chestDirectory
         case .socket: return socketPath
-        case .gpsd: return "localhost:2947"
         case .weatherURL: return "the provider's own"
-        case .weatherMaximumAge: return "30"
-        case .hookTimeout: return "10"
-        case .notify: return "true"
-        case .weatherKey, .hook: return "(none)"
+        default: return "(none)"
         }
     }
 
     public var senderName: String {
         values[.name].flatMap { $0.isEmpty ? nil : $0 } ?? Message.defaultSender
     }
+
+    /// The value set for `key` (only usable ones are kept), else its fixed default.
+    private func valueOrDefault(_ key: SettingKey) -> String? { values[key] ?? key.fixedDefault }
+
+    /// A numeric setting's value in effect (its fixed default always reads as a number).
+    private func number(_ key: SettingKey) -> Double { valueOrDefault(key).flatMap(Double.init) ?? 0 }
 
     public var chestDirectory: String {
         if let chest = values[.chest] { return chest }
@@ -110,7 +112,7 @@ public struct Settings: Sendable {
 
     /// gpsd's host and port.
     public var gpsd: (host: String, port: String) {
-        let text = values[.gpsd] ?? "localhost:2947"
+        let text = valueOrDefault(.gpsd) ?? ""
         guard let colon = text.lastIndex(of: ":") else { return (text, "2947") }
         let host = String(text[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         return (host.isEmpty ? "localhost" : host, String(text[text.index(after: colon)...]))
@@ -123,10 +125,10 @@ public struct Settings: Sendable {
 
     public var weatherKey: String? { values[.weatherKey].flatMap { $0.isEmpty ? nil : $0 } }
     public var weatherURL: String? { values[.weatherURL].flatMap { $0.isEmpty ? nil : $0 } }
-    public var weatherMaximumAge: Double { (values[.weatherMaximumAge].flatMap(Double.init) ?? 30) * 60 }
+    public var weatherMaximumAge: Double { number(.weatherMaximumAge) * 60 }
     public var hook: String? { values[.hook].flatMap { $0.isEmpty ? nil : $0 } }
-    public var hookTimeout: Double { values[.hookTimeout].flatMap(Double.init) ?? 10 }
-    public var desktopNotifications: Bool { values[.notify] != "false" }
+    public var hookTimeout: Double { number(.hookTimeout) }
+    public var desktopNotifications: Bool { valueOrDefault(.notify) != "false" }
 
     /// Writes one setting to the config file (nil removes it), keeping the others.
     public static func store(_ key: SettingKey, _ value: String?, at path: String) throws(ChestError) {

@@ -52,6 +52,21 @@ import Testing
         }
     }
 
+    /// One default per key: what the help says, what `chest config` shows unset, and what the typed value is.
+    @Test func eachFixedDefaultIsSaidAndUsedAsOne() throws {
+        let settings = try Settings(environment: ["HOME": "/home/r"], configPath: try Self.write("{}"))
+        for key in SettingKey.allCases {
+            guard let fixed = key.fixedDefault else { continue }
+            #expect(settings.effectiveValue(key) == fixed, "\(key)")
+            #expect(key.help.contains("default \(fixed)") || key.help.contains("default \"\(fixed)\"") || key == .notify, "\(key): \(key.help)")
+            #expect(key.problem(fixed) == nil, "\(key)'s default is not a value it takes")
+        }
+        #expect("\(settings.gpsd.host):\(settings.gpsd.port)" == SettingKey.gpsd.fixedDefault)
+        #expect(settings.weatherMaximumAge == Double(SettingKey.weatherMaximumAge.fixedDefault!)! * 60)
+        #expect(settings.hookTimeout == Double(SettingKey.hookTimeout.fixedDefault!)!)
+        #expect(settings.desktopNotifications && settings.senderName == SettingKey.name.fixedDefault)
+    }
+
     @Test func unknownKeysAreSetAsideAndNamedAndSecretsAreNotShown() throws {
         let path = try Self.write(#"{"nmae": "Alice", "weather.key": "s3cret"}"#)
         let settings = try Settings(environment: ["HOME": "/home/r"], configPath: path)
