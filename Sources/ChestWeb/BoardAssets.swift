@@ -95,6 +95,7 @@ enum BoardAssets {
         (function () {
           const root = document.documentElement;
           let page = 0;
+        \(PagedRows.script)
 
           // Columns dropped first when the names do not fit: says now, opened with, reached, refused, pages; and the
           // widths (in em of the table's type) past which a column is narrowed, its cells ending in an ellipsis.
@@ -182,22 +183,7 @@ enum BoardAssets {
             }
             const chosen = paged || last;
             if (chosen) { apply(chosen[0], chosen[1], chosen[2]); root.dataset.scale = String(chosen[0]); }
-            const room2 = box.clientHeight - table.tHead.offsetHeight;
-            const pages = [[]];
-            let used = 0;
-            for (const row of rows) {
-              const height = row.offsetHeight;
-              if (used + height > room2 && pages[pages.length - 1].length > 0) { pages.push([]); used = 0; }
-              pages[pages.length - 1].push(row);
-              used += height;
-            }
-            page = page % pages.length;
-            pages.forEach(function (rowsOfPage, index) {
-              rowsOfPage.forEach(function (row) { row.hidden = index !== page; });
-            });
-            const first = rows.indexOf(pages[page][0]) + 1;
-            label.textContent = "\\u00b7 teams " + first + "\\u2013" + (first + pages[page].length - 1) + " of " + rows.length;
-            root.dataset.pages = String(pages.length);
+            page = pageRows(rows, box.clientHeight - table.tHead.offsetHeight, page, label, root);
           }
 
           // Keeps the entries (of every list in the card) that end inside it: the list ends on a whole line.

@@ -299,6 +299,7 @@ public struct BoardResults: Sendable {
         (function () {
           const root = document.documentElement;
           let page = 0;
+        \(PagedRows.script)
 
           function fit() {
             const box = document.getElementById("ranking");
@@ -325,23 +326,7 @@ public struct BoardResults: Sendable {
             root.dataset.viewport = window.innerWidth + "x" + window.innerHeight;
             root.dataset.background = getComputedStyle(document.body).backgroundColor;
             if (getComputedStyle(document.body).overflow !== "hidden") { root.dataset.pages = "1"; root.dataset.layout = "fits"; return; }
-            const room = box.clientHeight - table.tHead.offsetHeight;
-            const pages = [[]];
-            let used = 0;
-            for (const row of rows) {
-              const height = row.offsetHeight;
-              if (used + height > room && pages[pages.length - 1].length > 0) { pages.push([]); used = 0; }
-              pages[pages.length - 1].push(row);
-              used += height;
-            }
-            page = page % pages.length;
-            pages.forEach(function (rowsOfPage, index) {
-              rowsOfPage.forEach(function (row) { row.hidden = index !== page; });
-            });
-            const first = rows.indexOf(pages[page][0]) + 1;
-            label.textContent = pages.length > 1
-              ? "\\u00b7 teams " + first + "\\u2013" + (first + pages[page].length - 1) + " of " + rows.length : "";
-            root.dataset.pages = String(pages.length);
+            page = pageRows(rows, box.clientHeight - table.tHead.offsetHeight, page, label, root);
             const found = [];
             const bottom = Math.min(box.getBoundingClientRect().bottom, window.innerHeight);
             for (const row of rows) {
