@@ -23,8 +23,11 @@ let package = Package(
         // libxml2: geocaching GPX files (Pocket Queries, Adventure Lab and c:geo/GSAK exports) as quests.
         .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
                        providers: [.apt(["libxml2-dev"])]),
+        // libutf8proc: Unicode normal forms (NFKC, NFC) for the answer lock and lookalike names, without ICU. No
+        // pkgConfig: its flags carry a -D that SwiftPM refuses; the header is in /usr/include.
+        .systemLibrary(name: "CUTF8Proc", path: "Sources/CUTF8Proc", providers: [.apt(["libutf8proc-dev"])]),
         // Pure: model, file format, locks, geometry, the evaluation engine. No I/O, no clock reads.
-        .target(name: "ChestCore"),
+        .target(name: "ChestCore", dependencies: ["CUTF8Proc"]),
         // Pure: declared commands, the one argument parser, help text and shell completion scripts.
         .target(name: "ChestArguments"),
         // A simulated GPS receiver: walks written as NMEA 0183 (chest-walk, the demo, the tests).
