@@ -7,7 +7,7 @@ import Foundation
 enum GeocacheBench {
     static func main() {
         print("chest-bench: a Pocket Query read and made a quest (GeocacheFile, GeocacheCourse, QuestParser)")
-        let parser = QuestParser(timeZone: TimeZone(identifier: "UTC")!, pageText: { $0 }, waypoint: { _, _ in
+        let parser = QuestParser(timeZone: Zone(identifier: "UTC")!, pageText: { $0 }, waypoint: { _, _ in
             Coordinate(latitude: 0, longitude: 0)
         })
         for caches in [1_000, 5_000] {

@@ -6,7 +6,7 @@ import Foundation
 enum QuestBench {
     static func main() {
         print("chest-bench: parsing a quest of one page continued over N | lines")
-        let parser = QuestParser(timeZone: TimeZone(identifier: "UTC")!, pageText: { $0 }, waypoint: { _, _ in
+        let parser = QuestParser(timeZone: Zone(identifier: "UTC")!, pageText: { $0 }, waypoint: { _, _ in
             Coordinate(latitude: 0, longitude: 0)
         })
         for lines in [12_500, 25_000, 50_000, 100_000, 200_000] {

@@ -4,7 +4,7 @@ import Foundation
 /// How `chest watch` shows events to a person: one clock, short IDs, the page text under each unlock, colour on
 /// a terminal.
 struct EventPrinter {
-    let timeZone: TimeZone
+    let timeZone: Zone
     let colour: Bool
     var shortIDs = ShortIDs()
 

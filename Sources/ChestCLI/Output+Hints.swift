@@ -3,7 +3,7 @@ import Foundation
 
 extension Output {
     /// A page's hints as `read` shows them: the open ones with their text, the others with how they open.
-    static func hintLines(_ page: PageReport, id: MessageID, timeZone: TimeZone, now: Date = Date()) -> [String] {
+    static func hintLines(_ page: PageReport, id: MessageID, timeZone: Zone, now: Date = Date()) -> [String] {
         (page.hints ?? []).flatMap { hint -> [String] in
             let cost = hint.cost.map { $0 > 0 ? " · costs \($0) point\($0 == 1 ? "" : "s")" : " · free" } ?? ""
             if hint.open, let text = hint.text {
@@ -15,7 +15,7 @@ extension Output {
     }
 
     /// How a closed hint opens, in a few words.
-    static func hintWay(_ hint: HintReport, page: Int, id: MessageID, timeZone: TimeZone, now: Date) -> String {
+    static func hintWay(_ hint: HintReport, page: Int, id: MessageID, timeZone: Zone, now: Date) -> String {
         let ask = "chest hint \(id.short)\(page == 1 ? "" : " --page \(page)")"
         if page == 0 { return "" }
         if let opensAt = hint.opensAt {

@@ -22,7 +22,7 @@ enum Output {
         return lines.joined(separator: "\n")
     }
 
-    static func read(_ report: ReadReport, timeZone: TimeZone = .current, sender: SenderCheck.Note? = nil, now: Date = Date()) -> String {
+    static func read(_ report: ReadReport, timeZone: Zone = .current, sender: SenderCheck.Note? = nil, now: Date = Date()) -> String {
         var lines = ["\(TerminalText.escaped(report.title)) — from \(TerminalText.escaped(report.from))"
                         + (sender.map { " (key \($0.fingerprint))" } ?? ""),
                      "\(report.id) · \(report.chest.rawValue) chest · \(report.state)"]
@@ -71,7 +71,7 @@ enum Output {
 
     /// "a page of the hunt: it opens from 14:00 until 18:00; the hunt starts in 12 min" (docs/HUNTS.md "The
     /// hunt's start and end").
-    static func huntWindow(_ schedule: HuntSchedule, now: Date, timeZone: TimeZone) -> String {
+    static func huntWindow(_ schedule: HuntSchedule, now: Date, timeZone: Zone) -> String {
         var window = [schedule.starts.map { "from " + LockReason.format($0, timeZone) },
                       schedule.ends.map { "until " + LockReason.format($0, timeZone) }].compactMap { $0 }.joined(separator: " ")
         if let countdown = schedule.countdown(at: now) { window += "; " + countdown }
@@ -90,7 +90,7 @@ enum Output {
 
     /// A lock as `read` words it: its type, the organiser's name for its place, what it asks and why it does not
     /// hold yet. A chain says its page once: the reason names it by its message's title.
-    static func lockLine(_ lock: LockReport, timeZone: TimeZone) -> String {
+    static func lockLine(_ lock: LockReport, timeZone: Zone) -> String {
         let reason = lock.reason.map { $0.text(timeZone: timeZone, now: Date()) }
         if lock.type == .after { return reason ?? lock.condition }
         let label = lock.target?.label.map { " \u{201C}\(TerminalText.escaped($0))\u{201D}," } ?? ""

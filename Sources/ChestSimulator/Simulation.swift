@@ -66,7 +66,7 @@ public struct Simulation: Sendable {
     public var allOpened: Bool { misses.isEmpty }
 
     /// Replays `track` for `messages`, as a reader who received them before the walk.
-    public init(messages: [Message], track: Track, weather: Weather?, timeZone: TimeZone) {
+    public init(messages: [Message], track: Track, weather: Weather?, timeZone: Zone) {
         self.messages = messages
         self.track = track
         self.weather = weather
@@ -135,7 +135,7 @@ public struct Simulation: Sendable {
     }
 
     /// Why a lock never latched, in terms of the track where the track can tell.
-    private func why(_ lock: Lock?, reason: LockReason?, messages: [Message], timeZone: TimeZone, end: Date) -> String {
+    private func why(_ lock: Lock?, reason: LockReason?, messages: [Message], timeZone: Zone, end: Date) -> String {
         let clock = { (date: Date) in LockReason.clock(date, timeZone) }
         switch lock {
         case let .location(center, radius)?:

@@ -7,7 +7,7 @@ import Foundation
 /// runs and for the results.
 enum BoardClock {
     /// The header's clock; empty when the hunt has neither a start nor an end.
-    static func html(_ schedule: HuntSchedule, timeZone: TimeZone) -> String {
+    static func html(_ schedule: HuntSchedule, timeZone: Zone) -> String {
         guard !schedule.isEmpty else { return "" }
         var attributes = ""
         if let starts = schedule.starts {
@@ -21,7 +21,7 @@ enum BoardClock {
 
     /// "14:00–16:00", "from 14:00", "until 16:00"; with `date`, the day first: "Sat 2 May 2027, 14:00–16:00", and
     /// each end's day when the window spans midnight.
-    static func window(_ schedule: HuntSchedule, timeZone: TimeZone, date: Bool = false) -> String {
+    static func window(_ schedule: HuntSchedule, timeZone: Zone, date: Bool = false) -> String {
         let starts = schedule.starts, ends = schedule.ends
         let day = (starts ?? ends).map { dayText($0, timeZone) }
         let spansDays = starts.flatMap { s in ends.map { dayText(s, timeZone) != dayText($0, timeZone) } } ?? false
@@ -36,15 +36,15 @@ enum BoardClock {
         return "\(day), \(hours)"
     }
 
-    static func hourMinute(_ instant: Date, _ zone: TimeZone) -> String { formatted(instant, zone, "HH:mm") }
+    /// "14:05".
+    static func hourMinute(_ instant: Date, _ zone: Zone) -> String {
+        let local = zone.local(instant)
+        return String(printf: "%02d:%02d", local.hour, local.minute)
+    }
 
-    static func dayText(_ instant: Date, _ zone: TimeZone) -> String { formatted(instant, zone, "EEE d MMM yyyy") }
-
-    private static func formatted(_ instant: Date, _ zone: TimeZone, _ format: String) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = format
-        return formatter.string(from: instant)
+    /// "Sat 28 Nov 2026".
+    static func dayText(_ instant: Date, _ zone: Zone) -> String {
+        let local = zone.local(instant)
+        return "\(local.weekdayName) \(local.day) \(local.monthName) \(local.year)"
     }
 }

@@ -10,7 +10,7 @@ public enum BoardPage {
     public static let sectionIDs = ["summary", "leaderboard", "map", "latest", "refused"]
 
     /// Each part's inner HTML by element ID.
-    public static func sections(_ snapshot: BoardSnapshot, timeZone: TimeZone) -> [String: String] {
+    public static func sections(_ snapshot: BoardSnapshot, timeZone: Zone) -> [String: String] {
         let colours = TeamColours.assign(teams: snapshot.board.teams.map(\.name), chosen: snapshot.chosenColours)
         return [
             "summary": summary(snapshot, timeZone: timeZone),
@@ -65,7 +65,7 @@ public enum BoardPage {
     /// Entries of the latest events and of the refusals sent to the page; its script shows as many as fit.
     static let listed = 30
 
-    static func summary(_ snapshot: BoardSnapshot, timeZone: TimeZone = .current) -> String {
+    static func summary(_ snapshot: BoardSnapshot, timeZone: Zone = .current) -> String {
         let teams = snapshot.board.teams
         let pages = teams.reduce(0) { $0 + $1.pages.count }
         let online = teams.count { $0.online == true }
@@ -92,7 +92,7 @@ public enum BoardPage {
 
     /// One row a team, ranked only once something was credited, given or adjusted: its points first (docs/HUNTS.md
     /// "Points"), then its pages, what its hints cost and the organiser's adjustments with their reasons.
-    static func leaderboard(_ snapshot: BoardSnapshot, colours: [String: String], timeZone: TimeZone) -> String {
+    static func leaderboard(_ snapshot: BoardSnapshot, colours: [String: String], timeZone: Zone) -> String {
         var rows: [String] = []
         // A team named like another (a Cyrillic letter, an invisible space) is flagged, as on the terminal board
         // (docs/SECURITY.md "Known senders").
@@ -176,7 +176,7 @@ public enum BoardPage {
     }
 
     static func latest(_ unlocks: [BoardSnapshot.Logged], questions: [PageLink: String] = [:], colours: [String: String],
-                       timeZone: TimeZone) -> String {
+                       timeZone: Zone) -> String {
         let items = unlocks.suffix(listed).reversed().compactMap { logged -> String? in
             if let line = scored(logged, colours: colours, timeZone: timeZone) { return line }
             guard case let .unlock(team, message, title, page, openedAt, trust, _, proof, reachedAt) = logged.event else { return nil }
@@ -195,7 +195,7 @@ public enum BoardPage {
     }
 
     /// A hint given or an adjustment, as the latest events show it; nil for another event.
-    static func scored(_ logged: BoardSnapshot.Logged, colours: [String: String], timeZone: TimeZone) -> String? {
+    static func scored(_ logged: BoardSnapshot.Logged, colours: [String: String], timeZone: Zone) -> String? {
         switch logged.event {
         case let .hint(team, message, page, hint, cost, charged, _):
             let what = "was given hint \(hint) of \(message.prefix(8)) page \(page)"
@@ -212,7 +212,7 @@ public enum BoardPage {
     }
 
     /// The organiser's latest words, newest first, above the pages credited (docs/HUNTS.md "Word to all teams").
-    static func said(_ words: [HuntWord.Said], timeZone: TimeZone) -> String {
+    static func said(_ words: [HuntWord.Said], timeZone: Zone) -> String {
         guard !words.isEmpty else { return "" }
         let items = words.suffix(3).reversed().map { word in
             #"<li title="\#(HTML.escaped(word.text))">\#(time(word.at, timeZone)) <b>organiser</b> says: \#(HTML.isolated(word.text))</li>"#
@@ -220,7 +220,7 @@ public enum BoardPage {
         return #"<ol class="said">\#(items.joined())</ol>"#
     }
 
-    static func refused(_ snapshot: BoardSnapshot, timeZone: TimeZone) -> String {
+    static func refused(_ snapshot: BoardSnapshot, timeZone: Zone) -> String {
         let items = snapshot.refusals.suffix(listed).reversed().compactMap { logged -> String? in
             guard case let .refused(reason, team, why) = logged.event else { return nil }
             let line = "\(reason)\(team.map { " from \($0)" } ?? ""): \(why)"
@@ -236,7 +236,7 @@ public enum BoardPage {
     }
 
     /// A time as the board heard it, in the board's zone, with the instant for machines.
-    static func time(_ date: Date, _ zone: TimeZone) -> String {
+    static func time(_ date: Date, _ zone: Zone) -> String {
         let seconds = (Int(date.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: date)) % 86_400
         let day = (seconds + 86_400) % 86_400
         let clock = String(format: "%02d:%02d:%02d", day / 3600, day / 60 % 60, day % 60)

@@ -143,7 +143,7 @@ public struct BoardResults: Sendable {
     /// Served by the board (`/results`), the style and a script are their own files, as the Content-Security-Policy
     /// wants, and on a screen the page fits it: the ranking pages by itself, the teams' pages are left to print
     /// (docs/HUNTS.md "Results"). `now` decides between "final ranking" and "results so far".
-    public func html(timeZone: TimeZone, served: Bool = false, now: Date = Date()) -> String {
+    public func html(timeZone: Zone, served: Bool = false, now: Date = Date()) -> String {
         func time(_ date: Date) -> String { BoardPage.time(date, timeZone) }
         var rows: [String] = []
         for team in teams {
@@ -201,7 +201,7 @@ public struct BoardResults: Sendable {
 
     /// The hunt's date and window in the board's zone: its schedule's, or else the span of its credited pages;
     /// "Sat 2 May 2027, 14:00–16:00 UTC".
-    func when(timeZone: TimeZone) -> String {
+    func when(timeZone: Zone) -> String {
         var window = snapshot.schedule
         if window.starts == nil || window.ends == nil {
             let heard = teams.flatMap(\.pages).map(\.reachedAt)
@@ -219,7 +219,7 @@ public struct BoardResults: Sendable {
     }
 
     /// "UTC" for UTC (Foundation says "GMT"), else the zone's abbreviation, "CEST".
-    static func zoneName(_ zone: TimeZone, at instant: Date) -> String {
+    static func zoneName(_ zone: Zone, at instant: Date) -> String {
         ["UTC", "GMT", "Etc/UTC", "Etc/GMT"].contains(zone.identifier) ? "UTC" : zone.abbreviation(for: instant) ?? zone.identifier
     }
 

@@ -16,7 +16,7 @@ public final class BoardServer: Sendable {
     public let address: HTTPAddress
 
     /// Listens on `address` and serves `snapshot` until the next `publish`; throws a sentence when it cannot listen.
-    public init(address: HTTPAddress, access: BoardAccess, snapshot: BoardSnapshot, timeZone: TimeZone = .current) throws {
+    public init(address: HTTPAddress, access: BoardAccess, snapshot: BoardSnapshot, timeZone: Zone = .current) throws {
         let state = BoardServerState(access: access, snapshot: snapshot, timeZone: timeZone)
         self.state = state
         let http = try HTTPServer(address: address) { request in state.respond(to: request) }
@@ -62,14 +62,14 @@ final class BoardServerState: Sendable {
     }
 
     let access: BoardAccess
-    let timeZone: TimeZone
+    let timeZone: Zone
     private let published: Mutex<Published>
     private let rendered = Mutex<Rendered?>(nil)
     private let stopping = Mutex(false)
     /// Events kept for streams that are behind: more than a burst between two wake-ups of a stream.
     static let eventLimit = 1_000
 
-    init(access: BoardAccess, snapshot: BoardSnapshot, timeZone: TimeZone) {
+    init(access: BoardAccess, snapshot: BoardSnapshot, timeZone: Zone) {
         self.access = access
         self.timeZone = timeZone
         published = Mutex(Published(snapshot: snapshot))

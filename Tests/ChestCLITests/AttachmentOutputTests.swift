@@ -10,7 +10,7 @@ import Testing
                         Attachment(name: "evil\u{1B}[2J.txt", type: "application/octet-stream", size: 12)]
 
     @Test func watchListsAnOpenedPagesFilesUnderItsText() {
-        var printer = EventPrinter(timeZone: TimeZone(identifier: "UTC")!, colour: false)
+        var printer = EventPrinter(timeZone: Zone(identifier: "UTC")!, colour: false)
         let unlock = Unlock(id: MessageID(bytes: [UInt8](repeating: 1, count: 16)), title: "Walk", page: 2, set: .a,
                             at: Date(timeIntervalSince1970: 0), text: "Under the oak.", attachments: Self.files)
         let lines = printer.text(.unlocked(unlock), receivedAt: Date()).split(separator: "\n").map(String.init)

@@ -13,7 +13,7 @@ struct CommandLineTests {
     }
 
     func compose(_ arguments: [String]) throws(UsageError) -> ComposeDraft {
-        try ComposeCommand(values(["compose"] + arguments), timeZone: TimeZone(identifier: "UTC")!).draft
+        try ComposeCommand(values(["compose"] + arguments), timeZone: Zone(identifier: "UTC")!).draft
     }
 
     func error(_ body: () throws -> Void) -> String? {

@@ -6,7 +6,7 @@ import Testing
 /// How `read`, `nav` and `chest hint` word a page's hints (docs/FORMAT.md "Hints"), from a real engine's report.
 @Suite struct HintOutputTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-    static let utc = TimeZone(identifier: "UTC")!
+    static let utc = Zone(identifier: "UTC")!
     static let id = MessageID(bytes: [1] + [UInt8](repeating: 0xcd, count: 15))
 
     static func report(opened: Bool) -> ReadReport {

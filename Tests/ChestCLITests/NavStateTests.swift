@@ -7,7 +7,7 @@ import Testing
 /// NavState makes the goals, the pick and the receiver's headline from them.
 @Suite struct NavStateTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-    static let utc = TimeZone(identifier: "UTC")!
+    static let utc = Zone(identifier: "UTC")!
     static let start = Coordinate(latitude: 47.3769, longitude: 8.5417)
     /// 150 m north-east of `start`.
     static let place = Coordinate(latitude: 47.377854, longitude: 8.543109)

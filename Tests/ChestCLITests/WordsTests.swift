@@ -6,7 +6,7 @@ import Testing
 /// Issue 32's words, each at its cause: `read` words a chain once, by its message's title, and names a place by
 /// the organiser's label; compose counts its Argon2id runs in good English.
 @Suite struct WordsTests {
-    static let utc = TimeZone(identifier: "UTC")!
+    static let utc = Zone(identifier: "UTC")!
 
     @Test func readWordsAChainOnceByTitleAndAPlaceByItsLabel() {
         let link = PageLink(message: MessageID(bytes: [UInt8](repeating: 0x63, count: 16)), page: 1)

@@ -6,7 +6,7 @@ import Testing
 /// The hunt's start, end and time left on the board in a browser, and its date and window on the results (docs/HUNTS.md
 /// "The hunt's start and end", "Results"): the schedule in force goes with the page, `/board.json` and each change.
 @Suite struct BoardClockTests {
-    static let utc = TimeZone(identifier: "UTC")!
+    static let utc = Zone(identifier: "UTC")!
     static let starts = Date(timeIntervalSince1970: 1_809_248_400)  // Sun 2 May 2027 09:00 UTC
     static let schedule = HuntSchedule(starts: starts, ends: starts.addingTimeInterval(7_200))
 

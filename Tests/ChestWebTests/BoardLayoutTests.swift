@@ -21,7 +21,7 @@ struct BoardLayoutTests {
         // On for an hour, two to go (the page's clock is the browser's).
         snapshot.schedule = HuntSchedule(starts: Date().addingTimeInterval(-3_600), ends: Date().addingTimeInterval(7_200))
         let server = try BoardServer(address: HTTPAddress("127.0.0.1:0")!, access: BoardAccess(token: nil),
-                                     snapshot: snapshot, timeZone: TimeZone(identifier: "UTC")!)
+                                     snapshot: snapshot, timeZone: Zone(identifier: "UTC")!)
         defer { server.stop() }
         let screenshots = ProcessInfo.processInfo.environment["CHEST_BOARD_SCREENSHOTS"]
         for (width, height) in Self.sizes {

@@ -30,7 +30,7 @@ import Testing
     func labelsNeverOverlapWhenTeamsStandTogether(teams: Int) throws {
         // Every team's last position is the same spot: before, their names were printed over each other.
         let snapshot = BoardDay.snapshot(teams: teams, together: true)
-        let svg = try #require(BoardPage.sections(snapshot, timeZone: TimeZone(identifier: "UTC")!)["map"])
+        let svg = try #require(BoardPage.sections(snapshot, timeZone: Zone(identifier: "UTC")!)["map"])
         let boxes = Self.labelBoxes(svg)
         #expect(boxes.count >= min(teams, 3), "\(svg)")
         #expect(Self.overlaps(boxes) == 0, "\(svg)")
@@ -48,7 +48,7 @@ import Testing
         #expect(osm.origin == "https://*.tile.openstreetmap.org")
         var snapshot = BoardDay.snapshot(teams: 3)
         snapshot.tiles = osm
-        let sections = BoardPage.sections(snapshot, timeZone: TimeZone(identifier: "UTC")!)
+        let sections = BoardPage.sections(snapshot, timeZone: Zone(identifier: "UTC")!)
         let page = BoardPage.document(huntName: "h", sections: sections, tiles: osm)
         #expect(page.contains(#"<script src="/leaflet/leaflet.js" defer></script>"#) && page.contains(#"href="/leaflet/leaflet.css""#))
         #expect(page.contains(#"<div id="tiles" data-url="https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png">"#))
@@ -56,7 +56,7 @@ import Testing
         #expect(sections["map"]?.contains(#" data-bounds=""#) == true && sections["map"]?.contains(#"class="tiled""#) == true)
         #expect(!BoardPage.document(huntName: "h", sections: BoardPage.sections(BoardDay.snapshot(teams: 3), timeZone: .current)).contains("leaflet"))
 
-        let state = BoardServerState(access: BoardAccess(token: nil), snapshot: snapshot, timeZone: TimeZone(identifier: "UTC")!)
+        let state = BoardServerState(access: BoardAccess(token: nil), snapshot: snapshot, timeZone: Zone(identifier: "UTC")!)
         func get(_ path: String) -> HTTPResponse {
             state.respond(to: HTTPRequest(method: "GET", path: path, argument: { _ in nil }, cookie: { _ in nil }))
         }

@@ -57,7 +57,7 @@ import Testing
                              refusals: refused.map { .init(at: t0 + 5, event: $0) }, ignored: ["malformed": 2])
     }
 
-    static let utc = TimeZone(identifier: "UTC")!
+    static let utc = Zone(identifier: "UTC")!
 
     @Test func theLeaderboardRanksEveryTeamWithItsCountAndTheBoardsReceiveTime() throws {
         let sections = BoardPage.sections(Self.snapshot(share: false), timeZone: Self.utc)
@@ -168,7 +168,7 @@ import Testing
 /// What the board shows of each team on a day of events (`BoardDay`): its colour, its rank only once credited, the
 /// trust its pages were opened with apart from what it claims now, and what a hostile team cannot put on the screen.
 @Suite struct BoardTeamTests {
-    static let utc = TimeZone(identifier: "UTC")!
+    static let utc = Zone(identifier: "UTC")!
 
     @Test func aTeamHasTheColourItIsGivenOrNamedAfterAndThePaletteNeverContradictsAName() throws {
         let colours = TeamColours.assign(teams: ["foxes", "blue", "Red_Foxes", "owls", "teamGreen"], chosen: ["owls": "#00AA88"])
@@ -258,7 +258,7 @@ import Testing
         #expect(csv[0] == "rank,team,points,pages,first_to_last_seconds,distance_m,hints_taken,opened_with_worst,opened_with_best,pages_reached")
         #expect(csv[1].hasPrefix("1,blue,6,7,10800,"), "\(csv[1])")
         #expect(csv.count == 13)
-        let html = results.html(timeZone: TimeZone(identifier: "UTC")!)
+        let html = results.html(timeZone: Zone(identifier: "UTC")!)
         #expect(html.contains(#"<tr data-team="blue"><td class="rank">1</td>"#))
         #expect(html.contains(#"<polyline class="trail""#) && html.contains(#"<path class="opened""#), "tracks and where pages opened")
         #expect(!html.contains("does not share positions"))
@@ -277,7 +277,7 @@ import Testing
         }
 
         let kept = BoardResults(BoardPageTests.snapshot(share: false))
-        let page = kept.html(timeZone: TimeZone(identifier: "UTC")!)
+        let page = kept.html(timeZone: Zone(identifier: "UTC")!)
         #expect(page.contains("This hunt does not share positions: no tracks and no distances."))
         #expect(!page.contains("<polyline") && kept.teams.allSatisfy { $0.distanceMetres == nil })
         #expect(kept.text.contains("1. red: 2 pages, first to last 2 s"), "\(kept.text)")

@@ -30,7 +30,7 @@ struct BoardTilesTests {
         var snapshot = BoardDay.snapshot(teams: 3)
         snapshot.tiles = try BoardTiles(url: "http://127.0.0.1:\(tileServer.port)/{z}/{x}/{y}.png", attribution: "Tiles: the test's own")
         let board = try BoardServer(address: HTTPAddress("127.0.0.1:0")!, access: BoardAccess(token: nil), snapshot: snapshot,
-                                    timeZone: TimeZone(identifier: "UTC")!)
+                                    timeZone: Zone(identifier: "UTC")!)
         defer { board.stop() }
         let run = try Chromium.run(["--dump-dom", "--window-size=1920,1080", board.url])
         #expect(run.status == 0, "\(run.stderr)")

@@ -13,7 +13,7 @@ struct ResultsLayoutTests {
         var snapshot = BoardDay.snapshot(teams: 40, names: BoardDay.projectorNames(40))
         snapshot.schedule = HuntSchedule(starts: Date().addingTimeInterval(-7_200), ends: Date().addingTimeInterval(-60))
         let server = try BoardServer(address: HTTPAddress("127.0.0.1:0")!, access: BoardAccess(token: nil), snapshot: snapshot,
-                                     timeZone: TimeZone(identifier: "UTC")!)
+                                     timeZone: Zone(identifier: "UTC")!)
         defer { server.stop() }
         let url = server.url + "results"
         let screenshots = ProcessInfo.processInfo.environment["CHEST_BOARD_SCREENSHOTS"]

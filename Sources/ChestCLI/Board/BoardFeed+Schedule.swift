@@ -18,7 +18,7 @@ extension BoardFeed {
 
     /// The board's headline about the window at `now`: "the hunt starts in 12 min", "final ranking: the hunt
     /// ended at 16:00", or nil while it is on with no end near.
-    func windowLine(at now: Date, timeZone: TimeZone = .current) -> String? {
+    func windowLine(at now: Date, timeZone: Zone = .current) -> String? {
         let schedule = core.schedule
         if let ends = schedule.ends, schedule.hasEnded(at: now) {
             return "final ranking: the hunt ended at \(LockReason.format(ends, timeZone)); nothing received since is credited"

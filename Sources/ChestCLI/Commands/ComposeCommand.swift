@@ -81,7 +81,7 @@ struct ComposeCommand: ChestCommand, Equatable {
     }
 
     /// Times without a zone are read in `timeZone`.
-    init(_ values: ParsedValues, timeZone: TimeZone) throws(UsageError) {
+    init(_ values: ParsedValues, timeZone: Zone) throws(UsageError) {
         draft.output = values.value("--output")
         draft.force = values.flag("--force")
         draft.title = values.value("--title")
@@ -135,7 +135,7 @@ struct ComposeCommand: ChestCommand, Equatable {
         draft.pages.append(PageDraft(text: text))
     }
 
-    private mutating func addLock(_ value: String, timeZone: TimeZone) throws(UsageError) {
+    private mutating func addLock(_ value: String, timeZone: Zone) throws(UsageError) {
         guard let index = draft.pages.indices.last else {
             throw UsageError("--lock \(value) comes before any --page; write --page TEXT first")
         }

@@ -27,7 +27,7 @@ struct PreviewCommand: ChestCommand {
         print(Self.render(try Rehearsal(paths: paths), timeZone: .current))
     }
 
-    static func render(_ rehearsal: Rehearsal, timeZone: TimeZone) -> String {
+    static func render(_ rehearsal: Rehearsal, timeZone: Zone) -> String {
         var lines = ["Preview, read-only: nothing is opened and no chest changes."]
         if rehearsal.fromQuest {
             lines.append("Built with --keep-ids the messages get the IDs below; without it, new ones.")
@@ -104,7 +104,7 @@ struct PreviewCommand: ChestCommand {
     }
 
     /// What `chest read` will say the lock asks for.
-    static func describe(_ spec: LockSpec, _ rehearsal: Rehearsal, timeZone: TimeZone) -> String {
+    static func describe(_ spec: LockSpec, _ rehearsal: Rehearsal, timeZone: Zone) -> String {
         switch spec {
         case let .lock(.after(link)):
             let name = rehearsal.name(of: link.message).map { "message \($0)" } ?? "message \(link.message.short) (not in this preview)"

@@ -83,7 +83,7 @@ struct SimulateCommand: ChestCommand {
         }
     }
 
-    static func timeline(_ simulation: Simulation, names: Rehearsal, timeZone: TimeZone, answered: Set<String> = []) -> String {
+    static func timeline(_ simulation: Simulation, names: Rehearsal, timeZone: Zone, answered: Set<String> = []) -> String {
         let points = simulation.track.points
         let clock = { LockReason.clock($0, timeZone) }
         let name = { (id: MessageID) in names.name(of: id) ?? id.short }

@@ -70,7 +70,7 @@ struct WatchCommand: ChestCommand {
 
     func run(settings: Settings) throws {
         let deadline = timeout.map { MonotonicClock.now() + $0 }
-        var printer = EventPrinter(timeZone: utc ? TimeZone(identifier: "UTC")! : .current, colour: !json && Output.colour)
+        var printer = EventPrinter(timeZone: utc ? Zone(identifier: "UTC")! : .current, colour: !json && Output.colour)
         var shown = 0
         var client = try subscribe(settings, printer: &printer)
         while count.map({ shown < $0 }) ?? true {

@@ -14,7 +14,7 @@ struct QuestFile {
     /// Reads and checks the quest; every fault names the file, the line and the field.
     /// A GPX of caches is read as the quest `chest quest from` writes of it, its places of `radius` metres (30 by
     /// default).
-    init(_ path: String, timeZone: TimeZone = .current, radius: Double? = nil) throws {
+    init(_ path: String, timeZone: Zone = .current, radius: Double? = nil) throws {
         self.path = path
         let directory = directoryName(path)
         func nearby(_ file: String) -> String { file.hasPrefix("/") ? file : directory + "/" + file }

@@ -47,7 +47,7 @@ struct NavContext {
     /// Metres per second, when the reader moves.
     var speed: Double?
     var now: Date
-    var timeZone: TimeZone = .current
+    var timeZone: Zone = .current
 }
 
 extension NavGoal {

@@ -15,7 +15,7 @@ enum NavScreen {
         return arrows[Int((relative + 22.5) / 45) % 8]
     }
 
-    static func render(_ state: NavState, columns: Int, rows: Int, now: Date, timeZone: TimeZone = .current) -> [String] {
+    static func render(_ state: NavState, columns: Int, rows: Int, now: Date, timeZone: Zone = .current) -> [String] {
         let keys = state.opened == nil ? "chest nav   j/k ↑/↓ pick · a all · q quit" : "chest nav   j/k ↑/↓ pick · a all · o page · q quit"
         var lines = [bold + fit(keys, LockReason.clock(now, timeZone), columns) + plain]
         if state.showPage, let opened = state.opened {

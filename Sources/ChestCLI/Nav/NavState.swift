@@ -41,7 +41,7 @@ struct NavState {
     static let eventsKept = 50
 
     /// Takes chestd's answers: its status, both chests' lists and the read report of each message not open yet.
-    mutating func update(status: StatusReport, items: [ListItem], reports: [ReadReport], timeZone: TimeZone = .current) {
+    mutating func update(status: StatusReport, items: [ListItem], reports: [ReadReport], timeZone: Zone = .current) {
         self.status = status
         problem = nil
         receiver = NavReceiver.assess(status, problem: nil)
@@ -62,7 +62,7 @@ struct NavState {
     }
 
     /// Makes the goals again from the last reports: at each update, and when the clock moves on between them.
-    mutating func regoal(now: Date, timeZone: TimeZone = .current) {
+    mutating func regoal(now: Date, timeZone: Zone = .current) {
         let current = receiver.level == .fix
         let fix = status?.fix
         let context = NavContext(position: lastPosition, positionIsCurrent: current && lastPosition != nil,

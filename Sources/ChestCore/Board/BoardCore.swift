@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The organiser's board as a pure core (docs/ARCHITECTURE.md "The board's core"), like the engine: what `chest
 /// board` hears goes in as an `Input`, what follows comes out as `Effect`s, in order, for a thin adapter to carry

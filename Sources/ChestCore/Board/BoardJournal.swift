@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The lines of the board's journal (docs/HUNTS.md "The board's journal"), `HUNT.board` beside the hunt file: one
 /// JSON object a line. The board's core decides what is written (`BoardCore.Effect.journal`) and reads it back at

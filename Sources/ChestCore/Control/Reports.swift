@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One row of `chest list --json` (docs/DESIGN.md "Commands and output").
 public struct ListItem: Hashable, Sendable, Codable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `chest status --json` (docs/DESIGN.md "Commands and output"). Unknown numbers are encoded as null, never omitted, never NaN (`@Null`).
 public struct StatusReport: Hashable, Sendable, Codable {

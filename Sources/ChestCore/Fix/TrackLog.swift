@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The reader's recent track as chestd keeps it for `chest map` and `chest export`: one point per receiver epoch
 /// with a fix, the last `window` seconds, at most `capacity` points (README "The chest directory").

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The JSON conventions of every output and reply: ISO 8601 times, stable key order.
 public enum ChestJSON {

@@ -1,22 +1,18 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// ISO 8601 instants, as message files and `compose` write them.
 public enum ISO8601 {
     /// Reads "2026-12-24T18:00:00+01:00", "2026-12-24T17:00:00Z", with or without fractional seconds.
     /// Without a zone ("2026-12-24T18:00", "2026-12-24 18:00:00"), the time is read in `localZone` when one is
     /// given, and refused otherwise: a message file always names its zone.
-    public static func parse(_ text: String, localZone: TimeZone? = nil) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "T")
+    public static func parse(_ text: String, localZone: Zone? = nil) -> Date? {
+        let trimmed = text.trimmingSpaces().replacing(" ", with: "T")
         if let date = RFC3339.parse(trimmed) { return date }
         guard let localZone else { return nil }
-        let local = DateFormatter()
-        local.locale = Locale(identifier: "en_US_POSIX")
-        local.timeZone = localZone
-        for pattern in ["yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd"] {
-            local.dateFormat = pattern
-            if let date = local.date(from: trimmed) { return date }
+        return RFC3339.parseLocal(trimmed).flatMap {
+            localZone.date(year: $0.year, month: $0.month, day: $0.day, hour: $0.hour, minute: $0.minute, second: $0.second)
         }
-        return nil
     }
 
     /// "2026-12-24T17:00:00Z", or "2026-12-24T17:00:00.250Z" when the instant has a fraction of a second: UTC,
@@ -97,6 +93,29 @@ public enum RFC3339 {
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offset
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    /// "YYYY-MM-DDTHH:MM:SS", "YYYY-MM-DDTHH:MM" or "YYYY-MM-DD" (midnight), a local time without a zone; nil for
+    /// anything else.
+    static func parseLocal(_ text: String) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int)? {
+        let bytes = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[range] {
+                guard (0x30...0x39).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
+        }
+        func at(_ index: Int, _ character: Unicode.Scalar) -> Bool { index < bytes.count && bytes[index] == UInt8(ascii: character) }
+        guard [10, 16, 19].contains(bytes.count), let year = number(0..<4), at(4, "-"), let month = number(5..<7),
+              at(7, "-"), let day = number(8..<10) else { return nil }
+        guard bytes.count > 10 else { return (year, month, day, 0, 0, 0) }
+        guard at(10, "T"), let hour = number(11..<13), at(13, ":"), let minute = number(14..<16) else { return nil }
+        guard bytes.count > 16 else { return (year, month, day, hour, minute, 0) }
+        guard at(16, ":"), let second = number(17..<19) else { return nil }
+        return (year, month, day, hour, minute, second)
     }
 
     /// "2026-12-24T17:00:00Z" for whole seconds since 1970.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension MessageFile {
     /// The whole file: 1 MiB, and the 8 MiB of attachments sealed and in base64 (docs/FORMAT.md "Attachments").

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The `*.locked` file format, versions 1 to 6 (docs/FORMAT.md): UTF-8 JSON, at most 1 MiB.
 public enum MessageFile {
@@ -40,15 +40,17 @@ public enum MessageFile {
             try wire.checkSize(data.count)
             return try wire.message()
         }
-        let object: Any
+        let header: WireHeader
         do {
-            object = try JSONSerialization.jsonObject(with: data)
+            header = try JSONDecoder().decode(WireHeader.self, from: data)
+        } catch DecodingError.typeMismatch {
+            throw .notAMessage
         } catch {
             throw .notJSON(describe(error))
         }
-        guard let header = object as? [String: Any], header["format"] as? String == formatName else { throw .notAMessage }
-        guard let versionValue = header["version"] else { throw .missingField("version") }
-        guard let version = versionValue as? Int else {
+        guard header.format == formatName else { throw .notAMessage }
+        guard let versionValue = header.version else { throw .missingField("version") }
+        guard case .integer(let version) = versionValue else {
             throw .invalidField("version", "not an integer")
         }
         guard (1...MessageFile.version).contains(version) else { throw .unsupportedVersion(version) }
@@ -86,13 +88,29 @@ public enum MessageFile {
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
             "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
         case DecodingError.keyNotFound(let key, _): "missing \"\(key.stringValue)\""
-        default: ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String).map { $0.lowercased() }
-            ?? "\(error)"
+        default: "\(error)"
         }
     }
 }
 
 // MARK: - The wire form
+
+/// The two fields that say whether a file is a message at all, read before anything else so that a file of another
+/// format or version gets that reason rather than a decoder's.
+struct WireHeader: Decodable {
+    enum Version { case integer(Int), other }
+    var format: String?
+    var version: Version?
+
+    private enum CodingKeys: String, CodingKey { case format, version }
+
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: CodingKeys.self)
+        format = try? fields.decode(String.self, forKey: .format)
+        guard fields.contains(.version) else { return }
+        version = (try? fields.decode(Int.self, forKey: .version)).map(Version.integer) ?? .other
+    }
+}
 
 /// Every field optional, so that a missing one gets its own precise error rather than a decoder's.
 struct WireMessage: Codable {
@@ -126,7 +144,7 @@ struct WireMessage: Codable {
         guard let idText = id else { throw .missingField("id") }
         guard let id = MessageID(idText) else { throw .invalidField("id", "not 32 lowercase hexadecimal digits") }
         guard let title else { throw .missingField("title") }
-        guard !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw .titleEmpty }
+        guard !title.trimmed().isEmpty else { throw .titleEmpty }
         // Unicode scalars, not characters: 150,000 combining marks on one letter are one character.
         guard title.unicodeScalars.count <= Message.maximumTitleLength else { throw .titleTooLong(title.unicodeScalars.count) }
         guard let from else { throw .missingField("from") }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One lock on the wire (docs/FORMAT.md): every field optional, so that a missing one gets its own precise error.
 struct WireLock: Codable {

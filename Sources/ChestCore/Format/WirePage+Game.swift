@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A page's question and points on the wire (docs/FORMAT.md "Questions, answer locks and points"): `question` in the clear, so the
 /// reader sees it before the page opens, and `points` for the hunt's board. Both absent when the organiser gave
@@ -55,7 +55,7 @@ extension Page {
     /// Why a question cannot be kept, or nil: not blank, at most 1,000 characters, no control characters but line
     /// breaks and tabs (it is shown on terminals and on the board).
     public static func questionProblem(_ question: String) -> String? {
-        if question.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "the question is empty" }
+        if question.trimmed().isEmpty { return "the question is empty" }
         if question.unicodeScalars.count > maximumQuestionLength {
             return "the question has \(question.unicodeScalars.count) characters, over \(maximumQuestionLength)"
         }
@@ -69,7 +69,7 @@ extension Page {
 
     /// Reads `--points N` / `points: N`, or says why not.
     public static func parsePoints(_ text: String) -> Result<Int, PointsError> {
-        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), pointsRange.contains(value) else {
+        guard let value = Int(text.trimmingSpaces()), pointsRange.contains(value) else {
             return .failure(PointsError(text: text))
         }
         return .success(value)

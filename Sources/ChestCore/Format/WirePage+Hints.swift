@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A page's hints on the wire (docs/FORMAT.md "Hints"): absent when it has none, so every file without hints signs
 /// and reads as before, and a chest older than hints refuses the signature of a file with them.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A key slot on the wire (docs/FORMAT.md "Key slots").
 struct WireKeySlot: Codable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The answers of an answer lock, and the one normal form both sides compare them in (docs/FORMAT.md "Answer
 /// locks"): what the organiser wrote and what the reader types key Argon2id only after this, so "  ZYTGLOGGE " and
@@ -15,7 +16,7 @@ public enum AnswerText {
     /// 4. runs of White_Space scalars replaced by one U+0020, and none kept at either end.
     public static func normalised(_ text: String) -> String {
         var lowered = String.UnicodeScalarView()
-        for scalar in text.precomposedStringWithCompatibilityMapping.unicodeScalars {
+        for scalar in text.compatibilityComposed.unicodeScalars {
             for mapped in scalar.properties.lowercaseMapping.unicodeScalars {
                 switch mapped.value {
                 case 0x03C2: lowered.append(Unicode.Scalar(0x03C3)!)
@@ -25,7 +26,7 @@ public enum AnswerText {
             }
         }
         var words: [String] = [], word = String.UnicodeScalarView()
-        for scalar in String(lowered).precomposedStringWithCompatibilityMapping.unicodeScalars {
+        for scalar in String(lowered).compatibilityComposed.unicodeScalars {
             if scalar.properties.isWhitespace {
                 if !word.isEmpty { words.append(String(word)) }
                 word = String.UnicodeScalarView()
@@ -74,7 +75,7 @@ public enum AnswerText {
     /// `chest answer` and chestd refuse such a text before it is counted as an attempt, and compose refuses it.
     public static func control(in text: String) -> String? {
         text.unicodeScalars.first { [.control, .format].contains($0.properties.generalCategory) && !$0.properties.isWhitespace }
-            .map { String(format: "U+%04X", $0.value) }
+            .map { String(printf: "U+%04X", $0.value) }
     }
 
     /// A rough count of the guesses an attacker with the file needs for the weakest of the alternatives, and what

@@ -49,7 +49,7 @@ public struct HintDraft: Hashable, Sendable {
 
     /// Reads a cost: a whole number of points from 0.
     public static func cost(_ text: String) -> Result<Int, HintDraftError> {
-        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), (0...Page.maximumHintCost).contains(value) else {
+        guard let value = Int(text.trimmingSpaces()), (0...Page.maximumHintCost).contains(value) else {
             return .failure(HintDraftError("a hint's cost is a whole number of points from 0 to \(Page.maximumHintCost), not \"\(text)\""))
         }
         return .success(value)

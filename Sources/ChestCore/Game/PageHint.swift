@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A hint on a page (docs/FORMAT.md "Hints"): its text sealed under a key of its own, and the policy that gives the key.
 /// Outside a hunt the key is in the file, and the hint opens on asking or after its delay; a hunt's hint has its key
@@ -63,7 +63,7 @@ extension Page {
 
     /// Why a hint's text cannot be kept, or nil.
     public static func hintProblem(_ text: String) -> String? {
-        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "the hint is empty" }
+        if text.trimmed().isEmpty { return "the hint is empty" }
         let length = text.unicodeScalars.count
         guard length <= maximumHintLength else {
             return "the hint has \(length) characters, over the \(maximumHintLength)-character limit of a hint"

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An envelope for each kind of body, with the sender each kind goes with: a team's receipts, statuses and hint
 /// requests; the organiser's releases, hints, adjustments, schedule and words (docs/HUNTS.md "Messages on the broker").

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Every message chest puts on the broker (docs/HUNTS.md "Messages on the broker"): a `Body` (a receipt, a status, a
 /// release, a hint request, a hint, an adjustment, a schedule or a word), wrapped with the hunt, the sender, the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why a hunt file or a message from the broker cannot be used: a sentence saying what is wrong and, where it
 /// helps, what to do (docs/HUNTS.md).

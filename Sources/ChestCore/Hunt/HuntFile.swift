@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A hunt file (docs/HUNTS.md "Hunt files"): the broker, the hunt's ID, the organiser's key and the teams'
 /// logins and keys. The organiser's file has every team and the release keys; a join file has one team, with

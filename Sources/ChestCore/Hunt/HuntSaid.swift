@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The organiser's word to every team (`chest hunt say`, docs/HUNTS.md "Word to all teams").
 public struct HuntSaid: Codable, Hashable, Sendable {
@@ -13,7 +13,7 @@ public struct HuntSaid: Codable, Hashable, Sendable {
 
     /// Why `text` cannot be said, in a sentence; nil when it can.
     public static func problem(_ text: String) -> String? {
-        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return "the word to the teams is empty" }
+        guard !text.trimmed().isEmpty else { return "the word to the teams is empty" }
         guard text.count <= maximumLength else {
             return "the word to the teams is \(text.count) characters; at most \(maximumLength) are sent"
         }

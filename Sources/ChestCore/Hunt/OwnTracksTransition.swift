@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// OwnTracks' `transition` event for an unlock (docs/HUNTS.md "OwnTracks"), on
 /// `owntracks/<team>/<device>/event`, so that OwnTracks' recorder and frontends show unlocks without chest code:

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A signed record of one unlock (docs/FORMAT.md "Unlock receipts"): which message and page opened, when, by
 /// which set, and the evidence chestd saw, signed with the reader's Ed25519 identity. The organiser checks it

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why a lock does not hold yet: what `chest read` shows beside it.
 public enum LockReason: Hashable, Sendable, Codable {
@@ -48,7 +48,7 @@ public enum LockReason: Hashable, Sendable, Codable {
     case answerKeptForPlace
 
     /// The sentence a person reads, with times in `timeZone`.
-    public func text(timeZone: TimeZone = .current, now: Date) -> String {
+    public func text(timeZone: Zone = .current, now: Date) -> String {
         switch self {
         case let .opensAt(date): "opens at \(Self.instant(date, timeZone, now: now))"
         case let .clockAheadOfGPS(date, offset):
@@ -100,11 +100,9 @@ public enum LockReason: Hashable, Sendable, Codable {
 
     /// "23:35:49 (in 13 s)" today, "2026-12-24 18:00:00 CET (in 31 days)" on another day: to the second, so that
     /// a time still ahead never reads as past, and with how long is left.
-    public static func instant(_ date: Date, _ zone: TimeZone, now: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
+    public static func instant(_ date: Date, _ zone: Zone, now: Date) -> String {
         let text: String
-        if calendar.isDate(date, inSameDayAs: now) {
+        if zone.local(date).isSameDay(as: zone.local(now)) {
             text = clock(date, zone)
         } else {
             text = format(date, zone, seconds: true)
@@ -114,24 +112,19 @@ public enum LockReason: Hashable, Sendable, Codable {
     }
 
     /// The time of day to the second, "23:35:49".
-    public static func clock(_ date: Date, _ zone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "HH:mm:ss"
-        return formatter.string(from: date)
+    public static func clock(_ date: Date, _ zone: Zone) -> String {
+        let local = zone.local(date)
+        return String(printf: "%02d:%02d:%02d", local.hour, local.minute, local.second)
     }
 
-    public static func format(_ date: Date, _ zone: TimeZone, seconds: Bool = false) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = seconds ? "yyyy-MM-dd HH:mm:ss zzz" : "yyyy-MM-dd HH:mm zzz"
-        return formatter.string(from: date)
+    public static func format(_ date: Date, _ zone: Zone, seconds: Bool = false) -> String {
+        let local = zone.local(date)
+        let day = String(printf: "%04d-%02d-%02d %02d:%02d", local.year, local.month, local.day, local.hour, local.minute)
+        return day + (seconds ? String(printf: ":%02d", local.second) : "") + " " + zone.name(local)
     }
 
     static func celsius(_ value: Double) -> String {
-        (value * 10).rounded() / 10 == value.rounded() ? String(Int(value.rounded())) : String(format: "%.1f", value)
+        (value * 10).rounded() / 10 == value.rounded() ? String(Int(value.rounded())) : String(printf: "%.1f", value)
     }
 
     static func compass(_ bearing: Double) -> String {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A lock as `compose` writes it on the command line (docs/DESIGN.md "Commands and output"), before the parts that need the daemon (`here`)
 /// or libsodium (hashing a PIN) are resolved.
@@ -32,7 +33,7 @@ public enum LockSpec: Hashable, Sendable {
         """
 
     /// Reads one `--lock` value. Times without a zone are read in `timeZone`.
-    public static func parse(_ text: String, timeZone: TimeZone) throws(LockSpecError) -> LockSpec {
+    public static func parse(_ text: String, timeZone: Zone) throws(LockSpecError) -> LockSpec {
         guard let equals = text.firstIndex(of: "=") else {
             throw LockSpecError(text, "expected TYPE=VALUE, such as pin=4821")
         }
@@ -62,7 +63,7 @@ public enum LockSpec: Hashable, Sendable {
             return .lock(.temperature(try range(value, text, unit: "°C")))
         case .altitude:
             for sign in ["±", "+-", "+/-"] where value.lowercased().hasPrefix("here" + sign) {
-                guard let margin = Double(value.dropFirst(4 + sign.count).replacingOccurrences(of: "m", with: "")),
+                guard let margin = Double(value.dropFirst(4 + sign.count).replacing("m", with: "")),
                       margin.isFinite, margin >= 0 else {
                     throw LockSpecError(text, "write here±METRES, such as altitude=here±20")
                 }
@@ -97,10 +98,10 @@ public enum LockSpec: Hashable, Sendable {
 
     private static func location(_ value: String, _ text: String) throws(LockSpecError) -> LockSpec {
         if value.lowercased().hasSuffix(",visible") { return .visible(try location(String(value.dropLast(8)), text), label: nil) }
-        if let range = value.range(of: ",visible=", options: [.caseInsensitive, .backwards]) {
-            let label = String(value[range.upperBound...]).trimmingCharacters(in: .whitespaces)
+        if let start = value.indices.last(where: { value[$0...].prefix(9).lowercased() == ",visible=" }) {
+            let label = String(value[value.index(start, offsetBy: 9)...]).trimmingSpaces()
             if let problem = Page.labelProblem(label) { throw LockSpecError(text, problem) }
-            return .visible(try location(String(value[..<range.lowerBound]), text), label: label)
+            return .visible(try location(String(value[..<start]), text), label: label)
         }
         let parts = value.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2 else { throw LockSpecError(text, "write LAT,LON/RADIUS, such as 48.85837,2.29448/30m") }
@@ -109,14 +110,14 @@ public enum LockSpec: Hashable, Sendable {
             throw LockSpecError(text, "a radius under \(Lock.minimumRadius.compact) m cannot be trusted with a consumer GPS; use 10m or more")
         }
         if parts[0].lowercased() == "here" { return .locationHere(radius: radius) }
-        let numbers = parts[0].split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let numbers = parts[0].split(separator: ",").map { Double($0.trimmingSpaces()) }
         guard numbers.count == 2, let latitude = numbers[0], let longitude = numbers[1] else {
             throw LockSpecError(text, "write LAT,LON/RADIUS in decimal degrees, such as 48.85837,2.29448/30m")
         }
         do {
             return .lock(try Lock.validatedLocation(latitude: latitude, longitude: longitude, radius: radius, page: 0))
         } catch {
-            throw LockSpecError(text, error.description.replacingOccurrences(of: "page 0: ", with: ""))
+            throw LockSpecError(text, error.description.replacing("page 0: ", with: ""))
         }
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A file a page carries (docs/FORMAT.md "Attachments"): what the page's sealed content says of it. Its bytes travel
 /// in the page's `attachments` ciphertext, in the order of the list.
@@ -57,8 +57,8 @@ public struct Attachment: Hashable, Sendable, Codable {
             default: scalars.append(scalar == "/" || scalar == "\\" ? "_" : scalar)
             }
         }
-        var safe = String(scalars).trimmingCharacters(in: .whitespaces)
-        while safe.first == "." { safe = String(safe.dropFirst()).trimmingCharacters(in: .whitespaces) }
+        var safe = String(scalars).trimmingSpaces()
+        while safe.first == "." { safe = String(safe.dropFirst()).trimmingSpaces() }
         if safe.isEmpty { return "attachment" }
         guard safe.utf8.count > maximumNameBytes else { return safe }
         let dot = safe.lastIndex(of: ".").map { String(safe[$0...]) } ?? ""
@@ -81,8 +81,8 @@ public struct Attachment: Hashable, Sendable, Codable {
     /// "12.3 KB", "2.1 MB", "512 bytes".
     public static func sizeText(_ bytes: Int) -> String {
         if bytes < 1000 { return "\(bytes) bytes" }
-        if bytes < 1_000_000 { return String(format: "%.1f KB", Double(bytes) / 1000) }
-        return String(format: "%.1f MB", Double(bytes) / 1_000_000)
+        if bytes < 1_000_000 { return String(printf: "%.1f KB", Double(bytes) / 1000) }
+        return String(printf: "%.1f MB", Double(bytes) / 1_000_000)
     }
 }
 

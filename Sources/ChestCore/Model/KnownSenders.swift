@@ -62,7 +62,7 @@ public struct KnownSenders: Codable, Hashable, Sendable {
     public static func skeleton(_ name: String) -> String {
         var folded = ""
         var space = false
-        for scalar in name.precomposedStringWithCompatibilityMapping.unicodeScalars {
+        for scalar in name.compatibilityComposed.unicodeScalars {
             if isInvisible(scalar) { continue }
             if scalar.properties.isWhitespace || scalar.value == 0x2800 {
                 space = !folded.isEmpty
@@ -73,8 +73,8 @@ public struct KnownSenders: Codable, Hashable, Sendable {
             if let latin = confusables[scalar] { folded += latin } else { folded.unicodeScalars.append(scalar) }
         }
         // A Cyrillic е with a combining acute becomes "e" and the accent: composed again, it is the Latin é.
-        return folded.precomposedStringWithCanonicalMapping
-            .replacingOccurrences(of: "rn", with: "m").replacingOccurrences(of: "vv", with: "w")
+        return folded.canonicallyComposed
+            .replacing("rn", with: "m").replacing("vv", with: "w")
     }
 
     /// The name with what makes it a lookalike written out: other scripts' lookalike letters, invisible characters and

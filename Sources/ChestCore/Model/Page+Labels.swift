@@ -5,7 +5,7 @@ extension Page {
     /// Why a place label cannot be kept, or nil: one to 100 characters, none of them a control character (a label
     /// is shown on terminals, in GPX and in maps).
     public static func labelProblem(_ label: String) -> String? {
-        if label.trimmingCharacters(in: .whitespaces).isEmpty { return "the place's name is empty; write ,visible=NAME or just ,visible" }
+        if label.trimmingSpaces().isEmpty { return "the place's name is empty; write ,visible=NAME or just ,visible" }
         if label.unicodeScalars.count > maximumLabelLength {
             return "the place's name has \(label.unicodeScalars.count) characters, over \(maximumLabelLength)"
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A geocaching GPX as a quest (docs/QUEST.md "A course from a geocaching GPX"): each cache or stage with a point is
 /// a page that opens at it, a sealed place of `radius`, in file order, each page waiting for the one before it;
@@ -170,7 +170,7 @@ public struct GeocacheCourse: Hashable, Sendable {
         func find(_ labels: [String]) -> String? {
             for line in lines {
                 guard let colon = line.firstIndex(of: ":") else { continue }
-                let label = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+                let label = line[..<colon].trimmingSpaces().lowercased()
                 let rest = GeocacheText.oneLine(String(line[line.index(after: colon)...]))
                 if labels.contains(label), !rest.isEmpty { return rest }
             }
@@ -198,10 +198,10 @@ public struct GeocacheCourse: Hashable, Sendable {
     }
 
     static func format(_ coordinate: Coordinate) -> String {
-        String(format: "%.6f,%.6f", coordinate.latitude, coordinate.longitude)
+        String(printf: "%.6f,%.6f", coordinate.latitude, coordinate.longitude)
     }
 
     static func format(radius: Double) -> String {
-        radius == radius.rounded() ? "\(Int(radius))m" : String(format: "%.1fm", radius)
+        radius == radius.rounded() ? "\(Int(radius))m" : String(printf: "%.1fm", radius)
     }
 }

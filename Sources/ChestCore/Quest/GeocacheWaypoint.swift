@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One `<wpt>` of a geocaching GPX as the reader found it (docs/QUEST.md "A course from a geocaching GPX"): a cache,
 /// an Adventure Lab stage, an additional waypoint or a plain waypoint. Its texts are plain text already (HTML
@@ -40,7 +40,7 @@ public struct GeocacheWaypoint: Hashable, Sendable {
     /// The type after `Waypoint|` of an additional waypoint (`Parking Area`), or `nil` for a cache or a plain point.
     public var additionalType: String? {
         guard let type, type.lowercased().hasPrefix("waypoint|") else { return nil }
-        return String(type.dropFirst("waypoint|".count)).trimmingCharacters(in: .whitespaces)
+        return String(type.dropFirst("waypoint|".count)).trimmingSpaces()
     }
 
     /// An Adventure Lab stage: its type says Lab.
@@ -86,7 +86,7 @@ public enum GeocacheText {
                 if [.control, .format].contains(scalar.properties.generalCategory) { continue }
                 line.unicodeScalars.append(scalar)
             }
-            line = line.trimmingCharacters(in: .whitespaces)
+            line = line.trimmingSpaces()
             if line.isEmpty && (lines.last?.isEmpty ?? true) { continue }
             lines.append(line)
         }

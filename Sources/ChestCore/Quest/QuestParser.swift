@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads the quest format of docs/QUEST.md. Pure: files next to the quest (page texts, GPX waypoints) are read
 /// through the closures the caller passes.
@@ -8,12 +8,12 @@ public struct QuestParser {
     /// A GPX waypoint (`location=FILE#NAME/RADIUS`), by file and name.
     public var waypoint: (_ file: String, _ name: String) throws -> Coordinate
     /// Times without a zone are read in this zone.
-    public var timeZone: TimeZone
+    public var timeZone: Zone
     /// The path an attached file (`attach: FILE`) is read from, by the path written in the quest; throws when
     /// there is no such file. The path as written by default.
     public var attachment: (String) throws -> String = { $0 }
 
-    public init(timeZone: TimeZone, pageText: @escaping (String) throws -> String,
+    public init(timeZone: Zone, pageText: @escaping (String) throws -> String,
                 waypoint: @escaping (_ file: String, _ name: String) throws -> Coordinate) {
         self.timeZone = timeZone
         self.pageText = pageText
@@ -53,8 +53,8 @@ public struct QuestParser {
             return ("|", String(rest.hasPrefix(" ") ? rest.dropFirst() : rest))
         }
         guard let colon = line.firstIndex(of: ":") else { return (line.lowercased(), "") }
-        return (line[..<colon].trimmingCharacters(in: .whitespaces).lowercased(),
-                line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        return (line[..<colon].trimmingSpaces().lowercased(),
+                line[line.index(after: colon)...].trimmingSpaces())
     }
 
     /// One line into the quest. `faultyLocks` holds the lines of pages one of whose locks was refused, so that an

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What it costs whoever has a file to find a sealed set's key by the best attack known against the file as written,
 /// one Argon2id run a guess (docs/SECURITY.md "What a place is worth"):
@@ -66,7 +67,7 @@ public struct BruteForce: Hashable, Sendable {
             let leak = "format 2 gives the place away: it is recovered from the file in milliseconds (docs/SECURITY.md \"Format 2's leak\")"
             guard pins > 1 else { return "guarded only: \(leak); compose in format 3 (the default) to seal it" }
             return "sealed by PIN only (\(leak)): about \(Self.time(coreHours)) to try every PIN by brute force "
-                + "(\(Self.grouped(pins)) PINs at \(String(format: "%.2f", secondsPerGuess)) s a guess)"
+                + "(\(Self.grouped(pins)) PINs at \(String(printf: "%.2f", secondsPerGuess)) s a guess)"
         }
         let byPlace = area != nil, byPIN = pins > 1
         let how = [byPlace ? "location" : nil, byPIN ? "PIN" : nil].compactMap { $0 }.joined(separator: " and ")
@@ -75,7 +76,7 @@ public struct BruteForce: Hashable, Sendable {
             factors.append("the \(Self.grouped(searched)) cells of \(area) \(latticeWords) of its \(Self.grouped(cells))")
         }
         if byPIN { factors.append("\(Self.grouped(pins)) PINs") }
-        let detail = "\(factors.joined(separator: " × ")) at \(String(format: "%.2f", secondsPerGuess)) s a guess"
+        let detail = "\(factors.joined(separator: " × ")) at \(String(printf: "%.2f", secondsPerGuess)) s a guess"
         let advice = !byPlace || coreHours >= 30 * 24 ? ""
             : byPIN ? "; under 30 core-days (docs/SECURITY.md \"What a place is worth\"): declare a wider --search-area"
             : "; a place alone is a small secret (docs/SECURITY.md): add a PIN to its set or declare a wider --search-area"
@@ -95,12 +96,12 @@ public struct BruteForce: Hashable, Sendable {
     }
 
     public static func grouped(_ value: Double) -> String {
-        let formatter = NumberFormatter()
-        formatter.numberStyle = .decimal
-        formatter.maximumFractionDigits = 0
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.usesGroupingSeparator = true
-        formatter.groupingSeparator = ","
-        return formatter.string(from: NSNumber(value: value.rounded())) ?? "\(Int(value))"
+        let digits = String(printf: "%.0f", value.rounded().magnitude)
+        var grouped = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { grouped.append(",") }
+            grouped.append(digit)
+        }
+        return (value.rounded() < 0 ? "-" : "") + grouped
     }
 }

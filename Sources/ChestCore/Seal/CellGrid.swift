@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One cell of a sealed location's grid: column `x`, row `y` (docs/FORMAT.md "Sealed locations").
 public struct Cell: Hashable, Sendable, Codable, CustomStringConvertible {

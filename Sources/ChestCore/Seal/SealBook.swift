@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The engine's working memory for format 2 pages (docs/DESIGN.md "Sealed pages"): which cell each sealed
 /// location lock is in, which key derivations are under way, the contents opened but not yet shown, PIN attempts

@@ -51,7 +51,7 @@ public enum SealBudget {
             if work > worst.work { worst = (work, holding.count) }
         }
         guard worst.work > perFix else { return nil }
-        return String(format: "its sealed places ask up to %d Argon2id runs (%.0f GiB-passes) of a reader for one fix, over the budget of %.0f; set aside so that it cannot hold the reader's seal worker",
+        return String(printf: "its sealed places ask up to %d Argon2id runs (%.0f GiB-passes) of a reader for one fix, over the budget of %.0f; set aside so that it cannot hold the reader's seal worker",
                       worst.runs, worst.work / Double(1 << 30), perFix / Double(1 << 30))
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The encrypted part of a format 2 page: its content under a random page key, and that key once per lock set
 /// (docs/FORMAT.md "Format 2").

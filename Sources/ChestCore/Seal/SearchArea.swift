@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A disk on the Earth, its centre and radius in metres, in two roles that share one disk type: the area an
 /// organiser admits a sealed place lies in, the one thing a format 3 file says about where the place is
@@ -88,12 +89,12 @@ public struct SearchArea: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Reads "LAT,LON/RADIUS" with the radius in km or m ("47.37,8.54/2km"), as `--search-area` and a quest's
     /// `search-area:` take it.
     public static func parse(_ text: String) throws(SearchAreaError) -> SearchArea {
-        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: "/", omittingEmptySubsequences: false)
-        let numbers = parts.first.map { $0.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) } } ?? []
+        let parts = text.trimmingSpaces().split(separator: "/", omittingEmptySubsequences: false)
+        let numbers = parts.first.map { $0.split(separator: ",").map { Double($0.trimmingSpaces()) } } ?? []
         guard parts.count == 2, numbers.count == 2, let latitude = numbers[0], let longitude = numbers[1] else {
             throw SearchAreaError(text, "write LAT,LON/RADIUSkm, such as 38.7139,-9.1334/2km")
         }
-        let unit = parts[1].lowercased().trimmingCharacters(in: .whitespaces)
+        let unit = parts[1].lowercased().trimmingSpaces()
         let (number, scale) = unit.hasSuffix("km") ? (unit.dropLast(2), 1000.0) : unit.hasSuffix("m") ? (unit.dropLast(), 1.0)
             : (Substring(unit), 1000.0)
         guard let value = Double(number), value.isFinite else {
@@ -113,7 +114,7 @@ public struct SearchArea: Hashable, Sendable, Codable, CustomStringConvertible {
     /// "38.71390,-9.13340/2 km"
     public var description: String {
         let size = radius >= 1000 ? "\((radius / 1000).compact) km" : "\(Int(radius.rounded())) m"
-        return String(format: "%.5f,%.5f/", latitude, longitude) + size
+        return String(printf: "%.5f,%.5f/", latitude, longitude) + size
     }
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How explanations write durations and distances, everywhere alike.
 public enum Wording {
@@ -17,13 +17,13 @@ public enum Wording {
 
     /// How far the system clock is off GPS time: "0.2 s ahead", "3 min behind", "174 days ahead".
     public static func offset(_ seconds: Double) -> String {
-        let size = abs(seconds) < 10 ? String(format: "%.1f s", abs(seconds)) : duration(seconds)
+        let size = abs(seconds) < 10 ? String(printf: "%.1f s", abs(seconds)) : duration(seconds)
         return size + (seconds < 0 ? " behind" : " ahead")
     }
 
     /// When a place was reached, beside when its page opened: "11:02:03", or "11:02:03, 14 s before it opened" when
     /// the place's key came late (docs/DESIGN.md "Late keys").
-    public static func reached(_ reached: Date, before opened: Date, in zone: TimeZone) -> String {
+    public static func reached(_ reached: Date, before opened: Date, in zone: Zone) -> String {
         let late = opened.timeIntervalSince(reached)
         return LockReason.clock(reached, zone) + (late >= 1 ? ", \(duration(late)) before it opened" : "")
     }

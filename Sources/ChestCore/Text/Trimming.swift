@@ -1,10 +1,10 @@
 extension StringProtocol {
     /// Without spaces, tabs and line ends at either end: what Foundation's `.whitespacesAndNewlines` trims
-    /// (General Category Z*, U+000A–U+000D and U+0085).
+    /// (General Category Z*, U+0009, U+200B, U+000A–U+000D and U+0085).
     public func trimmed() -> String { trimming { $0.isSpaceOrNewline } }
 
     /// Without spaces and tabs at either end, line ends kept: what Foundation's `.whitespaces` trims (General
-    /// Category Zs and U+0009).
+    /// Category Zs, U+0009 and the zero-width space U+200B).
     public func trimmingSpaces() -> String { trimming { $0.isSpace } }
 
     /// Without line ends at either end: what Foundation's `.newlines` trims (U+000A–U+000D, U+0085, U+2028, U+2029).
@@ -22,17 +22,12 @@ extension StringProtocol {
 }
 
 extension Unicode.Scalar {
-    /// A space or a tab (General Category Zs, U+0009).
-    public var isSpace: Bool { value == 0x09 || properties.generalCategory == .spaceSeparator }
+    /// A space or a tab (General Category Zs, U+0009, U+200B).
+    public var isSpace: Bool { value == 0x09 || value == 0x200B || properties.generalCategory == .spaceSeparator }
 
     /// A line or paragraph end (U+000A–U+000D, U+0085, U+2028, U+2029).
     public var isNewline: Bool { (0x0A...0x0D).contains(value) || value == 0x85 || value == 0x2028 || value == 0x2029 }
 
-    /// A space, a tab or a line end (General Category Z*, U+000A–U+000D, U+0085).
-    public var isSpaceOrNewline: Bool {
-        switch properties.generalCategory {
-        case .spaceSeparator, .lineSeparator, .paragraphSeparator: true
-        default: value == 0x09 || isNewline
-        }
-    }
+    /// A space, a tab or a line end (General Category Z*, U+0009, U+200B, U+000A–U+000D, U+0085).
+    public var isSpaceOrNewline: Bool { isSpace || isNewline }
 }

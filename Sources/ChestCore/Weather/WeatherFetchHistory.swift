@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What happened to the recent weather requests: the input `WeatherSchedule` needs besides the cache.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The weather a lock may use at the reader's position: a usable observation, or why there is none.
 public enum WeatherReading: Hashable, Sendable {
@@ -30,7 +30,7 @@ public enum WeatherUnknown: Hashable, Sendable, Codable {
     /// - Parameters:
     ///   - now: the instant the explanation is for; an outage that began on another day shows its date.
     ///   - timeZone: the zone clock times are shown in.
-    public func detail(now: Date, timeZone: TimeZone) -> String {
+    public func detail(now: Date, timeZone: Zone) -> String {
         switch self {
         case .missing:
             "no reading yet"
@@ -50,22 +50,16 @@ public enum WeatherUnknown: Hashable, Sendable, Codable {
     }
 
     /// "weather unknown: offline since 14:02".
-    public func description(now: Date, timeZone: TimeZone) -> String {
+    public func description(now: Date, timeZone: Zone) -> String {
         "weather unknown: " + detail(now: now, timeZone: timeZone)
     }
 
     /// "14:02" on the same day as `now`, "3 Mar 14:02" otherwise.
-    static func clockTime(_ date: Date, now: Date, timeZone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        let today = calendar.dateComponents([.year, .month, .day], from: now)
-        let hour = parts.hour ?? 0, minute = parts.minute ?? 0
-        let time = (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
-        if parts.year == today.year && parts.month == today.month && parts.day == today.day { return time }
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        let month = months[((parts.month ?? 1) - 1 + 12) % 12]
-        let year = parts.year == today.year ? "" : " \(parts.year ?? 0)"
-        return "\(parts.day ?? 1) \(month)\(year) \(time)"
+    static func clockTime(_ date: Date, now: Date, timeZone: Zone) -> String {
+        let local = timeZone.local(date), today = timeZone.local(now)
+        let time = String(printf: "%02d:%02d", local.hour, local.minute)
+        if local.isSameDay(as: today) { return time }
+        let year = local.year == today.year ? "" : " \(local.year)"
+        return "\(local.day) \(local.monthName)\(year) \(time)"
     }
 }

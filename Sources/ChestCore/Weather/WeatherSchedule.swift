@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// When to ask the weather provider, and when a cached reading may be used (docs/DESIGN.md "Lock rules", "Reliability and security", "Weather").
 ///

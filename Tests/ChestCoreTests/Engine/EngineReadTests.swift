@@ -99,7 +99,7 @@ private typealias F = CoreFixture
     }
 
     @Test func reasonTimesFollowTheZone() {
-        let paris = TimeZone(identifier: "Europe/Paris")!
+        let paris = Zone(identifier: "Europe/Paris")!
         #expect(LockReason.opensAt(F.t0).text(timeZone: paris, now: F.t0) == "opens at 09:00:00")
     }
 }

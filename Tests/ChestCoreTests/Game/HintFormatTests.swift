@@ -67,7 +67,7 @@ import Testing
     }
 
     func parse(_ text: String) throws(QuestErrors) -> Quest {
-        try QuestParser(timeZone: TimeZone(identifier: "UTC")!, pageText: { $0 }, waypoint: { _, _ in Coordinate(latitude: 0, longitude: 0) })
+        try QuestParser(timeZone: Zone(identifier: "UTC")!, pageText: { $0 }, waypoint: { _, _ in Coordinate(latitude: 0, longitude: 0) })
             .parse(text)
     }
 

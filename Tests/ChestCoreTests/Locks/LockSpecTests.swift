@@ -2,13 +2,13 @@ import Foundation
 import Testing
 @testable import ChestCore
 
-private let paris = TimeZone(identifier: "Europe/Paris")!
-private let tokyo = TimeZone(identifier: "Asia/Tokyo")!
+private let paris = Zone(identifier: "Europe/Paris")!
+private let tokyo = Zone(identifier: "Asia/Tokyo")!
 
 private func instant(_ text: String) -> Date { ISO8601.parse(text)! }
 
 @Suite struct LockSpecTests {
-    static let valid: [(String, TimeZone, LockSpec)] = [
+    static let valid: [(String, Zone, LockSpec)] = [
         ("location=48.85837,2.29448/30m", paris,
          .lock(.location(center: Coordinate(latitude: 48.85837, longitude: 2.29448), radius: 30))),
         ("location=48.85837,2.29448/30", paris,
@@ -47,7 +47,7 @@ private func instant(_ text: String) -> Date { ISO8601.parse(text)! }
     ]
 
     @Test(arguments: valid)
-    func parses(_ text: String, _ zone: TimeZone, _ expected: LockSpec) throws {
+    func parses(_ text: String, _ zone: Zone, _ expected: LockSpec) throws {
         #expect(try LockSpec.parse(text, timeZone: zone) == expected)
     }
 

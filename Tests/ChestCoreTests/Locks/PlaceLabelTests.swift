@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func composeAndQuestsGiveTheLabel() throws {
-        let utc = TimeZone(identifier: "UTC")!
+        let utc = Zone(identifier: "UTC")!
         #expect(try LockSpec.parse("location=38.7098,-9.133/40m,visible=Sé", timeZone: utc)
             == .visible(.lock(.location(center: Coordinate(latitude: 38.7098, longitude: -9.133), radius: 40)), label: "Sé"))
         #expect(throws: LockSpecError.self) { try LockSpec.parse("location=38.7,-9.1/40m,visible=", timeZone: utc) }

@@ -79,13 +79,13 @@ import Testing
     }
 
     @Test func aQuestPageTakesAttachLines() throws {
-        let quest = try QuestParser(timeZone: .gmt, pageText: { _ in "" }, waypoint: { _, _ in Coordinate(latitude: 0, longitude: 0) })
+        let quest = try QuestParser(timeZone: .utc, pageText: { _ in "" }, waypoint: { _, _ in Coordinate(latitude: 0, longitude: 0) })
             .parse("message: m\ntitle: T\npage: one\nattach: pictures/oak.jpg\n  attach: notes.txt\n")
         #expect(quest.messages[0].pages[0].attachments == [QuestAttachment(path: "pictures/oak.jpg", line: 4),
                                                            QuestAttachment(path: "notes.txt", line: 5)])
         let ids = ["m": MessageID(bytes: [UInt8](repeating: 1, count: 16))]
         #expect(quest.drafts(ids: ids)[0].pages[0].attachments == ["pictures/oak.jpg", "notes.txt"])
-        var parser = QuestParser(timeZone: .gmt, pageText: { _ in "" }, waypoint: { _, _ in Coordinate(latitude: 0, longitude: 0) })
+        var parser = QuestParser(timeZone: .utc, pageText: { _ in "" }, waypoint: { _, _ in Coordinate(latitude: 0, longitude: 0) })
         parser.attachment = { path in
             guard path != "gone.png" else { throw QuestError(line: 0, field: "", "no such file") }
             return "/quest/" + path

@@ -14,7 +14,7 @@ import Testing
     }
 
     func parse(_ text: String) throws -> Quest {
-        try QuestParser(timeZone: TimeZone(identifier: "UTC")!, pageText: { _ in throw CocoaError(.fileNoSuchFile) },
+        try QuestParser(timeZone: Zone(identifier: "UTC")!, pageText: { _ in throw CocoaError(.fileNoSuchFile) },
                         waypoint: { _, _ in throw CocoaError(.fileNoSuchFile) }).parse(text)
     }
 

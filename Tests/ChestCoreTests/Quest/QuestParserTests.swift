@@ -7,7 +7,7 @@ import Testing
     static let oak = Coordinate(latitude: 48.1, longitude: 11.5)
 
     func parse(_ text: String) throws(QuestErrors) -> Quest {
-        try QuestParser(timeZone: TimeZone(identifier: "UTC")!, pageText: { file in
+        try QuestParser(timeZone: Zone(identifier: "UTC")!, pageText: { file in
             guard file == "page.txt" else { throw CocoaError(.fileNoSuchFile) }
             return "from a file"
         }, waypoint: { file, name in

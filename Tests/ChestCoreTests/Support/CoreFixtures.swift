@@ -5,7 +5,7 @@ import Foundation
 enum CoreFixture {
     /// 2027-01-15T08:00:00Z: a fixed wall-clock instant.
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-    static let utc = TimeZone(identifier: "UTC")!
+    static let utc = Zone(identifier: "UTC")!
 
     /// Both clocks at `t0 + seconds` (the monotonic clock starts at 1000 s).
     static func now(_ seconds: Double = 0) -> Now {

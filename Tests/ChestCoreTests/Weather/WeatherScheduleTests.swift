@@ -277,11 +277,11 @@ import Testing
 
     @Test(arguments: explanations)
     func descriptions(_ unknown: WeatherUnknown, _ text: String) {
-        #expect(unknown.description(now: t0, timeZone: TimeZone(identifier: "UTC")!) == text)
+        #expect(unknown.description(now: t0, timeZone: Zone(identifier: "UTC")!) == text)
     }
 
     @Test func offlineTimesAreShownInTheGivenZone() {
-        let paris = TimeZone(identifier: "Europe/Paris")!
+        let paris = Zone(identifier: "Europe/Paris")!
         #expect(WeatherUnknown.offline(since: t0).detail(now: t0, timeZone: paris) == "offline since 16:13")
     }
 }
