@@ -40,7 +40,7 @@ let package = Package(
         // Seals, identities and PIN hashes through libsodium: the one module that links it.
         .target(name: "ChestSeal", dependencies: ["ChestCore", "ChestIO", "CSodium"]),
         // MQTT through libmosquitto, on a thread of its own that keeps reconnecting: the one module that links it.
-        .target(name: "ChestMQTT", dependencies: ["CMosquitto"]),
+        .target(name: "ChestMQTT", dependencies: ["CMosquitto", "ChestIO"]),
         // The board in a browser: the page, its map and event stream as pure functions of a snapshot, served through
         // libmicrohttpd (the one module that links it).
         .target(name: "ChestWeb", dependencies: ["ChestCore", "CMicroHTTPD"]),

@@ -1,6 +1,6 @@
 import ChestCore
 import ChestIO
-import Foundation
+import FoundationEssentials
 
 /// The engine's changes to the chest on disk, carried out: messages stored, moved, trashed, restored and replaced,
 /// PIN attempts recorded, refused files set aside.

@@ -1,7 +1,7 @@
 import ChestCore
 import ChestIO
 import ChestSeal
-import Foundation
+import FoundationEssentials
 
 extension Daemon {
     /// Reads both chests into the engine at start. A stored file that no longer matches its seal (a radius

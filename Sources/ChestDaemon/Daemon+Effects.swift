@@ -1,7 +1,7 @@
 import ChestCore
 import ChestIO
 import ChestSeal
-import Foundation
+import FoundationEssentials
 
 /// The engine's effects, carried out on the loop: each input fed in, its effects performed, their outcomes fed back.
 extension Daemon {

@@ -1,7 +1,7 @@
 import ChestCore
 import ChestGPS
 import ChestIO
-import Foundation
+import FoundationEssentials
 
 extension Daemon {
     /// Starts connecting to gpsd on the reader's own thread; each connection it makes is read by the loop.

@@ -1,7 +1,8 @@
 import ChestCore
 import ChestIO
 import ChestMQTT
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The daemon's part of a hunt: reading the join file for the engine, carrying out its `HuntAction`s through the
 /// link, and handing it the broker's news (Engine+Hunt.swift decides).

@@ -1,5 +1,5 @@
 import ChestIO
-import Foundation
+import FoundationEssentials
 
 extension Daemon {
     /// Sets up chestd's heap. Call it first in `main`, before any other thread starts: the first thread of Swift's

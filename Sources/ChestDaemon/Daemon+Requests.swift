@@ -1,6 +1,6 @@
 import ChestCore
 import ChestIO
-import Foundation
+import FoundationEssentials
 
 extension Daemon {
     /// Decodes one control request and hands it to the engine, which answers it (reading a file to import or the

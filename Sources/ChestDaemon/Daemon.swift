@@ -3,7 +3,8 @@ import ChestCore
 import ChestGPS
 import ChestIO
 import ChestSeal
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 
 /// chestd: builds the adapters, feeds every event into one loop that owns the engine, and performs the

@@ -2,7 +2,7 @@ import ChestCore
 import ChestIO
 import ChestMQTT
 import ChestSeal
-import Foundation
+import FoundationEssentials
 
 extension HuntLink {
     /// What the broker said, for the engine; acknowledgements are the outbox's business.

@@ -2,7 +2,8 @@ import ChestCore
 import ChestIO
 import ChestMQTT
 import ChestSeal
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// chestd's adapter to a hunt (docs/HUNTS.md): the MQTT client, the durable outbox, the signatures and the files
 /// the chest keeps of the hunt. It decides nothing: the engine says what to publish and keep (`HuntAction`,

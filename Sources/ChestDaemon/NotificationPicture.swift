@@ -1,7 +1,8 @@
 import ChestCore
 import ChestIO
 import ChestSeal
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The picture a page's desktop notification shows: its first image attachment, written to a private file (mode
 /// 0600) that the notifier can open, in `$XDG_RUNTIME_DIR/chest/pictures`: the systemd unit lets chestd write there
@@ -18,7 +19,7 @@ struct NotificationPicture: Sendable {
     /// `~/.cache/chest/pictures`.
     static func cacheDirectory(_ environment: [String: String]) -> String {
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/chest/pictures" }
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = Directory.home(environment)
         return (environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.cache") + "/chest/pictures"
     }
 

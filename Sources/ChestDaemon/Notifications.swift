@@ -1,6 +1,7 @@
 import ChestCore
 import ChestIO
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How unlocks reach the user beyond `chest watch`: a desktop notification when a graphical session is there,
 /// and the configured hook command. Each runs off the loop and reports back whether it got through.

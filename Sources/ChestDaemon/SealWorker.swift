@@ -1,6 +1,7 @@
 import ChestCore
+import ChestIO
 import ChestSeal
-import Foundation
+import FoundationEssentials
 
 /// chestd's one way to run blocking work off the loop (docs/ARCHITECTURE.md "Threads"): Argon2id, for format 2 and
 /// 3 key derivations and format 1 PIN hashes, on one thread of its own, never the loop nor the async pool. The
@@ -28,16 +29,11 @@ final class SealWorker: @unchecked Sendable {
     /// Touched only on the worker's thread.
     private var keys = DerivedKeys()
     private let deliver: @Sendable (Outcome) -> Void
-    private(set) var thread: Thread?
     private var started = false
 
     /// - Parameter starting: false leaves the thread unstarted until `start`, so a test can queue work first.
     init(starting: Bool = true, deliver: @escaping @Sendable (Outcome) -> Void) {
         self.deliver = deliver
-        let thread = Thread { [unowned self] in self.loop() }
-        thread.name = "chestd-seal"
-        thread.qualityOfService = .utility
-        self.thread = thread
         if starting { start() }
     }
 
@@ -45,7 +41,7 @@ final class SealWorker: @unchecked Sendable {
     func start() {
         guard !started else { return }
         started = true
-        thread?.start()
+        OSThread.start(name: "chestd-seal") { [unowned self] in self.loop() }
     }
 
     /// Queues a request: a cell's behind the others, anything else (a PIN, a release, a guard) ahead of cells.

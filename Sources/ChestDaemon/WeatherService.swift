@@ -1,6 +1,6 @@
 import ChestCore
 import ChestIO
-import Foundation
+import FoundationEssentials
 
 /// The daemon's weather adapter: asks the configured provider (Open-Meteo, or OpenWeatherMap with a key) through
 /// the `chest-weather` helper, and keeps the readings in a cache in the chest directory so that a restart offline

@@ -1,7 +1,7 @@
 import CGPSD
 import ChestCore
 import ChestIO
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// One open connection to gpsd, watching its JSON reports: it reads what gpsd sent and turns the lines into

@@ -2,7 +2,8 @@ import CGPSD
 import ChestCore
 import ChestIO
 @preconcurrency import Dispatch
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -80,9 +81,7 @@ public final class GPSReader: Sendable {
         }
         guard first else { return }
         state.withLock { $0.running = true }
-        let thread = Thread { [self] in run() }
-        thread.name = "gpsd-reader"
-        thread.start()
+        OSThread.start(name: "gpsd-reader") { [self] in run() }
     }
 
     /// Stops the reader and returns once its thread has closed the connection and ended, within about 1 s.

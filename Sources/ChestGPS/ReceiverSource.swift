@@ -1,5 +1,6 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Places the device gpsd names: a USB receiver (its tty's parent in /sys has a USB vendor and product), a
 /// pty, a network feed, or unknown (docs/SECURITY.md "Hardware trust and time").
@@ -43,7 +44,7 @@ public struct ReceiverSource: Sendable {
 
     private func read(_ directory: String, _ file: String) -> String? {
         (try? String(contentsOfFile: directory + "/" + file, encoding: .utf8))?
-            .trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty
+            .trimmed().nonEmpty
     }
 }
 

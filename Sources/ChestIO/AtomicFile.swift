@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Writes that either happen whole or not at all, and survive power loss once they return:

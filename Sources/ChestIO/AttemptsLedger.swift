@@ -1,5 +1,6 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `CHEST/attempts/ID.json`: each message's PIN attempts, kept apart from its state so that neither `delete`,
 /// a new `import` of the same message, nor a deleted state file resets the count (docs/DESIGN.md "Sealed pages").

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// One chestd per chest: an exclusive `flock(2)` on `CHEST/chestd.lock`, held as long as the process lives (the
@@ -24,7 +24,7 @@ public final class ChestLock: Sendable {
             let count = (try? fd.read(into: &bytes)) ?? 0
             fd.close()
             if let reason { throw ChestError("cannot lock \(path): \(reason)") }
-            let pid = String(decoding: bytes[..<max(count, 0)], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let pid = String(decoding: bytes[..<max(count, 0)], as: UTF8.self).trimmed()
             throw ChestError("another chestd (pid \(pid.isEmpty ? "unknown" : pid)) is using the chest \(root); stop it first")
         }
         ftruncate(fd.rawValue, 0)

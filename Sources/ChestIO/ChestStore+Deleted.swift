@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// `deleted/`: what `chest delete` keeps aside for `chest undelete`, for `DeletedMessage.keptFor`.

@@ -1,5 +1,6 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension ChestStore {
     /// Replaces a stored message by a newer version of itself, as a staged inbox file moved into place. The state

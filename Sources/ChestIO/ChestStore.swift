@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The chest directory on disk (README, "The chest directory"):

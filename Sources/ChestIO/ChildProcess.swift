@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -34,9 +35,7 @@ enum ChildProcess {
                 pid = spawned
             }
             let supervisor = Supervisor(pid: pid, continuation: continuation)
-            let waiter = Thread { supervisor.waitForExit() }
-            waiter.name = "chest-child-\(pid)"
-            waiter.start()
+            OSThread.start(name: "chest-child-\(pid)") { supervisor.waitForExit() }
             DispatchQueue.global().asyncAfter(deadline: .now() + max(timeout, 0)) {
                 supervisor.timeUp(killGrace: killGrace)
             }

@@ -1,6 +1,6 @@
 import ChestCore
 @preconcurrency import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 

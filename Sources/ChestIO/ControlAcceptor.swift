@@ -1,6 +1,7 @@
 import ChestCore
 @preconcurrency import Dispatch
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 import Synchronization
 

@@ -1,6 +1,7 @@
 import ChestCore
 @preconcurrency import Dispatch
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -117,8 +118,9 @@ public final class ControlConnection: Sendable {
 
     /// One `{"ok":false,"error":…}` line, newline included.
     static func errorLine(_ why: String) -> Data {
-        var line = (try? JSONSerialization.data(withJSONObject: ["ok": false, "error": why], options: [.sortedKeys]))
-            ?? Data(#"{"ok":false}"#.utf8)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        var line = (try? encoder.encode(["ok": JSONValue.bool(false), "error": .string(why)])) ?? Data(#"{"ok":false}"#.utf8)
         line.append(0x0a)
         return line
     }

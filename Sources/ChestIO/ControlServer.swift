@@ -1,6 +1,7 @@
 import ChestCore
 @preconcurrency import Dispatch
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 
 /// The daemon's control socket (docs/DESIGN.md "Reliability and security"): owner only, one JSON request line per connection, size-capped,

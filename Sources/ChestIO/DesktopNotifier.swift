@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Shows a desktop notification for an unlocked page with `notify-send`, when there is a desktop to

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Directories the daemon owns.
@@ -13,10 +13,23 @@ public enum Directory {
 
     /// A new private directory (mode 0700, made by mkdtemp) named `prefix` and six random characters, in `parent`
     /// (default the temporary directory, `$TMPDIR` or /tmp).
-    public static func makeTemporary(_ prefix: String, in parent: String = NSTemporaryDirectory()) throws(SystemCallError) -> String {
+    public static func makeTemporary(_ prefix: String, in parent: String = temporary) throws(SystemCallError) -> String {
         var template = Array((parent + "/" + prefix + "-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw SystemCallError("mkdtemp", path: parent) }
         return String(cString: made)
+    }
+
+    /// The temporary directory: `$TMPDIR`, else /tmp.
+    public static var temporary: String {
+        guard let value = getenv("TMPDIR"), value.pointee != 0 else { return "/tmp" }
+        return String(cString: value)
+    }
+
+    /// The user's home: `HOME` in `environment`, else the password database's entry for this user, else /.
+    public static func home(_ environment: [String: String]) -> String {
+        if let home = environment["HOME"] { return home }
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return "/" }
+        return String(cString: directory)
     }
 
     public static func isDirectory(_ path: String) -> Bool {

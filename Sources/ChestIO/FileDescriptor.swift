@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// An open file descriptor and the calls chest makes on one, shaped like swift-system's `FileDescriptor`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// A companion program of chestd's (such as `chest-weather`), run with a request on its standard input and a
@@ -17,7 +17,7 @@ public enum HelperProcess {
     /// Runs `executable` with `input` on its stdin; its stdout, or why there is none.
     public static func run(_ executable: String, input: Data, environment: [String: String] = [:],
                            timeout: Double) async -> Result<Data, ChestError> {
-        var template = Array((NSTemporaryDirectory() + "/chest-helper-XXXXXX").utf8CString)
+        var template = Array((Directory.temporary + "/chest-helper-XXXXXX").utf8CString)
         let fd = mkstemp(&template)
         guard fd >= 0 else { return .failure(ChestError("cannot make a temporary file: \(Errno.current)")) }
         close(fd)

@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// Runs the user's hook command for an event: `/bin/sh -c COMMAND`, with the event's JSON object on stdin
 /// and in the environment.

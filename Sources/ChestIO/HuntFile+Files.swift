@@ -1,5 +1,6 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Hunt files on disk: read like a message file (size checked before reading), written atomically with mode 0600,
 /// since they hold the broker passwords and signing keys (docs/HUNTS.md "Hunt files").

@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// One message waiting for the broker's acknowledgement.
@@ -60,7 +60,7 @@ public final class HuntOutbox {
         }
         var counter: UInt64 = 1
         if let data = FileManager.default.contents(atPath: directory + "/" + Self.counterName) {
-            guard let value = UInt64(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
+            guard let value = UInt64(String(decoding: data, as: UTF8.self).trimmed()),
                   value >= 1 else {
                 throw ChestError("\(directory)/\(Self.counterName) is not an outbox counter; without it, message ids "
                                  + "could be reused and the board would ignore them")

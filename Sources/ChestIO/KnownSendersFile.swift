@@ -1,5 +1,6 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where the known senders are kept: `known-senders.json` in the config directory, mode 0600, written whole and
 /// atomically (docs/SECURITY.md "Known senders").

@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The daemon's log: one line per event on stderr, with a journald priority prefix (sd-daemon(3)) under systemd.

@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Reads a message file that anyone could have put in the chest directory, safely: never through a symlink,

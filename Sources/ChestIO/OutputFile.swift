@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The file a user names with `-o`, written the way a shell's `>` would, but never half-written

@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// One setting chest and chestd know (docs/DESIGN.md "Commands and output"): its name in the config file, what it
 /// does, which values it takes and what holds when it is not set. The one place these rules live: `chest config`
@@ -77,7 +77,7 @@ public enum SettingKey: String, CaseIterable, Sendable, Comparable {
             }
             return nil
         case .name, .chest, .socket, .weatherKey:
-            return value.trimmingCharacters(in: .whitespaces).isEmpty ? "\(rawValue) cannot be empty; use --unset \(rawValue)" : nil
+            return value.trimmingSpaces().isEmpty ? "\(rawValue) cannot be empty; use --unset \(rawValue)" : nil
         case .hook:
             return nil
         }

@@ -1,5 +1,6 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where things are and how they behave, from (in order of precedence) command-line flags, the environment
 /// (`CHEST_DIR`, `CHEST_SOCKET`, `CHEST_GPSD`), the config file (`$XDG_CONFIG_HOME/chest/config.json`) and
@@ -31,11 +32,11 @@ public struct Settings: Sendable {
                 flags: [SettingKey: String] = [:]) throws(ChestError) {
         self.environment = environment
         self.flags = flags
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = Directory.home(environment)
         configDirectory = (environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config") + "/chest"
         self.configPath = configPath ?? configDirectory + "/config.json"
         if let data = FileManager.default.contents(atPath: self.configPath) {
-            guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            guard let object = try? JSONDecoder().decode([String: JSONValue].self, from: data) else {
                 throw ChestError("\(self.configPath) is not a JSON object; fix it or remove it")
             }
             for (name, value) in object.sorted(by: { $0.key < $1.key }) {
@@ -43,7 +44,7 @@ public struct Settings: Sendable {
                     unknownKeys.append(name)
                     continue
                 }
-                let text = value as? String ?? (value as? Bool).map { $0 ? "true" : "false" } ?? "\(value)"
+                let text = value.text
                 if let problem = key.problem(text) {
                     invalid.append("\(self.configPath): \(problem), not \"\(text)\"; fix it with chest config \(name) VALUE")
                     continue
@@ -100,7 +101,7 @@ public struct Settings: Sendable {
 
     public var chestDirectory: String {
         if let chest = values[.chest] { return chest }
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = Directory.home(environment)
         return (environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share") + "/chest"
     }
 
@@ -114,7 +115,7 @@ public struct Settings: Sendable {
     public var gpsd: (host: String, port: String) {
         let text = valueOrDefault(.gpsd) ?? ""
         guard let colon = text.lastIndex(of: ":") else { return (text, "2947") }
-        let host = String(text[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let host = String(text[..<colon]).trimming { $0 == "[" || $0 == "]" }
         return (host.isEmpty ? "localhost" : host, String(text[text.index(after: colon)...]))
     }
 
@@ -132,16 +133,18 @@ public struct Settings: Sendable {
 
     /// Writes one setting to the config file (nil removes it), keeping the others.
     public static func store(_ key: SettingKey, _ value: String?, at path: String) throws(ChestError) {
-        var object: [String: Any] = [:]
+        var object: [String: JSONValue] = [:]
         if let data = FileManager.default.contents(atPath: path) {
-            guard let existing = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            guard let existing = try? JSONDecoder().decode([String: JSONValue].self, from: data) else {
                 throw ChestError("\(path) is not a JSON object; fix it or remove it")
             }
             object = existing
         }
-        object[key.rawValue] = value
+        object[key.rawValue] = value.map(JSONValue.string)
         do {
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let data = try encoder.encode(object)
             try Directory.create(directoryName(path))
             try AtomicFile.write(data + Data("\n".utf8), to: path)
         } catch {

@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// chestd's recorded track: each new epoch's point appended to `CHEST/track.txt`, the file rewritten atomically

@@ -1,5 +1,6 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The last weather readings, one per provider and position rounded to 0.01°, kept in a file so a daemon
 /// restarted offline still has them (docs/DESIGN.md "Weather").

@@ -1,5 +1,5 @@
 import CMosquitto
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 

@@ -1,5 +1,5 @@
 import CMosquitto
-import Foundation
+import FoundationEssentials
 
 /// libmosquitto's callbacks, on the loop thread.
 extension MQTTConnection {

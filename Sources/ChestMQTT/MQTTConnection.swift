@@ -1,5 +1,7 @@
 import CMosquitto
-import Foundation
+import ChestIO
+import Dispatch
+import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -90,9 +92,7 @@ final class MQTTConnection: @unchecked Sendable {
             return !state.started && !state.stopping
         }
         guard first else { return }
-        let thread = Thread { [self] in run() }
-        thread.name = "mqtt \(options.clientID)"
-        thread.start()
+        OSThread.start(name: "mqtt \(options.clientID)") { [self] in run() }
     }
 
     func subscribe(_ pattern: String, qos: Int32) {

@@ -1,6 +1,6 @@
 import ChestCore
 import ChestIO
-import Foundation
+import FoundationEssentials
 
 /// A file to attach to a page, as `compose` read it.
 public struct AttachedFile: Hashable, Sendable {

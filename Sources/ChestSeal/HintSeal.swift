@@ -1,5 +1,5 @@
 import CSodium
-import Foundation
+import FoundationEssentials
 
 /// A hint's key sealed to one reader (docs/HUNTS.md "Reader keys"): a libsodium sealed box to the X25519 form of the
 /// reader's Ed25519 identity key. Only that reader opens it; the board that sealed it keeps nothing it needs.

@@ -1,6 +1,6 @@
 import CSodium
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// The cryptography of a page's hints (docs/FORMAT.md "Hints"): each hint's text, padded, under a random key of its
 /// own (XChaCha20-Poly1305, as a page's content), so a key given for one hint opens nothing else.

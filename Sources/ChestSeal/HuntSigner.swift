@@ -1,6 +1,6 @@
 import CSodium
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// Signs and checks the messages of a hunt with Ed25519, and makes a hunt's keys, IDs and passwords
 /// (docs/HUNTS.md "Messages on the broker").
@@ -66,6 +66,6 @@ public enum HuntSigner {
     /// quoting in a Mosquitto password file or a shell.
     public static func newPassword() -> String {
         Data(Sealer.randomBytes(18)).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacing("+", with: "-").replacing("/", with: "_")
     }
 }

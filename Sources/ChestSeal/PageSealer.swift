@@ -1,6 +1,8 @@
 import CSodium
 import ChestCore
-import Foundation
+import ChestIO
+import Dispatch
+import FoundationEssentials
 import Synchronization
 
 /// The cryptography of sealed pages (docs/FORMAT.md "Format 2", "Format 3"): XChaCha20-Poly1305 (IETF) for the
@@ -213,7 +215,7 @@ public enum PageSealer {
         let lanes = LaneResults(count: cost.lanes)
         for lane in 1..<cost.lanes {
             // A thread of its own: the caller's is the seal worker's or compose's, never the async pool's.
-            Thread.detachNewThread {
+            OSThread.start(name: "chest-argon2id") {
                 lanes.finish(lane, argon2id(secret, salt: laneSalt(salt, lane: lane), cost: cost))
             }
         }

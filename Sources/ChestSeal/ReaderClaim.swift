@@ -1,6 +1,6 @@
 import CSodium
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// A reader's claim to play for a team (docs/HUNTS.md "Reader keys"): the reader's Ed25519 signature over
 /// "chest-reader-claim-1", the hunt and the team, one line each. It travels in the team's status, itself signed

@@ -1,6 +1,6 @@
 import CSodium
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// The proof of opening in an unlock receipt (docs/HUNTS.md "Proof of opening"): HMAC-SHA512-256
 /// (`crypto_auth`) over the receipt's proven bytes, under a key derived from the page key with BLAKE2b

@@ -1,6 +1,6 @@
 import CSodium
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// Signs and checks unlock receipts with Ed25519 (docs/FORMAT.md "Unlock receipts").
 public enum ReceiptSigner {

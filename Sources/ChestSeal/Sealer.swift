@@ -1,7 +1,8 @@
 import CSodium
 import ChestCore
 import ChestIO
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Ed25519 seals and Argon2id PIN hashes, through libsodium.
 public enum Sealer {
