@@ -14,6 +14,7 @@ mkdir -p "$out"
 # The harnesses' sources: ChestCore's, in its folders (docs/ARCHITECTURE.md); ChestWeather's for the weather one;
 # for the gps one ChestGPS's conversions without GPSReader (which needs ChestIO) and the module map of CGPSD.
 mapfile -t core < <(find Sources/ChestCore -name '*.swift' | sort)
+core+=(-Xcc -fmodule-map-file=Sources/CUTF8Proc/module.modulemap -lutf8proc)
 sed '/^import ChestIO$/d' Sources/ChestGPS/Fix+libgps.swift > "$out/Fix+libgps.swift"
 gps=("$out/Fix+libgps.swift" Sources/ChestGPS/ReceiverSource.swift -Xcc -fmodule-map-file=CGPSD/module.modulemap -I CGPSD)
 quiet() { grep -v -e "Cannot export local symbol" -e "ignoring import" -e "^ *[0-9]* | " -e "^ *\^" || true; }
