@@ -3,7 +3,7 @@ struct BashCompletion {
     let program: String
     let levels: [CompletionLevel]
 
-    var function: String { "_" + program.replacingOccurrences(of: "-", with: "_") }
+    var function: String { "_" + program.replacing("-", with: "_") }
 
     var script: String {
         """

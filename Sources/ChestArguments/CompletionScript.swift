@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Shell completion scripts made from a program's declarations: `chest --generate-completion-script bash`.
 public enum CompletionScript {
@@ -24,7 +24,7 @@ public enum CompletionScript {
 
     /// `'it'\''s'`: one POSIX single-quoted word.
     static func quoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        "'" + text.replacing("'", with: #"'\''"#) + "'"
     }
 }
 

@@ -3,7 +3,7 @@ struct FishCompletion {
     let program: String
     let levels: [CompletionLevel]
 
-    var prefix: String { "__" + program.replacingOccurrences(of: "-", with: "_") }
+    var prefix: String { "__" + program.replacing("-", with: "_") }
 
     var script: String {
         var helpers: [String] = []
@@ -60,7 +60,7 @@ struct FishCompletion {
 
     /// `'text'` for fish, where a backslash escapes only `'` and `\`.
     private func fishQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+        "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
     }
 
     private var takesValuePatterns: String {

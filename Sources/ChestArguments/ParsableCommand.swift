@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A program or one of its subcommands, declared once: its name, what it does and its table of parameters.
 /// The parser, the help text, the usage lines and the shell completion scripts are all read from here.
@@ -40,9 +41,21 @@ extension ParsableCommand {
             return try Self(invocation.path[0])
         } catch {
             let usage = error.isUsage ? "" : "\nusage: " + HelpText.usageLines(of: self, path: [name])[0]
-            FileHandle.standardError.write(Data("\(name): \(error)\(usage)\n".utf8))
+            writeStandardError("\(name): \(error)\(usage)\n")
             exit(UsageError.exitStatus)
         }
+    }
+}
+
+/// Writes every byte of `text` to standard error, unbuffered, as `FileHandle.standardError.write` did.
+func writeStandardError(_ text: String) {
+    let bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes[offset...].withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { return }
+        offset += written
     }
 }
 

@@ -20,13 +20,13 @@ struct ZshCompletion {
     }
 
     private func name(_ level: CompletionLevel) -> String {
-        (["_" + program] + level.path).joined(separator: "_").replacingOccurrences(of: "-", with: "_")
+        (["_" + program] + level.path).joined(separator: "_").replacing("-", with: "_")
     }
 
     /// `'text'` for zsh: as in sh, with `[` and `]` and `:` escaped for `_arguments`.
     private func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "[", with: "\\[")
-            .replacingOccurrences(of: "]", with: "\\]").replacingOccurrences(of: ":", with: "\\:")
+        text.replacing("\\", with: "\\\\").replacing("[", with: "\\[")
+            .replacing("]", with: "\\]").replacing(":", with: "\\:")
     }
 
     private func function(_ level: CompletionLevel, helpers: inout [String]) -> String {
@@ -56,7 +56,7 @@ struct ZshCompletion {
         }
         specs += ["'1:command:->command'", "'*::arguments:->arguments'"]
         let described = subcommands.map { CompletionScript.quoted(escaped($0.name) + ":" + $0.abstract) }
-        let dispatch = subcommands.map { "\($0.name)) \(name(level))_\($0.name.replacingOccurrences(of: "-", with: "_")) ;;" }
+        let dispatch = subcommands.map { "\($0.name)) \(name(level))_\($0.name.replacing("-", with: "_")) ;;" }
         return """
             \(name(level))() {
                 local context state state_descr line
@@ -87,7 +87,7 @@ struct ZshCompletion {
         case .directories: return "_files -/"
         case let .words(list): return "(" + list.map(escaped).joined(separator: " ") + ")"
         case let .keyValue(keys, values):
-            let helper = "_\(program)_value_\(helpers.count + 1)".replacingOccurrences(of: "-", with: "_")
+            let helper = "_\(program)_value_\(helpers.count + 1)".replacing("-", with: "_")
             let arms = keys.compactMap { key in
                 values[key].map { "        \(CompletionScript.quoted(key + "="))*) compset -P '*='; compadd -- \($0.joined(separator: " ")) ;;" }
             }
@@ -102,7 +102,7 @@ struct ZshCompletion {
                 """)
             return helper
         case let .shellCommand(command):
-            let helper = "_\(program)_value_\(helpers.count + 1)".replacingOccurrences(of: "-", with: "_")
+            let helper = "_\(program)_value_\(helpers.count + 1)".replacing("-", with: "_")
             helpers.append("""
                 \(helper)() {
                     local -a words

@@ -1,7 +1,7 @@
 import ChestCore
 import ChestIO
 import ChestSeal
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// `chest read ID --save DIR`: opens the open pages' attachments from the message file in the chest, with the

@@ -1,7 +1,7 @@
 import ChestArguments
 import ChestCore
 import ChestIO
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// `chest`: parses the command line, runs the command, and maps the outcome to an exit status

@@ -1,6 +1,6 @@
 import ChestCore
 import ChestIO
-import Foundation
+import FoundationEssentials
 
 /// What the reader's chest directory holds, read directly (chestd need not run): the messages with their state
 /// and the recorded track. `map` and `export` draw and write it.

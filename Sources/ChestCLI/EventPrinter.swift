@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// How `chest watch` shows events to a person: one clock, short IDs, the page text under each unlock, colour on
 /// a terminal.
@@ -49,7 +49,7 @@ struct EventPrinter {
         case let .clock(reason):
             return (reason, "33", "")
         case let .weather(weather):
-            let temperature = weather.temperatureC.map { String(format: ", %.1f °C", $0) } ?? ""
+            let temperature = weather.temperatureC.map { String(printf: ", %.1f °C", $0) } ?? ""
             return ("\(weather.condition?.rawValue ?? "unknown conditions")\(temperature)", "36", "")
         case let .fix(fix):
             return (Self.describe(fix), "2", "")
@@ -80,7 +80,7 @@ extension EventPrinter {
         if let latitude = fix.latitude, let longitude = fix.longitude {
             text += "  " + Output.position(latitude, longitude)
         }
-        if let altitude = fix.altitudeMSL { text += String(format: "  %.1f m", altitude) }
+        if let altitude = fix.altitudeMSL { text += String(printf: "  %.1f m", altitude) }
         return text
     }
 }

@@ -2,7 +2,7 @@ import ChestCore
 import ChestIO
 import ChestSeal
 import ChestSimulator
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// `chest simulate --gpsd`: the same rehearsal through the whole path, gpsfake replaying the track into a real

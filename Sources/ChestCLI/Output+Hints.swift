@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 extension Output {
     /// A page's hints as `read` shows them: the open ones with their text, the others with how they open.

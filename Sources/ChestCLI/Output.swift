@@ -1,5 +1,6 @@
 import ChestCore
-import Foundation
+import ChestIO
+import FoundationEssentials
 import Glibc
 
 /// How `chest` prints reports for people.
@@ -105,7 +106,8 @@ enum Output {
 
     /// "47.376900 N  8.541700 E".
     static func position(_ latitude: Double, _ longitude: Double) -> String {
-        String(format: "%.6f %@  %.6f %@", abs(latitude), latitude >= 0 ? "N" : "S", abs(longitude), longitude >= 0 ? "E" : "W")
+        String(printf: "%.6f ", abs(latitude)) + (latitude >= 0 ? "N" : "S") + String(printf: "  %.6f ", abs(longitude))
+            + (longitude >= 0 ? "E" : "W")
     }
 
     /// What a page's protection means, in a few words.
@@ -120,6 +122,17 @@ enum Output {
 
     /// Colour for people: standard output is a terminal and NO_COLOR is not set.
     static var colour: Bool { isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil }
+
+    /// Every byte of standard input, to its end (`chest compose --text -`); what a read error leaves unread is
+    /// dropped. The one place the command line reads standard input as a whole.
+    static func readStandardInput() -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while let count = try? FileDescriptor.standardInput.read(into: &buffer), count > 0 {
+            bytes += buffer[..<count]
+        }
+        return bytes
+    }
 
     static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)

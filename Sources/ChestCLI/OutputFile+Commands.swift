@@ -1,5 +1,6 @@
 import ChestIO
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `OutputFile` as the commands use it: failures said as sentences for the user (`ChestError`).
 extension OutputFile {

@@ -1,7 +1,8 @@
 import ChestCore
 import ChestIO
 import ChestSeal
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The messages an organiser checks before sending them: a quest's (not yet built) or message files'
 /// (docs/QUEST.md). `preview` and `simulate` read them; nothing is written.

@@ -1,8 +1,9 @@
 import ChestCore
 import ChestIO
 import ChestSimulator
-import Foundation
+import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// `simulate --gpsd --weather`: a weather provider on loopback for the private chestd, answering every request
 /// the way Open-Meteo does (docs/WEATHER.md) with the rehearsal's weather, observed at the moment it is asked.
@@ -11,9 +12,7 @@ final class RehearsalWeatherServer: @unchecked Sendable {
     let port: Int
     private let listener: FileDescriptor
     private let body: @Sendable () -> String
-    private let lock = NSLock()
-    private var isStopped = false
-    private var thread: Thread?
+    private let isStopped = Mutex(false)
 
     /// The WMO code Open-Meteo would give for each condition.
     static func wmoCode(_ condition: WeatherCondition) -> Int {
@@ -40,24 +39,32 @@ final class RehearsalWeatherServer: @unchecked Sendable {
         } catch {
             throw ChestError("cannot listen on loopback for the rehearsal's weather: \(error)")
         }
-        let thread = Thread { [self] in serve() }
-        thread.name = "chest-simulate-weather"
-        self.thread = thread
-        thread.start()
+        // A thread of its own, as Foundation's Thread gave it (whose name, longer than Linux's 15 bytes, never
+        // took).
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        guard pthread_create(&thread, nil, { context in
+            Unmanaged<RehearsalWeatherServer>.fromOpaque(context!).takeRetainedValue().serve()
+            return nil
+        }, context) == 0 else {
+            Unmanaged<RehearsalWeatherServer>.fromOpaque(context).release()
+            throw ChestError("cannot start the thread of the rehearsal's weather")
+        }
+        pthread_detach(thread)
     }
 
     /// The base URL for chestd's `--weather-url`.
     var url: String { "http://127.0.0.1:\(port)" }
 
     func stop() {
-        lock.withLock { isStopped = true }
+        isStopped.withLock { $0 = true }
     }
 
     deinit { listener.close() }
 
     /// One request at a time: the private chestd asks once in a while.
     private func serve() {
-        while !lock.withLock({ isStopped }) {
+        while !isStopped.withLock({ $0 }) {
             var poller = pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, 200) > 0 else { continue }
             guard let client = try? listener.accept() else { continue }

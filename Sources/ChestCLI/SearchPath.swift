@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Programs found the way a shell finds them, through `PATH`.
 enum SearchPath {

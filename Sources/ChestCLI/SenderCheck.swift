@@ -1,7 +1,7 @@
 import ChestCore
 import ChestIO
 import ChestSeal
-import Foundation
+import FoundationEssentials
 
 /// What `list`, `read` and `watch` say of a message's sender against the known senders (docs/SECURITY.md "Known
 /// senders"): its key's short fingerprint, and a flag when the name is known with another key. A name met for the

@@ -1,6 +1,6 @@
 import ChestArguments
 import ChestIO
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The terminal of a full-screen view (`chest nav`): raw keys, the alternate screen, no cursor; put back as it

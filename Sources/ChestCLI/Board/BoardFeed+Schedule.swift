@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// How the board shows the hunt's start and end and the organiser's words (docs/HUNTS.md "The hunt's start and
 /// end", "Word to all teams"); `BoardCore` decides, the rule itself is `HuntSchedule`'s.
@@ -49,7 +49,7 @@ extension BoardFeed {
         printed.formUnion(new.map(\.said.id))
         return new.map { word in
             String(decoding: ChestJSON.line(SaidLine(text: word.said.text, at: word.said.at, receivedAt: word.at)), as: UTF8.self)
-                .trimmingCharacters(in: .newlines)
+                .trimmingNewlines()
         }
     }
 }

@@ -2,7 +2,8 @@ import ChestCore
 import ChestIO
 import ChestMQTT
 import ChestSeal
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `chest board`'s thin adapter around `BoardCore` (docs/ARCHITECTURE.md "The board's core"): it checks what
 /// ChestSeal must check (signatures, claims, proofs), feeds the core, and carries out its effects: the journal
@@ -14,7 +15,7 @@ struct BoardFeed {
     private let huntPath: String
     private var huntModified: Date?
     private let journalPath: String
-    private var journal: FileHandle?
+    private var journal: FileDescriptor?
     /// The organiser's identity, which signs hint answers; nil when this is not the organiser's machine.
     private let organiser: Identity?
     /// Hint answers not yet handed to the broker, oldest first.
@@ -55,10 +56,10 @@ struct BoardFeed {
         } else if !FileManager.default.createFile(atPath: journalPath, contents: nil, attributes: [.posixPermissions: 0o600]) {
             throw ChestError("cannot create the board's journal \(journalPath)")
         }
-        guard let handle = FileHandle(forWritingAtPath: journalPath) else {
+        guard let handle = try? FileDescriptor.open(journalPath, O_WRONLY) else {
             throw ChestError("cannot open the board's journal \(journalPath)")
         }
-        handle.seekToEndOfFile()
+        lseek(handle.rawValue, 0, SEEK_END)
         journal = handle
         return events
     }
@@ -84,7 +85,7 @@ struct BoardFeed {
     /// Writes what the journal still owes (refusals kept as counts).
     mutating func stop(at now: Date) {
         _ = perform(core.handle(.stopping(at: now)))
-        try? journal?.close()
+        journal?.close()
         journal = nil
     }
 
@@ -139,7 +140,7 @@ struct BoardFeed {
         for effect in effects {
             switch effect {
             case let .event(event): events.append(event)
-            case let .journal(line): journal?.write(line.bytes)
+            case let .journal(line): try? journal?.writeAll(line.bytes, path: journalPath)
             case let .rereadHunt(heard, replay):
                 let modified = Self.modified(huntPath)
                 if modified != huntModified, let file = try? HuntFile.read(path: huntPath) {
@@ -174,19 +175,21 @@ struct BoardFeed {
     /// Calls `body` with each line of the file, read 64 KiB at a time; a line over `maximumLine` (junk kept by an
     /// older board) is skipped without being held.
     static func forEachLine(of path: String, maximumLine: Int = 1 << 20, _ body: (Data) throws -> Void) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw ChestError("cannot read the board's journal \(path)") }
-        defer { try? handle.close() }
+        guard let handle = try? FileDescriptor.open(path, O_RDONLY) else { throw ChestError("cannot read the board's journal \(path)") }
+        defer { handle.close() }
         var line = Data(), skipping = false
-        while let chunk = try handle.read(upToCount: 64 << 10), !chunk.isEmpty {
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while case let count = try handle.read(into: &buffer, path: path), count > 0 {
+            let chunk = buffer[..<count]
             var start = chunk.startIndex
             while let newline = chunk[start...].firstIndex(of: 0x0a) {
-                if !skipping { line.append(chunk[start..<newline]) }
+                if !skipping { line.append(contentsOf: chunk[start..<newline]) }
                 if !skipping, !line.isEmpty { try body(line) }
                 line.removeAll(keepingCapacity: true)
                 skipping = false
                 start = chunk.index(after: newline)
             }
-            if !skipping { line.append(chunk[start...]) }
+            if !skipping { line.append(contentsOf: chunk[start...]) }
             if line.count > maximumLine {
                 line.removeAll()
                 skipping = true

@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// The frame `chest board` draws: a header, a row per team, what was refused, the latest events.
 struct BoardScreen {
@@ -31,7 +31,7 @@ struct BoardScreen {
                          + score + (team.failed.isEmpty ? "" : "  \u{1B}[31m\(team.failed.count) refused\u{1B}[0m") + lookalike)
         }
         let ignored = Self.ignoredLine(feed.gate)
-        if !ignored.isEmpty { lines += ["", ignored.trimmingCharacters(in: .newlines)] }
+        if !ignored.isEmpty { lines += ["", ignored.trimmingNewlines()] }
         lines += ["", "\u{1B}[1mlatest\u{1B}[0m"]
         let room = max(rows - lines.count - 1, 0)
         lines += feed.latestLines(room: room)

@@ -2,7 +2,7 @@ import ChestCore
 import ChestIO
 import ChestMQTT
 import ChestSeal
-import Foundation
+import FoundationEssentials
 
 /// What `chest hunt release`, `adjust`, `schedule` and `say` share: the organiser's identity, checked against the
 /// hunt file, and one signed message published retained, waiting for the broker's acknowledgement.

@@ -4,7 +4,8 @@ import ChestIO
 import ChestMQTT
 import ChestSeal
 import ChestWeb
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `chest board HUNT`: the organiser's live view of every team (docs/HUNTS.md "The board"), in the terminal, as JSON
 /// lines, or in a browser (`--http`, docs/HUNTS.md "The board in a browser").
@@ -225,7 +226,7 @@ struct BoardCommand: ChestCommand {
         let (note, unreachable) = gather(hunt, &feed, link)
         let results = BoardResults(feed.snapshot(connection: unreachable == nil ? .connected : .unreachable))
         guard let output else {
-            print(results.text + note.trimmingCharacters(in: .newlines))
+            print(results.text + note.trimmingNewlines())
             return
         }
         let data: Data = switch output.lowercased().suffix(4) {
@@ -234,7 +235,7 @@ struct BoardCommand: ChestCommand {
         default: Data(results.html(timeZone: .current).utf8)
         }
         try OutputFile(checking: output).write(checked: data)
-        printError("chest: wrote the results of \(results.teams.count) teams to \(output)" + note.replacingOccurrences(of: "\n", with: " "))
+        printError("chest: wrote the results of \(results.teams.count) teams to \(output)" + note.replacing("\n", with: " "))
     }
 
     /// Waits for the broker's retained and queued messages to arrive; a note for the reader when they were still

@@ -1,7 +1,7 @@
 import ChestArguments
 import ChestCore
 import ChestIO
-import Foundation
+import FoundationEssentials
 
 /// `chest compose`: the options are read in order, because each `--lock` belongs to the page and set before it.
 struct ComposeCommand: ChestCommand, Equatable {
@@ -231,7 +231,7 @@ struct ComposeCommand: ChestCommand, Equatable {
 
     private func check() throws(UsageError) {
         guard draft.output != nil else { throw UsageError("compose needs -o FILE, the message file to write") }
-        guard let title = draft.title, !title.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard let title = draft.title, !title.trimmingSpaces().isEmpty else {
             throw UsageError("compose needs --title TITLE")
         }
         guard !draft.pages.isEmpty else { throw UsageError("compose needs at least one --page TEXT") }

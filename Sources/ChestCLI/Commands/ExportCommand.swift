@@ -2,7 +2,8 @@ import ChestArguments
 import ChestCore
 import ChestIO
 import ChestSimulator
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `chest export --gpx|--geojson [-o FILE] [QUEST]`: the targets and the recorded track for QGIS, OsmAnd or
 /// geojson.io; or a quest's own locations, for its organiser.
@@ -99,7 +100,7 @@ struct ExportCommand: ChestCommand {
     }
 
     static func describe(_ message: String, page: Int, set: LockSetName, radius: Double) -> String {
-        "\(message), page \(page)" + (set == .b ? " (set B)" : "") + ": within \(String(format: "%g", radius)) m"
+        "\(message), page \(page)" + (set == .b ? " (set B)" : "") + ": within \(String(printf: "%g", radius)) m"
     }
 
     static func gpx(_ places: [Place], _ track: [TrackLog.Point]) -> String {
@@ -111,20 +112,60 @@ struct ExportCommand: ChestCommand {
     }
 
     static func geojson(_ places: [Place], _ track: [TrackLog.Point]) -> String {
-        var features: [[String: Any]] = places.map { place in
-            var properties: [String: Any] = ["name": place.name, "description": place.description, "radius": place.radius]
-            if let open = place.open { properties["open"] = open }
-            return ["type": "Feature", "properties": properties,
-                    "geometry": ["type": "Point", "coordinates": [place.center.longitude, place.center.latitude]]]
+        var features = places.map { place in
+            GeoJSON.Feature(properties: .init(name: place.name, description: place.description, radius: place.radius, open: place.open),
+                            geometry: .init(type: "Point", coordinates: .point([place.center.longitude, place.center.latitude])))
         }
         if track.count > 1 {
-            features.append(["type": "Feature",
-                             "properties": ["name": "chest track", "times": track.map { ISO8601.string($0.time) }],
-                             "geometry": ["type": "LineString",
-                                          "coordinates": track.map { [$0.coordinate.longitude, $0.coordinate.latitude] }]])
+            features.append(GeoJSON.Feature(properties: .init(name: "chest track", times: track.map { ISO8601.string($0.time) }),
+                                            geometry: .init(type: "LineString", coordinates: .line(track.map {
+                                                [$0.coordinate.longitude, $0.coordinate.latitude]
+                                            }))))
         }
-        let collection: [String: Any] = ["type": "FeatureCollection", "features": features]
-        let data = try! JSONSerialization.data(withJSONObject: collection, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try! encoder.encode(GeoJSON(features: features))
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// The GeoJSON `geojson` writes (RFC 7946): a feature collection of points and one line string. Optional
+    /// properties are left out when nil, as the dictionaries JSONSerialization wrote did, and the keys are sorted, so
+    /// the bytes are the same.
+    struct GeoJSON: Encodable {
+        var type = "FeatureCollection"
+        var features: [Feature]
+
+        struct Feature: Encodable {
+            var type = "Feature"
+            var properties: Properties
+            var geometry: Geometry
+        }
+
+        struct Properties: Encodable {
+            var name: String
+            var description: String?
+            var radius: Double?
+            var open: Bool?
+            var times: [String]?
+        }
+
+        struct Geometry: Encodable {
+            var type: String
+            var coordinates: Coordinates
+        }
+
+        /// A point's [longitude, latitude], or a line's list of them.
+        enum Coordinates: Encodable {
+            case point([Double])
+            case line([[Double]])
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                switch self {
+                case let .point(position): try container.encode(position)
+                case let .line(positions): try container.encode(positions)
+                }
+            }
+        }
     }
 }

@@ -3,7 +3,8 @@ import ChestCore
 import ChestIO
 import ChestMQTT
 import ChestSeal
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `chest hunt adjust TEAM +N|-N REASON --hunt FILE`: the organiser's bonus or deduction, signed and kept by the
 /// broker for the board (docs/HUNTS.md "Adjustments").

@@ -2,7 +2,8 @@ import ChestArguments
 import ChestCore
 import ChestIO
 import ChestSeal
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `chest hunt create NAME --broker URL`: the organiser's hunt file.
 struct HuntCreateCommand: ChestCommand {

@@ -2,7 +2,8 @@ import ChestArguments
 import ChestCore
 import ChestIO
 import ChestSeal
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `chest hunt join FILE`: this reader plays for the team of the join file.
 struct HuntJoinCommand: ChestCommand {

@@ -3,7 +3,8 @@ import ChestCore
 import ChestIO
 import ChestMQTT
 import ChestSeal
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `chest hunt release NAME --hunt FILE`: publishes a release key, signed by the organiser.
 struct HuntReleaseCommand: ChestCommand {

@@ -3,7 +3,8 @@ import ChestCore
 import ChestIO
 import ChestMQTT
 import ChestSeal
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `chest hunt schedule --hunt FILE --starts TIME --ends TIME`: changes the hunt's start and end, in the organiser's
 /// file and on every team (docs/HUNTS.md "The hunt's start and end").

@@ -2,7 +2,8 @@ import ChestArguments
 import ChestCore
 import ChestIO
 import ChestSeal
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `chest hunt start --hunt FILE`: publishes the hunt's start key, signed by the organiser, for an organiser who runs
 /// no board (docs/HUNTS.md "The start key").

@@ -3,7 +3,8 @@ import ChestCore
 import ChestIO
 import ChestSeal
 import ChestWeb
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `chest hunt team add TEAM --hunt FILE`: a team's broker password and signing key, and its join file.
 struct HuntTeamAddCommand: ChestCommand {

@@ -1,7 +1,8 @@
 import ChestArguments
 import ChestCore
 import ChestIO
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `chest import FILE...`
 struct ImportCommand: ChestCommand {
@@ -59,9 +60,13 @@ struct ImportCommand: ChestCommand {
         // Anything but a regular file of a message's size is for chestd to refuse with its reason; opening a FIFO
         // here would block.
         guard (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= MessageFile.fileLimit,
-              let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        let start = (try? handle.read(upToCount: 4096)) ?? Data()
+              let handle = try? FileDescriptor.open(path, O_RDONLY) else { return nil }
+        defer { handle.close() }
+        var start: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while start.count < 4096, let count = try? handle.read(into: &buffer), count > 0 {
+            start += buffer[..<min(count, 4096 - start.count)]
+        }
         guard let first = start.first(where: { ![0x20, 0x09, 0x0a, 0x0d].contains($0) }) else {
             return start.isEmpty ? "an empty file, not a chest message" : "not a chest message (blank)"
         }

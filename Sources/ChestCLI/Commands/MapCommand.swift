@@ -1,7 +1,8 @@
 import ChestArguments
 import ChestCore
 import ChestIO
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `chest map [ID...] -o FILE.svg|FILE.png [--png]`: the recorded track, the targets and where pages opened, as SVG
 /// or PNG.
@@ -90,12 +91,8 @@ struct MapCommand: ChestCommand {
         let converters = [("rsvg-convert", ["-o", png, svg]), ("convert", [svg, png])]
         for (name, arguments) in converters {
             guard let executable = SearchPath.find(name) else { continue }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw ChestError("\(name) could not render the map to \(png)") }
+            let pid = try ProcessSpawner.spawn(executable, arguments: arguments, environment: ProcessInfo.processInfo.environment)
+            guard ProcessSpawner.wait(for: pid) == 0 else { throw ChestError("\(name) could not render the map to \(png)") }
             return
         }
         throw ChestError("a PNG map needs rsvg-convert (Debian: librsvg2-bin) or ImageMagick's convert; write -o FILE.svg instead")

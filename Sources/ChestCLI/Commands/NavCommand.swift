@@ -1,7 +1,7 @@
 import ChestArguments
 import ChestCore
 import ChestIO
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// `chest nav`: a full-screen view that redraws in place, like cgps, until q.

@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 extension PreviewCommand {
     /// A page's hints, in order, and how each opens (docs/FORMAT.md "Hints"): a quest's with their text; a file's

@@ -1,7 +1,8 @@
 import ChestArguments
 import ChestCore
 import ChestIO
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `chest preview QUEST|FILE...`: every page, lock and protection as the reader will see them; opens nothing.
 struct PreviewCommand: ChestCommand {
@@ -89,6 +90,12 @@ struct PreviewCommand: ChestCommand {
         return sealed ? .sealed : .guarded
     }
 
+    /// The last component of `path` as NSString's `lastPathComponent` gave it: trailing slashes do not count
+    /// ("a/b/" gives "b"), "/" stays "/".
+    static func lastPathComponent(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? (path.hasPrefix("/") ? "/" : "")
+    }
+
     /// The files a page carries: from a quest, each by name, type and size; in a file, their names are sealed with
     /// the page, so only how many bytes.
     static func attachmentLines(draft: QuestDraft.Page, file: Page?) -> [String] {
@@ -96,7 +103,7 @@ struct PreviewCommand: ChestCommand {
             return ["  attached: files of \(Attachment.sizeText(sealed.size)) in all (their names open with the page)"]
         }
         return draft.attachments.map { path in
-            let name = (path as NSString).lastPathComponent
+            let name = lastPathComponent(path)
             guard let data = FileManager.default.contents(atPath: path) else { return "  attached: \(TerminalText.escaped(name))" }
             return "  " + TerminalText.escaped(Output.attachmentLines([Attachment(name: name, type: Attachment.mediaType(of: data),
                                                                                   size: data.count)])[0])

@@ -1,7 +1,8 @@
 import ChestArguments
 import ChestCore
 import ChestIO
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `chest quest from FILE.gpx`: a geocaching GPX as an editable quest file (docs/QUEST.md "A course from a
 /// geocaching GPX").

@@ -2,7 +2,8 @@ import ChestArguments
 import ChestCore
 import ChestIO
 import ChestSeal
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `chest receipt ID [--page N] [-o FILE]`: the signed record of an unlock, for the organiser.
 struct ReceiptCommand: ChestCommand {

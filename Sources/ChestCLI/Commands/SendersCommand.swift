@@ -2,7 +2,8 @@ import ChestArguments
 import ChestCore
 import ChestIO
 import ChestSeal
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `chest senders …`: the senders' keys chest knows (docs/SECURITY.md "Known senders").
 struct SendersCommand: ChestCommand {

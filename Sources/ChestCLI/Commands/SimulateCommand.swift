@@ -2,7 +2,7 @@ import ChestArguments
 import ChestCore
 import ChestIO
 import ChestSimulator
-import Foundation
+import FoundationEssentials
 
 /// `chest simulate QUEST|FILE... TRACK [--weather CONDITION[,TEMP]]`: a rehearsal in-process.
 struct SimulateCommand: ChestCommand {
@@ -90,7 +90,7 @@ struct SimulateCommand: ChestCommand {
         var lines = ["Simulated \(points.count) track points, \(clock(points[0].time)) to \(clock(points[points.count - 1].time)) "
                      + "\(timeZone.secondsFromGMT() == 0 ? "UTC" : timeZone.identifier), through chestd's engine in-process; PINs are not entered\(answered.isEmpty ? "" : "; answers are given as --answer says")."]
         for event in simulation.events {
-            let place = event.coordinate.map { String(format: " at %.5f, %.5f", $0.latitude, $0.longitude) } ?? ""
+            let place = event.coordinate.map { String(printf: " at %.5f, %.5f", $0.latitude, $0.longitude) } ?? ""
             let head = "\(clock(event.time))  point \(Output.pad(String(event.point), 5))  \(name(event.message)):"
             switch event.what {
             case let .latched(key) where key.kind == .time && answered.contains("\(event.message)/\(key.page)/\(key.set.rawValue)"):

@@ -1,7 +1,7 @@
 import ChestArguments
 import ChestCore
 import ChestIO
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// `chest status`: the fix at a glance, like cgps; `--watch` redraws it once a second.
@@ -58,14 +58,14 @@ struct StatusCommand: ChestCommand {
             if let latitude = fix.latitude, let longitude = fix.longitude {
                 lines.append(row("position", Output.position(latitude, longitude)))
             }
-            lines.append(row("altitude", fix.altitudeMSL.map { String(format: "%.1f m above sea level", $0) } ?? "unknown"))
+            lines.append(row("altitude", fix.altitudeMSL.map { String(printf: "%.1f m above sea level", $0) } ?? "unknown"))
             let horizontal = fix.eph.map { "±\(Int($0.rounded())) m horizontal" } ?? "horizontal unknown"
             let vertical = fix.epv.map { "±\(Int($0.rounded())) m vertical" } ?? "vertical unknown"
             lines.append(row("accuracy", "\(horizontal), \(vertical)"))
             lines.append(row("satellites", fix.satellitesUsed.map { used in
                 "\(used) used" + (fix.satellitesSeen.map { ", \($0) seen" } ?? "")
             } ?? "unknown"))
-            lines.append(row("age", fix.ageSeconds.map { String(format: "%.1f s", $0) } ?? "unknown"))
+            lines.append(row("age", fix.ageSeconds.map { String(printf: "%.1f s", $0) } ?? "unknown"))
             lines.append(row("receiver", fix.source.map { "\($0.description), \($0.kind.rawValue)" } ?? "unknown"))
             if let trust = fix.trust {
                 lines.append(row("trust", paint(trust.description, trust.level == .hardware ? "32" : "33")))
@@ -81,7 +81,7 @@ struct StatusCommand: ChestCommand {
         lines.append(row("time locks", "follow the \(report.clock.decidedBy == "gps" ? "GPS" : "system") clock: \(report.clock.why)"))
         if let weather = report.weather {
             let condition = weather.condition ?? "unknown conditions"
-            let temperature = weather.temperatureC.map { String(format: ", %.1f °C", $0) } ?? ""
+            let temperature = weather.temperatureC.map { String(printf: ", %.1f °C", $0) } ?? ""
             lines.append(row("weather", "\(condition)\(temperature), observed \(Int(weather.ageSeconds / 60)) min ago (\(weather.provider))"))
         } else {
             lines.append(row("weather", "no reading"))

@@ -2,7 +2,8 @@ import ChestArguments
 import ChestCore
 import ChestIO
 import ChestSeal
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `chest verify RECEIPT MESSAGE [--hunt FILE]`: the organiser's check of a reader's unlock receipt, saying what
 /// is proven and what is only the reader's claim (docs/HUNTS.md "Proof of opening").
@@ -94,8 +95,8 @@ struct VerifyCommand: ChestCommand {
             Output.pad("chestd", 11) + evidence.chestVersion,
         ]
         for (index, fix) in evidence.fixes.enumerated() {
-            let position = fix.latitude.flatMap { lat in fix.longitude.map { String(format: "%.6f, %.6f", lat, $0) } } ?? "no position"
-            let altitude = fix.altitudeMSL.map { String(format: ", %.1f m", $0) } ?? ""
+            let position = fix.latitude.flatMap { lat in fix.longitude.map { String(printf: "%.6f, %.6f", lat, $0) } } ?? "no position"
+            let altitude = fix.altitudeMSL.map { String(printf: ", %.1f m", $0) } ?? ""
             let errors = [fix.eph.map { "eph \(Int($0.rounded())) m" }, fix.epv.map { "epv \(Int($0.rounded())) m" }]
                 .compactMap { $0 }.joined(separator: ", ")
             lines.append(Output.pad(index == 0 ? "fixes" : "", 11) + "\(time(fix.time))  \(position)\(altitude), "

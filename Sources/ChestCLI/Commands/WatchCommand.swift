@@ -1,7 +1,7 @@
 import ChestArguments
 import ChestCore
 import ChestIO
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// `chest watch`: follows chestd's events, like `journalctl -f`, waiting for chestd across its restarts.
@@ -50,7 +50,7 @@ struct WatchCommand: ChestCommand {
         }
         if let list = values.value("--events") {
             var names: Set<String> = []
-            for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+            for name in list.split(separator: ",").map({ $0.trimmingSpaces() }) where !name.isEmpty {
                 guard ChestEvent.names.contains(name) else {
                     let guess = Suggestion.nearest(to: name, in: ChestEvent.names).map { "did you mean \($0)? " } ?? ""
                     throw UsageError("--events: unknown event \"\(name)\"; \(guess)the events are \(ChestEvent.names.joined(separator: ", "))")
@@ -139,7 +139,7 @@ struct WatchCommand: ChestCommand {
     /// An `ingested` line as chestd wrote it, with `lookalikeOf` added (chestd does not know the user's senders):
     /// the rest of the line is passed on byte for byte.
     static func adding(lookalikeOf known: String, to line: Data) -> String {
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: line, as: UTF8.self).trimmed()
         guard text.hasSuffix("}"), let name = try? JSONEncoder().encode(known) else { return text }
         return String(text.dropLast()) + #","lookalikeOf":"# + String(decoding: name, as: UTF8.self) + "}"
     }

@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// What `compose` was asked to write, before PINs are hashed and `here` is resolved.
 struct ComposeDraft: Equatable {

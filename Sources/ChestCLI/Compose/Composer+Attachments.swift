@@ -1,7 +1,7 @@
 import ChestCore
 import ChestIO
 import ChestSeal
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// `compose --attach FILE`: the files each page carries, read and checked before anything is sealed.

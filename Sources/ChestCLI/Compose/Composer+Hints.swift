@@ -1,6 +1,6 @@
 import ChestCore
 import ChestSeal
-import Foundation
+import FoundationEssentials
 
 /// A page's hints in `compose` (docs/FORMAT.md "Hints", docs/HUNTS.md "Hints"): each sealed under a key of its own.
 /// Outside a hunt every key is in the file. In a hunt every key is only in the organiser's hunt file, so only the

@@ -1,7 +1,8 @@
 import ChestCore
 import ChestIO
 import ChestSeal
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `compose` in formats 2 and 3 (docs/FORMAT.md): each page sealed under its own key, each set's key slot made
 /// from its PIN, its place's cells and its release.
@@ -113,12 +114,12 @@ extension Composer {
             let hours = place.searched * guesses * cost.secondsPerGuess / 3600
             return (hours, "sealed by location and answer: about \(BruteForce.time(hours)) by the best attack (the "
                 + "\(BruteForce.grouped(place.searched)) cells of \(area) with both indices even × \(BruteForce.grouped(guesses)) "
-                + "answers like the weakest, \(shape)\(count), at \(String(format: "%.2f", cost.secondsPerGuess)) s a guess); "
+                + "answers like the weakest, \(shape)\(count), at \(String(printf: "%.2f", cost.secondsPerGuess)) s a guess); "
                 + "still only what the question and the area leave to guess; the answer alone is a game lock, not a secret: the place keeps the text")
         }
         let hours = guesses * cost.secondsPerGuess / 3600
         var sentence = "sealed by answer: \(shape)\(count), about \(BruteForce.time(hours)) offline to try every one like it "
-            + "(\(BruteForce.grouped(guesses)) guesses at \(String(format: "%.2f", cost.secondsPerGuess)) s a guess)"
+            + "(\(BruteForce.grouped(guesses)) guesses at \(String(printf: "%.2f", cost.secondsPerGuess)) s a guess)"
         // Whatever the figure, the question is in the clear: every answer is priced with the same warning.
         sentence += hours < 30 * 24 ? ", and minutes for whoever can guess it from the question" : "; still no stronger than what the question gives away"
         sentence += ": a game lock, not a secret; if the text must stay secret, pair it with a place (a sealed location in its set, docs/SECURITY.md \"What an answer is worth\")"
@@ -155,7 +156,7 @@ extension Composer {
                     continue
                 }
                 if let area = draft.searchArea, !area.contains(center) {
-                    throw ChestError("page \(page): the place \(String(format: "%.6f,%.6f", center.latitude, center.longitude)) lies outside the search area \(area); widen --search-area or fix the place")
+                    throw ChestError("page \(page): the place \(String(printf: "%.6f,%.6f", center.latitude, center.longitude)) lies outside the search area \(area); widen --search-area or fix the place")
                 }
                 let block = CellGrid.keyBlock(version: draft.format, withPIN: ComposeDraft.sealsPlaceWithPIN(specs))
                 let (grid, salt) = grids.grid(for: center, radius: radius, declared: draft.searchArea, block: block)

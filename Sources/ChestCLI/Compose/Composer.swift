@@ -2,7 +2,8 @@ import ChestArguments
 import ChestCore
 import ChestIO
 import ChestSeal
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `chest compose`: resolves `here` and PINs, seals the message with the user's identity, writes the file.
 struct Composer {
@@ -92,7 +93,7 @@ struct Composer {
     /// A page's text as given, or read from a file (`@story.txt`) or standard input (`-`), so that long texts do
     /// not meet the argument limit.
     private func text(of given: String) throws -> String {
-        if given == "-" { return String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) }
+        if given == "-" { return String(decoding: Output.readStandardInput(), as: UTF8.self) }
         guard given.hasPrefix("@"), given.count > 1 else { return given }
         let file = String(given.dropFirst())
         guard let data = FileManager.default.contents(atPath: file) else {
@@ -112,14 +113,14 @@ struct Composer {
             case let .locationHere(radius):
                 guard let position = fix?.position else { throw ChestError("location=here: \(LockReason.noFix(gpsConnected: true))") }
                 let accuracy = fix?.eph.map { ", ±\(Int($0.rounded())) m" } ?? ""
-                printError(String(format: "chest: page %d: here is %.6f, %.6f%@ (chestd's fix)", page, position.latitude,
-                                  position.longitude, accuracy))
+                printError(String(printf: "chest: page %d: here is %.6f, %.6f", page, position.latitude, position.longitude)
+                           + "\(accuracy) (chestd's fix)")
                 return .location(center: position, radius: radius)
             case let .altitudeHere(margin):
                 guard let altitude = fix?.altitude3D else {
                     throw ChestError("altitude=here needs a 3D fix with an altitude; chestd's fix has none yet (see chest status)")
                 }
-                printError(String(format: "chest: page %d: here is %.1f m above sea level (chestd's fix)", page, altitude))
+                printError(String(printf: "chest: page %d: here is %.1f m above sea level (chestd's fix)", page, altitude))
                 return .altitude(Bounds(min: altitude - margin, max: altitude + margin))
             }
         }

@@ -1,7 +1,7 @@
 import ChestArguments
 import ChestCore
 import ChestIO
-import Foundation
+import FoundationEssentials
 
 /// `compose --quest QUEST -o DIR|FILE [--keep-ids]`, as the command line gave it.
 struct QuestOptions: Equatable {
@@ -62,9 +62,9 @@ struct QuestComposer {
 
     /// `DIR/NAME.locked` for each message, or the one FILE of a one-message quest.
     private func outputPaths(_ drafts: [QuestDraft]) throws -> [String] {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         let exists = FileManager.default.fileExists(atPath: options.output, isDirectory: &isDirectory)
-        if options.output.hasSuffix("." + MessageFile.fileExtension) && !isDirectory.boolValue {
+        if options.output.hasSuffix("." + MessageFile.fileExtension) && !isDirectory {
             guard drafts.count == 1 else {
                 throw ChestError("the quest has \(drafts.count) messages; give -o a directory, not \(options.output)")
             }
@@ -76,7 +76,7 @@ struct QuestComposer {
             } catch {
                 throw ChestError("cannot create the directory \(options.output)")
             }
-        } else if !isDirectory.boolValue {
+        } else if !isDirectory {
             throw ChestError("\(options.output) is a file; give -o a directory, or FILE.locked for a one-message quest")
         }
         return drafts.map { options.output + "/" + $0.name + "." + MessageFile.fileExtension }

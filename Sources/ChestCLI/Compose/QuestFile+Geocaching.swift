@@ -1,7 +1,7 @@
 import ChestCore
 import ChestGPX
 import ChestIO
-import Foundation
+import FoundationEssentials
 
 /// A geocaching GPX taken where a quest is (docs/QUEST.md "A course from a geocaching GPX").
 extension QuestFile {

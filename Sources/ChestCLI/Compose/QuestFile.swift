@@ -2,7 +2,8 @@ import ChestCore
 import ChestIO
 import ChestSeal
 import ChestSimulator
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A quest file on disk (docs/QUEST.md): read with its page files and GPX waypoints next to it, and the IDs it was
 /// last built with, recorded beside it in `QUEST.ids`.
@@ -39,11 +40,11 @@ struct QuestFile {
         })
         parser.attachment = { file in
             let path = nearby(file)
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw ChestError("there is no such file next to the quest (\(path)); check the name after attach:")
             }
-            guard !isDirectory.boolValue else { throw ChestError("a directory; attach: takes a file") }
+            guard !isDirectory else { throw ChestError("a directory; attach: takes a file") }
             return path
         }
         let data: Data
@@ -65,11 +66,11 @@ struct QuestFile {
     /// Why a file could not be read, in words (Foundation's own error says only "The operation could not be
     /// completed").
     static func whyUnreadable(_ path: String) -> String {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             return "there is no such file; check the path"
         }
-        if isDirectory.boolValue { return "it is a directory, not a file" }
+        if isDirectory { return "it is a directory, not a file" }
         if !FileManager.default.isReadableFile(atPath: path) { return "permission denied" }
         return "it could not be read"
     }

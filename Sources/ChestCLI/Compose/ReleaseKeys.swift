@@ -1,7 +1,8 @@
 import ChestCore
 import ChestIO
 import ChestSeal
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The keys `compose --hunt FILE` takes from and keeps in the organiser's hunt file: a release name used for the
 /// first time gets a new random key (docs/HUNTS.md "Releases"), and every page's key is recorded for the board's

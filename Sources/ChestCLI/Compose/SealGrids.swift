@@ -1,7 +1,8 @@
 import ChestCore
 import ChestIO
 import ChestSeal
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The grids an organiser lays sealed places on (docs/FORMAT.md "Format 3"): one per declared search area and cell
 /// width, with its random shift and Argon2id salt, kept in the config directory (`grids.json`) so that every message the

@@ -1,5 +1,6 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The pieces of a map: markers, labels, direction arrows, the scale bar, the north arrow, the legend and the key.
 extension MapDrawing {
@@ -56,7 +57,7 @@ extension MapDrawing {
         let power = pow(10, floor(log10(wanted)))
         let length = [1.0, 2, 5, 10].map { $0 * power }.last { $0 <= wanted } ?? power
         let pixels = length * scale, x = scaleBarBox.x + 8, y = scaleBarBox.maxY - 8
-        let label = length >= 1000 ? String(format: "%g km", length / 1000) : "\(Int(length)) m"
+        let label = length >= 1000 ? String(printf: "%g km", length / 1000) : "\(Int(length)) m"
         return [
             ##"<path d="M \##(f(x)) \##(f(y - 6)) V \##(f(y)) H \##(f(x + pixels)) V \##(f(y - 6))" fill="none" stroke="#000000" stroke-width="2"/>"##,
             ##"<text x="\##(f(x))" y="\##(f(y - 10))" font-family="sans-serif" font-size="12" fill="\##(Self.textColour)">\##(label)</text>"##,

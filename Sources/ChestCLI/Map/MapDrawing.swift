@@ -1,5 +1,6 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A map as SVG, without tiles: the track with its start, end and direction, the targets with their radius and
 /// name, where pages opened, a scale bar, a north arrow and a legend. Labels are laid out by `MapLabelLayout` so
@@ -145,12 +146,12 @@ struct MapDrawing {
 }
 
 /// A number as SVG writes it.
-func f(_ value: Double) -> String { String(format: "%.1f", value) }
+func f(_ value: Double) -> String { String(printf: "%.1f", value) }
 
 /// Text for XML.
 func escape(_ text: String) -> String {
-    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-        .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    text.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
+        .replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
 }
 
 extension MapLabelLayout.Box {

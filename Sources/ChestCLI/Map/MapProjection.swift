@@ -1,5 +1,6 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A local equirectangular projection (exact enough over a few kilometres) that fits every point into a frame
 /// with a margin, north up, one scale for both axes.

@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 extension NavGoal {
     /// A page's hints as nav shows them under the goal picked: the open ones' text, then how the next one opens.

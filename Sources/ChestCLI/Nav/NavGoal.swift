@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// One thing a message still waits for, as `chest nav` shows it: a place to walk to, a sealed place, a height, a
 /// page that must open first, a time, the weather, a PIN. Made from chestd's explanation of the lock and where
@@ -112,7 +112,7 @@ extension NavGoal {
         case .temperature:
             kind = .temperature
             var now = reason
-            if case let .temperature(current, _)? = lock.reason { now = String(format: "%.1f °C", current) }
+            if case let .temperature(current, _)? = lock.reason { now = String(printf: "%.1f °C", current) }
             detail = "wants \(target?.temperature.map { "\($0) °C" } ?? "?"), now \(now)"
         case .pin:
             kind = .pin
@@ -145,7 +145,7 @@ extension NavGoal {
         self.metres = metres
         self.bearing = bearing
         stale = !context.positionIsCurrent
-        var parts = [Wording.distance(metres), String(format: "%03.0f° ", bearing) + Self.compass(bearing)]
+        var parts = [Wording.distance(metres), String(printf: "%03.0f° ", bearing) + Self.compass(bearing)]
         if metres <= radius {
             parts = ["here (within \(Int(radius.rounded())) m)"]
         } else if let speed = context.speed, speed >= Self.movingSpeed, !stale {
@@ -189,7 +189,7 @@ extension NavGoal {
     static func countdown(_ seconds: Double) -> String {
         let whole = Int(max(0, seconds).rounded(.up))
         if whole >= 48 * 3600 { return "\(whole / 86400) days" }
-        return String(format: "%d:%02d:%02d", whole / 3600, whole % 3600 / 60, whole % 60)
+        return String(printf: "%d:%02d:%02d", whole / 3600, whole % 3600 / 60, whole % 60)
     }
 
     static let compassPoints = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"]

@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// The receiver's state at a glance, the first thing nav shows: "3D FIX", "NO FIX", "RECEIVER LOST", "GPSD GONE",
 /// with why and the fix's detail. It never shows a fix as current once chestd says it is not (or, from a chestd

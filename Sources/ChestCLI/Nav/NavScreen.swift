@@ -1,6 +1,6 @@
 import ChestArguments
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// One frame of `chest nav`, fitted to the terminal: the lines to draw, with ANSI colour for the receiver's state
 /// and dimming for what is no longer current. It only lays out what NavState worked out.
@@ -107,11 +107,11 @@ enum NavScreen {
             }
         }
         if let position = state.lastPosition {
-            var text = String(format: "  %.5f %@  %.5f %@", abs(position.latitude), position.latitude < 0 ? "S" : "N",
-                              abs(position.longitude), position.longitude < 0 ? "W" : "E")
-            if receiver.level == .fix, let altitude = state.status?.fix?.altitudeMSL { text += String(format: " · %.0f m", altitude) }
+            var text = String(printf: "  %.5f ", abs(position.latitude)) + (position.latitude < 0 ? "S" : "N")
+                + String(printf: "  %.5f ", abs(position.longitude)) + (position.longitude < 0 ? "W" : "E")
+            if receiver.level == .fix, let altitude = state.status?.fix?.altitudeMSL { text += String(printf: " · %.0f m", altitude) }
             if let speed = state.speed {
-                text += String(format: " · moving %.1f m/s", speed) + (state.heading.map { String(format: " heading %03.0f°", $0) } ?? "")
+                text += String(printf: " · moving %.1f m/s", speed) + (state.heading.map { String(printf: " heading %03.0f°", $0) } ?? "")
             }
             lines.append(receiver.level == .fix ? text : dim + text + " (last known)" + plain)
         }

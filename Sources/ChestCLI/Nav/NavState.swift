@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// What `chest nav` shows, gathered from chestd each second: the receiver at a glance, every pending goal of
 /// every message, the goal picked, each message's progress and the latest events. Pure, so it is tested without
@@ -105,7 +105,7 @@ struct NavState {
     static func eventLine(_ printed: String) -> String {
         let lines = printed.split(separator: "\n", omittingEmptySubsequences: true)
         guard let first = lines.first else { return "" }
-        guard let text = lines.dropFirst().first?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return String(first) }
+        guard let text = lines.dropFirst().first?.trimmingSpaces(), !text.isEmpty else { return String(first) }
         return first + " — " + text
     }
 
