@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 
 /// Named steps where chestd aborts when `CHEST_CRASH_AT` names them, so that the torture suite
 /// (scripts/torture.py, docs/RELIABILITY.md) can kill it at each step of an ingest and of an unlock.

@@ -22,7 +22,7 @@ final class SealWorker: @unchecked Sendable {
         case checkPIN(MessageID, pin: String, hashes: [LockKey: String])
     }
 
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var people: [Job] = []
     private var cells: [KeyRequest] = []
     private var stopped = false

@@ -5,25 +5,20 @@ import Glibc
 public enum OSThread {
     /// Starts `body` on a new detached thread named `name` (the first 15 bytes, as `top -H` shows it).
     public static func start(name: String, _ body: @escaping @Sendable () -> Void) {
-        let box = Unmanaged.passRetained(Body(run: body, name: name)).toOpaque()
+        let context = Unmanaged.passRetained(Body(run: body, name: name)).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        defer { pthread_attr_destroy(&attributes) }
         var thread = pthread_t()
-        let started = pthread_create(&thread, &attributes, { context in
-            let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
-            nameThisThread(body.name)
-            body.run()
-            return nil
-        }, box)
+        let started = pthread_create(&thread, &attributes, threadEntry, context)
+        pthread_attr_destroy(&attributes)
         // Without a thread the work cannot happen at all; the process has run out of a system resource.
-        precondition(started == 0, "pthread_create: \(Errno(started))")
+        if started != 0 { fatalError("pthread_create: " + String(cString: strerror(started))) }
     }
 
     /// Names the calling thread through /proc/thread-self/comm (the kernel keeps 15 bytes): the C library's
     /// `pthread_setname_np` is a GNU extension Swift's Glibc module does not show.
-    private static func nameThisThread(_ name: String) {
+    fileprivate static func nameThisThread(_ name: String) {
         let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { return }
         let bytes = Array(name.utf8.prefix(15))
@@ -31,7 +26,7 @@ public enum OSThread {
         close(fd)
     }
 
-    private final class Body {
+    fileprivate final class Body {
         let run: @Sendable () -> Void
         let name: String
         init(run: @escaping @Sendable () -> Void, name: String) {
@@ -39,4 +34,13 @@ public enum OSThread {
             self.name = name
         }
     }
+}
+
+/// The C entry of every OSThread: takes back the body `start` retained, names the thread and runs it.
+private func threadEntry(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let context else { return nil }
+    let body = Unmanaged<OSThread.Body>.fromOpaque(context).takeRetainedValue()
+    OSThread.nameThisThread(body.name)
+    body.run()
+    return nil
 }
