@@ -8,8 +8,8 @@ import Synchronization
 /// The HTTP side shared by the weather providers: one GET with a timeout, statuses turned into `WeatherError`,
 /// and a secret (the API key) scrubbed from every text that could reach a log.
 ///
-/// The request goes through libcurl's easy interface on a Dispatch thread (its `curl_easy_perform` blocks), so the
-/// helper links neither FoundationNetworking nor ICU.
+/// The request goes through libcurl's easy interface on a Dispatch thread (its `curl_easy_perform` blocks), so this
+/// module needs neither FoundationNetworking nor, through it, ICU.
 final class WeatherHTTPClient: Sendable {
     struct Reply: Sendable {
         var status: Int
