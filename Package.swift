@@ -26,6 +26,9 @@ let package = Package(
         // libutf8proc: Unicode normal forms (NFKC, NFC) for the answer lock and lookalike names, without ICU. No
         // pkgConfig: its flags carry a -D that SwiftPM refuses; the header is in /usr/include.
         .systemLibrary(name: "CUTF8Proc", path: "Sources/CUTF8Proc", providers: [.apt(["libutf8proc-dev"])]),
+        // libcurl: the weather providers' HTTPS requests, without FoundationNetworking.
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
         // Pure: model, file format, locks, geometry, the evaluation engine. No I/O, no clock reads.
         .target(name: "ChestCore", dependencies: ["CUTF8Proc"]),
         // Pure: declared commands, the one argument parser, help text and shell completion scripts.
@@ -44,8 +47,9 @@ let package = Package(
         // The board in a browser: the page, its map and event stream as pure functions of a snapshot, served through
         // libmicrohttpd (the one module that links it).
         .target(name: "ChestWeb", dependencies: ["ChestCore", "CMicroHTTPD"]),
-        // The weather providers over HTTP, run by chestd in the short-lived `chest-weather` helper.
-        .target(name: "ChestWeather", dependencies: ["ChestCore"]),
+        // The weather providers over HTTP through libcurl (the one module that links it), run by chestd in the
+        // short-lived `chest-weather` helper.
+        .target(name: "ChestWeather", dependencies: ["ChestCore", "CCurl"]),
         .executableTarget(name: "chest-weather", dependencies: ["ChestWeather"], path: "Sources/chest-weather"),
         // A GPX of caches read through libxml2 (the one module that links it), for the pure mapping to a quest in
         // ChestCore (docs/QUEST.md "A course from a geocaching GPX").

@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// Current weather from Open-Meteo's forecast API (no key; free for non-commercial use, data CC BY 4.0).
 ///
@@ -57,11 +57,7 @@ public final class OpenMeteoProvider: WeatherProvider, CustomStringConvertible {
         case .unix(let seconds):
             observedAt = try WeatherHTTPClient.observationTime(seconds, provider: providerName)
         case .local(let text):
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(secondsFromGMT: reply.utcOffsetSeconds ?? 0)
-            formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
-            guard let date = formatter.date(from: text) else {
+            guard let date = localTime(text, utcOffset: reply.utcOffsetSeconds ?? 0) else {
                 throw .malformedReply(provider: providerName, reason: "unreadable time \"\(clean(text))\"")
             }
             observedAt = date
@@ -69,6 +65,22 @@ public final class OpenMeteoProvider: WeatherProvider, CustomStringConvertible {
         return WeatherObservation(condition: current.weatherCode.flatMap(WeatherCodes.openMeteo),
                                   temperatureC: current.temperature, coordinate: coordinate, observedAt: observedAt,
                                   fetchedAt: fetchedAt, provider: providerName)
+    }
+
+    /// "2026-04-04T18:45" (Open-Meteo's `timeformat=iso8601`: minutes, no zone) read as a time `utcOffset` seconds
+    /// ahead of UTC; nil for anything else or an impossible date. An offset beyond ±18 h, which no zone has, counts
+    /// as 0.
+    static func localTime(_ text: String, utcOffset: Int) -> Date? {
+        let bytes = Array(text.utf8)
+        let shape = Array("dddd-dd-ddTdd:dd".utf8)
+        guard bytes.count == shape.count else { return nil }
+        for (byte, expected) in zip(bytes, shape) {
+            guard expected == UInt8(ascii: "d") ? (0x30...0x39).contains(byte) : byte == expected else { return nil }
+        }
+        // ISO8601.parse checks the ranges (month length, leap years, hours, minutes).
+        guard let asUTC = ISO8601.parse(text + ":00Z") else { return nil }
+        let offset = abs(utcOffset) <= 18 * 3600 ? utcOffset : 0
+        return asUTC.addingTimeInterval(-TimeInterval(offset))
     }
 
     private struct Reply: Decodable {

@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// Current weather from OpenWeatherMap's "Current weather data" API 2.5 (needs a key; data CC BY-SA 4.0).
 ///
@@ -24,7 +24,7 @@ public final class OpenWeatherMapProvider: WeatherProvider, CustomStringConverti
     ///   - baseURL: replaced by `--weather-url` or `chest config weather.url` (tests use a local server).
     ///   - timeout: the longest wait for an answer, in seconds.
     public init(key: String, baseURL: URL = OpenWeatherMapProvider.defaultBaseURL, timeout: TimeInterval = 15) {
-        self.key = key.trimmingCharacters(in: .whitespacesAndNewlines)
+        self.key = key.trimmed()
         self.baseURL = baseURL
         http = WeatherHTTPClient(provider: OpenWeatherMapProvider.providerName, timeout: timeout, secret: self.key)
     }

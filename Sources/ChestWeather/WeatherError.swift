@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why a weather request failed. Descriptions never contain an API key or a request URL.
 public enum WeatherError: Error, Hashable, Sendable, CustomStringConvertible {

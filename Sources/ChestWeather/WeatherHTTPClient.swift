@@ -1,68 +1,179 @@
+import CCurl
 import ChestCore
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import Dispatch
+import FoundationEssentials
+import Glibc
+import Synchronization
 
 /// The HTTP side shared by the weather providers: one GET with a timeout, statuses turned into `WeatherError`,
 /// and a secret (the API key) scrubbed from every text that could reach a log.
+///
+/// The request goes through libcurl's easy interface on a Dispatch thread (its `curl_easy_perform` blocks), so this
+/// module needs neither FoundationNetworking nor, through it, ICU.
 final class WeatherHTTPClient: Sendable {
-    struct Reply {
+    struct Reply: Sendable {
         var status: Int
         var headers: [String: String]
         var body: Data
 
         /// A header by case-insensitive name.
         func header(_ name: String) -> String? {
-            headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+            let name = name.lowercased()
+            return headers.first { $0.key.lowercased() == name }?.value
         }
     }
 
     let provider: String
     let timeout: TimeInterval
     private let secret: String?
-    private let session: URLSession
 
     init(provider: String, timeout: TimeInterval, secret: String?) {
         self.provider = provider
         self.timeout = timeout
         self.secret = secret.flatMap { $0.isEmpty ? nil : $0 }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout * 2
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        session = URLSession(configuration: configuration)
     }
-
-    deinit { session.finishTasksAndInvalidate() }
 
     /// GETs `url`. Throws only for transport failures; any HTTP status comes back as a reply.
     func get(_ url: URL) async throws(WeatherError) -> Reply {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
             throw .unreachable(provider: provider, reason: "the weather URL is not an http or https URL")
         }
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        request.httpMethod = "GET"
+        let cancelled = CancelFlag()
+        let outcome: Result<Reply, WeatherError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async { continuation.resume(returning: self.perform(url, cancelled: cancelled)) }
+            }
+        } onCancel: {
+            cancelled.set()
+        }
+        return try outcome.get()
+    }
+
+    /// One blocking GET through a libcurl easy handle.
+    private func perform(_ url: URL, cancelled: CancelFlag) -> Result<Reply, WeatherError> {
+        guard Self.curlReady, let handle = curl_easy_init() else {
+            return .failure(.unreachable(provider: provider, reason: "network error (libcurl did not start)"))
+        }
+        defer { curl_easy_cleanup(handle) }
+        var requestHeaders: UnsafeMutablePointer<curl_slist>?
+        requestHeaders = curl_slist_append(requestHeaders, "Accept: application/json")
+        defer { curl_slist_free_all(requestHeaders) }
+        let transfer = Transfer(cancelled: cancelled)
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        let milliseconds = Int(min(timeout, 86_400) * 1000)
+
+        // libcurl copies every string option, so the temporary C strings may go after each call.
+        var ok = chest_curl_setopt_string(handle, CURLOPT_URL, url.absoluteString) == CURLE_OK
+        func set(_ option: CURLoption, _ value: Int) {
+            ok = ok && chest_curl_setopt_long(handle, option, value) == CURLE_OK
+        }
+        func set(_ option: CURLoption, _ value: String) {
+            ok = ok && chest_curl_setopt_string(handle, option, value) == CURLE_OK
+        }
+        set(CURLOPT_PROTOCOLS_STR, "http,https")
+        set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        set(CURLOPT_HTTPGET, 1)
+        set(CURLOPT_FOLLOWLOCATION, 1)
+        set(CURLOPT_MAXREDIRS, 16)
         // Identifies the application only, never the user (privacy, docs/DESIGN.md "Reliability and security").
-        request.setValue("chestd", forHTTPHeaderField: "User-Agent")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let data: Data, response: URLResponse
-        do {
-            (data, response) = try await session.data(for: request)
-        } catch {
-            throw transportError(error)
+        set(CURLOPT_USERAGENT, "chestd")
+        ok = ok && chest_curl_setopt_list(handle, CURLOPT_HTTPHEADER, requestHeaders) == CURLE_OK
+        // Every encoding this libcurl can decode (gzip, deflate…), decoded before the body reaches us.
+        set(CURLOPT_ACCEPT_ENCODING, "")
+        set(CURLOPT_SSL_VERIFYPEER, 1)
+        set(CURLOPT_SSL_VERIFYHOST, 2)
+        // No signals from a thread: timeouts and name resolution must not touch the process's SIGALRM.
+        set(CURLOPT_NOSIGNAL, 1)
+        // As URLSession's timeouts were: `timeout` to connect and between any two pieces of the answer (at least
+        // one byte a second, counted in whole seconds), twice `timeout` for the whole request.
+        set(CURLOPT_CONNECTTIMEOUT_MS, max(1, milliseconds))
+        set(CURLOPT_LOW_SPEED_LIMIT, 1)
+        set(CURLOPT_LOW_SPEED_TIME, max(1, Int(min(timeout, 86_400).rounded(.up))))
+        set(CURLOPT_TIMEOUT_MS, max(1, 2 * milliseconds))
+        ok = ok && chest_curl_setopt_data_function(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+            guard let data, let context else { return 0 }
+            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+            let length = size * count
+            data.withMemoryRebound(to: UInt8.self, capacity: length) {
+                transfer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
+            }
+            return length
+        } == CURLE_OK
+        ok = ok && chest_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context) == CURLE_OK
+        ok = ok && chest_curl_setopt_data_function(handle, CURLOPT_HEADERFUNCTION) { data, size, count, context in
+            guard let data, let context else { return 0 }
+            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+            let length = size * count
+            data.withMemoryRebound(to: UInt8.self, capacity: length) {
+                transfer.headerLine(UnsafeBufferPointer(start: $0, count: length))
+            }
+            return length
+        } == CURLE_OK
+        ok = ok && chest_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context) == CURLE_OK
+        // Called about once a second and at every piece of data: stops the transfer once the task is cancelled.
+        set(CURLOPT_NOPROGRESS, 0)
+        ok = ok && chest_curl_setopt_xferinfo_function(handle, CURLOPT_XFERINFOFUNCTION) { context, _, _, _, _ in
+            guard let context else { return 0 }
+            return Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue().cancelled.isSet ? 1 : 0
+        } == CURLE_OK
+        ok = ok && chest_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context) == CURLE_OK
+        guard ok else { return .failure(.unreachable(provider: provider, reason: "network error (libcurl refused an option)")) }
+
+        let code = withExtendedLifetime(transfer) { curl_easy_perform(handle) }
+        guard code == CURLE_OK else {
+            var osErrno = 0
+            _ = chest_curl_getinfo_long(handle, CURLINFO_OS_ERRNO, &osErrno)
+            return .failure(transportError(code, osErrno: Int32(truncatingIfNeeded: osErrno),
+                                           cancelled: cancelled.isSet))
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw .malformedReply(provider: provider, reason: "not an HTTP response")
+        var status = 0
+        guard chest_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK, status > 0 else {
+            return .failure(.malformedReply(provider: provider, reason: "not an HTTP response"))
         }
+        return .success(Reply(status: status, headers: transfer.headers, body: Data(transfer.body)))
+    }
+
+    /// curl_global_init once, before the first handle (it is not safe to race with another thread's first call).
+    private static let curlReady: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+    /// Whether the task that asked was cancelled; read by libcurl's progress callback on the transfer's thread.
+    private final class CancelFlag: Sendable {
+        private let value = Atomic<Bool>(false)
+        func set() { value.store(true, ordering: .relaxed) }
+        var isSet: Bool { value.load(ordering: .relaxed) }
+    }
+
+    /// What libcurl's callbacks gather during one transfer, on the one thread that runs it.
+    private final class Transfer {
+        let cancelled: CancelFlag
+        var body: [UInt8] = []
+        /// The last response's header fields (a redirect's are dropped at the next status line); a repeated field's
+        /// values joined with ", ".
         var headers: [String: String] = [:]
-        for (key, value) in http.allHeaderFields {
-            if let key = key as? String, let value = value as? String { headers[key] = value }
+        private var lastName: String?
+
+        init(cancelled: CancelFlag) { self.cancelled = cancelled }
+
+        /// One header line as libcurl hands it over, CRLF included: "HTTP/1.1 200 OK", "Name: value", a folded
+        /// continuation starting with a space or a tab, or the empty line that ends the headers.
+        func headerLine(_ bytes: UnsafeBufferPointer<UInt8>) {
+            var line = Substring(String(decoding: bytes, as: UTF8.self))
+            while let last = line.last, last == "\r\n" || last == "\n" || last == "\r" { line.removeLast() }
+            if line.hasPrefix("HTTP/") {
+                headers = [:]
+                lastName = nil
+            } else if let first = line.first, first == " " || first == "\t" {
+                guard let lastName, let value = headers[lastName] else { return }
+                let more = String(line).trimmingSpaces()
+                headers[lastName] = value.isEmpty ? more : more.isEmpty ? value : value + " " + more
+            } else if let colon = line.firstIndex(of: ":") {
+                let name = String(line[..<colon])
+                let value = String(line[line.index(after: colon)...]).trimmingSpaces()
+                let key = headers.keys.first { $0.lowercased() == name.lowercased() } ?? name
+                headers[key] = headers[key].map { $0 + ", " + value } ?? value
+                lastName = key
+            }
         }
-        return Reply(status: http.statusCode, headers: headers, body: data)
     }
 
     /// The error for a non-200 reply, with the provider's own reason (Open-Meteo's `reason`, OpenWeatherMap's
@@ -87,9 +198,16 @@ final class WeatherHTTPClient: Sendable {
     /// Makes provider-supplied text safe for a log line: no key, no control characters, at most 200 characters.
     func clean(_ text: String) -> String {
         var text = text
-        if let secret { text = text.replacingOccurrences(of: secret, with: "[key]") }
-        text = String(text.unicodeScalars.map { CharacterSet.controlCharacters.contains($0) ? " " : Character($0) })
-            .trimmingCharacters(in: .whitespaces)
+        if let secret { text = text.replacing(secret, with: "[key]") }
+        // Foundation's CharacterSet.controlCharacters: the general categories Cc and Cf.
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control, .format: scalars.append(" ")
+            default: scalars.append(scalar)
+            }
+        }
+        text = String(scalars).trimmingSpaces()
         return text.count > 200 ? String(text.prefix(200)) + "…" : text
     }
 
@@ -109,24 +227,51 @@ final class WeatherHTTPClient: Sendable {
         var basePath = components.path
         while basePath.hasSuffix("/") { basePath.removeLast() }
         components.path = basePath + path
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~,")
-        components.percentEncodedQuery = query.map { name, value in
-            "\(name)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
-        }.joined(separator: "&")
+        components.percentEncodedQuery = query.map { name, value in "\(name)=\(percentEncoded(value))" }
+            .joined(separator: "&")
         return components.url
+    }
+
+    /// `value`'s UTF-8 with every byte but ASCII letters, digits and "-._~," percent-encoded ("%2F").
+    static func percentEncoded(_ value: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                 UInt8(ascii: "~"), UInt8(ascii: ","):
+                bytes.append(byte)
+            default:
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Retry-After is either delta-seconds or an HTTP-date (RFC 9110 §10.2.3).
     static func parseRetryAfter(_ value: String, now: Date) -> TimeInterval? {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = value.trimmingSpaces()
         if let seconds = Int(trimmed), seconds >= 0 { return TimeInterval(seconds) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: trimmed) else { return nil }
+        guard let date = httpDate(trimmed) else { return nil }
         return max(0, date.timeIntervalSince(now))
+    }
+
+    /// An IMF-fixdate (RFC 9110 §5.6.7), "Sun, 06 Nov 1994 08:49:37 GMT", read by arithmetic; nil for anything
+    /// else or an impossible date. The weekday's name is checked for its spelling, not against the date.
+    static func httpDate(_ text: String) -> Date? {
+        let weekdays: Set<Substring> = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let fields = text.split(separator: " ")
+        func digits(_ field: Substring) -> Bool { field.utf8.allSatisfy { (0x30...0x39).contains($0) } }
+        guard fields.count == 6, fields[0].count == 4, fields[0].hasSuffix(","), weekdays.contains(fields[0].dropLast()),
+              (1...2).contains(fields[1].count), digits(fields[1]), let day = Int(fields[1]),
+              let month = months.firstIndex(where: { $0 == fields[2] }),
+              fields[3].count == 4, digits(fields[3]),
+              fields[4].count == 8, fields[5] == "GMT" || fields[5] == "UTC" else { return nil }
+        // ISO8601.parse checks the ranges (month length, leap years, hours, minutes, seconds).
+        let iso = "\(fields[3])-\(month < 9 ? "0" : "")\(month + 1)-\(day < 10 ? "0" : "")\(day)T\(fields[4])Z"
+        return ISO8601.parse(iso)
     }
 
     /// A DecodingError's gist without Foundation's long debug text.
@@ -170,24 +315,32 @@ final class WeatherHTTPClient: Sendable {
         return clean(text)
     }
 
-    // URLError's own description and userInfo carry the request URL, and with it the key: map codes to our words.
-    private func transportError(_ error: any Error) -> WeatherError {
-        guard let error = error as? URLError else {
-            return .unreachable(provider: provider, reason: "network error")
+    // libcurl's messages name the host and sometimes the URL, and with it the key: map codes to our words, as
+    // URLSession's did.
+    private func transportError(_ code: CURLcode, osErrno: Int32, cancelled: Bool) -> WeatherError {
+        if cancelled && code == CURLE_ABORTED_BY_CALLBACK {
+            return .unreachable(provider: provider, reason: "request cancelled")
         }
-        switch error.code {
-        case .timedOut: return .timedOut(provider: provider, after: timeout)
-        case .cannotConnectToHost: return .unreachable(provider: provider, reason: "connection refused")
-        case .cannotFindHost, .dnsLookupFailed: return .unreachable(provider: provider, reason: "host not found")
-        case .notConnectedToInternet: return .unreachable(provider: provider, reason: "no network")
-        case .networkConnectionLost: return .unreachable(provider: provider, reason: "connection lost")
-        case .cancelled: return .unreachable(provider: provider, reason: "request cancelled")
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+        switch (code, osErrno) {
+        case (CURLE_OPERATION_TIMEDOUT, _), (CURLE_COULDNT_CONNECT, ETIMEDOUT):
+            return .timedOut(provider: provider, after: timeout)
+        case (_, ECONNREFUSED):
+            return .unreachable(provider: provider, reason: "connection refused")
+        case (CURLE_COULDNT_RESOLVE_HOST, _), (CURLE_COULDNT_RESOLVE_PROXY, _):
+            return .unreachable(provider: provider, reason: "host not found")
+        case (CURLE_COULDNT_CONNECT, ENETUNREACH), (CURLE_COULDNT_CONNECT, ENETDOWN):
+            return .unreachable(provider: provider, reason: "no network")
+        case (CURLE_RECV_ERROR, _), (CURLE_SEND_ERROR, _), (CURLE_PARTIAL_FILE, _):
+            return .unreachable(provider: provider, reason: "connection lost")
+        case (CURLE_SSL_CONNECT_ERROR, _), (CURLE_PEER_FAILED_VERIFICATION, _), (CURLE_SSL_CERTPROBLEM, _),
+             (CURLE_SSL_CIPHER, _), (CURLE_SSL_CACERT_BADFILE, _), (CURLE_SSL_ISSUER_ERROR, _),
+             (CURLE_SSL_PINNEDPUBKEYNOTMATCH, _), (CURLE_SSL_INVALIDCERTSTATUS, _), (CURLE_USE_SSL_FAILED, _):
             return .unreachable(provider: provider, reason: "TLS connection failed")
-        case .badServerResponse, .cannotParseResponse:
+        case (CURLE_GOT_NOTHING, _), (CURLE_WEIRD_SERVER_REPLY, _), (CURLE_BAD_CONTENT_ENCODING, _),
+             (CURLE_UNSUPPORTED_PROTOCOL, _):
             return .malformedReply(provider: provider, reason: "not a valid HTTP response")
-        default: return .unreachable(provider: provider, reason: "network error \(error.code.rawValue)")
+        default:
+            return .unreachable(provider: provider, reason: "network error (curl \(code.rawValue))")
         }
     }
 }

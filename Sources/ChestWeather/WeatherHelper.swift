@@ -1,18 +1,52 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `chest-weather`: reads one `WeatherFetchRequest` on standard input, asks the provider, writes one
 /// `WeatherFetchReply` on standard output. chestd runs it with a deadline for each reading it needs.
 public enum WeatherHelper {
     public static func main() async -> Int32 {
-        let input = FileHandle.standardInput.readDataToEndOfFile()
+        let input = readStandardInput()
         guard let request = try? ChestJSON.decoder().decode(WeatherFetchRequest.self, from: input) else {
-            FileHandle.standardError.write(Data("chest-weather: expected one weather request as JSON on standard input (chestd runs this)\n".utf8))
+            write("chest-weather: expected one weather request as JSON on standard input (chestd runs this)\n".utf8,
+                  to: STDERR_FILENO)
             return 64
         }
         let reply = await fetch(request)
-        FileHandle.standardOutput.write(ChestJSON.line(reply) + Data("\n".utf8))
+        write(ChestJSON.line(reply) + Data("\n".utf8), to: STDOUT_FILENO)
         return 0
+    }
+
+    /// Everything on standard input up to its end (or a read error).
+    private static func readStandardInput() -> Data {
+        var input = Data()
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count > 0 {
+                input.append(contentsOf: buffer[..<count])
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else {
+                return input
+            }
+        }
+    }
+
+    /// All of `bytes` to `descriptor`, as far as it takes them.
+    private static func write(_ bytes: some Sequence<UInt8>, to descriptor: Int32) {
+        let bytes = Array(bytes)
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                offset += count
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else {
+                return
+            }
+        }
     }
 
     /// Asks the request's provider for the weather at its coordinate.

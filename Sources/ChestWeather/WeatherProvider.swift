@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// A source of current weather for a position: Open-Meteo, OpenWeatherMap, or a test's fake.
 public protocol WeatherProvider: Sendable {

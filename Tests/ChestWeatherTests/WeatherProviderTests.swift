@@ -300,6 +300,35 @@ struct WeatherProviderTests {
         #expect(WeatherHTTPClient.parseRetryAfter("soon", now: now) == nil)
     }
 
+    /// IMF-fixdates read by arithmetic (no DateFormatter): a leap day, an impossible day, a zone other than GMT.
+    @Test func httpDatesAreReadByArithmetic() {
+        #expect(WeatherHTTPClient.httpDate("Sun, 06 Nov 1994 08:49:37 GMT") == Date(timeIntervalSince1970: 784_111_777))
+        #expect(WeatherHTTPClient.httpDate("Tue, 29 Feb 2028 00:00:00 GMT") == ISO8601.parse("2028-02-29T00:00:00Z"))
+        #expect(WeatherHTTPClient.httpDate("Thu, 29 Feb 2029 00:00:00 GMT") == nil)
+        #expect(WeatherHTTPClient.httpDate("Mon, 21 Sep 2026 24:00:00 GMT") == nil)
+        #expect(WeatherHTTPClient.httpDate("Mon, 21 Sep 2026 14:23:20 PST") == nil)
+        #expect(WeatherHTTPClient.httpDate("Monday, 21-Sep-26 14:23:20 GMT") == nil)
+        #expect(WeatherHTTPClient.parseRetryAfter("Mon, 21 Sep 2026 14:00:00 GMT", now: now) == 0)
+    }
+
+    /// Open-Meteo's minutes without a zone, in offsets either side of UTC; anything but that shape is refused.
+    @Test func localTimesAreReadInTheirOffset() {
+        #expect(OpenMeteoProvider.localTime("2026-04-04T18:45", utcOffset: 7200) == ISO8601.parse("2026-04-04T16:45:00Z"))
+        #expect(OpenMeteoProvider.localTime("2026-01-01T02:00", utcOffset: -18_000) == ISO8601.parse("2026-01-01T07:00:00Z"))
+        #expect(OpenMeteoProvider.localTime("2026-12-31T23:30", utcOffset: 0) == ISO8601.parse("2026-12-31T23:30:00Z"))
+        for text in ["2026-04-04 18:45", "2026-04-04T18:45:00", "2026-4-04T18:45", "2026-02-30T10:00", "2026-04-04T25:00"] {
+            #expect(OpenMeteoProvider.localTime(text, utcOffset: 0) == nil, "\(text)")
+        }
+    }
+
+    /// A key with characters outside the unreserved set reaches the server percent-encoded, byte by byte.
+    @Test func queryValuesArePercentEncoded() throws {
+        #expect(WeatherHTTPClient.percentEncoded("a b&c=d/é~,.-_") == "a%20b%26c%3Dd%2F%C3%A9~,.-_")
+        let url = try #require(WeatherHTTPClient.url(base: URL(string: "https://example.org/prefix/")!, path: "/v1/forecast",
+                                                     query: [("latitude", "-0.05"), ("appid", "k+y")]))
+        #expect(url.absoluteString == "https://example.org/prefix/v1/forecast?latitude=-0.05&appid=k%2By")
+    }
+
     private func dumped(_ value: Any) -> String {
         var text = ""
         dump(value, to: &text)
