@@ -15,13 +15,14 @@ mkdir -p "$out"
 # for the gps one ChestGPS's conversions without GPSReader (which needs ChestIO) and the module map of CGPSD.
 mapfile -t core < <(find Sources/ChestCore -name '*.swift' | sort)
 core+=(-Xcc -fmodule-map-file=Sources/CUTF8Proc/module.modulemap -lutf8proc)
+weather=(Sources/ChestWeather/*.swift -Xcc -fmodule-map-file=Sources/CCurl/module.modulemap -lcurl)
 sed '/^import ChestIO$/d' Sources/ChestGPS/Fix+libgps.swift > "$out/Fix+libgps.swift"
 gps=("$out/Fix+libgps.swift" Sources/ChestGPS/ReceiverSource.swift -Xcc -fmodule-map-file=CGPSD/module.modulemap -I CGPSD)
 quiet() { grep -v -e "Cannot export local symbol" -e "ignoring import" -e "^ *[0-9]* | " -e "^ *\^" || true; }
 # `fuzz.sh typecheck`: whether the four harnesses still compile against the sources, in half a minute and without
 # running them (FuzzHarnessTests in make test), so that a change of the sources cannot leave them behind unseen.
 if [ "${1:-}" = typecheck ]; then
-    swiftc -typecheck -parse-as-library -module-name ChestCore "${core[@]}" Sources/ChestWeather/*.swift "${gps[@]}" \
+    swiftc -typecheck -parse-as-library -module-name ChestCore "${core[@]}" "${weather[@]}" "${gps[@]}" \
         Fuzz/*.swift 2>&1 | quiet
     exit 0
 fi
@@ -117,7 +118,7 @@ for target in "${targets[@]}"; do
              run message-decoder corpus-message ;;
     control) build control-protocol "${core[@]}" Fuzz/ControlProtocolFuzzer.swift
              run control-protocol corpus-control ;;
-    weather) build weather-decoder "${core[@]}" Sources/ChestWeather/*.swift Fuzz/WeatherDecoderFuzzer.swift
+    weather) build weather-decoder "${core[@]}" "${weather[@]}" Fuzz/WeatherDecoderFuzzer.swift
              run weather-decoder corpus-weather ;;
     gps)     build gps-report "${core[@]}" "${gps[@]}" Fuzz/GPSReportFuzzer.swift -lgps
              run gps-report corpus-gps ;;
