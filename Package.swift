@@ -33,8 +33,9 @@ let package = Package(
         .target(name: "ChestCore", dependencies: ["CUTF8Proc"]),
         // Pure: declared commands, the one argument parser, help text and shell completion scripts.
         .target(name: "ChestArguments"),
-        // A simulated GPS receiver: walks written as NMEA 0183 (chest-walk, the demo, the tests).
-        .target(name: "ChestSimulator", dependencies: ["ChestCore"]),
+        // A simulated GPS receiver: walks written as NMEA 0183 (chest-walk, the demo, the tests); GPX waypoints and
+        // tracks, read through ChestGPX's XML reader.
+        .target(name: "ChestSimulator", dependencies: ["ChestCore", "ChestGPX"]),
         // Thin adapters over the OS: files, inotify, Unix socket, processes, signals, systemd. Links no C library,
         // so the command line does not load libgps.
         .target(name: "ChestIO", dependencies: ["ChestCore"]),
@@ -52,7 +53,8 @@ let package = Package(
         .target(name: "ChestWeather", dependencies: ["ChestCore", "CCurl"]),
         .executableTarget(name: "chest-weather", dependencies: ["ChestWeather"], path: "Sources/chest-weather"),
         // A GPX of caches read through libxml2 (the one module that links it), for the pure mapping to a quest in
-        // ChestCore (docs/QUEST.md "A course from a geocaching GPX").
+        // ChestCore (docs/QUEST.md "A course from a geocaching GPX"); its XMLStreamReader also reads ChestSimulator's
+        // GPX waypoints and tracks.
         .target(name: "ChestGPX", dependencies: ["ChestCore", "CLibXML2"]),
         // The daemon and the command line as libraries, so tests can drive them.
         .target(name: "ChestDaemon", dependencies: ["ChestArguments", "ChestCore", "ChestIO", "ChestGPS", "ChestSeal", "ChestMQTT"]),

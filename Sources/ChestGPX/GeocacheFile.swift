@@ -1,6 +1,5 @@
-import CLibXML2
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// A geocaching GPX read with libxml2's streaming reader (docs/QUEST.md "A course from a geocaching GPX"): GPX 1.0
 /// and 1.1, the cache extension of any namespace and version, CDATA and entities. Logs, travel bugs and attributes
@@ -46,15 +45,15 @@ public struct GeocacheFile: Sendable {
     /// tells a GPX of caches from a quest text file.
     public static func looksLikeGPX(_ data: Data) -> Bool {
         let head = String(decoding: data.prefix(4096), as: UTF8.self)
-        return head.range(of: #"<([A-Za-z_][\w.-]*:)?gpx[\s>]"#, options: .regularExpression) != nil
+        return head.contains(#/<([A-Za-z_][\w.-]*:)?gpx[\s>]/#)
     }
 
     /// The bytes, with every byte that is not part of valid UTF-8 read as Latin-1 when the file says it is UTF-8 (or
     /// says nothing): such files are common from older tools, and libxml2 would stop at the first such byte.
     static func repairedUTF8(_ data: Data) -> (Data, [GeocacheCourse.Note]) {
         let head = String(decoding: data.prefix(200), as: UTF8.self).lowercased()
-        if let range = head.range(of: #"encoding\s*=\s*["'][^"']*["']"#, options: .regularExpression),
-           !head[range].contains("utf-8"), !head[range].contains("utf8") {
+        if let match = head.firstMatch(of: #/encoding\s*=\s*["'][^"']*["']/#),
+           !match.output.contains("utf-8"), !match.output.contains("utf8") {
             return (data, [])
         }
         if String(validating: data, as: UTF8.self) != nil { return (data, []) }

@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 extension GPX {
     /// The document as GPX 1.1 (docs/gpx-1.1-subset.xsd is the part of the schema it uses): the waypoints, then the track as one
@@ -34,13 +34,13 @@ extension GPX {
     }
 
     private static func attributes(_ coordinate: Coordinate) -> String {
-        #"lat="\#(String(format: "%.7f", coordinate.latitude))" lon="\#(String(format: "%.7f", coordinate.longitude))""#
+        #"lat="\#(String(printf: "%.7f", coordinate.latitude))" lon="\#(String(printf: "%.7f", coordinate.longitude))""#
     }
 
-    private static func number(_ value: Double) -> String { String(format: "%.1f", value) }
+    private static func number(_ value: Double) -> String { String(printf: "%.1f", value) }
 
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
+            .replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
     }
 }

@@ -1,11 +1,9 @@
 import ChestCore
-import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
+import ChestGPX
+import FoundationEssentials
 
 /// A GPX 1.0 or 1.1 file as chest uses it: its named waypoints (quest locations) and its track points (a recorded
-/// walk for `chest simulate`), read with FoundationXML.
+/// walk for `chest simulate`), read with ChestGPX's `XMLStreamReader` (libxml2).
 public struct GPX: Hashable, Sendable {
     /// A `<wpt>`: a named point.
     public struct Waypoint: Hashable, Sendable {
@@ -52,14 +50,13 @@ public struct GPX: Hashable, Sendable {
 
     /// Reads a GPX document.
     public init(data: Data) throws(ParseError) {
-        let reader = Reader()
-        let parser = XMLParser(data: data)
-        parser.delegate = reader
-        let parsed = parser.parse()
-        if let failure = reader.failure { throw failure }
-        guard parsed else {
-            throw ParseError(line: parser.lineNumber, reason: "not well-formed XML (XMLParser error \((parser.parserError as NSError?)?.code ?? 0))")
+        var reader = Reader()
+        do {
+            try reader.read(XMLStreamReader(data: data))
+        } catch {
+            throw ParseError(line: error.line, reason: error.reason)
         }
+        if let fault = reader.fault { throw fault }
         guard reader.sawRoot else { throw ParseError(line: 1, reason: "not a GPX file (no <gpx> element)") }
         self.init(waypoints: reader.waypoints, track: reader.track)
     }
@@ -70,49 +67,59 @@ public struct GPX: Hashable, Sendable {
     }
 }
 
-/// The XMLParser delegate: collects points and the first fault with its line.
-private final class Reader: NSObject, XMLParserDelegate {
+/// One pass over the document: collects points and stops at the first fault, with its line.
+private struct Reader {
     var waypoints: [GPX.Waypoint] = []
     var track: [GPX.TrackPoint] = []
-    var failure: GPX.ParseError?
+    /// A fault of the GPX in well-formed XML (libxml2's own are thrown by `read`).
+    var fault: GPX.ParseError?
     var sawRoot = false
     private var point: (kind: String, coordinate: Coordinate, line: Int)?
     private var name: String?
     private var elevation: Double?
     private var time: Date?
+    /// The text since the last start or end tag.
     private var text = ""
 
-    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    mutating func read(_ xml: XMLStreamReader) throws(XMLReadError) {
+        while fault == nil, let event = try xml.next() {
+            switch event {
+            case .start: start(xml)
+            case .text: text += xml.value
+            case .end: end(xml)
+            }
+        }
+        // A fault found before libxml2 stopped at a fault of its own that comes earlier in the file.
+        if let fault, let error = xml.firstError, error.line <= fault.line { throw error }
+    }
+
+    private mutating func start(_ xml: XMLStreamReader) {
         text = ""
-        let local = element.split(separator: ":").last.map(String.init) ?? element
+        let local = xml.localName
         if local == "gpx" { sawRoot = true }
         guard ["wpt", "trkpt", "rtept"].contains(local) else { return }
-        guard let latitude = attributes["lat"].flatMap(Double.init), let longitude = attributes["lon"].flatMap(Double.init),
+        guard let latitude = xml.attribute("lat").flatMap(Double.init), let longitude = xml.attribute("lon").flatMap(Double.init),
               Coordinate(latitude: latitude, longitude: longitude).isValid else {
-            fail(parser, "<\(local)> needs lat (-90..90) and lon (-180..180) in decimal degrees")
-            return
+            return fail(xml, "<\(local)> needs lat (-90..90) and lon (-180..180) in decimal degrees")
         }
-        point = (local, Coordinate(latitude: latitude, longitude: longitude), parser.lineNumber)
+        point = (local, Coordinate(latitude: latitude, longitude: longitude), xml.line)
         name = nil
         elevation = nil
         time = nil
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
-
-    func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
-        let local = element.split(separator: ":").last.map(String.init) ?? element
-        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    private mutating func end(_ xml: XMLStreamReader) {
+        let local = xml.localName
+        let value = text.trimmed()
         text = ""
         guard let current = point else { return }
         switch local {
         case "name": name = value
         case "ele":
-            guard let number = Double(value), number.isFinite else { return fail(parser, "<ele>\(value)</ele> is not a number") }
+            guard let number = Double(value), number.isFinite else { return fail(xml, "<ele>\(value)</ele> is not a number") }
             elevation = number
         case "time":
-            guard let date = ISO8601.parse(value) else { return fail(parser, "<time>\(value)</time> is not an ISO 8601 time") }
+            guard let date = ISO8601.parse(value) else { return fail(xml, "<time>\(value)</time> is not an ISO 8601 time") }
             time = date
         case current.kind:
             if current.kind == "wpt" {
@@ -126,14 +133,7 @@ private final class Reader: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, parseErrorOccurred error: any Error) {
-        if failure == nil {
-            failure = GPX.ParseError(line: parser.lineNumber, reason: "not well-formed XML (XMLParser error \((error as NSError).code))")
-        }
-    }
-
-    private func fail(_ parser: XMLParser, _ reason: String) {
-        if failure == nil { failure = GPX.ParseError(line: parser.lineNumber, reason: reason) }
-        parser.abortParsing()
+    private mutating func fail(_ xml: XMLStreamReader, _ reason: String) {
+        if fault == nil { fault = GPX.ParseError(line: xml.line, reason: reason) }
     }
 }

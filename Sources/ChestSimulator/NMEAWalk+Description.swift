@@ -1,5 +1,5 @@
 import ChestCore
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 extension NMEAWalk {
     /// The text format `init(description:)` reads, as `chest-walk --help` prints it.

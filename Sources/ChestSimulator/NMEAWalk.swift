@@ -1,5 +1,5 @@
 import ChestCore
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// A walk through waypoints as a 1 Hz GPS receiver would report it: one epoch per second, each written as
 /// NMEA 0183 sentences (GPRMC, GPGGA, GPGSA, GPGSV) that gpsd reads like a real receiver's.

@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// A rehearsal: a track replayed through the same `Engine` chestd runs, in-process and as fast as it computes,
 /// with the clocks taken from the track (docs/QUEST.md "Rehearsal").
@@ -145,9 +145,9 @@ public struct Simulation: Sendable {
             }
             let distance = closest.coordinate!.distance(to: center)
             if distance > radius {
-                return "the track never came within \(String(format: "%g", radius)) m; closest \(Int(distance.rounded())) m at \(clock(closest.time))"
+                return "the track never came within \(String(printf: "%g", radius)) m; closest \(Int(distance.rounded())) m at \(clock(closest.time))"
             }
-            return "the track came within \(String(format: "%g", radius)) m (\(Int(distance.rounded())) m at \(clock(closest.time))) "
+            return "the track came within \(String(printf: "%g", radius)) m (\(Int(distance.rounded())) m at \(clock(closest.time))) "
                 + "but never for \(Engine.confirmations) fixes in a row"
         case let .altitude(bounds)?:
             let readings = track.points.filter { $0.coordinate != nil && $0.altitudeMSL != nil }

@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// A recorded walk, one point a receiver epoch, from a GPX track, an NMEA log or a chest-walk description
 /// (`chest simulate`, docs/QUEST.md "Rehearsal").
@@ -63,7 +63,7 @@ public struct Track: Hashable, Sendable {
         var epochs: [(key: String, point: Point)] = []
         var altitudes: [String: Double] = [:]
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            let line = raw.trimmed()
             guard line.hasPrefix("$"), NMEA.isValid(line), let star = line.lastIndex(of: "*") else { continue }
             let fields = line[line.index(after: line.startIndex)..<star].split(separator: ",", omittingEmptySubsequences: false)
                 .map(String.init)
@@ -93,7 +93,7 @@ public struct Track: Hashable, Sendable {
         guard hhmmss.count >= 6, ddmmyy.count == 6, let h = Int(hhmmss.prefix(2)), let m = Int(hhmmss.dropFirst(2).prefix(2)),
               let s = Double(hhmmss.dropFirst(4)), let d = Int(ddmmyy.prefix(2)), let mo = Int(ddmmyy.dropFirst(2).prefix(2)),
               let y = Int(ddmmyy.suffix(2)) else { return nil }
-        let text = String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", 2000 + y, mo, d, h, m, Int(s))
+        let text = String(printf: "%04d-%02d-%02dT%02d:%02d:%02dZ", 2000 + y, mo, d, h, m, Int(s))
         return ISO8601.parse(text)?.addingTimeInterval(s - s.rounded(.down))
     }
 

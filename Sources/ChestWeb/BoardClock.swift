@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// The hunt's start, end and time left as the board in a browser shows them (docs/HUNTS.md "The hunt's start and
 /// end"): the schedule in force as instants, for the page's script to count down each second and to turn to the

@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// `/board.json`: the leaderboard and the latest events as JSON (docs/HUNTS.md "The board in a browser"), in the
 /// conventions of `chest board --json`: ISO 8601 times, fields absent when unknown, events as its lines.

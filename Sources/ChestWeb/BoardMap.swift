@@ -1,5 +1,6 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The board's map as inline SVG, without tiles, fonts or scripts (venues are offline): the hunt's visible
 /// targets with their radius and, when the hunt shares positions, each team's trail and last position as its
@@ -139,7 +140,7 @@ struct BoardMap {
     }
 
     static func distance(_ metres: Double) -> String {
-        metres >= 10_000 ? "\(Int((metres / 1000).rounded())) km" : metres >= 1000 ? String(format: "%.1f km", metres / 1000) : "\(Int(metres)) m"
+        metres >= 10_000 ? "\(Int((metres / 1000).rounded())) km" : metres >= 1000 ? String(printf: "%.1f km", metres / 1000) : "\(Int(metres)) m"
     }
 
     /// A bar of a round length (1, 2 or 5 times a power of ten metres) about a fifth of the width.
@@ -148,15 +149,15 @@ struct BoardMap {
         let power = pow(10, floor(log10(wanted)))
         let length = [1.0, 2, 5, 10].map { $0 * power }.last { $0 <= wanted } ?? power
         let y = Self.height - 16, end = 16 + length * scale
-        let label = length >= 1000 ? String(format: "%g km", length / 1000) : "\(Int(length)) m"
-        return [#"<path class="scale" d="M 16 \#(y - 6) V \#(y) H \#(String(format: "%.1f", end)) V \#(y - 6)"/>"#,
+        let label = length >= 1000 ? String(printf: "%g km", length / 1000) : "\(Int(length)) m"
+        return [#"<path class="scale" d="M 16 \#(y - 6) V \#(y) H \#(String(printf: "%.1f", end)) V \#(y - 6)"/>"#,
                 #"<text class="label" x="16" y="\#(y - 12)">\#(label)</text>"#]
     }
 
     /// The drawing; with `bounds` (south, west, north, east of its frame), the page's script lays the organiser's
     /// tiles beneath it, and a `tiled` drawing leaves its sea out so that they show.
     private static func frame(_ body: String, bounds: [Double]? = nil, tiled: Bool = false) -> String {
-        let edges = bounds.map { #" data-bounds="\#($0.map { String(format: "%.6f", $0) }.joined(separator: ","))""# } ?? ""
+        let edges = bounds.map { #" data-bounds="\#($0.map { String(printf: "%.6f", $0) }.joined(separator: ","))""# } ?? ""
         return """
         <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(Int(width)) \(Int(height))" role="img" aria-label="map"\(edges)\(tiled ? #" class="tiled""# : "")>
         <rect class="sea" width="\(Int(width))" height="\(Int(height))"/>

@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// The page at `/`, as pure functions of a snapshot: the document, and its parts by element ID, which the event
 /// stream sends again when they change (docs/HUNTS.md "The board in a browser"). Made for a projector: the page never
@@ -239,7 +239,7 @@ public enum BoardPage {
     static func time(_ date: Date, _ zone: Zone) -> String {
         let seconds = (Int(date.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: date)) % 86_400
         let day = (seconds + 86_400) % 86_400
-        let clock = String(format: "%02d:%02d:%02d", day / 3600, day / 60 % 60, day % 60)
+        let clock = String(printf: "%02d:%02d:%02d", day / 3600, day / 60 % 60, day % 60)
         return #"<time datetime="\#(ISO8601.string(date))">\#(clock)</time>"#
     }
 

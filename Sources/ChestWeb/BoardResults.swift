@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// The hunt's results (`chest board HUNT --results [-o FILE.html|.json|.csv]`, docs/HUNTS.md "Results"): the final
 /// ranking and, per team, the pages credited with when the board heard of each, the distance walked and the time
@@ -105,7 +105,7 @@ public struct BoardResults: Sendable {
     /// `--results -o FILE.csv`: one row a team, in rank order; its pages in one cell, "title p1 at TIME; …".
     public var csv: String {
         func cell(_ text: String) -> String {
-            text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+            text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + text.replacing("\"", with: "\"\"") + "\"" : text
         }
         var rows = ["rank,team,points,pages,first_to_last_seconds,distance_m,hints_taken,opened_with_worst,opened_with_best,pages_reached"]
         for team in teams {
@@ -226,7 +226,7 @@ public struct BoardResults: Sendable {
     /// A duration in one form for the whole column: hours, minutes and seconds, "0:01:58", "2:05:00".
     static func span(_ seconds: Double) -> String {
         let whole = Int(seconds.rounded())
-        return String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
+        return String(printf: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
     }
 
     /// Light and dark follow the system on a screen; on paper (A4 or Letter: the page's size is the printer's)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The board's endpoints (docs/HUNTS.md "The board in a browser"): `/`, `/board.css`, `/board.js`, `/board.json`,
 /// `/events` and the results so far (`/results`, `/results.css`); GET and HEAD only, since nothing a browser sends
@@ -65,7 +65,7 @@ extension BoardServerState {
     static func allowingImages(from origin: String, _ response: HTTPResponse) -> HTTPResponse {
         var response = response
         response.headers = response.headers.map { name, value in
-            (name, name == "Content-Security-Policy" ? value.replacingOccurrences(of: "img-src 'self' data:", with: "img-src 'self' data: \(origin)") : value)
+            (name, name == "Content-Security-Policy" ? value.replacing("img-src 'self' data:", with: "img-src 'self' data: \(origin)") : value)
         }
         return response
     }

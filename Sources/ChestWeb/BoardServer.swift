@@ -1,6 +1,6 @@
 import ChestCore
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// `chest board --http`: serves the page, its assets, `/board.json` and `/events` from the snapshots the board's loop

@@ -1,5 +1,5 @@
 import ChestCore
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// What the board in a browser shows, taken from `chest board`'s verified state at one instant: an immutable value
 /// the board's loop publishes and the server's threads only read (docs/ARCHITECTURE.md "The board in a browser").

@@ -1,4 +1,5 @@
-import Foundation
+import ChestCore
+import FoundationEssentials
 
 /// A map drawn beneath the board's own (`chest board --tiles URL --tiles-attribution TEXT`, docs/HUNTS.md "A map
 /// beneath"): a slippy-map tile source the organiser names, drawn by Leaflet from Debian's libjs-leaflet, which the
@@ -22,13 +23,13 @@ public struct BoardTiles: Sendable, Hashable {
         let scheme = url.hasPrefix("https://") ? "https://" : url.hasPrefix("http://") ? "http://" : nil
         guard let scheme else { throw TilesError("--tiles takes an http:// or https:// URL, not \(url)") }
         let host = url.dropFirst(scheme.count).prefix { $0 != "/" }
-        let origin = host.replacingOccurrences(of: "{s}", with: "*")
+        let origin = host.replacing("{s}", with: "*")
         // The policy's source grammar: a host, a leading wildcard label, a port; nothing a header could be split by.
         guard !origin.isEmpty, !origin.dropFirst(origin.hasPrefix("*.") ? 2 : 0).contains("*"),
               origin.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-:[]*".contains($0)) }) else {
             throw TilesError("--tiles names no host the board can allow images from: \(url)")
         }
-        guard !attribution.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard !attribution.trimmingSpaces().isEmpty else {
             throw TilesError("--tiles needs --tiles-attribution TEXT: what the tile source requires shown with its tiles")
         }
         self.url = url

@@ -1,5 +1,5 @@
 import ChestCore
-import Foundation
+import FoundationEssentials
 
 /// What one browser's `/events` connection is sent, as Server-Sent Events: first every part of the page (so a
 /// browser that reconnects starts from the current state), then only the parts that changed since, and each

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Each team's colour on the board (docs/HUNTS.md "The board in a browser"): the organiser's (`hunt team add NAME
 /// --colour COLOUR`), else the colour the team is named after ("blue", "red-foxes"), else one from a palette that

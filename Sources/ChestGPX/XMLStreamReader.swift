@@ -1,0 +1,160 @@
+import CLibXML2
+import ChestCore
+import FoundationEssentials
+
+/// A fault of an XML document that is not well-formed, as libxml2 reported it.
+public struct XMLReadError: Error, Hashable, Sendable {
+    public var line: Int
+    /// libxml2's message, `nil` when it said nothing.
+    public var message: String?
+
+    public init(line: Int, message: String?) {
+        self.line = line
+        self.message = message
+    }
+
+    /// "not well-formed XML (libxml2: …)", as chest words it.
+    public var reason: String { "not well-formed XML" + (message.map { " (libxml2: \($0))" } ?? "") }
+}
+
+/// One pass over an XML document with libxml2's streaming `xmlTextReader`: its elements' starts and ends and its
+/// text, in document order, with the element's name, namespace, depth, line and attributes. The one reader of XML in
+/// chest (ChestGPX is the one module that links libxml2): geocaching GPX files (`GeocacheFile`) and GPX waypoints and
+/// tracks (ChestSimulator's `GPX`) are both read through it.
+public final class XMLStreamReader {
+    public enum Event: Hashable, Sendable {
+        /// An element's start tag; an empty element (`<a/>`) is a `start` and then an `end`.
+        case start
+        case end
+        /// Character data (CDATA included), or whitespace between elements.
+        case text
+    }
+
+    /// The event `next()` returned last.
+    public private(set) var event: Event?
+    /// The first error at or above libxml2's `XML_ERR_ERROR`; `next()` throws it at the latest at the end.
+    public private(set) var firstError: XMLReadError?
+
+    private let reader: xmlTextReaderPtr
+    /// The bytes libxml2 reads; they must live as long as the reader.
+    private let bytes: UnsafeMutableRawBufferPointer
+    /// The `end` of an empty element, still to come.
+    private var pendingEnd = false
+    /// `skipSubtree()` was called on the current start.
+    private var skipping = false
+
+    /// A reader of `data` (no network access, CDATA as text, line numbers past 65535).
+    public init(data: Data) throws(XMLReadError) {
+        xmlInitParser()
+        guard !data.isEmpty else { throw XMLReadError(line: 1, message: "Document is empty") }
+        bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 1)
+        _ = bytes.initializeMemory(as: UInt8.self, from: data)
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_BIG_LINES.rawValue
+            | XML_PARSE_COMPACT.rawValue)
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+              let reader = xmlReaderForMemory(base, Int32(clamping: bytes.count), nil, nil, options) else {
+            bytes.deallocate()
+            throw XMLReadError(line: 1, message: "could not start reading")
+        }
+        self.reader = reader
+        xmlTextReaderSetStructuredErrorHandler(reader, { context, error in
+            guard let context, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+            let reader = Unmanaged<XMLStreamReader>.fromOpaque(context).takeUnretainedValue()
+            guard reader.firstError == nil else { return }
+            let message = error.pointee.message.map { String(cString: $0) }?.trimmed() ?? "unknown error"
+            reader.firstError = XMLReadError(line: Int(error.pointee.line), message: message)
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit {
+        xmlFreeTextReader(reader)
+        bytes.deallocate()
+    }
+
+    /// The next start, end or text; `nil` at the end of a well-formed document. Throws the first error libxml2
+    /// reported once it stops reading, or at the end.
+    public func next() throws(XMLReadError) -> Event? {
+        if pendingEnd {
+            pendingEnd = false
+            if !skipping {
+                event = .end
+                return .end
+            }
+        }
+        let status = skipping ? xmlTextReaderNext(reader) : xmlTextReaderRead(reader)
+        skipping = false
+        return try advanced(status)
+    }
+
+    private func advanced(_ first: Int32) throws(XMLReadError) -> Event? {
+        var status = first
+        while status == 1 {
+            switch Int(xmlTextReaderNodeType(reader)) {
+            case Int(XML_READER_TYPE_ELEMENT.rawValue):
+                pendingEnd = xmlTextReaderIsEmptyElement(reader) == 1
+                event = .start
+                return .start
+            case Int(XML_READER_TYPE_END_ELEMENT.rawValue):
+                event = .end
+                return .end
+            case Int(XML_READER_TYPE_TEXT.rawValue), Int(XML_READER_TYPE_CDATA.rawValue),
+                 Int(XML_READER_TYPE_WHITESPACE.rawValue), Int(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue):
+                event = .text
+                return .text
+            default:
+                status = xmlTextReaderRead(reader)
+            }
+        }
+        event = nil
+        if let firstError { throw firstError }
+        if status == -1 { throw XMLReadError(line: 1, message: nil) }
+        return nil
+    }
+
+    /// After a `start`: the next `next()` goes past the element's whole subtree, its `end` included.
+    public func skipSubtree() {
+        guard event == .start else { return }
+        skipping = true
+    }
+
+    /// The current element's local name (without its prefix).
+    public var localName: String { Self.string(xmlTextReaderConstLocalName(reader)) ?? "" }
+
+    /// The current element's namespace URI, "" for none.
+    public var namespace: String { Self.string(xmlTextReaderConstNamespaceUri(reader)) ?? "" }
+
+    /// The depth of the current node: 0 for the root element.
+    public var depth: Int { Int(xmlTextReaderDepth(reader)) }
+
+    /// The line of the current element's start tag (of the text's start).
+    public var line: Int {
+        guard let node = xmlTextReaderCurrentNode(reader) else { return Int(xmlTextReaderGetParserLineNumber(reader)) }
+        return Int(xmlGetLineNo(node))
+    }
+
+    /// On a `start`, the attribute of this (qualified) name.
+    public func attribute(_ name: String) -> String? {
+        guard event == .start, let value = xmlTextReaderGetAttribute(reader, name) else { return nil }
+        defer { chest_xmlFree(value) }
+        return String(cString: value)
+    }
+
+    /// On a `text`, its characters.
+    public var value: String {
+        guard event == .text else { return "" }
+        return Self.string(xmlTextReaderConstValue(reader)) ?? ""
+    }
+
+    /// On a `start`, the element's text (CDATA and entities resolved), `nil` when it is empty or holds only whitespace.
+    /// The reader stays where it is.
+    public func text() -> String? {
+        guard event == .start, xmlTextReaderIsEmptyElement(reader) == 0, let value = xmlTextReaderReadString(reader) else { return nil }
+        defer { chest_xmlFree(value) }
+        let text = String(cString: value)
+        return text.allSatisfy(\.isWhitespace) ? nil : text
+    }
+
+    private static func string(_ pointer: UnsafePointer<xmlChar>?) -> String? {
+        pointer.map { String(cString: $0) }
+    }
+}
