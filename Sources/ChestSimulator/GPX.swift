@@ -50,6 +50,9 @@ public struct GPX: Hashable, Sendable {
 
     /// Reads a GPX document.
     public init(data: Data) throws(ParseError) {
+        guard data.contains(where: { !Self.whitespace.contains($0) }) else {
+            throw ParseError(line: 1, reason: "not a GPX file (no <gpx> element)")
+        }
         var reader = Reader()
         do {
             try reader.read(XMLStreamReader(data: data))
@@ -60,6 +63,9 @@ public struct GPX: Hashable, Sendable {
         guard reader.sawRoot else { throw ParseError(line: 1, reason: "not a GPX file (no <gpx> element)") }
         self.init(waypoints: reader.waypoints, track: reader.track)
     }
+
+    /// XML's whitespace: a file of nothing else is a document without `<gpx>`, not a fault of its XML.
+    private static let whitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
 
     /// The waypoint with this name (exactly, else ignoring case).
     public func waypoint(named name: String) -> Waypoint? {
@@ -100,7 +106,7 @@ private struct Reader {
         guard ["wpt", "trkpt", "rtept"].contains(local) else { return }
         guard let latitude = xml.attribute("lat").flatMap(Double.init), let longitude = xml.attribute("lon").flatMap(Double.init),
               Coordinate(latitude: latitude, longitude: longitude).isValid else {
-            return fail(xml, "<\(local)> needs lat (-90..90) and lon (-180..180) in decimal degrees")
+            return fail(at: xml.line, "<\(local)> needs lat (-90..90) and lon (-180..180) in decimal degrees")
         }
         point = (local, Coordinate(latitude: latitude, longitude: longitude), xml.line)
         name = nil
@@ -111,15 +117,17 @@ private struct Reader {
     private mutating func end(_ xml: XMLStreamReader) {
         let local = xml.localName
         let value = text.trimmed()
+        // The line of the end tag: the start tag's, past the lines of the text (for a leaf such as <ele>).
+        let line = xml.line + text.count(where: \.isNewline)
         text = ""
         guard let current = point else { return }
         switch local {
         case "name": name = value
         case "ele":
-            guard let number = Double(value), number.isFinite else { return fail(xml, "<ele>\(value)</ele> is not a number") }
+            guard let number = Double(value), number.isFinite else { return fail(at: line, "<ele>\(value)</ele> is not a number") }
             elevation = number
         case "time":
-            guard let date = ISO8601.parse(value) else { return fail(xml, "<time>\(value)</time> is not an ISO 8601 time") }
+            guard let date = ISO8601.parse(value) else { return fail(at: line, "<time>\(value)</time> is not an ISO 8601 time") }
             time = date
         case current.kind:
             if current.kind == "wpt" {
@@ -133,7 +141,7 @@ private struct Reader {
         }
     }
 
-    private mutating func fail(_ xml: XMLStreamReader, _ reason: String) {
-        if fault == nil { fault = GPX.ParseError(line: xml.line, reason: reason) }
+    private mutating func fail(at line: Int, _ reason: String) {
+        if fault == nil { fault = GPX.ParseError(line: line, reason: reason) }
     }
 }
