@@ -220,7 +220,7 @@ public struct BoardResults: Sendable {
 
     /// "UTC" for UTC (Foundation says "GMT"), else the zone's abbreviation, "CEST".
     static func zoneName(_ zone: Zone, at instant: Date) -> String {
-        ["UTC", "GMT", "Etc/UTC", "Etc/GMT"].contains(zone.identifier) ? "UTC" : zone.abbreviation(for: instant) ?? zone.identifier
+        ["UTC", "GMT", "Etc/UTC", "Etc/GMT"].contains(zone.identifier) ? "UTC" : zone.abbreviation(for: instant)
     }
 
     /// A duration in one form for the whole column: hours, minutes and seconds, "0:01:58", "2:05:00".
