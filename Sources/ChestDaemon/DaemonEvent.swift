@@ -32,4 +32,4 @@ enum DaemonEvent: Sendable {
     case hunt(MQTTEvent)
 }
 
-import struct Foundation.Data
+import struct FoundationEssentials.Data

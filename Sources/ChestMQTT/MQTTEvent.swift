@@ -1,4 +1,4 @@
-import struct Foundation.Data
+import struct FoundationEssentials.Data
 
 /// What the client reports, on its own thread, in the order it happened.
 public enum MQTTEvent: Sendable, Hashable {

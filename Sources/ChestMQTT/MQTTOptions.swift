@@ -1,4 +1,4 @@
-import struct Foundation.Data
+import struct FoundationEssentials.Data
 
 /// How to reach the broker and who to be there.
 public struct MQTTOptions: Sendable, Hashable {

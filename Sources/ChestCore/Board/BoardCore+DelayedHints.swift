@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// Delayed hints given by the board (docs/HUNTS.md "Hints: the board's side"): in a hunt, a hint with a delay has its
 /// key only in the organiser's file, and the board gives it free to each team once the delay has run from the moment

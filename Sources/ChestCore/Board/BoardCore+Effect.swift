@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// What comes out of the board's core, for its adapter to carry out, and what it lists for the screens.
 extension BoardCore {

@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// What goes into the board's core: a message as the adapter heard it, with what ChestSeal made of it, and the
 /// journal's lines at start.

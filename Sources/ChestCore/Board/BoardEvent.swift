@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// One line of `chest board --json` (docs/HUNTS.md "The board"): a flat object named by its `event` field,
 /// fields absent when unknown, times in ISO 8601, like `chest watch --json`.

@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// The ranking (docs/HUNTS.md "Points") and the `chest board --once` table.
 extension HuntBoard {

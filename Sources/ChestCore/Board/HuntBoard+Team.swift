@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// What the board keeps of each team: its credited pages, the hints it was given, the organiser's adjustments and
 /// what was refused on its topics (docs/HUNTS.md "The board").

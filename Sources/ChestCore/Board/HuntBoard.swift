@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// The organiser's view of a hunt (docs/HUNTS.md "The board"): every team of the hunt file, whether it is
 /// online, the pages it was credited with and when the board heard of them, the hints it was given and the

@@ -1,5 +1,5 @@
-import struct Foundation.Data
-import struct Foundation.Date
+import struct FoundationEssentials.Data
+import struct FoundationEssentials.Date
 
 /// The JSON line of an event: one flat object named by its `event` field, fields absent when unknown. Its names
 /// are a contract other programs parse (`chest watch --json`, docs/DESIGN.md "Commands and output").

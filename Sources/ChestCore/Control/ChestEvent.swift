@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// Something that happened: one line of `chest watch --json` and of the daemon's log, and what a hook hears of
 /// an unlock. Only the engine makes them.

@@ -1,4 +1,4 @@
-import struct Foundation.Data
+import struct FoundationEssentials.Data
 
 /// One request on the control socket: a single JSON line (docs/DESIGN.md "Reliability and security").
 public enum ControlRequest: Hashable, Sendable {

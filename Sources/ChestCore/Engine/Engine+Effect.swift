@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 extension Engine {
     /// What the caller must do, in order. None of them calls back into the engine while it runs: an outcome

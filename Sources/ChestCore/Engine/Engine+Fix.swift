@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// Consecutive qualified fixes that satisfied one location or altitude lock.
 struct Streak: Hashable, Sendable {

@@ -1,5 +1,5 @@
-import struct Foundation.Data
-import struct Foundation.Date
+import struct FoundationEssentials.Data
+import struct FoundationEssentials.Date
 
 /// Page hints (docs/FORMAT.md "Hints", docs/HUNTS.md "Hints"). A hint with a delay is policy, like a time lock: it
 /// opens by itself that long after its page became the reader's next goal, the moment the `after` locks of one of its

@@ -1,5 +1,5 @@
-import struct Foundation.Data
-import struct Foundation.Date
+import struct FoundationEssentials.Data
+import struct FoundationEssentials.Date
 
 /// The hunt this chest plays in (docs/HUNTS.md): the engine decides which receipts are owed, when the team's status
 /// is worth sending, the sessions that order statuses and wills, and which releases to keep; chestd's `HuntLink`

@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 extension Engine {
     /// Something that happened, with the clocks sampled by the caller.

@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// Latching locks, opening the pages they complete, and the clock that time locks wait for.
 extension Engine {

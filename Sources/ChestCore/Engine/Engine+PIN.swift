@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 extension KeyRequest {
     /// The guess the secret was made of, for a request that tries one (not a cell's).

@@ -1,5 +1,5 @@
-import struct Foundation.Data
-import struct Foundation.Date
+import struct FoundationEssentials.Data
+import struct FoundationEssentials.Date
 
 /// The hunt's start and end, and the organiser's word to every team (docs/HUNTS.md "The hunt's start and end",
 /// "Word to all teams"). A page is the hunt's when its message was sealed by the hunt's organiser key (the key

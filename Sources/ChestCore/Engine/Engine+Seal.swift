@@ -1,5 +1,5 @@
-import struct Foundation.Date
-import struct Foundation.Data
+import struct FoundationEssentials.Date
+import struct FoundationEssentials.Data
 
 /// Format 2 pages (docs/DESIGN.md "Sealed pages"): the engine names the key derivation to try, the daemon's
 /// seal worker computes it, and the answer comes back as `.keyDerived`.

@@ -1,4 +1,4 @@
-import struct Foundation.Data
+import struct FoundationEssentials.Data
 
 /// The hunt's start key (docs/HUNTS.md "The start key"): every page of a format 6 message of the hunt needs it beside
 /// the secrets of its own set, so before the organiser publishes it nothing of the page opens and no key of it can be

@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 extension Engine {
     /// gpsd named the device feeding it, or it went away (`nil`): the trust of every later fix depends on it.

@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 extension Engine {
     /// The reading that speaks for the reader's current position, or why there is none (docs/DESIGN.md "Lock rules").

@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// The evaluation engine: every locked message, every latch, the last fix and weather, and the rules that open
 /// pages. It is pure: `handle(_:)` takes one input, changes the state and returns what the caller must do.

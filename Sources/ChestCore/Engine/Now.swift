@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// The two clocks the core is told about, sampled by the caller: the system's wall clock, which a user can set,
 /// and the monotonic clock, which ages fixes and readings.

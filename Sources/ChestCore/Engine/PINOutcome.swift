@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// How a PIN attempt ended.
 public enum PINOutcome: Hashable, Sendable, Codable {

@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// A newer version of a message already in the chest: a quest rebuilt with `--keep-ids` keeps its messages' IDs, and
 /// the reader's import of it replaces the older version from the same sender (docs/QUEST.md "Rebuilding a quest").

@@ -1,4 +1,4 @@
-import struct Foundation.Data
+import struct FoundationEssentials.Data
 
 /// A message file the daemon has read and checked (decoded, seal verified), for the engine to take in or refuse.
 public struct Arrival: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// Decides which time a time lock trusts (docs/DESIGN.md "Lock rules", docs/SECURITY.md "Hardware trust and time"):
 /// the system clock, unless GPS time, confirmed by three consecutive timed 3D fixes from a live, consistent,

@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// One report from the GPS receiver, as gpsd gave it. Unknown values are `nil`, never zero or NaN.
 public struct Fix: Hashable, Sendable, Codable {

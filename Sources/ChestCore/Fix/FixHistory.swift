@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// The fixes the engine keeps so that a sealed place whose key arrives late is judged on the fixes that were there
 /// (docs/DESIGN.md "Late keys"): one buffer for the whole chest, the last report of each of the last

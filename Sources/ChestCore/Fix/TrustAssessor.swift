@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// Gives every fix a trust level (docs/SECURITY.md "Hardware trust and time"). Pure and cheap: a few
 /// comparisons per fix, no allocation; the reasons are spelled out only when asked for.

@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// A TPV or SKY report of gpsd, read from its JSON line without libgps: the two reports of every epoch, which
 /// libgps's general parser made most of chestd's CPU per fix.

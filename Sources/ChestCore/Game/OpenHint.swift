@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// A page's hint that opened, kept in the message's state with its text (the file has it only encrypted).
 public struct OpenHint: Hashable, Sendable, Codable {

@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// The engine's memory of the hunt this chest plays in (docs/HUNTS.md "Joining a hunt"), as `SealBook` is for
 /// seals: the broker link's state, the session and its statuses, the receipts owed and the releases heard.

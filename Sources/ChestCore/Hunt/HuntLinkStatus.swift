@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// The hunt this chestd plays in, as `chest status` shows it (docs/HUNTS.md "Joining a hunt"): the broker link,
 /// the outbox, and what was ignored on the broker and why.

@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// Which unlocks of this chest went into the hunt's outbox (`<chest>/hunt-receipts.json`), and since when the chest
 /// plays in the hunt: a page is saved open before its receipt goes to the outbox, so a kill in between would lose

@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// The hunt's start and end (docs/HUNTS.md "The hunt's start and end"): in the hunt file (`starts`, `ends`) and in
 /// the organiser's signed `schedule` message, which replaces the file's. Either may be absent: no start means the

@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// What a team's chest keeps of the organiser's word (`<chest>/hunt-word.json`, docs/HUNTS.md "The hunt's start and
 /// end", "Word to all teams"): the newest signed schedule believed, so that a restart without a broker still knows

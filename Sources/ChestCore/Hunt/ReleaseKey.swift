@@ -1,4 +1,4 @@
-import struct Foundation.Data
+import struct FoundationEssentials.Data
 
 /// The key of a release (docs/HUNTS.md "Messages on the broker"): 32 random bytes in base64, made by `compose --lock
 /// release=NAME --hunt`, kept in the organiser's hunt file and published by `chest hunt release`. The text is kept as

@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// What chestd saw when a page opened (docs/FORMAT.md "Unlock receipts"): recorded by the engine when it
 /// opens the page, signed later with the reader's identity into an `UnlockReceipt`.

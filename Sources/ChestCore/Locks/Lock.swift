@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// The kinds of lock (docs/DESIGN.md "Messages and locks", plus `after` for chains, docs/QUEST.md "Chains").
 /// A lock set holds at most one of each.

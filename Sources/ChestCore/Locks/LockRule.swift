@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// The rule of each lock kind, asked both when latching and when explaining: `nil` when the evidence satisfies
 /// the lock, else what is missing. One function per kind, so the two cannot drift apart

@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// What a lock asks for, as values a program can work with (`chest read --json`'s `target`, `chest nav`): only
 /// what the file shows openly, so a sealed place or PIN has none.

@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// A message taken out of the chest by `chest delete`, kept with its state so that `chest undelete` can bring
 /// it back as it was.

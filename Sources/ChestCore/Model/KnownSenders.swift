@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// The senders this user has met and the key each came with (docs/SECURITY.md "Known senders"): trust on first
 /// use, as ssh's known_hosts. A sender's name is whatever its file says; the key is what it cannot fake. The

@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// A locked message: a title, the sender's name and 1 to 5 pages (docs/DESIGN.md "Messages and locks").
 public struct Message: Hashable, Sendable {

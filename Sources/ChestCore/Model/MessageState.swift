@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// One lock of a message: page (1-based), set and type. A set holds at most one lock of each type.
 public struct LockKey: Hashable, Sendable, Comparable, TextCodable {

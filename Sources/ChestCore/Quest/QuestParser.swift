@@ -32,7 +32,7 @@ public struct QuestParser {
         var faultyLocks: Set<Int> = []
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = index + 1
-            let trimmed = raw.trimmingCharacters(in: .whitespaces.union(["\r"]))
+            let trimmed = raw.trimming { $0.isSpace || $0 == "\r" }
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             let (field, value) = Self.split(trimmed)
             do {

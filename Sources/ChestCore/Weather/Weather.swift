@@ -1,4 +1,4 @@
-import struct Foundation.Date
+import struct FoundationEssentials.Date
 
 /// The five kinds of weather a lock can ask for (docs/DESIGN.md "Messages and locks").
 public enum WeatherCondition: String, CaseIterable, Hashable, Sendable, Codable {
