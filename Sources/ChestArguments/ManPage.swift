@@ -142,7 +142,7 @@ public enum ManPage {
         guard let first = text.first else { return text }
         let keepsCase = text.hasPrefix("chest") || text.hasPrefix("e.g.")
         let capital = first.isLowercase && !keepsCase ? first.uppercased() + text.dropFirst() : text
-        return ".:)!?".contains(capital.last!) ? capital : capital + "."
+        return ".:!?".contains(capital.last!) ? capital : capital + "."
     }
 
     /// Prose as a text line: what stands in backquotes, and an option's name (`--page`), bold.
