@@ -17,8 +17,8 @@ struct StatusCommand: ChestCommand {
 
         --json prints one object with gpsd, fix, fixState, clock, weather, messages and sealed; unknown numbers are \
         null. fixState is chestd's verdict on the fix now: hasFix while the last report is a 2D or 3D fix at most \
-        5 s old, else a cause (gpsd, receiver, waiting, silent, noFix) and the reason (docs/DESIGN.md "The fix at a \
-        glance").
+        5 s old, else a cause (gpsd, receiver, waiting, silent, noFix) and the reason \
+        (docs/DESIGN.md "The fix at a glance").
         """
     static let parameters: [Parameter] = [.json, .flag("--watch", help: "redraw once a second until interrupted")]
 
