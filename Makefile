@@ -13,7 +13,7 @@ DEBIAN_PACKAGES := gpsd gpsd-tools gpsd-clients libgps-dev libsodium-dev libxml2
 	gpsbabel libmicrohttpd-dev chromium libjs-leaflet \
 	libcurl4-openssl-dev dpkg-dev lintian man-db
 
-.PHONY: all deps build check test deb demo bench torture fuzz clean
+.PHONY: all deps build check test deb demo bench torture fuzz man clean
 
 include mk/install.mk
 
@@ -66,6 +66,17 @@ DEB_COMPRESSION ?= xz
 DEB_COMPRESSION_LEVEL ?=
 deb: deps
 	SWIFT=$(SWIFT) DEB_COMPRESSION=$(DEB_COMPRESSION) DEB_COMPRESSION_LEVEL=$(DEB_COMPRESSION_LEVEL) bash scripts/deb.sh
+
+# The command reference of docs/man/chest.1 (between its BEGIN and END GENERATED COMMANDS lines), written by
+# `chest --generate-man-page` from the commands' declarations; DeclarationsAgreeTests fails when it is out of date.
+man:
+	$(SWIFT) build --product chest
+	"$$($(SWIFT) build --show-bin-path)/chest" --generate-man-page > .build/chest.1.commands
+	awk -v generated=.build/chest.1.commands \
+		'/^\.\\" BEGIN GENERATED COMMANDS$$/ { while ((getline line < generated) > 0) print line; skip = 1; next } \
+		 /^\.\\" END GENERATED COMMANDS$$/ { skip = 0; next } !skip' docs/man/chest.1 > .build/chest.1.new
+	@grep -q 'END GENERATED COMMANDS' .build/chest.1.new || { echo "make: docs/man/chest.1 has lost its GENERATED COMMANDS marker lines" >&2; exit 1; }
+	mv .build/chest.1.new docs/man/chest.1
 
 demo: build
 	@bash scripts/demo.sh

@@ -259,7 +259,7 @@ _chest_value()
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             ;;
         'compose:--format')
-            mapfile -t COMPREPLY < <(compgen -W '1 2 3 4' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W '1 2 3 4 5' -- "$cur")
             ;;
         'compose:--seal-cost')
             mapfile -t COMPREPLY < <(compgen -W 'interactive moderate sensitive' -- "$cur")

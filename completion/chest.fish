@@ -76,8 +76,8 @@ function __chest_value_11
 end
 
 complete -c chest -f
-complete -c chest -n '__chest_is \'\'' -l socket -r -F -d 'chestd\'s control socket (default $CHEST_SOCKET, else $XDG_RUNTIME_DIR/chestd.sock)'
-complete -c chest -n '__chest_is \'\'' -l chest -r -a '(__fish_complete_directories)' -d 'the chest directory (default $CHEST_DIR, else $XDG_DATA_HOME/chest)'
+complete -c chest -n '__chest_is \'\'' -l socket -r -F -d 'chestd\'s control socket (default $CHEST_SOCKET, the socket setting, else $XDG_RUNTIME_DIR/chestd.sock)'
+complete -c chest -n '__chest_is \'\'' -l chest -r -a '(__fish_complete_directories)' -d 'the chest directory (default $CHEST_DIR, the chest setting, else $XDG_DATA_HOME/chest)'
 complete -c chest -n '__chest_is \'\'' -l config -r -F -d 'the settings file (default $XDG_CONFIG_HOME/chest/config.json)'
 complete -c chest -n '__chest_is \'\'' -l version -d 'show the version'
 complete -c chest -n '__chest_is \'\'' -l help -s h -d 'show this help'
@@ -122,9 +122,9 @@ complete -c chest -n '__chest_is \'compose\'' -l question -r -d 'the page before
 complete -c chest -n '__chest_is \'compose\'' -l points -r -d 'what the hunt\'s board credits for the page before it, 0 to 1000 (default 1)'
 complete -c chest -n '__chest_is \'compose\'' -l quest -r -F -d 'builds every message of a quest file (docs/QUEST.md)'
 complete -c chest -n '__chest_is \'compose\'' -l keep-ids -d 'with --quest: reuse the IDs recorded in QUEST.ids'
-complete -c chest -n '__chest_is \'compose\'' -l format -r -a '1 2 3 4' -d 'the file format: 5 (sealed pages, the default; written as 3 unless a set holds a PIN or an answer), 4 (PINs in one lane), 3 (and a place with a PIN on coarser cells), 2 (its places can be recovered from the file) or 1 (text in the clear)'
+complete -c chest -n '__chest_is \'compose\'' -l format -r -a '1 2 3 4 5' -d 'the file format: 5 (sealed pages, the default; written as 3 unless a set holds a PIN or an answer), 4 (PINs in one lane), 3 (and a place with a PIN on coarser cells), 2 (its places can be recovered from the file) or 1 (text in the clear)'
 complete -c chest -n '__chest_is \'compose\'' -l seal-cost -r -a 'interactive moderate sensitive' -d 'Argon2id cost of every guess: interactive, moderate or sensitive (default: chosen per secret, docs/SECURITY.md)'
-complete -c chest -n '__chest_is \'compose\'' -l search-area -r -d 'where the sealed places lie, all the file says of them (default: a random disk about 1° across around each)'
+complete -c chest -n '__chest_is \'compose\'' -l search-area -r -d 'where the sealed places lie, all the file says of them (default: a disk 340 km across, drawn at random around each place)'
 complete -c chest -n '__chest_is \'compose\'' -l hunt -r -a '(__fish_complete_suffix .hunt)' -d 'the organiser\'s hunt file: release keys and each page\'s key (for the board\'s proofs) are kept there'
 complete -c chest -n '__chest_is \'compose\'' -l require -r -a 'hardware' -d 'location and altitude locks count only fixes from a hardware receiver'
 complete -c chest -n '__chest_is \'compose\'' -l help -s h -d 'show this help'

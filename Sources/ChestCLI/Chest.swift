@@ -7,19 +7,29 @@ struct Chest: ParsableCommand {
     static let name = "chest"
     static let abstract = "Locked messages that open in the real world."
     static let discussion = """
-        An ID is printed by compose and import; any unique prefix of it works.
-        `chest help COMMAND` tells more. Exit status: 0 success, 1 failure, 64 usage error.
+        An ID is printed by compose and import; any unique prefix of it works. The commands that read or change \
+        the chest (import, list, read, pin, watch, status, …) talk to the running chestd, and say how to start it \
+        when it is not running. Options take their value as \
+        --opt VALUE or --opt=VALUE, and -- ends them.
+
+        Every -o FILE is written as a shell's > would: - is standard output; a FIFO, a device or a terminal is \
+        written through in place; a symlink to a file replaces the file it points to; a regular file is replaced \
+        atomically, so a crash leaves the old file or the new one, never half of one.
+
+        `chest help COMMAND` tells more; man chest has every command. Exit status: 0 success, 1 failure (one \
+        chest: line on standard error says what went wrong and what to do), 64 usage error.
         """
     static let parameters: [Parameter] = [
-        .option("--socket", value: "PATH", help: "chestd's control socket (default $CHEST_SOCKET, else $XDG_RUNTIME_DIR/chestd.sock)",
+        .option("--socket", value: "PATH", help: "chestd's control socket (default $CHEST_SOCKET, the socket setting, else $XDG_RUNTIME_DIR/chestd.sock)",
                 completion: .files()),
-        .option("--chest", value: "DIR", help: "the chest directory (default $CHEST_DIR, else $XDG_DATA_HOME/chest)",
+        .option("--chest", value: "DIR", help: "the chest directory (default $CHEST_DIR, the chest setting, else $XDG_DATA_HOME/chest)",
                 completion: .directories),
         .option("--config", value: "FILE", help: "the settings file (default $XDG_CONFIG_HOME/chest/config.json)",
                 completion: .files()),
         .flag("--version", help: "show the version", inUsage: false),
         .option("--generate-completion-script", value: "SHELL", help: "print a completion script for bash, zsh or fish",
                 hidden: true, completion: .words(CompletionScript.Shell.allCases.map(\.rawValue))),
+        .flag("--generate-man-page", help: "print the OPTIONS and COMMANDS sections of chest(1) in roff (make man)", hidden: true),
     ]
     static var subcommands: [any ParsableCommand.Type] {
         [ComposeCommand.self, ImportCommand.self, ListCommand.self, ReadCommand.self, PinCommand.self, AnswerCommand.self, HintCommand.self, SaveCommand.self,
@@ -35,22 +45,26 @@ struct Chest: ParsableCommand {
     var configPath: String?
     var version: Bool
     var completionShell: CompletionScript.Shell?
+    var manPage: Bool
 
     init(_ values: ParsedValues) throws(UsageError) {
         for key in [SettingKey.socket, .chest] { flags[key] = values.value("--" + key.rawValue) }
         configPath = values.value("--config")
         version = values.flag("--version")
+        manPage = values.flag("--generate-man-page")
         completionShell = try values.value("--generate-completion-script", "--generate-completion-script wants bash, zsh or fish") {
             CompletionScript.Shell(rawValue: $0)
         }
     }
 
-    /// What `chest` does without a command: the version, a completion script, or the help.
+    /// What `chest` does without a command: the version, a completion script, the man page's reference, or the help.
     func run() {
         if version {
             print("chest \(ChestVersion.string)")
         } else if let completionShell {
             print(CompletionScript.script(for: Self.self, shell: completionShell), terminator: "")
+        } else if manPage {
+            print(ManPage.reference(for: Self.self), terminator: "")
         } else {
             print(HelpText.help(for: Self.self, path: [Self.name]))
         }

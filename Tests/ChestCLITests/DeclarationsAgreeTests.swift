@@ -98,33 +98,42 @@ struct DeclarationsAgreeTests {
         #expect(try synopsis("docs/man/chestd.8") == HelpText.usageLines(of: DaemonOptions.self, path: ["chestd"]))
     }
 
-    @Test func eachCommandOfTheManPageHasItsDeclaredUsage() throws {
-        let lines = try text("docs/man/chest.1").split(separator: "\n").map(String.init)
-        let start = try #require(lines.firstIndex(of: ".SH COMMANDS"))
-        let end = try #require(lines[(start + 1)...].firstIndex { $0.hasPrefix(".SH") })
-        let tags = lines[start..<end].indices.filter { lines[$0] == ".TP" }.map { Self.roffText(lines[$0 + 1]) }
-        // A group's commands each have their own entry: `hunt create`, `hunt team add`…
-        var commands: [Substring] = []
-        for tag in tags {
-            let command: Substring = tag.split(separator: " ")[0]
-            if commands.last != command { commands.append(command) }
-        }
-        let declared: [Substring] = Chest.subcommands.map { Substring($0.name) }
-        #expect(commands == declared)
-        for tag in tags {
-            #expect(chestUsageLines.contains("chest " + tag), "\(tag)")
-        }
+    /// The man page's OPTIONS and COMMANDS, between its two marker lines, are what `chest --generate-man-page` writes
+    /// from the declarations: the reference a reader finds with `man chest` is the help `chest COMMAND --help` prints.
+    @Test func chestManPageReferenceIsWhatTheDeclarationsGenerate() throws {
+        let page = try text("docs/man/chest.1")
+        let begin = try #require(page.range(of: ManPage.beginMarker + "\n"), "docs/man/chest.1 lost its \(ManPage.beginMarker) line")
+        let end = try #require(page.range(of: ManPage.endMarker + "\n", range: begin.upperBound..<page.endIndex),
+                               "docs/man/chest.1 lost its \(ManPage.endMarker) line")
+        #expect(String(page[begin.lowerBound..<end.upperBound]) == ManPage.reference(for: Chest.self),
+                "docs/man/chest.1 is not what the declarations generate: run make man")
+        let outcome = try Subprocess.run(ChestHarness.products + "/chest", ["--generate-man-page"], environment: environment)
+        #expect(outcome.status == 0 && outcome.stdout == ManPage.reference(for: Chest.self), "\(outcome.stderr)")
     }
 
-    @Test func readmeListsTheCommandsAndTheirUsage() throws {
+    /// Every command and subcommand has its own section, in the order `chest help` lists them.
+    @Test func eachCommandOfTheManPageHasASection() throws {
+        let headings = try text("docs/man/chest.1").split(separator: "\n").filter { $0.hasPrefix(".SS ") }
+            .map { $0.dropFirst(4).replacingOccurrences(of: "\"", with: "") }
+        func paths(_ command: any ParsableCommand.Type, _ path: [String]) -> [String] {
+            [path.joined(separator: " ")] + command.subcommands.flatMap { paths($0, path + [$0.name]) }
+        }
+        #expect(headings == Chest.subcommands.flatMap { paths($0, ["chest", $0.name]) })
+    }
+
+    /// The man pages format without a warning (groff's -ww: every warning), as `man` shows them.
+    @Test(arguments: ["docs/man/chest.1", "docs/man/chestd.8", "docs/man/chest-walk.1"])
+    func manPageFormatsWithoutWarnings(page: String) throws {
+        let outcome = try Subprocess.run("/usr/bin/groff", ["-man", "-ww", "-z", root + "/" + page], environment: environment)
+        #expect(outcome.status == 0 && outcome.stderr.isEmpty, "\(page): \(outcome.stderr)")
+    }
+
+    /// The README is a short guide: it sends the reader to `man chest` for the commands, and names them all there.
+    @Test func readmeSendsTheReaderToTheManPageForEveryCommand() throws {
         let readme = try text("README.md")
         let commands = Chest.subcommands.map { $0.name }.filter { $0 != "help" }
-        #expect(readme.contains("- [chest](#chest): " + commands.joined(separator: ", ")))
-        for line in [HelpText.usageLines(of: Chest.self, path: ["chest"])[0],
-                     HelpText.usageLines(of: ComposeCommand.self, path: ["chest", "compose"])[0],
-                     HelpText.usageLines(of: DaemonOptions.self, path: ["chestd"])[0]] {
-            #expect(readme.contains("```\n" + line + "\n```"), "\(line)")
-        }
+        #expect(readme.contains("`man chest`: every command (" + commands.joined(separator: ", ") + ")"))
+        #expect(readme.split(separator: "\n").count <= 320, "README.md is a guide to read in five minutes")
     }
 
     /// A mistake on chestd's command line is followed by its usage line whole, not by the help's first line, which

@@ -2,7 +2,7 @@ import ChestTestSupport
 import Foundation
 import Testing
 
-/// `make install` into a throwaway DESTDIR installs every file the README lists, and `make uninstall` removes
+/// `make install` into a throwaway DESTDIR installs every file mk/install.mk lists, and `make uninstall` removes
 /// them all (scripts/check-install.sh, on the binaries the tests already have: a build inside `swift test` would wait forever
 /// for the build directory's lock).
 @Suite(.realProcesses, .tags(.process, .package), .serialized, .timeLimit(.minutes(3)))

@@ -7,12 +7,17 @@ struct AnswerCommand: ChestCommand {
     static let name = "answer"
     static let abstract = "answer a page's question (its answer lock)"
     static let discussion = """
-        Gives TEXT as the answer to the question of the message's pages with an answer lock (or one page's). \
-        Case, letter width and spacing do not matter (docs/FORMAT.md "Answer locks"). Answers count with the \
-        message's PINs: after 5 wrong attempts, attempts wait 30 s, 1 min, 5 min, 15 min, then 1 h. An answer \
-        tried before, in any writing, costs nothing. chest read shows each page's question. When the answer goes \
-        with a sealed place, it is kept and tried at each new place instead, uncounted (a wrong answer and a \
-        wrong place look alike).
+        Gives TEXT as the answer to the question of the message's pages with an answer lock (or one page's); \
+        chest read shows each page's question. Case, letter width and spacing do not matter: both sides are \
+        compared in one normal form, NFKC, case folded, runs of spaces made one \
+        (docs/FORMAT.md "The normal form of an answer"); spaces inside an answer count. Answers count with the message's PINs: after 5 wrong \
+        attempts, attempts wait 30 s, then 1 min, 5 min, 15 min and 1 h. An answer tried before, in any writing, \
+        costs nothing. When the answer goes with a sealed place, it is kept and tried at each new place instead, \
+        uncounted (a wrong answer and a wrong place look alike).
+
+        example:
+          $ chest answer 5b1e "ZEITGLOCKENTURM"
+          answer accepted for page 2; it still needs its location lock
         """
     static let parameters: [Parameter] = [
         .messageID,

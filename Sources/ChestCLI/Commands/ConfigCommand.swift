@@ -16,8 +16,15 @@ struct ConfigCommand: ChestCommand {
     static let discussion = """
         Without arguments, every setting with its value and where it comes from (command line, environment, \
         config file or default), the settings file and the identity. While chestd runs, these are the values \
-        chestd itself runs with (its command line and environment may not be this shell's), followed by any \
-        this shell would use differently. A new value is checked first, and a running chestd is asked to reload.
+        chestd itself runs with, asked over its control socket (its command line and environment may not be this \
+        shell's), followed by any this shell would use differently; weather.key shows only (set). With KEY, one \
+        setting; with KEY VALUE, sets it. Settings live in $XDG_CONFIG_HOME/chest/config.json.
+
+        A new value is checked first (notify is true or false, gpsd HOST:PORT, weather.maxAgeMinutes 1 to 1440, \
+        hook.timeoutSeconds 0.1 to 3600, weather.url an http(s) URL), and a running chestd is asked to reload, as \
+        SIGHUP does; chest, socket and gpsd take effect when chestd restarts. A value edited by hand into the file \
+        that chestd cannot use stops chestd with the rule and the command that fixes it; chest warns and uses the \
+        default. A key chest does not know (a typo) is ignored, and named here.
 
         settings:
         """ + "\n" + SettingKey.allCases.map { "  \(Output.pad($0.rawValue, 22)) \($0.help)" }.joined(separator: "\n")

@@ -10,8 +10,8 @@ struct DeleteCommand: MessageCommand {
     static let discussion = """
         Takes one or more messages out of the chest. Every ID is checked before any is deleted. On a terminal it \
         asks first, once for all; --yes does not. The last \(DeletedMessage.limit) deleted messages are kept with \
-        their state (open pages, PIN attempts) for \(Int(DeletedMessage.keptFor / 3600)) h: `chest undelete` \
-        brings one back.
+        their state (open pages, PIN attempts) in the chest's deleted/ for \(Int(DeletedMessage.keptFor / 3600)) h, \
+        across restarts of chestd: `chest undelete` brings one back.
         """
     static func request(for id: String) -> ControlRequest { .delete(id: id) }
     static let done = "deleted"

@@ -15,8 +15,9 @@ struct ExportCommand: ChestCommand {
         Writes the places a reader can be guided to: every location lock whose point is in the clear (a \
         ,visible place, or any place of a format 1 message), as a GPX 1.1 waypoint or a GeoJSON (RFC 7946) \
         Point named by the organiser's name for it (a quest's waypoint name, or compose's ,visible=NAME), \
-        else by the message's title and page; its description gives the message, the page and the radius. \
-        Then the track chestd recorded. To FILE or standard output. Sealed places are never exported: their \
+        else by the message's title and page; its description gives the message, the page and the radius \
+        ("Alfama, page 2: within 30 m"; GeoJSON adds radius and open). Then the track chestd recorded. To FILE \
+        or standard output, for QGIS, OsmAnd, gpsbabel or geojson.io. Sealed places are never exported: their \
         point is not in the file, and where a quest has it, it stays the organiser's secret. Given a QUEST, \
         writes the quest's own visible places instead, for its organiser, and says how many sealed ones it \
         left out.

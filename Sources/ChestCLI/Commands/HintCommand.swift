@@ -7,10 +7,16 @@ struct HintCommand: ChestCommand {
     static let name = "hint"
     static let abstract = "open a page's next hint, or ask the hunt's organiser for it"
     static let discussion = """
-        Asks for the first hint still closed of the page (by default the first page with one that is your next \
-        goal). A hint whose key is in the message opens at once, unless it opens by itself after a delay; in a \
-        hunt, a hint only the organiser holds (or one whose delay is not over) is asked of the organiser's board, \
-        which may charge points for it. The request waits in the outbox while the broker is away.
+        Opens the first hint still closed of the page (by default the first page with one, your next goal first) \
+        and prints it. A hint whose key is in the message opens at once, unless it opens by itself after a delay: \
+        then it says when. In a hunt, a hint only the organiser holds (or one whose delay is not over) is asked of \
+        the organiser's board, which may charge points for it; the request waits in the outbox while the broker \
+        is away, and the hint opens when the board answers (chest watch shows it as event hint). An opened hint is \
+        kept with the message and shown by chest read and chest nav.
+
+        example:
+          $ chest hint 7f3a
+          chest: hint 1 of page 1 opens by itself at 2026-11-26T14:20:00Z, in 9 min
         """
     static let parameters: [Parameter] = [
         .messageID,

@@ -13,7 +13,8 @@ struct HuntCommand: ChestCommand {
         between the hunt's start and end (chest hunt schedule) and once the start key is out (chest hunt start, \
         or the board at the start); chest hunt say sends a word to every team. \
         The organiser follows the teams with chest board, and gives or takes points with chest hunt adjust. \
-        See docs/HUNTS.md.
+        Any MQTT 3.1.1 broker works (Mosquitto 2.0 from Debian; examples/mosquitto has a configuration with a user \
+        per team, ACLs and TLS): chest signs everything it sends and checks everything it takes. See docs/HUNTS.md.
         """
     static var subcommands: [any ParsableCommand.Type] {
         [HuntCreateCommand.self, HuntTeamCommand.self, HuntJoinCommand.self, HuntLeaveCommand.self, HuntReleaseCommand.self,

@@ -12,11 +12,18 @@ struct HuntCreateCommand: ChestCommand {
     static let synopses = ["NAME --broker URL [--ca FILE] [--share-positions] [--starts TIME] [--ends TIME] [-o FILE] [--force]"]
     static let discussion = """
         Writes the organiser's hunt file (mode 0600): the hunt's ID, the broker, the organiser's public key (your \
-        identity signs releases), the organiser's broker password, and later each team. Keep it private: it holds \
-        every team's password and signing key. Without -o the file is NAME.hunt in the current directory. \
-        Positions of the fixes that opened a page travel in receipts only with --share-positions.
+        identity signs releases), the organiser's broker user and password, and later each team. Keep it private: \
+        it holds every team's password and signing key. Without -o the file is NAME.hunt in the current directory \
+        ("Spring hunt" makes spring-hunt.hunt). Positions of the fixes that opened a page travel in receipts only \
+        with --share-positions.
+
         --starts and --ends (ISO 8601, as time locks take them) set the hunt's window: no page of the hunt opens \
-        for a team before the start or after the end (change them later with chest hunt schedule).
+        for a team before the start, nothing more opens after the end, and the board credits nothing outside it \
+        (change them later with chest hunt schedule).
+
+        example:
+          chest hunt create "Spring hunt" --broker mqtts://broker.example.org:8883 \\
+            --starts 2026-04-18T14:00:00+02:00 --ends 2026-04-18T17:00:00+02:00
         """
     static let parameters: [Parameter] = [
         .positional("NAME", help: "the hunt's name, as the teams and the board see it"),

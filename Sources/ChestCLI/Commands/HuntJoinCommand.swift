@@ -11,8 +11,13 @@ struct HuntJoinCommand: ChestCommand {
     static let abstract = "join a hunt with a team's join file"
     static let discussion = """
         Keeps the join file in the config directory (mode 0600) and tells a running chestd, which then connects \
-        to the hunt's broker: each unlock's signed receipt is published for the organiser (page text never \
-        leaves this machine), and pages the organiser releases open. Joining another hunt replaces this one.
+        to the hunt's broker (TLS when the URL says mqtts, the team's user and password, a last will that marks \
+        the team offline) and publishes, for every page that opens, the signed receipt (with the fixes' positions \
+        only when the hunt shares them) and an OwnTracks transition, and the team's status. It all goes through an \
+        outbox in the chest, written before it is sent and removed once the broker acknowledged it, so unlocks made \
+        offline are sent in order when the broker is back, and nothing is lost to a crash. Page text never leaves \
+        this machine. Pages the organiser releases open. chest status shows the link and the outbox. Joining \
+        another hunt replaces this one.
         """
     static let parameters: [Parameter] = [
         .positional("FILE", help: "the team's join file (from chest hunt team add)", completion: .files(extension: "hunt")),

@@ -16,8 +16,10 @@ struct HuntTeamAddCommand: ChestCommand {
         file (mode 0600; default HUNT-TEAM.hunt beside the hunt file) to hand to the team: chest hunt join FILE. \
         Prints the line that adds the team's user to Mosquitto's password file (docs/HUNTS.md "Broker"). \
         A team name is 1 to 32 letters, digits, - or _: it is the team's broker user and topic.
+
         --colour sets the team's colour on the board: a name (red, blue, green, orange, purple, …) or #rrggbb; \
         without it, a team named after a colour ("blue", "red-foxes") has that colour, others one no team is named after.
+
         --count N adds N teams at once, PREFIX-1 to PREFIX-N (numbers zero-padded to one width), each with its \
         join file beside the hunt file, and writes the hunt file once: for a city hunt of thousands of teams \
         (docs/HUNTS.md "Sizing").

@@ -9,10 +9,17 @@ struct ImportCommand: ChestCommand {
     static let name = "import"
     static let abstract = "add message files to the chest"
     static let discussion = """
-        Validates each file and adds it to the chest; prints each ID, or why it was refused. A newer version \
-        of a message already in the chest, from the same sender (a quest rebuilt with compose --keep-ids), \
-        replaces it: pages whose locks did not change stay open and their locks stay latched; a page whose \
-        locks changed is locked again (docs/QUEST.md "Rebuilding a quest").
+        Validates each file (format, size, seal) and adds it to the chest; prints each ID, or why the file was \
+        refused (no such file, not a chest message, already in a chest, damaged, too large, an unknown version). \
+        Copying a *.locked file into the chest directory does the same. A message you sealed yourself is taken in \
+        and stays shut for you.
+
+        A newer version of a message already in the chest (the same ID, sealed by the same sender's key, composed \
+        later, as a quest rebuilt with compose --quest --keep-ids makes) replaces it in whichever chest it is in, \
+        and import says what happened: a page whose locks did not change stays open (a sealed page keeps the text \
+        it opened with) and its latched locks stay latched, a page whose locks changed is locked again, and PIN \
+        attempts are kept. The same file again, an older version or another sender's message with that ID is \
+        refused (docs/QUEST.md "Rebuilding a quest").
         """
     static let parameters: [Parameter] = [
         .positional("FILE", arity: .oneOrMore, help: "a message file", completion: .files(extension: "locked")),

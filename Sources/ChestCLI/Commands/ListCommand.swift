@@ -6,7 +6,19 @@ import ChestIO
 struct ListCommand: ChestCommand {
     static let name = "list"
     static let abstract = "the messages and their state"
-    static let discussion = "The messages of the regular chest (or the saved one) with their state: locked, partial or open."
+    static let discussion = """
+        The messages of the regular chest (or with --saved the saved one): ID, state (locked, partial or open), \
+        pages open, sender, KEY (the short fingerprint of the key that sealed the message) and title. chest \
+        remembers each sender's key the first time it meets the name, as ssh's known_hosts does; a message whose \
+        sender name is known with another key is flagged, here and in read and watch, and so is a lookalike, a \
+        name that reads as a known one (a Cyrillic capital O, an invisible space) under another key: anyone can write \
+        any name in a file, only the key is the sender's (chest senders). Names and titles are shown with control \
+        and invisible characters escaped (\\u{202e}).
+
+        --json prints an array of objects with id, title, from, chest (regular or saved), pages, openPages, state, \
+        sentByYou, receivedAt and senderKey, and lookalikeOf naming the known sender when the name is a lookalike \
+        of one.
+        """
     static let parameters: [Parameter] = [.flag("--saved", help: "the saved chest instead of the regular one"), .json]
 
     var saved: Bool

@@ -12,14 +12,15 @@ struct MapCommand: ChestCommand {
     static let synopses = ["[ID...] -o FILE.svg|FILE.png [--png]"]
     static let discussion = """
         Draws the track chestd recorded (the last 6 hours of fixes, in the chest directory's track.txt) with \
-        its start, its end and chevrons in the direction walked; each location lock whose point is in the \
-        clear with its radius (green once its page is open), named by the organiser's name for the place or \
-        the message's title and page; where each page opened; a scale bar, a north arrow and a legend. No map \
-        tiles are needed. Labels never overlap each other or leave the picture: one with no room is numbered \
-        on the map and written out in a key under the legend. Sealed places are not drawn (their point is \
-        not in the file). With IDs, only those messages. -o FILE.png writes a PNG (rendered by rsvg-convert, \
-        or ImageMagick's convert); -o FILE.svg writes SVG, and --png also writes FILE.png beside it. Any \
-        other extension is refused.
+        its start (a ring), its end (a square) and chevrons in the direction walked, broken where no fix came \
+        for more than 30 s; each location lock whose point is in the clear with its radius (blue, green once its \
+        page is open), named by the organiser's name for the place (a quest's waypoint, or ,visible=NAME) or the \
+        message's title and page; where each page opened (an orange diamond labelled "TITLE pN opened HH:MM:SS"); \
+        a scale bar, a north arrow and a legend. No map tiles and no network. Labels never overlap each other or \
+        leave the picture: one with no room is numbered on the map and written out in a key under the legend. \
+        Sealed places are not drawn (their point is not in the file). With IDs, only those messages. \
+        -o FILE.png writes a PNG (rendered by rsvg-convert, from librsvg2-bin, or ImageMagick's convert); \
+        -o FILE.svg writes SVG, and --png also writes FILE.png beside it. Any other extension is refused.
         """
     static let parameters: [Parameter] = [
         .positional("ID", arity: Arity(0, .max), help: "messages to draw (default: every message)", completion: .shellCommand(Chest.listIDs)),

@@ -10,17 +10,23 @@ struct NavCommand: ChestCommand {
     static let abstract = "a full-screen navigator: the receiver at a glance and every goal still to reach"
     static let synopses = ["[--once]"]
     static let discussion = """
-        Redraws in place once a second, like cgps: the receiver at a glance (3D FIX, NO FIX, RECEIVER LOST, GPSD \
-        GONE, with satellites used/seen, eph/epv, trust, and the fix's age once it passes 5 s), then every goal \
-        still pending in every message: a visible place with its distance, bearing (degrees and compass) and \
-        arrival at the current speed; a sealed place with the cells tried (it gives no direction); an altitude \
-        to climb or descend to; a page that must open first; a time lock's countdown; the weather or temperature \
-        wanted and now. Then each message's progress and the latest events. Arrows point ahead-up while you \
-        move, north-up otherwise; distances from a position no longer current are dimmed.
+        Redraws in place once a second, like cgps, over ssh too: the receiver at a glance (3D FIX or 2D FIX in \
+        green; NO FIX in yellow, gpsd and the receiver are there without a position yet: go outside; RECEIVER LOST \
+        in red, gpsd said the device went away or no report came for more than 5 s; GPSD GONE; CHESTD NOT \
+        ANSWERING; each with why), satellites used/seen, eph/epv, trust, and the age of the last report once it \
+        passes 5 s. A fix older than 5 s is never shown as current: its position is dimmed and last known. Then \
+        every goal still pending in every message and both sets, places first, nearest first: a visible place with \
+        its name, distance, bearing (degrees and compass), an arrow and the arrival at the current speed to its \
+        edge (not below 0.5 m/s); a sealed place with the cells tried and no direction (the file does not say \
+        where); an altitude to climb or descend to; a page that must open first; a time lock's countdown; the \
+        weather or temperature wanted and now; a PIN; a release. Then each message's progress, the page that \
+        opened last, and the latest events. Arrows point ahead-up while you move, north-up otherwise.
 
-        keys: j or down picks the next goal, k or up the one before, a shows all goals (again: back), q quits. \
-        The terminal is restored however nav ends. --once prints one frame with every goal, without escapes \
-        when the output is not a terminal.
+        keys: j or down picks the next goal, k or up the one before (the pick is drawn large above the list), a \
+        shows all goals, o the page that opened last (again: back), q quits. The terminal is restored however nav \
+        ends. It fits the terminal, showing the goals around the pick. --once prints one frame with every goal, \
+        without escapes when the output is not a terminal; when chestd does not answer it says the goals are \
+        unknown and exits with status 1.
         """
     static let parameters: [Parameter] = [.flag("--once", help: "print one frame with every goal and exit")]
 

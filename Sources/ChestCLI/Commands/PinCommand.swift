@@ -8,7 +8,10 @@ struct PinCommand: ChestCommand {
     static let abstract = "try a PIN on a message's PIN locks"
     static let discussion = """
         Tries a PIN on the message's PIN locks (or one page's): 4 to 12 digits, as the sender chose (a format 1 \
-        file's are 4). After 5 wrong PINs, attempts wait 30 s, 1 min, 5 min, 15 min, then 1 h.
+        file's are 4). After 5 wrong attempts (PINs and answers of a message count together), attempts wait \
+        30 s, then 1 min, 5 min, 15 min and 1 h; the error says when the next try is allowed, and a restart of \
+        chestd does not reset the wait. Repeating a wrong PIN costs nothing. When the PIN goes with a sealed place, \
+        it is kept and tried at each new place instead, uncounted.
         """
     static let parameters: [Parameter] = [
         .messageID,

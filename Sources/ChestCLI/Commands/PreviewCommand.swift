@@ -10,9 +10,14 @@ struct PreviewCommand: ChestCommand {
     static let abstract = "show a quest's or message file's pages and locks, read-only"
     static let synopses = ["QUEST|FILE..."]
     static let discussion = """
-        For an organiser: every page's text, every lock as `chest read` will word it, and how each is \
-        protected in the file. Read-only: nothing is opened, sent or changed, and chestd is not asked. \
-        A quest is checked as compose --quest checks it (docs/QUEST.md).
+        For an organiser: every page's text, question and hints, every lock as `chest read` will word it, the \
+        files each page carries, and how each is protected in the file, in the words compose uses: what a sealed \
+        page's key needs and what the best attack costs ("sealed: …", "guarded only: …"); in a format 1 file a \
+        PIN is a salted hash and a place, a time or a condition is in the clear. It warns when a sealed place \
+        leaves the reader without direction: on page 1 of its message and waiting for no other page, so nothing \
+        the reader can open says where to go, and nav shows no distance (say where to go in the title or an open \
+        page, or add ,visible). Read-only: nothing is opened, sent or changed, and chestd is not asked. A quest is \
+        checked as compose --quest checks it (docs/QUEST.md).
         """
     static let parameters: [Parameter] = [
         .positional("PATH", arity: .oneOrMore, help: "a quest file, or message files (*.locked)", completion: .files()),

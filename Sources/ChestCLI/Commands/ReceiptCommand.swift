@@ -11,8 +11,9 @@ struct ReceiptCommand: ChestCommand {
     static let abstract = "export a signed receipt of an unlock"
     static let discussion = """
         Writes the receipt of an open page: what chestd saw as it opened (the confirming fixes, the receiver and \
-        its trust level, GPS and system time, chestd's version), signed with your identity. The organiser checks \
-        it with `chest verify RECEIPT MESSAGE.locked`. Without --page, the first open page.
+        its trust level, GPS and system time, chestd's version), signed with your identity, as JSON on standard \
+        output or into FILE. The organiser checks it with `chest verify RECEIPT MESSAGE.locked`. Without --page, \
+        the first open page. In a hunt, chestd publishes each page's receipt by itself.
         """
     static let parameters: [Parameter] = [
         .messageID,

@@ -11,10 +11,15 @@ struct SendersCommand: ChestCommand {
     static let abstract = "the senders' keys chest knows: list, trust a new key, forget a name"
     static let discussion = """
         chest remembers each sender's key the first time list, read or watch meets the name (trust on first use, \
-        as ssh's known_hosts). A message whose sender name is known with another key is flagged "NAME — not the \
-        key you had before": anyone can write any name in a file, only the key is the sender's. If the sender \
+        as ssh's known_hosts), in known-senders.json in the config directory. A message whose sender name is known \
+        with another key is flagged "NAME — not the key you had before": anyone can write any name in a file, only \
+        the key is the sender's. So is a lookalike, a name that reads as a known one under another key (a Cyrillic \
+        capital O, a Ukrainian i, a no-break or invisible space): names are compared by how they read, so compatibility \
+        forms, invisible characters, runs of spaces and letters that pass for Latin ones do not make a new name, \
+        while case and accents do ("Organizer" is another name than "Organiser", not a lookalike). If the sender \
         really changed keys, trust the new one with chest senders trust ID (the message that came with it); \
-        chest senders forget NAME forgets a name, so its next message is met anew. chest senders alone lists them.
+        chest senders forget NAME forgets a name, so its next message is met anew. chest senders alone lists them \
+        (docs/SECURITY.md "Known senders").
         """
     static var subcommands: [any ParsableCommand.Type] { [SendersListCommand.self, SendersTrustCommand.self, SendersForgetCommand.self] }
 

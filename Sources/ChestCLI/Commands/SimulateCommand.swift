@@ -16,12 +16,22 @@ struct SimulateCommand: ChestCommand {
         never opened did not. PINs are never entered; --answer PAGE=TEXT (or NAME#PAGE=TEXT for one message \
         of a quest) answers the question of that page, so its answer lock holds from the first point when TEXT \
         is one of its answers (compared as chest answer compares). --weather gives the weather every request gets (a \
-        condition, a temperature in °C, or both: snowy,-2), else the weather stays unknown.
+        condition, a temperature in °C, or both: snowy,-2), else the weather stays unknown. In-process, message \
+        files with sealed pages (format 2 and later) are refused, as only chestd derives their keys: rehearse their \
+        quest, or the files with --gpsd.
+
         --gpsd checks the whole path instead: gpsfake replays the track into a real gpsd, read by a private \
         chestd (its own chest, socket and settings), and its unlocks are reported; --weather then answers \
         that chestd's weather requests from a server on loopback, as Open-Meteo would (nothing leaves the \
         machine), and without it that chestd's weather is offline.
+
         Exit status 0 when every page opened, 1 otherwise. The user's chest and chestd are never touched.
+
+        example:
+          $ chest simulate demo/quest/hill.quest demo/walk.txt
+          09:00:34  point 35     walk: page 3 opened by set A
+          …
+          5 of 6 pages opened.
         """
     static let parameters: [Parameter] = [
         .positional("PATH", arity: .oneOrMore, help: "a quest or message files, then the track", completion: .files()),

@@ -9,8 +9,16 @@ struct StatusCommand: ChestCommand {
     static let name = "status"
     static let abstract = "gpsd, the fix, the clock, the weather, counts"
     static let discussion = """
-        The gpsd connection, the fix, the clock, the weather cache and the message counts. --watch refreshes once \
-        a second.
+        The gpsd connection, the fix (mode, position, altitude, accuracy, satellites, age, trust), the system clock \
+        and its offset from GPS time, the weather cache, the message counts (the regular chest by state, and the \
+        saved chest), and the sealed places chestd is still deriving keys for, with an estimate of the time left. \
+        A fix chestd no longer counts as current (no report for more than 5 s, the receiver gone) is shown with \
+        why. Colour only on a terminal, never with NO_COLOR. --watch redraws once a second until interrupted.
+
+        --json prints one object with gpsd, fix, fixState, clock, weather, messages and sealed; unknown numbers are \
+        null. fixState is chestd's verdict on the fix now: hasFix while the last report is a 2D or 3D fix at most \
+        5 s old, else a cause (gpsd, receiver, waiting, silent, noFix) and the reason \
+        (docs/DESIGN.md "The fix at a glance").
         """
     static let parameters: [Parameter] = [.json, .flag("--watch", help: "redraw once a second until interrupted")]
 

@@ -9,7 +9,7 @@ struct UndeleteCommand: MessageCommand {
     static let discussion = """
         Brings the message deleted last (or the one ID names) back into the regular chest with its state: open \
         pages, latched locks and PIN attempts. chestd keeps the last \(DeletedMessage.limit) deleted messages \
-        for \(Int(DeletedMessage.keptFor / 3600)) h while it runs.
+        for \(Int(DeletedMessage.keptFor / 3600)) h, across its restarts.
         """
     static func request(for id: String) -> ControlRequest { .undelete(id: id) }
     static let done = "undeleted"

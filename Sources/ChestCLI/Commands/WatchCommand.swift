@@ -9,11 +9,18 @@ struct WatchCommand: ChestCommand {
     static let name = "watch"
     static let abstract = "follow events as they happen"
     static let discussion = """
-        Prints what happens as it happens: pages that open (with their text), hints that open, messages taken in or refused, \
-        gpsd connected or lost, the fix found or lost (and why), the clock's trust. Fixes only with --fixes. \
-        With --json, every line carries "at", ISO 8601. --events picks events by name: \
-        \(ChestEvent.names.joined(separator: ", ")). --count stops after N events shown, --timeout after S \
-        seconds. When chestd stops, watch waits for it to come back and says so; --no-reconnect exits instead.
+        Prints what happens as it happens, like journalctl -f: pages that open (with their text and the files \
+        they carry), hints that open, messages taken in or refused (with the reason), gpsd connected or gone, the \
+        fix found or lost (and why: gpsd gone, the receiver gone, a frozen feed, no sky), the clock's trust, \
+        weather readings, saves and deletes, and a hunt organiser's words. A line per fix only with --fixes. \
+        --events picks events by name: \(ChestEvent.names.joined(separator: ", ")). IDs are the shortest unique \
+        prefix (at least 8 characters); times are local (--utc for UTC); colour only on a terminal, never with \
+        NO_COLOR. --count stops after N events shown, --timeout after S seconds (exit status 0). When chestd \
+        stops, watch waits for it to come back and says so; --no-reconnect exits with status 1 instead. An unlock \
+        no watcher or notifier has received yet is sent to the next watcher that connects.
+
+        With --json, every event with every field, one JSON object a line, each with event and at (ISO 8601: the \
+        event's own time when it has one, else when chestd told it).
 
         examples:
           chest watch --count 1 --events unlocked     wait for the next page to open

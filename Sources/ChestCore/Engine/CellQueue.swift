@@ -27,7 +27,7 @@ struct CellQueue: Sendable {
     }
 
     /// Cells waiting at most: about 12 minutes of Argon2id at the default place cost. Past it the oldest is
-    /// forgotten (the README's limitation: a drive past that many organisers' cells outruns one core).
+    /// forgotten (docs/LIMITATIONS.md: a drive past that many organisers' cells outruns one core).
     static let limit = 512
     /// Fixes one cell holds on to beyond the history's window: the latest of the runs that asked for it.
     static let pinsPerCell = 30
