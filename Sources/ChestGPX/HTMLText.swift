@@ -21,30 +21,42 @@ enum HTMLText {
         }
         guard let document else { return html }
         defer { xmlFreeDoc(document) }
-        var text = ""
+        var text = Text()
         var node = document.pointee.children
         while let current = node {
             append(current, to: &text)
             node = current.pointee.next
         }
-        return text
+        return String(decoding: text.bytes, as: UTF8.self)
+    }
+
+    /// The plain text as UTF-8 bytes: a Pocket Query's thousand descriptions collapsed Character by Character into
+    /// a String cost seconds (docs/BENCHMARKS.md "A Pocket Query as a quest").
+    struct Text {
+        var bytes: [UInt8] = []
+        var lastIsWhitespace: Bool { bytes.last.map { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D } ?? false }
+        mutating func dropTrailingSpaces() { while bytes.last == 0x20 { bytes.removeLast() } }
+        static func += (text: inout Text, string: String) { text.bytes += string.utf8 }
     }
 
     /// A node and its children, with the whitespace of text collapsed as a browser shows it.
-    private static func append(_ node: xmlNodePtr, to text: inout String) {
+    private static func append(_ node: xmlNodePtr, to text: inout Text) {
         switch node.pointee.type {
         case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
             guard let content = node.pointee.content else { return }
             // Spaces collapse as a browser shows them, but the writer's own line breaks stay: Lab and GeoGet
-            // descriptions are plain text marked HTML, whose "Question:" lines must stay lines.
-            for character in String(cString: content) {
-                if character.isNewline {
-                    while text.last == " " { text.removeLast() }
-                    if !text.isEmpty { text.append("\n") }
-                } else if character.isWhitespace {
-                    if let last = text.last, !last.isWhitespace { text.append(" ") }
+            // descriptions are plain text marked HTML, whose "Question:" lines must stay lines. CR LF is one break.
+            var afterCR = false
+            for scalar in String(cString: content).unicodeScalars {
+                defer { afterCR = scalar == "\r" }
+                if isNewline(scalar) {
+                    if scalar == "\n" && afterCR { continue }
+                    text.dropTrailingSpaces()
+                    if !text.bytes.isEmpty { text.bytes.append(0x0A) }
+                } else if scalar.isWhitespaceQuickly {
+                    if !text.bytes.isEmpty && !text.lastIsWhitespace { text.bytes.append(0x20) }
                 } else {
-                    text.append(character)
+                    if scalar.isASCII { text.bytes.append(UInt8(scalar.value)) } else { text.bytes += UTF8.encode(scalar)! }
                 }
             }
         case XML_ELEMENT_NODE:
@@ -73,8 +85,13 @@ enum HTMLText {
         }
     }
 
-    private static func newline(_ text: inout String) {
-        while text.last == " " { text.removeLast() }
-        if !text.isEmpty, text.last != "\n" { text.append("\n") }
+    private static func newline(_ text: inout Text) {
+        text.dropTrailingSpaces()
+        if !text.bytes.isEmpty, text.bytes.last != 0x0A { text.bytes.append(0x0A) }
+    }
+
+    /// What Swift's `Character.isNewline` takes for a line break.
+    private static func isNewline(_ scalar: Unicode.Scalar) -> Bool {
+        (0x0A...0x0D).contains(scalar.value) || scalar.value == 0x85 || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 }

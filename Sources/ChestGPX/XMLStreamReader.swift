@@ -47,8 +47,10 @@ public final class XMLStreamReader {
     public init(data: Data) throws(XMLReadError) {
         xmlInitParser()
         guard !data.isEmpty else { throw XMLReadError(line: 1, message: "Document is empty") }
-        bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 1)
-        _ = bytes.initializeMemory(as: UInt8.self, from: data)
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 1)
+        // Copied as one block: Data's element-by-element iterator was a twentieth of reading a Pocket Query.
+        data.withUnsafeBytes { copy.copyMemory(from: $0) }
+        bytes = copy
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_BIG_LINES.rawValue
             | XML_PARSE_COMPACT.rawValue)
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self),

@@ -64,11 +64,11 @@ public enum GeocacheText {
         result.reserveCapacity(text.utf8.count)
         var space = false
         for scalar in text.unicodeScalars {
-            if scalar.properties.isWhitespace {
+            if scalar.isWhitespaceQuickly {
                 space = !result.isEmpty
                 continue
             }
-            if [.control, .format].contains(scalar.properties.generalCategory) { continue }
+            if isControlOrFormat(scalar) { continue }
             if space { result.unicodeScalars.append(" ") }
             space = false
             result.unicodeScalars.append(scalar)
@@ -79,19 +79,37 @@ public enum GeocacheText {
     /// Lines without trailing spaces or control characters, no more than one empty line in a row, none at either end.
     public static func lines(_ text: String) -> [String] {
         var lines: [String] = []
-        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            var line = ""
-            for scalar in raw.unicodeScalars {
-                if scalar == "\t" { line.unicodeScalars.append(" "); continue }
-                if [.control, .format].contains(scalar.properties.generalCategory) { continue }
-                line.unicodeScalars.append(scalar)
-            }
-            line = line.trimmingSpaces()
-            if line.isEmpty && (lines.last?.isEmpty ?? true) { continue }
-            lines.append(line)
+        var line = String.UnicodeScalarView()
+        func endLine() {
+            let trimmed = String(line).trimmingSpaces()
+            line = String.UnicodeScalarView()
+            if trimmed.isEmpty && (lines.last?.isEmpty ?? true) { return }
+            lines.append(trimmed)
         }
+        // Scalar by scalar, not Character by Character: a Pocket Query's thousand descriptions split into
+        // graphemes cost a second (docs/BENCHMARKS.md "A Pocket Query as a quest"). CR LF is one line break, as
+        // the Character "\r\n" was.
+        var afterCR = false
+        for scalar in text.unicodeScalars {
+            defer { afterCR = scalar == "\r" }
+            switch scalar.value {
+            case 0x0A where afterCR: continue
+            case 0x0A...0x0D, 0x85, 0x2028, 0x2029: endLine()
+            case 0x09: line.append(" ")
+            default: if !isControlOrFormat(scalar) { line.append(scalar) }
+            }
+        }
+        endLine()
         while lines.last?.isEmpty == true { lines.removeLast() }
         return lines
+    }
+
+    /// A control character (Cc) or an invisible format character (Cf), which a page's text leaves out; the general
+    /// category is looked up only beyond ASCII, where it costs a table search.
+    private static func isControlOrFormat(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value < 0x80 { return scalar.value < 0x20 || scalar.value == 0x7F }
+        let category = scalar.properties.generalCategory
+        return category == .control || category == .format
     }
 
     /// ROT13, the hints' encoding where a file marks them encoded: letters A–Z and a–z turned 13 places, the rest kept.
