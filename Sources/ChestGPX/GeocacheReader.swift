@@ -51,7 +51,7 @@ final class GeocacheReader {
             if local == "wpt", gpx, current == nil {
                 start(xml, depth: depth)
             } else if current != nil {
-                field(xml, local: local, gpx: gpx, depth: depth)
+                field(xml, local: local, namespace: namespace, gpx: gpx, depth: depth)
             } else if gpx, local == "name", depth <= 2, fileName == nil {
                 fileName = xml.text()
             }
@@ -85,7 +85,7 @@ final class GeocacheReader {
     }
 
     /// One element inside a `<wpt>`: GPX's own fields as its children, the cache extension's at any depth.
-    private func field(_ xml: XMLStreamReader, local: String, gpx: Bool, depth: Int) {
+    private func field(_ xml: XMLStreamReader, local: String, namespace: String, gpx: Bool, depth: Int) {
         guard let (found, wptDepth) = current else { return }
         var waypoint = found
         if gpx {
@@ -99,15 +99,27 @@ final class GeocacheReader {
             default: break
             }
         } else {
-            let html = xml.attribute("html")?.lowercased() == "true"
-            switch local.lowercased() {
+            let htmlAttribute = xml.attribute("html")?.lowercased()
+            let html = htmlAttribute == "true"
+            let lowercased = local.lowercased()
+            // The cache element itself (`groundspeak:cache`, `terra:terracache`): its id ties a cache's waypoints.
+            if waypoint.cacheID == nil, lowercased.hasSuffix("cache"), let id = xml.attribute("id")?.trimmingSpaces(), !id.isEmpty {
+                waypoint.cacheID = namespace + " " + id
+            }
+            /// A description as plain text: HTML where the file says so, or where it says nothing and the text
+            /// is marked up (TerraCaching's `terra:description` has no `html` attribute).
+            func description(_ text: String) -> String {
+                html || (htmlAttribute == nil && HTMLText.looksLikeHTML(text)) ? HTMLText.plain(text) : text
+            }
+            switch lowercased {
             case "name" where waypoint.cacheName == nil: waypoint.cacheName = Self.oneLine(xml)
             case "owner": waypoint.owner = Self.oneLine(xml)
             case "placed_by" where waypoint.owner == nil: waypoint.owner = Self.oneLine(xml)
             case "type" where waypoint.cacheType == nil: waypoint.cacheType = Self.oneLine(xml)
-            case "short_description": waypoint.shortDescription = xml.text().map { html ? HTMLText.plain($0) : $0 }
-            case "long_description", "description":
-                waypoint.longDescription = xml.text().map { html ? HTMLText.plain($0) : $0 }
+            // TerraCaching's kind of cache (Traditional, Virtual, Multi…): its `<type>` says only "Classic Cache".
+            case "style" where waypoint.cacheType == nil: waypoint.cacheType = Self.oneLine(xml)
+            case "short_description": waypoint.shortDescription = xml.text().map(description)
+            case "long_description", "description": waypoint.longDescription = xml.text().map(description)
             case "encoded_hints", "hints", "hint":
                 // Plain text in spite of the name; ROT13 only where the file marks it encoded.
                 let encoded = ["true", "1", "yes"].contains(xml.attribute("encoded")?.lowercased() ?? "")

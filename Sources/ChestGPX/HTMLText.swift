@@ -9,6 +9,34 @@ enum HTMLText {
                                       "figure", "figcaption"]
     static let dropped: Set<String> = ["script", "style", "head", "title", "noscript", "iframe", "object"]
 
+    /// Tags that mark a text as HTML when the file does not say (`<p>`, `<br/>`, `</div>`…): a plain text with a
+    /// "<" of its own ("a < b", "<3") stays as it is.
+    static let markers: Set<String> = blocks.union(["a", "b", "i", "u", "em", "strong", "span", "font", "img", "td", "th", "small",
+                                                    "big", "sub", "sup"])
+
+    /// Whether the text holds a tag of `markers`.
+    static func looksLikeHTML(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        var index = 0
+        while index < bytes.count {
+            defer { index += 1 }
+            guard bytes[index] == UInt8(ascii: "<") else { continue }
+            var start = index + 1
+            if start < bytes.count, bytes[start] == UInt8(ascii: "/") { start += 1 }
+            var end = start
+            while end < bytes.count, end - start <= 10,
+                  (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[end] | 0x20) || (UInt8(ascii: "1")...UInt8(ascii: "6")).contains(bytes[end]) {
+                end += 1
+            }
+            guard end > start, end < bytes.count, [UInt8(ascii: ">"), UInt8(ascii: "/"), UInt8(ascii: " "), 0x09, 0x0A, 0x0D].contains(bytes[end]) else {
+                continue
+            }
+            let name = String(decoding: bytes[start..<end], as: UTF8.self).lowercased()
+            if markers.contains(name) { return true }
+        }
+        return false
+    }
+
     static func plain(_ html: String) -> String {
         let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
             | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOIMPLIED.rawValue)

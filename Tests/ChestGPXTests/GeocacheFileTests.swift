@@ -1,5 +1,5 @@
 import ChestCore
-import ChestGPX
+@testable import ChestGPX
 import ChestBench
 import ChestTestSupport
 import Foundation
@@ -75,6 +75,100 @@ import Testing
         #expect(text.contains("  question: How many steps has the old stair?\n"))
         #expect(text.contains("| Parking Area: 47.377100,8.542400 (Car park; Free on Sundays)\n"))
         #expect(notes.map(\.line) == [68])
+    }
+
+    @Test func aTerraCachingExportGivesTheCacheFromItsExtensionWithHTMLAsTextAndItsOwnWaypoints() throws {
+        let file = try Self.file("tc99un_gpx.gpx")
+        #expect(file.name == nil)
+        #expect(file.waypoints.map(\.code) == ["TC99UN", "TC99UN1", "TC99UN2", "TC99UN3", "TC99UN4"])
+        #expect(file.waypoints.map(\.line) == [22, 49, 76, 103, 130])
+        #expect(file.waypoints.map(\.title) == ["The Lodges at Heron Pond", "Stage Two", "Parking and Trailhead", "Jackson Overlook Trail",
+                                                "Trail Junction"])
+        // Every one carries the cache's extension, with its id.
+        #expect(Set(file.waypoints.map(\.cacheID)) == ["http://www.TerraCaching.com/GPX/1/0 13563"])
+        let cache = file.waypoints[0]
+        #expect(cache.coordinate == Coordinate(latitude: 43.88797, longitude: -110.64012))
+        #expect(cache.owner == "dexter" && cache.cacheType == "Virtual")
+        #expect(cache.hints == "follow the directions, remember the numbers, do the math")
+        #expect(cache.shortDescription == nil)
+        // terra:description is HTML with no html attribute: read as HTML all the same, &nbsp; runs and tags gone.
+        let text = try #require(cache.longDescription)
+        #expect(text.hasPrefix("The Lodges at Heron Pond: Heron Pond at high water\nJackson Lake is the largest body of water in Grand Teton"),
+                "\(text.prefix(120))")
+        #expect(text.hasSuffix("it's pretty here.\ndexter\n"), "\(text.suffix(60))")
+        #expect(!text.contains("<") && !text.contains("&nbsp;") && !text.contains("\u{A0}\u{A0}"))
+        #expect(file.waypoints[1].longDescription == "75 feet due south of large shoreside beaver lodge at base of blowdown at the coords:  count the number of melon sized flat stones snugged together")
+        #expect(file.notes.isEmpty)
+    }
+
+    @Test func aTerraCachingCourseHasTheCacheAndItsStageAsPagesAndTheOtherWaypointsAsPointsOfTheCache() throws {
+        let (text, notes) = try Self.file("tc99un_gpx.gpx").course(fileName: "tc99un_gpx.gpx").quest()
+        #expect(notes.isEmpty)
+        #expect(text.components(separatedBy: "\npage: ").count == 3)
+        #expect(text.contains("\n# TC99UN by dexter, Virtual, line 22 of tc99un_gpx.gpx\npage: The Lodges at Heron Pond\n|\n"
+            + "| The Lodges at Heron Pond: Heron Pond at high water\n"))
+        #expect(text.contains("""
+            | dexter
+            |
+            | Parking and Trailhead: 43.901470,-110.641930 (Turn left by the Visitor's Center and park by the trailhead sign)
+            | Jackson Overlook Trail: 43.892700,-110.643150 (Take right fork uphill to stage one, the listed coordinates)
+            | Trail Junction: 43.887980,-110.638050 (Go left where trail intersects to return to start.)
+              lock: location=43.887970,-110.640120/30m
+              hint: follow the directions, remember the numbers, do the math
+
+            # TC99UN1 by dexter, Virtual, a waypoint of TC99UN, line 49 of tc99un_gpx.gpx
+            page: Stage Two
+            |
+            | 75 feet due south of large shoreside beaver lodge at base of blowdown at the coords:  count the number of melon sized flat stones snugged together
+              lock: location=43.884030,-110.636450/30m
+              lock: after=#1
+              hint: follow the directions, remember the numbers, do the math
+
+            """), "\(text)")
+    }
+
+    @Test func aWaymarkingExportGivesAPageTitledByItsUrlnameWithItsDescription() throws {
+        let file = try Self.file("waymarking_gpx.gpx")
+        #expect(file.name == "GPX Lite Waymark List Generated from Waymarking.com")
+        try #require(file.waypoints.count == 1)
+        let waymark = file.waypoints[0]
+        #expect(waymark.code == "WM7BM7" && waymark.line == 12 && waymark.cacheID == nil && waymark.owner == nil)
+        #expect(waymark.coordinate == Coordinate(latitude: 48.86422, longitude: 9.1836))
+        #expect(waymark.title == "Roman water pipe Kornwestheim")
+        #expect(waymark.symbol == "Waymark" && waymark.type == "Ancient Roman Civilization" && waymark.additionalType == nil)
+        let (text, notes) = file.course(fileName: "waymarking_gpx.gpx").quest()
+        #expect(notes.isEmpty)
+        #expect(text.hasSuffix("""
+
+            message: waymarking_gpx
+            title: GPX Lite Waymark List Generated from Waymarking.com
+
+            # WM7BM7, line 12 of waymarking_gpx.gpx
+            page: Roman water pipe Kornwestheim
+            |
+            | Roman water pipe Kornwestheim - A water fountain from an originally Roman water pipe.
+              lock: location=48.864220,9.183600/30m
+
+            """), "\(text)")
+    }
+
+    @Test(arguments: [
+        ("<b>Hier ruht</b> ein Held", true), ("Line one<br/>line two", true), ("<P CLASS=x>Text</P>", true), ("</div>", true),
+        ("a < b and c > d", false), ("I <3 caches", false), ("<<Vorsicht>>", false), ("mail <owner@example.org>", false), ("", false),
+    ])
+    func aDescriptionWithoutAnHTMLAttributeIsHTMLWhenItHoldsTags(text: String, html: Bool) {
+        #expect(HTMLText.looksLikeHTML(text) == html)
+    }
+
+    @Test func aDescriptionMarkedNotHTMLStaysAsItIsAndOneWithoutAttributeIsReadByItsTags() throws {
+        let file = try GeocacheFile(data: Data("""
+            <gpx version="1.0" xmlns="http://www.topografix.com/GPX/1/0">
+            <wpt lat="47" lon="8"><name>OC1</name><x:cache xmlns:x="urn:x" id="1"><x:long_description html="False">Keep &lt;b&gt;this&lt;/b&gt;</x:long_description></x:cache></wpt>
+            <wpt lat="47" lon="8.1"><name>OC2</name><x:cache xmlns:x="urn:x" id="2"><x:description>One&lt;br&gt;two &amp;amp; a &lt; b</x:description></x:cache></wpt>
+            <wpt lat="47" lon="8.2"><name>OC3</name><x:cache xmlns:x="urn:x" id="3"><x:description>Plain, a &lt; b</x:description></x:cache></wpt>
+            </gpx>
+            """.utf8))
+        #expect(file.waypoints.map(\.longDescription) == ["Keep <b>this</b>", "One\ntwo & a < b\n\n", "Plain, a < b"])
     }
 
     @Test(arguments: [

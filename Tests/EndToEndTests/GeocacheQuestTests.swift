@@ -4,13 +4,16 @@ import Foundation
 import Testing
 
 /// docs/QUEST.md "A course from a geocaching GPX": preview, simulate, compose --quest and chest quest from take a
-/// Pocket Query, an Adventure Lab export and a GPX 1.1 export with groundspeak extensions as they are.
+/// Pocket Query, an Adventure Lab export, a GPX 1.1 export with groundspeak extensions, a TerraCaching and a Waymarking
+/// export as they are.
 @Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(3)))
 struct GeocacheQuestTests {
     static let fixtures = GPSLogs.packageRoot.path + "/Tests/Fixtures/geocaching"
     static let course = fixtures + "/cgeo_gpx11_course.gpx"
     static let lab = fixtures + "/lab_stary_prostejov.gpx"
     static let pocketQuery = fixtures + "/gc1bkp3_gpx100.gpx"
+    static let terraCaching = fixtures + "/tc99un_gpx.gpx"
+    static let waymarking = fixtures + "/waymarking_gpx.gpx"
 
     /// A GPX track that stays at each of these points for three fixes, five seconds apart (a place latches after
     /// three fixes in a row inside it).
@@ -97,6 +100,50 @@ struct GeocacheQuestTests {
         // Not replaced without --force.
         let again = try world.chest(["quest", "from", Self.course, "-o", "hill.quest"])
         #expect(again.status == 1 && again.stderr.contains("hill.quest"))
+    }
+
+    /// TerraCaching's cache and its stage (its parking and trail points are lines of the cache's page), and a waymark.
+    static let terraStages = [(43.88797, -110.64012), (43.88403, -110.63645)]
+
+    @Test func aTerraCachingAndAWaymarkingExportArePreviewedWalkedComposedAndWrittenAsQuests() throws {
+        let world = ChestHarness()
+        let terra = try world.chest(["preview", Self.terraCaching])
+        #expect(terra.status == 0 && terra.stderr.isEmpty, "\(terra.stderr)")
+        for expected in ["Page 1 — locked", "  │ The Lodges at Heron Pond\n", "  │ Jackson Lake is the largest body of water",
+                         "  │ Parking and Trailhead: 43.901470,-110.641930 (Turn left by the Visitor's Center and park by the trailhead sign)",
+                         "  hint 1: follow the directions, remember the numbers, do the math", "Page 2 — locked", "  │ Stage Two\n",
+                         "    after: page 1 of message tc99un_gpx"] {
+            #expect(terra.stdout.contains(expected), "\(expected)\n\(terra.stdout)")
+        }
+        #expect(!terra.stdout.contains("Page 3") && !terra.stdout.contains("&nbsp;") && !terra.stdout.contains("<div"))
+        let waymark = try world.chest(["preview", Self.waymarking])
+        #expect(waymark.status == 0 && waymark.stderr.isEmpty, "\(waymark.stderr)")
+        for expected in ["GPX Lite Waymark List Generated from Waymarking.com — from", "location: within 30 m of 48.86422, 9.1836",
+                         "  │ Roman water pipe Kornwestheim\n", "  │ Roman water pipe Kornwestheim - A water fountain from an originally Roman water pipe."] {
+            #expect(waymark.stdout.contains(expected), "\(expected)\n\(waymark.stdout)")
+        }
+
+        let walk = world.root + "/walk.gpx"
+        try Self.track([(43.9014, -110.6419)] + Self.terraStages, to: walk)
+        let walked = try world.chest(["simulate", Self.terraCaching, walk])
+        #expect(walked.status == 0 && walked.stdout.contains("2 of 2 pages opened."), "\(walked.stdout)\n\(walked.stderr)")
+        try Self.track([(43.9014, -110.6419), Self.terraStages[1]], to: walk)
+        let skipped = try world.chest(["simulate", Self.terraCaching, walk])
+        #expect(skipped.status == 1 && skipped.stdout.contains("0 of 2 pages opened."), "\(skipped.stdout)")
+
+        for (gpx, pages) in [(Self.terraCaching, 2), (Self.waymarking, 1)] {
+            let name = URL(fileURLWithPath: gpx).deletingPathExtension().lastPathComponent
+            let written = try world.chest(["quest", "from", gpx, "-o", name + ".quest"])
+            #expect(written.status == 0, "\(written.stderr)")
+            let quest = try String(contentsOfFile: world.root + "/\(name).quest", encoding: .utf8)
+            #expect(quest.contains(gpx == Self.terraCaching
+                ? "# TC99UN by dexter, Virtual, line 22 of \(gpx)\npage: The Lodges at Heron Pond\n"
+                : "# WM7BM7, line 12 of \(gpx)\npage: Roman water pipe Kornwestheim\n"), "\(quest)")
+            let composed = try world.chest(["compose", "--seal-cost", "interactive", "--quest", name + ".quest", "-o", name])
+            #expect(composed.status == 0, "\(composed.stderr)")
+            let message = try MessageFile.decode(Data(contentsOf: URL(fileURLWithPath: world.root + "/\(name)/\(name).locked")))
+            #expect(message.pages.count == pages)
+        }
     }
 
     @Test func filesThatAreNotGPXGetAClearAnswerAndNothingIsWritten() throws {

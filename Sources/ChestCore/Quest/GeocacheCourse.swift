@@ -44,6 +44,10 @@ public struct GeocacheCourse: Hashable, Sendable {
     static let stageTypes: Set<String> = ["stages of a multicache", "physical stage", "virtual stage", "question to answer",
                                           "final location"]
 
+    /// The words of those types that make a cache's own waypoint with no type (TerraCaching's "Stage Two") a page when
+    /// its name holds one; the others ("Parking and Trailhead", "Trail Junction") are points.
+    static let stageWords: Set<String> = ["stage", "stages", "final", "question"]
+
     /// The labels of a Lab stage's question line; the task labels count only for a Lab stage with no question line.
     static let questionLabels = ["question", "frage", "vraag", "question posée", "otázka", "pregunta", "domanda", "pytanie", "fråga",
                                  "spørgsmål", "spørsmål", "kysymys"]
@@ -54,6 +58,8 @@ public struct GeocacheCourse: Hashable, Sendable {
         var waypoint: GeocacheWaypoint
         var coordinate: Coordinate
         var points: [String] = []
+        /// The code of the cache whose waypoint this is, for a cache's own waypoint (`cacheID`) with a code of its own.
+        var cache: String?
     }
 
     /// The quest text and what it left out. An empty course (no waypoint with a point) has no message; its text
@@ -62,8 +68,20 @@ public struct GeocacheCourse: Hashable, Sendable {
         var notes = readerNotes
         var stages: [Stage] = []
         var seen: [String: Int] = [:]
-        var pendingPoints: [(code: String, line: String)] = []
+        var pendingPoints: [(code: String, line: String, cache: String?)] = []
+        // The cache of each cache extension's id: the first waypoint with it, or one whose code begins the first's
+        // (`TC99UN` of `TC99UN1`); the others with that id and another code are the cache's own waypoints.
+        var caches: [String: String] = [:]
+        for waypoint in waypoints where waypoint.additionalType == nil {
+            guard let id = waypoint.cacheID else { continue }
+            if let first = caches[id], !(first.hasPrefix(waypoint.code) && first != waypoint.code) { continue }
+            caches[id] = waypoint.code
+        }
         for waypoint in waypoints {
+            var cache: String?
+            if waypoint.additionalType == nil, let id = waypoint.cacheID, let code = caches[id], code != waypoint.code {
+                cache = code
+            }
             let kind = waypoint.additionalType.map { "\(waypoint.code) (\($0))" } ?? waypoint.code
             guard let coordinate = waypoint.coordinate else {
                 notes.append(Note(line: waypoint.line, "\(kind) has no usable coordinates (\(waypoint.coordinateProblem ?? "none given")); "
@@ -78,7 +96,23 @@ public struct GeocacheCourse: Hashable, Sendable {
                 if let index = stages.lastIndex(where: { Self.sameCache($0.waypoint.code, waypoint.code) }) {
                     stages[index].points.append(line)
                 } else {
-                    pendingPoints.append((waypoint.code, line))
+                    pendingPoints.append((waypoint.code, line, nil))
+                }
+                continue
+            }
+            if let cache, !Self.isStage(waypoint.title) {
+                // The cache's own waypoint that is not a stage: a point of the cache's page, labelled by its name.
+                let label = GeocacheText.oneLine(waypoint.title)
+                var about: [String] = []
+                for text in [waypoint.longDescription, waypoint.shortDescription, waypoint.description, waypoint.comment] {
+                    guard let line = text.map(GeocacheText.oneLine), !line.isEmpty, line != label, !about.contains(line) else { continue }
+                    about.append(line)
+                }
+                let line = "\(label): " + Self.format(coordinate) + (about.isEmpty ? "" : " (" + about.joined(separator: "; ") + ")")
+                if let index = stages.lastIndex(where: { $0.waypoint.code == cache }) {
+                    stages[index].points.append(line)
+                } else {
+                    pendingPoints.append((waypoint.code, line, cache))
                 }
                 continue
             }
@@ -87,9 +121,12 @@ public struct GeocacheCourse: Hashable, Sendable {
             } else {
                 seen[waypoint.code] = waypoint.line
             }
-            var stage = Stage(waypoint: waypoint, coordinate: coordinate)
-            stage.points = pendingPoints.filter { Self.sameCache(waypoint.code, $0.code) }.map(\.line)
-            pendingPoints.removeAll { Self.sameCache(waypoint.code, $0.code) }
+            var stage = Stage(waypoint: waypoint, coordinate: coordinate, cache: cache)
+            let belongs = { (point: (code: String, line: String, cache: String?)) in
+                point.cache.map { $0 == waypoint.code } ?? Self.sameCache(waypoint.code, point.code)
+            }
+            stage.points = pendingPoints.filter(belongs).map(\.line)
+            pendingPoints.removeAll(where: belongs)
             stages.append(stage)
         }
         // Points whose cache is not in the file go to the first page, where a reader can use them.
@@ -127,6 +164,7 @@ public struct GeocacheCourse: Hashable, Sendable {
     func page(_ stage: Stage, after: String?, notes: inout [Note]) -> [String] {
         let waypoint = stage.waypoint
         var about = [waypoint.additionalType ?? waypoint.cacheType].compactMap { $0 }
+        if let cache = stage.cache { about.append("a waypoint of \(GeocacheText.oneLine(cache))") }
         if let owner = waypoint.owner.map(GeocacheText.oneLine), !owner.isEmpty { about.insert("by \(owner)", at: 0) }
         var lines = ["", "# \(GeocacheText.oneLine(waypoint.code))" + (about.isEmpty ? "" : " " + about.joined(separator: ", "))
             + ", line \(waypoint.line) of \(GeocacheText.oneLine(fileName))"]
@@ -177,6 +215,11 @@ public struct GeocacheCourse: Hashable, Sendable {
             return nil
         }
         return find(Self.questionLabels) ?? (waypoint.isLabStage ? find(Self.taskLabels) : nil)
+    }
+
+    /// Whether a cache's own waypoint with no type is a stage by its name: it holds a word of `stageWords`.
+    static func isStage(_ name: String) -> Bool {
+        name.lowercased().split { !$0.isLetter }.contains { stageWords.contains(String($0)) }
     }
 
     /// A point's additional waypoint and a cache share the code after their first two letters (`PK1BKP3`, `GC1BKP3`).

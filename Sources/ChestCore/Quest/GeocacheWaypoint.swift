@@ -30,6 +30,9 @@ public struct GeocacheWaypoint: Hashable, Sendable {
     public var longDescription: String?
     /// `encoded_hints` as plain text.
     public var hints: String?
+    /// The cache extension's namespace and `id` attribute (`groundspeak:cache id=…`, `terra:terracache id=…`):
+    /// TerraCaching writes a cache's stages and points as waypoints of their own with their cache's extension.
+    public var cacheID: String?
 
     public init(code: String, line: Int, coordinate: Coordinate?) {
         self.code = code

@@ -92,6 +92,42 @@ import Testing
         #expect(notes == [GeocacheCourse.Note(line: 12, "FN0001 (Final Location) has no usable coordinates (0,0); left out, not guessed")])
     }
 
+    /// TerraCaching's way: a cache's stages and points are waypoints of their own with the cache's extension (its id).
+    static func own(_ code: String, line: Int, _ latitude: Double, _ longitude: Double, name: String, id: String = "urn:t 7",
+                    description: String? = nil) -> GeocacheWaypoint {
+        var waypoint = cache(code, line: line, latitude, longitude, name: name, type: "TerraCache|Classic Cache")
+        waypoint.cacheID = id
+        waypoint.longDescription = description
+        return waypoint
+    }
+
+    @Test func aCachesOwnWaypointsAreAPageWhenTheirNameSaysStageElsePointsOfTheCachesPage() throws {
+        let waypoints = [
+            Self.own("TC7", line: 3, 47.0, 8.0, name: "The multi", description: "Start here."),
+            Self.own("TC71", line: 10, 47.01, 8.01, name: "Car park", description: "Park by the sign; the stage is uphill."),
+            Self.own("TC72", line: 20, 47.02, 8.02, name: "Stage 2", description: "Count the stones."),
+            Self.own("TC73", line: 30, 47.03, 8.03, name: "Final", description: nil),
+            Self.own("TC74", line: 40, 47.04, 8.04, name: "Stagecoach inn"),
+            Self.own("TC8", line: 50, 47.1, 8.1, name: "Another cache", id: "urn:t 8"),
+            Self.own("TC7", line: 60, 47.2, 8.2, name: "The multi again"),
+        ]
+        let (text, notes) = GeocacheCourse(waypoints: waypoints, fileName: "t.gpx").quest()
+        let pages = try parse(text).messages[0].pages
+        #expect(pages.map(\.text) == ["The multi\n\nStart here.\n\nCar park: 47.010000,8.010000 (Park by the sign; the stage is uphill.)\n"
+                                        + "Stagecoach inn: 47.040000,8.040000",
+                                      "Stage 2\n\nCount the stones.", "Final", "Another cache", "The multi again"])
+        #expect(text.contains("# TC72 a waypoint of TC7, line 20 of t.gpx\npage: Stage 2\n"))
+        // The same code twice is a duplicate, as before, not a waypoint of itself.
+        #expect(notes == [GeocacheCourse.Note(line: 60, "TC7 again (first on line 3); kept as a page of its own")])
+    }
+
+    @Test func aCachesOwnWaypointBeforeItsCacheStillGoesToTheCache() throws {
+        let waypoints = [Self.own("TC71", line: 3, 47.01, 8.01, name: "Parking"), Self.own("TC7", line: 9, 47.0, 8.0, name: "The cache"),
+                         Self.own("TC72", line: 15, 47.02, 8.02, name: "Stage two")]
+        let pages = try parse(GeocacheCourse(waypoints: waypoints, fileName: "r.gpx").quest().text).messages[0].pages
+        #expect(pages.map(\.text) == ["The cache\n\nParking: 47.010000,8.010000", "Stage two"])
+    }
+
     @Test func duplicatesAreKeptAndReported() throws {
         let (text, notes) = GeocacheCourse(waypoints: [Self.cache("GC1", line: 2, 47, 8), Self.cache("GC1", line: 9, 47.1, 8)],
                                            fileName: "d.gpx").quest()
