@@ -47,7 +47,7 @@ LIBEXECDIR ?= $(PREFIX)/libexec/chest
 CONFIGURATION ?= release
 CHEST_BUILT ?=
 # The Swift runtime and Foundation linked in: smaller in memory (docs/BENCHMARKS.md), and no Swift needed where it
-# runs. FoundationNetworking (the weather) links Debian's libcurl dynamically.
+# runs. The C libraries (libgps, libsodium, libcurl, …) stay Debian's shared ones.
 STATIC ?= --static-swift-stdlib
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
