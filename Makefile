@@ -13,7 +13,7 @@ DEBIAN_PACKAGES := gpsd gpsd-tools gpsd-clients libgps-dev libsodium-dev libxml2
 	gpsbabel libmicrohttpd-dev chromium libjs-leaflet \
 	libcurl4-openssl-dev dpkg-dev lintian man-db
 
-.PHONY: all deps build check test deb demo bench torture fuzz man clean
+.PHONY: all deps build check test deb demo bench bench-build torture fuzz man clean
 
 include mk/install.mk
 
@@ -30,8 +30,10 @@ deps:
 		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
+# The one program, then chestd, chest-walk and chest-weather beside it as links to it (SwiftPM makes no links).
 build: deps
 	$(SWIFT) build
+	sh scripts/link-programs.sh "$$($(SWIFT) build --show-bin-path)"
 
 # The test package's path, remade when a file the package is built from or ships changes.
 TEST_DEB := .build/deb/test-package
@@ -81,7 +83,13 @@ man:
 demo: build
 	@bash scripts/demo.sh
 
-bench: deps install-release-build
+# The release build the benchmarks measure: the program as `make install` builds it, chestd, chest-walk and
+# chest-weather beside it as links, and chest-bench.
+bench-build: install-release-build
+	$(SWIFT) build -c release $(STATIC) --product chest-bench
+	sh scripts/link-programs.sh "$$($(SWIFT) build -c release --show-bin-path)"
+
+bench: deps bench-build
 	"$$($(SWIFT) build -c release --show-bin-path)/chest-bench"
 	bash scripts/bench.sh
 	bash scripts/bench-seal-latency.sh

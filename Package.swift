@@ -4,9 +4,9 @@ import PackageDescription
 let package = Package(
     name: "chest",
     products: [
-        .executable(name: "chestd", targets: ["chestd"]),
+        // One program that is chest, chestd, chest-walk and chest-weather by the name it is called by (argv[0]):
+        // installed once, with links for the other names (mk/install.mk).
         .executable(name: "chest", targets: ["chest"]),
-        .executable(name: "chest-walk", targets: ["chest-walk"]),
     ],
     targets: [
         // libgps (gpsd's client library), found with pkg-config.
@@ -36,8 +36,7 @@ let package = Package(
         // A simulated GPS receiver: walks written as NMEA 0183 (chest-walk, the demo, the tests); GPX waypoints and
         // tracks, read through ChestGPX's XML reader.
         .target(name: "ChestSimulator", dependencies: ["ChestCore", "ChestGPX"]),
-        // Thin adapters over the OS: files, inotify, Unix socket, processes, signals, systemd. Links no C library,
-        // so the command line does not load libgps.
+        // Thin adapters over the OS: files, inotify, Unix socket, processes, signals, systemd. Links no C library.
         .target(name: "ChestIO", dependencies: ["ChestCore"]),
         // gpsd through libgps: the one module that links it.
         .target(name: "ChestGPS", dependencies: ["ChestCore", "ChestIO", "CGPSD"]),
@@ -51,22 +50,19 @@ let package = Package(
         // The weather providers over HTTP through libcurl (the one module that links it), run by chestd in the
         // short-lived `chest-weather` helper.
         .target(name: "ChestWeather", dependencies: ["ChestCore", "CCurl"]),
-        .executableTarget(name: "chest-weather", dependencies: ["ChestWeather"], path: "Sources/chest-weather"),
         // A GPX of caches read through libxml2 (the one module that links it), for the pure mapping to a quest in
         // ChestCore (docs/QUEST.md "A course from a geocaching GPX"); its XMLStreamReader also reads ChestSimulator's
         // GPX waypoints and tracks.
         .target(name: "ChestGPX", dependencies: ["ChestCore", "CLibXML2"]),
-        // The daemon and the command line as libraries, so tests can drive them.
+        // The daemon and the command line (with chest-walk) as libraries, so tests can drive them.
         .target(name: "ChestDaemon", dependencies: ["ChestArguments", "ChestCore", "ChestIO", "ChestGPS", "ChestSeal", "ChestMQTT"]),
         .target(name: "ChestCLI", dependencies: ["ChestArguments", "ChestCore", "ChestIO", "ChestSeal", "ChestSimulator", "ChestMQTT",
                                                  "ChestWeb", "ChestGPX"]),
-        .executableTarget(name: "chestd", dependencies: ["ChestDaemon"]),
-        .executableTarget(name: "chest", dependencies: ["ChestCLI"]),
+        // The one program: chest, chestd, chest-walk or chest-weather by the name it is called by (main.swift).
+        .executableTarget(name: "chest", dependencies: ["ChestCLI", "ChestDaemon", "ChestWeather"]),
         // The benchmark of docs/DESIGN.md "Performance targets" (docs/BENCHMARKS.md).
         .target(name: "ChestBench", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestMQTT", "ChestGPX"]),
         .executableTarget(name: "chest-bench", dependencies: ["ChestBench"], path: "Sources/chest-bench"),
-        // Writes a walk as NMEA for gpsfake (demo/README.md).
-        .executableTarget(name: "chest-walk", dependencies: ["ChestArguments", "ChestSimulator"], path: "Sources/chest-walk"),
         .target(name: "ChestTestSupport", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestSimulator"],
                 path: "Tests/ChestTestSupport"),
         .testTarget(name: "ChestCoreTests", dependencies: ["ChestCore"]),

@@ -9,9 +9,13 @@
 #                                            completion and the user unit; udev rules need root (below)
 #
 # What goes where, and why there:
-#   $(BINDIR)/chestd, $(BINDIR)/chest        bin/ of PREFIX.
-#   $(BINDIR)/chest-walk                     the GPS simulator's walks as NMEA or GPX (rehearsing quests).
-#   $(LIBEXECDIR)/chest-weather             chestd's weather helper (the only code that talks HTTP).
+#   $(BINDIR)/chest                          bin/ of PREFIX: the one program, which is chest, chestd, chest-walk
+#                                            or chest-weather by the name it is called by (argv[0]).
+#   $(BINDIR)/chestd, $(BINDIR)/chest-walk   links to chest beside it (chest-walk: the GPS simulator's walks as
+#                                            NMEA or GPX, for rehearsing quests).
+#   $(LIBEXECDIR)/chest-weather             a relative link to $(BINDIR)/chest: chestd's weather helper (the
+#                                            only code that talks HTTP). chestd runs its own file under that
+#                                            name, so the link is for a person trying the helper by hand.
 #   $(UDEVRULESDIR)/60-chest-gps.rules       $(PREFIX)/lib/udev/rules.d: the vendor rules directory, which
 #                                            udev reads for PREFIX /usr and /usr/local. /etc/udev/rules.d is
 #                                            left to the administrator, whose copy there overrides ours. With
@@ -28,9 +32,9 @@
 #   $(FISHCOMPDIR)/chest.fish                share/fish/vendor_completions.d of PREFIX, read by fish.
 #   The three completion scripts are made by `chest --generate-completion-script bash|zsh|fish`.
 #
-# The build runs `swift build -c release` first. Under sudo, root may not have swift on PATH: build as
-# yourself with `swift build -c release`, then `sudo make install SWIFT=$(command -v swift)`; the build
-# step is then a quick no-op.
+# The build runs `swift build -c release --static-swift-stdlib --product chest` first. Under sudo, root may not
+# have swift on PATH: build as yourself with `make install-release-build`, then
+# `sudo make install SWIFT=$(command -v swift)`; the build step is then a quick no-op.
 
 # Included before the top Makefile's first target, this file must not become the default goal.
 CHEST_SAVED_DEFAULT_GOAL := $(.DEFAULT_GOAL)
@@ -39,11 +43,11 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
 LIBEXECDIR ?= $(PREFIX)/libexec/chest
-# A release build, unless CHEST_BUILT names a directory of binaries already built (the install test's).
+# A release build, unless CHEST_BUILT names a directory holding a `chest` already built (the install test's).
 CONFIGURATION ?= release
 CHEST_BUILT ?=
-# chestd and chest with the Swift runtime and Foundation linked in: smaller in memory (docs/BENCHMARKS.md).
-# chest-weather stays dynamic: a static FoundationNetworking would need libcurl's static libraries.
+# The Swift runtime and Foundation linked in: smaller in memory (docs/BENCHMARKS.md), and no Swift needed where it
+# runs. The C libraries (libgps, libsodium, libcurl, …) stay Debian's shared ones.
 STATIC ?= --static-swift-stdlib
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
@@ -86,15 +90,16 @@ endif
 
 install-release-build:
 	[ -n '$(CHEST_BUILT)' ] || { cd '$(CHEST_ROOT)' && \
-		for product in chestd chest; do $(SWIFT) build -c $(CONFIGURATION) $(STATIC) --product $$product || exit 1; done && \
-		for product in chest-weather chest-bench chest-walk; do $(SWIFT) build -c $(CONFIGURATION) --product $$product || exit 1; done; }
+		$(SWIFT) build -c $(CONFIGURATION) $(STATIC) --product chest; }
 
 install-binaries: install-release-build
 	bin='$(CHEST_BUILT)' && { [ -n "$$bin" ] || bin=$$(cd '$(CHEST_ROOT)' && $(SWIFT) build -c $(CONFIGURATION) --show-bin-path); } && \
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)' && \
-	$(INSTALL) -m 0755 "$$bin/chestd" "$$bin/chest" "$$bin/chest-walk" '$(DESTDIR)$(BINDIR)/' && \
+	$(INSTALL) -m 0755 "$$bin/chest" '$(DESTDIR)$(BINDIR)/chest' && \
+	ln -sfn chest '$(DESTDIR)$(BINDIR)/chestd' && \
+	ln -sfn chest '$(DESTDIR)$(BINDIR)/chest-walk' && \
 	$(INSTALL) -d '$(DESTDIR)$(LIBEXECDIR)' && \
-	$(INSTALL) -m 0755 "$$bin/chest-weather" '$(DESTDIR)$(LIBEXECDIR)/'
+	ln -sfnr '$(DESTDIR)$(BINDIR)/chest' '$(DESTDIR)$(LIBEXECDIR)/chest-weather'
 
 install-udev:
 	$(INSTALL) -d '$(DESTDIR)$(UDEVRULESDIR)'

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-20}
 if [ -z "${CHEST_BIN:-}" ]; then
-    make -s install-release-build > /dev/null
+    make -s bench-build > /dev/null
     bin=$(swift build -c release --show-bin-path)
 else
     bin=$CHEST_BIN

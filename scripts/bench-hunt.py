@@ -31,6 +31,8 @@ import benchlib  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
                      capture_output=True, text=True).stdout.strip()
+# chestd is a link to chest, the one program, which SwiftPM does not make.
+subprocess.run(["sh", os.path.join(ROOT, "scripts", "link-programs.sh"), BIN], check=True)
 WORK = tempfile.mkdtemp(prefix="chest-hunt-bench-")
 PROCESSES = []
 # As examples/mosquitto/hunt.conf: the board's subscription receives every retained receipt at once.

@@ -5,7 +5,7 @@
 # gpsd's TPVs and chestd's fix events as they arrive.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-make -s install-release-build > /dev/null
+make -s bench-build > /dev/null
 bin=$(swift build -c release --show-bin-path)
 work=$(mktemp -d /tmp/chest-seal-latency-XXXXXX)
 pids=()

@@ -7,7 +7,7 @@
 # Usage: scripts/bench-seal-share.sh [COUNT...]   (default: 2 5)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-make -s install-release-build > /dev/null
+make -s bench-build > /dev/null
 bin=$(swift build -c release --show-bin-path)
 seconds=${WALK_SECONDS:-240}
 if [ $# -gt 0 ]; then counts=("$@"); else counts=(2 5); fi

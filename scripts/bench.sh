@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # The release build as `make install` makes it: chestd with the Swift runtime and Foundation linked statically,
 # which spares the relocation of a dozen shared libraries (about 6 MB of resident memory).
-make -s install-release-build > /dev/null
+make -s bench-build > /dev/null
 bin=$(swift build -c release --show-bin-path)
 work=$(mktemp -d /tmp/chest-bench-XXXXXX)
 pids=()

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # make deb: builds chest_VERSION_ARCH.deb in .build/deb/ with dpkg-deb (docs/PACKAGING.md).
 #
-# One release build with the Swift runtime and Foundation linked in statically (the machine installing the package
-# needs no Swift toolchain), staged with mk/install.mk (PREFIX=/usr) plus what a Debian package adds: stripped
-# binaries, compressed man pages, /usr/share/doc/chest (README, docs, examples, copyright, changelog), maintainer
-# scripts and a control file whose Depends: dpkg-shlibdeps computes from what the binaries really link. Then lintian,
-# which fails the build on an error.
+# One release build of the one program, chest, with the Swift runtime and Foundation linked in statically (the
+# machine installing the package needs no Swift toolchain), staged with mk/install.mk (PREFIX=/usr: chest, and
+# chestd, chest-walk and /usr/libexec/chest/chest-weather as relative links to it) plus what a Debian package adds:
+# the program stripped, compressed man pages, /usr/share/doc/chest (README, docs, examples, copyright, changelog),
+# maintainer scripts and a control file whose Depends: dpkg-shlibdeps computes from what the program really links.
+# Then lintian, which fails the build on an error.
 #
 #   scripts/deb.sh            prints the package's path as its last line
 #   SWIFT=PATH                the swift to build with (default: swift)
@@ -46,13 +47,11 @@ deb="$out/chest_${version}_${arch}.deb"
 
 configuration=${DEB_CONFIGURATION:-release}
 echo "== chest $version ($arch): $configuration build, Swift runtime linked statically"
-# Product by product: a plain `swift build` would also build ChestTestSupport, which needs Swift Testing.
-# No debug information: the binaries are stripped below, and making it is a good part of a debug build's time.
+# The one product: a plain `swift build` would also build ChestTestSupport, which needs Swift Testing.
+# No debug information: the program is stripped below, and making it is a good part of a debug build's time.
 build=("$swift" build -c "$configuration" --scratch-path "$root_dir/.build/deb-build" --static-swift-stdlib
        -debug-info-format none)
-for product in chestd chest chest-walk chest-weather; do
-    "${build[@]}" --product "$product"
-done
+"${build[@]}" --product chest
 bin=$("${build[@]}" --show-bin-path)
 build_seconds=$SECONDS
 
@@ -63,9 +62,8 @@ umask 022
 
 echo "== staging with mk/install.mk (PREFIX=/usr)"
 make -s -f mk/install.mk install DESTDIR="$stage" PREFIX=/usr CHEST_BUILT="$bin" SWIFT="$swift" > /dev/null
-for program in usr/bin/chest usr/bin/chestd usr/bin/chest-walk usr/libexec/chest/chest-weather; do
-    strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/$program"
-done
+# The one program; strip on a link would write a copy in its place.
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/chest"
 gzip -9n "$stage"/usr/share/man/man*/*
 
 doc=$stage/usr/share/doc/chest
@@ -96,12 +94,10 @@ gzip -9n "$doc/changelog"
 install -d "$stage/DEBIAN"
 install -m 0755 packaging/deb/postinst packaging/deb/postrm "$stage/DEBIAN/"
 
-# Depends: from the libraries the binaries link, through the shlibs and symbols files of the installed packages.
+# Depends: from the libraries the program links, through the shlibs and symbols files of the installed packages.
 install -d "$work/source/debian"
 printf 'Source: chest\n\nPackage: chest\nArchitecture: any\n' > "$work/source/debian/control"
-depends=$(cd "$work/source" && dpkg-shlibdeps -O --warnings=1 \
-    "$stage/usr/bin/chestd" "$stage/usr/bin/chest" "$stage/usr/bin/chest-walk" "$stage/usr/libexec/chest/chest-weather" |
-    sed -n 's/^shlibs:Depends=//p')
+depends=$(cd "$work/source" && dpkg-shlibdeps -O --warnings=1 "$stage/usr/bin/chest" | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
 (cd "$stage" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum) > "$stage/DEBIAN/md5sums"

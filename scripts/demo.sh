@@ -6,7 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
-bin=${CHEST_BIN:-$(swift build --show-bin-path)}    # the tests pass theirs: a build inside `swift test` would wait for its lock
+# The tests pass theirs: a build inside `swift test` would wait for its lock. A build's chestd and chest-walk are
+# links to chest that SwiftPM does not make.
+if [ -z "${CHEST_BIN:-}" ]; then bin=$(swift build --show-bin-path) && sh scripts/link-programs.sh "$bin"; else bin=$CHEST_BIN; fi
 work=$(mktemp -d /tmp/chest-demo-XXXXXX)
 gpsfake_pid="" chestd_pid="" watch_pid="" progress_pid=""
 cleanup() { end_processes "$progress_pid" "$watch_pid" "$chestd_pid" "$gpsfake_pid"; rm -rf "$work"; }

@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 output=${1:-docs/map.png}
-bin=${CHEST_BIN:-$(swift build --show-bin-path)}
+# A build's chestd and chest-walk are links to chest that SwiftPM does not make.
+if [ -z "${CHEST_BIN:-}" ]; then bin=$(swift build --show-bin-path) && sh scripts/link-programs.sh "$bin"; else bin=$CHEST_BIN; fi
 work=$(mktemp -d /tmp/chest-map-XXXXXX)
 gpsfake_pid="" chestd_pid=""
 cleanup() { end_processes "$chestd_pid" "$gpsfake_pid"; rm -rf "$work"; }

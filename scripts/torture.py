@@ -6,6 +6,8 @@ tmpfs and prlimit phases; they are skipped otherwise)."""
 import base64, ctypes, json, os, random, secrets, shutil, signal, socket, subprocess, sys, tempfile, time
 
 BIN = sys.argv[1] if len(sys.argv) > 1 else ".build/release"
+# chestd is a link to chest, the one program, which SwiftPM does not make.
+subprocess.run(["sh", os.path.join(os.path.dirname(os.path.abspath(__file__)), "link-programs.sh"), BIN], check=True)
 SCALE = float(os.environ.get("TORTURE_SCALE", "1"))
 sodium = ctypes.CDLL("libsodium.so.23")
 assert sodium.sodium_init() >= 0

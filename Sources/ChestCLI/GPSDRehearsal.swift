@@ -45,7 +45,7 @@ struct GPSDRehearsal {
         let weatherServer = try weather.map(RehearsalWeatherServer.init)
         defer { weatherServer?.stop() }
         let socket = root + "/run/chestd.sock"
-        let chestd = try spawn(HelperProcess.path(of: "chestd"),
+        let chestd = try spawn(HelperProcess.ownExecutable, argv0: "chestd",
                                ["--chest", root + "/chest", "--socket", socket, "--gpsd", "127.0.0.1:\(port)",
                                 "--config", root + "/config/config.json", "--weather-url", weatherServer?.url ?? "http://127.0.0.1:9"],
                                environment: ["XDG_CONFIG_HOME": root + "/config"], log: root + "/chestd.log")
@@ -118,14 +118,17 @@ struct GPSDRehearsal {
         }.joined(separator: "\r\n") + "\r\n"
     }
 
-    private func spawn(_ executable: String, _ arguments: [String], environment: [String: String], log: String) throws -> pid_t {
+    /// Starts `executable`, called `argv0` when given: chestd is this program's own file called chestd (chest and
+    /// chestd are one program, HelperProcess).
+    private func spawn(_ executable: String, argv0: String? = nil, _ arguments: [String], environment: [String: String],
+                       log: String) throws -> pid_t {
         do {
-            return try ProcessSpawner.spawn(executable, arguments: arguments,
+            return try ProcessSpawner.spawn(executable, argv0: argv0, arguments: arguments,
                                             environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
                                             fileActions: [.open(1, path: log, flags: O_WRONLY | O_CREAT | O_TRUNC, permissions: 0o600),
                                                           .duplicate(1, as: 2)])
         } catch {
-            throw ChestError("cannot start \(executable): \(error)")
+            throw ChestError("cannot start \(argv0 ?? executable): \(error)")
         }
     }
 

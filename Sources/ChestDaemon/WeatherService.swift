@@ -9,7 +9,8 @@ final class WeatherService {
     let providerName: String
     private let key: String?
     private let baseURL: String?
-    private let helper = HelperProcess.path(of: "chest-weather")
+    /// The helper: chestd's own program called `chest-weather` (HelperProcess).
+    private let helper = "chest-weather"
     private var cache: WeatherCacheFile
     private let log: Log
 

@@ -19,15 +19,17 @@ enum ChildProcess {
     /// concurrently spawned sibling in the moment before it is marked close-on-exec.
     private static let spawnLock = Mutex(())
 
+    /// - Parameter argv0: the name the child is called by (default: `executable`; `HelperProcess` runs the program
+    ///   itself under a companion's name).
     /// - Parameter output: a file for the child's standard output; without one it goes to our stderr.
     static func run(
-        executable: String, arguments: [String], environment: [String: String], input: Data,
+        executable: String, argv0: String? = nil, arguments: [String], environment: [String: String], input: Data,
         timeout: Double, killGrace: Double, output: String? = nil
     ) async -> HookOutcome {
         await withCheckedContinuation { continuation in
             let pid: pid_t
-            switch spawn(executable: executable, arguments: arguments, environment: environment, input: input,
-                         output: output) {
+            switch spawn(executable: executable, argv0: argv0, arguments: arguments, environment: environment,
+                         input: input, output: output) {
             case .failure(let reason):
                 continuation.resume(returning: .failedToStart(reason: reason.text))
                 return
@@ -45,7 +47,8 @@ enum ChildProcess {
     private struct SpawnFailure: Error { let text: String }
 
     private static func spawn(
-        executable: String, arguments: [String], environment: [String: String], input: Data, output: String?
+        executable: String, argv0: String?, arguments: [String], environment: [String: String], input: Data,
+        output: String?
     ) -> Result<pid_t, SpawnFailure> {
         spawnLock.withLock { _ in
             var fds: [Int32] = [-1, -1]
@@ -70,10 +73,11 @@ enum ChildProcess {
             actions.append(.closeFrom(3))
             do throws(Errno) {
                 return .success(try ProcessSpawner.spawn(
-                    executable, arguments: arguments, environment: environment.filter { !serviceVariables.contains($0.key) },
+                    executable, argv0: argv0, arguments: arguments,
+                    environment: environment.filter { !serviceVariables.contains($0.key) },
                     fileActions: actions, newProcessGroup: true))
             } catch {
-                return .failure(SpawnFailure(text: "\(executable): \(error)"))
+                return .failure(SpawnFailure(text: "\(argv0 ?? executable): \(error)"))
             }
         }
     }

@@ -1,21 +1,20 @@
 import FoundationEssentials
 import Glibc
 
-/// A companion program of chestd's (such as `chest-weather`), run with a request on its standard input and a
-/// deadline, its answer read from its standard output.
+/// A companion program of chest's (chestd, or chestd's `chest-weather`), run with a request on its standard input
+/// and a deadline, its answer read from its standard output.
+///
+/// A companion is the running program itself called by another name: chest, chestd, chest-walk and chest-weather
+/// are one executable that does what its argv[0] names (Sources/chest/main.swift), installed once with links for
+/// the other names. So a companion is never looked for on disk: the program starts its own file again, through
+/// /proc/self/exe, under the companion's name, wherever and under whichever link it was installed.
 public enum HelperProcess {
-    /// The path of a companion program: beside the running executable, or in `../libexec/chest/` as installed.
-    public static func path(of name: String) -> String {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0]
-        let directory = directoryName(executable)
-        let installed = directory + "/../libexec/chest/" + name
-        return FileManager.default.isExecutableFile(atPath: directory + "/" + name) || !FileManager.default.isExecutableFile(atPath: installed)
-            ? directory + "/" + name : installed
-    }
+    /// The running program's own executable file, whatever link or name it was started by.
+    public static let ownExecutable = "/proc/self/exe"
 
-    /// Runs `executable` with `input` on its stdin; its stdout, or why there is none.
-    public static func run(_ executable: String, input: Data, environment: [String: String] = [:],
+    /// Runs the companion `name` (the running program called `name`) with `input` on its stdin; its stdout, or why
+    /// there is none.
+    public static func run(_ name: String, input: Data, environment: [String: String] = [:],
                            timeout: Double) async -> Result<Data, ChestError> {
         var template = Array((Directory.temporary + "/chest-helper-XXXXXX").utf8CString)
         let fd = mkstemp(&template)
@@ -23,9 +22,9 @@ public enum HelperProcess {
         close(fd)
         let output = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { unlink(output) }
-        let outcome = await ChildProcess.run(executable: executable, arguments: [], environment: environment,
+        let outcome = await ChildProcess.run(executable: ownExecutable, argv0: name, arguments: [], environment: environment,
                                              input: input, timeout: timeout, killGrace: 2, output: output)
-        guard case .exited(0) = outcome else { return .failure(ChestError("\(baseName(executable)): \(outcome)")) }
+        guard case .exited(0) = outcome else { return .failure(ChestError("\(name): \(outcome)")) }
         return .success(FileManager.default.contents(atPath: output) ?? Data())
     }
 }

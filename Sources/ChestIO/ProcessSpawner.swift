@@ -26,14 +26,16 @@ public enum ProcessSpawner {
         }
     }()
 
-    /// Starts `executable` with `arguments` (after `executable` itself as argv[0]) and exactly `environment`.
+    /// Starts `executable` with `arguments` (after `argv0` as argv[0]) and exactly `environment`.
+    /// - Parameter argv0: the name the program is called by (default: `executable`); the one program of chest is
+    ///   chestd, chest-walk or chest-weather by this name (`HelperProcess`).
     /// - Parameter newProcessGroup: puts the child in a process group of its own, so that a signal to the group
     ///   reaches whatever it starts in turn.
     /// - Returns: the child's pid.
     /// - Throws: the error posix_spawn returned.
     public static func spawn(
-        _ executable: String, arguments: [String], environment: [String: String], fileActions: [FileAction] = [],
-        newProcessGroup: Bool = false
+        _ executable: String, argv0: String? = nil, arguments: [String], environment: [String: String],
+        fileActions: [FileAction] = [], newProcessGroup: Bool = false
     ) throws(Errno) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -72,7 +74,7 @@ public enum ProcessSpawner {
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
 
         // A NUL would end the C string early and pass on a different value than the caller gave.
-        let argv = ([executable] + arguments).map { strdup($0) }
+        let argv = ([argv0 ?? executable] + arguments).map { strdup($0) }
         let envp = environment.map { strdup("\($0.key)=\($0.value.filter { $0 != "\0" })") }
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0

@@ -12,10 +12,30 @@ public final class ChestHarness: @unchecked Sendable {
     public var gpsd = "127.0.0.1:9"    // nothing listens there unless a test says otherwise
     public var extraEnvironment: [String: String] = [:]
 
-    /// Where `swift build` put chestd and chest.
-    public static var products: String {
+    /// Where `swift build` put chest, with chestd, chest-walk and chest-weather beside it as links to it
+    /// (`linkProgramNames`), made on first use.
+    public static let products: String = {
         let candidates = [Bundle.main.bundleURL.path, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0 + "/chestd") } ?? candidates[0]
+        let directory = candidates.first { FileManager.default.isExecutableFile(atPath: $0 + "/chest") } ?? candidates[0]
+        linkProgramNames(in: directory)
+        return directory
+    }()
+
+    /// The names the one program answers to besides `chest` (Sources/chest/main.swift).
+    public static let programNames = ["chestd", "chest-walk", "chest-weather"]
+
+    /// Makes each of `programNames` in `directory` a link to `chest`, as `make install` and the package do: SwiftPM
+    /// makes no links. A name that is anything else (the separate program an older build left there) is replaced.
+    /// Each link is made at a name of its own and renamed into place, so test processes that do this at once each
+    /// find a link there, never a missing or half-made one.
+    public static func linkProgramNames(in directory: String) {
+        for name in programNames {
+            let path = directory + "/" + name
+            if (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == "chest" { continue }
+            let temporary = directory + "/.\(name).\(getpid()).\(UInt32.random(in: 0 ... .max))"
+            guard symlink("chest", temporary) == 0 else { continue }
+            if rename(temporary, path) != 0 { unlink(temporary) }
+        }
     }
 
     public init() {

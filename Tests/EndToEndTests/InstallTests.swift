@@ -2,7 +2,8 @@ import ChestTestSupport
 import Foundation
 import Testing
 
-/// `make install` into a throwaway DESTDIR installs every file mk/install.mk lists, and `make uninstall` removes
+/// `make install` into a throwaway DESTDIR installs every file mk/install.mk lists, the one program with chestd,
+/// chest-walk and chest-weather as relative links to it (each run by its name), and `make uninstall` removes
 /// them all (scripts/check-install.sh, on the binaries the tests already have: a build inside `swift test` would wait forever
 /// for the build directory's lock).
 @Suite(.realProcesses, .tags(.process, .package), .serialized, .timeLimit(.minutes(3)))
@@ -14,6 +15,10 @@ struct InstallTests {
         environment["CHEST_BUILT"] = ChestHarness.products
         let outcome = try Subprocess.run("/bin/sh", [script, prefix], environment: environment)
         #expect(outcome.status == 0, "\(outcome.stdout)\n\(outcome.stderr)")
+        #expect(outcome.stdout.contains("  -rwxr-xr-x \(prefix)/bin/chest\n"), "chest is not the program:\n\(outcome.stdout)")
+        for (link, target) in [("bin/chestd", "chest"), ("bin/chest-walk", "chest"), ("libexec/chest/chest-weather", "../../bin/chest")] {
+            #expect(outcome.stdout.contains("  lrwxrwxrwx \(prefix)/\(link) -> \(target)\n"), "\(link) is not a link to \(target):\n\(outcome.stdout)")
+        }
         for file in ["bin/chestd", "bin/chest", "bin/chest-walk", "libexec/chest/chest-weather", "lib/udev/rules.d/60-chest-gps.rules",
                      "lib/systemd/user/chestd.service", "share/man/man1/chest.1", "share/man/man1/chest-walk.1", "share/man/man8/chestd.8",
                      "share/bash-completion/completions/chest", "share/zsh/vendor-completions/_chest",

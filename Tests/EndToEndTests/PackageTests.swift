@@ -47,10 +47,9 @@ enum BuiltPackage {
 struct PackageTests {
     static var package: String? { BuiltPackage.path }
 
-    /// Programs, pages and scripts the package must hold, with their modes; /usr/share/doc/chest is checked apart.
+    /// The program, pages and scripts the package must hold, with their modes; /usr/share/doc/chest is checked apart.
     static let expected: [String: String] = [
-        "usr/bin/chest": "-rwxr-xr-x", "usr/bin/chestd": "-rwxr-xr-x", "usr/bin/chest-walk": "-rwxr-xr-x",
-        "usr/libexec/chest/chest-weather": "-rwxr-xr-x",
+        "usr/bin/chest": "-rwxr-xr-x",
         "usr/lib/udev/rules.d/60-chest-gps.rules": "-rw-r--r--",
         "usr/lib/systemd/user/chestd.service": "-rw-r--r--",
         "usr/share/man/man1/chest.1.gz": "-rw-r--r--", "usr/share/man/man1/chest-walk.1.gz": "-rw-r--r--",
@@ -68,6 +67,11 @@ struct PackageTests {
         "usr/share/doc/chest/examples/game/bern.quest": "-rw-r--r--",
     ]
 
+    /// The names of the one program: relative links to usr/bin/chest, and where each points.
+    static let links: [String: String] = [
+        "usr/bin/chestd": "chest", "usr/bin/chest-walk": "chest", "usr/libexec/chest/chest-weather": "../../bin/chest",
+    ]
+
     /// A user's environment without Swift: nothing of /opt/swift (or wherever `swift` lives) on PATH.
     static func plainEnvironment(home: String) -> [String: String] {
         ["PATH": "/usr/bin:/bin", "HOME": home, "LC_ALL": "C.UTF-8", "TZ": "UTC", "XDG_CONFIG_HOME": home + "/config",
@@ -79,18 +83,20 @@ struct PackageTests {
         try Subprocess.run(path, arguments, environment: environment, directory: directory)
     }
 
-    /// `dpkg-deb -c`: each entry's path (without the leading "./") and its mode and owner.
-    static func contents(of deb: String) throws -> [String: (mode: String, owner: String)] {
+    /// `dpkg-deb -c`: each entry's path (without the leading "./"), its mode and owner, and where a link points.
+    static func contents(of deb: String) throws -> [String: (mode: String, owner: String, link: String?)] {
         let listing = try run("/usr/bin/dpkg-deb", ["-c", deb])
         #expect(listing.status == 0, "\(listing.stderr)")
-        var entries: [String: (mode: String, owner: String)] = [:]
+        var entries: [String: (mode: String, owner: String, link: String?)] = [:]
         for line in listing.stdout.split(separator: "\n") {
             let words = line.split(separator: " ", omittingEmptySubsequences: true)
             guard words.count >= 6 else { continue }
             var path = String(words[5])
             if path.hasPrefix("./") { path.removeFirst(2) }
             if path.hasSuffix("/") { path.removeLast() }
-            entries[path] = (String(words[0]), String(words[1]))
+            // "lrwxrwxrwx root/root 0 2026-11-28 02:00 ./usr/bin/chestd -> chest"
+            let link = words.count >= 8 && words[6] == "->" ? String(words[7]) : nil
+            entries[path] = (String(words[0]), String(words[1]), link)
         }
         return entries
     }
@@ -152,7 +158,12 @@ struct PackageTests {
                 #expect(path.hasPrefix("usr/share/doc/chest/"), "unexpected file \(path)")
                 #expect(entry.mode == "-rw-r--r--", "\(path): \(entry.mode)")
             }
-            #expect(!entry.mode.hasPrefix("l"), "\(path) is a link")
+            // The only links are the program's other names.
+            #expect(entry.mode.hasPrefix("l") == (Self.links[path] != nil), "\(path): \(entry.mode)")
+        }
+        for (path, target) in Self.links {
+            let entry = try #require(entries[path], "\(path) is not in the package")
+            #expect(entry.mode == "lrwxrwxrwx" && entry.link == target, "\(path): \(entry.mode) -> \(entry.link ?? "nothing")")
         }
         #expect(entries.keys.allSatisfy { $0 == "" || $0 == "." || $0.hasPrefix("usr") }, "files outside /usr")
 
@@ -185,21 +196,18 @@ struct PackageTests {
         }
     }
 
-    /// Depends names exactly the packages whose libraries the programs link, and the programs load nothing of Swift's.
-    @Test func dependsCoversWhatTheProgramsLink() throws {
+    /// Depends names exactly the packages whose libraries the program links, and it loads nothing of Swift's.
+    @Test func dependsCoversWhatTheProgramLinks() throws {
         let deb = try #require(Self.package)
         let root = try Self.extract(deb)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let depends = try Self.field("Depends", of: deb)
         let named = Set(depends.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).split(separator: " ")[0] }.map(String.init))
-        var linked: Set<String> = []
-        for program in ["usr/bin/chest", "usr/bin/chestd", "usr/bin/chest-walk", "usr/libexec/chest/chest-weather"] {
-            let (packages, ldd) = try Self.packagesLinked(by: root + "/" + program)
-            #expect(!ldd.contains("not found"), "\(program):\n\(ldd)")
-            #expect(!ldd.lowercased().contains("swift") && !ldd.contains("libFoundation") && !ldd.contains("libdispatch"),
-                    "\(program) loads Swift's runtime:\n\(ldd)")
-            linked.formUnion(packages)
-        }
+        // The one program; its other names are links to it (filesModesAndControlFields).
+        let (linked, ldd) = try Self.packagesLinked(by: root + "/usr/bin/chest")
+        #expect(!ldd.contains("not found"), "usr/bin/chest:\n\(ldd)")
+        #expect(!ldd.lowercased().contains("swift") && !ldd.contains("libFoundation") && !ldd.contains("libdispatch"),
+                "usr/bin/chest loads Swift's runtime:\n\(ldd)")
         for library in ["libc6", "libgps28", "libsodium23", "libmosquitto1", "libmicrohttpd12", "libcurl4"] {
             #expect(linked.contains(library), "\(library) not linked: \(linked.sorted())")
         }
@@ -214,7 +222,8 @@ struct PackageTests {
         return root
     }
 
-    /// The extracted programs run as they are, with only /usr/bin and /bin on PATH; every man page formats cleanly.
+    /// The extracted program runs as it is, by each of its names, with only /usr/bin and /bin on PATH; every man page
+    /// formats cleanly.
     @Test func extractedProgramsAndPagesWork() throws {
         let deb = try #require(Self.package)
         let root = try Self.extract(deb)

@@ -1,3 +1,0 @@
-import Glibc
-
-exit(ChestWalk.parseOrExit().run())

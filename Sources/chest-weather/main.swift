@@ -1,4 +1,0 @@
-import ChestWeather
-import Glibc
-
-exit(await WeatherHelper.main())

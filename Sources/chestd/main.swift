@@ -1,6 +1,0 @@
-import ChestDaemon
-import Glibc
-
-Daemon.holdSignals()
-Daemon.prepareHeap()
-exit(Daemon.main(Array(CommandLine.arguments.dropFirst())))
