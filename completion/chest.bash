@@ -189,7 +189,7 @@ _chest_options()
             echo '--output -o --png --help -h'
             ;;
         'export')
-            echo '--gpx --geojson --output -o --help -h'
+            echo '--gpx --geojson --output -o --sealed --help -h'
             ;;
         'help')
             echo '--help -h'

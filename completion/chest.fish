@@ -266,6 +266,7 @@ complete -c chest -n '__chest_is \'map\'' -a '(__chest_value_11)'
 complete -c chest -n '__chest_is \'export\'' -l gpx -d 'write GPX 1.1'
 complete -c chest -n '__chest_is \'export\'' -l geojson -d 'write GeoJSON (RFC 7946)'
 complete -c chest -n '__chest_is \'export\'' -l output -s o -r -F -d 'the file to write (default: standard output)'
+complete -c chest -n '__chest_is \'export\'' -l sealed -d 'with a QUEST: its sealed places too, for the organiser alone'
 complete -c chest -n '__chest_is \'export\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'export\'' -F
 complete -c chest -n '__chest_is \'help\'' -l help -s h -d 'show this help'

@@ -111,6 +111,25 @@ import Testing
         #expect(!geojson.stdout.contains("Castelo") && geojson.stdout.contains("\"Sé\""))
     }
 
+    /// A geocaching GPX taken as a quest, written back as GPX for the organiser's own GPS with --sealed: every stage,
+    /// readable by gpsbabel; without --sealed none of its sealed places; --sealed without a quest is refused.
+    @Test func aCourseFromAGeocachingGPXIsWrittenBackWithItsSealedPlacesOnlyWhenAsked() throws {
+        let harness = ChestHarness()
+        let course = Self.root + "/Tests/Fixtures/geocaching/tc99un_gpx.gpx"
+        let plain = try harness.chest(["export", "--gpx", course], user: "organiser")
+        #expect(plain.status == 0 && plain.stderr.contains("2 sealed places are not exported"), "\(plain.stderr)")
+        #expect(!plain.stdout.contains("<wpt"))
+        let written = harness.root + "/course.gpx"
+        let outcome = try harness.chest(["export", "--gpx", "--sealed", course, "-o", written], user: "organiser")
+        #expect(outcome.status == 0 && outcome.stderr.isEmpty, "\(outcome.stderr)")
+        let points = try gpsbabelWaypoints(written)
+        #expect(points.count == 2)
+        #expect(points.map { ($0.latitude * 1e5).rounded() / 1e5 } == [43.88797, 43.88403])
+        #expect(points.map { ($0.longitude * 1e5).rounded() / 1e5 } == [-110.64012, -110.63645])
+        let refused = try harness.chest(["export", "--gpx", "--sealed"])
+        #expect(refused.status == 64 && refused.stderr.contains("--sealed exports a quest's own places"), "\(refused.stderr)")
+    }
+
     /// The validator finds what RFC 7946 forbids, so its silence above means something.
     @Test func theValidatorRefusesWhatRFC7946Forbids() {
         let good = #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":null,"geometry":{"type":"Point","coordinates":[-9.13,38.7]}}]}"#

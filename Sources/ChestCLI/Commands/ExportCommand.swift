@@ -20,7 +20,9 @@ struct ExportCommand: ChestCommand {
         or standard output, for QGIS, OsmAnd, gpsbabel or geojson.io. Sealed places are never exported: their \
         point is not in the file, and where a quest has it, it stays the organiser's secret. Given a QUEST, \
         writes the quest's own visible places instead, for its organiser, and says how many sealed ones it \
-        left out.
+        left out; with --sealed, every place of the QUEST, sealed ones too, named by the quest's waypoint or the \
+        page (a geocaching GPX course written back for a GPS or another tool, for the organiser alone: never give \
+        it to the readers). The sealed places of messages are in no file, so --sealed takes only a QUEST.
         """
     static let parameters: [Parameter] = [
         .flag("--gpx", help: "write GPX 1.1"),
@@ -28,6 +30,7 @@ struct ExportCommand: ChestCommand {
         // Asked for often enough to answer with the two that exist rather than "unknown option".
         .flag("--kml", help: "not written: GPX or GeoJSON", hidden: true),
         .option("--output", "-o", value: "FILE", help: "the file to write (default: standard output)", completion: .files()),
+        .flag("--sealed", help: "with a QUEST: its sealed places too, for the organiser alone"),
         .positional("QUEST", arity: .optional, help: "a quest file: export its locations", completion: .files()),
     ]
 
@@ -36,6 +39,7 @@ struct ExportCommand: ChestCommand {
     var format: Format
     var output: String?
     var quest: String?
+    var includingSealed: Bool
 
     init(_ values: ParsedValues) throws(UsageError) {
         if values.flag("--kml") {
@@ -49,6 +53,10 @@ struct ExportCommand: ChestCommand {
         }
         output = values.value("--output")
         quest = values.positional("QUEST").first
+        includingSealed = values.flag("--sealed")
+        if includingSealed && quest == nil {
+            throw UsageError("--sealed exports a quest's own places: chest export --gpx --sealed QUEST; a message's sealed places are in no file")
+        }
     }
 
     /// A named circle to export.
@@ -70,19 +78,23 @@ struct ExportCommand: ChestCommand {
                 for (index, page) in draft.pages.enumerated() {
                     for (set, specs) in [(LockSetName.a, page.setA), (.b, page.setB)] {
                         for spec in specs where spec.kind == .location {
-                            guard case let .visible(.lock(.location(center, radius)), label) = spec else {
+                            let place: (center: Coordinate, radius: Double, label: String?)
+                            switch spec {
+                            case let .visible(.lock(.location(center, radius)), label): place = (center, radius, label)
+                            case let .lock(.location(center, radius)) where includingSealed: place = (center, radius, nil)
+                            default:
                                 sealed += 1
                                 continue
                             }
-                            places.append(Place(name: label ?? Self.name(draft.title, page: index + 1, set: set),
-                                                description: Self.describe(draft.title, page: index + 1, set: set, radius: radius),
-                                                center: center, radius: radius))
+                            places.append(Place(name: place.label ?? Self.name(draft.title, page: index + 1, set: set),
+                                                description: Self.describe(draft.title, page: index + 1, set: set, radius: place.radius),
+                                                center: place.center, radius: place.radius))
                         }
                     }
                 }
             }
             if sealed > 0 {
-                printError("chest: \(sealed) sealed place\(sealed == 1 ? " is" : "s are") not exported: a sealed place stays secret (add ,visible to a lock to share its point)")
+                printError("chest: \(sealed) sealed place\(sealed == 1 ? " is" : "s are") not exported: a sealed place stays secret (add ,visible to a lock to share its point; --sealed exports them for the organiser alone)")
             }
         } else {
             let contents = try ChestContents(settings: settings)
