@@ -22,16 +22,17 @@ struct Rehearsal {
     /// The quest's recorded IDs are not the ones a build will choose (without --keep-ids).
     var fromQuest: Bool
 
-    /// A quest file, or one or more `*.locked` files.
-    init(paths: [String]) throws {
+    /// A quest file (or a geocaching GPX, its places of `radius`), or one or more `*.locked` files.
+    init(paths: [String], radius: Double? = nil) throws {
         if paths.count == 1, !paths[0].hasSuffix("." + MessageFile.fileExtension) {
-            let file = try QuestFile(paths[0])
+            let file = try QuestFile(paths[0], radius: radius)
             let recorded = file.recordedIDs()
             let ids = file.ids(keep: true).merging(recorded) { $1 }
             items = file.quest.drafts(ids: ids).map { Item(name: $0.name, draft: $0, file: nil, seal: nil) }
             fromQuest = true
             return
         }
+        if radius != nil { throw ChestError("--radius sets the places of a geocaching GPX, not of message files") }
         items = try paths.map { path in
             let message: Message
             do {

@@ -73,6 +73,30 @@ struct GeocacheQuestTests {
         #expect(labSkipped.status == 1 && labSkipped.stdout.contains("3 of 5 pages opened."), "\(labSkipped.stdout)")
     }
 
+    /// --radius sets every place of a GPX in preview, simulate and compose --quest: a walk that stops 40 m from each
+    /// stage opens nothing at the default 30 m and every page at 50 m. It is refused for a quest file, whose locks say
+    /// their radius, and under 10 m.
+    @Test func theRadiusOfAGPXsPlacesIsTheOrganisers() throws {
+        let world = ChestHarness()
+        let near = world.root + "/near.gpx"
+        try Self.track([(47.3760, 8.5410)] + Self.stages.map { ($0.0 + 0.00036, $0.1) }, to: near)
+        let tight = try world.chest(["simulate", Self.course, near])
+        #expect(tight.status == 1 && tight.stdout.contains("0 of 3 pages opened."), "\(tight.stdout)\n\(tight.stderr)")
+        let wide = try world.chest(["simulate", "--radius", "50m", Self.course, near])
+        #expect(wide.status == 0 && wide.stdout.contains("3 of 3 pages opened."), "\(wide.stdout)\n\(wide.stderr)")
+        let preview = try world.chest(["preview", "--radius", "0.05km", Self.course])
+        #expect(preview.status == 0 && preview.stdout.contains("location: within 50 m of 47.37685, 8.5417"), "\(preview.stdout)")
+        let composed = try world.chest(["compose", "--quest", Self.course, "--radius", "50m", "--seal-cost", "interactive",
+                                        "-o", world.root + "/out"], user: "organiser")
+        #expect(composed.status == 0, "\(composed.stderr)")
+        let quest = world.root + "/course.quest"
+        #expect(try world.chest(["quest", "from", Self.course, "-o", quest]).status == 0)
+        let refused = try world.chest(["preview", "--radius", "50m", quest])
+        #expect(refused.status == 1 && refused.stderr.contains("--radius sets the places of a geocaching GPX"), "\(refused.stderr)")
+        let small = try world.chest(["simulate", "--radius", "5m", Self.course, near])
+        #expect(small.status == 64 && small.stderr.contains("--radius is a distance of 10 m or more"), "\(small.stderr)")
+    }
+
     @Test func composeBuildsEveryKindAndQuestFromWritesAQuestThatComposes() throws {
         let world = ChestHarness()
         for gpx in [Self.course, Self.lab, Self.pocketQuery] {

@@ -35,6 +35,7 @@ struct ComposeCommand: ChestCommand, Equatable {
                 repeatable: true),
         .option("--quest", value: "QUEST", help: "builds every message of a quest file (docs/QUEST.md)", completion: .files()),
         .flag("--keep-ids", help: "with --quest: reuse the IDs recorded in QUEST.ids"),
+        QuestFile.radiusOption,
         .option("--format", value: "N", help: "the file format: 5 (sealed pages, the default; written as 3 unless a set holds a PIN or an answer), 4 (PINs in one lane), 3 (and a place with a PIN on coarser cells), 2 (its places can be recovered from the file) or 1 (text in the clear)",
                 completion: .words(["1", "2", "3", "4", "5"])),
         .option("--seal-cost", value: "LEVEL", help: "Argon2id cost of every guess: interactive, moderate or sensitive (default: chosen per secret, docs/SECURITY.md)",
@@ -153,6 +154,9 @@ struct ComposeCommand: ChestCommand, Equatable {
             quest?.hunt = draft.hunt
             quest?.searchArea = draft.searchArea
             return
+        }
+        if values.value("--radius") != nil {
+            throw UsageError("--radius goes with --quest and a geocaching GPX; a lock gives its own radius, such as --lock location=47.3769,8.5417/50m")
         }
         for occurrence in values.occurrences {
             switch (occurrence.name, occurrence.value) {

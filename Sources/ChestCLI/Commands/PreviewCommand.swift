@@ -21,16 +21,19 @@ struct PreviewCommand: ChestCommand {
         """
     static let parameters: [Parameter] = [
         .positional("PATH", arity: .oneOrMore, help: "a quest file, or message files (*.locked)", completion: .files()),
+        QuestFile.radiusOption,
     ]
 
     var paths: [String]
+    var radius: Double?
 
     init(_ values: ParsedValues) throws(UsageError) {
         paths = values.positional("PATH")
+        radius = try QuestFile.radius(values)
     }
 
     func run(settings: Settings) throws {
-        print(Self.render(try Rehearsal(paths: paths), timeZone: .current))
+        print(Self.render(try Rehearsal(paths: paths, radius: radius), timeZone: .current))
     }
 
     static func render(_ rehearsal: Rehearsal, timeZone: Zone) -> String {

@@ -36,8 +36,7 @@ struct QuestFromCommand: ChestCommand {
         path = values.positional("GPX")[0]
         output = values.value("--output")
         force = values.flag("--force")
-        radius = try values.value("--radius", "--radius is a distance of 10 m or more, such as 30m or 0.1km", Self.metres)
-            ?? GeocacheCourse.defaultRadius
+        radius = try QuestFile.radius(values) ?? GeocacheCourse.defaultRadius
     }
 
     /// `30m`, `0.1km` or `30` (metres), at least `Lock.minimumRadius`.

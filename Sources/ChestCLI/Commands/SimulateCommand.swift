@@ -39,6 +39,7 @@ struct SimulateCommand: ChestCommand {
                 completion: .words(WeatherCondition.allCases.map(\.rawValue))),
         .flag("--gpsd", help: "replay through gpsfake, gpsd and a private chestd"),
         .option("--answer", value: "[NAME#]PAGE=TEXT", help: "answers that page's question during the replay", repeatable: true),
+        QuestFile.radiusOption,
     ]
 
     var messages: [String]
@@ -46,6 +47,7 @@ struct SimulateCommand: ChestCommand {
     var weather: Simulation.Weather?
     var gpsd: Bool
     var answers: [GivenAnswer] = []
+    var radius: Double?
 
     init(_ values: ParsedValues) throws(UsageError) {
         let paths = values.positional("PATH")
@@ -56,6 +58,7 @@ struct SimulateCommand: ChestCommand {
             Simulation.Weather($0)
         }
         gpsd = values.flag("--gpsd")
+        radius = try QuestFile.radius(values)
         for given in values.values("--answer") {
             guard let answer = GivenAnswer(given) else {
                 throw UsageError("--answer wants PAGE=TEXT or NAME#PAGE=TEXT (a page from 1 to \(Message.maximumPages)), such as --answer 2=Zytglogge, not \"\(given)\"")
@@ -66,7 +69,7 @@ struct SimulateCommand: ChestCommand {
     }
 
     func run(settings: Settings) throws {
-        let rehearsal = try Rehearsal(paths: messages)
+        let rehearsal = try Rehearsal(paths: messages, radius: radius)
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: track))

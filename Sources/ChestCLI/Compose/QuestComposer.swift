@@ -16,6 +16,8 @@ struct QuestOptions: Equatable {
     var hunt: String?
     /// compose's --search-area, for messages whose quest declares none.
     var searchArea: SearchArea?
+    /// --radius: the radius of every place when QUEST is a geocaching GPX.
+    var radius: Double?
 
     init(path: String, output: String?, keepIDs: Bool, force: Bool, format: Int, sealCost: SealCost.Level?,
          values: ParsedValues) throws(UsageError) {
@@ -29,6 +31,7 @@ struct QuestOptions: Equatable {
         self.force = force
         self.format = format
         self.sealCost = sealCost
+        radius = try QuestFile.radius(values)
     }
 }
 
@@ -38,7 +41,7 @@ struct QuestComposer {
     let options: QuestOptions
 
     func compose() throws {
-        let file = try QuestFile(options.path)
+        let file = try QuestFile(options.path, radius: options.radius)
         let ids = file.ids(keep: options.keepIDs)
         let drafts = file.quest.drafts(ids: ids)
         let outputs = try outputPaths(drafts)

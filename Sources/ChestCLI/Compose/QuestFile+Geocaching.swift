@@ -1,3 +1,4 @@
+import ChestArguments
 import ChestCore
 import ChestGPX
 import ChestIO
@@ -8,6 +9,15 @@ extension QuestFile {
     /// Whether the file at `path` is a GPX rather than a quest text: its name ends in `.gpx`, or it starts as one.
     static func isGPX(_ path: String, data: Data) -> Bool {
         path.lowercased().hasSuffix(".gpx") || GeocacheFile.looksLikeGPX(data)
+    }
+
+    /// `--radius DISTANCE` of preview, simulate and compose --quest: the radius of every place of a geocaching GPX.
+    static let radiusOption = Parameter.option("--radius", value: "DISTANCE",
+                                               help: "with a geocaching GPX: the radius of every place, such as 50m (default 30m)")
+
+    /// The `--radius` given, nil without one; a usage error for anything but a distance of 10 m or more.
+    static func radius(_ values: ParsedValues) throws(UsageError) -> Double? {
+        try values.value("--radius", "--radius is a distance of 10 m or more, such as 30m or 0.1km", QuestFromCommand.metres)
     }
 
     /// The quest text of a GPX of caches, after reporting on standard error what it leaves out (with the GPX's

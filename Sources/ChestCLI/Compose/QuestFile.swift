@@ -53,8 +53,11 @@ struct QuestFile {
         } catch {
             throw ChestError("cannot read the quest \(path): \(Self.whyUnreadable(path))")
         }
-        let text = Self.isGPX(path, data: data) ? try Self.geocacheQuest(data, path: path, radius: radius)
-            : String(decoding: data, as: UTF8.self)
+        let gpx = Self.isGPX(path, data: data)
+        if radius != nil && !gpx {
+            throw ChestError("--radius sets the places of a geocaching GPX; \(path) is a quest file, whose location locks give each place its radius")
+        }
+        let text = gpx ? try Self.geocacheQuest(data, path: path, radius: radius) : String(decoding: data, as: UTF8.self)
         do {
             quest = try parser.parse(text)
         } catch {
