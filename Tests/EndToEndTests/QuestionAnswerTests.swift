@@ -112,7 +112,7 @@ struct QuestionAnswerTests {
         let format1 = try world.chest(["compose", "--format", "1", "-o", "old.locked", "--title", "Old", "--page", "p",
                                        "--lock", "answer=oak"], user: "alice")
         #expect(format1.status != 0)
-        #expect(format1.stderr.contains("needs format 2 or 3"), "\(format1.stderr)")
+        #expect(format1.stderr.contains("needs format 2 or later"), "\(format1.stderr)")
         let both = try world.chest(["compose", "-o", "both.locked", "--title", "Both", "--page", "p",
                                     "--lock", "answer=oak", "--lock", "pin=4821"], user: "alice")
         #expect(both.status != 0)

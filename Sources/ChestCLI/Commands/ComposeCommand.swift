@@ -284,11 +284,11 @@ struct ComposeCommand: ChestCommand, Equatable {
         guard !draft.pages.isEmpty else { throw UsageError("compose needs at least one --page TEXT") }
         guard draft.pages.count(where: { $0.text == "-" }) <= 1 else { throw UsageError("only one --page can read standard input (-)") }
         for (index, page) in draft.pages.enumerated() where draft.format == 1 && !page.attachments.isEmpty {
-            throw UsageError("page \(index + 1): attachments are sealed with their page, which needs format 2 or 3; format 1 keeps pages in the clear")
+            throw UsageError("page \(index + 1): attachments are sealed with their page, which needs format 2 or later; format 1 keeps pages in the clear")
         }
         for (index, page) in draft.pages.enumerated() where draft.format == 1 {
             if (page.setA + page.setB).contains(where: { $0.kind == .answer }) {
-                throw UsageError("page \(index + 1): an answer lock is part of the page's key, which needs format 2 or 3")
+                throw UsageError("page \(index + 1): an answer lock is part of the page's key, which needs format 2 or later")
             }
             for case let .pin(digits) in page.setA + page.setB where digits.count != 4 {
                 throw UsageError("page \(index + 1): format 1 takes a PIN of exactly 4 digits; longer ones need format 2")

@@ -169,7 +169,7 @@ struct PreviewCommand: ChestCommand {
         case .time: return "the instant is in the clear; chestd checks the clock against GPS time"
         case .after: return "the page it waits for is named in the clear"
         case .release: return "sealed: the organiser's release key is part of the page's key; only its name is in the file"
-        case .answer: return sealedByDefault ? "sealed: each answer is part of the page's key; no answer is in the file (an answer is worth what the question gives away)" : "an answer needs format 2 or 3"
+        case .answer: return sealedByDefault ? "sealed: each answer is part of the page's key; no answer is in the file (an answer is worth what the question gives away)" : "an answer needs format 2 or later"
         default: return "the condition is in the clear"
         }
     }

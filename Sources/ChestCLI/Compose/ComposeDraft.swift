@@ -61,7 +61,7 @@ extension ComposeDraft {
     /// can charge for one (docs/HUNTS.md "Hints").
     var hintProblem: String? {
         for (index, page) in pages.enumerated() where !page.hints.isEmpty {
-            if format < 2 { return "page \(index + 1): hints are sealed under keys of their own, which needs format 2 or 3" }
+            if format < 2 { return "page \(index + 1): hints are sealed under keys of their own, which needs format 2 or later" }
             if hunt == nil, let hint = page.hints.firstIndex(where: { $0.cost != nil }) {
                 return "page \(index + 1), hint \(hint + 1): --hint-cost needs --hunt FILE: only a hunt's board can charge for a hint"
             }

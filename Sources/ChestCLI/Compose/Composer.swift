@@ -109,7 +109,7 @@ struct Composer {
             case let .lock(lock): return lock
             case let .visible(inner, _): return try resolve([inner], fix, page: page)[0]
             case let .pin(digits): return .pin(hash: Sealer.hashPIN(digits))
-            case .answer: throw ChestError("page \(page): an answer lock is part of the page's key, so it needs format 2 or 3")
+            case .answer: throw ChestError("page \(page): an answer lock is part of the page's key, so it needs format 2 or later")
             case let .locationHere(radius):
                 guard let position = fix?.position else { throw ChestError("location=here: \(LockReason.noFix(gpsConnected: true))") }
                 let accuracy = fix?.eph.map { ", ±\(Int($0.rounded())) m" } ?? ""

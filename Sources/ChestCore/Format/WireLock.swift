@@ -93,7 +93,7 @@ struct WireLock: Codable {
         case .release:
             throw .sealedPart(page: page, "a release lock exists only in format 2, where it is part of the page's key")
         case .answer:
-            throw .sealedPart(page: page, "an answer lock exists only in formats 2 and 3, where it is part of the page's key")
+            throw .sealedPart(page: page, "an answer lock exists only in the sealed formats, 2 and later, where it is part of the page's key")
         }
     }
 }
