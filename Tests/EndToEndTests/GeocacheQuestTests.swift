@@ -86,7 +86,10 @@ struct GeocacheQuestTests {
         #expect(wide.status == 0 && wide.stdout.contains("3 of 3 pages opened."), "\(wide.stdout)\n\(wide.stderr)")
         let preview = try world.chest(["preview", "--radius", "0.05km", Self.course])
         #expect(preview.status == 0 && preview.stdout.contains("location: within 50 m of 47.37685, 8.5417"), "\(preview.stdout)")
-        let composed = try world.chest(["compose", "--quest", Self.course, "--radius", "50m", "--seal-cost", "interactive",
+        // A copy: compose --quest records the IDs it chose beside the quest, which must not be the repository's fixture.
+        let copy = world.root + "/course.gpx"
+        try FileManager.default.copyItem(atPath: Self.course, toPath: copy)
+        let composed = try world.chest(["compose", "--quest", copy, "--radius", "50m", "--seal-cost", "interactive",
                                         "-o", world.root + "/out"], user: "organiser")
         #expect(composed.status == 0, "\(composed.stderr)")
         let quest = world.root + "/course.quest"
