@@ -39,18 +39,7 @@ final class RehearsalWeatherServer: @unchecked Sendable {
         } catch {
             throw ChestError("cannot listen on loopback for the rehearsal's weather: \(error)")
         }
-        // A thread of its own, as Foundation's Thread gave it (whose name, longer than Linux's 15 bytes, never
-        // took).
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        guard pthread_create(&thread, nil, { context in
-            Unmanaged<RehearsalWeatherServer>.fromOpaque(context!).takeRetainedValue().serve()
-            return nil
-        }, context) == 0 else {
-            Unmanaged<RehearsalWeatherServer>.fromOpaque(context).release()
-            throw ChestError("cannot start the thread of the rehearsal's weather")
-        }
-        pthread_detach(thread)
+        OSThread.start(name: "chest-weather-rehearsal") { [self] in serve() }
     }
 
     /// The base URL for chestd's `--weather-url`.

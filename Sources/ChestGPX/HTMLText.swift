@@ -77,7 +77,7 @@ enum HTMLText {
             var afterCR = false
             for scalar in String(cString: content).unicodeScalars {
                 defer { afterCR = scalar == "\r" }
-                if isNewline(scalar) {
+                if scalar.isNewline {
                     if scalar == "\n" && afterCR { continue }
                     text.dropTrailingSpaces()
                     if !text.bytes.isEmpty { text.bytes.append(0x0A) }
@@ -116,10 +116,5 @@ enum HTMLText {
     private static func newline(_ text: inout Text) {
         text.dropTrailingSpaces()
         if !text.bytes.isEmpty, text.bytes.last != 0x0A { text.bytes.append(0x0A) }
-    }
-
-    /// What Swift's `Character.isNewline` takes for a line break.
-    private static func isNewline(_ scalar: Unicode.Scalar) -> Bool {
-        (0x0A...0x0D).contains(scalar.value) || scalar.value == 0x85 || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 }

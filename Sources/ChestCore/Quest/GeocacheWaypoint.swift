@@ -95,11 +95,13 @@ public enum GeocacheText {
         var afterCR = false
         for scalar in text.unicodeScalars {
             defer { afterCR = scalar == "\r" }
-            switch scalar.value {
-            case 0x0A where afterCR: continue
-            case 0x0A...0x0D, 0x85, 0x2028, 0x2029: endLine()
-            case 0x09: line.append(" ")
-            default: if !isControlOrFormat(scalar) { line.append(scalar) }
+            if scalar == "\n" && afterCR { continue }
+            if scalar.isNewline {
+                endLine()
+            } else if scalar == "\t" {
+                line.append(" ")
+            } else if !isControlOrFormat(scalar) {
+                line.append(scalar)
             }
         }
         endLine()

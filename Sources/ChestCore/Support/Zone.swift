@@ -117,19 +117,20 @@ public struct Zone: Sendable, Hashable, CustomStringConvertible {
     private static let lock = Mutex(())
 
     /// Runs `body` with `TZ` set to `rule`, then puts `TZ` back as the program started with it. One at a time: `TZ`
-    /// is the process's. No change, and no reading of the database again, for the zone the program started in.
+    /// is the process's. For the zone the program started in, nothing is set and the database is not read again
+    /// (the C library reads it once, at the first `localtime_r`).
     private static func withRule(_ rule: String?, _ body: () -> Void) {
         _ = startingRule
         lock.withLock { _ in
-            let switching = rule != startingRule
-            if switching { set(rule) }
-            tzset()
+            guard rule != startingRule else { return body() }
+            select(rule)
             body()
-            if switching { set(startingRule) }
+            select(startingRule)
         }
     }
 
-    private static func set(_ value: String?) {
+    private static func select(_ value: String?) {
         if let value { setenv("TZ", value, 1) } else { unsetenv("TZ") }
+        tzset()
     }
 }
