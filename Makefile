@@ -35,12 +35,14 @@ build: deps
 	$(SWIFT) build
 	sh scripts/link-programs.sh "$$($(SWIFT) build --show-bin-path)"
 
-# The test package's path, remade when a file the package is built from or ships changes.
+# The test package's path, remade when a file the package is built from or ships changes: the tests' own debug
+# build linked again with the Swift runtime in it (scripts/link-static.sh), packaged and linted.
 TEST_DEB := .build/deb/test-package
-PACKAGE_INPUTS := Package.swift $(shell find Sources CGPSD packaging mk udev completion docs demo examples scripts/deb.sh README.md -type f 2>/dev/null)
+PACKAGE_INPUTS := Package.swift $(shell find Sources CGPSD packaging mk udev completion docs demo examples scripts/deb.sh scripts/link-static.sh README.md -type f 2>/dev/null)
 $(TEST_DEB): $(PACKAGE_INPUTS) | deps
 	rm -f $@
-	$(MAKE) deb DEB_COMPRESSION=gzip DEB_COMPRESSION_LEVEL=1 DEB_CONFIGURATION=debug
+	bash scripts/link-static.sh .build/deb/static
+	$(MAKE) deb DEB_COMPRESSION=gzip DEB_COMPRESSION_LEVEL=1 DEB_PROGRAM_DIR=.build/deb/static
 	ls -t $(CURDIR)/.build/deb/chest_*.deb | head -n 1 > $@
 
 # The fast loop: the suites tagged with none of .process, .gpsd, .mosquitto, .chromium, .package (they are
@@ -50,7 +52,7 @@ check: deps
 	CHEST_TESTS=in-process $(SWIFT) test --skip-build
 
 # Everything, each part built once: the tests' build (which builds the programs too), then the tests beside the
-# package's own static build, which uses the CPU the tests leave while they wait on processes. The package is
+# package, whose program is that build linked again statically (seconds). The package is
 # remade only when what goes into it changed (TEST_DEB); PackageTests waits for it (CHEST_DEB_STAMP). A build inside
 # `swift test` would wait for the build directory's lock, so make builds it; gzip -1 instead of xz saves a minute
 # and a half of compressing (docs/PACKAGING.md).

@@ -16,8 +16,10 @@
 #                             choice with DEB_COMPRESSION_LEVEL=1: 5 s, two thirds larger); lintian refuses zstd
 #   DEB_COMPRESSION_LEVEL=N   dpkg-deb -zN (default: dpkg-deb's)
 #   LINTIAN=no                skip lintian
-#   DEB_CONFIGURATION=debug   package a debug build instead (make test's choice: a debug build takes a third of a
-#                             release build's time on a 2-core machine; what is packaged and checked is the same)
+#   DEB_CONFIGURATION=debug   package a debug build instead (a debug build takes a third of a release build's time
+#                             on a 2-core machine; what is packaged and checked is the same)
+#   DEB_PROGRAM_DIR=DIR       package DIR/chest, already linked with the Swift runtime in it, and build nothing (make
+#                             test's choice: scripts/link-static.sh links the tests' own debug build so, in seconds)
 #
 # The build has its own directory, .build/deb-build: objects built to link the runtime statically cannot be linked
 # dynamically, so sharing .build/debug or .build/release with `swift build` breaks one or the other.
@@ -46,13 +48,20 @@ maintainer="${DEBFULLNAME:-$(git log -1 --format=%an 2> /dev/null || echo chest)
 deb="$out/chest_${version}_${arch}.deb"
 
 configuration=${DEB_CONFIGURATION:-release}
-echo "== chest $version ($arch): $configuration build, Swift runtime linked statically"
-# The one product: a plain `swift build` would also build ChestTestSupport, which needs Swift Testing.
-# No debug information: the program is stripped below, and making it is a good part of a debug build's time.
-build=("$swift" build -c "$configuration" --scratch-path "$root_dir/.build/deb-build" --static-swift-stdlib
-       -debug-info-format none)
-"${build[@]}" --product chest
-bin=$("${build[@]}" --show-bin-path)
+if [ -n "${DEB_PROGRAM_DIR:-}" ]; then
+    bin=$(cd "$DEB_PROGRAM_DIR" && pwd)
+    echo "== chest $version ($arch): the program in $bin, Swift runtime linked statically"
+    ldd "$bin/chest" | grep -q libswiftCore && { echo "deb: $bin/chest links the Swift runtime dynamically" >&2; exit 1; }
+    configuration="prebuilt"
+else
+    echo "== chest $version ($arch): $configuration build, Swift runtime linked statically"
+    # The one product: a plain `swift build` would also build ChestTestSupport, which needs Swift Testing.
+    # No debug information: the program is stripped below, and making it is a good part of a debug build's time.
+    build=("$swift" build -c "$configuration" --scratch-path "$root_dir/.build/deb-build" --static-swift-stdlib
+           -debug-info-format none)
+    "${build[@]}" --product chest
+    bin=$("${build[@]}" --show-bin-path)
+fi
 build_seconds=$SECONDS
 
 work=$(mktemp -d /tmp/chest-deb-XXXXXX)
@@ -123,5 +132,5 @@ if [ "${LINTIAN:-yes}" != no ]; then
         echo "deb: lintian is not installed (make deps installs it); not checked" >&2
     fi
 fi
-echo "== times: $configuration build ${build_seconds} s, staging and dpkg-deb ${package_seconds} s, lintian $((SECONDS - build_seconds - package_seconds)) s"
+echo "== times: $configuration program ${build_seconds} s, staging and dpkg-deb ${package_seconds} s, lintian $((SECONDS - build_seconds - package_seconds)) s"
 echo "$deb"
