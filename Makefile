@@ -1,6 +1,7 @@
 # chest — locked messages that open in the real world.
 #   make demo      a quest unlocking along a simulated walk (gpsd fed by gpsfake)
-#   make check     the fast loop: build, then the tests that run in the test process (seconds)
+#   make check     the fast loop: the house style, build, then the tests that run in the test process (seconds)
+#   make format    apply the house style (.swift-format) to every Swift file
 #   make test      build and run every test, including those against a real gpsd (what CI runs)
 #   make deb       chest_VERSION_ARCH.deb in .build/deb (docs/PACKAGING.md)
 # Both install what is missing from Debian first (apt-get, with sudo when not root).
@@ -13,7 +14,7 @@ DEBIAN_PACKAGES := gpsd gpsd-tools gpsd-clients libgps-dev libsodium-dev libxml2
 	gpsbabel libmicrohttpd-dev chromium libjs-leaflet \
 	libcurl4-openssl-dev dpkg-dev lintian man-db
 
-.PHONY: all deps build check test deb demo bench bench-build torture fuzz man clean
+.PHONY: all deps build check test deb demo bench bench-build torture fuzz man format clean
 
 include mk/install.mk
 
@@ -45,9 +46,25 @@ $(TEST_DEB): $(PACKAGE_INPUTS) | deps
 	$(MAKE) deb DEB_COMPRESSION=gzip DEB_COMPRESSION_LEVEL=1 DEB_PROGRAM_DIR=.build/deb/static
 	ls -t $(CURDIR)/.build/deb/chest_*.deb | head -n 1 > $@
 
+# The house style, .swift-format (swift-format's, 4 spaces, 120 columns): `make format` applies it to every Swift file;
+# `make check` and `make test` fail on a file it would change or a rule it finds broken, linting only the files
+# changed since its last clean run (FORMAT_CHECKED), every file when .swift-format changed. Lines it cannot break
+# (a long string or comment) stay as they are.
+SWIFT_FILES := Package.swift $(shell find Sources Tests Fuzz -name '*.swift' 2>/dev/null)
+FORMAT_CHECKED := .build/format-checked
+$(FORMAT_CHECKED): $(SWIFT_FILES) .swift-format
+	@echo "swift format lint --strict: $(if $(filter .swift-format,$?),every Swift file,$(words $(filter %.swift,$?)) changed Swift files)"
+	@$(SWIFT) format lint --strict --parallel --configuration .swift-format \
+		$(if $(filter .swift-format,$?),$(SWIFT_FILES),$(filter %.swift,$?)) || \
+		{ echo "make: run \`make format\` to apply the house style (.swift-format)" >&2; exit 1; }
+	@mkdir -p $(@D) && touch $@
+
+format:
+	$(SWIFT) format format --in-place --parallel --configuration .swift-format $(SWIFT_FILES)
+
 # The fast loop: the suites tagged with none of .process, .gpsd, .mosquitto, .chromium, .package (they are
 # cancelled before they start under CHEST_TESTS=in-process; Tests/ChestTestSupport/Tags.swift).
-check: deps
+check: deps $(FORMAT_CHECKED)
 	$(SWIFT) build --build-tests
 	CHEST_TESTS=in-process $(SWIFT) test --skip-build
 
@@ -56,7 +73,7 @@ check: deps
 # remade only when what goes into it changed (TEST_DEB); PackageTests waits for it (CHEST_DEB_STAMP). A build inside
 # `swift test` would wait for the build directory's lock, so make builds it; gzip -1 instead of xz saves a minute
 # and a half of compressing (docs/PACKAGING.md).
-test: deps
+test: deps $(FORMAT_CHECKED)
 	$(SWIFT) build --build-tests
 	@mkdir -p .build/deb
 	@$(MAKE) --no-print-directory $(TEST_DEB) > .build/deb/test-package.log 2>&1 & package=$$!; \

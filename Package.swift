@@ -6,29 +6,34 @@ let package = Package(
     products: [
         // One program that is chest, chestd, chest-walk and chest-weather by the name it is called by (argv[0]):
         // installed once, with links for the other names (mk/install.mk).
-        .executable(name: "chest", targets: ["chest"]),
+        .executable(name: "chest", targets: ["chest"])
     ],
     targets: [
         // libgps (gpsd's client library), found with pkg-config.
         .systemLibrary(name: "CGPSD", path: "CGPSD", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         // libsodium: Ed25519 signatures and Argon2id PIN hashes.
-        .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
-                       providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(
+            name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]),
         // libmosquitto: the MQTT client for hunts over a Mosquitto broker.
-        .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto",
-                       providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(
+            name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]),
         // GNU libmicrohttpd: the HTTP server of the organiser's board in a browser.
-        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
-                       providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(
+            name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]),
         // libxml2: geocaching GPX files (Pocket Queries, Adventure Lab and c:geo/GSAK exports) as quests.
-        .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
-                       providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(
+            name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]),
         // libutf8proc: Unicode normal forms (NFKC, NFC) for the answer lock and lookalike names, without ICU. No
         // pkgConfig: its flags carry a -D that SwiftPM refuses; the header is in /usr/include.
         .systemLibrary(name: "CUTF8Proc", path: "Sources/CUTF8Proc", providers: [.apt(["libutf8proc-dev"])]),
         // libcurl: the weather providers' HTTPS requests, without FoundationNetworking.
-        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
-                       providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(
+            name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
         // Pure: model, file format, locks, geometry, the evaluation engine. No I/O, no clock reads.
         .target(name: "ChestCore", dependencies: ["CUTF8Proc"]),
         // Pure: declared commands, the one argument parser, help text and shell completion scripts.
@@ -55,34 +60,60 @@ let package = Package(
         // GPX waypoints and tracks.
         .target(name: "ChestGPX", dependencies: ["ChestCore", "CLibXML2"]),
         // The daemon and the command line (with chest-walk) as libraries, so tests can drive them.
-        .target(name: "ChestDaemon", dependencies: ["ChestArguments", "ChestCore", "ChestIO", "ChestGPS", "ChestSeal", "ChestMQTT"]),
-        .target(name: "ChestCLI", dependencies: ["ChestArguments", "ChestCore", "ChestIO", "ChestSeal", "ChestSimulator", "ChestMQTT",
-                                                 "ChestWeb", "ChestGPX"]),
+        .target(
+            name: "ChestDaemon",
+            dependencies: ["ChestArguments", "ChestCore", "ChestIO", "ChestGPS", "ChestSeal", "ChestMQTT"]),
+        .target(
+            name: "ChestCLI",
+            dependencies: [
+                "ChestArguments", "ChestCore", "ChestIO", "ChestSeal", "ChestSimulator", "ChestMQTT",
+                "ChestWeb", "ChestGPX",
+            ]),
         // The one program: chest, chestd, chest-walk or chest-weather by the name it is called by (main.swift).
         .executableTarget(name: "chest", dependencies: ["ChestCLI", "ChestDaemon", "ChestWeather"]),
         // The benchmark of docs/DESIGN.md "Performance targets" (docs/BENCHMARKS.md).
         .target(name: "ChestBench", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestMQTT", "ChestGPX"]),
         .executableTarget(name: "chest-bench", dependencies: ["ChestBench"], path: "Sources/chest-bench"),
-        .target(name: "ChestTestSupport", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestSimulator"],
-                path: "Tests/ChestTestSupport"),
+        .target(
+            name: "ChestTestSupport", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestSimulator"],
+            path: "Tests/ChestTestSupport"),
         .testTarget(name: "ChestCoreTests", dependencies: ["ChestCore"]),
         .testTarget(name: "ChestSimulatorTests", dependencies: ["ChestCore", "ChestSimulator"]),
         .testTarget(name: "ChestGPXTests", dependencies: ["ChestBench", "ChestCore", "ChestGPX", "ChestTestSupport"]),
         .testTarget(name: "ChestArgumentsTests", dependencies: ["ChestArguments"]),
-        .testTarget(name: "ChestCLITests", dependencies: ["ChestArguments", "ChestCLI", "ChestDaemon", "ChestCore", "ChestSeal", "ChestSimulator",
-                                                          "ChestTestSupport"]),
-        .testTarget(name: "ChestIOTests", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestWeather", "ChestTestSupport"]),
-        .testTarget(name: "ChestGPSTests", dependencies: ["CGPSD", "ChestCore", "ChestIO", "ChestGPS", "ChestSimulator",
-                                                          "ChestTestSupport"]),
+        .testTarget(
+            name: "ChestCLITests",
+            dependencies: [
+                "ChestArguments", "ChestCLI", "ChestDaemon", "ChestCore", "ChestSeal", "ChestSimulator",
+                "ChestTestSupport",
+            ]),
+        .testTarget(
+            name: "ChestIOTests",
+            dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestWeather", "ChestTestSupport"]),
+        .testTarget(
+            name: "ChestGPSTests",
+            dependencies: [
+                "CGPSD", "ChestCore", "ChestIO", "ChestGPS", "ChestSimulator",
+                "ChestTestSupport",
+            ]),
         .testTarget(name: "ChestSealTests", dependencies: ["ChestCore", "ChestIO", "ChestSeal"]),
-        .testTarget(name: "ChestWeatherTests", dependencies: ["ChestCore", "ChestIO", "ChestWeather", "ChestTestSupport"]),
+        .testTarget(
+            name: "ChestWeatherTests", dependencies: ["ChestCore", "ChestIO", "ChestWeather", "ChestTestSupport"]),
         .testTarget(name: "ChestWebTests", dependencies: ["ChestCore", "ChestWeb", "ChestTestSupport"]),
         .testTarget(name: "ChestMQTTTests", dependencies: ["ChestMQTT", "ChestTestSupport"]),
         // chestd's loop driven in process: a fake broker, gpsd's lines through a pipe (docs/ARCHITECTURE.md).
-        .testTarget(name: "ChestDaemonTests", dependencies: ["ChestDaemon", "ChestCore", "ChestIO", "ChestGPS", "ChestMQTT",
-                                                             "ChestSeal", "ChestTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestSimulator",
-                                                          "ChestTestSupport"]),
+        .testTarget(
+            name: "ChestDaemonTests",
+            dependencies: [
+                "ChestDaemon", "ChestCore", "ChestIO", "ChestGPS", "ChestMQTT",
+                "ChestSeal", "ChestTestSupport",
+            ]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "ChestCore", "ChestIO", "ChestSeal", "ChestSimulator",
+                "ChestTestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -90,6 +121,7 @@ let package = Package(
 // The compiler as reviewer: in debug builds, an expression that takes over 300 ms to type-check is a warning
 // (one had cost 12 s of every build).
 for target in package.targets where target.type != .system {
-    target.swiftSettings = (target.swiftSettings ?? [])
+    target.swiftSettings =
+        (target.swiftSettings ?? [])
         + [.unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=300"], .when(configuration: .debug))]
 }

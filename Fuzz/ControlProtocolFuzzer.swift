@@ -29,7 +29,6 @@ public func fuzzControlProtocol(_ start: UnsafeRawPointer, _ count: Int) -> CInt
     return 0
 }
 
-
 /// The strings a request carries, which chestd may write into its log.
 private func texts(of request: ControlRequest) -> [String] {
     switch request {

@@ -35,16 +35,24 @@ public func fuzzGPSReports(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         // Differential: what chestd's own reader accepts must read as libgps reads it.
         switch fast {
         case .tpv(let tpv):
-            let expected = Fix(UnsafePointer(report), satellitesUsed: satellitesUsed, sky: sky, receivedAt: now.monotonic)
+            let expected = Fix(
+                UnsafePointer(report), satellitesUsed: satellitesUsed, sky: sky, receivedAt: now.monotonic)
             let actual = Fix(tpv, satellitesUsed: satellitesUsed, sky: sky, receivedAt: now.monotonic)
-            if expected != actual { fatalError("TPV read apart from libgps: \(String(describing: expected)) against \(actual)") }
+            if expected != actual {
+                fatalError("TPV read apart from libgps: \(String(describing: expected)) against \(actual)")
+            }
         case .sky(let fastSky):
             let visible = report.pointee.satellites_visible > 0
             let used = set & SATELLITE_SET != 0 && visible ? Int(report.pointee.satellites_used) : nil
-            let summary = set & SATELLITE_SET != 0 && visible ? SkySummary(UnsafePointer(report), serial: skySerial + 1) : nil
-            if set & SATELLITE_SET == 0 || used != fastSky.satellitesUsed || summary != fastSky.summary(serial: skySerial + 1) {
-                fatalError("SKY read apart from libgps: \(String(describing: used)) \(String(describing: summary)) against "
-                    + "\(String(describing: fastSky.satellitesUsed)) \(String(describing: fastSky.summary(serial: skySerial + 1)))")
+            let summary =
+                set & SATELLITE_SET != 0 && visible ? SkySummary(UnsafePointer(report), serial: skySerial + 1) : nil
+            if set & SATELLITE_SET == 0 || used != fastSky.satellitesUsed
+                || summary != fastSky.summary(serial: skySerial + 1)
+            {
+                fatalError(
+                    "SKY read apart from libgps: \(String(describing: used)) \(String(describing: summary)) against "
+                        + "\(String(describing: fastSky.satellitesUsed)) \(String(describing: fastSky.summary(serial: skySerial + 1)))"
+                )
             }
         case nil:
             break

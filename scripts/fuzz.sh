@@ -22,7 +22,7 @@ quiet() { grep -v -e "Cannot export local symbol" -e "ignoring import" -e "^ *[0
 # `fuzz.sh typecheck`: whether the four harnesses still compile against the sources, in half a minute and without
 # running them (FuzzHarnessTests in make test), so that a change of the sources cannot leave them behind unseen.
 if [ "${1:-}" = typecheck ]; then
-    swiftc -typecheck -parse-as-library -module-name ChestCore "${core[@]}" "${weather[@]}" "${gps[@]}" \
+    swiftc -typecheck -parse-as-library -package-name chest -module-name ChestCore "${core[@]}" "${weather[@]}" "${gps[@]}" \
         Fuzz/*.swift 2>&1 | quiet
     exit 0
 fi
@@ -34,7 +34,7 @@ mkdir -p "$out/corpus-message" "$out/corpus-control" "$out/corpus-weather" "$out
 build() { # NAME SOURCES… [FLAGS]: one module named ChestCore (the other modules' `import ChestCore` is then ignored);
     # a harness that does not compile stops the script
     local name="$1"; shift
-    swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name ChestCore "$@" -o "$out/$name" 2>&1 | quiet
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -package-name chest -module-name ChestCore "$@" -o "$out/$name" 2>&1 | quiet
 }
 run() { # NAME CORPUS: an input that runs 10 s is reported as a hang (libFuzzer's default is 20 minutes, and
     # -max_total_time is only checked between inputs, so a hang would otherwise look like a silent stop)

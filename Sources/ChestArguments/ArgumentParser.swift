@@ -1,19 +1,23 @@
 /// The one parser of every program: `--opt value`, `--opt=value`, `-o value`, `--` ends the options, and
 /// `-h`/`--help` anywhere before it asks for the help of the command it follows. Options belong to the command
 /// they follow; a program with subcommands reads its own options up to the first word that is not one.
-public enum ArgumentParser {
+package enum ArgumentParser {
     /// Reads the arguments after the program's name.
-    public static func parse(_ arguments: [String], root: any ParsableCommand.Type) throws(UsageError) -> Invocation {
+    package static func parse(_ arguments: [String], root: any ParsableCommand.Type) throws(UsageError) -> Invocation {
         var rest = arguments[...]
-        var command = root, names = [root.name], path: [ParsedValues] = [], commands = [root]
+        var command = root
+        var names = [root.name]
+        var path: [ParsedValues] = []
+        var commands = [root]
         var firstError: UsageError?
         while true {
             let level = Level(command: command, names: names)
             let values = level.scan(&rest)
             // Help wins over any mistake on the same line, so that adding -h to a failing line explains it.
             if values.help {
-                return Invocation(path: path + [values.parsed], commands: commands,
-                                  help: HelpText.help(for: command, path: names))
+                return Invocation(
+                    path: path + [values.parsed], commands: commands,
+                    help: HelpText.help(for: command, path: names))
             }
             firstError = firstError ?? values.error
             path.append(values.parsed)
@@ -37,13 +41,13 @@ public enum ArgumentParser {
 }
 
 /// What one line asked for: the values of each command on the path, or the help of the last one.
-public struct Invocation {
+package struct Invocation {
     /// The values of the program and each subcommand, in order.
-    public var path: [ParsedValues]
+    package var path: [ParsedValues]
     /// The program and each subcommand, in order.
-    public var commands: [any ParsableCommand.Type]
+    package var commands: [any ParsableCommand.Type]
     /// The help text, when `-h` or `--help` asked for it.
-    public var help: String?
+    package var help: String?
 }
 
 /// One command's share of the line.
@@ -65,8 +69,11 @@ struct Level {
     func scan(_ rest: inout ArraySlice<String>) -> Result {
         let table = command.parameters + [helpParameter]
         let stopsAtCommand = !command.subcommands.isEmpty
-        var occurrences: [ParsedValues.Occurrence] = [], positionals: [String] = []
-        var error: UsageError?, help = false, optionsEnded = false
+        var occurrences: [ParsedValues.Occurrence] = []
+        var positionals: [String] = []
+        var error: UsageError?
+        var help = false
+        var optionsEnded = false
         func fail(_ text: String) { if error == nil { error = UsageError(label.isEmpty ? text : label + ": " + text) } }
         while let word = rest.first {
             if optionsEnded || !Self.looksLikeOption(word) {
@@ -80,13 +87,15 @@ struct Level {
                 optionsEnded = true
                 continue
             }
-            var name = word, inline: String?
+            var name = word
+            var inline: String?
             if word.hasPrefix("--"), let equals = word.firstIndex(of: "=") {
                 name = String(word[..<equals])
                 inline = String(word[word.index(after: equals)...])
             }
             guard let parameter = table.first(where: { $0.isOption && $0.names.contains(name) }) else {
-                let guess = Suggestion.nearest(to: name, in: table.filter { $0.isOption && !$0.isHidden }.flatMap(\.names))
+                let guess = Suggestion.nearest(
+                    to: name, in: table.filter { $0.isOption && !$0.isHidden }.flatMap(\.names))
                 fail("unknown option \(name); \(guess.map { "did you mean \($0)? " } ?? "")\(seeHelp)")
                 continue
             }
@@ -110,9 +119,11 @@ struct Level {
         }
         let positional = table.filter { !$0.isOption }
         if error == nil { error = arityError(positionals, positional) }
-        return Result(parsed: ParsedValues(commandPath: names.joined(separator: " "), occurrences: occurrences,
-                                           positionals: positionals, positionalParameters: positional),
-                      error: error, help: help)
+        return Result(
+            parsed: ParsedValues(
+                commandPath: names.joined(separator: " "), occurrences: occurrences,
+                positionals: positionals, positionalParameters: positional),
+            error: error, help: help)
     }
 
     private func arityError(_ words: [String], _ parameters: [Parameter]) -> UsageError? {

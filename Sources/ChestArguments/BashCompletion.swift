@@ -128,15 +128,19 @@ struct BashCompletion {
 
     private var optionLists: [(patterns: [String], body: String)] {
         levels.map { level in
-            ([CompletionScript.quoted(level.key)],
-             "echo " + CompletionScript.quoted(level.visibleOptions.flatMap(\.names).joined(separator: " ")))
+            (
+                [CompletionScript.quoted(level.key)],
+                "echo " + CompletionScript.quoted(level.visibleOptions.flatMap(\.names).joined(separator: " "))
+            )
         }
     }
 
     private var commandLists: [(patterns: [String], body: String)] {
         levels.filter { !$0.command.subcommands.isEmpty }.map { level in
-            ([CompletionScript.quoted(level.key)],
-             "echo " + CompletionScript.quoted(level.command.subcommands.map { $0.name }.joined(separator: " ")))
+            (
+                [CompletionScript.quoted(level.key)],
+                "echo " + CompletionScript.quoted(level.command.subcommands.map { $0.name }.joined(separator: " "))
+            )
         }
     }
 
@@ -146,7 +150,9 @@ struct BashCompletion {
                 (option.names.map { pattern(level, $0) }, body(option.completion))
             }
             let positionals = level.positionalSlots.filter { $0.parameter.completion != .none }.map { slot in
-                let indices = slot.count == .max ? [pattern(level, "") + "[0-9]*"]
+                let indices =
+                    slot.count == .max
+                    ? [pattern(level, "") + "[0-9]*"]
                     : (slot.start..<slot.start + slot.count).map { pattern(level, String($0)) }
                 return (indices, body(slot.parameter.completion))
             }
@@ -155,14 +161,18 @@ struct BashCompletion {
     }
 
     private func words(_ list: [String]) -> String {
-        #"mapfile -t COMPREPLY < <(compgen -W "# + CompletionScript.quoted(list.joined(separator: " ")) + #" -- "$cur")"#
+        #"mapfile -t COMPREPLY < <(compgen -W "# + CompletionScript.quoted(list.joined(separator: " "))
+            + #" -- "$cur")"#
     }
 
     private func body(_ completion: Completion) -> String {
         switch completion {
         case .none: return ":"
         case let .files(fileExtension):
-            let files = fileExtension.map { "compgen -f -X " + CompletionScript.quoted("!*." + $0) + #" -- "$cur"; compgen -d -- "$cur""# }
+            let files =
+                fileExtension.map {
+                    "compgen -f -X " + CompletionScript.quoted("!*." + $0) + #" -- "$cur"; compgen -d -- "$cur""#
+                }
                 ?? #"compgen -f -- "$cur""#
             return "compopt -o filenames 2>/dev/null\nmapfile -t COMPREPLY < <(\(files))"
         case .directories:

@@ -1,5 +1,5 @@
 /// What a shell offers for a value when the user presses Tab.
-public enum Completion: Sendable, Hashable {
+package enum Completion: Sendable, Hashable {
     case none
     /// File names; with an extension (`locked`), only those files and directories.
     case files(extension: String? = nil)

@@ -1,13 +1,13 @@
 import FoundationEssentials
 
 /// Shell completion scripts made from a program's declarations: `chest --generate-completion-script bash`.
-public enum CompletionScript {
-    public enum Shell: String, CaseIterable, Sendable {
+package enum CompletionScript {
+    package enum Shell: String, CaseIterable, Sendable {
         case bash, zsh, fish
     }
 
     /// The script for `shell`, completing `root`'s options, subcommands and their values.
-    public static func script(for root: any ParsableCommand.Type, shell: Shell) -> String {
+    package static func script(for root: any ParsableCommand.Type, shell: Shell) -> String {
         let levels = levels(of: root, path: [])
         switch shell {
         case .bash: return BashCompletion(program: root.name, levels: levels).script

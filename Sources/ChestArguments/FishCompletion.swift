@@ -13,7 +13,8 @@ struct FishCompletion {
             for option in level.visibleOptions {
                 var line = when
                 for optionName in option.names {
-                    line += optionName.hasPrefix("--") ? " -l " + optionName.dropFirst(2) : " -s " + optionName.dropFirst()
+                    line +=
+                        optionName.hasPrefix("--") ? " -l " + optionName.dropFirst(2) : " -s " + optionName.dropFirst()
                 }
                 if option.takesValue { line += " -r" + arguments(option.completion, helpers: &helpers) }
                 lines.append(line + " -d " + fishQuoted(option.help))
@@ -87,9 +88,12 @@ struct FishCompletion {
         case let .keyValue(keys, values):
             let helper = "\(prefix)_value_\(helpers.count + 1)"
             let arms = keys.compactMap { key in
-                values[key].map { "        case \(fishQuoted(key + "=*"))\n            printf '\(key)=%s\\n' \($0.joined(separator: " "))" }
+                values[key].map {
+                    "        case \(fishQuoted(key + "=*"))\n            printf '\(key)=%s\\n' \($0.joined(separator: " "))"
+                }
             }
-            helpers.append("""
+            helpers.append(
+                """
                 function \(helper)
                     switch (commandline -ct)
                 \(arms.joined(separator: "\n"))

@@ -2,15 +2,17 @@
 /// options, then one `.SS` per command and subcommand with its usage lines, what it does (its abstract and
 /// discussion) and its arguments and options. `chest --generate-man-page` prints it; `make man` puts it between the
 /// two marker lines of docs/man/chest.1, whose other sections are written by hand.
-public enum ManPage {
-    public static let beginMarker = #".\" BEGIN GENERATED COMMANDS"#
-    public static let endMarker = #".\" END GENERATED COMMANDS"#
+package enum ManPage {
+    package static let beginMarker = #".\" BEGIN GENERATED COMMANDS"#
+    package static let endMarker = #".\" END GENERATED COMMANDS"#
 
     /// The generated part, the two marker lines included: `.SH OPTIONS` (the program's own) and `.SH COMMANDS`.
-    public static func reference(for root: any ParsableCommand.Type) -> String {
-        var lines = [beginMarker,
-                     #".\" Made by `\#(root.name) --generate-man-page` from the commands' declarations (their abstract, discussion"#,
-                     #".\" and parameters, as `\#(root.name) help COMMAND` prints them): edit those, then run `make man`."#]
+    package static func reference(for root: any ParsableCommand.Type) -> String {
+        var lines = [
+            beginMarker,
+            #".\" Made by `\#(root.name) --generate-man-page` from the commands' declarations (their abstract, discussion"#,
+            #".\" and parameters, as `\#(root.name) help COMMAND` prints them): edit those, then run `make man`."#,
+        ]
         lines += [".SH OPTIONS", "These come before the command."]
         lines += parameterList(root.parameters.filter { !$0.isHidden } + [helpParameter])
         lines.append(".SH COMMANDS")
@@ -33,7 +35,8 @@ public enum ManPage {
         lines += [".in", ".PP", text(sentence(command.abstract))]
         lines += discussion(command.discussion)
         let parameters = command.parameters.filter { !$0.isHidden }
-        let positionals = parameters.filter { !$0.isOption }, options = parameters.filter(\.isOption)
+        let positionals = parameters.filter { !$0.isOption }
+        let options = parameters.filter(\.isOption)
         if !positionals.isEmpty {
             lines += [".PP", "Arguments:"] + parameterList(positionals)
         }
@@ -57,7 +60,8 @@ public enum ManPage {
         parameters.flatMap { parameter -> [String] in
             let tag: String
             if parameter.isOption {
-                let names = parameter.names.filter { !$0.hasPrefix("--") } + parameter.names.filter { $0.hasPrefix("--") }
+                let names =
+                    parameter.names.filter { !$0.hasPrefix("--") } + parameter.names.filter { $0.hasPrefix("--") }
                 tag = names.map(bold).joined(separator: ", ") + (parameter.valueName.map { " " + italic($0) } ?? "")
             } else {
                 tag = italic(HelpText.positionalUsage([parameter]).joined(separator: " "))
@@ -70,11 +74,15 @@ public enum ManPage {
     /// more spaces, its text) an entry of a tagged list, the others (examples to copy) kept as written.
     static func discussion(_ discussion: String) -> [String] {
         guard !discussion.isEmpty else { return [] }
-        var lines: [String] = [], example: [String] = []
+        var lines: [String] = []
+        var example: [String] = []
         func endExample() {
             guard !example.isEmpty else { return }
             let indent = example.map { $0.prefix { $0 == " " }.count }.min() ?? 0
-            lines += [".PP", ".in +4n", ".EX"] + example.map { escaped(String($0.dropFirst(indent)), leading: true) } + [".EE", ".in"]
+            lines +=
+                [".PP", ".in +4n", ".EX"] + example.map { escaped(String($0.dropFirst(indent)), leading: true) } + [
+                    ".EE", ".in",
+                ]
             example = []
         }
         for line in discussion.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
@@ -99,14 +107,16 @@ public enum ManPage {
     static func tableRow(_ line: String) -> (String, String)? {
         let body = line.drop { $0 == " " }
         guard let gap = body.firstRange(of: "  ") else { return nil }
-        let label = body[..<gap.lowerBound], rest = body[gap.lowerBound...].drop { $0 == " " }
+        let label = body[..<gap.lowerBound]
+        let rest = body[gap.lowerBound...].drop { $0 == " " }
         guard !label.isEmpty, !rest.isEmpty else { return nil }
         return (String(label), String(rest))
     }
 
     /// A usage line with the command's words and options bold, the values italic, brackets and bars roman.
     static func synopsis(_ line: String, commandWords: Int) -> String {
-        var result = "", word = ""
+        var result = ""
+        var word = ""
         var position = 0
         func flush() {
             guard !word.isEmpty else { return }
@@ -148,7 +158,8 @@ public enum ManPage {
     /// Prose as a text line: what stands in backquotes, and an option's name (`--page`), bold.
     static func text(_ line: String) -> String {
         let parts = line.split(separator: "`", omittingEmptySubsequences: false).map(String.init)
-        var result = parts.count >= 3 && parts.count % 2 == 1
+        var result =
+            parts.count >= 3 && parts.count % 2 == 1
             ? parts.enumerated().map { index, part in index % 2 == 1 ? bold(part) : optionsBold(part) }.joined()
             : optionsBold(line)
         if let first = result.first, first == "." || first == "'" { result = "\\&" + result }
@@ -161,7 +172,8 @@ public enum ManPage {
             let lead = word.prefix { "([\"".contains($0) }
             let rest = word.dropFirst(lead.count)
             let name = rest.prefix { $0 == "-" || $0.isLetter && $0.isASCII || $0.isNumber && $0.isASCII }
-            let isOption = name.hasPrefix("--") && name.count > 3 && name.dropFirst(2).first!.isLetter
+            let isOption =
+                name.hasPrefix("--") && name.count > 3 && name.dropFirst(2).first!.isLetter
                 || name.count == 2 && name.first == "-" && name.last!.isLetter
             guard isOption, !name.hasSuffix("-") else { return escaped(String(word)) }
             return escaped(String(lead)) + bold(String(name)) + escaped(String(rest.dropFirst(name.count)))

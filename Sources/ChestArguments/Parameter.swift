@@ -1,6 +1,6 @@
 /// One entry of a command's table: a flag, an option that takes a value, or a positional argument.
-public struct Parameter: Sendable, Hashable {
-    public enum Kind: Sendable, Hashable {
+package struct Parameter: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// `--json`: present or not.
         case flag
         /// `--page TEXT`, `--page=TEXT` or, with a short alias, `-o FILE`.
@@ -10,39 +10,48 @@ public struct Parameter: Sendable, Hashable {
     }
 
     /// The long name first (`--output`), then any short alias (`-o`); a positional's only name is its value name.
-    public var names: [String]
-    public var kind: Kind
-    public var help: String
+    package var names: [String]
+    package var kind: Kind
+    package var help: String
     /// May be given more than once; the command reads every occurrence, in order.
-    public var isRepeatable: Bool
+    package var isRepeatable: Bool
     /// Left out of help and usage lines, still parsed and completed.
-    public var isHidden: Bool
+    package var isHidden: Bool
     /// Shown in the usage line; false for a flag that only reports, such as `--version`.
-    public var isInUsage = true
-    public var completion: Completion
+    package var isInUsage = true
+    package var completion: Completion
 
     /// The long name, or a positional's value name: how the command asks for its value.
-    public var name: String { names[0] }
+    package var name: String { names[0] }
 
     /// A flag, such as `.flag("--json", help: "print JSON")`.
-    public static func flag(_ names: String..., help: String, repeatable: Bool = false, hidden: Bool = false,
-                            inUsage: Bool = true) -> Parameter {
-        Parameter(names: names, kind: .flag, help: help, isRepeatable: repeatable, isHidden: hidden, isInUsage: inUsage,
-                  completion: .none)
+    package static func flag(
+        _ names: String..., help: String, repeatable: Bool = false, hidden: Bool = false,
+        inUsage: Bool = true
+    ) -> Parameter {
+        Parameter(
+            names: names, kind: .flag, help: help, isRepeatable: repeatable, isHidden: hidden, isInUsage: inUsage,
+            completion: .none)
     }
 
     /// An option with a value, such as `.option("--count", value: "N", help: "stop after N events")`.
-    public static func option(_ names: String..., value: String, help: String, repeatable: Bool = false,
-                              hidden: Bool = false, completion: Completion = .none) -> Parameter {
-        Parameter(names: names, kind: .option(valueName: value), help: help, isRepeatable: repeatable,
-                  isHidden: hidden, completion: completion)
+    package static func option(
+        _ names: String..., value: String, help: String, repeatable: Bool = false,
+        hidden: Bool = false, completion: Completion = .none
+    ) -> Parameter {
+        Parameter(
+            names: names, kind: .option(valueName: value), help: help, isRepeatable: repeatable,
+            isHidden: hidden, completion: completion)
     }
 
     /// A positional argument, such as `.positional("FILE", arity: .oneOrMore, help: "a message file")`.
-    public static func positional(_ valueName: String, arity: Arity = .one, help: String,
-                                  completion: Completion = .none) -> Parameter {
-        Parameter(names: [valueName], kind: .positional(arity), help: help, isRepeatable: false, isHidden: false,
-                  completion: completion)
+    package static func positional(
+        _ valueName: String, arity: Arity = .one, help: String,
+        completion: Completion = .none
+    ) -> Parameter {
+        Parameter(
+            names: [valueName], kind: .positional(arity), help: help, isRepeatable: false, isHidden: false,
+            completion: completion)
     }
 
     var isOption: Bool { if case .positional = kind { false } else { true } }
@@ -58,16 +67,16 @@ public struct Parameter: Sendable, Hashable {
 }
 
 /// How many words a positional argument takes.
-public struct Arity: Sendable, Hashable {
-    public var minimum: Int
-    public var maximum: Int
+package struct Arity: Sendable, Hashable {
+    package var minimum: Int
+    package var maximum: Int
 
-    public init(_ minimum: Int, _ maximum: Int) {
+    package init(_ minimum: Int, _ maximum: Int) {
         self.minimum = minimum
         self.maximum = maximum
     }
 
-    public static let one = Arity(1, 1)
-    public static let optional = Arity(0, 1)
-    public static let oneOrMore = Arity(1, .max)
+    package static let one = Arity(1, 1)
+    package static let optional = Arity(0, 1)
+    package static let oneOrMore = Arity(1, .max)
 }

@@ -3,7 +3,7 @@ import Glibc
 
 /// A program or one of its subcommands, declared once: its name, what it does and its table of parameters.
 /// The parser, the help text, the usage lines and the shell completion scripts are all read from here.
-public protocol ParsableCommand {
+package protocol ParsableCommand {
     /// The word that runs it: the program's name, or the subcommand's.
     static var name: String { get }
     /// One line for the command list and the top of the help.
@@ -24,14 +24,14 @@ public protocol ParsableCommand {
 }
 
 extension ParsableCommand {
-    public static var discussion: String { "" }
-    public static var parameters: [Parameter] { [] }
-    public static var synopses: [String] { [HelpText.synopsis(of: self)] }
-    public static var subcommands: [any ParsableCommand.Type] { [] }
+    package static var discussion: String { "" }
+    package static var parameters: [Parameter] { [] }
+    package static var synopses: [String] { [HelpText.synopsis(of: self)] }
+    package static var subcommands: [any ParsableCommand.Type] { [] }
 
     /// Parses a program's arguments (without its name): prints the help and exits 0 when asked for it, prints the
     /// error and the usage line and exits 64 when they cannot be understood.
-    public static func parseOrExit(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Self {
+    package static func parseOrExit(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Self {
         do {
             let invocation = try ArgumentParser.parse(arguments, root: self)
             if let help = invocation.help {
@@ -64,7 +64,7 @@ let helpParameter = Parameter.flag("--help", "-h", help: "show this help")
 
 extension ParsableCommand {
     /// The subcommand called `name`, or the usage error for a mistyped one.
-    public static func subcommand(named name: String) throws(UsageError) -> any ParsableCommand.Type {
+    package static func subcommand(named name: String) throws(UsageError) -> any ParsableCommand.Type {
         guard let command = subcommands.first(where: { $0.name == name }) else {
             throw ArgumentParser.unknownCommand(name, of: self)
         }

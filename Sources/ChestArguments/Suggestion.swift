@@ -1,8 +1,8 @@
 /// "Did you mean …?": the candidate nearest to a mistyped word.
-public enum Suggestion {
+package enum Suggestion {
     /// The candidate with the fewest single-character edits from `word`, if it is close enough to be a typo
     /// (at most two edits, and fewer than half the word) or starts with it.
-    public static func nearest(to word: String, in candidates: [String]) -> String? {
+    package static func nearest(to word: String, in candidates: [String]) -> String? {
         let scored = candidates.map { (candidate: $0, distance: distance(word, $0)) }
         let close = scored.filter { $0.distance <= 2 && $0.distance * 2 < max(word.count, 2) }
         if let best = close.min(by: { $0.distance < $1.distance }) { return best.candidate }
@@ -11,9 +11,11 @@ public enum Suggestion {
     }
 
     /// The edit distance, with a swap of two neighbours as one edit (optimal string alignment).
-    public static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var before = [Int](), previous = Array(0...b.count)
+    package static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        var before = [Int]()
+        var previous = Array(0...b.count)
         for i in a.indices {
             var current = [i + 1]
             for j in b.indices {

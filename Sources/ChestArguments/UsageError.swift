@@ -1,14 +1,14 @@
 /// A command line that cannot be understood: exit status 64 (EX_USAGE) with one line saying what to write.
-public struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var description: String
+package struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
+    package var description: String
     /// Whether `description` is itself the usage line, so no second one is printed after it.
-    public var isUsage: Bool
+    package var isUsage: Bool
 
-    public init(_ description: String, isUsage: Bool = false) {
+    package init(_ description: String, isUsage: Bool = false) {
         self.description = description
         self.isUsage = isUsage
     }
 
     /// EX_USAGE from sysexits.h.
-    public static let exitStatus: Int32 = 64
+    package static let exitStatus: Int32 = 64
 }

@@ -49,10 +49,13 @@ struct ZshCompletion {
             for slot in level.positionalSlots {
                 let position = slot.count == .max ? "*" : String(slot.start + 1)
                 let optional = (slot.parameter.arity?.minimum ?? 1) == 0 && slot.count != .max ? ":" : ""
-                specs.append(CompletionScript.quoted(position + ":" + optional + escaped(slot.parameter.name) + ":"
-                                                     + action(slot.parameter.completion, helpers: &helpers)))
+                specs.append(
+                    CompletionScript.quoted(
+                        position + ":" + optional + escaped(slot.parameter.name) + ":"
+                            + action(slot.parameter.completion, helpers: &helpers)))
             }
-            return "\(name(level))() {\n    _arguments -s \\\n        " + specs.joined(separator: " \\\n        ") + "\n}"
+            return "\(name(level))() {\n    _arguments -s \\\n        " + specs.joined(separator: " \\\n        ")
+                + "\n}"
         }
         specs += ["'1:command:->command'", "'*::arguments:->arguments'"]
         let described = subcommands.map { CompletionScript.quoted(escaped($0.name) + ":" + $0.abstract) }
@@ -89,9 +92,12 @@ struct ZshCompletion {
         case let .keyValue(keys, values):
             let helper = "_\(program)_value_\(helpers.count + 1)".replacing("-", with: "_")
             let arms = keys.compactMap { key in
-                values[key].map { "        \(CompletionScript.quoted(key + "="))*) compset -P '*='; compadd -- \($0.joined(separator: " ")) ;;" }
+                values[key].map {
+                    "        \(CompletionScript.quoted(key + "="))*) compset -P '*='; compadd -- \($0.joined(separator: " ")) ;;"
+                }
             }
-            helpers.append("""
+            helpers.append(
+                """
                 \(helper)() {
                     case $PREFIX in
                 \(arms.joined(separator: "\n"))
@@ -103,7 +109,8 @@ struct ZshCompletion {
             return helper
         case let .shellCommand(command):
             let helper = "_\(program)_value_\(helpers.count + 1)".replacing("-", with: "_")
-            helpers.append("""
+            helpers.append(
+                """
                 \(helper)() {
                     local -a words
                     words=(${(f)"$(\(command))"})

@@ -1,5 +1,6 @@
 import ChestCore
 import Dispatch
+
 import struct Foundation.Date
 
 /// The benchmarks' walk: fixes 1 s apart, each a few metres from the last (seeded), and the time each step's
@@ -9,8 +10,10 @@ struct BenchWalk {
 
     /// Walks `fixes` steps from `start` at `time`; `step` gets each position and moment and times its work with
     /// `measure`.
-    init(fixes: Int, from start: Coordinate, at time: Now, using generator: inout SeededGenerator,
-         _ step: (Coordinate, Now, inout SeededGenerator, (() -> Void) -> Void) -> Void) {
+    init(
+        fixes: Int, from start: Coordinate, at time: Now, using generator: inout SeededGenerator,
+        _ step: (Coordinate, Now, inout SeededGenerator, (() -> Void) -> Void) -> Void
+    ) {
         durations.reserveCapacity(fixes)
         var position = start
         for second in 0..<fixes {
@@ -29,7 +32,8 @@ struct BenchWalk {
 
     /// A fix with the usual quality at this place and moment.
     static func fix(_ position: Coordinate, _ now: Now, sky: SkySummary? = nil) -> Fix {
-        Fix(mode: 3, coordinate: position, altitudeMSL: 410, eph: 5, epv: 8, satellitesUsed: 9, time: now.wall,
+        Fix(
+            mode: 3, coordinate: position, altitudeMSL: 410, eph: 5, epv: 8, satellitesUsed: 9, time: now.wall,
             receivedAt: now.monotonic, sky: sky)
     }
 

@@ -34,7 +34,8 @@ enum CityBench {
         var shards = 1
     }
 
-    static let usage = "chest-bench city HUNT CAFILE HOST:PORT[,HOST:PORT…] [--spread S] [--connect-rate N] [--linger S] [--log FILE] [--shard I/N]"
+    static let usage =
+        "chest-bench city HUNT CAFILE HOST:PORT[,HOST:PORT…] [--spread S] [--connect-rate N] [--linger S] [--log FILE] [--shard I/N]"
 
     static func main(_ arguments: [String]) {
         guard arguments.count >= 3 else { fatalError(usage) }
@@ -92,9 +93,11 @@ enum CityBench {
         let hunt = try! HuntFile.read(path: options.hunt)
         let pages = (hunt.messages ?? [:]).sorted { $0.key < $1.key }.flatMap { id, message in
             message.pages.enumerated().map { index, page in
-                Page(id: MessageID(id)!, page: index + 1, title: message.title,
-                     proofKey: Data(ReceiptProof.key(pageKey: [UInt8](Data(base64Encoded: page.key)!))).base64EncodedString(),
-                     signature: Data(Sealer.randomBytes(64)).base64EncodedString())
+                Page(
+                    id: MessageID(id)!, page: index + 1, title: message.title,
+                    proofKey: Data(ReceiptProof.key(pageKey: [UInt8](Data(base64Encoded: page.key)!)))
+                        .base64EncodedString(),
+                    signature: Data(Sealer.randomBytes(64)).base64EncodedString())
             }
         }
         guard !pages.isEmpty else { fatalError("\(options.hunt) has no messages composed for it (compose --hunt)") }
@@ -112,8 +115,9 @@ enum CityBench {
         // Connect, a few hundred teams a second: Mosquitto handles TLS handshakes one at a time.
         for team in teams {
             let broker = options.brokers[team.index % options.brokers.count]
-            var mqtt = MQTTOptions(clientID: "city-\(team.team.name)", host: broker.host, port: broker.port, tls: true,
-                                   caFile: options.caFile, username: team.team.name, password: team.team.password)
+            var mqtt = MQTTOptions(
+                clientID: "city-\(team.team.name)", host: broker.host, port: broker.port, tls: true,
+                caFile: options.caFile, username: team.team.name, password: team.team.password)
             mqtt.keepAlive = 60
             let client = try! MQTTClient(mqtt) { [team] event in
                 switch event {
@@ -136,7 +140,9 @@ enum CityBench {
             team.client = client
             // A few handshakes at a time: libmosquitto's loop spins while its TLS handshake is under way, so
             // hundreds at once on a busy machine starve the broker and each other into timeouts.
-            waitUntil("a connection slot", deadline: 600) { team.index / options.shards - connectedCount.withLock { $0 } < 4 }
+            waitUntil("a connection slot", deadline: 600) {
+                team.index / options.shards - connectedCount.withLock { $0 } < 4
+            }
             client.start()
             Thread.sleep(forTimeInterval: 1 / options.connectRate)
         }
@@ -174,11 +180,18 @@ enum CityBench {
             let when = Date().timeIntervalSince1970
             if publish(message, entry.team, tracked: true) {
                 sent.withLock { $0 += 1 }
-                log.withLock { $0.write(Data("sent \(entry.team.team.name) \(page.id.rawValue) \(page.page) \(String(format: "%.6f", when))\n".utf8)) }
+                log.withLock {
+                    $0.write(
+                        Data(
+                            "sent \(entry.team.team.name) \(page.id.rawValue) \(page.page) \(String(format: "%.6f", when))\n"
+                                .utf8))
+                }
             }
         }
         let total = sent.withLock { $0 }
-        print(String(format: "city-teams: %d receipts published in %.1f s", total, Date().timeIntervalSince(receiptsStart)))
+        print(
+            String(
+                format: "city-teams: %d receipts published in %.1f s", total, Date().timeIntervalSince(receiptsStart)))
         fflush(nil)
         waitUntil("every receipt acknowledged by the broker", deadline: 300) { acknowledged.withLock { $0 } >= total }
         print("city-teams: \(total) receipts acknowledged")
@@ -214,30 +227,40 @@ enum CityBench {
     static func status(_ team: Team, hunt: HuntFile, count: UInt64, pagesOpen: Int = 0) -> MQTTMessage {
         var status = TeamStatus(online: true, pagesOpen: pagesOpen, trust: .hardware, fixMode: 3)
         status = ReaderClaim.claim(status, hunt: hunt.id, team: team.team.name, identity: team.reader)
-        let envelope = HuntSigner.sign(HuntEnvelope(hunt: hunt.id, sender: team.team.name, id: TeamStatus.id(session: 1, count: count),
-                                                    sent: Date(), status: status), team: team.team)!
-        return MQTTMessage(topic: HuntTopic.status(hunt: hunt.id, team: team.team.name), payload: envelope.bytes, qos: 1, retain: true)
+        let envelope = HuntSigner.sign(
+            HuntEnvelope(
+                hunt: hunt.id, sender: team.team.name, id: TeamStatus.id(session: 1, count: count),
+                sent: Date(), status: status), team: team.team)!
+        return MQTTMessage(
+            topic: HuntTopic.status(hunt: hunt.id, team: team.team.name), payload: envelope.bytes, qos: 1, retain: true)
     }
 
     static func receiptMessage(_ team: Team, page: Page, index: Int, hunt: HuntFile) -> MQTTMessage {
         let openedAt = Date()
         var receipt = HuntBench.receipt(page.id, signature: page.signature, page: page.page, at: openedAt)
         receipt.title = page.title
-        receipt = ReceiptProof.signed(HuntEnvelope.shareable(receipt, sharePositions: hunt.sharePositions),
-                                      proofKey: page.proofKey, identity: team.reader)
+        receipt = ReceiptProof.signed(
+            HuntEnvelope.shareable(receipt, sharePositions: hunt.sharePositions),
+            proofKey: page.proofKey, identity: team.reader)
         let id = UInt64(index + 1)
         let claim = ReaderClaim.claim(hunt: hunt.id, team: team.team.name, identity: team.reader)
-        let envelope = HuntSigner.sign(HuntEnvelope(hunt: hunt.id, sender: team.team.name, id: id, sent: openedAt,
-                                                    receipt: receipt, readerClaim: claim), team: team.team)!
-        return MQTTMessage(topic: HuntTopic.receipt(hunt: hunt.id, team: team.team.name, id: id), payload: envelope.bytes,
-                           qos: 1, retain: true)
+        let envelope = HuntSigner.sign(
+            HuntEnvelope(
+                hunt: hunt.id, sender: team.team.name, id: id, sent: openedAt,
+                receipt: receipt, readerClaim: claim), team: team.team)!
+        return MQTTMessage(
+            topic: HuntTopic.receipt(hunt: hunt.id, team: team.team.name, id: id), payload: envelope.bytes,
+            qos: 1, retain: true)
     }
 
     /// A team's position (an OwnTracks location on the team's own topic, QoS 0) and, after the first, a fresh status.
     static func sendPosition(_ team: Team, hunt: HuntFile, round: Int) {
         let angle = Double(team.index) * 0.618 + Double(round) * 0.01
-        let location = "{\"_type\":\"location\",\"lat\":\(47.3769 + 0.02 * cos(angle)),\"lon\":\(8.5417 + 0.03 * sin(angle)),\"tst\":\(Int(Date().timeIntervalSince1970)),\"acc\":5}"
-        _ = try? team.client?.publish(MQTTMessage(topic: "owntracks/\(team.team.name)/chestd", payload: Data(location.utf8), qos: 0, retain: false))
+        let location =
+            "{\"_type\":\"location\",\"lat\":\(47.3769 + 0.02 * cos(angle)),\"lon\":\(8.5417 + 0.03 * sin(angle)),\"tst\":\(Int(Date().timeIntervalSince1970)),\"acc\":5}"
+        _ = try? team.client?.publish(
+            MQTTMessage(
+                topic: "owntracks/\(team.team.name)/chestd", payload: Data(location.utf8), qos: 0, retain: false))
         if round > 1 { publish(status(team, hunt: hunt, count: UInt64(round)), team) }
     }
 
@@ -245,7 +268,8 @@ enum CityBench {
         let deadline = Date().addingTimeInterval(seconds)
         while !condition() {
             guard Date() < deadline else {
-                FileHandle.standardError.write(Data("city-teams: gave up waiting for \(what) after \(Int(seconds)) s\n".utf8))
+                FileHandle.standardError.write(
+                    Data("city-teams: gave up waiting for \(what) after \(Int(seconds)) s\n".utf8))
                 exit(1)
             }
             Thread.sleep(forTimeInterval: 0.05)

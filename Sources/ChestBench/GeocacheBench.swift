@@ -7,12 +7,15 @@ import Foundation
 enum GeocacheBench {
     static func main() {
         print("chest-bench: a Pocket Query read and made a quest (GeocacheFile, GeocacheCourse, QuestParser)")
-        let parser = QuestParser(timeZone: Zone(identifier: "UTC")!, pageText: { $0 }, waypoint: { _, _ in
-            Coordinate(latitude: 0, longitude: 0)
-        })
+        let parser = QuestParser(
+            timeZone: Zone(identifier: "UTC")!, pageText: { $0 },
+            waypoint: { _, _ in
+                Coordinate(latitude: 0, longitude: 0)
+            })
         for caches in [1_000, 5_000] {
             let path = NSTemporaryDirectory() + "/chest-bench-\(caches).gpx"
-            try! Data(GeocacheBenchFile.pocketQuery(caches: caches, logsPerCache: 20).utf8).write(to: URL(fileURLWithPath: path))
+            try! Data(GeocacheBenchFile.pocketQuery(caches: caches, logsPerCache: 20).utf8).write(
+                to: URL(fileURLWithPath: path))
             defer { try? FileManager.default.removeItem(atPath: path) }
             let size = (try! FileManager.default.attributesOfItem(atPath: path)[.size] as! NSNumber).intValue
             resetPeak()
@@ -27,8 +30,10 @@ enum GeocacheBench {
                 pages = quest.messages.reduce(0) { $0 + $1.pages.count }
             }
             precondition(pages == caches)
-            print(String(format: "  %5d caches (%.1f MB): %.3f s, peak RSS +%d MB (%d pages in %d messages)", caches,
-                         Double(size) / 1e6, best, (peakKilobytes() - before) / 1024, pages, (pages + 4) / 5))
+            print(
+                String(
+                    format: "  %5d caches (%.1f MB): %.3f s, peak RSS +%d MB (%d pages in %d messages)", caches,
+                    Double(size) / 1e6, best, (peakKilobytes() - before) / 1024, pages, (pages + 4) / 5))
         }
     }
 

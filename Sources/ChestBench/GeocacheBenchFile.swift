@@ -1,8 +1,8 @@
 /// A Pocket Query as geocaching.com writes one (GPX 1.0, groundspeak:cache 1.0): `caches` caches 100 m apart, each
 /// with an HTML long description and `logsPerCache` logs, about 20 KB a cache with 20 logs (docs/BENCHMARKS.md
 /// "Quests"). The tests read a small one; `chest-bench gpx` a large one.
-public enum GeocacheBenchFile {
-    public static func pocketQuery(caches: Int, logsPerCache: Int) -> String {
+package enum GeocacheBenchFile {
+    package static func pocketQuery(caches: Int, logsPerCache: Int) -> String {
         var text = """
             <?xml version="1.0" encoding="utf-8"?>
             <gpx xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" version="1.0" creator="Groundspeak Pocket Query" \
@@ -10,13 +10,16 @@ public enum GeocacheBenchFile {
               <name>Bench Pocket Query</name>
 
             """
-        let paragraph = "<p>The path climbs through the <b>beech wood</b> &amp; past the old quarry; look for the bench "
+        let paragraph =
+            "<p>The path climbs through the <b>beech wood</b> &amp; past the old quarry; look for the bench "
             + "with the view over the lake, then count the steps down to the spring.</p>\n"
-        let log = "Found it after a lovely walk with the dog &amp; the kids. The container is in good shape, the log is "
+        let log =
+            "Found it after a lovely walk with the dog &amp; the kids. The container is in good shape, the log is "
             + "dry. Thanks for the cache and for showing us this place! TFTC from the bench team. "
         text.reserveCapacity(caches * (1_000 + 20 * paragraph.utf8.count + logsPerCache * (log.utf8.count * 3 + 300)))
         for index in 1...caches {
-            let latitude = 47 + Double(index % 100) * 0.001, longitude = 8 + Double(index / 100) * 0.001
+            let latitude = 47 + Double(index % 100) * 0.001
+            let longitude = 8 + Double(index / 100) * 0.001
             text += """
                   <wpt lat="\(latitude)" lon="\(longitude)">
                     <time>2020-01-01T00:00:00Z</time>

@@ -18,12 +18,20 @@ extension HuntBench {
         let connected = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
         let count = messages.count
-        let client = try! MQTTClient(MQTTOptions(clientID: "chest-bench-\(getpid())", host: String(parts[0]),
-                                                 port: Int(parts[1])!)) { event in
+        let client = try! MQTTClient(
+            MQTTOptions(
+                clientID: "chest-bench-\(getpid())", host: String(parts[0]),
+                port: Int(parts[1])!)
+        ) { event in
             switch event {
             case .connected: connected.signal()
             case .delivered:
-                if acknowledged.withLock({ $0 += 1; return $0 }) == count { done.signal() }
+                if acknowledged.withLock({
+                    $0 += 1
+                    return $0
+                }) == count {
+                    done.signal()
+                }
             default: break
             }
         }
@@ -33,10 +41,14 @@ extension HuntBench {
         for (topic, payload) in messages {
             try! client.publish(MQTTMessage(topic: topic, payload: payload, qos: 1, retain: true))
         }
-        guard done.wait(timeout: .now() + 300) == .success else { fatalError("the broker did not acknowledge them all") }
+        guard done.wait(timeout: .now() + 300) == .success else {
+            fatalError("the broker did not acknowledge them all")
+        }
         let bytes = messages.reduce(0) { $0 + $1.payload.count }
-        print(String(format: "published %d receipts (%.1f MB), retained, in %.2f s", count, Double(bytes) / 1e6,
-                     ChestBench.elapsed(since: start)))
+        print(
+            String(
+                format: "published %d receipts (%.1f MB), retained, in %.2f s", count, Double(bytes) / 1e6,
+                ChestBench.elapsed(since: start)))
         fflush(nil)
         for (index, (topic, payload)) in all.suffix(shape.hold).enumerated() {
             guard readLine() != nil else { break }

@@ -6,9 +6,11 @@ import Foundation
 enum QuestBench {
     static func main() {
         print("chest-bench: parsing a quest of one page continued over N | lines")
-        let parser = QuestParser(timeZone: Zone(identifier: "UTC")!, pageText: { $0 }, waypoint: { _, _ in
-            Coordinate(latitude: 0, longitude: 0)
-        })
+        let parser = QuestParser(
+            timeZone: Zone(identifier: "UTC")!, pageText: { $0 },
+            waypoint: { _, _ in
+                Coordinate(latitude: 0, longitude: 0)
+            })
         for lines in [12_500, 25_000, 50_000, 100_000, 200_000] {
             var text = "message: long\ntitle: Long\npage: first line\n"
             text.reserveCapacity(lines * 40)
@@ -20,8 +22,10 @@ enum QuestBench {
                 best = min(best, ChestBench.elapsed(since: start))
                 precondition(quest.messages[0].pages[0].text.count > lines * 30)
             }
-            print(String(format: "  %7d lines (%.1f MB): %.3f s, %.2f µs a line", lines, Double(text.utf8.count) / 1e6, best,
-                         best / Double(lines) * 1e6))
+            print(
+                String(
+                    format: "  %7d lines (%.1f MB): %.3f s, %.2f µs a line", lines, Double(text.utf8.count) / 1e6, best,
+                    best / Double(lines) * 1e6))
         }
     }
 }

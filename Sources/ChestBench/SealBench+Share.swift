@@ -14,18 +14,26 @@ extension SealBench {
         let area = SearchArea(center: center, radius: 2000)
         var generator = SystemRandomNumberGenerator()
         func place() -> (Lock, KeySlot) {
-            (.sealedLocation(CellGrid(area: area, radius: 30, using: &generator)),
-             .cells(salt: Sealer.randomBytes(16), cost: SealBudget.unit, wrapped: (0..<4).map { _ in Sealer.randomBytes(72) }))
+            (
+                .sealedLocation(CellGrid(area: area, radius: 30, using: &generator)),
+                .cells(
+                    salt: Sealer.randomBytes(16), cost: SealBudget.unit,
+                    wrapped: (0..<4).map { _ in Sealer.randomBytes(72) })
+            )
         }
         for index in 1...count {
             let pages = (0..<4).map { _ in
-                let a = place(), b = place()
-                return Page(text: "", setA: [a.0], setB: [b.0],
-                            sealed: SealedPage(ciphertext: Sealer.randomBytes(296), slots: [.a: a.1, .b: b.1], version: 3))
+                let a = place()
+                let b = place()
+                return Page(
+                    text: "", setA: [a.0], setB: [b.0],
+                    sealed: SealedPage(ciphertext: Sealer.randomBytes(296), slots: [.a: a.1, .b: b.1], version: 3))
             }
             precondition(SealBudget.problem(pages) == nil, "a hostile file must be within the budget")
-            let message = Sealer.seal(Message(id: MessageID(bytes: Sealer.randomBytes(16)), title: "Eight grids \(index)",
-                                              from: "Mallory", created: Date(), pages: pages), with: identity)
+            let message = Sealer.seal(
+                Message(
+                    id: MessageID(bytes: Sealer.randomBytes(16)), title: "Eight grids \(index)",
+                    from: "Mallory", created: Date(), pages: pages), with: identity)
             try MessageFile.encode(message).write(to: URL(fileURLWithPath: directory + "/hostile-\(index).locked"))
         }
     }

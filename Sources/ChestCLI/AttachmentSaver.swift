@@ -15,18 +15,25 @@ struct AttachmentSaver {
         let pages = report.pages.filter { $0.open && !($0.attachments ?? []).isEmpty }
         guard !pages.isEmpty else {
             let locked = report.pages.contains { !$0.open }
-            return ["no attachments to save: the open pages carry none" + (locked ? " (a locked page's files show once it opens)" : "")]
+            return [
+                "no attachments to save: the open pages carry none"
+                    + (locked ? " (a locked page's files show once it opens)" : "")
+            ]
         }
         let message = try storedMessage(report)
         try Directory.create(directory)
         var lines: [String] = []
         for page in pages {
             let content = SealedContent(text: "", attachments: page.attachments, attachmentsKey: page.attachmentsKey)
-            for file in try AttachmentSealer.open(message.pages[page.number - 1], number: page.number, content: content, id: message.id) {
+            for file in try AttachmentSealer.open(
+                message.pages[page.number - 1], number: page.number, content: content, id: message.id)
+            {
                 let wanted = Attachment.safeName(file.attachment.name)
                 let path = try write(file.bytes, as: wanted)
                 let renamed = baseName(path) == wanted ? "" : " (\(wanted) was taken)"
-                lines.append("saved page \(page.number)'s \(TerminalText.escaped(file.attachment.name)) as \(path)\(renamed), \(Attachment.sizeText(file.bytes.count))")
+                lines.append(
+                    "saved page \(page.number)'s \(TerminalText.escaped(file.attachment.name)) as \(path)\(renamed), \(Attachment.sizeText(file.bytes.count))"
+                )
             }
         }
         return lines
@@ -39,10 +46,14 @@ struct AttachmentSaver {
         do {
             message = try MessageFile.decode(MessageFileReader.read(path: path))
         } catch {
-            throw ChestError("cannot read the message file \(path): \(error); if chestd uses another chest directory, give it with --chest DIR")
+            throw ChestError(
+                "cannot read the message file \(path): \(error); if chestd uses another chest directory, give it with --chest DIR"
+            )
         }
         guard message.id == report.id,
-              message.seal.map({ Data($0.signature).base64EncodedString() }) == report.pages.lazy.compactMap(\.messageSignature).first else {
+            message.seal.map({ Data($0.signature).base64EncodedString() })
+                == report.pages.lazy.compactMap(\.messageSignature).first
+        else {
             throw ChestError("\(path) is not the message chestd has open; restart chestd and try again")
         }
         return message
@@ -52,12 +63,14 @@ struct AttachmentSaver {
     private func write(_ bytes: [UInt8], as name: String) throws -> String {
         var taken: Set<String> = []
         while true {
-            let free = Attachment.freeName(name) { taken.contains($0) || FileManager.default.fileExists(atPath: directory + "/" + $0) }
+            let free = Attachment.freeName(name) {
+                taken.contains($0) || FileManager.default.fileExists(atPath: directory + "/" + $0)
+            }
             let path = directory + "/" + free
             let fd: FileDescriptor
             do {
                 fd = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, permissions: 0o644)
-            } catch where error.errno == .fileExists {
+            } catch  where error.errno == .fileExists {
                 taken.insert(free)
                 continue
             } catch {

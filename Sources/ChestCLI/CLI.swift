@@ -6,9 +6,10 @@ import Glibc
 
 /// `chest`: parses the command line, runs the command, and maps the outcome to an exit status
 /// (0 success, 1 failure with one `chest: …` line on stderr, 64 a usage error).
-public enum CLI {
-    public static func main(_ arguments: [String]) -> Int32 {
-        let chest: Chest, command: (any ChestCommand)?
+package enum CLI {
+    package static func main(_ arguments: [String]) -> Int32 {
+        let chest: Chest
+        let command: (any ChestCommand)?
         do {
             let invocation = try ArgumentParser.parse(arguments, root: Chest.self)
             if let help = invocation.help {
@@ -31,7 +32,9 @@ public enum CLI {
         do {
             let settings = try Settings(configPath: chest.configPath, flags: chest.flags)
             // `chest config` shows them with the rest, and is how they are fixed.
-            if !(command is ConfigCommand) { for problem in settings.invalid { printError("chest: \(problem); it is not used") } }
+            if !(command is ConfigCommand) {
+                for problem in settings.invalid { printError("chest: \(problem); it is not used") }
+            }
             try command.run(settings: settings)
             return 0
         } catch let error as UsageError {

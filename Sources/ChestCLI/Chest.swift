@@ -20,26 +20,41 @@ struct Chest: ParsableCommand {
         chest: line on standard error says what went wrong and what to do), 64 usage error.
         """
     static let parameters: [Parameter] = [
-        .option("--socket", value: "PATH", help: "chestd's control socket (default $CHEST_SOCKET, the socket setting, else $XDG_RUNTIME_DIR/chestd.sock)",
-                completion: .files()),
-        .option("--chest", value: "DIR", help: "the chest directory (default $CHEST_DIR, the chest setting, else $XDG_DATA_HOME/chest)",
-                completion: .directories),
-        .option("--config", value: "FILE", help: "the settings file (default $XDG_CONFIG_HOME/chest/config.json)",
-                completion: .files()),
+        .option(
+            "--socket", value: "PATH",
+            help:
+                "chestd's control socket (default $CHEST_SOCKET, the socket setting, else $XDG_RUNTIME_DIR/chestd.sock)",
+            completion: .files()),
+        .option(
+            "--chest", value: "DIR",
+            help: "the chest directory (default $CHEST_DIR, the chest setting, else $XDG_DATA_HOME/chest)",
+            completion: .directories),
+        .option(
+            "--config", value: "FILE", help: "the settings file (default $XDG_CONFIG_HOME/chest/config.json)",
+            completion: .files()),
         .flag("--version", help: "show the version", inUsage: false),
-        .option("--generate-completion-script", value: "SHELL", help: "print a completion script for bash, zsh or fish",
-                hidden: true, completion: .words(CompletionScript.Shell.allCases.map(\.rawValue))),
-        .flag("--generate-man-page", help: "print the OPTIONS and COMMANDS sections of chest(1) in roff (make man)", hidden: true),
+        .option(
+            "--generate-completion-script", value: "SHELL", help: "print a completion script for bash, zsh or fish",
+            hidden: true, completion: .words(CompletionScript.Shell.allCases.map(\.rawValue))),
+        .flag(
+            "--generate-man-page", help: "print the OPTIONS and COMMANDS sections of chest(1) in roff (make man)",
+            hidden: true),
     ]
     static var subcommands: [any ParsableCommand.Type] {
-        [ComposeCommand.self, ImportCommand.self, ListCommand.self, ReadCommand.self, PinCommand.self, AnswerCommand.self, HintCommand.self, SaveCommand.self,
-         UnsaveCommand.self, DeleteCommand.self, UndeleteCommand.self, StatusCommand.self, WatchCommand.self,
-         ReceiptCommand.self, VerifyCommand.self, SendersCommand.self, HuntCommand.self, BoardCommand.self, ConfigCommand.self,
-         QuestCommand.self, PreviewCommand.self, SimulateCommand.self, NavCommand.self, MapCommand.self, ExportCommand.self, HelpCommand.self]
+        [
+            ComposeCommand.self, ImportCommand.self, ListCommand.self, ReadCommand.self, PinCommand.self,
+            AnswerCommand.self, HintCommand.self, SaveCommand.self,
+            UnsaveCommand.self, DeleteCommand.self, UndeleteCommand.self, StatusCommand.self, WatchCommand.self,
+            ReceiptCommand.self, VerifyCommand.self, SendersCommand.self, HuntCommand.self, BoardCommand.self,
+            ConfigCommand.self,
+            QuestCommand.self, PreviewCommand.self, SimulateCommand.self, NavCommand.self, MapCommand.self,
+            ExportCommand.self, HelpCommand.self,
+        ]
     }
 
     /// The IDs of both chests from the running chestd, one a line, for completion; nothing when it is not running.
-    static let listIDs = #"for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p'"#
+    static let listIDs =
+        #"for saved in '' --saved; do chest list $saved --json; done 2>/dev/null | sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p'"#
 
     var flags: [SettingKey: String] = [:]
     var configPath: String?
@@ -52,7 +67,9 @@ struct Chest: ParsableCommand {
         configPath = values.value("--config")
         version = values.flag("--version")
         manPage = values.flag("--generate-man-page")
-        completionShell = try values.value("--generate-completion-script", "--generate-completion-script wants bash, zsh or fish") {
+        completionShell = try values.value(
+            "--generate-completion-script", "--generate-completion-script wants bash, zsh or fish"
+        ) {
             CompletionScript.Shell(rawValue: $0)
         }
     }

@@ -38,7 +38,9 @@ struct ChestContents {
         messages = loaded.map { ($0.0, $0.1) }.filter { entry in
             prefixes.isEmpty || prefixes.contains { entry.message.id.rawValue.hasPrefix($0.lowercased()) }
         }
-        if let unknown = prefixes.first(where: { prefix in !loaded.contains { $0.0.id.rawValue.hasPrefix(prefix.lowercased()) } }) {
+        if let unknown = prefixes.first(where: { prefix in
+            !loaded.contains { $0.0.id.rawValue.hasPrefix(prefix.lowercased()) }
+        }) {
             throw ChestError("no message with an ID starting with \(unknown) in the chest")
         }
         let path = TrackRecorder.path(inChest: settings.chestDirectory)
@@ -52,8 +54,9 @@ struct ChestContents {
                 LockSetName.allCases.flatMap { set in
                     page[set].compactMap { lock -> Target? in
                         guard case let .location(center, radius) = lock else { return nil }
-                        return Target(message: entry.message, page: index + 1, set: set, center: center, radius: radius,
-                                      open: entry.state.isOpen(page: index + 1), label: page.labels[set])
+                        return Target(
+                            message: entry.message, page: index + 1, set: set, center: center, radius: radius,
+                            open: entry.state.isOpen(page: index + 1), label: page.labels[set])
                     }
                 }
             }
@@ -65,9 +68,10 @@ struct ChestContents {
         messages.flatMap { entry in
             entry.state.openPages.filter { $0.set != nil }.map { open in
                 let fix = open.evidence?.fixes.last { $0.latitude != nil && $0.longitude != nil }
-                return Opening(message: entry.message, page: open.page, at: open.at,
-                               place: fix.map { Coordinate(latitude: $0.latitude!, longitude: $0.longitude!) },
-                               gpsTime: open.evidence?.gpsTime)
+                return Opening(
+                    message: entry.message, page: open.page, at: open.at,
+                    place: fix.map { Coordinate(latitude: $0.latitude!, longitude: $0.longitude!) },
+                    gpsTime: open.evidence?.gpsTime)
             }
         }.sorted { $0.at < $1.at }
     }

@@ -18,7 +18,9 @@ struct EventPrinter {
         let body = TerminalText.escaped(text, keepingNewlines: true)
         let label = Output.pad(event.name, 9)
         var lines = ["\(time)  \(colour ? "\u{1B}[\(paint)m\(label)\u{1B}[0m" : label)  \(summary)"]
-        if !body.isEmpty { lines += body.split(separator: "\n", omittingEmptySubsequences: false).map { "          " + $0 } }
+        if !body.isEmpty {
+            lines += body.split(separator: "\n", omittingEmptySubsequences: false).map { "          " + $0 }
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -27,20 +29,28 @@ struct EventPrinter {
         case let .unlocked(unlock):
             shortIDs.insert([unlock.id])
             var set = unlock.set.map { " by set \($0.rawValue)" } ?? ""
-            if let reached = unlock.reachedAt { set += ", place reached " + Wording.reached(reached, before: unlock.at, in: timeZone) }
+            if let reached = unlock.reachedAt {
+                set += ", place reached " + Wording.reached(reached, before: unlock.at, in: timeZone)
+            }
             let text = ([unlock.text] + Output.attachmentLines(unlock.attachments)).joined(separator: "\n")
-            return ("\"\(unlock.title)\" page \(unlock.page) is open\(set)  (\(shortIDs.short(unlock.id)))", "1;32", text)
+            return (
+                "\"\(unlock.title)\" page \(unlock.page) is open\(set)  (\(shortIDs.short(unlock.id)))", "1;32", text
+            )
         case let .hint(note):
             shortIDs.insert([note.id])
             let cost = note.cost.map { $0 > 0 ? ", \($0) point\($0 == 1 ? "" : "s")" : "" } ?? ""
-            return ("\"\(note.title)\" page \(note.page): hint \(note.hint)\(cost)  (\(shortIDs.short(note.id)))", "1;36", note.text)
+            return (
+                "\"\(note.title)\" page \(note.page): hint \(note.hint)\(cost)  (\(shortIDs.short(note.id)))", "1;36",
+                note.text
+            )
         case let .ingested(id, title):
             shortIDs.insert([id])
             return ("\"\(title)\" is in the chest  (\(shortIDs.short(id)))", "36", "")
         case let .rejected(file, reason):
             return ("\(file): \(reason)", "31", "")
         case let .gpsd(connected, server, reason):
-            return connected ? ("connected to \(server)", "32", "")
+            return connected
+                ? ("connected to \(server)", "32", "")
                 : ("gpsd at \(server) is gone\(reason.map { ": " + $0 } ?? ""); chestd keeps trying", "1;33", "")
         case let .fixFound(fix):
             return (Self.describe(fix), "32", "")
@@ -63,8 +73,10 @@ struct EventPrinter {
             shortIDs.insert([id])
             return ("\"\(title)\" is back in the chest  (\(shortIDs.short(id)))", "36", "")
         case let .trust(trust, source):
-            return (trust.description + (source.map { "  (\($0.description))" } ?? ""),
-                    trust.level == .hardware ? "32" : "33", "")
+            return (
+                trust.description + (source.map { "  (\($0.description))" } ?? ""),
+                trust.level == .hardware ? "32" : "33", ""
+            )
         case let .said(said, _, huntName):
             // The first line is what `chest nav` shows of an event: the word itself.
             let lines = said.text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -100,7 +112,8 @@ struct ShortIDs {
         let text = id.rawValue
         var length = 8
         while length < text.count,
-              known.contains(where: { $0 != id && $0.rawValue.hasPrefix(text.prefix(length)) }) {
+            known.contains(where: { $0 != id && $0.rawValue.hasPrefix(text.prefix(length)) })
+        {
             length += 1
         }
         return String(text.prefix(length))

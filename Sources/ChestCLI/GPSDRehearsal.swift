@@ -27,33 +27,45 @@ struct GPSDRehearsal {
 
     func run(_ rehearsal: Rehearsal, track: Track) throws -> Outcome {
         let root: String
-        do { root = try Directory.makeTemporary("chest-simulate") } catch { throw ChestError("cannot make a temporary directory: \(error)") }
+        do { root = try Directory.makeTemporary("chest-simulate") } catch {
+            throw ChestError("cannot make a temporary directory: \(error)")
+        }
         defer { try? FileManager.default.removeItem(atPath: root) }
         for directory in ["chest", "run", "config"] {
-            try FileManager.default.createDirectory(atPath: root + "/" + directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: root + "/" + directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         }
         try writeMessages(rehearsal, into: root + "/chest")
         try Data(Self.nmea(track).utf8).write(to: URL(fileURLWithPath: root + "/track.nmea"))
 
         let port = FreePort.onLoopback()
-        let gpsfake = try spawn(Self.which("gpsfake"), ["-1", "-p", "-q", "-s", "38400", "-P", "\(port)", "-c", "0.01",
-                                                        "-r", #"?WATCH={"enable":true,"json":true}"#, root + "/track.nmea"],
-                                environment: ["TMPDIR": root], log: root + "/gpsfake.log")
+        let gpsfake = try spawn(
+            Self.which("gpsfake"),
+            [
+                "-1", "-p", "-q", "-s", "38400", "-P", "\(port)", "-c", "0.01",
+                "-r", #"?WATCH={"enable":true,"json":true}"#, root + "/track.nmea",
+            ],
+            environment: ["TMPDIR": root], log: root + "/gpsfake.log")
         defer { Self.stop(gpsfake) }
         usleep(300_000)
         let weatherServer = try weather.map(RehearsalWeatherServer.init)
         defer { weatherServer?.stop() }
         let socket = root + "/run/chestd.sock"
-        let chestd = try spawn(HelperProcess.ownExecutable, argv0: "chestd",
-                               ["--chest", root + "/chest", "--socket", socket, "--gpsd", "127.0.0.1:\(port)",
-                                "--config", root + "/config/config.json", "--weather-url", weatherServer?.url ?? "http://127.0.0.1:9"],
-                               environment: ["XDG_CONFIG_HOME": root + "/config"], log: root + "/chestd.log")
+        let chestd = try spawn(
+            HelperProcess.ownExecutable, argv0: "chestd",
+            [
+                "--chest", root + "/chest", "--socket", socket, "--gpsd", "127.0.0.1:\(port)",
+                "--config", root + "/config/config.json", "--weather-url", weatherServer?.url ?? "http://127.0.0.1:9",
+            ],
+            environment: ["XDG_CONFIG_HOME": root + "/config"], log: root + "/chestd.log")
         defer { Self.stop(chestd) }
         let watch = try subscribe(socket, chestd: chestd, log: root + "/chestd.log")
 
         var opened: [Opened] = []
-        var gpsfakeDone = false, gpsdGone = false, lastEvent = MonotonicClock.now()
+        var gpsfakeDone = false
+        var gpsdGone = false
+        var lastEvent = MonotonicClock.now()
         let deadline = MonotonicClock.now() + Double(track.points.count) * 0.2 + 60
         // Done once gpsfake has played everything and chestd saw gpsd go (or fell quiet).
         while MonotonicClock.now() < deadline {
@@ -62,14 +74,18 @@ struct GPSDRehearsal {
             guard let line = try? watch.nextLine(timeout: 0.5) else { continue }
             lastEvent = MonotonicClock.now()
             switch try? ChestJSON.decoder().decode(ChestEvent.self, from: line) {
-            case let .unlocked(unlock)?: opened.append(Opened(id: unlock.id, page: unlock.page, set: unlock.set, at: unlock.at))
+            case let .unlocked(unlock)?:
+                opened.append(Opened(id: unlock.id, page: unlock.page, set: unlock.set, at: unlock.at))
             case .gpsd(false, _, _)?: gpsdGone = true
             default: break
             }
         }
-        guard gpsfakeDone else { throw ChestError("gpsfake did not finish the track in time; see chest simulate without --gpsd") }
+        guard gpsfakeDone else {
+            throw ChestError("gpsfake did not finish the track in time; see chest simulate without --gpsd")
+        }
         let reports = try rehearsal.items.map { item in
-            try ControlClient(socketPath: socket).call(ControlRequest.read(id: item.draft.id.rawValue), expecting: ReadReport.self)
+            try ControlClient(socketPath: socket).call(
+                ControlRequest.read(id: item.draft.id.rawValue), expecting: ReadReport.self)
         }
         return Outcome(opened: opened, reports: reports)
     }
@@ -87,7 +103,8 @@ struct GPSDRehearsal {
                 }
                 sealed = Sealer.seal(sealed, with: identity)
             }
-            try MessageFile.encode(sealed).write(to: URL(fileURLWithPath: chest + "/" + item.name + "." + MessageFile.fileExtension))
+            try MessageFile.encode(sealed).write(
+                to: URL(fileURLWithPath: chest + "/" + item.name + "." + MessageFile.fileExtension))
         }
     }
 
@@ -99,13 +116,15 @@ struct GPSDRehearsal {
         let deadline = MonotonicClock.now() + 10
         while MonotonicClock.now() < deadline {
             if let client = try? ControlClient(socketPath: socket), (try? client.send(ControlRequest.watch)) != nil,
-               let first = try? client.nextLine(timeout: 2), (try? ControlClient.decode(first, as: Empty.self)) != nil {
+                let first = try? client.nextLine(timeout: 2), (try? ControlClient.decode(first, as: Empty.self)) != nil
+            {
                 return client
             }
             if ProcessSpawner.exited(chestd) { break }
             usleep(50_000)
         }
-        throw ChestError("the private chestd did not start: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        throw ChestError(
+            "the private chestd did not start: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
     }
 
     /// The track as 1 Hz NMEA, the way chest-walk writes a walk.
@@ -113,20 +132,27 @@ struct GPSDRehearsal {
         var last = track.points.first?.coordinate ?? Coordinate(latitude: 0, longitude: 0)
         return track.points.flatMap { point in
             last = point.coordinate ?? last
-            return NMEAWalk.sentences(for: NMEAWalk.Epoch(time: point.time, coordinate: last, altitudeMSL: point.altitudeMSL ?? 0,
-                                                          hasFix: point.coordinate != nil))
+            return NMEAWalk.sentences(
+                for: NMEAWalk.Epoch(
+                    time: point.time, coordinate: last, altitudeMSL: point.altitudeMSL ?? 0,
+                    hasFix: point.coordinate != nil))
         }.joined(separator: "\r\n") + "\r\n"
     }
 
     /// Starts `executable`, called `argv0` when given: chestd is this program's own file called chestd (chest and
     /// chestd are one program, HelperProcess).
-    private func spawn(_ executable: String, argv0: String? = nil, _ arguments: [String], environment: [String: String],
-                       log: String) throws -> pid_t {
+    private func spawn(
+        _ executable: String, argv0: String? = nil, _ arguments: [String], environment: [String: String],
+        log: String
+    ) throws -> pid_t {
         do {
-            return try ProcessSpawner.spawn(executable, argv0: argv0, arguments: arguments,
-                                            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
-                                            fileActions: [.open(1, path: log, flags: O_WRONLY | O_CREAT | O_TRUNC, permissions: 0o600),
-                                                          .duplicate(1, as: 2)])
+            return try ProcessSpawner.spawn(
+                executable, argv0: argv0, arguments: arguments,
+                environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+                fileActions: [
+                    .open(1, path: log, flags: O_WRONLY | O_CREAT | O_TRUNC, permissions: 0o600),
+                    .duplicate(1, as: 2),
+                ])
         } catch {
             throw ChestError("cannot start \(argv0 ?? executable): \(error)")
         }

@@ -7,10 +7,15 @@ extension Output {
         (page.hints ?? []).flatMap { hint -> [String] in
             let cost = hint.cost.map { $0 > 0 ? " · costs \($0) point\($0 == 1 ? "" : "s")" : " · free" } ?? ""
             if hint.open, let text = hint.text {
-                let lines = TerminalText.escaped(text, keepingNewlines: true).split(separator: "\n", omittingEmptySubsequences: false)
-                return ["  hint \(hint.number)\(cost): " + (lines.first.map(String.init) ?? "")] + lines.dropFirst().map { "    " + $0 }
+                let lines = TerminalText.escaped(text, keepingNewlines: true).split(
+                    separator: "\n", omittingEmptySubsequences: false)
+                return ["  hint \(hint.number)\(cost): " + (lines.first.map(String.init) ?? "")]
+                    + lines.dropFirst().map { "    " + $0 }
             }
-            return ["  hint \(hint.number) (closed\(cost)): " + hintWay(hint, page: page.number, id: id, timeZone: timeZone, now: now)]
+            return [
+                "  hint \(hint.number) (closed\(cost)): "
+                    + hintWay(hint, page: page.number, id: id, timeZone: timeZone, now: now)
+            ]
         }
     }
 
@@ -19,11 +24,13 @@ extension Output {
         let ask = "chest hint \(id.short)\(page == 1 ? "" : " --page \(page)")"
         if page == 0 { return "" }
         if let opensAt = hint.opensAt {
-            let when = "opens by itself at \(LockReason.format(opensAt, timeZone)) (in \(NavGoal.countdown(opensAt.timeIntervalSince(now))))"
+            let when =
+                "opens by itself at \(LockReason.format(opensAt, timeZone)) (in \(NavGoal.countdown(opensAt.timeIntervalSince(now))))"
             return hint.cost == nil ? when : when + ", or ask the organiser: " + ask
         }
         if let after = hint.after, hint.byOrganiser {
-            return "the organiser's board gives it free \(Wording.duration(Double(after))) after this page becomes your next goal "
+            return
+                "the organiser's board gives it free \(Wording.duration(Double(after))) after this page becomes your next goal "
                 + "(by the board's clock), or earlier for its cost: " + ask
         }
         if let after = hint.after {

@@ -16,17 +16,22 @@ enum Output {
             let from = item.sentByYou ? "you" : TerminalText.escaped(item.from)
             let note = index < senders.count ? senders[index] : nil
             let key = note.map { $0.fingerprint + ($0.isChanged ? "!" : "") } ?? "-"
-            lines.append("\(item.id.short)  \(pad(item.state.rawValue, 7))  \(pad(pages, 5))  \(pad(String(from.prefix(16)), 16))  "
-                         + "\(pad(key, 19))  \(TerminalText.escaped(item.title))"
-                         + (note?.flagWords.map { "  (\($0))" } ?? ""))
+            lines.append(
+                "\(item.id.short)  \(pad(item.state.rawValue, 7))  \(pad(pages, 5))  \(pad(String(from.prefix(16)), 16))  "
+                    + "\(pad(key, 19))  \(TerminalText.escaped(item.title))"
+                    + (note?.flagWords.map { "  (\($0))" } ?? ""))
         }
         return lines.joined(separator: "\n")
     }
 
-    static func read(_ report: ReadReport, timeZone: Zone = .current, sender: SenderCheck.Note? = nil, now: Date = Date()) -> String {
-        var lines = ["\(TerminalText.escaped(report.title)) — from \(TerminalText.escaped(report.from))"
-                        + (sender.map { " (key \($0.fingerprint))" } ?? ""),
-                     "\(report.id) · \(report.chest.rawValue) chest · \(report.state)"]
+    static func read(
+        _ report: ReadReport, timeZone: Zone = .current, sender: SenderCheck.Note? = nil, now: Date = Date()
+    ) -> String {
+        var lines = [
+            "\(TerminalText.escaped(report.title)) — from \(TerminalText.escaped(report.from))"
+                + (sender.map { " (key \($0.fingerprint))" } ?? ""),
+            "\(report.id) · \(report.chest.rawValue) chest · \(report.state)",
+        ]
         if let warning = sender?.warning {
             lines.append("warning: \(warning)" + (sender?.advice(report.id) ?? ""))
         }
@@ -36,10 +41,14 @@ enum Output {
             lines.append(huntWindow(schedule, now: now, timeZone: timeZone))
         }
         if report.awaitsStartKey == true {
-            lines.append("the hunt has not started: its pages open only once the organiser publishes the start key, whatever the clock says")
+            lines.append(
+                "the hunt has not started: its pages open only once the organiser publishes the start key, whatever the clock says"
+            )
         }
         if report.requiresHardware {
-            lines.append("needs a hardware GPS receiver (the organiser's requirement); the current source: \(report.receiver ?? "unknown")")
+            lines.append(
+                "needs a hardware GPS receiver (the organiser's requirement); the current source: \(report.receiver ?? "unknown")"
+            )
         }
         for page in report.pages {
             lines.append("")
@@ -73,18 +82,23 @@ enum Output {
     /// "a page of the hunt: it opens from 14:00 until 18:00; the hunt starts in 12 min" (docs/HUNTS.md "The
     /// hunt's start and end").
     static func huntWindow(_ schedule: HuntSchedule, now: Date, timeZone: Zone) -> String {
-        var window = [schedule.starts.map { "from " + LockReason.format($0, timeZone) },
-                      schedule.ends.map { "until " + LockReason.format($0, timeZone) }].compactMap { $0 }.joined(separator: " ")
+        var window = [
+            schedule.starts.map { "from " + LockReason.format($0, timeZone) },
+            schedule.ends.map { "until " + LockReason.format($0, timeZone) },
+        ].compactMap { $0 }.joined(separator: " ")
         if let countdown = schedule.countdown(at: now) { window += "; " + countdown }
         return "a page of the hunt opens only while it is on: " + window
     }
 
     /// A page's question and its points when they are not the default: "  Q: What is …?", "  worth 5 points".
     static func questionLines(_ page: PageReport) -> [String] {
-        var lines = page.question.map { question in
-            TerminalText.escaped(question, keepingNewlines: true).split(separator: "\n", omittingEmptySubsequences: false)
+        var lines =
+            page.question.map { question in
+                TerminalText.escaped(question, keepingNewlines: true).split(
+                    separator: "\n", omittingEmptySubsequences: false
+                )
                 .enumerated().map { ($0.offset == 0 ? "  Q: " : "     ") + $0.element }
-        } ?? []
+            } ?? []
         if let points = page.points, points != 1 { lines.append("  worth \(points) points") }
         return lines
     }
@@ -196,14 +210,20 @@ enum Output {
             (huntStarts, huntEnds) = (report.huntStarts, report.huntEnds)
             awaitsStartKey = report.awaitsStartKey
             pages = report.pages.map { page in
-                PageJSON(number: page.number, open: page.open, text: page.text, openedBy: page.openedBy?.rawValue,
-                         openedAt: page.openedAt, reachedAt: page.reachedAt, protection: page.protection.rawValue, sets: page.sets.map { set in
-                    SetJSON(set: set.set.rawValue, locks: set.locks.map {
-                        LockJSON(type: $0.type.rawValue, condition: $0.condition, holds: $0.holds,
-                                 reason: $0.reason?.text(now: Date()), target: $0.target)
-                    })
-                }, attachments: page.attachments.flatMap { $0.isEmpty ? nil : $0 }, hints: page.hints, question: page.question,
-                   points: page.points ?? 1)
+                PageJSON(
+                    number: page.number, open: page.open, text: page.text, openedBy: page.openedBy?.rawValue,
+                    openedAt: page.openedAt, reachedAt: page.reachedAt, protection: page.protection.rawValue,
+                    sets: page.sets.map { set in
+                        SetJSON(
+                            set: set.set.rawValue,
+                            locks: set.locks.map {
+                                LockJSON(
+                                    type: $0.type.rawValue, condition: $0.condition, holds: $0.holds,
+                                    reason: $0.reason?.text(now: Date()), target: $0.target)
+                            })
+                    }, attachments: page.attachments.flatMap { $0.isEmpty ? nil : $0 }, hints: page.hints,
+                    question: page.question,
+                    points: page.points ?? 1)
             }
         }
     }

@@ -12,7 +12,9 @@ extension OutputFile {
         } catch {
             throw ChestError("cannot write \(name): \(error.errno)")
         }
-        if !force, replacesExistingFile { throw ChestError("\(name) exists; \(otherwise), or overwrite it with --force") }
+        if !force, replacesExistingFile {
+            throw ChestError("\(name) exists; \(otherwise), or overwrite it with --force")
+        }
     }
 
     /// Whether `name` is (or will be) a regular file, whose name should then say its format: standard output, a

@@ -42,10 +42,11 @@ struct Rehearsal {
             }
             var seal = "sealed; the signature matches"
             do { try Sealer.verify(message) } catch { seal = "\(error)" }
-            let draft = QuestDraft(name: baseName(path), id: message.id, title: message.title, from: message.from,
-                                   pages: message.pages.map {
-                                       QuestDraft.Page(text: $0.text, setA: $0.setA.map(LockSpec.lock), setB: $0.setB.map(LockSpec.lock))
-                                   })
+            let draft = QuestDraft(
+                name: baseName(path), id: message.id, title: message.title, from: message.from,
+                pages: message.pages.map {
+                    QuestDraft.Page(text: $0.text, setA: $0.setA.map(LockSpec.lock), setB: $0.setB.map(LockSpec.lock))
+                })
             return Item(name: baseName(path), draft: draft, file: message, seal: seal)
         }
         fromQuest = false
@@ -77,13 +78,18 @@ struct Rehearsal {
                         case let .pin(digits): return .pin(hash: digits)
                         case let .answer(text):
                             let accepted = Set(AnswerText.alternatives(text))
-                            guard answers.contains(where: { $0.opens(item.name, page: index + 1) && accepted.contains($0.text) }) else {
+                            guard
+                                answers.contains(where: {
+                                    $0.opens(item.name, page: index + 1) && accepted.contains($0.text)
+                                })
+                            else {
                                 return .answer
                             }
                             return .time(Date(timeIntervalSince1970: 0))
                         case .locationHere, .altitudeHere:
-                            throw ChestError("\(item.name), page \(index + 1): a here lock takes chestd's fix when the quest is built; "
-                                + "build the quest first and rehearse the message files")
+                            throw ChestError(
+                                "\(item.name), page \(index + 1): a here lock takes chestd's fix when the quest is built; "
+                                    + "build the quest first and rehearse the message files")
                         }
                     }
                 }
@@ -93,17 +99,22 @@ struct Rehearsal {
                     guard built.count(where: { $0.kind == .time }) > 1 else { return built }
                     return built.filter { $0 != .time(Date(timeIntervalSince1970: 0)) }
                 }
-                var rehearsed = Page(text: page.text, setA: try answeredLocks(page.setA), setB: try answeredLocks(page.setB))
+                var rehearsed = Page(
+                    text: page.text, setA: try answeredLocks(page.setA), setB: try answeredLocks(page.setB))
                 (rehearsed.question, rehearsed.points) = (page.question, page.points)
-                for (set, specs, built) in [(LockSetName.a, page.setA, rehearsed.setA), (.b, page.setB, rehearsed.setB)]
-                    where specs.contains(where: { $0.kind == .answer }) && !built.contains(.answer)
-                        && !specs.contains(where: { $0.kind == .time }) {
+                for (set, specs, built) in [
+                    (LockSetName.a, page.setA, rehearsed.setA), (.b, page.setB, rehearsed.setB),
+                ]
+                where specs.contains(where: { $0.kind == .answer }) && !built.contains(.answer)
+                    && !specs.contains(where: { $0.kind == .time })
+                {
                     answered.insert("\(item.draft.id)/\(index + 1)/\(set.rawValue)")
                 }
                 pages.append(rehearsed)
             }
-            return Message(id: item.draft.id, title: item.draft.title, from: item.draft.from ?? settings.senderName,
-                           created: Date(), pages: pages)
+            return Message(
+                id: item.draft.id, title: item.draft.title, from: item.draft.from ?? settings.senderName,
+                created: Date(), pages: pages)
         }
         return (messages, answered)
     }
@@ -119,10 +130,12 @@ struct GivenAnswer: Equatable {
     /// Reads `PAGE=TEXT` or `NAME#PAGE=TEXT`; nil when it is neither.
     init?(_ given: String) {
         guard let equals = given.firstIndex(of: "=") else { return nil }
-        let target = given[..<equals], text = AnswerText.normalised(String(given[given.index(after: equals)...]))
+        let target = given[..<equals]
+        let text = AnswerText.normalised(String(given[given.index(after: equals)...]))
         let parts = target.split(separator: "#", omittingEmptySubsequences: false)
         guard !text.isEmpty, (1...2).contains(parts.count), let page = Int(parts[parts.count - 1]),
-              (1...Message.maximumPages).contains(page) else { return nil }
+            (1...Message.maximumPages).contains(page)
+        else { return nil }
         message = parts.count == 2 ? String(parts[0]) : nil
         self.page = page
         self.text = text

@@ -64,13 +64,15 @@ final class RehearsalWeatherServer: @unchecked Sendable {
     private func answer(_ client: FileDescriptor) {
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(client.rawValue, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var request = [UInt8](), buffer = [UInt8](repeating: 0, count: 4096)
+        var request = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
         while !request.suffix(4).elementsEqual([13, 10, 13, 10]) && request.count < 65_536 {
             guard let count = try? client.read(into: &buffer), count > 0 else { return }
             request += buffer[..<count]
         }
         let text = body()
-        let reply = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(text.utf8.count)\r\n"
+        let reply =
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(text.utf8.count)\r\n"
             + "Connection: close\r\n\r\n" + text
         try? client.sendAll(Array(reply.utf8))
     }

@@ -74,10 +74,12 @@ struct SenderCheck {
         var warning: String? {
             switch verdict {
             case let .changed(previous):
-                KnownSenders.changedWords(name) + " (key \(fingerprint); you had \(KeyFingerprint.short(previous.key)) since "
+                KnownSenders.changedWords(name)
+                    + " (key \(fingerprint); you had \(KeyFingerprint.short(previous.key)) since "
                     + "\(LockReason.format(previous.since, .current)))"
             case let .lookalike(known, entry):
-                KnownSenders.lookalikeWords(name, of: known) + " (key \(fingerprint); \(TerminalText.escaped(known))'s is "
+                KnownSenders.lookalikeWords(name, of: known)
+                    + " (key \(fingerprint); \(TerminalText.escaped(known))'s is "
                     + "\(KeyFingerprint.short(entry.key)) since \(LockReason.format(entry.since, .current)))"
             case .new, .known: nil
             }

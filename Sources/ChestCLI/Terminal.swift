@@ -20,8 +20,8 @@ enum Terminal {
         guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return }
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-        raw.c_cc.6 = 0   // VMIN: reads return what there is
-        raw.c_cc.5 = 0   // VTIME
+        raw.c_cc.6 = 0  // VMIN: reads return what there is
+        raw.c_cc.5 = 0  // VTIME
         tcsetattr(STDIN_FILENO, TCSANOW, &raw)
         active = true
         for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT, SIGSEGV, SIGBUS] {

@@ -10,7 +10,8 @@ extension Daemon {
         do {
             switch change {
             case let .store(admissions):
-                var staged: [(id: MessageID, path: String)] = [], copies: [(message: Message, bytes: Data)] = []
+                var staged: [(id: MessageID, path: String)] = []
+                var copies: [(message: Message, bytes: Data)] = []
                 for admission in admissions {
                     switch admission.source {
                     case let .staged(path): staged.append((admission.stored.id, path))
@@ -21,7 +22,9 @@ extension Daemon {
                 do {
                     try store.adopt(staged)
                 } catch {
-                    log.error("cannot store \(staged.count) message(s): \(error); they stay in \(store.incoming) and are tried again")
+                    log.error(
+                        "cannot store \(staged.count) message(s): \(error); they stay in \(store.incoming) and are tried again"
+                    )
                     scheduleRescan()
                     throw error
                 }

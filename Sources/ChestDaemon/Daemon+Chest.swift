@@ -25,7 +25,9 @@ extension Daemon {
         }
         for problem in problems {
             if problem.isRefused {
-                log.warning("\(baseName(problem.path)) asks more of this reader than it gives; set aside in rejected/: \(problem.reason)")
+                log.warning(
+                    "\(baseName(problem.path)) asks more of this reader than it gives; set aside in rejected/: \(problem.reason)"
+                )
                 refused.append((problem.path, "\(problem.reason) (found in the chest at start)"))
             } else {
                 log.warning("cannot read \(problem.path): \(problem.reason); left in place")
@@ -38,7 +40,8 @@ extension Daemon {
     /// A message found on disk at start, its seal checked, as the engine keeps it: the attachments' bytes stay in
     /// the file until someone reads them.
     private func kept(_ message: Message, _ state: MessageState, in chest: ChestKind) -> StoredMessage {
-        StoredMessage(message: message.leavingAttachmentsInFile(), state: state, chest: chest, sentByYou: isOwn(message))
+        StoredMessage(
+            message: message.leavingAttachmentsInFile(), state: state, chest: chest, sentByYou: isOwn(message))
     }
 
     /// What was deleted before the restart and is still kept: `chest undelete` can bring it back.
@@ -52,7 +55,9 @@ extension Daemon {
             }
             deleted.append(DeletedMessage(stored: kept(message, state, in: .regular), at: at))
         }
-        for problem in problems { log.warning("cannot read \(problem.path): \(problem.reason); it cannot be undeleted") }
+        for problem in problems {
+            log.warning("cannot read \(problem.path): \(problem.reason); it cannot be undeleted")
+        }
         feed(.deletedRestored(deleted))
     }
 
@@ -110,7 +115,11 @@ extension Daemon {
             return
         }
         let (settled, fresh) = names.reduce(into: ([String](), [String]())) { split, name in
-            if store.changedRecently(name, within: Self.settleTime) { split.1.append(name) } else { split.0.append(name) }
+            if store.changedRecently(name, within: Self.settleTime) {
+                split.1.append(name)
+            } else {
+                split.0.append(name)
+            }
         }
         ingest(settled)
         if !fresh.isEmpty {
@@ -156,7 +165,9 @@ extension Daemon {
             rescanInbox()
         case .directoryGone:
             chestWatcher?.stop()
-            log.warning("the chest directory \(store.root) was removed or moved; recreating it and restoring \(engine.entries.count) messages")
+            log.warning(
+                "the chest directory \(store.root) was removed or moved; recreating it and restoring \(engine.entries.count) messages"
+            )
             do {
                 try store.prepare()
                 chestLock?.release()
@@ -164,7 +175,9 @@ extension Daemon {
                 for stored in engine.entries.values {
                     try store.restore(stored)
                     if stored.message.pages.contains(where: { $0.attachments != nil }) {
-                        log.warning("\(stored.id.short) carries attachments, which chestd does not hold: its file comes back without them and will be set aside at the next start; import the original file again")
+                        log.warning(
+                            "\(stored.id.short) carries attachments, which chestd does not hold: its file comes back without them and will be set aside at the next start; import the original file again"
+                        )
                     }
                 }
             } catch {
@@ -194,14 +207,17 @@ extension Daemon {
     func ingestStaged(_ paths: [String]) {
         guard !paths.isEmpty else { return }
         refreshIdentity()
-        var arrivals: [Arrival] = [], bytes = 0
+        var arrivals: [Arrival] = []
+        var bytes = 0
         for path in paths {
             guard let read = store.readStaged(path) else { continue }
             bytes += (try? read.get())?.count ?? 0
             arrivals.append(Arrival(source: .staged(path: path), file: baseName(path), content: content(of: read)))
         }
         if arrivals.count < paths.count {
-            log.warning("cannot read \(paths.count - arrivals.count) staged file(s) now (out of descriptors or memory); trying again shortly")
+            log.warning(
+                "cannot read \(paths.count - arrivals.count) staged file(s) now (out of descriptors or memory); trying again shortly"
+            )
             scheduleRescan()
         }
         CrashPoint.read.reached()

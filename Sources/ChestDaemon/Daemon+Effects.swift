@@ -48,8 +48,9 @@ extension Daemon {
                     sink.yield(.notified(unlock.id, page: unlock.page, delivered: $0))
                 }
             case let .openHint(opening):
-                let text = HintSealer.open(opening.ciphertext, key: opening.key, id: opening.id, page: opening.page,
-                                           hint: opening.hint, version: opening.version)
+                let text = HintSealer.open(
+                    opening.ciphertext, key: opening.key, id: opening.id, page: opening.page,
+                    hint: opening.hint, version: opening.version)
                 outcomes.append(.hintOpened(opening, text: text, now()))
             case let .notifyHint(note):
                 notifications.deliverHint(note, log: log)

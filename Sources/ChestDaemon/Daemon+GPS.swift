@@ -8,9 +8,10 @@ extension Daemon {
     func startGPS() -> GPSReader {
         let gpsd = settings.gpsd
         let sink = self.sink
-        let reader = GPSReader(host: gpsd.host, port: gpsd.port, log: log,
-                               onEvent: { sink.yield(.gps($0)) },
-                               onConnection: { sink.yield(.gpsConnection($0)) })
+        let reader = GPSReader(
+            host: gpsd.host, port: gpsd.port, log: log,
+            onEvent: { sink.yield(.gps($0)) },
+            onConnection: { sink.yield(.gpsConnection($0)) })
         reader.start()
         return reader
     }

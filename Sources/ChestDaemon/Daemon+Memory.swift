@@ -5,7 +5,7 @@ extension Daemon {
     /// Sets up chestd's heap. Call it first in `main`, before any other thread starts: the first thread of Swift's
     /// pool or of Dispatch to allocate would otherwise get a malloc arena of its own, and the chest loaded there stayed resident in it,
     /// about 4.5 MB more after a restart with 10,000 messages (docs/BENCHMARKS.md).
-    public static func prepareHeap() {
+    package static func prepareHeap() {
         Memory.useOneArena()
     }
 

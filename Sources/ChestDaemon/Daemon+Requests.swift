@@ -17,7 +17,8 @@ extension Daemon {
         } catch {
             log.warning("control socket: malformed request refused")
             clients.removeValue(forKey: client)
-            let why = (error as? ControlRequest.Refusal).map(\.description)
+            let why =
+                (error as? ControlRequest.Refusal).map(\.description)
                 ?? "expected one JSON object such as {\"op\":\"status\"}"
             return connection.send(Reply.failure("malformed request: " + why).line, thenClose: true)
         }

@@ -5,7 +5,8 @@ extension Daemon {
     func summary() -> String {
         let now = now()
         let state = engine.fixState(now: now)
-        let fix = engine.lastFix.map { state.hasFix ? $0.mode.description : "no fix: " + (state.reason ?? "") }
+        let fix =
+            engine.lastFix.map { state.hasFix ? $0.mode.description : "no fix: " + (state.reason ?? "") }
             ?? LockReason.noFix(gpsConnected: engine.gps.connected)
         let counts = engine.status(now: now).messages
         return "\(fix); \(counts.locked) locked, \(counts.partial) partial, \(counts.open) open"

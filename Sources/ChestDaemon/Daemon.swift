@@ -9,7 +9,7 @@ import Glibc
 
 /// chestd: builds the adapters, feeds every event into one loop that owns the engine, and performs the
 /// engine's effects. Nothing else holds state.
-public final class Daemon {
+package final class Daemon {
     let log: Log
     var settings: Settings
     let store: ChestStore
@@ -61,13 +61,13 @@ public final class Daemon {
 
     /// Holds `signals` until the loop's sources read them (`Signals.hold`). Call it first in `main`, before any
     /// other thread starts.
-    public static func holdSignals() {
+    package static func holdSignals() {
         Signals.hold(signals)
     }
 
     /// Runs chestd with these arguments (without the program name) and returns its exit status.
     /// The loop runs on the calling thread (the main thread), never on Swift's pool: it sleeps in poll(2).
-    public static func main(_ arguments: [String]) -> Int32 {
+    package static func main(_ arguments: [String]) -> Int32 {
         let options: DaemonOptions
         do {
             options = try DaemonOptions.parse(arguments)
@@ -75,8 +75,14 @@ public final class Daemon {
             printError("chestd: \(error)\n\(DaemonOptions.usageLine)")
             return UsageError.exitStatus
         }
-        if options.help { print(DaemonOptions.usage); return 0 }
-        if options.version { print("chestd \(ChestVersion.string)"); return 0 }
+        if options.help {
+            print(DaemonOptions.usage)
+            return 0
+        }
+        if options.version {
+            print("chestd \(ChestVersion.string)")
+            return 0
+        }
         do {
             let settings = try Settings(configPath: options.configPath, flags: options.flags).checked()
             let daemon = try Daemon(settings: settings, log: Log(verbose: options.verbose))
@@ -117,8 +123,9 @@ public final class Daemon {
         store = ChestStore(root: settings.chestDirectory)
         track = TrackRecorder(path: TrackRecorder.path(inChest: settings.chestDirectory))
         let gpsd = settings.gpsd
-        engine = Engine(gpsServer: "\(gpsd.host):\(gpsd.port)",
-                        weatherSchedule: WeatherSchedule(maxAge: settings.weatherMaximumAge))
+        engine = Engine(
+            gpsServer: "\(gpsd.host):\(gpsd.port)",
+            weatherSchedule: WeatherSchedule(maxAge: settings.weatherMaximumAge))
         do {
             sink = try Mailbox()
         } catch {
@@ -166,7 +173,8 @@ public final class Daemon {
         recoverStaged()
         watchChest()
         if adapters.readsGPSD { running.gps = startGPS() }
-        log.notice("watching \(store.root) with \(engine.entries.count) messages; control socket \(settings.socketPath)")
+        log.notice(
+            "watching \(store.root) with \(engine.entries.count) messages; control socket \(settings.socketPath)")
         systemd.ready(status: summary())
         // Start-up's decoding is done: its garbage and its code need not stay resident.
         releaseStartupMemory()
@@ -261,7 +269,9 @@ public final class Daemon {
         case let .weatherFetched(result):
             feed(weather.record(result, now: now()))
         case let .keyDerived(request, result, proofKey):
-            if let proofKey { feed(.proofKeyDerived(PageLink(message: request.id, page: request.page), proofKey: proofKey)) }
+            if let proofKey {
+                feed(.proofKeyDerived(PageLink(message: request.id, page: request.page), proofKey: proofKey))
+            }
             feed(.keyDerived(request, result, now()))
         case let .hunt(event):
             handleHunt(event)

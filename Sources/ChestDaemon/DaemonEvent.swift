@@ -3,6 +3,8 @@ import ChestGPS
 import ChestIO
 import ChestMQTT
 
+import struct FoundationEssentials.Data
+
 /// Everything the daemon's loop reacts to, from every adapter.
 enum DaemonEvent: Sendable {
     case signal(Int32)
@@ -31,5 +33,3 @@ enum DaemonEvent: Sendable {
     /// The hunt's broker connection (HuntLink.swift).
     case hunt(MQTTEvent)
 }
-
-import struct FoundationEssentials.Data

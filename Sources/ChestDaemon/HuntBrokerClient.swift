@@ -24,11 +24,14 @@ extension HuntBrokerClient {
 extension MQTTClient: HuntBrokerClient {}
 
 /// Makes a broker client for these options, reporting through `onEvent`.
-typealias HuntBrokerClientMaker = (MQTTOptions, _ onEvent: @escaping @Sendable (MQTTEvent) -> Void) throws -> any HuntBrokerClient
+typealias HuntBrokerClientMaker = (MQTTOptions, _ onEvent: @escaping @Sendable (MQTTEvent) -> Void) throws ->
+    any HuntBrokerClient
 
 extension HuntLink {
     /// libmosquitto's client: chestd's.
-    static func mqttClient(_ options: MQTTOptions, onEvent: @escaping @Sendable (MQTTEvent) -> Void) throws -> any HuntBrokerClient {
+    static func mqttClient(_ options: MQTTOptions, onEvent: @escaping @Sendable (MQTTEvent) -> Void) throws
+        -> any HuntBrokerClient
+    {
         try MQTTClient(options, onEvent: onEvent)
     }
 }

@@ -16,12 +16,16 @@ extension HuntLink {
             flush()
             return .connected
         case let .connectionRefused(why):
-            if current.problem != why { log.error("hunt: \(current.hunt.broker) refused team \(current.team.name): \(why)") }
+            if current.problem != why {
+                log.error("hunt: \(current.hunt.broker) refused team \(current.team.name): \(why)")
+            }
             connection?.connected = false
             connection?.problem = why
             return .refused(why)
         case let .disconnected(why):
-            if current.connected { log.warning("hunt: lost \(current.hunt.broker): \(why); receipts wait in the outbox") }
+            if current.connected {
+                log.warning("hunt: lost \(current.hunt.broker): \(why); receipts wait in the outbox")
+            }
             connection?.connected = false
             connection?.problem = why
             connection?.inFlight.removeAll()
@@ -31,7 +35,9 @@ extension HuntLink {
             do {
                 try outbox?.remove(id)
             } catch {
-                log.error("hunt: cannot remove outbox entry \(id): \(error); it will be sent again (the board ignores the copy)")
+                log.error(
+                    "hunt: cannot remove outbox entry \(id): \(error); it will be sent again (the board ignores the copy)"
+                )
             }
             return .outbox(outbox?.count ?? 0)
         case let .message(topic, payload, _):
@@ -39,8 +45,12 @@ extension HuntLink {
                 let envelope = try HuntEnvelope.decode(payload)
                 if case let .hint(hint) = envelope.body {
                     // The key is sealed to this reader; the engine's gate decides whether to believe it.
-                    let key = Data(base64Encoded: hint.sealed).flatMap { sealed in identity.flatMap { HintSeal.open(sealed, with: $0) } }
-                    return .hintKey(envelope, topic: topic, signatureValid: HuntSigner.isValid(envelope), key: key.map { [UInt8]($0) })
+                    let key = Data(base64Encoded: hint.sealed).flatMap { sealed in
+                        identity.flatMap { HintSeal.open(sealed, with: $0) }
+                    }
+                    return .hintKey(
+                        envelope, topic: topic, signatureValid: HuntSigner.isValid(envelope),
+                        key: key.map { [UInt8]($0) })
                 }
                 return .heard(envelope, topic: topic, signatureValid: HuntSigner.isValid(envelope))
             } catch {

@@ -47,9 +47,10 @@ final class HuntLink {
 
     /// The hint keys kept by an earlier run, for the engine after `.joined`.
     func keptHintKeys() -> HuntNews {
-        .hintKeysKept(FileManager.default.contents(atPath: hintKeyFile).flatMap {
-            try? JSONDecoder().decode([String: String].self, from: $0)
-        } ?? [:])
+        .hintKeysKept(
+            FileManager.default.contents(atPath: hintKeyFile).flatMap {
+                try? JSONDecoder().decode([String: String].self, from: $0)
+            } ?? [:])
     }
     private var ledgerFile: String { chestRoot + "/" + HuntReceiptLedger.fileName }
     private var wordFile: String { chestRoot + "/" + HuntWord.fileName }
@@ -79,9 +80,10 @@ final class HuntLink {
         let ledger = FileManager.default.contents(atPath: ledgerFile).flatMap {
             try? ChestJSON.decoder().decode(HuntReceiptLedger.self, from: $0)
         }
-        let releases = FileManager.default.contents(atPath: releaseFile).flatMap {
-            try? JSONDecoder().decode([String: ReleaseKey].self, from: $0)
-        } ?? [:]
+        let releases =
+            FileManager.default.contents(atPath: releaseFile).flatMap {
+                try? JSONDecoder().decode([String: ReleaseKey].self, from: $0)
+            } ?? [:]
         let word = FileManager.default.contents(atPath: wordFile).flatMap {
             try? ChestJSON.decoder().decode(HuntWord.self, from: $0)
         }
@@ -102,16 +104,27 @@ final class HuntLink {
         case let .postStatus(post):
             guard let connection else { return [] }
             var status = post.status
-            if let identity { status = ReaderClaim.claim(status, hunt: connection.hunt.id, team: connection.team.name, identity: identity) }
+            if let identity {
+                status = ReaderClaim.claim(
+                    status, hunt: connection.hunt.id, team: connection.team.name, identity: identity)
+            }
             _ = append("the team's status") { _ in
-                (HuntTopic.status(hunt: connection.hunt.id, team: connection.team.name),
-                 sign(HuntEnvelope(hunt: connection.hunt.id, sender: connection.team.name, id: post.id, sent: Date(), status: status),
-                      connection), true)
+                (
+                    HuntTopic.status(hunt: connection.hunt.id, team: connection.team.name),
+                    sign(
+                        HuntEnvelope(
+                            hunt: connection.hunt.id, sender: connection.team.name, id: post.id, sent: Date(),
+                            status: status),
+                        connection), true
+                )
             }
             flush()
             return [.outbox(outbox?.count ?? 0)]
         case let .postReceipt(receipt, proofKey, link, caughtUp):
-            if caughtUp { log.notice("hunt: the receipt of \(link.message.short) page \(link.page) was never sent; sending it now") }
+            if caughtUp {
+                log.notice(
+                    "hunt: the receipt of \(link.message.short) page \(link.page) was never sent; sending it now")
+            }
             let failure = postReceipt(receipt, proofKey: proofKey, link: link)
             flush()
             return [.receiptPosted(link, failure: failure), .outbox(outbox?.count ?? 0)]
@@ -119,17 +132,27 @@ final class HuntLink {
             do {
                 try AtomicFile.write(try ChestJSON.encoder().encode(ledger), to: ledgerFile)
             } catch {
-                log.error("hunt: cannot write \(ledgerFile): \(error); a restart may send a receipt twice (the board ignores the copy)")
+                log.error(
+                    "hunt: cannot write \(ledgerFile): \(error); a restart may send a receipt twice (the board ignores the copy)"
+                )
             }
         case let .requestHint(request):
             guard let connection else { return [] }
-            _ = append("the request for hint \(request.hint) of page \(request.page) of \(request.message.prefix(8))") { id in
-                (HuntTopic.hintRequest(hunt: connection.hunt.id, team: connection.team.name, id: id),
-                 sign(HuntEnvelope(hunt: connection.hunt.id, sender: connection.team.name, id: id, sent: Date(), hintRequest: request),
-                      connection), true)
+            _ = append("the request for hint \(request.hint) of page \(request.page) of \(request.message.prefix(8))") {
+                id in
+                (
+                    HuntTopic.hintRequest(hunt: connection.hunt.id, team: connection.team.name, id: id),
+                    sign(
+                        HuntEnvelope(
+                            hunt: connection.hunt.id, sender: connection.team.name, id: id, sent: Date(),
+                            hintRequest: request),
+                        connection), true
+                )
             }
             if !connection.connected {
-                log.notice("hunt: the request for hint \(request.hint) of page \(request.page) waits in the outbox; it is sent when the broker is back")
+                log.notice(
+                    "hunt: the request for hint \(request.hint) of page \(request.page) waits in the outbox; it is sent when the broker is back"
+                )
             }
             flush()
             return [.outbox(outbox?.count ?? 0)]
@@ -165,19 +188,22 @@ final class HuntLink {
 
     private func connect(_ hunt: HuntFile, will: HuntStatusPost, events: @escaping @Sendable (MQTTEvent) -> Void) {
         guard let name = hunt.team, let team = hunt.team(named: name), let secret = team.secretKey,
-              let key = Data(base64Encoded: secret), key.count == 64 else {
+            let key = Data(base64Encoded: secret), key.count == 64
+        else {
             log.error("hunt: the joined hunt file is not a team's join file; join again with chest hunt join FILE")
             return
         }
         if identity == nil { log.warning("hunt: no identity to sign receipts with; run chest hunt join again") }
         let device = Self.deviceName()
         let broker = hunt.broker
-        let options = MQTTOptions(clientID: "chest-\(hunt.id.rawValue.prefix(12))-\(team.name)-\(device)", host: broker.host,
-                                  port: broker.port, tls: broker.tls, caFile: hunt.caFile, username: team.name,
-                                  password: team.password)
+        let options = MQTTOptions(
+            clientID: "chest-\(hunt.id.rawValue.prefix(12))-\(team.name)-\(device)", host: broker.host,
+            port: broker.port, tls: broker.tls, caFile: hunt.caFile, username: team.name,
+            password: team.password)
         do {
             let client = try makeClient(options, events)
-            let connection = Connection(hunt: hunt, team: team, teamKey: [UInt8](key), client: client, device: device, will: will)
+            let connection = Connection(
+                hunt: hunt, team: team, teamKey: [UInt8](key), client: client, device: device, will: will)
             client.setWill(willMessage(connection))
             client.subscribe(HuntTopic.releases(hunt: hunt.id))
             client.subscribe(HuntTopic.hints(hunt: hunt.id, team: team.name))
@@ -189,32 +215,46 @@ final class HuntLink {
             log.error("hunt: cannot connect to \(hunt.broker): \(error)")
             return
         }
-        log.notice("hunt \"\(TerminalText.escaped(hunt.name))\": team \(team.name) on \(hunt.broker), \(outbox?.count ?? 0) waiting in the outbox")
+        log.notice(
+            "hunt \"\(TerminalText.escaped(hunt.name))\": team \(team.name) on \(hunt.broker), \(outbox?.count ?? 0) waiting in the outbox"
+        )
     }
 
     /// Puts a receipt, proven and signed, and its OwnTracks transition in the outbox; returns why it could not.
     private func postReceipt(_ receipt: UnlockReceipt, proofKey: String?, link: PageLink) -> String? {
         guard let connection else { return "no hunt is joined" }
         guard let identity else {
-            log.error("hunt: no identity to sign the receipt of \(link.message.short) page \(link.page); run chest hunt join again")
+            log.error(
+                "hunt: no identity to sign the receipt of \(link.message.short) page \(link.page); run chest hunt join again"
+            )
             return "no identity"
         }
-        let hunt = connection.hunt, team = connection.team.name
+        let hunt = connection.hunt
+        let team = connection.team.name
         let receipt = ReceiptProof.signed(receipt, proofKey: proofKey, identity: identity)
-        let transition = OwnTracksTransition(receipt: receipt, huntName: hunt.name, team: team, sharePositions: hunt.sharePositions)
+        let transition = OwnTracksTransition(
+            receipt: receipt, huntName: hunt.name, team: team, sharePositions: hunt.sharePositions)
         let what = "the receipt of \(link.message.short) page \(link.page)"
-        let posted = append(what) { id in
-            (HuntTopic.receipt(hunt: hunt.id, team: team, id: id),
-             sign(HuntEnvelope(hunt: hunt.id, sender: team, id: id, sent: Date(), receipt: receipt,
-                               readerClaim: ReaderClaim.claim(hunt: hunt.id, team: team, identity: identity)), connection), true)
-        } && append("the transition of \(link.message.short) page \(link.page)") { _ in
-            (HuntTopic.ownTracksEvent(team: team, device: connection.device), transition.bytes, false)
-        }
+        let posted =
+            append(what) { id in
+                (
+                    HuntTopic.receipt(hunt: hunt.id, team: team, id: id),
+                    sign(
+                        HuntEnvelope(
+                            hunt: hunt.id, sender: team, id: id, sent: Date(), receipt: receipt,
+                            readerClaim: ReaderClaim.claim(hunt: hunt.id, team: team, identity: identity)), connection),
+                    true
+                )
+            }
+            && append("the transition of \(link.message.short) page \(link.page)") { _ in
+                (HuntTopic.ownTracksEvent(team: team, device: connection.device), transition.bytes, false)
+            }
         return posted ? nil : "the outbox refused \(what)"
     }
 
     /// Appends one entry to the outbox; logs and returns false when the disk refuses.
-    private func append(_ what: String, _ make: (UInt64) throws -> (topic: String, payload: Data, retain: Bool)) -> Bool {
+    private func append(_ what: String, _ make: (UInt64) throws -> (topic: String, payload: Data, retain: Bool)) -> Bool
+    {
         guard let outbox else { return false }
         do {
             _ = try outbox.append(make)
@@ -231,7 +271,8 @@ final class HuntLink {
         let sending = Set(connection?.inFlight.values.map { $0 } ?? [])
         for entry in outbox.pending where !sending.contains(entry.id) {
             do {
-                let mid = try client.publish(MQTTMessage(topic: entry.topic, payload: entry.payload, qos: 1, retain: entry.retain))
+                let mid = try client.publish(
+                    MQTTMessage(topic: entry.topic, payload: entry.payload, qos: 1, retain: entry.retain))
                 connection?.inFlight[mid] = entry.id
             } catch {
                 connection?.problem = "\(error)"
@@ -241,10 +282,12 @@ final class HuntLink {
     }
 
     private func willMessage(_ connection: Connection) -> MQTTMessage {
-        let envelope = HuntEnvelope(hunt: connection.hunt.id, sender: connection.team.name, id: connection.will.id, sent: Date(),
-                                    status: connection.will.status)
-        return MQTTMessage(topic: HuntTopic.status(hunt: connection.hunt.id, team: connection.team.name),
-                           payload: sign(envelope, connection), qos: 1, retain: true)
+        let envelope = HuntEnvelope(
+            hunt: connection.hunt.id, sender: connection.team.name, id: connection.will.id, sent: Date(),
+            status: connection.will.status)
+        return MQTTMessage(
+            topic: HuntTopic.status(hunt: connection.hunt.id, team: connection.team.name),
+            payload: sign(envelope, connection), qos: 1, retain: true)
     }
 
     private func sign(_ envelope: HuntEnvelope, _ connection: Connection) -> Data {

@@ -30,7 +30,8 @@ struct NotificationPicture: Sendable {
             guard message.id == id, page <= message.pages.count else { return nil }
             let files = try AttachmentSealer.open(message.pages[page - 1], number: page, content: content, id: id)
             guard let image = files.first(where: { $0.attachment.isImage }),
-                  let suffix = image.attachment.imageExtension else { return nil }
+                let suffix = image.attachment.imageExtension
+            else { return nil }
             try Directory.create(cacheDirectory)
             let path = "\(cacheDirectory)/\(id.rawValue)-\(page).\(suffix)"
             try AtomicFile.write(Data(image.bytes), to: path)
@@ -46,8 +47,10 @@ extension Daemon {
     /// Where the notification of an unlock finds its picture; nil when the page carries no image.
     func picture(for unlock: Unlock) -> NotificationPicture? {
         guard unlock.attachments.contains(where: \.isImage), let stored = engine.entries[unlock.id],
-              let content = stored.state.openPages.first(where: { $0.page == unlock.page })?.content else { return nil }
-        return NotificationPicture(messagePath: store.path(of: unlock.id, in: stored.chest), id: unlock.id, page: unlock.page,
-                                   content: content, cacheDirectory: NotificationPicture.cacheDirectory(notifications.environment))
+            let content = stored.state.openPages.first(where: { $0.page == unlock.page })?.content
+        else { return nil }
+        return NotificationPicture(
+            messagePath: store.path(of: unlock.id, in: stored.chest), id: unlock.id, page: unlock.page,
+            content: content, cacheDirectory: NotificationPicture.cacheDirectory(notifications.environment))
     }
 }

@@ -24,19 +24,27 @@ struct Notifications: Sendable {
 
     /// Sends an unlock through every channel; `done` hears true once one of them delivered it. The desktop shows
     /// the page's first picture, taken from the message file off the loop.
-    func deliver(_ unlock: Unlock, picture: NotificationPicture? = nil, log: Log, done: @escaping @Sendable (Bool) -> Void) {
+    func deliver(
+        _ unlock: Unlock, picture: NotificationPicture? = nil, log: Log, done: @escaping @Sendable (Bool) -> Void
+    ) {
         guard isConfigured else { return }
         Task {
             var delivered = false
             if let desktop {
                 let path = desktop.isAvailable ? picture?.write(log: log) : nil
-                let outcome = await desktop.notifyUnlocked(title: unlock.title, page: unlock.page, text: unlock.text,
-                                                           picture: path)
-                if case .exited(0) = outcome { delivered = true } else { log.warning("desktop notification: \(outcome)") }
+                let outcome = await desktop.notifyUnlocked(
+                    title: unlock.title, page: unlock.page, text: unlock.text,
+                    picture: path)
+                if case .exited(0) = outcome {
+                    delivered = true
+                } else {
+                    log.warning("desktop notification: \(outcome)")
+                }
             }
             if let hook {
-                let outcome = await HookRunner().run(command: hook, event: .unlocked(unlock), environment: environment,
-                                                      timeout: hookTimeout)
+                let outcome = await HookRunner().run(
+                    command: hook, event: .unlocked(unlock), environment: environment,
+                    timeout: hookTimeout)
                 if case .exited(0) = outcome { delivered = true } else { log.warning("hook \(hook): \(outcome)") }
             }
             done(delivered)
@@ -47,7 +55,8 @@ struct Notifications: Sendable {
     func deliverHint(_ note: HintNote, log: Log) {
         guard let desktop else { return }
         Task {
-            let outcome = await desktop.notifyUnlocked(title: "\(note.title): hint \(note.hint)", page: note.page, text: note.text)
+            let outcome = await desktop.notifyUnlocked(
+                title: "\(note.title): hint \(note.hint)", page: note.page, text: note.text)
             if case .exited(0) = outcome {} else { log.warning("desktop notification: \(outcome)") }
         }
     }

@@ -103,10 +103,14 @@ final class SealWorker: @unchecked Sendable {
                 condition.unlock()
                 // The proof key is made here, while the page key is known; only it is kept (docs/HUNTS.md "Proof of opening").
                 var proofKey: String?
-                if case .opened = result, let pageKey { proofKey = Data(ReceiptProof.key(pageKey: pageKey)).base64EncodedString() }
+                if case .opened = result, let pageKey {
+                    proofKey = Data(ReceiptProof.key(pageKey: pageKey)).base64EncodedString()
+                }
                 deliver(.derived(request, result, proofKey: proofKey))
             case let .checkPIN(id, pin, hashes):
-                deliver(.pinChecked(id, pin: pin, matching: hashes.filter { Sealer.pin(pin, matches: $0.value) }.map(\.key)))
+                deliver(
+                    .pinChecked(id, pin: pin, matching: hashes.filter { Sealer.pin(pin, matches: $0.value) }.map(\.key))
+                )
             }
         }
     }

@@ -12,7 +12,7 @@ extension Fix {
     ///   - satellitesUsed: from the latest SKY report, since a TPV never carries it.
     ///   - receivedAt: the monotonic time the report arrived.
     ///   - sky: the latest SKY report, summarised for the trust checks.
-    public init?(_ data: UnsafePointer<gps_data_t>, satellitesUsed: Int?, sky: SkySummary? = nil, receivedAt: Double) {
+    package init?(_ data: UnsafePointer<gps_data_t>, satellitesUsed: Int?, sky: SkySummary? = nil, receivedAt: Double) {
         // libgps sets STATUS_SET on every TPV, whether or not gpsd sent a status (docs/DESIGN.md "The set mask").
         guard data.pointee.set & STATUS_SET != 0 else { return nil }
         let fix = data.pointee.fix
@@ -34,7 +34,7 @@ extension Fix {
 
 extension SkySummary {
     /// The used satellites of the SKY report libgps just unpacked into `data`.
-    public init(_ data: UnsafePointer<gps_data_t>, serial: Int) {
+    package init(_ data: UnsafePointer<gps_data_t>, serial: Int) {
         let count = min(max(Int(data.pointee.satellites_visible), 0), Int(MAXCHANNELS))
         // A plain array, not a lazy filter and map: SkySummary's generic init is not specialised across modules,
         // and each lazy layer cost metadata look-ups per satellite, a sixth of chestd's CPU per report

@@ -10,11 +10,11 @@ import Glibc
 ///
 /// Owned by one thread at a time: the `GPSReader` that opened it, then, if it was handed over, the loop that
 /// reads it until it calls `end`. That hand-over is why it is `@unchecked Sendable`.
-public final class GPSDConnection: @unchecked Sendable {
+package final class GPSDConnection: @unchecked Sendable {
     /// `host:port`, as the events name it.
-    public let server: String
+    package let server: String
     /// The socket to poll for reading.
-    public let descriptor: FileDescriptor
+    package let descriptor: FileDescriptor
     private let data: UnsafeMutablePointer<gps_data_t>
     private let receivers: ReceiverSource
     private let log: Log
@@ -46,8 +46,10 @@ public final class GPSDConnection: @unchecked Sendable {
     }
 
     /// Takes over a `gps_data_t` that `gps_open` and `gps_stream` succeeded on.
-    init(server: String, data: UnsafeMutablePointer<gps_data_t>, receivers: ReceiverSource, log: Log,
-         onEnd: @escaping @Sendable (String) -> Void) {
+    init(
+        server: String, data: UnsafeMutablePointer<gps_data_t>, receivers: ReceiverSource, log: Log,
+        onEnd: @escaping @Sendable (String) -> Void
+    ) {
         self.server = server
         self.data = data
         self.receivers = receivers
@@ -60,8 +62,10 @@ public final class GPSDConnection: @unchecked Sendable {
     /// A connection that reads gpsd's JSON lines from `descriptor` (the read end of a pipe a test writes to)
     /// instead of gpsd's socket, through the same reading and parsing (docs/ARCHITECTURE.md "The daemon in
     /// process"). Its owner closes the descriptor; `end` only calls `onEnd`.
-    public convenience init(server: String, lines descriptor: FileDescriptor, log: Log,
-                            receivers: ReceiverSource = ReceiverSource(), onEnd: @escaping @Sendable (String) -> Void = { _ in }) {
+    package convenience init(
+        server: String, lines descriptor: FileDescriptor, log: Log,
+        receivers: ReceiverSource = ReceiverSource(), onEnd: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
         data.initialize(to: gps_data_t())
         data.pointee.gps_fd = descriptor.rawValue
@@ -80,7 +84,7 @@ public final class GPSDConnection: @unchecked Sendable {
     /// The lines are read here: a TPV or SKY as gpsd writes it by `GPSDReport`, any other line unpacked once by
     /// `libgps_json_unpack`, never by `gps_read`: its `gps_unpack` loops forever on a report it cannot parse
     /// (docs/DESIGN.md "libgps calls"), which would leave the reading thread spinning with no fix and no error.
-    public func readAvailable(_ report: (GPSEvent) -> Void) -> String? {
+    package func readAvailable(_ report: (GPSEvent) -> Void) -> String? {
         for _ in 0..<GPSDConnection.readsPerCall {
             let read = chunk.withUnsafeMutableBytes { buffer in
                 Result { () throws(SystemCallError) in try descriptor.read(into: buffer) }
@@ -103,7 +107,7 @@ public final class GPSDConnection: @unchecked Sendable {
 
     /// Tells the reader that opened the connection that it is lost, so that it closes it and connects again.
     /// The caller must not use the connection afterwards. Later calls do nothing.
-    public func end(_ reason: String) {
+    package func end(_ reason: String) {
         guard !ended else { return }
         ended = true
         onEnd(reason)
@@ -160,8 +164,10 @@ public final class GPSDConnection: @unchecked Sendable {
         var rest: UnsafePointer<CChar>?
         _ = libgps_json_unpack(line, data, &rest)
         let set = data.pointee.set
-        if var fix = Fix(UnsafePointer(data), satellitesUsed: sky.satellitesUsed, sky: sky.summary,
-                         receivedAt: MonotonicClock.now()) {
+        if var fix = Fix(
+            UnsafePointer(data), satellitesUsed: sky.satellitesUsed, sky: sky.summary,
+            receivedAt: MonotonicClock.now())
+        {
             fix.satellitesSeen = sky.satellitesSeen
             report(.fix(fix))
         } else if set & SATELLITE_SET != 0 {
@@ -196,7 +202,8 @@ public final class GPSDConnection: @unchecked Sendable {
         func text<T>(_ field: inout T) -> String {
             withUnsafeBytes(of: &field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         }
-        return receivers.identify(path: text(&device.path), driver: text(&device.driver), subtype: text(&device.subtype))
+        return receivers.identify(
+            path: text(&device.path), driver: text(&device.driver), subtype: text(&device.subtype))
     }
 
     /// Whether a gpsd JSON line is a DEVICE report of a receiver going away (`"activated":0`).

@@ -8,7 +8,7 @@ import Glibc
 import Synchronization
 
 /// What the GPS reader reports.
-public enum GPSEvent: Sendable, Equatable {
+package enum GPSEvent: Sendable, Equatable {
     /// A connection to gpsd was made and its reports are being watched.
     case connected(server: String)
     /// gpsd could not be reached, or the connection was lost; sent once per loss, not once per retry.
@@ -22,9 +22,9 @@ public enum GPSEvent: Sendable, Equatable {
 /// Connects to gpsd through libgps on a dedicated thread, because libgps blocks (a connect has no timeout) and must
 /// never hold a thread of the Swift concurrency pool. It reconnects with backoff (1, 2, 4, 8, then every 10 s) for
 /// as long as it runs. Each connection is read on that thread, or handed to the caller's loop (`onConnection`).
-public final class GPSReader: Sendable {
+package final class GPSReader: Sendable {
     /// `host:port`, as the events name it.
-    public let server: String
+    package let server: String
     private let host: String
     private let port: String
     private let log: Log
@@ -47,7 +47,7 @@ public final class GPSReader: Sendable {
     }
 
     /// The longest pause between reconnection attempts (docs/DESIGN.md "Reliability and security"), in seconds.
-    public static let maximumBackoff = 10.0
+    package static let maximumBackoff = 10.0
     /// How long one wait for gpsd lasts; it bounds how late `stop()` is noticed.
     static let tick: Int32 = 1_000_000
 
@@ -61,9 +61,11 @@ public final class GPSReader: Sendable {
     ///     caller's own loop (which then gets the reports from `readAvailable`, not `onEvent`) until that loop
     ///     calls `end` on it. Without it, the reader's thread reads each connection and reports everything
     ///     through `onEvent`.
-    public init(host: String, port: String, log: Log, receivers: ReceiverSource = ReceiverSource(),
-                onEvent: @escaping @Sendable (GPSEvent) -> Void,
-                onConnection: (@Sendable (GPSDConnection) -> Void)? = nil) {
+    package init(
+        host: String, port: String, log: Log, receivers: ReceiverSource = ReceiverSource(),
+        onEvent: @escaping @Sendable (GPSEvent) -> Void,
+        onConnection: (@Sendable (GPSDConnection) -> Void)? = nil
+    ) {
         self.receivers = receivers
         self.onConnection = onConnection
         self.host = host
@@ -74,7 +76,7 @@ public final class GPSReader: Sendable {
     }
 
     /// Starts the reader thread. Calling it again, or after `stop()`, does nothing.
-    public func start() {
+    package func start() {
         let first = state.withLock { state in
             defer { state.started = true }
             return !state.started && !state.stopping
@@ -87,7 +89,7 @@ public final class GPSReader: Sendable {
     /// Stops the reader and returns once its thread has closed the connection and ended, within about 1 s.
     /// No event is delivered after it returns (unless it is called from `onEvent` itself). A loop that was handed
     /// a connection must have stopped reading it first: the reader closes it.
-    public func stop() {
+    package func stop() {
         let (mustWait, onReaderThread) = state.withLock { state in
             state.stopping = true
             return (state.running, state.thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false)
@@ -141,7 +143,8 @@ public final class GPSReader: Sendable {
             // The engine's gpsd event is the line the log keeps; this one only adds detail under -v.
             log.debug("gpsd \(server) connected")
             onEvent(.connected(server: server))
-            let connection = GPSDConnection(server: server, data: data, receivers: receivers, log: log) { [self] reason in
+            let connection = GPSDConnection(server: server, data: data, receivers: receivers, log: log) {
+                [self] reason in
                 state.withLock { $0.lost = reason }
                 wake.signal()
             }

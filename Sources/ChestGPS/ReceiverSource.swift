@@ -4,18 +4,19 @@ import Glibc
 
 /// Places the device gpsd names: a USB receiver (its tty's parent in /sys has a USB vendor and product), a
 /// pty, a network feed, or unknown (docs/SECURITY.md "Hardware trust and time").
-public struct ReceiverSource: Sendable {
+package struct ReceiverSource: Sendable {
     /// The root of sysfs: /sys, or a tree a test made.
-    public let sysfsRoot: String
+    package let sysfsRoot: String
 
-    public init(sysfsRoot: String = "/sys") {
+    package init(sysfsRoot: String = "/sys") {
         self.sysfsRoot = sysfsRoot
     }
 
     /// The source of the device at `path`, as gpsd's DEVICE report describes it.
-    public func identify(path: String, driver: String?, subtype: String?) -> FixSource {
-        var source = FixSource(kind: FixSource.kind(ofPath: path), path: path, driver: driver.nonEmpty,
-                               subtype: subtype.nonEmpty)
+    package func identify(path: String, driver: String?, subtype: String?) -> FixSource {
+        var source = FixSource(
+            kind: FixSource.kind(ofPath: path), path: path, driver: driver.nonEmpty,
+            subtype: subtype.nonEmpty)
         guard source.kind == .unknown, path.hasPrefix("/dev/") else { return source }
         // A udev symlink such as /dev/gps0 names the same tty as /dev/ttyACM0.
         let name = URL(fileURLWithPath: path).resolvingSymlinksInPath().lastPathComponent

@@ -4,28 +4,28 @@ import FoundationEssentials
 /// A geocaching GPX read with libxml2's streaming reader (docs/QUEST.md "A course from a geocaching GPX"): GPX 1.0
 /// and 1.1, the cache extension of any namespace and version, CDATA and entities. Logs, travel bugs and attributes
 /// are skipped unread, so a Pocket Query of 1,000 caches is read in one pass and only what a quest uses is kept.
-public struct GeocacheFile: Sendable {
+package struct GeocacheFile: Sendable {
     /// A file that is not a GPX, with the line of the fault.
-    public struct ReadError: Error, Hashable, Sendable, CustomStringConvertible {
-        public var line: Int
-        public var reason: String
+    package struct ReadError: Error, Hashable, Sendable, CustomStringConvertible {
+        package var line: Int
+        package var reason: String
 
-        public init(line: Int, reason: String) {
+        package init(line: Int, reason: String) {
             self.line = line
             self.reason = reason
         }
 
-        public var description: String { "\(line): \(reason)" }
+        package var description: String { "\(line): \(reason)" }
     }
 
     /// `<name>` of the file (GPX 1.0) or of its `<metadata>` (1.1).
-    public var name: String?
-    public var waypoints: [GeocacheWaypoint]
+    package var name: String?
+    package var waypoints: [GeocacheWaypoint]
     /// What was read past: lines with bytes that are not UTF-8, read as Latin-1.
-    public var notes: [GeocacheCourse.Note]
+    package var notes: [GeocacheCourse.Note]
 
     /// Reads a GPX document.
-    public init(data: Data) throws(ReadError) {
+    package init(data: Data) throws(ReadError) {
         let (bytes, notes) = Self.repairedUTF8(data)
         let reader = GeocacheReader()
         try reader.read(bytes)
@@ -35,7 +35,7 @@ public struct GeocacheFile: Sendable {
     }
 
     /// The course this file makes.
-    public func course(fileName: String, radius: Double = GeocacheCourse.defaultRadius) -> GeocacheCourse {
+    package func course(fileName: String, radius: Double = GeocacheCourse.defaultRadius) -> GeocacheCourse {
         var course = GeocacheCourse(waypoints: waypoints, fileName: fileName, name: name, radius: radius)
         course.readerNotes = notes
         return course
@@ -43,7 +43,7 @@ public struct GeocacheFile: Sendable {
 
     /// Whether `data` starts like XML whose root is `<gpx>`, as far as its first kilobytes tell: how `chest`
     /// tells a GPX of caches from a quest text file.
-    public static func looksLikeGPX(_ data: Data) -> Bool {
+    package static func looksLikeGPX(_ data: Data) -> Bool {
         let head = String(decoding: data.prefix(4096), as: UTF8.self)
         return head.contains(#/<([A-Za-z_][\w.-]*:)?gpx[\s>]/#)
     }
@@ -53,7 +53,8 @@ public struct GeocacheFile: Sendable {
     static func repairedUTF8(_ data: Data) -> (Data, [GeocacheCourse.Note]) {
         let head = String(decoding: data.prefix(200), as: UTF8.self).lowercased()
         if let match = head.firstMatch(of: #/encoding\s*=\s*["'][^"']*["']/#),
-           !match.output.contains("utf-8"), !match.output.contains("utf8") {
+            !match.output.contains("utf-8"), !match.output.contains("utf8")
+        {
             return (data, [])
         }
         if String(validating: data, as: UTF8.self) != nil { return (data, []) }
@@ -62,7 +63,8 @@ public struct GeocacheFile: Sendable {
         var faultyLines: [Int] = []
         data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
             let bytes = raw.bindMemory(to: UInt8.self)
-            var index = 0, line = 1
+            var index = 0
+            var line = 1
             while index < bytes.count {
                 let byte = bytes[index]
                 if byte == 0x0A { line += 1 }
@@ -83,7 +85,10 @@ public struct GeocacheFile: Sendable {
             GeocacheCourse.Note(line: $0, "bytes that are not UTF-8 though the file says UTF-8; read as Latin-1")
         }
         if faultyLines.count > shown {
-            notes.append(GeocacheCourse.Note(line: faultyLines[shown], "and \(faultyLines.count - shown) more lines with bytes that are not UTF-8"))
+            notes.append(
+                GeocacheCourse.Note(
+                    line: faultyLines[shown],
+                    "and \(faultyLines.count - shown) more lines with bytes that are not UTF-8"))
         }
         return (output, notes)
     }
@@ -91,7 +96,8 @@ public struct GeocacheFile: Sendable {
     /// The length of the valid UTF-8 sequence at `index`, or 0.
     static func sequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
         let byte = bytes[index]
-        let length: Int, minimum: UInt32
+        let length: Int
+        let minimum: UInt32
         switch byte {
         case 0x00...0x7F: return 1
         case 0xC2...0xDF: (length, minimum) = (2, 0x80)

@@ -7,7 +7,9 @@ final class GeocacheReader {
     var waypoints: [GeocacheWaypoint] = []
 
     /// GPX's own namespaces (1.0 and 1.1); elements in any other are extensions.
-    static let gpxNamespaces: Set<String> = ["http://www.topografix.com/GPX/1/0", "http://www.topografix.com/GPX/1/1", ""]
+    static let gpxNamespaces: Set<String> = [
+        "http://www.topografix.com/GPX/1/0", "http://www.topografix.com/GPX/1/1", "",
+    ]
     /// Extension elements a quest never uses, skipped with their whole subtree: most of a Pocket Query's bytes.
     static let skipped: Set<String> = ["logs", "travelbugs", "attributes", "images", "CacheImages", "LogImages", "log"]
 
@@ -39,7 +41,8 @@ final class GeocacheReader {
             let depth = xml.depth
             if !sawRoot {
                 guard local == "gpx" else {
-                    return GeocacheFile.ReadError(line: xml.line, reason: "not a GPX file: its root element is <\(local)>, not <gpx>")
+                    return GeocacheFile.ReadError(
+                        line: xml.line, reason: "not a GPX file: its root element is <\(local)>, not <gpx>")
                 }
                 sawRoot = true
             }
@@ -61,11 +64,13 @@ final class GeocacheReader {
     }
 
     private func start(_ xml: XMLStreamReader, depth: Int) {
-        let latitude = xml.attribute("lat"), longitude = xml.attribute("lon")
+        let latitude = xml.attribute("lat")
+        let longitude = xml.attribute("lon")
         var waypoint = GeocacheWaypoint(code: "", line: xml.line, coordinate: nil)
         if let latitude, let longitude {
             if let lat = Double(latitude.trimmingSpaces()), let lon = Double(longitude.trimmingSpaces()),
-               lat.isFinite, lon.isFinite {
+                lat.isFinite, lon.isFinite
+            {
                 if !(-90...90).contains(lat) {
                     waypoint.coordinateProblem = "lat=\(latitude) is outside -90..90"
                 } else if !(-180...180).contains(lon) {
@@ -103,7 +108,9 @@ final class GeocacheReader {
             let html = htmlAttribute == "true"
             let lowercased = local.lowercased()
             // The cache element itself (`groundspeak:cache`, `terra:terracache`): its id ties a cache's waypoints.
-            if waypoint.cacheID == nil, lowercased.hasSuffix("cache"), let id = xml.attribute("id")?.trimmingSpaces(), !id.isEmpty {
+            if waypoint.cacheID == nil, lowercased.hasSuffix("cache"), let id = xml.attribute("id")?.trimmingSpaces(),
+                !id.isEmpty
+            {
                 waypoint.cacheID = namespace + " " + id
             }
             /// A description as plain text: HTML where the file says so, or where it says nothing and the text
@@ -123,7 +130,9 @@ final class GeocacheReader {
             case "encoded_hints", "hints", "hint":
                 // Plain text in spite of the name; ROT13 only where the file marks it encoded.
                 let encoded = ["true", "1", "yes"].contains(xml.attribute("encoded")?.lowercased() ?? "")
-                waypoint.hints = xml.text().map { html ? HTMLText.plain($0) : $0 }.map { encoded ? GeocacheText.rot13($0) : $0 }
+                waypoint.hints = xml.text().map { html ? HTMLText.plain($0) : $0 }.map {
+                    encoded ? GeocacheText.rot13($0) : $0
+                }
             default: break
             }
         }

@@ -4,15 +4,19 @@ import ChestCore
 /// A cache description in HTML as the plain text a page holds, read with libxml2's forgiving HTML parser: blocks and
 /// `<br>` as line breaks, list items as "- " lines, pictures as their alternative text, scripts and styles left out.
 enum HTMLText {
-    static let blocks: Set<String> = ["p", "div", "br", "hr", "li", "ul", "ol", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6",
-                                      "blockquote", "pre", "center", "dd", "dt", "dl", "section", "article", "header", "footer",
-                                      "figure", "figcaption"]
+    static let blocks: Set<String> = [
+        "p", "div", "br", "hr", "li", "ul", "ol", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6",
+        "blockquote", "pre", "center", "dd", "dt", "dl", "section", "article", "header", "footer",
+        "figure", "figcaption",
+    ]
     static let dropped: Set<String> = ["script", "style", "head", "title", "noscript", "iframe", "object"]
 
     /// Tags that mark a text as HTML when the file does not say (`<p>`, `<br/>`, `</div>`…): a plain text with a
     /// "<" of its own ("a < b", "<3") stays as it is.
-    static let markers: Set<String> = blocks.union(["a", "b", "i", "u", "em", "strong", "span", "font", "img", "td", "th", "small",
-                                                    "big", "sub", "sup"])
+    static let markers: Set<String> = blocks.union([
+        "a", "b", "i", "u", "em", "strong", "span", "font", "img", "td", "th", "small",
+        "big", "sub", "sup",
+    ])
 
     /// Whether the text holds a tag of `markers`.
     static func looksLikeHTML(_ text: String) -> Bool {
@@ -25,10 +29,14 @@ enum HTMLText {
             if start < bytes.count, bytes[start] == UInt8(ascii: "/") { start += 1 }
             var end = start
             while end < bytes.count, end - start <= 10,
-                  (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[end] | 0x20) || (UInt8(ascii: "1")...UInt8(ascii: "6")).contains(bytes[end]) {
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[end] | 0x20)
+                    || (UInt8(ascii: "1")...UInt8(ascii: "6")).contains(bytes[end])
+            {
                 end += 1
             }
-            guard end > start, end < bytes.count, [UInt8(ascii: ">"), UInt8(ascii: "/"), UInt8(ascii: " "), 0x09, 0x0A, 0x0D].contains(bytes[end]) else {
+            guard end > start, end < bytes.count,
+                [UInt8(ascii: ">"), UInt8(ascii: "/"), UInt8(ascii: " "), 0x09, 0x0A, 0x0D].contains(bytes[end])
+            else {
                 continue
             }
             let name = String(decoding: bytes[start..<end], as: UTF8.self).lowercased()
@@ -38,8 +46,9 @@ enum HTMLText {
     }
 
     static func plain(_ html: String) -> String {
-        let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
-            | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOIMPLIED.rawValue)
+        let options = Int32(
+            HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
+                | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOIMPLIED.rawValue)
         var utf8 = Array(html.utf8)
         guard !utf8.isEmpty else { return "" }
         let document = utf8.withUnsafeMutableBufferPointer { buffer in
@@ -84,7 +93,11 @@ enum HTMLText {
                 } else if scalar.isWhitespaceQuickly {
                     if !text.bytes.isEmpty && !text.lastIsWhitespace { text.bytes.append(0x20) }
                 } else {
-                    if scalar.isASCII { text.bytes.append(UInt8(scalar.value)) } else { text.bytes += UTF8.encode(scalar)! }
+                    if scalar.isASCII {
+                        text.bytes.append(UInt8(scalar.value))
+                    } else {
+                        text.bytes += UTF8.encode(scalar)!
+                    }
                 }
             }
         case XML_ELEMENT_NODE:

@@ -3,26 +3,26 @@ import ChestCore
 import FoundationEssentials
 
 /// A fault of an XML document that is not well-formed, as libxml2 reported it.
-public struct XMLReadError: Error, Hashable, Sendable {
-    public var line: Int
+package struct XMLReadError: Error, Hashable, Sendable {
+    package var line: Int
     /// libxml2's message, `nil` when it said nothing.
-    public var message: String?
+    package var message: String?
 
-    public init(line: Int, message: String?) {
+    package init(line: Int, message: String?) {
         self.line = line
         self.message = message
     }
 
     /// "not well-formed XML (libxml2: …)", as chest words it.
-    public var reason: String { "not well-formed XML" + (message.map { " (libxml2: \($0))" } ?? "") }
+    package var reason: String { "not well-formed XML" + (message.map { " (libxml2: \($0))" } ?? "") }
 }
 
 /// One pass over an XML document with libxml2's streaming `xmlTextReader`: its elements' starts and ends and its
 /// text, in document order, with the element's name, namespace, depth, line and attributes. The one reader of XML in
 /// chest (ChestGPX is the one module that links libxml2): geocaching GPX files (`GeocacheFile`) and GPX waypoints and
 /// tracks (ChestSimulator's `GPX`) are both read through it.
-public final class XMLStreamReader {
-    public enum Event: Hashable, Sendable {
+package final class XMLStreamReader {
+    package enum Event: Hashable, Sendable {
         /// An element's start tag; an empty element (`<a/>`) is a `start` and then an `end`.
         case start
         case end
@@ -31,9 +31,9 @@ public final class XMLStreamReader {
     }
 
     /// The event `next()` returned last.
-    public private(set) var event: Event?
+    package private(set) var event: Event?
     /// The first error at or above libxml2's `XML_ERR_ERROR`; `next()` throws it at the latest at the end.
-    public private(set) var firstError: XMLReadError?
+    package private(set) var firstError: XMLReadError?
 
     private let reader: xmlTextReaderPtr
     /// The bytes libxml2 reads; they must live as long as the reader.
@@ -44,28 +44,32 @@ public final class XMLStreamReader {
     private var skipping = false
 
     /// A reader of `data` (no network access, CDATA as text, line numbers past 65535).
-    public init(data: Data) throws(XMLReadError) {
+    package init(data: Data) throws(XMLReadError) {
         xmlInitParser()
         guard !data.isEmpty else { throw XMLReadError(line: 1, message: "Document is empty") }
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 1)
         // Copied as one block: Data's element-by-element iterator was a twentieth of reading a Pocket Query.
         data.withUnsafeBytes { copy.copyMemory(from: $0) }
         bytes = copy
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_BIG_LINES.rawValue
-            | XML_PARSE_COMPACT.rawValue)
+        let options = Int32(
+            XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_BIG_LINES.rawValue
+                | XML_PARSE_COMPACT.rawValue)
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
-              let reader = xmlReaderForMemory(base, Int32(clamping: bytes.count), nil, nil, options) else {
+            let reader = xmlReaderForMemory(base, Int32(clamping: bytes.count), nil, nil, options)
+        else {
             bytes.deallocate()
             throw XMLReadError(line: 1, message: "could not start reading")
         }
         self.reader = reader
-        xmlTextReaderSetStructuredErrorHandler(reader, { context, error in
-            guard let context, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
-            let reader = Unmanaged<XMLStreamReader>.fromOpaque(context).takeUnretainedValue()
-            guard reader.firstError == nil else { return }
-            let message = error.pointee.message.map { String(cString: $0) }?.trimmed() ?? "unknown error"
-            reader.firstError = XMLReadError(line: Int(error.pointee.line), message: message)
-        }, Unmanaged.passUnretained(self).toOpaque())
+        xmlTextReaderSetStructuredErrorHandler(
+            reader,
+            { context, error in
+                guard let context, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+                let reader = Unmanaged<XMLStreamReader>.fromOpaque(context).takeUnretainedValue()
+                guard reader.firstError == nil else { return }
+                let message = error.pointee.message.map { String(cString: $0) }?.trimmed() ?? "unknown error"
+                reader.firstError = XMLReadError(line: Int(error.pointee.line), message: message)
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     deinit {
@@ -75,7 +79,7 @@ public final class XMLStreamReader {
 
     /// The next start, end or text; `nil` at the end of a well-formed document. Throws the first error libxml2
     /// reported once it stops reading, or at the end.
-    public func next() throws(XMLReadError) -> Event? {
+    package func next() throws(XMLReadError) -> Event? {
         if pendingEnd {
             pendingEnd = false
             if !skipping {
@@ -100,7 +104,7 @@ public final class XMLStreamReader {
                 event = .end
                 return .end
             case Int(XML_READER_TYPE_TEXT.rawValue), Int(XML_READER_TYPE_CDATA.rawValue),
-                 Int(XML_READER_TYPE_WHITESPACE.rawValue), Int(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue):
+                Int(XML_READER_TYPE_WHITESPACE.rawValue), Int(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue):
                 event = .text
                 return .text
             default:
@@ -114,43 +118,44 @@ public final class XMLStreamReader {
     }
 
     /// After a `start`: the next `next()` goes past the element's whole subtree, its `end` included.
-    public func skipSubtree() {
+    package func skipSubtree() {
         guard event == .start else { return }
         skipping = true
     }
 
     /// The current element's local name (without its prefix).
-    public var localName: String { Self.string(xmlTextReaderConstLocalName(reader)) ?? "" }
+    package var localName: String { Self.string(xmlTextReaderConstLocalName(reader)) ?? "" }
 
     /// The current element's namespace URI, "" for none.
-    public var namespace: String { Self.string(xmlTextReaderConstNamespaceUri(reader)) ?? "" }
+    package var namespace: String { Self.string(xmlTextReaderConstNamespaceUri(reader)) ?? "" }
 
     /// The depth of the current node: 0 for the root element.
-    public var depth: Int { Int(xmlTextReaderDepth(reader)) }
+    package var depth: Int { Int(xmlTextReaderDepth(reader)) }
 
     /// The line of the current element's start tag (of the text's start).
-    public var line: Int {
+    package var line: Int {
         guard let node = xmlTextReaderCurrentNode(reader) else { return Int(xmlTextReaderGetParserLineNumber(reader)) }
         return Int(xmlGetLineNo(node))
     }
 
     /// On a `start`, the attribute of this (qualified) name.
-    public func attribute(_ name: String) -> String? {
+    package func attribute(_ name: String) -> String? {
         guard event == .start, let value = xmlTextReaderGetAttribute(reader, name) else { return nil }
         defer { chest_xmlFree(value) }
         return String(cString: value)
     }
 
     /// On a `text`, its characters.
-    public var value: String {
+    package var value: String {
         guard event == .text else { return "" }
         return Self.string(xmlTextReaderConstValue(reader)) ?? ""
     }
 
     /// On a `start`, the element's text (CDATA and entities resolved), `nil` when it is empty or holds only whitespace.
     /// The reader stays where it is.
-    public func text() -> String? {
-        guard event == .start, xmlTextReaderIsEmptyElement(reader) == 0, let value = xmlTextReaderReadString(reader) else { return nil }
+    package func text() -> String? {
+        guard event == .start, xmlTextReaderIsEmptyElement(reader) == 0, let value = xmlTextReaderReadString(reader)
+        else { return nil }
         defer { chest_xmlFree(value) }
         let text = String(cString: value)
         return text.allSatisfy(\.isWhitespace) ? nil : text

@@ -4,28 +4,29 @@ import Glibc
 
 /// `CHEST/attempts/ID.json`: each message's PIN attempts, kept apart from its state so that neither `delete`,
 /// a new `import` of the same message, nor a deleted state file resets the count (docs/DESIGN.md "Sealed pages").
-public struct AttemptsLedger: Sendable {
-    public let directory: String
+package struct AttemptsLedger: Sendable {
+    package let directory: String
 
-    public init(chestRoot: String) {
+    package init(chestRoot: String) {
         directory = chestRoot + "/attempts"
     }
 
     /// Every message's attempts; unreadable entries are skipped (the state's own count still applies).
-    public func loadAll() -> [MessageID: PINAttempts] {
+    package func loadAll() -> [MessageID: PINAttempts] {
         var ledger: [MessageID: PINAttempts] = [:]
         let decoder = ChestJSON.decoder()
         for name in (try? Directory.names(in: directory)) ?? [] where name.hasSuffix(".json") {
             guard let id = MessageID(String(name.dropLast(5))),
-                  let data = FileManager.default.contents(atPath: directory + "/" + name),
-                  let attempts = try? decoder.decode(PINAttempts.self, from: data) else { continue }
+                let data = FileManager.default.contents(atPath: directory + "/" + name),
+                let attempts = try? decoder.decode(PINAttempts.self, from: data)
+            else { continue }
             ledger[id] = attempts
         }
         return ledger
     }
 
     /// Writes one message's attempts durably.
-    public func record(_ id: MessageID, _ attempts: PINAttempts) throws(SystemCallError) {
+    package func record(_ id: MessageID, _ attempts: PINAttempts) throws(SystemCallError) {
         try Directory.create(directory)
         var clean = attempts
         clean.pending = nil

@@ -1,6 +1,6 @@
 /// An error with a sentence that says what happened and what to do.
-public struct ChestError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var description: String
+package struct ChestError: Error, Hashable, Sendable, CustomStringConvertible {
+    package var description: String
 
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

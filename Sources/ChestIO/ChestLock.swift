@@ -4,13 +4,13 @@ import Glibc
 /// One chestd per chest: an exclusive `flock(2)` on `CHEST/chestd.lock`, held as long as the process lives (the
 /// kernel drops it when the process dies, even by SIGKILL). The file holds the owner's pid so that a second
 /// daemon can say who has the chest.
-public final class ChestLock: Sendable {
+package final class ChestLock: Sendable {
     private let fd: FileDescriptor
 
-    public static let fileName = "chestd.lock"
+    package static let fileName = "chestd.lock"
 
     /// Takes the lock on the chest at `root`, or says which process holds it.
-    public init(root: String) throws(ChestError) {
+    package init(root: String) throws(ChestError) {
         let path = root + "/" + Self.fileName
         let fd: FileDescriptor
         do {
@@ -25,7 +25,8 @@ public final class ChestLock: Sendable {
             fd.close()
             if let reason { throw ChestError("cannot lock \(path): \(reason)") }
             let pid = String(decoding: bytes[..<max(count, 0)], as: UTF8.self).trimmed()
-            throw ChestError("another chestd (pid \(pid.isEmpty ? "unknown" : pid)) is using the chest \(root); stop it first")
+            throw ChestError(
+                "another chestd (pid \(pid.isEmpty ? "unknown" : pid)) is using the chest \(root); stop it first")
         }
         ftruncate(fd.rawValue, 0)
         _ = try? fd.writeAll(Data("\(getpid())\n".utf8), path: path)
@@ -33,5 +34,5 @@ public final class ChestLock: Sendable {
     }
 
     /// Releases the lock (also released when the process exits).
-    public func release() { fd.close() }
+    package func release() { fd.close() }
 }

@@ -12,19 +12,19 @@ import Glibc
 ///     CHEST/rejected/NAME         refused files, each with NAME.reason beside it
 ///
 /// Every write is atomic and durable (`AtomicFile`).
-public struct ChestStore: Sendable {
-    public let root: String
+package struct ChestStore: Sendable {
+    package let root: String
 
-    public var incoming: String { root + "/incoming" }
-    public var rejected: String { root + "/rejected" }
+    package var incoming: String { root + "/incoming" }
+    package var rejected: String { root + "/rejected" }
     var stateDirectory: String { root + "/state" }
 
-    public init(root: String) {
+    package init(root: String) {
         self.root = root
     }
 
     /// Creates the directory and its subdirectories (mode 0700) where missing.
-    public func prepare() throws(SystemCallError) {
+    package func prepare() throws(SystemCallError) {
         for directory in [root, incoming, rejected, stateDirectory, directory(of: .regular), directory(of: .saved)] {
             try Directory.create(directory)
         }
@@ -36,12 +36,12 @@ public struct ChestStore: Sendable {
         }
     }
 
-    public func directory(of chest: ChestKind) -> String {
+    package func directory(of chest: ChestKind) -> String {
         chest == .regular ? root + "/messages" : root + "/saved"
     }
 
     /// Where a stored message's file is.
-    public func path(of id: MessageID, in chest: ChestKind) -> String { messagePath(id, in: chest) }
+    package func path(of id: MessageID, in chest: ChestKind) -> String { messagePath(id, in: chest) }
 
     func messagePath(_ id: MessageID, in chest: ChestKind) -> String {
         directory(of: chest) + "/\(id.rawValue).\(MessageFile.fileExtension)"
@@ -52,17 +52,19 @@ public struct ChestStore: Sendable {
     // MARK: - Loading
 
     /// A stored message that could not be read back, with the reason.
-    public struct LoadProblem: Sendable {
-        public var path: String
-        public var reason: String
+    package struct LoadProblem: Sendable {
+        package var path: String
+        package var reason: String
         /// The file reads as a message but asks more of a reader than chestd gives (`SealBudget`): set aside, as
         /// it would be refused arriving now, rather than left in place like a file that does not read.
-        public var isRefused = false
+        package var isRefused = false
     }
 
     /// Every message in both chests with its state, without attachments' bytes. A file that no longer reads is
     /// reported, not deleted.
-    public func loadAll(ingestedAt now: Date) -> (messages: [(Message, MessageState, ChestKind)], problems: [LoadProblem]) {
+    package func loadAll(ingestedAt now: Date) -> (
+        messages: [(Message, MessageState, ChestKind)], problems: [LoadProblem]
+    ) {
         var messages: [(Message, MessageState, ChestKind)] = []
         // Kept without their attachments' bytes: `read --save` reads a file itself.
         let problems = loadEach(ingestedAt: now) { messages.append(($0.leavingAttachmentsInFile(), $1, $2)) }
@@ -72,12 +74,13 @@ public struct ChestStore: Sendable {
     /// Reads the messages of both chests one at a time, handing each with its state to `body` before the next
     /// file is read, so that no file's bytes or decoding outlive its message; returns the files that no longer
     /// read, which are reported, not deleted.
-    public func loadEach(ingestedAt now: Date, _ body: (Message, MessageState, ChestKind) -> Void) -> [LoadProblem] {
+    package func loadEach(ingestedAt now: Date, _ body: (Message, MessageState, ChestKind) -> Void) -> [LoadProblem] {
         var problems: [LoadProblem] = []
         let decoder = ChestJSON.decoder()
         for chest in [ChestKind.regular, .saved] {
             let directory = directory(of: chest)
-            for name in (try? Directory.names(in: directory)) ?? [] where name.hasSuffix(".\(MessageFile.fileExtension)") {
+            for name in (try? Directory.names(in: directory)) ?? []
+            where name.hasSuffix(".\(MessageFile.fileExtension)") {
                 let path = directory + "/" + name
                 do {
                     let (message, state) = try readStored(path, decoder: decoder) { statePath($0) }
@@ -100,7 +103,7 @@ public struct ChestStore: Sendable {
     /// as %XX, so that it is ingested or refused like any other.
     /// Throws when the directory cannot be listed now (out of descriptors): the caller looks again later, rather
     /// than take "nothing there" for an answer.
-    public func inboxNames() throws(SystemCallError) -> [String] {
+    package func inboxNames() throws(SystemCallError) -> [String] {
         var names: [String] = []
         for raw in try Directory.rawNames(in: root) {
             if let name = String(validating: raw, as: UTF8.self) {
@@ -129,12 +132,12 @@ public struct ChestStore: Sendable {
 
     /// Whether a name in the inbox is a message file to ingest, rather than a temporary file of an editor or a
     /// sync tool (".#x", ".x.swp", ".syncthing.x.tmp", "x.locked~", "x.locked.part" are all ignored).
-    public static func isCandidate(_ name: String) -> Bool {
+    package static func isCandidate(_ name: String) -> Bool {
         !name.hasPrefix(".") && name.hasSuffix(".\(MessageFile.fileExtension)") && name.count > 7
     }
 
     /// Whether an inbox name is anything but a regular file (a symlink, FIFO, socket, device or directory).
-    public func isSpecialFile(_ name: String) -> Bool {
+    package func isSpecialFile(_ name: String) -> Bool {
         var info = stat()
         return lstat(root + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
     }
@@ -143,7 +146,7 @@ public struct ChestStore: Sendable {
     /// finds it. Returns nil when the file is gone already.
     /// Never replaces a staged file: a second file of the same name, while the first is still staged (it could not
     /// be read or set aside yet), is staged as `NAME.2`.
-    public func stage(_ name: String) throws(SystemCallError) -> String? {
+    package func stage(_ name: String) throws(SystemCallError) -> String? {
         try moveAside(root + "/" + name, into: incoming, as: name)
     }
 
@@ -154,7 +157,7 @@ public struct ChestStore: Sendable {
             let destination = directory + "/" + (attempt == 1 ? name : fitting(name, suffix: ".\(attempt)"))
             do throws(SystemCallError) {
                 if try AtomicFile.moveWithoutReplacing(path, to: destination) { return destination }
-            } catch where error.errno == .noSuchFile && error.call == "rename" {
+            } catch  where error.errno == .noSuchFile && error.call == "rename" {
                 return nil
             }
         }
@@ -163,7 +166,7 @@ public struct ChestStore: Sendable {
 
     /// Reads a staged file; nil when the failure will pass (out of descriptors or memory) and the file should stay
     /// staged for a later try rather than be refused.
-    public func readStaged(_ path: String) -> Result<Data, ChestError>? {
+    package func readStaged(_ path: String) -> Result<Data, ChestError>? {
         do {
             return .success(try MessageFileReader.read(path: path))
         } catch {
@@ -173,22 +176,22 @@ public struct ChestStore: Sendable {
 
     /// The staged files left by an earlier run.
     /// Throws when `incoming/` cannot be listed now (out of descriptors).
-    public func stagedNames() throws(SystemCallError) -> [String] { try Directory.names(in: incoming).sorted() }
+    package func stagedNames() throws(SystemCallError) -> [String] { try Directory.names(in: incoming).sorted() }
 
     /// Reads a candidate with `MessageFileReader`, its refusal as a `ChestError` for the daemon's ingest path.
-    public func readCandidate(_ path: String) -> Result<Data, ChestError> {
+    package func readCandidate(_ path: String) -> Result<Data, ChestError> {
         Result { () throws(MessageFileReader.ReadError) in try MessageFileReader.read(path: path) }
             .mapError { ChestError($0.description) }
     }
 
     /// Writes newly accepted messages durably, as the sealed bytes they arrived in. A message has no state file
     /// until something happens to it; its arrival time is then the file's modification time.
-    public func add(_ messages: [(message: Message, bytes: Data)]) throws(SystemCallError) {
+    package func add(_ messages: [(message: Message, bytes: Data)]) throws(SystemCallError) {
         try AtomicFile.write(batch: messages.map { (messagePath($0.message.id, in: .regular), $0.bytes) })
     }
 
     /// Moves staged files whose messages were accepted into the regular chest, as they are: no copy is written.
-    public func adopt(_ staged: [(id: MessageID, path: String)]) throws(SystemCallError) {
+    package func adopt(_ staged: [(id: MessageID, path: String)]) throws(SystemCallError) {
         try AtomicFile.adopt(staged.map { ($0.path, messagePath($0.id, in: .regular)) })
     }
 
@@ -196,7 +199,7 @@ public struct ChestStore: Sendable {
     /// Returns the name it got there.
     /// Never replaces an earlier refused file or reason; a name too long to take `.reason` is shortened.
     @discardableResult
-    public func reject(_ path: String, reason: String) throws(SystemCallError) -> String {
+    package func reject(_ path: String, reason: String) throws(SystemCallError) -> String {
         let original = baseName(path)
         for attempt in 1...10_000 {
             let name = fitting(original, suffix: attempt == 1 ? "" : ".\(attempt)")
@@ -220,7 +223,7 @@ public struct ChestStore: Sendable {
 
     /// Takes a refused file out of `rejected/` into `incoming/` again, without its reason, because it changed after
     /// it was refused (it was still being written). Returns its staged path; nil for a reason file or a name gone.
-    public func unreject(_ name: String) throws(SystemCallError) -> String? {
+    package func unreject(_ name: String) throws(SystemCallError) -> String? {
         guard !name.hasSuffix(Self.reasonSuffix), !name.hasPrefix(AtomicFile.temporaryPrefix) else { return nil }
         let path = rejected + "/" + name
         guard !isSpecial(path), let staged = try moveAside(path, into: incoming, as: name) else { return nil }
@@ -236,29 +239,31 @@ public struct ChestStore: Sendable {
     // MARK: - Changing stored messages
 
     /// The state last written for a message, or nil when it has none on disk (or it cannot be read).
-    public func savedState(_ id: MessageID) -> MessageState? {
-        FileManager.default.contents(atPath: statePath(id)).flatMap { try? ChestJSON.decoder().decode(MessageState.self, from: $0) }
+    package func savedState(_ id: MessageID) -> MessageState? {
+        FileManager.default.contents(atPath: statePath(id)).flatMap {
+            try? ChestJSON.decoder().decode(MessageState.self, from: $0)
+        }
     }
 
-    public func saveState(_ id: MessageID, _ state: MessageState) throws(SystemCallError) {
+    package func saveState(_ id: MessageID, _ state: MessageState) throws(SystemCallError) {
         try AtomicFile.write(Self.encode(state), to: statePath(id))
     }
 
     /// Moves a message between the regular and the saved chest.
-    public func move(_ id: MessageID, from: ChestKind, to: ChestKind) throws(SystemCallError) {
+    package func move(_ id: MessageID, from: ChestKind, to: ChestKind) throws(SystemCallError) {
         try AtomicFile.move(messagePath(id, from: from), to: messagePath(id, in: to))
     }
 
     private func messagePath(_ id: MessageID, from chest: ChestKind) -> String { messagePath(id, in: chest) }
 
     /// Removes a message and its state for good.
-    public func delete(_ id: MessageID, from chest: ChestKind) throws(SystemCallError) {
+    package func delete(_ id: MessageID, from chest: ChestKind) throws(SystemCallError) {
         try AtomicFile.remove(messagePath(id, in: chest))
         try AtomicFile.remove(statePath(id))
     }
 
     /// Whether the inbox entry `name` was written or changed in the last `seconds`.
-    public func changedRecently(_ name: String, within seconds: Double) -> Bool {
+    package func changedRecently(_ name: String, within seconds: Double) -> Bool {
         var info = stat()
         guard lstat(root + "/" + name, &info) == 0 else { return false }
         let changed = Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9
@@ -266,7 +271,9 @@ public struct ChestStore: Sendable {
     }
 
     /// A stored message's file and, when one reads, its state file (`statePath` of its ID).
-    func readStored(_ path: String, decoder: JSONDecoder, statePath: (MessageID) -> String) throws -> (Message, MessageState?) {
+    func readStored(_ path: String, decoder: JSONDecoder, statePath: (MessageID) -> String) throws -> (
+        Message, MessageState?
+    ) {
         let message = try MessageFile.decode(try MessageFileReader.read(path: path))
         let state = FileManager.default.contents(atPath: statePath(message.id))
             .flatMap { try? decoder.decode(MessageState.self, from: $0) }
@@ -280,7 +287,7 @@ public struct ChestStore: Sendable {
     }
 
     /// Writes a message and its state back, as after the chest directory was deleted under the daemon.
-    public func restore(_ stored: StoredMessage) throws(SystemCallError) {
+    package func restore(_ stored: StoredMessage) throws(SystemCallError) {
         try AtomicFile.write(MessageFile.encode(stored.message), to: messagePath(stored.id, in: stored.chest))
         try saveState(stored.id, stored.state)
     }

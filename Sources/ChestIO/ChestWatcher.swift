@@ -6,8 +6,8 @@ import Glibc
 /// A file counts as arrived on `IN_CLOSE_WRITE` (written in place) or `IN_MOVED_TO` (renamed in, as careful
 /// writers and sync tools do), never on `IN_CREATE`, which fires before the content exists. An overflowed event
 /// queue and a deleted or moved directory are reported so the owner can rescan.
-public final class ChestWatcher: Sendable {
-    public enum Event: Sendable, Equatable {
+package final class ChestWatcher: Sendable {
+    package enum Event: Sendable, Equatable {
         /// These names arrived (one read's worth, in order).
         case arrived([String])
         /// These names were created. A regular file is not complete yet and must wait for `.arrived`; a symlink,
@@ -23,14 +23,16 @@ public final class ChestWatcher: Sendable {
     private let fd: FileDescriptor
 
     /// What the chest directory is watched for.
-    public static let inboxEvents = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE_SELF | IN_MOVE_SELF)
+    package static let inboxEvents = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE_SELF | IN_MOVE_SELF)
     /// Files closed after writing only: in `rejected/`, a refused file its writer finished after all.
-    public static let writesFinished = UInt32(IN_CLOSE_WRITE)
+    package static let writesFinished = UInt32(IN_CLOSE_WRITE)
 
     /// Starts watching `directory` for `events`. The corresponding C functions are `inotify_init1(2)` and
     /// `inotify_add_watch(2)`.
-    public init(directory: String, events: UInt32 = inboxEvents,
-                onEvent: @escaping @Sendable (Event) -> Void) throws(SystemCallError) {
+    package init(
+        directory: String, events: UInt32 = inboxEvents,
+        onEvent: @escaping @Sendable (Event) -> Void
+    ) throws(SystemCallError) {
         let made = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard made >= 0 else { throw SystemCallError("inotify_init1") }
         let fd = FileDescriptor(rawValue: made)
@@ -41,7 +43,8 @@ public final class ChestWatcher: Sendable {
             throw error
         }
         self.fd = fd
-        source = DispatchSource.makeReadSource(fileDescriptor: fd.rawValue, queue: DispatchQueue(label: "chest.inotify"))
+        source = DispatchSource.makeReadSource(
+            fileDescriptor: fd.rawValue, queue: DispatchQueue(label: "chest.inotify"))
         source.setEventHandler {
             // Read until the queue stays empty for a moment: a copy of thousands of files then arrives as a few
             // large batches, which the store makes durable with one sync each instead of one per file.
@@ -71,7 +74,7 @@ public final class ChestWatcher: Sendable {
         source.resume()
     }
 
-    public func stop() { source.cancel() }
+    package func stop() { source.cancel() }
 
     /// Microseconds to wait for more events before handing a batch over.
     static let settle: UInt32 = 20_000
@@ -80,17 +83,21 @@ public final class ChestWatcher: Sendable {
 }
 
 /// Turns the packed `struct inotify_event` records of one read into `ChestWatcher.Event`s. Pure.
-public enum InotifyParser {
+package enum InotifyParser {
     /// Joins the arrived names and the created names between an overflow or a lost directory into one event of
     /// each kind, in the order each kind first appeared. A copy interleaves them (each file is created, then
     /// closed): joining only neighbours would hand the daemon one batch, and one sync, per file. Which of the two
     /// comes first does not matter: a created name counts only while it is a special file, which never arrives.
-    public static func merged(_ events: [ChestWatcher.Event]) -> [ChestWatcher.Event] {
+    package static func merged(_ events: [ChestWatcher.Event]) -> [ChestWatcher.Event] {
         var result: [ChestWatcher.Event] = []
-        var arrived: [String] = [], created: [String] = [], arrivedFirst = true
+        var arrived: [String] = []
+        var created: [String] = []
+        var arrivedFirst = true
         func flush() {
-            let joined: [ChestWatcher.Event?] = [arrived.isEmpty ? nil : .arrived(arrived),
-                                                 created.isEmpty ? nil : .created(created)]
+            let joined: [ChestWatcher.Event?] = [
+                arrived.isEmpty ? nil : .arrived(arrived),
+                created.isEmpty ? nil : .created(created),
+            ]
             result += (arrivedFirst ? joined : joined.reversed()).compactMap { $0 }
             arrived = []
             created = []
@@ -112,7 +119,7 @@ public enum InotifyParser {
         return result
     }
 
-    public static func events(in bytes: ArraySlice<UInt8>) -> [ChestWatcher.Event] {
+    package static func events(in bytes: ArraySlice<UInt8>) -> [ChestWatcher.Event] {
         var events: [ChestWatcher.Event] = []
         var names: [String] = []
         var offset = bytes.startIndex
@@ -120,8 +127,10 @@ public enum InotifyParser {
         while offset + header <= bytes.endIndex {
             let (mask, length) = bytes.withUnsafeBytes { raw -> (UInt32, Int) in
                 let base = offset - bytes.startIndex
-                return (raw.loadUnaligned(fromByteOffset: base + 4, as: UInt32.self),
-                        Int(raw.loadUnaligned(fromByteOffset: base + 12, as: UInt32.self)))
+                return (
+                    raw.loadUnaligned(fromByteOffset: base + 4, as: UInt32.self),
+                    Int(raw.loadUnaligned(fromByteOffset: base + 12, as: UInt32.self))
+                )
             }
             let nameBytes = bytes[(offset + header)..<min(bytes.endIndex, offset + header + length)]
             let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
@@ -130,7 +139,10 @@ public enum InotifyParser {
                 names.append(name)
                 continue
             }
-            if !names.isEmpty { events.append(.arrived(names)); names = [] }
+            if !names.isEmpty {
+                events.append(.arrived(names))
+                names = []
+            }
             if mask & UInt32(IN_CREATE) != 0, !name.isEmpty {
                 if case let .created(earlier) = events.last {
                     events[events.count - 1] = .created(earlier + [name])

@@ -28,8 +28,10 @@ enum ChildProcess {
     ) async -> HookOutcome {
         await withCheckedContinuation { continuation in
             let pid: pid_t
-            switch spawn(executable: executable, argv0: argv0, arguments: arguments, environment: environment,
-                         input: input, output: output) {
+            switch spawn(
+                executable: executable, argv0: argv0, arguments: arguments, environment: environment,
+                input: input, output: output)
+            {
             case .failure(let reason):
                 continuation.resume(returning: .failedToStart(reason: reason.text))
                 return
@@ -66,16 +68,18 @@ enum ChildProcess {
 
             var actions: [ProcessSpawner.FileAction] = [.duplicate(readEnd.rawValue, as: 0)]
             if let output {
-                actions.append(.open(1, path: output, flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, permissions: 0o600))
+                actions.append(
+                    .open(1, path: output, flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, permissions: 0o600))
             } else {
                 actions.append(.duplicate(2, as: 1))
             }
             actions.append(.closeFrom(3))
             do throws(Errno) {
-                return .success(try ProcessSpawner.spawn(
-                    executable, argv0: argv0, arguments: arguments,
-                    environment: environment.filter { !serviceVariables.contains($0.key) },
-                    fileActions: actions, newProcessGroup: true))
+                return .success(
+                    try ProcessSpawner.spawn(
+                        executable, argv0: argv0, arguments: arguments,
+                        environment: environment.filter { !serviceVariables.contains($0.key) },
+                        fileActions: actions, newProcessGroup: true))
             } catch {
                 return .failure(SpawnFailure(text: "\(argv0 ?? executable): \(error)"))
             }

@@ -52,7 +52,8 @@ final class ControlAcceptor: Sendable {
             }
             let connection = ControlConnection(fd: accepted, onRequest: onRequest)
             guard connections.admit(connection) else {
-                Self.refuse(accepted, "chestd has \(ControlServer.maximumConnections) connections open; try again shortly")
+                Self.refuse(
+                    accepted, "chestd has \(ControlServer.maximumConnections) connections open; try again shortly")
                 continue
             }
             connection.start()
@@ -74,7 +75,8 @@ final class ControlAcceptor: Sendable {
         connections.dropOldestSilent("dropped: chestd is out of file descriptors")
         reserve.withLock { $0 = $0 ?? Self.openReserve() }
         if !exhausted.exchange(true, ordering: .relaxed) {
-            log.warning("control socket: out of file descriptors; dropping silent clients, refusing new ones for a moment")
+            log.warning(
+                "control socket: out of file descriptors; dropping silent clients, refusing new ones for a moment")
         }
         // Back off rather than spin while the listener stays readable. Then look again ourselves: the source may
         // not fire once resumed, since nothing new arrives while the backlog is full, and a client blocked in

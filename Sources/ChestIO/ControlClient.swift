@@ -3,12 +3,12 @@ import FoundationEssentials
 import Glibc
 
 /// The command line's side of the control socket: one request line, then reply lines.
-public final class ControlClient {
+package final class ControlClient {
     private let fd: FileDescriptor
     private var buffer = Data()
 
     /// Connects to the daemon, or says that it is not running and how to start it.
-    public init(socketPath: String) throws(ControlClientError) {
+    package init(socketPath: String) throws(ControlClientError) {
         do {
             fd = try UnixSocket.connect(to: socketPath)
         } catch {
@@ -19,14 +19,16 @@ public final class ControlClient {
     deinit { fd.close() }
 
     /// Sends a request and decodes the single reply.
-    public func call<Result: Codable & Sendable>(_ request: ControlRequest, expecting: Result.Type,
-                                                 timeout: Double = 30) throws(ControlClientError) -> Result {
+    package func call<Result: Codable & Sendable>(
+        _ request: ControlRequest, expecting: Result.Type,
+        timeout: Double = 30
+    ) throws(ControlClientError) -> Result {
         try send(request)
         guard let line = try nextLine(timeout: timeout) else { throw .connectionClosed }
         return try Self.decode(line, as: Result.self)
     }
 
-    public func send(_ request: ControlRequest) throws(ControlClientError) {
+    package func send(_ request: ControlRequest) throws(ControlClientError) {
         var data = try! JSONEncoder().encode(request)
         data.append(0x0a)
         do {
@@ -37,7 +39,7 @@ public final class ControlClient {
     }
 
     /// The next line from the daemon, nil at end of stream; waits at most `timeout` seconds (forever if nil).
-    public func nextLine(timeout: Double?) throws(ControlClientError) -> Data? {
+    package func nextLine(timeout: Double?) throws(ControlClientError) -> Data? {
         let deadline = timeout.map { MonotonicClock.now() + $0 }
         while true {
             if let newline = buffer.firstIndex(of: 0x0a) {
@@ -60,7 +62,7 @@ public final class ControlClient {
     }
 
     /// Decodes a reply line, turning `{"ok": false}` into the daemon's error sentence.
-    public static func decode<Result: Codable & Sendable>(
+    package static func decode<Result: Codable & Sendable>(
         _ line: Data, as: Result.Type
     ) throws(ControlClientError) -> Result {
         guard let reply = try? ChestJSON.decoder().decode(ControlReply<Result>.self, from: line) else {

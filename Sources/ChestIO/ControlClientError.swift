@@ -1,7 +1,7 @@
 import Glibc
 
 /// Why the command line could not get an answer from chestd, each with the sentence `chest` prints.
-public enum ControlClientError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum ControlClientError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Nothing answers on the socket: no socket file, or one left by a daemon that died.
     case notRunning(socket: String)
     /// The socket belongs to another user.
@@ -31,18 +31,20 @@ public enum ControlClientError: Error, Hashable, Sendable, CustomStringConvertib
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .notRunning(socket):
             "chestd is not running (nothing answers on \(socket)); start it with `chestd &` or `systemctl --user start chestd`"
-        case let .permissionDenied(socket): "cannot reach chestd at \(socket): permission denied (it belongs to another user)"
+        case let .permissionDenied(socket):
+            "cannot reach chestd at \(socket): permission denied (it belongs to another user)"
         case let .unreachable(socket, errno): "cannot reach chestd at \(socket): \(errno)"
         case let .sendFailed(errno): "cannot talk to chestd: \(errno)"
         case .connectionClosed: "chestd closed the connection without answering; see its log"
         case let .timedOut(seconds): "chestd did not answer within \(seconds) s"
         case let .refused(reason): reason
         case .malformedReply: "chestd sent a reply this chest cannot read (are both the same version?)"
-        case let .busy(socket): "chestd at \(socket) takes no new connections (too many clients waiting); try again shortly, or see its log"
+        case let .busy(socket):
+            "chestd at \(socket) takes no new connections (too many clients waiting); try again shortly, or see its log"
         }
     }
 }

@@ -6,7 +6,7 @@ import Glibc
 import Synchronization
 
 /// One client of the control socket.
-public final class ControlConnection: Sendable {
+package final class ControlConnection: Sendable {
     private let fd: FileDescriptor
     let queue = DispatchQueue(label: "chest.control.connection")
     let state = Mutex(State())
@@ -49,7 +49,7 @@ public final class ControlConnection: Sendable {
     }
 
     /// Calls `handler` once when the client goes away (or the connection is closed).
-    public func onClose(_ handler: @escaping @Sendable () -> Void) {
+    package func onClose(_ handler: @escaping @Sendable () -> Void) {
         let closedAlready = state.withLock { state in
             if !state.closed { state.onClose = handler }
             return state.closed
@@ -59,7 +59,7 @@ public final class ControlConnection: Sendable {
 
     /// Sends one line (a newline is added), without blocking: a client that does not read is dropped once
     /// `outboxLimit` bytes wait for it, or its lines have waited `ControlServer.idleTimeout` seconds.
-    public func send(_ line: Data, thenClose: Bool = false) {
+    package func send(_ line: Data, thenClose: Bool = false) {
         queue.async { [self] in
             let stalled = state.withLock { state -> Bool? in
                 guard !state.closed else { return nil }
@@ -71,7 +71,10 @@ public final class ControlConnection: Sendable {
                 return behind && state.outbox.count > Self.outboxLimit
             }
             guard let stalled else { return }
-            if stalled { closeNow(); return }
+            if stalled {
+                closeNow()
+                return
+            }
             flush()
         }
     }
@@ -104,7 +107,10 @@ public final class ControlConnection: Sendable {
         guard state.withLock({ $0.writer == nil }) else { return }
         let writer = DispatchSource.makeWriteSource(fileDescriptor: fd.rawValue, queue: queue)
         writer.setEventHandler { [self] in
-            state.withLock { $0.writer?.cancel(); $0.writer = nil }
+            state.withLock {
+                $0.writer?.cancel()
+                $0.writer = nil
+            }
             flush()
         }
         state.withLock { $0.writer = writer }
@@ -120,13 +126,14 @@ public final class ControlConnection: Sendable {
     static func errorLine(_ why: String) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        var line = (try? encoder.encode(["ok": JSONValue.bool(false), "error": .string(why)])) ?? Data(#"{"ok":false}"#.utf8)
+        var line =
+            (try? encoder.encode(["ok": JSONValue.bool(false), "error": .string(why)])) ?? Data(#"{"ok":false}"#.utf8)
         line.append(0x0a)
         return line
     }
 
     /// Closes the connection (after pending sends).
-    public func close() { queue.async { [self] in closeNow() } }
+    package func close() { queue.async { [self] in closeNow() } }
 
     private func readAvailable() {
         var chunk = [UInt8](repeating: 0, count: 4096)
@@ -138,9 +145,12 @@ public final class ControlConnection: Sendable {
                 if error.errno != .wouldBlock { closeNow() }
                 return
             }
-            if count == 0 { closeNow(); return }
+            if count == 0 {
+                closeNow()
+                return
+            }
             let line: Data? = state.withLock { state in
-                guard !state.answered else { return nil }     // after the request, the client only hangs up
+                guard !state.answered else { return nil }  // after the request, the client only hangs up
                 state.buffer.append(contentsOf: chunk[..<count])
                 guard let newline = state.buffer.firstIndex(of: 0x0a) else { return nil }
                 state.answered = true
@@ -161,11 +171,18 @@ public final class ControlConnection: Sendable {
     }
 
     private func closeNow() {
-        let (source, timer, handler) = state.withLock { state -> ((any DispatchSourceRead)?, (any DispatchSourceTimer)?, (@Sendable () -> Void)?) in
+        let (source, timer, handler) = state.withLock {
+            state -> ((any DispatchSourceRead)?, (any DispatchSourceTimer)?, (@Sendable () -> Void)?) in
             guard !state.closed else { return (nil, nil, nil) }
             state.closed = true
             state.writer?.cancel()
-            defer { state.source = nil; state.timer = nil; state.onClose = nil; state.writer = nil; state.outbox = Data() }
+            defer {
+                state.source = nil
+                state.timer = nil
+                state.onClose = nil
+                state.writer = nil
+                state.outbox = Data()
+            }
             return (state.source, state.timer, state.onClose)
         }
         guard let source else { return }

@@ -9,17 +9,19 @@ import Glibc
 ///
 /// It refuses to start when another daemon answers on the path, replaces a stale socket file left by a crash,
 /// binds under umask 077 in a directory only the owner can enter, and checks each peer's uid with `SO_PEERCRED`.
-public final class ControlServer: Sendable {
+package final class ControlServer: Sendable {
     private let path: String
     private let listener: FileDescriptor
     private let source: any DispatchSourceRead
 
     /// Seconds a client may take to send its request.
-    public static let idleTimeout = 10
+    package static let idleTimeout = 10
 
     /// Binds and listens at `path`. `onRequest` gets each complete request line on a connection.
-    public init(path: String, log: Log,
-                onRequest: @escaping @Sendable (ControlConnection, Data) -> Void) throws(ChestError) {
+    package init(
+        path: String, log: Log,
+        onRequest: @escaping @Sendable (ControlConnection, Data) -> Void
+    ) throws(ChestError) {
         self.path = path
         let directory = directoryName(path)
         do {
@@ -29,13 +31,16 @@ public final class ControlServer: Sendable {
         }
         var info = stat()
         guard stat(directory, &info) == 0, info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
-            throw ChestError("the socket directory \(directory) is open to other users; use a private directory (mode 0700) with --socket")
+            throw ChestError(
+                "the socket directory \(directory) is open to other users; use a private directory (mode 0700) with --socket"
+            )
         }
         if let fd = try? UnixSocket.connect(to: path) {
             fd.close()
-            throw ChestError("another chestd is already running on \(path); stop it first, or give this one its own --socket")
+            throw ChestError(
+                "another chestd is already running on \(path); stop it first, or give this one its own --socket")
         }
-        unlink(path)    // a stale socket from a daemon that died: nobody answers on it
+        unlink(path)  // a stale socket from a daemon that died: nobody answers on it
         let listener: FileDescriptor
         do {
             listener = try UnixSocket.make(SOCK_STREAM)
@@ -59,10 +64,10 @@ public final class ControlServer: Sendable {
 
     /// The most connections open at once. Beyond it the oldest client still silent is dropped for the newcomer;
     /// when every one is busy (watching, or waiting for its answer), the newcomer is told to try again.
-    public static let maximumConnections = 64
+    package static let maximumConnections = 64
 
     /// Stops accepting and removes the socket file.
-    public func stop() {
+    package func stop() {
         source.cancel()
         unlink(path)
     }

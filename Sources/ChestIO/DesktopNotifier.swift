@@ -7,9 +7,9 @@ import Glibc
 /// `notify-send` is started directly (no shell), so titles and page text are never interpreted. It gets
 /// the same deadline discipline as hooks: its process group is killed when it hangs, which it does when
 /// the session bus in its environment does not answer.
-public struct DesktopNotifier: Sendable {
+package struct DesktopNotifier: Sendable {
     /// The variables that mean a graphical session or its session bus is reachable.
-    public static let sessionVariables = ["DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS"]
+    package static let sessionVariables = ["DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS"]
 
     private let environment: [String: String]
     private let executable: String?
@@ -18,7 +18,7 @@ public struct DesktopNotifier: Sendable {
     /// - Parameters:
     ///   - environment: the daemon's environment; `notify-send` is looked up on its `PATH` and runs with it.
     ///   - timeout: seconds `notify-send` may take before its process group is killed.
-    public init(environment: [String: String], timeout: Double = 5) {
+    package init(environment: [String: String], timeout: Double = 5) {
         self.environment = environment
         self.executable = Self.isAvailable(environment: environment) ? Self.locate(environment) : nil
         self.timeout = timeout
@@ -26,16 +26,16 @@ public struct DesktopNotifier: Sendable {
 
     /// Whether `notify-send` is on `PATH` and one of `DISPLAY`, `WAYLAND_DISPLAY` or
     /// `DBUS_SESSION_BUS_ADDRESS` is set.
-    public static func isAvailable(environment: [String: String]) -> Bool {
+    package static func isAvailable(environment: [String: String]) -> Bool {
         sessionVariables.contains { !(environment[$0] ?? "").isEmpty } && locate(environment) != nil
     }
 
     /// Whether this notifier will try to show anything.
-    public var isAvailable: Bool { executable != nil }
+    package var isAvailable: Bool { executable != nil }
 
     /// Shows "TITLE" with "page N" and the page's first line, and `picture` (a file) when the page carries one;
     /// `.failedToStart` when unavailable.
-    public func notifyUnlocked(title: String, page: Int, text: String, picture: String? = nil) async -> HookOutcome {
+    package func notifyUnlocked(title: String, page: Int, text: String, picture: String? = nil) async -> HookOutcome {
         guard let executable else {
             return .failedToStart(reason: "notify-send is not on PATH or no desktop session is set")
         }
@@ -45,7 +45,7 @@ public struct DesktopNotifier: Sendable {
     }
 
     /// Shows `summary` and `body` (a hunt organiser's word to the teams).
-    public func notify(summary: String, body: String) async -> HookOutcome {
+    package func notify(summary: String, body: String) async -> HookOutcome {
         guard let executable else {
             return .failedToStart(reason: "notify-send is not on PATH or no desktop session is set")
         }

@@ -2,9 +2,9 @@ import FoundationEssentials
 import Glibc
 
 /// Directories the daemon owns.
-public enum Directory {
+package enum Directory {
     /// Creates `path` and its parents with mode 0700; an existing directory is fine.
-    public static func create(_ path: String) throws(SystemCallError) {
+    package static func create(_ path: String) throws(SystemCallError) {
         if isDirectory(path) { return }
         let parent = directoryName(path)
         if parent != path && !isDirectory(parent) { try create(parent) }
@@ -13,38 +13,39 @@ public enum Directory {
 
     /// A new private directory (mode 0700, made by mkdtemp) named `prefix` and six random characters, in `parent`
     /// (default the temporary directory, `$TMPDIR` or /tmp).
-    public static func makeTemporary(_ prefix: String, in parent: String = temporary) throws(SystemCallError) -> String {
+    package static func makeTemporary(_ prefix: String, in parent: String = temporary) throws(SystemCallError) -> String
+    {
         var template = Array((parent + "/" + prefix + "-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw SystemCallError("mkdtemp", path: parent) }
         return String(cString: made)
     }
 
     /// The temporary directory: `$TMPDIR`, else /tmp.
-    public static var temporary: String {
+    package static var temporary: String {
         guard let value = getenv("TMPDIR"), value.pointee != 0 else { return "/tmp" }
         return String(cString: value)
     }
 
     /// The user's home: `HOME` in `environment`, else the password database's entry for this user, else /.
-    public static func home(_ environment: [String: String]) -> String {
+    package static func home(_ environment: [String: String]) -> String {
         if let home = environment["HOME"] { return home }
         guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return "/" }
         return String(cString: directory)
     }
 
-    public static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// The names in a directory, without "." and "..". A name that is not UTF-8 comes out repaired (U+FFFD), so
     /// it no longer names the file: see `rawNames(in:)`.
-    public static func names(in path: String) throws(SystemCallError) -> [String] {
+    package static func names(in path: String) throws(SystemCallError) -> [String] {
         try rawNames(in: path).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The names in a directory as the bytes they are, without "." and "..".
-    public static func rawNames(in path: String) throws(SystemCallError) -> [[UInt8]] {
+    package static func rawNames(in path: String) throws(SystemCallError) -> [[UInt8]] {
         guard let dir = opendir(path) else { throw SystemCallError("opendir", path: path) }
         defer { closedir(dir) }
         var names: [[UInt8]] = []
@@ -55,4 +56,3 @@ public enum Directory {
         return names
     }
 }
-

@@ -7,8 +7,8 @@
 /// when that first time falls while the process is out of descriptors, it ends the process (SIGILL) or leaves
 /// the clock's timers dead. A daemon arms a timer on each clock, and waits for both to fire, before it takes
 /// its first client.
-public enum DispatchClocks {
-    public static func prepare() {
+package enum DispatchClocks {
+    package static func prepare() {
         let queue = DispatchQueue(label: "chest.clocks")
         let fired = DispatchSemaphore(value: 0)
         queue.asyncAfter(deadline: .now() + .milliseconds(1)) { fired.signal() }

@@ -5,46 +5,47 @@ import Glibc
 ///
 /// Every call that a signal can interrupt is retried on EINTR here, in one place (`retryingOnInterrupt`), and
 /// any other failure is thrown as a `SystemCallError` naming the call (and the file, when the caller names it).
-public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
-    public let rawValue: Int32
+package struct FileDescriptor: RawRepresentable, Hashable, Sendable {
+    package let rawValue: Int32
 
-    public init(rawValue: Int32) { self.rawValue = rawValue }
+    package init(rawValue: Int32) { self.rawValue = rawValue }
 
-    public static let standardInput = FileDescriptor(rawValue: 0)
-    public static let standardOutput = FileDescriptor(rawValue: 1)
-    public static let standardError = FileDescriptor(rawValue: 2)
+    package static let standardInput = FileDescriptor(rawValue: 0)
+    package static let standardOutput = FileDescriptor(rawValue: 1)
+    package static let standardError = FileDescriptor(rawValue: 2)
 
     /// Opens `path` with `flags` (`O_RDONLY | O_NOFOLLOW`, …). The descriptor is always close-on-exec, so that
     /// no child started meanwhile inherits it.
-    public static func open(
+    package static func open(
         _ path: String, _ flags: Int32, permissions: mode_t = 0
     ) throws(SystemCallError) -> FileDescriptor {
-        FileDescriptor(rawValue: try retryingOnInterrupt("open", path: path) {
-            Glibc.open(path, flags | O_CLOEXEC, permissions)
-        })
+        FileDescriptor(
+            rawValue: try retryingOnInterrupt("open", path: path) {
+                Glibc.open(path, flags | O_CLOEXEC, permissions)
+            })
     }
 
     /// Closes the descriptor. It is not retried on EINTR: Linux releases the descriptor even then, and a retry
     /// could close one another thread has just been given.
-    public func close() {
+    package func close() {
         _ = Glibc.close(rawValue)
     }
 
     /// Runs `body`, then closes the descriptor, whether `body` returned or threw.
-    public func closeAfter<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+    package func closeAfter<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         defer { close() }
         return try body()
     }
 
     /// Reads up to `buffer.count` bytes into `buffer`; 0 at end of file.
     /// - Parameter path: names the file in the error.
-    public func read(into buffer: UnsafeMutableRawBufferPointer, path: String? = nil) throws(SystemCallError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer, path: String? = nil) throws(SystemCallError) -> Int {
         try retryingOnInterrupt("read", path: path) { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
     }
 
     /// Reads up to `bytes.count` bytes into the start of `bytes`; 0 at end of file.
     /// - Parameter path: names the file in the error.
-    public func read(into bytes: inout [UInt8], path: String? = nil) throws(SystemCallError) -> Int {
+    package func read(into bytes: inout [UInt8], path: String? = nil) throws(SystemCallError) -> Int {
         try bytes.withUnsafeMutableBytes { buffer in
             Result { () throws(SystemCallError) in try read(into: buffer, path: path) }
         }.get()
@@ -52,13 +53,13 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
 
     /// Writes some of `buffer` and returns how many bytes went.
     /// - Parameter path: names the file in the error.
-    public func write(_ buffer: UnsafeRawBufferPointer, path: String? = nil) throws(SystemCallError) -> Int {
+    package func write(_ buffer: UnsafeRawBufferPointer, path: String? = nil) throws(SystemCallError) -> Int {
         try retryingOnInterrupt("write", path: path) { Glibc.write(rawValue, buffer.baseAddress, buffer.count) }
     }
 
     /// Writes every byte of `bytes`, resuming after short writes.
     /// - Parameter path: names the file in the error.
-    public func writeAll(_ bytes: some ContiguousBytes, path: String? = nil) throws(SystemCallError) {
+    package func writeAll(_ bytes: some ContiguousBytes, path: String? = nil) throws(SystemCallError) {
         let failure: SystemCallError? = bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -76,17 +77,19 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     /// Sends some of `buffer` on a socket and returns how many bytes went; nil when the socket would block. A peer
     /// that is gone is EPIPE, thrown: `MSG_NOSIGNAL` keeps SIGPIPE away, so no process of chest depends on how it
     /// treats that signal (docs/ARCHITECTURE.md "Threads").
-    public func send(_ buffer: UnsafeRawBufferPointer) throws(SystemCallError) -> Int? {
+    package func send(_ buffer: UnsafeRawBufferPointer) throws(SystemCallError) -> Int? {
         do throws(SystemCallError) {
-            return try retryingOnInterrupt("send") { Glibc.send(rawValue, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) }
-        } catch where error.errno == .wouldBlock {
+            return try retryingOnInterrupt("send") {
+                Glibc.send(rawValue, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
+            }
+        } catch  where error.errno == .wouldBlock {
             return nil
         }
     }
 
     /// Sends every byte of `bytes` on a socket, resuming after short sends; a socket that would block waits (a
     /// blocking descriptor never does).
-    public func sendAll(_ bytes: some ContiguousBytes) throws(SystemCallError) {
+    package func sendAll(_ bytes: some ContiguousBytes) throws(SystemCallError) {
         let failure: SystemCallError? = bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -107,26 +110,27 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     }
 
     /// Binds the socket to `address` and listens with room for `backlog` waiting clients.
-    public func listen(at address: UnixSocketAddress, backlog: Int32, path: String) throws(SystemCallError) {
+    package func listen(at address: UnixSocketAddress, backlog: Int32, path: String) throws(SystemCallError) {
         let bound = address.withSockaddr { Glibc.bind(rawValue, $0, $1) }
         guard bound == 0 else { throw SystemCallError("bind", path: path) }
         guard Glibc.listen(rawValue, backlog) == 0 else { throw SystemCallError("listen", path: path) }
     }
 
     /// The next waiting connection, close-on-exec; nil when none waits (a non-blocking listener).
-    public func accept() throws(SystemCallError) -> FileDescriptor? {
+    package func accept() throws(SystemCallError) -> FileDescriptor? {
         do throws(SystemCallError) {
-            let accepted = FileDescriptor(rawValue: try retryingOnInterrupt("accept") { Glibc.accept(rawValue, nil, nil) })
+            let accepted = FileDescriptor(
+                rawValue: try retryingOnInterrupt("accept") { Glibc.accept(rawValue, nil, nil) })
             accepted.setCloseOnExec()
             return accepted
-        } catch where error.errno == .wouldBlock {
+        } catch  where error.errno == .wouldBlock {
             return nil
         }
     }
 
     /// The file's status, as `fstat(2)` gives it for the open file (not for whatever its path names now).
     /// - Parameter path: names the file in the error.
-    public func status(path: String? = nil) throws(SystemCallError) -> stat {
+    package func status(path: String? = nil) throws(SystemCallError) -> stat {
         var info = stat()
         try retryingOnInterrupt("fstat", path: path) { fstat(rawValue, &info) }
         return info
@@ -134,27 +138,27 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
 
     /// Flushes the file's data and metadata to the disk (`fsync(2)`).
     /// - Parameter path: names the file in the error.
-    public func sync(path: String? = nil) throws(SystemCallError) {
+    package func sync(path: String? = nil) throws(SystemCallError) {
         try retryingOnInterrupt("fsync", path: path) { fsync(rawValue) }
     }
 
     /// Waits at most `milliseconds` (forever when negative) until there is something to read or the other end
     /// hung up. False when the time ran out or a signal cut the wait short, which callers absorb in their own
     /// deadline loop; true on any other failure, so that the read which follows reports it.
-    public func waitForInput(milliseconds: Int32) -> Bool {
+    package func waitForInput(milliseconds: Int32) -> Bool {
         var entry = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
         let ready = poll(&entry, 1, milliseconds)
         return ready > 0 || (ready < 0 && errno != EINTR)
     }
 
     /// Turns `O_NONBLOCK` on or off.
-    public func setNonBlocking(_ on: Bool) {
+    package func setNonBlocking(_ on: Bool) {
         let flags = fcntl(rawValue, F_GETFL)
         _ = fcntl(rawValue, F_SETFL, on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK)
     }
 
     /// Marks the descriptor close-on-exec, for descriptors made by calls that cannot do it themselves.
-    public func setCloseOnExec() {
+    package func setCloseOnExec() {
         _ = fcntl(rawValue, F_SETFD, FD_CLOEXEC)
     }
 }

@@ -1,5 +1,5 @@
 /// What became of a hook or desktop-notification command.
-public enum HookOutcome: Sendable, Hashable, CustomStringConvertible {
+package enum HookOutcome: Sendable, Hashable, CustomStringConvertible {
     /// The command ended by itself. A command killed by a signal it did not get from us reports
     /// 128 + the signal number, as the shell does.
     case exited(status: Int32)
@@ -8,7 +8,7 @@ public enum HookOutcome: Sendable, Hashable, CustomStringConvertible {
     /// The command could not be started at all.
     case failedToStart(reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .exited(let status): "exited with status \(status)"
         case .timedOut: "timed out and was killed"

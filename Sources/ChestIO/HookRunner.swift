@@ -13,21 +13,21 @@ import FoundationEssentials
 /// The hook runs in its own process group with stdout and stderr on the daemon's stderr. When it
 /// outlives `timeout`, the whole group gets SIGTERM, then SIGKILL after `killGrace` seconds; the
 /// caller gets `.timedOut` without waiting any longer.
-public struct HookRunner: Sendable {
+package struct HookRunner: Sendable {
     /// The default time a hook may take, in seconds.
-    public static let defaultTimeout: Double = 10
+    package static let defaultTimeout: Double = 10
 
     /// Seconds between SIGTERM and SIGKILL for a hook that outlived its timeout.
-    public let killGrace: Double
+    package let killGrace: Double
 
-    public init(killGrace: Double = 2) {
+    package init(killGrace: Double = 2) {
         self.killGrace = killGrace
     }
 
     /// Runs `command` for one event and returns once it has exited or been killed.
     ///
     /// Waiting happens on a dedicated thread, never on the Swift concurrency pool.
-    public func run(
+    package func run(
         command: String, event: ChestEvent, environment: [String: String],
         timeout: Double = HookRunner.defaultTimeout
     ) async -> HookOutcome {

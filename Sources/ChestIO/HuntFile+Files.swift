@@ -6,10 +6,10 @@ import Glibc
 /// since they hold the broker passwords and signing keys (docs/HUNTS.md "Hunt files").
 extension HuntFile {
     /// The join file's name in the config directory, where `chest hunt join` keeps it for chestd.
-    public static let joinedFileName = "hunt.json"
+    package static let joinedFileName = "hunt.json"
 
     /// Reads and checks a hunt file; the error names the file and what is wrong.
-    public static func read(path: String) throws -> HuntFile {
+    package static func read(path: String) throws -> HuntFile {
         let data: Data
         do {
             data = try MessageFileReader.read(path: path)
@@ -24,7 +24,7 @@ extension HuntFile {
     }
 
     /// Replaces the file at `path` (mode 0600), or writes through a device, FIFO or `-` (`OutputFile`).
-    public func write(to path: String) throws {
+    package func write(to path: String) throws {
         do {
             try OutputFile.write(fileBytes, to: path)
         } catch {

@@ -3,14 +3,14 @@ import FoundationEssentials
 import Glibc
 
 /// One message waiting for the broker's acknowledgement.
-public struct OutboxEntry: Codable, Hashable, Sendable {
+package struct OutboxEntry: Codable, Hashable, Sendable {
     /// The sender's sequence number, also the envelope's `id`.
-    public var id: UInt64
-    public var topic: String
-    public var payload: Data
-    public var retain: Bool
+    package var id: UInt64
+    package var topic: String
+    package var payload: Data
+    package var retain: Bool
 
-    public init(id: UInt64, topic: String, payload: Data, retain: Bool) {
+    package init(id: UInt64, topic: String, payload: Data, retain: Bool) {
         self.id = id
         self.topic = topic
         self.payload = payload
@@ -28,8 +28,8 @@ public struct OutboxEntry: Codable, Hashable, Sendable {
 /// the last retained message of a topic, so sending the older ones would only be undone (a team's status).
 ///
 /// Used by one thread only: chestd's loop (docs/ARCHITECTURE.md "Threads").
-public final class HuntOutbox {
-    public let directory: String
+package final class HuntOutbox {
+    package let directory: String
     private var entries: [UInt64: OutboxEntry] = [:]
     /// The next id to hand out.
     private var nextID: UInt64
@@ -40,7 +40,7 @@ public final class HuntOutbox {
 
     /// Creates the directory (0700) when needed and reads the entries there; temporary files a crash left behind
     /// are removed.
-    public init(directory: String) throws {
+    package init(directory: String) throws {
         self.directory = directory
         try Directory.create(directory)
         var highest: UInt64 = 0
@@ -53,7 +53,8 @@ public final class HuntOutbox {
             guard name.hasSuffix(".json"), let id = UInt64(name.dropLast(5)) else { continue }
             highest = max(highest, id)
             guard let data = FileManager.default.contents(atPath: path),
-                  let entry = try? JSONDecoder().decode(OutboxEntry.self, from: data), entry.id == id else {
+                let entry = try? JSONDecoder().decode(OutboxEntry.self, from: data), entry.id == id
+            else {
                 throw ChestError("\(path) is not an outbox entry; move it away to go on")
             }
             entries[id] = entry
@@ -61,9 +62,11 @@ public final class HuntOutbox {
         var counter: UInt64 = 1
         if let data = FileManager.default.contents(atPath: directory + "/" + Self.counterName) {
             guard let value = UInt64(String(decoding: data, as: UTF8.self).trimmed()),
-                  value >= 1 else {
-                throw ChestError("\(directory)/\(Self.counterName) is not an outbox counter; without it, message ids "
-                                 + "could be reused and the board would ignore them")
+                value >= 1
+            else {
+                throw ChestError(
+                    "\(directory)/\(Self.counterName) is not an outbox counter; without it, message ids "
+                        + "could be reused and the board would ignore them")
             }
             counter = value
         }
@@ -75,7 +78,7 @@ public final class HuntOutbox {
     /// writes it durably (the file and the directory synced) and only then returns it. Throws, having kept every
     /// earlier entry, when the disk refuses. Such an id was never written, so a reopened outbox may hand it out
     /// again; nothing with it can have reached the broker.
-    public func append(_ make: (UInt64) throws -> (topic: String, payload: Data, retain: Bool)) throws -> OutboxEntry {
+    package func append(_ make: (UInt64) throws -> (topic: String, payload: Data, retain: Bool)) throws -> OutboxEntry {
         let id = nextID
         let made = try make(id)
         let entry = OutboxEntry(id: id, topic: made.topic, payload: made.payload, retain: made.retain)
@@ -95,13 +98,13 @@ public final class HuntOutbox {
     }
 
     /// Every entry waiting, in id order.
-    public var pending: [OutboxEntry] { entries.keys.sorted().map { entries[$0]! } }
+    package var pending: [OutboxEntry] { entries.keys.sorted().map { entries[$0]! } }
 
     /// How many entries wait, without sorting them.
-    public var count: Int { entries.count }
+    package var count: Int { entries.count }
 
     /// Forgets an entry once the broker acknowledged it; an id not pending is no error (a replaced status).
-    public func remove(_ id: UInt64) throws {
+    package func remove(_ id: UInt64) throws {
         guard entries[id] != nil else { return }
         // Once the file is gone, only the counter remembers that this id was used.
         if id >= storedNext {

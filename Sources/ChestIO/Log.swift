@@ -3,10 +3,10 @@ import FoundationEssentials
 import Glibc
 
 /// The daemon's log: one line per event on stderr, with a journald priority prefix (sd-daemon(3)) under systemd.
-public final class Log: Sendable {
-    public enum Level: Int, Sendable, Comparable {
+package final class Log: Sendable {
+    package enum Level: Int, Sendable, Comparable {
         case error = 3, warning = 4, notice = 5, info = 6, debug = 7
-        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+        package static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
     }
 
     private let threshold: Level
@@ -14,27 +14,29 @@ public final class Log: Sendable {
     private let sink: @Sendable (String) -> Void
 
     /// - Parameter sink: where finished lines go; stderr unless a test captures them.
-    public init(verbose: Bool = false, sink: (@Sendable (String) -> Void)? = nil) {
+    package init(verbose: Bool = false, sink: (@Sendable (String) -> Void)? = nil) {
         threshold = verbose ? .debug : .info
         journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
-        self.sink = sink ?? { line in
-            try? FileDescriptor.standardError.writeAll(Array(line.utf8))
-        }
+        self.sink =
+            sink ?? { line in
+                try? FileDescriptor.standardError.writeAll(Array(line.utf8))
+            }
     }
 
-    public func error(_ text: String) { write(.error, text) }
-    public func warning(_ text: String) { write(.warning, text) }
-    public func notice(_ text: String) { write(.notice, text) }
-    public func info(_ text: String) { write(.info, text) }
+    package func error(_ text: String) { write(.error, text) }
+    package func warning(_ text: String) { write(.warning, text) }
+    package func notice(_ text: String) { write(.notice, text) }
+    package func info(_ text: String) { write(.info, text) }
     /// The text is built only when debug lines are logged: chestd logs one for every fix.
-    public func debug(_ text: @autoclosure () -> String) {
+    package func debug(_ text: @autoclosure () -> String) {
         guard Level.debug <= threshold else { return }
         write(.debug, text())
     }
 
     /// The local time to the second, as `2026-11-23 14:12:01`.
     static func timestamp() -> String {
-        var now = time(nil), parts = tm()
+        var now = time(nil)
+        var parts = tm()
         localtime_r(&now, &parts)
         var buffer = [CChar](repeating: 0, count: 32)
         let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M:%S", &parts)

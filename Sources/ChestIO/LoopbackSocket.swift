@@ -1,10 +1,12 @@
 import Glibc
 
 /// A TCP socket on 127.0.0.1, for the private servers of a rehearsal (its gpsd, its weather provider).
-public enum LoopbackSocket {
+package enum LoopbackSocket {
     /// A close-on-exec TCP socket bound to 127.0.0.1:`port` (0: a port the kernel picks), listening when
     /// `backlog` is given, and the port it got.
-    public static func bound(port: Int = 0, listening backlog: Int32? = nil) throws(SystemCallError) -> (FileDescriptor, port: Int) {
+    package static func bound(port: Int = 0, listening backlog: Int32? = nil) throws(SystemCallError) -> (
+        FileDescriptor, port: Int
+    ) {
         let raw = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard raw >= 0 else { throw SystemCallError("socket") }
         let fd = FileDescriptor(rawValue: raw)

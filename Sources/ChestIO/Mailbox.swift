@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// The loop's thread is its own, never one of Swift's pool: it blocks in poll(2). Watching a descriptor here lets
 /// the loop read it where it is woken, instead of another thread reading it and waking the loop for each line.
-public final class Mailbox<Event: Sendable>: Sendable {
+package final class Mailbox<Event: Sendable>: Sendable {
     @usableFromInline let posted = Mutex<[Event]>([])
     /// A socket pair used as a pipe: a byte is written to `ring` when the first event lands in an empty mailbox,
     /// and `bell` is emptied by the loop as it takes them. (Glibc's module has neither eventfd nor pipe2, and a
@@ -15,7 +15,7 @@ public final class Mailbox<Event: Sendable>: Sendable {
     private let ring: FileDescriptor
 
     /// - Throws: when the kernel refuses a socket pair (descriptors exhausted).
-    public init() throws(SystemCallError) {
+    package init() throws(SystemCallError) {
         var ends: [Int32] = [-1, -1]
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
         guard socketpair(AF_UNIX, type, 0, &ends) == 0 else { throw SystemCallError("socketpair") }
@@ -29,7 +29,7 @@ public final class Mailbox<Event: Sendable>: Sendable {
     }
 
     /// Posts an event; the loop takes it after those posted before it. Never blocks for long.
-    public func yield(_ event: Event) {
+    package func yield(_ event: Event) {
         let wasEmpty = posted.withLock { events in
             events.append(event)
             return events.count == 1
@@ -41,11 +41,11 @@ public final class Mailbox<Event: Sendable>: Sendable {
     }
 
     /// What woke the loop.
-    public struct Wake {
+    package struct Wake {
         /// The events posted since the last wait, oldest first.
-        public var events: [Event]
+        package var events: [Event]
         /// Whether the watched descriptor has something to read (or was hung up, or failed).
-        public var readable: Bool
+        package var readable: Bool
 
         @inlinable init(events: [Event], readable: Bool) {
             self.events = events
@@ -60,10 +60,12 @@ public final class Mailbox<Event: Sendable>: Sendable {
     /// generic version looked up its types' metadata and allocated its `pollfd` array on every wake-up
     /// (docs/BENCHMARKS.md "The fix path's CPU").
     @inlinable
-    public func wait(orReadable descriptor: FileDescriptor? = nil, timeout: Double? = nil) -> Wake {
+    package func wait(orReadable descriptor: FileDescriptor? = nil, timeout: Double? = nil) -> Wake {
         // Two entries on the stack: poll(2) skips an entry whose descriptor is negative.
-        var entries = (pollfd(fd: bell.rawValue, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: descriptor?.rawValue ?? -1, events: Int16(POLLIN), revents: 0))
+        var entries = (
+            pollfd(fd: bell.rawValue, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: descriptor?.rawValue ?? -1, events: Int16(POLLIN), revents: 0)
+        )
         let milliseconds = timeout.map { Int32(min(max($0, 0) * 1000, Double(Int32.max)).rounded(.up)) } ?? -1
         while true {
             let ready = withUnsafeMutableBytes(of: &entries) { raw in

@@ -11,14 +11,14 @@ private func malloc_trim(_ pad: Int) -> Int32
 private func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
 
 /// The process's heap.
-public enum Memory {
+package enum Memory {
     /// Returns free heap pages to the kernel.
-    public static func releaseFreePages() { _ = malloc_trim(0) }
+    package static func releaseFreePages() { _ = malloc_trim(0) }
 
     /// One malloc arena for every thread (glibc's M_ARENA_MAX, -8 in malloc.h): chestd's threads rarely allocate
     /// at once, and each extra arena keeps its own free pages resident (docs/BENCHMARKS.md). It only binds
     /// threads that have not allocated yet, so it must run before a second thread does: first thing in `main`.
-    public static func useOneArena() { _ = mallopt(-8, 1) }
+    package static func useOneArena() { _ = mallopt(-8, 1) }
 
     /// Lets the kernel take back the pages of files mapped read-only (code, constants, unwinding tables) of this
     /// process and its libraries that start-up and a burst of ingest used and steady work does not: the kernel
@@ -31,7 +31,7 @@ public enum Memory {
     /// Which mappings qualify is found once, from smaps, whose every read walks the page tables of the whole
     /// process; later releases recognise them by their header in /proc/self/maps, a tenth of the cost (smaps was
     /// a twentieth of chestd's CPU on a walk with an unlock: docs/BENCHMARKS.md "The fix path's CPU").
-    public static func releaseCodePages() {
+    package static func releaseCodePages() {
         let known = releasable.withLock { $0 }
         if let known {
             guard let maps = procFile("/proc/self/maps") else { return }
@@ -77,10 +77,12 @@ public enum Memory {
     /// and cannot be written; nil for anything else.
     private static func fileMapping(_ fields: [ArraySlice<UInt8>]) -> (address: UnsafeMutableRawPointer, length: Int)? {
         guard fields.count >= 6, fields[1].first == UInt8(ascii: "r"), !fields[1].contains(UInt8(ascii: "w")),
-              !fields[4].elementsEqual("0".utf8), fields[5].first == UInt8(ascii: "/") else { return nil }
+            !fields[4].elementsEqual("0".utf8), fields[5].first == UInt8(ascii: "/")
+        else { return nil }
         let range = fields[0].split(separator: UInt8(ascii: "-"))
         guard range.count == 2, let start = hexNumber(range[0]), let end = hexNumber(range[1]), end > start,
-              let address = UnsafeMutableRawPointer(bitPattern: start) else { return nil }
+            let address = UnsafeMutableRawPointer(bitPattern: start)
+        else { return nil }
         return (address, Int(end - start))
     }
 

@@ -4,9 +4,9 @@ import Glibc
 
 /// Reads a message file that anyone could have put in the chest directory, safely: never through a symlink,
 /// never blocking on a FIFO, never opening a device, and never reading more than the size limit allows.
-public enum MessageFileReader {
+package enum MessageFileReader {
     /// Why a file was not read, each with the sentence kept beside it in `rejected/`.
-    public enum ReadError: Error, Hashable, Sendable, CustomStringConvertible {
+    package enum ReadError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The file could not even be looked at (gone, or in a directory we cannot enter).
         case unreadable(Errno)
         case symbolicLink
@@ -20,7 +20,7 @@ public enum MessageFileReader {
         case failed(SystemCallError)
 
         /// Whether trying again later can succeed: the process or the system ran out of descriptors or memory.
-        public var isTransient: Bool {
+        package var isTransient: Bool {
             let errno: Errno
             switch self {
             case let .unreadable(error): errno = error
@@ -30,7 +30,7 @@ public enum MessageFileReader {
             return [EMFILE, ENFILE, ENOMEM, ENOBUFS, EAGAIN].contains(errno.rawValue)
         }
 
-        public var description: String {
+        package var description: String {
             switch self {
             case let .unreadable(errno): "cannot read it: \(errno)"
             case .symbolicLink: "it is a symbolic link; copy the file itself into the chest"
@@ -47,7 +47,7 @@ public enum MessageFileReader {
     ///
     /// The file is checked twice: by its path before it is opened, so that no device or FIFO is ever opened, and
     /// by the open descriptor, so that a file swapped in between is caught as well.
-    public static func read(path: String) throws(ReadError) -> Data {
+    package static func read(path: String) throws(ReadError) -> Data {
         var info = stat()
         guard lstat(path, &info) == 0 else { throw .unreadable(.current) }
         try check(info)

@@ -1,9 +1,9 @@
 import Glibc
 
 /// Seconds of `CLOCK_MONOTONIC`: immune to the wall clock being set, used to age fixes and readings.
-public enum MonotonicClock {
+package enum MonotonicClock {
     /// The corresponding C function is `clock_gettime(CLOCK_MONOTONIC)`.
-    public static func now() -> Double {
+    package static func now() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9

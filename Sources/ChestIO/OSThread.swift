@@ -2,9 +2,9 @@ import Glibc
 
 /// A thread of the system's own, for the blocking C calls that must never run on the async pool (gpsd's
 /// `gps_waiting`, libmosquitto's loop, Argon2id, `waitpid`): what Foundation's `Thread` gave, without Foundation.
-public enum OSThread {
+package enum OSThread {
     /// Starts `body` on a new detached thread named `name` (the first 15 bytes, as `top -H` shows it).
-    public static func start(name: String, _ body: @escaping @Sendable () -> Void) {
+    package static func start(name: String, _ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Body(run: body, name: name)).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)

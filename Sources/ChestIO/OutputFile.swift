@@ -9,9 +9,9 @@ import Glibc
 ///   written through, in place: replacing it by a rename would put a regular file where `/dev/null` was;
 /// - a regular file, new or existing, is replaced atomically (`AtomicFile`); through a symlink, the file it points
 ///   to is replaced and the link stays.
-public struct OutputFile: Sendable, Equatable {
+package struct OutputFile: Sendable, Equatable {
     /// What the name leads to once its symlinks are followed.
-    public enum Target: Sendable, Equatable {
+    package enum Target: Sendable, Equatable {
         /// The process's standard output: `-`, or a name that leads to the same open file (`/dev/stdout`).
         case standardOutput
         /// Something that is not a regular file: written through the path as given (the kernel follows its links).
@@ -23,30 +23,30 @@ public struct OutputFile: Sendable, Equatable {
         case openFile(path: String)
 
         /// Whether the name leads to a regular file, there now or to be made (not standard output, not a device).
-        public var isRegularFile: Bool {
+        package var isRegularFile: Bool {
             if case .regular = self { return true }
             return false
         }
     }
 
     /// The name as the user gave it, for messages.
-    public let name: String
-    public let target: Target
+    package let name: String
+    package let target: Target
 
     /// Follows `name`'s symlinks from `directory` (the working directory when nil) to what it names.
-    public init(_ name: String, directory: String? = nil) throws(SystemCallError) {
+    package init(_ name: String, directory: String? = nil) throws(SystemCallError) {
         self.name = name
         target = try Self.resolve(name, directory: directory)
     }
 
     /// Whether writing would replace a regular file that is there now: the case `--force` exists for.
-    public var replacesExistingFile: Bool {
+    package var replacesExistingFile: Bool {
         if case .regular(_, exists: true) = target { return true }
         return false
     }
 
     /// Writes `data` to the target: atomically for a regular file, through the open file otherwise.
-    public func write(_ data: Data) throws(SystemCallError) {
+    package func write(_ data: Data) throws(SystemCallError) {
         switch target {
         case .standardOutput:
             try FileDescriptor.standardOutput.writeAll(data, path: name)
@@ -60,7 +60,7 @@ public struct OutputFile: Sendable, Equatable {
     }
 
     /// Writes `data` to the file named `name` (see `OutputFile`).
-    public static func write(_ data: Data, to name: String) throws(SystemCallError) {
+    package static func write(_ data: Data, to name: String) throws(SystemCallError) {
         try OutputFile(name).write(data)
     }
 
@@ -99,16 +99,21 @@ public struct OutputFile: Sendable, Equatable {
     }
 
     private static func openFileTarget(_ path: String, name: String) throws(SystemCallError) -> Target {
-        var status = stat(), output = stat()
+        var status = stat()
+        var output = stat()
         guard stat(path, &status) == 0 else { throw SystemCallError("stat", path: name) }
-        if fstat(1, &output) == 0, output.st_dev == status.st_dev, output.st_ino == status.st_ino { return .standardOutput }
+        if fstat(1, &output) == 0, output.st_dev == status.st_dev, output.st_ino == status.st_ino {
+            return .standardOutput
+        }
         return status.st_mode & S_IFMT == S_IFREG ? .openFile(path: path) : .special(path: path)
     }
 
     /// Whether `path`'s directory is on the file system mounted at /proc (its links are open files, not paths).
     private static func isInProc(_ path: String) -> Bool {
-        var directory = stat(), proc = stat()
-        return stat(directoryName(path), &directory) == 0 && stat("/proc", &proc) == 0 && directory.st_dev == proc.st_dev
+        var directory = stat()
+        var proc = stat()
+        return stat(directoryName(path), &directory) == 0 && stat("/proc", &proc) == 0
+            && directory.st_dev == proc.st_dev
     }
 
     private static func linkTarget(_ path: String, name: String) throws(SystemCallError) -> String {

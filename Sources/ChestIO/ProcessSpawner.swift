@@ -5,9 +5,9 @@ import Glibc
 /// Every child starts with default signal actions and an empty signal mask: a child inherits the mask of the
 /// thread that spawns it, and both the daemon (for its own signal handling) and Swift's test runners block or
 /// ignore signals, so a child started any other way could ignore SIGTERM for good.
-public enum ProcessSpawner {
+package enum ProcessSpawner {
     /// What is done to the child's descriptors before it runs, in order.
-    public enum FileAction: Hashable, Sendable {
+    package enum FileAction: Hashable, Sendable {
         /// Opens `path` as descriptor `fd`.
         case open(Int32, path: String, flags: Int32, permissions: mode_t)
         /// Makes descriptor `target` a copy of `source` (dup2).
@@ -20,11 +20,13 @@ public enum ProcessSpawner {
     }
 
     /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34 and later), which the Glibc module does not import.
-    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
-        dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np").map {
-            unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-        }
-    }()
+    private static let addCloseFrom:
+        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+            dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np").map {
+                unsafeBitCast(
+                    $0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+            }
+        }()
 
     /// Starts `executable` with `arguments` (after `argv0` as argv[0]) and exactly `environment`.
     /// - Parameter argv0: the name the program is called by (default: `executable`); the one program of chest is
@@ -33,7 +35,7 @@ public enum ProcessSpawner {
     ///   reaches whatever it starts in turn.
     /// - Returns: the child's pid.
     /// - Throws: the error posix_spawn returned.
-    public static func spawn(
+    package static func spawn(
         _ executable: String, argv0: String? = nil, arguments: [String], environment: [String: String],
         fileActions: [FileAction] = [], newProcessGroup: Bool = false
     ) throws(Errno) -> pid_t {
@@ -52,7 +54,9 @@ public enum ProcessSpawner {
                 if let addCloseFrom = Self.addCloseFrom {
                     _ = addCloseFrom(&actions, fd)
                 } else {
-                    for open in inheritableDescriptors() where open >= fd { posix_spawn_file_actions_addclose(&actions, open) }
+                    for open in inheritableDescriptors() where open >= fd {
+                        posix_spawn_file_actions_addclose(&actions, open)
+                    }
                 }
             }
         }
@@ -89,7 +93,7 @@ public enum ProcessSpawner {
 
     /// Waits for `pid` to exit and returns its exit status (see `exitStatus(fromWaitStatus:)`); nil when it
     /// cannot be waited for (not our child, or reaped already).
-    public static func wait(for pid: pid_t) -> Int32? {
+    package static func wait(for pid: pid_t) -> Int32? {
         var status: Int32 = 0
         guard (try? retryingOnInterrupt("waitpid") { waitpid(pid, &status, 0) }) != nil else { return nil }
         return exitStatus(fromWaitStatus: status)
@@ -97,7 +101,7 @@ public enum ProcessSpawner {
 
     /// An exit status as a shell reports it, from a raw `waitpid` status: the exit code, or 128 + N after
     /// signal N.
-    public static func exitStatus(fromWaitStatus status: Int32) -> Int32 {
+    package static func exitStatus(fromWaitStatus status: Int32) -> Int32 {
         let signal = status & 0x7f
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
@@ -108,7 +112,9 @@ public enum ProcessSpawner {
         defer { closedir(directory) }
         var descriptors: [Int32] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             guard let fd = Int32(name), fd != dirfd(directory) else { continue }
             let flags = fcntl(fd, F_GETFD)
             if flags >= 0 && flags & FD_CLOEXEC == 0 { descriptors.append(fd) }

@@ -4,7 +4,7 @@ import FoundationEssentials
 /// One setting chest and chestd know (docs/DESIGN.md "Commands and output"): its name in the config file, what it
 /// does, which values it takes and what holds when it is not set. The one place these rules live: `chest config`
 /// checks a new value with them, and the settings file is checked with them when it is read.
-public enum SettingKey: String, CaseIterable, Sendable, Comparable {
+package enum SettingKey: String, CaseIterable, Sendable, Comparable {
     case name
     case chest
     case socket
@@ -19,7 +19,7 @@ public enum SettingKey: String, CaseIterable, Sendable, Comparable {
     /// What holds when it is not set, where that is one fixed value: the one place each default is written, for
     /// the help, `chest config` and the value in effect. Nil for the directories (they follow the environment) and
     /// for what is simply absent unless set (the weather key and URL, the hook).
-    public var fixedDefault: String? {
+    package var fixedDefault: String? {
         switch self {
         case .name: Message.defaultSender
         case .gpsd: "localhost:2947"
@@ -31,7 +31,7 @@ public enum SettingKey: String, CaseIterable, Sendable, Comparable {
     }
 
     /// What it does, for `chest config --help`.
-    public var help: String {
+    package var help: String {
         let fixed = fixedDefault ?? ""
         return switch self {
         case .name: "your name as sender of the messages you compose (default \"\(fixed)\")"
@@ -48,26 +48,28 @@ public enum SettingKey: String, CaseIterable, Sendable, Comparable {
     }
 
     /// A running chestd takes a new value only when it restarts.
-    public var needsRestart: Bool { [.chest, .socket, .gpsd].contains(self) }
+    package var needsRestart: Bool { [.chest, .socket, .gpsd].contains(self) }
 
     /// Shown instead of the value (an API key is a secret).
-    public var isSecret: Bool { self == .weatherKey }
+    package var isSecret: Bool { self == .weatherKey }
 
     /// Why `value` is not a valid value, with the values allowed; nil when it is. A value chestd could not use is
     /// refused rather than left to quietly turn a feature off (a negative weather age would shut every weather lock).
-    public func problem(_ value: String) -> String? {
+    package func problem(_ value: String) -> String? {
         switch self {
         case .notify:
             return ["true", "false"].contains(value) ? nil : "notify is true or false"
         case .hookTimeout:
-            return Self.positive(value, upTo: 3600) ? nil : "hook.timeoutSeconds is a number of seconds from 0.1 to 3600, such as 10"
+            return Self.positive(value, upTo: 3600)
+                ? nil : "hook.timeoutSeconds is a number of seconds from 0.1 to 3600, such as 10"
         case .weatherMaximumAge:
             return Self.positive(value, upTo: 24 * 60)
                 ? nil : "weather.maxAgeMinutes is a number of minutes from 1 to 1440, such as 30"
         case .gpsd:
             let parts = value.split(separator: ":", omittingEmptySubsequences: false)
             guard parts.count >= 2, !parts.dropLast().joined(separator: ":").isEmpty,
-                  let port = Int(parts.last!), (1...65535).contains(port) else {
+                let port = Int(parts.last!), (1...65535).contains(port)
+            else {
                 return "gpsd is HOST:PORT with a port from 1 to 65535, such as localhost:2947"
             }
             return nil
@@ -89,26 +91,27 @@ public enum SettingKey: String, CaseIterable, Sendable, Comparable {
     }
 
     /// The key named `name`, or an error that lists the keys.
-    public static func named(_ name: String) throws(ChestError) -> SettingKey {
+    package static func named(_ name: String) throws(ChestError) -> SettingKey {
         guard let key = SettingKey(rawValue: name) else {
-            throw ChestError("unknown setting \"\(name)\"; the settings are \(allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ChestError(
+                "unknown setting \"\(name)\"; the settings are \(allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return key
     }
 
-    public static func < (a: SettingKey, b: SettingKey) -> Bool {
+    package static func < (a: SettingKey, b: SettingKey) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
 }
 
 /// Where a setting's value came from, in order of precedence.
-public enum SettingOrigin: Hashable, Sendable, CustomStringConvertible {
+package enum SettingOrigin: Hashable, Sendable, CustomStringConvertible {
     case flag
     case environment(String)
     case file
     case unset
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .flag: "flag"
         case let .environment(variable): "environment ($\(variable))"

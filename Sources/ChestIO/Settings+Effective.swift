@@ -3,10 +3,13 @@ import ChestCore
 extension Settings {
     /// Every known setting with the value in effect and where it came from: what `chest config` shows, and what
     /// chestd answers to `config` about itself.
-    public var effective: EffectiveSettings {
-        EffectiveSettings(configPath: configPath, settings: SettingKey.allCases.map { key in
-            EffectiveSettings.Setting(key: key.rawValue, value: effectiveValue(key), origin: Self.words(origin(of: key)))
-        })
+    package var effective: EffectiveSettings {
+        EffectiveSettings(
+            configPath: configPath,
+            settings: SettingKey.allCases.map { key in
+                EffectiveSettings.Setting(
+                    key: key.rawValue, value: effectiveValue(key), origin: Self.words(origin(of: key)))
+            })
     }
 
     /// An origin as a person reads it: "command line", "config file", "environment ($CHEST_DIR)", "default".

@@ -5,35 +5,40 @@ import Glibc
 /// Where things are and how they behave, from (in order of precedence) command-line flags, the environment
 /// (`CHEST_DIR`, `CHEST_SOCKET`, `CHEST_GPSD`), the config file (`$XDG_CONFIG_HOME/chest/config.json`) and
 /// built-in defaults (docs/DESIGN.md "Commands and output").
-public struct Settings: Sendable {
+package struct Settings: Sendable {
     /// The value of each key that is set, from the highest-precedence source that sets it.
-    public private(set) var values: [SettingKey: String] = [:]
+    package private(set) var values: [SettingKey: String] = [:]
     /// Where each set value came from; unset keys have none.
-    public private(set) var origins: [SettingKey: SettingOrigin] = [:]
+    package private(set) var origins: [SettingKey: SettingOrigin] = [:]
     /// Keys in the config file that no version of chest knows (a typo, or a newer version's), ignored.
-    public private(set) var unknownKeys: [String] = []
+    package private(set) var unknownKeys: [String] = []
     /// Values in the config file that their key does not take, each in a sentence with the rule and the fix; such a
     /// value is not used (its default holds), and chestd refuses to start on it (`checked()`).
-    public private(set) var invalid: [String] = []
+    package private(set) var invalid: [String] = []
     /// The command-line values by key, kept so that a reload can apply them again.
-    public let flags: [SettingKey: String]
-    public let configPath: String
-    public let configDirectory: String
+    package let flags: [SettingKey: String]
+    package let configPath: String
+    package let configDirectory: String
     private let environment: [String: String]
 
     /// The variables that set a key from the environment.
-    static let environmentKeys: [(variable: String, key: SettingKey)] = [("CHEST_DIR", .chest), ("CHEST_SOCKET", .socket),
-                                                                         ("CHEST_GPSD", .gpsd)]
+    static let environmentKeys: [(variable: String, key: SettingKey)] = [
+        ("CHEST_DIR", .chest), ("CHEST_SOCKET", .socket),
+        ("CHEST_GPSD", .gpsd),
+    ]
 
     /// Reads the config file (a missing file is an empty one). `flags` are command-line values by key, checked by
     /// their parser. A value the file or the environment holds that its key does not take is set aside in `invalid`,
     /// so nothing is quietly ignored.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment, configPath: String? = nil,
-                flags: [SettingKey: String] = [:]) throws(ChestError) {
+    package init(
+        environment: [String: String] = ProcessInfo.processInfo.environment, configPath: String? = nil,
+        flags: [SettingKey: String] = [:]
+    ) throws(ChestError) {
         self.environment = environment
         self.flags = flags
         let home = Directory.home(environment)
-        configDirectory = (environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config") + "/chest"
+        configDirectory =
+            (environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config") + "/chest"
         self.configPath = configPath ?? configDirectory + "/config.json"
         if let data = FileManager.default.contents(atPath: self.configPath) {
             guard let object = try? JSONDecoder().decode([String: JSONValue].self, from: data) else {
@@ -46,7 +51,8 @@ public struct Settings: Sendable {
                 }
                 let text = value.text
                 if let problem = key.problem(text) {
-                    invalid.append("\(self.configPath): \(problem), not \"\(text)\"; fix it with chest config \(name) VALUE")
+                    invalid.append(
+                        "\(self.configPath): \(problem), not \"\(text)\"; fix it with chest config \(name) VALUE")
                     continue
                 }
                 set(key, text, from: .file)
@@ -64,7 +70,7 @@ public struct Settings: Sendable {
     }
 
     /// These settings, or the first invalid value in the file as an error: what chestd runs with.
-    public func checked() throws(ChestError) -> Settings {
+    package func checked() throws(ChestError) -> Settings {
         if let first = invalid.first { throw ChestError(first) }
         return self
     }
@@ -75,10 +81,10 @@ public struct Settings: Sendable {
     }
 
     /// Where `key`'s value comes from.
-    public func origin(of key: SettingKey) -> SettingOrigin { origins[key] ?? .unset }
+    package func origin(of key: SettingKey) -> SettingOrigin { origins[key] ?? .unset }
 
     /// The value in effect for `key`, set or default, as `chest config` shows it.
-    public func effectiveValue(_ key: SettingKey) -> String {
+    package func effectiveValue(_ key: SettingKey) -> String {
         if let value = values[key] { return key.isSecret ? "(set)" : value }
         if let fixed = key.fixedDefault { return fixed }
         switch key {
@@ -89,7 +95,7 @@ public struct Settings: Sendable {
         }
     }
 
-    public var senderName: String {
+    package var senderName: String {
         values[.name].flatMap { $0.isEmpty ? nil : $0 } ?? Message.defaultSender
     }
 
@@ -99,40 +105,40 @@ public struct Settings: Sendable {
     /// A numeric setting's value in effect (its fixed default always reads as a number).
     private func number(_ key: SettingKey) -> Double { valueOrDefault(key).flatMap(Double.init) ?? 0 }
 
-    public var chestDirectory: String {
+    package var chestDirectory: String {
         if let chest = values[.chest] { return chest }
         let home = Directory.home(environment)
         return (environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share") + "/chest"
     }
 
-    public var socketPath: String {
+    package var socketPath: String {
         if let socket = values[.socket] { return socket }
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/chestd.sock" }
         return chestDirectory + "/.run/chestd.sock"
     }
 
     /// gpsd's host and port.
-    public var gpsd: (host: String, port: String) {
+    package var gpsd: (host: String, port: String) {
         let text = valueOrDefault(.gpsd) ?? ""
         guard let colon = text.lastIndex(of: ":") else { return (text, "2947") }
         let host = String(text[..<colon]).trimming { $0 == "[" || $0 == "]" }
         return (host.isEmpty ? "localhost" : host, String(text[text.index(after: colon)...]))
     }
 
-    public var identityPath: String { configDirectory + "/" + Self.identityFileName }
+    package var identityPath: String { configDirectory + "/" + Self.identityFileName }
 
     /// The name of the identity file (ChestSeal's `Identity`) in the config directory.
-    public static let identityFileName = "identity.json"
+    package static let identityFileName = "identity.json"
 
-    public var weatherKey: String? { values[.weatherKey].flatMap { $0.isEmpty ? nil : $0 } }
-    public var weatherURL: String? { values[.weatherURL].flatMap { $0.isEmpty ? nil : $0 } }
-    public var weatherMaximumAge: Double { number(.weatherMaximumAge) * 60 }
-    public var hook: String? { values[.hook].flatMap { $0.isEmpty ? nil : $0 } }
-    public var hookTimeout: Double { number(.hookTimeout) }
-    public var desktopNotifications: Bool { valueOrDefault(.notify) != "false" }
+    package var weatherKey: String? { values[.weatherKey].flatMap { $0.isEmpty ? nil : $0 } }
+    package var weatherURL: String? { values[.weatherURL].flatMap { $0.isEmpty ? nil : $0 } }
+    package var weatherMaximumAge: Double { number(.weatherMaximumAge) * 60 }
+    package var hook: String? { values[.hook].flatMap { $0.isEmpty ? nil : $0 } }
+    package var hookTimeout: Double { number(.hookTimeout) }
+    package var desktopNotifications: Bool { valueOrDefault(.notify) != "false" }
 
     /// Writes one setting to the config file (nil removes it), keeping the others.
-    public static func store(_ key: SettingKey, _ value: String?, at path: String) throws(ChestError) {
+    package static func store(_ key: SettingKey, _ value: String?, at path: String) throws(ChestError) {
         var object: [String: JSONValue] = [:]
         if let data = FileManager.default.contents(atPath: path) {
             guard let existing = try? JSONDecoder().decode([String: JSONValue].self, from: data) else {

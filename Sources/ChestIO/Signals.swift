@@ -9,12 +9,12 @@ import Glibc
 /// Ignoring them instead (SIG_IGN) until the source is armed lost a SIGTERM sent just after start: Dispatch arms
 /// the source later, on its own thread, and an ignored signal is discarded when it is sent (docs/ARCHITECTURE.md
 /// "Threads").
-public final class Signals: Sendable {
+package final class Signals: Sendable {
     private let sources: [any DispatchSourceSignal]
 
     /// Blocks `signals` in the calling thread and in every thread it starts from now on. Call it on the main thread
     /// before any other thread exists: a thread that was already running could still take a signal.
-    public static func hold(_ signals: [Int32]) {
+    package static func hold(_ signals: [Int32]) {
         var set = sigset_t()
         sigemptyset(&set)
         for number in signals { sigaddset(&set, number) }
@@ -25,7 +25,7 @@ public final class Signals: Sendable {
     /// `MSG_NOSIGNAL` is libgps, whose write(2) to a gpsd that just went would otherwise end the daemon
     /// (docs/ARCHITECTURE.md "Threads"). Never sets a routed signal to SIG_IGN: that would discard one already
     /// pending.
-    public init(_ signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
+    package init(_ signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
         signal(SIGPIPE, SIG_IGN)
         Self.hold(signals)
         let queue = DispatchQueue(label: "chest.signals")
@@ -37,15 +37,15 @@ public final class Signals: Sendable {
         }
     }
 
-    public func stop() { sources.forEach { $0.cancel() } }
+    package func stop() { sources.forEach { $0.cancel() } }
 }
 
 /// A one-shot timer aimed at a wall-clock instant, re-aimed whenever the instant changes: how time locks open
 /// without a polling loop.
-public final class WakeTimer: Sendable {
+package final class WakeTimer: Sendable {
     private let source: any DispatchSourceTimer
 
-    public init(handler: @escaping @Sendable () -> Void) {
+    package init(handler: @escaping @Sendable () -> Void) {
         source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "chest.wake"))
         source.setEventHandler(handler: handler)
         source.schedule(wallDeadline: .distantFuture)
@@ -53,7 +53,7 @@ public final class WakeTimer: Sendable {
     }
 
     /// Fires once at `date` (system clock, so it follows clock changes), or never when nil.
-    public func aim(at seconds: Double?) {
+    package func aim(at seconds: Double?) {
         guard let seconds else {
             source.schedule(wallDeadline: .distantFuture)
             return
@@ -63,19 +63,19 @@ public final class WakeTimer: Sendable {
         source.schedule(wallDeadline: DispatchWallTime(timespec: spec), leeway: .milliseconds(20))
     }
 
-    public func stop() { source.cancel() }
+    package func stop() { source.cancel() }
 }
 
 /// A timer that fires every `interval` seconds until stopped (systemd's watchdog keep-alive).
-public final class RepeatingTimer: Sendable {
+package final class RepeatingTimer: Sendable {
     private let source: any DispatchSourceTimer
 
-    public init(interval: Double, handler: @escaping @Sendable () -> Void) {
+    package init(interval: Double, handler: @escaping @Sendable () -> Void) {
         source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "chest.repeating"))
         source.setEventHandler(handler: handler)
         source.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
         source.resume()
     }
 
-    public func stop() { source.cancel() }
+    package func stop() { source.cancel() }
 }

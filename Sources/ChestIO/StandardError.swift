@@ -1,4 +1,4 @@
 /// Writes one line to stderr: how every executable says what went wrong.
-public func printError(_ text: String) {
+package func printError(_ text: String) {
     try? FileDescriptor.standardError.writeAll(Array((text + "\n").utf8))
 }

@@ -5,42 +5,42 @@ import Glibc
 ///
 /// Outside systemd (no `NOTIFY_SOCKET`) every call does nothing. Failures to send are ignored, as
 /// sd_notify(3) recommends: the daemon must work the same whether or not anyone listens.
-public final class SystemdNotifier: Sendable {
+package final class SystemdNotifier: Sendable {
     private let address: UnixSocketAddress?
     private let watchdogMicroseconds: UInt64?
 
     /// Reads `NOTIFY_SOCKET`, `WATCHDOG_USEC` and `WATCHDOG_PID` from `environment`.
-    public init(environment: [String: String]) {
+    package init(environment: [String: String]) {
         address = environment["NOTIFY_SOCKET"].flatMap(UnixSocketAddress.init(notation:))
         watchdogMicroseconds = Self.watchdogMicroseconds(environment)
     }
 
     /// Whether systemd asked for notifications (`NOTIFY_SOCKET` names a usable socket).
-    public var isEnabled: Bool { address != nil }
+    package var isEnabled: Bool { address != nil }
 
     /// How often to call `watchdog()`, in seconds: half of `WATCHDOG_USEC`, as sd_watchdog_enabled(3)
     /// recommends; nil when no watchdog is armed for this process.
-    public var watchdogInterval: Double? {
+    package var watchdogInterval: Double? {
         watchdogMicroseconds.map { Double($0) / 2_000_000 }
     }
 
     /// Startup is complete: `READY=1` with a status line.
-    public func ready(status: String) {
+    package func ready(status: String) {
         send("READY=1\nSTATUS=\(Self.singleLine(status))")
     }
 
     /// A one-line status shown by `systemctl --user status chestd`.
-    public func status(_ text: String) {
+    package func status(_ text: String) {
         send("STATUS=\(Self.singleLine(text))")
     }
 
     /// Shutdown has begun: `STOPPING=1`.
-    public func stopping() {
+    package func stopping() {
         send("STOPPING=1")
     }
 
     /// The keep-alive ping: `WATCHDOG=1`.
-    public func watchdog() {
+    package func watchdog() {
         send("WATCHDOG=1")
     }
 

@@ -4,9 +4,9 @@ import Glibc
 
 /// chestd's recorded track: each new epoch's point appended to `CHEST/track.txt`, the file rewritten atomically
 /// with only the kept window once it has grown past it (README "The chest directory").
-public final class TrackRecorder {
-    public let path: String
-    public private(set) var log: TrackLog
+package final class TrackRecorder {
+    package let path: String
+    package private(set) var log: TrackLog
     private var fileLines: Int
     /// Kept open between fixes: a point a second is one write, not an open, a write and a close.
     private var appender: FileDescriptor?
@@ -14,9 +14,9 @@ public final class TrackRecorder {
     private var lastFailure: SystemCallError?
 
     /// The file in a chest directory.
-    public static func path(inChest directory: String) -> String { directory + "/track.txt" }
+    package static func path(inChest directory: String) -> String { directory + "/track.txt" }
 
-    public init(path: String, window: Double = 6 * 3600, capacity: Int = 21_600) {
+    package init(path: String, window: Double = 6 * 3600, capacity: Int = 21_600) {
         self.path = path
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         log = TrackLog(text: text, window: window, capacity: capacity)
@@ -35,17 +35,17 @@ public final class TrackRecorder {
     /// each point written as it comes, a fast replay or a 10 Hz receiver a write every 0.4 s, not one an epoch (the
     /// write and ext4's update of the file's times were a seventh of chestd's CPU a fix: docs/BENCHMARKS.md
     /// "The fix path's CPU").
-    public static let writeInterval = 0.4
+    package static let writeInterval = 0.4
     /// The longest a point waits: when no fix comes to write it, the loop does (`writeDeadline`).
-    public static let longestWait = 0.5
+    package static let longestWait = 0.5
 
     /// When (monotonic seconds) the points that wait must be written by `flush` at the latest; nil when none wait.
     /// Later than the next fix of a fast feed, so that the fix writes them and the loop does not wake for it.
-    public var writeDeadline: Double? { waiting.isEmpty ? nil : lastWrite + Self.longestWait }
+    package var writeDeadline: Double? { waiting.isEmpty ? nil : lastWrite + Self.longestWait }
 
     /// Records a fix received at `monotonic` seconds. A failure is returned for the log when it is new, never
     /// thrown: the track must not stop the daemon.
-    public func record(_ fix: Fix, at monotonic: Double) -> SystemCallError? {
+    package func record(_ fix: Fix, at monotonic: Double) -> SystemCallError? {
         guard let point = log.record(fix) else { return nil }
         if log.needsCompaction(fileLines: fileLines + 1) {
             waiting.removeAll()
@@ -63,7 +63,7 @@ public final class TrackRecorder {
     }
 
     /// Writes the points that wait.
-    public func flush(at monotonic: Double) -> SystemCallError? {
+    package func flush(at monotonic: Double) -> SystemCallError? {
         guard !waiting.isEmpty else { return nil }
         lastWrite = monotonic
         // Points that could not be written are dropped, as a single point was: a disk that stays full must not

@@ -1,12 +1,12 @@
 import Glibc
 
 /// Helpers for AF_UNIX sockets shared by the control server and client and the systemd notifier.
-public enum UnixSocket {
+package enum UnixSocket {
     /// Bytes available for a path in `sockaddr_un.sun_path`, less the terminating NUL.
-    public static let maximumPathLength = UnixSocketAddress.capacity - 1
+    package static let maximumPathLength = UnixSocketAddress.capacity - 1
 
     /// A new close-on-exec AF_UNIX socket of `type` (`SOCK_STREAM`, `SOCK_DGRAM`).
-    public static func make(_ type: __socket_type) throws(SystemCallError) -> FileDescriptor {
+    package static func make(_ type: __socket_type) throws(SystemCallError) -> FileDescriptor {
         let fd = socket(AF_UNIX, Int32(type.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SystemCallError("socket") }
         return FileDescriptor(rawValue: fd)
@@ -16,7 +16,7 @@ public enum UnixSocket {
     ///
     /// A server that stopped accepting leaves its backlog full, and connect(2) on a full AF_UNIX backlog waits for
     /// room with the socket's send timeout: `timeout` seconds bound that wait (EAGAIN), so no client hangs for ever.
-    public static func connect(to path: String, timeout: Int = 10) throws(SystemCallError) -> FileDescriptor {
+    package static func connect(to path: String, timeout: Int = 10) throws(SystemCallError) -> FileDescriptor {
         let address = try UnixSocketAddress(path: path)
         let fd = try make(SOCK_STREAM)
         setTimeouts(fd, seconds: timeout)

@@ -1,15 +1,15 @@
 import Glibc
 
 /// The address of an AF_UNIX socket: a filesystem path, or a name in Linux's abstract namespace.
-public struct UnixSocketAddress: Hashable, Sendable {
+package struct UnixSocketAddress: Hashable, Sendable {
     /// The bytes of `sun_path`: a path without its NUL, or an abstract name after its leading NUL.
-    public let pathBytes: [UInt8]
+    package let pathBytes: [UInt8]
 
     /// Bytes in `sockaddr_un.sun_path`.
-    public static let capacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
+    package static let capacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
 
     /// The address of the socket file at `path`; refused (ENAMETOOLONG) when the path and its NUL do not fit.
-    public init(path: String) throws(SystemCallError) {
+    package init(path: String) throws(SystemCallError) {
         let bytes = Array(path.utf8)
         guard bytes.count < Self.capacity else {
             throw SystemCallError("socket path", path: path, errno: Errno(ENAMETOOLONG))
@@ -19,7 +19,7 @@ public struct UnixSocketAddress: Hashable, Sendable {
 
     /// An address as `NOTIFY_SOCKET` names one: "/path", or "@name" for the abstract namespace; nil for anything
     /// else, or a name that does not fit.
-    public init?(notation: String) {
+    package init?(notation: String) {
         guard let first = notation.first else { return nil }
         var bytes = Array(notation.utf8)
         switch first {
@@ -33,17 +33,18 @@ public struct UnixSocketAddress: Hashable, Sendable {
     }
 
     /// Whether the address is in the abstract namespace rather than a file.
-    public var isAbstract: Bool { pathBytes.first == 0 }
+    package var isAbstract: Bool { pathBytes.first == 0 }
 
     /// Calls `body` with the address as a `sockaddr` and its length, for bind(2), connect(2) or sendto(2).
-    public func withSockaddr<Result, Failure: Error>(
+    package func withSockaddr<Result, Failure: Error>(
         _ body: (UnsafePointer<sockaddr>, socklen_t) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: pathBytes) }
         // A path's length counts its terminating NUL when it fits; an abstract name's length is exact.
-        let length = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)!
+        let length =
+            MemoryLayout<sockaddr_un>.offset(of: \.sun_path)!
             + min(pathBytes.count + (isAbstract ? 0 : 1), Self.capacity)
         return try withUnsafePointer(to: &address) { (pointer) throws(Failure) -> Result in
             try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { (generic) throws(Failure) -> Result in

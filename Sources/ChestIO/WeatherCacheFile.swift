@@ -7,24 +7,24 @@ import Glibc
 ///
 /// The file is JSON, `{"version": 1, "observations": [WeatherObservation…]}` with ISO 8601 dates, replaced
 /// atomically on every save.
-public struct WeatherCacheFile: Sendable {
+package struct WeatherCacheFile: Sendable {
     /// The most readings kept; the least recently fetched go first.
-    public static let capacity = 64
-    public static let version = 1
+    package static let capacity = 64
+    package static let version = 1
 
-    public let path: String
+    package let path: String
     /// The readings, newest fetch first.
-    public private(set) var observations: [WeatherObservation]
+    package private(set) var observations: [WeatherObservation]
 
     /// An empty cache that will save to `path`.
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
         observations = []
     }
 
     /// Reads the cache at `path`; a missing file is an empty cache.
     /// - Throws: `WeatherCacheError` when the file exists but cannot be read or is not a cache file.
-    public static func load(from path: String) throws(WeatherCacheError) -> WeatherCacheFile {
+    package static func load(from path: String) throws(WeatherCacheError) -> WeatherCacheFile {
         var cache = WeatherCacheFile(path: path)
         guard FileManager.default.fileExists(atPath: path) else { return cache }
         guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path) }
@@ -40,7 +40,7 @@ public struct WeatherCacheFile: Sendable {
     }
 
     /// Adds a reading, replacing the one for the same provider and rounded position.
-    public mutating func record(_ observation: WeatherObservation) {
+    package mutating func record(_ observation: WeatherObservation) {
         let key = Key(observation)
         observations.removeAll { Key($0) == key }
         observations.append(observation)
@@ -49,18 +49,18 @@ public struct WeatherCacheFile: Sendable {
     }
 
     /// The reading for exactly this provider and position (rounded to 0.01° before comparing).
-    public func observation(provider: String, at coordinate: Coordinate) -> WeatherObservation? {
+    package func observation(provider: String, at coordinate: Coordinate) -> WeatherObservation? {
         let key = Key(provider: provider, coordinate: coordinate)
         return observations.first { Key($0) == key }
     }
 
     /// The newest fetched reading, from `provider` when given: what `chest status` shows.
-    public func latest(provider: String? = nil) -> WeatherObservation? {
+    package func latest(provider: String? = nil) -> WeatherObservation? {
         observations.first { provider == nil || $0.provider == provider }
     }
 
     /// Writes the cache atomically (temporary file, fsync, rename, directory fsync), mode 0600.
-    public func save() throws(SystemCallError) {
+    package func save() throws(SystemCallError) {
         let stored = Stored(version: Self.version, observations: observations)
         // Encoding plain values with ISO 8601 dates cannot fail.
         let data = (try? Self.encoder.encode(stored)) ?? Data()
@@ -94,12 +94,12 @@ public struct WeatherCacheFile: Sendable {
 }
 
 /// Why the weather cache file could not be loaded. The daemon logs it and starts with an empty cache.
-public enum WeatherCacheError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum WeatherCacheError: Error, Hashable, Sendable, CustomStringConvertible {
     case unreadable(path: String)
     case malformed(path: String)
     case unsupportedVersion(path: String, Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let path): "cannot read the weather cache \(path)"
         case .malformed(let path): "the weather cache \(path) is not a weather cache file"

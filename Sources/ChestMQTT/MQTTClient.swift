@@ -10,20 +10,20 @@ import Synchronization
 /// Thread-safe. The network runs on one thread of the client's own, which also calls `onEvent`, in order; keep the
 /// handler short (hand the event to a queue or a stream). `publish`, `subscribe` and `stop` may be called from the
 /// handler. docs/HUNTS.md "libmosquitto notes" explains what the client relies on.
-public final class MQTTClient: @unchecked Sendable {
+package final class MQTTClient: @unchecked Sendable {
     private let connection: MQTTConnection
 
     /// Makes the client without connecting: checks the options (TLS files, will topic) with libmosquitto.
-    public init(_ options: MQTTOptions, onEvent: @escaping @Sendable (MQTTEvent) -> Void) throws(MQTTError) {
+    package init(_ options: MQTTOptions, onEvent: @escaping @Sendable (MQTTEvent) -> Void) throws(MQTTError) {
         connection = try MQTTConnection(options, onEvent: onEvent)
     }
 
     /// Starts connecting on the client's thread; returns at once. The client retries for as long as it runs; a
     /// second call does nothing.
-    public func start() { connection.start() }
+    package func start() { connection.start() }
 
     /// Subscribes to `pattern` (MQTT wildcards `+` and `#`) now when connected, and again on every connection.
-    public func subscribe(_ pattern: String, qos: Int32 = 1) { connection.subscribe(pattern, qos: qos) }
+    package func subscribe(_ pattern: String, qos: Int32 = 1) { connection.subscribe(pattern, qos: qos) }
 
     /// Publishes `message` and returns its message ID, which `MQTTEvent.delivered` reports when the broker has
     /// acknowledged it. `delivered` never comes before this returns.
@@ -32,17 +32,17 @@ public final class MQTTClient: @unchecked Sendable {
     /// again after `connected`. A QoS 1 message that was accepted here but not yet acknowledged when the
     /// connection dropped is sent again by libmosquitto on reconnection, so a receiver must recognise duplicates.
     @discardableResult
-    public func publish(_ message: MQTTMessage) throws(MQTTError) -> Int32 { try connection.publish(message) }
+    package func publish(_ message: MQTTMessage) throws(MQTTError) -> Int32 { try connection.publish(message) }
 
     /// Replaces the last will from the next connection on (the current one keeps the will it connected with).
-    public func setWill(_ will: MQTTMessage) { connection.setWill(will) }
+    package func setWill(_ will: MQTTMessage) { connection.setWill(will) }
 
     /// Whether the broker accepted the current connection and it has not been lost since.
-    public var isConnected: Bool { connection.isConnected }
+    package var isConnected: Bool { connection.isConnected }
 
     /// Disconnects cleanly (a DISCONNECT, so the broker does not publish the will), ends the client's thread and
     /// frees libmosquitto's state. No event is reported after it returns. Idempotent.
-    public func stop() { connection.stop() }
+    package func stop() { connection.stop() }
 
     /// Closes the TCP connection without a DISCONNECT, as a dead network or a killed process would: the broker
     /// publishes the will, and the client reconnects by itself. For tests.

@@ -27,7 +27,10 @@ extension MQTTConnection {
         guard rc == 0 else {
             let reason = mosquitto_connack_string(rc).map { String(cString: $0) } ?? "refused (\(rc))"
             let new = state.withLock { state in
-                defer { state.reported = reason; state.refused = true }
+                defer {
+                    state.reported = reason
+                    state.refused = true
+                }
                 return state.reported != reason
             }
             if new { emit(.connectionRefused(reason)) }
@@ -49,7 +52,10 @@ extension MQTTConnection {
     private func disconnected(_ rc: Int32) {
         let reason = MQTTError.sentence(rc)
         let (wasConnected, refused) = state.withLock { state in
-            defer { state.connected = false; state.ended = true }
+            defer {
+                state.connected = false
+                state.ended = true
+            }
             return (state.connected, state.refused)
         }
         if wasConnected {
@@ -68,7 +74,8 @@ extension MQTTConnection {
 
     private func received(_ message: mosquitto_message) {
         guard let topic = message.topic else { return }
-        let payload = message.payloadlen > 0 && message.payload != nil
+        let payload =
+            message.payloadlen > 0 && message.payload != nil
             ? Data(bytes: message.payload, count: Int(message.payloadlen)) : Data()
         emit(.message(topic: String(cString: topic), payload: payload, retained: message.retain))
     }

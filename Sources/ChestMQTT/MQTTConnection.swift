@@ -46,7 +46,8 @@ final class MQTTConnection: @unchecked Sendable {
     init(_ options: MQTTOptions, onEvent: @escaping @Sendable (MQTTEvent) -> Void) throws(MQTTError) {
         MQTTConnection.library
         guard let mosq = mosquitto_new(options.clientID, options.cleanSession, nil) else {
-            throw MQTTError(code: Int32(MOSQ_ERR_ERRNO.rawValue), description: "mosquitto_new: \(String(cString: strerror(errno)))")
+            throw MQTTError(
+                code: Int32(MOSQ_ERR_ERRNO.rawValue), description: "mosquitto_new: \(String(cString: strerror(errno)))")
         }
         do throws(MQTTError) {
             try MQTTConnection.configure(mosq, options)
@@ -75,7 +76,8 @@ final class MQTTConnection: @unchecked Sendable {
         }
         if options.tls {
             // libmosquitto checks here that the CA file can be read, so a wrong path fails now, not at each retry.
-            let rc = mosquitto_tls_set(mosq, options.caFile, options.caFile == nil ? "/etc/ssl/certs" : nil, nil, nil, nil)
+            let rc = mosquitto_tls_set(
+                mosq, options.caFile, options.caFile == nil ? "/etc/ssl/certs" : nil, nil, nil, nil)
             try check(rc)
         }
     }
@@ -113,7 +115,8 @@ final class MQTTConnection: @unchecked Sendable {
         let rc = handle.withLock { destroyed -> Int32 in
             guard !destroyed else { return Int32(MOSQ_ERR_NO_CONN.rawValue) }
             return message.payload.withUnsafeBytes {
-                mosquitto_publish(mosq, &mid, message.topic, Int32($0.count), $0.baseAddress, message.qos, message.retain)
+                mosquitto_publish(
+                    mosq, &mid, message.topic, Int32($0.count), $0.baseAddress, message.qos, message.retain)
             }
         }
         try MQTTConnection.check(rc)
@@ -179,7 +182,8 @@ final class MQTTConnection: @unchecked Sendable {
                     mosquitto_will_set(mosq, will.topic, Int32($0.count), $0.baseAddress, will.qos, will.retain)
                 }
             }
-            let rc = first
+            let rc =
+                first
                 ? mosquitto_connect_async(mosq, options.host, Int32(options.port), Int32(options.keepAlive))
                 : mosquitto_reconnect_async(mosq)
             first = false
@@ -212,7 +216,8 @@ final class MQTTConnection: @unchecked Sendable {
             _ = mosquitto_disconnect(mosq)
             let deadline = Date().addingTimeInterval(2)
             while mosquitto_socket(mosq) >= 0, Date() < deadline,
-                  mosquitto_loop(mosq, 100, 1) == Int32(MOSQ_ERR_SUCCESS.rawValue) {}
+                mosquitto_loop(mosq, 100, 1) == Int32(MOSQ_ERR_SUCCESS.rawValue)
+            {}
         }
         handle.withLock { destroyed in
             destroyed = true

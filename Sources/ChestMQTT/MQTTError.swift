@@ -1,12 +1,12 @@
 import CMosquitto
 
 /// A libmosquitto error code and its sentence.
-public struct MQTTError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct MQTTError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A `mosq_err_t` value, such as `MOSQ_ERR_NO_CONN`.
-    public var code: Int32
-    public var description: String
+    package var code: Int32
+    package var description: String
 
-    public init(code: Int32, description: String) {
+    package init(code: Int32, description: String) {
         self.code = code
         self.description = description
     }
@@ -17,7 +17,7 @@ public struct MQTTError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The client is not connected to the broker right now: keep the message and publish it after `connected`.
-    public var isNotConnected: Bool { code == Int32(MOSQ_ERR_NO_CONN.rawValue) }
+    package var isNotConnected: Bool { code == Int32(MOSQ_ERR_NO_CONN.rawValue) }
 
     static func sentence(_ code: Int32) -> String {
         // For MOSQ_ERR_ERRNO libmosquitto returns strerror(errno), so call it on the thread that saw the error.

@@ -1,7 +1,7 @@
 import struct FoundationEssentials.Data
 
 /// What the client reports, on its own thread, in the order it happened.
-public enum MQTTEvent: Sendable, Hashable {
+package enum MQTTEvent: Sendable, Hashable {
     /// The broker accepted the connection (CONNACK 0); the remembered subscriptions have already been re-sent.
     case connected
     /// The broker answered CONNACK with a refusal, such as a bad user name or password, in a sentence. The client

@@ -2,16 +2,16 @@ import ChestCore
 
 /// Argon2id results kept by their inputs, the most recent first out of room last: places that share a grid share a
 /// cell's key, so the seal worker derives it once for all of them (docs/DESIGN.md "Sealed pages", "Late keys").
-public struct DerivedKeys {
-    public let capacity: Int
+package struct DerivedKeys {
+    package let capacity: Int
     private var keys: [KeyRequest.Derivation: [UInt8]] = [:]
     private var order: [KeyRequest.Derivation] = []
 
-    public init(capacity: Int = 64) {
+    package init(capacity: Int = 64) {
         self.capacity = max(1, capacity)
     }
 
-    public subscript(derivation: KeyRequest.Derivation) -> [UInt8]? {
+    package subscript(derivation: KeyRequest.Derivation) -> [UInt8]? {
         get { keys[derivation] }
         set {
             guard let newValue else { return }

@@ -3,8 +3,8 @@ import FoundationEssentials
 
 /// A short fingerprint of an Ed25519 public key for people to compare (docs/SECURITY.md "Known senders"): the
 /// first 8 bytes of its BLAKE2b hash, in hex, in groups of four. Only shown: chest compares whole keys.
-public enum KeyFingerprint {
-    public static func short(_ base64Key: String) -> String {
+package enum KeyFingerprint {
+    package static func short(_ base64Key: String) -> String {
         guard let key = Data(base64Encoded: base64Key) else { return "not-a-key" }
         Sealer.initialize()
         let bytes = [UInt8](key)

@@ -7,23 +7,23 @@ import Synchronization
 
 /// The cryptography of sealed pages (docs/FORMAT.md "Format 2", "Format 3"): XChaCha20-Poly1305 (IETF) for the
 /// content and the wrapped keys, Argon2id (`crypto_pwhash`, ALG_ARGON2ID13) for the keys of sealed sets.
-public enum PageSealer {
+package enum PageSealer {
     /// One lock set as `compose` has it: the locks the file shows, and the secrets its key is made of.
-    public struct SetDraft: Sendable {
-        public var locks: [Lock]
-        public var hidden: SearchArea?
-        public var pin: String?
+    package struct SetDraft: Sendable {
+        package var locks: [Lock]
+        package var hidden: SearchArea?
+        package var pin: String?
         /// A release's name and key (base64), from the organiser's hunt file.
-        public var release: (name: String, key: String)?
+        package var release: (name: String, key: String)?
         /// Format 3: the Argon2id salt of the place's grid, shared by every place `compose` laid on that grid so a
         /// reader derives a cell's key once for all of them; nil draws one.
-        public var gridSalt: [UInt8]?
+        package var gridSalt: [UInt8]?
         /// An answer lock's accepted answers, normalised (`AnswerText.alternatives`): the key is wrapped under each.
-        public var answers: [String] = []
+        package var answers: [String] = []
         /// The Argon2id cost of this set's key; nil for the default of what the set holds (`SealCost.Secret`).
-        public var cost: SealCost?
+        package var cost: SealCost?
 
-        public init(locks: [Lock], hidden: SearchArea? = nil, pin: String? = nil) {
+        package init(locks: [Lock], hidden: SearchArea? = nil, pin: String? = nil) {
             self.locks = locks
             self.hidden = hidden
             self.pin = pin
@@ -32,19 +32,22 @@ public enum PageSealer {
         var isSealed: Bool { hidden != nil || pin != nil || release != nil || !answers.isEmpty }
 
         /// The sealed location's grid, if the set holds one.
-        public var grid: CellGrid? { locks.lazy.compactMap { if case let .sealedLocation(grid) = $0 { grid } else { nil } }.first }
+        package var grid: CellGrid? {
+            locks.lazy.compactMap { if case let .sealedLocation(grid) = $0 { grid } else { nil } }.first
+        }
 
         /// What the set's secret is made of, which prices its guesses.
-        public var secretKind: SealCost.Secret {
-            hidden != nil ? (pin != nil ? .placeAndPIN : !answers.isEmpty ? .placeAndAnswer : .place)
+        package var secretKind: SealCost.Secret {
+            hidden != nil
+                ? (pin != nil ? .placeAndPIN : !answers.isEmpty ? .placeAndAnswer : .place)
                 : pin != nil ? .pin : !answers.isEmpty ? .answer : .release
         }
 
         /// The cost its key is derived at.
-        public var effectiveCost: SealCost { cost ?? secretKind.cost }
+        package var effectiveCost: SealCost { cost ?? secretKind.cost }
 
         /// How many Argon2id runs sealing this set costs: one per secret string.
-        public func derivations(version: Int) -> Int { secrets(version: version).count }
+        package func derivations(version: Int) -> Int { secrets(version: version).count }
 
         /// The organiser's secret strings: one per cell the place's disk touches (format 3), or the target's own
         /// cell (format 2), with the PIN and the release key.
@@ -53,36 +56,49 @@ public enum PageSealer {
             // An answer lock: one secret per answer, with each cell of the place when the set has one.
             let answers: [String?] = self.answers.isEmpty ? [nil] : self.answers
             guard let hidden, let grid else {
-                return answers.map { SealSecret.secret(cell: nil, pin: pin, release: release, answer: $0, version: version) }
+                return answers.map {
+                    SealSecret.secret(cell: nil, pin: pin, release: release, answer: $0, version: version)
+                }
             }
-            let cells = version >= 3 ? grid.cells(touching: hidden.center, radius: hidden.radius) : [grid.cell(of: hidden.center)]
-            return cells.flatMap { cell in answers.map { SealSecret.secret(cell: cell, pin: pin, release: release, answer: $0, version: version) } }
+            let cells =
+                version >= 3
+                ? grid.cells(touching: hidden.center, radius: hidden.radius) : [grid.cell(of: hidden.center)]
+            return cells.flatMap { cell in
+                answers.map { SealSecret.secret(cell: cell, pin: pin, release: release, answer: $0, version: version) }
+            }
         }
     }
 
     /// Encrypts a page's text and hidden points under a new random key and stores that key once per set.
-    public static func seal(text: String, setA: SetDraft, setB: SetDraft, id: MessageID, page: Int,
-                            cost: SealCost? = nil, version: Int = MessageFile.baseVersion) -> Page {
+    package static func seal(
+        text: String, setA: SetDraft, setB: SetDraft, id: MessageID, page: Int,
+        cost: SealCost? = nil, version: Int = MessageFile.baseVersion
+    ) -> Page {
         sealed(text: text, setA: setA, setB: setB, id: id, page: page, cost: cost, version: version).page
     }
 
     /// `seal`, with the page key it drew.
     /// `files` travel with the page's content, sealed alike (docs/FORMAT.md "Attachments"). Format 6 needs the
     /// hunt's `start` key: the slots hold a random inner key, and the page key is `startPageKey` of both.
-    public static func sealed(text: String, setA: SetDraft, setB: SetDraft, id: MessageID, page: Int,
-                              cost: SealCost? = nil, version: Int = MessageFile.baseVersion,
-                              files: [AttachedFile] = [], start: [UInt8]? = nil) -> (page: Page, key: [UInt8]) {
+    package static func sealed(
+        text: String, setA: SetDraft, setB: SetDraft, id: MessageID, page: Int,
+        cost: SealCost? = nil, version: Int = MessageFile.baseVersion,
+        files: [AttachedFile] = [], start: [UInt8]? = nil
+    ) -> (page: Page, key: [UInt8]) {
         Sealer.initialize()
         let inner = Sealer.randomBytes(SealedPage.keyBytes)
         var key = inner
         if version >= MessageFile.startVersion {
-            guard let start, start.count == SealedPage.keyBytes else { preconditionFailure("format 6 needs the hunt's start key") }
+            guard let start, start.count == SealedPage.keyBytes else {
+                preconditionFailure("format 6 needs the hunt's start key")
+            }
             key = startPageKey(inner: inner, start: start, id: id, page: page, version: version)
         }
         var content = SealedContent(text: text, a: setA.hidden, b: setB.hidden)
         let attached = files.isEmpty ? nil : AttachmentSealer.seal(files, id: id, page: page, version: version)
         (content.attachments, content.attachmentsKey) = (attached?.attachments, attached?.key)
-        let ciphertext = encrypt(content.plaintext(), key: key, data: SealSecret.contentData(id, page: page, version: version))
+        let ciphertext = encrypt(
+            content.plaintext(), key: key, data: SealSecret.contentData(id, page: page, version: version))
         var slots: [LockSetName: KeySlot] = [:]
         for (name, set) in [(LockSetName.a, setA), (.b, setB)] {
             let lockless = setA.locks.isEmpty && setB.locks.isEmpty && name == .a
@@ -99,71 +115,88 @@ public enum PageSealer {
                 var wrapped = deriveAll(secrets, salt: salt, cost: cost).map { encrypt(inner, key: $0, data: data) }
                 // Filler the same size as a wrapped key, so the count and order say nothing of where the place lies
                 // (nor, with an answer lock, how many answers there are).
-                let count = SealedPage.cellSlots(version: version, withPIN: set.pin != nil, withAnswer: !set.answers.isEmpty)
+                let count = SealedPage.cellSlots(
+                    version: version, withPIN: set.pin != nil, withAnswer: !set.answers.isEmpty)
                 while wrapped.count < count { wrapped.append(Sealer.randomBytes(SealedPage.wrappedBytes)) }
                 slots[name] = .cells(salt: salt, cost: cost, wrapped: shuffled(wrapped))
             } else if !set.answers.isEmpty {
                 // One salt for every answer: the reader derives once per attempt; filler hides how many answers there are.
                 let salt = Sealer.randomBytes(SealedPage.saltBytes)
                 var wrapped = deriveAll(secrets, salt: salt, cost: cost).map { encrypt(inner, key: $0, data: data) }
-                while wrapped.count < SealedPage.answerSlots { wrapped.append(Sealer.randomBytes(SealedPage.wrappedBytes)) }
+                while wrapped.count < SealedPage.answerSlots {
+                    wrapped.append(Sealer.randomBytes(SealedPage.wrappedBytes))
+                }
                 slots[name] = .answers(salt: salt, cost: cost, wrapped: shuffled(wrapped))
             } else {
                 let salt = Sealer.randomBytes(SealedPage.saltBytes)
-                slots[name] = .sealed(salt: salt, cost: cost, wrapped: encrypt(inner, key: derive(secrets[0], salt: salt, cost: cost)!, data: data))
+                slots[name] = .sealed(
+                    salt: salt, cost: cost,
+                    wrapped: encrypt(inner, key: derive(secrets[0], salt: salt, cost: cost)!, data: data))
             }
         }
-        var sealedPage = Page(text: "", setA: setA.locks, setB: setB.locks,
-                              sealed: SealedPage(ciphertext: ciphertext, slots: slots, version: version))
+        var sealedPage = Page(
+            text: "", setA: setA.locks, setB: setB.locks,
+            sealed: SealedPage(ciphertext: ciphertext, slots: slots, version: version))
         sealedPage.attachments = attached?.sealed
         return (sealedPage, key)
     }
 
     /// Tries one request: derive, unwrap, decrypt, decode. Runs on the seal worker's thread, never the loop;
     /// `keys` keeps derived keys so places sharing a grid cost one derivation per cell.
-    public static func open(_ request: KeyRequest, keys: inout DerivedKeys) -> KeyResult {
+    package static func open(_ request: KeyRequest, keys: inout DerivedKeys) -> KeyResult {
         var pageKey: [UInt8]?
         return open(request, keys: &keys, pageKey: &pageKey)
     }
 
     /// `open`, also giving the page key it recovered (for the proof of opening in receipts, `ReceiptProof`).
-    public static func open(_ request: KeyRequest, keys: inout DerivedKeys, pageKey: inout [UInt8]?) -> KeyResult {
+    package static func open(_ request: KeyRequest, keys: inout DerivedKeys, pageKey: inout [UInt8]?) -> KeyResult {
         Sealer.initialize()
         var key: [UInt8]
         switch request.slot {
         case let .guarded(clear):
             key = clear
         case .sealed, .cells, .answers:
-            guard let derivation = request.derivation, derivation.cost.problem == nil else { return .damaged("over the cost cap") }
-            guard let kek = keys[derivation] ?? derive(derivation.secret, salt: derivation.salt, cost: derivation.cost) else {
+            guard let derivation = request.derivation, derivation.cost.problem == nil else {
+                return .damaged("over the cost cap")
+            }
+            guard let kek = keys[derivation] ?? derive(derivation.secret, salt: derivation.salt, cost: derivation.cost)
+            else {
                 return .damaged("Argon2id ran out of memory")
             }
             keys[derivation] = kek
-            guard let unwrapped = request.slot.wrappedKeys.lazy.compactMap({ decrypt($0, key: kek, data: request.slotData) })
-                .first(where: { $0.count == SealedPage.keyBytes }) else { return .wrong }
+            guard
+                let unwrapped = request.slot.wrappedKeys.lazy.compactMap({
+                    decrypt($0, key: kek, data: request.slotData)
+                })
+                .first(where: { $0.count == SealedPage.keyBytes })
+            else { return .wrong }
             key = unwrapped
         }
         if request.version >= MessageFile.startVersion {
-            guard let start = request.start, start.count == SealedPage.keyBytes else { return .damaged("the hunt's start key is missing") }
+            guard let start = request.start, start.count == SealedPage.keyBytes else {
+                return .damaged("the hunt's start key is missing")
+            }
             key = startPageKey(inner: key, start: start, id: request.id, page: request.page, version: request.version)
         }
         pageKey = key
         guard let plaintext = decrypt(request.ciphertext, key: key, data: request.contentData) else {
             return .damaged("the page key does not open this page's ciphertext")
         }
-        guard let content = SealedContent.decode(plaintext) else { return .damaged("the page's content is not readable") }
+        guard let content = SealedContent.decode(plaintext) else {
+            return .damaged("the page's content is not readable")
+        }
         return .opened(content)
     }
 
     /// `open` without keeping derived keys.
-    public static func open(_ request: KeyRequest) -> KeyResult {
+    package static func open(_ request: KeyRequest) -> KeyResult {
         var keys = DerivedKeys(capacity: 1)
         return open(request, keys: &keys)
     }
 
     /// Why a format 2 message cannot be taken in although its signature holds: a guard whose key does not open
     /// its page (a ciphertext swapped between pages or messages). Sealed sets can only be checked by their secret.
-    public static func checkGuards(_ message: Message) -> String? {
+    package static func checkGuards(_ message: Message) -> String? {
         for (index, page) in message.pages.enumerated() {
             // Format 6: a guard holds the inner key, which opens nothing without the start key.
             guard let sealed = page.sealed, !sealed.needsStart else { continue }
@@ -179,7 +212,8 @@ public enum PageSealer {
     /// Format 6's page key (docs/FORMAT.md "Format 6"): BLAKE2b-256 keyed with the hunt's start key over the slot's
     /// inner key and `chest-v6|start|ID|PAGE`. Without the start key the inner key says nothing of the page key, and
     /// the start key alone says nothing without a set's secrets.
-    public static func startPageKey(inner: [UInt8], start: [UInt8], id: MessageID, page: Int, version: Int) -> [UInt8] {
+    package static func startPageKey(inner: [UInt8], start: [UInt8], id: MessageID, page: Int, version: Int) -> [UInt8]
+    {
         let input = inner + Array(SealSecret.startData(id, page: page, version: version).utf8)
         var out = [UInt8](repeating: 0, count: SealedPage.keyBytes)
         _ = crypto_generichash(&out, out.count, input, UInt64(input.count), start, start.count)
@@ -239,8 +273,9 @@ public enum PageSealer {
     /// One Argon2id run (`crypto_pwhash`, ALG_ARGON2ID13) at `cost`'s passes and memory.
     static func argon2id(_ secret: String, salt: [UInt8], cost: SealCost) -> [UInt8]? {
         var out = [UInt8](repeating: 0, count: SealedPage.keyBytes)
-        let result = crypto_pwhash(&out, UInt64(out.count), secret, UInt64(secret.utf8.count), salt, UInt64(cost.passes),
-                                   Int(cost.memory), crypto_pwhash_ALG_ARGON2ID13)
+        let result = crypto_pwhash(
+            &out, UInt64(out.count), secret, UInt64(secret.utf8.count), salt, UInt64(cost.passes),
+            Int(cost.memory), crypto_pwhash_ALG_ARGON2ID13)
         return result == 0 ? out : nil
     }
 
@@ -259,20 +294,23 @@ public enum PageSealer {
         let ad = Array(data.utf8)
         var out = [UInt8](repeating: 0, count: message.count + SealedPage.tagBytes)
         var length: UInt64 = 0
-        _ = crypto_aead_xchacha20poly1305_ietf_encrypt(&out, &length, message, UInt64(message.count), ad, UInt64(ad.count),
-                                                       nil, nonce, key)
+        _ = crypto_aead_xchacha20poly1305_ietf_encrypt(
+            &out, &length, message, UInt64(message.count), ad, UInt64(ad.count),
+            nil, nonce, key)
         return nonce + out.prefix(Int(length))
     }
 
     static func decrypt(_ sealed: [UInt8], key: [UInt8], data: String) -> [UInt8]? {
         let overhead = SealedPage.nonceBytes + SealedPage.tagBytes
         guard sealed.count >= overhead, key.count == SealedPage.keyBytes else { return nil }
-        let nonce = Array(sealed.prefix(SealedPage.nonceBytes)), body = Array(sealed.dropFirst(SealedPage.nonceBytes))
+        let nonce = Array(sealed.prefix(SealedPage.nonceBytes))
+        let body = Array(sealed.dropFirst(SealedPage.nonceBytes))
         let ad = Array(data.utf8)
         var out = [UInt8](repeating: 0, count: body.count - SealedPage.tagBytes)
         var length: UInt64 = 0
-        let result = crypto_aead_xchacha20poly1305_ietf_decrypt(&out, &length, nil, body, UInt64(body.count), ad,
-                                                                UInt64(ad.count), nonce, key)
+        let result = crypto_aead_xchacha20poly1305_ietf_decrypt(
+            &out, &length, nil, body, UInt64(body.count), ad,
+            UInt64(ad.count), nonce, key)
         return result == 0 ? Array(out.prefix(Int(length))) : nil
     }
 }

@@ -3,10 +3,10 @@ import ChestCore
 import FoundationEssentials
 
 /// Signs and checks unlock receipts with Ed25519 (docs/FORMAT.md "Unlock receipts").
-public enum ReceiptSigner {
+package enum ReceiptSigner {
     /// The receipt with the reader's public key and signature. The corresponding C function is
     /// `crypto_sign_detached`.
-    public static func sign(_ receipt: UnlockReceipt, with identity: Identity) -> UnlockReceipt {
+    package static func sign(_ receipt: UnlockReceipt, with identity: Identity) -> UnlockReceipt {
         Sealer.initialize()
         var signed = receipt
         signed.reader = identity.publicKeyBase64
@@ -19,13 +19,14 @@ public enum ReceiptSigner {
 
     /// Checks the signature against the reader key the receipt names. The corresponding C function is
     /// `crypto_sign_verify_detached`.
-    public static func verify(_ receipt: UnlockReceipt) throws(ReceiptError) {
+    package static func verify(_ receipt: UnlockReceipt) throws(ReceiptError) {
         Sealer.initialize()
         guard let key = Data(base64Encoded: receipt.reader), key.count == Int(crypto_sign_PUBLICKEYBYTES) else {
             throw ReceiptError("the receipt's reader key is not a base64 Ed25519 public key")
         }
         guard let signature = receipt.signature.flatMap({ Data(base64Encoded: $0) }),
-              signature.count == Int(crypto_sign_BYTES) else {
+            signature.count == Int(crypto_sign_BYTES)
+        else {
             throw ReceiptError("the receipt is not signed")
         }
         let bytes = [UInt8](receipt.signedBytes)

@@ -4,7 +4,7 @@ import FoundationEssentials
 extension GPX {
     /// The document as GPX 1.1 (docs/gpx-1.1-subset.xsd is the part of the schema it uses): the waypoints, then the track as one
     /// segment.
-    public func xml(creator: String = "chest", trackName: String? = nil) -> String {
+    package func xml(creator: String = "chest", trackName: String? = nil) -> String {
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
             #"<gpx version="1.1" creator="\#(Self.escape(creator))" xmlns="http://www.topografix.com/GPX/1/1">"#,

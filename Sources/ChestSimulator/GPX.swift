@@ -4,18 +4,20 @@ import FoundationEssentials
 
 /// A GPX 1.0 or 1.1 file as chest uses it: its named waypoints (quest locations) and its track points (a recorded
 /// walk for `chest simulate`), read with ChestGPX's `XMLStreamReader` (libxml2).
-public struct GPX: Hashable, Sendable {
+package struct GPX: Hashable, Sendable {
     /// A `<wpt>`: a named point.
-    public struct Waypoint: Hashable, Sendable {
-        public var name: String
-        public var coordinate: Coordinate
-        public var elevation: Double?
+    package struct Waypoint: Hashable, Sendable {
+        package var name: String
+        package var coordinate: Coordinate
+        package var elevation: Double?
         /// The line of its `<wpt>` tag.
-        public var line: Int
+        package var line: Int
         /// Its `<desc>`, written by `chest export` (not read).
-        public var description: String?
+        package var description: String?
 
-        public init(name: String, coordinate: Coordinate, elevation: Double? = nil, line: Int = 0, description: String? = nil) {
+        package init(
+            name: String, coordinate: Coordinate, elevation: Double? = nil, line: Int = 0, description: String? = nil
+        ) {
             self.description = description
             self.name = name
             self.coordinate = coordinate
@@ -25,12 +27,12 @@ public struct GPX: Hashable, Sendable {
     }
 
     /// A `<trkpt>` (or `<rtept>`): a point of a recorded walk.
-    public struct TrackPoint: Hashable, Sendable {
-        public var coordinate: Coordinate
-        public var elevation: Double?
-        public var time: Date?
+    package struct TrackPoint: Hashable, Sendable {
+        package var coordinate: Coordinate
+        package var elevation: Double?
+        package var time: Date?
 
-        public init(coordinate: Coordinate, elevation: Double? = nil, time: Date? = nil) {
+        package init(coordinate: Coordinate, elevation: Double? = nil, time: Date? = nil) {
             self.coordinate = coordinate
             self.elevation = elevation
             self.time = time
@@ -38,18 +40,18 @@ public struct GPX: Hashable, Sendable {
     }
 
     /// A GPX file that cannot be read, with the line of the fault.
-    public typealias ParseError = LineError
+    package typealias ParseError = LineError
 
-    public var waypoints: [Waypoint]
-    public var track: [TrackPoint]
+    package var waypoints: [Waypoint]
+    package var track: [TrackPoint]
 
-    public init(waypoints: [Waypoint] = [], track: [TrackPoint] = []) {
+    package init(waypoints: [Waypoint] = [], track: [TrackPoint] = []) {
         self.waypoints = waypoints
         self.track = track
     }
 
     /// Reads a GPX document.
-    public init(data: Data) throws(ParseError) {
+    package init(data: Data) throws(ParseError) {
         guard data.contains(where: { !Self.whitespace.contains($0) }) else {
             throw ParseError(line: 1, reason: "not a GPX file (no <gpx> element)")
         }
@@ -68,7 +70,7 @@ public struct GPX: Hashable, Sendable {
     private static let whitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
 
     /// The waypoint with this name (exactly, else ignoring case).
-    public func waypoint(named name: String) -> Waypoint? {
+    package func waypoint(named name: String) -> Waypoint? {
         waypoints.first { $0.name == name } ?? waypoints.first { $0.name.lowercased() == name.lowercased() }
     }
 }
@@ -104,8 +106,10 @@ private struct Reader {
         let local = xml.localName
         if local == "gpx" { sawRoot = true }
         guard ["wpt", "trkpt", "rtept"].contains(local) else { return }
-        guard let latitude = xml.attribute("lat").flatMap(Double.init), let longitude = xml.attribute("lon").flatMap(Double.init),
-              Coordinate(latitude: latitude, longitude: longitude).isValid else {
+        guard let latitude = xml.attribute("lat").flatMap(Double.init),
+            let longitude = xml.attribute("lon").flatMap(Double.init),
+            Coordinate(latitude: latitude, longitude: longitude).isValid
+        else {
             return fail(at: xml.line, "<\(local)> needs lat (-90..90) and lon (-180..180) in decimal degrees")
         }
         point = (local, Coordinate(latitude: latitude, longitude: longitude), xml.line)
@@ -124,15 +128,21 @@ private struct Reader {
         switch local {
         case "name": name = value
         case "ele":
-            guard let number = Double(value), number.isFinite else { return fail(at: line, "<ele>\(value)</ele> is not a number") }
+            guard let number = Double(value), number.isFinite else {
+                return fail(at: line, "<ele>\(value)</ele> is not a number")
+            }
             elevation = number
         case "time":
-            guard let date = ISO8601.parse(value) else { return fail(at: line, "<time>\(value)</time> is not an ISO 8601 time") }
+            guard let date = ISO8601.parse(value) else {
+                return fail(at: line, "<time>\(value)</time> is not an ISO 8601 time")
+            }
             time = date
         case current.kind:
             if current.kind == "wpt" {
-                waypoints.append(GPX.Waypoint(name: name ?? "", coordinate: current.coordinate, elevation: elevation,
-                                              line: current.line))
+                waypoints.append(
+                    GPX.Waypoint(
+                        name: name ?? "", coordinate: current.coordinate, elevation: elevation,
+                        line: current.line))
             } else {
                 track.append(GPX.TrackPoint(coordinate: current.coordinate, elevation: elevation, time: time))
             }

@@ -1,17 +1,17 @@
 /// NMEA 0183 sentence formatting: checksums and the fixed-point fields GPS receivers write.
-public enum NMEA {
+package enum NMEA {
     /// The XOR of every byte of `body`, the text between `$` and `*`.
-    public static func checksum(_ body: some StringProtocol) -> UInt8 {
+    package static func checksum(_ body: some StringProtocol) -> UInt8 {
         body.utf8.reduce(0, ^)
     }
 
     /// `$BODY*HH`, with the checksum as two upper-case hex digits and no line ending.
-    public static func sentence(_ body: String) -> String {
+    package static func sentence(_ body: String) -> String {
         "$\(body)*\(hex2(checksum(body)))"
     }
 
     /// Whether `line` (with or without a trailing CR LF) is `$…*HH` with a matching checksum.
-    public static func isValid(_ line: some StringProtocol) -> Bool {
+    package static func isValid(_ line: some StringProtocol) -> Bool {
         var trimmed = Substring(line)
         while trimmed.last?.isNewline == true { trimmed.removeLast() }
         guard trimmed.first == "$", let star = trimmed.lastIndex(of: "*") else { return false }
@@ -22,17 +22,17 @@ public enum NMEA {
     }
 
     /// Latitude as `ddmm.mmmmm` and its hemisphere, N or S.
-    public static func latitude(_ degrees: Double) -> (String, String) {
+    package static func latitude(_ degrees: Double) -> (String, String) {
         (degreesMinutes(abs(degrees), degreeDigits: 2), degrees < 0 ? "S" : "N")
     }
 
     /// Longitude as `dddmm.mmmmm` and its hemisphere, E or W.
-    public static func longitude(_ degrees: Double) -> (String, String) {
+    package static func longitude(_ degrees: Double) -> (String, String) {
         (degreesMinutes(abs(degrees), degreeDigits: 3), degrees < 0 ? "W" : "E")
     }
 
     /// `value` rounded to `places` decimals, without exponent notation: `fixed(2.5, places: 1)` is "2.5".
-    public static func fixed(_ value: Double, places: Int) -> String {
+    package static func fixed(_ value: Double, places: Int) -> String {
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
         let scaled = Int64((abs(value) * scale).rounded())
@@ -44,7 +44,7 @@ public enum NMEA {
     }
 
     /// `value` left-padded with zeros to `width` digits.
-    public static func padded(_ value: Int, width: Int) -> String {
+    package static func padded(_ value: Int, width: Int) -> String {
         let digits = String(value)
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }

@@ -1,9 +1,10 @@
 import ChestCore
+
 import struct FoundationEssentials.Date
 
 extension NMEAWalk {
     /// The text format `init(description:)` reads, as `chest-walk --help` prints it.
-    public static let descriptionFormat = """
+    package static let descriptionFormat = """
         A walk description is plain text, one item per line; `#` starts a comment.
 
           start ISO8601|now                   time of the first epoch (default 2026-06-01T09:00:00Z; now: when \
@@ -22,10 +23,10 @@ extension NMEAWalk {
         """
 
     /// A description line that could not be read.
-    public typealias DescriptionError = LineError
+    package typealias DescriptionError = LineError
 
     /// Reads a walk in `descriptionFormat`; `start now` means `now`.
-    public init(description: String, now: Date = Date()) throws(DescriptionError) {
+    package init(description: String, now: Date = Date()) throws(DescriptionError) {
         var start = Date(timeIntervalSince1970: 1_780_304_400)  // 2026-06-01T09:00:00Z
         var speed = 1.4
         var waypoints: [Waypoint] = []
@@ -36,7 +37,9 @@ extension NMEAWalk {
             switch keyword {
             case "start":
                 guard words.count == 2, let date = words[1] == "now" ? now : ISO8601.parse(String(words[1])) else {
-                    throw DescriptionError(line: line, reason: "expected `start ISO8601` with a zone, e.g. 2026-06-01T09:00:00Z, or `start now`")
+                    throw DescriptionError(
+                        line: line,
+                        reason: "expected `start ISO8601` with a zone, e.g. 2026-06-01T09:00:00Z, or `start now`")
                 }
                 start = date
             case "speed":
@@ -56,7 +59,7 @@ extension NMEAWalk {
 
     private static func waypoint(_ words: [Substring], line: Int) throws(DescriptionError) -> Waypoint {
         guard words.count >= 3, let latitude = Double(words[0]), let longitude = Double(words[1]),
-              let altitude = Double(words[2]), altitude.isFinite
+            let altitude = Double(words[2]), altitude.isFinite
         else { throw DescriptionError(line: line, reason: "expected `LAT LON ALT [hold SECONDS] [nofix]`") }
         let coordinate = Coordinate(latitude: latitude, longitude: longitude)
         guard coordinate.isValid else {

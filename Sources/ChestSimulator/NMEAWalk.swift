@@ -1,20 +1,21 @@
 import ChestCore
+
 import struct FoundationEssentials.Date
 
 /// A walk through waypoints as a 1 Hz GPS receiver would report it: one epoch per second, each written as
 /// NMEA 0183 sentences (GPRMC, GPGGA, GPGSA, GPGSV) that gpsd reads like a real receiver's.
-public struct NMEAWalk: Hashable, Sendable {
+package struct NMEAWalk: Hashable, Sendable {
     /// A point of the walk.
-    public struct Waypoint: Hashable, Sendable {
-        public var coordinate: Coordinate
+    package struct Waypoint: Hashable, Sendable {
+        package var coordinate: Coordinate
         /// Altitude above mean sea level, in metres.
-        public var altitudeMSL: Double
+        package var altitudeMSL: Double
         /// The receiver has no fix on the way to this point and while holding at it (under trees, in a tunnel).
-        public var noFix: Bool
+        package var noFix: Bool
         /// Seconds spent standing at this point after reaching it.
-        public var hold: Int
+        package var hold: Int
 
-        public init(_ coordinate: Coordinate, altitudeMSL: Double, noFix: Bool = false, hold: Int = 0) {
+        package init(_ coordinate: Coordinate, altitudeMSL: Double, noFix: Bool = false, hold: Int = 0) {
             self.coordinate = coordinate
             self.altitudeMSL = altitudeMSL
             self.noFix = noFix
@@ -23,19 +24,21 @@ public struct NMEAWalk: Hashable, Sendable {
     }
 
     /// What the receiver reports in one second.
-    public struct Epoch: Hashable, Sendable {
-        public var time: Date
+    package struct Epoch: Hashable, Sendable {
+        package var time: Date
         /// Where the walker really is, whether or not the receiver has a fix.
-        public var coordinate: Coordinate
-        public var altitudeMSL: Double
-        public var hasFix: Bool
+        package var coordinate: Coordinate
+        package var altitudeMSL: Double
+        package var hasFix: Bool
         /// Ground speed, in metres per second.
-        public var speed: Double
+        package var speed: Double
         /// Course over ground, in degrees clockwise from true north.
-        public var course: Double
+        package var course: Double
 
-        public init(time: Date, coordinate: Coordinate, altitudeMSL: Double, hasFix: Bool = true, speed: Double = 0,
-                    course: Double = 0) {
+        package init(
+            time: Date, coordinate: Coordinate, altitudeMSL: Double, hasFix: Bool = true, speed: Double = 0,
+            course: Double = 0
+        ) {
             self.time = time
             self.coordinate = coordinate
             self.altitudeMSL = altitudeMSL
@@ -45,36 +48,38 @@ public struct NMEAWalk: Hashable, Sendable {
         }
     }
 
-    public var waypoints: [Waypoint]
+    package var waypoints: [Waypoint]
     /// The time of the first epoch.
-    public var start: Date
+    package var start: Date
     /// Walking speed between waypoints, in metres per second.
-    public var speed: Double
+    package var speed: Double
 
     /// Geoid separation written into GGA; about right for central Europe (EGM2008 at Zurich is 47–48 m).
-    public static let geoidSeparation = 47.4
+    package static let geoidSeparation = 47.4
     /// The satellites in view, as (PRN, elevation, azimuth, SNR); all but the last are used in a fix.
     static let satellites: [(prn: Int, elevation: Int, azimuth: Int, snr: Int)] = [
         (2, 62, 45, 44), (5, 48, 290, 42), (9, 35, 130, 40), (12, 71, 200, 45),
         (15, 22, 80, 36), (18, 40, 250, 41), (21, 15, 330, 33), (25, 8, 170, 28),
     ]
     /// How many satellites a fix uses.
-    public static var satellitesUsedInFix: Int { satellites.count - 1 }
+    package static var satellitesUsedInFix: Int { satellites.count - 1 }
 
-    public init(waypoints: [Waypoint], start: Date, speed: Double = 1.4) {
+    package init(waypoints: [Waypoint], start: Date, speed: Double = 1.4) {
         self.waypoints = waypoints
         self.start = start
         self.speed = speed > 0 ? speed : 1.4
     }
 
     /// Every epoch of the walk, one per second, from the first waypoint to the end of the last one's hold.
-    public func epochs() -> [Epoch] {
+    package func epochs() -> [Epoch] {
         guard let first = waypoints.first else { return [] }
         var result: [Epoch] = []
         var course = 0.0
         func append(_ coordinate: Coordinate, _ altitude: Double, fix: Bool, speed: Double) {
-            result.append(Epoch(time: start.addingTimeInterval(Double(result.count)), coordinate: coordinate,
-                                altitudeMSL: altitude, hasFix: fix, speed: speed, course: course))
+            result.append(
+                Epoch(
+                    time: start.addingTimeInterval(Double(result.count)), coordinate: coordinate,
+                    altitudeMSL: altitude, hasFix: fix, speed: speed, course: course))
         }
         append(first.coordinate, first.altitudeMSL, fix: !first.noFix, speed: 0)
         for _ in 0..<first.hold { append(first.coordinate, first.altitudeMSL, fix: !first.noFix, speed: 0) }
@@ -87,8 +92,9 @@ public struct NMEAWalk: Hashable, Sendable {
                 let point = Coordinate(
                     latitude: from.coordinate.latitude + (to.coordinate.latitude - from.coordinate.latitude) * t,
                     longitude: from.coordinate.longitude + (to.coordinate.longitude - from.coordinate.longitude) * t)
-                append(point, from.altitudeMSL + (to.altitudeMSL - from.altitudeMSL) * t, fix: !to.noFix,
-                       speed: distance / Double(steps))
+                append(
+                    point, from.altitudeMSL + (to.altitudeMSL - from.altitudeMSL) * t, fix: !to.noFix,
+                    speed: distance / Double(steps))
             }
             for _ in 0..<to.hold { append(to.coordinate, to.altitudeMSL, fix: !to.noFix, speed: 0) }
         }
@@ -96,7 +102,7 @@ public struct NMEAWalk: Hashable, Sendable {
     }
 
     /// The sentences a receiver sends for `epoch`, in its order: RMC, GGA, GSA, then the GSV group.
-    public static func sentences(for epoch: Epoch) -> [String] {
+    package static func sentences(for epoch: Epoch) -> [String] {
         let clock = UTCClock(epoch.time)
         let time = clock.hhmmss
         let date = clock.ddmmyy
@@ -108,8 +114,9 @@ public struct NMEAWalk: Hashable, Sendable {
             let knots = NMEA.fixed(epoch.speed * 3600 / 1852, places: 2)
             let course = NMEA.fixed(epoch.course, places: 1)
             lines.append("GPRMC,\(time),A,\(lat),\(ns),\(lon),\(ew),\(knots),\(course),\(date),,,A")
-            lines.append("GPGGA,\(time),\(lat),\(ns),\(lon),\(ew),1,\(NMEA.padded(used.count, width: 2)),0.9,"
-                + "\(NMEA.fixed(epoch.altitudeMSL, places: 1)),M,\(NMEA.fixed(geoidSeparation, places: 1)),M,,")
+            lines.append(
+                "GPGGA,\(time),\(lat),\(ns),\(lon),\(ew),1,\(NMEA.padded(used.count, width: 2)),0.9,"
+                    + "\(NMEA.fixed(epoch.altitudeMSL, places: 1)),M,\(NMEA.fixed(geoidSeparation, places: 1)),M,,")
             let prns = (used + Array(repeating: "", count: 12 - used.count)).joined(separator: ",")
             lines.append("GPGSA,A,3,\(prns),1.6,0.9,1.3")
         } else {
@@ -117,7 +124,9 @@ public struct NMEAWalk: Hashable, Sendable {
             lines.append("GPGGA,\(time),,,,,0,00,99.99,,,,,,")
             lines.append("GPGSA,A,1,,,,,,,,,,,,,99.99,99.99,99.99")
         }
-        let groups = stride(from: 0, to: satellites.count, by: 4).map { Array(satellites[$0..<min($0 + 4, satellites.count)]) }
+        let groups = stride(from: 0, to: satellites.count, by: 4).map {
+            Array(satellites[$0..<min($0 + 4, satellites.count)])
+        }
         for (index, group) in groups.enumerated() {
             let fields = group.map { satellite in
                 // Real signal strengths flicker by a dB or so every second; a frozen sky is a sign of simulation.
@@ -126,14 +135,15 @@ public struct NMEAWalk: Hashable, Sendable {
                 return "\(NMEA.padded(satellite.prn, width: 2)),\(NMEA.padded(satellite.elevation, width: 2)),"
                     + "\(NMEA.padded(satellite.azimuth, width: 3)),\(snr)"
             }
-            lines.append("GPGSV,\(groups.count),\(index + 1),\(NMEA.padded(satellites.count, width: 2)),"
-                + fields.joined(separator: ","))
+            lines.append(
+                "GPGSV,\(groups.count),\(index + 1),\(NMEA.padded(satellites.count, width: 2)),"
+                    + fields.joined(separator: ","))
         }
         return lines.map(NMEA.sentence)
     }
 
     /// The whole walk as an NMEA log gpsfake can replay: a `#` comment header, then CR LF terminated sentences.
-    public func log(comment: String? = nil) -> String {
+    package func log(comment: String? = nil) -> String {
         var text = ""
         if let comment {
             for line in comment.split(separator: "\n", omittingEmptySubsequences: false) { text += "# \(line)\r\n" }
@@ -155,7 +165,10 @@ struct UTCClock {
         hundredths = min(99, Int(((interval - Double(seconds)) * 100).rounded(.down)))
         var days = seconds / 86_400
         var rest = seconds % 86_400
-        if rest < 0 { rest += 86_400; days -= 1 }
+        if rest < 0 {
+            rest += 86_400
+            days -= 1
+        }
         hour = Int(rest / 3600)
         minute = Int(rest % 3600 / 60)
         second = Int(rest % 60)

@@ -3,49 +3,49 @@ import FoundationEssentials
 
 /// A rehearsal: a track replayed through the same `Engine` chestd runs, in-process and as fast as it computes,
 /// with the clocks taken from the track (docs/QUEST.md "Rehearsal").
-public struct Simulation: Sendable {
+package struct Simulation: Sendable {
     /// Something that happened at a point of the track.
-    public struct Event: Hashable, Sendable {
-        public enum What: Hashable, Sendable {
+    package struct Event: Hashable, Sendable {
+        package enum What: Hashable, Sendable {
             case latched(LockKey)
             /// `nil`: a page without locks, open from the start.
             case opened(page: Int, set: LockSetName?)
         }
 
-        public var what: What
-        public var message: MessageID
-        public var time: Date
+        package var what: What
+        package var message: MessageID
+        package var time: Date
         /// 1-based index into the track.
-        public var point: Int
-        public var coordinate: Coordinate?
+        package var point: Int
+        package var coordinate: Coordinate?
     }
 
     /// A page that never opened, and why each set did not.
-    public struct Miss: Hashable, Sendable {
+    package struct Miss: Hashable, Sendable {
         /// A lock that did not latch, and why.
-        public struct Lock: Hashable, Sendable {
-            public var kind: LockKind
-            public var why: String
+        package struct Lock: Hashable, Sendable {
+            package var kind: LockKind
+            package var why: String
         }
 
-        public var message: MessageID
-        public var page: Int
+        package var message: MessageID
+        package var page: Int
         /// For each non-empty set, the locks that did not latch.
-        public var sets: [LockSetName: [Lock]]
+        package var sets: [LockSetName: [Lock]]
     }
 
     /// The weather every request gets during the replay.
-    public struct Weather: Hashable, Sendable {
-        public var condition: WeatherCondition?
-        public var temperatureC: Double?
+    package struct Weather: Hashable, Sendable {
+        package var condition: WeatherCondition?
+        package var temperatureC: Double?
 
-        public init(condition: WeatherCondition?, temperatureC: Double?) {
+        package init(condition: WeatherCondition?, temperatureC: Double?) {
             self.condition = condition
             self.temperatureC = temperatureC
         }
 
         /// `snowy`, `snowy,-2` or `,-2`.
-        public init?(_ text: String) {
+        package init?(_ text: String) {
             let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             guard (1...2).contains(parts.count) else { return nil }
             let condition = parts[0].isEmpty ? nil : WeatherCondition(rawValue: parts[0].lowercased())
@@ -56,17 +56,17 @@ public struct Simulation: Sendable {
         }
     }
 
-    public var messages: [Message]
-    public var track: Track
-    public var weather: Weather?
-    public var events: [Event] = []
-    public var misses: [Miss] = []
+    package var messages: [Message]
+    package var track: Track
+    package var weather: Weather?
+    package var events: [Event] = []
+    package var misses: [Miss] = []
 
     /// Whether every page of every message opened.
-    public var allOpened: Bool { misses.isEmpty }
+    package var allOpened: Bool { misses.isEmpty }
 
     /// Replays `track` for `messages`, as a reader who received them before the walk.
-    public init(messages: [Message], track: Track, weather: Weather?, timeZone: Zone) {
+    package init(messages: [Message], track: Track, weather: Weather?, timeZone: Zone) {
         self.messages = messages
         self.track = track
         self.weather = weather
@@ -77,14 +77,19 @@ public struct Simulation: Sendable {
             Now(wall: point.time, monotonic: 1000 + point.time.timeIntervalSince(first.time))
         }
         var states: [MessageID: MessageState] = [:]
-        var pending = [Engine.Input.loaded(messages.map {
-            StoredMessage(message: $0, state: MessageState(ingestedAt: first.time), chest: .regular, sentByYou: false)
-        }, refused: [], now(first))]
+        var pending = [
+            Engine.Input.loaded(
+                messages.map {
+                    StoredMessage(
+                        message: $0, state: MessageState(ingestedAt: first.time), chest: .regular, sentByYou: false)
+                }, refused: [], now(first))
+        ]
         for (index, point) in track.points.enumerated() {
             let clocks = now(point)
-            let fix = Fix(mode: point.coordinate == nil ? 1 : point.altitudeMSL == nil ? 2 : 3, coordinate: point.coordinate,
-                          altitudeMSL: point.altitudeMSL, satellitesUsed: point.coordinate == nil ? 0 : 7, time: point.time,
-                          receivedAt: clocks.monotonic)
+            let fix = Fix(
+                mode: point.coordinate == nil ? 1 : point.altitudeMSL == nil ? 2 : 3, coordinate: point.coordinate,
+                altitudeMSL: point.altitudeMSL, satellitesUsed: point.coordinate == nil ? 0 : 7, time: point.time,
+                receivedAt: clocks.monotonic)
             pending += [.fix(fix, clocks), .tick(clocks)]
             while !pending.isEmpty {
                 // Every write succeeds here: what waits for one is carried out after it.
@@ -95,11 +100,15 @@ public struct Simulation: Sendable {
                         states[id] = state
                     case let .fetchWeather(coordinate):
                         if let weather {
-                            pending.append(.weatherFetched(WeatherObservation(
-                                condition: weather.condition, temperatureC: weather.temperatureC, coordinate: coordinate,
-                                observedAt: point.time, fetchedAt: point.time, provider: "simulation"), clocks))
+                            pending.append(
+                                .weatherFetched(
+                                    WeatherObservation(
+                                        condition: weather.condition, temperatureC: weather.temperatureC,
+                                        coordinate: coordinate,
+                                        observedAt: point.time, fetchedAt: point.time, provider: "simulation"), clocks))
                         } else {
-                            pending.append(.weatherFailed(reason: "no --weather given", retryAfter: nil, offline: true, clocks))
+                            pending.append(
+                                .weatherFailed(reason: "no --weather given", retryAfter: nil, offline: true, clocks))
                         }
                     default: break
                     }
@@ -111,25 +120,39 @@ public struct Simulation: Sendable {
             guard let report = engine.read(message.id, now: end) else { continue }
             for page in report.pages where !page.open {
                 let sets = page.sets.map { set in
-                    (set.set, set.locks.filter { !$0.holds }.map { lock in
-                        Miss.Lock(kind: lock.type, why: why(message.lock(LockKey(page: page.number, set: set.set, kind: lock.type)),
-                                                             reason: lock.reason, messages: messages, timeZone: timeZone, end: end.wall))
-                    })
+                    (
+                        set.set,
+                        set.locks.filter { !$0.holds }.map { lock in
+                            Miss.Lock(
+                                kind: lock.type,
+                                why: why(
+                                    message.lock(LockKey(page: page.number, set: set.set, kind: lock.type)),
+                                    reason: lock.reason, messages: messages, timeZone: timeZone, end: end.wall))
+                        }
+                    )
                 }
-                misses.append(Miss(message: message.id, page: page.number, sets: Dictionary(uniqueKeysWithValues: sets)))
+                misses.append(
+                    Miss(message: message.id, page: page.number, sets: Dictionary(uniqueKeysWithValues: sets)))
             }
         }
     }
 
     /// The latches and openings between two states of a message.
-    static func changes(from old: MessageState?, to new: MessageState, id: MessageID, point: Int, at trackPoint: Track.Point) -> [Event] {
+    static func changes(
+        from old: MessageState?, to new: MessageState, id: MessageID, point: Int, at trackPoint: Track.Point
+    ) -> [Event] {
         var events: [Event] = []
         for key in new.latched.keys.sorted() where old?.latched[key] == nil {
-            events.append(Event(what: .latched(key), message: id, time: trackPoint.time, point: point, coordinate: trackPoint.coordinate))
+            events.append(
+                Event(
+                    what: .latched(key), message: id, time: trackPoint.time, point: point,
+                    coordinate: trackPoint.coordinate))
         }
         for page in new.openPages where old?.isOpen(page: page.page) != true {
-            events.append(Event(what: .opened(page: page.page, set: page.set), message: id, time: trackPoint.time, point: point,
-                                coordinate: trackPoint.coordinate))
+            events.append(
+                Event(
+                    what: .opened(page: page.page, set: page.set), message: id, time: trackPoint.time, point: point,
+                    coordinate: trackPoint.coordinate))
         }
         return events
     }
@@ -140,22 +163,32 @@ public struct Simulation: Sendable {
         switch lock {
         case let .location(center, radius)?:
             let fixes = track.points.filter { $0.coordinate != nil }
-            guard let closest = fixes.min(by: { $0.coordinate!.distance(to: center) < $1.coordinate!.distance(to: center) }) else {
+            guard
+                let closest = fixes.min(by: {
+                    $0.coordinate!.distance(to: center) < $1.coordinate!.distance(to: center)
+                })
+            else {
                 return "the track has no fix"
             }
             let distance = closest.coordinate!.distance(to: center)
             if distance > radius {
-                return "the track never came within \(String(printf: "%g", radius)) m; closest \(Int(distance.rounded())) m at \(clock(closest.time))"
+                return
+                    "the track never came within \(String(printf: "%g", radius)) m; closest \(Int(distance.rounded())) m at \(clock(closest.time))"
             }
-            return "the track came within \(String(printf: "%g", radius)) m (\(Int(distance.rounded())) m at \(clock(closest.time))) "
+            return
+                "the track came within \(String(printf: "%g", radius)) m (\(Int(distance.rounded())) m at \(clock(closest.time))) "
                 + "but never for \(Engine.confirmations) fixes in a row"
         case let .altitude(bounds)?:
             let readings = track.points.filter { $0.coordinate != nil && $0.altitudeMSL != nil }
-            guard let closest = readings.min(by: { Self.gap($0.altitudeMSL!, bounds) < Self.gap($1.altitudeMSL!, bounds) }) else {
+            guard
+                let closest = readings.min(by: { Self.gap($0.altitudeMSL!, bounds) < Self.gap($1.altitudeMSL!, bounds) }
+                )
+            else {
                 return "the track has no 3D fix"
             }
             if Self.gap(closest.altitudeMSL!, bounds) > 0 {
-                return "the track never reached \(bounds) m; closest \(Int(closest.altitudeMSL!.rounded())) m at \(clock(closest.time))"
+                return
+                    "the track never reached \(bounds) m; closest \(Int(closest.altitudeMSL!.rounded())) m at \(clock(closest.time))"
             }
             return "the track was inside \(bounds) m but never for \(Engine.confirmations) 3D fixes in a row"
         case let .time(instant)?:

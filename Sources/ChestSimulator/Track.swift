@@ -3,15 +3,15 @@ import FoundationEssentials
 
 /// A recorded walk, one point a receiver epoch, from a GPX track, an NMEA log or a chest-walk description
 /// (`chest simulate`, docs/QUEST.md "Rehearsal").
-public struct Track: Hashable, Sendable {
-    public struct Point: Hashable, Sendable {
-        public var time: Date
+package struct Track: Hashable, Sendable {
+    package struct Point: Hashable, Sendable {
+        package var time: Date
         /// `nil` while the receiver has no fix.
-        public var coordinate: Coordinate?
+        package var coordinate: Coordinate?
         /// Metres above mean sea level, when known.
-        public var altitudeMSL: Double?
+        package var altitudeMSL: Double?
 
-        public init(time: Date, coordinate: Coordinate?, altitudeMSL: Double? = nil) {
+        package init(time: Date, coordinate: Coordinate?, altitudeMSL: Double? = nil) {
             self.time = time
             self.coordinate = coordinate
             self.altitudeMSL = altitudeMSL
@@ -19,37 +19,41 @@ public struct Track: Hashable, Sendable {
     }
 
     /// A track that cannot be read.
-    public struct ReadError: Error, Hashable, Sendable, CustomStringConvertible {
-        public var description: String
+    package struct ReadError: Error, Hashable, Sendable, CustomStringConvertible {
+        package var description: String
 
-        public init(_ description: String) { self.description = description }
+        package init(_ description: String) { self.description = description }
     }
 
-    public var points: [Point]
+    package var points: [Point]
 
-    public init(points: [Point]) { self.points = points }
+    package init(points: [Point]) { self.points = points }
 
     /// Track points without a time are taken one second apart from this instant (the walk's default start).
     static let defaultStart = Date(timeIntervalSince1970: 1_780_304_400)
 
     /// Reads the track in whichever of the three forms `data` is: GPX (`<gpx`), NMEA (`$` sentences), or a
     /// walk description. Faults name the line.
-    public init(data: Data) throws(ReadError) {
+    package init(data: Data) throws(ReadError) {
         let text = String(decoding: data, as: UTF8.self)
         let start = text.drop { $0.isWhitespace }
         if start.hasPrefix("<") {
             let gpx: GPX
             do { gpx = try GPX(data: data) } catch { throw ReadError("line \(error.line): \(error.reason)") }
             points = gpx.track.enumerated().map { index, point in
-                Point(time: point.time ?? Self.defaultStart.addingTimeInterval(Double(index)), coordinate: point.coordinate,
-                      altitudeMSL: point.elevation)
+                Point(
+                    time: point.time ?? Self.defaultStart.addingTimeInterval(Double(index)),
+                    coordinate: point.coordinate,
+                    altitudeMSL: point.elevation)
             }
         } else if text.split(whereSeparator: \.isNewline).contains(where: { $0.hasPrefix("$") }) {
             points = try Self.nmea(text)
         } else {
             do {
                 points = try NMEAWalk(description: text).epochs().map {
-                    Point(time: $0.time, coordinate: $0.hasFix ? $0.coordinate : nil, altitudeMSL: $0.hasFix ? $0.altitudeMSL : nil)
+                    Point(
+                        time: $0.time, coordinate: $0.hasFix ? $0.coordinate : nil,
+                        altitudeMSL: $0.hasFix ? $0.altitudeMSL : nil)
                 }
             } catch {
                 throw ReadError("not GPX or NMEA, and not a walk description: \(error)")
@@ -65,8 +69,10 @@ public struct Track: Hashable, Sendable {
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = raw.trimmed()
             guard line.hasPrefix("$"), NMEA.isValid(line), let star = line.lastIndex(of: "*") else { continue }
-            let fields = line[line.index(after: line.startIndex)..<star].split(separator: ",", omittingEmptySubsequences: false)
-                .map(String.init)
+            let fields = line[line.index(after: line.startIndex)..<star].split(
+                separator: ",", omittingEmptySubsequences: false
+            )
+            .map(String.init)
             guard let type = fields.first, type.count == 5 else { continue }
             if type.hasSuffix("GGA"), fields.count > 9, fields[6] != "0", let altitude = Double(fields[9]) {
                 altitudes[fields[1]] = altitude
@@ -76,7 +82,9 @@ public struct Track: Hashable, Sendable {
                 }
                 guard epochs.last?.key != fields[1] else { continue }
                 var coordinate: Coordinate?
-                if fields[2] == "A", let latitude = degrees(fields[3], fields[4]), let longitude = degrees(fields[5], fields[6]) {
+                if fields[2] == "A", let latitude = degrees(fields[3], fields[4]),
+                    let longitude = degrees(fields[5], fields[6])
+                {
                     coordinate = Coordinate(latitude: latitude, longitude: longitude)
                 }
                 epochs.append((fields[1], Point(time: time, coordinate: coordinate)))
@@ -90,9 +98,12 @@ public struct Track: Hashable, Sendable {
     }
 
     private static func time(_ hhmmss: String, date ddmmyy: String) -> Date? {
-        guard hhmmss.count >= 6, ddmmyy.count == 6, let h = Int(hhmmss.prefix(2)), let m = Int(hhmmss.dropFirst(2).prefix(2)),
-              let s = Double(hhmmss.dropFirst(4)), let d = Int(ddmmyy.prefix(2)), let mo = Int(ddmmyy.dropFirst(2).prefix(2)),
-              let y = Int(ddmmyy.suffix(2)) else { return nil }
+        guard hhmmss.count >= 6, ddmmyy.count == 6, let h = Int(hhmmss.prefix(2)),
+            let m = Int(hhmmss.dropFirst(2).prefix(2)),
+            let s = Double(hhmmss.dropFirst(4)), let d = Int(ddmmyy.prefix(2)),
+            let mo = Int(ddmmyy.dropFirst(2).prefix(2)),
+            let y = Int(ddmmyy.suffix(2))
+        else { return nil }
         let text = String(printf: "%04d-%02d-%02dT%02d:%02d:%02dZ", 2000 + y, mo, d, h, m, Int(s))
         return ISO8601.parse(text)?.addingTimeInterval(s - s.rounded(.down))
     }

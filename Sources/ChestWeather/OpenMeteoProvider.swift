@@ -5,34 +5,38 @@ import FoundationEssentials
 ///
 /// Sends `GET {base}/v1/forecast?latitude=LAT&longitude=LON&current=weather_code,temperature_2m&timeformat=unixtime`
 /// with the coordinates rounded to 0.01°, and nothing else about the user.
-public final class OpenMeteoProvider: WeatherProvider, CustomStringConvertible {
+package final class OpenMeteoProvider: WeatherProvider, CustomStringConvertible {
     /// https://api.open-meteo.com
-    public static let defaultBaseURL = URL(string: "https://api.open-meteo.com")!
-    public static let providerName = "open-meteo"
+    package static let defaultBaseURL = URL(string: "https://api.open-meteo.com")!
+    package static let providerName = "open-meteo"
 
-    public let name = OpenMeteoProvider.providerName
+    package let name = OpenMeteoProvider.providerName
     /// The scheme, host and optional path prefix that `/v1/forecast` is appended to.
-    public let baseURL: URL
+    package let baseURL: URL
     private let http: WeatherHTTPClient
 
     /// - Parameters:
     ///   - baseURL: replaced by `--weather-url` or `chest config weather.url` (tests use a local server).
     ///   - timeout: the longest wait for an answer, in seconds.
-    public init(baseURL: URL = OpenMeteoProvider.defaultBaseURL, timeout: TimeInterval = 15) {
+    package init(baseURL: URL = OpenMeteoProvider.defaultBaseURL, timeout: TimeInterval = 15) {
         self.baseURL = baseURL
         http = WeatherHTTPClient(provider: OpenMeteoProvider.providerName, timeout: timeout, secret: nil)
     }
 
-    public var description: String { "Open-Meteo at \(baseURL.absoluteString)" }
+    package var description: String { "Open-Meteo at \(baseURL.absoluteString)" }
 
-    public func fetch(at coordinate: Coordinate, now: Date) async throws(WeatherError) -> WeatherObservation {
+    package func fetch(at coordinate: Coordinate, now: Date) async throws(WeatherError) -> WeatherObservation {
         let rounded = coordinate.rounded(places: WeatherSchedule.coordinatePlaces)
-        guard let url = WeatherHTTPClient.url(base: baseURL, path: "/v1/forecast", query: [
-            ("latitude", WeatherHTTPClient.twoDecimals(rounded.latitude)),
-            ("longitude", WeatherHTTPClient.twoDecimals(rounded.longitude)),
-            ("current", "weather_code,temperature_2m"),
-            ("timeformat", "unixtime"),
-        ]) else { throw .unreachable(provider: name, reason: "the weather URL is not valid") }
+        guard
+            let url = WeatherHTTPClient.url(
+                base: baseURL, path: "/v1/forecast",
+                query: [
+                    ("latitude", WeatherHTTPClient.twoDecimals(rounded.latitude)),
+                    ("longitude", WeatherHTTPClient.twoDecimals(rounded.longitude)),
+                    ("current", "weather_code,temperature_2m"),
+                    ("timeformat", "unixtime"),
+                ])
+        else { throw .unreachable(provider: name, reason: "the weather URL is not valid") }
         let reply = try await http.get(url)
         guard reply.status == 200 else { throw http.statusError(reply, now: now) }
         return try Self.parse(reply.body, coordinate: rounded, fetchedAt: now, clean: http.clean)
@@ -40,8 +44,10 @@ public final class OpenMeteoProvider: WeatherProvider, CustomStringConvertible {
 
     /// Reads a 200 body. `current.time` is unix seconds as requested, or, from a server that ignored
     /// `timeformat`, ISO 8601 without a zone in the reply's `utc_offset_seconds`.
-    static func parse(_ body: Data, coordinate: Coordinate, fetchedAt: Date,
-                      clean: (String) -> String = { $0 }) throws(WeatherError) -> WeatherObservation {
+    static func parse(
+        _ body: Data, coordinate: Coordinate, fetchedAt: Date,
+        clean: (String) -> String = { $0 }
+    ) throws(WeatherError) -> WeatherObservation {
         let reply = try WeatherHTTPClient.decode(Reply.self, from: body, provider: providerName)
         guard let current = reply.current else {
             throw .malformedReply(provider: providerName, reason: "no \"current\" object")
@@ -62,9 +68,10 @@ public final class OpenMeteoProvider: WeatherProvider, CustomStringConvertible {
             }
             observedAt = date
         }
-        return WeatherObservation(condition: current.weatherCode.flatMap(WeatherCodes.openMeteo),
-                                  temperatureC: current.temperature, coordinate: coordinate, observedAt: observedAt,
-                                  fetchedAt: fetchedAt, provider: providerName)
+        return WeatherObservation(
+            condition: current.weatherCode.flatMap(WeatherCodes.openMeteo),
+            temperatureC: current.temperature, coordinate: coordinate, observedAt: observedAt,
+            fetchedAt: fetchedAt, provider: providerName)
     }
 
     /// "2026-04-04T18:45" (Open-Meteo's `timeformat=iso8601`: minutes, no zone) read as a time `utcOffset` seconds

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// Why a weather request failed. Descriptions never contain an API key or a request URL.
-public enum WeatherError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum WeatherError: Error, Hashable, Sendable, CustomStringConvertible {
     /// HTTP 401: the provider does not accept the configured API key (or none was given).
     case badKey(provider: String)
     /// HTTP 429: too many requests; `retryAfter` is the provider's Retry-After header in seconds, when it sent one.
@@ -20,17 +20,17 @@ public enum WeatherError: Error, Hashable, Sendable, CustomStringConvertible {
     case malformedReply(provider: String, reason: String)
 
     /// "open-meteo" or "openweathermap".
-    public var provider: String {
+    package var provider: String {
         switch self {
         case .badKey(let provider), .rateLimited(let provider, _, _), .badRequest(let provider, _),
-             .serverError(let provider, _), .unexpectedStatus(let provider, _, _), .unreachable(let provider, _),
-             .timedOut(let provider, _), .malformedReply(let provider, _):
+            .serverError(let provider, _), .unexpectedStatus(let provider, _, _), .unreachable(let provider, _),
+            .timedOut(let provider, _), .malformedReply(let provider, _):
             provider
         }
     }
 
     /// Whether the provider could not be reached at all, which the weather explains as "offline since…".
-    public var isOffline: Bool {
+    package var isOffline: Bool {
         switch self {
         case .unreachable, .timedOut: true
         default: false
@@ -39,7 +39,7 @@ public enum WeatherError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// The least wait before asking again, in seconds, when the failure calls for more than ordinary backoff;
     /// feed it to `WeatherFetchHistory.failed(at:retryAfter:offline:)`.
-    public var retryAfter: TimeInterval? {
+    package var retryAfter: TimeInterval? {
         switch self {
         case .rateLimited(let provider, let retryAfter, let reason):
             retryAfter ?? Self.rateLimitWait(provider: provider, reason: reason)
@@ -51,7 +51,7 @@ public enum WeatherError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .badKey(let provider):
             "\(provider) refused the API key (HTTP 401): check it with `chest config weather.key KEY`; "

@@ -90,41 +90,51 @@ final class WeatherHTTPClient: Sendable {
         set(CURLOPT_LOW_SPEED_LIMIT, 1)
         set(CURLOPT_LOW_SPEED_TIME, max(1, Int(min(timeout, 86_400).rounded(.up))))
         set(CURLOPT_TIMEOUT_MS, max(1, 2 * milliseconds))
-        ok = ok && chest_curl_setopt_data_function(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
-            guard let data, let context else { return 0 }
-            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-            let length = size * count
-            data.withMemoryRebound(to: UInt8.self, capacity: length) {
-                transfer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
-            }
-            return length
-        } == CURLE_OK
+        ok =
+            ok
+            && chest_curl_setopt_data_function(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+                guard let data, let context else { return 0 }
+                let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+                let length = size * count
+                data.withMemoryRebound(to: UInt8.self, capacity: length) {
+                    transfer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
+                }
+                return length
+            } == CURLE_OK
         ok = ok && chest_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context) == CURLE_OK
-        ok = ok && chest_curl_setopt_data_function(handle, CURLOPT_HEADERFUNCTION) { data, size, count, context in
-            guard let data, let context else { return 0 }
-            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-            let length = size * count
-            data.withMemoryRebound(to: UInt8.self, capacity: length) {
-                transfer.headerLine(UnsafeBufferPointer(start: $0, count: length))
-            }
-            return length
-        } == CURLE_OK
+        ok =
+            ok
+            && chest_curl_setopt_data_function(handle, CURLOPT_HEADERFUNCTION) { data, size, count, context in
+                guard let data, let context else { return 0 }
+                let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+                let length = size * count
+                data.withMemoryRebound(to: UInt8.self, capacity: length) {
+                    transfer.headerLine(UnsafeBufferPointer(start: $0, count: length))
+                }
+                return length
+            } == CURLE_OK
         ok = ok && chest_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context) == CURLE_OK
         // Called about once a second and at every piece of data: stops the transfer once the task is cancelled.
         set(CURLOPT_NOPROGRESS, 0)
-        ok = ok && chest_curl_setopt_xferinfo_function(handle, CURLOPT_XFERINFOFUNCTION) { context, _, _, _, _ in
-            guard let context else { return 0 }
-            return Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue().cancelled.isSet ? 1 : 0
-        } == CURLE_OK
+        ok =
+            ok
+            && chest_curl_setopt_xferinfo_function(handle, CURLOPT_XFERINFOFUNCTION) { context, _, _, _, _ in
+                guard let context else { return 0 }
+                return Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue().cancelled.isSet ? 1 : 0
+            } == CURLE_OK
         ok = ok && chest_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context) == CURLE_OK
-        guard ok else { return .failure(.unreachable(provider: provider, reason: "network error (libcurl refused an option)")) }
+        guard ok else {
+            return .failure(.unreachable(provider: provider, reason: "network error (libcurl refused an option)"))
+        }
 
         let code = withExtendedLifetime(transfer) { curl_easy_perform(handle) }
         guard code == CURLE_OK else {
             var osErrno = 0
             _ = chest_curl_getinfo_long(handle, CURLINFO_OS_ERRNO, &osErrno)
-            return .failure(transportError(code, osErrno: Int32(truncatingIfNeeded: osErrno),
-                                           cancelled: cancelled.isSet))
+            return .failure(
+                transportError(
+                    code, osErrno: Int32(truncatingIfNeeded: osErrno),
+                    cancelled: cancelled.isSet))
         }
         var status = 0
         guard chest_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK, status > 0 else {
@@ -239,8 +249,8 @@ final class WeatherHTTPClient: Sendable {
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: "~"), UInt8(ascii: ","):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"), UInt8(ascii: ","):
                 bytes.append(byte)
             default:
                 bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
@@ -264,11 +274,13 @@ final class WeatherHTTPClient: Sendable {
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         let fields = text.split(separator: " ")
         func digits(_ field: Substring) -> Bool { field.utf8.allSatisfy { (0x30...0x39).contains($0) } }
-        guard fields.count == 6, fields[0].count == 4, fields[0].hasSuffix(","), weekdays.contains(fields[0].dropLast()),
-              (1...2).contains(fields[1].count), digits(fields[1]), let day = Int(fields[1]),
-              let month = months.firstIndex(where: { $0 == fields[2] }),
-              fields[3].count == 4, digits(fields[3]),
-              fields[4].count == 8, fields[5] == "GMT" || fields[5] == "UTC" else { return nil }
+        guard fields.count == 6, fields[0].count == 4, fields[0].hasSuffix(","),
+            weekdays.contains(fields[0].dropLast()),
+            (1...2).contains(fields[1].count), digits(fields[1]), let day = Int(fields[1]),
+            let month = months.firstIndex(where: { $0 == fields[2] }),
+            fields[3].count == 4, digits(fields[3]),
+            fields[4].count == 8, fields[5] == "GMT" || fields[5] == "UTC"
+        else { return nil }
         // ISO8601.parse checks the ranges (month length, leap years, hours, minutes, seconds).
         let iso = "\(fields[3])-\(month < 9 ? "0" : "")\(month + 1)-\(day < 10 ? "0" : "")\(day)T\(fields[4])Z"
         return ISO8601.parse(iso)
@@ -281,13 +293,16 @@ final class WeatherHTTPClient: Sendable {
     /// converting the milliseconds to Int64; found by the weather fuzzer, docs/RELIABILITY.md "Fuzzing").
     static func observationTime(_ seconds: Double, provider: String) throws(WeatherError) -> Date {
         guard (0...253_402_300_799).contains(seconds) else {
-            throw .malformedReply(provider: provider, reason: "observation time \(seconds) is not a date between 1970 and 9999")
+            throw .malformedReply(
+                provider: provider, reason: "observation time \(seconds) is not a date between 1970 and 9999")
         }
         return Date(timeIntervalSince1970: seconds)
     }
 
-    static func decode<Reply: Decodable>(_ type: Reply.Type, from body: Data,
-                                         provider: String) throws(WeatherError) -> Reply {
+    static func decode<Reply: Decodable>(
+        _ type: Reply.Type, from body: Data,
+        provider: String
+    ) throws(WeatherError) -> Reply {
         do {
             return try JSONDecoder().decode(Reply.self, from: body)
         } catch {
@@ -311,7 +326,8 @@ final class WeatherHTTPClient: Sendable {
             var message: String?
         }
         guard let decoded = try? JSONDecoder().decode(ErrorBody.self, from: body),
-              let text = decoded.reason ?? decoded.message else { return nil }
+            let text = decoded.reason ?? decoded.message
+        else { return nil }
         return clean(text)
     }
 
@@ -333,11 +349,11 @@ final class WeatherHTTPClient: Sendable {
         case (CURLE_RECV_ERROR, _), (CURLE_SEND_ERROR, _), (CURLE_PARTIAL_FILE, _):
             return .unreachable(provider: provider, reason: "connection lost")
         case (CURLE_SSL_CONNECT_ERROR, _), (CURLE_PEER_FAILED_VERIFICATION, _), (CURLE_SSL_CERTPROBLEM, _),
-             (CURLE_SSL_CIPHER, _), (CURLE_SSL_CACERT_BADFILE, _), (CURLE_SSL_ISSUER_ERROR, _),
-             (CURLE_SSL_PINNEDPUBKEYNOTMATCH, _), (CURLE_SSL_INVALIDCERTSTATUS, _), (CURLE_USE_SSL_FAILED, _):
+            (CURLE_SSL_CIPHER, _), (CURLE_SSL_CACERT_BADFILE, _), (CURLE_SSL_ISSUER_ERROR, _),
+            (CURLE_SSL_PINNEDPUBKEYNOTMATCH, _), (CURLE_SSL_INVALIDCERTSTATUS, _), (CURLE_USE_SSL_FAILED, _):
             return .unreachable(provider: provider, reason: "TLS connection failed")
         case (CURLE_GOT_NOTHING, _), (CURLE_WEIRD_SERVER_REPLY, _), (CURLE_BAD_CONTENT_ENCODING, _),
-             (CURLE_UNSUPPORTED_PROTOCOL, _):
+            (CURLE_UNSUPPORTED_PROTOCOL, _):
             return .malformedReply(provider: provider, reason: "not a valid HTTP response")
         default:
             return .unreachable(provider: provider, reason: "network error (curl \(code.rawValue))")

@@ -4,12 +4,13 @@ import Glibc
 
 /// `chest-weather`: reads one `WeatherFetchRequest` on standard input, asks the provider, writes one
 /// `WeatherFetchReply` on standard output. chestd runs it with a deadline for each reading it needs.
-public enum WeatherHelper {
-    public static func main() async -> Int32 {
+package enum WeatherHelper {
+    package static func main() async -> Int32 {
         let input = readStandardInput()
         guard let request = try? ChestJSON.decoder().decode(WeatherFetchRequest.self, from: input) else {
-            write("chest-weather: expected one weather request as JSON on standard input (chestd runs this)\n".utf8,
-                  to: STDERR_FILENO)
+            write(
+                "chest-weather: expected one weather request as JSON on standard input (chestd runs this)\n".utf8,
+                to: STDERR_FILENO)
             return 64
         }
         let reply = await fetch(request)
@@ -50,14 +51,15 @@ public enum WeatherHelper {
     }
 
     /// Asks the request's provider for the weather at its coordinate.
-    public static func fetch(_ request: WeatherFetchRequest) async -> WeatherFetchReply {
+    package static func fetch(_ request: WeatherFetchRequest) async -> WeatherFetchReply {
         let url = request.baseURL.flatMap(URL.init(string:))
-        let provider: any WeatherProvider = switch (request.provider, request.key) {
-        case let (OpenWeatherMapProvider.providerName, key?):
-            OpenWeatherMapProvider(key: key, baseURL: url ?? OpenWeatherMapProvider.defaultBaseURL)
-        default:
-            OpenMeteoProvider(baseURL: url ?? OpenMeteoProvider.defaultBaseURL)
-        }
+        let provider: any WeatherProvider =
+            switch (request.provider, request.key) {
+            case let (OpenWeatherMapProvider.providerName, key?):
+                OpenWeatherMapProvider(key: key, baseURL: url ?? OpenWeatherMapProvider.defaultBaseURL)
+            default:
+                OpenMeteoProvider(baseURL: url ?? OpenMeteoProvider.defaultBaseURL)
+            }
         do throws(WeatherError) {
             return .observed(try await provider.fetch(at: request.coordinate, now: Date()))
         } catch {

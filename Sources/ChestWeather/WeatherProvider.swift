@@ -2,7 +2,7 @@ import ChestCore
 import FoundationEssentials
 
 /// A source of current weather for a position: Open-Meteo, OpenWeatherMap, or a test's fake.
-public protocol WeatherProvider: Sendable {
+package protocol WeatherProvider: Sendable {
     /// The name recorded in observations and the cache: "open-meteo", "openweathermap".
     var name: String { get }
 

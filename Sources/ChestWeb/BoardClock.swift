@@ -11,10 +11,12 @@ enum BoardClock {
         guard !schedule.isEmpty else { return "" }
         var attributes = ""
         if let starts = schedule.starts {
-            attributes += #" data-starts="\#(ISO8601.string(starts))" data-starts-at="\#(HTML.escaped(hourMinute(starts, timeZone)))""#
+            attributes +=
+                #" data-starts="\#(ISO8601.string(starts))" data-starts-at="\#(HTML.escaped(hourMinute(starts, timeZone)))""#
         }
         if let ends = schedule.ends {
-            attributes += #" data-ends="\#(ISO8601.string(ends))" data-ends-at="\#(HTML.escaped(hourMinute(ends, timeZone)))""#
+            attributes +=
+                #" data-ends="\#(ISO8601.string(ends))" data-ends-at="\#(HTML.escaped(hourMinute(ends, timeZone)))""#
         }
         return #"<p class="clock" id="clock"\#(attributes)>\#(HTML.escaped(window(schedule, timeZone: timeZone)))</p>"#
     }
@@ -22,16 +24,20 @@ enum BoardClock {
     /// "14:00–16:00", "from 14:00", "until 16:00"; with `date`, the day first: "Sat 2 May 2027, 14:00–16:00", and
     /// each end's day when the window spans midnight.
     static func window(_ schedule: HuntSchedule, timeZone: Zone, date: Bool = false) -> String {
-        let starts = schedule.starts, ends = schedule.ends
+        let starts = schedule.starts
+        let ends = schedule.ends
         let day = (starts ?? ends).map { dayText($0, timeZone) }
         let spansDays = starts.flatMap { s in ends.map { dayText(s, timeZone) != dayText($0, timeZone) } } ?? false
-        func at(_ instant: Date) -> String { (spansDays ? dayText(instant, timeZone) + " " : "") + hourMinute(instant, timeZone) }
-        let hours = switch (starts, ends) {
-        case let (s?, e?): "\(at(s))\u{2013}\(at(e))"
-        case let (s?, nil): "from \(at(s))"
-        case let (nil, e?): "until \(at(e))"
-        case (nil, nil): ""
+        func at(_ instant: Date) -> String {
+            (spansDays ? dayText(instant, timeZone) + " " : "") + hourMinute(instant, timeZone)
         }
+        let hours =
+            switch (starts, ends) {
+            case let (s?, e?): "\(at(s))\u{2013}\(at(e))"
+            case let (s?, nil): "from \(at(s))"
+            case let (nil, e?): "until \(at(e))"
+            case (nil, nil): ""
+            }
         guard date, let day, !spansDays else { return hours }
         return "\(day), \(hours)"
     }

@@ -3,7 +3,7 @@ import FoundationEssentials
 
 /// `/board.json`: the leaderboard and the latest events as JSON (docs/HUNTS.md "The board in a browser"), in the
 /// conventions of `chest board --json`: ISO 8601 times, fields absent when unknown, events as its lines.
-public enum BoardJSON {
+package enum BoardJSON {
     struct Document: Encodable {
         var hunt: String
         var broker: String
@@ -61,25 +61,31 @@ public enum BoardJSON {
         var best: FixTrust.Level
     }
 
-    public static func data(_ snapshot: BoardSnapshot) -> Data {
+    package static func data(_ snapshot: BoardSnapshot) -> Data {
         let colours = TeamColours.assign(teams: snapshot.board.teams.map(\.name), chosen: snapshot.chosenColours)
         let lookalikes = KnownSenders.lookalikes(among: snapshot.board.teams.map(\.name))
         let teams = snapshot.board.leaderboard().enumerated().map { index, team in
             let trusts = team.pages.map(\.trust)
-            return Row(rank: team.isRanked ? index + 1 : nil, team: team.name, lookalikeOf: lookalikes[team.name], colour: colours[team.name], points: team.points,
+            return Row(
+                rank: team.isRanked ? index + 1 : nil, team: team.name, lookalikeOf: lookalikes[team.name],
+                colour: colours[team.name], points: team.points,
                 pages: team.pages.count, guarded: team.pages.count { !$0.proven },
                 early: team.earlyPages == 0 ? nil : team.earlyPages, hints: team.hints.count,
                 hintCost: team.hintCost, adjustments: team.adjusted,
-                adjusted: team.adjustments.map { Adjusted(points: $0.points, reason: $0.reason, receivedAt: $0.receivedAt) },
+                adjusted: team.adjustments.map {
+                    Adjusted(points: $0.points, reason: $0.reason, receivedAt: $0.receivedAt)
+                },
                 reachedAt: team.reachedAt, claimedOpenedAt: team.claimedCount, trust: team.trust,
                 openedWith: trusts.max().map { OpenedWith(worst: $0, best: trusts.min()!) }, online: team.online,
-                lastHeard: team.lastHeard, refused: team.refusals, position: snapshot.sharePositions ? team.trail.last : nil)
+                lastHeard: team.lastHeard, refused: team.refusals,
+                position: snapshot.sharePositions ? team.trail.last : nil)
         }
-        let document = Document(hunt: snapshot.huntName, broker: snapshot.broker.text, connection: snapshot.connection.description,
-                                sharePositions: snapshot.sharePositions, starts: snapshot.schedule.starts,
-                                ends: snapshot.schedule.ends, teams: teams,
-                                latest: snapshot.unlocks.map(\.event), refused: snapshot.refusals.map(\.event),
-                                ignored: snapshot.ignored)
+        let document = Document(
+            hunt: snapshot.huntName, broker: snapshot.broker.text, connection: snapshot.connection.description,
+            sharePositions: snapshot.sharePositions, starts: snapshot.schedule.starts,
+            ends: snapshot.schedule.ends, teams: teams,
+            latest: snapshot.unlocks.map(\.event), refused: snapshot.refusals.map(\.event),
+            ignored: snapshot.ignored)
         return ChestJSON.line(document)
     }
 }

@@ -5,36 +5,42 @@ import FoundationEssentials
 /// stream sends again when they change (docs/HUNTS.md "The board in a browser"). Made for a projector: the page never
 /// scrolls; its script (`BoardAssets.javascript`) scales or pages the leaderboard and keeps as many one-line entries
 /// of the lists as fit.
-public enum BoardPage {
+package enum BoardPage {
     /// The IDs of the parts the page is made of, in the order they are sent.
-    public static let sectionIDs = ["summary", "leaderboard", "map", "latest", "refused"]
+    package static let sectionIDs = ["summary", "leaderboard", "map", "latest", "refused"]
 
     /// Each part's inner HTML by element ID.
-    public static func sections(_ snapshot: BoardSnapshot, timeZone: Zone) -> [String: String] {
+    package static func sections(_ snapshot: BoardSnapshot, timeZone: Zone) -> [String: String] {
         let colours = TeamColours.assign(teams: snapshot.board.teams.map(\.name), chosen: snapshot.chosenColours)
         return [
             "summary": summary(snapshot, timeZone: timeZone),
             "leaderboard": leaderboard(snapshot, colours: colours, timeZone: timeZone),
             "map": BoardMap(snapshot: snapshot, colours: colours).svg,
-            "latest": said(snapshot.words, timeZone: timeZone) + latest(snapshot.unlocks, questions: snapshot.questions, colours: colours,
-                                                                        timeZone: timeZone),
+            "latest": said(snapshot.words, timeZone: timeZone)
+                + latest(
+                    snapshot.unlocks, questions: snapshot.questions, colours: colours,
+                    timeZone: timeZone),
             "refused": refused(snapshot, timeZone: timeZone),
         ]
     }
 
     /// The whole document, its parts as `sections` made them; with `tiles`, Leaflet draws them beneath the map
     /// (docs/HUNTS.md "A map beneath"), its attribution under it.
-    public static func document(huntName: String, sections: [String: String], tiles: BoardTiles? = nil) -> String {
+    package static func document(huntName: String, sections: [String: String], tiles: BoardTiles? = nil) -> String {
         func part(_ id: String) -> String { sections[id] ?? "" }
-        let leaflet = tiles == nil ? "" : """
+        let leaflet =
+            tiles == nil
+            ? ""
+            : """
             <link rel="stylesheet" href="/leaflet/leaflet.css">
             <script src="/leaflet/leaflet.js" defer></script>
 
             """
-        let map = tiles.map { tiles in
-            #"<div class="fill tiled"><div id="tiles" data-url="\#(HTML.escaped(tiles.url))"></div><div class="over" id="map">"#
-                + part("map") + #"</div><p class="attribution">\#(HTML.escaped(tiles.attribution))</p></div>"#
-        } ?? #"<div class="fill" id="map">\#(part("map"))</div>"#
+        let map =
+            tiles.map { tiles in
+                #"<div class="fill tiled"><div id="tiles" data-url="\#(HTML.escaped(tiles.url))"></div><div class="over" id="map">"#
+                    + part("map") + #"</div><p class="attribution">\#(HTML.escaped(tiles.attribution))</p></div>"#
+            } ?? #"<div class="fill" id="map">\#(part("map"))</div>"#
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -101,19 +107,23 @@ public enum BoardPage {
             let ranked = team.isRanked
             let guarded = team.pages.count { !$0.proven }
             let reached = team.reachedAt.map { time($0, timeZone) } ?? "\u{2014}"
-            let now = switch team.online {
-            case true?: #"<span class="on">online</span>"#
-            case false?: #"<span class="off">offline</span>"#
-            case nil: #"<span class="never">not heard</span>"#
-            }
+            let now =
+                switch team.online {
+                case true?: #"<span class="on">online</span>"#
+                case false?: #"<span class="off">offline</span>"#
+                case nil: #"<span class="never">not heard</span>"#
+                }
             let claim = team.trust.map { ", " + trust($0) } ?? ""
             let refusals = team.refusals.values.reduce(0, +)
-            let reasons = team.refusals.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            let reasons = team.refusals.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(
+                separator: ", ")
             let name = HTML.escaped(team.name)
             let openedWith = openedWith(team)
             let guardedNote = guarded > 0 ? #", <span class="warn">\#(guarded) guarded</span>"# : ""
-            let openedTitle = HTML.escaped(openedWithWords(team) + (guarded > 0 ? ", \(guarded) guarded (proves only the file was held)" : ""))
-            rows.append("""
+            let openedTitle = HTML.escaped(
+                openedWithWords(team) + (guarded > 0 ? ", \(guarded) guarded (proves only the file was held)" : ""))
+            rows.append(
+                """
                 <tr data-team="\(name)" data-pages="\(team.pages.count)">\
                 <td class="rank">\(ranked ? "\(index + 1)" : "")</td>\
                 \(teamCell(team.name, name: name, lookalikeOf: lookalikes[team.name], colour: colours[team.name]))\
@@ -157,32 +167,44 @@ public enum BoardPage {
 
     /// The trust the team's credited pages were opened with: the worst and the best, or one when they agree.
     static func openedWith(_ team: HuntBoard.Team) -> String {
-        guard let worst = team.pages.map(\.trust).max(), let best = team.pages.map(\.trust).min() else { return "\u{2014}" }
+        guard let worst = team.pages.map(\.trust).max(), let best = team.pages.map(\.trust).min() else {
+            return "\u{2014}"
+        }
         return worst == best ? trust(worst) : "\(trust(worst))\u{2013}\(trust(best))"
     }
 
     static func openedWithWords(_ team: HuntBoard.Team) -> String {
-        guard let worst = team.pages.map(\.trust).max(), let best = team.pages.map(\.trust).min() else { return "no page credited" }
-        return worst == best ? "every page opened with \(worst.rawValue) fixes" : "pages opened with fixes from \(worst.rawValue) (worst) to \(best.rawValue) (best)"
+        guard let worst = team.pages.map(\.trust).max(), let best = team.pages.map(\.trust).min() else {
+            return "no page credited"
+        }
+        return worst == best
+            ? "every page opened with \(worst.rawValue) fixes"
+            : "pages opened with fixes from \(worst.rawValue) (worst) to \(best.rawValue) (best)"
     }
 
     static func trust(_ level: FixTrust.Level) -> String {
-        let tone = switch level {
-        case .hardware: "on"
-        case .unverified: "warn"
-        case .simulated, .suspect: "bad"
-        }
+        let tone =
+            switch level {
+            case .hardware: "on"
+            case .unverified: "warn"
+            case .simulated, .suspect: "bad"
+            }
         return #"<span class="\#(tone)">\#(level.rawValue)</span>"#
     }
 
-    static func latest(_ unlocks: [BoardSnapshot.Logged], questions: [PageLink: String] = [:], colours: [String: String],
-                       timeZone: Zone) -> String {
+    static func latest(
+        _ unlocks: [BoardSnapshot.Logged], questions: [PageLink: String] = [:], colours: [String: String],
+        timeZone: Zone
+    ) -> String {
         let items = unlocks.suffix(listed).reversed().compactMap { logged -> String? in
             if let line = scored(logged, colours: colours, timeZone: timeZone) { return line }
-            guard case let .unlock(team, message, title, page, openedAt, trust, _, proof, reachedAt) = logged.event else { return nil }
-            let reached = reachedAt.map { ", place reached \(Wording.reached($0, before: openedAt, in: timeZone))" } ?? ""
+            guard case let .unlock(team, message, title, page, openedAt, trust, _, proof, reachedAt) = logged.event
+            else { return nil }
+            let reached =
+                reachedAt.map { ", place reached \(Wording.reached($0, before: openedAt, in: timeZone))" } ?? ""
             let question = questions[PageLink(message: message, page: page)]
-            let line = "\(team) opened \u{201C}\(title)\u{201D} page \(page)" + (question.map { " (\($0))" } ?? "")
+            let line =
+                "\(team) opened \u{201C}\(title)\u{201D} page \(page)" + (question.map { " (\($0))" } ?? "")
                 + ", \(proof), claimed trust \(trust.rawValue)\(reached)"
             let asked = question.map { #" <i class="question">\#(HTML.isolated($0))</i>"# } ?? ""
             return """
@@ -199,12 +221,15 @@ public enum BoardPage {
         switch logged.event {
         case let .hint(team, message, page, hint, cost, charged, _):
             let what = "was given hint \(hint) of \(message.prefix(8)) page \(page)"
-            let price = !charged ? "again, not charged twice" : cost == 0 ? "free" : "\(cost) point\(cost == 1 ? "" : "s")"
-            return "<li>\(time(logged.at, timeZone)) \(dot(colours[team]))<b>\(HTML.escaped(team))</b> \(HTML.escaped(what)) "
+            let price =
+                !charged ? "again, not charged twice" : cost == 0 ? "free" : "\(cost) point\(cost == 1 ? "" : "s")"
+            return
+                "<li>\(time(logged.at, timeZone)) \(dot(colours[team]))<b>\(HTML.escaped(team))</b> \(HTML.escaped(what)) "
                 + "<small>\(HTML.escaped(price))</small></li>"
         case let .adjusted(team, points, reason, _):
             let sign = points > 0 ? "+" : "\u{2212}"
-            return "<li>\(time(logged.at, timeZone)) \(dot(colours[team]))<b>\(HTML.escaped(team))</b> \(sign)\(abs(points)) "
+            return
+                "<li>\(time(logged.at, timeZone)) \(dot(colours[team]))<b>\(HTML.escaped(team))</b> \(sign)\(abs(points)) "
                 + "point\(abs(points) == 1 ? "" : "s"): \(HTML.isolated(reason))</li>"
         default:
             return nil
@@ -230,8 +255,11 @@ public enum BoardPage {
                 """
         }
         let counts = snapshot.ignored.filter { $0.value > 0 }.sorted { $0.key < $1.key }
-        let ignored = counts.isEmpty ? "" : "<p class=\"facts\">Ignored by the gate: "
-            + counts.map { "\($0.value) \(HTML.escaped($0.key))" }.joined(separator: ", ") + "</p>"
+        let ignored =
+            counts.isEmpty
+            ? ""
+            : "<p class=\"facts\">Ignored by the gate: "
+                + counts.map { "\($0.value) \(HTML.escaped($0.key))" }.joined(separator: ", ") + "</p>"
         return ignored + (items.isEmpty ? #"<p class="none">Nothing refused.</p>"# : "<ol>\(items.joined())</ol>")
     }
 
@@ -245,6 +273,7 @@ public enum BoardPage {
 
     static func dot(_ colour: String?) -> String {
         guard let colour else { return "" }
-        return #"<svg class="dot" viewBox="0 0 10 10" aria-hidden="true"><circle cx="5" cy="5" r="4.4" fill="\#(HTML.escaped(colour))"/></svg>"#
+        return
+            #"<svg class="dot" viewBox="0 0 10 10" aria-hidden="true"><circle cx="5" cy="5" r="4.4" fill="\#(HTML.escaped(colour))"/></svg>"#
     }
 }

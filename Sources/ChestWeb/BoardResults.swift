@@ -5,70 +5,70 @@ import FoundationEssentials
 /// ranking and, per team, the pages credited with when the board heard of each, the distance walked and the time
 /// from the first page to the last (from the positions the team shared, when the hunt shares them), and its track
 /// on the map with where each page opened. Pure: made from the board's snapshot.
-public struct BoardResults: Sendable {
+package struct BoardResults: Sendable {
     /// One team's result.
-    public struct Team: Sendable, Encodable {
+    package struct Team: Sendable, Encodable {
         /// Absent for a team with nothing credited.
-        public var rank: Int?
+        package var rank: Int?
         /// The team's name.
-        public var team: String
+        package var team: String
         /// Its colour on the board (`TeamColours`).
-        public var colour: String?
+        package var colour: String?
         /// Its score (docs/HUNTS.md "Points").
-        public var points: Int?
+        package var points: Int?
         /// Its credited pages, in the order the board heard of them.
-        public var pages: [Page]
+        package var pages: [Page]
         /// The hints the board gave it.
-        public var hintsTaken: Int?
+        package var hintsTaken: Int?
         /// What its hints cost.
-        public var hintCost: Int?
+        package var hintCost: Int?
         /// The organiser's adjustments, each with its reason.
-        public var adjustments: [Adjustment]?
+        package var adjustments: [Adjustment]?
         /// Metres along the positions the team's receipts shared, in the order the board heard them; absent when
         /// the hunt does not share positions or fewer than two were shared.
-        public var distanceMetres: Double?
+        package var distanceMetres: Double?
         /// Seconds from the board hearing of the first page to the last.
-        public var firstToLastSeconds: Double?
+        package var firstToLastSeconds: Double?
         /// The worst and the best trust its pages were opened with.
-        public var openedWith: [String: FixTrust.Level]?
+        package var openedWith: [String: FixTrust.Level]?
     }
 
     /// An adjustment, as the results show it.
-    public struct Adjustment: Sendable, Encodable {
-        public var points: Int
-        public var reason: String
-        public var receivedAt: Date
+    package struct Adjustment: Sendable, Encodable {
+        package var points: Int
+        package var reason: String
+        package var receivedAt: Date
     }
 
     /// A page credited, as the results show it: the organiser's title, and the board's time.
-    public struct Page: Sendable, Encodable {
+    package struct Page: Sendable, Encodable {
         /// The organiser's title of its message.
-        public var title: String
+        package var title: String
         /// The page's number in its message.
-        public var page: Int
+        package var page: Int
         /// When the board heard of it: what ranks.
-        public var reachedAt: Date
+        package var reachedAt: Date
         /// When the team says it opened it: its claim.
-        public var claimedOpenedAt: Date
+        package var claimedOpenedAt: Date
         /// The trust of the fixes that opened it, as the receipt claims.
-        public var trust: FixTrust.Level
+        package var trust: FixTrust.Level
         /// "proven", "proven: reached before the start", or "unproven: guarded page".
-        public var proof: String
+        package var proof: String
         /// Where it opened (the receipt's last confirming fix), when the hunt shares positions.
-        public var position: Coordinate?
+        package var position: Coordinate?
     }
 
     /// The hunt's name.
-    public var hunt: String
+    package var hunt: String
     /// Whether the hunt shares positions: without them, no tracks and no distances.
-    public var sharePositions: Bool
+    package var sharePositions: Bool
     /// Every team, in rank order.
-    public var teams: [Team]
+    package var teams: [Team]
     let snapshot: BoardSnapshot
     let colours: [String: String]
 
     /// The results of the board as the snapshot has it.
-    public init(_ snapshot: BoardSnapshot) {
+    package init(_ snapshot: BoardSnapshot) {
         self.snapshot = snapshot
         hunt = snapshot.huntName
         sharePositions = snapshot.sharePositions
@@ -76,20 +76,25 @@ public struct BoardResults: Sendable {
         self.colours = colours
         teams = snapshot.board.leaderboard().enumerated().map { index, team in
             let trail = snapshot.sharePositions ? team.trail : []
-            let distance = trail.count > 1 ? zip(trail, trail.dropFirst()).reduce(0.0) { $0 + $1.0.distance(to: $1.1) } : nil
+            let distance =
+                trail.count > 1 ? zip(trail, trail.dropFirst()).reduce(0.0) { $0 + $1.0.distance(to: $1.1) } : nil
             let times = team.pages.map(\.receivedAt)
             let trusts = team.pages.map(\.trust)
-            return Team(rank: team.isRanked ? index + 1 : nil, team: team.name, colour: colours[team.name], points: team.points,
-                        pages: team.pages.map {
-                            Page(title: $0.title, page: $0.page, reachedAt: $0.receivedAt, claimedOpenedAt: $0.openedAt,
-                                 trust: $0.trust, proof: $0.proofWords,
-                                 position: snapshot.sharePositions ? $0.positions.last : nil)
-                        },
-                        hintsTaken: team.hints.count, hintCost: team.hintCost,
-                        adjustments: team.adjustments.map { Adjustment(points: $0.points, reason: $0.reason, receivedAt: $0.receivedAt) },
-                        distanceMetres: distance,
-                        firstToLastSeconds: times.count > 1 ? times.max()!.timeIntervalSince(times.min()!) : nil,
-                        openedWith: trusts.max().map { ["worst": $0, "best": trusts.min()!] })
+            return Team(
+                rank: team.isRanked ? index + 1 : nil, team: team.name, colour: colours[team.name], points: team.points,
+                pages: team.pages.map {
+                    Page(
+                        title: $0.title, page: $0.page, reachedAt: $0.receivedAt, claimedOpenedAt: $0.openedAt,
+                        trust: $0.trust, proof: $0.proofWords,
+                        position: snapshot.sharePositions ? $0.positions.last : nil)
+                },
+                hintsTaken: team.hints.count, hintCost: team.hintCost,
+                adjustments: team.adjustments.map {
+                    Adjustment(points: $0.points, reason: $0.reason, receivedAt: $0.receivedAt)
+                },
+                distanceMetres: distance,
+                firstToLastSeconds: times.count > 1 ? times.max()!.timeIntervalSince(times.min()!) : nil,
+                openedWith: trusts.max().map { ["worst": $0, "best": trusts.min()!] })
         }
     }
 
@@ -100,16 +105,20 @@ public struct BoardResults: Sendable {
     }
 
     /// `--results -o FILE.json`: `{"hunt", "sharePositions", "teams": [...]}`, times ISO 8601, unknowns absent.
-    public var json: Data { ChestJSON.line(Document(hunt: hunt, sharePositions: sharePositions, teams: teams)) }
+    package var json: Data { ChestJSON.line(Document(hunt: hunt, sharePositions: sharePositions, teams: teams)) }
 
     /// `--results -o FILE.csv`: one row a team, in rank order; its pages in one cell, "title p1 at TIME; …".
-    public var csv: String {
+    package var csv: String {
         func cell(_ text: String) -> String {
-            text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + text.replacing("\"", with: "\"\"") + "\"" : text
+            text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
+                ? "\"" + text.replacing("\"", with: "\"\"") + "\"" : text
         }
-        var rows = ["rank,team,points,pages,first_to_last_seconds,distance_m,hints_taken,opened_with_worst,opened_with_best,pages_reached"]
+        var rows = [
+            "rank,team,points,pages,first_to_last_seconds,distance_m,hints_taken,opened_with_worst,opened_with_best,pages_reached"
+        ]
         for team in teams {
-            let reached = team.pages.map { "\($0.title) p\($0.page) at \(ISO8601.string($0.reachedAt))" }.joined(separator: "; ")
+            let reached = team.pages.map { "\($0.title) p\($0.page) at \(ISO8601.string($0.reachedAt))" }.joined(
+                separator: "; ")
             func number(_ value: Int?) -> String { value.map(String.init) ?? "" }
             func rounded(_ value: Double?) -> String { number(value.map { Int($0.rounded()) }) }
             var row: [String] = [number(team.rank), team.team, number(team.points), "\(team.pages.count)"]
@@ -121,7 +130,7 @@ public struct BoardResults: Sendable {
     }
 
     /// The ranking as text, for a terminal.
-    public var text: String {
+    package var text: String {
         var lines = ["Results of \(TerminalText.escaped(hunt))"]
         for team in teams {
             let rank = team.rank.map { "\($0)." } ?? "-"
@@ -129,9 +138,13 @@ public struct BoardResults: Sendable {
             if let seconds = team.firstToLastSeconds { facts.append("first to last \(Wording.duration(seconds))") }
             if let metres = team.distanceMetres { facts.append("walked \(Wording.distance(metres))") }
             facts.append("\(team.points ?? 0) point\(team.points == 1 ? "" : "s")")
-            if let hints = team.hintsTaken, hints > 0 { facts.append("\(hints) hint\(hints == 1 ? "" : "s") (-\(team.hintCost ?? 0))") }
+            if let hints = team.hintsTaken, hints > 0 {
+                facts.append("\(hints) hint\(hints == 1 ? "" : "s") (-\(team.hintCost ?? 0))")
+            }
             for adjustment in team.adjustments ?? [] {
-                facts.append("\(adjustment.points > 0 ? "+" : "")\(adjustment.points) \(TerminalText.escaped(adjustment.reason))")
+                facts.append(
+                    "\(adjustment.points > 0 ? "+" : "")\(adjustment.points) \(TerminalText.escaped(adjustment.reason))"
+                )
             }
             lines.append("\(rank) \(TerminalText.escaped(team.team)): " + facts.joined(separator: ", "))
         }
@@ -143,12 +156,13 @@ public struct BoardResults: Sendable {
     /// Served by the board (`/results`), the style and a script are their own files, as the Content-Security-Policy
     /// wants, and on a screen the page fits it: the ranking pages by itself, the teams' pages are left to print
     /// (docs/HUNTS.md "Results"). `now` decides between "final ranking" and "results so far".
-    public func html(timeZone: Zone, served: Bool = false, now: Date = Date()) -> String {
+    package func html(timeZone: Zone, served: Bool = false, now: Date = Date()) -> String {
         func time(_ date: Date) -> String { BoardPage.time(date, timeZone) }
         var rows: [String] = []
         for team in teams {
             let name = HTML.escaped(team.team)
-            rows.append("""
+            rows.append(
+                """
                 <tr data-team="\(name)"><td class="rank">\(team.rank.map(String.init) ?? "")</td>\
                 <td class="team">\(BoardPage.dot(team.colour))\(name)</td>\
                 <td class="num score">\(team.points.map(String.init) ?? "\u{2014}")</td><td class="num">\(team.pages.count)</td>\
@@ -163,9 +177,13 @@ public struct BoardResults: Sendable {
                 "<li>\(time(page.reachedAt)) \u{201C}\(HTML.isolated(page.title))\u{201D} page \(page.page) "
                     + "<small>\(HTML.escaped(page.proof)), opened with \(HTML.escaped(page.trust.rawValue))</small></li>"
             }
-            details.append("<section><h3>\(BoardPage.dot(team.colour))\(HTML.escaped(team.team))</h3><ol>\(pages.joined())</ol></section>")
+            details.append(
+                "<section><h3>\(BoardPage.dot(team.colour))\(HTML.escaped(team.team))</h3><ol>\(pages.joined())</ol></section>"
+            )
         }
-        let tracks = sharePositions ? "" : #"<p class="note">This hunt does not share positions: no tracks and no distances.</p>"#
+        let tracks =
+            sharePositions
+            ? "" : #"<p class="note">This hunt does not share positions: no tracks and no distances.</p>"#
         let ended = snapshot.schedule.hasEnded(at: now)
         let ends = snapshot.schedule.ends.map { #" data-ends="\#(ISO8601.string($0))""# } ?? ""
         return """
@@ -206,7 +224,8 @@ public struct BoardResults: Sendable {
         if window.starts == nil || window.ends == nil {
             let heard = teams.flatMap(\.pages).map(\.reachedAt)
             guard let first = heard.min(), let last = heard.max() else {
-                return window.isEmpty ? "no page credited yet" : BoardClock.window(window, timeZone: timeZone, date: true)
+                return window.isEmpty
+                    ? "no page credited yet" : BoardClock.window(window, timeZone: timeZone, date: true)
             }
             if window.isEmpty {
                 let pages = BoardClock.window(HuntSchedule(starts: first, ends: last), timeZone: timeZone, date: true)
@@ -215,7 +234,8 @@ public struct BoardResults: Sendable {
             window.starts = window.starts ?? first
             window.ends = window.ends ?? last
         }
-        return BoardClock.window(window, timeZone: timeZone, date: true) + " " + Self.zoneName(timeZone, at: window.starts ?? Date())
+        return BoardClock.window(window, timeZone: timeZone, date: true) + " "
+            + Self.zoneName(timeZone, at: window.starts ?? Date())
     }
 
     /// "UTC" for UTC (Foundation says "GMT"), else the zone's abbreviation, "CEST".

@@ -7,8 +7,11 @@ extension BoardServerState {
     /// Every response forbids what the page does not need: anything from elsewhere, inline script and style, frames,
     /// forms; and tells browsers not to keep it or pass the address (which may hold the token) on.
     static let securityHeaders = [
-        ("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-            + "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
+        (
+            "Content-Security-Policy",
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                + "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        ),
         ("X-Content-Type-Options", "nosniff"),
         ("Referrer-Policy", "no-referrer"),
         ("Cache-Control", "no-store"),
@@ -16,17 +19,24 @@ extension BoardServerState {
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
         guard request.method == "GET" || request.method == "HEAD" else {
-            return Self.text(405, "The board is read-only: only GET and HEAD are answered.\n", extra: [("Allow", "GET, HEAD")])
+            return Self.text(
+                405, "The board is read-only: only GET and HEAD are answered.\n", extra: [("Allow", "GET, HEAD")])
         }
         var cookie: [(String, String)] = []
-        switch access.decide(path: request.path, queryToken: request.argument("token"),
-                             cookie: request.cookie(BoardAccess.cookieName)) {
+        switch access.decide(
+            path: request.path, queryToken: request.argument("token"),
+            cookie: request.cookie(BoardAccess.cookieName))
+        {
         case .deny:
-            return Self.text(401, "This board needs its token: open it once as http://HOST:PORT/?token=TOKEN "
-                             + "(the --http-token given to chest board).\n")
+            return Self.text(
+                401,
+                "This board needs its token: open it once as http://HOST:PORT/?token=TOKEN "
+                    + "(the --http-token given to chest board).\n")
         case let .redirect(location):
-            return HTTPResponse(status: 303, headers: Self.securityHeaders + [("Location", location), ("Set-Cookie", access.cookieHeader)],
-                                body: .bytes(Data()))
+            return HTTPResponse(
+                status: 303,
+                headers: Self.securityHeaders + [("Location", location), ("Set-Cookie", access.cookieHeader)],
+                body: .bytes(Data()))
         case let .allow(setCookie):
             if setCookie { cookie = [("Set-Cookie", access.cookieHeader)] }
         }
@@ -34,26 +44,39 @@ extension BoardServerState {
         case "/":
             let now = current()
             let tiles = snapshot.tiles
-            let response = Self.bytes(Data(BoardPage.document(huntName: now.title, sections: now.sections, tiles: tiles).utf8),
-                                      type: "text/html; charset=utf-8", extra: cookie)
+            let response = Self.bytes(
+                Data(BoardPage.document(huntName: now.title, sections: now.sections, tiles: tiles).utf8),
+                type: "text/html; charset=utf-8", extra: cookie)
             return tiles.map { Self.allowingImages(from: $0.origin, response) } ?? response
         case "/board.css": return Self.bytes(Data(BoardAssets.css.utf8), type: "text/css; charset=utf-8", extra: cookie)
-        case "/board.js": return Self.bytes(Data(BoardAssets.javascript.utf8), type: "text/javascript; charset=utf-8", extra: cookie)
+        case "/board.js":
+            return Self.bytes(Data(BoardAssets.javascript.utf8), type: "text/javascript; charset=utf-8", extra: cookie)
         case "/board.json": return Self.bytes(BoardJSON.data(snapshot), type: "application/json", extra: cookie)
         case "/results":
-            return Self.bytes(Data(BoardResults(snapshot).html(timeZone: timeZone, served: true).utf8),
-                              type: "text/html; charset=utf-8", extra: cookie)
-        case "/results.css": return Self.bytes(Data(BoardResults.css.utf8), type: "text/css; charset=utf-8", extra: cookie)
-        case "/results.js": return Self.bytes(Data(BoardResults.javascript.utf8), type: "text/javascript; charset=utf-8", extra: cookie)
+            return Self.bytes(
+                Data(BoardResults(snapshot).html(timeZone: timeZone, served: true).utf8),
+                type: "text/html; charset=utf-8", extra: cookie)
+        case "/results.css":
+            return Self.bytes(Data(BoardResults.css.utf8), type: "text/css; charset=utf-8", extra: cookie)
+        case "/results.js":
+            return Self.bytes(Data(BoardResults.javascript.utf8), type: "text/javascript; charset=utf-8", extra: cookie)
         case "/events":
-            let headers = Self.securityHeaders + cookie + [("Content-Type", "text/event-stream; charset=utf-8"),
-                                                           ("X-Accel-Buffering", "no")]
-            guard request.method == "GET" else { return HTTPResponse(status: 200, headers: headers, body: .bytes(Data())) }
+            let headers =
+                Self.securityHeaders + cookie + [
+                    ("Content-Type", "text/event-stream; charset=utf-8"),
+                    ("X-Accel-Buffering", "no"),
+                ]
+            guard request.method == "GET" else {
+                return HTTPResponse(status: 200, headers: headers, body: .bytes(Data()))
+            }
             return HTTPResponse(status: 200, headers: headers, body: .stream(BoardEventSource(state: self)))
         case let path where path.hasPrefix("/leaflet/"):
             // Debian's libjs-leaflet, for the organiser's tiles (docs/HUNTS.md "A map beneath").
-            guard let file = BoardTiles.leafletFile(path), let data = FileManager.default.contents(atPath: file.path) else {
-                return Self.text(404, "Not found: Leaflet is not installed (apt install libjs-leaflet); the board draws its own map.\n")
+            guard let file = BoardTiles.leafletFile(path), let data = FileManager.default.contents(atPath: file.path)
+            else {
+                return Self.text(
+                    404,
+                    "Not found: Leaflet is not installed (apt install libjs-leaflet); the board draws its own map.\n")
             }
             return Self.bytes(data, type: file.type, extra: cookie)
         default:
@@ -65,7 +88,11 @@ extension BoardServerState {
     static func allowingImages(from origin: String, _ response: HTTPResponse) -> HTTPResponse {
         var response = response
         response.headers = response.headers.map { name, value in
-            (name, name == "Content-Security-Policy" ? value.replacing("img-src 'self' data:", with: "img-src 'self' data: \(origin)") : value)
+            (
+                name,
+                name == "Content-Security-Policy"
+                    ? value.replacing("img-src 'self' data:", with: "img-src 'self' data: \(origin)") : value
+            )
         }
         return response
     }
@@ -75,7 +102,8 @@ extension BoardServerState {
     }
 
     private static func text(_ status: UInt32, _ text: String, extra: [(String, String)] = []) -> HTTPResponse {
-        HTTPResponse(status: status, headers: securityHeaders + extra + [("Content-Type", "text/plain; charset=utf-8")],
-                     body: .bytes(Data(text.utf8)))
+        HTTPResponse(
+            status: status, headers: securityHeaders + extra + [("Content-Type", "text/plain; charset=utf-8")],
+            body: .bytes(Data(text.utf8)))
     }
 }

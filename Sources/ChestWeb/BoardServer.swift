@@ -7,16 +7,16 @@ import Synchronization
 /// publishes (docs/HUNTS.md "The board in a browser"). The loop owns the board's state; `publish` hands the server an
 /// immutable copy under a lock and wakes the event streams; the server's threads (libmicrohttpd's) only read it.
 /// Read-only: no request changes anything.
-public final class BoardServer: Sendable {
+package final class BoardServer: Sendable {
     private let state: BoardServerState
     private let http: HTTPServer
     /// Wakes the event streams every `BoardEventSource.keepAlive` seconds, so that a quiet one sends a keep-alive.
     private nonisolated(unsafe) let keepAlive: DispatchSourceTimer  // set once; Dispatch sources are thread-safe
     /// Where it listens, with the port it got.
-    public let address: HTTPAddress
+    package let address: HTTPAddress
 
     /// Listens on `address` and serves `snapshot` until the next `publish`; throws a sentence when it cannot listen.
-    public init(address: HTTPAddress, access: BoardAccess, snapshot: BoardSnapshot, timeZone: Zone = .current) throws {
+    package init(address: HTTPAddress, access: BoardAccess, snapshot: BoardSnapshot, timeZone: Zone = .current) throws {
         let state = BoardServerState(access: access, snapshot: snapshot, timeZone: timeZone)
         self.state = state
         let http = try HTTPServer(address: address) { request in state.respond(to: request) }
@@ -29,16 +29,16 @@ public final class BoardServer: Sendable {
     }
 
     /// The address a browser opens.
-    public var url: String { "http://\(address)/" }
+    package var url: String { "http://\(address)/" }
 
     /// Takes the board's state as it is now, with the events that changed it, and wakes every event stream.
-    public func publish(_ snapshot: BoardSnapshot, events: [BoardEvent]) {
+    package func publish(_ snapshot: BoardSnapshot, events: [BoardEvent]) {
         state.publish(snapshot, events: events)
         http.wakeStreams()
     }
 
     /// Ends every event stream, then the server.
-    public func stop() {
+    package func stop() {
         keepAlive.cancel()
         state.stop()
         http.stop()

@@ -61,7 +61,9 @@ struct ClientAddress: Hashable, Sendable, CustomStringConvertible {
             let parts: [String] = [24, 16, 8, 0].map { (shift: UInt64) -> String in String((bits >> shift) & 0xff) }
             return parts.joined(separator: ".")
         case .ipv6:
-            let parts: [String] = [48, 32, 16, 0].map { (shift: UInt64) -> String in String((bits >> shift) & 0xffff, radix: 16) }
+            let parts: [String] = [48, 32, 16, 0].map { (shift: UInt64) -> String in
+                String((bits >> shift) & 0xffff, radix: 16)
+            }
             return parts.joined(separator: ":") + "::/64"
         case .other:
             return "other"

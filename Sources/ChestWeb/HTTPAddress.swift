@@ -2,16 +2,20 @@ import Glibc
 
 /// Where the board listens: `[ADDR:]PORT`, ADDR an IPv4 address or a bracketed IPv6 one (`[::1]:8080`), 127.0.0.1
 /// when left out. Port 0 takes any free port (the board prints the one it got).
-public struct HTTPAddress: Sendable, Hashable, CustomStringConvertible {
-    public let host: String
-    public let port: UInt16
+package struct HTTPAddress: Sendable, Hashable, CustomStringConvertible {
+    package let host: String
+    package let port: UInt16
     let isIPv6: Bool
 
     /// Reads `[ADDR:]PORT`; nil when it is not one.
-    public init?(_ text: String) {
-        var host = "127.0.0.1", portText = Substring(text), ipv6 = false
+    package init?(_ text: String) {
+        var host = "127.0.0.1"
+        var portText = Substring(text)
+        var ipv6 = false
         if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else { return nil }
+            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else {
+                return nil
+            }
             host = String(text[text.index(after: text.startIndex)..<close])
             portText = text[text.index(close, offsetBy: 2)...]
             ipv6 = true
@@ -28,7 +32,7 @@ public struct HTTPAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether only this machine can reach it: 127.0.0.0/8 or ::1.
-    public var isLoopback: Bool {
+    package var isLoopback: Bool {
         withSocketAddress { address in
             if isIPv6 {
                 return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
@@ -42,10 +46,10 @@ public struct HTTPAddress: Sendable, Hashable, CustomStringConvertible {
         } ?? false
     }
 
-    public var description: String { isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    package var description: String { isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     /// The same address on another port (the one port 0 got).
-    public func with(port: UInt16) -> HTTPAddress { HTTPAddress(isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)")! }
+    package func with(port: UInt16) -> HTTPAddress { HTTPAddress(isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)")! }
 
     /// Calls `body` with the address as a `sockaddr`; nil when the host is not an address.
     func withSocketAddress<T>(_ body: (UnsafeMutablePointer<sockaddr>) -> T) -> T? {

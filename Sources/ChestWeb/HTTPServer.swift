@@ -68,7 +68,8 @@ final class HTTPServer: Sendable {
         init(_ handle: @escaping Handler, limits: Limits) {
             self.handle = handle
             self.limits = limits
-            connections = Mutex(Connections(budget: ConnectionBudget(total: limits.connections, perClient: limits.perAddress)))
+            connections = Mutex(
+                Connections(budget: ConnectionBudget(total: limits.connections, perClient: limits.perAddress)))
         }
     }
 
@@ -136,21 +137,24 @@ final class HTTPServer: Sendable {
         let descriptors = max(64, Self.raiseDescriptorLimit() - 64)
         limits.connections = min(limits.connections, descriptors * 3 / 4)
         let context = Unmanaged.passRetained(Context(handle, limits: limits))
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        var flags =
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if address.host.contains(":") { flags |= MHD_USE_IPv6.rawValue }
         let started = address.withSocketAddress { socketAddress in
-            chest_mhd_start(flags, socketAddress, Self.admit, Self.access, Self.notify, Self.completed, context.toOpaque(),
-                            UInt32(limits.idleTimeout), UInt32(descriptors), UInt32(limits.threads))
+            chest_mhd_start(
+                flags, socketAddress, Self.admit, Self.access, Self.notify, Self.completed, context.toOpaque(),
+                UInt32(limits.idleTimeout), UInt32(descriptors), UInt32(limits.threads))
         }
         guard let started, let daemon = started else {
             let code = errno
             context.release()
-            let hint = switch code {
-            case EADDRINUSE: "; another program listens there: choose another port"
-            case EADDRNOTAVAIL: "; this machine has no such address (0.0.0.0 listens on all of them)"
-            case EACCES: "; a port under 1024 needs root: choose another port"
-            default: ""
-            }
+            let hint =
+                switch code {
+                case EADDRINUSE: "; another program listens there: choose another port"
+                case EADDRNOTAVAIL: "; this machine has no such address (0.0.0.0 listens on all of them)"
+                case EACCES: "; a port under 1024 needs root: choose another port"
+                default: ""
+                }
             throw HTTPServerError("cannot listen on \(address): \(String(cString: strerror(code)))\(hint)")
         }
         self.daemon = daemon
@@ -248,24 +252,28 @@ final class HTTPServer: Sendable {
         func value(_ kind: MHD_ValueKind, _ name: String) -> String? {
             MHD_lookup_connection_value(connection, kind, name).map { String(cString: $0) }
         }
-        let request = HTTPRequest(method: String(cString: method), path: String(cString: url),
-                                  argument: { value(.GET_ARGUMENT_KIND, $0) }, cookie: { value(.COOKIE_KIND, $0) })
+        let request = HTTPRequest(
+            method: String(cString: method), path: String(cString: url),
+            argument: { value(.GET_ARGUMENT_KIND, $0) }, cookie: { value(.COOKIE_KIND, $0) })
         var reply = context.handle(request)
         if case .stream = reply.body, context.streams.withLock({ $0.count }) >= context.limits.streams {
-            reply = HTTPResponse(status: 503, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Retry-After", "10")],
-                                 body: .bytes(Data("Too many event streams are open: try again later.\n".utf8)))
+            reply = HTTPResponse(
+                status: 503, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Retry-After", "10")],
+                body: .bytes(Data("Too many event streams are open: try again later.\n".utf8)))
         }
         let response: OpaquePointer?
         switch reply.body {
         case let .bytes(data):
             response = data.withUnsafeBytes { bytes in
-                MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
-                                                .RESPMEM_MUST_COPY)
+                MHD_create_response_from_buffer(
+                    bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
+                    .RESPMEM_MUST_COPY)
             }
         case let .stream(source):
             let stream = Stream(source, connection: connection, context: context)
             let retained = Unmanaged.passRetained(stream)
-            response = MHD_create_response_from_callback(UInt64.max, 64 << 10, HTTPServer.read, retained.toOpaque(), HTTPServer.free)
+            response = MHD_create_response_from_callback(
+                UInt64.max, 64 << 10, HTTPServer.read, retained.toOpaque(), HTTPServer.free)
             if response == nil {
                 retained.release()
             } else {

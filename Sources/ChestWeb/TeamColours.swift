@@ -3,9 +3,9 @@ import FoundationEssentials
 /// Each team's colour on the board (docs/HUNTS.md "The board in a browser"): the organiser's (`hunt team add NAME
 /// --colour COLOUR`), else the colour the team is named after ("blue", "red-foxes"), else one from a palette that
 /// skips every colour a team is named or coloured after, so a team called "blue" is never beside another blue dot.
-public enum TeamColours {
+package enum TeamColours {
     /// Colour names a team may be named after or given, with a shade that reads on light and dark backgrounds.
-    public static let named: [(name: String, hex: String)] = [
+    package static let named: [(name: String, hex: String)] = [
         ("red", "#d62728"), ("blue", "#1f6fd1"), ("green", "#2ca02c"), ("orange", "#ff7f0e"), ("purple", "#8e44c9"),
         ("yellow", "#e2c000"), ("pink", "#e44fa8"), ("brown", "#8c564b"), ("grey", "#8a8a8a"), ("gray", "#8a8a8a"),
         ("black", "#262626"), ("white", "#f2f2f2"), ("cyan", "#17b3c7"), ("teal", "#138a7e"), ("magenta", "#c2188f"),
@@ -15,17 +15,21 @@ public enum TeamColours {
     ]
 
     /// The palette for teams named after no colour, most distinct first, as the names they would be called by.
-    static let palette = ["blue", "orange", "green", "red", "purple", "brown", "pink", "teal", "olive", "navy", "gold",
-                          "magenta", "grey", "lime", "maroon", "cyan", "indigo", "coral"]
+    static let palette = [
+        "blue", "orange", "green", "red", "purple", "brown", "pink", "teal", "olive", "navy", "gold",
+        "magenta", "grey", "lime", "maroon", "cyan", "indigo", "coral",
+    ]
 
     /// Whether `text` is a colour a team may be given: a name above or `#rrggbb`.
-    public static func isValid(_ text: String) -> Bool { hex(text) != nil }
+    package static func isValid(_ text: String) -> Bool { hex(text) != nil }
 
     /// `#rrggbb` for a colour name (any case) or a `#rrggbb` text; nil for anything else.
-    public static func hex(_ text: String) -> String? {
+    package static func hex(_ text: String) -> String? {
         let lower = text.lowercased()
         if let entry = named.first(where: { $0.name == lower }) { return entry.hex }
-        guard lower.utf8.count == 7, lower.hasPrefix("#"), lower.dropFirst().allSatisfy(\.isHexDigit) else { return nil }
+        guard lower.utf8.count == 7, lower.hasPrefix("#"), lower.dropFirst().allSatisfy(\.isHexDigit) else {
+            return nil
+        }
         return lower
     }
 
@@ -38,7 +42,7 @@ public enum TeamColours {
     }
 
     /// Every team's colour as `#rrggbb` or `hsl(…)`, in the order given.
-    public static func assign(teams: [String], chosen: [String: String] = [:]) -> [String: String] {
+    package static func assign(teams: [String], chosen: [String: String] = [:]) -> [String: String] {
         var result: [String: String] = [:]
         var takenHues: [Double] = []
         var takenNames = Set<String>()
@@ -57,9 +61,12 @@ public enum TeamColours {
             }
         }
         // Colours taken by name, and their spelling variants, are not handed out again.
-        if takenNames.contains("grey") || takenNames.contains("gray") { takenNames.formUnion(["grey", "gray", "silver"]) }
+        if takenNames.contains("grey") || takenNames.contains("gray") {
+            takenNames.formUnion(["grey", "gray", "silver"])
+        }
         var free = palette.filter { name in
-            !takenNames.contains(name) && !takenHues.contains { taken in hue(hex(name)!).map { close($0, taken, within: 12) } ?? false }
+            !takenNames.contains(name)
+                && !takenHues.contains { taken in hue(hex(name)!).map { close($0, taken, within: 12) } ?? false }
         }
         var generated = 0
         for team in rest {
@@ -82,7 +89,8 @@ public enum TeamColours {
 
     /// A name's words, lower case: split at -, _, spaces, digits and lower-to-upper changes.
     static func words(_ name: String) -> [String] {
-        var words: [String] = [], current = ""
+        var words: [String] = []
+        var current = ""
         var previousLower = false
         for character in name {
             if !character.isLetter {
@@ -105,10 +113,15 @@ public enum TeamColours {
     /// The hue of `#rrggbb`, nil for a grey.
     static func hue(_ hex: String) -> Double? {
         guard hex.hasPrefix("#"), let value = Int(hex.dropFirst(), radix: 16) else { return nil }
-        let r = Double(value >> 16 & 0xff) / 255, g = Double(value >> 8 & 0xff) / 255, b = Double(value & 0xff) / 255
-        let high = max(r, g, b), low = min(r, g, b), span = high - low
+        let r = Double(value >> 16 & 0xff) / 255
+        let g = Double(value >> 8 & 0xff) / 255
+        let b = Double(value & 0xff) / 255
+        let high = max(r, g, b)
+        let low = min(r, g, b)
+        let span = high - low
         guard span > 0.12 else { return nil }
-        let h: Double = if high == r { (g - b) / span } else if high == g { (b - r) / span + 2 } else { (r - g) / span + 4 }
+        let h: Double =
+            if high == r { (g - b) / span } else if high == g { (b - r) / span + 2 } else { (r - g) / span + 4 }
         return (h * 60 + 360).truncatingRemainder(dividingBy: 360)
     }
 

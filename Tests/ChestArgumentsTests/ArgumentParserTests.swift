@@ -53,8 +53,10 @@ struct ArgumentParserTests {
         }
     }
 
-    @Test(arguments: [["--socket", "/s", "make", "--output", "f"], ["--socket=/s", "make", "--output=f"],
-                      ["--socket", "/s", "make", "-o", "f"]])
+    @Test(arguments: [
+        ["--socket", "/s", "make", "--output", "f"], ["--socket=/s", "make", "--output=f"],
+        ["--socket", "/s", "make", "-o", "f"],
+    ])
     func anOptionTakesItsValueAfterASpaceOrAnEqualsSign(arguments: [String]) throws {
         let invocation = try parse(arguments)
         #expect(invocation.path[0].value("--socket") == "/s")
@@ -69,8 +71,10 @@ struct ArgumentParserTests {
         #expect(values.flag("--json") && !values.flag("--output"))
     }
 
-    @Test(arguments: [["-h"], ["--help"], ["make", "-h"], ["make", "--bogus", "--help"], ["make", "--output", "-h"],
-                      ["show", "-h"], ["--socket", "x", "--help"]])
+    @Test(arguments: [
+        ["-h"], ["--help"], ["make", "-h"], ["make", "--bogus", "--help"], ["make", "--output", "-h"],
+        ["show", "-h"], ["--socket", "x", "--help"],
+    ])
     func helpAnywhereBeforeDoubleDashWins(arguments: [String]) throws {
         let help = try #require(try parse(arguments).help)
         let command = arguments.contains("make") ? "tool make" : arguments.contains("show") ? "tool show" : "tool"
@@ -115,8 +119,9 @@ struct ArgumentParserTests {
         #expect(help.contains("  --version"))
         #expect(help.contains("commands:\n  make"))
         #expect(HelpText.help(for: Make.self, path: ["tool", "make"]).contains("  -o, --output FILE   where"))
-        #expect(HelpText.usageLines(of: Make.self, path: ["tool", "make"])
-            == ["tool make [-o FILE] [--page TEXT]... [--or]... [--json]"])
+        #expect(
+            HelpText.usageLines(of: Make.self, path: ["tool", "make"])
+                == ["tool make [-o FILE] [--page TEXT]... [--or]... [--json]"])
     }
 
     @Test func suggestionsAreNearestByEditDistance() {

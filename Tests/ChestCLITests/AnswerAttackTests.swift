@@ -1,8 +1,9 @@
+import Foundation
+import Testing
+
 @testable import ChestCLI
 @testable import ChestCore
 @testable import ChestSeal
-import Foundation
-import Testing
 
 /// The attack on an answer page from the file alone (docs/SECURITY.md "What an answer is worth"), run for real at a
 /// cheap Argon2id cost: nothing of the text or the answers is in the file, the count of answers does not show, and
@@ -27,16 +28,20 @@ import Testing
             let kek = PageSealer.derive(secret, salt: salt, cost: cost)!
             for key in wrapped {
                 guard let pageKey = PageSealer.decrypt(key, key: kek, data: data),
-                      let plaintext = PageSealer.decrypt(page.sealed!.ciphertext, key: pageKey, data: SealSecret.contentData(id, page: 1, version: 3)),
-                      SealedContent.decode(plaintext)?.text == text else { continue }
+                    let plaintext = PageSealer.decrypt(
+                        page.sealed!.ciphertext, key: pageKey, data: SealSecret.contentData(id, page: 1, version: 3)),
+                    SealedContent.decode(plaintext)?.text == text
+                else { continue }
                 return (index + 1, candidate)
             }
         }
         return (candidates.count, nil)
     }
 
-    static let dictionary = ["Aare", "Bahnhof", "Bärengraben", "Bundeshaus", "Gurten", "Käfigturm", "Kornhaus", "Marzili",
-                             "Münster", "Nydegg", "Rosengarten", "Zytglogge", "Zähringer"]
+    static let dictionary = [
+        "Aare", "Bahnhof", "Bärengraben", "Bundeshaus", "Gurten", "Käfigturm", "Kornhaus", "Marzili",
+        "Münster", "Nydegg", "Rosengarten", "Zytglogge", "Zähringer",
+    ]
 
     @Test func theFileHoldsNoTextNoAnswerAndAlwaysEightKeys() throws {
         for spec in ["Zytglogge", "Zytglogge|Zeitglockenturm|Zitglogge"] {
@@ -46,7 +51,8 @@ import Testing
             let identity = try Identity.loadOrCreate(at: directory + "/identity.json")
             var clear = page
             clear.question = "What is Bern's clock tower called?"
-            let message = Sealer.seal(Message(id: id, title: "t", from: "f", created: Date(), pages: [clear]), with: identity)
+            let message = Sealer.seal(
+                Message(id: id, title: "t", from: "f", created: Date(), pages: [clear]), with: identity)
             let bytes = String(decoding: MessageFile.encode(message), as: UTF8.self).lowercased()
             for secret in ["astronomical", "kaspar", "zytglogge", "zeitglockenturm", "zitglogge"] {
                 #expect(!bytes.contains(secret), "\(secret)")
@@ -67,8 +73,11 @@ import Testing
 
     @Test func everyAlternativeInAnyWritingOpensAndNothingElseDoes() {
         let (id, page, _) = Self.seal("Zytglogge|Zeitglockenturm")
-        for given in ["zytglogge", "  ZYTGLOGGE ", "Ｚｙｔｇｌｏｇｇｅ", "Zeitglocken\u{00A0}turm".replacingOccurrences(of: "\u{00A0}", with: ""),
-                      "ZEITGLOCKENTURM"] {
+        for given in [
+            "zytglogge", "  ZYTGLOGGE ", "Ｚｙｔｇｌｏｇｇｅ",
+            "Zeitglocken\u{00A0}turm".replacingOccurrences(of: "\u{00A0}", with: ""),
+            "ZEITGLOCKENTURM",
+        ] {
             let request = KeyRequest(id: id, page: 1, set: .a, of: page.sealed!, answer: AnswerText.normalised(given))!
             #expect(PageSealer.open(request) == .opened(SealedContent(text: Self.text)), "\(given)")
         }
@@ -77,7 +86,8 @@ import Testing
             #expect(PageSealer.open(request) == .wrong, "\(given)")
         }
         // The right answer for another page or message opens nothing.
-        let moved = KeyRequest(id: MessageID(bytes: Sealer.randomBytes(16)), page: 1, set: .a, of: page.sealed!, answer: "zytglogge")!
+        let moved = KeyRequest(
+            id: MessageID(bytes: Sealer.randomBytes(16)), page: 1, set: .a, of: page.sealed!, answer: "zytglogge")!
         #expect(PageSealer.open(moved) == .wrong)
     }
 
@@ -101,7 +111,9 @@ import Testing
         let (tries, found) = Self.search(page, id: id, candidates: Self.dictionary)
         #expect(found == nil && tries == Self.dictionary.count)
         #expect(AnswerText.guesses(set.answers).count > AnswerText.dictionaryWords * 1e6)
-        #expect(Composer.answerPrice(set.answers, cost: SealCost.Secret.answer.cost).sentence.contains("still no stronger than what the question gives away"))
+        #expect(
+            Composer.answerPrice(set.answers, cost: SealCost.Secret.answer.cost).sentence.contains(
+                "still no stronger than what the question gives away"))
     }
 }
 
@@ -112,24 +124,32 @@ import Testing
         let area = SearchArea(center: Coordinate(latitude: 46.948, longitude: 7.4474), radius: 564)
         let point = Coordinate(latitude: 46.94797, longitude: 7.44745)
         let (grid, salt) = SealGrids().grid(for: point, radius: 30, declared: area)
-        var set = PageSealer.SetDraft(locks: [.sealedLocation(grid), .answer], hidden: SearchArea(center: point, radius: 30))
+        var set = PageSealer.SetDraft(
+            locks: [.sealedLocation(grid), .answer], hidden: SearchArea(center: point, radius: 30))
         set.answers = AnswerText.alternatives("Zytglogge|Zeitglockenturm")
         set.gridSalt = salt
         let id = MessageID(bytes: Sealer.randomBytes(16))
-        let page = PageSealer.seal(text: AnswerAttackTests.text, setA: set, setB: .init(locks: []), id: id, page: 1,
-                                   cost: AnswerAttackTests.cheap)
+        let page = PageSealer.seal(
+            text: AnswerAttackTests.text, setA: set, setB: .init(locks: []), id: id, page: 1,
+            cost: AnswerAttackTests.cheap)
         guard case let .cells(_, _, wrapped)? = page.sealed?.slots[.a] else {
             Issue.record("no cells slot")
             return
         }
         #expect(wrapped.count == SealedPage.cellSlots * SealedPage.answerSlots)
-        let decoded = try MessageFile.decode(MessageFile.encode(Message(id: id, title: "t", from: "f", created: Date(), pages: [page],
-                                                                        seal: Seal(publicKey: [UInt8](repeating: 1, count: 32),
-                                                                                   signature: [UInt8](repeating: 2, count: 64)))))
+        let decoded = try MessageFile.decode(
+            MessageFile.encode(
+                Message(
+                    id: id, title: "t", from: "f", created: Date(), pages: [page],
+                    seal: Seal(
+                        publicKey: [UInt8](repeating: 1, count: 32),
+                        signature: [UInt8](repeating: 2, count: 64)))))
         #expect(decoded.pages[0].setA == [.sealedLocation(grid), .answer])
         let cell = grid.cell(of: point)
         func open(_ cell: Cell, _ answer: String) -> KeyResult {
-            PageSealer.open(KeyRequest(id: id, page: 1, set: .a, of: page.sealed!, cell: cell, answer: AnswerText.normalised(answer))!)
+            PageSealer.open(
+                KeyRequest(
+                    id: id, page: 1, set: .a, of: page.sealed!, cell: cell, answer: AnswerText.normalised(answer))!)
         }
         guard case .opened = open(cell, "ZEITGLOCKENTURM") else {
             Issue.record("the right cell and answer did not open")
@@ -138,10 +158,19 @@ import Testing
         #expect(open(cell, "Big Ben") == .wrong)
         #expect(open(Cell(x: cell.x + 5, y: cell.y), "Zytglogge") == .wrong)
         let place = BruteForce(grid: grid, pinDigits: nil, cost: SealCost.Secret.placeAndAnswer.cost)
-        let (hours, sentence) = Composer.answerPrice(set.answers, cost: SealCost.Secret.placeAndAnswer.cost, place: place)
-        #expect(abs(hours - place.searched * AnswerText.dictionaryWords * SealCost.Secret.placeAndAnswer.cost.secondsPerGuess / 3600) < 0.01)
+        let (hours, sentence) = Composer.answerPrice(
+            set.answers, cost: SealCost.Secret.placeAndAnswer.cost, place: place)
+        #expect(
+            abs(
+                hours - place.searched * AnswerText.dictionaryWords
+                    * SealCost.Secret.placeAndAnswer.cost.secondsPerGuess / 3600) < 0.01)
         #expect(sentence.hasPrefix("sealed by location and answer: about"), "\(sentence)")
-        #expect(sentence.contains("× 100,000 answers like the weakest, a word from a dictionary (the weakest of 2 answers)"), "\(sentence)")
-        #expect(sentence.contains("the answer alone is a game lock, not a secret"), "every answer priced says it (issue 45): \(sentence)")
+        #expect(
+            sentence.contains(
+                "× 100,000 answers like the weakest, a word from a dictionary (the weakest of 2 answers)"),
+            "\(sentence)")
+        #expect(
+            sentence.contains("the answer alone is a game lock, not a secret"),
+            "every answer priced says it (issue 45): \(sentence)")
     }
 }

@@ -1,49 +1,68 @@
 import ChestArguments
-@testable import ChestCLI
-@testable import ChestCore
 import ChestSeal
 import Foundation
 import Testing
+
+@testable import ChestCLI
+@testable import ChestCore
 
 /// Issue 45, items 4 and 5 in compose and `chest answer`: every priced answer gets the game-lock sentence and its
 /// true space; a control character is a usage mistake, never an attempt; points that no proof can credit are refused.
 @Suite struct AnswerPriceSentenceTests {
     static let cost = SealCost.Secret.answer.cost
 
-    @Test(arguments: [("a", "1 letter or digit", "36 guesses"), ("no", "2 letters or digits", "1,296 guesses"),
-                      ("1234567", "a number of 7 digits", "10,000,000 guesses"),
-                      ("red bridge", "a phrase of 2 dictionary words", "1,000,000,000 guesses"),
-                      ("Kaspar's 7th bell, 1530", "23 letters, digits and signs", "guesses")])
+    @Test(arguments: [
+        ("a", "1 letter or digit", "36 guesses"), ("no", "2 letters or digits", "1,296 guesses"),
+        ("1234567", "a number of 7 digits", "10,000,000 guesses"),
+        ("red bridge", "a phrase of 2 dictionary words", "1,000,000,000 guesses"),
+        ("Kaspar's 7th bell, 1530", "23 letters, digits and signs", "guesses"),
+    ])
     func everyAnswerIsPricedByItsSpaceWithTheGameLockSentence(answer: String, shape: String, guesses: String) {
         let (hours, sentence) = Composer.answerPrice([AnswerText.normalised(answer)], cost: Self.cost)
         #expect(sentence.hasPrefix("sealed by answer: \(shape),") && sentence.contains(guesses), "\(sentence)")
         #expect(sentence.contains("a game lock, not a secret"), "\(sentence)")
-        #expect(abs(hours - AnswerText.guesses([AnswerText.normalised(answer)]).count * Self.cost.secondsPerGuess / 3600) < 1e-6)
+        #expect(
+            abs(hours - AnswerText.guesses([AnswerText.normalised(answer)]).count * Self.cost.secondsPerGuess / 3600)
+                < 1e-6)
     }
 
     @Test func chestAnswerRefusesAControlCharacterAsAUsageMistake() throws {
         for text in ["zyt\u{0}glogge", "\u{1B}]0;owned\u{7}zytglogge", "\u{202E}eggolgtyz"] {
             let values = try ArgumentParser.parse(["answer", "0123456789abcdef", text], root: Chest.self).path.last!
             #expect(throws: UsageError.self) { try AnswerCommand(values) }
-            do { _ = try AnswerCommand(values) } catch { #expect(error.description.contains("control character U+"), "\(error)") }
+            do { _ = try AnswerCommand(values) } catch {
+                #expect(error.description.contains("control character U+"), "\(error)")
+            }
         }
-        let plain = try ArgumentParser.parse(["answer", "0123456789abcdef", "Zeitglocken\tturm"], root: Chest.self).path.last!
+        let plain = try ArgumentParser.parse(["answer", "0123456789abcdef", "Zeitglocken\tturm"], root: Chest.self).path
+            .last!
         #expect(try AnswerCommand(plain).text == "Zeitglocken\tturm")
     }
 
     /// Item 4: points on a page that sends no proven receipt are refused with why and what to add.
     @Test func pointsThatNoProofCanCreditAreRefused() {
-        let visible = PageSealer.SetDraft(locks: [.location(center: Coordinate(latitude: 46.2, longitude: 6.1), radius: 40)])
+        let visible = PageSealer.SetDraft(locks: [
+            .location(center: Coordinate(latitude: 46.2, longitude: 6.1), radius: 40)
+        ])
         let pin = PageSealer.SetDraft(locks: [.sealedPIN])
         let none = PageSealer.SetDraft(locks: [])
         let open = Composer.unprovablePoints(3, sets: [none, none], page: 1, version: 3)
-        #expect(open?.contains("page 1 is worth 3 points") == true && open?.contains("a page without locks") == true, "\(open ?? "")")
+        #expect(
+            open?.contains("page 1 is worth 3 points") == true && open?.contains("a page without locks") == true,
+            "\(open ?? "")")
         let guarded = Composer.unprovablePoints(1, sets: [visible, none], page: 2, version: 3)
-        #expect(guarded?.contains("page 2 is worth 1 point ") == true && guarded?.contains("proves only that the file was held") == true
-                && guarded?.contains("a place without ,visible, a PIN, an answer or a release") == true, "\(guarded ?? "")")
-        #expect(Composer.unprovablePoints(2, sets: [pin, visible], page: 1, version: 3)?.contains("a set of it holds no secret") == true)
+        #expect(
+            guarded?.contains("page 2 is worth 1 point ") == true
+                && guarded?.contains("proves only that the file was held") == true
+                && guarded?.contains("a place without ,visible, a PIN, an answer or a release") == true,
+            "\(guarded ?? "")")
+        #expect(
+            Composer.unprovablePoints(2, sets: [pin, visible], page: 1, version: 3)?.contains(
+                "a set of it holds no secret") == true)
         #expect(Composer.unprovablePoints(5, sets: [pin, none], page: 1, version: 3) == nil)
         #expect(Composer.unprovablePoints(0, sets: [visible, none], page: 1, version: 3) == nil)
-        #expect(Composer.unprovablePoints(nil, sets: [none, none], page: 1, version: 3) == nil, "the default is not the organiser's word")
+        #expect(
+            Composer.unprovablePoints(nil, sets: [none, none], page: 1, version: 3) == nil,
+            "the default is not the organiser's word")
     }
 }

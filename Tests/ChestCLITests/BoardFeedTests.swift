@@ -1,8 +1,9 @@
-@testable import ChestCLI
 import ChestCore
 import ChestSeal
 import Foundation
 import Testing
+
+@testable import ChestCLI
 
 /// `chest board`'s adapter in process, on real files and real signatures, without a broker (docs/ARCHITECTURE.md
 /// "The board's core"): the journal it writes stays small whatever junk arrives (issue 33) and brings the board back
@@ -16,14 +17,22 @@ import Testing
         let organiser = try Identity.loadOrCreate(at: directory + "/organiser.json")
         let reader = try Identity.loadOrCreate(at: directory + "/reader.json")
         let keys = HuntSigner.newTeamKeys()
-        let team = HuntTeam(name: "red", password: HuntSigner.newPassword(), publicKey: keys.publicKey, secretKey: keys.secretKey)
-        var hunt = HuntFile(id: HuntSigner.newHuntID(), name: "Feed", broker: BrokerURL("mqtt://127.0.0.1:1883")!, organiser: organiser.publicKeyBase64)
+        let team = HuntTeam(
+            name: "red", password: HuntSigner.newPassword(), publicKey: keys.publicKey, secretKey: keys.secretKey)
+        var hunt = HuntFile(
+            id: HuntSigner.newHuntID(), name: "Feed", broker: BrokerURL("mqtt://127.0.0.1:1883")!,
+            organiser: organiser.publicKeyBase64)
         hunt.teams = [team]
         hunt.organiserPassword = HuntSigner.newPassword()
-        hunt.messages = [String(repeating: "ab", count: 16): HuntMessage(title: "Clue", pages: [
-            .init(key: Data(repeating: 7, count: 32).base64EncodedString(), guarded: false,
-                  hints: [.init(key: Data(repeating: 9, count: 32).base64EncodedString(), cost: 2)]),
-        ])]
+        hunt.messages = [
+            String(repeating: "ab", count: 16): HuntMessage(
+                title: "Clue",
+                pages: [
+                    .init(
+                        key: Data(repeating: 7, count: 32).base64EncodedString(), guarded: false,
+                        hints: [.init(key: Data(repeating: 9, count: 32).base64EncodedString(), cost: 2)])
+                ])
+        ]
         try hunt.write(to: huntPath)
         return (hunt, team, organiser, reader)
     }
@@ -37,23 +46,30 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var feed = BoardFeed(hunt: hunt, huntPath: huntPath, organiser: organiser)
         #expect(try feed.restore().isEmpty)
-        let status = ReaderClaim.claim(TeamStatus(online: true, pagesOpen: 0), hunt: hunt.id, team: "red", identity: reader)
-        _ = feed.receive(topic: HuntTopic.status(hunt: hunt.id, team: "red"),
-                         payload: try signed(HuntEnvelope(hunt: hunt.id, sender: "red", id: 1, sent: Date(), status: status), team),
-                         retained: true, at: Date(timeIntervalSince1970: 1_800_000_000))
+        let status = ReaderClaim.claim(
+            TeamStatus(online: true, pagesOpen: 0), hunt: hunt.id, team: "red", identity: reader)
+        _ = feed.receive(
+            topic: HuntTopic.status(hunt: hunt.id, team: "red"),
+            payload: try signed(HuntEnvelope(hunt: hunt.id, sender: "red", id: 1, sent: Date(), status: status), team),
+            retained: true, at: Date(timeIntervalSince1970: 1_800_000_000))
         // 6,000 over ten minutes: a hundred times the refusal lines kept, across ten count intervals.
         for index in 0..<6_000 {
-            _ = feed.receive(topic: "chest/\(hunt.id)/red/receipt/\(index + 1)", payload: Data(repeating: UInt8(index % 200), count: 300),
-                             retained: false, at: Date(timeIntervalSince1970: 1_800_000_001 + Double(index) / 10))
+            _ = feed.receive(
+                topic: "chest/\(hunt.id)/red/receipt/\(index + 1)",
+                payload: Data(repeating: UInt8(index % 200), count: 300),
+                retained: false, at: Date(timeIntervalSince1970: 1_800_000_001 + Double(index) / 10))
         }
         feed.stop(at: Date(timeIntervalSince1970: 1_800_001_000))
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: BoardFeed.journalPath(huntPath: huntPath))[.size] as? Int)
+        let size = try #require(
+            try FileManager.default.attributesOfItem(atPath: BoardFeed.journalPath(huntPath: huntPath))[.size] as? Int)
         #expect(size < 50_000, "the journal is \(size) bytes after 6,000 junk messages")
 
         var again = BoardFeed(hunt: hunt, huntPath: huntPath, organiser: organiser)
         _ = try again.restore()
         #expect(again.gate.refused == [.malformed: 6_000])
-        #expect(again.board.teams[0].refusals == ["malformed": 6_000] && again.board.teams[0].reader == reader.publicKeyBase64)
+        #expect(
+            again.board.teams[0].refusals == ["malformed": 6_000]
+                && again.board.teams[0].reader == reader.publicKeyBase64)
         again.stop(at: Date(timeIntervalSince1970: 1_800_001_001))
     }
 
@@ -62,22 +78,32 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var feed = BoardFeed(hunt: hunt, huntPath: huntPath, organiser: organiser)
         _ = try feed.restore()
-        let status = ReaderClaim.claim(TeamStatus(online: true, pagesOpen: 0), hunt: hunt.id, team: "red", identity: reader)
-        _ = feed.receive(topic: HuntTopic.status(hunt: hunt.id, team: "red"),
-                         payload: try signed(HuntEnvelope(hunt: hunt.id, sender: "red", id: 1, sent: Date(), status: status), team),
-                         retained: false, at: Date())
+        let status = ReaderClaim.claim(
+            TeamStatus(online: true, pagesOpen: 0), hunt: hunt.id, team: "red", identity: reader)
+        _ = feed.receive(
+            topic: HuntTopic.status(hunt: hunt.id, team: "red"),
+            payload: try signed(HuntEnvelope(hunt: hunt.id, sender: "red", id: 1, sent: Date(), status: status), team),
+            retained: false, at: Date())
         let request = HuntHintRequest(message: String(repeating: "ab", count: 16), page: 1, hint: 1)
-        let events = feed.receive(topic: HuntTopic.hintRequest(hunt: hunt.id, team: "red", id: 2),
-                                  payload: try signed(HuntEnvelope(hunt: hunt.id, sender: "red", id: 2, sent: Date(), hintRequest: request), team),
-                                  retained: false, at: Date())
+        let events = feed.receive(
+            topic: HuntTopic.hintRequest(hunt: hunt.id, team: "red", id: 2),
+            payload: try signed(
+                HuntEnvelope(hunt: hunt.id, sender: "red", id: 2, sent: Date(), hintRequest: request), team),
+            retained: false, at: Date())
         #expect(events.contains { if case .hint(_, _, _, _, 2, true, _) = $0 { true } else { false } }, "\(events)")
         let outgoing = feed.takeOutgoing()
         let message = try #require(outgoing.first)
         #expect(outgoing.count == 1 && message.retain && message.qos == 1)
-        #expect(HuntTopic.parse(message.topic, hunt: hunt.id).map { if case .hint(team: "red", hintID: _) = $0 { true } else { false } } == true)
+        #expect(
+            HuntTopic.parse(message.topic, hunt: hunt.id).map {
+                if case .hint(team: "red", hintID: _) = $0 { true } else { false }
+            } == true)
         let answer = try HuntEnvelope.decode(message.payload)
         #expect(HuntSigner.isValid(answer) && answer.key == organiser.publicKeyBase64)
-        guard case let .hint(hint) = answer.body else { Issue.record("not a hint: \(answer.kind)"); return }
+        guard case let .hint(hint) = answer.body else {
+            Issue.record("not a hint: \(answer.kind)")
+            return
+        }
         let sealed = try #require(Data(base64Encoded: hint.sealed))
         #expect(HintSeal.open(sealed, with: reader) == Data(repeating: 9, count: 32))
         #expect(feed.board.teams[0].points == -2)
@@ -85,14 +111,22 @@ import Testing
         // Where the identity is not the organiser's, nothing is signed: the request is refused, and says why.
         var elsewhere = BoardFeed(hunt: hunt, huntPath: huntPath + ".copy", organiser: reader)
         _ = try elsewhere.restore()
-        _ = elsewhere.receive(topic: HuntTopic.status(hunt: hunt.id, team: "red"),
-                              payload: try signed(HuntEnvelope(hunt: hunt.id, sender: "red", id: 1, sent: Date(), status: status), team),
-                              retained: false, at: Date())
-        let refused = elsewhere.receive(topic: HuntTopic.hintRequest(hunt: hunt.id, team: "red", id: 2),
-                                        payload: try signed(HuntEnvelope(hunt: hunt.id, sender: "red", id: 2, sent: Date(), hintRequest: request), team),
-                                        retained: false, at: Date())
-        #expect(refused.first == .refused(reason: "cannotAnswer", team: "red",
-                                         why: "hint request 2: this board does not run with the organiser's identity, so it cannot sign the answer"))
+        _ = elsewhere.receive(
+            topic: HuntTopic.status(hunt: hunt.id, team: "red"),
+            payload: try signed(HuntEnvelope(hunt: hunt.id, sender: "red", id: 1, sent: Date(), status: status), team),
+            retained: false, at: Date())
+        let refused = elsewhere.receive(
+            topic: HuntTopic.hintRequest(hunt: hunt.id, team: "red", id: 2),
+            payload: try signed(
+                HuntEnvelope(hunt: hunt.id, sender: "red", id: 2, sent: Date(), hintRequest: request), team),
+            retained: false, at: Date())
+        #expect(
+            refused.first
+                == .refused(
+                    reason: "cannotAnswer", team: "red",
+                    why:
+                        "hint request 2: this board does not run with the organiser's identity, so it cannot sign the answer"
+                ))
         #expect(elsewhere.takeOutgoing().isEmpty)
     }
 
@@ -102,17 +136,19 @@ import Testing
         var (hunt, team, organiser, reader) = try setUp()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         hunt.messages?[String(repeating: "ab", count: 16)]?.pages[0].hints = [
-            .init(key: Data(repeating: 9, count: 32).base64EncodedString(), cost: 2, after: 60),
+            .init(key: Data(repeating: 9, count: 32).base64EncodedString(), cost: 2, after: 60)
         ]
         try hunt.write(to: huntPath)
         let heard = Date(timeIntervalSince1970: 1_800_000_000)
         var feed = BoardFeed(hunt: hunt, huntPath: huntPath, organiser: organiser)
         _ = try feed.restore()
         #expect(feed.wait(at: heard, longest: 0.2) == 0.2)
-        let status = ReaderClaim.claim(TeamStatus(online: true, pagesOpen: 0), hunt: hunt.id, team: "red", identity: reader)
-        _ = feed.receive(topic: HuntTopic.status(hunt: hunt.id, team: "red"),
-                         payload: try signed(HuntEnvelope(hunt: hunt.id, sender: "red", id: 1, sent: heard, status: status), team),
-                         retained: false, at: heard)
+        let status = ReaderClaim.claim(
+            TeamStatus(online: true, pagesOpen: 0), hunt: hunt.id, team: "red", identity: reader)
+        _ = feed.receive(
+            topic: HuntTopic.status(hunt: hunt.id, team: "red"),
+            payload: try signed(HuntEnvelope(hunt: hunt.id, sender: "red", id: 1, sent: heard, status: status), team),
+            retained: false, at: heard)
         #expect(feed.wait(at: heard.addingTimeInterval(59.9), longest: 0.2) < 0.11)
         #expect(feed.tick(at: heard.addingTimeInterval(59)).isEmpty && feed.takeOutgoing().isEmpty)
         let events = feed.tick(at: heard.addingTimeInterval(60))
@@ -120,7 +156,10 @@ import Testing
         let outgoing = feed.takeOutgoing()
         let answer = try HuntEnvelope.decode(try #require(outgoing.first).payload)
         #expect(outgoing.count == 1 && HuntSigner.isValid(answer) && answer.key == organiser.publicKeyBase64)
-        guard case let .hint(hint) = answer.body else { Issue.record("not a hint: \(answer.kind)"); return }
+        guard case let .hint(hint) = answer.body else {
+            Issue.record("not a hint: \(answer.kind)")
+            return
+        }
         let sealed = try #require(Data(base64Encoded: hint.sealed))
         #expect(hint.cost == 0 && HintSeal.open(sealed, with: reader) == Data(repeating: 9, count: 32))
         #expect(feed.board.teams[0].points == 0 && feed.board.teams[0].hints.count == 1)
@@ -129,7 +168,9 @@ import Testing
         var again = BoardFeed(hunt: hunt, huntPath: huntPath, organiser: organiser)
         _ = try again.restore()
         _ = again.tick(at: heard.addingTimeInterval(120))
-        #expect(again.board.teams[0].hints.map(\.cost) == [0] && again.takeOutgoing().isEmpty, "given before the restart, not again")
+        #expect(
+            again.board.teams[0].hints.map(\.cost) == [0] && again.takeOutgoing().isEmpty,
+            "given before the restart, not again")
         again.stop(at: heard.addingTimeInterval(121))
     }
 }

@@ -1,9 +1,10 @@
 import ChestArguments
-@testable import ChestCLI
 import ChestCore
-@testable import ChestDaemon
 import Foundation
 import Testing
+
+@testable import ChestCLI
+@testable import ChestDaemon
 
 /// `chest` and `chestd` read their command lines with the one parser and the declarations.
 struct CommandLineTests {
@@ -37,7 +38,9 @@ struct CommandLineTests {
 
     /// Every command of chest and chestd, with its path.
     static func everyCommand() -> [(command: any ParsableCommand.Type, path: [String])] {
-        func below(_ command: any ParsableCommand.Type, _ path: [String]) -> [(command: any ParsableCommand.Type, path: [String])] {
+        func below(_ command: any ParsableCommand.Type, _ path: [String]) -> [(
+            command: any ParsableCommand.Type, path: [String]
+        )] {
             [(command, path)] + command.subcommands.flatMap { below($0, path + [$0.name]) }
         }
         return below(Chest.self, ["chest"]) + [(DaemonOptions.self, ["chestd"])]
@@ -59,7 +62,8 @@ struct CommandLineTests {
     }
 
     @Test func helpForAnUnknownCommandIsAUsageError() {
-        #expect(error { _ = try HelpCommand(values(["help", "bogus"])) }?.hasPrefix(#"unknown command "bogus""#) == true)
+        #expect(
+            error { _ = try HelpCommand(values(["help", "bogus"])) }?.hasPrefix(#"unknown command "bogus""#) == true)
         #expect(error { _ = try HelpCommand(values(["help", "imprt"])) }?.contains(#"did you mean "import"?"#) == true)
     }
 
@@ -70,7 +74,8 @@ struct CommandLineTests {
         }
         #expect(try WatchCommand(values(["watch", "--count=3", "--timeout", "2.5"])).count == 3)
         #expect(try PinCommand(values(["pin", "7f3a", "4821", "--page=2"])).page == 2)
-        #expect(error { _ = try WatchCommand(values(["watch", "--count", "zero"])) } == "--count wants a positive number")
+        #expect(
+            error { _ = try WatchCommand(values(["watch", "--count", "zero"])) } == "--count wants a positive number")
     }
 
     @Test func watchShowsWhatItIsAskedFor() throws {
@@ -80,11 +85,14 @@ struct CommandLineTests {
         #expect(try WatchCommand(values(["watch", "--json"])).shows("fix"))
         let some = try WatchCommand(values(["watch", "--events", "unlocked,rejected"]))
         #expect(ChestEvent.names.filter(some.shows) == ["unlocked", "rejected"])
-        #expect(error { _ = try WatchCommand(values(["watch", "--events", ","])) } == "--events wants a list such as unlocked,rejected")
+        #expect(
+            error { _ = try WatchCommand(values(["watch", "--events", ","])) }
+                == "--events wants a list such as unlocked,rejected")
     }
 
     @Test func shortIDsAreTheShortestUniquePrefixOfAtLeastEight() {
-        let a = MessageID("7f3a21c0d9e84b6a8c1f2e3d4c5b6a79")!, b = MessageID("7f3a21c0d9000000000000000000000a")!
+        let a = MessageID("7f3a21c0d9e84b6a8c1f2e3d4c5b6a79")!
+        let b = MessageID("7f3a21c0d9000000000000000000000a")!
         var ids = ShortIDs()
         ids.insert([a])
         #expect(ids.short(a) == "7f3a21c0")
@@ -93,8 +101,10 @@ struct CommandLineTests {
     }
 
     @Test func composeReadsLocksInOrderIntoSetsAAndB() throws {
-        let draft = try compose(["-o", "f", "--title", "T", "--page", "one", "--lock", "pin=1234", "--or",
-                                 "--lock", "weather=snowy", "--page=two", "--lock=time=2026-12-01T09:00:00Z"])
+        let draft = try compose([
+            "-o", "f", "--title", "T", "--page", "one", "--lock", "pin=1234", "--or",
+            "--lock", "weather=snowy", "--page=two", "--lock=time=2026-12-01T09:00:00Z",
+        ])
         #expect(draft.output == "f" && draft.title == "T")
         #expect(draft.pages.map(\.text) == ["one", "two"])
         #expect(draft.pages[0].setA == [.pin(digits: "1234")])
@@ -105,16 +115,21 @@ struct CommandLineTests {
     @Test func composeMistakesSayWhatToWrite() {
         let base = ["-o", "f", "--title", "x"]
         #expect(error { _ = try compose(["--title", "x", "--page", "p"]) }?.hasPrefix("compose needs -o FILE") == true)
-        #expect(error { _ = try compose(base + ["--lock", "pin=1234"]) }
-            == "--lock pin=1234 comes before any --page; write --page TEXT first")
-        #expect(error { _ = try compose(base + ["--page", "p", "--lock", "pin=1234", "--lock", "pin=5678"]) }
-            == "page 1 has two pin locks in set A; use --or for an alternative")
+        #expect(
+            error { _ = try compose(base + ["--lock", "pin=1234"]) }
+                == "--lock pin=1234 comes before any --page; write --page TEXT first")
+        #expect(
+            error { _ = try compose(base + ["--page", "p", "--lock", "pin=1234", "--lock", "pin=5678"]) }
+                == "page 1 has two pin locks in set A; use --or for an alternative")
         #expect(error { _ = try compose(base + ["--page", "p", "--or"]) }?.contains("follows no --lock") == true)
-        #expect(error { _ = try compose(base + ["--page", "p", "--lock", "pin=1234", "--or", "--or"]) }?
-            .contains("already has its --or") == true)
-        #expect(error { _ = try compose(base + Array(repeating: ["--page", "p"], count: 6).flatMap { $0 }) }
-            == "a message has at most 5 pages")
-        #expect(error { _ = try compose(base + ["stray"]) } == #"compose: unexpected "stray"; see `chest compose --help`"#)
+        #expect(
+            error { _ = try compose(base + ["--page", "p", "--lock", "pin=1234", "--or", "--or"]) }?
+                .contains("already has its --or") == true)
+        #expect(
+            error { _ = try compose(base + Array(repeating: ["--page", "p"], count: 6).flatMap { $0 }) }
+                == "a message has at most 5 pages")
+        #expect(
+            error { _ = try compose(base + ["stray"]) } == #"compose: unexpected "stray"; see `chest compose --help`"#)
     }
 
     @Test func configReadsItsTwoForms() throws {
@@ -122,8 +137,11 @@ struct CommandLineTests {
         #expect(try ConfigCommand(values(["config", "name"])).action == .get(.name))
         #expect(try ConfigCommand(values(["config", "name", "Alice"])).action == .set(.name, "Alice"))
         #expect(try ConfigCommand(values(["config", "--unset=weather.key"])).action == .unset(.weatherKey))
-        #expect(error { _ = try ConfigCommand(values(["config", "nmae"])) }?.hasPrefix(#"unknown setting "nmae""#) == true)
-        #expect(error { _ = try values(["config", "a", "b", "c"]) } == "usage: chest config [KEY [VALUE]] | chest config --unset KEY")
+        #expect(
+            error { _ = try ConfigCommand(values(["config", "nmae"])) }?.hasPrefix(#"unknown setting "nmae""#) == true)
+        #expect(
+            error { _ = try values(["config", "a", "b", "c"]) }
+                == "usage: chest config [KEY [VALUE]] | chest config --unset KEY")
     }
 
     @Test func chestdTakesValuesEitherWay() throws {
@@ -137,11 +155,14 @@ struct CommandLineTests {
         #expect(DaemonOptions.usage.hasPrefix("usage: chestd [--chest DIR] [--gpsd HOST:PORT]"))
         // The rule the config file's value meets, so that chestd never retries an address it cannot use.
         for bad in ["nohost", "nonsense:port:x", "h:0", "h:65536", ":2947"] {
-            #expect(error { _ = try DaemonOptions.parse(["--gpsd", bad]) }
+            #expect(
+                error { _ = try DaemonOptions.parse(["--gpsd", bad]) }
                     == "--gpsd \"\(bad)\": gpsd is HOST:PORT with a port from 1 to 65535, such as localhost:2947")
         }
         #expect(try DaemonOptions.parse(["--gpsd", "[::1]:2947"]).flags == [.gpsd: "[::1]:2947"])
-        #expect(error { _ = try DaemonOptions.parse(["--weather-url", "ftp://x"]) }?.hasPrefix(#"--weather-url "ftp://x": weather.url is an http://"#) == true)
+        #expect(
+            error { _ = try DaemonOptions.parse(["--weather-url", "ftp://x"]) }?.hasPrefix(
+                #"--weather-url "ftp://x": weather.url is an http://"#) == true)
         #expect(error { _ = try DaemonOptions.parse(["--chest", ""]) } == "--chest needs a value")
         #expect(error { _ = try DaemonOptions.parse(["--chst", "x"]) }?.contains("did you mean --chest?") == true)
         #expect(error { _ = try DaemonOptions.parse(["stray"]) }?.hasPrefix(#"unexpected "stray""#) == true)

@@ -1,11 +1,12 @@
 import ChestArguments
-@testable import ChestCLI
 import ChestCore
 import ChestSimulator
-@testable import ChestDaemon
 import ChestTestSupport
 import Foundation
 import Testing
+
+@testable import ChestCLI
+@testable import ChestDaemon
 
 /// What is written about the command lines outside the code (completion scripts, man pages, README) says what
 /// the declarations say.
@@ -20,19 +21,24 @@ struct DeclarationsAgreeTests {
     /// The program's usage, then each command's, with a group of commands (`chest hunt`) as its leaves.
     var chestUsageLines: [String] {
         func leaves(_ command: any ParsableCommand.Type, _ path: [String]) -> [String] {
-            command.subcommands.isEmpty ? HelpText.usageLines(of: command, path: path)
+            command.subcommands.isEmpty
+                ? HelpText.usageLines(of: command, path: path)
                 : command.subcommands.flatMap { leaves($0, path + [$0.name]) }
         }
         return HelpText.usageLines(of: Chest.self, path: ["chest"])
             + Chest.subcommands.flatMap { leaves($0, ["chest", $0.name]) }
     }
 
-    @Test(arguments: [("bash", "completion/chest.bash"), ("zsh", "completion/_chest"), ("fish", "completion/chest.fish")])
+    @Test(arguments: [
+        ("bash", "completion/chest.bash"), ("zsh", "completion/_chest"), ("fish", "completion/chest.fish"),
+    ])
     func committedCompletionScriptsAreWhatTheBinaryGenerates(shell: String, path: String) throws {
-        let outcome = try Subprocess.run(ChestHarness.products + "/chest", ["--generate-completion-script", shell], environment: environment)
+        let outcome = try Subprocess.run(
+            ChestHarness.products + "/chest", ["--generate-completion-script", shell], environment: environment)
         #expect(outcome.status == 0)
         #expect(outcome.stdout == (try text(path)), "regenerate: chest --generate-completion-script \(shell) > \(path)")
-        #expect(outcome.stdout == CompletionScript.script(for: Chest.self, shell: CompletionScript.Shell(rawValue: shell)!))
+        #expect(
+            outcome.stdout == CompletionScript.script(for: Chest.self, shell: CompletionScript.Shell(rawValue: shell)!))
     }
 
     @Test(arguments: [
@@ -47,9 +53,11 @@ struct DeclarationsAgreeTests {
         (["chest", "--generate-completion-script", "f"], "fish"),
     ])
     func bashCompletesWithoutTheBashCompletionPackage(words: [String], expected: String) throws {
-        let script = #"source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _chest; echo "${COMPREPLY[*]}""#
-        let outcome = try Subprocess.run("/bin/bash", ["--norc", "-c", script, "bash", root + "/completion/chest.bash"] + words,
-                                         environment: environment)
+        let script =
+            #"source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _chest; echo "${COMPREPLY[*]}""#
+        let outcome = try Subprocess.run(
+            "/bin/bash", ["--norc", "-c", script, "bash", root + "/completion/chest.bash"] + words,
+            environment: environment)
         #expect(outcome.stdout == expected + "\n", "\(outcome.stderr)")
     }
 
@@ -74,17 +82,25 @@ struct DeclarationsAgreeTests {
         var text = line
         if line.hasPrefix(".") {
             let macro = String(line.prefix { $0 != " " })
-            var arguments: [String] = [], current = "", quoted = false
+            var arguments: [String] = []
+            var current = ""
+            var quoted = false
             for character in line.dropFirst(macro.count) {
-                if character == "\"" { quoted.toggle() } else if character == " " && !quoted {
+                if character == "\"" {
+                    quoted.toggle()
+                } else if character == " " && !quoted {
                     if !current.isEmpty { arguments.append(current) }
                     current = ""
-                } else { current.append(character) }
+                } else {
+                    current.append(character)
+                }
             }
             if !current.isEmpty { arguments.append(current) }
             text = arguments.joined(separator: [".B", ".I"].contains(macro) ? " " : "")
         }
-        for (escape, plain) in [(#"\-"#, "-"), (#"\&"#, ""), (#"\fB"#, ""), (#"\fI"#, ""), (#"\fR"#, ""), (#"\fP"#, "")] {
+        for (escape, plain) in [
+            (#"\-"#, "-"), (#"\&"#, ""), (#"\fB"#, ""), (#"\fI"#, ""), (#"\fR"#, ""), (#"\fP"#, ""),
+        ] {
             text = text.replacingOccurrences(of: escape, with: plain)
         }
         return text
@@ -102,12 +118,16 @@ struct DeclarationsAgreeTests {
     /// from the declarations: the reference a reader finds with `man chest` is the help `chest COMMAND --help` prints.
     @Test func chestManPageReferenceIsWhatTheDeclarationsGenerate() throws {
         let page = try text("docs/man/chest.1")
-        let begin = try #require(page.range(of: ManPage.beginMarker + "\n"), "docs/man/chest.1 lost its \(ManPage.beginMarker) line")
-        let end = try #require(page.range(of: ManPage.endMarker + "\n", range: begin.upperBound..<page.endIndex),
-                               "docs/man/chest.1 lost its \(ManPage.endMarker) line")
-        #expect(String(page[begin.lowerBound..<end.upperBound]) == ManPage.reference(for: Chest.self),
-                "docs/man/chest.1 is not what the declarations generate: run make man")
-        let outcome = try Subprocess.run(ChestHarness.products + "/chest", ["--generate-man-page"], environment: environment)
+        let begin = try #require(
+            page.range(of: ManPage.beginMarker + "\n"), "docs/man/chest.1 lost its \(ManPage.beginMarker) line")
+        let end = try #require(
+            page.range(of: ManPage.endMarker + "\n", range: begin.upperBound..<page.endIndex),
+            "docs/man/chest.1 lost its \(ManPage.endMarker) line")
+        #expect(
+            String(page[begin.lowerBound..<end.upperBound]) == ManPage.reference(for: Chest.self),
+            "docs/man/chest.1 is not what the declarations generate: run make man")
+        let outcome = try Subprocess.run(
+            ChestHarness.products + "/chest", ["--generate-man-page"], environment: environment)
         #expect(outcome.status == 0 && outcome.stdout == ManPage.reference(for: Chest.self), "\(outcome.stderr)")
     }
 
@@ -124,7 +144,8 @@ struct DeclarationsAgreeTests {
     /// The man pages format without a warning (groff's -ww: every warning), as `man` shows them.
     @Test(arguments: ["docs/man/chest.1", "docs/man/chestd.8", "docs/man/chest-walk.1"])
     func manPageFormatsWithoutWarnings(page: String) throws {
-        let outcome = try Subprocess.run("/usr/bin/groff", ["-man", "-ww", "-z", root + "/" + page], environment: environment)
+        let outcome = try Subprocess.run(
+            "/usr/bin/groff", ["-man", "-ww", "-z", root + "/" + page], environment: environment)
         #expect(outcome.status == 0 && outcome.stderr.isEmpty, "\(page): \(outcome.stderr)")
     }
 
@@ -139,9 +160,12 @@ struct DeclarationsAgreeTests {
     /// A mistake on chestd's command line is followed by its usage line whole, not by the help's first line, which
     /// is wrapped to the terminal.
     @Test func chestdFollowsAMistakeWithItsWholeUsageLine() throws {
-        let wrong = try Subprocess.run(ChestHarness.products + "/chestd", ["--gpsd", "nonsense:port:x"], environment: environment)
+        let wrong = try Subprocess.run(
+            ChestHarness.products + "/chestd", ["--gpsd", "nonsense:port:x"], environment: environment)
         #expect(wrong.status == 64)
-        #expect(wrong.stderr == "chestd: --gpsd \"nonsense:port:x\": gpsd is HOST:PORT with a port from 1 to 65535, such as "
+        #expect(
+            wrong.stderr
+                == "chestd: --gpsd \"nonsense:port:x\": gpsd is HOST:PORT with a port from 1 to 65535, such as "
                 + "localhost:2947\nusage: chestd [--chest DIR] [--gpsd HOST:PORT] [--socket PATH] [--config FILE] "
                 + "[--weather-url URL] [-v]\n", "\(wrong.stderr)")
     }
@@ -154,7 +178,8 @@ struct DeclarationsAgreeTests {
         func words(_ text: String) -> String { text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
         #expect(words(help.stdout).contains(words(NMEAWalk.descriptionFormat)))
         #expect(help.stdout.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(help.stdout)")
-        #expect(try Subprocess.run(walk, [root + "/demo/walk.txt", "-h"], environment: environment).stdout == help.stdout)
+        #expect(
+            try Subprocess.run(walk, [root + "/demo/walk.txt", "-h"], environment: environment).stdout == help.stdout)
         let wrong = try Subprocess.run(walk, ["--fil"], environment: environment)
         #expect(wrong.status == 64 && wrong.stderr.contains("unknown option --fil"))
         let extra = try Subprocess.run(walk, ["a", "b"], environment: environment)
@@ -169,10 +194,13 @@ struct FormatVersionInDocsTests {
     @Test func readmeQuestAndHuntsSpeakOfTheFormatComposeWrites() throws {
         let root = GPSLogs.packageRoot.path
         // The sentences that say what compose (or a quest) writes by default.
-        let patterns = [#"[Ff]iles are format (\d)"#, #"built in format (\d)"#, #"writes format (\d)"#, #"default,? format (\d)"#,
-                        #"(\d), the default"#]
+        let patterns = [
+            #"[Ff]iles are format (\d)"#, #"built in format (\d)"#, #"writes format (\d)"#, #"default,? format (\d)"#,
+            #"(\d), the default"#,
+        ]
         for doc in ["README.md", "docs/QUEST.md", "docs/HUNTS.md"] {
-            let text = try String(contentsOfFile: root + "/" + doc, encoding: .utf8).replacingOccurrences(of: "\n", with: " ")
+            let text = try String(contentsOfFile: root + "/" + doc, encoding: .utf8).replacingOccurrences(
+                of: "\n", with: " ")
             var said: [String] = []
             for pattern in patterns {
                 let expression = try Regex(pattern)
@@ -180,7 +208,9 @@ struct FormatVersionInDocsTests {
             }
             #expect(!said.isEmpty, "\(doc) says which format compose writes")
             // Format 4 only for a place sealed with a PIN (docs/FORMAT.md "Format 4"): the guides say format 3 and that.
-            #expect(said.allSatisfy { $0 == "\(MessageFile.baseVersion)" }, "\(doc) speaks of format \(said), compose writes \(MessageFile.baseVersion)")
+            #expect(
+                said.allSatisfy { $0 == "\(MessageFile.baseVersion)" },
+                "\(doc) speaks of format \(said), compose writes \(MessageFile.baseVersion)")
             #expect(!text.contains("format 2 only"), "\(doc)")
         }
     }

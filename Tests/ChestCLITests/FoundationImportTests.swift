@@ -10,16 +10,20 @@ import Testing
     @Test func noShippedModuleImportsMoreThanFoundationEssentials() throws {
         let sources = GPSLogs.packageRoot.appendingPathComponent("Sources").path
         let notShipped: Set<String> = ["ChestBench", "chest-bench"]
-        let forbidden = try Regex(#"^\s*(@\w+\s+)*import\s+((struct|class|enum|protocol|func|var|let|typealias)\s+)?(Foundation|FoundationNetworking|FoundationXML|FoundationInternationalization)(\.|\s*$)"#)
+        let forbidden = try Regex(
+            #"^\s*(@\w+\s+)*import\s+((struct|class|enum|protocol|func|var|let|typealias)\s+)?(Foundation|FoundationNetworking|FoundationXML|FoundationInternationalization)(\.|\s*$)"#
+        )
         var offenders: [String] = []
         var checked = 0
         let files = FileManager.default.enumerator(atPath: sources)!
         while let path = files.nextObject() as? String {
             guard path.hasSuffix(".swift"), let module = path.split(separator: "/").first,
-                  !notShipped.contains(String(module)) else { continue }
+                !notShipped.contains(String(module))
+            else { continue }
             checked += 1
             let text = try String(contentsOfFile: sources + "/" + path, encoding: .utf8)
-            for line in text.split(separator: "\n") where line.contains("import") && line.firstMatch(of: forbidden) != nil {
+            for line in text.split(separator: "\n")
+            where line.contains("import") && line.firstMatch(of: forbidden) != nil {
                 offenders.append("Sources/\(path): \(line)")
             }
         }

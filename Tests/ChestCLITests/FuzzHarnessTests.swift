@@ -9,7 +9,8 @@ import Testing
 struct FuzzHarnessTests {
     @Test func theFuzzHarnessesCompileAgainstTheSources() throws {
         let root = GPSLogs.packageRoot.path
-        let check = try Subprocess.run("/bin/bash", [root + "/scripts/fuzz.sh", "typecheck"], environment: ProcessInfo.processInfo.environment)
+        let check = try Subprocess.run(
+            "/bin/bash", [root + "/scripts/fuzz.sh", "typecheck"], environment: ProcessInfo.processInfo.environment)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         #expect(!check.stdout.contains("error:") && !check.stderr.contains("error:"), "\(check.stdout)\(check.stderr)")
     }

@@ -1,8 +1,9 @@
-@testable import ChestCLI
 import ChestCore
 import ChestTestSupport
 import Foundation
 import Testing
+
+@testable import ChestCLI
 
 /// Issue 25: the map's labels never overlap each other or leave the picture, on a crowded map with targets at
 /// its edges; the SVG is valid (xmllint) and renders (rsvg-convert).
@@ -16,19 +17,25 @@ import Testing
         drawing.title = "crowded"
         for index in 0..<40 {
             let center = se.moved(metres: Double(index % 7) * 9, bearing: Double(index) * 37)
-            drawing.circles.append(.init(center: center, radius: 10 + Double(index % 3) * 5,
-                                         label: index % 5 == 0 ? "Miradouro de Santa Luzia, the long way round \(index)" : "Sé \(index)",
-                                         open: index % 2 == 0))
+            drawing.circles.append(
+                .init(
+                    center: center, radius: 10 + Double(index % 3) * 5,
+                    label: index % 5 == 0 ? "Miradouro de Santa Luzia, the long way round \(index)" : "Sé \(index)",
+                    open: index % 2 == 0))
         }
         for (index, bearing) in [45.0, 135, 225, 315].enumerated() {
-            drawing.circles.append(.init(center: se.moved(metres: 900, bearing: bearing), radius: 30,
-                                         label: "Edge \(index) with a rather long name", open: false))
+            drawing.circles.append(
+                .init(
+                    center: se.moved(metres: 900, bearing: bearing), radius: 30,
+                    label: "Edge \(index) with a rather long name", open: false))
         }
         drawing.track = (0...60).map { se.moved(metres: Double($0) * 15, bearing: 45 + Double($0) * 3) }
         drawing.startLabel = "start 09:00"
         drawing.endLabel = "end 10:12"
-        drawing.marks = [.init(at: drawing.track[10], label: "Lisbon p2 opened 09:12"),
-                         .init(at: drawing.track[11], label: "Lisbon p3 opened 09:13")]
+        drawing.marks = [
+            .init(at: drawing.track[10], label: "Lisbon p2 opened 09:12"),
+            .init(at: drawing.track[11], label: "Lisbon p3 opened 09:13"),
+        ]
         return drawing
     }
 
@@ -43,7 +50,9 @@ import Testing
     }
 
     static func viewBox(_ svg: String) -> MapLabelLayout.Box? {
-        guard let range = svg.range(of: #"viewBox="0 0 ([0-9]+) ([0-9]+)""#, options: .regularExpression) else { return nil }
+        guard let range = svg.range(of: #"viewBox="0 0 ([0-9]+) ([0-9]+)""#, options: .regularExpression) else {
+            return nil
+        }
         let numbers = svg[range].dropFirst(9).dropLast().split(separator: " ").compactMap { Double($0) }
         return .init(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
     }
@@ -123,8 +132,12 @@ import Testing
                 }
             }
         let xs = lines.map { line in (line.map { $0[0] }.min()!, line.map { $0[0] }.max()!) }
-        let chevrons = try NSRegularExpression(pattern: #"class="direction" d="[^"]+" transform="translate\(([-0-9.]+) "#)
-            .matches(in: svg, range: NSRange(svg.startIndex..., in: svg)).map { Double(svg[Range($0.range(at: 1), in: svg)!])! }
+        let chevrons = try NSRegularExpression(
+            pattern: #"class="direction" d="[^"]+" transform="translate\(([-0-9.]+) "#
+        )
+        .matches(in: svg, range: NSRange(svg.startIndex..., in: svg)).map {
+            Double(svg[Range($0.range(at: 1), in: svg)!])!
+        }
         #expect(!chevrons.isEmpty)
         for x in chevrons {
             #expect(xs.contains { x >= $0.0 - 1 && x <= $0.1 + 1 }, "a chevron at x \(x) outside both walks \(xs)")
@@ -139,17 +152,25 @@ import Testing
     @Test func theLegendWrapsInsideTheFrame() throws {
         var drawing = MapDrawing()
         let start = Date(timeIntervalSince1970: 1_800_000_000)
-        drawing.track = (0..<40).map { Self.se.moved(metres: Double($0) * 1.4, bearing: 90) }
+        drawing.track =
+            (0..<40).map { Self.se.moved(metres: Double($0) * 1.4, bearing: 90) }
             + (0..<40).map { Self.se.moved(metres: 400 + Double($0) * 1.4, bearing: 90) }
         drawing.times = (0..<40).map { start + Double($0) } + (0..<40).map { start + 190 + Double($0) }
-        drawing.circles = [.init(center: Self.se, radius: 30, label: "closed", open: false),
-                           .init(center: Self.se.moved(metres: 400, bearing: 90), radius: 30, label: "open", open: true)]
+        drawing.circles = [
+            .init(center: Self.se, radius: 30, label: "closed", open: false),
+            .init(center: Self.se.moved(metres: 400, bearing: 90), radius: 30, label: "open", open: true),
+        ]
         drawing.marks = [.init(at: Self.se, label: "Gift p1 opened 09:00:00")]
         let svg = drawing.svg
         let legend = try NSRegularExpression(pattern: #"<text x="([0-9.]+)" y="([0-9.]+)"[^>]*>([^<]+)</text>"#)
             .matches(in: svg, range: NSRange(svg.startIndex..., in: svg))
-            .map { (x: Double(svg[Range($0.range(at: 1), in: svg)!])!, y: Double(svg[Range($0.range(at: 2), in: svg)!])!,
-                    text: String(svg[Range($0.range(at: 3), in: svg)!])) }
+            .map {
+                (
+                    x: Double(svg[Range($0.range(at: 1), in: svg)!])!,
+                    y: Double(svg[Range($0.range(at: 2), in: svg)!])!,
+                    text: String(svg[Range($0.range(at: 3), in: svg)!])
+                )
+            }
             .filter { $0.y > MapDrawing.legendTop }
         let texts = Set(legend.map(\.text))
         for expected in ["start", "end", "location lock (radius)", "its page is open", "where a page opened"] {
@@ -157,7 +178,8 @@ import Testing
         }
         let right = MapDrawing.frame.x + MapDrawing.frame.width
         for item in legend {
-            #expect(item.x + MapLabelLayout.width(of: item.text, fontSize: 12) <= right, "\(item.text) runs past the frame")
+            #expect(
+                item.x + MapLabelLayout.width(of: item.text, fontSize: 12) <= right, "\(item.text) runs past the frame")
         }
         #expect(Set(legend.map(\.y)).count == 2, "two rows: \(legend.map(\.y))")
         let height = try #require(svg.firstMatch(of: /height="([0-9]+)" viewBox/).map { Double($0.1)! })

@@ -1,5 +1,4 @@
 import ChestCore
-@testable import ChestDaemon
 import ChestGPS
 import ChestIO
 import ChestMQTT
@@ -7,6 +6,8 @@ import ChestSeal
 import ChestTestSupport
 import Foundation
 import Glibc
+
+@testable import ChestDaemon
 
 /// A `Daemon` driven in process, the way swift-nio's EmbeddedChannel drives a pipeline: no signals, no gpsd, a fake
 /// broker, gpsd's lines written to a pipe the loop reads, and the loop turned by the test until the state it waits
@@ -34,10 +35,12 @@ final class DaemonHarness {
     init() throws {
         root = "/tmp/chestd-\(UInt32.random(in: 0...UInt32.max))"
         // Private, as chestd asks of its socket's directory.
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try FileManager.default.createDirectory(atPath: root + "/chest", withIntermediateDirectories: true)
-        settings = try Settings(environment: ["HOME": root, "XDG_CONFIG_HOME": root + "/config"],
-                                flags: [.chest: root + "/chest", .socket: root + "/s", .gpsd: "127.0.0.1:9"])
+        settings = try Settings(
+            environment: ["HOME": root, "XDG_CONFIG_HOME": root + "/config"],
+            flags: [.chest: root + "/chest", .socket: root + "/s", .gpsd: "127.0.0.1:9"])
         try FileManager.default.createDirectory(atPath: settings.configDirectory, withIntermediateDirectories: true)
     }
 
@@ -67,8 +70,12 @@ final class DaemonHarness {
     func turn(until what: String, timeout: Double = 120, _ condition: () throws -> Bool) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while try !condition() {
-            guard Date() < deadline else { throw Stopped(description: "timed out after \(timeout) s waiting until \(what)") }
-            if let status = daemon.step(timeout: 0.05) { throw Stopped(description: "chestd stopped (\(status)) before \(what)") }
+            guard Date() < deadline else {
+                throw Stopped(description: "timed out after \(timeout) s waiting until \(what)")
+            }
+            if let status = daemon.step(timeout: 0.05) {
+                throw Stopped(description: "chestd stopped (\(status)) before \(what)")
+            }
         }
     }
 
@@ -77,7 +84,8 @@ final class DaemonHarness {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw Stopped(description: "pipe: \(errno)") }
         gpsWriter = ends[1]
-        let connection = GPSDConnection(server: Self.gpsServer, lines: FileDescriptor(rawValue: ends[0]), log: Log(verbose: false))
+        let connection = GPSDConnection(
+            server: Self.gpsServer, lines: FileDescriptor(rawValue: ends[0]), log: Log(verbose: false))
         daemon.sink.yield(.gps(.connected(server: Self.gpsServer)))
         daemon.sink.yield(.gpsConnection(connection))
     }
@@ -138,13 +146,16 @@ enum DaemonFixture {
         let id = MessageID(bytes: Sealer.randomBytes(16))
         // Format 3 and later lay the grid over a declared search area.
         var random = SystemRandomNumberGenerator()
-        let grid = CellGrid(area: SearchArea(center: target, radius: 500), radius: 30,
-                            block: CellGrid.keyBlock(version: MessageFile.baseVersion, withPIN: false), using: &random)
-        let page = PageSealer.seal(text: "sealed is open",
-                                   setA: .init(locks: [.sealedLocation(grid)], hidden: SearchArea(center: target, radius: 30)),
-                                   setB: .init(locks: []), id: id, page: 1, cost: SealCost(passes: 1, memory: 8 << 20))
-        let message = Sealer.seal(Message(id: id, title: "sealed", from: "Tester", created: Date(), pages: [page]),
-                                  with: sender.identity)
+        let grid = CellGrid(
+            area: SearchArea(center: target, radius: 500), radius: 30,
+            block: CellGrid.keyBlock(version: MessageFile.baseVersion, withPIN: false), using: &random)
+        let page = PageSealer.seal(
+            text: "sealed is open",
+            setA: .init(locks: [.sealedLocation(grid)], hidden: SearchArea(center: target, radius: 30)),
+            setB: .init(locks: []), id: id, page: 1, cost: SealCost(passes: 1, memory: 8 << 20))
+        let message = Sealer.seal(
+            Message(id: id, title: "sealed", from: "Tester", created: Date(), pages: [page]),
+            with: sender.identity)
         try MessageFile.encode(message).write(to: URL(fileURLWithPath: harness.chest + "/sealed.locked"))
         return id
     }
@@ -153,10 +164,14 @@ enum DaemonFixture {
     static func joinHunt(_ harness: DaemonHarness) throws -> HuntFile {
         _ = try Identity.loadOrCreate(at: harness.settings.identityPath)
         func key(_ byte: UInt8, count: Int = 32) -> String { Data(repeating: byte, count: count).base64EncodedString() }
-        var hunt = HuntFile(id: HuntID("0123456789abcdef0123456789abcdef")!, name: "Old Town",
-                            broker: BrokerURL("mqtt://127.0.0.1:1883")!, organiser: key(1))
-        hunt.teams = [HuntTeam(name: "red", password: "pw-red-0123456789ab", publicKey: key(0x10),
-                               secretKey: (Data(repeating: 0xee, count: 32) + Data(repeating: 0x10, count: 32)).base64EncodedString())]
+        var hunt = HuntFile(
+            id: HuntID("0123456789abcdef0123456789abcdef")!, name: "Old Town",
+            broker: BrokerURL("mqtt://127.0.0.1:1883")!, organiser: key(1))
+        hunt.teams = [
+            HuntTeam(
+                name: "red", password: "pw-red-0123456789ab", publicKey: key(0x10),
+                secretKey: (Data(repeating: 0xee, count: 32) + Data(repeating: 0x10, count: 32)).base64EncodedString())
+        ]
         hunt.team = "red"
         try hunt.fileBytes.write(to: URL(fileURLWithPath: HuntLink.joinedPath(harness.settings)))
         return hunt

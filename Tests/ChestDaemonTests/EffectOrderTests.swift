@@ -1,8 +1,9 @@
 import ChestCore
-@testable import ChestDaemon
-@testable import ChestIO
 import Foundation
 import Testing
+
+@testable import ChestDaemon
+@testable import ChestIO
 
 /// The order of Daemon+Effects: a state is on disk before anything tells of it, so a write that fails tells nothing
 /// (docs/ARCHITECTURE.md "The engine and its edges").
@@ -36,7 +37,8 @@ struct EffectOrderTests {
         try harness.turn(until: "the receipt is sent") {
             broker.published.contains { $0.message.topic.hasPrefix("chest/\(hunt.id)/red/receipt/") }
         }
-        #expect(FileManager.default.fileExists(atPath: statePath), "the state is on disk by the time the receipt leaves")
+        #expect(
+            FileManager.default.fileExists(atPath: statePath), "the state is on disk by the time the receipt leaves")
         #expect(harness.openPages(id).count == 1)
     }
 }

@@ -1,6 +1,7 @@
-@testable import ChestDaemon
 import ChestMQTT
 import Foundation
+
+@testable import ChestDaemon
 
 /// A broker client that reaches no broker: it records what the link subscribed and published, and tells the loop
 /// what the test says the broker did, through the `onEvent` the link gave it (as libmosquitto's thread would).

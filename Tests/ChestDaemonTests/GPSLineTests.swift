@@ -1,7 +1,8 @@
 import ChestCore
-@testable import ChestDaemon
 import Foundation
 import Testing
+
+@testable import ChestDaemon
 
 /// gpsd's lines reach the engine through the loop's own reading of a connection (docs/ARCHITECTURE.md "The path of
 /// one fix"), and a location lock opens on them with its state on disk.

@@ -1,9 +1,10 @@
 import ChestCore
-@testable import ChestDaemon
 import ChestIO
 import ChestMQTT
 import Foundation
 import Testing
+
+@testable import ChestDaemon
 
 /// HuntLink's outbox, through the daemon's loop: a receipt made while the broker is away waits on disk and leaves in
 /// order when the broker is back; what the broker acknowledged leaves the disk (docs/ARCHITECTURE.md "The path of
@@ -32,8 +33,9 @@ struct HuntLinkOutboxTests {
 
         broker.connect()
         try harness.turn(until: "the outbox is sent") { broker.published.count >= waiting.count }
-        #expect(Array(broker.published.prefix(waiting.count).map { $0.message.topic }) == waiting.map { $0.topic },
-                "oldest first, as they were put in")
+        #expect(
+            Array(broker.published.prefix(waiting.count).map { $0.message.topic }) == waiting.map { $0.topic },
+            "oldest first, as they were put in")
         #expect(broker.published.allSatisfy { $0.message.qos == 1 })
         #expect(try harness.outboxOnDisk().count >= waiting.count, "kept until the broker acknowledges")
 

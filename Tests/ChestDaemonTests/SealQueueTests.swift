@@ -1,9 +1,10 @@
 import ChestCore
-@testable import ChestDaemon
 import ChestSeal
 import ChestTestSupport
 import Foundation
 import Testing
+
+@testable import ChestDaemon
 
 /// The seal worker's queue: cells run in the order the engine handed them over, a person's PIN goes ahead of them,
 /// and a key the worker recovered reaches the engine through the loop (docs/ARCHITECTURE.md "Threads").
@@ -12,8 +13,10 @@ struct SealQueueTests {
     @Test func cellsRunInTheEnginesOrderAndAPINGoesAheadOfThem() throws {
         let id = MessageID(bytes: Sealer.randomBytes(16))
         let grid = CellGrid(center: DaemonFixture.target, radius: 30)
-        let page = PageSealer.seal(text: "t", setA: .init(locks: [.sealedLocation(grid)], hidden: SearchArea(center: DaemonFixture.target, radius: 30)),
-                                   setB: .init(locks: []), id: id, page: 1, cost: SealCost(passes: 1, memory: 8 << 20))
+        let page = PageSealer.seal(
+            text: "t",
+            setA: .init(locks: [.sealedLocation(grid)], hidden: SearchArea(center: DaemonFixture.target, radius: 30)),
+            setB: .init(locks: []), id: id, page: 1, cost: SealCost(passes: 1, memory: 8 << 20))
         let cell = grid.cell(of: DaemonFixture.target)
         let cells = (1...3).map { Cell(x: cell.x + $0, y: cell.y) }
         let requests = try cells.map { try #require(KeyRequest(id: id, page: 1, set: .a, of: page.sealed!, cell: $0)) }

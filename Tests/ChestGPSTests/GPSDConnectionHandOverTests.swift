@@ -17,10 +17,11 @@ struct GPSDConnectionHandOverTests {
     }
 
     @Test func aHandedOverConnectionIsReadByTheLoopAndALossMakesTheReaderConnectAgain() async throws {
-        let server = try LineServer(lines: [
-            #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#,
-            #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2026-06-01T09:00:00.000Z","lat":47.3769,"lon":8.5417,"altMSL":410.0}"#,
-        ], hangsUp: true)
+        let server = try LineServer(
+            lines: [
+                #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#,
+                #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2026-06-01T09:00:00.000Z","lat":47.3769,"lon":8.5417,"altMSL":410.0}"#,
+            ], hangsUp: true)
         defer { server.stop() }
         enum Posted: Sendable {
             case event(GPSEvent)
@@ -29,10 +30,11 @@ struct GPSDConnectionHandOverTests {
         }
         let mailbox = try Mailbox<Posted>()
         let heard = EventRecorder<Heard>()
-        let reader = GPSReader(host: "127.0.0.1", port: String(server.port), log: Log(sink: { _ in }),
-                               receivers: ReceiverSource(sysfsRoot: "/nonexistent"),
-                               onEvent: { mailbox.yield(.event($0)) },
-                               onConnection: { mailbox.yield(.connection($0)) })
+        let reader = GPSReader(
+            host: "127.0.0.1", port: String(server.port), log: Log(sink: { _ in }),
+            receivers: ReceiverSource(sysfsRoot: "/nonexistent"),
+            onEvent: { mailbox.yield(.event($0)) },
+            onConnection: { mailbox.yield(.connection($0)) })
         let loopEnded = EventRecorder<Bool>()
         // The caller's loop, on a thread of its own as chestd's is: it reads the connection it was handed.
         Thread {
@@ -40,7 +42,8 @@ struct GPSDConnectionHandOverTests {
             while true {
                 let wake = mailbox.wait(orReadable: connection?.descriptor)
                 if wake.readable, let open = connection,
-                   let lost = open.readAvailable({ heard.record(.event($0)) }) {
+                    let lost = open.readAvailable({ heard.record(.event($0)) })
+                {
                     connection = nil
                     open.end(lost)
                 }

@@ -35,8 +35,9 @@ struct GPSDReportDifferentialTests {
         if let fix = Fix(UnsafePointer(data), satellitesUsed: 7, sky: nil, receivedAt: 1) { return .fix(fix) }
         guard data.pointee.set & SATELLITE_SET != 0 else { return .other }
         let visible = data.pointee.satellites_visible > 0
-        return .sky(satellitesUsed: visible ? Int(data.pointee.satellites_used) : nil,
-                    summary: visible ? SkySummary(UnsafePointer(data), serial: 1) : nil)
+        return .sky(
+            satellitesUsed: visible ? Int(data.pointee.satellites_used) : nil,
+            summary: visible ? SkySummary(UnsafePointer(data), serial: 1) : nil)
     }
 
     /// The line through `GPSDReport`, or `nil` when it leaves the line to libgps.
@@ -49,14 +50,17 @@ struct GPSDReportDifferentialTests {
     }
 
     @Test func everyTPVAndSKYGpsdWritesForTheReceiverLogsIsReadAsLibgpsReadsIt() throws {
-        var tpv = 0, sky = 0
+        var tpv = 0
+        var sky = 0
         for entry in GPSLogs.entries() {
             let fake = try GPSFake(log: entry.url, delay: 0)
             defer { fake.stop() }
             #expect(fake.waitForExit(timeout: 60) == 0, "\(entry.name)")
             // Split as GPSReader splits: at "\n", each line keeping gpsd's "\r".
-            let lines = fake.output.utf8.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
-                .filter { $0.hasPrefix(#"{"class":"TPV""#) || $0.hasPrefix(#"{"class":"SKY""#) }
+            let lines = fake.output.utf8.split(separator: UInt8(ascii: "\n")).map {
+                String(decoding: $0, as: UTF8.self)
+            }
+            .filter { $0.hasPrefix(#"{"class":"TPV""#) || $0.hasPrefix(#"{"class":"SKY""#) }
             #expect(!lines.isEmpty, "\(entry.name): \(fake.output.suffix(700))")
             for line in lines {
                 let fast = Self.fast(line)
@@ -159,25 +163,32 @@ struct GPSDReportDifferentialTests {
             var mantissa = String(Int.random(in: 1...9, using: &generator))
             for _ in 1..<digits { mantissa += String(Int.random(in: 0...9, using: &generator)) }
             let point = Int.random(in: 0...digits, using: &generator)
-            var number = point == digits ? mantissa
-                : String(mantissa.prefix(point).isEmpty ? "0" : mantissa.prefix(point)) + "." + mantissa.dropFirst(point)
+            var number =
+                point == digits
+                ? mantissa
+                : String(mantissa.prefix(point).isEmpty ? "0" : mantissa.prefix(point)) + "."
+                    + mantissa.dropFirst(point)
             if Bool.random(using: &generator) { number += "e" + String(Int.random(in: -9...9, using: &generator)) }
             if Bool.random(using: &generator) { number = "-" + number }
-            let fraction = String((0..<Int.random(in: 1...9, using: &generator)).map { _ in "0123456789".randomElement()! })
-            let time = String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%@Z", Int.random(in: 1970...2099, using: &generator),
-                              Int.random(in: 1...12, using: &generator), Int.random(in: 1...28, using: &generator),
-                              Int.random(in: 0...23, using: &generator), Int.random(in: 0...59, using: &generator),
-                              Int.random(in: 0...59, using: &generator), fraction)
-            let line = #"{"class":"TPV","mode":3,"time":"\#(time)","lat":\#(number),"lon":\#(number),"altMSL":\#(number),"eph":\#(number)}"#
+            let fraction = String(
+                (0..<Int.random(in: 1...9, using: &generator)).map { _ in "0123456789".randomElement()! })
+            let time = String(
+                format: "%04d-%02d-%02dT%02d:%02d:%02d.%@Z", Int.random(in: 1970...2099, using: &generator),
+                Int.random(in: 1...12, using: &generator), Int.random(in: 1...28, using: &generator),
+                Int.random(in: 0...23, using: &generator), Int.random(in: 0...59, using: &generator),
+                Int.random(in: 0...59, using: &generator), fraction)
+            let line =
+                #"{"class":"TPV","mode":3,"time":"\#(time)","lat":\#(number),"lon":\#(number),"altMSL":\#(number),"eph":\#(number)}"#
             guard let fast = Self.fast(line) else { continue }
             checked += 1
             #expect(fast == Self.libgps(line), "\(line)")
-            if case .fix(let a) = fast, case .fix(let b) = Self.libgps(line), a.coordinate?.latitude.bitPattern
-                != b.coordinate?.latitude.bitPattern {
+            if case .fix(let a) = fast, case .fix(let b) = Self.libgps(line),
+                a.coordinate?.latitude.bitPattern
+                    != b.coordinate?.latitude.bitPattern
+            {
                 Issue.record("\(line): \(String(describing: a.coordinate)) against \(String(describing: b.coordinate))")
             }
         }
         #expect(checked > 15_000)
     }
 }
-

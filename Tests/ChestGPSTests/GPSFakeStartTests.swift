@@ -1,5 +1,5 @@
-import Foundation
 import ChestTestSupport
+import Foundation
 import Testing
 
 /// The harness tells a gpsfake whose device never reached gpsd (its add refused on gpsd's control socket, which
@@ -15,8 +15,10 @@ struct GPSFakeStartTests {
     }
 
     @Test func aGpsdListingADeviceIsReady() throws {
-        let gpsd = try LineServer(lines: [Self.version,
-                                          #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/pts/1","native":0,"bps":38400}]}"#])
+        let gpsd = try LineServer(lines: [
+            Self.version,
+            #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/pts/1","native":0,"bps":38400}]}"#,
+        ])
         defer { gpsd.stop() }
         #expect(GPSFake.waitForADevice(port: gpsd.port, timeout: 5))
     }

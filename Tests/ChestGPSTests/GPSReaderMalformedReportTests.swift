@@ -11,8 +11,10 @@ import Testing
 @Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(1)))
 struct GPSReaderMalformedReportTests {
     @Test func aReportLibgpsCannotParseIsSkippedAndTheFixesGoOn() async throws {
-        let fiveDevices = #"{"class":"DEVICES","devices":["#
-            + (0..<5).map { #"{"class":"DEVICE","path":"/dev/ttyACM\#($0)","driver":"u-blox"}"# }.joined(separator: ",") + "]}"
+        let fiveDevices =
+            #"{"class":"DEVICES","devices":["#
+            + (0..<5).map { #"{"class":"DEVICE","path":"/dev/ttyACM\#($0)","driver":"u-blox"}"# }.joined(separator: ",")
+            + "]}"
         let server = try LineServer(lines: [
             #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#,
             // One device more than libgps holds, then a malformed list, then the first "class" inside the list.
@@ -24,11 +26,13 @@ struct GPSReaderMalformedReportTests {
         ])
         defer { server.stop() }
         let events = EventRecorder<GPSEvent>()
-        let reader = GPSReader(host: "127.0.0.1", port: String(server.port), log: Log(sink: { _ in }),
-                               receivers: ReceiverSource(sysfsRoot: "/nonexistent"), onEvent: events.record)
+        let reader = GPSReader(
+            host: "127.0.0.1", port: String(server.port), log: Log(sink: { _ in }),
+            receivers: ReceiverSource(sysfsRoot: "/nonexistent"), onEvent: events.record)
         reader.start()
         defer { reader.stop() }
-        let fix = { (events: [GPSEvent]) in events.compactMap { if case .fix(let fix) = $0 { fix } else { nil } }.first }
+        let fix = { (events: [GPSEvent]) in events.compactMap { if case .fix(let fix) = $0 { fix } else { nil } }.first
+        }
         #expect(await events.wait(timeout: 10) { fix($0) != nil })
         #expect(fix(events.all)?.coordinate == Coordinate(latitude: 47.3769, longitude: 8.5417))
         #expect(fix(events.all)?.altitudeMSL == 410)

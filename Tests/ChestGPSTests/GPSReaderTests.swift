@@ -15,8 +15,9 @@ struct GPSReaderTests {
     let b = Coordinate(latitude: 47.377854, longitude: 8.543109)
 
     @Test func walkIsReadWithCoordinatesAltitudeAndMode() async throws {
-        let walk = NMEAWalk(waypoints: [.init(a, altitudeMSL: 410, hold: 2), .init(b, altitudeMSL: 470, hold: 2)],
-                            start: start, speed: 10)
+        let walk = NMEAWalk(
+            waypoints: [.init(a, altitudeMSL: 410, hold: 2), .init(b, altitudeMSL: 470, hold: 2)],
+            start: start, speed: 10)
         let epochs = Dictionary(uniqueKeysWithValues: walk.epochs().map { ($0.time, $0) })
         let fake = try GPSFake(walk: walk, delay: 0.01)
         defer { fake.stop() }
@@ -49,8 +50,11 @@ struct GPSReaderTests {
 
     @Test func noFixStretchShowsModeBelowTwo() async throws {
         let c = Coordinate(latitude: 47.377300, longitude: 8.542300)
-        let walk = NMEAWalk(waypoints: [.init(a, altitudeMSL: 410, hold: 3), .init(c, altitudeMSL: 430, noFix: true, hold: 4),
-                                        .init(b, altitudeMSL: 470, hold: 3)], start: start, speed: 20)
+        let walk = NMEAWalk(
+            waypoints: [
+                .init(a, altitudeMSL: 410, hold: 3), .init(c, altitudeMSL: 430, noFix: true, hold: 4),
+                .init(b, altitudeMSL: 470, hold: 3),
+            ], start: start, speed: 20)
         let blind = Set(walk.epochs().filter { !$0.hasFix }.map(\.time))
         let fake = try GPSFake(walk: walk, delay: 0.01)
         defer { fake.stop() }
@@ -67,12 +71,14 @@ struct GPSReaderTests {
         let port = LoopbackPort.free()
         let events = EventRecorder<GPSEvent>()
         let lines = EventRecorder<String>()
-        let reader = GPSReader(host: "localhost", port: String(port), log: Log(verbose: true, sink: lines.record),
-                               onEvent: events.record)
+        let reader = GPSReader(
+            host: "localhost", port: String(port), log: Log(verbose: true, sink: lines.record),
+            onEvent: events.record)
         reader.start()
         defer { reader.stop() }
         #expect(await events.wait(timeout: 5) { !$0.isEmpty })
-        #expect(events.all.first == .disconnected(server: "localhost:\(port)", reason: "can't connect to host/port pair"))
+        #expect(
+            events.all.first == .disconnected(server: "localhost:\(port)", reason: "can't connect to host/port pair"))
         // Let at least one retry fail too: that must not be reported again.
         #expect(await lines.wait(timeout: 5) { $0.count { $0.contains("next try in") } >= 2 }, "\(lines.all)")
 
@@ -87,8 +93,9 @@ struct GPSReaderTests {
     }
 
     @Test func killedGpsdIsReconnectedOnTheSamePort() async throws {
-        let walk = NMEAWalk(waypoints: [.init(a, altitudeMSL: 410), .init(b, altitudeMSL: 470, hold: 600)],
-                            start: start, speed: 5)
+        let walk = NMEAWalk(
+            waypoints: [.init(a, altitudeMSL: 410), .init(b, altitudeMSL: 470, hold: 600)],
+            start: start, speed: 5)
         let feeder = try PTYFeeder(walk: walk, interval: 0.1)
         defer { feeder.stop() }
         let port = LoopbackPort.free()
@@ -101,12 +108,16 @@ struct GPSReaderTests {
         #expect(await events.wait(timeout: 15) { $0.fixes.count { $0.mode == 3 } >= 3 }, "\(first.output)")
 
         first.stop()
-        #expect(await events.wait(timeout: 5) { $0.last == .disconnected(server: server, reason: "gpsd closed the connection") })
+        #expect(
+            await events.wait(timeout: 5) {
+                $0.last == .disconnected(server: server, reason: "gpsd closed the connection")
+            })
         let lostAt = events.all.count
         let second = try GPSDaemon(port: port, device: feeder.devicePath)
         defer { second.stop() }
-        #expect(await events.wait(timeout: 20) { $0.dropFirst(lostAt).fixes.count { $0.mode == 3 } >= 3 },
-                "\(second.output)")
+        #expect(
+            await events.wait(timeout: 20) { $0.dropFirst(lostAt).fixes.count { $0.mode == 3 } >= 3 },
+            "\(second.output)")
         let after = Array(events.all.dropFirst(lostAt))
         #expect(after.first == .connected(server: server))
         #expect(!after.contains { if case .disconnected = $0 { true } else { false } })
@@ -150,12 +161,14 @@ struct GPSReaderTests {
         // gpsd 3.22 sends some 3D TPVs without a position (ais-nmea); those carry no coordinate.
         for fix in threeD {
             guard let coordinate = fix.coordinate else { continue }
-            #expect(coordinate.latitude >= entry.latitudes.lowerBound - margin
+            #expect(
+                coordinate.latitude >= entry.latitudes.lowerBound - margin
                     && coordinate.latitude <= entry.latitudes.upperBound + margin,
-                    "\(entry.name): latitude \(coordinate.latitude) outside \(entry.latitudes)")
-            #expect(coordinate.longitude >= entry.longitudes.lowerBound - margin
+                "\(entry.name): latitude \(coordinate.latitude) outside \(entry.latitudes)")
+            #expect(
+                coordinate.longitude >= entry.longitudes.lowerBound - margin
                     && coordinate.longitude <= entry.longitudes.upperBound + margin,
-                    "\(entry.name): longitude \(coordinate.longitude) outside \(entry.longitudes)")
+                "\(entry.name): longitude \(coordinate.longitude) outside \(entry.longitudes)")
         }
     }
 }
@@ -174,9 +187,14 @@ extension GPSReaderTests {
         let reader = GPSReader(host: "localhost", port: String(fake.port), log: log, onEvent: events.record)
         reader.start()
         defer { reader.stop() }
-        let ended = await events.wait(timeout: timeout) { $0.contains { if case .disconnected = $0 { true } else { false } } }
+        let ended = await events.wait(timeout: timeout) {
+            $0.contains { if case .disconnected = $0 { true } else { false } }
+        }
         // What gpsfake said, for the one run in many where gpsd neither sent a fix nor went away.
-        #expect(ended, "\(events.all.count) events; gpsfake \(fake.isRunning ? "still running" : "ended"): \(fake.output.suffix(2_000))")
+        #expect(
+            ended,
+            "\(events.all.count) events; gpsfake \(fake.isRunning ? "still running" : "ended"): \(fake.output.suffix(2_000))"
+        )
         return events.all
     }
 }

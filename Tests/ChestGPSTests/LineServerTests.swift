@@ -12,7 +12,8 @@ struct LineServerTests {
 
     /// The first line the server sends on `fd`.
     func firstLine(_ fd: Int32) -> String {
-        var bytes: [UInt8] = [], byte: UInt8 = 0
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
         while recv(fd, &byte, 1, 0) == 1, byte != 0x0a { bytes.append(byte) }
         return String(decoding: bytes, as: UTF8.self)
     }

@@ -1,9 +1,10 @@
-import ChestCore
-@testable import ChestGPX
 import ChestBench
+import ChestCore
 import ChestTestSupport
 import Foundation
 import Testing
+
+@testable import ChestGPX
 
 /// docs/QUEST.md "A course from a geocaching GPX": geocaching GPX files others wrote (c:geo's fixtures, Apache-2.0,
 /// Tests/Fixtures/geocaching/NOTICE) and hostile ones, read through libxml2.
@@ -36,7 +37,9 @@ import Testing
         #expect(cache.shortDescription?.hasPrefix("Ein alter Kindheitstraum") == true)
         #expect(cache.longDescription?.contains("Walross\nLöwe") == true)
         // Plain text in a Pocket Query, in spite of the element's name.
-        #expect(cache.hints == "Der Klassiker schlechthin, ein Micro im Baumstumpf, nicht originell, dafür evtl. muggelsicherer")
+        #expect(
+            cache.hints
+                == "Der Klassiker schlechthin, ein Micro im Baumstumpf, nicht originell, dafür evtl. muggelsicherer")
         #expect(file.notes.isEmpty)
     }
 
@@ -67,7 +70,9 @@ import Testing
         #expect(file.waypoints.map(\.code) == ["GC9ZZ01", "PK9ZZ02", "GC9ZZ02", "S19ZZ02", "GC9ZZ03"])
         #expect(file.waypoints[0].owner == "Hill & Dale")
         #expect(file.waypoints[0].shortDescription == "Start at the fountain at the foot of the hill.\n\n")
-        #expect(file.waypoints[0].longDescription == "The water comes from the spring above.\n- Bring a pen\n- Mind the ducks\n\n")
+        #expect(
+            file.waypoints[0].longDescription
+                == "The water comes from the spring above.\n- Bring a pen\n- Mind the ducks\n\n")
         #expect(file.waypoints[0].hints == "Under the third stone – left side")
         #expect(file.waypoints[2].hints == "Between the roots")
         #expect(file.waypoints[3].coordinate == nil)
@@ -82,8 +87,11 @@ import Testing
         #expect(file.name == nil)
         #expect(file.waypoints.map(\.code) == ["TC99UN", "TC99UN1", "TC99UN2", "TC99UN3", "TC99UN4"])
         #expect(file.waypoints.map(\.line) == [22, 49, 76, 103, 130])
-        #expect(file.waypoints.map(\.title) == ["The Lodges at Heron Pond", "Stage Two", "Parking and Trailhead", "Jackson Overlook Trail",
-                                                "Trail Junction"])
+        #expect(
+            file.waypoints.map(\.title) == [
+                "The Lodges at Heron Pond", "Stage Two", "Parking and Trailhead", "Jackson Overlook Trail",
+                "Trail Junction",
+            ])
         // Every one carries the cache's extension, with its id.
         #expect(Set(file.waypoints.map(\.cacheID)) == ["http://www.TerraCaching.com/GPX/1/0 13563"])
         let cache = file.waypoints[0]
@@ -93,11 +101,17 @@ import Testing
         #expect(cache.shortDescription == nil)
         // terra:description is HTML with no html attribute: read as HTML all the same, &nbsp; runs and tags gone.
         let text = try #require(cache.longDescription)
-        #expect(text.hasPrefix("The Lodges at Heron Pond: Heron Pond at high water\nJackson Lake is the largest body of water in Grand Teton"),
-                "\(text.prefix(120))")
+        #expect(
+            text.hasPrefix(
+                "The Lodges at Heron Pond: Heron Pond at high water\nJackson Lake is the largest body of water in Grand Teton"
+            ),
+            "\(text.prefix(120))")
         #expect(text.hasSuffix("it's pretty here.\ndexter\n"), "\(text.suffix(60))")
         #expect(!text.contains("<") && !text.contains("&nbsp;") && !text.contains("\u{A0}\u{A0}"))
-        #expect(file.waypoints[1].longDescription == "75 feet due south of large shoreside beaver lodge at base of blowdown at the coords:  count the number of melon sized flat stones snugged together")
+        #expect(
+            file.waypoints[1].longDescription
+                == "75 feet due south of large shoreside beaver lodge at base of blowdown at the coords:  count the number of melon sized flat stones snugged together"
+        )
         #expect(file.notes.isEmpty)
     }
 
@@ -105,26 +119,30 @@ import Testing
         let (text, notes) = try Self.file("tc99un_gpx.gpx").course(fileName: "tc99un_gpx.gpx").quest()
         #expect(notes.isEmpty)
         #expect(text.components(separatedBy: "\npage: ").count == 3)
-        #expect(text.contains("\n# TC99UN by dexter, Virtual, line 22 of tc99un_gpx.gpx\npage: The Lodges at Heron Pond\n|\n"
-            + "| The Lodges at Heron Pond: Heron Pond at high water\n"))
-        #expect(text.contains("""
-            | dexter
-            |
-            | Parking and Trailhead: 43.901470,-110.641930 (Turn left by the Visitor's Center and park by the trailhead sign)
-            | Jackson Overlook Trail: 43.892700,-110.643150 (Take right fork uphill to stage one, the listed coordinates)
-            | Trail Junction: 43.887980,-110.638050 (Go left where trail intersects to return to start.)
-              lock: location=43.887970,-110.640120/30m
-              hint: follow the directions, remember the numbers, do the math
+        #expect(
+            text.contains(
+                "\n# TC99UN by dexter, Virtual, line 22 of tc99un_gpx.gpx\npage: The Lodges at Heron Pond\n|\n"
+                    + "| The Lodges at Heron Pond: Heron Pond at high water\n"))
+        #expect(
+            text.contains(
+                """
+                | dexter
+                |
+                | Parking and Trailhead: 43.901470,-110.641930 (Turn left by the Visitor's Center and park by the trailhead sign)
+                | Jackson Overlook Trail: 43.892700,-110.643150 (Take right fork uphill to stage one, the listed coordinates)
+                | Trail Junction: 43.887980,-110.638050 (Go left where trail intersects to return to start.)
+                  lock: location=43.887970,-110.640120/30m
+                  hint: follow the directions, remember the numbers, do the math
 
-            # TC99UN1 by dexter, Virtual, a waypoint of TC99UN, line 49 of tc99un_gpx.gpx
-            page: Stage Two
-            |
-            | 75 feet due south of large shoreside beaver lodge at base of blowdown at the coords:  count the number of melon sized flat stones snugged together
-              lock: location=43.884030,-110.636450/30m
-              lock: after=#1
-              hint: follow the directions, remember the numbers, do the math
+                # TC99UN1 by dexter, Virtual, a waypoint of TC99UN, line 49 of tc99un_gpx.gpx
+                page: Stage Two
+                |
+                | 75 feet due south of large shoreside beaver lodge at base of blowdown at the coords:  count the number of melon sized flat stones snugged together
+                  lock: location=43.884030,-110.636450/30m
+                  lock: after=#1
+                  hint: follow the directions, remember the numbers, do the math
 
-            """), "\(text)")
+                """), "\(text)")
     }
 
     @Test func aWaymarkingExportGivesAPageTitledByItsUrlnameWithItsDescription() throws {
@@ -135,46 +153,57 @@ import Testing
         #expect(waymark.code == "WM7BM7" && waymark.line == 12 && waymark.cacheID == nil && waymark.owner == nil)
         #expect(waymark.coordinate == Coordinate(latitude: 48.86422, longitude: 9.1836))
         #expect(waymark.title == "Roman water pipe Kornwestheim")
-        #expect(waymark.symbol == "Waymark" && waymark.type == "Ancient Roman Civilization" && waymark.additionalType == nil)
+        #expect(
+            waymark.symbol == "Waymark" && waymark.type == "Ancient Roman Civilization" && waymark.additionalType == nil
+        )
         let (text, notes) = file.course(fileName: "waymarking_gpx.gpx").quest()
         #expect(notes.isEmpty)
-        #expect(text.hasSuffix("""
+        #expect(
+            text.hasSuffix(
+                """
 
-            message: waymarking_gpx
-            title: GPX Lite Waymark List Generated from Waymarking.com
+                message: waymarking_gpx
+                title: GPX Lite Waymark List Generated from Waymarking.com
 
-            # WM7BM7, line 12 of waymarking_gpx.gpx
-            page: Roman water pipe Kornwestheim
-            |
-            | Roman water pipe Kornwestheim - A water fountain from an originally Roman water pipe.
-              lock: location=48.864220,9.183600/30m
+                # WM7BM7, line 12 of waymarking_gpx.gpx
+                page: Roman water pipe Kornwestheim
+                |
+                | Roman water pipe Kornwestheim - A water fountain from an originally Roman water pipe.
+                  lock: location=48.864220,9.183600/30m
 
-            """), "\(text)")
+                """), "\(text)")
     }
 
     @Test(arguments: [
-        ("<b>Hier ruht</b> ein Held", true), ("Line one<br/>line two", true), ("<P CLASS=x>Text</P>", true), ("</div>", true),
-        ("a < b and c > d", false), ("I <3 caches", false), ("<<Vorsicht>>", false), ("mail <owner@example.org>", false), ("", false),
+        ("<b>Hier ruht</b> ein Held", true), ("Line one<br/>line two", true), ("<P CLASS=x>Text</P>", true),
+        ("</div>", true),
+        ("a < b and c > d", false), ("I <3 caches", false), ("<<Vorsicht>>", false),
+        ("mail <owner@example.org>", false), ("", false),
     ])
     func aDescriptionWithoutAnHTMLAttributeIsHTMLWhenItHoldsTags(text: String, html: Bool) {
         #expect(HTMLText.looksLikeHTML(text) == html)
     }
 
     @Test func aDescriptionMarkedNotHTMLStaysAsItIsAndOneWithoutAttributeIsReadByItsTags() throws {
-        let file = try GeocacheFile(data: Data("""
-            <gpx version="1.0" xmlns="http://www.topografix.com/GPX/1/0">
-            <wpt lat="47" lon="8"><name>OC1</name><x:cache xmlns:x="urn:x" id="1"><x:long_description html="False">Keep &lt;b&gt;this&lt;/b&gt;</x:long_description></x:cache></wpt>
-            <wpt lat="47" lon="8.1"><name>OC2</name><x:cache xmlns:x="urn:x" id="2"><x:description>One&lt;br&gt;two &amp;amp; a &lt; b</x:description></x:cache></wpt>
-            <wpt lat="47" lon="8.2"><name>OC3</name><x:cache xmlns:x="urn:x" id="3"><x:description>Plain, a &lt; b</x:description></x:cache></wpt>
-            </gpx>
-            """.utf8))
+        let file = try GeocacheFile(
+            data: Data(
+                """
+                <gpx version="1.0" xmlns="http://www.topografix.com/GPX/1/0">
+                <wpt lat="47" lon="8"><name>OC1</name><x:cache xmlns:x="urn:x" id="1"><x:long_description html="False">Keep &lt;b&gt;this&lt;/b&gt;</x:long_description></x:cache></wpt>
+                <wpt lat="47" lon="8.1"><name>OC2</name><x:cache xmlns:x="urn:x" id="2"><x:description>One&lt;br&gt;two &amp;amp; a &lt; b</x:description></x:cache></wpt>
+                <wpt lat="47" lon="8.2"><name>OC3</name><x:cache xmlns:x="urn:x" id="3"><x:description>Plain, a &lt; b</x:description></x:cache></wpt>
+                </gpx>
+                """.utf8))
         #expect(file.waypoints.map(\.longDescription) == ["Keep <b>this</b>", "One\ntwo & a < b\n\n", "Plain, a < b"])
     }
 
     @Test(arguments: [
         ("", "the file is empty, not a GPX file"),
         ("hello, not XML\n", "not well-formed XML (libxml2: Document is empty)"),
-        ("<?xml version=\"1.0\"?>\n<html><body>a web page</body></html>", "not a GPX file: its root element is <html>, not <gpx>"),
+        (
+            "<?xml version=\"1.0\"?>\n<html><body>a web page</body></html>",
+            "not a GPX file: its root element is <html>, not <gpx>"
+        ),
     ])
     func aFileThatIsNotGPXIsAClearError(text: String, reason: String) {
         #expect(Self.error(text)?.reason == reason)
@@ -183,30 +212,42 @@ import Testing
     @Test func brokenXMLNamesItsLine() {
         let error = Self.error("<gpx version=\"1.1\">\n<wpt lat=\"1\" lon=\"2\">\n<name>A</nam>\n</wpt></gpx>")
         #expect(error?.line == 3)
-        #expect(error?.reason.hasPrefix("not well-formed XML (libxml2: Opening and ending tag mismatch") == true, "\(String(describing: error))")
+        #expect(
+            error?.reason.hasPrefix("not well-formed XML (libxml2: Opening and ending tag mismatch") == true,
+            "\(String(describing: error))")
     }
 
     @Test func latin1BytesInAUTF8FileAreReportedByLineAndReadOn() throws {
-        var data = Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.0\">\n<wpt lat=\"47\" lon=\"8\"><name>M".utf8)
-        data.append(0xFC) // ü in Latin-1
-        data.append(contentsOf: Array("hle</name></wpt>\n<wpt lat=\"47.1\" lon=\"8\"><name>Zwei</name></wpt></gpx>\n".utf8))
+        var data = Data(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.0\">\n<wpt lat=\"47\" lon=\"8\"><name>M".utf8)
+        data.append(0xFC)  // ü in Latin-1
+        data.append(
+            contentsOf: Array("hle</name></wpt>\n<wpt lat=\"47.1\" lon=\"8\"><name>Zwei</name></wpt></gpx>\n".utf8))
         let file = try GeocacheFile(data: data)
         #expect(file.waypoints.map(\.code) == ["Mühle", "Zwei"])
-        #expect(file.notes == [GeocacheCourse.Note(line: 3, "bytes that are not UTF-8 though the file says UTF-8; read as Latin-1")])
+        #expect(
+            file.notes == [
+                GeocacheCourse.Note(line: 3, "bytes that are not UTF-8 though the file says UTF-8; read as Latin-1")
+            ])
     }
 
     @Test func coordinatesOutOfRangeOrMissingAreReportedNotGuessed() throws {
-        let file = try GeocacheFile(data: Data("""
-            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">
-            <wpt lat="95" lon="8"><name>North</name></wpt>
-            <wpt lat="47" lon="-200"><name>West</name></wpt>
-            <wpt><name>None</name></wpt>
-            <wpt lat="N 47° 12.345" lon="E 8"><name>Words</name></wpt>
-            <wpt lat="47" lon="8"><name>Fine</name></wpt>
-            </gpx>
-            """.utf8))
-        #expect(file.waypoints.map(\.coordinateProblem) == ["lat=95 is outside -90..90", "lon=-200 is outside -180..180", "no lat and lon",
-                                                            "lat=\"N 47° 12.345\" lon=\"E 8\" are not decimal degrees", nil])
+        let file = try GeocacheFile(
+            data: Data(
+                """
+                <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">
+                <wpt lat="95" lon="8"><name>North</name></wpt>
+                <wpt lat="47" lon="-200"><name>West</name></wpt>
+                <wpt><name>None</name></wpt>
+                <wpt lat="N 47° 12.345" lon="E 8"><name>Words</name></wpt>
+                <wpt lat="47" lon="8"><name>Fine</name></wpt>
+                </gpx>
+                """.utf8))
+        #expect(
+            file.waypoints.map(\.coordinateProblem) == [
+                "lat=95 is outside -90..90", "lon=-200 is outside -180..180", "no lat and lon",
+                "lat=\"N 47° 12.345\" lon=\"E 8\" are not decimal degrees", nil,
+            ])
         let notes = file.course(fileName: "x.gpx").quest().notes
         #expect(notes.map(\.line) == [2, 3, 4, 5])
     }

@@ -26,9 +26,11 @@ import Testing
     @Test func aMessageStoredLongAgoIsKeptForUndeleteAndFoundAgainAfterARestart() throws {
         let id = try #require(MessageID("0123456789abcdef0123456789abcdef"))
         let identity = try Identity.loadOrCreate(at: store.root + "/../identity.json")
-        let message = Sealer.seal(Message(id: id, title: "Old", from: "Ada", created: Date(),
-                                          pages: [Page(text: "p", setA: [.time(Date(timeIntervalSinceNow: 86_400))])]),
-                                  with: identity)
+        let message = Sealer.seal(
+            Message(
+                id: id, title: "Old", from: "Ada", created: Date(),
+                pages: [Page(text: "p", setA: [.time(Date(timeIntervalSinceNow: 86_400))])]),
+            with: identity)
         var state = MessageState(ingestedAt: Date())
         state.pin.wrong = 2
         try store.restore(StoredMessage(message: message, state: state, chest: .regular, sentByYou: false))
@@ -40,16 +42,18 @@ import Testing
         }
         try store.trash(id, from: .regular)
         // Deleted now, so kept: the purge of what was deleted over a day ago does not take it.
-        #expect(Set(try Directory.names(in: store.deletedDirectory)) == ["\(id.rawValue).locked", "\(id.rawValue).json"])
+        #expect(
+            Set(try Directory.names(in: store.deletedDirectory)) == ["\(id.rawValue).locked", "\(id.rawValue).json"])
         var found: [(Message, MessageState, Date)] = []
         #expect(store.loadDeleted(now: Date()) { found.append(($0, $1, $2)) }.isEmpty)
         #expect(found.map(\.0.id) == [id])
         #expect(found.first?.1.pin.wrong == 2)
         #expect(abs(found.first?.2.timeIntervalSinceNow ?? -100) < 10)
         // A day and more later it is no longer offered.
-        #expect(store.loadDeleted(now: Date().addingTimeInterval(DeletedMessage.keptFor + 60)) { _, _, _ in
-            Issue.record("offered after it expired")
-        }.isEmpty)
+        #expect(
+            store.loadDeleted(now: Date().addingTimeInterval(DeletedMessage.keptFor + 60)) { _, _, _ in
+                Issue.record("offered after it expired")
+            }.isEmpty)
     }
 
     @Test func aSecondFileOfTheSameNameIsStagedBesideTheFirst() throws {
@@ -60,7 +64,7 @@ import Testing
         #expect(staged == store.incoming + "/note.locked.2")
         #expect(contents(store.incoming + "/note.locked") == "first sender")
         #expect(contents(staged) == "second sender")
-        #expect(try store.stage("note.locked") == nil)    // gone from the inbox: nothing to do
+        #expect(try store.stage("note.locked") == nil)  // gone from the inbox: nothing to do
     }
 
     @Test func aRefusedFileNeverReplacesAnEarlierOneOrItsReason() throws {
@@ -74,13 +78,15 @@ import Testing
     }
 
     @Test func aRefusedFileWithA255ByteNameIsSetAsideWithItsReason() throws {
-        let name = String(repeating: "é", count: 124) + ".locked"    // 248 + 7 bytes
+        let name = String(repeating: "é", count: 124) + ".locked"  // 248 + 7 bytes
         #expect(name.utf8.count == 255)
         try write("long", to: store.incoming + "/" + name)
         let setAside = try store.reject(store.incoming + "/" + name, reason: "too long a story")
         #expect(setAside == name)
         #expect(contents(store.rejected + "/" + name) == "long")
-        let reasons = try FileManager.default.contentsOfDirectory(atPath: store.rejected).filter { $0.hasSuffix(".reason") }
+        let reasons = try FileManager.default.contentsOfDirectory(atPath: store.rejected).filter {
+            $0.hasSuffix(".reason")
+        }
         #expect(reasons.count == 1 && reasons[0].utf8.count <= 255)
         #expect(contents(store.rejected + "/" + reasons[0]) == "too long a story\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: store.incoming).isEmpty)
@@ -89,8 +95,11 @@ import Testing
     @Test func aNameThatIsNotUTF8IsRenamedSoItCanBeIngested() throws {
         let raw: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".locked".utf8)
         let path = Array((store.root + "/").utf8) + raw + [0]
-        let fd = path.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self),
-                                                     O_WRONLY | O_CREAT, 0o600) }
+        let fd = path.withUnsafeBufferPointer {
+            open(
+                UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self),
+                O_WRONLY | O_CREAT, 0o600)
+        }
         #expect(fd >= 0)
         close(fd)
         #expect(try store.inboxNames() == ["caf%E9.locked"])
@@ -114,6 +123,6 @@ import Testing
         let before = usage.ru_maxrss
         #expect(throws: MessageFileReader.ReadError.tooLarge(size: 3 << 30)) { try MessageFileReader.read(path: path) }
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        #expect(usage.ru_maxrss - before < 64 * 1024)    // KiB: nothing near 3 GB was allocated
+        #expect(usage.ru_maxrss - before < 64 * 1024)  // KiB: nothing near 3 GB was allocated
     }
 }

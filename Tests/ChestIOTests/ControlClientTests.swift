@@ -6,8 +6,10 @@ import Testing
 @Suite struct ControlClientTests {
     @Test func errorsReadAsBefore() throws {
         let socket = try makeTemporaryDirectory("chest-client").path + "/none.sock"
-        #expect(ControlClientError.notRunning(socket: "/s").description
-                == "chestd is not running (nothing answers on /s); start it with `chestd &` or `systemctl --user start chestd`")
+        #expect(
+            ControlClientError.notRunning(socket: "/s").description
+                == "chestd is not running (nothing answers on /s); start it with `chestd &` or `systemctl --user start chestd`"
+        )
         #expect(ControlClientError.refused("wrong PIN").description == "wrong PIN")
         #expect(throws: ControlClientError.notRunning(socket: socket)) {
             try ControlClient(socketPath: socket)

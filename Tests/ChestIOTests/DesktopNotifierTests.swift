@@ -24,8 +24,9 @@ private final class FakeNotifySend {
         let path = "/nonexistent:\(fake.directory)"
         #expect(DesktopNotifier.isAvailable(environment: ["PATH": path, "DISPLAY": ":0"]))
         #expect(DesktopNotifier.isAvailable(environment: ["PATH": path, "WAYLAND_DISPLAY": "wayland-0"]))
-        #expect(DesktopNotifier.isAvailable(
-            environment: ["PATH": path, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/1000/bus"]))
+        #expect(
+            DesktopNotifier.isAvailable(
+                environment: ["PATH": path, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/1000/bus"]))
         #expect(!DesktopNotifier.isAvailable(environment: ["PATH": path]))
         #expect(!DesktopNotifier.isAvailable(environment: ["PATH": path, "DISPLAY": ""]))
         #expect(!DesktopNotifier.isAvailable(environment: ["PATH": "/nonexistent", "DISPLAY": ":0"]))
@@ -38,20 +39,22 @@ private final class FakeNotifySend {
         let outcome = await notifier.notifyUnlocked(
             title: "-Birthday $HOME", page: 2, text: "Under the old oak.\nDig at the root.")
         #expect(outcome == .exited(status: 0))
-        #expect(try String(contentsOfFile: out, encoding: .utf8) == """
-            --app-name=chest
-            --icon=dialog-information
-            --
-            -Birthday $HOME
-            page 2: Under the old oak.
+        #expect(
+            try String(contentsOfFile: out, encoding: .utf8) == """
+                --app-name=chest
+                --icon=dialog-information
+                --
+                -Birthday $HOME
+                page 2: Under the old oak.
 
-            """)
+                """)
     }
 
     @Test func hangingNotifySendIsKilled() async throws {
         let fake = try FakeNotifySend(script: "sleep 1000")
-        let notifier = DesktopNotifier(environment: ["PATH": fake.directory + ":/usr/bin:/bin", "DISPLAY": ":0"],
-                                       timeout: 0.3)
+        let notifier = DesktopNotifier(
+            environment: ["PATH": fake.directory + ":/usr/bin:/bin", "DISPLAY": ":0"],
+            timeout: 0.3)
         let start = ContinuousClock.now
         #expect(await notifier.notifyUnlocked(title: "t", page: 1, text: "") == .timedOut)
         // Killed, not waited for (1000 s); a loaded machine can take seconds to start and reap a process.

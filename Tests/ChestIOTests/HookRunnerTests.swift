@@ -1,9 +1,9 @@
+import ChestCore
+import ChestTestSupport
 import Foundation
 import Glibc
 import Testing
 
-import ChestCore
-import ChestTestSupport
 @testable import ChestIO
 
 /// A fresh directory under /tmp, removed when the test is done with it.
@@ -47,9 +47,10 @@ private func isDead(_ pid: Int32) -> Bool {
 }
 
 @Suite struct HookRunnerTests {
-    let unlocked = ChestEvent.unlocked(Unlock(
-        id: MessageID("7f3a9c0000000000000000000000abcd")!, title: #"Birthday "surprise" $HOME `id`"#, page: 2,
-        set: .b, at: ISO8601.parse("2026-12-24T18:00:00Z")!, text: "Under the oak"))
+    let unlocked = ChestEvent.unlocked(
+        Unlock(
+            id: MessageID("7f3a9c0000000000000000000000abcd")!, title: #"Birthday "surprise" $HOME `id`"#, page: 2,
+            set: .b, at: ISO8601.parse("2026-12-24T18:00:00Z")!, text: "Under the oak"))
     var unlockedJSON: String { String(decoding: ChestJSON.line(unlocked), as: UTF8.self) }
 
     @Test func hookGetsTheEventOnStdinAndInItsEnvironment() async throws {
@@ -62,37 +63,44 @@ private func isDead(_ pid: Int32) -> Bool {
             """#
         let outcome = await HookRunner().run(
             command: hook, event: unlocked,
-            environment: ["PATH": "/usr/bin:/bin", "OUT": scratch.path,
-                          "NOTIFY_SOCKET": "/run/user/1000/systemd/notify", "WATCHDOG_USEC": "30000000"],
+            environment: [
+                "PATH": "/usr/bin:/bin", "OUT": scratch.path,
+                "NOTIFY_SOCKET": "/run/user/1000/systemd/notify", "WATCHDOG_USEC": "30000000",
+            ],
             timeout: 10)
 
         #expect(outcome == .exited(status: 0))
         #expect(try scratch.contents("stdin.json") == unlockedJSON)
         #expect(try scratch.contents("json") == unlockedJSON)
-        #expect(try scratch.contents("vars") == """
-            unlocked
-            7f3a9c0000000000000000000000abcd
-            Birthday "surprise" $HOME `id`
-            2
-            B
-            2026-12-24T18:00:00Z
-            Under the oak
-            unset
-            unset
-            unset
+        #expect(
+            try scratch.contents("vars") == """
+                unlocked
+                7f3a9c0000000000000000000000abcd
+                Birthday "surprise" $HOME `id`
+                2
+                B
+                2026-12-24T18:00:00Z
+                Under the oak
+                unset
+                unset
+                unset
 
-            """)
+                """)
     }
 
     @Test func exitStatusIsReported() async {
         let runner = HookRunner()
-        #expect(await runner.run(command: "exit 3", event: unlocked, environment: [:], timeout: 10)
-            == .exited(status: 3))
-        #expect(await runner.run(command: "kill -9 $$", event: unlocked, environment: [:], timeout: 10)
-            == .exited(status: 128 + SIGKILL))
-        #expect(await runner.run(command: "no-such-command-for-chest", event: unlocked,
-                                 environment: ["PATH": "/usr/bin:/bin"], timeout: 10)
-            == .exited(status: 127))
+        #expect(
+            await runner.run(command: "exit 3", event: unlocked, environment: [:], timeout: 10)
+                == .exited(status: 3))
+        #expect(
+            await runner.run(command: "kill -9 $$", event: unlocked, environment: [:], timeout: 10)
+                == .exited(status: 128 + SIGKILL))
+        #expect(
+            await runner.run(
+                command: "no-such-command-for-chest", event: unlocked,
+                environment: ["PATH": "/usr/bin:/bin"], timeout: 10)
+                == .exited(status: 127))
     }
 
     @Test(.singleThread) func hangingHookIsKilledWhileOtherWorkContinues() async throws {
@@ -132,8 +140,9 @@ private func isDead(_ pid: Int32) -> Bool {
         let outcomes = await withTaskGroup(of: HookOutcome.self) { group in
             for _ in 0..<6 {
                 group.addTask {
-                    await HookRunner().run(command: "sleep 1000", event: .rejected(file: "a", reason: "b"),
-                                           environment: ["PATH": "/usr/bin:/bin"], timeout: 0.6)
+                    await HookRunner().run(
+                        command: "sleep 1000", event: .rejected(file: "a", reason: "b"),
+                        environment: ["PATH": "/usr/bin:/bin"], timeout: 0.6)
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }
@@ -151,7 +160,9 @@ private func isDead(_ pid: Int32) -> Bool {
             command: #"wc -c > "$OUT/count""#, event: event,
             environment: ["PATH": "/usr/bin:/bin", "OUT": scratch.path], timeout: 10)
         #expect(outcome == .exited(status: 0))
-        #expect(try Int(scratch.contents("count").trimmingCharacters(in: .whitespacesAndNewlines)) == ChestJSON.line(event).count)
+        #expect(
+            try Int(scratch.contents("count").trimmingCharacters(in: .whitespacesAndNewlines))
+                == ChestJSON.line(event).count)
     }
 
     @Test func missingExecutableFailsToStart() async {
@@ -172,9 +183,10 @@ private func isDead(_ pid: Int32) -> Bool {
         #expect(variables["CHEST_CONNECTED"] == "false")
         #expect(variables["CHEST_SERVER"] == "localhost:2947")
         #expect(variables["CHEST_REASON"] == "connection refused")
-        #expect(variables.keys.sorted() == [
-            "CHEST_CONNECTED", "CHEST_EVENT", "CHEST_EVENT_JSON", "CHEST_REASON", "CHEST_SERVER",
-        ])
+        #expect(
+            variables.keys.sorted() == [
+                "CHEST_CONNECTED", "CHEST_EVENT", "CHEST_EVENT_JSON", "CHEST_REASON", "CHEST_SERVER",
+            ])
         let fix = ChestEvent.fix(FixSummary(mode: 3, latitude: 1.5, longitude: 2, altitudeMSL: nil))
         let fixVariables = HookRunner.eventVariables(fix, json: ChestJSON.line(fix))
         #expect(fixVariables["CHEST_ALTITUDE_MSL"] == nil)

@@ -1,9 +1,10 @@
 import ChestCore
-@testable import ChestIO
 import ChestTestSupport
 import Foundation
 import Glibc
 import Testing
+
+@testable import ChestIO
 
 /// The outbox keeps entries in id order across reopenings, never reuses an id, lets a newer retained status
 /// replace older ones, and neither a kill -9 in the middle of appends nor a full disk leaves a half entry or
@@ -32,7 +33,8 @@ struct HuntOutboxTests {
         #expect(outbox.pending.isEmpty)
         let made = try (0..<12).map { _ in try receipt(outbox) }
         #expect(made.map(\.id) == Array(1...12))
-        #expect(made[4] == OutboxEntry(id: 5, topic: "chest/h/red/receipt", payload: Data("receipt 5".utf8), retain: false))
+        #expect(
+            made[4] == OutboxEntry(id: 5, topic: "chest/h/red/receipt", payload: Data("receipt 5".utf8), retain: false))
         #expect(outbox.pending == made)
         let mode = (try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? Int) ?? 0
         #expect(mode == 0o700)
@@ -86,7 +88,8 @@ struct HuntOutboxTests {
         let outbox = try HuntOutbox(directory: directory)
         _ = try receipt(outbox)
         // What a crash between writing and renaming leaves: a temporary beside the entries, half written.
-        try Data(#"{"id":2,"topic":"chest/h/red/rec"#.utf8).write(to: URL(fileURLWithPath: directory + "/.tmp-00000000000000000002.json-4242"))
+        try Data(#"{"id":2,"topic":"chest/h/red/rec"#.utf8).write(
+            to: URL(fileURLWithPath: directory + "/.tmp-00000000000000000002.json-4242"))
         let reopened = try HuntOutbox(directory: directory)
         #expect(reopened.pending.map(\.id) == [1])
         #expect(try files(directory) == ["00000000000000000001.json"])
@@ -109,8 +112,10 @@ struct HuntOutboxTests {
             let payload = String(repeating: "p", count: 3000)
             guard let outbox = try? HuntOutbox(directory: directory) else { exit(2) }
             while true {
-                guard let entry = try? outbox.append({ id in ("chest/h/red/receipt", Data("\(id) \(payload)".utf8), false) })
-                else { exit(3) }
+                let receipt = { (id: UInt64) in
+                    (topic: "chest/h/red/receipt", payload: Data("\(id) \(payload)".utf8), retain: false)
+                }
+                guard let entry = try? outbox.append(receipt) else { exit(3) }
                 if entry.id == 20 {
                     let last = outbox.path(UInt64.random(in: 21...60))
                     Thread.detachNewThread {
@@ -137,8 +142,12 @@ struct HuntOutboxTests {
         await #expect(processExitsWith: .success) { [directory = directory as String] in
             signal(SIGXFSZ, SIG_IGN)
             var limit = rlimit(rlim_cur: 64 << 10, rlim_max: 64 << 10)
-            guard setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0, let outbox = try? HuntOutbox(directory: directory) else { exit(2) }
-            guard (try? outbox.append { id in ("chest/h/red/receipt", Data("small \(id)".utf8), false) }) != nil else { exit(3) }
+            guard setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0,
+                let outbox = try? HuntOutbox(directory: directory)
+            else { exit(2) }
+            guard (try? outbox.append { id in ("chest/h/red/receipt", Data("small \(id)".utf8), false) }) != nil else {
+                exit(3)
+            }
             do {
                 _ = try outbox.append { id in ("chest/h/red/receipt", Data(repeating: 0x61, count: 100 << 10), false) }
                 exit(4)
@@ -148,7 +157,8 @@ struct HuntOutboxTests {
         }
         let outbox = try HuntOutbox(directory: directory)
         #expect(outbox.pending.map(\.id) == [1, 2, 3, 4])
-        #expect(outbox.pending.map(\.payload) == ["receipt 1", "receipt 2", "receipt 3", "small 4"].map { Data($0.utf8) })
+        #expect(
+            outbox.pending.map(\.payload) == ["receipt 1", "receipt 2", "receipt 3", "small 4"].map { Data($0.utf8) })
         #expect(try files(directory).allSatisfy { !$0.hasPrefix(".") }, "the refused entry's temporary file is gone")
         #expect(try receipt(outbox).id == 5)
     }

@@ -1,7 +1,7 @@
 import ChestIO
+import ChestTestSupport
 import Foundation
 import Glibc
-import ChestTestSupport
 import Testing
 
 /// The daemon loop's mailbox: events posted from other threads, and a descriptor watched beside them.
@@ -29,8 +29,11 @@ struct MailboxTests {
         let mailbox = try Mailbox<(thread: Int, serial: Int)>()
         var ends: [Int32] = [-1, -1]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
-        defer { close(ends[0]); close(ends[1]) }
-        _ = write(ends[1], "x", 1)    // never read: the descriptor stays readable
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
+        _ = write(ends[1], "x", 1)  // never read: the descriptor stays readable
         for thread in 0..<4 {
             Thread { for serial in 0..<2_500 { mailbox.yield((thread, serial)) } }.start()
         }
@@ -46,7 +49,8 @@ struct MailboxTests {
 
     @Test func aWaitSleepsUntilAnEventIsPosted() throws {
         let mailbox = try Mailbox<String>()
-        let start = MonotonicClock.now(), waiter = try Self.currentThread()
+        let start = MonotonicClock.now()
+        let waiter = try Self.currentThread()
         // The event comes once the test's thread has slept in the wait for 0.15 s ("late"), or after 10 s if it never
         // did ("awake"): a wait that returned or spun without an event would not be asleep.
         Thread {
@@ -88,8 +92,12 @@ struct MailboxTests {
         let mailbox = try Mailbox<String>()
         var ends: [Int32] = [-1, -1]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
-        defer { close(ends[0]); close(ends[1]) }
-        let writer = ends[1], waiter = try Self.currentThread()
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
+        let writer = ends[1]
+        let waiter = try Self.currentThread()
         // The byte comes once the test's thread sleeps in the wait.
         Thread {
             _ = holdsWithin(10, every: 0.001) { Self.sleeps(waiter) }

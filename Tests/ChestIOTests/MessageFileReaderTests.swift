@@ -41,6 +41,7 @@ import Testing
         #expect(refusal("large.locked") == .tooLarge(size: MessageFile.fileLimit + 1))
         #expect(refusal("missing.locked") == .unreadable(.noSuchFile))
         #expect(refusal("link.locked")?.description == "it is a symbolic link; copy the file itself into the chest")
-        #expect(refusal("large.locked")?.description.hasPrefix("the file is \(MessageFile.fileLimit + 1) bytes") == true)
+        #expect(
+            refusal("large.locked")?.description.hasPrefix("the file is \(MessageFile.fileLimit + 1) bytes") == true)
     }
 }

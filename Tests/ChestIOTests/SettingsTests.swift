@@ -1,13 +1,15 @@
-@testable import ChestIO
 import Foundation
 import Testing
+
+@testable import ChestIO
 
 /// Settings are typed keys (`SettingKey`) with one rule each, applied both by `chest config KEY VALUE` and when the
 /// file is read: flags over the environment over the file over defaults, a value its key does not take refused
 /// with the rule (chestd does not start on it; chest says so and uses the default), an unknown key set aside and named.
 @Suite struct SettingsTests {
     static func write(_ json: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("settings-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("settings-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/config.json"
         try Data(json.utf8).write(to: URL(fileURLWithPath: path))
@@ -15,11 +17,16 @@ import Testing
     }
 
     @Test func flagsBeatTheEnvironmentWhichBeatsTheFile() throws {
-        let path = try Self.write(#"{"chest": "/from/file", "gpsd": "file:1", "socket": "/file.sock", "notify": false, "weather.maxAgeMinutes": 45}"#)
-        let settings = try Settings(environment: ["HOME": "/home/r", "CHEST_GPSD": "env:2", "CHEST_SOCKET": "/env.sock"],
-                                    configPath: path, flags: [.socket: "/flag.sock"])
+        let path = try Self.write(
+            #"{"chest": "/from/file", "gpsd": "file:1", "socket": "/file.sock", "notify": false, "weather.maxAgeMinutes": 45}"#
+        )
+        let settings = try Settings(
+            environment: ["HOME": "/home/r", "CHEST_GPSD": "env:2", "CHEST_SOCKET": "/env.sock"],
+            configPath: path, flags: [.socket: "/flag.sock"])
         #expect(settings.chestDirectory == "/from/file" && settings.origin(of: .chest) == .file)
-        #expect(settings.gpsd.host == "env" && settings.gpsd.port == "2" && settings.origin(of: .gpsd) == .environment("CHEST_GPSD"))
+        #expect(
+            settings.gpsd.host == "env" && settings.gpsd.port == "2"
+                && settings.origin(of: .gpsd) == .environment("CHEST_GPSD"))
         #expect(settings.socketPath == "/flag.sock" && settings.origin(of: .socket) == .flag)
         #expect(!settings.desktopNotifications, "a JSON false turns notifications off")
         #expect(settings.weatherMaximumAge == 45 * 60)
@@ -29,16 +36,22 @@ import Testing
 
     @Test func anEnvironmentValueItsKeyDoesNotTakeIsRefusedWithTheRule() throws {
         let path = try Self.write(#"{"gpsd": "file:1"}"#)
-        let settings = try Settings(environment: ["HOME": "/home/r", "CHEST_GPSD": "nonsense:port:x"], configPath: path)
+        let settings = try Settings(
+            environment: ["HOME": "/home/r", "CHEST_GPSD": "nonsense:port:x"], configPath: path)
         #expect(settings.gpsd.host == "file" && settings.origin(of: .gpsd) == .file, "the file's value stays under it")
-        #expect(settings.invalid == [#"$CHEST_GPSD: gpsd is HOST:PORT with a port from 1 to 65535, such as localhost:2947, not "nonsense:port:x"; fix it or unset it"#])
+        #expect(
+            settings.invalid == [
+                #"$CHEST_GPSD: gpsd is HOST:PORT with a port from 1 to 65535, such as localhost:2947, not "nonsense:port:x"; fix it or unset it"#
+            ])
         #expect(throws: ChestError.self) { try settings.checked() }
     }
 
     @Test func aValueItsKeyDoesNotTakeIsRefusedWithTheRule() throws {
-        for (json, rule) in [(#"{"weather.maxAgeMinutes": "soon"}"#, "weather.maxAgeMinutes is a number of minutes"),
-                             (#"{"notify": "maybe"}"#, "notify is true or false"),
-                             (#"{"gpsd": "localhost"}"#, "gpsd is HOST:PORT")] {
+        for (json, rule) in [
+            (#"{"weather.maxAgeMinutes": "soon"}"#, "weather.maxAgeMinutes is a number of minutes"),
+            (#"{"notify": "maybe"}"#, "notify is true or false"),
+            (#"{"gpsd": "localhost"}"#, "gpsd is HOST:PORT"),
+        ] {
             let path = try Self.write(json)
             let settings = try Settings(environment: ["HOME": "/home/r"], configPath: path)
             #expect(settings.values.isEmpty, "\(json) was taken")
@@ -46,8 +59,10 @@ import Testing
                 _ = try settings.checked()
                 Issue.record("chestd would start with \(json)")
             } catch {
-                #expect(error.description.hasPrefix("\(path): \(rule)") && error.description.contains("fix it with chest config"),
-                        "\(error)")
+                #expect(
+                    error.description.hasPrefix("\(path): \(rule)")
+                        && error.description.contains("fix it with chest config"),
+                    "\(error)")
             }
         }
     }
@@ -58,7 +73,9 @@ import Testing
         for key in SettingKey.allCases {
             guard let fixed = key.fixedDefault else { continue }
             #expect(settings.effectiveValue(key) == fixed, "\(key)")
-            #expect(key.help.contains("default \(fixed)") || key.help.contains("default \"\(fixed)\"") || key == .notify, "\(key): \(key.help)")
+            #expect(
+                key.help.contains("default \(fixed)") || key.help.contains("default \"\(fixed)\"") || key == .notify,
+                "\(key): \(key.help)")
             #expect(key.problem(fixed) == nil, "\(key)'s default is not a value it takes")
         }
         #expect("\(settings.gpsd.host):\(settings.gpsd.port)" == SettingKey.gpsd.fixedDefault)

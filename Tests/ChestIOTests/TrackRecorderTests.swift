@@ -11,7 +11,9 @@ import Testing
 
     /// A 3D fix `seconds` after `start`, received at monotonic second `seconds`.
     func fix(_ seconds: Double) -> Fix {
-        Fix(mode: .threeD, coordinate: Coordinate(latitude: 47.3769 + seconds * 1e-5, longitude: 8.5417), altitudeMSL: 410,
+        Fix(
+            mode: .threeD, coordinate: Coordinate(latitude: 47.3769 + seconds * 1e-5, longitude: 8.5417),
+            altitudeMSL: 410,
             eph: 3, time: start.addingTimeInterval(seconds), receivedAt: seconds)
     }
 
@@ -20,7 +22,8 @@ import Testing
     }
 
     func temporaryPath() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chest-track-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chest-track-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory.path + "/track.txt"
     }
@@ -42,7 +45,8 @@ import Testing
         #expect(lines(path).count == 1)
         for step in 1...3 { _ = recorder.record(fix(Double(step) / 10), at: Double(step) / 10) }
         #expect(lines(path).count == 1, "written before the interval passed")
-        #expect(recorder.writeDeadline == TrackRecorder.longestWait, "the loop writes them at the latest half a second on")
+        #expect(
+            recorder.writeDeadline == TrackRecorder.longestWait, "the loop writes them at the latest half a second on")
         // The fix that finds the interval passed writes them all, before the deadline: no wake-up of its own.
         _ = recorder.record(fix(TrackRecorder.writeInterval), at: TrackRecorder.writeInterval)
         #expect(lines(path).count == 5)

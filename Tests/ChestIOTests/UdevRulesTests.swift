@@ -87,10 +87,18 @@ private func parseRule(_ text: Substring, line: Int) throws(RulesSyntaxError) ->
         var closed = false
         while let character = rest.first {
             rest = rest.dropFirst()
-            if escaped { value.append(character); escaped = false }
-            else if character == "\\" { escaped = true; value.append(character) }
-            else if character == "\"" { closed = true; break }
-            else { value.append(character) }
+            if escaped {
+                value.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+                value.append(character)
+            } else if character == "\"" {
+                closed = true
+                break
+            } else {
+                value.append(character)
+            }
         }
         guard closed else { throw fail("unterminated value of \(key)") }
 
@@ -105,7 +113,9 @@ private func parseRule(_ text: Substring, line: Int) throws(RulesSyntaxError) ->
 
         rest = rest.drop(while: { $0 == " " || $0 == "\t" })
         if rest.isEmpty { return assignments }
-        guard rest.first == "," else { throw fail("unexpected \"\(rest.prefix(20))\" after a value (udev allows no trailing comment)") }
+        guard rest.first == "," else {
+            throw fail("unexpected \"\(rest.prefix(20))\" after a value (udev allows no trailing comment)")
+        }
         rest = rest.dropFirst()
     }
 }
@@ -132,10 +142,12 @@ struct UdevTestDevice: Sendable {
     var parents: [[String: String]]
 
     static func usbSerial(_ kernel: String, vendor: String, product: String) -> UdevTestDevice {
-        UdevTestDevice(subsystem: "tty", kernel: kernel, parents: [
-            ["SUBSYSTEMS": "usb", "KERNELS": "1-1:1.0"],
-            ["SUBSYSTEMS": "usb", "KERNELS": "1-1", "ATTRS{idVendor}": vendor, "ATTRS{idProduct}": product],
-        ])
+        UdevTestDevice(
+            subsystem: "tty", kernel: kernel,
+            parents: [
+                ["SUBSYSTEMS": "usb", "KERNELS": "1-1:1.0"],
+                ["SUBSYSTEMS": "usb", "KERNELS": "1-1", "ATTRS{idVendor}": vendor, "ATTRS{idProduct}": product],
+            ])
     }
 }
 
@@ -159,7 +171,8 @@ private func apply(_ rules: [(line: Int, assignments: [Assignment])], to device:
     var result = Result()
     var index = 0
     func substitute(_ value: String) -> String {
-        value.replacingOccurrences(of: "%k", with: device.kernel).replacingOccurrences(of: "$kernel", with: device.kernel)
+        value.replacingOccurrences(of: "%k", with: device.kernel).replacingOccurrences(
+            of: "$kernel", with: device.kernel)
     }
     while index < rules.count {
         let assignments = rules[index].assignments
@@ -170,22 +183,25 @@ private func apply(_ rules: [(line: Int, assignments: [Assignment])], to device:
         let inherited = matches.filter { parentKeys.contains($0.key) }
 
         let ownHold = own.allSatisfy { match in
-            let actual: String = switch match.key {
-            case "ACTION": device.action
-            case "SUBSYSTEM": device.subsystem
-            case "KERNEL": device.kernel
-            case "ENV": result.environment[match.attribute!] ?? ""
-            default: ""
-            }
+            let actual: String =
+                switch match.key {
+                case "ACTION": device.action
+                case "SUBSYSTEM": device.subsystem
+                case "KERNEL": device.kernel
+                case "ENV": result.environment[match.attribute!] ?? ""
+                default: ""
+                }
             return globMatches(match.value, actual) == (match.op == "==")
         }
-        let inheritedHold = inherited.isEmpty || device.parents.contains { parent in
-            inherited.allSatisfy { match in
-                let name = match.attribute.map { "\(match.key){\($0)}" } ?? match.key
-                guard let actual = parent[name] else { return false }
-                return globMatches(match.value, actual) == (match.op == "==")
+        let inheritedHold =
+            inherited.isEmpty
+            || device.parents.contains { parent in
+                inherited.allSatisfy { match in
+                    let name = match.attribute.map { "\(match.key){\($0)}" } ?? match.key
+                    guard let actual = parent[name] else { return false }
+                    return globMatches(match.value, actual) == (match.op == "==")
+                }
             }
-        }
         guard ownHold && inheritedHold else { continue }
 
         for assignment in assignments where assignOperators.contains(assignment.op) {
@@ -201,7 +217,9 @@ private func apply(_ rules: [(line: Int, assignments: [Assignment])], to device:
             case ("MODE", _): result.mode = value
             case ("TAG", _): result.tags.append(value)
             case ("GOTO", _):
-                if let label = rules.firstIndex(where: { $0.assignments.contains { $0.key == "LABEL" && $0.value == value } }) {
+                if let label = rules.firstIndex(where: {
+                    $0.assignments.contains { $0.key == "LABEL" && $0.value == value }
+                }) {
                     index = label
                 } else {
                     index = rules.count
@@ -245,18 +263,19 @@ private func apply(_ rules: [(line: Int, assignments: [Assignment])], to device:
         #expect(text.contains("udevadm info -a -n /dev/ttyACM0"))
     }
 
-    @Test(arguments: [
-        ("u-blox 7", UdevTestDevice.usbSerial("ttyACM0", vendor: "1546", product: "01a7")),
-        ("u-blox 5", UdevTestDevice.usbSerial("ttyACM1", vendor: "1546", product: "01a5")),
-        ("u-blox 9", UdevTestDevice.usbSerial("ttyACM0", vendor: "1546", product: "01a9")),
-        ("BU-353, PL2303", UdevTestDevice.usbSerial("ttyUSB0", vendor: "067b", product: "2303")),
-        ("PS-360, SiRF", UdevTestDevice.usbSerial("ttyUSB0", vendor: "067b", product: "aaa0")),
-        ("MediaTek", UdevTestDevice.usbSerial("ttyACM0", vendor: "0e8d", product: "3329")),
-        ("CP210x", UdevTestDevice.usbSerial("ttyUSB2", vendor: "10c4", product: "ea60")),
-        ("CP210x ea71", UdevTestDevice.usbSerial("ttyUSB0", vendor: "10c4", product: "ea71")),
-        ("CH340", UdevTestDevice.usbSerial("ttyUSB1", vendor: "1a86", product: "7523")),
-        ("Garmin", UdevTestDevice.usbSerial("ttyUSB0", vendor: "091e", product: "0003")),
-    ] as [(String, UdevTestDevice)])
+    @Test(
+        arguments: [
+            ("u-blox 7", UdevTestDevice.usbSerial("ttyACM0", vendor: "1546", product: "01a7")),
+            ("u-blox 5", UdevTestDevice.usbSerial("ttyACM1", vendor: "1546", product: "01a5")),
+            ("u-blox 9", UdevTestDevice.usbSerial("ttyACM0", vendor: "1546", product: "01a9")),
+            ("BU-353, PL2303", UdevTestDevice.usbSerial("ttyUSB0", vendor: "067b", product: "2303")),
+            ("PS-360, SiRF", UdevTestDevice.usbSerial("ttyUSB0", vendor: "067b", product: "aaa0")),
+            ("MediaTek", UdevTestDevice.usbSerial("ttyACM0", vendor: "0e8d", product: "3329")),
+            ("CP210x", UdevTestDevice.usbSerial("ttyUSB2", vendor: "10c4", product: "ea60")),
+            ("CP210x ea71", UdevTestDevice.usbSerial("ttyUSB0", vendor: "10c4", product: "ea71")),
+            ("CH340", UdevTestDevice.usbSerial("ttyUSB1", vendor: "1a86", product: "7523")),
+            ("Garmin", UdevTestDevice.usbSerial("ttyUSB0", vendor: "091e", product: "0003")),
+        ] as [(String, UdevTestDevice)])
     func knownDongleGetsNameGroupAndServices(name: String, device: UdevTestDevice) throws {
         let (_, rules) = try loadRules()
         let result = apply(rules, to: device)
@@ -268,20 +287,49 @@ private func apply(_ rules: [(line: Int, assignments: [Assignment])], to device:
         #expect(result.environment["SYSTEMD_USER_WANTS"] == "chestd.service", "\(name)")
     }
 
-    @Test(arguments: [
-        ("Logitech receiver, 046d:c52b", UdevTestDevice(subsystem: "input", kernel: "event3", parents: [
-            ["SUBSYSTEMS": "usb", "ATTRS{idVendor}": "046d", "ATTRS{idProduct}": "c52b"]])),
-        ("Logitech receiver as hidraw", UdevTestDevice(subsystem: "hidraw", kernel: "hidraw0", parents: [
-            ["SUBSYSTEMS": "usb", "ATTRS{idVendor}": "046d", "ATTRS{idProduct}": "c52b"]])),
-        ("FTDI cable", UdevTestDevice.usbSerial("ttyUSB0", vendor: "0403", product: "6001")),
-        ("another u-blox product", UdevTestDevice.usbSerial("ttyACM0", vendor: "1546", product: "0502")),
-        ("the u-blox USB device itself", UdevTestDevice(subsystem: "usb", kernel: "1-1", parents: [
-            ["SUBSYSTEMS": "usb", "ATTRS{idVendor}": "1546", "ATTRS{idProduct}": "01a7"]])),
-        ("a u-blox on a non-USB-serial tty name", UdevTestDevice(subsystem: "tty", kernel: "ttyS0", parents: [
-            ["SUBSYSTEMS": "usb", "ATTRS{idVendor}": "1546", "ATTRS{idProduct}": "01a7"]])),
-        ("u-blox unplugged", UdevTestDevice(action: "remove", subsystem: "tty", kernel: "ttyACM0",
-                                    parents: UdevTestDevice.usbSerial("ttyACM0", vendor: "1546", product: "01a7").parents)),
-    ] as [(String, UdevTestDevice)])
+    @Test(
+        arguments: [
+            (
+                "Logitech receiver, 046d:c52b",
+                UdevTestDevice(
+                    subsystem: "input", kernel: "event3",
+                    parents: [
+                        ["SUBSYSTEMS": "usb", "ATTRS{idVendor}": "046d", "ATTRS{idProduct}": "c52b"]
+                    ])
+            ),
+            (
+                "Logitech receiver as hidraw",
+                UdevTestDevice(
+                    subsystem: "hidraw", kernel: "hidraw0",
+                    parents: [
+                        ["SUBSYSTEMS": "usb", "ATTRS{idVendor}": "046d", "ATTRS{idProduct}": "c52b"]
+                    ])
+            ),
+            ("FTDI cable", UdevTestDevice.usbSerial("ttyUSB0", vendor: "0403", product: "6001")),
+            ("another u-blox product", UdevTestDevice.usbSerial("ttyACM0", vendor: "1546", product: "0502")),
+            (
+                "the u-blox USB device itself",
+                UdevTestDevice(
+                    subsystem: "usb", kernel: "1-1",
+                    parents: [
+                        ["SUBSYSTEMS": "usb", "ATTRS{idVendor}": "1546", "ATTRS{idProduct}": "01a7"]
+                    ])
+            ),
+            (
+                "a u-blox on a non-USB-serial tty name",
+                UdevTestDevice(
+                    subsystem: "tty", kernel: "ttyS0",
+                    parents: [
+                        ["SUBSYSTEMS": "usb", "ATTRS{idVendor}": "1546", "ATTRS{idProduct}": "01a7"]
+                    ])
+            ),
+            (
+                "u-blox unplugged",
+                UdevTestDevice(
+                    action: "remove", subsystem: "tty", kernel: "ttyACM0",
+                    parents: UdevTestDevice.usbSerial("ttyACM0", vendor: "1546", product: "01a7").parents)
+            ),
+        ] as [(String, UdevTestDevice)])
     func otherDevicesAreLeftAlone(name: String, device: UdevTestDevice) throws {
         let (_, rules) = try loadRules()
         let result = apply(rules, to: device)

@@ -1,7 +1,7 @@
 import ChestCore
 import ChestIO
-import ChestWeather
 import ChestTestSupport
+import ChestWeather
 import Foundation
 import Glibc
 import Testing
@@ -15,10 +15,13 @@ struct WeatherCacheFileTests {
         try Directory.makeTemporary("chest-weather")
     }
 
-    func observation(_ condition: WeatherCondition?, at coordinate: Coordinate, provider: String = "open-meteo",
-                     fetched: Date) -> WeatherObservation {
-        WeatherObservation(condition: condition, temperatureC: condition == nil ? nil : -1.5, coordinate: coordinate,
-                           observedAt: fetched - 600, fetchedAt: fetched, provider: provider)
+    func observation(
+        _ condition: WeatherCondition?, at coordinate: Coordinate, provider: String = "open-meteo",
+        fetched: Date
+    ) -> WeatherObservation {
+        WeatherObservation(
+            condition: condition, temperatureC: condition == nil ? nil : -1.5, coordinate: coordinate,
+            observedAt: fetched - 600, fetchedAt: fetched, provider: provider)
     }
 
     /// A daemon restarted while offline still has its last reading, with its age.
@@ -27,8 +30,9 @@ struct WeatherCacheFileTests {
         var cache = try WeatherCacheFile.load(from: path)
         #expect(cache.observations.isEmpty)
         let snowy = observation(.snowy, at: here, fetched: now)
-        let unknown = observation(nil, at: Coordinate(latitude: 45.76, longitude: 4.84), provider: "openweathermap",
-                                  fetched: now - 60)
+        let unknown = observation(
+            nil, at: Coordinate(latitude: 45.76, longitude: 4.84), provider: "openweathermap",
+            fetched: now - 60)
         cache.record(unknown)
         cache.record(snowy)
         try cache.save()
@@ -37,7 +41,8 @@ struct WeatherCacheFileTests {
         #expect(restarted.observations == [snowy, unknown])
         #expect(restarted.latest() == snowy)
         #expect(restarted.latest(provider: "openweathermap") == unknown)
-        #expect(restarted.observation(provider: "open-meteo", at: Coordinate(latitude: 48.861, longitude: 2.288)) == snowy)
+        #expect(
+            restarted.observation(provider: "open-meteo", at: Coordinate(latitude: 48.861, longitude: 2.288)) == snowy)
         #expect(WeatherSchedule().reading(among: restarted.observations, at: here, now: now + 60) == .known(snowy))
 
         var info = stat()
@@ -56,8 +61,10 @@ struct WeatherCacheFileTests {
     @Test func theCacheKeepsAtMostItsCapacityDroppingTheOldest() {
         var cache = WeatherCacheFile(path: "/nonexistent/weather.json")
         for i in 0..<(WeatherCacheFile.capacity + 10) {
-            cache.record(observation(.cloudy, at: Coordinate(latitude: Double(i) / 10, longitude: 0),
-                                     fetched: now + Double(i)))
+            cache.record(
+                observation(
+                    .cloudy, at: Coordinate(latitude: Double(i) / 10, longitude: 0),
+                    fetched: now + Double(i)))
         }
         #expect(cache.observations.count == WeatherCacheFile.capacity)
         #expect(cache.observations.last?.fetchedAt == now + 10)

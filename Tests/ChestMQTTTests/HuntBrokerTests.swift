@@ -1,7 +1,8 @@
-@testable import ChestMQTT
 import ChestTestSupport
 import Foundation
 import Testing
+
+@testable import ChestMQTT
 
 /// The shipped broker configuration (examples/mosquitto) run by a real Mosquitto, adapted only in ports and paths,
 /// and bridged brokers.
@@ -15,7 +16,8 @@ struct HuntBrokerTests {
         #expect(await organiser.connected(), "\(organiser.events.all)\n\(broker.log)")
         organiser.client.subscribe("owntracks/#")
         #expect(try await organiser.subscribe("chest/#", probeTopic: "chest/h/release/probe"))
-        let a = try peer(broker, "a"), b = try peer(broker, "b")
+        let a = try peer(broker, "a")
+        let b = try peer(broker, "b")
         #expect(await a.connected())
         #expect(await b.connected())
 
@@ -38,7 +40,8 @@ struct HuntBrokerTests {
         a.client.subscribe("chest/h/release/#")
         try waitUntil("the broker has a's subscriptions", timeout: 10) {
             let log = broker.log
-            return log.contains("a-\(broker.port) 1 chest/h/b/#") && log.contains("a-\(broker.port) 1 chest/h/release/#")
+            return log.contains("a-\(broker.port) 1 chest/h/b/#")
+                && log.contains("a-\(broker.port) 1 chest/h/release/#")
         }
         try b.client.publish(MQTTMessage("chest/h/b/receipt", "b's own"))
         #expect(await organiser.receives("b's own", on: "chest/h/b/receipt"))
@@ -49,7 +52,10 @@ struct HuntBrokerTests {
         let anonymous = try MQTTPeer(broker, id: "anonymous")
         let wrong = try MQTTPeer(broker, id: "a-guess", username: "a", password: "pw-b")
         for refused in [anonymous, wrong] {
-            #expect(await refused.events.wait(timeout: 10) { $0.contains { if case .connectionRefused = $0 { true } else { false } } })
+            #expect(
+                await refused.events.wait(timeout: 10) {
+                    $0.contains { if case .connectionRefused = $0 { true } else { false } }
+                })
             #expect(!refused.events.all.contains(.connected))
         }
     }
@@ -57,8 +63,10 @@ struct HuntBrokerTests {
     @Test func theExampleBridgeCarriesReceiptsUpAndReleasesDown() async throws {
         let main = try Self.exampleBroker()
         let edge = try Self.exampleBroker(bridgedTo: main)
-        #expect(main.waitForBridge("hunt-edge-1", timeout: 10, username: "organiser", password: Self.passwords["organiser"]),
-                "\(edge.log)\n\(main.log)")
+        #expect(
+            main.waitForBridge(
+                "hunt-edge-1", timeout: 10, username: "organiser", password: Self.passwords["organiser"]),
+            "\(edge.log)\n\(main.log)")
         let organiser = try peer(main, "organiser")
         #expect(await organiser.connected())
         organiser.client.subscribe("owntracks/#")
@@ -77,9 +85,10 @@ struct HuntBrokerTests {
         // The release stays retained on the edge too, for a team that connects there later.
         let b = try peer(edge, "b")
         b.client.subscribe("chest/h/release/#")
-        #expect(await b.events.wait(timeout: 10) {
-            $0.contains(.message(topic: "chest/h/release/p1", payload: Data("key".utf8), retained: true))
-        }, "\(b.events.all)")
+        #expect(
+            await b.events.wait(timeout: 10) {
+                $0.contains(.message(topic: "chest/h/release/p1", payload: Data("key".utf8), retained: true))
+            }, "\(b.events.all)")
     }
 
     @Test func bridgedTestBrokersCarryChestAndOwnTracksBothWays() async throws {
@@ -99,7 +108,9 @@ struct HuntBrokerTests {
         try board.client.publish(MQTTMessage("chest/h/release/p1", "from the main broker"))
         #expect(await team.receives("from the main broker", on: "chest/h/release/p1"))
         // try_private: the edge's own message does not come back to it over the bridge a second time.
-        #expect(team.received(on: "chest/h/release/edge-probe").count == board.received(on: "chest/h/release/edge-probe").count)
+        #expect(
+            team.received(on: "chest/h/release/edge-probe").count
+                == board.received(on: "chest/h/release/edge-probe").count)
     }
 
     // MARK: The example files, adapted to a test
@@ -121,22 +132,28 @@ struct HuntBrokerTests {
         try MosquittoBroker.writePasswordFile(Self.passwords, to: passwords)
         let acl = directory.appendingPathComponent("hunt.acl").path
         try FileManager.default.copyItem(atPath: examples.appendingPathComponent("hunt.acl").path, toPath: acl)
-        var configuration = try adapt("hunt.conf", [
-            "listener": "\(port) 127.0.0.1", "cafile": authority.caFile, "certfile": authority.certificateFile,
-            "keyfile": authority.keyFile, "password_file": passwords, "acl_file": acl,
-        ])
-        if let main {
-            configuration += try adapt("bridge.conf", [
-                "address": "127.0.0.1:\(main.port)", "bridge_cafile": try #require(main.caFile),
-                "remote_password": Self.passwords["bridge"]!,
+        var configuration = try adapt(
+            "hunt.conf",
+            [
+                "listener": "\(port) 127.0.0.1", "cafile": authority.caFile, "certfile": authority.certificateFile,
+                "keyfile": authority.keyFile, "password_file": passwords, "acl_file": acl,
             ])
+        if let main {
+            configuration += try adapt(
+                "bridge.conf",
+                [
+                    "address": "127.0.0.1:\(main.port)", "bridge_cafile": try #require(main.caFile),
+                    "remote_password": Self.passwords["bridge"]!,
+                ])
         }
         // What Debian's /etc/mosquitto/mosquitto.conf sets and hunt.conf leaves to it.
-        let debian = [MosquittoBroker.runAsLine, "persistence_location \(directory.path)/"]
+        let debian =
+            [MosquittoBroker.runAsLine, "persistence_location \(directory.path)/"]
             + MosquittoBroker.logLines(directory)
-        return try MosquittoBroker(port: port, directory: directory,
-                                   configuration: (debian + [configuration]).joined(separator: "\n"),
-                                   caFile: authority.caFile)
+        return try MosquittoBroker(
+            port: port, directory: directory,
+            configuration: (debian + [configuration]).joined(separator: "\n"),
+            caFile: authority.caFile)
     }
 
     /// The example file `name` with the value of each option in `values` replaced; each must occur exactly once.

@@ -1,7 +1,8 @@
-@testable import ChestMQTT
 import ChestTestSupport
 import Foundation
 import Testing
+
+@testable import ChestMQTT
 
 /// MQTTClient against a real Mosquitto 2.0 broker on a loopback port.
 @Suite(.realProcesses, .tags(.process, .mosquitto), .timeLimit(.minutes(1)))
@@ -20,16 +21,22 @@ struct MQTTClientTests {
         for text in sent { ids.append(try team.client.publish(MQTTMessage("chest/h/a/receipt", text))) }
         #expect(Set(ids).count == ids.count)
         #expect(await team.events.wait(timeout: 10) { events in ids.allSatisfy { events.contains(.delivered($0)) } })
-        #expect(await board.events.wait(timeout: 10) { _ in board.received(on: "chest/h/a/receipt").count == sent.count })
+        #expect(
+            await board.events.wait(timeout: 10) { _ in board.received(on: "chest/h/a/receipt").count == sent.count })
         #expect(board.received(on: "chest/h/a/receipt") == sent)
         // An independent client sees the same.
         let sub = try broker.subscriber(["chest/h/a/#"])
         defer { sub.terminate() }
         #expect(await board.events.wait(timeout: 5) { _ in broker.log.contains("1 chest/h/a/#") })
         try team.client.publish(MQTTMessage("chest/h/a/receipt", "seen by mosquitto_sub"))
-        #expect(await board.events.wait(timeout: 5) { _ in sub.outputText.contains("chest/h/a/receipt seen by mosquitto_sub\n") },
-                "\(sub.outputText)")
-        #expect(board.events.all.contains(.message(topic: "chest/h/a/receipt", payload: Data("receipt 1".utf8), retained: false)))
+        #expect(
+            await board.events.wait(timeout: 5) { _ in
+                sub.outputText.contains("chest/h/a/receipt seen by mosquitto_sub\n")
+            },
+            "\(sub.outputText)")
+        #expect(
+            board.events.all.contains(
+                .message(topic: "chest/h/a/receipt", payload: Data("receipt 1".utf8), retained: false)))
         team.client.stop()
         board.client.stop()
     }
@@ -43,9 +50,10 @@ struct MQTTClientTests {
 
         let board = try MQTTPeer(broker, id: "board")
         board.client.subscribe("chest/h/+/status")
-        #expect(await board.events.wait(timeout: 10) {
-            $0.contains(.message(topic: "chest/h/a/status", payload: Data("online".utf8), retained: true))
-        })
+        #expect(
+            await board.events.wait(timeout: 10) {
+                $0.contains(.message(topic: "chest/h/a/status", payload: Data("online".utf8), retained: true))
+            })
     }
 
     @Test func theWillIsPublishedWhenTheConnectionDiesAndNotOnACleanStop() async throws {
@@ -67,9 +75,10 @@ struct MQTTClientTests {
         // The will was retained: a board that starts later sees the team offline.
         let late = try MQTTPeer(broker, id: "late-board")
         late.client.subscribe("chest/h/a/status")
-        #expect(await late.events.wait(timeout: 10) {
-            $0.contains(.message(topic: "chest/h/a/status", payload: Data("offline".utf8), retained: true))
-        })
+        #expect(
+            await late.events.wait(timeout: 10) {
+                $0.contains(.message(topic: "chest/h/a/status", payload: Data("offline".utf8), retained: true))
+            })
 
         let b = try MQTTPeer(broker, id: "team-b", will: MQTTMessage("chest/h/b/status", "offline", retain: true))
         #expect(await b.connected())
@@ -90,14 +99,16 @@ struct MQTTClientTests {
     }
 
     @Test func publishingWhileNotConnectedThrowsNotConnected() async throws {
-        let unstarted = try MQTTPeer(MQTTOptions(clientID: "early", host: "127.0.0.1", port: LoopbackPort.free()),
-                                     start: false)
+        let unstarted = try MQTTPeer(
+            MQTTOptions(clientID: "early", host: "127.0.0.1", port: LoopbackPort.free()),
+            start: false)
         #expect(throws: MQTTError.self) { try unstarted.client.publish(MQTTMessage("chest/h/a/receipt", "r")) }
         unstarted.client.stop()
 
         let nobody = LoopbackPort.free()
         let team = try MQTTPeer(MQTTOptions(clientID: "team-a", host: "127.0.0.1", port: nobody))
-        #expect(await team.events.wait(timeout: 10) { $0.contains { if case .disconnected = $0 { true } else { false } } })
+        #expect(
+            await team.events.wait(timeout: 10) { $0.contains { if case .disconnected = $0 { true } else { false } } })
         #expect(team.events.all == [.disconnected("Connection refused")], "\(team.events.all)")
         #expect(!team.client.isConnected)
         do {
@@ -118,18 +129,21 @@ struct MQTTClientTests {
         #expect(try await reader.subscribe("chest/h/release/#", probeTopic: "chest/h/release/probe"))
         #expect(try await reader.subscribe("chest/h/a/#", probeTopic: "chest/h/a/probe"))
         // Autosave writes the session (client ID and subscription) right after the change.
-        #expect(await reader.events.wait(timeout: 5) { _ in
-            guard let subscribed = broker.log.range(of: "reader-laptop 1 chest/h/release/#") else { return false }
-            return broker.log[subscribed.upperBound...].contains("Saving in-memory database")
-        }, "\(broker.log)")
+        #expect(
+            await reader.events.wait(timeout: 5) { _ in
+                guard let subscribed = broker.log.range(of: "reader-laptop 1 chest/h/release/#") else { return false }
+                return broker.log[subscribed.upperBound...].contains("Saving in-memory database")
+            }, "\(broker.log)")
         #expect(FileManager.default.fileExists(atPath: database))
 
         broker.kill()
-        #expect(await reader.events.wait(timeout: 10) { $0.contains(.disconnected("The connection was lost.")) },
-                "\(reader.events.all)")
+        #expect(
+            await reader.events.wait(timeout: 10) { $0.contains(.disconnected("The connection was lost.")) },
+            "\(reader.events.all)")
         // The first retry, a second later, fails; the next one comes 4 s after that.
-        #expect(await reader.events.wait(timeout: 5) { $0.contains(.disconnected("Connection refused")) },
-                "\(reader.events.all)")
+        #expect(
+            await reader.events.wait(timeout: 5) { $0.contains(.disconnected("Connection refused")) },
+            "\(reader.events.all)")
         // Refused here, so not left in libmosquitto's queue to go out behind the outbox's back after reconnecting.
         #expect(throws: MQTTError.self) { try reader.client.publish(MQTTMessage("chest/h/a/receipt", "while away")) }
         try broker.restart()
@@ -137,9 +151,10 @@ struct MQTTClientTests {
         #expect(!reader.client.isConnected)
 
         #expect(await reader.connected(2, timeout: 15))
-        #expect(await reader.events.wait(timeout: 10) {
-            $0.contains(.message(topic: "chest/h/release/p1", payload: Data("key 1".utf8), retained: false))
-        }, "\(reader.events.all)\n\(broker.log)")
+        #expect(
+            await reader.events.wait(timeout: 10) {
+                $0.contains(.message(topic: "chest/h/release/p1", payload: Data("key 1".utf8), retained: false))
+            }, "\(reader.events.all)\n\(broker.log)")
         let id = try reader.client.publish(MQTTMessage("chest/h/a/receipt", "after the restart"))
         #expect(await reader.events.wait(timeout: 10) { $0.contains(.delivered(id)) })
         #expect(await reader.receives("after the restart", on: "chest/h/a/receipt"))
@@ -166,14 +181,17 @@ struct MQTTClientTests {
         let broker = try MosquittoBroker.start()
         let events = EventRecorder<MQTTEvent>()
         let holder = Holder()
-        let client = try MQTTClient(MQTTOptions(clientID: "stops-itself", host: broker.host, port: broker.port)) { event in
+        let client = try MQTTClient(MQTTOptions(clientID: "stops-itself", host: broker.host, port: broker.port)) {
+            event in
             events.record(event)
             if event == .connected { holder.client?.stop() }
         }
         holder.client = client
         client.start()
         #expect(await events.wait(timeout: 10) { $0.contains(.connected) })
-        #expect(await events.wait(timeout: 5) { _ in broker.log.contains("Client stops-itself disconnected.") }, "\(broker.log)")
+        #expect(
+            await events.wait(timeout: 5) { _ in broker.log.contains("Client stops-itself disconnected.") },
+            "\(broker.log)")
         #expect(!client.isConnected)
         #expect(throws: MQTTError.self) { try client.publish(MQTTMessage("chest/h/a/receipt", "late")) }
         client.stop()
@@ -187,8 +205,12 @@ struct MQTTClientTests {
     @Test func aWrongPasswordIsRefusedAndTheRightOneAccepted() async throws {
         let broker = try MosquittoBroker.start(users: ["team-a": "correct horse"])
         let wrong = try MQTTPeer(broker, id: "team-a", username: "team-a", password: "wrong")
-        #expect(await wrong.events.wait(timeout: 10) { $0.contains { if case .connectionRefused = $0 { true } else { false } } })
-        #expect(wrong.events.all.first == .connectionRefused("Connection Refused: not authorised."), "\(wrong.events.all)")
+        #expect(
+            await wrong.events.wait(timeout: 10) {
+                $0.contains { if case .connectionRefused = $0 { true } else { false } }
+            })
+        #expect(
+            wrong.events.all.first == .connectionRefused("Connection Refused: not authorised."), "\(wrong.events.all)")
         #expect(!wrong.client.isConnected)
         wrong.client.stop()
         #expect(!wrong.events.all.contains(.connected))
@@ -196,7 +218,10 @@ struct MQTTClientTests {
         let right = try MQTTPeer(broker, id: "team-a", username: "team-a", password: "correct horse")
         #expect(await right.connected())
         let anonymous = try MQTTPeer(broker, id: "nobody")
-        #expect(await anonymous.events.wait(timeout: 10) { $0.contains { if case .connectionRefused = $0 { true } else { false } } })
+        #expect(
+            await anonymous.events.wait(timeout: 10) {
+                $0.contains { if case .connectionRefused = $0 { true } else { false } }
+            })
     }
 
     @Test func tlsWithTheTestCAConnectsAndAnUntrustedCertificateDoesNot() async throws {
@@ -208,20 +233,26 @@ struct MQTTClientTests {
 
         // The system's CAs do not know the test CA: the handshake fails, and the client keeps trying.
         let untrusting = try MQTTPeer(MQTTOptions(clientID: "team-b", host: broker.host, port: broker.port, tls: true))
-        #expect(await untrusting.events.wait(timeout: 10) { $0.contains(.disconnected("A TLS error occurred.")) },
-                "\(untrusting.events.all)")
-        #expect(await untrusting.events.wait(timeout: 5) { _ in
-            broker.log.components(separatedBy: "tlsv1 alert unknown ca").count - 1 >= 2
-        }, "\(broker.log)")
+        #expect(
+            await untrusting.events.wait(timeout: 10) { $0.contains(.disconnected("A TLS error occurred.")) },
+            "\(untrusting.events.all)")
+        #expect(
+            await untrusting.events.wait(timeout: 5) { _ in
+                broker.log.components(separatedBy: "tlsv1 alert unknown ca").count - 1 >= 2
+            }, "\(broker.log)")
         #expect(!untrusting.events.all.contains(.connected))
         untrusting.client.stop()
 
         // Connecting by name checks the certificate's DNS name instead of its IP address.
-        let byName = try MQTTPeer(MQTTOptions(clientID: "team-c", host: "localhost", port: broker.port, tls: true,
-                                              caFile: caFile))
+        let byName = try MQTTPeer(
+            MQTTOptions(
+                clientID: "team-c", host: "localhost", port: broker.port, tls: true,
+                caFile: caFile))
         #expect(await byName.connected(), "\(byName.events.all)")
         #expect(throws: MQTTError.self) {
-            try MQTTClient(MQTTOptions(clientID: "x", host: "h", port: 1, tls: true, caFile: "/nonexistent/ca.crt")) { _ in }
+            try MQTTClient(MQTTOptions(clientID: "x", host: "h", port: 1, tls: true, caFile: "/nonexistent/ca.crt")) {
+                _ in
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
-@testable import ChestMQTT
 import ChestTestSupport
 import Foundation
+
+@testable import ChestMQTT
 
 /// An `MQTTClient` of a test and what it reported.
 struct MQTTPeer {
@@ -8,10 +9,13 @@ struct MQTTPeer {
     let events: EventRecorder<MQTTEvent>
 
     /// A started client of `broker` (TLS with the broker's CA when it has one).
-    init(_ broker: MosquittoBroker, id: String, username: String? = nil, password: String? = nil,
-         will: MQTTMessage? = nil, keepAlive: Int = 30, start: Bool = true) throws {
-        var options = MQTTOptions(clientID: id, host: broker.host, port: broker.port, tls: broker.caFile != nil,
-                                  caFile: broker.caFile, username: username, password: password, will: will)
+    init(
+        _ broker: MosquittoBroker, id: String, username: String? = nil, password: String? = nil,
+        will: MQTTMessage? = nil, keepAlive: Int = 30, start: Bool = true
+    ) throws {
+        var options = MQTTOptions(
+            clientID: id, host: broker.host, port: broker.port, tls: broker.caFile != nil,
+            caFile: broker.caFile, username: username, password: password, will: will)
         options.keepAlive = keepAlive
         try self.init(options, start: start)
     }

@@ -1,7 +1,8 @@
 import ChestCore
-@testable import ChestSeal
 import Foundation
 import Testing
+
+@testable import ChestSeal
 
 /// Format 5's keys in lanes (docs/FORMAT.md "Format 5"): independent Argon2id runs side by side, each with its lane's
 /// salt, and BLAKE2b of their results as the key.
@@ -10,8 +11,9 @@ import Testing
     static let lanes = SealCost(passes: 1, memory: 8 << 20, lanes: 2)
 
     static func page(cost: SealCost = lanes, version: Int = 5) -> Page {
-        PageSealer.seal(text: "Behind the clock.", setA: .init(locks: [.sealedPIN], pin: "4821"), setB: .init(locks: []),
-                        id: id, page: 1, cost: cost, version: version)
+        PageSealer.seal(
+            text: "Behind the clock.", setA: .init(locks: [.sealedPIN], pin: "4821"), setB: .init(locks: []),
+            id: id, page: 1, cost: cost, version: version)
     }
 
     /// `pages` in a message signed by a fresh identity, as `compose` writes it.
@@ -19,8 +21,9 @@ import Testing
         let directory = NSTemporaryDirectory() + "key-lanes-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let identity = try Identity.loadOrCreate(at: directory + "/identity.json")
-        return Sealer.seal(Message(id: id, title: "t", from: "f", created: Date(timeIntervalSince1970: 1_800_000_000), pages: pages),
-                           with: identity)
+        return Sealer.seal(
+            Message(id: id, title: "t", from: "f", created: Date(timeIntervalSince1970: 1_800_000_000), pages: pages),
+            with: identity)
     }
 
     static func request(_ page: Page, pin: String) -> KeyRequest {
@@ -32,7 +35,9 @@ import Testing
     @Test func theKeyOfTwoLanesIsTheDocumentedConstruction() throws {
         let cost = SealCost(passes: 2, memory: 8 << 20, lanes: 2)
         let key = try #require(PageSealer.derive("4821", salt: Array(0..<16), cost: cost))
-        #expect(key.map { String(format: "%02x", $0) }.joined() == "33e4924f084487909bb7ca33d4580da3dfb5f67d63df3856094de32c455debe1")
+        #expect(
+            key.map { String(format: "%02x", $0) }.joined()
+                == "33e4924f084487909bb7ca33d4580da3dfb5f67d63df3856094de32c455debe1")
         // One lane is format 2 to 4's plain Argon2id, which the lanes' key is not.
         #expect(PageSealer.derive("4821", salt: Array(0..<16), cost: SealCost(passes: 2, memory: 8 << 20)) != key)
     }
@@ -55,7 +60,8 @@ import Testing
         }
         #expect(cost == Self.lanes)
         // A one-lane slot says nothing of lanes.
-        let single = MessageFile.encode(try Self.signed([Self.page(cost: SealCost(passes: 1, memory: 8 << 20), version: 3)]))
+        let single = MessageFile.encode(
+            try Self.signed([Self.page(cost: SealCost(passes: 1, memory: 8 << 20), version: 3)]))
         #expect(!String(decoding: single, as: UTF8.self).contains("lanes"))
     }
 
@@ -106,10 +112,12 @@ import Testing
         func sealed(_ version: Int) throws -> (Message, Double) {
             let block = CellGrid.keyBlock(version: version, withPIN: true)
             let grid = CellGrid(area: area, radius: 30, block: block, using: &generator)
-            let set = PageSealer.SetDraft(locks: [.sealedLocation(grid), .sealedPIN], hidden: SearchArea(center: point, radius: 30),
-                                          pin: "4821")
-            let page = PageSealer.seal(text: "t", setA: set, setB: .init(locks: []), id: Self.id, page: 1,
-                                       cost: SealCost(passes: 1, memory: 8 << 10), version: version)
+            let set = PageSealer.SetDraft(
+                locks: [.sealedLocation(grid), .sealedPIN], hidden: SearchArea(center: point, radius: 30),
+                pin: "4821")
+            let page = PageSealer.seal(
+                text: "t", setA: set, setB: .init(locks: []), id: Self.id, page: 1,
+                cost: SealCost(passes: 1, memory: 8 << 10), version: version)
             return (try Self.signed([page]), grid.width)
         }
         let coarse = CellGrid.width(over: area, radius: 30)
@@ -124,7 +132,8 @@ import Testing
             #expect(decoded.version == version && wrapped.count == keys)
         }
         // Format 4's nine keys under a file that says 5.
-        var json = try #require(JSONSerialization.jsonObject(with: MessageFile.encode(try sealed(4).0)) as? [String: Any])
+        var json = try #require(
+            JSONSerialization.jsonObject(with: MessageFile.encode(try sealed(4).0)) as? [String: Any])
         json["version"] = 5
         #expect {
             _ = try MessageFile.decode(try JSONSerialization.data(withJSONObject: json))

@@ -13,15 +13,19 @@ import Testing
     static let text = "The key is under the third stone."
 
     static func page(number: Int = 1) -> Page {
-        PageSealer.seal(text: text,
-                        setA: .init(locks: [.sealedLocation(grid), .sealedPIN], hidden: SearchArea(center: target, radius: 20), pin: "4821"),
-                        setB: .init(locks: [.time(Date(timeIntervalSince1970: 2_000_000_000))]),
-                        id: id, page: number, cost: cost, version: 2)
+        PageSealer.seal(
+            text: text,
+            setA: .init(
+                locks: [.sealedLocation(grid), .sealedPIN], hidden: SearchArea(center: target, radius: 20), pin: "4821"),
+            setB: .init(locks: [.time(Date(timeIntervalSince1970: 2_000_000_000))]),
+            id: id, page: number, cost: cost, version: 2)
     }
 
     static func request(_ page: Page, number: Int = 1, id: MessageID = id, cell: Cell, pin: String) -> KeyRequest {
-        KeyRequest(id: id, page: number, set: .a, secret: SealSecret.secret(cell: cell, pin: pin), slot: page.sealed!.slots[.a]!,
-                   ciphertext: page.sealed!.ciphertext, cell: cell, pin: pin)
+        KeyRequest(
+            id: id, page: number, set: .a, secret: SealSecret.secret(cell: cell, pin: pin),
+            slot: page.sealed!.slots[.a]!,
+            ciphertext: page.sealed!.ciphertext, cell: cell, pin: pin)
     }
 
     @Test func theOrganisersCellAndPINOpenAndNothingElse() {
@@ -42,7 +46,10 @@ import Testing
         let page = Self.page()
         let cell = Self.grid.cell(of: Self.target)
         #expect(PageSealer.open(Self.request(page, number: 2, cell: cell, pin: "4821")) == .wrong)
-        #expect(PageSealer.open(Self.request(page, id: MessageID("ffffffffffffffffffffffffffffffff")!, cell: cell, pin: "4821")) == .wrong)
+        #expect(
+            PageSealer.open(
+                Self.request(page, id: MessageID("ffffffffffffffffffffffffffffffff")!, cell: cell, pin: "4821"))
+                == .wrong)
         // The right slot with another page's ciphertext: the key unwraps, the content does not open.
         var swapped = Self.request(page, cell: cell, pin: "4821")
         swapped.ciphertext = Self.page().sealed!.ciphertext
@@ -54,22 +61,28 @@ import Testing
 
     @Test func aGuardOpensItsPageAndASwappedGuardIsCaughtAtImport() throws {
         let page = Self.page()
-        let guarded = KeyRequest(id: Self.id, page: 1, set: .b, secret: nil, slot: page.sealed!.slots[.b]!,
-                                 ciphertext: page.sealed!.ciphertext, cell: nil, pin: nil)
-        #expect(PageSealer.open(guarded) == .opened(SealedContent(text: Self.text, a: SearchArea(center: Self.target, radius: 20))))
+        let guarded = KeyRequest(
+            id: Self.id, page: 1, set: .b, secret: nil, slot: page.sealed!.slots[.b]!,
+            ciphertext: page.sealed!.ciphertext, cell: nil, pin: nil)
+        #expect(
+            PageSealer.open(guarded)
+                == .opened(SealedContent(text: Self.text, a: SearchArea(center: Self.target, radius: 20))))
         let other = Self.page(number: 2)
         var pages = [page, other]
-        #expect(PageSealer.checkGuards(Message(id: Self.id, title: "t", from: "f", created: Date(), pages: pages)) == nil)
+        #expect(
+            PageSealer.checkGuards(Message(id: Self.id, title: "t", from: "f", created: Date(), pages: pages)) == nil)
         pages[0].sealed!.ciphertext = other.sealed!.ciphertext
-        #expect(PageSealer.checkGuards(Message(id: Self.id, title: "t", from: "f", created: Date(), pages: pages))?
-                    .contains("does not open this page's ciphertext") == true)
+        #expect(
+            PageSealer.checkGuards(Message(id: Self.id, title: "t", from: "f", created: Date(), pages: pages))?
+                .contains("does not open this page's ciphertext") == true)
     }
 
     @Test func theFileCarriesNoTextNoPointAndNoPIN() throws {
         let directory = NSTemporaryDirectory() + "page-sealer-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let identity = try Identity.loadOrCreate(at: directory + "/identity.json")
-        let message = Sealer.seal(Message(id: Self.id, title: "t", from: "f", created: Date(), pages: [Self.page()]), with: identity)
+        let message = Sealer.seal(
+            Message(id: Self.id, title: "t", from: "f", created: Date(), pages: [Self.page()]), with: identity)
         let bytes = String(decoding: MessageFile.encode(message), as: UTF8.self)
         // Base64 may hold any four digits by chance; the PIN in any readable form may not.
         for secret in [Self.text, "third stone", "47.371", "8.54", "\"4821\"", "=4821", ": 4821"] {

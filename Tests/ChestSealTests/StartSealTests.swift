@@ -15,8 +15,9 @@ import Testing
 
     static func sealed(pin: String? = "4821") -> (page: Page, key: [UInt8]) {
         let setA = PageSealer.SetDraft(locks: pin == nil ? [] : [.sealedPIN], pin: pin)
-        return PageSealer.sealed(text: text, setA: setA, setB: .init(locks: []), id: id, page: 1, cost: cost,
-                                 version: MessageFile.startVersion, start: start)
+        return PageSealer.sealed(
+            text: text, setA: setA, setB: .init(locks: []), id: id, page: 1, cost: cost,
+            version: MessageFile.startVersion, start: start)
     }
 
     static func request(_ page: Page, pin: String?, start: [UInt8]?) -> KeyRequest? {
@@ -69,9 +70,11 @@ import Testing
 
     @Test func aFormatSixFileReadsBackAndItsGuardsAreNotCheckedAtImport() throws {
         let (page, _) = Self.sealed(pin: nil)
-        var message = Message(id: Self.id, title: "hunt", from: "organiser", created: Date(timeIntervalSince1970: 1_800_000_000),
-                              pages: [page])
-        message = Sealer.seal(message, with: try Identity.loadOrCreate(at: NSTemporaryDirectory() + "/start-seal-\(UUID()).key"))
+        var message = Message(
+            id: Self.id, title: "hunt", from: "organiser", created: Date(timeIntervalSince1970: 1_800_000_000),
+            pages: [page])
+        message = Sealer.seal(
+            message, with: try Identity.loadOrCreate(at: NSTemporaryDirectory() + "/start-seal-\(UUID()).key"))
         let decoded = try MessageFile.decode(MessageFile.encode(message))
         #expect(decoded.version == 6 && decoded.pages[0].sealed?.needsStart == true)
         #expect(PageSealer.checkGuards(decoded) == nil, "a guard's inner key cannot be checked without the start key")

@@ -44,11 +44,16 @@ import Testing
     }
 
     @Test func faultsNameTheLine() {
-        #expect(throws: GPX.ParseError(line: 2, reason: "<wpt> needs lat (-90..90) and lon (-180..180) in decimal degrees")) {
+        #expect(
+            throws: GPX.ParseError(line: 2, reason: "<wpt> needs lat (-90..90) and lon (-180..180) in decimal degrees")
+        ) {
             try GPX(data: Data("<gpx>\n<wpt lat=\"1\"/>\n</gpx>".utf8))
         }
         #expect(throws: GPX.ParseError(line: 3, reason: "<ele>high</ele> is not a number")) {
-            try GPX(data: Data("<gpx>\n<trk><trkseg><trkpt lat=\"1\" lon=\"2\">\n<ele>high</ele></trkpt></trkseg></trk></gpx>".utf8))
+            try GPX(
+                data: Data(
+                    "<gpx>\n<trk><trkseg><trkpt lat=\"1\" lon=\"2\">\n<ele>high</ele></trkpt></trkseg></trk></gpx>".utf8
+                ))
         }
         #expect(throws: GPX.ParseError(line: 1, reason: "not a GPX file (no <gpx> element)")) {
             try GPX(data: Data("<kml/>".utf8))
@@ -61,6 +66,8 @@ import Testing
         let now = Date(timeIntervalSince1970: 1_900_000_000.7)
         let walk = try NMEAWalk(description: "start now\n47.3769 8.5417 410\n", now: now)
         #expect(walk.start == Date(timeIntervalSince1970: 1_900_000_000))
-        #expect(throws: NMEAWalk.DescriptionError.self) { try NMEAWalk(description: "start later\n47.3769 8.5417 410\n") }
+        #expect(throws: NMEAWalk.DescriptionError.self) {
+            try NMEAWalk(description: "start later\n47.3769 8.5417 410\n")
+        }
     }
 }

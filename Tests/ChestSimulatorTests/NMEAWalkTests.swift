@@ -8,9 +8,11 @@ import Testing
 
     @Test func checksumMatchesKnownSentences() {
         // Reference sentences from the NMEA 0183 literature.
-        #expect(NMEA.sentence("GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")
+        #expect(
+            NMEA.sentence("GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")
                 == "$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47")
-        #expect(NMEA.sentence("GPRMC,123519,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W")
+        #expect(
+            NMEA.sentence("GPRMC,123519,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W")
                 == "$GPRMC,123519,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W*6A")
         #expect(NMEA.isValid("$GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1*39\r\n"))
         #expect(!NMEA.isValid("$GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1*38"))
@@ -31,8 +33,9 @@ import Testing
     }
 
     @Test func fixEpochWritesRMCGGAGSAAndGSV() throws {
-        let walk = NMEAWalk(waypoints: [.init(Coordinate(latitude: 47.3769, longitude: 8.5417), altitudeMSL: 410)],
-                            start: start)
+        let walk = NMEAWalk(
+            waypoints: [.init(Coordinate(latitude: 47.3769, longitude: 8.5417), altitudeMSL: 410)],
+            start: start)
         let epochs = walk.epochs()
         try #require(epochs.count == 1)
         let lines = NMEAWalk.sentences(for: epochs[0])
@@ -48,8 +51,12 @@ import Testing
     }
 
     @Test func noFixEpochHasStatusVAndQualityZero() {
-        let walk = NMEAWalk(waypoints: [.init(Coordinate(latitude: 47.3769, longitude: 8.5417), altitudeMSL: 410,
-                                              noFix: true)], start: start)
+        let walk = NMEAWalk(
+            waypoints: [
+                .init(
+                    Coordinate(latitude: 47.3769, longitude: 8.5417), altitudeMSL: 410,
+                    noFix: true)
+            ], start: start)
         let lines = NMEAWalk.sentences(for: walk.epochs()[0])
         #expect(lines.allSatisfy { NMEA.isValid($0) })
         #expect(fields(lines[0])[2] == "V")
@@ -64,8 +71,9 @@ import Testing
     @Test func walksAtTheGivenSpeedAndInterpolates() {
         let a = Coordinate(latitude: 47.3769, longitude: 8.5417)
         let b = Coordinate(latitude: 47.377854, longitude: 8.543109)
-        let walk = NMEAWalk(waypoints: [.init(a, altitudeMSL: 410, hold: 2), .init(b, altitudeMSL: 470, hold: 3)],
-                            start: start, speed: 2)
+        let walk = NMEAWalk(
+            waypoints: [.init(a, altitudeMSL: 410, hold: 2), .init(b, altitudeMSL: 470, hold: 3)],
+            start: start, speed: 2)
         let epochs = walk.epochs()
         let legSteps = Int((a.distance(to: b) / 2).rounded(.up))
         #expect(epochs.count == 1 + 2 + legSteps + 3)
@@ -85,8 +93,9 @@ import Testing
     @Test func noFixStretchCoversTheLegAndHold() {
         let a = Coordinate(latitude: 47.3769, longitude: 8.5417)
         let b = Coordinate(latitude: 47.37708, longitude: 8.5417)  // 20 m north
-        let walk = NMEAWalk(waypoints: [.init(a, altitudeMSL: 410), .init(b, altitudeMSL: 412, noFix: true, hold: 4)],
-                            start: start, speed: 2)
+        let walk = NMEAWalk(
+            waypoints: [.init(a, altitudeMSL: 410), .init(b, altitudeMSL: 412, noFix: true, hold: 4)],
+            start: start, speed: 2)
         let epochs = walk.epochs()
         let legSteps = Int((a.distance(to: b) / 2).rounded(.up))
         #expect(epochs.first?.hasFix == true)
@@ -95,8 +104,9 @@ import Testing
     }
 
     @Test func logEndsEveryLineWithCRLF() {
-        let walk = NMEAWalk(waypoints: [.init(Coordinate(latitude: 1, longitude: 2), altitudeMSL: 3, hold: 1)],
-                            start: start)
+        let walk = NMEAWalk(
+            waypoints: [.init(Coordinate(latitude: 1, longitude: 2), altitudeMSL: 3, hold: 1)],
+            start: start)
         let log = walk.log(comment: "test")
         #expect(log.hasPrefix("# test\r\n$GPRMC"))
         #expect(log.hasSuffix("\r\n"))
@@ -106,35 +116,41 @@ import Testing
     }
 
     @Test func dateCrossesMidnightAndLeapDay() {
-        let walk = NMEAWalk(waypoints: [.init(Coordinate(latitude: 0, longitude: 0), altitudeMSL: 0, hold: 1)],
-                            start: Date(timeIntervalSince1970: 1_709_251_199.5))  // 2024-02-29T23:59:59.5Z
+        let walk = NMEAWalk(
+            waypoints: [.init(Coordinate(latitude: 0, longitude: 0), altitudeMSL: 0, hold: 1)],
+            start: Date(timeIntervalSince1970: 1_709_251_199.5))  // 2024-02-29T23:59:59.5Z
         let rmc = walk.epochs().map { fields(NMEAWalk.sentences(for: $0)[0]) }
         #expect(rmc[0][1] == "235959.50" && rmc[0][9] == "290224")
         #expect(rmc[1][1] == "000000.50" && rmc[1][9] == "010324")
     }
 
     @Test func descriptionIsParsed() throws {
-        let walk = try NMEAWalk(description: """
-            # comment
-            start 2026-06-01T10:00:00+01:00
-            speed 1.5
-            47.3769 8.5417 410 hold 5   # A
-            47.3775 8.5425 440 nofix
-            -27.2 153.05 2.5
-            """)
+        let walk = try NMEAWalk(
+            description: """
+                # comment
+                start 2026-06-01T10:00:00+01:00
+                speed 1.5
+                47.3769 8.5417 410 hold 5   # A
+                47.3775 8.5425 440 nofix
+                -27.2 153.05 2.5
+                """)
         #expect(walk.start == start)
         #expect(walk.speed == 1.5)
-        #expect(walk.waypoints == [
-            .init(Coordinate(latitude: 47.3769, longitude: 8.5417), altitudeMSL: 410, hold: 5),
-            .init(Coordinate(latitude: 47.3775, longitude: 8.5425), altitudeMSL: 440, noFix: true),
-            .init(Coordinate(latitude: -27.2, longitude: 153.05), altitudeMSL: 2.5),
-        ])
+        #expect(
+            walk.waypoints == [
+                .init(Coordinate(latitude: 47.3769, longitude: 8.5417), altitudeMSL: 410, hold: 5),
+                .init(Coordinate(latitude: 47.3775, longitude: 8.5425), altitudeMSL: 440, noFix: true),
+                .init(Coordinate(latitude: -27.2, longitude: 153.05), altitudeMSL: 2.5),
+            ])
     }
 
     @Test func badDescriptionsNameTheLine() {
         #expect(throws: NMEAWalk.DescriptionError.self) { try NMEAWalk(description: "") }
-        #expect(throws: NMEAWalk.DescriptionError(line: 2,
-                                                  reason: "latitude must be within ±90 and longitude within ±180")) {
+        #expect(
+            throws: NMEAWalk.DescriptionError(
+                line: 2,
+                reason: "latitude must be within ±90 and longitude within ±180")
+        ) {
             try NMEAWalk(description: "1 2 3\n95 2 3")
         }
         #expect(throws: NMEAWalk.DescriptionError(line: 1, reason: "unknown word `fly`")) {

@@ -5,7 +5,7 @@ extension ChestHarness {
     /// Points chestd at `fake`'s gpsd, starts it, and returns once gpsfake has replayed everything (its exit
     /// status) and chestd has seen gpsd go.
     @discardableResult
-    public func replay(_ fake: GPSFake, timeout: Double = 60) throws -> Int32? {
+    package func replay(_ fake: GPSFake, timeout: Double = 60) throws -> Int32? {
         gpsd = "127.0.0.1:\(fake.port)"
         try startDaemon()
         let status = fake.waitForExit(timeout: timeout)

@@ -3,7 +3,7 @@ import Foundation
 extension ChestHarness {
     /// Starts a gpsd of its own on a free port reading `feeder`'s pty, points chestd at it, starts chestd and
     /// returns the gpsd once chestd is connected to it (the caller stops it).
-    public func startDaemon(readingFrom feeder: PTYFeeder) throws -> GPSDaemon {
+    package func startDaemon(readingFrom feeder: PTYFeeder) throws -> GPSDaemon {
         let port = LoopbackPort.free()
         let gpsd = try GPSDaemon(port: port, device: feeder.devicePath)
         self.gpsd = "127.0.0.1:\(port)"

@@ -5,7 +5,7 @@ extension ChestHarness {
     /// Replays `walk` through gpsfake into this world's chestd, started here, and waits until chestd has seen
     /// the whole feed and gpsd go; the exit status of gpsfake (0 when it played everything).
     @discardableResult
-    public func walk(_ walk: NMEAWalk) throws -> Int32? {
+    package func walk(_ walk: NMEAWalk) throws -> Int32? {
         let fake = try GPSFake(walk: walk, delay: 0.01)
         defer { fake.stop() }
         gpsd = "127.0.0.1:\(fake.port)"

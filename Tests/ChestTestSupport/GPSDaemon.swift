@@ -3,19 +3,21 @@ import Glibc
 
 /// A plain gpsd on a chosen loopback port, reading one device (a `PTYFeeder`'s pty), so a test can kill it and
 /// start another on the same port.
-public final class GPSDaemon: @unchecked Sendable {
-    public let port: Int
+package final class GPSDaemon: @unchecked Sendable {
+    package let port: Int
     private let process: TestProcess
     private let directory: URL
 
     /// Starts `gpsd -N -n -b -S PORT -F SOCKET DEVICE` and returns once it listens.
-    public init(port: Int, device: String) throws {
+    package init(port: Int, device: String) throws {
         self.port = port
         directory = try makeTemporaryDirectory("gpsd")
-        process = try TestProcess("/usr/sbin/gpsd", [
-            "-N", "-n", "-b", "-S", String(port), "-F", directory.appendingPathComponent("gpsd.sock").path, device,
-        ], environment: ["GPSD_SHM_KEY": GPSDaemon.sharedMemoryKeyText(port: port)],
-           output: directory.appendingPathComponent("gpsd.out"))
+        process = try TestProcess(
+            "/usr/sbin/gpsd",
+            [
+                "-N", "-n", "-b", "-S", String(port), "-F", directory.appendingPathComponent("gpsd.sock").path, device,
+            ], environment: ["GPSD_SHM_KEY": GPSDaemon.sharedMemoryKeyText(port: port)],
+            output: directory.appendingPathComponent("gpsd.out"))
         guard LoopbackPort.waitUntilListening(port, timeout: 10) else {
             let output = process.outputText
             stop()
@@ -23,11 +25,11 @@ public final class GPSDaemon: @unchecked Sendable {
         }
     }
 
-    public var pid: Int32 { process.pid }
-    public var output: String { process.outputText }
+    package var pid: Int32 { process.pid }
+    package var output: String { process.outputText }
 
     /// Stops gpsd with SIGTERM and removes its shared memory segment and control socket.
-    public func stop() {
+    package func stop() {
         process.terminate()
         GPSDaemon.removeLeftovers(port: port)
         try? FileManager.default.removeItem(at: directory)
@@ -36,7 +38,7 @@ public final class GPSDaemon: @unchecked Sendable {
     deinit { stop() }
 
     /// The SysV shared memory key gpsfake gives the gpsd on `port` (`0x4770` and the port in hex).
-    public static func sharedMemoryKey(port: Int) -> key_t { key_t(bitPattern: 0x4770_0000 | UInt32(port & 0xFFFF)) }
+    package static func sharedMemoryKey(port: Int) -> key_t { key_t(bitPattern: 0x4770_0000 | UInt32(port & 0xFFFF)) }
 
     static func sharedMemoryKeyText(port: Int) -> String {
         let hex = String(port & 0xFFFF, radix: 16, uppercase: true)
@@ -45,7 +47,7 @@ public final class GPSDaemon: @unchecked Sendable {
 
     /// Removes the shared memory segment a gpsd on `port` leaves behind: started as root, gpsd drops privileges
     /// and can no longer remove it itself (docs/DESIGN.md "gpsfake pitfalls").
-    public static func removeLeftovers(port: Int) {
+    package static func removeLeftovers(port: Int) {
         let id = shmget(sharedMemoryKey(port: port), 0, 0)
         if id >= 0 { _ = shmctl(id, IPC_RMID, nil) }
     }

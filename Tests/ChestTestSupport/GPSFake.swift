@@ -6,31 +6,31 @@ import Glibc
 /// gpsfake replaying a log into its own private gpsd on a free loopback port, as the gpsd regression tests
 /// run it (docs/DESIGN.md "gpsfake harness"): single pass, pipe mode with a JSON watcher, so the feed starts 1.4 s after that
 /// watcher connects; a client under test must connect within about a second of `init` returning.
-public final class GPSFake: @unchecked Sendable {
-    public let port: Int
-    public let log: URL
+package final class GPSFake: @unchecked Sendable {
+    package let port: Int
+    package let log: URL
     private let process: TestProcess
     private let directory: URL
 
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Starts gpsfake on the log file at `log` and returns once its gpsd listens and lists gpsfake's device.
     /// - Parameters:
     ///   - delay: gpsfake's `-c`, seconds per sentence (not per epoch): `NMEAWalk` writes 5 per epoch.
     ///   - port: the port for gpsd; by default a free one, drawn again if another test takes it first.
-    public convenience init(log: URL, delay: Double = 0.01, port: Int? = nil) throws {
+    package convenience init(log: URL, delay: Double = 0.01, port: Int? = nil) throws {
         try self.init(log: log, nmea: nil, delay: delay, port: port)
     }
 
     /// Writes `nmea` to a log file in gpsfake's private temporary directory (removed by `stop()`) and replays it.
-    public convenience init(nmea: String, delay: Double = 0.01, port: Int? = nil) throws {
+    package convenience init(nmea: String, delay: Double = 0.01, port: Int? = nil) throws {
         try self.init(log: nil, nmea: nmea, delay: delay, port: port)
     }
 
     /// Replays `walk`, written as an NMEA log to a temporary file.
-    public convenience init(walk: NMEAWalk, delay: Double = 0.01, port: Int? = nil) throws {
+    package convenience init(walk: NMEAWalk, delay: Double = 0.01, port: Int? = nil) throws {
         try self.init(nmea: walk.log(comment: "chest test walk"), delay: delay, port: port)
     }
 
@@ -47,9 +47,12 @@ public final class GPSFake: @unchecked Sendable {
         let output = directory.appendingPathComponent("gpsfake.out")
         var attempt = 1
         while true {
-            let arguments = ["-1", "-p", "-q", "-s", "38400", "-P", String(port), "-c", String(delay),
-                             "-r", #"?WATCH={"enable":true,"json":true}"#, self.log.path]
-            let process = try TestProcess("/usr/bin/gpsfake", arguments, environment: ["TMPDIR": directory.path], output: output)
+            let arguments = [
+                "-1", "-p", "-q", "-s", "38400", "-P", String(port), "-c", String(delay),
+                "-r", #"?WATCH={"enable":true,"json":true}"#, self.log.path,
+            ]
+            let process = try TestProcess(
+                "/usr/bin/gpsfake", arguments, environment: ["TMPDIR": directory.path], output: output)
             let listening = LoopbackPort.waitUntilListening(port, timeout: 30, unless: { !process.isRunning })
             // gpsfake adds its pty to gpsd through gpsd's control socket as soon as that socket's file exists, and
             // says nothing when the connection is refused (most likely gpsd not yet listening on it, on a busy
@@ -81,7 +84,7 @@ public final class GPSFake: @unchecked Sendable {
 
     /// Asks gpsd on `port` for its devices every 20 ms until it lists one; false after `timeout` seconds, or as soon
     /// as `failed` holds.
-    public static func waitForADevice(port: Int, timeout: Double, unless failed: () -> Bool = { false }) -> Bool {
+    package static func waitForADevice(port: Int, timeout: Double, unless failed: () -> Bool = { false }) -> Bool {
         var listsOne = false
         _ = holdsWithin(timeout) {
             listsOne = (try? devicesLine(port: port))?.contains(#"{"class":"DEVICE","#) == true
@@ -97,11 +100,14 @@ public final class GPSFake: @unchecked Sendable {
         var timeout = timeval(tv_sec: 2, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         _ = "?DEVICES;\n".withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-        var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 4096)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             // Whole lines only (gpsd ends them with CR LF, one Character to a String, so split the bytes): the last
             // piece may still be arriving.
-            let lines = received.split(separator: 0x0a, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+            let lines = received.split(separator: 0x0a, omittingEmptySubsequences: false).dropLast().map {
+                String(decoding: $0, as: UTF8.self)
+            }
             if let line = lines.first(where: { $0.contains(#""class":"DEVICES""#) }) { return line }
             let count = recv(fd, &buffer, buffer.count, 0)
             if count <= 0 { return nil }
@@ -110,19 +116,19 @@ public final class GPSFake: @unchecked Sendable {
     }
 
     /// Whether gpsfake has not exited yet.
-    public var isRunning: Bool { process.isRunning }
+    package var isRunning: Bool { process.isRunning }
 
     /// gpsfake's watcher output (gpsd's JSON) and errors so far.
-    public var output: String { process.outputText }
+    package var output: String { process.outputText }
 
     /// Waits for gpsfake to finish the log (it exits 0 after its watcher saw the end); its exit status, or nil.
     @discardableResult
-    public func waitForExit(timeout: Double) -> Int32? {
+    package func waitForExit(timeout: Double) -> Int32? {
         process.waitForExit(timeout: timeout)
     }
 
     /// Stops gpsfake and its gpsd with SIGTERM and removes what gpsd leaves behind.
-    public func stop() {
+    package func stop() {
         process.terminate()
         GPSDaemon.removeLeftovers(port: port)
         try? FileManager.default.removeItem(at: directory)

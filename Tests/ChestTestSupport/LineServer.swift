@@ -5,11 +5,11 @@ import Glibc
 /// A loopback server that sends fixed lines to each client it accepts: a gpsd that says what a test wants, which
 /// a real gpsd would not. It keeps each connection open until the client leaves, or hangs up once the lines
 /// are sent (`hangsUp`), as a gpsd that goes away would. It accepts clients one after another until stopped.
-public final class LineServer: Sendable {
-    public let port: Int
+package final class LineServer: Sendable {
+    package let port: Int
     private let listener: Int32
 
-    public init(lines: [String], hangsUp: Bool = false) throws {
+    package init(lines: [String], hangsUp: Bool = false) throws {
         let (socket, port) = try LoopbackSocket.bound(listening: 4)
         let listener = socket.rawValue
         self.listener = listener
@@ -37,7 +37,7 @@ public final class LineServer: Sendable {
 
     /// Refuses clients from now on: accept(2) fails on the shut listener, and the thread ends once the client it
     /// serves, if any, has left.
-    public func stop() {
+    package func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
     }
 }

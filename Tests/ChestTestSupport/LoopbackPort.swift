@@ -3,11 +3,11 @@ import Dispatch
 import Glibc
 
 /// TCP ports on the loopback interface, for test servers.
-public enum LoopbackPort {
+package enum LoopbackPort {
     /// A port nothing uses right now, drawn below the kernel's ephemeral range (32768 and up here): an ephemeral
     /// port released at once may be handed to the next outgoing connection of a test running beside this one
     /// before the server binds it.
-    public static func free() -> Int {
+    package static func free() -> Int {
         for _ in 0..<200 {
             let port = Int.random(in: 20_000..<32_768)
             if canBind(port) { return port }
@@ -27,16 +27,19 @@ public enum LoopbackPort {
         address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { call(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                call(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
         }
     }
 
     /// Whether something accepts TCP connections on 127.0.0.1:`port`.
-    public static func isListening(_ port: Int) -> Bool { onSocket(port, connect) }
+    package static func isListening(_ port: Int) -> Bool { onSocket(port, connect) }
 
     /// Waits until `port` accepts connections, checking every 50 ms; false after `timeout` seconds, or as soon as
     /// `failed` holds (the server's process has ended).
-    public static func waitUntilListening(_ port: Int, timeout: Double, unless failed: () -> Bool = { false }) -> Bool {
+    package static func waitUntilListening(_ port: Int, timeout: Double, unless failed: () -> Bool = { false }) -> Bool
+    {
         var listening = false
         _ = holdsWithin(timeout, every: 0.05) {
             listening = isListening(port)

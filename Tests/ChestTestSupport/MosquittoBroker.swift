@@ -4,20 +4,20 @@ import Synchronization
 
 /// A real Mosquitto 2.0 broker on a free loopback port, in a temporary directory with a generated configuration,
 /// persistence on, so that a test can kill it (SIGKILL) and start it again with the same port and database.
-public final class MosquittoBroker: @unchecked Sendable {
-    public let host = "127.0.0.1"
-    public let port: Int
+package final class MosquittoBroker: @unchecked Sendable {
+    package let host = "127.0.0.1"
+    package let port: Int
     /// The configuration, password file, ACL, certificates, database and logs.
-    public let directory: URL
-    public let configFile: String
+    package let directory: URL
+    package let configFile: String
     /// The CA that signed the broker's certificate, when it listens with TLS.
-    public let caFile: String?
+    package let caFile: String?
     private let process = Mutex<TestProcess?>(nil)
     private let starts = Mutex(0)
 
     /// Starts `mosquitto -c` with `configuration` written to `directory`/mosquitto.conf, and returns once `port`
     /// accepts connections.
-    public init(port: Int, directory: URL, configuration: String, caFile: String? = nil) throws {
+    package init(port: Int, directory: URL, configuration: String, caFile: String? = nil) throws {
         self.port = port
         self.directory = directory
         self.caFile = caFile
@@ -28,8 +28,10 @@ public final class MosquittoBroker: @unchecked Sendable {
 
     /// A broker for `users` (name: password; none means anonymous clients are allowed), with an optional ACL file
     /// text and an optional TLS listener with a certificate from a fresh test CA.
-    public static func start(users: [String: String] = [:], acl: String? = nil, tls: Bool = false,
-                             extraConfiguration: String = "") throws -> MosquittoBroker {
+    package static func start(
+        users: [String: String] = [:], acl: String? = nil, tls: Bool = false,
+        extraConfiguration: String = ""
+    ) throws -> MosquittoBroker {
         let directory = try makeTemporaryDirectory("mosquitto")
         let port = LoopbackPort.free()
         var lines = [runAsLine, "listener \(port) \(MosquittoBroker.loopback)"]
@@ -37,8 +39,10 @@ public final class MosquittoBroker: @unchecked Sendable {
         if tls {
             let authority = try TestCertificateAuthority(in: directory)
             caFile = authority.caFile
-            lines += ["cafile \(authority.caFile)", "certfile \(authority.certificateFile)",
-                      "keyfile \(authority.keyFile)"]
+            lines += [
+                "cafile \(authority.caFile)", "certfile \(authority.certificateFile)",
+                "keyfile \(authority.keyFile)",
+            ]
         }
         if users.isEmpty {
             lines.append("allow_anonymous true")
@@ -53,23 +57,25 @@ public final class MosquittoBroker: @unchecked Sendable {
             lines.append("acl_file \(file)")
         }
         lines += persistenceLines(directory) + logLines(directory) + [extraConfiguration]
-        return try MosquittoBroker(port: port, directory: directory, configuration: lines.joined(separator: "\n") + "\n",
-                                   caFile: caFile)
+        return try MosquittoBroker(
+            port: port, directory: directory, configuration: lines.joined(separator: "\n") + "\n",
+            caFile: caFile)
     }
 
     /// Two anonymous brokers, the second (`edge`) bridging `chest/#` and `owntracks/#` both ways to the first
     /// (`main`), returned once the bridge is connected.
-    public static func bridged() throws -> (main: MosquittoBroker, edge: MosquittoBroker) {
+    package static func bridged() throws -> (main: MosquittoBroker, edge: MosquittoBroker) {
         let main = try start()
-        let edge = try start(extraConfiguration: """
-            connection chest-bridge
-            address \(main.host):\(main.port)
-            remote_clientid chest-bridge
-            topic chest/# both 1
-            topic owntracks/# both 1
-            cleansession false
-            restart_timeout 1 5
-            """)
+        let edge = try start(
+            extraConfiguration: """
+                connection chest-bridge
+                address \(main.host):\(main.port)
+                remote_clientid chest-bridge
+                topic chest/# both 1
+                topic owntracks/# both 1
+                cleansession false
+                restart_timeout 1 5
+                """)
         guard main.waitForBridge("chest-bridge", timeout: 10) else {
             throw SpawnFailure(description: "the bridge did not connect: \(edge.log)")
         }
@@ -78,22 +84,30 @@ public final class MosquittoBroker: @unchecked Sendable {
 
     /// Waits until the bridge `clientID` has announced itself connected on this broker (its retained notification
     /// `$SYS/broker/connection/<clientID>/state` is "1").
-    public func waitForBridge(_ clientID: String, timeout: Double, username: String? = nil,
-                              password: String? = nil) -> Bool {
-        let arguments = clientArguments(username, password)
+    package func waitForBridge(
+        _ clientID: String, timeout: Double, username: String? = nil,
+        password: String? = nil
+    ) -> Bool {
+        let arguments =
+            clientArguments(username, password)
             + ["-t", "$SYS/broker/connection/\(clientID)/state", "-C", "1", "-W", "1"]
         return holdsWithin(timeout, every: 0.1) {
-            let outcome = try? Subprocess.run("/usr/bin/mosquitto_sub", arguments, environment: ProcessInfo.processInfo.environment)
+            let outcome = try? Subprocess.run(
+                "/usr/bin/mosquitto_sub", arguments, environment: ProcessInfo.processInfo.environment)
             return outcome?.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
         }
     }
 
     /// Publishes with `mosquitto_pub`, an MQTT client independent of chest's; throws when it fails.
-    public func publish(_ topic: String, _ payload: String, qos: Int = 1, retain: Bool = false,
-                        username: String? = nil, password: String? = nil) throws {
-        let outcome = try Subprocess.run("/usr/bin/mosquitto_pub", clientArguments(username, password) + [
-            "-q", String(qos), "-t", topic, "-m", payload,
-        ] + (retain ? ["-r"] : []), environment: ProcessInfo.processInfo.environment)
+    package func publish(
+        _ topic: String, _ payload: String, qos: Int = 1, retain: Bool = false,
+        username: String? = nil, password: String? = nil
+    ) throws {
+        let outcome = try Subprocess.run(
+            "/usr/bin/mosquitto_pub",
+            clientArguments(username, password) + [
+                "-q", String(qos), "-t", topic, "-m", payload,
+            ] + (retain ? ["-r"] : []), environment: ProcessInfo.processInfo.environment)
         guard outcome.status == 0 else {
             throw SpawnFailure(description: "mosquitto_pub \(topic): \(outcome.stderr)")
         }
@@ -101,10 +115,14 @@ public final class MosquittoBroker: @unchecked Sendable {
 
     /// Starts `mosquitto_sub -v` on `patterns`: its output has one line per message, "topic payload". End it with
     /// `terminate()`.
-    public func subscriber(_ patterns: [String], username: String? = nil, password: String? = nil) throws -> TestProcess {
-        try TestProcess("/usr/bin/mosquitto_sub", clientArguments(username, password) + ["-v", "-q", "1"]
-                            + patterns.flatMap { ["-t", $0] },
-                        output: directory.appendingPathComponent("sub-\(UUID().uuidString.prefix(8)).out"))
+    package func subscriber(_ patterns: [String], username: String? = nil, password: String? = nil) throws
+        -> TestProcess
+    {
+        try TestProcess(
+            "/usr/bin/mosquitto_sub",
+            clientArguments(username, password) + ["-v", "-q", "1"]
+                + patterns.flatMap { ["-t", $0] },
+            output: directory.appendingPathComponent("sub-\(UUID().uuidString.prefix(8)).out"))
     }
 
     private func clientArguments(_ username: String?, _ password: String?) -> [String] {
@@ -115,7 +133,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     }
 
     /// Kills the broker with SIGKILL, as a crash would: nothing is saved beyond what autosave already wrote.
-    public func kill() {
+    package func kill() {
         process.withLock { process in
             if let running = process, running.isRunning {
                 Glibc.kill(running.pid, SIGKILL)
@@ -126,13 +144,13 @@ public final class MosquittoBroker: @unchecked Sendable {
     }
 
     /// Starts the broker again on the same port with the same configuration and database.
-    public func restart() throws {
+    package func restart() throws {
         kill()
         try launch()
     }
 
     /// Stops the broker with SIGTERM (it saves its database) and removes its directory.
-    public func stop() {
+    package func stop() {
         process.withLock { process in
             process?.terminate()
             process = nil
@@ -141,18 +159,24 @@ public final class MosquittoBroker: @unchecked Sendable {
     }
 
     /// Everything the broker logged, over all its runs: its log file, then what it wrote to standard error.
-    public var log: String {
+    package var log: String {
         let files = ["mosquitto.log"] + (1...max(1, starts.withLock { $0 })).map { "mosquitto-\($0).out" }
-        return files.map { (try? String(contentsOfFile: directory.appendingPathComponent($0).path, encoding: .utf8)) ?? "" }
-            .joined()
+        return files.map {
+            (try? String(contentsOfFile: directory.appendingPathComponent($0).path, encoding: .utf8)) ?? ""
+        }
+        .joined()
     }
 
     deinit { stop() }
 
     private func launch() throws {
-        let run = starts.withLock { $0 += 1; return $0 }
-        let started = try TestProcess("/usr/sbin/mosquitto", ["-c", configFile],
-                                      output: directory.appendingPathComponent("mosquitto-\(run).out"))
+        let run = starts.withLock {
+            $0 += 1
+            return $0
+        }
+        let started = try TestProcess(
+            "/usr/sbin/mosquitto", ["-c", configFile],
+            output: directory.appendingPathComponent("mosquitto-\(run).out"))
         process.withLock { $0 = started }
         guard LoopbackPort.waitUntilListening(port, timeout: 10) else {
             let output = log
@@ -167,27 +191,33 @@ public final class MosquittoBroker: @unchecked Sendable {
 
     /// Run as root (as in a container), Mosquitto would drop to the `mosquitto` user and could not read the test's
     /// private files; `user root` keeps it as it is. As anyone else the option is ignored.
-    public static var runAsLine: String { getuid() == 0 ? "user root" : "" }
+    package static var runAsLine: String { getuid() == 0 ? "user root" : "" }
 
     /// Persistence as a hunt broker needs it: saved after every change, so a killed broker loses nothing it
     /// acknowledged (docs/HUNTS.md "Broker").
-    public static func persistenceLines(_ directory: URL) -> [String] {
+    package static func persistenceLines(_ directory: URL) -> [String] {
         // persistence_location is a prefix: without the trailing slash the database lands beside the directory.
-        ["persistence true", "persistence_location \(directory.path)/", "autosave_on_changes true",
-         "autosave_interval 1"]
+        [
+            "persistence true", "persistence_location \(directory.path)/", "autosave_on_changes true",
+            "autosave_interval 1",
+        ]
     }
 
     /// Logging to `directory`/mosquitto.log, which Mosquitto flushes line by line (unlike its standard output).
-    public static func logLines(_ directory: URL) -> [String] {
-        ["log_dest file \(directory.appendingPathComponent("mosquitto.log").path)", "log_type error", "log_type warning", "log_type notice",
-                           "log_type information", "log_type subscribe", "connection_messages true"]
+    package static func logLines(_ directory: URL) -> [String] {
+        [
+            "log_dest file \(directory.appendingPathComponent("mosquitto.log").path)", "log_type error",
+            "log_type warning", "log_type notice",
+            "log_type information", "log_type subscribe", "connection_messages true",
+        ]
     }
 
     /// A Mosquitto password file for `users`, made by `mosquitto_passwd -b` (salted PBKDF2-SHA512 hashes).
-    public static func writePasswordFile(_ users: [String: String], to path: String) throws {
+    package static func writePasswordFile(_ users: [String: String], to path: String) throws {
         for (index, (user, password)) in users.sorted(by: { $0.key < $1.key }).enumerated() {
-            let outcome = try Subprocess.run("/usr/bin/mosquitto_passwd", (index == 0 ? ["-c"] : []) + ["-b", path, user, password],
-                                             environment: ProcessInfo.processInfo.environment)
+            let outcome = try Subprocess.run(
+                "/usr/bin/mosquitto_passwd", (index == 0 ? ["-c"] : []) + ["-b", path, user, password],
+                environment: ProcessInfo.processInfo.environment)
             guard outcome.status == 0 else {
                 throw SpawnFailure(description: "mosquitto_passwd \(user): \(outcome.stderr)\(outcome.stdout)")
             }

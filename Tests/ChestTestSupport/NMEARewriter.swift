@@ -3,9 +3,9 @@ import Foundation
 
 /// Edits an NMEA log sentence by sentence, fixing each checksum: how the tests make a receiver that reports no
 /// epv, a poor one, a simulated fix or a frozen sky out of an `NMEAWalk` log.
-public enum NMEARewriter {
+package enum NMEARewriter {
     /// Applies `transform` to the body of every sentence (between `$` and `*`); `nil` drops the sentence.
-    public static func rewrite(_ log: String, _ transform: (String) -> String?) -> String {
+    package static func rewrite(_ log: String, _ transform: (String) -> String?) -> String {
         var lines: [String] = []
         for line in log.components(separatedBy: "\r\n") {
             guard line.hasPrefix("$"), let star = line.firstIndex(of: "*") else {
@@ -19,12 +19,12 @@ public enum NMEARewriter {
     }
 
     /// The walk without GSA sentences: gpsd then reports no DOPs, so no epv at all.
-    public static func withoutVerticalError(_ log: String) -> String {
+    package static func withoutVerticalError(_ log: String) -> String {
         rewrite(log) { $0.hasPrefix("GPGSA") ? nil : $0 }
     }
 
     /// The walk with this VDOP in every GSA: gpsd 3.22 reports epv as 23 m per unit of VDOP.
-    public static func withVDOP(_ vdop: Double, _ log: String) -> String {
+    package static func withVDOP(_ vdop: Double, _ log: String) -> String {
         rewrite(log) { body in
             guard body.hasPrefix("GPGSA,A,3") else { return body }
             var fields = body.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
@@ -35,7 +35,7 @@ public enum NMEARewriter {
 
     /// The walk with every satellite's signal strength held at `strength(prn)`: a frozen (or, with one value
     /// for all, a uniform) sky, as a simulator without path loss sends.
-    public static func withFixedSignals(_ log: String, _ strength: @escaping (Int) -> Int) -> String {
+    package static func withFixedSignals(_ log: String, _ strength: @escaping (Int) -> Int) -> String {
         rewrite(log) { body in
             guard body.hasPrefix("GPGSV") else { return body }
             var fields = body.split(separator: ",", omittingEmptySubsequences: false).map(String.init)

@@ -9,9 +9,9 @@ import Synchronization
 ///
 /// It keeps the slave open itself, as gpsfake does, so the pty survives gpsd being killed and restarted, and it
 /// drains the master so gpsd never blocks writing to the "receiver" (docs/DESIGN.md "gpsfake harness").
-public final class PTYFeeder: Sendable {
+package final class PTYFeeder: Sendable {
     /// The receiver's device path, `/dev/pts/N`.
-    public let devicePath: String
+    package let devicePath: String
     private let master: Int32
     private let slave: Int32
     private let stopping = Mutex(false)
@@ -20,20 +20,21 @@ public final class PTYFeeder: Sendable {
     /// Signalled by `stop()` to cut the wait between epochs short.
     private let wakeUp = DispatchSemaphore(value: 0)
 
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Opens the pty and starts feeding `epochs` (each a group of sentences without line endings); with `paused`,
     /// only once `resume()` is called, so a test can connect its watchers first.
-    public init(epochs: [[String]], interval: Double, paused: Bool = false) throws {
+    package init(epochs: [[String]], interval: Double, paused: Bool = false) throws {
         master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_NONBLOCK)
         guard master >= 0 else { throw Failure(description: "open /dev/ptmx: \(String(cString: strerror(errno)))") }
         // Glibc does not import posix_openpt/unlockpt/ptsname; these are the Linux ioctls behind them.
         var unlock: Int32 = 0
         var number: UInt32 = 0
         guard ioctl(master, 0x4004_5431 /* TIOCSPTLCK */, &unlock) == 0,
-              ioctl(master, 0x8004_5430 /* TIOCGPTN */, &number) == 0 else {
+            ioctl(master, 0x8004_5430 /* TIOCGPTN */, &number) == 0
+        else {
             close(master)
             throw Failure(description: "pty ioctl: \(String(cString: strerror(errno)))")
         }
@@ -61,16 +62,16 @@ public final class PTYFeeder: Sendable {
     }
 
     /// A feeder that plays `walk`.
-    public convenience init(walk: NMEAWalk, interval: Double, paused: Bool = false) throws {
+    package convenience init(walk: NMEAWalk, interval: Double, paused: Bool = false) throws {
         try self.init(epochs: walk.epochs().map(NMEAWalk.sentences(for:)), interval: interval, paused: paused)
     }
 
     /// Starts feeding a feeder made `paused`.
-    public func resume() { started.signal() }
+    package func resume() { started.signal() }
 
     /// Stops feeding and closes the pty once the feeding thread has ended: a descriptor closed while that thread
     /// could still write to it may meanwhile belong to another test's socket.
-    public func stop() {
+    package func stop() {
         let first = stopping.withLock { stopping in
             defer { stopping = true }
             return !stopping

@@ -12,13 +12,15 @@ import Testing
 /// It is also the gate of the fast loop: under `make check` (`CHEST_TESTS=in-process`), a suite or test tagged
 /// `.process`, `.gpsd`, `.mosquitto`, `.chromium` or `.package` is cancelled before it starts, since swift test
 /// cannot yet filter by tag (README "Development").
-public struct RealProcessesTrait: SuiteTrait, TestTrait, TestScoping {
-    public var isRecursive: Bool { true }
+package struct RealProcessesTrait: SuiteTrait, TestTrait, TestScoping {
+    package var isRecursive: Bool { true }
 
     static let executor = ThreadPerJobExecutor()
 
-    public func provideScope(for test: Test, testCase: Test.Case?,
-                             performing function: @Sendable () async throws -> Void) async throws {
+    package func provideScope(
+        for test: Test, testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
         if TestLoop.current == .inProcess, !test.tags.isDisjoint(with: TestLoop.outOfProcessTags) {
             try Test.cancel("make check runs the in-process tests; make test runs this one")
         }
@@ -29,7 +31,7 @@ public struct RealProcessesTrait: SuiteTrait, TestTrait, TestScoping {
 
 extension Trait where Self == RealProcessesTrait {
     /// Runs each test case on threads of its own (`RealProcessesTrait`).
-    public static var realProcesses: Self { RealProcessesTrait() }
+    package static var realProcesses: Self { RealProcessesTrait() }
 }
 
 /// Runs each job on a new thread, so a job that blocks (a test waiting for a process) holds no shared thread.

@@ -2,15 +2,15 @@ import Foundation
 
 /// A throwaway certificate authority and a server certificate it signed for 127.0.0.1 and localhost, made with
 /// the `openssl` command, for brokers that listen with TLS.
-public struct TestCertificateAuthority: Sendable {
+package struct TestCertificateAuthority: Sendable {
     /// The CA certificate (PEM): what a client trusts.
-    public let caFile: String
+    package let caFile: String
     /// The server's certificate and private key (PEM).
-    public let certificateFile: String
-    public let keyFile: String
+    package let certificateFile: String
+    package let keyFile: String
 
     /// Makes the CA and the server certificate in `directory`.
-    public init(in directory: URL) throws {
+    package init(in directory: URL) throws {
         let path = { (name: String) in directory.appendingPathComponent(name).path }
         caFile = path("ca.crt")
         certificateFile = path("server.crt")
@@ -20,15 +20,21 @@ public struct TestCertificateAuthority: Sendable {
         try "subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n"
             .write(toFile: extensions, atomically: true, encoding: .utf8)
         let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try Self.openssl(["req", "-x509"] + curve + ["-keyout", path("ca.key"), "-out", caFile, "-days", "2",
-                                                      "-subj", "/CN=chest test CA"])
+        try Self.openssl(
+            ["req", "-x509"] + curve + [
+                "-keyout", path("ca.key"), "-out", caFile, "-days", "2",
+                "-subj", "/CN=chest test CA",
+            ])
         try Self.openssl(["req"] + curve + ["-keyout", keyFile, "-out", path("server.csr"), "-subj", "/CN=localhost"])
-        try Self.openssl(["x509", "-req", "-in", path("server.csr"), "-CA", caFile, "-CAkey", path("ca.key"),
-                          "-CAcreateserial", "-out", certificateFile, "-days", "2", "-extfile", extensions])
+        try Self.openssl([
+            "x509", "-req", "-in", path("server.csr"), "-CA", caFile, "-CAkey", path("ca.key"),
+            "-CAcreateserial", "-out", certificateFile, "-days", "2", "-extfile", extensions,
+        ])
     }
 
     private static func openssl(_ arguments: [String]) throws {
-        let outcome = try Subprocess.run("/usr/bin/openssl", arguments, environment: ProcessInfo.processInfo.environment)
+        let outcome = try Subprocess.run(
+            "/usr/bin/openssl", arguments, environment: ProcessInfo.processInfo.environment)
         guard outcome.status == 0 else {
             throw SpawnFailure(description: "openssl \(arguments.joined(separator: " ")): \(outcome.stderr)")
         }

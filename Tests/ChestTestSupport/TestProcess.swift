@@ -8,27 +8,30 @@ import Synchronization
 ///
 /// It is started by `Subprocess.spawn`, with an empty signal mask, rather than Foundation's `Process`, whose
 /// children inherit the test threads' blocked signals and then ignore SIGTERM for good.
-public final class TestProcess: Sendable {
-    public let pid: pid_t
+package final class TestProcess: Sendable {
+    package let pid: pid_t
     /// Where standard output and standard error go.
-    public let output: URL
+    package let output: URL
     private let status = Mutex<Int32?>(nil)
 
     /// Starts `executable` with `environment` added to this process's environment.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                output: URL) throws {
+    package init(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+        output: URL
+    ) throws {
         self.output = output
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        pid = try Subprocess.spawn(executable, arguments,
-                                   environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
-                                   stdout: output.path, stderr: output.path)
+        pid = try Subprocess.spawn(
+            executable, arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            stdout: output.path, stderr: output.path)
     }
 
     /// Whether the process has not exited yet.
-    public var isRunning: Bool { exitStatus == nil }
+    package var isRunning: Bool { exitStatus == nil }
 
     /// The raw wait status once the process has exited (reaping it), nil while it runs.
-    public var exitStatus: Int32? {
+    package var exitStatus: Int32? {
         status.withLock { status in
             if status == nil {
                 var raw: Int32 = 0
@@ -39,18 +42,18 @@ public final class TestProcess: Sendable {
     }
 
     /// Everything the process wrote so far.
-    public var outputText: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+    package var outputText: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
 
     /// Waits up to `timeout` seconds for the process to exit; its exit code (128 + N after signal N), or nil.
     @discardableResult
-    public func waitForExit(timeout: Double) -> Int32? {
+    package func waitForExit(timeout: Double) -> Int32? {
         _ = holdsWithin(timeout) { exitStatus != nil }
         return exitStatus.map(ProcessSpawner.exitStatus(fromWaitStatus:))
     }
 
     /// Sends SIGTERM and waits up to `timeout` seconds; whether the process has ended.
     @discardableResult
-    public func terminate(timeout: Double = 5) -> Bool {
+    package func terminate(timeout: Double = 5) -> Bool {
         guard isRunning else { return true }
         kill(pid, SIGTERM)
         return waitForExit(timeout: timeout) != nil
@@ -60,7 +63,7 @@ public final class TestProcess: Sendable {
 }
 
 /// A fresh private directory under the system's temporary directory.
-public func makeTemporaryDirectory(_ prefix: String) throws -> URL {
+package func makeTemporaryDirectory(_ prefix: String) throws -> URL {
     let url = FileManager.default.temporaryDirectory
         .appendingPathComponent("\(prefix)-\(getpid())-\(UUID().uuidString.prefix(8))", isDirectory: true)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

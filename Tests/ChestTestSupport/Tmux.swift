@@ -2,27 +2,28 @@ import Foundation
 
 /// A tmux server of the test's own (its own socket, so nothing else's sessions are touched) running one
 /// full-screen program in the session "nav": capture-pane reads the screen, send-keys types.
-public struct Tmux: Sendable {
-    public let socket: String
+package struct Tmux: Sendable {
+    package let socket: String
 
-    public init(socket: String) { self.socket = socket }
+    package init(socket: String) { self.socket = socket }
 
     /// A screen that never showed what a test waited for: what it was and the last screen seen.
-    public struct NotShown: Error, CustomStringConvertible {
-        public let description: String
+    package struct NotShown: Error, CustomStringConvertible {
+        package let description: String
     }
 
     @discardableResult
-    public func run(_ arguments: [String]) throws -> Subprocess.Outcome {
-        try Subprocess.run("/usr/bin/tmux", ["-S", socket] + arguments, environment: ProcessInfo.processInfo.environment)
+    package func run(_ arguments: [String]) throws -> Subprocess.Outcome {
+        try Subprocess.run(
+            "/usr/bin/tmux", ["-S", socket] + arguments, environment: ProcessInfo.processInfo.environment)
     }
 
     /// The screen as text, one line a row.
-    public func screen() throws -> String { try run(["capture-pane", "-p", "-t", "nav"]).stdout }
+    package func screen() throws -> String { try run(["capture-pane", "-p", "-t", "nav"]).stdout }
 
     /// Waits until the screen satisfies `condition` and returns it; throws with the last screen after `timeout`.
     @discardableResult
-    public func waitFor(_ what: String, timeout: Double = 30, _ condition: (String) -> Bool) throws -> String {
+    package func waitFor(_ what: String, timeout: Double = 30, _ condition: (String) -> Bool) throws -> String {
         var last = ""
         do {
             try waitUntil(what, timeout: timeout) {
@@ -36,12 +37,12 @@ public struct Tmux: Sendable {
     }
 
     /// Types `keys` (tmux key names: "j", "Down", "q").
-    public func type(_ keys: String...) throws {
+    package func type(_ keys: String...) throws {
         try run(["send-keys", "-t", "nav"] + keys)
     }
 
     /// Types q and tells whether the program quit (its session ended) within 10 s.
-    public func quitsOnQ() throws -> Bool {
+    package func quitsOnQ() throws -> Bool {
         try type("q")
         do {
             try waitUntil("the program quits", timeout: 10) { try run(["has-session", "-t", "nav"]).status != 0 }

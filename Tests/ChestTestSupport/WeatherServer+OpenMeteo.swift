@@ -29,10 +29,13 @@ extension WeatherServer {
         }
     }
 
-    private static func openMeteoWeather(_ request: Request, _ weather: Weather,
-                                         error: (Int, String) -> Response) -> Response {
+    private static func openMeteoWeather(
+        _ request: Request, _ weather: Weather,
+        error: (Int, String) -> Response
+    ) -> Response {
         // The docs do not show the reason for a missing coordinate; the out-of-range reasons are the observed ones.
-        guard let latitudeText = request[parameter: "latitude"], let longitudeText = request[parameter: "longitude"] else {
+        guard let latitudeText = request[parameter: "latitude"], let longitudeText = request[parameter: "longitude"]
+        else {
             return error(400, "Parameter 'latitude' and 'longitude' are required")
         }
         guard let latitude = Double(latitudeText), (-90...90).contains(latitude) else {
@@ -66,7 +69,8 @@ extension WeatherServer {
             }
         }
         // The reply names the centre of the model's grid cell, a little off the request (float32 in the real API).
-        let body = "{\"latitude\":\(Float(latitude + 0.004)),\"longitude\":\(Float(longitude - 0.003)),"
+        let body =
+            "{\"latitude\":\(Float(latitude + 0.004)),\"longitude\":\(Float(longitude - 0.003)),"
             + "\"generationtime_ms\":0.0231266021728516,\"utc_offset_seconds\":0,\"timezone\":\"GMT\","
             + "\"timezone_abbreviation\":\"GMT\",\"elevation\":38.0,"
             + "\"current_units\":{\(units.joined(separator: ","))},\"current\":{\(values.joined(separator: ","))}}"

@@ -66,12 +66,15 @@ extension WeatherServer {
         let key = request[parameter: "appid"] ?? ""
         let keyAccepted = !key.isEmpty && (validKey == nil || key == validKey)
         if !keyAccepted || scenario == .badKey {
-            return Response(status: 401, body: "{\"cod\":401, \"message\": \"Invalid API key. Please see "
-                + "https://openweathermap.org/faq#error401 for more info.\"}")
+            return Response(
+                status: 401,
+                body: "{\"cod\":401, \"message\": \"Invalid API key. Please see "
+                    + "https://openweathermap.org/faq#error401 for more info.\"}")
         }
         switch scenario {
         case .rateLimited(let retryAfter, let reason):
-            let message = reason ?? "Your account is temporary blocked due to exceeding of requests limitation of "
+            let message =
+                reason ?? "Your account is temporary blocked due to exceeding of requests limitation of "
                 + "your subscription type. Please choose the proper subscription https://openweathermap.org/price"
             var response = Response(status: 429, body: "{\"cod\":429, \"message\": \(jsonString(message))}")
             if let retryAfter { response.headers["Retry-After"] = "\(retryAfter)" }
@@ -100,11 +103,12 @@ extension WeatherServer {
             return badRequest("wrong longitude")
         }
         // Without units=metric the temperature is in kelvin, the classic 273-degree bug.
-        let convert: (Double) -> Double = switch request[parameter: "units"] {
-        case "metric": { $0 }
-        case "imperial": { (($0 * 9 / 5 + 32) * 100).rounded() / 100 }
-        default: { (($0 + 273.15) * 100).rounded() / 100 }
-        }
+        let convert: (Double) -> Double =
+            switch request[parameter: "units"] {
+            case "metric": { $0 }
+            case "imperial": { (($0 * 9 / 5 + 32) * 100).rounded() / 100 }
+            default: { (($0 + 273.15) * 100).rounded() / 100 }
+            }
         let conditions = weather.openWeatherMapIDs.map { id in
             let known = openWeatherMapConditions[id] ?? (main: "Unknown", description: "unknown", icon: "01d")
             return "{\"id\":\(id),\"main\":\(jsonString(known.main)),\"description\":\(jsonString(known.description)),"
@@ -112,12 +116,15 @@ extension WeatherServer {
         }
         var main: [String] = []
         if let temperature = weather.temperatureC.map(convert) {
-            main += ["\"temp\":\(jsonNumber(temperature))", "\"feels_like\":\(jsonNumber(temperature))",
-                     "\"temp_min\":\(jsonNumber(temperature))", "\"temp_max\":\(jsonNumber(temperature))"]
+            main += [
+                "\"temp\":\(jsonNumber(temperature))", "\"feels_like\":\(jsonNumber(temperature))",
+                "\"temp_min\":\(jsonNumber(temperature))", "\"temp_max\":\(jsonNumber(temperature))",
+            ]
         }
         main += ["\"pressure\":1015", "\"humidity\":64", "\"sea_level\":1015", "\"grnd_level\":933"]
         let dt = Int(weather.observedAt.timeIntervalSince1970.rounded(.down))
-        let body = "{\"coord\":{\"lon\":\(longitude),\"lat\":\(latitude)},"
+        let body =
+            "{\"coord\":{\"lon\":\(longitude),\"lat\":\(latitude)},"
             + "\"weather\":[\(conditions.joined(separator: ","))],\"base\":\"stations\","
             + "\"main\":{\(main.joined(separator: ","))},\"visibility\":10000,"
             + "\"wind\":{\"speed\":0.62,\"deg\":349,\"gust\":1.18},\"clouds\":{\"all\":100},\"dt\":\(dt),"

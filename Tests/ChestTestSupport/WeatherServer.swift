@@ -9,9 +9,9 @@ import Synchronization
 /// It listens on an ephemeral port and serves one connection at a time on its own thread; every blocking socket
 /// call happens there. Set `scenario` to choose the answer; `stop()` closes the port, so later connections are
 /// refused.
-public final class WeatherServer: Sendable {
+package final class WeatherServer: Sendable {
     /// What the server answers.
-    public indirect enum Scenario: Sendable, Hashable {
+    package indirect enum Scenario: Sendable, Hashable {
         /// 200 with this weather, in the shape of the provider the path names.
         case weather(Weather)
         /// 429 with the provider's body; a Retry-After header only when `retryAfter` is given. `reason` replaces
@@ -32,16 +32,16 @@ public final class WeatherServer: Sendable {
     }
 
     /// Current conditions as both providers would encode them.
-    public struct Weather: Sendable, Hashable {
+    package struct Weather: Sendable, Hashable {
         /// Open-Meteo's `weather_code` (WMO); `nil` is sent as JSON null.
-        public var openMeteoCode: Int?
+        package var openMeteoCode: Int?
         /// OpenWeatherMap's `weather[].id` entries.
-        public var openWeatherMapIDs: [Int]
+        package var openWeatherMapIDs: [Int]
         /// °C; `nil` is sent as JSON null by Open-Meteo and leaves out `main.temp` for OpenWeatherMap.
-        public var temperatureC: Double?
-        public var observedAt: Date
+        package var temperatureC: Double?
+        package var observedAt: Date
 
-        public init(openMeteoCode: Int?, openWeatherMapIDs: [Int], temperatureC: Double?, observedAt: Date) {
+        package init(openMeteoCode: Int?, openWeatherMapIDs: [Int], temperatureC: Double?, observedAt: Date) {
             self.openMeteoCode = openMeteoCode
             self.openWeatherMapIDs = openWeatherMapIDs
             self.temperatureC = temperatureC
@@ -49,41 +49,41 @@ public final class WeatherServer: Sendable {
         }
 
         /// Moderate snow fall (WMO 73, OpenWeatherMap 601).
-        public static func snowy(_ temperatureC: Double, at observedAt: Date) -> Weather {
+        package static func snowy(_ temperatureC: Double, at observedAt: Date) -> Weather {
             Weather(openMeteoCode: 73, openWeatherMapIDs: [601], temperatureC: temperatureC, observedAt: observedAt)
         }
 
         /// Clear sky (WMO 0, OpenWeatherMap 800).
-        public static func clear(_ temperatureC: Double, at observedAt: Date) -> Weather {
+        package static func clear(_ temperatureC: Double, at observedAt: Date) -> Weather {
             Weather(openMeteoCode: 0, openWeatherMapIDs: [800], temperatureC: temperatureC, observedAt: observedAt)
         }
     }
 
     /// One request as it arrived.
-    public struct Request: Sendable, Hashable {
-        public var method: String
-        public var path: String
+    package struct Request: Sendable, Hashable {
+        package var method: String
+        package var path: String
         /// The raw query string, still percent-encoded.
-        public var query: String
+        package var query: String
         /// The decoded query parameters, in order.
-        public var parameters: [Parameter]
+        package var parameters: [Parameter]
         /// Header names in lower case.
-        public var headers: [String: String]
+        package var headers: [String: String]
 
-        public struct Parameter: Sendable, Hashable {
-            public var name: String
-            public var value: String
+        package struct Parameter: Sendable, Hashable {
+            package var name: String
+            package var value: String
         }
 
         /// The first value of a query parameter.
-        public subscript(parameter name: String) -> String? {
+        package subscript(parameter name: String) -> String? {
             parameters.first { $0.name == name }?.value
         }
     }
 
     /// 127.0.0.1 and the ephemeral port, e.g. http://127.0.0.1:41234: the base URL to give a provider.
-    public let baseURL: URL
-    public let port: UInt16
+    package let baseURL: URL
+    package let port: UInt16
 
     private let state: Shared
     private let finished = DispatchSemaphore(value: 0)
@@ -107,7 +107,8 @@ public final class WeatherServer: Sendable {
     /// - Parameters:
     ///   - scenario: the first answer; clear at 20 °C observed now by default.
     ///   - validKey: the only OpenWeatherMap key accepted; `nil` accepts any non-empty key.
-    public init(scenario: Scenario = .weather(.clear(20, at: Date())), validKey: String? = nil) throws(SystemCallError) {
+    package init(scenario: Scenario = .weather(.clear(20, at: Date())), validKey: String? = nil) throws(SystemCallError)
+    {
         let (listener, boundPort) = try LoopbackSocket.bound(listening: 16)
         let fd = listener.rawValue
         port = UInt16(boundPort)
@@ -125,28 +126,31 @@ public final class WeatherServer: Sendable {
     deinit { stop() }
 
     /// The answer to the next requests.
-    public var scenario: Scenario {
+    package var scenario: Scenario {
         get { state.withLock { $0.scenario } }
         set { state.withLock { $0.scenario = newValue } }
     }
 
     /// The only OpenWeatherMap key accepted; `nil` accepts any non-empty key.
-    public var validKey: String? {
+    package var validKey: String? {
         get { state.withLock { $0.validKey } }
         set { state.withLock { $0.validKey = newValue } }
     }
 
     /// Every request received so far, oldest first.
-    public var requests: [Request] { state.withLock { $0.requests } }
+    package var requests: [Request] { state.withLock { $0.requests } }
 
     /// How many requests arrived.
-    public var hits: Int { state.withLock { $0.requests.count } }
+    package var hits: Int { state.withLock { $0.requests.count } }
 
     /// Closes the listening port and any connection left hanging, and waits for the server thread to end.
     /// Connections to the port are refused afterwards.
-    public func stop() {
+    package func stop() {
         let alreadyStopped = state.withLock { state in
-            defer { state.stopping = true; state.stopped = true }
+            defer {
+                state.stopping = true
+                state.stopped = true
+            }
             return state.stopped
         }
         if !alreadyStopped { finished.wait() }
@@ -225,7 +229,8 @@ public final class WeatherServer: Sendable {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         return Request(method: String(parts[0]), path: path, query: query, parameters: parameters, headers: headers)
     }
@@ -239,9 +244,10 @@ public final class WeatherServer: Sendable {
         let bytes = Array((head + response.body).utf8)
         var offset = 0
         while offset < bytes.count {
-            let sent = (try? retryingOnInterrupt("send") {
-                bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            }) ?? -1
+            let sent =
+                (try? retryingOnInterrupt("send") {
+                    bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                }) ?? -1
             guard sent > 0 else { return }
             offset += sent
         }

@@ -4,23 +4,25 @@ import Synchronization
 
 /// HTTP/1.0 over a plain socket to a server on this machine, as a browser's first requests are: for the board in a
 /// browser, without an HTTP stack in the tests.
-public enum WebClient {
-    public struct Response: Sendable {
-        public var status: Int
+package enum WebClient {
+    package struct Response: Sendable {
+        package var status: Int
         /// Header names in lower case; a header sent twice keeps its last value.
-        public var headers: [String: String]
-        public var body: String
+        package var headers: [String: String]
+        package var body: String
     }
 
     /// Connects to `host`:`port` (an IPv4 address).
-    public static func connect(host: String, port: Int) throws -> Int32 {
+    package static func connect(host: String, port: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr(host)
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else {
             close(fd)
@@ -30,20 +32,24 @@ public enum WebClient {
     }
 
     static func send(_ fd: Int32, method: String, path: String, headers: [String: String]) {
-        let request = "\(method) \(path) HTTP/1.0\r\nHost: localhost\r\n"
+        let request =
+            "\(method) \(path) HTTP/1.0\r\nHost: localhost\r\n"
             + headers.map { "\($0.key): \($0.value)\r\n" }.joined() + "\r\n"
         _ = request.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
     }
 
     /// One request; the server closes the connection after the response.
-    public static func request(_ method: String = "GET", port: Int, path: String, headers: [String: String] = [:],
-                               host: String = "127.0.0.1") throws -> Response {
+    package static func request(
+        _ method: String = "GET", port: Int, path: String, headers: [String: String] = [:],
+        host: String = "127.0.0.1"
+    ) throws -> Response {
         let fd = try connect(host: host, port: port)
         defer { close(fd) }
         var timeout = timeval(tv_sec: 20, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         send(fd, method: method, path: path, headers: headers)
-        var data = Data(), buffer = [UInt8](repeating: 0, count: 65_536)
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = recv(fd, &buffer, buffer.count, 0)
             if count <= 0 { break }
@@ -58,7 +64,8 @@ public enum WebClient {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         return Response(status: status, headers: headers, body: String(text[end.upperBound...]))
     }
@@ -66,7 +73,7 @@ public enum WebClient {
 
 /// `GET /events` held open, its lines read on a thread of their own and stamped with the time each arrived, so a
 /// test can say how soon after the board believed something a browser heard of it.
-public final class EventStreamReader: Sendable {
+package final class EventStreamReader: Sendable {
     private let fd: Int32
     private final class Shared: Sendable {
         let list = Mutex<[(at: Date, line: String)]>([])
@@ -77,7 +84,7 @@ public final class EventStreamReader: Sendable {
 
     private let received = Shared()
 
-    public init(port: Int, path: String = "/events", headers: [String: String] = [:]) throws {
+    package init(port: Int, path: String = "/events", headers: [String: String] = [:]) throws {
         fd = try WebClient.connect(host: "127.0.0.1", port: port)
         WebClient.send(fd, method: "GET", path: path, headers: headers)
         // The thread closes the connection when it has read its end: closed from here while the thread could
@@ -89,7 +96,8 @@ public final class EventStreamReader: Sendable {
                     open = false
                 }
             }
-            var pending = Data(), buffer = [UInt8](repeating: 0, count: 65_536)
+            var pending = Data()
+            var buffer = [UInt8](repeating: 0, count: 65_536)
             while true {
                 let count = recv(fd, &buffer, buffer.count, 0)
                 if count <= 0 { return }
@@ -106,10 +114,10 @@ public final class EventStreamReader: Sendable {
     }
 
     /// Every line so far, with when it arrived.
-    public var lines: [(at: Date, line: String)] { received.list.withLock { $0 } }
+    package var lines: [(at: Date, line: String)] { received.list.withLock { $0 } }
 
     /// Ends the connection (the reading thread ends with it, and closes it).
-    public func close() {
+    package func close() {
         received.open.withLock { open in
             if open { shutdown(fd, Int32(SHUT_RDWR)) }
         }
@@ -118,7 +126,7 @@ public final class EventStreamReader: Sendable {
     deinit { close() }
 }
 
-public struct WebClientError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct WebClientError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -1,10 +1,11 @@
 import ChestCore
-@testable import ChestIO
-@testable import ChestWeather
 import ChestTestSupport
 import Foundation
 import Synchronization
 import Testing
+
+@testable import ChestIO
+@testable import ChestWeather
 
 /// The providers against a real HTTP server on loopback that answers as each provider documents.
 @Suite(.timeLimit(.minutes(1)))
@@ -21,9 +22,12 @@ struct WeatherProviderTests {
         let server = try WeatherServer(scenario: .weather(.snowy(-1, at: observed)))
         let provider = OpenMeteoProvider(baseURL: server.baseURL)
         let observation = try await provider.fetch(at: here, now: now)
-        #expect(observation == WeatherObservation(condition: .snowy, temperatureC: -1,
-                                                  coordinate: Coordinate(latitude: 48.86, longitude: 2.29),
-                                                  observedAt: observed, fetchedAt: now, provider: "open-meteo"))
+        #expect(
+            observation
+                == WeatherObservation(
+                    condition: .snowy, temperatureC: -1,
+                    coordinate: Coordinate(latitude: 48.86, longitude: 2.29),
+                    observedAt: observed, fetchedAt: now, provider: "open-meteo"))
         #expect(server.hits == 1)
     }
 
@@ -36,8 +40,9 @@ struct WeatherProviderTests {
     }
 
     @Test func anUndocumentedCodeIsUnknownButTheTemperatureStays() async throws {
-        let weather = WeatherServer.Weather(openMeteoCode: 42, openWeatherMapIDs: [], temperatureC: 3.5,
-                                            observedAt: observed)
+        let weather = WeatherServer.Weather(
+            openMeteoCode: 42, openWeatherMapIDs: [], temperatureC: 3.5,
+            observedAt: observed)
         let server = try WeatherServer(scenario: .weather(weather))
         let observation = try await OpenMeteoProvider(baseURL: server.baseURL).fetch(at: here, now: now)
         #expect(observation.condition == nil)
@@ -53,11 +58,12 @@ struct WeatherProviderTests {
         _ = try await provider.fetch(at: Coordinate(latitude: 0.004_9, longitude: -0.004_9), now: now)
         let requests = server.requests
         #expect(requests.map(\.path) == ["/v1/forecast", "/v1/forecast", "/v1/forecast"])
-        #expect(requests.map(\.query) == [
-            "latitude=48.86&longitude=2.29&current=weather_code,temperature_2m&timeformat=unixtime",
-            "latitude=-33.78&longitude=-150.90&current=weather_code,temperature_2m&timeformat=unixtime",
-            "latitude=0.00&longitude=0.00&current=weather_code,temperature_2m&timeformat=unixtime",
-        ])
+        #expect(
+            requests.map(\.query) == [
+                "latitude=48.86&longitude=2.29&current=weather_code,temperature_2m&timeformat=unixtime",
+                "latitude=-33.78&longitude=-150.90&current=weather_code,temperature_2m&timeformat=unixtime",
+                "latitude=0.00&longitude=0.00&current=weather_code,temperature_2m&timeformat=unixtime",
+            ])
         #expect(requests[0].headers["user-agent"] == "chestd")
     }
 
@@ -70,13 +76,15 @@ struct WeatherProviderTests {
         #expect(error == .rateLimited(provider: "open-meteo", retryAfter: 120, reason: reason))
         #expect(error?.retryAfter == 120)
         #expect(error?.isOffline == false)
-        #expect(error?.description == "open-meteo rate limit reached (HTTP 429): "
-                    + "Minutely API request limit exceeded. Please try again in one minute; retry after 120 s")
+        #expect(
+            error?.description == "open-meteo rate limit reached (HTTP 429): "
+                + "Minutely API request limit exceeded. Please try again in one minute; retry after 120 s")
     }
 
     @Test func withoutRetryAfterTheReasonNamesTheWait() async throws {
-        let server = try WeatherServer(scenario: .rateLimited(
-            reason: "Hourly API request limit exceeded. Please try again in the next hour."))
+        let server = try WeatherServer(
+            scenario: .rateLimited(
+                reason: "Hourly API request limit exceeded. Please try again in the next hour."))
         let error = await #expect(throws: WeatherError.self) {
             try await OpenMeteoProvider(baseURL: server.baseURL).fetch(at: here, now: now)
         }
@@ -154,7 +162,8 @@ struct WeatherProviderTests {
 
     /// A server that ignores `timeformat=unixtime` sends ISO 8601 minutes in its `utc_offset_seconds`.
     @Test func anISOTimeWithoutZoneIsReadInTheReplysOffset() throws {
-        let body = #"{"latitude":48.64,"longitude":2.3199997,"utc_offset_seconds":7200,"timezone":"Europe/Paris","#
+        let body =
+            #"{"latitude":48.64,"longitude":2.3199997,"utc_offset_seconds":7200,"timezone":"Europe/Paris","#
             + #""current_units":{"time":"iso8601","interval":"seconds","temperature_2m":"°C","weather_code":"wmo code"},"#
             + #""current":{"time":"2026-04-04T18:45","interval":900,"temperature_2m":18.1,"weather_code":0}}"#
         let observation = try OpenMeteoProvider.parse(Data(body.utf8), coordinate: here, fetchedAt: now)
@@ -165,7 +174,8 @@ struct WeatherProviderTests {
 
     /// Found by the weather fuzzer (docs/RELIABILITY.md): a time too far in the future to write crashed chest-weather.
     @Test func anObservationTimeOutsideTheCalendarIsAMalformedReply() {
-        let openMeteo = #"{"current":{"time":2222222221800000000,"interval":900,"weather_code":65,"temperature_2m":1.2}}"#
+        let openMeteo =
+            #"{"current":{"time":2222222221800000000,"interval":900,"weather_code":65,"temperature_2m":1.2}}"#
         #expect(throws: WeatherError.self) {
             try OpenMeteoProvider.parse(Data(openMeteo.utf8), coordinate: here, fetchedAt: now)
         }
@@ -188,20 +198,25 @@ struct WeatherProviderTests {
         let server = try WeatherServer(scenario: .weather(.snowy(-1, at: observed)), validKey: key)
         let provider = OpenWeatherMapProvider(key: key, baseURL: server.baseURL)
         let snowy = try await provider.fetch(at: here, now: now)
-        #expect(snowy == WeatherObservation(condition: .snowy, temperatureC: -1,
-                                            coordinate: Coordinate(latitude: 48.86, longitude: 2.29),
-                                            observedAt: observed, fetchedAt: now, provider: "openweathermap"))
+        #expect(
+            snowy
+                == WeatherObservation(
+                    condition: .snowy, temperatureC: -1,
+                    coordinate: Coordinate(latitude: 48.86, longitude: 2.29),
+                    observedAt: observed, fetchedAt: now, provider: "openweathermap"))
         server.scenario = .weather(.clear(20, at: observed))
         let clear = try await provider.fetch(at: here, now: now)
         #expect(clear.condition == .clear)
         #expect(clear.temperatureC == 20)
-        #expect(server.requests.map(\.query) == Array(repeating: "lat=48.86&lon=2.29&units=metric&appid=\(key)", count: 2))
+        #expect(
+            server.requests.map(\.query) == Array(repeating: "lat=48.86&lon=2.29&units=metric&appid=\(key)", count: 2))
         #expect(server.requests.map(\.path) == ["/data/2.5/weather", "/data/2.5/weather"])
     }
 
     @Test func mistAndRainTogetherAreRainy() async throws {
-        let weather = WeatherServer.Weather(openMeteoCode: nil, openWeatherMapIDs: [701, 501], temperatureC: 12,
-                                            observedAt: observed)
+        let weather = WeatherServer.Weather(
+            openMeteoCode: nil, openWeatherMapIDs: [701, 501], temperatureC: 12,
+            observedAt: observed)
         let server = try WeatherServer(scenario: .weather(weather))
         let observation = try await OpenWeatherMapProvider(key: key, baseURL: server.baseURL).fetch(at: here, now: now)
         #expect(observation.condition == .rainy)
@@ -245,7 +260,8 @@ struct WeatherProviderTests {
     @Test func theKeyAppearsInNoDescriptionOrLogLine() async throws {
         let lines = CapturedLines()
         let log = Log(verbose: true) { lines.append($0) }
-        let server = try WeatherServer(scenario: .raw(status: 400, body: "{\"cod\":\"400\",\"message\":\"bad appid \(key)\"}"))
+        let server = try WeatherServer(
+            scenario: .raw(status: 400, body: "{\"cod\":\"400\",\"message\":\"bad appid \(key)\"}"))
         let provider = OpenWeatherMapProvider(key: key, baseURL: server.baseURL, timeout: 1)
         var errors: [WeatherError] = []
         let scenarios: [WeatherServer.Scenario] = [
@@ -313,10 +329,15 @@ struct WeatherProviderTests {
 
     /// Open-Meteo's minutes without a zone, in offsets either side of UTC; anything but that shape is refused.
     @Test func localTimesAreReadInTheirOffset() {
-        #expect(OpenMeteoProvider.localTime("2026-04-04T18:45", utcOffset: 7200) == ISO8601.parse("2026-04-04T16:45:00Z"))
-        #expect(OpenMeteoProvider.localTime("2026-01-01T02:00", utcOffset: -18_000) == ISO8601.parse("2026-01-01T07:00:00Z"))
+        #expect(
+            OpenMeteoProvider.localTime("2026-04-04T18:45", utcOffset: 7200) == ISO8601.parse("2026-04-04T16:45:00Z"))
+        #expect(
+            OpenMeteoProvider.localTime("2026-01-01T02:00", utcOffset: -18_000) == ISO8601.parse("2026-01-01T07:00:00Z")
+        )
         #expect(OpenMeteoProvider.localTime("2026-12-31T23:30", utcOffset: 0) == ISO8601.parse("2026-12-31T23:30:00Z"))
-        for text in ["2026-04-04 18:45", "2026-04-04T18:45:00", "2026-4-04T18:45", "2026-02-30T10:00", "2026-04-04T25:00"] {
+        for text in [
+            "2026-04-04 18:45", "2026-04-04T18:45:00", "2026-4-04T18:45", "2026-02-30T10:00", "2026-04-04T25:00",
+        ] {
             #expect(OpenMeteoProvider.localTime(text, utcOffset: 0) == nil, "\(text)")
         }
     }
@@ -324,8 +345,10 @@ struct WeatherProviderTests {
     /// A key with characters outside the unreserved set reaches the server percent-encoded, byte by byte.
     @Test func queryValuesArePercentEncoded() throws {
         #expect(WeatherHTTPClient.percentEncoded("a b&c=d/é~,.-_") == "a%20b%26c%3Dd%2F%C3%A9~,.-_")
-        let url = try #require(WeatherHTTPClient.url(base: URL(string: "https://example.org/prefix/")!, path: "/v1/forecast",
-                                                     query: [("latitude", "-0.05"), ("appid", "k+y")]))
+        let url = try #require(
+            WeatherHTTPClient.url(
+                base: URL(string: "https://example.org/prefix/")!, path: "/v1/forecast",
+                query: [("latitude", "-0.05"), ("appid", "k+y")]))
         #expect(url.absoluteString == "https://example.org/prefix/v1/forecast?latitude=-0.05&appid=k%2By")
     }
 

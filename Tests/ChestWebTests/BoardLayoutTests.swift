@@ -2,6 +2,7 @@ import ChestCore
 import ChestTestSupport
 import Foundation
 import Testing
+
 @testable import ChestWeb
 
 /// The board on a projector (docs/HUNTS.md "The board in a browser", "On a projector"): at 1920×1080 and 1280×720,
@@ -19,9 +20,11 @@ struct BoardLayoutTests {
     func theBoardFitsTheScreenAtBothSizesLightAndDark(teams: Int) throws {
         var snapshot = BoardDay.snapshot(teams: teams, names: BoardDay.projectorNames(teams))
         // On for an hour, two to go (the page's clock is the browser's).
-        snapshot.schedule = HuntSchedule(starts: Date().addingTimeInterval(-3_600), ends: Date().addingTimeInterval(7_200))
-        let server = try BoardServer(address: HTTPAddress("127.0.0.1:0")!, access: BoardAccess(token: nil),
-                                     snapshot: snapshot, timeZone: Zone(identifier: "UTC")!)
+        snapshot.schedule = HuntSchedule(
+            starts: Date().addingTimeInterval(-3_600), ends: Date().addingTimeInterval(7_200))
+        let server = try BoardServer(
+            address: HTTPAddress("127.0.0.1:0")!, access: BoardAccess(token: nil),
+            snapshot: snapshot, timeZone: Zone(identifier: "UTC")!)
         defer { server.stop() }
         let screenshots = ProcessInfo.processInfo.environment["CHEST_BOARD_SCREENSHOTS"]
         for (width, height) in Self.sizes {
@@ -39,13 +42,17 @@ struct BoardLayoutTests {
                 // The leader's whole name and points, and the time left.
                 #expect(page.dom.contains(#"<tr data-team="\#(BoardDay.longest)" data-pages="#))
                 #expect(page.dom.contains(#"data-score="points">1234</td>"#))
-                #expect(page.dom.contains(">ends in 1:59:") || page.dom.contains(">ends in 2:00:00"), "\(page.dom.prefix(3000))")
+                #expect(
+                    page.dom.contains(">ends in 1:59:") || page.dom.contains(">ends in 2:00:00"),
+                    "\(page.dom.prefix(3000))")
                 // Latest shows one line an entry, as many as fit: at least five on either screen.
                 #expect(page.latestShown >= 5, "\(page.latestShown) latest entries at \(width)×\(height)")
                 if let screenshots {
                     let picture = "\(screenshots)/board-\(teams)-teams-\(width)x\(height)-\(scheme).png"
-                    let shot = try Chromium.run(["--screenshot=" + picture, "--window-size=\(width),\(height)", "--hide-scrollbars",
-                                                 Chromium.colourScheme(dark: dark), server.url])
+                    let shot = try Chromium.run([
+                        "--screenshot=" + picture, "--window-size=\(width),\(height)", "--hide-scrollbars",
+                        Chromium.colourScheme(dark: dark), server.url,
+                    ])
                     let size = try Chromium.pngSize(picture)
                     #expect(shot.status == 0 && size == (width, height), "\(shot.stderr)")
                 }
@@ -63,9 +70,13 @@ struct BoardLayoutTests {
 
     /// The height headless Chromium's window keeps for itself (not the page's), measured once on an empty page.
     static let chromeHeight: Int = {
-        let probe = try? Chromium.run(["--dump-dom", "--window-size=1280,720",
-                                       "data:text/html,<script>document.documentElement.dataset.h=innerHeight</script>"])
-        let seen = probe?.stdout.range(of: #"data-h=""#).flatMap { Int(probe!.stdout[$0.upperBound...].prefix { $0.isNumber }) }
+        let probe = try? Chromium.run([
+            "--dump-dom", "--window-size=1280,720",
+            "data:text/html,<script>document.documentElement.dataset.h=innerHeight</script>",
+        ])
+        let seen = probe?.stdout.range(of: #"data-h=""#).flatMap {
+            Int(probe!.stdout[$0.upperBound...].prefix { $0.isNumber })
+        }
         return seen.map { 720 - $0 } ?? 0
     }()
 
@@ -82,17 +93,23 @@ struct BoardLayoutTests {
     }
 
     static func dump(_ url: String, width: Int, windowHeight: Int, dark: Bool) throws -> Laid {
-        let run = try Chromium.run(["--dump-dom", "--window-size=\(width),\(windowHeight)", "--hide-scrollbars",
-                                    Chromium.colourScheme(dark: dark), url])
+        let run = try Chromium.run([
+            "--dump-dom", "--window-size=\(width),\(windowHeight)", "--hide-scrollbars",
+            Chromium.colourScheme(dark: dark), url,
+        ])
         func attribute(_ name: String, in text: String) -> String {
             guard let start = text.range(of: " \(name)=\"") else { return "" }
             return String(text[start.upperBound...].prefix { $0 != "\"" })
         }
         let html = run.stdout.components(separatedBy: "<head>").first ?? ""
-        let latest = run.stdout.range(of: #"id="latest""#).map { String(run.stdout[$0.lowerBound...].prefix(200)) } ?? ""
-        return Laid(dom: run.stdout, viewport: attribute("data-viewport", in: html),
-                    layout: attribute("data-layout", in: html).isEmpty ? "no layout check ran: \(run.stderr.suffix(500))" : attribute("data-layout", in: html),
-                    pages: Int(attribute("data-pages", in: html)) ?? 0, latestShown: Int(attribute("data-shown", in: latest)) ?? 0)
+        let latest =
+            run.stdout.range(of: #"id="latest""#).map { String(run.stdout[$0.lowerBound...].prefix(200)) } ?? ""
+        return Laid(
+            dom: run.stdout, viewport: attribute("data-viewport", in: html),
+            layout: attribute("data-layout", in: html).isEmpty
+                ? "no layout check ran: \(run.stderr.suffix(500))" : attribute("data-layout", in: html),
+            pages: Int(attribute("data-pages", in: html)) ?? 0,
+            latestShown: Int(attribute("data-shown", in: latest)) ?? 0)
     }
 }
 
@@ -101,13 +118,17 @@ struct BoardLayoutTests {
 enum BoardDay {
     static let huntID = HuntID("0123456789abcdef0123456789abcdef")!
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
-    static let titles = ["Old town walk: start at the tower, then the hidden courtyard behind the market",
-                         "Fountain", "The bridge of sighs and what lies under it, if you look long enough", "Gift"]
+    static let titles = [
+        "Old town walk: start at the tower, then the hidden courtyard behind the market",
+        "Fountain", "The bridge of sighs and what lies under it, if you look long enough", "Gift",
+    ]
 
     static func names(_ count: Int) -> [String] {
-        let fixed = ["blue", "red", "Green-Giants", "the-quick-brown-foxes-of-the-old", "owls", "team-7",
-                     "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW", "yellow_submarine", "night-walkers", "Mountain-Goats-2026",
-                     "zebras", "purple"]
+        let fixed = [
+            "blue", "red", "Green-Giants", "the-quick-brown-foxes-of-the-old", "owls", "team-7",
+            "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW", "yellow_submarine", "night-walkers", "Mountain-Goats-2026",
+            "zebras", "purple",
+        ]
         return (0..<count).map { $0 < fixed.count ? fixed[$0] : "team-\($0 + 1)-walkers" }
     }
 
@@ -117,31 +138,45 @@ enum BoardDay {
     /// The projector's hard case: the leader's name as long as a name may be and 1234 points, then the widest
     /// name of that length, then as `names` goes on.
     static func projectorNames(_ count: Int) -> [String] {
-        Array(([longest, "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW", "owls"] + names(count + 3).filter { $0 != "owls" && !$0.hasPrefix("WWW") })
-            .prefix(count))
+        Array(
+            ([longest, "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW", "owls"]
+                + names(count + 3).filter { $0 != "owls" && !$0.hasPrefix("WWW") })
+                .prefix(count))
     }
 
-    static func key(_ byte: UInt8, count: Int = 32) -> String { Data(repeating: byte, count: count).base64EncodedString() }
+    static func key(_ byte: UInt8, count: Int = 32) -> String {
+        Data(repeating: byte, count: count).base64EncodedString()
+    }
 
     /// With `farClaim`, the first team's last receipt claims a position 100 km away.
     /// With `together`, every receipt claims the same spot: the teams stand in one place.
-    static func snapshot(teams count: Int, farClaim: Bool = false, names teamNames: [String]? = nil, together: Bool = false) -> BoardSnapshot {
-        var hunt = HuntFile(id: huntID, name: "Spring hunt through the old town, the parks and the lake shore",
-                            broker: BrokerURL("mqtt://hunt.example.org:8883")!, organiser: key(1), sharePositions: true)
+    static func snapshot(
+        teams count: Int, farClaim: Bool = false, names teamNames: [String]? = nil, together: Bool = false
+    ) -> BoardSnapshot {
+        var hunt = HuntFile(
+            id: huntID, name: "Spring hunt through the old town, the parks and the lake shore",
+            broker: BrokerURL("mqtt://hunt.example.org:8883")!, organiser: key(1), sharePositions: true)
         hunt.teams = (teamNames ?? names(count)).enumerated().map { index, name in
-            HuntTeam(name: name, password: "pw-\(index)-0123456789ab", publicKey: key(UInt8(index % 200 + 10)), secretKey: nil,
-                     colour: name == "owls" ? "#00aa88" : nil)
+            HuntTeam(
+                name: name, password: "pw-\(index)-0123456789ab", publicKey: key(UInt8(index % 200 + 10)),
+                secretKey: nil,
+                colour: name == "owls" ? "#00aa88" : nil)
         }
         let centre = Coordinate(latitude: 46.2044, longitude: 6.1432)
         var messages: [String: HuntMessage] = [:]
         for (index, title) in titles.enumerated() {
-            let target = HuntMessage.Target(centre.offset(metres: 300 * Double(index), bearing: 70 * Double(index)), radius: 30)
-            messages[MessageID(bytes: [UInt8](repeating: UInt8(index), count: 16)).rawValue] = HuntMessage(title: title, pages: [
-                HuntMessage.PageKey(key: key(2), guarded: index == 3, targets: [target])])
+            let target = HuntMessage.Target(
+                centre.offset(metres: 300 * Double(index), bearing: 70 * Double(index)), radius: 30)
+            messages[MessageID(bytes: [UInt8](repeating: UInt8(index), count: 16)).rawValue] = HuntMessage(
+                title: title,
+                pages: [
+                    HuntMessage.PageKey(key: key(2), guarded: index == 3, targets: [target])
+                ])
         }
         hunt.messages = messages
         var board = HuntBoard(hunt: hunt)
-        var unlocks: [BoardSnapshot.Logged] = [], refusals: [BoardSnapshot.Logged] = []
+        var unlocks: [BoardSnapshot.Logged] = []
+        var refusals: [BoardSnapshot.Logged] = []
         var id: UInt64 = 0
         for (teamIndex, team) in hunt.teams.enumerated() {
             let reader = key(UInt8(teamIndex % 200 + 40))
@@ -150,42 +185,53 @@ enum BoardDay {
             for page in 0..<opened {
                 id += 1
                 let at = start + Double(teamIndex * 37 + page * 1_800)
-                var spot = centre.offset(metres: 300 * Double(page % 4), bearing: 70 * Double(page % 4) + Double(teamIndex))
+                var spot = centre.offset(
+                    metres: 300 * Double(page % 4), bearing: 70 * Double(page % 4) + Double(teamIndex))
                 if farClaim, teamIndex == 0, page == opened - 1 { spot = centre.offset(metres: 100_000, bearing: 0) }
                 if together { spot = centre }
-                let fix = UnlockEvidence.ConfirmingFix(Fix(mode: 3, coordinate: spot, altitudeMSL: 400, eph: 3, epv: 5,
-                                                           satellitesUsed: 9, time: at, receivedAt: 0))
+                let fix = UnlockEvidence.ConfirmingFix(
+                    Fix(
+                        mode: 3, coordinate: spot, altitudeMSL: 400, eph: 3, epv: 5,
+                        satellitesUsed: 9, time: at, receivedAt: 0))
                 let trust: FixTrust.Level = (teamIndex + page) % 3 == 0 ? .simulated : .hardware
-                var receipt = UnlockReceipt(message: MessageID(bytes: [UInt8](repeating: UInt8(page % 4), count: 16)),
-                                            messageSignature: key(9, count: 64), title: titles[page % 4], page: 1 + page / 4, set: .a,
-                                            openedAt: at,
-                                            evidence: UnlockEvidence(locks: [.location], fixes: [fix], source: nil,
-                                                                     trust: FixTrust(level: trust), gpsTime: nil, systemTime: at,
-                                                                     clock: "system"),
-                                            reader: reader)
+                var receipt = UnlockReceipt(
+                    message: MessageID(bytes: [UInt8](repeating: UInt8(page % 4), count: 16)),
+                    messageSignature: key(9, count: 64), title: titles[page % 4], page: 1 + page / 4, set: .a,
+                    openedAt: at,
+                    evidence: UnlockEvidence(
+                        locks: [.location], fixes: [fix], source: nil,
+                        trust: FixTrust(level: trust), gpsTime: nil, systemTime: at,
+                        clock: "system"),
+                    reader: reader)
                 receipt.signature = key(UInt8(id % 250), count: 64) + "\(id)"
                 let envelope = HuntEnvelope(hunt: huntID, sender: team.name, id: id, sent: at, receipt: receipt)
-                for event in board.record(envelope, receiptProblem: nil, proof: page % 4 == 3 ? .guarded : .proven,
-                                          claimedReader: reader, receivedAt: at) {
+                for event in board.record(
+                    envelope, receiptProblem: nil, proof: page % 4 == 3 ? .guarded : .proven,
+                    claimedReader: reader, receivedAt: at)
+                {
                     if case .unlock = event { unlocks.append(.init(at: at, event: event)) }
                 }
             }
             if teamIndex % 3 == 1 {
                 let at = start + Double(teamIndex * 53 + 900)
-                for event in board.recordRefusal(.replayed, topic: HuntTopic.receipt(hunt: huntID, team: team.name, id: 99), at: at) {
+                for event in board.recordRefusal(
+                    .replayed, topic: HuntTopic.receipt(hunt: huntID, team: team.name, id: 99), at: at)
+                {
                     refusals.append(.init(at: at, event: event))
                 }
             }
         }
         if let leader = board.teams.first(where: { $0.name == longest }) {
-            _ = board.recordAdjustment(HuntAdjustment(team: longest, points: 1234 - leader.points, reason: "the bonus round"),
-                                       receivedAt: start + 40_000)
+            _ = board.recordAdjustment(
+                HuntAdjustment(team: longest, points: 1234 - leader.points, reason: "the bonus round"),
+                receivedAt: start + 40_000)
         }
         unlocks.sort { $0.at < $1.at }
         refusals.sort { $0.at < $1.at }
-        return BoardSnapshot(huntName: hunt.name, broker: hunt.broker, connection: .connected, board: board,
-                             sharePositions: true, targets: BoardSnapshot.targets(of: hunt), unlocks: unlocks,
-                             refusals: refusals, ignored: ["replayed": refusals.count, "malformed": 3],
-                             chosenColours: ["owls": "#00aa88"])
+        return BoardSnapshot(
+            huntName: hunt.name, broker: hunt.broker, connection: .connected, board: board,
+            sharePositions: true, targets: BoardSnapshot.targets(of: hunt), unlocks: unlocks,
+            refusals: refusals, ignored: ["replayed": refusals.count, "malformed": 3],
+            chosenColours: ["owls": "#00aa88"])
     }
 }

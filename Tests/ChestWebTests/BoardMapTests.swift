@@ -2,6 +2,7 @@ import ChestCore
 import Foundation
 import FoundationXML
 import Testing
+
 @testable import ChestWeb
 
 /// The board's map (docs/HUNTS.md "The board in a browser", "A map beneath"): labels that never overlap, however
@@ -9,15 +10,20 @@ import Testing
 @Suite struct BoardMapTests {
     /// The boxes of the map's labels, as the layout sized them: from each `<text>`'s position and its text.
     static func labelBoxes(_ svg: String) -> [MapLabelLayout.Box] {
-        svg.components(separatedBy: "\n").filter { $0.hasPrefix("<text class=\"label") && !$0.contains("note") }.compactMap { line in
-            func number(_ name: String) -> Double? {
-                line.range(of: " \(name)=\"").flatMap { Double(line[$0.upperBound...].prefix { $0 != "\"" }) }
+        svg.components(separatedBy: "\n").filter { $0.hasPrefix("<text class=\"label") && !$0.contains("note") }
+            .compactMap { line in
+                func number(_ name: String) -> Double? {
+                    line.range(of: " \(name)=\"").flatMap { Double(line[$0.upperBound...].prefix { $0 != "\"" }) }
+                }
+                guard let x = number("x"), let y = number("y"), let start = line.range(of: ">"),
+                    let end = line.range(of: "</text>")
+                else { return nil }
+                let text = String(line[start.upperBound..<end.lowerBound])
+                return MapLabelLayout.Box(
+                    x: x - 2, y: y - BoardMap.labelSize,
+                    width: MapLabelLayout.width(of: text, fontSize: BoardMap.labelSize),
+                    height: BoardMap.labelSize * 1.3)
             }
-            guard let x = number("x"), let y = number("y"), let start = line.range(of: ">"), let end = line.range(of: "</text>") else { return nil }
-            let text = String(line[start.upperBound..<end.lowerBound])
-            return MapLabelLayout.Box(x: x - 2, y: y - BoardMap.labelSize, width: MapLabelLayout.width(of: text, fontSize: BoardMap.labelSize),
-                                      height: BoardMap.labelSize * 1.3)
-        }
     }
 
     static func overlaps(_ boxes: [MapLabelLayout.Box]) -> Int {
@@ -40,29 +46,50 @@ import Testing
     }
 
     @Test func theOrganisersTilesComeWithLeafletAndThePolicyAllowsTheirSourceOnly() throws {
-        #expect(throws: BoardTiles.TilesError.self) { try BoardTiles(url: "https://tile.example.org/tiles.png", attribution: "x") }
-        #expect(throws: BoardTiles.TilesError.self) { try BoardTiles(url: "ftp://tile.example.org/{z}/{x}/{y}.png", attribution: "x") }
-        #expect(throws: BoardTiles.TilesError.self) { try BoardTiles(url: "https://tile.example.org/{z}/{x}/{y}.png", attribution: " ") }
-        #expect(throws: BoardTiles.TilesError.self) { try BoardTiles(url: "https://a;b/{z}/{x}/{y}.png", attribution: "x") }
-        let osm = try BoardTiles(url: "https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png", attribution: "© OpenStreetMap contributors")
+        #expect(throws: BoardTiles.TilesError.self) {
+            try BoardTiles(url: "https://tile.example.org/tiles.png", attribution: "x")
+        }
+        #expect(throws: BoardTiles.TilesError.self) {
+            try BoardTiles(url: "ftp://tile.example.org/{z}/{x}/{y}.png", attribution: "x")
+        }
+        #expect(throws: BoardTiles.TilesError.self) {
+            try BoardTiles(url: "https://tile.example.org/{z}/{x}/{y}.png", attribution: " ")
+        }
+        #expect(throws: BoardTiles.TilesError.self) {
+            try BoardTiles(url: "https://a;b/{z}/{x}/{y}.png", attribution: "x")
+        }
+        let osm = try BoardTiles(
+            url: "https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png", attribution: "© OpenStreetMap contributors")
         #expect(osm.origin == "https://*.tile.openstreetmap.org")
         var snapshot = BoardDay.snapshot(teams: 3)
         snapshot.tiles = osm
         let sections = BoardPage.sections(snapshot, timeZone: Zone(identifier: "UTC")!)
         let page = BoardPage.document(huntName: "h", sections: sections, tiles: osm)
-        #expect(page.contains(#"<script src="/leaflet/leaflet.js" defer></script>"#) && page.contains(#"href="/leaflet/leaflet.css""#))
+        #expect(
+            page.contains(#"<script src="/leaflet/leaflet.js" defer></script>"#)
+                && page.contains(#"href="/leaflet/leaflet.css""#))
         #expect(page.contains(#"<div id="tiles" data-url="https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png">"#))
         #expect(page.contains(#"<p class="attribution">© OpenStreetMap contributors</p>"#))
-        #expect(sections["map"]?.contains(#" data-bounds=""#) == true && sections["map"]?.contains(#"class="tiled""#) == true)
-        #expect(!BoardPage.document(huntName: "h", sections: BoardPage.sections(BoardDay.snapshot(teams: 3), timeZone: .current)).contains("leaflet"))
+        #expect(
+            sections["map"]?.contains(#" data-bounds=""#) == true
+                && sections["map"]?.contains(#"class="tiled""#) == true)
+        #expect(
+            !BoardPage.document(
+                huntName: "h", sections: BoardPage.sections(BoardDay.snapshot(teams: 3), timeZone: .current)
+            ).contains("leaflet"))
 
-        let state = BoardServerState(access: BoardAccess(token: nil), snapshot: snapshot, timeZone: Zone(identifier: "UTC")!)
+        let state = BoardServerState(
+            access: BoardAccess(token: nil), snapshot: snapshot, timeZone: Zone(identifier: "UTC")!)
         func get(_ path: String) -> HTTPResponse {
             state.respond(to: HTTPRequest(method: "GET", path: path, argument: { _ in nil }, cookie: { _ in nil }))
         }
-        func policy(_ path: String) -> String { get(path).headers.first(where: { $0.0 == "Content-Security-Policy" })?.1 ?? "" }
-        #expect(policy("/").contains("img-src 'self' data: https://*.tile.openstreetmap.org;") && policy("/").contains("script-src 'self';"),
-                "\(policy("/"))")
+        func policy(_ path: String) -> String {
+            get(path).headers.first(where: { $0.0 == "Content-Security-Policy" })?.1 ?? ""
+        }
+        #expect(
+            policy("/").contains("img-src 'self' data: https://*.tile.openstreetmap.org;")
+                && policy("/").contains("script-src 'self';"),
+            "\(policy("/"))")
         let styles = policy("/board.css")
         #expect(styles.contains("img-src 'self' data:;") && !styles.contains("openstreetmap"))
         #expect(get("/leaflet/../../../etc/passwd").status == 404 && get("/leaflet/leaflet.esm.js").status == 404)

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import ChestWeb
 
 /// The web board's choice under many slow clients (docs/HUNTS.md "Slow and idle connections"): at the cap a newcomer
@@ -91,12 +92,16 @@ import Testing
         var v4 = sockaddr_in()
         v4.sin_family = sa_family_t(AF_INET)
         inet_pton(AF_INET, "127.0.1.2", &v4.sin_addr)
-        let fromV4 = withUnsafePointer(to: &v4) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { ClientAddress($0) } }
+        let fromV4 = withUnsafePointer(to: &v4) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { ClientAddress($0) }
+        }
         #expect(fromV4 == Self.a)
         var v6 = sockaddr_in6()
         v6.sin6_family = sa_family_t(AF_INET6)
         inet_pton(AF_INET6, "2001:db8:1:2:aaaa::7", &v6.sin6_addr)
-        let fromV6 = withUnsafePointer(to: &v6) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { ClientAddress($0) } }
+        let fromV6 = withUnsafePointer(to: &v6) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { ClientAddress($0) }
+        }
         #expect(fromV6 == ClientAddress(ipv6: Self.ipv6("2001:db8:1:2::1")))
         #expect(ClientAddress(nil) == .other)
     }

@@ -2,6 +2,7 @@ import ChestCore
 import ChestTestSupport
 import Foundation
 import Testing
+
 @testable import ChestWeb
 
 /// The results on the big screen and on paper (docs/HUNTS.md "Results"): headless Chromium shows `/results` of forty
@@ -11,9 +12,11 @@ import Testing
 struct ResultsLayoutTests {
     @Test func fortyTeamsFitOrPageOnTheScreenLightAndDarkAndPrint() throws {
         var snapshot = BoardDay.snapshot(teams: 40, names: BoardDay.projectorNames(40))
-        snapshot.schedule = HuntSchedule(starts: Date().addingTimeInterval(-7_200), ends: Date().addingTimeInterval(-60))
-        let server = try BoardServer(address: HTTPAddress("127.0.0.1:0")!, access: BoardAccess(token: nil), snapshot: snapshot,
-                                     timeZone: Zone(identifier: "UTC")!)
+        snapshot.schedule = HuntSchedule(
+            starts: Date().addingTimeInterval(-7_200), ends: Date().addingTimeInterval(-60))
+        let server = try BoardServer(
+            address: HTTPAddress("127.0.0.1:0")!, access: BoardAccess(token: nil), snapshot: snapshot,
+            timeZone: Zone(identifier: "UTC")!)
         defer { server.stop() }
         let url = server.url + "results"
         let screenshots = ProcessInfo.processInfo.environment["CHEST_BOARD_SCREENSHOTS"]
@@ -25,12 +28,18 @@ struct ResultsLayoutTests {
                 #expect(page.dom.components(separatedBy: "<tr data-team=").count - 1 == 40, "every team is in the page")
                 #expect(page.pages >= 2, "forty teams page at \(width)×\(height)")
                 #expect(page.dom.contains("final ranking</h1>") && page.dom.contains(#"<p class="when">"#))
-                let background = page.dom.range(of: #"data-background=""#).map { String(page.dom[$0.upperBound...].prefix { $0 != "\"" }) }
-                #expect(background == (dark ? "rgb(18, 20, 23)" : "rgb(255, 255, 255)"), "\(scheme): \(background ?? "none")")
+                let background = page.dom.range(of: #"data-background=""#).map {
+                    String(page.dom[$0.upperBound...].prefix { $0 != "\"" })
+                }
+                #expect(
+                    background == (dark ? "rgb(18, 20, 23)" : "rgb(255, 255, 255)"),
+                    "\(scheme): \(background ?? "none")")
                 if let screenshots {
                     let picture = "\(screenshots)/results-40-teams-\(width)x\(height)-\(scheme).png"
-                    _ = try Chromium.run(["--screenshot=" + picture, "--window-size=\(width),\(height)", "--hide-scrollbars",
-                                          Chromium.colourScheme(dark: dark), url])
+                    _ = try Chromium.run([
+                        "--screenshot=" + picture, "--window-size=\(width),\(height)", "--hide-scrollbars",
+                        Chromium.colourScheme(dark: dark), url,
+                    ])
                 }
             }
         }
@@ -40,10 +49,14 @@ struct ResultsLayoutTests {
         let printed = try Chromium.run(["--print-to-pdf=" + pdf, "--no-pdf-header-footer", url])
         let bytes = try Data(contentsOf: URL(fileURLWithPath: pdf))
         let text = String(decoding: bytes, as: UTF8.self)
-        let sheets = text.components(separatedBy: "/Type /Page\n").count - 1 + text.components(separatedBy: "/Type /Page/").count - 1
+        let sheets =
+            text.components(separatedBy: "/Type /Page\n").count - 1 + text.components(separatedBy: "/Type /Page/").count
+            - 1
             + text.components(separatedBy: "/Type /Page ").count - 1
         #expect(printed.status == 0 && bytes.starts(with: Data("%PDF".utf8)), "\(printed.stderr)")
         #expect((2...8).contains(sheets), "\(sheets) sheets")
-        if let screenshots { try? FileManager.default.copyItem(atPath: pdf, toPath: screenshots + "/results-40-teams.pdf") }
+        if let screenshots {
+            try? FileManager.default.copyItem(atPath: pdf, toPath: screenshots + "/results-40-teams.pdf")
+        }
     }
 }

@@ -20,7 +20,9 @@ struct AttachmentTests {
         let text = String(decoding: haystack, as: UTF8.self)
         for start in stride(from: 16, to: bytes.count - 40, by: max(1, bytes.count / 7)) {
             let run = Array(bytes[start..<start + 24])
-            if haystack.count >= run.count, (0...haystack.count - run.count).contains(where: { haystack[$0..<$0 + run.count].elementsEqual(run) }) {
+            if haystack.count >= run.count,
+                (0...haystack.count - run.count).contains(where: { haystack[$0..<$0 + run.count].elementsEqual(run) })
+            {
                 return true
             }
             for shift in 0..<3 {
@@ -31,7 +33,9 @@ struct AttachmentTests {
         return false
     }
 
-    static func bytes(_ path: String) -> [UInt8] { FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? [] }
+    static func bytes(_ path: String) -> [UInt8] {
+        FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
+    }
 
     /// compose at the interactive cost, as SealedPageTests does; prints the ID.
     func compose(_ world: ChestHarness, _ file: String, _ arguments: [String]) throws -> String {
@@ -40,22 +44,29 @@ struct AttachmentTests {
 
     @Test func aPINPageKeepsItsPictureSealedThenSavesItByteForByteAndNotifiesWithIt() throws {
         let world = ChestHarness()
-        let picture = Self.picture(), notes = Array("Dig forty paces north of the clock tower.\n".utf8)
+        let picture = Self.picture()
+        let notes = Array("Dig forty paces north of the clock tower.\n".utf8)
         try Data(picture).write(to: URL(fileURLWithPath: world.root + "/secret-oak-photo.png"))
         try Data(notes).write(to: URL(fileURLWithPath: world.root + "/where-to-dig.txt"))
         // A notifier that keeps its arguments and a copy of the picture it was given.
         let bin = world.root + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         try """
-            #!/bin/sh
-            printf '%s\\n' "$@" > '\(world.root)/notified.args'
-            for a in "$@"; do case "$a" in --icon=/*) cp "${a#--icon=}" '\(world.root)/notified.png';; esac; done
-            """.write(toFile: bin + "/notify-send", atomically: true, encoding: .utf8)
+        #!/bin/sh
+        printf '%s\\n' "$@" > '\(world.root)/notified.args'
+        for a in "$@"; do case "$a" in --icon=/*) cp "${a#--icon=}" '\(world.root)/notified.png';; esac; done
+        """.write(toFile: bin + "/notify-send", atomically: true, encoding: .utf8)
         chmod(bin + "/notify-send", 0o755)
-        world.extraEnvironment = ["DISPLAY": ":99", "PATH": bin + ":/usr/bin:/bin", "XDG_RUNTIME_DIR": world.root + "/xdg-run"]
+        world.extraEnvironment = [
+            "DISPLAY": ":99", "PATH": bin + ":/usr/bin:/bin", "XDG_RUNTIME_DIR": world.root + "/xdg-run",
+        ]
 
-        let id = try compose(world, "clock.locked", ["--page", "behind the clock", "--attach", "secret-oak-photo.png",
-                                                     "--attach", "where-to-dig.txt", "--lock", "pin=482159"])
+        let id = try compose(
+            world, "clock.locked",
+            [
+                "--page", "behind the clock", "--attach", "secret-oak-photo.png",
+                "--attach", "where-to-dig.txt", "--lock", "pin=482159",
+            ])
         let file = Self.bytes(world.root + "/clock.locked")
         #expect(!String(decoding: file, as: UTF8.self).contains("secret-oak-photo"))
         #expect(!String(decoding: file, as: UTF8.self).contains("where-to-dig"))
@@ -72,8 +83,11 @@ struct AttachmentTests {
         #expect(opened.stdout.contains("PIN accepted"), "\(opened.stderr)")
         let read = try world.chest(["read", id])
         #expect(read.stdout.contains("attached: secret-oak-photo.png · image/png · 150.0 KB"), "\(read.stdout)")
-        #expect(read.stdout.contains("attached: where-to-dig.txt · application/octet-stream · 42 bytes"), "\(read.stdout)")
-        let json = try JSONSerialization.jsonObject(with: Data(try world.chest(["read", "--json", id]).stdout.utf8)) as? [String: Any]
+        #expect(
+            read.stdout.contains("attached: where-to-dig.txt · application/octet-stream · 42 bytes"), "\(read.stdout)")
+        let json =
+            try JSONSerialization.jsonObject(with: Data(try world.chest(["read", "--json", id]).stdout.utf8))
+            as? [String: Any]
         let page = (json?["pages"] as? [[String: Any]])?.first
         let listed = page?["attachments"] as? [[String: Any]]
         #expect(listed?.first?["name"] as? String == "secret-oak-photo.png")
@@ -107,8 +121,12 @@ struct AttachmentTests {
         let first = GPSUnlockTests.first
         let picture = Self.picture(40_000)
         try Data(picture).write(to: URL(fileURLWithPath: world.root + "/stone.png"))
-        let id = try compose(world, "stone.locked", ["--page", "Found the first stone", "--attach", "stone.png",
-                                                     "--lock", "location=\(first.latitude),\(first.longitude)/20m"])
+        let id = try compose(
+            world, "stone.locked",
+            [
+                "--page", "Found the first stone", "--attach", "stone.png",
+                "--lock", "location=\(first.latitude),\(first.longitude)/20m",
+            ])
         let file = Self.bytes(world.root + "/stone.locked")
         #expect(!String(decoding: file, as: UTF8.self).contains("stone.png"))
         #expect(!Self.contains(file, anyOf: picture))
@@ -122,14 +140,20 @@ struct AttachmentTests {
         let events = world.root + "/events.json"
         // Whether it connects before or after the page opens, watch hears the unlock: an undelivered one goes to the
         // next watcher.
-        let watcher = try Subprocess.spawn(ChestHarness.products + "/chest", ["watch", "--json", "--count", "1", "--events", "unlocked",
-                                                                              "--timeout", "60"],
-                                           environment: world.environment(), stdout: events, stderr: world.root + "/watch.err")
+        let watcher = try Subprocess.spawn(
+            ChestHarness.products + "/chest",
+            [
+                "watch", "--json", "--count", "1", "--events", "unlocked",
+                "--timeout", "60",
+            ],
+            environment: world.environment(), stdout: events, stderr: world.root + "/watch.err")
         try world.waitUntil("the sealed page opens", timeout: 60) { try world.states()["stone.locked"] == "open" }
         #expect(Subprocess.wait(watcher) == 0)
         let line = (try? String(contentsOfFile: events, encoding: .utf8)) ?? ""
-        #expect(line.contains(#""attachments":[{"name":"stone.png","size":\#(picture.count),"type":"image\/png"}]"#)
-                || line.contains(#""attachments":[{"name":"stone.png","size":\#(picture.count),"type":"image/png"}]"#), "\(line)")
+        #expect(
+            line.contains(#""attachments":[{"name":"stone.png","size":\#(picture.count),"type":"image\/png"}]"#)
+                || line.contains(#""attachments":[{"name":"stone.png","size":\#(picture.count),"type":"image/png"}]"#),
+            "\(line)")
         #expect(try world.chest(["read", id, "--save", world.root + "/found"]).status == 0)
         #expect(Self.bytes(world.root + "/found/stone.png") == picture)
     }
@@ -139,10 +163,15 @@ struct AttachmentTests {
         let world = ChestHarness()
         let factory = try MessageFactory(configDirectory: world.root + "/config-mallory")
         let id = MessageID(bytes: Sealer.randomBytes(16))
-        let files = [AttachedFile(name: "../../escaped\u{1B}[31m.png", bytes: Self.picture(100)),
-                     AttachedFile(name: ".hidden", bytes: Array("dot".utf8)), AttachedFile(name: "..", bytes: Array("up".utf8))]
-        let page = PageSealer.sealed(text: "open", setA: .init(locks: []), setB: .init(locks: []), id: id, page: 1, files: files).page
-        let message = Sealer.seal(Message(id: id, title: "names", from: "Mallory", created: Date(), pages: [page]), with: factory.identity)
+        let files = [
+            AttachedFile(name: "../../escaped\u{1B}[31m.png", bytes: Self.picture(100)),
+            AttachedFile(name: ".hidden", bytes: Array("dot".utf8)), AttachedFile(name: "..", bytes: Array("up".utf8)),
+        ]
+        let page = PageSealer.sealed(
+            text: "open", setA: .init(locks: []), setB: .init(locks: []), id: id, page: 1, files: files
+        ).page
+        let message = Sealer.seal(
+            Message(id: id, title: "names", from: "Mallory", created: Date(), pages: [page]), with: factory.identity)
         try MessageFile.encode(message).write(to: URL(fileURLWithPath: world.root + "/names.locked"))
         try world.startDaemon()
         #expect(try world.chest(["import", "names.locked"]).status == 0)
@@ -151,7 +180,10 @@ struct AttachmentTests {
         #expect(!read.stdout.contains("\u{1B}[31m"), "\(read.stdout)")
         let directory = world.root + "/a/b"
         #expect(try world.chest(["read", id.rawValue, "--save", directory]).status == 0)
-        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: directory)) == ["_.._escaped[31m.png", "hidden", "attachment"])
+        #expect(
+            Set(try FileManager.default.contentsOfDirectory(atPath: directory)) == [
+                "_.._escaped[31m.png", "hidden", "attachment",
+            ])
         #expect(!FileManager.default.fileExists(atPath: world.root + "/escaped\u{1B}[31m.png"))
         #expect(Self.bytes(directory + "/attachment") == Array("up".utf8))
     }
@@ -162,16 +194,28 @@ struct AttachmentTests {
             #expect(creat(world.root + "/" + name, 0o600) >= 0)
             #expect(truncate(world.root + "/" + name, off_t(size)) == 0)
         }
-        let two = try world.chest(["compose", "-o", "two.locked", "--title", "t", "--page", "one", "--attach", "a.bin",
-                                   "--page", "two", "--attach", "b.bin"], user: "alice")
+        let two = try world.chest(
+            [
+                "compose", "-o", "two.locked", "--title", "t", "--page", "one", "--attach", "a.bin",
+                "--page", "two", "--attach", "b.bin",
+            ], user: "alice")
         #expect(two.status != 0)
-        #expect(two.stderr.contains("page 2: the attachment b.bin is 4.2 MB (4194304 bytes); with the 5.2 MB attached before it that comes to 9437184 bytes, over the 8 MiB (8388608 bytes) a message carries"), "\(two.stderr)")
+        #expect(
+            two.stderr.contains(
+                "page 2: the attachment b.bin is 4.2 MB (4194304 bytes); with the 5.2 MB attached before it that comes to 9437184 bytes, over the 8 MiB (8388608 bytes) a message carries"
+            ), "\(two.stderr)")
         #expect(!FileManager.default.fileExists(atPath: world.root + "/two.locked"))
-        let huge = try world.chest(["compose", "-o", "huge.locked", "--title", "t", "--page", "one", "--attach", "huge.bin"], user: "alice")
-        #expect(huge.stderr.contains("the attachment huge.bin is 9.4 MB (9437184 bytes), over the 8 MiB (8388608 bytes)"), "\(huge.stderr)")
-        let old = try world.chest(["compose", "--format", "1", "-o", "f1.locked", "--title", "t", "--page", "one", "--attach", "a.bin"], user: "alice")
+        let huge = try world.chest(
+            ["compose", "-o", "huge.locked", "--title", "t", "--page", "one", "--attach", "huge.bin"], user: "alice")
+        #expect(
+            huge.stderr.contains("the attachment huge.bin is 9.4 MB (9437184 bytes), over the 8 MiB (8388608 bytes)"),
+            "\(huge.stderr)")
+        let old = try world.chest(
+            ["compose", "--format", "1", "-o", "f1.locked", "--title", "t", "--page", "one", "--attach", "a.bin"],
+            user: "alice")
         #expect(old.stderr.contains("needs format 2 or later"), "\(old.stderr)")
-        let early = try world.chest(["compose", "-o", "e.locked", "--title", "t", "--attach", "a.bin", "--page", "one"], user: "alice")
+        let early = try world.chest(
+            ["compose", "-o", "e.locked", "--title", "t", "--attach", "a.bin", "--page", "one"], user: "alice")
         #expect(early.stderr.contains("--attach a.bin comes before any --page"), "\(early.stderr)")
     }
 
@@ -182,14 +226,17 @@ struct AttachmentTests {
         let picture = Self.picture(5000)
         try Data(picture).write(to: URL(fileURLWithPath: quest + "/pictures/map.png"))
         try """
-            message: start
-            title: The start
-            page: Open from the start
-            attach: pictures/map.png
-            """.write(toFile: quest + "/hunt.quest", atomically: true, encoding: .utf8)
-        let built = try world.chest(["compose", "--quest", quest + "/hunt.quest", "-o", world.root + "/out"], user: "alice")
+        message: start
+        title: The start
+        page: Open from the start
+        attach: pictures/map.png
+        """.write(toFile: quest + "/hunt.quest", atomically: true, encoding: .utf8)
+        let built = try world.chest(
+            ["compose", "--quest", quest + "/hunt.quest", "-o", world.root + "/out"], user: "alice")
         #expect(built.status == 0, "\(built.stderr)")
-        #expect(built.stderr.contains("page 1 carries 1 file, sealed with it: map.png (image/png, 5.0 KB)"), "\(built.stderr)")
+        #expect(
+            built.stderr.contains("page 1 carries 1 file, sealed with it: map.png (image/png, 5.0 KB)"),
+            "\(built.stderr)")
         try world.startDaemon()
         #expect(try world.chest(["import", world.root + "/out/start.locked"]).status == 0)
         try world.waitUntil("the page is open", timeout: 10) { try world.states()["The start"] == "open" }
@@ -198,16 +245,20 @@ struct AttachmentTests {
         #expect(Self.bytes(world.root + "/found/map.png") == picture)
 
         try """
-            message: start
-            title: The start
-            page: Open from the start
-            attach: pictures/nowhere.png
-            lock: time=someday
-            """.write(toFile: quest + "/broken.quest", atomically: true, encoding: .utf8)
-        let broken = try world.chest(["compose", "--quest", quest + "/broken.quest", "-o", world.root + "/out2"], user: "alice")
+        message: start
+        title: The start
+        page: Open from the start
+        attach: pictures/nowhere.png
+        lock: time=someday
+        """.write(toFile: quest + "/broken.quest", atomically: true, encoding: .utf8)
+        let broken = try world.chest(
+            ["compose", "--quest", quest + "/broken.quest", "-o", world.root + "/out2"], user: "alice")
         #expect(broken.status != 0)
         // Reported with the quest's other mistakes, in one run.
-        #expect(broken.stderr.contains("broken.quest:4: attach: pictures/nowhere.png: there is no such file next to the quest"), "\(broken.stderr)")
+        #expect(
+            broken.stderr.contains(
+                "broken.quest:4: attach: pictures/nowhere.png: there is no such file next to the quest"),
+            "\(broken.stderr)")
         #expect(broken.stderr.contains("broken.quest:5: lock:"), "\(broken.stderr)")
     }
 }

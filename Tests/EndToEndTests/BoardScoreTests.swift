@@ -51,37 +51,52 @@ struct BoardScoreTests {
         let board = try WebBoard(world.organiserWorld, ["board", world.huntPath, "--http", "127.0.0.1:0", "--json"])
         defer { board.stop() }
         let answers = try world.subscribe("chest/\(file.id)/organiser/hint/red/+", count: 2)
-        defer { kill(answers.pid, SIGTERM); _ = Subprocess.wait(answers.pid) }
+        defer {
+            kill(answers.pid, SIGTERM)
+            _ = Subprocess.wait(answers.pid)
+        }
 
         func player(_ name: String) throws -> Player {
-            Player(try #require(file.team(named: name)), hunt: file.id,
-                   reader: try Identity.loadOrCreate(at: world.organiserWorld.root + "/\(name)-reader.json"))
+            Player(
+                try #require(file.team(named: name)), hunt: file.id,
+                reader: try Identity.loadOrCreate(at: world.organiserWorld.root + "/\(name)-reader.json"))
         }
         let (red, blue) = (try player("red"), try player("blue"))
         for team in [red, blue] {
-            let status = ReaderClaim.claim(TeamStatus(online: true, pagesOpen: 0, trust: .hardware), hunt: file.id,
-                                           team: team.team.name, identity: team.reader)
-            let sent = try team.envelope { HuntEnvelope(hunt: file.id, sender: team.team.name, id: $0 << 32 | 1, sent: Date(), status: status) }
+            let status = ReaderClaim.claim(
+                TeamStatus(online: true, pagesOpen: 0, trust: .hardware), hunt: file.id,
+                team: team.team.name, identity: team.reader)
+            let sent = try team.envelope {
+                HuntEnvelope(hunt: file.id, sender: team.team.name, id: $0 << 32 | 1, sent: Date(), status: status)
+            }
             try world.publish(HuntTopic.status(hunt: file.id, team: team.team.name), sent.bytes, retain: true)
         }
         func open(_ message: MessageID, title: String, by team: Player) throws {
-            let pageKey = try #require((file.messages?[message.rawValue]?.pages[0].key).flatMap { Data(base64Encoded: $0) })
+            let pageKey = try #require(
+                (file.messages?[message.rawValue]?.pages[0].key).flatMap { Data(base64Encoded: $0) })
             let proofKey = Data(ReceiptProof.key(pageKey: [UInt8](pageKey))).base64EncodedString()
-            let receipt = UnlockReceipt(message: message, messageSignature: Data(Sealer.randomBytes(64)).base64EncodedString(), title: title,
-                                        page: 1, set: .a, openedAt: Date(),
-                                        evidence: UnlockEvidence(locks: [.location], fixes: [], source: nil, trust: FixTrust(level: .hardware),
-                                                                 gpsTime: nil, systemTime: Date(), clock: "system"),
-                                        reader: "")
+            let receipt = UnlockReceipt(
+                message: message, messageSignature: Data(Sealer.randomBytes(64)).base64EncodedString(), title: title,
+                page: 1, set: .a, openedAt: Date(),
+                evidence: UnlockEvidence(
+                    locks: [.location], fixes: [], source: nil, trust: FixTrust(level: .hardware),
+                    gpsTime: nil, systemTime: Date(), clock: "system"),
+                reader: "")
             let claim = ReaderClaim.claim(hunt: file.id, team: team.team.name, identity: team.reader)
             let sent = try team.envelope {
-                HuntEnvelope(hunt: file.id, sender: team.team.name, id: $0, sent: Date(),
-                             receipt: ReceiptProof.signed(receipt, proofKey: proofKey, identity: team.reader), readerClaim: claim)
+                HuntEnvelope(
+                    hunt: file.id, sender: team.team.name, id: $0, sent: Date(),
+                    receipt: ReceiptProof.signed(receipt, proofKey: proofKey, identity: team.reader), readerClaim: claim
+                )
             }
-            try world.publish(HuntTopic.receipt(hunt: file.id, team: team.team.name, id: sent.id), sent.bytes, retain: true)
+            try world.publish(
+                HuntTopic.receipt(hunt: file.id, team: team.team.name, id: sent.id), sent.bytes, retain: true)
         }
         try open(gold, title: "gold", by: red)
         try open(silver, title: "silver", by: blue)
-        func team(_ name: String) -> [String: Any]? { board.events.last { $0["event"] as? String == "team" && $0["team"] as? String == name } }
+        func team(_ name: String) -> [String: Any]? {
+            board.events.last { $0["event"] as? String == "team" && $0["team"] as? String == name }
+        }
         try world.organiserWorld.waitUntil("the board credits red 5 points and blue 1", timeout: 30) {
             team("red")?["points"] as? Int == 5 && team("blue")?["points"] as? Int == 1
         }
@@ -89,22 +104,30 @@ struct BoardScoreTests {
         // Red asks for gold's hint as its chestd would: a signed hintRequest on its own topic, retained.
         func askHint() throws {
             let asked = try red.envelope {
-                HuntEnvelope(hunt: file.id, sender: "red", id: $0, sent: Date(), hintRequest: HuntHintRequest(message: gold.rawValue, page: 1, hint: 1))
+                HuntEnvelope(
+                    hunt: file.id, sender: "red", id: $0, sent: Date(),
+                    hintRequest: HuntHintRequest(message: gold.rawValue, page: 1, hint: 1))
             }
-            try world.publish(HuntTopic.hintRequest(hunt: file.id, team: "red", id: asked.id), asked.bytes, retain: true)
+            try world.publish(
+                HuntTopic.hintRequest(hunt: file.id, team: "red", id: asked.id), asked.bytes, retain: true)
         }
         try askHint()
         let first = try #require(try world.received(answers, count: 1).first)
         let answer = try HuntEnvelope.decode(Data(first.utf8))
         #expect(answer.kind == .hint && answer.sender == HuntEnvelope.organiserSender && answer.key == file.organiser)
         #expect(HuntSigner.isValid(answer), "signed by the organiser")
-        guard case let .hint(hint) = answer.body else { Issue.record("not a hint: \(answer.kind)"); return }
-        #expect(hint.team == "red" && hint.message == gold.rawValue && hint.page == 1 && hint.hint == 1 && hint.cost == 2)
+        guard case let .hint(hint) = answer.body else {
+            Issue.record("not a hint: \(answer.kind)")
+            return
+        }
+        #expect(
+            hint.team == "red" && hint.message == gold.rawValue && hint.page == 1 && hint.hint == 1 && hint.cost == 2)
         let sealed = try #require(Data(base64Encoded: hint.sealed))
         #expect(HintSeal.open(sealed, with: red.reader) == hintKey, "red's reader opens the hint's key")
         #expect(HintSeal.open(sealed, with: blue.reader) == nil, "no other reader does")
         try world.organiserWorld.waitUntil("the board subtracts the hint's cost", timeout: 20) {
-            team("red")?["points"] as? Int == 3 && team("red")?["hints"] as? Int == 1 && team("red")?["hintCost"] as? Int == 2
+            team("red")?["points"] as? Int == 3 && team("red")?["hints"] as? Int == 1
+                && team("red")?["hintCost"] as? Int == 2
         }
         // Asked again: answered again, never charged twice.
         try askHint()
@@ -115,12 +138,17 @@ struct BoardScoreTests {
         #expect(team("red")?["points"] as? Int == 3)
 
         // The organiser gives blue 4 points: blue, 5, now leads red, 3.
-        let adjusted = try world.organiser(["hunt", "adjust", "blue", "+4", "helped", "a", "lost", "walker", "--hunt", world.huntPath])
+        let adjusted = try world.organiser([
+            "hunt", "adjust", "blue", "+4", "helped", "a", "lost", "walker", "--hunt", world.huntPath,
+        ])
         #expect(adjusted.status == 0 && adjusted.stdout.contains("blue +4 points"), "\(adjusted)")
         try world.organiserWorld.waitUntil("the board adds blue's adjustment", timeout: 20) {
             team("blue")?["points"] as? Int == 5 && team("blue")?["adjustments"] as? Int == 4
         }
-        #expect(board.events.contains { $0["event"] as? String == "adjusted" && $0["reason"] as? String == "helped a lost walker" })
+        #expect(
+            board.events.contains {
+                $0["event"] as? String == "adjusted" && $0["reason"] as? String == "helped a lost walker"
+            })
         let wrong = try world.organiser(["hunt", "adjust", "purple", "+4", "x", "--hunt", world.huntPath])
         #expect(wrong.status != 0 && wrong.stderr.contains("has no team purple (it has blue, red)"), "\(wrong)")
         let zero = try world.organiser(["hunt", "adjust", "blue", "5", "x", "--hunt", world.huntPath])
@@ -132,16 +160,25 @@ struct BoardScoreTests {
         let rows = try #require(document["teams"] as? [[String: Any]])
         #expect(rows.map { $0["team"] as? String } == ["blue", "red"], "\(rows)")
         #expect(rows.map { $0["points"] as? Int } == [5, 3] && rows.map { $0["rank"] as? Int } == [1, 2])
-        #expect(rows[0]["adjustments"] as? Int == 4 && (rows[0]["adjusted"] as? [[String: Any]])?.first?["reason"] as? String == "helped a lost walker")
+        #expect(
+            rows[0]["adjustments"] as? Int == 4
+                && (rows[0]["adjusted"] as? [[String: Any]])?.first?["reason"] as? String == "helped a lost walker")
         #expect(rows[1]["hints"] as? Int == 1 && rows[1]["hintCost"] as? Int == 2 && rows[1]["pages"] as? Int == 1)
         let page = try WebClient.request(port: board.port, path: "/")
-        #expect(page.body.contains(#"<th class="score c-score">Points</th>"#) && page.body.contains("helped a lost walker"), "\(page.body)")
+        #expect(
+            page.body.contains(#"<th class="score c-score">Points</th>"#) && page.body.contains("helped a lost walker"),
+            "\(page.body)")
 
         // The terminal's leaderboard, from another board reading the broker and its own journal.
         let once = try world.organiser(["board", world.huntPath, "--once", "--timeout", "3"])
-        let table = once.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).prefix(7).map(String.init) }
+        let table = once.stdout.split(separator: "\n").map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).prefix(7).map(String.init)
+        }
         #expect(table.first == ["#", "TEAM", "POINTS", "PAGES", "GUARDED", "HINTS", "ADJUSTED"], "\(once.stdout)")
-        #expect(Array(table.dropFirst().prefix(2)) == [["1", "blue", "5", "1", "0", "0", "+4"], ["2", "red", "3", "1", "0", "-2", "0"]],
-                "\(once.stdout)")
+        #expect(
+            Array(table.dropFirst().prefix(2)) == [
+                ["1", "blue", "5", "1", "0", "0", "+4"], ["2", "red", "3", "1", "0", "-2", "0"],
+            ],
+            "\(once.stdout)")
     }
 }

@@ -21,10 +21,13 @@ struct BoardWebTests {
         // is the map's target; nobody goes there.
         let gift = try hunt.compose("gift", ["--lock", "time=2020-01-01T00:00:00Z"])
         let script = hunt.organiserWorld.root + "/script.locked"
-        let made = try hunt.organiser(["compose", "--seal-cost", "interactive", "-o", script, "--title", Self.hostile + "\u{202E}der",
-                                       "--page", "p", "--lock", "time=2020-01-01T00:00:00Z", "--hunt", hunt.huntPath])
+        let made = try hunt.organiser([
+            "compose", "--seal-cost", "interactive", "-o", script, "--title", Self.hostile + "\u{202E}der",
+            "--page", "p", "--lock", "time=2020-01-01T00:00:00Z", "--hunt", hunt.huntPath,
+        ])
         #expect(made.status == 0, "\(made.stderr)")
-        _ = try hunt.compose("fountain", ["--lock", "location=46.2044,6.1432/40m,visible", "--or", "--lock", "pin=4821"])
+        _ = try hunt.compose(
+            "fountain", ["--lock", "location=46.2044,6.1432/40m,visible", "--or", "--lock", "pin=4821"])
         _ = try hunt.compose("bridge", ["--lock", "location=46.2060,6.1440/30m,visible=Old <bridge>"])
         let board = try WebBoard(hunt.organiserWorld, ["board", hunt.huntPath, "--http", "127.0.0.1:0", "--json"])
         defer { board.stop() }
@@ -33,7 +36,8 @@ struct BoardWebTests {
         try blue.world.startDaemon()
         try red.world.waitUntil("the board credits red two pages and blue one", timeout: 60) {
             let unlocks = board.events.filter { $0["event"] as? String == "unlock" }
-            return unlocks.count { $0["team"] as? String == "red" } == 2 && unlocks.count { $0["team"] as? String == "blue" } == 1
+            return unlocks.count { $0["team"] as? String == "red" } == 2
+                && unlocks.count { $0["team"] as? String == "blue" } == 1
         }
 
         // The page in a real browser: both teams with their counts, the script's title as text, nothing refused by
@@ -48,16 +52,22 @@ struct BoardWebTests {
         #expect(!dom.stdout.unicodeScalars.contains { $0.value == 0x202E })
         #expect(dom.stdout.components(separatedBy: "<script").count == 2, "the page's own script only: \(dom.stdout)")
         #expect(!dom.stderr.contains("Content Security Policy"), "\(dom.stderr)")
-        #expect(dom.stdout.contains(#"<circle class="target""#) && dom.stdout.contains("fountain p1"), "the visible target on the map")
+        #expect(
+            dom.stdout.contains(#"<circle class="target""#) && dom.stdout.contains("fountain p1"),
+            "the visible target on the map")
         #expect(dom.stdout.contains("Old &lt;bridge&gt;</text>"), "a target under the organiser's name for it")
         // The results so far, from the same board: red first with its two pages, in the board's own style.
         let results = try Chromium.run(["--dump-dom", board.url + "results"])
         #expect(results.stdout.contains(#"<tr data-team="red"><td class="rank">1</td>"#), "\(results.stdout)")
-        #expect(results.stdout.contains(#"<link rel="stylesheet" href="/results.css">"#) && !results.stderr.contains("Content Security Policy"),
-                "\(results.stderr)")
+        #expect(
+            results.stdout.contains(#"<link rel="stylesheet" href="/results.css">"#)
+                && !results.stderr.contains("Content Security Policy"),
+            "\(results.stderr)")
         #expect(dom.stdout.contains(#"<a href="/results">results</a>"#))
         let picture = hunt.organiserWorld.root + "/board.png"
-        let shot = try Chromium.run(["--screenshot=" + picture, "--window-size=1920,1080", "--hide-scrollbars", board.url])
+        let shot = try Chromium.run([
+            "--screenshot=" + picture, "--window-size=1920,1080", "--hide-scrollbars", board.url,
+        ])
         #expect(shot.status == 0, "\(shot.stderr)")
         #expect(try Chromium.pngSize(picture) == (1920, 1080))
 
@@ -70,16 +80,24 @@ struct BoardWebTests {
         try hunt.give(try hunt.compose("late", ["--lock", "time=2020-01-01T00:00:00Z"]), to: blue)
         var heard: (at: Date, line: String)?
         try blue.world.waitUntil("the stream tells of blue's new page", timeout: 40) {
-            heard = stream.lines.first { $0.line.hasPrefix("data: {\"event\":\"unlock\"") && $0.line.contains(#""title":"late""#) }
+            heard = stream.lines.first {
+                $0.line.hasPrefix("data: {\"event\":\"unlock\"") && $0.line.contains(#""title":"late""#)
+            }
             return heard != nil
         }
         let line = try #require(heard)
-        let event = try #require(try JSONSerialization.jsonObject(with: Data(line.line.dropFirst(6).utf8)) as? [String: Any])
+        let event = try #require(
+            try JSONSerialization.jsonObject(with: Data(line.line.dropFirst(6).utf8)) as? [String: Any])
         let believed = try #require((event["receivedAt"] as? String).flatMap { ISO8601.parse($0) })
-        #expect(line.at.timeIntervalSince(believed) < 1, "heard \(line.at.timeIntervalSince(believed)) s after the board believed it")
+        #expect(
+            line.at.timeIntervalSince(believed) < 1,
+            "heard \(line.at.timeIntervalSince(believed)) s after the board believed it")
         #expect(event["team"] as? String == "blue")
         // And the parts of the page that changed came with it: blue now has two pages.
-        #expect(stream.lines.contains { $0.line.hasPrefix("data: {") && $0.line.contains(#"data-team=\"blue\" data-pages=\"2\""#) })
+        #expect(
+            stream.lines.contains {
+                $0.line.hasPrefix("data: {") && $0.line.contains(#"data-team=\"blue\" data-pages=\"2\""#)
+            })
 
         // A browser that reconnects gets the current state first.
         stream.close()
@@ -91,31 +109,47 @@ struct BoardWebTests {
             return first != nil
         }
         #expect(again.lines.first { $0.line.hasPrefix("event: ") }?.line == "event: sections")
-        #expect(first?.contains(#"data-team=\"blue\" data-pages=\"2\""#) == true && first?.contains(#"data-team=\"red\" data-pages=\"2\""#) == true,
-                "\(first ?? "")")
+        #expect(
+            first?.contains(#"data-team=\"blue\" data-pages=\"2\""#) == true
+                && first?.contains(#"data-team=\"red\" data-pages=\"2\""#) == true,
+            "\(first ?? "")")
     }
 
     @Test func offLoopbackTheBoardNeedsItsTokenOnceThenACookieAndAnswersNothingButReads() throws {
         let organiser = ChestHarness()
         let huntPath = organiser.root + "/t.hunt"
         // No broker runs: the board serves what it has while it keeps trying to reach it.
-        #expect(try organiser.chest(["hunt", "create", "Token hunt", "--broker", "mqtt://127.0.0.1:9", "-o", huntPath]).status == 0)
-        #expect(try organiser.chest(["hunt", "team", "add", "red", "--hunt", huntPath, "-o", organiser.root + "/red.hunt"]).status == 0)
+        #expect(
+            try organiser.chest(["hunt", "create", "Token hunt", "--broker", "mqtt://127.0.0.1:9", "-o", huntPath])
+                .status == 0)
+        #expect(
+            try organiser.chest(["hunt", "team", "add", "red", "--hunt", huntPath, "-o", organiser.root + "/red.hunt"])
+                .status == 0)
         // The organiser's colour for a team; a colour the board does not know is a usage error.
-        #expect(try organiser.chest(["hunt", "team", "add", "owls", "--colour", "#00AA88", "--hunt", huntPath,
-                                     "-o", organiser.root + "/owls.hunt"]).status == 0)
-        let octarine = try organiser.chest(["hunt", "team", "add", "wizards", "--colour", "octarine", "--hunt", huntPath])
+        #expect(
+            try organiser.chest([
+                "hunt", "team", "add", "owls", "--colour", "#00AA88", "--hunt", huntPath,
+                "-o", organiser.root + "/owls.hunt",
+            ]).status == 0)
+        let octarine = try organiser.chest([
+            "hunt", "team", "add", "wizards", "--colour", "octarine", "--hunt", huntPath,
+        ])
         #expect(octarine.status == 64 && octarine.stderr.contains("--colour takes a colour name"), "\(octarine)")
 
         let refused = try organiser.chest(["board", huntPath, "--http", "0.0.0.0:0", "--quiet"])
         #expect(refused.status == 64)
-        #expect(refused.stderr.contains("lets anyone who can reach this machine read the board; add --http-token TOKEN"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("lets anyone who can reach this machine read the board; add --http-token TOKEN"),
+            "\(refused.stderr)")
 
         let token = "c0ffee0123456789abcdef"
-        let board = try WebBoard(organiser, ["board", huntPath, "--http", "0.0.0.0:0", "--http-token", token, "--quiet"])
+        let board = try WebBoard(
+            organiser, ["board", huntPath, "--http", "0.0.0.0:0", "--http-token", token, "--quiet"])
         defer { board.stop() }
         let taken = try organiser.chest(["board", huntPath, "--http", "127.0.0.1:\(board.port)", "--quiet"])
-        #expect(taken.status == 1 && taken.stderr.contains("another program listens there: choose another port"), "\(taken)")
+        #expect(
+            taken.status == 1 && taken.stderr.contains("another program listens there: choose another port"), "\(taken)"
+        )
         #expect(try WebClient.request(port: board.port, path: "/").status == 401)
         #expect(try WebClient.request(port: board.port, path: "/events").status == 401)
         #expect(try WebClient.request(port: board.port, path: "/?token=c0ffee0123456789abcdeX").status == 401)
@@ -125,9 +159,13 @@ struct BoardWebTests {
         let cookie = ["Cookie": "chest-board=\(token)"]
         let page = try WebClient.request(port: board.port, path: "/", headers: cookie)
         #expect(page.status == 200 && page.body.contains(#"<tr data-team="red" data-pages="0">"#))
-        #expect(page.body.contains(##"fill="#00aa88"/></svg>owls</td>"##) && page.body.contains(##"fill="#d62728"/></svg>red</td>"##),
-                "owls in its colour, red in red")
-        #expect(page.headers["content-security-policy"]?.hasPrefix("default-src 'none'; script-src 'self'; style-src 'self'") == true)
+        #expect(
+            page.body.contains(##"fill="#00aa88"/></svg>owls</td>"##)
+                && page.body.contains(##"fill="#d62728"/></svg>red</td>"##),
+            "owls in its colour, red in red")
+        #expect(
+            page.headers["content-security-policy"]?.hasPrefix(
+                "default-src 'none'; script-src 'self'; style-src 'self'") == true)
         for method in ["POST", "PUT", "DELETE"] {
             let write = try WebClient.request(method, port: board.port, path: "/", headers: cookie)
             #expect(write.status == 405 && write.headers["allow"] == "GET, HEAD", "\(method)")
@@ -159,15 +197,23 @@ final class WebBoard {
         let output = world.root + "/board-\(UUID().uuidString)"
         self.output = output
         let chest = ChestHarness.products + "/chest"
-        let (program, all) = descriptorLimit.map { ("/usr/bin/prlimit", ["--nofile=\($0):\($0)", chest] + arguments) } ?? (chest, arguments)
-        pid = try Subprocess.spawn(program, all, environment: world.environment(user: "alice"),
-                                   stdout: output + ".out", stderr: output + ".err")
+        let (program, all) =
+            descriptorLimit.map { ("/usr/bin/prlimit", ["--nofile=\($0):\($0)", chest] + arguments) } ?? (
+                chest, arguments
+            )
+        pid = try Subprocess.spawn(
+            program, all, environment: world.environment(user: "alice"),
+            stdout: output + ".out", stderr: output + ".err")
         var port: Int?
         try world.waitUntil("the board serves", timeout: 30) {
             let text = (try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? ""
-            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("chest: serving the board on http://") }),
-                  let colon = line.dropFirst("chest: serving the board on http://".count).split(separator: "/").first?
-                    .split(separator: ":").last else { return false }
+            guard
+                let line = text.split(separator: "\n").first(where: {
+                    $0.hasPrefix("chest: serving the board on http://")
+                }),
+                let colon = line.dropFirst("chest: serving the board on http://".count).split(separator: "/").first?
+                    .split(separator: ":").last
+            else { return false }
             port = Int(colon)
             return port != nil
         }

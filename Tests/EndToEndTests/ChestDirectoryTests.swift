@@ -10,12 +10,13 @@ struct ChestDirectoryTests {
     @Test func composeEveryLockTypeImportAndListLocked() throws {
         let world = ChestHarness()
         try world.startDaemon()
-        let compose = try world.chest([
-            "compose", "-o", "all.locked", "--title", "Every lock", "--from", "Alice",
-            "--page", "One", "--lock", "location=48.85837,2.29448/30m", "--lock", "time=2030-12-24T18:00:00+01:00",
-            "--or", "--lock", "pin=4821", "--lock", "weather=snowy",
-            "--page", "Two", "--lock", "temperature=-5..3", "--lock", "altitude=1200..1300",
-        ], user: "alice")
+        let compose = try world.chest(
+            [
+                "compose", "-o", "all.locked", "--title", "Every lock", "--from", "Alice",
+                "--page", "One", "--lock", "location=48.85837,2.29448/30m", "--lock", "time=2030-12-24T18:00:00+01:00",
+                "--or", "--lock", "pin=4821", "--lock", "weather=snowy",
+                "--page", "Two", "--lock", "temperature=-5..3", "--lock", "altitude=1200..1300",
+            ], user: "alice")
         #expect(compose.status == 0, "\(compose.stderr)")
         let id = compose.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(id.count == 32)
@@ -41,13 +42,17 @@ struct ChestDirectoryTests {
         let world = ChestHarness()
         try world.startDaemon()
         let due = ISO8601.string(Date().addingTimeInterval(3))
-        let compose = try world.chest(["compose", "--seal-cost", "interactive", "-o", "soon.locked", "--title", "Soon", "--page", "Now!",
-                                       "--lock", "time=\(due)"], user: "alice")
+        let compose = try world.chest(
+            [
+                "compose", "--seal-cost", "interactive", "-o", "soon.locked", "--title", "Soon", "--page", "Now!",
+                "--lock", "time=\(due)",
+            ], user: "alice")
         #expect(compose.status == 0, "\(compose.stderr)")
         let id = compose.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let watchOutput = world.root + "/watch.out"
-        let watcher = try world.spawnClient(["watch", "--json", "--count", "2", "--timeout", "15"],
-                                            stdout: watchOutput, stderr: watchOutput)
+        let watcher = try world.spawnClient(
+            ["watch", "--json", "--count", "2", "--timeout", "15"],
+            stdout: watchOutput, stderr: watchOutput)
         #expect(try world.chest(["import", "soon.locked"]).status == 0)
         #expect(Subprocess.wait(watcher) == 0)
         let events = try String(contentsOfFile: watchOutput, encoding: .utf8).split(separator: "\n").map {
@@ -69,7 +74,11 @@ struct ChestDirectoryTests {
     @Test func aDuplicateImportIsRefused() throws {
         let world = ChestHarness()
         try world.startDaemon()
-        _ = try world.chest(["compose", "--seal-cost", "interactive", "-o", "a.locked", "--title", "A", "--page", "x", "--lock", "pin=1234"], user: "alice")
+        _ = try world.chest(
+            [
+                "compose", "--seal-cost", "interactive", "-o", "a.locked", "--title", "A", "--page", "x", "--lock",
+                "pin=1234",
+            ], user: "alice")
         #expect(try world.chest(["import", "a.locked"]).status == 0)
         let again = try world.chest(["import", "a.locked"])
         #expect(again.status == 1)
@@ -85,15 +94,22 @@ struct ChestDirectoryTests {
     @Test func badFilesAreRejectedWithReasonsWhileChestdKeepsRunning() throws {
         let world = ChestHarness()
         try world.startDaemon()
-        _ = try world.chest(["compose", "--seal-cost", "interactive", "-o", "good.locked", "--title", "Good", "--page", "x", "--lock", "pin=1234"], user: "alice")
+        _ = try world.chest(
+            [
+                "compose", "--seal-cost", "interactive", "-o", "good.locked", "--title", "Good", "--page", "x",
+                "--lock", "pin=1234",
+            ], user: "alice")
         let good = try Data(contentsOf: URL(fileURLWithPath: world.root + "/good.locked"))
         try good.prefix(good.count / 2).write(to: URL(fileURLWithPath: world.chest + "/truncated.locked"))
         try Data(repeating: 0x20, count: 14_000_000).write(to: URL(fileURLWithPath: world.chest + "/huge.locked"))
         try Data([0x7b, 0xff, 0xfe, 0x7d]).write(to: URL(fileURLWithPath: world.chest + "/latin1.locked"))
-        try FileManager.default.createSymbolicLink(atPath: world.chest + "/link.locked", withDestinationPath: world.root + "/good.locked")
+        try FileManager.default.createSymbolicLink(
+            atPath: world.chest + "/link.locked", withDestinationPath: world.root + "/good.locked")
         #expect(mkfifo(world.chest + "/pipe.locked", 0o600) == 0)
-        let expected = ["truncated.locked": "not a complete JSON message", "huge.locked": "over the 13631488-byte limit",
-                        "latin1.locked": "not UTF-8", "link.locked": "symbolic link", "pipe.locked": "FIFO"]
+        let expected = [
+            "truncated.locked": "not a complete JSON message", "huge.locked": "over the 13631488-byte limit",
+            "latin1.locked": "not UTF-8", "link.locked": "symbolic link", "pipe.locked": "FIFO",
+        ]
         try world.waitUntil("all five are set aside", timeout: 15) {
             expected.keys.allSatisfy { world.names(in: "rejected").contains($0 + ".reason") }
         }
@@ -102,7 +118,8 @@ struct ChestDirectoryTests {
             #expect(reason.contains(words), "\(name): \(reason)")
         }
         // Set aside, not deleted: the symlink is still a symlink, its target untouched.
-        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: world.chest + "/rejected/link.locked")) != nil)
+        #expect(
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: world.chest + "/rejected/link.locked")) != nil)
         #expect(FileManager.default.fileExists(atPath: world.root + "/good.locked"))
         #expect(world.daemonIsRunning)
         #expect(try world.chest(["import", "good.locked"]).status == 0)
@@ -112,8 +129,10 @@ struct ChestDirectoryTests {
     @Test func fiveHundredFilesCopiedAtOnceAreAllIngested() throws {
         let world = ChestHarness()
         try world.startDaemon()
-        let ids = try MessageFactory(configDirectory: world.root + "/config-alice").writeMany(500, into: world.root + "/batch")
-        let copy = try Subprocess.run("/bin/sh", ["-c", "cp \(world.root)/batch/*.locked \(world.chest)/"], environment: [:])
+        let ids = try MessageFactory(configDirectory: world.root + "/config-alice").writeMany(
+            500, into: world.root + "/batch")
+        let copy = try Subprocess.run(
+            "/bin/sh", ["-c", "cp \(world.root)/batch/*.locked \(world.chest)/"], environment: [:])
         #expect(copy.status == 0)
         try world.waitUntil("500 messages are in the chest", timeout: 60) { world.names(in: "messages").count == 500 }
         let listed = try world.list().compactMap { $0["id"] as? String }
@@ -126,12 +145,14 @@ struct ChestDirectoryTests {
     @Test func killNineMidIngestLosesAndDuplicatesNothing() throws {
         let world = ChestHarness()
         try world.startDaemon()
-        let ids = try MessageFactory(configDirectory: world.root + "/config-alice").writeMany(2000, into: world.root + "/batch")
+        let ids = try MessageFactory(configDirectory: world.root + "/config-alice").writeMany(
+            2000, into: world.root + "/batch")
         // A first burst shows ingest running; the kill lands as the second burst arrives, so the restart has work
         // left however fast a burst is ingested.
         func copy(_ files: String) throws -> pid_t {
-            try Subprocess.spawn("/bin/sh", ["-c", "ls \(world.root)/batch/*.locked | \(files) | xargs cp -t \(world.chest)/"],
-                                 environment: ["PATH": "/usr/bin:/bin"], stdout: "/dev/null", stderr: "/dev/null")
+            try Subprocess.spawn(
+                "/bin/sh", ["-c", "ls \(world.root)/batch/*.locked | \(files) | xargs cp -t \(world.chest)/"],
+                environment: ["PATH": "/usr/bin:/bin"], stdout: "/dev/null", stderr: "/dev/null")
         }
         _ = Subprocess.wait(try copy("head -n 1000"))
         try world.waitUntil("ingest has begun", timeout: 30) { !world.names(in: "messages").isEmpty }
@@ -160,7 +181,11 @@ struct ChestDirectoryTests {
         for name in [".#draft.locked", ".draft.locked.swp", "draft.locked~", ".syncthing.x.locked.tmp", "notes.txt"] {
             try Data("junk".utf8).write(to: URL(fileURLWithPath: world.chest + "/" + name))
         }
-        _ = try world.chest(["compose", "--seal-cost", "interactive", "-o", "real.locked", "--title", "Real", "--page", "x", "--lock", "pin=1234"], user: "alice")
+        _ = try world.chest(
+            [
+                "compose", "--seal-cost", "interactive", "-o", "real.locked", "--title", "Real", "--page", "x",
+                "--lock", "pin=1234",
+            ], user: "alice")
         try FileManager.default.moveItem(atPath: world.root + "/real.locked", toPath: world.chest + "/real.locked")
         try world.waitUntil("the real one is in", timeout: 10) { world.names(in: "messages").count == 1 }
         #expect(world.names(in: "rejected").isEmpty)
@@ -170,16 +195,26 @@ struct ChestDirectoryTests {
     @Test func theChestDirectoryDeletedUnderChestdIsRecreatedWithEveryMessage() throws {
         let world = ChestHarness()
         try world.startDaemon()
-        _ = try world.chest(["compose", "--seal-cost", "interactive", "-o", "a.locked", "--title", "Keep me", "--page", "x", "--lock", "pin=1234"], user: "alice")
+        _ = try world.chest(
+            [
+                "compose", "--seal-cost", "interactive", "-o", "a.locked", "--title", "Keep me", "--page", "x",
+                "--lock", "pin=1234",
+            ], user: "alice")
         #expect(try world.chest(["import", "a.locked"]).status == 0)
         // chestd may start restoring the tree while the removal still walks it, which then fails on what came back:
         // remove until one pass succeeds, as a user would run rm -rf again.
-        try world.waitUntil("the chest is removed", timeout: 30) { (try? FileManager.default.removeItem(atPath: world.chest)) != nil }
+        try world.waitUntil("the chest is removed", timeout: 30) {
+            (try? FileManager.default.removeItem(atPath: world.chest)) != nil
+        }
         try world.waitUntil("chestd saw it go", timeout: 30) {
             world.daemonLog.contains("the chest directory \(world.chest) was removed or moved; recreating it")
         }
         try world.waitUntil("the chest is restored", timeout: 30) { world.names(in: "messages").count == 1 }
-        _ = try world.chest(["compose", "--seal-cost", "interactive", "-o", "b.locked", "--title", "New", "--page", "x", "--lock", "pin=1234"], user: "alice")
+        _ = try world.chest(
+            [
+                "compose", "--seal-cost", "interactive", "-o", "b.locked", "--title", "New", "--page", "x", "--lock",
+                "pin=1234",
+            ], user: "alice")
         try FileManager.default.copyItem(atPath: world.root + "/b.locked", toPath: world.chest + "/b.locked")
         try world.waitUntil("a new drop is seen", timeout: 10) { world.names(in: "messages").count == 2 }
     }

@@ -9,7 +9,9 @@ import Testing
 @Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(1)))
 struct ConfigTests {
     static func row(_ key: String, _ value: String, _ origin: String, in text: String) -> Bool {
-        let pattern = "\\n  " + NSRegularExpression.escapedPattern(for: key) + "\\s+" + NSRegularExpression.escapedPattern(for: value)
+        let pattern =
+            "\\n  " + NSRegularExpression.escapedPattern(for: key) + "\\s+"
+            + NSRegularExpression.escapedPattern(for: value)
             + "\\s+" + NSRegularExpression.escapedPattern(for: origin) + "\\n"
         return text.range(of: pattern, options: .regularExpression) != nil
     }
@@ -18,8 +20,9 @@ struct ConfigTests {
         let world = ChestHarness()
         let directory = world.root + "/config-reader/chest"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try #"{"name": "Reader", "weather.maxAgeMinutes": "45"}"#.write(toFile: directory + "/config.json", atomically: true,
-                                                                        encoding: .utf8)
+        try #"{"name": "Reader", "weather.maxAgeMinutes": "45"}"#.write(
+            toFile: directory + "/config.json", atomically: true,
+            encoding: .utf8)
         try world.startDaemon(["--weather-url", "http://127.0.0.1:9/"])
         // This shell points at another gpsd than chestd was started with.
         var shell = world.environment()
@@ -29,7 +32,9 @@ struct ConfigTests {
         let text = shown.stdout
         print("chest config, chestd running:\n\(text)")
         let sections = text.components(separatedBy: "this shell's own settings differ")
-        #expect(text.hasPrefix("chestd is running with these settings (settings file \(directory)/config.json):"), "\(text)")
+        #expect(
+            text.hasPrefix("chestd is running with these settings (settings file \(directory)/config.json):"), "\(text)"
+        )
         let chestd = sections[0]
         #expect(Self.row("gpsd", "127.0.0.1:9", "environment ($CHEST_GPSD)", in: chestd), "\(text)")
         #expect(Self.row("weather.url", "http://127.0.0.1:9/", "command line", in: chestd), "\(text)")
@@ -45,7 +50,8 @@ struct ConfigTests {
         #expect(!differences.contains("weather.maxAgeMinutes"))
 
         // A change goes to the file and chestd reloads it: chestd now shows it.
-        #expect(try world.chest(["config", "weather.maxAgeMinutes", "50"]).stdout.contains("chestd reloaded its settings"))
+        #expect(
+            try world.chest(["config", "weather.maxAgeMinutes", "50"]).stdout.contains("chestd reloaded its settings"))
         #expect(Self.row("weather.maxAgeMinutes", "50", "config file", in: try world.chest(["config"]).stdout))
 
         world.stopDaemon()

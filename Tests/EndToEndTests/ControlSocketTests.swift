@@ -25,8 +25,12 @@ struct ControlSocketTests {
         try world.startDaemon()
         #expect(try raw("{not json\n", to: world.socket).contains(#""ok":false"#))
         #expect(try raw(#"{"op":"explode"}"# + "\n", to: world.socket).contains("malformed request"))
-        #expect(try raw(#"{"op":"read"}"# + "\n", to: world.socket).contains(#"malformed request: the request \"read\" needs \"id\""#))
-        #expect(try raw(#"{"op":"import","path":"relative.locked"}"# + "\n", to: world.socket).contains("import needs an absolute path"))
+        #expect(
+            try raw(#"{"op":"read"}"# + "\n", to: world.socket).contains(
+                #"malformed request: the request \"read\" needs \"id\""#))
+        #expect(
+            try raw(#"{"op":"import","path":"relative.locked"}"# + "\n", to: world.socket).contains(
+                "import needs an absolute path"))
         #expect(try raw(String(repeating: "x", count: 40_000), to: world.socket).contains("over 16384 bytes"))
         let status = try world.chest(["status", "--json"])
         #expect(status.status == 0)
@@ -57,7 +61,7 @@ struct ControlSocketTests {
         #expect(second.stderr.contains("another chestd (pid"), "\(second.stderr)")
         #expect(world.daemonIsRunning)
         world.stopDaemon(SIGKILL)
-        #expect(FileManager.default.fileExists(atPath: world.socket))    // left behind by the crash
+        #expect(FileManager.default.fileExists(atPath: world.socket))  // left behind by the crash
         try world.startDaemon()
         #expect(try world.chest(["list"]).status == 0)
     }
@@ -93,8 +97,9 @@ struct ControlSocketTests {
     /// Whether process `pid` blocks `signal` in its main thread (`SigBlk` of /proc/PID/status, a hexadecimal mask).
     static func holds(_ signal: Int32, _ pid: pid_t) -> Bool {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
-              let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16) else { return false }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
+            let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        else { return false }
         return mask & (1 << UInt64(signal - 1)) != 0
     }
 
@@ -109,7 +114,10 @@ struct ControlSocketTests {
     @Test(arguments: [
         (["compose", "--title", "x", "--page", "p"], "compose needs -o FILE"),
         (["compose", "-o", "f", "--title", "x", "--page", "p", "--lock", "location=1,2/5m"], "under 10 m"),
-        (["compose", "-o", "f", "--title", "x", "--page", "p", "--lock", "pin=1234", "--lock", "pin=5678"], "two pin locks in set A"),
+        (
+            ["compose", "-o", "f", "--title", "x", "--page", "p", "--lock", "pin=1234", "--lock", "pin=5678"],
+            "two pin locks in set A"
+        ),
         (["compose", "-o", "f", "--title", "x", "--page", "p", "--lock", "weather=foggy"], "unknown weather"),
         (["compose", "-o", "f", "--title", "x", "--lock", "pin=1234"], "comes before any --page"),
         (["frobnicate"], "unknown command"),
@@ -128,7 +136,9 @@ struct ControlSocketTests {
     @Test func composeWithHereRefusesWithoutAFix() throws {
         let world = ChestHarness()
         try world.startDaemon()
-        let outcome = try world.chest(["compose", "-o", "h.locked", "--title", "Here", "--page", "x", "--lock", "location=here/30m"])
+        let outcome = try world.chest([
+            "compose", "-o", "h.locked", "--title", "Here", "--page", "x", "--lock", "location=here/30m",
+        ])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("no GPS fix yet"), "\(outcome.stderr)")
         #expect(!FileManager.default.fileExists(atPath: world.root + "/h.locked"))

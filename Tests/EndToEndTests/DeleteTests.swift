@@ -10,8 +10,11 @@ struct DeleteTests {
         try world.startDaemon()
         var ids: [String] = []
         for title in ["One", "Two", "Three"] {
-            let made = try world.chest(["compose", "--seal-cost", "interactive", "-o", "\(title).locked", "--title", title,
-                                        "--page", "p", "--lock", "pin=4821"], user: "alice")
+            let made = try world.chest(
+                [
+                    "compose", "--seal-cost", "interactive", "-o", "\(title).locked", "--title", title,
+                    "--page", "p", "--lock", "pin=4821",
+                ], user: "alice")
             ids.append(made.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
             #expect(try world.chest(["import", "\(title).locked"]).status == 0)
         }

@@ -8,15 +8,17 @@ struct DemoTests {
     @Test func demoTalksAsItWalksAndEndsWithASummary() throws {
         var environment = ProcessInfo.processInfo.environment
         environment["CHEST_BIN"] = ChestHarness.products
-        let outcome = try Subprocess.run("/usr/bin/timeout", ["200", "/bin/bash", "scripts/demo.sh"], environment: environment,
-                                         directory: GPSLogs.packageRoot.path)
+        let outcome = try Subprocess.run(
+            "/usr/bin/timeout", ["200", "/bin/bash", "scripts/demo.sh"], environment: environment,
+            directory: GPSLogs.packageRoot.path)
         #expect(outcome.status == 0, "\(outcome.stdout)\n\(outcome.stderr)")
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         let unlocks = lines.indices.filter { lines[$0].contains(" unlocked ") }
         #expect(unlocks.count == 4, "\(outcome.stdout)")
         for index in unlocks {
             #expect(lines[index + 1].hasPrefix("          "), "\(lines[index + 1])")
-            #expect(lines[index + 1].trimmingCharacters(in: .whitespaces).first?.isNumber == true, "\(lines[index + 1])")
+            #expect(
+                lines[index + 1].trimmingCharacters(in: .whitespaces).first?.isNumber == true, "\(lines[index + 1])")
         }
         #expect(lines.filter { $0.hasPrefix("   … ") }.count >= 15, "\(outcome.stdout)")
         let end = try #require(lines.firstIndex { $0.hasPrefix("== The walk is over: ") })

@@ -14,32 +14,37 @@ import Testing
     /// named in the quest, the castle sealed. Its files are put in the reader's chest as chestd stores them.
     func lisbon(_ harness: ChestHarness) throws -> String {
         try """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
-              <wpt lat="\(Self.se.latitude)" lon="\(Self.se.longitude)"><name>Sé</name></wpt>
-              <wpt lat="\(Self.castelo.latitude)" lon="\(Self.castelo.longitude)"><name>Castelo</name></wpt>
-            </gpx>
-            """.write(toFile: harness.root + "/lisbon.gpx", atomically: true, encoding: .utf8)
+        <?xml version="1.0" encoding="UTF-8"?>
+        <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
+          <wpt lat="\(Self.se.latitude)" lon="\(Self.se.longitude)"><name>Sé</name></wpt>
+          <wpt lat="\(Self.castelo.latitude)" lon="\(Self.castelo.longitude)"><name>Castelo</name></wpt>
+        </gpx>
+        """.write(toFile: harness.root + "/lisbon.gpx", atomically: true, encoding: .utf8)
         try """
-            search-area: 38.712,-9.134/2km
-            message: lisbon
-            title: Lisbon
-            page: Start at the cathedral.
-            page: The cathedral
-              lock: location=lisbon.gpx#Sé/40m,visible
-            page: The castle
-              lock: location=lisbon.gpx#Castelo/40m
-            page: The view
-              lock: location=38.7126,-9.1300/30m,visible=Miradouro & co <1>
-            """.write(toFile: harness.root + "/lisbon.quest", atomically: true, encoding: .utf8)
-        let built = try harness.chest(["compose", "--seal-cost", "interactive", "--quest", harness.root + "/lisbon.quest",
-                                       "-o", harness.root + "/out"], user: "organiser")
+        search-area: 38.712,-9.134/2km
+        message: lisbon
+        title: Lisbon
+        page: Start at the cathedral.
+        page: The cathedral
+          lock: location=lisbon.gpx#Sé/40m,visible
+        page: The castle
+          lock: location=lisbon.gpx#Castelo/40m
+        page: The view
+          lock: location=38.7126,-9.1300/30m,visible=Miradouro & co <1>
+        """.write(toFile: harness.root + "/lisbon.quest", atomically: true, encoding: .utf8)
+        let built = try harness.chest(
+            [
+                "compose", "--seal-cost", "interactive", "--quest", harness.root + "/lisbon.quest",
+                "-o", harness.root + "/out",
+            ], user: "organiser")
         #expect(built.status == 0, "\(built.stderr)")
         let file = harness.root + "/out/lisbon.locked"
         let text = try String(contentsOfFile: file, encoding: .utf8)
-        #expect(text.contains("\"label\" : \"Sé\"") && !text.contains("Castelo") && !text.contains("38.7139"), "\(text)")
+        #expect(
+            text.contains("\"label\" : \"Sé\"") && !text.contains("Castelo") && !text.contains("38.7139"), "\(text)")
         try FileManager.default.createDirectory(atPath: harness.chest + "/messages", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: file, toPath: harness.chest + "/messages/\(built.stdout.prefix(32)).locked")
+        try FileManager.default.copyItem(
+            atPath: file, toPath: harness.chest + "/messages/\(built.stdout.prefix(32)).locked")
         return harness.root + "/lisbon.quest"
     }
 
@@ -52,15 +57,20 @@ import Testing
         let csv = try run("/usr/bin/gpsbabel", ["-i", "gpx", "-f", path, "-o", "unicsv", "-F", path + ".csv"])
         #expect(csv.status == 0, "\(csv.stderr)")
         // gpsbabel ends its lines in CRLF, one Character in Swift.
-        let rows = try String(contentsOfFile: path + ".csv", encoding: .utf8).split(whereSeparator: \.isNewline).map(Self.fields)
-        guard let header = rows.first, let name = header.firstIndex(of: "Name"), let latitude = header.firstIndex(of: "Latitude"),
-              let longitude = header.firstIndex(of: "Longitude") else { return [] }
+        let rows = try String(contentsOfFile: path + ".csv", encoding: .utf8).split(whereSeparator: \.isNewline).map(
+            Self.fields)
+        guard let header = rows.first, let name = header.firstIndex(of: "Name"),
+            let latitude = header.firstIndex(of: "Latitude"),
+            let longitude = header.firstIndex(of: "Longitude")
+        else { return [] }
         return rows.dropFirst().map { ($0[name], Double($0[latitude]) ?? .nan, Double($0[longitude]) ?? .nan) }
     }
 
     /// One CSV line's fields, quotes removed ("a, b" is one field).
     static func fields(_ line: Substring) -> [String] {
-        var fields: [String] = [], field = "", quoted = false
+        var fields: [String] = []
+        var field = ""
+        var quoted = false
         for character in line {
             switch character {
             case "\"": quoted.toggle()
@@ -83,7 +93,9 @@ import Testing
         #expect(schema.status == 0, "\(schema.stderr)")
         let waypoints = try gpsbabelWaypoints(gpx)
         #expect(waypoints.map(\.name) == ["Sé", "Miradouro & co <1>"], "\(waypoints)")
-        #expect(waypoints.count == 2 && abs(waypoints[0].latitude - Self.se.latitude) < 1e-6 && abs(waypoints[0].longitude - Self.se.longitude) < 1e-6)
+        #expect(
+            waypoints.count == 2 && abs(waypoints[0].latitude - Self.se.latitude) < 1e-6
+                && abs(waypoints[0].longitude - Self.se.longitude) < 1e-6)
         let text = try String(contentsOfFile: gpx, encoding: .utf8)
         #expect(text.contains("<desc>Lisbon, page 2: within 40 m</desc>") && !text.contains("38.7139"))
 
@@ -95,14 +107,18 @@ import Testing
         let features = object?["features"] as? [[String: Any]] ?? []
         let first = features.first
         #expect((first?["properties"] as? [String: Any])?["name"] as? String == "Sé")
-        #expect((first?["geometry"] as? [String: Any])?["coordinates"] as? [Double] == [Self.se.longitude, Self.se.latitude])
+        #expect(
+            (first?["geometry"] as? [String: Any])?["coordinates"] as? [Double] == [
+                Self.se.longitude, Self.se.latitude,
+            ])
         #expect(features.count == 2 && !geojson.stdout.contains("38.7139"))
     }
 
     @Test func theOrganisersExportOfAQuestKeepsItsWaypointNamesAndNoSealedPlace() throws {
         let harness = ChestHarness()
         let quest = try lisbon(harness)
-        let outcome = try harness.chest(["export", "--gpx", quest, "-o", harness.root + "/quest.gpx"], user: "organiser")
+        let outcome = try harness.chest(
+            ["export", "--gpx", quest, "-o", harness.root + "/quest.gpx"], user: "organiser")
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("1 sealed place is not exported"), "\(outcome.stderr)")
         #expect(try gpsbabelWaypoints(harness.root + "/quest.gpx").map(\.name) == ["Sé", "Miradouro & co <1>"])
@@ -127,19 +143,25 @@ import Testing
         #expect(points.map { ($0.latitude * 1e5).rounded() / 1e5 } == [43.88797, 43.88403])
         #expect(points.map { ($0.longitude * 1e5).rounded() / 1e5 } == [-110.64012, -110.63645])
         let refused = try harness.chest(["export", "--gpx", "--sealed"])
-        #expect(refused.status == 64 && refused.stderr.contains("--sealed exports a quest's own places"), "\(refused.stderr)")
+        #expect(
+            refused.status == 64 && refused.stderr.contains("--sealed exports a quest's own places"),
+            "\(refused.stderr)")
     }
 
     /// The validator finds what RFC 7946 forbids, so its silence above means something.
     @Test func theValidatorRefusesWhatRFC7946Forbids() {
-        let good = #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":null,"geometry":{"type":"Point","coordinates":[-9.13,38.7]}}]}"#
+        let good =
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":null,"geometry":{"type":"Point","coordinates":[-9.13,38.7]}}]}"#
         #expect(RFC7946.problems(Data(good.utf8)).isEmpty)
-        let bad = #"{"type":"FeatureCollection","crs":{},"features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[38.7,-190]}},"#
+        let bad =
+            #"{"type":"FeatureCollection","crs":{},"features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[38.7,-190]}},"#
             + #"{"type":"Feature","properties":{},"geometry":{"type":"LineString","coordinates":[[1,2]]}}]}"#
         let problems = RFC7946.problems(Data(bad.utf8))
         #expect(problems.contains("the crs member was removed by RFC 7946 (4)"))
         #expect(problems.contains("features[0] has no properties member (3.2)"))
-        #expect(problems.contains("features[0].geometry: position [38.7, -190.0] is not [longitude, latitude] in range (3.1.1)"))
+        #expect(
+            problems.contains(
+                "features[0].geometry: position [38.7, -190.0] is not [longitude, latitude] in range (3.1.1)"))
         #expect(problems.contains("features[1].geometry: a LineString has two or more positions (3.1.4)"))
     }
 }
@@ -147,9 +169,13 @@ import Testing
 /// The parts of RFC 7946 chest's exports rely on, checked structurally.
 enum RFC7946 {
     static func problems(_ data: Data) -> [String] {
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return ["not a JSON object"] }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            return ["not a JSON object"]
+        }
         var problems: [String] = []
-        if object["type"] as? String != "FeatureCollection" { problems.append("the top level is not a FeatureCollection") }
+        if object["type"] as? String != "FeatureCollection" {
+            problems.append("the top level is not a FeatureCollection")
+        }
         if object["crs"] != nil { problems.append("the crs member was removed by RFC 7946 (4)") }
         guard let features = object["features"] as? [Any] else { return problems + ["features is not an array (3.3)"] }
         for (index, item) in features.enumerated() {
@@ -158,12 +184,16 @@ enum RFC7946 {
                 continue
             }
             if let properties = feature["properties"] {
-                if !(properties is NSNull || properties is [String: Any]) { problems.append("features[\(index)].properties is not an object or null (3.2)") }
+                if !(properties is NSNull || properties is [String: Any]) {
+                    problems.append("features[\(index)].properties is not an object or null (3.2)")
+                }
             } else {
                 problems.append("features[\(index)] has no properties member (3.2)")
             }
             guard let geometry = feature["geometry"] as? [String: Any] else {
-                if !(feature["geometry"] is NSNull) { problems.append("features[\(index)] has no geometry member (3.2)") }
+                if !(feature["geometry"] is NSNull) {
+                    problems.append("features[\(index)] has no geometry member (3.2)")
+                }
                 continue
             }
             problems += geometryProblems(geometry).map { "features[\(index)].geometry: " + $0 }
@@ -173,7 +203,9 @@ enum RFC7946 {
 
     private static func geometryProblems(_ geometry: [String: Any]) -> [String] {
         func position(_ value: Any) -> [String] {
-            guard let numbers = value as? [Double], (2...3).contains(numbers.count) else { return ["a position is 2 or 3 numbers (3.1.1)"] }
+            guard let numbers = value as? [Double], (2...3).contains(numbers.count) else {
+                return ["a position is 2 or 3 numbers (3.1.1)"]
+            }
             guard (-180...180).contains(numbers[0]), (-90...90).contains(numbers[1]) else {
                 return ["position \(numbers) is not [longitude, latitude] in range (3.1.1)"]
             }

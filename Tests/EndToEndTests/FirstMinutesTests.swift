@@ -8,13 +8,16 @@ import Testing
 @Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(5)))
 struct FirstMinutesTests {
     /// Runs `script` under bash as `user` in the harness's root, with the built programs first on PATH.
-    func shell(_ world: ChestHarness, _ script: String, user: String = "reader",
-               extra: [String: String] = [:]) throws -> Subprocess.Outcome {
+    func shell(
+        _ world: ChestHarness, _ script: String, user: String = "reader",
+        extra: [String: String] = [:]
+    ) throws -> Subprocess.Outcome {
         var environment = world.environment(user: user)
         environment["PATH"] = ChestHarness.products + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         environment.merge(extra) { $1 }
-        return try Subprocess.run("/usr/bin/timeout", ["90", "/bin/bash", "-c", script], environment: environment,
-                                  directory: world.root)
+        return try Subprocess.run(
+            "/usr/bin/timeout", ["90", "/bin/bash", "-c", script], environment: environment,
+            directory: world.root)
     }
 
     /// Shell words that wait until chestd holds a connection on its socket (an accepted, connected socket under its
@@ -23,7 +26,9 @@ struct FirstMinutesTests {
 
     /// A one-page message sealed by someone else that opens `seconds` from now, written to NAME in the root.
     func composeAsAlice(_ world: ChestHarness, _ name: String, seconds: Int, text: String = "It opened.") throws {
-        let compose = try shell(world, """
+        let compose = try shell(
+            world,
+            """
             chest compose -o \(name) --title Soon --from Alice --page '\(text)' --lock time=$(date -d '+\(seconds) sec' -Iseconds)
             """, user: "alice")
         #expect(compose.status == 0, "\(compose.stderr)")
@@ -36,14 +41,18 @@ struct FirstMinutesTests {
         let block = readme[section...].components(separatedBy: "```")[1]
         var commands: [String] = []
         for line in block.split(separator: "\n") {
-            if line.hasPrefix("$ ") { commands.append(String(line.dropFirst(2))) } else if !commands.isEmpty {
+            if line.hasPrefix("$ ") {
+                commands.append(String(line.dropFirst(2)))
+            } else if !commands.isEmpty {
                 commands[commands.count - 1] += "\n" + line
             }
         }
         #expect(commands.count == 4)
         let outcome = try shell(world, "trap 'kill $(jobs -p) 2>/dev/null' EXIT\n" + commands.joined(separator: "\n"))
         #expect(outcome.status == 0, "\(outcome.stdout)\n\(outcome.stderr)")
-        #expect(outcome.stdout.contains("unlocked") && outcome.stdout.contains("\"Hello\" page 1 is open"), "\(outcome.stdout)")
+        #expect(
+            outcome.stdout.contains("unlocked") && outcome.stdout.contains("\"Hello\" page 1 is open"),
+            "\(outcome.stdout)")
         #expect(outcome.stdout.contains("          You waited three seconds."), "\(outcome.stdout)")
         #expect(outcome.stderr.contains("made your identity"), "\(outcome.stderr)")
     }
@@ -53,7 +62,9 @@ struct FirstMinutesTests {
         try world.startDaemon()
         try composeAsAlice(world, "soon.locked", seconds: 3, text: "Line one.\nLine two.")
         let watch = "chest watch --count 2 --timeout 30"
-        let outcome = try shell(world, """
+        let outcome = try shell(
+            world,
+            """
             (\(Self.untilWatching); chest import soon.locked >/dev/null) &
             script -qfec '\(watch)' /dev/null
             """)
@@ -67,8 +78,13 @@ struct FirstMinutesTests {
         #expect(lines[1].hasSuffix("(\(id.prefix(8)))"), "\(lines)")
         // Through a pipe, and on a terminal with NO_COLOR: no colour.
         try composeAsAlice(world, "later.locked", seconds: 2)
-        let piped = try shell(world, "(\(Self.untilWatching); chest import later.locked >/dev/null) & chest watch --count 1 --events unlocked --utc")
-        #expect(!piped.stdout.contains("\u{1B}") && piped.stdout.contains("unlocked   \"Soon\" page 1 is open"), "\(piped.stdout)")
+        let piped = try shell(
+            world,
+            "(\(Self.untilWatching); chest import later.locked >/dev/null) & chest watch --count 1 --events unlocked --utc"
+        )
+        #expect(
+            !piped.stdout.contains("\u{1B}") && piped.stdout.contains("unlocked   \"Soon\" page 1 is open"),
+            "\(piped.stdout)")
         let clock = try #require(piped.stdout.split(separator: " ").first)
         #expect(clock.count == 8 && clock.filter { $0 == ":" }.count == 2, "\(piped.stdout)")
         let plain = try shell(world, "script -qfec 'chest watch --timeout 1' /dev/null", extra: ["NO_COLOR": "1"])
@@ -79,10 +95,12 @@ struct FirstMinutesTests {
         let world = ChestHarness()
         try world.startDaemon()
         try composeAsAlice(world, "soon.locked", seconds: 1)
-        let out = world.root + "/watch.out", err = world.root + "/watch.err"
+        let out = world.root + "/watch.out"
+        let err = world.root + "/watch.err"
         var environment = world.environment()
-        let watcher = try world.spawnClient(["watch", "--count", "1", "--events", "unlocked", "--timeout", "40"],
-                                            environment: environment, stdout: out, stderr: err)
+        let watcher = try world.spawnClient(
+            ["watch", "--count", "1", "--events", "unlocked", "--timeout", "40"],
+            environment: environment, stdout: out, stderr: err)
         world.stopDaemon()
         try world.waitUntil("watch says it waits", timeout: 10) {
             ((try? String(contentsOfFile: err, encoding: .utf8)) ?? "").contains("waiting for it to come back")
@@ -94,15 +112,18 @@ struct FirstMinutesTests {
         #expect(try String(contentsOfFile: out, encoding: .utf8).contains("\"Soon\" page 1 is open"))
         // --no-reconnect: chestd stopping ends the watch with status 1.
         environment["CHEST_SOCKET"] = world.socket
-        let quitter = try world.spawnClient(["watch", "--no-reconnect"], environment: environment, stdout: out, stderr: err)
+        let quitter = try world.spawnClient(
+            ["watch", "--no-reconnect"], environment: environment, stdout: out, stderr: err)
         world.stopDaemon()
         #expect(Subprocess.wait(quitter) == 1)
     }
 
     @Test func helpAndUsageErrors() throws {
         let world = ChestHarness()
-        for name in ["compose", "import", "list", "read", "pin", "save", "unsave", "delete", "undelete", "status", "watch",
-                     "config", "help"] {
+        for name in [
+            "compose", "import", "list", "read", "pin", "save", "unsave", "delete", "undelete", "status", "watch",
+            "config", "help",
+        ] {
             for flag in ["-h", "--help"] {
                 let outcome = try world.chest([name, flag])
                 #expect(outcome.status == 0 && outcome.stdout.hasPrefix("usage: chest \(name)"), "\(name) \(flag)")
@@ -120,8 +141,10 @@ struct FirstMinutesTests {
 
     @Test func configRefusesValuesChestdCannotUseAndChestdReloads() throws {
         let world = ChestHarness()
-        for (key, value, allowed) in [("notify", "maybe", "true or false"), ("hook.timeoutSeconds", "abc", "seconds"),
-                                      ("gpsd", "localhost:notaport", "HOST:PORT"), ("weather.maxAgeMinutes", "-5", "minutes from 1")] {
+        for (key, value, allowed) in [
+            ("notify", "maybe", "true or false"), ("hook.timeoutSeconds", "abc", "seconds"),
+            ("gpsd", "localhost:notaport", "HOST:PORT"), ("weather.maxAgeMinutes", "-5", "minutes from 1"),
+        ] {
             let outcome = try world.chest(["config", key, value])
             #expect(outcome.status == 64 && outcome.stderr.contains(allowed), "\(key): \(outcome.stderr)")
         }
@@ -131,10 +154,15 @@ struct FirstMinutesTests {
         let online = try world.chest(["config", "notify", "false"])
         #expect(online.stdout == "notify set; chestd reloaded its settings\n", "\(online.stdout)\(online.stderr)")
         kill(try #require(world.daemon), SIGHUP)
-        try world.waitUntil("SIGHUP reloads", timeout: 10) { world.daemonLog.components(separatedBy: "settings reloaded").count == 3 }
+        try world.waitUntil("SIGHUP reloads", timeout: 10) {
+            world.daemonLog.components(separatedBy: "settings reloaded").count == 3
+        }
         let shown = try world.chest(["config"]).stdout
-        for row in [#"name\s+Reader\s+config file"#, #"chest\s+\S+\s+environment \(\$CHEST_DIR\)"#, #"notify\s+false\s+config file"#,
-                    #"hook.timeoutSeconds\s+10\s+default"#] {
+        for row in [
+            #"name\s+Reader\s+config file"#, #"chest\s+\S+\s+environment \(\$CHEST_DIR\)"#,
+            #"notify\s+false\s+config file"#,
+            #"hook.timeoutSeconds\s+10\s+default"#,
+        ] {
             #expect(shown.range(of: row, options: .regularExpression) != nil, "\(row) in\n\(shown)")
         }
     }
@@ -142,13 +170,19 @@ struct FirstMinutesTests {
     @Test func aValueEditedByHandThatChestdCannotUseIsNamedNotQuietlyDropped() throws {
         let world = ChestHarness()
         let file = world.root + "/config-reader/chest/config.json"
-        try FileManager.default.createDirectory(atPath: world.root + "/config-reader/chest", withIntermediateDirectories: true)
-        try Data(#"{"weather.maxAgeMinutes": "half an hour", "nmae": "Reader"}"#.utf8).write(to: URL(fileURLWithPath: file))
+        try FileManager.default.createDirectory(
+            atPath: world.root + "/config-reader/chest", withIntermediateDirectories: true)
+        try Data(#"{"weather.maxAgeMinutes": "half an hour", "nmae": "Reader"}"#.utf8).write(
+            to: URL(fileURLWithPath: file))
         let shown = try world.chest(["config"])
-        #expect(shown.stdout.contains("not used: \(file): weather.maxAgeMinutes is a number of minutes"), "\(shown.stdout)")
+        #expect(
+            shown.stdout.contains("not used: \(file): weather.maxAgeMinutes is a number of minutes"), "\(shown.stdout)")
         #expect(shown.stdout.contains("ignored (unknown to this chest): nmae"))
         let listed = try world.chest(["list"])
-        #expect(listed.stderr.contains("weather.maxAgeMinutes is a number of minutes from 1 to 1440, such as 30, not \"half an hour\"; fix it with chest config weather.maxAgeMinutes VALUE; it is not used"), "\(listed.stderr)")
+        #expect(
+            listed.stderr.contains(
+                "weather.maxAgeMinutes is a number of minutes from 1 to 1440, such as 30, not \"half an hour\"; fix it with chest config weather.maxAgeMinutes VALUE; it is not used"
+            ), "\(listed.stderr)")
         try world.startDaemon(waitForSocket: false)
         let status = try #require(world.daemon.map { Subprocess.wait($0) })
         world.daemon = nil
@@ -167,19 +201,26 @@ struct FirstMinutesTests {
         try composeAsAlice(world, "soon.locked", seconds: 90)
         #expect(try world.chest(["import", "soon.locked"]).status == 0)
         let read = try world.chest(["read", try #require(world.list().first?["id"] as? String)])
-        #expect(read.stdout.range(of: #"opens at \d\d:\d\d:\d\d \(in (8\d|90) s\)"#, options: .regularExpression) != nil
-            || read.stdout.contains("opens at 20"), "\(read.stdout)")
+        #expect(
+            read.stdout.range(of: #"opens at \d\d:\d\d:\d\d \(in (8\d|90) s\)"#, options: .regularExpression) != nil
+                || read.stdout.contains("opens at 20"), "\(read.stdout)")
         let status = try world.chest(["status"])
         #expect(status.stdout.contains("no GPS fix yet: gpsd is not connected"), "\(status.stdout)")
         // The log: a time on each line, unless journald keeps the time itself.
         let first = try #require(world.daemonLog.split(separator: "\n").first)
-        #expect(first.range(of: #"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d chestd: "#, options: .regularExpression) != nil, "\(first)")
+        #expect(
+            first.range(of: #"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d chestd: "#, options: .regularExpression) != nil,
+            "\(first)")
     }
 
     @Test func composeWritesWhereAndWhatItIsToldAndWarns() throws {
         let world = ChestHarness()
-        try "A story too long for an argument.\n".write(toFile: world.root + "/story.txt", atomically: true, encoding: .utf8)
-        let first = try shell(world, "echo 'from standard input' | chest compose --format 1 -o a.locked --title T --page @story.txt --page - --lock location=47.1,8.5/30 --lock time=2020-01-01T00:00:00Z")
+        try "A story too long for an argument.\n".write(
+            toFile: world.root + "/story.txt", atomically: true, encoding: .utf8)
+        let first = try shell(
+            world,
+            "echo 'from standard input' | chest compose --format 1 -o a.locked --title T --page @story.txt --page - --lock location=47.1,8.5/30 --lock time=2020-01-01T00:00:00Z"
+        )
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("the radius has no unit; read as 30 m"))
         #expect(first.stderr.contains("page 2: the time 2020-01-01 00:00:00 GMT is already past"))
@@ -241,7 +282,9 @@ struct FirstMinutesTests {
     /// Starts chestd, imports Alice's "Pinned" (one PIN page) and tries one wrong PIN on it; returns its ID.
     func importPinnedWithOneWrongTry(_ world: ChestHarness) throws -> String {
         try world.startDaemon()
-        let compose = try shell(world, "chest compose --seal-cost interactive -o pin.locked --title Pinned --page p --lock pin=4821", user: "alice")
+        let compose = try shell(
+            world, "chest compose --seal-cost interactive -o pin.locked --title Pinned --page p --lock pin=4821",
+            user: "alice")
         #expect(compose.status == 0, "\(compose.stderr)")
         #expect(try world.chest(["import", "pin.locked"]).status == 0)
         let id = try #require(world.list().first?["id"] as? String)
@@ -252,7 +295,9 @@ struct FirstMinutesTests {
     @Test func aPINThatOpensNothingYetSaysWhatThePageStillNeeds() throws {
         let world = ChestHarness()
         try world.startDaemon()
-        let compose = try shell(world, """
+        let compose = try shell(
+            world,
+            """
             chest compose --seal-cost interactive -o both.locked --title Both --page p --lock pin=4821 --lock time=$(date -d '+1 hour' -Iseconds)
             """, user: "alice")
         #expect(compose.status == 0, "\(compose.stderr)")
@@ -270,7 +315,8 @@ struct FirstMinutesTests {
     }
 
     @Test func chestWalkSaysOneLineForAMissingFile() throws {
-        let outcome = try Subprocess.run(ChestHarness.products + "/chest-walk", ["/nonexistent/walk.txt"], environment: [:])
+        let outcome = try Subprocess.run(
+            ChestHarness.products + "/chest-walk", ["/nonexistent/walk.txt"], environment: [:])
         #expect(outcome.status == 1 && outcome.stderr == "chest-walk: /nonexistent/walk.txt: no such file\n")
     }
 }

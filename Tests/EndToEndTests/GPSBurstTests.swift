@@ -22,8 +22,9 @@ struct GPSBurstTests {
 
     @Test func aFastFeedIsReadInBurstsAndEveryEpochReachesTheTrack() throws {
         // Five or six sentences an epoch at 10 ms a sentence: an epoch every 50–60 ms, each a TPV and a SKY.
-        let walk = NMEAWalk(waypoints: [.init(a, altitudeMSL: 410, hold: 3), .init(b, altitudeMSL: 470, hold: 3)],
-                            start: start, speed: 2)
+        let walk = NMEAWalk(
+            waypoints: [.init(a, altitudeMSL: 410, hold: 3), .init(b, altitudeMSL: 470, hold: 3)],
+            start: start, speed: 2)
         let epochs = walk.epochs().filter(\.hasFix)
         #expect(epochs.count > 80)
         let world = ChestHarness()

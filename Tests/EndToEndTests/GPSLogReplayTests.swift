@@ -16,8 +16,9 @@ struct GPSLogReplayTests {
     @Test(arguments: GPSLogs.entries())
     func aLockAroundTheReceiverOpensAndOneFarAwayStaysShut(_ log: GPSLogs.Entry) throws {
         let world = ChestHarness()
-        let centre = Coordinate(latitude: (log.latitudes.lowerBound + log.latitudes.upperBound) / 2,
-                                longitude: (log.longitudes.lowerBound + log.longitudes.upperBound) / 2)
+        let centre = Coordinate(
+            latitude: (log.latitudes.lowerBound + log.latitudes.upperBound) / 2,
+            longitude: (log.longitudes.lowerBound + log.longitudes.upperBound) / 2)
         let corner = Coordinate(latitude: log.latitudes.upperBound, longitude: log.longitudes.upperBound)
         // Wide enough for the whole track and for the receivers' own error estimates (haicom starts at eph 400 m).
         let radius = max(centre.distance(to: corner) + 100, 500)
@@ -47,7 +48,8 @@ struct GPSLogReplayTests {
         let log = try #require(GPSLogs.entries().first { $0.name == "quectel-eg25-g.log" })
         let alice = try MessageFactory(configDirectory: world.root + "/config-alice")
         for low in stride(from: -260, through: 40, by: 10) {
-            try alice.drop("alt \(low)", [.altitude(Bounds(min: Double(low), max: Double(low + 12)))], into: world.chest)
+            try alice.drop(
+                "alt \(low)", [.altitude(Bounds(min: Double(low), max: Double(low + 12)))], into: world.chest)
         }
         let fake = try GPSFake(log: log.url, delay: 0.005)
         defer { fake.stop() }
@@ -65,10 +67,12 @@ struct GPSLogReplayTests {
         let alice = try MessageFactory(configDirectory: world.root + "/config-alice")
         try alice.drop("hill", [.altitude(Bounds(min: 440, max: 520))], into: world.chest)
         try alice.drop("500 m above", [.altitude(Bounds(min: 940, max: 1020))], into: world.chest)
-        let walk = NMEAWalk(waypoints: [
-            .init(Coordinate(latitude: 47.3700, longitude: 8.5400), altitudeMSL: 400, hold: 2),
-            .init(Coordinate(latitude: 47.3718, longitude: 8.5415), altitudeMSL: 480, hold: 6),
-        ], start: Date(), speed: 5).log(comment: receiver)
+        let walk = NMEAWalk(
+            waypoints: [
+                .init(Coordinate(latitude: 47.3700, longitude: 8.5400), altitudeMSL: 400, hold: 2),
+                .init(Coordinate(latitude: 47.3718, longitude: 8.5415), altitudeMSL: 480, hold: 6),
+            ], start: Date(), speed: 5
+        ).log(comment: receiver)
         let nmea = receiver == "no epv" ? NMEARewriter.withoutVerticalError(walk) : NMEARewriter.withVDOP(2.8, walk)
         let fake = try GPSFake(nmea: nmea, delay: 0.01)
         defer { fake.stop() }

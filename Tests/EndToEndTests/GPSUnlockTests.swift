@@ -1,6 +1,6 @@
 import ChestCore
-import ChestSimulator
 import ChestIO
+import ChestSimulator
 import ChestTestSupport
 import Foundation
 import Glibc
@@ -18,13 +18,14 @@ struct GPSUnlockTests {
 
     /// Two locations and a hill, then a stretch without a fix ending at a lock's point.
     static func walk(start date: Date = Date()) -> NMEAWalk {
-        NMEAWalk(waypoints: [
-            .init(start, altitudeMSL: 400, hold: 2),
-            .init(first, altitudeMSL: 400, hold: 4),
-            .init(second, altitudeMSL: 405, hold: 4),
-            .init(hill, altitudeMSL: 480, hold: 5),
-            .init(underTrees, altitudeMSL: 480, noFix: true, hold: 6),
-        ], start: date, speed: 5)
+        NMEAWalk(
+            waypoints: [
+                .init(start, altitudeMSL: 400, hold: 2),
+                .init(first, altitudeMSL: 400, hold: 4),
+                .init(second, altitudeMSL: 405, hold: 4),
+                .init(hill, altitudeMSL: 480, hold: 5),
+                .init(underTrees, altitudeMSL: 480, noFix: true, hold: 6),
+            ], start: date, speed: 5)
     }
 
     /// Waits until gpsfake has replayed everything and chestd has seen the end of the feed.
@@ -50,8 +51,11 @@ struct GPSUnlockTests {
         try world.startDaemon()
         try finish(fake, world)
         let states = try world.states()
-        #expect(states == ["first": "open", "second": "open", "hill": "open", "off route": "locked", "under trees": "locked"],
-                "\(world.daemonLog)")
+        #expect(
+            states == [
+                "first": "open", "second": "open", "hill": "open", "off route": "locked", "under trees": "locked",
+            ],
+            "\(world.daemonLog)")
         #expect(world.daemonLog.contains("gpsd connected at 127.0.0.1:\(fake.port)"))
         // One line per event: the link's changes and each unlock are logged once.
         let log = world.daemonLog
@@ -69,11 +73,15 @@ struct GPSUnlockTests {
             .drop("jump", [.location(center: target, radius: 20)], into: world.chest)
         let far = Coordinate(latitude: target.latitude - 0.005, longitude: target.longitude)
         let now = Date()
-        let positions = Array(repeating: far, count: 5) + [target] + Array(repeating: far, count: 5) + [target, target] + [far]
-        let nmea = positions.enumerated().flatMap { second, position in
-            NMEAWalk.sentences(for: NMEAWalk.Epoch(time: now.addingTimeInterval(Double(second)), coordinate: position,
-                                                   altitudeMSL: 400, hasFix: true, speed: 0, course: 0))
-        }.joined(separator: "\r\n") + "\r\n"
+        let positions =
+            Array(repeating: far, count: 5) + [target] + Array(repeating: far, count: 5) + [target, target] + [far]
+        let nmea =
+            positions.enumerated().flatMap { second, position in
+                NMEAWalk.sentences(
+                    for: NMEAWalk.Epoch(
+                        time: now.addingTimeInterval(Double(second)), coordinate: position,
+                        altitudeMSL: 400, hasFix: true, speed: 0, course: 0))
+            }.joined(separator: "\r\n") + "\r\n"
         let fake = try GPSFake(nmea: nmea, delay: 0.01)
         defer { fake.stop() }
         world.gpsd = "127.0.0.1:\(fake.port)"
@@ -92,8 +100,10 @@ struct GPSUnlockTests {
             .drop("stale", [.location(center: target, radius: 20)], into: world.chest)
         let now = Date()
         func epoch(_ second: Int) -> [String] {
-            NMEAWalk.sentences(for: NMEAWalk.Epoch(time: now.addingTimeInterval(Double(second)), coordinate: target,
-                                                   altitudeMSL: 400, hasFix: true, speed: 0, course: 0))
+            NMEAWalk.sentences(
+                for: NMEAWalk.Epoch(
+                    time: now.addingTimeInterval(Double(second)), coordinate: target,
+                    altitudeMSL: 400, hasFix: true, speed: 0, course: 0))
         }
         let silence = [[String]](repeating: [], count: 7)
         let feeder = try PTYFeeder(epochs: [epoch(0), epoch(1)] + silence + [epoch(9)] + silence, interval: 1)
@@ -126,9 +136,13 @@ struct GPSUnlockTests {
         world.gpsd = "127.0.0.1:\(port)"
         try world.startDaemon()
         let events = world.root + "/events.json"
-        let watcher = try Subprocess.spawn(ChestHarness.products + "/chest", ["watch", "--json", "--timeout", "40"],
-                                           environment: world.environment(), stdout: events, stderr: events)
-        defer { kill(watcher, SIGTERM); _ = Subprocess.wait(watcher) }
+        let watcher = try Subprocess.spawn(
+            ChestHarness.products + "/chest", ["watch", "--json", "--timeout", "40"],
+            environment: world.environment(), stdout: events, stderr: events)
+        defer {
+            kill(watcher, SIGTERM)
+            _ = Subprocess.wait(watcher)
+        }
         try world.waitUntil("chestd has a fix", timeout: 20) {
             ((try world.status()["fix"] as? [String: Any])?["mode"] as? Int ?? 0) >= 2
         }
@@ -183,12 +197,15 @@ struct GPSUnlockTests {
         try world.waitUntil("a 3D fix", timeout: 20) {
             ((try world.status()["fix"] as? [String: Any])?["mode"] as? Int ?? 0) == 3
         }
-        let compose = try world.chest(["compose", "--seal-cost", "interactive", "-o", "here.locked", "--title", "Here", "--page", "x",
-                                       "--lock", "location=here/30m,visible", "--lock", "altitude=here±20"])
+        let compose = try world.chest([
+            "compose", "--seal-cost", "interactive", "-o", "here.locked", "--title", "Here", "--page", "x",
+            "--lock", "location=here/30m,visible", "--lock", "altitude=here±20",
+        ])
         #expect(compose.status == 0, "\(compose.stderr)")
         let message = try MessageFile.decode(Data(contentsOf: URL(fileURLWithPath: world.root + "/here.locked")))
         guard case let .location(center, radius) = message.pages[0].setA[0],
-              case let .altitude(bounds) = message.pages[0].setA[1] else {
+            case let .altitude(bounds) = message.pages[0].setA[1]
+        else {
             Issue.record("unexpected locks \(message.pages[0].setA)")
             return
         }

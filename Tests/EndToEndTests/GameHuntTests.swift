@@ -23,11 +23,16 @@ struct GameHuntTests {
         let hunt = try HuntWorld(teams: ["red", "blue"], broker: broker)
         let (red, blue) = (hunt.teams[0], hunt.teams[1])
         // The clock tower: a question, two accepted answers, worth 5, with a hint that costs 2 and only the board has.
-        let tower = try hunt.compose("tower", ["--question", "What is Bern's clock tower called?",
-                                               "--lock", "answer=Zytglogge|Zeitglockenturm", "--points", "5",
-                                               "--hint", "It starts with a Z.", "--hint-cost", "2"])
+        let tower = try hunt.compose(
+            "tower",
+            [
+                "--question", "What is Bern's clock tower called?",
+                "--lock", "answer=Zytglogge|Zeitglockenturm", "--points", "5",
+                "--hint", "It starts with a Z.", "--hint-cost", "2",
+            ])
         // The bridge: worth the default point.
-        let bridge = try hunt.compose("bridge", ["--question", "Which river does the Nydeggbrücke cross?", "--lock", "answer=Aare"])
+        let bridge = try hunt.compose(
+            "bridge", ["--question", "Which river does the Nydeggbrücke cross?", "--lock", "answer=Aare"])
         let (towerID, bridgeID) = (try #require(hunt.ids["tower"]), try #require(hunt.ids["bridge"]))
         let board = try WebBoard(hunt.organiserWorld, ["board", hunt.huntPath, "--http", "127.0.0.1:0", "--json"])
         defer { board.stop() }
@@ -70,10 +75,14 @@ struct GameHuntTests {
         try hunt.organiserWorld.waitUntil("the board credits both teams by their proofs", timeout: 90) {
             team("red")?["points"] as? Int == 3 && team("blue")?["points"] as? Int == 1
         }
-        #expect(team("red")?["hints"] as? Int == 1 && team("red")?["hintCost"] as? Int == 2 && team("red")?["pages"] as? Int == 1)
+        #expect(
+            team("red")?["hints"] as? Int == 1 && team("red")?["hintCost"] as? Int == 2
+                && team("red")?["pages"] as? Int == 1)
 
         // The organiser's signed bonus puts blue ahead.
-        let adjusted = try hunt.organiser(["hunt", "adjust", "blue", "+4", "helped", "a", "lost", "walker", "--hunt", hunt.huntPath])
+        let adjusted = try hunt.organiser([
+            "hunt", "adjust", "blue", "+4", "helped", "a", "lost", "walker", "--hunt", hunt.huntPath,
+        ])
         #expect(adjusted.status == 0, "\(adjusted)")
         try hunt.organiserWorld.waitUntil("the board adds blue's adjustment", timeout: 30) {
             team("blue")?["points"] as? Int == 5 && team("blue")?["adjustments"] as? Int == 4
@@ -83,16 +92,24 @@ struct GameHuntTests {
         let json = try WebClient.request(port: board.port, path: "/board.json")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.body.utf8)) as? [String: Any])
         let rows = try #require(document["teams"] as? [[String: Any]])
-        #expect(rows.map { $0["team"] as? String } == ["blue", "red"] && rows.map { $0["points"] as? Int } == [5, 3], "\(rows)")
+        #expect(
+            rows.map { $0["team"] as? String } == ["blue", "red"] && rows.map { $0["points"] as? Int } == [5, 3],
+            "\(rows)")
         let page = try WebClient.request(port: board.port, path: "/")
         #expect(page.body.contains("helped a lost walker"))
         // The opening of a question page is shown with its question, from the organiser's file.
-        #expect(page.body.contains(#"<i class="question">"#) && page.body.contains("What is Bern&#39;s clock tower called?")
+        #expect(
+            page.body.contains(#"<i class="question">"#) && page.body.contains("What is Bern&#39;s clock tower called?")
                 || page.body.contains("What is Bern's clock tower called?"), "\(page.body)")
         // The terminal's leaderboard agrees.
         let once = try hunt.organiser(["board", hunt.huntPath, "--once", "--timeout", "5"])
-        let table = once.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
-        #expect(Array(table.dropFirst().prefix(2).map { Array($0.prefix(3)) }) == [["1", "blue", "5"], ["2", "red", "3"]],
-                "\(once.stdout)")
+        let table = once.stdout.split(separator: "\n").map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        }
+        #expect(
+            Array(table.dropFirst().prefix(2).map { Array($0.prefix(3)) }) == [
+                ["1", "blue", "5"], ["2", "red", "3"],
+            ],
+            "\(once.stdout)")
     }
 }

@@ -13,12 +13,19 @@ struct GameQuestExampleTests {
         let quest = world.root + "/bern.quest"
         try FileManager.default.copyItem(atPath: GPSLogs.packageRoot.path + "/examples/game/bern.quest", toPath: quest)
         let hunt = world.root + "/bern.hunt"
-        let created = try world.chest(["hunt", "create", "Bern morning", "--broker", "mqtt://127.0.0.1:1883",
-                                       "--starts", "2027-05-02T09:00:00+02:00", "--ends", "2027-05-02T12:00:00+02:00", "-o", hunt])
+        let created = try world.chest([
+            "hunt", "create", "Bern morning", "--broker", "mqtt://127.0.0.1:1883",
+            "--starts", "2027-05-02T09:00:00+02:00", "--ends", "2027-05-02T12:00:00+02:00", "-o", hunt,
+        ])
         #expect(created.status == 0, "\(created.stderr)")
-        let built = try world.chest(["compose", "--quest", quest, "-o", world.root + "/out", "--hunt", hunt, "--seal-cost", "interactive"])
+        let built = try world.chest([
+            "compose", "--quest", quest, "-o", world.root + "/out", "--hunt", hunt, "--seal-cost", "interactive",
+        ])
         #expect(built.status == 0, "\(built.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: world.root + "/out").sorted() == ["bridge.locked", "clock.locked", "rose.locked"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: world.root + "/out").sorted() == [
+                "bridge.locked", "clock.locked", "rose.locked",
+            ])
         #expect(built.stderr.contains("hint 2 is given by the hunt's board for 2 points"), "\(built.stderr)")
 
         let file = try HuntFile.read(path: hunt)
@@ -27,7 +34,9 @@ struct GameQuestExampleTests {
         #expect(clock.map(\.worth) == [0, 5])
         #expect(clock[1].question == "What is the name of Bern's clock tower?")
         #expect(clock[1].hints?.map(\.cost) == [0, 2] && clock[1].hints?.map(\.after) == [900, nil])
-        #expect(messages["The bear park bridge"]?.first?.worth == 3 && messages["The bear park bridge"]?.first?.hints?.first?.cost == 1)
+        #expect(
+            messages["The bear park bridge"]?.first?.worth == 3
+                && messages["The bear park bridge"]?.first?.hints?.first?.cost == 1)
         #expect(messages["The rose garden"]?.first?.worth == 10)
         // The bridge waits for page 2 of the clock tower: the board counts the bridge's delayed hints from the moment it
         // credited that page (docs/HUNTS.md "Hints: the board's side").

@@ -16,7 +16,9 @@ struct HintTests {
         try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
     }
 
-    static func hints(_ world: ChestHarness, _ id: String, page: Int = 0, user: String = "reader") throws -> [[String: Any]] {
+    static func hints(_ world: ChestHarness, _ id: String, page: Int = 0, user: String = "reader") throws -> [[String:
+        Any]]
+    {
         let read = try world.chest(["read", id, "--json"], user: user)
         let pages = Self.json(read.stdout)?["pages"] as? [[String: Any]] ?? []
         return pages.count > page ? pages[page]["hints"] as? [[String: Any]] ?? [] : []
@@ -27,29 +29,42 @@ struct HintTests {
         // A desktop notifier that keeps its arguments.
         let bin = world.root + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(world.root)/notified.args'\n".write(toFile: bin + "/notify-send", atomically: true, encoding: .utf8)
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(world.root)/notified.args'\n".write(
+            toFile: bin + "/notify-send", atomically: true, encoding: .utf8)
         chmod(bin + "/notify-send", 0o755)
-        world.extraEnvironment = ["DISPLAY": ":99", "PATH": bin + ":/usr/bin:/bin", "XDG_RUNTIME_DIR": world.root + "/xdg-run"]
+        world.extraEnvironment = [
+            "DISPLAY": ":99", "PATH": bin + ":/usr/bin:/bin", "XDG_RUNTIME_DIR": world.root + "/xdg-run",
+        ]
         try world.startDaemon()
         let path = world.root + "/bench.locked"
-        let made = try world.chest(["compose", "-o", path, "--title", "Bench", "--seal-cost", "interactive",
-                                    "--page", "Find the bench.", "--lock", "pin=4821",
-                                    "--hint", "Look under the bench.", "--hint-after", "4s",
-                                    "--hint", "It is the green one."], user: "alice")
+        let made = try world.chest(
+            [
+                "compose", "-o", path, "--title", "Bench", "--seal-cost", "interactive",
+                "--page", "Find the bench.", "--lock", "pin=4821",
+                "--hint", "Look under the bench.", "--hint-after", "4s",
+                "--hint", "It is the green one.",
+            ], user: "alice")
         #expect(made.status == 0, "\(made.stderr)")
-        #expect(made.stderr.contains("hint 1 opens by itself 4 s after the page becomes the next goal"), "\(made.stderr)")
+        #expect(
+            made.stderr.contains("hint 1 opens by itself 4 s after the page becomes the next goal"), "\(made.stderr)")
         // Outside a hunt the delayed hint's key is in the file, and compose says so plainly (issue 45).
-        #expect(made.stderr.contains("chest: warning: page 1: hint 1 has a delay (--hint-after), but its key is in the file: "
-                                     + "whoever has the file can read it at once"), "\(made.stderr)")
+        #expect(
+            made.stderr.contains(
+                "chest: warning: page 1: hint 1 has a delay (--hint-after), but its key is in the file: "
+                    + "whoever has the file can read it at once"), "\(made.stderr)")
         let id = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         // The hints' texts are not in the file.
         let file = try String(contentsOfFile: path, encoding: .utf8)
         #expect(!file.contains("bench.") && !file.contains("green") && file.contains("\"hints\""))
 
         let events = world.root + "/hint-events.jsonl"
-        let watcher = try world.spawnClient(["watch", "--json", "--events", "hint", "--count", "1", "--timeout", "60"],
-                                            stdout: events, stderr: events + ".err")
-        defer { kill(watcher, SIGTERM); _ = Subprocess.wait(watcher) }
+        let watcher = try world.spawnClient(
+            ["watch", "--json", "--events", "hint", "--count", "1", "--timeout", "60"],
+            stdout: events, stderr: events + ".err")
+        defer {
+            kill(watcher, SIGTERM)
+            _ = Subprocess.wait(watcher)
+        }
         let imported = try world.chest(["import", path])
         #expect(imported.status == 0, "\(imported.stderr)")
         let importedAt = Date()
@@ -84,7 +99,9 @@ struct HintTests {
         let asked = try world.chest(["hint", id])
         #expect(asked.status == 0 && asked.stdout.contains("It is the green one."), "\(asked.stderr)")
         let read = try world.chest(["read", id])
-        #expect(read.stdout.contains("hint 1: Look under the bench.") && read.stdout.contains("hint 2: It is the green one."), "\(read.stdout)")
+        #expect(
+            read.stdout.contains("hint 1: Look under the bench.")
+                && read.stdout.contains("hint 2: It is the green one."), "\(read.stdout)")
         let none = try world.chest(["hint", id])
         #expect(none.status != 0 && none.stderr.contains("is open"), "\(none.stderr)")
         // Kept across a restart.
@@ -95,26 +112,36 @@ struct HintTests {
 
     @Test func composeRefusesACostOutsideAHunt() throws {
         let world = ChestHarness()
-        let made = try world.chest(["compose", "-o", world.root + "/x.locked", "--title", "X", "--page", "p",
-                                    "--hint", "h", "--hint-cost", "2"], user: "alice")
+        let made = try world.chest(
+            [
+                "compose", "-o", world.root + "/x.locked", "--title", "X", "--page", "p",
+                "--hint", "h", "--hint-cost", "2",
+            ], user: "alice")
         #expect(made.status != 0 && made.stderr.contains("--hint-cost needs --hunt FILE"), "\(made.stderr)")
-        let early = try world.chest(["compose", "-o", world.root + "/y.locked", "--title", "Y", "--hint", "h", "--page", "p"], user: "alice")
+        let early = try world.chest(
+            ["compose", "-o", world.root + "/y.locked", "--title", "Y", "--hint", "h", "--page", "p"], user: "alice")
         #expect(early.status != 0 && early.stderr.contains("--hint comes before any --page"), "\(early.stderr)")
     }
 
     @Test func aHuntsHintKeepsItsKeyWhereTheRuleSays() throws {
         let world = ChestHarness()
         let huntPath = world.root + "/t.hunt"
-        let created = try world.chest(["hunt", "create", "T", "--broker", "mqtt://127.0.0.1:9", "-o", huntPath], user: "alice")
+        let created = try world.chest(
+            ["hunt", "create", "T", "--broker", "mqtt://127.0.0.1:9", "-o", huntPath], user: "alice")
         #expect(created.status == 0, "\(created.stderr)")
         let path = world.root + "/m.locked"
-        let made = try world.chest(["compose", "-o", path, "--title", "M", "--seal-cost", "interactive", "--page", "p",
-                                    "--lock", "pin=4821", "--hint", "by the board", "--hint-cost", "5",
-                                    "--hint", "by itself", "--hint-after", "1h", "--hunt", huntPath], user: "alice")
+        let made = try world.chest(
+            [
+                "compose", "-o", path, "--title", "M", "--seal-cost", "interactive", "--page", "p",
+                "--lock", "pin=4821", "--hint", "by the board", "--hint-cost", "5",
+                "--hint", "by itself", "--hint-after", "1h", "--hunt", huntPath,
+            ], user: "alice")
         #expect(made.status == 0, "\(made.stderr)")
         #expect(!made.stderr.contains("warning"), "in a hunt the key stays with the organiser: \(made.stderr)")
-        #expect(made.stderr.contains("hint 2 is given free by the hunt's board 1 h after the page becomes the team's next goal, or earlier"),
-                "\(made.stderr)")
+        #expect(
+            made.stderr.contains(
+                "hint 2 is given free by the hunt's board 1 h after the page becomes the team's next goal, or earlier"),
+            "\(made.stderr)")
         let id = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let kept = try #require(try HuntFile.read(path: huntPath).messages?[id]?.pages.first?.hints)
         #expect(kept.map(\.cost) == [5, 0] && kept.map(\.after) == [nil, 3600])
@@ -135,12 +162,18 @@ struct HintTests {
         defer { broker.stop() }
         let hunt = try HuntWorld(teams: ["red"], broker: broker)
         let red = hunt.teams[0]
-        let path = try hunt.compose("bakery", ["--lock", "pin=4821", "--hint", "Ask the baker.", "--hint-after", "4s",
-                                               "--hint-cost", "7"])
+        let path = try hunt.compose(
+            "bakery",
+            [
+                "--lock", "pin=4821", "--hint", "Ask the baker.", "--hint-after", "4s",
+                "--hint-cost", "7",
+            ])
         let id = try #require(hunt.ids["bakery"])
         let recorded = try #require(try HuntFile.read(path: hunt.huntPath).messages?[id]?.pages.first?.hints?.first)
         #expect(recorded.cost == 7 && recorded.after == 4)
-        #expect(!(try String(contentsOfFile: path, encoding: .utf8)).contains(recorded.key), "the key is only the organiser's")
+        #expect(
+            !(try String(contentsOfFile: path, encoding: .utf8)).contains(recorded.key),
+            "the key is only the organiser's")
 
         let board = try hunt.startBoard()
         defer { hunt.stopBoard(board) }
@@ -159,9 +192,11 @@ struct HintTests {
         try hunt.organiserWorld.waitUntil("the board prints the hint it gave", timeout: 30) {
             hunt.boardEvents(board).contains { $0["event"] as? String == "hint" }
         }
-        let given = try #require(hunt.boardEvents(board).first { $0["event"] as? String == "hint" }, "\(hunt.boardEvents(board))")
+        let given = try #require(
+            hunt.boardEvents(board).first { $0["event"] as? String == "hint" }, "\(hunt.boardEvents(board))")
         #expect(given["team"] as? String == "red" && given["cost"] as? Int == 0 && given["charged"] as? Bool == true)
-        let team = try #require(hunt.boardEvents(board).last { $0["event"] as? String == "team" && $0["team"] as? String == "red" })
+        let team = try #require(
+            hunt.boardEvents(board).last { $0["event"] as? String == "team" && $0["team"] as? String == "red" })
         #expect(team["points"] as? Int == 0 && team["hints"] as? Int == 1 && team["hintCost"] as? Int == 0, "\(team)")
     }
 
@@ -186,15 +221,21 @@ struct HintTests {
 
         // The broker goes away: the request waits in the outbox, and chest hint says so.
         broker.kill()
-        try red.world.waitUntil("red knows the broker is gone", timeout: 30) { try red.hunt()["connected"] as? Bool == false }
+        try red.world.waitUntil("red knows the broker is gone", timeout: 30) {
+            try red.hunt()["connected"] as? Bool == false
+        }
         let asked = try red.world.chest(["hint", id])
         #expect(asked.status == 0, "\(asked.stderr)")
-        #expect(asked.stdout.contains("asked the organiser") && asked.stdout.contains("costs 2 points")
+        #expect(
+            asked.stdout.contains("asked the organiser") && asked.stdout.contains("costs 2 points")
                 && asked.stdout.contains("waits in the outbox; it is sent when the broker is back"), "\(asked.stdout)")
         #expect(try red.hunt()["outbox"] as? Int ?? 0 >= 1)
         try broker.restart()
         let requests = try hunt.subscribe("chest/\(file.id)/red/hint/+", count: 1)
-        defer { kill(requests.pid, SIGTERM); _ = Subprocess.wait(requests.pid) }
+        defer {
+            kill(requests.pid, SIGTERM)
+            _ = Subprocess.wait(requests.pid)
+        }
         let payload = try #require(try hunt.received(requests, count: 1).first)
         let request = try HuntEnvelope.decode(Data(payload.utf8))
         #expect(request.kind == .hintRequest && request.sender == "red" && HuntSigner.isValid(request))
@@ -209,7 +250,8 @@ struct HintTests {
         let topic = HuntTopic.hint(hunt: file.id, team: "red", hintID: body.hintID)
         let mallory = try Identity.loadOrCreate(at: red.world.root + "/mallory.json")
         let milliseconds = UInt64(Date().timeIntervalSince1970 * 1000)
-        let forged = HuntSigner.sign(HuntEnvelope(hunt: file.id, id: milliseconds, sent: Date(), hint: body), with: mallory)
+        let forged = HuntSigner.sign(
+            HuntEnvelope(hunt: file.id, id: milliseconds, sent: Date(), hint: body), with: mallory)
         try hunt.publish(topic, forged.bytes)
         try red.world.waitUntil("red refuses the forged hint", timeout: 30) {
             ((try red.hunt()["ignored"] as? [String: Int])?["unknownKey"] ?? 0) >= 1
@@ -217,8 +259,10 @@ struct HintTests {
         #expect(try Self.hints(red.world, id).first?["open"] as? Bool == false)
 
         // The organiser's signed answer, the key sealed to red's reader key, opens it.
-        let organiser = try #require(try Identity.load(at: hunt.organiserWorld.root + "/config-alice/chest/" + Identity.fileName))
-        let genuine = HuntSigner.sign(HuntEnvelope(hunt: file.id, id: milliseconds + 1, sent: Date(), hint: body), with: organiser)
+        let organiser = try #require(
+            try Identity.load(at: hunt.organiserWorld.root + "/config-alice/chest/" + Identity.fileName))
+        let genuine = HuntSigner.sign(
+            HuntEnvelope(hunt: file.id, id: milliseconds + 1, sent: Date(), hint: body), with: organiser)
         try hunt.publish(topic, genuine.bytes, retain: true)
         try red.world.waitUntil("the hint opens", timeout: 30) {
             try Self.hints(red.world, id).first?["open"] as? Bool == true

@@ -28,7 +28,9 @@ struct HostileInputTests {
         try factory(world).drop("meanwhile", [.time(due)], into: world.chest)
         try world.waitUntil("the file dropped meanwhile is in", timeout: 15) { world.names(in: "messages").count == 1 }
         #expect(world.names(in: "incoming").isEmpty)
-        try world.waitUntil("its time lock opens", timeout: 15) { Date() > due && (try? world.states())?["meanwhile"] == "open" }
+        try world.waitUntil("its time lock opens", timeout: 15) {
+            Date() > due && (try? world.states())?["meanwhile"] == "open"
+        }
         #expect(cpuSeconds(pid) - cpuBefore < 0.5, "chestd spins")
         let status = try world.chest(["status", "--json"])
         #expect(status.status == 0, "\(status.stderr)")
@@ -52,7 +54,8 @@ struct HostileInputTests {
         let pid = try #require(world.daemon)
         // chestd out of descriptors: the first note is staged and cannot be read.
         var idle: [FileDescriptor] = []
-        #expect(try Subprocess.run("/usr/bin/prlimit", ["--pid", "\(pid)", "--nofile=40:40"], environment: [:]).status == 0)
+        #expect(
+            try Subprocess.run("/usr/bin/prlimit", ["--pid", "\(pid)", "--nofile=40:40"], environment: [:]).status == 0)
         for _ in 0..<60 { if let fd = try? UnixSocket.connect(to: world.socket, timeout: 5) { idle.append(fd) } }
         try world.waitUntil("chestd runs out of descriptors", timeout: 10) {
             world.daemonLog.contains("control socket: out of file descriptors")
@@ -113,7 +116,9 @@ struct HostileInputTests {
         try world.startDaemon()
         let hash = "$argon2id$v=19$m=2097152,t=20,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNo"
         try factory(world).drop("greedy", [.pin(hash: hash)], into: world.chest)
-        try world.waitUntil("it is set aside", timeout: 15) { world.names(in: "rejected").contains("greedy.locked.reason") }
+        try world.waitUntil("it is set aside", timeout: 15) {
+            world.names(in: "rejected").contains("greedy.locked.reason")
+        }
         let reason = try String(contentsOfFile: world.chest + "/rejected/greedy.locked.reason", encoding: .utf8)
         #expect(reason.contains("memory cost m=2097152 KiB is outside 8...131072"), "\(reason)")
     }
@@ -123,8 +128,9 @@ struct HostileInputTests {
         try world.startDaemon(["-v"])
         let title = "Hi\u{1B}[2J\u{1B}]0;owned\u{07}\nchestd: forged line"
         let factory = try factory(world)
-        let message = factory.message(title: title, pages: [Page(text: "text\u{1B}]8;;http://x\u{1B}\\")],
-                                      from: "Eve\u{1B}[31m")
+        let message = factory.message(
+            title: title, pages: [Page(text: "text\u{1B}]8;;http://x\u{1B}\\")],
+            from: "Eve\u{1B}[31m")
         try MessageFile.encode(message).write(to: URL(fileURLWithPath: world.chest + "/\u{1B}[2Jname.locked"))
         try world.waitUntil("it is in", timeout: 15) { world.names(in: "messages").count == 1 }
         for arguments in [["list"], ["read", message.id.rawValue]] {
@@ -180,8 +186,10 @@ struct HostileInputTests {
         let data = MessageFile.encode(try factory(world).message(title: "Paused", pages: [Page(text: "x")]))
         let temporary = world.root + "/paused.locked"
         try writeInHalves(data, to: temporary) {
-            #expect(rename(temporary, world.chest + "/paused.locked") == 0)    // renamed in, still open for writing
-            try world.waitUntil("the half is refused", timeout: 15) { world.names(in: "rejected").contains("paused.locked.reason") }
+            #expect(rename(temporary, world.chest + "/paused.locked") == 0)  // renamed in, still open for writing
+            try world.waitUntil("the half is refused", timeout: 15) {
+                world.names(in: "rejected").contains("paused.locked.reason")
+            }
             kill(try #require(world.daemon), SIGHUP)
             try world.waitUntil("chestd rescans", timeout: 15) {
                 world.daemonLog.contains("SIGHUP: reloading the settings and rescanning the chest")
@@ -207,12 +215,18 @@ struct HostileInputTests {
         let world = ChestHarness()
         try world.startDaemon()
         // nobody, with only the right to pass the socket directory's permissions.
-        let script = "import socket; s = socket.socket(socket.AF_UNIX); s.connect('\(world.socket)'); print(s.recv(4096).decode())"
-        let client = try Subprocess.run("/usr/bin/setpriv", [
-            "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=+dac_override", "--ambient-caps=+dac_override",
-            "/usr/bin/python3", "-c", script,
-        ], environment: ["PATH": "/usr/bin:/bin"])
+        let script =
+            "import socket; s = socket.socket(socket.AF_UNIX); s.connect('\(world.socket)'); print(s.recv(4096).decode())"
+        let client = try Subprocess.run(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=+dac_override",
+                "--ambient-caps=+dac_override",
+                "/usr/bin/python3", "-c", script,
+            ], environment: ["PATH": "/usr/bin:/bin"])
         try #require(client.status == 0, "cannot run a client as another user here: \(client.stderr)")
-        #expect(client.stdout.contains(#""ok":false"#) && client.stdout.contains("admits its owner only"), "\(client.stdout)")
+        #expect(
+            client.stdout.contains(#""ok":false"#) && client.stdout.contains("admits its owner only"),
+            "\(client.stdout)")
     }
 }

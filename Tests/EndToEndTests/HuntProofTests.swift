@@ -21,7 +21,10 @@ struct HuntProofTests {
         defer { hunt.stopBoard(board) }
         let file = try HuntFile.read(path: hunt.huntPath)
         let redReceipts = try hunt.subscribe("chest/\(file.id)/red/receipt/+", count: 1)
-        defer { kill(redReceipts.pid, SIGTERM); _ = Subprocess.wait(redReceipts.pid) }
+        defer {
+            kill(redReceipts.pid, SIGTERM)
+            _ = Subprocess.wait(redReceipts.pid)
+        }
 
         // Red opens a guarded page for real; a sealed page (its key is released to nobody) is never opened.
         let gift = try hunt.compose("gift", ["--lock", "time=2020-01-01T00:00:00Z"])
@@ -46,16 +49,21 @@ struct HuntProofTests {
         func publish(_ receipt: UnlockReceipt, claimedBy reader: Identity? = nil) throws {
             nextID += 1
             let claim = ReaderClaim.claim(hunt: file.id, team: "blue", identity: reader ?? blueReader)
-            let envelope = try #require(HuntSigner.sign(HuntEnvelope(hunt: file.id, sender: "blue", id: nextID, sent: Date(),
-                                                                     receipt: receipt, readerClaim: claim), team: blueTeam))
+            let envelope = try #require(
+                HuntSigner.sign(
+                    HuntEnvelope(
+                        hunt: file.id, sender: "blue", id: nextID, sent: Date(),
+                        receipt: receipt, readerClaim: claim), team: blueTeam))
             try hunt.publish(HuntTopic.receipt(hunt: file.id, team: "blue", id: nextID), envelope.bytes)
         }
         func made(_ id: MessageID, title: String, openedAt: Date = Date()) -> UnlockReceipt {
-            UnlockReceipt(message: id, messageSignature: HuntProofTests.randomBase64(64), title: title, page: 1, set: .a,
-                          openedAt: openedAt,
-                          evidence: UnlockEvidence(locks: [.location], fixes: [], source: nil, trust: FixTrust(level: .hardware),
-                                                   gpsTime: nil, systemTime: openedAt, clock: "gps"),
-                          reader: "")
+            UnlockReceipt(
+                message: id, messageSignature: HuntProofTests.randomBase64(64), title: title, page: 1, set: .a,
+                openedAt: openedAt,
+                evidence: UnlockEvidence(
+                    locks: [.location], fixes: [], source: nil, trust: FixTrust(level: .hardware),
+                    gpsTime: nil, systemTime: openedAt, clock: "gps"),
+                reader: "")
         }
         // A real page blue never opened: no proof, then a made-up one.
         try publish(ReceiptProof.signed(made(vaultID, title: "vault"), proofKey: nil, identity: blueReader))
@@ -63,65 +71,97 @@ struct HuntProofTests {
         madeUp.proof = Self.randomBase64(32)
         try publish(ReceiptSigner.sign(madeUp, with: blueReader))
         // A message that is not the hunt's, claiming hardware trust.
-        try publish(ReceiptProof.signed(made(MessageID(bytes: Sealer.randomBytes(16)), title: "made up"),
-                                        proofKey: Self.randomBase64(32), identity: blueReader))
+        try publish(
+            ReceiptProof.signed(
+                made(MessageID(bytes: Sealer.randomBytes(16)), title: "made up"),
+                proofKey: Self.randomBase64(32), identity: blueReader))
         // A real proof (the gift is guarded, so its key is in the file blue could get) from a reader key blue never
         // claimed.
         let giftKeyText = (organiserFile.messages?[giftID.rawValue]?.pages[0].key).flatMap { Data(base64Encoded: $0) }
         let giftKey = try #require(giftKeyText)
         let giftProofKey = Data(ReceiptProof.key(pageKey: [UInt8](giftKey))).base64EncodedString()
         nextID += 1
-        let unclaimed = try #require(HuntSigner.sign(HuntEnvelope(hunt: file.id, sender: "blue", id: nextID, sent: Date(),
-                                                                  receipt: ReceiptProof.signed(made(giftID, title: "gift"),
-                                                                                               proofKey: giftProofKey,
-                                                                                               identity: throwaway)),
-                                                     team: blueTeam))
+        let unclaimed = try #require(
+            HuntSigner.sign(
+                HuntEnvelope(
+                    hunt: file.id, sender: "blue", id: nextID, sent: Date(),
+                    receipt: ReceiptProof.signed(
+                        made(giftID, title: "gift"),
+                        proofKey: giftProofKey,
+                        identity: throwaway)),
+                team: blueTeam))
         try hunt.publish(HuntTopic.receipt(hunt: file.id, team: "blue", id: nextID), unclaimed.bytes)
         // Red's own receipt, as the broker carried it, re-wrapped in blue's envelope.
         let redPayload = try #require(try hunt.received(redReceipts, count: 1).first)
         let redEnvelope = try HuntEnvelope.decode(Data(redPayload.utf8))
-        guard case let .receipt(redReceipt, _) = redEnvelope.body else { Issue.record("not a receipt: \(redEnvelope.kind)"); return }
+        guard case let .receipt(redReceipt, _) = redEnvelope.body else {
+            Issue.record("not a receipt: \(redEnvelope.kind)")
+            return
+        }
         nextID += 1
-        let rewrapped = try #require(HuntSigner.sign(HuntEnvelope(hunt: file.id, sender: "blue", id: nextID, sent: Date(),
-                                                                  receipt: redReceipt), team: blueTeam))
+        let rewrapped = try #require(
+            HuntSigner.sign(
+                HuntEnvelope(
+                    hunt: file.id, sender: "blue", id: nextID, sent: Date(),
+                    receipt: redReceipt), team: blueTeam))
         try hunt.publish(HuntTopic.receipt(hunt: file.id, team: "blue", id: nextID), rewrapped.bytes)
 
         let reasons = ["noProof", "badProof", "unknownMessage", "wrongReader", "wrongTopic"]
         try red.world.waitUntil("the board refuses each of blue's receipts", timeout: 30) {
-            let refused = hunt.boardEvents(board).filter { $0["event"] as? String == "refused" && $0["team"] as? String == "blue" }
+            let refused = hunt.boardEvents(board).filter {
+                $0["event"] as? String == "refused" && $0["team"] as? String == "blue"
+            }
             return Set(refused.compactMap { $0["reason"] as? String }) == Set(reasons)
         }
-        #expect(!hunt.boardEvents(board).contains { $0["event"] as? String == "unlock" && $0["team"] as? String == "blue" })
+        #expect(
+            !hunt.boardEvents(board).contains { $0["event"] as? String == "unlock" && $0["team"] as? String == "blue" })
 
         // A guarded page blue can prove (it holds the file) counts, shown unproven; claiming to have opened it
         // before red did does not put blue first: the board ranks by when it heard. The title blue signs is its own
         // invention: the board shows the organiser's.
-        try publish(ReceiptProof.signed(made(giftID, title: "BLUE WINS \u{202E}sniw eulb", openedAt: Date(timeIntervalSince1970: 1_577_836_800)),
-                                        proofKey: giftProofKey, identity: blueReader))
+        try publish(
+            ReceiptProof.signed(
+                made(
+                    giftID, title: "BLUE WINS \u{202E}sniw eulb", openedAt: Date(timeIntervalSince1970: 1_577_836_800)),
+                proofKey: giftProofKey, identity: blueReader))
         try red.world.waitUntil("blue's provable receipt is credited", timeout: 30) {
             hunt.boardEvents(board).contains { $0["event"] as? String == "unlock" && $0["team"] as? String == "blue" }
         }
-        let blueCredit = hunt.boardEvents(board).first { $0["event"] as? String == "unlock" && $0["team"] as? String == "blue" }
-        #expect(blueCredit?["title"] as? String == "gift", "the organiser's title, not the team's: \(blueCredit ?? [:])")
+        let blueCredit = hunt.boardEvents(board).first {
+            $0["event"] as? String == "unlock" && $0["team"] as? String == "blue"
+        }
+        #expect(
+            blueCredit?["title"] as? String == "gift", "the organiser's title, not the team's: \(blueCredit ?? [:])")
         func leaderboard() throws -> [[Substring]] {
             let once = try hunt.organiser(["board", hunt.huntPath, "--once", "--timeout", "3"])
             #expect(once.status == 0, "\(once.stderr)")
-            return once.stdout.split(separator: "\n").dropFirst().prefix(2).map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+            return once.stdout.split(separator: "\n").dropFirst().prefix(2).map {
+                $0.split(separator: " ", omittingEmptySubsequences: true)
+            }
         }
         var rows = try leaderboard()
         // POINTS 0 (a guarded page is credited without points), PAGES 1, GUARDED 1.
-        #expect(rows.map { String($0[1]) } == ["red", "blue"] && rows.allSatisfy { $0[2] == "0" && $0[3] == "1" && $0[4] == "1" }, "\(rows)")
+        #expect(
+            rows.map { String($0[1]) } == ["red", "blue"]
+                && rows.allSatisfy { $0[2] == "0" && $0[3] == "1" && $0[4] == "1" }, "\(rows)")
         #expect(rows.last.map { $0.contains { $0.contains("wrongTopic") } } == true, "\(rows)")
         // The results, as the organiser prints them at the end: the same ranking, the organiser's titles.
         let csvPath = hunt.organiserWorld.root + "/results.csv"
         let results = try hunt.organiser(["board", hunt.huntPath, "--results", "--timeout", "3", "-o", csvPath])
-        #expect(results.status == 0 && results.stderr.contains("wrote the results of 2 teams to \(csvPath)"), "\(results.stderr)")
-        let csv = try String(contentsOfFile: csvPath, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(
+            results.status == 0 && results.stderr.contains("wrote the results of 2 teams to \(csvPath)"),
+            "\(results.stderr)")
+        let csv = try String(contentsOfFile: csvPath, encoding: .utf8).split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false)
+        }
         #expect(csv.first?.prefix(4) == ["rank", "team", "points", "pages"])
-        #expect(csv.dropFirst().map { Array($0.prefix(4)) } == [["1", "red", "0", "1"], ["2", "blue", "0", "1"]], "\(csv)")
+        #expect(
+            csv.dropFirst().map { Array($0.prefix(4)) } == [["1", "red", "0", "1"], ["2", "blue", "0", "1"]], "\(csv)")
         #expect(csv.last?.last?.hasPrefix("gift p1 at ") == true, "\(csv)")
         let printed = try hunt.organiser(["board", hunt.huntPath, "--results", "--timeout", "3"])
-        #expect(printed.stdout.contains("1. red: 1 page") && printed.stdout.contains("no tracks and no distances"), "\(printed.stdout)")
+        #expect(
+            printed.stdout.contains("1. red: 1 page") && printed.stdout.contains("no tracks and no distances"),
+            "\(printed.stdout)")
 
         // After a restart the board replays its journal: the same credits, the same refusals, the same order.
         hunt.stopBoard(board)
@@ -130,8 +170,12 @@ struct HuntProofTests {
         try red.world.waitUntil("the restarted board shows both credits", timeout: 20) {
             hunt.boardEvents(again).count { $0["event"] as? String == "unlock" } == 2
         }
-        #expect(Set(hunt.boardEvents(again).filter { $0["event"] as? String == "refused" }.compactMap { $0["reason"] as? String })
-                    == Set(reasons))
+        #expect(
+            Set(
+                hunt.boardEvents(again).filter { $0["event"] as? String == "refused" }.compactMap {
+                    $0["reason"] as? String
+                })
+                == Set(reasons))
         rows = try leaderboard()
         #expect(rows.map { String($0[1]) } == ["red", "blue"], "\(rows)")
         // `chest verify` on a made-up receipt for the vault (the real message, a made-up proof): not proven, with or
@@ -144,11 +188,15 @@ struct HuntProofTests {
         let fakePath = hunt.organiserWorld.root + "/fake.json"
         try ReceiptSigner.sign(fake, with: blueReader).fileBytes.write(to: URL(fileURLWithPath: fakePath))
         let unchecked = try hunt.organiser(["verify", fakePath, vaultPath])
-        #expect(unchecked.status == 0 && unchecked.stdout.contains("(not known to you); the opening is not proven"), "\(unchecked)")
+        #expect(
+            unchecked.status == 0 && unchecked.stdout.contains("(not known to you); the opening is not proven"),
+            "\(unchecked)")
         #expect(unchecked.stdout.contains("hardware") && unchecked.stdout.contains("(claimed)"), "\(unchecked.stdout)")
         let checked = try hunt.organiser(["verify", fakePath, vaultPath, "--hunt", hunt.huntPath])
-        #expect(checked.status != 0 && checked.stderr.contains("not proven: the proof of opening was not made with the page's key"),
-                "\(checked)")
+        #expect(
+            checked.status != 0
+                && checked.stderr.contains("not proven: the proof of opening was not made with the page's key"),
+            "\(checked)")
         let redPath = hunt.organiserWorld.root + "/red.json"
         try redReceipt.fileBytes.write(to: URL(fileURLWithPath: redPath))
         let genuine = try hunt.organiser(["verify", redPath, gift, "--hunt", hunt.huntPath])
@@ -168,8 +216,9 @@ struct HuntProofTests {
         // Three junk messages of 2 MB each on red's topic: before, each went into the journal in full. Retained, so
         // the board has them however soon after its start they come.
         for index in 1...3 {
-            try hunt.publish(HuntTopic.receipt(hunt: file.id, team: "red", id: UInt64(index)), Data(repeating: 0x7b, count: 2 << 20),
-                             retain: true)
+            try hunt.publish(
+                HuntTopic.receipt(hunt: file.id, team: "red", id: UInt64(index)), Data(repeating: 0x7b, count: 2 << 20),
+                retain: true)
         }
         try hunt.organiserWorld.waitUntil("the board refuses the three", timeout: 30) {
             hunt.boardEvents(board).count { $0["reason"] as? String == "malformed" } == 3
@@ -181,7 +230,8 @@ struct HuntProofTests {
         defer { hunt.stopBoard(again) }
         // Replayed from the journal (and heard again from the broker, which keeps them).
         try hunt.organiserWorld.waitUntil("the restarted board shows them again", timeout: 20) {
-            hunt.boardEvents(again).count { $0["reason"] as? String == "malformed" && $0["team"] as? String == "red" } >= 3
+            hunt.boardEvents(again).count { $0["reason"] as? String == "malformed" && $0["team"] as? String == "red" }
+                >= 3
         }
         let after = (try FileManager.default.attributesOfItem(atPath: hunt.huntPath + ".board")[.size] as? Int) ?? 0
         #expect(after < 4_000, "the journal is \(after) bytes")

@@ -41,15 +41,21 @@ struct HuntScheduleTests {
         // is published early, as an organiser without a board may: the clock still holds the page until the start.
         let near = Self.instant(20)
         #expect(try hunt.organiser(["hunt", "schedule", "--hunt", hunt.huntPath, "--starts", near.text]).status == 0)
-        try red.world.waitUntil("red hears the new start", timeout: 20) { try red.hunt()["starts"] as? String == near.text }
+        try red.world.waitUntil("red hears the new start", timeout: 20) {
+            try red.hunt()["starts"] as? String == near.text
+        }
         let started = try hunt.organiser(["hunt", "start", "--hunt", hunt.huntPath])
         #expect(started.status == 0, "\(started.stderr)")
         if Date() < near.date.addingTimeInterval(-1) { #expect(try red.world.states()["held"] == "locked") }
         try red.world.waitUntil("the page opens at the start", timeout: 90) { try red.world.states()["held"] == "open" }
-        let opened = try #require(JSONSerialization.jsonObject(with: Data(red.world.chest(["read", id, "--json"]).stdout.utf8)) as? [String: Any])
-        let openedAt = try #require(((opened["pages"] as? [[String: Any]])?.first?["openedAt"] as? String).flatMap { ISO8601.parse($0) })
+        let opened = try #require(
+            JSONSerialization.jsonObject(with: Data(red.world.chest(["read", id, "--json"]).stdout.utf8))
+                as? [String: Any])
+        let openedAt = try #require(
+            ((opened["pages"] as? [[String: Any]])?.first?["openedAt"] as? String).flatMap { ISO8601.parse($0) })
         #expect(openedAt >= near.date, "opened at \(openedAt), the hunt starts at \(near.date)")
-        #expect(opened["huntStarts"] as? String == near.text && opened["huntEnds"] == nil, "read --json says the window")
+        #expect(
+            opened["huntStarts"] as? String == near.text && opened["huntEnds"] == nil, "read --json says the window")
         // A restart without the broker keeps the schedule it heard.
         broker.kill()
         red.world.stopDaemon()
@@ -66,8 +72,12 @@ struct HuntScheduleTests {
         defer { hunt.stopBoard(board) }
         try red.startConnected()
         let watch = red.world.root + "/watch.jsonl"
-        let watcher = try red.world.spawnClient(["watch", "--json", "--timeout", "120"], stdout: watch, stderr: watch + ".err")
-        defer { kill(watcher, SIGTERM); _ = Subprocess.wait(watcher) }
+        let watcher = try red.world.spawnClient(
+            ["watch", "--json", "--timeout", "120"], stdout: watch, stderr: watch + ".err")
+        defer {
+            kill(watcher, SIGTERM)
+            _ = Subprocess.wait(watcher)
+        }
         func said(_ path: String) -> [[String: Any]] {
             ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
                 try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -87,23 +97,35 @@ struct HuntScheduleTests {
         try red.world.startDaemon()
         try red.world.waitUntil("red is connected again", timeout: 20) { try red.hunt()["connected"] as? Bool == true }
         let again = red.world.root + "/watch-again.jsonl"
-        let second = try red.world.spawnClient(["watch", "--json", "--timeout", "120"], stdout: again, stderr: again + ".err")
-        defer { kill(second, SIGTERM); _ = Subprocess.wait(second) }
+        let second = try red.world.spawnClient(
+            ["watch", "--json", "--timeout", "120"], stdout: again, stderr: again + ".err")
+        defer {
+            kill(second, SIGTERM)
+            _ = Subprocess.wait(second)
+        }
         #expect(try hunt.organiser(["hunt", "say", "Ten minutes left.", "--hunt", hunt.huntPath]).status == 0)
         try red.world.waitUntil("red hears the new word", timeout: 30) { !said(again).isEmpty }
         #expect(said(again).map { $0["text"] as? String } == ["Ten minutes left."])
-        #expect(said(watch).count { $0["text"] as? String == "Meet at the fountain at noon." } == 1,
-                "a watcher that follows chestd across its restart hears the first word once too")
+        #expect(
+            said(watch).count { $0["text"] as? String == "Meet at the fountain at noon." } == 1,
+            "a watcher that follows chestd across its restart hears the first word once too")
 
         // Blue joins after both were said: the broker kept them, and blue is told each once.
         #expect(try blue.world.chest(["hunt", "leave"]).status == 0)
         try blue.world.startDaemon()
         let late = blue.world.root + "/watch.jsonl"
-        let blueWatch = try blue.world.spawnClient(["watch", "--json", "--timeout", "120"], stdout: late, stderr: late + ".err")
-        defer { kill(blueWatch, SIGTERM); _ = Subprocess.wait(blueWatch) }
+        let blueWatch = try blue.world.spawnClient(
+            ["watch", "--json", "--timeout", "120"], stdout: late, stderr: late + ".err")
+        defer {
+            kill(blueWatch, SIGTERM)
+            _ = Subprocess.wait(blueWatch)
+        }
         #expect(try blue.world.chest(["hunt", "join", blue.world.root + "/join.hunt"]).status == 0)
         try blue.world.waitUntil("blue hears both words", timeout: 30) { said(late).count >= 2 }
-        #expect(Set(said(late).compactMap { $0["text"] as? String }) == ["Meet at the fountain at noon.", "Ten minutes left."])
+        #expect(
+            Set(said(late).compactMap { $0["text"] as? String }) == [
+                "Meet at the fountain at noon.", "Ten minutes left.",
+            ])
         #expect(said(late).count == 2)
         let status = try blue.world.chest(["status"])
         #expect(status.stdout.contains("Ten minutes left."), "\(status.stdout)")
@@ -121,10 +143,14 @@ struct HuntScheduleTests {
         try red.startConnected()
         let file = try HuntFile.read(path: hunt.huntPath)
         let mallory = try Identity.loadOrCreate(at: red.world.root + "/mallory.json")
-        let word = HuntSigner.sign(HuntEnvelope(hunt: file.id, id: 7, sent: Date(), said: HuntSaid(text: "The hunt is cancelled.")), with: mallory)
+        let word = HuntSigner.sign(
+            HuntEnvelope(hunt: file.id, id: 7, sent: Date(), said: HuntSaid(text: "The hunt is cancelled.")),
+            with: mallory)
         try hunt.publish(HuntTopic.said(hunt: file.id, id: 7), word.bytes, retain: true)
-        let schedule = HuntSigner.sign(HuntEnvelope(hunt: file.id, id: 8, sent: Date(), schedule: HuntSchedule(starts: Date().addingTimeInterval(86_400))),
-                                       with: mallory)
+        let schedule = HuntSigner.sign(
+            HuntEnvelope(
+                hunt: file.id, id: 8, sent: Date(), schedule: HuntSchedule(starts: Date().addingTimeInterval(86_400))),
+            with: mallory)
         try hunt.publish(HuntTopic.schedule(hunt: file.id), schedule.bytes, retain: true)
         try red.world.waitUntil("red refuses both", timeout: 20) {
             (try red.hunt()["ignored"] as? [String: Int])?["unknownKey"] == 2
@@ -147,7 +173,9 @@ struct HuntScheduleTests {
         for seconds in [7_200.0, 10_800] {
             let end = Self.instant(seconds)
             #expect(try hunt.organiser(["hunt", "schedule", "--hunt", hunt.huntPath, "--ends", end.text]).status == 0)
-            try hunt.organiserWorld.waitUntil("the web board has the end \(end.text)", timeout: 20) { try ends() == end.text }
+            try hunt.organiserWorld.waitUntil("the web board has the end \(end.text)", timeout: 20) {
+                try ends() == end.text
+            }
             let page = try WebClient.request(port: board.port, path: "/").body
             #expect(page.contains(#"data-ends="\#(end.text)""#), "the page's clock counts to the new end")
         }
@@ -168,26 +196,37 @@ struct HuntScheduleTests {
         try hunt.give(try hunt.compose("late", ["--lock", "time=2020-01-01T00:00:00Z"]), to: red)
         try red.world.waitUntil("the page opens for red", timeout: 20) { try red.world.states()["late"] == "open" }
         try red.world.waitUntil("the board refuses the late receipt", timeout: 30) {
-            hunt.boardEvents(board).contains { $0["event"] as? String == "refused" && $0["reason"] as? String == "afterEnd" }
+            hunt.boardEvents(board).contains {
+                $0["event"] as? String == "refused" && $0["reason"] as? String == "afterEnd"
+            }
         }
         #expect(!hunt.boardEvents(board).contains { $0["event"] as? String == "unlock" })
         let once = try hunt.organiser(["board", hunt.huntPath, "--once"])
         #expect(once.status == 0 && once.stdout.contains("red"), "\(once.stderr)")
-        #expect(once.stdout.split(separator: "\n").dropFirst().first?.split(separator: " ", omittingEmptySubsequences: true)[2] == "0",
-                "\(once.stdout)")
+        #expect(
+            once.stdout.split(separator: "\n").dropFirst().first?.split(
+                separator: " ", omittingEmptySubsequences: true)[2] == "0",
+            "\(once.stdout)")
     }
 
     @Test func scheduleAndWordMistakesGetAClearError() throws {
         let world = ChestHarness()
         func chest(_ arguments: [String]) throws -> Subprocess.Outcome { try world.chest(arguments, user: "alice") }
-        let backwards = try chest(["hunt", "create", "Spring", "--broker", "mqtt://127.0.0.1:1883",
-                                   "--starts", "2027-05-02T16:00:00Z", "--ends", "2027-05-02T14:00:00Z"])
+        let backwards = try chest([
+            "hunt", "create", "Spring", "--broker", "mqtt://127.0.0.1:1883",
+            "--starts", "2027-05-02T16:00:00Z", "--ends", "2027-05-02T14:00:00Z",
+        ])
         #expect(backwards.status == 64 && backwards.stderr.contains("must end after it starts"), "\(backwards.stderr)")
         let garbled = try chest(["hunt", "create", "Spring", "--broker", "mqtt://127.0.0.1:1883", "--starts", "noon"])
-        #expect(garbled.status == 64 && garbled.stderr.contains("--starts noon: not an ISO 8601 time"), "\(garbled.stderr)")
-        let made = try chest(["hunt", "create", "Spring", "--broker", "mqtt://127.0.0.1:1", "-o", "s.hunt",
-                              "--starts", "2027-05-02T14:00:00+02:00", "--ends", "2027-05-02T18:00:00+02:00"])
-        #expect(made.status == 0 && made.stdout.contains("starts 2027-05-02T12:00:00Z, ends 2027-05-02T16:00:00Z"), "\(made.stdout)")
+        #expect(
+            garbled.status == 64 && garbled.stderr.contains("--starts noon: not an ISO 8601 time"), "\(garbled.stderr)")
+        let made = try chest([
+            "hunt", "create", "Spring", "--broker", "mqtt://127.0.0.1:1", "-o", "s.hunt",
+            "--starts", "2027-05-02T14:00:00+02:00", "--ends", "2027-05-02T18:00:00+02:00",
+        ])
+        #expect(
+            made.status == 0 && made.stdout.contains("starts 2027-05-02T12:00:00Z, ends 2027-05-02T16:00:00Z"),
+            "\(made.stdout)")
         let path = world.root + "/s.hunt"
         let file = try HuntFile.read(path: path)
         #expect(file.version == 2 && file.ends == ISO8601.parse("2027-05-02T16:00:00Z"))
@@ -202,7 +241,11 @@ struct HuntScheduleTests {
         // A team's join file is refused, so is a file of version 2 with its schedule taken out by hand.
         #expect(try chest(["hunt", "team", "add", "red", "--hunt", path, "-o", "red.hunt"]).status == 0)
         let joined = try HuntFile.read(path: world.root + "/red.hunt")
-        #expect(joined.starts == file.starts && joined.ends == file.ends && joined.version == 2, "the join file has the schedule")
-        #expect(try chest(["hunt", "schedule", "--hunt", world.root + "/red.hunt", "--starts", "none"]).stderr.contains("join file"))
+        #expect(
+            joined.starts == file.starts && joined.ends == file.ends && joined.version == 2,
+            "the join file has the schedule")
+        #expect(
+            try chest(["hunt", "schedule", "--hunt", world.root + "/red.hunt", "--starts", "none"]).stderr.contains(
+                "join file"))
     }
 }

@@ -28,7 +28,9 @@ struct HuntStartTests {
         let welcome = try hunt.compose("welcome", [])
         let held = try hunt.compose("held", ["--lock", "time=2020-01-01T00:00:00Z"])
         let file = try HuntFile.read(path: hunt.huntPath)
-        #expect(file.releases?[HuntRelease.startName] != nil, "compose made the start key and kept it in the organiser's file")
+        #expect(
+            file.releases?[HuntRelease.startName] != nil,
+            "compose made the start key and kept it in the organiser's file")
         let message = try MessageFile.decode(Data(contentsOf: URL(fileURLWithPath: held)))
         #expect(message.version == MessageFile.startVersion)
         try hunt.give(welcome, to: red)
@@ -60,7 +62,9 @@ struct HuntStartTests {
         let hunt = try HuntWorld(teams: ["red"], broker: broker)
         let red = hunt.teams[0]
         let starts = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 15).rounded(.down))
-        #expect(try hunt.organiser(["hunt", "schedule", "--hunt", hunt.huntPath, "--starts", ISO8601.string(starts)]).status == 0)
+        #expect(
+            try hunt.organiser(["hunt", "schedule", "--hunt", hunt.huntPath, "--starts", ISO8601.string(starts)]).status
+                == 0)
         let message = try hunt.compose("opening", [])
         let board = try hunt.startBoard()
         defer { hunt.stopBoard(board) }
@@ -72,7 +76,8 @@ struct HuntStartTests {
             try red.world.states()["opening"] == "open"
         }
         let opened = try Self.readJSON(red, id)
-        let openedAt = try #require(((opened["pages"] as? [[String: Any]])?.first?["openedAt"] as? String).flatMap { ISO8601.parse($0) })
+        let openedAt = try #require(
+            ((opened["pages"] as? [[String: Any]])?.first?["openedAt"] as? String).flatMap { ISO8601.parse($0) })
         #expect(openedAt >= starts, "opened at \(openedAt), the hunt starts at \(starts)")
     }
 }

@@ -24,14 +24,18 @@ struct HuntTests {
         defer { broker.stop() }
         let hunt = try HuntWorld(teams: ["red", "blue", "green"], broker: broker)
         let owntracks = try hunt.subscribe("owntracks/+/+/event", count: 3)
-        defer { kill(owntracks.pid, SIGTERM); _ = Subprocess.wait(owntracks.pid) }
+        defer {
+            kill(owntracks.pid, SIGTERM)
+            _ = Subprocess.wait(owntracks.pid)
+        }
         let board = try hunt.startBoard()
         defer { hunt.stopBoard(board) }
 
         // One receiver for everyone, walking past each team's spot in turn: red's first, then blue's, then green's.
         var waypoints: [NMEAWalk.Waypoint] = [.init(Self.start, altitudeMSL: 400, hold: 25)]
         for (index, team) in hunt.teams.enumerated() {
-            let message = try hunt.compose(team.name, ["--lock", "location=\(Self.spot(index).latitude),\(Self.spot(index).longitude)/40m"])
+            let message = try hunt.compose(
+                team.name, ["--lock", "location=\(Self.spot(index).latitude),\(Self.spot(index).longitude)/40m"])
             try hunt.give(message, to: team)
             waypoints.append(.init(Self.spot(index), altitudeMSL: 400, hold: 8))
         }
@@ -51,14 +55,17 @@ struct HuntTests {
         // The leaderboard: one page each, in the order they got there.
         let first = try hunt.organiser(["board", hunt.huntPath, "--once"])
         #expect(first.status == 0, "\(first.stderr)")
-        let ranked = first.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        let ranked = first.stdout.split(separator: "\n").dropFirst().map {
+            $0.split(separator: " ", omittingEmptySubsequences: true)
+        }
         #expect(ranked.map { String($0[1]) } == ["red", "blue", "green"], "\(first.stdout)")
         #expect(ranked.allSatisfy { $0[2] == "1" }, "\(first.stdout)")
 
         // OwnTracks' tools see each unlock as a transition, on their own topic.
         let transitions = try hunt.received(owntracks, count: 3)
         #expect(transitions.count == 3, "\(transitions)")
-        #expect(transitions.allSatisfy { $0.contains("\"_type\":\"transition\"") && $0.contains("\"event\":\"enter\"") })
+        #expect(
+            transitions.allSatisfy { $0.contains("\"_type\":\"transition\"") && $0.contains("\"event\":\"enter\"") })
 
         // Page text never leaves the reader's machine; positions stay home unless the hunt shares them.
         let everything = hunt.boardJournal
@@ -70,13 +77,17 @@ struct HuntTests {
         for team in hunt.teams { try hunt.give(finale, to: team) }
         let finaleID = try #require(hunt.ids["finale"])
         for team in hunt.teams {
-            try team.world.waitUntil("\(team.name) has the finale", timeout: 20) { try team.world.states()["finale"] == "locked" }
+            try team.world.waitUntil("\(team.name) has the finale", timeout: 20) {
+                try team.world.states()["finale"] == "locked"
+            }
             #expect(try team.world.chest(["read", finaleID]).stdout.contains("not released yet"))
         }
         let released = try hunt.organiser(["hunt", "release", "finale", "--hunt", hunt.huntPath])
         #expect(released.status == 0, "\(released.stderr)")
         for team in hunt.teams {
-            try team.world.waitUntil("the finale opens for \(team.name)", timeout: 30) { try team.world.states()["finale"] == "open" }
+            try team.world.waitUntil("the finale opens for \(team.name)", timeout: 30) {
+                try team.world.states()["finale"] == "open"
+            }
             #expect(try team.world.chest(["read", finaleID]).stdout.contains("page of finale"))
         }
         try hunt.teams[0].world.waitUntil("the board shows six unlocks", timeout: 30) {
@@ -84,8 +95,12 @@ struct HuntTests {
         }
 
         let once = try hunt.organiser(["board", hunt.huntPath, "--once"])
-        let rows = once.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: " ", omittingEmptySubsequences: true) }
-        #expect(Set(rows.map { String($0[1]) }) == ["red", "blue", "green"] && rows.allSatisfy { $0[2] == "2" }, "\(once.stdout)")
+        let rows = once.stdout.split(separator: "\n").dropFirst().map {
+            $0.split(separator: " ", omittingEmptySubsequences: true)
+        }
+        #expect(
+            Set(rows.map { String($0[1]) }) == ["red", "blue", "green"] && rows.allSatisfy { $0[2] == "2" },
+            "\(once.stdout)")
     }
 
     @Test func aTeamOfflineDuringItsUnlocksPublishesThemAllOnceAfterTheBrokerComesBack() throws {
@@ -96,14 +111,18 @@ struct HuntTests {
         let board = try hunt.startBoard()
         defer { hunt.stopBoard(board) }
         try red.world.startDaemon()
-        try red.world.waitUntil("red is online", timeout: 20) { hunt.boardEvents(board).contains { $0["online"] as? Bool == true } }
+        try red.world.waitUntil("red is online", timeout: 20) {
+            hunt.boardEvents(board).contains { $0["online"] as? Bool == true }
+        }
 
         // The broker dies; red unlocks three pages while it is away, and chestd itself is killed once meanwhile.
         broker.kill()
         for index in 0..<3 {
             try hunt.give(try hunt.compose("past \(index)", ["--lock", "time=2020-01-01T00:00:00Z"]), to: red)
         }
-        try red.world.waitUntil("three pages open", timeout: 20) { try red.world.states().values.filter { $0 == "open" }.count == 3 }
+        try red.world.waitUntil("three pages open", timeout: 20) {
+            try red.world.states().values.filter { $0 == "open" }.count == 3
+        }
         try red.world.waitUntil("the outbox holds them", timeout: 10) { try red.hunt()["outbox"] as? Int ?? 0 >= 3 }
         red.world.stopDaemon(SIGKILL)
         try red.world.startDaemon()
@@ -123,13 +142,17 @@ struct HuntTests {
         }
         // The broker sends the retained receipts as it accepts the subscription; a message the board refuses,
         // sent after that, arrives after them.
-        try red.world.waitUntil("the restarted board subscribes", timeout: 20) { try hunt.boardSubscriptions() > subscriptions }
+        try red.world.waitUntil("the restarted board subscribes", timeout: 20) {
+            try hunt.boardSubscriptions() > subscriptions
+        }
         let id = try HuntFile.read(path: hunt.huntPath).id
         try broker.publish("chest/\(id)/red/status", "not a hunt message")
         try red.world.waitUntil("the board refuses the marker", timeout: 20) {
             hunt.boardEvents(again).contains { $0["event"] as? String == "refused" }
         }
-        let titles = hunt.boardEvents(again).filter { $0["event"] as? String == "unlock" }.compactMap { $0["title"] as? String }
+        let titles = hunt.boardEvents(again).filter { $0["event"] as? String == "unlock" }.compactMap {
+            $0["title"] as? String
+        }
         #expect(titles.sorted() == ["past 0", "past 1", "past 2"])
         let refused = hunt.boardEvents(again).filter { $0["event"] as? String == "refused" }
         #expect(refused.count == 1 && refused.first?["reason"] as? String == "malformed", "\(refused)")
@@ -154,7 +177,8 @@ struct HuntTests {
             try FileManager.default.removeItem(atPath: outbox + "/" + name)
         }
         let ledger = red.world.chest + "/hunt-receipts.json"
-        var saved = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: ledger))) as? [String: Any])
+        var saved = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: ledger))) as? [String: Any])
         #expect((saved["sent"] as? [String])?.count == 1)
         saved["sent"] = [String]()
         try JSONSerialization.data(withJSONObject: saved).write(to: URL(fileURLWithPath: ledger))
@@ -183,24 +207,32 @@ struct HuntTests {
         let file = try HuntFile.read(path: hunt.huntPath)
         let team = try #require(file.team(named: "red"))
         let teamKey = [UInt8](try #require(Data(base64Encoded: team.secretKey ?? "")))
-        let receipt = UnlockReceipt(message: MessageID(bytes: [UInt8](repeating: 9, count: 16)), messageSignature: "", title: "forged",
-                                    page: 1, set: .a, openedAt: Date(), evidence: UnlockEvidence(locks: [.location], fixes: [], source: nil,
-                                    trust: FixTrust(level: .hardware), gpsTime: nil, systemTime: Date(), clock: "system"),
-                                    reader: "")
+        let receipt = UnlockReceipt(
+            message: MessageID(bytes: [UInt8](repeating: 9, count: 16)), messageSignature: "", title: "forged",
+            page: 1, set: .a, openedAt: Date(),
+            evidence: UnlockEvidence(
+                locks: [.location], fixes: [], source: nil,
+                trust: FixTrust(level: .hardware), gpsTime: nil, systemTime: Date(), clock: "system"),
+            reader: "")
         let mallory = try Identity.loadOrCreate(at: red.world.root + "/mallory.json")
         // Signed by a key the hunt does not know for red.
-        let stranger = HuntSigner.sign(HuntEnvelope(hunt: file.id, sender: "red", id: 900, sent: Date(),
-                                                    receipt: ReceiptSigner.sign(receipt, with: mallory)), with: mallory)
+        let stranger = HuntSigner.sign(
+            HuntEnvelope(
+                hunt: file.id, sender: "red", id: 900, sent: Date(),
+                receipt: ReceiptSigner.sign(receipt, with: mallory)), with: mallory)
         try hunt.publish(HuntTopic.receipt(hunt: file.id, team: "red", id: 900), stranger.bytes)
         // Signed by red's key, but the receipt inside was changed after the reader signed it.
         var edited = ReceiptSigner.sign(receipt, with: mallory)
         edited.title = "edited"
-        let tampered = HuntSigner.sign(HuntEnvelope(hunt: file.id, sender: "red", id: 901, sent: Date(), receipt: edited),
-                                       secretKey: teamKey)
+        let tampered = HuntSigner.sign(
+            HuntEnvelope(hunt: file.id, sender: "red", id: 901, sent: Date(), receipt: edited),
+            secretKey: teamKey)
         try hunt.publish(HuntTopic.receipt(hunt: file.id, team: "red", id: 901), tampered.bytes)
         // A release with the right name, signed by Mallory, not the organiser.
-        let fake = HuntSigner.sign(HuntEnvelope(hunt: file.id, id: 1, sent: Date(),
-                                                release: HuntRelease(name: "finale", key: HuntSigner.newReleaseKey())), with: mallory)
+        let fake = HuntSigner.sign(
+            HuntEnvelope(
+                hunt: file.id, id: 1, sent: Date(),
+                release: HuntRelease(name: "finale", key: HuntSigner.newReleaseKey())), with: mallory)
         try hunt.publish(HuntTopic.release(hunt: file.id, name: "finale"), fake.bytes, retain: true)
 
         try red.world.waitUntil("the board refuses both", timeout: 20) {
@@ -222,15 +254,21 @@ struct HuntTests {
         func chest(_ arguments: [String]) throws -> Subprocess.Outcome { try world.chest(arguments, user: "alice") }
         let noBroker = try chest(["hunt", "create", "Spring"])
         #expect(noBroker.status == 64 && noBroker.stderr.contains("needs --broker URL"), "\(noBroker.stderr)")
-        #expect(try chest(["hunt", "create", "Spring", "--broker", "http://x"]).stderr.contains("write mqtt://HOST:PORT or mqtts://HOST:PORT"))
-        #expect(try chest(["hunt", "create", "Spring", "--broker", "mqtt://127.0.0.1:1883", "-o", "s.hunt"]).status == 0)
-        #expect(try chest(["hunt", "create", "Spring", "--broker", "mqtt://127.0.0.1:1883", "-o", "s.hunt"]).stderr.contains("s.hunt exists"))
+        #expect(
+            try chest(["hunt", "create", "Spring", "--broker", "http://x"]).stderr.contains(
+                "write mqtt://HOST:PORT or mqtts://HOST:PORT"))
+        #expect(
+            try chest(["hunt", "create", "Spring", "--broker", "mqtt://127.0.0.1:1883", "-o", "s.hunt"]).status == 0)
+        #expect(
+            try chest(["hunt", "create", "Spring", "--broker", "mqtt://127.0.0.1:1883", "-o", "s.hunt"]).stderr
+                .contains("s.hunt exists"))
         for name in ["organiser", "release", "a/b", "+", String(repeating: "x", count: 33)] {
             let bad = try chest(["hunt", "team", "add", name, "--hunt", "s.hunt"])
             #expect(bad.status == 64 && bad.stderr.contains("cannot name a team"), "\(name): \(bad.stderr)")
         }
         #expect(try chest(["hunt", "team", "add", "red", "--hunt", "s.hunt"]).status == 0)
-        #expect(try chest(["hunt", "team", "add", "red", "--hunt", "s.hunt"]).stderr.contains("already has a team red"))
+        #expect(
+            try chest(["hunt", "team", "add", "red", "--hunt", "s.hunt"]).stderr.contains("already has a team red"))
         #expect(try chest(["hunt", "join", "s.hunt"]).stderr.contains("is the organiser's hunt file"))
         #expect(try chest(["board", "s-red.hunt", "--once"]).stderr.contains("is a team's join file"))
         #expect(try chest(["hunt", "release", "finale", "--hunt", "s.hunt"]).stderr.contains("has no release finale"))
@@ -239,13 +277,20 @@ struct HuntTests {
         #expect(!join.contains("organiserPassword") && !join.contains("releases"))
         #expect(try HuntFile.read(path: world.root + "/s-red.hunt").teams.count == 1)
         // Release locks: format 2 only, with the hunt file, and the only secret of their set.
-        let compose = ["compose", "--seal-cost", "interactive", "-o", "m.locked", "--title", "t", "--page", "p", "--lock", "release=finale"]
+        let compose = [
+            "compose", "--seal-cost", "interactive", "-o", "m.locked", "--title", "t", "--page", "p", "--lock",
+            "release=finale",
+        ]
         #expect(try chest(compose).stderr.contains("needs --hunt FILE"))
         #expect(try chest(compose + ["--hunt", "s.hunt", "--format", "1"]).stderr.contains("needs format 2"))
-        #expect(try chest(compose + ["--hunt", "s.hunt", "--lock", "pin=1234"]).stderr.contains("the only secret of its set"))
+        #expect(
+            try chest(compose + ["--hunt", "s.hunt", "--lock", "pin=1234"]).stderr.contains(
+                "the only secret of its set"))
         #expect(try chest(compose + ["--hunt", "s-red.hunt"]).stderr.contains("is a team's join file"))
         #expect(!FileManager.default.fileExists(atPath: world.root + "/m.locked"))
-        #expect(try HuntFile.read(path: world.root + "/s.hunt").releases == nil, "nothing was added by the refused attempts")
+        #expect(
+            try HuntFile.read(path: world.root + "/s.hunt").releases == nil, "nothing was added by the refused attempts"
+        )
         let made = try chest(compose + ["--hunt", "s.hunt", "--or", "--lock", "pin=1234"])
         #expect(made.status == 0, "\(made.stderr)")
         #expect(try HuntFile.read(path: world.root + "/s.hunt").releases?.keys.sorted() == ["finale"])
@@ -262,11 +307,13 @@ struct HuntTests {
         try red.world.startDaemon()
         let tmux = NavTests.Tmux(socket: hunt.organiserWorld.root + "/tmux.sock")
         let environment = hunt.organiserWorld.environment(user: "alice").flatMap { ["-e", "\($0.key)=\($0.value)"] }
-        try tmux.run(["new-session", "-d", "-s", "nav", "-x", "100", "-y", "24"] + environment
-                     + [ChestHarness.products + "/chest", "board", hunt.huntPath])
+        try tmux.run(
+            ["new-session", "-d", "-s", "nav", "-x", "100", "-y", "24"] + environment
+                + [ChestHarness.products + "/chest", "board", hunt.huntPath])
         defer { _ = try? tmux.run(["kill-server"]) }
         var screen = try tmux.waitFor("both teams, red online") {
-            $0.contains("connected") && $0.contains("red") && $0.contains("online") && $0.contains("blue") && $0.contains("never")
+            $0.contains("connected") && $0.contains("red") && $0.contains("online") && $0.contains("blue")
+                && $0.contains("never")
         }
         try hunt.give(try hunt.compose("in tmux", ["--lock", "time=2020-01-01T00:00:00Z"]), to: red)
         screen = try tmux.waitFor("red's unlock") { $0.contains("red opened \u{201C}in tmux\u{201D} page 1") }
@@ -280,20 +327,34 @@ struct HuntTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let authority = try TestCertificateAuthority(in: directory)
         let port = LoopbackPort.free()
-        let organiser = ChestHarness(), red = ChestHarness()
+        let organiser = ChestHarness()
+        let red = ChestHarness()
         let huntPath = organiser.root + "/tls.hunt"
-        #expect(try organiser.chest(["hunt", "create", "TLS", "--broker", "mqtts://127.0.0.1:\(port)", "--ca", authority.caFile,
-                                     "-o", huntPath], user: "alice").status == 0)
-        #expect(try organiser.chest(["hunt", "team", "add", "red", "--hunt", huntPath, "-o", red.root + "/red.hunt"], user: "alice").status == 0)
+        #expect(
+            try organiser.chest(
+                [
+                    "hunt", "create", "TLS", "--broker", "mqtts://127.0.0.1:\(port)", "--ca", authority.caFile,
+                    "-o", huntPath,
+                ], user: "alice"
+            ).status == 0)
+        #expect(
+            try organiser.chest(
+                ["hunt", "team", "add", "red", "--hunt", huntPath, "-o", red.root + "/red.hunt"], user: "alice"
+            ).status == 0)
         let file = try HuntFile.read(path: huntPath)
         let passwords = directory.appendingPathComponent("passwords").path
-        try MosquittoBroker.writePasswordFile(["red": try #require(file.team(named: "red")?.password),
-                                               "organiser": try #require(file.organiserPassword)], to: passwords)
-        let broker = try MosquittoBroker(port: port, directory: directory, configuration: ([
-            MosquittoBroker.runAsLine, "listener \(port) 127.0.0.1", "cafile \(authority.caFile)",
-            "certfile \(authority.certificateFile)", "keyfile \(authority.keyFile)", "allow_anonymous false",
-            "password_file \(passwords)",
-        ] + MosquittoBroker.persistenceLines(directory)).joined(separator: "\n") + "\n", caFile: authority.caFile)
+        try MosquittoBroker.writePasswordFile(
+            [
+                "red": try #require(file.team(named: "red")?.password),
+                "organiser": try #require(file.organiserPassword),
+            ], to: passwords)
+        let broker = try MosquittoBroker(
+            port: port, directory: directory,
+            configuration: ([
+                MosquittoBroker.runAsLine, "listener \(port) 127.0.0.1", "cafile \(authority.caFile)",
+                "certfile \(authority.certificateFile)", "keyfile \(authority.keyFile)", "allow_anonymous false",
+                "password_file \(passwords)",
+            ] + MosquittoBroker.persistenceLines(directory)).joined(separator: "\n") + "\n", caFile: authority.caFile)
         defer { broker.stop() }
         #expect(try red.chest(["hunt", "join", red.root + "/red.hunt"]).status == 0)
         try red.startDaemon()
@@ -301,21 +362,29 @@ struct HuntTests {
             (try red.status()["hunt"] as? [String: Any])?["connected"] as? Bool == true
         }
         let message = organiser.root + "/tls.locked"
-        let composed = try organiser.chest(["compose", "-o", message, "--title", "over TLS", "--page", "p",
-                                            "--lock", "time=2020-01-01T00:00:00Z", "--hunt", huntPath], user: "alice")
+        let composed = try organiser.chest(
+            [
+                "compose", "-o", message, "--title", "over TLS", "--page", "p",
+                "--lock", "time=2020-01-01T00:00:00Z", "--hunt", huntPath,
+            ], user: "alice")
         #expect(composed.status == 0, "\(composed.stderr)")
         try FileManager.default.copyItem(atPath: message, toPath: red.chest + "/tls.locked.part")
         try FileManager.default.moveItem(atPath: red.chest + "/tls.locked.part", toPath: red.chest + "/tls.locked")
         try red.waitUntil("the board hears it over TLS", timeout: 30) {
             let once = try organiser.chest(["board", huntPath, "--once", "--timeout", "5"], user: "alice")
             // Ranked, no points (a time lock's page is guarded), one page.
-            return once.stdout.split(separator: "\n").contains { $0.split(separator: " ").prefix(4).map(String.init) == ["1", "red", "0", "1"] }
+            return once.stdout.split(separator: "\n").contains {
+                $0.split(separator: " ").prefix(4).map(String.init) == ["1", "red", "0", "1"]
+            }
         }
     }
 
     @Test func teamsOnOneBrokerAndTheBoardOnABridgedOne() throws {
         let (main, edge) = try MosquittoBroker.bridged()
-        defer { edge.stop(); main.stop() }
+        defer {
+            edge.stop()
+            main.stop()
+        }
         let hunt = try HuntWorld(teams: ["red"], broker: edge, boardBroker: main)
         let board = try hunt.startBoard()
         defer { hunt.stopBoard(board) }
@@ -323,7 +392,9 @@ struct HuntTests {
         try red.world.startDaemon()
         try hunt.give(try hunt.compose("bridged", ["--lock", "time=2020-01-01T00:00:00Z"]), to: red)
         try red.world.waitUntil("the board on the other broker shows it", timeout: 30) {
-            hunt.boardEvents(board).contains { $0["event"] as? String == "unlock" && $0["title"] as? String == "bridged" }
+            hunt.boardEvents(board).contains {
+                $0["event"] as? String == "unlock" && $0["title"] as? String == "bridged"
+            }
         }
     }
 }
@@ -357,7 +428,9 @@ final class HuntWorld {
     init(teams names: [String], broker: MosquittoBroker, boardBroker: MosquittoBroker? = nil) throws {
         self.broker = broker
         teams = names.map { Team(name: $0, world: ChestHarness()) }
-        let created = try organiser(["hunt", "create", "Test hunt", "--broker", "mqtt://\(broker.host):\(broker.port)", "-o", huntPath])
+        let created = try organiser([
+            "hunt", "create", "Test hunt", "--broker", "mqtt://\(broker.host):\(broker.port)", "-o", huntPath,
+        ])
         guard created.status == 0 else { throw HuntTestFailure(created) }
         for team in teams {
             let join = team.world.root + "/join.hunt"
@@ -375,15 +448,18 @@ final class HuntWorld {
     }
 
     @discardableResult
-    func organiser(_ arguments: [String]) throws -> Subprocess.Outcome { try organiserWorld.chest(arguments, user: "alice") }
+    func organiser(_ arguments: [String]) throws -> Subprocess.Outcome {
+        try organiserWorld.chest(arguments, user: "alice")
+    }
 
     /// Composes a one-page message titled `title` whose page says "page of TITLE", for the hunt (its page keys in
     /// the organiser's hunt file, so the board can check proofs) unless `forHunt` is false; returns its path.
     func compose(_ title: String, _ locks: [String], forHunt: Bool = true) throws -> String {
         let path = organiserWorld.root + "/\(title.replacingOccurrences(of: " ", with: "-")).locked"
         let hunt = forHunt && !locks.contains("--hunt") ? ["--hunt", huntPath] : []
-        let made = try organiser(["compose", "--seal-cost", "interactive", "-o", path, "--title", title, "--page", "page of \(title)"]
-                                 + locks + hunt)
+        let made = try organiser(
+            ["compose", "--seal-cost", "interactive", "-o", path, "--title", title, "--page", "page of \(title)"]
+                + locks + hunt)
         guard made.status == 0 else { throw HuntTestFailure(made) }
         ids[title] = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         return path
@@ -399,9 +475,10 @@ final class HuntWorld {
     /// `chest board --json`, running.
     func startBoard() throws -> (pid: pid_t, output: String) {
         let output = organiserWorld.root + "/board-\(UUID().uuidString).jsonl"
-        let pid = try Subprocess.spawn(ChestHarness.products + "/chest", ["board", huntPath, "--json"],
-                                       environment: organiserWorld.environment(user: "alice"), stdout: output,
-                                       stderr: output + ".err")
+        let pid = try Subprocess.spawn(
+            ChestHarness.products + "/chest", ["board", huntPath, "--json"],
+            environment: organiserWorld.environment(user: "alice"), stdout: output,
+            stderr: output + ".err")
         return (pid, output)
     }
 
@@ -427,9 +504,13 @@ final class HuntWorld {
     func subscribe(_ topic: String, count: Int) throws -> (pid: pid_t, output: String) {
         let output = organiserWorld.root + "/sub-\(UUID().uuidString).txt"
         let client = "chest-test-\(UUID().uuidString.prefix(8))"
-        let pid = try Subprocess.spawn("/usr/bin/mosquitto_sub", ["-h", broker.host, "-p", String(broker.port), "-t", topic,
-                                                                  "-C", String(count), "-q", "1", "-i", client],
-                                       environment: ProcessInfo.processInfo.environment, stdout: output, stderr: output + ".err")
+        let pid = try Subprocess.spawn(
+            "/usr/bin/mosquitto_sub",
+            [
+                "-h", broker.host, "-p", String(broker.port), "-t", topic,
+                "-C", String(count), "-q", "1", "-i", client,
+            ],
+            environment: ProcessInfo.processInfo.environment, stdout: output, stderr: output + ".err")
         try organiserWorld.waitUntil("the broker has \(client)'s subscription", timeout: 10) {
             broker.log.contains("\(client) 1 \(topic)")
         }
@@ -438,25 +519,33 @@ final class HuntWorld {
 
     func received(_ subscription: (pid: pid_t, output: String), count: Int) throws -> [String] {
         try organiserWorld.waitUntil("\(count) messages", timeout: 20) {
-            ((try? String(contentsOfFile: subscription.output, encoding: .utf8)) ?? "").split(separator: "\n").count >= count
+            ((try? String(contentsOfFile: subscription.output, encoding: .utf8)) ?? "").split(separator: "\n").count
+                >= count
         }
-        return ((try? String(contentsOfFile: subscription.output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        return ((try? String(contentsOfFile: subscription.output, encoding: .utf8)) ?? "").split(separator: "\n").map(
+            String.init)
     }
 
     /// Publishes as an outsider would, with `mosquitto_pub`.
     func publish(_ topic: String, _ payload: Data, retain: Bool = false) throws {
         let file = organiserWorld.root + "/payload-\(UUID().uuidString)"
         try payload.write(to: URL(fileURLWithPath: file))
-        let outcome = try Subprocess.run("/usr/bin/mosquitto_pub", ["-h", broker.host, "-p", String(broker.port), "-t", topic,
-                                                                    "-q", "1", "-f", file] + (retain ? ["-r"] : []),
-                                         environment: ProcessInfo.processInfo.environment)
+        let outcome = try Subprocess.run(
+            "/usr/bin/mosquitto_pub",
+            [
+                "-h", broker.host, "-p", String(broker.port), "-t", topic,
+                "-q", "1", "-f", file,
+            ] + (retain ? ["-r"] : []),
+            environment: ProcessInfo.processInfo.environment)
         guard outcome.status == 0 else { throw HuntTestFailure(outcome) }
     }
 
     /// Every retained message on the broker, as text.
     func brokerDump() -> String {
-        (try? Subprocess.run("/usr/bin/mosquitto_sub", ["-h", broker.host, "-p", String(broker.port), "-t", "#", "-W", "2", "-v"],
-                             environment: ProcessInfo.processInfo.environment).stdout) ?? ""
+        (try? Subprocess.run(
+            "/usr/bin/mosquitto_sub", ["-h", broker.host, "-p", String(broker.port), "-t", "#", "-W", "2", "-v"],
+            environment: ProcessInfo.processInfo.environment
+        ).stdout) ?? ""
     }
 }
 
@@ -467,6 +556,8 @@ struct HuntTestFailure: Error, CustomStringConvertible {
     /// A command that failed: its status (128 + N when signal N killed it) and what it said, so that one that died
     /// silently still says how.
     init(_ outcome: Subprocess.Outcome) {
-        description = "exit status \(outcome.status): " + (outcome.stderr.isEmpty ? "(nothing on stderr; stdout: \(outcome.stdout))" : outcome.stderr)
+        description =
+            "exit status \(outcome.status): "
+            + (outcome.stderr.isEmpty ? "(nothing on stderr; stdout: \(outcome.stdout))" : outcome.stderr)
     }
 }

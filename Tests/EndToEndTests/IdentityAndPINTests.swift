@@ -9,9 +9,12 @@ import Testing
 @Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(3)))
 struct IdentityAndPINTests {
     func composePINMessage(_ world: ChestHarness, title: String = "Treasure") throws -> String {
-        let compose = try world.chest(["compose", "--seal-cost", "interactive", "-o", "pin.locked", "--title", title, "--from", "Alice",
-                                       "--page", "The key is under the mat.", "--lock", "pin=4821",
-                                       "--page", "Free page"], user: "alice")
+        let compose = try world.chest(
+            [
+                "compose", "--seal-cost", "interactive", "-o", "pin.locked", "--title", title, "--from", "Alice",
+                "--page", "The key is under the mat.", "--lock", "pin=4821",
+                "--page", "Free page",
+            ], user: "alice")
         #expect(compose.status == 0, "\(compose.stderr)")
         return compose.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -58,12 +61,18 @@ struct IdentityAndPINTests {
         let world = ChestHarness()
         world.extraEnvironment = [:]
         // The daemon runs as "reader"; this message is sealed by the reader's own identity.
-        let compose = try world.chest(["compose", "--seal-cost", "interactive", "-o", "mine.locked", "--title", "Mine", "--page", "secret",
-                                       "--lock", "time=2020-01-01T00:00:00Z"], user: "reader")
+        let compose = try world.chest(
+            [
+                "compose", "--seal-cost", "interactive", "-o", "mine.locked", "--title", "Mine", "--page", "secret",
+                "--lock", "time=2020-01-01T00:00:00Z",
+            ], user: "reader")
         #expect(compose.status == 0)
         // The same lock from someone else, which opens: once it has, the reader's own copy has been weighed too.
-        let theirs = try world.chest(["compose", "-o", "theirs.locked", "--title", "Theirs", "--page", "hello",
-                                      "--lock", "time=2020-01-01T00:00:00Z"], user: "alice")
+        let theirs = try world.chest(
+            [
+                "compose", "-o", "theirs.locked", "--title", "Theirs", "--page", "hello",
+                "--lock", "time=2020-01-01T00:00:00Z",
+            ], user: "alice")
         #expect(theirs.status == 0)
         try world.startDaemon()
         #expect(try world.chest(["import", "mine.locked"]).status == 0)
@@ -82,13 +91,19 @@ struct IdentityAndPINTests {
     @Test func aTamperedFileIsRefusedAndSetAside() throws {
         let world = ChestHarness()
         try world.startDaemon()
-        _ = try world.chest(["compose", "--seal-cost", "interactive", "--format", "1", "-o", "t.locked", "--title", "Far away", "--page", "x",
-                             "--lock", "location=48.85837,2.29448/30m"], user: "alice")
+        _ = try world.chest(
+            [
+                "compose", "--seal-cost", "interactive", "--format", "1", "-o", "t.locked", "--title", "Far away",
+                "--page", "x",
+                "--lock", "location=48.85837,2.29448/30m",
+            ], user: "alice")
         let original = try String(contentsOfFile: world.root + "/t.locked", encoding: .utf8)
         let widened = original.replacingOccurrences(of: "\"radius\" : 30", with: "\"radius\" : 30000")
         #expect(widened != original)
         try widened.write(toFile: world.chest + "/t.locked", atomically: true, encoding: .utf8)
-        try world.waitUntil("the tampered file is rejected", timeout: 10) { world.names(in: "rejected").contains("t.locked.reason") }
+        try world.waitUntil("the tampered file is rejected", timeout: 10) {
+            world.names(in: "rejected").contains("t.locked.reason")
+        }
         let reason = try String(contentsOfFile: world.chest + "/rejected/t.locked.reason", encoding: .utf8)
         #expect(reason.contains("signature does not match: the file was changed after it was sealed"))
     }
@@ -96,7 +111,8 @@ struct IdentityAndPINTests {
     @Test func theFiftyFirstSaveIsRefusedAndADuplicateOfASavedMessageToo() throws {
         let world = ChestHarness()
         try world.startDaemon()
-        let ids = try MessageFactory(configDirectory: world.root + "/config-alice").writeMany(51, into: world.root + "/batch")
+        let ids = try MessageFactory(configDirectory: world.root + "/config-alice").writeMany(
+            51, into: world.root + "/batch")
         _ = try Subprocess.run("/bin/sh", ["-c", "cp \(world.root)/batch/*.locked \(world.chest)/"], environment: [:])
         try world.waitUntil("51 messages are in", timeout: 30) { world.names(in: "messages").count == 51 }
         for id in ids.prefix(50) { #expect(try world.chest(["save", id]).status == 0) }

@@ -20,7 +20,8 @@ struct KnownSendersTests {
     /// Starts chestd and drops the organiser's genuine "Clue 1" (locked for a day), once it is in: the organiser's
     /// and Mallory's identities, the lock that keeps a page shut, and the genuine message.
     func startWithTheGenuineClue(_ world: ChestHarness) throws
-        -> (organiser: MessageFactory, mallory: MessageFactory, later: [Lock], genuine: Message) {
+        -> (organiser: MessageFactory, mallory: MessageFactory, later: [Lock], genuine: Message)
+    {
         try world.startDaemon()
         let organiser = try MessageFactory(configDirectory: world.root + "/organiser")
         let mallory = try MessageFactory(configDirectory: world.root + "/mallory")
@@ -40,16 +41,20 @@ struct KnownSendersTests {
 
         // First met: recorded, its fingerprint shown, no flag.
         let firstList = try world.chest(["list"])
-        #expect(firstList.stdout.contains(organiserPrint) && !firstList.stdout.contains("not the key"), "\(firstList.stdout)")
+        #expect(
+            firstList.stdout.contains(organiserPrint) && !firstList.stdout.contains("not the key"),
+            "\(firstList.stdout)")
         let firstRead = try world.chest(["read", genuine.id.rawValue])
         #expect(firstRead.stdout.contains("from Organiser (key \(organiserPrint))"), "\(firstRead.stdout)")
         #expect(try world.chest(["senders"]).stdout.contains(organiserPrint))
 
         // A copy re-signed by Mallory under the same name, announced while watch runs; its title hides an RLO.
         let out = world.root + "/watch.out"
-        let watcher = try world.spawnClient(["watch", "--count", "1", "--events", "ingested", "--timeout", "30"],
-                                            stdout: out, stderr: out + ".err")
-        let copy = mallory.message(title: "Clue 1\u{202E}kao", pages: [Page(text: "the oak", setA: later)], from: "Organiser")
+        let watcher = try world.spawnClient(
+            ["watch", "--count", "1", "--events", "ingested", "--timeout", "30"],
+            stdout: out, stderr: out + ".err")
+        let copy = mallory.message(
+            title: "Clue 1\u{202E}kao", pages: [Page(text: "the oak", setA: later)], from: "Organiser")
         try drop(copy, "copy")
         #expect(Subprocess.wait(watcher) == 0)
         let watched = try String(contentsOfFile: out, encoding: .utf8)
@@ -58,8 +63,11 @@ struct KnownSendersTests {
         let list = try world.chest(["list"])
         let rows = list.stdout.split(separator: "\n")
         let flagged = try #require(rows.first { $0.hasPrefix(copy.id.short) })
-        #expect(flagged.contains(malloryPrint + "!") && flagged.contains("(Organiser \u{2014} not the key you had before)"), "\(list.stdout)")
-        #expect(flagged.contains(#"Clue 1\u{202e}kao"#) && !flagged.contains("\u{202E}"), "the RLO is escaped: \(flagged)")
+        #expect(
+            flagged.contains(malloryPrint + "!") && flagged.contains("(Organiser \u{2014} not the key you had before)"),
+            "\(list.stdout)")
+        #expect(
+            flagged.contains(#"Clue 1\u{202e}kao"#) && !flagged.contains("\u{202E}"), "the RLO is escaped: \(flagged)")
         let plain = try #require(rows.first { $0.hasPrefix(genuine.id.short) })
         #expect(!plain.contains("not the key"), "\(list.stdout)")
         let read = try world.chest(["read", copy.id.rawValue])
@@ -82,12 +90,15 @@ struct KnownSendersTests {
         #expect(try world.chest(["list"]).status == 0, "the organiser's key is met first")
         // Mallory's copy under "Organіser" (a Ukrainian і) and a no-break space, announced while watch runs.
         let out = world.root + "/watch.out"
-        let watcher = try world.spawnClient(["watch", "--count", "1", "--events", "ingested", "--timeout", "30"],
-                                            stdout: out, stderr: out + ".err")
+        let watcher = try world.spawnClient(
+            ["watch", "--count", "1", "--events", "ingested", "--timeout", "30"],
+            stdout: out, stderr: out + ".err")
         let jsonOut = world.root + "/watch-json.out"
-        let jsonWatcher = try world.spawnClient(["watch", "--json", "--count", "1", "--events", "ingested", "--timeout", "30"],
-                                                stdout: jsonOut, stderr: jsonOut + ".err")
-        let copy = mallory.message(title: "Clue 1", pages: [Page(text: "the oak", setA: later)], from: "Organ\u{0456}ser\u{00A0}")
+        let jsonWatcher = try world.spawnClient(
+            ["watch", "--json", "--count", "1", "--events", "ingested", "--timeout", "30"],
+            stdout: jsonOut, stderr: jsonOut + ".err")
+        let copy = mallory.message(
+            title: "Clue 1", pages: [Page(text: "the oak", setA: later)], from: "Organ\u{0456}ser\u{00A0}")
         try drop(copy, "copy")
         #expect(Subprocess.wait(watcher) == 0)
         #expect(Subprocess.wait(jsonWatcher) == 0)
@@ -97,8 +108,12 @@ struct KnownSendersTests {
         }
         let watchedJSON = try String(contentsOfFile: jsonOut, encoding: .utf8)
         #expect(lookalikeOf(watchedJSON) == "Organiser", "\(watchedJSON)")
-        let listed = try JSONSerialization.jsonObject(with: Data(try world.chest(["list", "--json"]).stdout.utf8)) as? [[String: Any]] ?? []
-        #expect(listed.first { $0["id"] as? String == copy.id.rawValue }?["lookalikeOf"] as? String == "Organiser", "\(listed)")
+        let listed =
+            try JSONSerialization.jsonObject(with: Data(try world.chest(["list", "--json"]).stdout.utf8))
+            as? [[String: Any]] ?? []
+        #expect(
+            listed.first { $0["id"] as? String == copy.id.rawValue }?["lookalikeOf"] as? String == "Organiser",
+            "\(listed)")
         #expect(listed.filter { $0["lookalikeOf"] != nil }.count == 1, "the genuine message is no lookalike: \(listed)")
         #expect(lookalikeOf(try world.chest(["read", "--json", copy.id.rawValue]).stdout) == "Organiser")
         let words = "Organ\\u{456}ser\\u{a0} \u{2014} a lookalike of Organiser, a sender you know under another key"
@@ -110,7 +125,9 @@ struct KnownSendersTests {
         #expect(try world.chest(["read", copy.id.rawValue]).stdout.contains("warning: " + words))
         // Never recorded: flagged again the next time.
         let known = try world.chest(["senders", "list", "--json"]).stdout
-        #expect(known.contains("Organiser") && !known.contains("Organ\u{0456}ser") && !known.contains("Organ\\u0456ser"), "\(known)")
+        #expect(
+            known.contains("Organiser") && !known.contains("Organ\u{0456}ser") && !known.contains("Organ\\u0456ser"),
+            "\(known)")
         #expect(try world.chest(["list"]).stdout.contains(words))
     }
 }

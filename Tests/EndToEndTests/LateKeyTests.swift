@@ -15,14 +15,16 @@ struct LateKeyTests {
     /// `metres` east and `north` metres north of `origin`.
     static func point(east: Double, north: Double = 0) -> Coordinate {
         let perDegree = Coordinate.earthRadius * .pi / 180
-        return Coordinate(latitude: origin.latitude + north / perDegree,
-                          longitude: origin.longitude + east / (perDegree * cos(origin.latitude * .pi / 180)))
+        return Coordinate(
+            latitude: origin.latitude + north / perDegree,
+            longitude: origin.longitude + east / (perDegree * cos(origin.latitude * .pi / 180)))
     }
 
     /// Composes a quest of one-page messages, one sealed 30 m place each, at the default costs and in one search
     /// area (so they share a grid, as an organiser's quest does), and puts them into the reader's chest, where chestd
     /// finds them as it starts.
-    func composeAndImport(_ world: ChestHarness, places: [(title: String, at: Coordinate)], cost: [String] = []) throws {
+    func composeAndImport(_ world: ChestHarness, places: [(title: String, at: Coordinate)], cost: [String] = []) throws
+    {
         var quest = "search-area: \(Self.origin.latitude),\(Self.origin.longitude)/3km\n"
         for (index, place) in places.enumerated() {
             quest += "message: m\(index)\ntitle: \(place.title)\npage: reached \(place.title)\n"
@@ -31,9 +33,13 @@ struct LateKeyTests {
         try quest.write(toFile: world.root + "/places.quest", atomically: true, encoding: .utf8)
         let composed = try world.chest(["compose", "--quest", "places.quest", "-o", "out"] + cost, user: "alice")
         #expect(composed.status == 0, "\(composed.stderr)")
-        let files = try FileManager.default.contentsOfDirectory(atPath: world.root + "/out").filter { $0.hasSuffix(".locked") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: world.root + "/out").filter {
+            $0.hasSuffix(".locked")
+        }
         #expect(files.count == places.count)
-        for name in files { try FileManager.default.copyItem(atPath: world.root + "/out/" + name, toPath: world.chest + "/" + name) }
+        for name in files {
+            try FileManager.default.copyItem(atPath: world.root + "/out/" + name, toPath: world.chest + "/" + name)
+        }
     }
 
     /// Each open page's (reachedAt, openedAt), by title, from `chest read --json`.
@@ -43,8 +49,12 @@ struct LateKeyTests {
             guard let id = item["id"] as? String, let title = item["title"] as? String else { continue }
             let read = try world.chest(["read", "--json", id])
             guard let object = try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [String: Any],
-                  let page = (object["pages"] as? [[String: Any]])?.first, page["open"] as? Bool == true else { continue }
-            result[title] = ((page["reachedAt"] as? String).flatMap { ISO8601.parse($0) }, (page["openedAt"] as? String).flatMap { ISO8601.parse($0) })
+                let page = (object["pages"] as? [[String: Any]])?.first, page["open"] as? Bool == true
+            else { continue }
+            result[title] = (
+                (page["reachedAt"] as? String).flatMap { ISO8601.parse($0) },
+                (page["openedAt"] as? String).flatMap { ISO8601.parse($0) }
+            )
         }
         return result
     }
@@ -54,12 +64,14 @@ struct LateKeyTests {
         let stops = [Self.point(east: 100), Self.point(east: 350), Self.point(east: 600)]
         let aside = Self.point(east: 350, north: 200)
         // The moderate cost (about 0.35 s a cell) keeps the suite short and still outlasts a stop 20 times over.
-        try composeAndImport(world, places: [("first", stops[0]), ("second", stops[1]), ("third", stops[2]), ("aside", aside)],
-                             cost: ["--seal-cost", "moderate"])
+        try composeAndImport(
+            world, places: [("first", stops[0]), ("second", stops[1]), ("third", stops[2]), ("aside", aside)],
+            cost: ["--seal-cost", "moderate"])
         // 4 s at each stop, walking between: at 20× each stop lasts 0.2 s, less than one derivation.
-        let walk = NMEAWalk(waypoints: [.init(Self.origin, altitudeMSL: 400, hold: 1)]
-                                + stops.map { .init($0, altitudeMSL: 400, hold: 4) }
-                                + [.init(Self.point(east: 800), altitudeMSL: 400)], start: Date(), speed: 1.4)
+        let walk = NMEAWalk(
+            waypoints: [.init(Self.origin, altitudeMSL: 400, hold: 1)]
+                + stops.map { .init($0, altitudeMSL: 400, hold: 4) }
+                + [.init(Self.point(east: 800), altitudeMSL: 400)], start: Date(), speed: 1.4)
         let fake = try GPSFake(walk: walk, delay: 0.01)
         defer { fake.stop() }
         world.gpsd = "127.0.0.1:\(fake.port)"
@@ -79,7 +91,9 @@ struct LateKeyTests {
             let opened = try #require(times.opened)
             #expect(reached <= opened, "\(title) reached \(reached) after it opened \(opened)")
         }
-        let read = try world.chest(["read", try #require(try world.list().first { $0["title"] as? String == "first" }?["id"] as? String)])
+        let read = try world.chest([
+            "read", try #require(try world.list().first { $0["title"] as? String == "first" }?["id"] as? String),
+        ])
         #expect(read.stdout.contains("place reached"), "\(read.stdout)")
     }
 
@@ -90,7 +104,10 @@ struct LateKeyTests {
         try composeAndImport(world, places: [("on the road", road), ("off the road", offRoad)])
         // Both cores kept busy from the start of the drive until the page opens (not longer: the suite's other tests
         // run beside this one).
-        let burners = try (0..<2).map { _ in try TestProcess("/bin/sh", ["-c", "while :; do :; done"], output: URL(fileURLWithPath: world.root + "/burner.out")) }
+        let burners = try (0..<2).map { _ in
+            try TestProcess(
+                "/bin/sh", ["-c", "while :; do :; done"], output: URL(fileURLWithPath: world.root + "/burner.out"))
+        }
         var burning = true
         func stopBurning() {
             if burning { burners.forEach { _ = $0.terminate() } }
@@ -98,8 +115,9 @@ struct LateKeyTests {
         }
         defer { stopBurning() }
         // 50 km/h is 13.9 m/s; fixes at 1 Hz in real time (5 sentences of 0.2 s): four or five inside the place.
-        let walk = NMEAWalk(waypoints: [.init(Self.origin, altitudeMSL: 400), .init(Self.point(east: 400), altitudeMSL: 400)],
-                            start: Date(), speed: 50 / 3.6)
+        let walk = NMEAWalk(
+            waypoints: [.init(Self.origin, altitudeMSL: 400), .init(Self.point(east: 400), altitudeMSL: 400)],
+            start: Date(), speed: 50 / 3.6)
         let inside = walk.epochs().filter { $0.hasFix && $0.coordinate.distance(to: road) <= 30 }.count
         #expect((4...5).contains(inside), "\(inside) fixes inside the place")
         let fake = try GPSFake(walk: walk, delay: 0.2)

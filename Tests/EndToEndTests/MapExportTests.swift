@@ -41,7 +41,8 @@ struct MapExportTests {
             Issue.record("rsvg-convert is missing; make deps installs librsvg2-bin")
             return
         }
-        let red = try run("/usr/bin/python3", [Self.root + "/scripts/png-colour-count.py", world.root + "/map.png", "d62728"])
+        let red = try run(
+            "/usr/bin/python3", [Self.root + "/scripts/png-colour-count.py", world.root + "/map.png", "d62728"])
         #expect(red.status == 0, "\(red.stderr)")
         #expect((Int(red.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 500, "\(red.stdout)")
 
@@ -50,7 +51,9 @@ struct MapExportTests {
         #expect(png.status == 0, "\(png.stderr)")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: world.root + "/direct.png"))
         #expect(bytes.starts(with: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), "not a PNG")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: world.root).filter { $0.contains(".chest-map-") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: world.root).filter { $0.contains(".chest-map-") }
+                .isEmpty)
         let jpeg = try world.chest(["map", "-o", world.root + "/map.jpg"])
         #expect(jpeg.status != 0 && jpeg.stderr.contains("name the file FILE.svg or FILE.png"), "\(jpeg.stderr)")
         #expect(!FileManager.default.fileExists(atPath: world.root + "/map.jpg"))
@@ -58,7 +61,8 @@ struct MapExportTests {
         // Without the track, the same map has no track colour at all.
         try FileManager.default.removeItem(atPath: world.chest + "/track.txt")
         #expect(try world.chest(["map", "-o", world.root + "/bare.svg", "--png"]).status == 0)
-        let none = try run("/usr/bin/python3", [Self.root + "/scripts/png-colour-count.py", world.root + "/bare.png", "d62728"])
+        let none = try run(
+            "/usr/bin/python3", [Self.root + "/scripts/png-colour-count.py", world.root + "/bare.png", "d62728"])
         #expect(none.stdout == "0\n")
     }
 
@@ -76,12 +80,20 @@ struct MapExportTests {
         let object = try JSONSerialization.jsonObject(with: Data(geojson.stdout.utf8)) as? [String: Any]
         #expect(object?["type"] as? String == "FeatureCollection")
         let features = object?["features"] as? [[String: Any]] ?? []
-        #expect(features.compactMap { ($0["geometry"] as? [String: Any])?["type"] as? String } == ["Point", "Point", "LineString"])
+        #expect(
+            features.compactMap { ($0["geometry"] as? [String: Any])?["type"] as? String } == [
+                "Point", "Point", "LineString",
+            ])
         let point = features.first { (($0["properties"] as? [String: Any])?["name"] as? String) == "Top p1" }
-        #expect((point?["geometry"] as? [String: Any])?["coordinates"] as? [Double] == [Self.top.longitude, Self.top.latitude])
+        #expect(
+            (point?["geometry"] as? [String: Any])?["coordinates"] as? [Double] == [
+                Self.top.longitude, Self.top.latitude,
+            ])
         #expect((point?["properties"] as? [String: Any])?["open"] as? Bool == true)
 
-        let quest = try world.chest(["export", "--gpx", Self.root + "/demo/quest/hill.quest", "-o", world.root + "/quest.gpx"])
+        let quest = try world.chest([
+            "export", "--gpx", Self.root + "/demo/quest/hill.quest", "-o", world.root + "/quest.gpx",
+        ])
         #expect(quest.status == 0, "\(quest.stderr)")
         #expect(try run("/usr/bin/xmllint", ["--noout", "--schema", schema, world.root + "/quest.gpx"]).status == 0)
         // The demo quest's places are sealed: none is exported, and the organiser is told so.

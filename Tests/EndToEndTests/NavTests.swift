@@ -43,11 +43,15 @@ struct NavTests {
 
             """
         try quest.write(toFile: world.root + "/nav.quest", atomically: true, encoding: .utf8)
-        let built = try world.chest(["compose", "--seal-cost", "interactive", "--quest", world.root + "/nav.quest",
-                                     "-o", world.root + "/built"], user: "alice")
+        let built = try world.chest(
+            [
+                "compose", "--seal-cost", "interactive", "--quest", world.root + "/nav.quest",
+                "-o", world.root + "/built",
+            ], user: "alice")
         #expect(built.status == 0, "\(built.stderr)")
         for name in ["pilgrim", "snow"] {
-            try FileManager.default.copyItem(atPath: world.root + "/built/\(name).locked", toPath: world.chest + "/\(name).locked")
+            try FileManager.default.copyItem(
+                atPath: world.root + "/built/\(name).locked", toPath: world.chest + "/\(name).locked")
         }
     }
 
@@ -55,14 +59,16 @@ struct NavTests {
     static func startNav(_ world: ChestHarness) throws -> Tmux {
         let tmux = Tmux(socket: world.root + "/tmux.sock")
         let environment = world.environment().flatMap { ["-e", "\($0.key)=\($0.value)"] }
-        try tmux.run(["new-session", "-d", "-s", "nav", "-x", "110", "-y", "34"] + environment
-                     + [ChestHarness.products + "/chest", "nav"])
+        try tmux.run(
+            ["new-session", "-d", "-s", "nav", "-x", "110", "-y", "34"] + environment
+                + [ChestHarness.products + "/chest", "nav"])
         return tmux
     }
 
     /// The text of the goal list's line for `owner` ("pilgrim p3").
     static func line(_ screen: String, _ owner: String) -> String {
-        screen.split(separator: "\n").first { $0.contains(" \(owner) ") && !$0.hasPrefix("▶ pilgrim") }.map(String.init) ?? ""
+        screen.split(separator: "\n").first { $0.contains(" \(owner) ") && !$0.hasPrefix("▶ pilgrim") }.map(String.init)
+            ?? ""
     }
 
     @Test func showsEveryGoalPicksTargetsAndSaysWhenGpsdGoes() throws {
@@ -73,8 +79,9 @@ struct NavTests {
         let world = ChestHarness()
         try Self.dropQuest(into: world)
         // Walking toward the visible place at 1 m/s, an epoch a second (5 sentences of 0.2 s).
-        let walk = NMEAWalk(waypoints: [.init(Self.start, altitudeMSL: 55), .init(Self.target, altitudeMSL: 55, hold: 300)],
-                            start: Date(), speed: 1)
+        let walk = NMEAWalk(
+            waypoints: [.init(Self.start, altitudeMSL: 55), .init(Self.target, altitudeMSL: 55, hold: 300)],
+            start: Date(), speed: 1)
         let fake = try GPSFake(walk: walk, delay: 0.2)
         defer { fake.stop() }
         world.gpsd = "127.0.0.1:\(fake.port)"
@@ -83,7 +90,9 @@ struct NavTests {
         let tmux = try Self.startNav(world)
         defer { _ = try? tmux.run(["kill-server"]) }
 
-        var screen = try tmux.waitFor("a 3D fix and the arrival at the place") { $0.contains("3D FIX") && $0.contains("arrive in") }
+        var screen = try tmux.waitFor("a 3D fix and the arrival at the place") {
+            $0.contains("3D FIX") && $0.contains("arrive in")
+        }
         print("nav under tmux, walking:\n\(screen)")
         #expect(screen.contains("7/8 satellites"), "\(screen)")
         #expect(screen.contains("trust simulated"), "\(screen)")
@@ -92,7 +101,9 @@ struct NavTests {
         #expect(Self.line(screen, "pilgrim p2").contains("sealed place, no direction:"), "\(screen)")
         #expect(!Self.line(screen, "pilgrim p2").contains("°"), "a sealed place gives no direction: \(screen)")
         #expect(Self.line(screen, "pilgrim p3").contains("climb 10 m (at 55 m, needs 65..95 m)"), "\(screen)")
-        #expect(Self.line(screen, "pilgrim p4").contains("waits for page 2 of \u{201C}pilgrim\u{201D} to open"), "\(screen)")
+        #expect(
+            Self.line(screen, "pilgrim p4").contains("waits for page 2 of \u{201C}pilgrim\u{201D} to open"), "\(screen)"
+        )
         #expect(Self.line(screen, "pilgrim p5").contains("opens in 0:0"), "\(screen)")
         #expect(Self.line(screen, "Snow day p1").contains("wants snowy, now"), "\(screen)")
         #expect(Self.line(screen, "Snow day p1 set B").contains("wants -30..0 °C, now"), "\(screen)")
@@ -101,8 +112,12 @@ struct NavTests {
 
         // What nav reads: the place's target, with its name, in read --json; the sealed place has none.
         let pilgrim = try #require(try world.list().first { $0["title"] as? String == "pilgrim" }?["id"] as? String)
-        let read = try JSONSerialization.jsonObject(with: Data(try world.chest(["read", pilgrim, "--json"]).stdout.utf8)) as? [String: Any]
-        let locks = (read?["pages"] as? [[String: Any]] ?? []).map { (($0["sets"] as? [[String: Any]])?.first?["locks"] as? [[String: Any]])?.first }
+        let read =
+            try JSONSerialization.jsonObject(with: Data(try world.chest(["read", pilgrim, "--json"]).stdout.utf8))
+            as? [String: Any]
+        let locks = (read?["pages"] as? [[String: Any]] ?? []).map {
+            (($0["sets"] as? [[String: Any]])?.first?["locks"] as? [[String: Any]])?.first
+        }
         #expect((locks[0]?["target"] as? [String: Any])?["label"] as? String == "Sé", "\(locks)")
         #expect(locks[1]?["target"] == nil, "a sealed place shows no target: \(locks)")
 
@@ -121,9 +136,13 @@ struct NavTests {
         // A page opens: its text is shown under the messages, and o shows it on the whole screen; again: back.
         let bob = try MessageFactory(configDirectory: world.root + "/config-bob")
         _ = try bob.drop("Gift", [.time(Date(timeIntervalSince1970: 1_577_836_800))], into: world.chest)
-        try tmux.waitFor("the opened page's text") { $0.contains("Opened  \u{201C}Gift\u{201D} page 1") && $0.contains("  Gift is open") }
+        try tmux.waitFor("the opened page's text") {
+            $0.contains("Opened  \u{201C}Gift\u{201D} page 1") && $0.contains("  Gift is open")
+        }
         try tmux.type("o")
-        try tmux.waitFor("the page on the whole screen") { $0.contains("\u{201C}Gift\u{201D} page 1  (o: back)") && !$0.contains("Goals (") }
+        try tmux.waitFor("the page on the whole screen") {
+            $0.contains("\u{201C}Gift\u{201D} page 1  (o: back)") && !$0.contains("Goals (")
+        }
         try tmux.type("o")
         try tmux.waitFor("the goals again") { $0.contains("Goals (") }
 
@@ -149,8 +168,10 @@ struct NavTests {
             .drop("Top", [.location(center: Self.target, radius: 25)], into: world.chest)
         let now = Date()
         func epoch(_ second: Int) -> [String] {
-            NMEAWalk.sentences(for: NMEAWalk.Epoch(time: now.addingTimeInterval(Double(second)), coordinate: Self.start,
-                                                   altitudeMSL: 410))
+            NMEAWalk.sentences(
+                for: NMEAWalk.Epoch(
+                    time: now.addingTimeInterval(Double(second)), coordinate: Self.start,
+                    altitudeMSL: 410))
         }
         // Fixes for 4 s, silence for 12 s, then fixes for 5 minutes.
         let epochs = (0..<4).map(epoch) + [[String]](repeating: [], count: 12) + (16..<316).map(epoch)

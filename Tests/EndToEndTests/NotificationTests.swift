@@ -12,7 +12,10 @@ struct NotificationTests {
         let world = ChestHarness()
         let path = world.root + "/notify.sock"
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        defer { close(fd); unlink(path) }
+        defer {
+            close(fd)
+            unlink(path)
+        }
         let bound = try UnixSocketAddress(path: path).withSockaddr { bind(fd, $0, $1) }
         #expect(bound == 0)
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
@@ -40,10 +43,10 @@ struct NotificationTests {
         let script = world.root + "/hook.sh"
         // The first unlock's hook hangs forever; the others write what they received.
         try """
-            #!/bin/sh
-            if [ "$CHEST_TITLE" = "hang" ]; then exec sleep 1000; fi
-            cat >> '\(received)'; echo " $CHEST_EVENT $CHEST_PAGE $CHEST_SET" >> '\(received)'
-            """.write(toFile: script, atomically: true, encoding: .utf8)
+        #!/bin/sh
+        if [ "$CHEST_TITLE" = "hang" ]; then exec sleep 1000; fi
+        cat >> '\(received)'; echo " $CHEST_EVENT $CHEST_PAGE $CHEST_SET" >> '\(received)'
+        """.write(toFile: script, atomically: true, encoding: .utf8)
         chmod(script, 0o755)
         #expect(try world.chest(["config", "hook", script]).status == 0)
         #expect(try world.chest(["config", "hook.timeoutSeconds", "1"]).status == 0)
@@ -57,7 +60,9 @@ struct NotificationTests {
         let text = try String(contentsOfFile: received, encoding: .utf8)
         #expect(text.contains(#""title":"later""#), "\(text)")
         #expect(!text.contains(#""title":"hang""#))
-        try world.waitUntil("the hanging hook is killed", timeout: 10) { world.daemonLog.contains("timed out") || world.daemonLog.contains("timedOut") }
+        try world.waitUntil("the hanging hook is killed", timeout: 10) {
+            world.daemonLog.contains("timed out") || world.daemonLog.contains("timedOut")
+        }
         #expect(try world.states() == ["hang": "open", "later": "open"])
         #expect(world.daemonIsRunning)
     }

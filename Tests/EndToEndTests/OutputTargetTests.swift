@@ -26,7 +26,9 @@ struct OutputTargetTests {
         Writer(description: "compose", suffix: "locked", holds: #""created""#) { _ in
             { output, _ in ["compose", "-o", output, "--force", "--title", "T", "--page", "p"] }
         },
-        Writer(description: "export", suffix: "gpx", holds: "<gpx") { _ in { output, _ in ["export", "--gpx", "-o", output] } },
+        Writer(description: "export", suffix: "gpx", holds: "<gpx") { _ in
+            { output, _ in ["export", "--gpx", "-o", output] }
+        },
         Writer(description: "map", suffix: "svg", holds: "<svg") { _ in { output, _ in ["map", "-o", output] } },
         Writer(description: "hunt create", suffix: "hunt", holds: #""broker""#) { _ in
             { output, _ in ["hunt", "create", "Game", "--broker", "mqtt://127.0.0.1:9", "-o", output, "--force"] }
@@ -42,9 +44,13 @@ struct OutputTargetTests {
         Writer(description: "receipt", suffix: "json", holds: #""chest-receipt""#) { world in
             // A page opened at a place by a receiver's fixes, so it has a record to sign.
             let top = Coordinate(latitude: 47.3718, longitude: 8.5415)
-            try world.expectSuccess(["compose", "-o", "place.locked", "--seal-cost", "interactive", "--title", "place",
-                                     "--page", "p", "--lock", "location=\(top.latitude),\(top.longitude)/50m"], user: "alice")
-            let fake = try GPSFake(walk: NMEAWalk(waypoints: [.init(top, altitudeMSL: 480, hold: 60)], start: Date()), delay: 0.01)
+            try world.expectSuccess(
+                [
+                    "compose", "-o", "place.locked", "--seal-cost", "interactive", "--title", "place",
+                    "--page", "p", "--lock", "location=\(top.latitude),\(top.longitude)/50m",
+                ], user: "alice")
+            let fake = try GPSFake(
+                walk: NMEAWalk(waypoints: [.init(top, altitudeMSL: 480, hold: 60)], start: Date()), delay: 0.01)
             world.gpsd = "127.0.0.1:\(fake.port)"
             try world.startDaemon()
             // The message comes in once chestd knows the receiver, so the receipt's evidence names it.
@@ -52,7 +58,8 @@ struct OutputTargetTests {
                 let status = try world.status()
                 return ((status["fix"] as? [String: Any])?["source"] as? [String: Any])?["kind"] as? String == "pty"
             }
-            try FileManager.default.copyItem(atPath: world.root + "/place.locked", toPath: world.chest + "/place.locked")
+            try FileManager.default.copyItem(
+                atPath: world.root + "/place.locked", toPath: world.chest + "/place.locked")
             try world.waitUntil("the page opens", timeout: 60) { try world.states() == ["place": "open"] }
             let id = try world.list().first?["id"] as? String ?? ""
             // The arguments hold the fake receiver, which stops when the test lets them go.
@@ -77,7 +84,8 @@ struct OutputTargetTests {
         #expect(try run("-").stdout.contains(writer.holds), "\(writer) -o -")
 
         // A new file, then a symlink to it: the file is replaced, the link stays a link.
-        let file = root + "/out." + writer.suffix, link = root + "/link." + writer.suffix
+        let file = root + "/out." + writer.suffix
+        let link = root + "/link." + writer.suffix
         _ = try run(file)
         #expect(try Self.kind(of: file) == S_IFREG && Self.contents(file).contains(writer.holds), "\(writer) -o FILE")
         try Data("old".utf8).write(to: URL(fileURLWithPath: file))
@@ -130,7 +138,9 @@ struct OutputTargetTests {
 
     static func kind(of path: String) throws -> mode_t {
         var status = stat()
-        guard lstat(path, &status) == 0 else { throw Failure(description: "lstat \(path): \(String(cString: strerror(errno)))") }
+        guard lstat(path, &status) == 0 else {
+            throw Failure(description: "lstat \(path): \(String(cString: strerror(errno)))")
+        }
         return status.st_mode & S_IFMT
     }
 
@@ -187,10 +197,12 @@ final class Terminal: Sendable {
 
     init() throws {
         primary = open("/dev/ptmx", O_RDWR | O_NOCTTY)
-        var unlock: Int32 = 0, number: UInt32 = 0
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
         // Glibc does not import posix_openpt/unlockpt/ptsname; these are the Linux ioctls behind them.
         guard primary >= 0, ioctl(primary, 0x4004_5431 /* TIOCSPTLCK */, &unlock) == 0,
-              ioctl(primary, 0x8004_5430 /* TIOCGPTN */, &number) == 0 else {
+            ioctl(primary, 0x8004_5430 /* TIOCGPTN */, &number) == 0
+        else {
             throw Failure(description: "pty: \(String(cString: strerror(errno)))")
         }
         path = "/dev/pts/\(number)"

@@ -18,7 +18,8 @@ enum BuiltPackage {
         if let stamp {
             // A package build of a fresh clone is minutes of CPU beside the tests on a loaded machine.
             guard holdsWithin(900, every: 0.5, { FileManager.default.fileExists(atPath: stamp) }),
-                  let named = try? String(contentsOfFile: stamp, encoding: .utf8) else { return nil }
+                let named = try? String(contentsOfFile: stamp, encoding: .utf8)
+            else { return nil }
             return named.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         if let named = ProcessInfo.processInfo.environment["CHEST_DEB"], !named.isEmpty {
@@ -42,8 +43,9 @@ enum BuiltPackage {
 /// `.build/deb`. A build inside `swift test` would wait for the build directory's lock, so without a package these
 /// tests do not run.
 // Not serialized: each test has a scratch directory of its own, and the four side by side take as long as the longest.
-@Suite(.realProcesses, .tags(.process, .gpsd, .package), .timeLimit(.minutes(20)),
-       .enabled(if: BuiltPackage.isExpected, "no package to test: run `make deb`, or set CHEST_DEB=FILE"))
+@Suite(
+    .realProcesses, .tags(.process, .gpsd, .package), .timeLimit(.minutes(20)),
+    .enabled(if: BuiltPackage.isExpected, "no package to test: run `make deb`, or set CHEST_DEB=FILE"))
 struct PackageTests {
     static var package: String? { BuiltPackage.path }
 
@@ -74,12 +76,17 @@ struct PackageTests {
 
     /// A user's environment without Swift: nothing of /opt/swift (or wherever `swift` lives) on PATH.
     static func plainEnvironment(home: String) -> [String: String] {
-        ["PATH": "/usr/bin:/bin", "HOME": home, "LC_ALL": "C.UTF-8", "TZ": "UTC", "XDG_CONFIG_HOME": home + "/config",
-         "XDG_DATA_HOME": home + "/data", "MANPAGER": "cat", "PAGER": "cat", "MANWIDTH": "80"]
+        [
+            "PATH": "/usr/bin:/bin", "HOME": home, "LC_ALL": "C.UTF-8", "TZ": "UTC",
+            "XDG_CONFIG_HOME": home + "/config",
+            "XDG_DATA_HOME": home + "/data", "MANPAGER": "cat", "PAGER": "cat", "MANWIDTH": "80",
+        ]
     }
 
-    static func run(_ path: String, _ arguments: [String], environment: [String: String] = plainEnvironment(home: "/tmp"),
-                    directory: String? = nil) throws -> Subprocess.Outcome {
+    static func run(
+        _ path: String, _ arguments: [String], environment: [String: String] = plainEnvironment(home: "/tmp"),
+        directory: String? = nil
+    ) throws -> Subprocess.Outcome {
         try Subprocess.run(path, arguments, environment: environment, directory: directory)
     }
 
@@ -134,7 +141,8 @@ struct PackageTests {
         var packages: Set<String> = []
         for (path, variant) in zip(paths, variants) {
             guard let line = owners.first(where: { $0.hasSuffix(": " + path) || $0.hasSuffix(": " + variant) }),
-                  let name = line.split(separator: ":").first else {
+                let name = line.split(separator: ":").first
+            else {
                 Issue.record("\(program): no package holds \(path)")
                 continue
             }
@@ -163,16 +171,23 @@ struct PackageTests {
         }
         for (path, target) in Self.links {
             let entry = try #require(entries[path], "\(path) is not in the package")
-            #expect(entry.mode == "lrwxrwxrwx" && entry.link == target, "\(path): \(entry.mode) -> \(entry.link ?? "nothing")")
+            #expect(
+                entry.mode == "lrwxrwxrwx" && entry.link == target,
+                "\(path): \(entry.mode) -> \(entry.link ?? "nothing")")
         }
         #expect(entries.keys.allSatisfy { $0 == "" || $0 == "." || $0.hasPrefix("usr") }, "files outside /usr")
 
         let name = URL(fileURLWithPath: deb).lastPathComponent
-        let version = try Self.field("Version", of: deb), architecture = try Self.field("Architecture", of: deb)
+        let version = try Self.field("Version", of: deb)
+        let architecture = try Self.field("Architecture", of: deb)
         #expect(name == "chest_\(version)_\(architecture).deb")
-        #expect(version.range(of: #"^[0-9]+\.[0-9]+(~git[0-9]{8}\.[0-9a-f]{7}|[0-9A-Za-z.+~]*)$"#, options: .regularExpression) != nil,
-                "\(version)")
-        let machine = try Self.run("/usr/bin/dpkg", ["--print-architecture"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(
+            version.range(
+                of: #"^[0-9]+\.[0-9]+(~git[0-9]{8}\.[0-9a-f]{7}|[0-9A-Za-z.+~]*)$"#, options: .regularExpression)
+                != nil,
+            "\(version)")
+        let machine = try Self.run("/usr/bin/dpkg", ["--print-architecture"]).stdout.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         #expect(architecture == machine)
         #expect(try Self.field("Package", of: deb) == "chest")
         #expect(try Self.field("Recommends", of: deb) == "gpsd")
@@ -184,7 +199,9 @@ struct PackageTests {
             #expect(!info.stdout.contains(unneeded), "\(unneeded) in\n\(info.stdout)")
         }
         // Maintainer scripts may reload udev; none may start, enable or touch a user's service or group.
-        let scripts = FileManager.default.temporaryDirectory.appendingPathComponent("chest-deb-control-\(UUID().uuidString)").path
+        let scripts = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chest-deb-control-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: scripts) }
         #expect(try Self.run("/usr/bin/dpkg-deb", ["-e", deb, scripts]).status == 0)
         for script in ["postinst", "postrm"] {
@@ -202,16 +219,21 @@ struct PackageTests {
         let root = try Self.extract(deb)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let depends = try Self.field("Depends", of: deb)
-        let named = Set(depends.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).split(separator: " ")[0] }.map(String.init))
+        let named = Set(
+            depends.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).split(separator: " ")[0] }.map(
+                String.init))
         // The one program; its other names are links to it (filesModesAndControlFields).
         let (linked, ldd) = try Self.packagesLinked(by: root + "/usr/bin/chest")
         #expect(!ldd.contains("not found"), "usr/bin/chest:\n\(ldd)")
-        #expect(!ldd.lowercased().contains("swift") && !ldd.contains("libFoundation") && !ldd.contains("libdispatch"),
-                "usr/bin/chest loads Swift's runtime:\n\(ldd)")
+        #expect(
+            !ldd.lowercased().contains("swift") && !ldd.contains("libFoundation") && !ldd.contains("libdispatch"),
+            "usr/bin/chest loads Swift's runtime:\n\(ldd)")
         for library in ["libc6", "libgps28", "libsodium23", "libmosquitto1", "libmicrohttpd12", "libcurl4"] {
             #expect(linked.contains(library), "\(library) not linked: \(linked.sorted())")
         }
-        #expect(linked.subtracting(named).isEmpty, "linked but not in Depends: \(linked.subtracting(named).sorted()); Depends: \(depends)")
+        #expect(
+            linked.subtracting(named).isEmpty,
+            "linked but not in Depends: \(linked.subtracting(named).sorted()); Depends: \(depends)")
         #expect(named.subtracting(linked).isEmpty, "in Depends but not linked: \(named.subtracting(linked).sorted())")
     }
 
@@ -229,37 +251,50 @@ struct PackageTests {
         let root = try Self.extract(deb)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let environment = Self.plainEnvironment(home: root)
-        #expect(try Self.run("/bin/sh", ["-c", "command -v swift"], environment: environment).status != 0,
-                "swift is on PATH=/usr/bin:/bin: this test would not show the package works without it")
+        #expect(
+            try Self.run("/bin/sh", ["-c", "command -v swift"], environment: environment).status != 0,
+            "swift is on PATH=/usr/bin:/bin: this test would not show the package works without it")
 
         let version = try Self.run(root + "/usr/bin/chest", ["--version"], environment: environment)
         #expect(version.status == 0, "\(version.stderr)")
-        #expect(version.stdout.range(of: #"^chest [0-9]+\.[0-9]+"#, options: .regularExpression) != nil, "\(version.stdout)")
+        #expect(
+            version.stdout.range(of: #"^chest [0-9]+\.[0-9]+"#, options: .regularExpression) != nil, "\(version.stdout)"
+        )
         let help = try Self.run(root + "/usr/bin/chest", ["help"], environment: environment)
         #expect(help.status == 0, "\(help.stderr)")
-        for command in ["compose", "import", "watch", "status"] { #expect(help.stdout.contains(command), "\(help.stdout)") }
+        for command in ["compose", "import", "watch", "status"] {
+            #expect(help.stdout.contains(command), "\(help.stdout)")
+        }
         let daemonHelp = try Self.run(root + "/usr/bin/chestd", ["--help"], environment: environment)
         #expect(daemonHelp.status == 0, "\(daemonHelp.stderr)")
         #expect(daemonHelp.stdout.contains("--gpsd"), "\(daemonHelp.stdout)")
-        let walk = try Self.run(root + "/usr/bin/chest-walk", [root + "/usr/share/doc/chest/examples/quest/walk.txt"], environment: environment)
+        let walk = try Self.run(
+            root + "/usr/bin/chest-walk", [root + "/usr/share/doc/chest/examples/quest/walk.txt"],
+            environment: environment)
         #expect(walk.status == 0, "\(walk.stderr)")
         #expect(walk.stdout.contains("$GPRMC") && walk.stdout.contains("$GPGGA"))
         // The weather helper loads and speaks: with no request on its standard input it says what it expected.
         let weather = try Self.run(root + "/usr/libexec/chest/chest-weather", [], environment: environment)
-        #expect(weather.status != 0 && weather.stderr.contains("chest-weather: expected one weather request"), "\(weather.stderr)")
+        #expect(
+            weather.status != 0 && weather.stderr.contains("chest-weather: expected one weather request"),
+            "\(weather.stderr)")
 
-        for (page, name) in [("man1/chest.1.gz", "chest"), ("man1/chest-walk.1.gz", "chest-walk"), ("man8/chestd.8.gz", "chestd")] {
+        for (page, name) in [
+            ("man1/chest.1.gz", "chest"), ("man1/chest-walk.1.gz", "chest-walk"), ("man8/chestd.8.gz", "chestd"),
+        ] {
             let path = root + "/usr/share/man/" + page
             let man = try Self.run("/usr/bin/man", ["--warnings", "-l", path], environment: environment)
             #expect(man.status == 0, "\(page): \(man.stderr)")
             #expect(man.stderr.isEmpty, "\(page) warns: \(man.stderr)")
-            #expect(man.stdout.contains("NAME") && man.stdout.contains("SYNOPSIS")
+            #expect(
+                man.stdout.contains("NAME") && man.stdout.contains("SYNOPSIS")
                     && man.stdout.range(of: "\n +\(name) +- ", options: .regularExpression) != nil,
-                    "\(page):\n\(man.stdout.prefix(400))")
+                "\(page):\n\(man.stdout.prefix(400))")
         }
         let copyright = try String(contentsOfFile: root + "/usr/share/doc/chest/copyright", encoding: .utf8)
         #expect(copyright.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"))
-        let changelog = try Self.run("/bin/sh", ["-c", "gzip -dc \"$0\"", root + "/usr/share/doc/chest/changelog.gz"], environment: environment)
+        let changelog = try Self.run(
+            "/bin/sh", ["-c", "gzip -dc \"$0\"", root + "/usr/share/doc/chest/changelog.gz"], environment: environment)
         #expect(changelog.stdout.hasPrefix("chest (\(try Self.field("Version", of: deb))) "), "\(changelog.stdout)")
     }
 
@@ -274,7 +309,8 @@ struct PackageTests {
         // A chest installed by `make install PREFIX=/usr` is someone's own: leave it alone.
         let foreign = files.filter { FileManager.default.fileExists(atPath: $0) }
         let installedBefore = try status() == "install ok installed"
-        try #require(foreign.isEmpty || installedBefore, "files of the package already exist, not from the package: \(foreign)")
+        try #require(
+            foreign.isEmpty || installedBefore, "files of the package already exist, not from the package: \(foreign)")
 
         var apt = Self.plainEnvironment(home: "/root")
         apt["PATH"] = "/usr/sbin:/usr/bin:/sbin:/bin"
@@ -289,15 +325,17 @@ struct PackageTests {
 
         var environment = Self.plainEnvironment(home: "/tmp")
         environment["CHEST_BIN"] = "/usr/bin"
-        environment["GPSD_HOME"] = "/usr/sbin"    // where gpsfake finds gpsd, which is not on this PATH
+        environment["GPSD_HOME"] = "/usr/sbin"  // where gpsfake finds gpsd, which is not on this PATH
         let installed = try Self.run("/usr/bin/chest", ["--version"], environment: environment)
         #expect(installed.status == 0 && installed.stdout.hasPrefix("chest "), "\(installed.stderr)")
-        let demo = try Self.run("/usr/bin/timeout", ["200", "/bin/bash", "scripts/demo.sh"], environment: environment,
-                                directory: GPSLogs.packageRoot.path)
+        let demo = try Self.run(
+            "/usr/bin/timeout", ["200", "/bin/bash", "scripts/demo.sh"], environment: environment,
+            directory: GPSLogs.packageRoot.path)
         #expect(demo.status == 0, "\(demo.stdout)\n\(demo.stderr)")
         let lines = demo.stdout.split(separator: "\n").map(String.init)
         #expect(lines.filter { $0.contains(" unlocked ") }.count == 4, "\(demo.stdout)")
-        let end = try #require(lines.firstIndex { $0.hasPrefix("== The walk is over: ") }, "\(demo.stdout)\n\(demo.stderr)")
+        let end = try #require(
+            lines.firstIndex { $0.hasPrefix("== The walk is over: ") }, "\(demo.stdout)\n\(demo.stderr)")
         #expect(lines[end].contains("pages 1, 2, 3, 4 open of 5"), "\(lines[end])")
 
         let remove = try Self.run("/usr/bin/apt-get", ["remove"] + aptOptions + ["chest"], environment: apt)

@@ -22,9 +22,13 @@ import Testing
         let harness = ChestHarness()
         let quest = try copyDemo(harness)
         // Format 1, whose texts and points this test reads; the default, format 2, is checked below.
-        let outcome = try harness.chest(["compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/out", "--format", "1"])
+        let outcome = try harness.chest([
+            "compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/out",
+            "--format", "1",
+        ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        let walk = try decode(harness.root + "/out/walk.locked"), bonus = try decode(harness.root + "/out/bonus.locked")
+        let walk = try decode(harness.root + "/out/walk.locked")
+        let bonus = try decode(harness.root + "/out/bonus.locked")
         #expect(outcome.stdout == "\(walk.id)\n\(bonus.id)\n")
         #expect(walk.title == "The hill walk" && walk.from == "The organiser" && walk.pages.count == 4)
         #expect(walk.pages[1].text.hasPrefix("You found the fountain."))
@@ -36,19 +40,34 @@ import Testing
         #expect(bonus.pages[1].setB.map(\.kind) == [.temperature, .after])
 
         // Into the same directory: nothing is overwritten without --force.
-        let over = try harness.chest(["compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/out"])
-        #expect(over.status == 1 && over.stderr.contains("walk.locked exists; choose another -o, or overwrite with --force"))
-        #expect(try harness.chest(["compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/out", "--force"]).status == 0)
+        let over = try harness.chest([
+            "compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/out",
+        ])
+        #expect(
+            over.status == 1 && over.stderr.contains("walk.locked exists; choose another -o, or overwrite with --force")
+        )
+        #expect(
+            try harness.chest([
+                "compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/out",
+                "--force",
+            ]).status == 0)
 
         // Built again: new IDs, unless --keep-ids.
-        let again = try harness.chest(["compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/again"])
+        let again = try harness.chest([
+            "compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/again",
+        ])
         #expect(again.status == 0 && again.stdout != outcome.stdout)
         let sealed = try decode(harness.root + "/again/walk.locked")
         #expect(sealed.pages[1].sealed != nil && sealed.pages[1].setA.map(\.kind) == [.location])
         #expect(try decode(harness.root + "/again/bonus.locked").pages[0].setA.map(\.kind) == [.after])
-        let kept = try harness.chest(["compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/kept", "--keep-ids"])
+        let kept = try harness.chest([
+            "compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/kept",
+            "--keep-ids",
+        ])
         #expect(kept.status == 0 && kept.stdout == again.stdout)
-        #expect(try String(contentsOfFile: quest + "/hill.quest.ids", encoding: .utf8).contains("walk \(try decode(harness.root + "/kept/walk.locked").id)"))
+        #expect(
+            try String(contentsOfFile: quest + "/hill.quest.ids", encoding: .utf8).contains(
+                "walk \(try decode(harness.root + "/kept/walk.locked").id)"))
     }
 
     @Test func aBadGPXNamesItsLineAndAMissingWaypointTheQuestLine() throws {
@@ -57,27 +76,46 @@ import Testing
         var gpx = try String(contentsOfFile: quest + "/waypoints.gpx", encoding: .utf8)
         try gpx.replacingOccurrences(of: "<name>Fountain</name>", with: "<name>Well</name>")
             .write(toFile: quest + "/waypoints.gpx", atomically: true, encoding: .utf8)
-        var outcome = try harness.chest(["compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/out"])
+        var outcome = try harness.chest([
+            "compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/out",
+        ])
         #expect(outcome.status == 1)
-        #expect(outcome.stderr.contains(#"hill.quest:12: lock: waypoints.gpx#Fountain: no waypoint named "Fountain" in waypoints.gpx (it has "Well", "Hill top")"#),
-                "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains(
+                #"hill.quest:12: lock: waypoints.gpx#Fountain: no waypoint named "Fountain" in waypoints.gpx (it has "Well", "Hill top")"#
+            ),
+            "\(outcome.stderr)")
         gpx = gpx.replacingOccurrences(of: #"<wpt lat="47.377854" lon="8.543109">"#, with: #"<wpt lat="47.377854">"#)
         try gpx.write(toFile: quest + "/waypoints.gpx", atomically: true, encoding: .utf8)
-        outcome = try harness.chest(["compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/out"])
-        #expect(outcome.stderr.contains("waypoints.gpx:7: <wpt> needs lat (-90..90) and lon (-180..180)"), "\(outcome.stderr)")
-        try "<gpx>\n<wpt lat=\"1\" lon=\"2\">\n<name>x</nam></wpt>\n</gpx>\n".write(toFile: quest + "/waypoints.gpx", atomically: true, encoding: .utf8)
-        outcome = try harness.chest(["compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/out"])
+        outcome = try harness.chest([
+            "compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/out",
+        ])
+        #expect(
+            outcome.stderr.contains("waypoints.gpx:7: <wpt> needs lat (-90..90) and lon (-180..180)"),
+            "\(outcome.stderr)")
+        try "<gpx>\n<wpt lat=\"1\" lon=\"2\">\n<name>x</nam></wpt>\n</gpx>\n".write(
+            toFile: quest + "/waypoints.gpx", atomically: true, encoding: .utf8)
+        outcome = try harness.chest([
+            "compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/out",
+        ])
         #expect(outcome.stderr.contains("waypoints.gpx:3: not well-formed XML"), "\(outcome.stderr)")
         #expect(!FileManager.default.fileExists(atPath: harness.root + "/out/walk.locked"))
     }
 
     @Test func aOneMessageQuestWritesOneFileAndSeveralWantADirectory() throws {
         let harness = ChestHarness()
-        try "message: m\ntitle: T\npage: hello\n".write(toFile: harness.root + "/one.quest", atomically: true, encoding: .utf8)
-        #expect(try harness.chest(["compose", "--seal-cost", "interactive", "--quest", harness.root + "/one.quest", "-o", harness.root + "/m.locked", "--format", "1"]).status == 0)
+        try "message: m\ntitle: T\npage: hello\n".write(
+            toFile: harness.root + "/one.quest", atomically: true, encoding: .utf8)
+        #expect(
+            try harness.chest([
+                "compose", "--seal-cost", "interactive", "--quest", harness.root + "/one.quest", "-o",
+                harness.root + "/m.locked", "--format", "1",
+            ]).status == 0)
         #expect(try decode(harness.root + "/m.locked").pages.map(\.text) == ["hello"])
         let quest = try copyDemo(harness)
-        let outcome = try harness.chest(["compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/x.locked"])
+        let outcome = try harness.chest([
+            "compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/x.locked",
+        ])
         #expect(outcome.status == 1 && outcome.stderr.contains("the quest has 2 messages; give -o a directory"))
     }
 
@@ -86,19 +124,23 @@ import Testing
     @Test func aSearchAreaIsAllTheFilesSayAndItsPlacesShareAGrid() throws {
         let harness = ChestHarness()
         try """
-            search-area: 38.712,-9.134/2km
-            message: se
-            title: Sé
-            page: the cathedral
-              lock: location=38.7098,-9.1330/30m
-            message: castelo
-            title: Castelo
-            page: the castle
-              lock: location=38.7139,-9.1334/30m
-            """.write(toFile: harness.root + "/lisbon.quest", atomically: true, encoding: .utf8)
-        let built = try harness.chest(["compose", "--seal-cost", "interactive", "--quest", harness.root + "/lisbon.quest", "-o", harness.root + "/out"])
+        search-area: 38.712,-9.134/2km
+        message: se
+        title: Sé
+        page: the cathedral
+          lock: location=38.7098,-9.1330/30m
+        message: castelo
+        title: Castelo
+        page: the castle
+          lock: location=38.7139,-9.1334/30m
+        """.write(toFile: harness.root + "/lisbon.quest", atomically: true, encoding: .utf8)
+        let built = try harness.chest([
+            "compose", "--seal-cost", "interactive", "--quest", harness.root + "/lisbon.quest", "-o",
+            harness.root + "/out",
+        ])
         #expect(built.status == 0, "\(built.stderr)")
-        var grids: [[String: Any]] = [], salts: [String] = []
+        var grids: [[String: Any]] = []
+        var salts: [String] = []
         for name in ["se", "castelo"] {
             let text = try String(contentsOfFile: harness.root + "/out/\(name).locked", encoding: .utf8)
             #expect(!text.contains("38.7098") && !text.contains("38.7139"), "the place is in \(name).locked")
@@ -110,18 +152,25 @@ import Testing
             salts.append((page["keyA"] as! [String: Any])["salt"] as! String)
         }
         #expect(grids[0]["offsetX"] as? Double == grids[1]["offsetX"] as? Double && salts[0] == salts[1])
-        try "search-area: 38.7,-9.1/9000km\nmessage: m\ntitle: T\npage: p\n".write(toFile: harness.root + "/bad.quest", atomically: true, encoding: .utf8)
+        try "search-area: 38.7,-9.1/9000km\nmessage: m\ntitle: T\npage: p\n".write(
+            toFile: harness.root + "/bad.quest", atomically: true, encoding: .utf8)
         let bad = try harness.chest(["compose", "--quest", harness.root + "/bad.quest", "-o", harness.root + "/bad"])
-        #expect(bad.status != 0 && bad.stderr.contains("1: search-area: the radius must be 0.1 to 500 km"), "\(bad.stderr)")
+        #expect(
+            bad.status != 0 && bad.stderr.contains("1: search-area: the radius must be 0.1 to 500 km"), "\(bad.stderr)")
     }
 
     @Test func aMissingPageFileIsSaidInOneSentence() throws {
         let harness = ChestHarness()
-        try "message: m\ntitle: T\npage: @story.txt\n".write(toFile: harness.root + "/story.quest", atomically: true, encoding: .utf8)
-        let outcome = try harness.chest(["compose", "--quest", harness.root + "/story.quest", "-o", harness.root + "/out"])
+        try "message: m\ntitle: T\npage: @story.txt\n".write(
+            toFile: harness.root + "/story.quest", atomically: true, encoding: .utf8)
+        let outcome = try harness.chest([
+            "compose", "--quest", harness.root + "/story.quest", "-o", harness.root + "/out",
+        ])
         #expect(outcome.status != 0)
-        #expect(outcome.stderr == "chest: \(harness.root)/story.quest:3: page: cannot read story.txt: there is no such file next to the quest (\(harness.root)/story.txt); check the name after page: @\n",
-                "\(outcome.stderr)")
+        #expect(
+            outcome.stderr
+                == "chest: \(harness.root)/story.quest:3: page: cannot read story.txt: there is no such file next to the quest (\(harness.root)/story.txt); check the name after page: @\n",
+            "\(outcome.stderr)")
     }
 
     /// Issue 25: every mistake of a quest in one run, each a line with the file, its line and field, and what to do;
@@ -130,20 +179,22 @@ import Testing
         let harness = ChestHarness()
         let quest = try copyDemo(harness)
         try """
-            message: walk
-            title: A walk
-            page: @missing.txt
-            page: Second
-              lock: location=waypoints.gpx#Nowhere/30m
-              lock: pin=12
-              or
-              lock: weather=foggy
-            colour: red
-            message: walk
-            page: No title above
-              lock: after=later#1
-            """.write(toFile: quest + "/bad.quest", atomically: true, encoding: .utf8)
-        let outcome = try harness.chest(["compose", "--seal-cost", "interactive", "--quest", quest + "/bad.quest", "-o", harness.root + "/out"])
+        message: walk
+        title: A walk
+        page: @missing.txt
+        page: Second
+          lock: location=waypoints.gpx#Nowhere/30m
+          lock: pin=12
+          or
+          lock: weather=foggy
+        colour: red
+        message: walk
+        page: No title above
+          lock: after=later#1
+        """.write(toFile: quest + "/bad.quest", atomically: true, encoding: .utf8)
+        let outcome = try harness.chest([
+            "compose", "--seal-cost", "interactive", "--quest", quest + "/bad.quest", "-o", harness.root + "/out",
+        ])
         #expect(outcome.status == 1)
         let lines = outcome.stderr.split(separator: "\n").map(String.init)
         let file = quest + "/bad.quest"
@@ -169,13 +220,21 @@ import Testing
     @Test func aQuestComposedForAHuntRecordsEveryPageKeyInTheOrganisersFile() throws {
         let harness = ChestHarness()
         let hunt = harness.root + "/q.hunt"
-        #expect(try harness.chest(["hunt", "create", "Q", "--broker", "mqtt://127.0.0.1:1883", "-o", hunt]).status == 0)
-        #expect(try harness.chest(["hunt", "team", "add", "red", "--hunt", hunt, "-o", harness.root + "/red.hunt"]).status == 0)
+        #expect(
+            try harness.chest(["hunt", "create", "Q", "--broker", "mqtt://127.0.0.1:1883", "-o", hunt]).status == 0)
+        #expect(
+            try harness.chest(["hunt", "team", "add", "red", "--hunt", hunt, "-o", harness.root + "/red.hunt"]).status
+                == 0)
         let quest = try copyDemo(harness)
-        let made = try harness.chest(["compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/out", "--hunt", hunt])
+        let made = try harness.chest([
+            "compose", "--seal-cost", "interactive", "--quest", quest + "/hill.quest", "-o", harness.root + "/out",
+            "--hunt", hunt,
+        ])
         #expect(made.status == 0, "\(made.stderr)")
         let file = try HuntFile.read(path: hunt)
-        let messages = try FileManager.default.contentsOfDirectory(atPath: harness.root + "/out").filter { $0.hasSuffix(".locked") }
+        let messages = try FileManager.default.contentsOfDirectory(atPath: harness.root + "/out").filter {
+            $0.hasSuffix(".locked")
+        }
         #expect(messages.count == 2)
         for name in messages {
             let message = try decode(harness.root + "/out/" + name)
@@ -184,7 +243,9 @@ import Testing
             #expect(zip(recorded.pages, message.pages).allSatisfy { $0.guarded == ($1.protection != .sealed) })
         }
         #expect(!(try String(contentsOfFile: harness.root + "/red.hunt", encoding: .utf8)).contains("messages"))
-        let format1 = try harness.chest(["compose", "-o", "f1.locked", "--title", "t", "--page", "p", "--hunt", hunt, "--format", "1"])
+        let format1 = try harness.chest([
+            "compose", "-o", "f1.locked", "--title", "t", "--page", "p", "--hunt", hunt, "--format", "1",
+        ])
         #expect(format1.status == 64 && format1.stderr.contains("needs format 2"), "\(format1.stderr)")
     }
 }

@@ -10,11 +10,14 @@ import Testing
 @Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(3)))
 struct QuestionAnswerTests {
     func composeQuestion(_ world: ChestHarness) throws -> String {
-        let compose = try world.chest(["compose", "--seal-cost", "interactive", "-o", "bern.locked", "--title", "Bern", "--from", "Alice",
-                                       "--page", "Under the astronomical clock.",
-                                       "--question", "What is Bern's clock tower called?",
-                                       "--lock", "answer=Zytglogge|Zeitglockenturm", "--points", "5",
-                                       "--page", "Free page"], user: "alice")
+        let compose = try world.chest(
+            [
+                "compose", "--seal-cost", "interactive", "-o", "bern.locked", "--title", "Bern", "--from", "Alice",
+                "--page", "Under the astronomical clock.",
+                "--question", "What is Bern's clock tower called?",
+                "--lock", "answer=Zytglogge|Zeitglockenturm", "--points", "5",
+                "--page", "Free page",
+            ], user: "alice")
         #expect(compose.status == 0, "\(compose.stderr)")
         #expect(compose.stderr.contains("sealed by answer: a word from a dictionary"), "\(compose.stderr)")
         return compose.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -25,12 +28,17 @@ struct QuestionAnswerTests {
         try world.startDaemon()
         let id = try composeQuestion(world)
         let words = world.root + "/watch.txt"
-        let watcher = try world.spawnClient(["watch", "--utc", "--timeout", "60"], stdout: words, stderr: world.root + "/watch.err")
-        defer { kill(watcher, SIGTERM); _ = Subprocess.wait(watcher) }
+        let watcher = try world.spawnClient(
+            ["watch", "--utc", "--timeout", "60"], stdout: words, stderr: world.root + "/watch.err")
+        defer {
+            kill(watcher, SIGTERM)
+            _ = Subprocess.wait(watcher)
+        }
         #expect(try world.chest(["import", "bern.locked"]).status == 0)
         // watch tells the question under the message that came in.
         try world.waitUntil("watch tells the question", timeout: 30) {
-            ((try? String(contentsOfFile: words, encoding: .utf8)) ?? "").contains("page 1 asks: What is Bern's clock tower called?  (chest answer")
+            ((try? String(contentsOfFile: words, encoding: .utf8)) ?? "").contains(
+                "page 1 asks: What is Bern's clock tower called?  (chest answer")
         }
 
         let json = try world.chest(["read", id, "--json"])
@@ -86,13 +94,18 @@ struct QuestionAnswerTests {
     @Test func anAnswerWithASealedPlaceIsKeptUncountedAndPricedAsBoth() throws {
         let world = ChestHarness()
         try world.startDaemon()
-        let compose = try world.chest(["compose", "--seal-cost", "interactive", "-o", "pair.locked", "--title", "Pair",
-                                       "--search-area", "46.948,7.4474/0.564km", "--page", "At the clock, ask for Kaspar.",
-                                       "--question", "What is Bern's clock tower called?",
-                                       "--lock", "answer=Zytglogge", "--lock", "location=46.94797,7.44745/30m"], user: "alice")
+        let compose = try world.chest(
+            [
+                "compose", "--seal-cost", "interactive", "-o", "pair.locked", "--title", "Pair",
+                "--search-area", "46.948,7.4474/0.564km", "--page", "At the clock, ask for Kaspar.",
+                "--question", "What is Bern's clock tower called?",
+                "--lock", "answer=Zytglogge", "--lock", "location=46.94797,7.44745/30m",
+            ], user: "alice")
         #expect(compose.status == 0, "\(compose.stderr)")
         #expect(compose.stderr.contains("sealed by location and answer: about"), "\(compose.stderr)")
-        #expect(compose.stderr.contains("× 100,000 answers like the weakest, a word from a dictionary"), "\(compose.stderr)")
+        #expect(
+            compose.stderr.contains("× 100,000 answers like the weakest, a word from a dictionary"), "\(compose.stderr)"
+        )
         let id = compose.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(try world.chest(["import", "pair.locked"]).status == 0)
         let before = try world.chest(["read", id]).stdout
@@ -109,15 +122,22 @@ struct QuestionAnswerTests {
 
     @Test func anOldFormatOrAnAnswerWithAPINInOneSetIsRefusedWithItsReason() throws {
         let world = ChestHarness()
-        let format1 = try world.chest(["compose", "--format", "1", "-o", "old.locked", "--title", "Old", "--page", "p",
-                                       "--lock", "answer=oak"], user: "alice")
+        let format1 = try world.chest(
+            [
+                "compose", "--format", "1", "-o", "old.locked", "--title", "Old", "--page", "p",
+                "--lock", "answer=oak",
+            ], user: "alice")
         #expect(format1.status != 0)
         #expect(format1.stderr.contains("needs format 2 or later"), "\(format1.stderr)")
-        let both = try world.chest(["compose", "-o", "both.locked", "--title", "Both", "--page", "p",
-                                    "--lock", "answer=oak", "--lock", "pin=4821"], user: "alice")
+        let both = try world.chest(
+            [
+                "compose", "-o", "both.locked", "--title", "Both", "--page", "p",
+                "--lock", "answer=oak", "--lock", "pin=4821",
+            ], user: "alice")
         #expect(both.status != 0)
         #expect(both.stderr.contains("an answer's only other secret may be a sealed place"), "\(both.stderr)")
-        let points = try world.chest(["compose", "-o", "p.locked", "--title", "P", "--page", "p", "--points", "1001"], user: "alice")
+        let points = try world.chest(
+            ["compose", "-o", "p.locked", "--title", "P", "--page", "p", "--points", "1001"], user: "alice")
         #expect(points.status != 0)
         #expect(points.stderr.contains("points are a whole number from 0 to 1000"), "\(points.stderr)")
     }
@@ -132,18 +152,18 @@ struct QuestQuestionTests {
     func writeQuest(_ world: ChestHarness) throws -> String {
         let quest = world.root + "/bern.quest"
         try """
-            message: bern
-            title: Bern
-            page: Start here.
-              points: 0
-            page: Under the astronomical clock.
-              question: What is Bern's clock tower called?
-              lock: answer=Zytglogge|Zeitglockenturm
-              points: 5
-            page: The end.
-              lock: after=bern#2
-              lock: answer=Kaspar
-            """.write(toFile: quest, atomically: true, encoding: .utf8)
+        message: bern
+        title: Bern
+        page: Start here.
+          points: 0
+        page: Under the astronomical clock.
+          question: What is Bern's clock tower called?
+          lock: answer=Zytglogge|Zeitglockenturm
+          points: 5
+        page: The end.
+          lock: after=bern#2
+          lock: answer=Kaspar
+        """.write(toFile: quest, atomically: true, encoding: .utf8)
         return quest
     }
 
@@ -152,7 +172,10 @@ struct QuestQuestionTests {
         let hunt = world.root + "/q.hunt"
         #expect(try world.chest(["hunt", "create", "Q", "--broker", "mqtt://127.0.0.1:1883", "-o", hunt]).status == 0)
         let quest = try writeQuest(world)
-        let made = try world.chest(["compose", "--seal-cost", "interactive", "--quest", quest, "-o", world.root + "/bern.locked", "--hunt", hunt])
+        let made = try world.chest([
+            "compose", "--seal-cost", "interactive", "--quest", quest, "-o", world.root + "/bern.locked", "--hunt",
+            hunt,
+        ])
         #expect(made.status == 0, "\(made.stderr)")
         let message = try MessageFile.decode(Data(contentsOf: URL(fileURLWithPath: world.root + "/bern.locked")))
         #expect(message.pages.map(\.points) == [0, 5, nil])
@@ -165,10 +188,12 @@ struct QuestQuestionTests {
         #expect(recorded.pages[1].question == "What is Bern's clock tower called?")
         #expect(recorded.pages[0].question == nil)
         // Bad points and questions name their line.
-        try "message: m\ntitle: t\npage: p\n  points: lots\n  question:\n".write(toFile: quest, atomically: true, encoding: .utf8)
+        try "message: m\ntitle: t\npage: p\n  points: lots\n  question:\n".write(
+            toFile: quest, atomically: true, encoding: .utf8)
         let bad = try world.chest(["compose", "--quest", quest, "-o", world.root + "/bad.locked"])
         #expect(bad.status != 0)
-        #expect(bad.stderr.contains("4: points: points are a whole number from 0 to 1000, not \"lots\""), "\(bad.stderr)")
+        #expect(
+            bad.stderr.contains("4: points: points are a whole number from 0 to 1000, not \"lots\""), "\(bad.stderr)")
         #expect(bad.stderr.contains("5: question: the question is empty"), "\(bad.stderr)")
     }
 
@@ -178,12 +203,17 @@ struct QuestQuestionTests {
         let walk = Self.root + "/demo/walk.txt"
         let none = try world.chest(["simulate", quest, walk])
         #expect(none.status == 1)
-        #expect(none.stdout.contains("    set A answer: needs the answer to its question; none of its answers was given (simulate --answer PAGE=TEXT)"),
-                "\(none.stdout)")
+        #expect(
+            none.stdout.contains(
+                "    set A answer: needs the answer to its question; none of its answers was given (simulate --answer PAGE=TEXT)"
+            ),
+            "\(none.stdout)")
         let wrong = try world.chest(["simulate", quest, walk, "--answer", "2=Big Ben", "--answer", "bern#3=kaspar"])
         #expect(wrong.status == 1)
         #expect(wrong.stdout.contains("1 of 3 pages opened."), "\(wrong.stdout)")
-        let right = try world.chest(["simulate", quest, walk, "--answer", "2= ZEITGLOCKENTURM", "--answer", "bern#3=kaspar"])
+        let right = try world.chest([
+            "simulate", quest, walk, "--answer", "2= ZEITGLOCKENTURM", "--answer", "bern#3=kaspar",
+        ])
         #expect(right.status == 0, "\(right.stdout)\n\(right.stderr)")
         #expect(right.stdout.contains("bern: answer lock of page 2 set A answered (--answer)"), "\(right.stdout)")
         #expect(right.stdout.contains("3 of 3 pages opened."), "\(right.stdout)")

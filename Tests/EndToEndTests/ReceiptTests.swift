@@ -11,12 +11,19 @@ struct ReceiptTests {
     @Test func aReceiptVerifiesAndAnEditedOrMismatchedOneDoesNot() throws {
         let world = ChestHarness()
         let top = Coordinate(latitude: 47.3718, longitude: 8.5415)
-        for (title, lock) in [("place", "location=\(top.latitude),\(top.longitude)/50m"), ("time", "time=2020-01-01T00:00:00Z")] {
-            let made = try world.chest(["compose", "--seal-cost", "interactive", "-o", "\(title).locked", "--title", title, "--page", "p", "--lock", lock],
-                                       user: "alice")
+        for (title, lock) in [
+            ("place", "location=\(top.latitude),\(top.longitude)/50m"), ("time", "time=2020-01-01T00:00:00Z"),
+        ] {
+            let made = try world.chest(
+                [
+                    "compose", "--seal-cost", "interactive", "-o", "\(title).locked", "--title", title, "--page", "p",
+                    "--lock", lock,
+                ],
+                user: "alice")
             #expect(made.status == 0, "\(made.stderr)")
         }
-        let fake = try GPSFake(walk: NMEAWalk(waypoints: [.init(top, altitudeMSL: 480, hold: 60)], start: Date()), delay: 0.01)
+        let fake = try GPSFake(
+            walk: NMEAWalk(waypoints: [.init(top, altitudeMSL: 480, hold: 60)], start: Date()), delay: 0.01)
         defer { fake.stop() }
         world.gpsd = "127.0.0.1:\(fake.port)"
         try world.startDaemon()
@@ -28,10 +35,13 @@ struct ReceiptTests {
             return source?["kind"] as? String == "pty"
         }
         for title in ["place", "time"] {
-            try FileManager.default.copyItem(atPath: world.root + "/\(title).locked", toPath: world.chest + "/\(title).locked")
+            try FileManager.default.copyItem(
+                atPath: world.root + "/\(title).locked", toPath: world.chest + "/\(title).locked")
         }
         try world.waitUntil("both open", timeout: 30) { try world.states() == ["place": "open", "time": "open"] }
-        func id(_ title: String) throws -> String { try world.list().first { $0["title"] as? String == title }?["id"] as? String ?? "" }
+        func id(_ title: String) throws -> String {
+            try world.list().first { $0["title"] as? String == title }?["id"] as? String ?? ""
+        }
 
         let exported = try world.chest(["receipt", try id("place"), "-o", "place.json"])
         #expect(exported.status == 0, "\(exported.stderr)")
@@ -48,7 +58,8 @@ struct ReceiptTests {
 
         // A page opened by a time lock has a receipt too, with no fixes.
         #expect(try world.chest(["receipt", try id("time"), "--page", "1", "-o", "time.json"]).status == 0)
-        #expect(try world.chest(["verify", "time.json", "time.locked"], user: "alice").stdout.contains("locks      time"))
+        #expect(
+            try world.chest(["verify", "time.json", "time.locked"], user: "alice").stdout.contains("locks      time"))
 
         // Edited: the reader moves the fixes 1 km north.
         let text = try String(contentsOfFile: world.root + "/place.json", encoding: .utf8)
@@ -56,7 +67,9 @@ struct ReceiptTests {
             .write(toFile: world.root + "/edited.json", atomically: true, encoding: .utf8)
         let edited = try world.chest(["verify", "edited.json", "place.locked"], user: "alice")
         #expect(edited.status != 0)
-        #expect(edited.stderr.contains("signature does not match: the receipt was changed after it was signed"), "\(edited.stderr)")
+        #expect(
+            edited.stderr.contains("signature does not match: the receipt was changed after it was signed"),
+            "\(edited.stderr)")
         // Mismatched: a true receipt shown against another message.
         let mismatched = try world.chest(["verify", "place.json", "time.locked"], user: "alice")
         #expect(mismatched.status != 0)

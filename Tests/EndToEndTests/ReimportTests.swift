@@ -21,8 +21,11 @@ struct ReimportTests {
 
     func build(_ harness: ChestHarness, _ text: String, keepIDs: Bool) throws -> String {
         try text.write(toFile: harness.root + "/walk.quest", atomically: true, encoding: .utf8)
-        let built = try harness.chest(["compose", "--quest", harness.root + "/walk.quest", "-o", harness.root + "/walk.locked",
-                                       "--force", "--format", "1"] + (keepIDs ? ["--keep-ids"] : []), user: "organiser")
+        let built = try harness.chest(
+            [
+                "compose", "--quest", harness.root + "/walk.quest", "-o", harness.root + "/walk.locked",
+                "--force", "--format", "1",
+            ] + (keepIDs ? ["--keep-ids"] : []), user: "organiser")
         #expect(built.status == 0, "\(built.stderr)")
         return built.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -41,10 +44,14 @@ struct ReimportTests {
         #expect(try harness.list().first?["openPages"] as? [Int] == [1, 2])
 
         // A typo fixed on page 1 and page 3's time moved: pages 1 and 2 stay open, page 1 with its new text.
-        #expect(try build(harness, Self.quest(page1: "Welcome, walker.", time: "2031-01-01T00:00:00Z"), keepIDs: true) == id)
+        #expect(
+            try build(harness, Self.quest(page1: "Welcome, walker.", time: "2031-01-01T00:00:00Z"), keepIDs: true) == id
+        )
         let again = try harness.chest(["import", harness.root + "/walk.locked"])
         #expect(again.status == 0 && again.stdout == id + "\n", "\(again.stderr)")
-        #expect(again.stderr.contains("replaces the version of") && again.stderr.contains("pages 1, 2 stay open"), "\(again.stderr)")
+        #expect(
+            again.stderr.contains("replaces the version of") && again.stderr.contains("pages 1, 2 stay open"),
+            "\(again.stderr)")
         #expect(try harness.list().first?["openPages"] as? [Int] == [1, 2])
         let pages = try read(harness, id)["pages"] as? [[String: Any]] ?? []
         #expect(pages.first?["text"] as? String == "Welcome, walker.", "\(pages)")
@@ -54,8 +61,10 @@ struct ReimportTests {
         #expect(same.status == 1 && same.stderr.contains("is already in the regular chest"), "\(same.stderr)")
 
         // Dropped into the inbox, a newer version whose PIN page changed replaces it too; page 2 is locked again.
-        let changed = Self.quest(page1: "Welcome, walker.", time: "2031-01-01T00:00:00Z", title: "The walk, second edition")
-            .replacingOccurrences(of: "pin=4821", with: "pin=4821\n  lock: weather=snowy")
+        let changed = Self.quest(
+            page1: "Welcome, walker.", time: "2031-01-01T00:00:00Z", title: "The walk, second edition"
+        )
+        .replacingOccurrences(of: "pin=4821", with: "pin=4821\n  lock: weather=snowy")
         #expect(try build(harness, changed, keepIDs: true) == id)
         try FileManager.default.copyItem(atPath: harness.root + "/walk.locked", toPath: harness.chest + "/walk.locked")
         try harness.waitUntil("the second edition replaced the first", timeout: 20) {

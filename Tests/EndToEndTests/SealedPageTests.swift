@@ -1,7 +1,7 @@
 import ChestCore
+import ChestIO
 import ChestSeal
 import ChestSimulator
-import ChestIO
 import ChestTestSupport
 import Foundation
 import Glibc
@@ -17,14 +17,17 @@ struct SealedPageTests {
     func allBytes(_ directory: String) -> String {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else { return "" }
-        let names = isDirectory.boolValue ? (FileManager.default.enumerator(atPath: directory)?.allObjects as? [String] ?? []) : [""]
+        let names =
+            isDirectory.boolValue
+            ? (FileManager.default.enumerator(atPath: directory)?.allObjects as? [String] ?? []) : [""]
         var text = ""
         for name in names {
             let path = name.isEmpty ? directory : directory + "/" + name
             if let data = FileManager.default.contents(atPath: path) { text += String(decoding: data, as: UTF8.self) }
         }
-        return text.replacingOccurrences(of: #"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}(\.[0-9]+)?Z"#, with: "<time>",
-                                         options: .regularExpression)
+        return text.replacingOccurrences(
+            of: #"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}(\.[0-9]+)?Z"#, with: "<time>",
+            options: .regularExpression)
     }
 
     /// Restarts chestd on gpsfake replaying the test walk, and waits until the replay is over.
@@ -38,24 +41,34 @@ struct SealedPageTests {
     }
 
     func compose(_ world: ChestHarness, _ file: String, _ arguments: [String]) throws -> String {
-        let outcome = try world.chest(["compose", "--seal-cost", "interactive", "-o", file, "--title", file] + arguments, user: "alice")
+        let outcome = try world.chest(
+            ["compose", "--seal-cost", "interactive", "-o", file, "--title", file] + arguments, user: "alice")
         #expect(outcome.status == 0, "\(outcome.stderr)")
         return outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test func aWalkOpensASealedLocationAndLeavesOne300MetresAwayShut() throws {
         let world = ChestHarness()
-        let first = GPSUnlockTests.first, away = GPSUnlockTests.offRoute
-        let here = try compose(world, "here.locked", ["--page", "Found the first stone", "--lock", "location=\(first.latitude),\(first.longitude)/20m"])
-        _ = try compose(world, "away.locked", ["--page", "Far stone text", "--lock", "location=\(away.latitude),\(away.longitude)/30m"])
+        let first = GPSUnlockTests.first
+        let away = GPSUnlockTests.offRoute
+        let here = try compose(
+            world, "here.locked",
+            ["--page", "Found the first stone", "--lock", "location=\(first.latitude),\(first.longitude)/20m"])
+        _ = try compose(
+            world, "away.locked",
+            ["--page", "Far stone text", "--lock", "location=\(away.latitude),\(away.longitude)/30m"])
         try world.startDaemon()
         #expect(try world.chest(["import", "here.locked"]).status == 0)
         #expect(try world.chest(["import", "away.locked"]).status == 0)
         let read = try world.chest(["read", here])
-        #expect(read.stdout.contains("sealed location: go there") || read.stdout.contains("no GPS fix yet"), "\(read.stdout)")
+        #expect(
+            read.stdout.contains("sealed location: go there") || read.stdout.contains("no GPS fix yet"),
+            "\(read.stdout)")
         #expect(!read.stdout.contains(" away ("), "\(read.stdout)")
         // Nothing of either page is in the files or the chest before they open.
-        for haystack in [allBytes(world.chest), allBytes(world.root + "/config-reader")] + ["here.locked", "away.locked"].map({ allBytes(world.root + "/" + $0) }) {
+        for haystack in [allBytes(world.chest), allBytes(world.root + "/config-reader")]
+            + ["here.locked", "away.locked"].map({ allBytes(world.root + "/" + $0) })
+        {
             for needle in ["Found the first stone", "Far stone", "47.371", "8.54,", "47.3705", "8.536"] {
                 #expect(!haystack.contains(needle), "\(needle)")
             }
@@ -95,12 +108,17 @@ struct SealedPageTests {
     @Test func aPINWithAPlaceIsKeptAndReadExplainsIt() throws {
         let world = ChestHarness()
         let first = GPSUnlockTests.first
-        let id = try compose(world, "both.locked", ["--page", "both", "--lock", "location=\(first.latitude),\(first.longitude)/20m",
-                                                    "--lock", "pin=4821"])
+        let id = try compose(
+            world, "both.locked",
+            [
+                "--page", "both", "--lock", "location=\(first.latitude),\(first.longitude)/20m",
+                "--lock", "pin=4821",
+            ])
         try world.startDaemon()
         #expect(try world.chest(["import", "both.locked"]).status == 0)
         let kept = try world.chest(["pin", id, "1234"])
-        #expect(kept.status == 0 && kept.stdout.contains("PIN kept: it will be tried at each new place"), "\(kept.stderr)")
+        #expect(
+            kept.status == 0 && kept.stdout.contains("PIN kept: it will be tried at each new place"), "\(kept.stderr)")
         #expect(try world.chest(["read", id]).stdout.contains("a wrong PIN and a wrong place look alike"))
         let json = try world.chest(["read", "--json", id])
         #expect(json.stdout.contains(#""protection" : "sealed""#), "\(json.stdout)")
@@ -111,16 +129,24 @@ struct SealedPageTests {
     @Test func aFormatFivePlaceWithItsPINOpensOnTheWalk() throws {
         let world = ChestHarness()
         let first = GPSUnlockTests.first
-        let id = try compose(world, "five.locked", ["--page", "fine cells", "--lock", "location=\(first.latitude),\(first.longitude)/30m",
-                                                    "--lock", "pin=4821"])
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.root + "/five.locked"))) as! [String: Any]
+        let id = try compose(
+            world, "five.locked",
+            [
+                "--page", "fine cells", "--lock", "location=\(first.latitude),\(first.longitude)/30m",
+                "--lock", "pin=4821",
+            ])
+        let json =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.root + "/five.locked")))
+            as! [String: Any]
         #expect(json["version"] as? Int == 5)
         let page = (json["pages"] as! [[String: Any]])[0]
         #expect(((page["keyA"] as? [String: Any])?["keys"] as? [String])?.count == 16)
         // At a named level (the helper's interactive cost) a key has one lane; the default's two lanes open through
         // chestd in composeWritesCostsPricedPerSecretAndAFigureFromTheArea's PIN.
         #expect((page["keyA"] as? [String: Any])?["lanes"] == nil)
-        let width = (((page["a"] as! [[String: Any]]).first { $0["cell"] != nil })?["cell"] as? [String: Any])?["width"] as? Double
+        let width =
+            (((page["a"] as! [[String: Any]]).first { $0["cell"] != nil })?["cell"] as? [String: Any])?["width"]
+            as? Double
         #expect(width.map { $0 > 20 && $0 < 23 } == true, "\(String(describing: width))")
         try world.startDaemon()
         #expect(try world.chest(["import", "five.locked"]).status == 0)
@@ -142,10 +168,13 @@ struct SealedPageTests {
         try world.startDaemon()
         for (name, from, to) in cases {
             #expect(text.contains(from), "\(from)")
-            try text.replacingOccurrences(of: from, with: to).write(toFile: world.chest + "/" + name, atomically: true, encoding: .utf8)
+            try text.replacingOccurrences(of: from, with: to).write(
+                toFile: world.chest + "/" + name, atomically: true, encoding: .utf8)
         }
         try world.waitUntil("all set aside", timeout: 15) { world.names(in: "rejected").count == 6 }
-        let reasons = try cases.map { try String(contentsOfFile: world.chest + "/rejected/\($0.0).reason", encoding: .utf8) }
+        let reasons = try cases.map {
+            try String(contentsOfFile: world.chest + "/rejected/\($0.0).reason", encoding: .utf8)
+        }
         #expect(reasons[0].contains("exceed the reader's cap"), "\(reasons[0])")
         #expect(reasons[1].contains("cannot carry the field"), "\(reasons[1])")
         #expect(reasons[2].contains("keyA.salt"), "\(reasons[2])")
@@ -156,18 +185,24 @@ struct SealedPageTests {
     /// message's share of the reader"): five pages of two places each, every place on its own grid at 4 passes and
     /// 1 GiB, all over the area the test walk crosses. Sealed by its sender as any file is; its key slots are random
     /// bytes of the right sizes, since the budget is decided from the file before any derivation.
-    static func hostileFile(around center: Coordinate, pages count: Int = 5, sealedBy sender: MessageFactory) -> Message {
+    static func hostileFile(around center: Coordinate, pages count: Int = 5, sealedBy sender: MessageFactory) -> Message
+    {
         let area = SearchArea(center: center, radius: 1000)
         var generator = SystemRandomNumberGenerator()
         func place(_ radius: Double) -> (Lock, KeySlot) {
-            (.sealedLocation(CellGrid(area: area, radius: radius, using: &generator)),
-             .cells(salt: Sealer.randomBytes(16), cost: SealCost(passes: 4, memory: 1 << 30),
-                    wrapped: (0..<4).map { _ in Sealer.randomBytes(72) }))
+            (
+                .sealedLocation(CellGrid(area: area, radius: radius, using: &generator)),
+                .cells(
+                    salt: Sealer.randomBytes(16), cost: SealCost(passes: 4, memory: 1 << 30),
+                    wrapped: (0..<4).map { _ in Sealer.randomBytes(72) })
+            )
         }
         let pages = (0..<count).map { index in
-            let a = place(20 + Double(index)), b = place(40 + Double(index))
-            return Page(text: "", setA: [a.0], setB: [b.0],
-                        sealed: SealedPage(ciphertext: Sealer.randomBytes(296), slots: [.a: a.1, .b: b.1], version: 3))
+            let a = place(20 + Double(index))
+            let b = place(40 + Double(index))
+            return Page(
+                text: "", setA: [a.0], setB: [b.0],
+                sealed: SealedPage(ciphertext: Sealer.randomBytes(296), slots: [.a: a.1, .b: b.1], version: 3))
         }
         return sender.message(title: "Ten grids", pages: pages, from: "Mallory")
     }
@@ -175,8 +210,12 @@ struct SealedPageTests {
     @Test func aFileThatWouldBurnTheReadersCoreIsSetAsideAndAnHonestPlaceBesideItOpens() throws {
         let world = ChestHarness()
         let first = GPSUnlockTests.first
-        let honest = try compose(world, "honest.locked", ["--page", "Found the first stone",
-                                                          "--lock", "location=\(first.latitude),\(first.longitude)/20m"])
+        let honest = try compose(
+            world, "honest.locked",
+            [
+                "--page", "Found the first stone",
+                "--lock", "location=\(first.latitude),\(first.longitude)/20m",
+            ])
         let mallory = try MessageFactory(configDirectory: world.root + "/mallory")
         let hostile = Self.hostileFile(around: first, sealedBy: mallory)
         try world.startDaemon()
@@ -185,16 +224,21 @@ struct SealedPageTests {
         try FileManager.default.moveItem(atPath: world.root + "/hostile.part", toPath: world.chest + "/hostile.locked")
         // The same file with one page (two grids, within the budget), its area 100 km away, is taken in: the file is
         // refused for what it asks, not for its form.
-        let twin = Self.hostileFile(around: Coordinate(latitude: first.latitude + 0.9, longitude: first.longitude), pages: 1, sealedBy: mallory)
+        let twin = Self.hostileFile(
+            around: Coordinate(latitude: first.latitude + 0.9, longitude: first.longitude), pages: 1, sealedBy: mallory)
         try MessageFile.encode(twin).write(to: URL(fileURLWithPath: world.root + "/twin.locked"))
         #expect(try world.chest(["import", world.root + "/twin.locked"]).status == 0)
         try world.waitUntil("the hostile file is set aside", timeout: 30) { world.names(in: "rejected").count == 2 }
         let reason = try String(contentsOfFile: world.chest + "/rejected/hostile.locked.reason", encoding: .utf8)
-        #expect(reason.contains("ask up to 10 Argon2id runs (40 GiB-passes) of a reader for one fix, over the budget of 24"), "\(reason)")
+        #expect(
+            reason.contains(
+                "ask up to 10 Argon2id runs (40 GiB-passes) of a reader for one fix, over the budget of 24"),
+            "\(reason)")
         #expect(reason.contains("set aside so that it cannot hold the reader's seal worker"), "\(reason)")
         // The file is set aside before the line saying why is logged: wait for the line.
         try world.waitUntil("the log says why", timeout: 30) { world.daemonLog.contains("Argon2id runs") }
-        #expect(try world.list().count == 2, "the honest message and the twin are in the chest, the hostile file is not")
+        #expect(
+            try world.list().count == 2, "the honest message and the twin are in the chest, the hostile file is not")
         // The walk crosses the hostile file's area: only the honest place is derived for, and it opens.
         try walkThroughTheTestWalk(world)
         try world.waitUntil("the honest page opens", timeout: 120) { try world.states()["honest.locked"] == "open" }
@@ -207,9 +251,14 @@ struct SealedPageTests {
     @Test func aStoredFileOverTheBudgetIsSetAsideAtStart() throws {
         let world = ChestHarness()
         let first = GPSUnlockTests.first
-        let honest = try compose(world, "honest.locked", ["--page", "Found the first stone",
-                                                          "--lock", "location=\(first.latitude),\(first.longitude)/20m"])
-        let hostile = Self.hostileFile(around: first, sealedBy: try MessageFactory(configDirectory: world.root + "/mallory"))
+        let honest = try compose(
+            world, "honest.locked",
+            [
+                "--page", "Found the first stone",
+                "--lock", "location=\(first.latitude),\(first.longitude)/20m",
+            ])
+        let hostile = Self.hostileFile(
+            around: first, sealedBy: try MessageFactory(configDirectory: world.root + "/mallory"))
         try FileManager.default.createDirectory(atPath: world.chest + "/messages", withIntermediateDirectories: true)
         let stored = world.chest + "/messages/\(hostile.id.rawValue).locked"
         try MessageFile.encode(hostile).write(to: URL(fileURLWithPath: stored))
@@ -219,7 +268,8 @@ struct SealedPageTests {
             world.names(in: "rejected").contains("\(hostile.id.rawValue).locked.reason")
         }
         #expect(!FileManager.default.fileExists(atPath: stored))
-        let reason = try String(contentsOfFile: world.chest + "/rejected/\(hostile.id.rawValue).locked.reason", encoding: .utf8)
+        let reason = try String(
+            contentsOfFile: world.chest + "/rejected/\(hostile.id.rawValue).locked.reason", encoding: .utf8)
         #expect(reason.contains("over the budget of 24") && reason.contains("found in the chest at start"), "\(reason)")
         #expect(world.daemonLog.contains("asks more of this reader than it gives"), "\(world.daemonLog)")
         #expect(try world.list().compactMap { $0["id"] as? String } == [honest])
@@ -229,45 +279,76 @@ struct SealedPageTests {
         let world = ChestHarness()
         let place = "location=38.7139,-9.1334/30m"
         // Default costs: no --seal-cost.
-        let made = try world.chest(["compose", "-o", "lisbon.locked", "--title", "Sé", "--search-area", "38.712,-9.134/1km",
-                                    "--page", "at the cathedral", "--lock", place, "--or", "--lock", "pin=4821"], user: "alice")
+        let made = try world.chest(
+            [
+                "compose", "-o", "lisbon.locked", "--title", "Sé", "--search-area", "38.712,-9.134/1km",
+                "--page", "at the cathedral", "--lock", place, "--or", "--lock", "pin=4821",
+            ], user: "alice")
         #expect(made.status == 0, "\(made.stderr)")
         #expect(made.stderr.contains("Argon2id runs, about"), "progress: \(made.stderr)")
         // The figure is the best attack's: the weaker set's, here the lattice's quarter of a 1 km area's 788 cells × 1.55 s,
         // under the PIN's 12 hours.
-        #expect(made.stderr.contains("sealed by location: about 5 core-minutes by the best attack (the 198 cells of 38.71200,-9.13400/1 km with both indices even, a quarter of its 788 at 1.55 s a guess)"),
-                "\(made.stderr)")
+        #expect(
+            made.stderr.contains(
+                "sealed by location: about 5 core-minutes by the best attack (the 198 cells of 38.71200,-9.13400/1 km with both indices even, a quarter of its 788 at 1.55 s a guess)"
+            ),
+            "\(made.stderr)")
         #expect(made.stderr.contains("a place alone is a small secret"), "\(made.stderr)")
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.root + "/lisbon.locked"))) as! [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: world.root + "/lisbon.locked"))) as! [String: Any]
         // A PIN is keyed in two lanes: format 5.
         #expect(json["version"] as? Int == 5)
         let page = (json["pages"] as! [[String: Any]])[0]
-        let keyA = page["keyA"] as! [String: Any], keyB = page["keyB"] as! [String: Any]
+        let keyA = page["keyA"] as! [String: Any]
+        let keyB = page["keyB"] as! [String: Any]
         #expect(keyA["kind"] as? String == "cells" && (keyA["keys"] as? [String])?.count == 4)
-        #expect(keyA["passes"] as? Int == 4 && keyA["memory"] as? Int == 512 << 20 && keyA["lanes"] == nil, "a place's default cost: \(keyA)")
-        #expect(keyB["kind"] as? String == "argon2id" && keyB["passes"] as? Int == 6 && keyB["memory"] as? Int == 512 << 20
+        #expect(
+            keyA["passes"] as? Int == 4 && keyA["memory"] as? Int == 512 << 20 && keyA["lanes"] == nil,
+            "a place's default cost: \(keyA)")
+        #expect(
+            keyB["kind"] as? String == "argon2id" && keyB["passes"] as? Int == 6 && keyB["memory"] as? Int == 512 << 20
                 && keyB["lanes"] as? Int == 2, "a PIN's default cost: \(keyB)")
         let cell = ((page["a"] as! [[String: Any]])[0]["cell"]) as! [String: Any]
         #expect((cell["area"] as? [String: Any])?["radius"] as? Double == 1000)
-        let only = try world.chest(["compose", "-o", "place.locked", "--title", "p", "--search-area", "38.712,-9.134/1km",
-                                    "--page", "p", "--lock", place], user: "alice")
-        #expect(only.stderr.contains("(the 198 cells of 38.71200,-9.13400/1 km with both indices even, a quarter of its 788 at 1.55 s a guess)"), "\(only.stderr)")
-        let onlyJSON = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.root + "/place.locked"))) as! [String: Any]
+        let only = try world.chest(
+            [
+                "compose", "-o", "place.locked", "--title", "p", "--search-area", "38.712,-9.134/1km",
+                "--page", "p", "--lock", place,
+            ], user: "alice")
+        #expect(
+            only.stderr.contains(
+                "(the 198 cells of 38.71200,-9.13400/1 km with both indices even, a quarter of its 788 at 1.55 s a guess)"
+            ), "\(only.stderr)")
+        let onlyJSON =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.root + "/place.locked")))
+            as! [String: Any]
         #expect(onlyJSON["version"] as? Int == 3, "a place alone changes nothing in format 5")
         // A place sealed with a PIN lies, in format 5, on cells a third as wide: the lattice is one cell in 16 of nine
         // times as many, and a 30 m disk touches 9 to 16 of them. Composed at a named level here: at its own default (two
         // lanes, SealCost.Secret.placeAndPIN) its keys cost over a minute of core-time; its price and figure at
         // that default are SweepAttackTests' composePricesAPlaceWithAPINAtItsOwnCostOnTheFinerLattice.
-        let withPIN = try world.chest(["compose", "-o", "both.locked", "--title", "b", "--search-area", "38.712,-9.134/1km",
-                                       "--page", "p", "--lock", place, "--lock", "pin=4821", "--seal-cost", "interactive"], user: "alice")
-        #expect(withPIN.stderr.contains("(the 448 cells of 38.71200,-9.13400/1 km with both indices divisible by 4, one in 16 of its 7,163 × 10,000 PINs at "),
-                "\(withPIN.stderr)")
-        let both = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.root + "/both.locked"))) as! [String: Any]
+        let withPIN = try world.chest(
+            [
+                "compose", "-o", "both.locked", "--title", "b", "--search-area", "38.712,-9.134/1km",
+                "--page", "p", "--lock", place, "--lock", "pin=4821", "--seal-cost", "interactive",
+            ], user: "alice")
+        #expect(
+            withPIN.stderr.contains(
+                "(the 448 cells of 38.71200,-9.13400/1 km with both indices divisible by 4, one in 16 of its 7,163 × 10,000 PINs at "
+            ),
+            "\(withPIN.stderr)")
+        let both =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.root + "/both.locked")))
+            as! [String: Any]
         #expect(both["version"] as? Int == 5)
         let bothKey = ((both["pages"] as! [[String: Any]])[0]["keyA"]) as! [String: Any]
         #expect((bothKey["keys"] as? [String])?.count == 16, "\(bothKey)")
-        let outside = try world.chest(["compose", "-o", "x.locked", "--title", "x", "--search-area", "40,-9/2km", "--page", "p",
-                                       "--lock", place], user: "alice")
+        let outside = try world.chest(
+            [
+                "compose", "-o", "x.locked", "--title", "x", "--search-area", "40,-9/2km", "--page", "p",
+                "--lock", place,
+            ], user: "alice")
         #expect(outside.status != 0 && outside.stderr.contains("lies outside the search area"), "\(outside.stderr)")
         // The PIN at its default cost opens the page through chestd.
         try world.startDaemon()
@@ -280,10 +361,13 @@ struct SealedPageTests {
     @Test func aFormatTwoPlaceStillOpensAndIsShownAsRecoverable() throws {
         let world = ChestHarness()
         let first = GPSUnlockTests.first
-        let id = try compose(world, "two.locked", ["--format", "2", "--page", "old stone", "--lock", "location=\(first.latitude),\(first.longitude)/20m"])
+        let id = try compose(
+            world, "two.locked",
+            ["--format", "2", "--page", "old stone", "--lock", "location=\(first.latitude),\(first.longitude)/20m"])
         #expect(try String(contentsOfFile: world.root + "/two.locked", encoding: .utf8).contains(#""version" : 2"#))
         let preview = try world.chest(["preview", "two.locked"])
-        #expect(preview.stdout.contains("sealed (format 2: the place can be recovered from the file"), "\(preview.stdout)")
+        #expect(
+            preview.stdout.contains("sealed (format 2: the place can be recovered from the file"), "\(preview.stdout)")
         try world.startDaemon()
         #expect(try world.chest(["import", "two.locked"]).status == 0)
         let read = try world.chest(["read", id])
@@ -296,26 +380,36 @@ struct SealedPageTests {
         let world = ChestHarness()
         let long = String(repeating: "x", count: 20_001)
         for format in ["1", "3"] {
-            let outcome = try world.chest(["compose", "--format", format, "-o", "long\(format).locked", "--title", "t",
-                                           "--page", long, "--lock", "pin=4821", "--seal-cost", "interactive"], user: "alice")
+            let outcome = try world.chest(
+                [
+                    "compose", "--format", format, "-o", "long\(format).locked", "--title", "t",
+                    "--page", long, "--lock", "pin=4821", "--seal-cost", "interactive",
+                ], user: "alice")
             #expect(outcome.status != 0, "format \(format) composed a page readers refuse")
-            #expect(outcome.stderr.contains("page 1: the text has 20001 characters, over the 20000-character limit"), "\(outcome.stderr)")
+            #expect(
+                outcome.stderr.contains("page 1: the text has 20001 characters, over the 20000-character limit"),
+                "\(outcome.stderr)")
             #expect(!FileManager.default.fileExists(atPath: world.root + "/long\(format).locked"))
         }
-        let exact = try world.chest(["compose", "-o", "exact.locked", "--title", "t", "--page", String(repeating: "y", count: 20_000),
-                                     "--lock", "pin=4821", "--seal-cost", "interactive"], user: "alice")
+        let exact = try world.chest(
+            [
+                "compose", "-o", "exact.locked", "--title", "t", "--page", String(repeating: "y", count: 20_000),
+                "--lock", "pin=4821", "--seal-cost", "interactive",
+            ], user: "alice")
         #expect(exact.status == 0, "\(exact.stderr)")
     }
 
     @Test func formatOneStillComposesAndShowsDistance() throws {
         let world = ChestHarness()
-        let id = try compose(world, "old.locked", ["--format", "1", "--page", "old", "--lock", "location=47.371,8.54/20m"])
+        let id = try compose(
+            world, "old.locked", ["--format", "1", "--page", "old", "--lock", "location=47.371,8.54/20m"])
         #expect(try String(contentsOfFile: world.root + "/old.locked", encoding: .utf8).contains(#""version" : 1"#))
         try world.startDaemon()
         #expect(try world.chest(["import", "old.locked"]).status == 0)
         #expect(try world.chest(["read", id]).stdout.contains("unsealed (format 1)"))
         // A format 1 PIN hash is checked on the seal worker, as every Argon2id run is.
-        let pin = try compose(world, "oldpin.locked", ["--format", "1", "--page", "old pin page", "--lock", "pin=4821"])
+        let pin = try compose(
+            world, "oldpin.locked", ["--format", "1", "--page", "old pin page", "--lock", "pin=4821"])
         #expect(try world.chest(["import", "oldpin.locked"]).status == 0)
         #expect(try world.chest(["pin", pin, "1111"]).stderr.contains("wrong PIN (1 of 5"))
         let right = try world.chest(["pin", pin, "4821"])

@@ -49,15 +49,19 @@ struct SlowConnectionTests {
         let organiser = ChestHarness()
         let huntPath = organiser.root + "/slow.hunt"
         // No broker runs: the board serves what it has while it keeps trying to reach it.
-        #expect(try organiser.chest(["hunt", "create", "Slow hunt", "--broker", "mqtt://127.0.0.1:9", "-o", huntPath]).status == 0)
+        #expect(
+            try organiser.chest(["hunt", "create", "Slow hunt", "--broker", "mqtt://127.0.0.1:9", "-o", huntPath])
+                .status == 0)
         #expect(try organiser.chest(["hunt", "team", "add", "team", "--count", "3", "--hunt", huntPath]).status == 0)
-        let board = try WebBoard(organiser, ["board", huntPath, "--http", "127.0.0.1:0", "--http-token", Self.token, "--quiet"])
+        let board = try WebBoard(
+            organiser, ["board", huntPath, "--http", "127.0.0.1:0", "--http-token", Self.token, "--quiet"])
         defer { board.stop() }
 
         let output = organiser.root + "/flood"
-        let flood = try Subprocess.spawn("/usr/bin/python3", ["-c", Self.flood, String(board.port), String(200 - 64)],
-                                         environment: ProcessInfo.processInfo.environment, stdout: output + ".out",
-                                         stderr: output + ".err")
+        let flood = try Subprocess.spawn(
+            "/usr/bin/python3", ["-c", Self.flood, String(board.port), String(200 - 64)],
+            environment: ProcessInfo.processInfo.environment, stdout: output + ".out",
+            stderr: output + ".err")
         defer {
             kill(flood, SIGTERM)
             _ = Subprocess.wait(flood)
@@ -73,8 +77,11 @@ struct SlowConnectionTests {
 
         // Connections over the per-address limit (64) were closed as they arrived.
         try organiser.waitUntil("the flood's count of closed connections", timeout: 30) { text().contains("closed ") }
-        let closed = text().split(separator: "\n").first { $0.hasPrefix("closed ") }.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
-        #expect(closed >= 200 - 64, "\(text()) \((try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? "")")
+        let closed =
+            text().split(separator: "\n").first { $0.hasPrefix("closed ") }.flatMap { Int($0.split(separator: " ")[1]) }
+            ?? 0
+        #expect(
+            closed >= 200 - 64, "\(text()) \((try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? "")")
     }
 
     /// Opens COUNT connections from 127.0.3.2 on, 50 per address (under the cap of 64), each with a request that
@@ -132,17 +139,22 @@ struct SlowConnectionTests {
     @Test func anHonestRequestIsAnsweredWhileSlowConnectionsOverflowTheCap() throws {
         let organiser = ChestHarness()
         let huntPath = organiser.root + "/slow.hunt"
-        #expect(try organiser.chest(["hunt", "create", "Slow hunt", "--broker", "mqtt://127.0.0.1:9", "-o", huntPath]).status == 0)
+        #expect(
+            try organiser.chest(["hunt", "create", "Slow hunt", "--broker", "mqtt://127.0.0.1:9", "-o", huntPath])
+                .status == 0)
         #expect(try organiser.chest(["hunt", "team", "add", "team", "--count", "3", "--hunt", huntPath]).status == 0)
-        let board = try WebBoard(organiser, ["board", huntPath, "--http", "127.0.0.1:0", "--http-token", Self.token, "--quiet"],
-                                 descriptorLimit: 2_048)
+        let board = try WebBoard(
+            organiser, ["board", huntPath, "--http", "127.0.0.1:0", "--http-token", Self.token, "--quiet"],
+            descriptorLimit: 2_048)
         defer { board.stop() }
 
-        let count = 3_000, cap = 1_488
+        let count = 3_000
+        let cap = 1_488
         let output = organiser.root + "/overflow"
-        let flood = try Subprocess.spawn("/usr/bin/python3", ["-c", Self.overflow, String(board.port), String(count)],
-                                         environment: ProcessInfo.processInfo.environment, stdout: output + ".out",
-                                         stderr: output + ".err")
+        let flood = try Subprocess.spawn(
+            "/usr/bin/python3", ["-c", Self.overflow, String(board.port), String(count)],
+            environment: ProcessInfo.processInfo.environment, stdout: output + ".out",
+            stderr: output + ".err")
         defer {
             kill(flood, SIGTERM)
             _ = Subprocess.wait(flood)
@@ -150,11 +162,15 @@ struct SlowConnectionTests {
         let text = { (try? String(contentsOfFile: output + ".out", encoding: .utf8)) ?? "" }
         /// The flood's latest count: closed, of the oldest half, of the newest 1,000.
         let closed = { () -> (all: Int, oldest: Int, newest: Int) in
-            guard let line = text().split(separator: "\n").last(where: { $0.hasPrefix("closed ") }) else { return (0, 0, 0) }
+            guard let line = text().split(separator: "\n").last(where: { $0.hasPrefix("closed ") }) else {
+                return (0, 0, 0)
+            }
             let words = line.split(separator: " ")
             return (Int(words[1]) ?? 0, Int(words[3]) ?? 0, Int(words[5]) ?? 0)
         }
-        let failure = { "\(text().suffix(300)) \((try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? "")" }
+        let failure = {
+            "\(text().suffix(300)) \((try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? "")"
+        }
         try organiser.waitUntil("3,000 slow connections open", timeout: 90) { text().contains("open \(count)") }
         try organiser.waitUntil("the board closes the slow connections over its cap", timeout: 60) {
             closed().all >= count - cap
@@ -164,7 +180,9 @@ struct SlowConnectionTests {
         let started = ContinuousClock.now
         let answer = try WebClient.request(port: board.port, path: "/board.json?token=\(Self.token)")
         let took = ContinuousClock.now - started
-        #expect(answer.status == 200 && answer.body.contains("team-1"), "\(answer.status) \(took) \(answer.body.prefix(200))")
+        #expect(
+            answer.status == 200 && answer.body.contains("team-1"),
+            "\(answer.status) \(took) \(answer.body.prefix(200))")
 
         // It made room by closing one more of the oldest; the newest were all kept.
         try organiser.waitUntil("the honest request's room", timeout: 30) { closed().all >= count - cap + 1 }

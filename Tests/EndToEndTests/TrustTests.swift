@@ -11,8 +11,9 @@ struct TrustTests {
     static let top = Coordinate(latitude: 47.3718, longitude: 8.5415)
 
     static func walk(start: Date = Date(), hold: Int = 40) -> NMEAWalk {
-        NMEAWalk(waypoints: [.init(foot, altitudeMSL: 400, hold: 2), .init(top, altitudeMSL: 480, hold: hold)],
-                 start: start, speed: 5)
+        NMEAWalk(
+            waypoints: [.init(foot, altitudeMSL: 400, hold: 2), .init(top, altitudeMSL: 480, hold: hold)],
+            start: start, speed: 5)
     }
 
     /// Replays `nmea` into chestd and returns `status --json` once the replay is over, and the daemon's log.
@@ -54,16 +55,21 @@ struct TrustTests {
         let reason: String
         switch misbehaviour {
         case "a jump":
-            let jump = NMEAWalk.sentences(for: .init(time: now.addingTimeInterval(60), coordinate:
-                Coordinate(latitude: 47.42, longitude: 8.54), altitudeMSL: 480))
+            let jump = NMEAWalk.sentences(
+                for: .init(
+                    time: now.addingTimeInterval(60),
+                    coordinate:
+                        Coordinate(latitude: 47.42, longitude: 8.54), altitudeMSL: 480))
             nmea = Self.walk(start: now, hold: 10).log() + jump.joined(separator: "\r\n") + "\r\n"
             reason = "the position jumped faster than anyone travels"
         case "a frozen sky":
-            let signals = Dictionary(uniqueKeysWithValues: [2, 5, 9, 12, 15, 18, 21, 25].enumerated().map { ($1, 30 + 2 * $0) })
+            let signals = Dictionary(
+                uniqueKeysWithValues: [2, 5, 9, 12, 15, 18, 21, 25].enumerated().map { ($1, 30 + 2 * $0) })
             nmea = NMEARewriter.withFixedSignals(Self.walk(start: now).log()) { signals[$0] ?? 30 }
             reason = "the satellites' signal strengths have not changed for many reports"
         default:
-            nmea = Self.walk(start: now, hold: 5).log() + Self.walk(start: now.addingTimeInterval(-3_600), hold: 5).log()
+            nmea =
+                Self.walk(start: now, hold: 5).log() + Self.walk(start: now.addingTimeInterval(-3_600), hold: 5).log()
             reason = "GPS time went backwards"
         }
         let (fix, log) = try replay(nmea)
@@ -80,7 +86,8 @@ struct TrustTests {
         func still(_ start: Date) -> String {
             NMEAWalk(waypoints: [.init(Self.top, altitudeMSL: 480, hold: 8)], start: start).log()
         }
-        let old = still(now.addingTimeInterval(-90 * 86_400)), live = still(now.addingTimeInterval(12))
+        let old = still(now.addingTimeInterval(-90 * 86_400))
+        let live = still(now.addingTimeInterval(12))
         let fake = try GPSFake(nmea: old + live, delay: 0.2)
         defer { fake.stop() }
         world.gpsd = "127.0.0.1:\(fake.port)"
@@ -103,13 +110,19 @@ struct TrustTests {
         let world = ChestHarness()
         let lock = "location=\(Self.top.latitude),\(Self.top.longitude)/100m"
         for (title, extra) in [("hardware", ["--require", "hardware"]), ("any", [])] {
-            let made = try world.chest(["compose", "--seal-cost", "interactive", "-o", "\(title).locked", "--title", title, "--page", "p", "--lock", lock]
-                                       + extra, user: "alice")
+            let made = try world.chest(
+                [
+                    "compose", "--seal-cost", "interactive", "-o", "\(title).locked", "--title", title, "--page", "p",
+                    "--lock", lock,
+                ]
+                    + extra, user: "alice")
             #expect(made.status == 0, "\(made.stderr)")
-            try FileManager.default.moveItem(atPath: world.root + "/\(title).locked", toPath: world.chest + "/\(title).locked")
+            try FileManager.default.moveItem(
+                atPath: world.root + "/\(title).locked", toPath: world.chest + "/\(title).locked")
         }
-        let fake = try GPSFake(walk: NMEAWalk(waypoints: [.init(Self.top, altitudeMSL: 480, hold: 60)], start: Date()),
-                               delay: 0.05)
+        let fake = try GPSFake(
+            walk: NMEAWalk(waypoints: [.init(Self.top, altitudeMSL: 480, hold: 60)], start: Date()),
+            delay: 0.05)
         defer { fake.stop() }
         world.gpsd = "127.0.0.1:\(fake.port)"
         try world.startDaemon()

@@ -15,8 +15,10 @@ struct WatchTests {
         let world = ChestHarness()
         let now = Date()
         func epoch(_ second: Int, fix: Bool = true) -> [String] {
-            NMEAWalk.sentences(for: NMEAWalk.Epoch(time: now.addingTimeInterval(Double(second)), coordinate: Self.start,
-                                                   altitudeMSL: 410, hasFix: fix))
+            NMEAWalk.sentences(
+                for: NMEAWalk.Epoch(
+                    time: now.addingTimeInterval(Double(second)), coordinate: Self.start,
+                    altitudeMSL: 410, hasFix: fix))
         }
         // A fix for 4 s, none for 4 s (under trees), a fix for 4 s, then the feed freezes.
         let epochs = (0..<4).map { epoch($0) } + (4..<8).map { epoch($0, fix: false) } + (8..<12).map { epoch($0) }
@@ -24,12 +26,19 @@ struct WatchTests {
         defer { feeder.stop() }
         let gpsd = try world.startDaemon(readingFrom: feeder)
         defer { gpsd.stop() }
-        let words = world.root + "/watch.txt", json = world.root + "/watch.json", errors = world.root + "/watch.err"
+        let words = world.root + "/watch.txt"
+        let json = world.root + "/watch.json"
+        let errors = world.root + "/watch.err"
         let watchers = [
             try world.spawnClient(["watch", "--utc", "--timeout", "90"], stdout: words, stderr: errors),
             try world.spawnClient(["watch", "--json", "--timeout", "90"], stdout: json, stderr: errors),
         ]
-        defer { for pid in watchers { kill(pid, SIGTERM); _ = Subprocess.wait(pid) } }
+        defer {
+            for pid in watchers {
+                kill(pid, SIGTERM)
+                _ = Subprocess.wait(pid)
+            }
+        }
         feeder.resume()
 
         func lines() -> [[String: Any]] {
@@ -61,10 +70,14 @@ struct WatchTests {
             ((try? String(contentsOfFile: words, encoding: .utf8)) ?? "").contains("is gone")
         }
         let text = try String(contentsOfFile: words, encoding: .utf8)
-        #expect(text.contains("fixFound   2D fix  47.376900 N  8.541700 E") || text.contains("fixFound   3D fix  47.376900 N"), "\(text)")
+        #expect(
+            text.contains("fixFound   2D fix  47.376900 N  8.541700 E")
+                || text.contains("fixFound   3D fix  47.376900 N"), "\(text)")
         #expect(text.contains("fixLost    the receiver has no fix: it needs a view of the open sky"), "\(text)")
         #expect(text.contains("fixLost    no report from the receiver for 5 s"), "\(text)")
-        #expect(text.contains("gpsd       gpsd at \(world.gpsd) is gone: gpsd closed the connection; chestd keeps trying"), "\(text)")
+        #expect(
+            text.contains("gpsd       gpsd at \(world.gpsd) is gone: gpsd closed the connection; chestd keeps trying"),
+            "\(text)")
         print("chest watch --utc:\n\(text)")
     }
 }

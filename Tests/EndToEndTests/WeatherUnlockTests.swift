@@ -1,6 +1,6 @@
 import ChestCore
-import ChestSimulator
 import ChestIO
+import ChestSimulator
 import ChestTestSupport
 import Foundation
 import Glibc
@@ -133,8 +133,10 @@ final class Scene {
 
     init(_ scenario: WeatherServer.Scenario, validKey: String? = nil) throws {
         server = try WeatherServer(scenario: scenario, validKey: validKey)
-        fake = try GPSFake(walk: NMEAWalk(waypoints: [.init(WeatherUnlockTests.place, altitudeMSL: 500, hold: 600)],
-                                          start: Date(), speed: 1), delay: 0.05)
+        fake = try GPSFake(
+            walk: NMEAWalk(
+                waypoints: [.init(WeatherUnlockTests.place, altitudeMSL: 500, hold: 600)],
+                start: Date(), speed: 1), delay: 0.05)
         world.gpsd = "127.0.0.1:\(fake.port)"
     }
 

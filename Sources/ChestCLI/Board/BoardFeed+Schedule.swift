@@ -21,7 +21,8 @@ extension BoardFeed {
     func windowLine(at now: Date, timeZone: Zone = .current) -> String? {
         let schedule = core.schedule
         if let ends = schedule.ends, schedule.hasEnded(at: now) {
-            return "final ranking: the hunt ended at \(LockReason.format(ends, timeZone)); nothing received since is credited"
+            return
+                "final ranking: the hunt ended at \(LockReason.format(ends, timeZone)); nothing received since is credited"
         }
         return schedule.countdown(at: now)
     }
@@ -33,14 +34,22 @@ extension BoardFeed {
             entry.event.text.map { text in
                 var line = "\(LockReason.clock(entry.at, .current)) \(text)"
                 if case let .unlock(_, message, _, page, _, _, _, _, _) = entry.event,
-                   let question = questions[PageLink(message: message, page: page)] {
+                    let question = questions[PageLink(message: message, page: page)]
+                {
                     line += " \u{2014} \(TerminalText.escaped(question))"
                 }
                 return (entry.at, line)
             }
         }
-        let said = core.words.map { ($0.at, "\(LockReason.clock($0.at, .current)) \u{1B}[1;35mthe organiser says\u{1B}[0m: \(TerminalText.escaped($0.said.text))") }
-        return (events + said).enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.suffix(room).map(\.element.1)
+        let said = core.words.map {
+            (
+                $0.at,
+                "\(LockReason.clock($0.at, .current)) \u{1B}[1;35mthe organiser says\u{1B}[0m: \(TerminalText.escaped($0.said.text))"
+            )
+        }
+        return (events + said).enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.suffix(
+            room
+        ).map(\.element.1)
     }
 
     /// `board --json`'s lines for the organiser's words not printed yet: `{"event":"said","text","at","receivedAt"}`.
@@ -48,8 +57,11 @@ extension BoardFeed {
         let new = core.words.filter { !printed.contains($0.said.id) }
         printed.formUnion(new.map(\.said.id))
         return new.map { word in
-            String(decoding: ChestJSON.line(SaidLine(text: word.said.text, at: word.said.at, receivedAt: word.at)), as: UTF8.self)
-                .trimmingNewlines()
+            String(
+                decoding: ChestJSON.line(SaidLine(text: word.said.text, at: word.said.at, receivedAt: word.at)),
+                as: UTF8.self
+            )
+            .trimmingNewlines()
         }
     }
 }

@@ -48,12 +48,16 @@ struct BoardFeed {
             try Self.forEachLine(of: journalPath) { bytes in
                 guard let line = BoardJournal.Line.decode(bytes) else { return }
                 if let payload = line.payload.flatMap({ Data(base64Encoded: $0) }) {
-                    events += perform(core.handle(.replayed(heard(topic: line.topic, payload: payload, retained: false, at: line.at))))
+                    events += perform(
+                        core.handle(.replayed(heard(topic: line.topic, payload: payload, retained: false, at: line.at)))
+                    )
                 } else {
                     events += perform(core.handle(.replayedLine(line)))
                 }
             }
-        } else if !FileManager.default.createFile(atPath: journalPath, contents: nil, attributes: [.posixPermissions: 0o600]) {
+        } else if !FileManager.default.createFile(
+            atPath: journalPath, contents: nil, attributes: [.posixPermissions: 0o600])
+        {
             throw ChestError("cannot create the board's journal \(journalPath)")
         }
         guard let handle = try? FileDescriptor.open(journalPath, O_WRONLY) else {
@@ -104,17 +108,24 @@ struct BoardFeed {
         guard !startQueued, let organiser, core.schedule.starts.map({ now >= $0 }) ?? true else { return }
         startQueued = true
         let name = HuntRelease.startName
-        guard let key = core.hunt.releases?[name] ?? (try? HuntFile.read(path: huntPath))?.releases?[name] else { return }
+        guard let key = core.hunt.releases?[name] ?? (try? HuntFile.read(path: huntPath))?.releases?[name] else {
+            return
+        }
         let id = max(UInt64(now.timeIntervalSince1970 * 1000), lastAnswerID + 1)
         lastAnswerID = id
         let envelope = HuntSigner.sign(HuntStartCommand.envelope(hunt: core.hunt, key: key, id: id), with: organiser)
-        outgoing.append(MQTTMessage(topic: HuntTopic.release(hunt: core.hunt.id, name: name), payload: envelope.bytes, qos: 1, retain: true))
+        outgoing.append(
+            MQTTMessage(
+                topic: HuntTopic.release(hunt: core.hunt.id, name: name), payload: envelope.bytes, qos: 1, retain: true)
+        )
     }
 
     /// What ChestSeal makes of a payload, for the core.
     private func heard(topic: String, payload: Data, retained: Bool, at: Date) -> BoardCore.Heard {
         guard let envelope = try? HuntEnvelope.decode(payload) else {
-            return BoardCore.Heard(topic: topic, envelope: nil, retained: retained, at: at, checks: BoardCore.Checks(signatureValid: false))
+            return BoardCore.Heard(
+                topic: topic, envelope: nil, retained: retained, at: at, checks: BoardCore.Checks(signatureValid: false)
+            )
         }
         return BoardCore.Heard(topic: topic, envelope: envelope, retained: retained, at: at, checks: checks(envelope))
     }
@@ -162,22 +173,29 @@ struct BoardFeed {
     /// milliseconds (as releases), each above the last.
     private mutating func seal(_ answer: BoardCore.HintAnswer) -> MQTTMessage? {
         guard let organiser, let key = Data(base64Encoded: answer.key),
-              let sealed = HintSeal.seal(key, toReader: answer.reader) else { return nil }
+            let sealed = HintSeal.seal(key, toReader: answer.reader)
+        else { return nil }
         let id = max(UInt64(Date().timeIntervalSince1970 * 1000), lastAnswerID + 1)
         lastAnswerID = id
-        let hint = HuntHint(team: answer.team, message: answer.message, page: answer.page, hint: answer.hint, cost: answer.cost,
-                            sealed: sealed.base64EncodedString())
-        let envelope = HuntSigner.sign(HuntEnvelope(hunt: core.hunt.id, id: id, sent: Date(), hint: hint), with: organiser)
-        return MQTTMessage(topic: HuntTopic.hint(hunt: core.hunt.id, team: answer.team, hintID: hint.hintID),
-                           payload: envelope.bytes, qos: 1, retain: true)
+        let hint = HuntHint(
+            team: answer.team, message: answer.message, page: answer.page, hint: answer.hint, cost: answer.cost,
+            sealed: sealed.base64EncodedString())
+        let envelope = HuntSigner.sign(
+            HuntEnvelope(hunt: core.hunt.id, id: id, sent: Date(), hint: hint), with: organiser)
+        return MQTTMessage(
+            topic: HuntTopic.hint(hunt: core.hunt.id, team: answer.team, hintID: hint.hintID),
+            payload: envelope.bytes, qos: 1, retain: true)
     }
 
     /// Calls `body` with each line of the file, read 64 KiB at a time; a line over `maximumLine` (junk kept by an
     /// older board) is skipped without being held.
     static func forEachLine(of path: String, maximumLine: Int = 1 << 20, _ body: (Data) throws -> Void) throws {
-        guard let handle = try? FileDescriptor.open(path, O_RDONLY) else { throw ChestError("cannot read the board's journal \(path)") }
+        guard let handle = try? FileDescriptor.open(path, O_RDONLY) else {
+            throw ChestError("cannot read the board's journal \(path)")
+        }
         defer { handle.close() }
-        var line = Data(), skipping = false
+        var line = Data()
+        var skipping = false
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         while case let count = try handle.read(into: &buffer, path: path), count > 0 {
             let chunk = buffer[..<count]

@@ -13,22 +13,32 @@ struct BoardScreen {
             "\u{1B}[1mchest board\u{1B}[0m \u{2014} \u{201C}\(TerminalText.escaped(hunt.name))\u{201D} on \(hunt.broker): \(connection)"
                 + (web.map { " \u{2014} \($0)" } ?? ""),
             feed.windowLine(at: now).map { "\u{1B}[1m\($0)\u{1B}[0m" } ?? "",
-            pad("TEAM", 18) + pad("POINTS", 8) + pad("ONLINE", 9) + pad("PAGES", 7) + pad("LAST CREDITED", 30) + "TRUST (CLAIMED)",
+            pad("TEAM", 18) + pad("POINTS", 8) + pad("ONLINE", 9) + pad("PAGES", 7) + pad("LAST CREDITED", 30)
+                + "TRUST (CLAIMED)",
         ]
         let lookalikes = KnownSenders.lookalikes(among: hunt.teams.map(\.name) + feed.board.teams.map(\.name))
         for team in feed.board.leaderboard() {
-            let last = team.pages.last.map { "\(LockReason.clock($0.receivedAt, .current)) \(TerminalText.escaped($0.title)) p\($0.page)" } ?? "\u{2014}"
+            let last =
+                team.pages.last.map {
+                    "\(LockReason.clock($0.receivedAt, .current)) \(TerminalText.escaped($0.title)) p\($0.page)"
+                } ?? "\u{2014}"
             let online = team.online.map { $0 ? "online" : "offline" } ?? "never"
-            let lookalike = lookalikes[team.name].map { "  \u{1B}[1;31m\(KnownSenders.lookalikeWords(team.name, of: $0))\u{1B}[0m" } ?? ""
+            let lookalike =
+                lookalikes[team.name].map { "  \u{1B}[1;31m\(KnownSenders.lookalikeWords(team.name, of: $0))\u{1B}[0m" }
+                ?? ""
             let pages = "\(team.pages.count)"
-            var score = [team.earlyPages == 0 ? nil : "\(team.earlyPages) reached before the start",
-                         team.hints.isEmpty ? nil : "hints -\(team.hintCost)",
-                         team.adjustments.isEmpty ? nil : "adjusted \(team.adjusted > 0 ? "+" : "")\(team.adjusted)"].compactMap { $0 }
+            var score = [
+                team.earlyPages == 0 ? nil : "\(team.earlyPages) reached before the start",
+                team.hints.isEmpty ? nil : "hints -\(team.hintCost)",
+                team.adjustments.isEmpty ? nil : "adjusted \(team.adjusted > 0 ? "+" : "")\(team.adjusted)",
+            ].compactMap { $0 }
                 .joined(separator: ", ")
             if !score.isEmpty { score = "  " + score }
-            lines.append(pad(team.name, 18) + pad("\(team.points)", 8) + pad(online, 9) + pad(pages, 7) + pad(last, 30)
-                         + (team.trust?.rawValue ?? "\u{2014}")
-                         + score + (team.failed.isEmpty ? "" : "  \u{1B}[31m\(team.failed.count) refused\u{1B}[0m") + lookalike)
+            lines.append(
+                pad(team.name, 18) + pad("\(team.points)", 8) + pad(online, 9) + pad(pages, 7) + pad(last, 30)
+                    + (team.trust?.rawValue ?? "\u{2014}")
+                    + score + (team.failed.isEmpty ? "" : "  \u{1B}[31m\(team.failed.count) refused\u{1B}[0m")
+                    + lookalike)
         }
         let ignored = Self.ignoredLine(feed.gate)
         if !ignored.isEmpty { lines += ["", ignored.trimmingNewlines()] }
@@ -46,7 +56,8 @@ struct BoardScreen {
     }
 
     private func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? String(text.prefix(width - 1)) + " " : text + String(repeating: " ", count: width - text.count)
+        text.count >= width
+            ? String(text.prefix(width - 1)) + " " : text + String(repeating: " ", count: width - text.count)
     }
 }
 
@@ -57,12 +68,14 @@ extension BoardEvent {
         case .team: nil
         case let .unlock(team, _, title, page, openedAt, trust, _, proof, reachedAt):
             "\(team) opened \u{201C}\(TerminalText.escaped(title))\u{201D} page \(page) (\(proof); trust \(trust.rawValue)"
-                + (reachedAt.map { "; place reached " + Wording.reached($0, before: openedAt, in: .current) } ?? "") + ", claimed)"
+                + (reachedAt.map { "; place reached " + Wording.reached($0, before: openedAt, in: .current) } ?? "")
+                + ", claimed)"
         case let .refused(reason, team, why):
             "\u{1B}[31mrefused\u{1B}[0m \(reason)\(team.map { " from \($0)" } ?? ""): \(TerminalText.escaped(why))"
         case let .hint(team, message, page, hint, cost, charged, _):
             "\(team) was given hint \(hint) of \(message.prefix(8)) page \(page)"
-                + (!charged ? " again (not charged twice)" : cost == 0 ? " (free)" : " (\(cost) point\(cost == 1 ? "" : "s"))")
+                + (!charged
+                    ? " again (not charged twice)" : cost == 0 ? " (free)" : " (\(cost) point\(cost == 1 ? "" : "s"))")
         case let .adjusted(team, points, reason, _):
             "\(team) \(points > 0 ? "+" : "")\(points) point\(abs(points) == 1 ? "" : "s"): \(TerminalText.escaped(reason))"
         }

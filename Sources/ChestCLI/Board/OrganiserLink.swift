@@ -19,9 +19,10 @@ final class OrganiserLink: Sendable {
             throw ChestError("the hunt file has no organiser password; use the file chest hunt create wrote")
         }
         let broker = hunt.broker
-        var options = MQTTOptions(clientID: "chest-\(purpose)-\(hunt.id.short)-\(ProcessInfoID.pid)",
-                                  host: broker.host, port: broker.port, tls: broker.tls, caFile: hunt.caFile,
-                                  username: HuntFile.organiserUser, password: password)
+        var options = MQTTOptions(
+            clientID: "chest-\(purpose)-\(hunt.id.short)-\(ProcessInfoID.pid)",
+            host: broker.host, port: broker.port, tls: broker.tls, caFile: hunt.caFile,
+            username: HuntFile.organiserUser, password: password)
         options.cleanSession = true
         do {
             mailbox = try Mailbox()
@@ -65,7 +66,8 @@ final class OrganiserLink: Sendable {
             default: continue
             }
         }
-        throw ChestError("the broker \(broker) did not answer within \(Int(seconds)) s; is it running, and is the URL right?")
+        throw ChestError(
+            "the broker \(broker) did not answer within \(Int(seconds)) s; is it running, and is the URL right?")
     }
 
     func stop() { client.stop() }

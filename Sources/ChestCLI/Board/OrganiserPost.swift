@@ -14,15 +14,19 @@ enum OrganiserPost {
     static func identity(_ settings: Settings, hunt: HuntFile, signing what: String) throws -> Identity {
         let identity = try Identity.loadOrCreate(at: settings.identityPath)
         guard identity.publicKeyBase64 == hunt.organiser else {
-            throw ChestError("\(what) signed by the hunt's organiser, and your identity is not theirs; run this where chest hunt create ran")
+            throw ChestError(
+                "\(what) signed by the hunt's organiser, and your identity is not theirs; run this where chest hunt create ran"
+            )
         }
         return identity
     }
 
     /// Publishes `envelope` on `topic`, retained, and returns once the broker acknowledged it; `what` names it in the
     /// error ("the release").
-    static func publish(_ envelope: HuntEnvelope, topic: String, hunt: HuntFile, purpose: String, timeout: Double,
-                        what: String = "it") throws {
+    static func publish(
+        _ envelope: HuntEnvelope, topic: String, hunt: HuntFile, purpose: String, timeout: Double,
+        what: String = "it"
+    ) throws {
         let link = try OrganiserLink(hunt: hunt, purpose: purpose)
         defer { link.stop() }
         try link.connect(within: timeout, broker: hunt.broker)

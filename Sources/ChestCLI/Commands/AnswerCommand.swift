@@ -33,12 +33,18 @@ struct AnswerCommand: ChestCommand {
         id = values.positional("ID")[0]
         text = values.positional("TEXT")[0]
         // An answer no lock can have is a mistake in the command, not a wrong attempt.
-        guard !AnswerText.normalised(text).isEmpty else { throw UsageError("the answer is empty; write it, such as chest answer ID Zytglogge") }
+        guard !AnswerText.normalised(text).isEmpty else {
+            throw UsageError("the answer is empty; write it, such as chest answer ID Zytglogge")
+        }
         guard text.unicodeScalars.count <= AnswerText.maximumLength else {
-            throw UsageError("an answer is at most \(AnswerText.maximumLength) characters; this one has \(text.unicodeScalars.count)")
+            throw UsageError(
+                "an answer is at most \(AnswerText.maximumLength) characters; this one has \(text.unicodeScalars.count)"
+            )
         }
         if let control = AnswerText.control(in: text) {
-            throw UsageError("the answer holds the control character \(control), which no answer has; type the answer as plain text (not counted as an attempt)")
+            throw UsageError(
+                "the answer holds the control character \(control), which no answer has; type the answer as plain text (not counted as an attempt)"
+            )
         }
         page = try values.value("--page", "--page wants a page number from 1 to \(Message.maximumPages)") { text in
             Int(text).flatMap { (1...Message.maximumPages).contains($0) ? $0 : nil }
@@ -46,9 +52,16 @@ struct AnswerCommand: ChestCommand {
     }
 
     func run(settings: Settings) throws {
-        let outcome = try CLI.client(settings).call(ControlRequest.answer(id: id, text: text, page: page),
-                                                    expecting: PINOutcome.self, timeout: PinCommand.answerTimeout)
-        print(PinCommand.sentence(outcome, noun: "answer", report: { try? CLI.client(settings).call(ControlRequest.read(id: id),
-                                                                                                  expecting: ReadReport.self) }))
+        let outcome = try CLI.client(settings).call(
+            ControlRequest.answer(id: id, text: text, page: page),
+            expecting: PINOutcome.self, timeout: PinCommand.answerTimeout)
+        print(
+            PinCommand.sentence(
+                outcome, noun: "answer",
+                report: {
+                    try? CLI.client(settings).call(
+                        ControlRequest.read(id: id),
+                        expecting: ReadReport.self)
+                }))
     }
 }

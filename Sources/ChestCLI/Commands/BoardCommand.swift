@@ -12,9 +12,11 @@ import Glibc
 struct BoardCommand: ChestCommand {
     static let name = "board"
     static let abstract = "the organiser's live board: each team, pages opened and when, trust, refused messages"
-    static let synopses = ["HUNT [--json | --once [--timeout SECONDS]]",
-                           "HUNT --http [ADDR:]PORT [--http-token TOKEN] [--json | --quiet] [--tiles URL --tiles-attribution TEXT]",
-                           "HUNT --results [--timeout SECONDS] [-o FILE.html|FILE.json|FILE.csv]"]
+    static let synopses = [
+        "HUNT [--json | --once [--timeout SECONDS]]",
+        "HUNT --http [ADDR:]PORT [--http-token TOKEN] [--json | --quiet] [--tiles URL --tiles-attribution TEXT]",
+        "HUNT --results [--timeout SECONDS] [-o FILE.html|FILE.json|FILE.csv]",
+    ]
     static let discussion = """
         Follows the hunt's broker and redraws in place, like chest nav: each team ranked by points, online or not, \
         the pages credited to it and when the board heard of them, the time and trust the team claims, and the \
@@ -61,14 +63,20 @@ struct BoardCommand: ChestCommand {
         .json,
         .flag("--once", help: "print the leaderboard and exit"),
         .option("--timeout", value: "SECONDS", help: "with --once: how long to wait for the broker (default 10)"),
-        .option("--http", value: "[ADDR:]PORT", help: "also serve the board as a web page (ADDR defaults to 127.0.0.1)"),
+        .option(
+            "--http", value: "[ADDR:]PORT", help: "also serve the board as a web page (ADDR defaults to 127.0.0.1)"),
         .option("--http-token", value: "TOKEN", help: "with --http: the token a browser must show once (?token=TOKEN)"),
         .flag("--quiet", help: "with --http: serve the page only, without the terminal board"),
-        .option("--tiles", value: "URL", help: "with --http: draw the map over tiles from URL, with {z}, {x} and {y} in it"),
-        .option("--tiles-attribution", value: "TEXT", help: "with --tiles: what the tile source requires shown with its tiles"),
+        .option(
+            "--tiles", value: "URL", help: "with --http: draw the map over tiles from URL, with {z}, {x} and {y} in it"),
+        .option(
+            "--tiles-attribution", value: "TEXT",
+            help: "with --tiles: what the tile source requires shown with its tiles"),
         .flag("--results", help: "print the final results and exit; with -o, write them"),
-        .option("--output", "-o", value: "FILE", help: "with --results: FILE.html, FILE.json or FILE.csv (- for HTML on standard output)",
-                completion: .files()),
+        .option(
+            "--output", "-o", value: "FILE",
+            help: "with --results: FILE.html, FILE.json or FILE.csv (- for HTML on standard output)",
+            completion: .files()),
     ]
 
     var huntPath: String
@@ -91,18 +99,24 @@ struct BoardCommand: ChestCommand {
         output = values.value("--output")
         if output != nil, !results { throw UsageError("-o FILE goes with --results") }
         if let output, OutputFile.namesRegularFile(output),
-           ![".html", ".json", ".csv"].contains(where: { output.lowercased().hasSuffix($0) }) {
+            ![".html", ".json", ".csv"].contains(where: { output.lowercased().hasSuffix($0) })
+        {
             throw UsageError("--results writes FILE.html, FILE.json or FILE.csv, not \(output)")
         }
         if results, json || once || values.value("--http") != nil {
             throw UsageError("--results prints or writes the results once; --json, --once and --http go without it")
         }
         guard !(json && once) else { throw UsageError("--json streams and --once prints once; choose one") }
-        timeout = try values.value("--timeout", "--timeout is a number of seconds") { Double($0).flatMap { $0 > 0 ? $0 : nil } } ?? 10
-        http = try values.value("--http", "--http takes [ADDR:]PORT, such as 8080, 0.0.0.0:8080 or [::1]:8080", HTTPAddress.init)
+        timeout =
+            try values.value("--timeout", "--timeout is a number of seconds") {
+                Double($0).flatMap { $0 > 0 ? $0 : nil }
+            } ?? 10
+        http = try values.value(
+            "--http", "--http takes [ADDR:]PORT, such as 8080, 0.0.0.0:8080 or [::1]:8080", HTTPAddress.init)
         token = values.value("--http-token")
         if let token, let problem = BoardAccess.problem(token) { throw UsageError(problem) }
-        let tilesURL = values.value("--tiles"), attribution = values.value("--tiles-attribution")
+        let tilesURL = values.value("--tiles")
+        let attribution = values.value("--tiles-attribution")
         guard let http else {
             guard token == nil, !quiet, tilesURL == nil, attribution == nil else {
                 throw UsageError("--http-token, --quiet, --tiles and --tiles-attribution go with --http [ADDR:]PORT")
@@ -119,16 +133,21 @@ struct BoardCommand: ChestCommand {
             throw UsageError("--tiles-attribution goes with --tiles URL")
         }
         guard !once else { throw UsageError("--once prints once and exits; --http serves until stopped; choose one") }
-        guard !(json && quiet) else { throw UsageError("--json streams to the terminal and --quiet keeps it silent; choose one") }
+        guard !(json && quiet) else {
+            throw UsageError("--json streams to the terminal and --quiet keeps it silent; choose one")
+        }
         guard http.isLoopback || token != nil else {
-            throw UsageError("--http \(http) lets anyone who can reach this machine read the board; add --http-token TOKEN "
-                             + "(make one with: openssl rand -hex 16), or serve on 127.0.0.1")
+            throw UsageError(
+                "--http \(http) lets anyone who can reach this machine read the board; add --http-token TOKEN "
+                    + "(make one with: openssl rand -hex 16), or serve on 127.0.0.1")
         }
     }
 
     func run(settings: Settings) throws {
         let hunt = try HuntFile.read(path: huntPath)
-        guard !hunt.isJoinFile else { throw ChestError("\(huntPath) is a team's join file; the board needs the organiser's hunt file") }
+        guard !hunt.isJoinFile else {
+            throw ChestError("\(huntPath) is a team's join file; the board needs the organiser's hunt file")
+        }
         // Only the organiser's identity can sign hint answers; elsewhere the board still shows everything.
         let identity = try? Identity.load(at: settings.identityPath)
         var feed = BoardFeed(hunt: hunt, huntPath: huntPath, organiser: identity)
@@ -139,14 +158,18 @@ struct BoardCommand: ChestCommand {
         link.client.subscribe(HuntTopic.all(hunt: hunt.id))
         let web = try http.map { address in
             do {
-                return try BoardServer(address: address, access: BoardAccess(token: token),
-                                       snapshot: feed.snapshot(connection: .connecting, tiles: tiles))
+                return try BoardServer(
+                    address: address, access: BoardAccess(token: token),
+                    snapshot: feed.snapshot(connection: .connecting, tiles: tiles))
             } catch {
                 throw ChestError("\(error)")
             }
         }
         defer { web?.stop() }
-        if let web { printError("chest: serving the board on \(web.url)" + (token == nil ? "" : "?token=TOKEN (the --http-token)")) }
+        if let web {
+            printError(
+                "chest: serving the board on \(web.url)" + (token == nil ? "" : "?token=TOKEN (the --http-token)"))
+        }
         var published: BrokerState?
         var publishedWord: UInt64?
         var publishedSchedule: HuntSchedule?
@@ -208,8 +231,10 @@ struct BoardCommand: ChestCommand {
     }
 
     /// Hands each batch of events to `handle` (at least every 200 ms) until it returns false or input ends.
-    private func stream(_ feed: inout BoardFeed, _ link: OrganiserLink,
-                        _ handle: (BoardFeed, [BoardEvent], BrokerState) -> Bool) {
+    private func stream(
+        _ feed: inout BoardFeed, _ link: OrganiserLink,
+        _ handle: (BoardFeed, [BoardEvent], BrokerState) -> Bool
+    ) {
         var connection = BrokerState.connecting
         _ = handle(feed, [], connection)
         while true {
@@ -253,19 +278,22 @@ struct BoardCommand: ChestCommand {
             print(results.text + note.trimmingNewlines())
             return
         }
-        let data: Data = switch output.lowercased().suffix(4) {
-        case "json": results.json
-        case ".csv": Data(results.csv.utf8)
-        default: Data(results.html(timeZone: .current).utf8)
-        }
+        let data: Data =
+            switch output.lowercased().suffix(4) {
+            case "json": results.json
+            case ".csv": Data(results.csv.utf8)
+            default: Data(results.html(timeZone: .current).utf8)
+            }
         try OutputFile(checking: output).write(checked: data)
-        printError("chest: wrote the results of \(results.teams.count) teams to \(output)" + note.replacing("\n", with: " "))
+        printError(
+            "chest: wrote the results of \(results.teams.count) teams to \(output)" + note.replacing("\n", with: " "))
     }
 
     /// Waits for the broker's retained and queued messages to arrive; a note for the reader when they were still
     /// coming or the broker could not be reached, and why not.
     private func gather(_ hunt: HuntFile, _ feed: inout BoardFeed, _ link: OrganiserLink) -> (String, (any Error)?) {
-        var note = "", unreachable: (any Error)?
+        var note = ""
+        var unreachable: (any Error)?
         do {
             try link.connect(within: timeout, broker: hunt.broker)
             // Retained statuses and receipts come in a burst; a quiet second ends it.
@@ -280,7 +308,9 @@ struct BoardCommand: ChestCommand {
                     _ = feed.receive(topic: topic, payload: payload, retained: retained, at: Date())
                 }
             }
-            if !quiet { note = "\n(messages were still arriving after \(Int(timeout)) s; a longer --timeout shows them all)" }
+            if !quiet {
+                note = "\n(messages were still arriving after \(Int(timeout)) s; a longer --timeout shows them all)"
+            }
         } catch {
             note = "\n(what the board received before)"
             unreachable = error

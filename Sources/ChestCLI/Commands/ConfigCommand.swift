@@ -9,9 +9,11 @@ struct ConfigCommand: ChestCommand {
     static let abstract = "show or change settings"
     static let synopses = ["[KEY [VALUE]]", "--unset KEY"]
     static let parameters: [Parameter] = [
-        .positional("KEY", arity: .optional, help: "a setting", completion: .words(SettingKey.allCases.map(\.rawValue))),
+        .positional(
+            "KEY", arity: .optional, help: "a setting", completion: .words(SettingKey.allCases.map(\.rawValue))),
         .positional("VALUE", arity: .optional, help: "its new value"),
-        .option("--unset", value: "KEY", help: "remove a setting", completion: .words(SettingKey.allCases.map(\.rawValue))),
+        .option(
+            "--unset", value: "KEY", help: "remove a setting", completion: .words(SettingKey.allCases.map(\.rawValue))),
     ]
     static let discussion = """
         Without arguments, every setting with its value and where it comes from (command line, environment, \
@@ -32,7 +34,8 @@ struct ConfigCommand: ChestCommand {
     var action: ConfigAction
 
     init(_ values: ParsedValues) throws(UsageError) {
-        let key = values.positional("KEY").first, value = values.positional("VALUE").first
+        let key = values.positional("KEY").first
+        let value = values.positional("VALUE").first
         if let unset = values.value("--unset") {
             if let extra = key { throw UsageError("config: unexpected \"\(extra)\" after --unset \(unset)") }
             action = .unset(try Self.knownKey(unset))

@@ -16,8 +16,12 @@ struct DeleteCommand: MessageCommand {
     static func request(for id: String) -> ControlRequest { .delete(id: id) }
     static let done = "deleted"
     static var parameters: [Parameter] {
-        [.positional("ID", arity: Arity(1, .max), help: "message IDs, or unique prefixes of them", completion: .shellCommand(Chest.listIDs)),
-         .flag("--yes", help: "do not ask, even on a terminal")]
+        [
+            .positional(
+                "ID", arity: Arity(1, .max), help: "message IDs, or unique prefixes of them",
+                completion: .shellCommand(Chest.listIDs)),
+            .flag("--yes", help: "do not ask, even on a terminal"),
+        ]
     }
 
     var ids: [String]
@@ -33,9 +37,12 @@ struct DeleteCommand: MessageCommand {
 
     func run(settings: Settings) throws {
         // Every ID must name one message before anything is deleted: a typo deletes nothing.
-        let reports = try ids.map { try CLI.client(settings).call(ControlRequest.read(id: $0), expecting: ReadReport.self) }
+        let reports = try ids.map {
+            try CLI.client(settings).call(ControlRequest.read(id: $0), expecting: ReadReport.self)
+        }
         if !yes, isatty(0) == 1 {
-            let what = reports.map { "\($0.id.short) \"\(TerminalText.escaped($0.title))\" (\($0.state))" }.joined(separator: ", ")
+            let what = reports.map { "\($0.id.short) \"\(TerminalText.escaped($0.title))\" (\($0.state))" }.joined(
+                separator: ", ")
             print("delete \(what)? [y/N] ", terminator: "")
             fflush(nil)
             guard let answer = readLine()?.lowercased(), ["y", "yes"].contains(answer) else {

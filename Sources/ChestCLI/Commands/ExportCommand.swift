@@ -29,7 +29,8 @@ struct ExportCommand: ChestCommand {
         .flag("--geojson", help: "write GeoJSON (RFC 7946)"),
         // Asked for often enough to answer with the two that exist rather than "unknown option".
         .flag("--kml", help: "not written: GPX or GeoJSON", hidden: true),
-        .option("--output", "-o", value: "FILE", help: "the file to write (default: standard output)", completion: .files()),
+        .option(
+            "--output", "-o", value: "FILE", help: "the file to write (default: standard output)", completion: .files()),
         .flag("--sealed", help: "with a QUEST: its sealed places too, for the organiser alone"),
         .positional("QUEST", arity: .optional, help: "a quest file: export its locations", completion: .files()),
     ]
@@ -43,8 +44,9 @@ struct ExportCommand: ChestCommand {
 
     init(_ values: ParsedValues) throws(UsageError) {
         if values.flag("--kml") {
-            throw UsageError("export writes --gpx or --geojson, not KML; for KML: chest export --gpx -o FILE.gpx, then "
-                             + "gpsbabel -i gpx -f FILE.gpx -o kml -F FILE.kml")
+            throw UsageError(
+                "export writes --gpx or --geojson, not KML; for KML: chest export --gpx -o FILE.gpx, then "
+                    + "gpsbabel -i gpx -f FILE.gpx -o kml -F FILE.kml")
         }
         switch (values.flag("--gpx"), values.flag("--geojson")) {
         case (true, false): format = .gpx
@@ -55,7 +57,9 @@ struct ExportCommand: ChestCommand {
         quest = values.positional("QUEST").first
         includingSealed = values.flag("--sealed")
         if includingSealed && quest == nil {
-            throw UsageError("--sealed exports a quest's own places: chest export --gpx --sealed QUEST; a message's sealed places are in no file")
+            throw UsageError(
+                "--sealed exports a quest's own places: chest export --gpx --sealed QUEST; a message's sealed places are in no file"
+            )
         }
     }
 
@@ -81,26 +85,34 @@ struct ExportCommand: ChestCommand {
                             let place: (center: Coordinate, radius: Double, label: String?)
                             switch spec {
                             case let .visible(.lock(.location(center, radius)), label): place = (center, radius, label)
-                            case let .lock(.location(center, radius)) where includingSealed: place = (center, radius, nil)
+                            case let .lock(.location(center, radius)) where includingSealed:
+                                place = (center, radius, nil)
                             default:
                                 sealed += 1
                                 continue
                             }
-                            places.append(Place(name: place.label ?? Self.name(draft.title, page: index + 1, set: set),
-                                                description: Self.describe(draft.title, page: index + 1, set: set, radius: place.radius),
-                                                center: place.center, radius: place.radius))
+                            places.append(
+                                Place(
+                                    name: place.label ?? Self.name(draft.title, page: index + 1, set: set),
+                                    description: Self.describe(
+                                        draft.title, page: index + 1, set: set, radius: place.radius),
+                                    center: place.center, radius: place.radius))
                         }
                     }
                 }
             }
             if sealed > 0 {
-                printError("chest: \(sealed) sealed place\(sealed == 1 ? " is" : "s are") not exported: a sealed place stays secret (add ,visible to a lock to share its point; --sealed exports them for the organiser alone)")
+                printError(
+                    "chest: \(sealed) sealed place\(sealed == 1 ? " is" : "s are") not exported: a sealed place stays secret (add ,visible to a lock to share its point; --sealed exports them for the organiser alone)"
+                )
             }
         } else {
             let contents = try ChestContents(settings: settings)
             places = contents.targets.map {
-                Place(name: $0.name, description: Self.describe($0.message.title, page: $0.page, set: $0.set, radius: $0.radius),
-                      center: $0.center, radius: $0.radius, open: $0.open)
+                Place(
+                    name: $0.name,
+                    description: Self.describe($0.message.title, page: $0.page, set: $0.set, radius: $0.radius),
+                    center: $0.center, radius: $0.radius, open: $0.open)
             }
             track = contents.track.points
         }
@@ -117,23 +129,33 @@ struct ExportCommand: ChestCommand {
     }
 
     static func gpx(_ places: [Place], _ track: [TrackLog.Point]) -> String {
-        GPX(waypoints: places.map {
-            GPX.Waypoint(name: $0.name, coordinate: $0.center, description: $0.description)
-        }, track: track.map {
-            GPX.TrackPoint(coordinate: $0.coordinate, elevation: $0.altitudeMSL, time: $0.time)
-        }).xml(creator: "chest \(ChestVersion.string)", trackName: track.isEmpty ? nil : "chest track")
+        GPX(
+            waypoints: places.map {
+                GPX.Waypoint(name: $0.name, coordinate: $0.center, description: $0.description)
+            },
+            track: track.map {
+                GPX.TrackPoint(coordinate: $0.coordinate, elevation: $0.altitudeMSL, time: $0.time)
+            }
+        ).xml(creator: "chest \(ChestVersion.string)", trackName: track.isEmpty ? nil : "chest track")
     }
 
     static func geojson(_ places: [Place], _ track: [TrackLog.Point]) -> String {
         var features = places.map { place in
-            GeoJSON.Feature(properties: .init(name: place.name, description: place.description, radius: place.radius, open: place.open),
-                            geometry: .init(type: "Point", coordinates: .point([place.center.longitude, place.center.latitude])))
+            GeoJSON.Feature(
+                properties: .init(
+                    name: place.name, description: place.description, radius: place.radius, open: place.open),
+                geometry: .init(type: "Point", coordinates: .point([place.center.longitude, place.center.latitude])))
         }
         if track.count > 1 {
-            features.append(GeoJSON.Feature(properties: .init(name: "chest track", times: track.map { ISO8601.string($0.time) }),
-                                            geometry: .init(type: "LineString", coordinates: .line(track.map {
-                                                [$0.coordinate.longitude, $0.coordinate.latitude]
-                                            }))))
+            features.append(
+                GeoJSON.Feature(
+                    properties: .init(name: "chest track", times: track.map { ISO8601.string($0.time) }),
+                    geometry: .init(
+                        type: "LineString",
+                        coordinates: .line(
+                            track.map {
+                                [$0.coordinate.longitude, $0.coordinate.latitude]
+                            }))))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -46,11 +46,13 @@ struct HintCommand: ChestCommand {
         let which = "hint \(answer.hint) of page \(answer.page) of \"\(TerminalText.escaped(answer.title))\""
         switch answer.outcome {
         case .opened:
-            return "\(which):\n" + TerminalText.escaped(answer.text ?? "", keepingNewlines: true)
+            return "\(which):\n"
+                + TerminalText.escaped(answer.text ?? "", keepingNewlines: true)
                 .split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
         case .asked:
             let cost = answer.cost.map { $0 > 0 ? " (it costs \($0) point\($0 == 1 ? "" : "s"))" : "" } ?? ""
-            let sent = answer.connected == true
+            let sent =
+                answer.connected == true
                 ? "the request is sent; the hint opens when the board answers (chest watch shows it)"
                 : "the broker is away: the request waits in the outbox; it is sent when the broker is back"
             return "asked the organiser for \(which)\(cost); \(sent)"

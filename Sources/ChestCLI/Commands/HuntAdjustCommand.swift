@@ -39,31 +39,44 @@ struct HuntAdjustCommand: ChestCommand {
         team = values.positional("TEAM")[0]
         let text = values.positional("POINTS")[0]
         guard let first = text.first, first == "+" || first == "-", text.dropFirst().allSatisfy(\.isASCII),
-              let value = Int(text), value != 0, abs(value) <= HuntAdjustment.limit else {
+            let value = Int(text), value != 0, abs(value) <= HuntAdjustment.limit
+        else {
             throw UsageError("POINTS is +N or -N, such as +5 or -3 (N from 1 to \(HuntAdjustment.limit)), not \(text)")
         }
         points = value
         reason = values.positional("REASON").joined(separator: " ")
         guard HuntAdjustment.isValidReason(reason) else {
-            throw UsageError("REASON is 1 to 200 characters without control characters; the board shows it beside the points")
+            throw UsageError(
+                "REASON is 1 to 200 characters without control characters; the board shows it beside the points")
         }
         huntPath = try values.huntPath("hunt adjust")
-        timeout = try values.value("--timeout", "--timeout is a number of seconds") { Double($0).flatMap { $0 > 0 ? $0 : nil } } ?? 10
+        timeout =
+            try values.value("--timeout", "--timeout is a number of seconds") {
+                Double($0).flatMap { $0 > 0 ? $0 : nil }
+            } ?? 10
     }
 
     func run(settings: Settings) throws {
         let hunt = try HuntFile.read(path: huntPath)
-        guard !hunt.isJoinFile else { throw ChestError("\(huntPath) is a team's join file; adjustments need the organiser's hunt file") }
+        guard !hunt.isJoinFile else {
+            throw ChestError("\(huntPath) is a team's join file; adjustments need the organiser's hunt file")
+        }
         guard hunt.team(named: team) != nil else {
             let known = hunt.teams.map(\.name).sorted().joined(separator: ", ")
-            throw ChestError("\(huntPath) has no team \(team)" + (known.isEmpty ? "; add it with chest hunt team add" : " (it has \(known))"))
+            throw ChestError(
+                "\(huntPath) has no team \(team)"
+                    + (known.isEmpty ? "; add it with chest hunt team add" : " (it has \(known))"))
         }
         let identity = try OrganiserPost.identity(settings, hunt: hunt, signing: "adjustments are")
         let id = OrganiserPost.newID()
-        let envelope = HuntEnvelope(hunt: hunt.id, id: id, sent: Date(), adjust: HuntAdjustment(team: team, points: points, reason: reason))
+        let envelope = HuntEnvelope(
+            hunt: hunt.id, id: id, sent: Date(), adjust: HuntAdjustment(team: team, points: points, reason: reason))
         let topic = HuntTopic.adjust(hunt: hunt.id, id: id)
-        try OrganiserPost.publish(HuntSigner.sign(envelope, with: identity), topic: topic, hunt: hunt, purpose: "adjust",
-                                  timeout: timeout, what: "the adjustment")
-        print("\(team) \(points > 0 ? "+" : "")\(points) point\(abs(points) == 1 ? "" : "s"): the broker keeps it for the board, which counts it when it hears it")
+        try OrganiserPost.publish(
+            HuntSigner.sign(envelope, with: identity), topic: topic, hunt: hunt, purpose: "adjust",
+            timeout: timeout, what: "the adjustment")
+        print(
+            "\(team) \(points > 0 ? "+" : "")\(points) point\(abs(points) == 1 ? "" : "s"): the broker keeps it for the board, which counts it when it hears it"
+        )
     }
 }

@@ -5,7 +5,8 @@ import ChestIO
 /// `chest hunt …`: a hunt over an MQTT broker, for the organiser and the teams (docs/HUNTS.md).
 struct HuntCommand: ChestCommand {
     static let name = "hunt"
-    static let abstract = "run a hunt for several teams over an MQTT broker: create, add teams, join, release, start, schedule, say, adjust"
+    static let abstract =
+        "run a hunt for several teams over an MQTT broker: create, add teams, join, release, start, schedule, say, adjust"
     static let discussion = """
         The organiser creates a hunt file (chest hunt create), adds each team (chest hunt team add), and hands \
         each team its join file. A reader joins with chest hunt join FILE; chestd then publishes every unlock's \
@@ -17,8 +18,11 @@ struct HuntCommand: ChestCommand {
         per team, ACLs and TLS): chest signs everything it sends and checks everything it takes. See docs/HUNTS.md.
         """
     static var subcommands: [any ParsableCommand.Type] {
-        [HuntCreateCommand.self, HuntTeamCommand.self, HuntJoinCommand.self, HuntLeaveCommand.self, HuntReleaseCommand.self,
-         HuntStartCommand.self, HuntAdjustCommand.self, HuntScheduleCommand.self, HuntSayCommand.self]
+        [
+            HuntCreateCommand.self, HuntTeamCommand.self, HuntJoinCommand.self, HuntLeaveCommand.self,
+            HuntReleaseCommand.self,
+            HuntStartCommand.self, HuntAdjustCommand.self, HuntScheduleCommand.self, HuntSayCommand.self,
+        ]
     }
 
     init(_ values: ParsedValues) throws(UsageError) {}
@@ -43,14 +47,17 @@ struct HuntTeamCommand: ChestCommand {
 
 extension Parameter {
     /// The organiser's hunt file.
-    static let huntFile = Parameter.option("--hunt", value: "FILE", help: "the organiser's hunt file (from chest hunt create)",
-                                           completion: .files(extension: "hunt"))
+    static let huntFile = Parameter.option(
+        "--hunt", value: "FILE", help: "the organiser's hunt file (from chest hunt create)",
+        completion: .files(extension: "hunt"))
 }
 
 extension ParsedValues {
     /// `--hunt FILE`, which the command cannot do without.
     func huntPath(_ command: String) throws(UsageError) -> String {
-        guard let path = value("--hunt") else { throw UsageError("\(command) needs --hunt FILE, the organiser's hunt file") }
+        guard let path = value("--hunt") else {
+            throw UsageError("\(command) needs --hunt FILE, the organiser's hunt file")
+        }
         return path
     }
 }

@@ -9,7 +9,9 @@ import Glibc
 struct HuntCreateCommand: ChestCommand {
     static let name = "create"
     static let abstract = "create a hunt file for the organiser"
-    static let synopses = ["NAME --broker URL [--ca FILE] [--share-positions] [--starts TIME] [--ends TIME] [-o FILE] [--force]"]
+    static let synopses = [
+        "NAME --broker URL [--ca FILE] [--share-positions] [--starts TIME] [--ends TIME] [-o FILE] [--force]"
+    ]
     static let discussion = """
         Writes the organiser's hunt file (mode 0600): the hunt's ID, the broker, the organiser's public key (your \
         identity signs releases), the organiser's broker user and password, and later each team. Keep it private: \
@@ -28,12 +30,15 @@ struct HuntCreateCommand: ChestCommand {
     static let parameters: [Parameter] = [
         .positional("NAME", help: "the hunt's name, as the teams and the board see it"),
         .option("--broker", value: "URL", help: "the MQTT broker: mqtt://HOST:PORT, or mqtts://HOST:PORT for TLS"),
-        .option("--ca", value: "FILE", help: "the CA certificate of an mqtts broker not signed by a system CA",
-                completion: .files()),
+        .option(
+            "--ca", value: "FILE", help: "the CA certificate of an mqtts broker not signed by a system CA",
+            completion: .files()),
         .flag("--share-positions", help: "receipts carry the positions of the fixes that opened a page"),
         .option("--starts", value: "TIME", help: "when the hunt starts (ISO 8601): no page of it opens before"),
         .option("--ends", value: "TIME", help: "when the hunt ends (ISO 8601): nothing opens or is credited after"),
-        .option("--output", "-o", value: "FILE", help: "the hunt file to write (default NAME.hunt)", completion: .files(extension: "hunt")),
+        .option(
+            "--output", "-o", value: "FILE", help: "the hunt file to write (default NAME.hunt)",
+            completion: .files(extension: "hunt")),
         .flag("--force", help: "overwrite FILE if it exists"),
     ]
 
@@ -58,8 +63,9 @@ struct HuntCreateCommand: ChestCommand {
         sharePositions = values.flag("--share-positions")
         output = values.value("--output")
         force = values.flag("--force")
-        schedule = HuntSchedule(starts: try HuntScheduleCommand.time(values, "--starts", clearable: false) ?? nil,
-                                ends: try HuntScheduleCommand.time(values, "--ends", clearable: false) ?? nil)
+        schedule = HuntSchedule(
+            starts: try HuntScheduleCommand.time(values, "--starts", clearable: false) ?? nil,
+            ends: try HuntScheduleCommand.time(values, "--ends", clearable: false) ?? nil)
         if let problem = schedule.problem { throw UsageError(problem) }
     }
 
@@ -67,8 +73,9 @@ struct HuntCreateCommand: ChestCommand {
         let path = output ?? Self.fileName(for: name)
         let file = try OutputFile(checking: path, force: force, otherwise: "choose another name with -o")
         let identity = try Identity.loadOrCreate(at: settings.identityPath)
-        var hunt = HuntFile(id: HuntSigner.newHuntID(), name: name, broker: broker, organiser: identity.publicKeyBase64,
-                            sharePositions: sharePositions)
+        var hunt = HuntFile(
+            id: HuntSigner.newHuntID(), name: name, broker: broker, organiser: identity.publicKeyBase64,
+            sharePositions: sharePositions)
         hunt.caFile = caFile.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
         hunt.organiserPassword = HuntSigner.newPassword()
         hunt.setSchedule(schedule)
@@ -79,7 +86,8 @@ struct HuntCreateCommand: ChestCommand {
         }
         try hunt.write(to: path)
         // With -o -, the hunt file is the standard output and the summary goes beside it.
-        (file.target == .standardOutput ? printError : { print($0) })("""
+        (file.target == .standardOutput ? printError : { print($0) })(
+            """
             created hunt \u{201C}\(TerminalText.escaped(name))\u{201D} (\(hunt.id)) in \(path)
             broker user \(HuntFile.organiserUser), password \(hunt.organiserPassword ?? "")
             \(schedule.isEmpty ? "no start or end (chest hunt schedule sets them)" : "the hunt " + HuntScheduleCommand.describe(schedule))

@@ -20,7 +20,8 @@ struct HuntJoinCommand: ChestCommand {
         another hunt replaces this one.
         """
     static let parameters: [Parameter] = [
-        .positional("FILE", help: "the team's join file (from chest hunt team add)", completion: .files(extension: "hunt")),
+        .positional(
+            "FILE", help: "the team's join file (from chest hunt team add)", completion: .files(extension: "hunt"))
     ]
 
     var path: String
@@ -58,7 +59,8 @@ struct HuntJoinCommand: ChestCommand {
 struct HuntLeaveCommand: ChestCommand {
     static let name = "leave"
     static let abstract = "leave the hunt this chest plays in"
-    static let discussion = "Forgets the join file; chestd disconnects from the broker. Receipts not yet sent stay in the chest's outbox."
+    static let discussion =
+        "Forgets the join file; chestd disconnects from the broker. Receipts not yet sent stay in the chest's outbox."
 
     init(_ values: ParsedValues) throws(UsageError) {}
 

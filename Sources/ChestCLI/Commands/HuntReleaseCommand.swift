@@ -29,20 +29,29 @@ struct HuntReleaseCommand: ChestCommand {
     init(_ values: ParsedValues) throws(UsageError) {
         release = values.positional("NAME")[0]
         huntPath = try values.huntPath("hunt release")
-        timeout = try values.value("--timeout", "--timeout is a number of seconds") { Double($0).flatMap { $0 > 0 ? $0 : nil } } ?? 10
+        timeout =
+            try values.value("--timeout", "--timeout is a number of seconds") {
+                Double($0).flatMap { $0 > 0 ? $0 : nil }
+            } ?? 10
     }
 
     func run(settings: Settings) throws {
         let hunt = try HuntFile.read(path: huntPath)
         guard let key = hunt.releases?[release] else {
             let known = hunt.releases?.keys.sorted().joined(separator: ", ") ?? ""
-            throw ChestError("\(huntPath) has no release \(release)" + (known.isEmpty ? "; compose a message with --lock release=\(release) --hunt \(huntPath) first" : " (it has \(known))"))
+            throw ChestError(
+                "\(huntPath) has no release \(release)"
+                    + (known.isEmpty
+                        ? "; compose a message with --lock release=\(release) --hunt \(huntPath) first"
+                        : " (it has \(known))"))
         }
         let identity = try OrganiserPost.identity(settings, hunt: hunt, signing: "releases are")
-        let envelope = HuntEnvelope(hunt: hunt.id, id: OrganiserPost.newID(), sent: Date(), release: HuntRelease(name: release, key: key))
+        let envelope = HuntEnvelope(
+            hunt: hunt.id, id: OrganiserPost.newID(), sent: Date(), release: HuntRelease(name: release, key: key))
         let topic = HuntTopic.release(hunt: hunt.id, name: release)
-        try OrganiserPost.publish(HuntSigner.sign(envelope, with: identity), topic: topic, hunt: hunt, purpose: "release",
-                                  timeout: timeout, what: "the release")
+        try OrganiserPost.publish(
+            HuntSigner.sign(envelope, with: identity), topic: topic, hunt: hunt, purpose: "release",
+            timeout: timeout, what: "the release")
         print("released \u{201C}\(release)\u{201D}: the broker keeps it for every team (\(topic))")
     }
 }

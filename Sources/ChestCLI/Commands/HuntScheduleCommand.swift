@@ -37,7 +37,10 @@ struct HuntScheduleCommand: ChestCommand {
         huntPath = try values.huntPath("hunt schedule")
         starts = try Self.time(values, "--starts", clearable: true)
         ends = try Self.time(values, "--ends", clearable: true)
-        timeout = try values.value("--timeout", "--timeout is a number of seconds") { Double($0).flatMap { $0 > 0 ? $0 : nil } } ?? 10
+        timeout =
+            try values.value("--timeout", "--timeout is a number of seconds") {
+                Double($0).flatMap { $0 > 0 ? $0 : nil }
+            } ?? 10
     }
 
     /// `--starts` or `--ends` as an instant; with `clearable`, "none" removes it.
@@ -45,7 +48,9 @@ struct HuntScheduleCommand: ChestCommand {
         guard let text = values.value(option) else { return nil }
         if clearable, text.lowercased() == "none" { return .some(nil) }
         guard let date = ISO8601.parse(text, localZone: .current) else {
-            throw UsageError("\(option) \(text): not an ISO 8601 time; write it like 2026-05-02T14:00:00+02:00" + (clearable ? ", or none" : ""))
+            throw UsageError(
+                "\(option) \(text): not an ISO 8601 time; write it like 2026-05-02T14:00:00+02:00"
+                    + (clearable ? ", or none" : ""))
         }
         return .some(date)
     }
@@ -53,13 +58,17 @@ struct HuntScheduleCommand: ChestCommand {
     /// The schedule as a sentence: "starts 2026-05-02T12:00:00Z, ends 2026-05-02T16:00:00Z".
     static func describe(_ schedule: HuntSchedule) -> String {
         guard !schedule.isEmpty else { return "no start or end: the hunt is always on" }
-        return [schedule.starts.map { "starts \(ISO8601.string($0))" }, schedule.ends.map { "ends \(ISO8601.string($0))" }]
-            .compactMap { $0 }.joined(separator: ", ")
+        return [
+            schedule.starts.map { "starts \(ISO8601.string($0))" }, schedule.ends.map { "ends \(ISO8601.string($0))" },
+        ]
+        .compactMap { $0 }.joined(separator: ", ")
     }
 
     func run(settings: Settings) throws {
         var hunt = try HuntFile.read(path: huntPath)
-        guard !hunt.isJoinFile else { throw ChestError("\(huntPath) is a team's join file; the schedule is set in the organiser's hunt file") }
+        guard !hunt.isJoinFile else {
+            throw ChestError("\(huntPath) is a team's join file; the schedule is set in the organiser's hunt file")
+        }
         guard starts != nil || ends != nil else {
             print(Self.describe(hunt.schedule))
             return
@@ -71,8 +80,9 @@ struct HuntScheduleCommand: ChestCommand {
         // The file first: a broker that is away loses nothing, and running the command again publishes it.
         hunt.setSchedule(schedule)
         try hunt.write(to: huntPath)
-        try OrganiserPost.publish(HuntSigner.sign(envelope, with: identity), topic: HuntTopic.schedule(hunt: hunt.id),
-                                  hunt: hunt, purpose: "schedule", timeout: timeout)
+        try OrganiserPost.publish(
+            HuntSigner.sign(envelope, with: identity), topic: HuntTopic.schedule(hunt: hunt.id),
+            hunt: hunt, purpose: "schedule", timeout: timeout)
         print("the hunt \(Self.describe(schedule)); the broker keeps it for every team")
     }
 }
@@ -102,17 +112,23 @@ struct HuntSayCommand: ChestCommand {
         text = values.positional("TEXT")[0]
         if let problem = HuntSaid.problem(text) { throw UsageError(problem) }
         huntPath = try values.huntPath("hunt say")
-        timeout = try values.value("--timeout", "--timeout is a number of seconds") { Double($0).flatMap { $0 > 0 ? $0 : nil } } ?? 10
+        timeout =
+            try values.value("--timeout", "--timeout is a number of seconds") {
+                Double($0).flatMap { $0 > 0 ? $0 : nil }
+            } ?? 10
     }
 
     func run(settings: Settings) throws {
         let hunt = try HuntFile.read(path: huntPath)
-        guard !hunt.isJoinFile else { throw ChestError("\(huntPath) is a team's join file; only the organiser speaks to every team") }
+        guard !hunt.isJoinFile else {
+            throw ChestError("\(huntPath) is a team's join file; only the organiser speaks to every team")
+        }
         let identity = try OrganiserPost.identity(settings, hunt: hunt, signing: "a word to the teams is")
         let id = OrganiserPost.newID()
         let envelope = HuntEnvelope(hunt: hunt.id, id: id, sent: Date(), said: HuntSaid(text: text))
-        try OrganiserPost.publish(HuntSigner.sign(envelope, with: identity), topic: HuntTopic.said(hunt: hunt.id, id: id),
-                                  hunt: hunt, purpose: "say", timeout: timeout)
+        try OrganiserPost.publish(
+            HuntSigner.sign(envelope, with: identity), topic: HuntTopic.said(hunt: hunt.id, id: id),
+            hunt: hunt, purpose: "say", timeout: timeout)
         print("said to every team; the broker keeps it for teams that join later")
     }
 }

@@ -28,20 +28,28 @@ struct HuntStartCommand: ChestCommand {
 
     init(_ values: ParsedValues) throws(UsageError) {
         huntPath = try values.huntPath("hunt start")
-        timeout = try values.value("--timeout", "--timeout is a number of seconds") { Double($0).flatMap { $0 > 0 ? $0 : nil } } ?? 10
+        timeout =
+            try values.value("--timeout", "--timeout is a number of seconds") {
+                Double($0).flatMap { $0 > 0 ? $0 : nil }
+            } ?? 10
     }
 
     func run(settings: Settings) throws {
         let hunt = try HuntFile.read(path: huntPath)
-        guard !hunt.isJoinFile else { throw ChestError("\(huntPath) is a team's join file; the start key is in the organiser's hunt file") }
+        guard !hunt.isJoinFile else {
+            throw ChestError("\(huntPath) is a team's join file; the start key is in the organiser's hunt file")
+        }
         guard let key = hunt.releases?[HuntRelease.startName] else {
-            throw ChestError("\(huntPath) has no start key: no message was composed with --hunt \(huntPath) while the hunt had a start, so nothing waits for one")
+            throw ChestError(
+                "\(huntPath) has no start key: no message was composed with --hunt \(huntPath) while the hunt had a start, so nothing waits for one"
+            )
         }
         let identity = try OrganiserPost.identity(settings, hunt: hunt, signing: "the start key is")
         let envelope = HuntStartCommand.envelope(hunt: hunt, key: key, id: OrganiserPost.newID())
         let topic = HuntTopic.release(hunt: hunt.id, name: HuntRelease.startName)
-        try OrganiserPost.publish(HuntSigner.sign(envelope, with: identity), topic: topic, hunt: hunt, purpose: "start",
-                                  timeout: timeout, what: "the start key")
+        try OrganiserPost.publish(
+            HuntSigner.sign(envelope, with: identity), topic: topic, hunt: hunt, purpose: "start",
+            timeout: timeout, what: "the start key")
         print("started the hunt: the broker keeps its start key for every team (\(topic))")
     }
 

@@ -41,20 +41,29 @@ struct HuntTeamAddCommand: ChestCommand {
     init(_ values: ParsedValues) throws(UsageError) {
         team = values.positional("TEAM")[0]
         guard HuntTeam.isValidName(team), team != HuntFile.organiserUser else {
-            throw UsageError("\"\(team)\" cannot name a team: use 1 to 32 letters, digits, - or _ (and not \(HuntFile.organiserUser))")
+            throw UsageError(
+                "\"\(team)\" cannot name a team: use 1 to 32 letters, digits, - or _ (and not \(HuntFile.organiserUser))"
+            )
         }
         huntPath = try values.huntPath("hunt team add")
-        count = try values.value("--count", "--count takes a number of teams from 1 to 100000") { Int($0).flatMap { (1...100_000).contains($0) ? $0 : nil } }
+        count = try values.value("--count", "--count takes a number of teams from 1 to 100000") {
+            Int($0).flatMap { (1...100_000).contains($0) ? $0 : nil }
+        }
         if let count {
             guard values.value("--output") == nil, values.value("--colour") == nil else {
-                throw UsageError("--count writes each join file beside the hunt file and picks the colours: leave out -o and --colour")
+                throw UsageError(
+                    "--count writes each join file beside the hunt file and picks the colours: leave out -o and --colour"
+                )
             }
             guard HuntTeam.isValidName(Self.names(prefix: team, count: count).last!) else {
-                throw UsageError("\"\(team)\" with --count \(count) makes team names over 32 characters: use a shorter prefix")
+                throw UsageError(
+                    "\"\(team)\" with --count \(count) makes team names over 32 characters: use a shorter prefix")
             }
         }
         output = values.value("--output")
-        colour = try values.value("--colour", "--colour takes a colour name (red, blue, green, orange, purple, …) or #rrggbb") {
+        colour = try values.value(
+            "--colour", "--colour takes a colour name (red, blue, green, orange, purple, …) or #rrggbb"
+        ) {
             TeamColours.isValid($0) ? $0.lowercased() : nil
         }
     }
@@ -62,17 +71,22 @@ struct HuntTeamAddCommand: ChestCommand {
     func run(settings: Settings) throws {
         if let count { return try addMany(count) }
         var hunt = try HuntFile.read(path: huntPath)
-        guard !hunt.isJoinFile else { throw ChestError("\(huntPath) is a team's join file; add teams to the organiser's hunt file") }
+        guard !hunt.isJoinFile else {
+            throw ChestError("\(huntPath) is a team's join file; add teams to the organiser's hunt file")
+        }
         guard hunt.team(named: team) == nil else { throw ChestError("\(huntPath) already has a team \(team)") }
         let keys = HuntSigner.newTeamKeys()
-        hunt.teams.append(HuntTeam(name: team, password: HuntSigner.newPassword(), publicKey: keys.publicKey,
-                                   secretKey: keys.secretKey, colour: colour))
+        hunt.teams.append(
+            HuntTeam(
+                name: team, password: HuntSigner.newPassword(), publicKey: keys.publicKey,
+                secretKey: keys.secretKey, colour: colour))
         let path = output ?? Self.joinFileName(huntPath: huntPath, team: team)
         guard let join = hunt.joinFile(team: team) else { throw ChestError("cannot make the join file of \(team)") }
         try join.write(to: path)
         try hunt.write(to: huntPath)
         let password = hunt.team(named: team)?.password ?? ""
-        (path == "-" ? printError : { print($0) })("""
+        (path == "-" ? printError : { print($0) })(
+            """
             added team \(team) to \(huntPath); its join file is \(path) (give it to the team: chest hunt join \(path))
             broker: mosquitto_passwd -b /etc/mosquitto/hunt.passwd \(team) \(password)
             """)
@@ -82,24 +96,34 @@ struct HuntTeamAddCommand: ChestCommand {
     /// rewrites the whole file each time, quadratic in the teams (5,000 took minutes; docs/BENCHMARKS.md "A city").
     private func addMany(_ count: Int) throws {
         var hunt = try HuntFile.read(path: huntPath)
-        guard !hunt.isJoinFile else { throw ChestError("\(huntPath) is a team's join file; add teams to the organiser's hunt file") }
+        guard !hunt.isJoinFile else {
+            throw ChestError("\(huntPath) is a team's join file; add teams to the organiser's hunt file")
+        }
         let names = Self.names(prefix: team, count: count)
         let existing = Set(hunt.teams.map(\.name))
-        if let taken = names.first(where: existing.contains) { throw ChestError("\(huntPath) already has a team \(taken)") }
+        if let taken = names.first(where: existing.contains) {
+            throw ChestError("\(huntPath) already has a team \(taken)")
+        }
         for name in names {
             let keys = HuntSigner.newTeamKeys()
-            hunt.teams.append(HuntTeam(name: name, password: HuntSigner.newPassword(), publicKey: keys.publicKey,
-                                       secretKey: keys.secretKey, colour: nil))
+            hunt.teams.append(
+                HuntTeam(
+                    name: name, password: HuntSigner.newPassword(), publicKey: keys.publicKey,
+                    secretKey: keys.secretKey, colour: nil))
         }
         var lines: [String] = []
         for team in hunt.teams.suffix(count) {
             let path = Self.joinFileName(huntPath: huntPath, team: team.name)
-            guard let join = hunt.joinFile(team: team.name) else { throw ChestError("cannot make the join file of \(team.name)") }
+            guard let join = hunt.joinFile(team: team.name) else {
+                throw ChestError("cannot make the join file of \(team.name)")
+            }
             try join.write(to: path)
             lines.append("broker: mosquitto_passwd -b /etc/mosquitto/hunt.passwd \(team.name) \(team.password)")
         }
         try hunt.write(to: huntPath)
-        print("added \(count) teams, \(names[0]) to \(names[names.count - 1]), to \(huntPath); their join files are beside it")
+        print(
+            "added \(count) teams, \(names[0]) to \(names[names.count - 1]), to \(huntPath); their join files are beside it"
+        )
         print(lines.joined(separator: "\n"))
     }
 

@@ -22,7 +22,7 @@ struct ImportCommand: ChestCommand {
         refused (docs/QUEST.md "Rebuilding a quest").
         """
     static let parameters: [Parameter] = [
-        .positional("FILE", arity: .oneOrMore, help: "a message file", completion: .files(extension: "locked")),
+        .positional("FILE", arity: .oneOrMore, help: "a message file", completion: .files(extension: "locked"))
     ]
 
     var files: [String]
@@ -45,7 +45,8 @@ struct ImportCommand: ChestCommand {
                 continue
             }
             do {
-                let result = try CLI.client(settings).call(ControlRequest.import(path: path), expecting: ImportResult.self)
+                let result = try CLI.client(settings).call(
+                    ControlRequest.import(path: path), expecting: ImportResult.self)
                 print(result.id)
                 if let replaced = result.replaced { printError("chest: \(file): \(replaced)") }
             } catch ControlClientError.notRunning(let socket) {
@@ -67,7 +68,8 @@ struct ImportCommand: ChestCommand {
         // Anything but a regular file of a message's size is for chestd to refuse with its reason; opening a FIFO
         // here would block.
         guard (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= MessageFile.fileLimit,
-              let handle = try? FileDescriptor.open(path, O_RDONLY) else { return nil }
+            let handle = try? FileDescriptor.open(path, O_RDONLY)
+        else { return nil }
         defer { handle.close() }
         var start: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)

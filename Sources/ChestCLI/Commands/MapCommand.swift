@@ -23,8 +23,12 @@ struct MapCommand: ChestCommand {
         -o FILE.svg writes SVG, and --png also writes FILE.png beside it. Any other extension is refused.
         """
     static let parameters: [Parameter] = [
-        .positional("ID", arity: Arity(0, .max), help: "messages to draw (default: every message)", completion: .shellCommand(Chest.listIDs)),
-        .option("--output", "-o", value: "FILE.svg", help: "the file to write: FILE.svg or FILE.png", completion: .files(extension: "svg")),
+        .positional(
+            "ID", arity: Arity(0, .max), help: "messages to draw (default: every message)",
+            completion: .shellCommand(Chest.listIDs)),
+        .option(
+            "--output", "-o", value: "FILE.svg", help: "the file to write: FILE.svg or FILE.png",
+            completion: .files(extension: "svg")),
         .flag("--png", help: "also write a PNG beside it"),
     ]
 
@@ -52,16 +56,22 @@ struct MapCommand: ChestCommand {
         var drawing = MapDrawing()
         drawing.track = contents.track.points.map(\.coordinate)
         drawing.times = contents.track.points.map(\.time)
-        drawing.circles = contents.targets.map { .init(center: $0.center, radius: $0.radius, label: $0.name, open: $0.open) }
+        drawing.circles = contents.targets.map {
+            .init(center: $0.center, radius: $0.radius, label: $0.name, open: $0.open)
+        }
         // Where a page opened: the unlock's own last fix, else the track where the receiver's (or the clock's) time was.
         drawing.marks = contents.openings.compactMap { opening in
             (opening.place ?? contents.position(at: opening.gpsTime ?? opening.at)).map {
-                .init(at: $0, label: MapDrawing.openingLabel(title: opening.message.title, page: opening.page,
-                                                             time: LockReason.clock(opening.at, .current)))
+                .init(
+                    at: $0,
+                    label: MapDrawing.openingLabel(
+                        title: opening.message.title, page: opening.page,
+                        time: LockReason.clock(opening.at, .current)))
             }
         }
         if let first = contents.track.points.first, let last = contents.track.points.last {
-            drawing.title = "chest map · track \(LockReason.format(first.time, .current)) to \(LockReason.format(last.time, .current))"
+            drawing.title =
+                "chest map · track \(LockReason.format(first.time, .current)) to \(LockReason.format(last.time, .current))"
             drawing.startLabel = "start \(LockReason.clock(first.time, .current))"
             drawing.endLabel = "end \(LockReason.clock(last.time, .current))"
         }
@@ -78,12 +88,18 @@ struct MapCommand: ChestCommand {
     /// FIFO or a device, which no converter should open).
     private static func png(from svg: Data) throws -> Data {
         let directory: String
-        do { directory = try Directory.makeTemporary("chest-map") } catch { throw ChestError("cannot make a temporary directory: \(error)") }
+        do { directory = try Directory.makeTemporary("chest-map") } catch {
+            throw ChestError("cannot make a temporary directory: \(error)")
+        }
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let (svgPath, pngPath) = (directory + "/map.svg", directory + "/map.png")
-        do { try AtomicFile.write(svg, to: svgPath) } catch { throw ChestError("cannot write \(svgPath): \(error.errno)") }
+        do { try AtomicFile.write(svg, to: svgPath) } catch {
+            throw ChestError("cannot write \(svgPath): \(error.errno)")
+        }
         try convert(svgPath, to: pngPath)
-        guard let data = FileManager.default.contents(atPath: pngPath) else { throw ChestError("the map's PNG was not written") }
+        guard let data = FileManager.default.contents(atPath: pngPath) else {
+            throw ChestError("the map's PNG was not written")
+        }
         return data
     }
 
@@ -92,10 +108,14 @@ struct MapCommand: ChestCommand {
         let converters = [("rsvg-convert", ["-o", png, svg]), ("convert", [svg, png])]
         for (name, arguments) in converters {
             guard let executable = SearchPath.find(name) else { continue }
-            let pid = try ProcessSpawner.spawn(executable, arguments: arguments, environment: ProcessInfo.processInfo.environment)
-            guard ProcessSpawner.wait(for: pid) == 0 else { throw ChestError("\(name) could not render the map to \(png)") }
+            let pid = try ProcessSpawner.spawn(
+                executable, arguments: arguments, environment: ProcessInfo.processInfo.environment)
+            guard ProcessSpawner.wait(for: pid) == 0 else {
+                throw ChestError("\(name) could not render the map to \(png)")
+            }
             return
         }
-        throw ChestError("a PNG map needs rsvg-convert (Debian: librsvg2-bin) or ImageMagick's convert; write -o FILE.svg instead")
+        throw ChestError(
+            "a PNG map needs rsvg-convert (Debian: librsvg2-bin) or ImageMagick's convert; write -o FILE.svg instead")
     }
 }

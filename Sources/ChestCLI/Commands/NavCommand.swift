@@ -73,9 +73,13 @@ struct NavCommand: ChestCommand {
                     watch = nil
                     break
                 }
-                guard let event = try? ChestJSON.decoder().decode(ChestEvent.self, from: line), !event.isFix else { continue }
+                guard let event = try? ChestJSON.decoder().decode(ChestEvent.self, from: line), !event.isFix else {
+                    continue
+                }
                 state.add(event: NavState.eventLine(printer.text(event, receivedAt: Date())), repeating: event.repeats)
-                if case let .unlocked(unlock) = event { state.open(title: unlock.title, page: unlock.page, text: unlock.text) }
+                if case let .unlocked(unlock) = event {
+                    state.open(title: unlock.title, page: unlock.page, text: unlock.text)
+                }
                 refreshNow = true
             }
             let now = MonotonicClock.now()
@@ -94,10 +98,13 @@ struct NavCommand: ChestCommand {
     private func refresh(_ state: inout NavState, _ settings: Settings) {
         do {
             let status = try CLI.client(settings).call(ControlRequest.status, expecting: StatusReport.self, timeout: 5)
-            var items = try CLI.client(settings).call(ControlRequest.list(saved: false), expecting: [ListItem].self, timeout: 5)
-            items += try CLI.client(settings).call(ControlRequest.list(saved: true), expecting: [ListItem].self, timeout: 5)
+            var items = try CLI.client(settings).call(
+                ControlRequest.list(saved: false), expecting: [ListItem].self, timeout: 5)
+            items += try CLI.client(settings).call(
+                ControlRequest.list(saved: true), expecting: [ListItem].self, timeout: 5)
             let reports = try items.filter { $0.state != .open && !$0.sentByYou }.map { item in
-                try CLI.client(settings).call(ControlRequest.read(id: item.id.rawValue), expecting: ReadReport.self, timeout: 5)
+                try CLI.client(settings).call(
+                    ControlRequest.read(id: item.id.rawValue), expecting: ReadReport.self, timeout: 5)
             }
             state.update(status: status, items: items, reports: reports)
         } catch {
@@ -107,7 +114,7 @@ struct NavCommand: ChestCommand {
 
     private func subscribe(_ settings: Settings) -> ControlClient? {
         guard let client = try? CLI.client(settings), (try? client.send(ControlRequest.watch)) != nil,
-              let first = try? client.nextLine(timeout: 2), (try? ControlClient.decode(first, as: Empty.self)) != nil
+            let first = try? client.nextLine(timeout: 2), (try? ControlClient.decode(first, as: Empty.self)) != nil
         else { return nil }
         return client
     }

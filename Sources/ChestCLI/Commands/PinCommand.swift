@@ -41,16 +41,25 @@ struct PinCommand: ChestCommand {
     static let answerTimeout: Double = 300
 
     func run(settings: Settings) throws {
-        let outcome = try CLI.client(settings).call(ControlRequest.pin(id: id, pin: pin, page: page),
-                                                    expecting: PINOutcome.self, timeout: Self.answerTimeout)
-        print(Self.sentence(outcome, report: { try? CLI.client(settings).call(ControlRequest.read(id: id),
-                                                                             expecting: ReadReport.self) }))
+        let outcome = try CLI.client(settings).call(
+            ControlRequest.pin(id: id, pin: pin, page: page),
+            expecting: PINOutcome.self, timeout: Self.answerTimeout)
+        print(
+            Self.sentence(
+                outcome,
+                report: {
+                    try? CLI.client(settings).call(
+                        ControlRequest.read(id: id),
+                        expecting: ReadReport.self)
+                }))
     }
 
     /// "PIN accepted for page 2; it still needs its time lock" when the PIN opened nothing yet: which page took it
     /// and what that page's set still waits for.
     static func sentence(_ outcome: PINOutcome, noun: String = "PIN", report: () -> ReadReport?) -> String {
-        guard case let .accepted(latched, opened) = outcome, opened.isEmpty, let report = report() else { return outcome.text(for: noun) }
+        guard case let .accepted(latched, opened) = outcome, opened.isEmpty, let report = report() else {
+            return outcome.text(for: noun)
+        }
         let parts = Set(latched.map { $0.page }).sorted().map { number -> String in
             let page = report.pages.first { $0.number == number }
             let sets = Set(latched.filter { $0.page == number }.map(\.set)).sorted { $0.rawValue < $1.rawValue }
@@ -58,7 +67,9 @@ struct PinCommand: ChestCommand {
                 let locks = page?.sets.first { $0.set == set }?.locks ?? []
                 return locks.filter { !$0.holds }.map(\.type.rawValue)
             }
-            let needs = waiting.isEmpty ? "it opens at the next look"
+            let needs =
+                waiting.isEmpty
+                ? "it opens at the next look"
                 : "it still needs its \(waiting.joined(separator: " and ")) lock\(waiting.count == 1 ? "" : "s")"
             return "\(noun) accepted for page \(number); \(needs)"
         }

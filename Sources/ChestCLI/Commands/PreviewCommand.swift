@@ -42,17 +42,22 @@ struct PreviewCommand: ChestCommand {
             lines.append("Built with --keep-ids the messages get the IDs below; without it, new ones.")
         }
         for item in rehearsal.items {
-            lines += ["", "\(item.draft.title) — from \(item.draft.from ?? "(the name setting)")",
-                      "\(item.name) · \(item.draft.id)" + (item.seal.map { " · \($0)" } ?? "")]
+            lines += [
+                "", "\(item.draft.title) — from \(item.draft.from ?? "(the name setting)")",
+                "\(item.name) · \(item.draft.id)" + (item.seal.map { " · \($0)" } ?? ""),
+            ]
             for (index, page) in item.draft.pages.enumerated() {
                 lines.append("")
                 let opensAtOnce = page.setA.isEmpty && page.setB.isEmpty
                 lines.append("Page \(index + 1)" + (opensAtOnce ? " — open from the start" : " — locked"))
                 let filePage = item.file?.pages[index]
                 if let question = page.question ?? filePage?.question {
-                    lines.append("  question (in the clear; shown before the page opens): " + TerminalText.escaped(question))
+                    lines.append(
+                        "  question (in the clear; shown before the page opens): " + TerminalText.escaped(question))
                 }
-                if let points = page.points ?? filePage?.points { lines.append("  worth \(points) point\(points == 1 ? "" : "s") on the board") }
+                if let points = page.points ?? filePage?.points {
+                    lines.append("  worth \(points) point\(points == 1 ? "" : "s") on the board")
+                }
                 for (set, specs) in [("A", page.setA), ("B", page.setB)] where !specs.isEmpty {
                     lines.append("  \(set == "A" ? "" : "or ")set \(set):")
                     for spec in specs {
@@ -60,17 +65,23 @@ struct PreviewCommand: ChestCommand {
                         lines.append("      protection: \(protection(spec, sealedByDefault: rehearsal.fromQuest))")
                     }
                     if leavesWithoutDirection(specs, page: index + 1, sealedByDefault: rehearsal.fromQuest) {
-                        lines.append("    warning: the reader gets no direction to this sealed place: nav shows no distance, and nothing "
-                                     + "readable comes before it (it is page 1 and waits for no other page). Say where to go in the "
-                                     + "title or an open page before it, or add ,visible (docs/QUEST.md \"Sealed or visible places\")")
+                        lines.append(
+                            "    warning: the reader gets no direction to this sealed place: nav shows no distance, and nothing "
+                                + "readable comes before it (it is page 1 and waits for no other page). Say where to go in the "
+                                + "title or an open page before it, or add ,visible (docs/QUEST.md \"Sealed or visible places\")"
+                        )
                     }
                 }
                 let sets = item.draft.pages.flatMap { [$0.setA, $0.setB] }
-                let version = item.file.map(\.version)
-                    ?? (rehearsal.fromQuest ? ComposeDraft.written(MessageFile.requestable, sets: sets, sealCost: nil) : 1)
+                let version =
+                    item.file.map(\.version)
+                    ?? (rehearsal.fromQuest
+                        ? ComposeDraft.written(MessageFile.requestable, sets: sets, sealCost: nil) : 1)
                 let protection = item.file.map { $0.pages[index].protection } ?? textProtection(page, version: version)
-                lines.append(protection == .unsealed ? "  text (stored in the clear in the file; the reader sees it once the page opens):"
-                                                     : "  text (\(Output.protection(protection)); format \(version)):")
+                lines.append(
+                    protection == .unsealed
+                        ? "  text (stored in the clear in the file; the reader sees it once the page opens):"
+                        : "  text (\(Output.protection(protection)); format \(version)):")
                 lines += page.text.split(separator: "\n", omittingEmptySubsequences: false).map { "  │ " + $0 }
                 lines += attachmentLines(draft: page, file: item.file?.pages[index])
                 lines += hintLines(draft: page.hints, file: item.file?.pages[index].hints)
@@ -84,17 +95,19 @@ struct PreviewCommand: ChestCommand {
     static func textProtection(_ page: QuestDraft.Page, version: Int) -> Protection {
         guard version >= 2 else { return .unsealed }
         let sets = [page.setA, page.setB].filter { !$0.isEmpty }
-        let sealed = !sets.isEmpty && sets.allSatisfy { set in
-            set.contains { spec in
-                switch spec {
-                case .visible: false
-                case .pin, .locationHere, .answer: true
-                case .lock(.location), .lock(.pin): version >= 2
-                case .lock(.sealedLocation), .lock(.sealedPIN), .lock(.release): true
-                default: spec.kind == .release
+        let sealed =
+            !sets.isEmpty
+            && sets.allSatisfy { set in
+                set.contains { spec in
+                    switch spec {
+                    case .visible: false
+                    case .pin, .locationHere, .answer: true
+                    case .lock(.location), .lock(.pin): version >= 2
+                    case .lock(.sealedLocation), .lock(.sealedPIN), .lock(.release): true
+                    default: spec.kind == .release
+                    }
                 }
             }
-        }
         return sealed ? .sealed : .guarded
     }
 
@@ -112,9 +125,16 @@ struct PreviewCommand: ChestCommand {
         }
         return draft.attachments.map { path in
             let name = lastPathComponent(path)
-            guard let data = FileManager.default.contents(atPath: path) else { return "  attached: \(TerminalText.escaped(name))" }
-            return "  " + TerminalText.escaped(Output.attachmentLines([Attachment(name: name, type: Attachment.mediaType(of: data),
-                                                                                  size: data.count)])[0])
+            guard let data = FileManager.default.contents(atPath: path) else {
+                return "  attached: \(TerminalText.escaped(name))"
+            }
+            return "  "
+                + TerminalText.escaped(
+                    Output.attachmentLines([
+                        Attachment(
+                            name: name, type: Attachment.mediaType(of: data),
+                            size: data.count)
+                    ])[0])
         }
     }
 
@@ -122,15 +142,19 @@ struct PreviewCommand: ChestCommand {
     static func describe(_ spec: LockSpec, _ rehearsal: Rehearsal, timeZone: Zone) -> String {
         switch spec {
         case let .lock(.after(link)):
-            let name = rehearsal.name(of: link.message).map { "message \($0)" } ?? "message \(link.message.short) (not in this preview)"
+            let name =
+                rehearsal.name(of: link.message).map { "message \($0)" }
+                ?? "message \(link.message.short) (not in this preview)"
             return "page \(link.page) of \(name)"
         case let .lock(.time(date)): return "from \(LockReason.format(date, timeZone))"
         case let .lock(.sealedLocation(grid)):
             guard let area = grid.area else {
-                return "a sealed place: the reader sees no distance, only whether it opened; sealed (format 2: the place can be recovered from the file)"
+                return
+                    "a sealed place: the reader sees no distance, only whether it opened; sealed (format 2: the place can be recovered from the file)"
             }
             return "a sealed place in the search area \(area): the reader sees no distance, only whether it opened"
-        case let .visible(inner, label): return (label.map { "\u{201C}\($0)\u{201D}: " } ?? "") + describe(inner, rehearsal, timeZone: timeZone)
+        case let .visible(inner, label):
+            return (label.map { "\u{201C}\($0)\u{201D}: " } ?? "") + describe(inner, rehearsal, timeZone: timeZone)
         case let .lock(lock): return lock.condition
         case .pin: return "the right PIN"
         case .answer: return "the right answer"
@@ -157,24 +181,32 @@ struct PreviewCommand: ChestCommand {
     static func protection(_ spec: LockSpec, sealedByDefault: Bool) -> String {
         switch spec {
         case let .lock(.sealedLocation(grid)) where grid.area == nil:
-            return "sealed (format 2: the place can be recovered from the file by enumerating the decimals it was typed with; rebuild it to get format 3)"
+            return
+                "sealed (format 2: the place can be recovered from the file by enumerating the decimals it was typed with; rebuild it to get format 3)"
         case .lock(.sealedLocation): return sealedPlace
         case .lock(.sealedPIN): return sealedPIN
         case .visible: return clearPlace + " (visible: the reader sees distance and direction)"
         case .lock(.location), .locationHere: return sealedByDefault ? sealedPlace : clearPlace
-        case .lock(.pin), .pin: return sealedByDefault ? sealedPIN : "a salted Argon2id hash; the digits are not in the file, and wrong attempts are counted"
+        case .lock(.pin), .pin:
+            return sealedByDefault
+                ? sealedPIN : "a salted Argon2id hash; the digits are not in the file, and wrong attempts are counted"
         default: break
         }
         switch spec.kind {
         case .time: return "the instant is in the clear; chestd checks the clock against GPS time"
         case .after: return "the page it waits for is named in the clear"
-        case .release: return "sealed: the organiser's release key is part of the page's key; only its name is in the file"
-        case .answer: return sealedByDefault ? "sealed: each answer is part of the page's key; no answer is in the file (an answer is worth what the question gives away)" : "an answer needs format 2 or later"
+        case .release:
+            return "sealed: the organiser's release key is part of the page's key; only its name is in the file"
+        case .answer:
+            return sealedByDefault
+                ? "sealed: each answer is part of the page's key; no answer is in the file (an answer is worth what the question gives away)"
+                : "an answer needs format 2 or later"
         default: return "the condition is in the clear"
         }
     }
 
     static let clearPlace = "the point is in the clear: anyone with the file can read where it opens"
-    static let sealedPlace = "sealed: the point is inside the page's ciphertext, its key derived from the place's cell; the file says only the search area (docs/FORMAT.md \"Format 3\")"
+    static let sealedPlace =
+        "sealed: the point is inside the page's ciphertext, its key derived from the place's cell; the file says only the search area (docs/FORMAT.md \"Format 3\")"
     static let sealedPIN = "sealed: the PIN is part of the page's key; no hash is stored"
 }

@@ -21,8 +21,12 @@ struct QuestFromCommand: ChestCommand {
         file is not a GPX.
         """
     static let parameters: [Parameter] = [
-        .positional("GPX", help: "a geocaching GPX (GPX 1.0 or 1.1, with or without groundspeak extensions)", completion: .files(extension: "gpx")),
-        .option("--output", "-o", value: "QUEST", help: "the quest file to write (default: standard output)", completion: .files()),
+        .positional(
+            "GPX", help: "a geocaching GPX (GPX 1.0 or 1.1, with or without groundspeak extensions)",
+            completion: .files(extension: "gpx")),
+        .option(
+            "--output", "-o", value: "QUEST", help: "the quest file to write (default: standard output)",
+            completion: .files()),
         .option("--radius", value: "DISTANCE", help: "the radius of every place, such as 30m (the default) or 0.1km"),
         .flag("--force", help: "replace QUEST when it exists"),
     ]
@@ -42,9 +46,15 @@ struct QuestFromCommand: ChestCommand {
     /// `30m`, `0.1km` or `30` (metres), at least `Lock.minimumRadius`.
     static func metres(_ text: String) -> Double? {
         let lower = text.lowercased()
-        let (number, scale) = lower.hasSuffix("km") ? (lower.dropLast(2), 1000.0) : lower.hasSuffix("m") ? (lower.dropLast(), 1.0)
-            : (Substring(lower), 1.0)
-        guard let value = Double(number).map({ $0 * scale }), value.isFinite, value >= Lock.minimumRadius else { return nil }
+        let (number, scale) =
+            lower.hasSuffix("km")
+            ? (lower.dropLast(2), 1000.0)
+            : lower.hasSuffix("m")
+                ? (lower.dropLast(), 1.0)
+                : (Substring(lower), 1.0)
+        guard let value = Double(number).map({ $0 * scale }), value.isFinite, value >= Lock.minimumRadius else {
+            return nil
+        }
         return value
     }
 
@@ -56,11 +66,13 @@ struct QuestFromCommand: ChestCommand {
             throw ChestError("cannot read \(path): \(QuestFile.whyUnreadable(path))")
         }
         let text = try QuestFile.geocacheQuest(data, path: path, radius: radius)
-        let file = try OutputFile(checking: output ?? "-", force: force, otherwise: "give --force to replace it, or another name with -o")
+        let file = try OutputFile(
+            checking: output ?? "-", force: force, otherwise: "give --force to replace it, or another name with -o")
         // Checked as compose will read it before anything is written (docs/QUEST.md "Errors"): the course names no
         // file, so the parser is given none.
-        let parser = QuestParser(timeZone: .current, pageText: { _ in throw ChestError("no file") },
-                                 waypoint: { _, _ in throw ChestError("no file") })
+        let parser = QuestParser(
+            timeZone: .current, pageText: { _ in throw ChestError("no file") },
+            waypoint: { _, _ in throw ChestError("no file") })
         do {
             _ = try parser.parse(text)
         } catch {

@@ -50,9 +50,14 @@ struct ReadCommand: ChestCommand {
         var senders = SenderCheck(settings: settings)
         let note = senders.note(from: report.from, key: report.senderKey, sentByYou: report.sentByYou)
         senders.save()
-        print(json ? CLI.jsonText(Output.ReadJSON(report, lookalikeOf: note?.lookalikeOf)) : Output.read(report, sender: note))
+        print(
+            json
+                ? CLI.jsonText(Output.ReadJSON(report, lookalikeOf: note?.lookalikeOf))
+                : Output.read(report, sender: note))
         if let save {
-            for line in try AttachmentSaver(settings: settings, directory: save).save(report) { printError("chest: " + line) }
+            for line in try AttachmentSaver(settings: settings, directory: save).save(report) {
+                printError("chest: " + line)
+            }
         }
     }
 }

@@ -18,8 +18,9 @@ struct ReceiptCommand: ChestCommand {
     static let parameters: [Parameter] = [
         .messageID,
         .option("--page", value: "N", help: "the page (default: the first open one)"),
-        .option("--output", "-o", value: "FILE", help: "write the receipt here instead of printing it",
-                completion: .files(extension: "json")),
+        .option(
+            "--output", "-o", value: "FILE", help: "write the receipt here instead of printing it",
+            completion: .files(extension: "json")),
     ]
 
     var id: String
@@ -38,12 +39,15 @@ struct ReceiptCommand: ChestCommand {
             throw ChestError(page.map { "page \($0) of \(report.id) is not open" } ?? "no page of \(report.id) is open")
         }
         guard let evidence = open.evidence, let openedAt = open.openedAt, let signature = open.messageSignature else {
-            throw ChestError("page \(open.number) of \(report.id) opened without a record (it had no locks, or opened before receipts)")
+            throw ChestError(
+                "page \(open.number) of \(report.id) opened without a record (it had no locks, or opened before receipts)"
+            )
         }
         let identity = try Identity.loadOrCreate(at: settings.identityPath)
         let receipt = ReceiptProof.signed(
-            UnlockReceipt(message: report.id, messageSignature: signature, title: report.title, page: open.number,
-                          set: open.openedBy, openedAt: openedAt, evidence: evidence, reader: ""),
+            UnlockReceipt(
+                message: report.id, messageSignature: signature, title: report.title, page: open.number,
+                set: open.openedBy, openedAt: openedAt, evidence: evidence, reader: ""),
             proofKey: open.proofKey, identity: identity)
         try OutputFile(checking: output ?? "-").write(checked: receipt.fileBytes)
     }

@@ -21,7 +21,9 @@ struct SendersCommand: ChestCommand {
         chest senders forget NAME forgets a name, so its next message is met anew. chest senders alone lists them \
         (docs/SECURITY.md "Known senders").
         """
-    static var subcommands: [any ParsableCommand.Type] { [SendersListCommand.self, SendersTrustCommand.self, SendersForgetCommand.self] }
+    static var subcommands: [any ParsableCommand.Type] {
+        [SendersListCommand.self, SendersTrustCommand.self, SendersForgetCommand.self]
+    }
 
     init(_ values: ParsedValues) throws(UsageError) {}
 
@@ -48,18 +50,23 @@ struct SendersListCommand: ChestCommand {
         let known = try KnownSendersFile.load(settings)
         let names = known.senders.keys.sorted()
         if json {
-            print(CLI.jsonText(names.map { JSONRow(name: $0, key: known.senders[$0]!.key, since: known.senders[$0]!.since) }))
+            print(
+                CLI.jsonText(
+                    names.map { JSONRow(name: $0, key: known.senders[$0]!.key, since: known.senders[$0]!.since) }))
             return
         }
         guard !names.isEmpty else {
-            print("no known senders yet: chest learns a sender's key the first time list, read or watch shows its message")
+            print(
+                "no known senders yet: chest learns a sender's key the first time list, read or watch shows its message"
+            )
             return
         }
         var lines = ["SENDER            KEY                  SINCE"]
         for name in names {
             let entry = known.senders[name]!
-            lines.append(Output.pad(String(TerminalText.escaped(name).prefix(16)), 16) + "  "
-                         + Output.pad(KeyFingerprint.short(entry.key), 19) + "  " + LockReason.format(entry.since, .current))
+            lines.append(
+                Output.pad(String(TerminalText.escaped(name).prefix(16)), 16) + "  "
+                    + Output.pad(KeyFingerprint.short(entry.key), 19) + "  " + LockReason.format(entry.since, .current))
         }
         print(lines.joined(separator: "\n"))
     }
@@ -86,7 +93,9 @@ struct SendersTrustCommand: ChestCommand {
     func run(settings: Settings) throws {
         let report = try CLI.client(settings).call(ControlRequest.read(id: id), expecting: ReadReport.self)
         guard let key = report.senderKey else { throw ChestError("message \(report.id.short) has no sender key") }
-        guard !report.sentByYou else { throw ChestError("you sent message \(report.id.short); your own key needs no trust") }
+        guard !report.sentByYou else {
+            throw ChestError("you sent message \(report.id.short); your own key needs no trust")
+        }
         var known = try KnownSendersFile.load(settings)
         let before = known.senders[report.from]
         known.trust(report.from, key: key, at: Date())

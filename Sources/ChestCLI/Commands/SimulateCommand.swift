@@ -8,7 +8,10 @@ import FoundationEssentials
 struct SimulateCommand: ChestCommand {
     static let name = "simulate"
     static let abstract = "replay a recorded track through the engine and print when each page opens"
-    static let synopses = ["QUEST|FILE... TRACK [--weather CONDITION[,TEMP]] [--answer [NAME#]PAGE=TEXT]...", "QUEST|FILE... TRACK --gpsd [--weather CONDITION[,TEMP]]"]
+    static let synopses = [
+        "QUEST|FILE... TRACK [--weather CONDITION[,TEMP]] [--answer [NAME#]PAGE=TEXT]...",
+        "QUEST|FILE... TRACK --gpsd [--weather CONDITION[,TEMP]]",
+    ]
     static let discussion = """
         Replays TRACK (a GPX track, an NMEA log, or a chest-walk description) through the same engine \
         chestd runs, in-process and much faster than real time, with the clocks taken from the track. Prints \
@@ -35,10 +38,13 @@ struct SimulateCommand: ChestCommand {
         """
     static let parameters: [Parameter] = [
         .positional("PATH", arity: .oneOrMore, help: "a quest or message files, then the track", completion: .files()),
-        .option("--weather", value: "CONDITION[,TEMP]", help: "the weather during the replay, such as snowy,-2",
-                completion: .words(WeatherCondition.allCases.map(\.rawValue))),
+        .option(
+            "--weather", value: "CONDITION[,TEMP]", help: "the weather during the replay, such as snowy,-2",
+            completion: .words(WeatherCondition.allCases.map(\.rawValue))),
         .flag("--gpsd", help: "replay through gpsfake, gpsd and a private chestd"),
-        .option("--answer", value: "[NAME#]PAGE=TEXT", help: "answers that page's question during the replay", repeatable: true),
+        .option(
+            "--answer", value: "[NAME#]PAGE=TEXT", help: "answers that page's question during the replay",
+            repeatable: true),
         QuestFile.radiusOption,
     ]
 
@@ -54,18 +60,24 @@ struct SimulateCommand: ChestCommand {
         guard paths.count >= 2 else { throw UsageError("simulate needs a quest (or message files) and a track") }
         messages = Array(paths.dropLast())
         track = paths[paths.count - 1]
-        weather = try values.value("--weather", "--weather wants CONDITION[,TEMP], such as snowy,-2 (clear, cloudy, rainy, snowy, thundery)") {
+        weather = try values.value(
+            "--weather", "--weather wants CONDITION[,TEMP], such as snowy,-2 (clear, cloudy, rainy, snowy, thundery)"
+        ) {
             Simulation.Weather($0)
         }
         gpsd = values.flag("--gpsd")
         radius = try QuestFile.radius(values)
         for given in values.values("--answer") {
             guard let answer = GivenAnswer(given) else {
-                throw UsageError("--answer wants PAGE=TEXT or NAME#PAGE=TEXT (a page from 1 to \(Message.maximumPages)), such as --answer 2=Zytglogge, not \"\(given)\"")
+                throw UsageError(
+                    "--answer wants PAGE=TEXT or NAME#PAGE=TEXT (a page from 1 to \(Message.maximumPages)), such as --answer 2=Zytglogge, not \"\(given)\""
+                )
             }
             answers.append(answer)
         }
-        if gpsd, !answers.isEmpty { throw UsageError("--answer is for the replay in-process; --gpsd's private chestd takes no answers") }
+        if gpsd, !answers.isEmpty {
+            throw UsageError("--answer is for the replay in-process; --gpsd's private chestd takes no answers")
+        }
     }
 
     func run(settings: Settings) throws {
@@ -85,7 +97,9 @@ struct SimulateCommand: ChestCommand {
         if gpsd { return try replayThroughGPSD(rehearsal, points, settings: settings) }
         // In-process, a sealed page would need its keys derived the way chestd does off its loop; not done here.
         if let sealed = rehearsal.items.first(where: { $0.file?.pages.contains { $0.sealed != nil } == true }) {
-            throw ChestError("\(sealed.name) has sealed pages (format \(sealed.file?.version ?? 3)): rehearse its quest, or the file with --gpsd")
+            throw ChestError(
+                "\(sealed.name) has sealed pages (format \(sealed.file?.version ?? 3)): rehearse its quest, or the file with --gpsd"
+            )
         }
         let (messages, answered) = try rehearsal.messages(settings: settings, answers: answers)
         let simulation = Simulation(messages: messages, track: points, weather: weather, timeZone: .current)
@@ -96,20 +110,26 @@ struct SimulateCommand: ChestCommand {
         }
     }
 
-    static func timeline(_ simulation: Simulation, names: Rehearsal, timeZone: Zone, answered: Set<String> = []) -> String {
+    static func timeline(_ simulation: Simulation, names: Rehearsal, timeZone: Zone, answered: Set<String> = [])
+        -> String
+    {
         let points = simulation.track.points
         let clock = { LockReason.clock($0, timeZone) }
         let name = { (id: MessageID) in names.name(of: id) ?? id.short }
-        var lines = ["Simulated \(points.count) track points, \(clock(points[0].time)) to \(clock(points[points.count - 1].time)) "
-                     + "\(timeZone.secondsFromGMT() == 0 ? "UTC" : timeZone.identifier), through chestd's engine in-process; PINs are not entered\(answered.isEmpty ? "" : "; answers are given as --answer says")."]
+        var lines = [
+            "Simulated \(points.count) track points, \(clock(points[0].time)) to \(clock(points[points.count - 1].time)) "
+                + "\(timeZone.secondsFromGMT() == 0 ? "UTC" : timeZone.identifier), through chestd's engine in-process; PINs are not entered\(answered.isEmpty ? "" : "; answers are given as --answer says")."
+        ]
         for event in simulation.events {
             let place = event.coordinate.map { String(printf: " at %.5f, %.5f", $0.latitude, $0.longitude) } ?? ""
             let head = "\(clock(event.time))  point \(Output.pad(String(event.point), 5))  \(name(event.message)):"
             switch event.what {
-            case let .latched(key) where key.kind == .time && answered.contains("\(event.message)/\(key.page)/\(key.set.rawValue)"):
+            case let .latched(key)
+            where key.kind == .time && answered.contains("\(event.message)/\(key.page)/\(key.set.rawValue)"):
                 lines.append("\(head) answer lock of page \(key.page) set \(key.set.rawValue) answered (--answer)")
             case let .latched(key):
-                lines.append("\(head) \(key.kind.rawValue) lock of page \(key.page) set \(key.set.rawValue) latched\(place)")
+                lines.append(
+                    "\(head) \(key.kind.rawValue) lock of page \(key.page) set \(key.set.rawValue) latched\(place)")
             case let .opened(page, set?):
                 lines.append("\(head) page \(page) opened by set \(set.rawValue)")
             case let .opened(page, nil):
@@ -136,10 +156,13 @@ struct SimulateCommand: ChestCommand {
     private func replayThroughGPSD(_ rehearsal: Rehearsal, _ points: Track, settings: Settings) throws {
         let outcome = try GPSDRehearsal(settings: settings, weather: weather).run(rehearsal, track: points)
         let name = { (id: MessageID) in rehearsal.name(of: id) ?? id.short }
-        var lines = ["Replayed \(points.points.count) track points through gpsfake, gpsd and a private chestd (times by chestd's clock)."]
+        var lines = [
+            "Replayed \(points.points.count) track points through gpsfake, gpsd and a private chestd (times by chestd's clock)."
+        ]
         for opened in outcome.opened {
-            lines.append("\(LockReason.clock(opened.at, .current))  \(name(opened.id)): page \(opened.page) opened"
-                         + (opened.set.map { " by set \($0.rawValue)" } ?? " (no lock)"))
+            lines.append(
+                "\(LockReason.clock(opened.at, .current))  \(name(opened.id)): page \(opened.page) opened"
+                    + (opened.set.map { " by set \($0.rawValue)" } ?? " (no lock)"))
         }
         let missed = outcome.reports.flatMap { report in report.pages.filter { !$0.open }.map { (report, $0) } }
         if !missed.isEmpty {

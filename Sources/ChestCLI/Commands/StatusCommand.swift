@@ -34,7 +34,8 @@ struct StatusCommand: ChestCommand {
         let colour = !json && Output.colour
         repeat {
             let answer = Result { () throws(ControlClientError) in
-                try ControlClient(socketPath: settings.socketPath).call(ControlRequest.status, expecting: StatusReport.self)
+                try ControlClient(socketPath: settings.socketPath).call(
+                    ControlRequest.status, expecting: StatusReport.self)
             }
             if !json, case .failure(.notRunning) = answer { print(Self.offline(settings, colour: colour)) }
             let report = try answer.get()
@@ -52,27 +53,36 @@ struct StatusCommand: ChestCommand {
     static func text(_ report: StatusReport, colour: Bool) -> String {
         func paint(_ text: String, _ code: String) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
         var lines: [String] = []
-        let gpsd = report.gpsd.connected
+        let gpsd =
+            report.gpsd.connected
             ? paint("connected", "32") + " (\(report.gpsd.server))"
             : paint("not connected", "31") + " (\(report.gpsd.server)\(report.gpsd.reason.map { ": " + $0 } ?? ""))"
         lines.append(row("gpsd", gpsd))
         if let fix = report.fix {
             let mode = fix.mode.description
             // chestd's verdict when it gives one: a fix kept from a silent or departed receiver is not current.
-            let lost = report.fixState.map { $0.hasFix ? nil : $0.reason ?? "" }
+            let lost =
+                report.fixState.map { $0.hasFix ? nil : $0.reason ?? "" }
                 ?? ((fix.ageSeconds ?? 0) > Fix.maximumAge ? "stale" : nil)
-            lines.append(row("fix", paint(mode, fix.mode.hasPosition && lost == nil ? "32" : "33")
-                             + (lost.map { " (not current: \($0))" } ?? "")))
+            lines.append(
+                row(
+                    "fix",
+                    paint(mode, fix.mode.hasPosition && lost == nil ? "32" : "33")
+                        + (lost.map { " (not current: \($0))" } ?? "")))
             if let latitude = fix.latitude, let longitude = fix.longitude {
                 lines.append(row("position", Output.position(latitude, longitude)))
             }
-            lines.append(row("altitude", fix.altitudeMSL.map { String(printf: "%.1f m above sea level", $0) } ?? "unknown"))
+            lines.append(
+                row("altitude", fix.altitudeMSL.map { String(printf: "%.1f m above sea level", $0) } ?? "unknown"))
             let horizontal = fix.eph.map { "±\(Int($0.rounded())) m horizontal" } ?? "horizontal unknown"
             let vertical = fix.epv.map { "±\(Int($0.rounded())) m vertical" } ?? "vertical unknown"
             lines.append(row("accuracy", "\(horizontal), \(vertical)"))
-            lines.append(row("satellites", fix.satellitesUsed.map { used in
-                "\(used) used" + (fix.satellitesSeen.map { ", \($0) seen" } ?? "")
-            } ?? "unknown"))
+            lines.append(
+                row(
+                    "satellites",
+                    fix.satellitesUsed.map { used in
+                        "\(used) used" + (fix.satellitesSeen.map { ", \($0) seen" } ?? "")
+                    } ?? "unknown"))
             lines.append(row("age", fix.ageSeconds.map { String(printf: "%.1f s", $0) } ?? "unknown"))
             lines.append(row("receiver", fix.source.map { "\($0.description), \($0.kind.rawValue)" } ?? "unknown"))
             if let trust = fix.trust {
@@ -86,35 +96,53 @@ struct StatusCommand: ChestCommand {
         if report.clock.usingGPSTime { clock += paint(" (ahead: time locks follow GPS time)", "33") }
         if report.clock.rolloverSuspected { clock += paint(" (GPS time implausible: receiver week rollover?)", "33") }
         lines.append(row("clock", clock))
-        lines.append(row("time locks", "follow the \(report.clock.decidedBy == "gps" ? "GPS" : "system") clock: \(report.clock.why)"))
+        lines.append(
+            row(
+                "time locks",
+                "follow the \(report.clock.decidedBy == "gps" ? "GPS" : "system") clock: \(report.clock.why)"))
         if let weather = report.weather {
             let condition = weather.condition ?? "unknown conditions"
             let temperature = weather.temperatureC.map { String(printf: ", %.1f °C", $0) } ?? ""
-            lines.append(row("weather", "\(condition)\(temperature), observed \(Int(weather.ageSeconds / 60)) min ago (\(weather.provider))"))
+            lines.append(
+                row(
+                    "weather",
+                    "\(condition)\(temperature), observed \(Int(weather.ageSeconds / 60)) min ago (\(weather.provider))"
+                ))
         } else {
             lines.append(row("weather", "no reading"))
         }
         let counts = report.messages
-        lines.append(row("messages", "\(counts.locked) locked, \(counts.partial) partial, \(counts.open) open, \(counts.saved) saved"))
+        lines.append(
+            row(
+                "messages",
+                "\(counts.locked) locked, \(counts.partial) partial, \(counts.open) open, \(counts.saved) saved"))
         if let sealed = report.sealed, sealed.pending + sealed.cellsTried + sealed.deriving > 0 {
-            var text = "\(sealed.pending) sealed location locks pending, \(sealed.cellsTried) cells tried, \(sealed.deriving) being tried"
+            var text =
+                "\(sealed.pending) sealed location locks pending, \(sealed.cellsTried) cells tried, \(sealed.deriving) being tried"
             if let waiting = sealed.waitingSentence { text += "; " + waiting }
             lines.append(row("sealed", text))
         }
         if let hunt = report.hunt {
             let link = hunt.connected ? "connected" : "not connected" + (hunt.problem.map { " (\($0))" } ?? "")
-            var text = "\u{201C}\(TerminalText.escaped(hunt.name))\u{201D} as team \(hunt.team) on \(hunt.broker): \(link); \(hunt.outbox) in the outbox"
+            var text =
+                "\u{201C}\(TerminalText.escaped(hunt.name))\u{201D} as team \(hunt.team) on \(hunt.broker): \(link); \(hunt.outbox) in the outbox"
             let ignored = hunt.ignored.filter { $0.value > 0 }.sorted { $0.key < $1.key }
-            if !ignored.isEmpty { text += "; ignored " + ignored.map { "\($0.value) \($0.key)" }.joined(separator: ", ") }
+            if !ignored.isEmpty {
+                text += "; ignored " + ignored.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            }
             if !hunt.releases.isEmpty { text += "; released: " + hunt.releases.joined(separator: ", ") }
             lines.append(row("hunt", text))
             let schedule = HuntSchedule(starts: hunt.starts, ends: hunt.ends)
             if !schedule.isEmpty {
-                lines.append(row("window", HuntScheduleCommand.describe(schedule)
-                                    + (schedule.countdown(at: report.clock.system).map { "; " + $0 } ?? "")))
+                lines.append(
+                    row(
+                        "window",
+                        HuntScheduleCommand.describe(schedule)
+                            + (schedule.countdown(at: report.clock.system).map { "; " + $0 } ?? "")))
             }
             if let said = hunt.said?.last {
-                lines.append(row("organiser", "\u{201C}\(TerminalText.escaped(said.text))\u{201D} (\(ISO8601.string(said.at)))"))
+                lines.append(
+                    row("organiser", "\u{201C}\(TerminalText.escaped(said.text))\u{201D} (\(ISO8601.string(said.at)))"))
             }
         }
         for note in report.notes { lines.append(row("note", note)) }

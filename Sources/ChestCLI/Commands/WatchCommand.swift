@@ -28,8 +28,9 @@ struct WatchCommand: ChestCommand {
         """
     static let parameters: [Parameter] = [
         .json,
-        .option("--events", value: "LIST", help: "only these events, comma-separated",
-                completion: .words(ChestEvent.names)),
+        .option(
+            "--events", value: "LIST", help: "only these events, comma-separated",
+            completion: .words(ChestEvent.names)),
         .flag("--fixes", help: "also a line per GPS fix"),
         .option("--count", value: "N", help: "stop after N events shown"),
         .option("--timeout", value: "S", help: "stop after S seconds"),
@@ -60,7 +61,9 @@ struct WatchCommand: ChestCommand {
             for name in list.split(separator: ",").map({ $0.trimmingSpaces() }) where !name.isEmpty {
                 guard ChestEvent.names.contains(name) else {
                     let guess = Suggestion.nearest(to: name, in: ChestEvent.names).map { "did you mean \($0)? " } ?? ""
-                    throw UsageError("--events: unknown event \"\(name)\"; \(guess)the events are \(ChestEvent.names.joined(separator: ", "))")
+                    throw UsageError(
+                        "--events: unknown event \"\(name)\"; \(guess)the events are \(ChestEvent.names.joined(separator: ", "))"
+                    )
                 }
                 names.insert(name)
             }
@@ -113,7 +116,9 @@ struct WatchCommand: ChestCommand {
                 print(printer.text(event, receivedAt: Date()))
                 if case let .ingested(id, _) = event, let from = senderLine(id, settings) { print(from) }
                 if case let .ingested(id, _) = event { questionLines(id, settings, ready: false).forEach { print($0) } }
-                if case let .unlocked(unlock) = event { questionLines(unlock.id, settings, ready: true).forEach { print($0) } }
+                if case let .unlocked(unlock) = event {
+                    questionLines(unlock.id, settings, ready: true).forEach { print($0) }
+                }
             } else {
                 continue
             }
@@ -134,7 +139,10 @@ struct WatchCommand: ChestCommand {
     /// How a message that came in stands against the known senders (a name met for the first time is recorded); nil
     /// for your own messages, unsealed ones, or when chestd cannot say.
     private func senderNote(_ id: MessageID, _ settings: Settings) -> (note: SenderCheck.Note, id: MessageID)? {
-        guard let report = try? CLI.client(settings).call(ControlRequest.read(id: id.rawValue), expecting: ReadReport.self) else {
+        guard
+            let report = try? CLI.client(settings).call(
+                ControlRequest.read(id: id.rawValue), expecting: ReadReport.self)
+        else {
             return nil
         }
         var senders = SenderCheck(settings: settings)
@@ -154,12 +162,16 @@ struct WatchCommand: ChestCommand {
     /// The questions of a message's locked pages (`ready`: only those whose answer is all they still wait for), as
     /// "page 2 asks: …  (chest answer ID TEXT)"; nothing when chestd cannot say.
     private func questionLines(_ id: MessageID, _ settings: Settings, ready: Bool) -> [String] {
-        guard let report = try? CLI.client(settings).call(ControlRequest.read(id: id.rawValue), expecting: ReadReport.self),
-              !report.sentByYou else { return [] }
+        guard
+            let report = try? CLI.client(settings).call(
+                ControlRequest.read(id: id.rawValue), expecting: ReadReport.self),
+            !report.sentByYou
+        else { return [] }
         return report.pages.compactMap { page in
             guard !page.open, let question = page.question else { return nil }
             let answerable = page.sets.contains { set in
-                set.locks.contains { $0.type == .answer && !$0.holds } && set.locks.allSatisfy { $0.holds || $0.type == .answer }
+                set.locks.contains { $0.type == .answer && !$0.holds }
+                    && set.locks.allSatisfy { $0.holds || $0.type == .answer }
             }
             guard answerable || !ready else { return nil }
             let asks = question.split(whereSeparator: \.isNewline).joined(separator: " ")
@@ -184,7 +196,9 @@ struct WatchCommand: ChestCommand {
     }
 
     /// Polls for chestd twice a second until it answers again, or until the deadline.
-    private func waitForDaemon(_ settings: Settings, until deadline: Double?, printer: inout EventPrinter) -> ControlClient? {
+    private func waitForDaemon(_ settings: Settings, until deadline: Double?, printer: inout EventPrinter)
+        -> ControlClient?
+    {
         while deadline.map({ MonotonicClock.now() < $0 }) ?? true {
             if let client = try? subscribe(settings, printer: &printer) { return client }
             usleep(500_000)

@@ -45,28 +45,35 @@ extension ComposeDraft {
 
     /// `writtenFormat` of a message whose sets are `sets`.
     static func written(_ requested: Int, sets: [[LockSpec]], sealCost: SealCost.Level?) -> Int {
-        let keyed = sealCost == nil && sets.contains { specs in
-            specs.contains { if case .pin = $0 { true } else if case .answer = $0 { true } else { false } }
-        }
-        return MessageFile.written(requested, placeWithPIN: sets.contains(where: sealsPlaceWithPIN), keyedInLanes: keyed)
+        let keyed =
+            sealCost == nil
+            && sets.contains { specs in
+                specs.contains { if case .pin = $0 { true } else if case .answer = $0 { true } else { false } }
+            }
+        return MessageFile.written(
+            requested, placeWithPIN: sets.contains(where: sealsPlaceWithPIN), keyedInLanes: keyed)
     }
 
     /// Whether a set's specs hold a PIN and a place that is not visible.
     static func sealsPlaceWithPIN(_ specs: [LockSpec]) -> Bool {
         specs.contains { if case .pin = $0 { true } else { false } }
-            && specs.contains { if case .lock(.location) = $0 { true } else if case .locationHere = $0 { true } else { false } }
+            && specs.contains {
+                if case .lock(.location) = $0 { true } else if case .locationHere = $0 { true } else { false }
+            }
     }
 
     /// Why the hints cannot be written as asked, or nil: they are sealed (formats 2 and 3), and only a hunt's board
     /// can charge for one (docs/HUNTS.md "Hints").
     var hintProblem: String? {
         for (index, page) in pages.enumerated() where !page.hints.isEmpty {
-            if format < 2 { return "page \(index + 1): hints are sealed under keys of their own, which needs format 2 or later" }
+            if format < 2 {
+                return "page \(index + 1): hints are sealed under keys of their own, which needs format 2 or later"
+            }
             if hunt == nil, let hint = page.hints.firstIndex(where: { $0.cost != nil }) {
-                return "page \(index + 1), hint \(hint + 1): --hint-cost needs --hunt FILE: only a hunt's board can charge for a hint"
+                return
+                    "page \(index + 1), hint \(hint + 1): --hint-cost needs --hunt FILE: only a hunt's board can charge for a hint"
             }
         }
         return nil
     }
 }
-

@@ -23,9 +23,13 @@ extension Composer {
     private static func read(_ path: String, page: Int, room: Int) throws -> [UInt8] {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw ChestError("page \(page): the attachment \(path): " + (errno == ENOENT ? "no such file" : "cannot read it (\(Errno.current))"))
+            throw ChestError(
+                "page \(page): the attachment \(path): "
+                    + (errno == ENOENT ? "no such file" : "cannot read it (\(Errno.current))"))
         }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw ChestError("page \(page): the attachment \(path) is not a regular file") }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw ChestError("page \(page): the attachment \(path) is not a regular file")
+        }
         let size = Int(info.st_size)
         guard size <= room else { throw tooLarge(path, page: page, size: size, room: room) }
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -38,7 +42,8 @@ extension Composer {
     private static func tooLarge(_ path: String, page: Int, size: Int, room: Int) -> ChestError {
         let before = Attachment.totalLimit - room
         let limit = "the 8 MiB (\(Attachment.totalLimit) bytes) a message carries"
-        let sizes = before == 0
+        let sizes =
+            before == 0
             ? "is \(Attachment.sizeText(size)) (\(size) bytes), over \(limit)"
             : "is \(Attachment.sizeText(size)) (\(size) bytes); with the \(Attachment.sizeText(before)) attached before it that comes to \(before + size) bytes, over \(limit)"
         return ChestError("page \(page): the attachment \(path) \(sizes); leave a file out or make it smaller")
@@ -48,6 +53,7 @@ extension Composer {
     static func attachmentSentence(_ files: [AttachedFile], page: Int) -> String? {
         guard !files.isEmpty else { return nil }
         let list = files.map { "\($0.name) (\($0.attachment.type), \(Attachment.sizeText($0.bytes.count)))" }
-        return "page \(page) carries \(files.count == 1 ? "1 file" : "\(files.count) files"), sealed with it: " + list.joined(separator: ", ")
+        return "page \(page) carries \(files.count == 1 ? "1 file" : "\(files.count) files"), sealed with it: "
+            + list.joined(separator: ", ")
     }
 }

@@ -8,12 +8,18 @@ import FoundationEssentials
 /// free to whoever reads the file (docs/HUNTS.md "Hints").
 extension Composer {
     static func sealedHints(_ drafts: [HintDraft], id: MessageID, page: Int, version: Int, hunt: Bool)
-        -> [(hint: PageHint, kept: HuntMessage.Hint)] {
+        -> [(hint: PageHint, kept: HuntMessage.Hint)]
+    {
         drafts.enumerated().map { index, draft in
             let cost = hunt ? draft.cost ?? 0 : nil
-            let (hint, key) = HintSealer.seal(draft.text, id: id, page: page, hint: index + 1, after: draft.after, cost: cost,
-                                              keyInFile: !hunt, version: version)
-            return (hint, HuntMessage.Hint(key: Data(key).base64EncodedString(), cost: cost ?? 0, after: draft.after.map(Double.init)))
+            let (hint, key) = HintSealer.seal(
+                draft.text, id: id, page: page, hint: index + 1, after: draft.after, cost: cost,
+                keyInFile: !hunt, version: version)
+            return (
+                hint,
+                HuntMessage.Hint(
+                    key: Data(key).base64EncodedString(), cost: cost ?? 0, after: draft.after.map(Double.init))
+            )
         }
     }
 
@@ -23,7 +29,8 @@ extension Composer {
         let parts = hints.enumerated().map { index, hint in
             var words = "hint \(index + 1) "
             if let after = hint.after, hint.key == nil {
-                words += "is given free by the hunt's board \(Wording.duration(Double(after))) after the page becomes the team's next goal, or earlier"
+                words +=
+                    "is given free by the hunt's board \(Wording.duration(Double(after))) after the page becomes the team's next goal, or earlier"
             } else if let after = hint.after {
                 words += "opens by itself \(Wording.duration(Double(after))) after the page becomes the next goal"
                 if hint.isHunts { words += ", or earlier from the board" }
@@ -42,8 +49,10 @@ extension Composer {
         let delayed = drafts.indices.filter { drafts[$0].after != nil }.map { String($0 + 1) }
         guard !hunt, !delayed.isEmpty else { return nil }
         let one = delayed.count == 1
-        return "page \(page): " + (one ? "hint \(delayed[0]) has" : "hints " + delayed.joined(separator: ", ") + " have")
-            + " a delay (--hint-after), but " + (one ? "its key is" : "their keys are") + " in the file: whoever has the file can read "
+        return "page \(page): "
+            + (one ? "hint \(delayed[0]) has" : "hints " + delayed.joined(separator: ", ") + " have")
+            + " a delay (--hint-after), but " + (one ? "its key is" : "their keys are")
+            + " in the file: whoever has the file can read "
             + (one ? "it" : "them") + " at once; only the reader's chestd waits (with --hunt FILE the "
             + (one ? "key stays" : "keys stay") + " with the organiser's board)"
     }

@@ -19,10 +19,15 @@ struct QuestOptions: Equatable {
     /// --radius: the radius of every place when QUEST is a geocaching GPX.
     var radius: Double?
 
-    init(path: String, output: String?, keepIDs: Bool, force: Bool, format: Int, sealCost: SealCost.Level?,
-         values: ParsedValues) throws(UsageError) {
-        guard let output, output != "-" else { throw UsageError("compose --quest needs -o DIR (or -o FILE for a one-message quest)") }
-        for name in ["--title", "--from", "--page", "--lock", "--or", "--attach", "--question", "--points"] where values.occurrences.contains(where: { $0.name == name }) {
+    init(
+        path: String, output: String?, keepIDs: Bool, force: Bool, format: Int, sealCost: SealCost.Level?,
+        values: ParsedValues
+    ) throws(UsageError) {
+        guard let output, output != "-" else {
+            throw UsageError("compose --quest needs -o DIR (or -o FILE for a one-message quest)")
+        }
+        for name in ["--title", "--from", "--page", "--lock", "--or", "--attach", "--question", "--points"]
+        where values.occurrences.contains(where: { $0.name == name }) {
             throw UsageError("\(name) does not go with --quest; the quest file says it all")
         }
         self.path = path
@@ -89,10 +94,12 @@ struct QuestComposer {
 extension ComposeDraft {
     /// What compose writes for one quest message.
     init(_ draft: QuestDraft, output: String) {
-        self.init(id: draft.id, output: output, force: true, title: draft.title, from: draft.from,
-                  pages: draft.pages.map {
-                      PageDraft(text: $0.text, setA: $0.setA, setB: $0.setB, attachments: $0.attachments, question: $0.question,
-                                points: $0.points, hints: $0.hints)
-                  })
+        self.init(
+            id: draft.id, output: output, force: true, title: draft.title, from: draft.from,
+            pages: draft.pages.map {
+                PageDraft(
+                    text: $0.text, setA: $0.setA, setB: $0.setB, attachments: $0.attachments, question: $0.question,
+                    points: $0.points, hints: $0.hints)
+            })
     }
 }

@@ -12,12 +12,14 @@ extension QuestFile {
     }
 
     /// `--radius DISTANCE` of preview, simulate and compose --quest: the radius of every place of a geocaching GPX.
-    static let radiusOption = Parameter.option("--radius", value: "DISTANCE",
-                                               help: "with a geocaching GPX: the radius of every place, such as 50m (default 30m)")
+    static let radiusOption = Parameter.option(
+        "--radius", value: "DISTANCE",
+        help: "with a geocaching GPX: the radius of every place, such as 50m (default 30m)")
 
     /// The `--radius` given, nil without one; a usage error for anything but a distance of 10 m or more.
     static func radius(_ values: ParsedValues) throws(UsageError) -> Double? {
-        try values.value("--radius", "--radius is a distance of 10 m or more, such as 30m or 0.1km", QuestFromCommand.metres)
+        try values.value(
+            "--radius", "--radius is a distance of 10 m or more, such as 30m or 0.1km", QuestFromCommand.metres)
     }
 
     /// The quest text of a GPX of caches, after reporting on standard error what it leaves out (with the GPX's
@@ -31,8 +33,9 @@ extension QuestFile {
         }
         let (text, notes) = file.course(fileName: path, radius: radius ?? GeocacheCourse.defaultRadius).quest()
         if !text.contains("\nmessage: ") {
-            throw ChestError("\(path): no cache or waypoint with coordinates, so the course has no page"
-                + notes.map { "\nchest: \(path):\($0)" }.joined())
+            throw ChestError(
+                "\(path): no cache or waypoint with coordinates, so the course has no page"
+                    + notes.map { "\nchest: \(path):\($0)" }.joined())
         }
         for note in notes { printError("chest: warning: \(path):\(note)") }
         return text

@@ -20,24 +20,33 @@ struct QuestFile {
         let directory = directoryName(path)
         func nearby(_ file: String) -> String { file.hasPrefix("/") ? file : directory + "/" + file }
         var gpxFiles: [String: GPX] = [:]
-        var parser = QuestParser(timeZone: timeZone, pageText: { file in
-            let path = nearby(file)
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw ChestError(FileManager.default.fileExists(atPath: path)
-                    ? "the file exists but cannot be read; check its permissions"
-                    : "there is no such file next to the quest (\(path)); check the name after page: @")
-            }
-            guard let text = String(data: data, encoding: .utf8) else { throw ChestError("the file is not UTF-8 text") }
-            return text
-        }, waypoint: { file, name in
-            let gpx = try gpxFiles[file] ?? Self.gpx(nearby(file), shown: file)
-            gpxFiles[file] = gpx
-            guard let waypoint = gpx.waypoint(named: name) else {
-                let names = gpx.waypoints.filter { !$0.name.isEmpty }.map { "\"\($0.name)\"" }.joined(separator: ", ")
-                throw ChestError("no waypoint named \"\(name)\" in \(file)" + (names.isEmpty ? " (it has none)" : " (it has \(names))"))
-            }
-            return waypoint.coordinate
-        })
+        var parser = QuestParser(
+            timeZone: timeZone,
+            pageText: { file in
+                let path = nearby(file)
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw ChestError(
+                        FileManager.default.fileExists(atPath: path)
+                            ? "the file exists but cannot be read; check its permissions"
+                            : "there is no such file next to the quest (\(path)); check the name after page: @")
+                }
+                guard let text = String(data: data, encoding: .utf8) else {
+                    throw ChestError("the file is not UTF-8 text")
+                }
+                return text
+            },
+            waypoint: { file, name in
+                let gpx = try gpxFiles[file] ?? Self.gpx(nearby(file), shown: file)
+                gpxFiles[file] = gpx
+                guard let waypoint = gpx.waypoint(named: name) else {
+                    let names = gpx.waypoints.filter { !$0.name.isEmpty }.map { "\"\($0.name)\"" }.joined(
+                        separator: ", ")
+                    throw ChestError(
+                        "no waypoint named \"\(name)\" in \(file)"
+                            + (names.isEmpty ? " (it has none)" : " (it has \(names))"))
+                }
+                return waypoint.coordinate
+            })
         parser.attachment = { file in
             let path = nearby(file)
             var isDirectory = false
@@ -55,9 +64,12 @@ struct QuestFile {
         }
         let gpx = Self.isGPX(path, data: data)
         if radius != nil && !gpx {
-            throw ChestError("--radius sets the places of a geocaching GPX; \(path) is a quest file, whose location locks give each place its radius")
+            throw ChestError(
+                "--radius sets the places of a geocaching GPX; \(path) is a quest file, whose location locks give each place its radius"
+            )
         }
-        let text = gpx ? try Self.geocacheQuest(data, path: path, radius: radius) : String(decoding: data, as: UTF8.self)
+        let text =
+            gpx ? try Self.geocacheQuest(data, path: path, radius: radius) : String(decoding: data, as: UTF8.self)
         do {
             quest = try parser.parse(text)
         } catch {
@@ -99,9 +111,10 @@ struct QuestFile {
     /// A new ID for every message, or with `keep` the recorded one where there is one.
     func ids(keep: Bool) -> [String: MessageID] {
         let recorded = keep ? recordedIDs() : [:]
-        return Dictionary(uniqueKeysWithValues: quest.messages.map {
-            ($0.name, recorded[$0.name] ?? MessageID(bytes: Sealer.randomBytes(16)))
-        })
+        return Dictionary(
+            uniqueKeysWithValues: quest.messages.map {
+                ($0.name, recorded[$0.name] ?? MessageID(bytes: Sealer.randomBytes(16)))
+            })
     }
 
     /// `NAME ID` lines.
@@ -117,7 +130,8 @@ struct QuestFile {
 
     func record(_ ids: [String: MessageID]) throws {
         let lines = quest.messages.compactMap { message in ids[message.name].map { "\(message.name) \($0)" } }
-        let text = "# The IDs chest compose --quest gave these messages; --keep-ids reuses them.\n"
+        let text =
+            "# The IDs chest compose --quest gave these messages; --keep-ids reuses them.\n"
             + lines.joined(separator: "\n") + "\n"
         do {
             try AtomicFile.write(Data(text.utf8), to: absolute(idsPath))
@@ -131,4 +145,3 @@ struct QuestFile {
 func absolute(_ path: String) -> String {
     path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
 }
-

@@ -18,7 +18,8 @@ struct ReleaseKeys {
         path = huntPath
         hunt = try HuntFile.read(path: huntPath)
         guard !hunt.isJoinFile else {
-            throw ChestError("\(huntPath) is a team's join file; release locks need the organiser's hunt file (chest hunt create)")
+            throw ChestError(
+                "\(huntPath) is a team's join file; release locks need the organiser's hunt file (chest hunt create)")
         }
     }
 
@@ -44,13 +45,17 @@ struct ReleaseKeys {
 
     /// Keeps a page's key under its message (never in a join file: `HuntFile.joinFile` leaves them out).
     /// Its visible places go with it, for the board's map.
-    mutating func record(_ id: MessageID, title: String, page: Int, key: [UInt8], guarded: Bool, targets: [HuntMessage.Target],
-                         hints: [HuntMessage.Hint] = [], waitsFor: [[PageLink]]? = nil) {
+    mutating func record(
+        _ id: MessageID, title: String, page: Int, key: [UInt8], guarded: Bool, targets: [HuntMessage.Target],
+        hints: [HuntMessage.Hint] = [], waitsFor: [[PageLink]]? = nil
+    ) {
         var message = hunt.messages?[id.rawValue] ?? HuntMessage(title: title, pages: [])
         if page == 1 { message = HuntMessage(title: title, pages: []) }
-        message.pages.append(HuntMessage.PageKey(key: Data(key).base64EncodedString(), guarded: guarded,
-                                                  targets: targets.isEmpty ? nil : targets, hints: hints.isEmpty ? nil : hints,
-                                                  waitsFor: waitsFor))
+        message.pages.append(
+            HuntMessage.PageKey(
+                key: Data(key).base64EncodedString(), guarded: guarded,
+                targets: targets.isEmpty ? nil : targets, hints: hints.isEmpty ? nil : hints,
+                waitsFor: waitsFor))
         hunt.messages = (hunt.messages ?? [:]).merging([id.rawValue: message]) { _, new in new }
         recordedPages = true
     }
@@ -60,8 +65,12 @@ struct ReleaseKeys {
         guard added || addedStart || recordedPages else { return }
         try hunt.write(to: path)
         if addedStart {
-            printError("chest: added the hunt's start key to \(path); the board publishes it at the start (or chest hunt start --hunt \(path))")
+            printError(
+                "chest: added the hunt's start key to \(path); the board publishes it at the start (or chest hunt start --hunt \(path))"
+            )
         }
-        if added { printError("chest: added release keys to \(path); publish one with chest hunt release NAME --hunt \(path)") }
+        if added {
+            printError("chest: added release keys to \(path); publish one with chest hunt release NAME --hunt \(path)")
+        }
     }
 }

@@ -52,9 +52,10 @@ final class SealGrids {
         }
         for grid in decoded {
             guard let salt = Data(base64Encoded: grid.salt), salt.count == SealedPage.saltBytes else { continue }
-            let cells = CellGrid(width: grid.key.width, offsetX: grid.offsetX, offsetY: grid.offsetY,
-                                 referenceLatitude: grid.referenceLatitude, referenceLongitude: grid.referenceLongitude,
-                                 area: grid.key.area)
+            let cells = CellGrid(
+                width: grid.key.width, offsetX: grid.offsetX, offsetY: grid.offsetY,
+                referenceLatitude: grid.referenceLatitude, referenceLongitude: grid.referenceLongitude,
+                area: grid.key.area)
             guard cells.isValid else { continue }
             grids[grid.key] = (cells, [UInt8](salt))
             earlier.insert([UInt8](salt))
@@ -65,17 +66,23 @@ final class SealGrids {
 
     /// The grid and salt for a place of `radius` at `point`, in `declared` or a default area; `block` is the side of
     /// the key block (`CellGrid.keyBlock`): 3 lays a grid of cells half as wide.
-    func grid(for point: Coordinate, radius: Double, declared: SearchArea?, block: Int = 2) -> (grid: CellGrid, salt: [UInt8]) {
+    func grid(for point: Coordinate, radius: Double, declared: SearchArea?, block: Int = 2) -> (
+        grid: CellGrid, salt: [UInt8]
+    ) {
         load()
         guard let declared else {
-            let made = defaults.grid(for: point, radius: radius, block: block,
-                                     salt: { Sealer.randomBytes(SealedPage.saltBytes) }, using: &random)
+            let made = defaults.grid(
+                for: point, radius: radius, block: block,
+                salt: { Sealer.randomBytes(SealedPage.saltBytes) }, using: &random)
             keep(made, isDefault: true)
             return made
         }
         let key = Key(area: declared, width: CellGrid.width(over: declared, radius: radius, block: block))
         if let known = grids[key] { return known }
-        let made = (CellGrid(area: declared, radius: radius, block: block, using: &random), Sealer.randomBytes(SealedPage.saltBytes))
+        let made = (
+            CellGrid(area: declared, radius: radius, block: block, using: &random),
+            Sealer.randomBytes(SealedPage.saltBytes)
+        )
         keep(made, isDefault: false)
         return made
     }
@@ -84,9 +91,11 @@ final class SealGrids {
         guard let area = made.grid.area else { return }
         let key = Key(area: area, width: made.grid.width)
         grids[key] = made
-        kept.append(Kept(key: key, offsetX: made.grid.offsetX, offsetY: made.grid.offsetY,
-                         referenceLatitude: made.grid.referenceLatitude, referenceLongitude: made.grid.referenceLongitude,
-                         salt: Data(made.salt).base64EncodedString(), isDefault: isDefault))
+        kept.append(
+            Kept(
+                key: key, offsetX: made.grid.offsetX, offsetY: made.grid.offsetY,
+                referenceLatitude: made.grid.referenceLatitude, referenceLongitude: made.grid.referenceLongitude,
+                salt: Data(made.salt).base64EncodedString(), isDefault: isDefault))
     }
 
     /// Writes the grids for the organiser's next compose; a failure is only a warning.
@@ -98,7 +107,8 @@ final class SealGrids {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try AtomicFile.write(try encoder.encode(kept), to: path)
         } catch {
-            printError("chest: warning: cannot keep the sealed grids in \(path) (\(error)); your next messages get new ones")
+            printError(
+                "chest: warning: cannot keep the sealed grids in \(path) (\(error)); your next messages get new ones")
         }
     }
 

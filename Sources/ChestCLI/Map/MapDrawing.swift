@@ -35,16 +35,20 @@ struct MapDrawing {
     static let frame = MapLabelLayout.Box(x: 16, y: 44, width: 968, height: 560)
     static let legendTop = 614.0, legendLine = 22.0, keyLine = 16.0, keyColumns = 3, keyLimit = 60
     static let trackColour = "#d62728", arrowColour = "#7a0f10", targetColour = "#1f77b4", openColour = "#2ca02c",
-               markColour = "#ff7f0e", textColour = "#222222"
+        markColour = "#ff7f0e", textColour = "#222222"
     static let labelSize = 12.0
     /// Labels longer than this are cut with an ellipsis.
     static let labelLength = 48
 
     var svg: String {
-        let points = track + circles.flatMap { circle in
-            [0.0, 90, 180, 270].map { circle.center.moved(metres: circle.radius, bearing: $0) }
-        } + marks.map(\.at)
-        guard let projection = MapProjection(fitting: points, into: Self.frame, margin: 48) else { return Self.empty(title) }
+        let points =
+            track
+            + circles.flatMap { circle in
+                [0.0, 90, 180, 270].map { circle.center.moved(metres: circle.radius, bearing: $0) }
+            } + marks.map(\.at)
+        guard let projection = MapProjection(fitting: points, into: Self.frame, margin: 48) else {
+            return Self.empty(title)
+        }
         var body: [String] = [
             ##"<rect width="100%" height="100%" fill="#ffffff"/>"##,
             ##"<rect x="\##(f(Self.frame.x))" y="\##(f(Self.frame.y))" width="\##(f(Self.frame.width))" height="\##(f(Self.frame.height))" fill="#fbfaf6" stroke="#999999"/>"##,
@@ -59,14 +63,18 @@ struct MapDrawing {
         for circle in circles {
             let (x, y) = projection.point(circle.center)
             let colour = circle.open ? Self.openColour : Self.targetColour
-            body.append(##"<circle cx="\##(f(x))" cy="\##(f(y))" r="\##(f(max(circle.radius * projection.scale, 3)))" fill="\##(colour)" fill-opacity="0.15" stroke="\##(colour)" stroke-width="2"/>"##)
+            body.append(
+                ##"<circle cx="\##(f(x))" cy="\##(f(y))" r="\##(f(max(circle.radius * projection.scale, 3)))" fill="\##(colour)" fill-opacity="0.15" stroke="\##(colour)" stroke-width="2"/>"##
+            )
             body.append(##"<circle cx="\##(f(x))" cy="\##(f(y))" r="3" fill="\##(colour)"/>"##)
             obstacles.append(.init(x: x - 4, y: y - 4, width: 8, height: 8))
         }
         let screen = track.map(projection.point)
         for piece in pieces.map({ $0.map { screen[$0] } }) where piece.count > 1 {
             let path = piece.map { "\(f($0.x)),\(f($0.y))" }.joined(separator: " ")
-            body.append(##"<polyline points="\##(path)" fill="none" stroke="\##(Self.trackColour)" stroke-width="4" stroke-linejoin="round" stroke-linecap="round"/>"##)
+            body.append(
+                ##"<polyline points="\##(path)" fill="none" stroke="\##(Self.trackColour)" stroke-width="4" stroke-linejoin="round" stroke-linecap="round"/>"##
+            )
             body += Self.arrows(along: piece)
         }
         if let start = screen.first, let end = screen.last {
@@ -85,17 +93,27 @@ struct MapDrawing {
         // Ends of the track first: they orient the reader; then targets, then openings.
         if let start = screen.first { request(start.x, start.y, startLabel) }
         if screen.count > 1, let end = screen.last { request(end.x, end.y, endLabel) }
-        for circle in circles { let (x, y) = projection.point(circle.center); request(x, y, circle.label) }
-        for mark in marks { let (x, y) = projection.point(mark.at); request(x, y, mark.label) }
+        for circle in circles {
+            let (x, y) = projection.point(circle.center)
+            request(x, y, circle.label)
+        }
+        for mark in marks {
+            let (x, y) = projection.point(mark.at)
+            request(x, y, mark.label)
+        }
 
         let layout = MapLabelLayout(frame: Self.frame.inset(2), obstacles: obstacles)
         let (placed, leftOut) = layout.place(requests)
         // A label with no room is numbered on the map, where a number fits, and written out in the key.
         let numbers = MapLabelLayout(frame: Self.frame.inset(2), obstacles: obstacles + placed.map(\.box))
-            .place(leftOut.enumerated().map { number, index in
-                MapLabelLayout.Request(x: requests[index].x, y: requests[index].y, text: "\(number + 1)", fontSize: 11)
-            }).placed
-        let labels = placed.flatMap { Self.labelElements($0, anchor: requests[$0.index]) }
+            .place(
+                leftOut.enumerated().map { number, index in
+                    MapLabelLayout.Request(
+                        x: requests[index].x, y: requests[index].y, text: "\(number + 1)", fontSize: 11)
+                }
+            ).placed
+        let labels =
+            placed.flatMap { Self.labelElements($0, anchor: requests[$0.index]) }
             + numbers.flatMap { Self.labelElements($0, anchor: requests[leftOut[$0.index]]) }
         // Every leader line under every label, so that no line crosses a label's text.
         body += labels.filter { $0.hasPrefix("<line") } + labels.filter { !$0.hasPrefix("<line") }
@@ -156,14 +174,18 @@ func escape(_ text: String) -> String {
 
 extension MapLabelLayout.Box {
     /// The box shrunk by `amount` on every side.
-    func inset(_ amount: Double) -> Self { .init(x: x + amount, y: y + amount, width: width - 2 * amount, height: height - 2 * amount) }
+    func inset(_ amount: Double) -> Self {
+        .init(x: x + amount, y: y + amount, width: width - 2 * amount, height: height - 2 * amount)
+    }
 }
 
 extension Coordinate {
     /// The point `metres` away toward `bearing` (degrees from north), on the sphere.
     func moved(metres: Double, bearing: Double) -> Coordinate {
-        let distance = metres / Coordinate.earthRadius, angle = bearing * .pi / 180
-        let lat1 = latitude * .pi / 180, lon1 = longitude * .pi / 180
+        let distance = metres / Coordinate.earthRadius
+        let angle = bearing * .pi / 180
+        let lat1 = latitude * .pi / 180
+        let lon1 = longitude * .pi / 180
         let lat2 = asin(sin(lat1) * cos(distance) + cos(lat1) * sin(distance) * cos(angle))
         let lon2 = lon1 + atan2(sin(angle) * sin(distance) * cos(lat1), cos(distance) - sin(lat1) * sin(lat2))
         return Coordinate(latitude: lat2 * 180 / .pi, longitude: lon2 * 180 / .pi)

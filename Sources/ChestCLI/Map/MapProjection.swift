@@ -24,8 +24,10 @@ struct MapProjection {
         let xy = points.map { Self.metres($0, origin: first, cosine: cos(latitude0 * .pi / 180)) }
         minX = xy.map(\.0).min()!
         minY = xy.map(\.1).min()!
-        let spanX = max(xy.map(\.0).max()! - minX, 1), spanY = max(xy.map(\.1).max()! - minY, 1)
-        let width = frame.width - 2 * margin, height = frame.height - 2 * margin
+        let spanX = max(xy.map(\.0).max()! - minX, 1)
+        let spanY = max(xy.map(\.1).max()! - minY, 1)
+        let width = frame.width - 2 * margin
+        let height = frame.height - 2 * margin
         // At least 50 m across, so one point alone is not drawn at a silly scale.
         scale = min(width / max(spanX, 50), height / max(spanY, 50))
         offsetX = frame.x + (frame.width - spanX * scale) / 2

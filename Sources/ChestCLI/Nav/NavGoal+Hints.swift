@@ -12,9 +12,13 @@ extension NavGoal {
                 parts.append("hint \(next.number) opens in \(countdown(opensAt.timeIntervalSince(context.now)))")
             } else if next.after == nil || next.cost != nil {
                 let cost = next.cost.map { $0 > 0 ? " (\($0) point\($0 == 1 ? "" : "s"))" : "" } ?? ""
-                parts.append("hint \(next.number)\(cost): chest hint \(id.short)\(page.number == 1 ? "" : " --page \(page.number)")")
+                parts.append(
+                    "hint \(next.number)\(cost): chest hint \(id.short)\(page.number == 1 ? "" : " --page \(page.number)")"
+                )
             } else {
-                parts.append("hint \(next.number) opens \(Wording.duration(Double(next.after ?? 0))) after this page becomes the goal")
+                parts.append(
+                    "hint \(next.number) opens \(Wording.duration(Double(next.after ?? 0))) after this page becomes the goal"
+                )
             }
         }
         return parts.joined(separator: " · ")

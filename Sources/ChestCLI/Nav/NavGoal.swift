@@ -62,11 +62,14 @@ extension NavGoal {
             for set in page.sets {
                 for lock in set.locks where !lock.holds {
                     let key = "\(report.id)/\(page.number)\(set.set.rawValue)/\(lock.type.rawValue)"
-                    var goal = NavGoal(key: key, kind: .pin, messageID: report.id, title: report.title, page: page.number,
-                                       set: set.set, name: "\(TerminalText.escaped(report.title)) p\(page.number)", detail: "")
+                    var goal = NavGoal(
+                        key: key, kind: .pin, messageID: report.id, title: report.title, page: page.number,
+                        set: set.set, name: "\(TerminalText.escaped(report.title)) p\(page.number)", detail: "")
                     goal.describe(lock, context)
                     goal.hints = hintLine(page, id: report.id, context)
-                    if lock.type == .answer { goal.detail = Self.answer(page.question, lock.reason, id: report.id, context) }
+                    if lock.type == .answer {
+                        goal.detail = Self.answer(page.question, lock.reason, id: report.id, context)
+                    }
                     goals.append(goal)
                 }
             }
@@ -95,7 +98,8 @@ extension NavGoal {
             kind = .time
             if let opensAt = target?.opensAt, case .opensAt? = lock.reason {
                 due = opensAt.timeIntervalSince(context.now)
-                detail = "opens in \(Self.countdown(opensAt.timeIntervalSince(context.now))), at "
+                detail =
+                    "opens in \(Self.countdown(opensAt.timeIntervalSince(context.now))), at "
                     + LockReason.clock(opensAt, context.timeZone)
             } else {
                 detail = reason
@@ -128,10 +132,14 @@ extension NavGoal {
 
     /// An answer lock: the question, and how to answer it (or chestd's word while answers wait).
     static func answer(_ question: String?, _ reason: LockReason?, id: MessageID, _ context: NavContext) -> String {
-        let how = reason == .needsAnswer ? "chest answer \(id.short) TEXT"
+        let how =
+            reason == .needsAnswer
+            ? "chest answer \(id.short) TEXT"
             : reason?.text(timeZone: context.timeZone, now: context.now) ?? ""
         guard let question else { return "needs the answer: " + how }
-        return "\u{201C}\(TerminalText.escaped(question.split(whereSeparator: \.isNewline).joined(separator: " ")))\u{201D}: " + how
+        return
+            "\u{201C}\(TerminalText.escaped(question.split(whereSeparator: \.isNewline).joined(separator: " ")))\u{201D}: "
+            + how
     }
 
     /// A visible place: distance and bearing from the position, arrival at the current speed, and chestd's word
@@ -141,7 +149,8 @@ extension NavGoal {
             detail = reason?.text(timeZone: context.timeZone, now: context.now) ?? LockReason.noFix(gpsConnected: true)
             return
         }
-        let metres = position.distance(to: center), bearing = position.bearing(to: center)
+        let metres = position.distance(to: center)
+        let bearing = position.bearing(to: center)
         self.metres = metres
         self.bearing = bearing
         stale = !context.positionIsCurrent
@@ -164,7 +173,8 @@ extension NavGoal {
     private static func sealed(_ reason: LockReason?, _ context: NavContext) -> String {
         switch reason {
         case let .goThere(tried)?:
-            "sealed place, no direction: " + (tried == 0 ? "no cell tried yet" : "\(tried) cell\(tried == 1 ? "" : "s") tried")
+            "sealed place, no direction: "
+                + (tried == 0 ? "no cell tried yet" : "\(tried) cell\(tried == 1 ? "" : "s") tried")
         case let .sealedConfirming(count, total)?: "sealed place: this is it, \(count) of \(total) confirming fixes"
         case let reason?: "sealed place: " + reason.text(timeZone: context.timeZone, now: context.now)
         case nil: "sealed place"
@@ -192,7 +202,9 @@ extension NavGoal {
         return String(printf: "%d:%02d:%02d", whole / 3600, whole % 3600 / 60, whole % 60)
     }
 
-    static let compassPoints = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"]
+    static let compassPoints = [
+        "N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW",
+    ]
 
     /// The 16-point compass name of a bearing: "NNE".
     static func compass(_ bearing: Double) -> String {
@@ -203,9 +215,11 @@ extension NavGoal {
     /// Places first, nearest first; then the other goals by kind, sooner times first, then by message and page.
     static func ordered(_ a: NavGoal, _ b: NavGoal) -> Bool {
         let kinds = Kind.allCases
-        let rankA = kinds.firstIndex(of: a.kind)!, rankB = kinds.firstIndex(of: b.kind)!
+        let rankA = kinds.firstIndex(of: a.kind)!
+        let rankB = kinds.firstIndex(of: b.kind)!
         if rankA != rankB { return rankA < rankB }
-        let nearA = a.metres ?? a.due ?? .infinity, nearB = b.metres ?? b.due ?? .infinity
+        let nearA = a.metres ?? a.due ?? .infinity
+        let nearB = b.metres ?? b.due ?? .infinity
         if nearA != nearB { return nearA < nearB }
         return (a.title, a.page, a.set.rawValue) < (b.title, b.page, b.set.rawValue)
     }

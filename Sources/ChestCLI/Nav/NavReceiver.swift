@@ -26,7 +26,8 @@ struct NavReceiver: Equatable {
     /// The state from chestd's status; `problem` when chestd did not answer.
     static func assess(_ status: StatusReport?, problem: String?) -> NavReceiver {
         guard let status else {
-            return NavReceiver(level: .lost, headline: "CHESTD NOT ANSWERING", reason: problem, details: [], detailsAreOld: true)
+            return NavReceiver(
+                level: .lost, headline: "CHESTD NOT ANSWERING", reason: problem, details: [], detailsAreOld: true)
         }
         let state = status.fixState ?? derived(status)
         let fix = status.fix
@@ -45,23 +46,30 @@ struct NavReceiver: Equatable {
         }
         // The last position's age, when it says more than the last report's (reports without a position came after).
         if !state.hasFix, let age = state.lastPositionAgeSeconds, age > Fix.maximumAge,
-           abs(age - (fix?.ageSeconds ?? 0)) >= 1 {
+            abs(age - (fix?.ageSeconds ?? 0)) >= 1
+        {
             details.append("last position \(Int(age)) s ago")
         }
         guard !state.hasFix, let cause = state.cause else {
             let mode = fix?.mode ?? .notSeen
-            return NavReceiver(level: .fix, headline: mode.description.uppercased(), reason: nil, details: details,
-                               detailsAreOld: false)
+            return NavReceiver(
+                level: .fix, headline: mode.description.uppercased(), reason: nil, details: details,
+                detailsAreOld: false)
         }
-        let reason = cause == .gpsd
+        let reason =
+            cause == .gpsd
             ? "gpsd at \(status.gpsd.server) is not connected" + (status.gpsd.reason.map { ": " + $0 } ?? "")
             : state.reason
         switch cause {
-        case .gpsd: return NavReceiver(level: .lost, headline: "GPSD GONE", reason: reason, details: details, detailsAreOld: true)
+        case .gpsd:
+            return NavReceiver(
+                level: .lost, headline: "GPSD GONE", reason: reason, details: details, detailsAreOld: true)
         case .receiver, .silent:
-            return NavReceiver(level: .lost, headline: "RECEIVER LOST", reason: reason, details: details, detailsAreOld: true)
+            return NavReceiver(
+                level: .lost, headline: "RECEIVER LOST", reason: reason, details: details, detailsAreOld: true)
         case .waiting, .noFix:
-            return NavReceiver(level: .waiting, headline: "NO FIX", reason: reason, details: details, detailsAreOld: true)
+            return NavReceiver(
+                level: .waiting, headline: "NO FIX", reason: reason, details: details, detailsAreOld: true)
         }
     }
 
@@ -76,7 +84,8 @@ struct NavReceiver: Equatable {
         } else {
             cause = .waiting
         }
-        return FixState(hasFix: cause == nil, cause: cause, reason: cause?.sentence(reportAge: fix?.ageSeconds),
-                        lastPositionAgeSeconds: nil)
+        return FixState(
+            hasFix: cause == nil, cause: cause, reason: cause?.sentence(reportAge: fix?.ageSeconds),
+            lastPositionAgeSeconds: nil)
     }
 }

@@ -16,7 +16,9 @@ enum NavScreen {
     }
 
     static func render(_ state: NavState, columns: Int, rows: Int, now: Date, timeZone: Zone = .current) -> [String] {
-        let keys = state.opened == nil ? "chest nav   j/k ↑/↓ pick · a all · q quit" : "chest nav   j/k ↑/↓ pick · a all · o page · q quit"
+        let keys =
+            state.opened == nil
+            ? "chest nav   j/k ↑/↓ pick · a all · q quit" : "chest nav   j/k ↑/↓ pick · a all · o page · q quit"
         var lines = [bold + fit(keys, LockReason.clock(now, timeZone), columns) + plain]
         if state.showPage, let opened = state.opened {
             lines.append(bold + "\u{201C}\(opened.title)\u{201D} page \(opened.page)" + plain + "  (o: back)")
@@ -36,15 +38,17 @@ enum NavScreen {
         let north = moving ? "ahead is up" : "north is up"
         lines.append(bold + "Goals (\(state.goals.count))" + plain + (state.goals.isEmpty ? "" : "  arrows: \(north)"))
         if state.goals.isEmpty {
-            lines.append(state.status == nil && state.problem != nil
-                ? "  unknown until chestd answers"
-                : "  nothing to reach: every page is open, or the chest is empty")
+            lines.append(
+                state.status == nil && state.problem != nil
+                    ? "  unknown until chestd answers"
+                    : "  nothing to reach: every page is open, or the chest is empty")
         }
         // The goals' names give way to what they need: the name column is what the longest need leaves.
         let need = state.goals.map(\.detail.count).max() ?? 0
         let nameWidth = min(max(columns - goalPrefix - 1 - need, 8), 40)
         let listed = state.goals.map {
-            goalLines($0, selected: $0.key == state.selected?.key, heading: heading, nameWidth: nameWidth, columns: columns)
+            goalLines(
+                $0, selected: $0.key == state.selected?.key, heading: heading, nameWidth: nameWidth, columns: columns)
         }
         // Without `a`, messages and events keep a few rows; the list shows a window around the pick.
         let room = state.showAll ? rows - lines.count : max(rows - lines.count - 6, 1)
@@ -56,12 +60,15 @@ enum NavScreen {
         let progressRoom = max((rows - lines.count - 2) / 2, 1)
         if state.progress.isEmpty { lines.append("  the chest is empty") }
         lines += state.progress.prefix(progressRoom).map { item in
-            let width = 10, filled = item.pages == 0 ? 0 : item.open * width / item.pages
+            let width = 10
+            let filled = item.pages == 0 ? 0 : item.open * width / item.pages
             return "  " + String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-                + " \(item.open)/\(item.pages)  \(TerminalText.escaped(item.title))" + (item.tag.map { "  (\($0))" } ?? "")
+                + " \(item.open)/\(item.pages)  \(TerminalText.escaped(item.title))"
+                + (item.tag.map { "  (\($0))" } ?? "")
         }
         if let opened = state.opened {
-            lines.append(bold + "Opened" + plain + "  \u{201C}\(opened.title)\u{201D} page \(opened.page)  (o: the whole page)")
+            lines.append(
+                bold + "Opened" + plain + "  \u{201C}\(opened.title)\u{201D} page \(opened.page)  (o: the whole page)")
             let text = TextWrap.lines(opened.text, columns: columns, indent: "  ")
             let room = max(min(3, rows - lines.count - 3), 1)
             lines += text.prefix(room)
@@ -82,18 +89,20 @@ enum NavScreen {
             lines.append(bold + "  " + countdown + plain)
         }
         if let said = hunt.said?.last {
-            lines += TextWrap.lines("the organiser says: " + TerminalText.escaped(said.text), columns: columns, indent: "  ")
+            lines += TextWrap.lines(
+                "the organiser says: " + TerminalText.escaped(said.text), columns: columns, indent: "  ")
         }
         return lines
     }
 
     private static func receiverLines(_ state: NavState, columns: Int) -> [String] {
         let receiver = state.receiver
-        let colour = switch receiver.level {
-        case .fix: green
-        case .waiting: yellow
-        case .lost: red
-        }
+        let colour =
+            switch receiver.level {
+            case .fix: green
+            case .waiting: yellow
+            case .lost: red
+            }
         let head = " \(receiver.headline) "
         var lines: [String]
         if let reason = receiver.reason, head.count + 2 + reason.count > columns {
@@ -107,11 +116,16 @@ enum NavScreen {
             }
         }
         if let position = state.lastPosition {
-            var text = String(printf: "  %.5f ", abs(position.latitude)) + (position.latitude < 0 ? "S" : "N")
+            var text =
+                String(printf: "  %.5f ", abs(position.latitude)) + (position.latitude < 0 ? "S" : "N")
                 + String(printf: "  %.5f ", abs(position.longitude)) + (position.longitude < 0 ? "W" : "E")
-            if receiver.level == .fix, let altitude = state.status?.fix?.altitudeMSL { text += String(printf: " · %.0f m", altitude) }
+            if receiver.level == .fix, let altitude = state.status?.fix?.altitudeMSL {
+                text += String(printf: " · %.0f m", altitude)
+            }
             if let speed = state.speed {
-                text += String(printf: " · moving %.1f m/s", speed) + (state.heading.map { String(printf: " heading %03.0f°", $0) } ?? "")
+                text +=
+                    String(printf: " · moving %.1f m/s", speed)
+                    + (state.heading.map { String(printf: " heading %03.0f°", $0) } ?? "")
             }
             lines.append(receiver.level == .fix ? text : dim + text + " (last known)" + plain)
         }
@@ -147,7 +161,9 @@ enum NavScreen {
     /// A goal in the list: the pick's marker, an arrow for a place, the kind, the goal (shortened to `nameWidth`),
     /// and what it needs, on one line; when the need would leave the name less than `nameKept` characters (a narrow
     /// terminal, a long need), the need goes under it, wrapped, so neither end of the line is cut.
-    private static func goalLines(_ goal: NavGoal, selected: Bool, heading: Double?, nameWidth: Int, columns: Int) -> [String] {
+    private static func goalLines(_ goal: NavGoal, selected: Bool, heading: Double?, nameWidth: Int, columns: Int)
+        -> [String]
+    {
         let marker = selected ? "▶" : " "
         let pointer = goal.bearing.map { Self.arrow($0, heading: heading) } ?? "·"
         let name = goal.kind == .place && goal.name != goal.owner ? "\(goal.name) · \(goal.owner)" : goal.owner
@@ -159,7 +175,8 @@ enum NavScreen {
         if width >= min(nameKept, name.count) {
             lines = [head + Output.pad(shortened(name, to: width), width) + " " + goal.detail]
         } else {
-            lines = [head + shortened(name, to: max(columns - head.count, 3))]
+            lines =
+                [head + shortened(name, to: max(columns - head.count, 3))]
                 + TextWrap.lines(goal.detail, columns: columns, indent: String(repeating: " ", count: head.count))
         }
         return lines.map { goal.stale ? dim + $0 + plain : (selected ? bold + $0 + plain : $0) }
@@ -187,7 +204,8 @@ enum NavScreen {
 
     /// The line without its escape sequences, for a pipe.
     static func withoutEscapes(_ line: String) -> String {
-        var result = "", inEscape = false
+        var result = ""
+        var inEscape = false
         for character in line {
             if character == "\u{1B}" { inEscape = true }
             if inEscape {
@@ -201,7 +219,9 @@ enum NavScreen {
 
     /// Cuts a line to the width, not counting escape sequences.
     static func clip(_ line: String, _ columns: Int) -> String {
-        var visible = 0, result = "", inEscape = false
+        var visible = 0
+        var result = ""
+        var inEscape = false
         for character in line {
             if character == "\u{1B}" { inEscape = true }
             if inEscape {

@@ -54,8 +54,9 @@ struct NavState {
         shortIDs.insert(items.map(\.id))
         let titles = Dictionary(grouping: items, by: \.title)
         progress = items.map { item in
-            Progress(title: item.title, open: item.openPages.count, pages: item.pages,
-                     tag: (titles[item.title]?.count ?? 0) > 1 ? shortIDs.short(item.id) : nil)
+            Progress(
+                title: item.title, open: item.openPages.count, pages: item.pages,
+                tag: (titles[item.title]?.count ?? 0) > 1 ? shortIDs.short(item.id) : nil)
         }
         self.reports = reports
         regoal(now: status.clock.system, timeZone: timeZone)
@@ -65,9 +66,10 @@ struct NavState {
     mutating func regoal(now: Date, timeZone: Zone = .current) {
         let current = receiver.level == .fix
         let fix = status?.fix
-        let context = NavContext(position: lastPosition, positionIsCurrent: current && lastPosition != nil,
-                                 altitude: current && fix?.mode.is3D == true ? fix?.altitudeMSL : nil,
-                                 speed: current ? speed : nil, now: now, timeZone: timeZone)
+        let context = NavContext(
+            position: lastPosition, positionIsCurrent: current && lastPosition != nil,
+            altitude: current && fix?.mode.is3D == true ? fix?.altitudeMSL : nil,
+            speed: current ? speed : nil, now: now, timeZone: timeZone)
         goals = reports.flatMap { NavGoal.goals(of: $0, context) }.sorted(by: NavGoal.ordered)
     }
 
@@ -111,7 +113,8 @@ struct NavState {
 
     /// A page opened: its text is shown from now on.
     mutating func open(title: String, page: Int, text: String) {
-        opened = Opened(title: TerminalText.escaped(title), page: page, text: TerminalText.escaped(text, keepingNewlines: true))
+        opened = Opened(
+            title: TerminalText.escaped(title), page: page, text: TerminalText.escaped(text, keepingNewlines: true))
     }
 
     /// The goal picked: the one selected, or the first (the nearest place) when none is or it was reached.
@@ -172,7 +175,9 @@ enum NavKey: Equatable {
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == 0x1B, index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "[") || bytes[index + 1] == UInt8(ascii: "O") {
+            if byte == 0x1B, index + 2 < bytes.count,
+                bytes[index + 1] == UInt8(ascii: "[") || bytes[index + 1] == UInt8(ascii: "O")
+            {
                 switch bytes[index + 2] {
                 case UInt8(ascii: "A"): keys.append(.up)
                 case UInt8(ascii: "B"): keys.append(.down)

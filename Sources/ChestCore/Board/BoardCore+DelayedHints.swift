@@ -25,8 +25,9 @@ extension BoardCore {
                 (page.hints ?? []).enumerated().compactMap { number, hint -> DelayedHint? in
                     guard let after = hint.after, after.isFinite, after >= 0 else { return nil }
                     let waitsFor = page.waitsFor ?? []
-                    return DelayedHint(message: id, page: index + 1, hint: number + 1, after: after, key: hint.key,
-                                       waitsFor: waitsFor.isEmpty ? [[]] : waitsFor)
+                    return DelayedHint(
+                        message: id, page: index + 1, hint: number + 1, after: after, key: hint.key,
+                        waitsFor: waitsFor.isEmpty ? [[]] : waitsFor)
                 }
             }
         }
@@ -37,21 +38,24 @@ extension BoardCore {
     /// for each of the page's lock sets whose `after` pages were all credited to the team, the latest of its start and
     /// the moments the board heard those receipts; the earliest such set. Nil before the team was heard, while no set's
     /// pages were all credited, or once the page itself was credited (its hints help no more).
-    public func goalSince(team name: String, message: String, page: Int) -> Date? {
+    package func goalSince(team name: String, message: String, page: Int) -> Date? {
         guard let pages = hunt.messages?[message]?.pages, pages.indices.contains(page - 1),
-              let team = board[team: name] else { return nil }
+            let team = board[team: name]
+        else { return nil }
         let waitsFor = pages[page - 1].waitsFor ?? []
         return goalSince(team, message: message, page: page, waitsFor: waitsFor.isEmpty ? [[]] : waitsFor)
     }
 
     private func goalSince(_ team: HuntBoard.Team, message: String, page: Int, waitsFor: [[PageLink]]) -> Date? {
         guard let heard = team.firstHeard,
-              !team.pages.contains(where: { $0.message.rawValue == message && $0.page == page }) else { return nil }
+            !team.pages.contains(where: { $0.message.rawValue == message && $0.page == page })
+        else { return nil }
         let start = max(schedule.starts ?? heard, heard)
         return waitsFor.compactMap { set -> Date? in
             var since = start
             for link in set {
-                guard let credited = team.pages.first(where: { $0.message == link.message && $0.page == link.page }) else {
+                guard let credited = team.pages.first(where: { $0.message == link.message && $0.page == link.page })
+                else {
                     return nil
                 }
                 since = max(since, credited.receivedAt)
@@ -63,15 +67,17 @@ extension BoardCore {
     /// When the board gives the hint free to the team: its goal plus its delay. Nil when it never will: not a goal
     /// yet, given already (bought or free), or due only once the hunt has ended.
     private func due(_ hint: DelayedHint, for team: HuntBoard.Team) -> Date? {
-        guard !team.hints.contains(where: { $0.message == hint.message && $0.page == hint.page && $0.hint == hint.hint }),
-              let goal = goalSince(team, message: hint.message, page: hint.page, waitsFor: hint.waitsFor) else { return nil }
+        guard
+            !team.hints.contains(where: { $0.message == hint.message && $0.page == hint.page && $0.hint == hint.hint }),
+            let goal = goalSince(team, message: hint.message, page: hint.page, waitsFor: hint.waitsFor)
+        else { return nil }
         let due = goal.addingTimeInterval(hint.after)
         if let ends = schedule.ends, due >= ends { return nil }
         return due
     }
 
     /// The next moment a delayed hint falls due to a team, for the adapter's timer (`.tick`); nil when none waits.
-    public var nextHintDue: Date? { dueByTeam.values.min() }
+    package var nextHintDue: Date? { dueByTeam.values.min() }
 
     /// Looks again at when the team's next delayed hint falls due: after anything heard from it. Only a board that
     /// signs as the organiser gives hints, and only to a team whose reader key it knows.
@@ -108,17 +114,28 @@ extension BoardCore {
                 if let due = due(hint, for: team), due <= time { gifts.append((due, name, hint)) }
             }
         }
-        gifts.sort { ($0.due, $0.team, $0.hint.message, $0.hint.page, $0.hint.hint) < ($1.due, $1.team, $1.hint.message, $1.hint.page, $1.hint.hint) }
+        gifts.sort {
+            ($0.due, $0.team, $0.hint.message, $0.hint.page, $0.hint.hint) < (
+                $1.due, $1.team, $1.hint.message, $1.hint.page, $1.hint.hint
+            )
+        }
         var effects: [Effect] = []
         for gift in gifts {
-            guard let (reader, events) = board.recordFreeHint(team: gift.team, message: gift.hint.message, page: gift.hint.page,
-                                                              hint: gift.hint.hint, at: time) else { continue }
+            guard
+                let (reader, events) = board.recordFreeHint(
+                    team: gift.team, message: gift.hint.message, page: gift.hint.page,
+                    hint: gift.hint.hint, at: time)
+            else { continue }
             note(events, at: time)
             effects += events.map(Effect.event)
-            let given = BoardJournal.Given(team: gift.team, message: gift.hint.message, page: gift.hint.page, hint: gift.hint.hint)
+            let given = BoardJournal.Given(
+                team: gift.team, message: gift.hint.message, page: gift.hint.page, hint: gift.hint.hint)
             effects.append(.journal(BoardJournal.Line(at: time, topic: "", given: given)))
-            effects.append(.answerHint(HintAnswer(team: gift.team, message: gift.hint.message, page: gift.hint.page,
-                                                  hint: gift.hint.hint, cost: 0, reader: reader, key: gift.hint.key)))
+            effects.append(
+                .answerHint(
+                    HintAnswer(
+                        team: gift.team, message: gift.hint.message, page: gift.hint.page,
+                        hint: gift.hint.hint, cost: 0, reader: reader, key: gift.hint.key)))
         }
         for name in teams { refreshDue(team: name) }
         return effects
@@ -127,8 +144,11 @@ extension BoardCore {
     /// A delayed hint the journal says the board gave: given again, neither journalled nor answered again (the broker
     /// keeps the answer).
     mutating func replayGiven(_ given: BoardJournal.Given, at: Date) -> [Effect] {
-        guard let (_, events) = board.recordFreeHint(team: given.team, message: given.message, page: given.page, hint: given.hint,
-                                                     at: at) else { return [] }
+        guard
+            let (_, events) = board.recordFreeHint(
+                team: given.team, message: given.message, page: given.page, hint: given.hint,
+                at: at)
+        else { return [] }
         note(events, at: at)
         refreshDue(team: given.team)
         return events.map(Effect.event)

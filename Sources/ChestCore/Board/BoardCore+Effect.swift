@@ -3,19 +3,19 @@ import struct FoundationEssentials.Date
 /// What comes out of the board's core, for its adapter to carry out, and what it lists for the screens.
 extension BoardCore {
     /// A hint's key to seal to a team's reader and publish, signed by the organiser (docs/HUNTS.md "Hints").
-    public struct HintAnswer: Hashable, Sendable {
-        public var team: String
-        public var message: String
-        public var page: Int
-        public var hint: Int
-        public var cost: Int
+    package struct HintAnswer: Hashable, Sendable {
+        package var team: String
+        package var message: String
+        package var page: Int
+        package var hint: Int
+        package var cost: Int
         /// The team's reader key (base64 Ed25519) the key is sealed to.
-        public var reader: String
+        package var reader: String
         /// The hint's key (32 bytes, base64) from the organiser's file.
-        public var key: String
+        package var key: String
     }
 
-    public enum Effect: Sendable {
+    package enum Effect: Sendable {
         /// Append this line to the journal.
         case journal(BoardJournal.Line)
         /// Read the hunt file again (when it changed), answer `.huntRead`, then feed the message back as `.rechecked`.
@@ -27,14 +27,14 @@ extension BoardCore {
     }
 
     /// An event the board heard, with when it heard it.
-    public struct Logged: Sendable {
-        public var at: Date
-        public var event: BoardEvent
+    package struct Logged: Sendable {
+        package var at: Date
+        package var event: BoardEvent
     }
 
     /// An organiser's word to the teams, with when the board heard it (docs/HUNTS.md "Word to all teams").
-    public struct HeardWord: Hashable, Sendable {
-        public var at: Date
-        public var said: HuntWord.Said
+    package struct HeardWord: Hashable, Sendable {
+        package var at: Date
+        package var said: HuntWord.Said
     }
 }

@@ -5,16 +5,18 @@ import struct FoundationEssentials.Date
 extension BoardCore {
     /// What the adapter's cryptography says of a message (ChestSeal: `HuntSigner.isValid`, `ReaderClaim.claimedReader`,
     /// `ReceiptSigner.verify`, `ReceiptProof.check` against `hunt`).
-    public struct Checks: Hashable, Sendable {
-        public var signatureValid: Bool
+    package struct Checks: Hashable, Sendable {
+        package var signatureValid: Bool
         /// The reader key the envelope claims for its sender, its claim checked; nil without one.
-        public var claimedReader: String?
+        package var claimedReader: String?
         /// Why a receipt's own signature does not verify; nil when it does (or for another kind).
-        public var receiptProblem: String?
-        public var proof: HuntBoard.ProofCheck
+        package var receiptProblem: String?
+        package var proof: HuntBoard.ProofCheck
 
-        public init(signatureValid: Bool, claimedReader: String? = nil, receiptProblem: String? = nil,
-                    proof: HuntBoard.ProofCheck = .missing) {
+        package init(
+            signatureValid: Bool, claimedReader: String? = nil, receiptProblem: String? = nil,
+            proof: HuntBoard.ProofCheck = .missing
+        ) {
             self.signatureValid = signatureValid
             self.claimedReader = claimedReader
             self.receiptProblem = receiptProblem
@@ -23,16 +25,16 @@ extension BoardCore {
     }
 
     /// A message as the adapter heard it.
-    public struct Heard: Sendable {
-        public var topic: String
+    package struct Heard: Sendable {
+        package var topic: String
         /// Nil when the payload is not an envelope at all.
-        public var envelope: HuntEnvelope?
-        public var retained: Bool
+        package var envelope: HuntEnvelope?
+        package var retained: Bool
         /// When the board heard it (its clock): what the ranking goes by.
-        public var at: Date
-        public var checks: Checks
+        package var at: Date
+        package var checks: Checks
 
-        public init(topic: String, envelope: HuntEnvelope?, retained: Bool = false, at: Date, checks: Checks) {
+        package init(topic: String, envelope: HuntEnvelope?, retained: Bool = false, at: Date, checks: Checks) {
             self.topic = topic
             self.envelope = envelope
             self.retained = retained
@@ -41,7 +43,7 @@ extension BoardCore {
         }
     }
 
-    public enum Input: Sendable {
+    package enum Input: Sendable {
         /// A message from the broker.
         case heard(Heard)
         /// A message line of the journal, at start: taken in as when it was heard, neither journalled nor answered

@@ -6,23 +6,23 @@ import Glibc
 /// out. It checks each message (gate, copies, then `HuntBoard`), decides what the journal keeps and what the
 /// lists show, asks for the hunt file again when a message names one it does not know, and answers hint requests.
 /// No I/O, no clock: the adapter passes when it heard each message, and what ChestSeal made of its signatures.
-public struct BoardCore: Sendable {
-    public private(set) var hunt: HuntFile
+package struct BoardCore: Sendable {
+    package private(set) var hunt: HuntFile
     /// The hunt's start and end in force: the hunt file's, then the newest signed schedule heard.
-    public private(set) var schedule: HuntSchedule
+    package private(set) var schedule: HuntSchedule
     /// The organiser's latest words, oldest first, at most `listed`.
-    public private(set) var words: [HeardWord] = []
-    public internal(set) var board: HuntBoard
-    public private(set) var gate: HuntGate
+    package private(set) var words: [HeardWord] = []
+    package internal(set) var board: HuntBoard
+    package private(set) var gate: HuntGate
     /// Whether this board can sign as the organiser: without, hint requests are refused (`cannotAnswer`).
-    public let answersHints: Bool
+    package let answersHints: Bool
     /// The latest credits, hints and adjustments, and the latest refusals, each with when the board heard it,
     /// newest last, at most `listed` each.
-    public private(set) var latest: [Logged] = []
-    public private(set) var refusals: [Logged] = []
-    public static let listed = 50
+    package private(set) var latest: [Logged] = []
+    package private(set) var refusals: [Logged] = []
+    package static let listed = 50
     /// Exact copies of messages already believed, ignored.
-    public private(set) var copies = 0
+    package private(set) var copies = 0
     /// The signatures of the messages believed: an exact copy of one is a redelivery (QoS 1, a retained message sent
     /// again, a team's outbox after a crash), or a replay that tells nothing new.
     private var believed: Set<String> = []
@@ -36,7 +36,7 @@ public struct BoardCore: Sendable {
     var delayed: [DelayedHint] = []
     var dueByTeam: [String: Date] = [:]
 
-    public init(hunt: HuntFile, answersHints: Bool) {
+    package init(hunt: HuntFile, answersHints: Bool) {
         self.hunt = hunt
         self.answersHints = answersHints
         board = HuntBoard(hunt: hunt)
@@ -46,11 +46,12 @@ public struct BoardCore: Sendable {
     }
 
     /// Every event worth a line, for the terminal: both lists, in the order they came.
-    public var events: [Logged] {
-        (latest + refusals).enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+    package var events: [Logged] {
+        (latest + refusals).enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(
+            \.element)
     }
 
-    public mutating func handle(_ input: Input) -> [Effect] {
+    package mutating func handle(_ input: Input) -> [Effect] {
         switch input {
         // The hints that fell due before a message are given before it; the journal keeps them in that order
         // (docs/HUNTS.md "Hints: the board's side").
@@ -91,8 +92,11 @@ public struct BoardCore: Sendable {
             if let signature = envelope.signature { believed.insert(signature) }
             var effects: [Effect] = []
             if !replay {
-                effects.append(.journal(BoardJournal.Line(at: heard.at, topic: heard.topic,
-                                                          payload: envelope.bytes.base64EncodedString())))
+                effects.append(
+                    .journal(
+                        BoardJournal.Line(
+                            at: heard.at, topic: heard.topic,
+                            payload: envelope.bytes.base64EncodedString())))
             }
             if let message = Self.messageNamed(by: envelope.body), hunt.messages?[message] == nil {
                 return effects + [.rereadHunt(heard, replay: replay)]
@@ -108,7 +112,9 @@ public struct BoardCore: Sendable {
         var effects: [Effect] = []
         // Judged by when the board received it (docs/HUNTS.md "The hunt's start and end"): outside the window a
         // receipt credits nothing and a hint request is neither answered nor charged, so the final ranking stays.
-        if envelope.kind == .receipt || envelope.kind == .hintRequest, let outside = schedule.outside(receivedAt: heard.at) {
+        if envelope.kind == .receipt || envelope.kind == .hintRequest,
+            let outside = schedule.outside(receivedAt: heard.at)
+        {
             gate.count(outside)
             events = board.recordRefusal(outside, topic: BoardJournal.shortened(heard.topic), at: heard.at)
             note(events, at: heard.at)
@@ -122,29 +128,38 @@ public struct BoardCore: Sendable {
             return []
         case let .said(said):
             guard !words.contains(where: { $0.said.id == envelope.id }) else { return [] }
-            words.append(HeardWord(at: heard.at, said: HuntWord.Said(id: envelope.id, text: said.text, at: envelope.sent)))
+            words.append(
+                HeardWord(at: heard.at, said: HuntWord.Said(id: envelope.id, text: said.text, at: envelope.sent)))
             if words.count > Self.listed { words.removeFirst(words.count - Self.listed) }
             return []
         case let .adjust(adjustment):
             events = board.recordAdjustment(adjustment, receivedAt: heard.at)
         case let .hintRequest(request):
-            let hint = page(request.message, request.page)?.hints.flatMap { $0.indices.contains(request.hint - 1) ? $0[request.hint - 1] : nil }
+            let hint = page(request.message, request.page)?.hints.flatMap {
+                $0.indices.contains(request.hint - 1) ? $0[request.hint - 1] : nil
+            }
             let decision: HuntBoard.HintDecision
             if answersHints || hint == nil {
-                (decision, events) = board.recordHintRequest(team: envelope.sender, request, id: envelope.id,
-                                                             cost: hint.map { max(Self.bounded($0.cost), 0) }, receivedAt: heard.at)
+                (decision, events) = board.recordHintRequest(
+                    team: envelope.sender, request, id: envelope.id,
+                    cost: hint.map { max(Self.bounded($0.cost), 0) }, receivedAt: heard.at)
             } else {
                 decision = .refuse
                 events = board.refuseHintRequest(team: envelope.sender, id: envelope.id, at: heard.at)
             }
             if case let .answer(reader, cost, _) = decision, let hint, answersHints, !replay {
-                effects.append(.answerHint(HintAnswer(team: envelope.sender, message: request.message, page: request.page,
-                                                      hint: request.hint, cost: cost, reader: reader, key: hint.key)))
+                effects.append(
+                    .answerHint(
+                        HintAnswer(
+                            team: envelope.sender, message: request.message, page: request.page,
+                            hint: request.hint, cost: cost, reader: reader, key: hint.key)))
             }
         case .receipt, .status, .release, .hint:
             var envelope = envelope
             var worth = 1
-            if case .receipt(var receipt, let claim) = envelope.body, let page = page(receipt.message.rawValue, receipt.page) {
+            if case .receipt(var receipt, let claim) = envelope.body,
+                let page = page(receipt.message.rawValue, receipt.page)
+            {
                 worth = Self.bounded(page.worth)
                 // A team signs whatever title it likes; the board shows the one the organiser composed.
                 if let title = hunt.messages?[receipt.message.rawValue]?.title {
@@ -152,9 +167,10 @@ public struct BoardCore: Sendable {
                     envelope.body = .receipt(receipt, readerClaim: claim)
                 }
             }
-            events = board.record(envelope, receiptProblem: heard.checks.receiptProblem, proof: heard.checks.proof,
-                                  claimedReader: heard.checks.claimedReader, worth: worth, starts: schedule.starts,
-                                  receivedAt: heard.at)
+            events = board.record(
+                envelope, receiptProblem: heard.checks.receiptProblem, proof: heard.checks.proof,
+                claimedReader: heard.checks.claimedReader, worth: worth, starts: schedule.starts,
+                receivedAt: heard.at)
         }
         note(events, at: heard.at)
         refreshDue(team: envelope.sender)

@@ -2,17 +2,17 @@ import struct FoundationEssentials.Date
 
 /// One line of `chest board --json` (docs/HUNTS.md "The board"): a flat object named by its `event` field,
 /// fields absent when unknown, times in ISO 8601, like `chest watch --json`.
-public enum BoardEvent: Codable, Hashable, Sendable {
+package enum BoardEvent: Codable, Hashable, Sendable {
     /// A team's score (docs/HUNTS.md "Points"): its points, and the parts they are made of besides its pages.
-    public struct Score: Codable, Hashable, Sendable {
-        public var points: Int
+    package struct Score: Codable, Hashable, Sendable {
+        package var points: Int
         /// How many hints the board gave the team, and what they cost.
-        public var hints: Int
-        public var hintCost: Int
+        package var hints: Int
+        package var hintCost: Int
         /// The sum of the organiser's adjustments.
-        public var adjustments: Int
+        package var adjustments: Int
 
-        public init(points: Int, hints: Int, hintCost: Int, adjustments: Int) {
+        package init(points: Int, hints: Int, hintCost: Int, adjustments: Int) {
             self.points = points
             self.hints = hints
             self.hintCost = hintCost
@@ -28,8 +28,9 @@ public enum BoardEvent: Codable, Hashable, Sendable {
     /// reached, absent without one) are the team's claims; `receivedAt` is the board's clock; `proof` is "proven",
     /// "proven: reached before the start" (its points withheld), or
     /// "unproven: guarded page".
-    case unlock(team: String, message: MessageID, title: String, page: Int, openedAt: Date, trust: FixTrust.Level,
-                receivedAt: Date, proof: String, reachedAt: Date? = nil)
+    case unlock(
+        team: String, message: MessageID, title: String, page: Int, openedAt: Date, trust: FixTrust.Level,
+        receivedAt: Date, proof: String, reachedAt: Date? = nil)
     /// A message refused (`reason`: a `HuntGate.Refusal` or a `HuntBoard.Refusal`), with the team its topic names
     /// when it names a team of the hunt, and why in words.
     case refused(reason: String, team: String?, why: String)
@@ -40,44 +41,53 @@ public enum BoardEvent: Codable, Hashable, Sendable {
     /// "reason":…,"receivedAt":…}`.
     case adjusted(team: String, points: Int, reason: String, receivedAt: Date)
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let line = try Line(from: decoder)
         func need<T>(_ value: T?, _ field: String) throws -> T {
             try ChestJSON.required(value, field, event: line.event, in: decoder)
         }
         switch line.event {
         case "team":
-            let score = line.points.map { Score(points: $0, hints: line.hints ?? 0, hintCost: line.hintCost ?? 0,
-                                                adjustments: line.adjustments ?? 0) }
-            self = .team(name: try need(line.team, "team"), online: line.online, lastHeard: line.lastHeard,
-                         trust: line.trust, pages: line.pages ?? 0, points: score)
+            let score = line.points.map {
+                Score(
+                    points: $0, hints: line.hints ?? 0, hintCost: line.hintCost ?? 0,
+                    adjustments: line.adjustments ?? 0)
+            }
+            self = .team(
+                name: try need(line.team, "team"), online: line.online, lastHeard: line.lastHeard,
+                trust: line.trust, pages: line.pages ?? 0, points: score)
         case "unlock":
-            self = .unlock(team: try need(line.team, "team"), message: try need(line.message, "message"),
-                           title: line.title ?? "", page: try need(line.page, "page"),
-                           openedAt: try need(line.openedAt, "openedAt"), trust: try need(line.trust, "trust"),
-                           receivedAt: try need(line.receivedAt, "receivedAt"), proof: line.proof ?? "",
-                           reachedAt: line.reachedAt)
+            self = .unlock(
+                team: try need(line.team, "team"), message: try need(line.message, "message"),
+                title: line.title ?? "", page: try need(line.page, "page"),
+                openedAt: try need(line.openedAt, "openedAt"), trust: try need(line.trust, "trust"),
+                receivedAt: try need(line.receivedAt, "receivedAt"), proof: line.proof ?? "",
+                reachedAt: line.reachedAt)
         case "refused":
             self = .refused(reason: try need(line.reason, "reason"), team: line.team, why: line.why ?? "")
         case "hint":
-            self = .hint(team: try need(line.team, "team"), message: try need(line.message, "message").rawValue,
-                         page: try need(line.page, "page"), hint: try need(line.hint, "hint"), cost: line.cost ?? 0,
-                         charged: line.charged ?? false, receivedAt: try need(line.receivedAt, "receivedAt"))
+            self = .hint(
+                team: try need(line.team, "team"), message: try need(line.message, "message").rawValue,
+                page: try need(line.page, "page"), hint: try need(line.hint, "hint"), cost: line.cost ?? 0,
+                charged: line.charged ?? false, receivedAt: try need(line.receivedAt, "receivedAt"))
         case "adjusted":
-            self = .adjusted(team: try need(line.team, "team"), points: try need(line.points, "points"),
-                             reason: line.reason ?? "", receivedAt: try need(line.receivedAt, "receivedAt"))
+            self = .adjusted(
+                team: try need(line.team, "team"), points: try need(line.points, "points"),
+                reason: line.reason ?? "", receivedAt: try need(line.receivedAt, "receivedAt"))
         default:
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "unknown event \(line.event)"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "unknown event \(line.event)"))
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try Line(self).encode(to: encoder)
     }
 
     /// The event as one compact JSON line (without the newline).
-    public var line: String { String(decoding: ChestJSON.line(self), as: UTF8.self) }
+    package var line: String { String(decoding: ChestJSON.line(self), as: UTF8.self) }
 
     private struct Line: Codable {
         var event: String
@@ -116,7 +126,9 @@ public enum BoardEvent: Codable, Hashable, Sendable {
                 hints = score?.hints
                 hintCost = score?.hintCost
                 adjustments = score?.adjustments
-            case .unlock(let team, let message, let title, let page, let openedAt, let trust, let receivedAt, let proof, let reachedAt):
+            case .unlock(
+                let team, let message, let title, let page, let openedAt, let trust, let receivedAt, let proof,
+                let reachedAt):
                 self.event = "unlock"
                 self.team = team
                 self.message = message

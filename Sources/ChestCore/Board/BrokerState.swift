@@ -1,6 +1,6 @@
 /// The board's link to the hunt's broker, as `chest board`'s header, the board in a browser and `/board.json` show
 /// it (docs/HUNTS.md "The board").
-public enum BrokerState: Hashable, Sendable, CustomStringConvertible {
+package enum BrokerState: Hashable, Sendable, CustomStringConvertible {
     /// Started, no answer yet.
     case connecting
     case connected
@@ -11,10 +11,10 @@ public enum BrokerState: Hashable, Sendable, CustomStringConvertible {
     /// `--results` or `--once` could not reach the broker: what is shown is what the board received before.
     case unreachable
 
-    public var isConnected: Bool { self == .connected }
+    package var isConnected: Bool { self == .connected }
 
     /// "connected", "refused: …", "reconnecting (…)": the words of the header and of `/board.json`'s `connection`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .connecting: "connecting"
         case .connected: "connected"

@@ -5,7 +5,7 @@ extension HuntBoard {
     /// Most points first, then whose last point the board heard first (never the time a team claims); teams that
     /// never gained a point after those, by pages credited (guarded ones give no points) and whose count the board
     /// heard first; then by name (docs/HUNTS.md "Points").
-    public func leaderboard() -> [Team] {
+    package func leaderboard() -> [Team] {
         teams.sorted { a, b in
             if a.points != b.points { return a.points > b.points }
             switch (a.lastPointAt, b.lastPointAt) {
@@ -28,23 +28,29 @@ extension HuntBoard {
     /// start, when the board heard the last point, the time and trust the team claims, online, refusals by reason.
     /// A team whose name reads as an earlier team's is flagged as the live boards flag it: its name with the
     /// differing characters written out, and "— a lookalike of NAME" after its row (docs/HUNTS.md "The board").
-    public func leaderboardText() -> String {
-        let header = ["#", "TEAM", "POINTS", "PAGES", "GUARDED", "HINTS", "ADJUSTED", "EARLY", "REACHED", "CLAIMED-OPENED",
-                      "CLAIMED-TRUST", "ONLINE", "REFUSED"]
+    package func leaderboardText() -> String {
+        let header = [
+            "#", "TEAM", "POINTS", "PAGES", "GUARDED", "HINTS", "ADJUSTED", "EARLY", "REACHED", "CLAIMED-OPENED",
+            "CLAIMED-TRUST", "ONLINE", "REFUSED",
+        ]
         let lookalikes = KnownSenders.lookalikes(among: teams.map(\.name))
         var rows = [header]
         for (index, team) in leaderboard().enumerated() {
             let unproven = team.pages.count { !$0.proven }
-            let refusals = team.refusals.sorted { $0.key < $1.key }.map { "\($0.value)×\($0.key)" }.joined(separator: ",")
+            let refusals = team.refusals.sorted { $0.key < $1.key }.map { "\($0.value)×\($0.key)" }.joined(
+                separator: ",")
             // No rank until something is credited: a team with nothing is not "1st".
             let known = lookalikes[team.name]
-            rows.append([team.isRanked ? "\(index + 1)" : "-",
-                         known == nil ? TerminalText.escaped(team.name) : KnownSenders.revealed(team.name), "\(team.points)",
-                         "\(team.pages.count)", "\(unproven)", team.hints.isEmpty ? "0" : "-\(team.hintCost)",
-                         team.adjusted > 0 ? "+\(team.adjusted)" : "\(team.adjusted)", "\(team.earlyPages)",
-                         team.reachedAt.map(ISO8601.string) ?? "-", team.claimedCount.map(ISO8601.string) ?? "-",
-                         team.trust?.rawValue ?? "-", team.online.map { $0 ? "yes" : "no" } ?? "-",
-                         (refusals.isEmpty ? "0" : refusals) + (known.map { "  \u{2014} a lookalike of \(TerminalText.escaped($0))" } ?? "")])
+            rows.append([
+                team.isRanked ? "\(index + 1)" : "-",
+                known == nil ? TerminalText.escaped(team.name) : KnownSenders.revealed(team.name), "\(team.points)",
+                "\(team.pages.count)", "\(unproven)", team.hints.isEmpty ? "0" : "-\(team.hintCost)",
+                team.adjusted > 0 ? "+\(team.adjusted)" : "\(team.adjusted)", "\(team.earlyPages)",
+                team.reachedAt.map(ISO8601.string) ?? "-", team.claimedCount.map(ISO8601.string) ?? "-",
+                team.trust?.rawValue ?? "-", team.online.map { $0 ? "yes" : "no" } ?? "-",
+                (refusals.isEmpty ? "0" : refusals)
+                    + (known.map { "  \u{2014} a lookalike of \(TerminalText.escaped($0))" } ?? ""),
+            ])
         }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in

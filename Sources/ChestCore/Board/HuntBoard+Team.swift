@@ -3,116 +3,117 @@ import struct FoundationEssentials.Date
 /// What the board keeps of each team: its credited pages, the hints it was given, the organiser's adjustments and
 /// what was refused on its topics (docs/HUNTS.md "The board").
 extension HuntBoard {
-    public struct OpenedPage: Codable, Hashable, Sendable {
-        public var message: MessageID
-        public var title: String
-        public var page: Int
+    package struct OpenedPage: Codable, Hashable, Sendable {
+        package var message: MessageID
+        package var title: String
+        package var page: Int
         /// When the reader says its chestd opened it: its claim, shown, never used for order.
-        public var openedAt: Date
+        package var openedAt: Date
         /// The trust the receipt claims for the fixes that opened it.
-        public var trust: FixTrust.Level
+        package var trust: FixTrust.Level
         /// When the board heard of it: what the ranking goes by.
-        public var receivedAt: Date
+        package var receivedAt: Date
         /// False for a guarded page: its proof shows only that the file was held.
-        public var proven: Bool
+        package var proven: Bool
         /// Where the receipt's confirming fixes were, oldest first, when the hunt shares positions: the team's claim,
         /// shown on the board's map, never used for anything else.
-        public var positions: [Coordinate] = []
+        package var positions: [Coordinate] = []
         /// When the receipt says the page's place was reached (its third confirming fix): the team's claim, earlier
         /// than `openedAt` when the place's key came late.
-        public var reachedAt: Date?
+        package var reachedAt: Date?
         /// The points it was credited with: the page's worth when proven, 0 for a guarded page or one reached before
         /// the start (docs/HUNTS.md "Points").
-        public var points: Int = 0
+        package var points: Int = 0
         /// The oldest fix (or reach) time of its receipt's evidence, when it is older than the hunt's start: the team
         /// was at the page's place before the hunt was on, so the page scores nothing; nil otherwise.
-        public var early: Date?
+        package var early: Date?
 
         /// The `proof` of its `unlock` event: "proven", "proven: reached before the start", or "unproven: guarded
         /// page".
-        public var proofWords: String {
+        package var proofWords: String {
             guard proven else { return "unproven: guarded page" }
             return early == nil ? "proven" : "proven: reached before the start"
         }
     }
 
     /// A hint the board gave a team, charged once (docs/HUNTS.md "Hints").
-    public struct GivenHint: Codable, Hashable, Sendable {
-        public var message: String
-        public var page: Int
-        public var hint: Int
+    package struct GivenHint: Codable, Hashable, Sendable {
+        package var message: String
+        package var page: Int
+        package var hint: Int
         /// The points it cost: 0 when the board gave it free after its delay.
-        public var cost: Int
+        package var cost: Int
         /// When the board heard the first request for it, or gave it free after its delay.
-        public var receivedAt: Date
+        package var receivedAt: Date
     }
 
     /// The organiser's bonus or deduction (docs/HUNTS.md "Adjustments").
-    public struct Adjustment: Codable, Hashable, Sendable {
-        public var points: Int
-        public var reason: String
+    package struct Adjustment: Codable, Hashable, Sendable {
+        package var points: Int
+        package var reason: String
         /// When the board heard it.
-        public var receivedAt: Date
+        package var receivedAt: Date
     }
 
-    public struct Failure: Codable, Hashable, Sendable {
-        public var reason: String
-        public var at: Date
+    package struct Failure: Codable, Hashable, Sendable {
+        package var reason: String
+        package var at: Date
     }
 
-    public struct Team: Codable, Hashable, Sendable {
-        public var name: String
+    package struct Team: Codable, Hashable, Sendable {
+        package var name: String
         /// Nil until a status was heard.
-        public var online: Bool?
-        public var lastHeard: Date?
+        package var online: Bool?
+        package var lastHeard: Date?
         /// When the board first heard the team's status or receipt: the team is playing from then, and a delayed
         /// hint counts from it (docs/HUNTS.md "Hints: the board's side").
-        public var firstHeard: Date?
+        package var firstHeard: Date?
         /// The latest trust the team reported, or its latest receipt claimed.
-        public var trust: FixTrust.Level?
+        package var trust: FixTrust.Level?
         /// In the order the board heard of them; a page heard twice (another receipt for it) counts once.
-        public var pages: [OpenedPage]
+        package var pages: [OpenedPage]
         /// The last `failureLimit` refusals and bad receipts on this team's topics, oldest first.
-        public var failed: [Failure]
+        package var failed: [Failure]
         /// Every refusal on this team's topics, by reason (`failed` keeps only the latest few).
-        public var refusals: [String: Int] = [:]
+        package var refusals: [String: Int] = [:]
         /// The reader keys the team claimed (`TeamStatus.reader`), base64.
-        public var readers: [String] = []
+        package var readers: [String] = []
         /// The reader key of the latest status or receipt that claimed one for this team: the key a hint is sealed to.
-        public var reader: String?
+        package var reader: String?
         /// The hints the board gave the team, in the order it first gave them.
-        public var hints: [GivenHint] = []
+        package var hints: [GivenHint] = []
         /// The organiser's adjustments, in the order the board heard them.
-        public var adjustments: [Adjustment] = []
+        package var adjustments: [Adjustment] = []
 
         /// The team's score: its credited pages' points, less its hints' costs, plus the organiser's adjustments.
-        public var points: Int { pagePoints - hintCost + adjusted }
+        package var points: Int { pagePoints - hintCost + adjusted }
         /// The points of its credited pages.
-        public var pagePoints: Int { pages.reduce(0) { $0 + $1.points } }
+        package var pagePoints: Int { pages.reduce(0) { $0 + $1.points } }
         /// The points its hints cost.
-        public var hintCost: Int { hints.reduce(0) { $0 + $1.cost } }
+        package var hintCost: Int { hints.reduce(0) { $0 + $1.cost } }
         /// The sum of the organiser's adjustments.
-        public var adjusted: Int { adjustments.reduce(0) { $0 + $1.points } }
+        package var adjusted: Int { adjustments.reduce(0) { $0 + $1.points } }
         /// Its credited pages whose receipts say they were reached before the hunt's start: the board's mark on a
         /// team that walked the course early.
-        public var earlyPages: Int { pages.count { $0.early != nil } }
+        package var earlyPages: Int { pages.count { $0.early != nil } }
         /// Whether the team has a place in the ranking: something credited, given or adjusted.
-        public var isRanked: Bool { !pages.isEmpty || !hints.isEmpty || !adjustments.isEmpty }
+        package var isRanked: Bool { !pages.isEmpty || !hints.isEmpty || !adjustments.isEmpty }
         /// When the board heard of the team's last point (a proven page, a bonus): the ranking's tie-break; nil until
         /// the team gained one.
-        public var lastPointAt: Date? {
-            (pages.filter { $0.points > 0 }.map(\.receivedAt) + adjustments.filter { $0.points > 0 }.map(\.receivedAt)).max()
+        package var lastPointAt: Date? {
+            (pages.filter { $0.points > 0 }.map(\.receivedAt) + adjustments.filter { $0.points > 0 }.map(\.receivedAt))
+                .max()
         }
         /// When the board heard the team reach where it stands: its last point, or for a team that never gained one, its
         /// last credited page (guarded pages give none).
-        public var reachedAt: Date? { lastPointAt ?? reachedCount }
+        package var reachedAt: Date? { lastPointAt ?? reachedCount }
 
         /// When the board heard of the team's latest credited page: the ranking's tie-break.
-        public var reachedCount: Date? { pages.map(\.receivedAt).max() }
+        package var reachedCount: Date? { pages.map(\.receivedAt).max() }
         /// The latest `openedAt` the team claims among its credited pages.
-        public var claimedCount: Date? { pages.map(\.openedAt).max() }
+        package var claimedCount: Date? { pages.map(\.openedAt).max() }
         /// Where the team's credited receipts say it was, in the order the board heard them (empty unless the hunt
         /// shares positions).
-        public var trail: [Coordinate] { pages.flatMap(\.positions) }
+        package var trail: [Coordinate] { pages.flatMap(\.positions) }
     }
 }

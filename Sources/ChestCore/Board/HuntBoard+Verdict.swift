@@ -2,7 +2,7 @@
 /// (docs/HUNTS.md "What the board credits").
 extension HuntBoard {
     /// What the organiser's page keys say of a receipt's proof (`ReceiptProof.check`, in ChestSeal).
-    public enum ProofCheck: Hashable, Sendable {
+    package enum ProofCheck: Hashable, Sendable {
         /// The hunt file has no page keys for the message: it was not composed for this hunt with `--hunt`.
         case unknownMessage
         /// The message has this many pages; the receipt names another.
@@ -18,7 +18,7 @@ extension HuntBoard {
     }
 
     /// What the board does with a team's request for a hint.
-    public enum HintDecision: Hashable, Sendable {
+    package enum HintDecision: Hashable, Sendable {
         /// Answer it: seal the hint's key to `reader`. `charged` is false when the team had it already.
         case answer(reader: String, cost: Int, charged: Bool)
         /// Answer nothing: the refusal was recorded.
@@ -26,7 +26,7 @@ extension HuntBoard {
     }
 
     /// The board's own reasons for refusing a receipt the gate accepted (docs/HUNTS.md "What the board credits").
-    public enum Refusal: String, Codable, Sendable, CaseIterable {
+    package enum Refusal: String, Codable, Sendable, CaseIterable {
         /// The receipt's own signature does not verify.
         case badReceipt
         /// The message was not composed for this hunt, or has no such page.

@@ -8,11 +8,11 @@ import struct FoundationEssentials.Date
 /// A receipt is credited only when its message was composed for this hunt, its page exists, its proof checks and
 /// its reader key is one the team claimed (docs/HUNTS.md "What the board credits"). What a receipt claims (its
 /// `openedAt`, its trust) is shown as claimed and never orders anything.
-public struct HuntBoard: Codable, Sendable {
+package struct HuntBoard: Codable, Sendable {
     /// Failures kept per team: enough to see what goes wrong, bounded against a flood of forgeries.
-    public static let failureLimit = 50
+    package static let failureLimit = 50
 
-    public let hunt: HuntID
+    package let hunt: HuntID
     private var order: [String]
     private var byName: [String: Team]
     /// Reader key → the team that claimed it first: a key plays for one team.
@@ -21,10 +21,12 @@ public struct HuntBoard: Codable, Sendable {
     private var credited: [String: String] = [:]
 
     /// Every team of the file, listed before any is heard.
-    public init(hunt: HuntFile) {
+    package init(hunt: HuntFile) {
         self.hunt = hunt.id
         order = hunt.teams.map(\.name)
-        byName = Dictionary(hunt.teams.map { ($0.name, Team(name: $0.name, pages: [], failed: [])) }) { first, _ in first }
+        byName = Dictionary(hunt.teams.map { ($0.name, Team(name: $0.name, pages: [], failed: [])) }) { first, _ in
+            first
+        }
     }
 
     /// Takes in an accepted envelope. For a receipt: `receiptProblem` is nil when the receipt's own signature
@@ -33,18 +35,23 @@ public struct HuntBoard: Codable, Sendable {
     /// signed that claim (`ReaderClaim.claimedReader`), or nil.
     /// `worth` is what the receipt's page is worth when proven (`HuntMessage.PageKey.worth`). `starts` is the hunt's
     /// start in force: a page whose receipt says its place was reached before it scores nothing.
-    public mutating func record(_ envelope: HuntEnvelope, receiptProblem: String?, proof: ProofCheck = .missing,
-                                claimedReader: String? = nil, worth: Int = 1, starts: Date? = nil,
-                                receivedAt: Date) -> [BoardEvent] {
+    package mutating func record(
+        _ envelope: HuntEnvelope, receiptProblem: String?, proof: ProofCheck = .missing,
+        claimedReader: String? = nil, worth: Int = 1, starts: Date? = nil,
+        receivedAt: Date
+    ) -> [BoardEvent] {
         guard var team = byName[envelope.sender] else { return [] }
         team.lastHeard = receivedAt
-        if team.firstHeard == nil, envelope.kind == .status || envelope.kind == .receipt { team.firstHeard = receivedAt }
+        if team.firstHeard == nil, envelope.kind == .status || envelope.kind == .receipt {
+            team.firstHeard = receivedAt
+        }
         var events: [BoardEvent] = []
         claim: if let reader = claimedReader, envelope.kind == .status || envelope.kind == .receipt {
             if let owner = readerTeams[reader], owner != team.name {
                 // A receipt of that reader is refused below, as wrongReader, for this same reason.
                 guard envelope.kind == .status else { break claim }
-                let why = "\(envelope.kind.rawValue) \(envelope.id): reader key \(Self.short(reader)) already plays for team \(owner)"
+                let why =
+                    "\(envelope.kind.rawValue) \(envelope.id): reader key \(Self.short(reader)) already plays for team \(owner)"
                 events += refuse(.wrongReader, why, team: &team, at: receivedAt)
             } else {
                 if readerTeams[reader] == nil {
@@ -64,17 +71,20 @@ public struct HuntBoard: Codable, Sendable {
             } else if !team.pages.contains(where: { $0.message == receipt.message && $0.page == receipt.page }) {
                 if let signature = receipt.signature { credited[signature] = team.name }
                 let early = Self.beforeStart(receipt.evidence, starts: starts)
-                let opened = OpenedPage(message: receipt.message, title: receipt.title, page: receipt.page,
-                                        openedAt: receipt.openedAt, trust: receipt.evidence.trust.level,
-                                        receivedAt: receivedAt, proven: proof == .proven,
-                                        positions: receipt.evidence.fixes.compactMap(Self.position),
-                                        reachedAt: receipt.evidence.reachedAt,
-                                        points: proof == .proven && early == nil ? worth : 0, early: early)
+                let opened = OpenedPage(
+                    message: receipt.message, title: receipt.title, page: receipt.page,
+                    openedAt: receipt.openedAt, trust: receipt.evidence.trust.level,
+                    receivedAt: receivedAt, proven: proof == .proven,
+                    positions: receipt.evidence.fixes.compactMap(Self.position),
+                    reachedAt: receipt.evidence.reachedAt,
+                    points: proof == .proven && early == nil ? worth : 0, early: early)
                 team.pages.append(opened)
                 team.trust = opened.trust
-                events.append(.unlock(team: team.name, message: opened.message, title: opened.title, page: opened.page,
-                                      openedAt: opened.openedAt, trust: opened.trust, receivedAt: receivedAt,
-                                      proof: opened.proofWords, reachedAt: opened.reachedAt))
+                events.append(
+                    .unlock(
+                        team: team.name, message: opened.message, title: opened.title, page: opened.page,
+                        openedAt: opened.openedAt, trust: opened.trust, receivedAt: receivedAt,
+                        proof: opened.proofWords, reachedAt: opened.reachedAt))
             } else if let signature = receipt.signature {
                 credited[signature] = team.name
             }
@@ -87,31 +97,41 @@ public struct HuntBoard: Codable, Sendable {
     }
 
     /// Takes in the organiser's adjustment (an envelope the gate accepted); nothing for a team not in the hunt.
-    public mutating func recordAdjustment(_ adjustment: HuntAdjustment, receivedAt: Date) -> [BoardEvent] {
+    package mutating func recordAdjustment(_ adjustment: HuntAdjustment, receivedAt: Date) -> [BoardEvent] {
         guard var team = byName[adjustment.team] else {
-            return [.refused(reason: Refusal.unknownTeam.rawValue, team: nil,
-                             why: "an adjustment for \(TerminalText.escaped(adjustment.team)), not a team of this hunt")]
+            return [
+                .refused(
+                    reason: Refusal.unknownTeam.rawValue, team: nil,
+                    why: "an adjustment for \(TerminalText.escaped(adjustment.team)), not a team of this hunt")
+            ]
         }
-        team.adjustments.append(Adjustment(points: adjustment.points, reason: adjustment.reason, receivedAt: receivedAt))
+        team.adjustments.append(
+            Adjustment(points: adjustment.points, reason: adjustment.reason, receivedAt: receivedAt))
         byName[team.name] = team
-        return [.adjusted(team: team.name, points: adjustment.points, reason: adjustment.reason, receivedAt: receivedAt),
-                Self.event(team)]
+        return [
+            .adjusted(team: team.name, points: adjustment.points, reason: adjustment.reason, receivedAt: receivedAt),
+            Self.event(team),
+        ]
     }
 
     /// Refuses a team's request for a hint because this board cannot sign as the organiser.
-    public mutating func refuseHintRequest(team name: String, id: UInt64, at: Date) -> [BoardEvent] {
+    package mutating func refuseHintRequest(team name: String, id: UInt64, at: Date) -> [BoardEvent] {
         guard var team = byName[name] else { return [] }
         team.lastHeard = at
-        let events = refuse(.cannotAnswer, "hint request \(id): this board does not run with the organiser's identity, "
-                            + "so it cannot sign the answer", team: &team, at: at)
+        let events = refuse(
+            .cannotAnswer,
+            "hint request \(id): this board does not run with the organiser's identity, "
+                + "so it cannot sign the answer", team: &team, at: at)
         byName[name] = team
         return events
     }
 
     /// Takes in a team's request (an envelope the gate accepted) for the hint of the organiser's file that
     /// `cost` (nil: the page has no such hint) says. Charges the cost the first time the team is given that hint.
-    public mutating func recordHintRequest(team name: String, _ request: HuntHintRequest, id: UInt64, cost: Int?,
-                                           receivedAt: Date) -> (HintDecision, [BoardEvent]) {
+    package mutating func recordHintRequest(
+        team name: String, _ request: HuntHintRequest, id: UInt64, cost: Int?,
+        receivedAt: Date
+    ) -> (HintDecision, [BoardEvent]) {
         guard var team = byName[name] else { return (.refuse, []) }
         team.lastHeard = receivedAt
         let asked = "hint request \(id): hint \(request.hint) of \(request.message.prefix(8)) page \(request.page)"
@@ -121,52 +141,78 @@ public struct HuntBoard: Codable, Sendable {
             return (.refuse, events)
         }
         guard let reader = team.reader else {
-            let events = refuse(.noReader, asked + ": the team's reader key is not known yet (no status heard)", team: &team,
-                                at: receivedAt)
+            let events = refuse(
+                .noReader, asked + ": the team's reader key is not known yet (no status heard)", team: &team,
+                at: receivedAt)
             byName[name] = team
             return (.refuse, events)
         }
         // A hint given before is answered again at what it cost then (0 when the board gave it after its delay).
-        let earlier = team.hints.first { $0.message == request.message && $0.page == request.page && $0.hint == request.hint }
-        let given = earlier != nil, charge = earlier?.cost ?? cost
+        let earlier = team.hints.first {
+            $0.message == request.message && $0.page == request.page && $0.hint == request.hint
+        }
+        let given = earlier != nil
+        let charge = earlier?.cost ?? cost
         if !given {
-            team.hints.append(GivenHint(message: request.message, page: request.page, hint: request.hint, cost: charge,
-                                        receivedAt: receivedAt))
+            team.hints.append(
+                GivenHint(
+                    message: request.message, page: request.page, hint: request.hint, cost: charge,
+                    receivedAt: receivedAt))
         }
         byName[name] = team
-        let event = BoardEvent.hint(team: name, message: request.message, page: request.page, hint: request.hint, cost: charge,
-                                    charged: !given, receivedAt: receivedAt)
+        let event = BoardEvent.hint(
+            team: name, message: request.message, page: request.page, hint: request.hint, cost: charge,
+            charged: !given, receivedAt: receivedAt)
         return (.answer(reader: reader, cost: charge, charged: !given), [event, Self.event(team)])
     }
 
     /// Gives a team a delayed hint free, its delay over (docs/HUNTS.md "Hints: the board's side"): the reader key to
     /// seal it to and the events, or nil when the team has no reader key or had the hint already.
-    public mutating func recordFreeHint(team name: String, message: String, page: Int, hint: Int,
-                                        at: Date) -> (reader: String, events: [BoardEvent])? {
+    package mutating func recordFreeHint(
+        team name: String, message: String, page: Int, hint: Int,
+        at: Date
+    ) -> (reader: String, events: [BoardEvent])? {
         guard var team = byName[name], let reader = team.reader,
-              !team.hints.contains(where: { $0.message == message && $0.page == page && $0.hint == hint }) else { return nil }
+            !team.hints.contains(where: { $0.message == message && $0.page == page && $0.hint == hint })
+        else { return nil }
         team.hints.append(GivenHint(message: message, page: page, hint: hint, cost: 0, receivedAt: at))
         byName[name] = team
-        return (reader, [.hint(team: name, message: message, page: page, hint: hint, cost: 0, charged: true, receivedAt: at),
-                         Self.event(team)])
+        return (
+            reader,
+            [
+                .hint(team: name, message: message, page: page, hint: hint, cost: 0, charged: true, receivedAt: at),
+                Self.event(team),
+            ]
+        )
     }
 
     /// The team of this name, when it is one of the hunt's.
-    public subscript(team name: String) -> Team? { byName[name] }
+    package subscript(team name: String) -> Team? { byName[name] }
 
     /// Why a receipt is not credited to `team`, or nil when it is: in this order, so that the first thing wrong
     /// is the reason shown.
-    private func judge(_ receipt: UnlockReceipt, proof: ProofCheck, receiptProblem: String?,
-                       team: String) -> (Refusal, String)? {
+    private func judge(
+        _ receipt: UnlockReceipt, proof: ProofCheck, receiptProblem: String?,
+        team: String
+    ) -> (Refusal, String)? {
         if let receiptProblem { return (.badReceipt, receiptProblem) }
         if let signature = receipt.signature, let owner = credited[signature], owner != team {
-            return (.wrongTopic, "the receipt of team \(owner)'s reader for \(receipt.message.short) page \(receipt.page), sent again by another team")
+            return (
+                .wrongTopic,
+                "the receipt of team \(owner)'s reader for \(receipt.message.short) page \(receipt.page), sent again by another team"
+            )
         }
         switch proof {
-        case .unknownMessage: return (.unknownMessage, "message \(receipt.message.short) was not composed for this hunt (compose --hunt)")
-        case let .noSuchPage(count): return (.unknownMessage, "message \(receipt.message.short) has \(count) pages, not a page \(receipt.page)")
+        case .unknownMessage:
+            return (.unknownMessage, "message \(receipt.message.short) was not composed for this hunt (compose --hunt)")
+        case let .noSuchPage(count):
+            return (.unknownMessage, "message \(receipt.message.short) has \(count) pages, not a page \(receipt.page)")
         case .missing: return (.noProof, "no proof of opening for \(receipt.message.short) page \(receipt.page)")
-        case .bad: return (.badProof, "the proof for \(receipt.message.short) page \(receipt.page) was not made with the page's key")
+        case .bad:
+            return (
+                .badProof,
+                "the proof for \(receipt.message.short) page \(receipt.page) was not made with the page's key"
+            )
         case .proven, .guarded: break
         }
         guard readerTeams[receipt.reader] == team else {
@@ -201,14 +247,16 @@ public struct HuntBoard: Codable, Sendable {
     }
 
     /// Takes in a refusal by the gate; the team is the one the topic names, when it is a team of the hunt.
-    public mutating func recordRefusal(_ refusal: HuntGate.Refusal, topic: String, at: Date) -> [BoardEvent] {
+    package mutating func recordRefusal(_ refusal: HuntGate.Refusal, topic: String, at: Date) -> [BoardEvent] {
         var name: String?
         switch HuntTopic.parse(topic, hunt: hunt) {
         case .receipt(let team, _)?, .status(let team)?, .hintRequest(let team, _)?: name = team
         default: name = nil
         }
         let why = "\(Self.words(refusal)) on \(topic)"
-        guard let name, var team = byName[name] else { return [.refused(reason: refusal.rawValue, team: nil, why: why)] }
+        guard let name, var team = byName[name] else {
+            return [.refused(reason: refusal.rawValue, team: nil, why: why)]
+        }
         Self.append(Failure(reason: refusal.rawValue + ": " + why, at: at), to: &team)
         team.refusals[refusal.rawValue, default: 0] += 1
         byName[name] = team
@@ -216,7 +264,7 @@ public struct HuntBoard: Codable, Sendable {
     }
 
     /// The team a topic of this hunt names, when it is one of its teams.
-    public func team(named topic: String) -> String? {
+    package func team(named topic: String) -> String? {
         switch HuntTopic.parse(topic, hunt: hunt) {
         case .receipt(let team, _)?, .status(let team)?, .hintRequest(let team, _)?: byName[team] == nil ? nil : team
         default: nil
@@ -224,18 +272,20 @@ public struct HuntBoard: Codable, Sendable {
     }
 
     /// Adds refusals the journal kept only as counts (docs/HUNTS.md "The board's journal") to a team's count.
-    public mutating func countRefusals(_ reason: String, team name: String, _ count: Int) {
+    package mutating func countRefusals(_ reason: String, team name: String, _ count: Int) {
         guard count > 0, var team = byName[name] else { return }
         team.refusals[reason, default: 0] += count
         byName[name] = team
     }
 
     /// Every team, in the hunt file's order.
-    public var teams: [Team] { order.compactMap { byName[$0] } }
+    package var teams: [Team] { order.compactMap { byName[$0] } }
 
     private static func event(_ team: Team) -> BoardEvent {
-        .team(name: team.name, online: team.online, lastHeard: team.lastHeard, trust: team.trust, pages: team.pages.count,
-              points: BoardEvent.Score(points: team.points, hints: team.hints.count, hintCost: team.hintCost, adjustments: team.adjusted))
+        .team(
+            name: team.name, online: team.online, lastHeard: team.lastHeard, trust: team.trust, pages: team.pages.count,
+            points: BoardEvent.Score(
+                points: team.points, hints: team.hints.count, hintCost: team.hintCost, adjustments: team.adjusted))
     }
 
     private static func append(_ failure: Failure, to team: inout Team) {

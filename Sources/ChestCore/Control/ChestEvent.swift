@@ -2,7 +2,7 @@ import struct FoundationEssentials.Date
 
 /// Something that happened: one line of `chest watch --json` and of the daemon's log, and what a hook hears of
 /// an unlock. Only the engine makes them.
-public enum ChestEvent: Hashable, Sendable {
+package enum ChestEvent: Hashable, Sendable {
     /// A page opened.
     case unlocked(Unlock)
     /// A message entered the chest.
@@ -39,11 +39,13 @@ public enum ChestEvent: Hashable, Sendable {
     case said(HuntWord.Said, hunt: String, huntName: String)
 
     /// Every name the `event` field takes, in the order `chest watch --help` lists them.
-    public static let names = ["unlocked", "ingested", "rejected", "gpsd", "fixLost", "fixFound", "clock", "weather", "fix",
-                               "saved", "unsaved", "deleted", "undeleted", "trust", "hint", "said"]
+    package static let names = [
+        "unlocked", "ingested", "rejected", "gpsd", "fixLost", "fixFound", "clock", "weather", "fix",
+        "saved", "unsaved", "deleted", "undeleted", "trust", "hint", "said",
+    ]
 
     /// The name in the `event` field.
-    public var name: String {
+    package var name: String {
         switch self {
         case .unlocked: "unlocked"
         case .ingested: "ingested"
@@ -65,7 +67,7 @@ public enum ChestEvent: Hashable, Sendable {
     }
 
     /// When it happened, for events that carry a time.
-    public var at: Date? {
+    package var at: Date? {
         switch self {
         case let .unlocked(unlock): unlock.at
         case let .fix(fix), let .fixFound(fix): fix.time
@@ -77,14 +79,16 @@ public enum ChestEvent: Hashable, Sendable {
     }
 
     /// The one-line form for the daemon's log.
-    public var logLine: String {
+    package var logLine: String {
         switch self {
         case let .unlocked(unlock):
-            "unlocked \(unlock.id) \"\(unlock.title)\" page \(unlock.page)" + (unlock.set.map { " by set \($0.rawValue)" } ?? "")
+            "unlocked \(unlock.id) \"\(unlock.title)\" page \(unlock.page)"
+                + (unlock.set.map { " by set \($0.rawValue)" } ?? "")
         case let .ingested(id, title): "ingested \(id) \"\(title)\""
         case let .rejected(file, reason): "rejected \(file): \(reason)"
         case let .gpsd(connected, server, reason):
-            connected ? "gpsd connected at \(server)" : "gpsd at \(server) not connected" + (reason.map { ": \($0)" } ?? "")
+            connected
+                ? "gpsd connected at \(server)" : "gpsd at \(server) not connected" + (reason.map { ": \($0)" } ?? "")
         case let .saved(id, title): "saved \(id) \"\(title)\""
         case let .unsaved(id, title): "unsaved \(id) \"\(title)\""
         case let .deleted(id, title): "deleted \(id) \"\(title)\""
@@ -101,21 +105,23 @@ public enum ChestEvent: Hashable, Sendable {
 }
 
 /// A page that opened, with its text: what `watch` and hooks are told.
-public struct Unlock: Hashable, Sendable {
-    public var id: MessageID
-    public var title: String
-    public var page: Int
+package struct Unlock: Hashable, Sendable {
+    package var id: MessageID
+    package var title: String
+    package var page: Int
     /// The set that opened it.
-    public var set: LockSetName?
-    public var at: Date
+    package var set: LockSetName?
+    package var at: Date
     /// When the page's place was reached (its third confirming fix); nil when no location lock opened it.
-    public var reachedAt: Date?
-    public var text: String
+    package var reachedAt: Date?
+    package var text: String
     /// The files the page carries (name, type, size); their bytes stay in the message file.
-    public var attachments: [Attachment]
+    package var attachments: [Attachment]
 
-    public init(id: MessageID, title: String, page: Int, set: LockSetName?, at: Date, text: String,
-                attachments: [Attachment] = []) {
+    package init(
+        id: MessageID, title: String, page: Int, set: LockSetName?, at: Date, text: String,
+        attachments: [Attachment] = []
+    ) {
         self.id = id
         self.title = title
         self.page = page
@@ -126,23 +132,26 @@ public struct Unlock: Hashable, Sendable {
     }
 
     /// The unlock of an open page; a sealed page's text is what its key opened.
-    public init(_ message: Message, _ open: OpenPage) {
-        self.init(id: message.id, title: message.title, page: open.page, set: open.set, at: open.at,
-                  text: open.content?.text ?? message.pages[open.page - 1].text, attachments: open.content?.attachments ?? [])
+    package init(_ message: Message, _ open: OpenPage) {
+        self.init(
+            id: message.id, title: message.title, page: open.page, set: open.set, at: open.at,
+            text: open.content?.text ?? message.pages[open.page - 1].text, attachments: open.content?.attachments ?? [])
         reachedAt = open.reachedAt
     }
 }
 
 /// What a `fix` event says of a fix.
-public struct FixSummary: Hashable, Sendable {
-    public var mode: FixMode
-    public var latitude: Double?
-    public var longitude: Double?
-    public var altitudeMSL: Double?
+package struct FixSummary: Hashable, Sendable {
+    package var mode: FixMode
+    package var latitude: Double?
+    package var longitude: Double?
+    package var altitudeMSL: Double?
     /// The receiver's time for the fix.
-    public var time: Date?
+    package var time: Date?
 
-    public init(mode: FixMode, latitude: Double? = nil, longitude: Double? = nil, altitudeMSL: Double? = nil, time: Date? = nil) {
+    package init(
+        mode: FixMode, latitude: Double? = nil, longitude: Double? = nil, altitudeMSL: Double? = nil, time: Date? = nil
+    ) {
         self.mode = mode
         self.latitude = latitude
         self.longitude = longitude
@@ -150,22 +159,25 @@ public struct FixSummary: Hashable, Sendable {
         self.time = time
     }
 
-    public init(_ fix: Fix) {
-        self.init(mode: fix.mode, latitude: fix.position?.latitude, longitude: fix.position?.longitude,
-                  altitudeMSL: fix.altitude3D, time: fix.time)
+    package init(_ fix: Fix) {
+        self.init(
+            mode: fix.mode, latitude: fix.position?.latitude, longitude: fix.position?.longitude,
+            altitudeMSL: fix.altitude3D, time: fix.time)
     }
 }
 
 /// What a `weather` event says of a reading.
-public struct WeatherSummary: Hashable, Sendable {
-    public var condition: WeatherCondition?
-    public var temperatureC: Double?
-    public var observedAt: Date
+package struct WeatherSummary: Hashable, Sendable {
+    package var condition: WeatherCondition?
+    package var temperatureC: Double?
+    package var observedAt: Date
     /// The position the reading speaks for.
-    public var latitude: Double
-    public var longitude: Double
+    package var latitude: Double
+    package var longitude: Double
 
-    public init(condition: WeatherCondition?, temperatureC: Double?, observedAt: Date, latitude: Double, longitude: Double) {
+    package init(
+        condition: WeatherCondition?, temperatureC: Double?, observedAt: Date, latitude: Double, longitude: Double
+    ) {
         self.condition = condition
         self.temperatureC = temperatureC
         self.observedAt = observedAt
@@ -173,9 +185,10 @@ public struct WeatherSummary: Hashable, Sendable {
         self.longitude = longitude
     }
 
-    public init(_ observation: WeatherObservation) {
-        self.init(condition: observation.condition, temperatureC: observation.temperatureC,
-                  observedAt: observation.observedAt, latitude: observation.coordinate.latitude,
-                  longitude: observation.coordinate.longitude)
+    package init(_ observation: WeatherObservation) {
+        self.init(
+            condition: observation.condition, temperatureC: observation.temperatureC,
+            observedAt: observation.observedAt, latitude: observation.coordinate.latitude,
+            longitude: observation.coordinate.longitude)
     }
 }

@@ -1,7 +1,7 @@
 import struct FoundationEssentials.Data
 
 /// One request on the control socket: a single JSON line (docs/DESIGN.md "Reliability and security").
-public enum ControlRequest: Hashable, Sendable {
+package enum ControlRequest: Hashable, Sendable {
     /// The messages of the chest, or of the saved chest.
     case list(saved: Bool)
     /// One message; `id` is a message ID or a unique prefix of one, as in every case below.
@@ -30,11 +30,11 @@ public enum ControlRequest: Hashable, Sendable {
     case hint(id: String, page: Int?)
 
     /// The operations, as the wire's `op` names them.
-    public enum Operation: String, Hashable, Sendable, Codable {
+    package enum Operation: String, Hashable, Sendable, Codable {
         case list, read, pin, save, delete, status, watch, `import`, fix, unsave, undelete, reload, config, hint, answer
     }
 
-    public var operation: Operation {
+    package var operation: Operation {
         switch self {
         case .list: .list
         case .read: .read
@@ -55,7 +55,7 @@ public enum ControlRequest: Hashable, Sendable {
     }
 
     /// Requests longer than this are refused unread (docs/DESIGN.md "Reliability and security").
-    public static let sizeLimit = 16 * 1024
+    package static let sizeLimit = 16 * 1024
 }
 
 /// The wire form: `{"op": "pin", "id": "…", "pin": "4821", "page": 2}`, one object a line (docs/DESIGN.md
@@ -64,11 +64,11 @@ extension ControlRequest: Codable {
     private enum Key: String, CodingKey { case op, id, saved, pin, page, path, text }
 
     /// Why a well-formed line is not a request.
-    public struct Refusal: Error, CustomStringConvertible {
-        public let description: String
+    package struct Refusal: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         let operation = try container.decode(Operation.self, forKey: .op)
         func required(_ key: Key) throws -> String {
@@ -81,9 +81,13 @@ extension ControlRequest: Codable {
         case .list: self = .list(saved: try container.decodeIfPresent(Bool.self, forKey: .saved) ?? false)
         case .read: self = .read(id: try required(.id))
         case .pin:
-            self = .pin(id: try required(.id), pin: try required(.pin), page: try container.decodeIfPresent(Int.self, forKey: .page))
+            self = .pin(
+                id: try required(.id), pin: try required(.pin),
+                page: try container.decodeIfPresent(Int.self, forKey: .page))
         case .answer:
-            self = .answer(id: try required(.id), text: try required(.text), page: try container.decodeIfPresent(Int.self, forKey: .page))
+            self = .answer(
+                id: try required(.id), text: try required(.text),
+                page: try container.decodeIfPresent(Int.self, forKey: .page))
         case .save: self = .save(id: try required(.id))
         case .unsave: self = .unsave(id: try required(.id))
         case .delete: self = .delete(id: try required(.id))
@@ -98,7 +102,7 @@ extension ControlRequest: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(operation, forKey: .op)
         switch self {
@@ -123,49 +127,49 @@ extension ControlRequest: Codable {
 }
 
 /// One reply line: either a result or an error sentence.
-public struct ControlReply<Result: Codable & Sendable>: Sendable, Codable {
-    public var ok: Bool
-    public var error: String?
-    public var result: Result?
+package struct ControlReply<Result: Codable & Sendable>: Sendable, Codable {
+    package var ok: Bool
+    package var error: String?
+    package var result: Result?
 
-    public init(result: Result) {
+    package init(result: Result) {
         ok = true
         self.result = result
     }
 
-    public init(error: String) {
+    package init(error: String) {
         ok = false
         self.error = error
     }
 }
 
 /// No result beyond success.
-public struct Empty: Hashable, Sendable, Codable {
-    public init() {}
+package struct Empty: Hashable, Sendable, Codable {
+    package init() {}
 }
 
 /// The result of `import`: the message taken in.
-public struct ImportResult: Hashable, Sendable, Codable {
-    public var id: MessageID
-    public var title: String
+package struct ImportResult: Hashable, Sendable, Codable {
+    package var id: MessageID
+    package var title: String
     /// Set when the message replaced an older version of itself: what happened to the reader's progress.
-    public var replaced: String?
+    package var replaced: String?
 
-    public init(id: MessageID, title: String) {
+    package init(id: MessageID, title: String) {
         self.id = id
         self.title = title
     }
 }
 
 /// One control connection, numbered by the daemon.
-public struct ClientID: Hashable, Sendable {
-    public let rawValue: Int
+package struct ClientID: Hashable, Sendable {
+    package let rawValue: Int
 
-    public init(_ rawValue: Int) { self.rawValue = rawValue }
+    package init(_ rawValue: Int) { self.rawValue = rawValue }
 }
 
 /// The engine's answer to a request.
-public enum Reply: Hashable, Sendable {
+package enum Reply: Hashable, Sendable {
     case status(StatusReport)
     case list([ListItem])
     case read(ReadReport)
@@ -186,16 +190,18 @@ public enum Reply: Hashable, Sendable {
     case hint(HintAnswer)
 
     /// The reply line as it goes on the socket.
-    public var line: Data {
+    package var line: Data {
         switch self {
         case let .status(report): ChestJSON.line(ControlReply(result: report))
         case let .list(items): ChestJSON.line(ControlReply(result: items))
         case let .read(report): ChestJSON.line(ControlReply(result: report))
         // `chest pin` succeeds only when the PIN was accepted; every other outcome is an error that says why.
-        case let .pin(.accepted(latched, opened)): ChestJSON.line(ControlReply(result: PINOutcome.accepted(latched: latched, opened: opened)))
+        case let .pin(.accepted(latched, opened)):
+            ChestJSON.line(ControlReply(result: PINOutcome.accepted(latched: latched, opened: opened)))
         case .pin(.kept): ChestJSON.line(ControlReply(result: PINOutcome.kept))
         case let .pin(outcome): ChestJSON.line(ControlReply<Empty>(error: outcome.text))
-        case let .answer(.accepted(latched, opened)): ChestJSON.line(ControlReply(result: PINOutcome.accepted(latched: latched, opened: opened)))
+        case let .answer(.accepted(latched, opened)):
+            ChestJSON.line(ControlReply(result: PINOutcome.accepted(latched: latched, opened: opened)))
         case .answer(.kept): ChestJSON.line(ControlReply(result: PINOutcome.kept))
         case let .answer(outcome): ChestJSON.line(ControlReply<Empty>(error: outcome.text(for: "answer")))
         case let .message(result): ChestJSON.line(ControlReply(result: result))

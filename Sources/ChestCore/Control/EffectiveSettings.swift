@@ -1,14 +1,14 @@
 /// The settings a running chestd uses, each with where its value came from: what `chest config` shows when chestd
 /// runs (the `config` request), since chestd's command line and environment may differ from the shell's.
-public struct EffectiveSettings: Hashable, Sendable, Codable {
-    public struct Setting: Hashable, Sendable, Codable {
-        public var key: String
+package struct EffectiveSettings: Hashable, Sendable, Codable {
+    package struct Setting: Hashable, Sendable, Codable {
+        package var key: String
         /// The value in effect; a secret (`weather.key`) is shown as "(set)".
-        public var value: String
+        package var value: String
         /// "default", "config file", "environment ($CHEST_GPSD)" or "command line".
-        public var origin: String
+        package var origin: String
 
-        public init(key: String, value: String, origin: String) {
+        package init(key: String, value: String, origin: String) {
             self.key = key
             self.value = value
             self.origin = origin
@@ -16,14 +16,14 @@ public struct EffectiveSettings: Hashable, Sendable, Codable {
     }
 
     /// The settings file read.
-    public var configPath: String
-    public var settings: [Setting]
+    package var configPath: String
+    package var settings: [Setting]
 
-    public init(configPath: String, settings: [Setting]) {
+    package init(configPath: String, settings: [Setting]) {
         self.configPath = configPath
         self.settings = settings
     }
 
     /// The setting of `key`, when there is one.
-    public subscript(key: String) -> Setting? { settings.first { $0.key == key } }
+    package subscript(key: String) -> Setting? { settings.first { $0.key == key } }
 }

@@ -2,98 +2,98 @@ import FoundationEssentials
 import Glibc
 
 /// One row of `chest list --json` (docs/DESIGN.md "Commands and output").
-public struct ListItem: Hashable, Sendable, Codable {
-    public var id: MessageID
-    public var title: String
-    public var from: String
-    public var chest: ChestKind
-    public var pages: Int
-    public var openPages: [Int]
-    public var state: Openness
-    public var sentByYou: Bool
-    public var receivedAt: Date
+package struct ListItem: Hashable, Sendable, Codable {
+    package var id: MessageID
+    package var title: String
+    package var from: String
+    package var chest: ChestKind
+    package var pages: Int
+    package var openPages: [Int]
+    package var state: Openness
+    package var sentByYou: Bool
+    package var receivedAt: Date
     /// The sender's Ed25519 public key (base64), which sealed the message: what the name cannot fake.
-    public var senderKey: String?
+    package var senderKey: String?
     /// The known sender whose name this sender's reads as, under another key (docs/SECURITY.md "Known senders"):
     /// filled by `chest`, which holds the user's known senders, never by chestd; absent when the name is no lookalike.
-    public var lookalikeOf: String?
+    package var lookalikeOf: String?
 }
 
 /// Everything `chest read` shows about one message.
-public struct ReadReport: Hashable, Sendable, Codable {
-    public var id: MessageID
-    public var title: String
-    public var from: String
-    public var chest: ChestKind
-    public var state: Openness
-    public var sentByYou: Bool
-    public var pages: [PageReport]
+package struct ReadReport: Hashable, Sendable, Codable {
+    package var id: MessageID
+    package var title: String
+    package var from: String
+    package var chest: ChestKind
+    package var state: Openness
+    package var sentByYou: Bool
+    package var pages: [PageReport]
     /// The sender's Ed25519 public key (base64), which sealed the message.
-    public var senderKey: String?
+    package var senderKey: String?
     /// The organiser asked for a hardware receiver (`compose --require hardware`): with the current source, said
     /// whether or not there is a fix, so the reader knows before walking anywhere.
-    public var requiresHardware: Bool = false
+    package var requiresHardware: Bool = false
     /// The fixes' source and trust now, "gpsd not connected" or "no fix yet" included.
-    public var receiver: String?
+    package var receiver: String?
     /// A message of the joined hunt with a start or an end: its pages open only between them (docs/HUNTS.md "The
     /// hunt's start and end"); absent otherwise.
-    public var huntStarts: Date?
-    public var huntEnds: Date?
+    package var huntStarts: Date?
+    package var huntEnds: Date?
     /// A format 6 message of the hunt whose start key has not arrived: nothing of it opens until the organiser
     /// publishes it (docs/HUNTS.md "The start key"); absent otherwise.
-    public var awaitsStartKey: Bool?
+    package var awaitsStartKey: Bool?
 }
 
-public struct PageReport: Hashable, Sendable, Codable {
-    public var number: Int
-    public var open: Bool
+package struct PageReport: Hashable, Sendable, Codable {
+    package var number: Int
+    package var open: Bool
     /// The text, only once the page is open.
-    public var text: String?
-    public var openedBy: LockSetName?
-    public var openedAt: Date?
+    package var text: String?
+    package var openedBy: LockSetName?
+    package var openedAt: Date?
     /// For a page a place opened: when the place was reached (its third confirming fix).
-    public var reachedAt: Date?
+    package var reachedAt: Date?
     /// For a page still locked: each non-empty set and its locks.
-    public var sets: [SetReport]
+    package var sets: [SetReport]
     /// For an open page: what chestd saw as it opened, for `chest receipt`.
-    public var evidence: UnlockEvidence?
+    package var evidence: UnlockEvidence?
     /// The sender's signature of the message, base64: a receipt names the message by it.
-    public var messageSignature: String?
+    package var messageSignature: String?
     /// How well the file protects the page from whoever has it: its weakest non-empty set.
-    public var protection: Protection = .unsealed
+    package var protection: Protection = .unsealed
     /// For an open format 2 page: its proof key (base64), for the proof of opening in `chest receipt`.
-    public var proofKey: String?
+    package var proofKey: String?
     /// For an open page: the files it carries, and the key of their ciphertext for `chest read --save`.
-    public var attachments: [Attachment]?
-    public var attachmentsKey: String?
+    package var attachments: [Attachment]?
+    package var attachmentsKey: String?
     /// The page's hints, in order (docs/FORMAT.md "Hints"); absent when it has none.
-    public var hints: [HintReport]?
+    package var hints: [HintReport]?
     /// The page's question, shown open or not (docs/FORMAT.md "Questions, answer locks and points").
-    public var question: String?
+    package var question: String?
     /// What the hunt's board credits for the page's proven opening (1 unless the organiser said otherwise; absent
     /// only from an older chestd).
-    public var points: Int?
+    package var points: Int?
 }
 
-public struct SetReport: Hashable, Sendable, Codable {
-    public var set: LockSetName
-    public var locks: [LockReport]
+package struct SetReport: Hashable, Sendable, Codable {
+    package var set: LockSetName
+    package var locks: [LockReport]
 }
 
-public struct LockReport: Hashable, Sendable, Codable {
-    public var type: LockKind
+package struct LockReport: Hashable, Sendable, Codable {
+    package var type: LockKind
     /// "within 30 m of 48.85837, 2.29448"
-    public var condition: String
-    public var holds: Bool
+    package var condition: String
+    package var holds: Bool
     /// Why it does not hold yet.
-    public var reason: LockReason?
+    package var reason: LockReason?
     /// What it asks for, as values, when the file shows it openly (not a sealed place or a PIN).
-    public var target: LockTarget?
+    package var target: LockTarget?
 }
 
 extension Lock {
     /// What the lock asks for, in a few words.
-    public var condition: String {
+    package var condition: String {
         switch self {
         case let .location(center, radius):
             "within \(radius.compact) m of \(center.latitude.compact), \(center.longitude.compact)"
@@ -101,7 +101,8 @@ extension Lock {
         case let .gpsTime(date): "from \(ISO8601.string(date)) by hardware GPS time"
         case .pin, .sealedPIN: "the right PIN"
         case let .sealedLocation(grid):
-            grid.area == nil ? "at a hidden place: sealed (format 2: the place can be recovered from the file)" : "at a hidden place"
+            grid.area == nil
+                ? "at a hidden place: sealed (format 2: the place can be recovered from the file)" : "at a hidden place"
         case let .weather(condition): condition.rawValue
         case let .temperature(bounds): "\(bounds) °C"
         case let .altitude(bounds): "\(bounds) m above sea level"
@@ -113,64 +114,72 @@ extension Lock {
 }
 
 extension Engine {
-    public func listItem(_ stored: StoredMessage) -> ListItem {
-        ListItem(id: stored.id, title: stored.message.title, from: stored.message.from, chest: stored.chest,
-                 pages: stored.message.pages.count, openPages: stored.state.openPageNumbers, state: stored.openness,
-                 sentByYou: stored.sentByYou, receivedAt: stored.state.ingestedAt,
-                 senderKey: stored.message.seal.map { Data($0.publicKey).base64EncodedString() })
+    package func listItem(_ stored: StoredMessage) -> ListItem {
+        ListItem(
+            id: stored.id, title: stored.message.title, from: stored.message.from, chest: stored.chest,
+            pages: stored.message.pages.count, openPages: stored.state.openPageNumbers, state: stored.openness,
+            sentByYou: stored.sentByYou, receivedAt: stored.state.ingestedAt,
+            senderKey: stored.message.seal.map { Data($0.publicKey).base64EncodedString() })
     }
 
     /// The messages of one chest, newest first.
-    public func list(chest: ChestKind) -> [ListItem] {
+    package func list(chest: ChestKind) -> [ListItem] {
         entries.values.filter { $0.chest == chest }
             .sorted { ($0.state.ingestedAt, $0.id) > ($1.state.ingestedAt, $1.id) }
             .map(listItem)
     }
 
     /// The IDs starting with `prefix`.
-    public func ids(matching prefix: String) -> [MessageID] {
+    package func ids(matching prefix: String) -> [MessageID] {
         entries.keys.filter { $0.rawValue.hasPrefix(prefix.lowercased()) }.sorted()
     }
 
-    public func read(_ id: MessageID, now: Now) -> ReadReport? {
+    package func read(_ id: MessageID, now: Now) -> ReadReport? {
         guard let stored = entries[id] else { return nil }
         var pages = stored.message.pages.enumerated().map { index, page in
             let number = index + 1
             if let open = stored.state.openPages.first(where: { $0.page == number }) {
-                return PageReport(number: number, open: true, text: open.content?.text ?? page.text, openedBy: open.set,
-                                  openedAt: open.at, reachedAt: open.reachedAt, sets: [], evidence: open.evidence,
-                                  messageSignature: stored.message.seal.map { Data($0.signature).base64EncodedString() },
-                                  protection: page.protection, proofKey: open.proofKey,
-                                  attachments: open.content?.attachments, attachmentsKey: open.content?.attachmentsKey)
+                return PageReport(
+                    number: number, open: true, text: open.content?.text ?? page.text, openedBy: open.set,
+                    openedAt: open.at, reachedAt: open.reachedAt, sets: [], evidence: open.evidence,
+                    messageSignature: stored.message.seal.map { Data($0.signature).base64EncodedString() },
+                    protection: page.protection, proofKey: open.proofKey,
+                    attachments: open.content?.attachments, attachmentsKey: open.content?.attachmentsKey)
             }
             let sets = LockSetName.allCases.filter { !page[$0].isEmpty }.map { set in
-                SetReport(set: set, locks: page[set].map { lock in
-                    let key = LockKey(page: number, set: set, kind: lock.kind)
-                    let reason = explain(stored, key: key, lock: lock, now: now)
-                    var target = lock.target
-                    if case .location = lock { target?.label = page.labels[set] }
-                    return LockReport(type: lock.kind, condition: lock.condition, holds: reason == nil, reason: reason,
-                                      target: target)
-                })
+                SetReport(
+                    set: set,
+                    locks: page[set].map { lock in
+                        let key = LockKey(page: number, set: set, kind: lock.kind)
+                        let reason = explain(stored, key: key, lock: lock, now: now)
+                        var target = lock.target
+                        if case .location = lock { target?.label = page.labels[set] }
+                        return LockReport(
+                            type: lock.kind, condition: lock.condition, holds: reason == nil, reason: reason,
+                            target: target)
+                    })
             }
-            return PageReport(number: number, open: false, text: nil, openedBy: nil, openedAt: nil, sets: sets,
-                              protection: page.protection)
+            return PageReport(
+                number: number, open: false, text: nil, openedBy: nil, openedAt: nil, sets: sets,
+                protection: page.protection)
         }
         for (index, page) in stored.message.pages.enumerated() {
             pages[index].hints = hintReports(stored, page: index + 1, now: now)
             pages[index].question = page.question
             pages[index].points = page.worth
         }
-        var report = ReadReport(id: id, title: stored.message.title, from: stored.message.from, chest: stored.chest,
-                                state: stored.openness, sentByYou: stored.sentByYou, pages: pages,
-                                senderKey: stored.message.seal.map { Data($0.publicKey).base64EncodedString() })
+        var report = ReadReport(
+            id: id, title: stored.message.title, from: stored.message.from, chest: stored.chest,
+            state: stored.openness, sentByYou: stored.sentByYou, pages: pages,
+            senderKey: stored.message.seal.map { Data($0.publicKey).base64EncodedString() })
         if let schedule = huntSchedule, !schedule.isEmpty, isHuntMessage(stored) {
             (report.huntStarts, report.huntEnds) = (schedule.starts, schedule.ends)
         }
         if awaitsStartKey(stored) { report.awaitsStartKey = true }
         if stored.message.requiresHardware {
             report.requiresHardware = true
-            report.receiver = !gps.connected ? "gpsd not connected" : lastFix == nil ? "no fix yet" : trust.trust.description
+            report.receiver =
+                !gps.connected ? "gpsd not connected" : lastFix == nil ? "no fix yet" : trust.trust.description
         }
         return report
     }
@@ -191,13 +200,18 @@ extension Engine {
             return explainSealed(stored, key: key, lock: lock, now: now)
         case let .release(name):
             return .waitsForRelease(name, arrived: seal.releases[name] != nil)
-        case .answer where stored.message.pages[key.page - 1][key.set].contains(where: { $0.kind == .location && $0.isSecret }):
+        case .answer
+        where stored.message.pages[key.page - 1][key.set].contains(where: { $0.kind == .location && $0.isSecret }):
             return explainSealed(stored, key: key, lock: lock, now: now)
         case .answer:
-            if let until = stored.state.pin.refusedUntil, until > clock.trustedTime(now) { return .answerRefused(until: until) }
+            if let until = stored.state.pin.refusedUntil, until > clock.trustedTime(now) {
+                return .answerRefused(until: until)
+            }
             return .needsAnswer
         case .pin:
-            if let until = stored.state.pin.refusedUntil, until > clock.trustedTime(now) { return .pinRefused(until: until) }
+            if let until = stored.state.pin.refusedUntil, until > clock.trustedTime(now) {
+                return .pinRefused(until: until)
+            }
             return .needsPIN
         case let .location(center, radius):
             if let problem = LockRule.fixProblem(lastFix, connected: gps.connected, now: now) { return problem }
@@ -211,7 +225,8 @@ extension Engine {
             return LockRule.altitude(lastFix?.altitude3D, epv: lastFix?.epv, bounds: bounds)
                 ?? .confirming(confirmations(of: ref), of: Self.confirmations)
         case let .weather(condition):
-            return LockRule.weather(condition, weatherReading(now: now)) ?? .weather(current: condition, needs: condition)
+            return LockRule.weather(condition, weatherReading(now: now))
+                ?? .weather(current: condition, needs: condition)
         case let .temperature(bounds):
             let reading = weatherReading(now: now)
             return LockRule.temperature(bounds, reading)

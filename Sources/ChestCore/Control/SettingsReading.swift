@@ -1,12 +1,12 @@
 /// The settings file as a reload found it (`chest config`, SIGHUP): what the engine applies and what the reader is
 /// told.
-public struct SettingsReading: Hashable, Sendable {
+package struct SettingsReading: Hashable, Sendable {
     /// Sentences for `chest config`: what takes effect only at restart, or why the file could not be read.
-    public var notes: [String]
+    package var notes: [String]
     /// How old a weather reading may be, in seconds; nil when the file could not be read (the old value stays).
-    public var weatherMaximumAge: Double?
+    package var weatherMaximumAge: Double?
 
-    public init(notes: [String], weatherMaximumAge: Double?) {
+    package init(notes: [String], weatherMaximumAge: Double?) {
         self.notes = notes
         self.weatherMaximumAge = weatherMaximumAge
     }

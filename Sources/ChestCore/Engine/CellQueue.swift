@@ -94,8 +94,10 @@ struct CellQueue: Sendable {
 
     /// Files a set's request for a cell, asked for by the fixes `pins` (the newest last). Returns the sequences
     /// newly held and those let go (a cell forgotten for room, or pins beyond a cell's share).
-    mutating func add(_ request: KeyRequest, slot: SlotRef, derivation: KeyRequest.Derivation, cell: Cell,
-                      pins: [Int], owner: String = "") -> (held: [Int], released: [Int]) {
+    mutating func add(
+        _ request: KeyRequest, slot: SlotRef, derivation: KeyRequest.Derivation, cell: Cell,
+        pins: [Int], owner: String = ""
+    ) -> (held: [Int], released: [Int]) {
         let newest = pins.last ?? -1
         if var flight, flight.derivation == derivation, flight.item.requests[slot] != nil {
             let change = Self.merge(pins, into: &flight.item.pins)
@@ -112,8 +114,12 @@ struct CellQueue: Sendable {
             } else if waiting.count >= Self.limit {
                 victim = held.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
             }
-            if let victim, let oldest = waiting.lazy.filter({ $0.value.owners.contains(victim) }).min(by: { $0.value.newest < $1.value.newest }),
-               let removed = remove(oldest.key) {
+            if let victim,
+                let oldest = waiting.lazy.filter({ $0.value.owners.contains(victim) }).min(by: {
+                    $0.value.newest < $1.value.newest
+                }),
+                let removed = remove(oldest.key)
+            {
                 released = removed.pins
             }
         }
@@ -131,8 +137,10 @@ struct CellQueue: Sendable {
     /// dropped on the way (the page opened, the message went, a new PIN). Returns the requests to hand over (none when
     /// nothing waits, one is with the worker, or every waiting sender spent its share: the worker then rests until a
     /// later call finds one refilled) and the sequences let go.
-    mutating func next(at monotonic: Double, isLive: (SlotRef, KeyRequest) -> Bool,
-                       isCurrent: (Item) -> Bool) -> (requests: [KeyRequest], released: [Int]) {
+    mutating func next(
+        at monotonic: Double, isLive: (SlotRef, KeyRequest) -> Bool,
+        isCurrent: (Item) -> Bool
+    ) -> (requests: [KeyRequest], released: [Int]) {
         guard flight == nil else { return ([], []) }
         var released: [Int] = []
         for (derivation, item) in waiting {
@@ -145,24 +153,33 @@ struct CellQueue: Sendable {
             }
         }
         allowances = allowances.filter { allowance(of: $0.key, at: monotonic) < Self.burst }
-        let served = self.served, allowances = self.allowances
+        let served = self.served
+        let allowances = self.allowances
         func charge(_ item: Item) -> Double { item.owners.map { served[$0] ?? 0 }.min() ?? 0 }
         // A cell shared by several senders goes while any of them is within its share.
         func allowed(_ item: Item) -> Bool {
             item.owners.contains { owner in
-                allowances[owner].map { min(Self.burst, $0.seconds + Self.share * max(0, monotonic - $0.at)) > 0 } ?? true
+                allowances[owner].map { min(Self.burst, $0.seconds + Self.share * max(0, monotonic - $0.at)) > 0 }
+                    ?? true
             }
         }
-        guard let chosen = waiting.lazy.filter({ allowed($0.value) }).max(by: { a, b in
-            let current = (isCurrent(a.value), isCurrent(b.value))
-            if current.0 != current.1 { return !current.0 }
-            let charges = (charge(a.value), charge(b.value))
-            return charges.0 != charges.1 ? charges.0 > charges.1 : a.value.newest < b.value.newest
-        }) else { return ([], released) }
+        guard
+            let chosen = waiting.lazy.filter({ allowed($0.value) }).max(by: { a, b in
+                let current = (isCurrent(a.value), isCurrent(b.value))
+                if current.0 != current.1 { return !current.0 }
+                let charges = (charge(a.value), charge(b.value))
+                return charges.0 != charges.1 ? charges.0 > charges.1 : a.value.newest < b.value.newest
+            })
+        else { return ([], released) }
         remove(chosen.key)
-        flight = Flight(derivation: chosen.key, item: chosen.value, outstanding: Set(chosen.value.requests.keys), since: monotonic)
-        return (chosen.value.requests.sorted { ($0.key.id, $0.key.page, $0.key.set.rawValue) < ($1.key.id, $1.key.page, $1.key.set.rawValue) }
-                    .map(\.value), released)
+        flight = Flight(
+            derivation: chosen.key, item: chosen.value, outstanding: Set(chosen.value.requests.keys), since: monotonic)
+        return (
+            chosen.value.requests.sorted {
+                ($0.key.id, $0.key.page, $0.key.set.rawValue) < ($1.key.id, $1.key.page, $1.key.set.rawValue)
+            }
+            .map(\.value), released
+        )
     }
 
     /// The worker answered one set of the item it has. Returns the item once every set is answered (its pins are
@@ -195,7 +212,7 @@ struct CellQueue: Sendable {
         return item
     }
 
-        /// Adds `new` to a cell's pins, keeping the newest `pinsPerCell`.
+    /// Adds `new` to a cell's pins, keeping the newest `pinsPerCell`.
     private static func merge(_ new: [Int], into pins: inout [Int]) -> (held: [Int], released: [Int]) {
         let held = new.filter { !pins.contains($0) }
         guard !held.isEmpty else { return ([], []) }

@@ -13,18 +13,25 @@ extension Engine {
                 effects += refuse(arrival, reason: reason)
             case let .message(message, sentByYou):
                 if let existing = entries[message.id], Replacement.replaces(message, existing.message),
-                   seen.insert(message.id).inserted {
+                    seen.insert(message.id).inserted
+                {
                     let state = Replacement.state(from: existing, for: message)
-                    let stored = StoredMessage(message: message, state: state, chest: existing.chest, sentByYou: sentByYou)
-                    effects.append(.change(.replace(Admission(stored: stored, source: arrival.source),
-                                                    note: Replacement.sentence(old: existing, new: message, state: state))))
+                    let stored = StoredMessage(
+                        message: message, state: state, chest: existing.chest, sentByYou: sentByYou)
+                    effects.append(
+                        .change(
+                            .replace(
+                                Admission(stored: stored, source: arrival.source),
+                                note: Replacement.sentence(old: existing, new: message, state: state))))
                 } else if let reason = duplicateReason(of: message) {
                     effects += refuse(arrival, reason: reason)
                 } else if !seen.insert(message.id).inserted {
-                    effects += refuse(arrival, reason: "the same message (\(message.id.short)) arrived twice at once; kept one")
+                    effects += refuse(
+                        arrival, reason: "the same message (\(message.id.short)) arrived twice at once; kept one")
                 } else {
-                    let stored = StoredMessage(message: message, state: MessageState(ingestedAt: now.wall),
-                                               chest: .regular, sentByYou: sentByYou)
+                    let stored = StoredMessage(
+                        message: message, state: MessageState(ingestedAt: now.wall),
+                        chest: .regular, sentByYou: sentByYou)
                     admitted.append(Admission(stored: stored, source: arrival.source))
                 }
             }
@@ -36,7 +43,8 @@ extension Engine {
     /// A refused inbox file is set aside and announced; a refused import is answered to its caller.
     private func refuse(_ arrival: Arrival, reason: String) -> [Effect] {
         switch arrival.source {
-        case let .staged(path): [.reject(path: path, reason: reason), .emit(.rejected(file: arrival.file, reason: reason))]
+        case let .staged(path):
+            [.reject(path: path, reason: reason), .emit(.rejected(file: arrival.file, reason: reason))]
         case let .copy(_, client): [.reply(client, .failure(reason))]
         }
     }
@@ -50,18 +58,28 @@ extension Engine {
             return "message \(existing.id.short) \"\(existing.message.title)\" is already in the \(chest) chest"
         }
         if let seal = message.seal, let old = existing.message.seal, seal.isMade(by: old.publicKey) {
-            return "message \(existing.id.short) (\"\(existing.message.title)\") is in the \(chest) chest as composed at \(ISO8601.string(existing.message.created)); "
+            return
+                "message \(existing.id.short) (\"\(existing.message.title)\") is in the \(chest) chest as composed at \(ISO8601.string(existing.message.created)); "
                 + "this version was composed at \(ISO8601.string(message.created)), not later, so it does not replace it"
         }
-        return "a different message with the ID \(existing.id.short) (\"\(existing.message.title)\") is already in the \(chest) chest"
+        return
+            "a different message with the ID \(existing.id.short) (\"\(existing.message.title)\") is already in the \(chest) chest"
     }
 
     /// `chest save`: to the saved chest, which has a limit.
     func save(_ id: MessageID, for client: ClientID) -> [Effect] {
         guard let stored = entries[id] else { return [] }
-        guard stored.chest == .regular else { return [.reply(client, .failure("\(id.short) is already in the saved chest"))] }
+        guard stored.chest == .regular else {
+            return [.reply(client, .failure("\(id.short) is already in the saved chest"))]
+        }
         guard savedCount < ChestKind.savedLimit else {
-            return [.reply(client, .failure("the saved chest is full (\(ChestKind.savedLimit) messages); delete one first with `chest delete ID`"))]
+            return [
+                .reply(
+                    client,
+                    .failure(
+                        "the saved chest is full (\(ChestKind.savedLimit) messages); delete one first with `chest delete ID`"
+                    ))
+            ]
         }
         return [.change(.move(id, from: .regular, to: .saved, for: client))]
     }
@@ -78,13 +96,26 @@ extension Engine {
     func undelete(_ text: String?, for client: ClientID, now: Now) -> [Effect] {
         let kept = recentlyDeleted.filter { now.wall.timeIntervalSince($0.at) <= DeletedMessage.keptFor }
         guard !kept.isEmpty else {
-            return [.reply(client, .failure("nothing to undelete: no message was deleted in the last \(Wording.duration(DeletedMessage.keptFor))"))]
+            return [
+                .reply(
+                    client,
+                    .failure(
+                        "nothing to undelete: no message was deleted in the last \(Wording.duration(DeletedMessage.keptFor))"
+                    ))
+            ]
         }
         let prefix = text?.lowercased() ?? ""
         let matches = prefix.isEmpty ? [kept[kept.count - 1]] : kept.filter { $0.stored.id.rawValue.hasPrefix(prefix) }
         guard matches.count == 1, var stored = matches.first?.stored else {
-            let listed = kept.reversed().map { "\($0.stored.id.short) \"\($0.stored.message.title)\"" }.joined(separator: ", ")
-            return [.reply(client, .failure("\(matches.isEmpty ? "no" : "more than one") deleted message \(prefix); recently deleted: \(listed)"))]
+            let listed = kept.reversed().map { "\($0.stored.id.short) \"\($0.stored.message.title)\"" }.joined(
+                separator: ", ")
+            return [
+                .reply(
+                    client,
+                    .failure(
+                        "\(matches.isEmpty ? "no" : "more than one") deleted message \(prefix); recently deleted: \(listed)"
+                    ))
+            ]
         }
         guard entries[stored.id] == nil else {
             return [.reply(client, .failure("\(stored.id.short) is in the chest again; nothing to undelete"))]
@@ -124,7 +155,9 @@ extension Engine {
             if let failure { return [.reply(client, .failure("cannot save \(id.short): \(failure)"))] }
             stored.chest = to
             entries[id] = stored
-            let event = to == .saved ? ChestEvent.saved(id, title: stored.message.title) : .unsaved(id, title: stored.message.title)
+            let event =
+                to == .saved
+                ? ChestEvent.saved(id, title: stored.message.title) : .unsaved(id, title: stored.message.title)
             return [.emit(event), .reply(client, .message(ImportResult(stored.message)))]
         case let .remove(id, _, client):
             guard let stored = entries[id] else { return [] }
@@ -133,11 +166,16 @@ extension Engine {
             hinted.remove(id)
             unregisterAll(stored)
             recentlyDeleted.removeAll { $0.stored.id == id }
-            recentlyDeleted = Array((recentlyDeleted + [DeletedMessage(stored: stored, at: now.wall)]).suffix(DeletedMessage.limit))
-            return [.emit(.deleted(id, title: stored.message.title)), .reply(client, .message(ImportResult(stored.message)))]
+            recentlyDeleted = Array(
+                (recentlyDeleted + [DeletedMessage(stored: stored, at: now.wall)]).suffix(DeletedMessage.limit))
+            return [
+                .emit(.deleted(id, title: stored.message.title)),
+                .reply(client, .message(ImportResult(stored.message))),
+            ]
         case let .replace(admission, note):
             if let failure {
-                return admission.source.client.map { [.reply($0, .failure("cannot replace the message: \(failure)"))] } ?? []
+                return admission.source.client.map { [.reply($0, .failure("cannot replace the message: \(failure)"))] }
+                    ?? []
             }
             var effects = add(admission.stored, announce: true, now: now)
             effects += rescheduleWake(now)
@@ -154,13 +192,15 @@ extension Engine {
             var effects = add(stored, announce: false, now: now)
             effects += rescheduleWake(now)
             effects += planWeather(now)
-            return effects + [.emit(.undeleted(stored.id, title: stored.message.title)),
-                              .reply(client, .message(ImportResult(stored.message)))]
+            return effects + [
+                .emit(.undeleted(stored.id, title: stored.message.title)),
+                .reply(client, .message(ImportResult(stored.message))),
+            ]
         }
     }
 
     /// The one message an ID or a unique prefix of one names, or the sentence that says why there is none.
-    public func resolve(_ text: String?) -> Result<MessageID, ResolveError> {
+    package func resolve(_ text: String?) -> Result<MessageID, ResolveError> {
         let prefix = (text ?? "").lowercased()
         guard !prefix.isEmpty, prefix.utf8.allSatisfy(\.isLowerHex) else { return .failure(.notAnID(text ?? "")) }
         let matches = ids(matching: prefix)
@@ -173,12 +213,12 @@ extension Engine {
 }
 
 /// Why an ID given on the command line names no single message.
-public enum ResolveError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum ResolveError: Error, Hashable, Sendable, CustomStringConvertible {
     case notAnID(String)
     case none(String)
     case ambiguous(String, [MessageID])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .notAnID(text): "\"\(text)\" is not a message ID; see `chest list`"
         case let .none(prefix): "no message \(prefix) in the chest; see `chest list` and `chest list --saved`"

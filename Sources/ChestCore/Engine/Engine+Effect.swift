@@ -3,7 +3,7 @@ import struct FoundationEssentials.Date
 extension Engine {
     /// What the caller must do, in order. None of them calls back into the engine while it runs: an outcome
     /// the engine needs comes back as a later input.
-    public enum Effect: Hashable, Sendable {
+    package enum Effect: Hashable, Sendable {
         /// Write the message's state durably; only once it is on disk carry out `then`, what announces the change
         /// (an unlock's event and notification, a PIN's acceptance). When the write fails, answer with
         /// `.persistFailed`, handing back `then` undone.

@@ -27,7 +27,8 @@ extension Engine {
         if let position = fix.position {
             for (circle, _) in locations.containing(position)
             where LockRule.location(position, eph: fix.eph, center: circle.center, radius: circle.radius) == nil
-                && fixCounts(for: circle.key) {
+                && fixCounts(for: circle.key)
+            {
                 inside.insert(circle.key)
                 if advance(circle.key, fix: fix) >= Self.confirmations { held.append(circle.key) }
             }
@@ -79,7 +80,7 @@ extension Engine {
     }
 
     /// How many confirming fixes a lock has so far.
-    public func confirmations(of ref: LockRef) -> Int { streaks[ref]?.count ?? 0 }
+    package func confirmations(of ref: LockRef) -> Int { streaks[ref]?.count ?? 0 }
 }
 
 extension Fix {

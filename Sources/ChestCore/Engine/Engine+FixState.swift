@@ -15,9 +15,10 @@ extension Engine {
     static let fixCheckMargin = 0.05
 
     /// Whether chestd has a usable fix now, and why not.
-    public func fixState(now: Now) -> FixState {
-        FixState.assess(gpsdConnected: gps.connected, receiverGone: fixWatch.receiverGone, lastReport: lastFix,
-                        lastPositionAt: fixWatch.lastPositionAt, monotonicNow: now.monotonic)
+    package func fixState(now: Now) -> FixState {
+        FixState.assess(
+            gpsdConnected: gps.connected, receiverGone: fixWatch.receiverGone, lastReport: lastFix,
+            lastPositionAt: fixWatch.lastPositionAt, monotonicNow: now.monotonic)
     }
 
     /// A report from gpsd (`lastFix` already holds it): a report means the receiver is there.

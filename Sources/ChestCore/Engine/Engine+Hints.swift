@@ -17,7 +17,9 @@ extension Engine {
         return sets.compactMap { set -> Date? in
             var since = stored.state.ingestedAt
             for case let .after(link) in page[set] {
-                guard let opened = entries[link.message]?.state.openPages.first(where: { $0.page == link.page }) else { return nil }
+                guard let opened = entries[link.message]?.state.openPages.first(where: { $0.page == link.page }) else {
+                    return nil
+                }
                 since = max(since, opened.at)
             }
             return since
@@ -45,7 +47,8 @@ extension Engine {
                 for (hintIndex, hint) in page.hints.enumerated() {
                     let ref = HintRef(id: stored.id, page: index + 1, hint: hintIndex + 1)
                     guard stored.state.openHint(page: ref.page, hint: ref.hint) == nil, hintsOpening[ref] == nil,
-                          let due = hintDue(stored, page: ref.page, hint: hint), due <= trusted, let key = hint.key else { continue }
+                        let due = hintDue(stored, page: ref.page, hint: hint), due <= trusted, let key = hint.key
+                    else { continue }
                     opening += openHint(stored, ref, key: key, fromOrganiser: false, client: nil)
                 }
             }
@@ -70,14 +73,20 @@ extension Engine {
     }
 
     /// Asks the daemon to try a key on a hint; a client waits for the outcome.
-    mutating func openHint(_ stored: StoredMessage, _ ref: HintRef, key: [UInt8], fromOrganiser: Bool, client: ClientID?,
-                           charged: Int? = nil) -> [Effect] {
+    mutating func openHint(
+        _ stored: StoredMessage, _ ref: HintRef, key: [UInt8], fromOrganiser: Bool, client: ClientID?,
+        charged: Int? = nil
+    ) -> [Effect] {
         let hint = stored.message.pages[ref.page - 1].hints[ref.hint - 1]
         let first = hintsOpening[ref] == nil
         hintsOpening[ref, default: []] += client.map { [$0] } ?? []
         guard first || fromOrganiser else { return [] }
-        return [.openHint(HintOpening(id: stored.id, page: ref.page, hint: ref.hint, key: key, ciphertext: hint.ciphertext,
-                                      version: stored.message.version, fromOrganiser: fromOrganiser, charged: charged))]
+        return [
+            .openHint(
+                HintOpening(
+                    id: stored.id, page: ref.page, hint: ref.hint, key: key, ciphertext: hint.ciphertext,
+                    version: stored.message.version, fromOrganiser: fromOrganiser, charged: charged))
+        ]
     }
 
     /// The daemon tried a key: the hint is kept open in the message's state, then told; a key that opens nothing is
@@ -86,7 +95,8 @@ extension Engine {
         let ref = opening.ref
         let clients = hintsOpening.removeValue(forKey: ref) ?? []
         guard var stored = entries[opening.id], ref.page <= stored.message.pages.count,
-              ref.hint <= stored.message.pages[ref.page - 1].hints.count else {
+            ref.hint <= stored.message.pages[ref.page - 1].hints.count
+        else {
             return clients.map { .reply($0, .failure("the message is no longer in the chest")) }
         }
         let hint = stored.message.pages[ref.page - 1].hints[ref.hint - 1]
@@ -94,22 +104,37 @@ extension Engine {
         let cost = opening.charged ?? hint.cost
         guard let text else {
             if opening.fromOrganiser { huntBook.hintKeysRefused += 1 }
-            let why = opening.fromOrganiser
+            let why =
+                opening.fromOrganiser
                 ? "the key the organiser gave does not open hint \(ref.hint) of page \(ref.page); it is ignored"
                 : "hint \(ref.hint) of page \(ref.page) does not open with the key in its file: the file is damaged; ask its sender for it again"
             return clients.map { .reply($0, .failure(why)) }
         }
         let title = stored.message.title
         if let open = stored.state.openHint(page: ref.page, hint: ref.hint) {
-            return clients.map { .reply($0, .hint(HintAnswer(id: stored.id, title: title, page: ref.page, hint: ref.hint,
-                                                             outcome: .opened, text: open.text, cost: open.cost ?? hint.cost))) }
+            return clients.map {
+                .reply(
+                    $0,
+                    .hint(
+                        HintAnswer(
+                            id: stored.id, title: title, page: ref.page, hint: ref.hint,
+                            outcome: .opened, text: open.text, cost: open.cost ?? hint.cost)))
+            }
         }
-        stored.state.hints.append(OpenHint(page: ref.page, hint: ref.hint, at: now.wall, text: text, cost: opening.charged))
+        stored.state.hints.append(
+            OpenHint(page: ref.page, hint: ref.hint, at: now.wall, text: text, cost: opening.charged))
         entries[stored.id] = stored
-        let note = HintNote(id: stored.id, title: title, page: ref.page, hint: ref.hint, text: text, cost: cost, at: now.wall)
+        let note = HintNote(
+            id: stored.id, title: title, page: ref.page, hint: ref.hint, text: text, cost: cost, at: now.wall)
         var then: [Effect] = [.emit(.hint(note)), .notifyHint(note)]
-        then += clients.map { .reply($0, .hint(HintAnswer(id: stored.id, title: title, page: ref.page, hint: ref.hint,
-                                                           outcome: .opened, text: text, cost: cost))) }
+        then += clients.map {
+            .reply(
+                $0,
+                .hint(
+                    HintAnswer(
+                        id: stored.id, title: title, page: ref.page, hint: ref.hint,
+                        outcome: .opened, text: text, cost: cost)))
+        }
         return [.persist(stored.id, stored.state, then: then)]
     }
 
@@ -118,12 +143,20 @@ extension Engine {
     mutating func askHint(_ id: MessageID, page requested: Int?, for client: ClientID, now: Now) -> [Effect] {
         guard let stored = entries[id] else { return [.reply(client, .failure("no message \(id.short)"))] }
         let title = TerminalText.escaped(stored.message.title)
-        if stored.sentByYou { return [.reply(client, .failure("you sent \(id.short) \"\(title)\"; its hints are for its readers"))] }
+        if stored.sentByYou {
+            return [.reply(client, .failure("you sent \(id.short) \"\(title)\"; its hints are for its readers"))]
+        }
         let pages = stored.message.pages
         let number: Int
         if let requested {
             guard (1...pages.count).contains(requested) else {
-                return [.reply(client, .failure("\(id.short) \"\(title)\" has \(pages.count) page\(pages.count == 1 ? "" : "s"), not \(requested)"))]
+                return [
+                    .reply(
+                        client,
+                        .failure(
+                            "\(id.short) \"\(title)\" has \(pages.count) page\(pages.count == 1 ? "" : "s"), not \(requested)"
+                        ))
+                ]
             }
             guard !pages[requested - 1].hints.isEmpty else {
                 return [.reply(client, .failure("page \(requested) of \(id.short) \"\(title)\" has no hints"))]
@@ -131,52 +164,93 @@ extension Engine {
             number = requested
         } else {
             let closed = pages.indices.map { $0 + 1 }.filter { page in
-                !stored.state.isOpen(page: page) && pages[page - 1].hints.indices.contains { stored.state.openHint(page: page, hint: $0 + 1) == nil }
+                !stored.state.isOpen(page: page)
+                    && pages[page - 1].hints.indices.contains { stored.state.openHint(page: page, hint: $0 + 1) == nil }
             }
             guard let first = closed.first(where: { goalSince(stored, page: $0) != nil }) ?? closed.first else {
                 let any = pages.contains { !$0.hints.isEmpty }
-                return [.reply(client, .failure(any ? "every hint of \(id.short) \"\(title)\" that can still help is open: chest read \(id.short)"
-                                                    : "\(id.short) \"\(title)\" has no hints"))]
+                return [
+                    .reply(
+                        client,
+                        .failure(
+                            any
+                                ? "every hint of \(id.short) \"\(title)\" that can still help is open: chest read \(id.short)"
+                                : "\(id.short) \"\(title)\" has no hints"))
+                ]
             }
             number = first
         }
         if stored.state.isOpen(page: number) {
-            return [.reply(client, .failure("page \(number) of \(id.short) is already open; its hints are in chest read \(id.short)"))]
+            return [
+                .reply(
+                    client,
+                    .failure("page \(number) of \(id.short) is already open; its hints are in chest read \(id.short)"))
+            ]
         }
         let hints = pages[number - 1].hints
-        guard let index = hints.indices.first(where: { stored.state.openHint(page: number, hint: $0 + 1) == nil }) else {
-            return [.reply(client, .failure("every hint of page \(number) of \(id.short) is open: chest read \(id.short)"))]
+        guard let index = hints.indices.first(where: { stored.state.openHint(page: number, hint: $0 + 1) == nil })
+        else {
+            return [
+                .reply(client, .failure("every hint of page \(number) of \(id.short) is open: chest read \(id.short)"))
+            ]
         }
-        let hint = hints[index], ref = HintRef(id: id, page: number, hint: index + 1)
+        let hint = hints[index]
+        let ref = HintRef(id: id, page: number, hint: index + 1)
         let due = hintDue(stored, page: number, hint: hint)
         if let key = hint.key, hint.after == nil || due.map({ $0 <= clock.trustedTime(now) }) == true {
             return openHint(stored, ref, key: key, fromOrganiser: false, client: client)
         }
         if hint.isHunts {
             guard huntBook.isJoined else {
-                return [.reply(client, .failure("hint \(ref.hint) of page \(number) is given by the hunt's organiser; join the hunt first (chest hunt join FILE)"))]
+                return [
+                    .reply(
+                        client,
+                        .failure(
+                            "hint \(ref.hint) of page \(number) is given by the hunt's organiser; join the hunt first (chest hunt join FILE)"
+                        ))
+                ]
             }
             let request = HuntHintRequest(message: id.rawValue, page: number, hint: ref.hint)
-            return [.hunt(.requestHint(request)),
-                    .reply(client, .hint(HintAnswer(id: id, title: stored.message.title, page: number, hint: ref.hint, outcome: .asked,
-                                                    cost: hint.cost, connected: huntBook.connected)))]
+            return [
+                .hunt(.requestHint(request)),
+                .reply(
+                    client,
+                    .hint(
+                        HintAnswer(
+                            id: id, title: stored.message.title, page: number, hint: ref.hint, outcome: .asked,
+                            cost: hint.cost, connected: huntBook.connected))),
+            ]
         }
         let after = Wording.duration(Double(hint.after ?? 0))
         guard let due else {
-            return [.reply(client, .failure("hint \(ref.hint) of page \(number) opens by itself \(after) after the page becomes your next goal; it still waits for an earlier page"))]
+            return [
+                .reply(
+                    client,
+                    .failure(
+                        "hint \(ref.hint) of page \(number) opens by itself \(after) after the page becomes your next goal; it still waits for an earlier page"
+                    ))
+            ]
         }
-        return [.reply(client, .failure("hint \(ref.hint) of page \(number) opens by itself at \(ISO8601.string(due)), in \(Wording.duration(due.timeIntervalSince(clock.trustedTime(now))))"))]
+        return [
+            .reply(
+                client,
+                .failure(
+                    "hint \(ref.hint) of page \(number) opens by itself at \(ISO8601.string(due)), in \(Wording.duration(due.timeIntervalSince(clock.trustedTime(now))))"
+                ))
+        ]
     }
 
     /// A hint's key the organiser's board gave this team, believed by the gate and opened from its sealed box by the
     /// link (nil when it was not sealed to this reader): kept (`<chest>/hint-keys.json`) and tried on the hint.
-    mutating func hintKeyHeard(_ envelope: HuntEnvelope, topic: String, signatureValid: Bool, key: [UInt8]?) -> [Effect] {
+    mutating func hintKeyHeard(_ envelope: HuntEnvelope, topic: String, signatureValid: Bool, key: [UInt8]?) -> [Effect]
+    {
         guard var gate = huntBook.gate else { return [] }
         let verdict = gate.admit(envelope, topic: topic, signatureValid: signatureValid)
         huntBook.gate = gate
         if case let .refused(refusal) = verdict { return [.ignored(.refused(refusal), topic: topic)] }
         guard case let .hint(given) = envelope.body, given.team == huntBook.file?.team,
-              let id = MessageID(given.message) else { return [] }
+            let id = MessageID(given.message)
+        else { return [] }
         guard let key, key.count == SealedPage.keyBytes else {
             huntBook.hintKeysRefused += 1
             return [.ignored(.hintKeyNotForThisReader, topic: topic)]
@@ -194,7 +268,9 @@ extension Engine {
     /// The hint keys kept from an earlier run, read before the broker is reached.
     mutating func hintKeysRestored(_ keys: [String: String]) -> [Effect] {
         huntBook.hintKeys.merge(keys) { current, _ in current }
-        return Set(huntBook.hintKeys.keys.compactMap(HintRef.init(key:)).map(\.id)).sorted().flatMap { tryHintKeys(of: $0) }
+        return Set(huntBook.hintKeys.keys.compactMap(HintRef.init(key:)).map(\.id)).sorted().flatMap {
+            tryHintKeys(of: $0)
+        }
     }
 
     /// Tries the board's keys on the message's hints still closed (a message may arrive after its key).
@@ -203,10 +279,11 @@ extension Engine {
         var effects: [Effect] = []
         for (key, value) in huntBook.hintKeys.sorted(by: { $0.key < $1.key }) {
             guard let ref = HintRef(key: key), ref.id == id, only == nil || only == ref,
-                  (1...stored.message.pages.count).contains(ref.page),
-                  stored.message.pages[ref.page - 1].hints.indices.contains(ref.hint - 1),
-                  stored.state.openHint(page: ref.page, hint: ref.hint) == nil,
-                  let bytes = Data(base64Encoded: value) else { continue }
+                (1...stored.message.pages.count).contains(ref.page),
+                stored.message.pages[ref.page - 1].hints.indices.contains(ref.hint - 1),
+                stored.state.openHint(page: ref.page, hint: ref.hint) == nil,
+                let bytes = Data(base64Encoded: value)
+            else { continue }
             effects += openHint(stored, ref, key: [UInt8](bytes), fromOrganiser: true, client: nil, charged: charged)
         }
         return effects
@@ -218,9 +295,11 @@ extension Engine {
         guard !hints.isEmpty else { return nil }
         return hints.enumerated().map { index, hint in
             let open = stored.state.openHint(page: number, hint: index + 1)
-            return HintReport(number: index + 1, open: open != nil, text: open?.text, openedAt: open?.at, cost: open?.cost ?? hint.cost,
-                              opensAt: open == nil ? hintDue(stored, page: number, hint: hint) : nil, after: hint.after,
-                              byOrganiser: hint.key == nil)
+            return HintReport(
+                number: index + 1, open: open != nil, text: open?.text, openedAt: open?.at,
+                cost: open?.cost ?? hint.cost,
+                opensAt: open == nil ? hintDue(stored, page: number, hint: hint) : nil, after: hint.after,
+                byOrganiser: hint.key == nil)
         }
     }
 }
@@ -229,10 +308,12 @@ extension Engine.Input {
     /// The clocks an input carries, when it carries them.
     var now: Now? {
         switch self {
-        case let .loaded(_, _, now), let .arrived(_, now), let .changed(_, _, now), let .request(_, _, now), let .fix(_, now),
-             let .receiver(_, now), let .tick(now), let .weatherFetched(_, now), let .weatherFailed(_, _, _, now),
-             let .pinChecked(_, _, _, now), let .keyDerived(_, _, now), let .attemptsRecorded(_, _, now), let .hunt(_, now),
-             let .hintOpened(_, _, now):
+        case let .loaded(_, _, now), let .arrived(_, now), let .changed(_, _, now), let .request(_, _, now),
+            let .fix(_, now),
+            let .receiver(_, now), let .tick(now), let .weatherFetched(_, now), let .weatherFailed(_, _, _, now),
+            let .pinChecked(_, _, _, now), let .keyDerived(_, _, now), let .attemptsRecorded(_, _, now),
+            let .hunt(_, now),
+            let .hintOpened(_, _, now):
             now
         default: nil
         }

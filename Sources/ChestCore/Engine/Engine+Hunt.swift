@@ -6,7 +6,7 @@ import struct FoundationEssentials.Date
 /// carries it out (the MQTT client, the outbox, the signatures) and reports back as `HuntNews`.
 extension Engine {
     /// The hunt link, for `status`: nil when no hunt is joined.
-    public var hunt: HuntLinkStatus? { huntBook.report }
+    package var hunt: HuntLinkStatus? { huntBook.report }
 
     mutating func huntNews(_ news: HuntNews, now: Now) -> [Effect] {
         switch news {
@@ -46,8 +46,10 @@ extension Engine {
     }
 
     /// A join file read (again): another hunt replaces the link; the same one changes nothing.
-    private mutating func join(_ file: HuntFile?, ledger: HuntReceiptLedger?, releases: [String: ReleaseKey], outbox: Int,
-                               word: HuntWord?, now: Now) -> [Effect] {
+    private mutating func join(
+        _ file: HuntFile?, ledger: HuntReceiptLedger?, releases: [String: ReleaseKey], outbox: Int,
+        word: HuntWord?, now: Now
+    ) -> [Effect] {
         guard file != huntBook.file else { return [] }
         var effects: [Effect] = huntBook.isJoined ? [.hunt(.disconnect)] : []
         var book = HuntBook()
@@ -119,14 +121,20 @@ extension Engine {
     /// The receipt of an unlock, when the hunt is owed it and it was not asked for already.
     mutating func huntReceipt(_ stored: StoredMessage, _ open: OpenPage, caughtUp: Bool = false) -> [Effect] {
         guard let file = huntBook.file, let ledger = huntBook.ledger, ledger.owes(stored, open),
-              let evidence = open.evidence, let signature = stored.message.seal?.signature else { return [] }
+            let evidence = open.evidence, let signature = stored.message.seal?.signature
+        else { return [] }
         let link = PageLink(message: stored.id, page: open.page)
         guard huntBook.posting.insert(link).inserted else { return [] }
-        let receipt = UnlockReceipt(message: stored.id, messageSignature: Data(signature).base64EncodedString(),
-                                    title: stored.message.title, page: open.page, set: open.set, openedAt: open.at,
-                                    evidence: evidence, reader: "")
-        return [.hunt(.postReceipt(HuntEnvelope.shareable(receipt, sharePositions: file.sharePositions),
-                                   proofKey: open.proofKey, link: link, caughtUp: caughtUp))]
+        let receipt = UnlockReceipt(
+            message: stored.id, messageSignature: Data(signature).base64EncodedString(),
+            title: stored.message.title, page: open.page, set: open.set, openedAt: open.at,
+            evidence: evidence, reader: "")
+        return [
+            .hunt(
+                .postReceipt(
+                    HuntEnvelope.shareable(receipt, sharePositions: file.sharePositions),
+                    proofKey: open.proofKey, link: link, caughtUp: caughtUp))
+        ]
     }
 
     /// The team's status, when it changed since the last one sent (retained on the broker; the board shows it).
@@ -151,7 +159,8 @@ extension Engine {
     /// What the organiser's board shows of this team.
     var teamStatus: TeamStatus {
         let pages = entries.values.reduce(0) { $0 + $1.state.openPages.count { $0.set != nil } }
-        return TeamStatus(online: true, pagesOpen: pages, trust: lastFix == nil ? nil : trust.level,
-                          fixMode: lastFix?.mode.rawValue)
+        return TeamStatus(
+            online: true, pagesOpen: pages, trust: lastFix == nil ? nil : trust.level,
+            fixMode: lastFix?.mode.rawValue)
     }
 }

@@ -2,7 +2,7 @@ import struct FoundationEssentials.Date
 
 extension Engine {
     /// Something that happened, with the clocks sampled by the caller.
-    public enum Input: Sendable {
+    package enum Input: Sendable {
         /// The chest as it was found at start; `refused` are stored files to set aside (path, reason).
         case loaded([StoredMessage], refused: [(path: String, reason: String)], Now)
         /// Message files read and checked by the daemon (from the inbox, or `chest import`), to take in or refuse.

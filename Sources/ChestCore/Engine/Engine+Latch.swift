@@ -29,9 +29,10 @@ extension Engine {
             for (pageIndex, page) in stored.message.pages.enumerated() where !stored.state.isOpen(page: pageIndex + 1) {
                 let number = pageIndex + 1
                 let set = LockSetName.allCases.first { set in
-                    !page[set].isEmpty && page[set].allSatisfy {
-                        stored.state.latched[LockKey(page: number, set: set, kind: $0.kind)] != nil
-                    }
+                    !page[set].isEmpty
+                        && page[set].allSatisfy {
+                            stored.state.latched[LockKey(page: number, set: set, kind: $0.kind)] != nil
+                        }
                 }
                 guard set != nil || (page.sealed != nil && page.isUnlocked) else { continue }
                 // docs/HUNTS.md "The hunt's start and end": the locks stay latched; the page waits for the window.
@@ -52,10 +53,13 @@ extension Engine {
                 if let set, page[set].contains(where: { $0.kind == .location }) {
                     let place = LockRef(id: id, key: LockKey(page: number, set: set, kind: .location))
                     open.reachedAt = stored.state.latched[place.key]
-                    open.evidence = evidence(locks: page[set].map(\.kind), reached: seal.reached.removeValue(forKey: place),
-                                             reachedAt: open.reachedAt, now: now)
+                    open.evidence = evidence(
+                        locks: page[set].map(\.kind), reached: seal.reached.removeValue(forKey: place),
+                        reachedAt: open.reachedAt, now: now)
                 } else {
-                    open.evidence = set.map { evidence(locks: page[$0].map(\.kind), reached: nil, reachedAt: nil, now: now) }
+                    open.evidence = set.map {
+                        evidence(locks: page[$0].map(\.kind), reached: nil, reachedAt: nil, now: now)
+                    }
                 }
                 opened.append(open)
             }
@@ -96,11 +100,14 @@ extension Engine {
     mutating func rescheduleWake(_ now: Now) -> [Effect] {
         let trusted = clock.trustedTime(now)
         // The hunt's start and end wake the engine as a time lock would (Engine+Schedule.swift).
-        var next = (times.values.filter { $0 > trusted } + huntWindowInstants(after: trusted)
+        var next =
+            (times.values.filter { $0 > trusted } + huntWindowInstants(after: trusted)
             + [nextHintDue(after: trusted)].compactMap { $0 }).min()
             .map { $0.addingTimeInterval(clock.correction(now)) }
         // While GPS time holds locks back, its evidence ageing out may open them (docs/SECURITY.md).
-        if let due = next, abs(clock.correction(now)) > 1, let expiry = clock.evidenceExpiry(now) { next = min(due, expiry) }
+        if let due = next, abs(clock.correction(now)) > 1, let expiry = clock.evidenceExpiry(now) {
+            next = min(due, expiry)
+        }
         // A seal worker resting for its senders' shares takes its next cell when one refills (CellQueue.resumesAt).
         if let resume = seal.cells.resumesAt(now.monotonic).map({ now.wall.addingTimeInterval($0 - now.monotonic) }) {
             next = min(next ?? resume, resume)

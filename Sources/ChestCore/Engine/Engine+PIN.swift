@@ -17,8 +17,10 @@ extension Engine {
         guard !stored.sentByYou else { return fail("you sent this message: its locks stay shut for you") }
         let sealed = stored.message.version >= 2
         guard PINAttempts.isWellFormed(pin, maximumDigits: sealed ? PINAttempts.maximumSealedDigits : 4) else {
-            return fail(sealed ? "a PIN is 4 to \(PINAttempts.maximumSealedDigits) digits, \"\(pin)\" is not"
-                               : MessageFormatError.pinNotFourDigits(pin).description)
+            return fail(
+                sealed
+                    ? "a PIN is 4 to \(PINAttempts.maximumSealedDigits) digits, \"\(pin)\" is not"
+                    : MessageFormatError.pinNotFourDigits(pin).description)
         }
         if let page, !stored.message.pages.indices.contains(page - 1) {
             return fail("message \(id.short) has no page \(page); it has \(stored.message.pages.count)")
@@ -37,7 +39,9 @@ extension Engine {
             }
             entries[id] = stored
             effects.append(.persist(id, stored.state))
-            for slot in withPlace { fileKeptCells(for: LockRef(id: id, key: LockKey(page: slot.page, set: slot.set, kind: .location))) }
+            for slot in withPlace {
+                fileKeptCells(for: LockRef(id: id, key: LockKey(page: slot.page, set: slot.set, kind: .location)))
+            }
             effects += dispatchCell(now)
             if hashes.isEmpty && slots.isEmpty { return effects + answer(.kept) }
         }
@@ -54,7 +58,9 @@ extension Engine {
         let answer = AnswerText.normalised(text)
         guard !answer.isEmpty else { return fail("the answer is empty") }
         guard text.unicodeScalars.count <= AnswerText.maximumLength else {
-            return fail("an answer is at most \(AnswerText.maximumLength) characters; this one has \(text.unicodeScalars.count)")
+            return fail(
+                "an answer is at most \(AnswerText.maximumLength) characters; this one has \(text.unicodeScalars.count)"
+            )
         }
         // No answer holds one (compose refuses it), so such a text is a mistake or an attack on the terminal, never
         // an attempt: refused before it is counted (docs/SECURITY.md "What an answer is worth").
@@ -67,19 +73,26 @@ extension Engine {
         if awaitsStartKey(stored) { return fail(Self.beforeStartKey("answer")) }
         let waiting = pendingAnswers(stored, page: page)
         guard !waiting.isEmpty else {
-            return fail(page.map { "page \($0) has no answer lock waiting" } ?? "no answer lock of this message is waiting")
+            return fail(
+                page.map { "page \($0) has no answer lock waiting" } ?? "no answer lock of this message is waiting")
         }
-        let withPlace = waiting.filter { stored.message.pages[$0.page - 1][$0.set].contains { $0.kind == .location && $0.isSecret } }
+        let withPlace = waiting.filter {
+            stored.message.pages[$0.page - 1][$0.set].contains { $0.kind == .location && $0.isSecret }
+        }
         let slots = waiting.filter { !withPlace.contains($0) }
         var effects: [Effect] = []
         if !withPlace.isEmpty {
             for slot in withPlace {
-                stored.state.seal.keptAnswers = (stored.state.seal.keptAnswers ?? [:]).merging([String(slot.page): answer]) { $1 }
+                stored.state.seal.keptAnswers = (stored.state.seal.keptAnswers ?? [:]).merging([
+                    String(slot.page): answer
+                ]) { $1 }
                 stored.state.seal.tried[LockKey(page: slot.page, set: slot.set, kind: .location)] = nil
             }
             entries[id] = stored
             effects.append(.persist(id, stored.state))
-            for slot in withPlace { fileKeptCells(for: LockRef(id: id, key: LockKey(page: slot.page, set: slot.set, kind: .location))) }
+            for slot in withPlace {
+                fileKeptCells(for: LockRef(id: id, key: LockKey(page: slot.page, set: slot.set, kind: .location)))
+            }
             effects += dispatchCell(now)
             if slots.isEmpty { return effects + [.reply(client, .answer(.kept))] }
         }
@@ -94,8 +107,10 @@ extension Engine {
 
     /// A guess against the message's one count: refused while a wait lasts, free when it was tried before, else
     /// counted as wrong, durably, before any comparison.
-    private mutating func counted(_ guess: Guess, _ id: MessageID, hashes: [LockKey: String], slots: [SlotRef],
-                                  for client: ClientID, now: Now) -> [Effect] {
+    private mutating func counted(
+        _ guess: Guess, _ id: MessageID, hashes: [LockKey: String], slots: [SlotRef],
+        for client: ClientID, now: Now
+    ) -> [Effect] {
         func answer(_ outcome: PINOutcome) -> [Effect] { [.reply(client, guess.reply(outcome))] }
         guard var stored = entries[id] else { return answer(.failed("no message \(id.short) in the chest")) }
         let trusted = clock.trustedTime(now)
@@ -104,7 +119,10 @@ extension Engine {
         }
         if stored.state.pin.tried.contains(guess.recorded) { return answer(.alreadyTried) }
         guard stored.state.pin.pending == nil, pinClients[id] == nil else {
-            return answer(.failed("another \(guess.pin == nil ? "answer" : "PIN") attempt on this message is being checked; try again"))
+            return answer(
+                .failed(
+                    "another \(guess.pin == nil ? "answer" : "PIN") attempt on this message is being checked; try again"
+                ))
         }
         // Counted as wrong, durably, before the comparison: killing the daemon mid-attempt still costs one. The
         // ledger is the one durable record of the count: the message's state is written when the attempt concludes,
@@ -133,7 +151,8 @@ extension Engine {
             undone.state.pin.pending = nil
             entries[id] = undone
             let noun = attempt.guess.pin == nil ? "answer" : "PIN"
-            let why = "cannot record the attempt durably (\(failure)); the \(noun) was neither counted nor compared: free some space and enter it again"
+            let why =
+                "cannot record the attempt durably (\(failure)); the \(noun) was neither counted nor compared: free some space and enter it again"
             return client.map { [.reply($0, attempt.guess.reply(.failed(why)))] } ?? []
         }
         seal.ledger[id] = stored.state.pin
@@ -147,8 +166,10 @@ extension Engine {
         var effects: [Effect] = []
         for slot in attempt.slots {
             guard let sealed = stored.message.pages[slot.page - 1].sealed,
-                  let request = KeyRequest(id: id, page: slot.page, set: slot.set, of: sealed, pin: attempt.guess.pin,
-                                           answer: attempt.guess.answer, start: startKey(for: stored)) else { continue }
+                let request = KeyRequest(
+                    id: id, page: slot.page, set: slot.set, of: sealed, pin: attempt.guess.pin,
+                    answer: attempt.guess.answer, start: startKey(for: stored))
+            else { continue }
             seal.derivations += 1
             effects.append(.deriveKey(request))
         }
@@ -190,12 +211,15 @@ extension Engine {
     /// Format 2 sets with a PIN on pages not yet open: those whose key is the PIN alone, and those that need a
     /// place too.
     private func pendingSealedPINs(_ stored: StoredMessage, page: Int?) -> (alone: [SlotRef], withPlace: [SlotRef]) {
-        var alone: [SlotRef] = [], withPlace: [SlotRef] = []
+        var alone: [SlotRef] = []
+        var withPlace: [SlotRef] = []
         for (index, content) in stored.message.pages.enumerated() where content.sealed != nil {
             let number = index + 1
             guard page == nil || page == number, !stored.state.isOpen(page: number) else { continue }
-            for set in LockSetName.allCases where content[set].contains(.sealedPIN)
-                && stored.state.latched[LockKey(page: number, set: set, kind: .pin)] == nil {
+            for set in LockSetName.allCases
+            where content[set].contains(.sealedPIN)
+                && stored.state.latched[LockKey(page: number, set: set, kind: .pin)] == nil
+            {
                 let slot = SlotRef(id: stored.id, page: number, set: set)
                 if content[set].contains(where: { $0.kind == .location && $0.isSecret }) {
                     withPlace.append(slot)
@@ -213,8 +237,10 @@ extension Engine {
         for (index, content) in stored.message.pages.enumerated() where content.sealed != nil {
             let number = index + 1
             guard page == nil || page == number, !stored.state.isOpen(page: number) else { continue }
-            for set in LockSetName.allCases where content[set].contains(.answer)
-                && stored.state.latched[LockKey(page: number, set: set, kind: .answer)] == nil {
+            for set in LockSetName.allCases
+            where content[set].contains(.answer)
+                && stored.state.latched[LockKey(page: number, set: set, kind: .answer)] == nil
+            {
                 slots.append(SlotRef(id: stored.id, page: number, set: set))
             }
         }

@@ -23,9 +23,21 @@ extension Engine {
         skipped.flatMap { effect -> [Effect] in
             switch effect {
             case let .reply(client, .pin(.accepted)):
-                [.reply(client, .failure("the PIN was right, but chestd cannot save that it opened anything (\(reason)); free some space and enter it again"))]
+                [
+                    .reply(
+                        client,
+                        .failure(
+                            "the PIN was right, but chestd cannot save that it opened anything (\(reason)); free some space and enter it again"
+                        ))
+                ]
             case let .reply(client, .answer(.accepted)):
-                [.reply(client, .failure("the answer was right, but chestd cannot save that it opened anything (\(reason)); free some space and give it again"))]
+                [
+                    .reply(
+                        client,
+                        .failure(
+                            "the answer was right, but chestd cannot save that it opened anything (\(reason)); free some space and give it again"
+                        ))
+                ]
             case .reply:
                 [effect]
             case let .persist(_, _, then):
@@ -40,7 +52,7 @@ extension Engine {
 extension [Engine.Effect] {
     /// Every effect in the order they are carried out when every write succeeds: each `.persist` (without its
     /// `then`) followed by its `then`.
-    public var flattened: [Engine.Effect] {
+    package var flattened: [Engine.Effect] {
         flatMap { effect -> [Engine.Effect] in
             guard case let .persist(id, state, then) = effect else { return [effect] }
             return [.persist(id, state)] + then.flattened

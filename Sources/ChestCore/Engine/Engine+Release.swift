@@ -6,12 +6,14 @@ extension Engine {
     mutating func released(_ name: String, key: ReleaseKey, now: Now) -> [Effect] {
         guard seal.releases[name] != key else { return [] }
         seal.releases[name] = key
-        guard name == HuntRelease.startName else { return entries.keys.sorted().flatMap { tryReleases(of: $0, named: name) } }
+        guard name == HuntRelease.startName else {
+            return entries.keys.sorted().flatMap { tryReleases(of: $0, named: name) }
+        }
         return entries.keys.sorted().flatMap { tryReleases(of: $0) } + startKeyArrived(now: now)
     }
 
     /// The names of the releases that arrived, for `status`.
-    public var releaseNames: [String] { seal.releases.keys.sorted() }
+    package var releaseNames: [String] { seal.releases.keys.sorted() }
 
     /// Asks for the key of each set of the message that waits for a release already published (or only for
     /// `name`), unless it latched or a derivation for it is under way.
@@ -21,12 +23,16 @@ extension Engine {
         for (index, page) in stored.message.pages.enumerated() where !stored.state.isOpen(page: index + 1) {
             guard let sealed = page.sealed else { continue }
             for set in LockSetName.allCases {
-                guard let release = page[set].lazy.compactMap({ if case let .release(name) = $0 { name } else { nil } }).first,
-                      name == nil || name == release, let key = seal.releases[release],
-                      let request = KeyRequest(id: id, page: index + 1, set: set, of: sealed, release: (release, key.base64),
-                                               start: startKey(for: stored)),
-                      stored.state.latched[LockKey(page: index + 1, set: set, kind: .release)] == nil,
-                      seal.pending.insert(SlotRef(id: id, page: index + 1, set: set)).inserted else { continue }
+                guard
+                    let release = page[set].lazy.compactMap({ if case let .release(name) = $0 { name } else { nil } })
+                        .first,
+                    name == nil || name == release, let key = seal.releases[release],
+                    let request = KeyRequest(
+                        id: id, page: index + 1, set: set, of: sealed, release: (release, key.base64),
+                        start: startKey(for: stored)),
+                    stored.state.latched[LockKey(page: index + 1, set: set, kind: .release)] == nil,
+                    seal.pending.insert(SlotRef(id: id, page: index + 1, set: set)).inserted
+                else { continue }
                 seal.derivations += 1
                 effects.append(.deriveKey(request))
             }

@@ -10,7 +10,9 @@ extension Engine {
 
     /// One case per request, so a new request must say what it does; those that name a message by an ID prefix
     /// throw when the prefix names none or several.
-    private mutating func answering(_ request: ControlRequest, from client: ClientID, now: Now) throws(ResolveError) -> [Effect] {
+    private mutating func answering(_ request: ControlRequest, from client: ClientID, now: Now) throws(ResolveError)
+        -> [Effect]
+    {
         switch request {
         case .status:
             let notes = [weatherProblem.map { "weather: \($0)" }, weather?.attribution].compactMap { $0 }
@@ -44,12 +46,20 @@ extension Engine {
             return [.describeSettings(client)]
         case .fix:
             guard let fix = lastFix, fix.position != nil, fix.isFresh(at: now.monotonic) else {
-                return [.reply(client, .failure("\(LockReason.noFix(gpsConnected: gps.connected)); wait for a fix (chest status) or type the position"))]
+                return [
+                    .reply(
+                        client,
+                        .failure(
+                            "\(LockReason.noFix(gpsConnected: gps.connected)); wait for a fix (chest status) or type the position"
+                        ))
+                ]
             }
             return [.reply(client, .fix(fix))]
         case .watch:
             guard subscribers.count < Engine.maximumWatchers else {
-                return [.reply(client, .failure("chestd already has \(Engine.maximumWatchers) watchers; stop one first"))]
+                return [
+                    .reply(client, .failure("chestd already has \(Engine.maximumWatchers) watchers; stop one first"))
+                ]
             }
             subscribers.insert(client)
             let pending = undelivered

@@ -8,7 +8,7 @@ import struct FoundationEssentials.Date
 /// start opens at the start.
 extension Engine {
     /// The hunt's start and end in force, when a hunt is joined.
-    public var huntSchedule: HuntSchedule? { huntBook.isJoined ? huntBook.schedule : nil }
+    package var huntSchedule: HuntSchedule? { huntBook.isJoined ? huntBook.schedule : nil }
 
     /// Whether `stored` is a message of the joined hunt: sealed by its organiser's key.
     func isHuntMessage(_ stored: StoredMessage) -> Bool {
@@ -29,7 +29,9 @@ extension Engine {
         if let starts = schedule.starts, !schedule.hasStarted(at: trusted) { return .beforeStart(starts) }
         guard let ends = schedule.ends else { return nil }
         guard let set else { return schedule.hasEnded(at: trusted) ? .afterEnd(ends) : nil }
-        let held = stored.message.pages[page - 1][set].compactMap { stored.state.latched[LockKey(page: page, set: set, kind: $0.kind)] }.max()
+        let held = stored.message.pages[page - 1][set].compactMap {
+            stored.state.latched[LockKey(page: page, set: set, kind: $0.kind)]
+        }.max()
         return held.map(schedule.hasEnded(at:)) ?? schedule.hasEnded(at: trusted) ? .afterEnd(ends) : nil
     }
 
@@ -43,7 +45,9 @@ extension Engine {
 
     /// At a tick: the start came, so every page held for it is tried again.
     mutating func huntWindowTick(_ now: Now) -> [Effect] {
-        guard !huntBook.heldForStart.isEmpty, huntBook.schedule.hasStarted(at: clock.trustedTime(now)) else { return [] }
+        guard !huntBook.heldForStart.isEmpty, huntBook.schedule.hasStarted(at: clock.trustedTime(now)) else {
+            return []
+        }
         return retryHeldBack(now: now)
     }
 
@@ -89,8 +93,10 @@ extension Engine {
         word.said.sort { $0.id < $1.id }
         if word.said.count > HuntWord.saidLimit { word.said.removeFirst(word.said.count - HuntWord.saidLimit) }
         huntBook.word = word
-        return [.hunt(.keepWord(word)), .emit(.said(entry, hunt: file.id.rawValue, huntName: file.name)),
-                .announce(entry, huntName: file.name)]
+        return [
+            .hunt(.keepWord(word)), .emit(.said(entry, hunt: file.id.rawValue, huntName: file.name)),
+            .announce(entry, huntName: file.name),
+        ]
     }
 
     /// A gate that knows what the chest kept: a schedule older than the one kept, or another text under a word's

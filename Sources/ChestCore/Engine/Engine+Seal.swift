@@ -1,5 +1,5 @@
-import struct FoundationEssentials.Date
 import struct FoundationEssentials.Data
+import struct FoundationEssentials.Date
 
 /// Format 2 pages (docs/DESIGN.md "Sealed pages"): the engine names the key derivation to try, the daemon's
 /// seal worker computes it, and the answer comes back as `.keyDerived`.
@@ -17,14 +17,16 @@ extension Engine {
         let hardware = trust.level == .hardware
         let entry = seal.history.record(fix, epoch: fix.epoch, wall: now.wall, hardware: hardware)
         guard !seal.watches.isEmpty else { return resumeCells(now) }
-        let λ = position.longitude * .pi / 180, y = Coordinate.earthRadius * position.latitude * .pi / 180
+        let λ = position.longitude * .pi / 180
+        let y = Coordinate.earthRadius * position.latitude * .pi / 180
         var settled: [LockRef] = []
         for index in seal.watches.values.indices {
             var watch = seal.watches.values[index]
             if watch.latest?.sequence != entry.sequence {
                 watch.previous = watch.latest
             }
-            watch.latest = watch.counts(eph: fix.eph, hardware: hardware)
+            watch.latest =
+                watch.counts(eph: fix.eph, hardware: hardware)
                 ? watch.point(longitude: λ, y: y, sequence: entry.sequence) : nil
             seal.watches.values[index] = watch
             if watch.pairFits { settled.append(seal.watches.keys[index]) }
@@ -46,7 +48,8 @@ extension Engine {
         guard let request = cellRequest(cell, for: ref), let derivation = request.derivation else { return }
         let slot = SlotRef(id: ref.id, page: ref.key.page, set: ref.key.set)
         let owner = seal.watches[ref]?.owner ?? entries[ref.id]?.sealOwner ?? ref.id.rawValue
-        let (held, released) = seal.cells.add(request, slot: slot, derivation: derivation, cell: cell, pins: pins, owner: owner)
+        let (held, released) = seal.cells.add(
+            request, slot: slot, derivation: derivation, cell: cell, pins: pins, owner: owner)
         seal.history.pin(held)
         seal.history.unpin(released)
     }
@@ -54,9 +57,10 @@ extension Engine {
     /// The request for a cell's key of a sealed location lock, if it may be asked.
     func cellRequest(_ cell: Cell, for ref: LockRef) -> KeyRequest? {
         guard let stored = entries[ref.id], stored.message.pages.indices.contains(ref.key.page - 1),
-              stored.state.latched[ref.key] == nil, !stored.state.isOpen(page: ref.key.page),
-              let sealed = stored.message.pages[ref.key.page - 1].sealed,
-              !stored.state.seal.hasTried(cell, for: ref.key) else { return nil }
+            stored.state.latched[ref.key] == nil, !stored.state.isOpen(page: ref.key.page),
+            let sealed = stored.message.pages[ref.key.page - 1].sealed,
+            !stored.state.seal.hasTried(cell, for: ref.key)
+        else { return nil }
         var pin: String?
         if stored.message.pages[ref.key.page - 1][ref.key.set].contains(.sealedPIN) {
             guard let kept = stored.state.seal.keptPIN(page: ref.key.page) else { return nil }
@@ -67,8 +71,9 @@ extension Engine {
             guard let kept = stored.state.seal.keptAnswer(page: ref.key.page) else { return nil }
             answer = kept
         }
-        return KeyRequest(id: ref.id, page: ref.key.page, set: ref.key.set, of: sealed, cell: cell, pin: pin, answer: answer,
-                          start: startKey(for: stored))
+        return KeyRequest(
+            id: ref.id, page: ref.key.page, set: ref.key.set, of: sealed, cell: cell, pin: pin, answer: answer,
+            start: startKey(for: stored))
     }
 
     /// Files the cells of every pair of kept fixes that could lie in one place of this lock's grid: for a PIN kept
@@ -79,8 +84,10 @@ extension Engine {
         let entries = seal.history.entries
         for (index, entry) in entries.enumerated() {
             guard let position = entry.fix.position, watch.counts(eph: entry.fix.eph, hardware: entry.hardware),
-                  let point = watch.point(longitude: position.longitude * .pi / 180,
-                                          y: Coordinate.earthRadius * position.latitude * .pi / 180, sequence: entry.sequence) else {
+                let point = watch.point(
+                    longitude: position.longitude * .pi / 180,
+                    y: Coordinate.earthRadius * position.latitude * .pi / 180, sequence: entry.sequence)
+            else {
                 previous = nil
                 continue
             }
@@ -105,14 +112,19 @@ extension Engine {
         var cells = seal.cells
         seal.cells = CellQueue()
         let watches = seal.watches
-        let (requests, released) = cells.next(at: now.monotonic, isLive: { slot, request in
-            let ref = LockRef(id: slot.id, key: LockKey(page: slot.page, set: slot.set, kind: .location))
-            return watches[ref] != nil && request.cell.flatMap { cellRequest($0, for: ref)?.derivation } == request.derivation
-        }, isCurrent: { item in
-            item.requests.keys.contains { slot in
-                watches[LockRef(id: slot.id, key: LockKey(page: slot.page, set: slot.set, kind: .location))]?.latest?.cell == item.cell
-            }
-        })
+        let (requests, released) = cells.next(
+            at: now.monotonic,
+            isLive: { slot, request in
+                let ref = LockRef(id: slot.id, key: LockKey(page: slot.page, set: slot.set, kind: .location))
+                return watches[ref] != nil
+                    && request.cell.flatMap { cellRequest($0, for: ref)?.derivation } == request.derivation
+            },
+            isCurrent: { item in
+                item.requests.keys.contains { slot in
+                    watches[LockRef(id: slot.id, key: LockKey(page: slot.page, set: slot.set, kind: .location))]?
+                        .latest?.cell == item.cell
+                }
+            })
         seal.cells = cells
         seal.history.unpin(released)
         seal.derivations += requests.count
@@ -145,7 +157,8 @@ extension Engine {
         // Asked for a version the message no longer is (a newer one replaced it meanwhile): its answer is not this
         // page's; the locks of the new version ask again.
         guard stored.message.pages.indices.contains(request.page - 1),
-              stored.message.pages[request.page - 1].sealed?.ciphertext == request.ciphertext else { return [] }
+            stored.message.pages[request.page - 1].sealed?.ciphertext == request.ciphertext
+        else { return [] }
         var effects: [Effect] = []
         let opened: SealedContent?
         switch result {
@@ -165,9 +178,13 @@ extension Engine {
             effects += unsealed(slotRef, content, pinAttempt: request.cell == nil && request.guess != nil, now: now)
         }
         // A PIN attempt waits for every slot it tried.
-        if request.cell == nil, let guess = request.guess, var attempt = seal.attempts[request.id], attempt.guess == guess,
-           attempt.outstanding.remove(slotRef) != nil {
-            if opened != nil { attempt.matching.append(LockKey(page: request.page, set: request.set, kind: guess.lockKind)) }
+        if request.cell == nil, let guess = request.guess, var attempt = seal.attempts[request.id],
+            attempt.guess == guess,
+            attempt.outstanding.remove(slotRef) != nil
+        {
+            if opened != nil {
+                attempt.matching.append(LockKey(page: request.page, set: request.set, kind: guess.lockKind))
+            }
             seal.attempts[request.id] = attempt
             if attempt.outstanding.isEmpty {
                 seal.attempts[request.id] = nil
@@ -184,20 +201,28 @@ extension Engine {
         let locks = stored.message.pages[slot.page - 1][slot.set]
         var held: [LockRef] = []
         var reachedAt: [LockRef: Date] = [:]
-        if locks.contains(where: { if case .sealedLocation = $0 { true } else { false } }), let hidden = content[slot.set] {
+        if locks.contains(where: { if case .sealedLocation = $0 { true } else { false } }),
+            let hidden = content[slot.set]
+        {
             let ref = LockRef(id: slot.id, key: LockKey(page: slot.page, set: slot.set, kind: .location))
             seal.watches[ref] = nil
             if stored.state.latched[ref.key] == nil {
                 locations.insert(ref, center: hidden.center, radius: hidden.radius)
-                if let reached = replay(ref, center: hidden.center, radius: hidden.radius,
-                                        requiresHardware: stored.message.requiresHardware) {
+                if let reached = replay(
+                    ref, center: hidden.center, radius: hidden.radius,
+                    requiresHardware: stored.message.requiresHardware)
+                {
                     seal.reached[ref] = reached.fixes
                     reachedAt[ref] = reached.at
                     held.append(ref)
                 }
             }
-            if locks.contains(.sealedPIN) { held.append(LockRef(id: slot.id, key: LockKey(page: slot.page, set: slot.set, kind: .pin))) }
-            if locks.contains(.answer) { held.append(LockRef(id: slot.id, key: LockKey(page: slot.page, set: slot.set, kind: .answer))) }
+            if locks.contains(.sealedPIN) {
+                held.append(LockRef(id: slot.id, key: LockKey(page: slot.page, set: slot.set, kind: .pin)))
+            }
+            if locks.contains(.answer) {
+                held.append(LockRef(id: slot.id, key: LockKey(page: slot.page, set: slot.set, kind: .answer)))
+            }
         }
         if locks.contains(where: { $0.kind == .release }) {
             held.append(LockRef(id: slot.id, key: LockKey(page: slot.page, set: slot.set, kind: .release)))
@@ -209,7 +234,9 @@ extension Engine {
     /// Judges a place a key revealed on the kept fixes, as if it had been known all along (docs/DESIGN.md "Late
     /// keys"): the first run of `confirmations` consecutive qualified fixes inside it reached it, and its last fix
     /// says when. Without one, the streak the latest fixes make is left for the fixes still to come.
-    mutating func replay(_ ref: LockRef, center: Coordinate, radius: Double, requiresHardware: Bool) -> (at: Date, fixes: [Fix])? {
+    mutating func replay(_ ref: LockRef, center: Coordinate, radius: Double, requiresHardware: Bool) -> (
+        at: Date, fixes: [Fix]
+    )? {
         streaks[ref] = nil
         var previous: FixHistory.Entry?
         var run: [FixHistory.Entry] = []
@@ -220,7 +247,8 @@ extension Engine {
             }
             previous = entry
             guard let position = entry.fix.position, entry.hardware || !requiresHardware,
-                  LockRule.location(position, eph: entry.fix.eph, center: center, radius: radius) == nil else {
+                LockRule.location(position, eph: entry.fix.eph, center: center, radius: radius) == nil
+            else {
                 streaks[ref] = nil
                 run = []
                 continue
@@ -241,10 +269,12 @@ extension Engine {
     mutating func content(of id: MessageID, page number: Int, set: LockSetName?) -> (SealedContent?, [Effect]) {
         if let known = seal.contents[id]?[number] { return (known, []) }
         guard let stored = entries[id], let sealed = stored.message.pages[number - 1].sealed,
-              case .guarded = sealed.slots[set ?? .a] else { return (nil, []) }
+            case .guarded = sealed.slots[set ?? .a]
+        else { return (nil, []) }
         let slotRef = SlotRef(id: id, page: number, set: set ?? .a)
         guard let request = KeyRequest(id: id, page: number, set: set ?? .a, of: sealed, start: startKey(for: stored)),
-              seal.pending.insert(slotRef).inserted else { return (nil, []) }
+            seal.pending.insert(slotRef).inserted
+        else { return (nil, []) }
         return (nil, [.deriveKey(request)])
     }
 
@@ -267,15 +297,18 @@ extension Engine {
 
     /// The memory of the fixes kept for late keys: bytes a kept fix takes, the window kept always, and the most fixes a
     /// full queue holds beyond it (docs/BENCHMARKS.md "Sealed pages (format 3)").
-    public static var keptFixesMemory: (bytesPerFix: Int, window: Int, mostPinned: Int) {
+    package static var keptFixesMemory: (bytesPerFix: Int, window: Int, mostPinned: Int) {
         (MemoryLayout<FixHistory.Entry>.stride, FixHistory.epochs, CellQueue.limit * CellQueue.pinsPerCell)
     }
 
     /// Sealed location locks still watched, cells tried (failed) across the chest, derivations under way, cells
     /// waiting for their key (with the worker or queued) and about how long they will take.
-    public var sealSummary: (pending: Int, cellsTried: Int, deriving: Int, cellsWaiting: Int, secondsLeft: Double) {
-        (seal.watches.count, entries.values.reduce(0) { $0 + $1.state.seal.cellsTried }, seal.pending.count + seal.cells.count,
-         seal.cells.count, seal.cells.secondsLeft)
+    package var sealSummary: (pending: Int, cellsTried: Int, deriving: Int, cellsWaiting: Int, secondsLeft: Double) {
+        (
+            seal.watches.count, entries.values.reduce(0) { $0 + $1.state.seal.cellsTried },
+            seal.pending.count + seal.cells.count,
+            seal.cells.count, seal.cells.secondsLeft
+        )
     }
 }
 

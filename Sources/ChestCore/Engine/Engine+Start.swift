@@ -8,7 +8,8 @@ extension Engine {
     /// the joined hunt; nil when it has not arrived or the message needs none.
     func startKey(for stored: StoredMessage) -> [UInt8]? {
         guard stored.message.version >= MessageFile.startVersion, isHuntMessage(stored),
-              let key = seal.releases[HuntRelease.startName], let bytes = Data(base64Encoded: key.base64) else { return nil }
+            let key = seal.releases[HuntRelease.startName], let bytes = Data(base64Encoded: key.base64)
+        else { return nil }
         return [UInt8](bytes)
     }
 

@@ -23,10 +23,11 @@ extension Engine {
 
     /// The clock guard's evidence changed: say so, and let time locks follow the clock that now decides.
     mutating func clockChanged(_ now: Now) -> [Effect] {
-        let reason = clock.rolloverSuspected
+        let reason =
+            clock.rolloverSuspected
             ? "GPS time is more than a year off the system clock: a receiver week-rollover bug, not trusted"
             : clock.offset.map { "the system clock is \(Wording.offset($0)) of GPS time" }
-            ?? "GPS time no longer counts (\(clock.dropped ?? "no evidence")): the system clock decides"
+                ?? "GPS time no longer counts (\(clock.dropped ?? "no evidence")): the system clock decides"
         return [.emit(.clock(reason: reason))] + latch(dueTimeLocks(now), now: now) + rescheduleWake(now)
     }
 

@@ -2,9 +2,10 @@ import struct FoundationEssentials.Date
 
 extension Engine {
     /// The reading that speaks for the reader's current position, or why there is none (docs/DESIGN.md "Lock rules").
-    public func weatherReading(now: Now) -> WeatherReading {
+    package func weatherReading(now: Now) -> WeatherReading {
         guard let position = currentPosition(now) else { return .unknown(weather == nil ? .missing : .noPosition) }
-        return weatherSchedule.reading(of: weather, at: position, now: now.wall, offlineSince: weatherHistory.offlineSince)
+        return weatherSchedule.reading(
+            of: weather, at: position, now: now.wall, offlineSince: weatherHistory.offlineSince)
     }
 
     /// The weather and temperature locks that hold on the current reading, latched.
@@ -23,7 +24,7 @@ extension Engine {
     }
 
     /// Whether any weather or temperature lock is still waiting: weather is fetched only then (docs/DESIGN.md "Reliability and security").
-    public var needsWeather: Bool { !weathers.isEmpty }
+    package var needsWeather: Bool { !weathers.isEmpty }
 
     /// Where the reader is: the position of a fresh 2D or 3D fix.
     func currentPosition(_ now: Now) -> Coordinate? {
@@ -40,8 +41,9 @@ extension Engine {
 
     /// Asks for weather when a lock waits for it and the schedule says so; aims the next check.
     mutating func planWeather(_ now: Now) -> [Effect] {
-        let plan = weatherSchedule.plan(pending: needsWeather, position: currentPosition(now), cached: weather,
-                                        history: weatherHistory, now: now.wall)
+        let plan = weatherSchedule.plan(
+            pending: needsWeather, position: currentPosition(now), cached: weather,
+            history: weatherHistory, now: now.wall)
         var effects: [Effect] = []
         if let coordinate = plan.fetch {
             weatherHistory.started(at: now.wall)

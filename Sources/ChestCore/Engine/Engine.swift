@@ -2,19 +2,19 @@ import struct FoundationEssentials.Date
 
 /// The evaluation engine: every locked message, every latch, the last fix and weather, and the rules that open
 /// pages. It is pure: `handle(_:)` takes one input, changes the state and returns what the caller must do.
-public struct Engine: Sendable {
-    public internal(set) var entries = MessageTable()
-    public internal(set) var lastFix: Fix?
-    public private(set) var gps: GPSLink
-    public internal(set) var clock = ClockGuard()
+package struct Engine: Sendable {
+    package internal(set) var entries = MessageTable()
+    package internal(set) var lastFix: Fix?
+    package private(set) var gps: GPSLink
+    package internal(set) var clock = ClockGuard()
     /// The trust level of the fixes and where they come from.
-    public internal(set) var trust = TrustAssessor()
-    public internal(set) var weather: WeatherObservation?
+    package internal(set) var trust = TrustAssessor()
+    package internal(set) var weather: WeatherObservation?
     /// When and how weather is asked for and how old or far a reading may be (docs/DESIGN.md "Lock rules", "Weather").
-    public internal(set) var weatherSchedule: WeatherSchedule
-    public internal(set) var weatherHistory = WeatherFetchHistory()
+    package internal(set) var weatherSchedule: WeatherSchedule
+    package internal(set) var weatherHistory = WeatherFetchHistory()
     /// The provider's last error, for `status`.
-    public internal(set) var weatherProblem: String?
+    package internal(set) var weatherProblem: String?
 
     var locations = LocationIndex<LockRef>()
     var altitudes: [LockRef: Bounds] = [:]
@@ -30,12 +30,12 @@ public struct Engine: Sendable {
     var scheduledWake: Date??
     var scheduledWeatherCheck: Date??
     /// The `watch` connections: an unlock they hear of is delivered.
-    public internal(set) var subscribers: Set<ClientID> = []
+    package internal(set) var subscribers: Set<ClientID> = []
     /// The most `chest watch` connections at once, below the control server's limit of connections, so that
     /// other requests always find room.
-    public static let maximumWatchers = 32
+    package static let maximumWatchers = 32
     /// Messages deleted lately, newest last, with their state: what `chest undelete` brings back.
-    public internal(set) var recentlyDeleted: [DeletedMessage] = []
+    package internal(set) var recentlyDeleted: [DeletedMessage] = []
     /// Who waits for the PIN attempt being checked on a message.
     var pinClients: [MessageID: ClientID] = [:]
     /// Format 2: cells, derivations, opened contents, PIN attempts (Engine+Seal.swift).
@@ -53,16 +53,16 @@ public struct Engine: Sendable {
     var hinted: Set<MessageID> = []
 
     /// Location and altitude locks need this many consecutive qualified fixes (docs/DESIGN.md "Lock rules").
-    public static let confirmations = 3
+    package static let confirmations = 3
 
     /// An engine for the gpsd at `gpsServer` (as `status` names it), asking for weather on `weatherSchedule`
     /// (the settings' `weather-max-age` goes in its `maxAge`; a reload changes it through `.settingsRead`).
-    public init(gpsServer: String, weatherSchedule: WeatherSchedule = WeatherSchedule()) {
+    package init(gpsServer: String, weatherSchedule: WeatherSchedule = WeatherSchedule()) {
         gps = GPSLink(server: gpsServer)
         self.weatherSchedule = weatherSchedule
     }
 
-    public mutating func handle(_ input: Input) -> [Effect] {
+    package mutating func handle(_ input: Input) -> [Effect] {
         var effects: [Effect] = []
         switch input {
         case let .loaded(messages, refused, now):
@@ -125,7 +125,8 @@ public struct Engine: Sendable {
         case let .proofKeyDerived(link, proofKey):
             proofKeyDerived(link, proofKey: proofKey)
         case let .deletedRestored(deleted):
-            recentlyDeleted = Array(deleted.filter { entries[$0.stored.id] == nil }.suffix(DeletedMessage.limit)).map { deleted in
+            recentlyDeleted = Array(deleted.filter { entries[$0.stored.id] == nil }.suffix(DeletedMessage.limit)).map {
+                deleted in
                 DeletedMessage(stored: deleted.stored.restarted, at: deleted.at)
             }
         case let .settingsRead(client, reading):
@@ -148,7 +149,7 @@ public struct Engine: Sendable {
     }
 
     /// The unlocks never delivered, oldest first: replayed to notifiers at start and to the first watcher.
-    public var undelivered: [Unlock] {
+    package var undelivered: [Unlock] {
         entries.values.flatMap { stored in
             stored.state.openPages.filter { !$0.delivered && $0.set != nil }.map { Unlock(stored.message, $0) }
         }.sorted { ($0.at, $0.id, $0.page) < ($1.at, $1.id, $1.page) }
@@ -196,8 +197,9 @@ public struct Engine: Sendable {
             }
         }
         let reading = weatherReading(now: now)
-        effects += latch(due + weathers.filter { $0.id == stored.id && weatherHolds($0, reading) }
-                         + satisfiedAfters(of: stored.id), now: now)
+        effects += latch(
+            due + weathers.filter { $0.id == stored.id && weatherHolds($0, reading) }
+                + satisfiedAfters(of: stored.id), now: now)
         return effects
     }
 
@@ -240,9 +242,10 @@ public struct Engine: Sendable {
                     case .pin, .sealedPIN, .release, .answer: break
                     case let .sealedLocation(grid):
                         let withPIN = page[set].contains(.sealedPIN)
-                        seal.watches[ref] = SealBook.Watch(grid, requiresHardware: stored.message.requiresHardware,
-                                                           owner: stored.sealOwner,
-                                                           block: CellGrid.keyBlock(version: stored.message.version, withPIN: withPIN))
+                        seal.watches[ref] = SealBook.Watch(
+                            grid, requiresHardware: stored.message.requiresHardware,
+                            owner: stored.sealOwner,
+                            block: CellGrid.keyBlock(version: stored.message.version, withPIN: withPIN))
                     }
                 }
             }

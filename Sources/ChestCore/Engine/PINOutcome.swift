@@ -1,7 +1,7 @@
 import struct FoundationEssentials.Date
 
 /// How a PIN attempt ended.
-public enum PINOutcome: Hashable, Sendable, Codable {
+package enum PINOutcome: Hashable, Sendable, Codable {
     /// The PIN was right: these PIN locks latched, and these pages are open now (maybe none, if other locks wait).
     case accepted(latched: [LockKey], opened: [Int])
     /// Wrong; `wrong` attempts so far, and further attempts are refused until `refusedUntil` if set.
@@ -15,10 +15,10 @@ public enum PINOutcome: Hashable, Sendable, Codable {
     case failed(String)
 
     /// What `chest pin` prints (or its error).
-    public var text: String { text(for: "PIN") }
+    package var text: String { text(for: "PIN") }
 
     /// What `chest pin` or `chest answer` prints (or its error), the guess named by `noun` ("PIN", "answer").
-    public func text(for noun: String) -> String {
+    package func text(for noun: String) -> String {
         switch self {
         case let .accepted(latched, opened):
             opened.isEmpty

@@ -11,15 +11,15 @@ import struct FoundationEssentials.Date
 /// - a page whose locks changed is locked again (its unchanged locks stay latched);
 /// - wrong PIN attempts, the arrival time, the chest it is in and delivery marks are kept; cells tried for sealed
 ///   places are forgotten, since the new version's keys are new.
-public enum Replacement {
+package enum Replacement {
     /// Whether `new` replaces `old`: both sealed by the same key, and `new` composed later.
-    public static func replaces(_ new: Message, _ old: Message) -> Bool {
+    package static func replaces(_ new: Message, _ old: Message) -> Bool {
         guard let seal = new.seal, let oldSeal = old.seal, seal.isMade(by: oldSeal.publicKey) else { return false }
         return new.created > old.created
     }
 
     /// The state the new version starts with.
-    public static func state(from old: StoredMessage, for new: Message) -> MessageState {
+    package static func state(from old: StoredMessage, for new: Message) -> MessageState {
         var state = MessageState(ingestedAt: old.state.ingestedAt)
         state.pin = old.state.pin
         state.latched = old.state.latched.filter { key, _ in
@@ -31,14 +31,16 @@ public enum Replacement {
             page.content?.attachmentsKey = nil
             return page
         }
-        state.seal.keptPINs = old.state.seal.keptPINs.filter { key, _ in Int(key).map { $0 <= new.pages.count } ?? false }
+        state.seal.keptPINs = old.state.seal.keptPINs.filter { key, _ in Int(key).map { $0 <= new.pages.count } ?? false
+        }
         return state
     }
 
     /// Whether an open page of the old version is the same page, by its locks, in the new one.
     static func keepsOpen(page number: Int, _ old: Message, _ new: Message) -> Bool {
         guard new.pages.indices.contains(number - 1), old.pages.indices.contains(number - 1) else { return false }
-        let before = old.pages[number - 1], after = new.pages[number - 1]
+        let before = old.pages[number - 1]
+        let after = new.pages[number - 1]
         return LockSetName.allCases.allSatisfy { set in
             before[set].count == after[set].count && zip(before[set], after[set]).allSatisfy { same($0, $1) }
         }
@@ -58,9 +60,12 @@ public enum Replacement {
 
     /// What the import tells the reader: "replaces the version of …; pages 1, 2 stay open; page 3 changed and is
     /// locked again".
-    public static func sentence(old: StoredMessage, new: Message, state: MessageState) -> String {
-        var parts = ["replaces the version of \(ISO8601.string(old.message.created)) (\(old.chest == .saved ? "saved" : "regular") chest)"]
-        let kept = state.openPageNumbers, before = old.state.openPageNumbers
+    package static func sentence(old: StoredMessage, new: Message, state: MessageState) -> String {
+        var parts = [
+            "replaces the version of \(ISO8601.string(old.message.created)) (\(old.chest == .saved ? "saved" : "regular") chest)"
+        ]
+        let kept = state.openPageNumbers
+        let before = old.state.openPageNumbers
         if !kept.isEmpty { parts.append(pages(kept) + (kept.count == 1 ? " stays open" : " stay open")) }
         let closed = before.filter { !kept.contains($0) }
         if !closed.isEmpty {

@@ -1,20 +1,20 @@
 import struct FoundationEssentials.Data
 
 /// A message file the daemon has read and checked (decoded, seal verified), for the engine to take in or refuse.
-public struct Arrival: Hashable, Sendable {
+package struct Arrival: Hashable, Sendable {
     /// What the file holds: a sealed message, or why it cannot be one.
-    public enum Content: Hashable, Sendable {
+    package enum Content: Hashable, Sendable {
         /// `sentByYou` when this machine's identity sealed it.
         case message(Message, sentByYou: Bool)
         case refused(String)
     }
 
-    public var source: MessageSource
+    package var source: MessageSource
     /// The file's name, as a `rejected` event shows it.
-    public var file: String
-    public var content: Content
+    package var file: String
+    package var content: Content
 
-    public init(source: MessageSource, file: String, content: Content) {
+    package init(source: MessageSource, file: String, content: Content) {
         self.source = source
         self.file = file
         self.content = content
@@ -22,7 +22,7 @@ public struct Arrival: Hashable, Sendable {
 }
 
 /// Where a message's bytes come from when it is stored.
-public enum MessageSource: Hashable, Sendable {
+package enum MessageSource: Hashable, Sendable {
     /// A file from the inbox, staged in `incoming/`: moved into the chest, or set aside when refused.
     case staged(path: String)
     /// `chest import` for this client: the user's file stays where it is; these bytes are written into the chest.
@@ -35,18 +35,18 @@ public enum MessageSource: Hashable, Sendable {
 }
 
 /// A message the engine has accepted, to be stored by the daemon.
-public struct Admission: Hashable, Sendable {
-    public var stored: StoredMessage
-    public var source: MessageSource
+package struct Admission: Hashable, Sendable {
+    package var stored: StoredMessage
+    package var source: MessageSource
 
-    public init(stored: StoredMessage, source: MessageSource) {
+    package init(stored: StoredMessage, source: MessageSource) {
         self.stored = stored
         self.source = source
     }
 }
 
 /// A change to the chest on disk that the engine decided and the daemon carries out, answering with `.changed`.
-public enum ChestChange: Hashable, Sendable {
+package enum ChestChange: Hashable, Sendable {
     /// New messages into the regular chest.
     case store([Admission])
     /// `chest save`: regular to saved.

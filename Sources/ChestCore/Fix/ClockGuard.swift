@@ -7,45 +7,45 @@ import struct FoundationEssentials.Date
 /// week-rollover bug: that is reported and not trusted. GPS time is carried forward between fixes by the
 /// monotonic clock, so setting the clock forward after the last fix opens nothing either; but the evidence
 /// ages out when the feed stops, jumps or turns suspect, so a replayed old track cannot freeze time locks.
-public struct ClockGuard: Hashable, Sendable {
+package struct ClockGuard: Hashable, Sendable {
     /// GPS time at a monotonic instant, once confirmed.
-    public private(set) var anchor: (gps: Date, monotonic: Double)?
+    package private(set) var anchor: (gps: Date, monotonic: Double)?
     /// Wall clock minus GPS time at the last confirmed fix, in seconds; positive when the clock is ahead.
-    public private(set) var offset: Double?
+    package private(set) var offset: Double?
     /// Set when the receiver's time is off by more than a year: a week-rollover bug, reported and not trusted.
-    public private(set) var rolloverSuspected = false
+    package private(set) var rolloverSuspected = false
     /// The trust level of the fixes that confirmed the anchor.
-    public private(set) var evidenceLevel: FixTrust.Level?
+    package private(set) var evidenceLevel: FixTrust.Level?
     /// Why the last evidence was dropped, for `status`.
-    public private(set) var dropped: String?
+    package private(set) var dropped: String?
     private var consecutive = 0
     private var lastTime: Date?
     /// The first confirming fix of the current run: GPS time and the monotonic clock must advance together.
     private var runStart: (gps: Date, monotonic: Double)?
 
-    public static let tolerance = 60.0
+    package static let tolerance = 60.0
     /// GPS weeks roll over every 1024 weeks; an old receiver then reports a time that many weeks behind.
-    public static let rolloverPeriod = 1024.0 * 7 * 86_400
+    package static let rolloverPeriod = 1024.0 * 7 * 86_400
     /// Evidence older than this, by the monotonic clock, no longer counts: the feed stopped.
-    public static let evidenceLifetime = 30.0
+    package static let evidenceLifetime = 30.0
     /// GPS time and the monotonic clock may disagree by this much over a run (receiver and gpsd jitter).
-    public static let consistencySlack = 1.0
+    package static let consistencySlack = 1.0
 
     /// Whether the system clock is ahead of GPS time by more than a year and within a few days of a whole number of
     /// rollover periods: the receiver is wrong, not the clock. Any other large offset means the clock was set.
-    public static func isWeekRollover(_ offset: Double) -> Bool {
+    package static func isWeekRollover(_ offset: Double) -> Bool {
         guard offset > 366 * 86_400 else { return false }
         let periods = (offset / rolloverPeriod).rounded()
         return periods >= 1 && abs(offset - periods * rolloverPeriod) < 7 * 86_400
     }
-    public static let confirmations = 3
+    package static let confirmations = 3
 
-    public init() {}
+    package init() {}
 
     /// Takes a fix's time into account; returns true when the offset changed noticeably (worth an event).
     /// - Parameter level: the fix's trust level; a suspect fix drops the evidence.
     @discardableResult
-    public mutating func observe(_ fix: Fix, now: Now, level: FixTrust.Level = .unverified) -> Bool {
+    package mutating func observe(_ fix: Fix, now: Now, level: FixTrust.Level = .unverified) -> Bool {
         if level == .suspect { return forget("the GPS feed is suspect") }
         guard fix.mode.is3D, let time = fix.time, fix.isFresh(at: now.monotonic) else {
             if !fix.mode.is3D { restart() }
@@ -82,8 +82,11 @@ public struct ClockGuard: Hashable, Sendable {
         return changed
     }
 
-    private static func consistent(_ start: (gps: Date, monotonic: Double), _ end: (gps: Date, monotonic: Double)) -> Bool {
-        let gps = end.gps.timeIntervalSince(start.gps), monotonic = end.monotonic - start.monotonic
+    private static func consistent(_ start: (gps: Date, monotonic: Double), _ end: (gps: Date, monotonic: Double))
+        -> Bool
+    {
+        let gps = end.gps.timeIntervalSince(start.gps)
+        let monotonic = end.monotonic - start.monotonic
         return abs(gps - monotonic) <= consistencySlack + 0.1 * monotonic
     }
 
@@ -94,7 +97,7 @@ public struct ClockGuard: Hashable, Sendable {
 
     /// Drops the evidence (the feed stopped or cannot be believed); returns whether there was any.
     @discardableResult
-    public mutating func forget(_ why: String) -> Bool {
+    package mutating func forget(_ why: String) -> Bool {
         restart()
         lastTime = nil
         guard anchor != nil else { return false }
@@ -113,32 +116,32 @@ public struct ClockGuard: Hashable, Sendable {
 
     /// When the evidence ages out, on the system clock: a moment worth a wake-up, since time locks may then
     /// follow the system clock again.
-    public func evidenceExpiry(_ now: Now) -> Date? {
+    package func evidenceExpiry(_ now: Now) -> Date? {
         liveAnchor(now).map { now.wall.addingTimeInterval($0.monotonic + Self.evidenceLifetime - now.monotonic) }
     }
 
     /// GPS time now, while trusted evidence is fresh.
-    public func gpsTime(_ now: Now) -> Date? {
+    package func gpsTime(_ now: Now) -> Date? {
         liveAnchor(now).map { $0.gps.addingTimeInterval(now.monotonic - $0.monotonic) }
     }
 
     /// Whether GPS time from a `hardware` receiver is fresh: such time decides, and `,gps` time locks need it.
-    public func hasHardwareTime(_ now: Now) -> Bool {
+    package func hasHardwareTime(_ now: Now) -> Bool {
         evidenceLevel == .hardware && liveAnchor(now) != nil
     }
 
     /// The time time locks compare against.
-    public func trustedTime(_ now: Now) -> Date {
+    package func trustedTime(_ now: Now) -> Date {
         guard let gpsNow = gpsTime(now) else { return now.wall }
         if evidenceLevel == .hardware { return gpsNow }
         return now.wall.timeIntervalSince(gpsNow) > Self.tolerance ? gpsNow : now.wall
     }
 
     /// How far the system clock is ahead of trusted time right now (0 when it is trusted).
-    public func correction(_ now: Now) -> Double { now.wall.timeIntervalSince(trustedTime(now)) }
+    package func correction(_ now: Now) -> Double { now.wall.timeIntervalSince(trustedTime(now)) }
 
     /// Which clock decides time locks now, and why, as `status` says it.
-    public func decision(_ now: Now) -> (clock: String, why: String) {
+    package func decision(_ now: Now) -> (clock: String, why: String) {
         if rolloverSuspected && liveAnchor(now) == nil {
             return ("system", "GPS time is a whole number of 1024-week periods behind: a receiver bug, not trusted")
         }
@@ -153,10 +156,10 @@ public struct ClockGuard: Hashable, Sendable {
             : ("system", "it agrees with GPS time from a \(evidenceLevel?.rawValue ?? "unverified") source")
     }
 
-    public static func == (a: ClockGuard, b: ClockGuard) -> Bool {
+    package static func == (a: ClockGuard, b: ClockGuard) -> Bool {
         a.offset == b.offset && a.consecutive == b.consecutive && a.rolloverSuspected == b.rolloverSuspected
             && a.evidenceLevel == b.evidenceLevel
     }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(offset) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(offset) }
 }

@@ -1,31 +1,33 @@
 import struct FoundationEssentials.Date
 
 /// One report from the GPS receiver, as gpsd gave it. Unknown values are `nil`, never zero or NaN.
-public struct Fix: Hashable, Sendable, Codable {
+package struct Fix: Hashable, Sendable, Codable {
     /// gpsd's fix mode.
-    public var mode: FixMode
-    public var coordinate: Coordinate?
+    package var mode: FixMode
+    package var coordinate: Coordinate?
     /// Altitude above mean sea level (gpsd's `altMSL`), in metres.
-    public var altitudeMSL: Double?
+    package var altitudeMSL: Double?
     /// Horizontal error estimate (gpsd's `eph`), in metres.
-    public var eph: Double?
+    package var eph: Double?
     /// Vertical error estimate (gpsd's `epv`), in metres.
-    public var epv: Double?
-    public var satellitesUsed: Int?
+    package var epv: Double?
+    package var satellitesUsed: Int?
     /// Satellites the latest SKY report lists (in view, used or not); set after the fix is made.
-    public var satellitesSeen: Int?
+    package var satellitesSeen: Int?
     /// The receiver's own UTC time for this fix.
-    public var time: Date?
+    package var time: Date?
     /// When the daemon received it, in seconds of its monotonic clock.
-    public var receivedAt: Double
+    package var receivedAt: Double
     /// gpsd's status when it sent one (3.22 sends only 2 and above; 8 is a simulated fix).
-    public var status: Int?
+    package var status: Int?
     /// The latest SKY report's satellites, for the trust checks.
-    public var sky: SkySummary?
+    package var sky: SkySummary?
 
-    public init(mode: FixMode, coordinate: Coordinate? = nil, altitudeMSL: Double? = nil, eph: Double? = nil,
-                epv: Double? = nil, satellitesUsed: Int? = nil, time: Date? = nil, receivedAt: Double,
-                status: Int? = nil, sky: SkySummary? = nil) {
+    package init(
+        mode: FixMode, coordinate: Coordinate? = nil, altitudeMSL: Double? = nil, eph: Double? = nil,
+        epv: Double? = nil, satellitesUsed: Int? = nil, time: Date? = nil, receivedAt: Double,
+        status: Int? = nil, sky: SkySummary? = nil
+    ) {
         self.mode = mode
         self.coordinate = coordinate
         self.altitudeMSL = altitudeMSL
@@ -39,23 +41,23 @@ public struct Fix: Hashable, Sendable, Codable {
     }
 
     /// A fix older than this, by the monotonic clock, is stale and opens nothing (docs/DESIGN.md "Lock rules").
-    public static let maximumAge = 5.0
+    package static let maximumAge = 5.0
 
     /// The position, when this is a 2D or 3D fix with a finite, in-range latitude and longitude.
-    public var position: Coordinate? {
+    package var position: Coordinate? {
         guard mode.hasPosition, let coordinate, coordinate.isValid else { return nil }
         return coordinate
     }
 
     /// The altitude, when this is a 3D fix that carries one.
-    public var altitude3D: Double? {
+    package var altitude3D: Double? {
         guard mode.is3D, position != nil else { return nil }
         return altitudeMSL
     }
 
     /// Seconds since the daemon received this fix.
-    public func age(at monotonicNow: Double) -> Double { max(0, monotonicNow - receivedAt) }
+    package func age(at monotonicNow: Double) -> Double { max(0, monotonicNow - receivedAt) }
 
     /// Whether the fix is recent enough to open anything.
-    public func isFresh(at monotonicNow: Double) -> Bool { age(at: monotonicNow) <= Fix.maximumAge }
+    package func isFresh(at monotonicNow: Double) -> Bool { age(at: monotonicNow) <= Fix.maximumAge }
 }

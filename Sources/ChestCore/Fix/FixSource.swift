@@ -1,8 +1,8 @@
 /// Where chestd's fixes come from, as gpsd's DEVICE report and the system describe the receiver
 /// (docs/SECURITY.md "Hardware trust and time").
-public struct FixSource: Hashable, Sendable, Codable {
+package struct FixSource: Hashable, Sendable, Codable {
     /// What kind of link feeds gpsd.
-    public enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
         /// A tty whose parent in /sys is a USB device: a receiver plugged in.
         case usb
         /// A pseudo-terminal: gpsfake or another program writing NMEA.
@@ -13,23 +13,25 @@ public struct FixSource: Hashable, Sendable, Codable {
         case unknown
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// gpsd's device path, such as /dev/ttyACM0.
-    public var path: String
+    package var path: String
     /// gpsd's driver ("u-blox", "NMEA0183"…), once gpsd identified the receiver.
-    public var driver: String?
+    package var driver: String?
     /// gpsd's subtype: the receiver's hardware or firmware version, when it says.
-    public var subtype: String?
+    package var subtype: String?
     /// The USB vendor and product IDs, four hex digits each.
-    public var vendorID: String?
-    public var productID: String?
+    package var vendorID: String?
+    package var productID: String?
     /// The USB product and manufacturer names and serial number, when the device has them.
-    public var product: String?
-    public var manufacturer: String?
-    public var serial: String?
+    package var product: String?
+    package var manufacturer: String?
+    package var serial: String?
 
-    public init(kind: Kind, path: String, driver: String? = nil, subtype: String? = nil, vendorID: String? = nil,
-                productID: String? = nil, product: String? = nil, manufacturer: String? = nil, serial: String? = nil) {
+    package init(
+        kind: Kind, path: String, driver: String? = nil, subtype: String? = nil, vendorID: String? = nil,
+        productID: String? = nil, product: String? = nil, manufacturer: String? = nil, serial: String? = nil
+    ) {
         self.kind = kind
         self.path = path
         self.driver = driver
@@ -42,14 +44,14 @@ public struct FixSource: Hashable, Sendable, Codable {
     }
 
     /// The kind a path alone tells: a pty, a network feed, or a tty still to be placed in /sys (`unknown`).
-    public static func kind(ofPath path: String) -> Kind {
+    package static func kind(ofPath path: String) -> Kind {
         if path.hasPrefix("/dev/pts/") || path.hasPrefix("/dev/ptmx") { return .pty }
         if path.contains("://") { return .network }
         return .unknown
     }
 
     /// "u-blox 7 (1546:01a7) at /dev/ttyACM0", "NMEA0183 at /dev/pts/3": what `status` shows.
-    public var description: String {
+    package var description: String {
         let model = product ?? driver ?? "receiver"
         let usb = vendorID.map { vendor in " (\(vendor):\(productID ?? "????"))" } ?? ""
         return "\(model)\(usb) at \(path)"

@@ -1,8 +1,8 @@
 /// Whether chestd has a fix it can use now, and if not, why: `fixState` in `chest status --json`, the headline of
 /// `chest nav`, and what the `fixLost` and `fixFound` events announce (docs/DESIGN.md "The fix at a glance").
-public struct FixState: Hashable, Sendable, Codable {
+package struct FixState: Hashable, Sendable, Codable {
     /// Why there is no usable fix, from the farthest cause to the nearest.
-    public enum Cause: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum Cause: String, Hashable, Sendable, Codable, CaseIterable {
         /// chestd is not connected to gpsd.
         case gpsd
         /// gpsd said its receiver went away (unplugged, or the feed's program ended).
@@ -16,15 +16,15 @@ public struct FixState: Hashable, Sendable, Codable {
     }
 
     /// True while the last report is a 2D or 3D fix young enough to open locks.
-    public var hasFix: Bool
-    @Null public var cause: Cause?
+    package var hasFix: Bool
+    @Null package var cause: Cause?
     /// The cause as a person reads it: "no report from the receiver for 7 s".
-    @Null public var reason: String?
+    @Null package var reason: String?
     /// Seconds since the last fix with a position, by chestd's monotonic clock; null when there was none since
     /// chestd started.
-    @Null public var lastPositionAgeSeconds: Double?
+    @Null package var lastPositionAgeSeconds: Double?
 
-    public init(hasFix: Bool, cause: Cause?, reason: String?, lastPositionAgeSeconds: Double?) {
+    package init(hasFix: Bool, cause: Cause?, reason: String?, lastPositionAgeSeconds: Double?) {
         self.hasFix = hasFix
         self.cause = cause
         self.reason = reason
@@ -33,12 +33,15 @@ public struct FixState: Hashable, Sendable, Codable {
 
     /// The state from what chestd knows: the link to gpsd, whether gpsd lost its receiver, the last report and
     /// when the last position came. Pure, so the status, the events and nav cannot disagree.
-    public static func assess(gpsdConnected: Bool, receiverGone: Bool, lastReport: Fix?, lastPositionAt: Double?,
-                              monotonicNow: Double) -> FixState {
+    package static func assess(
+        gpsdConnected: Bool, receiverGone: Bool, lastReport: Fix?, lastPositionAt: Double?,
+        monotonicNow: Double
+    ) -> FixState {
         let positionAge = lastPositionAt.map { max(0, monotonicNow - $0) }
         func lost(_ cause: Cause) -> FixState {
-            FixState(hasFix: false, cause: cause, reason: cause.sentence(reportAge: lastReport?.age(at: monotonicNow)),
-                     lastPositionAgeSeconds: positionAge)
+            FixState(
+                hasFix: false, cause: cause, reason: cause.sentence(reportAge: lastReport?.age(at: monotonicNow)),
+                lastPositionAgeSeconds: positionAge)
         }
         guard gpsdConnected else { return lost(.gpsd) }
         if receiverGone { return lost(.receiver) }
@@ -51,7 +54,7 @@ public struct FixState: Hashable, Sendable, Codable {
 
 extension FixState.Cause {
     /// "gpsd is not connected", "no report from the receiver for 7 s".
-    public func sentence(reportAge: Double?) -> String {
+    package func sentence(reportAge: Double?) -> String {
         switch self {
         case .gpsd: "gpsd is not connected"
         case .receiver: "gpsd lost the receiver"

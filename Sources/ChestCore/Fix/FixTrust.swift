@@ -1,8 +1,8 @@
 /// How far a fix can be believed to come from a real receiver under the open sky, with the reasons
 /// (docs/SECURITY.md "Hardware trust and time").
-public struct FixTrust: Hashable, Sendable, Codable {
+package struct FixTrust: Hashable, Sendable, Codable {
     /// From most to least trusted.
-    public enum Level: String, Hashable, Sendable, Codable, CaseIterable, Comparable {
+    package enum Level: String, Hashable, Sendable, Codable, CaseIterable, Comparable {
         /// A USB receiver, and nothing suspicious.
         case hardware
         /// A source chestd cannot place.
@@ -12,22 +12,22 @@ public struct FixTrust: Hashable, Sendable, Codable {
         /// The fixes themselves misbehave: a jump, time going backwards, a frozen or uniform sky…
         case suspect
 
-        public static func < (a: Level, b: Level) -> Bool {
+        package static func < (a: Level, b: Level) -> Bool {
             allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
         }
     }
 
-    public var level: Level
+    package var level: Level
     /// Why the level is not better, most serious first; empty for `hardware`.
-    public var reasons: [String]
+    package var reasons: [String]
 
-    public init(level: Level, reasons: [String] = []) {
+    package init(level: Level, reasons: [String] = []) {
         self.level = level
         self.reasons = reasons
     }
 
     /// "simulated: the receiver is a pseudo-terminal (gpsfake?)", as `status` and the `trust` event say it.
-    public var description: String {
+    package var description: String {
         reasons.isEmpty ? level.rawValue : "\(level.rawValue): " + reasons.joined(separator: "; ")
     }
 }

@@ -1,18 +1,18 @@
 /// What the trust checks need of gpsd's latest SKY report, reduced to a few numbers so that carrying it on
 /// every fix costs nothing (docs/SECURITY.md "Hardware trust and time").
-public struct SkySummary: Hashable, Sendable, Codable {
+package struct SkySummary: Hashable, Sendable, Codable {
     /// Counts SKY reports, so that one report attached to several fixes is judged once.
-    public var serial: Int
+    package var serial: Int
     /// Satellites used in the solution that report a signal strength.
-    public var usedWithSignal: Int
+    package var usedWithSignal: Int
     /// A bit per GNSS constellation used (gpsd's gnssid: 0 GPS, 1 SBAS, 2 Galileo, 3 BeiDou, 5 QZSS, 6 GLONASS).
-    public var constellations: UInt16
+    package var constellations: UInt16
     /// The spread (standard deviation) of the used satellites' signal strengths, in dB-Hz.
-    public var signalSpread: Double
+    package var signalSpread: Double
     /// A digest of every used satellite's PRN and signal strength: equal digests mean an identical sky.
-    public var signalDigest: Int
+    package var signalDigest: Int
 
-    public init(serial: Int, usedWithSignal: Int, constellations: UInt16, signalSpread: Double, signalDigest: Int) {
+    package init(serial: Int, usedWithSignal: Int, constellations: UInt16, signalSpread: Double, signalDigest: Int) {
         self.serial = serial
         self.usedWithSignal = usedWithSignal
         self.constellations = constellations
@@ -21,8 +21,11 @@ public struct SkySummary: Hashable, Sendable, Codable {
     }
 
     /// Builds the summary from the used satellites as (PRN, gnssid, signal strength).
-    public init(serial: Int, used: some Sequence<(prn: Int, gnssid: Int, ss: Double)>) {
-        var count = 0, sum = 0.0, squares = 0.0, constellations: UInt16 = 0
+    package init(serial: Int, used: some Sequence<(prn: Int, gnssid: Int, ss: Double)>) {
+        var count = 0
+        var sum = 0.0
+        var squares = 0.0
+        var constellations: UInt16 = 0
         var hasher = Hasher()
         for satellite in used where satellite.ss.isFinite && satellite.ss > 0 {
             count += 1
@@ -33,13 +36,14 @@ public struct SkySummary: Hashable, Sendable, Codable {
             hasher.combine(satellite.ss)
         }
         let mean = count > 0 ? sum / Double(count) : 0
-        self.init(serial: serial, usedWithSignal: count, constellations: constellations,
-                  signalSpread: count > 0 ? max(0, squares / Double(count) - mean * mean).squareRoot() : 0,
-                  signalDigest: hasher.finalize())
+        self.init(
+            serial: serial, usedWithSignal: count, constellations: constellations,
+            signalSpread: count > 0 ? max(0, squares / Double(count) - mean * mean).squareRoot() : 0,
+            signalDigest: hasher.finalize())
     }
 
     /// Whether more than one constellation is used.
-    public var isMultiConstellation: Bool { constellations & (constellations &- 1) != 0 }
+    package var isMultiConstellation: Bool { constellations & (constellations &- 1) != 0 }
     /// Whether GPS alone is used.
-    public var isGPSOnly: Bool { constellations == 1 }
+    package var isGPSOnly: Bool { constellations == 1 }
 }

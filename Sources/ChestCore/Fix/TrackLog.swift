@@ -2,20 +2,20 @@ import FoundationEssentials
 
 /// The reader's recent track as chestd keeps it for `chest map` and `chest export`: one point per receiver epoch
 /// with a fix, the last `window` seconds, at most `capacity` points (README "The chest directory").
-public struct TrackLog: Hashable, Sendable {
-    public struct Point: Hashable, Sendable {
-        public var time: Date
-        public var coordinate: Coordinate
-        public var altitudeMSL: Double?
+package struct TrackLog: Hashable, Sendable {
+    package struct Point: Hashable, Sendable {
+        package var time: Date
+        package var coordinate: Coordinate
+        package var altitudeMSL: Double?
 
-        public init(time: Date, coordinate: Coordinate, altitudeMSL: Double? = nil) {
+        package init(time: Date, coordinate: Coordinate, altitudeMSL: Double? = nil) {
             self.time = time
             self.coordinate = coordinate
             self.altitudeMSL = altitudeMSL
         }
 
         /// `TIME LAT LON [ALT]`, one line of the file.
-        public var line: String {
+        package var line: String {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(64)
             appendLine(to: &bytes)
@@ -23,7 +23,7 @@ public struct TrackLog: Hashable, Sendable {
         }
 
         /// Appends `line` and a newline, built without intermediate strings: chestd appends one a fix.
-        public func appendLine(to bytes: inout [UInt8]) {
+        package func appendLine(to bytes: inout [UInt8]) {
             ISO8601.append(time, to: &bytes)
             Self.appendDecimal(coordinate.latitude, 7, to: &bytes)
             Self.appendDecimal(coordinate.longitude, 7, to: &bytes)
@@ -49,7 +49,7 @@ public struct TrackLog: Hashable, Sendable {
             var scaled: UInt128 = 0
             if magnitude != 0 {
                 let significand = UInt128(magnitude.significandBitPattern | 1 << 52)
-                let shift = 52 - Int(magnitude.exponent)    // at least 1 below 2^52
+                let shift = 52 - Int(magnitude.exponent)  // at least 1 below 2^52
                 let product = significand * UInt128(decimals == 7 ? 10_000_000 : 10)
                 if shift < 100 {
                     let quotient = product >> shift
@@ -59,7 +59,7 @@ public struct TrackLog: Hashable, Sendable {
                 }
                 // Otherwise magnitude × 10^N is under 2^77 / 2^100: it rounds to 0.
             }
-            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)    // at most 23 digits: under 2^52 × 10^7 < 10^23
+            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // at most 23 digits: under 2^52 × 10^7 < 10^23
             withUnsafeMutableBytes(of: &digits) { buffer in
                 var count = 0
                 var rest = scaled
@@ -80,36 +80,40 @@ public struct TrackLog: Hashable, Sendable {
             let format: StaticString = decimals == 7 ? "%.7f" : "%.1f"
             // The longest %f of a Double: 309 integer digits, a sign, a point and the decimals.
             withUnsafeTemporaryAllocation(of: CChar.self, capacity: 400) { buffer in
-                let written = Int(format.withUTF8Buffer { format in
-                    format.withMemoryRebound(to: CChar.self) { strfromd(buffer.baseAddress, buffer.count, $0.baseAddress!, value) }
-                })
+                let written = Int(
+                    format.withUTF8Buffer { format in
+                        format.withMemoryRebound(to: CChar.self) {
+                            strfromd(buffer.baseAddress, buffer.count, $0.baseAddress!, value)
+                        }
+                    })
                 buffer.withMemoryRebound(to: UInt8.self) { bytes += $0.prefix(min(max(written, 0), buffer.count - 1)) }
             }
         }
 
-        public init?(line: Substring) {
+        package init?(line: Substring) {
             let words = line.split(separator: " ")
             guard words.count >= 3, let time = ISO8601.parse(String(words[0])), let latitude = Double(words[1]),
-                  let longitude = Double(words[2]) else { return nil }
+                let longitude = Double(words[2])
+            else { return nil }
             let coordinate = Coordinate(latitude: latitude, longitude: longitude)
             guard coordinate.isValid else { return nil }
             self.init(time: time, coordinate: coordinate, altitudeMSL: words.count > 3 ? Double(words[3]) : nil)
         }
     }
 
-    public private(set) var points: [Point] = []
+    package private(set) var points: [Point] = []
     /// Seconds of track kept.
-    public var window: Double
-    public var capacity: Int
+    package var window: Double
+    package var capacity: Int
 
     /// Six hours at one fix a second.
-    public init(window: Double = 6 * 3600, capacity: Int = 21_600) {
+    package init(window: Double = 6 * 3600, capacity: Int = 21_600) {
         self.window = window
         self.capacity = capacity
     }
 
     /// Reads the file's lines; a damaged line (a crash mid-append) is skipped.
-    public init(text: String, window: Double = 6 * 3600, capacity: Int = 21_600) {
+    package init(text: String, window: Double = 6 * 3600, capacity: Int = 21_600) {
         self.init(window: window, capacity: capacity)
         for line in text.split(separator: "\n") {
             if let point = Point(line: line) { points.append(point) }
@@ -118,7 +122,7 @@ public struct TrackLog: Hashable, Sendable {
     }
 
     /// Takes a fix's point when it is a new epoch with a position; the point appended, if any.
-    public mutating func record(_ fix: Fix) -> Point? {
+    package mutating func record(_ fix: Fix) -> Point? {
         guard let position = fix.position, let time = fix.time else { return nil }
         if let last = points.last, time <= last.time { return nil }
         let point = Point(time: time, coordinate: position, altitudeMSL: fix.altitude3D)
@@ -128,10 +132,12 @@ public struct TrackLog: Hashable, Sendable {
     }
 
     /// Whether a file holding `lines` lines should be rewritten with `points` only.
-    public func needsCompaction(fileLines: Int) -> Bool { fileLines > capacity + capacity / 4 || fileLines > points.count * 2 + 100 }
+    package func needsCompaction(fileLines: Int) -> Bool {
+        fileLines > capacity + capacity / 4 || fileLines > points.count * 2 + 100
+    }
 
     /// The whole file's text.
-    public var text: String { points.map { $0.line + "\n" }.joined() }
+    package var text: String { points.map { $0.line + "\n" }.joined() }
 
     private mutating func trim() {
         guard let last = points.last else { return }
@@ -144,5 +150,7 @@ public struct TrackLog: Hashable, Sendable {
 /// glibc's `strfromd(3)` (C23), which Swift's Glibc module does not import: a double formatted by printf's own
 /// code, without printf's variadic arguments.
 @_silgen_name("strfromd")
-private func strfromd(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ format: UnsafePointer<CChar>,
-                      _ value: Double) -> Int32
+private func strfromd(
+    _ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ format: UnsafePointer<CChar>,
+    _ value: Double
+) -> Int32

@@ -2,23 +2,23 @@ import struct FoundationEssentials.Date
 
 /// Gives every fix a trust level (docs/SECURITY.md "Hardware trust and time"). Pure and cheap: a few
 /// comparisons per fix, no allocation; the reasons are spelled out only when asked for.
-public struct TrustAssessor: Sendable {
+package struct TrustAssessor: Sendable {
     /// One reason a fix is trusted less than `hardware`.
-    public struct Findings: OptionSet, Hashable, Sendable {
-        public let rawValue: UInt16
-        public init(rawValue: UInt16) { self.rawValue = rawValue }
+    package struct Findings: OptionSet, Hashable, Sendable {
+        package let rawValue: UInt16
+        package init(rawValue: UInt16) { self.rawValue = rawValue }
 
-        public static let noSource = Findings(rawValue: 1 << 0)
-        public static let unknownSource = Findings(rawValue: 1 << 1)
-        public static let pty = Findings(rawValue: 1 << 2)
-        public static let network = Findings(rawValue: 1 << 3)
-        public static let gpsdSimulated = Findings(rawValue: 1 << 4)
-        public static let jump = Findings(rawValue: 1 << 5)
-        public static let teleport = Findings(rawValue: 1 << 6)
-        public static let timeBackwards = Findings(rawValue: 1 << 7)
-        public static let uniformSky = Findings(rawValue: 1 << 8)
-        public static let frozenSky = Findings(rawValue: 1 << 9)
-        public static let constellationLoss = Findings(rawValue: 1 << 10)
+        package static let noSource = Findings(rawValue: 1 << 0)
+        package static let unknownSource = Findings(rawValue: 1 << 1)
+        package static let pty = Findings(rawValue: 1 << 2)
+        package static let network = Findings(rawValue: 1 << 3)
+        package static let gpsdSimulated = Findings(rawValue: 1 << 4)
+        package static let jump = Findings(rawValue: 1 << 5)
+        package static let teleport = Findings(rawValue: 1 << 6)
+        package static let timeBackwards = Findings(rawValue: 1 << 7)
+        package static let uniformSky = Findings(rawValue: 1 << 8)
+        package static let frozenSky = Findings(rawValue: 1 << 9)
+        package static let constellationLoss = Findings(rawValue: 1 << 10)
 
         static let simulated: Findings = [.pty, .network, .gpsdSimulated]
         static let suspect: Findings = [.jump, .teleport, .timeBackwards, .uniformSky, .frozenSky, .constellationLoss]
@@ -40,20 +40,20 @@ public struct TrustAssessor: Sendable {
     }
 
     /// Faster than this between consecutive epochs is a jump: faster than cars and trains.
-    public static let maximumSpeed = 100.0
+    package static let maximumSpeed = 100.0
     /// Moves shorter than this are receiver noise, however short the interval (10 Hz receivers).
-    public static let minimumJump = 100.0
+    package static let minimumJump = 100.0
     /// Coming back within this distance of where a jump started is a teleport and back.
-    public static let returnDistance = 100.0
+    package static let returnDistance = 100.0
     /// An identical sky this many SKY reports in a row is frozen; real signal strengths flicker every second.
-    public static let frozenReports = 30
+    package static let frozenReports = 30
     /// A suspicion lasts this long after the last fix that raised it, in seconds of the monotonic clock.
-    public static let suspicionMemory = 60.0
+    package static let suspicionMemory = 60.0
 
     /// The findings about the latest fix.
-    public private(set) var findings: Findings = .noSource
+    package private(set) var findings: Findings = .noSource
     /// Where the fixes come from, once gpsd said.
-    public private(set) var source: FixSource?
+    package private(set) var source: FixSource?
     private var suspicions: Findings = []
     private var suspectUntil = -Double.infinity
     /// The last positioned epoch: its GPS time when the report had one, when it was received (monotonic), where.
@@ -64,13 +64,13 @@ public struct TrustAssessor: Sendable {
     private var identicalSkies = 0
     private var multiConstellationUntil = -Double.infinity
 
-    public init() {}
+    package init() {}
 
     /// The level of the latest fix.
-    public var level: FixTrust.Level { Self.level(findings) }
+    package var level: FixTrust.Level { Self.level(findings) }
 
     /// The level and reasons of the latest fix.
-    public var trust: FixTrust {
+    package var trust: FixTrust {
         FixTrust(level: level, reasons: Findings.words.filter { findings.contains($0.0) }.map(\.1))
     }
 
@@ -82,7 +82,7 @@ public struct TrustAssessor: Sendable {
     }
 
     /// gpsd named the device feeding it (or `nil`: it went away).
-    public mutating func receiver(_ source: FixSource?) {
+    package mutating func receiver(_ source: FixSource?) {
         self.source = source
         findings = findings.subtracting([.noSource, .unknownSource, .pty, .network]).union(sourceFindings)
     }
@@ -99,7 +99,7 @@ public struct TrustAssessor: Sendable {
 
     /// Judges one fix and returns whether its findings changed.
     @discardableResult
-    public mutating func assess(_ fix: Fix) -> Bool {
+    package mutating func assess(_ fix: Fix) -> Bool {
         var found = sourceFindings
         if fix.status == 8 { found.insert(.gpsdSimulated) }
         if let sky = fix.sky, sky.serial != skySerial {
@@ -153,7 +153,8 @@ public struct TrustAssessor: Sendable {
         guard distance > Self.minimumJump, distance / interval > Self.maximumSpeed else { return [] }
         defer { jumpOrigin = (from, time, receivedAt) }
         if let origin = jumpOrigin, elapsed(since: origin.time, origin.receivedAt) < Self.suspicionMemory,
-           position.distance(to: origin.position) < Self.returnDistance {
+            position.distance(to: origin.position) < Self.returnDistance
+        {
             return [.jump, .teleport]
         }
         return .jump

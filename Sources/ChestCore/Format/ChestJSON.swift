@@ -1,19 +1,21 @@
 import FoundationEssentials
 
 /// The JSON conventions of every output and reply: ISO 8601 times, stable key order.
-public enum ChestJSON {
-    public static func encoder(pretty: Bool = false) -> JSONEncoder {
+package enum ChestJSON {
+    package static func encoder(pretty: Bool = false) -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(ISO8601.string(date))
         }
-        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            pretty
+            ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             : [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }
 
-    public static func decoder() -> JSONDecoder {
+    package static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
@@ -27,15 +29,16 @@ public enum ChestJSON {
     }
 
     /// A field an event line of kind `event` cannot do without (`chest watch --json`, `chest board --json`).
-    public static func required<T>(_ value: T?, _ field: String, event: String, in decoder: any Decoder) throws -> T {
+    package static func required<T>(_ value: T?, _ field: String, event: String, in decoder: any Decoder) throws -> T {
         guard let value else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a \(event) event without \(field)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "a \(event) event without \(field)"))
         }
         return value
     }
 
     /// One compact line of `value`.
-    public static func line<T: Encodable>(_ value: T) -> Data {
+    package static func line<T: Encodable>(_ value: T) -> Data {
         (try? encoder().encode(value)) ?? Data(#"{"ok":false,"error":"unencodable reply"}"#.utf8)
     }
 }

@@ -1,4 +1,4 @@
 /// The version every executable reports.
-public enum ChestVersion {
-    public static let string = "0.1.0"
+package enum ChestVersion {
+    package static let string = "0.1.0"
 }

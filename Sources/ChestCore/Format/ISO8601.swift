@@ -2,23 +2,24 @@ import FoundationEssentials
 import Glibc
 
 /// ISO 8601 instants, as message files and `compose` write them.
-public enum ISO8601 {
+package enum ISO8601 {
     /// Reads "2026-12-24T18:00:00+01:00", "2026-12-24T17:00:00Z", with or without fractional seconds.
     /// Without a zone ("2026-12-24T18:00", "2026-12-24 18:00:00"), the time is read in `localZone` when one is
     /// given, and refused otherwise: a message file always names its zone.
-    public static func parse(_ text: String, localZone: Zone? = nil) -> Date? {
+    package static func parse(_ text: String, localZone: Zone? = nil) -> Date? {
         let trimmed = text.trimmingSpaces().replacing(" ", with: "T")
         if let date = RFC3339.parse(trimmed) { return date }
         guard let localZone else { return nil }
         return RFC3339.parseLocal(trimmed).flatMap {
-            localZone.date(year: $0.year, month: $0.month, day: $0.day, hour: $0.hour, minute: $0.minute, second: $0.second)
+            localZone.date(
+                year: $0.year, month: $0.month, day: $0.day, hour: $0.hour, minute: $0.minute, second: $0.second)
         }
     }
 
     /// "2026-12-24T17:00:00Z", or "2026-12-24T17:00:00.250Z" when the instant has a fraction of a second: UTC,
     /// rounded to the millisecond. Canonical: a string this writes reads back to an instant that writes the same
     /// string, which the seal over a message's bytes depends on.
-    public static func string(_ date: Date) -> String {
+    package static func string(_ date: Date) -> String {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
         let whole = fraction < 0 ? (seconds - 1, fraction + 1000) : (seconds, fraction)
@@ -30,7 +31,7 @@ public enum ISO8601 {
 
     /// `string(date)`'s UTF-8 appended to `bytes`, without a String in between for a whole second of the years
     /// 0–9999 (chestd's track line, one a fix).
-    public static func append(_ date: Date, to bytes: inout [UInt8]) {
+    package static func append(_ date: Date, to bytes: inout [UInt8]) {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
         guard fraction == 0, RFC3339.append(seconds: seconds, to: &bytes) else { return bytes += string(date).utf8 }
@@ -39,7 +40,7 @@ public enum ISO8601 {
 
 /// RFC 3339 times by arithmetic, without a calendar library: the daemon reads and writes thousands of them, and
 /// Foundation's formatters would load ICU's data (megabytes of resident memory) to do it.
-public enum RFC3339 {
+package enum RFC3339 {
     /// "YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)"; nil for anything else, or an impossible date.
     static func parse(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
@@ -60,10 +61,11 @@ public enum RFC3339 {
             return true
         }
         guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-              expect("Tt"), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
-              let second = number(2),
-              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-              hour < 24, minute < 60, second < 61 else { return nil }
+            expect("Tt"), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
+            let second = number(2),
+            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+            hour < 24, minute < 60, second < 61
+        else { return nil }
         var fraction = 0.0
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
@@ -108,9 +110,12 @@ public enum RFC3339 {
             }
             return value
         }
-        func at(_ index: Int, _ character: Unicode.Scalar) -> Bool { index < bytes.count && bytes[index] == UInt8(ascii: character) }
+        func at(_ index: Int, _ character: Unicode.Scalar) -> Bool {
+            index < bytes.count && bytes[index] == UInt8(ascii: character)
+        }
         guard [10, 16, 19].contains(bytes.count), let year = number(0..<4), at(4, "-"), let month = number(5..<7),
-              at(7, "-"), let day = number(8..<10) else { return nil }
+            at(7, "-"), let day = number(8..<10)
+        else { return nil }
         guard bytes.count > 10 else { return (year, month, day, 0, 0, 0) }
         guard at(10, "T"), let hour = number(11..<13), at(13, ":"), let minute = number(14..<16) else { return nil }
         guard bytes.count > 16 else { return (year, month, day, hour, minute, 0) }
@@ -191,7 +196,7 @@ public enum RFC3339 {
     }
 
     /// The date of a day counted from 1970-01-01 (Howard Hinnant's `civil_from_days`).
-    public static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+    package static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

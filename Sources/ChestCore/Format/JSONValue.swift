@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// Any JSON value, for the few files whose fields are not known in advance (the config file, a GeoJSON export):
 /// what `JSONSerialization`'s `Any` gave, typed, through JSONDecoder and JSONEncoder.
-public enum JSONValue: Codable, Hashable, Sendable {
+package enum JSONValue: Codable, Hashable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -10,7 +10,7 @@ public enum JSONValue: Codable, Hashable, Sendable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let value = try decoder.singleValueContainer()
         if value.decodeNil() {
             self = .null
@@ -27,13 +27,17 @@ public enum JSONValue: Codable, Hashable, Sendable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var value = encoder.singleValueContainer()
         switch self {
         case .null: try value.encodeNil()
         case .bool(let bool): try value.encode(bool)
         case .number(let number):
-            if number == number.rounded(), number.magnitude < 0x1p53 { try value.encode(Int64(number)) } else { try value.encode(number) }
+            if number == number.rounded(), number.magnitude < 0x1p53 {
+                try value.encode(Int64(number))
+            } else {
+                try value.encode(number)
+            }
         case .string(let string): try value.encode(string)
         case .array(let array): try value.encode(array)
         case .object(let object): try value.encode(object)
@@ -42,7 +46,7 @@ public enum JSONValue: Codable, Hashable, Sendable {
 
     /// The value as a person would write it in a setting: a string as it is, `true`/`false`, a whole number
     /// without ".0", anything else as JSON.
-    public var text: String {
+    package var text: String {
         switch self {
         case .string(let string): string
         case .bool(let bool): bool ? "true" : "false"

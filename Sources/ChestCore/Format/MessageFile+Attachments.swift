@@ -2,7 +2,7 @@ import FoundationEssentials
 
 extension MessageFile {
     /// The whole file: 1 MiB, and the 8 MiB of attachments sealed and in base64 (docs/FORMAT.md "Attachments").
-    public static let fileLimit = sizeLimit + SealedAttachments.sealedLimit / 3 * 4
+    package static let fileLimit = sizeLimit + SealedAttachments.sealedLimit / 3 * 4
 
     static let prettyEncoder: JSONEncoder = {
         let encoder = JSONEncoder()
@@ -25,7 +25,10 @@ extension WireMessage {
             throw .tooLarge(size: fileSize - attached, limit: MessageFile.sizeLimit)
         }
         guard attached <= SealedAttachments.sealedLimit / 3 * 4 else {
-            throw .invalidField("pages[].attachments", "\(attached) bytes of attachments, over the \(SealedAttachments.sealedLimit / 3 * 4)-byte limit (8 MiB of files)")
+            throw .invalidField(
+                "pages[].attachments",
+                "\(attached) bytes of attachments, over the \(SealedAttachments.sealedLimit / 3 * 4)-byte limit (8 MiB of files)"
+            )
         }
     }
 }
@@ -35,8 +38,10 @@ extension WirePage {
     func sealedAttachments(number: Int) throws(MessageFormatError) -> SealedAttachments? {
         guard let attachments else { return nil }
         let overhead = SealedPage.nonceBytes + SealedPage.tagBytes
-        guard attachments.utf8.count <= SealedAttachments.sealedLimit / 3 * 4, let bytes = Data(base64Encoded: attachments),
-              bytes.count >= overhead + SealedAttachments.minimumPadded else {
+        guard attachments.utf8.count <= SealedAttachments.sealedLimit / 3 * 4,
+            let bytes = Data(base64Encoded: attachments),
+            bytes.count >= overhead + SealedAttachments.minimumPadded
+        else {
             throw .sealedPart(page: number, "the attachments are not base64 of a nonce, padded files and a tag")
         }
         return SealedAttachments(ciphertext: [UInt8](bytes))

@@ -1,42 +1,43 @@
 import FoundationEssentials
 
 /// The `*.locked` file format, versions 1 to 6 (docs/FORMAT.md): UTF-8 JSON, at most 1 MiB.
-public enum MessageFile {
+package enum MessageFile {
     /// The newest version; every version from 1 up to it is read. `compose` writes it where it changes something (a
     /// PIN or an answer keyed in lanes, a place sealed with a PIN: docs/FORMAT.md "Format 5") and `baseVersion`
     /// otherwise (`written`).
-    public static let version = 6
+    package static let version = 6
     /// The newest version `compose --format` takes; `startVersion` is written only for a hunt with a start.
-    public static let requestable = 5
+    package static let requestable = 5
     /// Format 6: format 5's pages, each sealed under the hunt's start key as well (docs/FORMAT.md "Format 6").
-    public static let startVersion = 6
+    package static let startVersion = 6
     /// What `compose` writes for a message with neither a PIN nor an answer nor a place sealed with one: the newer
     /// formats would change nothing in it, and readers since format 3 read it.
-    public static let baseVersion = 3
+    package static let baseVersion = 3
 
     /// The version `compose` writes when asked for `requested`: the lowest from 3 up that holds what the message
     /// needs. 5 for a key in lanes (`keyedInLanes`: a PIN or an answer at the default cost) or a place sealed with a
     /// PIN; asked for 4, 4 only for a place sealed with a PIN; 3 otherwise.
-    public static func written(_ requested: Int, placeWithPIN: Bool, keyedInLanes: Bool) -> Int {
+    package static func written(_ requested: Int, placeWithPIN: Bool, keyedInLanes: Bool) -> Int {
         guard requested >= 4 else { return requested }
         guard requested < startVersion else { return startVersion }
         if requested >= 5, placeWithPIN || keyedInLanes { return 5 }
         return placeWithPIN ? 4 : baseVersion
     }
-    public static let formatName = "chest-message"
+    package static let formatName = "chest-message"
     /// The file without its pages' `attachments` (docs/FORMAT.md "Attachments").
-    public static let sizeLimit = 1 << 20
-    public static let fileExtension = "locked"
+    package static let sizeLimit = 1 << 20
+    package static let fileExtension = "locked"
 
     /// Reads and validates a message file. The signature is checked by the caller (ChestIO's `Sealer`) over
     /// `signedBytes(of:)`.
-    public static func decode(_ data: Data) throws(MessageFormatError) -> Message {
+    package static func decode(_ data: Data) throws(MessageFormatError) -> Message {
         guard !data.isEmpty else { throw .empty }
         guard data.count <= fileLimit else { throw .tooLarge(size: data.count, limit: fileLimit) }
         guard String(validating: data, as: UTF8.self) != nil else { throw .notUTF8 }
         // The common case, a well-formed message, decodes once; anything else is read again for a precise reason.
         if let wire = try? JSONDecoder().decode(WireMessage.self, from: data),
-           wire.format == formatName, let version = wire.version, (1...MessageFile.version).contains(version) {
+            wire.format == formatName, let version = wire.version, (1...MessageFile.version).contains(version)
+        {
             try wire.checkSize(data.count)
             return try wire.message()
         }
@@ -65,26 +66,27 @@ public enum MessageFile {
     }
 
     /// The file's bytes: pretty-printed, keys sorted, ending in a newline.
-    public static func encode(_ message: Message) -> Data {
+    package static func encode(_ message: Message) -> Data {
         var data = try! prettyEncoder.encode(WireMessage(message, includingSignature: true))
         data.append(0x0a)
         return data
     }
 
     /// The bytes a seal signs: everything but the signature, in one canonical compact form.
-    public static func signedBytes(of message: Message) -> Data {
+    package static func signedBytes(of message: Message) -> Data {
         try! canonicalEncoder.encode(WireMessage(message, includingSignature: false))
     }
 
     /// Validates a message built in memory (by `compose`) with the same rules as a file.
-    public static func validate(_ message: Message) throws(MessageFormatError) {
+    package static func validate(_ message: Message) throws(MessageFormatError) {
         _ = try WireMessage(message, includingSignature: true).message(requireSeal: false)
     }
 
     private static func describe(_ error: any Error) -> String {
         switch error {
-        case DecodingError.dataCorrupted(let context): context.underlyingError.map { "\($0)" }
-            ?? context.debugDescription
+        case DecodingError.dataCorrupted(let context):
+            context.underlyingError.map { "\($0)" }
+                ?? context.debugDescription
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
             "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
         case DecodingError.keyNotFound(let key, _): "missing \"\(key.stringValue)\""
@@ -146,7 +148,9 @@ struct WireMessage: Codable {
         guard let title else { throw .missingField("title") }
         guard !title.trimmed().isEmpty else { throw .titleEmpty }
         // Unicode scalars, not characters: 150,000 combining marks on one letter are one character.
-        guard title.unicodeScalars.count <= Message.maximumTitleLength else { throw .titleTooLong(title.unicodeScalars.count) }
+        guard title.unicodeScalars.count <= Message.maximumTitleLength else {
+            throw .titleTooLong(title.unicodeScalars.count)
+        }
         guard let from else { throw .missingField("from") }
         guard from.unicodeScalars.count <= Message.maximumSenderLength else {
             throw .invalidField("from", "\(from.unicodeScalars.count) characters, over \(Message.maximumSenderLength)")
@@ -161,7 +165,8 @@ struct WireMessage: Codable {
             // A page may wait only for an earlier page of its own message, so a message never waits for itself.
             for lock in page.setA + page.setB {
                 if let link = lock.pageLink, link.message == id, link.page >= index + 1 {
-                    throw .invalidField("pages[\(index + 1)].after", "a page can wait only for an earlier page of its message")
+                    throw .invalidField(
+                        "pages[\(index + 1)].after", "a page can wait only for an earlier page of its message")
                 }
             }
             pages.append(page)
@@ -187,8 +192,9 @@ struct WireMessage: Codable {
         guard require == nil || require == "hardware" else {
             throw .invalidField("require", "unknown requirement \"\(require ?? "")\"; this chest knows \"hardware\"")
         }
-        return Message(id: id, title: title, from: from, created: created, pages: pages, seal: seal,
-                       requiresHardware: require == "hardware")
+        return Message(
+            id: id, title: title, from: from, created: created, pages: pages, seal: seal,
+            requiresHardware: require == "hardware")
     }
 }
 
@@ -232,23 +238,31 @@ struct WirePage: Codable {
 
     private func unlabelledPage(number: Int, version: Int) throws(MessageFormatError) -> Page {
         if version >= 2 { return try sealedPage(number: number, version: version) }
-        for (field, value) in [("ciphertext", ciphertext as Any?), ("keyA", keyA), ("keyB", keyB), ("attachments", attachments)] where value != nil {
+        for (field, value) in [
+            ("ciphertext", ciphertext as Any?), ("keyA", keyA), ("keyB", keyB), ("attachments", attachments),
+        ] where value != nil {
             throw .wrongVersionField(version: 1, field: "pages[\(number)].\(field)")
         }
         guard let text else { throw .missingField("pages[\(number)].text") }
         guard text.unicodeScalars.count <= Message.maximumPageLength else {
             throw .pageTooLong(page: number, text.unicodeScalars.count)
         }
-        return Page(text: text, setA: try locks(a, .a, number: number, version: 1), setB: try locks(b, .b, number: number, version: 1))
+        return Page(
+            text: text, setA: try locks(a, .a, number: number, version: 1),
+            setB: try locks(b, .b, number: number, version: 1))
     }
 
     /// One set's locks, at most one of each type.
-    func locks(_ wireLocks: [WireLock]?, _ name: LockSetName, number: Int, version: Int) throws(MessageFormatError) -> [Lock] {
+    func locks(_ wireLocks: [WireLock]?, _ name: LockSetName, number: Int, version: Int) throws(MessageFormatError)
+        -> [Lock]
+    {
         var seen: Set<LockKind> = []
         var locks: [Lock] = []
         for wireLock in wireLocks ?? [] {
             let lock = try wireLock.lock(page: number, version: version)
-            guard seen.insert(lock.kind).inserted else { throw .duplicateLock(page: number, set: name, kind: lock.kind) }
+            guard seen.insert(lock.kind).inserted else {
+                throw .duplicateLock(page: number, set: name, kind: lock.kind)
+            }
             locks.append(lock)
         }
         return locks

@@ -1,5 +1,5 @@
 /// Why a message file or a message is refused. Each description names the fault and, where it helps, the fix.
-public enum MessageFormatError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum MessageFormatError: Error, Hashable, Sendable, CustomStringConvertible {
     case empty
     case tooLarge(size: Int, limit: Int)
     case notUTF8
@@ -30,7 +30,7 @@ public enum MessageFormatError: Error, Hashable, Sendable, CustomStringConvertib
     /// Sealed places that would ask a reader's seal worker for more than `SealBudget` allows.
     case overSealBudget(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .empty: "the file is empty"
         case let .tooLarge(size, limit): "the file is \(size) bytes, over the \(limit)-byte limit for a message"

@@ -67,7 +67,9 @@ struct WireLock: Codable {
             return gps == true ? .gpsTime(date) : .time(date)
         case .pin:
             guard let argon2id else { throw .missingField("pages[\(page)].argon2id") }
-            guard argon2id.utf8.count < 128 else { throw .invalidField("pages[\(page)].argon2id", "not an Argon2id hash") }
+            guard argon2id.utf8.count < 128 else {
+                throw .invalidField("pages[\(page)].argon2id", "not an Argon2id hash")
+            }
             do throws(Argon2Parameters.Refusal) {
                 _ = try Argon2Parameters(validating: argon2id)
             } catch {
@@ -87,13 +89,16 @@ struct WireLock: Codable {
         case .after:
             guard let message, let linked = self.page else { throw .missingField("pages[\(page)].message/page") }
             guard let link = PageLink("\(message)#\(linked)") else {
-                throw .invalidField("pages[\(page)].message/page", "not a message ID and a page from 1 to \(Message.maximumPages)")
+                throw .invalidField(
+                    "pages[\(page)].message/page", "not a message ID and a page from 1 to \(Message.maximumPages)")
             }
             return .after(link)
         case .release:
             throw .sealedPart(page: page, "a release lock exists only in format 2, where it is part of the page's key")
         case .answer:
-            throw .sealedPart(page: page, "an answer lock exists only in the sealed formats, 2 and later, where it is part of the page's key")
+            throw .sealedPart(
+                page: page,
+                "an answer lock exists only in the sealed formats, 2 and later, where it is part of the page's key")
         }
     }
 }

@@ -10,7 +10,9 @@ extension WirePage {
             throw .invalidField("pages[\(number)].question", problem)
         }
         if let points, !Page.pointsRange.contains(points) {
-            throw .invalidField("pages[\(number)].points", "\(points) is outside \(Page.pointsRange.lowerBound)...\(Page.pointsRange.upperBound)")
+            throw .invalidField(
+                "pages[\(number)].points",
+                "\(points) is outside \(Page.pointsRange.lowerBound)...\(Page.pointsRange.upperBound)")
         }
         return (question, points)
     }
@@ -19,42 +21,51 @@ extension WirePage {
     /// locks").
     /// With a sealed place the answers go into the place's `cells` slot: 4 × 8 keys, one per cell and answer. Without
     /// an answer a `cells` slot holds the keys of its key block: 4, or 9 for a place with a PIN in format 4.
-    static func checkAnswerSlot(_ slot: KeySlot, _ locks: [Lock], set: LockSetName, page: Int,
-                                version: Int) throws(MessageFormatError) {
+    static func checkAnswerSlot(
+        _ slot: KeySlot, _ locks: [Lock], set: LockSetName, page: Int,
+        version: Int
+    ) throws(MessageFormatError) {
         let answer = locks.contains(.answer)
         let place = locks.contains { if case .sealedLocation = $0 { true } else { false } }
         if answer, locks.contains(where: { $0.kind == .pin || $0.kind == .release }) {
-            throw .sealedPart(page: page, "set \(set.rawValue) holds an answer with a PIN or a release; an answer's only other secret may be a sealed place")
+            throw .sealedPart(
+                page: page,
+                "set \(set.rawValue) holds an answer with a PIN or a release; an answer's only other secret may be a sealed place"
+            )
         }
         let withAnswers = SealedPage.cellSlots * SealedPage.answerSlots
         switch (slot, answer) {
-        case (.answers, false): throw .sealedPart(page: page, "set \(set.rawValue) has \"answers\" keys but no answer lock")
+        case (.answers, false):
+            throw .sealedPart(page: page, "set \(set.rawValue) has \"answers\" keys but no answer lock")
         case (.answers, true) where place:
             throw .sealedPart(page: page, "set \(set.rawValue) holds a sealed location, so its slot must be \"cells\"")
         case let (.cells(_, _, wrapped), true) where wrapped.count != withAnswers:
-            throw .sealedPart(page: page, "key\(set.rawValue) must hold exactly \(withAnswers) keys: a sealed place with an answer lock")
+            throw .sealedPart(
+                page: page,
+                "key\(set.rawValue) must hold exactly \(withAnswers) keys: a sealed place with an answer lock")
         case let (.cells(_, _, wrapped), false)
-            where wrapped.count != SealedPage.cellSlots(version: version, withPIN: locks.contains(.sealedPIN)):
+        where wrapped.count != SealedPage.cellSlots(version: version, withPIN: locks.contains(.sealedPIN)):
             let count = SealedPage.cellSlots(version: version, withPIN: locks.contains(.sealedPIN))
             throw .sealedPart(page: page, "key\(set.rawValue) must hold exactly \(count) cell keys")
         case (.answers, true), (.cells, true), (_, false): return
-        case (_, true): throw .sealedPart(page: page, "set \(set.rawValue) holds an answer, so its slot must be \"answers\"")
+        case (_, true):
+            throw .sealedPart(page: page, "set \(set.rawValue) holds an answer, so its slot must be \"answers\"")
         }
     }
 }
 
 extension Page {
     /// The longest question, in Unicode scalars.
-    public static let maximumQuestionLength = 1000
+    package static let maximumQuestionLength = 1000
     /// The points a page may be worth.
-    public static let pointsRange = 0...1000
+    package static let pointsRange = 0...1000
 
     /// What the board credits for the page's proven opening: its points, 1 unless the organiser said otherwise.
-    public var worth: Int { points ?? 1 }
+    package var worth: Int { points ?? 1 }
 
     /// Why a question cannot be kept, or nil: not blank, at most 1,000 characters, no control characters but line
     /// breaks and tabs (it is shown on terminals and on the board).
-    public static func questionProblem(_ question: String) -> String? {
+    package static func questionProblem(_ question: String) -> String? {
         if question.trimmed().isEmpty { return "the question is empty" }
         if question.unicodeScalars.count > maximumQuestionLength {
             return "the question has \(question.unicodeScalars.count) characters, over \(maximumQuestionLength)"
@@ -68,7 +79,7 @@ extension Page {
     }
 
     /// Reads `--points N` / `points: N`, or says why not.
-    public static func parsePoints(_ text: String) -> Result<Int, PointsError> {
+    package static func parsePoints(_ text: String) -> Result<Int, PointsError> {
         guard let value = Int(text.trimmingSpaces()), pointsRange.contains(value) else {
             return .failure(PointsError(text: text))
         }
@@ -76,9 +87,9 @@ extension Page {
     }
 
     /// Points that are not an integer from 0 to 1000.
-    public struct PointsError: Error, CustomStringConvertible {
-        public var text: String
-        public var description: String {
+    package struct PointsError: Error, CustomStringConvertible {
+        package var text: String
+        package var description: String {
             "points are a whole number from \(Page.pointsRange.lowerBound) to \(Page.pointsRange.upperBound), not \"\(text)\""
         }
     }

@@ -34,7 +34,9 @@ extension WirePage {
             let name = "\(field)[\(index + 1)]"
             let overhead = SealedPage.nonceBytes + SealedPage.tagBytes
             guard let text = wire.ciphertext, text.utf8.count <= 64 << 10, let bytes = Data(base64Encoded: text),
-                  bytes.count >= overhead + SealedPage.paddingBlock, (bytes.count - overhead) % SealedPage.paddingBlock == 0 else {
+                bytes.count >= overhead + SealedPage.paddingBlock,
+                (bytes.count - overhead) % SealedPage.paddingBlock == 0
+            else {
                 throw .invalidField("\(name).ciphertext", "not base64 of a nonce, padded text and a tag")
             }
             var key: [UInt8]?

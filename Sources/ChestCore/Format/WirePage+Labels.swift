@@ -17,10 +17,14 @@ extension WirePage {
             for (wireLock, lock) in zip(wire, locks) {
                 guard let label = wireLock.label else { continue }
                 guard case .location = lock else {
-                    throw .invalidField("pages[\(number)].\(set.rawValue.lowercased()).label",
-                                        "only a location whose point is in the clear carries a label; a sealed place's name would tell where it is")
+                    throw .invalidField(
+                        "pages[\(number)].\(set.rawValue.lowercased()).label",
+                        "only a location whose point is in the clear carries a label; a sealed place's name would tell where it is"
+                    )
                 }
-                if let problem = Page.labelProblem(label) { throw .invalidField("pages[\(number)].\(set.rawValue.lowercased()).label", problem) }
+                if let problem = Page.labelProblem(label) {
+                    throw .invalidField("pages[\(number)].\(set.rawValue.lowercased()).label", problem)
+                }
                 labels[set] = label
             }
         }

@@ -47,7 +47,9 @@ struct WireKeySlot: Codable {
         }
         func cost() throws(MessageFormatError) -> SealCost {
             guard key == nil else { throw .sealedPart(page: page, "\(name) is sealed but also carries a key") }
-            guard let passes, let memory else { throw .sealedPart(page: page, "\(name) lacks its Argon2id passes or memory") }
+            guard let passes, let memory else {
+                throw .sealedPart(page: page, "\(name) lacks its Argon2id passes or memory")
+            }
             guard lanes == nil || version >= 5 else {
                 throw .sealedPart(page: page, "\(name).lanes needs format 5; this file says \(version)")
             }
@@ -59,35 +61,53 @@ struct WireKeySlot: Codable {
         switch kind {
         case "argon2id":
             guard keys == nil else { throw .sealedPart(page: page, "\(name) is \"argon2id\" but carries cell keys") }
-            return .sealed(salt: try bytes(salt, "salt", count: SealedPage.saltBytes), cost: try cost(),
-                           wrapped: try bytes(wrapped, "wrapped", count: SealedPage.wrappedBytes))
+            return .sealed(
+                salt: try bytes(salt, "salt", count: SealedPage.saltBytes), cost: try cost(),
+                wrapped: try bytes(wrapped, "wrapped", count: SealedPage.wrappedBytes))
         case "cells" where version >= 3:
-            guard wrapped == nil else { throw .sealedPart(page: page, "\(name) is \"cells\" but carries a single wrapped key") }
+            guard wrapped == nil else {
+                throw .sealedPart(page: page, "\(name) is \"cells\" but carries a single wrapped key")
+            }
             // A place with an answer lock holds a key per cell and answer (WirePage+Game.swift checks which).
-            let counts = [SealedPage.cellSlots, SealedPage.cellSlots * SealedPage.answerSlots,
-                          SealedPage.cellSlots(version: version, withPIN: true)]
+            let counts = [
+                SealedPage.cellSlots, SealedPage.cellSlots * SealedPage.answerSlots,
+                SealedPage.cellSlots(version: version, withPIN: true),
+            ]
             guard let keys, counts.contains(keys.count) else {
                 let withPIN = counts[2] == SealedPage.cellSlots ? "" : ", \(counts[2]) with a PIN"
-                throw .sealedPart(page: page, "\(name) must hold exactly \(SealedPage.cellSlots) cell keys (\(counts[1]) with an answer\(withPIN))")
+                throw .sealedPart(
+                    page: page,
+                    "\(name) must hold exactly \(SealedPage.cellSlots) cell keys (\(counts[1]) with an answer\(withPIN))"
+                )
             }
             var wrapped: [[UInt8]] = []
-            for index in keys.indices { wrapped.append(try bytes(keys[index], "keys[\(index)]", count: SealedPage.wrappedBytes)) }
-            return .cells(salt: try bytes(salt, "salt", count: SealedPage.saltBytes), cost: try cost(), wrapped: wrapped)
+            for index in keys.indices {
+                wrapped.append(try bytes(keys[index], "keys[\(index)]", count: SealedPage.wrappedBytes))
+            }
+            return .cells(
+                salt: try bytes(salt, "salt", count: SealedPage.saltBytes), cost: try cost(), wrapped: wrapped)
         case "answers":
-            guard wrapped == nil else { throw .sealedPart(page: page, "\(name) is \"answers\" but carries a single wrapped key") }
+            guard wrapped == nil else {
+                throw .sealedPart(page: page, "\(name) is \"answers\" but carries a single wrapped key")
+            }
             guard let keys, keys.count == SealedPage.answerSlots else {
                 throw .sealedPart(page: page, "\(name) must hold exactly \(SealedPage.answerSlots) answer keys")
             }
             var wrapped: [[UInt8]] = []
-            for index in keys.indices { wrapped.append(try bytes(keys[index], "keys[\(index)]", count: SealedPage.wrappedBytes)) }
-            return .answers(salt: try bytes(salt, "salt", count: SealedPage.saltBytes), cost: try cost(), wrapped: wrapped)
+            for index in keys.indices {
+                wrapped.append(try bytes(keys[index], "keys[\(index)]", count: SealedPage.wrappedBytes))
+            }
+            return .answers(
+                salt: try bytes(salt, "salt", count: SealedPage.saltBytes), cost: try cost(), wrapped: wrapped)
         case "guard":
             guard salt == nil, wrapped == nil, keys == nil, passes == nil, memory == nil, lanes == nil else {
                 throw .sealedPart(page: page, "\(name) is a guard but also carries Argon2id fields")
             }
             return .guarded(key: try bytes(key, "key", count: SealedPage.keyBytes))
         default:
-            let kinds = version >= 3 ? "\"argon2id\", \"cells\", \"answers\" or \"guard\"" : "\"argon2id\", \"answers\" or \"guard\""
+            let kinds =
+                version >= 3
+                ? "\"argon2id\", \"cells\", \"answers\" or \"guard\"" : "\"argon2id\", \"answers\" or \"guard\""
             throw .sealedPart(page: page, "\(name).kind is \(kind.map { "\"\($0)\"" } ?? "missing"); use \(kinds)")
         }
     }
@@ -113,8 +133,9 @@ struct WireCellGrid: Codable {
     }
 
     var grid: CellGrid {
-        CellGrid(width: width, offsetX: offsetX, offsetY: offsetY, referenceLatitude: referenceLatitude,
-                 referenceLongitude: referenceLongitude, area: area)
+        CellGrid(
+            width: width, offsetX: offsetX, offsetY: offsetY, referenceLatitude: referenceLatitude,
+            referenceLongitude: referenceLongitude, area: area)
     }
 }
 
@@ -133,10 +154,12 @@ extension WirePage {
         guard let ciphertext else { throw .sealedPart(page: number, "the ciphertext is missing") }
         let overhead = SealedPage.nonceBytes + SealedPage.tagBytes
         guard ciphertext.utf8.count <= MessageFile.sizeLimit, let bytes = Data(base64Encoded: ciphertext),
-              bytes.count >= overhead + SealedPage.paddingBlock, (bytes.count - overhead) % SealedPage.paddingBlock == 0 else {
+            bytes.count >= overhead + SealedPage.paddingBlock, (bytes.count - overhead) % SealedPage.paddingBlock == 0
+        else {
             throw .sealedPart(page: number, "the ciphertext is not base64 of a nonce, padded content and a tag")
         }
-        let setA = try locks(a, .a, number: number, version: version), setB = try locks(b, .b, number: number, version: version)
+        let setA = try locks(a, .a, number: number, version: version)
+        let setB = try locks(b, .b, number: number, version: version)
         var slots: [LockSetName: KeySlot] = [:]
         for (set, locks, wire) in [(LockSetName.a, setA, keyA), (.b, setB, keyB)] {
             let needed = !locks.isEmpty || (set == .a && setB.isEmpty)
@@ -145,26 +168,36 @@ extension WirePage {
                 continue
             }
             guard let wire else { throw .sealedPart(page: number, "set \(set.rawValue) has no key slot") }
-            if locks.contains(where: { $0.kind == .release }), locks.contains(where: { $0.isSecret && $0.kind != .release }) {
-                throw .sealedPart(page: number, "set \(set.rawValue) holds a release with a PIN or sealed location; a release is the only secret of its set")
+            if locks.contains(where: { $0.kind == .release }),
+                locks.contains(where: { $0.isSecret && $0.kind != .release })
+            {
+                throw .sealedPart(
+                    page: number,
+                    "set \(set.rawValue) holds a release with a PIN or sealed location; a release is the only secret of its set"
+                )
             }
             let slot = try wire.slot(page: number, set: set, version: version)
             try Self.checkAnswerSlot(slot, locks, set: set, page: number, version: version)
             let place = locks.contains { if case .sealedLocation = $0 { true } else { false } }
             switch (slot, locks.contains(where: \.isSecret)) {
             case (.guarded, true):
-                throw .sealedPart(page: number, "set \(set.rawValue) holds a PIN, a sealed location or a release but its key is in the clear")
+                throw .sealedPart(
+                    page: number,
+                    "set \(set.rawValue) holds a PIN, a sealed location or a release but its key is in the clear")
             case (.sealed, false), (.cells, false):
-                throw .sealedPart(page: number, "set \(set.rawValue) has no PIN, sealed location or release to derive its key from")
+                throw .sealedPart(
+                    page: number, "set \(set.rawValue) has no PIN, sealed location or release to derive its key from")
             case (.sealed, true) where version >= 3 && place:
-                throw .sealedPart(page: number, "set \(set.rawValue) holds a sealed location, so its slot must be \"cells\"")
+                throw .sealedPart(
+                    page: number, "set \(set.rawValue) holds a sealed location, so its slot must be \"cells\"")
             case (.cells, true) where !place:
                 throw .sealedPart(page: number, "set \(set.rawValue) has \"cells\" keys but no sealed location")
             default: slots[set] = slot
             }
         }
-        var page = Page(text: "", setA: setA, setB: setB,
-                        sealed: SealedPage(ciphertext: [UInt8](bytes), slots: slots, version: version))
+        var page = Page(
+            text: "", setA: setA, setB: setB,
+            sealed: SealedPage(ciphertext: [UInt8](bytes), slots: slots, version: version))
         page.attachments = try sealedAttachments(number: number)
         return page
     }
@@ -183,7 +216,9 @@ extension WireLock {
                 if version >= 3, grid.area == nil {
                     throw .sealedPart(page: page, "a format 3 sealed location must declare its search area (cell.area)")
                 }
-                if version == 2, grid.area != nil { throw .wrongVersionField(version: 2, field: "pages[\(page)].cell.area") }
+                if version == 2, grid.area != nil {
+                    throw .wrongVersionField(version: 2, field: "pages[\(page)].cell.area")
+                }
                 guard grid.isValid else { throw .sealedPart(page: page, "the sealed location's cell grid is invalid") }
                 return .sealedLocation(grid)
             }
@@ -196,7 +231,8 @@ extension WireLock {
             return .sealedPIN
         case .answer:
             if visible != nil || cell != nil || name != nil || argon2id != nil {
-                throw .sealedPart(page: page, "an answer lock carries nothing but its type: the answers are part of the key")
+                throw .sealedPart(
+                    page: page, "an answer lock carries nothing but its type: the answers are part of the key")
             }
             return .answer
         case .release:
@@ -205,7 +241,9 @@ extension WireLock {
             }
             return .release(name)
         default:
-            if visible != nil || cell != nil { throw .sealedPart(page: page, "a \(kind.rawValue) lock has location fields") }
+            if visible != nil || cell != nil {
+                throw .sealedPart(page: page, "a \(kind.rawValue) lock has location fields")
+            }
             if name != nil { throw .sealedPart(page: page, "a \(kind.rawValue) lock has a release name") }
             return nil
         }

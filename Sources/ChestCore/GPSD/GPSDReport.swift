@@ -7,7 +7,7 @@ import struct FoundationEssentials.Date
 /// whitespace, no escapes, short printable strings, numbers it can convert exactly as libgps does. For any
 /// other line `parse` returns `nil` and the line goes to libgps, so what the reader accepts must give the values
 /// libgps would give (docs/DESIGN.md "The fast path for TPV and SKY").
-public enum GPSDReport: Sendable {
+package enum GPSDReport: Sendable {
     /// A TPV: the receiver's position, time and mode.
     case tpv(TPV)
     /// A SKY: the satellites the receiver sees and uses.
@@ -15,36 +15,36 @@ public enum GPSDReport: Sendable {
 
     /// The fields of a TPV report that a `Fix` is made of, with libgps's defaults: NaN for an absent number,
     /// 0 for an absent mode, status or time.
-    public struct TPV: Sendable {
+    package struct TPV: Sendable {
         /// gpsd's fix mode, as sent (the `Fix` clamps it to 0…3).
-        public var mode = 0
+        package var mode = 0
         /// gpsd's status, 0 when it sends none.
-        public var status = 0
+        package var status = 0
         /// Degrees; the numbers below are as gpsd sent them, NaN when absent.
-        public var latitude = Double.nan
-        public var longitude = Double.nan
-        public var altHAE = Double.nan
-        public var altMSL = Double.nan
-        public var geoidSeparation = Double.nan
-        public var eph = Double.nan
-        public var epv = Double.nan
+        package var latitude = Double.nan
+        package var longitude = Double.nan
+        package var altHAE = Double.nan
+        package var altMSL = Double.nan
+        package var geoidSeparation = Double.nan
+        package var eph = Double.nan
+        package var epv = Double.nan
         /// The report's time as seconds and nanoseconds since 1970 (0 and 0 when it has none).
-        public var seconds = 0
-        public var nanoseconds = 0
+        package var seconds = 0
+        package var nanoseconds = 0
 
         /// A TPV with nothing in it, as libgps leaves its fields before reading one.
-        public init() {}
+        package init() {}
     }
 
     /// One entry of a SKY report's `satellites`, with libgps's defaults (PRN 0, gnssid 0, ss NaN, not used).
-    public struct Satellite: Sendable {
-        public var prn = 0
-        public var gnssid = 0
-        public var ss = Double.nan
-        public var used = false
+    package struct Satellite: Sendable {
+        package var prn = 0
+        package var gnssid = 0
+        package var ss = Double.nan
+        package var used = false
 
         /// A satellite entry; the defaults are libgps's for an absent member.
-        public init(prn: Int = 0, gnssid: Int = 0, ss: Double = .nan, used: Bool = false) {
+        package init(prn: Int = 0, gnssid: Int = 0, ss: Double = .nan, used: Bool = false) {
             self.prn = prn
             self.gnssid = gnssid
             self.ss = ss
@@ -53,37 +53,39 @@ public enum GPSDReport: Sendable {
     }
 
     /// A SKY report's satellites, in the report's order.
-    public struct Sky: Sendable {
-        public var satellites: [Satellite]
+    package struct Sky: Sendable {
+        package var satellites: [Satellite]
 
         /// A SKY with these satellites, in the report's order.
-        public init(satellites: [Satellite]) { self.satellites = satellites }
+        package init(satellites: [Satellite]) { self.satellites = satellites }
 
         /// libgps's `satellites_visible`: the entries with a PRN above 0, not the length of the list.
-        public var visible: Int { satellites.count { $0.prn > 0 } }
+        package var visible: Int { satellites.count { $0.prn > 0 } }
 
         /// Satellites used, as chestd counts them from libgps: libgps's count of entries marked used, or `nil`
         /// when no entry has a PRN (a SKY without `satellites`, whatever its `uSat`, gives nil).
-        public var satellitesUsed: Int? {
+        package var satellitesUsed: Int? {
             visible > 0 ? satellites.count { $0.used } : nil
         }
 
         /// The summary chestd builds from libgps's `skyview`: the used entries among the first `visible`, or
         /// `nil` when none has a PRN.
-        public func summary(serial: Int) -> SkySummary? {
+        package func summary(serial: Int) -> SkySummary? {
             let visible = visible
             guard visible > 0 else { return nil }
-            return SkySummary(serial: serial, used: satellites.prefix(visible).lazy.filter(\.used)
-                .map { (prn: $0.prn, gnssid: $0.gnssid, ss: $0.ss) })
+            return SkySummary(
+                serial: serial,
+                used: satellites.prefix(visible).lazy.filter(\.used)
+                    .map { (prn: $0.prn, gnssid: $0.gnssid, ss: $0.ss) })
         }
     }
 
     /// gpsd 3.22's MAXCHANNELS: libgps rejects a longer `satellites` list.
-    public static let maximumSatellites = 140
+    package static let maximumSatellites = 140
 
     /// The report on one line of gpsd's JSON (without its newline), or `nil` when it is not a TPV or SKY this
     /// reader fully understands.
-    public static func parse(_ line: UnsafeRawBufferPointer) -> GPSDReport? {
+    package static func parse(_ line: UnsafeRawBufferPointer) -> GPSDReport? {
         guard let base = line.baseAddress, line.count >= 15, line.count <= 10_240 else { return nil }
         // gpsd ends its lines with "\r\n"; the line comes without the "\n".
         let end = line[line.count - 1] == UInt8(ascii: "\r") ? line.count - 1 : line.count
@@ -96,7 +98,7 @@ public enum GPSDReport: Sendable {
     }
 
     /// Parses `text` as one line; for tests and the fuzzer.
-    public static func parse(_ text: String) -> GPSDReport? {
+    package static func parse(_ text: String) -> GPSDReport? {
         var text = text
         return text.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
     }
@@ -111,7 +113,7 @@ extension Fix {
     ///   - satellitesUsed: from the latest SKY report, since a TPV never carries it.
     ///   - sky: the latest SKY report, summarised for the trust checks.
     ///   - receivedAt: the monotonic time the report arrived.
-    public init(_ report: GPSDReport.TPV, satellitesUsed: Int?, sky: SkySummary?, receivedAt: Double) {
+    package init(_ report: GPSDReport.TPV, satellitesUsed: Int?, sky: SkySummary?, receivedAt: Double) {
         let located = report.mode >= 2
         var coordinate: Coordinate?
         if located, report.latitude.isFinite, report.longitude.isFinite {
@@ -129,9 +131,10 @@ extension Fix {
         if report.seconds != 0 {
             time = Date(timeIntervalSince1970: Double(report.seconds) + Double(report.nanoseconds) / 1e9)
         }
-        self.init(mode: FixMode(gpsd: report.mode), coordinate: coordinate, altitudeMSL: altitude,
-                  eph: report.eph.isFinite ? report.eph : nil, epv: report.epv.isFinite ? report.epv : nil,
-                  satellitesUsed: satellitesUsed, time: time, receivedAt: receivedAt,
-                  status: report.status >= 2 ? report.status : nil, sky: sky)
+        self.init(
+            mode: FixMode(gpsd: report.mode), coordinate: coordinate, altitudeMSL: altitude,
+            eph: report.eph.isFinite ? report.eph : nil, epv: report.epv.isFinite ? report.epv : nil,
+            satellitesUsed: satellitesUsed, time: time, receivedAt: receivedAt,
+            status: report.status >= 2 ? report.status : nil, sky: sky)
     }
 }

@@ -48,9 +48,9 @@ extension GPSDReportReader {
             case .device, .datum:
                 guard string() != nil else { return nil }
             case .ept, .alt, .epc, .epd, .eps, .epx, .epy, .track, .magtrack, .magvar, .speed, .climb, .ecefx,
-                 .ecefy, .ecefz, .ecefvx, .ecefvy, .ecefvz, .ecefpAcc, .ecefvAcc, .sep, .relN, .relE, .relD, .relH,
-                 .relL, .velN, .velE, .velD, .depth, .dgpsAge, .dgpsRatio, .wanglem, .wangler, .wanglet, .wspeedr,
-                 .wspeedt, .baseE, .baseN, .baseU, .baseL, .baseC:
+                .ecefy, .ecefz, .ecefvx, .ecefvy, .ecefvz, .ecefpAcc, .ecefvAcc, .sep, .relN, .relE, .relD, .relH,
+                .relL, .velN, .velE, .velD, .depth, .dgpsAge, .dgpsRatio, .wanglem, .wangler, .wanglet, .wspeedr,
+                .wspeedt, .baseE, .baseN, .baseU, .baseL, .baseC:
                 guard real() != nil else { return nil }
             default:
                 return nil
@@ -78,7 +78,9 @@ extension GPSDReportReader {
                 satellites.reserveCapacity(32)
                 if skip("]") { continue }
                 repeat {
-                    guard satellites.count < GPSDReport.maximumSatellites, let satellite = satellite() else { return nil }
+                    guard satellites.count < GPSDReport.maximumSatellites, let satellite = satellite() else {
+                        return nil
+                    }
                     satellites.append(satellite)
                 } while skip(",")
                 guard skip("]") else { return nil }

@@ -76,9 +76,11 @@ struct GPSDReportReader {
         }
         guard index < end, base[index] == UInt8(ascii: "\"") else { return nil }
         var i = index + 1
-        var head: UInt64 = 0, tail: UInt64 = 0
+        var head: UInt64 = 0
+        var tail: UInt64 = 0
         while i < end, base[i] != UInt8(ascii: "\"") {
-            let byte = base[i], length = i - index - 1
+            let byte = base[i]
+            let length = i - index - 1
             guard length < 16, byte < 0x80, byte > 0x20 else { return nil }
             if length < 8 { head |= UInt64(byte) << (8 * length) } else { tail |= UInt64(byte) << (8 * (length - 8)) }
             i += 1
@@ -140,7 +142,9 @@ struct GPSDReportReader {
         var i = index
         let negative = i < end && base[i] == UInt8(ascii: "-")
         if negative { i += 1 }
-        var mantissa: UInt64 = 0, digits = 0, scale = 0
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var scale = 0
         let start = i
         while i < end, let digit = GPSDReportReader.digit(base[i]) {
             mantissa = mantissa * 10 + UInt64(digit)
@@ -205,11 +209,11 @@ struct GPSDReportReader {
         }
         func at(_ offset: Int, _ character: Unicode.Scalar) -> Bool { text[offset] == UInt8(ascii: character) }
         guard text.count >= 20, text.count <= 30, at(4, "-"), at(7, "-"), at(10, "T"), at(13, ":"), at(16, ":"),
-              at(text.count - 1, "Z"),
-              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-              (1970...2099).contains(year), (1...12).contains(month), hour < 24, minute < 60, second < 60,
-              day >= 1, day <= GPSDReportReader.daysIn(month: month, year: year)
+            at(text.count - 1, "Z"),
+            let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+            (1970...2099).contains(year), (1...12).contains(month), hour < 24, minute < 60, second < 60,
+            day >= 1, day <= GPSDReportReader.daysIn(month: month, year: year)
         else {
             index = saved
             return nil
@@ -225,7 +229,8 @@ struct GPSDReportReader {
         }
         // Days since 1970 of a proleptic Gregorian date.
         let y = month <= 2 ? year - 1 : year
-        let era = y / 400, yearOfEra = y - era * 400
+        let era = y / 400
+        let yearOfEra = y - era * 400
         let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
         let days = era * 146_097 + yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear - 719_468
         return (days * 86_400 + hour * 3_600 + minute * 60 + second, nanoseconds)
@@ -246,6 +251,8 @@ struct GPSDReportReader {
     }
 
     /// 10^0 to 10^22, each exact in a double.
-    static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13,
-                                        1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
+    static let powersOfTen: [Double] = [
+        1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13,
+        1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
 }

@@ -1,13 +1,13 @@
 /// A hint as the organiser writes it (`compose --hint TEXT [--hint-after DURATION] [--hint-cost POINTS]`, or a quest's
 /// `hint:`, `hint-after:`, `hint-cost:` lines), before it is sealed (docs/FORMAT.md "Hints").
-public struct HintDraft: Hashable, Sendable {
-    public var text: String
+package struct HintDraft: Hashable, Sendable {
+    package var text: String
     /// Seconds after its page became the reader's next goal at which it opens by itself.
-    public var after: Int?
+    package var after: Int?
     /// Points a hunt's board charges for it; only in a hunt.
-    public var cost: Int?
+    package var cost: Int?
 
-    public init(text: String, after: Int? = nil, cost: Int? = nil) {
+    package init(text: String, after: Int? = nil, cost: Int? = nil) {
         self.text = text
         self.after = after
         self.cost = cost
@@ -15,8 +15,10 @@ public struct HintDraft: Hashable, Sendable {
 
     /// Reads a delay: whole numbers each with a unit, `s`, `m`, `h` or `d`, such as `90s`, `10m`, `1h30m`, `2d`; from
     /// 1 s to 30 days. Nil with the reason when it is not one.
-    public static func delay(_ text: String) -> Result<Int, HintDraftError> {
-        var total = 0, number = "", sawUnit = false
+    package static func delay(_ text: String) -> Result<Int, HintDraftError> {
+        var total = 0
+        var number = ""
+        var sawUnit = false
         for character in text.lowercased() where character != " " {
             if character.isASCII, character.isNumber {
                 number.append(character)
@@ -48,16 +50,18 @@ public struct HintDraft: Hashable, Sendable {
     }
 
     /// Reads a cost: a whole number of points from 0.
-    public static func cost(_ text: String) -> Result<Int, HintDraftError> {
+    package static func cost(_ text: String) -> Result<Int, HintDraftError> {
         guard let value = Int(text.trimmingSpaces()), (0...Page.maximumHintCost).contains(value) else {
-            return .failure(HintDraftError("a hint's cost is a whole number of points from 0 to \(Page.maximumHintCost), not \"\(text)\""))
+            return .failure(
+                HintDraftError(
+                    "a hint's cost is a whole number of points from 0 to \(Page.maximumHintCost), not \"\(text)\""))
         }
         return .success(value)
     }
 }
 
 /// Why a hint's delay or cost was refused, in a sentence.
-public struct HintDraftError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct HintDraftError: Error, Hashable, Sendable, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -5,11 +5,11 @@
 /// grid (0.025°); one too wide even for that (over about 7 km) goes on a short list that every query checks. A fix
 /// reads only the circles filed in its cell of each grid, and since each circle sits in the grid that fits its size,
 /// a cell's candidates are circles that reach near the fix, not every circle within a kilometre of it.
-public struct LocationIndex<Key: Hashable & Sendable>: Sendable {
-    public struct Circle: Sendable {
-        public var key: Key
-        public var center: Coordinate
-        public var radius: Double
+package struct LocationIndex<Key: Hashable & Sendable>: Sendable {
+    package struct Circle: Sendable {
+        package var key: Key
+        package var center: Coordinate
+        package var radius: Double
     }
 
     /// What the hot loop reads of a circle, by slot: kept apart from the key so a query touches 24 bytes a candidate.
@@ -47,8 +47,9 @@ public struct LocationIndex<Key: Hashable & Sendable>: Sendable {
         init(degrees: Double) { self.degrees = degrees }
 
         func cell(of point: Coordinate) -> Cell {
-            Cell(row: Int32((point.latitude / degrees).rounded(.down)),
-                 column: Int32((point.longitude / degrees).rounded(.down)))
+            Cell(
+                row: Int32((point.latitude / degrees).rounded(.down)),
+                column: Int32((point.longitude / degrees).rounded(.down)))
         }
 
         /// The cells a circle's bounding box touches, or nil when that would be more than `maximumCells`.
@@ -60,9 +61,12 @@ public struct LocationIndex<Key: Hashable & Sendable>: Sendable {
             let shrink = cosine((abs(center.latitude) + latitudeSpan) * .pi / 180)
             let longitudeSpan = radius / (LocationIndex.metresPerDegree * shrink)
             guard abs(center.longitude) + longitudeSpan < 180 else { return nil }
-            let low = cell(of: Coordinate(latitude: center.latitude - latitudeSpan, longitude: center.longitude - longitudeSpan))
-            let high = cell(of: Coordinate(latitude: center.latitude + latitudeSpan, longitude: center.longitude + longitudeSpan))
-            let rows = Int(high.row - low.row) + 1, columns = Int(high.column - low.column) + 1
+            let low = cell(
+                of: Coordinate(latitude: center.latitude - latitudeSpan, longitude: center.longitude - longitudeSpan))
+            let high = cell(
+                of: Coordinate(latitude: center.latitude + latitudeSpan, longitude: center.longitude + longitudeSpan))
+            let rows = Int(high.row - low.row) + 1
+            let columns = Int(high.column - low.column) + 1
             guard rows * columns <= LocationIndex.maximumCells else { return nil }
             return Block(low: low, high: high)
         }
@@ -74,7 +78,10 @@ public struct LocationIndex<Key: Hashable & Sendable>: Sendable {
         mutating func unfile(_ slot: Int32, from block: Block) {
             for cell in block.cells {
                 guard var slots = cells.removeValue(forKey: cell) else { continue }
-                if let at = slots.firstIndex(of: slot) { slots.swapAt(at, slots.count - 1); slots.removeLast() }
+                if let at = slots.firstIndex(of: slot) {
+                    slots.swapAt(at, slots.count - 1)
+                    slots.removeLast()
+                }
                 if !slots.isEmpty { cells[cell] = slots }
             }
         }
@@ -93,12 +100,12 @@ public struct LocationIndex<Key: Hashable & Sendable>: Sendable {
     private var discs: [Disc] = []
     private var freeSlots: [Int32] = []
 
-    public init() {}
+    package init() {}
 
-    public var count: Int { slots.count }
+    package var count: Int { slots.count }
 
     /// Files a circle under `key`, replacing any earlier one.
-    public mutating func insert(_ key: Key, center: Coordinate, radius: Double) {
+    package mutating func insert(_ key: Key, center: Coordinate, radius: Double) {
         remove(key)
         let placement = Self.placement(in: grids, around: center, radius: radius)
         let disc = Disc(center: center, radius: radius)
@@ -119,7 +126,7 @@ public struct LocationIndex<Key: Hashable & Sendable>: Sendable {
         }
     }
 
-    public mutating func remove(_ key: Key) {
+    package mutating func remove(_ key: Key) {
         guard let slot = slots.removeValue(forKey: key) else { return }
         // Where it was filed follows from its disc alone: not kept, 32 bytes a circle saved.
         let disc = discs[Int(slot)]
@@ -132,7 +139,7 @@ public struct LocationIndex<Key: Hashable & Sendable>: Sendable {
     }
 
     /// The circles that contain `point`, each with its distance from the centre in metres.
-    public func containing(_ point: Coordinate) -> [(circle: Circle, distance: Double)] {
+    package func containing(_ point: Coordinate) -> [(circle: Circle, distance: Double)] {
         var hits: [(circle: Circle, distance: Double)] = []
         // A flat-earth distance, one cosine a query, rules out the circles clearly away from the point before the
         // haversine (two sines, two cosines and an arcsine each): most candidates of a cell are misses. A filed

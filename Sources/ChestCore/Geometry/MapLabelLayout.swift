@@ -2,46 +2,46 @@
 /// Pure: boxes in, boxes out. Each label tries positions around its anchor, nearest first; a label with no free
 /// place is left out of the map and listed by the caller instead (`chest map`'s `MapDrawing` numbers it in the key;
 /// the board in a browser, `BoardMap`, leaves the name to its leaderboard, the key by colour and rank).
-public struct MapLabelLayout: Sendable {
+package struct MapLabelLayout: Sendable {
     /// A rectangle in picture coordinates (y down).
-    public struct Box: Hashable, Sendable {
-        public var x: Double
-        public var y: Double
-        public var width: Double
-        public var height: Double
+    package struct Box: Hashable, Sendable {
+        package var x: Double
+        package var y: Double
+        package var width: Double
+        package var height: Double
 
-        public init(x: Double, y: Double, width: Double, height: Double) {
+        package init(x: Double, y: Double, width: Double, height: Double) {
             self.x = x
             self.y = y
             self.width = width
             self.height = height
         }
 
-        public var maxX: Double { x + width }
-        public var maxY: Double { y + height }
+        package var maxX: Double { x + width }
+        package var maxY: Double { y + height }
 
-        public func intersects(_ other: Box) -> Bool {
+        package func intersects(_ other: Box) -> Bool {
             x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
         }
 
-        public func contains(_ other: Box) -> Bool {
+        package func contains(_ other: Box) -> Bool {
             other.x >= x && other.maxX <= maxX && other.y >= y && other.maxY <= maxY
         }
 
         /// The point of the box nearest to (px, py), where a leader line meets it.
-        public func nearest(to px: Double, _ py: Double) -> (Double, Double) {
+        package func nearest(to px: Double, _ py: Double) -> (Double, Double) {
             (min(max(px, x), maxX), min(max(py, y), maxY))
         }
     }
 
     /// A label to place next to the point it names.
-    public struct Request: Sendable {
-        public var x: Double
-        public var y: Double
-        public var text: String
-        public var fontSize: Double
+    package struct Request: Sendable {
+        package var x: Double
+        package var y: Double
+        package var text: String
+        package var fontSize: Double
 
-        public init(x: Double, y: Double, text: String, fontSize: Double) {
+        package init(x: Double, y: Double, text: String, fontSize: Double) {
             self.x = x
             self.y = y
             self.text = text
@@ -50,22 +50,22 @@ public struct MapLabelLayout: Sendable {
     }
 
     /// A label placed: its box, where its text goes.
-    public struct Placed: Hashable, Sendable {
+    package struct Placed: Hashable, Sendable {
         /// The request's index.
-        public var index: Int
-        public var box: Box
-        public var text: String
-        public var fontSize: Double
+        package var index: Int
+        package var box: Box
+        package var text: String
+        package var fontSize: Double
         /// The label sits away from its anchor: draw a leader line.
-        public var needsLeader: Bool
+        package var needsLeader: Bool
     }
 
     /// Where labels may go: the map's frame.
-    public var frame: Box
+    package var frame: Box
     /// What labels must not cover: the north arrow, markers.
-    public var obstacles: [Box] = []
+    package var obstacles: [Box] = []
 
-    public init(frame: Box, obstacles: [Box] = []) {
+    package init(frame: Box, obstacles: [Box] = []) {
         self.frame = frame
         self.obstacles = obstacles
     }
@@ -77,12 +77,13 @@ public struct MapLabelLayout: Sendable {
 
     /// Places the labels in order (earlier ones get the better places); returns the placed ones and the indices
     /// of those left out.
-    public func place(_ requests: [Request]) -> (placed: [Placed], leftOut: [Int]) {
+    package func place(_ requests: [Request]) -> (placed: [Placed], leftOut: [Int]) {
         var placed: [Placed] = []
         var taken = obstacles
         var leftOut: [Int] = []
         for (index, request) in requests.enumerated() {
-            let width = Self.width(of: request.text, fontSize: request.fontSize), height = request.fontSize * 1.3
+            let width = Self.width(of: request.text, fontSize: request.fontSize)
+            let height = request.fontSize * 1.3
             let found = Self.candidates(x: request.x, y: request.y, width: width, height: height).first { candidate in
                 frame.contains(candidate.box) && !taken.contains { $0.intersects(candidate.box) }
             }
@@ -91,8 +92,10 @@ public struct MapLabelLayout: Sendable {
                 continue
             }
             taken.append(found.box)
-            placed.append(Placed(index: index, box: found.box, text: request.text, fontSize: request.fontSize,
-                                 needsLeader: found.gap > Self.leaderGap))
+            placed.append(
+                Placed(
+                    index: index, box: found.box, text: request.text, fontSize: request.fontSize,
+                    needsLeader: found.gap > Self.leaderGap))
         }
         return (placed, leftOut)
     }
@@ -112,7 +115,7 @@ public struct MapLabelLayout: Sendable {
 
     /// A generous estimate of the text's width in a sans-serif face (the renderer's exact metrics are not known
     /// here): wide letters and capitals count more, narrow ones less, anything outside ASCII as wide.
-    public static func width(of text: String, fontSize: Double) -> Double {
+    package static func width(of text: String, fontSize: Double) -> Double {
         let ems = text.unicodeScalars.reduce(0.0) { total, scalar in
             let character = Character(scalar)
             let em: Double

@@ -1,15 +1,15 @@
 /// Where a hunt's broker listens (docs/HUNTS.md "Hunt files"): `mqtt://HOST[:PORT]` (plain, port 1883) or
 /// `mqtts://HOST[:PORT]` (TLS, port 8883); an IPv6 host in brackets. In the hunt file it is written as the organiser
 /// wrote it, and shown so.
-public struct BrokerURL: Hashable, Sendable, TextCodable {
-    public let host: String
-    public let port: Int
-    public let tls: Bool
+package struct BrokerURL: Hashable, Sendable, TextCodable {
+    package let host: String
+    package let port: Int
+    package let tls: Bool
     /// The URL as written.
-    public let text: String
+    package let text: String
 
     /// Nil for another scheme, a path, a user, an empty or malformed host, or a port outside 1...65535.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let rest: Substring
         if text.hasPrefix("mqtts://") {
             tls = true
@@ -31,7 +31,7 @@ public struct BrokerURL: Hashable, Sendable, TextCodable {
                 portPart = after.dropFirst()
             }
             guard !hostPart.isEmpty, hostPart.contains(":"),
-                  hostPart.unicodeScalars.allSatisfy({ $0.properties.isASCIIHexDigit || $0 == ":" || $0 == "." })
+                hostPart.unicodeScalars.allSatisfy({ $0.properties.isASCIIHexDigit || $0 == ":" || $0 == "." })
             else { return nil }
         } else {
             if let colon = rest.firstIndex(of: ":") {
@@ -41,12 +41,15 @@ public struct BrokerURL: Hashable, Sendable, TextCodable {
                 hostPart = rest
             }
             guard !hostPart.isEmpty, hostPart.utf8.count <= 253, !hostPart.hasPrefix("-"), !hostPart.hasPrefix("."),
-                  hostPart.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == ".") })
+                hostPart.unicodeScalars.allSatisfy({
+                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == ".")
+                })
             else { return nil }
         }
         if let portPart {
             guard !portPart.isEmpty, portPart.count <= 5, portPart.allSatisfy({ ("0"..."9").contains($0) }),
-                  let number = Int(portPart), (1...65535).contains(number) else { return nil }
+                let number = Int(portPart), (1...65535).contains(number)
+            else { return nil }
             port = number
         } else {
             port = tls ? 8883 : 1883
@@ -56,9 +59,9 @@ public struct BrokerURL: Hashable, Sendable, TextCodable {
     }
 
     /// The URL as written.
-    public var description: String { text }
+    package var description: String { text }
 
-    public static func problem(reading text: String) -> String {
+    package static func problem(reading text: String) -> String {
         "\"\(TerminalText.escaped(text))\" is not mqtt://HOST[:PORT] or mqtts://HOST[:PORT]"
     }
 }

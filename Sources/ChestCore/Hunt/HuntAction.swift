@@ -1,6 +1,6 @@
 /// What the engine asks of the hunt's adapter (docs/HUNTS.md): the adapter owns the MQTT client, the durable
 /// outbox and the signing keys, and decides nothing.
-public enum HuntAction: Hashable, Sendable {
+package enum HuntAction: Hashable, Sendable {
     /// Connect to this hunt's broker (after stopping any earlier link), leaving `will` as the session's last will,
     /// subscribed to the organiser's releases, schedule and words (`HuntTopic.releases`, `.schedule`, `.saying`).
     case connect(HuntFile, will: HuntStatusPost)
@@ -28,11 +28,11 @@ public enum HuntAction: Hashable, Sendable {
 }
 
 /// A team status with the envelope id that orders it (`TeamStatus.id`).
-public struct HuntStatusPost: Hashable, Sendable {
-    public var status: TeamStatus
-    public var id: UInt64
+package struct HuntStatusPost: Hashable, Sendable {
+    package var status: TeamStatus
+    package var id: UInt64
 
-    public init(_ status: TeamStatus, id: UInt64) {
+    package init(_ status: TeamStatus, id: UInt64) {
         self.status = status
         self.id = id
     }

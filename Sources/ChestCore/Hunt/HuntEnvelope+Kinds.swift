@@ -3,41 +3,43 @@ import FoundationEssentials
 /// An envelope for each kind of body, with the sender each kind goes with: a team's receipts, statuses and hint
 /// requests; the organiser's releases, hints, adjustments, schedule and words (docs/HUNTS.md "Messages on the broker").
 extension HuntEnvelope {
-    public init(hunt: HuntID, sender: String, id: UInt64, sent: Date, receipt: UnlockReceipt, readerClaim: String? = nil) {
+    package init(
+        hunt: HuntID, sender: String, id: UInt64, sent: Date, receipt: UnlockReceipt, readerClaim: String? = nil
+    ) {
         self.init(hunt: hunt, sender: sender, id: id, sent: sent, body: .receipt(receipt, readerClaim: readerClaim))
     }
 
-    public init(hunt: HuntID, sender: String, id: UInt64, sent: Date, status: TeamStatus) {
+    package init(hunt: HuntID, sender: String, id: UInt64, sent: Date, status: TeamStatus) {
         self.init(hunt: hunt, sender: sender, id: id, sent: sent, body: .status(status))
     }
 
     /// A release is always the organiser's.
-    public init(hunt: HuntID, id: UInt64, sent: Date, release: HuntRelease) {
+    package init(hunt: HuntID, id: UInt64, sent: Date, release: HuntRelease) {
         self.init(hunt: hunt, sender: Self.organiserSender, id: id, sent: sent, body: .release(release))
     }
 
     /// A team's request for a hint; `id` is the team's outbox sequence number, as a receipt's.
-    public init(hunt: HuntID, sender: String, id: UInt64, sent: Date, hintRequest: HuntHintRequest) {
+    package init(hunt: HuntID, sender: String, id: UInt64, sent: Date, hintRequest: HuntHintRequest) {
         self.init(hunt: hunt, sender: sender, id: id, sent: sent, body: .hintRequest(hintRequest))
     }
 
     /// The board's answer to a hint request is always the organiser's.
-    public init(hunt: HuntID, id: UInt64, sent: Date, hint: HuntHint) {
+    package init(hunt: HuntID, id: UInt64, sent: Date, hint: HuntHint) {
         self.init(hunt: hunt, sender: Self.organiserSender, id: id, sent: sent, body: .hint(hint))
     }
 
     /// An adjustment is always the organiser's.
-    public init(hunt: HuntID, id: UInt64, sent: Date, adjust: HuntAdjustment) {
+    package init(hunt: HuntID, id: UInt64, sent: Date, adjust: HuntAdjustment) {
         self.init(hunt: hunt, sender: Self.organiserSender, id: id, sent: sent, body: .adjust(adjust))
     }
 
     /// The hunt's start and end, always the organiser's; `id` is the organiser's clock in milliseconds.
-    public init(hunt: HuntID, id: UInt64, sent: Date, schedule: HuntSchedule) {
+    package init(hunt: HuntID, id: UInt64, sent: Date, schedule: HuntSchedule) {
         self.init(hunt: hunt, sender: Self.organiserSender, id: id, sent: sent, body: .schedule(schedule))
     }
 
     /// A word to every team, always the organiser's; `id` is the organiser's clock in milliseconds.
-    public init(hunt: HuntID, id: UInt64, sent: Date, said: HuntSaid) {
+    package init(hunt: HuntID, id: UInt64, sent: Date, said: HuntSaid) {
         self.init(hunt: hunt, sender: Self.organiserSender, id: id, sent: sent, body: .said(said))
     }
 }

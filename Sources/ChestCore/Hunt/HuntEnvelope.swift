@@ -4,14 +4,14 @@ import FoundationEssentials
 /// release, a hint request, a hint, an adjustment, a schedule or a word), wrapped with the hunt, the sender, the
 /// sender's sequence number and time, and signed by the sender's Ed25519 key (a team's key, or the organiser's). The
 /// wire form is compact JSON, keys sorted: a `kind` and the field of that name (docs/ARCHITECTURE.md "The hunt's wire").
-public struct HuntEnvelope: Codable, Hashable, Sendable {
-    public static let formatName = "chest-hunt-message"
+package struct HuntEnvelope: Codable, Hashable, Sendable {
+    package static let formatName = "chest-hunt-message"
     /// Larger than any receipt (three confirming fixes and the evidence are under 4 KiB).
-    public static let sizeLimit = 64 << 10
+    package static let sizeLimit = 64 << 10
     /// The sender name of the organiser's messages; no team can have it.
-    public static let organiserSender = "organiser"
+    package static let organiserSender = "organiser"
 
-    public enum Kind: String, Codable, Sendable, CaseIterable {
+    package enum Kind: String, Codable, Sendable, CaseIterable {
         case receipt, status, release
         /// A team asks the board for a hint (docs/HUNTS.md "Hints").
         case hintRequest
@@ -55,7 +55,7 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
     }
 
     /// What the envelope carries: one body of its kind.
-    public enum Body: Hashable, Sendable {
+    package enum Body: Hashable, Sendable {
         /// Signed by the reader's identity as `chest receipt` does, with the reader's claim to play for the sender
         /// (`ReaderClaim`, docs/HUNTS.md "Reader keys"), as its statuses carry it, so a receipt sent before any status
         /// still names a reader the team vouches for.
@@ -71,7 +71,7 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
         case schedule(HuntSchedule)
         case said(HuntSaid)
 
-        public var kind: Kind {
+        package var kind: Kind {
             switch self {
             case .receipt: .receipt
             case .status: .status
@@ -93,25 +93,25 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
         }
     }
 
-    public var format: String
-    public var hunt: HuntID
+    package var format: String
+    package var hunt: HuntID
     /// A team's name, or "organiser".
-    public var sender: String
+    package var sender: String
     /// The sender's sequence number: from 1, increasing, never reused (the outbox's IDs).
-    public var id: UInt64
-    public var sent: Date
-    public var body: Body
+    package var id: UInt64
+    package var sent: Date
+    package var body: Body
     /// The signer's Ed25519 public key, base64.
-    public var key: String
+    package var key: String
     /// Ed25519 over `signedBytes`, base64; nil until signed.
-    public var signature: String?
+    package var signature: String?
 
     /// The body's kind, as the wire's `kind` says it.
-    public var kind: Kind { body.kind }
+    package var kind: Kind { body.kind }
 
     /// An unsigned envelope; `HuntSigner.sign` sets `key` and `signature`. The organiser's kinds (release, hint,
     /// adjust, schedule, said) go with `organiserSender`, as the inits below for each kind write them.
-    public init(hunt: HuntID, sender: String, id: UInt64, sent: Date, body: Body) {
+    package init(hunt: HuntID, sender: String, id: UInt64, sent: Date, body: Body) {
         format = Self.formatName
         self.hunt = hunt
         self.sender = sender
@@ -122,17 +122,17 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
     }
 
     /// The bytes the signature covers: the envelope without its signature, compact JSON, keys sorted.
-    public var signedBytes: Data {
+    package var signedBytes: Data {
         var unsigned = self
         unsigned.signature = nil
         return try! ChestJSON.encoder().encode(unsigned)
     }
 
     /// The payload on the wire: compact JSON, keys sorted, with the signature.
-    public var bytes: Data { try! ChestJSON.encoder().encode(self) }
+    package var bytes: Data { try! ChestJSON.encoder().encode(self) }
 
     /// Reads a payload from the broker and checks its shape (not its signature: `HuntSigner.isValid`).
-    public static func decode(_ data: Data) throws(HuntError) -> HuntEnvelope {
+    package static func decode(_ data: Data) throws(HuntError) -> HuntEnvelope {
         let wire = try HuntError.decoding(Wire.self, from: data, limit: sizeLimit, what: "not a chest hunt message")
         let envelope = try HuntEnvelope(wire)
         try envelope.validate()
@@ -140,15 +140,16 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
     }
 
     /// Refuses, as a decoding error, what `decode` refuses in the same sentence before `validate`.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         do {
             self = try HuntEnvelope(Wire(from: decoder))
         } catch let error as HuntError {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: error.description))
         }
     }
 
-    public func encode(to encoder: any Encoder) throws { try Wire(self).encode(to: encoder) }
+    package func encode(to encoder: any Encoder) throws { try Wire(self).encode(to: encoder) }
 
     /// The envelope as JSON has it: a `kind` and one field per kind, absent fields left out (docs/HUNTS.md
     /// "Canonical form"). The signed bytes are this struct's encoding, so its fields and their types are the wire.
@@ -198,12 +199,16 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
     /// The envelope a wire form says, refused when its kind and its fields disagree.
     private init(_ wire: Wire) throws(HuntError) {
         guard let hunt = HuntID(wire.hunt) else { throw HuntError("the message's hunt is not a hunt ID") }
-        let bodies: [Body?] = [wire.receipt.map { .receipt($0, readerClaim: wire.readerClaim) }, wire.status.map(Body.status),
-                               wire.release.map(Body.release), wire.hintRequest.map(Body.hintRequest), wire.hint.map(Body.hint),
-                               wire.adjust.map(Body.adjust), wire.schedule.map(Body.schedule), wire.said.map(Body.said)]
+        let bodies: [Body?] = [
+            wire.receipt.map { .receipt($0, readerClaim: wire.readerClaim) }, wire.status.map(Body.status),
+            wire.release.map(Body.release), wire.hintRequest.map(Body.hintRequest), wire.hint.map(Body.hint),
+            wire.adjust.map(Body.adjust), wire.schedule.map(Body.schedule), wire.said.map(Body.said),
+        ]
         let present = bodies.compactMap { $0 }
         guard present.count == 1, let body = present.first else {
-            throw HuntError("the message must carry exactly one of receipt, status, release, hintRequest, hint, adjust, schedule or said")
+            throw HuntError(
+                "the message must carry exactly one of receipt, status, release, hintRequest, hint, adjust, schedule or said"
+            )
         }
         guard body.kind == wire.kind else { throw HuntError(wire.kind.missing) }
         guard wire.readerClaim == nil || wire.kind == .receipt else {
@@ -225,7 +230,9 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
             throw HuntError("the message's sender is not a team name")
         }
         guard id >= 1 else { throw HuntError("the message's id must be 1 or more") }
-        guard HuntFile.base64(key, bytes: 32) else { throw HuntError("the message's key is not a base64 Ed25519 public key") }
+        guard HuntFile.base64(key, bytes: 32) else {
+            throw HuntError("the message's key is not a base64 Ed25519 public key")
+        }
         guard let signature, HuntFile.base64(signature, bytes: 64) else { throw HuntError("the message is not signed") }
         if let refusal = body.isOrganisers == (sender == Self.organiserSender) ? nil : kind.wrongSender {
             throw HuntError(refusal)
@@ -238,19 +245,24 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
         case let .status(status):
             guard status.pagesOpen >= 0 else { throw HuntError("a status with a negative page count") }
         case let .release(release):
-            guard HuntRelease.isValidName(release.name) else { throw HuntError("the release's name or key is malformed") }
+            guard HuntRelease.isValidName(release.name) else {
+                throw HuntError("the release's name or key is malformed")
+            }
         case let .hintRequest(hintRequest):
             guard MessageID(hintRequest.message) != nil, hintRequest.page >= 1, hintRequest.hint >= 1 else {
                 throw HuntError("the hint request's message, page or hint is malformed")
             }
         case let .hint(hint):
             guard HuntTeam.isValidName(hint.team), MessageID(hint.message) != nil, hint.page >= 1, hint.hint >= 1,
-                  (0...HuntAdjustment.limit).contains(hint.cost), HuntFile.base64(hint.sealed, bytes: HuntHint.sealedBytes) else {
+                (0...HuntAdjustment.limit).contains(hint.cost),
+                HuntFile.base64(hint.sealed, bytes: HuntHint.sealedBytes)
+            else {
                 throw HuntError("the hint's team, message, page, hint, cost or sealed key is malformed")
             }
         case let .adjust(adjust):
             guard HuntTeam.isValidName(adjust.team), adjust.points != 0, abs(adjust.points) <= HuntAdjustment.limit,
-                  HuntAdjustment.isValidReason(adjust.reason) else {
+                HuntAdjustment.isValidReason(adjust.reason)
+            else {
                 throw HuntError("the adjustment's team, points or reason is malformed")
             }
         case let .schedule(schedule):
@@ -263,7 +275,7 @@ public struct HuntEnvelope: Codable, Hashable, Sendable {
     /// The receipt as a hunt may publish it, before the reader signs it: without a signature, and without the
     /// confirming fixes' positions and altitudes unless the hunt shares positions (docs/HUNTS.md "Messages on
     /// the broker"). The receipt's signature covers the fixes, so this must happen before signing.
-    public static func shareable(_ receipt: UnlockReceipt, sharePositions: Bool) -> UnlockReceipt {
+    package static func shareable(_ receipt: UnlockReceipt, sharePositions: Bool) -> UnlockReceipt {
         var shared = receipt
         shared.signature = nil
         if !sharePositions {

@@ -3,49 +3,49 @@ import FoundationEssentials
 /// A hunt file (docs/HUNTS.md "Hunt files"): the broker, the hunt's ID, the organiser's key and the teams'
 /// logins and keys. The organiser's file has every team and the release keys; a join file has one team, with
 /// `team` naming it. JSON, pretty, keys sorted, ending in a newline.
-public struct HuntFile: Codable, Hashable, Sendable {
-    public static let formatName = "chest-hunt"
-    public static let version = 1
+package struct HuntFile: Codable, Hashable, Sendable {
+    package static let formatName = "chest-hunt"
+    package static let version = 1
     /// The version of a file with a start or an end (docs/HUNTS.md "The hunt's start and end"): a chest older
     /// than schedules refuses it by its version instead of ignoring the window.
-    public static let scheduledVersion = 2
+    package static let scheduledVersion = 2
     /// Larger than any real hunt file: a team takes about 270 bytes, so a city's 5,000 teams 1.3 MB (the former
     /// 1 MiB refused them) and `hunt team add --count`'s 100,000 about 27 MB (docs/HUNTS.md "Sizing").
-    public static let sizeLimit = 32 << 20
+    package static let sizeLimit = 32 << 20
 
-    public var format: String
-    public var version: Int
+    package var format: String
+    package var version: Int
     /// Made by `chest hunt create`.
-    public var id: HuntID
+    package var id: HuntID
     /// The organiser's name for the hunt: printable, 1...80 characters.
-    public var name: String
+    package var name: String
     /// `mqtt://HOST[:PORT]` or `mqtts://HOST[:PORT]`, written as the organiser wrote it.
-    public var broker: BrokerURL
+    package var broker: BrokerURL
     /// A CA file for mqtts when the broker's certificate is not under the system's CAs.
-    public var caFile: String?
+    package var caFile: String?
     /// The organiser's Ed25519 public key, base64: signs releases.
-    public var organiser: String
+    package var organiser: String
     /// Receipts carry fix positions only when true.
-    public var sharePositions: Bool
+    package var sharePositions: Bool
     /// The organiser's file: every team; a join file: exactly one.
-    public var teams: [HuntTeam]
+    package var teams: [HuntTeam]
     /// Set in a join file: the team this reader plays for.
-    public var team: String?
+    package var team: String?
     /// The organiser's file only: release name → 32-byte key, base64; absent until the first release key is made.
-    public var releases: [String: ReleaseKey]?
+    package var releases: [String: ReleaseKey]?
     /// The organiser's file only: message ID → the page keys `compose --hunt` recorded, for the board's proofs.
-    public var messages: [String: HuntMessage]?
+    package var messages: [String: HuntMessage]?
     /// When the hunt starts and ends, either absent (docs/HUNTS.md "The hunt's start and end"); the organiser's
     /// signed `schedule` on the broker replaces it.
-    public var starts: Date?
-    public var ends: Date?
+    package var starts: Date?
+    package var ends: Date?
     /// The organiser's file only: the broker password of the user `organiser` (the board, releases).
-    public var organiserPassword: String?
+    package var organiserPassword: String?
 
     /// The broker user of the organiser's commands; no team may take the name.
-    public static let organiserUser = "organiser"
+    package static let organiserUser = "organiser"
 
-    public init(id: HuntID, name: String, broker: BrokerURL, organiser: String, sharePositions: Bool = false) {
+    package init(id: HuntID, name: String, broker: BrokerURL, organiser: String, sharePositions: Bool = false) {
         format = Self.formatName
         version = Self.version
         self.id = id
@@ -57,33 +57,38 @@ public struct HuntFile: Codable, Hashable, Sendable {
     }
 
     /// The file's bytes: pretty-printed, keys sorted, ending in a newline.
-    public var fileBytes: Data {
+    package var fileBytes: Data {
         var data = try! ChestJSON.encoder(pretty: true).encode(self)
         data.append(0x0a)
         return data
     }
 
     /// Reads and checks a hunt file; throws a sentence saying what is wrong.
-    public static func decode(_ data: Data) throws(HuntError) -> HuntFile {
+    package static func decode(_ data: Data) throws(HuntError) -> HuntFile {
         let file = try HuntError.decoding(HuntFile.self, from: data, limit: sizeLimit, what: "not a chest hunt file")
         try file.validate()
         return file
     }
 
     /// Checks every field as `decode` does; `chest hunt create` and `team add` check before they write.
-    public func validate() throws(HuntError) {
+    package func validate() throws(HuntError) {
         guard format == Self.formatName else { throw HuntError("not a chest hunt file (its format is \"\(format)\")") }
         guard version == Self.version || version == Self.scheduledVersion else {
-            throw HuntError("hunt file version \(version) is not supported; this chest reads versions \(Self.version) and \(Self.scheduledVersion)")
+            throw HuntError(
+                "hunt file version \(version) is not supported; this chest reads versions \(Self.version) and \(Self.scheduledVersion)"
+            )
         }
         guard version == Self.scheduledVersion || schedule.isEmpty else {
-            throw HuntError("a hunt file with \"starts\" or \"ends\" is version \(Self.scheduledVersion), not \(version)")
+            throw HuntError(
+                "a hunt file with \"starts\" or \"ends\" is version \(Self.scheduledVersion), not \(version)")
         }
         if let problem = schedule.problem { throw HuntError(problem) }
         guard (1...80).contains(name.count), !name.unicodeScalars.contains(where: TerminalText.isControl) else {
             throw HuntError("the hunt's name must be 1 to 80 printable characters")
         }
-        if let caFile, caFile.isEmpty || caFile.contains("\0") { throw HuntError("the CA file's path is empty or not a path") }
+        if let caFile, caFile.isEmpty || caFile.contains("\0") {
+            throw HuntError("the CA file's path is empty or not a path")
+        }
         guard Self.base64(organiser, bytes: 32) else {
             throw HuntError("the organiser's key is not a base64 Ed25519 public key")
         }
@@ -91,11 +96,14 @@ public struct HuntFile: Codable, Hashable, Sendable {
         for team in teams {
             let shown = TerminalText.escaped(team.name)
             guard HuntTeam.isValidName(team.name) else {
-                throw HuntError("the team name \"\(shown)\" is not 1 to 32 letters, digits, - or _ (nor \"release\" or \"organiser\")")
+                throw HuntError(
+                    "the team name \"\(shown)\" is not 1 to 32 letters, digits, - or _ (nor \"release\" or \"organiser\")"
+                )
             }
             guard names.insert(team.name).inserted else { throw HuntError("the team \(shown) is listed twice") }
             guard !team.password.isEmpty, team.password.utf8.count <= 256,
-                  !team.password.unicodeScalars.contains(where: TerminalText.isControl) else {
+                !team.password.unicodeScalars.contains(where: TerminalText.isControl)
+            else {
                 throw HuntError("team \(shown)'s password is empty, too long or has control characters")
             }
             guard Self.base64(team.publicKey, bytes: 32) else {
@@ -107,7 +115,8 @@ public struct HuntFile: Codable, Hashable, Sendable {
                 }
                 // An Ed25519 secret key in libsodium's form is the seed followed by the public key.
                 guard bytes.suffix(32) == Data(base64Encoded: team.publicKey) else {
-                    throw HuntError("team \(shown)'s secret key does not belong to its public key; run `chest hunt team add` again")
+                    throw HuntError(
+                        "team \(shown)'s secret key does not belong to its public key; run `chest hunt team add` again")
                 }
             }
         }
@@ -116,28 +125,34 @@ public struct HuntFile: Codable, Hashable, Sendable {
                 throw HuntError("a join file must list exactly its own team, \(TerminalText.escaped(team))")
             }
             guard teams[0].secretKey != nil else {
-                throw HuntError("the join file has no secret key for team \(TerminalText.escaped(team)); ask the organiser for a new one")
+                throw HuntError(
+                    "the join file has no secret key for team \(TerminalText.escaped(team)); ask the organiser for a new one"
+                )
             }
             guard releases == nil else { throw HuntError("a join file must not carry release keys") }
             guard messages == nil else { throw HuntError("a join file must not carry page keys") }
         }
         for release in releases?.keys.sorted() ?? [] where !HuntRelease.isValidName(release) {
-            throw HuntError("the release name \"\(TerminalText.escaped(release))\" is not 1 to 32 letters, digits, - or _")
+            throw HuntError(
+                "the release name \"\(TerminalText.escaped(release))\" is not 1 to 32 letters, digits, - or _")
         }
         for (id, message) in messages ?? [:] {
             guard MessageID(id) != nil, (1...Message.maximumPages).contains(message.pages.count),
-                  message.pages.allSatisfy({ Self.base64($0.key, bytes: 32) && ($0.targets ?? []).allSatisfy(\.isValid) }) else {
-                throw HuntError("the page keys of message \(TerminalText.escaped(id)) are not a message ID and 1 to \(Message.maximumPages) keys of 32 bytes in base64 (with valid targets)")
+                message.pages.allSatisfy({ Self.base64($0.key, bytes: 32) && ($0.targets ?? []).allSatisfy(\.isValid) })
+            else {
+                throw HuntError(
+                    "the page keys of message \(TerminalText.escaped(id)) are not a message ID and 1 to \(Message.maximumPages) keys of 32 bytes in base64 (with valid targets)"
+                )
             }
         }
     }
 
     /// The hunt's start and end as the file has them.
-    public var schedule: HuntSchedule { HuntSchedule(starts: starts, ends: ends) }
+    package var schedule: HuntSchedule { HuntSchedule(starts: starts, ends: ends) }
 
     /// Sets the start and end, and the version that says whether the file has them: a file without a schedule
     /// stays version 1, which every chest reads.
-    public mutating func setSchedule(_ schedule: HuntSchedule) {
+    package mutating func setSchedule(_ schedule: HuntSchedule) {
         starts = schedule.starts
         ends = schedule.ends
         version = schedule.isEmpty ? Self.version : Self.scheduledVersion
@@ -145,7 +160,7 @@ public struct HuntFile: Codable, Hashable, Sendable {
 
     /// What a team's reader joins with: that team only (with its secret key), `team` set, no release keys; nil
     /// when there is no such team or its secret key is not in this file.
-    public func joinFile(team name: String) -> HuntFile? {
+    package func joinFile(team name: String) -> HuntFile? {
         guard let member = team(named: name), member.secretKey != nil else { return nil }
         var join = self
         join.teams = [member]
@@ -156,9 +171,9 @@ public struct HuntFile: Codable, Hashable, Sendable {
         return join
     }
 
-    public var isJoinFile: Bool { team != nil }
+    package var isJoinFile: Bool { team != nil }
 
-    public func team(named name: String) -> HuntTeam? { teams.first { $0.name == name } }
+    package func team(named name: String) -> HuntTeam? { teams.first { $0.name == name } }
 
     static func base64(_ text: String, bytes: Int) -> Bool { Data(base64Encoded: text)?.count == bytes }
 

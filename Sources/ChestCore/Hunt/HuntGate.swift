@@ -1,8 +1,8 @@
 /// What a receiver makes of an envelope before believing it (docs/HUNTS.md "Messages on the broker"): it must
 /// be for this hunt, signed by the key the hunt file knows for its sender, sent on its own topic, and new. Pure:
 /// the signature check's result is passed in (`HuntSigner.isValid`, in ChestSeal).
-public struct HuntGate: Sendable {
-    public enum Refusal: String, Codable, Sendable, CaseIterable {
+package struct HuntGate: Sendable {
+    package enum Refusal: String, Codable, Sendable, CaseIterable {
         /// Not a chest hunt message at all (counted by `countMalformed`).
         case malformed
         case otherHunt
@@ -19,52 +19,52 @@ public struct HuntGate: Sendable {
         case beforeStart
     }
 
-    public enum Verdict: Hashable, Sendable {
+    package enum Verdict: Hashable, Sendable {
         case accepted
         case refused(Refusal)
     }
 
     /// What has been accepted from each sender, for replay checks; Codable so the board keeps it across restarts.
-    public struct Seen: Codable, Hashable, Sendable {
-        public struct Sender: Codable, Hashable, Sendable {
+    package struct Seen: Codable, Hashable, Sendable {
+        package struct Sender: Codable, Hashable, Sendable {
             /// Receipt ids accepted, ascending.
-            public var receipts: [UInt64] = []
+            package var receipts: [UInt64] = []
             /// The highest status id accepted.
-            public var highestStatus: UInt64?
+            package var highestStatus: UInt64?
             /// Release name → the id and key of the last release accepted under it.
-            public var releases: [String: AcceptedRelease] = [:]
+            package var releases: [String: AcceptedRelease] = [:]
             /// A team's hint request ids accepted, ascending (absent until one was).
-            public var hintRequests: [UInt64]?
+            package var hintRequests: [UInt64]?
             /// `<team>/<hint-id>` → the id and sealed key of the last hint the organiser gave under it.
-            public var hints: [String: AcceptedRelease]?
+            package var hints: [String: AcceptedRelease]?
             /// The organiser's adjustment ids accepted, ascending (absent until one was).
-            public var adjustments: [UInt64]?
+            package var adjustments: [UInt64]?
             /// The id of the newest schedule accepted (the organiser's).
-            public var schedule: UInt64?
+            package var schedule: UInt64?
             /// The words to the teams accepted, by id → text (the organiser's).
-            public var said: [UInt64: String]?
-            public init() {}
+            package var said: [UInt64: String]?
+            package init() {}
         }
 
-        public struct AcceptedRelease: Codable, Hashable, Sendable {
-            public var id: UInt64
+        package struct AcceptedRelease: Codable, Hashable, Sendable {
+            package var id: UInt64
             /// The release's key, or the hint's sealed key, base64.
-            public var key: String
+            package var key: String
         }
 
-        public var senders: [String: Sender] = [:]
-        public init() {}
+        package var senders: [String: Sender] = [:]
+        package init() {}
     }
 
-    public let hunt: HuntID
+    package let hunt: HuntID
     /// Sender name → its public key, base64.
-    public let keys: [String: String]
-    public var seen: Seen
-    public private(set) var refused: [Refusal: Int] = [:]
+    package let keys: [String: String]
+    package var seen: Seen
+    package private(set) var refused: [Refusal: Int] = [:]
 
     /// Knows the organiser's key and every team key in the file (all teams in the organiser's file, the
     /// reader's own team in a join file).
-    public init(hunt: HuntFile, seen: Seen = Seen()) {
+    package init(hunt: HuntFile, seen: Seen = Seen()) {
         self.hunt = hunt.id
         var keys = [HuntEnvelope.organiserSender: hunt.organiser]
         for team in hunt.teams { keys[team.name] = team.publicKey }
@@ -84,19 +84,19 @@ public struct HuntGate: Sendable {
     /// again; a release key is public once released, so hearing it again gives nothing away. A newer release
     /// (higher id) under the same name replaces the old one; an older one, or another key under an id already
     /// used, is refused as replayed.
-    public mutating func admit(_ envelope: HuntEnvelope, topic: String, signatureValid: Bool) -> Verdict {
+    package mutating func admit(_ envelope: HuntEnvelope, topic: String, signatureValid: Bool) -> Verdict {
         let verdict = judge(envelope, topic: topic, signatureValid: signatureValid)
         if case .refused(let refusal) = verdict { refused[refusal, default: 0] += 1 }
         return verdict
     }
 
     /// Counts a payload that could not be decoded at all.
-    public mutating func countMalformed() {
+    package mutating func countMalformed() {
         refused[.malformed, default: 0] += 1
     }
 
     /// Counts a refusal heard again from the board's journal, where only the refusal was kept.
-    public mutating func count(_ refusal: Refusal, times: Int = 1) {
+    package mutating func count(_ refusal: Refusal, times: Int = 1) {
         refused[refusal, default: 0] += times
     }
 
@@ -110,7 +110,8 @@ public struct HuntGate: Sendable {
         case (.status(let team)?, .status) where team == envelope.sender: break
         case (.release(let name)?, .release(let release)) where organiser && release.name == name: break
         case (.hintRequest(let team, _)?, .hintRequest) where team == envelope.sender: break
-        case (.hint(let team, let hintID)?, .hint(let hint)) where organiser && hint.team == team && hint.hintID == hintID: break
+        case (.hint(let team, let hintID)?, .hint(let hint))
+        where organiser && hint.team == team && hint.hintID == hintID: break
         case (.adjust(let id)?, .adjust) where organiser && envelope.id == id: break
         case (.schedule?, .schedule) where organiser: break
         case (.said(let id)?, .said) where organiser && id == envelope.id: break
@@ -120,7 +121,9 @@ public struct HuntGate: Sendable {
         switch envelope.body {
         case .receipt:
             let index = sender.receipts.insertionIndex(of: envelope.id)
-            guard index == sender.receipts.endIndex || sender.receipts[index] != envelope.id else { return .refused(.replayed) }
+            guard index == sender.receipts.endIndex || sender.receipts[index] != envelope.id else {
+                return .refused(.replayed)
+            }
             sender.receipts.insert(envelope.id, at: index)
         case .status:
             if envelope.id == sender.highestStatus { return .accepted }
@@ -143,7 +146,8 @@ public struct HuntGate: Sendable {
                 if accepted.id == envelope.id && accepted.key == hint.sealed { return .accepted }
                 guard envelope.id > accepted.id else { return .refused(.replayed) }
             }
-            sender.hints = (sender.hints ?? [:]).merging([name: Seen.AcceptedRelease(id: envelope.id, key: hint.sealed)]) { $1 }
+            sender.hints = (sender.hints ?? [:]).merging([name: Seen.AcceptedRelease(id: envelope.id, key: hint.sealed)]
+            ) { $1 }
         case .schedule:
             // The one in force heard again (retained, on every connection) restates it; an older one is a replay.
             if envelope.id == sender.schedule { return .accepted }

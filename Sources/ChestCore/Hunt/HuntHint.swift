@@ -1,14 +1,14 @@
 /// A team's request for a page's hint (docs/HUNTS.md "Hints"): the body of a `hintRequest` envelope, sent by the
 /// team's chestd on `chest/<hunt>/<team>/hint/<id>` and answered by the organiser's board.
-public struct HuntHintRequest: Codable, Hashable, Sendable {
+package struct HuntHintRequest: Codable, Hashable, Sendable {
     /// The message's ID.
-    public var message: String
+    package var message: String
     /// 1-based.
-    public var page: Int
+    package var page: Int
     /// The hint asked for, 1-based, in the page's order.
-    public var hint: Int
+    package var hint: Int
 
-    public init(message: String, page: Int, hint: Int) {
+    package init(message: String, page: Int, hint: Int) {
         self.message = message
         self.page = page
         self.hint = hint
@@ -21,18 +21,18 @@ public struct HuntHintRequest: Codable, Hashable, Sendable {
 
 /// A hint's key given by the organiser's board to one team (docs/HUNTS.md "Hints"): the body of a `hint` envelope on
 /// `chest/<hunt>/organiser/hint/<team>/<hint-id>`, the key sealed to the team's reader key (ChestSeal's `HintSeal`).
-public struct HuntHint: Codable, Hashable, Sendable {
+package struct HuntHint: Codable, Hashable, Sendable {
     /// The team it is given to, and charged.
-    public var team: String
-    public var message: String
-    public var page: Int
-    public var hint: Int
+    package var team: String
+    package var message: String
+    package var page: Int
+    package var hint: Int
     /// What the board charged the team for it; 0 for a free hint.
-    public var cost: Int
+    package var cost: Int
     /// Base64 of the sealed box (`crypto_box_seal`) of the hint's 32-byte key to the team's reader key.
-    public var sealed: String
+    package var sealed: String
 
-    public init(team: String, message: String, page: Int, hint: Int, cost: Int, sealed: String) {
+    package init(team: String, message: String, page: Int, hint: Int, cost: Int, sealed: String) {
         self.team = team
         self.message = message
         self.page = page
@@ -42,10 +42,10 @@ public struct HuntHint: Codable, Hashable, Sendable {
     }
 
     /// The hint's topic level: `HuntTopic.hintID`.
-    public var hintID: String { HuntTopic.hintID(message: message, page: page, hint: hint) }
+    package var hintID: String { HuntTopic.hintID(message: message, page: page, hint: hint) }
 
     /// A sealed box of a 32-byte key: the key, an ephemeral X25519 public key (32) and a tag (16).
-    public static let sealedBytes = 80
+    package static let sealedBytes = 80
 
     var isValid: Bool {
         HuntTeam.isValidName(team) && HuntHintRequest(message: message, page: page, hint: hint).isValid

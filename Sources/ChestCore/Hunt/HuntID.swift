@@ -1,23 +1,23 @@
 /// A hunt's ID (docs/HUNTS.md "Hunt files"): 32 lowercase hex characters (16 random bytes made by `chest hunt
 /// create`). The hunt file's `id`, every envelope's `hunt`, the receipt ledger's and the second level of every topic.
-public struct HuntID: Hashable, Sendable, Comparable, TextCodable {
+package struct HuntID: Hashable, Sendable, Comparable, TextCodable {
     /// The 32 hex characters.
-    public let rawValue: String
+    package let rawValue: String
 
     /// Accepts exactly 32 lowercase hex characters.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard text.utf8.count == 32, text.utf8.allSatisfy(\.isLowerHex) else { return nil }
         rawValue = text
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// The first 8 characters: a client ID's part.
-    public var short: String { String(rawValue.prefix(8)) }
+    package var short: String { String(rawValue.prefix(8)) }
 
-    public static func < (a: HuntID, b: HuntID) -> Bool { a.rawValue < b.rawValue }
+    package static func < (a: HuntID, b: HuntID) -> Bool { a.rawValue < b.rawValue }
 
-    public static func problem(reading text: String) -> String {
+    package static func problem(reading text: String) -> String {
         "\"\(TerminalText.escaped(text))\" is not a hunt ID: the hunt's id must be 32 lowercase hex characters"
     }
 }

@@ -1,6 +1,6 @@
 /// Why the engine did not believe news it heard from the hunt's broker (`Engine.Effect.ignored`); counted either way
 /// for `status` (`HuntLinkStatus.ignored`).
-public enum HuntIgnored: Hashable, Sendable {
+package enum HuntIgnored: Hashable, Sendable {
     /// The gate refused the envelope (docs/HUNTS.md "Messages on the broker").
     case refused(HuntGate.Refusal)
     /// A hint key the organiser gave that did not open with this reader's identity: sealed to another reader, or

@@ -2,30 +2,32 @@ import struct FoundationEssentials.Date
 
 /// The hunt this chestd plays in, as `chest status` shows it (docs/HUNTS.md "Joining a hunt"): the broker link,
 /// the outbox, and what was ignored on the broker and why.
-public struct HuntLinkStatus: Hashable, Sendable, Codable {
-    public var name: String
-    public var hunt: HuntID
-    public var team: String
-    public var broker: BrokerURL
-    public var connected: Bool
+package struct HuntLinkStatus: Hashable, Sendable, Codable {
+    package var name: String
+    package var hunt: HuntID
+    package var team: String
+    package var broker: BrokerURL
+    package var connected: Bool
     /// Why the link is down (refused, unreachable), while it is.
-    @Null public var problem: String?
+    @Null package var problem: String?
     /// Receipts, transitions and statuses written but not yet acknowledged by the broker.
-    public var outbox: Int
+    package var outbox: Int
     /// Messages from the broker that were not believed, by reason (`HuntGate.Refusal`'s raw values).
-    public var ignored: [String: Int]
+    package var ignored: [String: Int]
     /// The releases the organiser published, by name.
-    public var releases: [String]
+    package var releases: [String]
     /// When the hunt starts and ends (absent when not set): the join file's, or the organiser's newest signed
     /// schedule (docs/HUNTS.md "The hunt's start and end").
-    public var starts: Date?
-    public var ends: Date?
+    package var starts: Date?
+    package var ends: Date?
     /// The organiser's latest words to the teams, oldest first (docs/HUNTS.md "Word to all teams").
-    public var said: [HuntWord.Said]?
+    package var said: [HuntWord.Said]?
 
-    public init(name: String, hunt: HuntID, team: String, broker: BrokerURL, connected: Bool, problem: String?,
-                outbox: Int, ignored: [String: Int], releases: [String], schedule: HuntSchedule = HuntSchedule(),
-                said: [HuntWord.Said] = []) {
+    package init(
+        name: String, hunt: HuntID, team: String, broker: BrokerURL, connected: Bool, problem: String?,
+        outbox: Int, ignored: [String: Int], releases: [String], schedule: HuntSchedule = HuntSchedule(),
+        said: [HuntWord.Said] = []
+    ) {
         self.name = name
         self.hunt = hunt
         self.team = team

@@ -1,28 +1,30 @@
 /// A message composed for a hunt, as the organiser's hunt file records it (docs/HUNTS.md "Proof of opening"): its
 /// title and each page's key, so the board can check the proofs in receipts. Never in a join file.
-public struct HuntMessage: Codable, Hashable, Sendable {
-    public struct PageKey: Codable, Hashable, Sendable {
+package struct HuntMessage: Codable, Hashable, Sendable {
+    package struct PageKey: Codable, Hashable, Sendable {
         /// The page key (32 bytes), base64.
-        public var key: String
+        package var key: String
         /// Whether a set of the page holds the key in the clear (a guard): then whoever has the file can make the
         /// proof, and it proves only that the file was held.
-        public var guarded: Bool
+        package var guarded: Bool
         /// The page's location locks kept in the clear (`,visible`): the board's map shows them.
         /// A sealed place is never recorded here, so the board cannot give it away on a projector.
-        public var targets: [Target]?
+        package var targets: [Target]?
         /// What the board credits for a proven opening of the page (`--points`); nil means 1.
-        public var points: Int?
+        package var points: Int?
         /// The page's hints, in order (`--hint`): the board gives a hint's key to the team that asks for it.
-        public var hints: [Hint]?
+        package var hints: [Hint]?
         /// The page's question (`--question`), in the clear as in the message file: the board may show it.
-        public var question: String?
+        package var question: String?
         /// For each of the page's lock sets, the pages its `after` locks wait for (empty for a set without one);
         /// absent when no set waits. The board counts a delayed hint from when one set's pages were all credited to
         /// the team (docs/HUNTS.md "Hints: the board's side").
-        public var waitsFor: [[PageLink]]?
+        package var waitsFor: [[PageLink]]?
 
-        public init(key: String, guarded: Bool, targets: [Target]? = nil, points: Int? = nil, hints: [Hint]? = nil,
-                    waitsFor: [[PageLink]]? = nil) {
+        package init(
+            key: String, guarded: Bool, targets: [Target]? = nil, points: Int? = nil, hints: [Hint]? = nil,
+            waitsFor: [[PageLink]]? = nil
+        ) {
             self.key = key
             self.guarded = guarded
             self.targets = targets
@@ -32,21 +34,21 @@ public struct HuntMessage: Codable, Hashable, Sendable {
         }
 
         /// The points the board credits for the page.
-        public var worth: Int { points ?? 1 }
+        package var worth: Int { points ?? 1 }
     }
 
     /// A page's hint as the organiser's file keeps it: the key that opens its text, what it costs a team that asks
     /// the board for it, and the delay after which the board gives it free (nil: only when asked).
-    public struct Hint: Codable, Hashable, Sendable {
+    package struct Hint: Codable, Hashable, Sendable {
         /// The hint's key (32 bytes), base64.
-        public var key: String
+        package var key: String
         /// Points the board subtracts from the team it gives the hint to; 0 for a free hint.
-        public var cost: Int
+        package var cost: Int
         /// Seconds after the page became the team's next goal at which the board gives the hint free, if ever
         /// (docs/HUNTS.md "Hints: the board's side").
-        public var after: Double?
+        package var after: Double?
 
-        public init(key: String, cost: Int, after: Double? = nil) {
+        package init(key: String, cost: Int, after: Double? = nil) {
             self.key = key
             self.cost = cost
             self.after = after
@@ -54,28 +56,28 @@ public struct HuntMessage: Codable, Hashable, Sendable {
     }
 
     /// A place a reader is shown anyway (distance and direction): its centre and radius in metres.
-    public struct Target: Codable, Hashable, Sendable {
-        public var latitude: Double
-        public var longitude: Double
-        public var radius: Double
+    package struct Target: Codable, Hashable, Sendable {
+        package var latitude: Double
+        package var longitude: Double
+        package var radius: Double
         /// The organiser's name for the place (`,visible=NAME`), when it has one.
-        public var label: String?
+        package var label: String?
 
-        public init(_ center: Coordinate, radius: Double, label: String? = nil) {
+        package init(_ center: Coordinate, radius: Double, label: String? = nil) {
             latitude = center.latitude
             longitude = center.longitude
             self.radius = radius
             self.label = label
         }
 
-        public var center: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
+        package var center: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
         var isValid: Bool {
             center.isValid && radius.isFinite && radius > 0 && label.map { (1...200).contains($0.count) } ?? true
         }
     }
 
     /// Every visible target of the hunt's messages, with the title and page it belongs to, in a stable order.
-    public static func targets(of messages: [String: HuntMessage]?) -> [(title: String, page: Int, target: Target)] {
+    package static func targets(of messages: [String: HuntMessage]?) -> [(title: String, page: Int, target: Target)] {
         (messages ?? [:]).sorted { $0.key < $1.key }.flatMap { _, message in
             message.pages.enumerated().flatMap { index, page in
                 (page.targets ?? []).map { (message.title, index + 1, $0) }
@@ -83,11 +85,11 @@ public struct HuntMessage: Codable, Hashable, Sendable {
         }
     }
 
-    public var title: String
+    package var title: String
     /// Page 1 first.
-    public var pages: [PageKey]
+    package var pages: [PageKey]
 
-    public init(title: String, pages: [PageKey]) {
+    package init(title: String, pages: [PageKey]) {
         self.title = title
         self.pages = pages
     }

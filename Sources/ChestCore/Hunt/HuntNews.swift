@@ -1,11 +1,12 @@
 /// What the hunt's adapter (chestd's MQTT link, docs/HUNTS.md) tells the engine: what it read of the hunt from
 /// disk, and what the broker did. The engine decides what follows (Engine+Hunt.swift).
-public enum HuntNews: Sendable {
+package enum HuntNews: Sendable {
     /// The join file, read at start or again on a reload (nil: no hunt is joined), with what the chest kept of it:
     /// the ledger of receipts put in the outbox (nil when none was kept for this hunt), the releases heard, and
     /// how many entries wait in the outbox; and the organiser's word kept (`HuntWord`: the newest schedule, the
     /// words announced), nil when none was kept.
-    case joined(HuntFile?, ledger: HuntReceiptLedger?, releases: [String: ReleaseKey], outbox: Int, word: HuntWord? = nil)
+    case joined(
+        HuntFile?, ledger: HuntReceiptLedger?, releases: [String: ReleaseKey], outbox: Int, word: HuntWord? = nil)
     /// The broker accepted the connection.
     case connected
     /// The broker refused the team (a bad password), in a sentence; the link keeps retrying.

@@ -1,17 +1,17 @@
 /// One team of a hunt (docs/HUNTS.md "Hunt files"): its broker login and the key that signs its messages.
-public struct HuntTeam: Codable, Hashable, Sendable {
+package struct HuntTeam: Codable, Hashable, Sendable {
     /// `[A-Za-z0-9_-]{1,32}`: a topic level and an MQTT user name.
-    public var name: String
+    package var name: String
     /// The team's MQTT password, random, made by `chest hunt team add`.
-    public var password: String
+    package var password: String
     /// Ed25519, base64: signs this team's messages.
-    public var publicKey: String
+    package var publicKey: String
     /// Ed25519 secret key (64 bytes), base64: in the organiser's file and the team's join file only.
-    public var secretKey: String?
+    package var secretKey: String?
     /// The team's colour on the board, as the organiser set it (`hunt team add --colour`): a colour name or `#rrggbb`.
-    public var colour: String?
+    package var colour: String?
 
-    public init(name: String, password: String, publicKey: String, secretKey: String?, colour: String? = nil) {
+    package init(name: String, password: String, publicKey: String, secretKey: String?, colour: String? = nil) {
         self.name = name
         self.password = password
         self.publicKey = publicKey
@@ -21,7 +21,7 @@ public struct HuntTeam: Codable, Hashable, Sendable {
 
     /// Names that are not a safe topic level are refused, and so are "release" (it would make
     /// `chest/<hunt>/release/receipt` ambiguous) and "organiser" (the organiser's sender name).
-    public static func isValidName(_ name: String) -> Bool {
+    package static func isValidName(_ name: String) -> Bool {
         HuntTopic.isValidLevel(name) && name != "release" && name != HuntEnvelope.organiserSender
     }
 }

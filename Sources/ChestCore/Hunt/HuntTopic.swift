@@ -1,36 +1,42 @@
 /// The MQTT topics of a hunt (docs/HUNTS.md "Messages on the broker"). Builders expect names already checked
 /// (`HuntTeam.isValidName`, `HuntRelease.isValidName`); `parse` trusts nothing.
-public enum HuntTopic {
+package enum HuntTopic {
     /// One topic per receipt, retained: a board that subscribes late, or for the first time, still gets every receipt.
-    public static func receipt(hunt: HuntID, team: String, id: UInt64) -> String { "chest/\(hunt)/\(team)/receipt/\(id)" }
-    public static func status(hunt: HuntID, team: String) -> String { "chest/\(hunt)/\(team)/status" }
-    public static func release(hunt: HuntID, name: String) -> String { "chest/\(hunt)/release/\(name)" }
+    package static func receipt(hunt: HuntID, team: String, id: UInt64) -> String {
+        "chest/\(hunt)/\(team)/receipt/\(id)"
+    }
+    package static func status(hunt: HuntID, team: String) -> String { "chest/\(hunt)/\(team)/status" }
+    package static func release(hunt: HuntID, name: String) -> String { "chest/\(hunt)/release/\(name)" }
     /// A team's hint request, one topic per request (its outbox id), retained like receipts (docs/HUNTS.md "Hints").
-    public static func hintRequest(hunt: HuntID, team: String, id: UInt64) -> String { "chest/\(hunt)/\(team)/hint/\(id)" }
+    package static func hintRequest(hunt: HuntID, team: String, id: UInt64) -> String {
+        "chest/\(hunt)/\(team)/hint/\(id)"
+    }
     /// A hint given to one team, retained, one topic per hint of a page: answering again replaces it.
-    public static func hint(hunt: HuntID, team: String, hintID: String) -> String {
+    package static func hint(hunt: HuntID, team: String, hintID: String) -> String {
         "chest/\(hunt)/\(HuntEnvelope.organiserSender)/hint/\(team)/\(hintID)"
     }
     /// What a team's chestd subscribes to for the hints given to it.
-    public static func hints(hunt: HuntID, team: String) -> String { hint(hunt: hunt, team: team, hintID: "+") }
+    package static func hints(hunt: HuntID, team: String) -> String { hint(hunt: hunt, team: team, hintID: "+") }
     /// A hint's topic level: the message ID's first 24 hex digits, the page and the hint, `<message>-<page>-<hint>`.
-    public static func hintID(message: String, page: Int, hint: Int) -> String { "\(message.prefix(24))-\(page)-\(hint)" }
+    package static func hintID(message: String, page: Int, hint: Int) -> String {
+        "\(message.prefix(24))-\(page)-\(hint)"
+    }
     /// The organiser's adjustment of a team's points (docs/HUNTS.md "Adjustments").
-    public static func adjust(hunt: HuntID, id: UInt64) -> String { "chest/\(hunt)/organiser/adjust/\(id)" }
+    package static func adjust(hunt: HuntID, id: UInt64) -> String { "chest/\(hunt)/organiser/adjust/\(id)" }
     /// The organiser's start and end of the hunt: one topic, retained, so the newest is what every team hears.
-    public static func schedule(hunt: HuntID) -> String { "chest/\(hunt)/organiser/schedule" }
+    package static func schedule(hunt: HuntID) -> String { "chest/\(hunt)/organiser/schedule" }
     /// One topic per word to the teams, retained, so a team that joins late still hears it.
-    public static func said(hunt: HuntID, id: UInt64) -> String { "chest/\(hunt)/organiser/say/\(id)" }
+    package static func said(hunt: HuntID, id: UInt64) -> String { "chest/\(hunt)/organiser/say/\(id)" }
     /// What a reader subscribes to for the organiser's words.
-    public static func saying(hunt: HuntID) -> String { "chest/\(hunt)/organiser/say/+" }
+    package static func saying(hunt: HuntID) -> String { "chest/\(hunt)/organiser/say/+" }
     /// Where OwnTracks' recorder and frontends look for transition events.
-    public static func ownTracksEvent(team: String, device: String) -> String { "owntracks/\(team)/\(device)/event" }
+    package static func ownTracksEvent(team: String, device: String) -> String { "owntracks/\(team)/\(device)/event" }
     /// What the board subscribes to.
-    public static func all(hunt: HuntID) -> String { "chest/\(hunt)/#" }
+    package static func all(hunt: HuntID) -> String { "chest/\(hunt)/#" }
     /// What a reader subscribes to.
-    public static func releases(hunt: HuntID) -> String { "chest/\(hunt)/release/+" }
+    package static func releases(hunt: HuntID) -> String { "chest/\(hunt)/release/+" }
 
-    public enum Parsed: Hashable, Sendable {
+    package enum Parsed: Hashable, Sendable {
         case receipt(team: String, id: UInt64)
         case status(team: String)
         case release(name: String)
@@ -42,7 +48,7 @@ public enum HuntTopic {
     }
 
     /// What a topic of this hunt carries; nil for another hunt, another shape, or a level that is not a valid name.
-    public static func parse(_ topic: String, hunt: HuntID) -> Parsed? {
+    package static func parse(_ topic: String, hunt: HuntID) -> Parsed? {
         let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
         func id(_ level: Substring) -> UInt64? {
             level.utf8.allSatisfy({ (0x30...0x39).contains($0) }) && level.first != "0" ? UInt64(level) : nil
@@ -64,7 +70,9 @@ public enum HuntTopic {
             default: return nil
             }
         }
-        if levels.count == 6, organiser, levels[3] == "hint", HuntTeam.isValidName(String(levels[4])), isValidLevel(String(levels[5])) {
+        if levels.count == 6, organiser, levels[3] == "hint", HuntTeam.isValidName(String(levels[4])),
+            isValidLevel(String(levels[5]))
+        {
             return .hint(team: String(levels[4]), hintID: String(levels[5]))
         }
         guard levels.count == 4 else { return nil }
@@ -80,9 +88,10 @@ public enum HuntTopic {
 
     /// `[A-Za-z0-9_-]{1,32}`: no MQTT wildcard, separator, NUL or anything a shell or a terminal would read.
     static func isValidLevel(_ text: String) -> Bool {
-        (1...32).contains(text.utf8.count) && text.utf8.allSatisfy { byte in
-            (0x30...0x39).contains(byte) || (0x41...0x5a).contains(byte) || (0x61...0x7a).contains(byte)
-                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
-        }
+        (1...32).contains(text.utf8.count)
+            && text.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5a).contains(byte) || (0x61...0x7a).contains(byte)
+                    || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+            }
     }
 }

@@ -4,26 +4,26 @@ import struct FoundationEssentials.Date
 /// end", "Word to all teams"): the newest signed schedule believed, so that a restart without a broker still knows
 /// it and refuses an older one, and every `said` announced, so that one heard again (the broker keeps them
 /// retained, and sends them on every connection) is not announced twice.
-public struct HuntWord: Codable, Hashable, Sendable {
+package struct HuntWord: Codable, Hashable, Sendable {
     /// A schedule the organiser signed, with its id (the organiser's clock in milliseconds).
-    public struct Schedule: Codable, Hashable, Sendable {
-        public var id: UInt64
-        public var schedule: HuntSchedule
+    package struct Schedule: Codable, Hashable, Sendable {
+        package var id: UInt64
+        package var schedule: HuntSchedule
 
-        public init(id: UInt64, schedule: HuntSchedule) {
+        package init(id: UInt64, schedule: HuntSchedule) {
             self.id = id
             self.schedule = schedule
         }
     }
 
     /// One word of the organiser's, as announced.
-    public struct Said: Codable, Hashable, Sendable {
-        public var id: UInt64
-        public var text: String
+    package struct Said: Codable, Hashable, Sendable {
+        package var id: UInt64
+        package var text: String
         /// When the organiser sent it (their clock).
-        public var at: Date
+        package var at: Date
 
-        public init(id: UInt64, text: String, at: Date) {
+        package init(id: UInt64, text: String, at: Date) {
             self.id = id
             self.text = text
             self.at = at
@@ -31,18 +31,18 @@ public struct HuntWord: Codable, Hashable, Sendable {
     }
 
     /// The file's name in the chest directory.
-    public static let fileName = "hunt-word.json"
+    package static let fileName = "hunt-word.json"
     /// The most words kept; beyond it the oldest are forgotten (and would be announced again if the broker still
     /// held them: a hunt with that many is not one a person reads).
-    public static let saidLimit = 1000
+    package static let saidLimit = 1000
 
     /// The hunt's ID: another hunt's word is not this one's.
-    public var hunt: HuntID
-    public var schedule: Schedule?
+    package var hunt: HuntID
+    package var schedule: Schedule?
     /// Oldest first.
-    public var said: [Said]
+    package var said: [Said]
 
-    public init(hunt: HuntID, schedule: Schedule? = nil, said: [Said] = []) {
+    package init(hunt: HuntID, schedule: Schedule? = nil, said: [Said] = []) {
         self.hunt = hunt
         self.schedule = schedule
         self.said = said

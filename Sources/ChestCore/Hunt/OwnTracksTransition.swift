@@ -7,30 +7,30 @@ import FoundationEssentials
 ///
 /// OwnTracks' format requires `lat` and `lon`; when the hunt does not share positions they are 0 and `acc` is
 /// absent, so that a parser that insists on coordinates still reads the event but no position leaves the reader.
-public struct OwnTracksTransition: Codable, Hashable, Sendable {
-    public var type: String
+package struct OwnTracksTransition: Codable, Hashable, Sendable {
+    package var type: String
     /// The region's creation time: here the unlock's, in Unix seconds.
-    public var wtst: Int
-    public var lat: Double
-    public var lon: Double
+    package var wtst: Int
+    package var lat: Double
+    package var lon: Double
     /// When it happened, Unix seconds.
-    public var tst: Int
+    package var tst: Int
     /// Metres; absent when positions are not shared or the fix had no error estimate.
-    public var acc: Int?
+    package var acc: Int?
     /// "enter".
-    public var event: String
-    public var desc: String
+    package var event: String
+    package var desc: String
     /// The trigger: "c" (a circular region).
-    public var t: String
+    package var t: String
     /// OwnTracks' two-character tracker ID: the team name's first two characters.
-    public var tid: String
+    package var tid: String
 
     enum CodingKeys: String, CodingKey {
         case type = "_type", wtst, lat, lon, tst, acc, event, desc, t, tid
     }
 
     /// The event for an unlock; positions from the receipt's last confirming fix, only when shared.
-    public init(receipt: UnlockReceipt, huntName: String, team: String, sharePositions: Bool) {
+    package init(receipt: UnlockReceipt, huntName: String, team: String, sharePositions: Bool) {
         type = "transition"
         let seconds = Int(receipt.openedAt.timeIntervalSince1970.rounded(.down))
         wtst = seconds
@@ -46,5 +46,5 @@ public struct OwnTracksTransition: Codable, Hashable, Sendable {
     }
 
     /// The payload: compact JSON, keys sorted.
-    public var bytes: Data { try! ChestJSON.encoder().encode(self) }
+    package var bytes: Data { try! ChestJSON.encoder().encode(self) }
 }

@@ -3,18 +3,18 @@
 /// Its envelope's id orders it: a connection's session number in the high 32 bits and a count in the low ones,
 /// the will taking the highest count. So the will, signed when the connection is made, still comes after every
 /// status of its connection and before those of the next, and the gate needs only "higher id wins".
-public struct TeamStatus: Codable, Hashable, Sendable {
-    public var online: Bool
-    public var pagesOpen: Int
-    public var trust: FixTrust.Level?
+package struct TeamStatus: Codable, Hashable, Sendable {
+    package var online: Bool
+    package var pagesOpen: Int
+    package var trust: FixTrust.Level?
     /// gpsd's fix mode (0–3) when known.
-    public var fixMode: Int?
+    package var fixMode: Int?
     /// The reader key (Ed25519, base64) of the chestd that sent this status, and its signature claiming to play
     /// for the team (`ReaderClaim`, docs/HUNTS.md "Reader keys"): the board credits receipts of claimed readers only.
-    public var reader: String?
-    public var readerClaim: String?
+    package var reader: String?
+    package var readerClaim: String?
 
-    public init(online: Bool, pagesOpen: Int, trust: FixTrust.Level? = nil, fixMode: Int? = nil) {
+    package init(online: Bool, pagesOpen: Int, trust: FixTrust.Level? = nil, fixMode: Int? = nil) {
         self.online = online
         self.pagesOpen = pagesOpen
         self.trust = trust
@@ -22,7 +22,7 @@ public struct TeamStatus: Codable, Hashable, Sendable {
     }
 
     /// The id of a status of `session`: the `count`th, or the session's last will.
-    public static func id(session: UInt64, count: UInt64?) -> UInt64 {
+    package static func id(session: UInt64, count: UInt64?) -> UInt64 {
         session << 32 | (count.map { min($0, UInt64(UInt32.max) - 1) } ?? UInt64(UInt32.max))
     }
 }

@@ -2,19 +2,19 @@ import struct FoundationEssentials.Date
 
 /// What chestd saw when a page opened (docs/FORMAT.md "Unlock receipts"): recorded by the engine when it
 /// opens the page, signed later with the reader's identity into an `UnlockReceipt`.
-public struct UnlockEvidence: Hashable, Sendable, Codable {
+package struct UnlockEvidence: Hashable, Sendable, Codable {
     /// One confirming fix.
-    public struct ConfirmingFix: Hashable, Sendable, Codable {
-        public var time: Date?
-        public var latitude: Double?
-        public var longitude: Double?
-        public var altitudeMSL: Double?
-        public var eph: Double?
-        public var epv: Double?
-        public var mode: Int
-        public var satellitesUsed: Int?
+    package struct ConfirmingFix: Hashable, Sendable, Codable {
+        package var time: Date?
+        package var latitude: Double?
+        package var longitude: Double?
+        package var altitudeMSL: Double?
+        package var eph: Double?
+        package var epv: Double?
+        package var mode: Int
+        package var satellitesUsed: Int?
 
-        public init(_ fix: Fix) {
+        package init(_ fix: Fix) {
             time = fix.time
             latitude = fix.position?.latitude
             longitude = fix.position?.longitude
@@ -27,24 +27,26 @@ public struct UnlockEvidence: Hashable, Sendable, Codable {
     }
 
     /// The kinds of lock of the set that opened the page.
-    public var locks: [LockKind]
+    package var locks: [LockKind]
     /// The last fixes of consecutive epochs before the page opened (up to three), when a location or
     /// altitude lock took part; for a sealed place whose key came late, the three that reached it.
-    public var fixes: [ConfirmingFix]
+    package var fixes: [ConfirmingFix]
     /// When the place was reached (its third confirming fix), when a location lock took part: before the page
     /// opened when the place's key came late (docs/DESIGN.md "Late keys"). Absent before chest knew late keys.
-    public var reachedAt: Date?
-    public var source: FixSource?
-    public var trust: FixTrust
+    package var reachedAt: Date?
+    package var source: FixSource?
+    package var trust: FixTrust
     /// GPS time, while the clock guard had fresh evidence of it.
-    public var gpsTime: Date?
-    public var systemTime: Date
+    package var gpsTime: Date?
+    package var systemTime: Date
     /// "system" or "gps": the clock time locks followed.
-    public var clock: String
-    public var chestVersion: String
+    package var clock: String
+    package var chestVersion: String
 
-    public init(locks: [LockKind], fixes: [ConfirmingFix], source: FixSource?, trust: FixTrust, gpsTime: Date?,
-                systemTime: Date, clock: String, chestVersion: String = ChestVersion.string) {
+    package init(
+        locks: [LockKind], fixes: [ConfirmingFix], source: FixSource?, trust: FixTrust, gpsTime: Date?,
+        systemTime: Date, clock: String, chestVersion: String = ChestVersion.string
+    ) {
         self.locks = locks
         self.fixes = fixes
         self.source = source
@@ -62,9 +64,10 @@ extension Engine {
     func evidence(locks: [LockKind], reached: [Fix]?, reachedAt: Date?, now: Now) -> UnlockEvidence {
         let usesFixes = locks.contains(.location) || locks.contains(.altitude)
         let fixes = usesFixes ? (reached ?? seal.history.lastRun(Self.confirmations).map(\.fix)) : []
-        var evidence = UnlockEvidence(locks: locks, fixes: fixes.map(UnlockEvidence.ConfirmingFix.init),
-                                      source: trust.source, trust: trust.trust, gpsTime: clock.gpsTime(now),
-                                      systemTime: now.wall, clock: clock.decision(now).clock)
+        var evidence = UnlockEvidence(
+            locks: locks, fixes: fixes.map(UnlockEvidence.ConfirmingFix.init),
+            source: trust.source, trust: trust.trust, gpsTime: clock.gpsTime(now),
+            systemTime: now.wall, clock: clock.decision(now).clock)
         evidence.reachedAt = reachedAt
         return evidence
     }

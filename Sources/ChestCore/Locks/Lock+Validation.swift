@@ -1,7 +1,9 @@
 /// The checks a location and a range get wherever a lock is made: a message file being read, a `--lock` being parsed.
 extension Lock {
-    static func validatedLocation(latitude: Double, longitude: Double, radius: Double,
-                                  page: Int) throws(MessageFormatError) -> Lock {
+    static func validatedLocation(
+        latitude: Double, longitude: Double, radius: Double,
+        page: Int
+    ) throws(MessageFormatError) -> Lock {
         guard latitude.isFinite, abs(latitude) <= 90 else { throw .latitudeOutOfRange(page: page, latitude) }
         guard longitude.isFinite, abs(longitude) <= 180 else { throw .longitudeOutOfRange(page: page, longitude) }
         guard radius.isFinite, radius >= Lock.minimumRadius else { throw .radiusTooSmall(page: page, radius: radius) }

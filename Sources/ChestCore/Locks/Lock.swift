@@ -2,27 +2,27 @@ import struct FoundationEssentials.Date
 
 /// The kinds of lock (docs/DESIGN.md "Messages and locks", plus `after` for chains, docs/QUEST.md "Chains").
 /// A lock set holds at most one of each.
-public enum LockKind: String, CaseIterable, Hashable, Sendable, Codable {
+package enum LockKind: String, CaseIterable, Hashable, Sendable, Codable {
     case location, time, pin, weather, temperature, altitude, after, release, answer
 }
 
 /// A closed interval of measurements, `min...max`, with `min <= max`.
-public struct Bounds: Hashable, Sendable, Codable, CustomStringConvertible {
-    public var min: Double
-    public var max: Double
+package struct Bounds: Hashable, Sendable, Codable, CustomStringConvertible {
+    package var min: Double
+    package var max: Double
 
-    public init(min: Double, max: Double) {
+    package init(min: Double, max: Double) {
         self.min = min
         self.max = max
     }
 
-    public func contains(_ value: Double) -> Bool { value >= min && value <= max }
+    package func contains(_ value: Double) -> Bool { value >= min && value <= max }
 
-    public var description: String { "\(min.compact)..\(max.compact)" }
+    package var description: String { "\(min.compact)..\(max.compact)" }
 }
 
 /// One condition a page waits for.
-public enum Lock: Hashable, Sendable {
+package enum Lock: Hashable, Sendable {
     /// The reader stands within `radius` metres of `center`.
     case location(center: Coordinate, radius: Double)
     /// The trusted time is at or after this instant.
@@ -51,7 +51,7 @@ public enum Lock: Hashable, Sendable {
     /// answers but the page key wrapped under each (docs/FORMAT.md "Answer locks").
     case answer
 
-    public var kind: LockKind {
+    package var kind: LockKind {
         switch self {
         case .location, .sealedLocation: .location
         case .time, .gpsTime: .time
@@ -66,7 +66,7 @@ public enum Lock: Hashable, Sendable {
     }
 
     /// Whether the lock is part of its set's key (format 2): a sealed location, a sealed PIN, a release or an answer.
-    public var isSecret: Bool {
+    package var isSecret: Bool {
         switch self {
         case .sealedLocation, .sealedPIN, .release, .answer: true
         default: false
@@ -74,53 +74,57 @@ public enum Lock: Hashable, Sendable {
     }
 
     /// A release's name: a letter or digit, then up to 31 letters, digits, `-` or `_` (it is an MQTT topic level).
-    public static func isValidReleaseName(_ name: String) -> Bool {
+    package static func isValidReleaseName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
-        guard (1...32).contains(bytes.count), bytes[0] != UInt8(ascii: "-"), bytes[0] != UInt8(ascii: "_") else { return false }
-        return bytes.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5a).contains($0) || (0x61...0x7a).contains($0)
-            || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
+        guard (1...32).contains(bytes.count), bytes[0] != UInt8(ascii: "-"), bytes[0] != UInt8(ascii: "_") else {
+            return false
+        }
+        return bytes.allSatisfy {
+            (0x30...0x39).contains($0) || (0x41...0x5a).contains($0) || (0x61...0x7a).contains($0)
+                || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
+        }
     }
 
     /// The smallest radius `compose` accepts, in metres (a consumer receiver cannot do better).
-    public static let minimumRadius = 10.0
+    package static let minimumRadius = 10.0
 
     /// The narrowest altitude range `compose` accepts, in metres: a consumer receiver's altitude wanders by
     /// more than this between fixes (docs/DESIGN.md "Lock rules").
-    public static let minimumAltitudeSpan = 20.0
+    package static let minimumAltitudeSpan = 20.0
 }
 
 /// Which of a page's two alternatives.
-public enum LockSetName: String, CaseIterable, Hashable, Sendable, Codable {
+package enum LockSetName: String, CaseIterable, Hashable, Sendable, Codable {
     case a = "A", b = "B"
 }
 
 /// One page of a message: text and two alternative lock sets.
-public struct Page: Hashable, Sendable {
-    public var text: String
-    public var setA: [Lock]
-    public var setB: [Lock]
+package struct Page: Hashable, Sendable {
+    package var text: String
+    package var setA: [Lock]
+    package var setB: [Lock]
     /// Format 2: the encrypted text and the page key's slots; `text` is then empty.
-    public var sealed: SealedPage?
+    package var sealed: SealedPage?
     /// Formats 2 and 3: the files the page carries, sealed (docs/FORMAT.md "Attachments").
-    public var attachments: SealedAttachments?
+    package var attachments: SealedAttachments?
     /// The organiser's name for a set's place whose point is in the clear (docs/FORMAT.md "Place labels").
-    public var labels: [LockSetName: String] = [:]
+    package var labels: [LockSetName: String] = [:]
     /// Formats 2 and 3: the page's hints, in order (docs/FORMAT.md "Hints").
-    public var hints: [PageHint] = []
+    package var hints: [PageHint] = []
     /// The page's question, in the clear: shown before the page opens (docs/FORMAT.md "Questions, answer locks and points").
-    public var question: String?
+    package var question: String?
     /// What the hunt's board credits for the page's proven opening; nil means the default, 1 (docs/FORMAT.md
     /// "Questions, answer locks and points").
-    public var points: Int?
+    package var points: Int?
 
-    public init(text: String, setA: [Lock] = [], setB: [Lock] = [], sealed: SealedPage? = nil) {
+    package init(text: String, setA: [Lock] = [], setB: [Lock] = [], sealed: SealedPage? = nil) {
         self.text = text
         self.setA = setA
         self.setB = setB
         self.sealed = sealed
     }
 
-    public subscript(set: LockSetName) -> [Lock] {
+    package subscript(set: LockSetName) -> [Lock] {
         switch set {
         case .a: setA
         case .b: setB
@@ -128,7 +132,7 @@ public struct Page: Hashable, Sendable {
     }
 
     /// A page with no locks at all is open from the start.
-    public var isUnlocked: Bool { setA.isEmpty && setB.isEmpty }
+    package var isUnlocked: Bool { setA.isEmpty && setB.isEmpty }
 }
 
 extension Double {

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// Why a lock does not hold yet: what `chest read` shows beside it.
-public enum LockReason: Hashable, Sendable, Codable {
+package enum LockReason: Hashable, Sendable, Codable {
     case opensAt(Date)
     /// The system clock is ahead of GPS time, so the lock waits for GPS time to reach the instant.
     case clockAheadOfGPS(opensAt: Date, offsetSeconds: Double)
@@ -48,7 +48,7 @@ public enum LockReason: Hashable, Sendable, Codable {
     case answerKeptForPlace
 
     /// The sentence a person reads, with times in `timeZone`.
-    public func text(timeZone: Zone = .current, now: Date) -> String {
+    package func text(timeZone: Zone = .current, now: Date) -> String {
         switch self {
         case let .opensAt(date): "opens at \(Self.instant(date, timeZone, now: now))"
         case let .clockAheadOfGPS(date, offset):
@@ -62,7 +62,8 @@ public enum LockReason: Hashable, Sendable, Codable {
         case let .away(metres, bearing): "\(Wording.distance(metres)) away (\(Self.compass(bearing)))"
         case let .confirming(count, total): "\(count) of \(total) confirming fixes"
         case let .altitude(current, needs): "at \(Int(current.rounded())) m, needs \(needs) m"
-        case let .verticalError(epv, needs): "vertical accuracy ±\(Int(epv.rounded())) m, needs ±\(needs.compact) m or better"
+        case let .verticalError(epv, needs):
+            "vertical accuracy ±\(Int(epv.rounded())) m, needs ±\(needs.compact) m or better"
         case .needsPIN: "needs the PIN"
         case let .pinRefused(until): "PIN attempts refused until \(Self.format(until, timeZone, seconds: true))"
         case let .weatherUnknown(unknown, temperature):
@@ -71,7 +72,8 @@ public enum LockReason: Hashable, Sendable, Codable {
             "\(current?.presentParticiple ?? "weather unknown"), needs \(needs.rawValue)"
         case let .temperature(current, needs): "it is \(Self.celsius(current)) °C, needs \(needs) °C"
         case .sentByYou: "you sent this message"
-        case let .waitsForMessage(link): "waits for page \(link.page) of message \(link.message.short), not in your chest"
+        case let .waitsForMessage(link):
+            "waits for page \(link.page) of message \(link.message.short), not in your chest"
         case let .waitsForPage(link, title): "waits for page \(link.page) of \u{201C}\(title)\u{201D} to open"
         case let .needsHardware(trust): "the organiser asks for a hardware GPS receiver; these fixes are \(trust)"
         case let .needsHardwareTime(date):
@@ -86,21 +88,23 @@ public enum LockReason: Hashable, Sendable, Codable {
         case .needsAnswer: "needs the answer (chest answer)"
         case .needsAnswerForPlace:
             "give the answer (chest answer): it is tried with each new place, and a wrong answer and a wrong place look alike"
-        case .answerKeptForPlace: "answer kept: it will be tried at each new place; a wrong answer and a wrong place look alike"
-        case let .answerRefused(until): "answers refused until \(Self.format(until, timeZone, seconds: true)) after too many wrong attempts"
+        case .answerKeptForPlace:
+            "answer kept: it will be tried at each new place; a wrong answer and a wrong place look alike"
+        case let .answerRefused(until):
+            "answers refused until \(Self.format(until, timeZone, seconds: true)) after too many wrong attempts"
         case .pinKeptForPlace: "PIN kept: it will be tried at each new place; a wrong PIN and a wrong place look alike"
         }
     }
 
     /// The one wording for having no fix, everywhere a person reads it: "no GPS fix yet", with the cause when
     /// gpsd itself is not there.
-    public static func noFix(gpsConnected: Bool) -> String {
+    package static func noFix(gpsConnected: Bool) -> String {
         gpsConnected ? "no GPS fix yet" : "no GPS fix yet: gpsd is not connected"
     }
 
     /// "23:35:49 (in 13 s)" today, "2026-12-24 18:00:00 CET (in 31 days)" on another day: to the second, so that
     /// a time still ahead never reads as past, and with how long is left.
-    public static func instant(_ date: Date, _ zone: Zone, now: Date) -> String {
+    package static func instant(_ date: Date, _ zone: Zone, now: Date) -> String {
         let text: String
         if zone.local(date).isSameDay(as: zone.local(now)) {
             text = clock(date, zone)
@@ -112,14 +116,15 @@ public enum LockReason: Hashable, Sendable, Codable {
     }
 
     /// The time of day to the second, "23:35:49".
-    public static func clock(_ date: Date, _ zone: Zone) -> String {
+    package static func clock(_ date: Date, _ zone: Zone) -> String {
         let local = zone.local(date)
         return String(printf: "%02d:%02d:%02d", local.hour, local.minute, local.second)
     }
 
-    public static func format(_ date: Date, _ zone: Zone, seconds: Bool = false) -> String {
+    package static func format(_ date: Date, _ zone: Zone, seconds: Bool = false) -> String {
         let local = zone.local(date)
-        let day = String(printf: "%04d-%02d-%02d %02d:%02d", local.year, local.month, local.day, local.hour, local.minute)
+        let day = String(
+            printf: "%04d-%02d-%02d %02d:%02d", local.year, local.month, local.day, local.hour, local.minute)
         return day + (seconds ? String(printf: ":%02d", local.second) : "") + " " + zone.name(local)
     }
 

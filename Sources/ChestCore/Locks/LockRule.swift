@@ -83,7 +83,9 @@ enum LockRule {
         switch reading {
         case let .unknown(why): return .weatherUnknown(why, temperature: true)
         case let .known(observation):
-            guard let temperature = observation.temperatureC else { return .weatherUnknown(.noTemperature, temperature: true) }
+            guard let temperature = observation.temperatureC else {
+                return .weatherUnknown(.noTemperature, temperature: true)
+            }
             return bounds.contains(temperature) ? nil : .temperature(current: temperature, needs: bounds)
         }
     }

@@ -3,7 +3,7 @@ import Glibc
 
 /// A lock as `compose` writes it on the command line (docs/DESIGN.md "Commands and output"), before the parts that need the daemon (`here`)
 /// or libsodium (hashing a PIN) are resolved.
-public enum LockSpec: Hashable, Sendable {
+package enum LockSpec: Hashable, Sendable {
     case lock(Lock)
     case pin(digits: String)
     /// `location=here/30m`: chestd's current fix, this radius.
@@ -18,7 +18,7 @@ public enum LockSpec: Hashable, Sendable {
     case answer(String)
 
     /// The forms, for help and errors.
-    public static let forms = """
+    package static let forms = """
         location=LAT,LON/RADIUS   e.g. location=48.85837,2.29448/30m (m or km; here/30m uses chestd's fix); \
         sealed (the file says only the search area): add ,visible to keep the point in the clear, ,visible=NAME to \
         name it too (e.g. ,visible=Sé)
@@ -33,13 +33,17 @@ public enum LockSpec: Hashable, Sendable {
         """
 
     /// Reads one `--lock` value. Times without a zone are read in `timeZone`.
-    public static func parse(_ text: String, timeZone: Zone) throws(LockSpecError) -> LockSpec {
+    package static func parse(_ text: String, timeZone: Zone) throws(LockSpecError) -> LockSpec {
         guard let equals = text.firstIndex(of: "=") else {
             throw LockSpecError(text, "expected TYPE=VALUE, such as pin=4821")
         }
-        let type = text[..<equals].lowercased(), value = String(text[text.index(after: equals)...])
+        let type = text[..<equals].lowercased()
+        let value = String(text[text.index(after: equals)...])
         guard let kind = LockKind(rawValue: type) else {
-            throw LockSpecError(text, "unknown lock type \"\(type)\"; use location, time, pin, weather, temperature, altitude, after, release or answer")
+            throw LockSpecError(
+                text,
+                "unknown lock type \"\(type)\"; use location, time, pin, weather, temperature, altitude, after, release or answer"
+            )
         }
         switch kind {
         case .location: return try location(value, text)
@@ -64,7 +68,8 @@ public enum LockSpec: Hashable, Sendable {
         case .altitude:
             for sign in ["±", "+-", "+/-"] where value.lowercased().hasPrefix("here" + sign) {
                 guard let margin = Double(value.dropFirst(4 + sign.count).replacing("m", with: "")),
-                      margin.isFinite, margin >= 0 else {
+                    margin.isFinite, margin >= 0
+                else {
                     throw LockSpecError(text, "write here±METRES, such as altitude=here±20")
                 }
                 try checkAltitudeSpan(2 * margin, text)
@@ -75,12 +80,14 @@ public enum LockSpec: Hashable, Sendable {
             return .lock(.altitude(bounds))
         case .after:
             guard let link = PageLink(value) else {
-                throw LockSpecError(text, "write after=MESSAGE_ID#PAGE, such as after=51039195f651446bd718bc729cc585fc#2")
+                throw LockSpecError(
+                    text, "write after=MESSAGE_ID#PAGE, such as after=51039195f651446bd718bc729cc585fc#2")
             }
             return .lock(.after(link))
         case .release:
             guard Lock.isValidReleaseName(value) else {
-                throw LockSpecError(text, "a release is named by up to 32 letters, digits, - or _, such as release=finale")
+                throw LockSpecError(
+                    text, "a release is named by up to 32 letters, digits, - or _, such as release=finale")
             }
             return .lock(.release(value))
         case .answer:
@@ -92,12 +99,17 @@ public enum LockSpec: Hashable, Sendable {
     /// Refuses a range narrower than GPS altitude can hold, as a radius under 10 m is refused.
     private static func checkAltitudeSpan(_ span: Double, _ text: String) throws(LockSpecError) {
         guard span >= Lock.minimumAltitudeSpan else {
-            throw LockSpecError(text, "an altitude range under \(Lock.minimumAltitudeSpan.compact) m cannot be trusted with a consumer GPS; make it 20 m wide or more (here±10)")
+            throw LockSpecError(
+                text,
+                "an altitude range under \(Lock.minimumAltitudeSpan.compact) m cannot be trusted with a consumer GPS; make it 20 m wide or more (here±10)"
+            )
         }
     }
 
     private static func location(_ value: String, _ text: String) throws(LockSpecError) -> LockSpec {
-        if value.lowercased().hasSuffix(",visible") { return .visible(try location(String(value.dropLast(8)), text), label: nil) }
+        if value.lowercased().hasSuffix(",visible") {
+            return .visible(try location(String(value.dropLast(8)), text), label: nil)
+        }
         if let start = value.indices.last(where: { value[$0...].prefix(9).lowercased() == ",visible=" }) {
             let label = String(value[value.index(start, offsetBy: 9)...]).trimmingSpaces()
             if let problem = Page.labelProblem(label) { throw LockSpecError(text, problem) }
@@ -107,7 +119,9 @@ public enum LockSpec: Hashable, Sendable {
         guard parts.count == 2 else { throw LockSpecError(text, "write LAT,LON/RADIUS, such as 48.85837,2.29448/30m") }
         let radius = try metres(String(parts[1]), text)
         guard radius >= Lock.minimumRadius else {
-            throw LockSpecError(text, "a radius under \(Lock.minimumRadius.compact) m cannot be trusted with a consumer GPS; use 10m or more")
+            throw LockSpecError(
+                text,
+                "a radius under \(Lock.minimumRadius.compact) m cannot be trusted with a consumer GPS; use 10m or more")
         }
         if parts[0].lowercased() == "here" { return .locationHere(radius: radius) }
         let numbers = parts[0].split(separator: ",").map { Double($0.trimmingSpaces()) }
@@ -123,7 +137,9 @@ public enum LockSpec: Hashable, Sendable {
 
     private static func metres(_ text: String, _ whole: String) throws(LockSpecError) -> Double {
         let lower = text.lowercased()
-        let (number, scale) = lower.hasSuffix("km") ? (lower.dropLast(2), 1000.0)
+        let (number, scale) =
+            lower.hasSuffix("km")
+            ? (lower.dropLast(2), 1000.0)
             : lower.hasSuffix("m") ? (lower.dropLast(), 1.0) : (Substring(lower), 1.0)
         guard let value = Double(number), value.isFinite else {
             throw LockSpecError(whole, "the radius \"\(text)\" is not a distance; write 30m or 1.5km")
@@ -133,7 +149,8 @@ public enum LockSpec: Hashable, Sendable {
 
     private static func range(_ value: String, _ text: String, unit: String) throws(LockSpecError) -> Bounds {
         let parts = value.components(separatedBy: "..")
-        guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]), low.isFinite, high.isFinite else {
+        guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]), low.isFinite, high.isFinite
+        else {
             throw LockSpecError(text, "write MIN..MAX in \(unit), such as \(unit == "m" ? "1200..1300" : "-5..3")")
         }
         guard low <= high else { throw LockSpecError(text, "the range is reversed; write the smaller number first") }
@@ -142,14 +159,14 @@ public enum LockSpec: Hashable, Sendable {
 }
 
 /// A `--lock` value `compose` cannot read, and how to write it.
-public struct LockSpecError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var spec: String
-    public var problem: String
+package struct LockSpecError: Error, Hashable, Sendable, CustomStringConvertible {
+    package var spec: String
+    package var problem: String
 
-    public init(_ spec: String, _ problem: String) {
+    package init(_ spec: String, _ problem: String) {
         self.spec = spec
         self.problem = problem
     }
 
-    public var description: String { "--lock \(spec): \(problem)" }
+    package var description: String { "--lock \(spec): \(problem)" }
 }

@@ -2,26 +2,28 @@ import struct FoundationEssentials.Date
 
 /// What a lock asks for, as values a program can work with (`chest read --json`'s `target`, `chest nav`): only
 /// what the file shows openly, so a sealed place or PIN has none.
-public struct LockTarget: Hashable, Sendable, Codable {
+package struct LockTarget: Hashable, Sendable, Codable {
     /// A visible place: its centre, radius in metres and, when the organiser named it, its name (the page's label
     /// for the set, docs/FORMAT.md "Place labels").
-    public var latitude: Double?
-    public var longitude: Double?
-    public var radius: Double?
-    public var label: String?
+    package var latitude: Double?
+    package var longitude: Double?
+    package var radius: Double?
+    package var label: String?
     /// Metres above mean sea level.
-    public var altitude: Bounds?
+    package var altitude: Bounds?
     /// °C.
-    public var temperature: Bounds?
-    public var weather: WeatherCondition?
+    package var temperature: Bounds?
+    package var weather: WeatherCondition?
     /// A time lock's instant.
-    public var opensAt: Date?
+    package var opensAt: Date?
     /// The page an `after` lock waits for.
-    public var after: PageLink?
+    package var after: PageLink?
 
-    public init(latitude: Double? = nil, longitude: Double? = nil, radius: Double? = nil, label: String? = nil,
-                altitude: Bounds? = nil, temperature: Bounds? = nil, weather: WeatherCondition? = nil,
-                opensAt: Date? = nil, after: PageLink? = nil) {
+    package init(
+        latitude: Double? = nil, longitude: Double? = nil, radius: Double? = nil, label: String? = nil,
+        altitude: Bounds? = nil, temperature: Bounds? = nil, weather: WeatherCondition? = nil,
+        opensAt: Date? = nil, after: PageLink? = nil
+    ) {
         self.latitude = latitude
         self.longitude = longitude
         self.radius = radius
@@ -34,7 +36,7 @@ public struct LockTarget: Hashable, Sendable, Codable {
     }
 
     /// A visible place's centre.
-    public var center: Coordinate? {
+    package var center: Coordinate? {
         guard let latitude, let longitude else { return nil }
         return Coordinate(latitude: latitude, longitude: longitude)
     }
@@ -42,7 +44,7 @@ public struct LockTarget: Hashable, Sendable, Codable {
 
 extension Lock {
     /// What the lock asks for, when the file shows it openly.
-    public var target: LockTarget? {
+    package var target: LockTarget? {
         switch self {
         case let .location(center, radius):
             LockTarget(latitude: center.latitude, longitude: center.longitude, radius: radius)

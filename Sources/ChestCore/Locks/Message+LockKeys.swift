@@ -9,7 +9,7 @@ extension Message {
     }
 
     /// The lock a key names.
-    public func lock(_ key: LockKey) -> Lock? {
+    package func lock(_ key: LockKey) -> Lock? {
         guard pages.indices.contains(key.page - 1) else { return nil }
         return pages[key.page - 1][key.set].first { $0.kind == key.kind }
     }

@@ -1,5 +1,5 @@
 /// How well a message file protects a page from whoever has the file (docs/SECURITY.md).
-public enum Protection: String, Hashable, Sendable, Codable {
+package enum Protection: String, Hashable, Sendable, Codable {
     /// Every non-empty set holds a PIN or a sealed location: the key must be guessed.
     case sealed
     /// Format 2, and a set whose only secret is a place: the place can be recovered from the file's grid
@@ -13,7 +13,7 @@ public enum Protection: String, Hashable, Sendable, Codable {
 
 extension Page {
     /// The weakest non-empty set decides.
-    public var protection: Protection {
+    package var protection: Protection {
         guard sealed != nil else { return .unsealed }
         let sets = LockSetName.allCases.map { self[$0] }.filter { !$0.isEmpty }
         guard !sets.isEmpty && sets.allSatisfy({ $0.contains(where: \.isSecret) }) else { return .guarded }
@@ -51,7 +51,9 @@ extension Engine {
             if let problem = LockRule.trust(trust, requiresHardware: stored.message.requiresHardware) { return problem }
             if withPIN && !kept { return .needsPINForPlace }
             if withAnswer && !keptAnswer { return .needsAnswerForPlace }
-            if seal.watches[ref] == nil, streaks[ref] != nil { return .sealedConfirming(confirmations(of: ref), of: Self.confirmations) }
+            if seal.watches[ref] == nil, streaks[ref] != nil {
+                return .sealedConfirming(confirmations(of: ref), of: Self.confirmations)
+            }
             return .goThere(cellsTried: stored.state.seal.tried[key]?.count ?? 0)
         }
     }

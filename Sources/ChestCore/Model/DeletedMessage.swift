@@ -2,18 +2,18 @@ import struct FoundationEssentials.Date
 
 /// A message taken out of the chest by `chest delete`, kept with its state so that `chest undelete` can bring
 /// it back as it was.
-public struct DeletedMessage: Hashable, Sendable {
-    public var stored: StoredMessage
+package struct DeletedMessage: Hashable, Sendable {
+    package var stored: StoredMessage
     /// When it was deleted.
-    public var at: Date
+    package var at: Date
 
-    public init(stored: StoredMessage, at: Date) {
+    package init(stored: StoredMessage, at: Date) {
         self.stored = stored
         self.at = at
     }
 
     /// How many deleted messages are kept, newest first.
-    public static let limit = 10
+    package static let limit = 10
     /// How long a deleted message can be brought back, in seconds.
-    public static let keptFor = 24 * 3600.0
+    package static let keptFor = 24 * 3600.0
 }

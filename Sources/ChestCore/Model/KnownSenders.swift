@@ -4,16 +4,16 @@ import struct FoundationEssentials.Date
 /// use, as ssh's known_hosts. A sender's name is whatever its file says; the key is what it cannot fake. The
 /// first key met under a name is kept; a message under that name signed by another key is flagged until the
 /// user trusts the new key (`chest senders trust`) or forgets the name. Pure: `KnownSendersFile` keeps it.
-public struct KnownSenders: Codable, Hashable, Sendable {
-    public struct Entry: Codable, Hashable, Sendable {
+package struct KnownSenders: Codable, Hashable, Sendable {
+    package struct Entry: Codable, Hashable, Sendable {
         /// Ed25519 public key, base64.
-        public var key: String
+        package var key: String
         /// When chest first met this name with this key (or the user trusted it).
-        public var since: Date
+        package var since: Date
     }
 
     /// How a message's sender stands against what was known.
-    public enum Verdict: Hashable, Sendable {
+    package enum Verdict: Hashable, Sendable {
         /// The name was not known: its key is now.
         case new
         /// The name is known with this key.
@@ -26,13 +26,13 @@ public struct KnownSenders: Codable, Hashable, Sendable {
     }
 
     /// Name → the key known for it.
-    public private(set) var senders: [String: Entry] = [:]
+    package private(set) var senders: [String: Entry] = [:]
 
-    public init() {}
+    package init() {}
 
     /// Meets a sender: a name never met is recorded with its key (trust on first use), unless it is a lookalike of
     /// a known name under another key: that is never recorded, so it stays flagged.
-    public mutating func meet(_ name: String, key: String, at now: Date) -> Verdict {
+    package mutating func meet(_ name: String, key: String, at now: Date) -> Verdict {
         let verdict = verdict(name, key: key)
         if verdict == .new { senders[name] = Entry(key: key, since: now) }
         return verdict
@@ -40,13 +40,14 @@ public struct KnownSenders: Codable, Hashable, Sendable {
 
     /// What `meet` would say, recording nothing. A name recorded before lookalikes were flagged is still flagged
     /// when an earlier-known name it reads as has another key.
-    public func verdict(_ name: String, key: String) -> Verdict {
+    package func verdict(_ name: String, key: String) -> Verdict {
         if let entry = senders[name], entry.key != key { return .changed(previous: entry) }
         let since = senders[name]?.since ?? .distantFuture
         let skeleton = Self.skeleton(name)
         if let (other, entry) = senders.filter({ $0.key != name && $0.value.key != key && $0.value.since <= since })
             .sorted(by: { ($0.value.since, $0.key) < ($1.value.since, $1.key) })
-            .first(where: { Self.skeleton($0.key) == skeleton }) {
+            .first(where: { Self.skeleton($0.key) == skeleton })
+        {
             return .lookalike(of: other, known: entry)
         }
         return senders[name] == nil ? .new : .known
@@ -59,7 +60,7 @@ public struct KnownSenders: Codable, Hashable, Sendable {
     /// scripts that pass for Latin ones (Cyrillic, Ukrainian, Greek, Armenian, Cherokee), with I, |, 1 and 0, folded
     /// onto the Latin letter they pass for; "rn" reads as "m" and "vv" as "w". Case is kept: "organiser" does not
     /// pass for "Organiser". Two names with one skeleton are lookalikes (docs/SECURITY.md "Known senders").
-    public static func skeleton(_ name: String) -> String {
+    package static func skeleton(_ name: String) -> String {
         var folded = ""
         var space = false
         for scalar in name.compatibilityComposed.unicodeScalars {
@@ -79,11 +80,13 @@ public struct KnownSenders: Codable, Hashable, Sendable {
 
     /// The name with what makes it a lookalike written out: other scripts' lookalike letters, invisible characters and
     /// spaces other than U+0020 as \u{…}, the rest as `TerminalText.escaped` shows it.
-    public static func revealed(_ name: String) -> String {
+    package static func revealed(_ name: String) -> String {
         var shown = ""
         for scalar in name.unicodeScalars {
-            let hidden = scalar.value > 0x7F && (confusables[scalar] != nil || isInvisible(scalar)
-                || scalar.properties.isWhitespace || scalar.value == 0x2800)
+            let hidden =
+                scalar.value > 0x7F
+                && (confusables[scalar] != nil || isInvisible(scalar)
+                    || scalar.properties.isWhitespace || scalar.value == 0x2800)
             shown += hidden ? "\\u{" + String(scalar.value, radix: 16) + "}" : TerminalText.escaped(String(scalar))
         }
         return shown
@@ -91,11 +94,16 @@ public struct KnownSenders: Codable, Hashable, Sendable {
 
     /// For each name that reads as an earlier one of `names` (in their order) but is not it, that earlier name: the
     /// board's teams each have their own key, so a lookalike there is always another key's.
-    public static func lookalikes(among names: [String]) -> [String: String] {
-        var first: [String: String] = [:], found: [String: String] = [:]
+    package static func lookalikes(among names: [String]) -> [String: String] {
+        var first: [String: String] = [:]
+        var found: [String: String] = [:]
         for name in names {
             let skeleton = skeleton(name)
-            if let earlier = first[skeleton], earlier != name { found[name] = earlier } else if first[skeleton] == nil { first[skeleton] = name }
+            if let earlier = first[skeleton], earlier != name {
+                found[name] = earlier
+            } else if first[skeleton] == nil {
+                first[skeleton] = name
+            }
         }
         return found
     }
@@ -134,22 +142,22 @@ public struct KnownSenders: Codable, Hashable, Sendable {
     }()
 
     /// Makes `key` the one known for `name` (a sender who really changed keys).
-    public mutating func trust(_ name: String, key: String, at now: Date) {
+    package mutating func trust(_ name: String, key: String, at now: Date) {
         senders[name] = Entry(key: key, since: now)
     }
 
     /// Forgets a name; returns whether it was known. The next message under it is met anew.
     @discardableResult
-    public mutating func forget(_ name: String) -> Bool { senders.removeValue(forKey: name) != nil }
+    package mutating func forget(_ name: String) -> Bool { senders.removeValue(forKey: name) != nil }
 
     /// The words a flagged sender gets in `list`, `read` and `watch`.
-    public static func changedWords(_ name: String) -> String {
+    package static func changedWords(_ name: String) -> String {
         "\(TerminalText.escaped(name)) \u{2014} not the key you had before"
     }
 
     /// The words a lookalike sender gets in `list`, `read`, `watch` and the board: the name is shown escaped, so an
     /// invisible or no-break space is visible.
-    public static func lookalikeWords(_ name: String, of known: String) -> String {
+    package static func lookalikeWords(_ name: String, of known: String) -> String {
         "\(revealed(name)) \u{2014} a lookalike of \(TerminalText.escaped(known)), a sender you know under another key"
     }
 }

@@ -1,25 +1,27 @@
 import struct FoundationEssentials.Date
 
 /// A locked message: a title, the sender's name and 1 to 5 pages (docs/DESIGN.md "Messages and locks").
-public struct Message: Hashable, Sendable {
-    public var id: MessageID
-    public var title: String
+package struct Message: Hashable, Sendable {
+    package var id: MessageID
+    package var title: String
     /// The sender's name, "Sender" when they set none.
-    public var from: String
-    public var created: Date
-    public var pages: [Page]
+    package var from: String
+    package var created: Date
+    package var pages: [Page]
     /// Who sealed it and how; `nil` only while composing.
-    public var seal: Seal?
+    package var seal: Seal?
     /// The organiser asked for hardware (`compose --require hardware`, a signed field): location and altitude
     /// locks latch only from `hardware` fixes (docs/SECURITY.md "Hardware trust and time").
-    public var requiresHardware: Bool
+    package var requiresHardware: Bool
 
-    public init(id: MessageID, title: String, from: String, created: Date, pages: [Page], seal: Seal? = nil) {
+    package init(id: MessageID, title: String, from: String, created: Date, pages: [Page], seal: Seal? = nil) {
         self.init(id: id, title: title, from: from, created: created, pages: pages, seal: seal, requiresHardware: false)
     }
 
-    public init(id: MessageID, title: String, from: String, created: Date, pages: [Page], seal: Seal?,
-                requiresHardware: Bool) {
+    package init(
+        id: MessageID, title: String, from: String, created: Date, pages: [Page], seal: Seal?,
+        requiresHardware: Bool
+    ) {
         self.requiresHardware = requiresHardware
         self.id = id
         self.title = title
@@ -30,44 +32,45 @@ public struct Message: Hashable, Sendable {
     }
 
     /// The file format: the sealed pages' (2 or 3, docs/FORMAT.md), else 1.
-    public var version: Int { pages.first?.sealed?.version ?? 1 }
+    package var version: Int { pages.first?.sealed?.version ?? 1 }
 
-    public static let maximumPages = 5
-    public static let defaultSender = "Sender"
+    package static let maximumPages = 5
+    package static let defaultSender = "Sender"
     /// Title, sender and page lengths count Unicode scalars.
-    public static let maximumTitleLength = 200
-    public static let maximumSenderLength = 100
-    public static let maximumPageLength = 20_000
+    package static let maximumTitleLength = 200
+    package static let maximumSenderLength = 100
+    package static let maximumPageLength = 20_000
 
     /// Why a page's text is too long for any reader, or nil: the one rule `compose` and readers share.
-    public static func pageLengthProblem(_ text: String) -> String? {
+    package static func pageLengthProblem(_ text: String) -> String? {
         let length = text.unicodeScalars.count
         guard length > maximumPageLength else { return nil }
-        return "the text has \(length) characters, over the \(maximumPageLength)-character limit of a page; shorten it or split it over pages"
+        return
+            "the text has \(length) characters, over the \(maximumPageLength)-character limit of a page; shorten it or split it over pages"
     }
 }
 
 /// The sender's Ed25519 public key and their signature over everything a reader must not change.
-public struct Seal: Hashable, Sendable {
+package struct Seal: Hashable, Sendable {
     // Key and signature share one buffer: one allocation a message rather than two.
     private var bytes: [UInt8]
 
     /// 32 bytes.
-    public var publicKey: [UInt8] {
+    package var publicKey: [UInt8] {
         get { Array(bytes[..<32]) }
         set { bytes.replaceSubrange(..<32, with: newValue) }
     }
 
     /// 64 bytes.
-    public var signature: [UInt8] {
+    package var signature: [UInt8] {
         get { Array(bytes[32...]) }
         set { bytes.replaceSubrange(32..., with: newValue) }
     }
 
     /// Whether the seal was made by this public key.
-    public func isMade(by key: [UInt8]) -> Bool { bytes[..<32].elementsEqual(key) }
+    package func isMade(by key: [UInt8]) -> Bool { bytes[..<32].elementsEqual(key) }
 
-    public init(publicKey: [UInt8], signature: [UInt8]) {
+    package init(publicKey: [UInt8], signature: [UInt8]) {
         precondition(publicKey.count == 32 && signature.count == 64)
         bytes = publicKey + signature
     }

@@ -1,33 +1,34 @@
 /// A message's stable identifier: 128 random bits chosen at compose time and sealed in the file, written as
 /// 32 lowercase hexadecimal digits. Kept as two integers: a chest holds thousands, each filed in several indexes.
-public struct MessageID: Hashable, Sendable, Comparable, TextCodable {
+package struct MessageID: Hashable, Sendable, Comparable, TextCodable {
     private let high: UInt64
     private let low: UInt64
 
     /// Accepts exactly 32 lowercase hexadecimal digits.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard text.utf8.count == 32, text.utf8.allSatisfy(\.isLowerHex),
-              let high = UInt64(text.prefix(16), radix: 16), let low = UInt64(text.suffix(16), radix: 16) else { return nil }
+            let high = UInt64(text.prefix(16), radix: 16), let low = UInt64(text.suffix(16), radix: 16)
+        else { return nil }
         self.high = high
         self.low = low
     }
 
     /// Makes an identifier from 16 bytes (random ones, at compose time).
-    public init(bytes: [UInt8]) {
+    package init(bytes: [UInt8]) {
         precondition(bytes.count == 16)
         high = bytes[..<8].reduce(0) { $0 << 8 | UInt64($1) }
         low = bytes[8...].reduce(0) { $0 << 8 | UInt64($1) }
     }
 
     /// The 32 hexadecimal digits.
-    public var rawValue: String { Self.hex(high) + Self.hex(low) }
+    package var rawValue: String { Self.hex(high) + Self.hex(low) }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// The first 8 digits: how lists show it.
-    public var short: String { String(rawValue.prefix(8)) }
+    package var short: String { String(rawValue.prefix(8)) }
 
-    public static func < (lhs: MessageID, rhs: MessageID) -> Bool { (lhs.high, lhs.low) < (rhs.high, rhs.low) }
+    package static func < (lhs: MessageID, rhs: MessageID) -> Bool { (lhs.high, lhs.low) < (rhs.high, rhs.low) }
 
     private static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
@@ -40,16 +41,16 @@ extension UInt8 {
 }
 
 /// A value written in JSON as its text: `init?(_:)` reads it, `description` writes it.
-public protocol TextCodable: Codable, CustomStringConvertible {
+package protocol TextCodable: Codable, CustomStringConvertible {
     init?(_ text: String)
     /// Why `text` is not one, in words: what a decoding error says.
     static func problem(reading text: String) -> String
 }
 
 extension TextCodable {
-    public static func problem(reading text: String) -> String { "not a \(Self.self): \(text)" }
+    package static func problem(reading text: String) -> String { "not a \(Self.self): \(text)" }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let value = Self(text) else {
@@ -58,7 +59,7 @@ extension TextCodable {
         self = value
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
     }

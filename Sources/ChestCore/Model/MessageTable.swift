@@ -4,25 +4,28 @@
 /// A dictionary of the messages themselves keeps room for a whole message in every bucket, and it has 16,384 of
 /// them for 10,000 messages: 3.3 MB, where this keeps the 10,000 and a dictionary of positions (docs/BENCHMARKS.md
 /// "Memory"). Order is as a dictionary's: none to rely on.
-public struct MessageTable: Sendable {
+package struct MessageTable: Sendable {
     /// The messages, in no particular order.
-    public private(set) var values: [StoredMessage] = []
+    package private(set) var values: [StoredMessage] = []
     /// Each message's key, at its index in `values`.
     private var ids: [MessageID] = []
     private var positions: [MessageID: Int32] = [:]
 
-    public init() {}
+    package init() {}
 
-    public var count: Int { values.count }
-    public var isEmpty: Bool { values.isEmpty }
+    package var count: Int { values.count }
+    package var isEmpty: Bool { values.isEmpty }
     /// The IDs, in the order of `values`.
-    public var keys: [MessageID] { ids }
+    package var keys: [MessageID] { ids }
 
     /// The message filed under `id`; setting nil removes it.
-    public subscript(id: MessageID) -> StoredMessage? {
+    package subscript(id: MessageID) -> StoredMessage? {
         get { positions[id].map { values[Int($0)] } }
         set {
-            guard let newValue else { removeValue(forKey: id); return }
+            guard let newValue else {
+                removeValue(forKey: id)
+                return
+            }
             if let position = positions[id] {
                 values[Int(position)] = newValue
             } else {
@@ -35,7 +38,7 @@ public struct MessageTable: Sendable {
 
     /// Removes the message filed under `id`: the last one takes its place.
     @discardableResult
-    public mutating func removeValue(forKey id: MessageID) -> StoredMessage? {
+    package mutating func removeValue(forKey id: MessageID) -> StoredMessage? {
         guard let position = positions.removeValue(forKey: id).map(Int.init) else { return nil }
         let last = values.count - 1
         if position != last {
@@ -48,7 +51,7 @@ public struct MessageTable: Sendable {
     }
 
     /// Makes room for `count` messages in all, so that loading a chest grows nothing.
-    public mutating func reserveCapacity(_ count: Int) {
+    package mutating func reserveCapacity(_ count: Int) {
         values.reserveCapacity(count)
         ids.reserveCapacity(count)
         positions.reserveCapacity(count)

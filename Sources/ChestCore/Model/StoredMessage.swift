@@ -1,45 +1,45 @@
 /// A message in the chest with everything the engine knows about it.
-public struct StoredMessage: Hashable, Sendable {
-    public var message: Message
-    public var state: MessageState
-    public var chest: ChestKind
+package struct StoredMessage: Hashable, Sendable {
+    package var message: Message
+    package var state: MessageState
+    package var chest: ChestKind
     /// Sealed by this machine's own identity: its locks are never evaluated (a sender cannot open their own).
-    public var sentByYou: Bool
+    package var sentByYou: Bool
 
-    public init(message: Message, state: MessageState, chest: ChestKind, sentByYou: Bool) {
+    package init(message: Message, state: MessageState, chest: ChestKind, sentByYou: Bool) {
         self.message = message
         self.state = state
         self.chest = chest
         self.sentByYou = sentByYou
     }
 
-    public var id: MessageID { message.id }
+    package var id: MessageID { message.id }
 
     /// Locked (no page open), partial or open (every page open).
-    public var openness: Openness {
+    package var openness: Openness {
         let open = state.openPages.count
         return open == 0 ? .locked : open == message.pages.count ? .open : .partial
     }
 }
 
 /// One lock of one message.
-public struct LockRef: Hashable, Sendable {
-    public var id: MessageID
-    public var key: LockKey
+package struct LockRef: Hashable, Sendable {
+    package var id: MessageID
+    package var key: LockKey
 
-    public init(id: MessageID, key: LockKey) {
+    package init(id: MessageID, key: LockKey) {
         self.id = id
         self.key = key
     }
 }
 
 /// The gpsd connection as the daemon last saw it.
-public struct GPSLink: Hashable, Sendable {
-    public var connected = false
-    public var server: String
-    public var reason: String?
+package struct GPSLink: Hashable, Sendable {
+    package var connected = false
+    package var server: String
+    package var reason: String?
 
-    public init(server: String) { self.server = server }
+    package init(server: String) { self.server = server }
 }
 
 extension StoredMessage {

@@ -5,34 +5,36 @@ import FoundationEssentials
 /// five pages a message, the next message's first page waiting for the last page of the one before. Pure: the
 /// caller reads the file (ChestGPX) and parses the quest text this writes with `QuestParser`, so `chest quest from`
 /// writes exactly what `preview`, `simulate` and `compose --quest` build.
-public struct GeocacheCourse: Hashable, Sendable {
+package struct GeocacheCourse: Hashable, Sendable {
     /// Something in the file that the course leaves out or changes, with its line.
-    public struct Note: Hashable, Sendable, CustomStringConvertible {
-        public var line: Int
-        public var text: String
+    package struct Note: Hashable, Sendable, CustomStringConvertible {
+        package var line: Int
+        package var text: String
 
-        public init(line: Int, _ text: String) {
+        package init(line: Int, _ text: String) {
             self.line = line
             self.text = text
         }
 
-        public var description: String { "\(line): \(text)" }
+        package var description: String { "\(line): \(text)" }
     }
 
-    public var waypoints: [GeocacheWaypoint]
+    package var waypoints: [GeocacheWaypoint]
     /// The file's name as written, for the quest's comments and the messages' names.
-    public var fileName: String
+    package var fileName: String
     /// The GPX's own `<name>` (GPX 1.0) or `<metadata><name>` (1.1), the messages' title when there is one.
-    public var name: String?
+    package var name: String?
     /// The radius of every place, in metres.
-    public var radius: Double
+    package var radius: Double
     /// Faults the reader found and read past (bytes that were not UTF-8), reported with the course's own.
-    public var readerNotes: [Note] = []
+    package var readerNotes: [Note] = []
 
     /// The default radius of a place, in metres.
-    public static let defaultRadius = 30.0
+    package static let defaultRadius = 30.0
 
-    public init(waypoints: [GeocacheWaypoint], fileName: String, name: String? = nil, radius: Double = Self.defaultRadius) {
+    package init(
+        waypoints: [GeocacheWaypoint], fileName: String, name: String? = nil, radius: Double = Self.defaultRadius
+    ) {
         self.waypoints = waypoints
         self.fileName = fileName
         self.name = name
@@ -41,17 +43,23 @@ public struct GeocacheCourse: Hashable, Sendable {
 
     /// Additional waypoint types that are a place to go to with something to find: a page each. The others
     /// (parking, trailhead, reference point) are points, written into their cache's page.
-    static let stageTypes: Set<String> = ["stages of a multicache", "physical stage", "virtual stage", "question to answer",
-                                          "final location"]
+    static let stageTypes: Set<String> = [
+        "stages of a multicache", "physical stage", "virtual stage", "question to answer",
+        "final location",
+    ]
 
     /// The words of those types that make a cache's own waypoint with no type (TerraCaching's "Stage Two") a page when
     /// its name holds one; the others ("Parking and Trailhead", "Trail Junction") are points.
     static let stageWords: Set<String> = ["stage", "stages", "final", "question"]
 
     /// The labels of a Lab stage's question line; the task labels count only for a Lab stage with no question line.
-    static let questionLabels = ["question", "frage", "vraag", "question posée", "otázka", "pregunta", "domanda", "pytanie", "fråga",
-                                 "spørgsmål", "spørsmål", "kysymys"]
-    static let taskLabels = ["task", "aufgabe", "úkol", "mission", "opgave", "uppgift", "tâche", "zadanie", "tarea", "compito"]
+    static let questionLabels = [
+        "question", "frage", "vraag", "question posée", "otázka", "pregunta", "domanda", "pytanie", "fråga",
+        "spørgsmål", "spørsmål", "kysymys",
+    ]
+    static let taskLabels = [
+        "task", "aufgabe", "úkol", "mission", "opgave", "uppgift", "tâche", "zadanie", "tarea", "compito",
+    ]
 
     /// One page of the course before it is written.
     struct Stage {
@@ -64,7 +72,7 @@ public struct GeocacheCourse: Hashable, Sendable {
 
     /// The quest text and what it left out. An empty course (no waypoint with a point) has no message; its text
     /// does not parse, and the notes say why.
-    public func quest() -> (text: String, notes: [Note]) {
+    package func quest() -> (text: String, notes: [Note]) {
         var notes = readerNotes
         var stages: [Stage] = []
         var seen: [String: Int] = [:]
@@ -84,14 +92,19 @@ public struct GeocacheCourse: Hashable, Sendable {
             }
             let kind = waypoint.additionalType.map { "\(waypoint.code) (\($0))" } ?? waypoint.code
             guard let coordinate = waypoint.coordinate else {
-                notes.append(Note(line: waypoint.line, "\(kind) has no usable coordinates (\(waypoint.coordinateProblem ?? "none given")); "
-                    + "left out, not guessed"))
+                notes.append(
+                    Note(
+                        line: waypoint.line,
+                        "\(kind) has no usable coordinates (\(waypoint.coordinateProblem ?? "none given")); "
+                            + "left out, not guessed"))
                 continue
             }
             if let type = waypoint.additionalType, !Self.stageTypes.contains(type.lowercased()) {
                 let about = [waypoint.description, waypoint.comment].compactMap { $0.map(GeocacheText.oneLine) }
                     .filter { !$0.isEmpty && $0 != type }
-                let line = "\(type): " + Self.format(coordinate) + (about.isEmpty ? "" : " (" + about.joined(separator: "; ") + ")")
+                let line =
+                    "\(type): " + Self.format(coordinate)
+                    + (about.isEmpty ? "" : " (" + about.joined(separator: "; ") + ")")
                 // A point belongs to its cache's page: the code after its two-letter prefix is the cache's after "GC".
                 if let index = stages.lastIndex(where: { Self.sameCache($0.waypoint.code, waypoint.code) }) {
                     stages[index].points.append(line)
@@ -104,11 +117,16 @@ public struct GeocacheCourse: Hashable, Sendable {
                 // The cache's own waypoint that is not a stage: a point of the cache's page, labelled by its name.
                 let label = GeocacheText.oneLine(waypoint.title)
                 var about: [String] = []
-                for text in [waypoint.longDescription, waypoint.shortDescription, waypoint.description, waypoint.comment] {
-                    guard let line = text.map(GeocacheText.oneLine), !line.isEmpty, line != label, !about.contains(line) else { continue }
+                for text in [
+                    waypoint.longDescription, waypoint.shortDescription, waypoint.description, waypoint.comment,
+                ] {
+                    guard let line = text.map(GeocacheText.oneLine), !line.isEmpty, line != label, !about.contains(line)
+                    else { continue }
                     about.append(line)
                 }
-                let line = "\(label): " + Self.format(coordinate) + (about.isEmpty ? "" : " (" + about.joined(separator: "; ") + ")")
+                let line =
+                    "\(label): " + Self.format(coordinate)
+                    + (about.isEmpty ? "" : " (" + about.joined(separator: "; ") + ")")
                 if let index = stages.lastIndex(where: { $0.waypoint.code == cache }) {
                     stages[index].points.append(line)
                 } else {
@@ -117,7 +135,10 @@ public struct GeocacheCourse: Hashable, Sendable {
                 continue
             }
             if let first = seen[waypoint.code] {
-                notes.append(Note(line: waypoint.line, "\(waypoint.code) again (first on line \(first)); kept as a page of its own"))
+                notes.append(
+                    Note(
+                        line: waypoint.line,
+                        "\(waypoint.code) again (first on line \(first)); kept as a page of its own"))
             } else {
                 seen[waypoint.code] = waypoint.line
             }
@@ -131,9 +152,11 @@ public struct GeocacheCourse: Hashable, Sendable {
         }
         // Points whose cache is not in the file go to the first page, where a reader can use them.
         if !pendingPoints.isEmpty, !stages.isEmpty { stages[0].points += pendingPoints.map(\.line) }
-        var lines = ["# A course from \(GeocacheText.oneLine(fileName)) (docs/QUEST.md \"A course from a geocaching GPX\"): "
-            + "each cache or stage a page that opens at its point, sealed within \(Self.format(radius: radius)),",
-                     "# each waiting for the one before. Add answers, points, costs and a start, then compose it."]
+        var lines = [
+            "# A course from \(GeocacheText.oneLine(fileName)) (docs/QUEST.md \"A course from a geocaching GPX\"): "
+                + "each cache or stage a page that opens at its point, sealed within \(Self.format(radius: radius)),",
+            "# each waiting for the one before. Add answers, points, costs and a start, then compose it.",
+        ]
         guard !stages.isEmpty else {
             notes.append(Note(line: 1, "no cache or waypoint with coordinates; the course has no page"))
             return (lines.joined(separator: "\n") + "\n", notes)
@@ -142,18 +165,24 @@ public struct GeocacheCourse: Hashable, Sendable {
             Array(stages[$0..<min($0 + Message.maximumPages, stages.count)])
         }
         if chunks.count > 1 {
-            lines.append("# \(stages.count) pages: \(chunks.count) messages of at most \(Message.maximumPages) pages, "
-                + "each message's first page waiting for the last page of the message before.")
+            lines.append(
+                "# \(stages.count) pages: \(chunks.count) messages of at most \(Message.maximumPages) pages, "
+                    + "each message's first page waiting for the last page of the message before.")
         }
         let base = messageName
         let names = chunks.count == 1 ? [base] : chunks.indices.map { "\(base)-\($0 + 1)" }
-        let title = GeocacheText.oneLine(name ?? "").isEmpty ? GeocacheText.oneLine(baseName) : GeocacheText.oneLine(name!)
+        let title =
+            GeocacheText.oneLine(name ?? "").isEmpty ? GeocacheText.oneLine(baseName) : GeocacheText.oneLine(name!)
         for (index, chunk) in chunks.enumerated() {
             let suffix = chunks.count == 1 ? "" : " (\(index + 1) of \(chunks.count))"
-            lines += ["", "message: \(names[index])",
-                      "title: " + GeocacheText.truncated(title, to: Message.maximumTitleLength - suffix.unicodeScalars.count) + suffix]
+            lines += [
+                "", "message: \(names[index])",
+                "title: " + GeocacheText.truncated(title, to: Message.maximumTitleLength - suffix.unicodeScalars.count)
+                    + suffix,
+            ]
             for (position, stage) in chunk.enumerated() {
-                let after = position > 0 ? "#\(position)" : index > 0 ? "\(names[index - 1])#\(Message.maximumPages)" : nil
+                let after =
+                    position > 0 ? "#\(position)" : index > 0 ? "\(names[index - 1])#\(Message.maximumPages)" : nil
                 lines += page(stage, after: after, notes: &notes)
             }
         }
@@ -166,12 +195,17 @@ public struct GeocacheCourse: Hashable, Sendable {
         var about = [waypoint.additionalType ?? waypoint.cacheType].compactMap { $0 }
         if let cache = stage.cache { about.append("a waypoint of \(GeocacheText.oneLine(cache))") }
         if let owner = waypoint.owner.map(GeocacheText.oneLine), !owner.isEmpty { about.insert("by \(owner)", at: 0) }
-        var lines = ["", "# \(GeocacheText.oneLine(waypoint.code))" + (about.isEmpty ? "" : " " + about.joined(separator: ", "))
-            + ", line \(waypoint.line) of \(GeocacheText.oneLine(fileName))"]
+        var lines = [
+            "",
+            "# \(GeocacheText.oneLine(waypoint.code))" + (about.isEmpty ? "" : " " + about.joined(separator: ", "))
+                + ", line \(waypoint.line) of \(GeocacheText.oneLine(fileName))",
+        ]
         var text = [GeocacheText.truncated(waypoint.title, to: 1_000)]
         let descriptions = [waypoint.shortDescription, waypoint.longDescription].compactMap { $0 }
-        let body = descriptions.isEmpty && waypoint.cacheName == nil
-            ? [waypoint.comment, waypoint.additionalType == nil ? waypoint.description : nil].compactMap { $0 } : descriptions
+        let body =
+            descriptions.isEmpty && waypoint.cacheName == nil
+            ? [waypoint.comment, waypoint.additionalType == nil ? waypoint.description : nil].compactMap { $0 }
+            : descriptions
         for part in body {
             let partLines = GeocacheText.lines(part)
             if !partLines.isEmpty { text += [""] + partLines }
@@ -179,7 +213,10 @@ public struct GeocacheCourse: Hashable, Sendable {
         if !stage.points.isEmpty { text += [""] + stage.points }
         var joined = text.joined(separator: "\n")
         if let problem = Message.pageLengthProblem(joined) {
-            notes.append(Note(line: waypoint.line, "\(waypoint.code): \(problem); cut to \(Message.maximumPageLength) characters"))
+            notes.append(
+                Note(
+                    line: waypoint.line, "\(waypoint.code): \(problem); cut to \(Message.maximumPageLength) characters")
+            )
             joined = GeocacheText.truncated(joined, to: Message.maximumPageLength)
         }
         let textLines = joined.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

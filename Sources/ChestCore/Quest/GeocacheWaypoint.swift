@@ -4,65 +4,65 @@ import FoundationEssentials
 /// an Adventure Lab stage, an additional waypoint or a plain waypoint. Its texts are plain text already (HTML
 /// descriptions turned into text, hints decoded where the file says they are encoded); `GeocacheCourse` maps a list
 /// of them to a quest.
-public struct GeocacheWaypoint: Hashable, Sendable {
+package struct GeocacheWaypoint: Hashable, Sendable {
     /// Its `<name>`: the cache code (`GC1BKP3`), a stage's (`GC8DAEP-1`) or an additional waypoint's (`PK1BKP3`).
-    public var code: String
+    package var code: String
     /// The line of its `<wpt>` tag.
-    public var line: Int
+    package var line: Int
     /// `nil` when the file gives none that can be used; `coordinateProblem` says why.
-    public var coordinate: Coordinate?
+    package var coordinate: Coordinate?
     /// Why there is no coordinate: missing, not a number, out of range, or a placeholder such as "N/S __ ° __ . ___".
-    public var coordinateProblem: String?
+    package var coordinateProblem: String?
     /// `<urlname>` (GPX 1.0) or `<link><text>` (GPX 1.1).
-    public var urlName: String?
+    package var urlName: String?
     /// `<desc>` and `<cmt>`.
-    public var description: String?
-    public var comment: String?
+    package var description: String?
+    package var comment: String?
     /// `<type>`, such as `Geocache|Traditional Cache` or `Waypoint|Parking Area`, and `<sym>`.
-    public var type: String?
-    public var symbol: String?
+    package var type: String?
+    package var symbol: String?
     /// The cache extension's (`groundspeak:cache` of any version, and the same fields of other namespaces).
-    public var cacheName: String?
-    public var cacheType: String?
+    package var cacheName: String?
+    package var cacheType: String?
     /// `owner`, else `placed_by`.
-    public var owner: String?
-    public var shortDescription: String?
-    public var longDescription: String?
+    package var owner: String?
+    package var shortDescription: String?
+    package var longDescription: String?
     /// `encoded_hints` as plain text.
-    public var hints: String?
+    package var hints: String?
     /// The cache extension's namespace and `id` attribute (`groundspeak:cache id=…`, `terra:terracache id=…`):
     /// TerraCaching writes a cache's stages and points as waypoints of their own with their cache's extension.
-    public var cacheID: String?
+    package var cacheID: String?
 
-    public init(code: String, line: Int, coordinate: Coordinate?) {
+    package init(code: String, line: Int, coordinate: Coordinate?) {
         self.code = code
         self.line = line
         self.coordinate = coordinate
     }
 
     /// The type after `Waypoint|` of an additional waypoint (`Parking Area`), or `nil` for a cache or a plain point.
-    public var additionalType: String? {
+    package var additionalType: String? {
         guard let type, type.lowercased().hasPrefix("waypoint|") else { return nil }
         return String(type.dropFirst("waypoint|".count)).trimmingSpaces()
     }
 
     /// An Adventure Lab stage: its type says Lab.
-    public var isLabStage: Bool {
+    package var isLabStage: Bool {
         [type, cacheType].contains { $0?.lowercased().contains("lab") == true }
     }
 
     /// The name a reader knows it by: the cache's name, else `urlname`, else `<name>`; for an additional waypoint
     /// its description ("Station 1") before its code.
-    public var title: String {
+    package var title: String {
         let candidates = additionalType == nil ? [cacheName, urlName, code] : [cacheName, urlName, description, code]
         return candidates.lazy.compactMap { $0.map(GeocacheText.oneLine) }.first { !$0.isEmpty } ?? code
     }
 }
 
 /// Text as a quest holds it.
-public enum GeocacheText {
+package enum GeocacheText {
     /// One line: every run of whitespace (newlines too) one space, and no control or format characters.
-    public static func oneLine(_ text: String) -> String {
+    package static func oneLine(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         var space = false
@@ -80,7 +80,7 @@ public enum GeocacheText {
     }
 
     /// Lines without trailing spaces or control characters, no more than one empty line in a row, none at either end.
-    public static func lines(_ text: String) -> [String] {
+    package static func lines(_ text: String) -> [String] {
         var lines: [String] = []
         var line = String.UnicodeScalarView()
         func endLine() {
@@ -118,18 +118,20 @@ public enum GeocacheText {
     }
 
     /// ROT13, the hints' encoding where a file marks them encoded: letters A–Z and a–z turned 13 places, the rest kept.
-    public static func rot13(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            switch scalar.value {
-            case 65...90: Unicode.Scalar((scalar.value - 65 + 13) % 26 + 65)!
-            case 97...122: Unicode.Scalar((scalar.value - 97 + 13) % 26 + 97)!
-            default: scalar
-            }
-        }))
+    package static func rot13(_ text: String) -> String {
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { scalar in
+                    switch scalar.value {
+                    case 65...90: Unicode.Scalar((scalar.value - 65 + 13) % 26 + 65)!
+                    case 97...122: Unicode.Scalar((scalar.value - 97 + 13) % 26 + 97)!
+                    default: scalar
+                    }
+                }))
     }
 
     /// At most `limit` Unicode scalars, cut with "…".
-    public static func truncated(_ text: String, to limit: Int) -> String {
+    package static func truncated(_ text: String, to limit: Int) -> String {
         guard text.unicodeScalars.count > limit else { return text }
         return String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit - 1))) + "…"
     }

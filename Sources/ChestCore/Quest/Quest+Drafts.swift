@@ -1,34 +1,34 @@
 /// A quest message with its ID chosen and its chains resolved: the same lock specs `compose --lock` gives.
-public struct QuestDraft: Hashable, Sendable {
-    public struct Page: Hashable, Sendable {
-        public var text: String
-        public var setA: [LockSpec]
-        public var setB: [LockSpec]
+package struct QuestDraft: Hashable, Sendable {
+    package struct Page: Hashable, Sendable {
+        package var text: String
+        package var setA: [LockSpec]
+        package var setB: [LockSpec]
         /// The files it carries, by path.
-        public var attachments: [String] = []
+        package var attachments: [String] = []
         /// Its hints, in order.
-        public var hints: [HintDraft] = []
+        package var hints: [HintDraft] = []
         /// The page's question and points (docs/QUEST.md "Questions and answers").
-        public var question: String?
-        public var points: Int?
+        package var question: String?
+        package var points: Int?
 
-        public init(text: String, setA: [LockSpec], setB: [LockSpec]) {
+        package init(text: String, setA: [LockSpec], setB: [LockSpec]) {
             self.text = text
             self.setA = setA
             self.setB = setB
         }
     }
 
-    public var name: String
-    public var id: MessageID
-    public var title: String
+    package var name: String
+    package var id: MessageID
+    package var title: String
     /// `nil` leaves the sender to the name setting.
-    public var from: String?
-    public var pages: [Page]
+    package var from: String?
+    package var pages: [Page]
     /// The declared search area of the message's sealed places, if any.
-    public var searchArea: SearchArea?
+    package var searchArea: SearchArea?
 
-    public init(name: String, id: MessageID, title: String, from: String?, pages: [Page]) {
+    package init(name: String, id: MessageID, title: String, from: String?, pages: [Page]) {
         self.name = name
         self.id = id
         self.title = title
@@ -40,26 +40,29 @@ public struct QuestDraft: Hashable, Sendable {
 extension Quest {
     /// The messages with these IDs (by message name; every message needs one). A message-level `after:` joins
     /// each set of each page, so no page opens before the message it waits for.
-    public func drafts(ids: [String: MessageID]) -> [QuestDraft] {
+    package func drafts(ids: [String: MessageID]) -> [QuestDraft] {
         messages.map { message in
             let id = ids[message.name]!
             func resolve(_ lock: QuestLock) -> LockSpec {
                 switch lock.spec {
                 case let .spec(spec): spec
-                case let .after(name, page): .lock(.after(PageLink(message: name.flatMap { ids[$0] } ?? id, page: page)))
+                case let .after(name, page):
+                    .lock(.after(PageLink(message: name.flatMap { ids[$0] } ?? id, page: page)))
                 }
             }
             let after = message.after.map(resolve)
             let pages = message.pages.map { page in
-                var draft = QuestDraft.Page(text: page.text, setA: page.setA.map(resolve) + after,
-                                            setB: page.setB.isEmpty ? [] : page.setB.map(resolve) + after)
+                var draft = QuestDraft.Page(
+                    text: page.text, setA: page.setA.map(resolve) + after,
+                    setB: page.setB.isEmpty ? [] : page.setB.map(resolve) + after)
                 draft.attachments = page.attachments.map(\.path)
                 draft.hints = page.hints
                 (draft.question, draft.points) = (page.question, page.points)
                 return draft
             }
-            var draft = QuestDraft(name: message.name, id: id, title: message.title ?? "", from: message.from ?? from,
-                                   pages: pages)
+            var draft = QuestDraft(
+                name: message.name, id: id, title: message.title ?? "", from: message.from ?? from,
+                pages: pages)
             draft.searchArea = message.searchArea ?? searchArea
             return draft
         }

@@ -1,9 +1,13 @@
 /// A quest's `hint:`, `hint-after:` and `hint-cost:` lines (docs/QUEST.md "Hints"): the delay and the cost belong to
 /// the hint just before them.
 extension QuestParser {
-    func hint(_ field: String, _ value: String, to page: inout QuestPage, fail: (String) -> QuestError) throws(QuestError) {
+    func hint(_ field: String, _ value: String, to page: inout QuestPage, fail: (String) -> QuestError)
+        throws(QuestError)
+    {
         if field == "hint" {
-            guard page.hints.count < Page.maximumHints else { throw fail("a page has at most \(Page.maximumHints) hints") }
+            guard page.hints.count < Page.maximumHints else {
+                throw fail("a page has at most \(Page.maximumHints) hints")
+            }
             if let problem = Page.hintProblem(value) { throw fail(problem + "; write the hint after hint:") }
             page.hints.append(HintDraft(text: value))
             return

@@ -2,31 +2,36 @@ import FoundationEssentials
 
 /// Reads the quest format of docs/QUEST.md. Pure: files next to the quest (page texts, GPX waypoints) are read
 /// through the closures the caller passes.
-public struct QuestParser {
+package struct QuestParser {
     /// The text of a page file (`page: @FILE`), by the path written in the quest.
-    public var pageText: (String) throws -> String
+    package var pageText: (String) throws -> String
     /// A GPX waypoint (`location=FILE#NAME/RADIUS`), by file and name.
-    public var waypoint: (_ file: String, _ name: String) throws -> Coordinate
+    package var waypoint: (_ file: String, _ name: String) throws -> Coordinate
     /// Times without a zone are read in this zone.
-    public var timeZone: Zone
+    package var timeZone: Zone
     /// The path an attached file (`attach: FILE`) is read from, by the path written in the quest; throws when
     /// there is no such file. The path as written by default.
-    public var attachment: (String) throws -> String = { $0 }
+    package var attachment: (String) throws -> String = { $0 }
 
-    public init(timeZone: Zone, pageText: @escaping (String) throws -> String,
-                waypoint: @escaping (_ file: String, _ name: String) throws -> Coordinate) {
+    package init(
+        timeZone: Zone, pageText: @escaping (String) throws -> String,
+        waypoint: @escaping (_ file: String, _ name: String) throws -> Coordinate
+    ) {
         self.timeZone = timeZone
         self.pageText = pageText
         self.waypoint = waypoint
     }
 
     /// The fields a line can start with.
-    public static let fields = ["from", "message", "title", "after", "page", "|", "lock", "or", "attach", "search-area", "hint", "hint-after", "hint-cost",
-                                "question", "points"]
+    package static let fields = [
+        "from", "message", "title", "after", "page", "|", "lock", "or", "attach", "search-area", "hint", "hint-after",
+        "hint-cost",
+        "question", "points",
+    ]
 
     /// Reads and checks a quest, reporting every mistake found (up to `QuestErrors.limit`) rather than the first:
     /// a line with a mistake is skipped and the reading goes on, so one run lists what there is to fix.
-    public func parse(_ text: String) throws(QuestErrors) -> Quest {
+    package func parse(_ text: String) throws(QuestErrors) -> Quest {
         var quest = Quest()
         var errors = QuestErrors()
         var faultyLocks: Set<Int> = []
@@ -53,14 +58,18 @@ public struct QuestParser {
             return ("|", String(rest.hasPrefix(" ") ? rest.dropFirst() : rest))
         }
         guard let colon = line.firstIndex(of: ":") else { return (line.lowercased(), "") }
-        return (line[..<colon].trimmingSpaces().lowercased(),
-                line[line.index(after: colon)...].trimmingSpaces())
+        return (
+            line[..<colon].trimmingSpaces().lowercased(),
+            line[line.index(after: colon)...].trimmingSpaces()
+        )
     }
 
     /// One line into the quest. `faultyLocks` holds the lines of pages one of whose locks was refused, so that an
     /// `or` after it is not blamed as well.
-    private func apply(_ field: String, _ value: String, line: Int, to quest: inout Quest,
-                       faultyLocks: inout Set<Int>) throws(QuestError) {
+    private func apply(
+        _ field: String, _ value: String, line: Int, to quest: inout Quest,
+        faultyLocks: inout Set<Int>
+    ) throws(QuestError) {
         func fail(_ problem: String) -> QuestError { QuestError(line: line, field: field, problem) }
         let messageIndex = quest.messages.indices.last
         let pageIndex = messageIndex.flatMap { quest.messages[$0].pages.indices.last }
@@ -99,12 +108,16 @@ public struct QuestParser {
                 let tooMany = quest.messages[messageIndex].pages.count >= Message.maximumPages
                 // Started even when refused, so that its lock lines are not blamed on the page before.
                 quest.messages[messageIndex].pages.append(QuestPage(text: "", line: line))
-                if tooMany { throw fail("a message has at most \(Message.maximumPages) pages; split it into two messages") }
+                if tooMany {
+                    throw fail("a message has at most \(Message.maximumPages) pages; split it into two messages")
+                }
                 let last = quest.messages[messageIndex].pages.count - 1
                 quest.messages[messageIndex].pages[last].text = try pageText(value, line: line)
             }
         case "|":
-            guard let messageIndex, let pageIndex else { throw fail("a | line continues a page's text; write page: first") }
+            guard let messageIndex, let pageIndex else {
+                throw fail("a | line continues a page's text; write page: first")
+            }
             // Appended in place: building a new string for each line made a long page quadratic (issue 24).
             if quest.messages[messageIndex].pages[pageIndex].text.isEmpty {
                 quest.messages[messageIndex].pages[pageIndex].text = value
@@ -123,14 +136,19 @@ public struct QuestParser {
             var page = quest.messages[messageIndex].pages[pageIndex]
             let set = page.inSetB ? page.setB : page.setA
             if let other = set.first(where: { $0.kind == lock.kind }) {
-                throw fail("set \(page.inSetB ? "B" : "A") already has a \(lock.kind.rawValue) lock (line \(other.line)); "
-                    + "a set holds at most one of each type, use or for an alternative")
+                throw fail(
+                    "set \(page.inSetB ? "B" : "A") already has a \(lock.kind.rawValue) lock (line \(other.line)); "
+                        + "a set holds at most one of each type, use or for an alternative")
             }
             if page.inSetB { page.setB.append(lock) } else { page.setA.append(lock) }
             quest.messages[messageIndex].pages[pageIndex] = page
         case "attach":
-            guard let messageIndex, let pageIndex else { throw fail("comes before any page; write page: TEXT first, then the files it carries") }
-            guard !value.isEmpty else { throw fail("write the file after attach:, such as attach: oak.jpg (next to the quest)") }
+            guard let messageIndex, let pageIndex else {
+                throw fail("comes before any page; write page: TEXT first, then the files it carries")
+            }
+            guard !value.isEmpty else {
+                throw fail("write the file after attach:, such as attach: oak.jpg (next to the quest)")
+            }
             guard quest.messages[messageIndex].pages[pageIndex].attachments.count < Attachment.maximumCount else {
                 throw fail("a page carries at most \(Attachment.maximumCount) files; put some on another page")
             }
@@ -142,15 +160,23 @@ public struct QuestParser {
             }
             quest.messages[messageIndex].pages[pageIndex].attachments.append(QuestAttachment(path: path, line: line))
         case "hint", "hint-after", "hint-cost":
-            guard let messageIndex, let pageIndex else { throw fail("comes before any page; write page: TEXT first, then its hints") }
+            guard let messageIndex, let pageIndex else {
+                throw fail("comes before any page; write page: TEXT first, then its hints")
+            }
             try hint(field, value, to: &quest.messages[messageIndex].pages[pageIndex], fail: fail)
         case "question":
-            guard let messageIndex, let pageIndex else { throw fail("comes before any page; write page: TEXT first, then its question") }
+            guard let messageIndex, let pageIndex else {
+                throw fail("comes before any page; write page: TEXT first, then its question")
+            }
             if let problem = Page.questionProblem(value) { throw fail(problem + "; write question: TEXT") }
-            guard quest.messages[messageIndex].pages[pageIndex].question == nil else { throw fail("the page already has a question") }
+            guard quest.messages[messageIndex].pages[pageIndex].question == nil else {
+                throw fail("the page already has a question")
+            }
             quest.messages[messageIndex].pages[pageIndex].question = value
         case "points":
-            guard let messageIndex, let pageIndex else { throw fail("comes before any page; write page: TEXT first, then its points") }
+            guard let messageIndex, let pageIndex else {
+                throw fail("comes before any page; write page: TEXT first, then its points")
+            }
             switch Page.parsePoints(value) {
             case let .success(points): quest.messages[messageIndex].pages[pageIndex].points = points
             case let .failure(error): throw fail(error.description + ", such as points: 5")
@@ -158,12 +184,18 @@ public struct QuestParser {
         case "or":
             guard let messageIndex, let pageIndex else { throw fail("comes before any page") }
             let page = quest.messages[messageIndex].pages[pageIndex]
-            guard !page.inSetB else { throw fail("page on line \(page.line) already has its or; a page has two lock sets") }
+            guard !page.inSetB else {
+                throw fail("page on line \(page.line) already has its or; a page has two lock sets")
+            }
             quest.messages[messageIndex].pages[pageIndex].inSetB = true
-            guard !page.setA.isEmpty || faultyLocks.contains(page.line) else { throw fail("follows no lock; give set A a lock first") }
+            guard !page.setA.isEmpty || faultyLocks.contains(page.line) else {
+                throw fail("follows no lock; give set A a lock first")
+            }
         default:
-            throw fail("unknown field; a line starts with one of " + Self.fields.map { $0 == "|" ? "|" : $0 + ":" }
-                .joined(separator: ", ") + " or #")
+            throw fail(
+                "unknown field; a line starts with one of "
+                    + Self.fields.map { $0 == "|" ? "|" : $0 + ":" }
+                    .joined(separator: ", ") + " or #")
         }
     }
 
@@ -185,9 +217,11 @@ public struct QuestParser {
         if lowered.hasPrefix("after=") {
             return try after(String(value.dropFirst(6)), line: line, field: "lock")
         }
-        var text = value, waypointName: String?
+        var text = value
+        var waypointName: String?
         if lowered.hasPrefix("location="), let hash = value.firstIndex(of: "#"),
-           let slash = value[hash...].firstIndex(of: "/") {
+            let slash = value[hash...].firstIndex(of: "/")
+        {
             let file = String(value[value.index(value.startIndex, offsetBy: 9)..<hash])
             let name = String(value[value.index(after: hash)..<slash])
             let point: Coordinate
@@ -216,8 +250,9 @@ public struct QuestParser {
         if let link = PageLink(value) { return QuestLock(.spec(.lock(.after(link))), line: line) }
         let parts = value.split(separator: "#", omittingEmptySubsequences: false)
         guard parts.count == 2, let page = Int(parts[1]), (1...Message.maximumPages).contains(page) else {
-            throw QuestError(line: line, field: field,
-                             "write after=MESSAGE#PAGE (a message of this quest, or #PAGE for this one), such as after=oak#1")
+            throw QuestError(
+                line: line, field: field,
+                "write after=MESSAGE#PAGE (a message of this quest, or #PAGE for this one), such as after=oak#1")
         }
         return QuestLock(.after(message: parts[0].isEmpty ? nil : String(parts[0]), page: page), line: line)
     }
@@ -230,27 +265,37 @@ public struct QuestParser {
         var errors: [QuestError] = []
         for (position, message) in quest.messages.enumerated() {
             if message.title == nil {
-                errors.append(QuestError(line: message.line, field: "title", "message \(message.name) has no title:; add a title: line"))
+                errors.append(
+                    QuestError(
+                        line: message.line, field: "title", "message \(message.name) has no title:; add a title: line"))
             }
             if message.pages.isEmpty {
-                errors.append(QuestError(line: message.line, field: "page", "message \(message.name) has no page:; add one"))
+                errors.append(
+                    QuestError(line: message.line, field: "page", "message \(message.name) has no page:; add one"))
             }
             if message.after.count > 1 {
-                errors.append(QuestError(line: message.after[1].line, field: "after", "a message has at most one after: line"))
+                errors.append(
+                    QuestError(line: message.after[1].line, field: "after", "a message has at most one after: line"))
             }
             for (pageIndex, page) in message.pages.enumerated() {
                 for lock in message.after + page.setA + page.setB {
                     guard case let .after(name, number) = lock.spec else { continue }
                     let field = message.after.contains(lock) ? "after" : "lock"
-                    if let problem = Self.chainProblem(name: name, page: number, from: message, at: position, pageIndex: pageIndex,
-                                                       messageLevel: field == "after", in: quest) {
+                    if let problem = Self.chainProblem(
+                        name: name, page: number, from: message, at: position, pageIndex: pageIndex,
+                        messageLevel: field == "after", in: quest)
+                    {
                         errors.append(QuestError(line: lock.line, field: field, problem))
                     }
                 }
-                if !message.after.isEmpty, page.setA.contains(where: { $0.kind == .after })
-                    || page.setB.contains(where: { $0.kind == .after }) {
-                    errors.append(QuestError(line: page.line, field: "page",
-                                             "the message has an after: line, so its pages cannot have after locks too"))
+                if !message.after.isEmpty,
+                    page.setA.contains(where: { $0.kind == .after })
+                        || page.setB.contains(where: { $0.kind == .after })
+                {
+                    errors.append(
+                        QuestError(
+                            line: page.line, field: "page",
+                            "the message has an after: line, so its pages cannot have after locks too"))
                 }
             }
         }
@@ -260,8 +305,10 @@ public struct QuestParser {
     }
 
     /// Why an `after` of a message (at `position` in the quest, on its page `pageIndex`) names no earlier page.
-    private static func chainProblem(name: String?, page number: Int, from message: QuestMessage, at position: Int,
-                                     pageIndex: Int, messageLevel: Bool, in quest: Quest) -> String? {
+    private static func chainProblem(
+        name: String?, page number: Int, from message: QuestMessage, at position: Int,
+        pageIndex: Int, messageLevel: Bool, in quest: Quest
+    ) -> String? {
         if let name, name != message.name {
             guard let target = quest.messages[..<position].first(where: { $0.name == name }) else {
                 return quest.messages.contains { $0.name == name }

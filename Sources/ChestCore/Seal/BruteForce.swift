@@ -15,28 +15,30 @@ import Glibc
 /// A sweep is shared: every place laid on one grid (same salt and cost) falls to the same derivations, so its figure
 /// is that of the whole group, not each page's (`Composer`'s "share one search" line). The attack tests run the
 /// lattice and shared sweeps and check them against these figures.
-public struct BruteForce: Hashable, Sendable {
+package struct BruteForce: Hashable, Sendable {
     /// Cells of the search area (of the union of `swept`): its area over a cell's on the ground; 1 without a place.
-    public var cells: Double
+    package var cells: Double
     /// Cells the best attack derives a key for: one in block² of the area's; 1 when the place is recoverable or absent.
-    public var searched: Double
+    package var searched: Double
     /// PINs to try: 10^digits; 1 without a PIN.
-    public var pins: Double
-    public var secondsPerGuess: Double
+    package var pins: Double
+    package var secondsPerGuess: Double
     /// The search area, when the set holds a place of format 3 or later.
-    public var area: SearchArea?
+    package var area: SearchArea?
     /// A format 2 place: the file gives it away.
-    public var recoverable: Bool
+    package var recoverable: Bool
 
     /// The side of the key block (`CellGrid.keyBlock`): the lattice sweep tries one cell in block².
-    public var block: Int
+    package var block: Int
 
     /// A set's figure: the cells of the grid's search area the lattice meets (formats 3 to 5, whose `version` says
     /// how large a key block is) times every PIN of `pinDigits`; a format 2 grid (no area) is recoverable and leaves
     /// the PIN only. `swept`: the areas of every place on the grid, when the figure is for all of them (one sweep of
     /// their union opens them all).
-    public init(grid: CellGrid?, pinDigits: Int?, cost: SealCost, version: Int = MessageFile.baseVersion,
-                swept: [SearchArea]? = nil) {
+    package init(
+        grid: CellGrid?, pinDigits: Int?, cost: SealCost, version: Int = MessageFile.baseVersion,
+        swept: [SearchArea]? = nil
+    ) {
         recoverable = grid != nil && grid?.area == nil
         area = grid?.area
         block = CellGrid.keyBlock(version: version, withPIN: pinDigits != nil)
@@ -54,48 +56,55 @@ public struct BruteForce: Hashable, Sendable {
         secondsPerGuess = cost.secondsPerGuess
     }
 
-    public var guesses: Double { searched * pins }
-    public var coreHours: Double { guesses * secondsPerGuess / 3600 }
+    package var guesses: Double { searched * pins }
+    package var coreHours: Double { guesses * secondsPerGuess / 3600 }
 
     /// Whether the file holds nothing the attacker must guess: a format 2 place alone.
-    public var isOpenToAnyone: Bool { recoverable && pins <= 1 }
+    package var isOpenToAnyone: Bool { recoverable && pins <= 1 }
 
     /// "sealed by location and PIN: about 10 core-days by the best attack (the 61 cells of 38.71390,-9.13340/564 m
     /// with both indices even, a quarter of its 244, × 10,000 PINs at 1.38 s a guess)"
-    public var sentence: String {
+    package var sentence: String {
         if recoverable {
-            let leak = "format 2 gives the place away: it is recovered from the file in milliseconds (docs/SECURITY.md \"Format 2's leak\")"
+            let leak =
+                "format 2 gives the place away: it is recovered from the file in milliseconds (docs/SECURITY.md \"Format 2's leak\")"
             guard pins > 1 else { return "guarded only: \(leak); compose in format 3 (the default) to seal it" }
             return "sealed by PIN only (\(leak)): about \(Self.time(coreHours)) to try every PIN by brute force "
                 + "(\(Self.grouped(pins)) PINs at \(String(printf: "%.2f", secondsPerGuess)) s a guess)"
         }
-        let byPlace = area != nil, byPIN = pins > 1
+        let byPlace = area != nil
+        let byPIN = pins > 1
         let how = [byPlace ? "location" : nil, byPIN ? "PIN" : nil].compactMap { $0 }.joined(separator: " and ")
         var factors: [String] = []
         if let area {
-            factors.append("the \(Self.grouped(searched)) cells of \(area) \(latticeWords) of its \(Self.grouped(cells))")
+            factors.append(
+                "the \(Self.grouped(searched)) cells of \(area) \(latticeWords) of its \(Self.grouped(cells))")
         }
         if byPIN { factors.append("\(Self.grouped(pins)) PINs") }
         let detail = "\(factors.joined(separator: " × ")) at \(String(printf: "%.2f", secondsPerGuess)) s a guess"
-        let advice = !byPlace || coreHours >= 30 * 24 ? ""
-            : byPIN ? "; under 30 core-days (docs/SECURITY.md \"What a place is worth\"): declare a wider --search-area"
-            : "; a place alone is a small secret (docs/SECURITY.md): add a PIN to its set or declare a wider --search-area"
+        let advice =
+            !byPlace || coreHours >= 30 * 24
+            ? ""
+            : byPIN
+                ? "; under 30 core-days (docs/SECURITY.md \"What a place is worth\"): declare a wider --search-area"
+                : "; a place alone is a small secret (docs/SECURITY.md): add a PIN to its set or declare a wider --search-area"
         return "sealed by \(how): about \(Self.time(coreHours)) by the best attack (\(detail))" + advice
     }
 
     /// Which cells the lattice sweep tries: "with both indices even, a quarter", or "divisible by 4, one in 16".
-    public var latticeWords: String {
-        block == 2 ? "with both indices even, a quarter" : "with both indices divisible by \(block), one in \(block * block)"
+    package var latticeWords: String {
+        block == 2
+            ? "with both indices even, a quarter" : "with both indices divisible by \(block), one in \(block * block)"
     }
 
     /// "37 core-days", "6 core-hours", "18 core-minutes".
-    public static func time(_ hours: Double) -> String {
+    package static func time(_ hours: Double) -> String {
         if hours < 1 { return "\(max(1, Int((hours * 60).rounded()))) core-minutes" }
         if hours >= 48 { return "\(grouped(hours / 24)) core-days" }
         return "\(grouped(hours)) core-hours"
     }
 
-    public static func grouped(_ value: Double) -> String {
+    package static func grouped(_ value: Double) -> String {
         let digits = String(printf: "%.0f", value.rounded().magnitude)
         var grouped = ""
         for (index, digit) in digits.enumerated() {

@@ -2,17 +2,17 @@ import FoundationEssentials
 import Glibc
 
 /// One cell of a sealed location's grid: column `x`, row `y` (docs/FORMAT.md "Sealed locations").
-public struct Cell: Hashable, Sendable, Codable, CustomStringConvertible {
-    public var x: Int64
-    public var y: Int64
+package struct Cell: Hashable, Sendable, Codable, CustomStringConvertible {
+    package var x: Int64
+    package var y: Int64
 
-    public init(x: Int64, y: Int64) {
+    package init(x: Int64, y: Int64) {
         self.x = x
         self.y = y
     }
 
     /// "I,J", as the secret string writes it.
-    public var description: String { "\(x),\(y)" }
+    package var description: String { "\(x),\(y)" }
 }
 
 /// The public helper data of a sealed location lock: a square grid on a local metric projection
@@ -21,20 +21,22 @@ public struct Cell: Hashable, Sendable, Codable, CustomStringConvertible {
 /// Format 3 draws the grid's shift at random and states the search area the place lies in, so nothing public depends
 /// on the point (docs/FORMAT.md "Format 3"). Format 2 shifted the grid to centre the point in its cell, which tells
 /// the point to whoever enumerates the decimals it was typed with (docs/SECURITY.md "Format 2's leak").
-public struct CellGrid: Hashable, Sendable {
+package struct CellGrid: Hashable, Sendable {
     /// Cell width in metres.
-    public var width: Double
+    package var width: Double
     /// The public offset `h`, in metres, each in `0..<width`.
-    public var offsetX: Double
-    public var offsetY: Double
+    package var offsetX: Double
+    package var offsetY: Double
     /// Whole degrees near the point: the projection's reference latitude φ0 and longitude λ0.
-    public var referenceLatitude: Int
-    public var referenceLongitude: Int
+    package var referenceLatitude: Int
+    package var referenceLongitude: Int
     /// Format 3: the declared search area; the grid is laid over it and the reader tries no cell outside it.
-    public var area: SearchArea?
+    package var area: SearchArea?
 
-    public init(width: Double, offsetX: Double, offsetY: Double, referenceLatitude: Int, referenceLongitude: Int,
-                area: SearchArea? = nil) {
+    package init(
+        width: Double, offsetX: Double, offsetY: Double, referenceLatitude: Int, referenceLongitude: Int,
+        area: SearchArea? = nil
+    ) {
         self.width = width
         self.offsetX = offsetX
         self.offsetY = offsetY
@@ -45,27 +47,31 @@ public struct CellGrid: Hashable, Sendable {
 
     /// A sealed point may lie at most this far from the equator: nearer a pole the projection's distortion grows
     /// without bound.
-    public static let maximumLatitude = 88.0
+    package static let maximumLatitude = 88.0
     /// Cells wider than this are refused: a grid that coarse hides nothing.
-    public static let maximumWidth = 100_000.0
+    package static let maximumWidth = 100_000.0
 
     /// Format 3: a grid over `area` for places of `radius`, its shift drawn uniformly from `generator`, so where a
     /// place sits in its cell is uniformly random from the file's view. The reference is the area's centre in whole
     /// degrees and the width bounds the stretch over the whole area, so neither depends on the place.
     /// `block` is the side of the block of cells a place's keys cover (`keyBlock(version:withPIN:)`).
-    public init<Generator: RandomNumberGenerator>(area: SearchArea, radius: Double, block: Int = 2,
-                                                  using generator: inout Generator) {
-        let φ0 = Int(area.latitude.rounded()), λ0 = Self.normalised(Int(area.longitude.rounded()))
+    package init<Generator: RandomNumberGenerator>(
+        area: SearchArea, radius: Double, block: Int = 2,
+        using generator: inout Generator
+    ) {
+        let φ0 = Int(area.latitude.rounded())
+        let λ0 = Self.normalised(Int(area.longitude.rounded()))
         let width = Self.width(over: area, radius: radius, block: block)
-        self.init(width: width, offsetX: Double.random(in: 0..<width, using: &generator),
-                  offsetY: Double.random(in: 0..<width, using: &generator), referenceLatitude: φ0, referenceLongitude: λ0,
-                  area: area)
+        self.init(
+            width: width, offsetX: Double.random(in: 0..<width, using: &generator),
+            offsetY: Double.random(in: 0..<width, using: &generator), referenceLatitude: φ0, referenceLongitude: λ0,
+            area: area)
     }
 
     /// The width of a format 3 grid for places of `radius` anywhere in `area`: it bounds the stretch over the
     /// whole area, so it depends on the area and the radius only. With `block` 3 (or 4) the cells are half (or a
     /// third) as wide, so a place's disk spans at most `block` columns and rows.
-    public static func width(over area: SearchArea, radius: Double, block: Int = 2) -> Double {
+    package static func width(over area: SearchArea, radius: Double, block: Int = 2) -> Double {
         let farthest = abs(area.latitude) + area.radius / Coordinate.earthRadius * 180 / .pi
         return width(latitude: farthest, referenceLatitude: Int(area.latitude.rounded()), radius: radius, block: block)
     }
@@ -75,7 +81,7 @@ public struct CellGrid: Hashable, Sendable {
     /// lattice an attacker sweeps is one cell in 16 of nine times as many cells rather than one in four (docs/SECURITY.md
     /// "What a place is worth"). A place alone keeps 2: the reader derives a key in every cell it settles in, and
     /// finer cells would mean more of them.
-    public static func keyBlock(version: Int, withPIN: Bool) -> Int {
+    package static func keyBlock(version: Int, withPIN: Bool) -> Int {
         guard withPIN else { return 2 }
         return version >= 5 ? 4 : version == 4 ? 3 : 2
     }
@@ -84,11 +90,12 @@ public struct CellGrid: Hashable, Sendable {
     /// stretched diameter (docs/FORMAT.md "Format 3"); at most `block` × `block` on a grid of 1 / (block − 1) that
     /// width (formats 4 and 5). Each holds a key slot, so a reader anywhere in the disk derives a key that opens the
     /// page.
-    public func cells(touching center: Coordinate, radius: Double) -> [Cell] {
+    package func cells(touching center: Coordinate, radius: Double) -> [Cell] {
         let (x, y) = project(center)
         let band = min(abs(center.latitude) + radius / Coordinate.earthRadius * 180 / .pi, 89.9)
         let stretch = max(1, cosReference / cos(band * .pi / 180))
-        let halfX = radius * stretch * 1.01 + 1, halfY = radius * 1.01 + 1
+        let halfX = radius * stretch * 1.01 + 1
+        let halfY = radius * 1.01 + 1
         func index(_ value: Double, _ offset: Double) -> Int64 { Int64(((value - offset) / width).rounded(.down)) }
         var cells: [Cell] = []
         for column in index(x - halfX, offsetX)...index(x + halfX, offsetX) {
@@ -98,15 +105,16 @@ public struct CellGrid: Hashable, Sendable {
     }
 
     /// Whether a reader at `point` could be within `slack` metres of a place in the search area; always for format 2.
-    public func mayHold(_ point: Coordinate, slack: Double) -> Bool {
+    package func mayHold(_ point: Coordinate, slack: Double) -> Bool {
         guard let area else { return true }
         return area.center.distance(to: point) <= area.radius + slack
     }
 
     /// The grid that centres a cell on `center` and makes every point within `radius` fall in that cell: format 2's,
     /// kept to read and test format 2 files; `compose` no longer writes it.
-    public init(center: Coordinate, radius: Double) {
-        let φ0 = Int(center.latitude.rounded()), λ0 = Self.normalised(Int(center.longitude.rounded()))
+    package init(center: Coordinate, radius: Double) {
+        let φ0 = Int(center.latitude.rounded())
+        let λ0 = Self.normalised(Int(center.longitude.rounded()))
         let width = Self.width(latitude: center.latitude, referenceLatitude: φ0, radius: radius)
         self.init(width: width, offsetX: 0, offsetY: 0, referenceLatitude: φ0, referenceLongitude: λ0)
         let (x, y) = project(center)
@@ -126,7 +134,7 @@ public struct CellGrid: Hashable, Sendable {
     }
 
     /// The point on the local metric grid: y = R·φ, x = R·cos φ0·wrap(λ − λ0), in metres.
-    public func project(_ point: Coordinate) -> (x: Double, y: Double) {
+    package func project(_ point: Coordinate) -> (x: Double, y: Double) {
         let radians = Double.pi / 180
         var Δλ = (point.longitude - Double(referenceLongitude)) * radians
         if Δλ > .pi { Δλ -= 2 * .pi } else if Δλ <= -.pi { Δλ += 2 * .pi }
@@ -137,14 +145,14 @@ public struct CellGrid: Hashable, Sendable {
     var cosReference: Double { cos(Double(referenceLatitude) * .pi / 180) }
 
     /// The cell holding `point`: (⌊(x − h_x)/w⌋, ⌊(y − h_y)/w⌋).
-    public func cell(of point: Coordinate) -> Cell {
+    package func cell(of point: Coordinate) -> Cell {
         let (x, y) = project(point)
         return Cell(x: Int64(((x - offsetX) / width).rounded(.down)), y: Int64(((y - offsetY) / width).rounded(.down)))
     }
 
     /// Whether the parameters are ones a reader can use: finite, offsets inside the cell, the reference a real
     /// place, the width sane.
-    public var isValid: Bool {
+    package var isValid: Bool {
         (area?.isValid ?? true) && width.isFinite && width >= Lock.minimumRadius && width <= Self.maximumWidth
             && offsetX.isFinite && offsetY.isFinite && (0..<width).contains(offsetX) && (0..<width).contains(offsetY)
             && abs(referenceLatitude) <= Int(Self.maximumLatitude) + 1 && (-179...180).contains(referenceLongitude)

@@ -1,26 +1,28 @@
 /// One page key to recover, asked by the engine (`.deriveKey`) and answered by the daemon's seal worker
 /// (`.keyDerived`): everything the worker needs, so it reads nothing else.
-public struct KeyRequest: Hashable, Sendable {
-    public var id: MessageID
-    public var page: Int
-    public var set: LockSetName
+package struct KeyRequest: Hashable, Sendable {
+    package var id: MessageID
+    package var page: Int
+    package var set: LockSetName
     /// The secret string (`SealSecret.secret`); nil for a guarded slot.
-    public var secret: String?
-    public var slot: KeySlot
-    public var ciphertext: [UInt8]
+    package var secret: String?
+    package var slot: KeySlot
+    package var ciphertext: [UInt8]
     /// The cell and PIN the secret was made of, so the answer can be recorded against them.
-    public var cell: Cell?
-    public var pin: String?
+    package var cell: Cell?
+    package var pin: String?
     /// The normalised answer the secret was made of (`AnswerText`), for an answer attempt.
-    public var answer: String?
+    package var answer: String?
     /// The page's format, 2 to 6: it names the strings.
-    public var version: Int
+    package var version: Int
     /// Format 6: the hunt's start key (32 bytes), which turns the slot's inner key into the page key
     /// (docs/FORMAT.md "Format 6"); nil for older formats.
-    public var start: [UInt8]?
+    package var start: [UInt8]?
 
-    public init(id: MessageID, page: Int, set: LockSetName, secret: String?, slot: KeySlot, ciphertext: [UInt8],
-                cell: Cell?, pin: String?, version: Int = 2) {
+    package init(
+        id: MessageID, page: Int, set: LockSetName, secret: String?, slot: KeySlot, ciphertext: [UInt8],
+        cell: Cell?, pin: String?, version: Int = 2
+    ) {
         self.id = id
         self.page = page
         self.set = set
@@ -34,41 +36,46 @@ public struct KeyRequest: Hashable, Sendable {
 
     /// The request for one set of a sealed page, its secret made of what is given (a guard's secret is nil); nil for
     /// a format 6 page without the hunt's `start` key, which no secret of the set can open alone.
-    public init?(id: MessageID, page: Int, set: LockSetName, of sealed: SealedPage, cell: Cell? = nil, pin: String? = nil,
-                 release: (name: String, key: String)? = nil, answer: String? = nil, start: [UInt8]? = nil) {
+    package init?(
+        id: MessageID, page: Int, set: LockSetName, of sealed: SealedPage, cell: Cell? = nil, pin: String? = nil,
+        release: (name: String, key: String)? = nil, answer: String? = nil, start: [UInt8]? = nil
+    ) {
         guard let slot = sealed.slots[set], !sealed.needsStart || start != nil else { return nil }
         var secret: String?
-        if case .guarded = slot {} else {
+        if case .guarded = slot {
+        } else {
             secret = SealSecret.secret(cell: cell, pin: pin, release: release, answer: answer, version: sealed.version)
         }
-        self.init(id: id, page: page, set: set, secret: secret, slot: slot, ciphertext: sealed.ciphertext, cell: cell,
-                  pin: pin, version: sealed.version)
+        self.init(
+            id: id, page: page, set: set, secret: secret, slot: slot, ciphertext: sealed.ciphertext, cell: cell,
+            pin: pin, version: sealed.version)
         self.answer = answer
         self.start = sealed.needsStart ? start : nil
     }
 
-    public var contentData: String { SealSecret.contentData(id, page: page, version: version) }
-    public var slotData: String { SealSecret.slotData(id, page: page, set: set, version: version) }
+    package var contentData: String { SealSecret.contentData(id, page: page, version: version) }
+    package var slotData: String { SealSecret.slotData(id, page: page, set: set, version: version) }
 
     /// What one Argon2id run depends on: requests that share it share the derived key (a grid's cell tried for
     /// several places at once), so the seal worker derives it once.
-    public var derivation: Derivation? {
+    package var derivation: Derivation? {
         switch slot {
         case .guarded: nil
-        case let .sealed(salt, cost, _), let .cells(salt, cost, _), let .answers(salt, cost, _): secret.map { Derivation(secret: $0, salt: salt, cost: cost) }
+        case let .sealed(salt, cost, _), let .cells(salt, cost, _), let .answers(salt, cost, _):
+            secret.map { Derivation(secret: $0, salt: salt, cost: cost) }
         }
     }
 
     /// The inputs of one Argon2id run.
-    public struct Derivation: Hashable, Sendable {
-        public var secret: String
-        public var salt: [UInt8]
-        public var cost: SealCost
+    package struct Derivation: Hashable, Sendable {
+        package var secret: String
+        package var salt: [UInt8]
+        package var cost: SealCost
     }
 }
 
 /// How a `KeyRequest` ended.
-public enum KeyResult: Hashable, Sendable {
+package enum KeyResult: Hashable, Sendable {
     /// The key opened the page: its content.
     case opened(SealedContent)
     /// The secret was not the organiser's (the wrapped key did not authenticate).

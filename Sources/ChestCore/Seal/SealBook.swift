@@ -60,11 +60,13 @@ struct SealBook: Sendable {
             if Δλ > .pi { Δλ -= 2 * .pi } else if Δλ <= -.pi { Δλ += 2 * .pi }
             let x = xScale * Δλ
             if reachSquared < .infinity {
-                let Δx = x - areaX, Δy = y - areaY
+                let Δx = x - areaX
+                let Δy = y - areaY
                 guard Δx * Δx + Δy * Δy <= reachSquared else { return nil }
             }
-            let cell = Cell(x: Int64(((x - grid.offsetX) / grid.width).rounded(.down)),
-                            y: Int64(((y - grid.offsetY) / grid.width).rounded(.down)))
+            let cell = Cell(
+                x: Int64(((x - grid.offsetX) / grid.width).rounded(.down)),
+                y: Int64(((y - grid.offsetY) / grid.width).rounded(.down)))
             return Point(sequence: sequence, cell: cell, x: x, y: y)
         }
 
@@ -120,12 +122,12 @@ struct SealBook: Sendable {
 }
 
 /// One key slot: a page's lock set.
-public struct SlotRef: Hashable, Sendable {
-    public var id: MessageID
-    public var page: Int
-    public var set: LockSetName
+package struct SlotRef: Hashable, Sendable {
+    package var id: MessageID
+    package var page: Int
+    package var set: LockSetName
 
-    public init(id: MessageID, page: Int, set: LockSetName) {
+    package init(id: MessageID, page: Int, set: LockSetName) {
         self.id = id
         self.page = page
         self.set = set

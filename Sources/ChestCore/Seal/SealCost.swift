@@ -1,32 +1,32 @@
 /// The Argon2id parameters of one key slot: passes, memory and lanes (docs/FORMAT.md "Key slots", "Format 5";
 /// docs/SECURITY.md).
-public struct SealCost: Hashable, Sendable, CustomStringConvertible {
+package struct SealCost: Hashable, Sendable, CustomStringConvertible {
     /// Passes over memory (libsodium's `opslimit`).
-    public var passes: Int
+    package var passes: Int
     /// Memory in bytes of each lane (libsodium's `memlimit`).
-    public var memory: Int
+    package var memory: Int
     /// Independent Argon2id runs whose results make the key, each on its own core (format 5): a guess costs an
     /// attacker every lane's core-time while a reader waits for one lane's (docs/SECURITY.md "Costs that fit the
     /// secret"). 1 in formats 2 to 4.
-    public var lanes: Int
+    package var lanes: Int
 
-    public init(passes: Int, memory: Int, lanes: Int = 1) {
+    package init(passes: Int, memory: Int, lanes: Int = 1) {
         self.passes = passes
         self.memory = memory
         self.lanes = lanes
     }
 
     /// Memory held at once while a key derives: every lane's.
-    public var totalMemory: Int { memory * lanes }
+    package var totalMemory: Int { memory * lanes }
     /// Argon2id work of one guess, in passes × bytes over all lanes: what `SealBudget` counts.
-    public var work: Double { Double(passes) * Double(memory) * Double(lanes) }
+    package var work: Double { Double(passes) * Double(memory) * Double(lanes) }
 
     /// The named levels `compose --seal-cost` offers to override the defaults: libsodium's INTERACTIVE, MODERATE and
     /// SENSITIVE.
-    public enum Level: String, CaseIterable, Sendable {
+    package enum Level: String, CaseIterable, Sendable {
         case interactive, moderate, sensitive
 
-        public var cost: SealCost {
+        package var cost: SealCost {
             switch self {
             case .interactive: SealCost(passes: 2, memory: 64 << 20)
             case .moderate: SealCost(passes: 3, memory: 256 << 20)
@@ -41,7 +41,7 @@ public struct SealCost: Hashable, Sendable, CustomStringConvertible {
     /// reader settles in, so it may cost what a PIN does and more; a release key is 256 random bits and needs no
     /// stretching; an answer is tried as rarely as a PIN and is as small a secret, so it costs what a PIN does, alone
     /// or with a place.
-    public enum Secret: String, CaseIterable, Sendable {
+    package enum Secret: String, CaseIterable, Sendable {
         case pin, place, placeAndPIN, release, answer, placeAndAnswer
 
         /// The default parameters in the newest format, measured by scripts/seal-cost.sh to meet docs/SECURITY.md's
@@ -50,10 +50,10 @@ public struct SealCost: Hashable, Sendable, CustomStringConvertible {
         /// past 20 places pays under 10 % of a core; a 30 m place with a 4-digit PIN over 1 km² at least 30
         /// core-days on format 5's finer cells; every key under 3 s on an idle 2-core machine (docs/SECURITY.md
         /// "Costs that fit the secret").
-        public var cost: SealCost { cost(version: MessageFile.version) }
+        package var cost: SealCost { cost(version: MessageFile.version) }
 
         /// The default in `version`: before format 5 a key has one lane, so a PIN's cost is one core's.
-        public func cost(version: Int) -> SealCost {
+        package func cost(version: Int) -> SealCost {
             switch self {
             case .pin, .answer: version >= 5 ? SealCost.twoLanes : SealCost(passes: 5, memory: 1 << 30)
             case .placeAndPIN, .placeAndAnswer: version >= 5 ? SealCost.twoLanes : SealCost(passes: 6, memory: 1 << 30)
@@ -67,10 +67,12 @@ public struct SealCost: Hashable, Sendable, CustomStringConvertible {
     static let twoLanes = SealCost(passes: 6, memory: 512 << 20, lanes: 2)
 
     /// How many of these derivations run at once on `cores` cores: each lane takes a core.
-    public func runsAtOnce(cores: Int) -> Int { max(1, cores / lanes) }
+    package func runsAtOnce(cores: Int) -> Int { max(1, cores / lanes) }
 
     /// The cost of a set holding `secret` in `version` unless the organiser chose a level.
-    public static func `default`(for secret: Secret, level: Level? = nil, version: Int = MessageFile.version) -> SealCost {
+    package static func `default`(for secret: Secret, level: Level? = nil, version: Int = MessageFile.version)
+        -> SealCost
+    {
         level?.cost ?? secret.cost(version: version)
     }
 
@@ -90,12 +92,12 @@ public struct SealCost: Hashable, Sendable, CustomStringConvertible {
 
     /// The most a reader's chestd spends on one guess: more is refused, so a file cannot make it swap or stall.
     /// `memory` here caps every lane's together (`totalMemory`).
-    public static let maximum = SealCost(passes: 8, memory: 1 << 30, lanes: 4)
+    package static let maximum = SealCost(passes: 8, memory: 1 << 30, lanes: 4)
     /// libsodium's minimums for Argon2id.
-    public static let minimum = SealCost(passes: 1, memory: 8 << 10)
+    package static let minimum = SealCost(passes: 1, memory: 8 << 10)
 
     /// Why a reader refuses these parameters, or nil.
-    public var problem: String? {
+    package var problem: String? {
         if passes > Self.maximum.passes || totalMemory > Self.maximum.memory || lanes > Self.maximum.lanes {
             return "Argon2id parameters \(self) exceed the reader's cap of t=\(Self.maximum.passes), "
                 + "\(Self.maximum.memory >> 20) MiB over all lanes, \(Self.maximum.lanes) lanes"
@@ -107,25 +109,28 @@ public struct SealCost: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The named level these parameters are, if any.
-    public var level: Level? { Level.allCases.first { $0.cost == self } }
+    package var level: Level? { Level.allCases.first { $0.cost == self } }
 
     /// Core-seconds per guess, every lane's, as measured; scaled by work (passes × memory × lanes) from the nearest
     /// measured cost for others.
-    public var secondsPerGuess: Double {
+    package var secondsPerGuess: Double {
         if let measured = Self.measuredSeconds[self] { return measured }
         // Argon2id's time is linear in passes at one memory size; across sizes caches make it less so.
-        let base = Self.measuredSeconds.keys.min { a, b in
-            (a.memory == memory ? 0 : 1, abs(a.passes - passes), a.passes) < (b.memory == memory ? 0 : 1, abs(b.passes - passes), b.passes)
-        } ?? Level.interactive.cost
+        let base =
+            Self.measuredSeconds.keys.min { a, b in
+                (a.memory == memory ? 0 : 1, abs(a.passes - passes), a.passes) < (
+                    b.memory == memory ? 0 : 1, abs(b.passes - passes), b.passes
+                )
+            } ?? Level.interactive.cost
         return Self.measuredSeconds[base]! * work / base.work
     }
 
     /// Seconds a reader waits for one key on an idle machine with a core for each lane: one lane's share of the
     /// core-time (the lanes run side by side; they contend a little for memory bandwidth, docs/BENCHMARKS.md).
-    public var secondsPerKey: Double { secondsPerGuess / Double(lanes) }
+    package var secondsPerKey: Double { secondsPerGuess / Double(lanes) }
 
     /// "t=2, m=64 MiB", "t=6, m=512 MiB × 2 lanes"
-    public var description: String {
+    package var description: String {
         let size = memory % (1 << 20) == 0 ? "m=\(memory >> 20) MiB" : "m=\(memory >> 10) KiB"
         return "t=\(passes), \(size)" + (lanes > 1 ? " × \(lanes) lanes" : "")
     }

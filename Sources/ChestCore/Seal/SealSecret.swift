@@ -1,11 +1,13 @@
 /// The exact strings formats 2 and 3 feed to Argon2id and to the AEAD as associated data (docs/FORMAT.md
 /// "Secret strings and associated data"). Pure, so that the engine names what to derive and ChestSeal only computes.
 /// Format 3's strings begin `chest-v3`, so nothing moves between the formats.
-public enum SealSecret {
+package enum SealSecret {
     /// "chest-vN|cell=I,J|pin=DIGITS|release=NAME:KEY|answer=TEXT", with only the parts the set holds, in that
     /// order; KEY is the release key in base64, TEXT an answer normalised (`AnswerText.normalised`).
-    public static func secret(cell: Cell?, pin: String?, release: (name: String, key: String)? = nil, answer: String? = nil,
-                              version: Int = 2) -> String {
+    package static func secret(
+        cell: Cell?, pin: String?, release: (name: String, key: String)? = nil, answer: String? = nil,
+        version: Int = 2
+    ) -> String {
         var parts = [prefix(version)]
         if let cell { parts.append("cell=\(cell)") }
         if let pin { parts.append("pin=\(pin)") }
@@ -15,23 +17,23 @@ public enum SealSecret {
     }
 
     /// The associated data of a page's content: "chest-vN|content|ID|PAGE".
-    public static func contentData(_ id: MessageID, page: Int, version: Int = 2) -> String {
+    package static func contentData(_ id: MessageID, page: Int, version: Int = 2) -> String {
         "\(prefix(version))|content|\(id.rawValue)|\(page)"
     }
 
     /// The associated data of a page's attachments: "chest-vN|attachments|ID|PAGE".
-    public static func attachmentsData(_ id: MessageID, page: Int, version: Int = 2) -> String {
+    package static func attachmentsData(_ id: MessageID, page: Int, version: Int = 2) -> String {
         "\(prefix(version))|attachments|\(id.rawValue)|\(page)"
     }
 
     /// The associated data of a set's wrapped key: "chest-vN|key|ID|PAGE|SET".
-    public static func slotData(_ id: MessageID, page: Int, set: LockSetName, version: Int = 2) -> String {
+    package static func slotData(_ id: MessageID, page: Int, set: LockSetName, version: Int = 2) -> String {
         "\(prefix(version))|key|\(id.rawValue)|\(page)|\(set.rawValue)"
     }
 
     /// Format 6: what binds a page's key to its inner key and the hunt's start key, "chest-vN|start|ID|PAGE"
     /// (docs/FORMAT.md "Format 6").
-    public static func startData(_ id: MessageID, page: Int, version: Int) -> String {
+    package static func startData(_ id: MessageID, page: Int, version: Int) -> String {
         "\(prefix(version))|start|\(id.rawValue)|\(page)"
     }
 

@@ -1,42 +1,44 @@
 /// What the chest remembers of a message's sealed locks between runs: the cells that failed, and the PIN kept
 /// for a set that holds a PIN and a location together (docs/DESIGN.md "Sealed pages"). Never a key, a point or
 /// a text: those stay in memory until the page opens.
-public struct SealState: Hashable, Sendable, Codable {
+package struct SealState: Hashable, Sendable, Codable {
     /// Cells whose key did not open the page, by sealed location lock; never tried again. On disk the lock is
     /// written as its text ("1A:location").
-    public var tried: [LockKey: [Cell]] = [:]
+    package var tried: [LockKey: [Cell]] = [:]
     /// The last PIN entered for a page whose set needs a PIN and a place together, by page number.
-    public var keptPINs: [String: String] = [:]
+    package var keptPINs: [String: String] = [:]
     /// The last answer given (normalised) for a page whose set needs an answer and a place together, by page number;
     /// absent from state files older than answer locks.
-    public var keptAnswers: [String: String]?
+    package var keptAnswers: [String: String]?
 
-    public init() {}
+    package init() {}
 
-    public var isEmpty: Bool { tried.isEmpty && keptPINs.isEmpty && (keptAnswers ?? [:]).isEmpty }
+    package var isEmpty: Bool { tried.isEmpty && keptPINs.isEmpty && (keptAnswers ?? [:]).isEmpty }
 
-    public func hasTried(_ cell: Cell, for key: LockKey) -> Bool { tried[key]?.contains(cell) ?? false }
+    package func hasTried(_ cell: Cell, for key: LockKey) -> Bool { tried[key]?.contains(cell) ?? false }
 
-    public var cellsTried: Int { tried.values.reduce(0) { $0 + $1.count } }
+    package var cellsTried: Int { tried.values.reduce(0) { $0 + $1.count } }
 
-    public func keptPIN(page: Int) -> String? { keptPINs[String(page)] }
+    package func keptPIN(page: Int) -> String? { keptPINs[String(page)] }
 
-    public func keptAnswer(page: Int) -> String? { keptAnswers?[String(page)] }
+    package func keptAnswer(page: Int) -> String? { keptAnswers?[String(page)] }
 
     private enum CodingKeys: String, CodingKey { case tried, keptPINs, keptAnswers }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let tried = try container.decodeIfPresent([String: [Cell]].self, forKey: .tried) ?? [:]
         // A lock this chest cannot name is one its files no longer have: its cells are dropped, not refused.
-        self.tried = Dictionary(uniqueKeysWithValues: tried.compactMap { key, cells in LockKey(key).map { ($0, cells) } })
+        self.tried = Dictionary(
+            uniqueKeysWithValues: tried.compactMap { key, cells in LockKey(key).map { ($0, cells) } })
         keptPINs = try container.decodeIfPresent([String: String].self, forKey: .keptPINs) ?? [:]
         keptAnswers = try container.decodeIfPresent([String: String].self, forKey: .keptAnswers)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(Dictionary(uniqueKeysWithValues: tried.map { ($0.key.description, $0.value) }), forKey: .tried)
+        try container.encode(
+            Dictionary(uniqueKeysWithValues: tried.map { ($0.key.description, $0.value) }), forKey: .tried)
         try container.encode(keptPINs, forKey: .keptPINs)
         try container.encodeIfPresent(keptAnswers, forKey: .keptAnswers)
     }

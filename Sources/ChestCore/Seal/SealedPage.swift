@@ -2,29 +2,29 @@ import FoundationEssentials
 
 /// The encrypted part of a format 2 page: its content under a random page key, and that key once per lock set
 /// (docs/FORMAT.md "Format 2").
-public struct SealedPage: Hashable, Sendable {
+package struct SealedPage: Hashable, Sendable {
     /// nonce (24 bytes) ‖ XChaCha20-Poly1305 ciphertext and tag of the `SealedContent`'s JSON.
-    public var ciphertext: [UInt8]
+    package var ciphertext: [UInt8]
     /// One slot per non-empty lock set.
-    public var slots: [LockSetName: KeySlot]
+    package var slots: [LockSetName: KeySlot]
     /// The file format the page was sealed in: 2 to 5 (docs/FORMAT.md "Format 3", "Format 4", "Format 5").
-    public var version: Int
+    package var version: Int
 
-    public init(ciphertext: [UInt8], slots: [LockSetName: KeySlot], version: Int = 2) {
+    package init(ciphertext: [UInt8], slots: [LockSetName: KeySlot], version: Int = 2) {
         self.ciphertext = ciphertext
         self.slots = slots
         self.version = version
     }
 
     /// Format 6: every slot holds the page's inner key, and the page key needs the hunt's start key as well.
-    public var needsStart: Bool { version >= MessageFile.startVersion }
+    package var needsStart: Bool { version >= MessageFile.startVersion }
 
     /// Format 3: a set with a sealed place holds exactly this many wrapped keys, the real ones (a cell each that the
     /// place's disk touches) and random filler, in random order.
-    public static let cellSlots = 4
+    package static let cellSlots = 4
     /// How many wrapped keys a `cells` slot holds: one per cell of the key block (`CellGrid.keyBlock`: 2 × 2, or
     /// 3 × 3 in format 4 and 4 × 4 in format 5 for a place sealed with a PIN), times `answerSlots` with an answer lock.
-    public static func cellSlots(version: Int, withPIN: Bool, withAnswer: Bool = false) -> Int {
+    package static func cellSlots(version: Int, withPIN: Bool, withAnswer: Bool = false) -> Int {
         guard !withAnswer else { return cellSlots * answerSlots }
         let block = CellGrid.keyBlock(version: version, withPIN: withPIN)
         return block * block
@@ -32,20 +32,20 @@ public struct SealedPage: Hashable, Sendable {
 
     /// A set with an answer lock holds exactly this many wrapped keys: one per accepted answer and random filler, so
     /// the count of answers does not show. Also the most answers a lock accepts.
-    public static let answerSlots = 8
+    package static let answerSlots = 8
 
-    public static let nonceBytes = 24
-    public static let tagBytes = 16
-    public static let keyBytes = 32
-    public static let saltBytes = 16
+    package static let nonceBytes = 24
+    package static let tagBytes = 16
+    package static let keyBytes = 32
+    package static let saltBytes = 16
     /// A wrapped page key: nonce, key, tag.
-    public static let wrappedBytes = nonceBytes + keyBytes + tagBytes
+    package static let wrappedBytes = nonceBytes + keyBytes + tagBytes
     /// The content is padded to a multiple of this before encryption, so the ciphertext's length says little.
-    public static let paddingBlock = 256
+    package static let paddingBlock = 256
 }
 
 /// How one lock set holds the page key (docs/FORMAT.md "Key slots").
-public enum KeySlot: Hashable, Sendable {
+package enum KeySlot: Hashable, Sendable {
     /// Wrapped under an Argon2id key from the secrets of the set: its PIN, its location cell, or both.
     case sealed(salt: [UInt8], cost: SealCost, wrapped: [UInt8])
     /// Format 3, a set with a sealed place: the page key wrapped under the key of each cell the place's disk touches,
@@ -60,17 +60,19 @@ public enum KeySlot: Hashable, Sendable {
 
 /// What a page's ciphertext holds: its text, the exact point of each hidden location lock, by set, and what its
 /// attachments are with the key that opens them.
-public struct SealedContent: Hashable, Sendable, Codable {
-    public var text: String
-    public var a: SearchArea?
-    public var b: SearchArea?
+package struct SealedContent: Hashable, Sendable, Codable {
+    package var text: String
+    package var a: SearchArea?
+    package var b: SearchArea?
     /// The files the page carries, in the order of their bytes in the page's `attachments` (docs/FORMAT.md).
-    public var attachments: [Attachment]?
+    package var attachments: [Attachment]?
     /// The key of the page's `attachments` ciphertext, base64 of 32 bytes.
-    public var attachmentsKey: String?
+    package var attachmentsKey: String?
 
-    public init(text: String, a: SearchArea? = nil, b: SearchArea? = nil, attachments: [Attachment]? = nil,
-                attachmentsKey: String? = nil) {
+    package init(
+        text: String, a: SearchArea? = nil, b: SearchArea? = nil, attachments: [Attachment]? = nil,
+        attachmentsKey: String? = nil
+    ) {
         self.text = text
         self.a = a
         self.b = b
@@ -78,10 +80,10 @@ public struct SealedContent: Hashable, Sendable, Codable {
         self.attachmentsKey = attachmentsKey
     }
 
-    public subscript(name: LockSetName) -> SearchArea? { name == .a ? a : b }
+    package subscript(name: LockSetName) -> SearchArea? { name == .a ? a : b }
 
     /// The JSON that is encrypted: compact, keys sorted, padded with spaces to a multiple of `paddingBlock`.
-    public func plaintext() -> [UInt8] {
+    package func plaintext() -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var bytes = [UInt8](try! encoder.encode(self))
@@ -91,10 +93,11 @@ public struct SealedContent: Hashable, Sendable, Codable {
     }
 
     /// Reads decrypted bytes back; nil when they are not content (a key that opened garbage).
-    public static func decode(_ bytes: [UInt8]) -> SealedContent? {
+    package static func decode(_ bytes: [UInt8]) -> SealedContent? {
         guard let content = try? JSONDecoder().decode(SealedContent.self, from: Data(bytes)),
-              Message.pageLengthProblem(content.text) == nil, content.attachmentsAreValid,
-              [content.a, content.b].allSatisfy({ $0?.isValidPlace ?? true }) else { return nil }
+            Message.pageLengthProblem(content.text) == nil, content.attachmentsAreValid,
+            [content.a, content.b].allSatisfy({ $0?.isValidPlace ?? true })
+        else { return nil }
         return content
     }
 }
@@ -112,7 +115,7 @@ extension SealedContent {
 
 extension KeySlot {
     /// The wrapped page keys a derived key is tried against: one, or a format 3 place's four.
-    public var wrappedKeys: [[UInt8]] {
+    package var wrappedKeys: [[UInt8]] {
         switch self {
         case let .sealed(_, _, wrapped): [wrapped]
         case let .cells(_, _, wrapped), let .answers(_, _, wrapped): wrapped

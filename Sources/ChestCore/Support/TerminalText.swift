@@ -3,11 +3,11 @@
 /// start a new log line, and invisible format characters, which could reorder what is shown (RLO makes
 /// "Organiser\u{202E}resinagrO" look like another name) or hide a difference, are written out as escapes instead
 /// (docs/DESIGN.md "Reliability and security").
-public enum TerminalText {
+package enum TerminalText {
     /// `text` with every C0 and C1 control character, DEL and format character (`isFormat`) escaped: `\n`, `\r`,
     /// `\t`, `\e`, else `\u{…}`. With `keepingNewlines`, "\n" stays a line break (page text, which the caller
     /// indents line by line).
-    public static func escaped(_ text: String, keepingNewlines: Bool = false) -> String {
+    package static func escaped(_ text: String, keepingNewlines: Bool = false) -> String {
         func escapes(_ scalar: Unicode.Scalar) -> Bool {
             (isControl(scalar) || isFormat(scalar)) && !(keepingNewlines && scalar == "\n")
         }
@@ -18,13 +18,14 @@ public enum TerminalText {
                 result.append(scalar)
                 continue
             }
-            let escape: String = switch scalar {
-            case "\n": "\\n"
-            case "\r": "\\r"
-            case "\t": "\\t"
-            case "\u{1B}": "\\e"
-            default: "\\u{" + String(scalar.value, radix: 16) + "}"
-            }
+            let escape: String =
+                switch scalar {
+                case "\n": "\\n"
+                case "\r": "\\r"
+                case "\t": "\\t"
+                case "\u{1B}": "\\e"
+                default: "\\u{" + String(scalar.value, radix: 16) + "}"
+                }
             result.append(contentsOf: escape.unicodeScalars)
         }
         return String(result)
@@ -34,7 +35,7 @@ public enum TerminalText {
     /// U+200E, U+200F, U+061C), zero-width spaces and joiners' relatives, the BOM, the soft hyphen. Kept: U+200C and
     /// U+200D (zero-width non-joiner and joiner, which Persian, Indic scripts and emoji sequences need) and the tag
     /// characters (U+E0020–U+E007F, which spell subdivision flags).
-    public static func isFormat(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isFormat(_ scalar: Unicode.Scalar) -> Bool {
         guard scalar.properties.generalCategory == .format else { return false }
         return scalar.value != 0x200C && scalar.value != 0x200D && !(0xE0020...0xE007F).contains(scalar.value)
     }

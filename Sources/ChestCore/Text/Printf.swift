@@ -4,10 +4,11 @@ extension String {
     /// `format` filled in as C's printf fills it in (`%d`, `%02d`, `%.1f`, `%g`, `%04X`): the same bytes
     /// Foundation's `String(format:)` gave for these, without Foundation (docs/PACKAGING.md "One small program").
     /// Strings go in by interpolation, not as `%s` arguments.
-    public init(printf format: String, _ arguments: any CVarArg...) {
+    package init(printf format: String, _ arguments: any CVarArg...) {
         self = withVaList(arguments) { list in
             var buffer = [CChar](repeating: 0, count: 128)
-            let needed = Int(buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, $0.count, format, list) })
+            let needed = Int(
+                buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, $0.count, format, list) })
             if needed >= buffer.count {
                 buffer = [CChar](repeating: 0, count: needed + 1)
                 _ = withVaList(arguments) { again in

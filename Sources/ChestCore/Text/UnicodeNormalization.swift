@@ -5,10 +5,14 @@ import CUTF8Proc
 /// offer them publicly; the full Foundation would bring ICU's 34 MB of data with them (docs/PACKAGING.md).
 extension String {
     /// Normalization Form KC: compatibility decomposition, then canonical composition ("ﬁ" → "fi", "Ｚ" → "Z").
-    public var compatibilityComposed: String { Self.normalise(self, UTF8PROC_STABLE.rawValue | UTF8PROC_COMPOSE.rawValue | UTF8PROC_COMPAT.rawValue) }
+    package var compatibilityComposed: String {
+        Self.normalise(self, UTF8PROC_STABLE.rawValue | UTF8PROC_COMPOSE.rawValue | UTF8PROC_COMPAT.rawValue)
+    }
 
     /// Normalization Form C: canonical decomposition, then canonical composition ("e" + U+0301 → "é").
-    public var canonicallyComposed: String { Self.normalise(self, UTF8PROC_STABLE.rawValue | UTF8PROC_COMPOSE.rawValue) }
+    package var canonicallyComposed: String {
+        Self.normalise(self, UTF8PROC_STABLE.rawValue | UTF8PROC_COMPOSE.rawValue)
+    }
 
     private static func normalise(_ text: String, _ options: UInt32) -> String {
         var text = text

@@ -1,16 +1,16 @@
 /// What chestd asks its weather helper (`chest-weather`), one JSON object on the helper's standard input.
 /// The network code lives in that short-lived process, so the daemon never loads an HTTP stack.
-public struct WeatherFetchRequest: Hashable, Sendable, Codable {
+package struct WeatherFetchRequest: Hashable, Sendable, Codable {
     /// "open-meteo" or "openweathermap".
-    public var provider: String
+    package var provider: String
     /// OpenWeatherMap's API key; never logged.
-    public var key: String?
+    package var key: String?
     /// A replacement base URL (a mirror, or a test server).
-    public var baseURL: String?
+    package var baseURL: String?
     /// Rounded to 0.01° by the caller: nothing more precise leaves the machine.
-    public var coordinate: Coordinate
+    package var coordinate: Coordinate
 
-    public init(provider: String, key: String?, baseURL: String?, coordinate: Coordinate) {
+    package init(provider: String, key: String?, baseURL: String?, coordinate: Coordinate) {
         self.provider = provider
         self.key = key
         self.baseURL = baseURL
@@ -20,7 +20,7 @@ public struct WeatherFetchRequest: Hashable, Sendable, Codable {
 
 /// The helper's answer on its standard output: a reading, or why there is none. On the wire one object,
 /// `{"observation":…}` or `{"error":…,"retryAfter":…,"offline":…}` (docs/WEATHER.md).
-public enum WeatherFetchReply: Hashable, Sendable, Codable {
+package enum WeatherFetchReply: Hashable, Sendable, Codable {
     case observed(WeatherObservation)
     /// `reason` is a sentence for the log and `status`, without the key; `retryAfter` the seconds the provider asked
     /// us to wait (a 429's Retry-After); `offline` when the provider could not be reached at all.
@@ -28,18 +28,19 @@ public enum WeatherFetchReply: Hashable, Sendable, Codable {
 
     private enum CodingKeys: String, CodingKey { case observation, error, retryAfter, offline }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if let observation = try container.decodeIfPresent(WeatherObservation.self, forKey: .observation) {
             self = .observed(observation)
         } else {
-            self = .failed(reason: try container.decodeIfPresent(String.self, forKey: .error) ?? "no reading",
-                           retryAfter: try container.decodeIfPresent(Double.self, forKey: .retryAfter),
-                           offline: try container.decodeIfPresent(Bool.self, forKey: .offline) ?? false)
+            self = .failed(
+                reason: try container.decodeIfPresent(String.self, forKey: .error) ?? "no reading",
+                retryAfter: try container.decodeIfPresent(Double.self, forKey: .retryAfter),
+                offline: try container.decodeIfPresent(Bool.self, forKey: .offline) ?? false)
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
         case let .observed(observation):

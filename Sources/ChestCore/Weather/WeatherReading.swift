@@ -1,18 +1,18 @@
 import FoundationEssentials
 
 /// The weather a lock may use at the reader's position: a usable observation, or why there is none.
-public enum WeatherReading: Hashable, Sendable {
+package enum WeatherReading: Hashable, Sendable {
     case known(WeatherObservation)
     case unknown(WeatherUnknown)
 
     /// The usable observation, if any.
-    public var observation: WeatherObservation? {
+    package var observation: WeatherObservation? {
         if case .known(let observation) = self { observation } else { nil }
     }
 }
 
 /// Why the weather is unknown. Unknown weather never opens a lock (docs/DESIGN.md "Lock rules").
-public enum WeatherUnknown: Hashable, Sendable, Codable {
+package enum WeatherUnknown: Hashable, Sendable, Codable {
     /// There has never been a reading.
     case missing
     /// The newest reading near the reader was observed this many seconds ago (negative: ahead of the clock).
@@ -30,7 +30,7 @@ public enum WeatherUnknown: Hashable, Sendable, Codable {
     /// - Parameters:
     ///   - now: the instant the explanation is for; an outage that began on another day shows its date.
     ///   - timeZone: the zone clock times are shown in.
-    public func detail(now: Date, timeZone: Zone) -> String {
+    package func detail(now: Date, timeZone: Zone) -> String {
         switch self {
         case .missing:
             "no reading yet"
@@ -50,13 +50,14 @@ public enum WeatherUnknown: Hashable, Sendable, Codable {
     }
 
     /// "weather unknown: offline since 14:02".
-    public func description(now: Date, timeZone: Zone) -> String {
+    package func description(now: Date, timeZone: Zone) -> String {
         "weather unknown: " + detail(now: now, timeZone: timeZone)
     }
 
     /// "14:02" on the same day as `now`, "3 Mar 14:02" otherwise.
     static func clockTime(_ date: Date, now: Date, timeZone: Zone) -> String {
-        let local = timeZone.local(date), today = timeZone.local(now)
+        let local = timeZone.local(date)
+        let today = timeZone.local(now)
         let time = String(printf: "%02d:%02d", local.hour, local.minute)
         if local.isSameDay(as: today) { return time }
         let year = local.year == today.year ? "" : " \(local.year)"

@@ -5,32 +5,34 @@ import FoundationEssentials
 /// Requests go only while a weather or temperature lock is pending and a fix exists (privacy, battery and the
 /// providers' limits), for the position rounded to 0.01°, about every `refreshInterval`, and further apart after
 /// failures. Every function is pure: `now` is a parameter.
-public struct WeatherSchedule: Hashable, Sendable {
+package struct WeatherSchedule: Hashable, Sendable {
     /// How long a reading is trusted before a new one is asked for, by fetch time.
-    public var refreshInterval: TimeInterval
+    package var refreshInterval: TimeInterval
     /// The oldest reading, by observation time, a lock may use.
-    public var maxAge: TimeInterval
+    package var maxAge: TimeInterval
     /// The farthest a reading's position may be from the reader for a lock to use it, in metres.
-    public var maxDistance: Double
+    package var maxDistance: Double
     /// The least time between two requests, whatever happens.
-    public var minimumSpacing: TimeInterval
+    package var minimumSpacing: TimeInterval
     /// The wait after the first failure; it doubles with each further failure up to `maxBackoff`.
-    public var firstBackoff: TimeInterval
-    public var maxBackoff: TimeInterval
+    package var firstBackoff: TimeInterval
+    package var maxBackoff: TimeInterval
     /// The longest wait a provider's Retry-After is obeyed for (a bogus "come back next year" must not stop weather).
-    public var maxRetryAfter: TimeInterval
+    package var maxRetryAfter: TimeInterval
 
     /// Decimal places of the coordinates sent to the provider: 0.01° is about 1.1 km.
-    public static let coordinatePlaces = 2
+    package static let coordinatePlaces = 2
 
     /// - Parameters:
     ///   - refreshInterval: 10 minutes: OpenWeatherMap asks for no more than one call per place per 10 minutes,
     ///     and Open-Meteo's current conditions change every 15.
     ///   - maxAge: 30 minutes (docs/DESIGN.md "Lock rules").
     ///   - maxDistance: 5 km (docs/DESIGN.md "Lock rules").
-    public init(refreshInterval: TimeInterval = 10 * 60, maxAge: TimeInterval = 30 * 60, maxDistance: Double = 5_000,
-                minimumSpacing: TimeInterval = 60, firstBackoff: TimeInterval = 60, maxBackoff: TimeInterval = 15 * 60,
-                maxRetryAfter: TimeInterval = 24 * 3600) {
+    package init(
+        refreshInterval: TimeInterval = 10 * 60, maxAge: TimeInterval = 30 * 60, maxDistance: Double = 5_000,
+        minimumSpacing: TimeInterval = 60, firstBackoff: TimeInterval = 60, maxBackoff: TimeInterval = 15 * 60,
+        maxRetryAfter: TimeInterval = 24 * 3600
+    ) {
         self.refreshInterval = refreshInterval
         self.maxAge = maxAge
         self.maxDistance = maxDistance
@@ -47,8 +49,10 @@ public struct WeatherSchedule: Hashable, Sendable {
     ///   - pending: whether any weather or temperature lock is still waiting.
     ///   - position: the reader's current qualified fix, if any.
     ///   - cached: the reading the daemon would use (normally the newest one near `position`).
-    public func plan(pending: Bool, position: Coordinate?, cached: WeatherObservation?, history: WeatherFetchHistory,
-                     now: Date) -> WeatherFetchPlan {
+    package func plan(
+        pending: Bool, position: Coordinate?, cached: WeatherObservation?, history: WeatherFetchHistory,
+        now: Date
+    ) -> WeatherFetchPlan {
         guard pending else { return WeatherFetchPlan(fetch: nil, nextCheck: nil, reason: .nothingPending) }
         guard let position, position.isValid else {
             return WeatherFetchPlan(fetch: nil, nextCheck: nil, reason: .noFix)
@@ -73,27 +77,37 @@ public struct WeatherSchedule: Hashable, Sendable {
         // An attempt dated after `now` means the clock was set back: its waits are forgotten, or they would last
         // until the clock caught up again.
         if let attempt = history.lastAttempt, attempt <= now {
-            if attempt + minimumSpacing > allowed { allowed = attempt + minimumSpacing; waitReason = .tooSoon }
+            if attempt + minimumSpacing > allowed {
+                allowed = attempt + minimumSpacing
+                waitReason = .tooSoon
+            }
             if history.consecutiveFailures > 0 {
                 let backedOff = attempt + backoff(afterFailures: history.consecutiveFailures)
-                if backedOff > allowed { allowed = backedOff; waitReason = .backingOff }
+                if backedOff > allowed {
+                    allowed = backedOff
+                    waitReason = .backingOff
+                }
             }
             if let retryAfter = history.retryAfter {
                 let asked = attempt + min(max(retryAfter, 0), maxRetryAfter)
-                if asked > allowed { allowed = asked; waitReason = .retryAfter }
+                if asked > allowed {
+                    allowed = asked
+                    waitReason = .retryAfter
+                }
             }
         }
 
         let when = max(due, allowed)
         if when <= now {
-            return WeatherFetchPlan(fetch: position.rounded(places: Self.coordinatePlaces),
-                                    nextCheck: now + refreshInterval, reason: dueReason)
+            return WeatherFetchPlan(
+                fetch: position.rounded(places: Self.coordinatePlaces),
+                nextCheck: now + refreshInterval, reason: dueReason)
         }
         return WeatherFetchPlan(fetch: nil, nextCheck: when, reason: due >= allowed ? .fresh : waitReason)
     }
 
     /// The wait after `failures` failures in a row: `firstBackoff`, doubled per further failure, at most `maxBackoff`.
-    public func backoff(afterFailures failures: Int) -> TimeInterval {
+    package func backoff(afterFailures failures: Int) -> TimeInterval {
         guard failures > 0 else { return 0 }
         var wait = firstBackoff
         for _ in 1..<min(failures, 32) where wait < maxBackoff { wait *= 2 }
@@ -108,15 +122,21 @@ public struct WeatherSchedule: Hashable, Sendable {
     /// asked for within `maxDistance` of `position`.
     /// - Parameter offlineSince: when requests started failing to reach the provider (`WeatherFetchHistory`);
     ///   while it is set, an unusable reading is explained as "offline since…".
-    public func reading(of cached: WeatherObservation?, at position: Coordinate, now: Date,
-                        offlineSince: Date? = nil) -> WeatherReading {
+    package func reading(
+        of cached: WeatherObservation?, at position: Coordinate, now: Date,
+        offlineSince: Date? = nil
+    ) -> WeatherReading {
         reading(among: cached.map { [$0] } ?? [], at: position, now: now, offlineSince: offlineSince)
     }
 
     /// The best usable reading among several (the newest observed, then the nearest), or why none is usable.
-    public func reading(among observations: [WeatherObservation], at position: Coordinate, now: Date,
-                        offlineSince: Date? = nil) -> WeatherReading {
-        let usable = observations.filter { isFresh($0, now: now) && $0.coordinate.distance(to: position) <= maxDistance }
+    package func reading(
+        among observations: [WeatherObservation], at position: Coordinate, now: Date,
+        offlineSince: Date? = nil
+    ) -> WeatherReading {
+        let usable = observations.filter {
+            isFresh($0, now: now) && $0.coordinate.distance(to: position) <= maxDistance
+        }
         if let best = usable.min(by: { a, b in
             a.observedAt != b.observedAt
                 ? a.observedAt > b.observedAt
@@ -141,16 +161,16 @@ public struct WeatherSchedule: Hashable, Sendable {
 }
 
 /// What `WeatherSchedule.plan` decided.
-public struct WeatherFetchPlan: Hashable, Sendable {
+package struct WeatherFetchPlan: Hashable, Sendable {
     /// The position to request now, rounded to 0.01°; `nil` means no request now.
-    public var fetch: Coordinate?
+    package var fetch: Coordinate?
     /// When to consult the schedule again if nothing changes; `nil` means only when an input changes (a weather or
     /// temperature lock becomes pending, a fix arrives, a request ends).
-    public var nextCheck: Date?
+    package var nextCheck: Date?
     /// Why, for status and logs.
-    public var reason: Reason
+    package var reason: Reason
 
-    public enum Reason: String, Hashable, Sendable {
+    package enum Reason: String, Hashable, Sendable {
         /// No weather or temperature lock is waiting: nothing is sent.
         case nothingPending
         /// No qualified fix: nothing is sent.
@@ -173,7 +193,7 @@ public struct WeatherFetchPlan: Hashable, Sendable {
         case retryAfter
     }
 
-    public init(fetch: Coordinate?, nextCheck: Date?, reason: Reason) {
+    package init(fetch: Coordinate?, nextCheck: Date?, reason: Reason) {
         self.fetch = fetch
         self.nextCheck = nextCheck
         self.reason = reason

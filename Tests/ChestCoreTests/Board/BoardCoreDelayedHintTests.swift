@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ChestCore
 
 /// Delayed hints given by the board (docs/HUNTS.md "Hints: the board's side", issue 45): when each falls due for a
@@ -11,28 +12,38 @@ extension BoardCoreTests {
         var file = HuntFixture.hunt()
         let first = PageLink(message: CoreFixture.id(1), page: 1)
         file.messages = [
-            CoreFixture.id(1).rawValue: HuntMessage(title: "Clue 1", pages: [
-                .init(key: HuntFixture.key(0x71), guarded: false, hints: [.init(key: HuntFixture.key(0x81), cost: 7, after: 600)]),
-                .init(key: HuntFixture.key(0x72), guarded: false, hints: [.init(key: HuntFixture.key(0x82), cost: 5, after: 300)],
-                      waitsFor: [[first]]),
-            ]),
+            CoreFixture.id(1).rawValue: HuntMessage(
+                title: "Clue 1",
+                pages: [
+                    .init(
+                        key: HuntFixture.key(0x71), guarded: false,
+                        hints: [.init(key: HuntFixture.key(0x81), cost: 7, after: 600)]),
+                    .init(
+                        key: HuntFixture.key(0x72), guarded: false,
+                        hints: [.init(key: HuntFixture.key(0x82), cost: 5, after: 300)],
+                        waitsFor: [[first]]),
+                ])
         ]
         file.setSchedule(HuntSchedule(starts: CoreFixture.t0.addingTimeInterval(100), ends: ends))
         return file
     }
 
     func given(_ page: Int, key: UInt8, to reader: String, team: String = "red") -> BoardCore.HintAnswer {
-        BoardCore.HintAnswer(team: team, message: CoreFixture.id(1).rawValue, page: page, hint: 1, cost: 0, reader: reader,
-                             key: HuntFixture.key(key))
+        BoardCore.HintAnswer(
+            team: team, message: CoreFixture.id(1).rawValue, page: page, hint: 1, cost: 0, reader: reader,
+            key: HuntFixture.key(key))
     }
 
-    @Test func aDelayedHintFallsDueFromTheLaterOfTheStartAndTheTeamsFirstStatusThenFromTheCreditOfThePagesItWaitsFor() throws {
+    @Test func aDelayedHintFallsDueFromTheLaterOfTheStartAndTheTeamsFirstStatusThenFromTheCreditOfThePagesItWaitsFor()
+        throws
+    {
         var core = BoardCore(hunt: Self.delayedHunt(), answersHints: true)
         #expect(core.nextHintDue == nil, "no team heard yet")
         // Red is heard before the start: its page 1 is its goal from the start (100), so its hint falls due at 700.
         _ = core.handle(.heard(status("red", id: 1, reader: Self.redReader, at: 10)))
         #expect(core.goalSince(team: "red", message: CoreFixture.id(1).rawValue, page: 1) == at(100))
-        #expect(core.goalSince(team: "red", message: CoreFixture.id(1).rawValue, page: 2) == nil, "page 1 is not credited")
+        #expect(
+            core.goalSince(team: "red", message: CoreFixture.id(1).rawValue, page: 2) == nil, "page 1 is not credited")
         #expect(core.nextHintDue == at(700))
         // Blue is heard after the start: from its first status.
         _ = core.handle(.heard(status("blue", id: 1, reader: Self.blueReader, at: 250)))
@@ -41,8 +52,11 @@ extension BoardCoreTests {
         #expect(core.handle(.tick(at: at(699))).isEmpty)
         let due = core.handle(.tick(at: at(700)))
         #expect(Self.answers(due) == [given(1, key: 0x81, to: Self.redReader)])
-        #expect(Self.events(due).first == .hint(team: "red", message: CoreFixture.id(1).rawValue, page: 1, hint: 1, cost: 0,
-                                                charged: true, receivedAt: at(700)))
+        #expect(
+            Self.events(due).first
+                == .hint(
+                    team: "red", message: CoreFixture.id(1).rawValue, page: 1, hint: 1, cost: 0,
+                    charged: true, receivedAt: at(700)))
         #expect(core.board.teams[0].points == 0 && core.board.teams[0].hints.map(\.cost) == [0], "free")
         #expect(core.nextHintDue == at(850), "blue's next")
         // Blue buys its hint before its delay: charged 7, and not given again free at 850.
@@ -52,7 +66,9 @@ extension BoardCoreTests {
         // Red's receipt for page 1, heard at 800, makes page 2 its goal then: due at 1,100.
         _ = core.handle(.heard(receipt("red", id: 2, message: 1, reader: Self.redReader, at: 800)))
         #expect(core.goalSince(team: "red", message: CoreFixture.id(1).rawValue, page: 2) == at(800))
-        #expect(core.goalSince(team: "red", message: CoreFixture.id(1).rawValue, page: 1) == nil, "open: its hints help no more")
+        #expect(
+            core.goalSince(team: "red", message: CoreFixture.id(1).rawValue, page: 1) == nil,
+            "open: its hints help no more")
         #expect(core.nextHintDue == at(1100))
         #expect(core.handle(.tick(at: at(1000))).isEmpty)
         // Red asks again for the hint it was given free: answered again, at what it cost, nothing.
@@ -61,13 +77,18 @@ extension BoardCoreTests {
         // A message heard after the due moment (before the loop's tick) gives the hint first, then counts the message.
         let late = core.handle(.heard(status("red", id: 4, reader: Self.redReader, at: 1200)))
         #expect(Self.answers(late) == [given(2, key: 0x82, to: Self.redReader)])
-        #expect(core.board.teams[0].hints.map(\.receivedAt) == [at(700), at(1200)] && core.board.teams[0].hintCost == 0)
+        #expect(
+            core.board.teams[0].hints.map(\.receivedAt) == [at(700), at(1200)] && core.board.teams[0].hintCost == 0)
         #expect(core.nextHintDue == nil)
     }
 
     @Test func aReplayedJournalGivesTheSameHintsWithoutAnsweringAgainAndNothingFallsDueAtOrAfterTheEnd() throws {
-        let heard = [status("red", id: 1, reader: Self.redReader, at: 10), status("blue", id: 1, reader: Self.blueReader, at: 20),
-                     receipt("red", id: 2, message: 1, reader: Self.redReader, at: 800), status("red", id: 3, reader: Self.redReader, at: 1200)]
+        let heard = [
+            status("red", id: 1, reader: Self.redReader, at: 10),
+            status("blue", id: 1, reader: Self.blueReader, at: 20),
+            receipt("red", id: 2, message: 1, reader: Self.redReader, at: 800),
+            status("red", id: 3, reader: Self.redReader, at: 1200),
+        ]
         var live = BoardCore(hunt: Self.delayedHunt(), answersHints: true)
         var answered: [BoardCore.HintAnswer] = []
         // What the journal holds, in order, as the adapter replays it: each message, and each hint given by itself.
@@ -75,7 +96,9 @@ extension BoardCoreTests {
         for message in heard {
             let effects = live.handle(.heard(message))
             answered += Self.answers(effects)
-            journal += Self.journal(effects).map { line -> BoardCore.Input in line.payload == nil ? .replayedLine(line) : .replayed(message) }
+            journal += Self.journal(effects).map { line -> BoardCore.Input in
+                line.payload == nil ? .replayedLine(line) : .replayed(message)
+            }
         }
         // Both fall due at 700 (both were heard before the start), given in the order of their names.
         #expect(answered.map(\.team) == ["blue", "red", "red"] && answered.map(\.page) == [1, 1, 2])
@@ -83,11 +106,15 @@ extension BoardCoreTests {
         var restarted = BoardCore(hunt: Self.delayedHunt(), answersHints: true)
         for line in journal { #expect(Self.answers(restarted.handle(line)).isEmpty) }
         #expect(restarted.board.teams.map(\.hints) == live.board.teams.map(\.hints))
-        #expect(restarted.nextHintDue == nil && Self.answers(restarted.handle(.tick(at: at(5000)))).isEmpty, "nothing given twice")
+        #expect(
+            restarted.nextHintDue == nil && Self.answers(restarted.handle(.tick(at: at(5000)))).isEmpty,
+            "nothing given twice")
         // A board that was away when they fell due gives them when it starts.
         var away = BoardCore(hunt: Self.delayedHunt(), answersHints: true)
         for message in heard.prefix(2) { _ = away.handle(.replayed(message)) }
-        #expect(away.nextHintDue == at(700) && Self.answers(away.handle(.tick(at: at(3000)))).map(\.team) == ["blue", "red"])
+        #expect(
+            away.nextHintDue == at(700)
+                && Self.answers(away.handle(.tick(at: at(3000)))).map(\.team) == ["blue", "red"])
 
         // The hunt ends at 1,000: red's page 2 hint would fall due at 1,100, so the board never gives it.
         var ending = BoardCore(hunt: Self.delayedHunt(ends: at(1000)), answersHints: true)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ChestCore
 
 /// The board's link to the broker in the words the terminal, the web page and `/board.json`'s `connection` show.

@@ -1,6 +1,7 @@
-@testable import ChestCore
 import Foundation
 import Testing
+
+@testable import ChestCore
 
 private typealias F = CoreFixture
 
@@ -40,7 +41,10 @@ private typealias F = CoreFixture
     }
 
     @Test func aMissingFieldIsRefusedByName() {
-        for (line, field) in [(#"{"op":"read"}"#, "id"), (#"{"op":"pin","id":"7f"}"#, "pin"), (#"{"op":"answer","id":"7f"}"#, "text"), (#"{"op":"import"}"#, "path")] {
+        for (line, field) in [
+            (#"{"op":"read"}"#, "id"), (#"{"op":"pin","id":"7f"}"#, "pin"), (#"{"op":"answer","id":"7f"}"#, "text"),
+            (#"{"op":"import"}"#, "path"),
+        ] {
             do {
                 let request = try JSONDecoder().decode(ControlRequest.self, from: Data(line.utf8))
                 Issue.record("\(line) was read as \(request)")
@@ -54,24 +58,34 @@ private typealias F = CoreFixture
 
     @Test func theEngineDecidesImportAndReload() {
         var engine = F.engine([])
-        #expect(engine.handle(.request(F.client, .import(path: "a.locked"), F.now(1)))
+        #expect(
+            engine.handle(.request(F.client, .import(path: "a.locked"), F.now(1)))
                 == [.reply(F.client, .failure("import needs an absolute path"))])
-        #expect(engine.handle(.request(F.client, .import(path: "/tmp/a.locked"), F.now(1))) == [.readForImport("/tmp/a.locked", F.client)])
+        #expect(
+            engine.handle(.request(F.client, .import(path: "/tmp/a.locked"), F.now(1))) == [
+                .readForImport("/tmp/a.locked", F.client)
+            ])
         #expect(engine.handle(.request(F.client, .reload, F.now(1))) == [.readSettings(F.client)])
         let notes = ["socket takes effect when chestd restarts"]
-        #expect(engine.handle(.settingsRead(F.client, SettingsReading(notes: notes, weatherMaximumAge: 600))) == [.reply(F.client, .notes(notes))])
+        #expect(
+            engine.handle(.settingsRead(F.client, SettingsReading(notes: notes, weatherMaximumAge: 600))) == [
+                .reply(F.client, .notes(notes))
+            ])
         #expect(engine.weatherSchedule.maxAge == 600)
         // SIGHUP: nobody to tell; a file that could not be read keeps the old value.
-        #expect(engine.handle(.settingsRead(nil, SettingsReading(notes: ["cannot read"], weatherMaximumAge: nil))).isEmpty)
+        #expect(
+            engine.handle(.settingsRead(nil, SettingsReading(notes: ["cannot read"], weatherMaximumAge: nil))).isEmpty)
         #expect(engine.weatherSchedule.maxAge == 600)
     }
 
     @Test func configAsksTheDaemonForItsSettingsAndRepliesWithThem() throws {
         var engine = F.engine([])
         #expect(engine.handle(.request(F.client, .config, F.now(1))) == [.describeSettings(F.client)])
-        let settings = EffectiveSettings(configPath: "/home/a/.config/chest/config.json", settings: [
-            .init(key: "gpsd", value: "127.0.0.1:2948", origin: "command line"),
-        ])
+        let settings = EffectiveSettings(
+            configPath: "/home/a/.config/chest/config.json",
+            settings: [
+                .init(key: "gpsd", value: "127.0.0.1:2948", origin: "command line")
+            ])
         let effects = engine.handle(.settingsDescribed(F.client, settings))
         #expect(effects == [.reply(F.client, .settings(settings))])
         let line = try #require(effects.first.flatMap { if case let .reply(_, reply) = $0 { reply.line } else { nil } })

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ChestCore
 
 private typealias F = CoreFixture
@@ -22,11 +23,14 @@ private typealias F = CoreFixture
     }
 
     @Test func aMessageWaitsForAnotherMessagesPage() {
-        let first = F.message(1, title: "First", pages: [Page(text: "one", setA: [.location(center: F.tower, radius: 30)])])
+        let first = F.message(
+            1, title: "First", pages: [Page(text: "one", setA: [.location(center: F.tower, radius: 30)])])
         let second = F.message(2, title: "Second", pages: [Page(text: "two", setA: [.after(link(1, 1))])])
         var engine = F.engine([F.stored(first), F.stored(second)])
         let report = engine.read(second.id, now: F.now(0))
-        #expect(report?.pages[0].sets[0].locks[0].reason?.text(now: F.t0) == "waits for page 1 of \u{201C}First\u{201D} to open")
+        #expect(
+            report?.pages[0].sets[0].locks[0].reason?.text(now: F.t0)
+                == "waits for page 1 of \u{201C}First\u{201D} to open")
         #expect(report?.pages[0].sets[0].locks[0].condition == "after page 1 of message \(F.id(1).short)")
         var effects: [Engine.Effect] = []
         for second in 1...3 { effects += engine.handle(.fix(F.fix(at: Double(second)), F.now(Double(second)))) }
@@ -44,7 +48,8 @@ private typealias F = CoreFixture
         let first = F.message(1, pages: [Page(text: "open")])
         let second = F.message(2, pages: [Page(text: "two", setA: [.after(link(1, 1))])])
         var engine = F.engine([F.stored(second)])
-        #expect(engine.read(second.id, now: F.now(0))?.pages[0].sets[0].locks[0].reason
+        #expect(
+            engine.read(second.id, now: F.now(0))?.pages[0].sets[0].locks[0].reason
                 == .waitsForMessage(link(1, 1)))
         let effects = engine.ingest([F.stored(first)], F.now(1))
         #expect(effects.unlockEvents.map(\.id) == [second.id])

@@ -1,24 +1,33 @@
-@testable import ChestCore
 import Foundation
 import Testing
+
+@testable import ChestCore
 
 private typealias F = CoreFixture
 
 /// Answer locks in the engine, the seal worker played by the test: an answer is normalised, counted and slowed in
 /// the message's one PIN count, then tried on every answer slot (docs/FORMAT.md "Answer locks").
 @Suite struct EngineAnswerTests {
-    static let slot = KeySlot.answers(salt: [UInt8](repeating: 1, count: 16), cost: SealCost.Level.interactive.cost,
-                                      wrapped: Array(repeating: [UInt8](repeating: 2, count: 72), count: SealedPage.answerSlots))
+    static let slot = KeySlot.answers(
+        salt: [UInt8](repeating: 1, count: 16), cost: SealCost.Level.interactive.cost,
+        wrapped: Array(repeating: [UInt8](repeating: 2, count: 72), count: SealedPage.answerSlots))
     static let ciphertext = [UInt8](repeating: 3, count: 296)
 
     /// Page 1 asks a question (answer lock alone), page 2 has a PIN.
     static let message: Message = {
-        var question = Page(text: "", setA: [.answer], sealed: SealedPage(ciphertext: ciphertext, slots: [.a: slot], version: 3))
+        var question = Page(
+            text: "", setA: [.answer], sealed: SealedPage(ciphertext: ciphertext, slots: [.a: slot], version: 3))
         question.question = "What is Bern's clock tower called?"
         question.points = 5
-        let pin = Page(text: "", setA: [.sealedPIN], sealed: SealedPage(
-            ciphertext: ciphertext, slots: [.a: .sealed(salt: [UInt8](repeating: 1, count: 16), cost: SealCost.Level.interactive.cost,
-                                                       wrapped: [UInt8](repeating: 2, count: 72))], version: 3))
+        let pin = Page(
+            text: "", setA: [.sealedPIN],
+            sealed: SealedPage(
+                ciphertext: ciphertext,
+                slots: [
+                    .a: .sealed(
+                        salt: [UInt8](repeating: 1, count: 16), cost: SealCost.Level.interactive.cost,
+                        wrapped: [UInt8](repeating: 2, count: 72))
+                ], version: 3))
         return F.message(pages: [question, pin])
     }()
 
@@ -37,7 +46,8 @@ private typealias F = CoreFixture
     /// Asks, records, and has the worker say the answer is wrong.
     static func wrong(_ engine: inout Engine, _ text: String, at time: Double) throws -> [Engine.Effect] {
         _ = engine.handle(answer(text, F.now(time)))
-        let request = try #require(requests(engine.handle(.attemptsRecorded(message.id, failure: nil, F.now(time)))).first)
+        let request = try #require(
+            requests(engine.handle(.attemptsRecorded(message.id, failure: nil, F.now(time)))).first)
         return engine.handle(.keyDerived(request, .wrong, F.now(time)))
     }
 
@@ -74,8 +84,10 @@ private typealias F = CoreFixture
             // Answers and PINs alternate: one count.
             let effects: [Engine.Effect]
             if n % 2 == 0 {
-                _ = engine.handle(Engine.Input.pin(Self.message.id, page: 2, pin: String(format: "%04d", n), F.now(clock)))
-                let request = try #require(Self.requests(engine.handle(.attemptsRecorded(Self.message.id, failure: nil, F.now(clock)))).first)
+                _ = engine.handle(
+                    Engine.Input.pin(Self.message.id, page: 2, pin: String(format: "%04d", n), F.now(clock)))
+                let request = try #require(
+                    Self.requests(engine.handle(.attemptsRecorded(Self.message.id, failure: nil, F.now(clock)))).first)
                 effects = engine.handle(.keyDerived(request, .wrong, F.now(clock)))
                 #expect(effects.pinResults.count == 1, "attempt \(n)")
             } else {
@@ -90,7 +102,8 @@ private typealias F = CoreFixture
                 #expect(Self.answers(early) == [.refused(until: until)])
                 #expect(Self.answers(early).first?.text(for: "answer").hasPrefix("too many wrong answers") == true)
                 #expect(engine.entries[Self.message.id]?.state.pin.wrong == n)
-                #expect(engine.read(Self.message.id, now: F.now(clock + wait - 1))?.pages[0].sets[0].locks[0].reason
+                #expect(
+                    engine.read(Self.message.id, now: F.now(clock + wait - 1))?.pages[0].sets[0].locks[0].reason
                         == .answerRefused(until: until))
                 clock += wait
             } else {
@@ -115,14 +128,19 @@ private typealias F = CoreFixture
         _ = engine.handle(Self.answer("Zytglogge", F.now(1)))
         let failed = engine.handle(.attemptsRecorded(Self.message.id, failure: "No space left on device", F.now(1)))
         #expect(Self.requests(failed).isEmpty)
-        #expect(Self.answers(failed).first?.text(for: "answer").contains("the answer was neither counted nor compared") == true)
+        #expect(
+            Self.answers(failed).first?.text(for: "answer").contains("the answer was neither counted nor compared")
+                == true)
         #expect(engine.entries[Self.message.id]?.state.pin.wrong == 0)
     }
 
     @Test func answersThatCannotBeAreRefusedUncounted() {
         var engine = F.engine([F.stored(Self.message)])
         #expect(Self.answers(engine.handle(Self.answer("   ", F.now(1)))) == [.failed("the answer is empty")])
-        #expect(Self.answers(engine.handle(Self.answer("x", page: 2, F.now(1)))) == [.failed("page 2 has no answer lock waiting")])
+        #expect(
+            Self.answers(engine.handle(Self.answer("x", page: 2, F.now(1)))) == [
+                .failed("page 2 has no answer lock waiting")
+            ])
         #expect(engine.entries[Self.message.id]?.state.pin.wrong == 0)
     }
 
@@ -132,8 +150,11 @@ private typealias F = CoreFixture
         var engine = F.engine([F.stored(Self.message)])
         for text in ["zyt\u{0}glogge", "\u{1B}[2Jzytglogge", "zytglogge\u{7}", "\u{202E}eggolgtyz"] {
             let effects = engine.handle(Self.answer(text, F.now(1)))
-            #expect(Self.answers(effects).first?.text(for: "answer").contains("control character") == true, "\(effects)")
-            #expect(!effects.flattened.contains { if case .recordAttempts = $0 { true } else { false } } && Self.requests(effects).isEmpty)
+            #expect(
+                Self.answers(effects).first?.text(for: "answer").contains("control character") == true, "\(effects)")
+            #expect(
+                !effects.flattened.contains { if case .recordAttempts = $0 { true } else { false } }
+                    && Self.requests(effects).isEmpty)
         }
         #expect(engine.entries[Self.message.id]?.state.pin.wrong == 0)
     }
@@ -144,10 +165,14 @@ private typealias F = CoreFixture
     static let target = F.tower
     static let grid = CellGrid(center: target, radius: 20)
     static let content = SealedContent(text: "Under the clock.", a: SearchArea(center: target, radius: 20))
-    static let slot = KeySlot.cells(salt: [UInt8](repeating: 1, count: 16), cost: SealCost.Level.interactive.cost,
-                                    wrapped: Array(repeating: [UInt8](repeating: 2, count: 72), count: 32))
-    static let message = F.message(pages: [Page(text: "", setA: [.sealedLocation(grid), .answer],
-                                                sealed: SealedPage(ciphertext: [UInt8](repeating: 3, count: 296), slots: [.a: slot]))])
+    static let slot = KeySlot.cells(
+        salt: [UInt8](repeating: 1, count: 16), cost: SealCost.Level.interactive.cost,
+        wrapped: Array(repeating: [UInt8](repeating: 2, count: 72), count: 32))
+    static let message = F.message(pages: [
+        Page(
+            text: "", setA: [.sealedLocation(grid), .answer],
+            sealed: SealedPage(ciphertext: [UInt8](repeating: 3, count: 296), slots: [.a: slot]))
+    ])
 
     @Test func theAnswerIsKeptUncountedThenTriedWithTheCellAndBothLatch() throws {
         var engine = F.engine([F.stored(Self.message)])
@@ -158,7 +183,9 @@ private typealias F = CoreFixture
         #expect(EngineSealTests.requests(engine.handle(.fix(F.fix(at: 2, Self.target), F.now(2)))).isEmpty)
         let kept = engine.handle(EngineAnswerTests.answer(" ZYTGLOGGE ", F.now(3)).withMessage(Self.message.id))
         #expect(EngineAnswerTests.answers(kept) == [.kept])
-        #expect(EngineAnswerTests.answers(kept).first?.text(for: "answer") == "answer kept: it will be tried at each new place")
+        #expect(
+            EngineAnswerTests.answers(kept).first?.text(for: "answer")
+                == "answer kept: it will be tried at each new place")
         #expect(engine.entries[Self.message.id]?.state.pin.wrong == 0)
         #expect(engine.entries[Self.message.id]?.state.seal.keptAnswer(page: 1) == "zytglogge")
         let request = try #require(EngineSealTests.requests(kept).first)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ChestCore
 
 private typealias F = CoreFixture
@@ -36,8 +37,9 @@ private typealias F = CoreFixture
         var engine = F.engine([])
         let message = Self.timeLocked(1)
         let client = ClientID(7)
-        let arrival = Arrival(source: .copy(Data("bytes".utf8), for: client), file: "/home/a/m.locked",
-                              content: .message(message, sentByYou: false))
+        let arrival = Arrival(
+            source: .copy(Data("bytes".utf8), for: client), file: "/home/a/m.locked",
+            content: .message(message, sentByYou: false))
         let decided = engine.handle(.arrived([arrival], F.now(1)))
         guard case let .change(change) = decided.first else {
             Issue.record("expected a change, got \(decided)")
@@ -52,32 +54,44 @@ private typealias F = CoreFixture
 
     @Test func refusedFilesAreSetAsideAndAnnouncedWithTheirReason() {
         var engine = F.engine([])
-        let refused = Arrival(source: .staged(path: "/chest/incoming/bad.locked"), file: "bad.locked",
-                              content: .refused("not a chest message: the file is not UTF-8"))
-        #expect(engine.handle(.arrived([refused], F.now(1))) == [
-            .reject(path: "/chest/incoming/bad.locked", reason: "not a chest message: the file is not UTF-8"),
-            .emit(.rejected(file: "bad.locked", reason: "not a chest message: the file is not UTF-8")),
-        ])
+        let refused = Arrival(
+            source: .staged(path: "/chest/incoming/bad.locked"), file: "bad.locked",
+            content: .refused("not a chest message: the file is not UTF-8"))
+        #expect(
+            engine.handle(.arrived([refused], F.now(1))) == [
+                .reject(path: "/chest/incoming/bad.locked", reason: "not a chest message: the file is not UTF-8"),
+                .emit(.rejected(file: "bad.locked", reason: "not a chest message: the file is not UTF-8")),
+            ])
     }
 
     @Test func duplicatesAreRefusedWhetherStoredOrInTheSameBatch() {
         let message = Self.timeLocked(1, title: "Old")
         var engine = F.engine([F.stored(message, chest: .saved)])
         let again = engine.handle(.arrived([Self.arrival(message, path: "/i/a")], F.now(1)))
-        #expect(again.first == .reject(path: "/i/a", reason: "message \(message.id.short) \"Old\" is already in the saved chest"))
+        #expect(
+            again.first
+                == .reject(path: "/i/a", reason: "message \(message.id.short) \"Old\" is already in the saved chest"))
 
         var impostor = Self.timeLocked(1, title: "Impostor")
         impostor.from = "Mallory"
         // Sealed by another key: the same sender's key would make it a version of the message (EngineReplaceTests).
         impostor.seal?.publicKey = [UInt8](repeating: 8, count: 32)
         let claimed = engine.handle(.arrived([Self.arrival(impostor, path: "/i/b")], F.now(1)))
-        #expect(claimed.first == .reject(
-            path: "/i/b", reason: "a different message with the ID \(message.id.short) (\"Old\") is already in the saved chest"))
+        #expect(
+            claimed.first
+                == .reject(
+                    path: "/i/b",
+                    reason:
+                        "a different message with the ID \(message.id.short) (\"Old\") is already in the saved chest"))
 
         let fresh = Self.timeLocked(2)
-        let twice = engine.handle(.arrived([Self.arrival(fresh, path: "/i/c"), Self.arrival(fresh, path: "/i/d")], F.now(1)))
-        #expect(twice.contains(.reject(path: "/i/d", reason: "the same message (\(fresh.id.short)) arrived twice at once; kept one")))
-        #expect(twice.contains { if case let .change(.store(admissions)) = $0 { admissions.count == 1 } else { false } })
+        let twice = engine.handle(
+            .arrived([Self.arrival(fresh, path: "/i/c"), Self.arrival(fresh, path: "/i/d")], F.now(1)))
+        #expect(
+            twice.contains(
+                .reject(path: "/i/d", reason: "the same message (\(fresh.id.short)) arrived twice at once; kept one")))
+        #expect(
+            twice.contains { if case let .change(.store(admissions)) = $0 { admissions.count == 1 } else { false } })
     }
 
     @Test func theSavedChestHoldsFiftyMessages() {
@@ -85,16 +99,23 @@ private typealias F = CoreFixture
         let extra = Self.timeLocked(200)
         var engine = F.engine(saved + [F.stored(extra)])
         let client = ClientID(3)
-        #expect(engine.handle(.request(client, ControlRequest.save(id: extra.id.rawValue), F.now(1)))
-                == [.reply(client, .failure("the saved chest is full (50 messages); delete one first with `chest delete ID`"))])
-        #expect(engine.handle(.request(client, ControlRequest.save(id: saved[0].id.rawValue), F.now(1)))
+        #expect(
+            engine.handle(.request(client, ControlRequest.save(id: extra.id.rawValue), F.now(1)))
+                == [
+                    .reply(
+                        client,
+                        .failure("the saved chest is full (50 messages); delete one first with `chest delete ID`"))
+                ])
+        #expect(
+            engine.handle(.request(client, ControlRequest.save(id: saved[0].id.rawValue), F.now(1)))
                 == [.reply(client, .failure("\(saved[0].id.short) is already in the saved chest"))])
 
         _ = engine.handle(.changed(.remove(saved[0].id, from: .saved, for: client), failure: nil, F.now(1)))
         let move = engine.handle(.request(client, ControlRequest.save(id: extra.id.rawValue), F.now(2)))
         #expect(move == [.change(.move(extra.id, from: .regular, to: .saved, for: client))])
         #expect(engine.entries[extra.id]?.chest == .regular, "moved only once the file is")
-        let moved = engine.handle(.changed(.move(extra.id, from: .regular, to: .saved, for: client), failure: nil, F.now(2)))
+        let moved = engine.handle(
+            .changed(.move(extra.id, from: .regular, to: .saved, for: client), failure: nil, F.now(2)))
         #expect(moved.first == .emit(.saved(extra.id, title: "Test")))
         #expect(engine.entries[extra.id]?.chest == .saved)
     }
@@ -105,10 +126,12 @@ private typealias F = CoreFixture
         let client = ClientID(4)
         let change = ChestChange.remove(message.id, from: .regular, for: client)
         #expect(engine.handle(.request(client, ControlRequest.delete(id: "01"), F.now(1))) == [.change(change)])
-        #expect(engine.handle(.changed(change, failure: "Permission denied", F.now(1)))
+        #expect(
+            engine.handle(.changed(change, failure: "Permission denied", F.now(1)))
                 == [.reply(client, .failure("cannot delete \(message.id.short): Permission denied"))])
         #expect(engine.entries[message.id] != nil)
-        #expect(engine.handle(.changed(change, failure: nil, F.now(1))).first == .emit(.deleted(message.id, title: "Test")))
+        #expect(
+            engine.handle(.changed(change, failure: nil, F.now(1))).first == .emit(.deleted(message.id, title: "Test")))
         #expect(engine.entries.isEmpty)
         #expect(engine.handle(.tick(F.now(100))).unlocks == [])
     }
@@ -120,22 +143,26 @@ private typealias F = CoreFixture
         let move = ChestChange.move(message.id, from: .saved, to: .regular, for: client)
         #expect(engine.handle(.request(client, ControlRequest.unsave(id: "01"), F.now(1))) == [.change(move)])
         #expect(engine.entries[message.id]?.chest == .saved, "moved only once the file is")
-        #expect(engine.handle(.changed(move, failure: nil, F.now(1))) == [
-            .emit(.unsaved(message.id, title: "Test")), .reply(client, .message(ImportResult(message))),
-        ])
+        #expect(
+            engine.handle(.changed(move, failure: nil, F.now(1))) == [
+                .emit(.unsaved(message.id, title: "Test")), .reply(client, .message(ImportResult(message))),
+            ])
         #expect(engine.entries[message.id]?.chest == .regular)
-        #expect(engine.handle(.request(client, ControlRequest.unsave(id: "02"), F.now(1)))
+        #expect(
+            engine.handle(.request(client, ControlRequest.unsave(id: "02"), F.now(1)))
                 == [.reply(client, .failure("\(F.id(2).short) is not in the saved chest"))])
     }
 
     @Test func undeleteBringsTheLastDeletedMessageBackWithItsState() {
-        let message = Self.timeLocked(1), other = Self.timeLocked(2, title: "Other")
+        let message = Self.timeLocked(1)
+        let other = Self.timeLocked(2, title: "Other")
         var stored = F.stored(message, chest: .saved)
         stored.state.pin.wrong = 4
         stored.state.pin.tried = ["1111", "2222", "3333", "4444"]
         var engine = F.engine([stored, F.stored(other)])
         let client = ClientID(6)
-        #expect(engine.handle(.request(client, ControlRequest.undelete(id: nil), F.now(1)))
+        #expect(
+            engine.handle(.request(client, ControlRequest.undelete(id: nil), F.now(1)))
                 == [.reply(client, .failure("nothing to undelete: no message was deleted in the last 24 h"))])
         for id in [message.id, other.id] {
             let from: ChestKind = id == message.id ? .saved : .regular
@@ -145,24 +172,34 @@ private typealias F = CoreFixture
         // Without an ID, the last one deleted; with a prefix, that one, back in the regular chest.
         var restored = stored
         restored.chest = .regular
-        #expect(engine.handle(.request(client, ControlRequest.undelete(id: "01"), F.now(3)))
+        #expect(
+            engine.handle(.request(client, ControlRequest.undelete(id: "01"), F.now(3)))
                 == [.change(.restore(restored, for: client))])
-        guard case .change(.restore(let last, _))? = engine.handle(.request(client, ControlRequest.undelete(id: nil), F.now(3))).first else {
+        guard
+            case .change(.restore(let last, _))? = engine.handle(
+                .request(client, ControlRequest.undelete(id: nil), F.now(3))
+            ).first
+        else {
             Issue.record("expected a restore")
             return
         }
         #expect(last.id == other.id)
-        #expect(engine.handle(.changed(.restore(restored, for: client), failure: "No space left on device", F.now(3)))
+        #expect(
+            engine.handle(.changed(.restore(restored, for: client), failure: "No space left on device", F.now(3)))
                 == [.reply(client, .failure("cannot undelete \(message.id.short): No space left on device"))])
         #expect(engine.entries[message.id] == nil)
         let back = engine.handle(.changed(.restore(restored, for: client), failure: nil, F.now(3)))
-        #expect(back.suffix(2) == [.emit(.undeleted(message.id, title: "Test")), .reply(client, .message(ImportResult(message)))])
+        #expect(
+            back.suffix(2) == [
+                .emit(.undeleted(message.id, title: "Test")), .reply(client, .message(ImportResult(message))),
+            ])
         #expect(engine.entries[message.id]?.state.pin == stored.state.pin)
         #expect(engine.entries[message.id]?.chest == .regular)
         #expect(engine.recentlyDeleted.map(\.stored.id) == [other.id])
         #expect(engine.handle(.tick(F.now(100))).unlocks == [1], "its locks are evaluated again")
         // A day later nothing is left to bring back.
-        #expect(engine.handle(.request(client, ControlRequest.undelete(id: nil), F.now(2 + 86_401)))
+        #expect(
+            engine.handle(.request(client, ControlRequest.undelete(id: nil), F.now(2 + 86_401)))
                 == [.reply(client, .failure("nothing to undelete: no message was deleted in the last 24 h"))])
     }
 
@@ -185,7 +222,8 @@ private typealias F = CoreFixture
         #expect(engine.resolve("xyz") == .failure(.notAnID("xyz")))
         #expect(engine.resolve("") == .failure(.notAnID("")))
         #expect(engine.resolve(nil) == .failure(.notAnID("")))
-        #expect(ResolveError.ambiguous("1", [F.id(0x12), F.id(0x13)]).description
+        #expect(
+            ResolveError.ambiguous("1", [F.id(0x12), F.id(0x13)]).description
                 == "1 matches 2 messages (12ababab, 13ababab…); type more of the ID")
     }
 
@@ -193,29 +231,34 @@ private typealias F = CoreFixture
         let message = F.message(pages: [Page(text: "p", setA: [.pin(hash: "h")])])
         var state = MessageState(ingestedAt: F.t0)
         state.pin.wrong = 2
-        let deleted = DeletedMessage(stored: StoredMessage(message: message, state: state, chest: .regular, sentByYou: false),
-                                     at: F.now(-60).wall)
+        let deleted = DeletedMessage(
+            stored: StoredMessage(message: message, state: state, chest: .regular, sentByYou: false),
+            at: F.now(-60).wall)
         var engine = F.engine([])
         _ = engine.handle(.deletedRestored([deleted]))
         let client = ClientID(5)
-        #expect(engine.handle(.request(client, ControlRequest.undelete(id: nil), F.now(1)))
+        #expect(
+            engine.handle(.request(client, ControlRequest.undelete(id: nil), F.now(1)))
                 == [.change(.restore(deleted.stored, for: client))])
         // One whose message is in the chest again is not offered.
         var again = F.engine([deleted.stored])
         _ = again.handle(.deletedRestored([deleted]))
-        #expect(again.handle(.request(client, ControlRequest.undelete(id: nil), F.now(1)))
+        #expect(
+            again.handle(.request(client, ControlRequest.undelete(id: nil), F.now(1)))
                 == [.reply(client, .failure("nothing to undelete: no message was deleted in the last 24 h"))])
     }
 
     @Test func watchersBeyondTheLimitAreRefusedAndRoomComesBackWhenOneLeaves() {
         var engine = F.engine([])
         for number in 0..<Engine.maximumWatchers {
-            #expect(engine.handle(.request(ClientID(100 + number), ControlRequest.watch, F.now(1))) == [
-                .reply(ClientID(100 + number), .subscribed),
-            ])
+            #expect(
+                engine.handle(.request(ClientID(100 + number), ControlRequest.watch, F.now(1))) == [
+                    .reply(ClientID(100 + number), .subscribed)
+                ])
         }
         let extra = ClientID(99)
-        #expect(engine.handle(.request(extra, ControlRequest.watch, F.now(2)))
+        #expect(
+            engine.handle(.request(extra, ControlRequest.watch, F.now(2)))
                 == [.reply(extra, .failure("chestd already has 32 watchers; stop one first"))])
         #expect(!engine.subscribers.contains(extra))
         _ = engine.handle(.clientGone(ClientID(100)))
@@ -229,13 +272,20 @@ private typealias F = CoreFixture
         ])
         var engine = F.engine([F.stored(message)])
         let opened = engine.handle(.tick(F.now(10)))
-        #expect(opened.flattened.contains(.notify(Unlock(message, OpenPage(page: 1, set: .a, at: F.now(10).wall, delivered: false)))))
+        #expect(
+            opened.flattened.contains(
+                .notify(Unlock(message, OpenPage(page: 1, set: .a, at: F.now(10).wall, delivered: false)))))
         #expect(engine.undelivered.map(\.page) == [1])
 
         let watcher = ClientID(9)
         let subscribed = engine.handle(.request(watcher, ControlRequest.watch, F.now(11)))
-        #expect(subscribed.prefix(2) == [.reply(watcher, .subscribed),
-                                         .send(watcher, .unlocked(Unlock(message, OpenPage(page: 1, set: .a, at: F.now(10).wall, delivered: false))))])
+        #expect(
+            subscribed.prefix(2) == [
+                .reply(watcher, .subscribed),
+                .send(
+                    watcher,
+                    .unlocked(Unlock(message, OpenPage(page: 1, set: .a, at: F.now(10).wall, delivered: false)))),
+            ])
         #expect(engine.undelivered == [])
 
         // With a watcher, an unlock is persisted open, announced, then persisted delivered.
@@ -258,14 +308,17 @@ private typealias F = CoreFixture
         #expect(engine.entries[message.id]?.state.openPageNumbers == [1])
         // The unlock is announced only once its write succeeded: it is in that write's `then`, not beside it.
         #expect(!opening.contains { if case .emit(.unlocked) = $0 { true } else { false } })
-        guard case let .persist(_, _, then) = opening.first(where: { if case .persist = $0 { true } else { false } }) else {
+        guard case let .persist(_, _, then) = opening.first(where: { if case .persist = $0 { true } else { false } })
+        else {
             Issue.record("no write in \(opening)")
             return
         }
         #expect(then.unlocks == [1])
 
         // Nothing of what was not saved is announced, and no one was waiting for an answer.
-        #expect(engine.handle(.persistFailed(message.id, onDisk: nil, reason: "No space left on device", skipped: then)) == [])
+        #expect(
+            engine.handle(.persistFailed(message.id, onDisk: nil, reason: "No space left on device", skipped: then))
+                == [])
         #expect(engine.entries[message.id]?.state.openPageNumbers == [])
         #expect(engine.entries[message.id]?.state.latched == [:])
         #expect(engine.undelivered == [])

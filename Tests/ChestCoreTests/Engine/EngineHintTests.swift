@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ChestCore
 
 private typealias F = CoreFixture
@@ -26,7 +27,9 @@ private typealias H = HuntFixture
     static func chained() -> Message {
         F.message(pages: [
             Page(text: "one", setA: [.time(F.t0.addingTimeInterval(100))]),
-            page("two", [.after(PageLink(message: F.id(1), page: 1)), .pin(hash: "$argon2id$x")], hints: [hint(after: 60)]),
+            page(
+                "two", [.after(PageLink(message: F.id(1), page: 1)), .pin(hash: "$argon2id$x")],
+                hints: [hint(after: 60)]),
         ])
     }
 
@@ -52,16 +55,29 @@ private typealias H = HuntFixture
         #expect(opened.unlocks == [1])
         // Page 2 became the next goal as page 1 opened: its hint is due at t0+160, and the wake-up is aimed there.
         #expect(opened.wakes.last == F.t0.addingTimeInterval(160))
-        #expect(engine.read(message.id, now: F.now(100))?.pages[1].hints?.first?.opensAt == F.t0.addingTimeInterval(160))
+        #expect(
+            engine.read(message.id, now: F.now(100))?.pages[1].hints?.first?.opensAt == F.t0.addingTimeInterval(160))
         #expect(Self.openings(engine.handle(.tick(F.now(159)))).isEmpty)
         let due = Self.openings(engine.handle(.tick(F.now(160))))
-        #expect(due.map(\.hint) == [1] && due.first?.page == 2 && due.first?.key == Self.key && due.first?.fromOrganiser == false)
+        #expect(
+            due.map(\.hint) == [1] && due.first?.page == 2 && due.first?.key == Self.key
+                && due.first?.fromOrganiser == false)
         // The daemon opened it: saved in the state first, then told.
         let told = engine.handle(.hintOpened(due[0], text: "Look under the bench.", F.now(160)))
-        guard case let .persist(_, state, then) = try #require(told.first) else { Issue.record("not persisted first"); return }
-        #expect(state.hints == [OpenHint(page: 2, hint: 1, at: F.t0.addingTimeInterval(160), text: "Look under the bench.")])
-        #expect(then.contains(.emit(.hint(HintNote(id: message.id, title: "Test", page: 2, hint: 1, text: "Look under the bench.",
-                                                   cost: nil, at: F.t0.addingTimeInterval(160))))))
+        guard case let .persist(_, state, then) = try #require(told.first) else {
+            Issue.record("not persisted first")
+            return
+        }
+        #expect(
+            state.hints == [OpenHint(page: 2, hint: 1, at: F.t0.addingTimeInterval(160), text: "Look under the bench.")]
+        )
+        #expect(
+            then.contains(
+                .emit(
+                    .hint(
+                        HintNote(
+                            id: message.id, title: "Test", page: 2, hint: 1, text: "Look under the bench.",
+                            cost: nil, at: F.t0.addingTimeInterval(160))))))
         let report = try #require(engine.read(message.id, now: F.now(161))?.pages[1].hints?.first)
         #expect(report.open && report.text == "Look under the bench." && report.opensAt == nil)
         // Opened once: later ticks do not ask again.
@@ -79,18 +95,26 @@ private typealias H = HuntFixture
     }
 
     @Test func hintsOpenInOrderWhenAsked() throws {
-        let message = F.message(pages: [Self.page("one", [.pin(hash: "$argon2id$x")], hints: [Self.hint(), Self.hint()])])
+        let message = F.message(pages: [
+            Self.page("one", [.pin(hash: "$argon2id$x")], hints: [Self.hint(), Self.hint()])
+        ])
         var engine = F.engine([F.stored(message)])
         let ask = ControlRequest.hint(id: message.id.rawValue, page: nil)
         let first = Self.openings(engine.handle(.request(F.client, ask, F.now(1))))
         #expect(first.map(\.hint) == [1])
         let opened = engine.handle(.hintOpened(first[0], text: "first", F.now(1)))
-        #expect(Self.replies(opened) == [.hint(HintAnswer(id: message.id, title: "Test", page: 1, hint: 1, outcome: .opened, text: "first"))])
+        #expect(
+            Self.replies(opened) == [
+                .hint(HintAnswer(id: message.id, title: "Test", page: 1, hint: 1, outcome: .opened, text: "first"))
+            ])
         let second = Self.openings(engine.handle(.request(F.client, ask, F.now(2))))
         #expect(second.map(\.hint) == [2])
         _ = engine.handle(.hintOpened(second[0], text: "second", F.now(2)))
         let none = Self.replies(engine.handle(.request(F.client, ask, F.now(3))))
-        guard case let .failure(why)? = none.first else { Issue.record("expected a refusal"); return }
+        guard case let .failure(why)? = none.first else {
+            Issue.record("expected a refusal")
+            return
+        }
         #expect(why.contains("every hint") && why.contains("is open"))
         #expect(engine.entries[message.id]?.state.hints.map(\.text) == ["first", "second"])
     }
@@ -101,20 +125,29 @@ private typealias H = HuntFixture
         let effects = engine.handle(.request(F.client, .hint(id: message.id.rawValue, page: 1), F.now(10)))
         #expect(Self.openings(effects).isEmpty)
         #expect(!effects.contains { if case .hunt = $0 { true } else { false } })
-        guard case let .failure(why)? = Self.replies(effects).first else { Issue.record("expected a refusal"); return }
+        guard case let .failure(why)? = Self.replies(effects).first else {
+            Issue.record("expected a refusal")
+            return
+        }
         #expect(why.contains("opens by itself at 2027-01-15T08:10:00Z"))
     }
 
     static func joined(_ messages: [StoredMessage]) -> Engine {
         var engine = F.engine(messages)
-        _ = engine.handle(.hunt(.joined(H.hunt().joinFile(team: "red"), ledger: nil, releases: [:], outbox: 0), F.now(0)))
+        _ = engine.handle(
+            .hunt(.joined(H.hunt().joinFile(team: "red"), ledger: nil, releases: [:], outbox: 0), F.now(0)))
         return engine
     }
 
-    static func given(_ message: Message, page: Int = 1, hint: Int = 1, team: String = "red", id: UInt64 = 1_800_000_000_000) -> HuntEnvelope {
-        H.signed(HuntEnvelope(hunt: H.huntID, id: id, sent: F.t0,
-                              hint: HuntHint(team: team, message: message.id.rawValue, page: page, hint: hint, cost: 2,
-                                             sealed: H.key(9, count: 80))))
+    static func given(
+        _ message: Message, page: Int = 1, hint: Int = 1, team: String = "red", id: UInt64 = 1_800_000_000_000
+    ) -> HuntEnvelope {
+        H.signed(
+            HuntEnvelope(
+                hunt: H.huntID, id: id, sent: F.t0,
+                hint: HuntHint(
+                    team: team, message: message.id.rawValue, page: page, hint: hint, cost: 2,
+                    sealed: H.key(9, count: 80))))
     }
 
     static func topic(_ envelope: HuntEnvelope) -> String {
@@ -131,18 +164,28 @@ private typealias H = HuntFixture
         var alone = F.engine([F.stored(message)])
         let refused = alone.handle(.request(F.client, .hint(id: message.id.rawValue, page: 2), F.now(1)))
         #expect(!refused.contains { if case .hunt = $0 { true } else { false } })
-        guard case let .failure(why)? = Self.replies(refused).first else { Issue.record("expected a refusal"); return }
+        guard case let .failure(why)? = Self.replies(refused).first else {
+            Issue.record("expected a refusal")
+            return
+        }
         #expect(why.contains("join the hunt"))
 
         var engine = Self.joined([F.stored(message)])
         // A free hint whose key is in the file opens here: nothing goes to the board.
         let free = engine.handle(.request(F.client, .hint(id: message.id.rawValue, page: 1), F.now(1)))
-        #expect(Self.openings(free).count == 1 && !free.contains { if case .hunt(.requestHint) = $0 { true } else { false } })
+        #expect(
+            Self.openings(free).count == 1
+                && !free.contains { if case .hunt(.requestHint) = $0 { true } else { false } })
         // The board's own hint is asked of it, and the reader told so.
         let asked = engine.handle(.request(F.client, .hint(id: message.id.rawValue, page: 2), F.now(2)))
         #expect(asked.contains(.hunt(.requestHint(HuntHintRequest(message: message.id.rawValue, page: 2, hint: 1)))))
-        #expect(Self.replies(asked) == [.hint(HintAnswer(id: message.id, title: "Test", page: 2, hint: 1, outcome: .asked, cost: 2,
-                                                          connected: false))])
+        #expect(
+            Self.replies(asked) == [
+                .hint(
+                    HintAnswer(
+                        id: message.id, title: "Test", page: 2, hint: 1, outcome: .asked, cost: 2,
+                        connected: false))
+            ])
         #expect(Self.openings(asked).isEmpty)
         // A hunt's delayed hint asked before its time: the board may give it early.
         let early = engine.handle(.request(F.client, .hint(id: message.id.rawValue, page: 3), F.now(3)))
@@ -150,12 +193,19 @@ private typealias H = HuntFixture
     }
 
     @Test func theBoardsKeyOpensTheHintAndAWrongOneIsIgnoredAndCounted() throws {
-        let message = F.message(pages: [Self.page("one", [.pin(hash: "$argon2id$x")], hints: [Self.hint(cost: 2, key: nil)])])
+        let message = F.message(pages: [
+            Self.page("one", [.pin(hash: "$argon2id$x")], hints: [Self.hint(cost: 2, key: nil)])
+        ])
         var engine = Self.joined([F.stored(message)])
         let wrongKey = [UInt8](repeating: 6, count: 32)
         let envelope = Self.given(message)
-        let tried = engine.handle(.hunt(.hintKey(envelope, topic: Self.topic(envelope), signatureValid: true, key: wrongKey), F.now(5)))
-        #expect(tried.contains(.hunt(.keepHintKeys([HintRef(id: message.id, page: 1, hint: 1).key: Data(wrongKey).base64EncodedString()]))))
+        let tried = engine.handle(
+            .hunt(.hintKey(envelope, topic: Self.topic(envelope), signatureValid: true, key: wrongKey), F.now(5)))
+        #expect(
+            tried.contains(
+                .hunt(
+                    .keepHintKeys([HintRef(id: message.id, page: 1, hint: 1).key: Data(wrongKey).base64EncodedString()])
+                )))
         let opening = try #require(Self.openings(tried).first)
         #expect(opening.fromOrganiser && opening.key == wrongKey)
         // The key opened nothing: no state, no event, one counted.
@@ -164,30 +214,49 @@ private typealias H = HuntFixture
         #expect(engine.hunt?.ignored["hintKey"] == 1)
         // A newer answer with the right key opens it.
         let right = Self.given(message, id: 1_800_000_000_001)
-        let retried = engine.handle(.hunt(.hintKey(right, topic: Self.topic(right), signatureValid: true, key: Self.key), F.now(6)))
+        let retried = engine.handle(
+            .hunt(.hintKey(right, topic: Self.topic(right), signatureValid: true, key: Self.key), F.now(6)))
         let second = try #require(Self.openings(retried).first)
         #expect(Self.notes(engine.handle(.hintOpened(second, text: "Ask the baker.", F.now(6)))).map(\.cost) == [2])
         #expect(engine.entries[message.id]?.state.hints.map(\.text) == ["Ask the baker."])
     }
 
     @Test func aForgedOrMisaddressedHintIsRefusedByTheGate() {
-        let message = F.message(pages: [Self.page("one", [.pin(hash: "$argon2id$x")], hints: [Self.hint(cost: 2, key: nil)])])
+        let message = F.message(pages: [
+            Self.page("one", [.pin(hash: "$argon2id$x")], hints: [Self.hint(cost: 2, key: nil)])
+        ])
         var engine = Self.joined([F.stored(message)])
         let forged = H.signed(Self.given(message), key: H.key(0x55))
-        let bad = engine.handle(.hunt(.hintKey(forged, topic: Self.topic(forged), signatureValid: true, key: Self.key), F.now(1)))
-        #expect(bad == [.ignored(.refused(.unknownKey), topic: Self.topic(forged))], "the engine says what it ignored, for the log")
+        let bad = engine.handle(
+            .hunt(.hintKey(forged, topic: Self.topic(forged), signatureValid: true, key: Self.key), F.now(1)))
+        #expect(
+            bad == [.ignored(.refused(.unknownKey), topic: Self.topic(forged))],
+            "the engine says what it ignored, for the log")
         let unsigned = Self.given(message)
-        #expect(Self.openings(engine.handle(.hunt(.hintKey(unsigned, topic: Self.topic(unsigned), signatureValid: false, key: Self.key),
-                                                  F.now(2)))).isEmpty)
+        #expect(
+            Self.openings(
+                engine.handle(
+                    .hunt(
+                        .hintKey(unsigned, topic: Self.topic(unsigned), signatureValid: false, key: Self.key),
+                        F.now(2)))
+            ).isEmpty)
         // Blue's hint republished on red's topic.
         let blue = Self.given(message, team: "blue")
-        #expect(Self.openings(engine.handle(.hunt(.hintKey(blue, topic: HuntTopic.hint(hunt: H.huntID, team: "red", hintID: blue.hint!.hintID),
-                                                           signatureValid: true, key: Self.key), F.now(3)))).isEmpty)
+        #expect(
+            Self.openings(
+                engine.handle(
+                    .hunt(
+                        .hintKey(
+                            blue, topic: HuntTopic.hint(hunt: H.huntID, team: "red", hintID: blue.hint!.hintID),
+                            signatureValid: true, key: Self.key), F.now(3)))
+            ).isEmpty)
         #expect(engine.hunt?.ignored == ["unknownKey": 1, "badSignature": 1, "wrongTopic": 1])
     }
 
     @Test func keysKeptFromAnEarlierRunOpenAMessageImportedLater() throws {
-        let message = F.message(pages: [Self.page("one", [.pin(hash: "$argon2id$x")], hints: [Self.hint(cost: 2, key: nil)])])
+        let message = F.message(pages: [
+            Self.page("one", [.pin(hash: "$argon2id$x")], hints: [Self.hint(cost: 2, key: nil)])
+        ])
         var engine = Self.joined([])
         let kept = [HintRef(id: message.id, page: 1, hint: 1).key: Data(Self.key).base64EncodedString()]
         #expect(Self.openings(engine.handle(.hunt(.hintKeysKept(kept), F.now(1)))).isEmpty)
@@ -198,12 +267,15 @@ private typealias H = HuntFixture
     /// Issue 45: a hunt's delayed hint has no key in the file; the board gives it free after its delay, and the reader
     /// is told what the board charged (nothing), not the price it would have paid earlier.
     @Test func aDelayedHintTheBoardGaveFreeIsToldAsFree() throws {
-        let message = F.message(pages: [Self.page("one", [.pin(hash: "$argon2id$x")], hints: [Self.hint(after: 600, cost: 7, key: nil)])])
+        let message = F.message(pages: [
+            Self.page("one", [.pin(hash: "$argon2id$x")], hints: [Self.hint(after: 600, cost: 7, key: nil)])
+        ])
         var engine = Self.joined([F.stored(message)])
         #expect(Self.openings(engine.handle(.tick(F.now(10_000)))).isEmpty, "without its key it never opens by itself")
         var envelope = Self.given(message)
         envelope.hint?.cost = 0
-        let tried = engine.handle(.hunt(.hintKey(envelope, topic: Self.topic(envelope), signatureValid: true, key: Self.key), F.now(700)))
+        let tried = engine.handle(
+            .hunt(.hintKey(envelope, topic: Self.topic(envelope), signatureValid: true, key: Self.key), F.now(700)))
         let opening = try #require(Self.openings(tried).first)
         #expect(opening.charged == 0)
         #expect(Self.notes(engine.handle(.hintOpened(opening, text: "Ask the baker.", F.now(700)))).map(\.cost) == [0])

@@ -1,6 +1,7 @@
-@testable import ChestCore
 import Foundation
 import Testing
+
+@testable import ChestCore
 
 private typealias F = CoreFixture
 
@@ -14,8 +15,10 @@ private typealias F = CoreFixture
         F.message(n, pages: [Page(text: "at the tower", setA: [.location(center: F.tower, radius: 30)], setB: [])])
     }
 
-    static func joined(_ engine: inout Engine, ledger: HuntReceiptLedger? = nil, releases: [String: ReleaseKey] = [:],
-                       at seconds: Double = 0) -> [Engine.Effect] {
+    static func joined(
+        _ engine: inout Engine, ledger: HuntReceiptLedger? = nil, releases: [String: ReleaseKey] = [:],
+        at seconds: Double = 0
+    ) -> [Engine.Effect] {
         engine.handle(.hunt(.joined(join, ledger: ledger, releases: releases, outbox: 0), F.now(seconds)))
     }
 
@@ -32,12 +35,19 @@ private typealias F = CoreFixture
         let effects = Self.walk(&engine, from: 10)
         let persist = try #require(effects.first { if case .persist = $0 { true } else { false } })
         guard case let .persist(_, _, then) = persist else { return }
-        let receipts = then.compactMap { if case let .hunt(.postReceipt(r, _, link, _)) = $0 { (r, link) } else { nil } }
+        let receipts = then.compactMap {
+            if case let .hunt(.postReceipt(r, _, link, _)) = $0 { (r, link) } else { nil }
+        }
         #expect(receipts.count == 1, "the receipt rides in the persist's then")
-        #expect(receipts.first?.0.page == 1 && receipts.first?.0.reader == "" && receipts.first?.0.evidence.fixes.first?.latitude == nil,
-                "a hunt that does not share positions sends none")
+        #expect(
+            receipts.first?.0.page == 1 && receipts.first?.0.reader == ""
+                && receipts.first?.0.evidence.fixes.first?.latitude == nil,
+            "a hunt that does not share positions sends none")
         // Answered: the ledger records it; not answered yet, nothing asks again.
-        #expect(engine.handle(.tick(F.now(14))).flattened.allSatisfy { if case .hunt(.postReceipt) = $0 { false } else { true } })
+        #expect(
+            engine.handle(.tick(F.now(14))).flattened.allSatisfy {
+                if case .hunt(.postReceipt) = $0 { false } else { true }
+            })
         let link = PageLink(message: Self.message().id, page: 1)
         let kept = engine.handle(.hunt(.receiptPosted(link, failure: nil), F.now(15)))
         #expect(kept.contains { if case let .hunt(.keepLedger(l)) = $0 { l.sent == [link] } else { false } })
@@ -46,23 +56,30 @@ private typealias F = CoreFixture
     @Test func aKillBetweenTheUnlockAndTheOutboxIsCaughtUpAtTheNextStart() throws {
         // First run: the page opens and the state is saved, then chestd dies before the receipt reaches the outbox.
         var first = F.engine([F.stored(Self.message()), F.stored(Self.message(2))])
-        let ledger = try #require(Self.joined(&first, at: 1).compactMap { if case let .hunt(.keepLedger(l)) = $0 { l } else { nil } }.first)
+        let ledger = try #require(
+            Self.joined(&first, at: 1).compactMap { if case let .hunt(.keepLedger(l)) = $0 { l } else { nil } }.first)
         _ = Self.walk(&first, from: 10)
         let saved = try #require(first.entries[Self.message().id])
         // Restart: the join file and its ledger are read before the chest, as chestd does.
         var second = Engine(gpsServer: "localhost:2947")
         let before = Self.joined(&second, ledger: ledger, at: 20)
-        #expect(!before.contains { if case .hunt(.postReceipt) = $0 { true } else { false } }, "nothing before the chest is loaded")
+        #expect(
+            !before.contains { if case .hunt(.postReceipt) = $0 { true } else { false } },
+            "nothing before the chest is loaded")
         let loaded = second.handle(.loaded([saved, F.stored(Self.message(2))], refused: [], F.now(21))).flattened
         let caught = loaded.compactMap { if case let .hunt(.postReceipt(_, _, link, true)) = $0 { link } else { nil } }
         #expect(caught == [PageLink(message: Self.message().id, page: 1)])
-        #expect(loaded.contains { if case let .hunt(.postStatus(post)) = $0 { post.status.pagesOpen == 1 } else { false } })
+        #expect(
+            loaded.contains { if case let .hunt(.postStatus(post)) = $0 { post.status.pagesOpen == 1 } else { false } })
         // Once it is in the ledger, a third start owes nothing.
         var ledgerAfter = ledger
         ledgerAfter.sent.insert(PageLink(message: Self.message().id, page: 1))
         var third = Engine(gpsServer: "localhost:2947")
         _ = Self.joined(&third, ledger: ledgerAfter, at: 30)
-        #expect(!third.handle(.loaded([saved], refused: [], F.now(31))).flattened.contains { if case .hunt(.postReceipt) = $0 { true } else { false } })
+        #expect(
+            !third.handle(.loaded([saved], refused: [], F.now(31))).flattened.contains {
+                if case .hunt(.postReceipt) = $0 { true } else { false }
+            })
     }
 
     @Test func pagesOpenedBeforeJoiningOrFailedToPostAreHandledSoundly() throws {
@@ -72,29 +89,43 @@ private typealias F = CoreFixture
         // Joined after the page opened: its receipt is not the hunt's.
         var later = Engine(gpsServer: "localhost:2947")
         _ = Self.joined(&later, at: 100)
-        #expect(!later.handle(.loaded([saved], refused: [], F.now(101))).flattened.contains { if case .hunt(.postReceipt) = $0 { true } else { false } })
+        #expect(
+            !later.handle(.loaded([saved], refused: [], F.now(101))).flattened.contains {
+                if case .hunt(.postReceipt) = $0 { true } else { false }
+            })
         // A receipt the outbox refused (a full disk) is not in the ledger, so it stays owed.
         var full = F.engine([F.stored(Self.message())])
         _ = Self.joined(&full, at: 1)
         _ = Self.walk(&full, from: 10)
-        let refused = full.handle(.hunt(.receiptPosted(PageLink(message: Self.message().id, page: 1), failure: "disk full"), F.now(14)))
+        let refused = full.handle(
+            .hunt(.receiptPosted(PageLink(message: Self.message().id, page: 1), failure: "disk full"), F.now(14)))
         #expect(!refused.contains { if case .hunt(.keepLedger) = $0 { true } else { false } })
     }
 
     @Test func sessionsOrderStatusesAndWillsAcrossReconnections() throws {
         var engine = F.engine([F.stored(Self.message())])
         let join = Self.joined(&engine, at: 5)
-        guard case let .hunt(.connect(file, will))? = join.first(where: { if case .hunt(.connect) = $0 { true } else { false } }) else {
-            Issue.record("joining connects"); return
+        guard
+            case let .hunt(.connect(file, will))? = join.first(where: {
+                if case .hunt(.connect) = $0 { true } else { false }
+            })
+        else {
+            Issue.record("joining connects")
+            return
         }
         #expect(file == Self.join && !will.status.online)
         let firstStatus = try #require(Self.posts(join).first)
-        #expect(firstStatus.status.online && firstStatus.id > 0 && firstStatus.id < will.id,
-                "a session's statuses come before its will")
-        #expect(Self.posts(engine.handle(.hunt(.connected, F.now(6)))).first.map { $0.id > firstStatus.id } == true,
-                "on connecting, the status in force is restated")
+        #expect(
+            firstStatus.status.online && firstStatus.id > 0 && firstStatus.id < will.id,
+            "a session's statuses come before its will")
+        #expect(
+            Self.posts(engine.handle(.hunt(.connected, F.now(6)))).first.map { $0.id > firstStatus.id } == true,
+            "on connecting, the status in force is restated")
         let lost = engine.handle(.hunt(.lost("broker gone"), F.now(7)))
-        guard case let .hunt(.setWill(next))? = lost.last else { Issue.record("a lost connection sets the next will"); return }
+        guard case let .hunt(.setWill(next))? = lost.last else {
+            Issue.record("a lost connection sets the next will")
+            return
+        }
         #expect(next.id > will.id, "the next session is above the last, even within the same second")
         #expect(engine.hunt?.connected == false && engine.hunt?.problem == "broker gone")
         let restated = try #require(Self.posts(engine.handle(.hunt(.connected, F.now(8)))).first)
@@ -113,8 +144,9 @@ private typealias F = CoreFixture
         _ = Self.joined(&engine)
         let first = engine.handle(.fix(F.fix(at: 1, F.north(of: F.tower, metres: 500)), F.now(1)))
         #expect(Self.posts(first).first?.status.fixMode == 3, "the first fix changes the fix mode shown")
-        #expect(Self.posts(engine.handle(.fix(F.fix(at: 2, F.north(of: F.tower, metres: 500)), F.now(2)))).isEmpty,
-                "another fix of the same mode and trust says nothing new")
+        #expect(
+            Self.posts(engine.handle(.fix(F.fix(at: 2, F.north(of: F.tower, metres: 500)), F.now(2)))).isEmpty,
+            "another fix of the same mode and trust says nothing new")
         #expect(Self.posts(engine.handle(.fix(F.fix(at: 3, mode: .twoD), F.now(3)))).first?.status.fixMode == 2)
         let opened = Self.walk(&engine, from: 10)
         #expect(Self.posts(opened).last?.status.pagesOpen == 1, "an unlock changes the pages shown")
@@ -125,14 +157,28 @@ private typealias F = CoreFixture
         var engine = F.engine([])
         _ = Self.joined(&engine)
         let topic = HuntTopic.release(hunt: HuntFixture.huntID, name: "finale")
-        let forged = engine.handle(.hunt(.heard(HuntFixture.releaseEnvelope("finale", id: 1), topic: topic, signatureValid: false), F.now(1)))
-        #expect(forged == [.ignored(.refused(.badSignature), topic: topic)] && engine.hunt?.ignored["badSignature"] == 1,
-                "the engine says what it ignored, for the log")
-        let heard = engine.handle(.hunt(.heard(HuntFixture.releaseEnvelope("finale", id: 1), topic: topic, signatureValid: true), F.now(2)))
-        #expect(heard.contains { if case let .hunt(.keepReleases(r)) = $0 { r == ["finale": HuntFixture.releaseKey(0x20)] } else { false } })
+        let forged = engine.handle(
+            .hunt(.heard(HuntFixture.releaseEnvelope("finale", id: 1), topic: topic, signatureValid: false), F.now(1)))
+        #expect(
+            forged == [.ignored(.refused(.badSignature), topic: topic)] && engine.hunt?.ignored["badSignature"] == 1,
+            "the engine says what it ignored, for the log")
+        let heard = engine.handle(
+            .hunt(.heard(HuntFixture.releaseEnvelope("finale", id: 1), topic: topic, signatureValid: true), F.now(2)))
+        #expect(
+            heard.contains {
+                if case let .hunt(.keepReleases(r)) = $0 {
+                    r == ["finale": HuntFixture.releaseKey(0x20)]
+                } else {
+                    false
+                }
+            })
         #expect(engine.hunt?.releases == ["finale"])
         // The broker hands the retained release again on every reconnect: nothing more to keep.
-        #expect(engine.handle(.hunt(.heard(HuntFixture.releaseEnvelope("finale", id: 1), topic: topic, signatureValid: true), F.now(3))).isEmpty)
+        #expect(
+            engine.handle(
+                .hunt(
+                    .heard(HuntFixture.releaseEnvelope("finale", id: 1), topic: topic, signatureValid: true), F.now(3))
+            ).isEmpty)
         _ = engine.handle(.hunt(.malformed(topic: topic), F.now(4)))
         #expect(engine.hunt?.ignored["malformed"] == 1)
         // A restart knows the releases the chest kept, without a broker.
@@ -150,7 +196,8 @@ private typealias F = CoreFixture
         #expect(effects.first == .hunt(.disconnect))
         #expect(effects.contains { if case let .hunt(.connect(file, _)) = $0 { file == blue } else { false } })
         #expect(engine.hunt?.team == "blue" && engine.hunt?.outbox == 2)
-        #expect(engine.handle(.hunt(.joined(nil, ledger: nil, releases: [:], outbox: 0), F.now(7))) == [.hunt(.disconnect)])
+        #expect(
+            engine.handle(.hunt(.joined(nil, ledger: nil, releases: [:], outbox: 0), F.now(7))) == [.hunt(.disconnect)])
         #expect(engine.hunt == nil)
     }
 

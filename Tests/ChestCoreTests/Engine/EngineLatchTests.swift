@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ChestCore
 
 private typealias F = CoreFixture
@@ -13,8 +14,12 @@ private func key(_ page: Int, _ set: LockSetName, _ kind: LockKind) -> LockKey {
 @Suite struct EngineSetTests {
     @Test func setAOrSetB() {
         let message = F.message(pages: [
-            Page(text: "one", setA: [.location(center: F.tower, radius: 30)], setB: [.time(F.t0.addingTimeInterval(100))]),
-            Page(text: "two", setA: [.time(F.t0.addingTimeInterval(500))], setB: [.location(center: F.tower, radius: 30)]),
+            Page(
+                text: "one", setA: [.location(center: F.tower, radius: 30)], setB: [.time(F.t0.addingTimeInterval(100))]
+            ),
+            Page(
+                text: "two", setA: [.time(F.t0.addingTimeInterval(500))], setB: [.location(center: F.tower, radius: 30)]
+            ),
         ])
         var engine = F.engine([F.stored(message)])
         var effects: [Engine.Effect] = []
@@ -34,7 +39,9 @@ private func key(_ page: Int, _ set: LockSetName, _ kind: LockKind) -> LockKey {
 
     @Test func theOtherSetOpensThePageByTime() {
         let message = F.message(pages: [
-            Page(text: "one", setA: [.location(center: F.tower, radius: 30)], setB: [.time(F.t0.addingTimeInterval(100))]),
+            Page(
+                text: "one", setA: [.location(center: F.tower, radius: 30)], setB: [.time(F.t0.addingTimeInterval(100))]
+            )
         ])
         var engine = F.engine([F.stored(message)])
         #expect(engine.handle(.tick(F.now(99))).unlocks == [])
@@ -44,7 +51,7 @@ private func key(_ page: Int, _ set: LockSetName, _ kind: LockKind) -> LockKey {
 
     @Test func locksLatchOneByOneAndStayHeld() {
         let message = F.message(pages: [
-            Page(text: "one", setA: [.location(center: F.tower, radius: 30), .time(F.t0.addingTimeInterval(60))]),
+            Page(text: "one", setA: [.location(center: F.tower, radius: 30), .time(F.t0.addingTimeInterval(60))])
         ])
         var engine = F.engine([F.stored(message)])
         var effects: [Engine.Effect] = []
@@ -58,9 +65,10 @@ private func key(_ page: Int, _ set: LockSetName, _ kind: LockKind) -> LockKey {
         // Walk away: the location lock stays latched.
         let away = F.north(of: F.tower, metres: 5_000)
         for second in 4...10 { _ = engine.handle(.fix(F.fix(at: Double(second), away), F.now(Double(second)))) }
-        #expect(reasons(engine, message.id, page: 1, now: F.now(10)) == [
-            .location: "holds", .time: "opens at 08:01:00 (in 60 s)",
-        ])
+        #expect(
+            reasons(engine, message.id, page: 1, now: F.now(10)) == [
+                .location: "holds", .time: "opens at 08:01:00 (in 60 s)",
+            ])
         let opened = engine.handle(.tick(F.now(60)))
         #expect(opened.unlockEvents.map(\.set?.rawValue) == ["A"])
         #expect(engine.entries[message.id]?.state.latched.count == 2)
@@ -115,26 +123,34 @@ private func key(_ page: Int, _ set: LockSetName, _ kind: LockKind) -> LockKey {
         #expect(effects.first == .emit(.ingested(message.id, title: message.title)))
         #expect(effects.unlocks == [])
         let state = try #require(effects.persisted.last)
-        #expect(state.openPages == [
-            OpenPage(page: 1, set: nil, at: F.t0.addingTimeInterval(5), delivered: true),
-            OpenPage(page: 3, set: nil, at: F.t0.addingTimeInterval(5), delivered: true),
-        ])
+        #expect(
+            state.openPages == [
+                OpenPage(page: 1, set: nil, at: F.t0.addingTimeInterval(5), delivered: true),
+                OpenPage(page: 3, set: nil, at: F.t0.addingTimeInterval(5), delivered: true),
+            ])
         #expect(engine.undelivered == [])
         #expect(engine.entries[message.id]?.openness == .partial)
         // Loaded at start (announce false): no ingested event, and an already open page is not opened again.
         var reloaded = Engine(gpsServer: "localhost:2947")
-        let again = reloaded.handle(.loaded([StoredMessage(message: message, state: state, chest: .regular,
-                                                          sentByYou: false)], refused: [], F.now(6)))
+        let again = reloaded.handle(
+            .loaded(
+                [
+                    StoredMessage(
+                        message: message, state: state, chest: .regular,
+                        sentByYou: false)
+                ], refused: [], F.now(6)))
         #expect(again.persisted == [])
         #expect(!again.contains { if case .emit = $0 { true } else { false } })
     }
 
     @Test func deliveredMarksThePageAndUndeliveredListsTheRest() {
         let first = F.message(1, title: "First", pages: [Page(text: "a", setA: [.time(F.t0.addingTimeInterval(10))])])
-        let second = F.message(2, title: "Second", pages: [
-            Page(text: "b", setA: [.time(F.t0.addingTimeInterval(20))]),
-            Page(text: "c", setB: [.time(F.t0.addingTimeInterval(30))]),
-        ])
+        let second = F.message(
+            2, title: "Second",
+            pages: [
+                Page(text: "b", setA: [.time(F.t0.addingTimeInterval(20))]),
+                Page(text: "c", setB: [.time(F.t0.addingTimeInterval(30))]),
+            ])
         var engine = F.engine([F.stored(second), F.stored(first)])
         #expect(engine.undelivered == [])
         _ = engine.handle(.tick(F.now(10)))

@@ -1,6 +1,7 @@
-@testable import ChestCore
 import Foundation
 import Testing
+
+@testable import ChestCore
 
 private typealias F = CoreFixture
 
@@ -17,21 +18,30 @@ private typealias F = CoreFixture
         var message: Message
         var grid: CellGrid
         var place: Coordinate
-        var content: SealedContent { SealedContent(text: "found \(place)", a: SearchArea(center: place, radius: EngineLateKeyTests.radius)) }
+        var content: SealedContent {
+            SealedContent(text: "found \(place)", a: SearchArea(center: place, radius: EngineLateKeyTests.radius))
+        }
 
         init(_ index: UInt8, grid: CellGrid, place: Coordinate, salt: UInt8? = nil) {
             self.grid = grid
             self.place = place
-            let slot = KeySlot.cells(salt: [UInt8](repeating: salt ?? index, count: 16), cost: SealCost.Level.interactive.cost,
-                                     wrapped: [[UInt8]](repeating: [UInt8](repeating: 6, count: 72), count: 4))
-            message = F.message(index, pages: [Page(text: "", setA: [.sealedLocation(grid)],
-                                                    sealed: SealedPage(ciphertext: EngineLateKeyTests.ciphertext, slots: [.a: slot], version: 3))])
+            let slot = KeySlot.cells(
+                salt: [UInt8](repeating: salt ?? index, count: 16), cost: SealCost.Level.interactive.cost,
+                wrapped: [[UInt8]](repeating: [UInt8](repeating: 6, count: 72), count: 4))
+            message = F.message(
+                index,
+                pages: [
+                    Page(
+                        text: "", setA: [.sealedLocation(grid)],
+                        sealed: SealedPage(ciphertext: EngineLateKeyTests.ciphertext, slots: [.a: slot], version: 3))
+                ])
         }
 
         /// What a real worker finds: the key of any cell the place's disk touches opens the page.
         func answer(_ request: KeyRequest) -> KeyResult {
             guard request.id == message.id, let cell = request.cell,
-                  grid.cells(touching: place, radius: EngineLateKeyTests.radius).contains(cell) else { return .wrong }
+                grid.cells(touching: place, radius: EngineLateKeyTests.radius).contains(cell)
+            else { return .wrong }
             return .opened(content)
         }
     }
@@ -43,18 +53,23 @@ private typealias F = CoreFixture
 
     /// The point `x`, `y` metres from the grid's origin, back on the globe.
     static func coordinate(on grid: CellGrid, x: Double, y: Double) -> Coordinate {
-        Coordinate(latitude: y / Coordinate.earthRadius * 180 / .pi,
-                   longitude: Double(grid.referenceLongitude) + x / (Coordinate.earthRadius * grid.cosReference) * 180 / .pi)
+        Coordinate(
+            latitude: y / Coordinate.earthRadius * 180 / .pi,
+            longitude: Double(grid.referenceLongitude) + x / (Coordinate.earthRadius * grid.cosReference) * 180 / .pi)
     }
 
     /// `coordinate` moved `metres` east.
     static func east(of coordinate: Coordinate, metres: Double) -> Coordinate {
-        Coordinate(latitude: coordinate.latitude,
-                   longitude: coordinate.longitude + metres / (Coordinate.earthRadius * .pi / 180 * cos(coordinate.latitude * .pi / 180)))
+        Coordinate(
+            latitude: coordinate.latitude,
+            longitude: coordinate.longitude + metres
+                / (Coordinate.earthRadius * .pi / 180 * cos(coordinate.latitude * .pi / 180)))
     }
 
     /// Feeds one fix a second from `start` and collects what the engine asks of the worker.
-    static func walk(_ engine: inout Engine, _ positions: [Coordinate], from start: Double, asked: inout [KeyRequest]) -> [Engine.Effect] {
+    static func walk(_ engine: inout Engine, _ positions: [Coordinate], from start: Double, asked: inout [KeyRequest])
+        -> [Engine.Effect]
+    {
         var effects: [Engine.Effect] = []
         for (offset, position) in positions.enumerated() {
             let second = start + Double(offset)
@@ -66,15 +81,19 @@ private typealias F = CoreFixture
     }
 
     /// Answers what the worker holds, one request at a time, each at `at`; collects the requests each answer lets go.
-    static func answerAll(_ engine: inout Engine, _ asked: inout [KeyRequest], places: [SealedPlace], at seconds: Double,
-                          log: inout [KeyRequest]) -> [Engine.Effect] {
+    static func answerAll(
+        _ engine: inout Engine, _ asked: inout [KeyRequest], places: [SealedPlace], at seconds: Double,
+        log: inout [KeyRequest]
+    ) -> [Engine.Effect] {
         var effects: [Engine.Effect] = []
         var clock = seconds
         while true {
             while !asked.isEmpty {
                 let request = asked.removeFirst()
                 log.append(request)
-                let result = places.lazy.map { $0.answer(request) }.first { if case .opened = $0 { true } else { false } } ?? .wrong
+                let result =
+                    places.lazy.map { $0.answer(request) }.first { if case .opened = $0 { true } else { false } }
+                    ?? .wrong
                 let out = engine.handle(.keyDerived(request, result, F.now(clock)))
                 asked += EngineSealTests.requests(out)
                 effects += out
@@ -108,8 +127,9 @@ private typealias F = CoreFixture
         let page = try #require(engine.entries[place.message.id]?.state.openPages.first)
         #expect(page.reachedAt == F.now(3).wall, "reached at the third fix in the place")
         #expect(page.evidence?.reachedAt == F.now(3).wall)
-        #expect(page.evidence?.fixes.map(\.time) == [1, 2, 3].map { F.t0.addingTimeInterval($0) },
-                "the evidence is the three fixes that reached the place, not the last three")
+        #expect(
+            page.evidence?.fixes.map(\.time) == [1, 2, 3].map { F.t0.addingTimeInterval($0) },
+            "the evidence is the three fixes that reached the place, not the last three")
         #expect(page.content?.text == place.content.text)
     }
 
@@ -160,7 +180,8 @@ private typealias F = CoreFixture
         let (x, y) = grid.project(F.tower)
         let border = grid.offsetX + ((x - grid.offsetX) / grid.width).rounded(.down) * grid.width
         let centre = Self.coordinate(on: grid, x: border, y: y)
-        let west = Self.coordinate(on: grid, x: border - 8, y: y), east = Self.coordinate(on: grid, x: border + 8, y: y)
+        let west = Self.coordinate(on: grid, x: border - 8, y: y)
+        let east = Self.coordinate(on: grid, x: border + 8, y: y)
         #expect(grid.cell(of: west) != grid.cell(of: east))
         for cell in [grid.cell(of: west), grid.cell(of: east)] {
             let place = SealedPlace(1, grid: grid, place: centre)
@@ -169,9 +190,12 @@ private typealias F = CoreFixture
             _ = Self.walk(&engine, [west, east, east], from: 1, asked: &asked)
             let filed = asked.compactMap(\.cell) + engine.seal.cells.waiting.values.map(\.cell)
             #expect(Set(filed) == [grid.cell(of: west), grid.cell(of: east)], "both cells the fixes were in are filed")
-            _ = Self.walk(&engine, (1...20).map { F.north(of: centre, metres: 300 + Double($0)) }, from: 4, asked: &asked)
+            _ = Self.walk(
+                &engine, (1...20).map { F.north(of: centre, metres: 300 + Double($0)) }, from: 4, asked: &asked)
             // The worker takes the one cell first, whatever the engine's order; its key alone decides.
-            let first = try #require(asked.first { $0.cell == cell } ?? engine.seal.cells.waiting.values.first { $0.cell == cell }?.requests.values.first)
+            let first = try #require(
+                asked.first { $0.cell == cell }
+                    ?? engine.seal.cells.waiting.values.first { $0.cell == cell }?.requests.values.first)
             let opened = engine.handle(.keyDerived(first, place.answer(first), F.now(30)))
             #expect(opened.unlocks == [1], "the key of cell \(cell) did not open the page")
             #expect(engine.entries[place.message.id]?.state.openPages.first?.reachedAt == F.now(3).wall)
@@ -200,10 +224,12 @@ private typealias F = CoreFixture
     /// at the first spot. Every cell is asked once, nothing is dropped while the reader walks on for longer than
     /// the history's window, the newest go first, and the earned place opens when its key finally comes.
     @Test func aQueueOf40CellsFrom20GridsForgetsNothing() throws {
-        let spotA = F.tower, spotB = Self.east(of: F.tower, metres: 300)
+        let spotA = F.tower
+        let spotB = Self.east(of: F.tower, metres: 300)
         let places = (1...20).map { index in
-            SealedPlace(UInt8(index), grid: Self.grid(seed: 100 + UInt64(index)),
-                        place: index == 7 ? spotA : F.north(of: F.tower, metres: 700))
+            SealedPlace(
+                UInt8(index), grid: Self.grid(seed: 100 + UInt64(index)),
+                place: index == 7 ? spotA : F.north(of: F.tower, metres: 700))
         }
         var engine = F.engine(places.map { F.stored($0.message) })
         var asked: [KeyRequest] = []
@@ -221,11 +247,16 @@ private typealias F = CoreFixture
         // Each cell is asked once; only when the first cell asked (one of spot A's, while the reader stood there) is
         // the earned place's, does its page open first and its cell at B go unasked.
         let earnedFirst = log.first?.id == places[6].message.id
-        #expect(log.count == (earnedFirst ? 39 : 40) && Set(log.map(\.derivation)).count == log.count,
-                "\(log.count) asks, \(Set(log.map(\.derivation)).count) cells")
+        #expect(
+            log.count == (earnedFirst ? 39 : 40) && Set(log.map(\.derivation)).count == log.count,
+            "\(log.count) asks, \(Set(log.map(\.derivation)).count) cells")
         // After the first (asked as the reader stood at A), spot B's cells, the newer, go before A's.
-        let spots = log.dropFirst().map { request in places.first { $0.message.id == request.id }!.grid.cell(of: spotB) == request.cell }
-        #expect(spots == Array(repeating: true, count: earnedFirst ? 19 : 20) + Array(repeating: false, count: 19), "\(spots)")
+        let spots = log.dropFirst().map { request in
+            places.first { $0.message.id == request.id }!.grid.cell(of: spotB) == request.cell
+        }
+        #expect(
+            spots == Array(repeating: true, count: earnedFirst ? 19 : 20) + Array(repeating: false, count: 19),
+            "\(spots)")
         #expect(opened.unlockEvents.map(\.id) == [places[6].message.id])
         #expect(engine.entries[places[6].message.id]?.state.openPages.first?.reachedAt == F.now(3).wall)
         #expect(engine.status(now: F.now(300)).sealed?.cellsWaiting == 0)
@@ -236,11 +267,14 @@ private typealias F = CoreFixture
     /// (format 3)" gives the bytes).
     @Test func theKeptFixesAreBounded() {
         let memory = Engine.keptFixesMemory
-        print("kept fixes: \(memory.bytesPerFix) bytes a fix, window \(memory.window), at most \(memory.mostPinned) pinned")
+        print(
+            "kept fixes: \(memory.bytesPerFix) bytes a fix, window \(memory.window), at most \(memory.mostPinned) pinned"
+        )
         #expect(memory.bytesPerFix * (memory.window + memory.mostPinned) < 4 << 20)
         var history = FixHistory()
         for second in 0..<(3 * FixHistory.epochs) {
-            _ = history.record(F.fix(at: Double(second)), epoch: Double(second), wall: F.now(Double(second)).wall, hardware: false)
+            _ = history.record(
+                F.fix(at: Double(second)), epoch: Double(second), wall: F.now(Double(second)).wall, hardware: false)
             if second == 10 { history.pin([10]) }
         }
         #expect(history.entries.count == FixHistory.epochs + 1 && history.entries.first?.sequence == 10)
@@ -253,9 +287,10 @@ private typealias F = CoreFixture
         let slot = SlotRef(id: F.id(1), page: 1, set: .a)
         for index in 0..<5 {
             let cell = Cell(x: Int64(index), y: 0)
-            let request = KeyRequest(id: F.id(1), page: 1, set: .a, secret: "chest-v3|cell=\(cell)",
-                                     slot: .cells(salt: [1], cost: SealCost.Level.interactive.cost, wrapped: []),
-                                     ciphertext: [], cell: cell, pin: nil, version: 3)
+            let request = KeyRequest(
+                id: F.id(1), page: 1, set: .a, secret: "chest-v3|cell=\(cell)",
+                slot: .cells(salt: [1], cost: SealCost.Level.interactive.cost, wrapped: []),
+                ciphertext: [], cell: cell, pin: nil, version: 3)
             _ = queue.add(request, slot: slot, derivation: request.derivation!, cell: cell, pins: [index])
         }
         var order: [Int64] = []
@@ -273,7 +308,8 @@ private typealias F = CoreFixture
         // cell (about 40 m) off, outside its 30 m.
         let grid = Self.grid(seed: 31)
         let (x, y) = grid.project(F.tower)
-        let column = ((x - grid.offsetX) / grid.width).rounded(.down), row = ((y - grid.offsetY) / grid.width).rounded(.down)
+        let column = ((x - grid.offsetX) / grid.width).rounded(.down)
+        let row = ((y - grid.offsetY) / grid.width).rounded(.down)
         let middle = (x: grid.offsetX + (column + 0.5) * grid.width, y: grid.offsetY + (row + 0.5) * grid.width)
         let place = SealedPlace(1, grid: grid, place: Self.coordinate(on: grid, x: middle.x, y: middle.y))
         let stood = Self.coordinate(on: grid, x: middle.x + 0.45 * grid.width, y: middle.y + 0.45 * grid.width)
@@ -283,7 +319,9 @@ private typealias F = CoreFixture
         _ = Self.walk(&engine, Array(repeating: stood, count: 10), from: 1, asked: &asked)
         var log: [KeyRequest] = []
         #expect(Self.answerAll(&engine, &asked, places: [place], at: 30, log: &log).unlocks.isEmpty)
-        #expect(log.contains { if case .opened = place.answer($0) { true } else { false } }, "the cell's key was never tried")
+        #expect(
+            log.contains { if case .opened = place.answer($0) { true } else { false } },
+            "the cell's key was never tried")
         #expect(engine.entries[place.message.id]?.state.openPages.isEmpty == true)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ChestCore
 
 private typealias F = CoreFixture
@@ -14,34 +15,53 @@ private typealias F = CoreFixture
 
     /// (what happened, location reason, altitude reason)
     static let fixCases: [(String, Bool, [Fix], Double, String, String)] = [
-        ("gpsd not connected", false, [], 0, "no GPS fix yet: gpsd is not connected", "no GPS fix yet: gpsd is not connected"),
+        (
+            "gpsd not connected", false, [], 0, "no GPS fix yet: gpsd is not connected",
+            "no GPS fix yet: gpsd is not connected"
+        ),
         ("no fix yet", true, [], 0, "no GPS fix yet", "no GPS fix yet"),
         ("mode 1", true, [F.fix(at: 1, mode: 1)], 1, "no GPS fix yet", "no GPS fix yet"),
-        ("312 m south", true, [F.fix(at: 1, F.north(of: F.tower, metres: -312), altitude: 1000)], 1,
-         "312 m away (N)", "at 1000 m, needs 1200..1300 m"),
-        ("2.5 km north", true, [F.fix(at: 1, F.north(of: F.tower, metres: 2500), mode: 2)], 1,
-         "2.5 km away (S)", "needs a 3D fix"),
-        ("inaccurate", true, [F.fix(at: 1, altitude: 1250, eph: 44.6)], 1, "accuracy ±45 m, needs ±30 m or better",
-         "1 of 3 confirming fixes"),
-        ("two fixes on the point", true, [F.fix(at: 1, altitude: 1250), F.fix(at: 2, altitude: 1250)], 2,
-         "2 of 3 confirming fixes", "2 of 3 confirming fixes"),
-        ("the last fix is stale", true, [F.fix(at: 1, altitude: 1250)], 10, "the last GPS fix is 9 s old",
-         "the last GPS fix is 9 s old"),
+        (
+            "312 m south", true, [F.fix(at: 1, F.north(of: F.tower, metres: -312), altitude: 1000)], 1,
+            "312 m away (N)", "at 1000 m, needs 1200..1300 m"
+        ),
+        (
+            "2.5 km north", true, [F.fix(at: 1, F.north(of: F.tower, metres: 2500), mode: 2)], 1,
+            "2.5 km away (S)", "needs a 3D fix"
+        ),
+        (
+            "inaccurate", true, [F.fix(at: 1, altitude: 1250, eph: 44.6)], 1, "accuracy ±45 m, needs ±30 m or better",
+            "1 of 3 confirming fixes"
+        ),
+        (
+            "two fixes on the point", true, [F.fix(at: 1, altitude: 1250), F.fix(at: 2, altitude: 1250)], 2,
+            "2 of 3 confirming fixes", "2 of 3 confirming fixes"
+        ),
+        (
+            "the last fix is stale", true, [F.fix(at: 1, altitude: 1250)], 10, "the last GPS fix is 9 s old",
+            "the last GPS fix is 9 s old"
+        ),
         ("3D without altitude", true, [F.fix(at: 1, altitude: nil)], 1, "1 of 3 confirming fixes", "needs a 3D fix"),
     ]
 
     @Test(arguments: fixCases)
-    func explainsLocationAndAltitude(_ name: String, _ connected: Bool, _ fixes: [Fix], _ at: Double,
-                                     _ location: String, _ altitude: String) {
+    func explainsLocationAndAltitude(
+        _ name: String, _ connected: Bool, _ fixes: [Fix], _ at: Double,
+        _ location: String, _ altitude: String
+    ) {
         var engine = F.engine([F.stored(Self.message)], connected: connected)
         for fix in fixes { _ = engine.handle(.fix(fix, F.now(fix.receivedAt - 1000))) }
-        #expect(reasons(engine, Self.message.id, page: 1, now: F.now(at)) == [.location: location, .altitude: altitude])
-        #expect(reasons(engine, Self.message.id, page: 2, now: F.now(at)) == [.time: "opens at 09:30:00 (in 1 h 30 min)"])
+        #expect(
+            reasons(engine, Self.message.id, page: 1, now: F.now(at)) == [.location: location, .altitude: altitude])
+        #expect(
+            reasons(engine, Self.message.id, page: 2, now: F.now(at)) == [.time: "opens at 09:30:00 (in 1 h 30 min)"])
     }
 
     @Test func reportShape() throws {
         var engine = F.engine([F.stored(Self.message)])
-        for second in 1...3 { _ = engine.handle(.fix(F.fix(at: Double(second), altitude: 1000), F.now(Double(second)))) }
+        for second in 1...3 {
+            _ = engine.handle(.fix(F.fix(at: Double(second), altitude: 1000), F.now(Double(second))))
+        }
         let report = try #require(engine.read(Self.message.id, now: F.now(3)))
         #expect(report.id == Self.message.id)
         #expect(report.title == "Test")
@@ -62,9 +82,18 @@ private typealias F = CoreFixture
         (.opensAt(F.t0), "opens at 08:00:00"),
         (.opensAt(F.t0.addingTimeInterval(13.5)), "opens at 08:00:13 (in 13 s)"),
         (.opensAt(F.t0.addingTimeInterval(86_400 * 3)), "opens at 2027-01-18 08:00:00 GMT (in 3 days)"),
-        (.clockAheadOfGPS(opensAt: F.t0, offsetSeconds: 90), "opens at 08:00:00 (in 90 s) by GPS time (the system clock is 90 s ahead)"),
-        (.clockAheadOfGPS(opensAt: F.t0, offsetSeconds: 600), "opens at 08:00:00 (in 10 min) by GPS time (the system clock is 10 min ahead)"),
-        (.clockAheadOfGPS(opensAt: F.t0, offsetSeconds: 174 * 86_400), "opens at 2027-01-15 08:00:00 GMT (in 174 days) by GPS time (the system clock is 174 days ahead)"),
+        (
+            .clockAheadOfGPS(opensAt: F.t0, offsetSeconds: 90),
+            "opens at 08:00:00 (in 90 s) by GPS time (the system clock is 90 s ahead)"
+        ),
+        (
+            .clockAheadOfGPS(opensAt: F.t0, offsetSeconds: 600),
+            "opens at 08:00:00 (in 10 min) by GPS time (the system clock is 10 min ahead)"
+        ),
+        (
+            .clockAheadOfGPS(opensAt: F.t0, offsetSeconds: 174 * 86_400),
+            "opens at 2027-01-15 08:00:00 GMT (in 174 days) by GPS time (the system clock is 174 days ahead)"
+        ),
         (.gpsNotConnected, "no GPS fix yet: gpsd is not connected"),
         (.needsFix, "no GPS fix yet"),
         (.needs3DFix, "needs a 3D fix"),
@@ -84,7 +113,10 @@ private typealias F = CoreFixture
         (.altitude(current: 1187.6, needs: Bounds(min: 1200, max: 1300)), "at 1188 m, needs 1200..1300 m"),
         (.needsPIN, "needs the PIN"),
         (.pinRefused(until: F.t0.addingTimeInterval(30)), "PIN attempts refused until 2027-01-15 08:00:30 GMT"),
-        (.weatherUnknown(.offline(since: F.t0.addingTimeInterval(-60)), temperature: false), "weather unknown: offline since 07:59"),
+        (
+            .weatherUnknown(.offline(since: F.t0.addingTimeInterval(-60)), temperature: false),
+            "weather unknown: offline since 07:59"
+        ),
         (.weather(current: .snowy, needs: .clear), "snowing, needs clear"),
         (.weather(current: .thundery, needs: .rainy), "thundering, needs rainy"),
         (.weather(current: nil, needs: .rainy), "weather unknown, needs rainy"),

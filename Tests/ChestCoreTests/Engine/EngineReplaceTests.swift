@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ChestCore
 
 private typealias F = CoreFixture
@@ -10,13 +11,19 @@ private typealias F = CoreFixture
     static let later = F.north(of: F.tower, metres: 500)
 
     /// Page 1 open from the start; page 2 at the tower or by PIN; page 3 at the tower after a time.
-    static func version(created: TimeInterval, page2: Coordinate = F.tower, page3Text: String = "three",
-                        key: UInt8 = 7) -> Message {
-        var message = F.message(1, title: "Walk", pages: [
-            Page(text: "one"),
-            Page(text: "two", setA: [.location(center: page2, radius: 30)], setB: [.pin(hash: "hash-\(created)")]),
-            Page(text: page3Text, setA: [.location(center: F.tower, radius: 30), .time(F.t0.addingTimeInterval(-10))]),
-        ])
+    static func version(
+        created: TimeInterval, page2: Coordinate = F.tower, page3Text: String = "three",
+        key: UInt8 = 7
+    ) -> Message {
+        var message = F.message(
+            1, title: "Walk",
+            pages: [
+                Page(text: "one"),
+                Page(text: "two", setA: [.location(center: page2, radius: 30)], setB: [.pin(hash: "hash-\(created)")]),
+                Page(
+                    text: page3Text,
+                    setA: [.location(center: F.tower, radius: 30), .time(F.t0.addingTimeInterval(-10))]),
+            ])
         message.created = Date(timeIntervalSince1970: 1_790_000_000 + created)
         message.seal = Seal(publicKey: [UInt8](repeating: key, count: 32), signature: [UInt8](repeating: 9, count: 64))
         return message
@@ -25,16 +32,24 @@ private typealias F = CoreFixture
     /// An engine holding the first version with pages 1 and 2 open and page 3's time latched, in `chest`.
     static func engine(chest: ChestKind = .regular) -> Engine {
         var stored = F.stored(version(created: 0), chest: chest)
-        stored.state.openPages = [OpenPage(page: 1, set: nil, at: F.t0, delivered: true),
-                                  OpenPage(page: 2, set: .a, at: F.t0, delivered: true)]
-        stored.state.latched = [LockKey(page: 2, set: .a, kind: .location): F.t0, LockKey(page: 3, set: .a, kind: .time): F.t0]
+        stored.state.openPages = [
+            OpenPage(page: 1, set: nil, at: F.t0, delivered: true),
+            OpenPage(page: 2, set: .a, at: F.t0, delivered: true),
+        ]
+        stored.state.latched = [
+            LockKey(page: 2, set: .a, kind: .location): F.t0, LockKey(page: 3, set: .a, kind: .time): F.t0,
+        ]
         stored.state.pin.wrong = 2
         return F.engine([stored])
     }
 
     static func importing(_ message: Message) -> Engine.Input {
-        .arrived([Arrival(source: .copy(Data("bytes".utf8), for: F.client), file: "/home/r/walk.locked",
-                          content: .message(message, sentByYou: false))], F.now(5))
+        .arrived(
+            [
+                Arrival(
+                    source: .copy(Data("bytes".utf8), for: F.client), file: "/home/r/walk.locked",
+                    content: .message(message, sentByYou: false))
+            ], F.now(5))
     }
 
     @Test func aNewerVersionFromTheSenderReplacesItKeepingWhatStillHolds() throws {
@@ -47,10 +62,17 @@ private typealias F = CoreFixture
         }
         #expect(admission.stored.chest == .saved && admission.stored.message == newer)
         #expect(admission.stored.state.openPageNumbers == [1, 2])
-        #expect(admission.stored.state.latched.keys.sorted() == [LockKey(page: 2, set: .a, kind: .location), LockKey(page: 3, set: .a, kind: .time)])
+        #expect(
+            admission.stored.state.latched.keys.sorted() == [
+                LockKey(page: 2, set: .a, kind: .location), LockKey(page: 3, set: .a, kind: .time),
+            ])
         #expect(admission.stored.state.pin.wrong == 2 && admission.stored.state.ingestedAt == F.t0)
-        #expect(note.hasPrefix("replaces the version of 2026-09-21T") && note.hasSuffix("(saved chest); pages 1, 2 stay open"), "\(note)")
-        #expect(engine.entries[newer.id]?.message.created == Self.version(created: 0).created, "not replaced before it is on disk")
+        #expect(
+            note.hasPrefix("replaces the version of 2026-09-21T")
+                && note.hasSuffix("(saved chest); pages 1, 2 stay open"), "\(note)")
+        #expect(
+            engine.entries[newer.id]?.message.created == Self.version(created: 0).created,
+            "not replaced before it is on disk")
 
         let done = engine.handle(.changed(.replace(admission, note: note), failure: nil, F.now(5)))
         #expect(done.contains(.emit(.ingested(newer.id, title: "Walk"))))
@@ -66,9 +88,13 @@ private typealias F = CoreFixture
     @Test func aPageKeptOpenNoLongerListsItsFiles() {
         var stored = F.stored(Self.version(created: 0))
         let key = Data(repeating: 1, count: 32).base64EncodedString()
-        stored.state.openPages = [OpenPage(page: 1, set: nil, at: F.t0, delivered: true,
-                                           content: SealedContent(text: "one", attachments: [Attachment(name: "a.png", type: "image/png", size: 9)],
-                                                                  attachmentsKey: key))]
+        stored.state.openPages = [
+            OpenPage(
+                page: 1, set: nil, at: F.t0, delivered: true,
+                content: SealedContent(
+                    text: "one", attachments: [Attachment(name: "a.png", type: "image/png", size: 9)],
+                    attachmentsKey: key))
+        ]
         let state = Replacement.state(from: stored, for: Self.version(created: 60))
         #expect(state.openPages.first?.content == SealedContent(text: "one"))
     }
@@ -107,15 +133,21 @@ private typealias F = CoreFixture
     /// A key derived for the older version's ciphertext, answered after the newer one replaced it, opens nothing.
     @Test func aKeyDerivedForTheOlderVersionOpensNothingInTheNewer() throws {
         func sealed(_ byte: UInt8, created: TimeInterval) -> Message {
-            let slot = KeySlot.sealed(salt: [UInt8](repeating: 1, count: 16), cost: SealCost(passes: 2, memory: 1 << 26),
-                                      wrapped: [UInt8](repeating: 2, count: 72))
-            var message = F.message(2, title: "Sealed", pages: [
-                Page(text: "", setA: [.release("finale")], sealed: SealedPage(ciphertext: [UInt8](repeating: byte, count: 296), slots: [.a: slot])),
-            ])
+            let slot = KeySlot.sealed(
+                salt: [UInt8](repeating: 1, count: 16), cost: SealCost(passes: 2, memory: 1 << 26),
+                wrapped: [UInt8](repeating: 2, count: 72))
+            var message = F.message(
+                2, title: "Sealed",
+                pages: [
+                    Page(
+                        text: "", setA: [.release("finale")],
+                        sealed: SealedPage(ciphertext: [UInt8](repeating: byte, count: 296), slots: [.a: slot]))
+                ])
             message.created = Date(timeIntervalSince1970: 1_790_000_000 + created)
             return message
         }
-        let old = sealed(1, created: 0), new = sealed(3, created: 60)
+        let old = sealed(1, created: 0)
+        let new = sealed(3, created: 60)
         var engine = F.engine([F.stored(old)])
         let request = try #require(KeyRequest(id: old.id, page: 1, set: .a, of: old.pages[0].sealed!))
         guard case let .change(change)? = engine.handle(Self.importing(new)).first else {

@@ -1,6 +1,7 @@
-@testable import ChestCore
 import Foundation
 import Testing
+
+@testable import ChestCore
 
 private typealias F = CoreFixture
 
@@ -11,14 +12,19 @@ private typealias F = CoreFixture
     static let radius = 20.0
     static let grid = CellGrid(center: target, radius: radius)
     static let content = SealedContent(text: "Under the old oak.", a: SearchArea(center: target, radius: radius))
-    static let slot = KeySlot.sealed(salt: [UInt8](repeating: 1, count: 16), cost: SealCost.Level.interactive.cost,
-                                     wrapped: [UInt8](repeating: 2, count: 72))
+    static let slot = KeySlot.sealed(
+        salt: [UInt8](repeating: 1, count: 16), cost: SealCost.Level.interactive.cost,
+        wrapped: [UInt8](repeating: 2, count: 72))
     static let ciphertext = [UInt8](repeating: 3, count: 296)
 
     static func message(setA: [Lock] = [.sealedLocation(grid)], setB: [Lock] = []) -> Message {
         var slots: [LockSetName: KeySlot] = [.a: slot]
-        if !setB.isEmpty { slots[.b] = setB.contains(where: \.isSecret) ? slot : .guarded(key: [UInt8](repeating: 4, count: 32)) }
-        return F.message(pages: [Page(text: "", setA: setA, setB: setB, sealed: SealedPage(ciphertext: ciphertext, slots: slots))])
+        if !setB.isEmpty {
+            slots[.b] = setB.contains(where: \.isSecret) ? slot : .guarded(key: [UInt8](repeating: 4, count: 32))
+        }
+        return F.message(pages: [
+            Page(text: "", setA: setA, setB: setB, sealed: SealedPage(ciphertext: ciphertext, slots: slots))
+        ])
     }
 
     static func requests(_ effects: [Engine.Effect]) -> [KeyRequest] {
@@ -50,24 +56,32 @@ private typealias F = CoreFixture
         var generator = SeededGenerator(seed: 1)
         let area = SearchArea(center: Self.target, radius: 1000)
         let grid = CellGrid(area: area, radius: Self.radius, using: &generator)
-        let slot = KeySlot.cells(salt: [UInt8](repeating: 5, count: 16), cost: SealCost.Level.interactive.cost,
-                                 wrapped: [[UInt8]](repeating: [UInt8](repeating: 6, count: 72), count: 4))
+        let slot = KeySlot.cells(
+            salt: [UInt8](repeating: 5, count: 16), cost: SealCost.Level.interactive.cost,
+            wrapped: [[UInt8]](repeating: [UInt8](repeating: 6, count: 72), count: 4))
         let messages = (1...2).map { index in
-            F.message(UInt8(index), pages: [Page(text: "", setA: [.sealedLocation(grid)],
-                                                    sealed: SealedPage(ciphertext: Self.ciphertext, slots: [.a: slot], version: 3))])
+            F.message(
+                UInt8(index),
+                pages: [
+                    Page(
+                        text: "", setA: [.sealedLocation(grid)],
+                        sealed: SealedPage(ciphertext: Self.ciphertext, slots: [.a: slot], version: 3))
+                ])
         }
         var engine = F.engine(messages.map { F.stored($0) })
         let outside = F.north(of: Self.target, metres: 3000)
         for second in 1...4 {
-            #expect(Self.requests(engine.handle(.fix(F.fix(at: Double(second), outside), F.now(Double(second))))).isEmpty,
-                    "a cell outside the search area was asked for")
+            #expect(
+                Self.requests(engine.handle(.fix(F.fix(at: Double(second), outside), F.now(Double(second))))).isEmpty,
+                "a cell outside the search area was asked for")
         }
         _ = engine.handle(.fix(F.fix(at: 5, Self.target), F.now(5)))
         let requests = Self.requests(engine.handle(.fix(F.fix(at: 6, Self.target), F.now(6))))
         #expect(requests.count == 2)
         #expect(requests.allSatisfy { $0.secret == "chest-v3|cell=\(grid.cell(of: Self.target))" && $0.version == 3 })
         #expect(requests[0].derivation == requests[1].derivation && requests[0].derivation != nil)
-        #expect(requests[0].slotData.hasPrefix("chest-v3|key|") && requests[0].contentData.hasPrefix("chest-v3|content|"))
+        #expect(
+            requests[0].slotData.hasPrefix("chest-v3|key|") && requests[0].contentData.hasPrefix("chest-v3|content|"))
     }
 
     @Test func aFailedCellIsRememberedAndNeverTriedAgain() throws {
@@ -80,13 +94,19 @@ private typealias F = CoreFixture
         let state = try #require(failed.persisted.last)
         #expect(state.seal.hasTried(Self.grid.cell(of: elsewhere), for: LockKey(page: 1, set: .a, kind: .location)))
         // Leave and come back: the same cell is not tried again, in this run or the next.
-        for second in 3...6 { _ = engine.handle(.fix(F.fix(at: Double(second), F.north(of: Self.target, metres: 2000)), F.now(Double(second)))) }
+        for second in 3...6 {
+            _ = engine.handle(
+                .fix(F.fix(at: Double(second), F.north(of: Self.target, metres: 2000)), F.now(Double(second))))
+        }
         for second in 7...10 {
-            #expect(Self.requests(engine.handle(.fix(F.fix(at: Double(second), elsewhere), F.now(Double(second))))).isEmpty)
+            #expect(
+                Self.requests(engine.handle(.fix(F.fix(at: Double(second), elsewhere), F.now(Double(second))))).isEmpty)
         }
         var restarted = F.engine([StoredMessage(message: message, state: state, chest: .regular, sentByYou: false)])
         for second in 1...4 {
-            #expect(Self.requests(restarted.handle(.fix(F.fix(at: Double(second), elsewhere), F.now(Double(second))))).isEmpty)
+            #expect(
+                Self.requests(restarted.handle(.fix(F.fix(at: Double(second), elsewhere), F.now(Double(second)))))
+                    .isEmpty)
         }
         #expect(restarted.status(now: F.now(5)).sealed?.cellsTried == 1)
     }
@@ -97,16 +117,19 @@ private typealias F = CoreFixture
         var engine = F.engine([F.stored(message)])
         let (x, y) = Self.grid.project(Self.target)
         // Walk the grid's metres back to a coordinate: 0.45 w east and north of the target.
-        let corner = Coordinate(latitude: (y + 0.45 * Self.grid.width) / Coordinate.earthRadius * 180 / .pi,
-                                longitude: Double(Self.grid.referenceLongitude)
-                                    + (x + 0.45 * Self.grid.width) / (Coordinate.earthRadius * cos(Double(Self.grid.referenceLatitude) * .pi / 180)) * 180 / .pi)
+        let corner = Coordinate(
+            latitude: (y + 0.45 * Self.grid.width) / Coordinate.earthRadius * 180 / .pi,
+            longitude: Double(Self.grid.referenceLongitude)
+                + (x + 0.45 * Self.grid.width)
+                / (Coordinate.earthRadius * cos(Double(Self.grid.referenceLatitude) * .pi / 180)) * 180 / .pi)
         #expect(Self.grid.cell(of: corner) == Self.grid.cell(of: Self.target))
         #expect(corner.distance(to: Self.target) > Self.radius)
         _ = engine.handle(.fix(F.fix(at: 1, corner, eph: 3), F.now(1)))
         let request = try #require(Self.requests(engine.handle(.fix(F.fix(at: 2, corner, eph: 3), F.now(2)))).first)
         _ = engine.handle(.keyDerived(request, .opened(Self.content), F.now(2.1)))
         for second in 3...8 {
-            #expect(engine.handle(.fix(F.fix(at: Double(second), corner, eph: 3), F.now(Double(second)))).unlocks.isEmpty)
+            #expect(
+                engine.handle(.fix(F.fix(at: Double(second), corner, eph: 3), F.now(Double(second)))).unlocks.isEmpty)
         }
         // The read never gives a distance or a bearing.
         let reason = engine.read(message.id, now: F.now(8))?.pages[0].sets[0].locks[0].reason
@@ -134,12 +157,14 @@ private typealias F = CoreFixture
         let attempt = engine.handle(.pin(message.id, page: nil, pin: "1111", F.now(1)))
         #expect(Self.requests(attempt).isEmpty)
         #expect(attempt.contains(.recordAttempts(message.id, engine.entries[message.id]!.state.pin)))
-        let request = try #require(Self.requests(engine.handle(.attemptsRecorded(message.id, failure: nil, F.now(1)))).first)
+        let request = try #require(
+            Self.requests(engine.handle(.attemptsRecorded(message.id, failure: nil, F.now(1)))).first)
         #expect(request.secret == "chest-v2|pin=1111")
         let wrong = engine.handle(.keyDerived(request, .wrong, F.now(1.1)))
         #expect(wrong.pinResults == [.wrong(wrong: 1, refusedUntil: nil)])
         _ = engine.handle(.pin(message.id, page: nil, pin: "4821", F.now(2)))
-        let right = try #require(Self.requests(engine.handle(.attemptsRecorded(message.id, failure: nil, F.now(2)))).first)
+        let right = try #require(
+            Self.requests(engine.handle(.attemptsRecorded(message.id, failure: nil, F.now(2)))).first)
         let accepted = engine.handle(.keyDerived(right, .opened(SealedContent(text: "PIN page")), F.now(2.1)))
         #expect(accepted.pinResults == [.accepted(latched: [LockKey(page: 1, set: .a, kind: .pin)], opened: [1])])
         #expect(engine.read(message.id, now: F.now(3))?.pages[0].text == "PIN page")
@@ -153,7 +178,8 @@ private typealias F = CoreFixture
         var engine = Engine(gpsServer: "x")
         _ = engine.handle(.attemptsRestored([message.id: attempts]))
         _ = engine.handle(.loaded([F.stored(message)], refused: [], F.now(0)))
-        #expect(engine.handle(.pin(message.id, page: nil, pin: "4821", F.now(1))).pinResults
+        #expect(
+            engine.handle(.pin(message.id, page: nil, pin: "4821", F.now(1))).pinResults
                 == [.refused(until: F.t0.addingTimeInterval(60))])
     }
 
@@ -174,7 +200,8 @@ private typealias F = CoreFixture
         #expect(Self.message().pages[0].protection == .recoverable)
         #expect(Self.message(setA: [.sealedLocation(Self.grid), .sealedPIN]).pages[0].protection == .sealed)
         var generator = SeededGenerator(seed: 2)
-        let formatThree = CellGrid(area: SearchArea(center: Self.target, radius: 1000), radius: Self.radius, using: &generator)
+        let formatThree = CellGrid(
+            area: SearchArea(center: Self.target, radius: 1000), radius: Self.radius, using: &generator)
         #expect(Self.message(setA: [.sealedLocation(formatThree)]).pages[0].protection == .sealed)
         #expect(Self.message(setB: [.weather(.clear)]).pages[0].protection == .guarded)
         #expect(Page(text: "x", setA: [.pin(hash: "h")]).protection == .unsealed)

@@ -1,6 +1,7 @@
-@testable import ChestCore
 import Foundation
 import Testing
+
+@testable import ChestCore
 
 /// One sender, one share (docs/SECURITY.md "A message's share of the reader", issue 45): all the messages of one
 /// sender together have at most `CellQueue.share` of the seal worker's time over a walk, however many files it sent,
@@ -20,15 +21,22 @@ import Testing
         let pages = stride(from: 0, to: grids, by: 2).map { first in
             var sets: [LockSetName: (Lock, KeySlot)] = [:]
             for (offset, set) in [LockSetName.a, .b].enumerated() where first + offset < grids {
-                sets[set] = (.sealedLocation(CellGrid(area: area, radius: 30, using: &generator)),
-                             .cells(salt: [id, UInt8(first + offset)] + [UInt8](repeating: sender, count: 14), cost: SealBudget.unit,
-                                    wrapped: [[UInt8]](repeating: [UInt8](repeating: 6, count: 72), count: 4)))
+                sets[set] = (
+                    .sealedLocation(CellGrid(area: area, radius: 30, using: &generator)),
+                    .cells(
+                        salt: [id, UInt8(first + offset)] + [UInt8](repeating: sender, count: 14),
+                        cost: SealBudget.unit,
+                        wrapped: [[UInt8]](repeating: [UInt8](repeating: 6, count: 72), count: 4))
+                )
             }
-            return Page(text: "", setA: sets[.a].map { [$0.0] } ?? [], setB: sets[.b].map { [$0.0] } ?? [],
-                        sealed: SealedPage(ciphertext: [UInt8](repeating: 3, count: 296), slots: sets.mapValues(\.1), version: 3))
+            return Page(
+                text: "", setA: sets[.a].map { [$0.0] } ?? [], setB: sets[.b].map { [$0.0] } ?? [],
+                sealed: SealedPage(
+                    ciphertext: [UInt8](repeating: 3, count: 296), slots: sets.mapValues(\.1), version: 3))
         }
-        return Message(id: F.id(id), title: "m\(id)", from: "Sender \(sender)", created: F.t0, pages: pages,
-                       seal: Seal(publicKey: [UInt8](repeating: sender, count: 32), signature: [UInt8](repeating: 9, count: 64)))
+        return Message(
+            id: F.id(id), title: "m\(id)", from: "Sender \(sender)", created: F.t0, pages: pages,
+            seal: Seal(publicKey: [UInt8](repeating: sender, count: 32), signature: [UInt8](repeating: 9, count: 64)))
     }
 
     /// Walks the reader north through the areas, answering each derivation `seconds` after it was handed over (every
@@ -36,9 +44,11 @@ import Testing
     static func walk(_ messages: [Message]) -> (seconds: [UInt8: Double], derivations: [UInt8: Int]) {
         let senders = Dictionary(uniqueKeysWithValues: messages.map { ($0.id, $0.seal!.publicKey[0]) })
         var engine = F.engine(messages.map { F.stored($0) })
-        var clock = 0.0, doneAt = 0.0
+        var clock = 0.0
+        var doneAt = 0.0
         var flight: [KeyRequest] = []
-        var given: [UInt8: Double] = [:], derivations: [UInt8: Int] = [:]
+        var given: [UInt8: Double] = [:]
+        var derivations: [UInt8: Int] = [:]
         func take(_ effects: [Engine.Effect]) {
             let requests = effects.compactMap { if case let .deriveKey(request) = $0 { request } else { nil } }
             guard let first = requests.first else { return }
@@ -78,12 +88,15 @@ import Testing
         let taken = given[66, default: 0]
         // Weighed per message, the hostile sender had the worker whenever the light one did not: 204 s of 240 with two
         // files, 201 s with five (129 s with its share, either way).
-        #expect(taken <= Self.oneShare, "\(files) files of one sender took \(taken) s of the worker over \(Self.walk) s")
+        #expect(
+            taken <= Self.oneShare, "\(files) files of one sender took \(taken) s of the worker over \(Self.walk) s")
         // The share is given, not withheld: the sender's cells still have about half of the worker.
         #expect(taken >= 0.4 * Double(Self.walk), "\(taken) s")
         // The light sender lost at most the cell still waiting at the end.
-        #expect(derivations[77, default: 0] >= alone.derivations[77, default: 0] - 1,
-                "\(derivations[77, default: 0]) derivations for the light sender, \(alone.derivations[77, default: 0]) alone")
+        #expect(
+            derivations[77, default: 0] >= alone.derivations[77, default: 0] - 1,
+            "\(derivations[77, default: 0]) derivations for the light sender, \(alone.derivations[77, default: 0]) alone"
+        )
     }
 
     @Test func anotherSendersFileAtTheBudgetHasAShareOfItsOwn() {
@@ -107,7 +120,8 @@ import Testing
         let messages = (0..<2).map { Self.file(UInt8(10 + $0), sender: 3, using: &generator) }
         var engine = F.engine(messages.map { F.stored($0) })
         var clock = 0.0
-        var flight: [KeyRequest] = [], wake: Date?
+        var flight: [KeyRequest] = []
+        var wake: Date?
         func take(_ effects: [Engine.Effect]) {
             for effect in effects {
                 if case let .deriveKey(request) = effect { flight.append(request) }

@@ -1,6 +1,7 @@
-@testable import ChestCore
 import Foundation
 import Testing
+
+@testable import ChestCore
 
 private typealias F = CoreFixture
 private typealias S = EngineScheduleTests
@@ -15,17 +16,29 @@ private typealias S = EngineScheduleTests
 
     /// A format 6 page of the hunt (sealed by the organiser's key 0x07…): a PIN's sealed slot, else a guard.
     static func message(_ n: UInt8 = 1, setA: [Lock] = []) -> Message {
-        let slot: KeySlot = setA.contains(where: \.isSecret)
-            ? .sealed(salt: [UInt8](repeating: 1, count: 16), cost: SealCost.Level.interactive.cost, wrapped: [UInt8](repeating: 2, count: 72))
+        let slot: KeySlot =
+            setA.contains(where: \.isSecret)
+            ? .sealed(
+                salt: [UInt8](repeating: 1, count: 16), cost: SealCost.Level.interactive.cost,
+                wrapped: [UInt8](repeating: 2, count: 72))
             : .guarded(key: [UInt8](repeating: 4, count: 32))
-        return F.message(n, pages: [Page(text: "", setA: setA, setB: [], sealed: SealedPage(
-            ciphertext: [UInt8](repeating: 3, count: 296), slots: [.a: slot], version: MessageFile.startVersion))])
+        return F.message(
+            n,
+            pages: [
+                Page(
+                    text: "", setA: setA, setB: [],
+                    sealed: SealedPage(
+                        ciphertext: [UInt8](repeating: 3, count: 296), slots: [.a: slot],
+                        version: MessageFile.startVersion))
+            ])
     }
 
     /// The start key, published as the organiser's release `_start`.
     static func start(_ engine: inout Engine, signer: String = S.organiser, at seconds: Double) -> [Engine.Effect] {
-        let envelope = HuntFixture.signed(HuntEnvelope(hunt: HuntFixture.huntID, id: UInt64(seconds * 10), sent: F.t0,
-                                                       release: HuntRelease(name: HuntRelease.startName, key: startKey)), key: signer)
+        let envelope = HuntFixture.signed(
+            HuntEnvelope(
+                hunt: HuntFixture.huntID, id: UInt64(seconds * 10), sent: F.t0,
+                release: HuntRelease(name: HuntRelease.startName, key: startKey)), key: signer)
         let topic = HuntTopic.release(hunt: HuntFixture.huntID, name: HuntRelease.startName)
         return engine.handle(.hunt(.heard(envelope, topic: topic, signatureValid: true), F.now(seconds)))
     }
@@ -78,7 +91,8 @@ private typealias S = EngineScheduleTests
         _ = Self.start(&engine, at: 101)
         let counted = engine.handle(.pin(message.id, page: nil, pin: "4821", F.now(102)))
         #expect(counted.contains { if case .recordAttempts = $0 { true } else { false } })
-        let request = try #require(EngineSealTests.requests(engine.handle(.attemptsRecorded(message.id, failure: nil, F.now(102)))).first)
+        let request = try #require(
+            EngineSealTests.requests(engine.handle(.attemptsRecorded(message.id, failure: nil, F.now(102)))).first)
         #expect(request.pin == "4821" && request.start == Self.startBytes)
         #expect(engine.handle(.keyDerived(request, .opened(Self.content), F.now(103))).unlocks == [1])
     }
@@ -87,8 +101,11 @@ private typealias S = EngineScheduleTests
         let message = Self.message()
         var engine = Engine(gpsServer: "localhost:2947")
         _ = engine.handle(.gpsLink(connected: true, server: "localhost:2947", reason: nil))
-        _ = engine.handle(.hunt(.joined(S.join(starts: 10), ledger: nil, releases: [HuntRelease.startName: Self.startKey],
-                                        outbox: 0, word: nil), F.now(0)))
+        _ = engine.handle(
+            .hunt(
+                .joined(
+                    S.join(starts: 10), ledger: nil, releases: [HuntRelease.startName: Self.startKey],
+                    outbox: 0, word: nil), F.now(0)))
         let loaded = engine.handle(.loaded([F.stored(message)], refused: [], F.now(20)))
         let request = try #require(EngineSealTests.requests(loaded).first)
         #expect(request.start == Self.startBytes)

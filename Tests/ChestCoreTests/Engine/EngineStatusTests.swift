@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ChestCore
 
 private typealias F = CoreFixture
@@ -20,8 +21,10 @@ private func key(_ page: Int, _ set: LockSetName, _ kind: LockKind) -> LockKey {
         let saved = F.message(4, pages: [Page(text: "a", setA: [.pin(hash: hash1)])])
         var engine = Engine(gpsServer: "gps.local:2947")
         #expect(engine.status(now: F.now()).gpsd == .init(connected: false, server: "gps.local:2947", reason: nil))
-        _ = engine.handle(.loaded([F.stored(locked), F.stored(partial), F.stored(open), F.stored(saved, chest: .saved)],
-                                 refused: [], F.now()))
+        _ = engine.handle(
+            .loaded(
+                [F.stored(locked), F.stored(partial), F.stored(open), F.stored(saved, chest: .saved)],
+                refused: [], F.now()))
         let connect = engine.handle(.gpsLink(connected: true, server: "gps.local:2947", reason: nil))
         #expect(connect == [.emit(.gpsd(connected: true, server: "gps.local:2947", reason: nil))])
         #expect(engine.handle(.gpsLink(connected: true, server: "gps.local:2947", reason: nil)) == [])
@@ -48,16 +51,24 @@ private func key(_ page: Int, _ set: LockSetName, _ kind: LockKind) -> LockKey {
         let right = engine.handle(.pinChecked(message.id, pin: "4821", matching: [key(1, .a, .pin)], F.now(2)))
         // The acceptance waits inside the write of what it opened.
         #expect(!right.contains { if case .reply = $0 { true } else { false } })
-        guard case let .persist(id, _, then) = right.first(where: { if case .persist = $0 { true } else { false } }) else {
+        guard case let .persist(id, _, then) = right.first(where: { if case .persist = $0 { true } else { false } })
+        else {
             Issue.record("no write in \(right)")
             return
         }
         #expect(id == message.id)
         #expect(then.pinResults == [.accepted(latched: [key(1, .a, .pin)], opened: [1])])
 
-        let answer = engine.handle(.persistFailed(message.id, onDisk: nil, reason: "No space left on device", skipped: then))
-        #expect(answer == [.reply(F.client, .failure(
-            "the PIN was right, but chestd cannot save that it opened anything (No space left on device); free some space and enter it again"))])
+        let answer = engine.handle(
+            .persistFailed(message.id, onDisk: nil, reason: "No space left on device", skipped: then))
+        #expect(
+            answer == [
+                .reply(
+                    F.client,
+                    .failure(
+                        "the PIN was right, but chestd cannot save that it opened anything (No space left on device); free some space and enter it again"
+                    ))
+            ])
         #expect(engine.entries[message.id]?.state.openPageNumbers == [])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ChestCore
 
 private typealias F = CoreFixture
@@ -33,7 +34,8 @@ private typealias F = CoreFixture
             Page(text: "2", setA: [.time(F.t0.addingTimeInterval(100))], setB: [.time(F.t0.addingTimeInterval(200))]),
         ])
         var engine = Engine(gpsServer: "x")
-        #expect(engine.handle(.loaded([F.stored(message)], refused: [], F.now())).wakes
+        #expect(
+            engine.handle(.loaded([F.stored(message)], refused: [], F.now())).wakes
                 == [F.t0.addingTimeInterval(100)])
         // An early tick changes nothing, and the unchanged wake is not repeated.
         #expect(engine.handle(.tick(F.now(50))).wakes == [])
@@ -50,8 +52,10 @@ private typealias F = CoreFixture
         var engine = F.engine([])
         let behind = -86_400.0
         for second in 1...3 {
-            _ = engine.handle(.fix(F.fix(at: Double(second), time: F.t0.addingTimeInterval(Double(second) + behind)),
-                                   F.now(Double(second))))
+            _ = engine.handle(
+                .fix(
+                    F.fix(at: Double(second), time: F.t0.addingTimeInterval(Double(second) + behind)),
+                    F.now(Double(second))))
         }
         let status = engine.status(now: F.now(3))
         #expect(status.clock.usingGPSTime)
@@ -65,12 +69,15 @@ private typealias F = CoreFixture
         // The wake comes when the GPS evidence ages out, 30 s after the last fix (docs/SECURITY.md).
         #expect(added.wakes == [F.t0.addingTimeInterval(3 + ClockGuard.evidenceLifetime)])
         #expect(engine.handle(.tick(F.now(5))).unlocks == [])
-        #expect(reasons(engine, message.id, page: 1, now: F.now(5)) == [
-            .time: "opens at 2027-01-15 07:00:00 GMT (in 23 h) by GPS time (the system clock is 24 h ahead)",
-        ])
+        #expect(
+            reasons(engine, message.id, page: 1, now: F.now(5)) == [
+                .time: "opens at 2027-01-15 07:00:00 GMT (in 23 h) by GPS time (the system clock is 24 h ahead)"
+            ])
         for second in 6...20 {
-            _ = engine.handle(.fix(F.fix(at: Double(second), time: F.t0.addingTimeInterval(Double(second) + behind)),
-                                   F.now(Double(second))))
+            _ = engine.handle(
+                .fix(
+                    F.fix(at: Double(second), time: F.t0.addingTimeInterval(Double(second) + behind)),
+                    F.now(Double(second))))
         }
         #expect(engine.handle(.tick(F.now(50))).unlocks == [])
         // The feed stopped at 20 s: at 50 s its evidence has aged out and the system clock decides again.
@@ -82,8 +89,10 @@ private typealias F = CoreFixture
         var engine = F.engine([])
         let behind = -90 * 86_400.0
         for second in 1...3 {
-            _ = engine.handle(.fix(F.fix(at: Double(second), time: F.t0.addingTimeInterval(Double(second) + behind)),
-                                   F.now(Double(second))))
+            _ = engine.handle(
+                .fix(
+                    F.fix(at: Double(second), time: F.t0.addingTimeInterval(Double(second) + behind)),
+                    F.now(Double(second))))
         }
         #expect(engine.status(now: F.now(3)).clock.decidedBy == "gps")
         #expect(engine.ingest([F.stored(message)], F.now(3)).unlocks == [])
@@ -95,14 +104,17 @@ private typealias F = CoreFixture
         var fast = F.engine([])
         for tenth in 1...30 {
             let seconds = Double(tenth) / 10
-            _ = fast.handle(.fix(F.fix(at: seconds, time: F.t0.addingTimeInterval(Double(tenth) + behind)), F.now(seconds)))
+            _ = fast.handle(
+                .fix(F.fix(at: seconds, time: F.t0.addingTimeInterval(Double(tenth) + behind)), F.now(seconds)))
         }
         #expect(fast.clock.offset == nil)
         // Live time after an old track: the jump drops the old evidence at once, the live feed confirms anew.
         var jumped = F.engine([])
         for second in 1...3 {
-            _ = jumped.handle(.fix(F.fix(at: Double(second), time: F.t0.addingTimeInterval(Double(second) + behind)),
-                                   F.now(Double(second))))
+            _ = jumped.handle(
+                .fix(
+                    F.fix(at: Double(second), time: F.t0.addingTimeInterval(Double(second) + behind)),
+                    F.now(Double(second))))
         }
         _ = jumped.handle(.fix(F.fix(at: 4), F.now(4)))
         #expect(jumped.clock.offset == nil)
@@ -114,12 +126,18 @@ private typealias F = CoreFixture
     @Test func hardwareGPSTimeDecidesEvenWhenTheClockIsBehindIt() {
         let message = F.message(pages: [Page(text: "t", setA: [.time(F.t0.addingTimeInterval(600))])])
         var engine = F.engine([F.stored(message)])
-        _ = engine.handle(.receiver(FixSource(kind: .usb, path: "/dev/ttyACM0", vendorID: "1546", productID: "01a7"),
-                                    F.now(0)))
+        _ = engine.handle(
+            .receiver(
+                FixSource(kind: .usb, path: "/dev/ttyACM0", vendorID: "1546", productID: "01a7"),
+                F.now(0)))
         var opened: [Int] = []
         for second in 1...3 {
-            opened += engine.handle(.fix(F.fix(at: Double(second), time: F.t0.addingTimeInterval(Double(second) + 3600)),
-                                         F.now(Double(second)))).unlocks
+            opened +=
+                engine.handle(
+                    .fix(
+                        F.fix(at: Double(second), time: F.t0.addingTimeInterval(Double(second) + 3600)),
+                        F.now(Double(second)))
+                ).unlocks
         }
         // The system clock says 08:00:03 (faketime could say anything); the hardware receiver says 09:00:03.
         #expect(opened == [1])
@@ -135,15 +153,18 @@ private typealias F = CoreFixture
         let forward = Now(wall: F.t0.addingTimeInterval(7200 + 10), monotonic: 1010)
         #expect(engine.handle(.tick(forward)).unlocks == [])
         #expect(engine.status(now: forward).clock.usingGPSTime)
-        #expect(engine.handle(.tick(Now(wall: F.t0.addingTimeInterval(7200 + 3600), monotonic: 1000 + 3600))).unlocks
+        #expect(
+            engine.handle(.tick(Now(wall: F.t0.addingTimeInterval(7200 + 3600), monotonic: 1000 + 3600))).unlocks
                 == [1])
     }
 
     @Test func twoTimedFixesAreNotEnoughToDistrustTheClock() {
         var engine = F.engine([])
         for second in 1...2 {
-            _ = engine.handle(.fix(F.fix(at: Double(second), time: F.t0.addingTimeInterval(Double(second) - 86_400)),
-                                   F.now(Double(second))))
+            _ = engine.handle(
+                .fix(
+                    F.fix(at: Double(second), time: F.t0.addingTimeInterval(Double(second) - 86_400)),
+                    F.now(Double(second))))
         }
         #expect(!engine.status(now: F.now(2)).clock.usingGPSTime)
         let message = F.message(pages: [Page(text: "t", setA: [.time(F.t0.addingTimeInterval(-3600))])])
@@ -155,8 +176,10 @@ private typealias F = CoreFixture
         let modes: [FixMode] = [.threeD, .threeD, .twoD, .threeD, .threeD]
         for (index, mode) in modes.enumerated() {
             let second = Double(index + 1)
-            _ = engine.handle(.fix(F.fix(at: second, mode: mode, time: F.t0.addingTimeInterval(second - 86_400)),
-                                   F.now(second)))
+            _ = engine.handle(
+                .fix(
+                    F.fix(at: second, mode: mode, time: F.t0.addingTimeInterval(second - 86_400)),
+                    F.now(second)))
         }
         #expect(engine.clock.offset == nil)
         _ = engine.handle(.fix(F.fix(at: 6, time: F.t0.addingTimeInterval(6 - 86_400)), F.now(6)))
@@ -187,8 +210,10 @@ private typealias F = CoreFixture
         let message = F.message(pages: [Page(text: "t", setA: [.time(F.t0.addingTimeInterval(100))])])
         var engine = F.engine([F.stored(message)])
         for second in 1...3 {
-            _ = engine.handle(.fix(F.fix(at: Double(second), time: F.t0.addingTimeInterval(Double(second) + 3600)),
-                                   F.now(Double(second))))
+            _ = engine.handle(
+                .fix(
+                    F.fix(at: Double(second), time: F.t0.addingTimeInterval(Double(second) + 3600)),
+                    F.now(Double(second))))
         }
         #expect(engine.clock.offset == -3600)
         #expect(!engine.status(now: F.now(3)).clock.usingGPSTime)

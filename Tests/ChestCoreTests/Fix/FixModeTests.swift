@@ -8,7 +8,10 @@ import Testing
         #expect([FixMode.notSeen, .noFix].allSatisfy { !$0.hasPosition && !$0.is3D })
         #expect(FixMode.twoD.hasPosition && !FixMode.twoD.is3D)
         #expect(FixMode.threeD.hasPosition && FixMode.threeD.is3D)
-        #expect([FixMode(gpsd: -4), FixMode(gpsd: 1), FixMode(gpsd: 2), FixMode(gpsd: 9)] == [.notSeen, .noFix, .twoD, .threeD])
+        #expect(
+            [FixMode(gpsd: -4), FixMode(gpsd: 1), FixMode(gpsd: 2), FixMode(gpsd: 9)] == [
+                .notSeen, .noFix, .twoD, .threeD,
+            ])
         #expect(FixMode.twoD.description == "2D fix" && FixMode.notSeen.description == "no data")
     }
 

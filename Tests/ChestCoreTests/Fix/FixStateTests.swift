@@ -1,6 +1,7 @@
-@testable import ChestCore
 import Foundation
 import Testing
+
+@testable import ChestCore
 
 private typealias F = CoreFixture
 
@@ -72,10 +73,13 @@ private typealias F = CoreFixture
         var engine = F.engine([])
         _ = engine.handle(.fix(F.fix(at: 1), F.now(1)))
         // The daemon reports a lost link, then the receiver gone with it.
-        var effects = engine.handle(.gpsLink(connected: false, server: "localhost:2947", reason: "gpsd closed the connection"))
+        var effects = engine.handle(
+            .gpsLink(connected: false, server: "localhost:2947", reason: "gpsd closed the connection"))
         effects += engine.handle(.receiver(nil, F.now(2)))
         #expect(Self.told(effects) == ["lost gpsd"])
-        #expect(effects.contains(.emit(.gpsd(connected: false, server: "localhost:2947", reason: "gpsd closed the connection"))))
+        #expect(
+            effects.contains(
+                .emit(.gpsd(connected: false, server: "localhost:2947", reason: "gpsd closed the connection"))))
         #expect(engine.fixState(now: F.now(2)).reason == "gpsd is not connected")
     }
 

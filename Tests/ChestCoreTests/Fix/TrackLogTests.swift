@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ChestCore
 
 private typealias F = CoreFixture
@@ -36,12 +37,17 @@ private typealias F = CoreFixture
         var generator = SeededGenerator(seed: 11)
         let time = Date(timeIntervalSince1970: 1_800_000_000.25)
         for _ in 0..<2_000 {
-            let point = TrackLog.Point(time: time,
-                                       coordinate: Coordinate(latitude: .random(in: -90...90, using: &generator),
-                                                              longitude: .random(in: -180...180, using: &generator)),
-                                       altitudeMSL: .random(in: -450...9_000, using: &generator))
-            #expect(point.line == ISO8601.string(time) + " "
-                    + String(format: "%.7f %.7f %.1f", point.coordinate.latitude, point.coordinate.longitude, point.altitudeMSL!))
+            let point = TrackLog.Point(
+                time: time,
+                coordinate: Coordinate(
+                    latitude: .random(in: -90...90, using: &generator),
+                    longitude: .random(in: -180...180, using: &generator)),
+                altitudeMSL: .random(in: -450...9_000, using: &generator))
+            #expect(
+                point.line == ISO8601.string(time) + " "
+                    + String(
+                        format: "%.7f %.7f %.1f", point.coordinate.latitude, point.coordinate.longitude,
+                        point.altitudeMSL!))
         }
         let edge = TrackLog.Point(time: time, coordinate: Coordinate(latitude: -0.000000049, longitude: 0.00000005))
         #expect(edge.line == ISO8601.string(time) + " " + String(format: "%.7f %.7f", -0.000000049, 0.00000005))
@@ -56,9 +62,11 @@ private typealias F = CoreFixture
             TrackLog.Point.appendDecimal(value, decimals, to: &bytes)
             return String(decoding: bytes, as: UTF8.self)
         }
-        var values: [Double] = [0, -0.0, 1, -1, 0.5, 0.05, 0.25, 0.35, 0.45, 1e-7, 5e-8, -5e-8, 4.9999999e-8,
-                                0x1p-60, 0x1p-101, 0x1p-1074, .leastNormalMagnitude, 179.99999995, -179.99999995,
-                                89.999999949999, 0x1p52 - 1, 0x1p52, 1e300, .infinity, -.infinity]
+        var values: [Double] = [
+            0, -0.0, 1, -1, 0.5, 0.05, 0.25, 0.35, 0.45, 1e-7, 5e-8, -5e-8, 4.9999999e-8,
+            0x1p-60, 0x1p-101, 0x1p-1074, .leastNormalMagnitude, 179.99999995, -179.99999995,
+            89.999999949999, 0x1p52 - 1, 0x1p52, 1e300, .infinity, -.infinity,
+        ]
         for odd in stride(from: 1, to: 4_000, by: 2) {
             let tie = Double(odd) / 256
             values += [tie, -tie, tie.nextUp, tie.nextDown, Double(odd) / 4, -Double(odd) / 4, Double(odd) / 4 + 1_000]

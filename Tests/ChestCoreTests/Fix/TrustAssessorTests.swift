@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ChestCore
 
 /// The trust level of each fix (docs/SECURITY.md "Hardware trust and time").
@@ -9,11 +10,17 @@ struct TrustAssessorTests {
     static let pty = FixSource(kind: .pty, path: "/dev/pts/3", driver: "NMEA0183")
 
     /// A sky of `count` used satellites; `flicker` varies their signal strengths with `serial`.
-    static func sky(_ serial: Int, count: Int = 8, gnss: [Int] = [0], flicker: Bool = true, equal: Bool = false) -> SkySummary {
-        SkySummary(serial: serial, used: (0..<count).map { index in
-            (prn: index + 1, gnssid: gnss[index % gnss.count],
-             ss: equal ? 40 : Double(30 + index * 2 + (flicker ? (serial + index) % 3 : 0)))
-        })
+    static func sky(_ serial: Int, count: Int = 8, gnss: [Int] = [0], flicker: Bool = true, equal: Bool = false)
+        -> SkySummary
+    {
+        SkySummary(
+            serial: serial,
+            used: (0..<count).map { index in
+                (
+                    prn: index + 1, gnssid: gnss[index % gnss.count],
+                    ss: equal ? 40 : Double(30 + index * 2 + (flicker ? (serial + index) % 3 : 0))
+                )
+            })
     }
 
     /// Fixes one second apart walking north at 1.4 m/s, from a USB receiver, each with a fresh sky.
@@ -72,7 +79,10 @@ struct TrustAssessorTests {
         #expect(trust.findings.contains(.teleport))
         // Walking on without time is no jump.
         var walking = assessor()
-        for second in 5..<10 { walking.assess(F.fix(at: Double(second), F.north(of: F.tower, metres: 1.4 * Double(second)), time: .some(nil))) }
+        for second in 5..<10 {
+            walking.assess(
+                F.fix(at: Double(second), F.north(of: F.tower, metres: 1.4 * Double(second)), time: .some(nil)))
+        }
         #expect(walking.level == .hardware)
     }
 
@@ -149,9 +159,16 @@ struct TrustAssessorTests {
     @Test func theEngineEmitsATrustEventWhenTheLevelChangesAndStatusShowsIt() throws {
         var engine = F.engine([])
         let named = engine.handle(.receiver(Self.pty, F.now(0)))
-        #expect(named == [.emit(.trust(FixTrust(level: .simulated, reasons: [
-            "the receiver is a pseudo-terminal (gpsfake or a program writing NMEA)",
-        ]), source: Self.pty))])
+        #expect(
+            named == [
+                .emit(
+                    .trust(
+                        FixTrust(
+                            level: .simulated,
+                            reasons: [
+                                "the receiver is a pseudo-terminal (gpsfake or a program writing NMEA)"
+                            ]), source: Self.pty))
+            ])
         let first = engine.handle(.fix(F.fix(at: 1), F.now(1)))
         #expect(!first.contains { if case .emit(.trust) = $0 { true } else { false } })
         let status = engine.status(now: F.now(1))

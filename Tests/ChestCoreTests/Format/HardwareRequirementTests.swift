@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ChestCore
 
 /// `compose --require hardware` and `time=…,gps` (docs/SECURITY.md "Hardware trust and time", docs/FORMAT.md).
@@ -32,7 +33,9 @@ struct HardwareRequirementTests {
         #expect(noFix?.requiresHardware == true && noFix?.receiver == "no fix yet")
         _ = engine.handle(.receiver(Self.pty, F.now(1)))
         _ = engine.handle(.fix(F.fix(at: 2), F.now(2)))
-        #expect(engine.read(required.id, now: F.now(2))?.receiver?.hasPrefix("simulated: the receiver is a pseudo-terminal") == true)
+        #expect(
+            engine.read(required.id, now: F.now(2))?.receiver?.hasPrefix("simulated: the receiver is a pseudo-terminal")
+                == true)
         var disconnected = F.engine([F.stored(required)], connected: false)
         _ = disconnected.handle(.tick(F.now(1)))
         #expect(disconnected.read(required.id, now: F.now(1))?.receiver == "gpsd not connected")
@@ -46,7 +49,8 @@ struct HardwareRequirementTests {
         let (simulated, shut) = run(required, from: Self.pty)
         #expect(shut == [])
         let why = simulated.read(required.id, now: F.now(3))?.pages[0].sets[0].locks.map { $0.reason?.text(now: F.t0) }
-        let expected = "the organiser asks for a hardware GPS receiver; these fixes are simulated: "
+        let expected =
+            "the organiser asks for a hardware GPS receiver; these fixes are simulated: "
             + "the receiver is a pseudo-terminal (gpsfake or a program writing NMEA)"
         #expect(why == [expected, expected])
         #expect(run(required, from: Self.usb).1 == [1])
@@ -60,12 +64,15 @@ struct HardwareRequirementTests {
         _ = engine.handle(.receiver(Self.pty, F.now(10)))
         for second in 11...13 { _ = engine.handle(.fix(F.fix(at: Double(second)), F.now(Double(second)))) }
         #expect(engine.handle(.tick(F.now(14))).unlocks == [])
-        #expect(engine.read(message.id, now: F.now(14))?.pages[0].sets[0].locks[0].reason
+        #expect(
+            engine.read(message.id, now: F.now(14))?.pages[0].sets[0].locks[0].reason
                 == .needsHardwareTime(opensAt: F.t0.addingTimeInterval(2)))
         // A hardware receiver's third timed fix confirms GPS time: the lock opens.
         _ = engine.handle(.receiver(Self.usb, F.now(15)))
         var opened: [Int] = []
-        for second in 16...18 { opened += engine.handle(.fix(F.fix(at: Double(second)), F.now(Double(second)))).unlocks }
+        for second in 16...18 {
+            opened += engine.handle(.fix(F.fix(at: Double(second)), F.now(Double(second)))).unlocks
+        }
         #expect(opened == [1])
     }
 
@@ -80,13 +87,17 @@ struct HardwareRequirementTests {
         #expect(!plain.contains("require"))
         let odd = String(decoding: MessageFile.encode(message), as: UTF8.self)
             .replacingOccurrences(of: #""title""#, with: #""require" : "satellites", "title""#)
-        #expect(throws: MessageFormatError.invalidField("require", #"unknown requirement "satellites"; this chest knows "hardware""#)) {
+        #expect(
+            throws: MessageFormatError.invalidField(
+                "require", #"unknown requirement "satellites"; this chest knows "hardware""#)
+        ) {
             try MessageFile.decode(Data(odd.utf8))
         }
     }
 
     @Test func composeReadsTheGPSFlag() throws {
-        #expect(try LockSpec.parse("time=2026-12-24T18:00:00+01:00,gps", timeZone: F.utc)
+        #expect(
+            try LockSpec.parse("time=2026-12-24T18:00:00+01:00,gps", timeZone: F.utc)
                 == .lock(.gpsTime(ISO8601.parse("2026-12-24T17:00:00Z")!)))
     }
 }

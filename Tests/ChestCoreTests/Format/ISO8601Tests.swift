@@ -43,7 +43,8 @@ struct ISO8601Tests {
 
     @Test func aTimeWithoutAZoneNeedsOne() {
         #expect(ISO8601.parse("2026-12-24T18:00:00") == nil)
-        #expect(ISO8601.parse("2026-12-24T18:00", localZone: Zone(identifier: "Europe/Paris")!)
+        #expect(
+            ISO8601.parse("2026-12-24T18:00", localZone: Zone(identifier: "Europe/Paris")!)
                 == Date(timeIntervalSince1970: 1_798_131_600))
     }
 }

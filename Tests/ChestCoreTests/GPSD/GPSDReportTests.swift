@@ -1,10 +1,12 @@
-@testable import ChestCore
 import Testing
+
+@testable import ChestCore
 
 struct GPSDReportTests {
     @Test(arguments: GPSDReportReader.Key.allCases)
     func everyKeyIsPackedFromItsOwnName(_ key: GPSDReportReader.Key) {
-        var head: UInt64 = 0, tail: UInt64 = 0
+        var head: UInt64 = 0
+        var tail: UInt64 = 0
         for (index, byte) in String(describing: key).utf8.enumerated() {
             if index < 8 { head |= UInt64(byte) << (8 * index) } else { tail |= UInt64(byte) << (8 * (index - 8)) }
         }
@@ -22,7 +24,8 @@ struct GPSDReportTests {
     }
 
     @Test func usedSatellitesAreCountedOverTheListAndSummarisedOverItsFirstVisibleEntries() throws {
-        let line = #"{"class":"SKY","satellites":[{"PRN":0,"ss":38,"used":true,"gnssid":2},{"PRN":8,"ss":30,"used":true,"gnssid":0}]}"#
+        let line =
+            #"{"class":"SKY","satellites":[{"PRN":0,"ss":38,"used":true,"gnssid":2},{"PRN":8,"ss":30,"used":true,"gnssid":0}]}"#
         guard case .sky(let sky) = try #require(GPSDReport.parse(line)) else {
             Issue.record("not a SKY")
             return
@@ -35,7 +38,9 @@ struct GPSDReportTests {
     }
 
     @Test func aTPVTimeIsReadToTheNanosecondAsLibgpsTruncatesIt() throws {
-        guard case .tpv(let tpv) = try #require(GPSDReport.parse(#"{"class":"TPV","mode":3,"time":"2026-06-01T09:00:02.123456789Z"}"#))
+        guard
+            case .tpv(let tpv) = try #require(
+                GPSDReport.parse(#"{"class":"TPV","mode":3,"time":"2026-06-01T09:00:02.123456789Z"}"#))
         else {
             Issue.record("not a TPV")
             return

@@ -1,6 +1,7 @@
-@testable import ChestCore
 import Foundation
 import Testing
+
+@testable import ChestCore
 
 /// Issue 45, item 5: an answer is priced by the smallest space it lies in (docs/SECURITY.md "What an answer is
 /// worth"), and a text with a control character is no answer.

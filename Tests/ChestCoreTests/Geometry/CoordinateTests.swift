@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ChestCore
 
 private func c(_ latitude: Double, _ longitude: Double) -> Coordinate {
@@ -26,7 +27,8 @@ private func c(_ latitude: Double, _ longitude: Double) -> Coordinate {
 
     @Test(arguments: distances)
     func haversine(_ name: String, _ a: Coordinate, _ b: Coordinate, _ metres: Double, _ tolerance: Double) {
-        let there = a.distance(to: b), back = b.distance(to: a)
+        let there = a.distance(to: b)
+        let back = b.distance(to: a)
         #expect(abs(there - metres) <= max(1e-6, metres * tolerance), "\(name): \(there)")
         #expect(abs(there - back) < 1e-6)
     }

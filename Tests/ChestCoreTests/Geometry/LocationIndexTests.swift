@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ChestCore
 
 private func c(_ latitude: Double, _ longitude: Double) -> Coordinate {
@@ -11,7 +12,8 @@ private let degree = Coordinate.earthRadius * .pi / 180
 /// A point `metres` from `center` along `bearing` degrees (small distances: flat approximation).
 private func offset(_ center: Coordinate, metres: Double, bearing: Double) -> Coordinate {
     let θ = bearing * .pi / 180
-    let north = metres * cos(θ), east = metres * sin(θ)
+    let north = metres * cos(θ)
+    let east = metres * sin(θ)
     var longitude = center.longitude + east / (degree * cos(center.latitude * .pi / 180))
     if longitude > 180 { longitude -= 360 }
     if longitude < -180 { longitude += 360 }
@@ -72,8 +74,11 @@ private func keys(_ index: LocationIndex<Int>, _ point: Coordinate) -> Set<Int> 
         // Near a pole even a small circle spans too many columns of the fine grid.
         #expect(Index.placement(around: c(85, 6), radius: 500)?.degrees == 0.025)
         let corner = Index.placement(around: c(48.86, 2.30), radius: 30)?.block.cells
-        #expect(corner.map(Set.init) == [Index.Cell(row: 19543, column: 919), Index.Cell(row: 19543, column: 920),
-                                         Index.Cell(row: 19544, column: 919), Index.Cell(row: 19544, column: 920)])
+        #expect(
+            corner.map(Set.init) == [
+                Index.Cell(row: 19543, column: 919), Index.Cell(row: 19543, column: 920),
+                Index.Cell(row: 19544, column: 919), Index.Cell(row: 19544, column: 920),
+            ])
     }
 
     /// A fix in a crowd of circles that all stop short of it reads only those filed in its cells, not the crowd.
@@ -83,8 +88,10 @@ private func keys(_ index: LocationIndex<Int>, _ point: Coordinate) -> Set<Int> 
         let walk = c(47.3769, 8.5417)
         for key in 0..<5_000 {
             let radius = Double.random(in: 10...500, using: &random)
-            let east = Double.random(in: 600...1_100, using: &random), north = Double.random(in: -400...400, using: &random)
-            index.insert(key, center: offset(offset(walk, metres: east, bearing: 90), metres: north, bearing: 0), radius: radius)
+            let east = Double.random(in: 600...1_100, using: &random)
+            let north = Double.random(in: -400...400, using: &random)
+            index.insert(
+                key, center: offset(offset(walk, metres: east, bearing: 90), metres: north, bearing: 0), radius: radius)
         }
         #expect(index.containing(walk).isEmpty)
         #expect(index.candidates(of: walk) < 250, "\(index.candidates(of: walk)) of 5,000 circles read")
@@ -140,14 +147,17 @@ private func keys(_ index: LocationIndex<Int>, _ point: Coordinate) -> Set<Int> 
         var random = SeededGenerator(seed: region.seed)
         let longitudeScale = 1 / cos(region.center.latitude * .pi / 180)
         func draw() -> Coordinate {
-            c(region.center.latitude + Double.random(in: -region.spread...region.spread, using: &random),
-              region.center.longitude
-                + Double.random(in: -region.spread...region.spread, using: &random) * longitudeScale)
+            c(
+                region.center.latitude + Double.random(in: -region.spread...region.spread, using: &random),
+                region.center.longitude
+                    + Double.random(in: -region.spread...region.spread, using: &random) * longitudeScale)
         }
         var index = LocationIndex<Int>()
         var all: [Int: (Coordinate, Double)] = [:]
         for key in 0..<2000 {
-            let radius = key % 50 == 0 ? Double.random(in: 3_000...25_000, using: &random)
+            let radius =
+                key % 50 == 0
+                ? Double.random(in: 3_000...25_000, using: &random)
                 : exp(Double.random(in: log(10)...log(3000), using: &random))
             let center = draw()
             index.insert(key, center: center, radius: radius)
@@ -158,14 +168,16 @@ private func keys(_ index: LocationIndex<Int>, _ point: Coordinate) -> Set<Int> 
         var points = (0..<400).map { _ in draw() }
         points += (0..<100).map { n in
             let (center, radius) = all[n * 7]!
-            return offset(center, metres: radius * Double.random(in: 0...1.2, using: &random),
-                          bearing: Double.random(in: 0..<360, using: &random))
+            return offset(
+                center, metres: radius * Double.random(in: 0...1.2, using: &random),
+                bearing: Double.random(in: 0..<360, using: &random))
         }
         // Right on the edge, where the flat-earth pre-check must never rule out a circle the haversine keeps.
         points += (0..<200).map { n in
             let (center, radius) = all[n * 9 + 1]!
-            return offset(center, metres: radius * (n % 2 == 0 ? 0.999_999 : 1.000_001),
-                          bearing: Double.random(in: 0..<360, using: &random))
+            return offset(
+                center, metres: radius * (n % 2 == 0 ? 0.999_999 : 1.000_001),
+                bearing: Double.random(in: 0..<360, using: &random))
         }
         func check(_ circles: [Int: (Coordinate, Double)]) -> Int {
             var hits = 0

@@ -1,12 +1,15 @@
 import Foundation
 import Testing
+
 @testable import ChestCore
 
 /// Messages on the broker: compact and stable on the wire, checked in shape on the way in.
 @Suite struct HuntEnvelopeTests {
     @Test func everyKindRoundTripsThroughItsWireBytes() throws {
-        for envelope in [HuntFixture.receiptEnvelope("red", id: 1), HuntFixture.statusEnvelope("red", id: 2),
-                         HuntFixture.releaseEnvelope("finale", id: 3)] {
+        for envelope in [
+            HuntFixture.receiptEnvelope("red", id: 1), HuntFixture.statusEnvelope("red", id: 2),
+            HuntFixture.releaseEnvelope("finale", id: 3),
+        ] {
             let decoded = try HuntEnvelope.decode(envelope.bytes)
             #expect(decoded == envelope)
             #expect(decoded.signedBytes == envelope.signedBytes)
@@ -52,8 +55,10 @@ import Testing
     static let disagreeing: [(String, @Sendable (inout [String: Any]) -> Void, String)] = [
         ("hunt", { $0["hunt"] = "x" }, "the message's hunt is not a hunt ID"),
         ("kind mismatch", { $0["kind"] = "status" }, "a status message without its status"),
-        ("two payloads", { $0["status"] = ["online": true, "pagesOpen": 0] },
-         "the message must carry exactly one of receipt, status, release, hintRequest, hint, adjust, schedule or said"),
+        (
+            "two payloads", { $0["status"] = ["online": true, "pagesOpen": 0] },
+            "the message must carry exactly one of receipt, status, release, hintRequest, hint, adjust, schedule or said"
+        ),
         ("no payload", { $0["receipt"] = nil }, "exactly one of"),
         ("unknown kind", { $0["kind"] = "gossip" }, "not a chest hunt message: \"kind\""),
     ]
@@ -61,7 +66,8 @@ import Testing
     @Test(arguments: disagreeing.indices)
     func aWireFormWhoseKindAndFieldsDisagreeIsRefused(index: Int) throws {
         let (label, edit, words) = Self.disagreeing[index]
-        var object = try #require(try JSONSerialization.jsonObject(with: HuntFixture.receiptEnvelope("red", id: 1).bytes) as? [String: Any])
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: HuntFixture.receiptEnvelope("red", id: 1).bytes) as? [String: Any])
         edit(&object)
         let data = try JSONSerialization.data(withJSONObject: object)
         do {
@@ -71,11 +77,14 @@ import Testing
             #expect(error.description.contains(words), "\(label): \(error.description)")
         }
         // Inside another value (the board's journal keeps envelopes as payloads, but a Codable holder must refuse too).
-        #expect(throws: DecodingError.self, "\(label)") { try ChestJSON.decoder().decode(HuntEnvelope.self, from: data) }
+        #expect(throws: DecodingError.self, "\(label)") {
+            try ChestJSON.decoder().decode(HuntEnvelope.self, from: data)
+        }
     }
 
     @Test func aReaderClaimBesideAStatusIsRefused() throws {
-        var object = try #require(try JSONSerialization.jsonObject(with: HuntFixture.statusEnvelope("red", id: 1).bytes) as? [String: Any])
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: HuntFixture.statusEnvelope("red", id: 1).bytes) as? [String: Any])
         object["readerClaim"] = HuntFixture.key(0x50, count: 64)
         #expect(throws: HuntError("only a receipt message carries a readerClaim beside its body")) {
             try HuntEnvelope.decode(JSONSerialization.data(withJSONObject: object))
@@ -96,7 +105,9 @@ import Testing
         var release = HuntFixture.releaseEnvelope("finale", id: 1)
         release.sender = "red"
         #expect(throws: HuntError("a release must come from the organiser")) { try HuntEnvelope.decode(release.bytes) }
-        var object = try #require(try JSONSerialization.jsonObject(with: HuntFixture.releaseEnvelope("finale", id: 1).bytes) as? [String: Any])
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: HuntFixture.releaseEnvelope("finale", id: 1).bytes) as? [String: Any]
+        )
         object["release"] = ["name": "finale", "key": HuntFixture.key(1, count: 31)]
         #expect(throws: HuntError("not a chest hunt message: \"release.key\": the key is not 32 bytes in base64")) {
             try HuntEnvelope.decode(JSONSerialization.data(withJSONObject: object))

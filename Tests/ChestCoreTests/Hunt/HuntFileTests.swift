@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ChestCore
 
 /// Hunt files: a round trip keeps everything, join files carry one team, and every invalid field is refused
@@ -34,9 +35,15 @@ import Testing
         ("format", { $0.format = "chest-quest" }, "not a chest hunt file"),
         ("version", { $0.version = 3 }, "version 3 is not supported"),
         ("schedule in version 1", { $0.starts = Date(timeIntervalSince1970: 1_800_000_000) }, "is version 2, not 1"),
-        ("ends before starts", {
-            $0.setSchedule(HuntSchedule(starts: Date(timeIntervalSince1970: 1_800_000_000), ends: Date(timeIntervalSince1970: 1_700_000_000)))
-        }, "must end after it starts"),
+        (
+            "ends before starts",
+            {
+                $0.setSchedule(
+                    HuntSchedule(
+                        starts: Date(timeIntervalSince1970: 1_800_000_000),
+                        ends: Date(timeIntervalSince1970: 1_700_000_000)))
+            }, "must end after it starts"
+        ),
         ("name empty", { $0.name = "" }, "1 to 80 printable"),
         ("name long", { $0.name = String(repeating: "x", count: 81) }, "1 to 80 printable"),
         ("name control", { $0.name = "Old\u{1B}[2JTown" }, "1 to 80 printable"),
@@ -49,17 +56,49 @@ import Testing
         ("password", { $0.teams[0].password = "" }, "password"),
         ("public key", { $0.teams[1].publicKey = HuntFixture.key(1, count: 31) }, "team blue's public key"),
         ("secret key", { $0.teams[2].secretKey = HuntFixture.key(1, count: 32) }, "team green's secret key"),
-        ("secret key of another", { $0.teams[2].secretKey = $0.teams[1].secretKey }, "does not belong to its public key"),
-        ("join two teams", { $0.team = "red"; $0.releases = nil }, "exactly its own team"),
-        ("join no secret", { $0.teams = [$0.teams[0]]; $0.teams[0].secretKey = nil; $0.team = "red"; $0.releases = nil },
-         "no secret key"),
-        ("join releases", { $0.teams = [$0.teams[0]]; $0.team = "red" }, "must not carry release keys"),
+        (
+            "secret key of another", { $0.teams[2].secretKey = $0.teams[1].secretKey },
+            "does not belong to its public key"
+        ),
+        (
+            "join two teams",
+            {
+                $0.team = "red"
+                $0.releases = nil
+            }, "exactly its own team"
+        ),
+        (
+            "join no secret",
+            {
+                $0.teams = [$0.teams[0]]
+                $0.teams[0].secretKey = nil
+                $0.team = "red"
+                $0.releases = nil
+            },
+            "no secret key"
+        ),
+        (
+            "join releases",
+            {
+                $0.teams = [$0.teams[0]]
+                $0.team = "red"
+            }, "must not carry release keys"
+        ),
         ("release name", { $0.releases = ["a b": HuntFixture.releaseKey(2)] }, "release name"),
-        ("target", {
-            $0.messages = [String(repeating: "ab", count: 16): HuntMessage(title: "t", pages: [
-                HuntMessage.PageKey(key: HuntFixture.key(3), guarded: true,
-                                    targets: [HuntMessage.Target(Coordinate(latitude: 91, longitude: 0), radius: 40)])])]
-        }, "with valid targets"),
+        (
+            "target",
+            {
+                $0.messages = [
+                    String(repeating: "ab", count: 16): HuntMessage(
+                        title: "t",
+                        pages: [
+                            HuntMessage.PageKey(
+                                key: HuntFixture.key(3), guarded: true,
+                                targets: [HuntMessage.Target(Coordinate(latitude: 91, longitude: 0), radius: 40)])
+                        ])
+                ]
+            }, "with valid targets"
+        ),
     ]
 
     @Test(arguments: invalid.indices)
@@ -77,19 +116,27 @@ import Testing
 
     /// Fields whose type refuses them as the file is read: a sentence naming the field.
     static let untyped: [(String, String, any Sendable, String)] = [
-        ("id short", "id", "0123", "not a chest hunt file: \"id\": \"0123\" is not a hunt ID: the hunt's id must be 32 lowercase hex characters"),
+        (
+            "id short", "id", "0123",
+            "not a chest hunt file: \"id\": \"0123\" is not a hunt ID: the hunt's id must be 32 lowercase hex characters"
+        ),
         ("id upper", "id", HuntFixture.huntID.rawValue.uppercased(), "32 lowercase hex"),
-        ("broker scheme", "broker", "http://broker.example",
-         "not a chest hunt file: \"broker\": \"http://broker.example\" is not mqtt://HOST[:PORT] or mqtts://HOST[:PORT]"),
+        (
+            "broker scheme", "broker", "http://broker.example",
+            "not a chest hunt file: \"broker\": \"http://broker.example\" is not mqtt://HOST[:PORT] or mqtts://HOST[:PORT]"
+        ),
         ("broker port", "broker", "mqtt://broker.example:0", "is not mqtt://HOST[:PORT]"),
-        ("release key", "releases", ["finale": HuntFixture.key(2, count: 16)],
-         "not a chest hunt file: \"releases.finale\": the key is not 32 bytes in base64"),
+        (
+            "release key", "releases", ["finale": HuntFixture.key(2, count: 16)],
+            "not a chest hunt file: \"releases.finale\": the key is not 32 bytes in base64"
+        ),
     ]
 
     @Test(arguments: untyped.indices)
     func fieldsOfTheWrongShapeAreRefusedWithASentence(index: Int) throws {
         let (label, field, value, words) = Self.untyped[index]
-        var object = try #require(try JSONSerialization.jsonObject(with: HuntFixture.hunt().fileBytes) as? [String: Any])
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: HuntFixture.hunt().fileBytes) as? [String: Any])
         object[field] = value
         do {
             _ = try HuntFile.decode(JSONSerialization.data(withJSONObject: object))
@@ -126,7 +173,9 @@ import Testing
             """
         let file = try HuntFile.decode(Data(old.utf8))
         #expect(file.id == HuntFixture.huntID)
-        #expect(file.broker.host == "::1" && file.broker.port == 1883 && !file.broker.tls && file.broker.description == "mqtt://[::1]")
+        #expect(
+            file.broker.host == "::1" && file.broker.port == 1883 && !file.broker.tls
+                && file.broker.description == "mqtt://[::1]")
         #expect(file.releases?["finale"] == HuntFixture.releaseKey(0x20))
         #expect(String(decoding: file.fileBytes, as: UTF8.self) == old)
     }
@@ -134,14 +183,16 @@ import Testing
     /// `<chest>/releases.json` as chestd wrote it (Foundation's encoder, slashes escaped) reads as release keys, kept
     /// as written.
     @Test func anOldReleasesFileReads() throws {
-        let old = #"{"finale":"\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/8="}"#
+        let old =
+            #"{"finale":"\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/\/8="}"#
         let releases = try JSONDecoder().decode([String: ReleaseKey].self, from: Data(old.utf8))
         #expect(releases["finale"]?.base64 == "//////////////////////////////////////////8=")
         #expect(String(decoding: try JSONEncoder().encode(releases), as: UTF8.self) == old)
     }
 
     @Test func missingFieldsAndWrongTypesAreNamed() throws {
-        var object = try #require(try JSONSerialization.jsonObject(with: HuntFixture.hunt().fileBytes) as? [String: Any])
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: HuntFixture.hunt().fileBytes) as? [String: Any])
         object["broker"] = nil
         #expect(throws: HuntError("not a chest hunt file: \"broker\" is missing")) {
             try HuntFile.decode(JSONSerialization.data(withJSONObject: object))
@@ -169,9 +220,11 @@ import Testing
         #expect(url.description == text && BrokerURL(url.description) == url)
     }
 
-    @Test(arguments: ["http://x", "mqtt://", "mqtt://:1883", "mqtt://host:", "mqtt://host:65536", "mqtt://host:-1",
-                      "mqtt://host:1883/path", "mqtt://user@host", "mqtt://[::1", "mqtt://[]:1", "mqtt://[::1]x",
-                      "mqtt://ho st", "mqtt://-host", "MQTT://host", "mqtt://host:88888", "mqtt://[::1]:0"])
+    @Test(arguments: [
+        "http://x", "mqtt://", "mqtt://:1883", "mqtt://host:", "mqtt://host:65536", "mqtt://host:-1",
+        "mqtt://host:1883/path", "mqtt://user@host", "mqtt://[::1", "mqtt://[]:1", "mqtt://[::1]x",
+        "mqtt://ho st", "mqtt://-host", "MQTT://host", "mqtt://host:88888", "mqtt://[::1]:0",
+    ])
     func badBrokerURLsAreRefused(text: String) {
         #expect(BrokerURL(text) == nil)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ChestCore
 
 /// OwnTracks transitions: the fields OwnTracks' tools read, and no position unless the hunt shares them.
@@ -20,7 +21,8 @@ import Testing
     }
 
     @Test func anUnsharedTransitionHasNoPosition() throws {
-        let event = OwnTracksTransition(receipt: HuntFixture.receipt(), huntName: "Old Town", team: "b", sharePositions: false)
+        let event = OwnTracksTransition(
+            receipt: HuntFixture.receipt(), huntName: "Old Town", team: "b", sharePositions: false)
         let object = try #require(try JSONSerialization.jsonObject(with: event.bytes) as? [String: Any])
         #expect(object["lat"] as? Double == 0 && object["lon"] as? Double == 0)
         #expect(object["acc"] == nil)

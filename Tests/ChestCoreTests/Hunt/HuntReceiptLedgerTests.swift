@@ -1,11 +1,13 @@
 import Foundation
 import Testing
+
 @testable import ChestCore
 
 /// The receipt ledger (`<chest>/hunt-receipts.json`): its pages are `PageLink`s, written "MESSAGEID#PAGE" as before.
 @Suite struct HuntReceiptLedgerTests {
     /// A ledger as chestd wrote it when `sent` was a set of "ID#PAGE" strings.
-    static let old = #"{"hunt":"0123456789abcdef0123456789abcdef","sent":["0101010101010101010101010101010a#2","01010101010101010101010101010101#1"],"session":1800000000,"since":"2027-01-15T08:00:00Z"}"#
+    static let old =
+        #"{"hunt":"0123456789abcdef0123456789abcdef","sent":["0101010101010101010101010101010a#2","01010101010101010101010101010101#1"],"session":1800000000,"since":"2027-01-15T08:00:00Z"}"#
 
     @Test func anOldLedgerReadsAsPageLinksAndWritesTheSameForm() throws {
         let ledger = try ChestJSON.decoder().decode(HuntReceiptLedger.self, from: Data(Self.old.utf8))
@@ -14,8 +16,12 @@ import Testing
         let first = PageLink(message: MessageID("01010101010101010101010101010101")!, page: 1)
         let second = PageLink(message: MessageID("0101010101010101010101010101010a")!, page: 2)
         #expect(ledger.sent == [first, second])
-        let written = try #require(try JSONSerialization.jsonObject(with: ChestJSON.encoder().encode(ledger)) as? [String: Any])
-        #expect(Set(written["sent"] as? [String] ?? []) == ["01010101010101010101010101010101#1", "0101010101010101010101010101010a#2"])
+        let written = try #require(
+            try JSONSerialization.jsonObject(with: ChestJSON.encoder().encode(ledger)) as? [String: Any])
+        #expect(
+            Set(written["sent"] as? [String] ?? []) == [
+                "01010101010101010101010101010101#1", "0101010101010101010101010101010a#2",
+            ])
         #expect(written["hunt"] as? String == HuntFixture.huntID.rawValue)
     }
 

@@ -1,6 +1,7 @@
-@testable import ChestCore
 import Foundation
 import Testing
+
+@testable import ChestCore
 
 /// The rule the board and the engine share (`HuntSchedule`, docs/HUNTS.md "The hunt's start and end").
 @Suite struct HuntScheduleRuleTests {
@@ -22,10 +23,14 @@ import Testing
         // a clock set forward (issue 45), so the board judges the start as it judges the end.
         #expect(!schedule.admitsCredit(receivedAt: Self.t0.addingTimeInterval(-10)))
         #expect(schedule.outside(receivedAt: Self.t0.addingTimeInterval(-0.001)) == .beforeStart)
-        #expect(schedule.admitsCredit(receivedAt: Self.t0) && schedule.admitsCredit(receivedAt: Self.t0.addingTimeInterval(3599)))
+        #expect(
+            schedule.admitsCredit(receivedAt: Self.t0)
+                && schedule.admitsCredit(receivedAt: Self.t0.addingTimeInterval(3599)))
         #expect(!schedule.admitsCredit(receivedAt: Self.t0.addingTimeInterval(3600)))
         #expect(schedule.outside(receivedAt: Self.t0.addingTimeInterval(3600)) == .afterEnd)
-        #expect(HuntSchedule().admitsCredit(receivedAt: .distantFuture) && HuntSchedule().admitsCredit(receivedAt: .distantPast))
+        #expect(
+            HuntSchedule().admitsCredit(receivedAt: .distantFuture)
+                && HuntSchedule().admitsCredit(receivedAt: .distantPast))
     }
 
     @Test func anEndNotAfterTheStartIsRefused() {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ChestCore
 
 /// Topics are built as docs/HUNTS.md lays them out, and parsing trusts no level.
@@ -12,8 +13,11 @@ import Testing
         #expect(HuntTopic.ownTracksEvent(team: "red", device: "chest") == "owntracks/red/chest/event")
         #expect(HuntTopic.all(hunt: hunt) == "chest/\(hunt)/#")
         #expect(HuntTopic.releases(hunt: hunt) == "chest/\(hunt)/release/+")
-        #expect(HuntTopic.parse(HuntTopic.receipt(hunt: hunt, team: "red", id: 42), hunt: hunt) == .receipt(team: "red", id: 42))
-        #expect(HuntTopic.parse(HuntTopic.status(hunt: hunt, team: "Team_2-b"), hunt: hunt) == .status(team: "Team_2-b"))
+        #expect(
+            HuntTopic.parse(HuntTopic.receipt(hunt: hunt, team: "red", id: 42), hunt: hunt)
+                == .receipt(team: "red", id: 42))
+        #expect(
+            HuntTopic.parse(HuntTopic.status(hunt: hunt, team: "Team_2-b"), hunt: hunt) == .status(team: "Team_2-b"))
         #expect(HuntTopic.parse(HuntTopic.release(hunt: hunt, name: "finale"), hunt: hunt) == .release(name: "finale"))
     }
 

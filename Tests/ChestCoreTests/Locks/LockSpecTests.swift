@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ChestCore
 
 private let paris = Zone(identifier: "Europe/Paris")!
@@ -9,21 +10,32 @@ private func instant(_ text: String) -> Date { ISO8601.parse(text)! }
 
 @Suite struct LockSpecTests {
     static let valid: [(String, Zone, LockSpec)] = [
-        ("location=48.85837,2.29448/30m", paris,
-         .lock(.location(center: Coordinate(latitude: 48.85837, longitude: 2.29448), radius: 30))),
-        ("location=48.85837,2.29448/30", paris,
-         .lock(.location(center: Coordinate(latitude: 48.85837, longitude: 2.29448), radius: 30))),
-        ("location=-33.8568, 151.2153/1.5km", paris,
-         .lock(.location(center: Coordinate(latitude: -33.8568, longitude: 151.2153), radius: 1500))),
+        (
+            "location=48.85837,2.29448/30m", paris,
+            .lock(.location(center: Coordinate(latitude: 48.85837, longitude: 2.29448), radius: 30))
+        ),
+        (
+            "location=48.85837,2.29448/30", paris,
+            .lock(.location(center: Coordinate(latitude: 48.85837, longitude: 2.29448), radius: 30))
+        ),
+        (
+            "location=-33.8568, 151.2153/1.5km", paris,
+            .lock(.location(center: Coordinate(latitude: -33.8568, longitude: 151.2153), radius: 1500))
+        ),
         ("location=0,-180/10M", paris, .lock(.location(center: Coordinate(latitude: 0, longitude: -180), radius: 10))),
-        ("location=90,180/2KM", paris, .lock(.location(center: Coordinate(latitude: 90, longitude: 180), radius: 2000))),
+        (
+            "location=90,180/2KM", paris,
+            .lock(.location(center: Coordinate(latitude: 90, longitude: 180), radius: 2000))
+        ),
         ("location=here/30m", paris, .locationHere(radius: 30)),
         ("location=HERE/0.5km", paris, .locationHere(radius: 500)),
         ("LOCATION=here/10m", paris, .locationHere(radius: 10)),
         ("time=2026-12-24T18:00:00+01:00", tokyo, .lock(.time(instant("2026-12-24T17:00:00Z")))),
         ("time=2026-12-01T09:00:00Z", tokyo, .lock(.time(instant("2026-12-01T09:00:00Z")))),
-        ("time=2026-12-01T09:00:00.250Z", tokyo,
-         .lock(.time(instant("2026-12-01T09:00:00Z").addingTimeInterval(0.25)))),
+        (
+            "time=2026-12-01T09:00:00.250Z", tokyo,
+            .lock(.time(instant("2026-12-01T09:00:00Z").addingTimeInterval(0.25)))
+        ),
         ("time=2026-12-24T18:00:00", paris, .lock(.time(instant("2026-12-24T17:00:00Z")))),
         ("time=2026-12-24T18:00:00", tokyo, .lock(.time(instant("2026-12-24T09:00:00Z")))),
         ("time=2026-07-14 22:30", paris, .lock(.time(instant("2026-07-14T20:30:00Z")))),
@@ -52,8 +64,10 @@ private func instant(_ text: String) -> Date { ISO8601.parse(text)! }
     }
 
     static let invalid: [(String, String)] = [
-        ("location=48.85837,2.29448/5m",
-         "a radius under 10 m cannot be trusted with a consumer GPS; use 10m or more"),
+        (
+            "location=48.85837,2.29448/5m",
+            "a radius under 10 m cannot be trusted with a consumer GPS; use 10m or more"
+        ),
         ("location=here/9m", "use 10m or more"),
         ("location=48.85837,2.29448/0.005km", "use 10m or more"),
         ("location=91,0/30m", "latitude 91.0 is outside -90..90"),
@@ -81,9 +95,18 @@ private func instant(_ text: String) -> Date { ISO8601.parse(text)! }
         ("altitude=here±", "write here±METRES, such as altitude=here±20"),
         ("altitude=here±-5", "write here±METRES, such as altitude=here±20"),
         ("altitude=here+-lots", "write here±METRES, such as altitude=here±20"),
-        ("altitude=-400..-390", "an altitude range under 20 m cannot be trusted with a consumer GPS; make it 20 m wide or more (here±10)"),
-        ("altitude=here±7.5", "an altitude range under 20 m cannot be trusted with a consumer GPS; make it 20 m wide or more (here±10)"),
-        ("colour=red", #"unknown lock type "colour"; use location, time, pin, weather, temperature, altitude, after, release or answer"#),
+        (
+            "altitude=-400..-390",
+            "an altitude range under 20 m cannot be trusted with a consumer GPS; make it 20 m wide or more (here±10)"
+        ),
+        (
+            "altitude=here±7.5",
+            "an altitude range under 20 m cannot be trusted with a consumer GPS; make it 20 m wide or more (here±10)"
+        ),
+        (
+            "colour=red",
+            #"unknown lock type "colour"; use location, time, pin, weather, temperature, altitude, after, release or answer"#
+        ),
         ("pin4821", "expected TYPE=VALUE, such as pin=4821"),
     ]
 

@@ -1,11 +1,14 @@
 import Foundation
 import Testing
+
 @testable import ChestCore
 
 /// Issue 25: a place whose point is in the clear keeps the organiser's name (docs/FORMAT.md "Place labels").
 @Suite struct PlaceLabelTests {
     static func labelled(_ label: String?) -> Message {
-        var page = Page(text: "At the cathedral", setA: [.location(center: CoreFixture.tower, radius: 40)], setB: [.weather(.clear)])
+        var page = Page(
+            text: "At the cathedral", setA: [.location(center: CoreFixture.tower, radius: 40)], setB: [.weather(.clear)]
+        )
         page.labels[.a] = label
         return CoreFixture.message(title: "Lisbon", pages: [page])
     }
@@ -41,19 +44,27 @@ import Testing
                 return error.description
             }
         }
-        #expect(refusal(try Self.file({ $0["label"] = "Sunny" }, lockOfSet: "b")).contains("only a location whose point is in the clear carries a label"))
+        #expect(
+            refusal(try Self.file({ $0["label"] = "Sunny" }, lockOfSet: "b")).contains(
+                "only a location whose point is in the clear carries a label"))
         #expect(refusal(try Self.file { $0["label"] = "Sé\u{1b}[2J" }).contains("control character"))
-        #expect(refusal(try Self.file { $0["label"] = String(repeating: "x", count: 101) }).contains("101 characters, over 100"))
+        #expect(
+            refusal(try Self.file { $0["label"] = String(repeating: "x", count: 101) }).contains(
+                "101 characters, over 100"))
         #expect(refusal(try Self.file { $0["label"] = " " }).contains("empty"))
     }
 
     @Test func composeAndQuestsGiveTheLabel() throws {
         let utc = Zone(identifier: "UTC")!
-        #expect(try LockSpec.parse("location=38.7098,-9.133/40m,visible=Sé", timeZone: utc)
-            == .visible(.lock(.location(center: Coordinate(latitude: 38.7098, longitude: -9.133), radius: 40)), label: "Sé"))
+        #expect(
+            try LockSpec.parse("location=38.7098,-9.133/40m,visible=Sé", timeZone: utc)
+                == .visible(
+                    .lock(.location(center: Coordinate(latitude: 38.7098, longitude: -9.133), radius: 40)), label: "Sé")
+        )
         #expect(throws: LockSpecError.self) { try LockSpec.parse("location=38.7,-9.1/40m,visible=", timeZone: utc) }
         let parser = QuestParser(timeZone: utc, pageText: { _ in "" }, waypoint: { _, _ in CoreFixture.tower })
-        let quest = try parser.parse("""
+        let quest = try parser.parse(
+            """
             message: m
             title: T
             page: visible, named by its waypoint
@@ -65,6 +76,9 @@ import Testing
             """)
         let specs = quest.messages[0].pages.map(\.setA[0].spec)
         let point = LockSpec.lock(.location(center: CoreFixture.tower, radius: 40))
-        #expect(specs == [.spec(.visible(point, label: "Sé")), .spec(.visible(point, label: "The cathedral")), .spec(point)])
+        #expect(
+            specs == [
+                .spec(.visible(point, label: "Sé")), .spec(.visible(point, label: "The cathedral")), .spec(point),
+            ])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ChestCore
 
 /// What a page's files are and how their names are made safe (docs/FORMAT.md "Attachments").
@@ -58,7 +59,9 @@ import Testing
             #expect(SealedAttachments.paddedLength(padded) == padded)
         }
         // Every message's files fit the sealed limit however they are spread over pages.
-        let spread = (0..<Message.maximumPages).map { _ in SealedAttachments.paddedLength(Attachment.totalLimit / 5) + 40 }
+        let spread = (0..<Message.maximumPages).map { _ in
+            SealedAttachments.paddedLength(Attachment.totalLimit / 5) + 40
+        }
         #expect(spread.reduce(0, +) <= SealedAttachments.sealedLimit)
         #expect(SealedAttachments.paddedLength(Attachment.totalLimit) + 40 <= SealedAttachments.sealedLimit)
     }
@@ -68,7 +71,8 @@ import Testing
         #expect(old?.text == "Under the oak")
         #expect(old?.attachments == nil)
         let key = Data(repeating: 7, count: 32).base64EncodedString()
-        let listed = SealedContent(text: "t", attachments: [Attachment(name: "a.png", type: "image/png", size: 10)], attachmentsKey: key)
+        let listed = SealedContent(
+            text: "t", attachments: [Attachment(name: "a.png", type: "image/png", size: 10)], attachmentsKey: key)
         #expect(SealedContent.decode(listed.plaintext()) == listed)
         var keyless = listed
         keyless.attachmentsKey = nil
@@ -79,22 +83,35 @@ import Testing
     }
 
     @Test func aQuestPageTakesAttachLines() throws {
-        let quest = try QuestParser(timeZone: .utc, pageText: { _ in "" }, waypoint: { _, _ in Coordinate(latitude: 0, longitude: 0) })
-            .parse("message: m\ntitle: T\npage: one\nattach: pictures/oak.jpg\n  attach: notes.txt\n")
-        #expect(quest.messages[0].pages[0].attachments == [QuestAttachment(path: "pictures/oak.jpg", line: 4),
-                                                           QuestAttachment(path: "notes.txt", line: 5)])
+        let quest = try QuestParser(
+            timeZone: .utc, pageText: { _ in "" }, waypoint: { _, _ in Coordinate(latitude: 0, longitude: 0) }
+        )
+        .parse("message: m\ntitle: T\npage: one\nattach: pictures/oak.jpg\n  attach: notes.txt\n")
+        #expect(
+            quest.messages[0].pages[0].attachments == [
+                QuestAttachment(path: "pictures/oak.jpg", line: 4),
+                QuestAttachment(path: "notes.txt", line: 5),
+            ])
         let ids = ["m": MessageID(bytes: [UInt8](repeating: 1, count: 16))]
         #expect(quest.drafts(ids: ids)[0].pages[0].attachments == ["pictures/oak.jpg", "notes.txt"])
-        var parser = QuestParser(timeZone: .utc, pageText: { _ in "" }, waypoint: { _, _ in Coordinate(latitude: 0, longitude: 0) })
+        var parser = QuestParser(
+            timeZone: .utc, pageText: { _ in "" }, waypoint: { _, _ in Coordinate(latitude: 0, longitude: 0) })
         parser.attachment = { path in
             guard path != "gone.png" else { throw QuestError(line: 0, field: "", "no such file") }
             return "/quest/" + path
         }
-        #expect(throws: QuestErrors([QuestError(line: 3, field: "attach", "comes before any page; write page: TEXT first, then the files it carries"),
-                                     QuestError(line: 5, field: "attach", "gone.png: 0: : no such file")])) {
+        #expect(
+            throws: QuestErrors([
+                QuestError(
+                    line: 3, field: "attach", "comes before any page; write page: TEXT first, then the files it carries"
+                ),
+                QuestError(line: 5, field: "attach", "gone.png: 0: : no such file"),
+            ])
+        ) {
             try parser.parse("message: m\ntitle: T\nattach: a.png\npage: one\nattach: gone.png\nattach: here.png\n")
         }
-        #expect(try parser.parse("message: m\ntitle: T\npage: one\nattach: here.png\n").messages[0].pages[0].attachments
+        #expect(
+            try parser.parse("message: m\ntitle: T\npage: one\nattach: here.png\n").messages[0].pages[0].attachments
                 == [QuestAttachment(path: "/quest/here.png", line: 4)])
     }
 }

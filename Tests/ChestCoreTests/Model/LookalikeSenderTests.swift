@@ -1,6 +1,7 @@
-@testable import ChestCore
 import Foundation
 import Testing
+
+@testable import ChestCore
 
 /// Lookalike senders (docs/SECURITY.md "Known senders"): a name that reads as a known one, under another key.
 @Suite struct LookalikeSenderTests {
@@ -31,7 +32,9 @@ import Testing
         // The words show what differs.
         let words = KnownSenders.lookalikeWords(name, of: "Organiser")
         #expect(words.contains("a lookalike of Organiser, a sender you know under another key"), "\(words)")
-        #expect(!words.hasPrefix("Organiser \u{2014}") && !words.contains("\u{00A0}") && !words.contains("\u{200B}"), "\(words)")
+        #expect(
+            !words.hasPrefix("Organiser \u{2014}") && !words.contains("\u{00A0}") && !words.contains("\u{200B}"),
+            "\(words)")
     }
 
     /// The three names, each on its own: the skeleton folds exactly that character away.
@@ -59,8 +62,10 @@ import Testing
     }
 
     /// Names that are merely similar are different names: they show their difference, and each is met on its own.
-    @Test(arguments: ["Organizer", "Organisers", "Organiser B", "Organ iser", "organiser", "ORGANISER", "Orgánisér",
-                      "Organiser2", "0rganlser", "Organi\u{015F}er", "P00le"])
+    @Test(arguments: [
+        "Organizer", "Organisers", "Organiser B", "Organ iser", "organiser", "ORGANISER", "Orgánisér",
+        "Organiser2", "0rganlser", "Organi\u{015F}er", "P00le",
+    ])
     func aMerelySimilarNameIsNoLookalike(_ name: String) {
         let known = name == "P00le" ? "Poole" : "Organiser"
         #expect(KnownSenders.skeleton(name) != KnownSenders.skeleton(known), "\(KnownSenders.skeleton(name))")
@@ -80,7 +85,9 @@ import Testing
         // The organiser's own key under a variant of the name: the same sender.
         #expect(known.meet("Organ\u{0456}ser", key: Self.organiserKey, at: now) == .new)
         #expect(known.meet("Organiser B", key: Self.malloryKey, at: now) == .new)
-        #expect(known.meet("Organiser", key: Self.malloryKey, at: now) == .changed(previous: KnownSenders.Entry(key: Self.organiserKey, since: now)))
+        #expect(
+            known.meet("Organiser", key: Self.malloryKey, at: now)
+                == .changed(previous: KnownSenders.Entry(key: Self.organiserKey, since: now)))
     }
 
     @Test func aLookalikeRecordedBeforeTheCheckIsStillFlagged() {
@@ -88,7 +95,9 @@ import Testing
         let early = Date(timeIntervalSince1970: 1_800_000_000)
         _ = known.meet("Organiser", key: Self.organiserKey, at: early)
         known.trust("\u{041E}rganiser", key: Self.malloryKey, at: early.addingTimeInterval(10))
-        #expect(known.verdict("\u{041E}rganiser", key: Self.malloryKey) == .lookalike(of: "Organiser", known: KnownSenders.Entry(key: Self.organiserKey, since: early)))
+        #expect(
+            known.verdict("\u{041E}rganiser", key: Self.malloryKey)
+                == .lookalike(of: "Organiser", known: KnownSenders.Entry(key: Self.organiserKey, since: early)))
         #expect(known.verdict("Organiser", key: Self.organiserKey) == .known)
     }
 

@@ -1,21 +1,27 @@
 import Foundation
 import Testing
+
 @testable import ChestCore
 
 /// docs/QUEST.md "A course from a geocaching GPX": the pure mapping from the waypoints a GPX holds to the quest text
 /// that preview, simulate, compose --quest and chest quest from share.
 @Suite struct GeocacheCourseTests {
-    static func cache(_ code: String, line: Int, _ latitude: Double, _ longitude: Double, name: String? = nil,
-                      type: String = "Geocache|Traditional Cache") -> GeocacheWaypoint {
-        var waypoint = GeocacheWaypoint(code: code, line: line, coordinate: Coordinate(latitude: latitude, longitude: longitude))
+    static func cache(
+        _ code: String, line: Int, _ latitude: Double, _ longitude: Double, name: String? = nil,
+        type: String = "Geocache|Traditional Cache"
+    ) -> GeocacheWaypoint {
+        var waypoint = GeocacheWaypoint(
+            code: code, line: line, coordinate: Coordinate(latitude: latitude, longitude: longitude))
         waypoint.cacheName = name
         waypoint.type = type
         return waypoint
     }
 
     func parse(_ text: String) throws -> Quest {
-        try QuestParser(timeZone: Zone(identifier: "UTC")!, pageText: { _ in throw CocoaError(.fileNoSuchFile) },
-                        waypoint: { _, _ in throw CocoaError(.fileNoSuchFile) }).parse(text)
+        try QuestParser(
+            timeZone: Zone(identifier: "UTC")!, pageText: { _ in throw CocoaError(.fileNoSuchFile) },
+            waypoint: { _, _ in throw CocoaError(.fileNoSuchFile) }
+        ).parse(text)
     }
 
     @Test func eachCacheIsAPageAtItsPointWaitingForTheOneBefore() throws {
@@ -25,31 +31,44 @@ import Testing
         first.longDescription = "Look up.\n\n\n  Then down.  "
         first.hints = "Behind\nthe bark"
         let second = Self.cache("GC2", line: 30, 47.2, 8.2, name: "The mill")
-        let (text, notes) = GeocacheCourse(waypoints: [first, second], fileName: "walks/oaks.gpx", name: "Oak walk").quest()
+        let (text, notes) = GeocacheCourse(waypoints: [first, second], fileName: "walks/oaks.gpx", name: "Oak walk")
+            .quest()
         #expect(notes.isEmpty)
-        #expect(text.contains("# GC1 by Alice, line 3 of walks/oaks.gpx\npage: The oak\n|\n| Under the oak.\n|\n| Look up.\n|\n| Then down.\n"))
+        #expect(
+            text.contains(
+                "# GC1 by Alice, line 3 of walks/oaks.gpx\npage: The oak\n|\n| Under the oak.\n|\n| Look up.\n|\n| Then down.\n"
+            ))
         let quest = try parse(text)
         #expect(quest.messages.map(\.name) == ["oaks"])
         #expect(quest.messages[0].title == "Oak walk")
         let pages = quest.messages[0].pages
         #expect(pages.map(\.text) == ["The oak\n\nUnder the oak.\n\nLook up.\n\nThen down.", "The mill"])
-        #expect(pages[0].setA.map(\.spec) == [.spec(.lock(.location(center: Coordinate(latitude: 47.1, longitude: 8.1), radius: 30)))])
-        #expect(pages[1].setA.map(\.spec) == [.spec(.lock(.location(center: Coordinate(latitude: 47.2, longitude: 8.2), radius: 30))),
-                                               .after(message: nil, page: 1)])
+        #expect(
+            pages[0].setA.map(\.spec) == [
+                .spec(.lock(.location(center: Coordinate(latitude: 47.1, longitude: 8.1), radius: 30)))
+            ])
+        #expect(
+            pages[1].setA.map(\.spec) == [
+                .spec(.lock(.location(center: Coordinate(latitude: 47.2, longitude: 8.2), radius: 30))),
+                .after(message: nil, page: 1),
+            ])
         #expect(pages[0].hints.map(\.text) == ["Behind the bark"])
         #expect(pages[1].hints.isEmpty)
     }
 
     @Test func aLongCourseIsSplitIntoMessagesOfFiveEachWaitingForTheLastPageBefore() throws {
-        let caches = (1...12).map { Self.cache("GC\($0)", line: $0 * 10, 47 + Double($0) / 100, 8, name: "Cache \($0)") }
+        let caches = (1...12).map {
+            Self.cache("GC\($0)", line: $0 * 10, 47 + Double($0) / 100, 8, name: "Cache \($0)")
+        }
         let quest = try parse(GeocacheCourse(waypoints: caches, fileName: "big pq.gpx", radius: 50).quest().text)
         #expect(quest.messages.map(\.name) == ["big-pq-1", "big-pq-2", "big-pq-3"])
         #expect(quest.messages.map(\.title) == ["big pq (1 of 3)", "big pq (2 of 3)", "big pq (3 of 3)"])
         #expect(quest.messages.map(\.pages.count) == [5, 5, 2])
         #expect(quest.messages[1].pages[0].setA.last?.spec == .after(message: "big-pq-1", page: 5))
         #expect(quest.messages[2].pages[1].setA.last?.spec == .after(message: nil, page: 1))
-        #expect(quest.messages[2].pages[1].setA.first?.spec
-            == .spec(.lock(.location(center: Coordinate(latitude: 47.12, longitude: 8), radius: 50))))
+        #expect(
+            quest.messages[2].pages[1].setA.first?.spec
+                == .spec(.lock(.location(center: Coordinate(latitude: 47.12, longitude: 8), radius: 50))))
     }
 
     @Test func titleComesFromTheCacheNameElseUrlnameElseName() {
@@ -73,7 +92,8 @@ import Testing
     }
 
     @Test func pointsGoIntoTheirCachesPageAndStagesArePages() throws {
-        var parking = GeocacheWaypoint(code: "PK0001", line: 2, coordinate: Coordinate(latitude: 47.01, longitude: 8.01))
+        var parking = GeocacheWaypoint(
+            code: "PK0001", line: 2, coordinate: Coordinate(latitude: 47.01, longitude: 8.01))
         parking.type = "Waypoint|Parking Area"
         parking.description = "Car park"
         parking.comment = "Free on Sundays"
@@ -87,14 +107,23 @@ import Testing
         let cache = Self.cache("GC0001", line: 4, 47.0, 8.0, name: "The multi")
         let (text, notes) = GeocacheCourse(waypoints: [parking, cache, stage, blank], fileName: "m.gpx").quest()
         let pages = try parse(text).messages[0].pages
-        #expect(pages.map(\.text) == ["The multi\n\nParking Area: 47.010000,8.010000 (Car park; Free on Sundays)",
-                                      "Station 1\n\nCount the windows."])
-        #expect(notes == [GeocacheCourse.Note(line: 12, "FN0001 (Final Location) has no usable coordinates (0,0); left out, not guessed")])
+        #expect(
+            pages.map(\.text) == [
+                "The multi\n\nParking Area: 47.010000,8.010000 (Car park; Free on Sundays)",
+                "Station 1\n\nCount the windows.",
+            ])
+        #expect(
+            notes == [
+                GeocacheCourse.Note(
+                    line: 12, "FN0001 (Final Location) has no usable coordinates (0,0); left out, not guessed")
+            ])
     }
 
     /// TerraCaching's way: a cache's stages and points are waypoints of their own with the cache's extension (its id).
-    static func own(_ code: String, line: Int, _ latitude: Double, _ longitude: Double, name: String, id: String = "urn:t 7",
-                    description: String? = nil) -> GeocacheWaypoint {
+    static func own(
+        _ code: String, line: Int, _ latitude: Double, _ longitude: Double, name: String, id: String = "urn:t 7",
+        description: String? = nil
+    ) -> GeocacheWaypoint {
         var waypoint = cache(code, line: line, latitude, longitude, name: name, type: "TerraCache|Classic Cache")
         waypoint.cacheID = id
         waypoint.longDescription = description
@@ -104,7 +133,8 @@ import Testing
     @Test func aCachesOwnWaypointsAreAPageWhenTheirNameSaysStageElsePointsOfTheCachesPage() throws {
         let waypoints = [
             Self.own("TC7", line: 3, 47.0, 8.0, name: "The multi", description: "Start here."),
-            Self.own("TC71", line: 10, 47.01, 8.01, name: "Car park", description: "Park by the sign; the stage is uphill."),
+            Self.own(
+                "TC71", line: 10, 47.01, 8.01, name: "Car park", description: "Park by the sign; the stage is uphill."),
             Self.own("TC72", line: 20, 47.02, 8.02, name: "Stage 2", description: "Count the stones."),
             Self.own("TC73", line: 30, 47.03, 8.03, name: "Final", description: nil),
             Self.own("TC74", line: 40, 47.04, 8.04, name: "Stagecoach inn"),
@@ -113,24 +143,32 @@ import Testing
         ]
         let (text, notes) = GeocacheCourse(waypoints: waypoints, fileName: "t.gpx").quest()
         let pages = try parse(text).messages[0].pages
-        #expect(pages.map(\.text) == ["The multi\n\nStart here.\n\nCar park: 47.010000,8.010000 (Park by the sign; the stage is uphill.)\n"
-                                        + "Stagecoach inn: 47.040000,8.040000",
-                                      "Stage 2\n\nCount the stones.", "Final", "Another cache", "The multi again"])
+        #expect(
+            pages.map(\.text) == [
+                "The multi\n\nStart here.\n\nCar park: 47.010000,8.010000 (Park by the sign; the stage is uphill.)\n"
+                    + "Stagecoach inn: 47.040000,8.040000",
+                "Stage 2\n\nCount the stones.", "Final", "Another cache", "The multi again",
+            ])
         #expect(text.contains("# TC72 a waypoint of TC7, line 20 of t.gpx\npage: Stage 2\n"))
         // The same code twice is a duplicate, as before, not a waypoint of itself.
         #expect(notes == [GeocacheCourse.Note(line: 60, "TC7 again (first on line 3); kept as a page of its own")])
     }
 
     @Test func aCachesOwnWaypointBeforeItsCacheStillGoesToTheCache() throws {
-        let waypoints = [Self.own("TC71", line: 3, 47.01, 8.01, name: "Parking"), Self.own("TC7", line: 9, 47.0, 8.0, name: "The cache"),
-                         Self.own("TC72", line: 15, 47.02, 8.02, name: "Stage two")]
+        let waypoints = [
+            Self.own("TC71", line: 3, 47.01, 8.01, name: "Parking"),
+            Self.own("TC7", line: 9, 47.0, 8.0, name: "The cache"),
+            Self.own("TC72", line: 15, 47.02, 8.02, name: "Stage two"),
+        ]
         let pages = try parse(GeocacheCourse(waypoints: waypoints, fileName: "r.gpx").quest().text).messages[0].pages
         #expect(pages.map(\.text) == ["The cache\n\nParking: 47.010000,8.010000", "Stage two"])
     }
 
     @Test func duplicatesAreKeptAndReported() throws {
-        let (text, notes) = GeocacheCourse(waypoints: [Self.cache("GC1", line: 2, 47, 8), Self.cache("GC1", line: 9, 47.1, 8)],
-                                           fileName: "d.gpx").quest()
+        let (text, notes) = GeocacheCourse(
+            waypoints: [Self.cache("GC1", line: 2, 47, 8), Self.cache("GC1", line: 9, 47.1, 8)],
+            fileName: "d.gpx"
+        ).quest()
         #expect(try parse(text).messages[0].pages.count == 2)
         #expect(notes == [GeocacheCourse.Note(line: 9, "GC1 again (first on line 2); kept as a page of its own")])
     }
@@ -154,9 +192,12 @@ import Testing
     }
 
     @Test func aCourseWithNoPointHasNoMessageAndSaysWhy() {
-        let (text, notes) = GeocacheCourse(waypoints: [GeocacheWaypoint(code: "X", line: 4, coordinate: nil)], fileName: "e.gpx").quest()
+        let (text, notes) = GeocacheCourse(
+            waypoints: [GeocacheWaypoint(code: "X", line: 4, coordinate: nil)], fileName: "e.gpx"
+        ).quest()
         #expect(!text.contains("message:"))
-        #expect(notes.last == GeocacheCourse.Note(line: 1, "no cache or waypoint with coordinates; the course has no page"))
+        #expect(
+            notes.last == GeocacheCourse.Note(line: 1, "no cache or waypoint with coordinates; the course has no page"))
     }
 
     @Test func rot13TurnsLettersOnly() {

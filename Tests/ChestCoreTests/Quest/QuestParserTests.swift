@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ChestCore
 
 /// The quest format of docs/QUEST.md, read without any file: page files and waypoints come from the closures.
@@ -7,13 +8,19 @@ import Testing
     static let oak = Coordinate(latitude: 48.1, longitude: 11.5)
 
     func parse(_ text: String) throws(QuestErrors) -> Quest {
-        try QuestParser(timeZone: Zone(identifier: "UTC")!, pageText: { file in
-            guard file == "page.txt" else { throw CocoaError(.fileNoSuchFile) }
-            return "from a file"
-        }, waypoint: { file, name in
-            guard file == "w.gpx", name == "Old oak" else { throw QuestError(line: 0, field: "x", "no waypoint \(name)") }
-            return Self.oak
-        }).parse(text)
+        try QuestParser(
+            timeZone: Zone(identifier: "UTC")!,
+            pageText: { file in
+                guard file == "page.txt" else { throw CocoaError(.fileNoSuchFile) }
+                return "from a file"
+            },
+            waypoint: { file, name in
+                guard file == "w.gpx", name == "Old oak" else {
+                    throw QuestError(line: 0, field: "x", "no waypoint \(name)")
+                }
+                return Self.oak
+            }
+        ).parse(text)
     }
 
     func error(_ text: String) -> String? {
@@ -58,16 +65,20 @@ import Testing
         #expect(quest.messages.map(\.name) == ["first", "second"])
         let first = quest.messages[0]
         #expect(first.pages.map(\.text) == ["One\nand a second line", "from a file"])
-        #expect(first.pages[0].setA.map(\.spec) == [
-            .spec(.lock(.location(center: Self.oak, radius: 30))),
-            .spec(.lock(.time(ISO8601.parse("2026-12-01T09:00:00Z")!))),
-        ])
+        #expect(
+            first.pages[0].setA.map(\.spec) == [
+                .spec(.lock(.location(center: Self.oak, radius: 30))),
+                .spec(.lock(.time(ISO8601.parse("2026-12-01T09:00:00Z")!))),
+            ])
         #expect(first.pages[0].setB.map(\.spec) == [.spec(.pin(digits: "4821")), .spec(.lock(.weather(.snowy)))])
         #expect(first.pages[1].setA.map(\.line) == [13, 14])
-        #expect(first.pages[1].setB.map(\.spec) == [.spec(.altitudeHere(margin: 20)), .spec(.locationHere(radius: 1000))])
+        #expect(
+            first.pages[1].setB.map(\.spec) == [.spec(.altitudeHere(margin: 20)), .spec(.locationHere(radius: 1000))])
 
-        let ids = ["first": MessageID(bytes: [UInt8](repeating: 1, count: 16)),
-                   "second": MessageID(bytes: [UInt8](repeating: 2, count: 16))]
+        let ids = [
+            "first": MessageID(bytes: [UInt8](repeating: 1, count: 16)),
+            "second": MessageID(bytes: [UInt8](repeating: 2, count: 16)),
+        ]
         let drafts = quest.drafts(ids: ids)
         #expect(drafts.map(\.from) == ["Alice", "Bob"])
         #expect(drafts[0].pages[1].setA.first == .lock(.after(PageLink(message: ids["first"]!, page: 1))))
@@ -80,16 +91,29 @@ import Testing
     @Test(arguments: [
         ("page: x", "1: page: comes before any message; write message: NAME first"),
         ("message: a\ntitle: T\npage: x\nlock: pin=12", "4: lock: pin=12: a PIN is 4 to 12 digits, such as pin=4821"),
-        ("message: a\ntitle: T\npage: x\nlock: pin=1234\nlock: pin=5678",
-         "5: lock: set A already has a pin lock (line 4); a set holds at most one of each type, use or for an alternative"),
+        (
+            "message: a\ntitle: T\npage: x\nlock: pin=1234\nlock: pin=5678",
+            "5: lock: set A already has a pin lock (line 4); a set holds at most one of each type, use or for an alternative"
+        ),
         ("message: a\ntitle: T\npage: x\nlock: location=w.gpx#Elm/30m", "4: lock: w.gpx#Elm: 0: x: no waypoint Elm"),
         ("message: a\ntitle: T\npage: @nothing.txt", "3: page: cannot read nothing.txt:"),
         ("message: a\ntitle: T\npage: x\nor", "4: or: follows no lock; give set A a lock first"),
-        ("message: a\ntitle: T\npage: x\nlock: after=#1", "4: lock: a page can wait only for an earlier page of its message"),
-        ("message: a\ntitle: T\npage: x\nlock: after=b#1\nmessage: b\ntitle: U\npage: y",
-         "4: lock: message b comes later; a message can wait only for an earlier one"),
-        ("message: a\ntitle: T\npage: x\nmessage: b\ntitle: U\nafter: a#2\npage: y", "6: after: message a has 1 pages, not 2"),
-        ("message: a\ntitle: T\npage: x\nmessage: b\ntitle: U\nafter: c#1\npage: y", "6: after: no message named c in this quest"),
+        (
+            "message: a\ntitle: T\npage: x\nlock: after=#1",
+            "4: lock: a page can wait only for an earlier page of its message"
+        ),
+        (
+            "message: a\ntitle: T\npage: x\nlock: after=b#1\nmessage: b\ntitle: U\npage: y",
+            "4: lock: message b comes later; a message can wait only for an earlier one"
+        ),
+        (
+            "message: a\ntitle: T\npage: x\nmessage: b\ntitle: U\nafter: a#2\npage: y",
+            "6: after: message a has 1 pages, not 2"
+        ),
+        (
+            "message: a\ntitle: T\npage: x\nmessage: b\ntitle: U\nafter: c#1\npage: y",
+            "6: after: no message named c in this quest"
+        ),
         ("message: a\ntitle: T\npage: x\nlock: after=oak", "4: lock: write after=MESSAGE#PAGE"),
         ("message: a\npage: x", "1: title: message a has no title:"),
         ("message: a\ntitle: T", "1: page: message a has no page:"),
@@ -121,7 +145,8 @@ import Testing
             _ = try parse(text)
             Issue.record("no error")
         } catch {
-            #expect(error.errors.map { "\($0.line) \($0.field)" } == ["3 lock", "5 lock", "7 lock", "8 bogus", "1 title"])
+            #expect(
+                error.errors.map { "\($0.line) \($0.field)" } == ["3 lock", "5 lock", "7 lock", "8 bogus", "1 title"])
             #expect(!error.truncated)
         }
     }

@@ -1,14 +1,17 @@
-@testable import ChestCore
 import Foundation
 import Testing
+
+@testable import ChestCore
 
 /// The helper-data grid of sealed locations (docs/FORMAT.md "Sealed locations"): every point within the radius
 /// falls in the target's cell, wherever on Earth, and the target is at its cell's centre.
 @Suite struct CellGridTests {
     /// A point `metres` from `center` towards `bearing` (degrees), on the sphere.
     static func destination(_ center: Coordinate, metres: Double, bearing: Double) -> Coordinate {
-        let δ = metres / Coordinate.earthRadius, θ = bearing * .pi / 180
-        let φ1 = center.latitude * .pi / 180, λ1 = center.longitude * .pi / 180
+        let δ = metres / Coordinate.earthRadius
+        let θ = bearing * .pi / 180
+        let φ1 = center.latitude * .pi / 180
+        let λ1 = center.longitude * .pi / 180
         let φ2 = asin(sin(φ1) * cos(δ) + cos(φ1) * sin(δ) * cos(θ))
         var λ2 = λ1 + atan2(sin(θ) * sin(δ) * cos(φ1), cos(δ) - sin(φ1) * sin(φ2))
         if λ2 > .pi { λ2 -= 2 * .pi } else if λ2 <= -.pi { λ2 += 2 * .pi }
@@ -65,7 +68,8 @@ import Testing
     }
 
     @Test func theSecretStringIsCanonical() {
-        #expect(SealSecret.secret(cell: Cell(x: -10817, y: 125512), pin: "4821") == "chest-v2|cell=-10817,125512|pin=4821")
+        #expect(
+            SealSecret.secret(cell: Cell(x: -10817, y: 125512), pin: "4821") == "chest-v2|cell=-10817,125512|pin=4821")
         #expect(SealSecret.secret(cell: nil, pin: "000123") == "chest-v2|pin=000123")
         #expect(SealSecret.secret(cell: Cell(x: 0, y: -1), pin: nil) == "chest-v2|cell=0,-1")
         let id = MessageID("0123456789abcdef0123456789abcdef")!

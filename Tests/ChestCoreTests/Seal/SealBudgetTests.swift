@@ -1,6 +1,7 @@
-@testable import ChestCore
 import Foundation
 import Testing
+
+@testable import ChestCore
 
 /// A message's share of the reader (docs/SECURITY.md): a file asking too much Argon2id of one fix is set aside with
 /// the reason; under the budget, one sender's cells wait behind others' and hold at most a share of the queue.
@@ -10,28 +11,41 @@ import Testing
 
     /// A page whose set A lays a place on its own grid (salt `salt`) at `cost`, in `area`; with `second`, set B
     /// another on a grid of that salt.
-    static func page(salt: UInt8, cost: SealCost, area: SearchArea = area, second: UInt8? = nil,
-                     secondArea: SearchArea? = nil) -> Page {
+    static func page(
+        salt: UInt8, cost: SealCost, area: SearchArea = area, second: UInt8? = nil,
+        secondArea: SearchArea? = nil
+    ) -> Page {
         func set(_ salt: UInt8, _ area: SearchArea) -> (Lock, KeySlot) {
             var generator = SeededGenerator(seed: UInt64(salt))
-            return (.sealedLocation(CellGrid(area: area, radius: 30, using: &generator)),
-                    .cells(salt: [UInt8](repeating: salt, count: 16), cost: cost,
-                           wrapped: [[UInt8]](repeating: [UInt8](repeating: 6, count: 72), count: 4)))
+            return (
+                .sealedLocation(CellGrid(area: area, radius: 30, using: &generator)),
+                .cells(
+                    salt: [UInt8](repeating: salt, count: 16), cost: cost,
+                    wrapped: [[UInt8]](repeating: [UInt8](repeating: 6, count: 72), count: 4))
+            )
         }
-        let a = set(salt, area), b = second.map { set($0, secondArea ?? area) }
+        let a = set(salt, area)
+        let b = second.map { set($0, secondArea ?? area) }
         var slots: [LockSetName: KeySlot] = [.a: a.1]
         slots[.b] = b?.1
-        return Page(text: "", setA: [a.0], setB: b.map { [$0.0] } ?? [],
-                    sealed: SealedPage(ciphertext: [UInt8](repeating: 3, count: 296), slots: slots, version: 3))
+        return Page(
+            text: "", setA: [a.0], setB: b.map { [$0.0] } ?? [],
+            sealed: SealedPage(ciphertext: [UInt8](repeating: 3, count: 296), slots: slots, version: 3))
     }
 
     @Test func tenGridsAtTheCapOverOneAreaAreSetAsideWithTheReason() throws {
         // Five pages (the most a message has), two places each, every one on its own grid.
-        let hostile = F.message(1, pages: (1...5).map { Self.page(salt: $0, cost: SealCost(passes: 4, memory: 1 << 30), second: $0 + 100) })
+        let hostile = F.message(
+            1, pages: (1...5).map { Self.page(salt: $0, cost: SealCost(passes: 4, memory: 1 << 30), second: $0 + 100) })
         let problem = try #require(SealBudget.problem(hostile.pages))
-        #expect(problem.contains("ask up to 10 Argon2id runs (40 GiB-passes) of a reader for one fix, over the budget of 24"), "\(problem)")
+        #expect(
+            problem.contains(
+                "ask up to 10 Argon2id runs (40 GiB-passes) of a reader for one fix, over the budget of 24"),
+            "\(problem)")
         // As chestd reads it: refused with that reason, so it goes to rejected/ with it.
-        #expect(throws: MessageFormatError.overSealBudget(problem)) { try MessageFile.decode(MessageFile.encode(hostile)) }
+        #expect(throws: MessageFormatError.overSealBudget(problem)) {
+            try MessageFile.decode(MessageFile.encode(hostile))
+        }
     }
 
     @Test func honestMessagesAreWithinTheBudget() {
@@ -43,31 +57,38 @@ import Testing
         #expect(SealBudget.problem(pages) == nil)
         // Places on ten grids far apart: a fix is in one area at a time.
         let apart = (1...5).map { index in
-            Self.page(salt: UInt8(index), cost: SealCost(passes: 4, memory: 1 << 30),
-                      area: SearchArea(center: Coordinate(latitude: 40 + Double(index), longitude: 8), radius: 20_000))
+            Self.page(
+                salt: UInt8(index), cost: SealCost(passes: 4, memory: 1 << 30),
+                area: SearchArea(center: Coordinate(latitude: 40 + Double(index), longitude: 8), radius: 20_000))
         }
         #expect(SealBudget.problem(apart) == nil)
         // Ten default areas 150 km apart over a region, each overlapping its neighbours: a fix is in four at most.
         let spread = (0..<5).map { index in
             func area(_ row: Double) -> SearchArea {
-                SearchArea(center: Coordinate(latitude: 44 + row * 1.35, longitude: 4 + Double(index) * 1.9), radius: 110_000)
+                SearchArea(
+                    center: Coordinate(latitude: 44 + row * 1.35, longitude: 4 + Double(index) * 1.9), radius: 110_000)
             }
-            return Self.page(salt: UInt8(index + 1), cost: place, area: area(0), second: UInt8(index + 101), secondArea: area(1))
+            return Self.page(
+                salt: UInt8(index + 1), cost: place, area: area(0), second: UInt8(index + 101), secondArea: area(1))
         }
         #expect(SealBudget.problem(spread) == nil)
         // Ten grids around a ring, no centre inside all of them, all holding the ring's middle.
         let ring = (0..<5).map { index in
             func area(_ angle: Double) -> SearchArea {
-                SearchArea(center: Coordinate(latitude: 46 + 0.8 * cos(angle), longitude: 8 + 1.1 * sin(angle)), radius: 110_000)
+                SearchArea(
+                    center: Coordinate(latitude: 46 + 0.8 * cos(angle), longitude: 8 + 1.1 * sin(angle)),
+                    radius: 110_000)
             }
             let angle = Double(index) * 2 * Double.pi / 10
-            return Self.page(salt: UInt8(index + 1), cost: place, area: area(angle), second: UInt8(index + 101),
-                             secondArea: area(angle + Double.pi))
+            return Self.page(
+                salt: UInt8(index + 1), cost: place, area: area(angle), second: UInt8(index + 101),
+                secondArea: area(angle + Double.pi))
         }
         #expect(SealBudget.problem(ring) != nil)
         // Eight grids at the budget's unit cost: the budget itself.
         #expect(SealBudget.problem((1...4).map { Self.page(salt: $0, cost: place, second: $0 + 100) }) == nil)
-        let nine = (1...4).map { Self.page(salt: $0, cost: place, second: $0 + 100) } + [Self.page(salt: 9, cost: place)]
+        let nine =
+            (1...4).map { Self.page(salt: $0, cost: place, second: $0 + 100) } + [Self.page(salt: 9, cost: place)]
         #expect(SealBudget.problem(nine) != nil)
     }
 
@@ -76,13 +97,19 @@ import Testing
     @Test func formatTwoGridsCountWhereverTheReaderIs() {
         func page(_ salt: UInt8, cost: SealCost, latitude: Double) -> Page {
             func set(_ salt: UInt8) -> (Lock, KeySlot) {
-                (.sealedLocation(CellGrid(center: Coordinate(latitude: latitude, longitude: 8), radius: 30)),
-                 .cells(salt: [UInt8](repeating: salt, count: 16), cost: cost,
-                        wrapped: [[UInt8]](repeating: [UInt8](repeating: 6, count: 72), count: 4)))
+                (
+                    .sealedLocation(CellGrid(center: Coordinate(latitude: latitude, longitude: 8), radius: 30)),
+                    .cells(
+                        salt: [UInt8](repeating: salt, count: 16), cost: cost,
+                        wrapped: [[UInt8]](repeating: [UInt8](repeating: 6, count: 72), count: 4))
+                )
             }
-            let a = set(salt), b = set(salt + 100)
-            return Page(text: "", setA: [a.0], setB: [b.0],
-                        sealed: SealedPage(ciphertext: [UInt8](repeating: 3, count: 296), slots: [.a: a.1, .b: b.1], version: 2))
+            let a = set(salt)
+            let b = set(salt + 100)
+            return Page(
+                text: "", setA: [a.0], setB: [b.0],
+                sealed: SealedPage(
+                    ciphertext: [UInt8](repeating: 3, count: 296), slots: [.a: a.1, .b: b.1], version: 2))
         }
         let cap = SealCost(passes: 4, memory: 1 << 30)
         let hostile = (1...5).map { page($0, cost: cap, latitude: 40 + 2 * Double($0)) }
@@ -94,15 +121,19 @@ import Testing
         #expect(SealBudget.problem((1...4).map { page($0, cost: place, latitude: 46) }) == nil)
         #expect(SealBudget.problem((1...5).map { page($0, cost: place, latitude: 46) }) != nil)
         // Beside a format 3 area, a format 2 grid counts there too.
-        let mixed = (1...4).map { Self.page(salt: $0, cost: place, second: $0 + 100) } + [page(9, cost: SealCost.Level.interactive.cost, latitude: 10)]
+        let mixed =
+            (1...4).map { Self.page(salt: $0, cost: place, second: $0 + 100) } + [
+                page(9, cost: SealCost.Level.interactive.cost, latitude: 10)
+            ]
         #expect(SealBudget.problem(mixed) != nil)
     }
 
     static func request(_ owner: UInt8, _ index: Int) -> (KeyRequest, SlotRef) {
         let cell = Cell(x: Int64(index), y: Int64(owner))
-        let request = KeyRequest(id: F.id(owner), page: 1, set: .a, secret: "chest-v3|cell=\(cell)",
-                                 slot: .cells(salt: [owner], cost: SealCost.Level.interactive.cost, wrapped: []),
-                                 ciphertext: [], cell: cell, pin: nil, version: 3)
+        let request = KeyRequest(
+            id: F.id(owner), page: 1, set: .a, secret: "chest-v3|cell=\(cell)",
+            slot: .cells(salt: [owner], cost: SealCost.Level.interactive.cost, wrapped: []),
+            ciphertext: [], cell: cell, pin: nil, version: 3)
         return (request, SlotRef(id: F.id(owner), page: 1, set: .a))
     }
 
@@ -115,14 +146,20 @@ import Testing
             // Each fix: the hostile sender files ten new cells, all of them where the reader is; the honest one, one.
             for index in 0..<10 {
                 let (request, slot) = Self.request(2, round * 10 + index)
-                _ = queue.add(request, slot: slot, derivation: request.derivation!, cell: request.cell!, pins: [round], owner: "mallory")
+                _ = queue.add(
+                    request, slot: slot, derivation: request.derivation!, cell: request.cell!, pins: [round],
+                    owner: "mallory")
             }
             let (honest, honestSlot) = Self.request(1, round)
-            _ = queue.add(honest, slot: honestSlot, derivation: honest.derivation!, cell: honest.cell!, pins: [round], owner: "organiser")
+            _ = queue.add(
+                honest, slot: honestSlot, derivation: honest.derivation!, cell: honest.cell!, pins: [round],
+                owner: "organiser")
             // Two cells' time with the worker per fix, as at the cap's cost.
             var dispatched = 0
-            while dispatched < 2, case let (requests, _) = queue.next(at: clock, isLive: { _, _ in true }, isCurrent: { _ in true }),
-                  let request = requests.first {
+            while dispatched < 2,
+                case let (requests, _) = queue.next(at: clock, isLive: { _, _ in true }, isCurrent: { _ in true }),
+                let request = requests.first
+            {
                 clock += 2
                 dispatched += 1
                 let owner = request.id == F.id(1) ? "organiser" : "mallory"
@@ -148,18 +185,25 @@ import Testing
             let pages = stride(from: 0, to: grids, by: 2).map { first in
                 var sets: [LockSetName: (Lock, KeySlot)] = [:]
                 for (offset, set) in [LockSetName.a, .b].enumerated() where first + offset < grids {
-                    sets[set] = (.sealedLocation(CellGrid(area: area, radius: 30, using: &generator)),
-                                 .cells(salt: [id, UInt8(first + offset)] + [UInt8](repeating: 0, count: 14),
-                                        cost: SealCost.Level.interactive.cost,
-                                        wrapped: [[UInt8]](repeating: [UInt8](repeating: 6, count: 72), count: 4)))
+                    sets[set] = (
+                        .sealedLocation(CellGrid(area: area, radius: 30, using: &generator)),
+                        .cells(
+                            salt: [id, UInt8(first + offset)] + [UInt8](repeating: 0, count: 14),
+                            cost: SealCost.Level.interactive.cost,
+                            wrapped: [[UInt8]](repeating: [UInt8](repeating: 6, count: 72), count: 4))
+                    )
                 }
-                return Page(text: "", setA: sets[.a].map { [$0.0] } ?? [], setB: sets[.b].map { [$0.0] } ?? [],
-                            sealed: SealedPage(ciphertext: [UInt8](repeating: 3, count: 296), slots: sets.mapValues(\.1), version: 3))
+                return Page(
+                    text: "", setA: sets[.a].map { [$0.0] } ?? [], setB: sets[.b].map { [$0.0] } ?? [],
+                    sealed: SealedPage(
+                        ciphertext: [UInt8](repeating: 3, count: 296), slots: sets.mapValues(\.1), version: 3))
             }
-            return Message(id: F.id(id), title: "m\(id)", from: "Sender \(key)", created: F.t0, pages: pages,
-                           seal: Seal(publicKey: [UInt8](repeating: key, count: 32), signature: [UInt8](repeating: 9, count: 64)))
+            return Message(
+                id: F.id(id), title: "m\(id)", from: "Sender \(key)", created: F.t0, pages: pages,
+                seal: Seal(publicKey: [UInt8](repeating: key, count: 32), signature: [UInt8](repeating: 9, count: 64)))
         }
-        let heavy = sealed(1, key: 1, grids: 8), light = sealed(2, key: 2, grids: 1)
+        let heavy = sealed(1, key: 1, grids: 8)
+        let light = sealed(2, key: 2, grids: 1)
         #expect(SealBudget.problem(heavy.pages) == nil, "eight grids at a cheap cost are within the budget")
         var engine = F.engine([F.stored(heavy), F.stored(light)])
         var clock = 0.0
@@ -180,7 +224,9 @@ import Testing
                 if order.count == 9 { break }
             }
             let lightAt = try #require(order.firstIndex(of: light.id), "stop \(stop): \(order)")
-            #expect(lightAt <= 1, "stop \(stop): the light sender's cell waited behind \(lightAt) of the heavy one's: \(order)")
+            #expect(
+                lightAt <= 1,
+                "stop \(stop): the light sender's cell waited behind \(lightAt) of the heavy one's: \(order)")
         }
     }
 
@@ -192,16 +238,20 @@ import Testing
         var queue = CellQueue()
         for index in 0..<3 {
             let (request, slot) = Self.request(1, index)
-            _ = queue.add(request, slot: slot, derivation: request.derivation!, cell: request.cell!, pins: [], owner: "organiser")
+            _ = queue.add(
+                request, slot: slot, derivation: request.derivation!, cell: request.cell!, pins: [], owner: "organiser")
         }
         for owner in 2...6 {
             for index in 0..<(CellQueue.perOwner + 10) {
                 let (request, slot) = Self.request(UInt8(owner), index)
-                _ = queue.add(request, slot: slot, derivation: request.derivation!, cell: request.cell!, pins: [index], owner: "sender \(owner)")
+                _ = queue.add(
+                    request, slot: slot, derivation: request.derivation!, cell: request.cell!, pins: [index],
+                    owner: "sender \(owner)")
             }
         }
         #expect(queue.waiting.count <= CellQueue.limit)
-        #expect(queue.waiting.values.filter { $0.owners.contains("organiser") }.count == 3, "the small sender's cells stay")
+        #expect(
+            queue.waiting.values.filter { $0.owners.contains("organiser") }.count == 3, "the small sender's cells stay")
         for owner in 2...6 {
             #expect(queue.waiting.values.filter { $0.owners.contains("sender \(owner)") }.count <= CellQueue.perOwner)
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ChestCore
 
 /// Builders shared by the ChestCore tests, namespaced so they cannot clash with other test files' helpers.
@@ -17,9 +18,10 @@ enum CoreFixture {
     }
 
     static func message(_ n: UInt8 = 1, title: String = "Test", pages: [Page]) -> Message {
-        Message(id: id(n), title: title, from: "Alice", created: Date(timeIntervalSince1970: 1_790_000_000),
-                pages: pages,
-                seal: Seal(publicKey: [UInt8](repeating: 7, count: 32), signature: [UInt8](repeating: 9, count: 64)))
+        Message(
+            id: id(n), title: title, from: "Alice", created: Date(timeIntervalSince1970: 1_790_000_000),
+            pages: pages,
+            seal: Seal(publicKey: [UInt8](repeating: 7, count: 32), signature: [UInt8](repeating: 9, count: 64)))
     }
 
     static func stored(_ message: Message, sentByYou: Bool = false, chest: ChestKind = .regular) -> StoredMessage {
@@ -31,14 +33,18 @@ enum CoreFixture {
 
     /// `coordinate` moved `metres` north.
     static func north(of coordinate: Coordinate, metres: Double) -> Coordinate {
-        Coordinate(latitude: coordinate.latitude + metres / (Coordinate.earthRadius * .pi / 180),
-                   longitude: coordinate.longitude)
+        Coordinate(
+            latitude: coordinate.latitude + metres / (Coordinate.earthRadius * .pi / 180),
+            longitude: coordinate.longitude)
     }
 
     /// A fix received at `now(seconds)` with receiver time `t0 + seconds` (one epoch per second).
-    static func fix(at seconds: Double, _ coordinate: Coordinate? = tower, mode: FixMode = .threeD, altitude: Double? = 100,
-                    eph: Double? = 5, time: Date?? = nil) -> Fix {
-        Fix(mode: mode, coordinate: coordinate, altitudeMSL: altitude, eph: eph, epv: 8, satellitesUsed: 9,
+    static func fix(
+        at seconds: Double, _ coordinate: Coordinate? = tower, mode: FixMode = .threeD, altitude: Double? = 100,
+        eph: Double? = 5, time: Date?? = nil
+    ) -> Fix {
+        Fix(
+            mode: mode, coordinate: coordinate, altitudeMSL: altitude, eph: eph, epv: 8, satellitesUsed: 9,
             time: time ?? t0.addingTimeInterval(seconds), receivedAt: 1000 + seconds)
     }
 
@@ -98,8 +104,9 @@ extension Engine {
     /// The effects of both steps, without the store request itself.
     mutating func ingest(_ messages: [StoredMessage], _ now: Now) -> [Effect] {
         let arrivals = messages.map { stored in
-            Arrival(source: .staged(path: "/tmp/incoming/\(stored.id)"), file: "\(stored.id).locked",
-                    content: .message(stored.message, sentByYou: stored.sentByYou))
+            Arrival(
+                source: .staged(path: "/tmp/incoming/\(stored.id)"), file: "\(stored.id).locked",
+                content: .message(stored.message, sentByYou: stored.sentByYou))
         }
         var effects: [Effect] = []
         for effect in handle(.arrived(arrivals, now)) {
@@ -116,8 +123,11 @@ extension Engine {
 /// The reasons `read` gives for one page's locks, as text, by lock type.
 func reasons(_ engine: Engine, _ id: MessageID, page: Int, set: LockSetName = .a, now: Now) -> [LockKind: String] {
     guard let report = engine.read(id, now: now), let sets = report.pages.first(where: { $0.number == page })?.sets,
-          let locks = sets.first(where: { $0.set == set })?.locks else { return [:] }
+        let locks = sets.first(where: { $0.set == set })?.locks
+    else { return [:] }
     var result: [LockKind: String] = [:]
-    for lock in locks { result[lock.type] = lock.reason?.text(timeZone: CoreFixture.utc, now: CoreFixture.t0) ?? "holds" }
+    for lock in locks {
+        result[lock.type] = lock.reason?.text(timeZone: CoreFixture.utc, now: CoreFixture.t0) ?? "holds"
+    }
     return result
 }

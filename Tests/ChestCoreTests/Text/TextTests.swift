@@ -27,7 +27,11 @@ struct TextTests {
 
     @Test(arguments: ["ﬁ", "Ｚytglogge", "e\u{0301}", "Å", "ℌ𝔢𝔩𝔩𝔬", "Straße", "ǅ", "한국어", "①②", ""])
     func normalFormsAreTheOnesFoundationGave(_ text: String) {
-        #expect(text.compatibilityComposed.unicodeScalars.elementsEqual(text.precomposedStringWithCompatibilityMapping.unicodeScalars))
-        #expect(text.canonicallyComposed.unicodeScalars.elementsEqual(text.precomposedStringWithCanonicalMapping.unicodeScalars))
+        #expect(
+            text.compatibilityComposed.unicodeScalars.elementsEqual(
+                text.precomposedStringWithCompatibilityMapping.unicodeScalars))
+        #expect(
+            text.canonicallyComposed.unicodeScalars.elementsEqual(
+                text.precomposedStringWithCanonicalMapping.unicodeScalars))
     }
 }

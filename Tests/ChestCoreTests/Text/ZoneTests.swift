@@ -9,7 +9,8 @@ struct ZoneTests {
     @Test func winterAndSummerTimeHaveTheirOffsetAndAbbreviation() {
         let winter = zurich.local(Date(timeIntervalSince1970: 1_798_128_000))  // 2026-12-24T16:00:00Z
         #expect((winter.year, winter.month, winter.day, winter.hour, winter.minute) == (2026, 12, 24, 17, 0))
-        #expect((winter.offset, winter.abbreviation, winter.weekdayName, winter.monthName) == (3600, "CET", "Thu", "Dec"))
+        #expect(
+            (winter.offset, winter.abbreviation, winter.weekdayName, winter.monthName) == (3600, "CET", "Thu", "Dec"))
         let summer = zurich.local(Date(timeIntervalSince1970: 1_782_000_000))  // 2026-06-21T00:00:00Z
         #expect((summer.hour, summer.offset, summer.abbreviation) == (2, 7200, "CEST"))
     }

@@ -88,7 +88,8 @@ import Testing
 @Suite struct WeatherAttributionTests {
     /// Open-Meteo's CC BY 4.0 licence asks for exactly this credit next to its data.
     @Test func eachProviderHasItsCredit() {
-        #expect(WeatherObservation.attribution(provider: "open-meteo")?.hasPrefix("Weather data by Open-Meteo.com") == true)
+        #expect(
+            WeatherObservation.attribution(provider: "open-meteo")?.hasPrefix("Weather data by Open-Meteo.com") == true)
         #expect(WeatherObservation.attribution(provider: "openweathermap")?.contains("OpenWeather") == true)
         #expect(WeatherObservation.attribution(provider: "elsewhere") == nil)
     }

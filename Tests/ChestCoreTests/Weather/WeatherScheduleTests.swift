@@ -8,8 +8,9 @@ import Testing
     let here = Coordinate(latitude: 48.858_37, longitude: 2.294_48)
 
     func observation(at coordinate: Coordinate? = nil, observed: Date, fetched: Date? = nil) -> WeatherObservation {
-        WeatherObservation(condition: .snowy, temperatureC: -1, coordinate: (coordinate ?? here).rounded(places: 2),
-                           observedAt: observed, fetchedAt: fetched ?? observed, provider: "open-meteo")
+        WeatherObservation(
+            condition: .snowy, temperatureC: -1, coordinate: (coordinate ?? here).rounded(places: 2),
+            observedAt: observed, fetchedAt: fetched ?? observed, provider: "open-meteo")
     }
 
     // MARK: - When to fetch
@@ -66,8 +67,10 @@ import Testing
         history.started(at: t0)
         history.succeeded(at: t0)
         let cached = observation(observed: t0, fetched: t0)
-        #expect(slower.plan(pending: true, position: here, cached: cached, history: history, now: t0 + 600).fetch == nil)
-        #expect(slower.plan(pending: true, position: here, cached: cached, history: history, now: t0 + 900).fetch != nil)
+        #expect(
+            slower.plan(pending: true, position: here, cached: cached, history: history, now: t0 + 600).fetch == nil)
+        #expect(
+            slower.plan(pending: true, position: here, cached: cached, history: history, now: t0 + 900).fetch != nil)
     }
 
     @Test func movingFarFromTheCachedReadingFetchesAtOnceButNotTwiceAMinute() {
@@ -75,7 +78,7 @@ import Testing
         history.started(at: t0)
         history.succeeded(at: t0)
         let cached = observation(observed: t0, fetched: t0)
-        let elsewhere = Coordinate(latitude: 48.95, longitude: 2.29)   // about 10 km north
+        let elsewhere = Coordinate(latitude: 48.95, longitude: 2.29)  // about 10 km north
 
         let tooSoon = schedule.plan(pending: true, position: elsewhere, cached: cached, history: history, now: t0 + 30)
         #expect(tooSoon.fetch == nil)
@@ -92,7 +95,7 @@ import Testing
         history.started(at: t0)
         history.succeeded(at: t0)
         let cached = observation(observed: t0, fetched: t0)
-        let nearby = Coordinate(latitude: 48.87, longitude: 2.31)      // a different 0.01° cell, 1.6 km away
+        let nearby = Coordinate(latitude: 48.87, longitude: 2.31)  // a different 0.01° cell, 1.6 km away
         let plan = schedule.plan(pending: true, position: nearby, cached: cached, history: history, now: t0 + 120)
         #expect(plan.fetch == nil)
         #expect(plan.reason == .fresh)
@@ -149,7 +152,8 @@ import Testing
         #expect(waiting.fetch == nil)
         #expect(waiting.reason == .retryAfter)
         #expect(waiting.nextCheck == t0 + 3600)
-        #expect(schedule.plan(pending: true, position: here, cached: nil, history: history, now: t0 + 3600).fetch != nil)
+        #expect(
+            schedule.plan(pending: true, position: here, cached: nil, history: history, now: t0 + 3600).fetch != nil)
     }
 
     @Test func anAbsurdRetryAfterIsCappedAtADay() {
@@ -171,7 +175,8 @@ import Testing
         history.started(at: t0 - 86400)
         history.succeeded(at: t0 - 86400)
         let renewed = observation(observed: t0 - 86400, fetched: t0 - 86400)
-        let later = schedule.plan(pending: true, position: here, cached: renewed, history: history, now: t0 - 86400 + 60)
+        let later = schedule.plan(
+            pending: true, position: here, cached: renewed, history: history, now: t0 - 86400 + 60)
         #expect(later.fetch == nil)
         #expect(later.reason == .fresh)
     }
@@ -236,8 +241,12 @@ import Testing
 
     @Test func offlineExplainsAnUnusableReading() {
         let cached = observation(observed: t0 - 3600)
-        #expect(schedule.reading(of: cached, at: here, now: t0, offlineSince: t0 - 1200) == .unknown(.offline(since: t0 - 1200)))
-        #expect(schedule.reading(of: nil, at: here, now: t0, offlineSince: t0 - 1200) == .unknown(.offline(since: t0 - 1200)))
+        #expect(
+            schedule.reading(of: cached, at: here, now: t0, offlineSince: t0 - 1200)
+                == .unknown(.offline(since: t0 - 1200)))
+        #expect(
+            schedule.reading(of: nil, at: here, now: t0, offlineSince: t0 - 1200)
+                == .unknown(.offline(since: t0 - 1200)))
     }
 
     /// Offline is no reason to refuse a reading that is still fresh (stale-if-error).
