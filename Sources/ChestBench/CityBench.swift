@@ -92,7 +92,7 @@ enum CityBench {
         let hunt = try! HuntFile.read(path: options.hunt)
         let pages = (hunt.messages ?? [:]).sorted { $0.key < $1.key }.flatMap { id, message in
             message.pages.enumerated().map { index, page in
-                Page(id: MessageID(id)!, page: index + 1, title: message.title,
+                Page(id: id, page: index + 1, title: message.title,
                      proofKey: Data(ReceiptProof.key(pageKey: [UInt8](Data(base64Encoded: page.key)!))).base64EncodedString(),
                      signature: Data(Sealer.randomBytes(64)).base64EncodedString())
             }

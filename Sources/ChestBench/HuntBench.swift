@@ -73,7 +73,7 @@ enum HuntBench {
         for page in 1...receiptsPerTeam {
             let id = MessageID(bytes: Sealer.randomBytes(16))
             let pageKey = Sealer.randomBytes(SealedPage.keyBytes)
-            hunt.messages?[id.rawValue] = HuntMessage(title: "Clue \(page)", pages: [
+            hunt.messages?[id] = HuntMessage(title: "Clue \(page)", pages: [
                 HuntMessage.PageKey(key: Data(pageKey).base64EncodedString(), guarded: false,
                                     targets: shape.sharePositions ? [.init(target(page: page, of: receiptsPerTeam), radius: 40)] : nil)])
             clues.append((id, Data(Sealer.randomBytes(64)).base64EncodedString(),

@@ -123,7 +123,7 @@ final class HuntLink {
             }
         case let .requestHint(request):
             guard let connection else { return [] }
-            _ = append("the request for hint \(request.hint) of page \(request.page) of \(request.message.prefix(8))") { id in
+            _ = append("the request for hint \(request.hint) of page \(request.page) of \(request.message.short)") { id in
                 (HuntTopic.hintRequest(hunt: connection.hunt.id, team: connection.team.name, id: id),
                  sign(HuntEnvelope(hunt: connection.hunt.id, sender: connection.team.name, id: id, sent: Date(), hintRequest: request),
                       connection), true)

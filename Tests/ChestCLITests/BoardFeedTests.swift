@@ -20,7 +20,7 @@ import Testing
         var hunt = HuntFile(id: HuntSigner.newHuntID(), name: "Feed", broker: BrokerURL("mqtt://127.0.0.1:1883")!, organiser: organiser.publicKeyBase64)
         hunt.teams = [team]
         hunt.organiserPassword = HuntSigner.newPassword()
-        hunt.messages = [String(repeating: "ab", count: 16): HuntMessage(title: "Clue", pages: [
+        hunt.messages = [MessageID(String(repeating: "ab", count: 16))!: HuntMessage(title: "Clue", pages: [
             .init(key: Data(repeating: 7, count: 32).base64EncodedString(), guarded: false,
                   hints: [.init(key: Data(repeating: 9, count: 32).base64EncodedString(), cost: 2)]),
         ])]
@@ -66,7 +66,7 @@ import Testing
         _ = feed.receive(topic: HuntTopic.status(hunt: hunt.id, team: "red"),
                          payload: try signed(HuntEnvelope(hunt: hunt.id, sender: "red", id: 1, sent: Date(), status: status), team),
                          retained: false, at: Date())
-        let request = HuntHintRequest(message: String(repeating: "ab", count: 16), page: 1, hint: 1)
+        let request = HuntHintRequest(message: MessageID(String(repeating: "ab", count: 16))!, page: 1, hint: 1)
         let events = feed.receive(topic: HuntTopic.hintRequest(hunt: hunt.id, team: "red", id: 2),
                                   payload: try signed(HuntEnvelope(hunt: hunt.id, sender: "red", id: 2, sent: Date(), hintRequest: request), team),
                                   retained: false, at: Date())
@@ -101,7 +101,7 @@ import Testing
     @Test func aDelayedHintIsSealedFreeAtItsDueMomentAndNotAnsweredAgainAfterARestart() throws {
         var (hunt, team, organiser, reader) = try setUp()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        hunt.messages?[String(repeating: "ab", count: 16)]?.pages[0].hints = [
+        hunt.messages?[MessageID(String(repeating: "ab", count: 16))!]?.pages[0].hints = [
             .init(key: Data(repeating: 9, count: 32).base64EncodedString(), cost: 2, after: 60),
         ]
         try hunt.write(to: huntPath)

@@ -16,7 +16,7 @@ import Testing
                             organiser: identity.publicKeyBase64)
         hunt.teams = [HuntTeam(name: "red", password: HuntSigner.newPassword(), publicKey: red.publicKey, secretKey: red.secretKey),
                       HuntTeam(name: "blue", password: HuntSigner.newPassword(), publicKey: blue.publicKey, secretKey: blue.secretKey)]
-        hunt.releases = ["finale": HuntSigner.newReleaseKey()]
+        hunt.releases = [ReleaseName("finale")!: HuntSigner.newReleaseKey()]
         return hunt
     }
 

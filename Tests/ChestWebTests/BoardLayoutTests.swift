@@ -133,10 +133,10 @@ enum BoardDay {
                      colour: name == "owls" ? "#00aa88" : nil)
         }
         let centre = Coordinate(latitude: 46.2044, longitude: 6.1432)
-        var messages: [String: HuntMessage] = [:]
+        var messages: [MessageID: HuntMessage] = [:]
         for (index, title) in titles.enumerated() {
             let target = HuntMessage.Target(centre.offset(metres: 300 * Double(index), bearing: 70 * Double(index)), radius: 30)
-            messages[MessageID(bytes: [UInt8](repeating: UInt8(index), count: 16)).rawValue] = HuntMessage(title: title, pages: [
+            messages[MessageID(bytes: [UInt8](repeating: UInt8(index), count: 16))] = HuntMessage(title: title, pages: [
                 HuntMessage.PageKey(key: key(2), guarded: index == 3, targets: [target])])
         }
         hunt.messages = messages

@@ -21,7 +21,7 @@ import Testing
             HuntTeam(name: name, password: "pw-\(name)-0123456789ab", publicKey: key(UInt8(0x10 + index)), secretKey: nil)
         }
         let target = HuntMessage.Target(Coordinate(latitude: 46.2050, longitude: 6.1430), radius: 40)
-        hunt.messages = [String(repeating: "ab", count: 16): HuntMessage(title: "Fountain \(hostile)", pages: [
+        hunt.messages = [MessageID(String(repeating: "ab", count: 16))!: HuntMessage(title: "Fountain \(hostile)", pages: [
             HuntMessage.PageKey(key: key(2), guarded: false, targets: [target])])]
         return hunt
     }

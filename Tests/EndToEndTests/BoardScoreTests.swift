@@ -44,8 +44,8 @@ struct BoardScoreTests {
         let gold = try #require(world.ids["gold"].flatMap(MessageID.init))
         let silver = try #require(world.ids["silver"].flatMap(MessageID.init))
         let hintKey = Data(Sealer.randomBytes(32))
-        file.messages?[gold.rawValue]?.pages[0].points = 5
-        file.messages?[gold.rawValue]?.pages[0].hints = [HuntMessage.Hint(key: hintKey.base64EncodedString(), cost: 2)]
+        file.messages?[gold]?.pages[0].points = 5
+        file.messages?[gold]?.pages[0].hints = [HuntMessage.Hint(key: hintKey.base64EncodedString(), cost: 2)]
         try file.write(to: world.huntPath)
 
         let board = try WebBoard(world.organiserWorld, ["board", world.huntPath, "--http", "127.0.0.1:0", "--json"])
@@ -65,7 +65,7 @@ struct BoardScoreTests {
             try world.publish(HuntTopic.status(hunt: file.id, team: team.team.name), sent.bytes, retain: true)
         }
         func open(_ message: MessageID, title: String, by team: Player) throws {
-            let pageKey = try #require((file.messages?[message.rawValue]?.pages[0].key).flatMap { Data(base64Encoded: $0) })
+            let pageKey = try #require((file.messages?[message]?.pages[0].key).flatMap { Data(base64Encoded: $0) })
             let proofKey = Data(ReceiptProof.key(pageKey: [UInt8](pageKey))).base64EncodedString()
             let receipt = UnlockReceipt(message: message, messageSignature: Data(Sealer.randomBytes(64)).base64EncodedString(), title: title,
                                         page: 1, set: .a, openedAt: Date(),
@@ -89,7 +89,7 @@ struct BoardScoreTests {
         // Red asks for gold's hint as its chestd would: a signed hintRequest on its own topic, retained.
         func askHint() throws {
             let asked = try red.envelope {
-                HuntEnvelope(hunt: file.id, sender: "red", id: $0, sent: Date(), hintRequest: HuntHintRequest(message: gold.rawValue, page: 1, hint: 1))
+                HuntEnvelope(hunt: file.id, sender: "red", id: $0, sent: Date(), hintRequest: HuntHintRequest(message: gold, page: 1, hint: 1))
             }
             try world.publish(HuntTopic.hintRequest(hunt: file.id, team: "red", id: asked.id), asked.bytes, retain: true)
         }

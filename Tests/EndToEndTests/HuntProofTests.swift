@@ -67,7 +67,7 @@ struct HuntProofTests {
                                         proofKey: Self.randomBase64(32), identity: blueReader))
         // A real proof (the gift is guarded, so its key is in the file blue could get) from a reader key blue never
         // claimed.
-        let giftKeyText = (organiserFile.messages?[giftID.rawValue]?.pages[0].key).flatMap { Data(base64Encoded: $0) }
+        let giftKeyText = (organiserFile.messages?[giftID]?.pages[0].key).flatMap { Data(base64Encoded: $0) }
         let giftKey = try #require(giftKeyText)
         let giftProofKey = Data(ReceiptProof.key(pageKey: [UInt8](giftKey))).base64EncodedString()
         nextID += 1

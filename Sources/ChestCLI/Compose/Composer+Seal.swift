@@ -132,7 +132,7 @@ extension Composer {
         for spec in specs {
             switch spec {
             case let .lock(.release(name)):
-                guard let key = releases?.key(for: name) else {
+                guard let key = ReleaseName(name).flatMap({ releases?.key(for: $0) }) else {
                     throw ChestError("page \(page): release=\(name) needs --hunt FILE, the organiser's hunt file (chest hunt create)")
                 }
                 set.locks.append(.release(name))

@@ -5,7 +5,7 @@ extension BoardCore {
     /// A hint's key to seal to a team's reader and publish, signed by the organiser (docs/HUNTS.md "Hints").
     public struct HintAnswer: Hashable, Sendable {
         public var team: String
-        public var message: String
+        public var message: MessageID
         public var page: Int
         public var hint: Int
         public var cost: Int

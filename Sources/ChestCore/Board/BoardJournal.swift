@@ -41,11 +41,11 @@ public enum BoardJournal {
     /// journalled, so a restarted board has given it and does not give it again.
     public struct Given: Codable, Hashable, Sendable {
         public var team: String
-        public var message: String
+        public var message: MessageID
         public var page: Int
         public var hint: Int
 
-        public init(team: String, message: String, page: Int, hint: Int) {
+        public init(team: String, message: MessageID, page: Int, hint: Int) {
             self.team = team
             self.message = message
             self.page = page

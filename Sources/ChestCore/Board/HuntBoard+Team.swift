@@ -38,7 +38,7 @@ extension HuntBoard {
 
     /// A hint the board gave a team, charged once (docs/HUNTS.md "Hints").
     public struct GivenHint: Codable, Hashable, Sendable {
-        public var message: String
+        public var message: MessageID
         public var page: Int
         public var hint: Int
         /// The points it cost: 0 when the board gave it free after its delay.

@@ -114,7 +114,7 @@ public struct HuntBoard: Codable, Sendable {
                                            receivedAt: Date) -> (HintDecision, [BoardEvent]) {
         guard var team = byName[name] else { return (.refuse, []) }
         team.lastHeard = receivedAt
-        let asked = "hint request \(id): hint \(request.hint) of \(request.message.prefix(8)) page \(request.page)"
+        let asked = "hint request \(id): hint \(request.hint) of \(request.message.short) page \(request.page)"
         guard let cost else {
             let events = refuse(.noSuchHint, asked + " is not in the organiser's file", team: &team, at: receivedAt)
             byName[name] = team
@@ -134,20 +134,20 @@ public struct HuntBoard: Codable, Sendable {
                                         receivedAt: receivedAt))
         }
         byName[name] = team
-        let event = BoardEvent.hint(team: name, message: request.message, page: request.page, hint: request.hint, cost: charge,
+        let event = BoardEvent.hint(team: name, message: request.message.rawValue, page: request.page, hint: request.hint, cost: charge,
                                     charged: !given, receivedAt: receivedAt)
         return (.answer(reader: reader, cost: charge, charged: !given), [event, Self.event(team)])
     }
 
     /// Gives a team a delayed hint free, its delay over (docs/HUNTS.md "Hints: the board's side"): the reader key to
     /// seal it to and the events, or nil when the team has no reader key or had the hint already.
-    public mutating func recordFreeHint(team name: String, message: String, page: Int, hint: Int,
+    public mutating func recordFreeHint(team name: String, message: MessageID, page: Int, hint: Int,
                                         at: Date) -> (reader: String, events: [BoardEvent])? {
         guard var team = byName[name], let reader = team.reader,
               !team.hints.contains(where: { $0.message == message && $0.page == page && $0.hint == hint }) else { return nil }
         team.hints.append(GivenHint(message: message, page: page, hint: hint, cost: 0, receivedAt: at))
         byName[name] = team
-        return (reader, [.hint(team: name, message: message, page: page, hint: hint, cost: 0, charged: true, receivedAt: at),
+        return (reader, [.hint(team: name, message: message.rawValue, page: page, hint: hint, cost: 0, charged: true, receivedAt: at),
                          Self.event(team)])
     }
 

@@ -156,7 +156,7 @@ extension Engine {
             guard huntBook.isJoined else {
                 return [.reply(client, .failure("hint \(ref.hint) of page \(number) is given by the hunt's organiser; join the hunt first (chest hunt join FILE)"))]
             }
-            let request = HuntHintRequest(message: id.rawValue, page: number, hint: ref.hint)
+            let request = HuntHintRequest(message: id, page: number, hint: ref.hint)
             return [.hunt(.requestHint(request)),
                     .reply(client, .hint(HintAnswer(id: id, title: stored.message.title, page: number, hint: ref.hint, outcome: .asked,
                                                     cost: hint.cost, connected: huntBook.connected)))]

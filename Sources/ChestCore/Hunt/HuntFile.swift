@@ -32,9 +32,9 @@ public struct HuntFile: Codable, Hashable, Sendable {
     /// Set in a join file: the team this reader plays for.
     public var team: String?
     /// The organiser's file only: release name → 32-byte key, base64; absent until the first release key is made.
-    public var releases: [String: ReleaseKey]?
+    public var releases: [ReleaseName: ReleaseKey]?
     /// The organiser's file only: message ID → the page keys `compose --hunt` recorded, for the board's proofs.
-    public var messages: [String: HuntMessage]?
+    public var messages: [MessageID: HuntMessage]?
     /// When the hunt starts and ends, either absent (docs/HUNTS.md "The hunt's start and end"); the organiser's
     /// signed `schedule` on the broker replaces it.
     public var starts: Date?
@@ -54,6 +54,47 @@ public struct HuntFile: Codable, Hashable, Sendable {
         self.organiser = organiser
         self.sharePositions = sharePositions
         teams = []
+    }
+
+    /// Decodes the fields in the order they are declared, the maps by their keys' text: a key that is not a release
+    /// name or a message ID is refused with the sentence `validate` says of a bad entry.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(String.self, forKey: .format)
+        version = try container.decode(Int.self, forKey: .version)
+        id = try container.decode(HuntID.self, forKey: .id)
+        name = try container.decode(String.self, forKey: .name)
+        broker = try container.decode(BrokerURL.self, forKey: .broker)
+        caFile = try container.decodeIfPresent(String.self, forKey: .caFile)
+        organiser = try container.decode(String.self, forKey: .organiser)
+        sharePositions = try container.decode(Bool.self, forKey: .sharePositions)
+        teams = try container.decode([HuntTeam].self, forKey: .teams)
+        team = try container.decodeIfPresent(String.self, forKey: .team)
+        if let texts = try container.decodeIfPresent([String: ReleaseKey].self, forKey: .releases) {
+            releases = try Self.keyed(texts) { HuntError(ReleaseName.problem(reading: $0)) }
+        }
+        if let texts = try container.decodeIfPresent([String: HuntMessage].self, forKey: .messages) {
+            messages = try Self.keyed(texts) { HuntError(Self.messageProblem($0)) }
+        }
+        starts = try container.decodeIfPresent(Date.self, forKey: .starts)
+        ends = try container.decodeIfPresent(Date.self, forKey: .ends)
+        organiserPassword = try container.decodeIfPresent(String.self, forKey: .organiserPassword)
+    }
+
+    /// `texts` keyed by their keys read as `Key`; the first key in order that is not one is `refusal`'s error.
+    private static func keyed<Key: TextCodable & Hashable, Value>(
+        _ texts: [String: Value], refusal: (String) -> HuntError
+    ) throws(HuntError) -> [Key: Value] {
+        var map: [Key: Value] = [:]
+        for text in texts.keys.sorted() {
+            guard let key = Key(text) else { throw refusal(text) }
+            map[key] = texts[text]
+        }
+        return map
+    }
+
+    private static func messageProblem(_ id: String) -> String {
+        "the page keys of message \(TerminalText.escaped(id)) are not a message ID and 1 to \(Message.maximumPages) keys of 32 bytes in base64 (with valid targets)"
     }
 
     /// The file's bytes: pretty-printed, keys sorted, ending in a newline.
@@ -121,13 +162,10 @@ public struct HuntFile: Codable, Hashable, Sendable {
             guard releases == nil else { throw HuntError("a join file must not carry release keys") }
             guard messages == nil else { throw HuntError("a join file must not carry page keys") }
         }
-        for release in releases?.keys.sorted() ?? [] where !HuntRelease.isValidName(release) {
-            throw HuntError("the release name \"\(TerminalText.escaped(release))\" is not 1 to 32 letters, digits, - or _")
-        }
         for (id, message) in messages ?? [:] {
-            guard MessageID(id) != nil, (1...Message.maximumPages).contains(message.pages.count),
+            guard (1...Message.maximumPages).contains(message.pages.count),
                   message.pages.allSatisfy({ Self.base64($0.key, bytes: 32) && ($0.targets ?? []).allSatisfy(\.isValid) }) else {
-                throw HuntError("the page keys of message \(TerminalText.escaped(id)) are not a message ID and 1 to \(Message.maximumPages) keys of 32 bytes in base64 (with valid targets)")
+                throw HuntError(Self.messageProblem(id.rawValue))
             }
         }
     }

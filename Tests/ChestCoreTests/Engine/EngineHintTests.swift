@@ -140,13 +140,13 @@ private typealias H = HuntFixture
         #expect(Self.openings(free).count == 1 && !free.contains { if case .hunt(.requestHint) = $0 { true } else { false } })
         // The board's own hint is asked of it, and the reader told so.
         let asked = engine.handle(.request(F.client, .hint(id: message.id.rawValue, page: 2), F.now(2)))
-        #expect(asked.contains(.hunt(.requestHint(HuntHintRequest(message: message.id.rawValue, page: 2, hint: 1)))))
+        #expect(asked.contains(.hunt(.requestHint(HuntHintRequest(message: message.id, page: 2, hint: 1)))))
         #expect(Self.replies(asked) == [.hint(HintAnswer(id: message.id, title: "Test", page: 2, hint: 1, outcome: .asked, cost: 2,
                                                           connected: false))])
         #expect(Self.openings(asked).isEmpty)
         // A hunt's delayed hint asked before its time: the board may give it early.
         let early = engine.handle(.request(F.client, .hint(id: message.id.rawValue, page: 3), F.now(3)))
-        #expect(early.contains(.hunt(.requestHint(HuntHintRequest(message: message.id.rawValue, page: 3, hint: 1)))))
+        #expect(early.contains(.hunt(.requestHint(HuntHintRequest(message: message.id, page: 3, hint: 1)))))
     }
 
     @Test func theBoardsKeyOpensTheHintAndAWrongOneIsIgnoredAndCounted() throws {

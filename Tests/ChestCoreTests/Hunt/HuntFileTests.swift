@@ -54,9 +54,8 @@ import Testing
         ("join no secret", { $0.teams = [$0.teams[0]]; $0.teams[0].secretKey = nil; $0.team = "red"; $0.releases = nil },
          "no secret key"),
         ("join releases", { $0.teams = [$0.teams[0]]; $0.team = "red" }, "must not carry release keys"),
-        ("release name", { $0.releases = ["a b": HuntFixture.releaseKey(2)] }, "release name"),
         ("target", {
-            $0.messages = [String(repeating: "ab", count: 16): HuntMessage(title: "t", pages: [
+            $0.messages = [MessageID(String(repeating: "ab", count: 16))!: HuntMessage(title: "t", pages: [
                 HuntMessage.PageKey(key: HuntFixture.key(3), guarded: true,
                                     targets: [HuntMessage.Target(Coordinate(latitude: 91, longitude: 0), radius: 40)])])]
         }, "with valid targets"),
@@ -85,6 +84,23 @@ import Testing
         ("release key", "releases", ["finale": HuntFixture.key(2, count: 16)],
          "not a chest hunt file: \"releases.finale\": the key is not 32 bytes in base64"),
     ]
+
+    /// A release name or message ID that is not one is refused as the file is read, in the sentence the file's checks
+    /// said of it when the maps were keyed by text.
+    static let badKeys: [(String, String, any Sendable, String)] = [
+        ("release name", "releases", ["a b": HuntFixture.releaseKey(2).base64],
+         "the release name \"a b\" is not 1 to 32 letters, digits, - or _"),
+        ("message ID", "messages", ["not an id": ["title": "t", "pages": [["key": HuntFixture.key(3), "guarded": true] as [String: any Sendable]]] as [String: any Sendable]],
+         "the page keys of message not an id are not a message ID and 1 to \(Message.maximumPages) keys of 32 bytes in base64 (with valid targets)"),
+    ]
+
+    @Test(arguments: badKeys.indices)
+    func badKeysAreRefusedWithTheSentenceTheyHad(index: Int) throws {
+        let (label, field, value, sentence) = Self.badKeys[index]
+        var object = try #require(try JSONSerialization.jsonObject(with: HuntFixture.hunt().fileBytes) as? [String: Any])
+        object[field] = value
+        #expect(throws: HuntError(sentence), "\(label)") { try HuntFile.decode(JSONSerialization.data(withJSONObject: object)) }
+    }
 
     @Test(arguments: untyped.indices)
     func fieldsOfTheWrongShapeAreRefusedWithASentence(index: Int) throws {
@@ -127,8 +143,50 @@ import Testing
         let file = try HuntFile.decode(Data(old.utf8))
         #expect(file.id == HuntFixture.huntID)
         #expect(file.broker.host == "::1" && file.broker.port == 1883 && !file.broker.tls && file.broker.description == "mqtt://[::1]")
-        #expect(file.releases?["finale"] == HuntFixture.releaseKey(0x20))
+        #expect(file.releases?[ReleaseName("finale")!] == HuntFixture.releaseKey(0x20))
         #expect(String(decoding: file.fileBytes, as: UTF8.self) == old)
+    }
+
+    /// Keyed by `ReleaseName` and `MessageID`, the maps write the bytes the same maps keyed by their text wrote: one
+    /// JSON object each, keys sorted as text.
+    @Test func typedKeysWriteWhatTextKeysWrote() throws {
+        var hunt = HuntFixture.hunt()
+        hunt.releases = [ReleaseName("finale")!: HuntFixture.releaseKey(0x20), .start: HuntFixture.releaseKey(0x21),
+                         ReleaseName("Zed-2")!: HuntFixture.releaseKey(0x22)]
+        let page = HuntMessage.PageKey(key: HuntFixture.key(3), guarded: false)
+        hunt.messages = Dictionary(uniqueKeysWithValues: [0x00, 0x0f, 0xa0, 0xff].map { byte in
+            (MessageID(bytes: [UInt8](repeating: byte, count: 16)), HuntMessage(title: "Clue \(byte)", pages: [page]))
+        })
+        let texts = (releases: Dictionary(uniqueKeysWithValues: hunt.releases!.map { ($0.key.rawValue, $0.value) }),
+                     messages: Dictionary(uniqueKeysWithValues: hunt.messages!.map { ($0.key.rawValue, $0.value) }))
+        for pretty in [true, false] {
+            let encoder = ChestJSON.encoder(pretty: pretty)
+            #expect(try encoder.encode(hunt.releases) == encoder.encode(texts.releases))
+            #expect(try encoder.encode(hunt.messages) == encoder.encode(texts.messages))
+        }
+        let bytes = hunt.fileBytes
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains(#"""
+              "releases" : {
+                "Zed-2" : "IiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiI=",
+                "_start" : "ISEhISEhISEhISEhISEhISEhISEhISEhISEhISEhISE=",
+                "finale" : "ICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICA="
+              },
+            """#), "\(text)")
+        let decoded = try HuntFile.decode(bytes)
+        #expect(decoded == hunt)
+        #expect(decoded.fileBytes == bytes)
+    }
+
+    @Test func aReleaseNameIsATopicLevel() {
+        for name in ["finale", "_start", "a", "Z-9_x", String(repeating: "r", count: 32)] {
+            #expect(ReleaseName(name)?.rawValue == name && ReleaseName(name)?.description == name, "\(name)")
+        }
+        for name in ["", "a b", "a/b", "+", "#", "é", String(repeating: "r", count: 33)] {
+            #expect(ReleaseName(name) == nil, "\(name)")
+        }
+        #expect(ReleaseName.start.rawValue == HuntRelease.startName)
+        #expect(ReleaseName("a")! < ReleaseName("b")!)
     }
 
     /// `<chest>/releases.json` as chestd wrote it (Foundation's encoder, slashes escaped) reads as release keys, kept

@@ -23,7 +23,7 @@ enum HuntFixture {
         var hunt = HuntFile(id: huntID, name: "Old Town", broker: BrokerURL("mqtts://broker.example:8883")!, organiser: organiserKey,
                             sharePositions: share)
         hunt.teams = [team("red", 0x10), team("blue", 0x11), team("green", 0x12)]
-        hunt.releases = ["finale": releaseKey(0x20)]
+        hunt.releases = [ReleaseName("finale")!: releaseKey(0x20)]
         return hunt
     }
 
