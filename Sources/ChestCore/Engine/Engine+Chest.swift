@@ -103,10 +103,10 @@ extension Engine {
     var savedCount: Int { entries.values.count { $0.chest == .saved } }
 
     /// Commits a change the daemon carried out, or answers why it could not be.
-    mutating func conclude(_ change: ChestChange, failure: String?, now: Now) -> [Effect] {
+    mutating func conclude(_ change: ChestChange, _ outcome: WriteOutcome, now: Now) -> [Effect] {
         switch change {
         case let .store(admissions):
-            if let failure {
+            if case let .failed(failure) = outcome {
                 return admissions.compactMap { admission in
                     admission.source.client.map { .reply($0, .failure("cannot store the message: \(failure)")) }
                 }
@@ -121,14 +121,14 @@ extension Engine {
             return effects
         case let .move(id, _, to, client):
             guard var stored = entries[id] else { return [] }
-            if let failure { return [.reply(client, .failure("cannot save \(id.short): \(failure)"))] }
+            if case let .failed(failure) = outcome { return [.reply(client, .failure("cannot save \(id.short): \(failure)"))] }
             stored.chest = to
             entries[id] = stored
             let event = to == .saved ? ChestEvent.saved(id, title: stored.message.title) : .unsaved(id, title: stored.message.title)
             return [.emit(event), .reply(client, .message(ImportResult(stored.message)))]
         case let .remove(id, _, client):
             guard let stored = entries[id] else { return [] }
-            if let failure { return [.reply(client, .failure("cannot delete \(id.short): \(failure)"))] }
+            if case let .failed(failure) = outcome { return [.reply(client, .failure("cannot delete \(id.short): \(failure)"))] }
             entries.removeValue(forKey: id)
             hinted.remove(id)
             unregisterAll(stored)
@@ -136,7 +136,7 @@ extension Engine {
             recentlyDeleted = Array((recentlyDeleted + [DeletedMessage(stored: stored, at: now.wall)]).suffix(DeletedMessage.limit))
             return [.emit(.deleted(id, title: stored.message.title)), .reply(client, .message(ImportResult(stored.message)))]
         case let .replace(admission, note):
-            if let failure {
+            if case let .failed(failure) = outcome {
                 return admission.source.client.map { [.reply($0, .failure("cannot replace the message: \(failure)"))] } ?? []
             }
             var effects = add(admission.stored, announce: true, now: now)
@@ -149,7 +149,7 @@ extension Engine {
             }
             return effects
         case let .restore(stored, client):
-            if let failure { return [.reply(client, .failure("cannot undelete \(stored.id.short): \(failure)"))] }
+            if case let .failed(failure) = outcome { return [.reply(client, .failure("cannot undelete \(stored.id.short): \(failure)"))] }
             recentlyDeleted.removeAll { $0.stored.id == stored.id }
             var effects = add(stored, announce: false, now: now)
             effects += rescheduleWake(now)
