@@ -12,7 +12,7 @@ struct DaemonOptions: ParsableCommand, Equatable {
     static let parameters: [Parameter] = [
         .option("--chest", value: "DIR", help: "the chest directory (default $XDG_DATA_HOME/chest, or $CHEST_DIR)",
                 completion: .directories),
-        .option("--gpsd", value: "HOST:PORT", help: "gpsd to read fixes from (default localhost:2947, or $CHEST_GPSD)"),
+        .option("--gpsd", value: "HOST:PORT", help: "gpsd to read fixes from (default \(SettingKey.gpsd.fixedDefault!), or $CHEST_GPSD)"),
         .option("--socket", value: "PATH", help: "the control socket (default $XDG_RUNTIME_DIR/chestd.sock, or $CHEST_SOCKET)",
                 completion: .files()),
         .option("--config", value: "FILE", help: "the settings file (default $XDG_CONFIG_HOME/chest/config.json)",

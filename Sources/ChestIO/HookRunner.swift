@@ -14,8 +14,8 @@ import FoundationEssentials
 /// outlives `timeout`, the whole group gets SIGTERM, then SIGKILL after `killGrace` seconds; the
 /// caller gets `.timedOut` without waiting any longer.
 public struct HookRunner: Sendable {
-    /// The default time a hook may take, in seconds.
-    public static let defaultTimeout: Double = 10
+    /// The default time a hook may take, in seconds: the setting's.
+    public static let defaultTimeout = Double(SettingKey.hookTimeout.fixedDefault!)!
 
     /// Seconds between SIGTERM and SIGKILL for a hook that outlived its timeout.
     public let killGrace: Double
