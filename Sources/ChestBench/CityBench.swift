@@ -113,7 +113,7 @@ enum CityBench {
         for team in teams {
             let broker = options.brokers[team.index % options.brokers.count]
             var mqtt = MQTTOptions(clientID: "city-\(team.team.name)", host: broker.host, port: broker.port, tls: true,
-                                   caFile: options.caFile, username: team.team.name, password: team.team.password)
+                                   caFile: options.caFile, username: team.team.name.rawValue, password: team.team.password)
             mqtt.keepAlive = 60
             let client = try! MQTTClient(mqtt) { [team] event in
                 switch event {
@@ -213,10 +213,10 @@ enum CityBench {
 
     static func status(_ team: Team, hunt: HuntFile, count: UInt64, pagesOpen: Int = 0) -> MQTTMessage {
         var status = TeamStatus(online: true, pagesOpen: pagesOpen, trust: .hardware, fixMode: 3)
-        status = ReaderClaim.claim(status, hunt: hunt.id, team: team.team.name, identity: team.reader)
-        let envelope = HuntSigner.sign(HuntEnvelope(hunt: hunt.id, sender: team.team.name, id: TeamStatus.id(session: 1, count: count),
+        status = ReaderClaim.claim(status, hunt: hunt.id, team: team.team.name.rawValue, identity: team.reader)
+        let envelope = HuntSigner.sign(HuntEnvelope(hunt: hunt.id, sender: team.team.name.rawValue, id: TeamStatus.id(session: 1, count: count),
                                                     sent: Date(), status: status), team: team.team)!
-        return MQTTMessage(topic: HuntTopic.status(hunt: hunt.id, team: team.team.name), payload: envelope.bytes, qos: 1, retain: true)
+        return MQTTMessage(topic: HuntTopic.status(hunt: hunt.id, team: team.team.name.rawValue), payload: envelope.bytes, qos: 1, retain: true)
     }
 
     static func receiptMessage(_ team: Team, page: Page, index: Int, hunt: HuntFile) -> MQTTMessage {
@@ -226,10 +226,10 @@ enum CityBench {
         receipt = ReceiptProof.signed(HuntEnvelope.shareable(receipt, sharePositions: hunt.sharePositions),
                                       proofKey: page.proofKey, identity: team.reader)
         let id = UInt64(index + 1)
-        let claim = ReaderClaim.claim(hunt: hunt.id, team: team.team.name, identity: team.reader)
-        let envelope = HuntSigner.sign(HuntEnvelope(hunt: hunt.id, sender: team.team.name, id: id, sent: openedAt,
+        let claim = ReaderClaim.claim(hunt: hunt.id, team: team.team.name.rawValue, identity: team.reader)
+        let envelope = HuntSigner.sign(HuntEnvelope(hunt: hunt.id, sender: team.team.name.rawValue, id: id, sent: openedAt,
                                                     receipt: receipt, readerClaim: claim), team: team.team)!
-        return MQTTMessage(topic: HuntTopic.receipt(hunt: hunt.id, team: team.team.name, id: id), payload: envelope.bytes,
+        return MQTTMessage(topic: HuntTopic.receipt(hunt: hunt.id, team: team.team.name.rawValue, id: id), payload: envelope.bytes,
                            qos: 1, retain: true)
     }
 

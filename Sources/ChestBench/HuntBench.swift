@@ -63,7 +63,7 @@ enum HuntBench {
         var readers: [Identity] = []
         for index in 0..<teams {
             let keys = HuntSigner.newTeamKeys()
-            hunt.teams.append(HuntTeam(name: teams <= colours.count ? colours[index] : String(format: "team-%03d", index), password: HuntSigner.newPassword(),
+            hunt.teams.append(HuntTeam(name: TeamName(teams <= colours.count ? colours[index] : String(format: "team-%03d", index))!, password: HuntSigner.newPassword(),
                                        publicKey: keys.publicKey, secretKey: keys.secretKey))
             readers.append(try! Identity.loadOrCreate(at: directory + "/reader\(index).json"))
         }
@@ -94,10 +94,10 @@ enum HuntBench {
                                                   proofKey: clue.proofKey, identity: readers[index])
                 // A team's ids also number its statuses and OwnTracks events: every other id is a receipt.
                 let id = UInt64(page * 2)
-                let claim = ReaderClaim.claim(hunt: hunt.id, team: team.name, identity: readers[index])
-                let envelope = HuntSigner.sign(HuntEnvelope(hunt: hunt.id, sender: team.name, id: id, sent: openedAt,
+                let claim = ReaderClaim.claim(hunt: hunt.id, team: team.name.rawValue, identity: readers[index])
+                let envelope = HuntSigner.sign(HuntEnvelope(hunt: hunt.id, sender: team.name.rawValue, id: id, sent: openedAt,
                                                             receipt: receipt, readerClaim: claim), team: team)!
-                messages.append((HuntTopic.receipt(hunt: hunt.id, team: team.name, id: id), envelope.bytes))
+                messages.append((HuntTopic.receipt(hunt: hunt.id, team: team.name.rawValue, id: id), envelope.bytes))
             }
         }
         return (hunt, messages)

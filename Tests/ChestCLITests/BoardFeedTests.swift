@@ -16,7 +16,7 @@ import Testing
         let organiser = try Identity.loadOrCreate(at: directory + "/organiser.json")
         let reader = try Identity.loadOrCreate(at: directory + "/reader.json")
         let keys = HuntSigner.newTeamKeys()
-        let team = HuntTeam(name: "red", password: HuntSigner.newPassword(), publicKey: keys.publicKey, secretKey: keys.secretKey)
+        let team = HuntTeam(name: TeamName("red")!, password: HuntSigner.newPassword(), publicKey: keys.publicKey, secretKey: keys.secretKey)
         var hunt = HuntFile(id: HuntSigner.newHuntID(), name: "Feed", broker: BrokerURL("mqtt://127.0.0.1:1883")!, organiser: organiser.publicKeyBase64)
         hunt.teams = [team]
         hunt.organiserPassword = HuntSigner.newPassword()

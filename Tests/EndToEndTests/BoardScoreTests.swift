@@ -54,15 +54,15 @@ struct BoardScoreTests {
         defer { kill(answers.pid, SIGTERM); _ = Subprocess.wait(answers.pid) }
 
         func player(_ name: String) throws -> Player {
-            Player(try #require(file.team(named: name)), hunt: file.id,
+            Player(try #require(file.team(named: TeamName(name)!)), hunt: file.id,
                    reader: try Identity.loadOrCreate(at: world.organiserWorld.root + "/\(name)-reader.json"))
         }
         let (red, blue) = (try player("red"), try player("blue"))
         for team in [red, blue] {
             let status = ReaderClaim.claim(TeamStatus(online: true, pagesOpen: 0, trust: .hardware), hunt: file.id,
-                                           team: team.team.name, identity: team.reader)
-            let sent = try team.envelope { HuntEnvelope(hunt: file.id, sender: team.team.name, id: $0 << 32 | 1, sent: Date(), status: status) }
-            try world.publish(HuntTopic.status(hunt: file.id, team: team.team.name), sent.bytes, retain: true)
+                                           team: team.team.name.rawValue, identity: team.reader)
+            let sent = try team.envelope { HuntEnvelope(hunt: file.id, sender: team.team.name.rawValue, id: $0 << 32 | 1, sent: Date(), status: status) }
+            try world.publish(HuntTopic.status(hunt: file.id, team: team.team.name.rawValue), sent.bytes, retain: true)
         }
         func open(_ message: MessageID, title: String, by team: Player) throws {
             let pageKey = try #require((file.messages?[message]?.pages[0].key).flatMap { Data(base64Encoded: $0) })
@@ -72,12 +72,12 @@ struct BoardScoreTests {
                                         evidence: UnlockEvidence(locks: [.location], fixes: [], source: nil, trust: FixTrust(level: .hardware),
                                                                  gpsTime: nil, systemTime: Date(), clock: "system"),
                                         reader: "")
-            let claim = ReaderClaim.claim(hunt: file.id, team: team.team.name, identity: team.reader)
+            let claim = ReaderClaim.claim(hunt: file.id, team: team.team.name.rawValue, identity: team.reader)
             let sent = try team.envelope {
-                HuntEnvelope(hunt: file.id, sender: team.team.name, id: $0, sent: Date(),
+                HuntEnvelope(hunt: file.id, sender: team.team.name.rawValue, id: $0, sent: Date(),
                              receipt: ReceiptProof.signed(receipt, proofKey: proofKey, identity: team.reader), readerClaim: claim)
             }
-            try world.publish(HuntTopic.receipt(hunt: file.id, team: team.team.name, id: sent.id), sent.bytes, retain: true)
+            try world.publish(HuntTopic.receipt(hunt: file.id, team: team.team.name.rawValue, id: sent.id), sent.bytes, retain: true)
         }
         try open(gold, title: "gold", by: red)
         try open(silver, title: "silver", by: blue)

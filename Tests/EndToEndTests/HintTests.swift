@@ -201,7 +201,7 @@ struct HintTests {
         let request = try HuntEnvelope.decode(Data(payload.utf8))
         #expect(request.kind == .hintRequest && request.sender == "red" && HuntSigner.isValid(request))
         #expect(request.body == .hintRequest(HuntHintRequest(message: messageID, page: 1, hint: 1)))
-        #expect(request.key == file.team(named: "red")?.publicKey)
+        #expect(request.key == file.team(named: TeamName("red")!)?.publicKey)
 
         // A forged answer (another key, posing as the organiser) is refused and counted; the hint stays closed.
         let reader = try #require(try Identity.load(at: red.world.root + "/config-reader/chest/" + Identity.fileName))

@@ -37,7 +37,7 @@ struct HuntProofTests {
         // Blue plays the hostile team with its real join file: its team key signs every envelope, and its reader's
         // claim to play for blue is valid, so only what the receipts prove is in question.
         let organiserFile = try HuntFile.read(path: hunt.huntPath)
-        let blueTeam = try #require(organiserFile.team(named: "blue"))
+        let blueTeam = try #require(organiserFile.team(named: TeamName("blue")!))
         let blueReader = try Identity.loadOrCreate(at: hunt.organiserWorld.root + "/blue-reader.json")
         let throwaway = try Identity.loadOrCreate(at: hunt.organiserWorld.root + "/throwaway.json")
         let giftID = try #require(hunt.ids["gift"].flatMap(MessageID.init))

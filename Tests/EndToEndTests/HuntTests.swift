@@ -181,7 +181,7 @@ struct HuntTests {
         }
 
         let file = try HuntFile.read(path: hunt.huntPath)
-        let team = try #require(file.team(named: "red"))
+        let team = try #require(file.team(named: TeamName("red")!))
         let teamKey = [UInt8](try #require(Data(base64Encoded: team.secretKey ?? "")))
         let receipt = UnlockReceipt(message: MessageID(bytes: [UInt8](repeating: 9, count: 16)), messageSignature: "", title: "forged",
                                     page: 1, set: .a, openedAt: Date(), evidence: UnlockEvidence(locks: [.location], fixes: [], source: nil,
@@ -287,7 +287,7 @@ struct HuntTests {
         #expect(try organiser.chest(["hunt", "team", "add", "red", "--hunt", huntPath, "-o", red.root + "/red.hunt"], user: "alice").status == 0)
         let file = try HuntFile.read(path: huntPath)
         let passwords = directory.appendingPathComponent("passwords").path
-        try MosquittoBroker.writePasswordFile(["red": try #require(file.team(named: "red")?.password),
+        try MosquittoBroker.writePasswordFile(["red": try #require(file.team(named: TeamName("red")!)?.password),
                                                "organiser": try #require(file.organiserPassword)], to: passwords)
         let broker = try MosquittoBroker(port: port, directory: directory, configuration: ([
             MosquittoBroker.runAsLine, "listener \(port) 127.0.0.1", "cafile \(authority.caFile)",

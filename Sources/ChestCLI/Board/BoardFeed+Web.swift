@@ -10,7 +10,7 @@ extension BoardFeed {
                       unlocks: core.latest.map { BoardSnapshot.Logged(at: $0.at, event: $0.event) },
                       refusals: core.refusals.map { BoardSnapshot.Logged(at: $0.at, event: $0.event) },
                       ignored: Dictionary(uniqueKeysWithValues: gate.refused.map { ($0.key.rawValue, $0.value) }),
-                      chosenColours: Dictionary(hunt.teams.compactMap { team in team.colour.map { (team.name, $0) } }) { a, _ in a })
+                      chosenColours: Dictionary(hunt.teams.compactMap { team in team.colour.map { (team.name.rawValue, $0) } }) { a, _ in a })
         snapshot.schedule = core.schedule
         snapshot.words = core.words.map(\.said)
         snapshot.questions = questions

@@ -15,7 +15,7 @@ struct BoardScreen {
             feed.windowLine(at: now).map { "\u{1B}[1m\($0)\u{1B}[0m" } ?? "",
             pad("TEAM", 18) + pad("POINTS", 8) + pad("ONLINE", 9) + pad("PAGES", 7) + pad("LAST CREDITED", 30) + "TRUST (CLAIMED)",
         ]
-        let lookalikes = KnownSenders.lookalikes(among: hunt.teams.map(\.name) + feed.board.teams.map(\.name))
+        let lookalikes = KnownSenders.lookalikes(among: hunt.teams.map(\.name.rawValue) + feed.board.teams.map(\.name))
         for team in feed.board.leaderboard() {
             let last = team.pages.last.map { "\(LockReason.clock($0.receivedAt, .current)) \(TerminalText.escaped($0.title)) p\($0.page)" } ?? "\u{2014}"
             let online = team.online.map { $0 ? "online" : "offline" } ?? "never"

@@ -23,8 +23,8 @@ public struct HuntBoard: Codable, Sendable {
     /// Every team of the file, listed before any is heard.
     public init(hunt: HuntFile) {
         self.hunt = hunt.id
-        order = hunt.teams.map(\.name)
-        byName = Dictionary(hunt.teams.map { ($0.name, Team(name: $0.name, pages: [], failed: [])) }) { first, _ in first }
+        order = hunt.teams.map(\.name.rawValue)
+        byName = Dictionary(hunt.teams.map { ($0.name.rawValue, Team(name: $0.name.rawValue, pages: [], failed: [])) }) { first, _ in first }
     }
 
     /// Takes in an accepted envelope. For a receipt: `receiptProblem` is nil when the receipt's own signature

@@ -175,7 +175,7 @@ extension Engine {
         let verdict = gate.admit(envelope, topic: topic, signatureValid: signatureValid)
         huntBook.gate = gate
         if case let .refused(refusal) = verdict { return [.ignored(.refused(refusal), topic: topic)] }
-        guard case let .hint(given) = envelope.body, given.team == huntBook.file?.team,
+        guard case let .hint(given) = envelope.body, given.team == huntBook.file?.team?.rawValue,
               let id = MessageID(given.message) else { return [] }
         guard let key, key.count == SealedPage.keyBytes else {
             huntBook.hintKeysRefused += 1

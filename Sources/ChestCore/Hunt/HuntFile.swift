@@ -30,7 +30,7 @@ public struct HuntFile: Codable, Hashable, Sendable {
     /// The organiser's file: every team; a join file: exactly one.
     public var teams: [HuntTeam]
     /// Set in a join file: the team this reader plays for.
-    public var team: String?
+    public var team: TeamName?
     /// The organiser's file only: release name → 32-byte key, base64; absent until the first release key is made.
     public var releases: [ReleaseName: ReleaseKey]?
     /// The organiser's file only: message ID → the page keys `compose --hunt` recorded, for the board's proofs.
@@ -69,7 +69,7 @@ public struct HuntFile: Codable, Hashable, Sendable {
         organiser = try container.decode(String.self, forKey: .organiser)
         sharePositions = try container.decode(Bool.self, forKey: .sharePositions)
         teams = try container.decode([HuntTeam].self, forKey: .teams)
-        team = try container.decodeIfPresent(String.self, forKey: .team)
+        team = try container.decodeIfPresent(TeamName.self, forKey: .team)
         if let texts = try container.decodeIfPresent([String: ReleaseKey].self, forKey: .releases) {
             releases = try Self.keyed(texts) { HuntError(ReleaseName.problem(reading: $0)) }
         }
@@ -128,12 +128,9 @@ public struct HuntFile: Codable, Hashable, Sendable {
         guard Self.base64(organiser, bytes: 32) else {
             throw HuntError("the organiser's key is not a base64 Ed25519 public key")
         }
-        var names: Set<String> = []
+        var names: Set<TeamName> = []
         for team in teams {
-            let shown = TerminalText.escaped(team.name)
-            guard HuntTeam.isValidName(team.name) else {
-                throw HuntError("the team name \"\(shown)\" is not 1 to 32 letters, digits, - or _ (nor \"release\" or \"organiser\")")
-            }
+            let shown = TerminalText.escaped(team.name.rawValue)
             guard names.insert(team.name).inserted else { throw HuntError("the team \(shown) is listed twice") }
             guard !team.password.isEmpty, team.password.utf8.count <= 256,
                   !team.password.unicodeScalars.contains(where: TerminalText.isControl) else {
@@ -154,10 +151,10 @@ public struct HuntFile: Codable, Hashable, Sendable {
         }
         if let team {
             guard teams.count == 1, teams[0].name == team else {
-                throw HuntError("a join file must list exactly its own team, \(TerminalText.escaped(team))")
+                throw HuntError("a join file must list exactly its own team, \(TerminalText.escaped(team.rawValue))")
             }
             guard teams[0].secretKey != nil else {
-                throw HuntError("the join file has no secret key for team \(TerminalText.escaped(team)); ask the organiser for a new one")
+                throw HuntError("the join file has no secret key for team \(TerminalText.escaped(team.rawValue)); ask the organiser for a new one")
             }
             guard releases == nil else { throw HuntError("a join file must not carry release keys") }
             guard messages == nil else { throw HuntError("a join file must not carry page keys") }
@@ -183,7 +180,7 @@ public struct HuntFile: Codable, Hashable, Sendable {
 
     /// What a team's reader joins with: that team only (with its secret key), `team` set, no release keys; nil
     /// when there is no such team or its secret key is not in this file.
-    public func joinFile(team name: String) -> HuntFile? {
+    public func joinFile(team name: TeamName) -> HuntFile? {
         guard let member = team(named: name), member.secretKey != nil else { return nil }
         var join = self
         join.teams = [member]
@@ -196,7 +193,7 @@ public struct HuntFile: Codable, Hashable, Sendable {
 
     public var isJoinFile: Bool { team != nil }
 
-    public func team(named name: String) -> HuntTeam? { teams.first { $0.name == name } }
+    public func team(named name: TeamName) -> HuntTeam? { teams.first { $0.name == name } }
 
     static func base64(_ text: String, bytes: Int) -> Bool { Data(base64Encoded: text)?.count == bytes }
 

@@ -239,7 +239,7 @@ import Testing
         #expect(Self.reasons(core.handle(.heard(adjust("red", 50, "forged", id: 1, at: 1, valid: false)))) == ["badSignature"])
         // Signed with red's own team key, on the organiser's topic.
         let byRed = heard(HuntFixture.signed(HuntEnvelope(hunt: hunt, id: 2, sent: at(2), adjust: HuntAdjustment(team: "red", points: 50, reason: "me")),
-                                             key: HuntFixture.hunt().team(named: "red")?.publicKey),
+                                             key: HuntFixture.hunt().team(named: TeamName("red")!)?.publicKey),
                           topic: HuntTopic.adjust(hunt: hunt, id: 2), at: 2)
         #expect(Self.reasons(core.handle(.heard(byRed))) == ["unknownKey"])
         // The organiser's own adjustment under another id than its topic's.

@@ -107,7 +107,7 @@ private typealias H = HuntFixture
 
     static func joined(_ messages: [StoredMessage]) -> Engine {
         var engine = F.engine(messages)
-        _ = engine.handle(.hunt(.joined(H.hunt().joinFile(team: "red"), ledger: nil, releases: [:], outbox: 0), F.now(0)))
+        _ = engine.handle(.hunt(.joined(H.hunt().joinFile(team: TeamName("red")!), ledger: nil, releases: [:], outbox: 0), F.now(0)))
         return engine
     }
 

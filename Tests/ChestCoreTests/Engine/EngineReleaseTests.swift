@@ -21,7 +21,7 @@ private typealias F = CoreFixture
     /// The organiser's release heard on the broker by a team that joined the hunt; each key a newer release.
     static func release(_ engine: inout Engine, _ name: String, key: ReleaseKey, at seconds: Double) -> [Engine.Effect] {
         if engine.hunt == nil {
-            _ = engine.handle(.hunt(.joined(HuntFixture.hunt().joinFile(team: "red"), ledger: nil, releases: [:], outbox: 0), F.now(0)))
+            _ = engine.handle(.hunt(.joined(HuntFixture.hunt().joinFile(team: TeamName("red")!), ledger: nil, releases: [:], outbox: 0), F.now(0)))
         }
         let envelope = HuntFixture.releaseEnvelope(name, id: UInt64(seconds * 10), key: key)
         return engine.handle(.hunt(.heard(envelope, topic: HuntTopic.release(hunt: HuntFixture.huntID, name: name), signatureValid: true),

@@ -14,7 +14,7 @@ private typealias F = CoreFixture
         var hunt = HuntFixture.hunt()
         hunt.organiser = organiser
         hunt.setSchedule(HuntSchedule(starts: starts.map { F.t0.addingTimeInterval($0) }, ends: ends.map { F.t0.addingTimeInterval($0) }))
-        return hunt.joinFile(team: "red")!
+        return hunt.joinFile(team: TeamName("red")!)!
     }
 
     /// A page whose time lock held long ago.

@@ -17,17 +17,17 @@ import Testing
     }
 
     @Test func aJoinFileHasOnlyItsTeamAndNoReleases() throws {
-        let join = try #require(HuntFixture.hunt().joinFile(team: "blue"))
+        let join = try #require(HuntFixture.hunt().joinFile(team: TeamName("blue")!))
         #expect(join.isJoinFile)
         #expect(join.teams == [HuntFixture.team("blue", 0x11)])
-        #expect(join.team == "blue")
+        #expect(join.team == TeamName("blue"))
         #expect(join.releases == nil)
         #expect(try HuntFile.decode(join.fileBytes) == join)
         #expect(!HuntFixture.hunt().isJoinFile)
-        #expect(HuntFixture.hunt().joinFile(team: "purple") == nil)
+        #expect(HuntFixture.hunt().joinFile(team: TeamName("purple")!) == nil)
         var noSecret = HuntFixture.hunt()
         noSecret.teams[0].secretKey = nil
-        #expect(noSecret.joinFile(team: "red") == nil)
+        #expect(noSecret.joinFile(team: TeamName("red")!) == nil)
     }
 
     static let invalid: [(String, @Sendable (inout HuntFile) -> Void, String)] = [
@@ -42,18 +42,15 @@ import Testing
         ("name control", { $0.name = "Old\u{1B}[2JTown" }, "1 to 80 printable"),
         ("ca file", { $0.caFile = "" }, "CA file"),
         ("organiser", { $0.organiser = "not a key" }, "organiser's key"),
-        ("team name", { $0.teams[0].name = "red/+" }, "team name \"red/+\""),
-        ("team release", { $0.teams[0].name = "release" }, "nor \"release\""),
-        ("team organiser", { $0.teams[0].name = "organiser" }, "nor \"release\""),
-        ("duplicate", { $0.teams[1].name = "red" }, "listed twice"),
+        ("duplicate", { $0.teams[1].name = TeamName("red")! }, "listed twice"),
         ("password", { $0.teams[0].password = "" }, "password"),
         ("public key", { $0.teams[1].publicKey = HuntFixture.key(1, count: 31) }, "team blue's public key"),
         ("secret key", { $0.teams[2].secretKey = HuntFixture.key(1, count: 32) }, "team green's secret key"),
         ("secret key of another", { $0.teams[2].secretKey = $0.teams[1].secretKey }, "does not belong to its public key"),
-        ("join two teams", { $0.team = "red"; $0.releases = nil }, "exactly its own team"),
-        ("join no secret", { $0.teams = [$0.teams[0]]; $0.teams[0].secretKey = nil; $0.team = "red"; $0.releases = nil },
+        ("join two teams", { $0.team = TeamName("red")!; $0.releases = nil }, "exactly its own team"),
+        ("join no secret", { $0.teams = [$0.teams[0]]; $0.teams[0].secretKey = nil; $0.team = TeamName("red")!; $0.releases = nil },
          "no secret key"),
-        ("join releases", { $0.teams = [$0.teams[0]]; $0.team = "red" }, "must not carry release keys"),
+        ("join releases", { $0.teams = [$0.teams[0]]; $0.team = TeamName("red")! }, "must not carry release keys"),
         ("target", {
             $0.messages = [MessageID(String(repeating: "ab", count: 16))!: HuntMessage(title: "t", pages: [
                 HuntMessage.PageKey(key: HuntFixture.key(3), guarded: true,
@@ -93,6 +90,23 @@ import Testing
         ("message ID", "messages", ["not an id": ["title": "t", "pages": [["key": HuntFixture.key(3), "guarded": true] as [String: any Sendable]]] as [String: any Sendable]],
          "the page keys of message not an id are not a message ID and 1 to \(Message.maximumPages) keys of 32 bytes in base64 (with valid targets)"),
     ]
+
+    /// A team's name that is not one is refused as the file is read, in the sentence the file's checks said of it.
+    @Test(arguments: ["red/+", "release", "organiser", "", String(repeating: "r", count: 33)])
+    func badTeamNamesAreRefusedWithTheSentenceTheyHad(name: String) throws {
+        let sentence = "the team name \"\(name)\" is not 1 to 32 letters, digits, - or _ (nor \"release\" or \"organiser\")"
+        var object = try #require(try JSONSerialization.jsonObject(with: HuntFixture.hunt().fileBytes) as? [String: Any])
+        var teams = try #require(object["teams"] as? [[String: Any]])
+        teams[1]["name"] = name
+        object["teams"] = teams
+        #expect(throws: HuntError(sentence)) { try HuntFile.decode(JSONSerialization.data(withJSONObject: object)) }
+        let join = try #require(HuntFixture.hunt().joinFile(team: TeamName("red")!))
+        object = try #require(try JSONSerialization.jsonObject(with: join.fileBytes) as? [String: Any])
+        object["team"] = name
+        #expect(throws: HuntError(sentence)) { try HuntFile.decode(JSONSerialization.data(withJSONObject: object)) }
+        #expect(TeamName(name) == nil)
+        #expect(TeamName("red-2_B")?.rawValue == "red-2_B")
+    }
 
     @Test(arguments: badKeys.indices)
     func badKeysAreRefusedWithTheSentenceTheyHad(index: Int) throws {

@@ -14,7 +14,7 @@ enum HuntFixture {
 
     /// A team whose secret key has libsodium's shape: 32 seed bytes, then the public key.
     static func team(_ name: String, _ byte: UInt8) -> HuntTeam {
-        HuntTeam(name: name, password: "pw-\(name)-0123456789ab", publicKey: key(byte),
+        HuntTeam(name: TeamName(name)!, password: "pw-\(name)-0123456789ab", publicKey: key(byte),
                  secretKey: (Data(repeating: 0xee, count: 32) + Data(repeating: byte, count: 32)).base64EncodedString())
     }
 
@@ -45,7 +45,7 @@ enum HuntFixture {
     static func signed(_ envelope: HuntEnvelope, key: String? = nil) -> HuntEnvelope {
         var signed = envelope
         signed.key = key ?? (envelope.sender == HuntEnvelope.organiserSender
-            ? organiserKey : hunt().team(named: envelope.sender)?.publicKey ?? Self.key(0x7f))
+            ? organiserKey : TeamName(envelope.sender).flatMap { hunt().team(named: $0) }?.publicKey ?? Self.key(0x7f))
         signed.signature = Self.key(0x40, count: 64)
         return signed
     }
