@@ -5,8 +5,8 @@ import FoundationEssentials
 /// The engine's changes to the chest on disk, carried out: messages stored, moved, trashed, restored and replaced,
 /// PIN attempts recorded, refused files set aside.
 extension Daemon {
-    /// Carries out a change to the chest on disk; returns why it failed, if it did.
-    func carryOut(_ change: ChestChange) -> String? {
+    /// Carries out a change to the chest on disk; returns whether it did, or why it failed.
+    func carryOut(_ change: ChestChange) -> Engine.WriteOutcome {
         do {
             switch change {
             case let .store(admissions):
@@ -42,20 +42,20 @@ extension Daemon {
                 case let .copy(bytes, _): try store.replace(admission.stored, bytes: bytes)
                 }
             }
-            return nil
+            return .done
         } catch {
-            return "\(error)"
+            return .failed("\(error)")
         }
     }
 
-    /// Writes a message's PIN attempts to the ledger; returns why it could not.
-    func recordAttempts(_ id: MessageID, _ attempts: PINAttempts) -> String? {
+    /// Writes a message's PIN attempts to the ledger; returns whether it did, or why it could not.
+    func recordAttempts(_ id: MessageID, _ attempts: PINAttempts) -> Engine.WriteOutcome {
         do {
             try attemptsLedger.record(id, attempts)
-            return nil
+            return .done
         } catch {
             log.error("cannot record the PIN attempts of \(id.short): \(error)")
-            return "\(error)"
+            return .failed("\(error)")
         }
     }
 

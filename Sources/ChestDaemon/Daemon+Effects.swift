@@ -35,7 +35,7 @@ extension Daemon {
                 }
                 outcomes += perform(then)
             case let .change(change):
-                outcomes.append(.changed(change, failure: carryOut(change), now()))
+                outcomes.append(.changed(change, carryOut(change), now()))
             case let .reject(path, reason):
                 CrashPoint.rejecting.reached()
                 setAside(path, reason: reason)
@@ -83,7 +83,7 @@ extension Daemon {
             case let .ignored(why, topic):
                 logIgnored(why, topic: topic)
             case let .recordAttempts(id, attempts):
-                outcomes.append(.attemptsRecorded(id, failure: recordAttempts(id, attempts), now()))
+                outcomes.append(.attemptsRecorded(id, recordAttempts(id, attempts), now()))
             }
         }
         return outcomes

@@ -40,8 +40,7 @@ struct GameQuestExampleTests {
         #expect(messages["The rose garden"]?.first?.worth == 10)
         // The bridge waits for page 2 of the clock tower: the board counts the bridge's delayed hints from the moment it
         // credited that page (docs/HUNTS.md "Hints: the board's side").
-        let clockKey = try #require(file.messages?.first { $0.value.title == "The clock tower" }?.key)
-        let clockID = try #require(MessageID(clockKey))
+        let clockID = try #require(file.messages?.first { $0.value.title == "The clock tower" }?.key)
         let waits = try #require(messages["The bear park bridge"]?.first?.waitsFor)
         #expect(!waits.isEmpty && waits.allSatisfy { $0 == [PageLink(message: clockID, page: 2)] }, "\(waits)")
         #expect(clock[0].waitsFor == nil)

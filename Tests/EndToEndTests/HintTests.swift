@@ -138,11 +138,9 @@ struct HintTests {
             ], user: "alice")
         #expect(made.status == 0, "\(made.stderr)")
         #expect(!made.stderr.contains("warning"), "in a hunt the key stays with the organiser: \(made.stderr)")
-        #expect(
-            made.stderr.contains(
-                "hint 2 is given free by the hunt's board 1 h after the page becomes the team's next goal, or earlier"),
-            "\(made.stderr)")
-        let id = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(made.stderr.contains("hint 2 is given free by the hunt's board 1 h after the page becomes the team's next goal, or earlier"),
+                "\(made.stderr)")
+        let id = try #require(MessageID(made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
         let kept = try #require(try HuntFile.read(path: huntPath).messages?[id]?.pages.first?.hints)
         #expect(kept.map(\.cost) == [5, 0] && kept.map(\.after) == [nil, 3600])
         let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -169,7 +167,8 @@ struct HintTests {
                 "--hint-cost", "7",
             ])
         let id = try #require(hunt.ids["bakery"])
-        let recorded = try #require(try HuntFile.read(path: hunt.huntPath).messages?[id]?.pages.first?.hints?.first)
+        let messageID = try #require(MessageID(id))
+        let recorded = try #require(try HuntFile.read(path: hunt.huntPath).messages?[messageID]?.pages.first?.hints?.first)
         #expect(recorded.cost == 7 && recorded.after == 4)
         #expect(
             !(try String(contentsOfFile: path, encoding: .utf8)).contains(recorded.key),
@@ -209,7 +208,8 @@ struct HintTests {
         let id = try #require(hunt.ids["bakery"])
         // The key is only in the organiser's file.
         let file = try HuntFile.read(path: hunt.huntPath)
-        let recorded = try #require(file.messages?[id]?.pages.first?.hints?.first)
+        let messageID = try #require(MessageID(id))
+        let recorded = try #require(file.messages?[messageID]?.pages.first?.hints?.first)
         #expect(recorded.cost == 2 && recorded.after == nil)
         let message = try String(contentsOfFile: path, encoding: .utf8)
         #expect(!message.contains(recorded.key))
@@ -239,8 +239,8 @@ struct HintTests {
         let payload = try #require(try hunt.received(requests, count: 1).first)
         let request = try HuntEnvelope.decode(Data(payload.utf8))
         #expect(request.kind == .hintRequest && request.sender == "red" && HuntSigner.isValid(request))
-        #expect(request.body == .hintRequest(HuntHintRequest(message: id, page: 1, hint: 1)))
-        #expect(request.key == file.team(named: "red")?.publicKey)
+        #expect(request.body == .hintRequest(HuntHintRequest(message: messageID, page: 1, hint: 1)))
+        #expect(request.key == file.team(named: TeamName("red")!)?.publicKey)
 
         // A forged answer (another key, posing as the organiser) is refused and counted; the hint stays closed.
         let reader = try #require(try Identity.load(at: red.world.root + "/config-reader/chest/" + Identity.fileName))

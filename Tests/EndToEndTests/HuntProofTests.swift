@@ -40,7 +40,7 @@ struct HuntProofTests {
         // Blue plays the hostile team with its real join file: its team key signs every envelope, and its reader's
         // claim to play for blue is valid, so only what the receipts prove is in question.
         let organiserFile = try HuntFile.read(path: hunt.huntPath)
-        let blueTeam = try #require(organiserFile.team(named: "blue"))
+        let blueTeam = try #require(organiserFile.team(named: TeamName("blue")!))
         let blueReader = try Identity.loadOrCreate(at: hunt.organiserWorld.root + "/blue-reader.json")
         let throwaway = try Identity.loadOrCreate(at: hunt.organiserWorld.root + "/throwaway.json")
         let giftID = try #require(hunt.ids["gift"].flatMap(MessageID.init))
@@ -77,7 +77,7 @@ struct HuntProofTests {
                 proofKey: Self.randomBase64(32), identity: blueReader))
         // A real proof (the gift is guarded, so its key is in the file blue could get) from a reader key blue never
         // claimed.
-        let giftKeyText = (organiserFile.messages?[giftID.rawValue]?.pages[0].key).flatMap { Data(base64Encoded: $0) }
+        let giftKeyText = (organiserFile.messages?[giftID]?.pages[0].key).flatMap { Data(base64Encoded: $0) }
         let giftKey = try #require(giftKeyText)
         let giftProofKey = Data(ReceiptProof.key(pageKey: [UInt8](giftKey))).base64EncodedString()
         nextID += 1

@@ -28,9 +28,7 @@ struct HuntStartTests {
         let welcome = try hunt.compose("welcome", [])
         let held = try hunt.compose("held", ["--lock", "time=2020-01-01T00:00:00Z"])
         let file = try HuntFile.read(path: hunt.huntPath)
-        #expect(
-            file.releases?[HuntRelease.startName] != nil,
-            "compose made the start key and kept it in the organiser's file")
+        #expect(file.releases?[.start] != nil, "compose made the start key and kept it in the organiser's file")
         let message = try MessageFile.decode(Data(contentsOf: URL(fileURLWithPath: held)))
         #expect(message.version == MessageFile.startVersion)
         try hunt.give(welcome, to: red)

@@ -238,7 +238,7 @@ import Testing
         #expect(messages.count == 2)
         for name in messages {
             let message = try decode(harness.root + "/out/" + name)
-            let recorded = try #require(file.messages?[message.id.rawValue], "\(name)")
+            let recorded = try #require(file.messages?[message.id], "\(name)")
             #expect(recorded.title == message.title && recorded.pages.count == message.pages.count)
             #expect(zip(recorded.pages, message.pages).allSatisfy { $0.guarded == ($1.protection != .sealed) })
         }

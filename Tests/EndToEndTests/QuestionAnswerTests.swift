@@ -182,7 +182,7 @@ struct QuestQuestionTests {
         #expect(message.pages.map(\.worth) == [0, 5, 1])
         #expect(message.pages[1].question == "What is Bern's clock tower called?")
         #expect(message.pages[2].setA.contains(.answer))
-        let recorded = try #require(try HuntFile.read(path: hunt).messages?[message.id.rawValue])
+        let recorded = try #require(try HuntFile.read(path: hunt).messages?[message.id])
         #expect(recorded.pages.map(\.worth) == [0, 5, 1])
         #expect(recorded.pages.map(\.points) == [0, 5, nil])
         #expect(recorded.pages[1].question == "What is Bern's clock tower called?")

@@ -8,7 +8,6 @@ extension BoardFeed {
     var questions: [PageLink: String] {
         var questions: [PageLink: String] = [:]
         for (id, message) in core.hunt.messages ?? [:] {
-            guard let id = MessageID(id) else { continue }
             for (index, page) in message.pages.enumerated() {
                 if let question = page.question { questions[PageLink(message: id, page: index + 1)] = question }
             }

@@ -16,7 +16,7 @@ struct BoardScreen {
             pad("TEAM", 18) + pad("POINTS", 8) + pad("ONLINE", 9) + pad("PAGES", 7) + pad("LAST CREDITED", 30)
                 + "TRUST (CLAIMED)",
         ]
-        let lookalikes = KnownSenders.lookalikes(among: hunt.teams.map(\.name) + feed.board.teams.map(\.name))
+        let lookalikes = KnownSenders.lookalikes(among: hunt.teams.map(\.name.rawValue) + feed.board.teams.map(\.name))
         for team in feed.board.leaderboard() {
             let last =
                 team.pages.last.map {

@@ -168,10 +168,8 @@ extension Composer {
         for spec in specs {
             switch spec {
             case let .lock(.release(name)):
-                guard let key = releases?.key(for: name) else {
-                    throw ChestError(
-                        "page \(page): release=\(name) needs --hunt FILE, the organiser's hunt file (chest hunt create)"
-                    )
+                guard let key = ReleaseName(name).flatMap({ releases?.key(for: $0) }) else {
+                    throw ChestError("page \(page): release=\(name) needs --hunt FILE, the organiser's hunt file (chest hunt create)")
                 }
                 set.locks.append(.release(name))
                 set.release = (name, key.base64)

@@ -5,9 +5,9 @@ import ChestCore
 extension ReleaseKeys {
     /// Notes the points (nil: the default 1, not written) and the question of the page last recorded for `id`.
     mutating func recordGame(_ id: MessageID, page: Int, points: Int?, question: String?) {
-        guard var message = hunt.messages?[id.rawValue], message.pages.indices.contains(page - 1) else { return }
+        guard var message = hunt.messages?[id], message.pages.indices.contains(page - 1) else { return }
         message.pages[page - 1].points = points
         message.pages[page - 1].question = question
-        hunt.messages?[id.rawValue] = message
+        hunt.messages?[id] = message
     }
 }

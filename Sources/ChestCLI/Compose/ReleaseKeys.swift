@@ -24,7 +24,7 @@ struct ReleaseKeys {
     }
 
     /// The key of this release, made now if the hunt has none by that name.
-    mutating func key(for name: String) -> ReleaseKey {
+    mutating func key(for name: ReleaseName) -> ReleaseKey {
         if let key = hunt.releases?[name] { return key }
         let key = HuntSigner.newReleaseKey()
         hunt.releases = (hunt.releases ?? [:]).merging([name: key]) { old, _ in old }
@@ -35,7 +35,7 @@ struct ReleaseKeys {
     /// The hunt's start key (docs/HUNTS.md "The start key"), kept among the releases under the reserved name
     /// `HuntRelease.startName`; made now if the hunt has none.
     mutating func startKey() -> [UInt8] {
-        let name = HuntRelease.startName
+        let name = ReleaseName.start
         if hunt.releases?[name] == nil {
             hunt.releases = (hunt.releases ?? [:]).merging([name: HuntSigner.newReleaseKey()]) { old, _ in old }
             addedStart = true
@@ -45,18 +45,14 @@ struct ReleaseKeys {
 
     /// Keeps a page's key under its message (never in a join file: `HuntFile.joinFile` leaves them out).
     /// Its visible places go with it, for the board's map.
-    mutating func record(
-        _ id: MessageID, title: String, page: Int, key: [UInt8], guarded: Bool, targets: [HuntMessage.Target],
-        hints: [HuntMessage.Hint] = [], waitsFor: [[PageLink]]? = nil
-    ) {
-        var message = hunt.messages?[id.rawValue] ?? HuntMessage(title: title, pages: [])
+    mutating func record(_ id: MessageID, title: String, page: Int, key: [UInt8], guarded: Bool, targets: [HuntMessage.Target],
+                         hints: [HuntMessage.Hint] = [], waitsFor: [[PageLink]]? = nil) {
+        var message = hunt.messages?[id] ?? HuntMessage(title: title, pages: [])
         if page == 1 { message = HuntMessage(title: title, pages: []) }
-        message.pages.append(
-            HuntMessage.PageKey(
-                key: Data(key).base64EncodedString(), guarded: guarded,
-                targets: targets.isEmpty ? nil : targets, hints: hints.isEmpty ? nil : hints,
-                waitsFor: waitsFor))
-        hunt.messages = (hunt.messages ?? [:]).merging([id.rawValue: message]) { _, new in new }
+        message.pages.append(HuntMessage.PageKey(key: Data(key).base64EncodedString(), guarded: guarded,
+                                                  targets: targets.isEmpty ? nil : targets, hints: hints.isEmpty ? nil : hints,
+                                                  waitsFor: waitsFor))
+        hunt.messages = (hunt.messages ?? [:]).merging([id: message]) { _, new in new }
         recordedPages = true
     }
 

@@ -157,12 +157,10 @@ package struct BoardCore: Sendable {
         case .receipt, .status, .release, .hint:
             var envelope = envelope
             var worth = 1
-            if case .receipt(var receipt, let claim) = envelope.body,
-                let page = page(receipt.message.rawValue, receipt.page)
-            {
+            if case .receipt(var receipt, let claim) = envelope.body, let page = page(receipt.message, receipt.page) {
                 worth = Self.bounded(page.worth)
                 // A team signs whatever title it likes; the board shows the one the organiser composed.
-                if let title = hunt.messages?[receipt.message.rawValue]?.title {
+                if let title = hunt.messages?[receipt.message]?.title {
                     receipt.title = title
                     envelope.body = .receipt(receipt, readerClaim: claim)
                 }
@@ -178,9 +176,9 @@ package struct BoardCore: Sendable {
     }
 
     /// The message a receipt or a hint request names: the board must know its pages.
-    private static func messageNamed(by body: HuntEnvelope.Body) -> String? {
+    private static func messageNamed(by body: HuntEnvelope.Body) -> MessageID? {
         switch body {
-        case let .receipt(receipt, _): receipt.message.rawValue
+        case let .receipt(receipt, _): receipt.message
         case let .hintRequest(request): request.message
         case .status, .release, .hint, .adjust, .schedule, .said: nil
         }
@@ -190,7 +188,7 @@ package struct BoardCore: Sendable {
     /// sum of a team's points can overflow, whatever the file says.
     static func bounded(_ points: Int) -> Int { min(max(points, -HuntAdjustment.limit), HuntAdjustment.limit) }
 
-    private func page(_ message: String, _ page: Int) -> HuntMessage.PageKey? {
+    private func page(_ message: MessageID, _ page: Int) -> HuntMessage.PageKey? {
         guard let pages = hunt.messages?[message]?.pages, pages.indices.contains(page - 1) else { return nil }
         return pages[page - 1]
     }

@@ -41,13 +41,13 @@ package enum BoardJournal {
 
     /// A delayed hint the board gave a team free once its delay had run (docs/HUNTS.md "Hints: the board's side"):
     /// journalled, so a restarted board has given it and does not give it again.
-    package struct Given: Codable, Hashable, Sendable {
-        package var team: String
-        package var message: String
-        package var page: Int
-        package var hint: Int
+    public struct Given: Codable, Hashable, Sendable {
+        public var team: String
+        public var message: MessageID
+        public var page: Int
+        public var hint: Int
 
-        package init(team: String, message: String, page: Int, hint: Int) {
+        public init(team: String, message: MessageID, page: Int, hint: Int) {
             self.team = team
             self.message = message
             self.page = page

@@ -37,10 +37,10 @@ extension HuntBoard {
     }
 
     /// A hint the board gave a team, charged once (docs/HUNTS.md "Hints").
-    package struct GivenHint: Codable, Hashable, Sendable {
-        package var message: String
-        package var page: Int
-        package var hint: Int
+    public struct GivenHint: Codable, Hashable, Sendable {
+        public var message: MessageID
+        public var page: Int
+        public var hint: Int
         /// The points it cost: 0 when the board gave it free after its delay.
         package var cost: Int
         /// When the board heard the first request for it, or gave it free after its delay.

@@ -23,10 +23,8 @@ package struct HuntBoard: Codable, Sendable {
     /// Every team of the file, listed before any is heard.
     package init(hunt: HuntFile) {
         self.hunt = hunt.id
-        order = hunt.teams.map(\.name)
-        byName = Dictionary(hunt.teams.map { ($0.name, Team(name: $0.name, pages: [], failed: [])) }) { first, _ in
-            first
-        }
+        order = hunt.teams.map(\.name.rawValue)
+        byName = Dictionary(hunt.teams.map { ($0.name.rawValue, Team(name: $0.name.rawValue, pages: [], failed: [])) }) { first, _ in first }
     }
 
     /// Takes in an accepted envelope. For a receipt: `receiptProblem` is nil when the receipt's own signature
@@ -134,7 +132,7 @@ package struct HuntBoard: Codable, Sendable {
     ) -> (HintDecision, [BoardEvent]) {
         guard var team = byName[name] else { return (.refuse, []) }
         team.lastHeard = receivedAt
-        let asked = "hint request \(id): hint \(request.hint) of \(request.message.prefix(8)) page \(request.page)"
+        let asked = "hint request \(id): hint \(request.hint) of \(request.message.short) page \(request.page)"
         guard let cost else {
             let events = refuse(.noSuchHint, asked + " is not in the organiser's file", team: &team, at: receivedAt)
             byName[name] = team
@@ -160,30 +158,22 @@ package struct HuntBoard: Codable, Sendable {
                     receivedAt: receivedAt))
         }
         byName[name] = team
-        let event = BoardEvent.hint(
-            team: name, message: request.message, page: request.page, hint: request.hint, cost: charge,
-            charged: !given, receivedAt: receivedAt)
+        let event = BoardEvent.hint(team: name, message: request.message.rawValue, page: request.page, hint: request.hint, cost: charge,
+                                    charged: !given, receivedAt: receivedAt)
         return (.answer(reader: reader, cost: charge, charged: !given), [event, Self.event(team)])
     }
 
     /// Gives a team a delayed hint free, its delay over (docs/HUNTS.md "Hints: the board's side"): the reader key to
     /// seal it to and the events, or nil when the team has no reader key or had the hint already.
-    package mutating func recordFreeHint(
-        team name: String, message: String, page: Int, hint: Int,
-        at: Date
-    ) -> (reader: String, events: [BoardEvent])? {
+    public mutating func recordFreeHint(team name: String, message: MessageID, page: Int, hint: Int,
+                                        at: Date) -> (reader: String, events: [BoardEvent])? {
         guard var team = byName[name], let reader = team.reader,
             !team.hints.contains(where: { $0.message == message && $0.page == page && $0.hint == hint })
         else { return nil }
         team.hints.append(GivenHint(message: message, page: page, hint: hint, cost: 0, receivedAt: at))
         byName[name] = team
-        return (
-            reader,
-            [
-                .hint(team: name, message: message, page: page, hint: hint, cost: 0, charged: true, receivedAt: at),
-                Self.event(team),
-            ]
-        )
+        return (reader, [.hint(team: name, message: message.rawValue, page: page, hint: hint, cost: 0, charged: true, receivedAt: at),
+                         Self.event(team)])
     }
 
     /// The team of this name, when it is one of the hunt's.

@@ -134,10 +134,10 @@ extension Engine {
     var savedCount: Int { entries.values.count { $0.chest == .saved } }
 
     /// Commits a change the daemon carried out, or answers why it could not be.
-    mutating func conclude(_ change: ChestChange, failure: String?, now: Now) -> [Effect] {
+    mutating func conclude(_ change: ChestChange, _ outcome: WriteOutcome, now: Now) -> [Effect] {
         switch change {
         case let .store(admissions):
-            if let failure {
+            if case let .failed(failure) = outcome {
                 return admissions.compactMap { admission in
                     admission.source.client.map { .reply($0, .failure("cannot store the message: \(failure)")) }
                 }
@@ -152,7 +152,7 @@ extension Engine {
             return effects
         case let .move(id, _, to, client):
             guard var stored = entries[id] else { return [] }
-            if let failure { return [.reply(client, .failure("cannot save \(id.short): \(failure)"))] }
+            if case let .failed(failure) = outcome { return [.reply(client, .failure("cannot save \(id.short): \(failure)"))] }
             stored.chest = to
             entries[id] = stored
             let event =
@@ -161,7 +161,7 @@ extension Engine {
             return [.emit(event), .reply(client, .message(ImportResult(stored.message)))]
         case let .remove(id, _, client):
             guard let stored = entries[id] else { return [] }
-            if let failure { return [.reply(client, .failure("cannot delete \(id.short): \(failure)"))] }
+            if case let .failed(failure) = outcome { return [.reply(client, .failure("cannot delete \(id.short): \(failure)"))] }
             entries.removeValue(forKey: id)
             hinted.remove(id)
             unregisterAll(stored)
@@ -173,9 +173,8 @@ extension Engine {
                 .reply(client, .message(ImportResult(stored.message))),
             ]
         case let .replace(admission, note):
-            if let failure {
-                return admission.source.client.map { [.reply($0, .failure("cannot replace the message: \(failure)"))] }
-                    ?? []
+            if case let .failed(failure) = outcome {
+                return admission.source.client.map { [.reply($0, .failure("cannot replace the message: \(failure)"))] } ?? []
             }
             var effects = add(admission.stored, announce: true, now: now)
             effects += rescheduleWake(now)
@@ -187,7 +186,7 @@ extension Engine {
             }
             return effects
         case let .restore(stored, client):
-            if let failure { return [.reply(client, .failure("cannot undelete \(stored.id.short): \(failure)"))] }
+            if case let .failed(failure) = outcome { return [.reply(client, .failure("cannot undelete \(stored.id.short): \(failure)"))] }
             recentlyDeleted.removeAll { $0.stored.id == stored.id }
             var effects = add(stored, announce: false, now: now)
             effects += rescheduleWake(now)

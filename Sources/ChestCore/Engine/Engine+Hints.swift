@@ -210,16 +210,10 @@ extension Engine {
                         ))
                 ]
             }
-            let request = HuntHintRequest(message: id.rawValue, page: number, hint: ref.hint)
-            return [
-                .hunt(.requestHint(request)),
-                .reply(
-                    client,
-                    .hint(
-                        HintAnswer(
-                            id: id, title: stored.message.title, page: number, hint: ref.hint, outcome: .asked,
-                            cost: hint.cost, connected: huntBook.connected))),
-            ]
+            let request = HuntHintRequest(message: id, page: number, hint: ref.hint)
+            return [.hunt(.requestHint(request)),
+                    .reply(client, .hint(HintAnswer(id: id, title: stored.message.title, page: number, hint: ref.hint, outcome: .asked,
+                                                    cost: hint.cost, connected: huntBook.connected)))]
         }
         let after = Wording.duration(Double(hint.after ?? 0))
         guard let due else {
@@ -248,9 +242,8 @@ extension Engine {
         let verdict = gate.admit(envelope, topic: topic, signatureValid: signatureValid)
         huntBook.gate = gate
         if case let .refused(refusal) = verdict { return [.ignored(.refused(refusal), topic: topic)] }
-        guard case let .hint(given) = envelope.body, given.team == huntBook.file?.team,
-            let id = MessageID(given.message)
-        else { return [] }
+        guard case let .hint(given) = envelope.body, given.team == huntBook.file?.team?.rawValue,
+              let id = MessageID(given.message) else { return [] }
         guard let key, key.count == SealedPage.keyBytes else {
             huntBook.hintKeysRefused += 1
             return [.ignored(.hintKeyNotForThisReader, topic: topic)]

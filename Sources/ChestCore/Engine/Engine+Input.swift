@@ -7,8 +7,8 @@ extension Engine {
         case loaded([StoredMessage], refused: [(path: String, reason: String)], Now)
         /// Message files read and checked by the daemon (from the inbox, or `chest import`), to take in or refuse.
         case arrived([Arrival], Now)
-        /// The daemon carried out a `.change`; `failure` says why it could not.
-        case changed(ChestChange, failure: String?, Now)
+        /// The daemon carried out a `.change`, or says why it could not.
+        case changed(ChestChange, WriteOutcome, Now)
         /// A request on the control socket (all but `import`, whose file the daemon reads first).
         case request(ClientID, ControlRequest, Now)
         /// The settings file read again: what a reload tells its client, and the settings the engine applies.
@@ -46,8 +46,8 @@ extension Engine {
         case attemptsRestored([MessageID: PINAttempts])
         /// The messages deleted before a restart, still kept for `chest undelete`, oldest first.
         case deletedRestored([DeletedMessage])
-        /// The daemon wrote `.recordAttempts` durably, or `failure` says why it could not.
-        case attemptsRecorded(MessageID, failure: String?, Now)
+        /// The daemon wrote `.recordAttempts` durably, or says why it could not.
+        case attemptsRecorded(MessageID, WriteOutcome, Now)
         /// What the hunt's link read or heard (Engine+Hunt.swift).
         case hunt(HuntNews, Now)
         /// The daemon's answer to `.openHint`: the hint's text, or nil when the key did not open it (Engine+Hints.swift).

@@ -137,13 +137,13 @@ extension Engine {
 
     /// The ledger holds the attempt's count: compare now. Or it could not be written: the attempt is refused
     /// uncompared, so no guess is ever free.
-    mutating func attemptsRecorded(_ id: MessageID, failure: String?, now: Now) -> [Effect] {
+    mutating func attemptsRecorded(_ id: MessageID, _ outcome: WriteOutcome, now: Now) -> [Effect] {
         guard var attempt = seal.attempts[id], !attempt.recorded else { return [] }
         guard let stored = entries[id] else {
             seal.attempts[id] = nil
             return []
         }
-        if let failure {
+        if case let .failed(failure) = outcome {
             seal.attempts[id] = nil
             let client = pinClients.removeValue(forKey: id)
             var undone = stored

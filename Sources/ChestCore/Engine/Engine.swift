@@ -75,8 +75,8 @@ package struct Engine: Sendable {
             effects += planWeather(now)
         case let .arrived(arrivals, now):
             effects = admit(arrivals, now: now)
-        case let .changed(change, failure, now):
-            effects = conclude(change, failure: failure, now: now)
+        case let .changed(change, outcome, now):
+            effects = conclude(change, outcome, now: now)
         case let .request(client, request, now):
             effects = answer(request, from: client, now: now)
         case let .clientGone(client):
@@ -136,8 +136,8 @@ package struct Engine: Sendable {
             effects = [.reply(client, .settings(settings))]
         case let .attemptsRestored(ledger):
             seal.ledger = ledger
-        case let .attemptsRecorded(id, failure, now):
-            effects = attemptsRecorded(id, failure: failure, now: now)
+        case let .attemptsRecorded(id, outcome, now):
+            effects = attemptsRecorded(id, outcome, now: now)
         case let .hunt(news, now):
             effects = huntNews(news, now: now)
         case let .hintOpened(opening, text, now):

@@ -249,9 +249,7 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
                 throw HuntError("the release's name or key is malformed")
             }
         case let .hintRequest(hintRequest):
-            guard MessageID(hintRequest.message) != nil, hintRequest.page >= 1, hintRequest.hint >= 1 else {
-                throw HuntError("the hint request's message, page or hint is malformed")
-            }
+            guard hintRequest.page >= 1, hintRequest.hint >= 1 else { throw HuntError(HuntHintRequest.malformed) }
         case let .hint(hint):
             guard HuntTeam.isValidName(hint.team), MessageID(hint.message) != nil, hint.page >= 1, hint.hint >= 1,
                 (0...HuntAdjustment.limit).contains(hint.cost),

@@ -30,11 +30,11 @@ package struct HuntFile: Codable, Hashable, Sendable {
     /// The organiser's file: every team; a join file: exactly one.
     package var teams: [HuntTeam]
     /// Set in a join file: the team this reader plays for.
-    package var team: String?
+    public var team: TeamName?
     /// The organiser's file only: release name → 32-byte key, base64; absent until the first release key is made.
-    package var releases: [String: ReleaseKey]?
+    public var releases: [ReleaseName: ReleaseKey]?
     /// The organiser's file only: message ID → the page keys `compose --hunt` recorded, for the board's proofs.
-    package var messages: [String: HuntMessage]?
+    public var messages: [MessageID: HuntMessage]?
     /// When the hunt starts and ends, either absent (docs/HUNTS.md "The hunt's start and end"); the organiser's
     /// signed `schedule` on the broker replaces it.
     package var starts: Date?
@@ -54,6 +54,47 @@ package struct HuntFile: Codable, Hashable, Sendable {
         self.organiser = organiser
         self.sharePositions = sharePositions
         teams = []
+    }
+
+    /// Decodes the fields in the order they are declared, the maps by their keys' text: a key that is not a release
+    /// name or a message ID is refused with the sentence `validate` says of a bad entry.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(String.self, forKey: .format)
+        version = try container.decode(Int.self, forKey: .version)
+        id = try container.decode(HuntID.self, forKey: .id)
+        name = try container.decode(String.self, forKey: .name)
+        broker = try container.decode(BrokerURL.self, forKey: .broker)
+        caFile = try container.decodeIfPresent(String.self, forKey: .caFile)
+        organiser = try container.decode(String.self, forKey: .organiser)
+        sharePositions = try container.decode(Bool.self, forKey: .sharePositions)
+        teams = try container.decode([HuntTeam].self, forKey: .teams)
+        team = try container.decodeIfPresent(TeamName.self, forKey: .team)
+        if let texts = try container.decodeIfPresent([String: ReleaseKey].self, forKey: .releases) {
+            releases = try Self.keyed(texts) { HuntError(ReleaseName.problem(reading: $0)) }
+        }
+        if let texts = try container.decodeIfPresent([String: HuntMessage].self, forKey: .messages) {
+            messages = try Self.keyed(texts) { HuntError(Self.messageProblem($0)) }
+        }
+        starts = try container.decodeIfPresent(Date.self, forKey: .starts)
+        ends = try container.decodeIfPresent(Date.self, forKey: .ends)
+        organiserPassword = try container.decodeIfPresent(String.self, forKey: .organiserPassword)
+    }
+
+    /// `texts` keyed by their keys read as `Key`; the first key in order that is not one is `refusal`'s error.
+    private static func keyed<Key: TextCodable & Hashable, Value>(
+        _ texts: [String: Value], refusal: (String) -> HuntError
+    ) throws(HuntError) -> [Key: Value] {
+        var map: [Key: Value] = [:]
+        for text in texts.keys.sorted() {
+            guard let key = Key(text) else { throw refusal(text) }
+            map[key] = texts[text]
+        }
+        return map
+    }
+
+    private static func messageProblem(_ id: String) -> String {
+        "the page keys of message \(TerminalText.escaped(id)) are not a message ID and 1 to \(Message.maximumPages) keys of 32 bytes in base64 (with valid targets)"
     }
 
     /// The file's bytes: pretty-printed, keys sorted, ending in a newline.
@@ -92,14 +133,9 @@ package struct HuntFile: Codable, Hashable, Sendable {
         guard Self.base64(organiser, bytes: 32) else {
             throw HuntError("the organiser's key is not a base64 Ed25519 public key")
         }
-        var names: Set<String> = []
+        var names: Set<TeamName> = []
         for team in teams {
-            let shown = TerminalText.escaped(team.name)
-            guard HuntTeam.isValidName(team.name) else {
-                throw HuntError(
-                    "the team name \"\(shown)\" is not 1 to 32 letters, digits, - or _ (nor \"release\" or \"organiser\")"
-                )
-            }
+            let shown = TerminalText.escaped(team.name.rawValue)
             guard names.insert(team.name).inserted else { throw HuntError("the team \(shown) is listed twice") }
             guard !team.password.isEmpty, team.password.utf8.count <= 256,
                 !team.password.unicodeScalars.contains(where: TerminalText.isControl)
@@ -122,27 +158,18 @@ package struct HuntFile: Codable, Hashable, Sendable {
         }
         if let team {
             guard teams.count == 1, teams[0].name == team else {
-                throw HuntError("a join file must list exactly its own team, \(TerminalText.escaped(team))")
+                throw HuntError("a join file must list exactly its own team, \(TerminalText.escaped(team.rawValue))")
             }
             guard teams[0].secretKey != nil else {
-                throw HuntError(
-                    "the join file has no secret key for team \(TerminalText.escaped(team)); ask the organiser for a new one"
-                )
+                throw HuntError("the join file has no secret key for team \(TerminalText.escaped(team.rawValue)); ask the organiser for a new one")
             }
             guard releases == nil else { throw HuntError("a join file must not carry release keys") }
             guard messages == nil else { throw HuntError("a join file must not carry page keys") }
         }
-        for release in releases?.keys.sorted() ?? [] where !HuntRelease.isValidName(release) {
-            throw HuntError(
-                "the release name \"\(TerminalText.escaped(release))\" is not 1 to 32 letters, digits, - or _")
-        }
         for (id, message) in messages ?? [:] {
-            guard MessageID(id) != nil, (1...Message.maximumPages).contains(message.pages.count),
-                message.pages.allSatisfy({ Self.base64($0.key, bytes: 32) && ($0.targets ?? []).allSatisfy(\.isValid) })
-            else {
-                throw HuntError(
-                    "the page keys of message \(TerminalText.escaped(id)) are not a message ID and 1 to \(Message.maximumPages) keys of 32 bytes in base64 (with valid targets)"
-                )
+            guard (1...Message.maximumPages).contains(message.pages.count),
+                  message.pages.allSatisfy({ Self.base64($0.key, bytes: 32) && ($0.targets ?? []).allSatisfy(\.isValid) }) else {
+                throw HuntError(Self.messageProblem(id.rawValue))
             }
         }
     }
@@ -160,7 +187,7 @@ package struct HuntFile: Codable, Hashable, Sendable {
 
     /// What a team's reader joins with: that team only (with its secret key), `team` set, no release keys; nil
     /// when there is no such team or its secret key is not in this file.
-    package func joinFile(team name: String) -> HuntFile? {
+    public func joinFile(team name: TeamName) -> HuntFile? {
         guard let member = team(named: name), member.secretKey != nil else { return nil }
         var join = self
         join.teams = [member]
@@ -173,7 +200,7 @@ package struct HuntFile: Codable, Hashable, Sendable {
 
     package var isJoinFile: Bool { team != nil }
 
-    package func team(named name: String) -> HuntTeam? { teams.first { $0.name == name } }
+    public func team(named name: TeamName) -> HuntTeam? { teams.first { $0.name == name } }
 
     static func base64(_ text: String, bytes: Int) -> Bool { Data(base64Encoded: text)?.count == bytes }
 

@@ -67,7 +67,7 @@ package struct HuntGate: Sendable {
     package init(hunt: HuntFile, seen: Seen = Seen()) {
         self.hunt = hunt.id
         var keys = [HuntEnvelope.organiserSender: hunt.organiser]
-        for team in hunt.teams { keys[team.name] = team.publicKey }
+        for team in hunt.teams { keys[team.name.rawValue] = team.publicKey }
         self.keys = keys
         self.seen = seen
     }

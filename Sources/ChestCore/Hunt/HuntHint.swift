@@ -2,21 +2,34 @@
 /// team's chestd on `chest/<hunt>/<team>/hint/<id>` and answered by the organiser's board.
 package struct HuntHintRequest: Codable, Hashable, Sendable {
     /// The message's ID.
-    package var message: String
+    public var message: MessageID
     /// 1-based.
     package var page: Int
     /// The hint asked for, 1-based, in the page's order.
     package var hint: Int
 
-    package init(message: String, page: Int, hint: Int) {
+    public init(message: MessageID, page: Int, hint: Int) {
         self.message = message
         self.page = page
         self.hint = hint
     }
 
-    var isValid: Bool {
-        MessageID(message) != nil && (1...Message.maximumPages).contains(page) && (1...Page.maximumHints).contains(hint)
+    private enum CodingKeys: String, CodingKey { case message, page, hint }
+
+    /// A message that is not a message ID is refused in the sentence `HuntEnvelope.decode` says of a malformed request.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard let message = MessageID(try container.decode(String.self, forKey: .message)) else {
+            throw HuntError(Self.malformed)
+        }
+        self.message = message
+        page = try container.decode(Int.self, forKey: .page)
+        hint = try container.decode(Int.self, forKey: .hint)
     }
+
+    static let malformed = "the hint request's message, page or hint is malformed"
+
+    var isValid: Bool { (1...Message.maximumPages).contains(page) && (1...Page.maximumHints).contains(hint) }
 }
 
 /// A hint's key given by the organiser's board to one team (docs/HUNTS.md "Hints"): the body of a `hint` envelope on
@@ -48,7 +61,7 @@ package struct HuntHint: Codable, Hashable, Sendable {
     package static let sealedBytes = 80
 
     var isValid: Bool {
-        HuntTeam.isValidName(team) && HuntHintRequest(message: message, page: page, hint: hint).isValid
+        HuntTeam.isValidName(team) && MessageID(message).map { HuntHintRequest(message: $0, page: page, hint: hint).isValid } == true
             && (0...Page.maximumHintCost).contains(cost) && HuntFile.base64(sealed, bytes: Self.sealedBytes)
     }
 }

@@ -77,7 +77,7 @@ package struct HuntMessage: Codable, Hashable, Sendable {
     }
 
     /// Every visible target of the hunt's messages, with the title and page it belongs to, in a stable order.
-    package static func targets(of messages: [String: HuntMessage]?) -> [(title: String, page: Int, target: Target)] {
+    public static func targets(of messages: [MessageID: HuntMessage]?) -> [(title: String, page: Int, target: Target)] {
         (messages ?? [:]).sorted { $0.key < $1.key }.flatMap { _, message in
             message.pages.enumerated().flatMap { index, page in
                 (page.targets ?? []).map { (message.title, index + 1, $0) }

@@ -12,26 +12,19 @@ extension BoardCoreTests {
         var file = HuntFixture.hunt()
         let first = PageLink(message: CoreFixture.id(1), page: 1)
         file.messages = [
-            CoreFixture.id(1).rawValue: HuntMessage(
-                title: "Clue 1",
-                pages: [
-                    .init(
-                        key: HuntFixture.key(0x71), guarded: false,
-                        hints: [.init(key: HuntFixture.key(0x81), cost: 7, after: 600)]),
-                    .init(
-                        key: HuntFixture.key(0x72), guarded: false,
-                        hints: [.init(key: HuntFixture.key(0x82), cost: 5, after: 300)],
-                        waitsFor: [[first]]),
-                ])
+            CoreFixture.id(1): HuntMessage(title: "Clue 1", pages: [
+                .init(key: HuntFixture.key(0x71), guarded: false, hints: [.init(key: HuntFixture.key(0x81), cost: 7, after: 600)]),
+                .init(key: HuntFixture.key(0x72), guarded: false, hints: [.init(key: HuntFixture.key(0x82), cost: 5, after: 300)],
+                      waitsFor: [[first]]),
+            ]),
         ]
         file.setSchedule(HuntSchedule(starts: CoreFixture.t0.addingTimeInterval(100), ends: ends))
         return file
     }
 
     func given(_ page: Int, key: UInt8, to reader: String, team: String = "red") -> BoardCore.HintAnswer {
-        BoardCore.HintAnswer(
-            team: team, message: CoreFixture.id(1).rawValue, page: page, hint: 1, cost: 0, reader: reader,
-            key: HuntFixture.key(key))
+        BoardCore.HintAnswer(team: team, message: CoreFixture.id(1), page: page, hint: 1, cost: 0, reader: reader,
+                             key: HuntFixture.key(key))
     }
 
     @Test func aDelayedHintFallsDueFromTheLaterOfTheStartAndTheTeamsFirstStatusThenFromTheCreditOfThePagesItWaitsFor()
@@ -41,13 +34,12 @@ extension BoardCoreTests {
         #expect(core.nextHintDue == nil, "no team heard yet")
         // Red is heard before the start: its page 1 is its goal from the start (100), so its hint falls due at 700.
         _ = core.handle(.heard(status("red", id: 1, reader: Self.redReader, at: 10)))
-        #expect(core.goalSince(team: "red", message: CoreFixture.id(1).rawValue, page: 1) == at(100))
-        #expect(
-            core.goalSince(team: "red", message: CoreFixture.id(1).rawValue, page: 2) == nil, "page 1 is not credited")
+        #expect(core.goalSince(team: "red", message: CoreFixture.id(1), page: 1) == at(100))
+        #expect(core.goalSince(team: "red", message: CoreFixture.id(1), page: 2) == nil, "page 1 is not credited")
         #expect(core.nextHintDue == at(700))
         // Blue is heard after the start: from its first status.
         _ = core.handle(.heard(status("blue", id: 1, reader: Self.blueReader, at: 250)))
-        #expect(core.goalSince(team: "blue", message: CoreFixture.id(1).rawValue, page: 1) == at(250))
+        #expect(core.goalSince(team: "blue", message: CoreFixture.id(1), page: 1) == at(250))
 
         #expect(core.handle(.tick(at: at(699))).isEmpty)
         let due = core.handle(.tick(at: at(700)))
@@ -65,10 +57,8 @@ extension BoardCoreTests {
 
         // Red's receipt for page 1, heard at 800, makes page 2 its goal then: due at 1,100.
         _ = core.handle(.heard(receipt("red", id: 2, message: 1, reader: Self.redReader, at: 800)))
-        #expect(core.goalSince(team: "red", message: CoreFixture.id(1).rawValue, page: 2) == at(800))
-        #expect(
-            core.goalSince(team: "red", message: CoreFixture.id(1).rawValue, page: 1) == nil,
-            "open: its hints help no more")
+        #expect(core.goalSince(team: "red", message: CoreFixture.id(1), page: 2) == at(800))
+        #expect(core.goalSince(team: "red", message: CoreFixture.id(1), page: 1) == nil, "open: its hints help no more")
         #expect(core.nextHintDue == at(1100))
         #expect(core.handle(.tick(at: at(1000))).isEmpty)
         // Red asks again for the hint it was given free: answered again, at what it cost, nothing.

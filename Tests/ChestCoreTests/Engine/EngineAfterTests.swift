@@ -61,7 +61,7 @@ private typealias F = CoreFixture
         var engine = F.engine([F.stored(second)])
         #expect(engine.afters.count == 1)
         for effect in engine.handle(.request(F.client, ControlRequest.delete(id: second.id.rawValue), F.now(1))) {
-            if case let .change(change) = effect { _ = engine.handle(.changed(change, failure: nil, F.now(1))) }
+            if case let .change(change) = effect { _ = engine.handle(.changed(change, .done, F.now(1))) }
         }
         #expect(engine.afters.isEmpty)
     }

@@ -46,8 +46,7 @@ private typealias F = CoreFixture
     /// Asks, records, and has the worker say the answer is wrong.
     static func wrong(_ engine: inout Engine, _ text: String, at time: Double) throws -> [Engine.Effect] {
         _ = engine.handle(answer(text, F.now(time)))
-        let request = try #require(
-            requests(engine.handle(.attemptsRecorded(message.id, failure: nil, F.now(time)))).first)
+        let request = try #require(requests(engine.handle(.attemptsRecorded(message.id, .done, F.now(time)))).first)
         return engine.handle(.keyDerived(request, .wrong, F.now(time)))
     }
 
@@ -63,7 +62,7 @@ private typealias F = CoreFixture
         #expect(Self.requests(attempt).isEmpty)
         #expect(attempt.contains(.recordAttempts(Self.message.id, engine.entries[Self.message.id]!.state.pin)))
         #expect(engine.entries[Self.message.id]?.state.pin.pending == "answer=zeitglocken turm")
-        let requests = Self.requests(engine.handle(.attemptsRecorded(Self.message.id, failure: nil, F.now(1))))
+        let requests = Self.requests(engine.handle(.attemptsRecorded(Self.message.id, .done, F.now(1))))
         // Only the answer's set is tried, not the PIN's.
         #expect(requests.map(\.page) == [1])
         let request = try #require(requests.first)
@@ -84,10 +83,8 @@ private typealias F = CoreFixture
             // Answers and PINs alternate: one count.
             let effects: [Engine.Effect]
             if n % 2 == 0 {
-                _ = engine.handle(
-                    Engine.Input.pin(Self.message.id, page: 2, pin: String(format: "%04d", n), F.now(clock)))
-                let request = try #require(
-                    Self.requests(engine.handle(.attemptsRecorded(Self.message.id, failure: nil, F.now(clock)))).first)
+                _ = engine.handle(Engine.Input.pin(Self.message.id, page: 2, pin: String(format: "%04d", n), F.now(clock)))
+                let request = try #require(Self.requests(engine.handle(.attemptsRecorded(Self.message.id, .done, F.now(clock)))).first)
                 effects = engine.handle(.keyDerived(request, .wrong, F.now(clock)))
                 #expect(effects.pinResults.count == 1, "attempt \(n)")
             } else {
@@ -126,7 +123,7 @@ private typealias F = CoreFixture
     @Test func aCountThatCannotBeWrittenComparesNothing() throws {
         var engine = F.engine([F.stored(Self.message)])
         _ = engine.handle(Self.answer("Zytglogge", F.now(1)))
-        let failed = engine.handle(.attemptsRecorded(Self.message.id, failure: "No space left on device", F.now(1)))
+        let failed = engine.handle(.attemptsRecorded(Self.message.id, .failed("No space left on device"), F.now(1)))
         #expect(Self.requests(failed).isEmpty)
         #expect(
             Self.answers(failed).first?.text(for: "answer").contains("the answer was neither counted nor compared")

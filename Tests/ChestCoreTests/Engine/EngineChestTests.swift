@@ -28,7 +28,7 @@ private typealias F = CoreFixture
         #expect(admissions.first?.source == .staged(path: "/chest/incoming/m.locked"))
         #expect(engine.entries.isEmpty, "not in the engine until it is on disk")
 
-        let stored = engine.handle(.changed(.store(admissions), failure: nil, F.now(1)))
+        let stored = engine.handle(.changed(.store(admissions), .done, F.now(1)))
         #expect(stored.first == .emit(.ingested(message.id, title: "Test")))
         #expect(engine.entries[message.id]?.state.ingestedAt == F.now(1).wall)
     }
@@ -45,10 +45,10 @@ private typealias F = CoreFixture
             Issue.record("expected a change, got \(decided)")
             return
         }
-        let failed = engine.handle(.changed(change, failure: "No space left on device", F.now(1)))
+        let failed = engine.handle(.changed(change, .failed("No space left on device"), F.now(1)))
         #expect(failed == [.reply(client, .failure("cannot store the message: No space left on device"))])
         #expect(engine.entries.isEmpty)
-        let stored = engine.handle(.changed(change, failure: nil, F.now(1)))
+        let stored = engine.handle(.changed(change, .done, F.now(1)))
         #expect(stored.contains(.reply(client, .message(ImportResult(id: message.id, title: "Test")))))
     }
 
@@ -110,12 +110,11 @@ private typealias F = CoreFixture
             engine.handle(.request(client, ControlRequest.save(id: saved[0].id.rawValue), F.now(1)))
                 == [.reply(client, .failure("\(saved[0].id.short) is already in the saved chest"))])
 
-        _ = engine.handle(.changed(.remove(saved[0].id, from: .saved, for: client), failure: nil, F.now(1)))
+        _ = engine.handle(.changed(.remove(saved[0].id, from: .saved, for: client), .done, F.now(1)))
         let move = engine.handle(.request(client, ControlRequest.save(id: extra.id.rawValue), F.now(2)))
         #expect(move == [.change(.move(extra.id, from: .regular, to: .saved, for: client))])
         #expect(engine.entries[extra.id]?.chest == .regular, "moved only once the file is")
-        let moved = engine.handle(
-            .changed(.move(extra.id, from: .regular, to: .saved, for: client), failure: nil, F.now(2)))
+        let moved = engine.handle(.changed(.move(extra.id, from: .regular, to: .saved, for: client), .done, F.now(2)))
         #expect(moved.first == .emit(.saved(extra.id, title: "Test")))
         #expect(engine.entries[extra.id]?.chest == .saved)
     }
@@ -126,12 +125,10 @@ private typealias F = CoreFixture
         let client = ClientID(4)
         let change = ChestChange.remove(message.id, from: .regular, for: client)
         #expect(engine.handle(.request(client, ControlRequest.delete(id: "01"), F.now(1))) == [.change(change)])
-        #expect(
-            engine.handle(.changed(change, failure: "Permission denied", F.now(1)))
+        #expect(engine.handle(.changed(change, .failed("Permission denied"), F.now(1)))
                 == [.reply(client, .failure("cannot delete \(message.id.short): Permission denied"))])
         #expect(engine.entries[message.id] != nil)
-        #expect(
-            engine.handle(.changed(change, failure: nil, F.now(1))).first == .emit(.deleted(message.id, title: "Test")))
+        #expect(engine.handle(.changed(change, .done, F.now(1))).first == .emit(.deleted(message.id, title: "Test")))
         #expect(engine.entries.isEmpty)
         #expect(engine.handle(.tick(F.now(100))).unlocks == [])
     }
@@ -143,10 +140,9 @@ private typealias F = CoreFixture
         let move = ChestChange.move(message.id, from: .saved, to: .regular, for: client)
         #expect(engine.handle(.request(client, ControlRequest.unsave(id: "01"), F.now(1))) == [.change(move)])
         #expect(engine.entries[message.id]?.chest == .saved, "moved only once the file is")
-        #expect(
-            engine.handle(.changed(move, failure: nil, F.now(1))) == [
-                .emit(.unsaved(message.id, title: "Test")), .reply(client, .message(ImportResult(message))),
-            ])
+        #expect(engine.handle(.changed(move, .done, F.now(1))) == [
+            .emit(.unsaved(message.id, title: "Test")), .reply(client, .message(ImportResult(message))),
+        ])
         #expect(engine.entries[message.id]?.chest == .regular)
         #expect(
             engine.handle(.request(client, ControlRequest.unsave(id: "02"), F.now(1)))
@@ -166,7 +162,7 @@ private typealias F = CoreFixture
                 == [.reply(client, .failure("nothing to undelete: no message was deleted in the last 24 h"))])
         for id in [message.id, other.id] {
             let from: ChestKind = id == message.id ? .saved : .regular
-            _ = engine.handle(.changed(.remove(id, from: from, for: client), failure: nil, F.now(2)))
+            _ = engine.handle(.changed(.remove(id, from: from, for: client), .done, F.now(2)))
         }
         #expect(engine.recentlyDeleted.map(\.stored.id) == [message.id, other.id])
         // Without an ID, the last one deleted; with a prefix, that one, back in the regular chest.
@@ -184,15 +180,11 @@ private typealias F = CoreFixture
             return
         }
         #expect(last.id == other.id)
-        #expect(
-            engine.handle(.changed(.restore(restored, for: client), failure: "No space left on device", F.now(3)))
+        #expect(engine.handle(.changed(.restore(restored, for: client), .failed("No space left on device"), F.now(3)))
                 == [.reply(client, .failure("cannot undelete \(message.id.short): No space left on device"))])
         #expect(engine.entries[message.id] == nil)
-        let back = engine.handle(.changed(.restore(restored, for: client), failure: nil, F.now(3)))
-        #expect(
-            back.suffix(2) == [
-                .emit(.undeleted(message.id, title: "Test")), .reply(client, .message(ImportResult(message))),
-            ])
+        let back = engine.handle(.changed(.restore(restored, for: client), .done, F.now(3)))
+        #expect(back.suffix(2) == [.emit(.undeleted(message.id, title: "Test")), .reply(client, .message(ImportResult(message)))])
         #expect(engine.entries[message.id]?.state.pin == stored.state.pin)
         #expect(engine.entries[message.id]?.chest == .regular)
         #expect(engine.recentlyDeleted.map(\.stored.id) == [other.id])
@@ -207,7 +199,7 @@ private typealias F = CoreFixture
         let messages = (1...12).map { Self.timeLocked(UInt8($0)) }
         var engine = F.engine(messages.map { F.stored($0) })
         for message in messages {
-            _ = engine.handle(.changed(.remove(message.id, from: .regular, for: ClientID(1)), failure: nil, F.now(1)))
+            _ = engine.handle(.changed(.remove(message.id, from: .regular, for: ClientID(1)), .done, F.now(1)))
         }
         #expect(engine.recentlyDeleted.map(\.stored.id) == messages.suffix(DeletedMessage.limit).map(\.id))
     }

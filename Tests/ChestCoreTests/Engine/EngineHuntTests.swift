@@ -9,7 +9,7 @@ private typealias F = CoreFixture
 /// sessions and wills, statuses sent when what they show changes, releases believed and kept. The link is played
 /// by the test: it answers `.postReceipt` as chestd's `HuntLink` would.
 @Suite struct EngineHuntTests {
-    static let join = HuntFixture.hunt().joinFile(team: "red")!
+    static let join = HuntFixture.hunt().joinFile(team: TeamName("red")!)!
 
     static func message(_ n: UInt8 = 1) -> Message {
         F.message(n, pages: [Page(text: "at the tower", setA: [.location(center: F.tower, radius: 30)], setB: [])])
@@ -191,7 +191,7 @@ private typealias F = CoreFixture
         var engine = F.engine([])
         _ = Self.joined(&engine)
         #expect(Self.joined(&engine, at: 5).isEmpty, "a reload with the same join file")
-        let blue = HuntFixture.hunt().joinFile(team: "blue")!
+        let blue = HuntFixture.hunt().joinFile(team: TeamName("blue")!)!
         let effects = engine.handle(.hunt(.joined(blue, ledger: nil, releases: [:], outbox: 2), F.now(6)))
         #expect(effects.first == .hunt(.disconnect))
         #expect(effects.contains { if case let .hunt(.connect(file, _)) = $0 { file == blue } else { false } })

@@ -173,11 +173,11 @@ private func key(_ page: Int, _ set: LockSetName, _ kind: LockKind) -> LockKey {
     @Test func removedAndMovedMessages() {
         let message = F.message(pages: [Page(text: "a", setA: [.time(F.t0.addingTimeInterval(10))])])
         var engine = F.engine([F.stored(message)])
-        _ = engine.handle(.changed(.move(message.id, from: .regular, to: .saved, for: F.client), failure: nil, F.now()))
+        _ = engine.handle(.changed(.move(message.id, from: .regular, to: .saved, for: F.client), .done, F.now()))
         #expect(engine.list(chest: .saved).map(\.id) == [message.id])
         #expect(engine.list(chest: .regular) == [])
         #expect(engine.status(now: F.now()).messages == StatusReport.Counts(locked: 0, partial: 0, open: 0, saved: 1))
-        _ = engine.handle(.changed(.remove(message.id, from: .saved, for: F.client), failure: nil, F.now()))
+        _ = engine.handle(.changed(.remove(message.id, from: .saved, for: F.client), .done, F.now()))
         #expect(engine.entries.isEmpty)
         #expect(engine.handle(.tick(F.now(10))).unlocks == [])
     }

@@ -74,7 +74,7 @@ private typealias F = CoreFixture
             engine.entries[newer.id]?.message.created == Self.version(created: 0).created,
             "not replaced before it is on disk")
 
-        let done = engine.handle(.changed(.replace(admission, note: note), failure: nil, F.now(5)))
+        let done = engine.handle(.changed(.replace(admission, note: note), .done, F.now(5)))
         #expect(done.contains(.emit(.ingested(newer.id, title: "Walk"))))
         var result = ImportResult(id: newer.id, title: "Walk")
         result.replaced = note
@@ -125,7 +125,7 @@ private typealias F = CoreFixture
     @Test func aReplacementThatCannotBeWrittenKeepsTheOlderVersion() {
         var engine = Self.engine()
         guard case let .change(change)? = engine.handle(Self.importing(Self.version(created: 60))).first else { return }
-        let failed = engine.handle(.changed(change, failure: "No space left on device", F.now(5)))
+        let failed = engine.handle(.changed(change, .failed("No space left on device"), F.now(5)))
         #expect(failed == [.reply(F.client, .failure("cannot replace the message: No space left on device"))])
         #expect(engine.entries[F.id(1)]?.message == Self.version(created: 0))
     }
@@ -154,7 +154,7 @@ private typealias F = CoreFixture
             Issue.record("no replace")
             return
         }
-        _ = engine.handle(.changed(change, failure: nil, F.now(5)))
+        _ = engine.handle(.changed(change, .done, F.now(5)))
         let answered = engine.handle(.keyDerived(request, .opened(SealedContent(text: "the old text")), F.now(6)))
         #expect(answered.isEmpty && engine.entries[old.id]?.state.openPages.isEmpty == true, "\(answered)")
         #expect(engine.seal.contents[old.id] == nil, "the old text is not kept for the new version")

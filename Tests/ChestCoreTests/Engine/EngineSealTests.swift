@@ -157,14 +157,12 @@ private typealias F = CoreFixture
         let attempt = engine.handle(.pin(message.id, page: nil, pin: "1111", F.now(1)))
         #expect(Self.requests(attempt).isEmpty)
         #expect(attempt.contains(.recordAttempts(message.id, engine.entries[message.id]!.state.pin)))
-        let request = try #require(
-            Self.requests(engine.handle(.attemptsRecorded(message.id, failure: nil, F.now(1)))).first)
+        let request = try #require(Self.requests(engine.handle(.attemptsRecorded(message.id, .done, F.now(1)))).first)
         #expect(request.secret == "chest-v2|pin=1111")
         let wrong = engine.handle(.keyDerived(request, .wrong, F.now(1.1)))
         #expect(wrong.pinResults == [.wrong(wrong: 1, refusedUntil: nil)])
         _ = engine.handle(.pin(message.id, page: nil, pin: "4821", F.now(2)))
-        let right = try #require(
-            Self.requests(engine.handle(.attemptsRecorded(message.id, failure: nil, F.now(2)))).first)
+        let right = try #require(Self.requests(engine.handle(.attemptsRecorded(message.id, .done, F.now(2)))).first)
         let accepted = engine.handle(.keyDerived(right, .opened(SealedContent(text: "PIN page")), F.now(2.1)))
         #expect(accepted.pinResults == [.accepted(latched: [LockKey(page: 1, set: .a, kind: .pin)], opened: [1])])
         #expect(engine.read(message.id, now: F.now(3))?.pages[0].text == "PIN page")

@@ -47,7 +47,7 @@ private func key(_ page: Int, _ set: LockSetName, _ kind: LockKind) -> LockKey {
         let message = F.message(pages: [Page(text: "pin", setA: [.pin(hash: hash1)])])
         var engine = F.engine([F.stored(message)])
         _ = engine.handle(.pin(message.id, page: nil, pin: "4821", F.now(1)))
-        _ = engine.handle(.attemptsRecorded(message.id, failure: nil, F.now(1)))
+        _ = engine.handle(.attemptsRecorded(message.id, .done, F.now(1)))
         let right = engine.handle(.pinChecked(message.id, pin: "4821", matching: [key(1, .a, .pin)], F.now(2)))
         // The acceptance waits inside the write of what it opened.
         #expect(!right.contains { if case .reply = $0 { true } else { false } })

@@ -18,17 +18,17 @@ import Testing
     }
 
     @Test func aJoinFileHasOnlyItsTeamAndNoReleases() throws {
-        let join = try #require(HuntFixture.hunt().joinFile(team: "blue"))
+        let join = try #require(HuntFixture.hunt().joinFile(team: TeamName("blue")!))
         #expect(join.isJoinFile)
         #expect(join.teams == [HuntFixture.team("blue", 0x11)])
-        #expect(join.team == "blue")
+        #expect(join.team == TeamName("blue"))
         #expect(join.releases == nil)
         #expect(try HuntFile.decode(join.fileBytes) == join)
         #expect(!HuntFixture.hunt().isJoinFile)
-        #expect(HuntFixture.hunt().joinFile(team: "purple") == nil)
+        #expect(HuntFixture.hunt().joinFile(team: TeamName("purple")!) == nil)
         var noSecret = HuntFixture.hunt()
         noSecret.teams[0].secretKey = nil
-        #expect(noSecret.joinFile(team: "red") == nil)
+        #expect(noSecret.joinFile(team: TeamName("red")!) == nil)
     }
 
     static let invalid: [(String, @Sendable (inout HuntFile) -> Void, String)] = [
@@ -49,56 +49,20 @@ import Testing
         ("name control", { $0.name = "Old\u{1B}[2JTown" }, "1 to 80 printable"),
         ("ca file", { $0.caFile = "" }, "CA file"),
         ("organiser", { $0.organiser = "not a key" }, "organiser's key"),
-        ("team name", { $0.teams[0].name = "red/+" }, "team name \"red/+\""),
-        ("team release", { $0.teams[0].name = "release" }, "nor \"release\""),
-        ("team organiser", { $0.teams[0].name = "organiser" }, "nor \"release\""),
-        ("duplicate", { $0.teams[1].name = "red" }, "listed twice"),
+        ("duplicate", { $0.teams[1].name = TeamName("red")! }, "listed twice"),
         ("password", { $0.teams[0].password = "" }, "password"),
         ("public key", { $0.teams[1].publicKey = HuntFixture.key(1, count: 31) }, "team blue's public key"),
         ("secret key", { $0.teams[2].secretKey = HuntFixture.key(1, count: 32) }, "team green's secret key"),
-        (
-            "secret key of another", { $0.teams[2].secretKey = $0.teams[1].secretKey },
-            "does not belong to its public key"
-        ),
-        (
-            "join two teams",
-            {
-                $0.team = "red"
-                $0.releases = nil
-            }, "exactly its own team"
-        ),
-        (
-            "join no secret",
-            {
-                $0.teams = [$0.teams[0]]
-                $0.teams[0].secretKey = nil
-                $0.team = "red"
-                $0.releases = nil
-            },
-            "no secret key"
-        ),
-        (
-            "join releases",
-            {
-                $0.teams = [$0.teams[0]]
-                $0.team = "red"
-            }, "must not carry release keys"
-        ),
-        ("release name", { $0.releases = ["a b": HuntFixture.releaseKey(2)] }, "release name"),
-        (
-            "target",
-            {
-                $0.messages = [
-                    String(repeating: "ab", count: 16): HuntMessage(
-                        title: "t",
-                        pages: [
-                            HuntMessage.PageKey(
-                                key: HuntFixture.key(3), guarded: true,
-                                targets: [HuntMessage.Target(Coordinate(latitude: 91, longitude: 0), radius: 40)])
-                        ])
-                ]
-            }, "with valid targets"
-        ),
+        ("secret key of another", { $0.teams[2].secretKey = $0.teams[1].secretKey }, "does not belong to its public key"),
+        ("join two teams", { $0.team = TeamName("red")!; $0.releases = nil }, "exactly its own team"),
+        ("join no secret", { $0.teams = [$0.teams[0]]; $0.teams[0].secretKey = nil; $0.team = TeamName("red")!; $0.releases = nil },
+         "no secret key"),
+        ("join releases", { $0.teams = [$0.teams[0]]; $0.team = TeamName("red")! }, "must not carry release keys"),
+        ("target", {
+            $0.messages = [MessageID(String(repeating: "ab", count: 16))!: HuntMessage(title: "t", pages: [
+                HuntMessage.PageKey(key: HuntFixture.key(3), guarded: true,
+                                    targets: [HuntMessage.Target(Coordinate(latitude: 91, longitude: 0), radius: 40)])])]
+        }, "with valid targets"),
     ]
 
     @Test(arguments: invalid.indices)
@@ -131,6 +95,40 @@ import Testing
             "not a chest hunt file: \"releases.finale\": the key is not 32 bytes in base64"
         ),
     ]
+
+    /// A release name or message ID that is not one is refused as the file is read, in the sentence the file's checks
+    /// said of it when the maps were keyed by text.
+    static let badKeys: [(String, String, any Sendable, String)] = [
+        ("release name", "releases", ["a b": HuntFixture.releaseKey(2).base64],
+         "the release name \"a b\" is not 1 to 32 letters, digits, - or _"),
+        ("message ID", "messages", ["not an id": ["title": "t", "pages": [["key": HuntFixture.key(3), "guarded": true] as [String: any Sendable]]] as [String: any Sendable]],
+         "the page keys of message not an id are not a message ID and 1 to \(Message.maximumPages) keys of 32 bytes in base64 (with valid targets)"),
+    ]
+
+    /// A team's name that is not one is refused as the file is read, in the sentence the file's checks said of it.
+    @Test(arguments: ["red/+", "release", "organiser", "", String(repeating: "r", count: 33)])
+    func badTeamNamesAreRefusedWithTheSentenceTheyHad(name: String) throws {
+        let sentence = "the team name \"\(name)\" is not 1 to 32 letters, digits, - or _ (nor \"release\" or \"organiser\")"
+        var object = try #require(try JSONSerialization.jsonObject(with: HuntFixture.hunt().fileBytes) as? [String: Any])
+        var teams = try #require(object["teams"] as? [[String: Any]])
+        teams[1]["name"] = name
+        object["teams"] = teams
+        #expect(throws: HuntError(sentence)) { try HuntFile.decode(JSONSerialization.data(withJSONObject: object)) }
+        let join = try #require(HuntFixture.hunt().joinFile(team: TeamName("red")!))
+        object = try #require(try JSONSerialization.jsonObject(with: join.fileBytes) as? [String: Any])
+        object["team"] = name
+        #expect(throws: HuntError(sentence)) { try HuntFile.decode(JSONSerialization.data(withJSONObject: object)) }
+        #expect(TeamName(name) == nil)
+        #expect(TeamName("red-2_B")?.rawValue == "red-2_B")
+    }
+
+    @Test(arguments: badKeys.indices)
+    func badKeysAreRefusedWithTheSentenceTheyHad(index: Int) throws {
+        let (label, field, value, sentence) = Self.badKeys[index]
+        var object = try #require(try JSONSerialization.jsonObject(with: HuntFixture.hunt().fileBytes) as? [String: Any])
+        object[field] = value
+        #expect(throws: HuntError(sentence), "\(label)") { try HuntFile.decode(JSONSerialization.data(withJSONObject: object)) }
+    }
 
     @Test(arguments: untyped.indices)
     func fieldsOfTheWrongShapeAreRefusedWithASentence(index: Int) throws {
@@ -173,11 +171,51 @@ import Testing
             """
         let file = try HuntFile.decode(Data(old.utf8))
         #expect(file.id == HuntFixture.huntID)
-        #expect(
-            file.broker.host == "::1" && file.broker.port == 1883 && !file.broker.tls
-                && file.broker.description == "mqtt://[::1]")
-        #expect(file.releases?["finale"] == HuntFixture.releaseKey(0x20))
+        #expect(file.broker.host == "::1" && file.broker.port == 1883 && !file.broker.tls && file.broker.description == "mqtt://[::1]")
+        #expect(file.releases?[ReleaseName("finale")!] == HuntFixture.releaseKey(0x20))
         #expect(String(decoding: file.fileBytes, as: UTF8.self) == old)
+    }
+
+    /// Keyed by `ReleaseName` and `MessageID`, the maps write the bytes the same maps keyed by their text wrote: one
+    /// JSON object each, keys sorted as text.
+    @Test func typedKeysWriteWhatTextKeysWrote() throws {
+        var hunt = HuntFixture.hunt()
+        hunt.releases = [ReleaseName("finale")!: HuntFixture.releaseKey(0x20), .start: HuntFixture.releaseKey(0x21),
+                         ReleaseName("Zed-2")!: HuntFixture.releaseKey(0x22)]
+        let page = HuntMessage.PageKey(key: HuntFixture.key(3), guarded: false)
+        hunt.messages = Dictionary(uniqueKeysWithValues: [0x00, 0x0f, 0xa0, 0xff].map { byte in
+            (MessageID(bytes: [UInt8](repeating: byte, count: 16)), HuntMessage(title: "Clue \(byte)", pages: [page]))
+        })
+        let texts = (releases: Dictionary(uniqueKeysWithValues: hunt.releases!.map { ($0.key.rawValue, $0.value) }),
+                     messages: Dictionary(uniqueKeysWithValues: hunt.messages!.map { ($0.key.rawValue, $0.value) }))
+        for pretty in [true, false] {
+            let encoder = ChestJSON.encoder(pretty: pretty)
+            #expect(try encoder.encode(hunt.releases) == encoder.encode(texts.releases))
+            #expect(try encoder.encode(hunt.messages) == encoder.encode(texts.messages))
+        }
+        let bytes = hunt.fileBytes
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains(#"""
+              "releases" : {
+                "Zed-2" : "IiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiI=",
+                "_start" : "ISEhISEhISEhISEhISEhISEhISEhISEhISEhISEhISE=",
+                "finale" : "ICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICA="
+              },
+            """#), "\(text)")
+        let decoded = try HuntFile.decode(bytes)
+        #expect(decoded == hunt)
+        #expect(decoded.fileBytes == bytes)
+    }
+
+    @Test func aReleaseNameIsATopicLevel() {
+        for name in ["finale", "_start", "a", "Z-9_x", String(repeating: "r", count: 32)] {
+            #expect(ReleaseName(name)?.rawValue == name && ReleaseName(name)?.description == name, "\(name)")
+        }
+        for name in ["", "a b", "a/b", "+", "#", "é", String(repeating: "r", count: 33)] {
+            #expect(ReleaseName(name) == nil, "\(name)")
+        }
+        #expect(ReleaseName.start.rawValue == HuntRelease.startName)
+        #expect(ReleaseName("a")! < ReleaseName("b")!)
     }
 
     /// `<chest>/releases.json` as chestd wrote it (Foundation's encoder, slashes escaped) reads as release keys, kept

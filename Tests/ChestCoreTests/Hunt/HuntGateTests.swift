@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test func theSameReleaseIsAcceptedAgainAndAnOlderOneIsNot() throws {
-        var gate = HuntGate(hunt: try #require(HuntFixture.hunt().joinFile(team: "red")))
+        var gate = HuntGate(hunt: try #require(HuntFixture.hunt().joinFile(team: TeamName("red")!)))
         let topic = HuntTopic.release(hunt: hunt, name: "finale")
         let first = HuntFixture.releaseEnvelope("finale", id: 10)
         #expect(gate.admit(first, topic: topic, signatureValid: true) == .accepted)

@@ -111,7 +111,7 @@ extension Engine {
         var effects: [Effect] = []
         for effect in handle(.arrived(arrivals, now)) {
             if case let .change(change) = effect {
-                effects += handle(.changed(change, failure: nil, now))
+                effects += handle(.changed(change, .done, now))
             } else {
                 effects.append(effect)
             }
