@@ -93,9 +93,11 @@ enum CityBench {
         let hunt = try! HuntFile.read(path: options.hunt)
         let pages = (hunt.messages ?? [:]).sorted { $0.key < $1.key }.flatMap { id, message in
             message.pages.enumerated().map { index, page in
-                Page(id: id, page: index + 1, title: message.title,
-                     proofKey: Data(ReceiptProof.key(pageKey: [UInt8](Data(base64Encoded: page.key)!))).base64EncodedString(),
-                     signature: Data(Sealer.randomBytes(64)).base64EncodedString())
+                Page(
+                    id: id, page: index + 1, title: message.title,
+                    proofKey: Data(ReceiptProof.key(pageKey: [UInt8](Data(base64Encoded: page.key)!)))
+                        .base64EncodedString(),
+                    signature: Data(Sealer.randomBytes(64)).base64EncodedString())
             }
         }
         guard !pages.isEmpty else { fatalError("\(options.hunt) has no messages composed for it (compose --hunt)") }
@@ -113,8 +115,9 @@ enum CityBench {
         // Connect, a few hundred teams a second: Mosquitto handles TLS handshakes one at a time.
         for team in teams {
             let broker = options.brokers[team.index % options.brokers.count]
-            var mqtt = MQTTOptions(clientID: "city-\(team.team.name)", host: broker.host, port: broker.port, tls: true,
-                                   caFile: options.caFile, username: team.team.name.rawValue, password: team.team.password)
+            var mqtt = MQTTOptions(
+                clientID: "city-\(team.team.name)", host: broker.host, port: broker.port, tls: true,
+                caFile: options.caFile, username: team.team.name.rawValue, password: team.team.password)
             mqtt.keepAlive = 60
             let client = try! MQTTClient(mqtt) { [team] event in
                 switch event {
@@ -224,9 +227,13 @@ enum CityBench {
     static func status(_ team: Team, hunt: HuntFile, count: UInt64, pagesOpen: Int = 0) -> MQTTMessage {
         var status = TeamStatus(online: true, pagesOpen: pagesOpen, trust: .hardware, fixMode: 3)
         status = ReaderClaim.claim(status, hunt: hunt.id, team: team.team.name.rawValue, identity: team.reader)
-        let envelope = HuntSigner.sign(HuntEnvelope(hunt: hunt.id, sender: team.team.name.rawValue, id: TeamStatus.id(session: 1, count: count),
-                                                    sent: Date(), status: status), team: team.team)!
-        return MQTTMessage(topic: HuntTopic.status(hunt: hunt.id, team: team.team.name.rawValue), payload: envelope.bytes, qos: 1, retain: true)
+        let envelope = HuntSigner.sign(
+            HuntEnvelope(
+                hunt: hunt.id, sender: team.team.name.rawValue, id: TeamStatus.id(session: 1, count: count),
+                sent: Date(), status: status), team: team.team)!
+        return MQTTMessage(
+            topic: HuntTopic.status(hunt: hunt.id, team: team.team.name.rawValue), payload: envelope.bytes, qos: 1,
+            retain: true)
     }
 
     static func receiptMessage(_ team: Team, page: Page, index: Int, hunt: HuntFile) -> MQTTMessage {
@@ -238,10 +245,13 @@ enum CityBench {
             proofKey: page.proofKey, identity: team.reader)
         let id = UInt64(index + 1)
         let claim = ReaderClaim.claim(hunt: hunt.id, team: team.team.name.rawValue, identity: team.reader)
-        let envelope = HuntSigner.sign(HuntEnvelope(hunt: hunt.id, sender: team.team.name.rawValue, id: id, sent: openedAt,
-                                                    receipt: receipt, readerClaim: claim), team: team.team)!
-        return MQTTMessage(topic: HuntTopic.receipt(hunt: hunt.id, team: team.team.name.rawValue, id: id), payload: envelope.bytes,
-                           qos: 1, retain: true)
+        let envelope = HuntSigner.sign(
+            HuntEnvelope(
+                hunt: hunt.id, sender: team.team.name.rawValue, id: id, sent: openedAt,
+                receipt: receipt, readerClaim: claim), team: team.team)!
+        return MQTTMessage(
+            topic: HuntTopic.receipt(hunt: hunt.id, team: team.team.name.rawValue, id: id), payload: envelope.bytes,
+            qos: 1, retain: true)
     }
 
     /// A team's position (an OwnTracks location on the team's own topic, QoS 0) and, after the first, a fresh status.

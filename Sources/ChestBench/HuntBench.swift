@@ -69,8 +69,11 @@ enum HuntBench {
         var readers: [Identity] = []
         for index in 0..<teams {
             let keys = HuntSigner.newTeamKeys()
-            hunt.teams.append(HuntTeam(name: TeamName(teams <= colours.count ? colours[index] : String(format: "team-%03d", index))!, password: HuntSigner.newPassword(),
-                                       publicKey: keys.publicKey, secretKey: keys.secretKey))
+            hunt.teams.append(
+                HuntTeam(
+                    name: TeamName(teams <= colours.count ? colours[index] : String(format: "team-%03d", index))!,
+                    password: HuntSigner.newPassword(),
+                    publicKey: keys.publicKey, secretKey: keys.secretKey))
             readers.append(try! Identity.loadOrCreate(at: directory + "/reader\(index).json"))
         }
         let start = Date(timeIntervalSince1970: 1_800_000_000)
@@ -79,11 +82,19 @@ enum HuntBench {
         for page in 1...receiptsPerTeam {
             let id = MessageID(bytes: Sealer.randomBytes(16))
             let pageKey = Sealer.randomBytes(SealedPage.keyBytes)
-            hunt.messages?[id] = HuntMessage(title: "Clue \(page)", pages: [
-                HuntMessage.PageKey(key: Data(pageKey).base64EncodedString(), guarded: false,
-                                    targets: shape.sharePositions ? [.init(target(page: page, of: receiptsPerTeam), radius: 40)] : nil)])
-            clues.append((id, Data(Sealer.randomBytes(64)).base64EncodedString(),
-                          Data(ReceiptProof.key(pageKey: pageKey)).base64EncodedString()))
+            hunt.messages?[id] = HuntMessage(
+                title: "Clue \(page)",
+                pages: [
+                    HuntMessage.PageKey(
+                        key: Data(pageKey).base64EncodedString(), guarded: false,
+                        targets: shape.sharePositions
+                            ? [.init(target(page: page, of: receiptsPerTeam), radius: 40)] : nil)
+                ])
+            clues.append(
+                (
+                    id, Data(Sealer.randomBytes(64)).base64EncodedString(),
+                    Data(ReceiptProof.key(pageKey: pageKey)).base64EncodedString()
+                ))
         }
         var messages: [(topic: String, payload: Data)] = []
         messages.reserveCapacity(teams * receiptsPerTeam)
@@ -105,8 +116,10 @@ enum HuntBench {
                 // A team's ids also number its statuses and OwnTracks events: every other id is a receipt.
                 let id = UInt64(page * 2)
                 let claim = ReaderClaim.claim(hunt: hunt.id, team: team.name.rawValue, identity: readers[index])
-                let envelope = HuntSigner.sign(HuntEnvelope(hunt: hunt.id, sender: team.name.rawValue, id: id, sent: openedAt,
-                                                            receipt: receipt, readerClaim: claim), team: team)!
+                let envelope = HuntSigner.sign(
+                    HuntEnvelope(
+                        hunt: hunt.id, sender: team.name.rawValue, id: id, sent: openedAt,
+                        receipt: receipt, readerClaim: claim), team: team)!
                 messages.append((HuntTopic.receipt(hunt: hunt.id, team: team.name.rawValue, id: id), envelope.bytes))
             }
         }

@@ -10,13 +10,19 @@ struct DaemonOptions: ParsableCommand, Equatable {
         Runs in the foreground and logs one line per event to stderr; stops on SIGTERM or SIGINT.
         """
     static let parameters: [Parameter] = [
-        .option("--chest", value: "DIR", help: "the chest directory (default $XDG_DATA_HOME/chest, or $CHEST_DIR)",
-                completion: .directories),
-        .option("--gpsd", value: "HOST:PORT", help: "gpsd to read fixes from (default \(SettingKey.gpsd.fixedDefault!), or $CHEST_GPSD)"),
-        .option("--socket", value: "PATH", help: "the control socket (default $XDG_RUNTIME_DIR/chestd.sock, or $CHEST_SOCKET)",
-                completion: .files()),
-        .option("--config", value: "FILE", help: "the settings file (default $XDG_CONFIG_HOME/chest/config.json)",
-                completion: .files()),
+        .option(
+            "--chest", value: "DIR", help: "the chest directory (default $XDG_DATA_HOME/chest, or $CHEST_DIR)",
+            completion: .directories),
+        .option(
+            "--gpsd", value: "HOST:PORT",
+            help: "gpsd to read fixes from (default \(SettingKey.gpsd.fixedDefault!), or $CHEST_GPSD)"),
+        .option(
+            "--socket", value: "PATH",
+            help: "the control socket (default $XDG_RUNTIME_DIR/chestd.sock, or $CHEST_SOCKET)",
+            completion: .files()),
+        .option(
+            "--config", value: "FILE", help: "the settings file (default $XDG_CONFIG_HOME/chest/config.json)",
+            completion: .files()),
         .option("--weather-url", value: "URL", help: "the weather provider's base URL (for a mirror or a test server)"),
         .flag("--verbose", "-v", help: "log debug lines too"),
         .flag("--version", help: "show the version", inUsage: false),

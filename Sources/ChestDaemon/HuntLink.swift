@@ -104,11 +104,19 @@ final class HuntLink {
         case let .postStatus(post):
             guard let connection else { return [] }
             var status = post.status
-            if let identity { status = ReaderClaim.claim(status, hunt: connection.hunt.id, team: connection.team.name.rawValue, identity: identity) }
+            if let identity {
+                status = ReaderClaim.claim(
+                    status, hunt: connection.hunt.id, team: connection.team.name.rawValue, identity: identity)
+            }
             _ = append("the team's status") { _ in
-                (HuntTopic.status(hunt: connection.hunt.id, team: connection.team.name.rawValue),
-                 sign(HuntEnvelope(hunt: connection.hunt.id, sender: connection.team.name.rawValue, id: post.id, sent: Date(), status: status),
-                      connection), true)
+                (
+                    HuntTopic.status(hunt: connection.hunt.id, team: connection.team.name.rawValue),
+                    sign(
+                        HuntEnvelope(
+                            hunt: connection.hunt.id, sender: connection.team.name.rawValue, id: post.id, sent: Date(),
+                            status: status),
+                        connection), true
+                )
             }
             flush()
             return [.outbox(outbox?.count ?? 0)]
@@ -130,10 +138,16 @@ final class HuntLink {
             }
         case let .requestHint(request):
             guard let connection else { return [] }
-            _ = append("the request for hint \(request.hint) of page \(request.page) of \(request.message.short)") { id in
-                (HuntTopic.hintRequest(hunt: connection.hunt.id, team: connection.team.name.rawValue, id: id),
-                 sign(HuntEnvelope(hunt: connection.hunt.id, sender: connection.team.name.rawValue, id: id, sent: Date(), hintRequest: request),
-                      connection), true)
+            _ = append("the request for hint \(request.hint) of page \(request.page) of \(request.message.short)") {
+                id in
+                (
+                    HuntTopic.hintRequest(hunt: connection.hunt.id, team: connection.team.name.rawValue, id: id),
+                    sign(
+                        HuntEnvelope(
+                            hunt: connection.hunt.id, sender: connection.team.name.rawValue, id: id, sent: Date(),
+                            hintRequest: request),
+                        connection), true
+                )
             }
             if !connection.connected {
                 log.notice(
@@ -182,9 +196,10 @@ final class HuntLink {
         if identity == nil { log.warning("hunt: no identity to sign receipts with; run chest hunt join again") }
         let device = Self.deviceName()
         let broker = hunt.broker
-        let options = MQTTOptions(clientID: "chest-\(hunt.id.rawValue.prefix(12))-\(team.name)-\(device)", host: broker.host,
-                                  port: broker.port, tls: broker.tls, caFile: hunt.caFile, username: team.name.rawValue,
-                                  password: team.password)
+        let options = MQTTOptions(
+            clientID: "chest-\(hunt.id.rawValue.prefix(12))-\(team.name)-\(device)", host: broker.host,
+            port: broker.port, tls: broker.tls, caFile: hunt.caFile, username: team.name.rawValue,
+            password: team.password)
         do {
             let client = try makeClient(options, events)
             let connection = Connection(
@@ -217,15 +232,23 @@ final class HuntLink {
         let hunt = connection.hunt
         let team = connection.team.name
         let receipt = ReceiptProof.signed(receipt, proofKey: proofKey, identity: identity)
-        let transition = OwnTracksTransition(receipt: receipt, huntName: hunt.name, team: team.rawValue, sharePositions: hunt.sharePositions)
+        let transition = OwnTracksTransition(
+            receipt: receipt, huntName: hunt.name, team: team.rawValue, sharePositions: hunt.sharePositions)
         let what = "the receipt of \(link.message.short) page \(link.page)"
-        let posted = append(what) { id in
-            (HuntTopic.receipt(hunt: hunt.id, team: team.rawValue, id: id),
-             sign(HuntEnvelope(hunt: hunt.id, sender: team.rawValue, id: id, sent: Date(), receipt: receipt,
-                               readerClaim: ReaderClaim.claim(hunt: hunt.id, team: team.rawValue, identity: identity)), connection), true)
-        } && append("the transition of \(link.message.short) page \(link.page)") { _ in
-            (HuntTopic.ownTracksEvent(team: team.rawValue, device: connection.device), transition.bytes, false)
-        }
+        let posted =
+            append(what) { id in
+                (
+                    HuntTopic.receipt(hunt: hunt.id, team: team.rawValue, id: id),
+                    sign(
+                        HuntEnvelope(
+                            hunt: hunt.id, sender: team.rawValue, id: id, sent: Date(), receipt: receipt,
+                            readerClaim: ReaderClaim.claim(hunt: hunt.id, team: team.rawValue, identity: identity)),
+                        connection), true
+                )
+            }
+            && append("the transition of \(link.message.short) page \(link.page)") { _ in
+                (HuntTopic.ownTracksEvent(team: team.rawValue, device: connection.device), transition.bytes, false)
+            }
         return posted ? nil : "the outbox refused \(what)"
     }
 
@@ -259,10 +282,12 @@ final class HuntLink {
     }
 
     private func willMessage(_ connection: Connection) -> MQTTMessage {
-        let envelope = HuntEnvelope(hunt: connection.hunt.id, sender: connection.team.name.rawValue, id: connection.will.id, sent: Date(),
-                                    status: connection.will.status)
-        return MQTTMessage(topic: HuntTopic.status(hunt: connection.hunt.id, team: connection.team.name.rawValue),
-                           payload: sign(envelope, connection), qos: 1, retain: true)
+        let envelope = HuntEnvelope(
+            hunt: connection.hunt.id, sender: connection.team.name.rawValue, id: connection.will.id, sent: Date(),
+            status: connection.will.status)
+        return MQTTMessage(
+            topic: HuntTopic.status(hunt: connection.hunt.id, team: connection.team.name.rawValue),
+            payload: sign(envelope, connection), qos: 1, retain: true)
     }
 
     private func sign(_ envelope: HuntEnvelope, _ connection: Connection) -> Data {

@@ -13,9 +13,9 @@ import FoundationEssentials
 /// The hook runs in its own process group with stdout and stderr on the daemon's stderr. When it
 /// outlives `timeout`, the whole group gets SIGTERM, then SIGKILL after `killGrace` seconds; the
 /// caller gets `.timedOut` without waiting any longer.
-public struct HookRunner: Sendable {
+package struct HookRunner: Sendable {
     /// The default time a hook may take, in seconds: the setting's.
-    public static let defaultTimeout = Double(SettingKey.hookTimeout.fixedDefault!)!
+    package static let defaultTimeout = Double(SettingKey.hookTimeout.fixedDefault!)!
 
     /// Seconds between SIGTERM and SIGKILL for a hook that outlived its timeout.
     package let killGrace: Double

@@ -51,7 +51,7 @@ package enum ReceiptProof {
     }
 
     /// What the organiser's hunt file says of this receipt's proof (see `HuntBoard.ProofCheck`).
-    public static func check(_ receipt: UnlockReceipt, hunt: HuntFile) -> HuntBoard.ProofCheck {
+    package static func check(_ receipt: UnlockReceipt, hunt: HuntFile) -> HuntBoard.ProofCheck {
         guard let pages = hunt.messages?[receipt.message] else { return .unknownMessage }
         guard pages.pages.indices.contains(receipt.page - 1) else { return .noSuchPage(pages.pages.count) }
         guard receipt.proof != nil else { return .missing }

@@ -17,14 +17,23 @@ import Testing
         let organiser = try Identity.loadOrCreate(at: directory + "/organiser.json")
         let reader = try Identity.loadOrCreate(at: directory + "/reader.json")
         let keys = HuntSigner.newTeamKeys()
-        let team = HuntTeam(name: TeamName("red")!, password: HuntSigner.newPassword(), publicKey: keys.publicKey, secretKey: keys.secretKey)
-        var hunt = HuntFile(id: HuntSigner.newHuntID(), name: "Feed", broker: BrokerURL("mqtt://127.0.0.1:1883")!, organiser: organiser.publicKeyBase64)
+        let team = HuntTeam(
+            name: TeamName("red")!, password: HuntSigner.newPassword(), publicKey: keys.publicKey,
+            secretKey: keys.secretKey)
+        var hunt = HuntFile(
+            id: HuntSigner.newHuntID(), name: "Feed", broker: BrokerURL("mqtt://127.0.0.1:1883")!,
+            organiser: organiser.publicKeyBase64)
         hunt.teams = [team]
         hunt.organiserPassword = HuntSigner.newPassword()
-        hunt.messages = [MessageID(String(repeating: "ab", count: 16))!: HuntMessage(title: "Clue", pages: [
-            .init(key: Data(repeating: 7, count: 32).base64EncodedString(), guarded: false,
-                  hints: [.init(key: Data(repeating: 9, count: 32).base64EncodedString(), cost: 2)]),
-        ])]
+        hunt.messages = [
+            MessageID(String(repeating: "ab", count: 16))!: HuntMessage(
+                title: "Clue",
+                pages: [
+                    .init(
+                        key: Data(repeating: 7, count: 32).base64EncodedString(), guarded: false,
+                        hints: [.init(key: Data(repeating: 9, count: 32).base64EncodedString(), cost: 2)])
+                ])
+        ]
         try hunt.write(to: huntPath)
         return (hunt, team, organiser, reader)
     }
@@ -70,14 +79,18 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var feed = BoardFeed(hunt: hunt, huntPath: huntPath, organiser: organiser)
         _ = try feed.restore()
-        let status = ReaderClaim.claim(TeamStatus(online: true, pagesOpen: 0), hunt: hunt.id, team: "red", identity: reader)
-        _ = feed.receive(topic: HuntTopic.status(hunt: hunt.id, team: "red"),
-                         payload: try signed(HuntEnvelope(hunt: hunt.id, sender: "red", id: 1, sent: Date(), status: status), team),
-                         retained: false, at: Date())
+        let status = ReaderClaim.claim(
+            TeamStatus(online: true, pagesOpen: 0), hunt: hunt.id, team: "red", identity: reader)
+        _ = feed.receive(
+            topic: HuntTopic.status(hunt: hunt.id, team: "red"),
+            payload: try signed(HuntEnvelope(hunt: hunt.id, sender: "red", id: 1, sent: Date(), status: status), team),
+            retained: false, at: Date())
         let request = HuntHintRequest(message: MessageID(String(repeating: "ab", count: 16))!, page: 1, hint: 1)
-        let events = feed.receive(topic: HuntTopic.hintRequest(hunt: hunt.id, team: "red", id: 2),
-                                  payload: try signed(HuntEnvelope(hunt: hunt.id, sender: "red", id: 2, sent: Date(), hintRequest: request), team),
-                                  retained: false, at: Date())
+        let events = feed.receive(
+            topic: HuntTopic.hintRequest(hunt: hunt.id, team: "red", id: 2),
+            payload: try signed(
+                HuntEnvelope(hunt: hunt.id, sender: "red", id: 2, sent: Date(), hintRequest: request), team),
+            retained: false, at: Date())
         #expect(events.contains { if case .hint(_, _, _, _, 2, true, _) = $0 { true } else { false } }, "\(events)")
         let outgoing = feed.takeOutgoing()
         let message = try #require(outgoing.first)
@@ -124,7 +137,7 @@ import Testing
         var (hunt, team, organiser, reader) = try setUp()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         hunt.messages?[MessageID(String(repeating: "ab", count: 16))!]?.pages[0].hints = [
-            .init(key: Data(repeating: 9, count: 32).base64EncodedString(), cost: 2, after: 60),
+            .init(key: Data(repeating: 9, count: 32).base64EncodedString(), cost: 2, after: 60)
         ]
         try hunt.write(to: huntPath)
         let heard = Date(timeIntervalSince1970: 1_800_000_000)

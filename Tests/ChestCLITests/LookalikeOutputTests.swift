@@ -69,12 +69,16 @@ import Testing
     }
 
     @Test func theBoardFlagsALookalikeTeam() {
-        var hunt = HuntFile(id: HuntID(String(repeating: "ab", count: 16))!, name: "Old Town", broker: BrokerURL("mqtt://127.0.0.1:1883")!,
-                            organiser: Self.organiserKey)
+        var hunt = HuntFile(
+            id: HuntID(String(repeating: "ab", count: 16))!, name: "Old Town",
+            broker: BrokerURL("mqtt://127.0.0.1:1883")!,
+            organiser: Self.organiserKey)
         // A hunt file's team names are ASCII (`TeamName`): a digit 1 reads as a small l.
         hunt.teams = ["Red", "Blue", "B1ue"].enumerated().map { index, name in
-            HuntTeam(name: TeamName(name)!, password: "pw-\(index)-0123456789ab", publicKey: Data(repeating: UInt8(0x10 + index), count: 32).base64EncodedString(),
-                     secretKey: nil)
+            HuntTeam(
+                name: TeamName(name)!, password: "pw-\(index)-0123456789ab",
+                publicKey: Data(repeating: UInt8(0x10 + index), count: 32).base64EncodedString(),
+                secretKey: nil)
         }
         let feed = BoardFeed(hunt: hunt, huntPath: "/nonexistent/hunt.json", organiser: nil)
         let lines = BoardScreen(hunt: hunt).render(feed, columns: 400, rows: 40, now: Date())
@@ -86,12 +90,16 @@ import Testing
     /// Issue 45, item 8: `chest board --once` (its table, `HuntBoard.leaderboardText`) flags the lookalike as the live
     /// boards do: its differing characters written out, "— a lookalike of Red" on its row, and no other row flagged.
     @Test func theOnceTableFlagsALookalikeTeam() {
-        var hunt = HuntFile(id: HuntID(String(repeating: "ab", count: 16))!, name: "Old Town", broker: BrokerURL("mqtt://127.0.0.1:1883")!,
-                            organiser: Self.organiserKey)
+        var hunt = HuntFile(
+            id: HuntID(String(repeating: "ab", count: 16))!, name: "Old Town",
+            broker: BrokerURL("mqtt://127.0.0.1:1883")!,
+            organiser: Self.organiserKey)
         // ASCII, as a hunt file's team names are: a digit 0 reads as a capital O, a digit 1 as a small l.
         hunt.teams = ["COOL", "C0OL", "Blue", "B1ue"].enumerated().map { index, name in
-            HuntTeam(name: TeamName(name)!, password: "pw-\(index)-0123456789ab", publicKey: Data(repeating: UInt8(0x10 + index), count: 32).base64EncodedString(),
-                     secretKey: nil)
+            HuntTeam(
+                name: TeamName(name)!, password: "pw-\(index)-0123456789ab",
+                publicKey: Data(repeating: UInt8(0x10 + index), count: 32).base64EncodedString(),
+                secretKey: nil)
         }
         let rows = HuntBoard(hunt: hunt).leaderboardText().split(separator: "\n").map(String.init)
         let flagged = rows.filter { $0.contains("lookalike") }

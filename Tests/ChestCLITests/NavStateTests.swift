@@ -87,13 +87,19 @@ import Testing
 
     @Test func theHuntsCountdownAndTheOrganisersLatestWordAreShown() throws {
         let key = { (byte: UInt8) in Data(repeating: byte, count: 32).base64EncodedString() }
-        var hunt = HuntFile(id: HuntID("0123456789abcdef0123456789abcdef")!, name: "Old Town", broker: BrokerURL("mqtt://127.0.0.1:1883")!,
-                            organiser: key(1))
-        hunt.teams = [HuntTeam(name: TeamName("red")!, password: "pw-red-0123456789abcdef", publicKey: key(2),
-                               secretKey: (Data(repeating: 0xee, count: 32) + Data(repeating: 2, count: 32)).base64EncodedString())]
+        var hunt = HuntFile(
+            id: HuntID("0123456789abcdef0123456789abcdef")!, name: "Old Town",
+            broker: BrokerURL("mqtt://127.0.0.1:1883")!,
+            organiser: key(1))
+        hunt.teams = [
+            HuntTeam(
+                name: TeamName("red")!, password: "pw-red-0123456789abcdef", publicKey: key(2),
+                secretKey: (Data(repeating: 0xee, count: 32) + Data(repeating: 2, count: 32)).base64EncodedString())
+        ]
         hunt.setSchedule(HuntSchedule(starts: Self.t0.addingTimeInterval(12 * 60)))
         var engine = Self.engine()
-        _ = engine.handle(.hunt(.joined(hunt.joinFile(team: TeamName("red")!), ledger: nil, releases: [:], outbox: 0), Self.now(0)))
+        _ = engine.handle(
+            .hunt(.joined(hunt.joinFile(team: TeamName("red")!), ledger: nil, releases: [:], outbox: 0), Self.now(0)))
         var word = HuntEnvelope(hunt: hunt.id, id: 5, sent: Self.t0, said: HuntSaid(text: "Meet at the fountain."))
         word.key = key(1)
         word.signature = Data(repeating: 4, count: 64).base64EncodedString()

@@ -164,10 +164,14 @@ enum DaemonFixture {
     static func joinHunt(_ harness: DaemonHarness) throws -> HuntFile {
         _ = try Identity.loadOrCreate(at: harness.settings.identityPath)
         func key(_ byte: UInt8, count: Int = 32) -> String { Data(repeating: byte, count: count).base64EncodedString() }
-        var hunt = HuntFile(id: HuntID("0123456789abcdef0123456789abcdef")!, name: "Old Town",
-                            broker: BrokerURL("mqtt://127.0.0.1:1883")!, organiser: key(1))
-        hunt.teams = [HuntTeam(name: TeamName("red")!, password: "pw-red-0123456789ab", publicKey: key(0x10),
-                               secretKey: (Data(repeating: 0xee, count: 32) + Data(repeating: 0x10, count: 32)).base64EncodedString())]
+        var hunt = HuntFile(
+            id: HuntID("0123456789abcdef0123456789abcdef")!, name: "Old Town",
+            broker: BrokerURL("mqtt://127.0.0.1:1883")!, organiser: key(1))
+        hunt.teams = [
+            HuntTeam(
+                name: TeamName("red")!, password: "pw-red-0123456789ab", publicKey: key(0x10),
+                secretKey: (Data(repeating: 0xee, count: 32) + Data(repeating: 0x10, count: 32)).base64EncodedString())
+        ]
         hunt.team = TeamName("red")!
         try hunt.fileBytes.write(to: URL(fileURLWithPath: HuntLink.joinedPath(harness.settings)))
         return hunt

@@ -57,8 +57,9 @@ private final class FakeNotifySend {
             timeout: 0.3)
         let start = ContinuousClock.now
         #expect(await notifier.notifyUnlocked(title: "t", page: 1, text: "") == .timedOut)
-        // Killed, not waited for (1000 s); a loaded machine can take seconds to start and reap a process.
-        #expect(ContinuousClock.now - start < .seconds(30))
+        // Killed, not waited for (1000 s). A loaded machine can take half a minute to start and reap a process while
+        // every other suite runs beside this one (37 s was seen at a load of 18), so the bound is far from both.
+        #expect(ContinuousClock.now - start < .seconds(300))
     }
 
     @Test func unavailableNotifierDoesNotRunAnything() async {

@@ -130,8 +130,9 @@ private func isDead(_ pid: Int32) -> Bool {
             command: "trap '' TERM; sleep 1000", event: unlocked,
             environment: ["PATH": "/usr/bin:/bin"], timeout: 0.2)
         #expect(outcome == .timedOut)
-        // Killed, not waited for (1000 s); a loaded machine can take seconds to start and reap a process.
-        #expect(ContinuousClock.now - start < .seconds(30))
+        // Killed, not waited for (1000 s). A loaded machine can take half a minute to start and reap a process while
+        // every other suite runs beside this one (37 s was seen at a load of 18), so the bound is far from both.
+        #expect(ContinuousClock.now - start < .seconds(300))
     }
 
     @Test(.singleThread) func manyHangingHooksDoNotStarveThePool() async {

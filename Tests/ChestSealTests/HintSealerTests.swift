@@ -65,9 +65,11 @@ import Testing
     @Test func theEnvelopeVectors() throws {
         let sent = Date(timeIntervalSince1970: 1_800_000_000)
         let team = [UInt8](Data(base64Encoded: Self.secretKey)!)
-        let request = HuntSigner.sign(HuntEnvelope(hunt: HuntID("00112233445566778899aabbccddeeff")!, sender: "red", id: 12, sent: sent,
-                                                   hintRequest: HuntHintRequest(message: Self.id, page: 2, hint: 1)),
-                                      secretKey: team)
+        let request = HuntSigner.sign(
+            HuntEnvelope(
+                hunt: HuntID("00112233445566778899aabbccddeeff")!, sender: "red", id: 12, sent: sent,
+                hintRequest: HuntHintRequest(message: Self.id, page: 2, hint: 1)),
+            secretKey: team)
         #expect(String(decoding: request.signedBytes, as: UTF8.self) == Self.requestBytes)
         #expect(request.signature == Self.requestSignature)
         #expect(HuntSigner.isValid(try HuntEnvelope.decode(request.bytes)))

@@ -13,10 +13,17 @@ import Testing
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
     static func hunt() -> HuntFile {
-        var hunt = HuntFile(id: HuntSigner.newHuntID(), name: "Old Town", broker: BrokerURL("mqtt://127.0.0.1:18830")!,
-                            organiser: identity.publicKeyBase64)
-        hunt.teams = [HuntTeam(name: TeamName("red")!, password: HuntSigner.newPassword(), publicKey: red.publicKey, secretKey: red.secretKey),
-                      HuntTeam(name: TeamName("blue")!, password: HuntSigner.newPassword(), publicKey: blue.publicKey, secretKey: blue.secretKey)]
+        var hunt = HuntFile(
+            id: HuntSigner.newHuntID(), name: "Old Town", broker: BrokerURL("mqtt://127.0.0.1:18830")!,
+            organiser: identity.publicKeyBase64)
+        hunt.teams = [
+            HuntTeam(
+                name: TeamName("red")!, password: HuntSigner.newPassword(), publicKey: red.publicKey,
+                secretKey: red.secretKey),
+            HuntTeam(
+                name: TeamName("blue")!, password: HuntSigner.newPassword(), publicKey: blue.publicKey,
+                secretKey: blue.secretKey),
+        ]
         hunt.releases = [ReleaseName("finale")!: HuntSigner.newReleaseKey()]
         return hunt
     }

@@ -157,15 +157,21 @@ enum BoardDay {
             id: huntID, name: "Spring hunt through the old town, the parks and the lake shore",
             broker: BrokerURL("mqtt://hunt.example.org:8883")!, organiser: key(1), sharePositions: true)
         hunt.teams = (teamNames ?? names(count)).enumerated().map { index, name in
-            HuntTeam(name: TeamName(name)!, password: "pw-\(index)-0123456789ab", publicKey: key(UInt8(index % 200 + 10)), secretKey: nil,
-                     colour: name == "owls" ? "#00aa88" : nil)
+            HuntTeam(
+                name: TeamName(name)!, password: "pw-\(index)-0123456789ab", publicKey: key(UInt8(index % 200 + 10)),
+                secretKey: nil,
+                colour: name == "owls" ? "#00aa88" : nil)
         }
         let centre = Coordinate(latitude: 46.2044, longitude: 6.1432)
         var messages: [MessageID: HuntMessage] = [:]
         for (index, title) in titles.enumerated() {
-            let target = HuntMessage.Target(centre.offset(metres: 300 * Double(index), bearing: 70 * Double(index)), radius: 30)
-            messages[MessageID(bytes: [UInt8](repeating: UInt8(index), count: 16))] = HuntMessage(title: title, pages: [
-                HuntMessage.PageKey(key: key(2), guarded: index == 3, targets: [target])])
+            let target = HuntMessage.Target(
+                centre.offset(metres: 300 * Double(index), bearing: 70 * Double(index)), radius: 30)
+            messages[MessageID(bytes: [UInt8](repeating: UInt8(index), count: 16))] = HuntMessage(
+                title: title,
+                pages: [
+                    HuntMessage.PageKey(key: key(2), guarded: index == 3, targets: [target])
+                ])
         }
         hunt.messages = messages
         var board = HuntBoard(hunt: hunt)
@@ -198,15 +204,20 @@ enum BoardDay {
                         clock: "system"),
                     reader: reader)
                 receipt.signature = key(UInt8(id % 250), count: 64) + "\(id)"
-                let envelope = HuntEnvelope(hunt: huntID, sender: team.name.rawValue, id: id, sent: at, receipt: receipt)
-                for event in board.record(envelope, receiptProblem: nil, proof: page % 4 == 3 ? .guarded : .proven,
-                                          claimedReader: reader, receivedAt: at) {
+                let envelope = HuntEnvelope(
+                    hunt: huntID, sender: team.name.rawValue, id: id, sent: at, receipt: receipt)
+                for event in board.record(
+                    envelope, receiptProblem: nil, proof: page % 4 == 3 ? .guarded : .proven,
+                    claimedReader: reader, receivedAt: at)
+                {
                     if case .unlock = event { unlocks.append(.init(at: at, event: event)) }
                 }
             }
             if teamIndex % 3 == 1 {
                 let at = start + Double(teamIndex * 53 + 900)
-                for event in board.recordRefusal(.replayed, topic: HuntTopic.receipt(hunt: huntID, team: team.name.rawValue, id: 99), at: at) {
+                for event in board.recordRefusal(
+                    .replayed, topic: HuntTopic.receipt(hunt: huntID, team: team.name.rawValue, id: 99), at: at)
+                {
                     refusals.append(.init(at: at, event: event))
                 }
             }

@@ -22,11 +22,18 @@ import Testing
             id: huntID, name: "Old Town \(hostile)", broker: BrokerURL("mqtt://127.0.0.1:1883")!, organiser: key(1),
             sharePositions: share)
         hunt.teams = ["red", "blue"].enumerated().map { index, name in
-            HuntTeam(name: TeamName(name)!, password: "pw-\(name)-0123456789ab", publicKey: key(UInt8(0x10 + index)), secretKey: nil)
+            HuntTeam(
+                name: TeamName(name)!, password: "pw-\(name)-0123456789ab", publicKey: key(UInt8(0x10 + index)),
+                secretKey: nil)
         }
         let target = HuntMessage.Target(Coordinate(latitude: 46.2050, longitude: 6.1430), radius: 40)
-        hunt.messages = [MessageID(String(repeating: "ab", count: 16))!: HuntMessage(title: "Fountain \(hostile)", pages: [
-            HuntMessage.PageKey(key: key(2), guarded: false, targets: [target])])]
+        hunt.messages = [
+            MessageID(String(repeating: "ab", count: 16))!: HuntMessage(
+                title: "Fountain \(hostile)",
+                pages: [
+                    HuntMessage.PageKey(key: key(2), guarded: false, targets: [target])
+                ])
+        ]
         return hunt
     }
 
@@ -89,12 +96,18 @@ import Testing
     @Test func aTeamNamedLikeAnotherIsFlagged() throws {
         var hunt = Self.hunt(share: false)
         // A hunt file's team names are ASCII (`TeamName`): a digit 1 reads as a small l.
-        hunt.teams.append(HuntTeam(name: TeamName("b1ue")!, password: "pw-lookalike-0123456789ab", publicKey: Self.key(0x20), secretKey: nil))
-        let snapshot = BoardSnapshot(huntName: hunt.name, broker: hunt.broker, connection: .connected, board: HuntBoard(hunt: hunt),
-                                     sharePositions: false, targets: [], unlocks: [], refusals: [], ignored: [:])
+        hunt.teams.append(
+            HuntTeam(
+                name: TeamName("b1ue")!, password: "pw-lookalike-0123456789ab", publicKey: Self.key(0x20),
+                secretKey: nil))
+        let snapshot = BoardSnapshot(
+            huntName: hunt.name, broker: hunt.broker, connection: .connected, board: HuntBoard(hunt: hunt),
+            sharePositions: false, targets: [], unlocks: [], refusals: [], ignored: [:])
         let table = try #require(BoardPage.sections(snapshot, timeZone: Self.utc)["leaderboard"])
         let row = try #require(table.split(separator: "\n").first { $0.contains(#"data-team="b1ue""#) })
-        #expect(row.contains("a lookalike of blue, a sender you know under another key") && row.contains("\u{2248} blue"), "\(row)")
+        #expect(
+            row.contains("a lookalike of blue, a sender you know under another key") && row.contains("\u{2248} blue"),
+            "\(row)")
         #expect(!table.split(separator: "\n").contains { $0.contains(#"data-team="red""#) && $0.contains("lookalike") })
         let json = try #require(try JSONSerialization.jsonObject(with: BoardJSON.data(snapshot)) as? [String: Any])
         let rows = try #require(json["teams"] as? [[String: Any]])

@@ -57,30 +57,40 @@ struct BoardScoreTests {
         }
 
         func player(_ name: String) throws -> Player {
-            Player(try #require(file.team(named: TeamName(name)!)), hunt: file.id,
-                   reader: try Identity.loadOrCreate(at: world.organiserWorld.root + "/\(name)-reader.json"))
+            Player(
+                try #require(file.team(named: TeamName(name)!)), hunt: file.id,
+                reader: try Identity.loadOrCreate(at: world.organiserWorld.root + "/\(name)-reader.json"))
         }
         let (red, blue) = (try player("red"), try player("blue"))
         for team in [red, blue] {
-            let status = ReaderClaim.claim(TeamStatus(online: true, pagesOpen: 0, trust: .hardware), hunt: file.id,
-                                           team: team.team.name.rawValue, identity: team.reader)
-            let sent = try team.envelope { HuntEnvelope(hunt: file.id, sender: team.team.name.rawValue, id: $0 << 32 | 1, sent: Date(), status: status) }
+            let status = ReaderClaim.claim(
+                TeamStatus(online: true, pagesOpen: 0, trust: .hardware), hunt: file.id,
+                team: team.team.name.rawValue, identity: team.reader)
+            let sent = try team.envelope {
+                HuntEnvelope(
+                    hunt: file.id, sender: team.team.name.rawValue, id: $0 << 32 | 1, sent: Date(), status: status)
+            }
             try world.publish(HuntTopic.status(hunt: file.id, team: team.team.name.rawValue), sent.bytes, retain: true)
         }
         func open(_ message: MessageID, title: String, by team: Player) throws {
             let pageKey = try #require((file.messages?[message]?.pages[0].key).flatMap { Data(base64Encoded: $0) })
             let proofKey = Data(ReceiptProof.key(pageKey: [UInt8](pageKey))).base64EncodedString()
-            let receipt = UnlockReceipt(message: message, messageSignature: Data(Sealer.randomBytes(64)).base64EncodedString(), title: title,
-                                        page: 1, set: .a, openedAt: Date(),
-                                        evidence: UnlockEvidence(locks: [.location], fixes: [], source: nil, trust: FixTrust(level: .hardware),
-                                                                 gpsTime: nil, systemTime: Date(), clock: "system"),
-                                        reader: "")
+            let receipt = UnlockReceipt(
+                message: message, messageSignature: Data(Sealer.randomBytes(64)).base64EncodedString(), title: title,
+                page: 1, set: .a, openedAt: Date(),
+                evidence: UnlockEvidence(
+                    locks: [.location], fixes: [], source: nil, trust: FixTrust(level: .hardware),
+                    gpsTime: nil, systemTime: Date(), clock: "system"),
+                reader: "")
             let claim = ReaderClaim.claim(hunt: file.id, team: team.team.name.rawValue, identity: team.reader)
             let sent = try team.envelope {
-                HuntEnvelope(hunt: file.id, sender: team.team.name.rawValue, id: $0, sent: Date(),
-                             receipt: ReceiptProof.signed(receipt, proofKey: proofKey, identity: team.reader), readerClaim: claim)
+                HuntEnvelope(
+                    hunt: file.id, sender: team.team.name.rawValue, id: $0, sent: Date(),
+                    receipt: ReceiptProof.signed(receipt, proofKey: proofKey, identity: team.reader), readerClaim: claim
+                )
             }
-            try world.publish(HuntTopic.receipt(hunt: file.id, team: team.team.name.rawValue, id: sent.id), sent.bytes, retain: true)
+            try world.publish(
+                HuntTopic.receipt(hunt: file.id, team: team.team.name.rawValue, id: sent.id), sent.bytes, retain: true)
         }
         try open(gold, title: "gold", by: red)
         try open(silver, title: "silver", by: blue)
@@ -94,7 +104,9 @@ struct BoardScoreTests {
         // Red asks for gold's hint as its chestd would: a signed hintRequest on its own topic, retained.
         func askHint() throws {
             let asked = try red.envelope {
-                HuntEnvelope(hunt: file.id, sender: "red", id: $0, sent: Date(), hintRequest: HuntHintRequest(message: gold, page: 1, hint: 1))
+                HuntEnvelope(
+                    hunt: file.id, sender: "red", id: $0, sent: Date(),
+                    hintRequest: HuntHintRequest(message: gold, page: 1, hint: 1))
             }
             try world.publish(
                 HuntTopic.hintRequest(hunt: file.id, team: "red", id: asked.id), asked.bytes, retain: true)

@@ -138,8 +138,10 @@ struct HintTests {
             ], user: "alice")
         #expect(made.status == 0, "\(made.stderr)")
         #expect(!made.stderr.contains("warning"), "in a hunt the key stays with the organiser: \(made.stderr)")
-        #expect(made.stderr.contains("hint 2 is given free by the hunt's board 1 h after the page becomes the team's next goal, or earlier"),
-                "\(made.stderr)")
+        #expect(
+            made.stderr.contains(
+                "hint 2 is given free by the hunt's board 1 h after the page becomes the team's next goal, or earlier"),
+            "\(made.stderr)")
         let id = try #require(MessageID(made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
         let kept = try #require(try HuntFile.read(path: huntPath).messages?[id]?.pages.first?.hints)
         #expect(kept.map(\.cost) == [5, 0] && kept.map(\.after) == [nil, 3600])
@@ -168,7 +170,8 @@ struct HintTests {
             ])
         let id = try #require(hunt.ids["bakery"])
         let messageID = try #require(MessageID(id))
-        let recorded = try #require(try HuntFile.read(path: hunt.huntPath).messages?[messageID]?.pages.first?.hints?.first)
+        let recorded = try #require(
+            try HuntFile.read(path: hunt.huntPath).messages?[messageID]?.pages.first?.hints?.first)
         #expect(recorded.cost == 7 && recorded.after == 4)
         #expect(
             !(try String(contentsOfFile: path, encoding: .utf8)).contains(recorded.key),

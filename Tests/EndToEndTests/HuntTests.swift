@@ -343,13 +343,18 @@ struct HuntTests {
             ).status == 0)
         let file = try HuntFile.read(path: huntPath)
         let passwords = directory.appendingPathComponent("passwords").path
-        try MosquittoBroker.writePasswordFile(["red": try #require(file.team(named: TeamName("red")!)?.password),
-                                               "organiser": try #require(file.organiserPassword)], to: passwords)
-        let broker = try MosquittoBroker(port: port, directory: directory, configuration: ([
-            MosquittoBroker.runAsLine, "listener \(port) 127.0.0.1", "cafile \(authority.caFile)",
-            "certfile \(authority.certificateFile)", "keyfile \(authority.keyFile)", "allow_anonymous false",
-            "password_file \(passwords)",
-        ] + MosquittoBroker.persistenceLines(directory)).joined(separator: "\n") + "\n", caFile: authority.caFile)
+        try MosquittoBroker.writePasswordFile(
+            [
+                "red": try #require(file.team(named: TeamName("red")!)?.password),
+                "organiser": try #require(file.organiserPassword),
+            ], to: passwords)
+        let broker = try MosquittoBroker(
+            port: port, directory: directory,
+            configuration: ([
+                MosquittoBroker.runAsLine, "listener \(port) 127.0.0.1", "cafile \(authority.caFile)",
+                "certfile \(authority.certificateFile)", "keyfile \(authority.keyFile)", "allow_anonymous false",
+                "password_file \(passwords)",
+            ] + MosquittoBroker.persistenceLines(directory)).joined(separator: "\n") + "\n", caFile: authority.caFile)
         defer { broker.stop() }
         #expect(try red.chest(["hunt", "join", red.root + "/red.hunt"]).status == 0)
         try red.startDaemon()

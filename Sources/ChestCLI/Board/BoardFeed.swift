@@ -108,7 +108,9 @@ struct BoardFeed {
         guard !startQueued, let organiser, core.schedule.starts.map({ now >= $0 }) ?? true else { return }
         startQueued = true
         let name = HuntRelease.startName
-        guard let key = core.hunt.releases?[.start] ?? (try? HuntFile.read(path: huntPath))?.releases?[.start] else { return }
+        guard let key = core.hunt.releases?[.start] ?? (try? HuntFile.read(path: huntPath))?.releases?[.start] else {
+            return
+        }
         let id = max(UInt64(now.timeIntervalSince1970 * 1000), lastAnswerID + 1)
         lastAnswerID = id
         let envelope = HuntSigner.sign(HuntStartCommand.envelope(hunt: core.hunt, key: key, id: id), with: organiser)
@@ -175,11 +177,15 @@ struct BoardFeed {
         else { return nil }
         let id = max(UInt64(Date().timeIntervalSince1970 * 1000), lastAnswerID + 1)
         lastAnswerID = id
-        let hint = HuntHint(team: answer.team, message: answer.message.rawValue, page: answer.page, hint: answer.hint, cost: answer.cost,
-                            sealed: sealed.base64EncodedString())
-        let envelope = HuntSigner.sign(HuntEnvelope(hunt: core.hunt.id, id: id, sent: Date(), hint: hint), with: organiser)
-        return MQTTMessage(topic: HuntTopic.hint(hunt: core.hunt.id, team: answer.team, hintID: hint.hintID),
-                           payload: envelope.bytes, qos: 1, retain: true)
+        let hint = HuntHint(
+            team: answer.team, message: answer.message.rawValue, page: answer.page, hint: answer.hint,
+            cost: answer.cost,
+            sealed: sealed.base64EncodedString())
+        let envelope = HuntSigner.sign(
+            HuntEnvelope(hunt: core.hunt.id, id: id, sent: Date(), hint: hint), with: organiser)
+        return MQTTMessage(
+            topic: HuntTopic.hint(hunt: core.hunt.id, team: answer.team, hintID: hint.hintID),
+            payload: envelope.bytes, qos: 1, retain: true)
     }
 
     /// Calls `body` with each line of the file, read 64 KiB at a time; a line over `maximumLine` (junk kept by an

@@ -58,10 +58,14 @@ struct HuntAdjustCommand: ChestCommand {
 
     func run(settings: Settings) throws {
         let hunt = try HuntFile.read(path: huntPath)
-        guard !hunt.isJoinFile else { throw ChestError("\(huntPath) is a team's join file; adjustments need the organiser's hunt file") }
+        guard !hunt.isJoinFile else {
+            throw ChestError("\(huntPath) is a team's join file; adjustments need the organiser's hunt file")
+        }
         guard TeamName(team).flatMap(hunt.team(named:)) != nil else {
             let known = hunt.teams.map(\.name.rawValue).sorted().joined(separator: ", ")
-            throw ChestError("\(huntPath) has no team \(team)" + (known.isEmpty ? "; add it with chest hunt team add" : " (it has \(known))"))
+            throw ChestError(
+                "\(huntPath) has no team \(team)"
+                    + (known.isEmpty ? "; add it with chest hunt team add" : " (it has \(known))"))
         }
         let identity = try OrganiserPost.identity(settings, hunt: hunt, signing: "adjustments are")
         let id = OrganiserPost.newID()

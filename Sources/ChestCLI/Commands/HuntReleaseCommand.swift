@@ -39,7 +39,11 @@ struct HuntReleaseCommand: ChestCommand {
         let hunt = try HuntFile.read(path: huntPath)
         guard let key = ReleaseName(release).flatMap({ hunt.releases?[$0] }) else {
             let known = hunt.releases?.keys.sorted().map(\.rawValue).joined(separator: ", ") ?? ""
-            throw ChestError("\(huntPath) has no release \(release)" + (known.isEmpty ? "; compose a message with --lock release=\(release) --hunt \(huntPath) first" : " (it has \(known))"))
+            throw ChestError(
+                "\(huntPath) has no release \(release)"
+                    + (known.isEmpty
+                        ? "; compose a message with --lock release=\(release) --hunt \(huntPath) first"
+                        : " (it has \(known))"))
         }
         let identity = try OrganiserPost.identity(settings, hunt: hunt, signing: "releases are")
         let envelope = HuntEnvelope(

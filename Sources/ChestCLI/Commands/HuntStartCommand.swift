@@ -36,9 +36,13 @@ struct HuntStartCommand: ChestCommand {
 
     func run(settings: Settings) throws {
         let hunt = try HuntFile.read(path: huntPath)
-        guard !hunt.isJoinFile else { throw ChestError("\(huntPath) is a team's join file; the start key is in the organiser's hunt file") }
+        guard !hunt.isJoinFile else {
+            throw ChestError("\(huntPath) is a team's join file; the start key is in the organiser's hunt file")
+        }
         guard let key = hunt.releases?[.start] else {
-            throw ChestError("\(huntPath) has no start key: no message was composed with --hunt \(huntPath) while the hunt had a start, so nothing waits for one")
+            throw ChestError(
+                "\(huntPath) has no start key: no message was composed with --hunt \(huntPath) while the hunt had a start, so nothing waits for one"
+            )
         }
         let identity = try OrganiserPost.identity(settings, hunt: hunt, signing: "the start key is")
         let envelope = HuntStartCommand.envelope(hunt: hunt, key: key, id: OrganiserPost.newID())

@@ -71,19 +71,24 @@ struct HuntTeamAddCommand: ChestCommand {
     func run(settings: Settings) throws {
         if let count { return try addMany(count) }
         var hunt = try HuntFile.read(path: huntPath)
-        guard !hunt.isJoinFile else { throw ChestError("\(huntPath) is a team's join file; add teams to the organiser's hunt file") }
+        guard !hunt.isJoinFile else {
+            throw ChestError("\(huntPath) is a team's join file; add teams to the organiser's hunt file")
+        }
         // `init` checked the name.
         guard let name = TeamName(team) else { throw ChestError("\"\(team)\" cannot name a team") }
         guard hunt.team(named: name) == nil else { throw ChestError("\(huntPath) already has a team \(team)") }
         let keys = HuntSigner.newTeamKeys()
-        hunt.teams.append(HuntTeam(name: name, password: HuntSigner.newPassword(), publicKey: keys.publicKey,
-                                   secretKey: keys.secretKey, colour: colour))
+        hunt.teams.append(
+            HuntTeam(
+                name: name, password: HuntSigner.newPassword(), publicKey: keys.publicKey,
+                secretKey: keys.secretKey, colour: colour))
         let path = output ?? Self.joinFileName(huntPath: huntPath, team: team)
         guard let join = hunt.joinFile(team: name) else { throw ChestError("cannot make the join file of \(team)") }
         try join.write(to: path)
         try hunt.write(to: huntPath)
         let password = hunt.team(named: name)?.password ?? ""
-        (path == "-" ? printError : { print($0) })("""
+        (path == "-" ? printError : { print($0) })(
+            """
             added team \(team) to \(huntPath); its join file is \(path) (give it to the team: chest hunt join \(path))
             broker: mosquitto_passwd -b /etc/mosquitto/hunt.passwd \(team) \(password)
             """)
@@ -93,7 +98,9 @@ struct HuntTeamAddCommand: ChestCommand {
     /// rewrites the whole file each time, quadratic in the teams (5,000 took minutes; docs/BENCHMARKS.md "A city").
     private func addMany(_ count: Int) throws {
         var hunt = try HuntFile.read(path: huntPath)
-        guard !hunt.isJoinFile else { throw ChestError("\(huntPath) is a team's join file; add teams to the organiser's hunt file") }
+        guard !hunt.isJoinFile else {
+            throw ChestError("\(huntPath) is a team's join file; add teams to the organiser's hunt file")
+        }
         // `init` checked the longest of the names; the prefix is a name, so every one is.
         let names = Self.names(prefix: team, count: count).compactMap(TeamName.init)
         let existing = Set(hunt.teams.map(\.name))
@@ -110,7 +117,9 @@ struct HuntTeamAddCommand: ChestCommand {
         var lines: [String] = []
         for team in hunt.teams.suffix(count) {
             let path = Self.joinFileName(huntPath: huntPath, team: team.name.rawValue)
-            guard let join = hunt.joinFile(team: team.name) else { throw ChestError("cannot make the join file of \(team.name)") }
+            guard let join = hunt.joinFile(team: team.name) else {
+                throw ChestError("cannot make the join file of \(team.name)")
+            }
             try join.write(to: path)
             lines.append("broker: mosquitto_passwd -b /etc/mosquitto/hunt.passwd \(team.name) \(team.password)")
         }

@@ -169,7 +169,9 @@ extension Composer {
             switch spec {
             case let .lock(.release(name)):
                 guard let key = ReleaseName(name).flatMap({ releases?.key(for: $0) }) else {
-                    throw ChestError("page \(page): release=\(name) needs --hunt FILE, the organiser's hunt file (chest hunt create)")
+                    throw ChestError(
+                        "page \(page): release=\(name) needs --hunt FILE, the organiser's hunt file (chest hunt create)"
+                    )
                 }
                 set.locks.append(.release(name))
                 set.release = (name, key.base64)

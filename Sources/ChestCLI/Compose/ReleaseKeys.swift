@@ -45,13 +45,17 @@ struct ReleaseKeys {
 
     /// Keeps a page's key under its message (never in a join file: `HuntFile.joinFile` leaves them out).
     /// Its visible places go with it, for the board's map.
-    mutating func record(_ id: MessageID, title: String, page: Int, key: [UInt8], guarded: Bool, targets: [HuntMessage.Target],
-                         hints: [HuntMessage.Hint] = [], waitsFor: [[PageLink]]? = nil) {
+    mutating func record(
+        _ id: MessageID, title: String, page: Int, key: [UInt8], guarded: Bool, targets: [HuntMessage.Target],
+        hints: [HuntMessage.Hint] = [], waitsFor: [[PageLink]]? = nil
+    ) {
         var message = hunt.messages?[id] ?? HuntMessage(title: title, pages: [])
         if page == 1 { message = HuntMessage(title: title, pages: []) }
-        message.pages.append(HuntMessage.PageKey(key: Data(key).base64EncodedString(), guarded: guarded,
-                                                  targets: targets.isEmpty ? nil : targets, hints: hints.isEmpty ? nil : hints,
-                                                  waitsFor: waitsFor))
+        message.pages.append(
+            HuntMessage.PageKey(
+                key: Data(key).base64EncodedString(), guarded: guarded,
+                targets: targets.isEmpty ? nil : targets, hints: hints.isEmpty ? nil : hints,
+                waitsFor: waitsFor))
         hunt.messages = (hunt.messages ?? [:]).merging([id: message]) { _, new in new }
         recordedPages = true
     }

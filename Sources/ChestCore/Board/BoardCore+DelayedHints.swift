@@ -38,7 +38,7 @@ extension BoardCore {
     /// for each of the page's lock sets whose `after` pages were all credited to the team, the latest of its start and
     /// the moments the board heard those receipts; the earliest such set. Nil before the team was heard, while no set's
     /// pages were all credited, or once the page itself was credited (its hints help no more).
-    public func goalSince(team name: String, message: MessageID, page: Int) -> Date? {
+    package func goalSince(team name: String, message: MessageID, page: Int) -> Date? {
         guard let pages = hunt.messages?[message]?.pages, pages.indices.contains(page - 1),
             let team = board[team: name]
         else { return nil }
@@ -48,7 +48,8 @@ extension BoardCore {
 
     private func goalSince(_ team: HuntBoard.Team, message: MessageID, page: Int, waitsFor: [[PageLink]]) -> Date? {
         guard let heard = team.firstHeard,
-              !team.pages.contains(where: { $0.message == message && $0.page == page }) else { return nil }
+            !team.pages.contains(where: { $0.message == message && $0.page == page })
+        else { return nil }
         let start = max(schedule.starts ?? heard, heard)
         return waitsFor.compactMap { set -> Date? in
             var since = start

@@ -3,12 +3,12 @@ import struct FoundationEssentials.Date
 /// What comes out of the board's core, for its adapter to carry out, and what it lists for the screens.
 extension BoardCore {
     /// A hint's key to seal to a team's reader and publish, signed by the organiser (docs/HUNTS.md "Hints").
-    public struct HintAnswer: Hashable, Sendable {
-        public var team: String
-        public var message: MessageID
-        public var page: Int
-        public var hint: Int
-        public var cost: Int
+    package struct HintAnswer: Hashable, Sendable {
+        package var team: String
+        package var message: MessageID
+        package var page: Int
+        package var hint: Int
+        package var cost: Int
         /// The team's reader key (base64 Ed25519) the key is sealed to.
         package var reader: String
         /// The hint's key (32 bytes, base64) from the organiser's file.

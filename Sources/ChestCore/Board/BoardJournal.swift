@@ -41,13 +41,13 @@ package enum BoardJournal {
 
     /// A delayed hint the board gave a team free once its delay had run (docs/HUNTS.md "Hints: the board's side"):
     /// journalled, so a restarted board has given it and does not give it again.
-    public struct Given: Codable, Hashable, Sendable {
-        public var team: String
-        public var message: MessageID
-        public var page: Int
-        public var hint: Int
+    package struct Given: Codable, Hashable, Sendable {
+        package var team: String
+        package var message: MessageID
+        package var page: Int
+        package var hint: Int
 
-        public init(team: String, message: MessageID, page: Int, hint: Int) {
+        package init(team: String, message: MessageID, page: Int, hint: Int) {
             self.team = team
             self.message = message
             self.page = page

@@ -37,10 +37,10 @@ extension HuntBoard {
     }
 
     /// A hint the board gave a team, charged once (docs/HUNTS.md "Hints").
-    public struct GivenHint: Codable, Hashable, Sendable {
-        public var message: MessageID
-        public var page: Int
-        public var hint: Int
+    package struct GivenHint: Codable, Hashable, Sendable {
+        package var message: MessageID
+        package var page: Int
+        package var hint: Int
         /// The points it cost: 0 when the board gave it free after its delay.
         package var cost: Int
         /// When the board heard the first request for it, or gave it free after its delay.

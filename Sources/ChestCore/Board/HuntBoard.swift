@@ -24,7 +24,8 @@ package struct HuntBoard: Codable, Sendable {
     package init(hunt: HuntFile) {
         self.hunt = hunt.id
         order = hunt.teams.map(\.name.rawValue)
-        byName = Dictionary(hunt.teams.map { ($0.name.rawValue, Team(name: $0.name.rawValue, pages: [], failed: [])) }) { first, _ in first }
+        byName = Dictionary(hunt.teams.map { ($0.name.rawValue, Team(name: $0.name.rawValue, pages: [], failed: [])) })
+        { first, _ in first }
     }
 
     /// Takes in an accepted envelope. For a receipt: `receiptProblem` is nil when the receipt's own signature
@@ -158,22 +159,32 @@ package struct HuntBoard: Codable, Sendable {
                     receivedAt: receivedAt))
         }
         byName[name] = team
-        let event = BoardEvent.hint(team: name, message: request.message.rawValue, page: request.page, hint: request.hint, cost: charge,
-                                    charged: !given, receivedAt: receivedAt)
+        let event = BoardEvent.hint(
+            team: name, message: request.message.rawValue, page: request.page, hint: request.hint, cost: charge,
+            charged: !given, receivedAt: receivedAt)
         return (.answer(reader: reader, cost: charge, charged: !given), [event, Self.event(team)])
     }
 
     /// Gives a team a delayed hint free, its delay over (docs/HUNTS.md "Hints: the board's side"): the reader key to
     /// seal it to and the events, or nil when the team has no reader key or had the hint already.
-    public mutating func recordFreeHint(team name: String, message: MessageID, page: Int, hint: Int,
-                                        at: Date) -> (reader: String, events: [BoardEvent])? {
+    package mutating func recordFreeHint(
+        team name: String, message: MessageID, page: Int, hint: Int,
+        at: Date
+    ) -> (reader: String, events: [BoardEvent])? {
         guard var team = byName[name], let reader = team.reader,
             !team.hints.contains(where: { $0.message == message && $0.page == page && $0.hint == hint })
         else { return nil }
         team.hints.append(GivenHint(message: message, page: page, hint: hint, cost: 0, receivedAt: at))
         byName[name] = team
-        return (reader, [.hint(team: name, message: message.rawValue, page: page, hint: hint, cost: 0, charged: true, receivedAt: at),
-                         Self.event(team)])
+        return (
+            reader,
+            [
+                .hint(
+                    team: name, message: message.rawValue, page: page, hint: hint, cost: 0, charged: true,
+                    receivedAt: at),
+                Self.event(team),
+            ]
+        )
     }
 
     /// The team of this name, when it is one of the hunt's.

@@ -152,7 +152,9 @@ extension Engine {
             return effects
         case let .move(id, _, to, client):
             guard var stored = entries[id] else { return [] }
-            if case let .failed(failure) = outcome { return [.reply(client, .failure("cannot save \(id.short): \(failure)"))] }
+            if case let .failed(failure) = outcome {
+                return [.reply(client, .failure("cannot save \(id.short): \(failure)"))]
+            }
             stored.chest = to
             entries[id] = stored
             let event =
@@ -161,7 +163,9 @@ extension Engine {
             return [.emit(event), .reply(client, .message(ImportResult(stored.message)))]
         case let .remove(id, _, client):
             guard let stored = entries[id] else { return [] }
-            if case let .failed(failure) = outcome { return [.reply(client, .failure("cannot delete \(id.short): \(failure)"))] }
+            if case let .failed(failure) = outcome {
+                return [.reply(client, .failure("cannot delete \(id.short): \(failure)"))]
+            }
             entries.removeValue(forKey: id)
             hinted.remove(id)
             unregisterAll(stored)
@@ -174,7 +178,8 @@ extension Engine {
             ]
         case let .replace(admission, note):
             if case let .failed(failure) = outcome {
-                return admission.source.client.map { [.reply($0, .failure("cannot replace the message: \(failure)"))] } ?? []
+                return admission.source.client.map { [.reply($0, .failure("cannot replace the message: \(failure)"))] }
+                    ?? []
             }
             var effects = add(admission.stored, announce: true, now: now)
             effects += rescheduleWake(now)
@@ -186,7 +191,9 @@ extension Engine {
             }
             return effects
         case let .restore(stored, client):
-            if case let .failed(failure) = outcome { return [.reply(client, .failure("cannot undelete \(stored.id.short): \(failure)"))] }
+            if case let .failed(failure) = outcome {
+                return [.reply(client, .failure("cannot undelete \(stored.id.short): \(failure)"))]
+            }
             recentlyDeleted.removeAll { $0.stored.id == stored.id }
             var effects = add(stored, announce: false, now: now)
             effects += rescheduleWake(now)

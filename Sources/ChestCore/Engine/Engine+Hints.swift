@@ -211,9 +211,15 @@ extension Engine {
                 ]
             }
             let request = HuntHintRequest(message: id, page: number, hint: ref.hint)
-            return [.hunt(.requestHint(request)),
-                    .reply(client, .hint(HintAnswer(id: id, title: stored.message.title, page: number, hint: ref.hint, outcome: .asked,
-                                                    cost: hint.cost, connected: huntBook.connected)))]
+            return [
+                .hunt(.requestHint(request)),
+                .reply(
+                    client,
+                    .hint(
+                        HintAnswer(
+                            id: id, title: stored.message.title, page: number, hint: ref.hint, outcome: .asked,
+                            cost: hint.cost, connected: huntBook.connected))),
+            ]
         }
         let after = Wording.duration(Double(hint.after ?? 0))
         guard let due else {
@@ -243,7 +249,8 @@ extension Engine {
         huntBook.gate = gate
         if case let .refused(refusal) = verdict { return [.ignored(.refused(refusal), topic: topic)] }
         guard case let .hint(given) = envelope.body, given.team == huntBook.file?.team?.rawValue,
-              let id = MessageID(given.message) else { return [] }
+            let id = MessageID(given.message)
+        else { return [] }
         guard let key, key.count == SealedPage.keyBytes else {
             huntBook.hintKeysRefused += 1
             return [.ignored(.hintKeyNotForThisReader, topic: topic)]

@@ -62,10 +62,11 @@ struct HuntBook: Sendable {
     /// For `status`.
     var report: HuntLinkStatus? {
         guard let file, let team = file.team else { return nil }
-        return HuntLinkStatus(name: file.name, hunt: file.id, team: team.rawValue, broker: file.broker, connected: connected,
-                              problem: connected ? nil : problem, outbox: outbox,
-                              ignored: Dictionary(uniqueKeysWithValues: (gate?.refused ?? [:]).map { ($0.key.rawValue, $0.value) })
-                                .merging(hintKeysRefused > 0 ? ["hintKey": hintKeysRefused] : [:]) { $1 },
-                              releases: releases.keys.sorted(), schedule: schedule, said: Array(word?.said.suffix(5) ?? []))
+        return HuntLinkStatus(
+            name: file.name, hunt: file.id, team: team.rawValue, broker: file.broker, connected: connected,
+            problem: connected ? nil : problem, outbox: outbox,
+            ignored: Dictionary(uniqueKeysWithValues: (gate?.refused ?? [:]).map { ($0.key.rawValue, $0.value) })
+                .merging(hintKeysRefused > 0 ? ["hintKey": hintKeysRefused] : [:]) { $1 },
+            releases: releases.keys.sorted(), schedule: schedule, said: Array(word?.said.suffix(5) ?? []))
     }
 }

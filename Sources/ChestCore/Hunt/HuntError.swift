@@ -11,7 +11,8 @@ extension HuntError {
     /// `data` decoded as `T` with the project's JSON conventions, at most `limit` bytes; a refusal says what is
     /// wrong, after `what` ("not a chest hunt file: …"), or is the sentence a type's own decoding said. The caller
     /// validates the fields.
-    static func decoding<T: Decodable>(_ type: T.Type, from data: Data, limit: Int, what: String) throws(HuntError) -> T {
+    static func decoding<T: Decodable>(_ type: T.Type, from data: Data, limit: Int, what: String) throws(HuntError) -> T
+    {
         guard data.count <= limit else { throw HuntError("\(what): larger than \(limit) bytes") }
         do {
             return try ChestJSON.decoder().decode(type, from: data)

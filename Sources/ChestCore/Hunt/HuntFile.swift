@@ -30,11 +30,11 @@ package struct HuntFile: Codable, Hashable, Sendable {
     /// The organiser's file: every team; a join file: exactly one.
     package var teams: [HuntTeam]
     /// Set in a join file: the team this reader plays for.
-    public var team: TeamName?
+    package var team: TeamName?
     /// The organiser's file only: release name → 32-byte key, base64; absent until the first release key is made.
-    public var releases: [ReleaseName: ReleaseKey]?
+    package var releases: [ReleaseName: ReleaseKey]?
     /// The organiser's file only: message ID → the page keys `compose --hunt` recorded, for the board's proofs.
-    public var messages: [MessageID: HuntMessage]?
+    package var messages: [MessageID: HuntMessage]?
     /// When the hunt starts and ends, either absent (docs/HUNTS.md "The hunt's start and end"); the organiser's
     /// signed `schedule` on the broker replaces it.
     package var starts: Date?
@@ -58,7 +58,7 @@ package struct HuntFile: Codable, Hashable, Sendable {
 
     /// Decodes the fields in the order they are declared, the maps by their keys' text: a key that is not a release
     /// name or a message ID is refused with the sentence `validate` says of a bad entry.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         format = try container.decode(String.self, forKey: .format)
         version = try container.decode(Int.self, forKey: .version)
@@ -161,14 +161,17 @@ package struct HuntFile: Codable, Hashable, Sendable {
                 throw HuntError("a join file must list exactly its own team, \(TerminalText.escaped(team.rawValue))")
             }
             guard teams[0].secretKey != nil else {
-                throw HuntError("the join file has no secret key for team \(TerminalText.escaped(team.rawValue)); ask the organiser for a new one")
+                throw HuntError(
+                    "the join file has no secret key for team \(TerminalText.escaped(team.rawValue)); ask the organiser for a new one"
+                )
             }
             guard releases == nil else { throw HuntError("a join file must not carry release keys") }
             guard messages == nil else { throw HuntError("a join file must not carry page keys") }
         }
         for (id, message) in messages ?? [:] {
             guard (1...Message.maximumPages).contains(message.pages.count),
-                  message.pages.allSatisfy({ Self.base64($0.key, bytes: 32) && ($0.targets ?? []).allSatisfy(\.isValid) }) else {
+                message.pages.allSatisfy({ Self.base64($0.key, bytes: 32) && ($0.targets ?? []).allSatisfy(\.isValid) })
+            else {
                 throw HuntError(Self.messageProblem(id.rawValue))
             }
         }
@@ -187,7 +190,7 @@ package struct HuntFile: Codable, Hashable, Sendable {
 
     /// What a team's reader joins with: that team only (with its secret key), `team` set, no release keys; nil
     /// when there is no such team or its secret key is not in this file.
-    public func joinFile(team name: TeamName) -> HuntFile? {
+    package func joinFile(team name: TeamName) -> HuntFile? {
         guard let member = team(named: name), member.secretKey != nil else { return nil }
         var join = self
         join.teams = [member]
@@ -200,7 +203,7 @@ package struct HuntFile: Codable, Hashable, Sendable {
 
     package var isJoinFile: Bool { team != nil }
 
-    public func team(named name: TeamName) -> HuntTeam? { teams.first { $0.name == name } }
+    package func team(named name: TeamName) -> HuntTeam? { teams.first { $0.name == name } }
 
     static func base64(_ text: String, bytes: Int) -> Bool { Data(base64Encoded: text)?.count == bytes }
 

@@ -2,13 +2,13 @@
 /// team's chestd on `chest/<hunt>/<team>/hint/<id>` and answered by the organiser's board.
 package struct HuntHintRequest: Codable, Hashable, Sendable {
     /// The message's ID.
-    public var message: MessageID
+    package var message: MessageID
     /// 1-based.
     package var page: Int
     /// The hint asked for, 1-based, in the page's order.
     package var hint: Int
 
-    public init(message: MessageID, page: Int, hint: Int) {
+    package init(message: MessageID, page: Int, hint: Int) {
         self.message = message
         self.page = page
         self.hint = hint
@@ -17,7 +17,7 @@ package struct HuntHintRequest: Codable, Hashable, Sendable {
     private enum CodingKeys: String, CodingKey { case message, page, hint }
 
     /// A message that is not a message ID is refused in the sentence `HuntEnvelope.decode` says of a malformed request.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         guard let message = MessageID(try container.decode(String.self, forKey: .message)) else {
             throw HuntError(Self.malformed)
@@ -61,7 +61,8 @@ package struct HuntHint: Codable, Hashable, Sendable {
     package static let sealedBytes = 80
 
     var isValid: Bool {
-        HuntTeam.isValidName(team) && MessageID(message).map { HuntHintRequest(message: $0, page: page, hint: hint).isValid } == true
+        HuntTeam.isValidName(team)
+            && MessageID(message).map { HuntHintRequest(message: $0, page: page, hint: hint).isValid } == true
             && (0...Page.maximumHintCost).contains(cost) && HuntFile.base64(sealed, bytes: Self.sealedBytes)
     }
 }

@@ -77,7 +77,8 @@ package struct HuntMessage: Codable, Hashable, Sendable {
     }
 
     /// Every visible target of the hunt's messages, with the title and page it belongs to, in a stable order.
-    public static func targets(of messages: [MessageID: HuntMessage]?) -> [(title: String, page: Int, target: Target)] {
+    package static func targets(of messages: [MessageID: HuntMessage]?) -> [(title: String, page: Int, target: Target)]
+    {
         (messages ?? [:]).sorted { $0.key < $1.key }.flatMap { _, message in
             message.pages.enumerated().flatMap { index, page in
                 (page.targets ?? []).map { (message.title, index + 1, $0) }

@@ -1,7 +1,7 @@
 /// One team of a hunt (docs/HUNTS.md "Hunt files"): its broker login and the key that signs its messages.
-public struct HuntTeam: Codable, Hashable, Sendable {
+package struct HuntTeam: Codable, Hashable, Sendable {
     /// A topic level and an MQTT user name.
-    public var name: TeamName
+    package var name: TeamName
     /// The team's MQTT password, random, made by `chest hunt team add`.
     package var password: String
     /// Ed25519, base64: signs this team's messages.
@@ -11,7 +11,7 @@ public struct HuntTeam: Codable, Hashable, Sendable {
     /// The team's colour on the board, as the organiser set it (`hunt team add --colour`): a colour name or `#rrggbb`.
     package var colour: String?
 
-    public init(name: TeamName, password: String, publicKey: String, secretKey: String?, colour: String? = nil) {
+    package init(name: TeamName, password: String, publicKey: String, secretKey: String?, colour: String? = nil) {
         self.name = name
         self.password = password
         self.publicKey = publicKey

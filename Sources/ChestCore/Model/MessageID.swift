@@ -1,6 +1,6 @@
 /// A message's stable identifier: 128 random bits chosen at compose time and sealed in the file, written as
 /// 32 lowercase hexadecimal digits. Kept as two integers: a chest holds thousands, each filed in several indexes.
-public struct MessageID: Hashable, Sendable, Comparable, TextCodable, CodingKeyRepresentable {
+package struct MessageID: Hashable, Sendable, Comparable, TextCodable, CodingKeyRepresentable {
     private let high: UInt64
     private let low: UInt64
 

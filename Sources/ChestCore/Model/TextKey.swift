@@ -9,6 +9,6 @@ struct TextKey: CodingKey {
 /// A `TextCodable` type that keys a dictionary writes the dictionary as a JSON object keyed by its text, the bytes a
 /// `[String: V]` of the same texts would write; a key that is not one of its texts fails the decoding.
 extension CodingKeyRepresentable where Self: TextCodable {
-    public var codingKey: any CodingKey { TextKey(stringValue: description) }
-    public init?<T: CodingKey>(codingKey: T) { self.init(codingKey.stringValue) }
+    package var codingKey: any CodingKey { TextKey(stringValue: description) }
+    package init?<T: CodingKey>(codingKey: T) { self.init(codingKey.stringValue) }
 }

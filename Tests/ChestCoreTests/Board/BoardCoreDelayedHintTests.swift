@@ -12,19 +12,26 @@ extension BoardCoreTests {
         var file = HuntFixture.hunt()
         let first = PageLink(message: CoreFixture.id(1), page: 1)
         file.messages = [
-            CoreFixture.id(1): HuntMessage(title: "Clue 1", pages: [
-                .init(key: HuntFixture.key(0x71), guarded: false, hints: [.init(key: HuntFixture.key(0x81), cost: 7, after: 600)]),
-                .init(key: HuntFixture.key(0x72), guarded: false, hints: [.init(key: HuntFixture.key(0x82), cost: 5, after: 300)],
-                      waitsFor: [[first]]),
-            ]),
+            CoreFixture.id(1): HuntMessage(
+                title: "Clue 1",
+                pages: [
+                    .init(
+                        key: HuntFixture.key(0x71), guarded: false,
+                        hints: [.init(key: HuntFixture.key(0x81), cost: 7, after: 600)]),
+                    .init(
+                        key: HuntFixture.key(0x72), guarded: false,
+                        hints: [.init(key: HuntFixture.key(0x82), cost: 5, after: 300)],
+                        waitsFor: [[first]]),
+                ])
         ]
         file.setSchedule(HuntSchedule(starts: CoreFixture.t0.addingTimeInterval(100), ends: ends))
         return file
     }
 
     func given(_ page: Int, key: UInt8, to reader: String, team: String = "red") -> BoardCore.HintAnswer {
-        BoardCore.HintAnswer(team: team, message: CoreFixture.id(1), page: page, hint: 1, cost: 0, reader: reader,
-                             key: HuntFixture.key(key))
+        BoardCore.HintAnswer(
+            team: team, message: CoreFixture.id(1), page: page, hint: 1, cost: 0, reader: reader,
+            key: HuntFixture.key(key))
     }
 
     @Test func aDelayedHintFallsDueFromTheLaterOfTheStartAndTheTeamsFirstStatusThenFromTheCreditOfThePagesItWaitsFor()

@@ -17,12 +17,19 @@ import Testing
     static func scoredHunt() -> HuntFile {
         var file = HuntFixture.hunt()
         file.messages = [
-            CoreFixture.id(1): HuntMessage(title: "Clue 1", pages: [
-                .init(key: HuntFixture.key(0x71), guarded: false, points: 3,
-                      hints: [.init(key: HuntFixture.key(0x81), cost: 1), .init(key: HuntFixture.key(0x82), cost: 2, after: 600)]),
-            ]),
+            CoreFixture.id(1): HuntMessage(
+                title: "Clue 1",
+                pages: [
+                    .init(
+                        key: HuntFixture.key(0x71), guarded: false, points: 3,
+                        hints: [
+                            .init(key: HuntFixture.key(0x81), cost: 1),
+                            .init(key: HuntFixture.key(0x82), cost: 2, after: 600),
+                        ])
+                ]),
             CoreFixture.id(2): HuntMessage(title: "Clue 2", pages: [.init(key: HuntFixture.key(0x72), guarded: false)]),
-            CoreFixture.id(3): HuntMessage(title: "Clue 3", pages: [.init(key: HuntFixture.key(0x73), guarded: true, points: 5)]),
+            CoreFixture.id(3): HuntMessage(
+                title: "Clue 3", pages: [.init(key: HuntFixture.key(0x73), guarded: true, points: 5)]),
         ]
         return file
     }
@@ -77,10 +84,15 @@ import Testing
             topic: HuntTopic.adjust(hunt: hunt, id: id), at: seconds, valid: valid)
     }
 
-    func hintRequest(_ team: String, id: UInt64, message: UInt8 = 1, page: Int = 1, hint: Int, at seconds: Double) -> BoardCore.Heard {
-        heard(HuntFixture.signed(HuntEnvelope(hunt: hunt, sender: team, id: id, sent: at(seconds),
-                                              hintRequest: HuntHintRequest(message: CoreFixture.id(message), page: page, hint: hint))),
-              topic: HuntTopic.hintRequest(hunt: hunt, team: team, id: id), at: seconds)
+    func hintRequest(_ team: String, id: UInt64, message: UInt8 = 1, page: Int = 1, hint: Int, at seconds: Double)
+        -> BoardCore.Heard
+    {
+        heard(
+            HuntFixture.signed(
+                HuntEnvelope(
+                    hunt: hunt, sender: team, id: id, sent: at(seconds),
+                    hintRequest: HuntHintRequest(message: CoreFixture.id(message), page: page, hint: hint))),
+            topic: HuntTopic.hintRequest(hunt: hunt, team: team, id: id), at: seconds)
     }
 
     static func events(_ effects: [BoardCore.Effect]) -> [BoardEvent] {
@@ -284,9 +296,12 @@ import Testing
                 "badSignature"
             ])
         // Signed with red's own team key, on the organiser's topic.
-        let byRed = heard(HuntFixture.signed(HuntEnvelope(hunt: hunt, id: 2, sent: at(2), adjust: HuntAdjustment(team: "red", points: 50, reason: "me")),
-                                             key: HuntFixture.hunt().team(named: TeamName("red")!)?.publicKey),
-                          topic: HuntTopic.adjust(hunt: hunt, id: 2), at: 2)
+        let byRed = heard(
+            HuntFixture.signed(
+                HuntEnvelope(
+                    hunt: hunt, id: 2, sent: at(2), adjust: HuntAdjustment(team: "red", points: 50, reason: "me")),
+                key: HuntFixture.hunt().team(named: TeamName("red")!)?.publicKey),
+            topic: HuntTopic.adjust(hunt: hunt, id: 2), at: 2)
         #expect(Self.reasons(core.handle(.heard(byRed))) == ["unknownKey"])
         // The organiser's own adjustment under another id than its topic's.
         let moved = heard(
@@ -314,10 +329,17 @@ import Testing
         #expect(Self.reasons(early) == ["noReader"] && Self.answers(early).isEmpty)
         _ = core.handle(.heard(status("red", id: 1, reader: Self.redReader, at: 2)))
         let asked = core.handle(.heard(hintRequest("red", id: 2, hint: 2, at: 3)))
-        #expect(Self.answers(asked) == [BoardCore.HintAnswer(team: "red", message: CoreFixture.id(1), page: 1, hint: 2, cost: 2,
-                                                               reader: Self.redReader, key: HuntFixture.key(0x82))])
-        #expect(Self.events(asked).first == .hint(team: "red", message: CoreFixture.id(1).rawValue, page: 1, hint: 2, cost: 2, charged: true,
-                                                  receivedAt: at(3)))
+        #expect(
+            Self.answers(asked) == [
+                BoardCore.HintAnswer(
+                    team: "red", message: CoreFixture.id(1), page: 1, hint: 2, cost: 2,
+                    reader: Self.redReader, key: HuntFixture.key(0x82))
+            ])
+        #expect(
+            Self.events(asked).first
+                == .hint(
+                    team: "red", message: CoreFixture.id(1).rawValue, page: 1, hint: 2, cost: 2, charged: true,
+                    receivedAt: at(3)))
         #expect(core.board.teams[0].points == -2)
         let again = core.handle(.heard(hintRequest("red", id: 3, hint: 2, at: 4)))
         #expect(Self.answers(again).count == 1, "asked again, answered again")
@@ -329,9 +351,12 @@ import Testing
         #expect(core.board.teams[0].refusals == ["noReader": 1, "noSuchHint": 3])
         // The same request again (a QoS 1 copy) is not answered twice; another team's topic is refused.
         #expect(core.handle(.heard(hintRequest("red", id: 3, hint: 2, at: 6))).isEmpty)
-        let posing = heard(HuntFixture.signed(HuntEnvelope(hunt: hunt, sender: "red", id: 9, sent: at(7),
-                                                           hintRequest: HuntHintRequest(message: CoreFixture.id(1), page: 1, hint: 1))),
-                           topic: HuntTopic.hintRequest(hunt: hunt, team: "blue", id: 9), at: 7)
+        let posing = heard(
+            HuntFixture.signed(
+                HuntEnvelope(
+                    hunt: hunt, sender: "red", id: 9, sent: at(7),
+                    hintRequest: HuntHintRequest(message: CoreFixture.id(1), page: 1, hint: 1))),
+            topic: HuntTopic.hintRequest(hunt: hunt, team: "blue", id: 9), at: 7)
         #expect(Self.reasons(core.handle(.heard(posing))) == ["wrongTopic"])
         // Its answer, heard back from the broker, changes nothing.
         let answer = heard(
@@ -359,11 +384,19 @@ import Testing
     /// The game's kinds on the wire: each from its own sender, with fields the board can show.
     @Test func theNewKindsRoundTripAndMalformedOnesAreRefused() throws {
         let message = CoreFixture.id(1)
-        let request = HuntFixture.signed(HuntEnvelope(hunt: hunt, sender: "red", id: 4, sent: at(0),
-                                                      hintRequest: HuntHintRequest(message: message, page: 1, hint: 1)))
-        let hint = HuntFixture.signed(HuntEnvelope(hunt: hunt, id: 5, sent: at(0), hint: HuntHint(team: "red", message: message.rawValue, page: 1,
-                                                                                                hint: 1, cost: 2, sealed: HuntFixture.key(0x5a, count: HuntHint.sealedBytes))))
-        let adjust = HuntFixture.signed(HuntEnvelope(hunt: hunt, id: 6, sent: at(0), adjust: HuntAdjustment(team: "red", points: -3, reason: "late")))
+        let request = HuntFixture.signed(
+            HuntEnvelope(
+                hunt: hunt, sender: "red", id: 4, sent: at(0),
+                hintRequest: HuntHintRequest(message: message, page: 1, hint: 1)))
+        let hint = HuntFixture.signed(
+            HuntEnvelope(
+                hunt: hunt, id: 5, sent: at(0),
+                hint: HuntHint(
+                    team: "red", message: message.rawValue, page: 1,
+                    hint: 1, cost: 2, sealed: HuntFixture.key(0x5a, count: HuntHint.sealedBytes))))
+        let adjust = HuntFixture.signed(
+            HuntEnvelope(
+                hunt: hunt, id: 6, sent: at(0), adjust: HuntAdjustment(team: "red", points: -3, reason: "late")))
         for envelope in [request, hint, adjust] {
             #expect(try HuntEnvelope.decode(envelope.bytes) == envelope)
         }
@@ -384,7 +417,8 @@ import Testing
         }
         // A request's message that is not a message ID cannot be made; on the wire it is refused in the same sentence as
         // a page or hint of 0.
-        let notAnID = String(decoding: request.bytes, as: UTF8.self).replacingOccurrences(of: message.rawValue, with: "not an id")
+        let notAnID = String(decoding: request.bytes, as: UTF8.self).replacingOccurrences(
+            of: message.rawValue, with: "not an id")
         #expect(throws: HuntError(HuntHintRequest.malformed)) { try HuntEnvelope.decode(Data(notAnID.utf8)) }
         var noPage = request
         noPage.hintRequest?.page = 0

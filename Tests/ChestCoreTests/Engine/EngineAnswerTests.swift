@@ -83,8 +83,10 @@ private typealias F = CoreFixture
             // Answers and PINs alternate: one count.
             let effects: [Engine.Effect]
             if n % 2 == 0 {
-                _ = engine.handle(Engine.Input.pin(Self.message.id, page: 2, pin: String(format: "%04d", n), F.now(clock)))
-                let request = try #require(Self.requests(engine.handle(.attemptsRecorded(Self.message.id, .done, F.now(clock)))).first)
+                _ = engine.handle(
+                    Engine.Input.pin(Self.message.id, page: 2, pin: String(format: "%04d", n), F.now(clock)))
+                let request = try #require(
+                    Self.requests(engine.handle(.attemptsRecorded(Self.message.id, .done, F.now(clock)))).first)
                 effects = engine.handle(.keyDerived(request, .wrong, F.now(clock)))
                 #expect(effects.pinResults.count == 1, "attempt \(n)")
             } else {

@@ -125,7 +125,8 @@ private typealias F = CoreFixture
         let client = ClientID(4)
         let change = ChestChange.remove(message.id, from: .regular, for: client)
         #expect(engine.handle(.request(client, ControlRequest.delete(id: "01"), F.now(1))) == [.change(change)])
-        #expect(engine.handle(.changed(change, .failed("Permission denied"), F.now(1)))
+        #expect(
+            engine.handle(.changed(change, .failed("Permission denied"), F.now(1)))
                 == [.reply(client, .failure("cannot delete \(message.id.short): Permission denied"))])
         #expect(engine.entries[message.id] != nil)
         #expect(engine.handle(.changed(change, .done, F.now(1))).first == .emit(.deleted(message.id, title: "Test")))
@@ -140,9 +141,10 @@ private typealias F = CoreFixture
         let move = ChestChange.move(message.id, from: .saved, to: .regular, for: client)
         #expect(engine.handle(.request(client, ControlRequest.unsave(id: "01"), F.now(1))) == [.change(move)])
         #expect(engine.entries[message.id]?.chest == .saved, "moved only once the file is")
-        #expect(engine.handle(.changed(move, .done, F.now(1))) == [
-            .emit(.unsaved(message.id, title: "Test")), .reply(client, .message(ImportResult(message))),
-        ])
+        #expect(
+            engine.handle(.changed(move, .done, F.now(1))) == [
+                .emit(.unsaved(message.id, title: "Test")), .reply(client, .message(ImportResult(message))),
+            ])
         #expect(engine.entries[message.id]?.chest == .regular)
         #expect(
             engine.handle(.request(client, ControlRequest.unsave(id: "02"), F.now(1)))
@@ -180,11 +182,15 @@ private typealias F = CoreFixture
             return
         }
         #expect(last.id == other.id)
-        #expect(engine.handle(.changed(.restore(restored, for: client), .failed("No space left on device"), F.now(3)))
+        #expect(
+            engine.handle(.changed(.restore(restored, for: client), .failed("No space left on device"), F.now(3)))
                 == [.reply(client, .failure("cannot undelete \(message.id.short): No space left on device"))])
         #expect(engine.entries[message.id] == nil)
         let back = engine.handle(.changed(.restore(restored, for: client), .done, F.now(3)))
-        #expect(back.suffix(2) == [.emit(.undeleted(message.id, title: "Test")), .reply(client, .message(ImportResult(message)))])
+        #expect(
+            back.suffix(2) == [
+                .emit(.undeleted(message.id, title: "Test")), .reply(client, .message(ImportResult(message))),
+            ])
         #expect(engine.entries[message.id]?.state.pin == stored.state.pin)
         #expect(engine.entries[message.id]?.chest == .regular)
         #expect(engine.recentlyDeleted.map(\.stored.id) == [other.id])

@@ -134,7 +134,8 @@ private typealias H = HuntFixture
 
     static func joined(_ messages: [StoredMessage]) -> Engine {
         var engine = F.engine(messages)
-        _ = engine.handle(.hunt(.joined(H.hunt().joinFile(team: TeamName("red")!), ledger: nil, releases: [:], outbox: 0), F.now(0)))
+        _ = engine.handle(
+            .hunt(.joined(H.hunt().joinFile(team: TeamName("red")!), ledger: nil, releases: [:], outbox: 0), F.now(0)))
         return engine
     }
 
@@ -178,8 +179,13 @@ private typealias H = HuntFixture
         // The board's own hint is asked of it, and the reader told so.
         let asked = engine.handle(.request(F.client, .hint(id: message.id.rawValue, page: 2), F.now(2)))
         #expect(asked.contains(.hunt(.requestHint(HuntHintRequest(message: message.id, page: 2, hint: 1)))))
-        #expect(Self.replies(asked) == [.hint(HintAnswer(id: message.id, title: "Test", page: 2, hint: 1, outcome: .asked, cost: 2,
-                                                          connected: false))])
+        #expect(
+            Self.replies(asked) == [
+                .hint(
+                    HintAnswer(
+                        id: message.id, title: "Test", page: 2, hint: 1, outcome: .asked, cost: 2,
+                        connected: false))
+            ])
         #expect(Self.openings(asked).isEmpty)
         // A hunt's delayed hint asked before its time: the board may give it early.
         let early = engine.handle(.request(F.client, .hint(id: message.id.rawValue, page: 3), F.now(3)))

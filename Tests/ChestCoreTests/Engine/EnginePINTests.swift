@@ -30,16 +30,18 @@ private func key(_ page: Int, _ set: LockSetName, _ kind: LockKind) -> LockKey {
         // The ledger is the one durable record of the count; the state is written when the attempt concludes.
         #expect(effects == [.recordAttempts(Self.message.id, counted.pin)])
         // Compared only once the ledger holds the count.
-        #expect(engine.handle(.attemptsRecorded(Self.message.id, .done, F.now(1))) == [
-            .checkPIN(Self.message.id, pin: "4821", hashes: [key(1, .a, .pin): hash1, key(2, .a, .pin): hash2]),
-        ])
+        #expect(
+            engine.handle(.attemptsRecorded(Self.message.id, .done, F.now(1))) == [
+                .checkPIN(Self.message.id, pin: "4821", hashes: [key(1, .a, .pin): hash1, key(2, .a, .pin): hash2])
+            ])
         // A second attempt while the first is being checked is refused, not counted.
         #expect(
             engine.handle(.pin(Self.message.id, page: 2, pin: "4822", F.now(2))).pinResults
                 == [.failed("another PIN attempt on this message is being checked; try again")])
         _ = engine.handle(.pinChecked(Self.message.id, pin: "4821", matching: [], F.now(2)))
         let onePage = engine.handle(.pin(Self.message.id, page: 2, pin: "4822", F.now(3)))
-        #expect(engine.handle(.attemptsRecorded(Self.message.id, .done, F.now(3)))
+        #expect(
+            engine.handle(.attemptsRecorded(Self.message.id, .done, F.now(3)))
                 == [.checkPIN(Self.message.id, pin: "4822", hashes: [key(2, .a, .pin): hash2])])
         #expect(
             onePage.compactMap { if case let .recordAttempts(_, attempts) = $0 { attempts.wrong } else { nil } } == [2])
@@ -126,8 +128,11 @@ private func key(_ page: Int, _ set: LockSetName, _ kind: LockKind) -> LockKey {
             reasons(engine, Self.message.id, page: 1, now: F.now(6))[.pin]
                 == "PIN attempts refused until 2027-01-15 08:00:35 GMT")
         _ = engine.handle(.pin(Self.message.id, page: nil, pin: "4821", F.now(35)))
-        #expect(engine.handle(.attemptsRecorded(Self.message.id, .done, F.now(35)))
-                == [.checkPIN(Self.message.id, pin: "4821", hashes: [key(1, .a, .pin): hash1, key(2, .a, .pin): hash2])])
+        #expect(
+            engine.handle(.attemptsRecorded(Self.message.id, .done, F.now(35)))
+                == [
+                    .checkPIN(Self.message.id, pin: "4821", hashes: [key(1, .a, .pin): hash1, key(2, .a, .pin): hash2])
+                ])
     }
 
     /// Disk full: the count cannot be made durable, so the PIN is never compared and costs nothing.

@@ -27,7 +27,10 @@ private typealias F = CoreFixture
     static func release(_ engine: inout Engine, _ name: String, key: ReleaseKey, at seconds: Double) -> [Engine.Effect]
     {
         if engine.hunt == nil {
-            _ = engine.handle(.hunt(.joined(HuntFixture.hunt().joinFile(team: TeamName("red")!), ledger: nil, releases: [:], outbox: 0), F.now(0)))
+            _ = engine.handle(
+                .hunt(
+                    .joined(HuntFixture.hunt().joinFile(team: TeamName("red")!), ledger: nil, releases: [:], outbox: 0),
+                    F.now(0)))
         }
         let envelope = HuntFixture.releaseEnvelope(name, id: UInt64(seconds * 10), key: key)
         return engine.handle(

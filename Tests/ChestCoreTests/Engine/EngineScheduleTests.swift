@@ -14,7 +14,9 @@ private typealias F = CoreFixture
     static func join(starts: Double? = nil, ends: Double? = nil) -> HuntFile {
         var hunt = HuntFixture.hunt()
         hunt.organiser = organiser
-        hunt.setSchedule(HuntSchedule(starts: starts.map { F.t0.addingTimeInterval($0) }, ends: ends.map { F.t0.addingTimeInterval($0) }))
+        hunt.setSchedule(
+            HuntSchedule(
+                starts: starts.map { F.t0.addingTimeInterval($0) }, ends: ends.map { F.t0.addingTimeInterval($0) }))
         return hunt.joinFile(team: TeamName("red")!)!
     }
 

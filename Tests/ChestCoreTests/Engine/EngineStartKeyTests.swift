@@ -91,7 +91,8 @@ private typealias S = EngineScheduleTests
         _ = Self.start(&engine, at: 101)
         let counted = engine.handle(.pin(message.id, page: nil, pin: "4821", F.now(102)))
         #expect(counted.contains { if case .recordAttempts = $0 { true } else { false } })
-        let request = try #require(EngineSealTests.requests(engine.handle(.attemptsRecorded(message.id, .done, F.now(102)))).first)
+        let request = try #require(
+            EngineSealTests.requests(engine.handle(.attemptsRecorded(message.id, .done, F.now(102)))).first)
         #expect(request.pin == "4821" && request.start == Self.startBytes)
         #expect(engine.handle(.keyDerived(request, .opened(Self.content), F.now(103))).unlocks == [1])
     }

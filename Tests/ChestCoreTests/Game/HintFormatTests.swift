@@ -148,8 +148,10 @@ import Testing
 
     @Test func aTeamsRequestIsNewOnceAndTheBoardsHintReplacesOnlyWithANewerID() {
         var gate = HuntGate(hunt: HuntFixture.hunt())
-        let request = HuntFixture.signed(HuntEnvelope(hunt: HuntFixture.huntID, sender: "red", id: 4, sent: CoreFixture.t0,
-                                                      hintRequest: HuntHintRequest(message: Self.id, page: 1, hint: 1)))
+        let request = HuntFixture.signed(
+            HuntEnvelope(
+                hunt: HuntFixture.huntID, sender: "red", id: 4, sent: CoreFixture.t0,
+                hintRequest: HuntHintRequest(message: Self.id, page: 1, hint: 1)))
         let topic = HuntTopic.hintRequest(hunt: HuntFixture.huntID, team: "red", id: 4)
         #expect(gate.admit(request, topic: topic, signatureValid: true) == .accepted)
         #expect(gate.admit(request, topic: topic, signatureValid: true) == .refused(.replayed))

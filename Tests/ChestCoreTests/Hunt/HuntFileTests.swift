@@ -53,16 +53,48 @@ import Testing
         ("password", { $0.teams[0].password = "" }, "password"),
         ("public key", { $0.teams[1].publicKey = HuntFixture.key(1, count: 31) }, "team blue's public key"),
         ("secret key", { $0.teams[2].secretKey = HuntFixture.key(1, count: 32) }, "team green's secret key"),
-        ("secret key of another", { $0.teams[2].secretKey = $0.teams[1].secretKey }, "does not belong to its public key"),
-        ("join two teams", { $0.team = TeamName("red")!; $0.releases = nil }, "exactly its own team"),
-        ("join no secret", { $0.teams = [$0.teams[0]]; $0.teams[0].secretKey = nil; $0.team = TeamName("red")!; $0.releases = nil },
-         "no secret key"),
-        ("join releases", { $0.teams = [$0.teams[0]]; $0.team = TeamName("red")! }, "must not carry release keys"),
-        ("target", {
-            $0.messages = [MessageID(String(repeating: "ab", count: 16))!: HuntMessage(title: "t", pages: [
-                HuntMessage.PageKey(key: HuntFixture.key(3), guarded: true,
-                                    targets: [HuntMessage.Target(Coordinate(latitude: 91, longitude: 0), radius: 40)])])]
-        }, "with valid targets"),
+        (
+            "secret key of another", { $0.teams[2].secretKey = $0.teams[1].secretKey },
+            "does not belong to its public key"
+        ),
+        (
+            "join two teams",
+            {
+                $0.team = TeamName("red")!
+                $0.releases = nil
+            }, "exactly its own team"
+        ),
+        (
+            "join no secret",
+            {
+                $0.teams = [$0.teams[0]]
+                $0.teams[0].secretKey = nil
+                $0.team = TeamName("red")!
+                $0.releases = nil
+            },
+            "no secret key"
+        ),
+        (
+            "join releases",
+            {
+                $0.teams = [$0.teams[0]]
+                $0.team = TeamName("red")!
+            }, "must not carry release keys"
+        ),
+        (
+            "target",
+            {
+                $0.messages = [
+                    MessageID(String(repeating: "ab", count: 16))!: HuntMessage(
+                        title: "t",
+                        pages: [
+                            HuntMessage.PageKey(
+                                key: HuntFixture.key(3), guarded: true,
+                                targets: [HuntMessage.Target(Coordinate(latitude: 91, longitude: 0), radius: 40)])
+                        ])
+                ]
+            }, "with valid targets"
+        ),
     ]
 
     @Test(arguments: invalid.indices)
@@ -99,17 +131,28 @@ import Testing
     /// A release name or message ID that is not one is refused as the file is read, in the sentence the file's checks
     /// said of it when the maps were keyed by text.
     static let badKeys: [(String, String, any Sendable, String)] = [
-        ("release name", "releases", ["a b": HuntFixture.releaseKey(2).base64],
-         "the release name \"a b\" is not 1 to 32 letters, digits, - or _"),
-        ("message ID", "messages", ["not an id": ["title": "t", "pages": [["key": HuntFixture.key(3), "guarded": true] as [String: any Sendable]]] as [String: any Sendable]],
-         "the page keys of message not an id are not a message ID and 1 to \(Message.maximumPages) keys of 32 bytes in base64 (with valid targets)"),
+        (
+            "release name", "releases", ["a b": HuntFixture.releaseKey(2).base64],
+            "the release name \"a b\" is not 1 to 32 letters, digits, - or _"
+        ),
+        (
+            "message ID", "messages",
+            [
+                "not an id": [
+                    "title": "t", "pages": [["key": HuntFixture.key(3), "guarded": true] as [String: any Sendable]],
+                ] as [String: any Sendable]
+            ],
+            "the page keys of message not an id are not a message ID and 1 to \(Message.maximumPages) keys of 32 bytes in base64 (with valid targets)"
+        ),
     ]
 
     /// A team's name that is not one is refused as the file is read, in the sentence the file's checks said of it.
     @Test(arguments: ["red/+", "release", "organiser", "", String(repeating: "r", count: 33)])
     func badTeamNamesAreRefusedWithTheSentenceTheyHad(name: String) throws {
-        let sentence = "the team name \"\(name)\" is not 1 to 32 letters, digits, - or _ (nor \"release\" or \"organiser\")"
-        var object = try #require(try JSONSerialization.jsonObject(with: HuntFixture.hunt().fileBytes) as? [String: Any])
+        let sentence =
+            "the team name \"\(name)\" is not 1 to 32 letters, digits, - or _ (nor \"release\" or \"organiser\")"
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: HuntFixture.hunt().fileBytes) as? [String: Any])
         var teams = try #require(object["teams"] as? [[String: Any]])
         teams[1]["name"] = name
         object["teams"] = teams
@@ -125,9 +168,12 @@ import Testing
     @Test(arguments: badKeys.indices)
     func badKeysAreRefusedWithTheSentenceTheyHad(index: Int) throws {
         let (label, field, value, sentence) = Self.badKeys[index]
-        var object = try #require(try JSONSerialization.jsonObject(with: HuntFixture.hunt().fileBytes) as? [String: Any])
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: HuntFixture.hunt().fileBytes) as? [String: Any])
         object[field] = value
-        #expect(throws: HuntError(sentence), "\(label)") { try HuntFile.decode(JSONSerialization.data(withJSONObject: object)) }
+        #expect(throws: HuntError(sentence), "\(label)") {
+            try HuntFile.decode(JSONSerialization.data(withJSONObject: object))
+        }
     }
 
     @Test(arguments: untyped.indices)
@@ -171,7 +217,9 @@ import Testing
             """
         let file = try HuntFile.decode(Data(old.utf8))
         #expect(file.id == HuntFixture.huntID)
-        #expect(file.broker.host == "::1" && file.broker.port == 1883 && !file.broker.tls && file.broker.description == "mqtt://[::1]")
+        #expect(
+            file.broker.host == "::1" && file.broker.port == 1883 && !file.broker.tls
+                && file.broker.description == "mqtt://[::1]")
         #expect(file.releases?[ReleaseName("finale")!] == HuntFixture.releaseKey(0x20))
         #expect(String(decoding: file.fileBytes, as: UTF8.self) == old)
     }
@@ -180,14 +228,22 @@ import Testing
     /// JSON object each, keys sorted as text.
     @Test func typedKeysWriteWhatTextKeysWrote() throws {
         var hunt = HuntFixture.hunt()
-        hunt.releases = [ReleaseName("finale")!: HuntFixture.releaseKey(0x20), .start: HuntFixture.releaseKey(0x21),
-                         ReleaseName("Zed-2")!: HuntFixture.releaseKey(0x22)]
+        hunt.releases = [
+            ReleaseName("finale")!: HuntFixture.releaseKey(0x20), .start: HuntFixture.releaseKey(0x21),
+            ReleaseName("Zed-2")!: HuntFixture.releaseKey(0x22),
+        ]
         let page = HuntMessage.PageKey(key: HuntFixture.key(3), guarded: false)
-        hunt.messages = Dictionary(uniqueKeysWithValues: [0x00, 0x0f, 0xa0, 0xff].map { byte in
-            (MessageID(bytes: [UInt8](repeating: byte, count: 16)), HuntMessage(title: "Clue \(byte)", pages: [page]))
-        })
-        let texts = (releases: Dictionary(uniqueKeysWithValues: hunt.releases!.map { ($0.key.rawValue, $0.value) }),
-                     messages: Dictionary(uniqueKeysWithValues: hunt.messages!.map { ($0.key.rawValue, $0.value) }))
+        hunt.messages = Dictionary(
+            uniqueKeysWithValues: [0x00, 0x0f, 0xa0, 0xff].map { byte in
+                (
+                    MessageID(bytes: [UInt8](repeating: byte, count: 16)),
+                    HuntMessage(title: "Clue \(byte)", pages: [page])
+                )
+            })
+        let texts = (
+            releases: Dictionary(uniqueKeysWithValues: hunt.releases!.map { ($0.key.rawValue, $0.value) }),
+            messages: Dictionary(uniqueKeysWithValues: hunt.messages!.map { ($0.key.rawValue, $0.value) })
+        )
         for pretty in [true, false] {
             let encoder = ChestJSON.encoder(pretty: pretty)
             #expect(try encoder.encode(hunt.releases) == encoder.encode(texts.releases))
@@ -195,13 +251,15 @@ import Testing
         }
         let bytes = hunt.fileBytes
         let text = String(decoding: bytes, as: UTF8.self)
-        #expect(text.contains(#"""
-              "releases" : {
-                "Zed-2" : "IiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiI=",
-                "_start" : "ISEhISEhISEhISEhISEhISEhISEhISEhISEhISEhISE=",
-                "finale" : "ICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICA="
-              },
-            """#), "\(text)")
+        #expect(
+            text.contains(
+                #"""
+                  "releases" : {
+                    "Zed-2" : "IiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiI=",
+                    "_start" : "ISEhISEhISEhISEhISEhISEhISEhISEhISEhISEhISE=",
+                    "finale" : "ICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICA="
+                  },
+                """#), "\(text)")
         let decoded = try HuntFile.decode(bytes)
         #expect(decoded == hunt)
         #expect(decoded.fileBytes == bytes)

@@ -17,8 +17,9 @@ enum HuntFixture {
 
     /// A team whose secret key has libsodium's shape: 32 seed bytes, then the public key.
     static func team(_ name: String, _ byte: UInt8) -> HuntTeam {
-        HuntTeam(name: TeamName(name)!, password: "pw-\(name)-0123456789ab", publicKey: key(byte),
-                 secretKey: (Data(repeating: 0xee, count: 32) + Data(repeating: byte, count: 32)).base64EncodedString())
+        HuntTeam(
+            name: TeamName(name)!, password: "pw-\(name)-0123456789ab", publicKey: key(byte),
+            secretKey: (Data(repeating: 0xee, count: 32) + Data(repeating: byte, count: 32)).base64EncodedString())
     }
 
     /// An organiser's file with teams red (key 0x10), blue (0x11) and green (0x12) and one release key.
@@ -52,8 +53,11 @@ enum HuntFixture {
     /// signature of the right shape.
     static func signed(_ envelope: HuntEnvelope, key: String? = nil) -> HuntEnvelope {
         var signed = envelope
-        signed.key = key ?? (envelope.sender == HuntEnvelope.organiserSender
-            ? organiserKey : TeamName(envelope.sender).flatMap { hunt().team(named: $0) }?.publicKey ?? Self.key(0x7f))
+        signed.key =
+            key
+            ?? (envelope.sender == HuntEnvelope.organiserSender
+                ? organiserKey
+                : TeamName(envelope.sender).flatMap { hunt().team(named: $0) }?.publicKey ?? Self.key(0x7f))
         signed.signature = Self.key(0x40, count: 64)
         return signed
     }
