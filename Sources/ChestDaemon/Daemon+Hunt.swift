@@ -37,6 +37,7 @@ extension Daemon {
         case .refused(.wrongTopic): "its sender or kind does not belong on that topic"
         case .refused(.replayed): "it was heard before, or is older than what was"
         case .refused(.afterEnd), .refused(.beforeStart): "it came outside the hunt's time"
+        case .refused(.tooFast): "it came faster than a team's rate"
         case .hintKeyNotForThisReader: "the hint key is not sealed to this reader"
         }
         log.warning("hunt: ignored a message on \(TerminalText.escaped(topic)): \(reason)")

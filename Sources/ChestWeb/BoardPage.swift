@@ -11,10 +11,14 @@ public enum BoardPage {
 
     /// Each part's inner HTML by element ID.
     public static func sections(_ snapshot: BoardSnapshot, timeZone: Zone) -> [String: String] {
-        let colours = TeamColours.assign(teams: snapshot.board.teams.map(\.name), chosen: snapshot.chosenColours)
+        sections(snapshot, timeZone: timeZone, looks: TeamLooks(snapshot))
+    }
+
+    static func sections(_ snapshot: BoardSnapshot, timeZone: Zone, looks: TeamLooks) -> [String: String] {
+        let colours = looks.colours
         return [
             "summary": summary(snapshot, timeZone: timeZone),
-            "leaderboard": leaderboard(snapshot, colours: colours, timeZone: timeZone),
+            "leaderboard": leaderboard(snapshot, colours: colours, lookalikes: looks.lookalikes, timeZone: timeZone),
             "map": BoardMap(snapshot: snapshot, colours: colours).svg,
             "latest": said(snapshot.words, timeZone: timeZone) + latest(snapshot.unlocks, questions: snapshot.questions, colours: colours,
                                                                         timeZone: timeZone),
@@ -92,11 +96,12 @@ public enum BoardPage {
 
     /// One row a team, ranked only once something was credited, given or adjusted: its points first (docs/HUNTS.md
     /// "Points"), then its pages, what its hints cost and the organiser's adjustments with their reasons.
-    static func leaderboard(_ snapshot: BoardSnapshot, colours: [String: String], timeZone: Zone) -> String {
+    static func leaderboard(_ snapshot: BoardSnapshot, colours: [String: String], lookalikes: [String: String]? = nil,
+                            timeZone: Zone) -> String {
         var rows: [String] = []
         // A team named like another (a Cyrillic letter, an invisible space) is flagged, as on the terminal board
         // (docs/SECURITY.md "Known senders").
-        let lookalikes = KnownSenders.lookalikes(among: snapshot.board.teams.map(\.name))
+        let lookalikes = lookalikes ?? KnownSenders.lookalikes(among: snapshot.board.teamNames)
         for (index, team) in snapshot.board.leaderboard().enumerated() {
             let ranked = team.isRanked
             let guarded = team.pages.count { !$0.proven }
