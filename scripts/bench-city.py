@@ -382,18 +382,39 @@ def main():
     brokers = ",".join(f"127.0.0.1:{node['port']}" for node in team_brokers)
     began = time.time()
     clients = []
+    go = os.path.join(WORK, "go")
+    ready = []
     for shard in range(shards):
         log = os.path.join(WORK, f"sent-{shard}.log")
         open(log, "w").close()
         clients.append(start([os.path.join(BIN, "chest-bench"), "city", hunt, certificates[0], brokers,
-                              "--spread", spread, "--log", log, "--shard", f"{shard}/{shards}", "--teams", str(teams),
+                              "--spread", spread, "--log", log, "--shard", f"{shard}/{shards}", "--teams", str(teams), "--go", go,
                               "--connect-rate", str(max(10, 250 // shards))],
                              stdout=subprocess.PIPE, text=True, bufsize=1))
 
     def echo(process, shard):
         for line in process.stdout:
-            if shard == 0 or "gave up" in line:
+            if "city-teams: ready" in line:
+                ready.append(shard)
+            elif shard == 0 or "gave up" in line:
                 say(f"   [{shard + 1}/{shards}] " + line.rstrip())
+    echoes = [threading.Thread(target=echo, args=(process, shard), daemon=True) for shard, process in enumerate(clients)]
+    for thread in echoes:
+        thread.start()
+    # The receipts start together, once every team is connected and the board has taken every first status in
+    # (as a hunt's teams are connected before its start): before, each process started its receipts as soon as its
+    # own teams were connected, behind the other processes' 5,000 first statuses at the board (docs/BENCHMARKS.md).
+    wait_for("every team connected", lambda: len(ready) == shards or any(p.poll() is not None for p in clients), 900)
+    connected = time.time()
+    size, quiet_since = -1, time.time()
+    while time.time() - quiet_since < 2 and time.time() - connected < 120:
+        now_size = os.path.getsize(hunt + ".board")
+        if now_size != size:
+            size, quiet_since = now_size, time.time()
+        time.sleep(0.1)
+    say(f"   every team connected in {connected - began:.1f} s; the board took the first statuses in"
+        f" {quiet_since - connected:.1f} s more; receipts start; load {load()}")
+    open(go, "w").close()
     flooded = []
     if flood:
         flooder = start([os.path.join(BIN, "chest-bench"), "city", hunt, certificates[0], brokers, "--flood", str(teams),
@@ -403,9 +424,6 @@ def main():
             for line in flooder.stdout:
                 flooded.append(line.strip())
         threading.Thread(target=follow_flood, daemon=True).start()
-    echoes = [threading.Thread(target=echo, args=(process, shard), daemon=True) for shard, process in enumerate(clients)]
-    for thread in echoes:
-        thread.start()
     failed = [shard for shard, process in enumerate(clients) if process.wait() != 0]
     for thread in echoes:
         thread.join()

@@ -37,9 +37,12 @@ enum CityBench {
         /// The index of the team that floods instead (`--flood`), and for how long at most.
         var flood: Int?
         var duration = 600.0
+        /// A file whose existence starts the receipts: every process starts them together once every team of every
+        /// process is connected and has sent its first status (as a hunt's teams are connected before its start).
+        var go: String?
     }
 
-    static let usage = "chest-bench city HUNT CAFILE HOST:PORT[,HOST:PORT…] [--spread S] [--connect-rate N] [--linger S] [--log FILE] [--shard I/N] [--teams N] | --flood INDEX [--duration S]"
+    static let usage = "chest-bench city HUNT CAFILE HOST:PORT[,HOST:PORT…] [--spread S] [--connect-rate N] [--linger S] [--log FILE] [--shard I/N] [--teams N] [--go FILE] | --flood INDEX [--duration S]"
 
     static func main(_ arguments: [String]) {
         guard arguments.count >= 3 else { fatalError(usage) }
@@ -56,6 +59,7 @@ enum CityBench {
             case "--linger": options.linger = rest.next().flatMap(Double.init) ?? options.linger
             case "--log": options.log = rest.next() ?? options.log
             case "--teams": options.teams = rest.next().flatMap { Int($0) }
+            case "--go": options.go = rest.next()
             case "--flood": options.flood = rest.next().flatMap { Int($0) }
             case "--duration": options.duration = rest.next().flatMap(Double.init) ?? options.duration
             case "--shard":
@@ -157,6 +161,11 @@ enum CityBench {
 
         // A status each, as chestd sends on connecting.
         for team in teams { publish(status(team, hunt: hunt, count: 1), team) }
+        if let go = options.go {
+            print("city-teams: ready")
+            fflush(nil)
+            waitUntil("the go file \(go)", deadline: 900) { FileManager.default.fileExists(atPath: go) }
+        }
 
         // The receipts, spread evenly over `spread` seconds in a shuffled order, with positions every 30 s.
         var schedule: [(team: Team, page: Int)] = []
