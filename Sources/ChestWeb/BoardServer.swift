@@ -12,6 +12,8 @@ public final class BoardServer: Sendable {
     private let http: HTTPServer
     /// Wakes the event streams every `BoardEventSource.keepAlive` seconds, so that a quiet one sends a keep-alive.
     private nonisolated(unsafe) let keepAlive: DispatchSourceTimer  // set once; Dispatch sources are thread-safe
+    /// Renders the page's parts for each published state, in order; a state already rendered costs nothing.
+    private let render = DispatchQueue(label: "chest.board.render")
     /// Where it listens, with the port it got.
     public let address: HTTPAddress
 
@@ -31,10 +33,16 @@ public final class BoardServer: Sendable {
     /// The address a browser opens.
     public var url: String { "http://\(address)/" }
 
-    /// Takes the board's state as it is now, with the events that changed it, and wakes every event stream.
+    /// Takes the board's state as it is now, with the events that changed it, and wakes every event stream once the
+    /// page's parts are rendered for it. They are rendered here, on a queue of their own, not by a stream on one of
+    /// the server's two threads: at 5,000 teams that is a tenth of a second or more, during which every request that
+    /// thread holds (an honest `/board.json`) would wait (docs/BENCHMARKS.md "A city").
     public func publish(_ snapshot: BoardSnapshot, events: [BoardEvent]) {
         state.publish(snapshot, events: events)
-        http.wakeStreams()
+        render.async { [state, http] in
+            _ = state.current()
+            http.wakeStreams()
+        }
     }
 
     /// Ends every event stream, then the server.
@@ -92,6 +100,16 @@ final class BoardServerState: Sendable {
     }
 
     func stop() { stopping.withLock { $0 = true } }
+
+    /// The page's parts as last rendered (rendered now only when none are), and the latest events: what a stream
+    /// sends. `BoardServer.publish` renders each new state and then wakes the streams.
+    func rendered() -> (version: Int, sections: [String: String], events: [EventStream.Numbered]) {
+        if let (version, sections) = sections.latest {
+            return (version, sections, published.withLock { $0.events })
+        }
+        let now = current()
+        return (now.version, now.sections, now.events)
+    }
 
     /// The current version, the page's parts rendered for it, and the latest events.
     func current() -> (version: Int, sections: [String: String], events: [EventStream.Numbered], title: String) {
@@ -153,12 +171,17 @@ final class BoardServerState: Sendable {
 /// a newer version renders it, under the lock, so that requests arriving together wait for one rendering.
 final class RenderCache<Value: Sendable>: Sendable {
     private let entry = Mutex<(version: Int, value: Value)?>(nil)
+    /// The same, under a lock of its own that is never held while rendering.
+    private let done = Mutex<(version: Int, value: Value)?>(nil)
+    /// The latest rendering, whatever its version, without waiting for one being made.
+    var latest: (version: Int, value: Value)? { done.withLock { $0 } }
 
     func value(version: Int, render: () -> Value) -> Value {
         entry.withLock { entry in
             if let entry, entry.version >= version { return entry.value }
             let value = render()
             entry = (version, value)
+            done.withLock { $0 = (version, value) }
             return value
         }
     }
@@ -190,7 +213,7 @@ final class BoardEventSource: HTTPStreamSource {
 
     func next() -> Data? {
         guard !state.isStopping else { return nil }
-        let now = state.current()
+        let now = state.rendered()
         return stream.withLock { entry -> Data in
             if entry.version != now.version {
                 entry.version = now.version
