@@ -14,7 +14,12 @@ board's `unlock` line for it on `chest board --json`'s standard output (one cloc
 
 Usage: scripts/bench-city.py TEAMS [EDGES]   (CHEST_CITY_SLOW=N slow connections, CHEST_CITY_PAGES=N messages,
 CHEST_CITY_SPREAD=S seconds over which receipts are sent, CHEST_CITY_PERSISTENCE=old for the former autosave
-settings, CHEST_BENCH_KEEP=1 keeps the temporary directory)
+settings, CHEST_CITY_FLOOD=1 adds one team that floods (statuses and junk receipts as fast as the broker takes them),
+CHEST_BENCH_KEEP=1 keeps the temporary directory)
+
+The latency is also split at the board's `receivedAt` (its clock when its loop took the receipt in): from the
+publish to the board's loop (the client, the broker, the board's MQTT thread), and from there to this script's read
+(the board's checks and its output, this script's reading).
 """
 import http.client
 import json
@@ -32,6 +37,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib  # noqa: E402
+from datetime import datetime  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = os.path.join(ROOT, "examples", "mosquitto")
@@ -281,13 +287,15 @@ def main():
     slow = int(os.environ.get("CHEST_CITY_SLOW", "5000"))
     pages = int(os.environ.get("CHEST_CITY_PAGES", "3"))
     spread = os.environ.get("CHEST_CITY_SPREAD", "60")
+    flood = os.environ.get("CHEST_CITY_FLOOD") == "1"
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     if hard < descriptor_limit():
         say(f"   brokers run with {hard} descriptors, this machine's hard limit, not the drop-in's {descriptor_limit()}")
     persistence = "former (autosave_on_changes true, autosave_interval 1)" \
         if os.environ.get("CHEST_CITY_PERSISTENCE") == "old" else "as shipped"
-    say(f"== city: {teams} teams, {edges} edges, {pages} pages each, persistence {persistence}; load {load()}")
+    say(f"== city: {teams} teams{' and one that floods' if flood else ''}, {edges} edges, {pages} pages each,"
+        f" persistence {persistence}; load {load()}")
     organiser = dict(os.environ, HOME=os.path.join(WORK, "organiser"), TZ="UTC",
                      XDG_CONFIG_HOME=os.path.join(WORK, "organiser", "config"),
                      CHEST_DIR=os.path.join(WORK, "organiser", "chest"),
@@ -302,7 +310,7 @@ def main():
     hunt = os.path.join(teams_dir, "city.hunt")
     chest("hunt", "create", "City hunt", "--broker", f"mqtts://127.0.0.1:{main_port}", "--ca", certificates[0], "-o", hunt)
     began = time.time()
-    added = chest("hunt", "team", "add", "team", "--count", str(teams), "--hunt", hunt)
+    added = chest("hunt", "team", "add", "team", "--count", str(teams + flood), "--hunt", hunt)
     say(f"   chest hunt team add --count {teams}: {time.time() - began:.1f} s")
     for index in range(pages):
         chest("compose", "-o", os.path.join(WORK, f"m{index}.locked"), "--title", f"Clue {index + 1}",
@@ -340,15 +348,21 @@ def main():
                    "--http-token", TOKEN], env=organiser, stdout=subprocess.PIPE,
                   stderr=open(os.path.join(WORK, "board.err"), "w"), text=True, bufsize=1)
     unlocks = {}
+    received = {}
     lines = []
+    refused = [0]
 
     def read_board():
         for line in board.stdout:
             now = time.time()
             if '"event":"unlock"' in line:
                 entry = json.loads(line)
-                unlocks.setdefault((entry["team"], entry["message"], entry["page"]), now)
-            lines.append(line)
+                key = (entry["team"], entry["message"], entry["page"])
+                unlocks.setdefault(key, now)
+                received.setdefault(key, datetime.fromisoformat(entry["receivedAt"].replace("Z", "+00:00")).timestamp())
+            elif '"event":"refused"' in line:
+                refused[0] += 1
+            lines.append(len(line))
     threading.Thread(target=read_board, daemon=True).start()
     wait_for("the web board", lambda: "serving the board" in open(os.path.join(WORK, "board.err")).read(), 30)
     stream = Stream(web_port)
@@ -361,27 +375,55 @@ def main():
         wait_for(f"{slow} slow connections", lambda: slow_clients.open >= slow * 0.95, 120)
         say(f"   {slow_clients.open} slow connections to the web board open; load {load()}")
     saves_before = [saves(node) for node in nodes]
+    journal_before = os.path.getsize(hunt + ".board")
 
     # libmosquitto's loop uses select(2): at most about 300 clients a process (Sources/ChestBench/CityBench.swift).
     shards = max(1, -(-teams // 250))
     brokers = ",".join(f"127.0.0.1:{node['port']}" for node in team_brokers)
     began = time.time()
     clients = []
+    go = os.path.join(WORK, "go")
+    ready = []
     for shard in range(shards):
         log = os.path.join(WORK, f"sent-{shard}.log")
         open(log, "w").close()
         clients.append(start([os.path.join(BIN, "chest-bench"), "city", hunt, certificates[0], brokers,
-                              "--spread", spread, "--log", log, "--shard", f"{shard}/{shards}",
+                              "--spread", spread, "--log", log, "--shard", f"{shard}/{shards}", "--teams", str(teams), "--go", go,
                               "--connect-rate", str(max(10, 250 // shards))],
                              stdout=subprocess.PIPE, text=True, bufsize=1))
 
     def echo(process, shard):
         for line in process.stdout:
-            if shard == 0 or "gave up" in line:
+            if "city-teams: ready" in line:
+                ready.append(shard)
+            elif shard == 0 or "gave up" in line:
                 say(f"   [{shard + 1}/{shards}] " + line.rstrip())
     echoes = [threading.Thread(target=echo, args=(process, shard), daemon=True) for shard, process in enumerate(clients)]
     for thread in echoes:
         thread.start()
+    # The receipts start together, once every team is connected and the board has taken every first status in
+    # (as a hunt's teams are connected before its start): before, each process started its receipts as soon as its
+    # own teams were connected, behind the other processes' 5,000 first statuses at the board (docs/BENCHMARKS.md).
+    wait_for("every team connected", lambda: len(ready) == shards or any(p.poll() is not None for p in clients), 900)
+    connected = time.time()
+    size, quiet_since = -1, time.time()
+    while time.time() - quiet_since < 2 and time.time() - connected < 120:
+        now_size = os.path.getsize(hunt + ".board")
+        if now_size != size:
+            size, quiet_since = now_size, time.time()
+        time.sleep(0.1)
+    say(f"   every team connected in {connected - began:.1f} s; the board took the first statuses in"
+        f" {quiet_since - connected:.1f} s more; receipts start; load {load()}")
+    open(go, "w").close()
+    flooded = []
+    if flood:
+        flooder = start([os.path.join(BIN, "chest-bench"), "city", hunt, certificates[0], brokers, "--flood", str(teams),
+                         "--duration", "900"], stdout=subprocess.PIPE, text=True, bufsize=1)
+
+        def follow_flood():
+            for line in flooder.stdout:
+                flooded.append(line.strip())
+        threading.Thread(target=follow_flood, daemon=True).start()
     failed = [shard for shard, process in enumerate(clients) if process.wait() != 0]
     for thread in echoes:
         thread.join()
@@ -402,6 +444,8 @@ def main():
     time.sleep(2)
     credited = [key for key in sent if key in unlocks]
     latencies = [(unlocks[key] - sent[key]) * 1000 for key in credited]
+    to_board = [(received[key] - sent[key]) * 1000 for key in credited]
+    from_board = [(unlocks[key] - received[key]) * 1000 for key in credited]
     board_rss = status_kb(board.pid, "VmHWM") / 1024
     broker_rss = [status_kb(node["process"].pid, "VmHWM") / 1024 for node in nodes]
     saves_during = [saves(node) - before for node, before in zip(nodes, saves_before)]
@@ -411,8 +455,15 @@ def main():
     for node, rss, count, size in zip(nodes, broker_rss, saves_during, database):
         say(f"   broker {node['name']}: peak RSS {rss:.1f} MB; database saves during the run {count}"
             f" (its file now {size / 1e6:.2f} MB)")
+    journal = os.path.getsize(hunt + ".board")
     say(f"   board: peak RSS {board_rss:.1f} MB, now {status_kb(board.pid, 'VmRSS') / 1024:.1f} MB; journal"
-        f" {os.path.getsize(hunt + '.board') / 1e6:.1f} MB")
+        f" {journal / 1e6:.1f} MB ({(journal - journal_before) / 1e6:.1f} MB during the run)")
+    say(f"   latency split at the board's receivedAt: publish to the board's loop p50 {percentile(to_board, 0.5):.0f} ms,"
+        f" p95 {percentile(to_board, 0.95):.0f} ms; the board's loop to this script p50 {percentile(from_board, 0.5):.0f} ms,"
+        f" p95 {percentile(from_board, 0.95):.0f} ms")
+    if flood:
+        say(f"   the flooding team: {flooded[-1] if flooded else 'no report'}; the board printed {refused[0]} refusals,"
+            f" {len(lines)} lines in all")
     stream_live = stream.error is None and stream.unlocks and stream.unlocks[-1] >= max(unlocks.values(), default=0) - 5
     say(f"   web stream: {len(stream.unlocks)} unlock events, {stream.sections} section updates,"
         f" {'live' if stream_live else 'NOT live: ' + str(stream.error)}")

@@ -32,10 +32,17 @@ enum CityBench {
         var linger = 0.0
         var shard = 0
         var shards = 1
+        /// Only the hunt's first `teams` teams are honest ones (the rest: a flooding team's).
+        var teams: Int?
+        /// The index of the team that floods instead (`--flood`), and for how long at most.
+        var flood: Int?
+        var duration = 600.0
+        /// A file whose existence starts the receipts: every process starts them together once every team of every
+        /// process is connected and has sent its first status (as a hunt's teams are connected before its start).
+        var go: String?
     }
 
-    static let usage =
-        "chest-bench city HUNT CAFILE HOST:PORT[,HOST:PORT…] [--spread S] [--connect-rate N] [--linger S] [--log FILE] [--shard I/N]"
+    static let usage = "chest-bench city HUNT CAFILE HOST:PORT[,HOST:PORT…] [--spread S] [--connect-rate N] [--linger S] [--log FILE] [--shard I/N] [--teams N] [--go FILE] | --flood INDEX [--duration S]"
 
     static func main(_ arguments: [String]) {
         guard arguments.count >= 3 else { fatalError(usage) }
@@ -51,6 +58,10 @@ enum CityBench {
             case "--connect-rate": options.connectRate = rest.next().flatMap(Double.init) ?? options.connectRate
             case "--linger": options.linger = rest.next().flatMap(Double.init) ?? options.linger
             case "--log": options.log = rest.next() ?? options.log
+            case "--teams": options.teams = rest.next().flatMap { Int($0) }
+            case "--go": options.go = rest.next()
+            case "--flood": options.flood = rest.next().flatMap { Int($0) }
+            case "--duration": options.duration = rest.next().flatMap(Double.init) ?? options.duration
             case "--shard":
                 let parts = (rest.next() ?? "").split(separator: "/").compactMap { Int($0) }
                 guard parts.count == 2, parts[1] > 0, (0..<parts[1]).contains(parts[0]) else { fatalError(usage) }
@@ -58,6 +69,7 @@ enum CityBench {
             default: fatalError(usage)
             }
         }
+        if let flood = options.flood { return Self.flood(options, team: flood) }
         run(options)
     }
 
@@ -103,7 +115,8 @@ enum CityBench {
         guard !pages.isEmpty else { fatalError("\(options.hunt) has no messages composed for it (compose --hunt)") }
         let readers = try! Directory.makeTemporary("chest-city-readers")
         defer { try? FileManager.default.removeItem(atPath: readers) }
-        let teams = hunt.teams.enumerated().filter { $0.offset % options.shards == options.shard }.map { index, team in
+        let honest = hunt.teams.prefix(options.teams ?? hunt.teams.count)
+        let teams = honest.enumerated().filter { $0.offset % options.shards == options.shard }.map { index, team in
             Team(team: team, reader: try! Identity.loadOrCreate(at: "\(readers)/\(index).json"), index: index)
         }
         let log = Mutex(FileHandle(forWritingAtPath: options.log) ?? FileHandle.nullDevice)
@@ -153,6 +166,11 @@ enum CityBench {
 
         // A status each, as chestd sends on connecting.
         for team in teams { publish(status(team, hunt: hunt, count: 1), team) }
+        if let go = options.go {
+            print("city-teams: ready")
+            fflush(nil)
+            waitUntil("the go file \(go)", deadline: 900) { FileManager.default.fileExists(atPath: go) }
+        }
 
         // The receipts, spread evenly over `spread` seconds in a shuffled order, with positions every 30 s.
         var schedule: [(team: Team, page: Int)] = []
@@ -275,5 +293,69 @@ enum CityBench {
             }
             Thread.sleep(forTimeInterval: 0.05)
         }
+    }
+}
+
+extension CityBench {
+    /// `--flood INDEX`: the team at INDEX sends, as fast as the broker acknowledges them (at most 200 unacknowledged,
+    /// QoS 1 as chestd publishes), a signed status (2,000 signed beforehand, ids rising, so each would pass the
+    /// board's gate, then again) and a junk receipt (1 KB of random bytes, retained, on one of 100 receipt topics),
+    /// until `--duration` ends or it is stopped; prints `city-flood: S statuses, J junk receipts in T s` every 5 s (docs/BENCHMARKS.md "A city").
+    static func flood(_ options: Options, team index: Int) {
+        let hunt = try! HuntFile.read(path: options.hunt)
+        let readers = try! Directory.makeTemporary("chest-city-flood")
+        defer { try? FileManager.default.removeItem(atPath: readers) }
+        let team = Team(team: hunt.teams[index], reader: try! Identity.loadOrCreate(at: "\(readers)/flood.json"), index: index)
+        let broker = options.brokers[index % options.brokers.count]
+        var mqtt = MQTTOptions(clientID: "city-\(team.team.name)", host: broker.host, port: broker.port, tls: true,
+                               caFile: options.caFile, username: team.team.name, password: team.team.password)
+        mqtt.keepAlive = 60
+        let inFlight = Mutex(0)
+        let connected = Mutex(false)
+        let client = try! MQTTClient(mqtt) { event in
+            switch event {
+            case .connected: connected.withLock { $0 = true }
+            case .disconnected, .connectionRefused: connected.withLock { $0 = false }
+            case .delivered: inFlight.withLock { $0 -= 1 }
+            default: break
+            }
+        }
+        team.client = client
+        client.start()
+        waitUntil("the flooding team connected", deadline: 600) { connected.withLock { $0 } }
+        // Made beforehand, so that the flood costs this machine's CPU what a flooding laptop elsewhere would not:
+        // its signatures (two per status) took most of a core and loaded the machine under test (docs/BENCHMARKS.md).
+        let signed = (1...2_000).map { status(team, hunt: hunt, count: 1_000 + UInt64($0)) }
+        let junkPayloads = (0..<100).map { _ in Data(Sealer.randomBytes(1_024)) }
+        print("city-flood: ready")
+        fflush(nil)
+        let start = Date()
+        var statuses = 0, junk = 0, count: UInt64 = 0
+        var reported = Date()
+        func send(_ message: MQTTMessage) -> Bool {
+            inFlight.withLock { $0 += 1 }
+            guard (try? client.publish(message)) != nil else {
+                inFlight.withLock { $0 -= 1 }
+                return false
+            }
+            return true
+        }
+        while Date().timeIntervalSince(start) < options.duration {
+            if inFlight.withLock({ $0 }) >= 200 || !connected.withLock({ $0 }) {
+                usleep(200)
+            } else {
+                count += 1
+                // The statuses' ids rise for the first 2,000, then start again (replays, after the rate's refusals).
+                if send(signed[Int(count % 2_000)]) { statuses += 1 }
+                let topic = HuntTopic.receipt(hunt: hunt.id, team: team.team.name, id: count % 100 + 1)
+                if send(MQTTMessage(topic: topic, payload: junkPayloads[Int(count % 100)], qos: 1, retain: true)) { junk += 1 }
+            }
+            if Date().timeIntervalSince(reported) >= 5 {
+                reported = Date()
+                print(String(format: "city-flood: %d statuses, %d junk receipts in %.1f s", statuses, junk, reported.timeIntervalSince(start)))
+                fflush(nil)
+            }
+        }
+        client.stop()
     }
 }

@@ -2,8 +2,13 @@ import ChestCore
 import FoundationEssentials
 
 /// `/board.json`: the leaderboard and the latest events as JSON (docs/HUNTS.md "The board in a browser"), in the
-/// conventions of `chest board --json`: ISO 8601 times, fields absent when unknown, events as its lines.
-package enum BoardJSON {
+/// conventions of `chest board --json`: ISO 8601 times, fields absent when unknown, events as its lines. Paged: at
+/// most `perPage` teams a page, `/board.json?page=N` for the rest, so that a request costs a page's rows at a city's
+/// scale, not every team's (docs/BENCHMARKS.md "A city").
+public enum BoardJSON {
+    /// The teams of one page, in rank order.
+    public static let perPage = 200
+
     struct Document: Encodable {
         var hunt: String
         var broker: String
@@ -12,6 +17,10 @@ package enum BoardJSON {
         /// The hunt's start and end in force (docs/HUNTS.md "The hunt's start and end"); absent when not set.
         var starts: Date?
         var ends: Date?
+        /// This page of the leaderboard (from 1), how many there are, and how many teams they hold.
+        var page: Int
+        var pages: Int
+        var teamCount: Int
         var teams: [Row]
         var latest: [BoardEvent]
         var refused: [BoardEvent]
@@ -61,10 +70,25 @@ package enum BoardJSON {
         var best: FixTrust.Level
     }
 
-    package static func data(_ snapshot: BoardSnapshot) -> Data {
-        let colours = TeamColours.assign(teams: snapshot.board.teams.map(\.name), chosen: snapshot.chosenColours)
-        let lookalikes = KnownSenders.lookalikes(among: snapshot.board.teams.map(\.name))
-        let teams = snapshot.board.leaderboard().enumerated().map { index, team in
+    /// The first page.
+    public static func data(_ snapshot: BoardSnapshot) -> Data { page(snapshot, number: 1)! }
+
+    /// Page `number` (from 1); nil when there is no such page. Every page has the latest events and the counts.
+    public static func page(_ snapshot: BoardSnapshot, number: Int) -> Data? {
+        page(snapshot, number: number, looks: TeamLooks(snapshot))
+    }
+
+    /// The pages a board of `teams` teams has: one at least, even with none.
+    public static func pages(teams: Int) -> Int { max(1, (teams + perPage - 1) / perPage) }
+
+    static func page(_ snapshot: BoardSnapshot, number: Int, looks: TeamLooks) -> Data? {
+        let colours = looks.colours, lookalikes = looks.lookalikes
+        let ranked = snapshot.board.leaderboard()
+        let pages = pages(teams: ranked.count)
+        guard (1...pages).contains(number) else { return nil }
+        let shown = ranked.indices.dropFirst((number - 1) * perPage).prefix(perPage)
+        let teams = shown.map { index in
+            let team = ranked[index]
             let trusts = team.pages.map(\.trust)
             return Row(
                 rank: team.isRanked ? index + 1 : nil, team: team.name, lookalikeOf: lookalikes[team.name],
@@ -80,12 +104,11 @@ package enum BoardJSON {
                 lastHeard: team.lastHeard, refused: team.refusals,
                 position: snapshot.sharePositions ? team.trail.last : nil)
         }
-        let document = Document(
-            hunt: snapshot.huntName, broker: snapshot.broker.text, connection: snapshot.connection.description,
-            sharePositions: snapshot.sharePositions, starts: snapshot.schedule.starts,
-            ends: snapshot.schedule.ends, teams: teams,
-            latest: snapshot.unlocks.map(\.event), refused: snapshot.refusals.map(\.event),
-            ignored: snapshot.ignored)
+        let document = Document(hunt: snapshot.huntName, broker: snapshot.broker.text, connection: snapshot.connection.description,
+                                sharePositions: snapshot.sharePositions, starts: snapshot.schedule.starts,
+                                ends: snapshot.schedule.ends, page: number, pages: pages, teamCount: ranked.count, teams: teams,
+                                latest: snapshot.unlocks.map(\.event), refused: snapshot.refusals.map(\.event),
+                                ignored: snapshot.ignored)
         return ChestJSON.line(document)
     }
 }

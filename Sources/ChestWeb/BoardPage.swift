@@ -10,11 +10,15 @@ package enum BoardPage {
     package static let sectionIDs = ["summary", "leaderboard", "map", "latest", "refused"]
 
     /// Each part's inner HTML by element ID.
-    package static func sections(_ snapshot: BoardSnapshot, timeZone: Zone) -> [String: String] {
-        let colours = TeamColours.assign(teams: snapshot.board.teams.map(\.name), chosen: snapshot.chosenColours)
+    public static func sections(_ snapshot: BoardSnapshot, timeZone: Zone) -> [String: String] {
+        sections(snapshot, timeZone: timeZone, looks: TeamLooks(snapshot))
+    }
+
+    static func sections(_ snapshot: BoardSnapshot, timeZone: Zone, looks: TeamLooks) -> [String: String] {
+        let colours = looks.colours
         return [
             "summary": summary(snapshot, timeZone: timeZone),
-            "leaderboard": leaderboard(snapshot, colours: colours, timeZone: timeZone),
+            "leaderboard": leaderboard(snapshot, colours: colours, lookalikes: looks.lookalikes, timeZone: timeZone),
             "map": BoardMap(snapshot: snapshot, colours: colours).svg,
             "latest": said(snapshot.words, timeZone: timeZone)
                 + latest(
@@ -98,11 +102,12 @@ package enum BoardPage {
 
     /// One row a team, ranked only once something was credited, given or adjusted: its points first (docs/HUNTS.md
     /// "Points"), then its pages, what its hints cost and the organiser's adjustments with their reasons.
-    static func leaderboard(_ snapshot: BoardSnapshot, colours: [String: String], timeZone: Zone) -> String {
+    static func leaderboard(_ snapshot: BoardSnapshot, colours: [String: String], lookalikes: [String: String]? = nil,
+                            timeZone: Zone) -> String {
         var rows: [String] = []
         // A team named like another (a Cyrillic letter, an invisible space) is flagged, as on the terminal board
         // (docs/SECURITY.md "Known senders").
-        let lookalikes = KnownSenders.lookalikes(among: snapshot.board.teams.map(\.name))
+        let lookalikes = lookalikes ?? KnownSenders.lookalikes(among: snapshot.board.teamNames)
         for (index, team) in snapshot.board.leaderboard().enumerated() {
             let ranked = team.isRanked
             let guarded = team.pages.count { !$0.proven }

@@ -4,6 +4,9 @@ import ChestCore
 /// message brings (names, titles, refusal reasons) goes through here, so `<script>` shows as text.
 enum HTML {
     static func escaped(_ text: String) -> String {
+        // Most of what the page shows is plain ASCII (team names, numbers, times): as it is, without asking each
+        // character's Unicode category, which was most of rendering 5,000 rows (docs/BENCHMARKS.md "A city").
+        if text.utf8.allSatisfy({ (0x20...0x7E).contains($0) && !Self.special.contains($0) }) { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -23,6 +26,9 @@ enum HTML {
         }
         return result
     }
+
+    /// The ASCII characters `escaped` replaces.
+    private static let special: Set<UInt8> = [UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'")]
 
     /// Text a team or a message brings, escaped and isolated, so right-to-left words in it cannot reorder the line.
     static func isolated(_ text: String) -> String { "<bdi>\(escaped(text))</bdi>" }

@@ -42,7 +42,8 @@ struct BoardCommand: ChestCommand {
         --http-token, 16 to 256 letters, digits, -, _, . or ~ (openssl rand -hex 16): a browser gives it once as \
         ?token=TOKEN and then carries it in a cookie. The page travels in clear HTTP: use it on the venue's own \
         network. --quiet serves the page without the terminal board (so does a board whose output is not a \
-        terminal). Endpoints: / (the page), /events (the live stream), /board.json (the leaderboard), /results. \
+        terminal). Endpoints: / (the page), /events (the live stream), /board.json (the leaderboard, 200 teams a \
+        page: ?page=N for the next), /results. \
         --tiles draws the map over tiles from URL ({z}, {x} and {y} in it, {s} for a subdomain) through Leaflet from \
         the libjs-leaflet package, with the attribution the tile source requires (--tiles-attribution); without it \
         the board draws its map alone, offline (docs/HUNTS.md "The board in a browser").

@@ -35,6 +35,9 @@ package struct BoardCore: Sendable {
     /// them falls due (`BoardCore+DelayedHints.swift`).
     var delayed: [DelayedHint] = []
     var dueByTeam: [String: Date] = [:]
+    /// Each team's pace (docs/HUNTS.md "A team that floods"), and when each team's last `tooFast` was shown.
+    private var rate = TeamRate()
+    private var tooFastShown: [String: Date] = [:]
 
     package init(hunt: HuntFile, answersHints: Bool) {
         self.hunt = hunt
@@ -62,7 +65,32 @@ package struct BoardCore: Sendable {
         case let .rechecked(heard, replay): record(heard, replay: replay)
         case let .stopping(at): flushCounts(at: at)
         case let .tick(at): giveDueHints(by: at)
+        case let .tooFast(topic, at): throttle(topic: topic, at: at)
         }
+    }
+
+    /// Whether the board takes a message on `topic` in, or refuses it as `.tooFast` (input `.tooFast`) before an
+    /// adapter checks anything: a team's topics bring at most `TeamRate`'s burst, then its rate; what the broker
+    /// hands over on subscribing (`retained`) and what is not a team's topic are not counted.
+    public mutating func admits(topic: String, retained: Bool, at: Date) -> Bool {
+        guard !retained, let team = board.team(named: topic) else { return true }
+        return rate.take(team, at: at)
+    }
+
+    /// A message beyond its team's rate: counted for the gate and the team; shown and journalled as any refusal at
+    /// most once a `countInterval` for each team, and otherwise only counted, so a flood adds at most a count line
+    /// a minute to the journal and a line a minute to the board's output.
+    private mutating func throttle(topic: String, at: Date) -> [Effect] {
+        guard let team = board.team(named: topic) else { return [] }
+        gate.count(.tooFast)
+        if tooFastShown[team].map({ at.timeIntervalSince($0) < BoardJournal.countInterval }) ?? false {
+            board.countRefusals(HuntGate.Refusal.tooFast.rawValue, team: team, 1)
+            uncounted[HuntGate.Refusal.tooFast.rawValue, default: [:]][team, default: 0] += 1
+            if countedAt.map({ at.timeIntervalSince($0) >= BoardJournal.countInterval }) ?? true { return flushCounts(at: at) }
+            return []
+        }
+        tooFastShown[team] = at
+        return refuse(.tooFast, topic: topic, at: at, replay: false)
     }
 
     /// The hunt file read again: its messages (composed during the hunt) are the ones the board knows now.
@@ -196,18 +224,22 @@ package struct BoardCore: Sendable {
     /// A refusal by the gate: shown, counted, and journalled one a line while the journal has fewer than
     /// `BoardJournal.refusalLines` of them, then as counts, at most one line a `BoardJournal.countInterval`.
     private mutating func refuse(_ refusal: HuntGate.Refusal, _ heard: Heard, replay: Bool) -> [Effect] {
-        let topic = BoardJournal.shortened(heard.topic)
-        let events = board.recordRefusal(refusal, topic: topic, at: heard.at)
-        note(events, at: heard.at)
+        refuse(refusal, topic: heard.topic, at: heard.at, replay: replay)
+    }
+
+    private mutating func refuse(_ refusal: HuntGate.Refusal, topic heardTopic: String, at: Date, replay: Bool) -> [Effect] {
+        let topic = BoardJournal.shortened(heardTopic)
+        let events = board.recordRefusal(refusal, topic: topic, at: at)
+        note(events, at: at)
         var effects = events.map(Effect.event)
         guard !replay else { return effects }
         if refusalLines < BoardJournal.refusalLines {
             refusalLines += 1
-            effects.append(.journal(BoardJournal.Line(at: heard.at, topic: topic, refused: refusal.rawValue)))
+            effects.append(.journal(BoardJournal.Line(at: at, topic: topic, refused: refusal.rawValue)))
         } else {
-            uncounted[refusal.rawValue, default: [:]][board.team(named: heard.topic) ?? "", default: 0] += 1
-            if countedAt.map({ heard.at.timeIntervalSince($0) >= BoardJournal.countInterval }) ?? true {
-                effects += flushCounts(at: heard.at)
+            uncounted[refusal.rawValue, default: [:]][board.team(named: heardTopic) ?? "", default: 0] += 1
+            if countedAt.map({ at.timeIntervalSince($0) >= BoardJournal.countInterval }) ?? true {
+                effects += flushCounts(at: at)
             }
         }
         return effects

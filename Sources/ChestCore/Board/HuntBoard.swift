@@ -282,6 +282,9 @@ package struct HuntBoard: Codable, Sendable {
     /// Every team, in the hunt file's order.
     package var teams: [Team] { order.compactMap { byName[$0] } }
 
+    /// Every team's name, in the hunt file's order: `teams.map(\.name)` without copying the teams.
+    public var teamNames: [String] { order.filter { byName[$0] != nil } }
+
     private static func event(_ team: Team) -> BoardEvent {
         .team(
             name: team.name, online: team.online, lastHeard: team.lastHeard, trust: team.trust, pages: team.pages.count,
@@ -304,6 +307,7 @@ package struct HuntBoard: Codable, Sendable {
         case .replayed: "already received"
         case .afterEnd: "received after the hunt ended: nothing credited or charged"
         case .beforeStart: "received before the hunt started: nothing credited or charged"
+        case .tooFast: "more than one team may send (\(Int(TeamRate.burst)) at once, then \(Int(TeamRate.perSecond)) a second): not checked"
         }
     }
 }

@@ -17,6 +17,8 @@ package struct HuntGate: Sendable {
         case afterEnd
         /// The board's too: a receipt or a hint request it received before the hunt's start.
         case beforeStart
+        /// The board's too: more than a team may send (`TeamRate`), refused before it was checked.
+        case tooFast
     }
 
     package enum Verdict: Hashable, Sendable {
