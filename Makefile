@@ -12,7 +12,7 @@ TEST_WIDTH ?= 6
 DEBIAN_PACKAGES := gpsd gpsd-tools gpsd-clients libgps-dev libsodium-dev libxml2-dev libutf8proc-dev libcurl4-openssl-dev pkg-config groff-base python3 bc tmux librsvg2-bin libxml2-utils \
 	mosquitto mosquitto-clients libmosquitto-dev openssl \
 	gpsbabel libmicrohttpd-dev chromium libjs-leaflet \
-	libcurl4-openssl-dev dpkg-dev lintian man-db
+	curl dpkg-dev lintian man-db
 
 .PHONY: all deps build check test deb demo bench bench-build torture fuzz man format clean
 

@@ -23,6 +23,7 @@ publish to the board's loop (the client, the broker, the board's MQTT thread), a
 """
 import http.client
 import json
+import multiprocessing
 import os
 import re
 import resource
@@ -159,19 +160,31 @@ def saves(node):
         return 0
 
 
-class SlowClients(threading.Thread):
+class SlowClients:
     """`count` connections to the web board that never finish their request: a header byte every 5 s (enough to
-    outlast any idle timeout), reopened when the board closes them; from 127.0.0.2 on, 50 per address."""
+    outlast any idle timeout), reopened when the board closes them; from 127.0.0.2 on, 50 per address. A process of
+    its own: 5,000 sends in a Python loop would otherwise hold this script's interpreter lock while the threads that
+    time the board wait for it."""
 
     def __init__(self, port, count):
-        super().__init__(daemon=True)
         self.port, self.count = port, count
-        self.sockets = [None] * count
-        self.open = 0
-        self.reopened = 0
-        self.stopping = False
+        self._open = multiprocessing.Value("i", 0)
+        self._reopened = multiprocessing.Value("i", 0)
+        self._stopping = multiprocessing.Event()
+        self._process = multiprocessing.Process(target=self._run, daemon=True)
 
-    def connect(self, index):
+    @property
+    def open(self):
+        return self._open.value
+
+    @property
+    def reopened(self):
+        return self._reopened.value
+
+    def start(self):
+        self._process.start()
+
+    def _connect(self, index):
         s = socket.socket()
         s.setblocking(True)
         s.settimeout(2)
@@ -184,37 +197,38 @@ class SlowClients(threading.Thread):
             return None
         return s
 
-    def run(self):
-        while not self.stopping:
+    def _run(self):
+        sockets = [None] * self.count
+        while not self._stopping.is_set():
             alive = 0
             for index in range(self.count):
-                s = self.sockets[index]
+                s = sockets[index]
                 if s is not None:
                     try:
                         s.send(b"X")
                     except OSError:
                         s.close()
                         s = None
-                        self.reopened += 1
+                        self._reopened.value += 1
                 if s is None:
-                    s = self.connect(index)
-                self.sockets[index] = s
+                    s = self._connect(index)
+                sockets[index] = s
                 alive += s is not None
-            self.open = alive
-            for _ in range(50):
-                if self.stopping:
-                    break
-                time.sleep(0.1)
-
-    def close(self):
-        self.stopping = True
-        for s in self.sockets:
+            self._open.value = alive
+            self._stopping.wait(5)
+        for s in sockets:
             if s is not None:
                 s.close()
 
+    def close(self):
+        self._stopping.set()
+        self._process.join(30)
+
 
 class Honest(threading.Thread):
-    """An honest screen: `/board.json` with the token every 2 s; its answers' times, and its failures."""
+    """An honest screen: `/board.json` with the token every 2 s; its answers' times, and its failures. Each request
+    is curl's, timed by curl (`time_total`, connection to last byte), so this script's own threads cannot lengthen
+    it."""
 
     def __init__(self, port):
         super().__init__(daemon=True)
@@ -223,20 +237,15 @@ class Honest(threading.Thread):
         self.stopping = False
 
     def run(self):
+        url = f"http://127.0.0.1:{self.port}/board.json?token={TOKEN}"
         while not self.stopping:
-            began = time.time()
-            try:
-                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
-                connection.request("GET", f"/board.json?token={TOKEN}")
-                response = connection.getresponse()
-                response.read()
-                connection.close()
-                if response.status == 200:
-                    self.times.append((time.time() - began) * 1000)
-                else:
-                    self.failures.append(f"HTTP {response.status}")
-            except OSError as error:
-                self.failures.append(str(error))
+            result = subprocess.run(["curl", "-s", "-o", "/dev/null", "--max-time", "5", "-w",
+                                     "%{http_code} %{time_total}", url], capture_output=True, text=True)
+            code, _, seconds = result.stdout.partition(" ")
+            if result.returncode == 0 and code == "200":
+                self.times.append(float(seconds) * 1000)
+            else:
+                self.failures.append(f"HTTP {code}" if result.returncode == 0 else f"curl exit {result.returncode}")
             time.sleep(2)
 
 

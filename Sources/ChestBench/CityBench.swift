@@ -42,7 +42,8 @@ enum CityBench {
         var go: String?
     }
 
-    static let usage = "chest-bench city HUNT CAFILE HOST:PORT[,HOST:PORT…] [--spread S] [--connect-rate N] [--linger S] [--log FILE] [--shard I/N] [--teams N] [--go FILE] | --flood INDEX [--duration S]"
+    static let usage =
+        "chest-bench city HUNT CAFILE HOST:PORT[,HOST:PORT…] [--spread S] [--connect-rate N] [--linger S] [--log FILE] [--shard I/N] [--teams N] [--go FILE] | --flood INDEX [--duration S]"
 
     static func main(_ arguments: [String]) {
         guard arguments.count >= 3 else { fatalError(usage) }
@@ -305,10 +306,12 @@ extension CityBench {
         let hunt = try! HuntFile.read(path: options.hunt)
         let readers = try! Directory.makeTemporary("chest-city-flood")
         defer { try? FileManager.default.removeItem(atPath: readers) }
-        let team = Team(team: hunt.teams[index], reader: try! Identity.loadOrCreate(at: "\(readers)/flood.json"), index: index)
+        let team = Team(
+            team: hunt.teams[index], reader: try! Identity.loadOrCreate(at: "\(readers)/flood.json"), index: index)
         let broker = options.brokers[index % options.brokers.count]
-        var mqtt = MQTTOptions(clientID: "city-\(team.team.name)", host: broker.host, port: broker.port, tls: true,
-                               caFile: options.caFile, username: team.team.name, password: team.team.password)
+        var mqtt = MQTTOptions(
+            clientID: "city-\(team.team.name)", host: broker.host, port: broker.port, tls: true,
+            caFile: options.caFile, username: team.team.name.rawValue, password: team.team.password)
         mqtt.keepAlive = 60
         let inFlight = Mutex(0)
         let connected = Mutex(false)
@@ -330,7 +333,9 @@ extension CityBench {
         print("city-flood: ready")
         fflush(nil)
         let start = Date()
-        var statuses = 0, junk = 0, count: UInt64 = 0
+        var statuses = 0
+        var junk = 0
+        var count: UInt64 = 0
         var reported = Date()
         func send(_ message: MQTTMessage) -> Bool {
             inFlight.withLock { $0 += 1 }
@@ -347,12 +352,17 @@ extension CityBench {
                 count += 1
                 // The statuses' ids rise for the first 2,000, then start again (replays, after the rate's refusals).
                 if send(signed[Int(count % 2_000)]) { statuses += 1 }
-                let topic = HuntTopic.receipt(hunt: hunt.id, team: team.team.name, id: count % 100 + 1)
-                if send(MQTTMessage(topic: topic, payload: junkPayloads[Int(count % 100)], qos: 1, retain: true)) { junk += 1 }
+                let topic = HuntTopic.receipt(hunt: hunt.id, team: team.team.name.rawValue, id: count % 100 + 1)
+                if send(MQTTMessage(topic: topic, payload: junkPayloads[Int(count % 100)], qos: 1, retain: true)) {
+                    junk += 1
+                }
             }
             if Date().timeIntervalSince(reported) >= 5 {
                 reported = Date()
-                print(String(format: "city-flood: %d statuses, %d junk receipts in %.1f s", statuses, junk, reported.timeIntervalSince(start)))
+                print(
+                    String(
+                        format: "city-flood: %d statuses, %d junk receipts in %.1f s", statuses, junk,
+                        reported.timeIntervalSince(start)))
                 fflush(nil)
             }
         }

@@ -29,17 +29,18 @@ extension Daemon {
 
     /// Logs news from the broker the engine did not believe (`Engine.Effect.ignored`).
     func logIgnored(_ why: HuntIgnored, topic: String) {
-        let reason = switch why {
-        case .refused(.malformed): "it is not a chest hunt message"
-        case .refused(.otherHunt): "it is for another hunt"
-        case .refused(.unknownKey): "its sender's key is not the one the hunt file knows"
-        case .refused(.badSignature): "its signature does not hold"
-        case .refused(.wrongTopic): "its sender or kind does not belong on that topic"
-        case .refused(.replayed): "it was heard before, or is older than what was"
-        case .refused(.afterEnd), .refused(.beforeStart): "it came outside the hunt's time"
-        case .refused(.tooFast): "it came faster than a team's rate"
-        case .hintKeyNotForThisReader: "the hint key is not sealed to this reader"
-        }
+        let reason =
+            switch why {
+            case .refused(.malformed): "it is not a chest hunt message"
+            case .refused(.otherHunt): "it is for another hunt"
+            case .refused(.unknownKey): "its sender's key is not the one the hunt file knows"
+            case .refused(.badSignature): "its signature does not hold"
+            case .refused(.wrongTopic): "its sender or kind does not belong on that topic"
+            case .refused(.replayed): "it was heard before, or is older than what was"
+            case .refused(.afterEnd), .refused(.beforeStart): "it came outside the hunt's time"
+            case .refused(.tooFast): "it came faster than a team's rate"
+            case .hintKeyNotForThisReader: "the hint key is not sealed to this reader"
+            }
         log.warning("hunt: ignored a message on \(TerminalText.escaped(topic)): \(reason)")
     }
 }

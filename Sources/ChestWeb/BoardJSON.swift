@@ -5,9 +5,9 @@ import FoundationEssentials
 /// conventions of `chest board --json`: ISO 8601 times, fields absent when unknown, events as its lines. Paged: at
 /// most `perPage` teams a page, `/board.json?page=N` for the rest, so that a request costs a page's rows at a city's
 /// scale, not every team's (docs/BENCHMARKS.md "A city").
-public enum BoardJSON {
+package enum BoardJSON {
     /// The teams of one page, in rank order.
-    public static let perPage = 200
+    package static let perPage = 200
 
     struct Document: Encodable {
         var hunt: String
@@ -71,18 +71,19 @@ public enum BoardJSON {
     }
 
     /// The first page.
-    public static func data(_ snapshot: BoardSnapshot) -> Data { page(snapshot, number: 1)! }
+    package static func data(_ snapshot: BoardSnapshot) -> Data { page(snapshot, number: 1)! }
 
     /// Page `number` (from 1); nil when there is no such page. Every page has the latest events and the counts.
-    public static func page(_ snapshot: BoardSnapshot, number: Int) -> Data? {
+    package static func page(_ snapshot: BoardSnapshot, number: Int) -> Data? {
         page(snapshot, number: number, looks: TeamLooks(snapshot))
     }
 
     /// The pages a board of `teams` teams has: one at least, even with none.
-    public static func pages(teams: Int) -> Int { max(1, (teams + perPage - 1) / perPage) }
+    package static func pages(teams: Int) -> Int { max(1, (teams + perPage - 1) / perPage) }
 
     static func page(_ snapshot: BoardSnapshot, number: Int, looks: TeamLooks) -> Data? {
-        let colours = looks.colours, lookalikes = looks.lookalikes
+        let colours = looks.colours
+        let lookalikes = looks.lookalikes
         let ranked = snapshot.board.leaderboard()
         let pages = pages(teams: ranked.count)
         guard (1...pages).contains(number) else { return nil }
@@ -104,11 +105,12 @@ public enum BoardJSON {
                 lastHeard: team.lastHeard, refused: team.refusals,
                 position: snapshot.sharePositions ? team.trail.last : nil)
         }
-        let document = Document(hunt: snapshot.huntName, broker: snapshot.broker.text, connection: snapshot.connection.description,
-                                sharePositions: snapshot.sharePositions, starts: snapshot.schedule.starts,
-                                ends: snapshot.schedule.ends, page: number, pages: pages, teamCount: ranked.count, teams: teams,
-                                latest: snapshot.unlocks.map(\.event), refused: snapshot.refusals.map(\.event),
-                                ignored: snapshot.ignored)
+        let document = Document(
+            hunt: snapshot.huntName, broker: snapshot.broker.text, connection: snapshot.connection.description,
+            sharePositions: snapshot.sharePositions, starts: snapshot.schedule.starts,
+            ends: snapshot.schedule.ends, page: number, pages: pages, teamCount: ranked.count, teams: teams,
+            latest: snapshot.unlocks.map(\.event), refused: snapshot.refusals.map(\.event),
+            ignored: snapshot.ignored)
         return ChestJSON.line(document)
     }
 }

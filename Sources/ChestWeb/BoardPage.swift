@@ -10,7 +10,7 @@ package enum BoardPage {
     package static let sectionIDs = ["summary", "leaderboard", "map", "latest", "refused"]
 
     /// Each part's inner HTML by element ID.
-    public static func sections(_ snapshot: BoardSnapshot, timeZone: Zone) -> [String: String] {
+    package static func sections(_ snapshot: BoardSnapshot, timeZone: Zone) -> [String: String] {
         sections(snapshot, timeZone: timeZone, looks: TeamLooks(snapshot))
     }
 
@@ -102,8 +102,10 @@ package enum BoardPage {
 
     /// One row a team, ranked only once something was credited, given or adjusted: its points first (docs/HUNTS.md
     /// "Points"), then its pages, what its hints cost and the organiser's adjustments with their reasons.
-    static func leaderboard(_ snapshot: BoardSnapshot, colours: [String: String], lookalikes: [String: String]? = nil,
-                            timeZone: Zone) -> String {
+    static func leaderboard(
+        _ snapshot: BoardSnapshot, colours: [String: String], lookalikes: [String: String]? = nil,
+        timeZone: Zone
+    ) -> String {
         var rows: [String] = []
         // A team named like another (a Cyrillic letter, an invisible space) is flagged, as on the terminal board
         // (docs/SECURITY.md "Known senders").

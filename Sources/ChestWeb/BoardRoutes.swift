@@ -45,18 +45,23 @@ extension BoardServerState {
             let response = Self.bytes(page(), type: "text/html; charset=utf-8", extra: cookie)
             return snapshot.tiles.map { Self.allowingImages(from: $0.origin, response) } ?? response
         case "/board.css": return Self.bytes(Data(BoardAssets.css.utf8), type: "text/css; charset=utf-8", extra: cookie)
-        case "/board.js": return Self.bytes(Data(BoardAssets.javascript.utf8), type: "text/javascript; charset=utf-8", extra: cookie)
+        case "/board.js":
+            return Self.bytes(Data(BoardAssets.javascript.utf8), type: "text/javascript; charset=utf-8", extra: cookie)
         case "/board.json":
             // `?page=N`, from 1 (docs/HUNTS.md "The board in a browser"); the first without it.
             let number = request.argument("page").map { Int($0) ?? 0 } ?? 1
             guard let data = json(page: number) else {
-                return Self.text(404, "Not found: /board.json has pages 1 to \(BoardJSON.pages(teams: snapshot.board.teamNames.count)) (?page=N).\n",
-                                 extra: cookie)
+                return Self.text(
+                    404,
+                    "Not found: /board.json has pages 1 to \(BoardJSON.pages(teams: snapshot.board.teamNames.count)) (?page=N).\n",
+                    extra: cookie)
             }
             return Self.bytes(data, type: "application/json", extra: cookie)
         case "/results": return Self.bytes(resultsPage(), type: "text/html; charset=utf-8", extra: cookie)
-        case "/results.css": return Self.bytes(Data(BoardResults.css.utf8), type: "text/css; charset=utf-8", extra: cookie)
-        case "/results.js": return Self.bytes(Data(BoardResults.javascript.utf8), type: "text/javascript; charset=utf-8", extra: cookie)
+        case "/results.css":
+            return Self.bytes(Data(BoardResults.css.utf8), type: "text/css; charset=utf-8", extra: cookie)
+        case "/results.js":
+            return Self.bytes(Data(BoardResults.javascript.utf8), type: "text/javascript; charset=utf-8", extra: cookie)
         case "/events":
             let headers =
                 Self.securityHeaders + cookie + [

@@ -37,7 +37,7 @@ package final class BoardServer: Sendable {
     /// page's parts are rendered for it. They are rendered here, on a queue of their own, not by a stream on one of
     /// the server's two threads: at 5,000 teams that is a tenth of a second or more, during which every request that
     /// thread holds (an honest `/board.json`) would wait (docs/BENCHMARKS.md "A city").
-    public func publish(_ snapshot: BoardSnapshot, events: [BoardEvent]) {
+    package func publish(_ snapshot: BoardSnapshot, events: [BoardEvent]) {
         state.publish(snapshot, events: events)
         render.async { [state, http] in
             _ = state.current()
@@ -135,11 +135,13 @@ final class BoardServerState: Sendable {
         let (version, snapshot) = published.withLock { ($0.version, $0.snapshot) }
         // Checked before the cache, which keeps only pages that exist.
         guard (1...BoardJSON.pages(teams: snapshot.board.teamNames.count)).contains(number) else { return nil }
-        let pages = json.value(version: version, update: { pages in
-            guard pages[number] == nil else { return }
-            renders.add(1, ordering: .relaxed)
-            pages[number] = BoardJSON.page(snapshot, number: number, looks: teamLooks(snapshot))
-        }, initial: [:])
+        let pages = json.value(
+            version: version,
+            update: { pages in
+                guard pages[number] == nil else { return }
+                renders.add(1, ordering: .relaxed)
+                pages[number] = BoardJSON.page(snapshot, number: number, looks: teamLooks(snapshot))
+            }, initial: [:])
         return pages[number]
     }
 
@@ -190,7 +192,8 @@ final class RenderCache<Value: Sendable>: Sendable {
     /// `version`, which starts as `initial` when the cached one is older.
     func value(version: Int, update: (inout Value) -> Void, initial: Value) -> Value {
         entry.withLock { entry in
-            var current: (version: Int, value: Value) = entry.flatMap { $0.version >= version ? $0 : nil } ?? (version, initial)
+            var current: (version: Int, value: Value) =
+                entry.flatMap { $0.version >= version ? $0 : nil } ?? (version, initial)
             update(&current.value)
             entry = current
             return current.value

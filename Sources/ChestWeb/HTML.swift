@@ -28,7 +28,9 @@ enum HTML {
     }
 
     /// The ASCII characters `escaped` replaces.
-    private static let special: Set<UInt8> = [UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'")]
+    private static let special: Set<UInt8> = [
+        UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"),
+    ]
 
     /// Text a team or a message brings, escaped and isolated, so right-to-left words in it cannot reorder the line.
     static func isolated(_ text: String) -> String { "<bdi>\(escaped(text))</bdi>" }

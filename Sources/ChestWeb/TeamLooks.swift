@@ -17,5 +17,7 @@ struct TeamLooks: Sendable {
     }
 
     /// Whether these are the looks of `snapshot`'s teams.
-    func fits(_ snapshot: BoardSnapshot) -> Bool { chosen == snapshot.chosenColours && names == snapshot.board.teamNames }
+    func fits(_ snapshot: BoardSnapshot) -> Bool {
+        chosen == snapshot.chosenColours && names == snapshot.board.teamNames
+    }
 }

@@ -69,8 +69,10 @@ import Testing
         _ = try again.restore()
         // Ten a second is beyond one team's rate (TeamRate): what passed it was looked at (malformed), the rest refused
         // unlooked at (tooFast); both counted, all 6,000.
-        let malformed = again.gate.refused[.malformed, default: 0], tooFast = again.gate.refused[.tooFast, default: 0]
-        #expect(malformed + tooFast == 6_000 && tooFast > 5_000 && again.gate.refused.count == 2, "\(again.gate.refused)")
+        let malformed = again.gate.refused[.malformed, default: 0]
+        let tooFast = again.gate.refused[.tooFast, default: 0]
+        #expect(
+            malformed + tooFast == 6_000 && tooFast > 5_000 && again.gate.refused.count == 2, "\(again.gate.refused)")
         #expect(again.board.teams[0].refusals == ["malformed": malformed, "tooFast": tooFast])
         #expect(again.board.teams[0].reader == reader.publicKeyBase64)
         again.stop(at: Date(timeIntervalSince1970: 1_800_001_001))
@@ -86,27 +88,33 @@ import Testing
         var feed = BoardFeed(hunt: hunt, huntPath: huntPath, organiser: organiser)
         _ = try feed.restore()
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-        let status = ReaderClaim.claim(TeamStatus(online: true, pagesOpen: 0), hunt: hunt.id, team: "red", identity: reader)
+        let status = ReaderClaim.claim(
+            TeamStatus(online: true, pagesOpen: 0), hunt: hunt.id, team: "red", identity: reader)
         func statusPayload(_ id: UInt64) throws -> Data {
             try signed(HuntEnvelope(hunt: hunt.id, sender: "red", id: id, sent: t0, status: status), team)
         }
         var events: [BoardEvent] = []
         // 300 in two seconds: 100 at once, then one a second.
         for index in 0..<300 {
-            events += feed.receive(topic: HuntTopic.status(hunt: hunt.id, team: "red"), payload: try statusPayload(UInt64(index + 1)),
-                                   retained: false, at: t0.addingTimeInterval(Double(index) / 150))
+            events += feed.receive(
+                topic: HuntTopic.status(hunt: hunt.id, team: "red"), payload: try statusPayload(UInt64(index + 1)),
+                retained: false, at: t0.addingTimeInterval(Double(index) / 150))
         }
         let tooFast = feed.gate.refused[.tooFast, default: 0]
         #expect((197...199).contains(tooFast), "\(feed.gate.refused)")
-        #expect(feed.gate.seen.senders["red"]?.highestStatus == UInt64(300 - tooFast) || tooFast > 0, "\(feed.gate.refused)")
+        #expect(
+            feed.gate.seen.senders["red"]?.highestStatus == UInt64(300 - tooFast) || tooFast > 0, "\(feed.gate.refused)"
+        )
         let shown = events.filter { if case .refused("tooFast", "red", _) = $0 { true } else { false } }
         #expect(shown.count == 1, "shown once a minute, not once a message: \(shown.count)")
         // Retained: what a new subscription is handed, not the team's pace.
-        _ = feed.receive(topic: HuntTopic.status(hunt: hunt.id, team: "red"), payload: try statusPayload(1_000),
-                         retained: true, at: t0.addingTimeInterval(2))
+        _ = feed.receive(
+            topic: HuntTopic.status(hunt: hunt.id, team: "red"), payload: try statusPayload(1_000),
+            retained: true, at: t0.addingTimeInterval(2))
         #expect(feed.gate.seen.senders["red"]?.highestStatus == 1_000)
         feed.stop(at: t0.addingTimeInterval(3))
-        let lines = try String(contentsOfFile: BoardFeed.journalPath(huntPath: huntPath), encoding: .utf8).split(separator: "\n")
+        let lines = try String(contentsOfFile: BoardFeed.journalPath(huntPath: huntPath), encoding: .utf8).split(
+            separator: "\n")
         #expect(lines.count <= 106, "\(lines.count) journal lines for 301 statuses")
 
         var again = BoardFeed(hunt: hunt, huntPath: huntPath, organiser: organiser)

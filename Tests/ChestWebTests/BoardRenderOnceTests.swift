@@ -2,6 +2,7 @@ import ChestCore
 import ChestTestSupport
 import Foundation
 import Testing
+
 @testable import ChestWeb
 
 /// The web board renders once per change, not once per request (issue 50): two requests without a publish between
@@ -9,10 +10,12 @@ import Testing
 @Suite struct BoardRenderOnceTests {
     static func request(_ path: String) -> HTTPRequest {
         let (route, query) = path.split(separator: "?", maxSplits: 1).map(String.init).withDefault
-        let arguments = Dictionary(query.split(separator: "&").map { pair -> (String, String) in
-            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            return (parts[0], parts.count > 1 ? parts[1] : "")
-        }) { a, _ in a }
+        let arguments = Dictionary(
+            query.split(separator: "&").map { pair -> (String, String) in
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                return (parts[0], parts.count > 1 ? parts[1] : "")
+            }
+        ) { a, _ in a }
         return HTTPRequest(method: "GET", path: route, argument: { arguments[$0] }, cookie: { _ in nil })
     }
 
@@ -33,12 +36,15 @@ import Testing
             let first = try #require(Self.body(state.respond(to: Self.request(path))))
             let rendered = state.renders.load(ordering: .relaxed)
             let second = try #require(Self.body(state.respond(to: Self.request(path))))
-            #expect(first == second && state.renders.load(ordering: .relaxed) == rendered, "\(path): rendered again without a change")
+            #expect(
+                first == second && state.renders.load(ordering: .relaxed) == rendered,
+                "\(path): rendered again without a change")
             #expect(rendered > before, "\(path) was rendered for its first request")
         }
         // A change: red's refusals grow; every path is rendered again and says so.
         var changed = snapshot
-        _ = changed.board.recordRefusal(.malformed, topic: "chest/\(BoardPageTests.huntID)/red/receipt/8", at: BoardPageTests.t0 + 9)
+        _ = changed.board.recordRefusal(
+            .malformed, topic: "chest/\(BoardPageTests.huntID)/red/receipt/8", at: BoardPageTests.t0 + 9)
         changed.ignored = ["malformed": 3]
         let json = try #require(Self.body(state.respond(to: Self.request("/board.json"))))
         state.publish(changed, events: [])
@@ -54,11 +60,14 @@ import Testing
         var hunt = BoardPageTests.hunt(share: false)
         let count = BoardJSON.perPage * 2 + 5
         hunt.teams = (0..<count).map { index in
-            HuntTeam(name: String(format: "team-%04d", index), password: "pw-0123456789abcdef", publicKey: BoardPageTests.key(1), secretKey: nil)
+            HuntTeam(
+                name: TeamName(String(format: "team-%04d", index))!, password: "pw-0123456789abcdef",
+                publicKey: BoardPageTests.key(1), secretKey: nil)
         }
         let board = HuntBoard(hunt: hunt)
-        let snapshot = BoardSnapshot(huntName: hunt.name, broker: hunt.broker, connection: .connected, board: board,
-                                     sharePositions: false, targets: [], unlocks: [], refusals: [], ignored: ["malformed": 1])
+        let snapshot = BoardSnapshot(
+            huntName: hunt.name, broker: hunt.broker, connection: .connected, board: board,
+            sharePositions: false, targets: [], unlocks: [], refusals: [], ignored: ["malformed": 1])
         let state = Self.state(snapshot)
         var names: [String] = []
         for number in 1...3 {

@@ -71,7 +71,9 @@ struct BoardFeed {
     /// One message from the broker; the events it caused.
     mutating func receive(topic: String, payload: Data, retained: Bool, at now: Date) -> [BoardEvent] {
         // A team beyond its rate costs a dictionary look-up, not two signature checks (docs/HUNTS.md "A team that floods").
-        guard core.admits(topic: topic, retained: retained, at: now) else { return perform(core.handle(.tooFast(topic: topic, at: now))) }
+        guard core.admits(topic: topic, retained: retained, at: now) else {
+            return perform(core.handle(.tooFast(topic: topic, at: now)))
+        }
         return perform(core.handle(.heard(heard(topic: topic, payload: payload, retained: retained, at: now))))
     }
 

@@ -72,7 +72,7 @@ package struct BoardCore: Sendable {
     /// Whether the board takes a message on `topic` in, or refuses it as `.tooFast` (input `.tooFast`) before an
     /// adapter checks anything: a team's topics bring at most `TeamRate`'s burst, then its rate; what the broker
     /// hands over on subscribing (`retained`) and what is not a team's topic are not counted.
-    public mutating func admits(topic: String, retained: Bool, at: Date) -> Bool {
+    package mutating func admits(topic: String, retained: Bool, at: Date) -> Bool {
         guard !retained, let team = board.team(named: topic) else { return true }
         return rate.take(team, at: at)
     }
@@ -86,7 +86,9 @@ package struct BoardCore: Sendable {
         if tooFastShown[team].map({ at.timeIntervalSince($0) < BoardJournal.countInterval }) ?? false {
             board.countRefusals(HuntGate.Refusal.tooFast.rawValue, team: team, 1)
             uncounted[HuntGate.Refusal.tooFast.rawValue, default: [:]][team, default: 0] += 1
-            if countedAt.map({ at.timeIntervalSince($0) >= BoardJournal.countInterval }) ?? true { return flushCounts(at: at) }
+            if countedAt.map({ at.timeIntervalSince($0) >= BoardJournal.countInterval }) ?? true {
+                return flushCounts(at: at)
+            }
             return []
         }
         tooFastShown[team] = at
@@ -227,7 +229,9 @@ package struct BoardCore: Sendable {
         refuse(refusal, topic: heard.topic, at: heard.at, replay: replay)
     }
 
-    private mutating func refuse(_ refusal: HuntGate.Refusal, topic heardTopic: String, at: Date, replay: Bool) -> [Effect] {
+    private mutating func refuse(_ refusal: HuntGate.Refusal, topic heardTopic: String, at: Date, replay: Bool)
+        -> [Effect]
+    {
         let topic = BoardJournal.shortened(heardTopic)
         let events = board.recordRefusal(refusal, topic: topic, at: at)
         note(events, at: at)

@@ -283,7 +283,7 @@ package struct HuntBoard: Codable, Sendable {
     package var teams: [Team] { order.compactMap { byName[$0] } }
 
     /// Every team's name, in the hunt file's order: `teams.map(\.name)` without copying the teams.
-    public var teamNames: [String] { order.filter { byName[$0] != nil } }
+    package var teamNames: [String] { order.filter { byName[$0] != nil } }
 
     private static func event(_ team: Team) -> BoardEvent {
         .team(
@@ -307,7 +307,8 @@ package struct HuntBoard: Codable, Sendable {
         case .replayed: "already received"
         case .afterEnd: "received after the hunt ended: nothing credited or charged"
         case .beforeStart: "received before the hunt started: nothing credited or charged"
-        case .tooFast: "more than one team may send (\(Int(TeamRate.burst)) at once, then \(Int(TeamRate.perSecond)) a second): not checked"
+        case .tooFast:
+            "more than one team may send (\(Int(TeamRate.burst)) at once, then \(Int(TeamRate.perSecond)) a second): not checked"
         }
     }
 }

@@ -6,11 +6,11 @@ import struct FoundationEssentials.Date
 /// check two signatures and journal a line for each. Beyond its rate a team's message is refused as `tooFast`
 /// before anything about it is checked. What the broker hands over on subscribing (retained) is not counted: it is
 /// at most what the broker keeps, once a connection.
-public struct TeamRate: Sendable {
+package struct TeamRate: Sendable {
     /// An honest team sends a status every 30 s or so and a receipt a page; a chestd that was offline for hours sends
     /// its outbox at once: every page it opened meanwhile, with a status before and after.
-    public static let burst = 100.0
-    public static let perSecond = 1.0
+    package static let burst = 100.0
+    package static let perSecond = 1.0
 
     private var buckets: [String: Bucket] = [:]
 
@@ -19,10 +19,10 @@ public struct TeamRate: Sendable {
         var at: Date
     }
 
-    public init() {}
+    package init() {}
 
     /// Whether `team` may send one more message at `now`; takes it from its bucket when it may.
-    public mutating func take(_ team: String, at now: Date) -> Bool {
+    package mutating func take(_ team: String, at now: Date) -> Bool {
         var bucket = buckets[team] ?? Bucket(tokens: Self.burst, at: now)
         let elapsed = max(0, now.timeIntervalSince(bucket.at))
         bucket.tokens = min(Self.burst, bucket.tokens + elapsed * Self.perSecond)
