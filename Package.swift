@@ -125,3 +125,17 @@ for target in package.targets where target.type != .system {
         (target.swiftSettings ?? [])
         + [.unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=300"], .when(configuration: .debug))]
 }
+
+// chestd's fix path together in memory (docs/BENCHMARKS.md "Memory"): in release builds each function of chest's own
+// modules gets a section of its own, and the link lays out first those a walk runs on every fix, listed in
+// Sources/chest/HotPath.order. The kernel maps code back 64 KB around each page a fix touches, so the fix path spread
+// over the 13 MB of code kept megabytes of it resident. A function missing from the list only lands later.
+for target in package.targets where target.type == .regular && target.name.hasPrefix("Chest") {
+    target.swiftSettings = (target.swiftSettings ?? [])
+        + [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
+}
+for target in package.targets where target.name == "chest" {
+    target.exclude = ["HotPath.order"]
+    target.linkerSettings = [.unsafeFlags(["-Xlinker", "--section-ordering-file=Sources/chest/HotPath.order"],
+                                          .when(configuration: .release))]
+}

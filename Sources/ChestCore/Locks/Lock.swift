@@ -40,8 +40,9 @@ package enum Lock: Hashable, Sendable {
     /// That page of that message (this one, or another) is open in the reader's chest.
     case after(PageLink)
     /// Format 2: a location whose point is inside the page's ciphertext; the grid names the cell that derives
-    /// its key (docs/FORMAT.md "Sealed locations").
-    case sealedLocation(CellGrid)
+    /// its key (docs/FORMAT.md "Sealed locations"). Out of line: a grid is 72 bytes, and every lock would be that
+    /// size rather than 32 (docs/BENCHMARKS.md "Memory").
+    indirect case sealedLocation(CellGrid)
     /// Format 2: a PIN that is part of the set's key, with no hash stored anywhere.
     case sealedPIN
     /// Format 2: a key the hunt's organiser publishes when they choose (`chest hunt release NAME`), part of the
@@ -106,16 +107,47 @@ package struct Page: Hashable, Sendable {
     /// Format 2: the encrypted text and the page key's slots; `text` is then empty.
     package var sealed: SealedPage?
     /// Formats 2 and 3: the files the page carries, sealed (docs/FORMAT.md "Attachments").
-    package var attachments: SealedAttachments?
+    public var attachments: SealedAttachments? {
+        get { extras.attachments }
+        set { extras.attachments = newValue }
+    }
     /// The organiser's name for a set's place whose point is in the clear (docs/FORMAT.md "Place labels").
-    package var labels: [LockSetName: String] = [:]
+    public var labels: [LockSetName: String] {
+        get { extras.labels }
+        set { extras.labels = newValue }
+    }
     /// Formats 2 and 3: the page's hints, in order (docs/FORMAT.md "Hints").
-    package var hints: [PageHint] = []
+    public var hints: [PageHint] {
+        get { extras.hints }
+        set { extras.hints = newValue }
+    }
     /// The page's question, in the clear: shown before the page opens (docs/FORMAT.md "Questions, answer locks and points").
-    package var question: String?
+    public var question: String? {
+        get { extras.question }
+        set { extras.question = newValue }
+    }
     /// What the hunt's board credits for the page's proven opening; nil means the default, 1 (docs/FORMAT.md
     /// "Questions, answer locks and points").
-    package var points: Int?
+    public var points: Int? {
+        get { extras.points }
+        set { extras.points = newValue }
+    }
+
+    /// What few pages have, out of line: 8 bytes a page instead of 64 (docs/BENCHMARKS.md "Memory").
+    private struct Extras: Hashable, Sendable {
+        var attachments: SealedAttachments?
+        var labels: [LockSetName: String] = [:]
+        var hints: [PageHint] = []
+        var question: String?
+        var points: Int?
+    }
+
+    private var extrasBox: Boxed<Extras>?
+
+    private var extras: Extras {
+        get { extrasBox?.value ?? Extras() }
+        set { extrasBox = .unlessDefault(newValue, Extras()) }
+    }
 
     package init(text: String, setA: [Lock] = [], setB: [Lock] = [], sealed: SealedPage? = nil) {
         self.text = text

@@ -10,6 +10,9 @@ package struct MessageTable: Sendable {
     /// Each message's key, at its index in `values`.
     private var ids: [MessageID] = []
     private var positions: [MessageID: Int32] = [:]
+    /// Each sender's public key once: the messages' seals share these buffers instead of a copy each. Kept after
+    /// their messages go; a key is 64 bytes.
+    private var senderKeys: Set<[UInt8]> = []
 
     package init() {}
 
@@ -22,9 +25,9 @@ package struct MessageTable: Sendable {
     package subscript(id: MessageID) -> StoredMessage? {
         get { positions[id].map { values[Int($0)] } }
         set {
-            guard let newValue else {
-                removeValue(forKey: id)
-                return
+            guard var newValue else { removeValue(forKey: id); return }
+            if let key = newValue.message.seal?.publicKey {
+                newValue.message.seal?.share(senderKeys.insert(key).memberAfterInsert)
             }
             if let position = positions[id] {
                 values[Int(position)] = newValue
