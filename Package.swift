@@ -131,11 +131,15 @@ for target in package.targets where target.type != .system {
 // Sources/chest/HotPath.order. The kernel maps code back 64 KB around each page a fix touches, so the fix path spread
 // over the 13 MB of code kept megabytes of it resident. A function missing from the list only lands later.
 for target in package.targets where target.type == .regular && target.name.hasPrefix("Chest") {
-    target.swiftSettings = (target.swiftSettings ?? [])
+    target.swiftSettings =
+        (target.swiftSettings ?? [])
         + [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
 }
 for target in package.targets where target.name == "chest" {
     target.exclude = ["HotPath.order"]
-    target.linkerSettings = [.unsafeFlags(["-Xlinker", "--section-ordering-file=Sources/chest/HotPath.order"],
-                                          .when(configuration: .release))]
+    target.linkerSettings = [
+        .unsafeFlags(
+            ["-Xlinker", "--section-ordering-file=\(Context.packageDirectory)/Sources/chest/HotPath.order"],
+            .when(configuration: .release))
+    ]
 }

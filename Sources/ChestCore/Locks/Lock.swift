@@ -107,28 +107,28 @@ package struct Page: Hashable, Sendable {
     /// Format 2: the encrypted text and the page key's slots; `text` is then empty.
     package var sealed: SealedPage?
     /// Formats 2 and 3: the files the page carries, sealed (docs/FORMAT.md "Attachments").
-    public var attachments: SealedAttachments? {
+    package var attachments: SealedAttachments? {
         get { extras.attachments }
         set { extras.attachments = newValue }
     }
     /// The organiser's name for a set's place whose point is in the clear (docs/FORMAT.md "Place labels").
-    public var labels: [LockSetName: String] {
+    package var labels: [LockSetName: String] {
         get { extras.labels }
         set { extras.labels = newValue }
     }
     /// Formats 2 and 3: the page's hints, in order (docs/FORMAT.md "Hints").
-    public var hints: [PageHint] {
+    package var hints: [PageHint] {
         get { extras.hints }
         set { extras.hints = newValue }
     }
     /// The page's question, in the clear: shown before the page opens (docs/FORMAT.md "Questions, answer locks and points").
-    public var question: String? {
+    package var question: String? {
         get { extras.question }
         set { extras.question = newValue }
     }
     /// What the hunt's board credits for the page's proven opening; nil means the default, 1 (docs/FORMAT.md
     /// "Questions, answer locks and points").
-    public var points: Int? {
+    package var points: Int? {
         get { extras.points }
         set { extras.points = newValue }
     }

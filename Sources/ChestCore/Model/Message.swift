@@ -51,7 +51,7 @@ package struct Message: Hashable, Sendable {
 }
 
 /// The sender's Ed25519 public key and their signature over everything a reader must not change.
-public struct Seal: Hashable, Sendable {
+package struct Seal: Hashable, Sendable {
     // The signature in line and the key in a buffer that the engine's table shares between one sender's messages
     // (`MessageTable`): no allocation a message, where a buffer of both cost 144 bytes (docs/BENCHMARKS.md "Memory").
     private var key: [UInt8]
@@ -70,7 +70,7 @@ public struct Seal: Hashable, Sendable {
     }
 
     /// 32 bytes.
-    public var publicKey: [UInt8] {
+    package var publicKey: [UInt8] {
         get { key }
         set {
             precondition(newValue.count == 32)
@@ -79,13 +79,13 @@ public struct Seal: Hashable, Sendable {
     }
 
     /// 64 bytes.
-    public var signature: [UInt8] {
+    package var signature: [UInt8] {
         get { words.bytes }
         set { words = Words(newValue) }
     }
 
     /// Whether the seal was made by this public key.
-    public func isMade(by key: [UInt8]) -> Bool { self.key == key }
+    package func isMade(by key: [UInt8]) -> Bool { self.key == key }
 
     package init(publicKey: [UInt8], signature: [UInt8]) {
         precondition(publicKey.count == 32 && signature.count == 64)

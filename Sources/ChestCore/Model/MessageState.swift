@@ -106,21 +106,21 @@ package struct PINAttempts: Hashable, Sendable, Codable {
 }
 
 /// What the chest remembers about a message beyond its file: latched locks, open pages, PIN attempts.
-public struct MessageState: Hashable, Sendable, Codable {
-    public var latched: [LockKey: Date] = [:]
-    public var openPages: [OpenPage] = []
-    public var pin: PINAttempts {
+package struct MessageState: Hashable, Sendable, Codable {
+    package var latched: [LockKey: Date] = [:]
+    package var openPages: [OpenPage] = []
+    package var pin: PINAttempts {
         get { pinBox?.value ?? PINAttempts() }
         set { pinBox = .unlessDefault(newValue, PINAttempts()) }
     }
-    public var ingestedAt: Date
+    package var ingestedAt: Date
     /// Format 2: cells tried and PINs kept.
-    public var seal: SealState {
+    package var seal: SealState {
         get { sealBox?.value ?? SealState() }
         set { sealBox = .unlessDefault(newValue, SealState()) }
     }
     /// The page hints opened, in the order they opened (docs/FORMAT.md "Hints").
-    public var hints: [OpenHint] = []
+    package var hints: [OpenHint] = []
     // Out of line: nearly every message has neither, and 56 bytes of 10,000 messages' state is half a megabyte.
     private var pinBox: Boxed<PINAttempts>?
     private var sealBox: Boxed<SealState>?

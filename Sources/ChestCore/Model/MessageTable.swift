@@ -25,7 +25,10 @@ package struct MessageTable: Sendable {
     package subscript(id: MessageID) -> StoredMessage? {
         get { positions[id].map { values[Int($0)] } }
         set {
-            guard var newValue else { removeValue(forKey: id); return }
+            guard var newValue else {
+                removeValue(forKey: id)
+                return
+            }
             if let key = newValue.message.seal?.publicKey {
                 newValue.message.seal?.share(senderKeys.insert(key).memberAfterInsert)
             }
