@@ -18,25 +18,8 @@ import Testing
 
     /// A file within the budget at its edge: four pages of two places, each on its own grid at `SealBudget.unit`.
     static func file(_ id: UInt8, sender: UInt8, grids: Int = 8, using generator: inout SeededGenerator) -> Message {
-        let pages = stride(from: 0, to: grids, by: 2).map { first in
-            var sets: [LockSetName: (Lock, KeySlot)] = [:]
-            for (offset, set) in [LockSetName.a, .b].enumerated() where first + offset < grids {
-                sets[set] = (
-                    .sealedLocation(CellGrid(area: area, radius: 30, using: &generator)),
-                    .cells(
-                        salt: [id, UInt8(first + offset)] + [UInt8](repeating: sender, count: 14),
-                        cost: SealBudget.unit,
-                        wrapped: [[UInt8]](repeating: [UInt8](repeating: 6, count: 72), count: 4))
-                )
-            }
-            return Page(
-                text: "", setA: sets[.a].map { [$0.0] } ?? [], setB: sets[.b].map { [$0.0] } ?? [],
-                sealed: SealedPage(
-                    ciphertext: [UInt8](repeating: 3, count: 296), slots: sets.mapValues(\.1), version: 3))
-        }
-        return Message(
-            id: F.id(id), title: "m\(id)", from: "Sender \(sender)", created: F.t0, pages: pages,
-            seal: Seal(publicKey: [UInt8](repeating: sender, count: 32), signature: [UInt8](repeating: 9, count: 64)))
+        F.sealedGrids(
+            id, sender: sender, grids: grids, area: area, cost: SealBudget.unit, saltFill: sender, using: &generator)
     }
 
     /// Walks the reader north through the areas, answering each derivation `seconds` after it was handed over (every

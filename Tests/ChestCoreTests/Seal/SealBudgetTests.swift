@@ -182,25 +182,9 @@ import Testing
         var generator = SeededGenerator(seed: 36)
         let area = SearchArea(center: F.tower, radius: 5000)
         func sealed(_ id: UInt8, key: UInt8, grids: Int) -> Message {
-            let pages = stride(from: 0, to: grids, by: 2).map { first in
-                var sets: [LockSetName: (Lock, KeySlot)] = [:]
-                for (offset, set) in [LockSetName.a, .b].enumerated() where first + offset < grids {
-                    sets[set] = (
-                        .sealedLocation(CellGrid(area: area, radius: 30, using: &generator)),
-                        .cells(
-                            salt: [id, UInt8(first + offset)] + [UInt8](repeating: 0, count: 14),
-                            cost: SealCost.Level.interactive.cost,
-                            wrapped: [[UInt8]](repeating: [UInt8](repeating: 6, count: 72), count: 4))
-                    )
-                }
-                return Page(
-                    text: "", setA: sets[.a].map { [$0.0] } ?? [], setB: sets[.b].map { [$0.0] } ?? [],
-                    sealed: SealedPage(
-                        ciphertext: [UInt8](repeating: 3, count: 296), slots: sets.mapValues(\.1), version: 3))
-            }
-            return Message(
-                id: F.id(id), title: "m\(id)", from: "Sender \(key)", created: F.t0, pages: pages,
-                seal: Seal(publicKey: [UInt8](repeating: key, count: 32), signature: [UInt8](repeating: 9, count: 64)))
+            F.sealedGrids(
+                id, sender: key, grids: grids, area: area, cost: SealCost.Level.interactive.cost, saltFill: 0,
+                using: &generator)
         }
         let heavy = sealed(1, key: 1, grids: 8)
         let light = sealed(2, key: 2, grids: 1)

@@ -57,6 +57,33 @@ enum CoreFixture {
         _ = engine.handle(.loaded(messages, refused: [], now(seconds)))
         return engine
     }
+
+    /// A format 3 message from the sender whose key is 32 bytes of `sender`, whose pages hold `grids` sealed places
+    /// (two a page, sets a and b), each on a grid of its own over `area`, their cells wrapped at `cost`; each salt
+    /// ends in 14 bytes of `saltFill`.
+    static func sealedGrids(
+        _ id: UInt8, sender: UInt8, grids: Int, area: SearchArea, cost: SealCost, saltFill: UInt8,
+        using generator: inout SeededGenerator
+    ) -> Message {
+        let pages = stride(from: 0, to: grids, by: 2).map { first in
+            var sets: [LockSetName: (Lock, KeySlot)] = [:]
+            for (offset, set) in [LockSetName.a, .b].enumerated() where first + offset < grids {
+                sets[set] = (
+                    .sealedLocation(CellGrid(area: area, radius: 30, using: &generator)),
+                    .cells(
+                        salt: [id, UInt8(first + offset)] + [UInt8](repeating: saltFill, count: 14), cost: cost,
+                        wrapped: [[UInt8]](repeating: [UInt8](repeating: 6, count: 72), count: 4))
+                )
+            }
+            return Page(
+                text: "", setA: sets[.a].map { [$0.0] } ?? [], setB: sets[.b].map { [$0.0] } ?? [],
+                sealed: SealedPage(
+                    ciphertext: [UInt8](repeating: 3, count: 296), slots: sets.mapValues(\.1), version: 3))
+        }
+        return Message(
+            id: Self.id(id), title: "m\(id)", from: "Sender \(sender)", created: t0, pages: pages,
+            seal: Seal(publicKey: [UInt8](repeating: sender, count: 32), signature: [UInt8](repeating: 9, count: 64)))
+    }
 }
 
 extension [Engine.Effect] {
