@@ -37,14 +37,18 @@ build: deps
 	sh scripts/link-programs.sh "$$($(SWIFT) build --show-bin-path)"
 
 # The test package's path, remade when a file the package is built from or ships changes: the tests' own debug
-# build linked again with the Swift runtime in it (scripts/link-static.sh), packaged and linted.
+# build linked again with the Swift runtime in it (scripts/link-static.sh), packaged and linted. PackageTests starts
+# on it once it is packed (TEST_DEB_PACKED) while lintian checks it; only a package lintian passed is up to date.
 TEST_DEB := .build/deb/test-package
+TEST_DEB_PACKED := .build/deb/test-package.packed
 PACKAGE_INPUTS := Package.swift $(shell find Sources CGPSD packaging mk udev completion docs demo examples scripts/deb.sh scripts/link-static.sh README.md -type f 2>/dev/null)
 $(TEST_DEB): $(PACKAGE_INPUTS) | deps
-	rm -f $@
+	rm -f $@ $(TEST_DEB_PACKED)
 	bash scripts/link-static.sh .build/deb/static
-	$(MAKE) deb DEB_COMPRESSION=gzip DEB_COMPRESSION_LEVEL=1 DEB_PROGRAM_DIR=.build/deb/static
-	ls -t $(CURDIR)/.build/deb/chest_*.deb | head -n 1 > $@
+	$(MAKE) deb DEB_COMPRESSION=gzip DEB_COMPRESSION_LEVEL=1 DEB_PROGRAM_DIR=.build/deb/static LINTIAN=no
+	ls -t $(CURDIR)/.build/deb/chest_*.deb | head -n 1 > $(TEST_DEB_PACKED)
+	lintian --fail-on error --display-info "$$(cat $(TEST_DEB_PACKED))"
+	cp $(TEST_DEB_PACKED) $@
 
 # The house style, .swift-format (swift-format's, 4 spaces, 120 columns): `make format` applies it to every Swift file;
 # `make check` and `make test` fail on a file it would change or a rule it finds broken, linting only the files
@@ -70,14 +74,14 @@ check: deps $(FORMAT_CHECKED)
 
 # Everything, each part built once: the tests' build (which builds the programs too), then the tests beside the
 # package, whose program is that build linked again statically (seconds). The package is
-# remade only when what goes into it changed (TEST_DEB); PackageTests waits for it (CHEST_DEB_STAMP). A build inside
+# remade only when what goes into it changed (TEST_DEB); PackageTests waits for it to be packed (CHEST_DEB_STAMP). A build inside
 # `swift test` would wait for the build directory's lock, so make builds it; gzip -1 instead of xz saves a minute
 # and a half of compressing (docs/PACKAGING.md).
 test: deps $(FORMAT_CHECKED)
 	$(SWIFT) build --build-tests
 	@mkdir -p .build/deb
 	@$(MAKE) --no-print-directory $(TEST_DEB) > .build/deb/test-package.log 2>&1 & package=$$!; \
-	CHEST_DEB_STAMP=$(CURDIR)/$(TEST_DEB) SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build; \
+	CHEST_DEB_STAMP=$(CURDIR)/$(TEST_DEB_PACKED) SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build; \
 	tests=$$?; \
 	if ! wait $$package; then tail -n 30 .build/deb/test-package.log >&2; echo "make: the package did not build (.build/deb/test-package.log)" >&2; exit 1; fi; \
 	exit $$tests
