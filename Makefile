@@ -7,6 +7,9 @@
 # Both install what is missing from Debian first (apt-get, with sudo when not root).
 
 SWIFT ?= swift
+# make's debug builds carry no debug information: writing it is about a fifth of a debug build's time, and a test's
+# failure names its file and line without it. A plain `swift build` (for lldb) has its own, and rebuilds.
+DEBUG_BUILD_FLAGS ?= -debug-info-format none
 # Test cases run at once: most wait on gpsd, chestd or mosquitto, so a few per core; more starves gpsfake's feeds.
 TEST_WIDTH ?= 6
 DEBIAN_PACKAGES := gpsd gpsd-tools gpsd-clients libgps-dev libsodium-dev libxml2-dev libutf8proc-dev libcurl4-openssl-dev pkg-config groff-base python3 bc tmux librsvg2-bin libxml2-utils \
@@ -33,7 +36,7 @@ deps:
 
 # The one program, then chestd, chest-walk and chest-weather beside it as links to it (SwiftPM makes no links).
 build: deps
-	$(SWIFT) build
+	$(SWIFT) build $(DEBUG_BUILD_FLAGS)
 	sh scripts/link-programs.sh "$$($(SWIFT) build --show-bin-path)"
 
 # The test package's path, remade when a file the package is built from or ships changes: the tests' own debug
@@ -69,7 +72,7 @@ format:
 # The fast loop: the suites tagged with none of .process, .gpsd, .mosquitto, .chromium, .package (they are
 # cancelled before they start under CHEST_TESTS=in-process; Tests/ChestTestSupport/Tags.swift).
 check: deps $(FORMAT_CHECKED)
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests $(DEBUG_BUILD_FLAGS)
 	CHEST_TESTS=in-process $(SWIFT) test --skip-build
 
 # Everything, each part built once: the tests' build (which builds the programs too), then the tests beside the
@@ -78,7 +81,7 @@ check: deps $(FORMAT_CHECKED)
 # `swift test` would wait for the build directory's lock, so make builds it; gzip -1 instead of xz saves a minute
 # and a half of compressing (docs/PACKAGING.md).
 test: deps $(FORMAT_CHECKED)
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests $(DEBUG_BUILD_FLAGS)
 	@mkdir -p .build/deb
 	@$(MAKE) --no-print-directory $(TEST_DEB) > .build/deb/test-package.log 2>&1 & package=$$!; \
 	CHEST_DEB_STAMP=$(CURDIR)/$(TEST_DEB_PACKED) SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build; \
@@ -95,7 +98,7 @@ deb: deps
 # The command reference of docs/man/chest.1 (between its BEGIN and END GENERATED COMMANDS lines), written by
 # `chest --generate-man-page` from the commands' declarations; DeclarationsAgreeTests fails when it is out of date.
 man:
-	$(SWIFT) build --product chest
+	$(SWIFT) build $(DEBUG_BUILD_FLAGS) --product chest
 	"$$($(SWIFT) build --show-bin-path)/chest" --generate-man-page > .build/chest.1.commands
 	awk -v generated=.build/chest.1.commands \
 		'/^\.\\" BEGIN GENERATED COMMANDS$$/ { while ((getline line < generated) > 0) print line; skip = 1; next } \
