@@ -7,8 +7,9 @@
 # Both install what is missing from Debian first (apt-get, with sudo when not root).
 
 SWIFT ?= swift
-# make's debug builds carry no debug information: writing it is about a fifth of a debug build's time, and a test's
-# failure names its file and line without it. A plain `swift build` (for lldb) has its own, and rebuilds.
+# make's debug builds carry no debug information: writing it was a sixth to a fifth of a fresh clone's build here
+# (docs/PACKAGING.md), and a test's failure names its file and line without it. A plain `swift build` (for lldb)
+# has it, and rebuilds.
 DEBUG_BUILD_FLAGS ?= -debug-info-format none
 # Test cases run at once: most wait on gpsd, chestd or mosquitto, so a few per core; more starves gpsfake's feeds.
 TEST_WIDTH ?= 6
