@@ -145,10 +145,6 @@ struct BoardCommand: ChestCommand {
     }
 
     func run(settings: Settings) throws {
-        // The web server's threads and the broker link's would each keep a malloc arena of their own, which held two
-        // thirds of the board's memory at 5,000 teams (docs/BENCHMARKS.md "A city"); they rarely allocate at once.
-        // Before any of them starts.
-        Memory.useOneArena()
         let hunt = try HuntFile.read(path: huntPath)
         guard !hunt.isJoinFile else {
             throw ChestError("\(huntPath) is a team's join file; the board needs the organiser's hunt file")
