@@ -15,25 +15,23 @@ let package = Package(
         .systemLibrary(
             name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]),
+        // The next four are not linked: the program opens each at the first call of one of its functions
+        // (CLazyLibraries), so that chestd and the commands that do not need them never load them and the dozens of
+        // libraries they bring (docs/PACKAGING.md "Libraries loaded on demand"). Their headers are in the system's
+        // include path, libxml2's under /usr/include/libxml2 (given to every module below).
         // libmosquitto: the MQTT client for hunts over a Mosquitto broker.
-        .systemLibrary(
-            name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto",
-            providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // GNU libmicrohttpd: the HTTP server of the organiser's board in a browser.
-        .systemLibrary(
-            name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
-            providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
         // libxml2: geocaching GPX files (Pocket Queries, Adventure Lab and c:geo/GSAK exports) as quests.
-        .systemLibrary(
-            name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
-            providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", providers: [.apt(["libxml2-dev"])]),
         // libutf8proc: Unicode normal forms (NFKC, NFC) for the answer lock and lookalike names, without ICU. No
         // pkgConfig: its flags carry a -D that SwiftPM refuses; the header is in /usr/include.
         .systemLibrary(name: "CUTF8Proc", path: "Sources/CUTF8Proc", providers: [.apt(["libutf8proc-dev"])]),
         // libcurl: the weather providers' HTTPS requests, without FoundationNetworking.
-        .systemLibrary(
-            name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // The functions of those four libraries, each opening its library at its first call (dlopen).
+        .target(name: "CLazyLibraries", cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]),
         // Pure: model, file format, locks, geometry, the evaluation engine. No I/O, no clock reads.
         .target(name: "ChestCore", dependencies: ["CUTF8Proc"]),
         // Pure: declared commands, the one argument parser, help text and shell completion scripts.
@@ -48,17 +46,17 @@ let package = Package(
         // Seals, identities and PIN hashes through libsodium: the one module that links it.
         .target(name: "ChestSeal", dependencies: ["ChestCore", "ChestIO", "CSodium"]),
         // MQTT through libmosquitto, on a thread of its own that keeps reconnecting: the one module that links it.
-        .target(name: "ChestMQTT", dependencies: ["CMosquitto", "ChestIO"]),
+        .target(name: "ChestMQTT", dependencies: ["CMosquitto", "CLazyLibraries", "ChestIO"]),
         // The board in a browser: the page, its map and event stream as pure functions of a snapshot, served through
         // libmicrohttpd (the one module that links it).
-        .target(name: "ChestWeb", dependencies: ["ChestCore", "CMicroHTTPD"]),
+        .target(name: "ChestWeb", dependencies: ["ChestCore", "CMicroHTTPD", "CLazyLibraries"]),
         // The weather providers over HTTP through libcurl (the one module that links it), run by chestd in the
         // short-lived `chest-weather` helper.
-        .target(name: "ChestWeather", dependencies: ["ChestCore", "CCurl"]),
+        .target(name: "ChestWeather", dependencies: ["ChestCore", "CCurl", "CLazyLibraries"]),
         // A GPX of caches read through libxml2 (the one module that links it), for the pure mapping to a quest in
         // ChestCore (docs/QUEST.md "A course from a geocaching GPX"); its XMLStreamReader also reads ChestSimulator's
         // GPX waypoints and tracks.
-        .target(name: "ChestGPX", dependencies: ["ChestCore", "CLibXML2"]),
+        .target(name: "ChestGPX", dependencies: ["ChestCore", "CLibXML2", "CLazyLibraries"]),
         // The daemon and the command line (with chest-walk) as libraries, so tests can drive them.
         .target(
             name: "ChestDaemon",
@@ -124,6 +122,11 @@ for target in package.targets where target.type != .system {
     target.swiftSettings =
         (target.swiftSettings ?? [])
         + [.unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=300"], .when(configuration: .debug))]
+}
+
+// libxml2's headers, for every module that sees CLibXML2 (ChestGPX's, and those that import ChestGPX).
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]
 }
 
 // chestd's fix path together in memory (docs/BENCHMARKS.md "Memory"): in release builds each function of chest's own

@@ -108,6 +108,20 @@ install -d "$work/source/debian"
 printf 'Source: chest\n\nPackage: chest\nArchitecture: any\n' > "$work/source/debian/control"
 depends=$(cd "$work/source" && dpkg-shlibdeps -O --warnings=1 "$stage/usr/bin/chest" | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# The libraries the program opens at their first use (Sources/CLazyLibraries, each `.soname = "…"` there) are not
+# in its ELF header, so dpkg-shlibdeps cannot see them: the shlibs file of the package that installs each gives
+# the dependency as dpkg-shlibdeps would have.
+for soname in $(sed -n 's/.*\.soname = "\([^"]*\)".*/\1/p' Sources/CLazyLibraries/*.c | sort); do
+    library=$(ldconfig -p | awk -v soname="$soname" '$1 == soname { print $NF; exit }')
+    # dpkg knows the library's file by its real path (/usr/lib/…; ldconfig may name it by /lib/…).
+    package=$(dpkg-query -S "$(realpath "${library:-/nonexistent}")" 2>/dev/null | cut -d: -f1 || true)
+    shlibs=/var/lib/dpkg/info/$package:$arch.shlibs
+    [ -f "$shlibs" ] || shlibs=/var/lib/dpkg/info/$package.shlibs
+    dependency=$(awk -v name="${soname%%.so.*}" -v major="${soname##*.so.}" \
+        '$1 == name && $2 == major { $1 = $2 = ""; sub(/^ +/, ""); print; exit }' "$shlibs" 2>/dev/null || true)
+    [ -n "$dependency" ] || { echo "deb: no package with a shlibs entry installs $soname" >&2; exit 1; }
+    depends="$depends, $dependency"
+done
 
 (cd "$stage" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum) > "$stage/DEBIAN/md5sums"
 installed_size=$(du -sk --apparent-size --exclude=DEBIAN "$stage" | cut -f1)

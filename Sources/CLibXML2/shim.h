@@ -9,5 +9,6 @@
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
 
-// xmlFree is a global function pointer, or a macro in builds with thread-local allocators: one function either way.
-static inline void chest_xmlFree(void *pointer) { xmlFree(pointer); }
+// xmlFree is a global function pointer, or a macro in builds with thread-local allocators: one function either way,
+// defined where libxml2 is opened (CLazyLibraries).
+void chest_xmlFree(void *pointer);

@@ -8,7 +8,7 @@ extension Daemon {
         let fix =
             engine.lastFix.map { state.hasFix ? $0.mode.description : "no fix: " + (state.reason ?? "") }
             ?? LockReason.noFix(gpsConnected: engine.gps.connected)
-        let counts = engine.status(now: now).messages
+        let counts = engine.messageCounts
         return "\(fix); \(counts.locked) locked, \(counts.partial) partial, \(counts.open) open"
     }
 

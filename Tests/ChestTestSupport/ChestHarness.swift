@@ -170,7 +170,7 @@ package final class ChestHarness: @unchecked Sendable {
 
     /// The whole text of a file under /proc. Foundation reads a procfs file in one read(2), which returns one
     /// page (4 KiB, about 55 sockets of /proc/net/unix): a machine running several suites has hundreds.
-    static func procFile(_ path: String) -> String {
+    package static func procFile(_ path: String) -> String {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { return "" }
         defer { close(descriptor) }

@@ -101,6 +101,7 @@ package final class WeatherServer: Sendable {
         var requests: [Request] = []
         var stopping = false
         var stopped = false
+        var portHolder: Int32?
     }
 
     /// Starts listening at once.
@@ -123,7 +124,10 @@ package final class WeatherServer: Sendable {
         thread.start()
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        if let holder = state.withLock({ $0.portHolder }) { close(holder) }
+    }
 
     /// The answer to the next requests.
     package var scenario: Scenario {
@@ -144,7 +148,8 @@ package final class WeatherServer: Sendable {
     package var hits: Int { state.withLock { $0.requests.count } }
 
     /// Closes the listening port and any connection left hanging, and waits for the server thread to end.
-    /// Connections to the port are refused afterwards.
+    /// Connections to the port are refused afterwards: it stays bound, not listening, until the server is gone, so
+    /// that no other test's server is given it meanwhile (one was, under load, and answered instead).
     package func stop() {
         let alreadyStopped = state.withLock { state in
             defer {
@@ -153,7 +158,19 @@ package final class WeatherServer: Sendable {
             }
             return state.stopped
         }
-        if !alreadyStopped { finished.wait() }
+        guard !alreadyStopped else { return }
+        finished.wait()
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(holder, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        if bound == 0 { state.withLock { $0.portHolder = holder } } else { close(holder) }
     }
 
     // MARK: - Server thread

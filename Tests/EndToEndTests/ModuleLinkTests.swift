@@ -2,9 +2,11 @@ import ChestTestSupport
 import Foundation
 import Testing
 
-/// chest, chestd, chest-walk and chest-weather are one program (Sources/chest/main.swift), so it links every C
-/// library a module of it needs: libgps, which chestd reads gpsd through, among them. Inside it each C library is
-/// still imported by one module only (docs/ARCHITECTURE.md), which the compiler keeps.
+/// chest, chestd, chest-walk and chest-weather are one program (Sources/chest/main.swift). It links the C libraries
+/// chestd needs (libgps, which it reads gpsd through, libsodium, libutf8proc); the four only some commands use
+/// (libcurl, libxml2, libmosquitto, libmicrohttpd) it opens at their first call, so that chestd and every command
+/// start without them and the libraries they bring (docs/PACKAGING.md "Libraries loaded on demand"). Inside it each
+/// C library is still imported by one module only (docs/ARCHITECTURE.md), which the compiler keeps.
 @Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(1)))
 struct ModuleLinkTests {
     @Test func theNamesAreLinksToTheOneProgram() throws {
@@ -18,6 +20,33 @@ struct ModuleLinkTests {
         let libraries = try Self.sharedLibraries(of: ChestHarness.products + "/chestd")
         #expect(libraries.contains { $0.hasPrefix("libgps.") }, "\(libraries)")
     }
+
+    @Test func theLibrariesOfSomeCommandsAreNotLinked() throws {
+        let libraries = try Self.sharedLibraries(of: ChestHarness.products + "/chest")
+        for library in Self.onDemand {
+            #expect(!libraries.contains { $0.hasPrefix(library) }, "\(library) in \(libraries)")
+        }
+        // Nor anything that only they bring.
+        #expect(!libraries.contains { $0.hasPrefix("libgnutls.") || $0.hasPrefix("libcrypto.") }, "\(libraries)")
+    }
+
+    /// A chestd with no hunt maps none of them, and a weather request, which needs libcurl, works in the helper
+    /// chestd starts (WeatherUnlockTests), so each is opened where it is used.
+    @Test func chestdWithoutAHuntMapsNoneOfThem() throws {
+        let world = ChestHarness()
+        defer { world.stopDaemon() }
+        try world.startDaemon()
+        let pid = try #require(world.daemon)
+        try world.chest(["status"])
+        let maps = ChestHarness.procFile("/proc/\(pid)/maps")
+        #expect(maps.contains("libgps.so"), "chestd reads gpsd through libgps")
+        for library in Self.onDemand {
+            #expect(!maps.contains("/" + library), "chestd mapped \(library)")
+        }
+    }
+
+    /// The libraries the program opens at their first use.
+    static let onDemand = ["libcurl.so", "libxml2.so", "libmosquitto.so", "libmicrohttpd.so"]
 
     /// The names `ldd` lists for `binary`, such as "libgps.so.28".
     static func sharedLibraries(of binary: String) throws -> [String] {

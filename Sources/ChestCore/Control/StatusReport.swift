@@ -94,6 +94,21 @@ package struct StatusReport: Hashable, Sendable, Codable {
 }
 
 extension Engine {
+    /// The messages by openness, and the saved ones: one pass over the table, which a filtered copy of its
+    /// 10,000 entries doubled in memory (docs/BENCHMARKS.md "Memory").
+    package var messageCounts: StatusReport.Counts {
+        var counts = StatusReport.Counts(locked: 0, partial: 0, open: 0, saved: 0)
+        for stored in entries.values {
+            switch (stored.chest, stored.openness) {
+            case (.saved, _): counts.saved += 1
+            case (.regular, .locked): counts.locked += 1
+            case (.regular, .partial): counts.partial += 1
+            case (.regular, .open): counts.open += 1
+            }
+        }
+        return counts
+    }
+
     package func status(now: Now, notes: [String] = []) -> StatusReport {
         let fix = lastFix.map { fix in
             StatusReport.FixReport(
@@ -110,10 +125,6 @@ extension Engine {
                 provider: $0.provider, latitude: $0.coordinate.latitude,
                 longitude: $0.coordinate.longitude)
         }
-        let regular = entries.values.filter { $0.chest == .regular }
-        let counts = StatusReport.Counts(
-            locked: regular.count { $0.openness == .locked }, partial: regular.count { $0.openness == .partial },
-            open: regular.count { $0.openness == .open }, saved: entries.values.count { $0.chest == .saved })
         return StatusReport(
             gpsd: .init(connected: gps.connected, server: gps.server, reason: gps.reason), fix: fix,
             fixState: fixState(now: now),
@@ -121,7 +132,7 @@ extension Engine {
                 system: now.wall, gpsOffsetSeconds: clock.offset, usingGPSTime: clock.correction(now) > 0,
                 rolloverSuspected: clock.rolloverSuspected, decidedBy: clock.decision(now).clock,
                 why: clock.decision(now).why),
-            weather: weather, messages: counts,
+            weather: weather, messages: messageCounts,
             sealed: StatusReport.SealedLocks(
                 pending: sealSummary.pending, cellsTried: sealSummary.cellsTried,
                 deriving: sealSummary.deriving, cellsWaiting: sealSummary.cellsWaiting,
