@@ -95,7 +95,8 @@ package struct LocationIndex<Key: Hashable & Sendable>: Sendable {
 
     private var grids = gridDegrees.map(Grid.init)
     private var wide: [Int32] = []
-    private var slots: [Key: Int32] = [:]
+    /// Each key's slot, found through `keys` (a dictionary of key to slot kept each key again, 46 bytes a circle).
+    private var slots = PositionTable()
     private var keys: [Key?] = []
     private var discs: [Disc] = []
     private var freeSlots: [Int32] = []
@@ -119,7 +120,8 @@ package struct LocationIndex<Key: Hashable & Sendable>: Sendable {
             keys.append(key)
             discs.append(disc)
         }
-        slots[key] = slot
+        let current = keys
+        slots.insert(slot, for: key) { current[Int($0)]! }
         switch placement {
         case let .grid(grid, block): grids[grid].file(slot, under: block)
         case .wide: wide.append(slot)
@@ -127,7 +129,13 @@ package struct LocationIndex<Key: Hashable & Sendable>: Sendable {
     }
 
     package mutating func remove(_ key: Key) {
-        guard let slot = slots.removeValue(forKey: key) else { return }
+        let removed: Int32?
+        do {
+            // The keys referred to twice only while the table reads them: the write below would copy them all.
+            let current = keys
+            removed = slots.remove(key) { current[Int($0)]! }
+        }
+        guard let slot = removed else { return }
         // Where it was filed follows from its disc alone: not kept, 32 bytes a circle saved.
         let disc = discs[Int(slot)]
         switch Self.placement(in: grids, around: disc.center, radius: disc.radius) {
