@@ -159,7 +159,7 @@ struct WireMessage: Codable {
         guard let created = ISO8601.parse(createdText) else { throw .invalidField("created", "not an ISO 8601 time") }
         guard let wirePages = pages else { throw .missingField("pages") }
         guard (1...Message.maximumPages).contains(wirePages.count) else { throw .pageCount(wirePages.count) }
-        var pages: [Page] = []
+        var pages = PageList()
         for (index, wirePage) in wirePages.enumerated() {
             let page = try wirePage.page(number: index + 1, version: version ?? 1)
             // A page may wait only for an earlier page of its own message, so a message never waits for itself.

@@ -7,19 +7,19 @@ package struct Message: Hashable, Sendable {
     /// The sender's name, "Sender" when they set none.
     package var from: String
     package var created: Date
-    package var pages: [Page]
+    package var pages: PageList
     /// Who sealed it and how; `nil` only while composing.
     package var seal: Seal?
     /// The organiser asked for hardware (`compose --require hardware`, a signed field): location and altitude
     /// locks latch only from `hardware` fixes (docs/SECURITY.md "Hardware trust and time").
     package var requiresHardware: Bool
 
-    package init(id: MessageID, title: String, from: String, created: Date, pages: [Page], seal: Seal? = nil) {
+    package init(id: MessageID, title: String, from: String, created: Date, pages: some Sequence<Page>, seal: Seal? = nil) {
         self.init(id: id, title: title, from: from, created: created, pages: pages, seal: seal, requiresHardware: false)
     }
 
     package init(
-        id: MessageID, title: String, from: String, created: Date, pages: [Page], seal: Seal?,
+        id: MessageID, title: String, from: String, created: Date, pages: some Sequence<Page>, seal: Seal?,
         requiresHardware: Bool
     ) {
         self.requiresHardware = requiresHardware
@@ -27,7 +27,7 @@ package struct Message: Hashable, Sendable {
         self.title = title
         self.from = from
         self.created = created
-        self.pages = pages
+        self.pages = PageList(pages)
         self.seal = seal
     }
 

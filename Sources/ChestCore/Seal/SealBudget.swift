@@ -14,14 +14,15 @@ package enum SealBudget {
     /// How far outside its area a grid is still tried: the reader may stand at the edge of a place on the rim.
     static let slack = 1000.0
 
+    private struct Family: Hashable {
+        var salt: [UInt8]
+        var cost: SealCost
+        /// A PIN (or answer) set derives with its page's PIN (or answer): a family of its own.
+        var pinPage: Int?
+    }
+
     /// Why a message's sealed places ask too much of a reader, or nil.
-    package static func problem(_ pages: [Page]) -> String? {
-        struct Family: Hashable {
-            var salt: [UInt8]
-            var cost: SealCost
-            /// A PIN (or answer) set derives with its page's PIN (or answer): a family of its own.
-            var pinPage: Int?
-        }
+    package static func problem(_ pages: some Collection<Page>) -> String? {
         // A format 2 grid states no area: a reader tries it wherever it is (`CellGrid.mayHold`), so it counts at every
         // point (nil here).
         var families: [Family: SearchArea?] = [:]
