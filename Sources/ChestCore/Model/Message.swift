@@ -14,7 +14,9 @@ package struct Message: Hashable, Sendable {
     /// locks latch only from `hardware` fixes (docs/SECURITY.md "Hardware trust and time").
     package var requiresHardware: Bool
 
-    package init(id: MessageID, title: String, from: String, created: Date, pages: some Sequence<Page>, seal: Seal? = nil) {
+    package init(
+        id: MessageID, title: String, from: String, created: Date, pages: some Sequence<Page>, seal: Seal? = nil
+    ) {
         self.init(id: id, title: title, from: from, created: created, pages: pages, seal: seal, requiresHardware: false)
     }
 
