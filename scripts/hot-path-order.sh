@@ -13,7 +13,8 @@ bin=$(swift build -c release --show-bin-path)
 work=$(mktemp -d /tmp/chest-order-XXXXXX)
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 export XDG_CONFIG_HOME="$work/config" TZ=UTC
 . scripts/lib.sh
 wait_for() { # SECONDS DESCRIPTION COMMAND…: until COMMAND succeeds
@@ -40,24 +41,30 @@ port=$(free_port)
 gpsfake -1 -q -P "$port" -c 0.015 "$work/hill.nmea" > /dev/null 2>&1 &
 fake=$!; pids+=("$fake")
 wait_for 10 "gpsfake's port" bash -c "echo > /dev/tcp/127.0.0.1/$port" 2> /dev/null
+# A copy without debug information, which valgrind's reader gives up on; the symbol table names the functions.
 # Mangled names, as the sections are named; counting starts once chestd is connected, after its start-up.
+objcopy --strip-debug "$bin/chest" "$work/chestd"
 CHEST_DIR="$work/chest" CHEST_SOCKET="$work/run/s" valgrind --tool=callgrind --demangle=no --instr-atstart=no \
-    --callgrind-out-file="$work/callgrind.out" "$bin/chestd" --gpsd "127.0.0.1:$port" 2> "$work/chestd.log" &
+    --callgrind-out-file="$work/callgrind.out" "$work/chestd" --gpsd "127.0.0.1:$port" 2> "$work/chestd.log" &
 pid=$!; pids+=("$pid")
-connected() { grep -q "gpsd connected at 127.0.0.1:$port" "$work/chestd.log"; }
+connected() {
+    kill -0 "$pid" 2> /dev/null || { tail -5 "$work/chestd.log" >&2; echo "hot-path-order: chestd ended" >&2; exit 1; }
+    grep -q "gpsd connected at 127.0.0.1:$port" "$work/chestd.log"
+}
 wait_for 1200 "chestd connecting to gpsd" connected
-callgrind_control -i on "$pid" > /dev/null
+callgrind_control -i on "$pid" > /dev/null 2>&1
 wait "$fake" || true
 sleep 2
 kill "$pid"; wait "$pid" 2>/dev/null || true
 
 echo "== Sources/chest/HotPath.order"
 # callgrind_annotate lists each function with its own instruction count, largest first: "COUNT (PERCENT)
-# FILE:FUNCTION [OBJECT]". Only the program's own functions have sections to order.
+# FILE:FUNCTION [OBJECT]", a recursive call's level after the name ("'2"). Only the program's own functions have
+# sections to order.
 {
     echo "# chestd's fix path, hottest first: the functions callgrind saw run over scripts/bench.sh step 7's hill walk (docs/BENCHMARKS.md \"Memory\"); written by scripts/hot-path-order.sh"
     callgrind_annotate --threshold=100 --inclusive=no "$work/callgrind.out" \
-        | awk -v program="[$bin/chest]" 'index($0, program) { sub(/ \[[^]]*\]$/, ""); sub(/^.*:/, ""); print ".text." $0 }' \
+        | awk -v program="[$work/chestd]" 'index($0, program) { sub(/ \[[^]]*\]$/, ""); sub(/^.*:/, ""); sub(/'"'"'[0-9]+$/, ""); print ".text." $0 }' \
         | awk '!seen[$0]++'
 } > Sources/chest/HotPath.order.new
 count=$(grep -c '^\.text\.' Sources/chest/HotPath.order.new || true)
