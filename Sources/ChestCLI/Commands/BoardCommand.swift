@@ -154,9 +154,9 @@ struct BoardCommand: ChestCommand {
         var feed = BoardFeed(hunt: hunt, huntPath: huntPath, organiser: identity)
         let past = try feed.restore()
         defer { feed.stop(at: Date()) }
-        let link = try OrganiserLink(hunt: hunt, purpose: "board")
+        let link = try OrganiserLink(hunt: hunt, purpose: "board", rated: true)
         defer { link.stop() }
-        link.client.subscribe(HuntTopic.all(hunt: hunt.id))
+        for (pattern, qos) in HuntTopic.board(hunt: hunt.id) { link.client.subscribe(pattern, qos: qos) }
         let web = try http.map { address in
             do {
                 return try BoardServer(
@@ -250,6 +250,7 @@ struct BoardCommand: ChestCommand {
                 case .delivered: break
                 }
             }
+            events += feed.refuse(link.takeRefused())
             feed.queueStart(at: Date())
             events += feed.tick(at: Date())
             Self.answer(&feed, link)
@@ -309,6 +310,7 @@ struct BoardCommand: ChestCommand {
                     _ = feed.receive(topic: topic, payload: payload, retained: retained, at: Date())
                 }
             }
+            _ = feed.refuse(link.takeRefused())
             if !quiet {
                 note = "\n(messages were still arriving after \(Int(timeout)) s; a longer --timeout shows them all)"
             }
