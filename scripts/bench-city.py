@@ -239,8 +239,14 @@ class Honest(threading.Thread):
     def run(self):
         url = f"http://127.0.0.1:{self.port}/board.json?token={TOKEN}"
         while not self.stopping:
-            result = subprocess.run(["curl", "-s", "-o", "/dev/null", "--max-time", "5", "-w",
-                                     "%{http_code} %{time_total}", url], capture_output=True, text=True)
+            try:
+                result = subprocess.run(["curl", "-s", "-o", "/dev/null", "--max-time", "5", "-w",
+                                         "%{http_code} %{time_total}", url], capture_output=True, text=True)
+            except OSError as error:
+                # Not the board's failure, but counted as one rather than ending this thread unseen.
+                self.failures.append(f"curl not run: {error}")
+                time.sleep(2)
+                continue
             code, _, seconds = result.stdout.partition(" ")
             if result.returncode == 0 and code == "200":
                 self.times.append(float(seconds) * 1000)
