@@ -22,7 +22,8 @@ package struct TeamRate: Sendable {
         package var count: Int
     }
 
-    private let hunt: HuntID
+    /// `chest/<hunt>/`, the start of every topic of this hunt.
+    private let prefix: String
     private let teams: Set<String>
     private var buckets: [String: Bucket] = [:]
     private var refused: [String: Refused] = [:]
@@ -34,7 +35,7 @@ package struct TeamRate: Sendable {
 
     /// A rate for the teams of `hunt`, on their topics (`admits`).
     package init(hunt: HuntFile) {
-        self.hunt = hunt.id
+        prefix = "chest/\(hunt.id)/"
         teams = Set(hunt.teams.map(\.name.rawValue))
     }
 
@@ -42,7 +43,7 @@ package struct TeamRate: Sendable {
     /// topics of this hunt count (receipts, statuses, hint requests), and not what the broker hands over on
     /// subscribing (`retained`).
     package mutating func admits(topic: String, retained: Bool, at now: Date) -> Bool {
-        guard !retained, let team = Self.team(topic, hunt: hunt), teams.contains(team) else { return true }
+        guard !retained, let team = team(topic) else { return true }
         if take(team, at: now) { return true }
         refused[team, default: Refused(topic: topic, at: now, count: 0)].count += 1
         return false
@@ -67,10 +68,37 @@ package struct TeamRate: Sendable {
         return admitted
     }
 
-    private static func team(_ topic: String, hunt: HuntID) -> String? {
-        switch HuntTopic.parse(topic, hunt: hunt) {
-        case .receipt(let team, _)?, .status(let team)?, .hintRequest(let team, _)?: team
-        default: nil
+    /// The team whose receipt, status or hint request `topic` is, when it is one of the hunt's teams: what
+    /// `HuntTopic.parse` says of it, read in place, since this runs for every message a flood brings (the levels
+    /// `parse` splits into were a fifth of the network thread's time under a flood, docs/BENCHMARKS.md "A city").
+    func team(_ topic: String) -> String? {
+        let bytes = topic.utf8
+        guard bytes.starts(with: prefix.utf8) else { return nil }
+        let rest = bytes.dropFirst(prefix.utf8.count)
+        guard let slash = rest.firstIndex(of: UInt8(ascii: "/")) else { return nil }
+        let kind = rest[bytes.index(after: slash)...]
+        let status = "status".utf8
+        if !kind.elementsEqual(status) {
+            guard let next = kind.firstIndex(of: UInt8(ascii: "/")),
+                kind[..<next].elementsEqual("receipt".utf8) || kind[..<next].elementsEqual("hint".utf8),
+                Self.isID(kind[bytes.index(after: next)...])
+            else { return nil }
         }
+        let team = String(Substring(rest[..<slash]))
+        return teams.contains(team) ? team : nil
+    }
+
+    /// An id level as `HuntTopic.parse` takes it: digits without a leading zero, within 64 bits.
+    private static func isID(_ level: Substring.UTF8View) -> Bool {
+        guard let first = level.first, first != UInt8(ascii: "0"), level.count <= 20 else { return false }
+        var value: UInt64 = 0
+        for byte in level {
+            guard (0x30...0x39).contains(byte) else { return false }
+            let (times, overflowTimes) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowSum) = times.addingReportingOverflow(UInt64(byte - 0x30))
+            if overflowTimes || overflowSum { return false }
+            value = sum
+        }
+        return true
     }
 }

@@ -56,6 +56,32 @@ import Testing
         #expect(refused.isEmpty)
     }
 
+    /// The rate reads a topic's team in place, for speed: it must say what `HuntTopic.parse` says.
+    @Test func theTeamOfATopicIsWhatParseSays() {
+        let rate = TeamRate(hunt: hunt)
+        let id = hunt.id.rawValue
+        let topics = [
+            "chest/\(id)/red/status", "chest/\(id)/red/receipt/42", "chest/\(id)/blue/hint/7",
+            "chest/\(id)/red/receipt/18446744073709551615", "chest/\(id)/red/receipt/18446744073709551616",
+            "chest/\(id)/red/receipt/007", "chest/\(id)/red/receipt/", "chest/\(id)/red/receipt/4/2",
+            "chest/\(id)/red/receipt/-1", "chest/\(id)/red/receipt", "chest/\(id)/red/statusx", "chest/\(id)/red/",
+            "chest/\(id)/red", "chest/\(id)//status", "chest/\(id)/mallory/status", "chest/\(id)/red/unlock",
+            "chest/\(id)/red/hint/x", "chest/\(id)/release/status", "chest/\(id)/organiser/status",
+            "chest/\(id)/organiser/hint/red/ab-1-1", "chest/\(HuntFixture.otherHuntID)/red/status",
+            "chest/\(id)x/red/status", "/chest/\(id)/red/status", "owntracks/red/chest/event",
+            "chest/\(id)/r\u{0}d/status",
+        ]
+        for topic in topics {
+            let parsed: String? =
+                switch HuntTopic.parse(topic, hunt: hunt.id) {
+                case .receipt(let team, _)?, .status(let team)?, .hintRequest(let team, _)?:
+                    hunt.teams.contains { $0.name.rawValue == team } ? team : nil
+                default: nil
+                }
+            #expect(rate.team(topic) == parsed, "\(topic)")
+        }
+    }
+
     @Test func theCoreTakesACountAsThatManyRefusalsShownOnce() {
         var core = BoardCore(hunt: hunt, answersHints: false)
         let first = core.handle(.tooFast(topic: status("red"), at: at(0), count: 500))
