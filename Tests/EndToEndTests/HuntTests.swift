@@ -494,12 +494,9 @@ final class HuntWorld {
         }
     }
 
-    /// How many subscriptions to the hunt's receipts (`chest board`'s, after its statuses') the broker has logged.
+    /// How many subscriptions to the whole hunt (`chest board`'s) the broker has logged.
     func boardSubscriptions() throws -> Int {
-        let receipts = HuntTopic.board(hunt: try HuntFile.read(path: huntPath).id).first {
-            $0.pattern.hasSuffix("/receipt/+")
-        }
-        let topic = try #require(receipts).pattern
+        let topic = HuntTopic.all(hunt: try HuntFile.read(path: huntPath).id)
         return broker.log.split(separator: "\n").count { $0.hasSuffix(" " + topic) }
     }
 

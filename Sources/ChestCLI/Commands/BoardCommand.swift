@@ -156,7 +156,12 @@ struct BoardCommand: ChestCommand {
         defer { feed.stop(at: Date()) }
         let link = try OrganiserLink(hunt: hunt, purpose: "board", rated: true)
         defer { link.stop() }
-        for (pattern, qos) in HuntTopic.board(hunt: hunt.id) { link.client.subscribe(pattern, qos: qos) }
+        // QoS 0: the broker then sends the board each message as it comes, not 20 at a time with each one's
+        // acknowledgement awaited, so a team that floods cannot keep receipts queued behind its own in those 20 slots.
+        // QoS 1 would give the board nothing more: its session is clean, so the broker forgets what it owed the
+        // board when the connection drops, and everything the board reads is retained, sent again on the next
+        // subscription; what the broker cannot queue it drops at either QoS (docs/HUNTS.md "A team that floods").
+        link.client.subscribe(HuntTopic.all(hunt: hunt.id), qos: 0)
         let web = try http.map { address in
             do {
                 return try BoardServer(

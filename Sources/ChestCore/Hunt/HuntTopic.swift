@@ -33,18 +33,6 @@ package enum HuntTopic {
     package static func ownTracksEvent(team: String, device: String) -> String { "owntracks/\(team)/\(device)/event" }
     /// What the board subscribes to.
     package static func all(hunt: HuntID) -> String { "chest/\(hunt)/#" }
-    /// What the organiser's board subscribes to, each pattern with its QoS: every topic of the hunt, as `all`, but the
-    /// teams' statuses at QoS 0, so that a team flooding statuses does not take the in-flight QoS 1 slots the broker
-    /// keeps for the board, in which receipts travel (docs/HUNTS.md "A team that floods"). The organiser's own topics
-    /// first, so that the schedule in force is heard before the receipts it judges. Only a release named `status`
-    /// matches two of them; the board takes its second copy as a copy.
-    package static func board(hunt: HuntID) -> [(pattern: String, qos: Int32)] {
-        let base = "chest/\(hunt)"
-        return [
-            ("\(base)/\(HuntEnvelope.organiserSender)/#", 1), (releases(hunt: hunt), 1), ("\(base)/+/status", 0),
-            ("\(base)/+/receipt/+", 1), ("\(base)/+/hint/+", 1),
-        ]
-    }
     /// What a reader subscribes to.
     package static func releases(hunt: HuntID) -> String { "chest/\(hunt)/release/+" }
 
