@@ -35,6 +35,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib  # noqa: E402
@@ -485,6 +486,12 @@ def main():
     if slow_clients:
         say(f"   slow connections: {slow_clients.open} open at the end, {slow_clients.reopened} closed by the board"
             f" and reopened")
+    if not honest.times and not honest.failures:
+        # Seen three times in twelve runs on a shared machine: say where the screen's thread is.
+        frame = sys._current_frames().get(honest.ident)
+        honest.failures.append("no request answered or failed")
+        say(f"   honest screen: its thread {'alive' if honest.is_alive() else 'ended'}; "
+            + ("".join(traceback.format_stack(frame)[-4:]) if frame else "no frame"))
     say(f"   honest /board.json every 2 s: {len(honest.times)} answered, p50 {percentile(honest.times, 0.5):.0f} ms,"
         f" p95 {percentile(honest.times, 0.95):.0f} ms, max {max(honest.times, default=0):.0f} ms;"
         f" {len(honest.failures)} failed {sorted(set(honest.failures))[:3]}")
