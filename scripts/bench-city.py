@@ -383,11 +383,15 @@ def main():
     wait_for("the web board", lambda: "serving the board" in open(os.path.join(WORK, "board.err")).read(), 30)
     stream = Stream(web_port)
     stream.start()
-    honest = Honest(web_port)
-    honest.start()
+    # The slow clients' process before the honest screen's thread: a process forked while that thread starts curl
+    # keeps open the pipe subprocess waits on for curl's exec, so the thread can wait the whole run (the likely cause
+    # of three runs with 0 answered and 0 failed).
     slow_clients = SlowClients(web_port, slow) if slow else None
     if slow_clients:
         slow_clients.start()
+    honest = Honest(web_port)
+    honest.start()
+    if slow_clients:
         wait_for(f"{slow} slow connections", lambda: slow_clients.open >= slow * 0.95, 120)
         say(f"   {slow_clients.open} slow connections to the web board open; load {load()}")
     saves_before = [saves(node) for node in nodes]
@@ -487,7 +491,7 @@ def main():
         say(f"   slow connections: {slow_clients.open} open at the end, {slow_clients.reopened} closed by the board"
             f" and reopened")
     if not honest.times and not honest.failures:
-        # Seen three times in twelve runs on a shared machine: say where the screen's thread is.
+        # Say where the screen's thread is, should it ever wait again.
         frame = sys._current_frames().get(honest.ident)
         honest.failures.append("no request answered or failed")
         say(f"   honest screen: its thread {'alive' if honest.is_alive() else 'ended'}; "
