@@ -35,6 +35,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib  # noqa: E402
@@ -239,8 +240,14 @@ class Honest(threading.Thread):
     def run(self):
         url = f"http://127.0.0.1:{self.port}/board.json?token={TOKEN}"
         while not self.stopping:
-            result = subprocess.run(["curl", "-s", "-o", "/dev/null", "--max-time", "5", "-w",
-                                     "%{http_code} %{time_total}", url], capture_output=True, text=True)
+            try:
+                result = subprocess.run(["curl", "-s", "-o", "/dev/null", "--max-time", "5", "-w",
+                                         "%{http_code} %{time_total}", url], capture_output=True, text=True)
+            except OSError as error:
+                # Not the board's failure, but counted as one rather than ending this thread unseen.
+                self.failures.append(f"curl not run: {error}")
+                time.sleep(2)
+                continue
             code, _, seconds = result.stdout.partition(" ")
             if result.returncode == 0 and code == "200":
                 self.times.append(float(seconds) * 1000)
@@ -376,11 +383,15 @@ def main():
     wait_for("the web board", lambda: "serving the board" in open(os.path.join(WORK, "board.err")).read(), 30)
     stream = Stream(web_port)
     stream.start()
-    honest = Honest(web_port)
-    honest.start()
+    # The slow clients' process before the honest screen's thread: a process forked while that thread starts curl
+    # keeps open the pipe subprocess waits on for curl's exec, so the thread can wait the whole run (the likely cause
+    # of three runs with 0 answered and 0 failed).
     slow_clients = SlowClients(web_port, slow) if slow else None
     if slow_clients:
         slow_clients.start()
+    honest = Honest(web_port)
+    honest.start()
+    if slow_clients:
         wait_for(f"{slow} slow connections", lambda: slow_clients.open >= slow * 0.95, 120)
         say(f"   {slow_clients.open} slow connections to the web board open; load {load()}")
     saves_before = [saves(node) for node in nodes]
@@ -479,6 +490,12 @@ def main():
     if slow_clients:
         say(f"   slow connections: {slow_clients.open} open at the end, {slow_clients.reopened} closed by the board"
             f" and reopened")
+    if not honest.times and not honest.failures:
+        # Say where the screen's thread is, should it ever wait again.
+        frame = sys._current_frames().get(honest.ident)
+        honest.failures.append("no request answered or failed")
+        say(f"   honest screen: its thread {'alive' if honest.is_alive() else 'ended'}; "
+            + ("".join(traceback.format_stack(frame)[-4:]) if frame else "no frame"))
     say(f"   honest /board.json every 2 s: {len(honest.times)} answered, p50 {percentile(honest.times, 0.5):.0f} ms,"
         f" p95 {percentile(honest.times, 0.95):.0f} ms, max {max(honest.times, default=0):.0f} ms;"
         f" {len(honest.failures)} failed {sorted(set(honest.failures))[:3]}")

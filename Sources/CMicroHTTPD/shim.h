@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdarg.h>
 #include <microhttpd.h>
+#include <malloc.h>
 
 // MHD_start_daemon, MHD_get_daemon_info and MHD_get_connection_info are variadic, which Swift cannot call: these
 // take the options chest uses. libmicrohttpd's own per-address cap is left off: chest counts IPv6 by /64 in the
@@ -43,4 +44,12 @@ static inline void *chest_mhd_socket_context(struct MHD_Connection *connection) 
 static inline uint16_t chest_mhd_bound_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info == NULL ? 0 : info->port;
+}
+
+// Blocks of 128 KiB and more mapped on their own and unmapped when freed, whatever was freed before. glibc otherwise
+// raises this threshold to the size of each large block freed (up to 32 MiB), after which the board's renderings and
+// event-stream updates, megabytes each at 5,000 teams, come from the server threads' malloc arenas and their pages stay
+// resident there once freed (docs/BENCHMARKS.md "A city"). Swift's Glibc module has no malloc.h.
+static inline void chest_map_large_allocations(void) {
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 }

@@ -106,11 +106,31 @@ package enum BoardPage {
         _ snapshot: BoardSnapshot, colours: [String: String], lookalikes: [String: String]? = nil,
         timeZone: Zone
     ) -> String {
-        var rows: [String] = []
+        // One string, its room reserved once the first rows show how long a row is: at 5,000 teams the table is
+        // megabytes, and rows joined into it held it twice over, three times with the interpolation around it
+        // (docs/BENCHMARKS.md "A city").
+        var html = """
+            <table><thead><tr><th class="c-rank">#</th><th class="c-team">Team</th><th class="score c-score">Points</th>\
+            <th class="num c-pages" title="pages credited; the hints given and the organiser's adjustments beside them">Pages</th>\
+            <th class="c-reached">Reached</th>\
+            <th class="c-trust" title="the trust each credited page was opened with, worst to best">Opened with</th>\
+            <th class="c-now" title="the team's latest status and the trust it claims now">Says now</th>\
+            <th class="num c-refused">Refused</th></tr></thead><tbody>
+
+            """
+        let head = html.utf8.count
+        let ranking = snapshot.board.leaderboard()
+        let sample = 32
         // A team named like another (a Cyrillic letter, an invisible space) is flagged, as on the terminal board
         // (docs/SECURITY.md "Known senders").
         let lookalikes = lookalikes ?? KnownSenders.lookalikes(among: snapshot.board.teamNames)
-        for (index, team) in snapshot.board.leaderboard().enumerated() {
+        for (index, team) in ranking.enumerated() {
+            if index == sample, ranking.count > 2 * sample {
+                // The first rows are the ranked ones, the longest: a quarter more than theirs is room enough.
+                html.reserveCapacity(
+                    html.utf8.count + (html.utf8.count - head) / sample * (ranking.count - sample) * 5 / 4)
+            }
+            if index > 0 { html += "\n" }
             let ranked = team.isRanked
             let guarded = team.pages.count { !$0.proven }
             let reached = team.reachedAt.map { time($0, timeZone) } ?? "\u{2014}"
@@ -129,8 +149,7 @@ package enum BoardPage {
             let guardedNote = guarded > 0 ? #", <span class="warn">\#(guarded) guarded</span>"# : ""
             let openedTitle = HTML.escaped(
                 openedWithWords(team) + (guarded > 0 ? ", \(guarded) guarded (proves only the file was held)" : ""))
-            rows.append(
-                """
+            html += """
                 <tr data-team="\(name)" data-pages="\(team.pages.count)">\
                 <td class="rank">\(ranked ? "\(index + 1)" : "")</td>\
                 \(teamCell(team.name, name: name, lookalikeOf: lookalikes[team.name], colour: colours[team.name]))\
@@ -139,19 +158,11 @@ package enum BoardPage {
                 <td>\(reached)</td><td class="trust" title="\(openedTitle)">\(openedWith)\(guardedNote)</td>\
                 <td class="now">\(now)\(claim)</td>\
                 <td class="num\(refusals > 0 ? " bad" : "")" title="\(HTML.escaped(reasons))">\(refusals)</td></tr>
-                """)
+                """
         }
         // The columns' widths are the page script's: it measures what the cells hold (BoardAssets).
-        return """
-            <table><thead><tr><th class="c-rank">#</th><th class="c-team">Team</th><th class="score c-score">Points</th>\
-            <th class="num c-pages" title="pages credited; the hints given and the organiser's adjustments beside them">Pages</th>\
-            <th class="c-reached">Reached</th>\
-            <th class="c-trust" title="the trust each credited page was opened with, worst to best">Opened with</th>\
-            <th class="c-now" title="the team's latest status and the trust it claims now">Says now</th>\
-            <th class="num c-refused">Refused</th></tr></thead><tbody>
-            \(rows.joined(separator: "\n"))
-            </tbody></table>
-            """
+        html += "\n</tbody></table>"
+        return html
     }
 
     /// What the team's hints cost and the organiser's adjustments, beside its pages; nothing when it has neither.

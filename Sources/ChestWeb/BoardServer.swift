@@ -1,3 +1,4 @@
+import CMicroHTTPD
 import ChestCore
 import Dispatch
 import FoundationEssentials
@@ -19,6 +20,8 @@ package final class BoardServer: Sendable {
 
     /// Listens on `address` and serves `snapshot` until the next `publish`; throws a sentence when it cannot listen.
     package init(address: HTTPAddress, access: BoardAccess, snapshot: BoardSnapshot, timeZone: Zone = .current) throws {
+        // Its renderings are megabytes at 5,000 teams: mapped on their own, and given back when freed (shim.h).
+        chest_map_large_allocations()
         let state = BoardServerState(access: access, snapshot: snapshot, timeZone: timeZone)
         self.state = state
         let http = try HTTPServer(address: address) { request in state.respond(to: request) }

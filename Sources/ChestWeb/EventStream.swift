@@ -21,64 +21,109 @@ struct EventStream {
     }
 
     /// The bytes that bring this browser up to `sections` and `events`; empty when nothing changed for it.
+    ///
+    /// Written once into a buffer of the exact size, counted first: at 5,000 teams the sections are megabytes, and
+    /// building them as a JSON string, then an event, then bytes held four or five copies at once on a server thread
+    /// (docs/BENCHMARKS.md "A city").
     mutating func next(sections: [String: String], events: [Numbered]) -> Data {
-        var text = started ? "" : "retry: 2000\n\n"
+        let prefix = started ? "" : "retry: 2000\n\n"
         started = true
-        let changed = sections.filter { sent[$0.key] != $0.value }
+        let changed = sections.filter { sent[$0.key] != $0.value }.sorted { $0.key < $1.key }
+        for (key, value) in changed { sent[key] = value }
+        let fresh = events.filter { $0.number > lastEvent }
+        if let last = fresh.last { lastEvent = last.number }
+        let lines = fresh.map(\.event.line)
+        var count = prefix.utf8.count
         if !changed.isEmpty {
-            text += Self.event("sections", Self.object(changed))
-            sent.merge(changed) { $1 }
+            count += Self.sectionsHead.utf8.count + 2 + Self.tail.utf8.count + changed.count * 2 - 1
+            for (key, value) in changed { count += Self.escapedCount(key) + Self.escapedCount(value) }
         }
-        for numbered in events where numbered.number > lastEvent {
-            text += Self.event("board", numbered.event.line)
-            lastEvent = numbered.number
+        for line in lines { count += Self.boardHead.utf8.count + line.utf8.count + Self.tail.utf8.count }
+        guard count > 0 else { return Data() }
+        var data = Data(count: count)
+        data.withUnsafeMutableBytes { raw in
+            var out = Writer(bytes: raw)
+            out.append(prefix)
+            if !changed.isEmpty {
+                out.append(Self.sectionsHead)
+                out.append(UInt8(ascii: "{"))
+                for (index, (key, value)) in changed.enumerated() {
+                    if index > 0 { out.append(UInt8(ascii: ",")) }
+                    out.appendString(key)
+                    out.append(UInt8(ascii: ":"))
+                    out.appendString(value)
+                }
+                out.append(UInt8(ascii: "}"))
+                out.append(Self.tail)
+            }
+            for line in lines {
+                out.append(Self.boardHead)
+                out.append(line)
+                out.append(Self.tail)
+            }
+            precondition(out.at == raw.count, "the event stream's bytes were miscounted")
         }
-        return Data(text.utf8)
+        return data
     }
 
-    /// `strings` as one line of JSON, keys sorted, as `ChestJSON.line` writes it; by hand, since the leaderboard of a
-    /// city is megabytes of HTML that JSONEncoder took a tenth of the board's time to escape (docs/BENCHMARKS.md "A city").
-    static func object(_ strings: [String: String]) -> String {
-        var bytes: [UInt8] = [UInt8(ascii: "{")]
-        bytes.reserveCapacity(strings.values.reduce(16) { $0 + $1.utf8.count + 32 })
-        for (index, key) in strings.keys.sorted().enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            appendString(key, to: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            appendString(strings[key]!, to: &bytes)
-        }
-        bytes.append(UInt8(ascii: "}"))
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    private static let sectionsHead = "event: sections\ndata: "
+    private static let boardHead = "event: board\ndata: "
+    private static let tail = "\n\n"
 
-    /// A JSON string: quotes, backslashes and control characters escaped, nothing else (no slash, as
-    /// `.withoutEscapingSlashes`).
-    static func appendString(_ text: String, to bytes: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
-        bytes.append(UInt8(ascii: "\""))
+    /// The length of `text` as a JSON string, quotes included (`Writer.appendString`).
+    static func escapedCount(_ text: String) -> Int {
+        var count = 2
         for byte in text.utf8 {
             switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(byte)
-            case 0x0A, 0x0D, 0x09:
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(byte == 0x0A ? UInt8(ascii: "n") : byte == 0x0D ? UInt8(ascii: "r") : UInt8(ascii: "t"))
-            case 0..<0x20:
-                bytes.append(contentsOf: [
-                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)],
-                    hex[Int(byte & 15)],
-                ])
-            default:
-                bytes.append(byte)
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x0D, 0x09: count += 2
+            case 0..<0x20: count += 6
+            default: count += 1
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+        return count
+    }
+
+    /// Writes into a buffer already counted to fit.
+    private struct Writer {
+        let bytes: UnsafeMutableRawBufferPointer
+        var at = 0
+
+        mutating func append(_ byte: UInt8) {
+            bytes[at] = byte
+            at += 1
+        }
+
+        mutating func append(_ text: String) {
+            for byte in text.utf8 { append(byte) }
+        }
+
+        /// A JSON string: quotes, backslashes and control characters escaped, nothing else (no slash, as
+        /// `.withoutEscapingSlashes`).
+        mutating func appendString(_ text: String) {
+            let hex: StaticString = "0123456789abcdef"
+            append(UInt8(ascii: "\""))
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                    append(UInt8(ascii: "\\"))
+                    append(byte)
+                case 0x0A, 0x0D, 0x09:
+                    append(UInt8(ascii: "\\"))
+                    append(byte == 0x0A ? UInt8(ascii: "n") : byte == 0x0D ? UInt8(ascii: "r") : UInt8(ascii: "t"))
+                case 0..<0x20:
+                    for ascii in "\\u00".utf8 { append(ascii) }
+                    hex.withUTF8Buffer { digits in
+                        append(digits[Int(byte >> 4)])
+                        append(digits[Int(byte & 15)])
+                    }
+                default:
+                    append(byte)
+                }
+            }
+            append(UInt8(ascii: "\""))
+        }
     }
 
     /// A comment, which browsers ignore: keeps proxies and idle timers from closing a quiet stream.
     static let keepAlive = Data(": keep-alive\n\n".utf8)
-
-    /// One event; `data` is one line (JSON escapes every newline).
-    static func event(_ name: String, _ data: String) -> String { "event: \(name)\ndata: \(data)\n\n" }
 }

@@ -42,10 +42,20 @@ import Testing
         try #require(HuntSigner.sign(envelope, team: team)).bytes
     }
 
+    /// A message as `chest board` takes one: the rate first (on libmosquitto's thread, `OrganiserLink.post`), then
+    /// the feed, with the refusals the loop takes after each batch.
+    static func offer(
+        _ feed: inout BoardFeed, _ rate: inout TeamRate, topic: String, payload: Data, retained: Bool, at: Date
+    ) -> [BoardEvent] {
+        guard rate.admits(topic: topic, retained: retained, at: at) else { return feed.refuse(rate.takeRefused()) }
+        return feed.receive(topic: topic, payload: payload, retained: retained, at: at)
+    }
+
     @Test func junkLeavesTheJournalSmallAndARestartCountsItAll() throws {
         let (hunt, team, organiser, reader) = try setUp()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var feed = BoardFeed(hunt: hunt, huntPath: huntPath, organiser: organiser)
+        var rate = TeamRate(hunt: hunt)
         #expect(try feed.restore().isEmpty)
         let status = ReaderClaim.claim(
             TeamStatus(online: true, pagesOpen: 0), hunt: hunt.id, team: "red", identity: reader)
@@ -55,8 +65,8 @@ import Testing
             retained: true, at: Date(timeIntervalSince1970: 1_800_000_000))
         // 6,000 over ten minutes: a hundred times the refusal lines kept, across ten count intervals.
         for index in 0..<6_000 {
-            _ = feed.receive(
-                topic: "chest/\(hunt.id)/red/receipt/\(index + 1)",
+            _ = Self.offer(
+                &feed, &rate, topic: "chest/\(hunt.id)/red/receipt/\(index + 1)",
                 payload: Data(repeating: UInt8(index % 200), count: 300),
                 retained: false, at: Date(timeIntervalSince1970: 1_800_000_001 + Double(index) / 10))
         }
@@ -86,6 +96,7 @@ import Testing
         let (hunt, team, organiser, reader) = try setUp()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var feed = BoardFeed(hunt: hunt, huntPath: huntPath, organiser: organiser)
+        var rate = TeamRate(hunt: hunt)
         _ = try feed.restore()
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)
         let status = ReaderClaim.claim(
@@ -96,8 +107,9 @@ import Testing
         var events: [BoardEvent] = []
         // 300 in two seconds: 100 at once, then one a second.
         for index in 0..<300 {
-            events += feed.receive(
-                topic: HuntTopic.status(hunt: hunt.id, team: "red"), payload: try statusPayload(UInt64(index + 1)),
+            events += Self.offer(
+                &feed, &rate, topic: HuntTopic.status(hunt: hunt.id, team: "red"),
+                payload: try statusPayload(UInt64(index + 1)),
                 retained: false, at: t0.addingTimeInterval(Double(index) / 150))
         }
         let tooFast = feed.gate.refused[.tooFast, default: 0]
@@ -108,8 +120,8 @@ import Testing
         let shown = events.filter { if case .refused("tooFast", "red", _) = $0 { true } else { false } }
         #expect(shown.count == 1, "shown once a minute, not once a message: \(shown.count)")
         // Retained: what a new subscription is handed, not the team's pace.
-        _ = feed.receive(
-            topic: HuntTopic.status(hunt: hunt.id, team: "red"), payload: try statusPayload(1_000),
+        _ = Self.offer(
+            &feed, &rate, topic: HuntTopic.status(hunt: hunt.id, team: "red"), payload: try statusPayload(1_000),
             retained: true, at: t0.addingTimeInterval(2))
         #expect(feed.gate.seen.senders["red"]?.highestStatus == 1_000)
         feed.stop(at: t0.addingTimeInterval(3))

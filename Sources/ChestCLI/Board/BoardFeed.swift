@@ -68,13 +68,15 @@ struct BoardFeed {
         return events
     }
 
-    /// One message from the broker; the events it caused.
+    /// One message from the broker (within its team's rate, `OrganiserLink`); the events it caused.
     mutating func receive(topic: String, payload: Data, retained: Bool, at now: Date) -> [BoardEvent] {
-        // A team beyond its rate costs a dictionary look-up, not two signature checks (docs/HUNTS.md "A team that floods").
-        guard core.admits(topic: topic, retained: retained, at: now) else {
-            return perform(core.handle(.tooFast(topic: topic, at: now)))
-        }
-        return perform(core.handle(.heard(heard(topic: topic, payload: payload, retained: retained, at: now))))
+        perform(core.handle(.heard(heard(topic: topic, payload: payload, retained: retained, at: now))))
+    }
+
+    /// The messages refused beyond their team's rate since the last call: counted, not checked (docs/HUNTS.md "A team
+    /// that floods"); the events they caused.
+    mutating func refuse(_ refused: [TeamRate.Refused]) -> [BoardEvent] {
+        refused.flatMap { perform(core.handle(.tooFast(topic: $0.topic, at: $0.at, count: $0.count))) }
     }
 
     /// Gives the delayed hints that fell due by `now` (docs/HUNTS.md "Hints: the board's side"); the events.

@@ -1,20 +1,25 @@
 import ChestCore
 import ChestIO
 import ChestMQTT
+import FoundationEssentials
 import Glibc
 import Synchronization
 
 /// The organiser's connection to the hunt's broker, for the command line: libmosquitto's events, posted from its
 /// thread to ChestIO's `Mailbox` and taken on the command's own thread (docs/ARCHITECTURE.md "The board's core").
+/// With a rate, a team's message beyond it is counted on libmosquitto's thread and never posted (`post`).
 final class OrganiserLink: Sendable {
     let client: MQTTClient
     private let mailbox: Mailbox<MQTTEvent>
     /// Events taken from the mailbox and not yet handed out by `next`.
     private let taken = Mutex<[MQTTEvent]>([])
+    /// The teams' rate, checked on libmosquitto's thread; its refusals wait for `takeRefused`.
+    private let rate: RateGate?
 
     /// A clean session with a client ID of this process's own: what the board needs the broker keeps retained
     /// (receipts, statuses, releases), so several boards may run at once and none needs a session kept for it.
-    init(hunt: HuntFile, purpose: String) throws {
+    /// With `rated`, each team's messages beyond `TeamRate` are refused before they are posted.
+    init(hunt: HuntFile, purpose: String, rated: Bool = false) throws {
         guard let password = hunt.organiserPassword else {
             throw ChestError("the hunt file has no organiser password; use the file chest hunt create wrote")
         }
@@ -30,12 +35,29 @@ final class OrganiserLink: Sendable {
             throw ChestError("cannot wait for the broker: \(error)")
         }
         let mailbox = self.mailbox
+        let rate = rated ? RateGate(hunt: hunt) : nil
+        self.rate = rate
         do {
-            client = try MQTTClient(options) { event in mailbox.yield(event) }
+            client = try MQTTClient(options) { event in Self.post(event, to: mailbox, through: rate, at: Date()) }
         } catch {
             throw ChestError("cannot reach the broker \(hunt.broker): \(error)")
         }
     }
+
+    /// Posts what libmosquitto's thread heard, unless it is a team's message beyond its rate: that is only counted,
+    /// so that a team that floods costs the board's loop a count, not a wake-up and a look a message (docs/HUNTS.md
+    /// "A team that floods"). The rate's lock is the only thing this thread and the loop share besides the mailbox.
+    static func post(_ event: MQTTEvent, to mailbox: Mailbox<MQTTEvent>, through rate: RateGate?, at now: Date) {
+        if let rate, case let .message(topic, _, retained) = event,
+            !rate.admits(topic: topic, retained: retained, at: now)
+        {
+            return
+        }
+        mailbox.yield(event)
+    }
+
+    /// The messages refused by the rate since the last call (`TeamRate.takeRefused`).
+    func takeRefused() -> [TeamRate.Refused] { rate?.takeRefused() ?? [] }
 
     /// Every event that came, oldest first, waiting at most `seconds` for the first.
     func events(within seconds: Double) -> [MQTTEvent] {
@@ -71,6 +93,19 @@ final class OrganiserLink: Sendable {
     }
 
     func stop() { client.stop() }
+}
+
+/// `TeamRate` under a lock of its own: libmosquitto's thread checks it, the loop takes its refusals.
+final class RateGate: Sendable {
+    private let rate: Mutex<TeamRate>
+
+    init(hunt: HuntFile) { rate = Mutex(TeamRate(hunt: hunt)) }
+
+    func admits(topic: String, retained: Bool, at now: Date) -> Bool {
+        rate.withLock { $0.admits(topic: topic, retained: retained, at: now) }
+    }
+
+    func takeRefused() -> [TeamRate.Refused] { rate.withLock { $0.takeRefused() } }
 }
 
 /// This process's ID, for a client ID that two commands running at once do not share.

@@ -154,9 +154,14 @@ struct BoardCommand: ChestCommand {
         var feed = BoardFeed(hunt: hunt, huntPath: huntPath, organiser: identity)
         let past = try feed.restore()
         defer { feed.stop(at: Date()) }
-        let link = try OrganiserLink(hunt: hunt, purpose: "board")
+        let link = try OrganiserLink(hunt: hunt, purpose: "board", rated: true)
         defer { link.stop() }
-        link.client.subscribe(HuntTopic.all(hunt: hunt.id))
+        // QoS 0: the broker then sends the board each message as it comes, not 20 at a time with each one's
+        // acknowledgement awaited, so a team that floods cannot keep receipts queued behind its own in those 20 slots.
+        // QoS 1 would give the board nothing more: its session is clean, so the broker forgets what it owed the
+        // board when the connection drops, and everything the board reads is retained, sent again on the next
+        // subscription; what the broker cannot queue it drops at either QoS (docs/HUNTS.md "A team that floods").
+        link.client.subscribe(HuntTopic.all(hunt: hunt.id), qos: 0)
         let web = try http.map { address in
             do {
                 return try BoardServer(
@@ -250,6 +255,7 @@ struct BoardCommand: ChestCommand {
                 case .delivered: break
                 }
             }
+            events += feed.refuse(link.takeRefused())
             feed.queueStart(at: Date())
             events += feed.tick(at: Date())
             Self.answer(&feed, link)
@@ -309,6 +315,7 @@ struct BoardCommand: ChestCommand {
                     _ = feed.receive(topic: topic, payload: payload, retained: retained, at: Date())
                 }
             }
+            _ = feed.refuse(link.takeRefused())
             if !quiet {
                 note = "\n(messages were still arriving after \(Int(timeout)) s; a longer --timeout shows them all)"
             }

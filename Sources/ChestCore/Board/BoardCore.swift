@@ -35,8 +35,8 @@ package struct BoardCore: Sendable {
     /// them falls due (`BoardCore+DelayedHints.swift`).
     var delayed: [DelayedHint] = []
     var dueByTeam: [String: Date] = [:]
-    /// Each team's pace (docs/HUNTS.md "A team that floods"), and when each team's last `tooFast` was shown.
-    private var rate = TeamRate()
+    /// When each team's last `tooFast` was shown (docs/HUNTS.md "A team that floods"). The rate itself is checked
+    /// before a message reaches the core (`TeamRate`, on the adapter's network thread).
     private var tooFastShown: [String: Date] = [:]
 
     package init(hunt: HuntFile, answersHints: Bool) {
@@ -65,34 +65,31 @@ package struct BoardCore: Sendable {
         case let .rechecked(heard, replay): record(heard, replay: replay)
         case let .stopping(at): flushCounts(at: at)
         case let .tick(at): giveDueHints(by: at)
-        case let .tooFast(topic, at): throttle(topic: topic, at: at)
+        case let .tooFast(topic, at, count): throttle(topic: topic, at: at, count: count)
         }
     }
 
-    /// Whether the board takes a message on `topic` in, or refuses it as `.tooFast` (input `.tooFast`) before an
-    /// adapter checks anything: a team's topics bring at most `TeamRate`'s burst, then its rate; what the broker
-    /// hands over on subscribing (`retained`) and what is not a team's topic are not counted.
-    package mutating func admits(topic: String, retained: Bool, at: Date) -> Bool {
-        guard !retained, let team = board.team(named: topic) else { return true }
-        return rate.take(team, at: at)
-    }
-
-    /// A message beyond its team's rate: counted for the gate and the team; shown and journalled as any refusal at
-    /// most once a `countInterval` for each team, and otherwise only counted, so a flood adds at most a count line
-    /// a minute to the journal and a line a minute to the board's output.
-    private mutating func throttle(topic: String, at: Date) -> [Effect] {
-        guard let team = board.team(named: topic) else { return [] }
-        gate.count(.tooFast)
-        if tooFastShown[team].map({ at.timeIntervalSince($0) < BoardJournal.countInterval }) ?? false {
-            board.countRefusals(HuntGate.Refusal.tooFast.rawValue, team: team, 1)
-            uncounted[HuntGate.Refusal.tooFast.rawValue, default: [:]][team, default: 0] += 1
-            if countedAt.map({ at.timeIntervalSince($0) >= BoardJournal.countInterval }) ?? true {
-                return flushCounts(at: at)
-            }
-            return []
+    /// `count` messages of one team beyond its rate, the first on `topic` at `at`: counted for the gate and the team;
+    /// shown and journalled as any refusal at most once a `countInterval` for each team, and otherwise only counted,
+    /// so a flood adds at most a count line a minute to the journal and a line a minute to the board's output.
+    private mutating func throttle(topic: String, at: Date, count: Int) -> [Effect] {
+        guard count > 0, let team = board.team(named: topic) else { return [] }
+        var effects: [Effect] = []
+        var left = count
+        if !(tooFastShown[team].map({ at.timeIntervalSince($0) < BoardJournal.countInterval }) ?? false) {
+            tooFastShown[team] = at
+            gate.count(.tooFast)
+            effects = refuse(.tooFast, topic: topic, at: at, replay: false)
+            left -= 1
         }
-        tooFastShown[team] = at
-        return refuse(.tooFast, topic: topic, at: at, replay: false)
+        guard left > 0 else { return effects }
+        gate.count(.tooFast, times: left)
+        board.countRefusals(HuntGate.Refusal.tooFast.rawValue, team: team, left)
+        uncounted[HuntGate.Refusal.tooFast.rawValue, default: [:]][team, default: 0] += left
+        if countedAt.map({ at.timeIntervalSince($0) >= BoardJournal.countInterval }) ?? true {
+            effects += flushCounts(at: at)
+        }
+        return effects
     }
 
     /// The hunt file read again: its messages (composed during the hunt) are the ones the board knows now.
