@@ -9,7 +9,7 @@ extension ChestHarness {
         gpsd = "127.0.0.1:\(fake.port)"
         try startDaemon()
         let status = fake.waitForExit(timeout: timeout)
-        try waitUntil("the replay is over", timeout: 15) {
+        try waitUntil("the replay is over", timeout: 60) {
             (try self.status()["gpsd"] as? [String: Any])?["connected"] as? Bool == false
         }
         return status
