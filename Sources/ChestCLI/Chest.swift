@@ -14,7 +14,10 @@ struct Chest: ParsableCommand {
 
         Every -o FILE is written as a shell's > would: - is standard output; a FIFO, a device or a terminal is \
         written through in place; a symlink to a file replaces the file it points to; a regular file is replaced \
-        atomically, so a crash leaves the old file or the new one, never half of one.
+        atomically, so a crash leaves the old file or the new one, never half of one. An existing file, or the \
+        file a dangling symlink points to, is written only with --force where the command has it. A symlink in a \
+        sticky folder others can write to (/tmp) is followed only when it is yours or the folder owner's, \
+        whatever fs.protected_symlinks says, and nothing on the path may turn into a link while chest writes.
 
         `chest help COMMAND` tells more; man chest has every command. Exit status: 0 success, 1 failure (one \
         chest: line on standard error says what went wrong and what to do), 64 usage error.

@@ -4,16 +4,21 @@ import Glibc
 
 /// `OutputFile` as the commands use it: failures said as sentences for the user (`ChestError`).
 extension OutputFile {
-    /// Resolves `-o NAME`; a regular file already there is replaced only with `--force` (`force`), while standard
-    /// output, a FIFO or a device is simply written to.
+    /// Resolves `-o NAME`; a regular file already there, or one a dangling link would create, is written only with
+    /// `--force` (`force`), while standard output, a FIFO or a device is simply written to. A link planted by
+    /// another user in a shared sticky folder is refused whatever `force` says (`OutputFile.Refusal`).
     init(checking name: String, force: Bool = true, otherwise: String = "choose another name") throws(ChestError) {
         do {
             try self.init(name)
         } catch {
-            throw ChestError("cannot write \(name): \(error.errno)")
+            throw ChestError("cannot write \(name): \(error)")
         }
         if !force, replacesExistingFile {
             throw ChestError("\(name) exists; \(otherwise), or overwrite it with --force")
+        }
+        if !force, let target = danglingLinkTarget {
+            throw ChestError(
+                "\(name) is a symlink to \(target), where no file is yet; \(otherwise), or write there with --force")
         }
     }
 

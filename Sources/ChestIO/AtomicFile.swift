@@ -12,6 +12,34 @@ package enum AtomicFile {
         try write(batch: [(path, data)])
     }
 
+    /// Replaces (or creates) `name` in the folder `directory` with `data`, mode 0600, every step relative to the
+    /// open folder: the temporary file is made new (`O_EXCL | O_NOFOLLOW`, never something planted at its name),
+    /// renamed over `name` and the folder synced. `path` names the file in errors.
+    package static func write(
+        _ data: Data, named name: String, in directory: FileDescriptor, path: String
+    ) throws(SystemCallError) {
+        let temporary =
+            temporaryPrefix
+            + fitting(
+                name, suffix: "-\(getpid())-\(UInt32.random(in: 0 ... .max))", room: temporaryPrefix.utf8.count)
+        let fd = try directory.open(
+            temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, permissions: 0o600, path: path)
+        do throws(SystemCallError) {
+            try fd.closeAfter { () throws(SystemCallError) in
+                try fd.writeAll(data, path: path)
+                try fd.sync(path: path)
+            }
+            try retryingOnInterrupt("rename", path: path) {
+                renameat(directory.rawValue, temporary, directory.rawValue, name)
+            }
+        } catch {
+            unlinkat(directory.rawValue, temporary, 0)
+            throw error
+        }
+        let folder = try directory.open(".", O_RDONLY | O_DIRECTORY, path: directoryName(path))
+        try folder.closeAfter { () throws(SystemCallError) in try folder.sync(path: directoryName(path)) }
+    }
+
     /// Creates `path` with `data` durably unless something has that name already; false then, nothing written.
     package static func write(_ data: Data, toNew path: String) throws(SystemCallError) -> Bool {
         let temporary = try writeTemporary(data, for: path)

@@ -1,23 +1,28 @@
 import FoundationEssentials
 import Glibc
 
-/// The file a user names with `-o`, written the way a shell's `>` would, but never half-written
-/// (docs/ARCHITECTURE.md "Output files"):
+/// The file a user names with `-o`, written the way a shell's `>` would, but never half-written and never through
+/// a link someone else planted (docs/ARCHITECTURE.md "Output files"):
 ///
 /// - `-` is standard output;
 /// - a FIFO, a character or block device, a terminal (and a symlink to any of them, `/dev/stdout` among them) is
 ///   written through, in place: replacing it by a rename would put a regular file where `/dev/null` was;
 /// - a regular file, new or existing, is replaced atomically (`AtomicFile`); through a symlink, the file it points
-///   to is replaced and the link stays.
+///   to is replaced and the link stays;
+/// - every link on the way, in every component of the name, is judged as the kernel's `fs.protected_symlinks`
+///   would: in a sticky folder others can write to, only a link of this user's or of the folder's owner is
+///   followed (`Refusal.linkNotYours`), whatever that setting says on this machine; the final write opens each
+///   folder of the resolved path with `O_NOFOLLOW`, so a link swapped in after the check is refused, not followed.
 package struct OutputFile: Sendable, Equatable {
     /// What the name leads to once its symlinks are followed.
     package enum Target: Sendable, Equatable {
         /// The process's standard output: `-`, or a name that leads to the same open file (`/dev/stdout`).
         case standardOutput
-        /// Something that is not a regular file: written through the path as given (the kernel follows its links).
+        /// Something that is not a regular file, at `path` (no links left in it): written through, in place.
         case special(path: String)
-        /// A regular file at `path` (links followed, absolute), replaced atomically; `exists` when one is there now.
-        case regular(path: String, exists: Bool)
+        /// A regular file at `path` (no links left in it), replaced atomically; `exists` when one is there now,
+        /// `throughLink` when the name reached it through a symlink.
+        case regular(path: String, exists: Bool, throughLink: Bool)
         /// A regular file reached through a link in /proc (`/dev/fd/N` of a redirected descriptor): truncated and
         /// written in place, since the link names an open file, not a place to rename to.
         case openFile(path: String)
@@ -29,20 +34,36 @@ package struct OutputFile: Sendable, Equatable {
         }
     }
 
+    /// Why a name is not written at all.
+    package enum Refusal: Error, Sendable, Equatable {
+        /// A call failed on the way (no such folder, a directory, too many links, …).
+        case system(SystemCallError)
+        /// `link` is a symlink owned by `owner` in `directory`, a sticky folder others can write to, and neither
+        /// this user nor the folder's owner owns it: following it would let that user choose what is replaced.
+        case linkNotYours(link: String, owner: uid_t, directory: String)
+    }
+
     /// The name as the user gave it, for messages.
     package let name: String
     package let target: Target
 
     /// Follows `name`'s symlinks from `directory` (the working directory when nil) to what it names.
-    package init(_ name: String, directory: String? = nil) throws(SystemCallError) {
+    package init(_ name: String, directory: String? = nil) throws(Refusal) {
         self.name = name
-        target = try Self.resolve(name, directory: directory)
+        target = try PathResolution(name: name).resolve(directory: directory)
     }
 
     /// Whether writing would replace a regular file that is there now: the case `--force` exists for.
     package var replacesExistingFile: Bool {
-        if case .regular(_, exists: true) = target { return true }
+        if case .regular(_, exists: true, _) = target { return true }
         return false
+    }
+
+    /// The file a dangling link points to, which writing would create: as much a choice to confirm as replacing a
+    /// file, since the link's maker chose where it is.
+    package var danglingLinkTarget: String? {
+        if case let .regular(path, exists: false, throughLink: true) = target { return path }
+        return nil
     }
 
     /// Writes `data` to the target: atomically for a regular file, through the open file otherwise.
@@ -53,72 +74,52 @@ package struct OutputFile: Sendable, Equatable {
         case let .special(path):
             try writeThrough(data, path: path, flags: O_WRONLY | O_NOCTTY)
         case let .openFile(path):
-            try writeThrough(data, path: path, flags: O_WRONLY | O_NOCTTY | O_TRUNC)
-        case let .regular(path, _):
-            try AtomicFile.write(data, to: path)
+            let fd = try FileDescriptor.open(path, O_WRONLY | O_NOCTTY | O_TRUNC)
+            try fd.closeAfter { () throws(SystemCallError) in try fd.writeAll(data, path: name) }
+        case let .regular(path, _, _):
+            let directory = try FileDescriptor.openDirectoryWithoutLinks(directoryName(path))
+            try directory.closeAfter { () throws(SystemCallError) in
+                try AtomicFile.write(data, named: baseName(path), in: directory, path: path)
+            }
         }
     }
 
     /// Writes `data` to the file named `name` (see `OutputFile`).
-    package static func write(_ data: Data, to name: String) throws(SystemCallError) {
-        try OutputFile(name).write(data)
+    package static func write(_ data: Data, to name: String) throws(Refusal) {
+        let file = try OutputFile(name)
+        do {
+            try file.write(data)
+        } catch {
+            throw .system(error)
+        }
     }
 
+    /// Opens the resolved path's last component relative to its folder, which was opened link by link with
+    /// `O_NOFOLLOW`: a link put anywhere on the path since it was resolved fails the open instead of being followed.
     private func writeThrough(_ data: Data, path: String, flags: Int32) throws(SystemCallError) {
-        let fd = try FileDescriptor.open(path, flags)
+        let directory = try FileDescriptor.openDirectoryWithoutLinks(directoryName(path))
+        let fd = try directory.closeAfter { () throws(SystemCallError) in
+            try directory.open(baseName(path), flags | O_NOFOLLOW, path: path)
+        }
         try fd.closeAfter { () throws(SystemCallError) in try fd.writeAll(data, path: name) }
     }
+}
 
-    /// Symlinks allowed on the way, as the kernel's own limit (MAXSYMLINKS).
-    static let maximumLinks = 40
-
-    private static func resolve(_ name: String, directory: String?) throws(SystemCallError) -> Target {
-        if name == "-" { return .standardOutput }
-        guard !name.isEmpty else { throw SystemCallError("open", path: name, errno: Errno(ENOENT)) }
-        var path = name.hasPrefix("/") ? name : (directory ?? FileManager.default.currentDirectoryPath) + "/" + name
-        for _ in 0...maximumLinks {
-            var status = stat()
-            if lstat(path, &status) == -1 {
-                guard errno == ENOENT else { throw SystemCallError("stat", path: name) }
-                return .regular(path: path, exists: false)
-            }
-            switch status.st_mode & S_IFMT {
-            case S_IFREG: return .regular(path: path, exists: true)
-            case S_IFDIR: throw SystemCallError("open", path: name, errno: Errno(EISDIR))
-            case S_IFLNK where isInProc(path):
-                // A link in /proc (`/dev/fd/1` too) names an open file ("pipe:[7]" is no path): let the kernel follow it.
-                return try openFileTarget(path, name: name)
-            case S_IFLNK:
-                let link = try linkTarget(path, name: name)
-                path = link.hasPrefix("/") ? link : directoryName(path) + "/" + link
-            default:
-                return .special(path: path)
-            }
+extension OutputFile.Refusal: CustomStringConvertible {
+    /// What went wrong, as the end of a "cannot write NAME: …" sentence.
+    package var description: String {
+        switch self {
+        case let .system(error):
+            return "\(error.errno)"
+        case let .linkNotYours(link, owner, directory):
+            return "\(link) is a symlink owned by \(Self.userName(owner)) in \(directory), a sticky folder others can "
+                + "write to; chest follows a link there only when it is yours or the folder owner's, as the kernel's "
+                + "fs.protected_symlinks does: remove the link, or write somewhere else"
         }
-        throw SystemCallError("open", path: name, errno: Errno(ELOOP))
     }
 
-    private static func openFileTarget(_ path: String, name: String) throws(SystemCallError) -> Target {
-        var status = stat()
-        var output = stat()
-        guard stat(path, &status) == 0 else { throw SystemCallError("stat", path: name) }
-        if fstat(1, &output) == 0, output.st_dev == status.st_dev, output.st_ino == status.st_ino {
-            return .standardOutput
-        }
-        return status.st_mode & S_IFMT == S_IFREG ? .openFile(path: path) : .special(path: path)
-    }
-
-    /// Whether `path`'s directory is on the file system mounted at /proc (its links are open files, not paths).
-    private static func isInProc(_ path: String) -> Bool {
-        var directory = stat()
-        var proc = stat()
-        return stat(directoryName(path), &directory) == 0 && stat("/proc", &proc) == 0
-            && directory.st_dev == proc.st_dev
-    }
-
-    private static func linkTarget(_ path: String, name: String) throws(SystemCallError) -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = try retryingOnInterrupt("readlink", path: name) { readlink(path, &buffer, buffer.count - 1) }
-        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    private static func userName(_ uid: uid_t) -> String {
+        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "user \(uid)" }
+        return "\(String(cString: name)) (uid \(uid))"
     }
 }
