@@ -7,13 +7,26 @@ package final class ControlClient {
     private let fd: FileDescriptor
     private var buffer = Data()
 
-    /// Connects to the daemon, or says that it is not running and how to start it.
+    /// Connects to the daemon, or says that it is not running and how to start it. Before anything is sent, the
+    /// socket's folder must be this user's alone and the process listening this user's (`SO_PEERCRED`), as chestd
+    /// itself requires: anyone else's socket there would receive the PINs and answers (docs/SECURITY.md).
     package init(socketPath: String) throws(ControlClientError) {
+        let connected: FileDescriptor
         do {
-            fd = try UnixSocket.connect(to: socketPath)
+            connected = try UnixSocket.connect(to: socketPath)
         } catch {
             throw ControlClientError(connecting: socketPath, error)
         }
+        if let reason = SocketDirectory.whyUntrusted(directoryName(socketPath)) {
+            connected.close()
+            throw .untrustedFolder(socket: socketPath, reason: reason)
+        }
+        guard let peer = UnixSocket.peerUID(connected), peer == getuid() else {
+            let peer = UnixSocket.peerUID(connected)
+            connected.close()
+            throw .untrustedPeer(socket: socketPath, uid: peer)
+        }
+        fd = connected
     }
 
     deinit { fd.close() }

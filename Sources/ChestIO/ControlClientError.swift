@@ -20,6 +20,10 @@ package enum ControlClientError: Error, Hashable, Sendable, CustomStringConverti
     case malformedReply
     /// chestd's queue of connections stayed full: it runs but does not take new clients.
     case busy(socket: String)
+    /// The socket's folder is not this user's alone (`reason` says how), so whoever listens there may not be chestd.
+    case untrustedFolder(socket: String, reason: String)
+    /// The process listening on the socket runs as another user (`uid`, nil when the kernel would not say).
+    case untrustedPeer(socket: String, uid: uid_t?)
 
     /// Maps the failure to connect to `socket` onto what it means for the user.
     init(connecting socket: String, _ error: SystemCallError) {
@@ -45,6 +49,13 @@ package enum ControlClientError: Error, Hashable, Sendable, CustomStringConverti
         case .malformedReply: "chestd sent a reply this chest cannot read (are both the same version?)"
         case let .busy(socket):
             "chestd at \(socket) takes no new connections (too many clients waiting); try again shortly, or see its log"
+        case let .untrustedFolder(socket, reason):
+            "will not talk to \(socket): its folder \(reason), so the program listening there may not "
+                + "be chestd and would get your PINs and answers; run chestd with a private --socket (a folder of "
+                + "yours, mode 0700) and give chest the same"
+        case let .untrustedPeer(socket, uid):
+            "will not talk to \(socket): it is served by \(uid.map(userName) ?? "an unknown user"), not "
+                + "by you, so it is not your chestd; remove it and start chestd, or give chest your chestd's --socket"
         }
     }
 }

@@ -29,11 +29,9 @@ package final class ControlServer: Sendable {
         } catch {
             throw ChestError("cannot create the socket directory: \(error)")
         }
-        var info = stat()
-        guard stat(directory, &info) == 0, info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
+        if let reason = SocketDirectory.whyUntrusted(directory) {
             throw ChestError(
-                "the socket directory \(directory) is open to other users; use a private directory (mode 0700) with --socket"
-            )
+                "the socket directory \(directory) \(reason); use a private directory (mode 0700) with --socket")
         }
         if let fd = try? UnixSocket.connect(to: path) {
             fd.close()

@@ -112,14 +112,10 @@ extension OutputFile.Refusal: CustomStringConvertible {
         case let .system(error):
             return "\(error.errno)"
         case let .linkNotYours(link, owner, directory):
-            return "\(link) is a symlink owned by \(Self.userName(owner)) in \(directory), a sticky folder others can "
+            return "\(link) is a symlink owned by \(userName(owner)) in \(directory), a sticky folder others can "
                 + "write to; chest follows a link there only when it is yours or the folder owner's, as the kernel's "
                 + "fs.protected_symlinks does: remove the link, or write somewhere else"
         }
     }
 
-    private static func userName(_ uid: uid_t) -> String {
-        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "user \(uid)" }
-        return "\(String(cString: name)) (uid \(uid))"
-    }
 }

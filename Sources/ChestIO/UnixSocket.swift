@@ -35,7 +35,7 @@ package enum UnixSocket {
     /// The uid of the process at the other end. Glibc does not import `struct ucred`, so its layout
     /// `{ pid_t pid; uid_t uid; gid_t gid; }` is spelled out. The corresponding C call is
     /// `getsockopt(SO_PEERCRED)`.
-    static func peerUID(_ fd: FileDescriptor) -> uid_t? {
+    package static func peerUID(_ fd: FileDescriptor) -> uid_t? {
         var credentials = (pid: pid_t(0), uid: uid_t(0), gid: gid_t(0))
         var length = socklen_t(MemoryLayout.size(ofValue: credentials))
         guard getsockopt(fd.rawValue, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
