@@ -47,8 +47,9 @@ LIBEXECDIR ?= $(PREFIX)/libexec/chest
 CONFIGURATION ?= release
 CHEST_BUILT ?=
 # The Swift runtime and Foundation linked in: smaller in memory (docs/BENCHMARKS.md), and no Swift needed where it
-# runs. The C libraries (libgps, libsodium, libcurl, …) stay Debian's shared ones.
-STATIC ?= --static-swift-stdlib
+# runs. The C libraries (libgps, libsodium, libcurl, …) stay Debian's shared ones. No RUNPATH $ORIGIN: a copy of the
+# program beside planted libraries would load them (docs/SECURITY.md "Round five").
+STATIC ?= --static-swift-stdlib --disable-local-rpath
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions

@@ -58,7 +58,7 @@ else
     # The one product: a plain `swift build` would also build ChestTestSupport, which needs Swift Testing.
     # No debug information: the program is stripped below, and making it is a good part of a debug build's time.
     build=("$swift" build -c "$configuration" --scratch-path "$root_dir/.build/deb-build" --static-swift-stdlib
-           -debug-info-format none)
+           --disable-local-rpath -debug-info-format none)
     "${build[@]}" --product chest
     bin=$("${build[@]}" --show-bin-path)
 fi
@@ -73,6 +73,12 @@ echo "== staging with mk/install.mk (PREFIX=/usr)"
 make -s -f mk/install.mk install DESTDIR="$stage" PREFIX=/usr CHEST_BUILT="$bin" SWIFT="$swift" > /dev/null
 # The one program; strip on a link would write a copy in its place.
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/chest"
+# No search path of the program's own: RUNPATH $ORIGIN would load libraries planted beside a copy of it.
+dynamic=$(readelf -d -W "$stage/usr/bin/chest")
+if grep -q -E '\((RUNPATH|RPATH)\)' <<< "$dynamic"; then
+    echo "deb: usr/bin/chest has a RUNPATH or RPATH; build it with --disable-local-rpath" >&2
+    exit 1
+fi
 gzip -9n "$stage"/usr/share/man/man*/*
 
 doc=$stage/usr/share/doc/chest

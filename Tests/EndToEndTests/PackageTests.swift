@@ -238,6 +238,9 @@ struct PackageTests {
             linked.subtracting(named).isEmpty,
             "linked but not in Depends: \(linked.subtracting(named).sorted()); Depends: \(depends)")
         #expect(named.subtracting(linked) == onDemand, "in Depends but neither linked nor opened: \(depends)")
+        // A search path of its own ($ORIGIN) would load a library planted beside a copy of the program.
+        let dynamic = try Self.run("/usr/bin/readelf", ["-d", "-W", root + "/usr/bin/chest"]).stdout
+        #expect(!dynamic.contains("(RUNPATH)") && !dynamic.contains("(RPATH)"), "usr/bin/chest:\n\(dynamic)")
     }
 
     static func extract(_ deb: String) throws -> String {
