@@ -85,6 +85,7 @@ package enum BoardJSON {
         let colours = looks.colours
         let lookalikes = looks.lookalikes
         let ranked = snapshot.board.leaderboard()
+        let ranks = HuntBoard.ranks(ranked)
         let pages = pages(teams: ranked.count)
         guard (1...pages).contains(number) else { return nil }
         let shown = ranked.indices.dropFirst((number - 1) * perPage).prefix(perPage)
@@ -92,7 +93,7 @@ package enum BoardJSON {
             let team = ranked[index]
             let trusts = team.pages.map(\.trust)
             return Row(
-                rank: team.isRanked ? index + 1 : nil, team: team.name, lookalikeOf: lookalikes[team.name],
+                rank: ranks[index], team: team.name, lookalikeOf: lookalikes[team.name],
                 colour: colours[team.name], points: team.points,
                 pages: team.pages.count, guarded: team.pages.count { !$0.proven },
                 early: team.earlyPages == 0 ? nil : team.earlyPages, hints: team.hints.count,

@@ -120,6 +120,7 @@ package enum BoardPage {
             """
         let head = html.utf8.count
         let ranking = snapshot.board.leaderboard()
+        let ranks = HuntBoard.ranks(ranking)
         let sample = 32
         // A team named like another (a Cyrillic letter, an invisible space) is flagged, as on the terminal board
         // (docs/SECURITY.md "Known senders").
@@ -131,7 +132,6 @@ package enum BoardPage {
                     html.utf8.count + (html.utf8.count - head) / sample * (ranking.count - sample) * 5 / 4)
             }
             if index > 0 { html += "\n" }
-            let ranked = team.isRanked
             let guarded = team.pages.count { !$0.proven }
             let reached = team.reachedAt.map { time($0, timeZone) } ?? "\u{2014}"
             let now =
@@ -151,7 +151,7 @@ package enum BoardPage {
                 openedWithWords(team) + (guarded > 0 ? ", \(guarded) guarded (proves only the file was held)" : ""))
             html += """
                 <tr data-team="\(name)" data-pages="\(team.pages.count)">\
-                <td class="rank">\(ranked ? "\(index + 1)" : "")</td>\
+                <td class="rank">\(ranks[index].map(String.init) ?? "")</td>\
                 \(teamCell(team.name, name: name, lookalikeOf: lookalikes[team.name], colour: colours[team.name]))\
                 <td class="score" data-score="points">\(team.points)</td>\
                 <td class="num pages" title="\(HTML.escaped(scoreWords(team)))">\(team.pages.count)\(scoreNote(team))</td>\

@@ -74,14 +74,15 @@ package struct BoardResults: Sendable {
         sharePositions = snapshot.sharePositions
         let colours = TeamColours.assign(teams: snapshot.board.teams.map(\.name), chosen: snapshot.chosenColours)
         self.colours = colours
-        teams = snapshot.board.leaderboard().enumerated().map { index, team in
+        let ranking = snapshot.board.leaderboard()
+        teams = zip(ranking, HuntBoard.ranks(ranking)).map { team, rank in
             let trail = snapshot.sharePositions ? team.trail : []
             let distance =
                 trail.count > 1 ? zip(trail, trail.dropFirst()).reduce(0.0) { $0 + $1.0.distance(to: $1.1) } : nil
             let times = team.pages.map(\.receivedAt)
             let trusts = team.pages.map(\.trust)
             return Team(
-                rank: team.isRanked ? index + 1 : nil, team: team.name, colour: colours[team.name], points: team.points,
+                rank: rank, team: team.name, colour: colours[team.name], points: team.points,
                 pages: team.pages.map {
                     Page(
                         title: $0.title, page: $0.page, reachedAt: $0.receivedAt, claimedOpenedAt: $0.openedAt,

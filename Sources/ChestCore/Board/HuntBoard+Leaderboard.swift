@@ -23,6 +23,18 @@ extension HuntBoard {
         }
     }
 
+    /// Each row's rank in `leaderboard` (as `leaderboard()` orders it): ranked teams numbered 1, 2, 3… in order,
+    /// counting only ranked teams, nil for a team with nothing credited, given or adjusted. A team below 0 comes
+    /// after the unranked ones (below nothing is below 0) but its number follows the ranked teams above it.
+    package static func ranks(_ leaderboard: [Team]) -> [Int?] {
+        var next = 0
+        return leaderboard.map { team in
+            guard team.isRanked else { return nil }
+            next += 1
+            return next
+        }
+    }
+
     /// The `chest board --once` table: rank, team, points, pages credited and how many of them are unproven
     /// (guarded), the points its hints cost, the organiser's adjustments, how many pages were reached before the
     /// start, when the board heard the last point, the time and trust the team claims, online, refusals by reason.
@@ -35,14 +47,15 @@ extension HuntBoard {
         ]
         let lookalikes = KnownSenders.lookalikes(among: teams.map(\.name))
         var rows = [header]
-        for (index, team) in leaderboard().enumerated() {
+        let ranking = leaderboard()
+        for (team, rank) in zip(ranking, Self.ranks(ranking)) {
             let unproven = team.pages.count { !$0.proven }
             let refusals = team.refusals.sorted { $0.key < $1.key }.map { "\($0.value)×\($0.key)" }.joined(
                 separator: ",")
             // No rank until something is credited: a team with nothing is not "1st".
             let known = lookalikes[team.name]
             rows.append([
-                team.isRanked ? "\(index + 1)" : "-",
+                rank.map(String.init) ?? "-",
                 known == nil ? TerminalText.escaped(team.name) : KnownSenders.revealed(team.name), "\(team.points)",
                 "\(team.pages.count)", "\(unproven)", team.hints.isEmpty ? "0" : "-\(team.hintCost)",
                 team.adjusted > 0 ? "+\(team.adjusted)" : "\(team.adjusted)", "\(team.earlyPages)",

@@ -281,8 +281,9 @@ import Testing
         #expect(
             rows == [
                 "# TEAM POINTS PAGES GUARDED HINTS ADJUSTED", "1 red 2 1 0 -1 0", "- green 0 0 0 0 0",
-                "3 blue -2 2 1 0 -3",
-            ])
+                "2 blue -2 2 1 0 -3",
+            ], "blue is the second ranked team, not third below an unranked one")
+        #expect(HuntBoard.ranks(ranked) == [1, nil, 2])
         let line = Self.events(core.handle(.heard(adjust("red", 1, "x", id: 1_002, at: 50)))).last?.line ?? ""
         #expect(
             line.contains(#""adjustments":1"#) && line.contains(#""hintCost":1"#) && line.contains(#""hints":1"#)
