@@ -153,6 +153,17 @@ struct HintTests {
         #expect(hints[0]["key"] == nil && hints[0]["cost"] as? Int == 5 && hints[0]["after"] == nil)
         #expect(hints[1]["key"] == nil && hints[1]["cost"] as? Int == 0 && hints[1]["after"] as? Int == 3600)
         #expect(!text.contains(kept[0].key) && !text.contains(kept[1].key))
+
+        // A released page's set keeps its release in the hunt file: the board counts the delay from it (issue 61).
+        let released = try world.chest(
+            [
+                "compose", "-o", world.root + "/r.locked", "--title", "R", "--page", "p", "--lock", "release=bridge",
+                "--hint", "on the bridge", "--hint-after", "5m", "--hunt", huntPath,
+            ], user: "alice")
+        let releasedID = try #require(MessageID(released.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let page = try #require(try HuntFile.read(path: huntPath).messages?[releasedID]?.pages.first)
+        #expect(
+            page.releases == [["bridge"]] && page.goalSets == [HuntMessage.GoalSet(pages: [], releases: ["bridge"])])
     }
 
     /// Issue 45: a hunt's delayed hint with a cost is not in the message file; the board gives it to the team by itself,

@@ -162,7 +162,7 @@ struct BoardFeed {
                 let modified = Self.modified(huntPath)
                 if modified != huntModified, let file = try? HuntFile.read(path: huntPath) {
                     huntModified = modified
-                    _ = core.handle(.huntRead(file))
+                    events += perform(core.handle(.huntRead(file, at: heard.at)))
                 }
                 var heard = heard
                 if let envelope = heard.envelope { heard.checks = checks(envelope) }

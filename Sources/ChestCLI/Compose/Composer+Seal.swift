@@ -70,11 +70,15 @@ extension Composer {
             }
             // The board counts a delayed hint from when the pages its page waits for were credited (docs/HUNTS.md
             // "Hints: the board's side").
-            let waits = LockSetName.allCases.filter { !page[$0].isEmpty }.map { page[$0].compactMap(\.pageLink) }
+            // and from its release, for a page published mid-hunt.
+            let filled = LockSetName.allCases.filter { !page[$0].isEmpty }
+            let waits = filled.map { page[$0].compactMap(\.pageLink) }
+            let released = filled.map { page[$0].compactMap(\.releaseName) }
             releases?.record(
                 id, title: draft.title ?? "", page: number, key: pageKey, guarded: page.protection != .sealed,
                 targets: targets, hints: hints.map(\.kept),
-                waitsFor: waits.contains(where: { !$0.isEmpty }) ? waits : nil)
+                waitsFor: waits.contains(where: { !$0.isEmpty }) ? waits : nil,
+                releases: released.contains(where: { !$0.isEmpty }) ? released : nil)
             (page.question, page.points) = (draftPage.question, draftPage.points)
             releases?.recordGame(id, page: number, points: draftPage.points, question: draftPage.question)
             pages.append(page)

@@ -47,7 +47,7 @@ struct ReleaseKeys {
     /// Its visible places go with it, for the board's map.
     mutating func record(
         _ id: MessageID, title: String, page: Int, key: [UInt8], guarded: Bool, targets: [HuntMessage.Target],
-        hints: [HuntMessage.Hint] = [], waitsFor: [[PageLink]]? = nil
+        hints: [HuntMessage.Hint] = [], waitsFor: [[PageLink]]? = nil, releases: [[String]]? = nil
     ) {
         var message = hunt.messages?[id] ?? HuntMessage(title: title, pages: [])
         if page == 1 { message = HuntMessage(title: title, pages: []) }
@@ -55,7 +55,7 @@ struct ReleaseKeys {
             HuntMessage.PageKey(
                 key: Data(key).base64EncodedString(), guarded: guarded,
                 targets: targets.isEmpty ? nil : targets, hints: hints.isEmpty ? nil : hints,
-                waitsFor: waitsFor))
+                waitsFor: waitsFor, releases: releases))
         hunt.messages = (hunt.messages ?? [:]).merging([id: message]) { _, new in new }
         recordedPages = true
     }

@@ -3,7 +3,9 @@ import struct FoundationEssentials.Date
 /// Delayed hints given by the board (docs/HUNTS.md "Hints: the board's side"): in a hunt, a hint with a delay has its
 /// key only in the organiser's file, and the board gives it free to each team once the delay has run from the moment
 /// its page became the team's next goal, by the board's clock and from what the board itself heard, so no team can
-/// hurry it. Before then a team may ask for it and pay its cost, as for any hint of the board.
+/// hurry it: not before the team's start, the moment the board first had the page's message (one composed during
+/// the hunt) and the page's release. Before then a team may ask for it and pay its cost, as for any hint of the
+/// board.
 extension BoardCore {
     /// A hint of the organiser's file with a delay.
     struct DelayedHint: Hashable, Sendable {
@@ -14,8 +16,8 @@ extension BoardCore {
         /// Seconds.
         var after: Double
         var key: String
-        /// The page's `HuntMessage.PageKey.waitsFor`, `[[]]` when absent: a goal from the team's start.
-        var waitsFor: [[PageLink]]
+        /// What each of the page's sets waits for (`HuntMessage.PageKey.goalSets`).
+        var sets: [HuntMessage.GoalSet]
     }
 
     /// Every hint of the organiser's file with a delay, in a stable order.
@@ -24,41 +26,48 @@ extension BoardCore {
             message.pages.enumerated().flatMap { index, page in
                 (page.hints ?? []).enumerated().compactMap { number, hint -> DelayedHint? in
                     guard let after = hint.after, after.isFinite, after >= 0 else { return nil }
-                    let waitsFor = page.waitsFor ?? []
                     return DelayedHint(
                         message: id, page: index + 1, hint: number + 1, after: after, key: hint.key,
-                        waitsFor: waitsFor.isEmpty ? [[]] : waitsFor)
+                        sets: page.goalSets)
                 }
             }
         }
     }
 
     /// When a page became the team's next goal, by the board's rule (docs/HUNTS.md "Hints: the board's side"): the
-    /// team's start is the later of the hunt's start and the first status or receipt the board heard from the team;
-    /// for each of the page's lock sets whose `after` pages were all credited to the team, the latest of its start and
-    /// the moments the board heard those receipts; the earliest such set. Nil before the team was heard, while no set's
-    /// pages were all credited, or once the page itself was credited (its hints help no more).
+    /// team's start is the later of the hunt's start and the first status or receipt the board heard from the team,
+    /// and no earlier than the board first had the page's message (`messagesHad`, for one composed mid-hunt); for each
+    /// of the page's lock sets whose `after` pages were all credited to the team and whose releases the board heard,
+    /// the latest of that start, the moments the board heard those receipts and those releases; the earliest such
+    /// set. Nil before the team was heard, while no set is ready, or once the page itself was credited (its hints
+    /// help no more).
     package func goalSince(team name: String, message: MessageID, page: Int) -> Date? {
         guard let pages = hunt.messages?[message]?.pages, pages.indices.contains(page - 1),
             let team = board[team: name]
         else { return nil }
-        let waitsFor = pages[page - 1].waitsFor ?? []
-        return goalSince(team, message: message, page: page, waitsFor: waitsFor.isEmpty ? [[]] : waitsFor)
+        return goalSince(team, message: message, page: page, sets: pages[page - 1].goalSets)
     }
 
-    private func goalSince(_ team: HuntBoard.Team, message: MessageID, page: Int, waitsFor: [[PageLink]]) -> Date? {
+    private func goalSince(_ team: HuntBoard.Team, message: MessageID, page: Int, sets: [HuntMessage.GoalSet])
+        -> Date?
+    {
         guard let heard = team.firstHeard,
             !team.pages.contains(where: { $0.message == message && $0.page == page })
         else { return nil }
-        let start = max(schedule.starts ?? heard, heard)
-        return waitsFor.compactMap { set -> Date? in
+        var start = max(schedule.starts ?? heard, heard)
+        if let had = messagesHad[message] { start = max(start, had) }
+        return sets.compactMap { set -> Date? in
             var since = start
-            for link in set {
+            for link in set.pages {
                 guard let credited = team.pages.first(where: { $0.message == link.message && $0.page == link.page })
                 else {
                     return nil
                 }
                 since = max(since, credited.receivedAt)
+            }
+            for name in set.releases {
+                guard let released = releasedAt[name] else { return nil }
+                since = max(since, released)
             }
             return since
         }.min()
@@ -69,7 +78,7 @@ extension BoardCore {
     private func due(_ hint: DelayedHint, for team: HuntBoard.Team) -> Date? {
         guard
             !team.hints.contains(where: { $0.message == hint.message && $0.page == hint.page && $0.hint == hint.hint }),
-            let goal = goalSince(team, message: hint.message, page: hint.page, waitsFor: hint.waitsFor)
+            let goal = goalSince(team, message: hint.message, page: hint.page, sets: hint.sets)
         else { return nil }
         let due = goal.addingTimeInterval(hint.after)
         if let ends = schedule.ends, due >= ends { return nil }

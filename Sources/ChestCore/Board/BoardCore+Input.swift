@@ -51,8 +51,8 @@ extension BoardCore {
         case replayed(Heard)
         /// A refusal or count line of the journal, at start.
         case replayedLine(BoardJournal.Line)
-        /// The hunt file, read again after `.rereadHunt`.
-        case huntRead(HuntFile)
+        /// The hunt file, read again after `.rereadHunt`, at `at` by the board's clock.
+        case huntRead(HuntFile, at: Date)
         /// The message of a `.rereadHunt`, checked again against the hunt file as it is now (it passed the gate).
         case rechecked(Heard, replay: Bool)
         /// The board stops: refusals not yet journalled are written as counts.

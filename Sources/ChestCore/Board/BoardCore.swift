@@ -35,6 +35,11 @@ package struct BoardCore: Sendable {
     /// them falls due (`BoardCore+DelayedHints.swift`).
     var delayed: [DelayedHint] = []
     var dueByTeam: [String: Date] = [:]
+    /// When the board first had each message added to the hunt file while it ran (`.huntRead`), journalled so a
+    /// restarted board keeps it; a message in the file from the board's start is not here. And when the board first
+    /// heard each release. A delayed hint counts from neither earlier (docs/HUNTS.md "Hints: the board's side").
+    var messagesHad: [MessageID: Date] = [:]
+    var releasedAt: [String: Date] = [:]
     /// When each team's last `tooFast` was shown (docs/HUNTS.md "A team that floods"). The rate itself is checked
     /// before a message reaches the core (`TeamRate`, on the adapter's network thread).
     private var tooFastShown: [String: Date] = [:]
@@ -61,7 +66,7 @@ package struct BoardCore: Sendable {
         case let .heard(heard): giveDueHints(by: heard.at) + take(heard, replay: false)
         case let .replayed(heard): take(heard, replay: true)
         case let .replayedLine(line): replay(line)
-        case let .huntRead(file): read(file)
+        case let .huntRead(file, at): read(file, at: at)
         case let .rechecked(heard, replay): record(heard, replay: replay)
         case let .stopping(at): flushCounts(at: at)
         case let .tick(at): giveDueHints(by: at)
@@ -92,13 +97,15 @@ package struct BoardCore: Sendable {
         return effects
     }
 
-    /// The hunt file read again: its messages (composed during the hunt) are the ones the board knows now.
-    private mutating func read(_ file: HuntFile) -> [Effect] {
-        if file.id == hunt.id {
-            hunt.messages = file.messages
-            refreshAllDue()
-        }
-        return []
+    /// The hunt file read again at `at`: its messages (composed during the hunt) are the ones the board knows now,
+    /// and those it did not know are journalled as had from then, so their delayed hints count from then.
+    private mutating func read(_ file: HuntFile, at: Date) -> [Effect] {
+        guard file.id == hunt.id else { return [] }
+        let new = (file.messages ?? [:]).keys.filter { hunt.messages?[$0] == nil && messagesHad[$0] == nil }.sorted()
+        for id in new { messagesHad[id] = at }
+        hunt.messages = file.messages
+        refreshAllDue()
+        return new.isEmpty ? [] : [.journal(BoardJournal.Line(at: at, topic: "", had: new))]
     }
 
     private mutating func take(_ heard: Heard, replay: Bool) -> [Effect] {
@@ -148,6 +155,10 @@ package struct BoardCore: Sendable {
             return events.map(Effect.event)
         }
         switch envelope.body {
+        case let .release(release) where releasedAt[release.name] == nil:
+            releasedAt[release.name] = heard.at
+            refreshAllDue()
+            events = []
         case let .schedule(schedule):
             // The gate accepts only a newer schedule, or the one in force heard again.
             self.schedule = schedule
@@ -255,6 +266,11 @@ package struct BoardCore: Sendable {
 
     private mutating func replay(_ line: BoardJournal.Line) -> [Effect] {
         if let given = line.given { return replayGiven(given, at: line.at) }
+        if let had = line.had {
+            for id in had where messagesHad[id] == nil { messagesHad[id] = line.at }
+            refreshAllDue()
+            return []
+        }
         if let reason = line.refused {
             refusalLines += 1
             let refusal = HuntGate.Refusal(rawValue: reason) ?? .malformed

@@ -7,7 +7,7 @@ package enum BoardJournal {
     /// One line: a message that passed the gate, in full (`payload`, base64); or a refusal by the gate (`refused`, its
     /// reason) with the topic it came on; or refusals kept only as counts since the previous such line (`counts`:
     /// reason → team, or "" for none, → how many); or a delayed hint the board gave a team free (`given`, with an
-    /// empty topic).
+    /// empty topic); or messages the board first had when it read the hunt file again (`had`, with an empty topic).
     package struct Line: Codable, Hashable, Sendable {
         package var at: Date
         package var topic: String
@@ -15,10 +15,11 @@ package enum BoardJournal {
         package var refused: String?
         package var counts: [String: [String: Int]]?
         package var given: Given?
+        package var had: [MessageID]?
 
         package init(
             at: Date, topic: String, payload: String? = nil, refused: String? = nil,
-            counts: [String: [String: Int]]? = nil, given: Given? = nil
+            counts: [String: [String: Int]]? = nil, given: Given? = nil, had: [MessageID]? = nil
         ) {
             self.at = at
             self.topic = topic
@@ -26,6 +27,7 @@ package enum BoardJournal {
             self.refused = refused
             self.counts = counts
             self.given = given
+            self.had = had
         }
 
         /// The line as written: JSON and a newline.

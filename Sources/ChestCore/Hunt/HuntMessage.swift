@@ -20,10 +20,13 @@ package struct HuntMessage: Codable, Hashable, Sendable {
         /// absent when no set waits. The board counts a delayed hint from when one set's pages were all credited to
         /// the team (docs/HUNTS.md "Hints: the board's side").
         package var waitsFor: [[PageLink]]?
+        /// For each of the page's lock sets, in the order of `waitsFor`, the releases its release locks wait for;
+        /// absent when no set waits for one. The board counts a delayed hint from a set's release, too.
+        package var releases: [[String]]?
 
         package init(
             key: String, guarded: Bool, targets: [Target]? = nil, points: Int? = nil, hints: [Hint]? = nil,
-            waitsFor: [[PageLink]]? = nil
+            waitsFor: [[PageLink]]? = nil, releases: [[String]]? = nil
         ) {
             self.key = key
             self.guarded = guarded
@@ -31,10 +34,35 @@ package struct HuntMessage: Codable, Hashable, Sendable {
             self.points = points
             self.hints = hints
             self.waitsFor = waitsFor
+            self.releases = releases
+        }
+
+        /// What each of the page's lock sets waits for before the page can be a team's goal: the pages of its `after`
+        /// locks and the releases of its release locks; one set that waits for nothing when the file says nothing.
+        package var goalSets: [GoalSet] {
+            let pages = waitsFor ?? []
+            let releases = releases ?? []
+            return (0..<max(pages.count, releases.count, 1)).map { index in
+                GoalSet(
+                    pages: pages.indices.contains(index) ? pages[index] : [],
+                    releases: releases.indices.contains(index) ? releases[index] : [])
+            }
         }
 
         /// The points the board credits for the page.
         package var worth: Int { points ?? 1 }
+    }
+
+    /// What one lock set of a page waits for before the page is a team's goal (docs/HUNTS.md "Hints: the board's
+    /// side"): pages credited to the team, and releases the board heard.
+    package struct GoalSet: Hashable, Sendable {
+        package var pages: [PageLink]
+        package var releases: [String]
+
+        package init(pages: [PageLink], releases: [String]) {
+            self.pages = pages
+            self.releases = releases
+        }
     }
 
     /// A page's hint as the organiser's file keeps it: the key that opens its text, what it costs a team that asks

@@ -28,4 +28,9 @@ extension Lock {
     package var pageLink: PageLink? {
         if case let .after(link) = self { link } else { nil }
     }
+
+    /// The release a release lock waits for.
+    package var releaseName: String? {
+        if case let .release(name) = self { name } else { nil }
+    }
 }

@@ -123,3 +123,72 @@ extension BoardCoreTests {
         #expect(elsewhere.nextHintDue == nil && Self.answers(elsewhere.handle(.tick(at: at(5000)))).isEmpty)
     }
 }
+
+/// Issue 61, finding 8: a delayed hint of a message composed during the hunt, or of a page released during it, was
+/// given free at once, its delay counted from the team's start. It counts from the latest of the team's start, the
+/// moment the board first had the message, and the page's release.
+extension BoardCoreTests {
+    /// `delayedHunt` with message 2 (its page 1's hint free after 600 s) and message 3 (its page 1 waiting for the
+    /// release "bridge", its hint free after 300 s).
+    static func laterMessages() -> [MessageID: HuntMessage] {
+        var messages = delayedHunt().messages ?? [:]
+        messages[CoreFixture.id(2)] = HuntMessage(
+            title: "Clue 2",
+            pages: [
+                .init(
+                    key: HuntFixture.key(0x73), guarded: false,
+                    hints: [.init(key: HuntFixture.key(0x83), cost: 4, after: 600)])
+            ])
+        messages[CoreFixture.id(3)] = HuntMessage(
+            title: "Clue 3",
+            pages: [
+                .init(
+                    key: HuntFixture.key(0x74), guarded: false,
+                    hints: [.init(key: HuntFixture.key(0x84), cost: 4, after: 300)], releases: [["bridge"]])
+            ])
+        return messages
+    }
+
+    func release(_ name: String, id: UInt64, at seconds: Double) -> BoardCore.Heard {
+        heard(
+            HuntFixture.signed(
+                HuntEnvelope(
+                    hunt: hunt, id: id, sent: at(seconds),
+                    release: HuntRelease(name: name, key: ReleaseKey(HuntFixture.key(0x90))!))),
+            topic: HuntTopic.release(hunt: hunt, name: name), at: seconds)
+    }
+
+    @Test func aMessageComposedMidHuntCountsItsDelayFromWhenTheBoardFirstHadIt() throws {
+        var core = BoardCore(hunt: Self.delayedHunt(), answersHints: true)
+        _ = core.handle(.heard(status("red", id: 1, reader: Self.redReader, at: 10)))
+        // The organiser composes message 2 at about 2,000; the board reads the file again then (a team named it).
+        var file = Self.delayedHunt()
+        file.messages = Self.laterMessages()
+        let read = core.handle(.huntRead(file, at: at(2000)))
+        #expect(core.goalSince(team: "red", message: CoreFixture.id(2), page: 1) == at(2000), "not from the start")
+        #expect(Self.answers(core.handle(.tick(at: at(2000)))).map(\.message) == [CoreFixture.id(1)], "page 1's only")
+        #expect(core.nextHintDue == at(2600))
+        #expect(Self.answers(core.handle(.tick(at: at(2599)))).isEmpty)
+        #expect(Self.answers(core.handle(.tick(at: at(2600)))).map(\.message) == [CoreFixture.id(2)])
+        // The journal keeps when the board first had it: a board restarted with the new file counts from 2,000 too.
+        let had = Self.journal(read)
+        #expect(had.map(\.had) == [[CoreFixture.id(2), CoreFixture.id(3)]] && had.map(\.at) == [at(2000)])
+        var restarted = BoardCore(hunt: file, answersHints: true)
+        _ = restarted.handle(.replayed(status("red", id: 1, reader: Self.redReader, at: 10)))
+        for line in had { _ = restarted.handle(.replayedLine(line)) }
+        #expect(restarted.goalSince(team: "red", message: CoreFixture.id(2), page: 1) == at(2000))
+    }
+
+    @Test func aReleasedPageCountsItsDelayFromItsRelease() throws {
+        var file = Self.delayedHunt()
+        file.messages = Self.laterMessages()
+        var core = BoardCore(hunt: file, answersHints: true)
+        _ = core.handle(.heard(status("red", id: 1, reader: Self.redReader, at: 10)))
+        #expect(core.goalSince(team: "red", message: CoreFixture.id(3), page: 1) == nil, "not released yet")
+        _ = core.handle(.tick(at: at(1500)))
+        _ = core.handle(.heard(release("bridge", id: 50, at: 1500)))
+        #expect(core.goalSince(team: "red", message: CoreFixture.id(3), page: 1) == at(1500))
+        #expect(Self.answers(core.handle(.tick(at: at(1799)))).isEmpty, "not free at once")
+        #expect(Self.answers(core.handle(.tick(at: at(1800)))).map(\.message) == [CoreFixture.id(3)])
+    }
+}

@@ -183,7 +183,10 @@ import Testing
             return
         }
         #expect(!replay && Self.events(effects).isEmpty)
-        #expect(core.handle(.huntRead(Self.scoredHunt())).isEmpty)
+        let read = core.handle(.huntRead(Self.scoredHunt(), at: pending.at))
+        #expect(
+            Self.events(read).isEmpty
+                && Self.journal(read).allSatisfy { $0.had?.isEmpty == false && $0.at == pending.at })
         var checked = pending
         checked.checks.proof = .proven
         let credited = Self.events(core.handle(.rechecked(checked, replay: false)))
@@ -197,7 +200,7 @@ import Testing
         var other = Self.scoredHunt()
         other.id = HuntFixture.otherHuntID
         other.messages = [:]
-        _ = core.handle(.huntRead(other))
+        _ = core.handle(.huntRead(other, at: pending.at))
         #expect(core.hunt.messages?.count == 3)
     }
 
