@@ -51,7 +51,10 @@ configuration=${DEB_CONFIGURATION:-release}
 if [ -n "${DEB_PROGRAM_DIR:-}" ]; then
     bin=$(cd "$DEB_PROGRAM_DIR" && pwd)
     echo "== chest $version ($arch): the program in $bin, Swift runtime linked statically"
-    ldd "$bin/chest" | grep -q libswiftCore && { echo "deb: $bin/chest links the Swift runtime dynamically" >&2; exit 1; }
+    # Under pipefail a reader that stops at its first match (grep -q, awk's exit, head) makes the writer's SIGPIPE
+    # the pipeline's status: every such reader here reads a variable instead of a pipe.
+    linked=$(ldd "$bin/chest")
+    grep -q libswiftCore <<< "$linked" && { echo "deb: $bin/chest links the Swift runtime dynamically" >&2; exit 1; }
     configuration="prebuilt"
 else
     echo "== chest $version ($arch): $configuration build, Swift runtime linked statically"
@@ -117,8 +120,9 @@ depends=$(cd "$work/source" && dpkg-shlibdeps -O --warnings=1 "$stage/usr/bin/ch
 # The libraries the program opens at their first use (Sources/CLazyLibraries, each `.soname = "…"` there) are not
 # in its ELF header, so dpkg-shlibdeps cannot see them: the shlibs file of the package that installs each gives
 # the dependency as dpkg-shlibdeps would have.
+cache=$(ldconfig -p)
 for soname in $(sed -n 's/.*\.soname = "\([^"]*\)".*/\1/p' Sources/CLazyLibraries/*.c | sort); do
-    library=$(ldconfig -p | awk -v soname="$soname" '$1 == soname { print $NF; exit }')
+    library=$(awk -v soname="$soname" '$1 == soname { print $NF; exit }' <<< "$cache")
     # dpkg knows the library's file by its real path (/usr/lib/…; ldconfig may name it by /lib/…).
     package=$(dpkg-query -S "$(realpath "${library:-/nonexistent}")" 2>/dev/null | cut -d: -f1 || true)
     shlibs=/var/lib/dpkg/info/$package:$arch.shlibs

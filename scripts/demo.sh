@@ -44,7 +44,8 @@ watch_pid=$!
 sleep 0.3
 "$bin/chest" import "$work/quest.locked" > /dev/null
 # gpsd names its receiver once gpsfake's feed starts: a second or two, longer on a busy machine.
-for _ in $(seq 1 120); do "$bin/chest" status | grep -qE "^receiver" && break; sleep 0.5; done
+# The status is read whole before grep looks at it: a pipe into grep -q under pipefail fails when grep stops first.
+for _ in $(seq 1 120); do status=$("$bin/chest" status || true); grep -qE "^receiver" <<< "$status" && break; sleep 0.5; done
 echo "== Where the fixes come from (gpsfake is a pseudo-terminal, so every fix is simulated):"
 "$bin/chest" status | grep -E "^(receiver|trust)" || echo "   (gpsd has not named its receiver yet)"
 python3 scripts/demo-progress.py "$bin/chest" "$id" 4 &
