@@ -9,6 +9,8 @@ import Glibc
 package final class ChestHarness: @unchecked Sendable {
     package let root: String
     package var daemon: pid_t?
+    /// How chestd ended, once the harness reaped it without stopping it (`daemonIsRunning`).
+    package private(set) var daemonEnded: String?
     package var gpsd = "127.0.0.1:9"  // nothing listens there unless a test says otherwise
     package var extraEnvironment: [String: String] = [:]
 
@@ -88,11 +90,24 @@ package final class ChestHarness: @unchecked Sendable {
         return Subprocess.wait(pid)
     }
 
-    /// Whether chestd is still running.
+    /// Whether chestd is still running. One that ended is reaped here and forgotten (`daemonEnded` says how), so
+    /// that nothing signals its pid later, when it may be another process's.
     package var daemonIsRunning: Bool {
         guard let pid = daemon else { return false }
         var status: Int32 = 0
-        return waitpid(pid, &status, WNOHANG) == 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return true }
+        let code = ProcessSpawner.exitStatus(fromWaitStatus: status)
+        daemonEnded =
+            "chestd (pid \(pid)) " + (code > 128 ? "was killed by signal \(code - 128)" : "exited with status \(code)")
+        daemon = nil
+        return false
+    }
+
+    /// For a failure that finds chestd not answering: whether it is running or how it ended, and its log's end.
+    package var daemonReport: String {
+        let state =
+            daemonIsRunning ? "chestd (pid \(daemon ?? 0)) is running" : (daemonEnded ?? "chestd was not started")
+        return "\(state); chestd log:\n\(daemonLog.suffix(3000))"
     }
 
     /// Runs `chest ARGUMENTS` as `user`, in the harness's root directory.
@@ -115,7 +130,7 @@ package final class ChestHarness: @unchecked Sendable {
         guard outcome.status == 0,
             let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
         else {
-            throw ChestError("chest status failed: \(outcome.stderr)")
+            throw ChestError("chest status failed: \(outcome.stderr); \(daemonReport)")
         }
         return object
     }
@@ -140,7 +155,7 @@ package final class ChestHarness: @unchecked Sendable {
         guard outcome.status == 0, let data = outcome.stdout.data(using: .utf8),
             let array = try JSONSerialization.jsonObject(with: data) as? [[String: Any]]
         else {
-            throw ChestError("chest list failed: \(outcome.stderr)")
+            throw ChestError("chest list failed: \(outcome.stderr); \(daemonReport)")
         }
         return array
     }

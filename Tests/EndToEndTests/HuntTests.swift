@@ -402,6 +402,8 @@ struct HuntTests {
 /// A hunt for a test: the organiser (alice, who also composes) and a world per team, each with its own chestd,
 /// chest and config, joined to the hunt.
 final class HuntWorld {
+    /// The boards `stopBoard` has stopped and reaped.
+    private var stoppedBoards: Set<pid_t> = []
     struct Team {
         let name: String
         let world: ChestHarness
@@ -482,7 +484,11 @@ final class HuntWorld {
         return (pid, output)
     }
 
+    /// Stops the board once: a test that stops it itself also stops it again on its way out (`defer`), and a second
+    /// SIGTERM to a pid already reaped reaches whatever process has that pid now. With pid_max at 32,768 and thousands
+    /// of processes a run, that was another test's chestd, which left ("nothing answers on …/chestd.sock").
     func stopBoard(_ board: (pid: pid_t, output: String)) {
+        guard stoppedBoards.insert(board.pid).inserted else { return }
         kill(board.pid, SIGTERM)
         _ = Subprocess.wait(board.pid)
     }
