@@ -10,6 +10,9 @@ import Synchronization
 ///
 /// The request goes through libcurl's easy interface on a Dispatch thread (its `curl_easy_perform` blocks), so this
 /// module needs neither FoundationNetworking nor, through it, ICU.
+///
+/// What a server can make it hold is bounded (docs/WEATHER.md "What a reply may be"): at most `replyLimit` bytes,
+/// headers and the decoded body together, and a redirect is followed only to https.
 final class WeatherHTTPClient: Sendable {
     struct Reply: Sendable {
         var status: Int
@@ -26,6 +29,10 @@ final class WeatherHTTPClient: Sendable {
     let provider: String
     let timeout: TimeInterval
     private let secret: String?
+
+    /// The most a reply may bring, headers and body once decoded (a provider's is about 300 bytes and 1 kB of
+    /// headers): a 1 MB gzip reply once decoded to 2.1 GB in the helper (issue 61).
+    static let replyLimit = 256 * 1024
 
     init(provider: String, timeout: TimeInterval, secret: String?) {
         self.provider = provider
@@ -71,10 +78,15 @@ final class WeatherHTTPClient: Sendable {
             ok = ok && chest_curl_setopt_string(handle, option, value) == CURLE_OK
         }
         set(CURLOPT_PROTOCOLS_STR, "http,https")
-        set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        // A redirect to plain http would send the key and the position in clear, and let whoever is on the path
+        // answer: never followed, even from a base URL that is itself plain http (docs/WEATHER.md).
+        set(CURLOPT_REDIR_PROTOCOLS_STR, "https")
         set(CURLOPT_HTTPGET, 1)
         set(CURLOPT_FOLLOWLOCATION, 1)
         set(CURLOPT_MAXREDIRS, 16)
+        // A length announced past the limit is refused before the body is read; one not announced (chunked, or
+        // compressed to far less) is counted as it is decoded, in the callbacks below.
+        set(CURLOPT_MAXFILESIZE, Self.replyLimit)
         // Identifies the application only, never the user (privacy, docs/DESIGN.md "Reliability and security").
         set(CURLOPT_USERAGENT, "chestd")
         ok = ok && chest_curl_setopt_list(handle, CURLOPT_HTTPHEADER, requestHeaders) == CURLE_OK
@@ -96,6 +108,8 @@ final class WeatherHTTPClient: Sendable {
                 guard let data, let context else { return 0 }
                 let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
                 let length = size * count
+                // Anything but `length` makes libcurl stop the transfer (CURLE_WRITE_ERROR).
+                guard transfer.take(length) else { return 0 }
                 data.withMemoryRebound(to: UInt8.self, capacity: length) {
                     transfer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
                 }
@@ -108,6 +122,7 @@ final class WeatherHTTPClient: Sendable {
                 guard let data, let context else { return 0 }
                 let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
                 let length = size * count
+                guard transfer.take(length) else { return 0 }
                 data.withMemoryRebound(to: UInt8.self, capacity: length) {
                     transfer.headerLine(UnsafeBufferPointer(start: $0, count: length))
                 }
@@ -129,6 +144,18 @@ final class WeatherHTTPClient: Sendable {
 
         let code = withExtendedLifetime(transfer) { curl_easy_perform(handle) }
         guard code == CURLE_OK else {
+            if transfer.tooLarge || code == CURLE_FILESIZE_EXCEEDED {
+                return .failure(
+                    .malformedReply(
+                        provider: provider,
+                        reason: "it is larger than \(Self.replyLimit / 1024) kB (a reply is under 1 kB); not read"))
+            }
+            if code == CURLE_UNSUPPORTED_PROTOCOL {
+                // The URL was http or https (checked in `get`): only a redirect can have led elsewhere.
+                return .failure(
+                    .malformedReply(
+                        provider: provider, reason: "it redirects to an address that is not https; not followed"))
+            }
             var osErrno = 0
             _ = chest_curl_getinfo_long(handle, CURLINFO_OS_ERRNO, &osErrno)
             return .failure(
@@ -157,12 +184,23 @@ final class WeatherHTTPClient: Sendable {
     private final class Transfer {
         let cancelled: CancelFlag
         var body: [UInt8] = []
+        /// Bytes taken so far, headers (a redirect's too) and the decoded body.
+        private var taken = 0
+        /// Whether the reply went past `replyLimit`, which stopped the transfer.
+        private(set) var tooLarge = false
         /// The last response's header fields (a redirect's are dropped at the next status line); a repeated field's
         /// values joined with ", ".
         var headers: [String: String] = [:]
         private var lastName: String?
 
         init(cancelled: CancelFlag) { self.cancelled = cancelled }
+
+        /// Counts `length` more bytes; false once the reply is past the limit.
+        func take(_ length: Int) -> Bool {
+            taken += length
+            tooLarge = tooLarge || taken > WeatherHTTPClient.replyLimit
+            return !tooLarge
+        }
 
         /// One header line as libcurl hands it over, CRLF included: "HTTP/1.1 200 OK", "Name: value", a folded
         /// continuation starting with a space or a tab, or the empty line that ends the headers.
@@ -352,8 +390,7 @@ final class WeatherHTTPClient: Sendable {
             (CURLE_SSL_CIPHER, _), (CURLE_SSL_CACERT_BADFILE, _), (CURLE_SSL_ISSUER_ERROR, _),
             (CURLE_SSL_PINNEDPUBKEYNOTMATCH, _), (CURLE_SSL_INVALIDCERTSTATUS, _), (CURLE_USE_SSL_FAILED, _):
             return .unreachable(provider: provider, reason: "TLS connection failed")
-        case (CURLE_GOT_NOTHING, _), (CURLE_WEIRD_SERVER_REPLY, _), (CURLE_BAD_CONTENT_ENCODING, _),
-            (CURLE_UNSUPPORTED_PROTOCOL, _):
+        case (CURLE_GOT_NOTHING, _), (CURLE_WEIRD_SERVER_REPLY, _), (CURLE_BAD_CONTENT_ENCODING, _):
             return .malformedReply(provider: provider, reason: "not a valid HTTP response")
         default:
             return .unreachable(provider: provider, reason: "network error (curl \(code.rawValue))")

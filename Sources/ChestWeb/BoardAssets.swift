@@ -352,22 +352,70 @@ enum BoardAssets {
             if (tick() === "ended") { window.location.assign("/results?final"); }
           }, 1000);
 
-          const source = new EventSource("/events");
-          source.addEventListener("sections", function (event) {
-            const sections = JSON.parse(event.data);
+          function show(sections) {
             for (const id of Object.keys(sections)) {
               const element = document.getElementById(id);
               if (element) { element.innerHTML = sections[id]; }
             }
-            root.dataset.live = "yes";
             tick();
             fit();
-          });
-          source.addEventListener("error", function () {
+          }
+
+          function unreachable() {
             root.dataset.live = "no";
             const link = document.getElementById("link");
             if (link) { link.textContent = "the board is unreachable; retrying"; link.className = "link warn"; }
-          });
+          }
+
+          // docs/HUNTS.md "Slow and idle connections": when the board refuses the stream (it follows as many as it
+          // can, or this address has its share), the page reads /board.json every few seconds instead; when its
+          // ETag says the board changed, it takes its parts from a fresh copy of the page, made by the board as
+          // the stream's are. It asks for the stream again every minute, and stops polling once it has one.
+          const sectionIDs = [\(BoardPage.sectionIDs.map { "\"\($0)\"" }.joined(separator: ", "))];
+          let polling = null, seen = null;
+          function poll() {
+            fetch("/board.json", { cache: "no-store" }).then(function (response) {
+              if (!response.ok) { throw new Error("/board.json: " + response.status); }
+              const tag = response.headers.get("ETag");
+              if (tag !== null && tag === seen) { return; }
+              return fetch("/", { cache: "no-store" }).then(function (page) {
+                if (!page.ok) { throw new Error("/: " + page.status); }
+                return page.text();
+              }).then(function (html) {
+                if (polling === null) { return; }
+                const fresh = new DOMParser().parseFromString(html, "text/html");
+                const sections = {};
+                for (const id of sectionIDs) {
+                  const part = fresh.getElementById(id);
+                  if (part) { sections[id] = part.innerHTML; }
+                }
+                seen = tag;
+                root.dataset.polled = String(Number(root.dataset.polled || "0") + 1);
+                show(sections);
+              });
+            }).then(function () {
+              if (polling !== null) { root.dataset.live = "polling"; }
+            }, unreachable);
+          }
+
+          function follow() {
+            const source = new EventSource("/events");
+            source.addEventListener("sections", function (event) {
+              if (polling !== null) { clearInterval(polling); polling = null; seen = null; }
+              root.dataset.live = "yes";
+              show(JSON.parse(event.data));
+            });
+            source.addEventListener("error", function () {
+              // Closed for good (an answer other than the stream: 429 or 503) or retrying by itself.
+              if (source.readyState !== EventSource.CLOSED) { unreachable(); return; }
+              if (polling === null) {
+                polling = setInterval(poll, 5000);
+                poll();
+              }
+              setTimeout(follow, 60000);
+            });
+          }
+          follow();
         })();
 
         """

@@ -50,13 +50,13 @@ extension BoardServerState {
         case "/board.json":
             // `?page=N`, from 1 (docs/HUNTS.md "The board in a browser"); the first without it.
             let number = request.argument("page").map { Int($0) ?? 0 } ?? 1
-            guard let data = json(page: number) else {
+            guard let (data, tag) = json(page: number) else {
                 return Self.text(
                     404,
                     "Not found: /board.json has pages 1 to \(BoardJSON.pages(teams: snapshot.board.teamNames.count)) (?page=N).\n",
                     extra: cookie)
             }
-            return Self.bytes(data, type: "application/json", extra: cookie)
+            return Self.bytes(data, type: "application/json", extra: cookie + [("ETag", tag)])
         case "/results": return Self.bytes(resultsPage(), type: "text/html; charset=utf-8", extra: cookie)
         case "/results.css":
             return Self.bytes(Data(BoardResults.css.utf8), type: "text/css; charset=utf-8", extra: cookie)

@@ -71,6 +71,8 @@ final class BoardServerState: Sendable {
 
     let access: BoardAccess
     let timeZone: Zone
+    /// Begins every `ETag`, so that a board started again, its versions counted from 1 again, never repeats one.
+    private let epoch = String(UInt64.random(in: 0...UInt64.max), radix: 36)
     private let published: Mutex<Published>
     private let sections = RenderCache<[String: String]>()
     private let document = RenderCache<Data>()
@@ -133,8 +135,10 @@ final class BoardServerState: Sendable {
         }
     }
 
-    /// Page `number` of `/board.json` as it is now; nil when there is no such page.
-    func json(page number: Int) -> Data? {
+    /// Page `number` of `/board.json` as it is now, with its `ETag`: the state it was read from, which a page
+    /// without its event stream compares to know the board changed (docs/HUNTS.md "Slow and idle connections");
+    /// nil when there is no such page.
+    func json(page number: Int) -> (data: Data, tag: String)? {
         let (version, snapshot) = published.withLock { ($0.version, $0.snapshot) }
         // Checked before the cache, which keeps only pages that exist.
         guard (1...BoardJSON.pages(teams: snapshot.board.teamNames.count)).contains(number) else { return nil }
@@ -145,7 +149,7 @@ final class BoardServerState: Sendable {
                 renders.add(1, ordering: .relaxed)
                 pages[number] = BoardJSON.page(snapshot, number: number, looks: teamLooks(snapshot))
             }, initial: [:])
-        return pages[number]
+        return pages[number].map { ($0, "\"\(epoch)-\(version)\"") }
     }
 
     /// `/results` as it is now.

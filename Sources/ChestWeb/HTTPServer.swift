@@ -53,8 +53,11 @@ final class HTTPServer: Sendable {
         var perAddress = 64
         /// Seconds a connection may stay idle (a request that never ends, a reader that never reads).
         var idleTimeout = 10
-        /// Event streams at once; more are answered 503.
+        /// Event streams kept at once: one more closes the oldest of the client holding most (`StreamBudget`), or is
+        /// answered 503 when its own client would be that one.
         var streams = 1_000
+        /// Event streams at once from one client (an IPv4 address, an IPv6 /64): more are answered 429.
+        var streamsPerAddress = 8
         /// Threads polling the connections.
         var threads = 2
     }
@@ -63,14 +66,23 @@ final class HTTPServer: Sendable {
     private final class Context: Sendable {
         let handle: Handler
         let limits: Limits
-        let streams = Mutex<[ObjectIdentifier: Stream]>([:])
+        let streams: Mutex<Streams>
         let connections: Mutex<Connections>
         init(_ handle: @escaping Handler, limits: Limits) {
             self.handle = handle
             self.limits = limits
+            streams = Mutex(Streams(budget: StreamBudget(total: limits.streams, perClient: limits.streamsPerAddress)))
             connections = Mutex(
                 Connections(budget: ConnectionBudget(total: limits.connections, perClient: limits.perAddress)))
         }
+    }
+
+    /// The streams open, and the budget's choice of which to keep.
+    private struct Streams {
+        var budget: StreamBudget
+        /// Every stream whose response exists, those being closed for a newcomer included.
+        var open: [StreamBudget.ID: Stream] = [:]
+        var next: StreamBudget.ID = 1
     }
 
     /// The budget's bookkeeping and each connection's socket, to close the ones it chooses.
@@ -97,18 +109,36 @@ final class HTTPServer: Sendable {
             var suspended = false
             /// A wake-up that came while the reader was busy: it reads again instead of parking.
             var woken = false
+            /// Closed for a newcomer: the reader ends the response at its next call.
+            var ended = false
         }
 
+        let id: StreamBudget.ID
         let source: any HTTPStreamSource
         let connection: OpaquePointer
+        /// Its connection's number in the connection budget, to shut its socket down when it is closed.
+        let connectionID: ConnectionBudget.ID?
         weak var context: Context?
         var bytes = Data()
         let park = Mutex(Park())
 
-        init(_ source: any HTTPStreamSource, connection: OpaquePointer, context: Context) {
+        init(
+            _ id: StreamBudget.ID, _ source: any HTTPStreamSource, connection: OpaquePointer,
+            connectionID: ConnectionBudget.ID?, context: Context
+        ) {
+            self.id = id
             self.source = source
             self.connection = connection
+            self.connectionID = connectionID
             self.context = context
+        }
+
+        /// Ends the response and its connection, for a newcomer: the socket is shut down (libmicrohttpd's poll sees
+        /// the end, as for `Connections.shed`) and a parked stream is woken so that it is polled again.
+        func end() {
+            park.withLock { $0.ended = true }
+            if let connectionID { context?.connections.withLock { $0.shed([connectionID]) } }
+            wake()
         }
 
         /// Resumes the connection when parked, else makes the reader look again. A parked connection is never
@@ -176,11 +206,11 @@ final class HTTPServer: Sendable {
     }
 
     /// Streams open now.
-    var streamCount: Int { context.takeUnretainedValue().streams.withLock { $0.count } }
+    var streamCount: Int { context.takeUnretainedValue().streams.withLock { $0.open.count } }
 
     /// Makes every parked stream ask its source again.
     func wakeStreams() {
-        let streams = context.takeUnretainedValue().streams.withLock { Array($0.values) }
+        let streams = context.takeUnretainedValue().streams.withLock { Array($0.open.values) }
         for stream in streams { stream.wake() }
     }
 
@@ -248,7 +278,8 @@ final class HTTPServer: Sendable {
     private static let access: MHD_AccessHandlerCallback = { contextPointer, connection, url, method, _, _, _, _ in
         guard let contextPointer, let connection, let url, let method else { return .NO }
         let context = Unmanaged<Context>.fromOpaque(contextPointer).takeUnretainedValue()
-        if let id = budgetID(connection) { context.connections.withLock { $0.budget.requestStarted(id) } }
+        let connectionID = budgetID(connection)
+        if let connectionID { context.connections.withLock { $0.budget.requestStarted(connectionID) } }
         func value(_ kind: MHD_ValueKind, _ name: String) -> String? {
             MHD_lookup_connection_value(connection, kind, name).map { String(cString: $0) }
         }
@@ -256,29 +287,44 @@ final class HTTPServer: Sendable {
             method: String(cString: method), path: String(cString: url),
             argument: { value(.GET_ARGUMENT_KIND, $0) }, cookie: { value(.COOKIE_KIND, $0) })
         var reply = context.handle(request)
-        if case .stream = reply.body, context.streams.withLock({ $0.count }) >= context.limits.streams {
-            reply = HTTPResponse(
-                status: 503, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Retry-After", "10")],
-                body: .bytes(Data("Too many event streams are open: try again later.\n".utf8)))
+        var stream: Stream?
+        if case let .stream(source) = reply.body {
+            let client = ClientAddress(chest_mhd_client_address(connection))
+            let (decision, kept, closing) = context.streams.withLock { streams in
+                let opened = Stream(
+                    streams.next, source, connection: connection, connectionID: connectionID, context: context)
+                streams.next += 1
+                let decision = streams.budget.open(opened.id, from: client)
+                guard case let .admitted(closing) = decision else { return (decision, nil as Stream?, nil as Stream?) }
+                // Listed at once, under the lock the budget chose under, so that a later newcomer can close it.
+                streams.open[opened.id] = opened
+                return (decision, opened, closing.flatMap { streams.open[$0] })
+            }
+            closing?.end()
+            stream = kept
+            if let refusal = HTTPServer.refusal(decision, limits: context.limits) { reply = refusal }
         }
         let response: OpaquePointer?
-        switch reply.body {
-        case let .bytes(data):
-            response = data.withUnsafeBytes { bytes in
-                MHD_create_response_from_buffer(
-                    bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
-                    .RESPMEM_MUST_COPY)
-            }
-        case let .stream(source):
-            let stream = Stream(source, connection: connection, context: context)
+        switch (reply.body, stream) {
+        case let (.stream, stream?):
             let retained = Unmanaged.passRetained(stream)
             response = MHD_create_response_from_callback(
                 UInt64.max, 64 << 10, HTTPServer.read, retained.toOpaque(), HTTPServer.free)
             if response == nil {
                 retained.release()
-            } else {
-                context.streams.withLock { $0[ObjectIdentifier(stream)] = stream }
+                context.streams.withLock { streams in
+                    streams.open[stream.id] = nil
+                    streams.budget.closed(stream.id)
+                }
             }
+        case let (.bytes(data), _):
+            response = data.withUnsafeBytes { bytes in
+                MHD_create_response_from_buffer(
+                    bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
+                    .RESPMEM_MUST_COPY)
+            }
+        case (.stream, nil):
+            response = nil
         }
         guard let response else { return .NO }
         for (name, value) in reply.headers { MHD_add_response_header(response, name, value) }
@@ -287,13 +333,39 @@ final class HTTPServer: Sendable {
         return queued
     }
 
+    /// The answer to a stream the budget refused; nil when it was kept.
+    private static func refusal(_ decision: StreamBudget.Decision, limits: Limits) -> HTTPResponse? {
+        let text: String
+        let status: UInt32
+        switch decision {
+        case .admitted: return nil
+        case .overClientCap:
+            status = 429
+            text =
+                "This address follows the board on \(limits.streamsPerAddress) event streams already, the most it may: "
+                + "close one; the page reads /board.json every few seconds meanwhile.\n"
+        case .full:
+            status = 503
+            text =
+                "The board follows \(limits.streams) event streams, the most it can: "
+                + "the page reads /board.json every few seconds meanwhile.\n"
+        }
+        return HTTPResponse(
+            status: status, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Retry-After", "60")],
+            body: .bytes(Data(text.utf8)))
+    }
+
     /// Fills libmicrohttpd's buffer from the stream; parks the connection (and returns 0) when the source has
     /// nothing, unless a wake-up came while it was asked.
     private static let read: MHD_ContentReaderCallback = { pointer, _, buffer, maximum in
         guard let pointer, let buffer else { return -2 }
         let stream = Unmanaged<Stream>.fromOpaque(pointer).takeUnretainedValue()
         while stream.bytes.isEmpty {
-            stream.park.withLock { $0.woken = false }
+            let ended = stream.park.withLock { park -> Bool in
+                park.woken = false
+                return park.ended
+            }
+            guard !ended else { return -1 }  // MHD_CONTENT_READER_END_OF_STREAM
             guard let more = stream.source.next() else { return -1 }  // MHD_CONTENT_READER_END_OF_STREAM
             if !more.isEmpty {
                 stream.bytes = more
@@ -316,7 +388,10 @@ final class HTTPServer: Sendable {
     private static let free: MHD_ContentReaderFreeCallback = { pointer in
         guard let pointer else { return }
         let stream = Unmanaged<Stream>.fromOpaque(pointer).takeRetainedValue()
-        _ = stream.context?.streams.withLock { $0.removeValue(forKey: ObjectIdentifier(stream)) }
+        stream.context?.streams.withLock { streams in
+            streams.open[stream.id] = nil
+            streams.budget.closed(stream.id)
+        }
         stream.source.closed()
     }
 }

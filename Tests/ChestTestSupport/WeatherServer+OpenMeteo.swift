@@ -24,7 +24,7 @@ extension WeatherServer {
             return error(400, reason)
         case .weather(let weather):
             return openMeteoWeather(request, weather, error: error)
-        case .serverError, .raw, .hang, .slow:
+        case .serverError, .raw, .bytes, .hang, .slow:
             return error(500, "unexpected scenario")
         }
     }

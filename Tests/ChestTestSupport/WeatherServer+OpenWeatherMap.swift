@@ -83,7 +83,7 @@ extension WeatherServer {
             return badRequest(reason)
         case .weather(let weather):
             return openWeatherMapWeather(request, weather)
-        case .badKey, .serverError, .raw, .hang, .slow:
+        case .badKey, .serverError, .raw, .bytes, .hang, .slow:
             return Response(status: 500, body: "{\"cod\":500, \"message\": \"unexpected scenario\"}")
         }
     }

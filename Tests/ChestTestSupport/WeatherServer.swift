@@ -25,6 +25,8 @@ package final class WeatherServer: Sendable {
         case serverError(status: Int)
         /// Any status, headers and body.
         case raw(status: Int, headers: [String: String] = [:], body: String)
+        /// Any status, headers and body bytes (a compressed body, with its `Content-Encoding`).
+        case bytes(status: Int, headers: [String: String] = [:], body: Data)
         /// Reads the request and never answers (the connection stays open until `stop()`).
         case hang
         /// Waits, then answers as `then`.
@@ -255,10 +257,10 @@ package final class WeatherServer: Sendable {
     private static func send(_ response: Response, to fd: Int32) {
         var head = "HTTP/1.1 \(response.status) \(reasonPhrase(response.status))\r\n"
         head += "Content-Type: \(response.contentType)\r\n"
-        head += "Content-Length: \(response.body.utf8.count)\r\n"
+        head += "Content-Length: \(response.bytes?.count ?? response.body.utf8.count)\r\n"
         for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
         head += "Connection: close\r\n\r\n"
-        let bytes = Array((head + response.body).utf8)
+        let bytes = Array(head.utf8) + Array(response.bytes ?? Data(response.body.utf8))
         var offset = 0
         while offset < bytes.count {
             let sent =
@@ -292,11 +294,16 @@ package final class WeatherServer: Sendable {
         var body: String
         var headers: [String: String] = [:]
         var contentType = "application/json; charset=utf-8"
+        /// Sent instead of `body` when set.
+        var bytes: Data?
     }
 
     static func answer(_ request: Request, scenario: Scenario, validKey: String?) -> Response {
         if case .raw(let status, let headers, let body) = scenario {
             return Response(status: status, body: body, headers: headers)
+        }
+        if case .bytes(let status, let headers, let body) = scenario {
+            return Response(status: status, body: "", headers: headers, bytes: body)
         }
         if case .serverError(let status) = scenario {
             return Response(status: status, body: gatewayPage(status), contentType: "text/html")

@@ -12,9 +12,24 @@ package enum WebClient {
         package var body: String
     }
 
-    /// Connects to `host`:`port` (an IPv4 address).
-    package static func connect(host: String, port: Int) throws -> Int32 {
+    /// Connects to `host`:`port` (an IPv4 address); from `source` when given (another loopback address, 127.0.0.2,
+    /// stands for another client).
+    package static func connect(host: String, port: Int, from source: String? = nil) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                close(fd)
+                throw WebClientError("cannot connect from \(source): \(String(cString: strerror(errno)))")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
@@ -84,8 +99,10 @@ package final class EventStreamReader: Sendable {
 
     private let received = Shared()
 
-    package init(port: Int, path: String = "/events", headers: [String: String] = [:]) throws {
-        fd = try WebClient.connect(host: "127.0.0.1", port: port)
+    package init(port: Int, path: String = "/events", headers: [String: String] = [:], from source: String? = nil)
+        throws
+    {
+        fd = try WebClient.connect(host: "127.0.0.1", port: port, from: source)
         WebClient.send(fd, method: "GET", path: path, headers: headers)
         // The thread closes the connection when it has read its end: closed from here while the thread could
         // still call recv(2), the number could meanwhile belong to another test's socket.
@@ -115,6 +132,9 @@ package final class EventStreamReader: Sendable {
 
     /// Every line so far, with when it arrived.
     package var lines: [(at: Date, line: String)] { received.list.withLock { $0 } }
+
+    /// Whether the connection is still open: false once the server ended it (or `close` did).
+    package var isOpen: Bool { received.open.withLock { $0 } }
 
     /// Ends the connection (the reading thread ends with it, and closes it).
     package func close() {

@@ -222,6 +222,16 @@ final class WebBoard {
 
     var url: String { "http://127.0.0.1:\(port)/" }
 
+    /// A hunt of three teams (team-1 to team-3) whose broker never answers, for a board that serves what it has
+    /// while it keeps trying to reach it; its path.
+    static func brokerlessHunt(_ organiser: ChestHarness, _ name: String) throws -> String {
+        let huntPath = organiser.root + "/\(UUID().uuidString).hunt"
+        #expect(
+            try organiser.chest(["hunt", "create", name, "--broker", "mqtt://127.0.0.1:9", "-o", huntPath]).status == 0)
+        #expect(try organiser.chest(["hunt", "team", "add", "team", "--count", "3", "--hunt", huntPath]).status == 0)
+        return huntPath
+    }
+
     /// The `--json` lines so far.
     var events: [[String: Any]] {
         ((try? String(contentsOfFile: output + ".out", encoding: .utf8)) ?? "").split(separator: "\n").compactMap {

@@ -47,12 +47,7 @@ struct SlowConnectionTests {
 
     @Test func honestScreensAreAnsweredUnderThirteenHundredSlowConnections() throws {
         let organiser = ChestHarness()
-        let huntPath = organiser.root + "/slow.hunt"
-        // No broker runs: the board serves what it has while it keeps trying to reach it.
-        #expect(
-            try organiser.chest(["hunt", "create", "Slow hunt", "--broker", "mqtt://127.0.0.1:9", "-o", huntPath])
-                .status == 0)
-        #expect(try organiser.chest(["hunt", "team", "add", "team", "--count", "3", "--hunt", huntPath]).status == 0)
+        let huntPath = try WebBoard.brokerlessHunt(organiser, "Slow hunt")
         let board = try WebBoard(
             organiser, ["board", huntPath, "--http", "127.0.0.1:0", "--http-token", Self.token, "--quiet"])
         defer { board.stop() }
@@ -138,11 +133,7 @@ struct SlowConnectionTests {
     /// honest request at once. scripts/bench-board-slow.py measures the same at 15,000 from 300 addresses.
     @Test func anHonestRequestIsAnsweredWhileSlowConnectionsOverflowTheCap() throws {
         let organiser = ChestHarness()
-        let huntPath = organiser.root + "/slow.hunt"
-        #expect(
-            try organiser.chest(["hunt", "create", "Slow hunt", "--broker", "mqtt://127.0.0.1:9", "-o", huntPath])
-                .status == 0)
-        #expect(try organiser.chest(["hunt", "team", "add", "team", "--count", "3", "--hunt", huntPath]).status == 0)
+        let huntPath = try WebBoard.brokerlessHunt(organiser, "Slow hunt")
         let board = try WebBoard(
             organiser, ["board", huntPath, "--http", "127.0.0.1:0", "--http-token", Self.token, "--quiet"],
             descriptorLimit: 2_048)
