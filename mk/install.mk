@@ -48,7 +48,7 @@ CONFIGURATION ?= release
 CHEST_BUILT ?=
 # The Swift runtime and Foundation linked in: smaller in memory (docs/BENCHMARKS.md), and no Swift needed where it
 # runs. The C libraries (libgps, libsodium, libcurl, …) stay Debian's shared ones. No RUNPATH $ORIGIN: a copy of the
-# program beside planted libraries would load them (docs/SECURITY.md "Round five").
+# program beside planted libraries would load them (docs/SECURITY.md "9. Small things").
 STATIC ?= --static-swift-stdlib --disable-local-rpath
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions

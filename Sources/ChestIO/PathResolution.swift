@@ -3,7 +3,7 @@ import Glibc
 
 /// Follows an output name's links one component at a time, as the kernel's path walk does, to what it names
 /// (`OutputFile.Target`), and refuses a link that `fs.protected_symlinks` would refuse: one in a sticky folder
-/// others can write to, owned by neither this user nor the folder's owner (docs/SECURITY.md "Output paths").
+/// others can write to, owned by neither this user nor the folder's owner (docs/SECURITY.md "1. Output paths").
 /// The rule is applied here rather than left to the kernel because the name is resolved before it is written
 /// (a device is written in place, a file replaced by a rename), and because the setting may be off.
 struct PathResolution {

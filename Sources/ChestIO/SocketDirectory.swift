@@ -2,7 +2,7 @@ import Glibc
 
 /// The folder of chestd's control socket, which must be this user's alone: chestd refuses to listen in any other,
 /// and `chest` refuses to talk through any other, since whoever can write there can put their own socket in
-/// chestd's place (docs/SECURITY.md "The client's socket").
+/// chestd's place (docs/SECURITY.md "2. The client's socket").
 package enum SocketDirectory {
     /// Why `directory` cannot be trusted with the socket, nil when it is this user's and closed to others (or is
     /// not there, which the connection then reports as chestd not running).

@@ -5,7 +5,7 @@ import Testing
 
 /// `-o` through a link another user planted in a shared sticky folder (/tmp's kind) is refused, as the kernel's
 /// fs.protected_symlinks would refuse it, whether that setting is on or not; a dangling link asks for `--force`;
-/// links of one's own keep working (docs/SECURITY.md "Output paths"). The attacks run as root and as another user,
+/// links of one's own keep working (docs/SECURITY.md "1. Output paths"). The attacks run as root and as another user,
 /// with real users of the system (nobody, daemon), so the suite needs root to make them.
 @Suite(.realProcesses, .tags(.process), .enabled(if: geteuid() == 0, "planting links as other users needs root"))
 struct OutputLinkTests {

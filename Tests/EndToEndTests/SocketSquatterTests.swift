@@ -5,7 +5,7 @@ import Testing
 
 /// `chest` sends nothing to a socket another user could have put in chestd's place: the socket's folder must be
 /// the user's alone, and the listening process the user's own (`SO_PEERCRED`), as chestd requires of its side
-/// (docs/SECURITY.md "The client's socket"). The squatter is a real process listening on a real Unix socket, run
+/// (docs/SECURITY.md "2. The client's socket"). The squatter is a real process listening on a real Unix socket, run
 /// as another user of the system, so the suite needs root.
 @Suite(.realProcesses, .tags(.process), .enabled(if: geteuid() == 0, "running a squatter as another user needs root"))
 struct SocketSquatterTests {
