@@ -15,7 +15,14 @@ board's `unlock` line for it on `chest board --json`'s standard output (one cloc
 Usage: scripts/bench-city.py TEAMS [EDGES]   (CHEST_CITY_SLOW=N slow connections, CHEST_CITY_PAGES=N messages,
 CHEST_CITY_SPREAD=S seconds over which receipts are sent, CHEST_CITY_PERSISTENCE=old for the former autosave
 settings, CHEST_CITY_FLOOD=1 adds one team that floods (statuses and junk receipts as fast as the broker takes them),
-CHEST_BENCH_KEEP=1 keeps the temporary directory)
+CHEST_CITY_FLOOD=not-an-id one that floods its signed statuses on receipt topics whose last level is no id (issue 61),
+CHEST_CITY_FLOOD_COUNT=N messages (default 600,000 for not-an-id, unbounded for 1) at CHEST_CITY_FLOOD_RATE=R a second
+(default 20,000 for not-an-id, as fast as the broker acknowledges for 1), CHEST_BENCH_KEEP=1 keeps the temporary
+directory, CHEST_CITY_BOARD=PATH runs the board with another `chest` program, an older build's, for a figure before
+a change)
+
+With a flood, the board's resident memory is sampled every 0.5 s (VmRSS): its peak during the flood and after it, and
+the honest receipts' latency is split by whether they were sent during the flood or after it.
 
 The latency is also split at the board's `receivedAt` (its clock when its loop took the receipt in): from the
 publish to the board's loop (the client, the broker, the board's MQTT thread), and from there to this script's read
@@ -80,6 +87,25 @@ def status_kb(pid, field):
     except OSError:
         pass
     return 0
+
+
+def threads_cpu(pid):
+    """Each thread's name → its CPU seconds so far (utime + stime of /proc/PID/task/*/stat)."""
+    seconds = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return seconds
+    for task in tasks:
+        try:
+            text = open(f"/proc/{pid}/task/{task}/stat").read()
+        except OSError:
+            continue
+        name = text[text.index("(") + 1:text.rindex(")")]
+        fields = text[text.rindex(")") + 2:].split()
+        seconds[name] = seconds.get(name, 0) + (int(fields[11]) + int(fields[12])) / tick
+    return seconds
 
 
 def certificate_authority():
@@ -303,14 +329,18 @@ def main():
     slow = int(os.environ.get("CHEST_CITY_SLOW", "5000"))
     pages = int(os.environ.get("CHEST_CITY_PAGES", "3"))
     spread = os.environ.get("CHEST_CITY_SPREAD", "60")
-    flood = os.environ.get("CHEST_CITY_FLOOD") == "1"
+    flood_mode = os.environ.get("CHEST_CITY_FLOOD", "")
+    flood = flood_mode in ("1", "not-an-id")
+    flood_count = os.environ.get("CHEST_CITY_FLOOD_COUNT", "600000" if flood_mode == "not-an-id" else "")
+    flood_rate = os.environ.get("CHEST_CITY_FLOOD_RATE", "20000" if flood_mode == "not-an-id" else "")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     if hard < descriptor_limit():
         say(f"   brokers run with {hard} descriptors, this machine's hard limit, not the drop-in's {descriptor_limit()}")
     persistence = "former (autosave_on_changes true, autosave_interval 1)" \
         if os.environ.get("CHEST_CITY_PERSISTENCE") == "old" else "as shipped"
-    say(f"== city: {teams} teams{' and one that floods' if flood else ''}, {edges} edges, {pages} pages each,"
+    flood_words = {"1": " and one that floods", "not-an-id": " and one that floods receipt/<not-an-id>"}
+    say(f"== city: {teams} teams{flood_words.get(flood_mode, '')}, {edges} edges, {pages} pages each,"
         f" persistence {persistence}; load {load()}")
     organiser = dict(os.environ, HOME=os.path.join(WORK, "organiser"), TZ="UTC",
                      XDG_CONFIG_HOME=os.path.join(WORK, "organiser", "config"),
@@ -360,7 +390,7 @@ def main():
     team_brokers = nodes[1:] if edges else nodes
 
     web_port = benchlib.free_port()
-    board = start([os.path.join(BIN, "chest"), "board", hunt, "--json", "--http", f"127.0.0.1:{web_port}",
+    board = start([os.environ.get("CHEST_CITY_BOARD", os.path.join(BIN, "chest")), "board", hunt, "--json", "--http", f"127.0.0.1:{web_port}",
                    "--http-token", TOKEN], env=organiser, stdout=subprocess.PIPE,
                   stderr=open(os.path.join(WORK, "board.err"), "w"), text=True, bufsize=1)
     unlocks = {}
@@ -434,16 +464,41 @@ def main():
         time.sleep(0.1)
     say(f"   every team connected in {connected - began:.1f} s; the board took the first statuses in"
         f" {quiet_since - connected:.1f} s more; receipts start; load {load()}")
-    open(go, "w").close()
     flooded = []
+    flood_times = {}
+    flood_cpu = {}
+    rss_samples = []
     if flood:
-        flooder = start([os.path.join(BIN, "chest-bench"), "city", hunt, certificates[0], brokers, "--flood", str(teams),
-                         "--duration", "900"], stdout=subprocess.PIPE, text=True, bufsize=1)
+        arguments = ["--flood", str(teams), "--duration", "900"]
+        if flood_mode == "not-an-id":
+            arguments += ["--on", "not-an-id"]
+        if flood_count:
+            arguments += ["--count", flood_count]
+        if flood_rate:
+            arguments += ["--rate", flood_rate]
+        flooder = start([os.path.join(BIN, "chest-bench"), "city", hunt, certificates[0], brokers, *arguments],
+                        stdout=subprocess.PIPE, text=True, bufsize=1)
 
         def follow_flood():
             for line in flooder.stdout:
                 flooded.append(line.strip())
+                for event in ("started", "done"):
+                    if line.startswith(f"city-flood: {event}"):
+                        flood_times.setdefault(event, time.time())
+                        flood_cpu.setdefault(event, {"board": threads_cpu(board.pid),
+                                                     "broker": threads_cpu(main_broker["process"].pid),
+                                                     "flooder": threads_cpu(flooder.pid)})
         threading.Thread(target=follow_flood, daemon=True).start()
+        # The flood starts with the receipts: its own connection and signing first.
+        wait_for("the flooding team ready", lambda: any(line == "city-flood: ready" for line in flooded), 300)
+
+        def sample_rss():
+            while board.poll() is None:
+                rss_samples.append((time.time(), status_kb(board.pid, "VmRSS") / 1024))
+                time.sleep(0.5)
+        threading.Thread(target=sample_rss, daemon=True).start()
+    rss_before = status_kb(board.pid, "VmRSS") / 1024
+    open(go, "w").close()
     failed = [shard for shard, process in enumerate(clients) if process.wait() != 0]
     for thread in echoes:
         thread.join()
@@ -484,6 +539,34 @@ def main():
     if flood:
         say(f"   the flooding team: {flooded[-1] if flooded else 'no report'}; the board printed {refused[0]} refusals,"
             f" {len(lines)} lines in all")
+        began_flood, ended_flood = flood_times.get("started"), flood_times.get("done")
+        if began_flood and ended_flood:
+            during = [(unlocks[key] - sent[key]) * 1000 for key in credited if began_flood <= sent[key] <= ended_flood]
+            after = [(unlocks[key] - sent[key]) * 1000 for key in credited if sent[key] > ended_flood]
+            say(f"   the flood from {began_flood - began:.1f} s to {ended_flood - began:.1f} s; receipts sent during it:"
+                f" {len(during)}, p50 {percentile(during, 0.5):.0f} ms, p95 {percentile(during, 0.95):.0f} ms,"
+                f" max {max(during, default=0):.0f} ms; after it: {len(after)}, p95 {percentile(after, 0.95):.0f} ms")
+            peak_during = max((m for t, m in rss_samples if began_flood <= t <= ended_flood), default=0)
+            peak_after = max((m for t, m in rss_samples if t > ended_flood), default=0)
+            say(f"   board RSS (VmRSS every 0.5 s): {rss_before:.1f} MB before the flood, peak {peak_during:.1f} MB during"
+                f" it, peak {peak_after:.1f} MB after it, {status_kb(board.pid, 'VmRSS') / 1024:.1f} MB at the end")
+            if "started" in flood_cpu and "done" in flood_cpu:
+                span = ended_flood - began_flood
+                for process in ("board", "broker", "flooder"):
+                    before, after = flood_cpu["started"][process], flood_cpu["done"][process]
+                    used = {name: (after[name] - before.get(name, 0)) / span for name in after}
+                    busiest = sorted(used.items(), key=lambda item: -item[1])[:3]
+                    say(f"   {process} during the flood: {sum(used.values()):.2f} of a core ("
+                        + ", ".join(f"{name} {share:.2f}" for name, share in busiest) + ")")
+        else:
+            say(f"   the flood did not end within the run: {flood_times}")
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", web_port, timeout=30)
+            connection.request("GET", f"/board.json?token={TOKEN}")
+            ignored = json.loads(connection.getresponse().read()).get("ignored", {})
+            say(f"   the board counted, refused: {ignored}")
+        except (OSError, ValueError) as error:
+            say(f"   the board's counts: not read ({error})")
     stream_live = stream.error is None and stream.unlocks and stream.unlocks[-1] >= max(unlocks.values(), default=0) - 5
     say(f"   web stream: {len(stream.unlocks)} unlock events, {stream.sections} section updates,"
         f" {'live' if stream_live else 'NOT live: ' + str(stream.error)}")

@@ -37,13 +37,18 @@ enum CityBench {
         /// The index of the team that floods instead (`--flood`), and for how long at most.
         var flood: Int?
         var duration = 600.0
+        /// `--on not-an-id`: the flood is signed statuses on receipt topics whose last level is no id (issue 61).
+        var notAnID = false
+        /// `--count N`: the flood ends after N messages; `--rate R`: at most R a second.
+        var floodCount: Int?
+        var floodRate: Double?
         /// A file whose existence starts the receipts: every process starts them together once every team of every
         /// process is connected and has sent its first status (as a hunt's teams are connected before its start).
         var go: String?
     }
 
     static let usage =
-        "chest-bench city HUNT CAFILE HOST:PORT[,HOST:PORT…] [--spread S] [--connect-rate N] [--linger S] [--log FILE] [--shard I/N] [--teams N] [--go FILE] | --flood INDEX [--duration S]"
+        "chest-bench city HUNT CAFILE HOST:PORT[,HOST:PORT…] [--spread S] [--connect-rate N] [--linger S] [--log FILE] [--shard I/N] [--teams N] [--go FILE] | --flood INDEX [--duration S] [--on not-an-id] [--count N] [--rate R]"
 
     static func main(_ arguments: [String]) {
         guard arguments.count >= 3 else { fatalError(usage) }
@@ -63,6 +68,11 @@ enum CityBench {
             case "--go": options.go = rest.next()
             case "--flood": options.flood = rest.next().flatMap { Int($0) }
             case "--duration": options.duration = rest.next().flatMap(Double.init) ?? options.duration
+            case "--on":
+                guard rest.next() == "not-an-id" else { fatalError(usage) }
+                options.notAnID = true
+            case "--count": options.floodCount = rest.next().flatMap { Int($0) }
+            case "--rate": options.floodRate = rest.next().flatMap(Double.init)
             case "--shard":
                 let parts = (rest.next() ?? "").split(separator: "/").compactMap { Int($0) }
                 guard parts.count == 2, parts[1] > 0, (0..<parts[1]).contains(parts[0]) else { fatalError(usage) }
@@ -302,6 +312,11 @@ extension CityBench {
     /// QoS 1 as chestd publishes), a signed status (2,000 signed beforehand, ids rising, so each would pass the
     /// board's gate, then again) and a junk receipt (1 KB of random bytes, retained, on one of 100 receipt topics),
     /// until `--duration` ends or it is stopped; prints `city-flood: S statuses, J junk receipts in T s` every 5 s (docs/BENCHMARKS.md "A city").
+    /// With `--on not-an-id`, only the signed statuses, each on one of 100 receipt topics whose last level is no id
+    /// (`receipt/not-an-id-K`, which hunt.acl's `receipt/+` lets through: issue 61), at QoS 0, counted as junk
+    /// receipts. With
+    /// `--count N` it stops after N messages, with `--rate R` it sends at most R a second; it prints
+    /// `city-flood: started` as it starts and `city-flood: done …` as it stops.
     static func flood(_ options: Options, team index: Int) {
         let hunt = try! HuntFile.read(path: options.hunt)
         let readers = try! Directory.makeTemporary("chest-city-flood")
@@ -333,6 +348,8 @@ extension CityBench {
         print("city-flood: ready")
         fflush(nil)
         let start = Date()
+        print("city-flood: started")
+        fflush(nil)
         var statuses = 0
         var junk = 0
         var count: UInt64 = 0
@@ -345,9 +362,21 @@ extension CityBench {
             }
             return true
         }
-        while Date().timeIntervalSince(start) < options.duration {
-            if inFlight.withLock({ $0 }) >= 200 || !connected.withLock({ $0 }) {
+        let notAnIDTopics = (0..<100).map { "chest/\(hunt.id)/\(team.team.name)/receipt/not-an-id-\($0)" }
+        while Date().timeIntervalSince(start) < options.duration, statuses + junk < options.floodCount ?? .max {
+            let elapsed = Date().timeIntervalSince(start)
+            if inFlight.withLock({ $0 }) >= 200 || !connected.withLock({ $0 })
+                || options.floodRate.map({ Double(statuses + junk) >= $0 * elapsed }) ?? false
+            {
                 usleep(200)
+            } else if options.notAnID {
+                count += 1
+                let status = signed[Int(count % 2_000)]
+                // QoS 0, as `mosquitto_pub -l` sends a file's lines: the flooder waits for no acknowledgement (each
+                // is still counted in flight until libmosquitto has written it).
+                let message = MQTTMessage(
+                    topic: notAnIDTopics[Int(count % 100)], payload: status.payload, qos: 0, retain: false)
+                if send(message) { junk += 1 }
             } else {
                 count += 1
                 // The statuses' ids rise for the first 2,000, then start again (replays, after the rate's refusals).
@@ -366,6 +395,12 @@ extension CityBench {
                 fflush(nil)
             }
         }
+        waitUntil("the flood acknowledged", deadline: 120) { inFlight.withLock { $0 } <= 0 }
+        print(
+            String(
+                format: "city-flood: done: %d statuses, %d junk receipts in %.1f s", statuses, junk,
+                Date().timeIntervalSince(start)))
+        fflush(nil)
         client.stop()
     }
 }

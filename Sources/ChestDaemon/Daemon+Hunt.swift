@@ -39,6 +39,7 @@ extension Daemon {
             case .refused(.replayed): "it was heard before, or is older than what was"
             case .refused(.afterEnd), .refused(.beforeStart): "it came outside the hunt's time"
             case .refused(.tooFast): "it came faster than a team's rate"
+            case .refused(.queueFull): "it came while the queue was full"
             case .hintKeyNotForThisReader: "the hint key is not sealed to this reader"
             }
         log.warning("hunt: ignored a message on \(TerminalText.escaped(topic)): \(reason)")

@@ -7,7 +7,7 @@ import Synchronization
 /// The loop's thread is its own, never one of Swift's pool: it blocks in poll(2). Watching a descriptor here lets
 /// the loop read it where it is woken, instead of another thread reading it and waking the loop for each line.
 package final class Mailbox<Event: Sendable>: Sendable {
-    @usableFromInline let posted = Mutex<[Event]>([])
+    @usableFromInline let posted = Mutex(Posted())
     /// A socket pair used as a pipe: a byte is written to `ring` when the first event lands in an empty mailbox,
     /// and `bell` is emptied by the loop as it takes them. (Glibc's module has neither eventfd nor pipe2, and a
     /// pair can be made close-on-exec at once, before another thread spawns a child.)
@@ -28,13 +28,40 @@ package final class Mailbox<Event: Sendable>: Sendable {
         ring.close()
     }
 
+    /// The events posted and not yet taken, and what those posted by `yield(_:weight:limit:)` weigh.
+    @usableFromInline struct Posted {
+        @usableFromInline var events: [Event] = []
+        @usableFromInline var weight = 0
+        @inlinable init() {}
+    }
+
     /// Posts an event; the loop takes it after those posted before it. Never blocks for long.
     package func yield(_ event: Event) {
-        let wasEmpty = posted.withLock { events in
-            events.append(event)
-            return events.count == 1
+        let wasEmpty = posted.withLock { posted in
+            posted.events.append(event)
+            return posted.events.count == 1
         }
-        // One ring per batch: events posted while the loop has not yet emptied the mailbox need none.
+        ringIfFirst(wasEmpty)
+    }
+
+    /// Posts an event of `weight` (its bytes, say) unless the events posted this way and not yet taken would then
+    /// weigh more than `limit`: a bounded queue for a producer that may outrun the loop, whose surplus is dropped
+    /// rather than held (docs/HUNTS.md "A team that floods"). Whether it was posted. The loop takes a batch at a time,
+    /// so what waits is at most `limit`, besides the batch the loop has in hand and what `yield(_:)` posted.
+    package func yield(_ event: Event, weight: Int, limit: Int) -> Bool {
+        let wasEmpty: Bool? = posted.withLock { posted in
+            guard posted.weight + weight <= limit else { return nil }
+            posted.weight += weight
+            posted.events.append(event)
+            return posted.events.count == 1
+        }
+        guard let wasEmpty else { return false }
+        ringIfFirst(wasEmpty)
+        return true
+    }
+
+    /// One ring per batch: events posted while the loop has not yet emptied the mailbox need none.
+    private func ringIfFirst(_ wasEmpty: Bool) {
         guard wasEmpty else { return }
         var byte: UInt8 = 1
         _ = withUnsafeBytes(of: &byte) { try? ring.write($0) }
@@ -83,9 +110,10 @@ package final class Mailbox<Event: Sendable>: Sendable {
         var bytes: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
         let size = MemoryLayout.size(ofValue: bytes)
         while withUnsafeMutableBytes(of: &bytes, { (try? bell.read(into: $0)) == size }) {}
-        let events = posted.withLock { events in
+        let events = posted.withLock { posted in
             var taken: [Event] = []
-            swap(&taken, &events)
+            swap(&taken, &posted.events)
+            posted.weight = 0
             return taken
         }
         return Wake(events: events, readable: readable)

@@ -73,10 +73,10 @@ struct BoardFeed {
         perform(core.handle(.heard(heard(topic: topic, payload: payload, retained: retained, at: now))))
     }
 
-    /// The messages refused beyond their team's rate since the last call: counted, not checked (docs/HUNTS.md "A team
-    /// that floods"); the events they caused.
+    /// The messages refused unread since the last call, beyond their team's rate or dropped as the queue was full:
+    /// counted, not checked (docs/HUNTS.md "A team that floods"); the events they caused.
     mutating func refuse(_ refused: [TeamRate.Refused]) -> [BoardEvent] {
-        refused.flatMap { perform(core.handle(.tooFast(topic: $0.topic, at: $0.at, count: $0.count))) }
+        refused.flatMap { perform(core.handle(.unread($0.reason, topic: $0.topic, at: $0.at, count: $0.count))) }
     }
 
     /// Gives the delayed hints that fell due by `now` (docs/HUNTS.md "Hints: the board's side"); the events.

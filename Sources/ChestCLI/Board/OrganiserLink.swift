@@ -44,19 +44,31 @@ final class OrganiserLink: Sendable {
         }
     }
 
+    /// The most a rated link's messages (their topics and payloads, and `messageOverhead` each) wait for the loop:
+    /// 16 MiB, some 12,000 of a team's messages of about 1.3 KB, several seconds of the loop's checks on this
+    /// project's 2-core machine (docs/BENCHMARKS.md "A city"). Beyond, a message is dropped and counted `queueFull`.
+    static let queueLimit = 16 << 20
+    /// What a message costs in the mailbox besides its bytes (the event, the array's slot, the strings' headers).
+    static let messageOverhead = 128
+
     /// Posts what libmosquitto's thread heard, unless it is a team's message beyond its rate: that is only counted,
     /// so that a team that floods costs the board's loop a count, not a wake-up and a look a message (docs/HUNTS.md
-    /// "A team that floods"). The rate's lock is the only thing this thread and the loop share besides the mailbox.
+    /// "A team that floods"). A message within its rate that finds the mailbox holding `queueLimit` is dropped and
+    /// counted too, so however many teams send at once, what waits for the loop is bounded; not one the broker hands
+    /// over on subscribing (retained), which is the board's only copy of what came before, and bounded by what the
+    /// broker keeps. The rate's lock is the only thing this thread and the loop share besides the mailbox.
     static func post(_ event: MQTTEvent, to mailbox: Mailbox<MQTTEvent>, through rate: RateGate?, at now: Date) {
-        if let rate, case let .message(topic, _, retained) = event,
-            !rate.admits(topic: topic, retained: retained, at: now)
-        {
+        guard let rate, case let .message(topic, payload, retained) = event, !retained else {
+            mailbox.yield(event)
             return
         }
-        mailbox.yield(event)
+        guard rate.admits(topic: topic, retained: retained, at: now) else { return }
+        let weight = topic.utf8.count + payload.count + messageOverhead
+        if !mailbox.yield(event, weight: weight, limit: queueLimit) { rate.overflowed(at: now) }
     }
 
-    /// The messages refused by the rate since the last call (`TeamRate.takeRefused`).
+    /// The messages refused by the rate, or dropped as the mailbox was full, since the last call
+    /// (`TeamRate.takeRefused`).
     func takeRefused() -> [TeamRate.Refused] { rate?.takeRefused() ?? [] }
 
     /// Every event that came, oldest first, waiting at most `seconds` for the first.
@@ -104,6 +116,8 @@ final class RateGate: Sendable {
     func admits(topic: String, retained: Bool, at now: Date) -> Bool {
         rate.withLock { $0.admits(topic: topic, retained: retained, at: now) }
     }
+
+    func overflowed(at now: Date) { rate.withLock { $0.overflowed(at: now) } }
 
     func takeRefused() -> [TeamRate.Refused] { rate.withLock { $0.takeRefused() } }
 }

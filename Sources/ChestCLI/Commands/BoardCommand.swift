@@ -179,6 +179,7 @@ struct BoardCommand: ChestCommand {
         var published: BrokerState?
         var publishedWord: UInt64?
         var publishedSchedule: HuntSchedule?
+        var publishedIgnored: [HuntGate.Refusal: Int] = [:]
         var printedWords: Set<UInt64> = []
         var pending: [BoardEvent] = []
         var lastPublished = ContinuousClock.now - .seconds(60)
@@ -195,11 +196,15 @@ struct BoardCommand: ChestCommand {
             // A new schedule is no board event, yet the page's countdown and its turn to the final ranking follow it
             // (docs/HUNTS.md "The hunt's start and end").
             let newSchedule = feed.core.schedule != publishedSchedule
-            guard !pending.isEmpty || connection != published || newWord || newSchedule else { return }
+            // Refusals counted unread (a flood beyond its rate, a full queue) are shown once a minute as events, and
+            // counted meanwhile: the page's counts follow them (docs/HUNTS.md "A team that floods").
+            let newCounts = feed.gate.refused != publishedIgnored
+            guard !pending.isEmpty || connection != published || newWord || newSchedule || newCounts else { return }
             guard connection != published || ContinuousClock.now - lastPublished >= interval else { return }
             published = connection
             publishedWord = feed.core.words.last?.said.id
             publishedSchedule = feed.core.schedule
+            publishedIgnored = feed.gate.refused
             lastPublished = .now
             web.publish(feed.snapshot(connection: connection, tiles: tiles), events: pending)
             pending = []

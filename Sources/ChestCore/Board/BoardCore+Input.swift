@@ -57,9 +57,10 @@ extension BoardCore {
         case rechecked(Heard, replay: Bool)
         /// The board stops: refusals not yet journalled are written as counts.
         case stopping(at: Date)
-        /// `count` messages from the broker beyond their team's rate (`TeamRate`), the first on `topic` at `at`:
-        /// counted, not checked, shown at most once a `BoardJournal.countInterval` for each team.
-        case tooFast(topic: String, at: Date, count: Int)
+        /// `count` messages from the broker refused before they were read, the first on `topic` at `at`: beyond
+        /// their team's rate (`tooFast`, `TeamRate`), or dropped as the board's queue was full (`queueFull`):
+        /// counted, not checked, shown at most once a `BoardJournal.countInterval` for each reason and team.
+        case unread(HuntGate.Refusal, topic: String, at: Date, count: Int)
         /// The board's clock reached `nextHintDue`: the delayed hints due by then are given (docs/HUNTS.md "Hints:
         /// the board's side").
         case tick(at: Date)

@@ -40,9 +40,10 @@ package struct BoardCore: Sendable {
     /// heard each release. A delayed hint counts from neither earlier (docs/HUNTS.md "Hints: the board's side").
     var messagesHad: [MessageID: Date] = [:]
     var releasedAt: [String: Date] = [:]
-    /// When each team's last `tooFast` was shown (docs/HUNTS.md "A team that floods"). The rate itself is checked
-    /// before a message reaches the core (`TeamRate`, on the adapter's network thread).
-    private var tooFastShown: [String: Date] = [:]
+    /// When the last refusal of each reason read by no one (`tooFast`, `queueFull`) was shown, by reason and team
+    /// (docs/HUNTS.md "A team that floods"). The rate itself is checked before a message reaches the core
+    /// (`TeamRate`, on the adapter's network thread).
+    private var unreadShown: [String: Date] = [:]
 
     package init(hunt: HuntFile, answersHints: Bool) {
         self.hunt = hunt
@@ -70,27 +71,30 @@ package struct BoardCore: Sendable {
         case let .rechecked(heard, replay): record(heard, replay: replay)
         case let .stopping(at): flushCounts(at: at)
         case let .tick(at): giveDueHints(by: at)
-        case let .tooFast(topic, at, count): throttle(topic: topic, at: at, count: count)
+        case let .unread(refusal, topic, at, count): throttle(refusal, topic: topic, at: at, count: count)
         }
     }
 
-    /// `count` messages of one team beyond its rate, the first on `topic` at `at`: counted for the gate and the team;
-    /// shown and journalled as any refusal at most once a `countInterval` for each team, and otherwise only counted,
-    /// so a flood adds at most a count line a minute to the journal and a line a minute to the board's output.
-    private mutating func throttle(topic: String, at: Date, count: Int) -> [Effect] {
-        guard count > 0, let team = board.team(named: topic) else { return [] }
+    /// `count` messages refused unread, the first on `topic` at `at`: counted for the gate and for the team below
+    /// whose name the topic is (none for a name that is no team's, or the whole hunt's topic of `queueFull`); shown
+    /// and journalled as any refusal at most once a `countInterval` for each reason and team, and otherwise only
+    /// counted, so a flood adds at most a count line a minute to the journal and a line a minute to the board's output.
+    private mutating func throttle(_ refusal: HuntGate.Refusal, topic: String, at: Date, count: Int) -> [Effect] {
+        guard count > 0 else { return [] }
+        let team = board.team(named: topic)
+        let shown = refusal.rawValue + "/" + (team ?? "")
         var effects: [Effect] = []
         var left = count
-        if !(tooFastShown[team].map({ at.timeIntervalSince($0) < BoardJournal.countInterval }) ?? false) {
-            tooFastShown[team] = at
-            gate.count(.tooFast)
-            effects = refuse(.tooFast, topic: topic, at: at, replay: false)
+        if !(unreadShown[shown].map({ at.timeIntervalSince($0) < BoardJournal.countInterval }) ?? false) {
+            unreadShown[shown] = at
+            gate.count(refusal)
+            effects = refuse(refusal, topic: topic, at: at, replay: false)
             left -= 1
         }
         guard left > 0 else { return effects }
-        gate.count(.tooFast, times: left)
-        board.countRefusals(HuntGate.Refusal.tooFast.rawValue, team: team, left)
-        uncounted[HuntGate.Refusal.tooFast.rawValue, default: [:]][team, default: 0] += left
+        gate.count(refusal, times: left)
+        if let team { board.countRefusals(refusal.rawValue, team: team, left) }
+        uncounted[refusal.rawValue, default: [:]][team ?? "", default: 0] += left
         if countedAt.map({ at.timeIntervalSince($0) >= BoardJournal.countInterval }) ?? true {
             effects += flushCounts(at: at)
         }

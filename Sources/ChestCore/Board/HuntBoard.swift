@@ -247,15 +247,11 @@ package struct HuntBoard: Codable, Sendable {
         return position.isValid ? position : nil
     }
 
-    /// Takes in a refusal by the gate; the team is the one the topic names, when it is a team of the hunt.
+    /// Takes in a refusal by the gate; the team is the one the topic names, when it is a team of the hunt
+    /// (`team(named:)`).
     package mutating func recordRefusal(_ refusal: HuntGate.Refusal, topic: String, at: Date) -> [BoardEvent] {
-        var name: String?
-        switch HuntTopic.parse(topic, hunt: hunt) {
-        case .receipt(let team, _)?, .status(let team)?, .hintRequest(let team, _)?: name = team
-        default: name = nil
-        }
         let why = "\(Self.words(refusal)) on \(topic)"
-        guard let name, var team = byName[name] else {
+        guard let name = team(named: topic), var team = byName[name] else {
             return [.refused(reason: refusal.rawValue, team: nil, why: why)]
         }
         Self.append(Failure(reason: refusal.rawValue + ": " + why, at: at), to: &team)
@@ -264,12 +260,13 @@ package struct HuntBoard: Codable, Sendable {
         return [.refused(reason: refusal.rawValue, team: name, why: why)]
     }
 
-    /// The team a topic of this hunt names, when it is one of its teams.
+    /// The team below whose name a topic of this hunt is, when it is one of its teams: any topic there, well formed
+    /// or not, is that team's (`HuntTopic.teamLevel`), so that what it sends on `receipt/<not-an-id>` is counted for
+    /// it as what it sends on its own receipts' topics.
     package func team(named topic: String) -> String? {
-        switch HuntTopic.parse(topic, hunt: hunt) {
-        case .receipt(let team, _)?, .status(let team)?, .hintRequest(let team, _)?: byName[team] == nil ? nil : team
-        default: nil
-        }
+        guard let level = HuntTopic.teamLevel(topic, under: HuntTopic.prefix(hunt: hunt)) else { return nil }
+        let name = String(level)
+        return byName[name] == nil ? nil : name
     }
 
     /// Adds refusals the journal kept only as counts (docs/HUNTS.md "The board's journal") to a team's count.
@@ -309,6 +306,8 @@ package struct HuntBoard: Codable, Sendable {
         case .beforeStart: "received before the hunt started: nothing credited or charged"
         case .tooFast:
             "more than one team may send (\(Int(TeamRate.burst)) at once, then \(Int(TeamRate.perSecond)) a second): not checked"
+        case .queueFull:
+            "the board was too far behind and dropped it unchecked (the broker keeps it retained: restart the board to be handed it again)"
         }
     }
 }

@@ -19,6 +19,10 @@ package struct HuntGate: Sendable {
         case beforeStart
         /// The board's too: more than a team may send (`TeamRate`), refused before it was checked.
         case tooFast
+        /// The board's too: a message within its team's rate that came while the board's queue was full (the board
+        /// was behind by more than it keeps waiting), dropped before it was checked (docs/HUNTS.md "A team that
+        /// floods"); the broker keeps it retained, and hands it over again on the board's next subscription.
+        case queueFull
     }
 
     package enum Verdict: Hashable, Sendable {

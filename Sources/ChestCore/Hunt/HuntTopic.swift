@@ -33,6 +33,20 @@ package enum HuntTopic {
     package static func ownTracksEvent(team: String, device: String) -> String { "owntracks/\(team)/\(device)/event" }
     /// What the board subscribes to.
     package static func all(hunt: HuntID) -> String { "chest/\(hunt)/#" }
+    /// The start of every topic of the hunt below it, `chest/<hunt>/`, for `teamLevel`.
+    package static func prefix(hunt: HuntID) -> String { "chest/\(hunt)/" }
+
+    /// The level that names a team in a topic of the hunt whose `prefix` it is: the third, `chest/<hunt>/<level>/…`,
+    /// whatever follows it, well formed or not; nil for a topic not below `prefix`, and for the organiser's own
+    /// (`organiser/…`, `release/…`). A team writes only below its own name (examples/mosquitto/hunt.acl), so all that
+    /// arrives there is that team's doing (docs/HUNTS.md "A team that floods"). Read in place, without splitting: the
+    /// board's network thread asks it of every message a flood brings.
+    package static func teamLevel(_ topic: String, under prefix: String) -> Substring? {
+        guard topic.utf8.starts(with: prefix.utf8) else { return nil }
+        let rest = topic.utf8.dropFirst(prefix.utf8.count)
+        let level = Substring(rest.prefix { $0 != UInt8(ascii: "/") })
+        return level == HuntEnvelope.organiserSender || level == "release" ? nil : level
+    }
     /// What a reader subscribes to.
     package static func releases(hunt: HuntID) -> String { "chest/\(hunt)/release/+" }
 
