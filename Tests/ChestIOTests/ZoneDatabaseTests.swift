@@ -8,7 +8,9 @@ import Testing
 
 /// Zones read from the system's tz database by chest's own TZif reader, checked against the C library's
 /// `localtime_r`/`mktime` and Python's zoneinfo, each run in a child process with its own `TZ`: this process's
-/// `TZ` is never set (Sources/ChestIO/Zone+Database.swift, docs/ARCHITECTURE.md "Time zones").
+/// `TZ` is never set (Sources/ChestIO/Zone+Database.swift, docs/ARCHITECTURE.md "Time zones"). The comparisons run
+/// Python and are `make test`'s; the rest run under `make check` too.
+@Suite(.realProcesses, .timeLimit(.minutes(10)))
 struct ZoneDatabaseTests {
     static let python = "/usr/bin/python3"
 
@@ -50,11 +52,13 @@ struct ZoneDatabaseTests {
             print(int(time.mktime((y, mo, d, h, mi, s, 0, 0, -1))))
         """
 
-    @Test(arguments: [
-        "Europe/Zurich", "America/New_York", "Australia/Sydney", "Asia/Kolkata", "Asia/Kathmandu", "Europe/Dublin",
-        "America/Sao_Paulo", "Pacific/Chatham", "America/St_Johns", "Africa/Casablanca", "Antarctica/Troll",
-        "Pacific/Apia", "Asia/Tokyo", "America/Nuuk",
-    ])
+    @Test(
+        .tags(.process),
+        arguments: [
+            "Europe/Zurich", "America/New_York", "Australia/Sydney", "Asia/Kolkata", "Asia/Kathmandu", "Europe/Dublin",
+            "America/Sao_Paulo", "Pacific/Chatham", "America/St_Johns", "Africa/Casablanca", "Antarctica/Troll",
+            "Pacific/Apia", "Asia/Tokyo", "America/Nuuk",
+        ])
     func localTimesAreTheCLibrarys(_ name: String) throws {
         let zone = try #require(Zone(identifier: name))
         let instants = Self.instants(zone)
@@ -69,7 +73,9 @@ struct ZoneDatabaseTests {
         #expect(differences.isEmpty, "\(differences.count) of \(instants.count): \(differences.prefix(5))")
     }
 
-    @Test(arguments: ["Europe/Zurich", "America/New_York", "Australia/Sydney", "Pacific/Chatham", "America/St_Johns"])
+    @Test(
+        .tags(.process),
+        arguments: ["Europe/Zurich", "America/New_York", "Australia/Sydney", "Pacific/Chatham", "America/St_Johns"])
     func localTimesReadBackAsMktimeReadsThem(_ name: String) throws {
         let zone = try #require(Zone(identifier: name))
         // Around each change of 2000 to 2037, and then 2040 to 2060 by the footer's rule: skipped and doubled times.
@@ -105,7 +111,7 @@ struct ZoneDatabaseTests {
         Int64(Zone.utc.date(year: year, month: month, day: day, hour: hour, minute: minute)!.timeIntervalSince1970)
     }
 
-    @Test func everyZoneOfTheDatabaseAgreesWithPythonsZoneinfo() throws {
+    @Test(.tags(.process)) func everyZoneOfTheDatabaseAgreesWithPythonsZoneinfo() throws {
         let names = try Self.python(
             "import sys, zoneinfo\nfor n in sorted(zoneinfo.available_timezones()): print(n)", input: "")
         try #require(names.count > 300)
@@ -159,6 +165,9 @@ struct ZoneDatabaseTests {
         #expect(Zone(environment: ":Nowhere/Nothing").secondsFromGMT(for: summer) == 0)
         let absolute = Zone(environment: ":/usr/share/zoneinfo/Asia/Tokyo")
         #expect(absolute.abbreviation(for: summer) == "JST")
+    }
+
+    @Test(.tags(.process)) func withoutTZTheProcessZoneIsTheCLibrarysEtcLocaltime() throws {
         // Unset: /etc/localtime, as a child without TZ reads it through the C library.
         let local = Zone(environment: nil)
         let instants = Self.instants(local).filter { $0 > 0 }.prefix(2000)
