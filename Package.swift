@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "ChestMQTT", dependencies: ["CMosquitto", "CLazyLibraries", "ChestIO"]),
         // The board in a browser: the page, its map and event stream as pure functions of a snapshot, served through
         // libmicrohttpd (the one module that links it).
-        .target(name: "ChestWeb", dependencies: ["ChestCore", "CMicroHTTPD", "CLazyLibraries"]),
+        .target(name: "ChestWeb", dependencies: ["ChestCore", "ChestIO", "CMicroHTTPD", "CLazyLibraries"]),
         // The weather providers over HTTP through libcurl (the one module that links it), run by chestd in the
         // short-lived `chest-weather` helper.
         .target(name: "ChestWeather", dependencies: ["ChestCore", "CCurl", "CLazyLibraries"]),
@@ -75,7 +75,7 @@ let package = Package(
         .target(
             name: "ChestTestSupport", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestSimulator"],
             path: "Tests/ChestTestSupport"),
-        .testTarget(name: "ChestCoreTests", dependencies: ["ChestCore"]),
+        .testTarget(name: "ChestCoreTests", dependencies: ["ChestCore", "ChestIO"]),
         .testTarget(name: "ChestSimulatorTests", dependencies: ["ChestCore", "ChestSimulator"]),
         .testTarget(name: "ChestGPXTests", dependencies: ["ChestBench", "ChestCore", "ChestGPX", "ChestTestSupport"]),
         .testTarget(name: "ChestArgumentsTests", dependencies: ["ChestArguments"]),
@@ -97,7 +97,7 @@ let package = Package(
         .testTarget(name: "ChestSealTests", dependencies: ["ChestCore", "ChestIO", "ChestSeal"]),
         .testTarget(
             name: "ChestWeatherTests", dependencies: ["ChestCore", "ChestIO", "ChestWeather", "ChestTestSupport"]),
-        .testTarget(name: "ChestWebTests", dependencies: ["ChestCore", "ChestWeb", "ChestTestSupport"]),
+        .testTarget(name: "ChestWebTests", dependencies: ["ChestCore", "ChestIO", "ChestWeb", "ChestTestSupport"]),
         .testTarget(name: "ChestMQTTTests", dependencies: ["ChestMQTT", "ChestTestSupport"]),
         // chestd's loop driven in process: a fake broker, gpsd's lines through a pipe (docs/ARCHITECTURE.md).
         .testTarget(

@@ -1,5 +1,6 @@
 import ChestCore
 import ChestGPX
+import ChestIO
 import Foundation
 
 /// `chest-bench gpx`: a Pocket Query of 1,000 caches (about 20 MB) and one of 5,000, read with libxml2 and mapped to a

@@ -1,4 +1,5 @@
 import ChestCore
+import ChestIO
 import Foundation
 
 /// `chest-bench quest`: parsing a quest whose page goes on for many `|` continuation lines, at growing sizes, to

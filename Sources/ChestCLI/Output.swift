@@ -219,7 +219,7 @@ enum Output {
                             locks: set.locks.map {
                                 LockJSON(
                                     type: $0.type.rawValue, condition: $0.condition, holds: $0.holds,
-                                    reason: $0.reason?.text(now: Date()), target: $0.target)
+                                    reason: $0.reason?.text(timeZone: .current, now: Date()), target: $0.target)
                             })
                     }, attachments: page.attachments.flatMap { $0.isEmpty ? nil : $0 }, hints: page.hints,
                     question: page.question,

@@ -56,9 +56,9 @@ extension Daemon {
                 notifications.deliverHint(note, log: log)
             case let .reply(client, reply):
                 if reply == .subscribed {
-                    clients[client]?.send(reply.line)
+                    clients[client]?.send(reply.line(timeZone: .current))
                 } else {
-                    clients.removeValue(forKey: client)?.send(reply.line, thenClose: true)
+                    clients.removeValue(forKey: client)?.send(reply.line(timeZone: .current), thenClose: true)
                 }
             case let .readForImport(path, client):
                 outcomes.append(importArrival(path, for: client))

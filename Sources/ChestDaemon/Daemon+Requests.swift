@@ -20,7 +20,7 @@ extension Daemon {
             let why =
                 (error as? ControlRequest.Refusal).map(\.description)
                 ?? "expected one JSON object such as {\"op\":\"status\"}"
-            return connection.send(Reply.failure("malformed request: " + why).line, thenClose: true)
+            return connection.send(Reply.failure("malformed request: " + why).line(timeZone: .current), thenClose: true)
         }
         feed(.request(client, request, now()))
     }

@@ -35,12 +35,9 @@ package final class Log: Sendable {
 
     /// The local time to the second, as `2026-11-23 14:12:01`.
     static func timestamp() -> String {
-        var now = time(nil)
-        var parts = tm()
-        localtime_r(&now, &parts)
-        var buffer = [CChar](repeating: 0, count: 32)
-        let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M:%S", &parts)
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let now = Zone.current.local(Date())
+        return String(
+            printf: "%04d-%02d-%02d %02d:%02d:%02d", now.year, now.month, now.day, now.hour, now.minute, now.second)
     }
 
     private func write(_ level: Level, _ text: String) {

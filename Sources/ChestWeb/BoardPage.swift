@@ -1,4 +1,5 @@
 import ChestCore
+import ChestIO
 import FoundationEssentials
 
 /// The page at `/`, as pure functions of a snapshot: the document, and its parts by element ID, which the event

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import ChestCore
+import ChestIO
 import Dispatch
 import FoundationEssentials
 import Synchronization

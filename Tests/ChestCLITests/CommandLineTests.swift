@@ -1,5 +1,6 @@
 import ChestArguments
 import ChestCore
+import ChestIO
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import ChestCore
+import ChestIO
 import ChestTestSupport
 import Foundation
 import Testing

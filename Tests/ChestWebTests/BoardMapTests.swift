@@ -1,4 +1,5 @@
 import ChestCore
+import ChestIO
 import Foundation
 import FoundationXML
 import Testing

@@ -1,4 +1,5 @@
 import ChestCore
+import ChestIO
 import FoundationEssentials
 
 /// How the board shows the hunt's start and end and the organiser's words (docs/HUNTS.md "The hunt's start and

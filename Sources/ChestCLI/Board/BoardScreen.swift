@@ -1,4 +1,5 @@
 import ChestCore
+import ChestIO
 import FoundationEssentials
 
 /// The frame `chest board` draws: a header, a row per team, what was refused, the latest events.

@@ -58,7 +58,7 @@ struct PinCommand: ChestCommand {
     /// and what that page's set still waits for.
     static func sentence(_ outcome: PINOutcome, noun: String = "PIN", report: () -> ReadReport?) -> String {
         guard case let .accepted(latched, opened) = outcome, opened.isEmpty, let report = report() else {
-            return outcome.text(for: noun)
+            return outcome.text(for: noun, timeZone: .current)
         }
         let parts = Set(latched.map { $0.page }).sorted().map { number -> String in
             let page = report.pages.first { $0.number == number }
@@ -73,6 +73,6 @@ struct PinCommand: ChestCommand {
                 : "it still needs its \(waiting.joined(separator: " and ")) lock\(waiting.count == 1 ? "" : "s")"
             return "\(noun) accepted for page \(number); \(needs)"
         }
-        return parts.isEmpty ? outcome.text(for: noun) : parts.joined(separator: "\n")
+        return parts.isEmpty ? outcome.text(for: noun, timeZone: .current) : parts.joined(separator: "\n")
     }
 }

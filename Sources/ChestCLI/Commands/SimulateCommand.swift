@@ -171,7 +171,7 @@ struct SimulateCommand: ChestCommand {
                 lines.append("  \(name(report.id)) page \(page.number):")
                 for set in page.sets {
                     for lock in set.locks where !lock.holds {
-                        let why = lock.reason.map { $0.text(now: Date()) } ?? "did not hold"
+                        let why = lock.reason.map { $0.text(timeZone: .current, now: Date()) } ?? "did not hold"
                         lines.append("    set \(set.set.rawValue) \(lock.type.rawValue): \(why)")
                     }
                 }

@@ -189,8 +189,8 @@ package enum Reply: Hashable, Sendable {
     /// What `chest hint` got: the hint opened, or asked of the hunt's organiser.
     case hint(HintAnswer)
 
-    /// The reply line as it goes on the socket.
-    package var line: Data {
+    /// The reply line as it goes on the socket, times in `timeZone` (chestd's own).
+    package func line(timeZone: Zone) -> Data {
         switch self {
         case let .status(report): ChestJSON.line(ControlReply(result: report))
         case let .list(items): ChestJSON.line(ControlReply(result: items))
@@ -199,11 +199,12 @@ package enum Reply: Hashable, Sendable {
         case let .pin(.accepted(latched, opened)):
             ChestJSON.line(ControlReply(result: PINOutcome.accepted(latched: latched, opened: opened)))
         case .pin(.kept): ChestJSON.line(ControlReply(result: PINOutcome.kept))
-        case let .pin(outcome): ChestJSON.line(ControlReply<Empty>(error: outcome.text))
+        case let .pin(outcome): ChestJSON.line(ControlReply<Empty>(error: outcome.text(timeZone: timeZone)))
         case let .answer(.accepted(latched, opened)):
             ChestJSON.line(ControlReply(result: PINOutcome.accepted(latched: latched, opened: opened)))
         case .answer(.kept): ChestJSON.line(ControlReply(result: PINOutcome.kept))
-        case let .answer(outcome): ChestJSON.line(ControlReply<Empty>(error: outcome.text(for: "answer")))
+        case let .answer(outcome):
+            ChestJSON.line(ControlReply<Empty>(error: outcome.text(for: "answer", timeZone: timeZone)))
         case let .message(result): ChestJSON.line(ControlReply(result: result))
         case let .fix(fix): ChestJSON.line(ControlReply(result: fix))
         case let .notes(notes): ChestJSON.line(ControlReply(result: notes))

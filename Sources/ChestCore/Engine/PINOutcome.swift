@@ -14,11 +14,9 @@ package enum PINOutcome: Hashable, Sendable, Codable {
     case kept
     case failed(String)
 
-    /// What `chest pin` prints (or its error).
-    package var text: String { text(for: "PIN") }
-
-    /// What `chest pin` or `chest answer` prints (or its error), the guess named by `noun` ("PIN", "answer").
-    package func text(for noun: String) -> String {
+    /// What `chest pin` or `chest answer` prints (or its error), the guess named by `noun` ("PIN", "answer"), with
+    /// times in `timeZone`.
+    package func text(for noun: String = "PIN", timeZone: Zone) -> String {
         switch self {
         case let .accepted(latched, opened):
             opened.isEmpty
@@ -26,13 +24,13 @@ package enum PINOutcome: Hashable, Sendable, Codable {
                 : "\(noun) accepted: page\(opened.count == 1 ? "" : "s") \(opened.map(String.init).joined(separator: ", ")) open"
         case let .wrong(wrong, until):
             if let until {
-                "wrong \(noun) (\(wrong) wrong attempts); the next attempt is allowed at \(LockReason.format(until, .current, seconds: true))"
+                "wrong \(noun) (\(wrong) wrong attempts); the next attempt is allowed at \(LockReason.format(until, timeZone, seconds: true))"
             } else {
                 "wrong \(noun) (\(wrong) of \(PINAttempts.freeAttempts) attempts before a wait)"
             }
         case .alreadyTried: "wrong \(noun) (already tried; it did not count again)"
         case let .refused(until):
-            "too many wrong \(noun)s: the next attempt is allowed at \(LockReason.format(until, .current, seconds: true))"
+            "too many wrong \(noun)s: the next attempt is allowed at \(LockReason.format(until, timeZone, seconds: true))"
         case let .failed(why): why
         case .kept: "\(noun) kept: it will be tried at each new place"
         }

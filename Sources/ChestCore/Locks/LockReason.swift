@@ -48,7 +48,7 @@ package enum LockReason: Hashable, Sendable, Codable {
     case answerKeptForPlace
 
     /// The sentence a person reads, with times in `timeZone`.
-    package func text(timeZone: Zone = .current, now: Date) -> String {
+    package func text(timeZone: Zone, now: Date) -> String {
         switch self {
         case let .opensAt(date): "opens at \(Self.instant(date, timeZone, now: now))"
         case let .clockAheadOfGPS(date, offset):

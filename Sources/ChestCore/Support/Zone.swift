@@ -1,47 +1,41 @@
 import FoundationEssentials
-import Glibc
-import Synchronization
 
-/// A time zone of the system's tz database, read through the C library (`localtime_r`, `mktime` with `TZ`):
-/// local times for people to read, and local times they type read back. FoundationEssentials' `Zone` knows only
-/// GMT offsets, and the full Foundation's would bring ICU's 34 MB (docs/PACKAGING.md "One small program").
+/// A time zone: local times for people to read, and local times they type read back. Its offsets come from the tz
+/// database's TZif bytes (`ZoneRules`), which ChestIO reads (`Zone(identifier:)`, `Zone.current`); UTC and fixed
+/// offsets are arithmetic. Nothing here reads or sets the process's `TZ`: the C library's `localtime_r` and
+/// `mktime` with a `TZ` set for the call were unsafe with threads (docs/ARCHITECTURE.md "Time zones").
+/// FoundationEssentials' `TimeZone` knows only GMT offsets, and the full Foundation's would bring ICU's 34 MB
+/// (docs/PACKAGING.md "One small program").
 package struct Zone: Sendable, Hashable, CustomStringConvertible {
-    /// "Europe/Zurich", "UTC", or what the system's /etc/localtime names.
+    /// "Europe/Zurich", "UTC", "+02:00", or what the system's /etc/localtime names.
     package let identifier: String
-    /// The value of `TZ` that selects this zone; nil for the system's default (TZ unset).
-    private let rule: String?
+    package let rules: ZoneRules
 
-    /// A zone of the tz database by name ("Europe/Zurich", "UTC"); nil when the system has no such zone.
-    package init?(identifier: String) {
-        if ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Z"].contains(identifier) {
+    /// A zone named `identifier` keeping `rules`.
+    package init(identifier: String, rules: ZoneRules) {
+        self.identifier = identifier
+        self.rules = rules
+    }
+
+    /// A zone of TZif bytes (RFC 8536) named `identifier`.
+    package init(identifier: String, tzif bytes: [UInt8]) throws(TZif.FormatError) {
+        self.init(identifier: identifier, rules: try TZif.rules(bytes))
+    }
+
+    /// A zone `offset` seconds east of UTC for ever, named "+02:00"; UTC for 0.
+    package init(offset: Int) {
+        guard offset != 0 else {
             self = .utc
             return
         }
-        guard !identifier.isEmpty, !identifier.hasPrefix("/"), !identifier.split(separator: "/").contains(".."),
-            access(Self.databaseDirectory + "/" + identifier, R_OK) == 0
-        else { return nil }
-        self.identifier = identifier
-        rule = ":" + identifier
-    }
-
-    private init(identifier: String, rule: String?) {
-        self.identifier = identifier
-        self.rule = rule
+        let minutes = abs(offset) / 60
+        self.init(
+            identifier: (offset < 0 ? "-" : "+") + String(printf: "%02d:%02d", minutes / 60, minutes % 60),
+            rules: ZoneRules(fixed: ZoneOffset(fixed: offset)))
     }
 
     /// Coordinated Universal Time.
-    package static let utc = Zone(identifier: "UTC", rule: "UTC0")
-
-    /// The zone of this process: `TZ` as it was when the program started, else the system's /etc/localtime.
-    package static let current: Zone = {
-        guard let value = Zone.startingRule else {
-            let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/localtime")) ?? ""
-            let name = link.firstRange(of: "zoneinfo/").map { String(link[$0.upperBound...]) } ?? "localtime"
-            return Zone(identifier: name, rule: nil)
-        }
-        let name = value.hasPrefix(":") ? String(value.dropFirst()) : value
-        return Zone(identifier: name.isEmpty ? "UTC" : name, rule: value)
-    }()
+    package static let utc = Zone(identifier: "UTC", rules: ZoneRules(fixed: ZoneOffset(fixed: 0)))
 
     package var description: String { identifier }
 
@@ -72,24 +66,24 @@ package struct Zone: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// `date` on this zone's clock.
+    /// `date` on this zone's clock, to the second (a fraction is dropped, rounding down).
     package func local(_ date: Date) -> LocalTime {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        Self.withRule(rule) { _ = localtime_r(&seconds, &parts) }
-        let abbreviation = parts.tm_zone.map { String(cString: $0) } ?? "UTC"
+        let instant = Self.seconds(date)
+        let offset = rules.offset(at: instant)
+        let local = instant + Int64(offset.offset)
+        let days = PosixZoneRule.floorDivide(local, 86_400)
+        let second = Int(local - days * 86_400)
+        let (year, month, day) = RFC3339.civilFromDays(Int(days))
         return LocalTime(
-            year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday),
-            hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: Int(parts.tm_sec),
-            weekday: Int(parts.tm_wday),
-            offset: parts.tm_gmtoff, abbreviation: abbreviation)
+            year: year, month: month, day: day, hour: second / 3600, minute: second / 60 % 60, second: second % 60,
+            weekday: Int((days + 4) % 7 + 7) % 7, offset: offset.offset, abbreviation: offset.abbreviation)
     }
 
     /// Seconds east of UTC at `date`.
-    package func secondsFromGMT(for date: Date = Date()) -> Int { local(date).offset }
+    package func secondsFromGMT(for date: Date = Date()) -> Int { rules.offset(at: Self.seconds(date)).offset }
 
     /// The abbreviation at `date` ("CET", "CEST").
-    package func abbreviation(for date: Date = Date()) -> String { local(date).abbreviation }
+    package func abbreviation(for date: Date = Date()) -> String { rules.offset(at: Self.seconds(date)).abbreviation }
 
     /// The zone's name at a local time as people read it beside a date: the abbreviation ("CET", "CEST", "GMT" for
     /// UTC as ever), or "GMT+5:30" where the database has only numbers ("+0530").
@@ -101,44 +95,30 @@ package struct Zone: Sendable, Hashable, CustomStringConvertible {
             + (minutes % 60 == 0 ? "" : String(printf: ":%02d", minutes % 60))
     }
 
-    /// The instant a clock of this zone shows as the given local time; in a gap of a change to summer time, the
-    /// instant the C library picks (the time read with the offset before the change). Nil for an impossible date.
+    /// The instant a clock of this zone shows as the given local time. A local time the clocks show twice (summer
+    /// time ending) is its first occurrence, on the clock before the change (a doubled 02:30 in Zurich is 02:30
+    /// CEST); one they skip (summer time starting) is read with the offset before the change (a skipped 02:30 is
+    /// 03:30 CEST), as glibc's `mktime` reads them and as RFC 5545 says. Nil for an impossible date.
     package func date(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) -> Date? {
         guard (1...12).contains(month), (1...RFC3339.daysIn(month: month, year: year)).contains(day),
             (0..<24).contains(hour), (0..<60).contains(minute), (0..<61).contains(second)
         else { return nil }
-        var parts = tm()
-        parts.tm_year = Int32(year - 1900)
-        parts.tm_mon = Int32(month - 1)
-        parts.tm_mday = Int32(day)
-        parts.tm_hour = Int32(hour)
-        parts.tm_min = Int32(minute)
-        parts.tm_sec = Int32(second)
-        parts.tm_isdst = -1
-        var seconds: time_t = 0
-        Self.withRule(rule) { seconds = mktime(&parts) }
-        return Date(timeIntervalSince1970: Double(seconds))
+        let wall =
+            Int64(RFC3339.daysFromCivil(year: year, month: month, day: day)) * 86_400
+            + Int64(hour * 3600 + minute * 60 + second)
+        // Every reading of `wall` lies within 30 hours of it: the offsets in force then are the candidates.
+        let around = [rules.offset(at: wall - 108_000).offset, rules.offset(at: wall + 108_000).offset]
+        let candidates = Set(around + around.map { rules.offset(at: wall - Int64($0)).offset })
+        let readings = candidates.filter { rules.offset(at: wall - Int64($0)).offset == $0 }
+        // Of two readings, the larger offset is the earlier instant; in a gap, the smaller offset is the one before.
+        let offset = readings.max() ?? around.min() ?? 0
+        return Date(timeIntervalSince1970: Double(wall - Int64(offset)))
     }
 
-    private static let databaseDirectory = ProcessInfo.processInfo.environment["TZDIR"] ?? "/usr/share/zoneinfo"
-    private static let startingRule: String? = getenv("TZ").map { String(cString: $0) }
-    private static let lock = Mutex(())
-
-    /// Runs `body` with `TZ` set to `rule`, then puts `TZ` back as the program started with it. One at a time: `TZ`
-    /// is the process's. For the zone the program started in, nothing is set and the database is not read again
-    /// (the C library reads it once, at the first `localtime_r`).
-    private static func withRule(_ rule: String?, _ body: () -> Void) {
-        _ = startingRule
-        lock.withLock { _ in
-            guard rule != startingRule else { return body() }
-            select(rule)
-            body()
-            select(startingRule)
-        }
-    }
-
-    private static func select(_ value: String?) {
-        if let value { setenv("TZ", value, 1) } else { unsetenv("TZ") }
-        tzset()
+    /// Whole seconds since 1970 of `date`, rounded down; kept within a range the calendar arithmetic can take.
+    private static func seconds(_ date: Date) -> Int64 {
+        let value = date.timeIntervalSince1970.rounded(.down)
+        guard value.isFinite else { return 0 }
+        return Int64(max(-1e15, min(1e15, value)))
     }
 }

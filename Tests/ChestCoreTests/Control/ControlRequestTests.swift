@@ -88,7 +88,8 @@ private typealias F = CoreFixture
             ])
         let effects = engine.handle(.settingsDescribed(F.client, settings))
         #expect(effects == [.reply(F.client, .settings(settings))])
-        let line = try #require(effects.first.flatMap { if case let .reply(_, reply) = $0 { reply.line } else { nil } })
+        let line = try #require(
+            effects.first.flatMap { if case let .reply(_, reply) = $0 { reply.line(timeZone: .utc) } else { nil } })
         let reply = try JSONDecoder().decode(ControlReply<EffectiveSettings>.self, from: line)
         #expect(reply.result?["gpsd"]?.origin == "command line")
     }

@@ -1,3 +1,4 @@
+import ChestIO
 import Foundation
 import Testing
 
@@ -29,7 +30,7 @@ private typealias F = CoreFixture
         var engine = F.engine([F.stored(first), F.stored(second)])
         let report = engine.read(second.id, now: F.now(0))
         #expect(
-            report?.pages[0].sets[0].locks[0].reason?.text(now: F.t0)
+            report?.pages[0].sets[0].locks[0].reason?.text(timeZone: .current, now: F.t0)
                 == "waits for page 1 of \u{201C}First\u{201D} to open")
         #expect(report?.pages[0].sets[0].locks[0].condition == "after page 1 of message \(F.id(1).short)")
         var effects: [Engine.Effect] = []

@@ -70,7 +70,7 @@ private typealias F = CoreFixture
         #expect(request.slot.wrappedKeys.count == SealedPage.answerSlots)
         let accepted = engine.handle(.keyDerived(request, .opened(SealedContent(text: "Under the clock.")), F.now(1.1)))
         #expect(Self.answers(accepted) == [.accepted(latched: [LockKey(page: 1, set: .a, kind: .answer)], opened: [1])])
-        #expect(Self.answers(accepted).first?.text(for: "answer") == "answer accepted: page 1 open")
+        #expect(Self.answers(accepted).first?.text(for: "answer", timeZone: .utc) == "answer accepted: page 1 open")
         #expect(engine.read(Self.message.id, now: F.now(2))?.pages[0].text == "Under the clock.")
         #expect(engine.read(Self.message.id, now: F.now(2))?.pages[0].question == "What is Bern's clock tower called?")
         #expect(engine.entries[Self.message.id]?.state.pin.wrong == 0)
@@ -99,7 +99,9 @@ private typealias F = CoreFixture
                 let until = F.t0.addingTimeInterval(clock + wait)
                 let early = engine.handle(Self.answer("Zytglogge", F.now(clock + wait - 1)))
                 #expect(Self.answers(early) == [.refused(until: until)])
-                #expect(Self.answers(early).first?.text(for: "answer").hasPrefix("too many wrong answers") == true)
+                #expect(
+                    Self.answers(early).first?.text(for: "answer", timeZone: .utc).hasPrefix("too many wrong answers")
+                        == true)
                 #expect(engine.entries[Self.message.id]?.state.pin.wrong == n)
                 #expect(
                     engine.read(Self.message.id, now: F.now(clock + wait - 1))?.pages[0].sets[0].locks[0].reason
@@ -128,7 +130,8 @@ private typealias F = CoreFixture
         let failed = engine.handle(.attemptsRecorded(Self.message.id, .failed("No space left on device"), F.now(1)))
         #expect(Self.requests(failed).isEmpty)
         #expect(
-            Self.answers(failed).first?.text(for: "answer").contains("the answer was neither counted nor compared")
+            Self.answers(failed).first?.text(for: "answer", timeZone: .utc).contains(
+                "the answer was neither counted nor compared")
                 == true)
         #expect(engine.entries[Self.message.id]?.state.pin.wrong == 0)
     }
@@ -150,7 +153,8 @@ private typealias F = CoreFixture
         for text in ["zyt\u{0}glogge", "\u{1B}[2Jzytglogge", "zytglogge\u{7}", "\u{202E}eggolgtyz"] {
             let effects = engine.handle(Self.answer(text, F.now(1)))
             #expect(
-                Self.answers(effects).first?.text(for: "answer").contains("control character") == true, "\(effects)")
+                Self.answers(effects).first?.text(for: "answer", timeZone: .utc).contains("control character") == true,
+                "\(effects)")
             #expect(
                 !effects.flattened.contains { if case .recordAttempts = $0 { true } else { false } }
                     && Self.requests(effects).isEmpty)
@@ -183,7 +187,7 @@ private typealias F = CoreFixture
         let kept = engine.handle(EngineAnswerTests.answer(" ZYTGLOGGE ", F.now(3)).withMessage(Self.message.id))
         #expect(EngineAnswerTests.answers(kept) == [.kept])
         #expect(
-            EngineAnswerTests.answers(kept).first?.text(for: "answer")
+            EngineAnswerTests.answers(kept).first?.text(for: "answer", timeZone: .utc)
                 == "answer kept: it will be tried at each new place")
         #expect(engine.entries[Self.message.id]?.state.pin.wrong == 0)
         #expect(engine.entries[Self.message.id]?.state.seal.keptAnswer(page: 1) == "zytglogge")

@@ -1,3 +1,4 @@
+import ChestIO
 import Foundation
 import Testing
 
@@ -56,7 +57,7 @@ private func key(_ page: Int, _ set: LockSetName, _ kind: LockKind) -> LockKey {
                 matching: [key(2, .a, .pin), key(1, .a, .pin)], F.now(2)))
         #expect(effects.unlocks == [1])
         #expect(effects.pinResults == [.accepted(latched: [key(1, .a, .pin), key(2, .a, .pin)], opened: [1])])
-        #expect(effects.pinResults.first?.text == "PIN accepted: page 1 open")
+        #expect(effects.pinResults.first?.text(timeZone: .current) == "PIN accepted: page 1 open")
         let state = engine.entries[Self.message.id]!.state
         #expect(state.pin.wrong == 0)
         #expect(state.pin.pending == nil)
@@ -75,7 +76,9 @@ private func key(_ page: Int, _ set: LockSetName, _ kind: LockKind) -> LockKey {
         _ = engine.handle(.pin(Self.message.id, page: 2, pin: "1111", F.now(1)))
         let effects = engine.handle(.pinChecked(Self.message.id, pin: "1111", matching: [key(2, .a, .pin)], F.now(2)))
         #expect(effects.pinResults == [.accepted(latched: [key(2, .a, .pin)], opened: [])])
-        #expect(effects.pinResults.first?.text == "PIN accepted (1 lock); the page still waits for its other locks")
+        #expect(
+            effects.pinResults.first?.text(timeZone: .current)
+                == "PIN accepted (1 lock); the page still waits for its other locks")
     }
 
     /// The wait after the n-th wrong PIN in a row (each tried once the previous wait is over).
@@ -188,7 +191,7 @@ private func key(_ page: Int, _ set: LockSetName, _ kind: LockKind) -> LockKey {
         _ = engine.handle(.pin(Self.message.id, page: nil, pin: "1234", F.now(1)))
         let wrong = engine.handle(.pinChecked(Self.message.id, pin: "1234", matching: [], F.now(1)))
         #expect(wrong.pinResults == [.wrong(wrong: 1, refusedUntil: nil)])
-        #expect(wrong.pinResults.first?.text == "wrong PIN (1 of 5 attempts before a wait)")
+        #expect(wrong.pinResults.first?.text(timeZone: .current) == "wrong PIN (1 of 5 attempts before a wait)")
         for second in 2...10 {
             let again = engine.handle(.pin(Self.message.id, page: nil, pin: "1234", F.now(Double(second))))
             #expect(again == [.reply(F.client, .pin(.alreadyTried))])

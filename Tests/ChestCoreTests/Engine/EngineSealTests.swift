@@ -1,3 +1,4 @@
+import ChestIO
 import Foundation
 import Testing
 
@@ -133,7 +134,7 @@ private typealias F = CoreFixture
         }
         // The read never gives a distance or a bearing.
         let reason = engine.read(message.id, now: F.now(8))?.pages[0].sets[0].locks[0].reason
-        #expect(reason.map { $0.text(now: Date()) }?.contains("away") == false)
+        #expect(reason.map { $0.text(timeZone: .current, now: Date()) }?.contains("away") == false)
     }
 
     @Test func aPINWithAPlaceIsKeptUncountedAndTriedWithEachNewCell() throws {

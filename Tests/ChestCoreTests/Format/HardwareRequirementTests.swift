@@ -48,7 +48,9 @@ struct HardwareRequirementTests {
         let required = Self.message(requiresHardware: true, locks)
         let (simulated, shut) = run(required, from: Self.pty)
         #expect(shut == [])
-        let why = simulated.read(required.id, now: F.now(3))?.pages[0].sets[0].locks.map { $0.reason?.text(now: F.t0) }
+        let why = simulated.read(required.id, now: F.now(3))?.pages[0].sets[0].locks.map {
+            $0.reason?.text(timeZone: .utc, now: F.t0)
+        }
         let expected =
             "the organiser asks for a hardware GPS receiver; these fixes are simulated: "
             + "the receiver is a pseudo-terminal (gpsfake or a program writing NMEA)"

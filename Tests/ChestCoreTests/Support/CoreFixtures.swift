@@ -1,3 +1,4 @@
+import ChestIO
 import Foundation
 
 @testable import ChestCore
