@@ -81,14 +81,20 @@ struct GeocacheScaleTests {
         let gpx = world.root + "/pq.gpx"
         try Self.course(caches: 10_000).write(toFile: gpx, atomically: true, encoding: .utf8)
         let out = world.root + "/out"
-        let refused = try world.chest(["compose", "--quest", gpx, "-o", out])
-        #expect(refused.status == 1, "\(refused.stderr)")
-        #expect(
-            refused.stderr.contains(
-                "chest: sealing 10,000 pages of 2,000 messages takes about "),
-            "\(refused.stderr)")
-        #expect(refused.stderr.contains("(40,000 Argon2id runs"), "\(refused.stderr)")
-        #expect(refused.stderr.contains("chest: nothing was written: give --yes"), "\(refused.stderr)")
+        let chest = ChestHarness.products + "/chest"
+        // a35068f started sealing at once, without a word of what it would cost: a process to stop, not to wait for.
+        let refused = try TestProcess(
+            chest, ["compose", "--quest", gpx, "-o", out], environment: world.environment(),
+            output: URL(fileURLWithPath: world.root + "/refused.log"))
+        try world.waitUntil("compose refuses or starts sealing", timeout: 300) {
+            !refused.isRunning || refused.outputText.contains("chest: sealing page 1:")
+        }
+        let said = refused.outputText
+        #expect(refused.waitForExit(timeout: 1) == 1, "\(said)")
+        refused.terminate()
+        #expect(said.contains("chest: sealing 10,000 pages of 2,000 messages takes about "), "\(said)")
+        #expect(said.contains("(40,000 Argon2id runs"), "\(said)")
+        #expect(said.contains("chest: nothing was written: give --yes"), "\(said)")
         #expect(!FileManager.default.fileExists(atPath: out), "not even the directory")
 
         // On a terminal it asks; anything but y writes nothing, y starts sealing.
@@ -118,19 +124,15 @@ struct GeocacheScaleTests {
         try tmux.run(["kill-server"])
 
         // --yes goes on without a terminal, still saying what it will cost.
-        let log = world.root + "/yes.err"
-        let pid = try Subprocess.spawn(
-            ChestHarness.products + "/chest", ["compose", "--quest", gpx, "-o", out + "-yes", "--yes"],
-            environment: world.environment(), stdout: world.root + "/yes.out", stderr: log, directory: world.root)
-        defer {
-            kill(pid, SIGKILL)
-            _ = Subprocess.wait(pid)
-        }
+        let yes = try TestProcess(
+            chest, ["compose", "--quest", gpx, "-o", out + "-yes", "--yes"], environment: world.environment(),
+            output: URL(fileURLWithPath: world.root + "/yes.log"))
+        defer { yes.terminate() }
         try world.waitUntil("--yes starts sealing", timeout: 120) {
-            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("chest: sealing page 1:")
+            yes.outputText.contains("chest: sealing page 1:")
         }
-        let said = try String(contentsOfFile: log, encoding: .utf8)
-        #expect(said.contains("chest: sealing 10,000 pages of 2,000 messages takes about "), "\(said)")
-        #expect(!said.contains("go on?"), "\(said)")
+        #expect(
+            yes.outputText.contains("chest: sealing 10,000 pages of 2,000 messages takes about "), "\(yes.outputText)")
+        #expect(!yes.outputText.contains("go on?"), "\(yes.outputText)")
     }
 }
