@@ -13,7 +13,7 @@ SWIFT ?= swift
 DEBUG_BUILD_FLAGS ?= -debug-info-format none
 # Test cases run at once: most wait on gpsd, chestd or mosquitto, so a few per core; more starves gpsfake's feeds.
 TEST_WIDTH ?= 6
-DEBIAN_PACKAGES := gpsd gpsd-tools gpsd-clients libgps-dev libsodium-dev libxml2-dev libutf8proc-dev libcurl4-openssl-dev pkg-config groff-base python3 bc tmux librsvg2-bin libxml2-utils \
+DEBIAN_PACKAGES := gpsd gpsd-tools gpsd-clients libgps-dev libsodium-dev libxml2-dev libutf8proc-dev libcurl4-openssl-dev pkg-config groff-base python3 bc tmux librsvg2-bin libxml2-utils valgrind \
 	mosquitto mosquitto-clients libmosquitto-dev openssl \
 	gpsbabel libmicrohttpd-dev chromium libjs-leaflet \
 	curl dpkg-dev lintian man-db

@@ -75,7 +75,7 @@ _chest_options()
             echo '--socket --chest --config --version --help -h'
             ;;
         'compose')
-            echo '--output -o --force --title --from --page --attach --lock --or --hint --hint-after --hint-cost --question --points --quest --keep-ids --radius --format --seal-cost --search-area --hunt --require --help -h'
+            echo '--output -o --force --title --from --page --attach --lock --or --hint --hint-after --hint-cost --question --points --quest --keep-ids --yes --radius --format --seal-cost --search-area --hunt --require --help -h'
             ;;
         'import')
             echo '--help -h'

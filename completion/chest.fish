@@ -122,6 +122,7 @@ complete -c chest -n '__chest_is \'compose\'' -l question -r -d 'the page before
 complete -c chest -n '__chest_is \'compose\'' -l points -r -d 'what the hunt\'s board credits for the page before it, 0 to 1000 (default 1)'
 complete -c chest -n '__chest_is \'compose\'' -l quest -r -F -d 'builds every message of a quest file (docs/QUEST.md)'
 complete -c chest -n '__chest_is \'compose\'' -l keep-ids -d 'with --quest: reuse the IDs recorded in QUEST.ids'
+complete -c chest -n '__chest_is \'compose\'' -l yes -d 'with --quest: seal without asking when sealing takes more than 10 minutes'
 complete -c chest -n '__chest_is \'compose\'' -l radius -r -d 'with a geocaching GPX: the radius of every place, such as 50m (default 30m)'
 complete -c chest -n '__chest_is \'compose\'' -l format -r -a '1 2 3 4 5' -d 'the file format: 5 (sealed pages, the default; written as 3 unless a set holds a PIN or an answer), 4 (PINs in one lane), 3 (and a place with a PIN on coarser cells), 2 (its places can be recovered from the file) or 1 (text in the clear)'
 complete -c chest -n '__chest_is \'compose\'' -l seal-cost -r -a 'interactive moderate sensitive' -d 'Argon2id cost of every guess: interactive, moderate or sensitive (default: chosen per secret, docs/SECURITY.md)'

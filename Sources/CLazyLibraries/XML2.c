@@ -26,7 +26,8 @@ CHEST_ON_DEMAND(xml2, const xmlChar *, xmlTextReaderConstNamespaceUri, (xmlTextR
 CHEST_ON_DEMAND(xml2, const xmlChar *, xmlTextReaderConstValue, (xmlTextReaderPtr reader), (reader))
 CHEST_ON_DEMAND(xml2, xmlChar *, xmlTextReaderGetAttribute, (xmlTextReaderPtr reader, const xmlChar *name),
                 (reader, name))
-CHEST_ON_DEMAND(xml2, xmlChar *, xmlTextReaderReadString, (xmlTextReaderPtr reader), (reader))
+CHEST_ON_DEMAND(xml2, xmlNodePtr, xmlTextReaderExpand, (xmlTextReaderPtr reader), (reader))
+CHEST_ON_DEMAND(xml2, xmlEntityPtr, xmlGetDocEntity, (const xmlDoc *document, const xmlChar *name), (document, name))
 CHEST_ON_DEMAND(xml2, xmlNodePtr, xmlTextReaderCurrentNode, (xmlTextReaderPtr reader), (reader))
 CHEST_ON_DEMAND(xml2, htmlDocPtr, htmlReadMemory,
                 (const char *buffer, int size, const char *url, const char *encoding, int options),

@@ -18,9 +18,12 @@ struct Rehearsal {
         var seal: String?
     }
 
-    var items: [Item]
+    let items: [Item]
     /// The quest's recorded IDs are not the ones a build will choose (without --keep-ids).
-    var fromQuest: Bool
+    let fromQuest: Bool
+    /// Each message ID's first item's name: every chain of a course of 20,000 messages is named by a look-up, not a
+    /// search (issue 61).
+    private let names: [MessageID: String]
 
     /// A quest file (or a geocaching GPX, its places of `radius`), or one or more `*.locked` files.
     init(paths: [String], radius: Double? = nil) throws {
@@ -30,6 +33,7 @@ struct Rehearsal {
             let ids = file.ids(keep: true).merging(recorded) { $1 }
             items = file.quest.drafts(ids: ids).map { Item(name: $0.name, draft: $0, file: nil, seal: nil) }
             fromQuest = true
+            names = Self.names(items)
             return
         }
         if radius != nil { throw ChestError("--radius sets the places of a geocaching GPX, not of message files") }
@@ -50,10 +54,15 @@ struct Rehearsal {
             return Item(name: baseName(path), draft: draft, file: message, seal: seal)
         }
         fromQuest = false
+        names = Self.names(items)
+    }
+
+    private static func names(_ items: [Item]) -> [MessageID: String] {
+        Dictionary(items.map { ($0.draft.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The quest name (or file name) of a message ID, for chains.
-    func name(of id: MessageID) -> String? { items.first { $0.draft.id == id }?.name }
+    func name(of id: MessageID) -> String? { names[id] }
 
     /// The messages as the engine will hold them. A quest's PINs are kept as their digits (`simulate` enters
     /// none); `here` cannot be rehearsed, since it is chestd's fix when the quest is built.

@@ -21,7 +21,7 @@ package struct GeocacheFile: Sendable {
     /// `<name>` of the file (GPX 1.0) or of its `<metadata>` (1.1).
     package var name: String?
     package var waypoints: [GeocacheWaypoint]
-    /// What was read past: lines with bytes that are not UTF-8, read as Latin-1.
+    /// What was read past: lines with bytes that are not UTF-8, read as Latin-1; entities whose text was left out.
     package var notes: [GeocacheCourse.Note]
 
     /// Reads a GPX document.
@@ -31,7 +31,7 @@ package struct GeocacheFile: Sendable {
         try reader.read(bytes)
         name = reader.fileName
         waypoints = reader.waypoints
-        self.notes = notes
+        self.notes = notes + reader.notes
     }
 
     /// The course this file makes.
@@ -44,13 +44,40 @@ package struct GeocacheFile: Sendable {
     /// Whether `data` starts like XML whose root is `<gpx>`, as far as its first kilobytes tell: how `chest`
     /// tells a GPX of caches from a quest text file.
     package static func looksLikeGPX(_ data: Data) -> Bool {
-        let head = String(decoding: data.prefix(4096), as: UTF8.self)
+        let prefix = data.prefix(4096)
+        let head: String
+        if let bigEndian = utf16ByteOrder(data) {
+            let bytes = Array(prefix)
+            var units: [UInt16] = []
+            for index in stride(from: 0, to: bytes.count - 1, by: 2) {
+                let (high, low) = bigEndian ? (bytes[index], bytes[index + 1]) : (bytes[index + 1], bytes[index])
+                units.append(UInt16(high) << 8 | UInt16(low))
+            }
+            head = String(decoding: units, as: UTF16.self)
+        } else {
+            head = String(decoding: prefix, as: UTF8.self)
+        }
         return head.contains(#/<([A-Za-z_][\w.-]*:)?gpx[\s>]/#)
     }
 
+    /// Whether the document is UTF-16, big-endian (`true`) or little-endian (`false`), as XML tells it
+    /// (its appendix F): by a byte order mark, or by the zero byte of its first `<` without one. `nil` for
+    /// anything else.
+    static func utf16ByteOrder(_ data: Data) -> Bool? {
+        let start = Array(data.prefix(2))
+        guard start.count == 2 else { return nil }
+        switch (start[0], start[1]) {
+        case (0xFE, 0xFF), (0x00, 0x3C): return true
+        case (0xFF, 0xFE), (0x3C, 0x00): return false
+        default: return nil
+        }
+    }
+
     /// The bytes, with every byte that is not part of valid UTF-8 read as Latin-1 when the file says it is UTF-8 (or
-    /// says nothing): such files are common from older tools, and libxml2 would stop at the first such byte.
+    /// says nothing): such files are common from older tools, and libxml2 would stop at the first such byte. A
+    /// UTF-16 file is libxml2's to read as it is.
     static func repairedUTF8(_ data: Data) -> (Data, [GeocacheCourse.Note]) {
+        if utf16ByteOrder(data) != nil { return (data, []) }
         let head = String(decoding: data.prefix(200), as: UTF8.self).lowercased()
         if let match = head.firstMatch(of: #/encoding\s*=\s*["'][^"']*["']/#),
             !match.output.contains("utf-8"), !match.output.contains("utf8")

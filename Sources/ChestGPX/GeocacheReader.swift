@@ -5,6 +5,8 @@ import FoundationEssentials
 final class GeocacheReader {
     var fileName: String?
     var waypoints: [GeocacheWaypoint] = []
+    /// Entity references whose text was left out, each once, at its first line.
+    var notes: [GeocacheCourse.Note] = []
 
     /// GPX's own namespaces (1.0 and 1.1); elements in any other are extensions.
     static let gpxNamespaces: Set<String> = [
@@ -17,11 +19,30 @@ final class GeocacheReader {
         guard !data.isEmpty else { throw GeocacheFile.ReadError(line: 1, reason: "the file is empty, not a GPX file") }
         let fault: GeocacheFile.ReadError?
         do {
-            fault = try walk(XMLStreamReader(data: data))
+            let xml = try XMLStreamReader(data: data)
+            fault = try walk(xml)
+            notes = Self.notes(xml.omittedEntities)
         } catch {
             throw GeocacheFile.ReadError(line: error.line, reason: error.reason)
         }
         if let fault { throw fault }
+    }
+
+    /// One note an entity left out and why, at its first line, with how many more lines lost it too.
+    static func notes(_ omitted: [XMLStreamReader.OmittedEntity]) -> [GeocacheCourse.Note] {
+        var order: [String] = []
+        var found: [String: (first: XMLStreamReader.OmittedEntity, lines: Set<Int>)] = [:]
+        for entity in omitted {
+            let key = entity.name + "\u{0}" + entity.reason
+            if found[key] == nil { order.append(key) }
+            found[key, default: (entity, [])].lines.insert(entity.line)
+        }
+        return order.map { key in
+            let (entity, lines) = found[key]!
+            let more = lines.count > 1 ? " (and on \(lines.count - 1) more line\(lines.count == 2 ? "" : "s"))" : ""
+            return GeocacheCourse.Note(
+                line: entity.line, "the entity &\(entity.name); is left out of the text\(more): \(entity.reason)")
+        }
     }
 
     /// The waypoint being read, and the depth of its `<wpt>`.

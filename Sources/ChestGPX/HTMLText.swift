@@ -2,7 +2,8 @@ import CLibXML2
 import ChestCore
 
 /// A cache description in HTML as the plain text a page holds, read with libxml2's forgiving HTML parser: blocks and
-/// `<br>` as line breaks, list items as "- " lines, pictures as their alternative text, scripts and styles left out.
+/// `<br>` as line breaks, list items as "- " lines, pictures as their alternative text, scripts and styles left out
+/// (the element, not the text after it).
 enum HTMLText {
     static let blocks: Set<String> = [
         "p", "div", "br", "hr", "li", "ul", "ol", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6",
@@ -102,7 +103,18 @@ enum HTMLText {
             }
         case XML_ELEMENT_NODE:
             let name = node.pointee.name.map { String(cString: $0).lowercased() } ?? ""
-            if dropped.contains(name) { return }
+            if dropped.contains(name) {
+                // Without an implied <html> and <body> libxml2 never closes a description's first element, so all
+                // that follows a leading <script> or <iframe> hangs under it (issue 61): its own text goes, the
+                // elements after it stay.
+                guard node.pointee.parent?.pointee.type == XML_HTML_DOCUMENT_NODE else { return }
+                var child = node.pointee.children
+                while let current = child {
+                    if current.pointee.type == XML_ELEMENT_NODE { append(current, to: &text) }
+                    child = current.pointee.next
+                }
+                return
+            }
             let block = blocks.contains(name)
             if block { newline(&text) }
             if name == "li" { text += "- " }

@@ -1,6 +1,7 @@
 import CLibXML2
 import ChestCore
 import FoundationEssentials
+import Glibc
 
 /// A fault of an XML document that is not well-formed, as libxml2 reported it.
 package struct XMLReadError: Error, Hashable, Sendable {
@@ -152,13 +153,94 @@ package final class XMLStreamReader {
     }
 
     /// On a `start`, the element's text (CDATA and entities resolved), `nil` when it is empty or holds only whitespace.
-    /// The reader stays where it is.
+    /// The reader stays where it is. An entity declared in the document is expanded (up to `entityTextLimit` bytes
+    /// of the text); one whose text is elsewhere (`SYSTEM "…"`: chest reads no other file) or nowhere is left out
+    /// and told in `omittedEntities`.
     package func text() -> String? {
-        guard event == .start, xmlTextReaderIsEmptyElement(reader) == 0, let value = xmlTextReaderReadString(reader)
+        guard event == .start, xmlTextReaderIsEmptyElement(reader) == 0, let node = xmlTextReaderExpand(reader)
         else { return nil }
-        defer { chest_xmlFree(value) }
-        let text = String(cString: value)
+        var collected = CollectedText(line: line)
+        collected.append(children: node.pointee.children, entity: nil, depth: 0)
+        omittedEntities += collected.omitted
+        let text = String(decoding: collected.bytes, as: UTF8.self)
         return text.allSatisfy(\.isWhitespace) ? nil : text
+    }
+
+    /// An entity reference whose text `text()` left out.
+    package struct OmittedEntity: Hashable, Sendable {
+        /// The line of the element whose text it was in.
+        package var line: Int
+        package var name: String
+        /// Why, in words: "its text is in file:///etc/passwd, which chest does not read".
+        package var reason: String
+    }
+
+    /// The entity references `text()` left out so far, in document order.
+    package private(set) var omittedEntities: [OmittedEntity] = []
+
+    /// The most bytes entities add to one element's text: libxml2 refuses the exponential entities of a "billion
+    /// laughs", and this bounds what is left of linear ones.
+    package static let entityTextLimit = 1 << 20
+
+    /// An element's text as libxml2's `xmlTextReaderReadString` collects it (text and CDATA, children's in order),
+    /// with entity references expanded or told.
+    private struct CollectedText {
+        let line: Int
+        var bytes: [UInt8] = []
+        var entityBytes = 0
+        var omitted: [OmittedEntity] = []
+
+        /// `entity` is the name of the outermost entity this text comes from, `depth` how many are nested.
+        mutating func append(children first: xmlNodePtr?, entity: String?, depth: Int) {
+            var node = first
+            while let current = node {
+                node = current.pointee.next
+                switch current.pointee.type {
+                case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                    guard let content = current.pointee.content else { continue }
+                    let length = strlen(UnsafeRawPointer(content).assumingMemoryBound(to: CChar.self))
+                    if let entity {
+                        guard entityBytes + length <= XMLStreamReader.entityTextLimit else {
+                            omit(
+                                entity,
+                                "entities would add more than "
+                                    + "\(XMLStreamReader.entityTextLimit >> 20) MiB to the element's text")
+                            continue
+                        }
+                        entityBytes += length
+                    }
+                    bytes.append(contentsOf: UnsafeBufferPointer(start: content, count: length))
+                case XML_ELEMENT_NODE:
+                    append(children: current.pointee.children, entity: entity, depth: depth)
+                case XML_ENTITY_REF_NODE:
+                    reference(current, entity: entity, depth: depth)
+                default:
+                    continue
+                }
+            }
+        }
+
+        private mutating func reference(_ node: xmlNodePtr, entity outer: String?, depth: Int) {
+            let name = node.pointee.name.map { String(cString: $0) } ?? ""
+            guard let entity = xmlGetDocEntity(node.pointee.doc, node.pointee.name) else {
+                return omit(name, "it is not declared in the file")
+            }
+            switch entity.pointee.etype {
+            case XML_INTERNAL_GENERAL_ENTITY where depth < 40:
+                // libxml2 keeps the entity's parsed text as its children; it nests no deeper than 40.
+                append(children: entity.pointee.children, entity: outer ?? name, depth: depth + 1)
+            case XML_EXTERNAL_GENERAL_PARSED_ENTITY, XML_EXTERNAL_GENERAL_UNPARSED_ENTITY:
+                let system = entity.pointee.SystemID.map { String(cString: $0) } ?? "another file"
+                omit(name, "its text is in \(system), and chest reads no file a GPX names")
+            default:
+                omit(name, "it nests entities too deep")
+            }
+        }
+
+        private mutating func omit(_ name: String, _ reason: String) {
+            let entity = OmittedEntity(line: line, name: name, reason: reason)
+            if !omitted.contains(entity) { omitted.append(entity) }
+        }
     }
 
     private static func string(_ pointer: UnsafePointer<xmlChar>?) -> String? {

@@ -38,9 +38,7 @@ package enum PageSealer {
 
         /// What the set's secret is made of, which prices its guesses.
         package var secretKind: SealCost.Secret {
-            hidden != nil
-                ? (pin != nil ? .placeAndPIN : !answers.isEmpty ? .placeAndAnswer : .place)
-                : pin != nil ? .pin : !answers.isEmpty ? .answer : .release
+            .of(place: hidden != nil, pin: pin != nil, answer: !answers.isEmpty)
         }
 
         /// The cost its key is derived at.

@@ -26,6 +26,32 @@ import Testing
                 < 1e-6)
     }
 
+    /// Issue 61, finding 9: a phrase of dozens of words is priced past what a Double holds to the unit; its figures
+    /// are written as powers of ten, never as the Double's noise digits ("1000000000000000052504760255204420248704…").
+    @Test(arguments: [8, 40, 120])
+    func aLongPhraseIsPricedInPowersOfTenNotNoise(words: Int) {
+        let phrase = Array(repeating: "bell", count: words).joined(separator: " ")
+        let (hours, sentence) = Composer.answerPrice([phrase], cost: Self.cost)
+        #expect(sentence.firstMatch(of: /\d{16,}/) == nil, "\(sentence)")
+        #expect(sentence.firstMatch(of: /\d,\d{3},\d{3},\d{3},\d{3},\d{3}/) == nil, "\(sentence)")
+        let guesses = AnswerText.guesses([phrase]).count
+        if guesses.isFinite {
+            let exponent = Int(log10(guesses).rounded())
+            #expect(sentence.contains("1.0 × 10^\(exponent) guesses"), "\(sentence)")
+            #expect(sentence.contains(" × 10^") && sentence.contains("core-days"), "\(hours) \(sentence)")
+        } else {
+            #expect(sentence.contains("more than 10^308 guesses"), "\(sentence)")
+        }
+    }
+
+    @Test(arguments: [
+        (0.0, "0"), (1_296, "1,296"), (-1_234_567, "-1,234,567"), (999_999_999_999_999, "999,999,999,999,999"),
+        (1e15, "1.0 × 10^15"), (1.23e60, "1.2 × 10^60"), (9.97e20, "1.0 × 10^21"), (.infinity, "more than 10^308"),
+    ])
+    func figuresAreGroupedUpTo10To15AndPowersOfTenPast(value: Double, text: String) {
+        #expect(BruteForce.grouped(value) == text)
+    }
+
     @Test func chestAnswerRefusesAControlCharacterAsAUsageMistake() throws {
         for text in ["zyt\u{0}glogge", "\u{1B}]0;owned\u{7}zytglogge", "\u{202E}eggolgtyz"] {
             let values = try ArgumentParser.parse(["answer", "0123456789abcdef", text], root: Chest.self).path.last!

@@ -266,6 +266,104 @@ import Testing
         #expect(waypoint?.comment?.contains("root:") != true)
     }
 
+    /// Issue 61, finding 7: libxml2 never closes a description's first element, so a leading <script> or <iframe>
+    /// took the whole description, its question with it. The element goes; the text after it stays.
+    @Test(arguments: [
+        "<script>alert(1)</script>", "<iframe src=\"https://example.org/map\"></iframe>",
+        "<style>p { color: red }</style>", "<noscript>Turn on JavaScript</noscript>", "<object data=\"x\"></object>",
+    ])
+    func aDescriptionThatBeginsWithAnElementLeftOutKeepsItsTextAndQuestion(element: String) throws {
+        let html = element + "<p>Walk to the old bridge.</p>Count its arches.<br>Question: How many arches?"
+        #expect(
+            HTMLText.plain(html) == "Walk to the old bridge.\n\nCount its arches.\nQuestion: How many arches?\n\n",
+            "\(HTMLText.plain(html))")
+        let escaped = html.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        let file = try GeocacheFile(
+            data: Data(
+                """
+                <gpx version="1.0" xmlns="http://www.topografix.com/GPX/1/0"><wpt lat="47" lon="8"><name>GC1</name>
+                <groundspeak:cache id="1" xmlns:groundspeak="http://www.groundspeak.com/cache/1/0"><groundspeak:name>Bridge</groundspeak:name>
+                <groundspeak:long_description html="True">\(escaped)</groundspeak:long_description></groundspeak:cache></wpt></gpx>
+                """.utf8))
+        let text = file.course(fileName: "b.gpx").quest().text
+        #expect(
+            text.contains("| Walk to the old bridge.\n") && text.contains("\n  question: How many arches?\n"), "\(text)"
+        )
+        #expect(!text.contains("alert") && !text.contains("JavaScript") && !text.contains("color"), "\(text)")
+    }
+
+    /// Finding 7: UTF-16 with a byte order mark (either order) is XML that every reader must take (XML 1.0, 4.3.3).
+    @Test(arguments: [true, false])
+    func aUTF16FileIsReadAsItSays(bigEndian: Bool) throws {
+        let document = """
+            <?xml version="1.0" encoding="UTF-16"?>
+            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><metadata><name>Sechzehn</name></metadata>
+            <wpt lat="47.1" lon="8.1"><name>GCU16</name><desc>Brücke über die Aare</desc></wpt></gpx>
+
+            """
+        var data = Data(bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE])
+        for unit in document.utf16 {
+            data.append(
+                contentsOf: bigEndian
+                    ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)])
+        }
+        #expect(GeocacheFile.looksLikeGPX(data))
+        let file = try GeocacheFile(data: data)
+        #expect(file.name == "Sechzehn")
+        #expect(file.waypoints.map(\.code) == ["GCU16"])
+        #expect(file.waypoints.first?.description == "Brücke über die Aare")
+        #expect(file.waypoints.first?.coordinate == Coordinate(latitude: 47.1, longitude: 8.1))
+        #expect(file.notes.isEmpty, "\(file.notes)")
+    }
+
+    /// Finding 7: an entity whose text is in another file (which chest never reads) or nowhere is left out with a
+    /// warning naming it and its line, once however many waypoints use it; one declared in the file is expanded.
+    @Test func entitiesAreExpandedOrTheirLossIsTold() throws {
+        let file = try GeocacheFile(
+            data: Data(
+                """
+                <?xml version="1.0"?>
+                <!DOCTYPE gpx [<!ENTITY river "the Aare"><!ENTITY bold "<b>old &river;</b>">
+                <!ENTITY secret SYSTEM "file:///etc/passwd"><!ENTITY note SYSTEM "note.txt">]>
+                <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">
+                <wpt lat="47" lon="8"><name>A</name><desc>Over &river;, past the &bold; mill&secret;.</desc></wpt>
+                <wpt lat="47.1" lon="8"><name>B</name><desc>&secret;</desc><cmt>&note;</cmt></wpt>
+                <wpt lat="47.2" lon="8"><name>C</name><desc>Beyond &secret;</desc></wpt>
+                </gpx>
+                """.utf8))
+        #expect(file.waypoints.map(\.description) == ["Over the Aare, past the old the Aare mill.", nil, "Beyond "])
+        #expect(
+            file.notes == [
+                GeocacheCourse.Note(
+                    line: 5,
+                    "the entity &secret; is left out of the text (and on 2 more lines): its text is in file:///etc/passwd, and chest reads no file a GPX names"
+                ),
+                GeocacheCourse.Note(
+                    line: 6,
+                    "the entity &note; is left out of the text: its text is in note.txt, and chest reads no file a GPX names"
+                ),
+            ], "\(file.notes)")
+        #expect(!(file.waypoints[1].comment ?? "").contains("root:"))
+    }
+
+    /// Finding 7: what entities add to one element's text is bounded, and the rest is told.
+    @Test func entitiesAddAtMostAMebibyteToAText() throws {
+        let file = try GeocacheFile(
+            data: Data(
+                """
+                <?xml version="1.0"?>
+                <!DOCTYPE gpx [<!ENTITY a "\(String(repeating: "x", count: 10_000))">]>
+                <gpx version="1.1"><wpt lat="47" lon="8"><name>X</name><desc>\(String(repeating: "&a;", count: 120))</desc></wpt></gpx>
+                """.utf8))
+        #expect(file.waypoints.first?.description?.utf8.count == 104 * 10_000)
+        #expect(
+            file.notes == [
+                GeocacheCourse.Note(
+                    line: 3,
+                    "the entity &a; is left out of the text: entities would add more than 1 MiB to the element's text")
+            ], "\(file.notes)")
+    }
+
     @Test func aThousandCachesWithLogsAreReadWhole() throws {
         let data = Data(GeocacheBenchFile.pocketQuery(caches: 1_000, logsPerCache: 2).utf8)
         let file = try GeocacheFile(data: data)

@@ -9,7 +9,7 @@ struct ComposeCommand: ChestCommand, Equatable {
     static let abstract = "write a locked message file; prints its ID"
     static let synopses = [
         "-o FILE [--force] --title TITLE [--from NAME] --page TEXT [--attach FILE]... [--lock SPEC]... [--or --lock SPEC...] ...",
-        "--quest QUEST -o DIR|FILE [--keep-ids] [--force]",
+        "--quest QUEST -o DIR|FILE [--keep-ids] [--force] [--yes]",
     ]
     static let parameters: [Parameter] = [
         .option(
@@ -57,6 +57,11 @@ struct ComposeCommand: ChestCommand, Equatable {
             "--quest", value: "QUEST", help: "builds every message of a quest file (docs/QUEST.md)",
             completion: .files()),
         .flag("--keep-ids", help: "with --quest: reuse the IDs recorded in QUEST.ids"),
+        .flag(
+            "--yes",
+            help:
+                "with --quest: seal without asking when sealing takes more than \(Int(SealingEstimate.askAbove / 60)) minutes"
+        ),
         QuestFile.radiusOption,
         .option(
             "--format", value: "N",
@@ -150,7 +155,9 @@ struct ComposeCommand: ChestCommand, Equatable {
         --quest QUEST -o DIR builds every message of a quest file (docs/QUEST.md; a geocaching GPX works as it is), \
         one NAME.locked each in DIR, and records their IDs in QUEST.ids; --keep-ids reuses them, so a rebuilt quest \
         replaces the messages readers have. Every mistake of the quest is reported in one run (up to 20), each as \
-        FILE:LINE: FIELD: what is wrong and what to do, and nothing is written while there is one.
+        FILE:LINE: FIELD: what is wrong and what to do, and nothing is written while there is one. When sealing \
+        every page will take more than \(Int(SealingEstimate.askAbove / 60)) minutes (a course of hundreds of \
+        caches), it says how long first and asks on a terminal; without one it writes nothing unless --yes.
         """
 
     var draft = ComposeDraft()
@@ -194,6 +201,9 @@ struct ComposeCommand: ChestCommand, Equatable {
             quest?.hunt = draft.hunt
             quest?.searchArea = draft.searchArea
             return
+        }
+        if values.flag("--yes") {
+            throw UsageError("--yes goes with --quest: compose asks before sealing a long quest, never one message")
         }
         if values.value("--radius") != nil {
             throw UsageError(

@@ -42,9 +42,7 @@ extension Composer {
             // A set's runs are derived on every core at once, each taking a core per lane.
             let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
             let seconds = sets.reduce(0.0) { total, set in
-                let runs = Double(set.derivations(version: draft.format))
-                let cost = set.effectiveCost
-                return total + (runs / Double(cost.runsAtOnce(cores: cores))).rounded(.up) * cost.secondsPerKey
+                total + set.effectiveCost.seconds(runs: set.derivations(version: draft.format), cores: cores)
             }
             if seconds >= 1 {
                 printError(

@@ -3,7 +3,7 @@ import ChestCore
 import ChestIO
 import FoundationEssentials
 
-/// `compose --quest QUEST -o DIR|FILE [--keep-ids]`, as the command line gave it.
+/// `compose --quest QUEST -o DIR|FILE [--keep-ids] [--yes]`, as the command line gave it.
 struct QuestOptions: Equatable {
     var path: String
     var output: String
@@ -18,6 +18,8 @@ struct QuestOptions: Equatable {
     var searchArea: SearchArea?
     /// --radius: the radius of every place when QUEST is a geocaching GPX.
     var radius: Double?
+    /// --yes: seal however long it takes, without asking (`SealingEstimate`).
+    var yes = false
 
     init(
         path: String, output: String?, keepIDs: Bool, force: Bool, format: Int, sealCost: SealCost.Level?,
@@ -37,6 +39,7 @@ struct QuestOptions: Equatable {
         self.format = format
         self.sealCost = sealCost
         radius = try QuestFile.radius(values)
+        yes = values.flag("--yes")
     }
 }
 
@@ -49,45 +52,62 @@ struct QuestComposer {
         let file = try QuestFile(options.path, radius: options.radius)
         let ids = file.ids(keep: options.keepIDs)
         let drafts = file.quest.drafts(ids: ids)
-        let outputs = try outputPaths(drafts)
+        let (outputs, directory) = try outputPaths(drafts)
         // All or nothing: compose would refuse an existing file only once the files before it are written.
         if !options.force, let existing = outputs.first(where: { FileManager.default.fileExists(atPath: $0) }) {
             throw ChestError("\(existing) exists; choose another -o, or overwrite with --force")
         }
+        let composes = drafts.map(composeDraft)
+        // What sealing will cost, told (and asked) before the first page: hours for a course of 10,000 caches.
+        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        var estimate = SealingEstimate()
+        for compose in composes { estimate.add(compose, cores: cores) }
+        try estimate.confirm(messages: drafts.count, cores: cores, yes: options.yes)
+        if let directory {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw ChestError("cannot create the directory \(directory)")
+            }
+        }
         // One composer for the whole quest: places in one search area share its grid, so a reader derives a
         // cell's key once for all of them (docs/FORMAT.md "Format 3").
         let composer = Composer(settings: settings)
-        for (draft, output) in zip(drafts, outputs) {
-            var compose = ComposeDraft(draft, output: output)
-            compose.format = options.format
-            compose.sealCost = options.sealCost
-            compose.hunt = options.hunt
-            compose.searchArea = draft.searchArea ?? options.searchArea
+        for (var compose, output) in zip(composes, outputs) {
+            compose.output = output
             try composer.compose(compose)
         }
         try file.record(ids)
     }
 
-    /// `DIR/NAME.locked` for each message, or the one FILE of a one-message quest.
-    private func outputPaths(_ drafts: [QuestDraft]) throws -> [String] {
+    /// What compose writes for one quest message, before its output is known.
+    private func composeDraft(_ draft: QuestDraft) -> ComposeDraft {
+        var compose = ComposeDraft(draft, output: "")
+        compose.format = options.format
+        compose.sealCost = options.sealCost
+        compose.hunt = options.hunt
+        compose.searchArea = draft.searchArea ?? options.searchArea
+        return compose
+    }
+
+    /// `DIR/NAME.locked` for each message, or the one FILE of a one-message quest; with DIR when it is still to be
+    /// made.
+    private func outputPaths(_ drafts: [QuestDraft]) throws -> (paths: [String], directory: String?) {
         var isDirectory = false
         let exists = FileManager.default.fileExists(atPath: options.output, isDirectory: &isDirectory)
         if options.output.hasSuffix("." + MessageFile.fileExtension) && !isDirectory {
             guard drafts.count == 1 else {
                 throw ChestError("the quest has \(drafts.count) messages; give -o a directory, not \(options.output)")
             }
-            return [options.output]
+            return ([options.output], nil)
         }
-        if !exists {
-            do {
-                try FileManager.default.createDirectory(atPath: options.output, withIntermediateDirectories: true)
-            } catch {
-                throw ChestError("cannot create the directory \(options.output)")
-            }
-        } else if !isDirectory {
+        if exists && !isDirectory {
             throw ChestError("\(options.output) is a file; give -o a directory, or FILE.locked for a one-message quest")
         }
-        return drafts.map { options.output + "/" + $0.name + "." + MessageFile.fileExtension }
+        return (
+            drafts.map { options.output + "/" + $0.name + "." + MessageFile.fileExtension },
+            exists ? nil : options.output
+        )
     }
 }
 

@@ -76,7 +76,11 @@ package struct GeocacheCourse: Hashable, Sendable {
         var notes = readerNotes
         var stages: [Stage] = []
         var seen: [String: Int] = [:]
-        var pendingPoints: [(code: String, line: String, cache: String?)] = []
+        // Every look-up by code is a dictionary's, so the course grows linearly with the file (issue 61): the last
+        // stage of each code and of each code after its two-letter prefix, and the points still waiting for theirs.
+        var stageOfCode: [String: Int] = [:]
+        var stageOfSuffix: [String: Int] = [:]
+        var pending = PendingPoints()
         // The cache of each cache extension's id: the first waypoint with it, or one whose code begins the first's
         // (`TC99UN` of `TC99UN1`); the others with that id and another code are the cache's own waypoints.
         var caches: [String: String] = [:]
@@ -106,10 +110,10 @@ package struct GeocacheCourse: Hashable, Sendable {
                     "\(type): " + Self.format(coordinate)
                     + (about.isEmpty ? "" : " (" + about.joined(separator: "; ") + ")")
                 // A point belongs to its cache's page: the code after its two-letter prefix is the cache's after "GC".
-                if let index = stages.lastIndex(where: { Self.sameCache($0.waypoint.code, waypoint.code) }) {
+                if let suffix = Self.suffix(waypoint.code), let index = stageOfSuffix[suffix] {
                     stages[index].points.append(line)
                 } else {
-                    pendingPoints.append((waypoint.code, line, nil))
+                    pending.add(line, suffix: Self.suffix(waypoint.code))
                 }
                 continue
             }
@@ -127,10 +131,10 @@ package struct GeocacheCourse: Hashable, Sendable {
                 let line =
                     "\(label): " + Self.format(coordinate)
                     + (about.isEmpty ? "" : " (" + about.joined(separator: "; ") + ")")
-                if let index = stages.lastIndex(where: { $0.waypoint.code == cache }) {
+                if let index = stageOfCode[cache] {
                     stages[index].points.append(line)
                 } else {
-                    pendingPoints.append((waypoint.code, line, cache))
+                    pending.add(line, cache: cache)
                 }
                 continue
             }
@@ -143,15 +147,15 @@ package struct GeocacheCourse: Hashable, Sendable {
                 seen[waypoint.code] = waypoint.line
             }
             var stage = Stage(waypoint: waypoint, coordinate: coordinate, cache: cache)
-            let belongs = { (point: (code: String, line: String, cache: String?)) in
-                point.cache.map { $0 == waypoint.code } ?? Self.sameCache(waypoint.code, point.code)
-            }
-            stage.points = pendingPoints.filter(belongs).map(\.line)
-            pendingPoints.removeAll(where: belongs)
+            let suffix = Self.suffix(waypoint.code)
+            stage.points = pending.take(cache: waypoint.code, suffix: suffix)
+            stageOfCode[waypoint.code] = stages.count
+            if let suffix { stageOfSuffix[suffix] = stages.count }
             stages.append(stage)
         }
         // Points whose cache is not in the file go to the first page, where a reader can use them.
-        if !pendingPoints.isEmpty, !stages.isEmpty { stages[0].points += pendingPoints.map(\.line) }
+        let unclaimed = pending.remaining
+        if !unclaimed.isEmpty, !stages.isEmpty { stages[0].points += unclaimed }
         var lines = [
             "# A course from \(GeocacheText.oneLine(fileName)) (docs/QUEST.md \"A course from a geocaching GPX\"): "
                 + "each cache or stage a page that opens at its point, sealed within \(Self.format(radius: radius)),",
@@ -259,9 +263,42 @@ package struct GeocacheCourse: Hashable, Sendable {
         name.lowercased().split { !$0.isLetter }.contains { stageWords.contains(String($0)) }
     }
 
-    /// A point's additional waypoint and a cache share the code after their first two letters (`PK1BKP3`, `GC1BKP3`).
-    static func sameCache(_ cache: String, _ point: String) -> Bool {
-        cache.count > 2 && point.count > 2 && cache.dropFirst(2) == point.dropFirst(2)
+    /// A point's additional waypoint and a cache share the code after their first two letters (`PK1BKP3`, `GC1BKP3`):
+    /// that part of a code longer than two letters.
+    static func suffix(_ code: String) -> String? { code.count > 2 ? String(code.dropFirst(2)) : nil }
+
+    /// Points whose cache's page has not come yet, in file order, found by the cache's code (a cache's own waypoint)
+    /// or by the code after the two-letter prefix (an additional waypoint).
+    struct PendingPoints {
+        private var lines: [String?] = []
+        private var byCache: [String: [Int]] = [:]
+        private var bySuffix: [String: [Int]] = [:]
+
+        mutating func add(_ line: String, cache: String) {
+            byCache[cache, default: []].append(lines.count)
+            lines.append(line)
+        }
+
+        mutating func add(_ line: String, suffix: String?) {
+            if let suffix { bySuffix[suffix, default: []].append(lines.count) }
+            lines.append(line)
+        }
+
+        /// The points of the page of the cache `cache` (whose code after its prefix is `suffix`), in file order;
+        /// they wait no longer.
+        mutating func take(cache: String, suffix: String?) -> [String] {
+            var positions = byCache.removeValue(forKey: cache) ?? []
+            if let suffix { positions += bySuffix.removeValue(forKey: suffix) ?? [] }
+            var taken: [String] = []
+            for position in positions.sorted() {
+                if let line = lines[position] { taken.append(line) }
+                lines[position] = nil
+            }
+            return taken
+        }
+
+        /// The points no page claimed, in file order.
+        var remaining: [String] { lines.compactMap { $0 } }
     }
 
     /// The file's name without its directory and extension.

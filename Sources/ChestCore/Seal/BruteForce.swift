@@ -104,13 +104,30 @@ package struct BruteForce: Hashable, Sendable {
         return "\(grouped(hours)) core-hours"
     }
 
+    /// "1,296"; from 10^15 on, past the integers a Double holds exactly, "1.2 × 10^60" (a phrase of dozens of
+    /// words), never a Double's noise as digits; "more than 10^308" past what a Double holds at all.
     package static func grouped(_ value: Double) -> String {
+        let sign = value.rounded() < 0 ? "-" : ""
+        guard value.rounded().magnitude < 1e15 else { return sign + scientific(value.magnitude) }
         let digits = String(printf: "%.0f", value.rounded().magnitude)
         var grouped = ""
         for (index, digit) in digits.enumerated() {
             if index > 0 && (digits.count - index) % 3 == 0 { grouped.append(",") }
             grouped.append(digit)
         }
-        return (value.rounded() < 0 ? "-" : "") + grouped
+        return sign + grouped
+    }
+
+    /// "1.2 × 10^60": two significant digits and the power of ten.
+    static func scientific(_ magnitude: Double) -> String {
+        guard magnitude.isFinite else { return "more than 10^308" }
+        var exponent = Int(log10(magnitude).rounded(.down))
+        var mantissa = magnitude / pow(10, Double(exponent))
+        // 9.96 shows as 10.0: carry it into the power.
+        if (mantissa * 10).rounded() >= 100 {
+            mantissa /= 10
+            exponent += 1
+        }
+        return String(printf: "%.1f × 10^%d", mantissa, exponent)
     }
 }

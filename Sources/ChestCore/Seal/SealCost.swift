@@ -52,6 +52,11 @@ package struct SealCost: Hashable, Sendable, CustomStringConvertible {
         /// "Costs that fit the secret").
         package var cost: SealCost { cost(version: MessageFile.version) }
 
+        /// What a sealed set holding these secrets is made of: a release when it holds no place, PIN or answer.
+        package static func of(place: Bool, pin: Bool, answer: Bool) -> Secret {
+            place ? (pin ? .placeAndPIN : answer ? .placeAndAnswer : .place) : pin ? .pin : answer ? .answer : .release
+        }
+
         /// The default in `version`: before format 5 a key has one lane, so a PIN's cost is one core's.
         package func cost(version: Int) -> SealCost {
             switch self {
@@ -68,6 +73,12 @@ package struct SealCost: Hashable, Sendable, CustomStringConvertible {
 
     /// How many of these derivations run at once on `cores` cores: each lane takes a core.
     package func runsAtOnce(cores: Int) -> Int { max(1, cores / lanes) }
+
+    /// The seconds `runs` derivations take on `cores` cores of an idle machine, run side by side as compose runs
+    /// them: what sealing a set costs its organiser.
+    package func seconds(runs: Int, cores: Int) -> Double {
+        (Double(runs) / Double(runsAtOnce(cores: cores))).rounded(.up) * secondsPerKey
+    }
 
     /// The cost of a set holding `secret` in `version` unless the organiser chose a level.
     package static func `default`(for secret: Secret, level: Level? = nil, version: Int = MessageFile.version)
