@@ -35,11 +35,11 @@ struct ChestContents {
     /// The chest's messages, only those whose ID starts with one of `prefixes` when any are given.
     init(settings: Settings, prefixes: [String] = []) throws {
         let loaded = ChestStore(root: settings.chestDirectory).loadAll(ingestedAt: Date()).messages
-        messages = loaded.map { ($0.0, $0.1) }.filter { entry in
-            prefixes.isEmpty || prefixes.contains { entry.message.id.rawValue.hasPrefix($0.lowercased()) }
-        }
+        messages = loaded.filter { stored in
+            prefixes.isEmpty || prefixes.contains { stored.id.rawValue.hasPrefix($0.lowercased()) }
+        }.map { ($0.message, $0.state) }
         if let unknown = prefixes.first(where: { prefix in
-            !loaded.contains { $0.0.id.rawValue.hasPrefix(prefix.lowercased()) }
+            !loaded.contains { $0.id.rawValue.hasPrefix(prefix.lowercased()) }
         }) {
             throw ChestError("no message with an ID starting with \(unknown) in the chest")
         }
