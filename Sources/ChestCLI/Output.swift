@@ -32,8 +32,13 @@ enum Output {
                 + (sender.map { " (key \($0.fingerprint))" } ?? ""),
             "\(report.id) · \(report.chest.rawValue) chest · \(report.state)",
         ]
-        if let warning = sender?.warning {
+        if let warning = sender?.warnings {
             lines.append("warning: \(warning)" + (sender?.advice(report.id) ?? ""))
+        }
+        if let own = report.messageID {
+            lines.append(
+                "filed as \(report.id.short): its own ID \(own.short) was another key's message's in the chest when it came"
+            )
         }
         if report.sentByYou { lines.append("you sent this message: its locks stay shut for you") }
         if report.huntStarts != nil || report.huntEnds != nil {

@@ -273,9 +273,9 @@ extension Engine {
     /// The hint keys kept from an earlier run, read before the broker is reached.
     mutating func hintKeysRestored(_ keys: [String: String]) -> [Effect] {
         huntBook.hintKeys.merge(keys) { current, _ in current }
-        return Set(huntBook.hintKeys.keys.compactMap(HintRef.init(key:)).map(\.id)).sorted().compactMap {
-            huntMessage($0)?.id
-        }.flatMap { tryHintKeys(of: $0) }
+        let named = Set(huntBook.hintKeys.keys.compactMap(HintRef.init(key:)).map(\.id))
+        return setAsideHuntClaims(of: named)
+            + named.sorted().compactMap { huntMessage($0)?.id }.flatMap { tryHintKeys(of: $0) }
     }
 
     /// Tries the board's keys on the hints still closed of the message with this chest ID (a message may arrive
