@@ -66,6 +66,10 @@ struct IdentityTests {
         #expect(read.stdout.contains("Under the old oak."), "\(read.stdout)")
         #expect(read.stdout.contains("filed as \(filed.prefix(8))"), "\(read.stdout)")
         #expect(read.stdout.contains("one of them is a copy"), "\(read.stdout)")
+        let readJSON =
+            try JSONSerialization.jsonObject(with: Data(try world.chest(["read", "--json", filed]).stdout.utf8))
+            as? [String: Any] ?? [:]
+        #expect(readJSON["messageID"] as? String == id && readJSON["sameID"] as? [String] == [id], "\(readJSON)")
         // Both flagged in the list; neither key is taken for the name, and trusting one is refused.
         let list = try world.chest(["list"])
         #expect(list.stdout.components(separatedBy: "one of them is a copy").count == 3, "\(list.stdout)")
