@@ -75,7 +75,11 @@ package struct MessageTable: Sendable {
 
     /// The message of this sender with this ID, under whichever chest ID it is filed.
     package func message(_ identity: MessageIdentity) -> StoredMessage? {
-        all(withID: identity.id).first { ($0.message.seal?.publicKey ?? []) == identity.key }
+        func matches(_ stored: StoredMessage) -> Bool {
+            stored.message.id == identity.id && (stored.message.seal?.publicKey ?? []) == identity.key
+        }
+        if let own = self[identity.id], matches(own) { return own }
+        return filed[identity.id]?.lazy.compactMap { self[$0] }.first(where: matches)
     }
 
     /// The filing number a new message of `identity` gets: 0 (its own ID) when no message holds that chest ID,
