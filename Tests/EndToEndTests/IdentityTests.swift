@@ -143,6 +143,9 @@ struct HuntIdentityTests {
         let reason = try String(
             contentsOfFile: red.world.chest + "/rejected/\(id).locked.reason", encoding: .utf8)
         #expect(reason.contains("is not sealed by the hunt's organiser"), "\(reason)")
+        // The ID the organiser gave out names its message, whatever chest ID it is filed under.
+        let read = try red.world.chest(["read", id])
+        #expect(read.status == 0 && read.stdout.contains("page of gift"), "\(read.stdout)\(read.stderr)")
 
         // Its receipt, and only its, reaches the board, which credits it.
         try red.world.waitUntil("the board credits red", timeout: 60) {

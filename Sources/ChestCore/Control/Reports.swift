@@ -148,9 +148,13 @@ extension Engine {
             .map(listItem)
     }
 
-    /// The IDs starting with `prefix`.
+    /// The chest IDs starting with `prefix`; when none does, those of the messages filed under another chest ID whose
+    /// own ID does (the ID their sender gave out), so that a chest ID `list` shows always names its own message.
     package func ids(matching prefix: String) -> [MessageID] {
-        entries.keys.filter { $0.rawValue.hasPrefix(prefix.lowercased()) }.sorted()
+        let prefix = prefix.lowercased()
+        let filed = entries.keys.filter { $0.rawValue.hasPrefix(prefix) }.sorted()
+        guard filed.isEmpty else { return filed }
+        return entries.values.filter { $0.filing != 0 && $0.message.id.rawValue.hasPrefix(prefix) }.map(\.id).sorted()
     }
 
     package func read(_ id: MessageID, now: Now) -> ReadReport? {

@@ -15,7 +15,9 @@ extension Engine {
                 effects += refuse(arrival, reason: reason)
             case let .message(message, sentByYou):
                 let identity = message.identity
-                if let existing = entries.message(identity), Replacement.replaces(message, existing.message),
+                if let reason = huntClaimRefusal(of: message) {
+                    effects += refuse(arrival, reason: reason)
+                } else if let existing = entries.message(identity), Replacement.replaces(message, existing.message),
                     seen.insert(identity).inserted
                 {
                     let state = Replacement.state(from: existing, for: message)
@@ -27,7 +29,7 @@ extension Engine {
                             .replace(
                                 Admission(stored: stored, source: arrival.source),
                                 note: Replacement.sentence(old: existing, new: message, state: state))))
-                } else if let reason = duplicateReason(of: message) ?? huntClaimRefusal(of: message) {
+                } else if let reason = duplicateReason(of: message) {
                     effects += refuse(arrival, reason: reason)
                 } else if !seen.insert(identity).inserted {
                     effects += refuse(

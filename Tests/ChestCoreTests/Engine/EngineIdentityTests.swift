@@ -79,6 +79,9 @@ private typealias H = HuntFixture
         #expect(engine.entries.message(genuine.identity)?.id == filed)
         #expect(engine.entries.message(copy.identity)?.id == genuine.id)
         #expect(Set(engine.entries.all(withID: genuine.id).map(\.id)) == [genuine.id, filed])
+        // A chest ID names its own message: the shared ID names the one filed under it, the other its chest ID.
+        #expect(engine.resolve(genuine.id.rawValue) == .success(genuine.id))
+        #expect(engine.resolve(filed.short) == .success(filed))
 
         // Each is flagged with the other, and the filed one names its own ID.
         let items = engine.list(chest: .regular)
@@ -183,6 +186,9 @@ private typealias H = HuntFixture
             second.effects.contains(
                 .emit(.rejected(file: "\(genuine.id.rawValue).locked", reason: reason + "; set aside"))))
         #expect(engine.entries.count == 1 && engine.entries[filed]?.message == genuine)
+        // The ID the organiser gave out still names it, filed as it is under another chest ID.
+        #expect(engine.resolve(genuine.id.rawValue) == .success(filed))
+        #expect(engine.resolve(genuine.id.short) == .success(filed))
 
         // The copy again, or another one: refused.
         let again = Self.arrive(
