@@ -43,9 +43,11 @@ extension Engine {
         return Self.claimReason(message, hunt: file.name)
     }
 
+    /// The title and name are the copy's sender's choice: shown escaped (docs/SECURITY.md "Known senders").
     static func claimReason(_ message: Message, hunt: String) -> String {
-        "message \(message.id.short) (\"\(message.title)\" from \(message.from)) has the ID of a message of the hunt "
-            + "\"\(hunt)\" but is not sealed by the hunt's organiser: a copy re-signed by another key"
+        "message \(message.id.short) (\"\(TerminalText.escaped(message.title))\" from \(TerminalText.escaped(message.from))) "
+            + "has the ID of a message of the hunt \"\(TerminalText.escaped(hunt))\" but is not sealed by the hunt's "
+            + "organiser: a copy re-signed by another key"
     }
 
     /// Sets aside the messages in the chest that claim the joined hunt's IDs without its organiser's seal: those
