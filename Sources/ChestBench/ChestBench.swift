@@ -166,7 +166,7 @@ package enum ChestBench {
         var engine = Engine(gpsServer: "bench")
         _ = engine.handle(
             .loaded(
-                messages.map { StoredMessage(message: $0.0, state: $0.1, chest: $0.2, sentByYou: false) },
+                messages,
                 refused: [], Now(wall: Date(), monotonic: 0)))
         let after = residentKilobytes()
         print(

@@ -50,7 +50,7 @@ struct AttachmentSaver {
                 "cannot read the message file \(path): \(error); if chestd uses another chest directory, give it with --chest DIR"
             )
         }
-        guard message.id == report.id,
+        guard message.id == report.messageID ?? report.id,
             message.seal.map({ Data($0.signature).base64EncodedString() })
                 == report.pages.lazy.compactMap(\.messageSignature).first
         else {

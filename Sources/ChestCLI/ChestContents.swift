@@ -35,12 +35,14 @@ struct ChestContents {
     /// The chest's messages, only those whose ID starts with one of `prefixes` when any are given.
     init(settings: Settings, prefixes: [String] = []) throws {
         let loaded = ChestStore(root: settings.chestDirectory).loadAll(ingestedAt: Date()).messages
-        messages = loaded.map { ($0.0, $0.1) }.filter { entry in
-            prefixes.isEmpty || prefixes.contains { entry.message.id.rawValue.hasPrefix($0.lowercased()) }
+        // A prefix of a chest ID, or of the own ID of a message filed under another.
+        func named(_ stored: StoredMessage, _ prefix: String) -> Bool {
+            stored.id.rawValue.hasPrefix(prefix.lowercased())
+                || stored.message.id.rawValue.hasPrefix(prefix.lowercased())
         }
-        if let unknown = prefixes.first(where: { prefix in
-            !loaded.contains { $0.0.id.rawValue.hasPrefix(prefix.lowercased()) }
-        }) {
+        messages = loaded.filter { stored in prefixes.isEmpty || prefixes.contains { named(stored, $0) } }
+            .map { ($0.message, $0.state) }
+        if let unknown = prefixes.first(where: { prefix in !loaded.contains { named($0, prefix) } }) {
             throw ChestError("no message with an ID starting with \(unknown) in the chest")
         }
         let path = TrackRecorder.path(inChest: settings.chestDirectory)

@@ -32,8 +32,13 @@ enum Output {
                 + (sender.map { " (key \($0.fingerprint))" } ?? ""),
             "\(report.id) · \(report.chest.rawValue) chest · \(report.state)",
         ]
-        if let warning = sender?.warning {
+        if let warning = sender?.warnings {
             lines.append("warning: \(warning)" + (sender?.advice(report.id) ?? ""))
+        }
+        if let own = report.messageID {
+            lines.append(
+                "filed as \(report.id.short): its own ID \(own.short) was another key's message's in the chest when it came"
+            )
         }
         if report.sentByYou { lines.append("you sent this message: its locks stay shut for you") }
         if report.huntStarts != nil || report.huntEnds != nil {
@@ -165,6 +170,10 @@ enum Output {
         /// The known sender whose name `from` reads as, under another key (docs/SECURITY.md "Known senders"); absent
         /// when it is no lookalike.
         var lookalikeOf: String?
+        /// The ID sealed in the file when the chest files the message under another, and the chest IDs of the other
+        /// keys' messages with that ID (docs/SECURITY.md "Round five (issue 61)"); each absent when there is none.
+        var messageID: String?
+        var sameID: [String]?
 
         struct PageJSON: Encodable {
             var number: Int
@@ -209,6 +218,8 @@ enum Output {
             sentByYou = report.sentByYou
             (huntStarts, huntEnds) = (report.huntStarts, report.huntEnds)
             awaitsStartKey = report.awaitsStartKey
+            messageID = report.messageID?.rawValue
+            sameID = report.sameID?.map(\.rawValue)
             pages = report.pages.map { page in
                 PageJSON(
                     number: page.number, open: page.open, text: page.text, openedBy: page.openedBy?.rawValue,

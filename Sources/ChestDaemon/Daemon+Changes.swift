@@ -11,11 +11,11 @@ extension Daemon {
             switch change {
             case let .store(admissions):
                 var staged: [(id: MessageID, path: String)] = []
-                var copies: [(message: Message, bytes: Data)] = []
+                var copies: [(id: MessageID, bytes: Data)] = []
                 for admission in admissions {
                     switch admission.source {
                     case let .staged(path): staged.append((admission.stored.id, path))
-                    case let .copy(bytes, _): copies.append((admission.stored.message, bytes))
+                    case let .copy(bytes, _): copies.append((admission.stored.id, bytes))
                     }
                 }
                 CrashPoint.storing.reached()
@@ -36,6 +36,14 @@ extension Daemon {
                 try store.trash(id, from: from)
             case let .restore(stored, _):
                 try store.untrash(stored.id, to: stored.chest)
+            case let .setAside(id, from, reason):
+                do {
+                    try store.setAside(id, from: from, reason: reason)
+                    log.warning("\(id.short) set aside in rejected/: \(reason)")
+                } catch {
+                    log.error("cannot set \(id.short) aside: \(error); it stays in the chest")
+                    throw error
+                }
             case let .replace(admission, _):
                 switch admission.source {
                 case let .staged(path): try store.replace(admission.stored, staged: path)

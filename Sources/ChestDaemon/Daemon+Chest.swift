@@ -13,15 +13,16 @@ extension Daemon {
         refreshIdentity()
         var stored: [StoredMessage] = []
         var refused: [(path: String, reason: String)] = []
-        let problems = store.loadEach(ingestedAt: Date()) { message, state, chest in
+        let problems = store.loadEach(ingestedAt: Date()) { message, state, chest, filing in
+            let found = kept(message, state, in: chest, filing: filing)
             do {
                 try Sealer.verify(message)
             } catch {
-                log.warning("\(message.id.short) was changed in the chest after it was sealed; set aside in rejected/")
-                refused.append((store.path(of: message.id, in: chest), "\(error) (found in the chest at start)"))
+                log.warning("\(found.id.short) was changed in the chest after it was sealed; set aside in rejected/")
+                refused.append((store.path(of: found.id, in: chest), "\(error) (found in the chest at start)"))
                 return
             }
-            stored.append(kept(message, state, in: chest))
+            stored.append(found)
         }
         for problem in problems {
             if problem.isRefused {
@@ -39,21 +40,22 @@ extension Daemon {
 
     /// A message found on disk at start, its seal checked, as the engine keeps it: the attachments' bytes stay in
     /// the file until someone reads them.
-    private func kept(_ message: Message, _ state: MessageState, in chest: ChestKind) -> StoredMessage {
+    private func kept(_ message: Message, _ state: MessageState, in chest: ChestKind, filing: UInt16) -> StoredMessage {
         StoredMessage(
-            message: message.leavingAttachmentsInFile(), state: state, chest: chest, sentByYou: isOwn(message))
+            message: message.leavingAttachmentsInFile(), state: state, chest: chest, sentByYou: isOwn(message),
+            filing: filing)
     }
 
     /// What was deleted before the restart and is still kept: `chest undelete` can bring it back.
     func loadDeleted() {
         var deleted: [DeletedMessage] = []
-        let problems = store.loadDeleted(now: Date()) { message, state, at in
+        let problems = store.loadDeleted(now: Date()) { message, state, at, filing in
             // A file changed in deleted/ would come back into the chest unchecked: it stays where it is.
             guard (try? Sealer.verify(message)) != nil else {
                 log.warning("\(message.id.short) was changed in deleted/ after it was sealed; it cannot be undeleted")
                 return
             }
-            deleted.append(DeletedMessage(stored: kept(message, state, in: .regular), at: at))
+            deleted.append(DeletedMessage(stored: kept(message, state, in: .regular, filing: filing), at: at))
         }
         for problem in problems {
             log.warning("cannot read \(problem.path): \(problem.reason); it cannot be undeleted")

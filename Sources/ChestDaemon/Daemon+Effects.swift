@@ -49,7 +49,7 @@ extension Daemon {
                 }
             case let .openHint(opening):
                 let text = HintSealer.open(
-                    opening.ciphertext, key: opening.key, id: opening.id, page: opening.page,
+                    opening.ciphertext, key: opening.key, id: opening.sealedID, page: opening.page,
                     hint: opening.hint, version: opening.version)
                 outcomes.append(.hintOpened(opening, text: text, now()))
             case let .notifyHint(note):

@@ -10,7 +10,10 @@ import Glibc
 /// bytes, so the picture is read from the message file when the notification goes out, off the loop.
 struct NotificationPicture: Sendable {
     let messagePath: String
+    /// The ID sealed in the message file, which the attachments' associated data is made of.
     let id: MessageID
+    /// The message's chest ID (`StoredMessage.id`), which names the picture's file.
+    let chestID: MessageID
     let page: Int
     let content: SealedContent
     let cacheDirectory: String
@@ -33,11 +36,11 @@ struct NotificationPicture: Sendable {
                 let suffix = image.attachment.imageExtension
             else { return nil }
             try Directory.create(cacheDirectory)
-            let path = "\(cacheDirectory)/\(id.rawValue)-\(page).\(suffix)"
+            let path = "\(cacheDirectory)/\(chestID.rawValue)-\(page).\(suffix)"
             try AtomicFile.write(Data(image.bytes), to: path)
             return path
         } catch {
-            log.warning("the notification of \(id.short) page \(page) goes without its picture: \(error)")
+            log.warning("the notification of \(chestID.short) page \(page) goes without its picture: \(error)")
             return nil
         }
     }
@@ -50,7 +53,8 @@ extension Daemon {
             let content = stored.state.openPages.first(where: { $0.page == unlock.page })?.content
         else { return nil }
         return NotificationPicture(
-            messagePath: store.path(of: unlock.id, in: stored.chest), id: unlock.id, page: unlock.page,
+            messagePath: store.path(of: unlock.id, in: stored.chest), id: stored.message.id, chestID: unlock.id,
+            page: unlock.page,
             content: content, cacheDirectory: NotificationPicture.cacheDirectory(notifications.environment))
     }
 }

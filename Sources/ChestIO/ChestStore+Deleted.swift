@@ -27,7 +27,7 @@ extension ChestStore {
 
     /// The messages `trash` kept in the last `DeletedMessage.keptFor` before `now`, with their state and when
     /// they were deleted, oldest first; what cannot be read is reported and left in place.
-    package func loadDeleted(now: Date, _ body: (Message, MessageState, Date) -> Void) -> [LoadProblem] {
+    package func loadDeleted(now: Date, _ body: (Message, MessageState, Date, UInt16) -> Void) -> [LoadProblem] {
         var problems: [LoadProblem] = []
         let decoder = ChestJSON.decoder()
         let names = ((try? Directory.names(in: deletedDirectory)) ?? []).filter {
@@ -42,10 +42,10 @@ extension ChestStore {
         }
         for (path, at) in kept.sorted(by: { $0.at < $1.at }) {
             do {
-                let (message, state) = try readStored(path, decoder: decoder) {
+                let (message, state, filing) = try readStored(path, decoder: decoder) {
                     deletedDirectory + "/\($0.rawValue).json"
                 }
-                body(message, state ?? MessageState(ingestedAt: at), at)
+                body(message, state ?? MessageState(ingestedAt: at), at, filing)
             } catch {
                 problems.append(LoadProblem(path: path, reason: "\(error)"))
             }

@@ -9,6 +9,9 @@ import Glibc
 ///     CHEST/messages/ID.locked    the regular chest
 ///     CHEST/saved/ID.locked       the saved chest
 ///     CHEST/state/ID.json         each message's latches, open pages and PIN attempts
+///
+/// ID is the chest ID (`StoredMessage.id`): the message's own ID, unless another sender's message had it when the
+/// message came (docs/SECURITY.md "Round five (issue 61)").
 ///     CHEST/rejected/NAME         refused files, each with NAME.reason beside it
 ///
 /// Every write is atomic and durable (`AtomicFile`).
@@ -60,21 +63,26 @@ package struct ChestStore: Sendable {
         package var isRefused = false
     }
 
-    /// Every message in both chests with its state, without attachments' bytes. A file that no longer reads is
-    /// reported, not deleted.
-    package func loadAll(ingestedAt now: Date) -> (
-        messages: [(Message, MessageState, ChestKind)], problems: [LoadProblem]
-    ) {
-        var messages: [(Message, MessageState, ChestKind)] = []
+    /// Every message in both chests with its state, without attachments' bytes, as the engine keeps it (not sent
+    /// by you: the caller knows its identity). A file that no longer reads is reported, not deleted.
+    package func loadAll(ingestedAt now: Date) -> (messages: [StoredMessage], problems: [LoadProblem]) {
+        var messages: [StoredMessage] = []
         // Kept without their attachments' bytes: `read --save` reads a file itself.
-        let problems = loadEach(ingestedAt: now) { messages.append(($0.leavingAttachmentsInFile(), $1, $2)) }
+        let problems = loadEach(ingestedAt: now) {
+            messages.append(
+                StoredMessage(
+                    message: $0.leavingAttachmentsInFile(), state: $1, chest: $2, sentByYou: false, filing: $3))
+        }
         return (messages, problems)
     }
 
-    /// Reads the messages of both chests one at a time, handing each with its state to `body` before the next
-    /// file is read, so that no file's bytes or decoding outlive its message; returns the files that no longer
-    /// read, which are reported, not deleted.
-    package func loadEach(ingestedAt now: Date, _ body: (Message, MessageState, ChestKind) -> Void) -> [LoadProblem] {
+    /// Reads the messages of both chests one at a time, handing each with its state, its chest and its filing
+    /// number (`StoredMessage.filing`, from the file's name) to `body` before the next file is read, so that no
+    /// file's bytes or decoding outlive its message; returns the files that no longer read, which are reported, not
+    /// deleted.
+    package func loadEach(ingestedAt now: Date, _ body: (Message, MessageState, ChestKind, UInt16) -> Void)
+        -> [LoadProblem]
+    {
         var problems: [LoadProblem] = []
         let decoder = ChestJSON.decoder()
         for chest in [ChestKind.regular, .saved] {
@@ -83,8 +91,8 @@ package struct ChestStore: Sendable {
             where name.hasSuffix(".\(MessageFile.fileExtension)") {
                 let path = directory + "/" + name
                 do {
-                    let (message, state) = try readStored(path, decoder: decoder) { statePath($0) }
-                    body(message, state ?? MessageState(ingestedAt: modificationTime(path) ?? now), chest)
+                    let (message, state, filing) = try readStored(path, decoder: decoder) { statePath($0) }
+                    body(message, state ?? MessageState(ingestedAt: modificationTime(path) ?? now), chest, filing)
                 } catch let error as MessageFormatError {
                     let refused = if case .overSealBudget = error { true } else { false }
                     problems.append(LoadProblem(path: path, reason: "\(error)", isRefused: refused))
@@ -184,10 +192,10 @@ package struct ChestStore: Sendable {
             .mapError { ChestError($0.description) }
     }
 
-    /// Writes newly accepted messages durably, as the sealed bytes they arrived in. A message has no state file
-    /// until something happens to it; its arrival time is then the file's modification time.
-    package func add(_ messages: [(message: Message, bytes: Data)]) throws(SystemCallError) {
-        try AtomicFile.write(batch: messages.map { (messagePath($0.message.id, in: .regular), $0.bytes) })
+    /// Writes newly accepted messages durably under their chest IDs, as the sealed bytes they arrived in. A message
+    /// has no state file until something happens to it; its arrival time is then the file's modification time.
+    package func add(_ messages: [(id: MessageID, bytes: Data)]) throws(SystemCallError) {
+        try AtomicFile.write(batch: messages.map { (messagePath($0.id, in: .regular), $0.bytes) })
     }
 
     /// Moves staged files whose messages were accepted into the regular chest, as they are: no copy is written.
@@ -256,6 +264,13 @@ package struct ChestStore: Sendable {
 
     private func messagePath(_ id: MessageID, from chest: ChestKind) -> String { messagePath(id, in: chest) }
 
+    /// Sets a stored message aside in `rejected/` with the reason beside it, as a refused arrival is, and removes
+    /// its state: a copy of a hunt's message re-signed by another key (docs/SECURITY.md "Round five (issue 61)").
+    package func setAside(_ id: MessageID, from chest: ChestKind, reason: String) throws(SystemCallError) {
+        try reject(messagePath(id, in: chest), reason: reason)
+        try AtomicFile.remove(statePath(id))
+    }
+
     /// Removes a message and its state for good.
     package func delete(_ id: MessageID, from chest: ChestKind) throws(SystemCallError) {
         try AtomicFile.remove(messagePath(id, in: chest))
@@ -270,14 +285,17 @@ package struct ChestStore: Sendable {
         return Date().timeIntervalSince1970 - changed < seconds
     }
 
-    /// A stored message's file and, when one reads, its state file (`statePath` of its ID).
+    /// A stored message's file, its state file when one reads (`statePath` of its chest ID) and its filing number,
+    /// from the file's name: a file named by a chest ID of its message other than its own ID was filed under it.
     func readStored(_ path: String, decoder: JSONDecoder, statePath: (MessageID) -> String) throws -> (
-        Message, MessageState?
+        Message, MessageState?, UInt16
     ) {
         let message = try MessageFile.decode(try MessageFileReader.read(path: path))
-        let state = FileManager.default.contents(atPath: statePath(message.id))
+        let name = MessageID(String(baseName(path).dropLast(MessageFile.fileExtension.count + 1)))
+        let filing = name.map { StoredMessage.filing(of: message, named: $0) } ?? 0
+        let state = FileManager.default.contents(atPath: statePath(filing == 0 ? message.id : name ?? message.id))
             .flatMap { try? decoder.decode(MessageState.self, from: $0) }
-        return (message, state)
+        return (message, state, filing)
     }
 
     func modificationTime(_ path: String) -> Date? {

@@ -174,7 +174,8 @@ package enum PageSealer {
             guard let start = request.start, start.count == SealedPage.keyBytes else {
                 return .damaged("the hunt's start key is missing")
             }
-            key = startPageKey(inner: key, start: start, id: request.id, page: request.page, version: request.version)
+            key = startPageKey(
+                inner: key, start: start, id: request.sealedID, page: request.page, version: request.version)
         }
         pageKey = key
         guard let plaintext = decrypt(request.ciphertext, key: key, data: request.contentData) else {

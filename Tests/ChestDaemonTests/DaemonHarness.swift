@@ -160,13 +160,15 @@ enum DaemonFixture {
         return id
     }
 
-    /// Joins team red of a hunt on a broker the fake stands in for, with the reader's identity made.
+    /// Joins team red of a hunt on a broker the fake stands in for, with the reader's identity made. The hunt's
+    /// organiser is the sender of the fixture's messages: only the organiser's messages send receipts.
     static func joinHunt(_ harness: DaemonHarness) throws -> HuntFile {
         _ = try Identity.loadOrCreate(at: harness.settings.identityPath)
         func key(_ byte: UInt8, count: Int = 32) -> String { Data(repeating: byte, count: count).base64EncodedString() }
+        let organiser = try MessageFactory(configDirectory: harness.root + "/config-sender").identity.publicKeyBase64
         var hunt = HuntFile(
             id: HuntID("0123456789abcdef0123456789abcdef")!, name: "Old Town",
-            broker: BrokerURL("mqtt://127.0.0.1:1883")!, organiser: key(1))
+            broker: BrokerURL("mqtt://127.0.0.1:1883")!, organiser: organiser)
         hunt.teams = [
             HuntTeam(
                 name: TeamName("red")!, password: "pw-red-0123456789ab", publicKey: key(0x10),

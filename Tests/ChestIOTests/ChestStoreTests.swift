@@ -45,13 +45,13 @@ import Testing
         #expect(
             Set(try Directory.names(in: store.deletedDirectory)) == ["\(id.rawValue).locked", "\(id.rawValue).json"])
         var found: [(Message, MessageState, Date)] = []
-        #expect(store.loadDeleted(now: Date()) { found.append(($0, $1, $2)) }.isEmpty)
+        #expect(store.loadDeleted(now: Date()) { message, state, at, _ in found.append((message, state, at)) }.isEmpty)
         #expect(found.map(\.0.id) == [id])
         #expect(found.first?.1.pin.wrong == 2)
         #expect(abs(found.first?.2.timeIntervalSinceNow ?? -100) < 10)
         // A day and more later it is no longer offered.
         #expect(
-            store.loadDeleted(now: Date().addingTimeInterval(DeletedMessage.keptFor + 60)) { _, _, _ in
+            store.loadDeleted(now: Date().addingTimeInterval(DeletedMessage.keptFor + 60)) { _, _, _, _ in
                 Issue.record("offered after it expired")
             }.isEmpty)
     }

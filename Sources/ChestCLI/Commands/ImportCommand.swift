@@ -18,8 +18,12 @@ struct ImportCommand: ChestCommand {
         later, as a quest rebuilt with compose --quest --keep-ids makes) replaces it in whichever chest it is in, \
         and import says what happened: a page whose locks did not change stays open (a sealed page keeps the text \
         it opened with) and its latched locks stay latched, a page whose locks changed is locked again, and PIN \
-        attempts are kept. The same file again, an older version or another sender's message with that ID is \
-        refused (docs/QUEST.md "Rebuilding a quest").
+        attempts are kept. The same file again or an older version is refused (docs/QUEST.md "Rebuilding a quest").
+
+        A message is its sender's key and its ID: another sender's message with an ID the chest holds is taken in \
+        under a chest ID of its own, which import prints and says so; list and read flag both. In a joined hunt, a \
+        message with one of the hunt's IDs that the hunt's organiser did not seal is refused as a copy re-signed by \
+        another key, and one that came before the organiser's is set aside in rejected/ when the organiser's comes.
         """
     static let parameters: [Parameter] = [
         .positional("FILE", arity: .oneOrMore, help: "a message file", completion: .files(extension: "locked"))
@@ -49,6 +53,7 @@ struct ImportCommand: ChestCommand {
                     ControlRequest.import(path: path), expecting: ImportResult.self)
                 print(result.id)
                 if let replaced = result.replaced { printError("chest: \(file): \(replaced)") }
+                if let note = result.note { printError("chest: \(file): \(note)") }
             } catch ControlClientError.notRunning(let socket) {
                 throw ControlClientError.notRunning(socket: socket)
             } catch {

@@ -17,7 +17,9 @@ struct ListCommand: ChestCommand {
 
         --json prints an array of objects with id, title, from, chest (regular or saved), pages, openPages, state, \
         sentByYou, receivedAt and senderKey, and lookalikeOf naming the known sender when the name is a lookalike \
-        of one.
+        of one. ID is the chest ID: the message's own, unless another key's message had that ID when it came; then \
+        messageID is its own ID, and sameID lists, on each of the messages with that ID, the others' chest IDs: one \
+        of them is a copy, flagged here and in read.
         """
     static let parameters: [Parameter] = [.flag("--saved", help: "the saved chest instead of the regular one"), .json]
 
@@ -32,7 +34,9 @@ struct ListCommand: ChestCommand {
     func run(settings: Settings) throws {
         var items = try CLI.client(settings).call(ControlRequest.list(saved: saved), expecting: [ListItem].self)
         var senders = SenderCheck(settings: settings)
-        let notes = items.map { senders.note(from: $0.from, key: $0.senderKey, sentByYou: $0.sentByYou) }
+        let notes = items.map {
+            senders.note(from: $0.from, key: $0.senderKey, sentByYou: $0.sentByYou, sameID: $0.sameID)
+        }
         senders.save()
         for index in items.indices { items[index].lookalikeOf = notes[index]?.lookalikeOf }
         print(json ? CLI.jsonText(items) : Output.list(items, saved: saved, senders: notes))

@@ -48,7 +48,8 @@ struct ReadCommand: ChestCommand {
     func run(settings: Settings) throws {
         let report = try CLI.client(settings).call(ControlRequest.read(id: id), expecting: ReadReport.self)
         var senders = SenderCheck(settings: settings)
-        let note = senders.note(from: report.from, key: report.senderKey, sentByYou: report.sentByYou)
+        let note = senders.note(
+            from: report.from, key: report.senderKey, sentByYou: report.sentByYou, sameID: report.sameID)
         senders.save()
         print(
             json

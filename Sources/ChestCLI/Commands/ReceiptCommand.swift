@@ -46,7 +46,8 @@ struct ReceiptCommand: ChestCommand {
         let identity = try Identity.loadOrCreate(at: settings.identityPath)
         let receipt = ReceiptProof.signed(
             UnlockReceipt(
-                message: report.id, messageSignature: signature, title: report.title, page: open.number,
+                message: report.messageID ?? report.id, messageSignature: signature, title: report.title,
+                page: open.number,
                 set: open.openedBy, openedAt: openedAt, evidence: evidence, reader: ""),
             proofKey: open.proofKey, identity: identity)
         try OutputFile(checking: output ?? "-").write(checked: receipt.fileBytes)

@@ -17,7 +17,8 @@ struct SendersCommand: ChestCommand {
         capital O, a Ukrainian i, a no-break or invisible space): names are compared by how they read, so compatibility \
         forms, invisible characters, runs of spaces and letters that pass for Latin ones do not make a new name, \
         while case and accents do ("Organizer" is another name than "Organiser", not a lookalike). If the sender \
-        really changed keys, trust the new one with chest senders trust ID (the message that came with it); \
+        really changed keys, trust the new one with chest senders trust ID (the message that came with it; not while \
+        another key's message in the chest has its ID: one of the two is a copy, so delete it first); \
         chest senders forget NAME forgets a name, so its next message is met anew. chest senders alone lists them \
         (docs/SECURITY.md "Known senders").
         """
@@ -95,6 +96,14 @@ struct SendersTrustCommand: ChestCommand {
         guard let key = report.senderKey else { throw ChestError("message \(report.id.short) has no sender key") }
         guard !report.sentByYou else {
             throw ChestError("you sent message \(report.id.short); your own key needs no trust")
+        }
+        // One of two messages with one ID is a copy re-signed by another key: trusting either could give the name to
+        // the copy's key (docs/SECURITY.md "Round five (issue 61)").
+        if let others = report.sameID, !others.isEmpty {
+            throw ChestError(
+                "another key's message in the chest has the ID of \(report.id.short) (\(others.map(\.short).joined(separator: ", "))): one of them is a copy re-signed by someone else; "
+                    + "compare their keys (chest read) with the sender's, delete the copy (chest delete ID), then trust the other"
+            )
         }
         var known = try KnownSendersFile.load(settings)
         let before = known.senders[report.from]

@@ -130,7 +130,7 @@ struct WatchCommand: ChestCommand {
     /// Under a message that came in, when its sender's name is known with another key: the flag (docs/SECURITY.md
     /// "Known senders"); nil otherwise (a name met for the first time is recorded), or when chestd cannot say.
     private func senderLine(_ id: MessageID, _ settings: Settings) -> String? {
-        guard let (note, id) = senderNote(id, settings), let warning = note.warning else { return nil }
+        guard let (note, id) = senderNote(id, settings), let warning = note.warnings else { return nil }
         let text = "warning: \(warning)" + note.advice(id)
         let painted = Output.colour ? "\u{1B}[1;31m\(text)\u{1B}[0m" : text
         return "          " + painted
@@ -146,7 +146,8 @@ struct WatchCommand: ChestCommand {
             return nil
         }
         var senders = SenderCheck(settings: settings)
-        let note = senders.note(from: report.from, key: report.senderKey, sentByYou: report.sentByYou)
+        let note = senders.note(
+            from: report.from, key: report.senderKey, sentByYou: report.sentByYou, sameID: report.sameID)
         senders.save()
         return note.map { ($0, report.id) }
     }

@@ -131,6 +131,12 @@ package struct Unlock: Hashable, Sendable {
         self.attachments = attachments
     }
 
+    /// The unlock of an open page of a message in the chest, named by its chest ID.
+    package init(_ stored: StoredMessage, _ open: OpenPage) {
+        self.init(stored.message, open)
+        id = stored.id
+    }
+
     /// The unlock of an open page; a sealed page's text is what its key opened.
     package init(_ message: Message, _ open: OpenPage) {
         self.init(

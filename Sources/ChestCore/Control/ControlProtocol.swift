@@ -154,6 +154,9 @@ package struct ImportResult: Hashable, Sendable, Codable {
     package var title: String
     /// Set when the message replaced an older version of itself: what happened to the reader's progress.
     package var replaced: String?
+    /// Set when another sender's message in the chest has the message's ID: the chest ID it is filed under instead
+    /// (docs/SECURITY.md "Round five (issue 61)"), or what was set aside because of it.
+    package var note: String?
 
     package init(id: MessageID, title: String) {
         self.id = id

@@ -17,6 +17,12 @@ package struct ListItem: Hashable, Sendable, Codable {
     /// The known sender whose name this sender's reads as, under another key (docs/SECURITY.md "Known senders"):
     /// filled by `chest`, which holds the user's known senders, never by chestd; absent when the name is no lookalike.
     package var lookalikeOf: String?
+    /// The ID sealed in the message's file, when the chest files it under another (`id`): another sender's message
+    /// had that ID when it came (docs/SECURITY.md "Round five (issue 61)"). Absent otherwise.
+    package var messageID: MessageID?
+    /// The chest IDs of the other senders' messages in the chest with the same ID sealed in them: one of them is a
+    /// copy re-signed by another key. Absent when there is none.
+    package var sameID: [MessageID]?
 }
 
 /// Everything `chest read` shows about one message.
@@ -42,6 +48,10 @@ package struct ReadReport: Hashable, Sendable, Codable {
     /// A format 6 message of the hunt whose start key has not arrived: nothing of it opens until the organiser
     /// publishes it (docs/HUNTS.md "The start key"); absent otherwise.
     package var awaitsStartKey: Bool?
+    /// As `ListItem`'s: the ID sealed in the file when the chest ID is another, and the other senders' messages with
+    /// that ID.
+    package var messageID: MessageID?
+    package var sameID: [MessageID]?
 }
 
 package struct PageReport: Hashable, Sendable, Codable {
@@ -115,11 +125,20 @@ extension Lock {
 
 extension Engine {
     package func listItem(_ stored: StoredMessage) -> ListItem {
-        ListItem(
+        let (messageID, sameID) = identityReport(stored)
+        return ListItem(
             id: stored.id, title: stored.message.title, from: stored.message.from, chest: stored.chest,
             pages: stored.message.pages.count, openPages: stored.state.openPageNumbers, state: stored.openness,
             sentByYou: stored.sentByYou, receivedAt: stored.state.ingestedAt,
-            senderKey: stored.message.seal.map { Data($0.publicKey).base64EncodedString() })
+            senderKey: stored.message.seal.map { Data($0.publicKey).base64EncodedString() }, messageID: messageID,
+            sameID: sameID)
+    }
+
+    /// The ID sealed in the file when the chest ID is another, and the chest IDs of the other senders' messages with
+    /// that ID; nil for each when there is none.
+    func identityReport(_ stored: StoredMessage) -> (MessageID?, [MessageID]?) {
+        let others = entries.all(withID: stored.message.id).map(\.id).filter { $0 != stored.id }
+        return (stored.filing == 0 ? nil : stored.message.id, others.isEmpty ? nil : others.sorted())
     }
 
     /// The messages of one chest, newest first.
@@ -129,9 +148,13 @@ extension Engine {
             .map(listItem)
     }
 
-    /// The IDs starting with `prefix`.
+    /// The chest IDs starting with `prefix`; when none does, those of the messages filed under another chest ID whose
+    /// own ID does (the ID their sender gave out), so that a chest ID `list` shows always names its own message.
     package func ids(matching prefix: String) -> [MessageID] {
-        entries.keys.filter { $0.rawValue.hasPrefix(prefix.lowercased()) }.sorted()
+        let prefix = prefix.lowercased()
+        let filed = entries.keys.filter { $0.rawValue.hasPrefix(prefix) }.sorted()
+        guard filed.isEmpty else { return filed }
+        return entries.values.filter { $0.filing != 0 && $0.message.id.rawValue.hasPrefix(prefix) }.map(\.id).sorted()
     }
 
     package func read(_ id: MessageID, now: Now) -> ReadReport? {
@@ -172,6 +195,7 @@ extension Engine {
             id: id, title: stored.message.title, from: stored.message.from, chest: stored.chest,
             state: stored.openness, sentByYou: stored.sentByYou, pages: pages,
             senderKey: stored.message.seal.map { Data($0.publicKey).base64EncodedString() })
+        (report.messageID, report.sameID) = identityReport(stored)
         if let schedule = huntSchedule, !schedule.isEmpty, isHuntMessage(stored) {
             (report.huntStarts, report.huntEnds) = (schedule.starts, schedule.ends)
         }
@@ -232,7 +256,8 @@ extension Engine {
             return LockRule.temperature(bounds, reading)
                 ?? .temperature(current: reading.observation?.temperatureC ?? bounds.min, needs: bounds)
         case let .after(link):
-            return afterProblem(link) ?? .waitsForPage(link, title: entries[link.message]?.message.title ?? "")
+            return afterProblem(link, of: stored)
+                ?? .waitsForPage(link, title: linked(link, of: stored)?.message.title ?? "")
         }
     }
 }

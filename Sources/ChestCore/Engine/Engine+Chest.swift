@@ -6,18 +6,24 @@ extension Engine {
     mutating func admit(_ arrivals: [Arrival], now: Now) -> [Effect] {
         var effects: [Effect] = []
         var admitted: [Admission] = []
-        var seen: Set<MessageID> = []
+        // Identities and chest IDs given in this batch: they join `entries` only once stored.
+        var seen: Set<MessageIdentity> = []
+        var taken: Set<MessageID> = []
         for arrival in arrivals {
             switch arrival.content {
             case let .refused(reason):
                 effects += refuse(arrival, reason: reason)
             case let .message(message, sentByYou):
-                if let existing = entries[message.id], Replacement.replaces(message, existing.message),
-                    seen.insert(message.id).inserted
+                let identity = message.identity
+                if let reason = huntClaimRefusal(of: message) {
+                    effects += refuse(arrival, reason: reason)
+                } else if let existing = entries.message(identity), Replacement.replaces(message, existing.message),
+                    seen.insert(identity).inserted
                 {
                     let state = Replacement.state(from: existing, for: message)
                     let stored = StoredMessage(
-                        message: message, state: state, chest: existing.chest, sentByYou: sentByYou)
+                        message: message, state: state, chest: existing.chest, sentByYou: sentByYou,
+                        filing: existing.filing)
                     effects.append(
                         .change(
                             .replace(
@@ -25,14 +31,21 @@ extension Engine {
                                 note: Replacement.sentence(old: existing, new: message, state: state))))
                 } else if let reason = duplicateReason(of: message) {
                     effects += refuse(arrival, reason: reason)
-                } else if !seen.insert(message.id).inserted {
+                } else if !seen.insert(identity).inserted {
                     effects += refuse(
                         arrival, reason: "the same message (\(message.id.short)) arrived twice at once; kept one")
-                } else {
+                } else if let filing = entries.filing(for: identity, taken: taken) {
                     let stored = StoredMessage(
                         message: message, state: MessageState(ingestedAt: now.wall),
-                        chest: .regular, sentByYou: sentByYou)
+                        chest: .regular, sentByYou: sentByYou, filing: filing)
+                    taken.insert(stored.id)
                     admitted.append(Admission(stored: stored, source: arrival.source))
+                } else {
+                    effects += refuse(
+                        arrival,
+                        reason:
+                            "\(UInt16.max) other messages in the chest claim the ID \(message.id.short); no room for this one"
+                    )
                 }
             }
         }
@@ -49,21 +62,18 @@ extension Engine {
         }
     }
 
-    /// Why a message cannot join the chest because its ID is there already: the same message again, or a
-    /// different one claiming its ID.
+    /// Why a message cannot join the chest because it is there already: the same message again, or a version of it
+    /// from its sender that is not newer. Another sender's message with its ID is no reason: it is filed under a
+    /// chest ID of its own (docs/SECURITY.md "Round five (issue 61)").
     func duplicateReason(of message: Message) -> String? {
-        guard let existing = entries[message.id] else { return nil }
+        guard let existing = entries.message(message.identity) else { return nil }
         let chest = existing.chest == .saved ? "saved" : "regular"
         if existing.message == message {
             return "message \(existing.id.short) \"\(existing.message.title)\" is already in the \(chest) chest"
         }
-        if let seal = message.seal, let old = existing.message.seal, seal.isMade(by: old.publicKey) {
-            return
-                "message \(existing.id.short) (\"\(existing.message.title)\") is in the \(chest) chest as composed at \(ISO8601.string(existing.message.created)); "
-                + "this version was composed at \(ISO8601.string(message.created)), not later, so it does not replace it"
-        }
         return
-            "a different message with the ID \(existing.id.short) (\"\(existing.message.title)\") is already in the \(chest) chest"
+            "message \(existing.id.short) (\"\(existing.message.title)\") is in the \(chest) chest as composed at \(ISO8601.string(existing.message.created)); "
+            + "this version was composed at \(ISO8601.string(message.created)), not later, so it does not replace it"
     }
 
     /// `chest save`: to the saved chest, which has a limit.
@@ -117,8 +127,18 @@ extension Engine {
                     ))
             ]
         }
-        guard entries[stored.id] == nil else {
+        guard entries.message(stored.message.identity) == nil else {
             return [.reply(client, .failure("\(stored.id.short) is in the chest again; nothing to undelete"))]
+        }
+        if let reason = huntClaimRefusal(of: stored.message) { return [.reply(client, .failure(reason))] }
+        if let other = entries[stored.id] {
+            return [
+                .reply(
+                    client,
+                    .failure(
+                        "another sender's message, \"\(other.message.title)\", has the chest ID \(stored.id.short) now; delete it first to undelete this one"
+                    ))
+            ]
         }
         stored.chest = .regular
         return [.change(.restore(stored, for: client))]
@@ -145,9 +165,13 @@ extension Engine {
             var effects = admissions.flatMap { add($0.stored, announce: true, now: now) }
             effects += rescheduleWake(now)
             effects += planWeather(now)
+            let claims = setAsideHuntClaims(of: Set(admissions.map(\.stored.message.id)))
+            effects += claims
             for admission in admissions {
                 guard let client = admission.source.client else { continue }
-                effects.append(.reply(client, .message(ImportResult(admission.stored.message))))
+                var result = ImportResult(admission.stored)
+                result.note = identityNote(admission.stored, settingAside: claims)
+                effects.append(.reply(client, .message(result)))
             }
             return effects
         case let .move(id, _, to, client):
@@ -160,7 +184,7 @@ extension Engine {
             let event =
                 to == .saved
                 ? ChestEvent.saved(id, title: stored.message.title) : .unsaved(id, title: stored.message.title)
-            return [.emit(event), .reply(client, .message(ImportResult(stored.message)))]
+            return [.emit(event), .reply(client, .message(ImportResult(stored)))]
         case let .remove(id, _, client):
             guard let stored = entries[id] else { return [] }
             if case let .failed(failure) = outcome {
@@ -174,8 +198,16 @@ extension Engine {
                 (recentlyDeleted + [DeletedMessage(stored: stored, at: now.wall)]).suffix(DeletedMessage.limit))
             return [
                 .emit(.deleted(id, title: stored.message.title)),
-                .reply(client, .message(ImportResult(stored.message))),
+                .reply(client, .message(ImportResult(stored))),
             ]
+        case let .setAside(id, _, reason):
+            settingAside.remove(id)
+            guard case .done = outcome, let stored = entries[id] else { return [] }
+            entries.removeValue(forKey: id)
+            hinted.remove(id)
+            unregisterAll(stored)
+            return [.emit(.rejected(file: "\(id.rawValue).\(MessageFile.fileExtension)", reason: reason))]
+                + rescheduleWake(now)
         case let .replace(admission, note):
             if case let .failed(failure) = outcome {
                 return admission.source.client.map { [.reply($0, .failure("cannot replace the message: \(failure)"))] }
@@ -185,7 +217,7 @@ extension Engine {
             effects += rescheduleWake(now)
             effects += planWeather(now)
             if let client = admission.source.client {
-                var result = ImportResult(admission.stored.message)
+                var result = ImportResult(admission.stored)
                 result.replaced = note
                 effects.append(.reply(client, .message(result)))
             }
@@ -198,9 +230,10 @@ extension Engine {
             var effects = add(stored, announce: false, now: now)
             effects += rescheduleWake(now)
             effects += planWeather(now)
+            effects += setAsideHuntClaims(of: [stored.message.id])
             return effects + [
                 .emit(.undeleted(stored.id, title: stored.message.title)),
-                .reply(client, .message(ImportResult(stored.message))),
+                .reply(client, .message(ImportResult(stored))),
             ]
         }
     }
@@ -236,4 +269,7 @@ package enum ResolveError: Error, Hashable, Sendable, CustomStringConvertible {
 
 extension ImportResult {
     init(_ message: Message) { self.init(id: message.id, title: message.title) }
+
+    /// A message in the chest, by its chest ID.
+    init(_ stored: StoredMessage) { self.init(id: stored.id, title: stored.message.title) }
 }

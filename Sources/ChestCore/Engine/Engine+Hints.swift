@@ -17,7 +17,8 @@ extension Engine {
         return sets.compactMap { set -> Date? in
             var since = stored.state.ingestedAt
             for case let .after(link) in page[set] {
-                guard let opened = entries[link.message]?.state.openPages.first(where: { $0.page == link.page }) else {
+                guard let opened = linked(link, of: stored)?.state.openPages.first(where: { $0.page == link.page })
+                else {
                     return nil
                 }
                 since = max(since, opened.at)
@@ -85,7 +86,8 @@ extension Engine {
             .openHint(
                 HintOpening(
                     id: stored.id, page: ref.page, hint: ref.hint, key: key, ciphertext: hint.ciphertext,
-                    version: stored.message.version, fromOrganiser: fromOrganiser, charged: charged))
+                    version: stored.message.version, fromOrganiser: fromOrganiser, charged: charged,
+                    sealedID: stored.message.id))
         ]
     }
 
@@ -210,7 +212,7 @@ extension Engine {
                         ))
                 ]
             }
-            let request = HuntHintRequest(message: id, page: number, hint: ref.hint)
+            let request = HuntHintRequest(message: stored.message.id, page: number, hint: ref.hint)
             return [
                 .hunt(.requestHint(request)),
                 .reply(
@@ -262,28 +264,34 @@ extension Engine {
             huntBook.hintKeys[ref.key] = encoded
             effects.append(.hunt(.keepHintKeys(huntBook.hintKeys)))
         }
-        return effects + tryHintKeys(of: id, only: ref, charged: given.cost)
+        // The board named this ID: a message of the hunt, which another key's copy in the chest only claims.
+        effects += setAsideHuntClaims(of: [id])
+        guard let stored = huntMessage(id) else { return effects }
+        return effects + tryHintKeys(of: stored.id, only: ref, charged: given.cost)
     }
 
     /// The hint keys kept from an earlier run, read before the broker is reached.
     mutating func hintKeysRestored(_ keys: [String: String]) -> [Effect] {
         huntBook.hintKeys.merge(keys) { current, _ in current }
-        return Set(huntBook.hintKeys.keys.compactMap(HintRef.init(key:)).map(\.id)).sorted().flatMap {
-            tryHintKeys(of: $0)
-        }
+        let named = Set(huntBook.hintKeys.keys.compactMap(HintRef.init(key:)).map(\.id))
+        return setAsideHuntClaims(of: named)
+            + named.sorted().compactMap { huntMessage($0)?.id }.flatMap { tryHintKeys(of: $0) }
     }
 
-    /// Tries the board's keys on the message's hints still closed (a message may arrive after its key).
+    /// Tries the board's keys on the hints still closed of the message with this chest ID (a message may arrive
+    /// after its key). The board names the hunt's messages by the ID sealed in them; only the organiser's are the
+    /// hunt's.
     mutating func tryHintKeys(of id: MessageID, only: HintRef? = nil, charged: Int? = nil) -> [Effect] {
-        guard let stored = entries[id], !stored.sentByYou else { return [] }
+        guard let stored = entries[id], !stored.sentByYou, isHuntMessage(stored) else { return [] }
         var effects: [Effect] = []
         for (key, value) in huntBook.hintKeys.sorted(by: { $0.key < $1.key }) {
-            guard let ref = HintRef(key: key), ref.id == id, only == nil || only == ref,
-                (1...stored.message.pages.count).contains(ref.page),
-                stored.message.pages[ref.page - 1].hints.indices.contains(ref.hint - 1),
-                stored.state.openHint(page: ref.page, hint: ref.hint) == nil,
+            guard let heard = HintRef(key: key), heard.id == stored.message.id, only == nil || only == heard,
+                (1...stored.message.pages.count).contains(heard.page),
+                stored.message.pages[heard.page - 1].hints.indices.contains(heard.hint - 1),
+                stored.state.openHint(page: heard.page, hint: heard.hint) == nil,
                 let bytes = Data(base64Encoded: value)
             else { continue }
+            let ref = HintRef(id: stored.id, page: heard.page, hint: heard.hint)
             effects += openHint(stored, ref, key: [UInt8](bytes), fromOrganiser: true, client: nil, charged: charged)
         }
         return effects

@@ -72,7 +72,8 @@ extension Engine {
             huntBook.releases[name] = key
             effects += released(name, key: key, now: now)
         }
-        return effects + huntCatchUp() + huntStatus() + retryHeldBack(now: now) + rescheduleWake(now)
+        return effects + setAsideHuntClaims() + huntCatchUp() + huntStatus() + retryHeldBack(now: now)
+            + rescheduleWake(now)
     }
 
     /// Begins a session above every earlier one, kept in the ledger before any status of it is sent.
@@ -110,23 +111,24 @@ extension Engine {
     /// receipt in the outbox), and the team's status.
     mutating func huntChestLoaded() -> [Effect] {
         huntBook.chestLoaded = true
-        return huntCatchUp() + huntStatus()
+        return setAsideHuntClaims() + huntCatchUp() + huntStatus()
     }
 
     private mutating func huntCatchUp() -> [Effect] {
         guard huntBook.chestLoaded, let ledger = huntBook.ledger else { return [] }
-        return ledger.owed(entries.values).flatMap { huntReceipt($0.0, $0.1, caughtUp: true) }
+        return ledger.owed(entries.values.filter(isHuntMessage)).flatMap { huntReceipt($0.0, $0.1, caughtUp: true) }
     }
 
-    /// The receipt of an unlock, when the hunt is owed it and it was not asked for already.
+    /// The receipt of an unlock, when the hunt is owed it and it was not asked for already: only a message of the
+    /// hunt's organiser is the hunt's, and its receipt names it by the ID sealed in it, as the board knows it.
     mutating func huntReceipt(_ stored: StoredMessage, _ open: OpenPage, caughtUp: Bool = false) -> [Effect] {
-        guard let file = huntBook.file, let ledger = huntBook.ledger, ledger.owes(stored, open),
+        guard let file = huntBook.file, let ledger = huntBook.ledger, isHuntMessage(stored), ledger.owes(stored, open),
             let evidence = open.evidence, let signature = stored.message.seal?.signature
         else { return [] }
-        let link = PageLink(message: stored.id, page: open.page)
+        let link = PageLink(message: stored.message.id, page: open.page)
         guard huntBook.posting.insert(link).inserted else { return [] }
         let receipt = UnlockReceipt(
-            message: stored.id, messageSignature: Data(signature).base64EncodedString(),
+            message: stored.message.id, messageSignature: Data(signature).base64EncodedString(),
             title: stored.message.title, page: open.page, set: open.set, openedAt: open.at,
             evidence: evidence, reader: "")
         return [

@@ -73,7 +73,7 @@ extension Engine {
             // Announced only once on disk: an unlock a restart would not find is never told.
             var announce: [Effect] = []
             for page in opened where page.set != nil {
-                let unlock = Unlock(stored.message, page)
+                let unlock = Unlock(stored, page)
                 announce += [.emit(.unlocked(unlock)), .notify(unlock)] + huntReceipt(stored, page)
             }
             // A watcher heard of it: delivered, recorded after the event so a crash in between repeats it.

@@ -166,9 +166,9 @@ extension Engine {
         var effects: [Effect] = []
         for slot in attempt.slots {
             guard let sealed = stored.message.pages[slot.page - 1].sealed,
-                let request = KeyRequest(
-                    id: id, page: slot.page, set: slot.set, of: sealed, pin: attempt.guess.pin,
-                    answer: attempt.guess.answer, start: startKey(for: stored))
+                let request = keyRequest(
+                    stored, page: slot.page, set: slot.set, of: sealed, pin: attempt.guess.pin,
+                    answer: attempt.guess.answer)
             else { continue }
             seal.derivations += 1
             effects.append(.deriveKey(request))

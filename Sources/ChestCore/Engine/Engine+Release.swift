@@ -27,9 +27,8 @@ extension Engine {
                     let release = page[set].lazy.compactMap({ if case let .release(name) = $0 { name } else { nil } })
                         .first,
                     name == nil || name == release, let key = seal.releases[release],
-                    let request = KeyRequest(
-                        id: id, page: index + 1, set: set, of: sealed, release: (release, key.base64),
-                        start: startKey(for: stored)),
+                    let request = keyRequest(
+                        stored, page: index + 1, set: set, of: sealed, release: (release, key.base64)),
                     stored.state.latched[LockKey(page: index + 1, set: set, kind: .release)] == nil,
                     seal.pending.insert(SlotRef(id: id, page: index + 1, set: set)).inserted
                 else { continue }

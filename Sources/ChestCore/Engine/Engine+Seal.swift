@@ -71,9 +71,8 @@ extension Engine {
             guard let kept = stored.state.seal.keptAnswer(page: ref.key.page) else { return nil }
             answer = kept
         }
-        return KeyRequest(
-            id: ref.id, page: ref.key.page, set: ref.key.set, of: sealed, cell: cell, pin: pin, answer: answer,
-            start: startKey(for: stored))
+        return keyRequest(
+            stored, page: ref.key.page, set: ref.key.set, of: sealed, cell: cell, pin: pin, answer: answer)
     }
 
     /// Files the cells of every pair of kept fixes that could lie in one place of this lock's grid: for a PIN kept
@@ -272,10 +271,23 @@ extension Engine {
             case .guarded = sealed.slots[set ?? .a]
         else { return (nil, []) }
         let slotRef = SlotRef(id: id, page: number, set: set ?? .a)
-        guard let request = KeyRequest(id: id, page: number, set: set ?? .a, of: sealed, start: startKey(for: stored)),
+        guard let request = keyRequest(stored, page: number, set: set ?? .a, of: sealed),
             seal.pending.insert(slotRef).inserted
         else { return (nil, []) }
         return (nil, [.deriveKey(request)])
+    }
+
+    /// The request for one set of a page of `stored`: answered to its chest ID, its strings made of the ID sealed in
+    /// its file, with the hunt's start key when its format needs it.
+    func keyRequest(
+        _ stored: StoredMessage, page: Int, set: LockSetName, of sealed: SealedPage, cell: Cell? = nil,
+        pin: String? = nil, release: (name: String, key: String)? = nil, answer: String? = nil
+    ) -> KeyRequest? {
+        var request = KeyRequest(
+            id: stored.id, page: page, set: set, of: sealed, cell: cell, pin: pin, release: release, answer: answer,
+            start: startKey(for: stored))
+        request?.sealedID = stored.message.id
+        return request
     }
 
     /// At load, a secret lock latched on a page that did not open is latched no more: its key is not kept, so the

@@ -51,6 +51,8 @@ package struct Engine: Sendable {
     /// (docs/BENCHMARKS.md "The fix path's CPU"). Kept by `add` and the removal of a message, the only places
     /// a message's pages or sender change.
     var hinted: Set<MessageID> = []
+    /// Messages being set aside as claims on the joined hunt's IDs (Engine+HuntClaims.swift), until the daemon says.
+    var settingAside: Set<MessageID> = []
 
     /// Location and altitude locks need this many consecutive qualified fixes (docs/DESIGN.md "Lock rules").
     package static let confirmations = 3
@@ -151,7 +153,7 @@ package struct Engine: Sendable {
     /// The unlocks never delivered, oldest first: replayed to notifiers at start and to the first watcher.
     package var undelivered: [Unlock] {
         entries.values.flatMap { stored in
-            stored.state.openPages.filter { !$0.delivered && $0.set != nil }.map { Unlock(stored.message, $0) }
+            stored.state.openPages.filter { !$0.delivered && $0.set != nil }.map { Unlock(stored, $0) }
         }.sorted { ($0.at, $0.id, $0.page) < ($1.at, $1.id, $1.page) }
     }
 

@@ -58,4 +58,7 @@ package enum ChestChange: Hashable, Sendable {
     /// A newer version of a stored message from its sender, in the chest the older one is in, with the state it
     /// carries over (`Replacement`): the state is written before the file. `note` is what the importer is told.
     case replace(Admission, note: String)
+    /// A message that claims the joined hunt's ID without its organiser's seal, out of the chest into `rejected/`
+    /// with the reason beside it, and its state gone (docs/SECURITY.md "Round five (issue 61)").
+    case setAside(MessageID, from: ChestKind, reason: String)
 }

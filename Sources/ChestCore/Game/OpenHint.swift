@@ -23,7 +23,10 @@ package struct OpenHint: Hashable, Sendable, Codable {
 /// One hint's key to try, asked by the engine (`.openHint`) and answered by the daemon (`.hintOpened`) with the
 /// text it opened, ChestSeal's `HintSealer.open`.
 package struct HintOpening: Hashable, Sendable {
+    /// The message's chest ID (`StoredMessage.id`).
     package var id: MessageID
+    /// The ID sealed in its file, which the hint's associated data is made of.
+    package var sealedID: MessageID
     package var page: Int
     package var hint: Int
     package var key: [UInt8]
@@ -37,9 +40,10 @@ package struct HintOpening: Hashable, Sendable {
 
     package init(
         id: MessageID, page: Int, hint: Int, key: [UInt8], ciphertext: [UInt8], version: Int, fromOrganiser: Bool,
-        charged: Int? = nil
+        charged: Int? = nil, sealedID: MessageID? = nil
     ) {
         self.id = id
+        self.sealedID = sealedID ?? id
         self.page = page
         self.hint = hint
         self.key = key

@@ -28,7 +28,7 @@ package struct HuntReceiptLedger: Codable, Hashable, Sendable {
     /// Whether this open page of `stored` is the hunt's and its receipt was never put in the outbox.
     package func owes(_ stored: StoredMessage, _ open: OpenPage) -> Bool {
         !stored.sentByYou && open.set != nil && open.evidence != nil && open.at >= since
-            && !sent.contains(PageLink(message: stored.id, page: open.page))
+            && !sent.contains(PageLink(message: stored.message.id, page: open.page))
     }
 
     /// The open pages of `entries` whose receipts are owed, oldest first.

@@ -38,6 +38,16 @@ package struct KnownSenders: Codable, Hashable, Sendable {
         return verdict
     }
 
+    /// Gives `name` back to the joined hunt's organiser's `key` when it was first met under another key at or after
+    /// `joined`, the moment the join file introduced the organiser's key (docs/SECURITY.md "Round five (issue 61)"):
+    /// a copy of the organiser's message re-signed by another key, met first, does not keep the organiser's name.
+    /// Returns the entry replaced; nil, changing nothing, for a name known from before the join or not known at all.
+    package mutating func reclaim(_ name: String, forOrganiser key: String, joined: Date, at now: Date) -> Entry? {
+        guard let entry = senders[name], entry.key != key, entry.since >= joined else { return nil }
+        senders[name] = Entry(key: key, since: now)
+        return entry
+    }
+
     /// What `meet` would say, recording nothing. A name recorded before lookalikes were flagged is still flagged
     /// when an earlier-known name it reads as has another key.
     package func verdict(_ name: String, key: String) -> Verdict {

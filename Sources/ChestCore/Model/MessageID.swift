@@ -30,6 +30,38 @@ package struct MessageID: Hashable, Sendable, Comparable, TextCodable, CodingKey
 
     package static func < (lhs: MessageID, rhs: MessageID) -> Bool { (lhs.high, lhs.low) < (rhs.high, rhs.low) }
 
+    private init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    /// The chest ID of another sender's message with this ID, when this ID is taken in the chest: the `number`th
+    /// (from 1) of a sequence made of the ID and the sender's key (docs/SECURITY.md "Round five (issue 61)"). Anyone
+    /// can work it out, so the chest takes the next one when a squatter holds it: a squatter needs a message in
+    /// the chest for each. FNV-1a over the ID's 16 bytes, the key and the number, twice with two starting values,
+    /// each mixed by SplitMix64's finaliser: fixed, since the chest names files by it.
+    package func filed(_ number: UInt16, key: [UInt8]) -> MessageID {
+        var first: UInt64 = 0xcbf2_9ce4_8422_2325
+        var second: UInt64 = 0x8422_2325_cbf2_9ce4
+        func mix(_ byte: UInt8) {
+            first = (first ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            second = (second ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        for shift in stride(from: 56, through: 0, by: -8) { mix(UInt8(truncatingIfNeeded: high >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) { mix(UInt8(truncatingIfNeeded: low >> UInt64(shift))) }
+        for byte in key { mix(byte) }
+        mix(UInt8(truncatingIfNeeded: number >> 8))
+        mix(UInt8(truncatingIfNeeded: number))
+        return MessageID(high: Self.finished(first), low: Self.finished(second ^ first))
+    }
+
+    private static func finished(_ value: UInt64) -> UInt64 {
+        var z = value &+ 0x9e37_79b9_7f4a_7c15
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+
     private static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits

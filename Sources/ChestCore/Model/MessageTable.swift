@@ -11,6 +11,9 @@ package struct MessageTable: Sendable {
     /// Each sender's public key once: the messages' seals share these buffers instead of a copy each. Kept after
     /// their messages go; a key is 64 bytes.
     private var senderKeys: Set<[UInt8]> = []
+    /// The chest IDs of the messages filed under another ID than their own (`StoredMessage.filing`), by their own
+    /// ID: empty unless two senders' messages share an ID.
+    private var filed: [MessageID: [MessageID]] = [:]
 
     package init() {}
 
@@ -32,6 +35,7 @@ package struct MessageTable: Sendable {
             if let position = position(of: id) {
                 values[Int(position)] = newValue
             } else {
+                if newValue.filing != 0 { filed[newValue.message.id, default: []].append(id) }
                 values.append(newValue)
                 let current = values
                 positions.insert(Int32(current.count - 1), for: id) { current[Int($0)].id }
@@ -50,12 +54,40 @@ package struct MessageTable: Sendable {
             removed = positions.remove(id) { current[Int($0)].id }
         }
         guard let position = removed.map(Int.init) else { return nil }
+        if values[position].filing != 0 {
+            let own = values[position].message.id
+            filed[own]?.removeAll { $0 == id }
+            if filed[own]?.isEmpty == true { filed[own] = nil }
+        }
         let last = values.count - 1
         if position != last {
             values.swapAt(position, last)
             positions.move(values[position].id, from: Int32(last), to: Int32(position))
         }
         return values.removeLast()
+    }
+
+    /// Every message whose own ID is `id`, whoever sealed it: more than one when senders share an ID.
+    package func all(withID id: MessageID) -> [StoredMessage] {
+        let own = self[id].flatMap { $0.message.id == id ? [$0] : nil } ?? []
+        return own + (filed[id] ?? []).compactMap { self[$0] }
+    }
+
+    /// The message of this sender with this ID, under whichever chest ID it is filed.
+    package func message(_ identity: MessageIdentity) -> StoredMessage? {
+        func matches(_ stored: StoredMessage) -> Bool {
+            stored.message.id == identity.id && (stored.message.seal?.publicKey ?? []) == identity.key
+        }
+        if let own = self[identity.id], matches(own) { return own }
+        return filed[identity.id]?.lazy.compactMap { self[$0] }.first(where: matches)
+    }
+
+    /// The filing number a new message of `identity` gets: 0 (its own ID) when no message holds that chest ID,
+    /// else the first filed ID that none holds, nor `taken` (chest IDs given in the same batch); nil when all are.
+    package func filing(for identity: MessageIdentity, taken: Set<MessageID> = []) -> UInt16? {
+        func free(_ id: MessageID) -> Bool { self[id] == nil && !taken.contains(id) }
+        if free(identity.id) { return 0 }
+        return (1...UInt16.max).first { free(identity.id.filed($0, key: identity.key)) }
     }
 
     package mutating func reserveCapacity(_ count: Int) {

@@ -1,7 +1,11 @@
 /// One page key to recover, asked by the engine (`.deriveKey`) and answered by the daemon's seal worker
 /// (`.keyDerived`): everything the worker needs, so it reads nothing else.
 package struct KeyRequest: Hashable, Sendable {
+    /// The message's chest ID (`StoredMessage.id`): where the answer goes.
     package var id: MessageID
+    /// The ID sealed in the file, which the strings the keys are sealed with are made of: the chest ID unless the
+    /// message is filed under another (`StoredMessage.filing`).
+    package var sealedID: MessageID
     package var page: Int
     package var set: LockSetName
     /// The secret string (`SealSecret.secret`); nil for a guarded slot.
@@ -24,6 +28,7 @@ package struct KeyRequest: Hashable, Sendable {
         cell: Cell?, pin: String?, version: Int = 2
     ) {
         self.id = id
+        sealedID = id
         self.page = page
         self.set = set
         self.secret = secret
@@ -53,8 +58,8 @@ package struct KeyRequest: Hashable, Sendable {
         self.start = sealed.needsStart ? start : nil
     }
 
-    package var contentData: String { SealSecret.contentData(id, page: page, version: version) }
-    package var slotData: String { SealSecret.slotData(id, page: page, set: set, version: version) }
+    package var contentData: String { SealSecret.contentData(sealedID, page: page, version: version) }
+    package var slotData: String { SealSecret.slotData(sealedID, page: page, set: set, version: version) }
 
     /// What one Argon2id run depends on: requests that share it share the derived key (a grid's cell tried for
     /// several places at once), so the seal worker derives it once.

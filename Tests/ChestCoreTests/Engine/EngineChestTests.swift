@@ -75,14 +75,14 @@ private typealias F = CoreFixture
         var impostor = Self.timeLocked(1, title: "Impostor")
         impostor.from = "Mallory"
         // Sealed by another key: the same sender's key would make it a version of the message (EngineReplaceTests).
+        // Another key's message is another message: stored under the next chest ID, not refused.
         impostor.seal?.publicKey = [UInt8](repeating: 8, count: 32)
         let claimed = engine.handle(.arrived([Self.arrival(impostor, path: "/i/b")], F.now(1)))
-        #expect(
-            claimed.first
-                == .reject(
-                    path: "/i/b",
-                    reason:
-                        "a different message with the ID \(message.id.short) (\"Old\") is already in the saved chest"))
+        let filed = StoredMessage(
+            message: impostor, state: MessageState(ingestedAt: F.now(1).wall), chest: .regular, sentByYou: false,
+            filing: 1)
+        #expect(claimed == [.change(.store([Admission(stored: filed, source: .staged(path: "/i/b"))]))])
+        #expect(filed.id == message.id.filed(1, key: [UInt8](repeating: 8, count: 32)) && filed.id != message.id)
 
         let fresh = Self.timeLocked(2)
         let twice = engine.handle(

@@ -106,4 +106,23 @@ import Testing
         #expect(found == ["R\u{0435}d": "Red", "Blue\u{00A0}": "Blue"])
         #expect(KnownSenders.revealed("R\u{0435}d") == "R\\u{435}d")
     }
+
+    /// Issue 61: a joined hunt's organiser key takes back a name first met under another key after the join (a copy
+    /// of its message re-signed by a stranger, met first); a name known from before the join keeps its key.
+    @Test func theHuntsOrganiserTakesBackANameMetAfterTheJoin() {
+        let joined = Date(timeIntervalSince1970: 1_800_000_000)
+        var known = KnownSenders()
+        _ = known.meet("Organiser", key: Self.malloryKey, at: joined.addingTimeInterval(5))
+        let replaced = known.reclaim(
+            "Organiser", forOrganiser: Self.organiserKey, joined: joined, at: joined.addingTimeInterval(9))
+        #expect(replaced == KnownSenders.Entry(key: Self.malloryKey, since: joined.addingTimeInterval(5)))
+        #expect(known.verdict("Organiser", key: Self.organiserKey) == .known)
+        #expect(known.verdict("Organiser", key: Self.malloryKey) != .known)
+
+        var before = KnownSenders()
+        _ = before.meet("Organiser", key: Self.malloryKey, at: joined.addingTimeInterval(-5))
+        #expect(before.reclaim("Organiser", forOrganiser: Self.organiserKey, joined: joined, at: joined) == nil)
+        #expect(before.verdict("Organiser", key: Self.malloryKey) == .known)
+        #expect(before.reclaim("Nobody", forOrganiser: Self.organiserKey, joined: joined, at: joined) == nil)
+    }
 }

@@ -11,7 +11,8 @@ enum HuntFixture {
         Data(repeating: byte, count: count).base64EncodedString()
     }
 
-    static let organiserKey = key(1)
+    /// The key `CoreFixture.message` seals with: the fixtures' messages are the hunt's (`Engine.isHuntMessage`).
+    static let organiserKey = key(7)
 
     static func releaseKey(_ byte: UInt8) -> ReleaseKey { ReleaseKey(key(byte))! }
 
