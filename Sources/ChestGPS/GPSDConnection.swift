@@ -202,8 +202,11 @@ package final class GPSDConnection: @unchecked Sendable {
         func text<T>(_ field: inout T) -> String {
             withUnsafeBytes(of: &field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         }
-        return receivers.identify(
+        var source = receivers.identify(
             path: text(&device.path), driver: text(&device.driver), subtype: text(&device.subtype))
+        let cycle = Double(device.cycle.tv_sec) + Double(device.cycle.tv_nsec) / 1e9
+        source.cycle = cycle > 0 && cycle.isFinite ? cycle : nil
+        return source
     }
 
     /// Whether a gpsd JSON line is a DEVICE report of a receiver going away (`"activated":0`).

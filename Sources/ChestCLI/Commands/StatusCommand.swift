@@ -12,12 +12,14 @@ struct StatusCommand: ChestCommand {
         The gpsd connection, the fix (mode, position, altitude, accuracy, satellites, age, trust), the system clock \
         and its offset from GPS time, the weather cache, the message counts (the regular chest by state, and the \
         saved chest), and the sealed places chestd is still deriving keys for, with an estimate of the time left. \
-        A fix chestd no longer counts as current (no report for more than 5 s, the receiver gone) is shown with \
-        why. Colour only on a terminal, never with NO_COLOR. --watch redraws once a second until interrupted.
+        A fix chestd no longer counts as current (no report for more than 5 s, or twice a slower receiver's cadence, \
+        the receiver gone) is shown with why; a place you stand in that waits for its confirming fixes is shown \
+        with how many came and, on a slow receiver, how often fixes come. Colour only on a terminal, never with \
+        NO_COLOR. --watch redraws once a second until interrupted.
 
-        --json prints one object with gpsd, fix, fixState, clock, weather, messages and sealed; unknown numbers are \
-        null. fixState is chestd's verdict on the fix now: hasFix while the last report is a 2D or 3D fix at most \
-        5 s old, else a cause (gpsd, receiver, waiting, silent, noFix) and the reason \
+        --json prints one object with gpsd, fix (with cadenceSeconds), fixState, clock, weather, messages, sealed \
+        and confirming; unknown numbers are null. fixState is chestd's verdict on the fix now: hasFix while the \
+        last report is a 2D or 3D fix at most 5 s old (twice a slower receiver's cadence, up to 15 s), else a cause (gpsd, receiver, waiting, silent, noFix) and the reason \
         (docs/DESIGN.md "The fix at a glance").
         """
     static let parameters: [Parameter] = [.json, .flag("--watch", help: "redraw once a second until interrupted")]
@@ -83,13 +85,26 @@ struct StatusCommand: ChestCommand {
                     fix.satellitesUsed.map { used in
                         "\(used) used" + (fix.satellitesSeen.map { ", \($0) seen" } ?? "")
                     } ?? "unknown"))
-            lines.append(row("age", fix.ageSeconds.map { String(printf: "%.1f s", $0) } ?? "unknown"))
+            let cadence = fix.cadenceSeconds.flatMap {
+                $0 >= 2 ? ", fixes come every \(LockReason.cadence($0)) s" : nil
+            }
+            lines.append(
+                row("age", (fix.ageSeconds.map { String(printf: "%.1f s", $0) } ?? "unknown") + (cadence ?? "")))
             lines.append(row("receiver", fix.source.map { "\($0.description), \($0.kind.rawValue)" } ?? "unknown"))
             if let trust = fix.trust {
                 lines.append(row("trust", paint(trust.description, trust.level == .hardware ? "32" : "33")))
             }
         } else {
             lines.append(row("fix", paint(LockReason.noFix(gpsConnected: report.gpsd.connected), "33")))
+        }
+        // Why a place the reader stands in has not opened yet (docs/DESIGN.md "Lock rules").
+        for place in report.confirming ?? [] {
+            let what = place.kind == .altitude ? "altitude" : "place"
+            lines.append(
+                row(
+                    "confirming",
+                    "\(what) of \u{201C}\(TerminalText.escaped(place.title))\u{201D} page \(place.page): \(place.reason)"
+                ))
         }
         var clock = LockReason.format(report.clock.system, .current, seconds: true)
         if let offset = report.clock.gpsOffsetSeconds { clock += ", \(Wording.offset(offset)) of GPS time" }

@@ -208,6 +208,15 @@ extension Engine {
         return report
     }
 
+    /// A place or altitude whose rule is met, waiting for its confirming fixes: with the receiver's cadence when it
+    /// is slow, so that a wait of ten seconds and more says why.
+    func confirming(_ ref: LockRef) -> LockReason {
+        guard cadence.isSlow, let seconds = cadence.seconds else {
+            return .confirming(confirmations(of: ref), of: Self.confirmations)
+        }
+        return .confirmingEvery(confirmations(of: ref), of: Self.confirmations, seconds: seconds)
+    }
+
     /// Why one lock does not hold yet, or nil when it holds.
     func explain(_ stored: StoredMessage, key: LockKey, lock: Lock, now: Now) -> LockReason? {
         if stored.state.latched[key] != nil { return nil }
@@ -238,16 +247,22 @@ extension Engine {
             }
             return .needsPIN
         case let .location(center, radius):
-            if let problem = LockRule.fixProblem(lastFix, connected: gps.connected, now: now) { return problem }
+            if let problem = LockRule.fixProblem(lastFix, connected: gps.connected, now: now, life: cadence.maximumGap)
+            {
+                return problem
+            }
             if let problem = LockRule.trust(trust, requiresHardware: stored.message.requiresHardware) { return problem }
             guard let fix = lastFix, let position = fix.position else { return .needsFix }
             return LockRule.location(position, eph: fix.eph, center: center, radius: radius)
-                ?? .confirming(confirmations(of: ref), of: Self.confirmations)
+                ?? confirming(ref)
         case let .altitude(bounds):
-            if let problem = LockRule.fixProblem(lastFix, connected: gps.connected, now: now) { return problem }
+            if let problem = LockRule.fixProblem(lastFix, connected: gps.connected, now: now, life: cadence.maximumGap)
+            {
+                return problem
+            }
             if let problem = LockRule.trust(trust, requiresHardware: stored.message.requiresHardware) { return problem }
             return LockRule.altitude(lastFix?.altitude3D, epv: lastFix?.epv, bounds: bounds)
-                ?? .confirming(confirmations(of: ref), of: Self.confirmations)
+                ?? confirming(ref)
         case let .weather(condition):
             return LockRule.weather(condition, weatherReading(now: now))
                 ?? .weather(current: condition, needs: condition)

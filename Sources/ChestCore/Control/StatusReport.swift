@@ -24,7 +24,9 @@ package struct StatusReport: Hashable, Sendable, Codable {
         @Null package var trust: FixTrust?
         /// The receiver, as gpsd and the system describe it.
         @Null package var source: FixSource?
-
+        /// Seconds between the receiver's epochs, as chestd measured them (else as gpsd reported them): a place
+        /// bears gaps of twice this, 5 to 15 s (docs/DESIGN.md "Lock rules"); absent from older chestd versions.
+        @Null package var cadenceSeconds: Double?
     }
 
     package struct Clock: Hashable, Sendable, Codable {
@@ -69,6 +71,19 @@ package struct StatusReport: Hashable, Sendable, Codable {
         }
     }
 
+    /// A place or altitude whose rule the fixes meet, counting its confirming fixes: why it has not opened yet.
+    package struct Confirming: Hashable, Sendable, Codable {
+        package var id: MessageID
+        package var title: String
+        package var page: Int
+        /// `location` or `altitude`.
+        package var kind: LockKind
+        package var count: Int
+        package var of: Int
+        /// What `read` says of the lock: "fixes come every 5 s: 2 of 3 confirming fixes".
+        package var reason: String
+    }
+
     package struct Counts: Hashable, Sendable, Codable {
         package var locked: Int
         package var partial: Int
@@ -91,6 +106,8 @@ package struct StatusReport: Hashable, Sendable, Codable {
     package var notes: [String]
     /// The hunt this chestd joined (`chest hunt join`); absent when none.
     package var hunt: HuntLinkStatus?
+    /// The places and altitudes counting their confirming fixes now; absent from older chestd versions.
+    package var confirming: [Confirming]?
 }
 
 extension Engine {
@@ -116,7 +133,8 @@ extension Engine {
                 altitudeMSL: fix.altitude3D ?? (fix.mode.hasPosition ? fix.altitudeMSL : nil),
                 eph: fix.eph, epv: fix.epv, satellitesUsed: fix.satellitesUsed,
                 satellitesSeen: fix.satellitesSeen, time: fix.time,
-                ageSeconds: fix.age(at: now.monotonic), trust: trust.trust, source: trust.source)
+                ageSeconds: fix.age(at: now.monotonic), trust: trust.trust, source: trust.source,
+                cadenceSeconds: cadence.seconds)
         }
         let weather = self.weather.map {
             StatusReport.WeatherReport(
@@ -136,6 +154,21 @@ extension Engine {
             sealed: StatusReport.SealedLocks(
                 pending: sealSummary.pending, cellsTried: sealSummary.cellsTried,
                 deriving: sealSummary.deriving, cellsWaiting: sealSummary.cellsWaiting,
-                secondsLeft: sealSummary.secondsLeft), notes: notes, hunt: hunt)
+                secondsLeft: sealSummary.secondsLeft), notes: notes, hunt: hunt, confirming: confirmingNow(now))
+    }
+
+    /// The locks counting confirming fixes, by message and page: one entry per streak under way, of which there are
+    /// as many as places the reader stands in, not one per message.
+    func confirmingNow(_ now: Now) -> [StatusReport.Confirming] {
+        guard fixState(now: now).hasFix else { return [] }
+        return streaks.compactMap { ref, streak -> StatusReport.Confirming? in
+            guard streak.count > 0, let stored = entries[ref.id], stored.state.latched[ref.key] == nil else {
+                return nil
+            }
+            let reason = confirming(ref).text(now: now.wall)
+            return StatusReport.Confirming(
+                id: ref.id, title: stored.message.title, page: ref.key.page, kind: ref.key.kind,
+                count: streak.count, of: Self.confirmations, reason: reason)
+        }.sorted { ($0.id, $0.page, $0.kind.rawValue) < ($1.id, $1.page, $1.kind.rawValue) }
     }
 }

@@ -18,6 +18,10 @@ extension Engine {
             lastEmittedEpoch = epoch
             effects.append(.emit(.fix(FixSummary(fix))))
         }
+        // The gap before this epoch is judged against the cadence measured before it, so that no gap vouches for
+        // itself.
+        let gap = cadence.maximumGap
+        cadence.observe(epoch: epoch, at: fix.receivedAt)
         effects += reported(fix, now: now)
         guard fix.isFresh(at: now.monotonic) else { return effects }
         var held: [LockRef] = []
@@ -30,7 +34,7 @@ extension Engine {
                 && fixCounts(for: circle.key)
             {
                 inside.insert(circle.key)
-                if advance(circle.key, fix: fix) >= Self.confirmations { held.append(circle.key) }
+                if advance(circle.key, fix: fix, gap: gap) >= Self.confirmations { held.append(circle.key) }
             }
         }
         effects += sealedFix(fix, now: now)
@@ -47,7 +51,7 @@ extension Engine {
         if let altitude = fix.altitude3D {
             for (ref, bounds) in altitudes {
                 if LockRule.altitude(altitude, epv: fix.epv, bounds: bounds) == nil && fixCounts(for: ref) {
-                    if advance(ref, fix: fix) >= Self.confirmations { held.append(ref) }
+                    if advance(ref, fix: fix, gap: gap) >= Self.confirmations { held.append(ref) }
                 } else {
                     streaks.removeValue(forKey: ref)
                 }
@@ -64,12 +68,13 @@ extension Engine {
     }
 
     /// Counts this fix towards a lock's streak and returns the new count. A second report of the same epoch
-    /// counts nothing; a gap longer than a fix's life starts the streak again.
-    mutating func advance(_ ref: LockRef, fix: Fix) -> Int {
+    /// counts nothing; a gap longer than `gap` (twice the receiver's cadence, 5 to 15 s: `ReceiverCadence`)
+    /// starts the streak again.
+    mutating func advance(_ ref: LockRef, fix: Fix, gap: Double) -> Int {
         let epoch = fix.epoch
         if var streak = streaks[ref] {
             guard streak.epoch != epoch else { return streak.count }
-            streak.count = fix.receivedAt - streak.receivedAt > Fix.maximumAge ? 1 : streak.count + 1
+            streak.count = fix.receivedAt - streak.receivedAt > gap ? 1 : streak.count + 1
             streak.epoch = epoch
             streak.receivedAt = fix.receivedAt
             streaks[ref] = streak

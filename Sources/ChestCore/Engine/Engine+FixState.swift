@@ -18,7 +18,7 @@ extension Engine {
     package func fixState(now: Now) -> FixState {
         FixState.assess(
             gpsdConnected: gps.connected, receiverGone: fixWatch.receiverGone, lastReport: lastFix,
-            lastPositionAt: fixWatch.lastPositionAt, monotonicNow: now.monotonic)
+            lastPositionAt: fixWatch.lastPositionAt, monotonicNow: now.monotonic, life: cadence.maximumGap)
     }
 
     /// A report from gpsd (`lastFix` already holds it): a report means the receiver is there.
@@ -52,7 +52,7 @@ extension Engine {
             }
         }
         if state.hasFix, fixWatch.checkAt == nil, let fix = lastFix {
-            let at = fix.receivedAt + Fix.maximumAge + Self.fixCheckMargin
+            let at = fix.receivedAt + cadence.maximumGap + Self.fixCheckMargin
             fixWatch.checkAt = at
             effects.append(.fixCheck(at: at))
         }

@@ -45,7 +45,8 @@ extension Engine {
         case .config:
             return [.describeSettings(client)]
         case .fix:
-            guard let fix = lastFix, fix.position != nil, fix.isFresh(at: now.monotonic) else {
+            guard let fix = lastFix, fix.position != nil, fix.isFresh(at: now.monotonic, life: cadence.maximumGap)
+            else {
                 return [
                     .reply(
                         client,

@@ -252,7 +252,7 @@ extension Engine {
                 run = []
                 continue
             }
-            let count = advance(ref, fix: entry.fix)
+            let count = advance(ref, fix: entry.fix, gap: cadence.maximumGap)
             if count == 1 { run = [] }
             run.append(entry)
             if count >= Self.confirmations {

@@ -5,6 +5,8 @@ extension Engine {
     mutating func handleReceiver(_ source: FixSource?, now: Now) -> [Effect] {
         let before = trust.trust
         trust.receiver(source)
+        cadence.reported = source?.cycle
+        if source == nil { cadence.breakRun() }
         var effects: [Effect] = trust.trust == before ? [] : [.emit(.trust(trust.trust, source: source))]
         if source == nil, clock.forget("the GPS feed stopped") { effects += clockChanged(now) }
         fixWatch.receiverGone = source == nil

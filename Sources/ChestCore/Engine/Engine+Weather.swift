@@ -28,7 +28,7 @@ extension Engine {
 
     /// Where the reader is: the position of a fresh 2D or 3D fix.
     func currentPosition(_ now: Now) -> Coordinate? {
-        guard let fix = lastFix, fix.isFresh(at: now.monotonic) else { return nil }
+        guard let fix = lastFix, fix.isFresh(at: now.monotonic, life: cadence.maximumGap) else { return nil }
         return fix.position
     }
 

@@ -25,6 +25,8 @@ package struct Engine: Sendable {
     /// Pending `after` locks and the page each waits for (docs/QUEST.md "Chains").
     var afters: [LockRef: PageLink] = [:]
     var streaks: [LockRef: Streak] = [:]
+    /// How often the receiver gives an epoch: what a streak's gap and a fix's life are judged against.
+    package internal(set) var cadence = ReceiverCadence()
     var lastEmittedEpoch: Double?
     var fixWatch = FixWatch()
     var scheduledWake: Date??
@@ -96,6 +98,7 @@ package struct Engine: Sendable {
             if !connected {
                 streaks.removeAll()
                 seal.history.breakRun()
+                cadence.breakRun()
             }
             effects.append(.emit(.gpsd(connected: connected, server: server, reason: reason)))
         case let .receiver(source, now):

@@ -58,6 +58,9 @@ package struct Fix: Hashable, Sendable, Codable {
     /// Seconds since the daemon received this fix.
     package func age(at monotonicNow: Double) -> Double { max(0, monotonicNow - receivedAt) }
 
-    /// Whether the fix is recent enough to open anything.
-    package func isFresh(at monotonicNow: Double) -> Bool { age(at: monotonicNow) <= Fix.maximumAge }
+    /// Whether the fix is recent enough to open anything: at most `life` seconds old (`Fix.maximumAge`, or longer
+    /// for a slow receiver: `ReceiverCadence.maximumGap`).
+    package func isFresh(at monotonicNow: Double, life: Double = Fix.maximumAge) -> Bool {
+        age(at: monotonicNow) <= life
+    }
 }

@@ -27,6 +27,9 @@ package struct FixSource: Hashable, Sendable, Codable {
     package var product: String?
     package var manufacturer: String?
     package var serial: String?
+    /// gpsd's `cycle`: the seconds between the receiver's epochs as gpsd knows them (1 for most NMEA receivers,
+    /// whatever their real pace), when it gave one (docs/DESIGN.md "Lock rules").
+    package var cycle: Double?
 
     package init(
         kind: Kind, path: String, driver: String? = nil, subtype: String? = nil, vendorID: String? = nil,

@@ -32,10 +32,11 @@ package struct FixState: Hashable, Sendable, Codable {
     }
 
     /// The state from what chestd knows: the link to gpsd, whether gpsd lost its receiver, the last report and
-    /// when the last position came. Pure, so the status, the events and nav cannot disagree.
+    /// when the last position came. Pure, so the status, the events and nav cannot disagree. A report stays
+    /// current for `life` seconds: 5 s, or twice a slow receiver's cadence (`ReceiverCadence.maximumGap`).
     package static func assess(
         gpsdConnected: Bool, receiverGone: Bool, lastReport: Fix?, lastPositionAt: Double?,
-        monotonicNow: Double
+        monotonicNow: Double, life: Double = Fix.maximumAge
     ) -> FixState {
         let positionAge = lastPositionAt.map { max(0, monotonicNow - $0) }
         func lost(_ cause: Cause) -> FixState {
@@ -46,7 +47,7 @@ package struct FixState: Hashable, Sendable, Codable {
         guard gpsdConnected else { return lost(.gpsd) }
         if receiverGone { return lost(.receiver) }
         guard let report = lastReport else { return lost(.waiting) }
-        guard report.isFresh(at: monotonicNow) else { return lost(.silent) }
+        guard report.isFresh(at: monotonicNow, life: life) else { return lost(.silent) }
         guard report.position != nil else { return lost(.noFix) }
         return FixState(hasFix: true, cause: nil, reason: nil, lastPositionAgeSeconds: positionAge)
     }

@@ -12,6 +12,8 @@ package enum LockReason: Hashable, Sendable, Codable {
     case inaccurate(eph: Double, radius: Double)
     case away(metres: Double, bearing: Double)
     case confirming(Int, of: Int)
+    /// Confirming on a slow receiver: why a place waits longer than three seconds (docs/DESIGN.md "Lock rules").
+    case confirmingEvery(Int, of: Int, seconds: Double)
     case altitude(current: Double, needs: Bounds)
     case verticalError(epv: Double, needs: Double)
     case needsPIN
@@ -61,6 +63,8 @@ package enum LockReason: Hashable, Sendable, Codable {
         case let .inaccurate(eph, radius): "accuracy ±\(Int(eph.rounded())) m, needs ±\(radius.compact) m or better"
         case let .away(metres, bearing): "\(Wording.distance(metres)) away (\(Self.compass(bearing)))"
         case let .confirming(count, total): "\(count) of \(total) confirming fixes"
+        case let .confirmingEvery(count, total, seconds):
+            "fixes come every \(Self.cadence(seconds)) s: \(count) of \(total) confirming fixes"
         case let .altitude(current, needs): "at \(Int(current.rounded())) m, needs \(needs) m"
         case let .verticalError(epv, needs):
             "vertical accuracy ±\(Int(epv.rounded())) m, needs ±\(needs.compact) m or better"
@@ -70,7 +74,7 @@ package enum LockReason: Hashable, Sendable, Codable {
             (temperature ? "temperature unknown: " : "weather unknown: ") + unknown.detail(now: now, timeZone: timeZone)
         case let .weather(current, needs):
             "\(current?.presentParticiple ?? "weather unknown"), needs \(needs.rawValue)"
-        case let .temperature(current, needs): "it is \(Self.celsius(current)) °C, needs \(needs) °C"
+        case let .temperature(current, needs): "it is \(Self.tenths(current)) °C, needs \(needs) °C"
         case .sentByYou: "you sent this message"
         case let .waitsForMessage(link):
             "waits for page \(link.page) of message \(link.message.short), not in your chest"
@@ -128,7 +132,14 @@ package enum LockReason: Hashable, Sendable, Codable {
         return day + (seconds ? String(printf: ":%02d", local.second) : "") + " " + zone.name(local)
     }
 
-    static func celsius(_ value: Double) -> String {
+    /// "5", "2.5": a receiver's seconds per epoch, measured to the millisecond and read to the second (a tenth
+    /// below 3 s), so that the jitter of the measure does not show.
+    package static func cadence(_ seconds: Double) -> String {
+        seconds >= 3 ? String(Int(seconds.rounded())) : tenths(seconds)
+    }
+
+    /// "21", "-3.5": a temperature as a person reads it, to a tenth at most.
+    static func tenths(_ value: Double) -> String {
         (value * 10).rounded() / 10 == value.rounded() ? String(Int(value.rounded())) : String(printf: "%.1f", value)
     }
 

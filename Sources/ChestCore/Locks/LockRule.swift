@@ -4,11 +4,14 @@ import struct FoundationEssentials.Date
 /// the lock, else what is missing. One function per kind, so the two cannot drift apart
 /// (docs/DESIGN.md "Lock rules").
 enum LockRule {
-    /// Why no fix can count for a location or altitude lock right now: gpsd lost, no fix, or a stale one.
-    static func fixProblem(_ fix: Fix?, connected: Bool, now: Now) -> LockReason? {
+    /// Why no fix can count for a location or altitude lock right now: gpsd lost, no fix, or one older than
+    /// `life` (the receiver's `ReceiverCadence.maximumGap`).
+    static func fixProblem(_ fix: Fix?, connected: Bool, now: Now, life: Double) -> LockReason? {
         guard connected else { return .gpsNotConnected }
         guard let fix, fix.mode.hasPosition else { return .needsFix }
-        guard fix.isFresh(at: now.monotonic) else { return .staleFix(ageSeconds: fix.age(at: now.monotonic)) }
+        guard fix.isFresh(at: now.monotonic, life: life) else {
+            return .staleFix(ageSeconds: fix.age(at: now.monotonic))
+        }
         return nil
     }
 

@@ -47,7 +47,10 @@ extension Engine {
             return .needsPIN
         default:
             let ref = LockRef(id: stored.id, key: key)
-            if let problem = LockRule.fixProblem(lastFix, connected: gps.connected, now: now) { return problem }
+            if let problem = LockRule.fixProblem(lastFix, connected: gps.connected, now: now, life: cadence.maximumGap)
+            {
+                return problem
+            }
             if let problem = LockRule.trust(trust, requiresHardware: stored.message.requiresHardware) { return problem }
             if withPIN && !kept { return .needsPINForPlace }
             if withAnswer && !keptAnswer { return .needsAnswerForPlace }
