@@ -71,6 +71,6 @@ struct ReimportTests {
             try harness.list().first?["title"] as? String == "The walk, second edition"
         }
         #expect(try harness.list().map { $0["openPages"] as? [Int] } == [[1]])
-        #expect(harness.names(in: harness.chest + "/rejected").isEmpty)
+        #expect(harness.names(in: "rejected").isEmpty, "\(harness.layout)")
     }
 }

@@ -165,7 +165,8 @@ extension Engine {
             guard streak.count > 0, let stored = entries[ref.id], stored.state.latched[ref.key] == nil else {
                 return nil
             }
-            let reason = confirming(ref).text(now: now.wall)
+            // A confirming reason names a count and the receiver's cadence, never an instant: no zone is needed.
+            let reason = confirming(ref).text(timeZone: .utc, now: now.wall)
             return StatusReport.Confirming(
                 id: ref.id, title: stored.message.title, page: ref.key.page, kind: ref.key.kind,
                 count: streak.count, of: Self.confirmations, reason: reason)

@@ -215,10 +215,10 @@ private typealias F = CoreFixture
 
     @Test func theCadenceReadsToTheSecond() {
         #expect(
-            LockReason.confirmingEvery(2, of: 3, seconds: 5.04).text(now: F.t0)
+            LockReason.confirmingEvery(2, of: 3, seconds: 5.04).text(timeZone: .utc, now: F.t0)
                 == "fixes come every 5 s: 2 of 3 confirming fixes")
         #expect(
-            LockReason.confirmingEvery(1, of: 3, seconds: 2.5).text(now: F.t0)
+            LockReason.confirmingEvery(1, of: 3, seconds: 2.5).text(timeZone: .utc, now: F.t0)
                 == "fixes come every 2.5 s: 1 of 3 confirming fixes")
     }
 }
