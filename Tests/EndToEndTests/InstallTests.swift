@@ -36,4 +36,20 @@ struct InstallTests {
             #expect(outcome.stdout.contains(prefix + "/" + file), "\(file) not listed:\n\(outcome.stdout)")
         }
     }
+
+    /// Issue 61: the release program had `RUNPATH $ORIGIN`, so a copy beside planted libraries loaded them. The
+    /// builds of `make install` and `make deb` ask SwiftPM for none (`--disable-local-rpath`, which removes it: a
+    /// package built with it has no RUNPATH at all), and deb.sh refuses a program that has one; PackageTests reads
+    /// the packaged program's dynamic section.
+    @Test func theReleaseBuildsCarryNoSearchPathOfTheirOwn() throws {
+        let root = GPSLogs.packageRoot.path
+        let install = try Subprocess.run(
+            "/usr/bin/make", ["-n", "-f", root + "/mk/install.mk", "install-release-build", "SWIFT=swift"],
+            environment: ["PATH": "/usr/bin:/bin"])
+        let build = install.stdout.split(separator: "\n").first { $0.contains("swift build") } ?? ""
+        #expect(build.contains("--disable-local-rpath"), "make install builds with: \(install.stdout)\(install.stderr)")
+        let deb = try String(contentsOfFile: root + "/scripts/deb.sh", encoding: .utf8)
+        #expect(deb.contains("--disable-local-rpath"), "scripts/deb.sh's build keeps RUNPATH $ORIGIN")
+        #expect(deb.contains("(RUNPATH|RPATH)"), "scripts/deb.sh does not check the program it packages")
+    }
 }
