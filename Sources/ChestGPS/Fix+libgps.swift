@@ -5,7 +5,7 @@ import ChestIO
 extension Fix {
     /// The fix in the TPV report libgps just unpacked into `data`, or `nil` when that message was not a TPV.
     ///
-    /// `data.set` must have been zeroed before the `gps_read`, so that it describes this one message. Every
+    /// `data.set` must have been zeroed before `libgps_json_unpack`, so that it describes this one message. Every
     /// double is checked with `isFinite` (gpsd's NaN means unknown); position and altitude count only on a
     /// 2D or 3D fix, whatever else the report carries.
     /// - Parameters:
