@@ -170,7 +170,9 @@ extension Engine {
             for admission in admissions {
                 guard let client = admission.source.client else { continue }
                 var result = ImportResult(admission.stored)
-                result.note = identityNote(admission.stored, settingAside: claims)
+                result.note =
+                    [Self.ownMessageNote(admission.stored), identityNote(admission.stored, settingAside: claims)]
+                    .compactMap { $0 }.joined(separator: "; ").nilIfEmpty
                 effects.append(.reply(client, .message(result)))
             }
             return effects
@@ -219,6 +221,7 @@ extension Engine {
             if let client = admission.source.client {
                 var result = ImportResult(admission.stored)
                 result.replaced = note
+                result.note = Self.ownMessageNote(admission.stored)
                 effects.append(.reply(client, .message(result)))
             }
             return effects
@@ -272,4 +275,19 @@ extension ImportResult {
 
     /// A message in the chest, by its chest ID.
     init(_ stored: StoredMessage) { self.init(id: stored.id, title: stored.message.title) }
+}
+
+extension Engine {
+    /// What `import` says of a message this machine's own identity sealed (issue 59: it said nothing, and `watch` then
+    /// waited for an opening that never comes): a sender cannot open their own messages (docs/DESIGN.md).
+    static func ownMessageNote(_ stored: StoredMessage) -> String? {
+        guard stored.sentByYou else { return nil }
+        return "you sealed this message yourself, and a sender cannot open their own messages: none of its pages "
+            + "will open in your chest; give the file to its reader, and use chest preview to see its pages"
+    }
+}
+
+extension String {
+    /// Nil for the empty string.
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }
