@@ -48,7 +48,7 @@ extension Engine {
                     content = known
                     seal.contents[id]?[number] = nil
                 }
-                var open = OpenPage(page: number, set: set, at: now.wall, delivered: set == nil, content: content)
+                var open = OpenPage(page: number, set: set, at: now.wall, delivered: false, content: content)
                 open.proofKey = takeProofKey(PageLink(message: id, page: number))
                 if let set, page[set].contains(where: { $0.kind == .location }) {
                     let place = LockRef(id: id, key: LockKey(page: number, set: set, kind: .location))
@@ -72,9 +72,12 @@ extension Engine {
             }
             // Announced only once on disk: an unlock a restart would not find is never told.
             var announce: [Effect] = []
-            for page in opened where page.set != nil {
+            // Every opening is told, a hunt's page without locks too (sealed under the start key, it opens when that
+            // key comes: issue 59); only a page opened by a set of locks makes a receipt for the board.
+            for page in opened {
                 let unlock = Unlock(stored, page)
-                announce += [.emit(.unlocked(unlock)), .notify(unlock)] + huntReceipt(stored, page)
+                announce += [.emit(.unlocked(unlock)), .notify(unlock)]
+                if page.set != nil { announce += huntReceipt(stored, page) }
             }
             // A watcher heard of it: delivered, recorded after the event so a crash in between repeats it.
             if !subscribers.isEmpty { announce += markDelivered(id, pages: opened.map(\.page)) }

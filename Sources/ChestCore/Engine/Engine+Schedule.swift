@@ -56,7 +56,7 @@ extension Engine {
         let ids = huntBook.heldForStart.union(huntBook.heldAfterEnd).sorted()
         huntBook.heldForStart = []
         huntBook.heldAfterEnd = []
-        var effects = ids.flatMap { openLocklessPages($0, now: now) }
+        var effects = ids.flatMap { openLocklessPages($0, announce: true, now: now) }
         effects += openCompleted(ids, persistAlways: false, now: now)
         return effects
     }

@@ -208,7 +208,10 @@ package struct Engine: Sendable {
         return effects
     }
 
-    mutating func openLocklessPages(_ id: MessageID, now: Now) -> [Effect] {
+    /// `announce`: the pages were held for the hunt's window and open now, at the start, which is an opening to tell
+    /// (an `unlocked` event and a notification, as for a page with locks; issue 59: it was silent). A page open from
+    /// the moment its message came in is told by the message's `ingested` event.
+    mutating func openLocklessPages(_ id: MessageID, announce: Bool = false, now: Now) -> [Effect] {
         guard var stored = entries[id] else { return [] }
         var lockless = stored.message.pages.indices.map { $0 + 1 }.filter {
             stored.message.pages[$0 - 1].isUnlocked && stored.message.pages[$0 - 1].sealed == nil
@@ -220,11 +223,16 @@ package struct Engine: Sendable {
             lockless = []
         }
         guard !lockless.isEmpty else { return [] }
-        for page in lockless {
-            stored.state.openPages.append(OpenPage(page: page, set: nil, at: now.wall, delivered: true))
-        }
+        let opened = lockless.map { OpenPage(page: $0, set: nil, at: now.wall, delivered: !announce) }
+        stored.state.openPages += opened
         entries[id] = stored
-        return [.persist(id, stored.state)]
+        guard announce else { return [.persist(id, stored.state)] }
+        var told = opened.flatMap { page -> [Effect] in
+            let unlock = Unlock(stored, page)
+            return [.emit(.unlocked(unlock)), .notify(unlock)]
+        }
+        if !subscribers.isEmpty { told += markDelivered(id, pages: opened.map(\.page)) }
+        return [.persist(id, stored.state, then: told)]
     }
 
     /// Files every lock that can still matter (on a page not yet open, not yet latched) with its evaluator.

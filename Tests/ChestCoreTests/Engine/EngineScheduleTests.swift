@@ -104,8 +104,14 @@ private typealias F = CoreFixture
         let message = F.message(4, pages: [Page(text: "welcome", setA: [], setB: [])])
         var (engine, _) = Self.engine(Self.join(starts: 10), [F.stored(message)])
         #expect(engine.entries[message.id]?.state.openPages.isEmpty == true)
-        _ = engine.handle(.tick(F.now(10)))
+        let opened = engine.handle(.tick(F.now(10)))
         #expect(engine.entries[message.id]?.state.openPages.map(\.page) == [1])
+        // Issue 59: its opening at the start is told as any page's is: an event and a notification, once on disk.
+        #expect(opened.unlocks == [1], "\(opened)")
+        #expect(
+            opened.flattened.contains {
+                if case let .notify(unlock) = $0 { unlock.id == message.id && unlock.page == 1 } else { false }
+            })
     }
 
     @Test func afterTheEndNothingOpensUnlessItsLocksAllHeldBeforeTheEnd() throws {
