@@ -33,6 +33,18 @@ struct SimulateTests {
         #expect(!FileManager.default.fileExists(atPath: Self.quest + ".ids"))
     }
 
+    /// Issue 59: the track given first was read as a quest, a line of errors each; the order is said instead.
+    @Test func aTrackGivenFirstIsNamedAsSuch() throws {
+        let world = ChestHarness()
+        let walk = Self.root + "/demo/walk.txt"
+        let outcome = try world.chest(["simulate", walk, Self.quest])
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.stderr
+                == "chest: \(walk) is a track and \(Self.quest) is not: the track comes last, as in chest simulate "
+                + "\(Self.quest) \(walk)\n", "\(outcome.stderr)")
+    }
+
     @Test func pagesThatNeverOpenSayWhyAndTheStatusIsOne() throws {
         let world = ChestHarness()
         let quest = world.root + "/far.quest"

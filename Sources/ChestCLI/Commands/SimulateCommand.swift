@@ -81,19 +81,8 @@ struct SimulateCommand: ChestCommand {
     }
 
     func run(settings: Settings) throws {
+        let points = try Self.readTrack(track, orderOf: messages)
         let rehearsal = try Rehearsal(paths: messages, radius: radius)
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: track))
-        } catch {
-            throw ChestError("cannot read the track \(track): \(QuestFile.whyUnreadable(track))")
-        }
-        let points: Track
-        do {
-            points = try Track(data: data)
-        } catch {
-            throw ChestError("\(track): \(error)")
-        }
         if gpsd { return try replayThroughGPSD(rehearsal, points, settings: settings) }
         // In-process, a sealed page would need its keys derived the way chestd does off its loop; not done here.
         if let sealed = rehearsal.items.first(where: { $0.file?.pages.contains { $0.sealed != nil } == true }) {
@@ -107,6 +96,30 @@ struct SimulateCommand: ChestCommand {
         guard simulation.allOpened else {
             let total = simulation.messages.reduce(0) { $0 + $1.pages.count }
             throw ChestError("\(simulation.misses.count) of \(total) pages never opened")
+        }
+    }
+
+    /// The track, the last path. When it is no track but the first path is, the two were given the wrong way round
+    /// (issue 59: each line of the track was then reported as a quest's unknown field): say the order instead.
+    static func readTrack(_ track: String, orderOf messages: [String]) throws -> Track {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: track))
+        } catch {
+            throw ChestError("cannot read the track \(track): \(QuestFile.whyUnreadable(track))")
+        }
+        do {
+            return try Track(data: data)
+        } catch {
+            if let first = messages.first, let bytes = try? Data(contentsOf: URL(fileURLWithPath: first)),
+                (try? Track(data: bytes)) != nil
+            {
+                let quests = (messages.dropFirst() + [track]).joined(separator: " ")
+                throw ChestError(
+                    "\(first) is a track and \(track) is not: the track comes last, as in chest simulate \(quests) \(first)"
+                )
+            }
+            throw ChestError("\(track): \(error)")
         }
     }
 
