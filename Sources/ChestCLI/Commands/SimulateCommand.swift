@@ -81,8 +81,9 @@ struct SimulateCommand: ChestCommand {
     }
 
     func run(settings: Settings) throws {
-        let points = try Self.readTrack(track, orderOf: messages)
+        try Self.checkOrder(track, messages)
         let rehearsal = try Rehearsal(paths: messages, radius: radius)
+        let points = try Self.readTrack(track)
         if gpsd { return try replayThroughGPSD(rehearsal, points, settings: settings) }
         // In-process, a sealed page would need its keys derived the way chestd does off its loop; not done here.
         if let sealed = rehearsal.items.first(where: { $0.file?.pages.contains { $0.sealed != nil } == true }) {
@@ -99,9 +100,22 @@ struct SimulateCommand: ChestCommand {
         }
     }
 
-    /// The track, the last path. When it is no track but the first path is, the two were given the wrong way round
-    /// (issue 59: each line of the track was then reported as a quest's unknown field): say the order instead.
-    static func readTrack(_ track: String, orderOf messages: [String]) throws -> Track {
+    /// When the last path is no track but the first is, the two were given the wrong way round (issue 59: each line
+    /// of the track was then reported as a quest's unknown field): says the order instead.
+    static func checkOrder(_ track: String, _ messages: [String]) throws {
+        guard let first = messages.first, Self.isTrack(first), !Self.isTrack(track) else { return }
+        let quests = (messages.dropFirst() + [track]).joined(separator: " ")
+        throw ChestError(
+            "\(first) is a track and \(track) is not: the track comes last, as in chest simulate \(quests) \(first)")
+    }
+
+    private static func isTrack(_ path: String) -> Bool {
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else { return false }
+        return (try? Track(data: data)) != nil
+    }
+
+    /// The track, the last path.
+    static func readTrack(_ track: String) throws -> Track {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: track))
@@ -111,14 +125,6 @@ struct SimulateCommand: ChestCommand {
         do {
             return try Track(data: data)
         } catch {
-            if let first = messages.first, let bytes = try? Data(contentsOf: URL(fileURLWithPath: first)),
-                (try? Track(data: bytes)) != nil
-            {
-                let quests = (messages.dropFirst() + [track]).joined(separator: " ")
-                throw ChestError(
-                    "\(first) is a track and \(track) is not: the track comes last, as in chest simulate \(quests) \(first)"
-                )
-            }
             throw ChestError("\(track): \(error)")
         }
     }
