@@ -20,9 +20,17 @@ struct FirstMinutesTests {
             directory: world.root)
     }
 
-    /// Shell words that wait until chestd holds a connection on its socket (an accepted, connected socket under its
-    /// path in /proc/net/unix, as `ChestHarness.connections` reads it): the watch has connected.
-    static let untilWatching = #"until grep -Eq " 03 [0-9]+ $CHEST_SOCKET$" /proc/net/unix; do sleep 0.02; done"#
+    /// Waits until `chest watch` holds its subscription: a connection to chestd's socket (an accepted one is listed
+    /// under the socket's path in /proc/net/unix, as `ChestHarness.connections` reads it) still open 0.3 s later. Any
+    /// connected socket was not enough: watch first lists the chests over short connections, and an import that came
+    /// during one of them was missed by the subscription that followed (a test failed so, once, under load).
+    static let untilWatching = #"""
+        while :; do \
+        a=$(awk -v s="$CHEST_SOCKET" '$6 == "03" && $8 == s { print $7 }' /proc/net/unix); sleep 0.3; \
+        b=" $(awk -v s="$CHEST_SOCKET" '$6 == "03" && $8 == s { print $7 }' /proc/net/unix | tr '\n' ' ') "; \
+        for i in $a; do case "$b" in *" $i "*) break 2 ;; esac; done; \
+        done
+        """#
 
     /// A one-page message sealed by someone else that opens `seconds` from now, written to NAME in the root.
     func composeAsAlice(_ world: ChestHarness, _ name: String, seconds: Int, text: String = "It opened.") throws {
