@@ -81,9 +81,11 @@ struct SimulateCommand: ChestCommand {
     }
 
     func run(settings: Settings) throws {
-        try Self.checkOrder(track, messages)
+        // The track is read once; only when it is no track is the first path looked at, for the order.
+        let read = Result { try Self.readTrack(track) }
+        if case .failure = read { try Self.checkOrder(track, messages) }
         let rehearsal = try Rehearsal(paths: messages, radius: radius)
-        let points = try Self.readTrack(track)
+        let points = try read.get()
         if gpsd { return try replayThroughGPSD(rehearsal, points, settings: settings) }
         // In-process, a sealed page would need its keys derived the way chestd does off its loop; not done here.
         if let sealed = rehearsal.items.first(where: { $0.file?.pages.contains { $0.sealed != nil } == true }) {
@@ -100,10 +102,10 @@ struct SimulateCommand: ChestCommand {
         }
     }
 
-    /// When the last path is no track but the first is, the two were given the wrong way round (issue 59: each line
-    /// of the track was then reported as a quest's unknown field): says the order instead.
+    /// Called when the last path is no track: when the first is one, the two were given the wrong way round (issue
+    /// 59: each line of the track was then reported as a quest's unknown field), and the order is said instead.
     static func checkOrder(_ track: String, _ messages: [String]) throws {
-        guard let first = messages.first, Self.isTrack(first), !Self.isTrack(track) else { return }
+        guard let first = messages.first, Self.isTrack(first) else { return }
         let quests = (messages.dropFirst() + [track]).joined(separator: " ")
         throw ChestError(
             "\(first) is a track and \(track) is not: the track comes last, as in chest simulate \(quests) \(first)")
