@@ -37,10 +37,12 @@ extension Daemon {
             case .refused(.badSignature): "its signature does not hold"
             case .refused(.wrongTopic): "its sender or kind does not belong on that topic"
             case .refused(.replayed): "it was heard before, or is older than what was"
-            case .refused(.afterEnd), .refused(.beforeStart): "it came outside the hunt's time"
+            case .refused(.afterEnd), .refused(.beforeStart), .refused(.afterLimit), .refused(.afterFinish):
+                "it came outside the hunt's time"
             case .refused(.tooFast): "it came faster than a team's rate"
             case .refused(.queueFull): "it came while the queue was full"
             case .hintKeyNotForThisReader: "the hint key is not sealed to this reader"
+            case .startKeyNotForThisTeam: "the start key is not sealed to this team"
             }
         log.warning("hunt: ignored a message on \(TerminalText.escaped(topic)): \(reason)")
     }

@@ -43,12 +43,21 @@ extension HuntLink {
         case let .message(topic, payload, _):
             do {
                 let envelope = try HuntEnvelope.decode(payload)
-                if case let .hint(hint) = envelope.body {
-                    // The key is sealed to this reader; the engine's gate decides whether to believe it.
-                    let key = Data(base64Encoded: hint.sealed).flatMap { sealed in
-                        identity.flatMap { HintSeal.open(sealed, with: $0) }
+                let sealed: String? =
+                    switch envelope.body {
+                    case let .hint(hint): hint.sealed
+                    case let .start(start): start.sealed
+                    default: nil
                     }
-                    return .hintKey(
+                if let sealed {
+                    // Sealed to the team's key, which every device of the team has (docs/HUNTS.md "Several devices
+                    // in one team"), or, from an older board, to this reader; the engine's gate decides whether to
+                    // believe it.
+                    let key = Data(base64Encoded: sealed).flatMap { box in
+                        HintSeal.open(box, withSecretKey: current.teamKey)
+                            ?? identity.flatMap { HintSeal.open(box, with: $0) }
+                    }
+                    return .sealedKey(
                         envelope, topic: topic, signatureValid: HuntSigner.isValid(envelope),
                         key: key.map { [UInt8]($0) })
                 }

@@ -207,6 +207,7 @@ final class HuntLink {
             client.setWill(willMessage(connection))
             client.subscribe(HuntTopic.releases(hunt: hunt.id))
             client.subscribe(HuntTopic.hints(hunt: hunt.id, team: team.name.rawValue))
+            client.subscribe(HuntTopic.start(hunt: hunt.id, team: team.name.rawValue))
             client.subscribe(HuntTopic.schedule(hunt: hunt.id))
             client.subscribe(HuntTopic.saying(hunt: hunt.id))
             self.connection = connection

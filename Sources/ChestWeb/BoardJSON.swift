@@ -17,6 +17,8 @@ package enum BoardJSON {
         /// The hunt's start and end in force (docs/HUNTS.md "The hunt's start and end"); absent when not set.
         var starts: Date?
         var ends: Date?
+        /// Each team's time limit in seconds (docs/HUNTS.md "A clock for each team"); absent without one.
+        var limit: Int?
         /// This page of the leaderboard (from 1), how many there are, and how many teams they hold.
         var page: Int
         var pages: Int
@@ -57,6 +59,12 @@ package enum BoardJSON {
         var lastHeard: Date?
         var refused: [String: Int]
         var position: Coordinate?
+        /// The team's own start and when its time runs out (docs/HUNTS.md "A clock for each team"), when it
+        /// finished (docs/HUNTS.md "A finish"), and the seconds from its start to its finish; absent when unknown.
+        var started: Date?
+        var closes: Date?
+        var finished: Date?
+        var time: Int?
     }
 
     struct Adjusted: Encodable {
@@ -104,12 +112,14 @@ package enum BoardJSON {
                 reachedAt: team.reachedAt, claimedOpenedAt: team.claimedCount, trust: team.trust,
                 openedWith: trusts.max().map { OpenedWith(worst: $0, best: trusts.min()!) }, online: team.online,
                 lastHeard: team.lastHeard, refused: team.refusals,
-                position: snapshot.sharePositions ? team.trail.last : nil)
+                position: snapshot.sharePositions ? team.trail.last : nil, started: team.startedAt,
+                closes: team.closesAt, finished: team.finishedAt, time: team.time)
         }
         let document = Document(
             hunt: snapshot.huntName, broker: snapshot.broker.text, connection: snapshot.connection.description,
             sharePositions: snapshot.sharePositions, starts: snapshot.schedule.starts,
-            ends: snapshot.schedule.ends, page: number, pages: pages, teamCount: ranked.count, teams: teams,
+            ends: snapshot.schedule.ends, limit: snapshot.schedule.limit, page: number, pages: pages,
+            teamCount: ranked.count, teams: teams,
             latest: snapshot.unlocks.map(\.event), refused: snapshot.refusals.map(\.event),
             ignored: snapshot.ignored)
         return ChestJSON.line(document)

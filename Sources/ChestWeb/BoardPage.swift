@@ -134,7 +134,14 @@ package enum BoardPage {
             }
             if index > 0 { html += "\n" }
             let guarded = team.pages.count { !$0.proven }
-            let reached = team.reachedAt.map { time($0, timeZone) } ?? "\u{2014}"
+            var reached = team.reachedAt.map { time($0, timeZone) } ?? "\u{2014}"
+            // A team's own clock (docs/HUNTS.md "A clock for each team", "A finish"): its time once it finished,
+            // when its time runs out while it plays.
+            if let seconds = team.time {
+                reached += #" <span class="finish">finished in \#(HuntBoard.clock(seconds))</span>"#
+            } else if snapshot.schedule.limit != nil, let closes = team.closesAt {
+                reached += " <small>until \(time(closes, timeZone))</small>"
+            }
             let now =
                 switch team.online {
                 case true?: #"<span class="on">online</span>"#

@@ -31,6 +31,11 @@ package struct BoardResults: Sendable {
         package var firstToLastSeconds: Double?
         /// The worst and the best trust its pages were opened with.
         package var openedWith: [String: FixTrust.Level]?
+        /// The team's own start, its finish and the seconds between (docs/HUNTS.md "A finish"): the ranking's
+        /// tie-break after points; absent when unknown.
+        package var started: Date?
+        package var finished: Date?
+        package var timeSeconds: Int?
     }
 
     /// An adjustment, as the results show it.
@@ -95,7 +100,8 @@ package struct BoardResults: Sendable {
                 },
                 distanceMetres: distance,
                 firstToLastSeconds: times.count > 1 ? times.max()!.timeIntervalSince(times.min()!) : nil,
-                openedWith: trusts.max().map { ["worst": $0, "best": trusts.min()!] })
+                openedWith: trusts.max().map { ["worst": $0, "best": trusts.min()!] }, started: team.startedAt,
+                finished: team.finishedAt, timeSeconds: team.time)
         }
     }
 
@@ -115,7 +121,7 @@ package struct BoardResults: Sendable {
                 ? "\"" + text.replacing("\"", with: "\"\"") + "\"" : text
         }
         var rows = [
-            "rank,team,points,pages,first_to_last_seconds,distance_m,hints_taken,opened_with_worst,opened_with_best,pages_reached"
+            "rank,team,points,pages,first_to_last_seconds,distance_m,hints_taken,opened_with_worst,opened_with_best,pages_reached,time_seconds"
         ]
         for team in teams {
             let reached = team.pages.map { "\($0.title) p\($0.page) at \(ISO8601.string($0.reachedAt))" }.joined(
@@ -125,6 +131,7 @@ package struct BoardResults: Sendable {
             var row: [String] = [number(team.rank), team.team, number(team.points), "\(team.pages.count)"]
             row += [rounded(team.firstToLastSeconds), rounded(team.distanceMetres), number(team.hintsTaken)]
             row += [team.openedWith?["worst"]?.rawValue ?? "", team.openedWith?["best"]?.rawValue ?? "", reached]
+            row.append(number(team.timeSeconds))
             rows.append(row.map(cell).joined(separator: ","))
         }
         return rows.joined(separator: "\n") + "\n"
@@ -136,6 +143,7 @@ package struct BoardResults: Sendable {
         for team in teams {
             let rank = team.rank.map { "\($0)." } ?? "-"
             var facts = ["\(team.pages.count) page\(team.pages.count == 1 ? "" : "s")"]
+            if let seconds = team.timeSeconds { facts.append("finished in \(Self.span(Double(seconds)))") }
             if let seconds = team.firstToLastSeconds { facts.append("first to last \(Wording.duration(seconds))") }
             if let metres = team.distanceMetres { facts.append("walked \(Wording.distance(metres))") }
             facts.append("\(team.points ?? 0) point\(team.points == 1 ? "" : "s")")
@@ -149,6 +157,11 @@ package struct BoardResults: Sendable {
             }
             lines.append("\(rank) \(TerminalText.escaped(team.team)): " + facts.joined(separator: ", "))
         }
+        if teams.contains(where: { $0.timeSeconds != nil }) {
+            lines.append(
+                "(equal points ranked by the time from a team's start to its finish; a team that did not finish after those that did)"
+            )
+        }
         if !sharePositions { lines.append("(this hunt does not share positions: no tracks and no distances)") }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -160,13 +173,18 @@ package struct BoardResults: Sendable {
     package func html(timeZone: Zone, served: Bool = false, now: Date = Date()) -> String {
         func time(_ date: Date) -> String { BoardPage.time(date, timeZone) }
         var rows: [String] = []
+        // A finish ranks equal points by time (docs/HUNTS.md "A finish"): its column shows once a team finished.
+        let timed = teams.contains { $0.timeSeconds != nil }
         for team in teams {
             let name = HTML.escaped(team.team)
+            let time =
+                timed
+                ? #"<td class="num time">\#(team.timeSeconds.map { Self.span(Double($0)) } ?? "\u{2014}")</td>"# : ""
             rows.append(
                 """
                 <tr data-team="\(name)"><td class="rank">\(team.rank.map(String.init) ?? "")</td>\
                 <td class="team">\(BoardPage.dot(team.colour))\(name)</td>\
-                <td class="num score">\(team.points.map(String.init) ?? "\u{2014}")</td><td class="num">\(team.pages.count)</td>\
+                <td class="num score">\(team.points.map(String.init) ?? "\u{2014}")</td><td class="num">\(team.pages.count)</td>\(time)\
                 <td class="num">\(team.firstToLastSeconds.map { Self.span($0) } ?? "\u{2014}")</td>\
                 <td class="num">\(team.distanceMetres.map { Wording.distance($0) } ?? "\u{2014}")</td>\
                 <td class="num">\(team.hintsTaken.map(String.init) ?? "\u{2014}")</td></tr>
@@ -202,12 +220,12 @@ package struct BoardResults: Sendable {
             <p class="when">\(HTML.escaped(when(timeZone: timeZone)))</p></div>
             <div class="main">
             <section class="ranking"><h2>Ranking <span id="paging"></span></h2><div class="fill" id="ranking"><table>\
-            <thead><tr><th>#</th><th>Team</th><th class="num">Points</th><th class="num">Pages</th>\
+            <thead><tr><th>#</th><th>Team</th><th class="num">Points</th><th class="num">Pages</th>\(timed ? #"<th class="num" title="from the team's start to its finish">Time</th>"# : "")\
             <th class="num" title="hours:minutes:seconds">First to last page</th><th class="num">Walked</th><th class="num">Hints taken</th></tr></thead><tbody>
             \(rows.joined(separator: "\n"))
             </tbody></table></div>
             <p class="note">Ranked by points (a proven page's points, less the hints given, plus the organiser's \
-            adjustments), then by who reached the score first, by the board's clock.</p>
+            adjustments), \(timed ? "then by the shorter time from the team's start to its finish (a team that did not finish after those that did), " : "")then by who reached the score first, by the board's clock.</p>
             \(tracks)</section>
             <figure>\(BoardMap(snapshot: snapshot, colours: colours, results: true).svg)</figure>
             </div>

@@ -174,12 +174,14 @@ struct BoardFeed {
         return events
     }
 
-    /// The answer as the broker carries it: the hint's key sealed to the team's reader, signed by the organiser,
+    /// The answer as the broker carries it: the hint's key sealed to the team's key, so that every device of the team
+    /// opens it (docs/HUNTS.md "Several devices in one team"), signed by the organiser,
     /// retained on the hint's own topic (an answer given again replaces it), with an id from the organiser's clock in
     /// milliseconds (as releases), each above the last.
     private mutating func seal(_ answer: BoardCore.HintAnswer) -> MQTTMessage? {
         guard let organiser, let key = Data(base64Encoded: answer.key),
-            let sealed = HintSeal.seal(key, toReader: answer.reader)
+            let sealed = HintSeal.seal(
+                key, toReader: core.hunt.teams.first { $0.name.rawValue == answer.team }?.publicKey ?? answer.reader)
         else { return nil }
         let id = max(UInt64(Date().timeIntervalSince1970 * 1000), lastAnswerID + 1)
         lastAnswerID = id

@@ -27,14 +27,27 @@ enum OrganiserPost {
         _ envelope: HuntEnvelope, topic: String, hunt: HuntFile, purpose: String, timeout: Double,
         what: String = "it"
     ) throws {
+        try publish([(envelope, topic)], hunt: hunt, purpose: purpose, timeout: timeout, what: what)
+    }
+
+    /// Publishes each envelope on its topic, retained, in order, and returns once the broker acknowledged them all.
+    static func publish(
+        _ envelopes: [(HuntEnvelope, String)], hunt: HuntFile, purpose: String, timeout: Double, what: String = "it"
+    ) throws {
         let link = try OrganiserLink(hunt: hunt, purpose: purpose)
         defer { link.stop() }
         try link.connect(within: timeout, broker: hunt.broker)
-        let mid = try link.client.publish(MQTTMessage(topic: topic, payload: envelope.bytes, qos: 1, retain: true))
-        let deadline = MonotonicClock.now() + timeout
-        while MonotonicClock.now() < deadline {
-            if case .delivered(mid) = link.next(within: deadline - MonotonicClock.now()) { return }
+        var waiting: Set<Int32> = []
+        for (envelope, topic) in envelopes {
+            waiting.insert(
+                try link.client.publish(MQTTMessage(topic: topic, payload: envelope.bytes, qos: 1, retain: true)))
         }
-        throw ChestError("the broker did not acknowledge \(what) within \(Int(timeout)) s; run the command again")
+        let deadline = MonotonicClock.now() + timeout
+        while MonotonicClock.now() < deadline, !waiting.isEmpty {
+            if case let .delivered(mid) = link.next(within: deadline - MonotonicClock.now()) { waiting.remove(mid) }
+        }
+        guard waiting.isEmpty else {
+            throw ChestError("the broker did not acknowledge \(what) within \(Int(timeout)) s; run the command again")
+        }
     }
 }

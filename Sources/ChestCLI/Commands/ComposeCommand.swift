@@ -53,6 +53,9 @@ struct ComposeCommand: ChestCommand, Equatable {
         .option(
             "--points", value: "N", help: "what the hunt's board credits for the page before it, 0 to 1000 (default 1)",
             repeatable: true),
+        .flag(
+            "--finish", help: "the page before it is the hunt's finish: its credited receipt stops the team's clock",
+            repeatable: true),
         .option(
             "--quest", value: "QUEST", help: "builds every message of a quest file (docs/QUEST.md)",
             completion: .files()),
@@ -221,6 +224,7 @@ struct ComposeCommand: ChestCommand, Equatable {
             case let ("--hint-cost", text?): try setHintCost(text)
             case let ("--question", text?): try addQuestion(text)
             case let ("--points", text?): try addPoints(text)
+            case ("--finish", _): try markFinish()
             default: break
             }
         }
@@ -331,6 +335,13 @@ struct ComposeCommand: ChestCommand, Equatable {
         }
     }
 
+    private mutating func markFinish() throws(UsageError) {
+        guard let index = draft.pages.indices.last else {
+            throw UsageError("--finish comes before any --page; write --page TEXT first, then --finish")
+        }
+        draft.pages[index].finish = true
+    }
+
     private mutating func switchToSetB() throws(UsageError) {
         guard let index = draft.pages.indices.last else { throw UsageError("--or comes before any --page") }
         guard !draft.pages[index].inSetB else {
@@ -403,7 +414,7 @@ struct ComposeCommand: ChestCommand, Equatable {
                 }
             }
         }
-        if let problem = draft.hintProblem { throw UsageError(problem) }
+        if let problem = draft.hintProblem ?? draft.finishProblem { throw UsageError(problem) }
         if draft.hunt != nil, draft.format < 2 {
             throw UsageError("--hunt records each page's key for the board's proofs of opening, so it needs format 2")
         }

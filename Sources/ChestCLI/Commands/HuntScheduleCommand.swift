@@ -6,24 +6,32 @@ import ChestSeal
 import FoundationEssentials
 import Glibc
 
-/// `chest hunt schedule --hunt FILE --starts TIME --ends TIME`: changes the hunt's start and end, in the organiser's
-/// file and on every team (docs/HUNTS.md "The hunt's start and end").
+/// `chest hunt schedule --hunt FILE --starts TIME --ends TIME --limit DURATION`: changes the hunt's start and end, and
+/// each team's time limit, in the organiser's file and on every team (docs/HUNTS.md "The hunt's start and end", "A
+/// clock for each team").
 struct HuntScheduleCommand: ChestCommand {
     static let name = "schedule"
-    static let abstract = "set or change when the hunt starts and ends, on every team"
-    static let synopses = ["--hunt FILE [--starts TIME|none] [--ends TIME|none] [--timeout SECONDS]"]
+    static let abstract = "set or change when the hunt starts and ends, and each team's time limit, on every team"
+    static let synopses = [
+        "--hunt FILE [--starts TIME|none] [--ends TIME|none] [--limit DURATION|none] [--timeout SECONDS]"
+    ]
     static let discussion = """
         Writes the new start and end into the hunt file and publishes them to the hunt's broker, retained and \
         signed with your identity (the organiser's): every team's chestd applies them as soon as it hears them, \
         now or when it next connects. Before the start no page of the hunt opens for a team; after the end \
         nothing more opens, and the board credits nothing it receives. TIME is ISO 8601, as time locks take it \
-        (2026-05-02T14:00:00+02:00; without a zone, local time); none removes the start or the end. An option \
-        left out keeps what the file has. Without any option, prints the schedule in force.
+        (2026-05-02T14:00:00+02:00; without a zone, local time); none removes the start or the end. --limit \
+        gives each team a clock of its own: at most DURATION (90m, 1h30m, 70s) from its own start, and never past \
+        the end; a team started by hand (chest hunt start --team) starts then, every other team at the start. After \
+        its own time the board refuses its receipts (afterLimit) and charges no hint. An option left out keeps what \
+        the file has. Without any option, prints the schedule in force.
         """
     static let parameters: [Parameter] = [
         .huntFile,
         .option("--starts", value: "TIME", help: "when the hunt starts (ISO 8601), or none"),
         .option("--ends", value: "TIME", help: "when the hunt ends (ISO 8601), or none"),
+        .option(
+            "--limit", value: "DURATION", help: "how long each team plays from its own start (90m, 1h30m), or none"),
         .option("--timeout", value: "SECONDS", help: "how long to wait for the broker (default 10)"),
     ]
 
@@ -31,12 +39,14 @@ struct HuntScheduleCommand: ChestCommand {
     /// nil: keep the file's; .some(nil): remove it.
     var starts: Date??
     var ends: Date??
+    var limit: Int??
     var timeout: Double
 
     init(_ values: ParsedValues) throws(UsageError) {
         huntPath = try values.huntPath("hunt schedule")
         starts = try Self.time(values, "--starts", clearable: true)
         ends = try Self.time(values, "--ends", clearable: true)
+        limit = try Self.limit(values)
         timeout =
             try values.value("--timeout", "--timeout is a number of seconds") {
                 Double($0).flatMap { $0 > 0 ? $0 : nil }
@@ -55,11 +65,25 @@ struct HuntScheduleCommand: ChestCommand {
         return .some(date)
     }
 
-    /// The schedule as a sentence: "starts 2026-05-02T12:00:00Z, ends 2026-05-02T16:00:00Z".
+    /// `--limit` as whole seconds; "none" removes it.
+    static func limit(_ values: ParsedValues) throws(UsageError) -> Int?? {
+        guard let text = values.value("--limit") else { return nil }
+        if text.lowercased() == "none" { return .some(nil) }
+        guard case let .success(seconds) = HintDraft.delay(text), HuntSchedule.limitRange.contains(seconds) else {
+            throw UsageError("--limit \(text): not a duration from 1 s to 7 days such as 90m, 1h30m or 70s, or none")
+        }
+        return .some(seconds)
+    }
+
+    /// The schedule as a sentence: "starts 2026-05-02T12:00:00Z, ends 2026-05-02T16:00:00Z, each team 1 h 30 min from
+    /// its own start (red started 2026-05-02T11:50:00Z)".
     static func describe(_ schedule: HuntSchedule) -> String {
         guard !schedule.isEmpty else { return "no start or end: the hunt is always on" }
+        let started = (schedule.teams ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \(ISO8601.string($0.value))" }
         return [
             schedule.starts.map { "starts \(ISO8601.string($0))" }, schedule.ends.map { "ends \(ISO8601.string($0))" },
+            schedule.limit.map { "each team \(HuntSchedule.duration(Double($0))) from its own start" },
+            started.isEmpty ? nil : "started by hand: " + started.joined(separator: ", "),
         ]
         .compactMap { $0 }.joined(separator: ", ")
     }
@@ -69,21 +93,32 @@ struct HuntScheduleCommand: ChestCommand {
         guard !hunt.isJoinFile else {
             throw ChestError("\(huntPath) is a team's join file; the schedule is set in the organiser's hunt file")
         }
-        guard starts != nil || ends != nil else {
+        guard starts != nil || ends != nil || limit != nil else {
             print(Self.describe(hunt.schedule))
             return
         }
-        let schedule = HuntSchedule(starts: starts ?? hunt.starts, ends: ends ?? hunt.ends)
+        let schedule = HuntSchedule(
+            starts: starts ?? hunt.starts, ends: ends ?? hunt.ends, limit: limit ?? hunt.limit, teams: hunt.started)
         if let problem = schedule.problem { throw UsageError(problem) }
         let identity = try OrganiserPost.identity(settings, hunt: hunt, signing: "the schedule is")
+        try Self.publish(schedule, in: &hunt, path: huntPath, identity: identity, timeout: timeout)
+        print("the hunt \(Self.describe(schedule)); the broker keeps it for every team")
+    }
+
+    /// Writes `schedule` into the organiser's file, then publishes it signed, with `more` (envelopes and their
+    /// topics) after it, and waits for the broker's acknowledgements.
+    static func publish(
+        _ schedule: HuntSchedule, in hunt: inout HuntFile, path: String, identity: Identity, timeout: Double,
+        more: [(HuntEnvelope, String)] = []
+    ) throws {
         let envelope = HuntEnvelope(hunt: hunt.id, id: OrganiserPost.newID(), sent: Date(), schedule: schedule)
         // The file first: a broker that is away loses nothing, and running the command again publishes it.
         hunt.setSchedule(schedule)
-        try hunt.write(to: huntPath)
+        try hunt.write(to: path)
         try OrganiserPost.publish(
-            HuntSigner.sign(envelope, with: identity), topic: HuntTopic.schedule(hunt: hunt.id),
+            [(HuntSigner.sign(envelope, with: identity), HuntTopic.schedule(hunt: hunt.id))]
+                + more.map { (HuntSigner.sign($0.0, with: identity), $0.1) },
             hunt: hunt, purpose: "schedule", timeout: timeout)
-        print("the hunt \(Self.describe(schedule)); the broker keeps it for every team")
     }
 }
 

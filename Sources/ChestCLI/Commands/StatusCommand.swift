@@ -147,7 +147,7 @@ struct StatusCommand: ChestCommand {
             }
             if !hunt.releases.isEmpty { text += "; released: " + hunt.releases.joined(separator: ", ") }
             lines.append(row("hunt", text))
-            let schedule = HuntSchedule(starts: hunt.starts, ends: hunt.ends)
+            let schedule = hunt.schedule
             if !schedule.isEmpty {
                 lines.append(
                     row(

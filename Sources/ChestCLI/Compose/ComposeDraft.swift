@@ -34,6 +34,9 @@ struct PageDraft: Equatable {
     /// `--question TEXT`, `--points N` (or a quest's `question:`, `points:`).
     var question: String?
     var points: Int?
+    /// `--finish` (or a quest's `finish: yes`): the page's credited receipt stops the team's clock (docs/HUNTS.md
+    /// "A finish").
+    var finish = false
     /// `--hint TEXT` (or a quest's `hint:`), in order (docs/FORMAT.md "Hints").
     var hints: [HintDraft] = []
 }
@@ -60,6 +63,13 @@ extension ComposeDraft {
             && specs.contains {
                 if case .lock(.location) = $0 { true } else if case .locationHere = $0 { true } else { false }
             }
+    }
+
+    /// Why a finish page cannot be written: only a hunt's board stops a team's clock (docs/HUNTS.md "A finish").
+    var finishProblem: String? {
+        guard hunt == nil, let page = pages.firstIndex(where: \.finish) else { return nil }
+        return
+            "page \(page + 1) is a finish (--finish, or finish: yes in a quest), which needs --hunt FILE: only a hunt's board stops a team's clock"
     }
 
     /// Why the hints cannot be written as asked, or nil: they are sealed (formats 2 and 3), and only a hunt's board

@@ -78,7 +78,8 @@ extension Composer {
                 waitsFor: waits.contains(where: { !$0.isEmpty }) ? waits : nil,
                 releases: released.contains(where: { !$0.isEmpty }) ? released : nil)
             (page.question, page.points) = (draftPage.question, draftPage.points)
-            releases?.recordGame(id, page: number, points: draftPage.points, question: draftPage.question)
+            releases?.recordGame(
+                id, page: number, points: draftPage.points, question: draftPage.question, finish: draftPage.finish)
             pages.append(page)
             report.append("page \(number): " + Self.protectionSentence(page, sets: sets))
             sweeps.add(sets, page: number, version: draft.format)

@@ -58,6 +58,7 @@ struct QuestComposer {
             throw ChestError("\(existing) exists; choose another -o, or overwrite with --force")
         }
         let composes = drafts.map(composeDraft)
+        if let problem = composes.lazy.compactMap(\.finishProblem).first { throw UsageError(problem) }
         // What sealing will cost, told (and asked) before the first page: hours for a course of 10,000 caches.
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
         var estimate = SealingEstimate()
@@ -119,7 +120,7 @@ extension ComposeDraft {
             pages: draft.pages.map {
                 PageDraft(
                     text: $0.text, setA: $0.setA, setB: $0.setB, attachments: $0.attachments, question: $0.question,
-                    points: $0.points, hints: $0.hints)
+                    points: $0.points, finish: $0.finish, hints: $0.hints)
             })
     }
 }

@@ -85,7 +85,7 @@ enum NavScreen {
     static func huntLines(_ state: NavState, now: Date, columns: Int) -> [String] {
         guard let hunt = state.status?.hunt else { return [] }
         var lines: [String] = []
-        if let countdown = HuntSchedule(starts: hunt.starts, ends: hunt.ends).countdown(at: now) {
+        if let countdown = hunt.schedule.countdown(at: now) {
             lines.append(bold + "  " + countdown + plain)
         }
         if let said = hunt.said?.last {

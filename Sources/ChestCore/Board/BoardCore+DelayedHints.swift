@@ -54,7 +54,7 @@ extension BoardCore {
         guard let heard = team.firstHeard,
             !team.pages.contains(where: { $0.message == message && $0.page == page })
         else { return nil }
-        var start = max(schedule.starts ?? heard, heard)
+        var start = max(team.startedAt ?? heard, heard)
         if let had = messagesHad[message] { start = max(start, had) }
         return sets.compactMap { set -> Date? in
             var since = start
@@ -81,7 +81,9 @@ extension BoardCore {
             let goal = goalSince(team, message: hint.message, page: hint.page, sets: hint.sets)
         else { return nil }
         let due = goal.addingTimeInterval(hint.after)
-        if let ends = schedule.ends, due >= ends { return nil }
+        // Nothing after the team's own end or its finish (docs/HUNTS.md "A clock for each team").
+        if team.finishedAt != nil { return nil }
+        if let ends = team.closesAt, due >= ends { return nil }
         return due
     }
 

@@ -51,6 +51,7 @@ package struct BoardCore: Sendable {
         board = HuntBoard(hunt: hunt)
         gate = HuntGate(hunt: hunt)
         schedule = hunt.schedule
+        board.apply(schedule)
         delayed = Self.delayedHints(hunt)
     }
 
@@ -125,8 +126,9 @@ package struct BoardCore: Sendable {
         case let .refused(refusal):
             return refuse(refusal, heard, replay: replay)
         case .accepted:
-            // The board's hint answers (its own, another board's), heard back, tell it nothing (docs/HUNTS.md "Hints").
-            if envelope.kind == .hint { return [] }
+            // The board's hint answers and a team's start key (its own, another board's), heard back, tell it nothing
+            // (docs/HUNTS.md "Hints").
+            if envelope.kind == .hint || envelope.kind == .start { return [] }
             if let signature = envelope.signature { believed.insert(signature) }
             var effects: [Effect] = []
             if !replay {
@@ -151,7 +153,7 @@ package struct BoardCore: Sendable {
         // Judged by when the board received it (docs/HUNTS.md "The hunt's start and end"): outside the window a
         // receipt credits nothing and a hint request is neither answered nor charged, so the final ranking stays.
         if envelope.kind == .receipt || envelope.kind == .hintRequest,
-            let outside = schedule.outside(receivedAt: heard.at)
+            let outside = outside(team: envelope.sender, receivedAt: heard.at)
         {
             gate.count(outside)
             events = board.recordRefusal(outside, topic: BoardJournal.shortened(heard.topic), at: heard.at)
@@ -166,6 +168,7 @@ package struct BoardCore: Sendable {
         case let .schedule(schedule):
             // The gate accepts only a newer schedule, or the one in force heard again.
             self.schedule = schedule
+            board.apply(schedule)
             refreshAllDue()
             return []
         case let .said(said):
@@ -196,11 +199,13 @@ package struct BoardCore: Sendable {
                             team: envelope.sender, message: request.message, page: request.page,
                             hint: request.hint, cost: cost, reader: reader, key: hint.key)))
             }
-        case .receipt, .status, .release, .hint:
+        case .receipt, .status, .release, .hint, .start:
             var envelope = envelope
             var worth = 1
+            var finishes = false
             if case .receipt(var receipt, let claim) = envelope.body, let page = page(receipt.message, receipt.page) {
                 worth = Self.bounded(page.worth)
+                finishes = page.finish == true
                 // A team signs whatever title it likes; the board shows the one the organiser composed.
                 if let title = hunt.messages?[receipt.message]?.title {
                     receipt.title = title
@@ -209,12 +214,19 @@ package struct BoardCore: Sendable {
             }
             events = board.record(
                 envelope, receiptProblem: heard.checks.receiptProblem, proof: heard.checks.proof,
-                claimedReader: heard.checks.claimedReader, worth: worth, starts: schedule.starts,
-                receivedAt: heard.at)
+                claimedReader: heard.checks.claimedReader, worth: worth,
+                starts: schedule.forTeam(envelope.sender).starts, finishes: finishes, receivedAt: heard.at)
         }
         note(events, at: heard.at)
         refreshDue(team: envelope.sender)
         return events.map(Effect.event) + effects
+    }
+
+    /// Why the board credits and charges nothing of `team` it received at `receivedAt`: outside the team's own
+    /// window (docs/HUNTS.md "A clock for each team"), or after its finish (docs/HUNTS.md "A finish").
+    private func outside(team: String, receivedAt: Date) -> HuntGate.Refusal? {
+        if let refusal = schedule.forTeam(team).outside(receivedAt: receivedAt) { return refusal }
+        return board.finished(team).map { receivedAt > $0 ? .afterFinish : nil } ?? nil
     }
 
     /// The message a receipt or a hint request names: the board must know its pages.
@@ -222,7 +234,7 @@ package struct BoardCore: Sendable {
         switch body {
         case let .receipt(receipt, _): receipt.message
         case let .hintRequest(request): request.message
-        case .status, .release, .hint, .adjust, .schedule, .said: nil
+        case .status, .release, .hint, .adjust, .schedule, .said, .start: nil
         }
     }
 

@@ -2,12 +2,19 @@ import struct FoundationEssentials.Date
 
 /// The ranking (docs/HUNTS.md "Points") and the `chest board --once` table.
 extension HuntBoard {
-    /// Most points first, then whose last point the board heard first (never the time a team claims); teams that
-    /// never gained a point after those, by pages credited (guarded ones give no points) and whose count the board
-    /// heard first; then by name (docs/HUNTS.md "Points").
+    /// Most points first; among equal points, teams that finished by the shorter time from their start to their
+    /// finish, then the teams still running; then whose last point the board heard first (never the time a team
+    /// claims); teams that never gained a point after those, by pages credited (guarded ones give no points) and whose
+    /// count the board heard first; then by name (docs/HUNTS.md "Points").
     package func leaderboard() -> [Team] {
         teams.sorted { a, b in
             if a.points != b.points { return a.points > b.points }
+            switch (a.time, b.time) {
+            case let (x?, y?) where x != y: return x < y
+            case (_?, nil): return true
+            case (nil, _?): return false
+            default: break
+            }
             switch (a.lastPointAt, b.lastPointAt) {
             case let (x?, y?) where x != y: return x < y
             case (_?, nil): return true
@@ -41,12 +48,32 @@ extension HuntBoard {
     /// A team whose name reads as an earlier team's is flagged as the live boards flag it: its name with the
     /// differing characters written out, and "— a lookalike of NAME" after its row (docs/HUNTS.md "The board").
     package func leaderboardText() -> String {
+        leaderboardRows()
+    }
+
+    /// "finished 1:02:05" from the team's start, "until 14:30:00Z" while its own time runs, "-" otherwise.
+    static func timeCell(_ team: Team) -> String {
+        if let time = team.time { return "finished " + clock(time) }
+        return team.closesAt.map { "until " + ISO8601.string($0) } ?? "-"
+    }
+
+    /// Seconds as hours:minutes:seconds, "1:02:05".
+    package static func clock(_ seconds: Int) -> String {
+        String(printf: "%d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
+    }
+
+    private func leaderboardRows() -> String {
         let header = [
             "#", "TEAM", "POINTS", "PAGES", "GUARDED", "HINTS", "ADJUSTED", "EARLY", "REACHED", "CLAIMED-OPENED",
             "CLAIMED-TRUST", "ONLINE", "REFUSED",
         ]
         let lookalikes = KnownSenders.lookalikes(among: teams.map(\.name))
-        var rows = [header]
+        // A clock for each team or a finish (docs/HUNTS.md "A clock for each team"): the TIME column says, from the
+        // team's start, when it finished, or when its time runs out.
+        let timed = teams.contains { $0.finishedAt != nil || ($0.closesAt != nil && $0.startedAt != nil) }
+        var heads: [String] = header
+        if timed { heads.insert("TIME", at: 7) }
+        var rows: [[String]] = [heads]
         let ranking = leaderboard()
         for (team, rank) in zip(ranking, Self.ranks(ranking)) {
             let unproven = team.pages.count { !$0.proven }
@@ -54,7 +81,7 @@ extension HuntBoard {
                 separator: ",")
             // No rank until something is credited: a team with nothing is not "1st".
             let known = lookalikes[team.name]
-            rows.append([
+            var row: [String] = [
                 rank.map(String.init) ?? "-",
                 known == nil ? TerminalText.escaped(team.name) : KnownSenders.revealed(team.name), "\(team.points)",
                 "\(team.pages.count)", "\(unproven)", team.hints.isEmpty ? "0" : "-\(team.hintCost)",
@@ -63,9 +90,11 @@ extension HuntBoard {
                 team.trust?.rawValue ?? "-", team.online.map { $0 ? "yes" : "no" } ?? "-",
                 (refusals.isEmpty ? "0" : refusals)
                     + (known.map { "  \u{2014} a lookalike of \(TerminalText.escaped($0))" } ?? ""),
-            ])
+            ]
+            if timed { row.insert(Self.timeCell(team), at: 7) }
+            rows.append(row)
         }
-        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { column, cell in
                 column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)

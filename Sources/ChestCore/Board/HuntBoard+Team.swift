@@ -84,6 +84,21 @@ extension HuntBoard {
         package var hints: [GivenHint] = []
         /// The organiser's adjustments, in the order the board heard them.
         package var adjustments: [Adjustment] = []
+        /// The team's own start in force (docs/HUNTS.md "A clock for each team"): when it was started by hand, else
+        /// the hunt's start; nil for a hunt without a start.
+        package var startedAt: Date?
+        /// When the team's time runs out: its start plus the hunt's limit, or the hunt's end if sooner; nil when
+        /// neither is set.
+        package var closesAt: Date?
+        /// When the board heard the credited receipt of a finish page (`compose --finish`): the team's clock stopped.
+        package var finishedAt: Date?
+
+        /// Seconds from the team's start (or, in a hunt without a start, from when the board first heard it) to its
+        /// finish; nil until it finished.
+        package var time: Int? {
+            guard let finishedAt, let from = startedAt ?? firstHeard else { return nil }
+            return max(0, Int(finishedAt.timeIntervalSince(from).rounded()))
+        }
 
         /// The team's score: its credited pages' points, less its hints' costs, plus the organiser's adjustments.
         package var points: Int { pagePoints - hintCost + adjusted }

@@ -32,11 +32,12 @@ package struct HuntBoard: Codable, Sendable {
     /// verified (`ReceiptSigner.verify`), else why not; `proof` is what the page keys say of its proof. For a
     /// status or a receipt: `claimedReader` is the reader key whose claim to play for the sender it carries and that
     /// signed that claim (`ReaderClaim.claimedReader`), or nil.
-    /// `worth` is what the receipt's page is worth when proven (`HuntMessage.PageKey.worth`). `starts` is the hunt's
-    /// start in force: a page whose receipt says its place was reached before it scores nothing.
+    /// `worth` is what the receipt's page is worth when proven (`HuntMessage.PageKey.worth`). `starts` is the team's
+    /// start in force: a page whose receipt says its place was reached before it scores nothing. `finishes`: the page
+    /// is a finish page, whose credit stops the team's clock (docs/HUNTS.md "A finish").
     package mutating func record(
         _ envelope: HuntEnvelope, receiptProblem: String?, proof: ProofCheck = .missing,
-        claimedReader: String? = nil, worth: Int = 1, starts: Date? = nil,
+        claimedReader: String? = nil, worth: Int = 1, starts: Date? = nil, finishes: Bool = false,
         receivedAt: Date
     ) -> [BoardEvent] {
         guard var team = byName[envelope.sender] else { return [] }
@@ -79,6 +80,7 @@ package struct HuntBoard: Codable, Sendable {
                     points: proof == .proven && early == nil ? worth : 0, early: early)
                 team.pages.append(opened)
                 team.trust = opened.trust
+                if finishes, team.finishedAt == nil { team.finishedAt = receivedAt }
                 events.append(
                     .unlock(
                         team: team.name, message: opened.message, title: opened.title, page: opened.page,
@@ -87,13 +89,25 @@ package struct HuntBoard: Codable, Sendable {
             } else if let signature = receipt.signature {
                 credited[signature] = team.name
             }
-        case .release, .hintRequest, .hint, .adjust, .schedule, .said:
+        case .release, .hintRequest, .hint, .adjust, .schedule, .said, .start:
             return []
         }
         byName[team.name] = team
         events.append(Self.event(team))
         return events
     }
+
+    /// Sets each team's own start and end from the schedule in force (docs/HUNTS.md "A clock for each team").
+    package mutating func apply(_ schedule: HuntSchedule) {
+        for name in order {
+            let window = schedule.forTeam(name)
+            byName[name]?.startedAt = window.starts
+            byName[name]?.closesAt = window.closes
+        }
+    }
+
+    /// When the team stopped playing, by the board's clock: its finish; nil while it plays.
+    package func finished(_ name: String) -> Date? { byName[name]?.finishedAt }
 
     /// Takes in the organiser's adjustment (an envelope the gate accepted); nothing for a team not in the hunt.
     package mutating func recordAdjustment(_ adjustment: HuntAdjustment, receivedAt: Date) -> [BoardEvent] {
@@ -304,6 +318,8 @@ package struct HuntBoard: Codable, Sendable {
         case .replayed: "already received"
         case .afterEnd: "received after the hunt ended: nothing credited or charged"
         case .beforeStart: "received before the hunt started: nothing credited or charged"
+        case .afterLimit: "received after the team's time ran out: nothing credited or charged"
+        case .afterFinish: "received after the team finished: nothing credited or charged"
         case .tooFast:
             "more than one team may send (\(Int(TeamRate.burst)) at once, then \(Int(TeamRate.perSecond)) a second): not checked"
         case .queueFull:

@@ -42,7 +42,8 @@ package struct ReadReport: Hashable, Sendable, Codable {
     /// The fixes' source and trust now, "gpsd not connected" or "no fix yet" included.
     package var receiver: String?
     /// A message of the joined hunt with a start or an end: its pages open only between them (docs/HUNTS.md "The
-    /// hunt's start and end"); absent otherwise.
+    /// hunt's start and end"); with a limit, the team's own start and end (docs/HUNTS.md "A clock for each team");
+    /// absent otherwise.
     package var huntStarts: Date?
     package var huntEnds: Date?
     /// A format 6 message of the hunt whose start key has not arrived: nothing of it opens until the organiser
@@ -197,7 +198,7 @@ extension Engine {
             senderKey: stored.message.seal.map { Data($0.publicKey).base64EncodedString() })
         (report.messageID, report.sameID) = identityReport(stored)
         if let schedule = huntSchedule, !schedule.isEmpty, isHuntMessage(stored) {
-            (report.huntStarts, report.huntEnds) = (schedule.starts, schedule.ends)
+            (report.huntStarts, report.huntEnds) = (schedule.starts, schedule.closes)
         }
         if awaitsStartKey(stored) { report.awaitsStartKey = true }
         if stored.message.requiresHardware {

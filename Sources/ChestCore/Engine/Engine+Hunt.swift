@@ -31,7 +31,10 @@ extension Engine {
             huntBook.gate?.countMalformed()
         case let .heard(envelope, topic, signatureValid):
             return heard(envelope, topic: topic, signatureValid: signatureValid, now: now)
-        case let .hintKey(envelope, topic, signatureValid, key):
+        case let .sealedKey(envelope, topic, signatureValid, key):
+            if case .start = envelope.body {
+                return startKeyHeard(envelope, topic: topic, signatureValid: signatureValid, key: key, now: now)
+            }
             return hintKeyHeard(envelope, topic: topic, signatureValid: signatureValid, key: key)
         case let .hintKeysKept(keys):
             return hintKeysRestored(keys)
@@ -97,14 +100,35 @@ extension Engine {
         case let .schedule(schedule): return scheduleHeard(schedule, id: envelope.id, now: now)
         case let .said(said): return saidHeard(said, id: envelope.id, sent: envelope.sent)
         case let .release(heard): release = heard
-        case .receipt, .status, .hintRequest, .hint, .adjust: return []
+        case .receipt, .status, .hintRequest, .hint, .adjust, .start: return []
         }
+        return believe(release, now: now)
+    }
+
+    /// A release the gate believed: kept, and every page waiting for it tried.
+    private mutating func believe(_ release: HuntRelease, now: Now) -> [Effect] {
         var effects: [Effect] = []
         if huntBook.releases[release.name] != release.key {
             huntBook.releases[release.name] = release.key
             effects.append(.hunt(.keepReleases(huntBook.releases)))
         }
         return effects + released(release.name, key: release.key, now: now)
+    }
+
+    /// The start key sealed to this team at its own start (docs/HUNTS.md "A clock for each team"): believed as the
+    /// start release when the gate believes the envelope and the box opened with the team's key.
+    private mutating func startKeyHeard(
+        _ envelope: HuntEnvelope, topic: String, signatureValid: Bool, key: [UInt8]?, now: Now
+    ) -> [Effect] {
+        guard var gate = huntBook.gate else { return [] }
+        let verdict = gate.admit(envelope, topic: topic, signatureValid: signatureValid)
+        huntBook.gate = gate
+        if case let .refused(refusal) = verdict { return [.ignored(.refused(refusal), topic: topic)] }
+        guard case let .start(start) = envelope.body, start.team == huntBook.file?.team?.rawValue else { return [] }
+        guard let key, let releaseKey = ReleaseKey(Data(key).base64EncodedString()) else {
+            return [.ignored(.startKeyNotForThisTeam, topic: topic)]
+        }
+        return believe(HuntRelease(name: HuntRelease.startName, key: releaseKey), now: now)
     }
 
     /// The chest is loaded: the receipts owed since joining (a kill between saving a page open and putting its

@@ -27,7 +27,7 @@ extension Engine {
         guard !schedule.isEmpty, isHuntMessage(stored) else { return nil }
         let trusted = clock.trustedTime(now)
         if let starts = schedule.starts, !schedule.hasStarted(at: trusted) { return .beforeStart(starts) }
-        guard let ends = schedule.ends else { return nil }
+        guard let ends = schedule.closes else { return nil }
         guard let set else { return schedule.hasEnded(at: trusted) ? .afterEnd(ends) : nil }
         let held = stored.message.pages[page - 1][set].compactMap {
             stored.state.latched[LockKey(page: page, set: set, kind: $0.kind)]
@@ -65,7 +65,7 @@ extension Engine {
     func huntWindowInstants(after trusted: Date) -> [Date] {
         guard huntBook.isJoined else { return [] }
         let schedule = huntBook.schedule
-        return [schedule.starts, schedule.ends].compactMap { $0 }.filter { $0 > trusted }
+        return [schedule.starts, schedule.closes].compactMap { $0 }.filter { $0 > trusted }
     }
 
     /// A signed schedule the gate believed: the newest replaces the one in force, is kept, and every page the

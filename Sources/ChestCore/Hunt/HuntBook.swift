@@ -31,9 +31,10 @@ struct HuntBook: Sendable {
     var heldForStart: Set<MessageID> = []
     var heldAfterEnd: Set<MessageID> = []
 
-    /// The hunt's start and end in force: the newest signed schedule heard, else the join file's.
+    /// This team's start and end in force: the newest signed schedule heard, else the join file's, as it applies to
+    /// this team (its own start and limit, docs/HUNTS.md "A clock for each team").
     var schedule: HuntSchedule {
-        word?.schedule?.schedule ?? file?.schedule ?? HuntSchedule()
+        (word?.schedule?.schedule ?? file?.schedule ?? HuntSchedule()).forTeam(file?.team?.rawValue)
     }
 
     var isJoined: Bool { file != nil }

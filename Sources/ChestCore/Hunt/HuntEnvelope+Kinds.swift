@@ -42,4 +42,9 @@ extension HuntEnvelope {
     package init(hunt: HuntID, id: UInt64, sent: Date, said: HuntSaid) {
         self.init(hunt: hunt, sender: Self.organiserSender, id: id, sent: sent, body: .said(said))
     }
+
+    /// The start key sealed to one team, always the organiser's; `id` is the organiser's clock in milliseconds.
+    package init(hunt: HuntID, id: UInt64, sent: Date, start: HuntTeamStart) {
+        self.init(hunt: hunt, sender: Self.organiserSender, id: id, sent: sent, body: .start(start))
+    }
 }

@@ -23,6 +23,8 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
         case schedule
         /// The organiser's word to every team (docs/HUNTS.md "Word to all teams").
         case said
+        /// The start key sealed to one team at its own start (docs/HUNTS.md "A clock for each team").
+        case start
 
         /// Why a message of this kind is refused when its own field is not the one it carries.
         var missing: String {
@@ -35,6 +37,7 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
             case .adjust: "an adjust message without its adjustment"
             case .schedule: "a schedule message without its schedule"
             case .said: "a said message without its text"
+            case .start: "a start message without its sealed key"
             }
         }
 
@@ -50,6 +53,7 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
             case .adjust: "an adjustment must come from the organiser"
             case .schedule: "a schedule must come from the organiser"
             case .said: "a word to the teams must come from the organiser"
+            case .start: "a team's start must come from the organiser"
             }
         }
     }
@@ -70,6 +74,8 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
         /// The hunt's start and end, either absent.
         case schedule(HuntSchedule)
         case said(HuntSaid)
+        /// The start key sealed to one team.
+        case start(HuntTeamStart)
 
         package var kind: Kind {
             switch self {
@@ -81,13 +87,14 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
             case .adjust: .adjust
             case .schedule: .schedule
             case .said: .said
+            case .start: .start
             }
         }
 
         /// Whether only the organiser sends this kind; the others only a team does.
         var isOrganisers: Bool {
             switch self {
-            case .release, .hint, .adjust, .schedule, .said: true
+            case .release, .hint, .adjust, .schedule, .said, .start: true
             case .receipt, .status, .hintRequest: false
             }
         }
@@ -169,6 +176,7 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
         var adjust: HuntAdjustment?
         var schedule: HuntSchedule?
         var said: HuntSaid?
+        var start: HuntTeamStart?
         var key: String
         var signature: String?
 
@@ -192,6 +200,7 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
             case let .adjust(adjust): self.adjust = adjust
             case let .schedule(schedule): self.schedule = schedule
             case let .said(said): self.said = said
+            case let .start(start): self.start = start
             }
         }
     }
@@ -203,11 +212,12 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
             wire.receipt.map { .receipt($0, readerClaim: wire.readerClaim) }, wire.status.map(Body.status),
             wire.release.map(Body.release), wire.hintRequest.map(Body.hintRequest), wire.hint.map(Body.hint),
             wire.adjust.map(Body.adjust), wire.schedule.map(Body.schedule), wire.said.map(Body.said),
+            wire.start.map(Body.start),
         ]
         let present = bodies.compactMap { $0 }
         guard present.count == 1, let body = present.first else {
             throw HuntError(
-                "the message must carry exactly one of receipt, status, release, hintRequest, hint, adjust, schedule or said"
+                "the message must carry exactly one of receipt, status, release, hintRequest, hint, adjust, schedule, said or start"
             )
         }
         guard body.kind == wire.kind else { throw HuntError(wire.kind.missing) }
@@ -267,6 +277,8 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
             if let problem = schedule.problem { throw HuntError(problem) }
         case let .said(said):
             if let problem = HuntSaid.problem(said.text) { throw HuntError(problem) }
+        case let .start(start):
+            guard start.isValid else { throw HuntError("the start's team or sealed key is malformed") }
         }
     }
 

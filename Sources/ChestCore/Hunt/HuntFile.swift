@@ -39,6 +39,12 @@ package struct HuntFile: Codable, Hashable, Sendable {
     /// signed `schedule` on the broker replaces it.
     package var starts: Date?
     package var ends: Date?
+    /// How long each team plays from its own start, in seconds (docs/HUNTS.md "A clock for each team").
+    package var limit: Int?
+    /// The teams started by hand (`chest hunt start --team`) and when; a join file keeps only its own team's.
+    package var started: [String: Date]?
+    /// A join file only: the name this device goes by in its team (`chest hunt join --device`), a topic level.
+    package var device: String?
     /// The organiser's file only: the broker password of the user `organiser` (the board, releases).
     package var organiserPassword: String?
 
@@ -78,6 +84,9 @@ package struct HuntFile: Codable, Hashable, Sendable {
         }
         starts = try container.decodeIfPresent(Date.self, forKey: .starts)
         ends = try container.decodeIfPresent(Date.self, forKey: .ends)
+        limit = try container.decodeIfPresent(Int.self, forKey: .limit)
+        started = try container.decodeIfPresent([String: Date].self, forKey: .started)
+        device = try container.decodeIfPresent(String.self, forKey: .device)
         organiserPassword = try container.decodeIfPresent(String.self, forKey: .organiserPassword)
     }
 
@@ -156,6 +165,10 @@ package struct HuntFile: Codable, Hashable, Sendable {
                 }
             }
         }
+        if let device, !HuntTopic.isValidLevel(device) {
+            throw HuntError(
+                "the device name \(TerminalText.escaped(device)) is not 1 to 32 letters, digits, - or _")
+        }
         if let team {
             guard teams.count == 1, teams[0].name == team else {
                 throw HuntError("a join file must list exactly its own team, \(TerminalText.escaped(team.rawValue))")
@@ -178,13 +191,15 @@ package struct HuntFile: Codable, Hashable, Sendable {
     }
 
     /// The hunt's start and end as the file has them.
-    package var schedule: HuntSchedule { HuntSchedule(starts: starts, ends: ends) }
+    package var schedule: HuntSchedule { HuntSchedule(starts: starts, ends: ends, limit: limit, teams: started) }
 
     /// Sets the start and end, and the version that says whether the file has them: a file without a schedule
     /// stays version 1, which every chest reads.
     package mutating func setSchedule(_ schedule: HuntSchedule) {
         starts = schedule.starts
         ends = schedule.ends
+        limit = schedule.limit
+        started = schedule.teams
         version = schedule.isEmpty ? Self.version : Self.scheduledVersion
     }
 
@@ -198,6 +213,7 @@ package struct HuntFile: Codable, Hashable, Sendable {
         join.releases = nil
         join.messages = nil
         join.organiserPassword = nil
+        join.started = started?[name.rawValue].map { [name.rawValue: $0] }
         return join
     }
 

@@ -17,6 +17,10 @@ package struct HuntGate: Sendable {
         case afterEnd
         /// The board's too: a receipt or a hint request it received before the hunt's start.
         case beforeStart
+        /// The board's too: received after the team's own time ran out (docs/HUNTS.md "A clock for each team").
+        case afterLimit
+        /// The board's too: received after the team's finish page stopped its clock.
+        case afterFinish
         /// The board's too: more than a team may send (`TeamRate`), refused before it was checked.
         case tooFast
         /// The board's too: a message within its team's rate that came while the board's queue was full (the board
@@ -121,6 +125,7 @@ package struct HuntGate: Sendable {
         case (.adjust(let id)?, .adjust) where organiser && envelope.id == id: break
         case (.schedule?, .schedule) where organiser: break
         case (.said(let id)?, .said) where organiser && id == envelope.id: break
+        case (.start(let team)?, .start(let start)) where organiser && start.team == team: break
         default: return .refused(.wrongTopic)
         }
         var sender = seen.senders[envelope.sender] ?? Seen.Sender()
@@ -154,6 +159,16 @@ package struct HuntGate: Sendable {
             }
             sender.hints = (sender.hints ?? [:]).merging([name: Seen.AcceptedRelease(id: envelope.id, key: hint.sealed)]
             ) { $1 }
+        case let .start(start):
+            // As a hint: retained, heard again on every subscription; a newer one replaces it.
+            let name = "_start/" + start.team
+            if let accepted = sender.hints?[name] {
+                if accepted.id == envelope.id && accepted.key == start.sealed { return .accepted }
+                guard envelope.id > accepted.id else { return .refused(.replayed) }
+            }
+            sender.hints = (sender.hints ?? [:]).merging([
+                name: Seen.AcceptedRelease(id: envelope.id, key: start.sealed)
+            ]) { $1 }
         case .schedule:
             // The one in force heard again (retained, on every connection) restates it; an older one is a replay.
             if envelope.id == sender.schedule { return .accepted }

@@ -6,4 +6,6 @@ package enum HuntIgnored: Hashable, Sendable {
     /// A hint key the organiser gave that did not open with this reader's identity: sealed to another reader, or
     /// of the wrong size.
     case hintKeyNotForThisReader
+    /// A start key the organiser sealed that did not open with this team's key: another team's, or damaged.
+    case startKeyNotForThisTeam
 }

@@ -20,8 +20,15 @@ package struct HuntLinkStatus: Hashable, Sendable, Codable {
     /// schedule (docs/HUNTS.md "The hunt's start and end").
     package var starts: Date?
     package var ends: Date?
+    /// The team's time limit in seconds, and when its own time runs out (its start plus the limit, or the hunt's
+    /// end if sooner): absent without a limit (docs/HUNTS.md "A clock for each team").
+    package var limit: Int?
+    package var closes: Date?
     /// The organiser's latest words to the teams, oldest first (docs/HUNTS.md "Word to all teams").
     package var said: [HuntWord.Said]?
+
+    /// The team's window as the engine has it.
+    package var schedule: HuntSchedule { HuntSchedule(starts: starts, ends: ends, limit: limit) }
 
     package init(
         name: String, hunt: HuntID, team: String, broker: BrokerURL, connected: Bool, problem: String?,
@@ -39,6 +46,8 @@ package struct HuntLinkStatus: Hashable, Sendable, Codable {
         self.releases = releases
         starts = schedule.starts
         ends = schedule.ends
+        limit = schedule.limit
+        closes = schedule.limit == nil ? nil : schedule.closes
         self.said = said.isEmpty ? nil : said
     }
 }

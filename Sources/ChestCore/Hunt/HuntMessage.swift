@@ -23,6 +23,9 @@ package struct HuntMessage: Codable, Hashable, Sendable {
         /// For each of the page's lock sets, in the order of `waitsFor`, the releases its release locks wait for;
         /// absent when no set waits for one. The board counts a delayed hint from a set's release, too.
         package var releases: [[String]]?
+        /// A finish page (`compose --finish`): its credited receipt stops the team's clock (docs/HUNTS.md "A
+        /// finish"); absent for any other page.
+        package var finish: Bool?
 
         package init(
             key: String, guarded: Bool, targets: [Target]? = nil, points: Int? = nil, hints: [Hint]? = nil,

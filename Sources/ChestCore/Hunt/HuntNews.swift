@@ -22,9 +22,10 @@ package enum HuntNews: Sendable {
     /// The answer to `.postReceipt`: the receipt is durably in the outbox, or `failure` says why not (it is then
     /// owed, and sent at the next start).
     case receiptPosted(PageLink, failure: String?)
-    /// A `hint` envelope heard on `topic`, with the signature's check and the hint key its sealed box held for this
-    /// reader (nil when it did not open with the reader's identity), docs/HUNTS.md "Hints".
-    case hintKey(HuntEnvelope, topic: String, signatureValid: Bool, key: [UInt8]?)
+    /// A `hint` or `start` envelope heard on `topic`, with the signature's check and the key its sealed box held for
+    /// this team (nil when it opened neither with the team's key nor with the reader's identity), docs/HUNTS.md
+    /// "Hints", "A clock for each team".
+    case sealedKey(HuntEnvelope, topic: String, signatureValid: Bool, key: [UInt8]?)
     /// The hint keys kept in the chest by an earlier run.
     case hintKeysKept([String: String])
 }

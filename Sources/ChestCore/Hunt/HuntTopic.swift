@@ -25,6 +25,10 @@ package enum HuntTopic {
     package static func adjust(hunt: HuntID, id: UInt64) -> String { "chest/\(hunt)/organiser/adjust/\(id)" }
     /// The organiser's start and end of the hunt: one topic, retained, so the newest is what every team hears.
     package static func schedule(hunt: HuntID) -> String { "chest/\(hunt)/organiser/schedule" }
+    /// The start key sealed to one team at its own start, retained (docs/HUNTS.md "A clock for each team").
+    package static func start(hunt: HuntID, team: String) -> String {
+        "chest/\(hunt)/\(HuntEnvelope.organiserSender)/start/\(team)"
+    }
     /// One topic per word to the teams, retained, so a team that joins late still hears it.
     package static func said(hunt: HuntID, id: UInt64) -> String { "chest/\(hunt)/organiser/say/\(id)" }
     /// What a reader subscribes to for the organiser's words.
@@ -59,6 +63,7 @@ package enum HuntTopic {
         case adjust(id: UInt64)
         case schedule
         case said(id: UInt64)
+        case start(team: String)
     }
 
     /// What a topic of this hunt carries; nil for another hunt, another shape, or a level that is not a valid name.
@@ -69,6 +74,9 @@ package enum HuntTopic {
         }
         guard levels.count >= 4, levels[0] == "chest", levels[1] == hunt.rawValue else { return nil }
         let organiser = levels[2] == HuntEnvelope.organiserSender
+        if levels.count == 5, organiser, levels[3] == "start", HuntTeam.isValidName(String(levels[4])) {
+            return .start(team: String(levels[4]))
+        }
         if levels.count == 5, let id = id(levels[4]) {
             if organiser {
                 switch levels[3] {

@@ -11,6 +11,8 @@ package struct QuestDraft: Hashable, Sendable {
         /// The page's question and points (docs/QUEST.md "Questions and answers").
         package var question: String?
         package var points: Int?
+        /// `finish: yes` (docs/HUNTS.md "A finish").
+        package var finish = false
 
         package init(text: String, setA: [LockSpec], setB: [LockSpec]) {
             self.text = text
@@ -57,7 +59,7 @@ extension Quest {
                     setB: page.setB.isEmpty ? [] : page.setB.map(resolve) + after)
                 draft.attachments = page.attachments.map(\.path)
                 draft.hints = page.hints
-                (draft.question, draft.points) = (page.question, page.points)
+                (draft.question, draft.points, draft.finish) = (page.question, page.points, page.finish)
                 return draft
             }
             var draft = QuestDraft(

@@ -47,6 +47,8 @@ package struct QuestPage: Hashable, Sendable {
     /// `question:` and `points:` (docs/QUEST.md "Questions and answers").
     package var question: String?
     package var points: Int?
+    /// `finish: yes`: a finish page (docs/HUNTS.md "A finish").
+    package var finish = false
 
     package init(text: String, line: Int) {
         self.text = text

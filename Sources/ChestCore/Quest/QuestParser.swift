@@ -26,7 +26,7 @@ package struct QuestParser {
     package static let fields = [
         "from", "message", "title", "after", "page", "|", "lock", "or", "attach", "search-area", "hint", "hint-after",
         "hint-cost",
-        "question", "points",
+        "question", "points", "finish",
     ]
 
     /// Reads and checks a quest, reporting every mistake found (up to `QuestErrors.limit`) rather than the first:
@@ -184,6 +184,15 @@ package struct QuestParser {
             switch Page.parsePoints(value) {
             case let .success(points): quest.messages[messageIndex].pages[pageIndex].points = points
             case let .failure(error): throw fail(error.description + ", such as points: 5")
+            }
+        case "finish":
+            guard let messageIndex, let pageIndex else {
+                throw fail("comes before any page; write page: TEXT first, then finish: yes")
+            }
+            switch value.lowercased() {
+            case "yes": quest.messages[messageIndex].pages[pageIndex].finish = true
+            case "no": quest.messages[messageIndex].pages[pageIndex].finish = false
+            default: throw fail("finish: is yes or no, not \"\(value)\"")
             }
         case "or":
             guard let messageIndex, let pageIndex else { throw fail("comes before any page") }

@@ -200,7 +200,7 @@ private typealias H = HuntFixture
         let wrongKey = [UInt8](repeating: 6, count: 32)
         let envelope = Self.given(message)
         let tried = engine.handle(
-            .hunt(.hintKey(envelope, topic: Self.topic(envelope), signatureValid: true, key: wrongKey), F.now(5)))
+            .hunt(.sealedKey(envelope, topic: Self.topic(envelope), signatureValid: true, key: wrongKey), F.now(5)))
         #expect(
             tried.contains(
                 .hunt(
@@ -215,7 +215,7 @@ private typealias H = HuntFixture
         // A newer answer with the right key opens it.
         let right = Self.given(message, id: 1_800_000_000_001)
         let retried = engine.handle(
-            .hunt(.hintKey(right, topic: Self.topic(right), signatureValid: true, key: Self.key), F.now(6)))
+            .hunt(.sealedKey(right, topic: Self.topic(right), signatureValid: true, key: Self.key), F.now(6)))
         let second = try #require(Self.openings(retried).first)
         #expect(Self.notes(engine.handle(.hintOpened(second, text: "Ask the baker.", F.now(6)))).map(\.cost) == [2])
         #expect(engine.entries[message.id]?.state.hints.map(\.text) == ["Ask the baker."])
@@ -228,7 +228,7 @@ private typealias H = HuntFixture
         var engine = Self.joined([F.stored(message)])
         let forged = H.signed(Self.given(message), key: H.key(0x55))
         let bad = engine.handle(
-            .hunt(.hintKey(forged, topic: Self.topic(forged), signatureValid: true, key: Self.key), F.now(1)))
+            .hunt(.sealedKey(forged, topic: Self.topic(forged), signatureValid: true, key: Self.key), F.now(1)))
         #expect(
             bad == [.ignored(.refused(.unknownKey), topic: Self.topic(forged))],
             "the engine says what it ignored, for the log")
@@ -237,7 +237,7 @@ private typealias H = HuntFixture
             Self.openings(
                 engine.handle(
                     .hunt(
-                        .hintKey(unsigned, topic: Self.topic(unsigned), signatureValid: false, key: Self.key),
+                        .sealedKey(unsigned, topic: Self.topic(unsigned), signatureValid: false, key: Self.key),
                         F.now(2)))
             ).isEmpty)
         // Blue's hint republished on red's topic.
@@ -246,7 +246,7 @@ private typealias H = HuntFixture
             Self.openings(
                 engine.handle(
                     .hunt(
-                        .hintKey(
+                        .sealedKey(
                             blue, topic: HuntTopic.hint(hunt: H.huntID, team: "red", hintID: blue.hint!.hintID),
                             signatureValid: true, key: Self.key), F.now(3)))
             ).isEmpty)
@@ -275,7 +275,7 @@ private typealias H = HuntFixture
         var envelope = Self.given(message)
         envelope.hint?.cost = 0
         let tried = engine.handle(
-            .hunt(.hintKey(envelope, topic: Self.topic(envelope), signatureValid: true, key: Self.key), F.now(700)))
+            .hunt(.sealedKey(envelope, topic: Self.topic(envelope), signatureValid: true, key: Self.key), F.now(700)))
         let opening = try #require(Self.openings(tried).first)
         #expect(opening.charged == 0)
         #expect(Self.notes(engine.handle(.hintOpened(opening, text: "Ask the baker.", F.now(700)))).map(\.cost) == [0])
