@@ -104,13 +104,15 @@ final class HuntLink {
         case let .postStatus(post):
             guard let connection else { return [] }
             var status = post.status
+            status.device = connection.device
             if let identity {
                 status = ReaderClaim.claim(
                     status, hunt: connection.hunt.id, team: connection.team.name.rawValue, identity: identity)
             }
             _ = append("the team's status") { _ in
                 (
-                    HuntTopic.status(hunt: connection.hunt.id, team: connection.team.name.rawValue),
+                    HuntTopic.status(
+                        hunt: connection.hunt.id, team: connection.team.name.rawValue, device: connection.device),
                     sign(
                         HuntEnvelope(
                             hunt: connection.hunt.id, sender: connection.team.name.rawValue, id: post.id, sent: Date(),
@@ -194,7 +196,7 @@ final class HuntLink {
             return
         }
         if identity == nil { log.warning("hunt: no identity to sign receipts with; run chest hunt join again") }
-        let device = Self.deviceName()
+        let device = hunt.device ?? HostName.device()
         let broker = hunt.broker
         let options = MQTTOptions(
             clientID: "chest-\(hunt.id.rawValue.prefix(12))-\(team.name)-\(device)", host: broker.host,
@@ -283,24 +285,18 @@ final class HuntLink {
     }
 
     private func willMessage(_ connection: Connection) -> MQTTMessage {
+        var status = connection.will.status
+        status.device = connection.device
         let envelope = HuntEnvelope(
             hunt: connection.hunt.id, sender: connection.team.name.rawValue, id: connection.will.id, sent: Date(),
-            status: connection.will.status)
+            status: status)
         return MQTTMessage(
-            topic: HuntTopic.status(hunt: connection.hunt.id, team: connection.team.name.rawValue),
+            topic: HuntTopic.status(
+                hunt: connection.hunt.id, team: connection.team.name.rawValue, device: connection.device),
             payload: sign(envelope, connection), qos: 1, retain: true)
     }
 
     private func sign(_ envelope: HuntEnvelope, _ connection: Connection) -> Data {
         HuntSigner.sign(envelope, secretKey: connection.teamKey).bytes
-    }
-
-    /// This machine's name as an MQTT topic level (OwnTracks' device).
-    private static func deviceName() -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        gethostname(&buffer, buffer.count)
-        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            .map { $0.isLetter && $0.isASCII || $0.isNumber && $0.isASCII || $0 == "-" ? $0 : "-" }
-        return name.isEmpty ? "chest" : String(name.prefix(32))
     }
 }

@@ -65,6 +65,9 @@ package enum BoardJSON {
         var closes: Date?
         var finished: Date?
         var time: Int?
+        /// The team's devices (docs/HUNTS.md "Several devices in one team"): name, trust, online, last heard; absent
+        /// while none named itself.
+        var devices: [HuntBoard.Device]?
     }
 
     struct Adjusted: Encodable {
@@ -113,7 +116,8 @@ package enum BoardJSON {
                 openedWith: trusts.max().map { OpenedWith(worst: $0, best: trusts.min()!) }, online: team.online,
                 lastHeard: team.lastHeard, refused: team.refusals,
                 position: snapshot.sharePositions ? team.trail.last : nil, started: team.startedAt,
-                closes: team.closesAt, finished: team.finishedAt, time: team.time)
+                closes: team.closesAt, finished: team.finishedAt, time: team.time,
+                devices: team.devices.isEmpty ? nil : team.devices)
         }
         let document = Document(
             hunt: snapshot.huntName, broker: snapshot.broker.text, connection: snapshot.connection.description,

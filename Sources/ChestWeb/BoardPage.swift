@@ -148,7 +148,12 @@ package enum BoardPage {
                 case false?: #"<span class="off">offline</span>"#
                 case nil: #"<span class="never">not heard</span>"#
                 }
-            let claim = team.trust.map { ", " + trust($0) } ?? ""
+            var claim = team.trust.map { ", " + trust($0) } ?? ""
+            // Several devices in one team (docs/HUNTS.md "Several devices in one team"): how many are online.
+            if team.devices.count > 1 {
+                claim +=
+                    #" <small class="devices">\#(team.devicesOnline) of \#(team.devices.count) devices online</small>"#
+            }
             let refusals = team.refusals.values.reduce(0, +)
             let reasons = team.refusals.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(
                 separator: ", ")

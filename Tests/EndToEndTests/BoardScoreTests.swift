@@ -123,8 +123,14 @@ struct BoardScoreTests {
         #expect(
             hint.team == "red" && hint.message == gold.rawValue && hint.page == 1 && hint.hint == 1 && hint.cost == 2)
         let sealed = try #require(Data(base64Encoded: hint.sealed))
-        #expect(HintSeal.open(sealed, with: red.reader) == hintKey, "red's reader opens the hint's key")
-        #expect(HintSeal.open(sealed, with: blue.reader) == nil, "no other reader does")
+        // Sealed to red's team key, which every device of red has (docs/HUNTS.md "Several devices in one team").
+        func teamKey(_ player: Player) throws -> [UInt8] {
+            [UInt8](try #require(player.team.secretKey.flatMap { Data(base64Encoded: $0) }))
+        }
+        #expect(
+            HintSeal.open(sealed, withSecretKey: try teamKey(red)) == hintKey, "red's team key opens the hint's key")
+        #expect(HintSeal.open(sealed, withSecretKey: try teamKey(blue)) == nil, "no other team's does")
+        #expect(HintSeal.open(sealed, with: red.reader) == nil, "nor a reader's own key")
         try world.organiserWorld.waitUntil("the board subtracts the hint's cost", timeout: 20) {
             team("red")?["points"] as? Int == 3 && team("red")?["hints"] as? Int == 1
                 && team("red")?["hintCost"] as? Int == 2

@@ -17,28 +17,43 @@ struct HuntJoinCommand: ChestCommand {
         outbox in the chest, written before it is sent and removed once the broker acknowledged it, so unlocks made \
         offline are sent in order when the broker is back, and nothing is lost to a crash. Page text never leaves \
         this machine. Pages the organiser releases open. chest status shows the link and the outbox. Joining \
-        another hunt replaces this one.
+        another hunt replaces this one. A team may play on several laptops: join each with the same file and a \
+        --device name of its own (the host name by default); each shows on the board with its own status and \
+        trust, a page opened on two of them is credited once, and a hint, a word, a release and the start key \
+        reach all of them.
         """
+    static let synopses = ["FILE [--device NAME]"]
     static let parameters: [Parameter] = [
         .positional(
-            "FILE", help: "the team's join file (from chest hunt team add)", completion: .files(extension: "hunt"))
+            "FILE", help: "the team's join file (from chest hunt team add)", completion: .files(extension: "hunt")),
+        .option("--device", value: "NAME", help: "this laptop's name in its team (default: the host name)"),
     ]
 
     var path: String
+    var device: String
 
     init(_ values: ParsedValues) throws(UsageError) {
         path = values.positional("FILE")[0]
+        device = values.value("--device") ?? HostName.device()
+        guard HuntTopic.isValidLevel(device) else {
+            throw UsageError(
+                "--device \(TerminalText.escaped(device)): a device's name is 1 to 32 letters, digits, - or _ (such as laptop-2)"
+            )
+        }
     }
 
     func run(settings: Settings) throws {
-        let hunt = try HuntFile.read(path: path)
+        var hunt = try HuntFile.read(path: path)
         guard let team = hunt.team else {
             throw ChestError("\(path) is the organiser's hunt file; join with a team's file (chest hunt team add TEAM)")
         }
         _ = try Identity.loadOrCreate(at: settings.identityPath)
         try Directory.create(settings.configDirectory)
+        hunt.device = device
         try hunt.write(to: settings.configDirectory + "/" + HuntFile.joinedFileName)
-        print("joined \u{201C}\(TerminalText.escaped(hunt.name))\u{201D} as team \(team); broker \(hunt.broker)")
+        print(
+            "joined \u{201C}\(TerminalText.escaped(hunt.name))\u{201D} as team \(team), device \(device); broker \(hunt.broker)"
+        )
         HuntJoinCommand.tellChestd(settings)
     }
 

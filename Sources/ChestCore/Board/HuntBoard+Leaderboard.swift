@@ -87,7 +87,9 @@ extension HuntBoard {
                 "\(team.pages.count)", "\(unproven)", team.hints.isEmpty ? "0" : "-\(team.hintCost)",
                 team.adjusted > 0 ? "+\(team.adjusted)" : "\(team.adjusted)", "\(team.earlyPages)",
                 team.reachedAt.map(ISO8601.string) ?? "-", team.claimedCount.map(ISO8601.string) ?? "-",
-                team.trust?.rawValue ?? "-", team.online.map { $0 ? "yes" : "no" } ?? "-",
+                team.trust?.rawValue ?? "-",
+                team.devices.count > 1
+                    ? "\(team.devicesOnline)/\(team.devices.count)" : team.online.map { $0 ? "yes" : "no" } ?? "-",
                 (refusals.isEmpty ? "0" : refusals)
                     + (known.map { "  \u{2014} a lookalike of \(TerminalText.escaped($0))" } ?? ""),
             ]

@@ -55,6 +55,15 @@ extension HuntBoard {
         package var receivedAt: Date
     }
 
+    /// One device of a team (`chest hunt join --device`, docs/HUNTS.md "Several devices in one team"), as its own
+    /// statuses say.
+    package struct Device: Codable, Hashable, Sendable {
+        package var name: String
+        package var online: Bool
+        package var trust: FixTrust.Level?
+        package var lastHeard: Date
+    }
+
     package struct Failure: Codable, Hashable, Sendable {
         package var reason: String
         package var at: Date
@@ -90,6 +99,10 @@ extension HuntBoard {
         /// When the team's time runs out: its start plus the hunt's limit, or the hunt's end if sooner; nil when
         /// neither is set.
         package var closesAt: Date?
+        /// The team's devices that named themselves in their statuses, by name.
+        package var devices: [Device] = []
+        /// How many of its devices are online now.
+        package var devicesOnline: Int { devices.count(where: \.online) }
         /// When the board heard the credited receipt of a finish page (`compose --finish`): the team's clock stopped.
         package var finishedAt: Date?
 

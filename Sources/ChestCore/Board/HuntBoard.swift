@@ -63,7 +63,19 @@ package struct HuntBoard: Codable, Sendable {
         }
         switch envelope.body {
         case let .status(status):
-            team.online = status.online
+            if let device = status.device {
+                let entry = Device(name: device, online: status.online, trust: status.trust, lastHeard: receivedAt)
+                if let index = team.devices.firstIndex(where: { $0.name == device }) {
+                    team.devices[index] = entry
+                } else {
+                    team.devices.append(entry)
+                    team.devices.sort { $0.name < $1.name }
+                }
+                // The team is online while any of its devices is.
+                team.online = team.devicesOnline > 0
+            } else {
+                team.online = status.online
+            }
             if let trust = status.trust { team.trust = trust }
         case let .receipt(receipt, _):
             if let (refusal, why) = judge(receipt, proof: proof, receiptProblem: receiptProblem, team: team.name) {
@@ -80,7 +92,8 @@ package struct HuntBoard: Codable, Sendable {
                     points: proof == .proven && early == nil ? worth : 0, early: early)
                 team.pages.append(opened)
                 team.trust = opened.trust
-                if finishes, team.finishedAt == nil { team.finishedAt = receivedAt }
+                // A finish is proven like any other page: a guarded one stops no clock (docs/HUNTS.md "A finish").
+                if finishes, opened.proven, team.finishedAt == nil { team.finishedAt = receivedAt }
                 events.append(
                     .unlock(
                         team: team.name, message: opened.message, title: opened.title, page: opened.page,

@@ -39,8 +39,10 @@ package struct HuntGate: Sendable {
         package struct Sender: Codable, Hashable, Sendable {
             /// Receipt ids accepted, ascending.
             package var receipts: [UInt64] = []
-            /// The highest status id accepted.
+            /// The highest status id accepted from the team's own topic, and from each device's (docs/HUNTS.md
+            /// "Several devices in one team"): each device counts its sessions itself.
             package var highestStatus: UInt64?
+            package var deviceStatus: [String: UInt64]?
             /// Release name → the id and key of the last release accepted under it.
             package var releases: [String: AcceptedRelease] = [:]
             /// A team's hint request ids accepted, ascending (absent until one was).
@@ -117,7 +119,9 @@ package struct HuntGate: Sendable {
         let organiser = envelope.sender == HuntEnvelope.organiserSender
         switch (HuntTopic.parse(topic, hunt: hunt), envelope.body) {
         case (.receipt(let team, _)?, .receipt) where team == envelope.sender: break
-        case (.status(let team)?, .status) where team == envelope.sender: break
+        case (.status(let team, let device)?, .status(let status))
+        where team == envelope.sender && status.device == device:
+            break
         case (.release(let name)?, .release(let release)) where organiser && release.name == name: break
         case (.hintRequest(let team, _)?, .hintRequest) where team == envelope.sender: break
         case (.hint(let team, let hintID)?, .hint(let hint))
@@ -136,10 +140,15 @@ package struct HuntGate: Sendable {
                 return .refused(.replayed)
             }
             sender.receipts.insert(envelope.id, at: index)
-        case .status:
-            if envelope.id == sender.highestStatus { return .accepted }
-            guard envelope.id > (sender.highestStatus ?? 0) else { return .refused(.replayed) }
-            sender.highestStatus = envelope.id
+        case let .status(status):
+            let highest = status.device.map { sender.deviceStatus?[$0] } ?? sender.highestStatus
+            if envelope.id == highest { return .accepted }
+            guard envelope.id > (highest ?? 0) else { return .refused(.replayed) }
+            if let device = status.device {
+                sender.deviceStatus = (sender.deviceStatus ?? [:]).merging([device: envelope.id]) { $1 }
+            } else {
+                sender.highestStatus = envelope.id
+            }
         case let .release(release):
             if let accepted = sender.releases[release.name] {
                 if accepted.id == envelope.id && accepted.key == release.key.base64 { return .accepted }

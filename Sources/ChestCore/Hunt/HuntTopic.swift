@@ -5,7 +5,11 @@ package enum HuntTopic {
     package static func receipt(hunt: HuntID, team: String, id: UInt64) -> String {
         "chest/\(hunt)/\(team)/receipt/\(id)"
     }
-    package static func status(hunt: HuntID, team: String) -> String { "chest/\(hunt)/\(team)/status" }
+    /// A team's status, retained: one topic per device of the team (docs/HUNTS.md "Several devices in one team"),
+    /// or the team's own for a chestd that names no device.
+    package static func status(hunt: HuntID, team: String, device: String? = nil) -> String {
+        "chest/\(hunt)/\(team)/status" + (device.map { "/" + $0 } ?? "")
+    }
     package static func release(hunt: HuntID, name: String) -> String { "chest/\(hunt)/release/\(name)" }
     /// A team's hint request, one topic per request (its outbox id), retained like receipts (docs/HUNTS.md "Hints").
     package static func hintRequest(hunt: HuntID, team: String, id: UInt64) -> String {
@@ -56,7 +60,7 @@ package enum HuntTopic {
 
     package enum Parsed: Hashable, Sendable {
         case receipt(team: String, id: UInt64)
-        case status(team: String)
+        case status(team: String, device: String? = nil)
         case release(name: String)
         case hintRequest(team: String, id: UInt64)
         case hint(team: String, hintID: String)
@@ -76,6 +80,11 @@ package enum HuntTopic {
         let organiser = levels[2] == HuntEnvelope.organiserSender
         if levels.count == 5, organiser, levels[3] == "start", HuntTeam.isValidName(String(levels[4])) {
             return .start(team: String(levels[4]))
+        }
+        if levels.count == 5, !organiser, levels[3] == "status", HuntTeam.isValidName(String(levels[2])),
+            isValidLevel(String(levels[4]))
+        {
+            return .status(team: String(levels[2]), device: String(levels[4]))
         }
         if levels.count == 5, let id = id(levels[4]) {
             if organiser {
@@ -109,7 +118,7 @@ package enum HuntTopic {
     }
 
     /// `[A-Za-z0-9_-]{1,32}`: no MQTT wildcard, separator, NUL or anything a shell or a terminal would read.
-    static func isValidLevel(_ text: String) -> Bool {
+    package static func isValidLevel(_ text: String) -> Bool {
         (1...32).contains(text.utf8.count)
             && text.utf8.allSatisfy { byte in
                 (0x30...0x39).contains(byte) || (0x41...0x5a).contains(byte) || (0x61...0x7a).contains(byte)

@@ -13,6 +13,9 @@ package struct TeamStatus: Codable, Hashable, Sendable {
     /// for the team (`ReaderClaim`, docs/HUNTS.md "Reader keys"): the board credits receipts of claimed readers only.
     package var reader: String?
     package var readerClaim: String?
+    /// The device of the team that sent it (`chest hunt join --device`, docs/HUNTS.md "Several devices in one
+    /// team"), a topic level; its topic is `chest/<hunt>/<team>/status/<device>`. Absent from an older chestd.
+    package var device: String?
 
     package init(online: Bool, pagesOpen: Int, trust: FixTrust.Level? = nil, fixMode: Int? = nil) {
         self.online = online

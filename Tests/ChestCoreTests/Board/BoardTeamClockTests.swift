@@ -27,7 +27,8 @@ extension BoardCoreTests {
         #expect(core.board.teams.map(\.startedAt) == [at(100), at(1000), at(1000)])
         #expect(core.board.teams.map(\.closesAt) == [at(700), at(1600), at(1600)])
 
-        #expect(Self.reasons(core.handle(.heard(receipt("red", id: 2, message: 2, reader: Self.redReader, at: 200)))) == [])
+        #expect(
+            Self.reasons(core.handle(.heard(receipt("red", id: 2, message: 2, reader: Self.redReader, at: 200)))) == [])
         #expect(
             Self.reasons(core.handle(.heard(receipt("blue", id: 2, message: 2, reader: Self.blueReader, at: 200))))
                 == ["beforeStart"], "blue's wave has not started")

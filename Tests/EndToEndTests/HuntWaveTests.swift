@@ -1,0 +1,144 @@
+import ChestCore
+import ChestIO
+import ChestTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// The event's shape over a real Mosquitto broker (docs/HUNTS.md "A clock for each team", "A finish", "Several
+/// devices in one team", issue 56): teams start in waves with a limit each, a finish page stops a team's clock, and one
+/// team plays on two laptops (two chestd joined with one join file), all with real chestd and a real board.
+@Suite(.realProcesses, .tags(.process, .mosquitto), .serialized, .timeLimit(.minutes(8)))
+struct HuntWaveTests {
+    static func read(_ world: ChestHarness, _ id: String) throws -> [String: Any] {
+        let outcome = try world.chest(["read", id, "--json"])
+        return (try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))) as? [String: Any] ?? [:]
+    }
+
+    static func hintOpen(_ world: ChestHarness, _ id: String) throws -> Bool {
+        let pages = try read(world, id)["pages"] as? [[String: Any]]
+        return (pages?.first?["hints"] as? [[String: Any]])?.first?["open"] as? Bool == true
+    }
+
+    @Test func wavesWithALimitEachAFinishAndOneTeamOnTwoLaptops() throws {
+        let broker = try MosquittoBroker.start()
+        defer { broker.stop() }
+        let hunt = try HuntWorld(teams: ["red", "blue"], broker: broker)
+        let (red, blue) = (hunt.teams[0], hunt.teams[1])
+        // Red's second laptop joins with red's own join file under another device name.
+        let laptop = ChestHarness()
+        let join = red.world.root + "/join.hunt"
+        #expect(try red.world.chest(["hunt", "join", join, "--device", "laptop-1"]).status == 0)
+        let joined = try laptop.chest(["hunt", "join", join, "--device", "laptop-2"])
+        #expect(joined.status == 0 && joined.stdout.contains("device laptop-2"), "\(joined)")
+        let badDevice = try laptop.chest(["hunt", "join", join, "--device", "my laptop"])
+        #expect(badDevice.status == 64 && badDevice.stderr.contains("a device's name"), "\(badDevice)")
+
+        // The second wave (blue) starts in an hour; each team has ten minutes from its own start.
+        let later = ISO8601.string(Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 3600).rounded(.down)))
+        let scheduled = try hunt.organiser([
+            "hunt", "schedule", "--hunt", hunt.huntPath, "--starts", later, "--limit", "10m",
+        ])
+        #expect(scheduled.status == 0 && scheduled.stdout.contains("each team 10 min"), "\(scheduled)")
+        let opening = try hunt.compose(
+            "opening", ["--lock", "release=go", "--hint", "look up", "--hint-cost", "2"])
+        let finish = try hunt.compose("finish", ["--lock", "release=go", "--finish"])
+        let file = try HuntFile.read(path: hunt.huntPath)
+        let (openingID, finishID) = (try #require(hunt.ids["opening"]), try #require(hunt.ids["finish"]))
+        #expect(file.messages?[MessageID(finishID)!]?.pages.first?.finish == true, "the finish is in the file")
+        let startKey = try #require(file.releases?[.start]?.base64)
+
+        let board = try WebBoard(hunt.organiserWorld, ["board", hunt.huntPath, "--http", "127.0.0.1:0", "--json"])
+        defer { board.stop() }
+        let worlds = [red.world, laptop, blue.world]
+        for world in worlds {
+            try world.startDaemon()
+            for path in [opening, finish] {
+                let destination = world.chest + "/" + URL(fileURLWithPath: path).lastPathComponent
+                try FileManager.default.copyItem(atPath: path, toPath: destination + ".part")
+                try FileManager.default.moveItem(atPath: destination + ".part", toPath: destination)
+            }
+        }
+        for world in worlds {
+            try world.waitUntil("connected, both messages waiting for the start key", timeout: 60) {
+                let connected = (try world.status()["hunt"] as? [String: Any])?["connected"] as? Bool == true
+                let finishWaits = try Self.read(world, finishID)["awaitsStartKey"] as? Bool == true
+                let openingWaits = try Self.read(world, openingID)["awaitsStartKey"] as? Bool == true
+                return connected && finishWaits && openingWaits
+            }
+        }
+
+        // The first wave: red alone, now. Its start key is sealed to red: nowhere in the clear on the broker.
+        let sealedStart = try hunt.subscribe(HuntTopic.start(hunt: file.id, team: "red"), count: 1)
+        defer {
+            kill(sealedStart.pid, SIGTERM)
+            _ = Subprocess.wait(sealedStart.pid)
+        }
+        let started = try hunt.organiser(["hunt", "start", "--hunt", hunt.huntPath, "--team", "red"])
+        #expect(started.status == 0 && started.stdout.contains("started red"), "\(started)")
+        let payload = try #require(try hunt.received(sealedStart, count: 1).first)
+        #expect(!payload.contains(startKey) && payload.contains("\"kind\":\"start\""), "\(payload)")
+        let again = try hunt.organiser(["hunt", "start", "--hunt", hunt.huntPath, "--team", "red"])
+        #expect(again.status != 0 && again.stderr.contains("already"), "\(again)")
+
+        // Red asks for the hint on both laptops: charged once, opened on both.
+        for world in [red.world, laptop] {
+            try world.waitUntil("red's start key arrived", timeout: 60) {
+                try Self.read(world, openingID)["awaitsStartKey"] == nil
+            }
+            #expect(try world.chest(["hint", openingID]).status == 0)
+        }
+        for world in [red.world, laptop] {
+            try world.waitUntil("the hint opens on each of red's laptops", timeout: 90) {
+                try Self.hintOpen(world, openingID)
+            }
+        }
+        #expect(try Self.read(blue.world, openingID)["awaitsStartKey"] as? Bool == true, "blue's wave is later")
+
+        // The release opens both pages on red's laptops; blue, without its start key, opens nothing on any clock.
+        #expect(try hunt.organiser(["hunt", "release", "go", "--hunt", hunt.huntPath]).status == 0)
+        for world in [red.world, laptop] {
+            try world.waitUntil("both of red's pages open on each laptop", timeout: 90) {
+                try world.states()["opening"] == "open" && world.states()["finish"] == "open"
+            }
+        }
+        func rows() throws -> [[String: Any]] {
+            let json = try WebClient.request(port: board.port, path: "/board.json")
+            let document = try JSONSerialization.jsonObject(with: Data(json.body.utf8)) as? [String: Any]
+            return document?["teams"] as? [[String: Any]] ?? []
+        }
+        func row(_ team: String) throws -> [String: Any] { try rows().first { $0["team"] as? String == team } ?? [:] }
+        try hunt.organiserWorld.waitUntil("red finished, each page and the hint counted once", timeout: 60) {
+            let row = try row("red")
+            return row["finished"] is String && row["pages"] as? Int == 2 && row["hintCost"] as? Int == 2
+                && (row["devices"] as? [[String: Any]])?.count == 2
+        }
+        let redRow = try row("red")
+        #expect(redRow["points"] as? Int == 0 && redRow["hints"] as? Int == 1, "2 pages less a hint of 2: \(redRow)")
+        #expect(redRow["time"] is Int && redRow["started"] is String && redRow["closes"] is String)
+        let devices = try #require(redRow["devices"] as? [[String: Any]])
+        #expect(devices.map { $0["name"] as? String } == ["laptop-1", "laptop-2"])
+        #expect(devices.allSatisfy { $0["online"] as? Bool == true && $0["lastHeard"] is String })
+        #expect(try blue.world.states()["opening"] == "locked" && blue.world.states()["finish"] == "locked")
+        #expect(try Self.read(blue.world, openingID)["awaitsStartKey"] as? Bool == true)
+        let status = try red.world.chest(["status"])
+        #expect(status.stdout.contains("left"), "red's chestd shows its time left: \(status.stdout)")
+
+        // Everyone else starts now: blue's pages open, and it finishes too; equal points rank by time.
+        let rest = try hunt.organiser(["hunt", "start", "--hunt", hunt.huntPath])
+        #expect(rest.status == 0, "\(rest)")
+        try blue.world.waitUntil("blue's pages open at its own start", timeout: 90) {
+            try blue.world.states()["opening"] == "open" && blue.world.states()["finish"] == "open"
+        }
+        try hunt.organiserWorld.waitUntil("blue finished", timeout: 60) { try row("blue")["time"] is Int }
+        // Red's bonus evens the points (blue took no hint): the shorter time from a team's own start ranks first.
+        #expect(try hunt.organiser(["hunt", "adjust", "red", "+2", "even", "--hunt", hunt.huntPath]).status == 0)
+        try hunt.organiserWorld.waitUntil("red's bonus counted", timeout: 60) { try row("red")["points"] as? Int == 2 }
+        let ranked = try rows()
+        let times = ranked.compactMap { $0["time"] as? Int }
+        #expect(ranked.map { $0["points"] as? Int } == [2, 2] && times.count == 2 && times[0] <= times[1], "\(ranked)")
+        let once = try hunt.organiser(["board", hunt.huntPath, "--once", "--timeout", "5"])
+        #expect(once.stdout.contains("TIME") && once.stdout.contains("finished 0:"), "\(once.stdout)")
+        #expect(once.stdout.contains("2/2") || once.stdout.contains("0/2"), "red's devices: \(once.stdout)")
+    }
+}
