@@ -126,6 +126,7 @@ extension Engine {
         if case let .refused(refusal) = verdict { return [.ignored(.refused(refusal), topic: topic)] }
         guard case let .start(start) = envelope.body, start.team == huntBook.file?.team?.rawValue else { return [] }
         guard let key, let releaseKey = ReleaseKey(Data(key).base64EncodedString()) else {
+            huntBook.startKeysRefused += 1
             return [.ignored(.startKeyNotForThisTeam, topic: topic)]
         }
         return believe(HuntRelease(name: HuntRelease.startName, key: releaseKey), now: now)

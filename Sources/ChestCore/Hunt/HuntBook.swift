@@ -24,6 +24,8 @@ struct HuntBook: Sendable {
     var hintKeys: [String: String] = [:]
     /// Hint keys believed by the gate that were not sealed to this reader or opened nothing.
     var hintKeysRefused = 0
+    /// Start keys the organiser sealed that did not open with the team's key (docs/HUNTS.md "A clock for each team").
+    var startKeysRefused = 0
     /// The organiser's word kept: the newest signed schedule and the words announced (Engine+Schedule.swift).
     var word: HuntWord?
     /// Messages with a page whose locks hold but which the hunt's window keeps closed (before the start, or held
@@ -67,7 +69,8 @@ struct HuntBook: Sendable {
             name: file.name, hunt: file.id, team: team.rawValue, broker: file.broker, connected: connected,
             problem: connected ? nil : problem, outbox: outbox,
             ignored: Dictionary(uniqueKeysWithValues: (gate?.refused ?? [:]).map { ($0.key.rawValue, $0.value) })
-                .merging(hintKeysRefused > 0 ? ["hintKey": hintKeysRefused] : [:]) { $1 },
+                .merging(hintKeysRefused > 0 ? ["hintKey": hintKeysRefused] : [:]) { $1 }
+                .merging(startKeysRefused > 0 ? ["startKey": startKeysRefused] : [:]) { $1 },
             releases: releases.keys.sorted(), schedule: schedule, said: Array(word?.said.suffix(5) ?? []))
     }
 }
