@@ -151,8 +151,10 @@ enum BoardDay {
 
     /// With `farClaim`, the first team's last receipt claims a position 100 km away.
     /// With `together`, every receipt claims the same spot: the teams stand in one place.
+    /// With `earlyTeam`, that team's pages come last of all and their places were reached before the hunt's start.
     static func snapshot(
-        teams count: Int, farClaim: Bool = false, names teamNames: [String]? = nil, together: Bool = false
+        teams count: Int, farClaim: Bool = false, names teamNames: [String]? = nil, together: Bool = false,
+        earlyTeam: String? = nil
     ) -> BoardSnapshot {
         var hunt = HuntFile(
             id: huntID, name: "Spring hunt through the old town, the parks and the lake shore",
@@ -185,7 +187,8 @@ enum BoardDay {
             let opened = teamIndex % 5 == 1 ? 0 : (teamIndex * 7 + 6) % 8 + 1
             for page in 0..<opened {
                 id += 1
-                let at = start + Double(teamIndex * 37 + page * 1_800)
+                let early = team.name.rawValue == earlyTeam
+                let at = start + Double(teamIndex * 37 + page * 1_800) + (early ? 30_000 : 0)
                 var spot = centre.offset(
                     metres: 300 * Double(page % 4), bearing: 70 * Double(page % 4) + Double(teamIndex))
                 if farClaim, teamIndex == 0, page == opened - 1 { spot = centre.offset(metres: 100_000, bearing: 0) }
@@ -209,7 +212,7 @@ enum BoardDay {
                     hunt: huntID, sender: team.name.rawValue, id: id, sent: at, receipt: receipt)
                 for event in board.record(
                     envelope, receiptProblem: nil, proof: page % 4 == 3 ? .guarded : .proven,
-                    claimedReader: reader, receivedAt: at)
+                    claimedReader: reader, starts: early ? at + 3_600 : nil, receivedAt: at)
                 {
                     if case .unlock = event { unlocks.append(.init(at: at, event: event)) }
                 }
