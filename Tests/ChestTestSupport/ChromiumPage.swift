@@ -63,7 +63,9 @@ package final class ChromiumPage {
             ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": false])
         try call("Page.enable")
         try call("Page.navigate", ["url": url])
-        try waitFor("the page's load", timeout: 60) { try self.evaluate("document.readyState") as? String == "complete" }
+        try waitFor("the page's load", timeout: 60) {
+            try self.evaluate("document.readyState") as? String == "complete"
+        }
     }
 
     deinit {

@@ -67,7 +67,9 @@ import Testing
         for target in snapshot.targets {
             // A label too long for the frame is shortened, never dropped.
             let label = HTML.escaped(target.label ?? "\(target.title) p\(target.page)")
-            let drawn = svg.contains(">\(label)</text>") || svg.contains(">\(label.prefix(12))") && svg.contains("\u{2026}</text>")
+            let drawn =
+                svg.contains(">\(label)</text>")
+                || svg.contains(">\(label.prefix(12))") && svg.contains("\u{2026} p\(target.page)</text>")
             #expect(drawn, "\(teams) teams: the label of \(label) was dropped")
         }
     }

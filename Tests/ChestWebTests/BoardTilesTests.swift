@@ -130,7 +130,8 @@ struct BoardTilesTests {
             let at = "\(width)×\(height)"
             #expect(found["covers"] as? Bool == false, "\(at): the attribution covers the drawing")
             #expect(found["creditShown"] as? Bool == true, "\(at): the attribution is not shown whole")
-            #expect((found["labels"] as? Int ?? 0) >= 3 && (found["weak"] as? [String])?.isEmpty == true, "\(at): \(json)")
+            #expect(
+                (found["labels"] as? Int ?? 0) >= 3 && (found["weak"] as? [String])?.isEmpty == true, "\(at): \(json)")
             #expect(found["layout"] as? String == "fits", "\(at): \(json)")
         }
         // The results draw the same map beneath theirs.

@@ -46,7 +46,7 @@ struct ProjectorTests {
             function shown(text) {
               const walker = document.createTreeWalker(item, NodeFilter.SHOW_TEXT);
               let last = null;
-              for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+              for (let node = walker.nextNode(); node && !last; node = walker.nextNode()) {
                 const at = node.data.indexOf(text);
                 if (at >= 0) { last = [node, at]; }
               }
@@ -138,8 +138,10 @@ struct ProjectorTests {
             // Equal points show a tie; a lone score its rank.
             for (index, row) in found.ranks.enumerated() where !row[1].isEmpty {
                 let points = ranking[index].points
-                let tied = ranking.enumerated().contains { $0.offset != index && $0.element.points == points
-                    && $0.element.isRanked }
+                let tied = ranking.enumerated().contains {
+                    $0.offset != index && $0.element.points == points
+                        && $0.element.isRanked
+                }
                 #expect(row[1].hasPrefix("=") == tied, "\(at): row \(index) \(row) tied \(tied)")
             }
             // The leader's Reached is its last page, not the bonus heard later.

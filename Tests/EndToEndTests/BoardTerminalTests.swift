@@ -48,7 +48,9 @@ struct BoardTerminalTests {
         let firstPage = try #require(page(first), "the teams are paged:\n\(first)")
         #expect(first.split(separator: "\n").count <= 30)
         // The next page, every 8 s, with the name, the heads and the time still there.
-        let second = try tmux.waitFor("the next page of teams", timeout: 30) { page($0).map { $0 != firstPage } ?? false }
+        let second = try tmux.waitFor("the next page of teams", timeout: 30) {
+            page($0).map { $0 != firstPage } ?? false
+        }
         #expect(kept(second), "\(second)")
         let shown = Set(
             second.split(separator: "\n").compactMap { line in names.first { line.hasPrefix($0 + " ") } })

@@ -25,7 +25,7 @@ struct NavCommand: ChestCommand {
         keys: j or down picks the next goal, k or up the one before (the pick is drawn large above the list), a \
         shows all goals, o the page that opened last (again: back), q quits. The terminal is restored however nav \
         ends. It fits the terminal, showing the goals around the pick. --once prints one frame with every goal, \
-        without escapes when the output is not a terminal; when chestd does not answer it says the goals are \
+        without escapes when the output is not a terminal, as wide as COLUMNS says (else 100 columns); when chestd does not answer it says the goals are \
         unknown and exits with status 1.
         """
     static let parameters: [Parameter] = [.flag("--once", help: "print one frame with every goal and exit")]
@@ -41,7 +41,11 @@ struct NavCommand: ChestCommand {
         if once || !Terminal.isInteractive {
             refresh(&state, settings)
             state.showAll = true
-            let size = Terminal.isInteractive ? Terminal.size : (columns: 100, rows: 200)
+            // A pipe has no width: COLUMNS, as a shell or a script sets it, else 100 (docs: `man chest` "nav").
+            let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }.flatMap {
+                (20...1000).contains($0) ? $0 : nil
+            }
+            let size = Terminal.isInteractive ? Terminal.size : (columns: columns ?? 100, rows: 200)
             let frame = NavScreen.render(state, columns: size.columns, rows: size.rows, now: Date())
             print(frame.map { Terminal.isInteractive ? $0 : NavScreen.withoutEscapes($0) }.joined(separator: "\n"))
             // A script reading one frame learns from the status that it shows no goals because chestd did not answer.
