@@ -157,11 +157,18 @@ package enum BoardPage {
         return html
     }
 
-    /// A row's place: its rank, or "=3" for each of the teams with the same points (the order among them is the
+    /// A row's place: its rank, or "=3" for each of the teams level on points (the order among them is the
     /// tie-break's, docs/HUNTS.md "Points"); empty for a team with nothing credited, given or adjusted.
     struct Place: Equatable {
         var label: String
         var tied: Bool
+    }
+
+    /// Whether two teams are level on what ranks them before the board's clock (`HuntBoard.leaderboard`): their
+    /// points, and for teams that never gained a point, their pages.
+    static func level(_ a: HuntBoard.Team, _ b: HuntBoard.Team) -> Bool {
+        guard a.points == b.points, (a.lastPointAt == nil) == (b.lastPointAt == nil) else { return false }
+        return a.lastPointAt != nil || a.pages.count == b.pages.count
     }
 
     /// The places of a ranking, as `HuntBoard.ranks` numbers it, ties marked.
@@ -174,10 +181,9 @@ package enum BoardPage {
                 places.append(Place(label: "", tied: false))
                 continue
             }
-            let sameAsAbove = index > 0 && ranks[index - 1] != nil && ranking[index - 1].points == ranking[index].points
+            let sameAsAbove = index > 0 && ranks[index - 1] != nil && level(ranking[index - 1], ranking[index])
             let sameAsBelow =
-                index + 1 < ranking.count && ranks[index + 1] != nil
-                && ranking[index + 1].points == ranking[index].points
+                index + 1 < ranking.count && ranks[index + 1] != nil && level(ranking[index + 1], ranking[index])
             if !sameAsAbove { groupRank = rank }
             let tied = sameAsAbove || sameAsBelow
             places.append(Place(label: tied ? "=\(groupRank ?? rank)" : "\(rank)", tied: tied))

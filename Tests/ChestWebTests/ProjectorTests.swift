@@ -135,12 +135,14 @@ struct ProjectorTests {
             // The row says it too (the page's script may drop the pages column on a small screen: the DOM has it).
             let owlsRow = try #require(found.ranks.first { $0[0] == "owls" })
             #expect(owlsRow[4].contains("\(owls.earlyPages) reached before the start"), "\(at): \(owlsRow)")
-            // Equal points show a tie; a lone score its rank.
+            // Equal points show a tie (for teams that never gained a point, equal pages too: they rank by pages); a
+            // lone score its rank.
             for (index, row) in found.ranks.enumerated() where !row[1].isEmpty {
-                let points = ranking[index].points
-                let tied = ranking.enumerated().contains {
-                    $0.offset != index && $0.element.points == points
-                        && $0.element.isRanked
+                let team = ranking[index]
+                let tied = ranking.enumerated().contains { other in
+                    other.offset != index && other.element.isRanked && other.element.points == team.points
+                        && (other.element.lastPointAt == nil) == (team.lastPointAt == nil)
+                        && (team.lastPointAt != nil || other.element.pages.count == team.pages.count)
                 }
                 #expect(row[1].hasPrefix("=") == tied, "\(at): row \(index) \(row) tied \(tied)")
             }
