@@ -83,11 +83,16 @@ package enum BoardPage {
     }
 
     /// A team's cell: its colour and name; a lookalike's name with its differing characters written out and a warning.
-    static func teamCell(_ team: String, name: String, lookalikeOf known: String?, colour: String?) -> String {
-        guard let known else { return #"<td class="team" title="\#(name)">\#(dot(colour))\#(name)</td>"# }
+    /// With `early`, the pages it reached before the start, after its name: the cell is never dropped, so the row
+    /// says it on any screen (docs/HUNTS.md "On a projector").
+    static func teamCell(_ team: String, name: String, lookalikeOf known: String?, colour: String?, early: Int = 0)
+        -> String
+    {
+        let note = early > 0 ? #" <small class="warn early">\#(early) reached before the start</small>"# : ""
+        guard let known else { return #"<td class="team" title="\#(name)">\#(dot(colour))\#(name)\#(note)</td>"# }
         let words = HTML.escaped(KnownSenders.lookalikeWords(team, of: known))
         return #"<td class="team" title="\#(words)">\#(dot(colour))\#(HTML.escaped(KnownSenders.revealed(team)))"#
-            + #" <span class="warn">\#u{2248} \#(HTML.escaped(known))</span></td>"#
+            + #" <span class="warn">\#u{2248} \#(HTML.escaped(known))</span>\#(note)</td>"#
     }
 
     /// One row a team, ranked only once something was credited, given or adjusted: its points first (docs/HUNTS.md
@@ -144,7 +149,7 @@ package enum BoardPage {
             html += """
                 <tr data-team="\(name)" data-pages="\(team.pages.count)">\
                 <td class="rank"\(ranks[index].tied ? #" title="tied on points""# : "")>\(ranks[index].label)</td>\
-                \(teamCell(team.name, name: name, lookalikeOf: lookalikes[team.name], colour: colours[team.name]))\
+                \(teamCell(team.name, name: name, lookalikeOf: lookalikes[team.name], colour: colours[team.name], early: team.earlyPages))\
                 <td class="score" data-score="points">\(team.points)</td>\
                 <td class="num pages" title="\(HTML.escaped(scoreWords(team)))">\(team.pages.count)\(scoreNote(team))</td>\
                 <td>\(reached)</td><td class="trust" title="\(openedTitle)">\(openedWith)\(guardedNote)</td>\
@@ -191,13 +196,9 @@ package enum BoardPage {
         return places
     }
 
-    /// What the team's pages reached before the start, its hints cost and the organiser's adjustments, beside its
-    /// pages; nothing when it has none of them.
+    /// What the team's hints cost and the organiser's adjustments, beside its pages; nothing when it has neither.
     static func scoreNote(_ team: HuntBoard.Team) -> String {
         var parts: [String] = []
-        if team.earlyPages > 0 {
-            parts.append(#"<span class="warn">\#(team.earlyPages) reached before the start</span>"#)
-        }
         if !team.hints.isEmpty { parts.append(#"<span class="warn">hints \#u{2212}\#(team.hintCost)</span>"#) }
         for adjustment in team.adjustments.suffix(3) {
             let sign = adjustment.points > 0 ? "+" : "\u{2212}"

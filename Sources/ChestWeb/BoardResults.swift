@@ -145,8 +145,8 @@ package struct BoardResults: Sendable {
     /// The ranking as text, for a terminal.
     package var text: String {
         var lines = ["Results of \(TerminalText.escaped(hunt))"]
-        for team in teams {
-            let rank = team.rank.map { "\($0)." } ?? "-"
+        for (index, team) in teams.enumerated() {
+            let rank = team.rank == nil ? "-" : places[index].label + "."
             var facts = ["\(team.pages.count) page\(team.pages.count == 1 ? "" : "s")"]
             if let early = team.reachedBeforeStart { facts.append("\(early) reached before the start") }
             if let seconds = team.firstToLastSeconds { facts.append("first to last \(Wording.duration(seconds))") }
@@ -187,8 +187,8 @@ package struct BoardResults: Sendable {
             rows.append(
                 """
                 <tr data-team="\(name)"\(hidden ? " hidden" : "")><td class="rank"\(places[index].tied ? #" title="tied on points""# : "")>\(places[index].label)</td>\
-                <td class="team">\(BoardPage.dot(team.colour))\(name)</td>\
-                <td class="num score">\(team.points.map(String.init) ?? "\u{2014}")</td><td class="num">\(team.pages.count)\(early)</td>\
+                <td class="team">\(BoardPage.dot(team.colour))\(name)\(early)</td>\
+                <td class="num score">\(team.points.map(String.init) ?? "\u{2014}")</td><td class="num">\(team.pages.count)</td>\
                 <td class="num">\(team.firstToLastSeconds.map { Self.span($0) } ?? "\u{2014}")</td>\
                 <td class="num">\(team.distanceMetres.map { Wording.distance($0) } ?? "\u{2014}")</td>\
                 <td class="num">\(team.hintsTaken.map(String.init) ?? "\u{2014}")</td></tr>

@@ -140,7 +140,9 @@ struct BoardTilesTests {
         try results.waitFor("the results' tiles", timeout: 30) {
             try results.evaluate("document.querySelectorAll('.leaflet-tile').length") as? Int ?? 0 > 0
         }
-        #expect(asked.paths.withLock { $0.count } > before)
+        try results.waitFor("the tile server asked for the results' tiles", timeout: 30) {
+            asked.paths.withLock { $0.count } > before
+        }
         #expect(try results.evaluate("document.querySelector('.attribution') !== null") as? Bool == true)
     }
 }
