@@ -41,7 +41,7 @@ package final class ChromiumPage {
                     .open(1, path: "/dev/null", flags: O_WRONLY, permissions: 0),
                     .open(2, path: log, flags: O_WRONLY | O_CREAT | O_APPEND, permissions: 0o600),
                     .duplicate(toChild[0], as: 3), .duplicate(fromChild[1], as: 4), .closeFrom(5),
-                ])
+                ], newProcessGroup: true)
         } catch {
             throw Failure(description: "posix_spawn chromium: \(error)")
         }
@@ -68,11 +68,15 @@ package final class ChromiumPage {
         }
     }
 
+    /// The pipe closed, Chromium quits by itself; whatever of its processes is left after 5 s is killed, its whole
+    /// process group (renderers, zygote), so no browser outlives the test.
     deinit {
         close(toBrowser)
         close(fromBrowser)
-        kill(pid, SIGKILL)
-        _ = ProcessSpawner.wait(for: pid)
+        var status: Int32 = 0
+        let quit = holdsWithin(5, every: 0.05) { waitpid(pid, &status, WNOHANG) == pid }
+        kill(-pid, SIGKILL)
+        if !quit { _ = ProcessSpawner.wait(for: pid) }
         try? FileManager.default.removeItem(atPath: profile)
     }
 
