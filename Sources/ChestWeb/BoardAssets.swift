@@ -192,15 +192,17 @@ enum BoardAssets {
             page = pageRows(rows, box.clientHeight - table.tHead.offsetHeight, page, label, root);
           }
 
-          // The hunt's name on at most two lines, its type shrunk to half if it must; past that it ends in an ellipsis.
+          // The hunt's name on one line in type shrunk to 0.7 at most, else on two lines, shrunk to half if it must;
+          // past that it ends in an ellipsis.
           function fitName() {
             const name = document.querySelector("header h1");
             if (!name) { return; }
             name.classList.remove("clamped");
-            for (const scale of [1, 0.9, 0.8, 0.7, 0.6, 0.5]) {
+            const tries = [[1, 1], [0.9, 1], [0.8, 1], [0.7, 1], [1, 2], [0.9, 2], [0.8, 2], [0.7, 2], [0.6, 2], [0.5, 2]];
+            for (const [scale, lines] of tries) {
               name.style.setProperty("--name", String(scale));
               const size = parseFloat(getComputedStyle(name).fontSize);
-              if (name.scrollHeight <= 2 * 1.15 * size + 2 && name.scrollWidth <= name.clientWidth + 1) {
+              if (name.scrollHeight <= lines * 1.15 * size + 2 && name.scrollWidth <= name.clientWidth + 1) {
                 root.dataset.name = String(scale);
                 return;
               }
