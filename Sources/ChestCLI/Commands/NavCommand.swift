@@ -19,12 +19,14 @@ struct NavCommand: ChestCommand {
         its name, distance, bearing (degrees and compass), an arrow and the arrival at the current speed to its \
         edge (not below 0.5 m/s); a sealed place with the cells tried and no direction (the file does not say \
         where); an altitude to climb or descend to; a page that must open first; a time lock's countdown; the \
-        weather or temperature wanted and now; a PIN; a release. Then each message's progress, the page that \
+        weather or temperature wanted and now; a PIN; a release; a page's question under its goals, before the page \
+        opens (a riddle its other locks open too); a long title is cut before its page number, never the number. \
+        Then each message's progress, the page that \
         opened last, and the latest events. Arrows point ahead-up while you move, north-up otherwise.
 
         keys: j or down picks the next goal, k or up the one before (the pick is drawn large above the list), a \
         shows all goals, o the page that opened last (again: back), q quits. The terminal is restored however nav \
-        ends. It fits the terminal, showing the goals around the pick. --once prints one frame with every goal, \
+        ends. It fits the terminal, showing the goals around the pick ("… 4 more": the goals left out). --once prints one frame with every goal, \
         without escapes when the output is not a terminal, as wide as COLUMNS says (else 100 columns); when chestd does not answer it says the goals are \
         unknown and exits with status 1.
         """
