@@ -10,8 +10,8 @@ package struct BoardResults: Sendable {
     package struct Team: Sendable, Encodable {
         /// Absent for a team with nothing credited.
         package var rank: Int?
-        /// True when another ranked team has the same points: the order among them is the tie-break's; absent
-        /// otherwise.
+        /// True when another ranked team is level with it (`BoardPage.level`: the same points, and without a point the
+        /// same pages), the order among them the tie-break's; absent otherwise.
         package var tied: Bool?
         /// The team's name.
         package var team: String
@@ -207,7 +207,8 @@ package struct BoardResults: Sendable {
         let tracks =
             sharePositions
             ? "" : #"<p class="note">This hunt does not share positions: no tracks and no distances.</p>"#
-        // Until every place is revealed, the map and the teams' pages stay hidden: they would name the leaders.
+        // Over the organiser's tiles when served with them. While places are still to reveal, the map and the teams'
+        // pages stay hidden: they would name the leaders.
         var drawn = snapshot
         drawn.tiles = tiles
         let map = BoardMap(snapshot: drawn, colours: colours, results: true).svg
