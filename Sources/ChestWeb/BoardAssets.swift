@@ -10,13 +10,20 @@ enum BoardAssets {
             --bad: #ff7b72; --warn: #f0b54a; --sea: #17222b; --target: #7cb6ff; }
         }
         * { box-sizing: border-box; }
+        [hidden] { display: none !important; }
         html { font-size: clamp(12px, min(1.25vw, 2.2vh), 34px); height: 100%; }
         body { margin: 0; height: 100vh; overflow: hidden; display: flex; flex-direction: column; gap: 0.6rem;
           padding: 0.6rem 1rem; background: var(--bg); color: var(--fg);
           font-family: system-ui, "DejaVu Sans", sans-serif; line-height: 1.3; }
         header { flex: none; display: flex; align-items: baseline; gap: 1.5rem; min-width: 0; white-space: nowrap;
           border-bottom: 2px solid var(--line); padding-bottom: 0.3rem; }
-        h1 { font-size: 2rem; margin: 0; flex: 0 1 auto; max-width: 60%; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
+        /* A long name wraps to a second line and its type shrinks until it fits (the script); the link to the
+           results never gives way (docs/HUNTS.md "On a projector"). */
+        h1 { font-size: calc(var(--name, 1) * 2rem); line-height: 1.15; margin: 0; flex: 0 1 auto; max-width: 60%; min-width: 0;
+          white-space: normal; overflow-wrap: anywhere; overflow: hidden; }
+        h1.clamped { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; }
+        header .results { flex: none; margin: 0 0 0 auto; color: var(--muted); }
+        header .results a { color: inherit; }
         h2 { flex: none; font-size: 1rem; margin: 0 0 0.3rem; text-transform: uppercase; letter-spacing: 0.06em;
           color: var(--muted); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
         #paging { text-transform: none; letter-spacing: 0; font-weight: 400; }
@@ -28,9 +35,10 @@ enum BoardAssets {
         .facts a { color: inherit; }
         .link.ok, .on { color: var(--ok); } .link.warn, .warn { color: var(--warn); }
         .off, .never { color: var(--muted); } .bad { color: var(--bad); }
-        main { flex: 1 1 0; min-height: 0; display: grid; grid-template-columns: minmax(0, 1.5fr) minmax(0, 1fr);
+        /* The map gets the room it needs: about 800×500 pixels at 1920×1080 (docs/HUNTS.md "On a projector"). */
+        main { flex: 1 1 0; min-height: 0; display: grid; grid-template-columns: minmax(0, 1.2fr) minmax(0, 1fr);
           grid-template-rows: minmax(0, 1fr); gap: 1rem; }
-        aside { display: grid; grid-template-rows: minmax(0, 1.3fr) minmax(0, 1fr) minmax(0, 0.6fr); gap: 0.6rem;
+        aside { display: grid; grid-template-rows: minmax(0, 2.2fr) minmax(0, 1fr) minmax(0, 0.45fr); gap: 0.6rem;
           min-height: 0; }
         section { display: flex; flex-direction: column; min-height: 0; min-width: 0; overflow: hidden;
           background: var(--panel); border: 1px solid var(--line); border-radius: 0.4rem; padding: 0.5rem 0.7rem; }
@@ -60,19 +68,17 @@ enum BoardAssets {
         li { font-size: 0.9rem; padding: 0.12rem 0; border-top: 1px solid var(--line); white-space: nowrap;
           overflow: hidden; text-overflow: ellipsis; }
         li:first-child { border-top: none; }
+        /* A credited page: the team and the page stay whole; the title gives way first, then what follows. */
+        li.opened { display: flex; column-gap: 0.3em; }
+        li.opened > span { flex: none; white-space: nowrap; }
+        li.opened > .title { flex: 0 1 auto; min-width: 2.5em; overflow: hidden; text-overflow: ellipsis; }
+        li.opened > .rest { flex: 0 1000 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
         #refused .facts { font-size: 0.85rem; }
         .none { color: var(--muted); margin: 0; }
         #map svg { width: 100%; height: 100%; display: block; }
-        /* The organiser's tiles beneath the drawing, its frame's (docs/HUNTS.md "A map beneath"). */
-        .tiled { position: relative; }
-        .tiled > #tiles { position: absolute; z-index: 0; background: var(--sea); }
-        .tiled > .over { position: absolute; inset: 0; z-index: 1; pointer-events: none; }
-        svg.tiled .sea { fill-opacity: 0; }
-        svg.tiled .label { paint-order: stroke; stroke: var(--bg); stroke-width: 5px; stroke-linejoin: round; }
-        .attribution { position: absolute; z-index: 2; right: 0; top: 0; margin: 0; padding: 0.1rem 0.4rem;
-          font-size: 0.7rem; color: var(--fg); background: var(--panel); opacity: 0.85; }
-        .leader { stroke: var(--fg); stroke-opacity: 0.6; stroke-width: 1.5; }
-        .label.note { fill: var(--muted); font-size: 18px; }
+        /* The organiser's tiles beneath the drawing (docs/HUNTS.md "A map beneath"). */
+        \(BoardTiles.css)        .leader { stroke: var(--fg); stroke-opacity: 0.6; stroke-width: 1.5; }
+        .label.note { fill: var(--muted); }
         .sea { fill: var(--sea); }
         .target { fill: var(--target); fill-opacity: 0.15; stroke: var(--target); stroke-width: 2; }
         .trail { fill: none; stroke-width: 3; stroke-linejoin: round; stroke-linecap: round; stroke-opacity: 0.8; }
@@ -186,6 +192,25 @@ enum BoardAssets {
             page = pageRows(rows, box.clientHeight - table.tHead.offsetHeight, page, label, root);
           }
 
+          // The hunt's name on one line in type shrunk to 0.7 at most, else on two lines, shrunk to half if it must;
+          // past that it ends in an ellipsis.
+          function fitName() {
+            const name = document.querySelector("header h1");
+            if (!name) { return; }
+            name.classList.remove("clamped");
+            const tries = [[1, 1], [0.9, 1], [0.8, 1], [0.7, 1], [1, 2], [0.9, 2], [0.8, 2], [0.7, 2], [0.6, 2], [0.5, 2]];
+            for (const [scale, lines] of tries) {
+              name.style.setProperty("--name", String(scale));
+              const size = parseFloat(getComputedStyle(name).fontSize);
+              if (name.scrollHeight <= lines * 1.15 * size + 2 && name.scrollWidth <= name.clientWidth + 1) {
+                root.dataset.name = String(scale);
+                return;
+              }
+            }
+            name.classList.add("clamped");
+            root.dataset.name = "clamped";
+          }
+
           // Keeps the entries (of every list in the card) that end inside it: the list ends on a whole line.
           function fitList(id) {
             const box = document.getElementById(id);
@@ -238,6 +263,23 @@ enum BoardAssets {
                     && element.tagName.toLowerCase() !== "svg") {
                   found.push(name(element) + " cut");
                 }
+              }
+            }
+            // The link to the results and the hunt's whole name; in Latest, each line's team and page.
+            const link = document.querySelector("header .results a");
+            if (link) {
+              const box = link.getBoundingClientRect();
+              if (box.width === 0 || box.left < -1 || box.right > width + 1 || box.bottom > height + 1) {
+                found.push("the results link is off the screen");
+              }
+            }
+            if (root.dataset.name === "clamped") { found.push("the hunt's name cut"); }
+            for (const item of document.querySelectorAll("#latest li.opened")) {
+              if (item.hidden || item.getClientRects().length === 0) { continue; }
+              const edge = item.getBoundingClientRect();
+              for (const part of item.querySelectorAll(".who, .page, .early")) {
+                const box = part.getBoundingClientRect();
+                if (box.left < edge.left - 1 || box.right > edge.right + 1) { found.push("a Latest line's team or page cut"); break; }
               }
             }
             // A team's name or points cut, even with an ellipsis; a row shown below the window or its card.
@@ -301,34 +343,15 @@ enum BoardAssets {
           }
           window.chestBoardTick = tick;
 
-          // docs/HUNTS.md "A map beneath": Leaflet draws the organiser's tiles under the drawing's frame (its
-          // viewBox, fitted whole in its box), showing the drawing's south-west to north-east; nothing moves it.
-          let tileMap = null;
+          // docs/HUNTS.md "A map beneath": Leaflet draws the organiser's tiles under the drawing's frame.
+        \(BoardTiles.script)
           function drawTiles() {
-            const holder = document.getElementById("tiles");
-            const over = document.getElementById("map");
-            const svg = over && over.querySelector("svg[data-bounds]");
-            if (!holder || !svg || !window.L) { return; }
-            const box = over.getBoundingClientRect();
-            const scale = Math.min(box.width / 800, box.height / 500);
-            const width = 800 * scale, height = 500 * scale;
-            holder.style.left = ((box.width - width) / 2) + "px";
-            holder.style.top = ((box.height - height) / 2) + "px";
-            holder.style.width = width + "px";
-            holder.style.height = height + "px";
-            if (!tileMap) {
-              tileMap = L.map(holder, { zoomControl: false, attributionControl: false, dragging: false, touchZoom: false,
-                scrollWheelZoom: false, doubleClickZoom: false, boxZoom: false, keyboard: false, zoomSnap: 0,
-                fadeAnimation: false, zoomAnimation: false, markerZoomAnimation: false, inertia: false });
-              L.tileLayer(holder.dataset.url, { maxZoom: 19, detectRetina: false }).addTo(tileMap);
-            }
-            tileMap.invalidateSize({ animate: false });
-            const edges = svg.dataset.bounds.split(",").map(Number);
-            tileMap.fitBounds([[edges[0], edges[1]], [edges[2], edges[3]]], { animate: false, padding: [0, 0] });
-            root.dataset.tiles = String(tileMap.getZoom());
+            const zoom = drawTilesUnder(document.getElementById("map"));
+            if (zoom !== null) { root.dataset.tiles = String(zoom); }
           }
 
           function fit() {
+            fitName();
             drawTiles();
             pageLeaderboard();
             fitList("latest");

@@ -6,7 +6,9 @@ import Glibc
 /// targets with their radius and, when the hunt shares positions, each team's trail and last position as its
 /// credited receipts claim them. A local equirectangular projection, exact enough over a few kilometres.
 struct BoardMap {
-    static let width = 800.0, height = 500.0, margin = 40.0
+    /// The drawing's frame; nothing it must show comes nearer its edge than a tenth of it (docs/HUNTS.md "On a
+    /// projector"): a target on the edge was half off the screen.
+    static let width = 800.0, height = 500.0, marginX = width / 10, marginY = height / 10
     /// The labels' size in the drawing's units (`.label` in the style sheets says the same).
     static let labelSize = 22.0
     /// Points kept per trail: the latest, so a long hunt's map stays small.
@@ -31,9 +33,10 @@ struct BoardMap {
         let projection = Projection(points: points, origin: origin)
         func f(_ value: Double) -> String { String(Int(value.rounded())) }
         var body: [String] = []
-        // Labels go where they overlap no other label, dot or the scale bar, the leader's first, then the targets'
-        // (MapLabelLayout, as `chest map` places them); a label away from its point gets a leader line, and one
-        // with no room is left out: its dot keeps the team's colour, which the leaderboard names.
+        // Labels go where they overlap no other label, dot or the scale bar, the targets' first (a handful, where
+        // everyone goes), then the teams' from the leader down (MapLabelLayout, as `chest map` places them); a label
+        // away from its point gets a leader line, and a team's with no room is left out: its dot keeps the team's
+        // colour, which the leaderboard names.
         var requests: [(request: MapLabelLayout.Request, team: Bool)] = []
         // The scale bar's corner, and the opposite one for the count of names left out.
         var obstacles = [
@@ -48,7 +51,7 @@ struct BoardMap {
             requests.append(
                 (
                     MapLabelLayout.Request(
-                        x: x, y: y, text: target.label ?? "\(target.title) p\(target.page)",
+                        x: x, y: y, text: Self.fitted(target.label ?? "\(target.title) p\(target.page)"),
                         fontSize: Self.labelSize), false
                 ))
         }
@@ -95,7 +98,7 @@ struct BoardMap {
                 #"<text class="label far" x="16" y="30">Off the map: \#(HTML.escaped(far.joined(separator: ", ")))</text>"#
             )
         }
-        requests = teamRequests + requests
+        requests += teamRequests
         let layout = MapLabelLayout(
             frame: MapLabelLayout.Box(x: 4, y: 4, width: Self.width - 8, height: Self.height - 8),
             obstacles: obstacles)
@@ -123,6 +126,21 @@ struct BoardMap {
         }
         body += scaleBar(projection.scale)
         return Self.frame(body.joined(separator: "\n"), bounds: projection.bounds, tiled: snapshot.tiles != nil)
+    }
+
+    /// A target's label at most two fifths of the frame wide: a long title keeps its start and its page, "Old town
+    /// walk: start at… p1", so it finds room instead of being left out.
+    static func fitted(_ label: String) -> String {
+        let most = width * 0.4
+        guard MapLabelLayout.width(of: label, fontSize: labelSize) > most else { return label }
+        let digits = label.reversed().prefix { $0.isASCII && $0.isNumber }.count
+        let page = digits > 0 && label.dropLast(digits).hasSuffix(" p") ? String(label.suffix(digits + 2)) : ""
+        var kept = String(label.dropLast(page.count))
+        while !kept.isEmpty, MapLabelLayout.width(of: kept + "\u{2026}" + page, fontSize: labelSize) > most {
+            kept.removeLast()
+        }
+        while kept.last == " " { kept.removeLast() }
+        return kept + "\u{2026}" + page
     }
 
     /// The part of the world the map shows: around the targets (or, without any, around the middle of the positions),
@@ -230,8 +248,8 @@ struct BoardMap {
             let spanX = max((metres.map(\.0).max() ?? 0) - minX, 1)
             let spanY = max((metres.map(\.1).max() ?? 0) - minY, 1)
             scale = min(
-                (BoardMap.width - 2 * BoardMap.margin) / max(spanX, 50),
-                (BoardMap.height - 2 * BoardMap.margin) / max(spanY, 50))
+                (BoardMap.width - 2 * BoardMap.marginX) / max(spanX, 50),
+                (BoardMap.height - 2 * BoardMap.marginY) / max(spanY, 50))
             offsetX = (BoardMap.width - spanX * scale) / 2
             offsetY = (BoardMap.height - spanY * scale) / 2
         }

@@ -33,19 +33,8 @@ package enum BoardPage {
     /// (docs/HUNTS.md "A map beneath"), its attribution under it.
     package static func document(huntName: String, sections: [String: String], tiles: BoardTiles? = nil) -> String {
         func part(_ id: String) -> String { sections[id] ?? "" }
-        let leaflet =
-            tiles == nil
-            ? ""
-            : """
-            <link rel="stylesheet" href="/leaflet/leaflet.css">
-            <script src="/leaflet/leaflet.js" defer></script>
-
-            """
-        let map =
-            tiles.map { tiles in
-                #"<div class="fill tiled"><div id="tiles" data-url="\#(HTML.escaped(tiles.url))"></div><div class="over" id="map">"#
-                    + part("map") + #"</div><p class="attribution">\#(HTML.escaped(tiles.attribution))</p></div>"#
-            } ?? #"<div class="fill" id="map">\#(part("map"))</div>"#
+        let leaflet = tiles == nil ? "" : BoardTiles.head
+        let map = tiles.map { $0.frame(part("map")) } ?? #"<div class="fill" id="map">\#(part("map"))</div>"#
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -88,17 +77,22 @@ package enum BoardPage {
             <h1\(ends)>\(HTML.isolated(snapshot.huntName))</h1>\
             \(BoardClock.html(snapshot.schedule, timeZone: timeZone))\
             <p class="facts"><span>\(teams.count) teams, \(online) online</span> <span>\(pages) pages credited</span> \
-            <span class="link \(state)" id="link">\(HTML.escaped(snapshot.broker.text)): \(HTML.escaped(snapshot.connection.description))</span> \
-            <span><a href="/results">results</a></span></p>
+            <span class="link \(state)" id="link">\(HTML.escaped(snapshot.broker.text)): \(HTML.escaped(snapshot.connection.description))</span></p>\
+            <p class="results"><a href="/results">results</a></p>
             """
     }
 
     /// A team's cell: its colour and name; a lookalike's name with its differing characters written out and a warning.
-    static func teamCell(_ team: String, name: String, lookalikeOf known: String?, colour: String?) -> String {
-        guard let known else { return #"<td class="team" title="\#(name)">\#(dot(colour))\#(name)</td>"# }
+    /// With `early`, the pages it reached before the start, after its name: the cell is never dropped, so the row
+    /// says it on any screen (docs/HUNTS.md "On a projector").
+    static func teamCell(_ team: String, name: String, lookalikeOf known: String?, colour: String?, early: Int = 0)
+        -> String
+    {
+        let note = early > 0 ? #" <small class="warn early">\#(early) reached before the start</small>"# : ""
+        guard let known else { return #"<td class="team" title="\#(name)">\#(dot(colour))\#(name)\#(note)</td>"# }
         let words = HTML.escaped(KnownSenders.lookalikeWords(team, of: known))
         return #"<td class="team" title="\#(words)">\#(dot(colour))\#(HTML.escaped(KnownSenders.revealed(team)))"#
-            + #" <span class="warn">\#u{2248} \#(HTML.escaped(known))</span></td>"#
+            + #" <span class="warn">\#u{2248} \#(HTML.escaped(known))</span>\#(note)</td>"#
     }
 
     /// One row a team, ranked only once something was credited, given or adjusted: its points first (docs/HUNTS.md
@@ -121,7 +115,7 @@ package enum BoardPage {
             """
         let head = html.utf8.count
         let ranking = snapshot.board.leaderboard()
-        let ranks = HuntBoard.ranks(ranking)
+        let ranks = places(ranking)
         let sample = 32
         // A team named like another (a Cyrillic letter, an invisible space) is flagged, as on the terminal board
         // (docs/SECURITY.md "Known senders").
@@ -134,7 +128,9 @@ package enum BoardPage {
             }
             if index > 0 { html += "\n" }
             let guarded = team.pages.count { !$0.proven }
-            var reached = team.reachedAt.map { time($0, timeZone) } ?? "\u{2014}"
+            // The time of the team's last page, not of a bonus: what the column's head says (docs/HUNTS.md "On a
+            // projector").
+            var reached = team.reachedCount.map { time($0, timeZone) } ?? "\u{2014}"
             // A team's own clock (docs/HUNTS.md "A clock for each team", "A finish"): its time once it finished,
             // when its time runs out while it plays.
             if let seconds = team.time {
@@ -164,8 +160,8 @@ package enum BoardPage {
                 openedWithWords(team) + (guarded > 0 ? ", \(guarded) guarded (proves only the file was held)" : ""))
             html += """
                 <tr data-team="\(name)" data-pages="\(team.pages.count)">\
-                <td class="rank">\(ranks[index].map(String.init) ?? "")</td>\
-                \(teamCell(team.name, name: name, lookalikeOf: lookalikes[team.name], colour: colours[team.name]))\
+                <td class="rank"\(ranks[index].tied ? #" title="tied on points""# : "")>\(ranks[index].label)</td>\
+                \(teamCell(team.name, name: name, lookalikeOf: lookalikes[team.name], colour: colours[team.name], early: team.earlyPages))\
                 <td class="score" data-score="points">\(team.points)</td>\
                 <td class="num pages" title="\(HTML.escaped(scoreWords(team)))">\(team.pages.count)\(scoreNote(team))</td>\
                 <td>\(reached)</td><td class="trust" title="\(openedTitle)">\(openedWith)\(guardedNote)</td>\
@@ -176,6 +172,43 @@ package enum BoardPage {
         // The columns' widths are the page script's: it measures what the cells hold (BoardAssets).
         html += "\n</tbody></table>"
         return html
+    }
+
+    /// A row's place: its rank, or "=3" for each of the teams level on points (the order among them is the
+    /// tie-break's, docs/HUNTS.md "Points"); empty for a team with nothing credited, given or adjusted.
+    struct Place: Equatable {
+        var label: String
+        var tied: Bool
+    }
+
+    /// Whether two teams are level on what ranks them before the board's clock (`HuntBoard.leaderboard`): their
+    /// points, and for teams that never gained a point, their pages.
+    static func level(_ a: HuntBoard.Team, _ b: HuntBoard.Team) -> Bool {
+        // A finish breaks a tie in points (docs/HUNTS.md "A finish"): level only at the same time, or neither finished.
+        guard a.points == b.points, a.time == b.time, (a.lastPointAt == nil) == (b.lastPointAt == nil) else {
+            return false
+        }
+        return a.lastPointAt != nil || a.pages.count == b.pages.count
+    }
+
+    /// The places of a ranking, as `HuntBoard.ranks` numbers it, ties marked.
+    static func places(_ ranking: [HuntBoard.Team]) -> [Place] {
+        let ranks = HuntBoard.ranks(ranking)
+        var places: [Place] = []
+        var groupRank: Int?
+        for index in ranking.indices {
+            guard let rank = ranks[index] else {
+                places.append(Place(label: "", tied: false))
+                continue
+            }
+            let sameAsAbove = index > 0 && ranks[index - 1] != nil && level(ranking[index - 1], ranking[index])
+            let sameAsBelow =
+                index + 1 < ranking.count && ranks[index + 1] != nil && level(ranking[index + 1], ranking[index])
+            if !sameAsAbove { groupRank = rank }
+            let tied = sameAsAbove || sameAsBelow
+            places.append(Place(label: tied ? "=\(groupRank ?? rank)" : "\(rank)", tied: tied))
+        }
+        return places
     }
 
     /// What the team's hints cost and the organiser's adjustments, beside its pages; nothing when it has neither.
@@ -191,6 +224,7 @@ package enum BoardPage {
 
     static func scoreWords(_ team: HuntBoard.Team) -> String {
         var words = ["\(team.pages.count) pages, \(team.pagePoints) points"]
+        if team.earlyPages > 0 { words.append("\(team.earlyPages) reached before the start: no points") }
         if !team.hints.isEmpty { words.append("\(team.hints.count) hints, \(team.hintCost) points") }
         words += team.adjustments.map { "\($0.points > 0 ? "+" : "")\($0.points): \($0.reason)" }
         return words.joined(separator: "; ")
@@ -237,11 +271,16 @@ package enum BoardPage {
             let line =
                 "\(team) opened \u{201C}\(title)\u{201D} page \(page)" + (question.map { " (\($0))" } ?? "")
                 + ", \(proof), claimed trust \(trust.rawValue)\(reached)"
-            let asked = question.map { #" <i class="question">\#(HTML.isolated($0))</i>"# } ?? ""
+            let asked = question.map { #"<i class="question">\#(HTML.isolated($0))</i> "# } ?? ""
+            let early =
+                proof.hasSuffix("reached before the start")
+                ? #"<span class="early warn">reached before the start</span>"# : ""
+            // The team and the page stay whole; the title gives way, then what follows (docs/HUNTS.md "On a
+            // projector").
             return """
-                <li title="\(HTML.escaped(line))">\(time(logged.at, timeZone)) \(dot(colours[team]))<b>\(HTML.escaped(team))</b> \
-                opened \u{201C}\(HTML.isolated(title))\u{201D} page \(page)\(asked) <small>\(HTML.escaped(proof)), \
-                claimed \(HTML.escaped(trust.rawValue))\(HTML.escaped(reached))</small></li>
+                <li class="opened" title="\(HTML.escaped(line))"><span class="who">\(time(logged.at, timeZone)) \(dot(colours[team]))<b>\(HTML.escaped(team))</b> opened</span>\
+                <span class="title">\u{201C}\(HTML.isolated(title))\u{201D}</span><span class="page">page \(page)</span>\(early)\
+                <span class="rest">\(asked)<small>\(HTML.escaped(proof)), claimed \(HTML.escaped(trust.rawValue))\(HTML.escaped(reached))</small></span></li>
                 """
         }
         return items.isEmpty ? #"<p class="none">No page credited yet.</p>"# : "<ol>\(items.joined())</ol>"

@@ -10,6 +10,9 @@ package struct BoardResults: Sendable {
     package struct Team: Sendable, Encodable {
         /// Absent for a team with nothing credited.
         package var rank: Int?
+        /// True when another ranked team is level with it (`BoardPage.level`: the same points, and without a point the
+        /// same pages), the order among them the tie-break's; absent otherwise.
+        package var tied: Bool?
         /// The team's name.
         package var team: String
         /// Its colour on the board (`TeamColours`).
@@ -18,6 +21,8 @@ package struct BoardResults: Sendable {
         package var points: Int?
         /// Its credited pages, in the order the board heard of them.
         package var pages: [Page]
+        /// How many of them were reached before the hunt's start (no points, docs/HUNTS.md "Points"); absent at 0.
+        package var reachedBeforeStart: Int?
         /// The hints the board gave it.
         package var hintsTaken: Int?
         /// What its hints cost.
@@ -71,6 +76,8 @@ package struct BoardResults: Sendable {
     package var teams: [Team]
     let snapshot: BoardSnapshot
     let colours: [String: String]
+    /// Each team's place as the projector shows it, "=3" for a tie, in rank order.
+    let places: [BoardPage.Place]
 
     /// The results of the board as the snapshot has it.
     package init(_ snapshot: BoardSnapshot) {
@@ -80,20 +87,25 @@ package struct BoardResults: Sendable {
         let colours = TeamColours.assign(teams: snapshot.board.teams.map(\.name), chosen: snapshot.chosenColours)
         self.colours = colours
         let ranking = snapshot.board.leaderboard()
-        teams = zip(ranking, HuntBoard.ranks(ranking)).map { team, rank in
+        let places = BoardPage.places(ranking)
+        self.places = places
+        teams = zip(ranking, HuntBoard.ranks(ranking)).enumerated().map { index, ranked in
+            let (team, rank) = ranked
             let trail = snapshot.sharePositions ? team.trail : []
             let distance =
                 trail.count > 1 ? zip(trail, trail.dropFirst()).reduce(0.0) { $0 + $1.0.distance(to: $1.1) } : nil
             let times = team.pages.map(\.receivedAt)
             let trusts = team.pages.map(\.trust)
             return Team(
-                rank: rank, team: team.name, colour: colours[team.name], points: team.points,
+                rank: rank, tied: places[index].tied ? true : nil, team: team.name, colour: colours[team.name],
+                points: team.points,
                 pages: team.pages.map {
                     Page(
                         title: $0.title, page: $0.page, reachedAt: $0.receivedAt, claimedOpenedAt: $0.openedAt,
                         trust: $0.trust, proof: $0.proofWords,
                         position: snapshot.sharePositions ? $0.positions.last : nil)
                 },
+                reachedBeforeStart: team.earlyPages > 0 ? team.earlyPages : nil,
                 hintsTaken: team.hints.count, hintCost: team.hintCost,
                 adjustments: team.adjustments.map {
                     Adjustment(points: $0.points, reason: $0.reason, receivedAt: $0.receivedAt)
@@ -140,10 +152,11 @@ package struct BoardResults: Sendable {
     /// The ranking as text, for a terminal.
     package var text: String {
         var lines = ["Results of \(TerminalText.escaped(hunt))"]
-        for team in teams {
-            let rank = team.rank.map { "\($0)." } ?? "-"
+        for (index, team) in teams.enumerated() {
+            let rank = team.rank == nil ? "-" : places[index].label + "."
             var facts = ["\(team.pages.count) page\(team.pages.count == 1 ? "" : "s")"]
             if let seconds = team.timeSeconds { facts.append("finished in \(Self.span(Double(seconds)))") }
+            if let early = team.reachedBeforeStart { facts.append("\(early) reached before the start") }
             if let seconds = team.firstToLastSeconds { facts.append("first to last \(Wording.duration(seconds))") }
             if let metres = team.distanceMetres { facts.append("walked \(Wording.distance(metres))") }
             facts.append("\(team.points ?? 0) point\(team.points == 1 ? "" : "s")")
@@ -169,21 +182,30 @@ package struct BoardResults: Sendable {
     /// `--results -o FILE.html`: one page, its style inside, nothing from elsewhere, for a printer or the big screen.
     /// Served by the board (`/results`), the style and a script are their own files, as the Content-Security-Policy
     /// wants, and on a screen the page fits it: the ranking pages by itself, the teams' pages are left to print
-    /// (docs/HUNTS.md "Results"). `now` decides between "final ranking" and "results so far".
-    package func html(timeZone: Zone, served: Bool = false, now: Date = Date()) -> String {
+    /// (docs/HUNTS.md "Results"). `now` decides between "final ranking" and "results so far". Served, `tiles` go
+    /// beneath the map as on the board, and `reveal` shows only the last `reveal` places, the page's script
+    /// revealing the next on a key press (docs/HUNTS.md "The ceremony").
+    package func html(
+        timeZone: Zone, served: Bool = false, now: Date = Date(), reveal: Int? = nil, tiles: BoardTiles? = nil
+    ) -> String {
         func time(_ date: Date) -> String { BoardPage.time(date, timeZone) }
+        let tiles = served ? tiles : nil
+        let reveal = served ? reveal.map { min(max($0, 0), teams.count) } : nil
+        let revealing = reveal.map { $0 < teams.count } ?? false
         var rows: [String] = []
         // A finish ranks equal points by time (docs/HUNTS.md "A finish"): its column shows once a team finished.
         let timed = teams.contains { $0.timeSeconds != nil }
-        for team in teams {
+        for (index, team) in teams.enumerated() {
             let name = HTML.escaped(team.team)
+            let hidden = reveal.map { index < teams.count - $0 } ?? false
+            let early = team.reachedBeforeStart.map { " <small>\($0) reached before the start</small>" } ?? ""
             let time =
                 timed
                 ? #"<td class="num time">\#(team.timeSeconds.map { Self.span(Double($0)) } ?? "\u{2014}")</td>"# : ""
             rows.append(
                 """
-                <tr data-team="\(name)"><td class="rank">\(team.rank.map(String.init) ?? "")</td>\
-                <td class="team">\(BoardPage.dot(team.colour))\(name)</td>\
+                <tr data-team="\(name)"\(hidden ? " hidden" : "")><td class="rank"\(places[index].tied ? #" title="tied on points""# : "")>\(places[index].label)</td>\
+                <td class="team">\(BoardPage.dot(team.colour))\(name)\(early)</td>\
                 <td class="num score">\(team.points.map(String.init) ?? "\u{2014}")</td><td class="num">\(team.pages.count)</td>\(time)\
                 <td class="num">\(team.firstToLastSeconds.map { Self.span($0) } ?? "\u{2014}")</td>\
                 <td class="num">\(team.distanceMetres.map { Wording.distance($0) } ?? "\u{2014}")</td>\
@@ -203,6 +225,11 @@ package struct BoardResults: Sendable {
         let tracks =
             sharePositions
             ? "" : #"<p class="note">This hunt does not share positions: no tracks and no distances.</p>"#
+        // Over the organiser's tiles when served with them. While places are still to reveal, the map and the teams'
+        // pages stay hidden: they would name the leaders.
+        var drawn = snapshot
+        drawn.tiles = tiles
+        let map = BoardMap(snapshot: drawn, colours: colours, results: true).svg
         let ended = snapshot.schedule.hasEnded(at: now)
         let ends = snapshot.schedule.ends.map { #" data-ends="\#(ISO8601.string($0))""# } ?? ""
         return """
@@ -214,8 +241,8 @@ package struct BoardResults: Sendable {
             <meta name="color-scheme" content="light dark">
             <title>\(HTML.escaped(hunt)) \u{2014} results</title>
             \(served ? #"<link rel="stylesheet" href="/results.css">"# + "\n" + #"<script src="/results.js" defer></script>"# : "<style>\(Self.css)</style>")
-            </head>
-            <body class="\(served ? "served" : "file")"\(ends)>
+            \(tiles == nil ? "" : BoardTiles.head)</head>
+            <body class="\(served ? "served" : "file")"\(ends)\(reveal.map { #" data-reveal="\#($0)""# } ?? "")>
             <div class="head"><h1>\(HTML.isolated(hunt)) \u{2014} \(ended ? "final ranking" : "results so far")</h1>\
             <p class="when">\(HTML.escaped(when(timeZone: timeZone)))</p></div>
             <div class="main">
@@ -227,9 +254,9 @@ package struct BoardResults: Sendable {
             <p class="note">Ranked by points (a proven page's points, less the hints given, plus the organiser's \
             adjustments), \(timed ? "then by the shorter time from the team's start to its finish (a team that did not finish after those that did), " : "")then by who reached the score first, by the board's clock.</p>
             \(tracks)</section>
-            <figure>\(BoardMap(snapshot: snapshot, colours: colours, results: true).svg)</figure>
+            <figure\(revealing ? " hidden" : "")>\(tiles.map { $0.frame(map, id: "results-map", fill: false) } ?? map)</figure>
             </div>
-            <div class="teams">\(details.joined(separator: "\n"))</div>
+            <div class="teams"\(revealing ? " hidden" : "")>\(details.joined(separator: "\n"))</div>
             </body>
             </html>
 
@@ -300,7 +327,9 @@ package struct BoardResults: Sendable {
         .leader { stroke: var(--fg); stroke-opacity: 0.6; stroke-width: 1.5; }
         .teams { columns: 2 24rem; } .teams section { break-inside: avoid; margin-bottom: 1rem; }
         ol { margin: 0; padding-left: 1.2rem; }
-        /* On a projector (served): the screen, never scrolled; the ranking pages by itself (/results.js). */
+        [hidden] { display: none !important; }
+        /* The organiser's tiles beneath the map, as on the board (docs/HUNTS.md "A map beneath"). */
+        \(BoardTiles.css)        /* On a projector (served): the screen, never scrolled; the ranking pages by itself (/results.js). */
         @media screen {
           html { font-size: clamp(12px, min(1.25vw, 2.2vh), 34px); }
           body.served { height: 100vh; margin: 0; padding: 0.6rem 1rem; overflow: hidden; display: flex; flex-direction: column; }
@@ -313,6 +342,7 @@ package struct BoardResults: Sendable {
           body.served td { white-space: nowrap; } body.served td.team { font-size: 1.3em; }
           body.served td.score { font-size: 1.5em; } body.served th { font-size: 0.8em; }
           body.served figure { margin: 0; min-height: 0; } body.served figure svg { height: 100%; max-width: none; }
+          body.served figure .tiled { height: 100%; } body.served figure .over svg { width: 100%; display: block; border: none; }
           body.served .teams { display: none; }
         }
         @media print {
@@ -339,14 +369,20 @@ package struct BoardResults: Sendable {
           const root = document.documentElement;
           let page = 0;
         \(PagedRows.script)
+        \(BoardTiles.script)
+          // docs/HUNTS.md "The ceremony": with ?reveal=N only the last N places show, the next one on a key press.
+          let revealed = document.body.dataset.reveal === undefined ? null : Number(document.body.dataset.reveal);
 
           function fit() {
             const box = document.getElementById("ranking");
             const table = box && box.querySelector("table");
             const label = document.getElementById("paging");
             if (!table || !table.tBodies[0]) { return; }
-            const rows = Array.from(table.tBodies[0].rows);
-            rows.forEach(function (row) { row.hidden = false; });
+            const all = Array.from(table.tBodies[0].rows);
+            const rows = revealed === null ? all : all.slice(Math.max(all.length - revealed, 0));
+            all.forEach(function (row) { row.hidden = rows.indexOf(row) < 0; });
+            const zoom = drawTilesUnder(document.getElementById("results-map"));
+            if (zoom !== null) { root.dataset.tiles = String(zoom); }
             // Every team's row whole across (a 32-character name): first without the hints taken, the distance
             // walked, the time from first to last page and the pages, in that order, then in smaller type.
             const optional = [6, 5, 4, 3];
@@ -365,7 +401,8 @@ package struct BoardResults: Sendable {
             root.dataset.viewport = window.innerWidth + "x" + window.innerHeight;
             root.dataset.background = getComputedStyle(document.body).backgroundColor;
             if (getComputedStyle(document.body).overflow !== "hidden") { root.dataset.pages = "1"; root.dataset.layout = "fits"; return; }
-            page = pageRows(rows, box.clientHeight - table.tHead.offsetHeight, page, label, root);
+            // While revealing, the page holding the place revealed last: the top one.
+            page = pageRows(rows, box.clientHeight - table.tHead.offsetHeight, revealed === null ? page : 0, label, root);
             const found = [];
             const bottom = Math.min(box.getBoundingClientRect().bottom, window.innerHeight);
             for (const row of rows) {
@@ -379,6 +416,24 @@ package struct BoardResults: Sendable {
             const scroller = document.scrollingElement;
             if (scroller.scrollWidth > window.innerWidth + 1) { found.push("the page scrolls sideways"); }
             root.dataset.layout = found.length === 0 ? "fits" : found.slice(0, 8).join("; ");
+          }
+
+          if (revealed !== null) {
+            document.addEventListener("keydown", function (event) {
+              if ([" ", "ArrowRight", "Enter", "PageDown"].indexOf(event.key) < 0) { return; }
+              event.preventDefault();
+              const count = document.querySelectorAll("#ranking tbody tr").length;
+              if (revealed >= count) { return; }
+              revealed += 1;
+              const address = new URL(window.location.href);
+              address.searchParams.set("reveal", String(revealed));
+              history.replaceState(null, "", address.toString());
+              if (revealed >= count) {
+                document.querySelectorAll("figure[hidden], .teams[hidden]").forEach(function (part) { part.hidden = false; });
+              }
+              root.dataset.revealed = String(revealed);
+              fit();
+            });
           }
 
           fit();

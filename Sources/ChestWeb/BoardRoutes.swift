@@ -57,7 +57,11 @@ extension BoardServerState {
                     extra: cookie)
             }
             return Self.bytes(data, type: "application/json", extra: cookie + [("ETag", tag)])
-        case "/results": return Self.bytes(resultsPage(), type: "text/html; charset=utf-8", extra: cookie)
+        case "/results":
+            // `?reveal=N`: the ceremony's last N places (docs/HUNTS.md "The ceremony"); a number or nothing.
+            let reveal = request.argument("reveal").map { Int($0.prefix(9)) ?? 0 }
+            let response = Self.bytes(resultsPage(reveal: reveal), type: "text/html; charset=utf-8", extra: cookie)
+            return snapshot.tiles.map { Self.allowingImages(from: $0.origin, response) } ?? response
         case "/results.css":
             return Self.bytes(Data(BoardResults.css.utf8), type: "text/css; charset=utf-8", extra: cookie)
         case "/results.js":

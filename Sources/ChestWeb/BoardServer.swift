@@ -153,12 +153,18 @@ final class BoardServerState: Sendable {
         return pages[number].map { ($0, "\"\(epoch)-\(version)\"") }
     }
 
-    /// `/results` as it is now.
-    func resultsPage() -> Data {
+    /// `/results` as it is now; with `reveal`, its last `reveal` places only (the ceremony's, made each time).
+    func resultsPage(reveal: Int? = nil) -> Data {
         let (version, snapshot) = published.withLock { ($0.version, $0.snapshot) }
+        if let reveal {
+            renders.add(1, ordering: .relaxed)
+            return Data(
+                BoardResults(snapshot).html(timeZone: timeZone, served: true, reveal: reveal, tiles: snapshot.tiles)
+                    .utf8)
+        }
         return results.value(version: version) {
             renders.add(1, ordering: .relaxed)
-            return Data(BoardResults(snapshot).html(timeZone: timeZone, served: true).utf8)
+            return Data(BoardResults(snapshot).html(timeZone: timeZone, served: true, tiles: snapshot.tiles).utf8)
         }
     }
 

@@ -41,6 +41,65 @@ package struct BoardTiles: Sendable, Hashable {
         self.origin = scheme + origin
     }
 
+    /// The head's lines that load Leaflet, which the board serves itself.
+    static let head = """
+        <link rel="stylesheet" href="/leaflet/leaflet.css">
+        <script src="/leaflet/leaflet.js" defer></script>
+
+        """
+
+    /// The map's frame with the tiles beneath the drawing (`svg`, its element's ID `id`) and their attribution on a
+    /// line under them, over nothing of the drawing.
+    func frame(_ svg: String, id: String = "map", fill: Bool = true) -> String {
+        #"<div class="\#(fill ? "fill " : "")tiled"><div id="tiles" data-url="\#(HTML.escaped(url))"></div><div class="over" id="\#(id)">"#
+            + svg + #"</div><p class="attribution">\#(HTML.escaped(attribution))</p></div>"#
+    }
+
+    /// The pages' script that lays the tiles beneath the drawing: `drawTilesUnder(over)` puts Leaflet in `#tiles` at
+    /// the drawing's frame (its viewBox, fitted whole in `over`), showing its south-west to north-east; nothing
+    /// moves it. Returns the zoom, or null without tiles.
+    static let script = """
+              let tileMap = null;
+              function drawTilesUnder(over) {
+                const holder = document.getElementById("tiles");
+                const svg = over && over.querySelector("svg[data-bounds]");
+                if (!holder || !svg || !window.L) { return null; }
+                const box = over.getBoundingClientRect();
+                const scale = Math.min(box.width / 800, box.height / 500);
+                const width = 800 * scale, height = 500 * scale;
+                holder.style.left = ((box.width - width) / 2) + "px";
+                holder.style.top = ((box.height - height) / 2) + "px";
+                holder.style.width = width + "px";
+                holder.style.height = height + "px";
+                if (!tileMap) {
+                  tileMap = L.map(holder, { zoomControl: false, attributionControl: false, dragging: false, touchZoom: false,
+                    scrollWheelZoom: false, doubleClickZoom: false, boxZoom: false, keyboard: false, zoomSnap: 0,
+                    fadeAnimation: false, zoomAnimation: false, markerZoomAnimation: false, inertia: false });
+                  L.tileLayer(holder.dataset.url, { maxZoom: 19, detectRetina: false }).addTo(tileMap);
+                }
+                tileMap.invalidateSize({ animate: false });
+                const edges = svg.dataset.bounds.split(",").map(Number);
+                tileMap.fitBounds([[edges[0], edges[1]], [edges[2], edges[3]]], { animate: false, padding: [0, 0] });
+                return tileMap.getZoom();
+              }
+        """
+
+    /// The tiles' style, the board's and the results': the attribution on a line of its own under the tiles, and
+    /// over them the drawing in dark ink on a light halo whatever the page's scheme, since tiles are light
+    /// (OpenStreetMap's are) and a dark page's light labels faded into them.
+    static let css = """
+        .tiled { position: relative; }
+        .tiled > #tiles { position: absolute; z-index: 0; background: #eef3f6; }
+        .tiled > .over { position: absolute; inset: 0 0 1.1rem 0; z-index: 1; pointer-events: none; }
+        svg.tiled .sea { fill-opacity: 0; }
+        .attribution { position: absolute; z-index: 2; right: 0; bottom: 0; left: 0; height: 1.1rem; margin: 0;
+          font-size: 0.7rem; line-height: 1.1rem; text-align: right; color: var(--muted); white-space: nowrap;
+          overflow: hidden; text-overflow: ellipsis; }
+        svg.tiled { --fg: #1b1b1b; --muted: #4a4a4a; --bg: #ffffff; --target: #1f5fa8; }
+        svg.tiled .label { paint-order: stroke; stroke: #ffffff; stroke-width: 5px; stroke-linejoin: round; }
+
+        """
+
     /// Why a tile source was refused.
     package struct TilesError: Error, CustomStringConvertible {
         package let description: String

@@ -46,6 +46,34 @@ import Testing
         _ = try XMLDocument(xmlString: svg)
     }
 
+    /// Issue 59 item 4: no target on the frame's edge (a margin of a tenth of the frame), and no target's label
+    /// dropped for a team's, however many teams stand on it.
+    @Test(arguments: [3, 40])
+    func targetsKeepAMarginAndTheirLabels(teams: Int) throws {
+        let snapshot = BoardDay.snapshot(teams: teams, together: true)
+        let svg = try #require(BoardPage.sections(snapshot, timeZone: Zone(identifier: "UTC")!)["map"])
+        let circles = svg.components(separatedBy: "\n").filter { $0.hasPrefix(#"<circle class="target""#) }
+        #expect(circles.count == BoardDay.titles.count)
+        for line in circles {
+            func number(_ name: String) -> Double {
+                line.range(of: " \(name)=\"").flatMap { Double(line[$0.upperBound...].prefix { $0 != "\"" }) } ?? -1
+            }
+            let (x, y, r) = (number("cx"), number("cy"), number("r"))
+            #expect(
+                x - r >= BoardMap.width / 10 - 0.5 && x + r <= BoardMap.width * 0.9 + 0.5
+                    && y - r >= BoardMap.height / 10 - 0.5 && y + r <= BoardMap.height * 0.9 + 0.5,
+                "\(teams) teams: \(line)")
+        }
+        for target in snapshot.targets {
+            // A label too long for the frame is shortened, never dropped.
+            let label = HTML.escaped(target.label ?? "\(target.title) p\(target.page)")
+            let drawn =
+                svg.contains(">\(label)</text>")
+                || svg.contains(">\(label.prefix(12))") && svg.contains("\u{2026} p\(target.page)</text>")
+            #expect(drawn, "\(teams) teams: the label of \(label) was dropped")
+        }
+    }
+
     @Test func theOrganisersTilesComeWithLeafletAndThePolicyAllowsTheirSourceOnly() throws {
         #expect(throws: BoardTiles.TilesError.self) {
             try BoardTiles(url: "https://tile.example.org/tiles.png", attribution: "x")

@@ -9,16 +9,38 @@ struct BoardScreen {
     /// The address of the board in a browser, when it is served.
     var web: String?
 
+    /// Seconds each page of teams stays on the screen, as on the web board.
+    static let pageSeconds = 8.0
+    /// The latest events kept on the screen however many teams there are.
+    static let latestKept = 3
+
+    /// The frame, never more than `rows` lines nor wider than `columns`: the hunt's name, the time and the column
+    /// heads stay at the top; when the teams do not fit under them with a few latest events, they are paged, a
+    /// page every 8 s ("teams 1–21 of 40", docs/HUNTS.md "The board").
     func render(_ feed: BoardFeed, columns: Int, rows: Int, now: Date) -> [String] {
+        let ranking = feed.board.leaderboard()
+        let ignored = Self.ignoredLine(feed.gate)
+        // The heads, what the gate ignored, "latest" and its kept lines, and the last row left empty.
+        let fixed = 3 + (ignored.isEmpty ? 0 : 2) + 2 + Self.latestKept + 1
+        let room = max(rows - fixed, 1)
+        var shown = ranking[...]
+        var paging: String?
+        if ranking.count > room {
+            let pages = (ranking.count + room - 1) / room
+            let page = Int((now.timeIntervalSince1970 / Self.pageSeconds).rounded(.down)) % pages
+            shown = ranking[(page * room)..<min((page + 1) * room, ranking.count)]
+            paging = "teams \(shown.startIndex + 1)\u{2013}\(shown.endIndex) of \(ranking.count)"
+        }
+        let time = [feed.windowLine(at: now).map { "\u{1B}[1m\($0)\u{1B}[0m" }, paging].compactMap { $0 }
         var lines = [
             "\u{1B}[1mchest board\u{1B}[0m \u{2014} \u{201C}\(TerminalText.escaped(hunt.name))\u{201D} on \(hunt.broker): \(connection)"
                 + (web.map { " \u{2014} \($0)" } ?? ""),
-            feed.windowLine(at: now).map { "\u{1B}[1m\($0)\u{1B}[0m" } ?? "",
+            time.joined(separator: " \u{00B7} "),
             pad("TEAM", 18) + pad("POINTS", 8) + pad("ONLINE", 9) + pad("PAGES", 7) + pad("LAST CREDITED", 30)
                 + "TRUST (CLAIMED)",
         ]
         let lookalikes = KnownSenders.lookalikes(among: hunt.teams.map(\.name.rawValue) + feed.board.teams.map(\.name))
-        for team in feed.board.leaderboard() {
+        for team in shown {
             let last =
                 team.pages.last.map {
                     "\(LockReason.clock($0.receivedAt, .current)) \(TerminalText.escaped($0.title)) p\($0.page)"
@@ -41,12 +63,11 @@ struct BoardScreen {
                     + score + (team.failed.isEmpty ? "" : "  \u{1B}[31m\(team.failed.count) refused\u{1B}[0m")
                     + lookalike)
         }
-        let ignored = Self.ignoredLine(feed.gate)
         if !ignored.isEmpty { lines += ["", ignored.trimmingNewlines()] }
         lines += ["", "\u{1B}[1mlatest\u{1B}[0m"]
-        let room = max(rows - lines.count - 1, 0)
-        lines += feed.latestLines(room: room)
-        return lines.map { String($0.prefix(columns + 16)) }
+        lines += feed.latestLines(room: max(rows - lines.count - 1, 0))
+        // A line wider than the terminal would wrap and push the top off the screen.
+        return lines.prefix(rows).map { NavScreen.clip($0, columns) }
     }
 
     /// "ignored: 2 replayed, 1 unknownKey" after a newline, or nothing when nothing was ignored.

@@ -20,7 +20,8 @@ struct BoardCommand: ChestCommand {
     static let discussion = """
         Follows the hunt's broker and redraws in place, like chest nav: each team ranked by points, online or not, \
         the pages credited to it and when the board heard of them, the time and trust the team claims, and the \
-        messages refused and why. q quits. --json streams the same as JSON lines (team, unlock, hint, adjusted, \
+        messages refused and why; when the teams do not fit the terminal under the hunt's name, the time and the \
+        column heads, they are paged, a page every 8 s. q quits. --json streams the same as JSON lines (team, unlock, hint, adjusted, \
         refused); --once prints the leaderboard and exits. What the board received is kept in HUNT.board, so it \
         survives restarts; the broker keeps what arrives while it is away.
 
@@ -43,7 +44,8 @@ struct BoardCommand: ChestCommand {
         ?token=TOKEN and then carries it in a cookie. The page travels in clear HTTP: use it on the venue's own \
         network. --quiet serves the page without the terminal board (so does a board whose output is not a \
         terminal). Endpoints: / (the page), /events (the live stream), /board.json (the leaderboard, 200 teams a \
-        page: ?page=N for the next), /results. \
+        page: ?page=N for the next), /results (?reveal=N for the ceremony: only the last N places, space or → \
+        reveals the next). \
         --tiles draws the map over tiles from URL ({z}, {x} and {y} in it, {s} for a subdomain) through Leaflet from \
         the libjs-leaflet package, with the attribution the tile source requires (--tiles-attribution); without it \
         the board draws its map alone, offline (docs/HUNTS.md "The board in a browser").

@@ -19,13 +19,15 @@ struct NavCommand: ChestCommand {
         its name, distance, bearing (degrees and compass), an arrow and the arrival at the current speed to its \
         edge (not below 0.5 m/s); a sealed place with the cells tried and no direction (the file does not say \
         where); an altitude to climb or descend to; a page that must open first; a time lock's countdown; the \
-        weather or temperature wanted and now; a PIN; a release. Then each message's progress, the page that \
+        weather or temperature wanted and now; a PIN; a release; a page's question under its goals, before the page \
+        opens (a riddle its other locks open too); a long title is cut before its page number, never the number. \
+        Then each message's progress, the page that \
         opened last, and the latest events. Arrows point ahead-up while you move, north-up otherwise.
 
         keys: j or down picks the next goal, k or up the one before (the pick is drawn large above the list), a \
         shows all goals, o the page that opened last (again: back), q quits. The terminal is restored however nav \
-        ends. It fits the terminal, showing the goals around the pick. --once prints one frame with every goal, \
-        without escapes when the output is not a terminal; when chestd does not answer it says the goals are \
+        ends. It fits the terminal, showing the goals around the pick ("… 4 more": the goals left out). --once prints one frame with every goal, \
+        without escapes when the output is not a terminal, as wide as COLUMNS says (else 100 columns); when chestd does not answer it says the goals are \
         unknown and exits with status 1.
         """
     static let parameters: [Parameter] = [.flag("--once", help: "print one frame with every goal and exit")]
@@ -41,7 +43,11 @@ struct NavCommand: ChestCommand {
         if once || !Terminal.isInteractive {
             refresh(&state, settings)
             state.showAll = true
-            let size = Terminal.isInteractive ? Terminal.size : (columns: 100, rows: 200)
+            // A pipe has no width: COLUMNS, as a shell or a script sets it, else 100 (docs: `man chest` "nav").
+            let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }.flatMap {
+                (20...1000).contains($0) ? $0 : nil
+            }
+            let size = Terminal.isInteractive ? Terminal.size : (columns: columns ?? 100, rows: 200)
             let frame = NavScreen.render(state, columns: size.columns, rows: size.rows, now: Date())
             print(frame.map { Terminal.isInteractive ? $0 : NavScreen.withoutEscapes($0) }.joined(separator: "\n"))
             // A script reading one frame learns from the status that it shows no goals because chestd did not answer.

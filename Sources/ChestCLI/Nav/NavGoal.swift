@@ -31,9 +31,15 @@ struct NavGoal: Equatable {
     var stale = false
     /// The page's hints in a line (NavGoal+Hints.swift), nil when it has none.
     var hints: String?
+    /// The page's question, on one line, for a goal other than its answer (whose need says it): a riddle the page's
+    /// other locks open is read before the page is (docs/FORMAT.md "Questions, answer locks and points").
+    var question: String?
+
+    /// The title as shown, and what keeps it apart from the other pages: " p3", " p3 set B".
+    var pageSuffix: String { " p\(page)\(set == .b ? " set B" : "")" }
 
     /// Where the goal belongs: "Lisbon quest p1" (with the set when a page has two).
-    var owner: String { "\(TerminalText.escaped(title)) p\(page)\(set == .b ? " set B" : "")" }
+    var owner: String { TerminalText.escaped(title) + pageSuffix }
 }
 
 /// What nav knows of the reader when it makes goals: the position (current or last known), altitude, speed and
@@ -69,6 +75,9 @@ extension NavGoal {
                     goal.hints = hintLine(page, id: report.id, context)
                     if lock.type == .answer {
                         goal.detail = Self.answer(page.question, lock.reason, id: report.id, context)
+                    } else if let question = page.question {
+                        goal.question =
+                            "\u{201C}\(TerminalText.escaped(question.split(whereSeparator: \.isNewline).joined(separator: " ")))\u{201D}"
                     }
                     goals.append(goal)
                 }

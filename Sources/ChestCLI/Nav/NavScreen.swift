@@ -21,7 +21,9 @@ enum NavScreen {
             ? "chest nav   j/k ↑/↓ pick · a all · q quit" : "chest nav   j/k ↑/↓ pick · a all · o page · q quit"
         var lines = [bold + fit(keys, LockReason.clock(now, timeZone), columns) + plain]
         if state.showPage, let opened = state.opened {
-            lines.append(bold + "\u{201C}\(opened.title)\u{201D} page \(opened.page)" + plain + "  (o: back)")
+            lines.append(
+                cutQuoted(bold + "\u{201C}\(opened.title)\u{201D} page \(opened.page)" + plain + "  (o: back)", columns)
+            )
             lines.append("")
             lines += TextWrap.lines(opened.text, columns: columns, indent: "  ")
             return lines.prefix(rows).map { clip($0, columns) }
@@ -50,10 +52,11 @@ enum NavScreen {
             goalLines(
                 $0, selected: $0.key == state.selected?.key, heading: heading, nameWidth: nameWidth, columns: columns)
         }
-        // Without `a`, messages and events keep a few rows; the list shows a window around the pick.
-        let room = state.showAll ? rows - lines.count : max(rows - lines.count - 6, 1)
-        let pickedLine = listed.prefix(state.selectedIndex ?? 0).reduce(0) { $0 + $1.count }
-        lines += window(listed.flatMap { $0 }, around: pickedLine, room: room)
+        // Without `a`, messages, the page opened last and events keep a few rows; the list shows the goals around
+        // the pick.
+        let kept = 6 + (state.opened == nil ? 0 : 2)
+        let room = state.showAll ? rows - lines.count : max(rows - lines.count - kept, 1)
+        lines += window(listed, around: min(state.selectedIndex ?? 0, max(listed.count - 1, 0)), room: room)
         guard !state.showAll else { return lines.prefix(rows).map { clip($0, columns) } }
         lines.append("")
         lines.append(bold + "Messages" + plain)
@@ -68,14 +71,17 @@ enum NavScreen {
         }
         if let opened = state.opened {
             lines.append(
-                bold + "Opened" + plain + "  \u{201C}\(opened.title)\u{201D} page \(opened.page)  (o: the whole page)")
+                cutQuoted(
+                    bold + "Opened" + plain
+                        + "  \u{201C}\(opened.title)\u{201D} page \(opened.page)  (o: the whole page)",
+                    columns))
             let text = TextWrap.lines(opened.text, columns: columns, indent: "  ")
             let room = max(min(3, rows - lines.count - 3), 1)
             lines += text.prefix(room)
             if text.count > room { lines[lines.count - 1] = clip(lines[lines.count - 1], max(columns - 2, 1)) + " …" }
         }
         lines.append(bold + "Events" + plain)
-        lines += state.events.suffix(max(rows - lines.count, 0)).reversed().map { "  " + $0 }
+        lines += state.events.suffix(max(rows - lines.count, 0)).reversed().map { cutQuoted("  " + $0, columns) }
         return lines.prefix(rows).map { clip($0, columns) }
     }
 
@@ -138,10 +144,15 @@ enum NavScreen {
     private static func targetLines(_ goal: NavGoal, heading: Double?, columns: Int) -> [String] {
         let kind = "  (\(goal.kind.rawValue))"
         let room = max(columns - 2 - kind.count, 8)
-        let owner = goal.name == goal.owner ? "" : "  " + goal.owner
-        let name = shortened(goal.name, to: room)
-        let rest = shortened(owner, to: max(room - name.count, 0))
-        var lines = [bold + "▶ \(name)" + plain + kind + rest]
+        var lines: [String]
+        if goal.name == goal.owner {
+            lines = [bold + "▶ \(titled(goal, withPlace: false, width: room))" + plain + kind]
+        } else {
+            let name = shortened(goal.name, to: room)
+            let left = room - name.count - 2
+            let rest = left >= goal.pageSuffix.count + 4 ? "  " + titled(goal, withPlace: false, width: left) : ""
+            lines = [bold + "▶ \(name)" + plain + kind + rest]
+        }
         var second = "    "
         if let bearing = goal.bearing {
             second += arrow(bearing, heading: heading) + "  "
@@ -166,28 +177,83 @@ enum NavScreen {
     {
         let marker = selected ? "▶" : " "
         let pointer = goal.bearing.map { Self.arrow($0, heading: heading) } ?? "·"
-        let name = goal.kind == .place && goal.name != goal.owner ? "\(goal.name) · \(goal.owner)" : goal.owner
+        let withPlace = goal.kind == .place && goal.name != goal.owner
+        let fullName = titled(goal, withPlace: withPlace, width: Int.max)
         let kind = Output.pad(goal.kind.rawValue, 11)
         let head = "\(marker) \(pointer) \(kind) "
+        let indent = String(repeating: " ", count: head.count)
         // A need longer than the others takes from this line's name too.
         let width = min(nameWidth, columns - head.count - 1 - goal.detail.count)
         var lines: [String]
-        if width >= min(nameKept, name.count) {
-            lines = [head + Output.pad(shortened(name, to: width), width) + " " + goal.detail]
+        if width >= min(nameKept, fullName.count) {
+            lines = [head + Output.pad(titled(goal, withPlace: withPlace, width: width), width) + " " + goal.detail]
         } else {
             lines =
-                [head + shortened(name, to: max(columns - head.count, 3))]
-                + TextWrap.lines(goal.detail, columns: columns, indent: String(repeating: " ", count: head.count))
+                [head + titled(goal, withPlace: withPlace, width: max(columns - head.count, 3))]
+                + TextWrap.lines(goal.detail, columns: columns, indent: indent)
+        }
+        if let question = goal.question {
+            lines.append(indent + shortened(question, to: max(columns - head.count, 3)))
         }
         return lines.map { goal.stale ? dim + $0 + plain : (selected ? bold + $0 + plain : $0) }
     }
 
-    /// At most `room` lines of `lines`, keeping line `index` in view, with what is left out counted.
-    private static func window(_ lines: [String], around index: Int, room: Int) -> [String] {
-        guard lines.count > room else { return lines }
+    /// At most `room` lines of the goals' lines (each goal's lines together), the picked goal's and as many around
+    /// it as fit, with the goals left out counted: "… 4 more" is 4 goals, not lines.
+    private static func window(_ goals: [[String]], around picked: Int, room: Int) -> [String] {
+        guard goals.reduce(0, { $0 + $1.count }) > room, goals.indices.contains(picked) else {
+            return goals.flatMap { $0 }
+        }
         let shown = max(room - 1, 1)
-        let start = min(max(index - shown / 2, 0), lines.count - shown)
-        return Array(lines[start..<(start + shown)]) + ["  … \(lines.count - shown) more (a: all)"]
+        var low = picked
+        var high = picked + 1
+        var used = goals[picked].count
+        var grew = true
+        while grew {
+            grew = false
+            if high < goals.count, used + goals[high].count <= shown {
+                used += goals[high].count
+                high += 1
+                grew = true
+            }
+            if low > 0, used + goals[low - 1].count <= shown {
+                used += goals[low - 1].count
+                low -= 1
+                grew = true
+            }
+        }
+        let left = goals.count - (high - low)
+        return Array(goals[low..<high].flatMap { $0 }.prefix(shown))
+            + (left > 0 ? ["  … \(left) more (a: all)"] : [])
+    }
+
+    /// A goal's title and page, with its place's name before them when `withPlace`, in at most `width`
+    /// characters: the title gives way first, then the place's name; the page ("p3", "p3 set B") never.
+    static func titled(_ goal: NavGoal, withPlace: Bool, width: Int) -> String {
+        let place = withPlace ? goal.name + " · " : ""
+        let title = TerminalText.escaped(goal.title)
+        let page = goal.pageSuffix
+        guard place.count + title.count + page.count > width else { return place + title + page }
+        let titleRoom = width - place.count - page.count
+        if titleRoom >= 4 { return place + shortened(title, to: titleRoom) + page }
+        let kept = shortened(title, to: 4) + page
+        guard width > kept.count else { return shortened(kept, to: width) }
+        return shortened(place, to: width - kept.count) + kept
+    }
+
+    /// A line cut to `columns` in its first quoted title (“…” or "…"), not at its end: "page 3 is open" stays.
+    static func cutQuoted(_ line: String, _ columns: Int) -> String {
+        let excess = withoutEscapes(line).count - columns
+        guard excess > 0 else { return line }
+        let characters = Array(line)
+        guard let open = characters.firstIndex(where: { $0 == "\u{201C}" || $0 == "\"" }) else { return line }
+        let closer: Character = characters[open] == "\u{201C}" ? "\u{201D}" : "\""
+        guard let close = characters[(open + 1)...].firstIndex(of: closer) else { return line }
+        let inner = close - open - 1
+        let keep = max(inner - excess - 1, 3)
+        guard keep < inner else { return line }
+        return String(characters[...open]) + String(characters[(open + 1)..<(open + 1 + keep)]) + "…"
+            + String(characters[close...])
     }
 
     /// `text` cut to `width` characters, with "…" when it was longer.
