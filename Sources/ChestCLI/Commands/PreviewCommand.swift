@@ -21,19 +21,18 @@ struct PreviewCommand: ChestCommand {
         """
     static let parameters: [Parameter] = [
         .positional("PATH", arity: .oneOrMore, help: "a quest file, or message files (*.locked)", completion: .files()),
-        QuestFile.radiusOption,
-    ]
+    ] + CourseOptions.parameters
 
     var paths: [String]
-    var radius: Double?
+    var course: CourseOptions
 
     init(_ values: ParsedValues) throws(UsageError) {
         paths = values.positional("PATH")
-        radius = try QuestFile.radius(values)
+        course = try CourseOptions(values)
     }
 
     func run(settings: Settings) throws {
-        print(Self.render(try Rehearsal(paths: paths, radius: radius), timeZone: .current))
+        print(Self.render(try Rehearsal(paths: paths, course: course), timeZone: .current))
     }
 
     static func render(_ rehearsal: Rehearsal, timeZone: Zone) -> String {
@@ -46,6 +45,7 @@ struct PreviewCommand: ChestCommand {
                 "", "\(item.draft.title) — from \(item.draft.from ?? "(the name setting)")",
                 "\(item.name) · \(item.draft.id)" + (item.seal.map { " · \($0)" } ?? ""),
             ]
+            if item.draft.orderStated { lines.append("Pages in \(item.draft.order.wording).") }
             for (index, page) in item.draft.pages.enumerated() {
                 lines.append("")
                 let opensAtOnce = page.setA.isEmpty && page.setB.isEmpty

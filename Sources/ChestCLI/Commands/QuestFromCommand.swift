@@ -9,11 +9,13 @@ import Glibc
 struct QuestFromCommand: ChestCommand {
     static let name = "from"
     static let abstract = "write a geocaching GPX's caches and stages as a quest file to edit"
-    static let synopses = ["FILE.gpx [-o QUEST] [--radius DISTANCE] [--force]"]
+    static let synopses = ["FILE.gpx [-o QUEST] [--radius DISTANCE] [--in-order|--any-order] [--force]"]
     static let discussion = """
         Each cache or stage with coordinates becomes a page that opens at them (a sealed place, 30 m unless \
-        --radius says otherwise), in the file's order, each page waiting for the one before; five pages a \
-        message, the next message's first page waiting for the last page of the one before. The page's text is \
+        --radius says otherwise), in the file's order. The quest's order: line says whether each page waits for \
+        the one before (sequence: a multi-cache, a series; an Adventure Lab that says it is sequential) or opens \
+        when reached (any: an Adventure Lab's default); --in-order and --any-order choose. Five pages a message, \
+        in sequence the next message's first page waiting for the last page of the one before. The page's text is \
         the cache's name and its descriptions as plain text, its hint the cache's hint, and a Lab stage's \
         "Question:" line its question; a comment above each page keeps the cache's code and owner. Parking and \
         other points go into their cache's page; waypoints without coordinates are reported, not guessed. \
@@ -29,18 +31,18 @@ struct QuestFromCommand: ChestCommand {
             completion: .files()),
         .option("--radius", value: "DISTANCE", help: "the radius of every place, such as 30m (the default) or 0.1km"),
         .flag("--force", help: "replace QUEST when it exists"),
-    ]
+    ] + CourseOptions.orderParameters
 
     var path: String
     var output: String?
-    var radius: Double
+    var course: CourseOptions
     var force: Bool
 
     init(_ values: ParsedValues) throws(UsageError) {
         path = values.positional("GPX")[0]
         output = values.value("--output")
         force = values.flag("--force")
-        radius = try QuestFile.radius(values) ?? GeocacheCourse.defaultRadius
+        course = try CourseOptions(values)
     }
 
     /// `30m`, `0.1km` or `30` (metres), at least `Lock.minimumRadius`.
@@ -65,7 +67,7 @@ struct QuestFromCommand: ChestCommand {
         } catch {
             throw ChestError("cannot read \(path): \(QuestFile.whyUnreadable(path))")
         }
-        let text = try QuestFile.geocacheQuest(data, path: path, radius: radius)
+        let text = try QuestFile.geocacheQuest(data, path: path, course: course)
         let file = try OutputFile(
             checking: output ?? "-", force: force, otherwise: "give --force to replace it, or another name with -o")
         // Checked as compose will read it before anything is written (docs/QUEST.md "Errors"): the course names no
@@ -73,11 +75,16 @@ struct QuestFromCommand: ChestCommand {
         let parser = QuestParser(
             timeZone: .current, pageText: { _ in throw ChestError("no file") },
             waypoint: { _, _ in throw ChestError("no file") })
+        let quest: Quest
         do {
-            _ = try parser.parse(text)
+            quest = try parser.parse(text)
         } catch {
             throw ChestError(error.lines(prefix: "\(path) as a quest:").joined(separator: "\nchest: "))
         }
         try file.write(checked: Data(text.utf8))
+        let pages = quest.messages.reduce(0) { $0 + $1.pages.count }
+        printError(
+            "chest: \(pages) page\(pages == 1 ? "" : "s") in \(quest.messages.count) message\(quest.messages.count == 1 ? "" : "s"); "
+                + "pages in \((quest.order ?? .any).wording)")
     }
 }

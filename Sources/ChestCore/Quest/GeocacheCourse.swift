@@ -28,6 +28,8 @@ package struct GeocacheCourse: Hashable, Sendable {
     package var radius: Double
     /// Faults the reader found and read past (bytes that were not UTF-8), reported with the course's own.
     package var readerNotes: [Note] = []
+    /// The order of its pages when the organiser chose one (`--in-order`, `--any-order`); `nil` lets the file say.
+    package var order: QuestOrder?
 
     /// The default radius of a place, in metres.
     package static let defaultRadius = 30.0
@@ -60,6 +62,26 @@ package struct GeocacheCourse: Hashable, Sendable {
     static let taskLabels = [
         "task", "aufgabe", "úkol", "mission", "opgave", "uppgift", "tâche", "zadanie", "tarea", "compito",
     ]
+
+    /// The course's order and the comment saying why: `order` when given (`--in-order`, `--any-order`), else any
+    /// order for an Adventure Lab (every page a Lab stage) that does not call itself sequential or linear, else
+    /// the file's order, as a multi-cache or a series is walked (docs/QUEST.md "A course from a geocaching GPX").
+    func courseOrder(_ stages: [Stage]) -> (order: QuestOrder, course: String) {
+        if let order {
+            return (order, order == .any ? "# in any order (--any-order)" : "# each waiting for the one before (--in-order)")
+        }
+        let lab = !stages.isEmpty && stages.allSatisfy { $0.waypoint.isLabStage }
+        guard lab else { return (.sequence, "# each waiting for the one before, in the file's order") }
+        let sequential = stages.contains { stage in
+            [stage.waypoint.shortDescription, stage.waypoint.longDescription].contains { text in
+                text.map { $0.lowercased().split { !$0.isLetter }.contains { $0 == "sequential" || $0 == "linear" } }
+                    ?? false
+            }
+        }
+        return sequential
+            ? (.sequence, "# each waiting for the one before: the Adventure Lab says it is sequential")
+            : (.any, "# in any order, as an Adventure Lab is played unless it says it is sequential")
+    }
 
     /// One page of the course before it is written.
     struct Stage {
@@ -156,10 +178,12 @@ package struct GeocacheCourse: Hashable, Sendable {
         // Points whose cache is not in the file go to the first page, where a reader can use them.
         let unclaimed = pending.remaining
         if !unclaimed.isEmpty, !stages.isEmpty { stages[0].points += unclaimed }
+        let order = courseOrder(stages)
         var lines = [
             "# A course from \(GeocacheText.oneLine(fileName)) (docs/QUEST.md \"A course from a geocaching GPX\"): "
                 + "each cache or stage a page that opens at its point, sealed within \(Self.format(radius: radius)),",
-            "# each waiting for the one before. Add answers, points, costs and a start, then compose it.",
+            order.course + ". Add answers, points, costs and a start, then compose it.",
+            "order: \(order.order.rawValue)",
         ]
         guard !stages.isEmpty else {
             notes.append(Note(line: 1, "no cache or waypoint with coordinates; the course has no page"))
@@ -170,8 +194,9 @@ package struct GeocacheCourse: Hashable, Sendable {
         }
         if chunks.count > 1 {
             lines.append(
-                "# \(stages.count) pages: \(chunks.count) messages of at most \(Message.maximumPages) pages, "
-                    + "each message's first page waiting for the last page of the message before.")
+                "# \(stages.count) pages: \(chunks.count) messages of at most \(Message.maximumPages) pages"
+                    + (order.order == .sequence
+                        ? ", each message's first page waiting for the last page of the message before." : "."))
         }
         let base = messageName
         let names = chunks.count == 1 ? [base] : chunks.indices.map { "\(base)-\($0 + 1)" }
@@ -185,8 +210,10 @@ package struct GeocacheCourse: Hashable, Sendable {
                     + suffix,
             ]
             for (position, stage) in chunk.enumerated() {
+                // Within a message `order: sequence` chains the pages; across messages the first page says it.
                 let after =
-                    position > 0 ? "#\(position)" : index > 0 ? "\(names[index - 1])#\(Message.maximumPages)" : nil
+                    order.order == .sequence && position == 0 && index > 0
+                    ? "\(names[index - 1])#\(Message.maximumPages)" : nil
                 lines += page(stage, after: after, notes: &notes)
             }
         }

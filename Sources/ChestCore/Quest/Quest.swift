@@ -5,6 +5,8 @@ package struct Quest: Hashable, Sendable {
     package var from: String?
     /// `search-area:` before the first message: where every sealed place of the quest lies (docs/QUEST.md).
     package var searchArea: SearchArea?
+    /// `order:` before the first message: the order of every message that says none (docs/QUEST.md "Order").
+    package var order: QuestOrder?
     package var messages: [QuestMessage] = []
 
     package init(from: String? = nil, messages: [QuestMessage] = []) {
@@ -25,11 +27,28 @@ package struct QuestMessage: Hashable, Sendable {
     package var searchArea: SearchArea?
     /// `after:` lines: every page of the message waits for these.
     package var after: [QuestLock] = []
+    /// `order:` in the message: whether its pages wait each for the one before (docs/QUEST.md "Order").
+    package var order: QuestOrder?
     package var pages: [QuestPage] = []
 
     package init(name: String, line: Int) {
         self.name = name
         self.line = line
+    }
+}
+
+/// The order a message's pages open in (docs/QUEST.md "Order"): `any`, each page as its own locks hold, or
+/// `sequence`, each page after the one before it as well.
+package enum QuestOrder: String, Hashable, Sendable, CaseIterable {
+    case any
+    case sequence
+
+    /// How preview, simulate and compose say it.
+    package var wording: String {
+        switch self {
+        case .any: "any order (each page opens when its own locks hold)"
+        case .sequence: "sequence (each page also waits for the one before)"
+        }
     }
 }
 

@@ -24,7 +24,7 @@ package struct QuestParser {
 
     /// The fields a line can start with.
     package static let fields = [
-        "from", "message", "title", "after", "page", "|", "lock", "or", "attach", "search-area", "hint", "hint-after",
+        "from", "message", "title", "after", "order", "page", "|", "lock", "or", "attach", "search-area", "hint", "hint-after",
         "hint-cost",
         "question", "points",
     ]
@@ -88,6 +88,17 @@ package struct QuestParser {
                 throw fail(error.problem + " (search-area: LAT,LON/RADIUSkm)")
             }
             if let messageIndex { quest.messages[messageIndex].searchArea = area } else { quest.searchArea = area }
+        case "order":
+            guard let order = QuestOrder(rawValue: value.lowercased()) else {
+                throw fail("write order: any (pages open as they are reached) or order: sequence (each waits for the one before)")
+            }
+            if let messageIndex {
+                guard quest.messages[messageIndex].order == nil else { throw fail("the message already has its order") }
+                quest.messages[messageIndex].order = order
+            } else {
+                guard quest.order == nil else { throw fail("the quest already has its order") }
+                quest.order = order
+            }
         case "message":
             // The message starts even when its name is refused, so that its lines are read as its own.
             let other = names[value]

@@ -50,9 +50,12 @@ import Testing
             ])
         #expect(
             pages[1].setA.map(\.spec) == [
-                .spec(.lock(.location(center: Coordinate(latitude: 47.2, longitude: 8.2), radius: 30))),
-                .after(message: nil, page: 1),
+                .spec(.lock(.location(center: Coordinate(latitude: 47.2, longitude: 8.2), radius: 30)))
             ])
+        #expect(quest.order == .sequence && text.contains("\norder: sequence\n"))
+        let id = MessageID(bytes: [UInt8](repeating: 9, count: 16))
+        #expect(
+            quest.drafts(ids: ["oaks": id])[0].pages[1].setA.last == .lock(.after(PageLink(message: id, page: 1))))
         #expect(pages[0].hints.map(\.text) == ["Behind the bark"])
         #expect(pages[1].hints.isEmpty)
     }
@@ -66,10 +69,38 @@ import Testing
         #expect(quest.messages.map(\.title) == ["big pq (1 of 3)", "big pq (2 of 3)", "big pq (3 of 3)"])
         #expect(quest.messages.map(\.pages.count) == [5, 5, 2])
         #expect(quest.messages[1].pages[0].setA.last?.spec == .after(message: "big-pq-1", page: 5))
-        #expect(quest.messages[2].pages[1].setA.last?.spec == .after(message: nil, page: 1))
+        #expect(quest.messages[2].pages[1].setA.count == 1 && quest.order == .sequence)
+        let any = GeocacheCourse(waypoints: caches, fileName: "big pq.gpx", radius: 50)
+        var anyOrder = any
+        anyOrder.order = .any
+        let free = try parse(anyOrder.quest().text)
+        #expect(free.order == .any)
+        #expect(free.messages.allSatisfy { $0.pages.allSatisfy { $0.setA.count == 1 } })
         #expect(
             quest.messages[2].pages[1].setA.first?.spec
                 == .spec(.lock(.location(center: Coordinate(latitude: 47.12, longitude: 8), radius: 50))))
+    }
+
+    /// Issue 58: an Adventure Lab is played in any order unless its text says it is sequential (or linear); a file
+    /// of caches keeps the file's order; the organiser's `--in-order`/`--any-order` (`order`) decides over both.
+    @Test func aLabIsInAnyOrderUnlessItSaysItIsSequential() throws {
+        let stages = (1...3).map { index in
+            var stage = Self.cache("GC8LAB-\(index)", line: index * 10, 49 + Double(index) / 100, 17, type: "Geocache|Lab Cache")
+            stage.cacheName = "Stage \(index)"
+            stage.shortDescription = "Walk the old town."
+            return stage
+        }
+        let lab = try parse(GeocacheCourse(waypoints: stages, fileName: "lab.gpx").quest().text)
+        #expect(lab.order == .any)
+        #expect(lab.messages[0].pages.allSatisfy { !$0.setA.contains { $0.kind == .after } })
+        var sequential = stages
+        sequential[0].shortDescription = "This Adventure is sequential: play its stages in order."
+        #expect(try parse(GeocacheCourse(waypoints: sequential, fileName: "lab.gpx").quest().text).order == .sequence)
+        var forced = GeocacheCourse(waypoints: stages, fileName: "lab.gpx")
+        forced.order = .sequence
+        let (text, _) = forced.quest()
+        let chained = try parse(text)
+        #expect(text.contains("# each waiting for the one before (--in-order)") && chained.order == .sequence)
     }
 
     @Test func titleComesFromTheCacheNameElseUrlnameElseName() {
