@@ -154,3 +154,16 @@ struct GivenAnswer: Equatable {
 
     func opens(_ name: String, page: Int) -> Bool { self.page == page && (message == nil || message == name) }
 }
+
+extension QuestDraft {
+    /// What the quest says of its order (docs/QUEST.md "Order"), for simulate and compose: one line when every
+    /// message has the same ("pages in any order …"), else one a message that says it; none when no `order:` line.
+    static func orderLines(_ drafts: [QuestDraft]) -> [String] {
+        let stated = drafts.filter(\.orderStated)
+        guard let first = stated.first else { return [] }
+        if stated.count == drafts.count, stated.allSatisfy({ $0.order == first.order }) {
+            return ["pages in \(first.order.wording)"]
+        }
+        return stated.map { "\($0.name): pages in \($0.order.wording)" }
+    }
+}

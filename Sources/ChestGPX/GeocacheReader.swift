@@ -142,7 +142,11 @@ final class GeocacheReader {
             switch lowercased {
             case "name" where waypoint.cacheName == nil: waypoint.cacheName = Self.oneLine(xml)
             case "owner": waypoint.owner = Self.oneLine(xml)
-            case "placed_by" where waypoint.owner == nil: waypoint.owner = Self.oneLine(xml)
+            case "placed_by":
+                waypoint.placedBy = Self.oneLine(xml)
+                if waypoint.owner == nil { waypoint.owner = waypoint.placedBy }
+            // GSAK's own code of the waypoint (`GC3A5N1`), where its `<name>` is GSAK's shortened form.
+            case "code" where namespace.contains("gsak"): waypoint.sourceCode = Self.oneLine(xml)
             case "type" where waypoint.cacheType == nil: waypoint.cacheType = Self.oneLine(xml)
             // TerraCaching's kind of cache (Traditional, Virtual, Multi…): its `<type>` says only "Classic Cache".
             case "style" where waypoint.cacheType == nil: waypoint.cacheType = Self.oneLine(xml)
@@ -161,7 +165,8 @@ final class GeocacheReader {
     }
 
     private func finish() {
-        guard let current else { return }
+        guard var current else { return }
+        if let code = current.waypoint.sourceCode { current.waypoint.code = code }
         waypoints.append(current.waypoint)
         self.current = nil
     }

@@ -139,7 +139,6 @@ import Testing
                 |
                 | 75 feet due south of large shoreside beaver lodge at base of blowdown at the coords:  count the number of melon sized flat stones snugged together
                   lock: location=43.884030,-110.636450/30m
-                  lock: after=#1
                   hint: follow the directions, remember the numbers, do the math
 
                 """), "\(text)")

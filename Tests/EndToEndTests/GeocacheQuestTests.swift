@@ -108,7 +108,7 @@ struct GeocacheQuestTests {
         try Self.track([(49.4650, 17.1100)] + Self.labStages.reversed(), to: reverse)
         let walked = try world.chest(["simulate", Self.lab, reverse])
         #expect(walked.status == 0 && walked.stdout.contains("5 of 5 pages opened."), "\(walked.stdout)")
-        #expect(walked.stdout.contains("lab_stary_prostejov: pages in any order"), "\(walked.stdout)")
+        #expect(walked.stdout.contains("\npages in any order (each page opens when its own locks hold).\n"), "\(walked.stdout)")
         let opened = Self.openings(walked.stdout)
         #expect(opened.map(\.page) == [5, 4, 3, 2, 1], "\(walked.stdout)")
         #expect(Set(opened.map(\.point)).count == 5, "\(walked.stdout)")
@@ -130,7 +130,7 @@ struct GeocacheQuestTests {
         let copy = world.root + "/lab.gpx"
         try FileManager.default.copyItem(atPath: Self.lab, toPath: copy)
         let composed = try world.chest(["compose", "--quest", copy, "--seal-cost", "interactive", "-o", "lab"])
-        #expect(composed.status == 0 && composed.stderr.contains("chest: lab: pages in any order"), "\(composed.stderr)")
+        #expect(composed.status == 0 && composed.stderr.contains("chest: pages in any order"), "\(composed.stderr)")
         let refused = try world.chest(["preview", "--any-order", "lab.quest"])
         #expect(refused.status == 1 && refused.stderr.contains("--any-order sets the order of a geocaching GPX"))
         let both = try world.chest(["preview", "--any-order", "--in-order", Self.lab])

@@ -140,9 +140,7 @@ struct SimulateCommand: ChestCommand {
             "Simulated \(points.count) track points, \(clock(points[0].time)) to \(clock(points[points.count - 1].time)) "
                 + "\(timeZone.secondsFromGMT() == 0 ? "UTC" : timeZone.identifier), through chestd's engine in-process; PINs are not entered\(answered.isEmpty ? "" : "; answers are given as --answer says")."
         ]
-        for item in names.items where item.draft.orderStated {
-            lines.append("\(item.name): pages in \(item.draft.order.wording).")
-        }
+        lines += QuestDraft.orderLines(names.items.map(\.draft)).map { $0 + "." }
         for event in simulation.events {
             let place = event.coordinate.map { String(printf: " at %.5f, %.5f", $0.latitude, $0.longitude) } ?? ""
             let head = "\(clock(event.time))  point \(Output.pad(String(event.point), 5))  \(name(event.message)):"

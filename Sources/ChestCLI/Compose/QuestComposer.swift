@@ -57,9 +57,7 @@ struct QuestComposer {
         if !options.force, let existing = outputs.first(where: { FileManager.default.fileExists(atPath: $0) }) {
             throw ChestError("\(existing) exists; choose another -o, or overwrite with --force")
         }
-        for draft in drafts where draft.orderStated {
-            printError("chest: \(draft.name): pages in \(draft.order.wording)")
-        }
+        for line in QuestDraft.orderLines(drafts) { printError("chest: " + line) }
         let composes = drafts.map(composeDraft)
         // What sealing will cost, told (and asked) before the first page: hours for a course of 10,000 caches.
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)

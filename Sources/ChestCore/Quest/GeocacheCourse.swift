@@ -44,11 +44,14 @@ package struct GeocacheCourse: Hashable, Sendable {
     }
 
     /// Additional waypoint types that are a place to go to with something to find: a page each. The others
-    /// (parking, trailhead, reference point) are points, written into their cache's page.
+    /// (parking, trailhead) are points, written into their cache's first page.
     static let stageTypes: Set<String> = [
-        "stages of a multicache", "physical stage", "virtual stage", "question to answer",
+        "stages of a multicache", "physical stage", "virtual stage", "question to answer", "reference point",
         "final location",
     ]
+
+    /// The types of a cache's last page.
+    static let finalTypes: Set<String> = ["final location"]
 
     /// The words of those types that make a cache's own waypoint with no type (TerraCaching's "Stage Two") a page when
     /// its name holds one; the others ("Parking and Trailhead", "Trail Junction") are points.
@@ -96,13 +99,14 @@ package struct GeocacheCourse: Hashable, Sendable {
     /// does not parse, and the notes say why.
     package func quest() -> (text: String, notes: [Note]) {
         var notes = readerNotes
-        var stages: [Stage] = []
         var seen: [String: Int] = [:]
-        // Every look-up by code is a dictionary's, so the course grows linearly with the file (issue 61): the last
-        // stage of each code and of each code after its two-letter prefix, and the points still waiting for theirs.
-        var stageOfCode: [String: Int] = [:]
-        var stageOfSuffix: [String: Int] = [:]
-        var pending = PendingPoints()
+        // Each cache's pages (issue 58): its own, then its stages in file order, its Final last, with its points
+        // (parking, trailhead) on the first. Every look-up by code is a dictionary's, so the course grows linearly
+        // with the file (issue 61): the cache of each code and of each code after its two-letter prefix.
+        var units: [Unit] = []
+        var unitOfCode: [String: Int] = [:]
+        var unitOfSuffix: [String: Int] = [:]
+        var points: [(line: String, cache: String?, suffix: String?)] = []
         // The cache of each cache extension's id: the first waypoint with it, or one whose code begins the first's
         // (`TC99UN` of `TC99UN1`); the others with that id and another code are the cache's own waypoints.
         var caches: [String: String] = [:]
@@ -125,18 +129,16 @@ package struct GeocacheCourse: Hashable, Sendable {
                             + "left out, not guessed"))
                 continue
             }
+            let suffix = Self.suffix(waypoint.code)
             if let type = waypoint.additionalType, !Self.stageTypes.contains(type.lowercased()) {
                 let about = [waypoint.description, waypoint.comment].compactMap { $0.map(GeocacheText.oneLine) }
                     .filter { !$0.isEmpty && $0 != type }
                 let line =
                     "\(type): " + Self.format(coordinate)
                     + (about.isEmpty ? "" : " (" + about.joined(separator: "; ") + ")")
-                // A point belongs to its cache's page: the code after its two-letter prefix is the cache's after "GC".
-                if let suffix = Self.suffix(waypoint.code), let index = stageOfSuffix[suffix] {
-                    stages[index].points.append(line)
-                } else {
-                    pending.add(line, suffix: Self.suffix(waypoint.code))
-                }
+                // A point belongs to its cache's first page: the code after its two-letter prefix is the cache's
+                // after "GC".
+                points.append((line, nil, suffix))
                 continue
             }
             if let cache, !Self.isStage(waypoint.title) {
@@ -153,13 +155,10 @@ package struct GeocacheCourse: Hashable, Sendable {
                 let line =
                     "\(label): " + Self.format(coordinate)
                     + (about.isEmpty ? "" : " (" + about.joined(separator: "; ") + ")")
-                if let index = stageOfCode[cache] {
-                    stages[index].points.append(line)
-                } else {
-                    pending.add(line, cache: cache)
-                }
+                points.append((line, cache, nil))
                 continue
             }
+            let duplicate = seen[waypoint.code] != nil
             if let first = seen[waypoint.code] {
                 notes.append(
                     Note(
@@ -168,15 +167,47 @@ package struct GeocacheCourse: Hashable, Sendable {
             } else {
                 seen[waypoint.code] = waypoint.line
             }
-            var stage = Stage(waypoint: waypoint, coordinate: coordinate, cache: cache)
-            let suffix = Self.suffix(waypoint.code)
-            stage.points = pending.take(cache: waypoint.code, suffix: suffix)
-            stageOfCode[waypoint.code] = stages.count
-            if let suffix { stageOfSuffix[suffix] = stages.count }
-            stages.append(stage)
+            let stage = Stage(waypoint: waypoint, coordinate: coordinate, cache: cache)
+            // A stage joins its cache's pages: an additional waypoint by the code after the prefix, a cache's own
+            // waypoint by its cache's code; a cache joins the stages that came before it (a waypoint file first).
+            let joined: Int?
+            if waypoint.additionalType != nil {
+                joined = suffix.flatMap { unitOfSuffix[$0] }
+            } else if let cache {
+                joined = unitOfCode[cache]
+            } else if let suffix, let index = unitOfSuffix[suffix], !units[index].hasCache, !duplicate {
+                joined = index
+            } else {
+                joined = nil
+            }
+            let isCache = waypoint.additionalType == nil && cache == nil
+            if let joined {
+                units[joined].stages.append(stage)
+                units[joined].hasCache = units[joined].hasCache || isCache
+            } else {
+                units.append(Unit(stages: [stage], hasCache: isCache))
+            }
+            let index = joined ?? units.count - 1
+            if unitOfCode[waypoint.code] == nil { unitOfCode[waypoint.code] = index }
+            if let suffix, unitOfSuffix[suffix] == nil { unitOfSuffix[suffix] = index }
+        }
+        var unclaimed: [String] = []
+        for point in points {
+            if let index = point.cache.flatMap({ unitOfCode[$0] }) ?? point.suffix.flatMap({ unitOfSuffix[$0] }) {
+                units[index].points.append(point.line)
+            } else {
+                unclaimed.append(point.line)
+            }
+        }
+        var stages: [Stage] = []
+        for unit in units {
+            var ordered = unit.stages.enumerated().sorted {
+                (Self.rank($0.element), $0.offset) < (Self.rank($1.element), $1.offset)
+            }.map(\.element)
+            ordered[0].points = unit.points
+            stages += ordered
         }
         // Points whose cache is not in the file go to the first page, where a reader can use them.
-        let unclaimed = pending.remaining
         if !unclaimed.isEmpty, !stages.isEmpty { stages[0].points += unclaimed }
         let order = courseOrder(stages)
         var lines = [
@@ -294,38 +325,20 @@ package struct GeocacheCourse: Hashable, Sendable {
     /// that part of a code longer than two letters.
     static func suffix(_ code: String) -> String? { code.count > 2 ? String(code.dropFirst(2)) : nil }
 
-    /// Points whose cache's page has not come yet, in file order, found by the cache's code (a cache's own waypoint)
-    /// or by the code after the two-letter prefix (an additional waypoint).
-    struct PendingPoints {
-        private var lines: [String?] = []
-        private var byCache: [String: [Int]] = [:]
-        private var bySuffix: [String: [Int]] = [:]
+    /// The pages of one cache: its own first, its stages in file order, its Final last; its points go on the first.
+    struct Unit {
+        var stages: [Stage]
+        var hasCache: Bool
+        var points: [String] = []
+    }
 
-        mutating func add(_ line: String, cache: String) {
-            byCache[cache, default: []].append(lines.count)
-            lines.append(line)
-        }
-
-        mutating func add(_ line: String, suffix: String?) {
-            if let suffix { bySuffix[suffix, default: []].append(lines.count) }
-            lines.append(line)
-        }
-
-        /// The points of the page of the cache `cache` (whose code after its prefix is `suffix`), in file order;
-        /// they wait no longer.
-        mutating func take(cache: String, suffix: String?) -> [String] {
-            var positions = byCache.removeValue(forKey: cache) ?? []
-            if let suffix { positions += bySuffix.removeValue(forKey: suffix) ?? [] }
-            var taken: [String] = []
-            for position in positions.sorted() {
-                if let line = lines[position] { taken.append(line) }
-                lines[position] = nil
-            }
-            return taken
-        }
-
-        /// The points no page claimed, in file order.
-        var remaining: [String] { lines.compactMap { $0 } }
+    /// Where a page goes among its cache's: the cache itself, a stage, a Final (by its type, or by its name for a
+    /// cache's own waypoint).
+    static func rank(_ stage: Stage) -> Int {
+        let waypoint = stage.waypoint
+        if let type = waypoint.additionalType?.lowercased() { return finalTypes.contains(type) ? 2 : 1 }
+        guard stage.cache != nil else { return 0 }
+        return waypoint.title.lowercased().split { !$0.isLetter }.contains("final") ? 2 : 1
     }
 
     /// The file's name without its directory and extension.

@@ -151,6 +151,44 @@ import Testing
             ])
     }
 
+    /// Issue 58: a multi-cache's additional waypoints in any file order (GSAK: Final, Parking, stages) become the
+    /// cache's page, its stages in their own order (a reference point too), the Final last; its parking and trailhead
+    /// are notes on the cache's page, never on the Final's; another cache's waypoints stay with theirs.
+    @Test func aMultisStagesComeFirstItsFinalLastAndItsParkingOnItsFirstPage() throws {
+        func additional(_ code: String, line: Int, _ type: String, _ description: String) -> GeocacheWaypoint {
+            var waypoint = GeocacheWaypoint(
+                code: code, line: line, coordinate: Coordinate(latitude: 47 + Double(line) / 1000, longitude: 8))
+            waypoint.type = "Waypoint|" + type
+            waypoint.description = description
+            return waypoint
+        }
+        var multi = Self.cache("GC0002", line: 1, 47.0, 8.0, name: "The multi by Owner (2,5/2)", type: "Geocache|Multi-cache")
+        multi.placedBy = "Owner"
+        let waypoints = [
+            multi,
+            additional("FN0002", line: 10, "Final Location", "The box"),
+            additional("PK0002", line: 20, "Parking Area", "Car park"),
+            additional("Q10002", line: 30, "Virtual Stage", "QA 1"),
+            additional("RP0002", line: 40, "Reference Point", "The old gate"),
+            additional("Q20002", line: 50, "Question to Answer", "QA 2"),
+            additional("TH0002", line: 60, "Trailhead", "Path starts"),
+            Self.cache("GC0003", line: 70, 47.1, 8.1, name: "Next cache"),
+            additional("PK0003", line: 80, "Parking Area", "Its car park"),
+        ]
+        let quest = try parse(GeocacheCourse(waypoints: waypoints, fileName: "gsak.gpx").quest().text)
+        let pages = quest.messages.flatMap(\.pages)
+        #expect(
+            pages.map { $0.text.prefix { $0 != "\n" } } == [
+                "The multi", "QA 1", "The old gate", "QA 2", "The box", "Next cache",
+            ])
+        #expect(
+            pages[0].text.hasSuffix(
+                "Parking Area: 47.020000,8.000000 (Car park)\nTrailhead: 47.060000,8.000000 (Path starts)"),
+            "\(pages[0].text)")
+        #expect(pages[4].text == "The box" && pages[5].text.hasSuffix("Parking Area: 47.080000,8.000000 (Its car park)"))
+        #expect(quest.order == .sequence)
+    }
+
     /// TerraCaching's way: a cache's stages and points are waypoints of their own with the cache's extension (its id).
     static func own(
         _ code: String, line: Int, _ latitude: Double, _ longitude: Double, name: String, id: String = "urn:t 7",

@@ -1,0 +1,59 @@
+import ChestCore
+import ChestTestSupport
+import Foundation
+import Testing
+
+/// Issue 58, docs/QUEST.md "A course from a geocaching GPX": a multi-cache as its owner designed it (its stages
+/// before its Final, its parking a note on its first page, its name and code as GSAK keeps them), and names kept on
+/// the way back out.
+@Suite(.realProcesses, .tags(.process), .timeLimit(.minutes(3)))
+struct GeocacheMultiCacheTests {
+    /// c:geo's GSAK export of GC3A5N1: the cache, then Final, Parking and QA 1..4.
+    static let multi = GeocacheQuestTests.fixtures + "/liptov_gpx.gpx"
+    static let cache = (49.025917, 19.562617)
+    static let questions = [(49.027667, 19.555233), (49.0331, 19.556033), (49.040883, 19.55445), (49.04815, 19.557483)]
+    static let final = (49.0478, 19.556717)
+
+    /// The pages in the order the timeline opens them, by message and page, with the track point each opened at.
+    static func openings(_ stdout: String) -> [(page: String, point: Int)] {
+        stdout.split(separator: "\n").compactMap { line in
+            guard let match = line.firstMatch(of: #/point\s+(\d+)\s+(\S+): page (\d) opened/#) else { return nil }
+            return ("\(match.2)#\(match.3)", Int(match.1)!)
+        }
+    }
+
+    /// Issue 58 "Done when": the GSAK multi-cache walked stages-then-Final opens each page when reached and the
+    /// Final last, its parking a note on the cache's first page (not a page, not the Final's); a walk that finds the
+    /// Final first opens it only after the last stage.
+    @Test func aMultiCachesStagesComeBeforeItsFinalAndItsParkingIsANoteOnItsFirstPage() throws {
+        let world = ChestHarness()
+        let walk = world.root + "/walk.gpx"
+        try GeocacheQuestTests.track([(49.0200, 19.5700), Self.cache] + Self.questions + [Self.final], to: walk)
+        let walked = try world.chest(["simulate", Self.multi, walk])
+        #expect(walked.status == 0 && walked.stdout.contains("6 of 6 pages opened."), "\(walked.stdout)\n\(walked.stderr)")
+        let opened = Self.openings(walked.stdout)
+        #expect(Set(opened.map(\.point)).count == 6, "each page opens where it is reached\n\(walked.stdout)")
+        #expect(
+            opened.map(\.page) == [
+                "liptov_gpx-1#1", "liptov_gpx-1#2", "liptov_gpx-1#3", "liptov_gpx-1#4", "liptov_gpx-1#5",
+                "liptov_gpx-2#1",
+            ], "\(walked.stdout)")
+        try GeocacheQuestTests.track([(49.0200, 19.5700), Self.cache, Self.final] + Self.questions, to: walk)
+        let finalFirst = try world.chest(["simulate", Self.multi, walk])
+        #expect(finalFirst.status == 0, "\(finalFirst.stdout)")
+        #expect(Self.openings(finalFirst.stdout).last?.page == "liptov_gpx-2#1", "\(finalFirst.stdout)")
+
+        let written = try world.chest(["quest", "from", Self.multi, "-o", "multi.quest"])
+        #expect(written.status == 0, "\(written.stderr)")
+        let quest = try String(contentsOfFile: world.root + "/multi.quest", encoding: .utf8)
+        let pages = quest.components(separatedBy: "\npage: ").dropFirst().map { $0 }
+        #expect(pages.count == 6, "\(quest)")
+        #expect(quest.contains("# GC3A5N1 by sutarione, Multi-cache, line 13 of"), "\(quest)")
+        #expect(pages.first?.hasPrefix("\"Medvedi\" chodnik nad Pavcinkou\n") == true, "\(quest)")
+        let parking = "| Parking Area: 49.025500,19.562017 (GC3A5N1 Parking; bezplatné parkovanie / free of charge)"
+        #expect(pages.first?.contains(parking) == true, "\(quest)")
+        #expect(pages.filter { $0.contains("Parking Area") }.count == 1)
+        #expect(pages.dropFirst().map { $0.prefix { $0 != "\n" } } == ["GC3A5N1 QA 1", "GC3A5N1 QA 2", "GC3A5N1 QA 3", "GC3A5N1 QA4", "GC3A5N1 Final"])
+        #expect(quest.contains("# FN3A5N1 Final Location, line"), "\(quest)")
+    }
+}
