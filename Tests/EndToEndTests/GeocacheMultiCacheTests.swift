@@ -56,4 +56,34 @@ struct GeocacheMultiCacheTests {
         #expect(pages.dropFirst().map { $0.prefix { $0 != "\n" } } == ["GC3A5N1 QA 1", "GC3A5N1 QA 2", "GC3A5N1 QA 3", "GC3A5N1 QA4", "GC3A5N1 Final"])
         #expect(quest.contains("# FN3A5N1 Final Location, line"), "\(quest)")
     }
+
+    /// Issue 58 "Done when": text as written. GSAK's inline HTML stays on its line, a one-cache file (Opencaching.de's)
+    /// is titled by its cache, a Lab by its project with its stages' titles freed of it, and --lang picks the
+    /// question line of the organiser's language.
+    @Test func textAsWrittenTitlesByTheCacheAndAQuestionInTheOrganisersLanguage() throws {
+        let world = ChestHarness()
+        let multi = try world.chest(["quest", "from", Self.multi])
+        #expect(multi.stdout.contains("\n| QA1: Prvu suradnicu A ziskas spocitanim vsetkych cisel v texte o baze ciernej\n"), "\(multi.stdout)")
+        #expect(!multi.stdout.contains("\n| : "), "\(multi.stdout)")
+        let listing = try world.chest(["preview", GeocacheQuestTests.fixtures + "/oc120f5_gpx.gpx"])
+        #expect(listing.status == 0 && listing.stdout.contains("\nSchwäbischer Wies´n Cache — from"), "\(listing.stdout)")
+        #expect(!listing.stdout.contains("Cache listing generated from Opencaching.de"))
+        let lab = try world.chest(["preview", GeocacheQuestTests.lab])
+        #expect(lab.stdout.contains("\nStarý Prostějov - Wichterle a Kovářík a.s. (WIKOV) — from"), "\(lab.stdout)")
+        #expect(lab.stdout.contains("  │ První Wichterlova továrna - WI\n"), "\(lab.stdout)")
+        #expect(lab.stdout.contains("shown before the page opens): nalevo od vchodu hledej rozváděč firmy CETIN."))
+        let english = try world.chest(["preview", "--lang", "en", GeocacheQuestTests.lab])
+        #expect(
+            english.stdout.contains("shown before the page opens): look for CETIN's switchboard to the left of the entrance."),
+            "\(english.stdout)")
+        #expect(english.stdout.contains("  │ Úkol: nalevo od vchodu hledej rozváděč firmy CETIN."))
+        var environment = world.environment()
+        environment["LANG"] = "en_GB.UTF-8"
+        let byLocale = try Subprocess.run(
+            ChestHarness.products + "/chest", ["quest", "from", GeocacheQuestTests.lab], environment: environment,
+            directory: world.root)
+        #expect(byLocale.stdout.contains("  question: look for CETIN's switchboard"), "\(byLocale.stdout)")
+        let wrong = try world.chest(["preview", "--lang", "english", GeocacheQuestTests.lab])
+        #expect(wrong.status == 64 && wrong.stderr.contains("--lang is a language code such as de, en or cs"))
+    }
 }

@@ -132,7 +132,7 @@ struct GeocacheQuestTests {
         let composed = try world.chest(["compose", "--quest", copy, "--seal-cost", "interactive", "-o", "lab"])
         #expect(composed.status == 0 && composed.stderr.contains("chest: pages in any order"), "\(composed.stderr)")
         let refused = try world.chest(["preview", "--any-order", "lab.quest"])
-        #expect(refused.status == 1 && refused.stderr.contains("--any-order sets the order of a geocaching GPX"))
+        #expect(refused.status == 1 && refused.stderr.contains("--any-order sets the course of a geocaching GPX"))
         let both = try world.chest(["preview", "--any-order", "--in-order", Self.lab])
         #expect(both.status == 64 && both.stderr.contains("--in-order and --any-order go one at a time"))
     }
@@ -227,7 +227,7 @@ struct GeocacheQuestTests {
         let waymark = try world.chest(["preview", Self.waymarking])
         #expect(waymark.status == 0 && waymark.stderr.isEmpty, "\(waymark.stderr)")
         for expected in [
-            "GPX Lite Waymark List Generated from Waymarking.com — from", "location: within 30 m of 48.86422, 9.1836",
+            "Roman water pipe Kornwestheim — from", "location: within 30 m of 48.86422, 9.1836",
             "  │ Roman water pipe Kornwestheim\n",
             "  │ Roman water pipe Kornwestheim - A water fountain from an originally Roman water pipe.",
         ] {

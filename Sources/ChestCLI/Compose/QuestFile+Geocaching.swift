@@ -33,6 +33,7 @@ extension QuestFile {
         }
         var course = file.course(fileName: path, radius: options.radius ?? GeocacheCourse.defaultRadius)
         course.order = options.order
+        course.language = options.language
         let (text, notes) = course.quest()
         if !text.contains("\nmessage: ") {
             throw ChestError(
@@ -51,10 +52,24 @@ struct CourseOptions: Equatable {
     var radius: Double?
     /// `--in-order` or `--any-order`; nil lets the file say.
     var order: QuestOrder?
+    /// `--lang`, else the locale's language (`LC_ALL`, `LC_MESSAGES`, `LANG`): which question line a stage asks.
+    var language: String?
+    /// Whether `--lang` was given (the locale's language is no option to refuse for a quest file).
+    var languageGiven = false
 
     init(radius: Double? = nil, order: QuestOrder? = nil) {
         self.radius = radius
         self.order = order
+        language = Self.localeLanguage()
+    }
+
+    /// The language of the locale: "de" of `de_CH.UTF-8`; nil for `C` and `POSIX`.
+    static func localeLanguage() -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        guard let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty })
+        else { return nil }
+        let language = String(locale.prefix { $0.isLetter }).lowercased()
+        return language.isEmpty || language == "c" || language == "posix" ? nil : language
     }
 
     /// The options, after `--radius` (`QuestFile.radiusOption`, kept apart for its own wording on each command).
@@ -63,6 +78,9 @@ struct CourseOptions: Equatable {
         .flag(
             "--any-order",
             help: "with a geocaching GPX: each page opens when reached (order: any; an Adventure Lab's default)"),
+        .option(
+            "--lang", value: "LANGUAGE",
+            help: "with a geocaching GPX: where a stage has a question line in several languages, ask the one in LANGUAGE (de, en, cs…; default: the locale's)"),
     ]
 
     static let parameters = [QuestFile.radiusOption] + orderParameters
@@ -75,14 +93,25 @@ struct CourseOptions: Equatable {
         case (false, true): order = .any
         case (false, false): order = nil
         }
+        if let given = values.value("--lang") {
+            guard given.count >= 2, given.count <= 3, given.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+                throw UsageError("--lang is a language code such as de, en or cs, not \"\(given)\"")
+            }
+            language = given.lowercased()
+            languageGiven = true
+        } else {
+            language = Self.localeLanguage()
+        }
     }
 
     /// Given any of them: they set a GPX's course, not a quest file's.
-    var isEmpty: Bool { radius == nil && order == nil }
+    var isEmpty: Bool { radius == nil && order == nil && !languageGiven }
 
     /// The options as they were written, for an error.
     var written: String {
-        [radius.map { _ in "--radius" }, order.map { $0 == .any ? "--any-order" : "--in-order" }].compactMap { $0 }
-            .joined(separator: " and ")
+        [
+            radius.map { _ in "--radius" }, order.map { $0 == .any ? "--any-order" : "--in-order" },
+            languageGiven ? "--lang" : nil,
+        ].compactMap { $0 }.joined(separator: " and ")
     }
 }

@@ -67,7 +67,7 @@ struct QuestFile {
             throw ChestError(
                 course.radius != nil
                     ? "--radius sets the places of a geocaching GPX; \(path) is a quest file, whose location locks give each place its radius"
-                    : "\(course.written) sets the order of a geocaching GPX; \(path) is a quest file, whose order: line says it (docs/QUEST.md \"Order\")"
+                    : "\(course.written) sets the course of a geocaching GPX; \(path) is a quest file, whose order: and question: lines say it (docs/QUEST.md \"Order\")"
             )
         }
         let text =

@@ -30,6 +30,9 @@ package struct GeocacheCourse: Hashable, Sendable {
     package var readerNotes: [Note] = []
     /// The order of its pages when the organiser chose one (`--in-order`, `--any-order`); `nil` lets the file say.
     package var order: QuestOrder?
+    /// The organiser's language (`--lang`, "de", "en"…): a stage with a question line in several languages asks the
+    /// one in it. `nil` asks the first.
+    package var language: String?
 
     /// The default radius of a place, in metres.
     package static let defaultRadius = 30.0
@@ -90,6 +93,8 @@ package struct GeocacheCourse: Hashable, Sendable {
     struct Stage {
         var waypoint: GeocacheWaypoint
         var coordinate: Coordinate
+        /// Its page's title: the waypoint's, without the Lab project's name its stages all repeat.
+        var title: String
         var points: [String] = []
         /// The code of the cache whose waypoint this is, for a cache's own waypoint (`cacheID`) with a code of its own.
         var cache: String?
@@ -167,7 +172,7 @@ package struct GeocacheCourse: Hashable, Sendable {
             } else {
                 seen[waypoint.code] = waypoint.line
             }
-            let stage = Stage(waypoint: waypoint, coordinate: coordinate, cache: cache)
+            let stage = Stage(waypoint: waypoint, coordinate: coordinate, title: waypoint.title, cache: cache)
             // A stage joins its cache's pages: an additional waypoint by the code after the prefix, a cache's own
             // waypoint by its cache's code; a cache joins the stages that came before it (a waypoint file first).
             let joined: Int?
@@ -209,6 +214,12 @@ package struct GeocacheCourse: Hashable, Sendable {
         }
         // Points whose cache is not in the file go to the first page, where a reader can use them.
         if !unclaimed.isEmpty, !stages.isEmpty { stages[0].points += unclaimed }
+        // A Lab's stages repeat their project's name before or after their own: said once, in the title.
+        let labStages = stages.indices.filter { stages[$0].waypoint.isLabStage && stages[$0].waypoint.additionalType == nil }
+        let project = Self.withoutProject(labStages.map { stages[$0].title })
+        if let project {
+            for (index, title) in zip(labStages, project.names) { stages[index].title = title }
+        }
         let order = courseOrder(stages)
         var lines = [
             "# A course from \(GeocacheText.oneLine(fileName)) (docs/QUEST.md \"A course from a geocaching GPX\"): "
@@ -231,8 +242,12 @@ package struct GeocacheCourse: Hashable, Sendable {
         }
         let base = messageName
         let names = chunks.count == 1 ? [base] : chunks.indices.map { "\(base)-\($0 + 1)" }
+        // A file of one cache is titled by it, not by the file's own name ("Cache listing generated from …").
         let title =
-            GeocacheText.oneLine(name ?? "").isEmpty ? GeocacheText.oneLine(baseName) : GeocacheText.oneLine(name!)
+            units.count == 1
+            ? units[0].stages.first.map { GeocacheText.oneLine($0.waypoint.title) } ?? baseName
+            : project.map { GeocacheText.oneLine($0.project) }
+                ?? (GeocacheText.oneLine(name ?? "").isEmpty ? GeocacheText.oneLine(baseName) : GeocacheText.oneLine(name!))
         for (index, chunk) in chunks.enumerated() {
             let suffix = chunks.count == 1 ? "" : " (\(index + 1) of \(chunks.count))"
             lines += [
@@ -262,7 +277,7 @@ package struct GeocacheCourse: Hashable, Sendable {
             "# \(GeocacheText.oneLine(waypoint.code))" + (about.isEmpty ? "" : " " + about.joined(separator: ", "))
                 + ", line \(waypoint.line) of \(GeocacheText.oneLine(fileName))",
         ]
-        var text = [GeocacheText.truncated(waypoint.title, to: 1_000)]
+        var text = [GeocacheText.truncated(stage.title, to: 1_000)]
         let descriptions = [waypoint.shortDescription, waypoint.longDescription].compactMap { $0 }
         let body =
             descriptions.isEmpty && waypoint.cacheName == nil
@@ -300,20 +315,71 @@ package struct GeocacheCourse: Hashable, Sendable {
         return lines
     }
 
-    /// The description's question line ("Question: …", "Frage: …"), or for a Lab stage its task line.
+    /// The description's question line ("Question: …", "Frage: …"), or for a Lab stage its task line; of several,
+    /// the one in `language`, else the first.
     func question(of waypoint: GeocacheWaypoint) -> String? {
         let lines = [waypoint.longDescription, waypoint.shortDescription, waypoint.comment, waypoint.description]
             .compactMap { $0 }.flatMap(GeocacheText.lines)
+        let preferred = language.flatMap { Self.labelsOfLanguage[$0.lowercased()] } ?? []
         func find(_ labels: [String]) -> String? {
+            var first: String?
             for line in lines {
                 guard let colon = line.firstIndex(of: ":") else { continue }
                 let label = line[..<colon].trimmingSpaces().lowercased()
                 let rest = GeocacheText.oneLine(String(line[line.index(after: colon)...]))
-                if labels.contains(label), !rest.isEmpty { return rest }
+                guard labels.contains(label), !rest.isEmpty else { continue }
+                if preferred.contains(label) { return rest }
+                if first == nil { first = rest }
             }
-            return nil
+            return first
         }
         return find(Self.questionLabels) ?? (waypoint.isLabStage ? find(Self.taskLabels) : nil)
+    }
+
+    /// The question and task labels of each language `--lang` names.
+    static let labelsOfLanguage: [String: Set<String>] = [
+        "en": ["question", "task"], "de": ["frage", "aufgabe"], "nl": ["vraag"], "fr": ["question posée", "tâche", "mission"],
+        "cs": ["otázka", "úkol"], "es": ["pregunta", "tarea"], "it": ["domanda", "compito"], "pl": ["pytanie", "zadanie"],
+        "sv": ["fråga", "uppgift"], "da": ["spørgsmål", "opgave"], "nb": ["spørsmål"], "no": ["spørsmål"],
+        "fi": ["kysymys"],
+    ]
+
+    /// The separators between a Lab project's name and its stage's in a stage's name.
+    static let projectSeparators = [" / ", " - ", " – ", " | ", ": ", "_"]
+
+    /// The project name that the names of a Lab's stages (two or more) all share before or after their own, at a
+    /// separator ("Starý Prostějov - Wichterle a Kovářík a.s. (WIKOV) / První Wichterlova továrna - WI", or
+    /// "01_Munich Olympic Walk Of Stars_Updated-Project MUNICH2014"), and each name without it; nil when they share
+    /// none or one would be left empty.
+    static func withoutProject(_ names: [String]) -> (project: String, names: [String])? {
+        guard names.count >= 2 else { return nil }
+        let characters = names.map(Array.init)
+        var prefix = characters[0].count
+        var suffix = characters[0].count
+        for name in characters.dropFirst() {
+            prefix = min(prefix, zip(characters[0], name).prefix { $0 == $1 }.count)
+            suffix = min(suffix, zip(characters[0].reversed(), name.reversed()).prefix { $0 == $1 }.count)
+        }
+        func result(_ project: String, _ cut: (([Character]) -> String)) -> (project: String, names: [String])? {
+            let rests = characters.map { cut($0).trimmingSpaces() }
+            let project = project.trimmingSpaces()
+            guard !project.isEmpty, rests.allSatisfy({ !$0.isEmpty }) else { return nil }
+            return (project, rests)
+        }
+        let shared = String(characters[0].prefix(prefix))
+        if let end = projectSeparators.flatMap({ shared.ranges(of: $0) }).max(by: { $0.upperBound < $1.upperBound }),
+            let found = result(String(shared[..<end.lowerBound]), {
+                String($0.dropFirst(shared[..<end.upperBound].count))
+            })
+        {
+            return found
+        }
+        let ending = String(characters[0].suffix(suffix))
+        if let start = projectSeparators.flatMap({ ending.ranges(of: $0) }).min(by: { $0.lowerBound < $1.lowerBound }) {
+            let dropped = ending[start.lowerBound...].count
+            return result(String(ending[start.upperBound...]), { String($0.dropLast(dropped)) })
+        }
+        return nil
     }
 
     /// Whether a cache's own waypoint with no type is a stage by its name: it holds a word of `stageWords`.

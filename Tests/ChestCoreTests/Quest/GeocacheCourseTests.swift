@@ -103,6 +103,70 @@ import Testing
         #expect(text.contains("# each waiting for the one before (--in-order)") && chained.order == .sequence)
     }
 
+    /// Issue 58: a file of one cache is titled by its cache, not by the file's own name; a Lab by its project, which
+    /// its stages' titles no longer repeat, before their own name or after it.
+    @Test func aOneCacheFileIsTitledByItsCacheAndALabByItsProject() throws {
+        var cache = Self.cache("OC120F5", line: 9, 48.9, 9.1, name: "Schwäbischer Wies´n Cache")
+        cache.longDescription = "Viel Erfolg."
+        var parking = GeocacheWaypoint(code: "PK120F5", line: 30, coordinate: Coordinate(latitude: 48.91, longitude: 9.1))
+        parking.type = "Waypoint|Parking Area"
+        let one = try parse(
+            GeocacheCourse(waypoints: [cache, parking], fileName: "oc.gpx", name: "Cache listing generated from Opencaching.de")
+                .quest().text)
+        #expect(one.messages[0].title == "Schwäbischer Wies´n Cache")
+        func lab(_ names: [String]) -> [GeocacheWaypoint] {
+            names.enumerated().map { index, name in
+                Self.cache("GCLAB-\(index)", line: index * 10, 48.1 + Double(index) / 100, 11.5, name: name, type: "Geocache|Lab Cache")
+            }
+        }
+        let before = try parse(
+            GeocacheCourse(
+                waypoints: lab([
+                    "Starý Prostějov - Wichterle a Kovářík a.s. (WIKOV) / První Wichterlova továrna - WI",
+                    "Starý Prostějov - Wichterle a Kovářík a.s. (WIKOV) / Druhá Wichterlova továrna - WII",
+                ]), fileName: "lab.gpx", name: "Testdata"
+            ).quest().text)
+        #expect(before.messages[0].title == "Starý Prostějov - Wichterle a Kovářík a.s. (WIKOV)")
+        #expect(before.messages[0].pages.map(\.text) == ["První Wichterlova továrna - WI", "Druhá Wichterlova továrna - WII"])
+        let after = try parse(
+            GeocacheCourse(
+                waypoints: lab([
+                    "01_Munich Olympic Walk Of Stars_Updated-Project MUNICH2014 - Mia san Giga! Olympiapark",
+                    "02_Olympic Tower_Updated-Project MUNICH2014 - Mia san Giga! Olympiapark",
+                    "03_Sea Life Stars_Updated-Project MUNICH2014 - Mia san Giga! Olympiapark",
+                ]), fileName: "giga.gpx"
+            ).quest().text)
+        #expect(after.messages[0].title == "Updated-Project MUNICH2014 - Mia san Giga! Olympiapark")
+        #expect(
+            after.messages[0].pages.map(\.text) == [
+                "01_Munich Olympic Walk Of Stars", "02_Olympic Tower", "03_Sea Life Stars",
+            ])
+        // Names that share nothing at a separator are kept whole.
+        let apart = try parse(GeocacheCourse(waypoints: lab(["Old mill", "Old millpond"]), fileName: "l.gpx").quest().text)
+        #expect(apart.messages[0].pages.map(\.text) == ["Old mill", "Old millpond"])
+    }
+
+    /// Issue 58: a stage with a question line in several languages asks the one in the organiser's language; the
+    /// other stays in the page's text.
+    @Test func theQuestionIsTheOneInTheOrganisersLanguage() throws {
+        var stage = Self.cache("GC9", line: 3, 47.1, 8.1, name: "Stufen")
+        stage.longDescription = "Intro\nFrage: Wie viele Stufen?\nQuestion: How many steps?"
+        var lab = Self.cache("GCLAB-1", line: 5, 49.47, 17.12, name: "Stage", type: "Geocache|Lab Cache")
+        lab.longDescription = "[CZ]\nÚkol: hledej ceduli.\n[EN]\nTask: look for the sign."
+        func questions(_ language: String?) throws -> [String?] {
+            var course = GeocacheCourse(waypoints: [stage, lab], fileName: "q.gpx")
+            course.language = language
+            return try parse(course.quest().text).messages[0].pages.map(\.question)
+        }
+        #expect(try questions(nil) == ["Wie viele Stufen?", "hledej ceduli."])
+        #expect(try questions("en") == ["How many steps?", "look for the sign."])
+        #expect(try questions("de") == ["Wie viele Stufen?", "hledej ceduli."])
+        #expect(try questions("cs") == ["Wie viele Stufen?", "hledej ceduli."])
+        var english = GeocacheCourse(waypoints: [stage], fileName: "q.gpx")
+        english.language = "en"
+        #expect(try parse(english.quest().text).messages[0].pages[0].text.contains("Frage: Wie viele Stufen?"))
+    }
+
     @Test func titleComesFromTheCacheNameElseUrlnameElseName() {
         var waypoint = GeocacheWaypoint(code: "GC5", line: 1, coordinate: nil)
         #expect(waypoint.title == "GC5")
