@@ -131,6 +131,7 @@ import Testing
                 | Parking and Trailhead: 43.901470,-110.641930 (Turn left by the Visitor's Center and park by the trailhead sign)
                 | Jackson Overlook Trail: 43.892700,-110.643150 (Take right fork uphill to stage one, the listed coordinates)
                 | Trail Junction: 43.887980,-110.638050 (Go left where trail intersects to return to start.)
+                  waypoint: TC99UN (TerraCache|Classic Cache)
                   lock: location=43.887970,-110.640120/30m
                   hint: follow the directions, remember the numbers, do the math
 
@@ -138,6 +139,7 @@ import Testing
                 page: Stage Two
                 |
                 | 75 feet due south of large shoreside beaver lodge at base of blowdown at the coords:  count the number of melon sized flat stones snugged together
+                  waypoint: TC99UN1 (TerraCache|Classic Cache)
                   lock: location=43.884030,-110.636450/30m
                   hint: follow the directions, remember the numbers, do the math
 
@@ -168,6 +170,7 @@ import Testing
                 page: Roman water pipe Kornwestheim
                 |
                 | Roman water pipe Kornwestheim - A water fountain from an originally Roman water pipe.
+                  waypoint: WM7BM7
                   lock: location=48.864220,9.183600/30m
 
                 """), "\(text)")

@@ -86,4 +86,57 @@ struct GeocacheMultiCacheTests {
         let wrong = try world.chest(["preview", "--lang", "english", GeocacheQuestTests.lab])
         #expect(wrong.status == 64 && wrong.stderr.contains("--lang is a language code such as de, en or cs"))
     }
+
+    /// gpsbabel's unicsv of a GPX: its header's columns and its rows, by column name.
+    static func gpsbabel(_ path: String) throws -> [[String: String]] {
+        let csv = try Subprocess.run(
+            "/usr/bin/gpsbabel", ["-i", "gpx", "-f", path, "-o", "unicsv", "-F", path + ".csv"],
+            environment: ProcessInfo.processInfo.environment)
+        #expect(csv.status == 0, "\(csv.stderr)")
+        let rows = try String(contentsOfFile: path + ".csv", encoding: .utf8).split(whereSeparator: \.isNewline).map(
+            ExportTests.fields)
+        guard let header = rows.first else { return [] }
+        return rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+    }
+
+    static func xmllint(_ arguments: [String]) throws -> Subprocess.Outcome {
+        try Subprocess.run("/usr/bin/xmllint", arguments, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// Issue 58 "Done when": the export names every waypoint as the source did (distinct in their first 14
+    /// characters), in a GPX the schema accepts and gpsbabel reads; --geocaching writes caches and additional
+    /// waypoints a geocaching tool imports (gpsbabel reads their type and code), which chest reads back as the same
+    /// course.
+    @Test func theExportNamesEveryWaypointAsTheSourceDidAndGeocachingToolsReadItBack() throws {
+        let world = ChestHarness()
+        let names = ["GC3A5N1", "Q13A5N1", "Q23A5N1", "Q33A5N1", "Q43A5N1", "FN3A5N1"]
+        let sealed = world.root + "/multi.gpx"
+        let exported = try world.chest(["export", "--gpx", "--sealed", Self.multi, "-o", sealed], user: "organiser")
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let schema = try Self.xmllint(["--noout", "--schema", ExportTests.root + "/docs/gpx-1.1-subset.xsd", sealed])
+        #expect(schema.status == 0, "\(schema.stderr)")
+        #expect(try Self.gpsbabel(sealed).map { $0["Name"] ?? "" } == names)
+        let lab = world.root + "/lab.gpx"
+        #expect(try world.chest(["export", "--gpx", "--sealed", GeocacheQuestTests.lab, "-o", lab]).status == 0)
+        let labNames = try Self.gpsbabel(lab).map { $0["Name"] ?? "" }
+        #expect(labNames == (0...4).map { "GC8DAEP-\($0)" } && Set(labNames.map { $0.prefix(14) }).count == 5)
+
+        let caches = world.root + "/caches.gpx"
+        let written = try world.chest(["export", "--gpx", "--sealed", "--geocaching", Self.multi, "-o", caches])
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(try Self.xmllint(["--noout", caches]).status == 0)
+        let read = try Self.gpsbabel(caches)
+        #expect(read.map { $0["Name"] ?? "" } == names, "\(read)")
+        #expect(read.first?["Type"] == "Multi-cache" && read.first?["Hint"] == "medzi kmenmi mensieho bratranca", "\(read)")
+        #expect(read.last?["Symbol"] == "Final Location", "\(read)")
+        let again = try world.chest(["quest", "from", caches])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("\n# GC3A5N1 by "), "\(again.stdout)")
+        #expect(
+            again.stdout.components(separatedBy: "\n  waypoint: ").dropFirst().map { String($0.prefix { $0 != " " && $0 != "\n" }) }
+                == names, "\(again.stdout)")
+        #expect(again.stdout.components(separatedBy: "| Parking Area: 49.025500,19.562017").count == 2)
+        let refused = try world.chest(["export", "--gpx", "--geocaching", Self.multi])
+        #expect(refused.status == 64 && refused.stderr.contains("chest export --gpx --sealed --geocaching QUEST"))
+    }
 }

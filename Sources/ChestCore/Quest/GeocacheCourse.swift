@@ -95,6 +95,8 @@ package struct GeocacheCourse: Hashable, Sendable {
         var coordinate: Coordinate
         /// Its page's title: the waypoint's, without the Lab project's name its stages all repeat.
         var title: String
+        /// What the file calls it: its code, a Lab stage's name without its project's (`waypoint:`).
+        var name = ""
         var points: [String] = []
         /// The code of the cache whose waypoint this is, for a cache's own waypoint (`cacheID`) with a code of its own.
         var cache: String?
@@ -214,6 +216,7 @@ package struct GeocacheCourse: Hashable, Sendable {
         }
         // Points whose cache is not in the file go to the first page, where a reader can use them.
         if !unclaimed.isEmpty, !stages.isEmpty { stages[0].points += unclaimed }
+        Self.name(&stages)
         // A Lab's stages repeat their project's name before or after their own: said once, in the title.
         let labStages = stages.indices.filter { stages[$0].waypoint.isLabStage && stages[$0].waypoint.additionalType == nil }
         let project = Self.withoutProject(labStages.map { stages[$0].title })
@@ -304,6 +307,8 @@ package struct GeocacheCourse: Hashable, Sendable {
             lines.append("page:")
             lines += textLines.map { $0.isEmpty ? "|" : "| " + $0 }
         }
+        let type = [waypoint.type].compactMap { $0 }.first { $0.contains("|") }.map(GeocacheText.oneLine)
+        lines.append("  waypoint: " + QuestWaypoint(name: stage.name, type: type).written)
         if let question = question(of: waypoint) {
             lines.append("  question: " + GeocacheText.truncated(question, to: Page.maximumQuestionLength))
         }
@@ -343,6 +348,31 @@ package struct GeocacheCourse: Hashable, Sendable {
         "sv": ["fråga", "uppgift"], "da": ["spørgsmål", "opgave"], "nb": ["spørsmål"], "no": ["spørsmål"],
         "fi": ["kysymys"],
     ]
+
+    /// How many characters of a name GPS receivers show: the names `waypoint:` keeps differ in them.
+    static let distinctNameLength = 14
+
+    /// Each stage's name as the file gives it (its code; a Lab stage's without the project's name its stages all
+    /// repeat), made to differ from the others' in their first 14 characters where they did not, by a number in place
+    /// of its end ("Stage of the o~2").
+    static func name(_ stages: inout [Stage]) {
+        var names = stages.map { GeocacheText.truncated(GeocacheText.oneLine($0.waypoint.code), to: QuestWaypoint.maximumNameLength) }
+        let labs = stages.indices.filter { stages[$0].waypoint.isLabStage && stages[$0].waypoint.additionalType == nil }
+        if let project = withoutProject(labs.map { names[$0] }) {
+            for (index, name) in zip(labs, project.names) { names[index] = name }
+        }
+        var taken: Set<String> = []
+        for index in names.indices {
+            var name = names[index].isEmpty ? "\(index + 1)" : names[index]
+            var number = 1
+            while !taken.insert(String(name.prefix(distinctNameLength))).inserted {
+                number += 1
+                let mark = "~\(number)"
+                name = String(names[index].prefix(distinctNameLength - mark.count)) + mark
+            }
+            stages[index].name = name
+        }
+    }
 
     /// The separators between a Lab project's name and its stage's in a stage's name.
     static let projectSeparators = [" / ", " - ", " – ", " | ", ": ", "_"]

@@ -11,6 +11,8 @@ package struct QuestDraft: Hashable, Sendable {
         /// The page's question and points (docs/QUEST.md "Questions and answers").
         package var question: String?
         package var points: Int?
+        /// What the page's place is called where it came from (`waypoint:`), for `export`.
+        package var waypoint: QuestWaypoint?
 
         package init(text: String, setA: [LockSpec], setB: [LockSpec]) {
             self.text = text
@@ -71,6 +73,7 @@ extension Quest {
                 draft.attachments = page.attachments.map(\.path)
                 draft.hints = page.hints
                 (draft.question, draft.points) = (page.question, page.points)
+                draft.waypoint = page.waypoint
                 return draft
             }
             var draft = QuestDraft(

@@ -66,11 +66,47 @@ package struct QuestPage: Hashable, Sendable {
     /// `question:` and `points:` (docs/QUEST.md "Questions and answers").
     package var question: String?
     package var points: Int?
+    /// `waypoint:`: what the page's place is called where it came from, for `export` (docs/QUEST.md "Names on the
+    /// way back"); never in the message.
+    package var waypoint: QuestWaypoint?
 
     package init(text: String, line: Int) {
         self.text = text
         self.line = line
     }
+}
+
+/// A page's `waypoint: NAME (TYPE)`: its place's name in the file it came from (`GC3A5N1`, `FN3A5N1`) and that
+/// file's type of it (`Geocache|Multi-cache`, `Waypoint|Final Location`), for `export --gpx --sealed`.
+package struct QuestWaypoint: Hashable, Sendable {
+    package var name: String
+    package var type: String?
+
+    package init(name: String, type: String? = nil) {
+        self.name = name
+        self.type = type
+    }
+
+    /// The longest name: what GPS receivers and geocaching tools keep of a waypoint's name and more.
+    package static let maximumNameLength = 100
+
+    /// `NAME` or `NAME (TYPE)`, TYPE a GPX `<type>` with its `|`; nil when there is no name or it is too long.
+    package init?(parsing value: String) {
+        var name = Substring(value)
+        var type: String?
+        if value.hasSuffix(")"), let open = value.lastIndex(of: "("),
+            value[open...].contains("|")
+        {
+            type = String(value[value.index(after: open)..<value.index(before: value.endIndex)]).trimmingSpaces()
+            name = value[..<open]
+        }
+        let trimmed = name.trimmingSpaces()
+        guard !trimmed.isEmpty, trimmed.count <= Self.maximumNameLength else { return nil }
+        self.init(name: trimmed, type: type)
+    }
+
+    /// As the quest writes it.
+    package var written: String { name + (type.map { " (\($0))" } ?? "") }
 }
 
 /// A file a quest page carries (`attach: FILE`), with its line.

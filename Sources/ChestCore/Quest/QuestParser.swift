@@ -26,7 +26,7 @@ package struct QuestParser {
     package static let fields = [
         "from", "message", "title", "after", "order", "page", "|", "lock", "or", "attach", "search-area", "hint", "hint-after",
         "hint-cost",
-        "question", "points",
+        "question", "points", "waypoint",
     ]
 
     /// Reads and checks a quest, reporting every mistake found (up to `QuestErrors.limit`) rather than the first:
@@ -188,6 +188,18 @@ package struct QuestParser {
                 throw fail("the page already has a question")
             }
             quest.messages[messageIndex].pages[pageIndex].question = value
+        case "waypoint":
+            guard let messageIndex, let pageIndex else {
+                throw fail("comes before any page; write page: TEXT first, then its waypoint's name")
+            }
+            guard let waypoint = QuestWaypoint(parsing: value) else {
+                throw fail(
+                    "write waypoint: NAME or waypoint: NAME (TYPE), a name of 1 to \(QuestWaypoint.maximumNameLength) characters such as waypoint: GC3A5N1 (Geocache|Multi-cache)")
+            }
+            guard quest.messages[messageIndex].pages[pageIndex].waypoint == nil else {
+                throw fail("the page already has its waypoint")
+            }
+            quest.messages[messageIndex].pages[pageIndex].waypoint = waypoint
         case "points":
             guard let messageIndex, let pageIndex else {
                 throw fail("comes before any page; write page: TEXT first, then its points")

@@ -182,6 +182,24 @@ import Testing
                 "4: order: the message already has its order") == true)
     }
 
+    /// docs/QUEST.md "Names on the way back": `waypoint: NAME (TYPE)` keeps what a page's place is called where it came
+    /// from, for export; once a page, with a name.
+    @Test func aPagesWaypointKeepsItsSourceNameAndType() throws {
+        let quest = try parse(
+            "message: a\ntitle: T\npage: x\n  waypoint: FN3A5N1 (Waypoint|Final Location)\npage: y\n  waypoint: Old mill (east)")
+        #expect(
+            quest.messages[0].pages.map(\.waypoint) == [
+                QuestWaypoint(name: "FN3A5N1", type: "Waypoint|Final Location"), QuestWaypoint(name: "Old mill (east)"),
+            ])
+        let id = MessageID(bytes: [UInt8](repeating: 4, count: 16))
+        #expect(quest.drafts(ids: ["a": id])[0].pages[0].waypoint?.name == "FN3A5N1")
+        #expect(error("message: a\ntitle: T\npage: x\nwaypoint:")?.hasPrefix("4: waypoint: write waypoint: NAME") == true)
+        #expect(
+            error("message: a\ntitle: T\npage: x\nwaypoint: A\nwaypoint: B")?.hasPrefix(
+                "5: waypoint: the page already has its waypoint") == true)
+        #expect(error("message: a\ntitle: T\nwaypoint: A")?.hasPrefix("3: waypoint: comes before any page") == true)
+    }
+
     /// Issue 25: a run reports every mistake, in the order of the file, not only the first; a refused lock does not
     /// make its `or` a second mistake.
     @Test func reportsEveryMistakeOfAQuestAtOnce() {
