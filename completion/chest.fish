@@ -8,7 +8,7 @@ function __chest_path
     set -l path
     while set -q words[1]
         switch "$path:$words[1]"
-            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--attach' 'compose:--lock' 'compose:--hint' 'compose:--hint-after' 'compose:--hint-cost' 'compose:--question' 'compose:--points' 'compose:--quest' 'compose:--radius' 'compose:--format' 'compose:--seal-cost' 'compose:--search-area' 'compose:--hunt' 'compose:--require' 'read:--save' 'pin:--page' 'answer:--page' 'hint:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'verify:--hunt' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--starts' 'hunt create:--ends' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--colour' 'hunt team add:--output' 'hunt team add:-o' 'hunt team add:--count' 'hunt release:--hunt' 'hunt release:--timeout' 'hunt start:--hunt' 'hunt start:--timeout' 'hunt adjust:--hunt' 'hunt adjust:--timeout' 'hunt schedule:--hunt' 'hunt schedule:--starts' 'hunt schedule:--ends' 'hunt schedule:--timeout' 'hunt say:--hunt' 'hunt say:--timeout' 'board:--timeout' 'board:--http' 'board:--http-token' 'board:--tiles' 'board:--tiles-attribution' 'board:--output' 'board:-o' 'config:--unset' 'quest from:--output' 'quest from:-o' 'quest from:--radius' 'preview:--radius' 'simulate:--weather' 'simulate:--answer' 'simulate:--radius' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
+            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--attach' 'compose:--lock' 'compose:--hint' 'compose:--hint-after' 'compose:--hint-cost' 'compose:--question' 'compose:--points' 'compose:--quest' 'compose:--radius' 'compose:--format' 'compose:--seal-cost' 'compose:--search-area' 'compose:--hunt' 'compose:--require' 'read:--save' 'pin:--page' 'answer:--page' 'hint:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'verify:--hunt' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--starts' 'hunt create:--ends' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--colour' 'hunt team add:--output' 'hunt team add:-o' 'hunt team add:--count' 'hunt release:--hunt' 'hunt release:--timeout' 'hunt start:--hunt' 'hunt start:--timeout' 'hunt adjust:--hunt' 'hunt adjust:--timeout' 'hunt schedule:--hunt' 'hunt schedule:--starts' 'hunt schedule:--ends' 'hunt schedule:--timeout' 'hunt say:--hunt' 'hunt say:--timeout' 'board:--timeout' 'board:--http' 'board:--http-token' 'board:--tiles' 'board:--tiles-attribution' 'board:--output' 'board:-o' 'config:--unset' 'quest from:--output' 'quest from:-o' 'quest from:--radius' 'quest from:--lang' 'preview:--radius' 'preview:--lang' 'simulate:--weather' 'simulate:--answer' 'simulate:--radius' 'simulate:--lang' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
                 set -e words[1]
             case ':compose' ':import' ':list' ':read' ':pin' ':answer' ':hint' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':receipt' ':verify' ':senders' 'senders:list' 'senders:trust' 'senders:forget' ':hunt' 'hunt:create' 'hunt:team' 'hunt team:add' 'hunt:join' 'hunt:leave' 'hunt:release' 'hunt:start' 'hunt:adjust' 'hunt:schedule' 'hunt:say' ':board' ':config' ':quest' 'quest:from' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
                 set -a path $words[1]
@@ -124,6 +124,8 @@ complete -c chest -n '__chest_is \'compose\'' -l quest -r -F -d 'builds every me
 complete -c chest -n '__chest_is \'compose\'' -l keep-ids -d 'with --quest: reuse the IDs recorded in QUEST.ids'
 complete -c chest -n '__chest_is \'compose\'' -l yes -d 'with --quest: seal without asking when sealing takes more than 10 minutes'
 complete -c chest -n '__chest_is \'compose\'' -l radius -r -d 'with a geocaching GPX: the radius of every place, such as 50m (default 30m)'
+complete -c chest -n '__chest_is \'compose\'' -l in-order -d 'with a geocaching GPX: each page waits for the one before (order: sequence)'
+complete -c chest -n '__chest_is \'compose\'' -l any-order -d 'with a geocaching GPX: each page opens when reached (order: any; an Adventure Lab\'s default)'
 complete -c chest -n '__chest_is \'compose\'' -l format -r -a '1 2 3 4 5' -d 'the file format: 5 (sealed pages, the default; written as 3 unless a set holds a PIN or an answer), 4 (PINs in one lane), 3 (and a place with a PIN on coarser cells), 2 (its places can be recovered from the file) or 1 (text in the clear)'
 complete -c chest -n '__chest_is \'compose\'' -l seal-cost -r -a 'interactive moderate sensitive' -d 'Argon2id cost of every guess: interactive, moderate or sensitive (default: chosen per secret, docs/SECURITY.md)'
 complete -c chest -n '__chest_is \'compose\'' -l search-area -r -d 'where the sealed places lie, all the file says of them (default: a disk 340 km across, drawn at random around each place)'
@@ -250,15 +252,24 @@ complete -c chest -n '__chest_is \'quest\'' -a from -d 'write a geocaching GPX\'
 complete -c chest -n '__chest_is \'quest from\'' -l output -s o -r -F -d 'the quest file to write (default: standard output)'
 complete -c chest -n '__chest_is \'quest from\'' -l radius -r -d 'the radius of every place, such as 30m (the default) or 0.1km'
 complete -c chest -n '__chest_is \'quest from\'' -l force -d 'replace QUEST when it exists'
+complete -c chest -n '__chest_is \'quest from\'' -l in-order -d 'with a geocaching GPX: each page waits for the one before (order: sequence)'
+complete -c chest -n '__chest_is \'quest from\'' -l any-order -d 'with a geocaching GPX: each page opens when reached (order: any; an Adventure Lab\'s default)'
+complete -c chest -n '__chest_is \'quest from\'' -l lang -r -d 'with a geocaching GPX: where a stage has a question line in several languages, ask the one in LANGUAGE (de, en, cs…; default: the locale\'s)'
 complete -c chest -n '__chest_is \'quest from\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'quest from\'' -a '(__fish_complete_suffix .gpx)'
 complete -c chest -n '__chest_is \'preview\'' -l radius -r -d 'with a geocaching GPX: the radius of every place, such as 50m (default 30m)'
+complete -c chest -n '__chest_is \'preview\'' -l in-order -d 'with a geocaching GPX: each page waits for the one before (order: sequence)'
+complete -c chest -n '__chest_is \'preview\'' -l any-order -d 'with a geocaching GPX: each page opens when reached (order: any; an Adventure Lab\'s default)'
+complete -c chest -n '__chest_is \'preview\'' -l lang -r -d 'with a geocaching GPX: where a stage has a question line in several languages, ask the one in LANGUAGE (de, en, cs…; default: the locale\'s)'
 complete -c chest -n '__chest_is \'preview\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'preview\'' -F
 complete -c chest -n '__chest_is \'simulate\'' -l weather -r -a 'clear cloudy rainy snowy thundery' -d 'the weather during the replay, such as snowy,-2'
 complete -c chest -n '__chest_is \'simulate\'' -l gpsd -d 'replay through gpsfake, gpsd and a private chestd'
 complete -c chest -n '__chest_is \'simulate\'' -l answer -r -d 'answers that page\'s question during the replay'
 complete -c chest -n '__chest_is \'simulate\'' -l radius -r -d 'with a geocaching GPX: the radius of every place, such as 50m (default 30m)'
+complete -c chest -n '__chest_is \'simulate\'' -l in-order -d 'with a geocaching GPX: each page waits for the one before (order: sequence)'
+complete -c chest -n '__chest_is \'simulate\'' -l any-order -d 'with a geocaching GPX: each page opens when reached (order: any; an Adventure Lab\'s default)'
+complete -c chest -n '__chest_is \'simulate\'' -l lang -r -d 'with a geocaching GPX: where a stage has a question line in several languages, ask the one in LANGUAGE (de, en, cs…; default: the locale\'s)'
 complete -c chest -n '__chest_is \'simulate\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'simulate\'' -F
 complete -c chest -n '__chest_is \'nav\'' -l once -d 'print one frame with every goal and exit'
@@ -271,6 +282,7 @@ complete -c chest -n '__chest_is \'export\'' -l gpx -d 'write GPX 1.1'
 complete -c chest -n '__chest_is \'export\'' -l geojson -d 'write GeoJSON (RFC 7946)'
 complete -c chest -n '__chest_is \'export\'' -l output -s o -r -F -d 'the file to write (default: standard output)'
 complete -c chest -n '__chest_is \'export\'' -l sealed -d 'with a QUEST: its sealed places too, for the organiser alone'
+complete -c chest -n '__chest_is \'export\'' -l geocaching -d 'with --gpx --sealed: a GPX of caches (groundspeak 1.0.1) a geocaching tool imports, page texts and hints in it'
 complete -c chest -n '__chest_is \'export\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'export\'' -F
 complete -c chest -n '__chest_is \'help\'' -l help -s h -d 'show this help'

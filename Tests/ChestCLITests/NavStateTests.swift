@@ -164,7 +164,10 @@ import Testing
         _ = engine.handle(.gpsLink(connected: true, server: "localhost:2947", reason: nil))
         _ = engine.handle(
             .loaded(
-                [StoredMessage(message: course, state: MessageState(ingestedAt: Self.t0), chest: .regular, sentByYou: false)],
+                [
+                    StoredMessage(
+                        message: course, state: MessageState(ingestedAt: Self.t0), chest: .regular, sentByYou: false)
+                ],
                 refused: [], Self.now(0)))
         _ = engine.handle(.fix(Self.fix(at: 1, Self.start), Self.now(1)))
         var state = NavState()

@@ -30,7 +30,8 @@ struct GeocacheMultiCacheTests {
         let walk = world.root + "/walk.gpx"
         try GeocacheQuestTests.track([(49.0200, 19.5700), Self.cache] + Self.questions + [Self.final], to: walk)
         let walked = try world.chest(["simulate", Self.multi, walk])
-        #expect(walked.status == 0 && walked.stdout.contains("6 of 6 pages opened."), "\(walked.stdout)\n\(walked.stderr)")
+        #expect(
+            walked.status == 0 && walked.stdout.contains("6 of 6 pages opened."), "\(walked.stdout)\n\(walked.stderr)")
         let opened = Self.openings(walked.stdout)
         #expect(Set(opened.map(\.point)).count == 6, "each page opens where it is reached\n\(walked.stdout)")
         #expect(
@@ -53,7 +54,10 @@ struct GeocacheMultiCacheTests {
         let parking = "| Parking Area: 49.025500,19.562017 (GC3A5N1 Parking; bezplatné parkovanie / free of charge)"
         #expect(pages.first?.contains(parking) == true, "\(quest)")
         #expect(pages.filter { $0.contains("Parking Area") }.count == 1)
-        #expect(pages.dropFirst().map { $0.prefix { $0 != "\n" } } == ["GC3A5N1 QA 1", "GC3A5N1 QA 2", "GC3A5N1 QA 3", "GC3A5N1 QA4", "GC3A5N1 Final"])
+        #expect(
+            pages.dropFirst().map { $0.prefix { $0 != "\n" } } == [
+                "GC3A5N1 QA 1", "GC3A5N1 QA 2", "GC3A5N1 QA 3", "GC3A5N1 QA4", "GC3A5N1 Final",
+            ])
         #expect(quest.contains("# FN3A5N1 Final Location, line"), "\(quest)")
     }
 
@@ -63,10 +67,14 @@ struct GeocacheMultiCacheTests {
     @Test func textAsWrittenTitlesByTheCacheAndAQuestionInTheOrganisersLanguage() throws {
         let world = ChestHarness()
         let multi = try world.chest(["quest", "from", Self.multi])
-        #expect(multi.stdout.contains("\n| QA1: Prvu suradnicu A ziskas spocitanim vsetkych cisel v texte o baze ciernej\n"), "\(multi.stdout)")
+        #expect(
+            multi.stdout.contains(
+                "\n| QA1: Prvu suradnicu A ziskas spocitanim vsetkych cisel v texte o baze ciernej\n"),
+            "\(multi.stdout)")
         #expect(!multi.stdout.contains("\n| : "), "\(multi.stdout)")
         let listing = try world.chest(["preview", GeocacheQuestTests.fixtures + "/oc120f5_gpx.gpx"])
-        #expect(listing.status == 0 && listing.stdout.contains("\nSchwäbischer Wies´n Cache — from"), "\(listing.stdout)")
+        #expect(
+            listing.status == 0 && listing.stdout.contains("\nSchwäbischer Wies´n Cache — from"), "\(listing.stdout)")
         #expect(!listing.stdout.contains("Cache listing generated from Opencaching.de"))
         let lab = try world.chest(["preview", GeocacheQuestTests.lab])
         #expect(lab.stdout.contains("\nStarý Prostějov - Wichterle a Kovářík a.s. (WIKOV) — from"), "\(lab.stdout)")
@@ -74,7 +82,8 @@ struct GeocacheMultiCacheTests {
         #expect(lab.stdout.contains("shown before the page opens): nalevo od vchodu hledej rozváděč firmy CETIN."))
         let english = try world.chest(["preview", "--lang", "en", GeocacheQuestTests.lab])
         #expect(
-            english.stdout.contains("shown before the page opens): look for CETIN's switchboard to the left of the entrance."),
+            english.stdout.contains(
+                "shown before the page opens): look for CETIN's switchboard to the left of the entrance."),
             "\(english.stdout)")
         #expect(english.stdout.contains("  │ Úkol: nalevo od vchodu hledej rozváděč firmy CETIN."))
         var environment = world.environment()
@@ -127,13 +136,16 @@ struct GeocacheMultiCacheTests {
         #expect(try Self.xmllint(["--noout", caches]).status == 0)
         let read = try Self.gpsbabel(caches)
         #expect(read.map { $0["Name"] ?? "" } == names, "\(read)")
-        #expect(read.first?["Type"] == "Multi-cache" && read.first?["Hint"] == "medzi kmenmi mensieho bratranca", "\(read)")
+        #expect(
+            read.first?["Type"] == "Multi-cache" && read.first?["Hint"] == "medzi kmenmi mensieho bratranca", "\(read)")
         #expect(read.last?["Symbol"] == "Final Location", "\(read)")
         let again = try world.chest(["quest", "from", caches])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout.contains("\n# GC3A5N1 by "), "\(again.stdout)")
         #expect(
-            again.stdout.components(separatedBy: "\n  waypoint: ").dropFirst().map { String($0.prefix { $0 != " " && $0 != "\n" }) }
+            again.stdout.components(separatedBy: "\n  waypoint: ").dropFirst().map {
+                String($0.prefix { $0 != " " && $0 != "\n" })
+            }
                 == names, "\(again.stdout)")
         #expect(again.stdout.components(separatedBy: "| Parking Area: 49.025500,19.562017").count == 2)
         let refused = try world.chest(["export", "--gpx", "--geocaching", Self.multi])

@@ -108,7 +108,9 @@ struct GeocacheQuestTests {
         try Self.track([(49.4650, 17.1100)] + Self.labStages.reversed(), to: reverse)
         let walked = try world.chest(["simulate", Self.lab, reverse])
         #expect(walked.status == 0 && walked.stdout.contains("5 of 5 pages opened."), "\(walked.stdout)")
-        #expect(walked.stdout.contains("\npages in any order (each page opens when its own locks hold).\n"), "\(walked.stdout)")
+        #expect(
+            walked.stdout.contains("\npages in any order (each page opens when its own locks hold).\n"),
+            "\(walked.stdout)")
         let opened = Self.openings(walked.stdout)
         #expect(opened.map(\.page) == [5, 4, 3, 2, 1], "\(walked.stdout)")
         #expect(Set(opened.map(\.point)).count == 5, "\(walked.stdout)")
@@ -122,7 +124,9 @@ struct GeocacheQuestTests {
         #expect(preview.stdout.contains("Pages in any order (each page opens when its own locks hold)."))
         #expect(!preview.stdout.contains("after: page"), "\(preview.stdout)")
         let written = try world.chest(["quest", "from", Self.lab, "-o", "lab.quest"])
-        #expect(written.status == 0 && written.stderr.contains("5 pages in 1 message; pages in any order"), "\(written.stderr)")
+        #expect(
+            written.status == 0 && written.stderr.contains("5 pages in 1 message; pages in any order"),
+            "\(written.stderr)")
         let quest = try String(contentsOfFile: world.root + "/lab.quest", encoding: .utf8)
         #expect(quest.contains("\norder: any\n") && !quest.contains("after="), "\(quest)")
         let inOrder = try world.chest(["quest", "from", "--in-order", Self.lab, "-o", "chain.quest"])

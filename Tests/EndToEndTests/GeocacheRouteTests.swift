@@ -19,16 +19,18 @@ struct GeocacheRouteTests {
                 "<\(point) lat=\"\(latitude)\" lon=\"\(longitude)\"><ele>410</ele><name>\(named[index])</name>"
                     + "<desc>Stop \(index + 1) of the walk</desc></\(point)>")
             if index < points.count - 1 {
-                body.append("<\(point) lat=\"\(latitude + 0.0005)\" lon=\"\(longitude + 0.0006)\"><ele>411</ele></\(point)>")
+                body.append(
+                    "<\(point) lat=\"\(latitude + 0.0005)\" lon=\"\(longitude + 0.0006)\"><ele>411</ele></\(point)>")
             }
         }
         let inner = element == "trk" ? ["<trkseg>"] + body + ["</trkseg>"] : body
-        try ([
-            #"<?xml version="1.0" encoding="UTF-8"?>"#,
-            #"<gpx version="1.1" creator="Outdoor app" xmlns="http://www.topografix.com/GPX/1/1">"#,
-            "<\(element)><name>Old town walk</name>",
-        ] + inner + ["</\(element)>", "</gpx>"]).joined(separator: "\n").write(
-            toFile: path, atomically: true, encoding: .utf8)
+        try
+            ([
+                #"<?xml version="1.0" encoding="UTF-8"?>"#,
+                #"<gpx version="1.1" creator="Outdoor app" xmlns="http://www.topografix.com/GPX/1/1">"#,
+                "<\(element)><name>Old town walk</name>",
+            ] + inner + ["</\(element)>", "</gpx>"]).joined(separator: "\n").write(
+                toFile: path, atomically: true, encoding: .utf8)
     }
 
     @Test func aRouteOrTrackWithNamedPointsIsACourseOfThem() throws {
@@ -44,11 +46,14 @@ struct GeocacheRouteTests {
                 quest.components(separatedBy: "\npage: ").dropFirst().map { $0.prefix { $0 != "\n" } } == [
                     "Bahnhof", "Lindenhof", "Rathaus",
                 ], "\(quest)")
-            #expect(quest.contains("| Stop 2 of the walk\n") && quest.contains("  lock: location=47.378000,8.543000/30m\n"))
+            #expect(
+                quest.contains("| Stop 2 of the walk\n") && quest.contains("  lock: location=47.378000,8.543000/30m\n"))
             let walk = world.root + "/walk-\(element).gpx"
             try GeocacheQuestTests.track([(47.3700, 8.5300)] + Self.points, to: walk)
             let walked = try world.chest(["simulate", path, walk])
-            #expect(walked.status == 0 && walked.stdout.contains("3 of 3 pages opened."), "\(walked.stdout)\n\(walked.stderr)")
+            #expect(
+                walked.status == 0 && walked.stdout.contains("3 of 3 pages opened."),
+                "\(walked.stdout)\n\(walked.stderr)")
         }
         // A track of a walk with no named point is no course, and says why.
         try GeocacheQuestTests.track(Self.points, to: world.root + "/plain.gpx")

@@ -213,7 +213,8 @@ struct ComposeCommand: ChestCommand, Equatable {
             )
         }
         for flag in ["--in-order", "--any-order"] where values.flag(flag) {
-            throw UsageError("\(flag) goes with --quest and a geocaching GPX; a page waits for another with --lock after=ID#PAGE")
+            throw UsageError(
+                "\(flag) goes with --quest and a geocaching GPX; a page waits for another with --lock after=ID#PAGE")
         }
         for occurrence in values.occurrences {
             switch (occurrence.name, occurrence.value) {

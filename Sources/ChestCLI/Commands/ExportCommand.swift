@@ -38,7 +38,9 @@ struct ExportCommand: ChestCommand {
         .flag("--sealed", help: "with a QUEST: its sealed places too, for the organiser alone"),
         .flag(
             "--geocaching",
-            help: "with --gpx --sealed: a GPX of caches (groundspeak 1.0.1) a geocaching tool imports, page texts and hints in it"),
+            help:
+                "with --gpx --sealed: a GPX of caches (groundspeak 1.0.1) a geocaching tool imports, page texts and hints in it"
+        ),
         .positional("QUEST", arity: .optional, help: "a quest file: export its locations", completion: .files()),
     ]
 
@@ -67,7 +69,8 @@ struct ExportCommand: ChestCommand {
         geocaching = values.flag("--geocaching")
         if geocaching && (format != .gpx || !includingSealed) {
             throw UsageError(
-                "--geocaching writes a quest's pages with their texts, for the organiser alone: chest export --gpx --sealed --geocaching QUEST")
+                "--geocaching writes a quest's pages with their texts, for the organiser alone: chest export --gpx --sealed --geocaching QUEST"
+            )
         }
         if includingSealed && quest == nil {
             throw UsageError(
@@ -138,7 +141,8 @@ struct ExportCommand: ChestCommand {
             track = contents.track.points
         }
         let text =
-            geocaching ? Self.geocachingGPX(places) : format == .gpx ? Self.gpx(places, track) : Self.geojson(places, track)
+            geocaching
+            ? Self.geocachingGPX(places) : format == .gpx ? Self.gpx(places, track) : Self.geojson(places, track)
         try OutputFile(checking: output ?? "-").write(checked: Data(text.utf8))
     }
 

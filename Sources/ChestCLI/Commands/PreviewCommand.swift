@@ -19,9 +19,11 @@ struct PreviewCommand: ChestCommand {
         page, or add ,visible). Read-only: nothing is opened, sent or changed, and chestd is not asked. A quest is \
         checked as compose --quest checks it (docs/QUEST.md).
         """
-    static let parameters: [Parameter] = [
-        .positional("PATH", arity: .oneOrMore, help: "a quest file, or message files (*.locked)", completion: .files()),
-    ] + CourseOptions.parameters
+    static let parameters: [Parameter] =
+        [
+            .positional(
+                "PATH", arity: .oneOrMore, help: "a quest file, or message files (*.locked)", completion: .files())
+        ] + CourseOptions.parameters
 
     var paths: [String]
     var course: CourseOptions

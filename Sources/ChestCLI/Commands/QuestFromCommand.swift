@@ -22,16 +22,18 @@ struct QuestFromCommand: ChestCommand {
         Add answers, points, costs or a start, then chest compose --quest QUEST. Nothing is written when the \
         file is not a GPX.
         """
-    static let parameters: [Parameter] = [
-        .positional(
-            "GPX", help: "a geocaching GPX (GPX 1.0 or 1.1, with or without groundspeak extensions)",
-            completion: .files(extension: "gpx")),
-        .option(
-            "--output", "-o", value: "QUEST", help: "the quest file to write (default: standard output)",
-            completion: .files()),
-        .option("--radius", value: "DISTANCE", help: "the radius of every place, such as 30m (the default) or 0.1km"),
-        .flag("--force", help: "replace QUEST when it exists"),
-    ] + CourseOptions.orderParameters
+    static let parameters: [Parameter] =
+        [
+            .positional(
+                "GPX", help: "a geocaching GPX (GPX 1.0 or 1.1, with or without groundspeak extensions)",
+                completion: .files(extension: "gpx")),
+            .option(
+                "--output", "-o", value: "QUEST", help: "the quest file to write (default: standard output)",
+                completion: .files()),
+            .option(
+                "--radius", value: "DISTANCE", help: "the radius of every place, such as 30m (the default) or 0.1km"),
+            .flag("--force", help: "replace QUEST when it exists"),
+        ] + CourseOptions.orderParameters
 
     var path: String
     var output: String?

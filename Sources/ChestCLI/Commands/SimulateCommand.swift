@@ -36,16 +36,18 @@ struct SimulateCommand: ChestCommand {
           …
           5 of 6 pages opened.
         """
-    static let parameters: [Parameter] = [
-        .positional("PATH", arity: .oneOrMore, help: "a quest or message files, then the track", completion: .files()),
-        .option(
-            "--weather", value: "CONDITION[,TEMP]", help: "the weather during the replay, such as snowy,-2",
-            completion: .words(WeatherCondition.allCases.map(\.rawValue))),
-        .flag("--gpsd", help: "replay through gpsfake, gpsd and a private chestd"),
-        .option(
-            "--answer", value: "[NAME#]PAGE=TEXT", help: "answers that page's question during the replay",
-            repeatable: true),
-    ] + CourseOptions.parameters
+    static let parameters: [Parameter] =
+        [
+            .positional(
+                "PATH", arity: .oneOrMore, help: "a quest or message files, then the track", completion: .files()),
+            .option(
+                "--weather", value: "CONDITION[,TEMP]", help: "the weather during the replay, such as snowy,-2",
+                completion: .words(WeatherCondition.allCases.map(\.rawValue))),
+            .flag("--gpsd", help: "replay through gpsfake, gpsd and a private chestd"),
+            .option(
+                "--answer", value: "[NAME#]PAGE=TEXT", help: "answers that page's question during the replay",
+                repeatable: true),
+        ] + CourseOptions.parameters
 
     var messages: [String]
     var track: String

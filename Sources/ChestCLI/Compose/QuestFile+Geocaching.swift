@@ -66,7 +66,10 @@ struct CourseOptions: Equatable {
     /// The language of the locale: "de" of `de_CH.UTF-8`; nil for `C` and `POSIX`.
     static func localeLanguage() -> String? {
         let environment = ProcessInfo.processInfo.environment
-        guard let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty })
+        guard
+            let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap({ environment[$0] }).first(where: {
+                !$0.isEmpty
+            })
         else { return nil }
         let language = String(locale.prefix { $0.isLetter }).lowercased()
         return language.isEmpty || language == "c" || language == "posix" ? nil : language
@@ -80,7 +83,9 @@ struct CourseOptions: Equatable {
             help: "with a geocaching GPX: each page opens when reached (order: any; an Adventure Lab's default)"),
         .option(
             "--lang", value: "LANGUAGE",
-            help: "with a geocaching GPX: where a stage has a question line in several languages, ask the one in LANGUAGE (de, en, cs…; default: the locale's)"),
+            help:
+                "with a geocaching GPX: where a stage has a question line in several languages, ask the one in LANGUAGE (de, en, cs…; default: the locale's)"
+        ),
     ]
 
     static let parameters = [QuestFile.radiusOption] + orderParameters

@@ -74,7 +74,9 @@ package struct GeocacheCourse: Hashable, Sendable {
     /// the file's order, as a multi-cache or a series is walked (docs/QUEST.md "A course from a geocaching GPX").
     func courseOrder(_ stages: [Stage]) -> (order: QuestOrder, course: String) {
         if let order {
-            return (order, order == .any ? "# in any order (--any-order)" : "# each waiting for the one before (--in-order)")
+            return (
+                order, order == .any ? "# in any order (--any-order)" : "# each waiting for the one before (--in-order)"
+            )
         }
         let lab = !stages.isEmpty && stages.allSatisfy { $0.waypoint.isLabStage }
         guard lab else { return (.sequence, "# each waiting for the one before, in the file's order") }
@@ -218,7 +220,9 @@ package struct GeocacheCourse: Hashable, Sendable {
         if !unclaimed.isEmpty, !stages.isEmpty { stages[0].points += unclaimed }
         Self.name(&stages)
         // A Lab's stages repeat their project's name before or after their own: said once, in the title.
-        let labStages = stages.indices.filter { stages[$0].waypoint.isLabStage && stages[$0].waypoint.additionalType == nil }
+        let labStages = stages.indices.filter {
+            stages[$0].waypoint.isLabStage && stages[$0].waypoint.additionalType == nil
+        }
         let project = Self.withoutProject(labStages.map { stages[$0].title })
         if let project {
             for (index, title) in zip(labStages, project.names) { stages[index].title = title }
@@ -250,7 +254,8 @@ package struct GeocacheCourse: Hashable, Sendable {
             units.count == 1
             ? units[0].stages.first.map { GeocacheText.oneLine($0.waypoint.title) } ?? baseName
             : project.map { GeocacheText.oneLine($0.project) }
-                ?? (GeocacheText.oneLine(name ?? "").isEmpty ? GeocacheText.oneLine(baseName) : GeocacheText.oneLine(name!))
+                ?? (GeocacheText.oneLine(name ?? "").isEmpty
+                    ? GeocacheText.oneLine(baseName) : GeocacheText.oneLine(name!))
         for (index, chunk) in chunks.enumerated() {
             let suffix = chunks.count == 1 ? "" : " (\(index + 1) of \(chunks.count))"
             lines += [
@@ -343,8 +348,10 @@ package struct GeocacheCourse: Hashable, Sendable {
 
     /// The question and task labels of each language `--lang` names.
     static let labelsOfLanguage: [String: Set<String>] = [
-        "en": ["question", "task"], "de": ["frage", "aufgabe"], "nl": ["vraag"], "fr": ["question posée", "tâche", "mission"],
-        "cs": ["otázka", "úkol"], "es": ["pregunta", "tarea"], "it": ["domanda", "compito"], "pl": ["pytanie", "zadanie"],
+        "en": ["question", "task"], "de": ["frage", "aufgabe"], "nl": ["vraag"],
+        "fr": ["question posée", "tâche", "mission"],
+        "cs": ["otázka", "úkol"], "es": ["pregunta", "tarea"], "it": ["domanda", "compito"],
+        "pl": ["pytanie", "zadanie"],
         "sv": ["fråga", "uppgift"], "da": ["spørgsmål", "opgave"], "nb": ["spørsmål"], "no": ["spørsmål"],
         "fi": ["kysymys"],
     ]
@@ -356,7 +363,9 @@ package struct GeocacheCourse: Hashable, Sendable {
     /// repeat), made to differ from the others' in their first 14 characters where they did not, by a number in place
     /// of its end ("Stage of the o~2").
     static func name(_ stages: inout [Stage]) {
-        var names = stages.map { GeocacheText.truncated(GeocacheText.oneLine($0.waypoint.code), to: QuestWaypoint.maximumNameLength) }
+        var names = stages.map {
+            GeocacheText.truncated(GeocacheText.oneLine($0.waypoint.code), to: QuestWaypoint.maximumNameLength)
+        }
         let labs = stages.indices.filter { stages[$0].waypoint.isLabStage && stages[$0].waypoint.additionalType == nil }
         if let project = withoutProject(labs.map { names[$0] }) {
             for (index, name) in zip(labs, project.names) { names[index] = name }
@@ -398,9 +407,11 @@ package struct GeocacheCourse: Hashable, Sendable {
         }
         let shared = String(characters[0].prefix(prefix))
         if let end = projectSeparators.flatMap({ shared.ranges(of: $0) }).max(by: { $0.upperBound < $1.upperBound }),
-            let found = result(String(shared[..<end.lowerBound]), {
-                String($0.dropFirst(shared[..<end.upperBound].count))
-            })
+            let found = result(
+                String(shared[..<end.lowerBound]),
+                {
+                    String($0.dropFirst(shared[..<end.upperBound].count))
+                })
         {
             return found
         }

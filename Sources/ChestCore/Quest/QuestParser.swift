@@ -24,7 +24,8 @@ package struct QuestParser {
 
     /// The fields a line can start with.
     package static let fields = [
-        "from", "message", "title", "after", "order", "page", "|", "lock", "or", "attach", "search-area", "hint", "hint-after",
+        "from", "message", "title", "after", "order", "page", "|", "lock", "or", "attach", "search-area", "hint",
+        "hint-after",
         "hint-cost",
         "question", "points", "waypoint",
     ]
@@ -90,7 +91,9 @@ package struct QuestParser {
             if let messageIndex { quest.messages[messageIndex].searchArea = area } else { quest.searchArea = area }
         case "order":
             guard let order = QuestOrder(rawValue: value.lowercased()) else {
-                throw fail("write order: any (pages open as they are reached) or order: sequence (each waits for the one before)")
+                throw fail(
+                    "write order: any (pages open as they are reached) or order: sequence (each waits for the one before)"
+                )
             }
             if let messageIndex {
                 guard quest.messages[messageIndex].order == nil else { throw fail("the message already has its order") }
@@ -194,7 +197,8 @@ package struct QuestParser {
             }
             guard let waypoint = QuestWaypoint(parsing: value) else {
                 throw fail(
-                    "write waypoint: NAME or waypoint: NAME (TYPE), a name of 1 to \(QuestWaypoint.maximumNameLength) characters such as waypoint: GC3A5N1 (Geocache|Multi-cache)")
+                    "write waypoint: NAME or waypoint: NAME (TYPE), a name of 1 to \(QuestWaypoint.maximumNameLength) characters such as waypoint: GC3A5N1 (Geocache|Multi-cache)"
+                )
             }
             guard quest.messages[messageIndex].pages[pageIndex].waypoint == nil else {
                 throw fail("the page already has its waypoint")

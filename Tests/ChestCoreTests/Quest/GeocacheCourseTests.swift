@@ -85,7 +85,8 @@ import Testing
     /// of caches keeps the file's order; the organiser's `--in-order`/`--any-order` (`order`) decides over both.
     @Test func aLabIsInAnyOrderUnlessItSaysItIsSequential() throws {
         let stages = (1...3).map { index in
-            var stage = Self.cache("GC8LAB-\(index)", line: index * 10, 49 + Double(index) / 100, 17, type: "Geocache|Lab Cache")
+            var stage = Self.cache(
+                "GC8LAB-\(index)", line: index * 10, 49 + Double(index) / 100, 17, type: "Geocache|Lab Cache")
             stage.cacheName = "Stage \(index)"
             stage.shortDescription = "Walk the old town."
             return stage
@@ -108,15 +109,20 @@ import Testing
     @Test func aOneCacheFileIsTitledByItsCacheAndALabByItsProject() throws {
         var cache = Self.cache("OC120F5", line: 9, 48.9, 9.1, name: "Schwäbischer Wies´n Cache")
         cache.longDescription = "Viel Erfolg."
-        var parking = GeocacheWaypoint(code: "PK120F5", line: 30, coordinate: Coordinate(latitude: 48.91, longitude: 9.1))
+        var parking = GeocacheWaypoint(
+            code: "PK120F5", line: 30, coordinate: Coordinate(latitude: 48.91, longitude: 9.1))
         parking.type = "Waypoint|Parking Area"
         let one = try parse(
-            GeocacheCourse(waypoints: [cache, parking], fileName: "oc.gpx", name: "Cache listing generated from Opencaching.de")
-                .quest().text)
+            GeocacheCourse(
+                waypoints: [cache, parking], fileName: "oc.gpx", name: "Cache listing generated from Opencaching.de"
+            )
+            .quest().text)
         #expect(one.messages[0].title == "Schwäbischer Wies´n Cache")
         func lab(_ names: [String]) -> [GeocacheWaypoint] {
             names.enumerated().map { index, name in
-                Self.cache("GCLAB-\(index)", line: index * 10, 48.1 + Double(index) / 100, 11.5, name: name, type: "Geocache|Lab Cache")
+                Self.cache(
+                    "GCLAB-\(index)", line: index * 10, 48.1 + Double(index) / 100, 11.5, name: name,
+                    type: "Geocache|Lab Cache")
             }
         }
         let before = try parse(
@@ -127,7 +133,10 @@ import Testing
                 ]), fileName: "lab.gpx", name: "Testdata"
             ).quest().text)
         #expect(before.messages[0].title == "Starý Prostějov - Wichterle a Kovářík a.s. (WIKOV)")
-        #expect(before.messages[0].pages.map(\.text) == ["První Wichterlova továrna - WI", "Druhá Wichterlova továrna - WII"])
+        #expect(
+            before.messages[0].pages.map(\.text) == [
+                "První Wichterlova továrna - WI", "Druhá Wichterlova továrna - WII",
+            ])
         let after = try parse(
             GeocacheCourse(
                 waypoints: lab([
@@ -142,7 +151,8 @@ import Testing
                 "01_Munich Olympic Walk Of Stars", "02_Olympic Tower", "03_Sea Life Stars",
             ])
         // Names that share nothing at a separator are kept whole.
-        let apart = try parse(GeocacheCourse(waypoints: lab(["Old mill", "Old millpond"]), fileName: "l.gpx").quest().text)
+        let apart = try parse(
+            GeocacheCourse(waypoints: lab(["Old mill", "Old millpond"]), fileName: "l.gpx").quest().text)
         #expect(apart.messages[0].pages.map(\.text) == ["Old mill", "Old millpond"])
     }
 
@@ -226,7 +236,8 @@ import Testing
             waypoint.description = description
             return waypoint
         }
-        var multi = Self.cache("GC0002", line: 1, 47.0, 8.0, name: "The multi by Owner (2,5/2)", type: "Geocache|Multi-cache")
+        var multi = Self.cache(
+            "GC0002", line: 1, 47.0, 8.0, name: "The multi by Owner (2,5/2)", type: "Geocache|Multi-cache")
         multi.placedBy = "Owner"
         let waypoints = [
             multi,
@@ -249,7 +260,8 @@ import Testing
             pages[0].text.hasSuffix(
                 "Parking Area: 47.020000,8.000000 (Car park)\nTrailhead: 47.060000,8.000000 (Path starts)"),
             "\(pages[0].text)")
-        #expect(pages[4].text == "The box" && pages[5].text.hasSuffix("Parking Area: 47.080000,8.000000 (Its car park)"))
+        #expect(
+            pages[4].text == "The box" && pages[5].text.hasSuffix("Parking Area: 47.080000,8.000000 (Its car park)"))
         #expect(quest.order == .sequence)
     }
 

@@ -159,12 +159,16 @@ import Testing
             page: Y
             """)
         #expect(quest.order == .sequence && quest.messages.map(\.order) == [nil, .any, nil])
-        let ids = ["walk": MessageID(bytes: [UInt8](repeating: 1, count: 16)),
-                   "lab": MessageID(bytes: [UInt8](repeating: 2, count: 16)),
-                   "chain": MessageID(bytes: [UInt8](repeating: 3, count: 16))]
+        let ids = [
+            "walk": MessageID(bytes: [UInt8](repeating: 1, count: 16)),
+            "lab": MessageID(bytes: [UInt8](repeating: 2, count: 16)),
+            "chain": MessageID(bytes: [UInt8](repeating: 3, count: 16)),
+        ]
         let drafts = quest.drafts(ids: ids)
         #expect(drafts.map(\.order) == [.sequence, .any, .sequence] && drafts.allSatisfy(\.orderStated))
-        func after(_ message: String, _ page: Int) -> LockSpec { .lock(.after(PageLink(message: ids[message]!, page: page))) }
+        func after(_ message: String, _ page: Int) -> LockSpec {
+            .lock(.after(PageLink(message: ids[message]!, page: page)))
+        }
         #expect(drafts[0].pages[0].setA == [.pin(digits: "1111")])
         #expect(drafts[0].pages[1].setA == [.pin(digits: "2222"), after("walk", 1)])
         #expect(drafts[0].pages[1].setB == [.lock(.weather(.snowy)), after("walk", 1)])
@@ -186,14 +190,16 @@ import Testing
     /// from, for export; once a page, with a name.
     @Test func aPagesWaypointKeepsItsSourceNameAndType() throws {
         let quest = try parse(
-            "message: a\ntitle: T\npage: x\n  waypoint: FN3A5N1 (Waypoint|Final Location)\npage: y\n  waypoint: Old mill (east)")
+            "message: a\ntitle: T\npage: x\n  waypoint: FN3A5N1 (Waypoint|Final Location)\npage: y\n  waypoint: Old mill (east)"
+        )
         #expect(
             quest.messages[0].pages.map(\.waypoint) == [
                 QuestWaypoint(name: "FN3A5N1", type: "Waypoint|Final Location"), QuestWaypoint(name: "Old mill (east)"),
             ])
         let id = MessageID(bytes: [UInt8](repeating: 4, count: 16))
         #expect(quest.drafts(ids: ["a": id])[0].pages[0].waypoint?.name == "FN3A5N1")
-        #expect(error("message: a\ntitle: T\npage: x\nwaypoint:")?.hasPrefix("4: waypoint: write waypoint: NAME") == true)
+        #expect(
+            error("message: a\ntitle: T\npage: x\nwaypoint:")?.hasPrefix("4: waypoint: write waypoint: NAME") == true)
         #expect(
             error("message: a\ntitle: T\npage: x\nwaypoint: A\nwaypoint: B")?.hasPrefix(
                 "5: waypoint: the page already has its waypoint") == true)
