@@ -12,20 +12,22 @@ struct QuestFromCommand: ChestCommand {
     static let synopses = ["FILE.gpx [-o QUEST] [--radius DISTANCE] [--in-order|--any-order] [--force]"]
     static let discussion = """
         Each cache or stage with coordinates becomes a page that opens at them (a sealed place, 30 m unless \
-        --radius says otherwise), in the file's order. The quest's order: line says whether each page waits for \
-        the one before (sequence: a multi-cache, a series; an Adventure Lab that says it is sequential) or opens \
-        when reached (any: an Adventure Lab's default); --in-order and --any-order choose. Five pages a message, \
-        in sequence the next message's first page waiting for the last page of the one before. The page's text is \
-        the cache's name and its descriptions as plain text, its hint the cache's hint, and a Lab stage's \
-        "Question:" line its question; a comment above each page keeps the cache's code and owner. Parking and \
-        other points go into their cache's page; waypoints without coordinates are reported, not guessed. \
-        Add answers, points, costs or a start, then chest compose --quest QUEST. Nothing is written when the \
-        file is not a GPX.
+        --radius says otherwise), in the file's order, a multi-cache's stages after it and its Final last. The \
+        quest's order: line says whether each page waits for the one before (sequence: a multi-cache, a series; \
+        an Adventure Lab that says it is sequential) or opens when reached (any: an Adventure Lab's default); \
+        --in-order and --any-order choose. Five pages a message, in sequence the next message's first page \
+        waiting for the last page of the one before. The page's text is the cache's name and its descriptions as \
+        plain text, its hint the cache's hint, and a "Question:" line its question (of several languages, the \
+        one --lang or the locale names); a comment above each page keeps the cache's code and owner, and a \
+        waypoint: line its name and type for export. Parking and trailhead go into their cache's first page; \
+        waypoints without coordinates are reported, not guessed. A GPX with no waypoint but a route or track \
+        (from an outdoor app) gives a page for each of its named points. Add answers, points, costs or a \
+        start, then chest compose --quest QUEST. Nothing is written when the file is not a GPX.
         """
     static let parameters: [Parameter] =
         [
             .positional(
-                "GPX", help: "a geocaching GPX (GPX 1.0 or 1.1, with or without groundspeak extensions)",
+                "GPX", help: "a geocaching GPX (GPX 1.0 or 1.1, with or without groundspeak extensions), or a route",
                 completion: .files(extension: "gpx")),
             .option(
                 "--output", "-o", value: "QUEST", help: "the quest file to write (default: standard output)",
@@ -33,7 +35,7 @@ struct QuestFromCommand: ChestCommand {
             .option(
                 "--radius", value: "DISTANCE", help: "the radius of every place, such as 30m (the default) or 0.1km"),
             .flag("--force", help: "replace QUEST when it exists"),
-        ] + CourseOptions.orderParameters
+        ] + CourseOptions.gpxParameters
 
     var path: String
     var output: String?

@@ -75,8 +75,9 @@ struct CourseOptions: Equatable {
         return language.isEmpty || language == "c" || language == "posix" ? nil : language
     }
 
-    /// The options, after `--radius` (`QuestFile.radiusOption`, kept apart for its own wording on each command).
-    static let orderParameters: [Parameter] = [
+    /// `--in-order`, `--any-order` and `--lang`; `--radius` (`QuestFile.radiusOption`) is declared apart, for its own
+    /// wording on `quest from`.
+    static let gpxParameters: [Parameter] = [
         .flag("--in-order", help: "with a geocaching GPX: each page waits for the one before (order: sequence)"),
         .flag(
             "--any-order",
@@ -88,7 +89,7 @@ struct CourseOptions: Equatable {
         ),
     ]
 
-    static let parameters = [QuestFile.radiusOption] + orderParameters
+    static let parameters = [QuestFile.radiusOption] + gpxParameters
 
     init(_ values: ParsedValues) throws(UsageError) {
         radius = try QuestFile.radius(values)
