@@ -50,7 +50,7 @@ _chest()
 _chest_takes_value()
 {
     case "$1:$2" in
-        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--attach' | 'compose:--lock' | 'compose:--hint' | 'compose:--hint-after' | 'compose:--hint-cost' | 'compose:--question' | 'compose:--points' | 'compose:--quest' | 'compose:--radius' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--search-area' | 'compose:--hunt' | 'compose:--require' | 'read:--save' | 'pin:--page' | 'answer:--page' | 'hint:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'verify:--hunt' | 'hunt create:--broker' | 'hunt create:--ca' | 'hunt create:--starts' | 'hunt create:--ends' | 'hunt create:--output' | 'hunt create:-o' | 'hunt team add:--hunt' | 'hunt team add:--colour' | 'hunt team add:--output' | 'hunt team add:-o' | 'hunt team add:--count' | 'hunt release:--hunt' | 'hunt release:--timeout' | 'hunt start:--hunt' | 'hunt start:--timeout' | 'hunt adjust:--hunt' | 'hunt adjust:--timeout' | 'hunt schedule:--hunt' | 'hunt schedule:--starts' | 'hunt schedule:--ends' | 'hunt schedule:--timeout' | 'hunt say:--hunt' | 'hunt say:--timeout' | 'board:--timeout' | 'board:--http' | 'board:--http-token' | 'board:--tiles' | 'board:--tiles-attribution' | 'board:--output' | 'board:-o' | 'config:--unset' | 'quest from:--output' | 'quest from:-o' | 'quest from:--radius' | 'preview:--radius' | 'simulate:--weather' | 'simulate:--answer' | 'simulate:--radius' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
+        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--attach' | 'compose:--lock' | 'compose:--hint' | 'compose:--hint-after' | 'compose:--hint-cost' | 'compose:--question' | 'compose:--points' | 'compose:--quest' | 'compose:--radius' | 'compose:--lang' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--search-area' | 'compose:--hunt' | 'compose:--require' | 'read:--save' | 'pin:--page' | 'answer:--page' | 'hint:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'verify:--hunt' | 'hunt create:--broker' | 'hunt create:--ca' | 'hunt create:--starts' | 'hunt create:--ends' | 'hunt create:--output' | 'hunt create:-o' | 'hunt team add:--hunt' | 'hunt team add:--colour' | 'hunt team add:--output' | 'hunt team add:-o' | 'hunt team add:--count' | 'hunt join:--device' | 'hunt release:--hunt' | 'hunt release:--timeout' | 'hunt start:--hunt' | 'hunt start:--team' | 'hunt start:--timeout' | 'hunt adjust:--hunt' | 'hunt adjust:--timeout' | 'hunt schedule:--hunt' | 'hunt schedule:--starts' | 'hunt schedule:--ends' | 'hunt schedule:--limit' | 'hunt schedule:--timeout' | 'hunt say:--hunt' | 'hunt say:--timeout' | 'board:--timeout' | 'board:--http' | 'board:--http-token' | 'board:--tiles' | 'board:--tiles-attribution' | 'board:--output' | 'board:-o' | 'config:--unset' | 'quest from:--output' | 'quest from:-o' | 'quest from:--radius' | 'quest from:--lang' | 'preview:--radius' | 'preview:--lang' | 'simulate:--weather' | 'simulate:--answer' | 'simulate:--radius' | 'simulate:--lang' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
             return 0
             ;;
     esac
@@ -75,7 +75,7 @@ _chest_options()
             echo '--socket --chest --config --version --help -h'
             ;;
         'compose')
-            echo '--output -o --force --title --from --page --attach --lock --or --hint --hint-after --hint-cost --question --points --quest --keep-ids --yes --radius --format --seal-cost --search-area --hunt --require --help -h'
+            echo '--output -o --force --title --from --page --attach --lock --or --hint --hint-after --hint-cost --question --points --finish --quest --keep-ids --yes --radius --in-order --any-order --lang --format --seal-cost --search-area --hunt --require --help -h'
             ;;
         'import')
             echo '--help -h'
@@ -144,7 +144,7 @@ _chest_options()
             echo '--hunt --colour --output -o --count --help -h'
             ;;
         'hunt join')
-            echo '--help -h'
+            echo '--device --help -h'
             ;;
         'hunt leave')
             echo '--help -h'
@@ -153,13 +153,13 @@ _chest_options()
             echo '--hunt --timeout --help -h'
             ;;
         'hunt start')
-            echo '--hunt --timeout --help -h'
+            echo '--hunt --team --timeout --help -h'
             ;;
         'hunt adjust')
             echo '--hunt --timeout --help -h'
             ;;
         'hunt schedule')
-            echo '--hunt --starts --ends --timeout --help -h'
+            echo '--hunt --starts --ends --limit --timeout --help -h'
             ;;
         'hunt say')
             echo '--hunt --timeout --help -h'
@@ -174,13 +174,13 @@ _chest_options()
             echo '--help -h'
             ;;
         'quest from')
-            echo '--output -o --radius --force --help -h'
+            echo '--output -o --radius --force --in-order --any-order --lang --help -h'
             ;;
         'preview')
-            echo '--radius --help -h'
+            echo '--radius --in-order --any-order --lang --help -h'
             ;;
         'simulate')
-            echo '--weather --gpsd --answer --radius --help -h'
+            echo '--weather --gpsd --answer --radius --in-order --any-order --lang --help -h'
             ;;
         'nav')
             echo '--once --help -h'
@@ -189,7 +189,7 @@ _chest_options()
             echo '--output -o --png --help -h'
             ;;
         'export')
-            echo '--gpx --geojson --output -o --sealed --help -h'
+            echo '--gpx --geojson --output -o --sealed --geocaching --help -h'
             ;;
         'help')
             echo '--help -h'

@@ -25,10 +25,10 @@ struct Rehearsal {
     /// search (issue 61).
     private let names: [MessageID: String]
 
-    /// A quest file (or a geocaching GPX, its places of `radius`), or one or more `*.locked` files.
-    init(paths: [String], radius: Double? = nil) throws {
+    /// A quest file (or a geocaching GPX, as `course` says), or one or more `*.locked` files.
+    init(paths: [String], course: CourseOptions = CourseOptions()) throws {
         if paths.count == 1, !paths[0].hasSuffix("." + MessageFile.fileExtension) {
-            let file = try QuestFile(paths[0], radius: radius)
+            let file = try QuestFile(paths[0], course: course)
             let recorded = file.recordedIDs()
             let ids = file.ids(keep: true).merging(recorded) { $1 }
             items = file.quest.drafts(ids: ids).map { Item(name: $0.name, draft: $0, file: nil, seal: nil) }
@@ -36,7 +36,9 @@ struct Rehearsal {
             names = Self.names(items)
             return
         }
-        if radius != nil { throw ChestError("--radius sets the places of a geocaching GPX, not of message files") }
+        if !course.isEmpty {
+            throw ChestError("\(course.written) sets the course of a geocaching GPX, not of message files")
+        }
         items = try paths.map { path in
             let message: Message
             do {
@@ -151,4 +153,17 @@ struct GivenAnswer: Equatable {
     }
 
     func opens(_ name: String, page: Int) -> Bool { self.page == page && (message == nil || message == name) }
+}
+
+extension QuestDraft {
+    /// What the quest says of its order (docs/QUEST.md "Order"), for simulate and compose: one line when every
+    /// message has the same ("pages in any order …"), else one a message that says it; none when no `order:` line.
+    static func orderLines(_ drafts: [QuestDraft]) -> [String] {
+        let stated = drafts.filter(\.orderStated)
+        guard let first = stated.first else { return [] }
+        if stated.count == drafts.count, stated.allSatisfy({ $0.order == first.order }) {
+            return ["pages in \(first.order.wording)"]
+        }
+        return stated.map { "\($0.name): pages in \($0.order.wording)" }
+    }
 }

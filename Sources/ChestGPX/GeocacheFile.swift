@@ -2,7 +2,8 @@ import ChestCore
 import FoundationEssentials
 
 /// A geocaching GPX read with libxml2's streaming reader (docs/QUEST.md "A course from a geocaching GPX"): GPX 1.0
-/// and 1.1, the cache extension of any namespace and version, CDATA and entities. Logs, travel bugs and attributes
+/// and 1.1, the cache extension of any namespace and version, CDATA and entities; a file with no waypoint gives its
+/// routes' named points, else its tracks'. Logs, travel bugs and attributes
 /// are skipped unread, so a Pocket Query of 1,000 caches is read in one pass and only what a quest uses is kept.
 package struct GeocacheFile: Sendable {
     /// A file that is not a GPX, with the line of the fault.
@@ -32,6 +33,13 @@ package struct GeocacheFile: Sendable {
         name = reader.fileName
         waypoints = reader.waypoints
         self.notes = notes + reader.notes
+        if waypoints.isEmpty, reader.unnamedPoints > 0 {
+            self.notes.append(
+                GeocacheCourse.Note(
+                    line: 1,
+                    "its \(reader.unnamedPoints) route or track point\(reader.unnamedPoints == 1 ? " has" : "s have") no <name>: "
+                        + "a course is made of a route's named points"))
+        }
     }
 
     /// The course this file makes.

@@ -45,8 +45,14 @@ final class GeocacheReader {
         }
     }
 
-    /// The waypoint being read, and the depth of its `<wpt>`.
-    private var current: (waypoint: GeocacheWaypoint, depth: Int)?
+    /// The waypoint being read, the depth of its `<wpt>` (or `<rtept>`, `<trkpt>`) and whether it is a route's or a
+    /// track's point.
+    private var current: (waypoint: GeocacheWaypoint, depth: Int, onTheWay: Bool)?
+    /// The named points of the file's routes, else of its tracks: a course when the file has no `<wpt>` (issue 58).
+    private var routePoints: [GeocacheWaypoint] = []
+    private var trackPoints: [GeocacheWaypoint] = []
+    /// Route and track points without a name, which no course is made of.
+    private(set) var unnamedPoints = 0
 
     /// Reads the document; returns the fault that is not libxml2's (a root that is not `<gpx>`).
     private func walk(_ xml: XMLStreamReader) throws(XMLReadError) -> GeocacheFile.ReadError? {
@@ -72,8 +78,8 @@ final class GeocacheReader {
                 continue
             }
             let gpx = Self.gpxNamespaces.contains(namespace)
-            if local == "wpt", gpx, current == nil {
-                start(xml, depth: depth)
+            if local == "wpt" || local == "rtept" || local == "trkpt", gpx, current == nil {
+                start(xml, depth: depth, onTheWay: local != "wpt", track: local == "trkpt")
             } else if current != nil {
                 field(xml, local: local, namespace: namespace, gpx: gpx, depth: depth)
             } else if gpx, local == "name", depth <= 2, fileName == nil {
@@ -81,10 +87,13 @@ final class GeocacheReader {
             }
         }
         if !sawRoot { return GeocacheFile.ReadError(line: 1, reason: "not a GPX file: no <gpx> element") }
+        // A route or track from an outdoor app: its named points are the course, when there is no waypoint.
+        if waypoints.isEmpty { waypoints = routePoints.isEmpty ? trackPoints : routePoints }
         return nil
     }
 
-    private func start(_ xml: XMLStreamReader, depth: Int) {
+    private func start(_ xml: XMLStreamReader, depth: Int, onTheWay: Bool = false, track: Bool = false) {
+        isTrackPoint = track
         let latitude = xml.attribute("lat")
         let longitude = xml.attribute("lon")
         var waypoint = GeocacheWaypoint(code: "", line: xml.line, coordinate: nil)
@@ -107,12 +116,15 @@ final class GeocacheReader {
         } else {
             waypoint.coordinateProblem = "no lat and lon"
         }
-        current = (waypoint, depth)
+        current = (waypoint, depth, onTheWay)
     }
+
+    /// The point being read is a track's.
+    private var isTrackPoint = false
 
     /// One element inside a `<wpt>`: GPX's own fields as its children, the cache extension's at any depth.
     private func field(_ xml: XMLStreamReader, local: String, namespace: String, gpx: Bool, depth: Int) {
-        guard let (found, wptDepth) = current else { return }
+        guard let (found, wptDepth, onTheWay) = current else { return }
         var waypoint = found
         if gpx {
             switch (local, depth - wptDepth) {
@@ -142,7 +154,11 @@ final class GeocacheReader {
             switch lowercased {
             case "name" where waypoint.cacheName == nil: waypoint.cacheName = Self.oneLine(xml)
             case "owner": waypoint.owner = Self.oneLine(xml)
-            case "placed_by" where waypoint.owner == nil: waypoint.owner = Self.oneLine(xml)
+            case "placed_by":
+                waypoint.placedBy = Self.oneLine(xml)
+                if waypoint.owner == nil { waypoint.owner = waypoint.placedBy }
+            // GSAK's own code of the waypoint (`GC3A5N1`), where its `<name>` is GSAK's shortened form.
+            case "code" where namespace.contains("gsak"): waypoint.sourceCode = Self.oneLine(xml)
             case "type" where waypoint.cacheType == nil: waypoint.cacheType = Self.oneLine(xml)
             // TerraCaching's kind of cache (Traditional, Virtual, Multi…): its `<type>` says only "Classic Cache".
             case "style" where waypoint.cacheType == nil: waypoint.cacheType = Self.oneLine(xml)
@@ -157,12 +173,21 @@ final class GeocacheReader {
             default: break
             }
         }
-        current = (waypoint, wptDepth)
+        current = (waypoint, wptDepth, onTheWay)
     }
 
     private func finish() {
-        guard let current else { return }
-        waypoints.append(current.waypoint)
+        guard var current else { return }
+        if let code = current.waypoint.sourceCode { current.waypoint.code = code }
+        if !current.onTheWay {
+            waypoints.append(current.waypoint)
+        } else if current.waypoint.code.isEmpty {
+            unnamedPoints += 1
+        } else if isTrackPoint {
+            trackPoints.append(current.waypoint)
+        } else {
+            routePoints.append(current.waypoint)
+        }
         self.current = nil
     }
 

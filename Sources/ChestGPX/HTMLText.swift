@@ -50,8 +50,10 @@ enum HTMLText {
         let options = Int32(
             HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
                 | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOIMPLIED.rawValue)
-        var utf8 = Array(html.utf8)
-        guard !utf8.isEmpty else { return "" }
+        guard !html.isEmpty else { return "" }
+        // In a container: text at the top level after an inline element ("<b>QA1</b>: Prvu…") would get an implied
+        // <p> of its own from libxml2 without an <html> and <body> around it, and so a line of its own (issue 58).
+        var utf8 = Array(("<div>" + html + "</div>").utf8)
         let document = utf8.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
                 htmlReadMemory($0, Int32(clamping: buffer.count), nil, "UTF-8", options)

@@ -39,7 +39,7 @@ extension GPX {
 
     private static func number(_ value: Double) -> String { String(printf: "%.1f", value) }
 
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         text.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
             .replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
     }

@@ -146,6 +146,40 @@ import Testing
         #expect(state.receiver.details == ["7/8 satellites", "eph ±4 m", "epv ±7 m", "trust unverified"])
     }
 
+    /// docs/QUEST.md "Order": a place the reader can open now comes before a nearer one whose page still waits for
+    /// another page, so the first goal is the nearest open one.
+    @Test func theNearestOpenGoalComesBeforeANearerPlaceThatWaitsForAnotherPage() throws {
+        let near = Coordinate(latitude: Self.start.latitude + 0.0003, longitude: Self.start.longitude)
+        let far = Coordinate(latitude: Self.start.latitude - 0.002, longitude: Self.start.longitude)
+        let course = Message(
+            id: Self.id(7), title: "course", from: "Alice", created: Self.t0,
+            pages: [
+                Page(text: "Far.", setA: [.location(center: Self.place, radius: 25)]),
+                Page(
+                    text: "Near, after the first.",
+                    setA: [.location(center: near, radius: 25), .after(PageLink(message: Self.id(7), page: 1))]),
+                Page(text: "Farther, open.", setA: [.location(center: far, radius: 25)]),
+            ])
+        var engine = Engine(gpsServer: "localhost:2947")
+        _ = engine.handle(.gpsLink(connected: true, server: "localhost:2947", reason: nil))
+        _ = engine.handle(
+            .loaded(
+                [
+                    StoredMessage(
+                        message: course, state: MessageState(ingestedAt: Self.t0), chest: .regular, sentByYou: false)
+                ],
+                refused: [], Self.now(0)))
+        _ = engine.handle(.fix(Self.fix(at: 1, Self.start), Self.now(1)))
+        var state = NavState()
+        state.update(
+            status: engine.status(now: Self.now(1)), items: engine.list(chest: .regular),
+            reports: [try #require(engine.read(Self.id(7), now: Self.now(1)))], timeZone: Self.utc)
+        let places = state.goals.filter { $0.kind == .place }
+        #expect(places.map(\.page) == [1, 3, 2], "\(state.goals.map { "\($0.page) \($0.kind) \($0.metres ?? -1)" })")
+        #expect(places.last?.waiting == true && places.first?.waiting == false)
+        #expect(state.goals.first?.page == 1)
+    }
+
     @Test func anAnswerGoalShowsItsQuestionAndHowToAnswer() throws {
         var page = PageReport(
             number: 2, open: false,

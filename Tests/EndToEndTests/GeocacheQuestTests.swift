@@ -84,8 +84,61 @@ struct GeocacheQuestTests {
         let lab = try world.chest(["simulate", Self.lab, labWalk])
         #expect(lab.status == 0 && lab.stdout.contains("5 of 5 pages opened."), "\(lab.stdout)\n\(lab.stderr)")
         try Self.track(Array(Self.labStages.dropLast(2)) + [Self.labStages[4]], to: labWalk)
+        // A Lab is played in any order: the stage skipped is the only page that stays shut.
         let labSkipped = try world.chest(["simulate", Self.lab, labWalk])
-        #expect(labSkipped.status == 1 && labSkipped.stdout.contains("3 of 5 pages opened."), "\(labSkipped.stdout)")
+        #expect(labSkipped.status == 1 && labSkipped.stdout.contains("4 of 5 pages opened."), "\(labSkipped.stdout)")
+        let labChained = try world.chest(["simulate", "--in-order", Self.lab, labWalk])
+        #expect(labChained.status == 1 && labChained.stdout.contains("3 of 5 pages opened."), "\(labChained.stdout)")
+    }
+
+    /// The pages in the order the timeline opens them, with the track point each opened at.
+    static func openings(_ stdout: String) -> [(page: Int, point: Int)] {
+        stdout.split(separator: "\n").compactMap { line in
+            guard let match = line.firstMatch(of: #/point\s+(\d+)\s.*: page (\d) opened/#) else { return nil }
+            return (Int(match.2)!, Int(match.1)!)
+        }
+    }
+
+    /// Issue 58: an Adventure Lab walked in reverse opens each stage as it is reached, as its author meant (any
+    /// order, the Lab's default, said by preview, simulate, compose and quest from); `--in-order` chains the stages,
+    /// so the same walk opens nothing until the first stage and then everything at once.
+    @Test func aLabWalkedInReverseOpensEachStageAsItIsReached() throws {
+        let world = ChestHarness()
+        let reverse = world.root + "/reverse.gpx"
+        try Self.track([(49.4650, 17.1100)] + Self.labStages.reversed(), to: reverse)
+        let walked = try world.chest(["simulate", Self.lab, reverse])
+        #expect(walked.status == 0 && walked.stdout.contains("5 of 5 pages opened."), "\(walked.stdout)")
+        #expect(
+            walked.stdout.contains("\npages in any order (each page opens when its own locks hold).\n"),
+            "\(walked.stdout)")
+        let opened = Self.openings(walked.stdout)
+        #expect(opened.map(\.page) == [5, 4, 3, 2, 1], "\(walked.stdout)")
+        #expect(Set(opened.map(\.point)).count == 5, "\(walked.stdout)")
+        let chained = try world.chest(["simulate", "--in-order", Self.lab, reverse])
+        #expect(chained.status == 0, "\(chained.stdout)")
+        #expect(chained.stdout.contains("pages in sequence"), "\(chained.stdout)")
+        let cascade = Self.openings(chained.stdout)
+        #expect(cascade.map(\.page) == [1, 2, 3, 4, 5] && Set(cascade.map(\.point)).count == 1, "\(chained.stdout)")
+
+        let preview = try world.chest(["preview", Self.lab])
+        #expect(preview.stdout.contains("Pages in any order (each page opens when its own locks hold)."))
+        #expect(!preview.stdout.contains("after: page"), "\(preview.stdout)")
+        let written = try world.chest(["quest", "from", Self.lab, "-o", "lab.quest"])
+        #expect(
+            written.status == 0 && written.stderr.contains("5 pages in 1 message; pages in any order"),
+            "\(written.stderr)")
+        let quest = try String(contentsOfFile: world.root + "/lab.quest", encoding: .utf8)
+        #expect(quest.contains("\norder: any\n") && !quest.contains("after="), "\(quest)")
+        let inOrder = try world.chest(["quest", "from", "--in-order", Self.lab, "-o", "chain.quest"])
+        #expect(inOrder.status == 0 && inOrder.stderr.contains("pages in sequence"), "\(inOrder.stderr)")
+        let copy = world.root + "/lab.gpx"
+        try FileManager.default.copyItem(atPath: Self.lab, toPath: copy)
+        let composed = try world.chest(["compose", "--quest", copy, "--seal-cost", "interactive", "-o", "lab"])
+        #expect(composed.status == 0 && composed.stderr.contains("chest: pages in any order"), "\(composed.stderr)")
+        let refused = try world.chest(["preview", "--any-order", "lab.quest"])
+        #expect(refused.status == 1 && refused.stderr.contains("--any-order sets the course of a geocaching GPX"))
+        let both = try world.chest(["preview", "--any-order", "--in-order", Self.lab])
+        #expect(both.status == 64 && both.stderr.contains("--in-order and --any-order go one at a time"))
     }
 
     /// --radius sets every place of a GPX in preview, simulate and compose --quest: a walk that stops 40 m from each
@@ -141,8 +194,8 @@ struct GeocacheQuestTests {
         #expect(written.status == 0, "\(written.stderr)")
         let quest = try String(contentsOfFile: world.root + "/hill.quest", encoding: .utf8)
         #expect(quest.contains("# GC9ZZ02 by Hill & Dale, Multi-cache, line 47 of \(Self.course)\npage: Halfway up\n"))
-        #expect(
-            quest.contains("  lock: location=47.377300,8.542600/40m\n  lock: after=#1\n  hint: Between the roots\n"))
+        #expect(quest.contains("  lock: location=47.377300,8.542600/40m\n  hint: Between the roots\n"))
+        #expect(quest.contains("\norder: sequence\n"))
         // The organiser adds an answer, and the quest composes.
         try quest.replacingOccurrences(
             of: "  question: How many steps has the old stair?\n",
@@ -178,7 +231,7 @@ struct GeocacheQuestTests {
         let waymark = try world.chest(["preview", Self.waymarking])
         #expect(waymark.status == 0 && waymark.stderr.isEmpty, "\(waymark.stderr)")
         for expected in [
-            "GPX Lite Waymark List Generated from Waymarking.com — from", "location: within 30 m of 48.86422, 9.1836",
+            "Roman water pipe Kornwestheim — from", "location: within 30 m of 48.86422, 9.1836",
             "  │ Roman water pipe Kornwestheim\n",
             "  │ Roman water pipe Kornwestheim - A water fountain from an originally Roman water pipe.",
         ] {

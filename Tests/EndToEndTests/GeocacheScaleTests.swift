@@ -27,8 +27,8 @@ struct GeocacheScaleTests {
                     + "<desc>Cache \(index)</desc><type>Geocache|Traditional Cache</type></wpt>")
             if index % 10 == 0 {
                 lines.append(
-                    "<wpt \(point(latitude, longitude + 0.0005))><name>RFX\(index)</name><desc>Elsewhere</desc>"
-                        + "<type>Waypoint|Reference Point</type></wpt>")
+                    "<wpt \(point(latitude, longitude + 0.0005))><name>THX\(index)</name><desc>Elsewhere</desc>"
+                        + "<type>Waypoint|Trailhead</type></wpt>")
             }
         }
         return (lines + ["</gpx>"]).joined(separator: "\n") + "\n"

@@ -66,6 +66,9 @@ struct ComposeCommand: ChestCommand, Equatable {
                 "with --quest: seal without asking when sealing takes more than \(Int(SealingEstimate.askAbove / 60)) minutes"
         ),
         QuestFile.radiusOption,
+        CourseOptions.gpxParameters[0],
+        CourseOptions.gpxParameters[1],
+        CourseOptions.gpxParameters[2],
         .option(
             "--format", value: "N",
             help:
@@ -212,6 +215,13 @@ struct ComposeCommand: ChestCommand, Equatable {
             throw UsageError(
                 "--radius goes with --quest and a geocaching GPX; a lock gives its own radius, such as --lock location=47.3769,8.5417/50m"
             )
+        }
+        if values.value("--lang") != nil {
+            throw UsageError("--lang goes with --quest and a geocaching GPX: it picks a stage's question line")
+        }
+        for flag in ["--in-order", "--any-order"] where values.flag(flag) {
+            throw UsageError(
+                "\(flag) goes with --quest and a geocaching GPX; a page waits for another with --lock after=ID#PAGE")
         }
         for occurrence in values.occurrences {
             switch (occurrence.name, occurrence.value) {

@@ -10,7 +10,7 @@ import Glibc
 struct ExportCommand: ChestCommand {
     static let name = "export"
     static let abstract = "write the targets and the recorded track as GPX or GeoJSON"
-    static let synopses = ["--gpx|--geojson [-o FILE] [QUEST]"]
+    static let synopses = ["--gpx|--geojson [-o FILE] [QUEST]", "--gpx --sealed [--geocaching] [-o FILE] QUEST"]
     static let discussion = """
         Writes the places a reader can be guided to: every location lock whose point is in the clear (a \
         ,visible place, or any place of a format 1 message), as a GPX 1.1 waypoint or a GeoJSON (RFC 7946) \
@@ -22,7 +22,11 @@ struct ExportCommand: ChestCommand {
         writes the quest's own visible places instead, for its organiser, and says how many sealed ones it \
         left out; with --sealed, every place of the QUEST, sealed ones too, named by the quest's waypoint or the \
         page (a geocaching GPX course written back for a GPS or another tool, for the organiser alone: never give \
-        it to the readers). The sealed places of messages are in no file, so --sealed takes only a QUEST.
+        it to the readers). The sealed places of messages are in no file, so --sealed takes only a QUEST. A \
+        place is named as its source called it (the quest's waypoint: line: GC3A5N1, FN3A5N1, a Lab stage's name), \
+        the names differing in their first 14 characters. With --geocaching the GPX is one a geocaching tool \
+        (GSAK, c:geo, gpsbabel) imports as caches: GPX 1.0 with groundspeak:cache 1.0.1, each page a cache or an \
+        additional waypoint of its type, its text the listing and its first hint the hint.
         """
     static let parameters: [Parameter] = [
         .flag("--gpx", help: "write GPX 1.1"),
@@ -32,6 +36,11 @@ struct ExportCommand: ChestCommand {
         .option(
             "--output", "-o", value: "FILE", help: "the file to write (default: standard output)", completion: .files()),
         .flag("--sealed", help: "with a QUEST: its sealed places too, for the organiser alone"),
+        .flag(
+            "--geocaching",
+            help:
+                "with --gpx --sealed: a GPX of caches (groundspeak 1.0.1) a geocaching tool imports, page texts and hints in it"
+        ),
         .positional("QUEST", arity: .optional, help: "a quest file: export its locations", completion: .files()),
     ]
 
@@ -41,6 +50,7 @@ struct ExportCommand: ChestCommand {
     var output: String?
     var quest: String?
     var includingSealed: Bool
+    var geocaching: Bool
 
     init(_ values: ParsedValues) throws(UsageError) {
         if values.flag("--kml") {
@@ -56,6 +66,12 @@ struct ExportCommand: ChestCommand {
         output = values.value("--output")
         quest = values.positional("QUEST").first
         includingSealed = values.flag("--sealed")
+        geocaching = values.flag("--geocaching")
+        if geocaching && (format != .gpx || !includingSealed) {
+            throw UsageError(
+                "--geocaching writes a quest's pages with their texts, for the organiser alone: chest export --gpx --sealed --geocaching QUEST"
+            )
+        }
         if includingSealed && quest == nil {
             throw UsageError(
                 "--sealed exports a quest's own places: chest export --gpx --sealed QUEST; a message's sealed places are in no file"
@@ -71,6 +87,11 @@ struct ExportCommand: ChestCommand {
         var center: Coordinate
         var radius: Double
         var open: Bool?
+        /// For `--geocaching`: the page it locks, its message's title and sender, and its waypoint's type.
+        var page: QuestDraft.Page?
+        var title = ""
+        var from: String?
+        var type: String?
     }
 
     func run(settings: Settings) throws {
@@ -91,12 +112,15 @@ struct ExportCommand: ChestCommand {
                                 sealed += 1
                                 continue
                             }
-                            places.append(
-                                Place(
-                                    name: place.label ?? Self.name(draft.title, page: index + 1, set: set),
-                                    description: Self.describe(
-                                        draft.title, page: index + 1, set: set, radius: place.radius),
-                                    center: place.center, radius: place.radius))
+                            var exported = Place(
+                                name: place.label ?? page.waypoint.map { $0.name + (set == .b ? " B" : "") }
+                                    ?? Self.name(draft.title, page: index + 1, set: set),
+                                description: Self.describe(
+                                    draft.title, page: index + 1, set: set, radius: place.radius),
+                                center: place.center, radius: place.radius)
+                            (exported.page, exported.title, exported.from) = (page, draft.title, draft.from)
+                            exported.type = page.waypoint?.type
+                            places.append(exported)
                         }
                     }
                 }
@@ -116,7 +140,9 @@ struct ExportCommand: ChestCommand {
             }
             track = contents.track.points
         }
-        let text = format == .gpx ? Self.gpx(places, track) : Self.geojson(places, track)
+        let text =
+            geocaching
+            ? Self.geocachingGPX(places) : format == .gpx ? Self.gpx(places, track) : Self.geojson(places, track)
         try OutputFile(checking: output ?? "-").write(checked: Data(text.utf8))
     }
 

@@ -19,21 +19,22 @@ struct PreviewCommand: ChestCommand {
         page, or add ,visible). Read-only: nothing is opened, sent or changed, and chestd is not asked. A quest is \
         checked as compose --quest checks it (docs/QUEST.md).
         """
-    static let parameters: [Parameter] = [
-        .positional("PATH", arity: .oneOrMore, help: "a quest file, or message files (*.locked)", completion: .files()),
-        QuestFile.radiusOption,
-    ]
+    static let parameters: [Parameter] =
+        [
+            .positional(
+                "PATH", arity: .oneOrMore, help: "a quest file, or message files (*.locked)", completion: .files())
+        ] + CourseOptions.parameters
 
     var paths: [String]
-    var radius: Double?
+    var course: CourseOptions
 
     init(_ values: ParsedValues) throws(UsageError) {
         paths = values.positional("PATH")
-        radius = try QuestFile.radius(values)
+        course = try CourseOptions(values)
     }
 
     func run(settings: Settings) throws {
-        print(Self.render(try Rehearsal(paths: paths, radius: radius), timeZone: .current))
+        print(Self.render(try Rehearsal(paths: paths, course: course), timeZone: .current))
     }
 
     static func render(_ rehearsal: Rehearsal, timeZone: Zone) -> String {
@@ -46,6 +47,7 @@ struct PreviewCommand: ChestCommand {
                 "", "\(item.draft.title) — from \(item.draft.from ?? "(the name setting)")",
                 "\(item.name) · \(item.draft.id)" + (item.seal.map { " · \($0)" } ?? ""),
             ]
+            if item.draft.orderStated { lines.append("Pages in \(item.draft.order.wording).") }
             for (index, page) in item.draft.pages.enumerated() {
                 lines.append("")
                 let opensAtOnce = page.setA.isEmpty && page.setB.isEmpty

@@ -36,24 +36,25 @@ struct SimulateCommand: ChestCommand {
           …
           5 of 6 pages opened.
         """
-    static let parameters: [Parameter] = [
-        .positional("PATH", arity: .oneOrMore, help: "a quest or message files, then the track", completion: .files()),
-        .option(
-            "--weather", value: "CONDITION[,TEMP]", help: "the weather during the replay, such as snowy,-2",
-            completion: .words(WeatherCondition.allCases.map(\.rawValue))),
-        .flag("--gpsd", help: "replay through gpsfake, gpsd and a private chestd"),
-        .option(
-            "--answer", value: "[NAME#]PAGE=TEXT", help: "answers that page's question during the replay",
-            repeatable: true),
-        QuestFile.radiusOption,
-    ]
+    static let parameters: [Parameter] =
+        [
+            .positional(
+                "PATH", arity: .oneOrMore, help: "a quest or message files, then the track", completion: .files()),
+            .option(
+                "--weather", value: "CONDITION[,TEMP]", help: "the weather during the replay, such as snowy,-2",
+                completion: .words(WeatherCondition.allCases.map(\.rawValue))),
+            .flag("--gpsd", help: "replay through gpsfake, gpsd and a private chestd"),
+            .option(
+                "--answer", value: "[NAME#]PAGE=TEXT", help: "answers that page's question during the replay",
+                repeatable: true),
+        ] + CourseOptions.parameters
 
     var messages: [String]
     var track: String
     var weather: Simulation.Weather?
     var gpsd: Bool
     var answers: [GivenAnswer] = []
-    var radius: Double?
+    var course: CourseOptions
 
     init(_ values: ParsedValues) throws(UsageError) {
         let paths = values.positional("PATH")
@@ -66,7 +67,7 @@ struct SimulateCommand: ChestCommand {
             Simulation.Weather($0)
         }
         gpsd = values.flag("--gpsd")
-        radius = try QuestFile.radius(values)
+        course = try CourseOptions(values)
         for given in values.values("--answer") {
             guard let answer = GivenAnswer(given) else {
                 throw UsageError(
@@ -84,7 +85,7 @@ struct SimulateCommand: ChestCommand {
         // The track is read once; only when it is no track is the first path looked at, for the order.
         let read = Result { try Self.readTrack(track) }
         if case .failure = read { try Self.checkOrder(track, messages) }
-        let rehearsal = try Rehearsal(paths: messages, radius: radius)
+        let rehearsal = try Rehearsal(paths: messages, course: course)
         let points = try read.get()
         if gpsd { return try replayThroughGPSD(rehearsal, points, settings: settings) }
         // In-process, a sealed page would need its keys derived the way chestd does off its loop; not done here.
@@ -141,6 +142,7 @@ struct SimulateCommand: ChestCommand {
             "Simulated \(points.count) track points, \(clock(points[0].time)) to \(clock(points[points.count - 1].time)) "
                 + "\(timeZone.secondsFromGMT() == 0 ? "UTC" : timeZone.identifier), through chestd's engine in-process; PINs are not entered\(answered.isEmpty ? "" : "; answers are given as --answer says")."
         ]
+        lines += QuestDraft.orderLines(names.items.map(\.draft)).map { $0 + "." }
         for event in simulation.events {
             let place = event.coordinate.map { String(printf: " at %.5f, %.5f", $0.latitude, $0.longitude) } ?? ""
             let head = "\(clock(event.time))  point \(Output.pad(String(event.point), 5))  \(name(event.message)):"

@@ -16,8 +16,8 @@ struct QuestOptions: Equatable {
     var hunt: String?
     /// compose's --search-area, for messages whose quest declares none.
     var searchArea: SearchArea?
-    /// --radius: the radius of every place when QUEST is a geocaching GPX.
-    var radius: Double?
+    /// --radius, --in-order, --any-order: the course when QUEST is a geocaching GPX.
+    var course: CourseOptions
     /// --yes: seal however long it takes, without asking (`SealingEstimate`).
     var yes = false
 
@@ -38,7 +38,7 @@ struct QuestOptions: Equatable {
         self.force = force
         self.format = format
         self.sealCost = sealCost
-        radius = try QuestFile.radius(values)
+        course = try CourseOptions(values)
         yes = values.flag("--yes")
     }
 }
@@ -49,7 +49,7 @@ struct QuestComposer {
     let options: QuestOptions
 
     func compose() throws {
-        let file = try QuestFile(options.path, radius: options.radius)
+        let file = try QuestFile(options.path, course: options.course)
         let ids = file.ids(keep: options.keepIDs)
         let drafts = file.quest.drafts(ids: ids)
         let (outputs, directory) = try outputPaths(drafts)
@@ -57,6 +57,7 @@ struct QuestComposer {
         if !options.force, let existing = outputs.first(where: { FileManager.default.fileExists(atPath: $0) }) {
             throw ChestError("\(existing) exists; choose another -o, or overwrite with --force")
         }
+        for line in QuestDraft.orderLines(drafts) { printError("chest: " + line) }
         let composes = drafts.map(composeDraft)
         if let problem = composes.lazy.compactMap(\.finishProblem).first { throw UsageError(problem) }
         // What sealing will cost, told (and asked) before the first page: hours for a course of 10,000 caches.

@@ -13,9 +13,9 @@ struct QuestFile {
     let quest: Quest
 
     /// Reads and checks the quest; every fault names the file, the line and the field.
-    /// A GPX of caches is read as the quest `chest quest from` writes of it, its places of `radius` metres (30 by
+    /// A GPX of caches is read as the quest `chest quest from` writes of it, as `course` says (places of 30 m by
     /// default).
-    init(_ path: String, timeZone: Zone = .current, radius: Double? = nil) throws {
+    init(_ path: String, timeZone: Zone = .current, course: CourseOptions = CourseOptions()) throws {
         self.path = path
         let directory = directoryName(path)
         func nearby(_ file: String) -> String { file.hasPrefix("/") ? file : directory + "/" + file }
@@ -63,13 +63,15 @@ struct QuestFile {
             throw ChestError("cannot read the quest \(path): \(Self.whyUnreadable(path))")
         }
         let gpx = Self.isGPX(path, data: data)
-        if radius != nil && !gpx {
+        if !course.isEmpty && !gpx {
             throw ChestError(
-                "--radius sets the places of a geocaching GPX; \(path) is a quest file, whose location locks give each place its radius"
+                course.radius != nil
+                    ? "--radius sets the places of a geocaching GPX; \(path) is a quest file, whose location locks give each place its radius"
+                    : "\(course.written) sets the course of a geocaching GPX; \(path) is a quest file, whose order: and question: lines say it (docs/QUEST.md \"Order\")"
             )
         }
         let text =
-            gpx ? try Self.geocacheQuest(data, path: path, radius: radius) : String(decoding: data, as: UTF8.self)
+            gpx ? try Self.geocacheQuest(data, path: path, course: course) : String(decoding: data, as: UTF8.self)
         do {
             quest = try parser.parse(text)
         } catch {

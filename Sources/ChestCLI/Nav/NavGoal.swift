@@ -37,6 +37,9 @@ struct NavGoal: Equatable {
 
     /// The title as shown, and what keeps it apart from the other pages: " p3", " p3 set B".
     var pageSuffix: String { " p\(page)\(set == .b ? " set B" : "")" }
+    /// Its set still waits for another page to open (an `after` lock that does not hold): not a goal the reader can
+    /// reach yet, so shown after those that are (docs/QUEST.md "Order").
+    var waiting = false
 
     /// Where the goal belongs: "Lisbon quest p1" (with the set when a page has two).
     var owner: String { TerminalText.escaped(title) + pageSuffix }
@@ -71,6 +74,7 @@ extension NavGoal {
                     var goal = NavGoal(
                         key: key, kind: .pin, messageID: report.id, title: report.title, page: page.number,
                         set: set.set, name: "\(TerminalText.escaped(report.title)) p\(page.number)", detail: "")
+                    goal.waiting = lock.type != .after && set.locks.contains { $0.type == .after && !$0.holds }
                     goal.describe(lock, context)
                     goal.hints = hintLine(page, id: report.id, context)
                     if lock.type == .answer {
@@ -221,8 +225,10 @@ extension NavGoal {
         return compassPoints[Int((normalised + 11.25) / 22.5) % 16]
     }
 
-    /// Places first, nearest first; then the other goals by kind, sooner times first, then by message and page.
+    /// Open goals (their page waits for no other) before the others; among them places first, nearest first; then
+    /// the other goals by kind, sooner times first, then by message and page.
     static func ordered(_ a: NavGoal, _ b: NavGoal) -> Bool {
+        if a.waiting != b.waiting { return !a.waiting }
         let kinds = Kind.allCases
         let rankA = kinds.firstIndex(of: a.kind)!
         let rankB = kinds.firstIndex(of: b.kind)!

@@ -28,6 +28,11 @@ package struct GeocacheCourse: Hashable, Sendable {
     package var radius: Double
     /// Faults the reader found and read past (bytes that were not UTF-8), reported with the course's own.
     package var readerNotes: [Note] = []
+    /// The order of its pages when the organiser chose one (`--in-order`, `--any-order`); `nil` lets the file say.
+    package var order: QuestOrder?
+    /// The organiser's language (`--lang`, "de", "en"…): a stage with a question line in several languages asks the
+    /// one in it. `nil` asks the first.
+    package var language: String?
 
     /// The default radius of a place, in metres.
     package static let defaultRadius = 30.0
@@ -42,11 +47,14 @@ package struct GeocacheCourse: Hashable, Sendable {
     }
 
     /// Additional waypoint types that are a place to go to with something to find: a page each. The others
-    /// (parking, trailhead, reference point) are points, written into their cache's page.
+    /// (parking, trailhead) are points, written into their cache's first page.
     static let stageTypes: Set<String> = [
-        "stages of a multicache", "physical stage", "virtual stage", "question to answer",
+        "stages of a multicache", "physical stage", "virtual stage", "question to answer", "reference point",
         "final location",
     ]
+
+    /// The types of a cache's last page.
+    static let finalTypes: Set<String> = ["final location"]
 
     /// The words of those types that make a cache's own waypoint with no type (TerraCaching's "Stage Two") a page when
     /// its name holds one; the others ("Parking and Trailhead", "Trail Junction") are points.
@@ -61,10 +69,36 @@ package struct GeocacheCourse: Hashable, Sendable {
         "task", "aufgabe", "úkol", "mission", "opgave", "uppgift", "tâche", "zadanie", "tarea", "compito",
     ]
 
+    /// The course's order and the comment saying why: `order` when given (`--in-order`, `--any-order`), else any
+    /// order for an Adventure Lab (every page a Lab stage) that does not call itself sequential or linear, else
+    /// the file's order, as a multi-cache or a series is walked (docs/QUEST.md "A course from a geocaching GPX").
+    func courseOrder(_ stages: [Stage]) -> (order: QuestOrder, course: String) {
+        if let order {
+            return (
+                order, order == .any ? "# in any order (--any-order)" : "# each waiting for the one before (--in-order)"
+            )
+        }
+        let lab = !stages.isEmpty && stages.allSatisfy { $0.waypoint.isLabStage }
+        guard lab else { return (.sequence, "# each waiting for the one before, in the file's order") }
+        let sequential = stages.contains { stage in
+            [stage.waypoint.shortDescription, stage.waypoint.longDescription].contains { text in
+                text.map { $0.lowercased().split { !$0.isLetter }.contains { $0 == "sequential" || $0 == "linear" } }
+                    ?? false
+            }
+        }
+        return sequential
+            ? (.sequence, "# each waiting for the one before: the Adventure Lab says it is sequential")
+            : (.any, "# in any order, as an Adventure Lab is played unless it says it is sequential")
+    }
+
     /// One page of the course before it is written.
     struct Stage {
         var waypoint: GeocacheWaypoint
         var coordinate: Coordinate
+        /// Its page's title: the waypoint's, without the Lab project's name its stages all repeat.
+        var title: String
+        /// What the file calls it: its code, a Lab stage's name without its project's (`waypoint:`).
+        var name = ""
         var points: [String] = []
         /// The code of the cache whose waypoint this is, for a cache's own waypoint (`cacheID`) with a code of its own.
         var cache: String?
@@ -74,13 +108,14 @@ package struct GeocacheCourse: Hashable, Sendable {
     /// does not parse, and the notes say why.
     package func quest() -> (text: String, notes: [Note]) {
         var notes = readerNotes
-        var stages: [Stage] = []
         var seen: [String: Int] = [:]
-        // Every look-up by code is a dictionary's, so the course grows linearly with the file (issue 61): the last
-        // stage of each code and of each code after its two-letter prefix, and the points still waiting for theirs.
-        var stageOfCode: [String: Int] = [:]
-        var stageOfSuffix: [String: Int] = [:]
-        var pending = PendingPoints()
+        // Each cache's pages (issue 58): its own, then its stages in file order, its Final last, with its points
+        // (parking, trailhead) on the first. Every look-up by code is a dictionary's, so the course grows linearly
+        // with the file (issue 61): the cache of each code and of each code after its two-letter prefix.
+        var units: [Unit] = []
+        var unitOfCode: [String: Int] = [:]
+        var unitOfSuffix: [String: Int] = [:]
+        var points: [(line: String, cache: String?, suffix: String?)] = []
         // The cache of each cache extension's id: the first waypoint with it, or one whose code begins the first's
         // (`TC99UN` of `TC99UN1`); the others with that id and another code are the cache's own waypoints.
         var caches: [String: String] = [:]
@@ -103,18 +138,16 @@ package struct GeocacheCourse: Hashable, Sendable {
                             + "left out, not guessed"))
                 continue
             }
+            let suffix = Self.suffix(waypoint.code)
             if let type = waypoint.additionalType, !Self.stageTypes.contains(type.lowercased()) {
                 let about = [waypoint.description, waypoint.comment].compactMap { $0.map(GeocacheText.oneLine) }
                     .filter { !$0.isEmpty && $0 != type }
                 let line =
                     "\(type): " + Self.format(coordinate)
                     + (about.isEmpty ? "" : " (" + about.joined(separator: "; ") + ")")
-                // A point belongs to its cache's page: the code after its two-letter prefix is the cache's after "GC".
-                if let suffix = Self.suffix(waypoint.code), let index = stageOfSuffix[suffix] {
-                    stages[index].points.append(line)
-                } else {
-                    pending.add(line, suffix: Self.suffix(waypoint.code))
-                }
+                // A point belongs to its cache's first page: the code after its two-letter prefix is the cache's
+                // after "GC".
+                points.append((line, nil, suffix))
                 continue
             }
             if let cache, !Self.isStage(waypoint.title) {
@@ -131,13 +164,10 @@ package struct GeocacheCourse: Hashable, Sendable {
                 let line =
                     "\(label): " + Self.format(coordinate)
                     + (about.isEmpty ? "" : " (" + about.joined(separator: "; ") + ")")
-                if let index = stageOfCode[cache] {
-                    stages[index].points.append(line)
-                } else {
-                    pending.add(line, cache: cache)
-                }
+                points.append((line, cache, nil))
                 continue
             }
+            let duplicate = seen[waypoint.code] != nil
             if let first = seen[waypoint.code] {
                 notes.append(
                     Note(
@@ -146,20 +176,63 @@ package struct GeocacheCourse: Hashable, Sendable {
             } else {
                 seen[waypoint.code] = waypoint.line
             }
-            var stage = Stage(waypoint: waypoint, coordinate: coordinate, cache: cache)
-            let suffix = Self.suffix(waypoint.code)
-            stage.points = pending.take(cache: waypoint.code, suffix: suffix)
-            stageOfCode[waypoint.code] = stages.count
-            if let suffix { stageOfSuffix[suffix] = stages.count }
-            stages.append(stage)
+            let stage = Stage(waypoint: waypoint, coordinate: coordinate, title: waypoint.title, cache: cache)
+            // A stage joins its cache's pages: an additional waypoint by the code after the prefix, a cache's own
+            // waypoint by its cache's code; a cache joins the stages that came before it (a waypoint file first).
+            let joined: Int?
+            if waypoint.additionalType != nil {
+                joined = suffix.flatMap { unitOfSuffix[$0] }
+            } else if let cache {
+                joined = unitOfCode[cache]
+            } else if let suffix, let index = unitOfSuffix[suffix], !units[index].hasCache, !duplicate {
+                joined = index
+            } else {
+                joined = nil
+            }
+            let isCache = waypoint.additionalType == nil && cache == nil
+            if let joined {
+                units[joined].stages.append(stage)
+                units[joined].hasCache = units[joined].hasCache || isCache
+            } else {
+                units.append(Unit(stages: [stage], hasCache: isCache))
+            }
+            let index = joined ?? units.count - 1
+            if unitOfCode[waypoint.code] == nil { unitOfCode[waypoint.code] = index }
+            if let suffix, unitOfSuffix[suffix] == nil { unitOfSuffix[suffix] = index }
+        }
+        var unclaimed: [String] = []
+        for point in points {
+            if let index = point.cache.flatMap({ unitOfCode[$0] }) ?? point.suffix.flatMap({ unitOfSuffix[$0] }) {
+                units[index].points.append(point.line)
+            } else {
+                unclaimed.append(point.line)
+            }
+        }
+        var stages: [Stage] = []
+        for unit in units {
+            var ordered = unit.stages.enumerated().sorted {
+                (Self.rank($0.element), $0.offset) < (Self.rank($1.element), $1.offset)
+            }.map(\.element)
+            ordered[0].points = unit.points
+            stages += ordered
         }
         // Points whose cache is not in the file go to the first page, where a reader can use them.
-        let unclaimed = pending.remaining
         if !unclaimed.isEmpty, !stages.isEmpty { stages[0].points += unclaimed }
+        Self.name(&stages)
+        // A Lab's stages repeat their project's name before or after their own: said once, in the title.
+        let labStages = stages.indices.filter {
+            stages[$0].waypoint.isLabStage && stages[$0].waypoint.additionalType == nil
+        }
+        let project = Self.withoutProject(labStages.map { stages[$0].title })
+        if let project {
+            for (index, title) in zip(labStages, project.names) { stages[index].title = title }
+        }
+        let order = courseOrder(stages)
         var lines = [
             "# A course from \(GeocacheText.oneLine(fileName)) (docs/QUEST.md \"A course from a geocaching GPX\"): "
                 + "each cache or stage a page that opens at its point, sealed within \(Self.format(radius: radius)),",
-            "# each waiting for the one before. Add answers, points, costs and a start, then compose it.",
+            order.course + ". Add answers, points, costs and a start, then compose it.",
+            "order: \(order.order.rawValue)",
         ]
         guard !stages.isEmpty else {
             notes.append(Note(line: 1, "no cache or waypoint with coordinates; the course has no page"))
@@ -170,13 +243,19 @@ package struct GeocacheCourse: Hashable, Sendable {
         }
         if chunks.count > 1 {
             lines.append(
-                "# \(stages.count) pages: \(chunks.count) messages of at most \(Message.maximumPages) pages, "
-                    + "each message's first page waiting for the last page of the message before.")
+                "# \(stages.count) pages: \(chunks.count) messages of at most \(Message.maximumPages) pages"
+                    + (order.order == .sequence
+                        ? ", each message's first page waiting for the last page of the message before." : "."))
         }
         let base = messageName
         let names = chunks.count == 1 ? [base] : chunks.indices.map { "\(base)-\($0 + 1)" }
+        // A file of one cache is titled by it, not by the file's own name ("Cache listing generated from …").
         let title =
-            GeocacheText.oneLine(name ?? "").isEmpty ? GeocacheText.oneLine(baseName) : GeocacheText.oneLine(name!)
+            units.count == 1
+            ? units[0].stages.first.map { GeocacheText.oneLine($0.waypoint.title) } ?? baseName
+            : project.map { GeocacheText.oneLine($0.project) }
+                ?? (GeocacheText.oneLine(name ?? "").isEmpty
+                    ? GeocacheText.oneLine(baseName) : GeocacheText.oneLine(name!))
         for (index, chunk) in chunks.enumerated() {
             let suffix = chunks.count == 1 ? "" : " (\(index + 1) of \(chunks.count))"
             lines += [
@@ -185,8 +264,10 @@ package struct GeocacheCourse: Hashable, Sendable {
                     + suffix,
             ]
             for (position, stage) in chunk.enumerated() {
+                // Within a message `order: sequence` chains the pages; across messages the first page says it.
                 let after =
-                    position > 0 ? "#\(position)" : index > 0 ? "\(names[index - 1])#\(Message.maximumPages)" : nil
+                    order.order == .sequence && position == 0 && index > 0
+                    ? "\(names[index - 1])#\(Message.maximumPages)" : nil
                 lines += page(stage, after: after, notes: &notes)
             }
         }
@@ -204,7 +285,7 @@ package struct GeocacheCourse: Hashable, Sendable {
             "# \(GeocacheText.oneLine(waypoint.code))" + (about.isEmpty ? "" : " " + about.joined(separator: ", "))
                 + ", line \(waypoint.line) of \(GeocacheText.oneLine(fileName))",
         ]
-        var text = [GeocacheText.truncated(waypoint.title, to: 1_000)]
+        var text = [GeocacheText.truncated(stage.title, to: 1_000)]
         let descriptions = [waypoint.shortDescription, waypoint.longDescription].compactMap { $0 }
         let body =
             descriptions.isEmpty && waypoint.cacheName == nil
@@ -231,6 +312,8 @@ package struct GeocacheCourse: Hashable, Sendable {
             lines.append("page:")
             lines += textLines.map { $0.isEmpty ? "|" : "| " + $0 }
         }
+        let type = [waypoint.type].compactMap { $0 }.first { $0.contains("|") }.map(GeocacheText.oneLine)
+        lines.append("  waypoint: " + QuestWaypoint(name: stage.name, type: type).written)
         if let question = question(of: waypoint) {
             lines.append("  question: " + GeocacheText.truncated(question, to: Page.maximumQuestionLength))
         }
@@ -242,20 +325,102 @@ package struct GeocacheCourse: Hashable, Sendable {
         return lines
     }
 
-    /// The description's question line ("Question: …", "Frage: …"), or for a Lab stage its task line.
+    /// The description's question line ("Question: …", "Frage: …"), or for a Lab stage its task line; of several,
+    /// the one in `language`, else the first.
     func question(of waypoint: GeocacheWaypoint) -> String? {
         let lines = [waypoint.longDescription, waypoint.shortDescription, waypoint.comment, waypoint.description]
             .compactMap { $0 }.flatMap(GeocacheText.lines)
+        let preferred = language.flatMap { Self.labelsOfLanguage[$0.lowercased()] } ?? []
         func find(_ labels: [String]) -> String? {
+            var first: String?
             for line in lines {
                 guard let colon = line.firstIndex(of: ":") else { continue }
                 let label = line[..<colon].trimmingSpaces().lowercased()
                 let rest = GeocacheText.oneLine(String(line[line.index(after: colon)...]))
-                if labels.contains(label), !rest.isEmpty { return rest }
+                guard labels.contains(label), !rest.isEmpty else { continue }
+                if preferred.contains(label) { return rest }
+                if first == nil { first = rest }
             }
-            return nil
+            return first
         }
         return find(Self.questionLabels) ?? (waypoint.isLabStage ? find(Self.taskLabels) : nil)
+    }
+
+    /// The question and task labels of each language `--lang` names.
+    static let labelsOfLanguage: [String: Set<String>] = [
+        "en": ["question", "task"], "de": ["frage", "aufgabe"], "nl": ["vraag"],
+        "fr": ["question posée", "tâche", "mission"],
+        "cs": ["otázka", "úkol"], "es": ["pregunta", "tarea"], "it": ["domanda", "compito"],
+        "pl": ["pytanie", "zadanie"],
+        "sv": ["fråga", "uppgift"], "da": ["spørgsmål", "opgave"], "nb": ["spørsmål"], "no": ["spørsmål"],
+        "fi": ["kysymys"],
+    ]
+
+    /// How many characters of a name GPS receivers show: the names `waypoint:` keeps differ in them.
+    static let distinctNameLength = 14
+
+    /// Each stage's name as the file gives it (its code; a Lab stage's without the project's name its stages all
+    /// repeat), made to differ from the others' in their first 14 characters where they did not, by a number in place
+    /// of its end ("Stage of the o~2").
+    static func name(_ stages: inout [Stage]) {
+        var names = stages.map {
+            GeocacheText.truncated(GeocacheText.oneLine($0.waypoint.code), to: QuestWaypoint.maximumNameLength)
+        }
+        let labs = stages.indices.filter { stages[$0].waypoint.isLabStage && stages[$0].waypoint.additionalType == nil }
+        if let project = withoutProject(labs.map { names[$0] }) {
+            for (index, name) in zip(labs, project.names) { names[index] = name }
+        }
+        var taken: Set<String> = []
+        for index in names.indices {
+            var name = names[index].isEmpty ? "\(index + 1)" : names[index]
+            var number = 1
+            while !taken.insert(String(name.prefix(distinctNameLength))).inserted {
+                number += 1
+                let mark = "~\(number)"
+                name = String(names[index].prefix(distinctNameLength - mark.count)) + mark
+            }
+            stages[index].name = name
+        }
+    }
+
+    /// The separators between a Lab project's name and its stage's in a stage's name.
+    static let projectSeparators = [" / ", " - ", " – ", " | ", ": ", "_"]
+
+    /// The project name that the names of a Lab's stages (two or more) all share before or after their own, at a
+    /// separator ("Starý Prostějov - Wichterle a Kovářík a.s. (WIKOV) / První Wichterlova továrna - WI", or
+    /// "01_Munich Olympic Walk Of Stars_Updated-Project MUNICH2014"), and each name without it; nil when they share
+    /// none or one would be left empty.
+    static func withoutProject(_ names: [String]) -> (project: String, names: [String])? {
+        guard names.count >= 2 else { return nil }
+        let characters = names.map(Array.init)
+        var prefix = characters[0].count
+        var suffix = characters[0].count
+        for name in characters.dropFirst() {
+            prefix = min(prefix, zip(characters[0], name).prefix { $0 == $1 }.count)
+            suffix = min(suffix, zip(characters[0].reversed(), name.reversed()).prefix { $0 == $1 }.count)
+        }
+        func result(_ project: String, _ cut: (([Character]) -> String)) -> (project: String, names: [String])? {
+            let rests = characters.map { cut($0).trimmingSpaces() }
+            let project = project.trimmingSpaces()
+            guard !project.isEmpty, rests.allSatisfy({ !$0.isEmpty }) else { return nil }
+            return (project, rests)
+        }
+        let shared = String(characters[0].prefix(prefix))
+        if let end = projectSeparators.flatMap({ shared.ranges(of: $0) }).max(by: { $0.upperBound < $1.upperBound }),
+            let found = result(
+                String(shared[..<end.lowerBound]),
+                {
+                    String($0.dropFirst(shared[..<end.upperBound].count))
+                })
+        {
+            return found
+        }
+        let ending = String(characters[0].suffix(suffix))
+        if let start = projectSeparators.flatMap({ ending.ranges(of: $0) }).min(by: { $0.lowerBound < $1.lowerBound }) {
+            let dropped = ending[start.lowerBound...].count
+            return result(String(ending[start.upperBound...]), { String($0.dropLast(dropped)) })
+        }
+        return nil
     }
 
     /// Whether a cache's own waypoint with no type is a stage by its name: it holds a word of `stageWords`.
@@ -267,38 +432,20 @@ package struct GeocacheCourse: Hashable, Sendable {
     /// that part of a code longer than two letters.
     static func suffix(_ code: String) -> String? { code.count > 2 ? String(code.dropFirst(2)) : nil }
 
-    /// Points whose cache's page has not come yet, in file order, found by the cache's code (a cache's own waypoint)
-    /// or by the code after the two-letter prefix (an additional waypoint).
-    struct PendingPoints {
-        private var lines: [String?] = []
-        private var byCache: [String: [Int]] = [:]
-        private var bySuffix: [String: [Int]] = [:]
+    /// The pages of one cache: its own first, its stages in file order, its Final last; its points go on the first.
+    struct Unit {
+        var stages: [Stage]
+        var hasCache: Bool
+        var points: [String] = []
+    }
 
-        mutating func add(_ line: String, cache: String) {
-            byCache[cache, default: []].append(lines.count)
-            lines.append(line)
-        }
-
-        mutating func add(_ line: String, suffix: String?) {
-            if let suffix { bySuffix[suffix, default: []].append(lines.count) }
-            lines.append(line)
-        }
-
-        /// The points of the page of the cache `cache` (whose code after its prefix is `suffix`), in file order;
-        /// they wait no longer.
-        mutating func take(cache: String, suffix: String?) -> [String] {
-            var positions = byCache.removeValue(forKey: cache) ?? []
-            if let suffix { positions += bySuffix.removeValue(forKey: suffix) ?? [] }
-            var taken: [String] = []
-            for position in positions.sorted() {
-                if let line = lines[position] { taken.append(line) }
-                lines[position] = nil
-            }
-            return taken
-        }
-
-        /// The points no page claimed, in file order.
-        var remaining: [String] { lines.compactMap { $0 } }
+    /// Where a page goes among its cache's: the cache itself, a stage, a Final (by its type, or by its name for a
+    /// cache's own waypoint).
+    static func rank(_ stage: Stage) -> Int {
+        let waypoint = stage.waypoint
+        if let type = waypoint.additionalType?.lowercased() { return finalTypes.contains(type) ? 2 : 1 }
+        guard stage.cache != nil else { return 0 }
+        return waypoint.title.lowercased().split { !$0.isLetter }.contains("final") ? 2 : 1
     }
 
     /// The file's name without its directory and extension.

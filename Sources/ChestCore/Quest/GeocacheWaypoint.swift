@@ -26,6 +26,11 @@ package struct GeocacheWaypoint: Hashable, Sendable {
     package var cacheType: String?
     /// `owner`, else `placed_by`.
     package var owner: String?
+    /// `placed_by`, which GSAK appends to the cache's name.
+    package var placedBy: String?
+    /// The code a tool gives the waypoint beside its `<name>` (`gsak:Code`): the code, where the name is the tool's
+    /// shortened form (`3A5N1 "Medvedi" chodnik nad Pavcink`).
+    package var sourceCode: String?
     package var shortDescription: String?
     package var longDescription: String?
     /// `encoded_hints` as plain text.
@@ -53,9 +58,22 @@ package struct GeocacheWaypoint: Hashable, Sendable {
 
     /// The name a reader knows it by: the cache's name, else `urlname`, else `<name>`; for an additional waypoint
     /// its description ("Station 1") before its code.
+    /// The cache's name is kept without what GSAK appends to it: " by OWNER (D/T)".
     package var title: String {
         let candidates = additionalType == nil ? [cacheName, urlName, code] : [cacheName, urlName, description, code]
-        return candidates.lazy.compactMap { $0.map(GeocacheText.oneLine) }.first { !$0.isEmpty } ?? code
+        let title = candidates.lazy.compactMap { $0.map(GeocacheText.oneLine) }.first { !$0.isEmpty } ?? code
+        return withoutOwner(title)
+    }
+
+    /// `name` without a trailing " by OWNER" or " by OWNER (2,5/2)" naming its owner or placer.
+    func withoutOwner(_ name: String) -> String {
+        var rest = Substring(name)
+        if let rating = rest.firstMatch(of: #/ \([0-9.,]+/[0-9.,]+\)$/#) { rest = rest[..<rating.range.lowerBound] }
+        for who in [placedBy, owner].compactMap({ $0.map(GeocacheText.oneLine) }) where !who.isEmpty {
+            let by = " by " + who
+            if rest.hasSuffix(by), rest.count > by.count { return String(rest.dropLast(by.count)) }
+        }
+        return name
     }
 }
 

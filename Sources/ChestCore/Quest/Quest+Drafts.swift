@@ -13,6 +13,8 @@ package struct QuestDraft: Hashable, Sendable {
         package var points: Int?
         /// `finish: yes` (docs/HUNTS.md "A finish").
         package var finish = false
+        /// What the page's place is called where it came from (`waypoint:`), for `export`.
+        package var waypoint: QuestWaypoint?
 
         package init(text: String, setA: [LockSpec], setB: [LockSpec]) {
             self.text = text
@@ -29,6 +31,10 @@ package struct QuestDraft: Hashable, Sendable {
     package var pages: [Page]
     /// The declared search area of the message's sealed places, if any.
     package var searchArea: SearchArea?
+    /// The order its pages open in: the message's `order:`, else the quest's, else any.
+    package var order: QuestOrder = .any
+    /// Whether the quest says the order (an `order:` line), so compose tells it.
+    package var orderStated = false
 
     package init(name: String, id: MessageID, title: String, from: String?, pages: [Page]) {
         self.name = name
@@ -41,10 +47,13 @@ package struct QuestDraft: Hashable, Sendable {
 
 extension Quest {
     /// The messages with these IDs (by message name; every message needs one). A message-level `after:` joins
-    /// each set of each page, so no page opens before the message it waits for.
+    /// each set of each page, so no page opens before the message it waits for. In a message of `order: sequence`
+    /// every set of a page after the first without an `after` lock of its own waits for the page before, which
+    /// stands for the message-level `after:` too, as that page waits for it (docs/QUEST.md "Order").
     package func drafts(ids: [String: MessageID]) -> [QuestDraft] {
         messages.map { message in
             let id = ids[message.name]!
+            let order = message.order ?? self.order ?? .any
             func resolve(_ lock: QuestLock) -> LockSpec {
                 switch lock.spec {
                 case let .spec(spec): spec
@@ -53,19 +62,28 @@ extension Quest {
                 }
             }
             let after = message.after.map(resolve)
-            let pages = message.pages.map { page in
+            let pages = message.pages.enumerated().map { index, page in
+                func set(_ locks: [QuestLock]) -> [LockSpec] {
+                    let written = locks.map(resolve)
+                    guard order == .sequence, index > 0, !locks.contains(where: { $0.kind == .after }) else {
+                        return written + after
+                    }
+                    return written + [.lock(.after(PageLink(message: id, page: index)))]
+                }
                 var draft = QuestDraft.Page(
-                    text: page.text, setA: page.setA.map(resolve) + after,
-                    setB: page.setB.isEmpty ? [] : page.setB.map(resolve) + after)
+                    text: page.text, setA: set(page.setA), setB: page.setB.isEmpty ? [] : set(page.setB))
                 draft.attachments = page.attachments.map(\.path)
                 draft.hints = page.hints
                 (draft.question, draft.points, draft.finish) = (page.question, page.points, page.finish)
+                draft.waypoint = page.waypoint
                 return draft
             }
             var draft = QuestDraft(
                 name: message.name, id: id, title: message.title ?? "", from: message.from ?? from,
                 pages: pages)
             draft.searchArea = message.searchArea ?? searchArea
+            draft.order = order
+            draft.orderStated = message.order != nil || self.order != nil
             return draft
         }
     }

@@ -5,6 +5,8 @@ package struct Quest: Hashable, Sendable {
     package var from: String?
     /// `search-area:` before the first message: where every sealed place of the quest lies (docs/QUEST.md).
     package var searchArea: SearchArea?
+    /// `order:` before the first message: the order of every message that says none (docs/QUEST.md "Order").
+    package var order: QuestOrder?
     package var messages: [QuestMessage] = []
 
     package init(from: String? = nil, messages: [QuestMessage] = []) {
@@ -25,11 +27,28 @@ package struct QuestMessage: Hashable, Sendable {
     package var searchArea: SearchArea?
     /// `after:` lines: every page of the message waits for these.
     package var after: [QuestLock] = []
+    /// `order:` in the message: whether its pages wait each for the one before (docs/QUEST.md "Order").
+    package var order: QuestOrder?
     package var pages: [QuestPage] = []
 
     package init(name: String, line: Int) {
         self.name = name
         self.line = line
+    }
+}
+
+/// The order a message's pages open in (docs/QUEST.md "Order"): `any`, each page as its own locks hold, or
+/// `sequence`, each page after the one before it as well.
+package enum QuestOrder: String, Hashable, Sendable, CaseIterable {
+    case any
+    case sequence
+
+    /// How preview, simulate and compose say it.
+    package var wording: String {
+        switch self {
+        case .any: "any order (each page opens when its own locks hold)"
+        case .sequence: "sequence (each page also waits for the one before)"
+        }
     }
 }
 
@@ -49,11 +68,47 @@ package struct QuestPage: Hashable, Sendable {
     package var points: Int?
     /// `finish: yes`: a finish page (docs/HUNTS.md "A finish").
     package var finish = false
+    /// `waypoint:`: what the page's place is called where it came from, for `export` (docs/QUEST.md "Names on the
+    /// way back"); never in the message.
+    package var waypoint: QuestWaypoint?
 
     package init(text: String, line: Int) {
         self.text = text
         self.line = line
     }
+}
+
+/// A page's `waypoint: NAME (TYPE)`: its place's name in the file it came from (`GC3A5N1`, `FN3A5N1`) and that
+/// file's type of it (`Geocache|Multi-cache`, `Waypoint|Final Location`), for `export --gpx --sealed`.
+package struct QuestWaypoint: Hashable, Sendable {
+    package var name: String
+    package var type: String?
+
+    package init(name: String, type: String? = nil) {
+        self.name = name
+        self.type = type
+    }
+
+    /// The longest name: what GPS receivers and geocaching tools keep of a waypoint's name and more.
+    package static let maximumNameLength = 100
+
+    /// `NAME` or `NAME (TYPE)`, TYPE a GPX `<type>` with its `|`; nil when there is no name or it is too long.
+    package init?(parsing value: String) {
+        var name = Substring(value)
+        var type: String?
+        if value.hasSuffix(")"), let open = value.lastIndex(of: "("),
+            value[open...].contains("|")
+        {
+            type = String(value[value.index(after: open)..<value.index(before: value.endIndex)]).trimmingSpaces()
+            name = value[..<open]
+        }
+        let trimmed = name.trimmingSpaces()
+        guard !trimmed.isEmpty, trimmed.count <= Self.maximumNameLength else { return nil }
+        self.init(name: trimmed, type: type)
+    }
+
+    /// As the quest writes it.
+    package var written: String { name + (type.map { " (\($0))" } ?? "") }
 }
 
 /// A file a quest page carries (`attach: FILE`), with its line.

@@ -24,9 +24,10 @@ package struct QuestParser {
 
     /// The fields a line can start with.
     package static let fields = [
-        "from", "message", "title", "after", "page", "|", "lock", "or", "attach", "search-area", "hint", "hint-after",
+        "from", "message", "title", "after", "order", "page", "|", "lock", "or", "attach", "search-area", "hint",
+        "hint-after",
         "hint-cost",
-        "question", "points", "finish",
+        "question", "points", "finish", "waypoint",
     ]
 
     /// Reads and checks a quest, reporting every mistake found (up to `QuestErrors.limit`) rather than the first:
@@ -88,6 +89,19 @@ package struct QuestParser {
                 throw fail(error.problem + " (search-area: LAT,LON/RADIUSkm)")
             }
             if let messageIndex { quest.messages[messageIndex].searchArea = area } else { quest.searchArea = area }
+        case "order":
+            guard let order = QuestOrder(rawValue: value.lowercased()) else {
+                throw fail(
+                    "write order: any (pages open as they are reached) or order: sequence (each waits for the one before)"
+                )
+            }
+            if let messageIndex {
+                guard quest.messages[messageIndex].order == nil else { throw fail("the message already has its order") }
+                quest.messages[messageIndex].order = order
+            } else {
+                guard quest.order == nil else { throw fail("the quest already has its order") }
+                quest.order = order
+            }
         case "message":
             // The message starts even when its name is refused, so that its lines are read as its own.
             let other = names[value]
@@ -177,6 +191,19 @@ package struct QuestParser {
                 throw fail("the page already has a question")
             }
             quest.messages[messageIndex].pages[pageIndex].question = value
+        case "waypoint":
+            guard let messageIndex, let pageIndex else {
+                throw fail("comes before any page; write page: TEXT first, then its waypoint's name")
+            }
+            guard let waypoint = QuestWaypoint(parsing: value) else {
+                throw fail(
+                    "write waypoint: NAME or waypoint: NAME (TYPE), a name of 1 to \(QuestWaypoint.maximumNameLength) characters such as waypoint: GC3A5N1 (Geocache|Multi-cache)"
+                )
+            }
+            guard quest.messages[messageIndex].pages[pageIndex].waypoint == nil else {
+                throw fail("the page already has its waypoint")
+            }
+            quest.messages[messageIndex].pages[pageIndex].waypoint = waypoint
         case "points":
             guard let messageIndex, let pageIndex else {
                 throw fail("comes before any page; write page: TEXT first, then its points")

@@ -50,9 +50,12 @@ import Testing
             ])
         #expect(
             pages[1].setA.map(\.spec) == [
-                .spec(.lock(.location(center: Coordinate(latitude: 47.2, longitude: 8.2), radius: 30))),
-                .after(message: nil, page: 1),
+                .spec(.lock(.location(center: Coordinate(latitude: 47.2, longitude: 8.2), radius: 30)))
             ])
+        #expect(quest.order == .sequence && text.contains("\norder: sequence\n"))
+        let id = MessageID(bytes: [UInt8](repeating: 9, count: 16))
+        #expect(
+            quest.drafts(ids: ["oaks": id])[0].pages[1].setA.last == .lock(.after(PageLink(message: id, page: 1))))
         #expect(pages[0].hints.map(\.text) == ["Behind the bark"])
         #expect(pages[1].hints.isEmpty)
     }
@@ -66,10 +69,112 @@ import Testing
         #expect(quest.messages.map(\.title) == ["big pq (1 of 3)", "big pq (2 of 3)", "big pq (3 of 3)"])
         #expect(quest.messages.map(\.pages.count) == [5, 5, 2])
         #expect(quest.messages[1].pages[0].setA.last?.spec == .after(message: "big-pq-1", page: 5))
-        #expect(quest.messages[2].pages[1].setA.last?.spec == .after(message: nil, page: 1))
+        #expect(quest.messages[2].pages[1].setA.count == 1 && quest.order == .sequence)
+        let any = GeocacheCourse(waypoints: caches, fileName: "big pq.gpx", radius: 50)
+        var anyOrder = any
+        anyOrder.order = .any
+        let free = try parse(anyOrder.quest().text)
+        #expect(free.order == .any)
+        #expect(free.messages.allSatisfy { $0.pages.allSatisfy { $0.setA.count == 1 } })
         #expect(
             quest.messages[2].pages[1].setA.first?.spec
                 == .spec(.lock(.location(center: Coordinate(latitude: 47.12, longitude: 8), radius: 50))))
+    }
+
+    /// Issue 58: an Adventure Lab is played in any order unless its text says it is sequential (or linear); a file
+    /// of caches keeps the file's order; the organiser's `--in-order`/`--any-order` (`order`) decides over both.
+    @Test func aLabIsInAnyOrderUnlessItSaysItIsSequential() throws {
+        let stages = (1...3).map { index in
+            var stage = Self.cache(
+                "GC8LAB-\(index)", line: index * 10, 49 + Double(index) / 100, 17, type: "Geocache|Lab Cache")
+            stage.cacheName = "Stage \(index)"
+            stage.shortDescription = "Walk the old town."
+            return stage
+        }
+        let lab = try parse(GeocacheCourse(waypoints: stages, fileName: "lab.gpx").quest().text)
+        #expect(lab.order == .any)
+        #expect(lab.messages[0].pages.allSatisfy { !$0.setA.contains { $0.kind == .after } })
+        var sequential = stages
+        sequential[0].shortDescription = "This Adventure is sequential: play its stages in order."
+        #expect(try parse(GeocacheCourse(waypoints: sequential, fileName: "lab.gpx").quest().text).order == .sequence)
+        var forced = GeocacheCourse(waypoints: stages, fileName: "lab.gpx")
+        forced.order = .sequence
+        let (text, _) = forced.quest()
+        let chained = try parse(text)
+        #expect(text.contains("# each waiting for the one before (--in-order)") && chained.order == .sequence)
+    }
+
+    /// Issue 58: a file of one cache is titled by its cache, not by the file's own name; a Lab by its project, which
+    /// its stages' titles no longer repeat, before their own name or after it.
+    @Test func aOneCacheFileIsTitledByItsCacheAndALabByItsProject() throws {
+        var cache = Self.cache("OC120F5", line: 9, 48.9, 9.1, name: "Schwäbischer Wies´n Cache")
+        cache.longDescription = "Viel Erfolg."
+        var parking = GeocacheWaypoint(
+            code: "PK120F5", line: 30, coordinate: Coordinate(latitude: 48.91, longitude: 9.1))
+        parking.type = "Waypoint|Parking Area"
+        let one = try parse(
+            GeocacheCourse(
+                waypoints: [cache, parking], fileName: "oc.gpx", name: "Cache listing generated from Opencaching.de"
+            )
+            .quest().text)
+        #expect(one.messages[0].title == "Schwäbischer Wies´n Cache")
+        func lab(_ names: [String]) -> [GeocacheWaypoint] {
+            names.enumerated().map { index, name in
+                Self.cache(
+                    "GCLAB-\(index)", line: index * 10, 48.1 + Double(index) / 100, 11.5, name: name,
+                    type: "Geocache|Lab Cache")
+            }
+        }
+        let before = try parse(
+            GeocacheCourse(
+                waypoints: lab([
+                    "Starý Prostějov - Wichterle a Kovářík a.s. (WIKOV) / První Wichterlova továrna - WI",
+                    "Starý Prostějov - Wichterle a Kovářík a.s. (WIKOV) / Druhá Wichterlova továrna - WII",
+                ]), fileName: "lab.gpx", name: "Testdata"
+            ).quest().text)
+        #expect(before.messages[0].title == "Starý Prostějov - Wichterle a Kovářík a.s. (WIKOV)")
+        #expect(
+            before.messages[0].pages.map(\.text) == [
+                "První Wichterlova továrna - WI", "Druhá Wichterlova továrna - WII",
+            ])
+        let after = try parse(
+            GeocacheCourse(
+                waypoints: lab([
+                    "01_Munich Olympic Walk Of Stars_Updated-Project MUNICH2014 - Mia san Giga! Olympiapark",
+                    "02_Olympic Tower_Updated-Project MUNICH2014 - Mia san Giga! Olympiapark",
+                    "03_Sea Life Stars_Updated-Project MUNICH2014 - Mia san Giga! Olympiapark",
+                ]), fileName: "giga.gpx"
+            ).quest().text)
+        #expect(after.messages[0].title == "Updated-Project MUNICH2014 - Mia san Giga! Olympiapark")
+        #expect(
+            after.messages[0].pages.map(\.text) == [
+                "01_Munich Olympic Walk Of Stars", "02_Olympic Tower", "03_Sea Life Stars",
+            ])
+        // Names that share nothing at a separator are kept whole.
+        let apart = try parse(
+            GeocacheCourse(waypoints: lab(["Old mill", "Old millpond"]), fileName: "l.gpx").quest().text)
+        #expect(apart.messages[0].pages.map(\.text) == ["Old mill", "Old millpond"])
+    }
+
+    /// Issue 58: a stage with a question line in several languages asks the one in the organiser's language; the
+    /// other stays in the page's text.
+    @Test func theQuestionIsTheOneInTheOrganisersLanguage() throws {
+        var stage = Self.cache("GC9", line: 3, 47.1, 8.1, name: "Stufen")
+        stage.longDescription = "Intro\nFrage: Wie viele Stufen?\nQuestion: How many steps?"
+        var lab = Self.cache("GCLAB-1", line: 5, 49.47, 17.12, name: "Stage", type: "Geocache|Lab Cache")
+        lab.longDescription = "[CZ]\nÚkol: hledej ceduli.\n[EN]\nTask: look for the sign."
+        func questions(_ language: String?) throws -> [String?] {
+            var course = GeocacheCourse(waypoints: [stage, lab], fileName: "q.gpx")
+            course.language = language
+            return try parse(course.quest().text).messages[0].pages.map(\.question)
+        }
+        #expect(try questions(nil) == ["Wie viele Stufen?", "hledej ceduli."])
+        #expect(try questions("en") == ["How many steps?", "look for the sign."])
+        #expect(try questions("de") == ["Wie viele Stufen?", "hledej ceduli."])
+        #expect(try questions("cs") == ["Wie viele Stufen?", "hledej ceduli."])
+        var english = GeocacheCourse(waypoints: [stage], fileName: "q.gpx")
+        english.language = "en"
+        #expect(try parse(english.quest().text).messages[0].pages[0].text.contains("Frage: Wie viele Stufen?"))
     }
 
     @Test func titleComesFromTheCacheNameElseUrlnameElseName() {
@@ -118,6 +223,46 @@ import Testing
                 GeocacheCourse.Note(
                     line: 12, "FN0001 (Final Location) has no usable coordinates (0,0); left out, not guessed")
             ])
+    }
+
+    /// Issue 58: a multi-cache's additional waypoints in any file order (GSAK: Final, Parking, stages) become the
+    /// cache's page, its stages in their own order (a reference point too), the Final last; its parking and trailhead
+    /// are notes on the cache's page, never on the Final's; another cache's waypoints stay with theirs.
+    @Test func aMultisStagesComeFirstItsFinalLastAndItsParkingOnItsFirstPage() throws {
+        func additional(_ code: String, line: Int, _ type: String, _ description: String) -> GeocacheWaypoint {
+            var waypoint = GeocacheWaypoint(
+                code: code, line: line, coordinate: Coordinate(latitude: 47 + Double(line) / 1000, longitude: 8))
+            waypoint.type = "Waypoint|" + type
+            waypoint.description = description
+            return waypoint
+        }
+        var multi = Self.cache(
+            "GC0002", line: 1, 47.0, 8.0, name: "The multi by Owner (2,5/2)", type: "Geocache|Multi-cache")
+        multi.placedBy = "Owner"
+        let waypoints = [
+            multi,
+            additional("FN0002", line: 10, "Final Location", "The box"),
+            additional("PK0002", line: 20, "Parking Area", "Car park"),
+            additional("Q10002", line: 30, "Virtual Stage", "QA 1"),
+            additional("RP0002", line: 40, "Reference Point", "The old gate"),
+            additional("Q20002", line: 50, "Question to Answer", "QA 2"),
+            additional("TH0002", line: 60, "Trailhead", "Path starts"),
+            Self.cache("GC0003", line: 70, 47.1, 8.1, name: "Next cache"),
+            additional("PK0003", line: 80, "Parking Area", "Its car park"),
+        ]
+        let quest = try parse(GeocacheCourse(waypoints: waypoints, fileName: "gsak.gpx").quest().text)
+        let pages = quest.messages.flatMap(\.pages)
+        #expect(
+            pages.map { $0.text.prefix { $0 != "\n" } } == [
+                "The multi", "QA 1", "The old gate", "QA 2", "The box", "Next cache",
+            ])
+        #expect(
+            pages[0].text.hasSuffix(
+                "Parking Area: 47.020000,8.000000 (Car park)\nTrailhead: 47.060000,8.000000 (Path starts)"),
+            "\(pages[0].text)")
+        #expect(
+            pages[4].text == "The box" && pages[5].text.hasSuffix("Parking Area: 47.080000,8.000000 (Its car park)"))
+        #expect(quest.order == .sequence)
     }
 
     /// TerraCaching's way: a cache's stages and points are waypoints of their own with the cache's extension (its id).

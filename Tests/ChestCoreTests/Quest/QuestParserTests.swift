@@ -129,6 +129,83 @@ import Testing
         #expect(message.hasPrefix(expected), "\(message)")
     }
 
+    /// docs/QUEST.md "Order": `order: sequence` makes every page after the first wait for the one before, in each set
+    /// and unless the page waits for another itself; `order: any` (the default) adds nothing; a message's own order
+    /// beats the quest's, and a message-level `after:` is kept by page 1 only, which the others wait for.
+    @Test func orderSequenceChainsThePagesAndAnyLeavesThemFree() throws {
+        let quest = try parse(
+            """
+            order: sequence
+            message: walk
+            title: Walk
+            page: One
+              lock: pin=1111
+            page: Two
+              lock: pin=2222
+              or
+              lock: weather=snowy
+            page: Three
+              lock: after=#1
+            message: lab
+            title: Lab
+            order: any
+            after: walk#3
+            page: A
+            page: B
+            message: chain
+            title: Chain
+            after: walk#3
+            page: X
+            page: Y
+            """)
+        #expect(quest.order == .sequence && quest.messages.map(\.order) == [nil, .any, nil])
+        let ids = [
+            "walk": MessageID(bytes: [UInt8](repeating: 1, count: 16)),
+            "lab": MessageID(bytes: [UInt8](repeating: 2, count: 16)),
+            "chain": MessageID(bytes: [UInt8](repeating: 3, count: 16)),
+        ]
+        let drafts = quest.drafts(ids: ids)
+        #expect(drafts.map(\.order) == [.sequence, .any, .sequence] && drafts.allSatisfy(\.orderStated))
+        func after(_ message: String, _ page: Int) -> LockSpec {
+            .lock(.after(PageLink(message: ids[message]!, page: page)))
+        }
+        #expect(drafts[0].pages[0].setA == [.pin(digits: "1111")])
+        #expect(drafts[0].pages[1].setA == [.pin(digits: "2222"), after("walk", 1)])
+        #expect(drafts[0].pages[1].setB == [.lock(.weather(.snowy)), after("walk", 1)])
+        #expect(drafts[0].pages[2].setA == [after("walk", 1)])
+        #expect(drafts[1].pages.map(\.setA) == [[after("walk", 3)], [after("walk", 3)]])
+        #expect(drafts[2].pages.map(\.setA) == [[after("walk", 3)], [after("chain", 1)]])
+        let unordered = try parse("message: a\ntitle: T\npage: x\npage: y")
+        let plain = unordered.drafts(ids: ["a": ids["walk"]!])
+        #expect(plain[0].order == .any && !plain[0].orderStated && plain[0].pages[1].setA.isEmpty)
+        #expect(
+            error("order: random\nmessage: a\ntitle: T\npage: x")?.hasPrefix(
+                "1: order: write order: any (pages open as they are reached) or order: sequence") == true)
+        #expect(
+            error("message: a\ntitle: T\norder: any\norder: sequence\npage: x")?.hasPrefix(
+                "4: order: the message already has its order") == true)
+    }
+
+    /// docs/QUEST.md "Names on the way back": `waypoint: NAME (TYPE)` keeps what a page's place is called where it came
+    /// from, for export; once a page, with a name.
+    @Test func aPagesWaypointKeepsItsSourceNameAndType() throws {
+        let quest = try parse(
+            "message: a\ntitle: T\npage: x\n  waypoint: FN3A5N1 (Waypoint|Final Location)\npage: y\n  waypoint: Old mill (east)"
+        )
+        #expect(
+            quest.messages[0].pages.map(\.waypoint) == [
+                QuestWaypoint(name: "FN3A5N1", type: "Waypoint|Final Location"), QuestWaypoint(name: "Old mill (east)"),
+            ])
+        let id = MessageID(bytes: [UInt8](repeating: 4, count: 16))
+        #expect(quest.drafts(ids: ["a": id])[0].pages[0].waypoint?.name == "FN3A5N1")
+        #expect(
+            error("message: a\ntitle: T\npage: x\nwaypoint:")?.hasPrefix("4: waypoint: write waypoint: NAME") == true)
+        #expect(
+            error("message: a\ntitle: T\npage: x\nwaypoint: A\nwaypoint: B")?.hasPrefix(
+                "5: waypoint: the page already has its waypoint") == true)
+        #expect(error("message: a\ntitle: T\nwaypoint: A")?.hasPrefix("3: waypoint: comes before any page") == true)
+    }
+
     /// Issue 25: a run reports every mistake, in the order of the file, not only the first; a refused lock does not
     /// make its `or` a second mistake.
     @Test func reportsEveryMistakeOfAQuestAtOnce() {
