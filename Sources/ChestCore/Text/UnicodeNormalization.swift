@@ -2,7 +2,8 @@ import CUTF8Proc
 
 /// Unicode normal forms and widths through libutf8proc (docs/FORMAT.md "Answer locks", docs/SECURITY.md "Known
 /// senders", docs/HUNTS.md "Team names"): the answer lock's normal form, the lookalike skeleton and the confusable
-/// skeleton need NFKC, NFC and NFD, and the Swift standard library does not offer them publicly; the full Foundation would bring ICU's 34 MB of data with them (docs/PACKAGING.md).
+/// skeleton need NFKC, NFC and NFD, and the Swift standard library does not offer them publicly; the full Foundation
+/// would bring ICU's 34 MB of data with them (docs/PACKAGING.md). Team names' widths on a terminal come from it too.
 extension String {
     /// Normalization Form KC: compatibility decomposition, then canonical composition ("ﬁ" → "fi", "Ｚ" → "Z").
     package var compatibilityComposed: String {
