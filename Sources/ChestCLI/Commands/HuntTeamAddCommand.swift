@@ -43,12 +43,13 @@ struct HuntTeamAddCommand: ChestCommand {
     var count: Int?
 
     init(_ values: ParsedValues) throws(UsageError) {
-        team = values.positional("TEAM")[0].canonicallyComposed
-        guard HuntTeam.isValidName(team), team != HuntFile.organiserUser else {
+        let typed = values.positional("TEAM")[0]
+        guard let name = TeamName(typed: typed) else {
             throw UsageError(
-                "\"\(TerminalText.escaped(team))\" cannot name a team: use \(TeamName.rule) (and not release or \(HuntFile.organiserUser))"
+                "\"\(TerminalText.escaped(typed))\" cannot name a team: use \(TeamName.rule) (and not release or \(HuntFile.organiserUser))"
             )
         }
+        team = name.rawValue
         huntPath = try values.huntPath("hunt team add")
         count = try values.value("--count", "--count takes a number of teams from 1 to 100000") {
             Int($0).flatMap { (1...100_000).contains($0) ? $0 : nil }
