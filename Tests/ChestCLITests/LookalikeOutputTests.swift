@@ -73,7 +73,8 @@ import Testing
             id: HuntID(String(repeating: "ab", count: 16))!, name: "Old Town",
             broker: BrokerURL("mqtt://127.0.0.1:1883")!,
             organiser: Self.organiserKey)
-        // A hunt file's team names are ASCII (`TeamName`): a digit 1 reads as a small l.
+        // ASCII lookalikes, as a hunt file edited by hand may hold (`hunt team add` refuses them): a digit 1 reads as
+        // a small l.
         hunt.teams = ["Red", "Blue", "B1ue"].enumerated().map { index, name in
             HuntTeam(
                 name: TeamName(name)!, password: "pw-\(index)-0123456789ab",
@@ -94,7 +95,8 @@ import Testing
             id: HuntID(String(repeating: "ab", count: 16))!, name: "Old Town",
             broker: BrokerURL("mqtt://127.0.0.1:1883")!,
             organiser: Self.organiserKey)
-        // ASCII, as a hunt file's team names are: a digit 0 reads as a capital O, a digit 1 as a small l.
+        // ASCII lookalikes, as a hunt file edited by hand may hold: a digit 0 reads as a capital O, a digit 1 as a
+        // small l.
         hunt.teams = ["COOL", "C0OL", "Blue", "B1ue"].enumerated().map { index, name in
             HuntTeam(
                 name: TeamName(name)!, password: "pw-\(index)-0123456789ab",

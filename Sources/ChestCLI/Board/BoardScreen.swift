@@ -77,9 +77,11 @@ struct BoardScreen {
         return "\nignored: " + counts.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")
     }
 
+    /// `text` in `width` terminal columns, cut to leave one free: a name of a wide script ("東京") takes two a letter.
     private func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width
-            ? String(text.prefix(width - 1)) + " " : text + String(repeating: " ", count: width - text.count)
+        var shown = text
+        while shown.terminalColumns >= width { shown.removeLast() }
+        return shown + String(repeating: " ", count: width - shown.terminalColumns)
     }
 }
 

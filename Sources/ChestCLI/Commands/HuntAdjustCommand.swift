@@ -36,7 +36,7 @@ struct HuntAdjustCommand: ChestCommand {
     var timeout: Double
 
     init(_ values: ParsedValues) throws(UsageError) {
-        team = values.positional("TEAM")[0]
+        team = values.positional("TEAM")[0].canonicallyComposed
         let text = values.positional("POINTS")[0]
         guard let first = text.first, first == "+" || first == "-", text.dropFirst().allSatisfy(\.isASCII),
             let value = Int(text), value != 0, abs(value) <= HuntAdjustment.limit

@@ -34,7 +34,8 @@ struct HuntStartCommand: ChestCommand {
 
     init(_ values: ParsedValues) throws(UsageError) {
         huntPath = try values.huntPath("hunt start")
-        teams = values.values("--team")
+        // As typed, in NFC, so a name typed decomposed still matches (docs/HUNTS.md "Team names").
+        teams = values.values("--team").map { TeamName(typed: $0)?.rawValue ?? $0 }
         timeout =
             try values.value("--timeout", "--timeout is a number of seconds") {
                 Double($0).flatMap { $0 > 0 ? $0 : nil }

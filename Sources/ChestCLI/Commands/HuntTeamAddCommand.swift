@@ -15,7 +15,11 @@ struct HuntTeamAddCommand: ChestCommand {
         Adds the team to the hunt file with a new broker password and signing key, and writes the team's join \
         file (mode 0600; default HUNT-TEAM.hunt beside the hunt file) to hand to the team: chest hunt join FILE. \
         Prints the line that adds the team's user to Mosquitto's password file (docs/HUNTS.md "Broker"). \
-        A team name is 1 to 32 letters, digits, - or _: it is the team's broker user and topic.
+        A team name is 1 to 32 letters of any script, digits, spaces, - or _ ("Möwen", "Die Eulen", "Équipe 3"), \
+        with no space at either end or two together: it is the team's broker user and topic, as written (in \
+        Unicode's NFC). A name that reads as another team's is refused with the name it imitates: "Red" with a \
+        Cyrillic e (U+0435) beside "Red" (their Unicode confusable skeletons, UTS #39, are one; docs/HUNTS.md \
+        "Team names").
 
         --colour sets the team's colour on the board: a name (red, blue, green, orange, purple, …) or #rrggbb; \
         without it, a team named after a colour ("blue", "red-foxes") has that colour, others one no team is named after.
@@ -39,12 +43,13 @@ struct HuntTeamAddCommand: ChestCommand {
     var count: Int?
 
     init(_ values: ParsedValues) throws(UsageError) {
-        team = values.positional("TEAM")[0]
-        guard HuntTeam.isValidName(team), team != HuntFile.organiserUser else {
+        let typed = values.positional("TEAM")[0]
+        guard let name = TeamName(typed: typed) else {
             throw UsageError(
-                "\"\(team)\" cannot name a team: use 1 to 32 letters, digits, - or _ (and not \(HuntFile.organiserUser))"
+                "\"\(TerminalText.escaped(typed))\" cannot name a team: use \(TeamName.rule) (and not release or \(HuntFile.organiserUser))"
             )
         }
+        team = name.rawValue
         huntPath = try values.huntPath("hunt team add")
         count = try values.value("--count", "--count takes a number of teams from 1 to 100000") {
             Int($0).flatMap { (1...100_000).contains($0) ? $0 : nil }
@@ -77,6 +82,9 @@ struct HuntTeamAddCommand: ChestCommand {
         // `init` checked the name.
         guard let name = TeamName(team) else { throw ChestError("\"\(team)\" cannot name a team") }
         guard hunt.team(named: name) == nil else { throw ChestError("\(huntPath) already has a team \(team)") }
+        if let imitated = HuntTeam.imitated(by: team, in: HuntTeam.skeletons(of: hunt.teams.map(\.name.rawValue))) {
+            throw Self.imitation(team, of: imitated, huntPath)
+        }
         let keys = HuntSigner.newTeamKeys()
         hunt.teams.append(
             HuntTeam(
@@ -89,8 +97,8 @@ struct HuntTeamAddCommand: ChestCommand {
         let password = hunt.team(named: name)?.password ?? ""
         (path == "-" ? printError : { print($0) })(
             """
-            added team \(team) to \(huntPath); its join file is \(path) (give it to the team: chest hunt join \(path))
-            broker: mosquitto_passwd -b /etc/mosquitto/hunt.passwd \(team) \(password)
+            added team \(team) to \(huntPath); its join file is \(path) (give it to the team: chest hunt join \(Self.shellWord(path)))
+            broker: \(Self.passwordLine(team, password))
             """)
     }
 
@@ -102,10 +110,16 @@ struct HuntTeamAddCommand: ChestCommand {
             throw ChestError("\(huntPath) is a team's join file; add teams to the organiser's hunt file")
         }
         // `init` checked the longest of the names; the prefix is a name, so every one is.
-        let names = Self.names(prefix: team, count: count).compactMap(TeamName.init)
+        let names = Self.names(prefix: team, count: count).compactMap { TeamName($0) }
         let existing = Set(hunt.teams.map(\.name))
         if let taken = names.first(where: existing.contains) {
             throw ChestError("\(huntPath) already has a team \(taken)")
+        }
+        let skeletons = HuntTeam.skeletons(of: hunt.teams.map(\.name.rawValue))
+        for name in names {
+            if let imitated = HuntTeam.imitated(by: name.rawValue, in: skeletons) {
+                throw Self.imitation(name.rawValue, of: imitated, huntPath)
+            }
         }
         for name in names {
             let keys = HuntSigner.newTeamKeys()
@@ -121,13 +135,38 @@ struct HuntTeamAddCommand: ChestCommand {
                 throw ChestError("cannot make the join file of \(team.name)")
             }
             try join.write(to: path)
-            lines.append("broker: mosquitto_passwd -b /etc/mosquitto/hunt.passwd \(team.name) \(team.password)")
+            lines.append("broker: " + Self.passwordLine(team.name.rawValue, team.password))
         }
         try hunt.write(to: huntPath)
         print(
             "added \(count) teams, \(names[0]) to \(names[names.count - 1]), to \(huntPath); their join files are beside it"
         )
         print(lines.joined(separator: "\n"))
+    }
+
+    /// The command that adds the team's user to Mosquitto's password file. The user is the name as written: the
+    /// file is `user:hash` lines, the user trimmed of blanks at its ends, and a name has no `:` and no blank at
+    /// either end (docs/HUNTS.md "Team names"). Quoted for the shell when it has a space or more than ASCII.
+    static func passwordLine(_ team: String, _ password: String) -> String {
+        "mosquitto_passwd -b /etc/mosquitto/hunt.passwd \(shellWord(team)) \(password)"
+    }
+
+    /// `'Die Eulen'`: a name or a path as one word of a shell, quoted when it has more than letters, digits and
+    /// `-_./` of ASCII.
+    static func shellWord(_ text: String) -> String {
+        let plain = text.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5a).contains(byte) || (0x61...0x7a).contains(byte)
+                || "-_./".utf8.contains(byte)
+        }
+        return plain && !text.isEmpty ? text : "'" + text.replacing("'", with: #"'\''"#) + "'"
+    }
+
+    /// The refusal of a name that reads as another: the new name with its lookalike letters written out.
+    static func imitation(_ name: String, of imitated: String, _ huntPath: String) -> ChestError {
+        ChestError(
+            "\"\(KnownSenders.revealed(name))\" reads as \"\(TerminalText.escaped(imitated))\", "
+                + (HuntTeam.reservedNames.contains(imitated) ? "a name no team can have" : "a team of \(huntPath)")
+                + " (one Unicode confusable skeleton, UTS #39): choose a name that does not imitate it")
     }
 
     /// "team" and 150 → team-001 … team-150.

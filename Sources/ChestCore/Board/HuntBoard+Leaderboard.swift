@@ -96,10 +96,12 @@ extension HuntBoard {
             if timed { row.insert(Self.timeCell(team), at: 7) }
             rows.append(row)
         }
-        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        // In terminal columns, so that names of wide scripts ("東京") line up (docs/HUNTS.md "Team names").
+        let widths = rows[0].indices.map { column in rows.map { $0[column].terminalColumns }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+                column == row.count - 1
+                    ? cell : cell + String(repeating: " ", count: widths[column] - cell.terminalColumns)
             }.joined(separator: "  ")
         }.joined(separator: "\n") + "\n"
     }

@@ -1,6 +1,6 @@
 /// One team of a hunt (docs/HUNTS.md "Hunt files"): its broker login and the key that signs its messages.
 package struct HuntTeam: Codable, Hashable, Sendable {
-    /// A topic level and an MQTT user name.
+    /// A topic level and an MQTT user name, as written (docs/HUNTS.md "Team names").
     package var name: TeamName
     /// The team's MQTT password, random, made by `chest hunt team add`.
     package var password: String
@@ -19,9 +19,29 @@ package struct HuntTeam: Codable, Hashable, Sendable {
         self.colour = colour
     }
 
-    /// Names that are not a safe topic level are refused, and so are "release" (it would make
+    /// Names outside the rule of `TeamName.isWellFormed` are refused, and so are "release" (it would make
     /// `chest/<hunt>/release/receipt` ambiguous) and "organiser" (the organiser's sender name).
     package static func isValidName(_ name: String) -> Bool {
-        HuntTopic.isValidLevel(name) && name != "release" && name != HuntEnvelope.organiserSender
+        TeamName.isWellFormed(name) && !reservedNames.contains(name)
+    }
+
+    /// The names no team can have; a name that reads as one of them is refused too (`imitated`).
+    package static let reservedNames = ["release", HuntEnvelope.organiserSender]
+
+    /// The confusable skeleton (`Confusables.skeleton`, UTS #39) of each of `names` and of the reserved names, each
+    /// with the first name that has it: what `imitated` looks a new name up in.
+    package static func skeletons(of names: [String]) -> [String: String] {
+        var skeletons: [String: String] = [:]
+        for name in reservedNames + names {
+            let skeleton = Confusables.skeleton(name)
+            if skeletons[skeleton] == nil { skeletons[skeleton] = name }
+        }
+        return skeletons
+    }
+
+    /// The name (of `skeletons`, the hunt's teams and the reserved names) that `name` would pass for, another name
+    /// with its confusable skeleton, if any: "Rеd" with a Cyrillic е passes for "Red" (docs/HUNTS.md "Team names").
+    package static func imitated(by name: String, in skeletons: [String: String]) -> String? {
+        skeletons[Confusables.skeleton(name)].flatMap { $0.utf8.elementsEqual(name.utf8) ? nil : $0 }
     }
 }

@@ -150,7 +150,8 @@ import Testing
     @Test(arguments: ["red/+", "release", "organiser", "", String(repeating: "r", count: 33)])
     func badTeamNamesAreRefusedWithTheSentenceTheyHad(name: String) throws {
         let sentence =
-            "the team name \"\(name)\" is not 1 to 32 letters, digits, - or _ (nor \"release\" or \"organiser\")"
+            "the team name \"\(name)\" is not 1 to 32 letters (of any script), digits, spaces, - or _, with no space at "
+            + "either end or two together, in Unicode's NFC (nor \"release\" or \"organiser\")"
         var object = try #require(
             try JSONSerialization.jsonObject(with: HuntFixture.hunt().fileBytes) as? [String: Any])
         var teams = try #require(object["teams"] as? [[String: Any]])

@@ -26,7 +26,8 @@ import Testing
         "chest/HUNT/+/receipt", "chest/HUNT/#/status", "chest/HUNT/re\u{0}d/receipt", "chest/HUNT/rød/receipt",
         "chest/HUNT/release/", "chest/HUNT/release/a+b", "chest/HUNT/organiser/status", "chest/HUNT/release/receipt/x",
         "chest/OTHER/red/receipt", "owntracks/red/chest/event", "/chest/HUNT/red/receipt", "chest/HUNT/red/receipt/",
-        "chest/HUNT/0123456789012345678901234567890123/receipt", "chest/HUNT/red team/status", "chest/HUNT/red/receipt",
+        "chest/HUNT/0123456789012345678901234567890123/receipt", "chest/HUNT/red  team/status",
+        "chest/HUNT/red/receipt",
         "chest/HUNT/red/receipt/007", "chest/HUNT/red/receipt/-1", "chest/HUNT/red/receipt/99999999999999999999",
     ])
     func hostileTopicsDoNotParse(pattern: String) {
