@@ -101,6 +101,9 @@ package enum BoardPage {
         _ snapshot: BoardSnapshot, colours: [String: String], lookalikes: [String: String]? = nil,
         timeZone: Zone
     ) -> String {
+        if let columns = snapshot.columns {
+            return chosen(columns, snapshot, colours: colours, lookalikes: lookalikes, timeZone: timeZone)
+        }
         // One string, its room reserved once the first rows show how long a row is: at 5,000 teams the table is
         // megabytes, and rows joined into it held it twice over, three times with the interpolation around it
         // (docs/BENCHMARKS.md "A city").
@@ -345,5 +348,44 @@ package enum BoardPage {
         guard let colour else { return "" }
         return
             #"<svg class="dot" viewBox="0 0 10 10" aria-hidden="true"><circle cx="5" cy="5" r="4.4" fill="\#(HTML.escaped(colour))"/></svg>"#
+    }
+}
+
+extension BoardPage {
+    /// The leaderboard with the organiser's columns (`chest board --columns`, docs/HUNTS.md "Columns"): a head and a
+    /// cell each, in the order given, the team's name with its colour and any lookalike flag as on the usual board.
+    static func chosen(
+        _ columns: [BoardColumn], _ snapshot: BoardSnapshot, colours: [String: String], lookalikes: [String: String]?,
+        timeZone: Zone
+    ) -> String {
+        let ranking = snapshot.board.leaderboard()
+        let lookalikes = lookalikes ?? KnownSenders.lookalikes(among: snapshot.board.teamNames)
+        let places = places(ranking)
+        var html = "<table><thead><tr>"
+        for column in columns {
+            let number = column == .points || column == .pages || column == .refused
+            html += #"<th class="\#(number ? "num " : "")c-\#(column.rawValue)">\#(column.head)</th>"#
+        }
+        html += "</tr></thead><tbody>\n"
+        for (index, team) in ranking.enumerated() {
+            let name = HTML.escaped(team.name)
+            html += #"<tr data-team="\#(name)" data-pages="\#(team.pages.count)">"#
+            for column in columns {
+                switch column {
+                case .team:
+                    html += teamCell(
+                        team.name, name: name, lookalikeOf: lookalikes[team.name], colour: colours[team.name])
+                case .rank:
+                    html += #"<td class="rank">\#(HTML.escaped(places[index].label))</td>"#
+                case .points:
+                    html += #"<td class="score" data-score="points">\#(team.points)</td>"#
+                default:
+                    let text = column.text(team, rank: places[index].label, zone: timeZone)
+                    html += #"<td class="c-\#(column.rawValue)">\#(HTML.escaped(text))</td>"#
+                }
+            }
+            html += "</tr>\n"
+        }
+        return html + "</tbody></table>"
     }
 }

@@ -57,6 +57,8 @@ package struct BoardSnapshot: Sendable {
     package var tiles: BoardTiles?
     /// Each page's question by `PageLink`, from the organiser's file: shown with the page's openings.
     package var questions: [PageLink: String] = [:]
+    /// The leaderboard's columns (`--columns`, docs/HUNTS.md "Columns"); nil for the board's own.
+    package var columns: [BoardColumn]?
 
     package init(
         huntName: String, broker: BrokerURL, connection: BrokerState, board: HuntBoard, sharePositions: Bool,

@@ -4,7 +4,7 @@ import ChestWeb
 extension BoardFeed {
     /// The board as it is now, for the page in a browser: the same verified state the terminal shows; `tiles`,
     /// the organiser's map beneath (`--tiles`).
-    func snapshot(connection: BrokerState, tiles: BoardTiles? = nil) -> BoardSnapshot {
+    func snapshot(connection: BrokerState, tiles: BoardTiles? = nil, columns: [BoardColumn]? = nil) -> BoardSnapshot {
         var snapshot = BoardSnapshot(
             huntName: hunt.name, broker: hunt.broker, connection: connection, board: board,
             sharePositions: hunt.sharePositions, targets: BoardSnapshot.targets(of: hunt),
@@ -18,6 +18,7 @@ extension BoardFeed {
         snapshot.words = core.words.map(\.said)
         snapshot.questions = questions
         snapshot.tiles = tiles
+        snapshot.columns = columns
         return snapshot
     }
 }

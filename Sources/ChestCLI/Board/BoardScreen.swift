@@ -8,6 +8,8 @@ struct BoardScreen {
     var connection = BrokerState.connecting
     /// The address of the board in a browser, when it is served.
     var web: String?
+    /// The organiser's columns (`--columns`, docs/HUNTS.md "Columns"); nil for the usual ones.
+    var chosenColumns: [BoardColumn]?
 
     /// Seconds each page of teams stays on the screen, as on the web board.
     static let pageSeconds = 8.0
@@ -39,6 +41,11 @@ struct BoardScreen {
             pad("TEAM", 18) + pad("POINTS", 8) + pad("ONLINE", 9) + pad("PAGES", 7) + pad("LAST CREDITED", 30)
                 + "TRUST (CLAIMED)",
         ]
+        if let chosenColumns {
+            lines.removeLast()
+            lines += Self.chosen(chosenColumns, ranking: ranking, shown: shown)
+            return finish(lines, feed, columns: columns, rows: rows)
+        }
         let lookalikes = KnownSenders.lookalikes(among: hunt.teams.map(\.name.rawValue) + feed.board.teams.map(\.name))
         for team in shown {
             let last =
@@ -63,11 +70,40 @@ struct BoardScreen {
                     + score + (team.failed.isEmpty ? "" : "  \u{1B}[31m\(team.failed.count) refused\u{1B}[0m")
                     + lookalike)
         }
+        return finish(lines, feed, columns: columns, rows: rows)
+    }
+
+    /// What the gate ignored and the latest events under the teams, cut to the screen: a line wider than the
+    /// terminal would wrap and push the top off the screen.
+    private func finish(_ lines: [String], _ feed: BoardFeed, columns: Int, rows: Int) -> [String] {
+        var lines = lines
+        let ignored = Self.ignoredLine(feed.gate)
         if !ignored.isEmpty { lines += ["", ignored.trimmingNewlines()] }
         lines += ["", "\u{1B}[1mlatest\u{1B}[0m"]
         lines += feed.latestLines(room: max(rows - lines.count - 1, 0))
-        // A line wider than the terminal would wrap and push the top off the screen.
         return lines.prefix(rows).map { NavScreen.clip($0, columns) }
+    }
+
+    /// The heads and the rows of the teams shown, in the organiser's columns, each as wide as what it holds.
+    static func chosen(_ columns: [BoardColumn], ranking: [HuntBoard.Team], shown: ArraySlice<HuntBoard.Team>)
+        -> [String]
+    {
+        let ranks = HuntBoard.ranks(ranking)
+        var table = [columns.map { $0.head.uppercased() }]
+        for (index, team) in zip(shown.indices, shown) {
+            let rank = ranks[index].map(String.init) ?? "-"
+            table.append(
+                columns.map { column in
+                    column == .team
+                        ? TerminalText.escaped(team.name) : column.text(team, rank: rank, zone: .current)
+                })
+        }
+        let widths = columns.indices.map { column in table.map { $0[column].terminalColumns }.max() ?? 0 }
+        return table.map { row in
+            row.enumerated().map { column, cell in
+                cell + String(repeating: " ", count: max(widths[column] - cell.terminalColumns, 0))
+            }.joined(separator: "  ")
+        }
     }
 
     /// "ignored: 2 replayed, 1 unknownKey" after a newline, or nothing when nothing was ignored.

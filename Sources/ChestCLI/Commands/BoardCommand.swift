@@ -13,8 +13,8 @@ struct BoardCommand: ChestCommand {
     static let name = "board"
     static let abstract = "the organiser's live board: each team, pages opened and when, trust, refused messages"
     static let synopses = [
-        "HUNT [--json | --once [--timeout SECONDS]]",
-        "HUNT --http [ADDR:]PORT [--http-token TOKEN] [--json | --quiet] [--tiles URL --tiles-attribution TEXT]",
+        "HUNT [--json | --once [--timeout SECONDS]] [--columns LIST]",
+        "HUNT --http [ADDR:]PORT [--http-token TOKEN] [--json | --quiet] [--tiles URL --tiles-attribution TEXT] [--columns LIST]",
         "HUNT --results [--timeout SECONDS] [-o FILE.html|FILE.json|FILE.csv]",
     ]
     static let discussion = """
@@ -75,6 +75,11 @@ struct BoardCommand: ChestCommand {
         .option(
             "--tiles-attribution", value: "TEXT",
             help: "with --tiles: what the tile source requires shown with its tiles"),
+        .option(
+            "--columns", value: "LIST",
+            help:
+                "the web board's and the terminal board's columns, in order, from rank, team, points, pages, time, hints, adjusted, reached, trust, devices, online, refused"
+        ),
         .flag("--results", help: "print the final results and exit; with -o, write them"),
         .option(
             "--output", "-o", value: "FILE",
@@ -92,12 +97,20 @@ struct BoardCommand: ChestCommand {
     var tiles: BoardTiles?
     var results: Bool
     var output: String?
+    /// `--columns`: nil keeps each board's own columns.
+    var columns: [BoardColumn]?
 
     init(_ values: ParsedValues) throws(UsageError) {
         huntPath = values.positional("HUNT")[0]
         json = values.flag("--json")
         once = values.flag("--once")
         quiet = values.flag("--quiet")
+        if let list = values.value("--columns") {
+            switch BoardColumn.parse(list) {
+            case let .success(chosen): columns = chosen
+            case let .failure(error): throw UsageError("--columns \(list): \(error)")
+            }
+        }
         results = values.flag("--results")
         output = values.value("--output")
         if output != nil, !results { throw UsageError("-o FILE goes with --results") }
@@ -168,7 +181,7 @@ struct BoardCommand: ChestCommand {
             do {
                 return try BoardServer(
                     address: address, access: BoardAccess(token: token),
-                    snapshot: feed.snapshot(connection: .connecting, tiles: tiles))
+                    snapshot: feed.snapshot(connection: .connecting, tiles: tiles, columns: columns))
             } catch {
                 throw ChestError("\(error)")
             }
@@ -208,7 +221,7 @@ struct BoardCommand: ChestCommand {
             publishedSchedule = feed.core.schedule
             publishedIgnored = feed.gate.refused
             lastPublished = .now
-            web.publish(feed.snapshot(connection: connection, tiles: tiles), events: pending)
+            web.publish(feed.snapshot(connection: connection, tiles: tiles, columns: columns), events: pending)
             pending = []
         }
         if results { return try writeResults(hunt, &feed, link) }
@@ -232,6 +245,7 @@ struct BoardCommand: ChestCommand {
         link.client.start()
         var screen = BoardScreen(hunt: hunt)
         screen.web = web?.url
+        screen.chosenColumns = columns
         stream(&feed, link) { feed, events, connection in
             publish(feed, events, connection)
             screen.connection = connection
