@@ -167,7 +167,10 @@ import Testing
             return
         }
         let sealed = try #require(Data(base64Encoded: hint.sealed))
-        #expect(HintSeal.open(sealed, with: reader) == Data(repeating: 9, count: 32))
+        // Sealed to the team's key, which every device of the team has (docs/HUNTS.md "Several devices in one team").
+        let teamKey = [UInt8](try #require(team.secretKey.flatMap { Data(base64Encoded: $0) }))
+        #expect(HintSeal.open(sealed, withSecretKey: teamKey) == Data(repeating: 9, count: 32))
+        #expect(HintSeal.open(sealed, with: reader) == nil)
         #expect(feed.board.teams[0].points == -2)
 
         // Where the identity is not the organiser's, nothing is signed: the request is refused, and says why.
@@ -223,7 +226,8 @@ import Testing
             return
         }
         let sealed = try #require(Data(base64Encoded: hint.sealed))
-        #expect(hint.cost == 0 && HintSeal.open(sealed, with: reader) == Data(repeating: 9, count: 32))
+        let teamKey = [UInt8](try #require(team.secretKey.flatMap { Data(base64Encoded: $0) }))
+        #expect(hint.cost == 0 && HintSeal.open(sealed, withSecretKey: teamKey) == Data(repeating: 9, count: 32))
         #expect(feed.board.teams[0].points == 0 && feed.board.teams[0].hints.count == 1)
         feed.stop(at: heard.addingTimeInterval(61))
 

@@ -70,7 +70,7 @@ extension HuntBoard {
         let lookalikes = KnownSenders.lookalikes(among: teams.map(\.name))
         // A clock for each team or a finish (docs/HUNTS.md "A clock for each team"): the TIME column says, from the
         // team's start, when it finished, or when its time runs out.
-        let timed = teams.contains { $0.finishedAt != nil || ($0.closesAt != nil && $0.startedAt != nil) }
+        let timed = limit != nil || teams.contains { $0.finishedAt != nil }
         var heads: [String] = header
         if timed { heads.insert("TIME", at: 7) }
         var rows: [[String]] = [heads]

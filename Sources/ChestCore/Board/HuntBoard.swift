@@ -19,6 +19,8 @@ package struct HuntBoard: Codable, Sendable {
     private var readerTeams: [String: String] = [:]
     /// The signature of each credited receipt → its team: seen again on another team's topic, it is refused.
     private var credited: [String: String] = [:]
+    /// Each team's time limit in force, in seconds (docs/HUNTS.md "A clock for each team"); nil without one.
+    package private(set) var limit: Int?
 
     /// Every team of the file, listed before any is heard.
     package init(hunt: HuntFile) {
@@ -112,6 +114,7 @@ package struct HuntBoard: Codable, Sendable {
 
     /// Sets each team's own start and end from the schedule in force (docs/HUNTS.md "A clock for each team").
     package mutating func apply(_ schedule: HuntSchedule) {
+        limit = schedule.limit
         for name in order {
             let window = schedule.forTeam(name)
             byName[name]?.startedAt = window.starts
