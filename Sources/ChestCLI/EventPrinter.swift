@@ -80,7 +80,8 @@ struct EventPrinter {
         case let .said(said, _, huntName):
             // The first line is what `chest nav` shows of an event: the word itself.
             let lines = said.text.split(separator: "\n", omittingEmptySubsequences: false)
-            return ("\(huntName): \(lines.first ?? "")", "1;35", lines.dropFirst().joined(separator: "\n"))
+            let alone = said.team.map { " (to team \(TerminalText.escaped($0)) alone)" } ?? ""
+            return ("\(huntName)\(alone): \(lines.first ?? "")", "1;35", lines.dropFirst().joined(separator: "\n"))
         }
     }
 }

@@ -43,6 +43,7 @@ extension Daemon {
             case .refused(.queueFull): "it came while the queue was full"
             case .hintKeyNotForThisReader: "the hint key is not sealed to this reader"
             case .startKeyNotForThisTeam: "the start key is not sealed to this team"
+            case .wordNotForThisTeam: "the word is not sealed to this team, or is no text"
             }
         log.warning("hunt: ignored a message on \(TerminalText.escaped(topic)): \(reason)")
     }

@@ -47,6 +47,7 @@ extension HuntLink {
                     switch envelope.body {
                     case let .hint(hint): hint.sealed
                     case let .start(start): start.sealed
+                    case let .told(word): word.sealed
                     default: nil
                     }
                 if let sealed {

@@ -158,6 +158,23 @@ final class HuntLink {
             }
             flush()
             return [.outbox(outbox?.count ?? 0)]
+        case let .ask(question):
+            guard let connection else { return [] }
+            _ = append("the team's question") { id in
+                (
+                    HuntTopic.ask(hunt: connection.hunt.id, team: connection.team.name.rawValue, id: id),
+                    sign(
+                        HuntEnvelope(
+                            hunt: connection.hunt.id, sender: connection.team.name.rawValue, id: id, sent: Date(),
+                            ask: question),
+                        connection), true
+                )
+            }
+            if !connection.connected {
+                log.notice("hunt: the team's question waits in the outbox; it is sent when the broker is back")
+            }
+            flush()
+            return [.outbox(outbox?.count ?? 0)]
         case let .keepHintKeys(keys):
             do {
                 try AtomicFile.write(try JSONEncoder().encode(keys), to: hintKeyFile)
@@ -212,6 +229,7 @@ final class HuntLink {
             client.subscribe(HuntTopic.start(hunt: hunt.id, team: team.name.rawValue))
             client.subscribe(HuntTopic.schedule(hunt: hunt.id))
             client.subscribe(HuntTopic.saying(hunt: hunt.id))
+            client.subscribe(HuntTopic.toldTo(hunt: hunt.id, team: team.name.rawValue))
             self.connection = connection
             client.start()
         } catch {

@@ -66,7 +66,8 @@ struct Notifications: Sendable {
     func announce(_ said: HuntWord.Said, huntName: String, log: Log) {
         guard let desktop else { return }
         Task {
-            let outcome = await desktop.notify(summary: "\(huntName): the organiser says", body: said.text)
+            let summary = "\(huntName): the organiser says" + (said.team == nil ? "" : " to your team alone")
+            let outcome = await desktop.notify(summary: summary, body: said.text)
             if case .exited(0) = outcome {} else { log.warning("desktop notification: \(outcome)") }
         }
     }

@@ -27,6 +27,8 @@ package enum BoardJSON {
         var latest: [BoardEvent]
         var refused: [BoardEvent]
         var ignored: [String: Int]
+        /// The teams' questions, oldest first (docs/HUNTS.md "A team's question, a word to one team").
+        var questions: [BoardCore.HeardQuestion]
     }
 
     struct Row: Encodable {
@@ -125,7 +127,7 @@ package enum BoardJSON {
             ends: snapshot.schedule.ends, limit: snapshot.schedule.limit, page: number, pages: pages,
             teamCount: ranked.count, teams: teams,
             latest: snapshot.unlocks.map(\.event), refused: snapshot.refusals.map(\.event),
-            ignored: snapshot.ignored)
+            ignored: snapshot.ignored, questions: snapshot.asked)
         return ChestJSON.line(document)
     }
 }

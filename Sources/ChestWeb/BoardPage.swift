@@ -289,7 +289,7 @@ package enum BoardPage {
         return items.isEmpty ? #"<p class="none">No page credited yet.</p>"# : "<ol>\(items.joined())</ol>"
     }
 
-    /// A hint given or an adjustment, as the latest events show it; nil for another event.
+    /// A hint given, an adjustment or a team's question, as the latest events show it; nil for another event.
     static func scored(_ logged: BoardSnapshot.Logged, colours: [String: String], timeZone: Zone) -> String? {
         switch logged.event {
         case let .hint(team, message, page, hint, cost, charged, _):
@@ -304,6 +304,11 @@ package enum BoardPage {
             return
                 "<li>\(time(logged.at, timeZone)) \(dot(colours[team]))<b>\(HTML.escaped(team))</b> \(sign)\(abs(points)) "
                 + "point\(abs(points) == 1 ? "" : "s"): \(HTML.isolated(reason))</li>"
+        case let .asked(team, text, _, _):
+            // docs/HUNTS.md "A team's question, a word to one team".
+            return
+                #"<li class="asked" title="\#(HTML.escaped(team + " asks: " + text))">\#(time(logged.at, timeZone)) "#
+                + "\(dot(colours[team]))<b>\(HTML.escaped(team))</b> asks: \(HTML.isolated(text))</li>"
         default:
             return nil
         }

@@ -53,6 +53,8 @@ package struct BoardSnapshot: Sendable {
     package var schedule = HuntSchedule()
     /// The organiser's words to every team (`chest hunt say`), oldest first.
     package var words: [HuntWord.Said] = []
+    /// The teams' questions (`chest hunt ask`), oldest first.
+    package var asked: [BoardCore.HeardQuestion] = []
     /// The organiser's tile source for a map beneath the board's (`--tiles`), or nil for the board's drawing alone.
     package var tiles: BoardTiles?
     /// Each page's question by `PageLink`, from the organiser's file: shown with the page's openings.

@@ -16,6 +16,7 @@ extension BoardFeed {
             })
         snapshot.schedule = core.schedule
         snapshot.words = core.words.map(\.said)
+        snapshot.asked = core.questions
         snapshot.questions = questions
         snapshot.tiles = tiles
         snapshot.columns = columns

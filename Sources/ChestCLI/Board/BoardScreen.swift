@@ -138,6 +138,8 @@ extension BoardEvent {
                     ? " again (not charged twice)" : cost == 0 ? " (free)" : " (\(cost) point\(cost == 1 ? "" : "s"))")
         case let .adjusted(team, points, reason, _):
             "\(team) \(points > 0 ? "+" : "")\(points) point\(abs(points) == 1 ? "" : "s"): \(TerminalText.escaped(reason))"
+        case let .asked(team, text, _, _):
+            "\(team) \u{1B}[1;36masks\u{1B}[0m: \(TerminalText.escaped(text))"
         }
     }
 }

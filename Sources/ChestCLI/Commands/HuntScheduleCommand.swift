@@ -122,31 +122,41 @@ struct HuntScheduleCommand: ChestCommand {
     }
 }
 
-/// `chest hunt say TEXT --hunt FILE`: a signed word from the organiser to every team (docs/HUNTS.md "Word to all
-/// teams").
+/// `chest hunt say TEXT --hunt FILE [--team NAME]...`: a signed word from the organiser to every team (docs/HUNTS.md
+/// "Word to all teams"), or sealed to each team named (docs/HUNTS.md "A team's question, a word to one team").
 struct HuntSayCommand: ChestCommand {
     static let name = "say"
-    static let abstract = "send a word to every team: shown by chest watch, chest nav and a desktop notification"
-    static let synopses = ["TEXT --hunt FILE [--timeout SECONDS]"]
+    static let abstract =
+        "send a word to every team, or to one team alone: shown by chest watch, chest nav and a desktop notification"
+    static let synopses = ["TEXT --hunt FILE [--team NAME]... [--timeout SECONDS]"]
     static let discussion = """
         Publishes TEXT (1 to 500 characters) to the hunt's broker, retained and signed with your identity (the \
         organiser's): every team's chestd tells it once, now or when it next connects (chest watch's event said, \
-        chest nav, a desktop notification), and the board shows it with its latest events.
+        chest nav, a desktop notification), and the board shows it with its latest events. With --team, TEXT goes \
+        to each team named alone, sealed to its team key on a topic only that team reads: the answer to a team's \
+        question (chest hunt ask). The other teams neither see it nor can read it, and the broker holds it only \
+        sealed; the team's chestd tells it once, marked as said to the team alone.
         """
     static let parameters: [Parameter] = [
         .positional("TEXT", help: "what to tell the teams"),
         .huntFile,
+        .option(
+            "--team", value: "NAME", help: "tell this team alone, sealed to it (repeatable); without it, every team",
+            repeatable: true),
         .option("--timeout", value: "SECONDS", help: "how long to wait for the broker (default 10)"),
     ]
 
     var text: String
     var huntPath: String
+    var teams: [String]
     var timeout: Double
 
     init(_ values: ParsedValues) throws(UsageError) {
         text = values.positional("TEXT")[0]
         if let problem = HuntSaid.problem(text) { throw UsageError(problem) }
         huntPath = try values.huntPath("hunt say")
+        // As typed, in NFC, so a name typed decomposed still matches (docs/HUNTS.md "Team names").
+        teams = values.values("--team").map { TeamName(typed: $0)?.rawValue ?? $0 }
         timeout =
             try values.value("--timeout", "--timeout is a number of seconds") {
                 Double($0).flatMap { $0 > 0 ? $0 : nil }
@@ -160,10 +170,39 @@ struct HuntSayCommand: ChestCommand {
         }
         let identity = try OrganiserPost.identity(settings, hunt: hunt, signing: "a word to the teams is")
         let id = OrganiserPost.newID()
+        guard teams.isEmpty else {
+            try OrganiserPost.publish(
+                try told(hunt, id: id).map { (HuntSigner.sign($0.0, with: identity), $0.1) }, hunt: hunt,
+                purpose: "say", timeout: timeout)
+            print(
+                "said to \(teams.joined(separator: ", ")) alone, sealed to each team's key; the broker keeps it for the team"
+            )
+            return
+        }
         let envelope = HuntEnvelope(hunt: hunt.id, id: id, sent: Date(), said: HuntSaid(text: text))
         try OrganiserPost.publish(
             HuntSigner.sign(envelope, with: identity), topic: HuntTopic.said(hunt: hunt.id, id: id),
             hunt: hunt, purpose: "say", timeout: timeout)
         print("said to every team; the broker keeps it for teams that join later")
+    }
+
+    /// The word sealed to each team named, unsigned, with its topic.
+    private func told(_ hunt: HuntFile, id: UInt64) throws -> [(HuntEnvelope, String)] {
+        let bytes = Data(text.utf8)
+        guard bytes.count <= HuntTeamWord.maximumBytes else {
+            throw UsageError("the word is \(bytes.count) bytes of UTF-8; at most \(HuntTeamWord.maximumBytes) are sealed")
+        }
+        return try Set(teams).sorted().map { name in
+            guard let team = hunt.teams.first(where: { $0.name.rawValue == name }) else {
+                throw UsageError("--team \(TerminalText.escaped(name)): no such team in \(huntPath)")
+            }
+            guard let box = HintSeal.seal(bytes, toReader: team.publicKey) else {
+                throw ChestError("team \(name)'s key in \(huntPath) is not an Ed25519 key; run chest hunt team add again")
+            }
+            let word = HuntTeamWord(team: name, sealed: box.base64EncodedString())
+            return (
+                HuntEnvelope(hunt: hunt.id, id: id, sent: Date(), told: word), HuntTopic.told(hunt: hunt.id, team: name, id: id)
+            )
+        }
     }
 }

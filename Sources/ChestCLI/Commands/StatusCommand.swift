@@ -157,7 +157,10 @@ struct StatusCommand: ChestCommand {
             }
             if let said = hunt.said?.last {
                 lines.append(
-                    row("organiser", "\u{201C}\(TerminalText.escaped(said.text))\u{201D} (\(ISO8601.string(said.at)))"))
+                    row(
+                        "organiser",
+                        "\u{201C}\(TerminalText.escaped(said.text))\u{201D} (\(ISO8601.string(said.at))"
+                            + (said.team == nil ? ")" : "; to your team alone)")))
             }
         }
         for note in report.notes { lines.append(row("note", note)) }

@@ -96,7 +96,8 @@ enum NavScreen {
         }
         if let said = hunt.said?.last {
             lines += TextWrap.lines(
-                "the organiser says: " + TerminalText.escaped(said.text), columns: columns, indent: "  ")
+                "the organiser says" + (said.team == nil ? "" : " to your team alone") + ": "
+                    + TerminalText.escaped(said.text), columns: columns, indent: "  ")
         }
         return lines
     }

@@ -37,4 +37,13 @@ extension BoardCore {
         package var at: Date
         package var said: HuntWord.Said
     }
+
+    /// A team's question (`chest hunt ask`, docs/HUNTS.md "A team's question, a word to one team"): the team, its
+    /// text, when the board heard it, and the team's id for it (its outbox sequence number).
+    package struct HeardQuestion: Hashable, Sendable, Codable {
+        package var team: String
+        package var text: String
+        package var at: Date
+        package var id: UInt64
+    }
 }

@@ -12,6 +12,9 @@ package struct BoardCore: Sendable {
     package private(set) var schedule: HuntSchedule
     /// The organiser's latest words, oldest first, at most `listed`.
     package private(set) var words: [HeardWord] = []
+    /// The teams' latest questions, oldest first, at most `listedQuestions`.
+    package private(set) var questions: [HeardQuestion] = []
+    package static let listedQuestions = 200
     package internal(set) var board: HuntBoard
     package private(set) var gate: HuntGate
     /// Whether this board can sign as the organiser: without, hint requests are refused (`cannotAnswer`).
@@ -126,9 +129,9 @@ package struct BoardCore: Sendable {
         case let .refused(refusal):
             return refuse(refusal, heard, replay: replay)
         case .accepted:
-            // The board's hint answers and a team's start key (its own, another board's), heard back, tell it nothing
-            // (docs/HUNTS.md "Hints").
-            if envelope.kind == .hint || envelope.kind == .start { return [] }
+            // The board's hint answers, a team's start key and a word told to one team (its own, another board's),
+            // heard back, tell it nothing (docs/HUNTS.md "Hints").
+            if envelope.kind == .hint || envelope.kind == .start || envelope.kind == .told { return [] }
             if let signature = envelope.signature { believed.insert(signature) }
             var effects: [Effect] = []
             if !replay {
@@ -179,6 +182,10 @@ package struct BoardCore: Sendable {
             return []
         case let .adjust(adjustment):
             events = board.recordAdjustment(adjustment, receivedAt: heard.at)
+        case let .ask(question):
+            questions.append(HeardQuestion(team: envelope.sender, text: question.text, at: heard.at, id: envelope.id))
+            if questions.count > Self.listedQuestions { questions.removeFirst(questions.count - Self.listedQuestions) }
+            events = [.asked(team: envelope.sender, text: question.text, id: envelope.id, receivedAt: heard.at)]
         case let .hintRequest(request):
             let hint = page(request.message, request.page)?.hints.flatMap {
                 $0.indices.contains(request.hint - 1) ? $0[request.hint - 1] : nil
@@ -199,7 +206,7 @@ package struct BoardCore: Sendable {
                             team: envelope.sender, message: request.message, page: request.page,
                             hint: request.hint, cost: cost, reader: reader, key: hint.key)))
             }
-        case .receipt, .status, .release, .hint, .start:
+        case .receipt, .status, .release, .hint, .start, .told:
             var envelope = envelope
             var worth = 1
             var finishes = false
@@ -234,7 +241,7 @@ package struct BoardCore: Sendable {
         switch body {
         case let .receipt(receipt, _): receipt.message
         case let .hintRequest(request): request.message
-        case .status, .release, .hint, .adjust, .schedule, .said, .start: nil
+        case .status, .release, .hint, .adjust, .schedule, .said, .start, .ask, .told: nil
         }
     }
 
@@ -312,7 +319,7 @@ package struct BoardCore: Sendable {
             switch event {
             case .team: continue
             case .refused: Self.keep(Logged(at: at, event: event), in: &refusals)
-            case .unlock, .hint, .adjusted: Self.keep(Logged(at: at, event: event), in: &latest)
+            case .unlock, .hint, .adjusted, .asked: Self.keep(Logged(at: at, event: event), in: &latest)
             }
         }
     }

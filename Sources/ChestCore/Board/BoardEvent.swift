@@ -40,6 +40,9 @@ package enum BoardEvent: Codable, Hashable, Sendable {
     /// The organiser's adjustment (docs/HUNTS.md "Adjustments"): `{"event":"adjusted","team":…,"points":…,
     /// "reason":…,"receivedAt":…}`.
     case adjusted(team: String, points: Int, reason: String, receivedAt: Date)
+    /// A team's question (docs/HUNTS.md "A team's question, a word to one team"): `{"event":"asked","team":…,
+    /// "text":…,"id":…,"receivedAt":…}`; `id` is the team's for it.
+    case asked(team: String, text: String, id: UInt64, receivedAt: Date)
 
     package init(from decoder: any Decoder) throws {
         let line = try Line(from: decoder)
@@ -74,6 +77,10 @@ package enum BoardEvent: Codable, Hashable, Sendable {
             self = .adjusted(
                 team: try need(line.team, "team"), points: try need(line.points, "points"),
                 reason: line.reason ?? "", receivedAt: try need(line.receivedAt, "receivedAt"))
+        case "asked":
+            self = .asked(
+                team: try need(line.team, "team"), text: try need(line.text, "text"), id: try need(line.id, "id"),
+                receivedAt: try need(line.receivedAt, "receivedAt"))
         default:
             throw DecodingError.dataCorrupted(
                 .init(
@@ -112,6 +119,8 @@ package enum BoardEvent: Codable, Hashable, Sendable {
         var proof: String?
         var reason: String?
         var why: String?
+        var text: String?
+        var id: UInt64?
 
         init(_ event: BoardEvent) {
             switch event {
@@ -158,6 +167,12 @@ package enum BoardEvent: Codable, Hashable, Sendable {
                 self.team = team
                 self.points = points
                 self.reason = reason
+                self.receivedAt = receivedAt
+            case .asked(let team, let text, let id, let receivedAt):
+                self.event = "asked"
+                self.team = team
+                self.text = text
+                self.id = id
                 self.receivedAt = receivedAt
             }
         }

@@ -104,7 +104,7 @@ package struct HuntBoard: Codable, Sendable {
             } else if let signature = receipt.signature {
                 credited[signature] = team.name
             }
-        case .release, .hintRequest, .hint, .adjust, .schedule, .said, .start:
+        case .release, .hintRequest, .hint, .adjust, .schedule, .said, .start, .ask, .told:
             return []
         }
         byName[team.name] = team

@@ -59,7 +59,9 @@ extension ChestEvent: Codable {
             self = .trust(FixTrust(level: level, reasons: line.reasons ?? []), source: line.source)
         case "said":
             self = .said(
-                HuntWord.Said(id: line.saidID ?? 0, text: try need(line.text, "text"), at: try need(line.at, "at")),
+                HuntWord.Said(
+                    id: line.saidID ?? 0, text: try need(line.text, "text"), at: try need(line.at, "at"),
+                    team: line.toTeam),
                 hunt: line.hunt ?? "", huntName: line.huntName ?? "")
         default:
             throw DecodingError.dataCorrupted(
@@ -149,6 +151,8 @@ extension ChestEvent: Codable {
         var hunt: String?
         var huntName: String?
         var saidID: UInt64?
+        /// `said`: the team it was told to alone (`chest hunt say --team`); absent for a word to every team.
+        var toTeam: String?
 
         init(_ event: ChestEvent) {
             self.event = event.name
@@ -186,6 +190,7 @@ extension ChestEvent: Codable {
                 )
             case let .said(said, hunt, huntName):
                 (text, at, saidID, self.hunt, self.huntName) = (said.text, said.at, said.id, hunt, huntName)
+                toTeam = said.team
             }
         }
     }

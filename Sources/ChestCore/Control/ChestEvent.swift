@@ -99,7 +99,8 @@ package enum ChestEvent: Hashable, Sendable {
         case let .fixLost(_, reason): "fix lost: \(reason)"
         case .fix, .weather: name
         case let .hint(note): "hint \(note.hint) of \(note.id) \"\(note.title)\" page \(note.page) opened"
-        case let .said(said, _, huntName): "said by the organiser of \(huntName): \(said.text)"
+        case let .said(said, _, huntName):
+            "said by the organiser of \(huntName)\(said.team.map { " to team \($0) alone" } ?? ""): \(said.text)"
         }
     }
 }

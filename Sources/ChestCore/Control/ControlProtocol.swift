@@ -28,10 +28,12 @@ package enum ControlRequest: Hashable, Sendable {
     case config
     /// Asks for the next hint still closed of a page (the first page with one when `page` is nil), docs/FORMAT.md "Hints".
     case hint(id: String, page: Int?)
+    /// A team's question to the hunt's organiser (docs/HUNTS.md "A team's question, a word to one team").
+    case ask(text: String)
 
     /// The operations, as the wire's `op` names them.
     package enum Operation: String, Hashable, Sendable, Codable {
-        case list, read, pin, save, delete, status, watch, `import`, fix, unsave, undelete, reload, config, hint, answer
+        case list, read, pin, save, delete, status, watch, `import`, fix, unsave, undelete, reload, config, hint, answer, ask
     }
 
     package var operation: Operation {
@@ -51,6 +53,7 @@ package enum ControlRequest: Hashable, Sendable {
         case .reload: .reload
         case .config: .config
         case .hint: .hint
+        case .ask: .ask
         }
     }
 
@@ -99,6 +102,7 @@ extension ControlRequest: Codable {
         case .reload: self = .reload
         case .config: self = .config
         case .hint: self = .hint(id: try required(.id), page: try container.decodeIfPresent(Int.self, forKey: .page))
+        case .ask: self = .ask(text: try required(.text))
         }
     }
 
@@ -116,6 +120,7 @@ extension ControlRequest: Codable {
             try container.encode(id, forKey: .id)
             try container.encode(text, forKey: .text)
             try container.encodeIfPresent(page, forKey: .page)
+        case let .ask(text): try container.encode(text, forKey: .text)
         case let .undelete(id): try container.encodeIfPresent(id, forKey: .id)
         case let .import(path): try container.encode(path, forKey: .path)
         case let .hint(id, page):

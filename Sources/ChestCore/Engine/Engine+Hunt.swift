@@ -35,6 +35,9 @@ extension Engine {
             if case .start = envelope.body {
                 return startKeyHeard(envelope, topic: topic, signatureValid: signatureValid, key: key, now: now)
             }
+            if case .told = envelope.body {
+                return toldHeard(envelope, topic: topic, signatureValid: signatureValid, opened: key)
+            }
             return hintKeyHeard(envelope, topic: topic, signatureValid: signatureValid, key: key)
         case let .hintKeysKept(keys):
             return hintKeysRestored(keys)
@@ -100,7 +103,7 @@ extension Engine {
         case let .schedule(schedule): return scheduleHeard(schedule, id: envelope.id, now: now)
         case let .said(said): return saidHeard(said, id: envelope.id, sent: envelope.sent)
         case let .release(heard): release = heard
-        case .receipt, .status, .hintRequest, .hint, .adjust, .start: return []
+        case .receipt, .status, .hintRequest, .hint, .adjust, .start, .ask, .told: return []
         }
         return believe(release, now: now)
     }

@@ -35,6 +35,8 @@ extension Engine {
             return delete(try resolve(prefix).get(), for: client)
         case let .hint(prefix, page):
             return askHint(try resolve(prefix).get(), page: page, for: client, now: now)
+        case let .ask(text):
+            return ask(text, for: client)
         case let .import(path):
             // The file is read where it is, by the daemon, and comes back as an arrival for this client.
             guard path.hasPrefix("/") else { return [.reply(client, .failure("import needs an absolute path"))] }

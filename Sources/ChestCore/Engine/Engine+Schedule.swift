@@ -83,12 +83,13 @@ extension Engine {
         return effects
     }
 
-    /// A word from the organiser the gate believed: announced once, ever (its id is kept before it is told).
-    mutating func saidHeard(_ said: HuntSaid, id: UInt64, sent: Date) -> [Effect] {
+    /// A word from the organiser the gate believed, to every team or to this one alone (`team`): announced once,
+    /// ever (its id is kept before it is told).
+    mutating func saidHeard(_ said: HuntSaid, id: UInt64, sent: Date, team: String? = nil) -> [Effect] {
         guard let file = huntBook.file else { return [] }
         var word = huntBook.word ?? HuntWord(hunt: file.id)
-        guard !word.said.contains(where: { $0.id == id }) else { return [] }
-        let entry = HuntWord.Said(id: id, text: said.text, at: sent)
+        guard !word.said.contains(where: { $0.id == id && $0.team == team }) else { return [] }
+        let entry = HuntWord.Said(id: id, text: said.text, at: sent, team: team)
         word.said.append(entry)
         word.said.sort { $0.id < $1.id }
         if word.said.count > HuntWord.saidLimit { word.said.removeFirst(word.said.count - HuntWord.saidLimit) }
@@ -106,7 +107,8 @@ extension Engine {
         if let word {
             var organiser = HuntGate.Seen.Sender()
             organiser.schedule = word.schedule?.id
-            organiser.said = word.said.isEmpty ? nil : Dictionary(word.said.map { ($0.id, $0.text) }) { $1 }
+            let toAll = word.said.filter { $0.team == nil }
+            organiser.said = toAll.isEmpty ? nil : Dictionary(toAll.map { ($0.id, $0.text) }) { $1 }
             seen.senders[HuntEnvelope.organiserSender] = organiser
         }
         return HuntGate(hunt: file, seen: seen)

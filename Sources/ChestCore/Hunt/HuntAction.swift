@@ -20,6 +20,9 @@ package enum HuntAction: Hashable, Sendable {
     case keepReleases([String: ReleaseKey])
     /// Put a signed request for a hint in the outbox and send it when the broker is there (docs/HUNTS.md "Hints").
     case requestHint(HuntHintRequest)
+    /// Put the team's signed question in the outbox and send it when the broker is there (docs/HUNTS.md "A team's
+    /// question, a word to one team").
+    case ask(HuntQuestion)
     /// Write the hint keys the board gave to the chest (`HintRef.key` → base64), as releases are kept.
     case keepHintKeys([String: String])
     /// Write the organiser's word believed (the newest schedule, the words announced) to the chest

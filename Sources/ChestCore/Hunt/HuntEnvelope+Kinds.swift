@@ -47,4 +47,14 @@ extension HuntEnvelope {
     package init(hunt: HuntID, id: UInt64, sent: Date, start: HuntTeamStart) {
         self.init(hunt: hunt, sender: Self.organiserSender, id: id, sent: sent, body: .start(start))
     }
+
+    /// A team's question to the organiser; `id` is the team's outbox sequence number, as a hint request's.
+    package init(hunt: HuntID, sender: String, id: UInt64, sent: Date, ask: HuntQuestion) {
+        self.init(hunt: hunt, sender: sender, id: id, sent: sent, body: .ask(ask))
+    }
+
+    /// A word sealed to one team, always the organiser's; `id` is the organiser's clock in milliseconds.
+    package init(hunt: HuntID, id: UInt64, sent: Date, told: HuntTeamWord) {
+        self.init(hunt: hunt, sender: Self.organiserSender, id: id, sent: sent, body: .told(told))
+    }
 }

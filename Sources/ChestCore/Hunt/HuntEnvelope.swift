@@ -25,6 +25,10 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
         case said
         /// The start key sealed to one team at its own start (docs/HUNTS.md "A clock for each team").
         case start
+        /// A team's question to the organiser (docs/HUNTS.md "A team's question, a word to one team").
+        case ask
+        /// The organiser's word to one team, sealed to it.
+        case told
 
         /// Why a message of this kind is refused when its own field is not the one it carries.
         var missing: String {
@@ -38,6 +42,8 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
             case .schedule: "a schedule message without its schedule"
             case .said: "a said message without its text"
             case .start: "a start message without its sealed key"
+            case .ask: "an ask message without its question"
+            case .told: "a told message without its sealed word"
             }
         }
 
@@ -54,6 +60,8 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
             case .schedule: "a schedule must come from the organiser"
             case .said: "a word to the teams must come from the organiser"
             case .start: "a team's start must come from the organiser"
+            case .ask: "the organiser asks no questions"
+            case .told: "a word to a team must come from the organiser"
             }
         }
     }
@@ -76,6 +84,10 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
         case said(HuntSaid)
         /// The start key sealed to one team.
         case start(HuntTeamStart)
+        /// A team's question.
+        case ask(HuntQuestion)
+        /// The organiser's word sealed to one team.
+        case told(HuntTeamWord)
 
         package var kind: Kind {
             switch self {
@@ -88,14 +100,16 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
             case .schedule: .schedule
             case .said: .said
             case .start: .start
+            case .ask: .ask
+            case .told: .told
             }
         }
 
         /// Whether only the organiser sends this kind; the others only a team does.
         var isOrganisers: Bool {
             switch self {
-            case .release, .hint, .adjust, .schedule, .said, .start: true
-            case .receipt, .status, .hintRequest: false
+            case .release, .hint, .adjust, .schedule, .said, .start, .told: true
+            case .receipt, .status, .hintRequest, .ask: false
             }
         }
     }
@@ -177,6 +191,8 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
         var schedule: HuntSchedule?
         var said: HuntSaid?
         var start: HuntTeamStart?
+        var ask: HuntQuestion?
+        var told: HuntTeamWord?
         var key: String
         var signature: String?
 
@@ -201,6 +217,8 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
             case let .schedule(schedule): self.schedule = schedule
             case let .said(said): self.said = said
             case let .start(start): self.start = start
+            case let .ask(ask): self.ask = ask
+            case let .told(told): self.told = told
             }
         }
     }
@@ -212,12 +230,12 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
             wire.receipt.map { .receipt($0, readerClaim: wire.readerClaim) }, wire.status.map(Body.status),
             wire.release.map(Body.release), wire.hintRequest.map(Body.hintRequest), wire.hint.map(Body.hint),
             wire.adjust.map(Body.adjust), wire.schedule.map(Body.schedule), wire.said.map(Body.said),
-            wire.start.map(Body.start),
+            wire.start.map(Body.start), wire.ask.map(Body.ask), wire.told.map(Body.told),
         ]
         let present = bodies.compactMap { $0 }
         guard present.count == 1, let body = present.first else {
             throw HuntError(
-                "the message must carry exactly one of receipt, status, release, hintRequest, hint, adjust, schedule, said or start"
+                "the message must carry exactly one of receipt, status, release, hintRequest, hint, adjust, schedule, said, start, ask or told"
             )
         }
         guard body.kind == wire.kind else { throw HuntError(wire.kind.missing) }
@@ -279,6 +297,10 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
             if let problem = HuntSaid.problem(said.text) { throw HuntError(problem) }
         case let .start(start):
             guard start.isValid else { throw HuntError("the start's team or sealed key is malformed") }
+        case let .ask(question):
+            if let problem = HuntQuestion.problem(question.text) { throw HuntError(problem) }
+        case let .told(word):
+            guard word.isValid else { throw HuntError("the told word's team or sealed text is malformed") }
         }
     }
 

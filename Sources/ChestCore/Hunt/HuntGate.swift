@@ -55,6 +55,10 @@ package struct HuntGate: Sendable {
             package var schedule: UInt64?
             /// The words to the teams accepted, by id → text (the organiser's).
             package var said: [UInt64: String]?
+            /// A team's question ids accepted, ascending (absent until one was).
+            package var questions: [UInt64]?
+            /// The words told to one team accepted, by `<team>/<id>` → sealed text (the organiser's).
+            package var told: [String: String]?
             package init() {}
         }
 
@@ -130,6 +134,9 @@ package struct HuntGate: Sendable {
         case (.schedule?, .schedule) where organiser: break
         case (.said(let id)?, .said) where organiser && id == envelope.id: break
         case (.start(let team)?, .start(let start)) where organiser && start.team == team: break
+        case (.ask(let team, _)?, .ask) where team == envelope.sender: break
+        case (.told(let team, let id)?, .told(let word)) where organiser && word.team == team && id == envelope.id:
+            break
         default: return .refused(.wrongTopic)
         }
         var sender = seen.senders[envelope.sender] ?? Seen.Sender()
@@ -157,6 +164,14 @@ package struct HuntGate: Sendable {
             sender.releases[release.name] = Seen.AcceptedRelease(id: envelope.id, key: release.key.base64)
         case .hintRequest:
             guard Self.insert(envelope.id, into: &sender.hintRequests) else { return .refused(.replayed) }
+        case .ask:
+            guard Self.insert(envelope.id, into: &sender.questions) else { return .refused(.replayed) }
+        case let .told(word):
+            // As a word to all teams: heard again (retained) it is accepted, and the engine tells each id once;
+            // another box under an id already used is a replay.
+            let name = word.team + "/" + String(envelope.id)
+            if let known = sender.told?[name] { return known == word.sealed ? .accepted : .refused(.replayed) }
+            sender.told = (sender.told ?? [:]).merging([name: word.sealed]) { $1 }
         case .adjust:
             guard Self.insert(envelope.id, into: &sender.adjustments) else { return .refused(.replayed) }
         case let .hint(hint):

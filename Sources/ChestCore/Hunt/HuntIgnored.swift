@@ -8,4 +8,6 @@ package enum HuntIgnored: Hashable, Sendable {
     case hintKeyNotForThisReader
     /// A start key the organiser sealed that did not open with this team's key: another team's, or damaged.
     case startKeyNotForThisTeam
+    /// A word the organiser told this team that did not open with the team's key, or opened to no text.
+    case wordNotForThisTeam
 }

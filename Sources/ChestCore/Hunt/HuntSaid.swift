@@ -11,14 +11,14 @@ package struct HuntSaid: Codable, Hashable, Sendable {
         self.text = text
     }
 
-    /// Why `text` cannot be said, in a sentence; nil when it can.
-    package static func problem(_ text: String) -> String? {
-        guard !text.trimmed().isEmpty else { return "the word to the teams is empty" }
+    /// Why `text` cannot be said, in a sentence naming it as `what`; nil when it can.
+    package static func problem(_ text: String, what: String = "the word to the teams") -> String? {
+        guard !text.trimmed().isEmpty else { return "\(what) is empty" }
         guard text.count <= maximumLength else {
-            return "the word to the teams is \(text.count) characters; at most \(maximumLength) are sent"
+            return "\(what) is \(text.count) characters; at most \(maximumLength) are sent"
         }
         guard !text.unicodeScalars.contains(where: { $0 != "\n" && TerminalText.isControl($0) }) else {
-            return "the word to the teams has control characters; write plain text (line breaks are fine)"
+            return "\(what) has control characters; write plain text (line breaks are fine)"
         }
         return nil
     }

@@ -37,6 +37,18 @@ package enum HuntTopic {
     package static func said(hunt: HuntID, id: UInt64) -> String { "chest/\(hunt)/organiser/say/\(id)" }
     /// What a reader subscribes to for the organiser's words.
     package static func saying(hunt: HuntID) -> String { "chest/\(hunt)/organiser/say/+" }
+    /// A team's question to the organiser, one topic per question (its outbox id), retained like hint requests
+    /// (docs/HUNTS.md "A team's question, a word to one team").
+    package static func ask(hunt: HuntID, team: String, id: UInt64) -> String { "chest/\(hunt)/\(team)/ask/\(id)" }
+    /// The organiser's word to one team, sealed to it, retained: not below `say/`, which every team reads
+    /// (examples/mosquitto/hunt.acl lets a team read only its own `told/<team>/`).
+    package static func told(hunt: HuntID, team: String, id: UInt64) -> String {
+        "chest/\(hunt)/\(HuntEnvelope.organiserSender)/told/\(team)/\(id)"
+    }
+    /// What a team's chestd subscribes to for the words told to it alone.
+    package static func toldTo(hunt: HuntID, team: String) -> String {
+        "chest/\(hunt)/\(HuntEnvelope.organiserSender)/told/\(team)/+"
+    }
     /// Where OwnTracks' recorder and frontends look for transition events.
     package static func ownTracksEvent(team: String, device: String) -> String { "owntracks/\(team)/\(device)/event" }
     /// What the board subscribes to.
@@ -68,6 +80,8 @@ package enum HuntTopic {
         case schedule
         case said(id: UInt64)
         case start(team: String)
+        case ask(team: String, id: UInt64)
+        case told(team: String, id: UInt64)
     }
 
     /// What a topic of this hunt carries; nil for another hunt, another shape, or a level that is not a valid name.
@@ -98,6 +112,7 @@ package enum HuntTopic {
             switch levels[3] {
             case "receipt": return .receipt(team: String(levels[2]), id: id)
             case "hint": return .hintRequest(team: String(levels[2]), id: id)
+            case "ask": return .ask(team: String(levels[2]), id: id)
             default: return nil
             }
         }
@@ -105,6 +120,11 @@ package enum HuntTopic {
             isValidLevel(String(levels[5]))
         {
             return .hint(team: String(levels[4]), hintID: String(levels[5]))
+        }
+        if levels.count == 6, organiser, levels[3] == "told", HuntTeam.isValidName(String(levels[4])),
+            let id = id(levels[5])
+        {
+            return .told(team: String(levels[4]), id: id)
         }
         guard levels.count == 4 else { return nil }
         let (middle, last) = (String(levels[2]), String(levels[3]))

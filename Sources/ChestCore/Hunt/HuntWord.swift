@@ -22,11 +22,15 @@ package struct HuntWord: Codable, Hashable, Sendable {
         package var text: String
         /// When the organiser sent it (their clock).
         package var at: Date
+        /// The team it was told to alone (`chest hunt say --team`, docs/HUNTS.md "A team's question, a word to one
+        /// team"); nil for a word to every team.
+        package var team: String?
 
-        package init(id: UInt64, text: String, at: Date) {
+        package init(id: UInt64, text: String, at: Date, team: String? = nil) {
             self.id = id
             self.text = text
             self.at = at
+            self.team = team
         }
     }
 
