@@ -1,0 +1,130 @@
+import ChestCore
+import ChestIO
+import ChestTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// A team's question and a word to one team over a real Mosquitto running examples/mosquitto/hunt.acl (docs/HUNTS.md
+/// "A team's question, a word to one team", issue 57.3): red asks, the board lists it; the organiser answers red
+/// alone, sealed: red's chestd tells it, blue's never hears it, and nothing on the broker carries it in the clear.
+@Suite(.realProcesses, .tags(.process, .mosquitto), .serialized, .timeLimit(.minutes(6)))
+struct HuntAskEndToEndTests {
+    static func said(_ path: String) -> [[String: Any]] {
+        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.filter { $0["event"] as? String == "said" }
+    }
+
+    @Test func aTeamAsksTheBoardListsItAndTheAnswerReachesThatTeamAloneSealed() throws {
+        // The broker as docs/HUNTS.md "Broker" sets it up: no anonymous clients, a password file, hunt.acl.
+        let directory = try makeTemporaryDirectory("ask-broker")
+        let passwords = directory.appendingPathComponent("hunt.passwd").path
+        try MosquittoBroker.writePasswordFile(["nobody": "nothing"], to: passwords)
+        let acl = directory.appendingPathComponent("hunt.acl").path
+        try FileManager.default.copyItem(
+            atPath: GPSLogs.packageRoot.appendingPathComponent("examples/mosquitto/hunt.acl").path, toPath: acl)
+        let port = LoopbackPort.free()
+        let configuration =
+            [
+                MosquittoBroker.runAsLine, "listener \(port) 127.0.0.1", "allow_anonymous false",
+                "password_file \(passwords)", "acl_file \(acl)",
+            ] + MosquittoBroker.persistenceLines(directory) + MosquittoBroker.logLines(directory)
+        let broker = try MosquittoBroker(
+            port: port, directory: directory, configuration: configuration.joined(separator: "\n") + "\n")
+        defer { broker.stop() }
+        let hunt = try HuntWorld(teams: ["red", "blue"], broker: broker)
+        let file = try HuntFile.read(path: hunt.huntPath)
+        let organiserPassword = try #require(file.organiserPassword)
+        var users = [HuntFile.organiserUser: organiserPassword]
+        for team in file.teams { users[team.name.rawValue] = team.password }
+        try MosquittoBroker.writePasswordFile(users, to: passwords)
+        try broker.restart()
+        let (red, blue) = (hunt.teams[0], hunt.teams[1])
+
+        // Everything on the broker, as the organiser reads it, and all blue may read of the hunt.
+        let everything = try broker.subscriber(
+            ["chest/#"], username: HuntFile.organiserUser, password: organiserPassword)
+        defer { everything.terminate() }
+        let bluePassword = try #require(file.team(named: TeamName("blue")!)?.password)
+        let bluesView = try broker.subscriber(["chest/\(file.id)/#"], username: "blue", password: bluePassword)
+        defer { bluesView.terminate() }
+
+        let board = try WebBoard(hunt.organiserWorld, ["board", hunt.huntPath, "--http", "127.0.0.1:0", "--json"])
+        defer { board.stop() }
+        try red.startConnected()
+        try blue.startConnected()
+        var watches: [String: String] = [:]
+        var watchers: [pid_t] = []
+        defer {
+            for watcher in watchers {
+                kill(watcher, SIGTERM)
+                _ = Subprocess.wait(watcher)
+            }
+        }
+        for team in [red, blue] {
+            let watch = team.world.root + "/watch.jsonl"
+            watches[team.name] = watch
+            watchers.append(
+                try team.world.spawnClient(
+                    ["watch", "--json", "--timeout", "240"], stdout: watch, stderr: watch + ".err"))
+        }
+
+        // Red asks; the board lists the question with the team and the time.
+        let question = "Which bridge do we cross, the old or the new one?"
+        let asked = try red.world.chest(["hunt", "ask", question])
+        #expect(asked.status == 0 && asked.stdout.contains("the question is sent"), "\(asked)")
+        let refused = try red.world.chest(["hunt", "ask", "ring\u{7}bell"])
+        #expect(refused.status == 64 && refused.stderr.contains("control characters"), "\(refused)")
+        func questions() throws -> [[String: Any]] {
+            let json = try WebClient.request(port: board.port, path: "/board.json")
+            let document = try JSONSerialization.jsonObject(with: Data(json.body.utf8)) as? [String: Any]
+            return document?["questions"] as? [[String: Any]] ?? []
+        }
+        try hunt.organiserWorld.waitUntil("the board lists red's question", timeout: 60) { try !questions().isEmpty }
+        let listed = try questions()
+        #expect(listed.count == 1, "\(listed)")
+        #expect(listed.first?["team"] as? String == "red" && listed.first?["text"] as? String == question)
+        #expect(listed.first?["at"] is String && listed.first?["id"] is Int, "\(listed)")
+        #expect(
+            board.events.contains {
+                $0["event"] as? String == "asked" && $0["team"] as? String == "red" && $0["text"] as? String == question
+            }, "board --json: \(board.events)")
+        let page = try WebClient.request(port: board.port, path: "/")
+        #expect(page.body.contains("asks: ") && page.body.contains("Which bridge do we cross"), "\(page.body)")
+        #expect(everything.outputText.contains("chest/\(file.id)/red/ask/"), "\(everything.outputText)")
+
+        // The organiser answers red alone; a team that is none of the hunt's is refused before anything is sent.
+        let answer = "The old stone one, past the mill."
+        let nobody = try hunt.organiser(["hunt", "say", answer, "--team", "green", "--hunt", hunt.huntPath])
+        #expect(nobody.status == 64 && nobody.stderr.contains("no such team"), "\(nobody)")
+        let told = try hunt.organiser(["hunt", "say", answer, "--team", "red", "--hunt", hunt.huntPath])
+        #expect(told.status == 0 && told.stdout.contains("said to red alone"), "\(told)")
+        let redWatch = try #require(watches["red"])
+        try red.world.waitUntil("red's watch hears the answer", timeout: 60) { !Self.said(redWatch).isEmpty }
+        let heard = try #require(Self.said(redWatch).first)
+        #expect(heard["text"] as? String == answer && heard["toTeam"] as? String == "red", "\(heard)")
+        let said = try #require((try red.hunt()["said"] as? [[String: Any]])?.last)
+        #expect(said["text"] as? String == answer && said["team"] as? String == "red", "\(said)")
+        let status = try red.world.chest(["status"])
+        #expect(status.stdout.contains("to your team alone"), "\(status.stdout)")
+
+        // A word to every team after it: when blue has heard that, it would have heard the answer before it.
+        let toAll = "Ten minutes left."
+        #expect(try hunt.organiser(["hunt", "say", toAll, "--hunt", hunt.huntPath]).status == 0)
+        let blueWatch = try #require(watches["blue"])
+        try blue.world.waitUntil("blue hears the word to every team", timeout: 60) { !Self.said(blueWatch).isEmpty }
+        try red.world.waitUntil("red hears it too", timeout: 60) { Self.said(redWatch).count >= 2 }
+        #expect(Self.said(blueWatch).map { $0["text"] as? String } == [toAll], "\(Self.said(blueWatch))")
+        #expect(Self.said(blueWatch).allSatisfy { $0["toTeam"] == nil })
+        try hunt.organiserWorld.waitUntil("blue's subscription has the word to every team", timeout: 30) {
+            bluesView.outputText.contains(toAll)
+        }
+        #expect(!bluesView.outputText.contains("/told/"), "blue reads nothing told to red: \(bluesView.outputText)")
+        try hunt.organiserWorld.waitUntil("the organiser's subscription has both words", timeout: 30) {
+            everything.outputText.contains("chest/\(file.id)/organiser/told/red/") && everything.outputText.contains(toAll)
+        }
+        #expect(!everything.outputText.contains(answer), "never in the clear on the broker: \(everything.outputText)")
+        #expect(!everything.outputText.contains("old stone"))
+    }
+}
