@@ -122,7 +122,8 @@ struct HuntAskEndToEndTests {
         }
         #expect(!bluesView.outputText.contains("/told/"), "blue reads nothing told to red: \(bluesView.outputText)")
         try hunt.organiserWorld.waitUntil("the organiser's subscription has both words", timeout: 30) {
-            everything.outputText.contains("chest/\(file.id)/organiser/told/red/") && everything.outputText.contains(toAll)
+            everything.outputText.contains("chest/\(file.id)/organiser/told/red/")
+                && everything.outputText.contains(toAll)
         }
         #expect(!everything.outputText.contains(answer), "never in the clear on the broker: \(everything.outputText)")
         #expect(!everything.outputText.contains("old stone"))

@@ -18,7 +18,7 @@ struct HuntAskCommand: ChestCommand {
           chest: the question is sent to the organiser's board
         """
     static let parameters: [Parameter] = [
-        .positional("TEXT", help: "the question"),
+        .positional("TEXT", help: "the question")
     ]
 
     var text: String

@@ -190,18 +190,21 @@ struct HuntSayCommand: ChestCommand {
     private func told(_ hunt: HuntFile, id: UInt64) throws -> [(HuntEnvelope, String)] {
         let bytes = Data(text.utf8)
         guard bytes.count <= HuntTeamWord.maximumBytes else {
-            throw UsageError("the word is \(bytes.count) bytes of UTF-8; at most \(HuntTeamWord.maximumBytes) are sealed")
+            throw UsageError(
+                "the word is \(bytes.count) bytes of UTF-8; at most \(HuntTeamWord.maximumBytes) are sealed")
         }
         return try Set(teams).sorted().map { name in
             guard let team = hunt.teams.first(where: { $0.name.rawValue == name }) else {
                 throw UsageError("--team \(TerminalText.escaped(name)): no such team in \(huntPath)")
             }
             guard let box = HintSeal.seal(bytes, toReader: team.publicKey) else {
-                throw ChestError("team \(name)'s key in \(huntPath) is not an Ed25519 key; run chest hunt team add again")
+                throw ChestError(
+                    "team \(name)'s key in \(huntPath) is not an Ed25519 key; run chest hunt team add again")
             }
             let word = HuntTeamWord(team: name, sealed: box.base64EncodedString())
             return (
-                HuntEnvelope(hunt: hunt.id, id: id, sent: Date(), told: word), HuntTopic.told(hunt: hunt.id, team: name, id: id)
+                HuntEnvelope(hunt: hunt.id, id: id, sent: Date(), told: word),
+                HuntTopic.told(hunt: hunt.id, team: name, id: id)
             )
         }
     }

@@ -33,7 +33,8 @@ package enum ControlRequest: Hashable, Sendable {
 
     /// The operations, as the wire's `op` names them.
     package enum Operation: String, Hashable, Sendable, Codable {
-        case list, read, pin, save, delete, status, watch, `import`, fix, unsave, undelete, reload, config, hint, answer, ask
+        case list, read, pin, save, delete, status, watch, `import`, fix, unsave, undelete, reload, config, hint,
+            answer, ask
     }
 
     package var operation: Operation {

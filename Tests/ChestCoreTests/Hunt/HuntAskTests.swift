@@ -62,7 +62,9 @@ private typealias F = CoreFixture
         #expect(throws: HuntError("the question has control characters; write plain text (line breaks are fine)")) {
             try HuntEnvelope.decode(Self.ask("red", id: 1, "ring\u{7}bell").bytes)
         }
-        #expect(throws: HuntError("the question is empty")) { try HuntEnvelope.decode(Self.ask("red", id: 1, " ").bytes) }
+        #expect(throws: HuntError("the question is empty")) {
+            try HuntEnvelope.decode(Self.ask("red", id: 1, " ").bytes)
+        }
         #expect(throws: HuntError("the told word's team or sealed text is malformed")) {
             try HuntEnvelope.decode(Self.told("red", id: 1, sealed: HuntFixture.key(1, count: 48)).bytes)
         }
@@ -77,7 +79,8 @@ private typealias F = CoreFixture
         #expect(gate.admit(ask, topic: topic, signatureValid: true) == .accepted)
         #expect(gate.admit(ask, topic: topic, signatureValid: true) == .refused(.replayed))
         #expect(
-            gate.admit(Self.ask("red", id: 2), topic: HuntTopic.ask(hunt: hunt, team: "blue", id: 2), signatureValid: true)
+            gate.admit(
+                Self.ask("red", id: 2), topic: HuntTopic.ask(hunt: hunt, team: "blue", id: 2), signatureValid: true)
                 == .refused(.wrongTopic))
         let told = Self.told("red", id: 7)
         let toldTopic = HuntTopic.told(hunt: hunt, team: "red", id: 7)
@@ -85,7 +88,9 @@ private typealias F = CoreFixture
         // Retained, heard again on every subscription: still accepted; another box under its id is a replay.
         #expect(gate.admit(told, topic: toldTopic, signatureValid: true) == .accepted)
         #expect(
-            gate.admit(Self.told("red", id: 7, sealed: HuntFixture.key(0x56, count: 59)), topic: toldTopic, signatureValid: true)
+            gate.admit(
+                Self.told("red", id: 7, sealed: HuntFixture.key(0x56, count: 59)), topic: toldTopic,
+                signatureValid: true)
                 == .refused(.replayed))
         // Another team's topic, another id than the topic's, or a word to all teams' topic: wrong.
         #expect(
@@ -94,7 +99,8 @@ private typealias F = CoreFixture
         #expect(
             gate.admit(told, topic: HuntTopic.told(hunt: hunt, team: "red", id: 8), signatureValid: true)
                 == .refused(.wrongTopic))
-        #expect(gate.admit(told, topic: HuntTopic.said(hunt: hunt, id: 7), signatureValid: true) == .refused(.wrongTopic))
+        #expect(
+            gate.admit(told, topic: HuntTopic.said(hunt: hunt, id: 7), signatureValid: true) == .refused(.wrongTopic))
     }
 
     static func hear(_ engine: inout Engine, _ envelope: HuntEnvelope, opened: String?, at seconds: Double)
@@ -136,7 +142,8 @@ private typealias F = CoreFixture
                 == [.ignored(.wordNotForThisTeam, topic: HuntTopic.told(hunt: hunt, team: "red", id: 8))])
         // Forged: the gate refuses it.
         #expect(
-            EngineScheduleTests.ignored(Self.hear(&again, Self.told("red", id: 9, key: HuntFixture.key(0x7e)), opened: "Forged", at: 8))
+            EngineScheduleTests.ignored(
+                Self.hear(&again, Self.told("red", id: 9, key: HuntFixture.key(0x7e)), opened: "Forged", at: 8))
                 == [.unknownKey])
     }
 
@@ -149,11 +156,17 @@ private typealias F = CoreFixture
                     .hunt(.ask(HuntQuestion(text: "Which bridge?"))),
                     .reply(
                         client,
-                        .notes(["the broker is away: the question waits in the outbox; it is sent when the broker is back"])),
+                        .notes([
+                            "the broker is away: the question waits in the outbox; it is sent when the broker is back"
+                        ])),
                 ])
         #expect(
             engine.handle(.request(client, .ask(text: "ring\u{7}"), F.now(2)))
-                == [.reply(client, .failure("the question has control characters; write plain text (line breaks are fine)"))])
+                == [
+                    .reply(
+                        client, .failure("the question has control characters; write plain text (line breaks are fine)")
+                    )
+                ])
         var alone = Engine(gpsServer: "localhost:2947")
         #expect(
             alone.handle(.request(client, .ask(text: "Which bridge?"), F.now(1)))
@@ -164,12 +177,15 @@ private typealias F = CoreFixture
         var live = BoardCore(hunt: HuntFixture.hunt(), answersHints: true)
         var lines: [BoardJournal.Line] = []
         var events: [BoardEvent] = []
-        for (team, id, text, seconds) in [("red", UInt64(1), "Which bridge?", 10.0), ("blue", 4, "Is the café open?", 20)] {
+        for (team, id, text, seconds) in [
+            ("red", UInt64(1), "Which bridge?", 10.0), ("blue", 4, "Is the café open?", 20),
+        ] {
             let effects = live.handle(
                 .heard(
                     BoardCore.Heard(
                         topic: HuntTopic.ask(hunt: hunt, team: team, id: id),
-                        envelope: BoardCoreTests.unique(Self.ask(team, id: id, text)), at: F.t0.addingTimeInterval(seconds),
+                        envelope: BoardCoreTests.unique(Self.ask(team, id: id, text)),
+                        at: F.t0.addingTimeInterval(seconds),
                         checks: BoardCore.Checks(signatureValid: true, claimedReader: nil, proof: .missing))))
             lines += BoardCoreTests.journal(effects)
             events += effects.compactMap { if case let .event(event) = $0 { event } else { nil } }
