@@ -127,5 +127,22 @@ struct HuntAskEndToEndTests {
         }
         #expect(!everything.outputText.contains(answer), "never in the clear on the broker: \(everything.outputText)")
         #expect(!everything.outputText.contains("old stone"))
+
+        // Blue asks while the broker is away: the question waits in blue's outbox, and the board lists it once the
+        // broker is back.
+        broker.kill()
+        try blue.world.waitUntil("blue knows the broker is away", timeout: 60) {
+            try blue.hunt()["connected"] as? Bool == false
+        }
+        let offline = try blue.world.chest(["hunt", "ask", "May we take the bus?"])
+        #expect(offline.status == 0 && offline.stdout.contains("waits in the outbox"), "\(offline)")
+        try blue.world.waitUntil("blue's outbox holds it", timeout: 30) { try blue.hunt()["outbox"] as? Int ?? 0 >= 1 }
+        try broker.restart()
+        try hunt.organiserWorld.waitUntil("the board lists blue's question once the broker is back", timeout: 120) {
+            try questions().contains {
+                $0["team"] as? String == "blue" && $0["text"] as? String == "May we take the bus?"
+            }
+        }
+        #expect(try questions().map { $0["team"] as? String } == ["red", "blue"])
     }
 }
