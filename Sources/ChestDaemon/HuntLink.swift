@@ -139,42 +139,14 @@ final class HuntLink {
                 )
             }
         case let .requestHint(request):
-            guard let connection else { return [] }
-            _ = append("the request for hint \(request.hint) of page \(request.page) of \(request.message.short)") {
-                id in
-                (
-                    HuntTopic.hintRequest(hunt: connection.hunt.id, team: connection.team.name.rawValue, id: id),
-                    sign(
-                        HuntEnvelope(
-                            hunt: connection.hunt.id, sender: connection.team.name.rawValue, id: id, sent: Date(),
-                            hintRequest: request),
-                        connection), true
-                )
-            }
-            if !connection.connected {
-                log.notice(
-                    "hunt: the request for hint \(request.hint) of page \(request.page) waits in the outbox; it is sent when the broker is back"
-                )
-            }
-            flush()
-            return [.outbox(outbox?.count ?? 0)]
+            return postRequest(
+                "the request for hint \(request.hint) of page \(request.page) of \(request.message.short)",
+                body: .hintRequest(request)
+            ) { HuntTopic.hintRequest(hunt: $0.hunt.id, team: $0.team.name.rawValue, id: $1) }
         case let .ask(question):
-            guard let connection else { return [] }
-            _ = append("the team's question") { id in
-                (
-                    HuntTopic.ask(hunt: connection.hunt.id, team: connection.team.name.rawValue, id: id),
-                    sign(
-                        HuntEnvelope(
-                            hunt: connection.hunt.id, sender: connection.team.name.rawValue, id: id, sent: Date(),
-                            ask: question),
-                        connection), true
-                )
+            return postRequest("the team's question", body: .ask(question)) {
+                HuntTopic.ask(hunt: $0.hunt.id, team: $0.team.name.rawValue, id: $1)
             }
-            if !connection.connected {
-                log.notice("hunt: the team's question waits in the outbox; it is sent when the broker is back")
-            }
-            flush()
-            return [.outbox(outbox?.count ?? 0)]
         case let .keepHintKeys(keys):
             do {
                 try AtomicFile.write(try JSONEncoder().encode(keys), to: hintKeyFile)
@@ -271,6 +243,29 @@ final class HuntLink {
                 (HuntTopic.ownTracksEvent(team: team.rawValue, device: connection.device), transition.bytes, false)
             }
         return posted ? nil : "the outbox refused \(what)"
+    }
+
+    /// Puts a team's request (a hint request, a question) in the outbox, signed with the team's key under the outbox's
+    /// next id, on the topic `topic` names for that id, retained, and sends what can be sent.
+    private func postRequest(
+        _ what: String, body: HuntEnvelope.Body, topic: (Connection, UInt64) -> String
+    ) -> [HuntNews] {
+        guard let connection else { return [] }
+        _ = append(what) { id in
+            (
+                topic(connection, id),
+                sign(
+                    HuntEnvelope(
+                        hunt: connection.hunt.id, sender: connection.team.name.rawValue, id: id, sent: Date(),
+                        body: body),
+                    connection), true
+            )
+        }
+        if !connection.connected {
+            log.notice("hunt: \(what) waits in the outbox; it is sent when the broker is back")
+        }
+        flush()
+        return [.outbox(outbox?.count ?? 0)]
     }
 
     /// Appends one entry to the outbox; logs and returns false when the disk refuses.

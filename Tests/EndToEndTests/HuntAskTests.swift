@@ -17,29 +17,13 @@ struct HuntAskEndToEndTests {
     }
 
     @Test func aTeamAsksTheBoardListsItAndTheAnswerReachesThatTeamAloneSealed() throws {
-        // The broker as docs/HUNTS.md "Broker" sets it up: no anonymous clients, a password file, hunt.acl.
-        let directory = try makeTemporaryDirectory("ask-broker")
-        let passwords = directory.appendingPathComponent("hunt.passwd").path
-        try MosquittoBroker.writePasswordFile(["nobody": "nothing"], to: passwords)
-        let acl = directory.appendingPathComponent("hunt.acl").path
-        try FileManager.default.copyItem(
-            atPath: GPSLogs.packageRoot.appendingPathComponent("examples/mosquitto/hunt.acl").path, toPath: acl)
-        let port = LoopbackPort.free()
-        let configuration =
-            [
-                MosquittoBroker.runAsLine, "listener \(port) 127.0.0.1", "allow_anonymous false",
-                "password_file \(passwords)", "acl_file \(acl)",
-            ] + MosquittoBroker.persistenceLines(directory) + MosquittoBroker.logLines(directory)
-        let broker = try MosquittoBroker(
-            port: port, directory: directory, configuration: configuration.joined(separator: "\n") + "\n")
+        let acl = try HuntACLBroker()
+        let broker = acl.broker
         defer { broker.stop() }
         let hunt = try HuntWorld(teams: ["red", "blue"], broker: broker)
         let file = try HuntFile.read(path: hunt.huntPath)
         let organiserPassword = try #require(file.organiserPassword)
-        var users = [HuntFile.organiserUser: organiserPassword]
-        for team in file.teams { users[team.name.rawValue] = team.password }
-        try MosquittoBroker.writePasswordFile(users, to: passwords)
-        try broker.restart()
+        try acl.admit(file)
         let (red, blue) = (hunt.teams[0], hunt.teams[1])
 
         // Everything on the broker, as the organiser reads it, and all blue may read of the hunt.

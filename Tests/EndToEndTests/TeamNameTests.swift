@@ -82,29 +82,14 @@ struct TeamNameTests {
     }
 
     @Test func aTeamNamedInItsLanguagePlaysOnABrokerWithTheHuntACLAndTheBoardsShowIt() throws {
-        // The broker as docs/HUNTS.md "Broker" sets it up: no anonymous clients, a password file, hunt.acl. Its
-        // password file gets the teams once `team add` has made their passwords, and the broker is restarted.
-        let directory = try makeTemporaryDirectory("names-broker")
-        let passwords = directory.appendingPathComponent("hunt.passwd").path
-        try MosquittoBroker.writePasswordFile(["nobody": "nothing"], to: passwords)
-        let acl = directory.appendingPathComponent("hunt.acl").path
-        try FileManager.default.copyItem(
-            atPath: GPSLogs.packageRoot.appendingPathComponent("examples/mosquitto/hunt.acl").path, toPath: acl)
-        let port = LoopbackPort.free()
-        let configuration =
-            [
-                MosquittoBroker.runAsLine, "listener \(port) 127.0.0.1", "allow_anonymous false",
-                "password_file \(passwords)", "acl_file \(acl)",
-            ] + MosquittoBroker.persistenceLines(directory) + MosquittoBroker.logLines(directory)
-        let broker = try MosquittoBroker(
-            port: port, directory: directory, configuration: configuration.joined(separator: "\n") + "\n")
+        // The broker as docs/HUNTS.md "Broker" sets it up; its password file gets the teams once `team add` has made
+        // their passwords, and the broker is restarted.
+        let acl = try HuntACLBroker()
+        let broker = acl.broker
         defer { broker.stop() }
         let world = try HuntWorld(teams: ["Die Eulen", "Möwen"], broker: broker)
         let file = try HuntFile.read(path: world.huntPath)
-        var users = [HuntFile.organiserUser: try #require(file.organiserPassword)]
-        for team in file.teams { users[team.name.rawValue] = team.password }
-        try MosquittoBroker.writePasswordFile(users, to: passwords)
-        try broker.restart()
+        try acl.admit(file)
 
         let owls = world.teams[0]
         let gift = try world.compose("gift", ["--lock", "time=2020-01-01T00:00:00Z"])
