@@ -12,7 +12,8 @@ struct HuntCommand: ChestCommand {
         each team its join file. A reader joins with chest hunt join FILE; chestd then publishes every unlock's \
         signed receipt to the hunt's broker, and opens pages the organiser releases (chest hunt release), only \
         between the hunt's start and end (chest hunt schedule) and once the start key is out (chest hunt start, \
-        or the board at the start); chest hunt say sends a word to every team. \
+        or the board at the start); chest hunt say sends a word to every team, or to one team alone; a team asks \
+        the organiser with chest hunt ask. \
         The organiser follows the teams with chest board, and gives or takes points with chest hunt adjust. \
         Any MQTT 3.1.1 broker works (Mosquitto 2.0 from Debian; examples/mosquitto has a configuration with a user \
         per team, ACLs and TLS): chest signs everything it sends and checks everything it takes. See docs/HUNTS.md.

@@ -2,7 +2,8 @@
 /// outbox and the signing keys, and decides nothing.
 package enum HuntAction: Hashable, Sendable {
     /// Connect to this hunt's broker (after stopping any earlier link), leaving `will` as the session's last will,
-    /// subscribed to the organiser's releases, schedule and words (`HuntTopic.releases`, `.schedule`, `.saying`).
+    /// subscribed to the organiser's releases, schedule and words (`HuntTopic.releases`, `.schedule`, `.saying`,
+    /// and `.toldTo` for the words to this team alone).
     case connect(HuntFile, will: HuntStatusPost)
     /// Say the team is offline (the current will) and close the link: the join file went or changed.
     case disconnect
