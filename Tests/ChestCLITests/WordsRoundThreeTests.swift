@@ -52,3 +52,29 @@ import Testing
         #expect(throws: UsageError.self) { try compose(["--page", "one", "--page", "two", "--lock", "after=#2"]) }
     }
 }
+
+extension WordsRoundThreeTests {
+    @Test func previewSaysWhenComposeHuntWouldRefuseAPagesPoints() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("words-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let quest = directory + "/points.quest"
+        try """
+        message: game
+        title: Points
+        page: Only a time holds it.
+          lock: time=2020-01-01T00:00:00Z
+          points: 5
+        page: A PIN proves it.
+          lock: pin=4821
+          points: 5
+        page: Nothing holds it.
+          points: 2
+
+        """.write(toFile: quest, atomically: true, encoding: .utf8)
+        let text = PreviewCommand.render(try Rehearsal(paths: [quest]), timeZone: .utc)
+        let warnings = text.split(separator: "\n").filter { $0.contains("compose --hunt refuses these points") }
+        #expect(warnings.count == 2, "\(text)")
+        #expect(warnings.first?.contains("holds no secret") == true && warnings.last?.contains("no receipt") == true)
+    }
+}
