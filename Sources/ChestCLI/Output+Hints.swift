@@ -29,9 +29,10 @@ extension Output {
             return hint.cost == nil ? when : when + ", or ask the organiser: " + ask
         }
         if let after = hint.after, hint.byOrganiser {
+            let earlier = hint.cost == 0 ? "or earlier, free: " : "or earlier for its cost: "
             return
                 "the organiser's board gives it free \(Wording.duration(Double(after))) after this page becomes your next goal "
-                + "(by the board's clock), or earlier for its cost: " + ask
+                + "(by the board's clock), " + earlier + ask
         }
         if let after = hint.after {
             let when = "opens by itself \(Wording.duration(Double(after))) after this page becomes your next goal"

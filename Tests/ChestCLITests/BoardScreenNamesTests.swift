@@ -7,16 +7,22 @@ import Testing
 /// The live terminal board with team names of any script (docs/HUNTS.md "Team names"): its columns line up by
 /// terminal columns, a wide letter taking two, and a name too long for its column is cut by columns.
 @Suite struct BoardScreenNamesTests {
-    @Test func theBoardsColumnsLineUpPastNamesOfAnyScript() throws {
+    /// A hunt "Hafen" of these teams, for a board that hears nothing.
+    static func hunt(_ names: [String]) throws -> HuntFile {
         var hunt = HuntFile(
             id: HuntID(String(repeating: "cd", count: 16))!, name: "Hafen", broker: BrokerURL("mqtt://127.0.0.1:1883")!,
             organiser: Data(repeating: 1, count: 32).base64EncodedString())
-        let names = ["東京", "Die Eulen", "Équipe 3", "東京東京東京東京東京", "Möwen"]
         hunt.teams = try names.enumerated().map { index, name in
             HuntTeam(
                 name: try #require(TeamName(name)), password: "pw-\(index)-0123456789ab",
                 publicKey: Data(repeating: UInt8(0x20 + index), count: 32).base64EncodedString(), secretKey: nil)
         }
+        return hunt
+    }
+
+    @Test func theBoardsColumnsLineUpPastNamesOfAnyScript() throws {
+        let names = ["東京", "Die Eulen", "Équipe 3", "東京東京東京東京東京", "Möwen"]
+        let hunt = try Self.hunt(names)
         let feed = BoardFeed(hunt: hunt, huntPath: "/nonexistent/hunt.json", organiser: nil)
         let lines = BoardScreen(hunt: hunt).render(feed, columns: 400, rows: 40, now: Date())
         let header = try #require(lines.first { $0.hasPrefix("TEAM") })

@@ -1,6 +1,7 @@
 import ChestArguments
 import ChestCore
 import ChestIO
+import ChestSeal
 import FoundationEssentials
 
 /// `chest compose`: the options are read in order, because each `--lock` belongs to the page and set before it.
@@ -251,6 +252,18 @@ struct ComposeCommand: ChestCommand, Equatable {
     private mutating func addLock(_ value: String, timeZone: Zone) throws(UsageError) {
         guard let index = draft.pages.indices.last else {
             throw UsageError("--lock \(value) comes before any --page; write --page TEXT first")
+        }
+        var value = value
+        // `after=#PAGE`, as in quests (docs/QUEST.md "Chains"): a page of this message, whose ID is chosen now.
+        if value.lowercased().hasPrefix("after=#") {
+            let id = draft.id ?? MessageID(bytes: Sealer.randomBytes(16))
+            draft.id = id
+            guard let page = Int(value.dropFirst("after=#".count)), page >= 1, page <= index else {
+                throw UsageError(
+                    "--lock \(value): after=#PAGE names an earlier page of this message"
+                        + (index == 0 ? "; page 1 has none before it" : ", 1 to \(index), such as after=#1"))
+            }
+            value = "after=\(id)#\(page)"
         }
         let spec: LockSpec
         do {

@@ -52,6 +52,6 @@ struct HuntReleaseCommand: ChestCommand {
         try OrganiserPost.publish(
             HuntSigner.sign(envelope, with: identity), topic: topic, hunt: hunt, purpose: "release",
             timeout: timeout, what: "the release")
-        print("released \u{201C}\(release)\u{201D}: the broker keeps it for every team (\(topic))")
+        print("released \u{201C}\(release)\u{201D}: the broker keeps it for every team")
     }
 }

@@ -75,7 +75,7 @@ struct HuntStartCommand: ChestCommand {
                 HuntSigner.sign(envelope, with: identity), topic: topic, hunt: hunt, purpose: "start",
                 timeout: timeout, what: "the start key")
         }
-        print("started the hunt: the broker keeps its start key for every team (\(topic))")
+        print("started the hunt: the broker keeps its start key for every team")
     }
 
     /// Starts the teams named now: each one's start written into the organiser's file and the schedule, then its

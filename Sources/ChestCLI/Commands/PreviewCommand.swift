@@ -59,6 +59,18 @@ struct PreviewCommand: ChestCommand {
                 }
                 if let points = page.points ?? filePage?.points {
                     lines.append("  worth \(points) point\(points == 1 ? "" : "s") on the board")
+                    // What `compose --hunt` would refuse, said here rather than promised (docs/HUNTS.md "Points").
+                    let sets = [page.setA, page.setB].filter { !$0.isEmpty }
+                    if points > 0, item.file == nil,
+                        sets.isEmpty || sets.contains(where: { !holdsSecret($0, sealedByDefault: true) })
+                    {
+                        lines.append(
+                            "  warning: compose --hunt refuses these points: "
+                                + (sets.isEmpty
+                                    ? "a page without locks sends the board no receipt"
+                                    : "a set of it holds no secret (a place without ,visible, a PIN, an answer or a release), so nothing proves it")
+                                + "; add one, or make it worth 0")
+                    }
                 }
                 for (set, specs) in [("A", page.setA), ("B", page.setB)] where !specs.isEmpty {
                     lines.append("  \(set == "A" ? "" : "or ")set \(set):")
@@ -162,6 +174,18 @@ struct PreviewCommand: ChestCommand {
         case .answer: return "the right answer"
         case let .locationHere(radius): return "within \(Int(radius)) m of chestd's fix when the quest is built"
         case let .altitudeHere(margin): return "within ±\(Int(margin)) m of chestd's altitude when the quest is built"
+        }
+    }
+
+    /// Whether a set of these locks holds a secret, so that its receipt proves its page was opened: a sealed place
+    /// (a quest's place is sealed unless `,visible`), a PIN, an answer or a release.
+    static func holdsSecret(_ specs: [LockSpec], sealedByDefault: Bool) -> Bool {
+        specs.contains { spec in
+            switch spec {
+            case .pin, .answer, .lock(.sealedLocation), .lock(.sealedPIN), .lock(.pin), .lock(.release): true
+            case .lock(.location), .locationHere: sealedByDefault
+            default: false
+            }
         }
     }
 

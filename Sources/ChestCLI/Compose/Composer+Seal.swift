@@ -107,11 +107,18 @@ extension Composer {
                 "sealed (format 2: the place can be recovered from the file by enumerating the decimals it was typed with, in milliseconds): open to whoever has the file; compose in format 3 (the default) to seal it"
         }
         guard page.protection == .sealed else {
+            // A page with a place already: that place is visible (in the clear), so the advice is to hide it.
+            let hasPlace = sets.contains { set in set.locks.contains { $0.kind == .location } }
+            let seal =
+                hasPlace
+                ? "add a PIN, or drop ,visible from its location lock to seal its place"
+                : "add a PIN or a location lock to seal it"
             if page.sealed?.needsStart == true {
                 return
-                    "guarded only, under the hunt's start key: once it is published, whoever has the file can decode it; add a PIN or a location lock to seal it"
+                    "guarded only, under the hunt's start key: once it is published, whoever has the file can decode it; "
+                    + seal
             }
-            return "guarded only: whoever has the file can decode it; add a PIN or a location lock to seal it"
+            return "guarded only: whoever has the file can decode it; " + seal
         }
         if let release = sets.lazy.compactMap(\.release).first,
             sets.filter({ !$0.locks.isEmpty }).allSatisfy({ $0.release != nil })

@@ -27,7 +27,7 @@ package enum LockSpec: Hashable, Sendable {
         weather=CONDITION         one of clear, cloudy, rainy, snowy, thundery
         temperature=MIN..MAX      e.g. temperature=-5..3 (°C)
         altitude=MIN..MAX         e.g. altitude=1200..1300 (m above sea level; here±20 works too)
-        after=ID#PAGE             e.g. after=51039195f651446bd718bc729cc585fc#2 (that page is open)
+        after=ID#PAGE             e.g. after=51039195f651446bd718bc729cc585fc#2 (that page is open); after=#2: page 2 of this message
         release=NAME              e.g. release=finale (opens when the hunt's organiser releases it; needs --hunt)
         answer=TEXT[|TEXT...]     e.g. answer=Zytglogge|Zeitglockenturm (chest answer; case, width and spacing do not matter)
         """
