@@ -128,12 +128,15 @@ package struct BoardResults: Sendable {
 
     /// `--results -o FILE.csv`: one row a team, in rank order; its pages in one cell, "title p1 at TIME; …".
     package var csv: String {
+        // A finish's time (docs/HUNTS.md "A finish"): its column only once a team finished.
+        let timed = teams.contains { $0.timeSeconds != nil }
         func cell(_ text: String) -> String {
             text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
                 ? "\"" + text.replacing("\"", with: "\"\"") + "\"" : text
         }
         var rows = [
-            "rank,team,points,pages,first_to_last_seconds,distance_m,hints_taken,opened_with_worst,opened_with_best,pages_reached,time_seconds"
+            "rank,team,points,pages,first_to_last_seconds,distance_m,hints_taken,opened_with_worst,opened_with_best"
+                + (timed ? ",time_seconds" : "") + ",pages_reached"
         ]
         for team in teams {
             let reached = team.pages.map { "\($0.title) p\($0.page) at \(ISO8601.string($0.reachedAt))" }.joined(
@@ -142,8 +145,9 @@ package struct BoardResults: Sendable {
             func rounded(_ value: Double?) -> String { number(value.map { Int($0.rounded()) }) }
             var row: [String] = [number(team.rank), team.team, number(team.points), "\(team.pages.count)"]
             row += [rounded(team.firstToLastSeconds), rounded(team.distanceMetres), number(team.hintsTaken)]
-            row += [team.openedWith?["worst"]?.rawValue ?? "", team.openedWith?["best"]?.rawValue ?? "", reached]
-            row.append(number(team.timeSeconds))
+            row += [team.openedWith?["worst"]?.rawValue ?? "", team.openedWith?["best"]?.rawValue ?? ""]
+            if timed { row.append(number(team.timeSeconds)) }
+            row.append(reached)
             rows.append(row.map(cell).joined(separator: ","))
         }
         return rows.joined(separator: "\n") + "\n"

@@ -330,7 +330,7 @@ import Testing
         let csv = results.csv.split(separator: "\n")
         #expect(
             csv[0]
-                == "rank,team,points,pages,first_to_last_seconds,distance_m,hints_taken,opened_with_worst,opened_with_best,pages_reached,time_seconds"
+                == "rank,team,points,pages,first_to_last_seconds,distance_m,hints_taken,opened_with_worst,opened_with_best,pages_reached"
         )
         #expect(csv[1].hasPrefix("1,blue,6,7,10800,"), "\(csv[1])")
         #expect(csv.count == 13)

@@ -22,6 +22,24 @@ struct ComposeDraft: Equatable {
     var searchArea: SearchArea?
     /// `--hunt FILE`: where release locks find (or keep) their keys, and page keys are recorded for proofs.
     var hunt: String?
+    /// From a quest: its file and the message's name, so that what compose says of a page names where it is written
+    /// (issue 59.6); nil on the command line.
+    var quest: QuestOrigin?
+
+    /// Where a quest's message is written: the quest's file, the message's name, how many messages the quest has.
+    struct QuestOrigin: Equatable {
+        var file: String
+        var message: String
+        var messages: Int
+    }
+
+    /// "page 2", or from a quest of several messages "message walk, page 2"; with `line`, where the quest has it.
+    func pageName(_ number: Int, line: Bool = false) -> String {
+        guard let quest else { return "page \(number)" }
+        let written = pages.indices.contains(number - 1) ? pages[number - 1].line : nil
+        let prefix = line ? written.map { "\(quest.file) line \($0), " } ?? "\(quest.file), " : ""
+        return prefix + (line || quest.messages > 1 ? "message \(quest.message), " : "") + "page \(number)"
+    }
 }
 
 struct PageDraft: Equatable {
@@ -39,6 +57,8 @@ struct PageDraft: Equatable {
     var finish = false
     /// `--hint TEXT` (or a quest's `hint:`), in order (docs/FORMAT.md "Hints").
     var hints: [HintDraft] = []
+    /// The quest's line of its `page:`; nil on the command line.
+    var line: Int?
 }
 
 extension ComposeDraft {

@@ -32,7 +32,9 @@ extension Composer {
             if draft.hunt != nil,
                 let problem = Self.unprovablePoints(draftPage.points, sets: sets, page: number, version: draft.format)
             {
-                throw ChestError(problem)
+                // From a quest, where it is written: the file, the line and the message (issue 59.6).
+                throw ChestError(
+                    draft.quest == nil ? problem : draft.pageName(number, line: true) + ": " + problem)
             }
             pageSets.append(sets)
         }
@@ -81,7 +83,7 @@ extension Composer {
             releases?.recordGame(
                 id, page: number, points: draftPage.points, question: draftPage.question, finish: draftPage.finish)
             pages.append(page)
-            report.append("page \(number): " + Self.protectionSentence(page, sets: sets))
+            report.append(draft.pageName(number) + ": " + Self.protectionSentence(page, sets: sets))
             sweeps.add(sets, page: number, version: draft.format)
             if let sentence = Self.attachmentSentence(attached, page: number) { report.append(sentence) }
             if let sentence = Self.hintSentence(page.hints, page: number) { report.append(sentence) }

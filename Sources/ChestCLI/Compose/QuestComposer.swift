@@ -58,7 +58,7 @@ struct QuestComposer {
             throw ChestError("\(existing) exists; choose another -o, or overwrite with --force")
         }
         for line in QuestDraft.orderLines(drafts) { printError("chest: " + line) }
-        let composes = drafts.map(composeDraft)
+        let composes = drafts.map { composeDraft($0, messages: drafts.count) }
         if let problem = composes.lazy.compactMap(\.finishProblem).first { throw UsageError(problem) }
         // What sealing will cost, told (and asked) before the first page: hours for a course of 10,000 caches.
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -83,11 +83,13 @@ struct QuestComposer {
     }
 
     /// What compose writes for one quest message, before its output is known.
-    private func composeDraft(_ draft: QuestDraft) -> ComposeDraft {
+    private func composeDraft(_ draft: QuestDraft, messages questMessages: Int) -> ComposeDraft {
         var compose = ComposeDraft(draft, output: "")
         compose.format = options.format
         compose.sealCost = options.sealCost
         compose.hunt = options.hunt
+        compose.quest = ComposeDraft.QuestOrigin(
+            file: options.path, message: draft.name, messages: questMessages)
         compose.searchArea = draft.searchArea ?? options.searchArea
         return compose
     }
@@ -121,7 +123,7 @@ extension ComposeDraft {
             pages: draft.pages.map {
                 PageDraft(
                     text: $0.text, setA: $0.setA, setB: $0.setB, attachments: $0.attachments, question: $0.question,
-                    points: $0.points, finish: $0.finish, hints: $0.hints)
+                    points: $0.points, finish: $0.finish, hints: $0.hints, line: $0.line)
             })
     }
 }
