@@ -7,7 +7,8 @@ extension Engine {
     // MARK: - Fixes
 
     /// Keeps the fix (docs/DESIGN.md "Late keys"), follows every watched sealed location lock onto its grid, and
-    /// files the cells of each lock whose last two fixes could lie in one of its places.
+    /// files the cell of each lock the fix qualifies in: the derivation starts at the first fix in a cell, so that
+    /// by the third, which may reach a place, its key is on its way (docs/DESIGN.md "Sealed pages").
     mutating func sealedFix(_ fix: Fix, now: Now) -> [Effect] {
         guard let position = fix.position else {
             seal.history.breakRun()
@@ -22,22 +23,17 @@ extension Engine {
         var settled: [LockRef] = []
         for index in seal.watches.values.indices {
             var watch = seal.watches.values[index]
-            if watch.latest?.sequence != entry.sequence {
-                watch.previous = watch.latest
-            }
             watch.latest =
                 watch.counts(eph: fix.eph, hardware: hardware)
                 ? watch.point(longitude: λ, y: y, sequence: entry.sequence) : nil
             seal.watches.values[index] = watch
-            if watch.pairFits { settled.append(seal.watches.keys[index]) }
+            if watch.latest != nil { settled.append(seal.watches.keys[index]) }
         }
         guard !settled.isEmpty else { return resumeCells(now) }
         let pins = seal.history.lastRun(Self.confirmations).map(\.sequence)
         for ref in settled {
-            guard let watch = seal.watches[ref] else { continue }
-            for cell in Set([watch.previous?.cell, watch.latest?.cell].compactMap { $0 }) {
-                fileCell(cell, for: ref, pins: pins)
-            }
+            guard let cell = seal.watches[ref]?.latest?.cell else { continue }
+            fileCell(cell, for: ref, pins: pins)
         }
         return dispatchCell(now)
     }
@@ -75,26 +71,19 @@ extension Engine {
             stored, page: ref.key.page, set: ref.key.set, of: sealed, cell: cell, pin: pin, answer: answer)
     }
 
-    /// Files the cells of every pair of kept fixes that could lie in one place of this lock's grid: for a PIN kept
+    /// Files the cell of every kept fix that qualifies on this lock's grid, as `sealedFix` would have: for a PIN kept
     /// after the reader walked, whose cells could not be asked before.
     mutating func fileKeptCells(for ref: LockRef) {
         guard let watch = seal.watches[ref] else { return }
-        var previous: SealBook.Watch.Point?
         let entries = seal.history.entries
         for (index, entry) in entries.enumerated() {
             guard let position = entry.fix.position, watch.counts(eph: entry.fix.eph, hardware: entry.hardware),
                 let point = watch.point(
                     longitude: position.longitude * .pi / 180,
                     y: Coordinate.earthRadius * position.latitude * .pi / 180, sequence: entry.sequence)
-            else {
-                previous = nil
-                continue
-            }
-            if let last = previous, watch.fits(last, point) {
-                let pins = entries[max(0, index - 2)...index].map(\.sequence)
-                for cell in Set([last.cell, point.cell]) { fileCell(cell, for: ref, pins: pins) }
-            }
-            previous = point
+            else { continue }
+            let pins = entries[max(0, index - 2)...index].map(\.sequence)
+            fileCell(point.cell, for: ref, pins: pins)
         }
     }
 

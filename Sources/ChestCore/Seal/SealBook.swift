@@ -11,14 +11,11 @@ struct SealBook: Sendable {
         struct Point: Sendable {
             var sequence: Int
             var cell: Cell
-            var x: Double
-            var y: Double
         }
 
         var grid: CellGrid
-        /// The latest fix's point, nil when it did not qualify; and the one before it, from the epoch before.
+        /// The latest fix's point, nil when it did not qualify.
         var latest: Point?
-        var previous: Point?
         /// R·cos φ0 and λ0 in radians, kept so that a fix costs a lock no trigonometry.
         let xScale: Double
         let referenceLongitude: Double
@@ -67,26 +64,13 @@ struct SealBook: Sendable {
             let cell = Cell(
                 x: Int64(((x - grid.offsetX) / grid.width).rounded(.down)),
                 y: Int64(((y - grid.offsetY) / grid.width).rounded(.down)))
-            return Point(sequence: sequence, cell: cell, x: x, y: y)
+            return Point(sequence: sequence, cell: cell)
         }
 
         /// Whether a fix says where in the place's key block the reader is: one less accurate than half a place's width
         /// does not, and one of a trust the organiser did not ask for says nothing at all (docs/SECURITY.md "Hardware trust and time").
         func counts(eph: Double?, hardware: Bool) -> Bool {
             eph.map { $0 <= placeWidth / 2 } ?? true && (hardware || !requiresHardware)
-        }
-
-        /// Whether two points of consecutive epochs could both lie in one place of this grid: at most a place's width
-        /// apart each way (docs/FORMAT.md "Format 3", "Format 4", "Format 5").
-        func fits(_ earlier: Point, _ later: Point) -> Bool {
-            later.sequence == earlier.sequence + 1
-                && abs(later.x - earlier.x) <= placeWidth && abs(later.y - earlier.y) <= placeWidth
-        }
-
-        /// Whether the two latest fixes could both lie in one place.
-        var pairFits: Bool {
-            guard let latest, let previous else { return false }
-            return fits(previous, latest)
         }
     }
 

@@ -32,18 +32,23 @@ private typealias F = CoreFixture
         effects.compactMap { if case let .deriveKey(request) = $0 { request } else { nil } }
     }
 
-    @Test func aCellIsTriedOnceTheReaderSettlesInItAndOpensOnTheThirdFix() throws {
+    /// The derivation starts at the first fix in the cell (issue 62: the key is on its way two fixes before a place
+    /// can be reached), yet a key that comes at once opens nothing before the third fix.
+    @Test func aCellIsAskedAtTheFirstFixInItAndOpensOnTheThirdFix() throws {
         let message = Self.message()
         var engine = F.engine([F.stored(message)])
-        #expect(Self.requests(engine.handle(.fix(F.fix(at: 1, Self.target), F.now(1)))).isEmpty)
-        let second = Self.requests(engine.handle(.fix(F.fix(at: 2, Self.target), F.now(2))))
-        let request = try #require(second.first)
-        #expect(second.count == 1)
+        let first = Self.requests(engine.handle(.fix(F.fix(at: 1, Self.target), F.now(1))))
+        let request = try #require(first.first)
+        #expect(first.count == 1)
         #expect(request.secret == SealSecret.secret(cell: Self.grid.cell(of: Self.target), pin: nil))
         #expect(request.slot == Self.slot && request.ciphertext == Self.ciphertext)
-        // The point is known once the key opens; the two fixes so far count, the third opens the page.
-        let opened = engine.handle(.keyDerived(request, .opened(Self.content), F.now(2.1)))
+        // The point is known once the key opens; one fix so far counts, not enough.
+        let opened = engine.handle(.keyDerived(request, .opened(Self.content), F.now(1.1)))
         #expect(opened.unlocks.isEmpty)
+        #expect(engine.entries[message.id]?.state.openPages.isEmpty == true)
+        // The second fix asks nothing more and opens nothing; the third opens the page.
+        let second = engine.handle(.fix(F.fix(at: 2, Self.target), F.now(2)))
+        #expect(Self.requests(second).isEmpty && second.unlocks.isEmpty)
         #expect(engine.entries[message.id]?.state.openPages.isEmpty == true)
         let third = engine.handle(.fix(F.fix(at: 3, Self.target), F.now(3)))
         #expect(third.unlocks == [1])
@@ -76,8 +81,7 @@ private typealias F = CoreFixture
                 Self.requests(engine.handle(.fix(F.fix(at: Double(second), outside), F.now(Double(second))))).isEmpty,
                 "a cell outside the search area was asked for")
         }
-        _ = engine.handle(.fix(F.fix(at: 5, Self.target), F.now(5)))
-        let requests = Self.requests(engine.handle(.fix(F.fix(at: 6, Self.target), F.now(6))))
+        let requests = Self.requests(engine.handle(.fix(F.fix(at: 5, Self.target), F.now(5))))
         #expect(requests.count == 2)
         #expect(requests.allSatisfy { $0.secret == "chest-v3|cell=\(grid.cell(of: Self.target))" && $0.version == 3 })
         #expect(requests[0].derivation == requests[1].derivation && requests[0].derivation != nil)
@@ -89,8 +93,7 @@ private typealias F = CoreFixture
         let message = Self.message()
         var engine = F.engine([F.stored(message)])
         let elsewhere = F.north(of: Self.target, metres: 500)
-        _ = engine.handle(.fix(F.fix(at: 1, elsewhere), F.now(1)))
-        let request = try #require(Self.requests(engine.handle(.fix(F.fix(at: 2, elsewhere), F.now(2)))).first)
+        let request = try #require(Self.requests(engine.handle(.fix(F.fix(at: 1, elsewhere), F.now(1)))).first)
         let failed = engine.handle(.keyDerived(request, .wrong, F.now(2.1)))
         let state = try #require(failed.persisted.last)
         #expect(state.seal.hasTried(Self.grid.cell(of: elsewhere), for: LockKey(page: 1, set: .a, kind: .location)))
@@ -125,8 +128,7 @@ private typealias F = CoreFixture
                 / (Coordinate.earthRadius * cos(Double(Self.grid.referenceLatitude) * .pi / 180)) * 180 / .pi)
         #expect(Self.grid.cell(of: corner) == Self.grid.cell(of: Self.target))
         #expect(corner.distance(to: Self.target) > Self.radius)
-        _ = engine.handle(.fix(F.fix(at: 1, corner, eph: 3), F.now(1)))
-        let request = try #require(Self.requests(engine.handle(.fix(F.fix(at: 2, corner, eph: 3), F.now(2)))).first)
+        let request = try #require(Self.requests(engine.handle(.fix(F.fix(at: 1, corner, eph: 3), F.now(1)))).first)
         _ = engine.handle(.keyDerived(request, .opened(Self.content), F.now(2.1)))
         for second in 3...8 {
             #expect(

@@ -192,12 +192,13 @@ import Testing
         var engine = F.engine([F.stored(heavy), F.stored(light)])
         var clock = 0.0
         for stop in 0..<3 {
-            // The reader settles 200 m further north each time: two fixes file a cell per grid, nine in all.
+            // The reader settles 200 m further north each time: the first fix files a cell per grid, nine in all, and
+            // the worker has the first of them; the second files them again, which changes nothing.
             let here = F.north(of: F.tower, metres: 200 * Double(stop))
             clock += 1
-            _ = engine.handle(.fix(F.fix(at: clock, here), F.now(clock)))
-            clock += 1
             var dispatched = Self.derivations(engine.handle(.fix(F.fix(at: clock, here), F.now(clock))))
+            clock += 1
+            dispatched += Self.derivations(engine.handle(.fix(F.fix(at: clock, here), F.now(clock))))
             var order: [MessageID] = []
             // The worker takes half a second a cell and finds every key wrong: fast enough that the heavy sender stays
             // within its share (CellQueue.share, tested in EngineSenderShareTests), so what is seen here is the order.
