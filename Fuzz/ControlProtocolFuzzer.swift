@@ -37,6 +37,7 @@ private func texts(of request: ControlRequest) -> [String] {
     case .answer(let id, let text, _): [id, text]
     case .undelete(let id): id.map { [$0] } ?? []
     case .import(let path): [path]
+    case .ask(let text): [text]
     case .list, .status, .watch, .fix, .reload, .config: []
     }
 }

@@ -37,7 +37,7 @@ extension Daemon {
             case .refused(.badSignature): "its signature does not hold"
             case .refused(.wrongTopic): "its sender or kind does not belong on that topic"
             case .refused(.replayed): "it was heard before, or is older than what was"
-            case .refused(.afterEnd), .refused(.beforeStart), .refused(.afterLimit), .refused(.afterFinish):
+            case .refused(.afterEnd), .refused(.beforeStart), .refused(.afterLimit):
                 "it came outside the hunt's time"
             case .refused(.tooFast): "it came faster than a team's rate"
             case .refused(.queueFull): "it came while the queue was full"

@@ -115,10 +115,16 @@ struct HuntWaveTests {
             return document?["teams"] as? [[String: Any]] ?? []
         }
         func row(_ team: String) throws -> [String: Any] { try rows().first { $0["team"] as? String == team } ?? [:] }
-        try hunt.organiserWorld.waitUntil("red finished, each page and the hint counted once", timeout: 60) {
-            let row = try row("red")
-            return row["finished"] is String && row["pages"] as? Int == 2 && row["hintCost"] as? Int == 2
-                && (row["devices"] as? [[String: Any]])?.count == 2
+        var seen: [String: Any] = [:]
+        do {
+            try hunt.organiserWorld.waitUntil("red finished, each page and the hint counted once", timeout: 60) {
+                seen = try row("red")
+                return seen["finished"] is String && seen["pages"] as? Int == 2 && seen["hintCost"] as? Int == 2
+                    && (seen["devices"] as? [[String: Any]])?.count == 2
+            }
+        } catch {
+            Issue.record("red's row: \(seen); the board said: \(board.events.suffix(20))")
+            throw error
         }
         let redRow = try row("red")
         #expect(redRow["points"] as? Int == 0 && redRow["hints"] as? Int == 1, "2 pages less a hint of 2: \(redRow)")

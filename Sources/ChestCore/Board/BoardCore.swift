@@ -230,10 +230,10 @@ package struct BoardCore: Sendable {
     }
 
     /// Why the board credits and charges nothing of `team` it received at `receivedAt`: outside the team's own
-    /// window (docs/HUNTS.md "A clock for each team"), or after its finish (docs/HUNTS.md "A finish").
+    /// window (docs/HUNTS.md "A clock for each team"). A finish stops the team's clock, not its game: a page whose
+    /// receipt comes after it (opened at the same moment, or on another device) still counts (docs/HUNTS.md "A finish").
     private func outside(team: String, receivedAt: Date) -> HuntGate.Refusal? {
-        if let refusal = schedule.forTeam(team).outside(receivedAt: receivedAt) { return refusal }
-        return board.finished(team).map { receivedAt > $0 ? .afterFinish : nil } ?? nil
+        schedule.forTeam(team).outside(receivedAt: receivedAt)
     }
 
     /// The message a receipt or a hint request names: the board must know its pages.

@@ -335,7 +335,6 @@ package struct HuntBoard: Codable, Sendable {
         case .afterEnd: "received after the hunt ended: nothing credited or charged"
         case .beforeStart: "received before the hunt started: nothing credited or charged"
         case .afterLimit: "received after the team's time ran out: nothing credited or charged"
-        case .afterFinish: "received after the team finished: nothing credited or charged"
         case .tooFast:
             "more than one team may send (\(Int(TeamRate.burst)) at once, then \(Int(TeamRate.perSecond)) a second): not checked"
         case .queueFull:

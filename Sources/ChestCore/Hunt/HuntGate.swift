@@ -19,8 +19,6 @@ package struct HuntGate: Sendable {
         case beforeStart
         /// The board's too: received after the team's own time ran out (docs/HUNTS.md "A clock for each team").
         case afterLimit
-        /// The board's too: received after the team's finish page stopped its clock.
-        case afterFinish
         /// The board's too: more than a team may send (`TeamRate`), refused before it was checked.
         case tooFast
         /// The board's too: a message within its team's rate that came while the board's queue was full (the board
