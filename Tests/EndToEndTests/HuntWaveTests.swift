@@ -154,4 +154,43 @@ struct HuntWaveTests {
         #expect(once.stdout.contains("TIME") && once.stdout.contains("finished 0:"), "\(once.stdout)")
         #expect(once.stdout.contains("2/2") || once.stdout.contains("0/2"), "red's devices: \(once.stdout)")
     }
+
+    @Test func aReceiptTheBoardHearsAfterTheTeamsOwnLimitIsRefusedAsAfterLimit() throws {
+        let broker = try MosquittoBroker.start()
+        defer { broker.stop() }
+        let hunt = try HuntWorld(teams: ["red"], broker: broker)
+        let red = hunt.teams[0]
+        let later = ISO8601.string(Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 3600).rounded(.down)))
+        #expect(
+            try hunt.organiser(["hunt", "schedule", "--hunt", hunt.huntPath, "--starts", later, "--limit", "20s"])
+                .status == 0)
+        let page = try hunt.compose("late", ["--lock", "time=2020-01-01T00:00:00Z"])
+        let board = try hunt.startBoard()
+        defer { hunt.stopBoard(board) }
+        try red.startConnected()
+        #expect(try hunt.organiser(["hunt", "start", "--hunt", hunt.huntPath, "--team", "red"]).status == 0)
+        try red.world.waitUntil("red's own window, 20 s from now", timeout: 60) { try red.hunt()["closes"] is String }
+        let closes = try #require((try red.hunt()["closes"] as? String).flatMap { ISO8601.parse($0) })
+        // Red opens the page in its time while the broker is away; its receipt reaches the board after red's time.
+        broker.kill()
+        try hunt.give(page, to: red)
+        try red.world.waitUntil("the page opens in red's time", timeout: 30) {
+            try red.world.states()["late"] == "open"
+        }
+        try red.world.waitUntil("the receipt waits in the outbox", timeout: 20) {
+            try red.hunt()["outbox"] as? Int ?? 0 >= 1
+        }
+        let lateID = try #require(hunt.ids["late"])
+        let pages = try Self.read(red.world, lateID)["pages"] as? [[String: Any]]
+        let opened = try #require((pages?.first?["openedAt"] as? String).flatMap { ISO8601.parse($0) })
+        #expect(opened < closes, "opened at \(opened), red's time ran out at \(closes)")
+        try red.world.waitUntil("red's time runs out", timeout: 60) { Date() > closes.addingTimeInterval(1) }
+        try broker.restart()
+        try red.world.waitUntil("the board refuses it as afterLimit", timeout: 90) {
+            hunt.boardEvents(board).contains {
+                $0["event"] as? String == "refused" && $0["reason"] as? String == "afterLimit"
+            }
+        }
+        #expect(!hunt.boardEvents(board).contains { $0["event"] as? String == "unlock" })
+    }
 }
