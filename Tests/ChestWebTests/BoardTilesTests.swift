@@ -17,6 +17,16 @@ struct BoardTilesTests {
         let paths = Mutex<[String]>([])
     }
 
+    /// A tile server on loopback that answers every path with `png` and notes the paths `asked`.
+    static func tileServer(_ asked: Asked) throws -> HTTPServer {
+        try HTTPServer(address: HTTPAddress("127.0.0.1:0")!) { request in
+            asked.paths.withLock { $0.append(request.path) }
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "image/png"), ("Access-Control-Allow-Origin", "*")],
+                body: .bytes(Self.png))
+        }
+    }
+
     /// A 1×1 PNG, which Leaflet stretches over its 256×256 tile.
     static let png = Data(
         base64Encoded:
@@ -28,12 +38,7 @@ struct BoardTilesTests {
             "libjs-leaflet (make deps)"))
     func theBoardDrawsTheOrganisersTilesBeneathItsMap() throws {
         let asked = Asked()
-        let tileServer = try HTTPServer(address: HTTPAddress("127.0.0.1:0")!) { request in
-            asked.paths.withLock { $0.append(request.path) }
-            return HTTPResponse(
-                status: 200, headers: [("Content-Type", "image/png"), ("Access-Control-Allow-Origin", "*")],
-                body: .bytes(Self.png))
-        }
+        let tileServer = try Self.tileServer(asked)
         defer { tileServer.stop() }
         var snapshot = BoardDay.snapshot(teams: 3)
         snapshot.tiles = try BoardTiles(
@@ -73,12 +78,7 @@ struct BoardTilesTests {
             "libjs-leaflet (make deps)"))
     func theAttributionCoversNoLabelLabelsKeepTheirContrastAndTheResultsHaveTiles() throws {
         let asked = Asked()
-        let tileServer = try HTTPServer(address: HTTPAddress("127.0.0.1:0")!) { request in
-            asked.paths.withLock { $0.append(request.path) }
-            return HTTPResponse(
-                status: 200, headers: [("Content-Type", "image/png"), ("Access-Control-Allow-Origin", "*")],
-                body: .bytes(Self.png))
-        }
+        let tileServer = try Self.tileServer(asked)
         defer { tileServer.stop() }
         var snapshot = BoardDay.snapshot(teams: 12)
         snapshot.tiles = try BoardTiles(
