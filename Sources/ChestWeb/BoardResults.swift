@@ -294,10 +294,7 @@ package struct BoardResults: Sendable {
     }
 
     /// A duration in one form for the whole column: hours, minutes and seconds, "0:01:58", "2:05:00".
-    static func span(_ seconds: Double) -> String {
-        let whole = Int(seconds.rounded())
-        return String(printf: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
-    }
+    static func span(_ seconds: Double) -> String { HuntBoard.clock(Int(seconds.rounded())) }
 
     /// Light and dark follow the system on a screen; on paper (A4 or Letter: the page's size is the printer's)
     /// every team, black on white, the ranking's head on each sheet (docs/HUNTS.md "Results").

@@ -156,7 +156,7 @@ package struct BoardCore: Sendable {
         // Judged by when the board received it (docs/HUNTS.md "The hunt's start and end"): outside the window a
         // receipt credits nothing and a hint request is neither answered nor charged, so the final ranking stays.
         if envelope.kind == .receipt || envelope.kind == .hintRequest,
-            let outside = outside(team: envelope.sender, receivedAt: heard.at)
+            let outside = schedule.forTeam(envelope.sender).outside(receivedAt: heard.at)
         {
             gate.count(outside)
             events = board.recordRefusal(outside, topic: BoardJournal.shortened(heard.topic), at: heard.at)
@@ -227,13 +227,6 @@ package struct BoardCore: Sendable {
         note(events, at: heard.at)
         refreshDue(team: envelope.sender)
         return events.map(Effect.event) + effects
-    }
-
-    /// Why the board credits and charges nothing of `team` it received at `receivedAt`: outside the team's own
-    /// window (docs/HUNTS.md "A clock for each team"). A finish stops the team's clock, not its game: a page whose
-    /// receipt comes after it (opened at the same moment, or on another device) still counts (docs/HUNTS.md "A finish").
-    private func outside(team: String, receivedAt: Date) -> HuntGate.Refusal? {
-        schedule.forTeam(team).outside(receivedAt: receivedAt)
     }
 
     /// The message a receipt or a hint request names: the board must know its pages.

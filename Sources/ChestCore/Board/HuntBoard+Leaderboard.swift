@@ -42,15 +42,6 @@ extension HuntBoard {
         }
     }
 
-    /// The `chest board --once` table: rank, team, points, pages credited and how many of them are unproven
-    /// (guarded), the points its hints cost, the organiser's adjustments, how many pages were reached before the
-    /// start, when the board heard the last point, the time and trust the team claims, online, refusals by reason.
-    /// A team whose name reads as an earlier team's is flagged as the live boards flag it: its name with the
-    /// differing characters written out, and "— a lookalike of NAME" after its row (docs/HUNTS.md "The board").
-    package func leaderboardText() -> String {
-        leaderboardRows()
-    }
-
     /// "finished 1:02:05" from the team's start, "until 14:30:00Z" while its own time runs, "-" otherwise.
     static func timeCell(_ team: Team) -> String {
         if let time = team.time { return "finished " + clock(time) }
@@ -62,7 +53,12 @@ extension HuntBoard {
         String(printf: "%d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
     }
 
-    private func leaderboardRows() -> String {
+    /// The `chest board --once` table: rank, team, points, pages credited and how many of them are unproven
+    /// (guarded), the points its hints cost, the organiser's adjustments, how many pages were reached before the
+    /// start, when the board heard the last point, the time and trust the team claims, online, refusals by reason.
+    /// A team whose name reads as an earlier team's is flagged as the live boards flag it: its name with the
+    /// differing characters written out, and "— a lookalike of NAME" after its row (docs/HUNTS.md "The board").
+    package func leaderboardText() -> String {
         let header = [
             "#", "TEAM", "POINTS", "PAGES", "GUARDED", "HINTS", "ADJUSTED", "EARLY", "REACHED", "CLAIMED-OPENED",
             "CLAIMED-TRUST", "ONLINE", "REFUSED",

@@ -122,9 +122,6 @@ package struct HuntBoard: Codable, Sendable {
         }
     }
 
-    /// When the team stopped playing, by the board's clock: its finish; nil while it plays.
-    package func finished(_ name: String) -> Date? { byName[name]?.finishedAt }
-
     /// Takes in the organiser's adjustment (an envelope the gate accepted); nothing for a team not in the hunt.
     package mutating func recordAdjustment(_ adjustment: HuntAdjustment, receivedAt: Date) -> [BoardEvent] {
         guard var team = byName[adjustment.team] else {
