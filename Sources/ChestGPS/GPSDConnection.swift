@@ -204,9 +204,18 @@ package final class GPSDConnection: @unchecked Sendable {
         }
         var source = receivers.identify(
             path: text(&device.path), driver: text(&device.driver), subtype: text(&device.subtype))
-        let cycle = Double(device.cycle.tv_sec) + Double(device.cycle.tv_nsec) / 1e9
-        source.cycle = cycle > 0 && cycle.isFinite ? cycle : nil
+        source.cycle = Self.cycle(seconds: Int64(device.cycle.tv_sec), nanoseconds: Int64(device.cycle.tv_nsec))
         return source
+    }
+
+    /// The receiver's cycle from libgps's `timespec_t`, in seconds; nil when it is none. libgps 3.22's JSON reader
+    /// stores the DEVICE report's `"cycle":1.00` as a double over the timespec's seconds (1.0 read as
+    /// 4,607,182,418,800,017,408 s), so seconds beyond an hour are read as that double's bits; what is still no
+    /// plausible cycle (0 to an hour) is none.
+    static func cycle(seconds: Int64, nanoseconds: Int64) -> Double? {
+        var cycle = Double(seconds) + Double(nanoseconds) / 1e9
+        if seconds > 3600 { cycle = Double(bitPattern: UInt64(bitPattern: seconds)) }
+        return cycle > 0 && cycle <= 3600 && cycle.isFinite ? cycle : nil
     }
 
     /// Whether a gpsd JSON line is a DEVICE report of a receiver going away (`"activated":0`).
