@@ -45,10 +45,11 @@ build: deps
 # on it once it is packed (TEST_DEB_PACKED) while lintian checks it; only a package lintian passed is up to date.
 TEST_DEB := .build/deb/test-package
 TEST_DEB_PACKED := .build/deb/test-package.packed
+LINK_MANIFEST ?= .build/debug.yaml
 PACKAGE_INPUTS := Package.swift $(shell find Sources CGPSD packaging mk udev completion docs demo examples scripts/deb.sh scripts/link-static.sh README.md -type f 2>/dev/null)
 $(TEST_DEB): $(PACKAGE_INPUTS) | deps
 	rm -f $@ $(TEST_DEB_PACKED)
-	bash scripts/link-static.sh .build/deb/static
+	LINK_MANIFEST=$(LINK_MANIFEST) bash scripts/link-static.sh .build/deb/static
 	$(MAKE) deb DEB_COMPRESSION=gzip DEB_COMPRESSION_LEVEL=1 DEB_PROGRAM_DIR=.build/deb/static LINTIAN=no
 	ls -t $(CURDIR)/.build/deb/chest_*.deb | head -n 1 > $(TEST_DEB_PACKED)
 	lintian --fail-on error --display-info "$$(cat $(TEST_DEB_PACKED))"
@@ -83,8 +84,9 @@ check: deps $(FORMAT_CHECKED)
 # and a half of compressing (docs/PACKAGING.md).
 test: deps $(FORMAT_CHECKED)
 	$(SWIFT) build --build-tests $(DEBUG_BUILD_FLAGS)
-	@mkdir -p .build/deb
-	@$(MAKE) --no-print-directory $(TEST_DEB) > .build/deb/test-package.log 2>&1 & package=$$!; \
+	@mkdir -p .build/deb && cp .build/debug.yaml .build/deb/debug.yaml
+	@rm -f $(TEST_DEB_PACKED).failed; { $(MAKE) --no-print-directory $(TEST_DEB) LINK_MANIFEST=.build/deb/debug.yaml \
+		> .build/deb/test-package.log 2>&1 || { touch $(TEST_DEB_PACKED).failed; false; }; } & package=$$!; \
 	CHEST_DEB_STAMP=$(CURDIR)/$(TEST_DEB_PACKED) SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build; \
 	tests=$$?; \
 	if ! wait $$package; then tail -n 30 .build/deb/test-package.log >&2; echo "make: the package did not build (.build/deb/test-package.log)" >&2; exit 1; fi; \

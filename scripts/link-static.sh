@@ -9,10 +9,14 @@
 # debug information dropped and `-static-stdlib` added. The objects were compiled against the shared runtime's
 # module files, which name no static library of their own; the static FoundationEssentials needs two of its
 # companions named (_FoundationCShims, _FoundationCollections), which a static build's modules would autolink.
+#
+# LINK_MANIFEST names a copy of the manifest to read instead: `swift test`, even with --skip-build, writes
+# .build/debug.yaml afresh when it starts, and `make test` links while the tests run, so a read of the live file can
+# meet it half written (no link command found); make copies it before the tests start.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/link-static.sh DIR}
-manifest=.build/debug.yaml
+manifest=${LINK_MANIFEST:-.build/debug.yaml}
 [ -f "$manifest" ] || { echo "link-static: no $manifest; run swift build first" >&2; exit 1; }
 mkdir -p "$out"
 rm -f "$out/chest"

@@ -16,8 +16,14 @@ enum BuiltPackage {
     /// The package's path; under `make test`, once the package is built (the first test to ask waits for it).
     static let path: String? = {
         if let stamp {
-            // A package build of a fresh clone is minutes of CPU beside the tests on a loaded machine.
-            guard holdsWithin(900, every: 0.5, { FileManager.default.fileExists(atPath: stamp) }),
+            // A package build of a fresh clone is minutes of CPU beside the tests on a loaded machine; a build that
+            // failed leaves `STAMP.failed` (make then prints its log), so the tests stop waiting at once.
+            let failed = stamp + ".failed"
+            guard
+                holdsWithin(900, every: 0.5, {
+                    FileManager.default.fileExists(atPath: stamp) || FileManager.default.fileExists(atPath: failed)
+                }),
+                !FileManager.default.fileExists(atPath: failed),
                 let named = try? String(contentsOfFile: stamp, encoding: .utf8)
             else { return nil }
             return named.trimmingCharacters(in: .whitespacesAndNewlines)
