@@ -167,25 +167,36 @@ extension Daemon {
             rescanInbox()
         case .directoryGone:
             chestWatcher?.stop()
+            chestWatcher = nil
             log.warning(
                 "the chest directory \(store.root) was removed or moved; recreating it and restoring \(engine.entries.count) messages"
             )
-            do {
-                try store.prepare()
-                chestLock?.release()
-                chestLock = try ChestLock(root: store.root)
-                for stored in engine.entries.values {
-                    try store.restore(stored)
-                    if stored.message.pages.contains(where: { $0.attachments != nil }) {
-                        log.warning(
-                            "\(stored.id.short) carries attachments, which chestd does not hold: its file comes back without them and will be set aside at the next start; import the original file again"
-                        )
-                    }
+            restoreChest()
+        }
+    }
+
+    /// Recreates the chest and writes back every message chestd holds. The watch comes first: a removal still
+    /// under way (`rm -rf` walking the tree) takes what was restored, and the watch then sees the directory go again
+    /// and restores it again; a chest that could not be watched or written back is tried again by the rescans.
+    func restoreChest() {
+        watchChest()
+        chestNeedsRestore = true
+        guard isWatching else { return }
+        do {
+            chestLock?.release()
+            chestLock = try ChestLock(root: store.root)
+            for stored in engine.entries.values {
+                try store.restore(stored)
+                if stored.message.pages.contains(where: { $0.attachments != nil }) {
+                    log.warning(
+                        "\(stored.id.short) carries attachments, which chestd does not hold: its file comes back without them and will be set aside at the next start; import the original file again"
+                    )
                 }
-            } catch {
-                log.error("cannot restore the chest: \(error)")
             }
-            watchChest()
+            chestNeedsRestore = false
+        } catch {
+            log.error("cannot restore the chest: \(error); trying again shortly")
+            scheduleRescan()
         }
     }
 

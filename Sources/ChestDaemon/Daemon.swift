@@ -28,6 +28,8 @@ package final class Daemon {
     var chestWatcher: ChestWatcher?
     var rejectedWatcher: ChestWatcher?
     var chestLock: ChestLock?
+    /// The chest was removed and not yet wholly written back: each rescan tries again (`restoreChest`).
+    var chestNeedsRestore = false
     /// A look at files left staged or too fresh is planned; the wait grows while files stay stuck.
     var rescanPlanned = false
     var rescanBackoff = 0.0
@@ -247,7 +249,7 @@ package final class Daemon {
         case .rescan:
             rescanPlanned = false
             recoverStaged()
-            if isWatching { rescanInbox() } else { watchChest() }
+            if chestNeedsRestore { restoreChest() } else if isWatching { rescanInbox() } else { watchChest() }
             if (try? store.stagedNames())?.isEmpty == true && isWatching && !rescanPlanned { rescanBackoff = 0 }
         case let .request(connection, line):
             handleRequest(line, on: connection)
