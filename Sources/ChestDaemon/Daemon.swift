@@ -2,6 +2,7 @@ import ChestArguments
 import ChestCore
 import ChestGPS
 import ChestIO
+import ChestMQTT
 import ChestSeal
 import Dispatch
 import FoundationEssentials
@@ -110,7 +111,7 @@ package final class Daemon {
     /// (docs/ARCHITECTURE.md "The daemon in process"); chestd's are the defaults.
     struct Adapters {
         /// Makes the hunt's broker client.
-        var brokerClient: HuntBrokerClientMaker = HuntLink.mqttClient
+        var brokerClient: BrokerClientMaker = mosquittoClient
         /// Whether `start` connects to gpsd; without it the caller hands the loop its connections
         /// (`DaemonEvent.gpsConnection`), as `GPSReader` does.
         var readsGPSD = true

@@ -15,15 +15,15 @@ final class HuntLink {
     var connection: Connection?
     /// The reader's identity: each status claims its key for the team (`ReaderClaim`), each receipt is signed with it.
     var identity: Identity?
-    /// Makes the broker client of each connection (`HuntLink.mqttClient` in chestd, a fake in tests).
-    private let makeClient: HuntBrokerClientMaker
+    /// Makes the broker client of each connection (`mosquittoClient` in chestd, a fake in tests).
+    private let makeClient: BrokerClientMaker
 
     /// A joined hunt's broker connection: the team's signing key, and what was handed to libmosquitto.
     struct Connection {
         let hunt: HuntFile
         let team: HuntTeam
         let teamKey: [UInt8]
-        let client: any HuntBrokerClient
+        let client: any BrokerClient
         let device: String
         var will: HuntStatusPost
         /// Outbox entries handed to libmosquitto, by its message ID, until the broker acknowledges them.
@@ -32,7 +32,7 @@ final class HuntLink {
         var problem: String?
     }
 
-    init(chestRoot: String, log: Log, makeClient: @escaping HuntBrokerClientMaker = HuntLink.mqttClient) {
+    init(chestRoot: String, log: Log, makeClient: @escaping BrokerClientMaker = mosquittoClient) {
         self.chestRoot = chestRoot
         self.log = log
         self.makeClient = makeClient

@@ -119,7 +119,8 @@ struct BoardFeed {
         }
         let id = max(UInt64(now.timeIntervalSince1970 * 1000), lastAnswerID + 1)
         lastAnswerID = id
-        let envelope = HuntSigner.sign(HuntStartCommand.envelope(hunt: core.hunt, key: key, id: id), with: organiser)
+        let envelope = HuntSigner.sign(
+            HuntEnvelope.startKey(key, hunt: core.hunt.id, id: id, sent: now), with: organiser)
         outgoing.append(
             MQTTMessage(
                 topic: HuntTopic.release(hunt: core.hunt.id, name: name), payload: envelope.bytes, qos: 1, retain: true)

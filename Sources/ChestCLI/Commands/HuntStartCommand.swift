@@ -62,7 +62,7 @@ struct HuntStartCommand: ChestCommand {
             try startTeams(&hunt, schedule: &schedule, key: key, now: now, identity: identity)
             return
         }
-        let envelope = HuntStartCommand.envelope(hunt: hunt, key: key, id: OrganiserPost.newID())
+        let envelope = HuntEnvelope.startKey(key, hunt: hunt.id, id: OrganiserPost.newID(), sent: Date())
         let topic = HuntTopic.release(hunt: hunt.id, name: HuntRelease.startName)
         if let starts = schedule.starts, starts > now {
             // Every team not started by hand starts now: the start moves to now, and the key goes out after it.
@@ -112,10 +112,5 @@ struct HuntStartCommand: ChestCommand {
         print(
             "started \(teams.joined(separator: ", ")) at \(ISO8601.string(now)): the start key is sealed to each team"
                 + left)
-    }
-
-    /// The release that carries the start key, unsigned (the board signs it as this command does).
-    static func envelope(hunt: HuntFile, key: ReleaseKey, id: UInt64) -> HuntEnvelope {
-        HuntEnvelope(hunt: hunt.id, id: id, sent: Date(), release: HuntRelease(name: HuntRelease.startName, key: key))
     }
 }
