@@ -31,7 +31,9 @@ import Testing
     }
 
     /// A hunt of these teams, one page with a hint of cost 2, the start key, written where the loop reads it.
-    func setUp(teams: [String] = ["red"], starts: Date? = nil) throws -> (HuntFile, organiser: Identity) {
+    func setUp(teams: [String] = ["red"], starts: Date? = nil, hintAfter: Double? = nil) throws -> (
+        HuntFile, organiser: Identity
+    ) {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let organiser = try Identity.loadOrCreate(at: directory + "/organiser.json")
         var hunt = HuntFile(
@@ -52,7 +54,9 @@ import Testing
                 pages: [
                     .init(
                         key: Data(repeating: 7, count: 32).base64EncodedString(), guarded: false,
-                        hints: [.init(key: Data(repeating: 9, count: 32).base64EncodedString(), cost: 2)])
+                        hints: [
+                            .init(key: Data(repeating: 9, count: 32).base64EncodedString(), cost: 2, after: hintAfter)
+                        ])
                 ])
         ]
         try hunt.write(to: huntPath)
@@ -152,6 +156,35 @@ import Testing
         #expect(answers.count == 1)
         #expect(answers.first.map { HuntTopic.parse($0.topic, hunt: hunt.id) != nil } == true)
         #expect(recorder.published.last?.snapshot.connection == .connected)
+        loop.finish()
+    }
+
+    /// docs/HUNTS.md "Hints: the board's side": a delayed hint falls due as the loop's clock passes its moment.
+    @Test func aDelayedHintGoesOutWhenTheLoopsClockReachesItsMoment() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let clock = ManualClock(wall: Date(timeIntervalSince1970: 1_900_000_000))
+        let (hunt, organiser) = try setUp(hintAfter: 60)
+        var (loop, broker, _) = try loop(hunt, organiser, clock: clock)
+        loop.start()
+        broker.connect()
+        let teamFile = try #require(hunt.team(named: TeamName("red")!))
+        let reader = try Identity.loadOrCreate(at: directory + "/red-reader.json")
+        let status = ReaderClaim.claim(
+            TeamStatus(online: true, pagesOpen: 0), hunt: hunt.id, team: "red", identity: reader)
+        let claimed = try #require(
+            HuntSigner.sign(
+                HuntEnvelope(hunt: hunt.id, sender: "red", id: 1, sent: clock.now().wall, status: status),
+                team: teamFile))
+        broker.deliver(topic: HuntTopic.status(hunt: hunt.id, team: "red"), payload: Data(claimed.bytes))
+        _ = loop.step(waitingAtMost: 0)
+        let hints = { broker.published.filter { $0.message.topic.contains("/hint/") } }
+        clock.advance(by: 59)
+        _ = loop.step(waitingAtMost: 0)
+        #expect(hints().isEmpty, "not before its moment")
+        clock.advance(by: 1)
+        let events = loop.step(waitingAtMost: 0)
+        #expect(events.contains { if case .hint(team: "red", _, 1, 1, 0, true, _) = $0 { true } else { false } })
+        #expect(hints().count == 1)
         loop.finish()
     }
 
