@@ -269,10 +269,7 @@ package final class Daemon {
         case let .weatherFetched(result):
             feed(weather.record(result, now: now()))
         case let .keyDerived(request, result, proofKey):
-            if let proofKey {
-                feed(.proofKeyDerived(PageLink(message: request.id, page: request.page), proofKey: proofKey))
-            }
-            feed(.keyDerived(request, result, now()))
+            feed(.keyDerived(request, result, now(), proofKey: proofKey))
         case let .hunt(event):
             handleHunt(event)
         }
