@@ -13,7 +13,7 @@ extension Daemon {
         refreshIdentity()
         var stored: [StoredMessage] = []
         var refused: [(path: String, reason: String)] = []
-        let problems = store.loadEach(ingestedAt: Date()) { message, state, chest, filing in
+        let problems = store.loadEach(ingestedAt: now().wall) { message, state, chest, filing in
             let found = kept(message, state, in: chest, filing: filing)
             do {
                 try Sealer.verify(message)
@@ -49,7 +49,7 @@ extension Daemon {
     /// What was deleted before the restart and is still kept: `chest undelete` can bring it back.
     func loadDeleted() {
         var deleted: [DeletedMessage] = []
-        let problems = store.loadDeleted(now: Date()) { message, state, at, filing in
+        let problems = store.loadDeleted(now: now().wall) { message, state, at, filing in
             // A file changed in deleted/ would come back into the chest unchecked: it stays where it is.
             guard (try? Sealer.verify(message)) != nil else {
                 log.warning("\(message.id.short) was changed in deleted/ after it was sealed; it cannot be undeleted")
@@ -130,7 +130,8 @@ extension Daemon {
         }
     }
 
-    /// Plans one `.rescan`: after `delay`, or after a wait that grows to 30 s while files stay stuck.
+    /// Plans one `.rescan`: after `delay`, or after a wait that grows to 30 s while files stay stuck. On the system
+    /// clock, whatever the loop's: a file settles by the modification times the system clock writes.
     func scheduleRescan(after delay: Double? = nil) {
         guard !rescanPlanned else { return }
         rescanPlanned = true
