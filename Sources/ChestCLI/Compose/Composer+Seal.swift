@@ -81,7 +81,8 @@ extension Composer {
                 releases: released.contains(where: { !$0.isEmpty }) ? released : nil)
             (page.question, page.points) = (draftPage.question, draftPage.points)
             releases?.recordGame(
-                id, page: number, points: draftPage.points, question: draftPage.question, finish: draftPage.finish)
+                id, page: number, points: draftPage.points, question: draftPage.question, finish: draftPage.finish,
+                mission: draftPage.mission)
             pages.append(page)
             report.append(draft.pageName(number) + ": " + Self.protectionSentence(page, sets: sets))
             sweeps.add(sets, page: number, version: draft.format)
