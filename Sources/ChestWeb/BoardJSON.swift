@@ -50,7 +50,9 @@ package enum BoardJSON {
         var judged: Date?
 
         init(_ heard: BoardCore.HeardSubmission) {
-            (team, message, page, kind, received) = (heard.team, heard.message, heard.page, heard.kind.rawValue, heard.at)
+            (team, message, page, kind, received) = (
+                heard.team, heard.message, heard.page, heard.kind.rawValue, heard.at
+            )
             (id, digest, state, text) = (heard.id, heard.digest, heard.state.rawValue, heard.text)
             photo = heard.photoName.map { BoardPage.photoPath + $0 }
             (points, reason, judged) = (heard.points, heard.reason, heard.judgedAt)

@@ -339,7 +339,8 @@ package enum BoardPage {
                 } ?? #"<q>\#(HTML.isolated(submission.text ?? ""))</q>"#
             let command =
                 "chest hunt judge \(submission.team) \(submission.message.short) \(submission.page) --accept | --reject REASON"
-            return #"<li class="submission" data-team="\#(HTML.escaped(submission.team))" title="\#(HTML.escaped(command))">"#
+            return
+                #"<li class="submission" data-team="\#(HTML.escaped(submission.team))" title="\#(HTML.escaped(command))">"#
                 + "\(time(submission.at, timeZone)) \(dot(colours[submission.team]))<b>\(HTML.escaped(submission.team))</b> "
                 + "mission \(HTML.escaped(submission.message.short)) page \(submission.page)<br>\(what)</li>"
         }

@@ -312,7 +312,8 @@ package struct BoardResults: Sendable {
             }
         }
         return #"<section class="photos"><h2>Photos</h2>"#
-            + (figures.isEmpty ? #"<p class="note">No mission photo accepted yet.</p>"# : figures.joined()) + "</section>"
+            + (figures.isEmpty ? #"<p class="note">No mission photo accepted yet.</p>"# : figures.joined())
+            + "</section>"
     }
 
     /// The hunt's date and window in the board's zone: its schedule's, or else the span of its credited pages;

@@ -20,9 +20,11 @@ enum BuiltPackage {
             // failed leaves `STAMP.failed` (make then prints its log), so the tests stop waiting at once.
             let failed = stamp + ".failed"
             guard
-                holdsWithin(900, every: 0.5, {
-                    FileManager.default.fileExists(atPath: stamp) || FileManager.default.fileExists(atPath: failed)
-                }),
+                holdsWithin(
+                    900, every: 0.5,
+                    {
+                        FileManager.default.fileExists(atPath: stamp) || FileManager.default.fileExists(atPath: failed)
+                    }),
                 !FileManager.default.fileExists(atPath: failed),
                 let named = try? String(contentsOfFile: stamp, encoding: .utf8)
             else { return nil }

@@ -98,7 +98,8 @@ struct HuntJudgeCommand: ChestCommand {
         }
         let most = pages[page - 1].worth
         if let points, points > most {
-            throw ChestError("page \(page) of \(id.short) gives at most \(most) point\(most == 1 ? "" : "s"), not \(points)")
+            throw ChestError(
+                "page \(page) of \(id.short) gives at most \(most) point\(most == 1 ? "" : "s"), not \(points)")
         }
         let submission = try Self.waiting(
             journal: BoardFeed.journalPath(huntPath: huntPath), team: team, message: id, page: page)
@@ -109,7 +110,8 @@ struct HuntJudgeCommand: ChestCommand {
             accepted: accept, points: given, reason: reason)
         let envelopeID = OrganiserPost.newID()
         try OrganiserPost.publish(
-            HuntSigner.sign(HuntEnvelope(hunt: hunt.id, id: envelopeID, sent: Date(), verdict: verdict), with: identity),
+            HuntSigner.sign(
+                HuntEnvelope(hunt: hunt.id, id: envelopeID, sent: Date(), verdict: verdict), with: identity),
             topic: HuntTopic.verdict(hunt: hunt.id, team: team, id: envelopeID), hunt: hunt, purpose: "judge",
             timeout: timeout, what: "the verdict")
         print(
@@ -123,7 +125,8 @@ struct HuntJudgeCommand: ChestCommand {
         -> BoardCore.HeardSubmission
     {
         guard FileManager.default.fileExists(atPath: journal) else {
-            throw ChestError("no board's journal at \(journal): run chest board with this hunt file to hear submissions")
+            throw ChestError(
+                "no board's journal at \(journal): run chest board with this hunt file to hear submissions")
         }
         var latest: BoardCore.HeardSubmission?
         var judged: [UInt64: Bool] = [:]

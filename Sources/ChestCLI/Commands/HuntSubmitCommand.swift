@@ -58,7 +58,8 @@ struct HuntSubmitCommand: ChestCommand {
             if case let .failure(error) = MissionPhoto.check(bytes) {
                 throw ChestError("\(file): \(error); nothing was sent")
             }
-            path = ImportCommand.resolved(file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file)
+            path = ImportCommand.resolved(
+                file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file)
         }
         let notes = try CLI.client(settings).call(
             ControlRequest.submit(id: message, page: page, text: text, path: path), expecting: [String].self)

@@ -29,7 +29,9 @@ extension Composer {
                 set.cost = SealCost.default(for: set.secretKind, level: draft.sealCost, version: draft.format)
                 sets.append(set)
             }
-            if draft.hunt != nil,
+            // A mission's points come from the organiser's verdict on what the team submits, not from a proof of
+            // opening (docs/HUNTS.md "Missions"): any page may be one.
+            if draft.hunt != nil, !draftPage.mission,
                 let problem = Self.unprovablePoints(draftPage.points, sets: sets, page: number, version: draft.format)
             {
                 // From a quest, where it is written: the file, the line and the message (issue 59.6).

@@ -92,7 +92,8 @@ extension BoardCore {
         let (team, message, page) = (taken.team, taken.message, taken.page)
         if submissions.contains(where: { $0.isFor(team, message, page) && $0.state == .accepted }) {
             return refuseSubmission(
-                team, .judged, "submission \(taken.id) for \(message.short) page \(page): the page was accepted already",
+                team, .judged,
+                "submission \(taken.id) for \(message.short) page \(page): the page was accepted already",
                 at: taken.at)
         }
         var effects: [Effect] = []

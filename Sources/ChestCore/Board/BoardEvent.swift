@@ -97,7 +97,8 @@ package enum BoardEvent: Codable, Hashable, Sendable {
             self = .judged(
                 team: try need(line.team, "team"), message: try need(line.message, "message"),
                 page: try need(line.page, "page"), accepted: try need(line.accepted, "accepted"),
-                points: line.points ?? 0, reason: line.reason ?? "", receivedAt: try need(line.receivedAt, "receivedAt"))
+                points: line.points ?? 0, reason: line.reason ?? "", receivedAt: try need(line.receivedAt, "receivedAt")
+            )
         default:
             throw DecodingError.dataCorrupted(
                 .init(

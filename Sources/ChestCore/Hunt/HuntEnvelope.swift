@@ -330,7 +330,9 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
         case let .submit(submission):
             guard submission.isValid else { throw HuntError("the submission's page or sealed content is malformed") }
         case let .verdict(verdict):
-            guard verdict.isValid else { throw HuntError("the verdict's team, page, points, digest or reason is malformed") }
+            guard verdict.isValid else {
+                throw HuntError("the verdict's team, page, points, digest or reason is malformed")
+            }
         }
     }
 

@@ -26,7 +26,8 @@ package struct MissionPhoto: Hashable, Sendable {
         guard photo.width > 0, photo.height > 0 else {
             return .failure(HuntError("the \(photo.kind.rawValue) photo's header gives it no width or height"))
         }
-        guard photo.width <= maximumSide, photo.height <= maximumSide, photo.width * photo.height <= maximumPixels else {
+        guard photo.width <= maximumSide, photo.height <= maximumSide, photo.width * photo.height <= maximumPixels
+        else {
             return .failure(
                 HuntError(
                     "the \(photo.kind.rawValue) photo claims \(photo.width) × \(photo.height) pixels; at most \(maximumSide) a side and \(maximumPixels / 1_000_000) megapixels are taken"

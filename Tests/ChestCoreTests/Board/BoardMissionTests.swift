@@ -24,8 +24,10 @@ private typealias F = CoreFixture
     /// JPEG's SOI, an APP0 segment and a baseline start of frame of `width` × `height`.
     static func jpeg(_ width: UInt16, _ height: UInt16) -> [UInt8] {
         [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0]
-            + [0xFF, 0xC0, 0x00, 0x11, 0x08, UInt8(height >> 8), UInt8(height & 0xff), UInt8(width >> 8),
-                UInt8(width & 0xff), 3] + [UInt8](repeating: 1, count: 9)
+            + [
+                0xFF, 0xC0, 0x00, 0x11, 0x08, UInt8(height >> 8), UInt8(height & 0xff), UInt8(width >> 8),
+                UInt8(width & 0xff), 3,
+            ] + [UInt8](repeating: 1, count: 9)
     }
 
     /// An extended WebP (VP8X) of `width` × `height`.
@@ -37,9 +39,12 @@ private typealias F = CoreFixture
 
     @Test func aPhotoIsKnownByItsBytesAndItsHeaderWithinBounds() throws {
         #expect(try MissionPhoto.check(Self.png(640, 480)).get() == MissionPhoto(kind: .png, width: 640, height: 480))
-        #expect(try MissionPhoto.check(Self.jpeg(4000, 3000)).get() == MissionPhoto(kind: .jpeg, width: 4000, height: 3000))
-        #expect(try MissionPhoto.check(Self.webp(1024, 768)).get() == MissionPhoto(kind: .webp, width: 1024, height: 768))
-        let svg = Array(#"<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"#.utf8)
+        #expect(
+            try MissionPhoto.check(Self.jpeg(4000, 3000)).get() == MissionPhoto(kind: .jpeg, width: 4000, height: 3000))
+        #expect(
+            try MissionPhoto.check(Self.webp(1024, 768)).get() == MissionPhoto(kind: .webp, width: 1024, height: 768))
+        let svg = Array(
+            #"<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"#.utf8)
         #expect(throws: HuntError("it is not a PNG, JPEG or WebP photo (it is an SVG drawing)")) {
             try MissionPhoto.check(svg).get()
         }
@@ -168,14 +173,17 @@ private typealias F = CoreFixture
             ? HuntTopic.verdict(hunt: HuntFixture.huntID, team: "x", id: envelope.id)
             : HuntTopic.submit(hunt: HuntFixture.huntID, team: envelope.sender, id: envelope.id)
         var checks = BoardCore.Checks(signatureValid: true)
-        if let digest { checks.opened = BoardCore.OpenedSubmission(digest: digest, text: text, photo: photo, problem: problem) }
+        if let digest {
+            checks.opened = BoardCore.OpenedSubmission(digest: digest, text: text, photo: photo, problem: problem)
+        }
         if case let .verdict(verdict) = envelope.body {
             return .heard(
                 BoardCore.Heard(
                     topic: HuntTopic.verdict(hunt: HuntFixture.huntID, team: verdict.team, id: envelope.id),
                     envelope: envelope, at: F.t0.addingTimeInterval(seconds), checks: checks))
         }
-        return .heard(BoardCore.Heard(topic: topic, envelope: envelope, at: F.t0.addingTimeInterval(seconds), checks: checks))
+        return .heard(
+            BoardCore.Heard(topic: topic, envelope: envelope, at: F.t0.addingTimeInterval(seconds), checks: checks))
     }
 
     static func events(_ effects: [BoardCore.Effect]) -> [BoardEvent] {
@@ -189,7 +197,11 @@ private typealias F = CoreFixture
         effects += live.handle(Self.heard(Self.submit("red", id: 1), at: 10, digest: Self.digestRed, photo: photo))
         #expect(
             effects.contains {
-                if case let .keepPhoto(name, bytes) = $0 { name == Self.digestRed + ".png" && bytes == photo } else { false }
+                if case let .keepPhoto(name, bytes) = $0 {
+                    name == Self.digestRed + ".png" && bytes == photo
+                } else {
+                    false
+                }
             })
         effects += live.handle(
             Self.heard(Self.submit("blue", id: 4, kind: .text), at: 20, digest: Self.digestBlue, text: "1642"))
@@ -211,9 +223,11 @@ private typealias F = CoreFixture
                 .contains("notMission"))
         #expect(
             BoardCoreTests.reasons(
-                live.handle(Self.heard(Self.submit("green", id: 2), at: 32, digest: Self.digestRed, problem: "svg")))
-                .contains("unreadable"))
-        #expect(BoardCoreTests.reasons(live.handle(Self.heard(Self.submit("green", id: 3), at: 33))).contains("unreadable"))
+                live.handle(Self.heard(Self.submit("green", id: 2), at: 32, digest: Self.digestRed, problem: "svg"))
+            )
+            .contains("unreadable"))
+        #expect(
+            BoardCoreTests.reasons(live.handle(Self.heard(Self.submit("green", id: 3), at: 33))).contains("unreadable"))
 
         // The organiser accepts red's for 5 (asked 7: bounded by the page's) and rejects blue's.
         var verdicts: [BoardJournal.Line] = []
@@ -238,12 +252,14 @@ private typealias F = CoreFixture
         #expect(live.board.teams.first { $0.name == "red" }?.missions.map(\.submission) == [2])
         #expect(live.board.teams.first { $0.name == "blue" }?.points == 0)
         #expect(live.waiting.isEmpty)
-        #expect(live.latest.map(\.event).contains { if case .judged(_, _, _, true, 5, _, _) = $0 { true } else { false } })
+        #expect(
+            live.latest.map(\.event).contains { if case .judged(_, _, _, true, 5, _, _) = $0 { true } else { false } })
         // Judged once: red's next submission is refused; blue may submit again after its rejection.
         #expect(
             BoardCoreTests.reasons(
-                live.handle(Self.heard(Self.submit("red", id: 3), at: 60, digest: Self.digestRed, photo: photo)))
-                .contains("judged"))
+                live.handle(Self.heard(Self.submit("red", id: 3), at: 60, digest: Self.digestRed, photo: photo))
+            )
+            .contains("judged"))
         let again = live.handle(
             Self.heard(Self.submit("blue", id: 5, kind: .text), at: 70, digest: Self.digestBlue, text: "1643"))
         #expect(live.waiting.map(\.id) == [5])
@@ -287,7 +303,8 @@ private typealias F = CoreFixture
                     Self.verdict("red", id: 100, submission: 1, digest: Self.digestRed, accepted: true, points: 3),
                     at: 1)
             ).allSatisfy { if case .journal = $0 { true } else { false } })
-        let effects = board.handle(Self.heard(Self.submit("red", id: 1), at: 2, digest: Self.digestRed, photo: Self.png(2, 2)))
+        let effects = board.handle(
+            Self.heard(Self.submit("red", id: 1), at: 2, digest: Self.digestRed, photo: Self.png(2, 2)))
         #expect(Self.events(effects).contains { if case .judged(_, _, _, true, 3, _, _) = $0 { true } else { false } })
         #expect(board.board.teams.first { $0.name == "red" }?.points == 3)
     }
@@ -302,7 +319,9 @@ private typealias F = CoreFixture
                     .hunt(.submit(message: F.id(5), page: 2, content: .text("1642"))),
                     .reply(
                         client,
-                        .notes(["the broker is away: the submission waits in the outbox; it is sent when the broker is back"])),
+                        .notes([
+                            "the broker is away: the submission waits in the outbox; it is sent when the broker is back"
+                        ])),
                 ])
         #expect(
             engine.handle(.request(client, .submit(id: "05", page: 3, text: nil, path: "/tmp/a.png"), F.now(2)))
