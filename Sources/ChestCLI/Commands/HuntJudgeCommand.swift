@@ -23,8 +23,8 @@ struct HuntJudgeCommand: ChestCommand {
         A page is judged once.
 
         example:
-          chest hunt judge red 3f2a 2 --accept "all five of you, and the fountain" --hunt spring.hunt
-          chest hunt judge blue 3f2a 2 --reject "the fountain is not in the photo" --hunt spring.hunt
+          chest hunt judge red 3f2a 2 --accept "all five of you" --hunt spring.hunt
+          chest hunt judge blue 3f2a 2 --reject "no fountain" --hunt spring.hunt
         """
     static let parameters: [Parameter] = [
         .positional("TEAM", help: "the team, as chest hunt team add named it"),

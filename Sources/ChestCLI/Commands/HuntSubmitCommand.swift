@@ -22,8 +22,8 @@ struct HuntSubmitCommand: ChestCommand {
         replaces what you sent; after a rejection you may send again; a page accepted is judged once.
 
         example:
-          $ chest hunt submit 3f2a 2 --file fountain.jpg
-          chest: sent to the organiser's board, sealed to the organiser; chest watch tells you the verdict
+          chest hunt submit 3f2a 2 --file fountain.jpg
+          chest hunt submit 3f2a 3 --text "The guide said 1642, after the fire."
         """
     static let parameters: [Parameter] = [
         .positional("MESSAGE", help: "the message's ID or a unique prefix of it"),

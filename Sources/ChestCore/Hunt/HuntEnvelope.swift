@@ -170,11 +170,17 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
 
     /// Reads a payload from the broker and checks its shape (not its signature: `HuntSigner.isValid`).
     package static func decode(_ data: Data) throws(HuntError) -> HuntEnvelope {
-        let wire = try HuntError.decoding(
-            Wire.self, from: data, limit: data.count > sizeLimit ? submissionSizeLimit : sizeLimit,
-            what: "not a chest hunt message")
-        guard data.count <= sizeLimit || wire.kind == .submit else {
-            throw HuntError("not a chest hunt message: over \(sizeLimit >> 10) KiB and no mission's submission")
+        let wire: Wire
+        if data.count > sizeLimit {
+            // Only a mission's submission may be larger; anything else is refused as too large, whatever it holds.
+            guard data.count <= submissionSizeLimit,
+                let large = try? HuntError.decoding(
+                    Wire.self, from: data, limit: submissionSizeLimit, what: "not a chest hunt message"),
+                large.kind == .submit
+            else { throw HuntError("not a chest hunt message: larger than \(sizeLimit) bytes") }
+            wire = large
+        } else {
+            wire = try HuntError.decoding(Wire.self, from: data, limit: sizeLimit, what: "not a chest hunt message")
         }
         let envelope = try HuntEnvelope(wire)
         try envelope.validate()

@@ -113,7 +113,7 @@ private typealias F = CoreFixture
             hunt: hunt, id: 1, sent: F.t0, said: HuntSaid(text: String(repeating: "x", count: 400)))
         var padded = said.bytes
         padded.append(Data(repeating: 0x20, count: HuntEnvelope.sizeLimit))
-        #expect(throws: HuntError("not a chest hunt message: over 64 KiB and no mission's submission")) {
+        #expect(throws: HuntError("not a chest hunt message: larger than 65536 bytes")) {
             try HuntEnvelope.decode(padded)
         }
         #expect(throws: HuntError("the submission's page or sealed content is malformed")) {
