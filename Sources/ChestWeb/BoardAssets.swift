@@ -76,6 +76,8 @@ enum BoardAssets {
         #refused .facts { font-size: 0.85rem; }
         /* A submission to judge (docs/HUNTS.md "Missions"): the photo fits the panel's width, a few lines high. */
         #judge { overflow-y: auto; }
+        /* Only while something waits: the projector's layout is as it was the rest of the time. */
+        section.judge:has(> #judge > p.none) { display: none; }
         #judge img { display: block; max-width: 100%; max-height: 10rem; object-fit: contain; }
         #judge q { white-space: pre-wrap; }
         .none { color: var(--muted); margin: 0; }
