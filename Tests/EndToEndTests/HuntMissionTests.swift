@@ -185,11 +185,22 @@ struct HuntMissionEndToEndTests {
         #expect(results.body.contains(#"<img src="\#(link)""#), "\(results.body)")
         #expect(!(try WebClient.request(port: board.port, path: "/results").body.contains("<img")))
 
-        // Blue may submit again after the rejection; the board, restarted, keeps every submission and verdict.
-        #expect(try blue.world.chest(["hunt", "submit", id, "1", "--text", "1642, on the plaque."]).status == 0)
-        try hunt.organiserWorld.waitUntil("blue's second submission waits", timeout: 60) {
-            try Self.submissions(board).first?["state"] as? String == "waiting"
+        // Blue may submit again after the rejection, even while the broker is away: it waits in blue's outbox and
+        // reaches the board once the broker is back.
+        broker.kill()
+        try blue.world.waitUntil("blue knows the broker is away", timeout: 60) {
+            try blue.hunt()["connected"] as? Bool == false
         }
+        let offline = try blue.world.chest(["hunt", "submit", id, "1", "--text", "1642, on the plaque."])
+        #expect(offline.status == 0 && offline.stdout.contains("waits in the outbox"), "\(offline)")
+        #expect(try blue.hunt()["outbox"] as? Int ?? 0 >= 1)
+        try broker.restart()
+        try hunt.organiserWorld.waitUntil("blue's second submission waits on the board", timeout: 120) {
+            try Self.submissions(board).first.map {
+                $0["state"] as? String == "waiting" && $0["text"] as? String == "1642, on the plaque."
+            } ?? false
+        }
+        // The board, restarted, keeps every submission and verdict.
         let before = try Self.submissions(board).map { "\($0["team"]!) \($0["state"]!) \($0["digest"]!)" }
         board.stop()
         board = try WebBoard(hunt.organiserWorld, ["board", hunt.huntPath, "--http", "127.0.0.1:0", "--json"])
