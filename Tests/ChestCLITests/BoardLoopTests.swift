@@ -217,6 +217,22 @@ import Testing
         loop.finish()
     }
 
+    /// --once and --results: what the broker holds on the hunt's topics, until a quiet second (a real one: the
+    /// link's wait for the broker is not the loop's clock).
+    @Test func gatheringSubscribesToTheHuntAndTakesWhatTheBrokerHolds() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (hunt, organiser) = try setUp()
+        var (loop, broker, _) = try loop(hunt, organiser, clock: ManualClock())
+        broker.connect()
+        try askForTheHint(hunt, team: "red", through: broker)
+        let (note, unreachable) = loop.gather(timeout: 30)
+        #expect(broker.subscriptions == [HuntTopic.all(hunt: hunt.id)])
+        #expect(unreachable == nil && note.isEmpty && loop.connection == .connected)
+        #expect(loop.feed.board.teams.first?.points == -2)
+        #expect(loop.snapshot().connection == .connected)
+        loop.finish()
+    }
+
     @Test func aRestartedLoopShowsWhatItsJournalKeptAndAnswersNothingTwice() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let clock = ManualClock()

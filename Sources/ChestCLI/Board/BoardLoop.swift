@@ -45,14 +45,19 @@ struct BoardLoop {
 
     /// Subscribes to the hunt's topics and starts connecting; shows the browsers the board as the journal left it.
     mutating func start() {
+        subscribe()
+        adapters.link.client.start()
+        publish([])
+    }
+
+    /// Every topic of the hunt, for the live board and for --once and --results alike.
+    private func subscribe() {
         // QoS 0: the broker then sends the board each message as it comes, not 20 at a time with each one's
         // acknowledgement awaited, so a team that floods cannot keep receipts queued behind its own in those 20 slots.
         // QoS 1 would give the board nothing more: its session is clean, so the broker forgets what it owed the
         // board when the connection drops, and everything the board reads is retained, sent again on the next
         // subscription; what the broker cannot queue it drops at either QoS (docs/HUNTS.md "A team that floods").
         adapters.link.client.subscribe(HuntTopic.all(hunt: feed.hunt.id), qos: 0)
-        adapters.link.client.start()
-        publish([])
     }
 
     /// One turn: what the broker said within `longest` seconds (less when a delayed hint falls due sooner), the
@@ -88,6 +93,7 @@ struct BoardLoop {
         let link = adapters.link
         var note = ""
         var unreachable: (any Error)?
+        subscribe()
         do {
             try link.connect(within: timeout, broker: feed.hunt.broker)
             let deadline = MonotonicClock.now() + timeout
