@@ -8,9 +8,9 @@ function __chest_path
     set -l path
     while set -q words[1]
         switch "$path:$words[1]"
-            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--attach' 'compose:--lock' 'compose:--hint' 'compose:--hint-after' 'compose:--hint-cost' 'compose:--question' 'compose:--points' 'compose:--quest' 'compose:--radius' 'compose:--lang' 'compose:--format' 'compose:--seal-cost' 'compose:--search-area' 'compose:--hunt' 'compose:--require' 'read:--save' 'pin:--page' 'answer:--page' 'hint:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'verify:--hunt' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--starts' 'hunt create:--ends' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--colour' 'hunt team add:--output' 'hunt team add:-o' 'hunt team add:--count' 'hunt join:--device' 'hunt release:--hunt' 'hunt release:--timeout' 'hunt start:--hunt' 'hunt start:--team' 'hunt start:--timeout' 'hunt adjust:--hunt' 'hunt adjust:--timeout' 'hunt schedule:--hunt' 'hunt schedule:--starts' 'hunt schedule:--ends' 'hunt schedule:--limit' 'hunt schedule:--timeout' 'hunt say:--hunt' 'hunt say:--team' 'hunt say:--timeout' 'board:--timeout' 'board:--http' 'board:--http-token' 'board:--tiles' 'board:--tiles-attribution' 'board:--columns' 'board:--output' 'board:-o' 'config:--unset' 'quest from:--output' 'quest from:-o' 'quest from:--radius' 'quest from:--lang' 'preview:--radius' 'preview:--lang' 'simulate:--weather' 'simulate:--answer' 'simulate:--radius' 'simulate:--lang' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
+            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--attach' 'compose:--lock' 'compose:--hint' 'compose:--hint-after' 'compose:--hint-cost' 'compose:--question' 'compose:--points' 'compose:--quest' 'compose:--radius' 'compose:--lang' 'compose:--format' 'compose:--seal-cost' 'compose:--search-area' 'compose:--hunt' 'compose:--require' 'read:--save' 'pin:--page' 'answer:--page' 'hint:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'verify:--hunt' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--starts' 'hunt create:--ends' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--colour' 'hunt team add:--output' 'hunt team add:-o' 'hunt team add:--count' 'hunt join:--device' 'hunt release:--hunt' 'hunt release:--timeout' 'hunt start:--hunt' 'hunt start:--team' 'hunt start:--timeout' 'hunt adjust:--hunt' 'hunt adjust:--timeout' 'hunt schedule:--hunt' 'hunt schedule:--starts' 'hunt schedule:--ends' 'hunt schedule:--limit' 'hunt schedule:--timeout' 'hunt say:--hunt' 'hunt say:--team' 'hunt say:--timeout' 'board:--timeout' 'board:--http' 'board:--http-token' 'board:--tiles' 'board:--tiles-attribution' 'board:--columns' 'board:--output' 'board:-o' 'config:--unset' 'quest from:--output' 'quest from:-o' 'quest from:--radius' 'quest from:--lang' 'preview:--radius' 'preview:--lang' 'simulate:--weather' 'simulate:--answer' 'simulate:--radius' 'simulate:--lang' 'demo:--examples' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
                 set -e words[1]
-            case ':compose' ':import' ':list' ':read' ':pin' ':answer' ':hint' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':receipt' ':verify' ':senders' 'senders:list' 'senders:trust' 'senders:forget' ':hunt' 'hunt:create' 'hunt:team' 'hunt team:add' 'hunt:join' 'hunt:leave' 'hunt:release' 'hunt:start' 'hunt:adjust' 'hunt:schedule' 'hunt:say' 'hunt:ask' ':board' ':config' ':quest' 'quest:from' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
+            case ':compose' ':import' ':list' ':read' ':pin' ':answer' ':hint' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':receipt' ':verify' ':senders' 'senders:list' 'senders:trust' 'senders:forget' ':hunt' 'hunt:create' 'hunt:team' 'hunt team:add' 'hunt:join' 'hunt:leave' 'hunt:release' 'hunt:start' 'hunt:adjust' 'hunt:schedule' 'hunt:say' 'hunt:ask' ':board' ':config' ':quest' 'quest:from' ':preview' ':simulate' ':demo' ':nav' ':map' ':export' ':help'
                 set -a path $words[1]
         end
         set -e words[1]
@@ -103,8 +103,9 @@ complete -c chest -n '__chest_is \'\'' -a config -d 'show or change settings'
 complete -c chest -n '__chest_is \'\'' -a quest -d 'write a quest file from a geocaching GPX (chest quest from)'
 complete -c chest -n '__chest_is \'\'' -a preview -d 'show a quest\'s or message file\'s pages and locks, read-only'
 complete -c chest -n '__chest_is \'\'' -a simulate -d 'replay a recorded track through the engine and print when each page opens'
+complete -c chest -n '__chest_is \'\'' -a demo -d 'walk the bundled quest past a simulated receiver and print each page as it opens'
 complete -c chest -n '__chest_is \'\'' -a nav -d 'a full-screen navigator: the receiver at a glance and every goal still to reach'
-complete -c chest -n '__chest_is \'\'' -a map -d 'draw the recorded track, the targets and where pages opened, as SVG'
+complete -c chest -n '__chest_is \'\'' -a map -d 'draw the recorded track, the targets and where pages opened, as SVG or PNG'
 complete -c chest -n '__chest_is \'\'' -a export -d 'write the targets and the recorded track as GPX or GeoJSON'
 complete -c chest -n '__chest_is \'\'' -a help -d 'explain a command'
 complete -c chest -n '__chest_is \'compose\'' -l output -s o -r -a '(__fish_complete_suffix .locked)' -d 'the message file to write; - for standard output'
@@ -281,6 +282,9 @@ complete -c chest -n '__chest_is \'simulate\'' -l any-order -d 'with a geocachin
 complete -c chest -n '__chest_is \'simulate\'' -l lang -r -d 'with a geocaching GPX: where a stage has a question line in several languages, ask the one in LANGUAGE (de, en, cs…; default: the locale\'s)'
 complete -c chest -n '__chest_is \'simulate\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'simulate\'' -F
+complete -c chest -n '__chest_is \'demo\'' -l in-process -d 'replay in-process even when gpsfake is installed'
+complete -c chest -n '__chest_is \'demo\'' -l examples -r -a '(__fish_complete_directories)' -d 'where hill.quest and walk.txt are (default: the installed ones)'
+complete -c chest -n '__chest_is \'demo\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'nav\'' -l once -d 'print one frame with every goal and exit'
 complete -c chest -n '__chest_is \'nav\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'map\'' -l output -s o -r -a '(__fish_complete_suffix .svg)' -d 'the file to write: FILE.svg or FILE.png'
@@ -295,4 +299,4 @@ complete -c chest -n '__chest_is \'export\'' -l geocaching -d 'with --gpx --seal
 complete -c chest -n '__chest_is \'export\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'export\'' -F
 complete -c chest -n '__chest_is \'help\'' -l help -s h -d 'show this help'
-complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin answer hint save unsave delete undelete status watch receipt verify senders hunt board config quest preview simulate nav map export help'
+complete -c chest -n '__chest_is \'help\'' -a 'compose import list read pin answer hint save unsave delete undelete status watch receipt verify senders hunt board config quest preview simulate demo nav map export help'
