@@ -26,7 +26,7 @@
 #                                            ~/.local/share/systemd/user, the per-user unit directory.
 #                                            ExecStart= is rewritten to $(BINDIR)/chestd.
 #   $(MANDIR)/man1/chest.1, chest-walk.1,    share/man of PREFIX; the paths they name under /usr/local are
-#     man8/chestd.8                          written as PREFIX's (/usr/lib/systemd/user for PREFIX=/usr).
+#     man8/chestd.8                          written as installed (/usr/lib/systemd/user for PREFIX=/usr).
 #   $(BASHCOMPDIR)/chest                     share/bash-completion/completions of PREFIX, loaded on demand.
 #   $(ZSHCOMPDIR)/_chest                     share/zsh/vendor-completions of PREFIX, on zsh's default fpath.
 #   $(FISHCOMPDIR)/chest.fish                share/fish/vendor_completions.d of PREFIX, read by fish.
@@ -125,7 +125,8 @@ install-docs:
 	$(INSTALL) -d '$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(MANDIR)/man8' '$(DESTDIR)$(BASHCOMPDIR)' \
 		'$(DESTDIR)$(ZSHCOMPDIR)' '$(DESTDIR)$(FISHCOMPDIR)'
 	for page in man1/chest.1 man1/chest-walk.1 man8/chestd.8; do \
-		sed 's|/usr/local/|$(PREFIX)/|g' "$(CHEST_ROOT)/docs/man/$${page#*/}" > '$(DESTDIR)$(MANDIR)/'"$$page.tmp" && \
+		sed -e 's|/usr/local/lib/systemd/user/|$(SYSTEMDUSERUNITDIR)/|g' -e 's|/usr/local/lib/udev/rules\.d/|$(UDEVRULESDIR)/|g' \
+			-e 's|/usr/local/|$(PREFIX)/|g' "$(CHEST_ROOT)/docs/man/$${page#*/}" > '$(DESTDIR)$(MANDIR)/'"$$page.tmp" && \
 		chmod 0644 '$(DESTDIR)$(MANDIR)/'"$$page.tmp" && \
 		mv '$(DESTDIR)$(MANDIR)/'"$$page.tmp" '$(DESTDIR)$(MANDIR)/'"$$page" || exit 1; \
 	done
