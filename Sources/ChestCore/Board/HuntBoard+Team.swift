@@ -105,8 +105,8 @@ extension HuntBoard {
         package var devicesOnline: Int { devices.count(where: \.online) }
         /// When the board heard the credited receipt of a finish page (`compose --finish`): the team's clock stopped.
         package var finishedAt: Date?
-        /// The metres each of its chestd sessions says it walked, latest first heard, by device and session
-        /// ("DEVICE SESSION"): a chestd counts from its start, so a restarted one starts again from 0.
+        /// The most metres each chestd session of the team said it walked, by device and session ("DEVICE
+        /// SESSION"): a chestd counts from its start, so a restarted one starts again from 0; nil while none said.
         package var walkedSessions: [String: Int]?
 
         /// The distance the team's track covers (docs/HUNTS.md "Distance walked"): each device's sessions added
