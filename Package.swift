@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "ChestWeb", dependencies: ["ChestCore", "ChestIO", "CMicroHTTPD", "CLazyLibraries"]),
         // The weather providers over HTTP through libcurl (the one module that links it), run by chestd in the
         // short-lived `chest-weather` helper.
-        .target(name: "ChestWeather", dependencies: ["ChestCore", "CCurl", "CLazyLibraries"]),
+        .target(name: "ChestWeather", dependencies: ["ChestCore", "ChestIO", "CCurl", "CLazyLibraries"]),
         // A GPX of caches read through libxml2 (the one module that links it), for the pure mapping to a quest in
         // ChestCore (docs/QUEST.md "A course from a geocaching GPX"); its XMLStreamReader also reads ChestSimulator's
         // GPX waypoints and tracks.
@@ -73,7 +73,8 @@ let package = Package(
         .target(name: "ChestBench", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestMQTT", "ChestGPX"]),
         .executableTarget(name: "chest-bench", dependencies: ["ChestBench"], path: "Sources/chest-bench"),
         .target(
-            name: "ChestTestSupport", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestSimulator"],
+            name: "ChestTestSupport",
+            dependencies: ["ChestCore", "ChestIO", "ChestMQTT", "ChestSeal", "ChestSimulator"],
             path: "Tests/ChestTestSupport"),
         .testTarget(name: "ChestCoreTests", dependencies: ["ChestCore", "ChestIO"]),
         .testTarget(name: "ChestSimulatorTests", dependencies: ["ChestCore", "ChestSimulator"]),
@@ -82,8 +83,8 @@ let package = Package(
         .testTarget(
             name: "ChestCLITests",
             dependencies: [
-                "ChestArguments", "ChestCLI", "ChestDaemon", "ChestCore", "ChestSeal", "ChestSimulator",
-                "ChestTestSupport",
+                "ChestArguments", "ChestCLI", "ChestDaemon", "ChestCore", "ChestMQTT", "ChestSeal", "ChestSimulator",
+                "ChestTestSupport", "ChestWeb",
             ]),
         .testTarget(
             name: "ChestIOTests",

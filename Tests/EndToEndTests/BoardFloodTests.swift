@@ -77,8 +77,6 @@ struct BoardFloodTests {
         try world.organiserWorld.waitUntil("the board credits blue's receipt", timeout: 120) {
             board.events.contains { $0["event"] as? String == "unlock" && $0["team"] as? String == "blue" }
         }
-        // Every message of red's arrived before blue's: the flood took at most this long to reach the board.
-        let span = Date().timeIntervalSince(began)
 
         // Every one of the flood's messages counted, and most of them unread.
         func document() throws -> [String: Any] {
@@ -90,6 +88,10 @@ struct BoardFloodTests {
             ignored = try document()["ignored"] as? [String: Int] ?? [:]
             return ignored.values.reduce(0, +) >= flood
         }
+        // The flood took at most this long to reach the board. Not the moment blue's receipt was credited: that
+        // mosquitto_pub has exited means its bytes are in the broker's socket, not that the broker has read them, and
+        // a loaded broker can pass blue's on before the rest of red's.
+        let span = Date().timeIntervalSince(began)
         let checked = ignored["wrongTopic", default: 0]
         let unread = ignored["tooFast", default: 0]
         #expect(checked + unread == flood && ignored.count <= 2, "\(ignored)")
