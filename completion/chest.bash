@@ -50,7 +50,7 @@ _chest()
 _chest_takes_value()
 {
     case "$1:$2" in
-        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--attach' | 'compose:--lock' | 'compose:--hint' | 'compose:--hint-after' | 'compose:--hint-cost' | 'compose:--question' | 'compose:--points' | 'compose:--quest' | 'compose:--radius' | 'compose:--lang' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--search-area' | 'compose:--hunt' | 'compose:--require' | 'read:--save' | 'pin:--page' | 'answer:--page' | 'hint:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'verify:--hunt' | 'hunt create:--broker' | 'hunt create:--ca' | 'hunt create:--starts' | 'hunt create:--ends' | 'hunt create:--output' | 'hunt create:-o' | 'hunt team add:--hunt' | 'hunt team add:--colour' | 'hunt team add:--output' | 'hunt team add:-o' | 'hunt team add:--count' | 'hunt join:--device' | 'hunt release:--hunt' | 'hunt release:--timeout' | 'hunt start:--hunt' | 'hunt start:--team' | 'hunt start:--timeout' | 'hunt adjust:--hunt' | 'hunt adjust:--timeout' | 'hunt schedule:--hunt' | 'hunt schedule:--starts' | 'hunt schedule:--ends' | 'hunt schedule:--limit' | 'hunt schedule:--timeout' | 'hunt say:--hunt' | 'hunt say:--team' | 'hunt say:--timeout' | 'hunt submit:--file' | 'hunt submit:--text' | 'hunt judge:--reject' | 'hunt judge:--points' | 'hunt judge:--hunt' | 'hunt judge:--timeout' | 'board:--timeout' | 'board:--http' | 'board:--http-token' | 'board:--tiles' | 'board:--tiles-attribution' | 'board:--columns' | 'board:--output' | 'board:-o' | 'config:--unset' | 'quest from:--output' | 'quest from:-o' | 'quest from:--radius' | 'quest from:--lang' | 'preview:--radius' | 'preview:--lang' | 'simulate:--weather' | 'simulate:--answer' | 'simulate:--radius' | 'simulate:--lang' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
+        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--attach' | 'compose:--lock' | 'compose:--hint' | 'compose:--hint-after' | 'compose:--hint-cost' | 'compose:--question' | 'compose:--points' | 'compose:--quest' | 'compose:--radius' | 'compose:--lang' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--search-area' | 'compose:--hunt' | 'compose:--require' | 'read:--save' | 'pin:--page' | 'answer:--page' | 'hint:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'verify:--hunt' | 'hunt create:--broker' | 'hunt create:--ca' | 'hunt create:--starts' | 'hunt create:--ends' | 'hunt create:--output' | 'hunt create:-o' | 'hunt team add:--hunt' | 'hunt team add:--colour' | 'hunt team add:--output' | 'hunt team add:-o' | 'hunt team add:--count' | 'hunt join:--device' | 'hunt release:--hunt' | 'hunt release:--timeout' | 'hunt start:--hunt' | 'hunt start:--team' | 'hunt start:--timeout' | 'hunt adjust:--hunt' | 'hunt adjust:--timeout' | 'hunt schedule:--hunt' | 'hunt schedule:--starts' | 'hunt schedule:--ends' | 'hunt schedule:--limit' | 'hunt schedule:--timeout' | 'hunt say:--hunt' | 'hunt say:--team' | 'hunt say:--timeout' | 'hunt submit:--file' | 'hunt submit:--text' | 'hunt judge:--reject' | 'hunt judge:--points' | 'hunt judge:--hunt' | 'hunt judge:--timeout' | 'board:--timeout' | 'board:--http' | 'board:--http-token' | 'board:--tiles' | 'board:--tiles-attribution' | 'board:--columns' | 'board:--output' | 'board:-o' | 'config:--unset' | 'quest from:--output' | 'quest from:-o' | 'quest from:--radius' | 'quest from:--lang' | 'preview:--radius' | 'preview:--lang' | 'simulate:--weather' | 'simulate:--answer' | 'simulate:--radius' | 'simulate:--lang' | 'demo:--examples' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
             return 0
             ;;
     esac
@@ -61,7 +61,7 @@ _chest_takes_value()
 _chest_is_command()
 {
     case "$1:$2" in
-        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':answer' | ':hint' | ':save' | ':unsave' | ':delete' | ':undelete' | ':status' | ':watch' | ':receipt' | ':verify' | ':senders' | ':hunt' | ':board' | ':config' | ':quest' | ':preview' | ':simulate' | ':nav' | ':map' | ':export' | ':help' | 'senders:' | 'senders:list' | 'senders:trust' | 'senders:forget' | 'hunt:' | 'hunt:create' | 'hunt:team' | 'hunt:join' | 'hunt:leave' | 'hunt:release' | 'hunt:start' | 'hunt:adjust' | 'hunt:schedule' | 'hunt:say' | 'hunt:ask' | 'hunt:submit' | 'hunt:judge' | 'hunt team:' | 'hunt team:add' | 'quest:' | 'quest:from')
+        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':answer' | ':hint' | ':save' | ':unsave' | ':delete' | ':undelete' | ':status' | ':watch' | ':receipt' | ':verify' | ':senders' | ':hunt' | ':board' | ':config' | ':quest' | ':preview' | ':simulate' | ':demo' | ':nav' | ':map' | ':export' | ':help' | 'senders:' | 'senders:list' | 'senders:trust' | 'senders:forget' | 'hunt:' | 'hunt:create' | 'hunt:team' | 'hunt:join' | 'hunt:leave' | 'hunt:release' | 'hunt:start' | 'hunt:adjust' | 'hunt:schedule' | 'hunt:say' | 'hunt:ask' | 'hunt:submit' | 'hunt:judge' | 'hunt team:' | 'hunt team:add' | 'quest:' | 'quest:from')
             return 0
             ;;
     esac
@@ -191,6 +191,9 @@ _chest_options()
         'simulate')
             echo '--weather --gpsd --answer --radius --in-order --any-order --lang --help -h'
             ;;
+        'demo')
+            echo '--in-process --examples --help -h'
+            ;;
         'nav')
             echo '--once --help -h'
             ;;
@@ -210,7 +213,7 @@ _chest_commands()
 {
     case $1 in
         '')
-            echo 'compose import list read pin answer hint save unsave delete undelete status watch receipt verify senders hunt board config quest preview simulate nav map export help'
+            echo 'compose import list read pin answer hint save unsave delete undelete status watch receipt verify senders hunt board config quest preview simulate demo nav map export help'
             ;;
         'senders')
             echo 'list trust forget'
@@ -415,6 +418,10 @@ _chest_value()
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             ;;
+        'demo:--examples')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+            ;;
         'map:--output' | 'map:-o')
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -X '!*.svg' -- "$cur"; compgen -d -- "$cur")
@@ -431,7 +438,7 @@ _chest_value()
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             ;;
         'help:0')
-            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin answer hint save unsave delete undelete status watch receipt verify senders hunt board config quest preview simulate nav map export help' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W 'compose import list read pin answer hint save unsave delete undelete status watch receipt verify senders hunt board config quest preview simulate demo nav map export help' -- "$cur")
             ;;
     esac
 }

@@ -25,12 +25,15 @@
 #                                            /usr and /usr/local; for PREFIX=$HOME/.local it is
 #                                            ~/.local/share/systemd/user, the per-user unit directory.
 #                                            ExecStart= is rewritten to $(BINDIR)/chestd.
-#   $(MANDIR)/man1/chest.1, chest-walk.1,    share/man of PREFIX.
-#     man8/chestd.8
+#   $(MANDIR)/man1/chest.1, chest-walk.1,    share/man of PREFIX; the paths they name under /usr/local are
+#     man8/chestd.8                          written as installed (/usr/lib/systemd/user for PREFIX=/usr).
 #   $(BASHCOMPDIR)/chest                     share/bash-completion/completions of PREFIX, loaded on demand.
 #   $(ZSHCOMPDIR)/_chest                     share/zsh/vendor-completions of PREFIX, on zsh's default fpath.
 #   $(FISHCOMPDIR)/chest.fish                share/fish/vendor_completions.d of PREFIX, read by fish.
 #   The three completion scripts are made by `chest --generate-completion-script bash|zsh|fish`.
+#   $(DEMODIR)/hill.quest, fountain.txt,     share/chest/demo of PREFIX: the demo quest and walk that `chest demo`
+#     waypoints.gpx, walk.txt                rehearses, found beside $(BINDIR) (demo/ of the source); the quest's
+#                                            comments name them where they are installed.
 #
 # The build runs `swift build -c release --static-swift-stdlib --product chest` first. Under sudo, root may not
 # have swift on PATH: build as yourself with `make install-release-build`, then
@@ -54,6 +57,7 @@ MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+DEMODIR ?= $(PREFIX)/share/chest/demo
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 ifeq ($(PREFIX),$(HOME)/.local)
 SYSTEMDUSERUNITDIR ?= $(PREFIX)/share/systemd/user
@@ -78,11 +82,15 @@ CHEST_INSTALLED_FILES = \
 	$(DESTDIR)$(MANDIR)/man8/chestd.8 \
 	$(DESTDIR)$(BASHCOMPDIR)/chest \
 	$(DESTDIR)$(ZSHCOMPDIR)/_chest \
-	$(DESTDIR)$(FISHCOMPDIR)/chest.fish
+	$(DESTDIR)$(FISHCOMPDIR)/chest.fish \
+	$(DESTDIR)$(DEMODIR)/hill.quest \
+	$(DESTDIR)$(DEMODIR)/fountain.txt \
+	$(DESTDIR)$(DEMODIR)/waypoints.gpx \
+	$(DESTDIR)$(DEMODIR)/walk.txt
 
-.PHONY: install uninstall install-release-build install-binaries install-udev install-unit install-docs
+.PHONY: install uninstall install-release-build install-binaries install-udev install-unit install-docs install-demo
 
-install: install-binaries install-udev install-unit install-docs
+install: install-binaries install-udev install-unit install-docs install-demo
 ifeq ($(DESTDIR),)
 	@echo "Installed. Next:"
 	@echo "  sudo udevadm control --reload             # then re-plug the GPS dongle"
@@ -116,12 +124,25 @@ install-unit:
 install-docs:
 	$(INSTALL) -d '$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(MANDIR)/man8' '$(DESTDIR)$(BASHCOMPDIR)' \
 		'$(DESTDIR)$(ZSHCOMPDIR)' '$(DESTDIR)$(FISHCOMPDIR)'
-	$(INSTALL) -m 0644 '$(CHEST_ROOT)/docs/man/chest.1' '$(DESTDIR)$(MANDIR)/man1/chest.1'
-	$(INSTALL) -m 0644 '$(CHEST_ROOT)/docs/man/chest-walk.1' '$(DESTDIR)$(MANDIR)/man1/chest-walk.1'
-	$(INSTALL) -m 0644 '$(CHEST_ROOT)/docs/man/chestd.8' '$(DESTDIR)$(MANDIR)/man8/chestd.8'
+	for page in man1/chest.1 man1/chest-walk.1 man8/chestd.8; do \
+		sed -e 's|/usr/local/lib/systemd/user/|$(SYSTEMDUSERUNITDIR)/|g' -e 's|/usr/local/lib/udev/rules\.d/|$(UDEVRULESDIR)/|g' \
+			-e 's|/usr/local/|$(PREFIX)/|g' "$(CHEST_ROOT)/docs/man/$${page#*/}" > '$(DESTDIR)$(MANDIR)/'"$$page.tmp" && \
+		chmod 0644 '$(DESTDIR)$(MANDIR)/'"$$page.tmp" && \
+		mv '$(DESTDIR)$(MANDIR)/'"$$page.tmp" '$(DESTDIR)$(MANDIR)/'"$$page" || exit 1; \
+	done
 	$(INSTALL) -m 0644 '$(CHEST_ROOT)/completion/chest.bash' '$(DESTDIR)$(BASHCOMPDIR)/chest'
 	$(INSTALL) -m 0644 '$(CHEST_ROOT)/completion/_chest' '$(DESTDIR)$(ZSHCOMPDIR)/_chest'
 	$(INSTALL) -m 0644 '$(CHEST_ROOT)/completion/chest.fish' '$(DESTDIR)$(FISHCOMPDIR)/chest.fish'
+
+# The quest's comments (lines starting with #) name the files where they are installed, not demo/ of the source.
+install-demo:
+	$(INSTALL) -d '$(DESTDIR)$(DEMODIR)'
+	$(INSTALL) -m 0644 '$(CHEST_ROOT)/demo/quest/fountain.txt' '$(CHEST_ROOT)/demo/quest/waypoints.gpx' \
+		'$(CHEST_ROOT)/demo/walk.txt' '$(DESTDIR)$(DEMODIR)/'
+	sed -e '/^#/s|demo/quest/|$(DEMODIR)/|g' -e '/^#/s|demo/walk\.txt|$(DEMODIR)/walk.txt|g' \
+		'$(CHEST_ROOT)/demo/quest/hill.quest' > '$(DESTDIR)$(DEMODIR)/hill.quest.tmp'
+	chmod 0644 '$(DESTDIR)$(DEMODIR)/hill.quest.tmp'
+	mv '$(DESTDIR)$(DEMODIR)/hill.quest.tmp' '$(DESTDIR)$(DEMODIR)/hill.quest'
 
 # Removes exactly what install put there; directories are left, as they may be shared.
 uninstall:

@@ -30,7 +30,11 @@ $prefix/share/man/man1/chest-walk.1
 $prefix/share/man/man8/chestd.8
 $prefix/share/bash-completion/completions/chest
 $prefix/share/zsh/vendor-completions/_chest
-$prefix/share/fish/vendor_completions.d/chest.fish"
+$prefix/share/fish/vendor_completions.d/chest.fish
+$prefix/share/chest/demo/hill.quest
+$prefix/share/chest/demo/fountain.txt
+$prefix/share/chest/demo/waypoints.gpx
+$prefix/share/chest/demo/walk.txt"
 
 echo "installed under $dest:"
 (cd "$dest" && find . ! -type d | sed 's|^\.||' | sort | while read -r file; do
@@ -54,6 +58,12 @@ EOF
 [ -L "$dest$prefix/bin/chest" ] && problem "$prefix/bin/chest is a link, not the program"
 extra=$(cd "$dest" && find . ! -type d | sed 's|^\.||' | sort | grep -vxF "$(printf '%s\n' $expected)" || true)
 [ -z "$extra" ] || problem "unexpected files: $extra"
+
+# The pages name the unit and the rules where PREFIX put them, and the demo quest's comments name its files there.
+grep -qF "$unitdir/chestd.service" "$dest$prefix/share/man/man8/chestd.8" || problem "chestd.8 does not name $unitdir/chestd.service"
+[ "$prefix" = /usr/local ] || ! grep -q /usr/local "$dest$prefix/share/man/man8/chestd.8" || problem "chestd.8 names /usr/local"
+grep -qF "# Check it:     chest preview $prefix/share/chest/demo/hill.quest" "$dest$prefix/share/chest/demo/hill.quest" ||
+    problem "hill.quest's comments do not name $prefix/share/chest/demo"
 
 for binary in chestd chest chest-walk; do
     [ -x "$dest$prefix/bin/$binary" ] || problem "$prefix/bin/$binary is not executable"

@@ -33,7 +33,7 @@ out=$(cd "$out" && pwd)
 
 # The version: a tag on HEAD (v0.2.0 or 0.2.0), else 0.MINOR~gitDATE.SHA from ChestVersion and the commit, which sorts
 # before the release of 0.MINOR and after every earlier snapshot.
-base=$(sed -n 's/.*static let string = "\([0-9]*\.[0-9]*\).*/\1/p' Sources/ChestCore/Format/ChestVersion.swift)
+base=$(sed -n 's/.*static let source = "\([0-9]*\.[0-9]*\).*/\1/p' Sources/ChestCore/Format/ChestVersion.swift)
 if tag=$(git describe --tags --exact-match 2> /dev/null) && [[ ${tag#v} =~ ^[0-9][A-Za-z0-9.+~]*$ ]]; then
     version=${tag#v}
 elif sha=$(git rev-parse --short=7 HEAD 2> /dev/null); then
@@ -82,16 +82,30 @@ if grep -q -E '\((RUNPATH|RPATH)\)' <<< "$dynamic"; then
     echo "deb: usr/bin/chest has a RUNPATH or RPATH; build it with --disable-local-rpath" >&2
     exit 1
 fi
+# The package's version into the program (ChestVersion.slot): over the 64 spaces after the marker, which the program
+# holds once, padded to the same length; `chest --version` then says it, and a receipt names it.
+marker='@chest-package-version:'
+offsets=$(grep -obaF "$marker" "$stage/usr/bin/chest" | cut -d: -f1)
+[ "$(wc -w <<< "$offsets")" = 1 ] || { echo "deb: usr/bin/chest holds the version's marker $(wc -w <<< "$offsets") times, not once" >&2; exit 1; }
+[ ${#version} -le 64 ] || { echo "deb: the version $version is longer than the program's 64 characters for it" >&2; exit 1; }
+printf '%-64s' "$version" | dd of="$stage/usr/bin/chest" bs=1 seek=$((offsets + ${#marker})) conv=notrunc status=none
+said=$("$stage/usr/bin/chest" --version)
+[ "$said" = "chest $version" ] || { echo "deb: the packaged program says \"$said\", not \"chest $version\"" >&2; exit 1; }
 gzip -9n "$stage"/usr/share/man/man*/*
 
 doc=$stage/usr/share/doc/chest
-install -d "$doc/docs" "$doc/examples/quest" "$doc/examples/mosquitto/mosquitto.service.d" "$doc/examples/game"
+install -d "$doc/docs" "$doc/examples/mosquitto/mosquitto.service.d" "$doc/examples/game"
 install -m 0644 README.md "$doc/"
 install -m 0644 docs/*.md docs/*.png docs/*.xsd "$doc/docs/"
-install -m 0644 demo/quest/* demo/walk.txt "$doc/examples/quest/"
+# The demo quest and walk are /usr/share/chest/demo (install.mk), which `chest demo` reads: a program must not need
+# /usr/share/doc (Debian policy 12.3), so the examples link to them.
+ln -s ../../../chest/demo "$doc/examples/quest"
 install -m 0644 examples/mosquitto/*.conf examples/mosquitto/*.acl "$doc/examples/mosquitto/"
 install -m 0644 examples/mosquitto/mosquitto.service.d/* "$doc/examples/mosquitto/mosquitto.service.d/"
 install -m 0644 examples/game/* "$doc/examples/game/"
+# Comments name the files where the package has them: the game's quest, and the docs the quests cite.
+sed -i -e '/^#/s|examples/game/|/usr/share/doc/chest/examples/game/|g' "$doc/examples/game/bern.quest"
+sed -i -e '/^#/s|(docs/|(/usr/share/doc/chest/docs/|g' "$doc/examples/game/bern.quest" "$stage/usr/share/chest/demo/hill.quest"
 install -m 0644 packaging/deb/copyright "$doc/copyright"
 # A native package (no Debian revision): its one changelog is changelog.gz (Debian policy 12.7).
 {
@@ -110,7 +124,9 @@ install -m 0644 packaging/deb/copyright "$doc/copyright"
 gzip -9n "$doc/changelog"
 
 install -d "$stage/DEBIAN"
-install -m 0755 packaging/deb/postinst packaging/deb/postrm "$stage/DEBIAN/"
+# No postrm: dpkg keeps a package with one in state config-files ("rc") after `apt remove`, for its postrm to be run
+# at purge, though it has nothing to purge; udevd itself notices rules that went (docs/PACKAGING.md).
+install -m 0755 packaging/deb/postinst "$stage/DEBIAN/"
 
 # Depends: from the libraries the program links, through the shlibs and symbols files of the installed packages.
 install -d "$work/source/debian"

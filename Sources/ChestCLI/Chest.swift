@@ -50,7 +50,8 @@ struct Chest: ParsableCommand {
             UnsaveCommand.self, DeleteCommand.self, UndeleteCommand.self, StatusCommand.self, WatchCommand.self,
             ReceiptCommand.self, VerifyCommand.self, SendersCommand.self, HuntCommand.self, BoardCommand.self,
             ConfigCommand.self,
-            QuestCommand.self, PreviewCommand.self, SimulateCommand.self, NavCommand.self, MapCommand.self,
+            QuestCommand.self, PreviewCommand.self, SimulateCommand.self, DemoCommand.self, NavCommand.self,
+            MapCommand.self,
             ExportCommand.self, HelpCommand.self,
         ]
     }
@@ -80,7 +81,7 @@ struct Chest: ParsableCommand {
     /// What `chest` does without a command: the version, a completion script, the man page's reference, or the help.
     func run() {
         if version {
-            print("chest \(ChestVersion.string)")
+            print("chest \(ChestVersion.described)")
         } else if let completionShell {
             print(CompletionScript.script(for: Self.self, shell: completionShell), terminator: "")
         } else if manPage {

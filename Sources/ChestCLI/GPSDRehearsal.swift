@@ -46,7 +46,7 @@ struct GPSDRehearsal {
                 "-1", "-p", "-q", "-s", "38400", "-P", "\(port)", "-c", "0.01",
                 "-r", #"?WATCH={"enable":true,"json":true}"#, root + "/track.nmea",
             ],
-            environment: ["TMPDIR": root], log: root + "/gpsfake.log")
+            environment: ["TMPDIR": root].merging(Self.gpsdHome) { $1 }, log: root + "/gpsfake.log")
         defer { Self.stop(gpsfake) }
         usleep(300_000)
         let weatherServer = try weather.map(RehearsalWeatherServer.init)
@@ -163,6 +163,15 @@ struct GPSDRehearsal {
         guard !ProcessSpawner.exited(pid) else { return }
         kill(pid, SIGTERM)
         for _ in 0..<100 where !ProcessSpawner.exited(pid) { usleep(50_000) }
+    }
+
+    /// gpsfake starts gpsd from GPSD_HOME or PATH; Debian installs gpsd in /usr/sbin, which a user's PATH may not
+    /// hold: then GPSD_HOME names it.
+    static var gpsdHome: [String: String] {
+        guard SearchPath.find("gpsd") == nil, ProcessInfo.processInfo.environment["GPSD_HOME"] == nil,
+            FileManager.default.isExecutableFile(atPath: "/usr/sbin/gpsd")
+        else { return [:] }
+        return ["GPSD_HOME": "/usr/sbin"]
     }
 
     private static func which(_ name: String) throws -> String {

@@ -83,7 +83,7 @@ package final class Daemon {
             return 0
         }
         if options.version {
-            print("chestd \(ChestVersion.string)")
+            print("chestd \(ChestVersion.described)")
             return 0
         }
         do {

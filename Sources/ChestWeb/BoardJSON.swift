@@ -94,6 +94,9 @@ package enum BoardJSON {
         var lastHeard: Date?
         var refused: [String: Int]
         var position: Coordinate?
+        /// Metres the team's track covers, as its chestd counts them (docs/HUNTS.md "Distance walked"); absent
+        /// unless the hunt shares positions.
+        var walked: Int?
         /// The team's own start and when its time runs out (docs/HUNTS.md "A clock for each team"), when it
         /// finished (docs/HUNTS.md "A finish"), and the seconds from its start to its finish; absent when unknown.
         var started: Date?
@@ -150,7 +153,8 @@ package enum BoardJSON {
                 reachedAt: team.reachedAt, claimedOpenedAt: team.claimedCount, trust: team.trust,
                 openedWith: trusts.max().map { OpenedWith(worst: $0, best: trusts.min()!) }, online: team.online,
                 lastHeard: team.lastHeard, refused: team.refusals,
-                position: snapshot.sharePositions ? team.trail.last : nil, started: team.startedAt,
+                position: snapshot.sharePositions ? team.trail.last : nil,
+                walked: snapshot.sharePositions ? team.walked : nil, started: team.startedAt,
                 closes: team.closesAt, finished: team.finishedAt, time: team.time,
                 devices: team.devices.isEmpty ? nil : team.devices)
         }

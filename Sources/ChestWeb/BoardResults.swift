@@ -103,9 +103,8 @@ package struct BoardResults: Sendable {
         self.places = places
         teams = zip(ranking, HuntBoard.ranks(ranking)).enumerated().map { index, ranked in
             let (team, rank) = ranked
-            let trail = snapshot.sharePositions ? team.trail : []
-            let distance =
-                trail.count > 1 ? zip(trail, trail.dropFirst()).reduce(0.0) { $0 + $1.0.distance(to: $1.1) } : nil
+            // The team's track as its chestd measured it, not the few fixes that confirmed its pages.
+            let distance = snapshot.sharePositions ? team.walked.map(Double.init) : nil
             let times = team.pages.map(\.receivedAt)
             let trusts = team.pages.map(\.trust)
             return Team(

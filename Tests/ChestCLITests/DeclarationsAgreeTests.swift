@@ -49,7 +49,7 @@ struct DeclarationsAgreeTests {
         (["chest", "compose", "--lock", "weather", "=", "sn"], "snowy"),
         (["chest", "compose", "--page", "x", "--lock", "te"], "temperature="),
         (["chest", "config", "--unset", "hook"], "hook hook.timeoutSeconds"),
-        (["chest", "help", "de"], "delete"),
+        (["chest", "help", "del"], "delete"),
         (["chest", "--generate-completion-script", "f"], "fish"),
     ])
     func bashCompletesWithoutTheBashCompletionPackage(words: [String], expected: String) throws {

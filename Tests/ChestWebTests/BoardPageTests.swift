@@ -314,7 +314,17 @@ import Testing
     @Test(.realProcesses, .tags(.process, .chromium)) func theResultsRankTeamsWithTheirPagesTimesDistancesAndTracks()
         throws
     {
-        let results = BoardResults(BoardDay.snapshot(teams: 12))
+        // Each team's chestd says how far it walked, blue 1,234 m: "Walked" is that, not the few metres between
+        // the fixes that confirmed its pages (issue 59 item 3).
+        var day = BoardDay.snapshot(teams: 12)
+        for (index, team) in day.board.teams.enumerated() {
+            let status = TeamStatus(online: true, pagesOpen: 0, walked: 1_234 + 100 * index)
+            _ = day.board.record(
+                HuntEnvelope(
+                    hunt: BoardDay.huntID, sender: team.name, id: 1 << 32 | 1, sent: BoardDay.start, status: status),
+                receiptProblem: nil, receivedAt: BoardDay.start + 50_000)
+        }
+        let results = BoardResults(day)
         let first = try #require(results.teams.first)
         // Ranked by points: blue's 7 pages (one guarded) and yellow_submarine's 8 (two guarded) make 6 points each, and
         // the board heard blue's last point first.
@@ -322,7 +332,7 @@ import Testing
         #expect(
             results.teams[1].team == "yellow_submarine" && results.teams[1].points == 6
                 && results.teams[1].pages.count == 8)
-        #expect((first.distanceMetres ?? 0) > 500 && (first.firstToLastSeconds ?? 0) == 6 * 1_800, "\(first)")
+        #expect(first.distanceMetres == 1_234 && (first.firstToLastSeconds ?? 0) == 6 * 1_800, "\(first)")
         #expect(results.teams.first { $0.team == "red" }?.rank == nil)
         let json = try #require(try JSONSerialization.jsonObject(with: results.json) as? [String: Any])
         let teams = try #require(json["teams"] as? [[String: Any]])
@@ -332,7 +342,8 @@ import Testing
             csv[0]
                 == "rank,team,points,pages,first_to_last_seconds,distance_m,hints_taken,opened_with_worst,opened_with_best,pages_reached"
         )
-        #expect(csv[1].hasPrefix("1,blue,6,7,10800,"), "\(csv[1])")
+        #expect(csv[1].hasPrefix("1,blue,6,7,10800,1234,"), "\(csv[1])")
+        #expect(results.html(timeZone: Zone(identifier: "UTC")!).contains("1.2 km"))
         #expect(csv.count == 13)
         let html = results.html(timeZone: Zone(identifier: "UTC")!)
         // Equal points show a tie (issue 59 item 3): the two teams of 6 points share the first place.

@@ -426,13 +426,17 @@ final class HuntWorld {
     var huntPath: String { organiserWorld.root + "/test.hunt" }
     var boardJournal: String { (try? String(contentsOfFile: huntPath + ".board", encoding: .utf8)) ?? "" }
 
-    /// Creates the hunt on `broker` (or, for the board only, on `boardBroker`) and joins each team.
-    init(teams names: [String], broker: MosquittoBroker, boardBroker: MosquittoBroker? = nil) throws {
+    /// Creates the hunt on `broker` (or, for the board only, on `boardBroker`), sharing positions when asked, and
+    /// joins each team.
+    init(
+        teams names: [String], broker: MosquittoBroker, boardBroker: MosquittoBroker? = nil,
+        sharePositions: Bool = false
+    ) throws {
         self.broker = broker
         teams = names.map { Team(name: $0, world: ChestHarness()) }
-        let created = try organiser([
-            "hunt", "create", "Test hunt", "--broker", "mqtt://\(broker.host):\(broker.port)", "-o", huntPath,
-        ])
+        let created = try organiser(
+            ["hunt", "create", "Test hunt", "--broker", "mqtt://\(broker.host):\(broker.port)", "-o", huntPath]
+                + (sharePositions ? ["--share-positions"] : []))
         guard created.status == 0 else { throw HuntTestFailure(created) }
         for team in teams {
             let join = team.world.root + "/join.hunt"

@@ -31,7 +31,7 @@ struct InstallTests {
             "lib/systemd/user/chestd.service", "share/man/man1/chest.1", "share/man/man1/chest-walk.1",
             "share/man/man8/chestd.8",
             "share/bash-completion/completions/chest", "share/zsh/vendor-completions/_chest",
-            "share/fish/vendor_completions.d/chest.fish",
+            "share/fish/vendor_completions.d/chest.fish", "share/chest/demo/hill.quest", "share/chest/demo/walk.txt",
         ] {
             #expect(outcome.stdout.contains(prefix + "/" + file), "\(file) not listed:\n\(outcome.stdout)")
         }

@@ -44,7 +44,7 @@ enum BuiltPackage {
 
 /// The Debian package `make deb` built (docs/PACKAGING.md): its files, modes and control fields, its Depends checked
 /// against what the binaries really link, the extracted programs and man pages working with no Swift toolchain on
-/// PATH; and, as root (CI), installed with apt-get, the demo walk run on the installed programs, and removed leaving
+/// PATH; and, as root (CI), installed with apt-get, `chest demo` run on the installed programs, and removed leaving
 /// nothing behind.
 ///
 /// The package is the one `make test` builds beside the tests (`CHEST_DEB_STAMP`), else `CHEST_DEB`, else the one in
@@ -70,16 +70,18 @@ struct PackageTests {
         "usr/share/doc/chest/README.md": "-rw-r--r--", "usr/share/doc/chest/copyright": "-rw-r--r--",
         "usr/share/doc/chest/changelog.gz": "-rw-r--r--", "usr/share/doc/chest/docs/FORMAT.md": "-rw-r--r--",
         "usr/share/doc/chest/docs/PACKAGING.md": "-rw-r--r--",
-        "usr/share/doc/chest/examples/quest/hill.quest": "-rw-r--r--",
-        "usr/share/doc/chest/examples/quest/walk.txt": "-rw-r--r--",
+        "usr/share/chest/demo/hill.quest": "-rw-r--r--", "usr/share/chest/demo/walk.txt": "-rw-r--r--",
+        "usr/share/chest/demo/fountain.txt": "-rw-r--r--", "usr/share/chest/demo/waypoints.gpx": "-rw-r--r--",
         "usr/share/doc/chest/examples/mosquitto/hunt.conf": "-rw-r--r--",
         "usr/share/doc/chest/examples/mosquitto/mosquitto.service.d/chest-hunt.conf": "-rw-r--r--",
         "usr/share/doc/chest/examples/game/bern.quest": "-rw-r--r--",
     ]
 
-    /// The names of the one program: relative links to usr/bin/chest, and where each points.
+    /// The names of the one program: relative links to usr/bin/chest, and where each points; and the demo among the
+    /// examples (a program must not need /usr/share/doc, Debian policy 12.3: `chest demo` reads /usr/share/chest).
     static let links: [String: String] = [
         "usr/bin/chestd": "chest", "usr/bin/chest-walk": "chest", "usr/libexec/chest/chest-weather": "../../bin/chest",
+        "usr/share/doc/chest/examples/quest": "../../../chest/demo",
     ]
 
     /// A user's environment without Swift: nothing of /opt/swift (or wherever `swift` lives) on PATH.
@@ -202,8 +204,9 @@ struct PackageTests {
         #expect(try Self.field("Suggests", of: deb) == "mosquitto, chromium, libjs-leaflet")
 
         let info = try Self.run("/usr/bin/dpkg-deb", ["-I", deb])
-        #expect(info.stdout.contains(" postinst ") && info.stdout.contains(" postrm "), "\(info.stdout)")
-        for unneeded in [" preinst ", " prerm ", " conffiles "] {
+        #expect(info.stdout.contains(" postinst "), "\(info.stdout)")
+        // No postrm: with one, dpkg keeps a removed package's record ("rc") until it is purged (issue 59 item 7).
+        for unneeded in [" preinst ", " prerm ", " postrm ", " conffiles "] {
             #expect(!info.stdout.contains(unneeded), "\(unneeded) in\n\(info.stdout)")
         }
         // Maintainer scripts may reload udev; none may start, enable or touch a user's service or group.
@@ -212,7 +215,7 @@ struct PackageTests {
         ).path
         defer { try? FileManager.default.removeItem(atPath: scripts) }
         #expect(try Self.run("/usr/bin/dpkg-deb", ["-e", deb, scripts]).status == 0)
-        for script in ["postinst", "postrm"] {
+        for script in ["postinst"] {
             let text = try String(contentsOfFile: scripts + "/" + script, encoding: .utf8)
             #expect(text.contains("udevadm control --reload"), "\(script)")
             for forbidden in ["systemctl", "usermod", "adduser", "gpasswd"] {
@@ -269,11 +272,13 @@ struct PackageTests {
             try Self.run("/bin/sh", ["-c", "command -v swift"], environment: environment).status != 0,
             "swift is on PATH=/usr/bin:/bin: this test would not show the package works without it")
 
-        let version = try Self.run(root + "/usr/bin/chest", ["--version"], environment: environment)
-        #expect(version.status == 0, "\(version.stderr)")
-        #expect(
-            version.stdout.range(of: #"^chest [0-9]+\.[0-9]+"#, options: .regularExpression) != nil, "\(version.stdout)"
-        )
+        // The package's own version, as its control file says (issue 59 item 7), by both names.
+        let packaged = try Self.field("Version", of: deb)
+        for name in ["chest", "chestd"] {
+            let version = try Self.run(root + "/usr/bin/" + name, ["--version"], environment: environment)
+            #expect(
+                version.status == 0 && version.stdout == "\(name) \(packaged)\n", "\(version.stdout)\(version.stderr)")
+        }
         let help = try Self.run(root + "/usr/bin/chest", ["help"], environment: environment)
         #expect(help.status == 0, "\(help.stderr)")
         for command in ["compose", "import", "watch", "status"] {
@@ -283,7 +288,7 @@ struct PackageTests {
         #expect(daemonHelp.status == 0, "\(daemonHelp.stderr)")
         #expect(daemonHelp.stdout.contains("--gpsd"), "\(daemonHelp.stdout)")
         let walk = try Self.run(
-            root + "/usr/bin/chest-walk", [root + "/usr/share/doc/chest/examples/quest/walk.txt"],
+            root + "/usr/bin/chest-walk", [root + "/usr/share/chest/demo/walk.txt"],
             environment: environment)
         #expect(walk.status == 0, "\(walk.stderr)")
         #expect(walk.stdout.contains("$GPRMC") && walk.stdout.contains("$GPGGA"))
@@ -305,6 +310,32 @@ struct PackageTests {
                     && man.stdout.range(of: "\n +\(name) +- ", options: .regularExpression) != nil,
                 "\(page):\n\(man.stdout.prefix(400))")
         }
+        // chestd(8) names where the package put its unit and rules, not where `make install` puts them by default.
+        let daemonPage = try Self.run(
+            "/usr/bin/man", ["-l", root + "/usr/share/man/man8/chestd.8.gz"], environment: environment
+        ).stdout
+        #expect(
+            daemonPage.contains("/usr/lib/systemd/user/chestd.service")
+                && daemonPage.contains("/usr/lib/udev/rules.d/60-chest-gps.rules")
+                && !daemonPage.contains("/usr/local"),
+            "\(daemonPage)")
+        // The quests' comments name the files where the package has them.
+        let quest = try String(contentsOfFile: root + "/usr/share/chest/demo/hill.quest", encoding: .utf8)
+        let comments = quest.split(separator: "\n").filter { $0.hasPrefix("#") }.joined(separator: "\n")
+        #expect(
+            comments.contains("chest preview /usr/share/chest/demo/hill.quest")
+                && comments.contains("chest simulate /usr/share/chest/demo/hill.quest /usr/share/chest/demo/walk.txt")
+                && comments.contains("(/usr/share/doc/chest/docs/QUEST.md)") && !comments.contains(" demo/"),
+            "\(comments)")
+        let game = try String(contentsOfFile: root + "/usr/share/doc/chest/examples/game/bern.quest", encoding: .utf8)
+        #expect(game.contains("--quest /usr/share/doc/chest/examples/game/bern.quest"), "\(game.prefix(300))")
+        // The demo, in-process, from the files beside the program.
+        let demo = try Self.run(root + "/usr/bin/chest", ["demo", "--in-process"], environment: environment)
+        #expect(demo.status == 0, "\(demo.stdout)\(demo.stderr)")
+        #expect(
+            demo.stdout.hasPrefix("== The demo quest \(root)/usr/share/chest/demo/hill.quest")
+                && demo.stdout.contains("6 of 6 pages opened."), "\(demo.stdout)")
+
         let copyright = try String(contentsOfFile: root + "/usr/share/doc/chest/copyright", encoding: .utf8)
         #expect(copyright.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"))
         let changelog = try Self.run(
@@ -312,8 +343,8 @@ struct PackageTests {
         #expect(changelog.stdout.hasPrefix("chest (\(try Self.field("Version", of: deb))) "), "\(changelog.stdout)")
     }
 
-    /// As root: `apt-get install ./chest_….deb`, the demo walk on /usr/bin's programs with no Swift on PATH, then
-    /// `apt-get remove` leaves no file of the package behind.
+    /// As root: `apt-get install ./chest_….deb`, `chest demo` on /usr/bin's programs with no Swift on PATH, then
+    /// `apt-get remove` leaves no file of the package behind, and no record of it: a purge has nothing left.
     @Test(.enabled(if: getuid() == 0, "installing the package needs root (CI is root)"))
     func installedPackageRunsTheDemoAndRemoveLeavesNothing() throws {
         let deb = try #require(Self.package)
@@ -337,29 +368,35 @@ struct PackageTests {
         #expect(try status() == "install ok installed")
         for file in files { #expect(FileManager.default.fileExists(atPath: file), "\(file) not installed") }
 
-        var environment = Self.plainEnvironment(home: "/tmp")
-        environment["CHEST_BIN"] = "/usr/bin"
-        environment["GPSD_HOME"] = "/usr/sbin"  // where gpsfake finds gpsd, which is not on this PATH
+        // `chest demo` (issue 59 item 7): README's walk for a package user, with gpsd in /usr/sbin, not on this PATH,
+        // and no Swift and no source tree: the installed demo through gpsfake, a private gpsd and chestd.
+        let environment = Self.plainEnvironment(home: "/tmp")
         let installed = try Self.run("/usr/bin/chest", ["--version"], environment: environment)
-        #expect(installed.status == 0 && installed.stdout.hasPrefix("chest "), "\(installed.stderr)")
-        let demo = try Self.run(
-            "/usr/bin/timeout", ["200", "/bin/bash", "scripts/demo.sh"], environment: environment,
-            directory: GPSLogs.packageRoot.path)
+        #expect(installed.stdout == "chest \(try Self.field("Version", of: deb))\n", "\(installed.stderr)")
+        let demo = try Self.run("/usr/bin/timeout", ["200", "/usr/bin/chest", "demo"], environment: environment)
         #expect(demo.status == 0, "\(demo.stdout)\n\(demo.stderr)")
-        let lines = demo.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.filter { $0.contains(" unlocked ") }.count == 4, "\(demo.stdout)")
-        let end = try #require(
-            lines.firstIndex { $0.hasPrefix("== The walk is over: ") }, "\(demo.stdout)\n\(demo.stderr)")
-        #expect(lines[end].contains("pages 1, 2, 3, 4 open of 5"), "\(lines[end])")
+        #expect(
+            demo.stdout.hasPrefix(
+                "== The demo quest /usr/share/chest/demo/hill.quest along the walk /usr/share/chest/demo/walk.txt, "
+                    + "dated now, through gpsfake, a private gpsd and a private chestd"), "\(demo.stdout)")
+        #expect(demo.stdout.contains("Replayed ") && demo.stdout.contains("6 of 6 pages opened."), "\(demo.stdout)")
 
         let remove = try Self.run("/usr/bin/apt-get", ["remove"] + aptOptions + ["chest"], environment: apt)
         #expect(remove.status == 0, "\(remove.stdout)\n\(remove.stderr)")
-        // Removed, at most its configuration kept (it has none: no conffiles; dpkg keeps the record for postrm purge).
-        let after = try status()
-        #expect(["deinstall ok config-files", "unknown ok not-installed", ""].contains(after), "\(after)")
+        // Removed without a trace: no "rc" in dpkg -l (it has no conffiles and no postrm to keep a record for).
+        let removed = try status()
+        #expect(["unknown ok not-installed", ""].contains(removed), "\(removed)")
+        let listed = try Self.run("/usr/bin/dpkg", ["-l"], environment: apt).stdout
+        #expect(!listed.split(separator: "\n").contains { $0.hasPrefix("rc  chest ") }, "\(listed)")
         for file in files { #expect(!FileManager.default.fileExists(atPath: file), "\(file) left behind") }
-        for directory in ["/usr/libexec/chest", "/usr/share/doc/chest"] {
+        for directory in ["/usr/libexec/chest", "/usr/share/doc/chest", "/usr/share/chest"] {
             #expect(!FileManager.default.fileExists(atPath: directory), "\(directory) left behind")
         }
+        // Nothing left to purge: apt-get no longer knows the package at all (it would say "Unable to locate"), and
+        // dpkg finds nothing of it.
+        let purge = try Self.run("/usr/bin/dpkg", ["--purge", "chest"], environment: apt)
+        #expect(purge.status == 0, "\(purge.stdout)\n\(purge.stderr)")
+        let purged = try status()
+        #expect(["unknown ok not-installed", ""].contains(purged), "\(purged)")
     }
 }

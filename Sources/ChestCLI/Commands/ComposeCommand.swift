@@ -10,7 +10,7 @@ struct ComposeCommand: ChestCommand, Equatable {
     static let abstract = "write a locked message file; prints its ID"
     static let synopses = [
         "-o FILE [--force] --title TITLE [--from NAME] --page TEXT [--attach FILE]... [--lock SPEC]... [--or --lock SPEC...] ...",
-        "--quest QUEST -o DIR|FILE [--keep-ids] [--force] [--yes]",
+        "--quest QUEST -o DIR|FILE [--keep-ids] [--force] [--yes] [--hunt FILE] [--format N] [--seal-cost LEVEL] [--search-area LAT,LON/RADIUSkm] [--radius DISTANCE] [--in-order|--any-order] [--lang LANGUAGE]",
     ]
     static let parameters: [Parameter] = [
         .option(

@@ -14,7 +14,8 @@ struct HuntCreateCommand: ChestCommand {
     ]
     static let discussion = """
         Writes the organiser's hunt file (mode 0600): the hunt's ID, the broker, the organiser's public key (your \
-        identity signs releases), the organiser's broker user and password, and later each team. Keep it private: \
+        identity signs releases), the organiser's broker user and password (printed, with its line of Mosquitto's \
+        password file), and later each team. Keep it private: \
         it holds every team's password and signing key. Without -o the file is NAME.hunt in the current directory \
         ("Spring hunt" makes spring-hunt.hunt). Positions of the fixes that opened a page travel in receipts only \
         with --share-positions.
@@ -90,6 +91,7 @@ struct HuntCreateCommand: ChestCommand {
             """
             created hunt \u{201C}\(TerminalText.escaped(name))\u{201D} (\(hunt.id)) in \(path)
             broker user \(HuntFile.organiserUser), password \(hunt.organiserPassword ?? "")
+            password file line: \(MosquittoPassword.line(user: HuntFile.organiserUser, password: hunt.organiserPassword ?? ""))
             \(schedule.isEmpty ? "no start or end (chest hunt schedule sets them)" : "the hunt " + HuntScheduleCommand.describe(schedule))
             next: chest hunt team add TEAM --hunt \(path)
             """)

@@ -14,7 +14,9 @@ struct HuntTeamAddCommand: ChestCommand {
     static let discussion = """
         Adds the team to the hunt file with a new broker password and signing key, and writes the team's join \
         file (mode 0600; default HUNT-TEAM.hunt beside the hunt file) to hand to the team: chest hunt join FILE. \
-        Prints the line that adds the team's user to Mosquitto's password file (docs/HUNTS.md "Broker"). \
+        Prints the command that adds the team's user to Mosquitto's password file, and the line that \
+        command would write there (USER:$7$…, as mosquitto_passwd of Mosquitto 2 hashes it), to append to the \
+        file as it is (docs/HUNTS.md "Broker"). \
         A team name is 1 to 32 letters of any script, digits, spaces, - or _ ("Möwen", "Die Eulen", "Équipe 3"), \
         with no space at either end or two together: it is the team's broker user and topic, as written (in \
         Unicode's NFC). A name that reads as another team's is refused with the name it imitates: "Red" with a \
@@ -99,6 +101,7 @@ struct HuntTeamAddCommand: ChestCommand {
             """
             added team \(team) to \(huntPath); its join file is \(path) (give it to the team: chest hunt join \(Self.shellWord(path)))
             broker: \(Self.passwordLine(team, password))
+            password file line: \(MosquittoPassword.line(user: team, password: password))
             """)
     }
 
@@ -136,6 +139,8 @@ struct HuntTeamAddCommand: ChestCommand {
             }
             try join.write(to: path)
             lines.append("broker: " + Self.passwordLine(team.name.rawValue, team.password))
+            lines.append(
+                "password file line: " + MosquittoPassword.line(user: team.name.rawValue, password: team.password))
         }
         try hunt.write(to: huntPath)
         print(

@@ -8,7 +8,7 @@ import Glibc
 /// or PNG.
 struct MapCommand: ChestCommand {
     static let name = "map"
-    static let abstract = "draw the recorded track, the targets and where pages opened, as SVG"
+    static let abstract = "draw the recorded track, the targets and where pages opened, as SVG or PNG"
     static let synopses = ["[ID...] -o FILE.svg|FILE.png [--png]"]
     static let discussion = """
         Draws the track chestd recorded (the last 6 hours of fixes, in the chest directory's track.txt) with \
@@ -27,7 +27,7 @@ struct MapCommand: ChestCommand {
             "ID", arity: Arity(0, .max), help: "messages to draw (default: every message)",
             completion: .shellCommand(Chest.listIDs)),
         .option(
-            "--output", "-o", value: "FILE.svg", help: "the file to write: FILE.svg or FILE.png",
+            "--output", "-o", value: "FILE.svg|FILE.png", help: "the file to write: FILE.svg or FILE.png",
             completion: .files(extension: "svg")),
         .flag("--png", help: "also write a PNG beside it"),
     ]

@@ -119,6 +119,28 @@ extension HuntBoard {
         package var devicesOnline: Int { devices.count(where: \.online) }
         /// When the board heard the credited receipt of a finish page (`compose --finish`): the team's clock stopped.
         package var finishedAt: Date?
+        /// The most metres each chestd session of the team said it walked, by device and session ("DEVICE
+        /// SESSION"): a chestd counts from its start, so a restarted one starts again from 0; nil while none said.
+        package var walkedSessions: [String: Int]?
+
+        /// The distance the team's track covers (docs/HUNTS.md "Distance walked"): each device's sessions added
+        /// up, the farthest device's; nil while no status said.
+        package var walked: Int? {
+            guard let walkedSessions else { return nil }
+            var devices: [Substring: Int] = [:]
+            for (key, metres) in walkedSessions {
+                devices[key.split(separator: " ", omittingEmptySubsequences: false)[0], default: 0] += metres
+            }
+            return devices.values.max()
+        }
+
+        /// Keeps what a status of `device` (nil for a team's one device) with envelope id `id` says it walked:
+        /// the id's high 32 bits are its chestd's session (`TeamStatus.id`), and a session's count only grows.
+        mutating func recordWalked(_ metres: Int, device: String?, id: UInt64) {
+            let key = "\(device ?? "") \(id >> 32)"
+            walkedSessions = walkedSessions ?? [:]
+            walkedSessions![key] = max(walkedSessions![key] ?? 0, max(0, metres))
+        }
 
         /// Seconds from the team's start (or, in a hunt without a start, from when the board first heard it) to its
         /// finish; nil until it finished.

@@ -79,6 +79,7 @@ package struct HuntBoard: Codable, Sendable {
                 team.online = status.online
             }
             if let trust = status.trust { team.trust = trust }
+            if let walked = status.walked { team.recordWalked(walked, device: status.device, id: envelope.id) }
         case let .receipt(receipt, _):
             if let (refusal, why) = judge(receipt, proof: proof, receiptProblem: receiptProblem, team: team.name) {
                 events += refuse(refusal, "receipt \(envelope.id): " + why, team: &team, at: receivedAt)

@@ -24,6 +24,7 @@ extension Engine {
         cadence.observe(epoch: epoch, at: fix.receivedAt)
         effects += reported(fix, now: now)
         guard fix.isFresh(at: now.monotonic) else { return effects }
+        countWalked(fix, now: now)
         var held: [LockRef] = []
 
         // Location: the circles around this position, with the accuracy each one demands.

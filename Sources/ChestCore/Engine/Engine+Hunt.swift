@@ -187,6 +187,7 @@ extension Engine {
         guard case .fix = input else { return true }
         let last = huntBook.lastStatus
         return lastFix?.mode.rawValue != last?.fixMode || (lastFix == nil ? nil : trust.level) != last?.trust
+            || walkedMetres != last?.walked
             || effects.contains { if case .persist = $0 { true } else { false } }
     }
 
@@ -195,6 +196,21 @@ extension Engine {
         let pages = entries.values.reduce(0) { $0 + $1.state.openPages.count { $0.set != nil } }
         return TeamStatus(
             online: true, pagesOpen: pages, trust: lastFix == nil ? nil : trust.level,
-            fixMode: lastFix?.mode.rawValue)
+            fixMode: lastFix?.mode.rawValue, walked: walkedMetres)
+    }
+
+    /// The metres the status says the team walked: only when the hunt shares positions.
+    var walkedMetres: Int? {
+        guard huntBook.file?.sharePositions == true else { return nil }
+        return Int(huntBook.walked.metres.rounded())
+    }
+
+    /// Counts a fresh fix's position towards the distance walked while the hunt is on for this team (from its
+    /// start, or from joining when it has none, until its end).
+    mutating func countWalked(_ fix: Fix, now: Now) {
+        guard huntBook.file?.sharePositions == true, let position = fix.position,
+            huntBook.schedule.isOpen(at: clock.trustedTime(now))
+        else { return }
+        _ = huntBook.walked.observe(position, eph: fix.eph, time: fix.time)
     }
 }

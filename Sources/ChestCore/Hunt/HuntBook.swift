@@ -32,6 +32,9 @@ struct HuntBook: Sendable {
     /// after the end): tried again at the start and whenever the schedule changes.
     var heldForStart: Set<MessageID> = []
     var heldAfterEnd: Set<MessageID> = []
+    /// How far the receiver was carried while the hunt was on for this team, for the status (docs/HUNTS.md "Distance
+    /// walked").
+    var walked = WalkedDistance()
 
     /// This team's start and end in force: the newest signed schedule heard, else the join file's, as it applies to
     /// this team (its own start and limit, docs/HUNTS.md "A clock for each team").
@@ -58,7 +61,7 @@ struct HuntBook: Sendable {
     /// The last will: this session is over (docs/HUNTS.md "Team status").
     var will: HuntStatusPost {
         HuntStatusPost(
-            TeamStatus(online: false, pagesOpen: lastStatus?.pagesOpen ?? 0),
+            TeamStatus(online: false, pagesOpen: lastStatus?.pagesOpen ?? 0, walked: lastStatus?.walked),
             id: TeamStatus.id(session: session, count: nil))
     }
 

@@ -16,9 +16,16 @@ package struct TeamStatus: Codable, Hashable, Sendable {
     /// The device of the team that sent it (`chest hunt join --device`, docs/HUNTS.md "Several devices in one
     /// team"), a topic level; its topic is `chest/<hunt>/<team>/status/<device>`. Absent from an older chestd.
     package var device: String?
+    /// Metres the team's receiver was carried while the hunt was on for it (`WalkedDistance`, docs/HUNTS.md
+    /// "Distance walked"), counted since its chestd started; only when the hunt shares positions. Absent from an older
+    /// chestd.
+    package var walked: Int?
 
-    package init(online: Bool, pagesOpen: Int, trust: FixTrust.Level? = nil, fixMode: Int? = nil) {
+    package init(
+        online: Bool, pagesOpen: Int, trust: FixTrust.Level? = nil, fixMode: Int? = nil, walked: Int? = nil
+    ) {
         self.online = online
+        self.walked = walked
         self.pagesOpen = pagesOpen
         self.trust = trust
         self.fixMode = fixMode

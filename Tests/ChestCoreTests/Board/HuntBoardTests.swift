@@ -310,3 +310,34 @@ import Testing
         #expect(KnownSenders.changedWords("Org\u{202E}") == "Org\\u{202e} \u{2014} not the key you had before")
     }
 }
+
+/// The board's "Walked" (docs/HUNTS.md "Distance walked"): what the team's statuses say its receiver covered, its
+/// chestd's sessions added up (a restarted chestd counts again from 0), the farthest of its devices.
+@Suite struct HuntBoardWalkedTests {
+    func status(_ walked: Int?, session: UInt64, count: UInt64, device: String? = nil) -> HuntEnvelope {
+        var envelope = HuntFixture.statusEnvelope("red", id: TeamStatus.id(session: session, count: count))
+        envelope.status?.walked = walked
+        envelope.status?.device = device
+        return envelope
+    }
+
+    @Test func sessionsAddUpAndTheFarthestDeviceCounts() {
+        var board = HuntBoard(hunt: HuntFixture.hunt())
+        let at = CoreFixture.t0
+        func walked() -> Int? { board.teams.first { $0.name == "red" }?.walked }
+        _ = board.record(status(nil, session: 7, count: 1), receiptProblem: nil, receivedAt: at)
+        #expect(walked() == nil)
+        for (metres, count) in [(120, 2), (330, 3)] as [(Int, UInt64)] {
+            _ = board.record(status(metres, session: 7, count: count), receiptProblem: nil, receivedAt: at)
+        }
+        #expect(walked() == 330)
+        // Its chestd restarted: a new session counting from 0.
+        _ = board.record(status(40, session: 9, count: 1), receiptProblem: nil, receivedAt: at)
+        #expect(walked() == 370)
+        // A second device of the team that walked less does not add to it; one that walked more is the team's.
+        _ = board.record(status(200, session: 3, count: 1, device: "phone"), receiptProblem: nil, receivedAt: at)
+        #expect(walked() == 370)
+        _ = board.record(status(500, session: 3, count: 2, device: "phone"), receiptProblem: nil, receivedAt: at)
+        #expect(walked() == 500)
+    }
+}
