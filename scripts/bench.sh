@@ -77,6 +77,9 @@ cp -a "$work/chest1" "$work/chest-ingested"
 rm -f "$work/run1/s"
 CHEST_DIR="$work/chest1" CHEST_SOCKET="$work/run1/s" CHEST_GPSD=127.0.0.1:9 "$bin/chestd" 2> "$work/chestd1b.log" &
 pid=$!; pids+=("$pid"); wait_socket "$work/run1/s"
+# Ready once it logs what it watches: the socket comes before the chest is read, and on a loaded machine the 10,000
+# took longer than the 2 s this step waits.
+for _ in $(seq 1 6000); do grep -q "chestd: watching" "$work/chestd1b.log" && break; sleep 0.05; done
 sleep 2
 printf "   after a restart: chestd VmRSS %s MB (RssAnon %s, RssFile %s; target: under 20 MB)\n" \
     "$(status VmRSS)" "$(status RssAnon)" "$(status RssFile)"

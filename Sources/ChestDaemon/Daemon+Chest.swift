@@ -10,6 +10,7 @@ extension Daemon {
     /// Each file is read, decoded and checked before the next, and only the message is kept: the bytes and the
     /// decoder's temporaries of one file are freed before the next file's are made (docs/BENCHMARKS.md).
     func loadChest() {
+        parkSealedPages()
         refreshIdentity()
         var stored: [StoredMessage] = []
         var refused: [(path: String, reason: String)] = []
@@ -236,8 +237,12 @@ extension Daemon {
         }
         CrashPoint.read.reached()
         feed(.arrived(arrivals, now()))
-        // A big batch, or files with attachments, leave free heap pages that the kept messages no longer need.
-        if paths.count >= 100 || bytes > MessageFile.sizeLimit {
+        // Every 100 files, or files with attachments, leave free heap pages that the kept messages no longer need:
+        // counted over batches, since a slow copy (or a loaded machine) brings a few files a batch (docs/BENCHMARKS.md
+        // "Memory").
+        ingestedSinceRelease += paths.count
+        if ingestedSinceRelease >= 100 || bytes > MessageFile.sizeLimit {
+            ingestedSinceRelease = 0
             Memory.releaseFreePages()
             Memory.releaseCodePages()
         }

@@ -1,3 +1,4 @@
+import ChestCore
 import ChestIO
 import FoundationEssentials
 
@@ -7,6 +8,17 @@ extension Daemon {
     /// about 4.5 MB more after a restart with 10,000 messages (docs/BENCHMARKS.md).
     package static func prepareHeap() {
         Memory.useOneArena()
+    }
+
+    /// Parks the sealed pages' bytes in a file of chestd's own from now on (`ParkingFile`), before the chest is
+    /// read: about 400 bytes a composed message that only a key's trial, an opening or a file written back reads
+    /// (docs/BENCHMARKS.md "Memory"). Without it (the state directory refuses a file) they stay on the heap.
+    func parkSealedPages() {
+        do {
+            SealedPage.park(in: try ParkingFile(beside: store))
+        } catch {
+            log.warning("cannot make a file for the sealed pages' bytes: \(error); they stay in memory")
+        }
     }
 
     /// Hands back what start-up's decoding left: free heap pages and the code only start-up ran. Once more a

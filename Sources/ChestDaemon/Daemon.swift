@@ -45,6 +45,8 @@ package final class Daemon {
     var memoryTimer: (any LoopTimer)?
     /// Whether `memoryTimer` is aimed and has not fired yet.
     var codeReleaseAimed = false
+    /// Files ingested since the heap's free pages were last handed back (`ingestStaged`).
+    var ingestedSinceRelease = 0
     var weather: WeatherService
     var notifications: Notifications
     let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)

@@ -71,7 +71,8 @@ import Testing
         var pages = [page, other]
         #expect(
             PageSealer.checkGuards(Message(id: Self.id, title: "t", from: "f", created: Date(), pages: pages)) == nil)
-        pages[0].sealed!.ciphertext = other.sealed!.ciphertext
+        let sealed = try #require(pages[0].sealed)
+        pages[0].sealed = SealedPage(ciphertext: other.sealed!.ciphertext, slots: sealed.slots, version: sealed.version)
         #expect(
             PageSealer.checkGuards(Message(id: Self.id, title: "t", from: "f", created: Date(), pages: pages))?
                 .contains("does not open this page's ciphertext") == true)

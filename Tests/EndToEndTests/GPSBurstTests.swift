@@ -4,7 +4,7 @@ import ChestTestSupport
 import Foundation
 import Testing
 
-/// chestd reads gpsd in bursts: after a read the socket rests for a tenth of a second, and what came meanwhile is
+/// chestd reads gpsd in bursts: after a read the socket rests for a quarter of a second, and what came meanwhile is
 /// read together at its end (`Daemon.gpsReadInterval`). A fast feed then costs fewer wake-ups than epochs, and no
 /// report is lost.
 @Suite(.realProcesses, .tags(.process, .gpsd), .timeLimit(.minutes(3)))
@@ -50,8 +50,9 @@ struct GPSBurstTests {
         }
         #expect(written.count > expected.count / 2, "chestd read \(written.count) of \(expected.count) epochs")
         #expect(written == Array(expected.suffix(written.count)), "an epoch lost or out of order")
-        // One wake-up a report would be two an epoch; a tenth of a second's rest makes it about one every two epochs.
-        #expect(during < written.count, "\(during) wake-ups for \(written.count) epochs read")
+        // One wake-up a report would be two an epoch; a tenth of a second's rest made it about one every two epochs, a
+        // quarter's one every four or five (docs/BENCHMARKS.md "The fix path's CPU").
+        #expect(during * 2 < written.count, "\(during) wake-ups for \(written.count) epochs read")
         #expect(world.stopDaemon() == 0)
     }
 }

@@ -113,8 +113,16 @@ package struct Page: Hashable, Sendable {
     }
     /// The organiser's name for a set's place whose point is in the clear (docs/FORMAT.md "Place labels").
     package var labels: [LockSetName: String] {
-        get { extras.labels }
-        set { extras.labels = newValue }
+        get {
+            var labels: [LockSetName: String] = [:]
+            labels[.a] = extras.labelA
+            labels[.b] = extras.labelB
+            return labels
+        }
+        set {
+            extras.labelA = newValue[.a]
+            extras.labelB = newValue[.b]
+        }
     }
     /// Formats 2 and 3: the page's hints, in order (docs/FORMAT.md "Hints").
     package var hints: [PageHint] {
@@ -136,7 +144,10 @@ package struct Page: Hashable, Sendable {
     /// What few pages have, out of line: 8 bytes a page instead of 64 (docs/BENCHMARKS.md "Memory").
     private struct Extras: Hashable, Sendable {
         var attachments: SealedAttachments?
-        var labels: [LockSetName: String] = [:]
+        // Two strings in line rather than a dictionary, an allocation of 128 bytes for one label (docs/BENCHMARKS.md
+        // "Memory").
+        var labelA: String?
+        var labelB: String?
         var hints: [PageHint] = []
         var question: String?
         var points: Int?

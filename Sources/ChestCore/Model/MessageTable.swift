@@ -11,6 +11,9 @@ package struct MessageTable: Sendable {
     /// Each sender's public key once: the messages' seals share these buffers instead of a copy each. Kept after
     /// their messages go; a key is 64 bytes.
     private var senderKeys: Set<[UInt8]> = []
+    /// Each sender's name once, for the same reason: a name over 15 bytes is an allocation of its own in every
+    /// message otherwise.
+    private var senderNames: Set<String> = []
     /// The chest IDs of the messages filed under another ID than their own (`StoredMessage.filing`), by their own
     /// ID: empty unless two senders' messages share an ID.
     private var filed: [MessageID: [MessageID]] = [:]
@@ -32,6 +35,7 @@ package struct MessageTable: Sendable {
             if let key = newValue.message.seal?.publicKey {
                 newValue.message.seal?.share(senderKeys.insert(key).memberAfterInsert)
             }
+            newValue.message.from = senderNames.insert(newValue.message.from).memberAfterInsert
             if let position = position(of: id) {
                 values[Int(position)] = newValue
             } else {
