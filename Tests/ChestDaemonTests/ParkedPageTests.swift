@@ -31,7 +31,7 @@ struct ParkedPageTests {
         #expect(restored == original)
 
         try harness.connectGPS()
-        harness.walk(to: DaemonFixture.target)
+        try harness.walk(to: DaemonFixture.target)
         try harness.turn(until: "the restored page opens") { !harness.openPages(id).isEmpty }
     }
 }
