@@ -38,20 +38,9 @@ struct HuntAskEndToEndTests {
         defer { board.stop() }
         try red.startConnected()
         try blue.startConnected()
-        var watches: [String: String] = [:]
-        var watchers: [pid_t] = []
-        defer {
-            for watcher in watchers {
-                kill(watcher, SIGTERM)
-                _ = Subprocess.wait(watcher)
-            }
-        }
+        var watches: [String: TeamWatch] = [:]
         for team in [red, blue] {
-            let watch = team.world.root + "/watch.jsonl"
-            watches[team.name] = watch
-            watchers.append(
-                try team.world.spawnClient(
-                    ["watch", "--json", "--timeout", "240"], stdout: watch, stderr: watch + ".err"))
+            watches[team.name] = try TeamWatch(team, timeout: 240)
         }
 
         // Red asks; the board lists the question with the team and the time.
@@ -84,7 +73,7 @@ struct HuntAskEndToEndTests {
         #expect(nobody.status == 64 && nobody.stderr.contains("no such team"), "\(nobody)")
         let told = try hunt.organiser(["hunt", "say", answer, "--team", "red", "--hunt", hunt.huntPath])
         #expect(told.status == 0 && told.stdout.contains("said to red alone"), "\(told)")
-        let redWatch = try #require(watches["red"])
+        let redWatch = try #require(watches["red"]).path
         try red.world.waitUntil("red's watch hears the answer", timeout: 60) { !Self.said(redWatch).isEmpty }
         let heard = try #require(Self.said(redWatch).first)
         #expect(heard["text"] as? String == answer && heard["toTeam"] as? String == "red", "\(heard)")
@@ -96,7 +85,7 @@ struct HuntAskEndToEndTests {
         // A word to every team after it: when blue has heard that, it would have heard the answer before it.
         let toAll = "Ten minutes left."
         #expect(try hunt.organiser(["hunt", "say", toAll, "--hunt", hunt.huntPath]).status == 0)
-        let blueWatch = try #require(watches["blue"])
+        let blueWatch = try #require(watches["blue"]).path
         try blue.world.waitUntil("blue hears the word to every team", timeout: 60) { !Self.said(blueWatch).isEmpty }
         try red.world.waitUntil("red hears it too", timeout: 60) { Self.said(redWatch).count >= 2 }
         #expect(Self.said(blueWatch).map { $0["text"] as? String } == [toAll], "\(Self.said(blueWatch))")

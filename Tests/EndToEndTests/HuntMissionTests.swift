@@ -57,24 +57,13 @@ struct HuntMissionEndToEndTests {
         defer { board.stop() }
         try red.startConnected()
         try blue.startConnected()
-        var watches: [String: String] = [:]
-        var watchers: [pid_t] = []
-        defer {
-            for watcher in watchers {
-                kill(watcher, SIGTERM)
-                _ = Subprocess.wait(watcher)
-            }
-        }
+        var watches: [String: TeamWatch] = [:]
         for team in [red, blue] {
             try hunt.give(path, to: team)
             try team.world.waitUntil("\(team.name) has the message", timeout: 60) {
                 try team.world.chest(["read", id]).status == 0
             }
-            let watch = team.world.root + "/watch.jsonl"
-            watches[team.name] = watch
-            watchers.append(
-                try team.world.spawnClient(
-                    ["watch", "--json", "--timeout", "400"], stdout: watch, stderr: watch + ".err"))
+            watches[team.name] = try TeamWatch(team, timeout: 400)
         }
 
         // Refused before anything is sent: a 40 MB file, an SVG and an HTML page named .png, a header that claims
@@ -166,8 +155,8 @@ struct HuntMissionEndToEndTests {
         #expect(try Self.points(board, "blue") == 0)
         let judged = try Self.submissions(board)
         #expect(Set(judged.map { $0["state"] as? String }) == ["accepted", "rejected"], "\(judged)")
-        let redWatch = try #require(watches["red"])
-        let blueWatch = try #require(watches["blue"])
+        let redWatch = try #require(watches["red"]).path
+        let blueWatch = try #require(watches["blue"]).path
         try red.world.waitUntil("red hears its verdict", timeout: 60) { !Self.said(redWatch).isEmpty }
         try blue.world.waitUntil("blue hears its verdict", timeout: 60) { !Self.said(blueWatch).isEmpty }
         #expect(
