@@ -20,9 +20,11 @@ enum BuiltPackage {
             // failed leaves `STAMP.failed` (make then prints its log), so the tests stop waiting at once.
             let failed = stamp + ".failed"
             guard
-                holdsWithin(900, every: 0.5, {
-                    FileManager.default.fileExists(atPath: stamp) || FileManager.default.fileExists(atPath: failed)
-                }),
+                holdsWithin(
+                    900, every: 0.5,
+                    {
+                        FileManager.default.fileExists(atPath: stamp) || FileManager.default.fileExists(atPath: failed)
+                    }),
                 !FileManager.default.fileExists(atPath: failed),
                 let named = try? String(contentsOfFile: stamp, encoding: .utf8)
             else { return nil }
@@ -247,6 +249,8 @@ struct PackageTests {
         // A search path of its own ($ORIGIN) would load a library planted beside a copy of the program.
         let dynamic = try Self.run("/usr/bin/readelf", ["-d", "-W", root + "/usr/bin/chest"]).stdout
         #expect(!dynamic.contains("(RUNPATH)") && !dynamic.contains("(RPATH)"), "usr/bin/chest:\n\(dynamic)")
+        let exported = try ModuleLinkTests.exportedSymbols(of: root + "/usr/bin/chest")
+        #expect(exported.isEmpty, "\(exported.count) exported (\(ModuleLinkTests.standIns(exported).count) stand-ins)")
     }
 
     static func extract(_ deb: String) throws -> String {
