@@ -79,7 +79,7 @@ let package = Package(
         .target(
             name: "ChestTestSupport", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestSimulator"],
             path: "Tests/ChestTestSupport"),
-        .testTarget(name: "ChestCoreTests", dependencies: ["ChestCore", "ChestIO"]),
+        .testTarget(name: "ChestCoreTests", dependencies: ["ChestCore", "ChestIO", "ChestTestSupport"]),
         .testTarget(name: "ChestSimulatorTests", dependencies: ["ChestCore", "ChestGPX", "ChestSimulator"]),
         .testTarget(name: "ChestGPXTests", dependencies: ["ChestBench", "ChestCore", "ChestGPX", "ChestTestSupport"]),
         .testTarget(name: "ChestArgumentsTests", dependencies: ["ChestArguments"]),
@@ -98,7 +98,7 @@ let package = Package(
                 "CGPSD", "ChestCore", "ChestIO", "ChestGPS", "ChestSimulator",
                 "ChestTestSupport",
             ]),
-        .testTarget(name: "ChestSealTests", dependencies: ["ChestCore", "ChestIO", "ChestSeal"]),
+        .testTarget(name: "ChestSealTests", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestTestSupport"]),
         .testTarget(
             name: "ChestWeatherTests", dependencies: ["ChestCore", "ChestIO", "ChestWeather", "ChestTestSupport"]),
         .testTarget(name: "ChestWebTests", dependencies: ["ChestCore", "ChestIO", "ChestWeb", "ChestTestSupport"]),
