@@ -28,19 +28,47 @@ struct OnDemandLibraryTests {
         #expect(!FileManager.default.fileExists(atPath: world.root + "/hidden.quest"))
     }
 
+    /// A chestd whose hunt's link cannot load libmosquitto logs why, naming the package, and goes on serving its
+    /// chest (it exited with status 69 from C before, and every message's unlocking with it).
+    @Test func chestdWithoutLibmosquittoSaysSoAndGoesOn() throws {
+        let world = ChestHarness()
+        defer { world.stopDaemon() }
+        // No broker runs: the link would keep trying to reach it.
+        let created = try world.chest(
+            ["hunt", "create", "Lib hunt", "--broker", "mqtt://127.0.0.1:9", "-o", "lib.hunt"])
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(try world.chest(["hunt", "team", "add", "red", "--hunt", "lib.hunt", "-o", "red.hunt"]).status == 0)
+        #expect(try world.chest(["hunt", "join", "red.hunt"]).status == 0)
+
+        world.daemon = try Subprocess.spawn(
+            "/usr/bin/unshare", try Self.hiding("libmosquitto.so.1") + [ChestHarness.products + "/chestd"],
+            environment: world.environment(), stdout: world.log, stderr: world.log, directory: world.root)
+        try world.waitUntil("chestd says libmosquitto is missing", timeout: 30) {
+            world.daemonLog.contains("cannot load libmosquitto.so.1") || !world.daemonIsRunning
+        }
+        #expect(world.daemonLog.contains("install it: sudo apt install libmosquitto1"), "\(world.daemonReport)")
+        #expect(world.daemonIsRunning, "\(world.daemonReport)")
+        let status = try world.chest(["status"])
+        #expect(status.status == 0, "\(status.stderr); \(world.daemonReport)")
+    }
+
     /// Runs `chest ARGUMENTS` for `world` with /dev/null bound over the file `soname` names in the linker's cache.
     static func withoutLibrary(_ soname: String, _ world: ChestHarness, _ arguments: [String]) throws
         -> Subprocess.Outcome
     {
+        try Subprocess.run(
+            "/usr/bin/unshare", try hiding(soname) + [ChestHarness.products + "/chest"] + arguments,
+            environment: world.environment(), directory: world.root)
+    }
+
+    /// unshare(1)'s arguments before a command that is to run in a mount namespace of its own, where /dev/null is
+    /// bound over the file `soname` names in the linker's cache.
+    static func hiding(_ soname: String) throws -> [String] {
         let cache = try Subprocess.run("/sbin/ldconfig", ["-p"], environment: [:]).stdout
         let path = try #require(
             cache.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(soname + " ") }
                 .flatMap { $0.components(separatedBy: " => ").last },
             "\(soname) is not in the linker's cache")
-        let script = #"mount --bind /dev/null "$0" && exec "$@""#
-        return try Subprocess.run(
-            "/usr/bin/unshare",
-            ["--mount", "/bin/sh", "-c", script, path, ChestHarness.products + "/chest"] + arguments,
-            environment: world.environment(), directory: world.root)
+        return ["--mount", "/bin/sh", "-c", #"mount --bind /dev/null "$0" && exec "$@""#, path]
     }
 }
