@@ -77,7 +77,8 @@ let package = Package(
         .target(name: "ChestBench", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestMQTT", "ChestGPX"]),
         .executableTarget(name: "chest-bench", dependencies: ["ChestBench"], path: "Sources/chest-bench"),
         .target(
-            name: "ChestTestSupport", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestSimulator"],
+            name: "ChestTestSupport",
+            dependencies: ["ChestCore", "ChestIO", "ChestMQTT", "ChestSeal", "ChestSimulator"],
             path: "Tests/ChestTestSupport"),
         .testTarget(name: "ChestCoreTests", dependencies: ["ChestCore", "ChestIO", "ChestTestSupport"]),
         .testTarget(name: "ChestSimulatorTests", dependencies: ["ChestCore", "ChestGPX", "ChestSimulator"]),
@@ -86,8 +87,8 @@ let package = Package(
         .testTarget(
             name: "ChestCLITests",
             dependencies: [
-                "ChestArguments", "ChestCLI", "ChestDaemon", "ChestCore", "ChestSeal", "ChestSimulator",
-                "ChestTestSupport",
+                "ChestArguments", "ChestCLI", "ChestDaemon", "ChestCore", "ChestMQTT", "ChestSeal", "ChestSimulator",
+                "ChestTestSupport", "ChestWeb",
             ]),
         .testTarget(
             name: "ChestIOTests",

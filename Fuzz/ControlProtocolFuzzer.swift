@@ -38,6 +38,7 @@ private func texts(of request: ControlRequest) -> [String] {
     case .undelete(let id): id.map { [$0] } ?? []
     case .import(let path): [path]
     case .ask(let text): [text]
+    case .submit(let id, _, let text, let path): [id] + [text, path].compactMap { $0 }
     case .list, .status, .watch, .fix, .reload, .config: []
     }
 }

@@ -50,7 +50,7 @@ _chest()
 _chest_takes_value()
 {
     case "$1:$2" in
-        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--attach' | 'compose:--lock' | 'compose:--hint' | 'compose:--hint-after' | 'compose:--hint-cost' | 'compose:--question' | 'compose:--points' | 'compose:--quest' | 'compose:--radius' | 'compose:--lang' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--search-area' | 'compose:--hunt' | 'compose:--require' | 'read:--save' | 'pin:--page' | 'answer:--page' | 'hint:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'verify:--hunt' | 'hunt create:--broker' | 'hunt create:--ca' | 'hunt create:--starts' | 'hunt create:--ends' | 'hunt create:--output' | 'hunt create:-o' | 'hunt team add:--hunt' | 'hunt team add:--colour' | 'hunt team add:--output' | 'hunt team add:-o' | 'hunt team add:--count' | 'hunt join:--device' | 'hunt release:--hunt' | 'hunt release:--timeout' | 'hunt start:--hunt' | 'hunt start:--team' | 'hunt start:--timeout' | 'hunt adjust:--hunt' | 'hunt adjust:--timeout' | 'hunt schedule:--hunt' | 'hunt schedule:--starts' | 'hunt schedule:--ends' | 'hunt schedule:--limit' | 'hunt schedule:--timeout' | 'hunt say:--hunt' | 'hunt say:--team' | 'hunt say:--timeout' | 'board:--timeout' | 'board:--http' | 'board:--http-token' | 'board:--tiles' | 'board:--tiles-attribution' | 'board:--columns' | 'board:--output' | 'board:-o' | 'config:--unset' | 'quest from:--output' | 'quest from:-o' | 'quest from:--radius' | 'quest from:--lang' | 'preview:--radius' | 'preview:--lang' | 'simulate:--weather' | 'simulate:--answer' | 'simulate:--radius' | 'simulate:--lang' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
+        ':--socket' | ':--chest' | ':--config' | ':--generate-completion-script' | 'compose:--output' | 'compose:-o' | 'compose:--title' | 'compose:--from' | 'compose:--page' | 'compose:--attach' | 'compose:--lock' | 'compose:--hint' | 'compose:--hint-after' | 'compose:--hint-cost' | 'compose:--question' | 'compose:--points' | 'compose:--quest' | 'compose:--radius' | 'compose:--lang' | 'compose:--format' | 'compose:--seal-cost' | 'compose:--search-area' | 'compose:--hunt' | 'compose:--require' | 'read:--save' | 'pin:--page' | 'answer:--page' | 'hint:--page' | 'watch:--events' | 'watch:--count' | 'watch:--timeout' | 'receipt:--page' | 'receipt:--output' | 'receipt:-o' | 'verify:--hunt' | 'hunt create:--broker' | 'hunt create:--ca' | 'hunt create:--starts' | 'hunt create:--ends' | 'hunt create:--output' | 'hunt create:-o' | 'hunt team add:--hunt' | 'hunt team add:--colour' | 'hunt team add:--output' | 'hunt team add:-o' | 'hunt team add:--count' | 'hunt join:--device' | 'hunt release:--hunt' | 'hunt release:--timeout' | 'hunt start:--hunt' | 'hunt start:--team' | 'hunt start:--timeout' | 'hunt adjust:--hunt' | 'hunt adjust:--timeout' | 'hunt schedule:--hunt' | 'hunt schedule:--starts' | 'hunt schedule:--ends' | 'hunt schedule:--limit' | 'hunt schedule:--timeout' | 'hunt say:--hunt' | 'hunt say:--team' | 'hunt say:--timeout' | 'hunt submit:--file' | 'hunt submit:--text' | 'hunt judge:--reject' | 'hunt judge:--points' | 'hunt judge:--hunt' | 'hunt judge:--timeout' | 'board:--timeout' | 'board:--http' | 'board:--http-token' | 'board:--tiles' | 'board:--tiles-attribution' | 'board:--columns' | 'board:--output' | 'board:-o' | 'config:--unset' | 'quest from:--output' | 'quest from:-o' | 'quest from:--radius' | 'quest from:--lang' | 'preview:--radius' | 'preview:--lang' | 'simulate:--weather' | 'simulate:--answer' | 'simulate:--radius' | 'simulate:--lang' | 'map:--output' | 'map:-o' | 'export:--output' | 'export:-o')
             return 0
             ;;
     esac
@@ -61,7 +61,7 @@ _chest_takes_value()
 _chest_is_command()
 {
     case "$1:$2" in
-        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':answer' | ':hint' | ':save' | ':unsave' | ':delete' | ':undelete' | ':status' | ':watch' | ':receipt' | ':verify' | ':senders' | ':hunt' | ':board' | ':config' | ':quest' | ':preview' | ':simulate' | ':nav' | ':map' | ':export' | ':help' | 'senders:' | 'senders:list' | 'senders:trust' | 'senders:forget' | 'hunt:' | 'hunt:create' | 'hunt:team' | 'hunt:join' | 'hunt:leave' | 'hunt:release' | 'hunt:start' | 'hunt:adjust' | 'hunt:schedule' | 'hunt:say' | 'hunt:ask' | 'hunt team:' | 'hunt team:add' | 'quest:' | 'quest:from')
+        ':' | ':compose' | ':import' | ':list' | ':read' | ':pin' | ':answer' | ':hint' | ':save' | ':unsave' | ':delete' | ':undelete' | ':status' | ':watch' | ':receipt' | ':verify' | ':senders' | ':hunt' | ':board' | ':config' | ':quest' | ':preview' | ':simulate' | ':nav' | ':map' | ':export' | ':help' | 'senders:' | 'senders:list' | 'senders:trust' | 'senders:forget' | 'hunt:' | 'hunt:create' | 'hunt:team' | 'hunt:join' | 'hunt:leave' | 'hunt:release' | 'hunt:start' | 'hunt:adjust' | 'hunt:schedule' | 'hunt:say' | 'hunt:ask' | 'hunt:submit' | 'hunt:judge' | 'hunt team:' | 'hunt team:add' | 'quest:' | 'quest:from')
             return 0
             ;;
     esac
@@ -75,7 +75,7 @@ _chest_options()
             echo '--socket --chest --config --version --help -h'
             ;;
         'compose')
-            echo '--output -o --force --title --from --page --attach --lock --or --hint --hint-after --hint-cost --question --points --finish --quest --keep-ids --yes --radius --in-order --any-order --lang --format --seal-cost --search-area --hunt --require --help -h'
+            echo '--output -o --force --title --from --page --attach --lock --or --hint --hint-after --hint-cost --question --points --finish --mission --quest --keep-ids --yes --radius --in-order --any-order --lang --format --seal-cost --search-area --hunt --require --help -h'
             ;;
         'import')
             echo '--help -h'
@@ -167,6 +167,12 @@ _chest_options()
         'hunt ask')
             echo '--help -h'
             ;;
+        'hunt submit')
+            echo '--file --text --help -h'
+            ;;
+        'hunt judge')
+            echo '--accept --reject --points --hunt --timeout --help -h'
+            ;;
         'board')
             echo '--json --once --timeout --http --http-token --quiet --tiles --tiles-attribution --columns --results --output -o --help -h'
             ;;
@@ -210,7 +216,7 @@ _chest_commands()
             echo 'list trust forget'
             ;;
         'hunt')
-            echo 'create team join leave release start adjust schedule say ask'
+            echo 'create team join leave release start adjust schedule say ask submit judge'
             ;;
         'hunt team')
             echo 'add'
@@ -365,6 +371,14 @@ _chest_value()
             mapfile -t COMPREPLY < <(compgen -f -X '!*.hunt' -- "$cur"; compgen -d -- "$cur")
             ;;
         'hunt say:--hunt')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -X '!*.hunt' -- "$cur"; compgen -d -- "$cur")
+            ;;
+        'hunt submit:--file')
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            ;;
+        'hunt judge:--hunt')
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -X '!*.hunt' -- "$cur"; compgen -d -- "$cur")
             ;;

@@ -8,9 +8,9 @@ function __chest_path
     set -l path
     while set -q words[1]
         switch "$path:$words[1]"
-            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--attach' 'compose:--lock' 'compose:--hint' 'compose:--hint-after' 'compose:--hint-cost' 'compose:--question' 'compose:--points' 'compose:--quest' 'compose:--radius' 'compose:--lang' 'compose:--format' 'compose:--seal-cost' 'compose:--search-area' 'compose:--hunt' 'compose:--require' 'read:--save' 'pin:--page' 'answer:--page' 'hint:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'verify:--hunt' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--starts' 'hunt create:--ends' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--colour' 'hunt team add:--output' 'hunt team add:-o' 'hunt team add:--count' 'hunt join:--device' 'hunt release:--hunt' 'hunt release:--timeout' 'hunt start:--hunt' 'hunt start:--team' 'hunt start:--timeout' 'hunt adjust:--hunt' 'hunt adjust:--timeout' 'hunt schedule:--hunt' 'hunt schedule:--starts' 'hunt schedule:--ends' 'hunt schedule:--limit' 'hunt schedule:--timeout' 'hunt say:--hunt' 'hunt say:--team' 'hunt say:--timeout' 'board:--timeout' 'board:--http' 'board:--http-token' 'board:--tiles' 'board:--tiles-attribution' 'board:--columns' 'board:--output' 'board:-o' 'config:--unset' 'quest from:--output' 'quest from:-o' 'quest from:--radius' 'quest from:--lang' 'preview:--radius' 'preview:--lang' 'simulate:--weather' 'simulate:--answer' 'simulate:--radius' 'simulate:--lang' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
+            case ':--socket' ':--chest' ':--config' ':--generate-completion-script' 'compose:--output' 'compose:-o' 'compose:--title' 'compose:--from' 'compose:--page' 'compose:--attach' 'compose:--lock' 'compose:--hint' 'compose:--hint-after' 'compose:--hint-cost' 'compose:--question' 'compose:--points' 'compose:--quest' 'compose:--radius' 'compose:--lang' 'compose:--format' 'compose:--seal-cost' 'compose:--search-area' 'compose:--hunt' 'compose:--require' 'read:--save' 'pin:--page' 'answer:--page' 'hint:--page' 'watch:--events' 'watch:--count' 'watch:--timeout' 'receipt:--page' 'receipt:--output' 'receipt:-o' 'verify:--hunt' 'hunt create:--broker' 'hunt create:--ca' 'hunt create:--starts' 'hunt create:--ends' 'hunt create:--output' 'hunt create:-o' 'hunt team add:--hunt' 'hunt team add:--colour' 'hunt team add:--output' 'hunt team add:-o' 'hunt team add:--count' 'hunt join:--device' 'hunt release:--hunt' 'hunt release:--timeout' 'hunt start:--hunt' 'hunt start:--team' 'hunt start:--timeout' 'hunt adjust:--hunt' 'hunt adjust:--timeout' 'hunt schedule:--hunt' 'hunt schedule:--starts' 'hunt schedule:--ends' 'hunt schedule:--limit' 'hunt schedule:--timeout' 'hunt say:--hunt' 'hunt say:--team' 'hunt say:--timeout' 'hunt submit:--file' 'hunt submit:--text' 'hunt judge:--reject' 'hunt judge:--points' 'hunt judge:--hunt' 'hunt judge:--timeout' 'board:--timeout' 'board:--http' 'board:--http-token' 'board:--tiles' 'board:--tiles-attribution' 'board:--columns' 'board:--output' 'board:-o' 'config:--unset' 'quest from:--output' 'quest from:-o' 'quest from:--radius' 'quest from:--lang' 'preview:--radius' 'preview:--lang' 'simulate:--weather' 'simulate:--answer' 'simulate:--radius' 'simulate:--lang' 'map:--output' 'map:-o' 'export:--output' 'export:-o'
                 set -e words[1]
-            case ':compose' ':import' ':list' ':read' ':pin' ':answer' ':hint' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':receipt' ':verify' ':senders' 'senders:list' 'senders:trust' 'senders:forget' ':hunt' 'hunt:create' 'hunt:team' 'hunt team:add' 'hunt:join' 'hunt:leave' 'hunt:release' 'hunt:start' 'hunt:adjust' 'hunt:schedule' 'hunt:say' 'hunt:ask' ':board' ':config' ':quest' 'quest:from' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
+            case ':compose' ':import' ':list' ':read' ':pin' ':answer' ':hint' ':save' ':unsave' ':delete' ':undelete' ':status' ':watch' ':receipt' ':verify' ':senders' 'senders:list' 'senders:trust' 'senders:forget' ':hunt' 'hunt:create' 'hunt:team' 'hunt team:add' 'hunt:join' 'hunt:leave' 'hunt:release' 'hunt:start' 'hunt:adjust' 'hunt:schedule' 'hunt:say' 'hunt:ask' 'hunt:submit' 'hunt:judge' ':board' ':config' ':quest' 'quest:from' ':preview' ':simulate' ':nav' ':map' ':export' ':help'
                 set -a path $words[1]
         end
         set -e words[1]
@@ -97,7 +97,7 @@ complete -c chest -n '__chest_is \'\'' -a watch -d 'follow events as they happen
 complete -c chest -n '__chest_is \'\'' -a receipt -d 'export a signed receipt of an unlock'
 complete -c chest -n '__chest_is \'\'' -a verify -d 'check an unlock receipt against the message it claims'
 complete -c chest -n '__chest_is \'\'' -a senders -d 'the senders\' keys chest knows: list, trust a new key, forget a name'
-complete -c chest -n '__chest_is \'\'' -a hunt -d 'run a hunt for several teams over an MQTT broker: create, add teams, join, release, start, schedule, say, adjust, ask'
+complete -c chest -n '__chest_is \'\'' -a hunt -d 'run a hunt for several teams over an MQTT broker: create, add teams, join, release, start, schedule, say, adjust, ask, submit, judge'
 complete -c chest -n '__chest_is \'\'' -a board -d 'the organiser\'s live board: each team, pages opened and when, trust, refused messages'
 complete -c chest -n '__chest_is \'\'' -a config -d 'show or change settings'
 complete -c chest -n '__chest_is \'\'' -a quest -d 'write a quest file from a geocaching GPX (chest quest from)'
@@ -121,6 +121,7 @@ complete -c chest -n '__chest_is \'compose\'' -l hint-cost -r -d 'with --hunt: w
 complete -c chest -n '__chest_is \'compose\'' -l question -r -d 'the page before it asks this question, shown before it opens (see answer= locks)'
 complete -c chest -n '__chest_is \'compose\'' -l points -r -d 'what the hunt\'s board credits for the page before it, 0 to 1000 (default 1)'
 complete -c chest -n '__chest_is \'compose\'' -l finish -d 'the page before it is the hunt\'s finish: its credited receipt stops the team\'s clock'
+complete -c chest -n '__chest_is \'compose\'' -l mission -d 'with --hunt: the page before it is a mission: the organiser judges the photo or text a team submits (chest hunt submit) and gives at most its --points'
 complete -c chest -n '__chest_is \'compose\'' -l quest -r -F -d 'builds every message of a quest file (docs/QUEST.md)'
 complete -c chest -n '__chest_is \'compose\'' -l keep-ids -d 'with --quest: reuse the IDs recorded in QUEST.ids'
 complete -c chest -n '__chest_is \'compose\'' -l yes -d 'with --quest: seal without asking when sealing takes more than 10 minutes'
@@ -200,6 +201,8 @@ complete -c chest -n '__chest_is \'hunt\'' -a adjust -d 'give a team bonus point
 complete -c chest -n '__chest_is \'hunt\'' -a schedule -d 'set or change when the hunt starts and ends, and each team\'s time limit, on every team'
 complete -c chest -n '__chest_is \'hunt\'' -a say -d 'send a word to every team, or to one team alone: shown by chest watch, chest nav and a desktop notification'
 complete -c chest -n '__chest_is \'hunt\'' -a ask -d 'ask the hunt\'s organiser a question: their board lists it with your team and the time'
+complete -c chest -n '__chest_is \'hunt\'' -a submit -d 'send the organiser a photo or a text for a mission page; they judge it and give its points'
+complete -c chest -n '__chest_is \'hunt\'' -a judge -d 'accept or reject what a team submitted for a mission page; an accepted page earns its points'
 complete -c chest -n '__chest_is \'hunt create\'' -l broker -r -d 'the MQTT broker: mqtt://HOST:PORT, or mqtts://HOST:PORT for TLS'
 complete -c chest -n '__chest_is \'hunt create\'' -l ca -r -F -d 'the CA certificate of an mqtts broker not signed by a system CA'
 complete -c chest -n '__chest_is \'hunt create\'' -l share-positions -d 'receipts carry the positions of the fixes that opened a page'
@@ -240,6 +243,15 @@ complete -c chest -n '__chest_is \'hunt say\'' -l team -r -d 'tell this team alo
 complete -c chest -n '__chest_is \'hunt say\'' -l timeout -r -d 'how long to wait for the broker (default 10)'
 complete -c chest -n '__chest_is \'hunt say\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'hunt ask\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'hunt submit\'' -l file -r -F -d 'a photo: PNG, JPEG or WebP, at most 8 MiB'
+complete -c chest -n '__chest_is \'hunt submit\'' -l text -r -d 'a text: 1 to 2,000 characters'
+complete -c chest -n '__chest_is \'hunt submit\'' -l help -s h -d 'show this help'
+complete -c chest -n '__chest_is \'hunt judge\'' -l accept -d 'accept the submission: the team earns the page\'s points'
+complete -c chest -n '__chest_is \'hunt judge\'' -l reject -r -d 'reject the submission, saying why; the team may submit again'
+complete -c chest -n '__chest_is \'hunt judge\'' -l points -r -d 'with --accept: fewer points than the page\'s (0 to its --points)'
+complete -c chest -n '__chest_is \'hunt judge\'' -l hunt -r -a '(__fish_complete_suffix .hunt)' -d 'the organiser\'s hunt file (from chest hunt create)'
+complete -c chest -n '__chest_is \'hunt judge\'' -l timeout -r -d 'how long to wait for the broker (default 10)'
+complete -c chest -n '__chest_is \'hunt judge\'' -l help -s h -d 'show this help'
 complete -c chest -n '__chest_is \'board\'' -l json -d 'print JSON'
 complete -c chest -n '__chest_is \'board\'' -l once -d 'print the leaderboard and exit'
 complete -c chest -n '__chest_is \'board\'' -l timeout -r -d 'with --once: how long to wait for the broker (default 10)'

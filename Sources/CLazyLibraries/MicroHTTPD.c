@@ -8,6 +8,11 @@
     V(MHD_stop_daemon, (struct MHD_Daemon * daemon), (daemon))                                                        \
     F(const char *, MHD_lookup_connection_value,                                                                      \
       (struct MHD_Connection * connection, enum MHD_ValueKind kind, const char *key), (connection, kind, key))        \
+    /* Whether an argument is there at all: `?photos` has no value (docs/HUNTS.md "Missions"). */                     \
+    F(enum MHD_Result, MHD_lookup_connection_value_n,                                                                 \
+      (struct MHD_Connection * connection, enum MHD_ValueKind kind, const char *key, size_t key_size,                 \
+       const char **value, size_t *value_size),                                                                       \
+      (connection, kind, key, key_size, value, value_size))                                                           \
     F(struct MHD_Response *, MHD_create_response_from_buffer,                                                         \
       (size_t size, void *buffer, enum MHD_ResponseMemoryMode mode), (size, buffer, mode))                            \
     F(struct MHD_Response *, MHD_create_response_from_callback,                                                       \

@@ -13,7 +13,7 @@ extension Daemon {
         refreshIdentity()
         var stored: [StoredMessage] = []
         var refused: [(path: String, reason: String)] = []
-        let problems = store.loadEach(ingestedAt: Date()) { message, state, chest, filing in
+        let problems = store.loadEach(ingestedAt: now().wall) { message, state, chest, filing in
             let found = kept(message, state, in: chest, filing: filing)
             do {
                 try Sealer.verify(message)
@@ -49,7 +49,7 @@ extension Daemon {
     /// What was deleted before the restart and is still kept: `chest undelete` can bring it back.
     func loadDeleted() {
         var deleted: [DeletedMessage] = []
-        let problems = store.loadDeleted(now: Date()) { message, state, at, filing in
+        let problems = store.loadDeleted(now: now().wall) { message, state, at, filing in
             // A file changed in deleted/ would come back into the chest unchecked: it stays where it is.
             guard (try? Sealer.verify(message)) != nil else {
                 log.warning("\(message.id.short) was changed in deleted/ after it was sealed; it cannot be undeleted")
@@ -130,7 +130,8 @@ extension Daemon {
         }
     }
 
-    /// Plans one `.rescan`: after `delay`, or after a wait that grows to 30 s while files stay stuck.
+    /// Plans one `.rescan`: after `delay`, or after a wait that grows to 30 s while files stay stuck. On the system
+    /// clock, whatever the loop's: a file settles by the modification times the system clock writes.
     func scheduleRescan(after delay: Double? = nil) {
         guard !rescanPlanned else { return }
         rescanPlanned = true
@@ -167,25 +168,36 @@ extension Daemon {
             rescanInbox()
         case .directoryGone:
             chestWatcher?.stop()
+            chestWatcher = nil
             log.warning(
                 "the chest directory \(store.root) was removed or moved; recreating it and restoring \(engine.entries.count) messages"
             )
-            do {
-                try store.prepare()
-                chestLock?.release()
-                chestLock = try ChestLock(root: store.root)
-                for stored in engine.entries.values {
-                    try store.restore(stored)
-                    if stored.message.pages.contains(where: { $0.attachments != nil }) {
-                        log.warning(
-                            "\(stored.id.short) carries attachments, which chestd does not hold: its file comes back without them and will be set aside at the next start; import the original file again"
-                        )
-                    }
+            restoreChest()
+        }
+    }
+
+    /// Recreates the chest and writes back every message chestd holds. The watch comes first: a removal still
+    /// under way (`rm -rf` walking the tree) takes what was restored, and the watch then sees the directory go again
+    /// and restores it again; a chest that could not be watched or written back is tried again by the rescans.
+    func restoreChest() {
+        watchChest()
+        chestNeedsRestore = true
+        guard isWatching else { return }
+        do {
+            chestLock?.release()
+            chestLock = try ChestLock(root: store.root)
+            for stored in engine.entries.values {
+                try store.restore(stored)
+                if stored.message.pages.contains(where: { $0.attachments != nil }) {
+                    log.warning(
+                        "\(stored.id.short) carries attachments, which chestd does not hold: its file comes back without them and will be set aside at the next start; import the original file again"
+                    )
                 }
-            } catch {
-                log.error("cannot restore the chest: \(error)")
             }
-            watchChest()
+            chestNeedsRestore = false
+        } catch {
+            log.error("cannot restore the chest: \(error); trying again shortly")
+            scheduleRescan()
         }
     }
 

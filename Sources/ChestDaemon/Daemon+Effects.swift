@@ -42,7 +42,7 @@ extension Daemon {
             case let .emit(event):
                 emit(event)
             case let .send(client, event):
-                clients[client]?.send(event.line(emittedAt: Date()))
+                clients[client]?.send(event.line(emittedAt: now().wall))
             case let .notify(unlock):
                 notifications.deliver(unlock, picture: picture(for: unlock), log: log) {
                     sink.yield(.notified(unlock.id, page: unlock.page, delivered: $0))
@@ -107,7 +107,7 @@ extension Daemon {
         default: break
         }
         guard !engine.subscribers.isEmpty else { return }
-        let line = event.line(emittedAt: Date())
+        let line = event.line(emittedAt: now().wall)
         for client in engine.subscribers { clients[client]?.send(line) }
     }
 }

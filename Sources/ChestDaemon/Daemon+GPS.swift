@@ -40,7 +40,7 @@ extension Daemon {
     /// which reports the loss and connects again. The socket then rests for `gpsReadInterval`.
     func readGPS() {
         guard let connection = gpsConnection else { return }
-        defer { gpsRestsUntil = MonotonicClock.now() + Self.gpsReadInterval }
+        defer { gpsRestsUntil = clock.monotonic() + Self.gpsReadInterval }
         if let lost = connection.readAvailable({ handleGPS($0) }) {
             gpsConnection = nil
             connection.end(lost)
@@ -69,6 +69,7 @@ extension Daemon {
 
     /// Aims the fix's end-of-life check, given on the monotonic clock, on the wall-clock timer.
     func aimFixCheck(_ monotonic: Double) {
-        fixTimer?.aim(at: Date().timeIntervalSince1970 + monotonic - MonotonicClock.now())
+        let now = now()
+        fixTimer?.aim(at: now.wall.timeIntervalSince1970 + monotonic - now.monotonic)
     }
 }

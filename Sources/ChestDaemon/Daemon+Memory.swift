@@ -16,7 +16,7 @@ extension Daemon {
         Memory.releaseFreePages()
         Memory.releaseCodePages()
         codeReleaseAimed = true
-        memoryTimer?.aim(at: Date().timeIntervalSince1970 + 1)
+        memoryTimer?.aim(at: now().wall.timeIntervalSince1970 + 1)
     }
 
     /// Seconds after a rare event before the code it ran is released.
@@ -30,6 +30,6 @@ extension Daemon {
     func releaseCodeSoon() {
         guard !codeReleaseAimed else { return }
         codeReleaseAimed = true
-        memoryTimer?.aim(at: Date().timeIntervalSince1970 + Self.codeReleaseDelay)
+        memoryTimer?.aim(at: now().wall.timeIntervalSince1970 + Self.codeReleaseDelay)
     }
 }

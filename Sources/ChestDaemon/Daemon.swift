@@ -2,6 +2,7 @@ import ChestArguments
 import ChestCore
 import ChestGPS
 import ChestIO
+import ChestMQTT
 import ChestSeal
 import Dispatch
 import FoundationEssentials
@@ -28,18 +29,20 @@ package final class Daemon {
     var chestWatcher: ChestWatcher?
     var rejectedWatcher: ChestWatcher?
     var chestLock: ChestLock?
+    /// The chest was removed and not yet wholly written back: each rescan tries again (`restoreChest`).
+    var chestNeedsRestore = false
     /// A look at files left staged or too fresh is planned; the wait grows while files stay stuck.
     var rescanPlanned = false
     var rescanBackoff = 0.0
-    var wakeTimer: WakeTimer?
-    var weatherTimer: WakeTimer?
+    var wakeTimer: (any LoopTimer)?
+    var weatherTimer: (any LoopTimer)?
     /// Aimed at the last fix's end of life, so a feed that falls silent is told (Engine+FixState.swift).
-    var fixTimer: WakeTimer?
+    var fixTimer: (any LoopTimer)?
     /// Fires `.rescan` once, when the inbox or staged files are to be looked at again (`scheduleRescan`).
     var rescanTimer: WakeTimer?
     /// Fires `.releaseRareMemory`: a second after start-up (`releaseStartupMemory`), and a few seconds after
     /// other rare work (`releaseCodeSoon`).
-    var memoryTimer: WakeTimer?
+    var memoryTimer: (any LoopTimer)?
     /// Whether `memoryTimer` is aimed and has not fired yet.
     var codeReleaseAimed = false
     var weather: WeatherService
@@ -108,12 +111,15 @@ package final class Daemon {
     /// (docs/ARCHITECTURE.md "The daemon in process"); chestd's are the defaults.
     struct Adapters {
         /// Makes the hunt's broker client.
-        var brokerClient: HuntBrokerClientMaker = HuntLink.mqttClient
+        var brokerClient: BrokerClientMaker = mosquittoClient
         /// Whether `start` connects to gpsd; without it the caller hands the loop its connections
         /// (`DaemonEvent.gpsConnection`), as `GPSReader` does.
         var readsGPSD = true
         /// Whether SIGTERM, SIGINT and SIGHUP reach the loop: a test process keeps its own.
         var catchesSignals = true
+        /// What the loop reads the time from and aims its timers with: a test's clock moves only when the test
+        /// advances it.
+        var clock: any LoopClock = SystemClock()
     }
 
     init(settings: Settings, log: Log, adapters: Adapters = Adapters()) throws {
@@ -160,11 +166,11 @@ package final class Daemon {
         if adapters.catchesSignals { running.signals = Signals(Self.signals) { sink.yield(.signal($0)) } }
         running.server = try ControlServer(path: settings.socketPath, log: log) { sink.yield(.request($0, $1)) }
 
-        wakeTimer = WakeTimer { sink.yield(.wake) }
-        weatherTimer = WakeTimer { sink.yield(.wake) }
-        fixTimer = WakeTimer { sink.yield(.wake) }
+        wakeTimer = clock.makeTimer { sink.yield(.wake) }
+        weatherTimer = clock.makeTimer { sink.yield(.wake) }
+        fixTimer = clock.makeTimer { sink.yield(.wake) }
         rescanTimer = WakeTimer { sink.yield(.rescan) }
-        memoryTimer = WakeTimer { sink.yield(.releaseRareMemory) }
+        memoryTimer = clock.makeTimer { sink.yield(.releaseRareMemory) }
         if let restored = weather.restore() { feed(.weatherRestored(restored)) }
         sealWorker = SealWorker { sink.yield(DaemonEvent($0)) }
         feed(.attemptsRestored(attemptsLedger.loadAll()))
@@ -188,7 +194,7 @@ package final class Daemon {
     func step(timeout: Double? = nil) -> Int32? {
         // Track points waiting to be written, and gpsd's socket resting after a read, bound the sleep: no timer
         // thread for either (TrackRecorder.swift, Daemon+GPS.swift).
-        let now = MonotonicClock.now()
+        let now = clock.monotonic()
         let trackDue = track.writeDeadline
         let gps = gpsToPoll(at: now)
         let wakeAt = Self.earliest(Self.earliest(trackDue, gps.restsUntil), timeout.map { now + $0 })
@@ -197,7 +203,7 @@ package final class Daemon {
         for event in wake.events {
             if let status = handle(event) { return status }
         }
-        if let trackDue, case let now = MonotonicClock.now(), now >= trackDue { logTrackFailure(track.flush(at: now)) }
+        if let trackDue, case let now = clock.monotonic(), now >= trackDue { logTrackFailure(track.flush(at: now)) }
         return nil
     }
 
@@ -211,7 +217,7 @@ package final class Daemon {
         rejectedWatcher?.stop()
         huntLink.stop()
         sealWorker?.stop()
-        logTrackFailure(track.flush(at: MonotonicClock.now()))
+        logTrackFailure(track.flush(at: clock.monotonic()))
         [wakeTimer, weatherTimer, fixTimer, rescanTimer, memoryTimer].forEach { $0?.stop() }
         running.server?.stop()
         running.signals?.stop()
@@ -247,7 +253,7 @@ package final class Daemon {
         case .rescan:
             rescanPlanned = false
             recoverStaged()
-            if isWatching { rescanInbox() } else { watchChest() }
+            if chestNeedsRestore { restoreChest() } else if isWatching { rescanInbox() } else { watchChest() }
             if (try? store.stagedNames())?.isEmpty == true && isWatching && !rescanPlanned { rescanBackoff = 0 }
         case let .request(connection, line):
             handleRequest(line, on: connection)
@@ -269,16 +275,16 @@ package final class Daemon {
         case let .weatherFetched(result):
             feed(weather.record(result, now: now()))
         case let .keyDerived(request, result, proofKey):
-            if let proofKey {
-                feed(.proofKeyDerived(PageLink(message: request.id, page: request.page), proofKey: proofKey))
-            }
-            feed(.keyDerived(request, result, now()))
+            feed(.keyDerived(request, result, now(), proofKey: proofKey))
         case let .hunt(event):
             handleHunt(event)
         }
         return nil
     }
 
+    /// The loop's clock (`Adapters.clock`).
+    var clock: any LoopClock { adapters.clock }
+
     /// Both clocks, sampled together.
-    func now() -> Now { Now(wall: Date(), monotonic: MonotonicClock.now()) }
+    func now() -> Now { clock.now() }
 }

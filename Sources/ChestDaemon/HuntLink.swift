@@ -15,15 +15,15 @@ final class HuntLink {
     var connection: Connection?
     /// The reader's identity: each status claims its key for the team (`ReaderClaim`), each receipt is signed with it.
     var identity: Identity?
-    /// Makes the broker client of each connection (`HuntLink.mqttClient` in chestd, a fake in tests).
-    private let makeClient: HuntBrokerClientMaker
+    /// Makes the broker client of each connection (`mosquittoClient` in chestd, a fake in tests).
+    private let makeClient: BrokerClientMaker
 
     /// A joined hunt's broker connection: the team's signing key, and what was handed to libmosquitto.
     struct Connection {
         let hunt: HuntFile
         let team: HuntTeam
         let teamKey: [UInt8]
-        let client: any HuntBrokerClient
+        let client: any BrokerClient
         let device: String
         var will: HuntStatusPost
         /// Outbox entries handed to libmosquitto, by its message ID, until the broker acknowledges them.
@@ -32,7 +32,7 @@ final class HuntLink {
         var problem: String?
     }
 
-    init(chestRoot: String, log: Log, makeClient: @escaping HuntBrokerClientMaker = HuntLink.mqttClient) {
+    init(chestRoot: String, log: Log, makeClient: @escaping BrokerClientMaker = mosquittoClient) {
         self.chestRoot = chestRoot
         self.log = log
         self.makeClient = makeClient
@@ -147,6 +147,19 @@ final class HuntLink {
             return postRequest("the team's question", body: .ask(question)) {
                 HuntTopic.ask(hunt: $0.hunt.id, team: $0.team.name.rawValue, id: $1)
             }
+        case let .submit(message, page, content):
+            guard let connection else { return [] }
+            let what = "the submission for \(message.short) page \(page)"
+            let submission: HuntSubmission
+            do {
+                submission = try Self.sealed(message, page: page, content: content, to: connection.hunt.organiser)
+            } catch {
+                log.error("hunt: \(what) is not sent: \(error)")
+                return []
+            }
+            return postRequest(what, body: .submit(submission)) {
+                HuntTopic.submit(hunt: $0.hunt.id, team: $0.team.name.rawValue, id: $1)
+            }
         case let .keepHintKeys(keys):
             do {
                 try AtomicFile.write(try JSONEncoder().encode(keys), to: hintKeyFile)
@@ -202,6 +215,7 @@ final class HuntLink {
             client.subscribe(HuntTopic.schedule(hunt: hunt.id))
             client.subscribe(HuntTopic.saying(hunt: hunt.id))
             client.subscribe(HuntTopic.toldTo(hunt: hunt.id, team: team.name.rawValue))
+            client.subscribe(HuntTopic.verdicts(hunt: hunt.id, team: team.name.rawValue))
             self.connection = connection
             client.start()
         } catch {
@@ -266,6 +280,27 @@ final class HuntLink {
         }
         flush()
         return [.outbox(outbox?.count ?? 0)]
+    }
+
+    /// A mission's photo or text sealed to the organiser's key (docs/HUNTS.md "Missions"). The photo is read here,
+    /// its size asked before it is read, and checked by its bytes again: `chest hunt submit` checked it, but the file
+    /// may have changed since.
+    static func sealed(_ message: MessageID, page: Int, content: MissionContent, to organiser: String) throws
+        -> HuntSubmission
+    {
+        let bytes: [UInt8]
+        let kind: HuntSubmission.Kind
+        switch content {
+        case let .text(text):
+            (bytes, kind) = (Array(text.utf8), .text)
+        case let .file(path):
+            bytes = try MissionFile.read(path)
+            kind = try MissionPhoto.check(bytes).get().kind
+        }
+        guard let box = HintSeal.seal(Data(bytes), toReader: organiser) else {
+            throw ChestError("the organiser's key in the join file is not an Ed25519 key; join again")
+        }
+        return HuntSubmission(message: message, page: page, kind: kind, sealed: box.base64EncodedString())
     }
 
     /// Appends one entry to the outbox; logs and returns false when the disk refuses.

@@ -18,6 +18,8 @@ package final class GPSDConnection: @unchecked Sendable {
     private let data: UnsafeMutablePointer<gps_data_t>
     private let receivers: ReceiverSource
     private let log: Log
+    /// What stamps each fix's `receivedAt`: the loop's clock.
+    private let clock: any LoopClock
     /// Called once, by `end`, with the reason the connection was lost.
     private let onEnd: @Sendable (String) -> Void
     /// A line copied out for libgps, NUL-terminated.
@@ -48,12 +50,13 @@ package final class GPSDConnection: @unchecked Sendable {
     /// Takes over a `gps_data_t` that `gps_open` and `gps_stream` succeeded on.
     init(
         server: String, data: UnsafeMutablePointer<gps_data_t>, receivers: ReceiverSource, log: Log,
-        onEnd: @escaping @Sendable (String) -> Void
+        clock: any LoopClock = SystemClock(), onEnd: @escaping @Sendable (String) -> Void
     ) {
         self.server = server
         self.data = data
         self.receivers = receivers
         self.log = log
+        self.clock = clock
         self.onEnd = onEnd
         descriptor = FileDescriptor(rawValue: data.pointee.gps_fd)
         descriptor.setNonBlocking(true)
@@ -64,12 +67,13 @@ package final class GPSDConnection: @unchecked Sendable {
     /// process"). Its owner closes the descriptor; `end` only calls `onEnd`.
     package convenience init(
         server: String, lines descriptor: FileDescriptor, log: Log,
-        receivers: ReceiverSource = ReceiverSource(), onEnd: @escaping @Sendable (String) -> Void = { _ in }
+        receivers: ReceiverSource = ReceiverSource(), clock: any LoopClock = SystemClock(),
+        onEnd: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
         data.initialize(to: gps_data_t())
         data.pointee.gps_fd = descriptor.rawValue
-        self.init(server: server, data: data, receivers: receivers, log: log, onEnd: onEnd)
+        self.init(server: server, data: data, receivers: receivers, log: log, clock: clock, onEnd: onEnd)
         ownedData = data
     }
 
@@ -145,7 +149,7 @@ package final class GPSDConnection: @unchecked Sendable {
     private func take(_ bytes: ArraySlice<UInt8>, _ report: (GPSEvent) -> Void) {
         switch bytes.withUnsafeBytes(GPSDReport.parse) {
         case .tpv(let tpv):
-            var fix = Fix(tpv, satellitesUsed: sky.satellitesUsed, sky: sky.summary, receivedAt: MonotonicClock.now())
+            var fix = Fix(tpv, satellitesUsed: sky.satellitesUsed, sky: sky.summary, receivedAt: clock.monotonic())
             fix.satellitesSeen = sky.satellitesSeen
             report(.fix(fix))
             return
@@ -166,7 +170,7 @@ package final class GPSDConnection: @unchecked Sendable {
         let set = data.pointee.set
         if var fix = Fix(
             UnsafePointer(data), satellitesUsed: sky.satellitesUsed, sky: sky.summary,
-            receivedAt: MonotonicClock.now())
+            receivedAt: clock.monotonic())
         {
             fix.satellitesSeen = sky.satellitesSeen
             report(.fix(fix))
@@ -192,7 +196,7 @@ package final class GPSDConnection: @unchecked Sendable {
             sky.summary = nil
             report(.receiver(nil))
             log.notice("gpsd \(server): receiver deactivated")
-            report(.fix(Fix(mode: 0, receivedAt: MonotonicClock.now())))
+            report(.fix(Fix(mode: 0, receivedAt: clock.monotonic())))
         }
     }
 

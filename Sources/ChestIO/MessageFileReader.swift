@@ -43,14 +43,14 @@ package enum MessageFileReader {
         }
     }
 
-    /// The bytes of the regular file at `path`, at most `MessageFile.fileLimit` of them.
+    /// The bytes of the regular file at `path`, at most `limit` of them (a message file's by default).
     ///
     /// The file is checked twice: by its path before it is opened, so that no device or FIFO is ever opened, and
     /// by the open descriptor, so that a file swapped in between is caught as well.
-    package static func read(path: String) throws(ReadError) -> Data {
+    package static func read(path: String, limit: Int = MessageFile.fileLimit) throws(ReadError) -> Data {
         var info = stat()
         guard lstat(path, &info) == 0 else { throw .unreadable(.current) }
-        try check(info)
+        try check(info, limit: limit)
         let fd: FileDescriptor
         do throws(SystemCallError) {
             fd = try .open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
@@ -63,9 +63,8 @@ package enum MessageFileReader {
         } catch {
             throw .failed(error)
         }
-        try check(info)
+        try check(info, limit: limit)
         // One byte over the limit is enough to know that the file grew past it since fstat.
-        let limit = MessageFile.fileLimit
         var data = Data(capacity: Int(info.st_size) + 1)
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while data.count <= limit {
@@ -85,7 +84,7 @@ package enum MessageFileReader {
     }
 
     /// Refuses anything but a regular file within the size limit.
-    private static func check(_ info: stat) throws(ReadError) {
+    private static func check(_ info: stat, limit: Int) throws(ReadError) {
         switch info.st_mode & S_IFMT {
         case S_IFREG: break
         case S_IFLNK: throw .symbolicLink
@@ -93,6 +92,6 @@ package enum MessageFileReader {
         case S_IFIFO: throw .fifo
         default: throw .specialFile
         }
-        guard Int(info.st_size) <= MessageFile.fileLimit else { throw .tooLarge(size: Int(info.st_size)) }
+        guard Int(info.st_size) <= limit else { throw .tooLarge(size: Int(info.st_size)) }
     }
 }

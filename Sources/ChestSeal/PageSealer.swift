@@ -139,75 +139,6 @@ package enum PageSealer {
         return (sealedPage, key)
     }
 
-    /// Tries one request: derive, unwrap, decrypt, decode. Runs on the seal worker's thread, never the loop;
-    /// `keys` keeps derived keys so places sharing a grid cost one derivation per cell.
-    package static func open(_ request: KeyRequest, keys: inout DerivedKeys) -> KeyResult {
-        var pageKey: [UInt8]?
-        return open(request, keys: &keys, pageKey: &pageKey)
-    }
-
-    /// `open`, also giving the page key it recovered (for the proof of opening in receipts, `ReceiptProof`).
-    package static func open(_ request: KeyRequest, keys: inout DerivedKeys, pageKey: inout [UInt8]?) -> KeyResult {
-        Sealer.initialize()
-        var key: [UInt8]
-        switch request.slot {
-        case let .guarded(clear):
-            key = clear
-        case .sealed, .cells, .answers:
-            guard let derivation = request.derivation, derivation.cost.problem == nil else {
-                return .damaged("over the cost cap")
-            }
-            guard let kek = keys[derivation] ?? derive(derivation.secret, salt: derivation.salt, cost: derivation.cost)
-            else {
-                return .damaged("Argon2id ran out of memory")
-            }
-            keys[derivation] = kek
-            guard
-                let unwrapped = request.slot.wrappedKeys.lazy.compactMap({
-                    decrypt($0, key: kek, data: request.slotData)
-                })
-                .first(where: { $0.count == SealedPage.keyBytes })
-            else { return .wrong }
-            key = unwrapped
-        }
-        if request.version >= MessageFile.startVersion {
-            guard let start = request.start, start.count == SealedPage.keyBytes else {
-                return .damaged("the hunt's start key is missing")
-            }
-            key = startPageKey(
-                inner: key, start: start, id: request.sealedID, page: request.page, version: request.version)
-        }
-        pageKey = key
-        guard let plaintext = decrypt(request.ciphertext, key: key, data: request.contentData) else {
-            return .damaged("the page key does not open this page's ciphertext")
-        }
-        guard let content = SealedContent.decode(plaintext) else {
-            return .damaged("the page's content is not readable")
-        }
-        return .opened(content)
-    }
-
-    /// `open` without keeping derived keys.
-    package static func open(_ request: KeyRequest) -> KeyResult {
-        var keys = DerivedKeys(capacity: 1)
-        return open(request, keys: &keys)
-    }
-
-    /// Why a format 2 message cannot be taken in although its signature holds: a guard whose key does not open
-    /// its page (a ciphertext swapped between pages or messages). Sealed sets can only be checked by their secret.
-    package static func checkGuards(_ message: Message) -> String? {
-        for (index, page) in message.pages.enumerated() {
-            // Format 6: a guard holds the inner key, which opens nothing without the start key.
-            guard let sealed = page.sealed, !sealed.needsStart else { continue }
-            for set in LockSetName.allCases {
-                guard case .guarded = sealed.slots[set] else { continue }
-                guard let request = KeyRequest(id: message.id, page: index + 1, set: set, of: sealed) else { continue }
-                if case let .damaged(why) = open(request) { return "page \(index + 1), set \(set.rawValue): \(why)" }
-            }
-        }
-        return nil
-    }
-
     /// Format 6's page key (docs/FORMAT.md "Format 6"): BLAKE2b-256 keyed with the hunt's start key over the slot's
     /// inner key and `chest-v6|start|ID|PAGE`. Without the start key the inner key says nothing of the page key, and
     /// the start key alone says nothing without a set's secrets.
@@ -217,65 +148,6 @@ package enum PageSealer {
         var out = [UInt8](repeating: 0, count: SealedPage.keyBytes)
         _ = crypto_generichash(&out, out.count, input, UInt64(input.count), start, start.count)
         return out
-    }
-
-    /// Argon2id of each secret, on every core at once: a place's four cells cost the organiser the time of two. Keys
-    /// in lanes take a core a lane, so fewer run at once (`SealCost.runsAtOnce`), and the memory held stays one
-    /// derivation's per core.
-    static func deriveAll(_ secrets: [String], salt: [UInt8], cost: SealCost) -> [[UInt8]] {
-        let keys = Mutex([[UInt8]?](repeating: nil, count: secrets.count))
-        let slots = DispatchSemaphore(value: cost.runsAtOnce(cores: ProcessInfo.processInfo.activeProcessorCount))
-        DispatchQueue.concurrentPerform(iterations: secrets.count) { index in
-            slots.wait()
-            defer { slots.signal() }
-            let key = derive(secrets[index], salt: salt, cost: cost)
-            keys.withLock { $0[index] = key }
-        }
-        // A run that could not get its memory alongside the others tries again alone.
-        return keys.withLock { $0 }.enumerated().map { index, key in
-            guard let key = key ?? derive(secrets[index], salt: salt, cost: cost) else {
-                preconditionFailure("Argon2id could not get \(cost.memory >> 20) MiB of memory")
-            }
-            return key
-        }
-    }
-
-    /// Argon2id of the secret string; nil when libsodium could not get the memory. With lanes (format 5), one run
-    /// per lane side by side, each on its own thread and salted with its lane's number, and the key is BLAKE2b of
-    /// their results in order (docs/FORMAT.md "Format 5").
-    static func derive(_ secret: String, salt: [UInt8], cost: SealCost) -> [UInt8]? {
-        guard cost.lanes > 1 else { return argon2id(secret, salt: salt, cost: cost) }
-        let lanes = LaneResults(count: cost.lanes)
-        for lane in 1..<cost.lanes {
-            // A thread of its own: the caller's is the seal worker's or compose's, never the async pool's.
-            OSThread.start(name: "chest-argon2id") {
-                lanes.finish(lane, argon2id(secret, salt: laneSalt(salt, lane: lane), cost: cost))
-            }
-        }
-        lanes.finish(0, argon2id(secret, salt: laneSalt(salt, lane: 0), cost: cost))
-        let keys = lanes.wait().compactMap { $0 }
-        guard keys.count == cost.lanes else { return nil }
-        return blake2b(keys.flatMap { $0 }, count: SealedPage.keyBytes)
-    }
-
-    /// One lane's salt: BLAKE2b-128 of the slot's salt and the lane's number as one byte.
-    static func laneSalt(_ salt: [UInt8], lane: Int) -> [UInt8] {
-        blake2b(salt + [UInt8(truncatingIfNeeded: lane)], count: SealedPage.saltBytes)
-    }
-
-    static func blake2b(_ input: [UInt8], count: Int) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: count)
-        _ = crypto_generichash(&out, count, input, UInt64(input.count), nil, 0)
-        return out
-    }
-
-    /// One Argon2id run (`crypto_pwhash`, ALG_ARGON2ID13) at `cost`'s passes and memory.
-    static func argon2id(_ secret: String, salt: [UInt8], cost: SealCost) -> [UInt8]? {
-        var out = [UInt8](repeating: 0, count: SealedPage.keyBytes)
-        let result = crypto_pwhash(
-            &out, UInt64(out.count), secret, UInt64(secret.utf8.count), salt, UInt64(cost.passes),
-            Int(cost.memory), crypto_pwhash_ALG_ARGON2ID13)
-        return result == 0 ? out : nil
     }
 
     /// A uniformly random permutation (Fisher–Yates over libsodium's `randombytes_uniform`).
@@ -311,28 +183,5 @@ package enum PageSealer {
             &out, &length, nil, body, UInt64(body.count), ad,
             UInt64(ad.count), nonce, key)
         return result == 0 ? Array(out.prefix(Int(length))) : nil
-    }
-}
-
-/// The keys of a derivation's lanes, filled in by their threads.
-private final class LaneResults: Sendable {
-    private let keys: Mutex<[[UInt8]?]>
-    private let done = DispatchSemaphore(value: 0)
-    private let count: Int
-
-    init(count: Int) {
-        self.count = count
-        keys = Mutex([[UInt8]?](repeating: nil, count: count))
-    }
-
-    func finish(_ lane: Int, _ key: [UInt8]?) {
-        keys.withLock { $0[lane] = key }
-        done.signal()
-    }
-
-    /// Every lane's key in order, once all have finished (nil where libsodium could not get the memory).
-    func wait() -> [[UInt8]?] {
-        for _ in 0..<count { done.wait() }
-        return keys.withLock { $0 }
     }
 }

@@ -43,7 +43,8 @@ package enum ReaderClaim {
         switch envelope.body {
         case let .status(status): (reader, claim) = (status.reader, status.readerClaim)
         case let .receipt(receipt, readerClaim): (reader, claim) = (receipt.reader, readerClaim)
-        case .release, .hintRequest, .hint, .adjust, .schedule, .said, .start, .ask, .told: return nil
+        case .release, .hintRequest, .hint, .adjust, .schedule, .said, .start, .ask, .told, .submit, .verdict:
+            return nil
         }
         return isValid(reader: reader, claim: claim, hunt: envelope.hunt, team: envelope.sender) ? reader : nil
     }

@@ -1,4 +1,5 @@
 import ChestCore
+import ChestIO
 import FoundationEssentials
 import Glibc
 
@@ -8,46 +9,24 @@ package enum WeatherHelper {
     package static func main() async -> Int32 {
         let input = readStandardInput()
         guard let request = try? ChestJSON.decoder().decode(WeatherFetchRequest.self, from: input) else {
-            write(
-                "chest-weather: expected one weather request as JSON on standard input (chestd runs this)\n".utf8,
-                to: STDERR_FILENO)
+            printError("chest-weather: expected one weather request as JSON on standard input (chestd runs this)")
             return 64
         }
         let reply = await fetch(request)
-        write(ChestJSON.line(reply) + Data("\n".utf8), to: STDOUT_FILENO)
+        // A chestd that stopped waiting has closed the pipe: nothing is left to tell.
+        try? FileDescriptor(rawValue: STDOUT_FILENO).writeAll(ChestJSON.line(reply) + Data("\n".utf8))
         return 0
     }
 
     /// Everything on standard input up to its end (or a read error).
     private static func readStandardInput() -> Data {
+        let standardInput = FileDescriptor(rawValue: STDIN_FILENO)
         var input = Data()
         var buffer = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-            if count > 0 {
-                input.append(contentsOf: buffer[..<count])
-            } else if count < 0 && errno == EINTR {
-                continue
-            } else {
-                return input
-            }
+        while let count = try? standardInput.read(into: &buffer), count > 0 {
+            input.append(contentsOf: buffer[..<count])
         }
-    }
-
-    /// All of `bytes` to `descriptor`, as far as it takes them.
-    private static func write(_ bytes: some Sequence<UInt8>, to descriptor: Int32) {
-        let bytes = Array(bytes)
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                offset += count
-            } else if count < 0 && errno == EINTR {
-                continue
-            } else {
-                return
-            }
-        }
+        return input
     }
 
     /// Asks the request's provider for the weather at its coordinate.

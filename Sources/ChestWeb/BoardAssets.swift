@@ -74,6 +74,12 @@ enum BoardAssets {
         li.opened > .title { flex: 0 1 auto; min-width: 2.5em; overflow: hidden; text-overflow: ellipsis; }
         li.opened > .rest { flex: 0 1000 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
         #refused .facts { font-size: 0.85rem; }
+        /* A submission to judge (docs/HUNTS.md "Missions"): the photo fits the panel's width, a few lines high. */
+        #judge { overflow-y: auto; }
+        /* Only while something waits: the projector's layout is as it was the rest of the time. */
+        section.judge:has(> #judge > p.none) { display: none; }
+        #judge img { display: block; max-width: 100%; max-height: 10rem; object-fit: contain; }
+        #judge q { white-space: pre-wrap; }
         .none { color: var(--muted); margin: 0; }
         #map svg { width: 100%; height: 100%; display: block; }
         /* The organiser's tiles beneath the drawing (docs/HUNTS.md "A map beneath"). */

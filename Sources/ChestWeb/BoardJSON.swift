@@ -29,6 +29,39 @@ package enum BoardJSON {
         var ignored: [String: Int]
         /// The teams' questions, oldest first (docs/HUNTS.md "A team's question, a word to one team").
         var questions: [BoardCore.HeardQuestion]
+        /// The submissions for mission pages, waiting oldest first, then those judged (docs/HUNTS.md "Missions").
+        var submissions: [Submission]
+    }
+
+    /// A submission as `/board.json` lists it: `photo` is the address the board serves the photo at.
+    struct Submission: Encodable {
+        var team: String
+        var message: MessageID
+        var page: Int
+        var kind: String
+        var received: Date
+        var id: UInt64
+        var digest: String
+        var state: String
+        var photo: String?
+        var text: String?
+        var points: Int?
+        var reason: String?
+        var judged: Date?
+
+        init(_ heard: BoardCore.HeardSubmission) {
+            (team, message, page, kind, received) = (
+                heard.team, heard.message, heard.page, heard.kind.rawValue, heard.at
+            )
+            (id, digest, state, text) = (heard.id, heard.digest, heard.state.rawValue, heard.text)
+            photo = heard.photoName.map { BoardPage.photoPath + $0 }
+            (points, reason, judged) = (heard.points, heard.reason, heard.judgedAt)
+        }
+    }
+
+    /// The submissions in `/board.json`'s order: those waiting, oldest first, then those judged.
+    static func submissions(_ all: [BoardCore.HeardSubmission]) -> [Submission] {
+        (all.filter { $0.state == .waiting } + all.filter { $0.state != .waiting }).map(Submission.init)
     }
 
     struct Row: Encodable {
@@ -127,7 +160,7 @@ package enum BoardJSON {
             ends: snapshot.schedule.ends, limit: snapshot.schedule.limit, page: number, pages: pages,
             teamCount: ranked.count, teams: teams,
             latest: snapshot.unlocks.map(\.event), refused: snapshot.refusals.map(\.event),
-            ignored: snapshot.ignored, questions: snapshot.asked)
+            ignored: snapshot.ignored, questions: snapshot.asked, submissions: submissions(snapshot.submissions))
         return ChestJSON.line(document)
     }
 }

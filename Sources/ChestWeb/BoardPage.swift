@@ -8,7 +8,9 @@ import FoundationEssentials
 /// of the lists as fit.
 package enum BoardPage {
     /// The IDs of the parts the page is made of, in the order they are sent.
-    package static let sectionIDs = ["summary", "leaderboard", "map", "latest", "refused"]
+    package static let sectionIDs = ["summary", "leaderboard", "map", "latest", "judge", "refused"]
+    /// Where the board serves a submission's photo: `/photo/<digest>.<kind>` (docs/HUNTS.md "Missions").
+    package static let photoPath = "/photo/"
 
     /// Each part's inner HTML by element ID.
     package static func sections(_ snapshot: BoardSnapshot, timeZone: Zone) -> [String: String] {
@@ -25,6 +27,7 @@ package enum BoardPage {
                 + latest(
                     snapshot.unlocks, questions: snapshot.questions, colours: colours,
                     timeZone: timeZone),
+            "judge": judge(snapshot.submissions, colours: colours, timeZone: timeZone),
             "refused": refused(snapshot, timeZone: timeZone),
         ]
     }
@@ -53,6 +56,7 @@ package enum BoardPage {
             <aside>
             <section class="map"><h2>Map</h2>\(map)</section>
             <section><h2>Latest</h2><div class="fill" id="latest">\(part("latest"))</div></section>
+            <section class="judge"><h2>To judge</h2><div class="fill" id="judge">\(part("judge"))</div></section>
             <section><h2>Refused</h2><div class="fill" id="refused">\(part("refused"))</div></section>
             </aside>
             </main>
@@ -304,6 +308,13 @@ package enum BoardPage {
             return
                 "<li>\(time(logged.at, timeZone)) \(dot(colours[team]))<b>\(HTML.escaped(team))</b> \(sign)\(abs(points)) "
                 + "point\(abs(points) == 1 ? "" : "s"): \(HTML.isolated(reason))</li>"
+        case let .judged(team, message, page, accepted, points, reason, _):
+            // docs/HUNTS.md "Missions".
+            let verdict = accepted ? "accepted: \(points) point\(points == 1 ? "" : "s")" : "rejected"
+            return
+                #"<li class="judged">\#(time(logged.at, timeZone)) \#(dot(colours[team]))<b>\#(HTML.escaped(team))</b> "#
+                + "mission \(HTML.escaped(message.short)) page \(page) \(verdict)"
+                + (reason.isEmpty ? "" : ": \(HTML.isolated(reason))") + "</li>"
         case let .asked(team, text, _, _):
             // docs/HUNTS.md "A team's question, a word to one team".
             return
@@ -312,6 +323,28 @@ package enum BoardPage {
         default:
             return nil
         }
+    }
+
+    /// The submissions waiting to be judged, oldest first (docs/HUNTS.md "Missions"): the photo as the board serves
+    /// it, or the text, with the command that judges it.
+    static func judge(_ submissions: [BoardCore.HeardSubmission], colours: [String: String], timeZone: Zone)
+        -> String
+    {
+        let waiting = submissions.filter { $0.state == .waiting }
+        guard !waiting.isEmpty else { return #"<p class="none">Nothing to judge.</p>"# }
+        let items = waiting.prefix(listed).map { submission in
+            let what =
+                submission.photoName.map {
+                    #"<img src="\#(photoPath)\#($0)" alt="photo of \#(HTML.escaped(submission.team))" loading="lazy">"#
+                } ?? #"<q>\#(HTML.isolated(submission.text ?? ""))</q>"#
+            let command =
+                "chest hunt judge \(submission.team) \(submission.message.short) \(submission.page) --accept | --reject REASON"
+            return
+                #"<li class="submission" data-team="\#(HTML.escaped(submission.team))" title="\#(HTML.escaped(command))">"#
+                + "\(time(submission.at, timeZone)) \(dot(colours[submission.team]))<b>\(HTML.escaped(submission.team))</b> "
+                + "mission \(HTML.escaped(submission.message.short)) page \(submission.page)<br>\(what)</li>"
+        }
+        return "<ol>\(items.joined())</ol>"
     }
 
     /// The organiser's latest words, newest first, above the pages credited (docs/HUNTS.md "Word to all teams").

@@ -41,9 +41,21 @@ package struct BoardResults: Sendable {
         package var started: Date?
         package var finished: Date?
         package var timeSeconds: Int?
+        /// The mission pages the organiser accepted, with their points (docs/HUNTS.md "Missions"); absent without one.
+        package var missions: [Mission]?
     }
 
     /// An adjustment, as the results show it.
+    /// A mission page accepted: its points, the organiser's reason, and the photo's address on the board, if any.
+    package struct Mission: Sendable, Encodable {
+        package var message: MessageID
+        package var page: Int
+        package var points: Int
+        package var reason: String
+        package var receivedAt: Date
+        package var photo: String?
+    }
+
     package struct Adjustment: Sendable, Encodable {
         package var points: Int
         package var reason: String
@@ -113,7 +125,17 @@ package struct BoardResults: Sendable {
                 distanceMetres: distance,
                 firstToLastSeconds: times.count > 1 ? times.max()!.timeIntervalSince(times.min()!) : nil,
                 openedWith: trusts.max().map { ["worst": $0, "best": trusts.min()!] }, started: team.startedAt,
-                finished: team.finishedAt, timeSeconds: team.time)
+                finished: team.finishedAt, timeSeconds: team.time,
+                missions: team.missions.isEmpty
+                    ? nil
+                    : team.missions.map { credit in
+                        let photo = snapshot.submissions.first {
+                            $0.team == team.name && $0.id == credit.submission && $0.state == .accepted
+                        }?.photoName
+                        return Mission(
+                            message: credit.message, page: credit.page, points: credit.points, reason: credit.reason,
+                            receivedAt: credit.receivedAt, photo: photo.map { BoardPage.photoPath + $0 })
+                    })
         }
     }
 
@@ -167,6 +189,9 @@ package struct BoardResults: Sendable {
             if let hints = team.hintsTaken, hints > 0 {
                 facts.append("\(hints) hint\(hints == 1 ? "" : "s") (-\(team.hintCost ?? 0))")
             }
+            for mission in team.missions ?? [] {
+                facts.append("mission \(mission.message.short) p\(mission.page) +\(mission.points)")
+            }
             for adjustment in team.adjustments ?? [] {
                 facts.append(
                     "\(adjustment.points > 0 ? "+" : "")\(adjustment.points) \(TerminalText.escaped(adjustment.reason))"
@@ -190,7 +215,8 @@ package struct BoardResults: Sendable {
     /// beneath the map as on the board, and `reveal` shows only the last `reveal` places, the page's script
     /// revealing the next on a key press (docs/HUNTS.md "The ceremony").
     package func html(
-        timeZone: Zone, served: Bool = false, now: Date = Date(), reveal: Int? = nil, tiles: BoardTiles? = nil
+        timeZone: Zone, served: Bool = false, now: Date = Date(), reveal: Int? = nil, tiles: BoardTiles? = nil,
+        photos: Bool = false
     ) -> String {
         func time(_ date: Date) -> String { BoardPage.time(date, timeZone) }
         let tiles = served ? tiles : nil
@@ -217,11 +243,17 @@ package struct BoardResults: Sendable {
                 """)
         }
         var details: [String] = []
-        for team in teams where !team.pages.isEmpty {
-            let pages = team.pages.map { page in
-                "<li>\(time(page.reachedAt)) \u{201C}\(HTML.isolated(page.title))\u{201D} page \(page.page) "
-                    + "<small>\(HTML.escaped(page.proof)), opened with \(HTML.escaped(page.trust.rawValue))</small></li>"
-            }
+        for team in teams where !team.pages.isEmpty || team.missions != nil {
+            let pages =
+                team.pages.map { page in
+                    "<li>\(time(page.reachedAt)) \u{201C}\(HTML.isolated(page.title))\u{201D} page \(page.page) "
+                        + "<small>\(HTML.escaped(page.proof)), opened with \(HTML.escaped(page.trust.rawValue))</small></li>"
+                }
+                + (team.missions ?? []).map { mission in
+                    "<li>\(time(mission.receivedAt)) mission \(HTML.escaped(mission.message.short)) page \(mission.page) "
+                        + "<small>accepted, \(mission.points) point\(mission.points == 1 ? "" : "s")"
+                        + (mission.reason.isEmpty ? "" : ": \(HTML.isolated(mission.reason))") + "</small></li>"
+                }
             details.append(
                 "<section><h3>\(BoardPage.dot(team.colour))\(HTML.escaped(team.team))</h3><ol>\(pages.joined())</ol></section>"
             )
@@ -255,16 +287,33 @@ package struct BoardResults: Sendable {
             <th class="num" title="hours:minutes:seconds">First to last page</th><th class="num">Walked</th><th class="num">Hints taken</th></tr></thead><tbody>
             \(rows.joined(separator: "\n"))
             </tbody></table></div>
-            <p class="note">Ranked by points (a proven page's points, less the hints given, plus the organiser's \
+            <p class="note">Ranked by points (a proven page's points and accepted missions', less the hints given, plus the organiser's \
             adjustments), \(timed ? "then by the shorter time from the team's start to its finish (a team that did not finish after those that did), " : "")then by who reached the score first, by the board's clock.</p>
             \(tracks)</section>
-            <figure\(revealing ? " hidden" : "")>\(tiles.map { $0.frame(map, id: "results-map", fill: false) } ?? map)</figure>
+            \(served && photos && !revealing ? photoWall() : "<figure\(revealing ? " hidden" : "")>\(tiles.map { $0.frame(map, id: "results-map", fill: false) } ?? map)</figure>")
             </div>
             <div class="teams"\(revealing ? " hidden" : "")>\(details.joined(separator: "\n"))</div>
             </body>
             </html>
 
             """
+    }
+
+    /// The accepted missions' photos beside the ranking (`/results?photos`, docs/HUNTS.md "Missions"), as the board
+    /// serves them, in rank order.
+    func photoWall() -> String {
+        let figures = teams.flatMap { team in
+            (team.missions ?? []).compactMap { mission in
+                mission.photo.map { photo in
+                    #"<figure><img src="\#(photo)" alt="\#(HTML.escaped(team.team)), mission page \#(mission.page)" loading="lazy">"#
+                        + "<figcaption>\(BoardPage.dot(team.colour))\(HTML.escaped(team.team)) \u{2014} mission "
+                        + "\(HTML.escaped(mission.message.short)) page \(mission.page), +\(mission.points)</figcaption></figure>"
+                }
+            }
+        }
+        return #"<section class="photos"><h2>Photos</h2>"#
+            + (figures.isEmpty ? #"<p class="note">No mission photo accepted yet.</p>"# : figures.joined())
+            + "</section>"
     }
 
     /// The hunt's date and window in the board's zone: its schedule's, or else the span of its credited pages;
@@ -326,6 +375,10 @@ package struct BoardResults: Sendable {
         .label { fill: var(--fg); font-size: 22px; font-family: system-ui, "DejaVu Sans", sans-serif; } .label.team { font-weight: 700; }
         .label.far { fill: var(--muted); font-style: italic; } .scale { fill: none; stroke: var(--fg); stroke-width: 2; }
         .leader { stroke: var(--fg); stroke-opacity: 0.6; stroke-width: 1.5; }
+        .photos { min-height: 0; overflow-y: auto; display: flex; flex-wrap: wrap; align-content: flex-start; gap: 0.6rem; }
+        .photos h2 { flex: 0 0 100%; } .photos figure { margin: 0; width: 14rem; }
+        .photos img { display: block; width: 100%; height: 10rem; object-fit: cover; border: 1px solid var(--line); }
+        .photos figcaption { font-size: 0.85rem; }
         .teams { columns: 2 24rem; } .teams section { break-inside: avoid; margin-bottom: 1rem; }
         ol { margin: 0; padding-left: 1.2rem; }
         [hidden] { display: none !important; }

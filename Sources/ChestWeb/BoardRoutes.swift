@@ -60,7 +60,10 @@ extension BoardServerState {
         case "/results":
             // `?reveal=N`: the ceremony's last N places (docs/HUNTS.md "The ceremony"); a number or nothing.
             let reveal = request.argument("reveal").map { Int($0.prefix(9)) ?? 0 }
-            let response = Self.bytes(resultsPage(reveal: reveal), type: "text/html; charset=utf-8", extra: cookie)
+            // `?photos`: the accepted missions' photos beside the ranking (docs/HUNTS.md "Missions").
+            let photos = request.argument("photos") != nil
+            let response = Self.bytes(
+                resultsPage(reveal: reveal, photos: photos), type: "text/html; charset=utf-8", extra: cookie)
             return snapshot.tiles.map { Self.allowingImages(from: $0.origin, response) } ?? response
         case "/results.css":
             return Self.bytes(Data(BoardResults.css.utf8), type: "text/css; charset=utf-8", extra: cookie)
@@ -76,6 +79,8 @@ extension BoardServerState {
                 return HTTPResponse(status: 200, headers: headers, body: .bytes(Data()))
             }
             return HTTPResponse(status: 200, headers: headers, body: .stream(BoardEventSource(state: self)))
+        case let path where path.hasPrefix(BoardPage.photoPath):
+            return photo(String(path.dropFirst(BoardPage.photoPath.count)), extra: cookie)
         case let path where path.hasPrefix("/leaflet/"):
             // Debian's libjs-leaflet, for the organiser's tiles (docs/HUNTS.md "A map beneath").
             guard let file = BoardTiles.leafletFile(path), let data = FileManager.default.contents(atPath: file.path)
@@ -88,6 +93,24 @@ extension BoardServerState {
         default:
             return Self.text(404, "Not found: the board serves /, /board.json, /events and /results.\n")
         }
+    }
+
+    /// A submission's photo (docs/HUNTS.md "Missions"): only one the board took in, by its name, from the folder
+    /// beside the journal, with its own content type, never as a page: nosniff, a policy that allows nothing, and a
+    /// sandbox, so that even a file that is not what its name says runs nothing.
+    func photo(_ name: String, extra: [(String, String)]) -> HTTPResponse {
+        let snapshot = snapshot
+        guard let folder = snapshot.photos,
+            let submission = snapshot.submissions.first(where: { $0.photoName == name }),
+            let data = FileManager.default.contents(atPath: folder + "/" + name)
+        else {
+            return Self.text(404, "Not found: no such photo on this board.\n")
+        }
+        let headers =
+            Self.securityHeaders.map { header in
+                header.0 == "Content-Security-Policy" ? (header.0, "default-src 'none'; sandbox") : header
+            } + extra + [("Content-Type", submission.kind.contentType), ("Content-Disposition", "inline")]
+        return HTTPResponse(status: 200, headers: headers, body: .bytes(data))
     }
 
     /// The page with the organiser's tiles: the policy lets images come from their source too, and nothing else.

@@ -154,13 +154,14 @@ final class BoardServerState: Sendable {
     }
 
     /// `/results` as it is now; with `reveal`, its last `reveal` places only (the ceremony's, made each time).
-    func resultsPage(reveal: Int? = nil) -> Data {
+    func resultsPage(reveal: Int? = nil, photos: Bool = false) -> Data {
         let (version, snapshot) = published.withLock { ($0.version, $0.snapshot) }
-        if let reveal {
+        if reveal != nil || photos {
             renders.add(1, ordering: .relaxed)
             return Data(
-                BoardResults(snapshot).html(timeZone: timeZone, served: true, reveal: reveal, tiles: snapshot.tiles)
-                    .utf8)
+                BoardResults(snapshot).html(
+                    timeZone: timeZone, served: true, reveal: reveal, tiles: snapshot.tiles, photos: photos
+                ).utf8)
         }
         return results.value(version: version) {
             renders.add(1, ordering: .relaxed)

@@ -55,6 +55,10 @@ package struct BoardSnapshot: Sendable {
     package var words: [HuntWord.Said] = []
     /// The teams' questions (`chest hunt ask`), oldest first.
     package var asked: [BoardCore.HeardQuestion] = []
+    /// The teams' submissions for mission pages, waiting and judged, in the order the board heard them, and the folder
+    /// of their photos beside the journal (docs/HUNTS.md "Missions"); nil when the board keeps none.
+    package var submissions: [BoardCore.HeardSubmission] = []
+    package var photos: String?
     /// The organiser's tile source for a map beneath the board's (`--tiles`), or nil for the board's drawing alone.
     package var tiles: BoardTiles?
     /// Each page's question by `PageLink`, from the organiser's file: shown with the page's openings.

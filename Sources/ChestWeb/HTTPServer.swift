@@ -285,7 +285,12 @@ final class HTTPServer: Sendable {
         let connectionID = budgetID(connection)
         if let connectionID { context.connections.withLock { $0.budget.requestStarted(connectionID) } }
         func value(_ kind: MHD_ValueKind, _ name: String) -> String? {
-            MHD_lookup_connection_value(connection, kind, name).map { String(cString: $0) }
+            if let value = MHD_lookup_connection_value(connection, kind, name) { return String(cString: value) }
+            // An argument without a value (`?photos`) is there, empty.
+            var bytes: UnsafePointer<CChar>?
+            var count = 0
+            return MHD_lookup_connection_value_n(connection, kind, name, name.utf8.count, &bytes, &count) == .YES
+                ? "" : nil
         }
         let request = HTTPRequest(
             method: String(cString: method), path: String(cString: url),

@@ -10,8 +10,8 @@ import Glibc
 @testable import ChestDaemon
 
 /// A `Daemon` driven in process, the way swift-nio's EmbeddedChannel drives a pipeline: no signals, no gpsd, a fake
-/// broker, gpsd's lines written to a pipe the loop reads, and the loop turned by the test until the state it waits
-/// for holds (docs/ARCHITECTURE.md "The daemon in process").
+/// broker, gpsd's lines written to a pipe the loop reads, a clock that moves only when the test advances it, and the
+/// loop turned by the test until the state it waits for holds (docs/ARCHITECTURE.md "The daemon in process").
 final class DaemonHarness {
     struct Stopped: Error, CustomStringConvertible {
         let description: String
@@ -23,6 +23,9 @@ final class DaemonHarness {
     /// Every broker client the daemon made, newest last.
     private let brokerBox = Box()
     private var gpsWriter: Int32 = -1
+    private var gpsReader: Int32 = -1
+    /// The daemon's clock: its time locks, timers and fixes' ages move only by `advance(by:)`.
+    let clock = ManualClock()
     static let gpsServer = "test:2947"
 
     final class Box: @unchecked Sendable {
@@ -47,6 +50,7 @@ final class DaemonHarness {
     deinit {
         daemon?.finish()
         if gpsWriter >= 0 { close(gpsWriter) }
+        if gpsReader >= 0 { close(gpsReader) }
         try? FileManager.default.removeItem(atPath: root)
     }
 
@@ -56,6 +60,7 @@ final class DaemonHarness {
         var adapters = Daemon.Adapters()
         adapters.readsGPSD = false
         adapters.catchesSignals = false
+        adapters.clock = clock
         adapters.brokerClient = { options, onEvent in
             let broker = FakeBroker(options, onEvent: onEvent)
             box.brokers.append(broker)
@@ -84,8 +89,9 @@ final class DaemonHarness {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw Stopped(description: "pipe: \(errno)") }
         gpsWriter = ends[1]
+        gpsReader = ends[0]
         let connection = GPSDConnection(
-            server: Self.gpsServer, lines: FileDescriptor(rawValue: ends[0]), log: Log(verbose: false))
+            server: Self.gpsServer, lines: FileDescriptor(rawValue: ends[0]), log: Log(verbose: false), clock: clock)
         daemon.sink.yield(.gps(.connected(server: Self.gpsServer)))
         daemon.sink.yield(.gpsConnection(connection))
     }
@@ -96,9 +102,11 @@ final class DaemonHarness {
         _ = bytes.withUnsafeBytes { write(gpsWriter, $0.baseAddress, $0.count) }
     }
 
-    /// The GPS time of the next fix: a second after the last, from a quarter of a minute ago, so every fix is a new
-    /// epoch however fast the test writes them.
-    private var gpsTime = Date().addingTimeInterval(-15)
+    /// Moves the daemon's clock `seconds` on: the timers it passes post their events, which the next turns take.
+    func advance(by seconds: Double) { clock.advance(by: seconds) }
+
+    /// The GPS time of the last fix `walk` sent: the next is a second later, as the clock is.
+    lazy var gpsTime = clock.now().wall.addingTimeInterval(-15)
 
     /// A 3D fix at `at`, at GPS time `time`.
     static func tpv(_ at: Coordinate, time date: Date) -> String {
@@ -109,12 +117,36 @@ final class DaemonHarness {
             + #""lon":\#(at.longitude),"altHAE":460.0,"altMSL":410.0,"epx":2.5,"epy":2.5,"epv":4.0,"speed":0.0,"climb":0.0}"#
     }
 
-    /// Sends `count` fixes at `at`, a second apart.
-    func walk(to at: Coordinate, fixes count: Int = 5) {
+    /// Sends `count` fixes at `at`, a second apart on the GPS time and on the daemon's clock: each is read by the
+    /// loop before the clock moves on to the next.
+    func walk(to at: Coordinate, fixes count: Int = 5) throws {
         for _ in 0..<count {
             gpsTime += 1
             send(Self.tpv(at, time: gpsTime))
+            try turn(until: "the loop reads the fix") { unreadGPSBytes == 0 }
+            advance(by: 1)
         }
+    }
+
+    /// Bytes written to the loop's gpsd connection that it has not read yet.
+    var unreadGPSBytes: Int32 {
+        var count: Int32 = 0
+        _ = ioctl(gpsReader, UInt(FIONREAD), &count)
+        return count
+    }
+
+    /// Sends a request on the control socket, as `chest` does, and turns the loop until the reply comes.
+    func call<Result: Codable & Sendable>(_ request: ControlRequest, expecting: Result.Type) throws
+        -> ControlReply<Result>
+    {
+        let client = try ControlClient(socketPath: settings.socketPath)
+        try client.send(request)
+        var reply: Data?
+        try turn(until: "chestd replies to \(request.operation)") {
+            reply = try? client.nextLine(timeout: 0.01)
+            return reply != nil
+        }
+        return try ChestJSON.decoder().decode(ControlReply<Result>.self, from: reply ?? Data())
     }
 
     /// Whether the engine's last fix is within 5 m of `at`.
@@ -140,8 +172,9 @@ enum DaemonFixture {
         return MessageID(try sender.drop("near", [.location(center: target, radius: 30)], into: harness.chest))!
     }
 
-    /// A message whose page is sealed to `target`'s cell at the lowest cost, dropped into the chest.
-    static func dropSealedMessage(_ harness: DaemonHarness) throws -> MessageID {
+    /// A message whose page is sealed to `target`'s cell at the lowest cost, dropped into the chest; with
+    /// `hintAfter`, the page has a hint that opens by itself that many seconds after the page became the next goal.
+    static func dropSealedMessage(_ harness: DaemonHarness, hintAfter: Int? = nil) throws -> MessageID {
         let sender = try MessageFactory(configDirectory: harness.root + "/config-sender")
         let id = MessageID(bytes: Sealer.randomBytes(16))
         // Format 3 and later lay the grid over a declared search area.
@@ -149,10 +182,17 @@ enum DaemonFixture {
         let grid = CellGrid(
             area: SearchArea(center: target, radius: 500), radius: 30,
             block: CellGrid.keyBlock(version: MessageFile.baseVersion, withPIN: false), using: &random)
-        let page = PageSealer.seal(
+        var page = PageSealer.seal(
             text: "sealed is open",
             setA: .init(locks: [.sealedLocation(grid)], hidden: SearchArea(center: target, radius: 30)),
             setB: .init(locks: []), id: id, page: 1, cost: SealCost(passes: 1, memory: 8 << 20))
+        if let hintAfter {
+            page.hints = [
+                HintSealer.seal(
+                    "Look under the bench.", id: id, page: 1, hint: 1, after: hintAfter, cost: nil, keyInFile: true
+                ).hint
+            ]
+        }
         let message = Sealer.seal(
             Message(id: id, title: "sealed", from: "Tester", created: Date(), pages: [page]),
             with: sender.identity)

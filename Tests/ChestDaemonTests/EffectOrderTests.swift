@@ -22,7 +22,7 @@ struct EffectOrderTests {
         let broker = try #require(harness.brokers.last)
         broker.connect()
         try harness.connectGPS()
-        harness.walk(to: DaemonFixture.target, fixes: 8)
+        try harness.walk(to: DaemonFixture.target, fixes: 8)
         try harness.turn(until: "the fixes are read") {
             harness.lastFix(isAt: DaemonFixture.target)
         }
@@ -33,7 +33,7 @@ struct EffectOrderTests {
 
         // Once the state can be written, the next fixes open it and only then send its receipt.
         try FileManager.default.removeItem(atPath: statePath)
-        harness.walk(to: DaemonFixture.target, fixes: 5)
+        try harness.walk(to: DaemonFixture.target, fixes: 5)
         try harness.turn(until: "the receipt is sent") {
             broker.published.contains { $0.message.topic.hasPrefix("chest/\(hunt.id)/red/receipt/") }
         }

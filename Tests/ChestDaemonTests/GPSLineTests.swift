@@ -14,12 +14,12 @@ struct GPSLineTests {
         try harness.start()
         try harness.turn(until: "the message is taken in") { harness.daemon.engine.entries[id] != nil }
         try harness.connectGPS()
-        harness.walk(to: DaemonFixture.far, fixes: 3)
+        try harness.walk(to: DaemonFixture.far, fixes: 3)
         try harness.turn(until: "the fixes are read") {
             harness.lastFix(isAt: DaemonFixture.far)
         }
         #expect(harness.openPages(id).isEmpty, "far from the lock")
-        harness.walk(to: DaemonFixture.target)
+        try harness.walk(to: DaemonFixture.target)
         try harness.turn(until: "the page opens") { !harness.openPages(id).isEmpty }
         #expect(harness.daemon.store.savedState(id)?.openPages.count == 1)
     }

@@ -22,7 +22,7 @@ struct HuntLinkOutboxTests {
         #expect(broker.subscriptions.contains(HuntTopic.releases(hunt: hunt.id)))
 
         try harness.connectGPS()
-        harness.walk(to: DaemonFixture.target)
+        try harness.walk(to: DaemonFixture.target)
         let receiptTopic = "chest/\(hunt.id)/red/receipt/"
         try harness.turn(until: "the receipt is in the outbox") {
             try harness.outboxOnDisk().contains { $0.topic.hasPrefix(receiptTopic) }

@@ -42,7 +42,7 @@ struct SealQueueTests {
         try harness.start()
         try harness.turn(until: "the message is taken in") { harness.daemon.engine.entries[id] != nil }
         try harness.connectGPS()
-        harness.walk(to: DaemonFixture.target)
+        try harness.walk(to: DaemonFixture.target)
         try harness.turn(until: "the sealed page opens") { !harness.openPages(id).isEmpty }
         #expect(harness.daemon.store.savedState(id)?.openPages.count == 1, "opened and kept")
     }

@@ -112,11 +112,25 @@ package final class WeatherServer: Sendable {
     ///   - validKey: the only OpenWeatherMap key accepted; `nil` accepts any non-empty key.
     package init(scenario: Scenario = .weather(.clear(20, at: Date())), validKey: String? = nil) throws(SystemCallError)
     {
-        let (listener, boundPort) = try LoopbackSocket.bound(listening: 16)
-        let fd = listener.rawValue
-        port = UInt16(boundPort)
+        // The holder is bound first and never listens: it keeps the port after stop() closes the listener, so that
+        // connections are refused and no other test's server is given the port (one was, under load, and answered
+        // instead). Both share the port by SO_REUSEPORT, which a server binding port 0 does not ask for.
+        let holder = try Self.portSharingSocket(port: 0)
+        let fd: Int32
+        do throws(SystemCallError) {
+            fd = try Self.portSharingSocket(port: holder.port).fd
+            guard listen(fd, 16) == 0 else {
+                let error = SystemCallError("listen", path: "127.0.0.1:\(holder.port)")
+                close(fd)
+                throw error
+            }
+        } catch {
+            close(holder.fd)
+            throw error
+        }
+        port = holder.port
         baseURL = URL(string: "http://127.0.0.1:\(port)")!
-        state = Shared(State(scenario: scenario, validKey: validKey))
+        state = Shared(State(scenario: scenario, validKey: validKey, portHolder: holder.fd))
 
         let thread = Thread { [state, finished] in
             Self.serve(listening: fd, state: state)
@@ -150,8 +164,7 @@ package final class WeatherServer: Sendable {
     package var hits: Int { state.withLock { $0.requests.count } }
 
     /// Closes the listening port and any connection left hanging, and waits for the server thread to end.
-    /// Connections to the port are refused afterwards: it stays bound, not listening, until the server is gone, so
-    /// that no other test's server is given it meanwhile (one was, under load, and answered instead).
+    /// Connections to the port are refused afterwards: it stays bound, not listening, until the server is gone.
     package func stop() {
         let alreadyStopped = state.withLock { state in
             defer {
@@ -162,17 +175,34 @@ package final class WeatherServer: Sendable {
         }
         guard !alreadyStopped else { return }
         finished.wait()
-        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    }
+
+    /// A close-on-exec TCP socket bound to 127.0.0.1:`port` (0: one the kernel picks) with SO_REUSEPORT.
+    private static func portSharingSocket(port: UInt16) throws(SystemCallError) -> (fd: Int32, port: UInt16) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw SystemCallError("socket") }
+        var yes: Int32 = 1
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(holder, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let failedCall = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address -> String? in
+                if setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &yes, socklen_t(MemoryLayout<Int32>.size)) != 0 {
+                    return "setsockopt"
+                }
+                if bind(fd, address, length) != 0 { return "bind" }
+                if getsockname(fd, address, &length) != 0 { return "getsockname" }
+                return nil
             }
         }
-        if bound == 0 { state.withLock { $0.portHolder = holder } } else { close(holder) }
+        if let failedCall {
+            let error = SystemCallError(failedCall, path: "127.0.0.1:\(port)")
+            close(fd)
+            throw error
+        }
+        return (fd, UInt16(bigEndian: address.sin_port))
     }
 
     // MARK: - Server thread

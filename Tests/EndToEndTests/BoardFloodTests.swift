@@ -14,7 +14,14 @@ import Testing
 @Suite(.realProcesses, .tags(.process, .mosquitto), .serialized, .timeLimit(.minutes(5)))
 struct BoardFloodTests {
     @Test func aFloodOnATeamsTopicsThatAreNoChestTopicIsRatedAndCountedUnread() throws {
-        let broker = try MosquittoBroker.start()
+        // The queue hunt.conf gives each client: Mosquitto drops QoS 0 messages for a client whose queue holds its
+        // max_queued_messages (1000 by default), so with the default a board that reads the flood slower than it
+        // comes (a loaded machine) loses what comes next, blue's receipt too (docs/HUNTS.md "A team that floods").
+        let conf = try String(
+            contentsOfFile: GPSLogs.packageRoot.appendingPathComponent("examples/mosquitto/hunt.conf").path,
+            encoding: .utf8)
+        let queue = try #require(conf.split(separator: "\n").first { $0.hasPrefix("max_queued_messages ") })
+        let broker = try MosquittoBroker.start(extraConfiguration: String(queue))
         defer { broker.stop() }
         let world = try HuntWorld(teams: ["red", "blue"], broker: broker)
         _ = try world.compose("gold", ["--lock", "release=gold"])
@@ -77,8 +84,6 @@ struct BoardFloodTests {
         try world.organiserWorld.waitUntil("the board credits blue's receipt", timeout: 120) {
             board.events.contains { $0["event"]?.string == "unlock" && $0["team"]?.string == "blue" }
         }
-        // Every message of red's arrived before blue's: the flood took at most this long to reach the board.
-        let span = Date().timeIntervalSince(began)
 
         // Every one of the flood's messages counted, and most of them unread.
         func document() throws -> JSON {
@@ -90,6 +95,10 @@ struct BoardFloodTests {
             ignored = try document()["ignored"]?.object?.compactMapValues(\.int) ?? [:]
             return ignored.values.reduce(0, +) >= flood
         }
+        // The flood took at most this long to reach the board. Not the moment blue's receipt was credited: that
+        // mosquitto_pub has exited means its bytes are in the broker's socket, not that the broker has read them, and
+        // a loaded broker can pass blue's on before the rest of red's.
+        let span = Date().timeIntervalSince(began)
         let checked = ignored["wrongTopic", default: 0]
         let unread = ignored["tooFast", default: 0]
         #expect(checked + unread == flood && ignored.count <= 2, "\(ignored)")

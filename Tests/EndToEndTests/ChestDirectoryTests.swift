@@ -218,4 +218,26 @@ struct ChestDirectoryTests {
         try FileManager.default.copyItem(atPath: world.root + "/b.locked", toPath: world.chest + "/b.locked")
         try world.waitUntil("a new drop is seen", timeout: 10) { world.names(in: "messages").count == 2 }
     }
+
+    /// A removal that meets chestd's restore half way (rm -rf again and again while chestd writes the tree back)
+    /// still ends with every message back: the watch is set before the restore, and a restore cut short is tried again.
+    @Test func aChestRemovedAgainWhileItIsRestoredComesBackWhole() throws {
+        let world = ChestHarness()
+        try world.startDaemon()
+        for name in ["a", "b", "c"] {
+            _ = try world.chest(
+                [
+                    "compose", "--seal-cost", "interactive", "-o", "\(name).locked", "--title", name, "--page", "x",
+                    "--lock", "pin=1234",
+                ], user: "alice")
+            #expect(try world.chest(["import", "\(name).locked"]).status == 0)
+        }
+        for _ in 0..<8 {
+            try world.waitUntil("the chest is removed", timeout: 30) {
+                (try? FileManager.default.removeItem(atPath: world.chest)) != nil
+            }
+        }
+        try world.waitUntil("the chest is restored whole", timeout: 60) { world.names(in: "messages").count == 3 }
+        #expect(try world.chest(["list", "--json"]).status == 0)
+    }
 }

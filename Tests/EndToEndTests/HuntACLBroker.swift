@@ -15,11 +15,16 @@ struct HuntACLBroker {
         try FileManager.default.copyItem(
             atPath: GPSLogs.packageRoot.appendingPathComponent("examples/mosquitto/hunt.acl").path, toPath: acl)
         let port = LoopbackPort.free()
+        // The packet size hunt.conf lets through: a mission's 8 MiB photo in one message (docs/HUNTS.md "Missions").
+        let conf = try String(
+            contentsOfFile: GPSLogs.packageRoot.appendingPathComponent("examples/mosquitto/hunt.conf").path,
+            encoding: .utf8)
+        let packets = conf.split(separator: "\n").filter { $0.hasPrefix("max_packet_size ") }.map(String.init)
         let configuration =
             [
                 MosquittoBroker.runAsLine, "listener \(port) 127.0.0.1", "allow_anonymous false",
                 "password_file \(passwords)", "acl_file \(acl)",
-            ] + MosquittoBroker.persistenceLines(directory) + MosquittoBroker.logLines(directory)
+            ] + packets + MosquittoBroker.persistenceLines(directory) + MosquittoBroker.logLines(directory)
         broker = try MosquittoBroker(
             port: port, directory: directory, configuration: configuration.joined(separator: "\n") + "\n")
     }

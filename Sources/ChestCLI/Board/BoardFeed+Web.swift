@@ -17,6 +17,8 @@ extension BoardFeed {
         snapshot.schedule = core.schedule
         snapshot.words = core.words.map(\.said)
         snapshot.asked = core.questions
+        snapshot.submissions = core.submissions
+        snapshot.photos = Self.photosPath(huntPath: huntPath)
         snapshot.questions = questions
         snapshot.tiles = tiles
         snapshot.columns = columns

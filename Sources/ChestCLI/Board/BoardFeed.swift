@@ -12,7 +12,7 @@ import Glibc
 /// core says are due (`tick`).
 struct BoardFeed {
     private(set) var core: BoardCore
-    private let huntPath: String
+    let huntPath: String
     private var huntModified: Date?
     private let journalPath: String
     private var journal: FileDescriptor?
@@ -30,6 +30,8 @@ struct BoardFeed {
 
     /// The journal of the board of the hunt file at `huntPath`.
     static func journalPath(huntPath: String) -> String { huntPath + ".board" }
+    /// The folder of the submissions' photos beside the journal (docs/HUNTS.md "Missions").
+    static func photosPath(huntPath: String) -> String { journalPath(huntPath: huntPath) + ".photos" }
 
     init(hunt: HuntFile, huntPath: String, organiser: Identity?) {
         let signs = organiser?.publicKeyBase64 == hunt.organiser
@@ -119,7 +121,8 @@ struct BoardFeed {
         }
         let id = max(UInt64(now.timeIntervalSince1970 * 1000), lastAnswerID + 1)
         lastAnswerID = id
-        let envelope = HuntSigner.sign(HuntStartCommand.envelope(hunt: core.hunt, key: key, id: id), with: organiser)
+        let envelope = HuntSigner.sign(
+            HuntEnvelope.startKey(key, hunt: core.hunt.id, id: id, sent: now), with: organiser)
         outgoing.append(
             MQTTMessage(
                 topic: HuntTopic.release(hunt: core.hunt.id, name: name), payload: envelope.bytes, qos: 1, retain: true)
@@ -148,7 +151,38 @@ struct BoardFeed {
             }
             checks.proof = ReceiptProof.check(receipt, hunt: core.hunt)
         }
+        if case let .submit(submission) = envelope.body { checks.opened = opened(submission) }
         return checks
+    }
+
+    /// A submission's sealed box opened with the organiser's key and checked; nil without the organiser's identity.
+    private func opened(_ submission: HuntSubmission) -> BoardCore.OpenedSubmission? {
+        guard let organiser, let box = Data(base64Encoded: submission.sealed),
+            let content = HintSeal.open(box, with: organiser)
+        else { return nil }
+        let bytes = [UInt8](content)
+        let digest = ContentDigest.hex(bytes)
+        switch HuntSubmission.check(opened: bytes, kind: submission.kind) {
+        case let .success(text):
+            return BoardCore.OpenedSubmission(digest: digest, text: text, photo: text == nil ? bytes : nil)
+        case let .failure(error):
+            return BoardCore.OpenedSubmission(digest: digest, problem: error.description)
+        }
+    }
+
+    /// Writes a submission's photo into the folder beside the journal, or removes one replaced.
+    private func keepPhoto(_ name: String, _ bytes: [UInt8]?) {
+        let folder = Self.photosPath(huntPath: huntPath)
+        guard let bytes else {
+            unlink(folder + "/" + name)
+            return
+        }
+        do {
+            try Directory.create(folder)
+            try AtomicFile.write(Data(bytes), to: folder + "/" + name)
+        } catch {
+            printError("chest board: cannot keep the photo \(name) in \(folder): \(error)")
+        }
     }
 
     /// Carries out the core's effects; returns its events.
@@ -169,6 +203,8 @@ struct BoardFeed {
                 events += perform(core.handle(.rechecked(heard, replay: replay)))
             case let .answerHint(answer):
                 if let message = seal(answer) { outgoing.append(message) }
+            case let .keepPhoto(name, bytes): keepPhoto(name, bytes)
+            case let .dropPhoto(name): keepPhoto(name, nil)
             }
         }
         return events

@@ -79,10 +79,31 @@ struct BoardScreen {
         var lines = lines
         let ignored = Self.ignoredLine(feed.gate)
         if !ignored.isEmpty { lines += ["", ignored.trimmingNewlines()] }
+        lines += Self.judgeLines(feed.core.waiting)
         lines += ["", "\u{1B}[1mlatest\u{1B}[0m"]
         lines += feed.latestLines(room: max(rows - lines.count - 1, 0))
         return lines.prefix(rows).map { NavScreen.clip($0, columns) }
     }
+
+    /// The submissions waiting to be judged, oldest first, a line each (docs/HUNTS.md "Missions"): at most
+    /// `judgeKept`, then how many more.
+    static func judgeLines(_ waiting: [BoardCore.HeardSubmission]) -> [String] {
+        guard !waiting.isEmpty else { return [] }
+        var lines = ["", "\u{1B}[1mto judge\u{1B}[0m (chest hunt judge TEAM MESSAGE PAGE --accept | --reject REASON)"]
+        for submission in waiting.prefix(judgeKept) {
+            let what =
+                submission.text.map { "\u{201C}\(TerminalText.escaped($0).replacing("\n", with: " "))\u{201D}" }
+                ?? "photo (\(submission.kind.rawValue)) \(submission.photoName ?? "")"
+            lines.append(
+                "\(LockReason.clock(submission.at, .current)) \(TerminalText.escaped(submission.team)) "
+                    + "\(submission.message.short) page \(submission.page): \(what)")
+        }
+        if waiting.count > judgeKept { lines.append("\u{2026} and \(waiting.count - judgeKept) more") }
+        return lines
+    }
+
+    /// The submissions the terminal board lists at most.
+    static let judgeKept = 5
 
     /// The heads and the rows of the teams shown, in the organiser's columns, each as wide as what it holds.
     static func chosen(_ columns: [BoardColumn], ranking: [HuntBoard.Team], shown: ArraySlice<HuntBoard.Team>)
@@ -140,6 +161,13 @@ extension BoardEvent {
             "\(team) \(points > 0 ? "+" : "")\(points) point\(abs(points) == 1 ? "" : "s"): \(TerminalText.escaped(reason))"
         case let .asked(team, text, _, _):
             "\(team) \u{1B}[1;36masks\u{1B}[0m: \(TerminalText.escaped(text))"
+        case let .submitted(team, message, page, kind, _, _):
+            "\(team) submitted \(kind == "text" ? "a text" : "a photo") for mission \(message.short) page \(page)"
+        case let .judged(team, message, page, accepted, points, reason, _):
+            "\(team) mission \(message.short) page \(page) "
+                + (accepted
+                    ? "\u{1B}[32maccepted\u{1B}[0m: \(points) point\(points == 1 ? "" : "s")"
+                    : "\u{1B}[31mrejected\u{1B}[0m") + (reason.isEmpty ? "" : ": \(TerminalText.escaped(reason))")
         }
     }
 }

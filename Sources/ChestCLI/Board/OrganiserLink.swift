@@ -9,7 +9,7 @@ import Synchronization
 /// thread to ChestIO's `Mailbox` and taken on the command's own thread (docs/ARCHITECTURE.md "The board's core").
 /// With a rate, a team's message beyond it is counted on libmosquitto's thread and never posted (`post`).
 final class OrganiserLink: Sendable {
-    let client: MQTTClient
+    let client: any BrokerClient
     private let mailbox: Mailbox<MQTTEvent>
     /// Events taken from the mailbox and not yet handed out by `next`.
     private let taken = Mutex<[MQTTEvent]>([])
@@ -18,8 +18,11 @@ final class OrganiserLink: Sendable {
 
     /// A clean session with a client ID of this process's own: what the board needs the broker keeps retained
     /// (receipts, statuses, releases), so several boards may run at once and none needs a session kept for it.
-    /// With `rated`, each team's messages beyond `TeamRate` are refused before they are posted.
-    init(hunt: HuntFile, purpose: String, rated: Bool = false) throws {
+    /// With `rated`, each team's messages beyond `TeamRate` are refused before they are posted. `makeClient` is
+    /// libmosquitto's client but in tests that drive the board's loop in process.
+    init(
+        hunt: HuntFile, purpose: String, rated: Bool = false, makeClient: BrokerClientMaker = mosquittoClient
+    ) throws {
         guard let password = hunt.organiserPassword else {
             throw ChestError("the hunt file has no organiser password; use the file chest hunt create wrote")
         }
@@ -38,7 +41,7 @@ final class OrganiserLink: Sendable {
         let rate = rated ? RateGate(hunt: hunt) : nil
         self.rate = rate
         do {
-            client = try MQTTClient(options) { event in Self.post(event, to: mailbox, through: rate, at: Date()) }
+            client = try makeClient(options) { event in Self.post(event, to: mailbox, through: rate, at: Date()) }
         } catch {
             throw ChestError("cannot reach the broker \(hunt.broker): \(error)")
         }

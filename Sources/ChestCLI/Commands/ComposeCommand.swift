@@ -57,6 +57,11 @@ struct ComposeCommand: ChestCommand, Equatable {
         .flag(
             "--finish", help: "the page before it is the hunt's finish: its credited receipt stops the team's clock",
             repeatable: true),
+        .flag(
+            "--mission",
+            help:
+                "with --hunt: the page before it is a mission: the organiser judges the photo or text a team submits (chest hunt submit) and gives at most its --points",
+            repeatable: true),
         .option(
             "--quest", value: "QUEST", help: "builds every message of a quest file (docs/QUEST.md)",
             completion: .files()),
@@ -236,6 +241,7 @@ struct ComposeCommand: ChestCommand, Equatable {
             case let ("--question", text?): try addQuestion(text)
             case let ("--points", text?): try addPoints(text)
             case ("--finish", _): try markFinish()
+            case ("--mission", _): try markMission()
             default: break
             }
         }
@@ -365,6 +371,13 @@ struct ComposeCommand: ChestCommand, Equatable {
         draft.pages[index].finish = true
     }
 
+    private mutating func markMission() throws(UsageError) {
+        guard let index = draft.pages.indices.last else {
+            throw UsageError("--mission comes before any --page; write --page TEXT first, then --mission")
+        }
+        draft.pages[index].mission = true
+    }
+
     private mutating func switchToSetB() throws(UsageError) {
         guard let index = draft.pages.indices.last else { throw UsageError("--or comes before any --page") }
         guard !draft.pages[index].inSetB else {
@@ -437,7 +450,7 @@ struct ComposeCommand: ChestCommand, Equatable {
                 }
             }
         }
-        if let problem = draft.hintProblem ?? draft.finishProblem { throw UsageError(problem) }
+        if let problem = draft.hintProblem ?? draft.finishProblem ?? draft.missionProblem { throw UsageError(problem) }
         if draft.hunt != nil, draft.format < 2 {
             throw UsageError("--hunt records each page's key for the board's proofs of opening, so it needs format 2")
         }

@@ -26,14 +26,13 @@ struct HuntAdjustCommand: ChestCommand {
         .positional("POINTS", help: "+N to add, -N to take away (N from 1 to \(HuntAdjustment.limit))"),
         .positional("REASON", arity: .oneOrMore, help: "why, shown on the board (1 to 200 characters)"),
         .huntFile,
-        .option("--timeout", value: "SECONDS", help: "how long to wait for the broker (default 10)"),
+        .brokerTimeout,
     ]
 
     var team: String
     var points: Int
     var reason: String
-    var huntPath: String
-    var timeout: Double
+    var organiser: OrganiserOptions
 
     init(_ values: ParsedValues) throws(UsageError) {
         team = values.positional("TEAM")[0].canonicallyComposed
@@ -49,22 +48,15 @@ struct HuntAdjustCommand: ChestCommand {
             throw UsageError(
                 "REASON is 1 to 200 characters without control characters; the board shows it beside the points")
         }
-        huntPath = try values.huntPath("hunt adjust")
-        timeout =
-            try values.value("--timeout", "--timeout is a number of seconds") {
-                Double($0).flatMap { $0 > 0 ? $0 : nil }
-            } ?? 10
+        organiser = try OrganiserOptions(values, command: "hunt adjust")
     }
 
     func run(settings: Settings) throws {
-        let hunt = try HuntFile.read(path: huntPath)
-        guard !hunt.isJoinFile else {
-            throw ChestError("\(huntPath) is a team's join file; adjustments need the organiser's hunt file")
-        }
+        let hunt = try organiser.readHunt(refusingJoinFile: "adjustments need the organiser's hunt file")
         guard TeamName(team).flatMap(hunt.team(named:)) != nil else {
             let known = hunt.teams.map(\.name.rawValue).sorted().joined(separator: ", ")
             throw ChestError(
-                "\(huntPath) has no team \(team)"
+                "\(organiser.huntPath) has no team \(team)"
                     + (known.isEmpty ? "; add it with chest hunt team add" : " (it has \(known))"))
         }
         let identity = try OrganiserPost.identity(settings, hunt: hunt, signing: "adjustments are")
@@ -74,7 +66,7 @@ struct HuntAdjustCommand: ChestCommand {
         let topic = HuntTopic.adjust(hunt: hunt.id, id: id)
         try OrganiserPost.publish(
             HuntSigner.sign(envelope, with: identity), topic: topic, hunt: hunt, purpose: "adjust",
-            timeout: timeout, what: "the adjustment")
+            timeout: organiser.timeout, what: "the adjustment")
         print(
             "\(team) \(points > 0 ? "+" : "")\(points) point\(abs(points) == 1 ? "" : "s"): the broker keeps it for the board, which counts it when it hears it"
         )

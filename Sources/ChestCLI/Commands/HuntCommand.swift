@@ -6,7 +6,7 @@ import ChestIO
 struct HuntCommand: ChestCommand {
     static let name = "hunt"
     static let abstract =
-        "run a hunt for several teams over an MQTT broker: create, add teams, join, release, start, schedule, say, adjust, ask"
+        "run a hunt for several teams over an MQTT broker: create, add teams, join, release, start, schedule, say, adjust, ask, submit, judge"
     static let discussion = """
         The organiser creates a hunt file (chest hunt create), adds each team (chest hunt team add), and hands \
         each team its join file. A reader joins with chest hunt join FILE; chestd then publishes every unlock's \
@@ -23,7 +23,7 @@ struct HuntCommand: ChestCommand {
             HuntCreateCommand.self, HuntTeamCommand.self, HuntJoinCommand.self, HuntLeaveCommand.self,
             HuntReleaseCommand.self,
             HuntStartCommand.self, HuntAdjustCommand.self, HuntScheduleCommand.self, HuntSayCommand.self,
-            HuntAskCommand.self,
+            HuntAskCommand.self, HuntSubmitCommand.self, HuntJudgeCommand.self,
         ]
     }
 

@@ -19,30 +19,25 @@ struct HuntReleaseCommand: ChestCommand {
     static let parameters: [Parameter] = [
         .positional("NAME", help: "the release's name"),
         .huntFile,
-        .option("--timeout", value: "SECONDS", help: "how long to wait for the broker (default 10)"),
+        .brokerTimeout,
     ]
 
     var release: String
-    var huntPath: String
-    var timeout: Double
+    var organiser: OrganiserOptions
 
     init(_ values: ParsedValues) throws(UsageError) {
         release = values.positional("NAME")[0]
-        huntPath = try values.huntPath("hunt release")
-        timeout =
-            try values.value("--timeout", "--timeout is a number of seconds") {
-                Double($0).flatMap { $0 > 0 ? $0 : nil }
-            } ?? 10
+        organiser = try OrganiserOptions(values, command: "hunt release")
     }
 
     func run(settings: Settings) throws {
-        let hunt = try HuntFile.read(path: huntPath)
+        let hunt = try HuntFile.read(path: organiser.huntPath)
         guard let key = ReleaseName(release).flatMap({ hunt.releases?[$0] }) else {
             let known = hunt.releases?.keys.sorted().map(\.rawValue).joined(separator: ", ") ?? ""
             throw ChestError(
-                "\(huntPath) has no release \(release)"
+                "\(organiser.huntPath) has no release \(release)"
                     + (known.isEmpty
-                        ? "; compose a message with --lock release=\(release) --hunt \(huntPath) first"
+                        ? "; compose a message with --lock release=\(release) --hunt \(organiser.huntPath) first"
                         : " (it has \(known))"))
         }
         let identity = try OrganiserPost.identity(settings, hunt: hunt, signing: "releases are")
@@ -51,7 +46,7 @@ struct HuntReleaseCommand: ChestCommand {
         let topic = HuntTopic.release(hunt: hunt.id, name: release)
         try OrganiserPost.publish(
             HuntSigner.sign(envelope, with: identity), topic: topic, hunt: hunt, purpose: "release",
-            timeout: timeout, what: "the release")
+            timeout: organiser.timeout, what: "the release")
         print("released \u{201C}\(release)\u{201D}: the broker keeps it for every team")
     }
 }

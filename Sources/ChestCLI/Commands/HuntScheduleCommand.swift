@@ -32,25 +32,20 @@ struct HuntScheduleCommand: ChestCommand {
         .option("--ends", value: "TIME", help: "when the hunt ends (ISO 8601), or none"),
         .option(
             "--limit", value: "DURATION", help: "how long each team plays from its own start (90m, 1h30m), or none"),
-        .option("--timeout", value: "SECONDS", help: "how long to wait for the broker (default 10)"),
+        .brokerTimeout,
     ]
 
-    var huntPath: String
+    var organiser: OrganiserOptions
     /// nil: keep the file's; .some(nil): remove it.
     var starts: Date??
     var ends: Date??
     var limit: Int??
-    var timeout: Double
 
     init(_ values: ParsedValues) throws(UsageError) {
-        huntPath = try values.huntPath("hunt schedule")
+        organiser = try OrganiserOptions(values, command: "hunt schedule")
         starts = try Self.time(values, "--starts", clearable: true)
         ends = try Self.time(values, "--ends", clearable: true)
         limit = try Self.limit(values)
-        timeout =
-            try values.value("--timeout", "--timeout is a number of seconds") {
-                Double($0).flatMap { $0 > 0 ? $0 : nil }
-            } ?? 10
     }
 
     /// `--starts` or `--ends` as an instant; with `clearable`, "none" removes it.
@@ -89,10 +84,7 @@ struct HuntScheduleCommand: ChestCommand {
     }
 
     func run(settings: Settings) throws {
-        var hunt = try HuntFile.read(path: huntPath)
-        guard !hunt.isJoinFile else {
-            throw ChestError("\(huntPath) is a team's join file; the schedule is set in the organiser's hunt file")
-        }
+        var hunt = try organiser.readHunt(refusingJoinFile: "the schedule is set in the organiser's hunt file")
         guard starts != nil || ends != nil || limit != nil else {
             print(Self.describe(hunt.schedule))
             return
@@ -101,7 +93,7 @@ struct HuntScheduleCommand: ChestCommand {
             starts: starts ?? hunt.starts, ends: ends ?? hunt.ends, limit: limit ?? hunt.limit, teams: hunt.started)
         if let problem = schedule.problem { throw UsageError(problem) }
         let identity = try OrganiserPost.identity(settings, hunt: hunt, signing: "the schedule is")
-        try Self.publish(schedule, in: &hunt, path: huntPath, identity: identity, timeout: timeout)
+        try Self.publish(schedule, in: &hunt, path: organiser.huntPath, identity: identity, timeout: organiser.timeout)
         print("the hunt \(Self.describe(schedule)); the broker keeps it for every team")
     }
 
@@ -143,37 +135,29 @@ struct HuntSayCommand: ChestCommand {
         .option(
             "--team", value: "NAME", help: "tell this team alone, sealed to it (repeatable); without it, every team",
             repeatable: true),
-        .option("--timeout", value: "SECONDS", help: "how long to wait for the broker (default 10)"),
+        .brokerTimeout,
     ]
 
     var text: String
-    var huntPath: String
+    var organiser: OrganiserOptions
     var teams: [String]
-    var timeout: Double
 
     init(_ values: ParsedValues) throws(UsageError) {
         text = values.positional("TEXT")[0]
         if let problem = HuntSaid.problem(text) { throw UsageError(problem) }
-        huntPath = try values.huntPath("hunt say")
+        organiser = try OrganiserOptions(values, command: "hunt say")
         // As typed, in NFC, so a name typed decomposed still matches (docs/HUNTS.md "Team names").
         teams = values.values("--team").map { TeamName(typed: $0)?.rawValue ?? $0 }
-        timeout =
-            try values.value("--timeout", "--timeout is a number of seconds") {
-                Double($0).flatMap { $0 > 0 ? $0 : nil }
-            } ?? 10
     }
 
     func run(settings: Settings) throws {
-        let hunt = try HuntFile.read(path: huntPath)
-        guard !hunt.isJoinFile else {
-            throw ChestError("\(huntPath) is a team's join file; only the organiser speaks to every team")
-        }
+        let hunt = try organiser.readHunt(refusingJoinFile: "only the organiser speaks to every team")
         let identity = try OrganiserPost.identity(settings, hunt: hunt, signing: "a word to the teams is")
         let id = OrganiserPost.newID()
         guard teams.isEmpty else {
             try OrganiserPost.publish(
                 try told(hunt, id: id).map { (HuntSigner.sign($0.0, with: identity), $0.1) }, hunt: hunt,
-                purpose: "say", timeout: timeout)
+                purpose: "say", timeout: organiser.timeout)
             print(
                 "said to \(teams.joined(separator: ", ")) alone, sealed to each team's key; the broker keeps it for the team"
             )
@@ -182,7 +166,7 @@ struct HuntSayCommand: ChestCommand {
         let envelope = HuntEnvelope(hunt: hunt.id, id: id, sent: Date(), said: HuntSaid(text: text))
         try OrganiserPost.publish(
             HuntSigner.sign(envelope, with: identity), topic: HuntTopic.said(hunt: hunt.id, id: id),
-            hunt: hunt, purpose: "say", timeout: timeout)
+            hunt: hunt, purpose: "say", timeout: organiser.timeout)
         print("said to every team; the broker keeps it for teams that join later")
     }
 
@@ -195,11 +179,11 @@ struct HuntSayCommand: ChestCommand {
         }
         return try Set(teams).sorted().map { name in
             guard let team = hunt.teams.first(where: { $0.name.rawValue == name }) else {
-                throw UsageError("--team \(TerminalText.escaped(name)): no such team in \(huntPath)")
+                throw UsageError("--team \(TerminalText.escaped(name)): no such team in \(organiser.huntPath)")
             }
             guard let box = HintSeal.seal(bytes, toReader: team.publicKey) else {
                 throw ChestError(
-                    "team \(name)'s key in \(huntPath) is not an Ed25519 key; run chest hunt team add again")
+                    "team \(name)'s key in \(organiser.huntPath) is not an Ed25519 key; run chest hunt team add again")
             }
             let word = HuntTeamWord(team: name, sealed: box.base64EncodedString())
             return (

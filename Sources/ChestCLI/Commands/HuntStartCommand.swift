@@ -25,31 +25,23 @@ struct HuntStartCommand: ChestCommand {
         .huntFile,
         .option(
             "--team", value: "NAME", help: "start this team now (repeatable); without it, every team", repeatable: true),
-        .option("--timeout", value: "SECONDS", help: "how long to wait for the broker (default 10)"),
+        .brokerTimeout,
     ]
 
-    var huntPath: String
+    var organiser: OrganiserOptions
     var teams: [String]
-    var timeout: Double
 
     init(_ values: ParsedValues) throws(UsageError) {
-        huntPath = try values.huntPath("hunt start")
+        organiser = try OrganiserOptions(values, command: "hunt start")
         // As typed, in NFC, so a name typed decomposed still matches (docs/HUNTS.md "Team names").
         teams = values.values("--team").map { TeamName(typed: $0)?.rawValue ?? $0 }
-        timeout =
-            try values.value("--timeout", "--timeout is a number of seconds") {
-                Double($0).flatMap { $0 > 0 ? $0 : nil }
-            } ?? 10
     }
 
     func run(settings: Settings) throws {
-        var hunt = try HuntFile.read(path: huntPath)
-        guard !hunt.isJoinFile else {
-            throw ChestError("\(huntPath) is a team's join file; the start key is in the organiser's hunt file")
-        }
+        var hunt = try organiser.readHunt(refusingJoinFile: "the start key is in the organiser's hunt file")
         guard let key = hunt.releases?[.start] else {
             throw ChestError(
-                "\(huntPath) has no start key: no message was composed with --hunt \(huntPath) while the hunt had a start, so nothing waits for one"
+                "\(organiser.huntPath) has no start key: no message was composed with --hunt \(organiser.huntPath) while the hunt had a start, so nothing waits for one"
             )
         }
         let identity = try OrganiserPost.identity(settings, hunt: hunt, signing: "the start key is")
@@ -62,18 +54,18 @@ struct HuntStartCommand: ChestCommand {
             try startTeams(&hunt, schedule: &schedule, key: key, now: now, identity: identity)
             return
         }
-        let envelope = HuntStartCommand.envelope(hunt: hunt, key: key, id: OrganiserPost.newID())
+        let envelope = HuntEnvelope.startKey(key, hunt: hunt.id, id: OrganiserPost.newID(), sent: Date())
         let topic = HuntTopic.release(hunt: hunt.id, name: HuntRelease.startName)
         if let starts = schedule.starts, starts > now {
             // Every team not started by hand starts now: the start moves to now, and the key goes out after it.
             schedule.starts = now
             try HuntScheduleCommand.publish(
-                schedule, in: &hunt, path: huntPath, identity: identity, timeout: timeout,
+                schedule, in: &hunt, path: organiser.huntPath, identity: identity, timeout: organiser.timeout,
                 more: [(envelope, topic)])
         } else {
             try OrganiserPost.publish(
                 HuntSigner.sign(envelope, with: identity), topic: topic, hunt: hunt, purpose: "start",
-                timeout: timeout, what: "the start key")
+                timeout: organiser.timeout, what: "the start key")
         }
         print("started the hunt: the broker keeps its start key for every team")
     }
@@ -87,7 +79,7 @@ struct HuntStartCommand: ChestCommand {
         var started = schedule.teams ?? [:]
         for name in teams {
             guard let team = hunt.teams.first(where: { $0.name.rawValue == name }) else {
-                throw UsageError("--team \(TerminalText.escaped(name)): no such team in \(huntPath)")
+                throw UsageError("--team \(TerminalText.escaped(name)): no such team in \(organiser.huntPath)")
             }
             if let at = started[name] ?? schedule.starts.flatMap({ $0 <= now ? $0 : nil }) {
                 throw ChestError("team \(name) started at \(ISO8601.string(at)) already; its clock cannot start again")
@@ -95,7 +87,7 @@ struct HuntStartCommand: ChestCommand {
             guard let bytes = Data(base64Encoded: key.base64), let box = HintSeal.seal(bytes, toReader: team.publicKey)
             else {
                 throw ChestError(
-                    "team \(name)'s key in \(huntPath) is not an Ed25519 key; run chest hunt team add again")
+                    "team \(name)'s key in \(organiser.huntPath) is not an Ed25519 key; run chest hunt team add again")
             }
             started[name] = now
             let start = HuntTeamStart(team: name, sealed: box.base64EncodedString())
@@ -107,15 +99,10 @@ struct HuntStartCommand: ChestCommand {
         }
         schedule.teams = started
         try HuntScheduleCommand.publish(
-            schedule, in: &hunt, path: huntPath, identity: identity, timeout: timeout, more: sealed)
+            schedule, in: &hunt, path: organiser.huntPath, identity: identity, timeout: organiser.timeout, more: sealed)
         let left = schedule.limit.map { "; each plays \(HuntSchedule.duration(Double($0))) from now" } ?? ""
         print(
             "started \(teams.joined(separator: ", ")) at \(ISO8601.string(now)): the start key is sealed to each team"
                 + left)
-    }
-
-    /// The release that carries the start key, unsigned (the board signs it as this command does).
-    static func envelope(hunt: HuntFile, key: ReleaseKey, id: UInt64) -> HuntEnvelope {
-        HuntEnvelope(hunt: hunt.id, id: id, sent: Date(), release: HuntRelease(name: HuntRelease.startName, key: key))
     }
 }

@@ -53,13 +53,57 @@ struct StatusCommand: ChestCommand {
     }
 
     static func text(_ report: StatusReport, colour: Bool) -> String {
-        func paint(_ text: String, _ code: String) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+        let paint: Paint = { text, code in colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
         var lines: [String] = []
         let gpsd =
             report.gpsd.connected
             ? paint("connected", "32") + " (\(report.gpsd.server))"
             : paint("not connected", "31") + " (\(report.gpsd.server)\(report.gpsd.reason.map { ": " + $0 } ?? ""))"
         lines.append(row("gpsd", gpsd))
+        lines += fixRows(report, paint)
+        // Why a place the reader stands in has not opened yet (docs/DESIGN.md "Lock rules").
+        for place in report.confirming ?? [] {
+            let what = place.kind == .altitude ? "altitude" : "place"
+            lines.append(
+                row(
+                    "confirming",
+                    "\(what) of \u{201C}\(TerminalText.escaped(place.title))\u{201D} page \(place.page): \(place.reason)"
+                ))
+        }
+        lines += clockRows(report.clock, paint)
+        if let weather = report.weather {
+            let condition = weather.condition ?? "unknown conditions"
+            let temperature = weather.temperatureC.map { String(printf: ", %.1f °C", $0) } ?? ""
+            lines.append(
+                row(
+                    "weather",
+                    "\(condition)\(temperature), observed \(Int(weather.ageSeconds / 60)) min ago (\(weather.provider))"
+                ))
+        } else {
+            lines.append(row("weather", "no reading"))
+        }
+        let counts = report.messages
+        lines.append(
+            row(
+                "messages",
+                "\(counts.locked) locked, \(counts.partial) partial, \(counts.open) open, \(counts.saved) saved"))
+        if let sealed = report.sealed, sealed.pending + sealed.cellsTried + sealed.deriving > 0 {
+            var text =
+                "\(sealed.pending) sealed location locks pending, \(sealed.cellsTried) cells tried, \(sealed.deriving) being tried"
+            if let waiting = sealed.waitingSentence { text += "; " + waiting }
+            lines.append(row("sealed", text))
+        }
+        if let hunt = report.hunt { lines += huntRows(hunt, now: report.clock.system) }
+        for note in report.notes { lines.append(row("note", note)) }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Colours a text with an SGR code ("32" green) on a terminal, or leaves it as it is.
+    typealias Paint = (_ text: String, _ code: String) -> String
+
+    /// The fix's rows: its mode and whether chestd counts it current, then what it says.
+    private static func fixRows(_ report: StatusReport, _ paint: Paint) -> [String] {
+        var lines: [String] = []
         if let fix = report.fix {
             let mode = fix.mode.description
             // chestd's verdict when it gives one: a fix kept from a silent or departed receiver is not current.
@@ -97,74 +141,52 @@ struct StatusCommand: ChestCommand {
         } else {
             lines.append(row("fix", paint(LockReason.noFix(gpsConnected: report.gpsd.connected), "33")))
         }
-        // Why a place the reader stands in has not opened yet (docs/DESIGN.md "Lock rules").
-        for place in report.confirming ?? [] {
-            let what = place.kind == .altitude ? "altitude" : "place"
-            lines.append(
-                row(
-                    "confirming",
-                    "\(what) of \u{201C}\(TerminalText.escaped(place.title))\u{201D} page \(place.page): \(place.reason)"
-                ))
-        }
-        var clock = LockReason.format(report.clock.system, .current, seconds: true)
-        if let offset = report.clock.gpsOffsetSeconds { clock += ", \(Wording.offset(offset)) of GPS time" }
-        if report.clock.usingGPSTime { clock += paint(" (ahead: time locks follow GPS time)", "33") }
-        if report.clock.rolloverSuspected { clock += paint(" (GPS time implausible: receiver week rollover?)", "33") }
-        lines.append(row("clock", clock))
+        return lines
+    }
+
+    /// The clock's rows: the system clock against GPS time, and which of them time locks follow.
+    private static func clockRows(_ clock: StatusReport.Clock, _ paint: Paint) -> [String] {
+        var lines: [String] = []
+        var text = LockReason.format(clock.system, .current, seconds: true)
+        if let offset = clock.gpsOffsetSeconds { text += ", \(Wording.offset(offset)) of GPS time" }
+        if clock.usingGPSTime { text += paint(" (ahead: time locks follow GPS time)", "33") }
+        if clock.rolloverSuspected { text += paint(" (GPS time implausible: receiver week rollover?)", "33") }
+        lines.append(row("clock", text))
         lines.append(
             row(
                 "time locks",
-                "follow the \(report.clock.decidedBy == "gps" ? "GPS" : "system") clock: \(report.clock.why)"))
-        if let weather = report.weather {
-            let condition = weather.condition ?? "unknown conditions"
-            let temperature = weather.temperatureC.map { String(printf: ", %.1f °C", $0) } ?? ""
+                "follow the \(clock.decidedBy == "gps" ? "GPS" : "system") clock: \(clock.why)"))
+        return lines
+    }
+
+    /// The hunt's rows: the link, its schedule, the organiser's last word.
+    private static func huntRows(_ hunt: HuntLinkStatus, now: Date) -> [String] {
+        var lines: [String] = []
+        let link = hunt.connected ? "connected" : "not connected" + (hunt.problem.map { " (\($0))" } ?? "")
+        var text =
+            "\u{201C}\(TerminalText.escaped(hunt.name))\u{201D} as team \(hunt.team) on \(hunt.broker): \(link); \(hunt.outbox) in the outbox"
+        let ignored = hunt.ignored.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+        if !ignored.isEmpty {
+            text += "; ignored " + ignored.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        }
+        if !hunt.releases.isEmpty { text += "; released: " + hunt.releases.joined(separator: ", ") }
+        lines.append(row("hunt", text))
+        let schedule = hunt.schedule
+        if !schedule.isEmpty {
             lines.append(
                 row(
-                    "weather",
-                    "\(condition)\(temperature), observed \(Int(weather.ageSeconds / 60)) min ago (\(weather.provider))"
-                ))
-        } else {
-            lines.append(row("weather", "no reading"))
+                    "window",
+                    HuntScheduleCommand.describe(schedule)
+                        + (schedule.countdown(at: now).map { "; " + $0 } ?? "")))
         }
-        let counts = report.messages
-        lines.append(
-            row(
-                "messages",
-                "\(counts.locked) locked, \(counts.partial) partial, \(counts.open) open, \(counts.saved) saved"))
-        if let sealed = report.sealed, sealed.pending + sealed.cellsTried + sealed.deriving > 0 {
-            var text =
-                "\(sealed.pending) sealed location locks pending, \(sealed.cellsTried) cells tried, \(sealed.deriving) being tried"
-            if let waiting = sealed.waitingSentence { text += "; " + waiting }
-            lines.append(row("sealed", text))
+        if let said = hunt.said?.last {
+            lines.append(
+                row(
+                    "organiser",
+                    "\u{201C}\(TerminalText.escaped(said.text))\u{201D} (\(ISO8601.string(said.at))"
+                        + (said.team == nil ? ")" : "; to your team alone)")))
         }
-        if let hunt = report.hunt {
-            let link = hunt.connected ? "connected" : "not connected" + (hunt.problem.map { " (\($0))" } ?? "")
-            var text =
-                "\u{201C}\(TerminalText.escaped(hunt.name))\u{201D} as team \(hunt.team) on \(hunt.broker): \(link); \(hunt.outbox) in the outbox"
-            let ignored = hunt.ignored.filter { $0.value > 0 }.sorted { $0.key < $1.key }
-            if !ignored.isEmpty {
-                text += "; ignored " + ignored.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-            }
-            if !hunt.releases.isEmpty { text += "; released: " + hunt.releases.joined(separator: ", ") }
-            lines.append(row("hunt", text))
-            let schedule = hunt.schedule
-            if !schedule.isEmpty {
-                lines.append(
-                    row(
-                        "window",
-                        HuntScheduleCommand.describe(schedule)
-                            + (schedule.countdown(at: report.clock.system).map { "; " + $0 } ?? "")))
-            }
-            if let said = hunt.said?.last {
-                lines.append(
-                    row(
-                        "organiser",
-                        "\u{201C}\(TerminalText.escaped(said.text))\u{201D} (\(ISO8601.string(said.at))"
-                            + (said.team == nil ? ")" : "; to your team alone)")))
-            }
-        }
-        for note in report.notes { lines.append(row("note", note)) }
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     /// What can be said without chestd: where it would read gpsd, the clock, and the chest's files.

@@ -55,6 +55,9 @@ struct PageDraft: Equatable {
     /// `--finish` (or a quest's `finish: yes`): the page's credited receipt stops the team's clock (docs/HUNTS.md
     /// "A finish").
     var finish = false
+    /// `--mission` (or a quest's `mission: yes`): the organiser judges what a team submits for the page, and gives
+    /// at most its points (docs/HUNTS.md "Missions").
+    var mission = false
     /// `--hint TEXT` (or a quest's `hint:`), in order (docs/FORMAT.md "Hints").
     var hints: [HintDraft] = []
     /// The quest's line of its `page:`; nil on the command line.
@@ -83,6 +86,13 @@ extension ComposeDraft {
             && specs.contains {
                 if case .lock(.location) = $0 { true } else if case .locationHere = $0 { true } else { false }
             }
+    }
+
+    /// Why a mission page cannot be written: only a hunt's organiser judges (docs/HUNTS.md "Missions").
+    var missionProblem: String? {
+        guard hunt == nil, let page = pages.firstIndex(where: \.mission) else { return nil }
+        return
+            "page \(page + 1) is a mission (--mission, or mission: yes in a quest), which needs --hunt FILE: only a hunt's organiser judges what a team submits"
     }
 
     /// Why a finish page cannot be written: only a hunt's board stops a team's clock (docs/HUNTS.md "A finish").

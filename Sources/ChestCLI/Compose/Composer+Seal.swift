@@ -29,7 +29,9 @@ extension Composer {
                 set.cost = SealCost.default(for: set.secretKind, level: draft.sealCost, version: draft.format)
                 sets.append(set)
             }
-            if draft.hunt != nil,
+            // A mission's points come from the organiser's verdict on what the team submits, not from a proof of
+            // opening (docs/HUNTS.md "Missions"): any page may be one.
+            if draft.hunt != nil, !draftPage.mission,
                 let problem = Self.unprovablePoints(draftPage.points, sets: sets, page: number, version: draft.format)
             {
                 // From a quest, where it is written: the file, the line and the message (issue 59.6).
@@ -81,7 +83,8 @@ extension Composer {
                 releases: released.contains(where: { !$0.isEmpty }) ? released : nil)
             (page.question, page.points) = (draftPage.question, draftPage.points)
             releases?.recordGame(
-                id, page: number, points: draftPage.points, question: draftPage.question, finish: draftPage.finish)
+                id, page: number, points: draftPage.points, question: draftPage.question, finish: draftPage.finish,
+                mission: draftPage.mission)
             pages.append(page)
             report.append(draft.pageName(number) + ": " + Self.protectionSentence(page, sets: sets))
             sweeps.add(sets, page: number, version: draft.format)

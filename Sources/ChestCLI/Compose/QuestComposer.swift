@@ -60,6 +60,7 @@ struct QuestComposer {
         for line in QuestDraft.orderLines(drafts) { printError("chest: " + line) }
         let composes = drafts.map { composeDraft($0, messages: drafts.count) }
         if let problem = composes.lazy.compactMap(\.finishProblem).first { throw UsageError(problem) }
+        if let problem = composes.lazy.compactMap(\.missionProblem).first { throw UsageError(problem) }
         // What sealing will cost, told (and asked) before the first page: hours for a course of 10,000 caches.
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
         var estimate = SealingEstimate()
@@ -123,7 +124,7 @@ extension ComposeDraft {
             pages: draft.pages.map {
                 PageDraft(
                     text: $0.text, setA: $0.setA, setB: $0.setB, attachments: $0.attachments, question: $0.question,
-                    points: $0.points, finish: $0.finish, hints: $0.hints, line: $0.line)
+                    points: $0.points, finish: $0.finish, mission: $0.mission, hints: $0.hints, line: $0.line)
             })
     }
 }

@@ -24,6 +24,10 @@ extension BoardCore {
         case answerHint(HintAnswer)
         /// Something to show: a line of `chest board --json`, and the screens.
         case event(BoardEvent)
+        /// Write a submission's photo to the folder beside the journal under `name` (docs/HUNTS.md "Missions").
+        case keepPhoto(name: String, bytes: [UInt8])
+        /// Remove a photo a later submission replaced before it was judged.
+        case dropPhoto(name: String)
     }
 
     /// An event the board heard, with when it heard it.

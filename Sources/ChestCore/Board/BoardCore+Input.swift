@@ -12,15 +12,36 @@ extension BoardCore {
         /// Why a receipt's own signature does not verify; nil when it does (or for another kind).
         package var receiptProblem: String?
         package var proof: HuntBoard.ProofCheck
+        /// A submission's sealed content as the organiser's key opened it (docs/HUNTS.md "Missions"); nil for
+        /// another kind, or a board without the organiser's identity.
+        package var opened: OpenedSubmission?
 
         package init(
             signatureValid: Bool, claimedReader: String? = nil, receiptProblem: String? = nil,
-            proof: HuntBoard.ProofCheck = .missing
+            proof: HuntBoard.ProofCheck = .missing, opened: OpenedSubmission? = nil
         ) {
+            self.opened = opened
             self.signatureValid = signatureValid
             self.claimedReader = claimedReader
             self.receiptProblem = receiptProblem
             self.proof = proof
+        }
+    }
+
+    /// What a submission's sealed box opened to, checked (`HuntSubmission.check`): its digest and text, the photo's
+    /// bytes, or why it is not what it claims.
+    package struct OpenedSubmission: Hashable, Sendable {
+        /// SHA-256 of the opened bytes, hex.
+        package var digest: String
+        package var text: String?
+        package var photo: [UInt8]?
+        package var problem: String?
+
+        package init(digest: String, text: String? = nil, photo: [UInt8]? = nil, problem: String? = nil) {
+            self.digest = digest
+            self.text = text
+            self.photo = photo
+            self.problem = problem
         }
     }
 

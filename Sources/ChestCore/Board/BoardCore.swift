@@ -15,6 +15,12 @@ package struct BoardCore: Sendable {
     /// The teams' latest questions, oldest first, at most `listedQuestions`.
     package private(set) var questions: [HeardQuestion] = []
     package static let listedQuestions = 200
+    /// The teams' submissions for mission pages, in the order the board heard them: those waiting to be judged
+    /// (one a team and page: a later one replaces it) and those judged (docs/HUNTS.md "Missions").
+    package internal(set) var submissions: [HeardSubmission] = []
+    /// Verdicts heard before the submission they judge (a board started afresh hears retained messages in any
+    /// order), by `<team>/<submission id>`.
+    var verdictsWaiting: [String: (verdict: HuntVerdict, at: Date)] = [:]
     package internal(set) var board: HuntBoard
     package private(set) var gate: HuntGate
     /// Whether this board can sign as the organiser: without, hint requests are refused (`cannotAnswer`).
@@ -28,7 +34,7 @@ package struct BoardCore: Sendable {
     package private(set) var copies = 0
     /// The signatures of the messages believed: an exact copy of one is a redelivery (QoS 1, a retained message sent
     /// again, a team's outbox after a crash), or a replay that tells nothing new.
-    private var believed: Set<String> = []
+    var believed: Set<String> = []
     /// The journal's refusal lines so far, the refusals not journalled yet (reason → team or "" → count), and when
     /// the last count line was written.
     private var refusalLines = 0
@@ -134,7 +140,9 @@ package struct BoardCore: Sendable {
             if envelope.kind == .hint || envelope.kind == .start || envelope.kind == .told { return [] }
             if let signature = envelope.signature { believed.insert(signature) }
             var effects: [Effect] = []
-            if !replay {
+            // A submission is journalled as what the board made of it, its photo beside the journal, not its
+            // sealed bytes (`recordSubmission`).
+            if !replay, envelope.kind != .submit {
                 effects.append(
                     .journal(
                         BoardJournal.Line(
@@ -186,6 +194,10 @@ package struct BoardCore: Sendable {
             questions.append(HeardQuestion(team: envelope.sender, text: question.text, at: heard.at, id: envelope.id))
             if questions.count > Self.listedQuestions { questions.removeFirst(questions.count - Self.listedQuestions) }
             events = [.asked(team: envelope.sender, text: question.text, id: envelope.id, receivedAt: heard.at)]
+        case let .submit(submission):
+            return recordSubmission(envelope, submission, heard, replay: replay)
+        case let .verdict(verdict):
+            events = recordVerdict(verdict, at: heard.at)
         case let .hintRequest(request):
             let hint = page(request.message, request.page)?.hints.flatMap {
                 $0.indices.contains(request.hint - 1) ? $0[request.hint - 1] : nil
@@ -211,7 +223,8 @@ package struct BoardCore: Sendable {
             var worth = 1
             var finishes = false
             if case .receipt(var receipt, let claim) = envelope.body, let page = page(receipt.message, receipt.page) {
-                worth = Self.bounded(page.worth)
+                // A mission's points come from the organiser's verdict, not its opening (docs/HUNTS.md "Missions").
+                worth = page.mission == true ? 0 : Self.bounded(page.worth)
                 finishes = page.finish == true
                 // A team signs whatever title it likes; the board shows the one the organiser composed.
                 if let title = hunt.messages?[receipt.message]?.title {
@@ -234,7 +247,7 @@ package struct BoardCore: Sendable {
         switch body {
         case let .receipt(receipt, _): receipt.message
         case let .hintRequest(request): request.message
-        case .status, .release, .hint, .adjust, .schedule, .said, .start, .ask, .told: nil
+        case .status, .release, .hint, .adjust, .schedule, .said, .start, .ask, .told, .submit, .verdict: nil
         }
     }
 
@@ -242,7 +255,7 @@ package struct BoardCore: Sendable {
     /// sum of a team's points can overflow, whatever the file says.
     static func bounded(_ points: Int) -> Int { min(max(points, -HuntAdjustment.limit), HuntAdjustment.limit) }
 
-    private func page(_ message: MessageID, _ page: Int) -> HuntMessage.PageKey? {
+    func page(_ message: MessageID, _ page: Int) -> HuntMessage.PageKey? {
         guard let pages = hunt.messages?[message]?.pages, pages.indices.contains(page - 1) else { return nil }
         return pages[page - 1]
     }
@@ -281,6 +294,7 @@ package struct BoardCore: Sendable {
     }
 
     private mutating func replay(_ line: BoardJournal.Line) -> [Effect] {
+        if let submitted = line.submitted { return replaySubmission(submitted) }
         if let given = line.given { return replayGiven(given, at: line.at) }
         if let had = line.had {
             for id in had where messagesHad[id] == nil { messagesHad[id] = line.at }
@@ -312,7 +326,8 @@ package struct BoardCore: Sendable {
             switch event {
             case .team: continue
             case .refused: Self.keep(Logged(at: at, event: event), in: &refusals)
-            case .unlock, .hint, .adjusted, .asked: Self.keep(Logged(at: at, event: event), in: &latest)
+            case .unlock, .hint, .adjusted, .asked, .judged: Self.keep(Logged(at: at, event: event), in: &latest)
+            case .submitted: continue
             }
         }
     }

@@ -43,6 +43,13 @@ package enum BoardEvent: Codable, Hashable, Sendable {
     /// A team's question (docs/HUNTS.md "A team's question, a word to one team"): `{"event":"asked","team":…,
     /// "text":…,"id":…,"receivedAt":…}`; `id` is the team's for it.
     case asked(team: String, text: String, id: UInt64, receivedAt: Date)
+    /// A team's submission for a mission page, waiting to be judged (docs/HUNTS.md "Missions"): `{"event":
+    /// "submitted","team":…,"message":…,"page":…,"kind":…,"id":…,"receivedAt":…}`; `kind` is png, jpeg, webp or text.
+    case submitted(team: String, message: MessageID, page: Int, kind: String, id: UInt64, receivedAt: Date)
+    /// The organiser's verdict on a submission: `{"event":"judged","team":…,"message":…,"page":…,"accepted":…,
+    /// "points":…,"reason":…,"receivedAt":…}`.
+    case judged(
+        team: String, message: MessageID, page: Int, accepted: Bool, points: Int, reason: String, receivedAt: Date)
 
     package init(from decoder: any Decoder) throws {
         let line = try Line(from: decoder)
@@ -81,6 +88,17 @@ package enum BoardEvent: Codable, Hashable, Sendable {
             self = .asked(
                 team: try need(line.team, "team"), text: try need(line.text, "text"), id: try need(line.id, "id"),
                 receivedAt: try need(line.receivedAt, "receivedAt"))
+        case "submitted":
+            self = .submitted(
+                team: try need(line.team, "team"), message: try need(line.message, "message"),
+                page: try need(line.page, "page"), kind: try need(line.kind, "kind"), id: try need(line.id, "id"),
+                receivedAt: try need(line.receivedAt, "receivedAt"))
+        case "judged":
+            self = .judged(
+                team: try need(line.team, "team"), message: try need(line.message, "message"),
+                page: try need(line.page, "page"), accepted: try need(line.accepted, "accepted"),
+                points: line.points ?? 0, reason: line.reason ?? "", receivedAt: try need(line.receivedAt, "receivedAt")
+            )
         default:
             throw DecodingError.dataCorrupted(
                 .init(
@@ -121,6 +139,8 @@ package enum BoardEvent: Codable, Hashable, Sendable {
         var why: String?
         var text: String?
         var id: UInt64?
+        var kind: String?
+        var accepted: Bool?
 
         init(_ event: BoardEvent) {
             switch event {
@@ -174,6 +194,14 @@ package enum BoardEvent: Codable, Hashable, Sendable {
                 self.text = text
                 self.id = id
                 self.receivedAt = receivedAt
+            case .submitted(let team, let message, let page, let kind, let id, let receivedAt):
+                self.event = "submitted"
+                (self.team, self.message, self.page, self.kind) = (team, message, page, kind)
+                (self.id, self.receivedAt) = (id, receivedAt)
+            case .judged(let team, let message, let page, let accepted, let points, let reason, let receivedAt):
+                self.event = "judged"
+                (self.team, self.message, self.page, self.accepted) = (team, message, page, accepted)
+                (self.points, self.reason, self.receivedAt) = (points, reason, receivedAt)
             }
         }
     }

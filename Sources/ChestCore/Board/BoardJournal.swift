@@ -16,11 +16,16 @@ package enum BoardJournal {
         package var counts: [String: [String: Int]]?
         package var given: Given?
         package var had: [MessageID]?
+        /// A team's submission for a mission page, as the board took it in (docs/HUNTS.md "Missions"): its photo
+        /// is in the folder beside the journal (`HUNT.board.photos/<digest>.<kind>`), not in the line.
+        package var submitted: BoardCore.HeardSubmission?
 
         package init(
             at: Date, topic: String, payload: String? = nil, refused: String? = nil,
-            counts: [String: [String: Int]]? = nil, given: Given? = nil, had: [MessageID]? = nil
+            counts: [String: [String: Int]]? = nil, given: Given? = nil, had: [MessageID]? = nil,
+            submitted: BoardCore.HeardSubmission? = nil
         ) {
+            self.submitted = submitted
             self.at = at
             self.topic = topic
             self.payload = payload

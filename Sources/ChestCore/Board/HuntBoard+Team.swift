@@ -55,6 +55,18 @@ extension HuntBoard {
         package var receivedAt: Date
     }
 
+    /// A mission page the organiser accepted (docs/HUNTS.md "Missions"): the points its signed verdict gave.
+    package struct MissionCredit: Codable, Hashable, Sendable {
+        package var message: MessageID
+        package var page: Int
+        package var points: Int
+        package var reason: String
+        /// The team's id of the submission judged.
+        package var submission: UInt64
+        /// When the board heard the verdict.
+        package var receivedAt: Date
+    }
+
     /// One device of a team (`chest hunt join --device`, docs/HUNTS.md "Several devices in one team"), as its own
     /// statuses say.
     package struct Device: Codable, Hashable, Sendable {
@@ -93,6 +105,8 @@ extension HuntBoard {
         package var hints: [GivenHint] = []
         /// The organiser's adjustments, in the order the board heard them.
         package var adjustments: [Adjustment] = []
+        /// The mission pages the organiser accepted, in the order the board heard the verdicts.
+        package var missions: [MissionCredit] = []
         /// The team's own start in force (docs/HUNTS.md "A clock for each team"): when it was started by hand, else
         /// the hunt's start; nil for a hunt without a start.
         package var startedAt: Date?
@@ -114,7 +128,9 @@ extension HuntBoard {
         }
 
         /// The team's score: its credited pages' points, less its hints' costs, plus the organiser's adjustments.
-        package var points: Int { pagePoints - hintCost + adjusted }
+        package var points: Int { pagePoints - hintCost + adjusted + missionPoints }
+        /// The points of its accepted missions.
+        package var missionPoints: Int { missions.reduce(0) { $0 + $1.points } }
         /// The points of its credited pages.
         package var pagePoints: Int { pages.reduce(0) { $0 + $1.points } }
         /// The points its hints cost.
@@ -125,11 +141,12 @@ extension HuntBoard {
         /// team that walked the course early.
         package var earlyPages: Int { pages.count { $0.early != nil } }
         /// Whether the team has a place in the ranking: something credited, given or adjusted.
-        package var isRanked: Bool { !pages.isEmpty || !hints.isEmpty || !adjustments.isEmpty }
+        package var isRanked: Bool { !pages.isEmpty || !hints.isEmpty || !adjustments.isEmpty || !missions.isEmpty }
         /// When the board heard of the team's last point (a proven page, a bonus): the ranking's tie-break; nil until
         /// the team gained one.
         package var lastPointAt: Date? {
-            (pages.filter { $0.points > 0 }.map(\.receivedAt) + adjustments.filter { $0.points > 0 }.map(\.receivedAt))
+            (pages.filter { $0.points > 0 }.map(\.receivedAt) + adjustments.filter { $0.points > 0 }.map(\.receivedAt)
+                + missions.filter { $0.points > 0 }.map(\.receivedAt))
                 .max()
         }
         /// When the board heard the team reach where it stands: its last point, or for a team that never gained one, its

@@ -45,5 +45,11 @@ extension HuntBoard {
         case unknownTeam
         /// A hint request to a board that cannot sign as the organiser.
         case cannotAnswer
+        /// A submission for a page that is no mission of the organiser's file (docs/HUNTS.md "Missions").
+        case notMission
+        /// A submission whose sealed content did not open with the organiser's key, or is not what it claims.
+        case unreadable
+        /// A submission for a mission page already accepted: a page is judged once.
+        case judged
     }
 }

@@ -104,7 +104,7 @@ package struct HuntBoard: Codable, Sendable {
             } else if let signature = receipt.signature {
                 credited[signature] = team.name
             }
-        case .release, .hintRequest, .hint, .adjust, .schedule, .said, .start, .ask, .told:
+        case .release, .hintRequest, .hint, .adjust, .schedule, .said, .start, .ask, .told, .submit, .verdict:
             return []
         }
         byName[team.name] = team
@@ -138,6 +138,26 @@ package struct HuntBoard: Codable, Sendable {
             .adjusted(team: team.name, points: adjustment.points, reason: adjustment.reason, receivedAt: receivedAt),
             Self.event(team),
         ]
+    }
+
+    /// Credits a mission page the organiser accepted (docs/HUNTS.md "Missions"): `points` from the signed verdict,
+    /// already bounded by the page's; the team's event after the judged one.
+    package mutating func recordMission(_ credit: MissionCredit, team name: String) -> [BoardEvent] {
+        guard var team = byName[name] else { return [] }
+        team.missions.append(credit)
+        byName[name] = team
+        return [Self.event(team)]
+    }
+
+    /// Refuses a team's submission (docs/HUNTS.md "Missions"): shown with its team's failures.
+    package mutating func refuseSubmission(team name: String, _ refusal: Refusal, _ why: String, at: Date)
+        -> [BoardEvent]
+    {
+        guard var team = byName[name] else { return [] }
+        team.lastHeard = at
+        let events = refuse(refusal, why, team: &team, at: at)
+        byName[name] = team
+        return events
     }
 
     /// Refuses a team's request for a hint because this board cannot sign as the organiser.

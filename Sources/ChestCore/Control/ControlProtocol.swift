@@ -30,11 +30,14 @@ package enum ControlRequest: Hashable, Sendable {
     case hint(id: String, page: Int?)
     /// A team's question to the hunt's organiser (docs/HUNTS.md "A team's question, a word to one team").
     case ask(text: String)
+    /// A team's photo (a file at an absolute path, read by chestd) or text for a mission page (docs/HUNTS.md
+    /// "Missions"): exactly one of `path` and `text`.
+    case submit(id: String, page: Int, text: String?, path: String?)
 
     /// The operations, as the wire's `op` names them.
     package enum Operation: String, Hashable, Sendable, Codable {
         case list, read, pin, save, delete, status, watch, `import`, fix, unsave, undelete, reload, config, hint,
-            answer, ask
+            answer, ask, submit
     }
 
     package var operation: Operation {
@@ -55,6 +58,7 @@ package enum ControlRequest: Hashable, Sendable {
         case .config: .config
         case .hint: .hint
         case .ask: .ask
+        case .submit: .submit
         }
     }
 
@@ -104,6 +108,16 @@ extension ControlRequest: Codable {
         case .config: self = .config
         case .hint: self = .hint(id: try required(.id), page: try container.decodeIfPresent(Int.self, forKey: .page))
         case .ask: self = .ask(text: try required(.text))
+        case .submit:
+            guard let page = try container.decodeIfPresent(Int.self, forKey: .page) else {
+                throw Refusal(description: "the request \"submit\" needs \"page\"")
+            }
+            let text = try container.decodeIfPresent(String.self, forKey: .text)
+            let path = try container.decodeIfPresent(String.self, forKey: .path)
+            guard (text == nil) != (path == nil) else {
+                throw Refusal(description: "the request \"submit\" needs one of \"text\" and \"path\"")
+            }
+            self = .submit(id: try required(.id), page: page, text: text, path: path)
         }
     }
 
@@ -122,6 +136,11 @@ extension ControlRequest: Codable {
             try container.encode(text, forKey: .text)
             try container.encodeIfPresent(page, forKey: .page)
         case let .ask(text): try container.encode(text, forKey: .text)
+        case let .submit(id, page, text, path):
+            try container.encode(id, forKey: .id)
+            try container.encode(page, forKey: .page)
+            try container.encodeIfPresent(text, forKey: .text)
+            try container.encodeIfPresent(path, forKey: .path)
         case let .undelete(id): try container.encodeIfPresent(id, forKey: .id)
         case let .import(path): try container.encode(path, forKey: .path)
         case let .hint(id, page):

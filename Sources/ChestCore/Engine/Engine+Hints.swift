@@ -319,7 +319,7 @@ extension Engine.Input {
         case let .loaded(_, _, now), let .arrived(_, now), let .changed(_, _, now), let .request(_, _, now),
             let .fix(_, now),
             let .receiver(_, now), let .tick(now), let .weatherFetched(_, now), let .weatherFailed(_, _, _, now),
-            let .pinChecked(_, _, _, now), let .keyDerived(_, _, now), let .attemptsRecorded(_, _, now),
+            let .pinChecked(_, _, _, now), let .keyDerived(_, _, now, _), let .attemptsRecorded(_, _, now),
             let .hunt(_, now),
             let .hintOpened(_, _, now):
             now

@@ -103,7 +103,11 @@ extension Engine {
         case let .schedule(schedule): return scheduleHeard(schedule, id: envelope.id, now: now)
         case let .said(said): return saidHeard(said, id: envelope.id, sent: envelope.sent)
         case let .release(heard): release = heard
-        case .receipt, .status, .hintRequest, .hint, .adjust, .start, .ask, .told: return []
+        case let .verdict(verdict):
+            // Told as a word to this team alone (docs/HUNTS.md "Missions"): chest watch, nav, a notification.
+            guard let team = huntBook.file?.team?.rawValue, verdict.team == team else { return [] }
+            return saidHeard(HuntSaid(text: verdict.sentence), id: envelope.id, sent: envelope.sent, team: team)
+        case .receipt, .status, .hintRequest, .hint, .adjust, .start, .ask, .told, .submit: return []
         }
         return believe(release, now: now)
     }

@@ -38,11 +38,9 @@ extension Engine {
         case persistFailed(MessageID, onDisk: MessageState?, reason: String, skipped: [Effect])
         /// An unlock reached a notifier (the desktop or the hook).
         case delivered(MessageID, page: Int)
-        /// The seal worker's answer to `.deriveKey`.
-        case keyDerived(KeyRequest, KeyResult, Now)
-        /// The proof key (base64) of a page whose key the seal worker just recovered, just before its `.keyDerived`:
-        /// kept with the page when it opens, for its receipt's proof (Engine+Proof.swift).
-        case proofKeyDerived(PageLink, proofKey: String)
+        /// The seal worker's answer to `.deriveKey`, with the proof key (base64) it made from a page key it
+        /// recovered: kept with the page when it opens, for its receipt's proof (Engine+Proof.swift).
+        case keyDerived(KeyRequest, KeyResult, Now, proofKey: String? = nil)
         /// The chest's ledger of PIN attempts by message ID, read at start before `.loaded`.
         case attemptsRestored([MessageID: PINAttempts])
         /// The messages deleted before a restart, still kept for `chest undelete`, oldest first.

@@ -37,6 +37,8 @@ extension Engine {
             return askHint(try resolve(prefix).get(), page: page, for: client, now: now)
         case let .ask(text):
             return ask(text, for: client)
+        case let .submit(prefix, page, text, path):
+            return submit(try resolve(prefix).get(), page: page, text: text, path: path, for: client)
         case let .import(path):
             // The file is read where it is, by the daemon, and comes back as an arrival for this client.
             guard path.hasPrefix("/") else { return [.reply(client, .failure("import needs an absolute path"))] }

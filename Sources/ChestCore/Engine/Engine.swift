@@ -125,10 +125,9 @@ package struct Engine: Sendable {
             effects = persistFailed(id, onDisk: onDisk, reason: reason, skipped: skipped)
         case let .delivered(id, page):
             effects = markDelivered(id, pages: [page])
-        case let .keyDerived(request, result, now):
+        case let .keyDerived(request, result, now, proofKey):
+            if let proofKey { keepProofKey(proofKey, of: request, result) }
             effects = keyDerived(request, result, now: now)
-        case let .proofKeyDerived(link, proofKey):
-            proofKeyDerived(link, proofKey: proofKey)
         case let .deletedRestored(deleted):
             recentlyDeleted = Array(deleted.filter { entries[$0.stored.id] == nil }.suffix(DeletedMessage.limit)).map {
                 deleted in

@@ -24,6 +24,9 @@ package enum HuntAction: Hashable, Sendable {
     /// Put the team's signed question in the outbox and send it when the broker is there (docs/HUNTS.md "A team's
     /// question, a word to one team").
     case ask(HuntQuestion)
+    /// Seal to the organiser, sign and put in the outbox the team's photo (the file at the path, read and checked again
+    /// by the adapter) or text for a mission page (docs/HUNTS.md "Missions").
+    case submit(message: MessageID, page: Int, content: MissionContent)
     /// Write the hint keys the board gave to the chest (`HintRef.key` → base64), as releases are kept.
     case keepHintKeys([String: String])
     /// Write the organiser's word believed (the newest schedule, the words announced) to the chest

@@ -57,4 +57,14 @@ extension HuntEnvelope {
     package init(hunt: HuntID, id: UInt64, sent: Date, told: HuntTeamWord) {
         self.init(hunt: hunt, sender: Self.organiserSender, id: id, sent: sent, body: .told(told))
     }
+
+    /// A team's submission for a mission page; `id` is the team's outbox sequence number, as a question's.
+    package init(hunt: HuntID, sender: String, id: UInt64, sent: Date, submit: HuntSubmission) {
+        self.init(hunt: hunt, sender: sender, id: id, sent: sent, body: .submit(submit))
+    }
+
+    /// The organiser's verdict on a submission; `id` is the organiser's clock in milliseconds.
+    package init(hunt: HuntID, id: UInt64, sent: Date, verdict: HuntVerdict) {
+        self.init(hunt: hunt, sender: Self.organiserSender, id: id, sent: sent, body: .verdict(verdict))
+    }
 }

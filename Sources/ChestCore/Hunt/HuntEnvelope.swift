@@ -8,6 +8,8 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
     package static let formatName = "chest-hunt-message"
     /// Larger than any receipt (three confirming fixes and the evidence are under 4 KiB).
     package static let sizeLimit = 64 << 10
+    /// A mission's submission may be larger: an 8 MiB photo sealed and in base64 is 11 MiB (docs/HUNTS.md "Missions").
+    package static let submissionSizeLimit = 12 << 20
     /// The sender name of the organiser's messages; no team can have it.
     package static let organiserSender = "organiser"
 
@@ -29,6 +31,10 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
         case ask
         /// The organiser's word to one team, sealed to it.
         case told
+        /// A team's photo or text for a mission page, sealed to the organiser (docs/HUNTS.md "Missions").
+        case submit
+        /// The organiser's judgement of a submission.
+        case verdict
 
         /// Why a message of this kind is refused when its own field is not the one it carries.
         var missing: String {
@@ -44,6 +50,8 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
             case .start: "a start message without its sealed key"
             case .ask: "an ask message without its question"
             case .told: "a told message without its sealed word"
+            case .submit: "a submit message without its submission"
+            case .verdict: "a verdict message without its verdict"
             }
         }
 
@@ -62,6 +70,8 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
             case .start: "a team's start must come from the organiser"
             case .ask: "the organiser asks no questions"
             case .told: "a word to a team must come from the organiser"
+            case .submit: "the organiser submits nothing"
+            case .verdict: "a verdict must come from the organiser"
             }
         }
     }
@@ -88,6 +98,10 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
         case ask(HuntQuestion)
         /// The organiser's word sealed to one team.
         case told(HuntTeamWord)
+        /// A team's submission for a mission page.
+        case submit(HuntSubmission)
+        /// The organiser's verdict on a submission.
+        case verdict(HuntVerdict)
 
         package var kind: Kind {
             switch self {
@@ -102,14 +116,16 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
             case .start: .start
             case .ask: .ask
             case .told: .told
+            case .submit: .submit
+            case .verdict: .verdict
             }
         }
 
         /// Whether only the organiser sends this kind; the others only a team does.
         var isOrganisers: Bool {
             switch self {
-            case .release, .hint, .adjust, .schedule, .said, .start, .told: true
-            case .receipt, .status, .hintRequest, .ask: false
+            case .release, .hint, .adjust, .schedule, .said, .start, .told, .verdict: true
+            case .receipt, .status, .hintRequest, .ask, .submit: false
             }
         }
     }
@@ -154,7 +170,18 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
 
     /// Reads a payload from the broker and checks its shape (not its signature: `HuntSigner.isValid`).
     package static func decode(_ data: Data) throws(HuntError) -> HuntEnvelope {
-        let wire = try HuntError.decoding(Wire.self, from: data, limit: sizeLimit, what: "not a chest hunt message")
+        let wire: Wire
+        if data.count > sizeLimit {
+            // Only a mission's submission may be larger; anything else is refused as too large, whatever it holds.
+            guard data.count <= submissionSizeLimit,
+                let large = try? HuntError.decoding(
+                    Wire.self, from: data, limit: submissionSizeLimit, what: "not a chest hunt message"),
+                large.kind == .submit
+            else { throw HuntError("not a chest hunt message: larger than \(sizeLimit) bytes") }
+            wire = large
+        } else {
+            wire = try HuntError.decoding(Wire.self, from: data, limit: sizeLimit, what: "not a chest hunt message")
+        }
         let envelope = try HuntEnvelope(wire)
         try envelope.validate()
         return envelope
@@ -193,6 +220,8 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
         var start: HuntTeamStart?
         var ask: HuntQuestion?
         var told: HuntTeamWord?
+        var submit: HuntSubmission?
+        var verdict: HuntVerdict?
         var key: String
         var signature: String?
 
@@ -219,6 +248,8 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
             case let .start(start): self.start = start
             case let .ask(ask): self.ask = ask
             case let .told(told): self.told = told
+            case let .submit(submit): self.submit = submit
+            case let .verdict(verdict): self.verdict = verdict
             }
         }
     }
@@ -231,11 +262,12 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
             wire.release.map(Body.release), wire.hintRequest.map(Body.hintRequest), wire.hint.map(Body.hint),
             wire.adjust.map(Body.adjust), wire.schedule.map(Body.schedule), wire.said.map(Body.said),
             wire.start.map(Body.start), wire.ask.map(Body.ask), wire.told.map(Body.told),
+            wire.submit.map(Body.submit), wire.verdict.map(Body.verdict),
         ]
         let present = bodies.compactMap { $0 }
         guard present.count == 1, let body = present.first else {
             throw HuntError(
-                "the message must carry exactly one of receipt, status, release, hintRequest, hint, adjust, schedule, said, start, ask or told"
+                "the message must carry exactly one of receipt, status, release, hintRequest, hint, adjust, schedule, said, start, ask, told, submit or verdict"
             )
         }
         guard body.kind == wire.kind else { throw HuntError(wire.kind.missing) }
@@ -301,6 +333,12 @@ package struct HuntEnvelope: Codable, Hashable, Sendable {
             if let problem = HuntQuestion.problem(question.text) { throw HuntError(problem) }
         case let .told(word):
             guard word.isValid else { throw HuntError("the told word's team or sealed text is malformed") }
+        case let .submit(submission):
+            guard submission.isValid else { throw HuntError("the submission's page or sealed content is malformed") }
+        case let .verdict(verdict):
+            guard verdict.isValid else {
+                throw HuntError("the verdict's team, page, points, digest or reason is malformed")
+            }
         }
     }
 

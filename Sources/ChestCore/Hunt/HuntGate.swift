@@ -57,6 +57,10 @@ package struct HuntGate: Sendable {
             package var questions: [UInt64]?
             /// The words told to one team accepted, by `<team>/<id>` → sealed text (the organiser's).
             package var told: [String: String]?
+            /// A team's submission ids accepted, ascending (absent until one was; docs/HUNTS.md "Missions").
+            package var submissions: [UInt64]?
+            /// The verdicts accepted, by `<team>/<id>` → what they judged and gave (the organiser's).
+            package var verdicts: [String: String]?
             package init() {}
         }
 
@@ -135,6 +139,10 @@ package struct HuntGate: Sendable {
         case (.ask(let team, _)?, .ask) where team == envelope.sender: break
         case (.told(let team, let id)?, .told(let word)) where organiser && word.team == team && id == envelope.id:
             break
+        case (.submit(let team, let id)?, .submit) where team == envelope.sender && id == envelope.id: break
+        case (.verdict(let team, let id)?, .verdict(let verdict))
+        where organiser && verdict.team == team && id == envelope.id:
+            break
         default: return .refused(.wrongTopic)
         }
         var sender = seen.senders[envelope.sender] ?? Seen.Sender()
@@ -170,6 +178,15 @@ package struct HuntGate: Sendable {
             let name = word.team + "/" + String(envelope.id)
             if let known = sender.told?[name] { return known == word.sealed ? .accepted : .refused(.replayed) }
             sender.told = (sender.told ?? [:]).merging([name: word.sealed]) { $1 }
+        case .submit:
+            guard Self.insert(envelope.id, into: &sender.submissions) else { return .refused(.replayed) }
+        case let .verdict(verdict):
+            // As a word told to one team: heard again (retained) it is accepted, and each is taken in once; another
+            // verdict under an id already used is a replay.
+            let name = verdict.team + "/" + String(envelope.id)
+            let summary = "\(verdict.message)/\(verdict.page)/\(verdict.digest)/\(verdict.accepted)/\(verdict.points)"
+            if let known = sender.verdicts?[name] { return known == summary ? .accepted : .refused(.replayed) }
+            sender.verdicts = (sender.verdicts ?? [:]).merging([name: summary]) { $1 }
         case .adjust:
             guard Self.insert(envelope.id, into: &sender.adjustments) else { return .refused(.replayed) }
         case let .hint(hint):

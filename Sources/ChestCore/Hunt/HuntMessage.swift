@@ -26,6 +26,9 @@ package struct HuntMessage: Codable, Hashable, Sendable {
         /// A finish page (`compose --finish`): its credited receipt stops the team's clock (docs/HUNTS.md "A
         /// finish"); absent for any other page.
         package var finish: Bool?
+        /// A mission page (`compose --mission`): its points (`points`, the most) are given by the organiser's verdict
+        /// on what the team submits, not by its opening (docs/HUNTS.md "Missions"); absent for any other page.
+        package var mission: Bool?
 
         package init(
             key: String, guarded: Bool, targets: [Target]? = nil, points: Int? = nil, hints: [Hint]? = nil,

@@ -1,3 +1,5 @@
+import struct FoundationEssentials.Date
+
 /// A release key the organiser publishes (docs/HUNTS.md "Messages on the broker"): it opens the pages sealed
 /// with `--lock release=NAME`.
 package struct HuntRelease: Codable, Hashable, Sendable {
@@ -15,4 +17,12 @@ package struct HuntRelease: Codable, Hashable, Sendable {
     package static let startName = "_start"
 
     package static func isValidName(_ name: String) -> Bool { HuntTopic.isValidLevel(name) }
+}
+
+extension HuntEnvelope {
+    /// The release that carries the hunt's start key (docs/HUNTS.md "The start key"), unsigned: `chest hunt start`
+    /// and the board sign it.
+    package static func startKey(_ key: ReleaseKey, hunt: HuntID, id: UInt64, sent: Date) -> HuntEnvelope {
+        HuntEnvelope(hunt: hunt, id: id, sent: sent, release: HuntRelease(name: HuntRelease.startName, key: key))
+    }
 }

@@ -49,6 +49,19 @@ package enum HuntTopic {
     package static func toldTo(hunt: HuntID, team: String) -> String {
         "chest/\(hunt)/\(HuntEnvelope.organiserSender)/told/\(team)/+"
     }
+    /// A team's submission for a mission page (docs/HUNTS.md "Missions"), one topic per submission (its outbox id),
+    /// retained like a question.
+    package static func submit(hunt: HuntID, team: String, id: UInt64) -> String {
+        "chest/\(hunt)/\(team)/submit/\(id)"
+    }
+    /// The organiser's verdict on a team's submission, retained, where only that team reads (examples/mosquitto/hunt.acl).
+    package static func verdict(hunt: HuntID, team: String, id: UInt64) -> String {
+        "chest/\(hunt)/\(HuntEnvelope.organiserSender)/verdict/\(team)/\(id)"
+    }
+    /// What a team's chestd subscribes to for the verdicts on its submissions.
+    package static func verdicts(hunt: HuntID, team: String) -> String {
+        "chest/\(hunt)/\(HuntEnvelope.organiserSender)/verdict/\(team)/+"
+    }
     /// Where OwnTracks' recorder and frontends look for transition events.
     package static func ownTracksEvent(team: String, device: String) -> String { "owntracks/\(team)/\(device)/event" }
     /// What the board subscribes to.
@@ -82,6 +95,8 @@ package enum HuntTopic {
         case start(team: String)
         case ask(team: String, id: UInt64)
         case told(team: String, id: UInt64)
+        case submit(team: String, id: UInt64)
+        case verdict(team: String, id: UInt64)
     }
 
     /// What a topic of this hunt carries; nil for another hunt, another shape, or a level that is not a valid name.
@@ -113,6 +128,7 @@ package enum HuntTopic {
             case "receipt": return .receipt(team: String(levels[2]), id: id)
             case "hint": return .hintRequest(team: String(levels[2]), id: id)
             case "ask": return .ask(team: String(levels[2]), id: id)
+            case "submit": return .submit(team: String(levels[2]), id: id)
             default: return nil
             }
         }
@@ -125,6 +141,11 @@ package enum HuntTopic {
             let id = id(levels[5])
         {
             return .told(team: String(levels[4]), id: id)
+        }
+        if levels.count == 6, organiser, levels[3] == "verdict", HuntTeam.isValidName(String(levels[4])),
+            let id = id(levels[5])
+        {
+            return .verdict(team: String(levels[4]), id: id)
         }
         guard levels.count == 4 else { return nil }
         let (middle, last) = (String(levels[2]), String(levels[3]))

@@ -13,6 +13,8 @@ package struct QuestDraft: Hashable, Sendable {
         package var points: Int?
         /// `finish: yes` (docs/HUNTS.md "A finish").
         package var finish = false
+        /// `mission: yes` (docs/HUNTS.md "Missions").
+        package var mission = false
         /// The quest's line of its `page:`, for what compose says of it.
         package var line: Int?
         /// What the page's place is called where it came from (`waypoint:`), for `export`.
@@ -77,6 +79,7 @@ extension Quest {
                 draft.attachments = page.attachments.map(\.path)
                 draft.hints = page.hints
                 (draft.question, draft.points, draft.finish) = (page.question, page.points, page.finish)
+                draft.mission = page.mission
                 draft.line = page.line
                 draft.waypoint = page.waypoint
                 return draft

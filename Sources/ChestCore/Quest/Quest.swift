@@ -68,6 +68,8 @@ package struct QuestPage: Hashable, Sendable {
     package var points: Int?
     /// `finish: yes`: a finish page (docs/HUNTS.md "A finish").
     package var finish = false
+    /// `mission: yes`: a page the organiser judges (docs/HUNTS.md "Missions").
+    package var mission = false
     /// `waypoint:`: what the page's place is called where it came from, for `export` (docs/QUEST.md "Names on the
     /// way back"); never in the message.
     package var waypoint: QuestWaypoint?

@@ -27,7 +27,7 @@ package struct QuestParser {
         "from", "message", "title", "after", "order", "page", "|", "lock", "or", "attach", "search-area", "hint",
         "hint-after",
         "hint-cost",
-        "question", "points", "finish", "waypoint",
+        "question", "points", "finish", "mission", "waypoint",
     ]
 
     /// Reads and checks a quest, reporting every mistake found (up to `QuestErrors.limit`) rather than the first:
@@ -220,6 +220,15 @@ package struct QuestParser {
             case "yes": quest.messages[messageIndex].pages[pageIndex].finish = true
             case "no": quest.messages[messageIndex].pages[pageIndex].finish = false
             default: throw fail("finish: is yes or no, not \"\(value)\"")
+            }
+        case "mission":
+            guard let messageIndex, let pageIndex else {
+                throw fail("comes before any page; write page: TEXT first, then mission: yes")
+            }
+            switch value.lowercased() {
+            case "yes": quest.messages[messageIndex].pages[pageIndex].mission = true
+            case "no": quest.messages[messageIndex].pages[pageIndex].mission = false
+            default: throw fail("mission: is yes or no, not \"\(value)\"")
             }
         case "or":
             guard let messageIndex, let pageIndex else { throw fail("comes before any page") }

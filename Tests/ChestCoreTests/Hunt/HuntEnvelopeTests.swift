@@ -59,7 +59,7 @@ import Testing
         ("kind mismatch", { $0["kind"] = "status" }, "a status message without its status"),
         (
             "two payloads", { $0["status"] = ["online": true, "pagesOpen": 0] },
-            "the message must carry exactly one of receipt, status, release, hintRequest, hint, adjust, schedule, said, start, ask or told"
+            "the message must carry exactly one of receipt, status, release, hintRequest, hint, adjust, schedule, said, start, ask, told, submit or verdict"
         ),
         ("no payload", { $0["receipt"] = nil }, "exactly one of"),
         ("unknown kind", { $0["kind"] = "gossip" }, "not a chest hunt message: \"kind\""),
