@@ -30,17 +30,21 @@ let package = Package(
         .systemLibrary(name: "CUTF8Proc", path: "Sources/CUTF8Proc", providers: [.apt(["libutf8proc-dev"])]),
         // libcurl: the weather providers' HTTPS requests, without FoundationNetworking.
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        // The functions of those four libraries, each opening its library at its first call (dlopen).
-        .target(name: "CLazyLibraries", cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]),
-        // Pure: model, file format, locks, geometry, the evaluation engine. No I/O, no clock reads.
+        // The functions of those four libraries, calling the real ones in the library opened with dlopen. Hidden:
+        // none is exported, so the libraries' calls to their own functions never land on these.
+        .target(
+            name: "CLazyLibraries", cSettings: [.unsafeFlags(["-I/usr/include/libxml2", "-fvisibility=hidden"])]),
+        // Pure: the model, the message file format, locks, geometry, the evaluation engine, quests, hunts and the
+        // board's core, time zones by the rules of the TZif bytes it is given. No I/O, no clock reads.
         .target(name: "ChestCore", dependencies: ["CUTF8Proc"]),
         // Pure: declared commands, the one argument parser, help text and shell completion scripts.
         .target(name: "ChestArguments"),
-        // A simulated GPS receiver: walks written as NMEA 0183 (chest-walk, the demo, the tests); GPX waypoints and
-        // tracks, read through ChestGPX's XML reader.
+        // A simulated GPS receiver: walks written as NMEA 0183 (chest-walk, the demo, the tests), from a description,
+        // a GPX track (ChestGPX) or an NMEA log.
         .target(name: "ChestSimulator", dependencies: ["ChestCore", "ChestGPX"]),
-        // Thin adapters over the OS: files, inotify, Unix socket, processes, signals, systemd. Links no C library.
-        .target(name: "ChestIO", dependencies: ["ChestCore"]),
+        // Thin adapters over the OS: files, inotify, Unix socket, processes, signals, systemd, the libraries opened on
+        // demand. Links no C library.
+        .target(name: "ChestIO", dependencies: ["ChestCore", "CLazyLibraries"]),
         // gpsd through libgps: the one module that links it.
         .target(name: "ChestGPS", dependencies: ["ChestCore", "ChestIO", "CGPSD"]),
         // Seals, identities and PIN hashes through libsodium: the one module that links it.
@@ -53,10 +57,10 @@ let package = Package(
         // The weather providers over HTTP through libcurl (the one module that links it), run by chestd in the
         // short-lived `chest-weather` helper.
         .target(name: "ChestWeather", dependencies: ["ChestCore", "ChestIO", "CCurl", "CLazyLibraries"]),
-        // A GPX of caches read through libxml2 (the one module that links it), for the pure mapping to a quest in
-        // ChestCore (docs/QUEST.md "A course from a geocaching GPX"); its XMLStreamReader also reads ChestSimulator's
-        // GPX waypoints and tracks.
-        .target(name: "ChestGPX", dependencies: ["ChestCore", "CLibXML2", "CLazyLibraries"]),
+        // GPX files through libxml2 (the one module that links it): a GPX of caches, for the pure mapping to a quest
+        // in ChestCore (docs/QUEST.md "A course from a geocaching GPX"), and `GPX`, the waypoints and tracks of a
+        // quest's places and a recorded walk, read and written.
+        .target(name: "ChestGPX", dependencies: ["ChestCore", "ChestIO", "CLibXML2", "CLazyLibraries"]),
         // The daemon and the command line (with chest-walk) as libraries, so tests can drive them.
         .target(
             name: "ChestDaemon",
@@ -76,8 +80,8 @@ let package = Package(
             name: "ChestTestSupport",
             dependencies: ["ChestCore", "ChestIO", "ChestMQTT", "ChestSeal", "ChestSimulator"],
             path: "Tests/ChestTestSupport"),
-        .testTarget(name: "ChestCoreTests", dependencies: ["ChestCore", "ChestIO"]),
-        .testTarget(name: "ChestSimulatorTests", dependencies: ["ChestCore", "ChestSimulator"]),
+        .testTarget(name: "ChestCoreTests", dependencies: ["ChestCore", "ChestIO", "ChestTestSupport"]),
+        .testTarget(name: "ChestSimulatorTests", dependencies: ["ChestCore", "ChestGPX", "ChestSimulator"]),
         .testTarget(name: "ChestGPXTests", dependencies: ["ChestBench", "ChestCore", "ChestGPX", "ChestTestSupport"]),
         .testTarget(name: "ChestArgumentsTests", dependencies: ["ChestArguments"]),
         .testTarget(
@@ -95,7 +99,7 @@ let package = Package(
                 "CGPSD", "ChestCore", "ChestIO", "ChestGPS", "ChestSimulator",
                 "ChestTestSupport",
             ]),
-        .testTarget(name: "ChestSealTests", dependencies: ["ChestCore", "ChestIO", "ChestSeal"]),
+        .testTarget(name: "ChestSealTests", dependencies: ["ChestCore", "ChestIO", "ChestSeal", "ChestTestSupport"]),
         .testTarget(
             name: "ChestWeatherTests", dependencies: ["ChestCore", "ChestIO", "ChestWeather", "ChestTestSupport"]),
         .testTarget(name: "ChestWebTests", dependencies: ["ChestCore", "ChestIO", "ChestWeb", "ChestTestSupport"]),
@@ -110,7 +114,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "ChestCore", "ChestIO", "ChestSeal", "ChestSimulator",
+                "ChestCore", "ChestGPX", "ChestIO", "ChestSeal", "ChestSimulator",
                 "ChestTestSupport",
             ]),
     ],
@@ -139,11 +143,14 @@ for target in package.targets where target.type == .regular && target.name.hasPr
         (target.swiftSettings ?? [])
         + [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
 }
+// The program exports no symbol (Sources/chest/exports.map): nothing loads it as a library, and a library it opens
+// could otherwise bind its calls to its own functions to the program's (docs/PACKAGING.md "Libraries loaded on demand").
 for target in package.targets where target.name == "chest" {
-    target.exclude = ["HotPath.order"]
+    target.exclude = ["HotPath.order", "exports.map"]
     target.linkerSettings = [
+        .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/chest/exports.map"]),
         .unsafeFlags(
             ["-Xlinker", "--section-ordering-file=\(Context.packageDirectory)/Sources/chest/HotPath.order"],
-            .when(configuration: .release))
+            .when(configuration: .release)),
     ]
 }

@@ -15,7 +15,22 @@ mkdir -p "$out"
 # for the gps one ChestGPS's conversions without GPSReader (which needs ChestIO) and the module map of CGPSD.
 mapfile -t core < <(find Sources/ChestCore -name '*.swift' | sort)
 core+=(-Xcc -fmodule-map-file=Sources/CUTF8Proc/module.modulemap -lutf8proc)
-weather=(Sources/ChestWeather/*.swift -Xcc -fmodule-map-file=Sources/CCurl/module.modulemap -lcurl)
+# ChestWeather opens libcurl through ChestIO's OnDemandLibrary and CLazyLibraries (docs/PACKAGING.md "Libraries loaded
+# on demand"): that one file of ChestIO joins the module, and CLazyLibraries' C is compiled apart (for a fuzzer only).
+sed '/^import ChestIO$/d' Sources/ChestWeather/WeatherHTTPClient.swift > "$out/WeatherHTTPClient.swift"
+printf 'module CLazyLibraries {\n    header "%s"\n    export *\n}\n' "$PWD/Sources/CLazyLibraries/include/CLazyLibraries.h" \
+    > "$out/CLazyLibraries.modulemap"
+mapfile -t weatherSources < <(ls Sources/ChestWeather/*.swift | grep -v '/WeatherHTTPClient.swift$')
+weather=("${weatherSources[@]}" "$out/WeatherHTTPClient.swift" Sources/ChestIO/OnDemandLibrary.swift
+    -Xcc -fmodule-map-file=Sources/CCurl/module.modulemap -Xcc -fmodule-map-file="$out/CLazyLibraries.modulemap")
+lazyObjects() { # CLazyLibraries' objects, for the weather fuzzer's link
+    mkdir -p "$out/lazy"
+    for source in Sources/CLazyLibraries/*.c; do
+        clang -c -O1 -fvisibility=hidden -I Sources/CLazyLibraries/include -I/usr/include/libxml2 "$source" \
+            -o "$out/lazy/$(basename "$source" .c).o"
+    done
+    ls "$out"/lazy/*.o
+}
 sed '/^import ChestIO$/d' Sources/ChestGPS/Fix+libgps.swift > "$out/Fix+libgps.swift"
 gps=("$out/Fix+libgps.swift" Sources/ChestGPS/ReceiverSource.swift -Xcc -fmodule-map-file=CGPSD/module.modulemap -I CGPSD)
 quiet() { grep -v -e "Cannot export local symbol" -e "ignoring import" -e "^ *[0-9]* | " -e "^ *\^" || true; }
@@ -118,7 +133,8 @@ for target in "${targets[@]}"; do
              run message-decoder corpus-message ;;
     control) build control-protocol "${core[@]}" Fuzz/ControlProtocolFuzzer.swift
              run control-protocol corpus-control ;;
-    weather) build weather-decoder "${core[@]}" "${weather[@]}" Fuzz/WeatherDecoderFuzzer.swift
+    weather) mapfile -t objects < <(lazyObjects)
+             build weather-decoder "${core[@]}" "${weather[@]}" "${objects[@]}" Fuzz/WeatherDecoderFuzzer.swift
              run weather-decoder corpus-weather ;;
     gps)     build gps-report "${core[@]}" "${gps[@]}" Fuzz/GPSReportFuzzer.swift -lgps
              run gps-report corpus-gps ;;

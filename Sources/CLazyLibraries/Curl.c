@@ -1,45 +1,49 @@
 // libcurl, for the weather helper (chest-weather) alone.
 #include "Library.h"
 
-#include <curl/curl.h>
-#include <stdarg.h>
+#include "../CCurl/shim.h"
 
-static struct chest_library curl = {.soname = "libcurl.so.4", .package = "libcurl4"};
+#define LIBRARY chest_curl_library
+#define FUNCTIONS(F, V, L)                                                                                            \
+    F(CURLcode, curl_global_init, (long flags), (flags))                                                              \
+    F(CURL *, curl_easy_init, (void), ())                                                                             \
+    V(curl_easy_cleanup, (CURL * handle), (handle))                                                                   \
+    F(CURLcode, curl_easy_perform, (CURL * handle), (handle))                                                         \
+    F(struct curl_slist *, curl_slist_append, (struct curl_slist * list, const char *data), (list, data))             \
+    V(curl_slist_free_all, (struct curl_slist * list), (list))                                                        \
+    L(curl_easy_setopt)                                                                                               \
+    L(curl_easy_getinfo)
 
-CHEST_ON_DEMAND(curl, CURLcode, curl_global_init, (long flags), (flags))
-CHEST_ON_DEMAND(curl, CURL *, curl_easy_init, (void), ())
-CHEST_ON_DEMAND_VOID(curl, curl_easy_cleanup, (CURL * handle), (handle))
-CHEST_ON_DEMAND(curl, CURLcode, curl_easy_perform, (CURL * handle), (handle))
-CHEST_ON_DEMAND(curl, struct curl_slist *, curl_slist_append, (struct curl_slist * list, const char *data),
-                (list, data))
-CHEST_ON_DEMAND_VOID(curl, curl_slist_free_all, (struct curl_slist * list), (list))
+CHEST_LIBRARY(.soname = "libcurl.so.4")
 
-// The two variadic functions take exactly one argument after the option, whose type the option's number gives
-// (CURLOPTTYPE_*; a CURLINFO always takes a pointer): it is read as that type and passed on as such.
-CURLcode curl_easy_setopt(CURL *handle, CURLoption option, ...) {
-    static void *_Atomic bound;
-    CURLcode (*setopt)(CURL *, CURLoption, ...) = chest_library_bind(&curl, "curl_easy_setopt", &bound);
-    va_list arguments;
-    va_start(arguments, option);
-    CURLcode result;
-    if (option < CURLOPTTYPE_OBJECTPOINT) {
-        result = setopt(handle, option, va_arg(arguments, long));
-    } else if (option >= CURLOPTTYPE_OFF_T && option < CURLOPTTYPE_BLOB) {
-        result = setopt(handle, option, va_arg(arguments, curl_off_t));
-    } else {
-        // Object and function pointers alike: both are pointer-sized on every platform Debian builds for.
-        result = setopt(handle, option, va_arg(arguments, void *));
-    }
-    va_end(arguments);
-    return result;
+// The two variadic functions, called with the one argument of the type each wrapper takes.
+typedef CURLcode (*setopt_function)(CURL *, CURLoption, ...);
+typedef CURLcode (*getinfo_function)(CURL *, CURLINFO, ...);
+
+CURLcode chest_curl_setopt_long(CURL *handle, CURLoption option, long value) {
+    return CHEST_FUNCTION(setopt_function, curl_easy_setopt)(handle, option, value);
 }
 
-CURLcode curl_easy_getinfo(CURL *handle, CURLINFO info, ...) {
-    static void *_Atomic bound;
-    CURLcode (*getinfo)(CURL *, CURLINFO, ...) = chest_library_bind(&curl, "curl_easy_getinfo", &bound);
-    va_list arguments;
-    va_start(arguments, info);
-    CURLcode result = getinfo(handle, info, va_arg(arguments, void *));
-    va_end(arguments);
-    return result;
+CURLcode chest_curl_setopt_string(CURL *handle, CURLoption option, const char *value) {
+    return CHEST_FUNCTION(setopt_function, curl_easy_setopt)(handle, option, value);
+}
+
+CURLcode chest_curl_setopt_pointer(CURL *handle, CURLoption option, void *value) {
+    return CHEST_FUNCTION(setopt_function, curl_easy_setopt)(handle, option, value);
+}
+
+CURLcode chest_curl_setopt_list(CURL *handle, CURLoption option, struct curl_slist *value) {
+    return CHEST_FUNCTION(setopt_function, curl_easy_setopt)(handle, option, value);
+}
+
+CURLcode chest_curl_setopt_data_function(CURL *handle, CURLoption option, chest_curl_data_function function) {
+    return CHEST_FUNCTION(setopt_function, curl_easy_setopt)(handle, option, function);
+}
+
+CURLcode chest_curl_setopt_xferinfo_function(CURL *handle, CURLoption option, chest_curl_xferinfo_function function) {
+    return CHEST_FUNCTION(setopt_function, curl_easy_setopt)(handle, option, function);
+}
+
+CURLcode chest_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+    return CHEST_FUNCTION(getinfo_function, curl_easy_getinfo)(handle, info, value);
 }

@@ -3,28 +3,57 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-static _Noreturn void unavailable(const struct chest_library *library, const char *what) {
-    // program_invocation_short_name: chest, chestd… as the program was called, like its other messages.
-    fprintf(stderr, "%s: cannot load %s: %s; install Debian's %s package (sudo apt install %s)\n",
-            program_invocation_short_name, library->soname, what, library->package, library->package);
-    exit(69);
+static struct chest_library *const libraries[] = {
+    [CHEST_LIBCURL] = &chest_curl_library,
+    [CHEST_LIBXML2] = &chest_xml2_library,
+    [CHEST_LIBMOSQUITTO] = &chest_mosquitto_library,
+    [CHEST_LIBMICROHTTPD] = &chest_microhttpd_library,
+};
+
+const char *chest_library_soname(enum chest_library_name name) { return libraries[name]->soname; }
+
+// Every function is looked up when the library opens, so that one missing is an error of the open, reported by the
+// module that asked, and never one of a later call.
+static int open_library(struct chest_library *library, char *error, size_t size) {
+    if (atomic_load_explicit(&library->open, memory_order_acquire)) return 0;
+    pthread_mutex_lock(&library->lock);
+    int result = 0;
+    if (!atomic_load_explicit(&library->open, memory_order_relaxed)) {
+        void *handle = dlopen(library->soname, RTLD_NOW | RTLD_LOCAL);
+        if (handle == NULL) {
+            snprintf(error, size, "%s", dlerror());
+            result = -1;
+        }
+        for (size_t index = 0; result == 0 && index < library->count; index++) {
+            library->functions[index] = dlsym(handle, library->names[index]);
+            if (library->functions[index] == NULL) {
+                snprintf(error, size, "%s has no %s", library->soname, library->names[index]);
+                dlclose(handle);
+                result = -1;
+            }
+        }
+        if (result == 0) atomic_store_explicit(&library->open, true, memory_order_release);
+    }
+    pthread_mutex_unlock(&library->lock);
+    return result;
 }
 
-void *chest_library_bind(struct chest_library *library, const char *name, void *_Atomic *bound) {
-    void *function = atomic_load_explicit(bound, memory_order_acquire);
-    if (function != NULL) return function;
-    void *handle = atomic_load_explicit(&library->handle, memory_order_acquire);
-    if (handle == NULL) {
-        // Two threads may both open it: dlopen counts references and returns the same handle.
-        handle = dlopen(library->soname, RTLD_NOW | RTLD_LOCAL);
-        if (handle == NULL) unavailable(library, dlerror());
-        atomic_store_explicit(&library->handle, handle, memory_order_release);
+int chest_library_open(enum chest_library_name name, char *error, size_t size) {
+    return open_library(libraries[name], error, size);
+}
+
+void *chest_library_function(struct chest_library *library, size_t index) {
+    if (!atomic_load_explicit(&library->open, memory_order_acquire)) {
+        char error[512];
+        if (open_library(library, error, sizeof error) != 0) {
+            fprintf(stderr, "%s: bug: %s called before its library was opened (%s)\n", program_invocation_short_name,
+                    library->names[index], error);
+            abort();
+        }
     }
-    function = dlsym(handle, name);
-    if (function == NULL) unavailable(library, dlerror());
-    atomic_store_explicit(bound, function, memory_order_release);
-    return function;
+    return library->functions[index];
 }

@@ -1,45 +1,41 @@
 // libxml2, for GPX and KML files and the HTML of cache descriptions: the commands that read them alone.
 #include "Library.h"
 
-#include <libxml/HTMLparser.h>
-#include <libxml/tree.h>
-#include <libxml/xmlreader.h>
+#include "../CLibXML2/shim.h"
 
-static struct chest_library xml2 = {.soname = "libxml2.so.2", .package = "libxml2"};
+#define LIBRARY chest_xml2_library
+#define FUNCTIONS(F, V, L)                                                                                            \
+    V(xmlInitParser, (void), ())                                                                                      \
+    F(xmlTextReaderPtr, xmlReaderForMemory, (const char *buffer, int size, const char *url, const char *encoding,     \
+          int options), (buffer, size, url, encoding, options))                                                       \
+    V(xmlFreeTextReader, (xmlTextReaderPtr reader), (reader))                                                         \
+    V(xmlTextReaderSetStructuredErrorHandler, (xmlTextReaderPtr reader, xmlStructuredErrorFunc handler, void          \
+          *context), (reader, handler, context))                                                                      \
+    F(int, xmlTextReaderRead, (xmlTextReaderPtr reader), (reader))                                                    \
+    F(int, xmlTextReaderNext, (xmlTextReaderPtr reader), (reader))                                                    \
+    F(int, xmlTextReaderNodeType, (xmlTextReaderPtr reader), (reader))                                                \
+    F(int, xmlTextReaderDepth, (xmlTextReaderPtr reader), (reader))                                                   \
+    F(int, xmlTextReaderIsEmptyElement, (xmlTextReaderPtr reader), (reader))                                          \
+    F(int, xmlTextReaderGetParserLineNumber, (xmlTextReaderPtr reader), (reader))                                     \
+    F(const xmlChar *, xmlTextReaderConstLocalName, (xmlTextReaderPtr reader), (reader))                              \
+    F(const xmlChar *, xmlTextReaderConstNamespaceUri, (xmlTextReaderPtr reader), (reader))                           \
+    F(const xmlChar *, xmlTextReaderConstValue, (xmlTextReaderPtr reader), (reader))                                  \
+    F(xmlChar *, xmlTextReaderGetAttribute, (xmlTextReaderPtr reader, const xmlChar *name), (reader, name))           \
+    F(xmlNodePtr, xmlTextReaderExpand, (xmlTextReaderPtr reader), (reader))                                           \
+    F(xmlEntityPtr, xmlGetDocEntity, (const xmlDoc *document, const xmlChar *name), (document, name))                 \
+    F(xmlNodePtr, xmlTextReaderCurrentNode, (xmlTextReaderPtr reader), (reader))                                      \
+    F(htmlDocPtr, htmlReadMemory, (const char *buffer, int size, const char *url, const char *encoding, int           \
+          options), (buffer, size, url, encoding, options))                                                           \
+    V(xmlFreeDoc, (xmlDocPtr document), (document))                                                                   \
+    F(xmlChar *, xmlGetProp, (const xmlNode *node, const xmlChar *name), (node, name))                                \
+    F(long, xmlGetLineNo, (const xmlNode *node), (node))                                                              \
+    L(xmlFree)
 
-CHEST_ON_DEMAND_VOID(xml2, xmlInitParser, (void), ())
-CHEST_ON_DEMAND(xml2, xmlTextReaderPtr, xmlReaderForMemory,
-                (const char *buffer, int size, const char *url, const char *encoding, int options),
-                (buffer, size, url, encoding, options))
-CHEST_ON_DEMAND_VOID(xml2, xmlFreeTextReader, (xmlTextReaderPtr reader), (reader))
-CHEST_ON_DEMAND_VOID(xml2, xmlTextReaderSetStructuredErrorHandler,
-                     (xmlTextReaderPtr reader, xmlStructuredErrorFunc handler, void *context),
-                     (reader, handler, context))
-CHEST_ON_DEMAND(xml2, int, xmlTextReaderRead, (xmlTextReaderPtr reader), (reader))
-CHEST_ON_DEMAND(xml2, int, xmlTextReaderNext, (xmlTextReaderPtr reader), (reader))
-CHEST_ON_DEMAND(xml2, int, xmlTextReaderNodeType, (xmlTextReaderPtr reader), (reader))
-CHEST_ON_DEMAND(xml2, int, xmlTextReaderDepth, (xmlTextReaderPtr reader), (reader))
-CHEST_ON_DEMAND(xml2, int, xmlTextReaderIsEmptyElement, (xmlTextReaderPtr reader), (reader))
-CHEST_ON_DEMAND(xml2, int, xmlTextReaderGetParserLineNumber, (xmlTextReaderPtr reader), (reader))
-CHEST_ON_DEMAND(xml2, const xmlChar *, xmlTextReaderConstLocalName, (xmlTextReaderPtr reader), (reader))
-CHEST_ON_DEMAND(xml2, const xmlChar *, xmlTextReaderConstNamespaceUri, (xmlTextReaderPtr reader), (reader))
-CHEST_ON_DEMAND(xml2, const xmlChar *, xmlTextReaderConstValue, (xmlTextReaderPtr reader), (reader))
-CHEST_ON_DEMAND(xml2, xmlChar *, xmlTextReaderGetAttribute, (xmlTextReaderPtr reader, const xmlChar *name),
-                (reader, name))
-CHEST_ON_DEMAND(xml2, xmlNodePtr, xmlTextReaderExpand, (xmlTextReaderPtr reader), (reader))
-CHEST_ON_DEMAND(xml2, xmlEntityPtr, xmlGetDocEntity, (const xmlDoc *document, const xmlChar *name), (document, name))
-CHEST_ON_DEMAND(xml2, xmlNodePtr, xmlTextReaderCurrentNode, (xmlTextReaderPtr reader), (reader))
-CHEST_ON_DEMAND(xml2, htmlDocPtr, htmlReadMemory,
-                (const char *buffer, int size, const char *url, const char *encoding, int options),
-                (buffer, size, url, encoding, options))
-CHEST_ON_DEMAND_VOID(xml2, xmlFreeDoc, (xmlDocPtr document), (document))
-CHEST_ON_DEMAND(xml2, xmlChar *, xmlGetProp, (const xmlNode *node, const xmlChar *name), (node, name))
-CHEST_ON_DEMAND(xml2, long, xmlGetLineNo, (const xmlNode *node), (node))
+CHEST_LIBRARY(.soname = "libxml2.so.2")
 
 // xmlFree is not a function but libxml2's variable holding its deallocator: the variable's address is looked up,
 // and its value called.
 void chest_xmlFree(void *pointer) {
-    static void *_Atomic bound;
-    xmlFreeFunc *deallocator = chest_library_bind(&xml2, "xmlFree", &bound);
-    (*deallocator)(pointer);
+    xmlFreeFunc deallocator = *CHEST_FUNCTION(xmlFreeFunc *, xmlFree);
+    deallocator(pointer);
 }

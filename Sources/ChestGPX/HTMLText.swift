@@ -1,5 +1,6 @@
 import CLibXML2
 import ChestCore
+import ChestIO
 
 /// A cache description in HTML as the plain text a page holds, read with libxml2's forgiving HTML parser: blocks and
 /// `<br>` as line breaks, list items as "- " lines, pictures as their alternative text, scripts and styles left out
@@ -51,6 +52,8 @@ enum HTMLText {
             HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
                 | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOIMPLIED.rawValue)
         guard !html.isEmpty else { return "" }
+        // Open already: the GPX the text comes from was read through libxml2 (XMLStreamReader).
+        guard (try? OnDemandLibrary.xml2.open()) != nil else { return html }
         // In a container: text at the top level after an inline element ("<b>QA1</b>: Prvu…") would get an implied
         // <p> of its own from libxml2 without an <html> and <body> around it, and so a line of its own (issue 58).
         var utf8 = Array(("<div>" + html + "</div>").utf8)

@@ -1,5 +1,6 @@
 import CLibXML2
 import ChestCore
+import ChestIO
 import FoundationEssentials
 import Glibc
 
@@ -9,19 +10,29 @@ package struct XMLReadError: Error, Hashable, Sendable {
     /// libxml2's message, `nil` when it said nothing.
     package var message: String?
 
+    /// libxml2 itself is missing: nothing was read.
+    package var unavailable: LibraryUnavailable?
+
     package init(line: Int, message: String?) {
         self.line = line
         self.message = message
     }
 
-    /// "not well-formed XML (libxml2: …)", as chest words it.
-    package var reason: String { "not well-formed XML" + (message.map { " (libxml2: \($0))" } ?? "") }
+    init(_ unavailable: LibraryUnavailable) {
+        self.init(line: 1, message: nil)
+        self.unavailable = unavailable
+    }
+
+    /// "not well-formed XML (libxml2: …)", as chest words it, or what libxml2's absence is.
+    package var reason: String {
+        unavailable.map(\.description) ?? "not well-formed XML" + (message.map { " (libxml2: \($0))" } ?? "")
+    }
 }
 
 /// One pass over an XML document with libxml2's streaming `xmlTextReader`: its elements' starts and ends and its
 /// text, in document order, with the element's name, namespace, depth, line and attributes. The one reader of XML in
 /// chest (ChestGPX is the one module that links libxml2): geocaching GPX files (`GeocacheFile`) and GPX waypoints and
-/// tracks (ChestSimulator's `GPX`) are both read through it.
+/// tracks (`GPX`) are both read through it.
 package final class XMLStreamReader {
     package enum Event: Hashable, Sendable {
         /// An element's start tag; an empty element (`<a/>`) is a `start` and then an `end`.
@@ -46,6 +57,7 @@ package final class XMLStreamReader {
 
     /// A reader of `data` (no network access, CDATA as text, line numbers past 65535).
     package init(data: Data) throws(XMLReadError) {
+        do throws(LibraryUnavailable) { try OnDemandLibrary.xml2.open() } catch { throw XMLReadError(error) }
         xmlInitParser()
         guard !data.isEmpty else { throw XMLReadError(line: 1, message: "Document is empty") }
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 1)

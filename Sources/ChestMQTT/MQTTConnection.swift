@@ -30,8 +30,11 @@ final class MQTTConnection: @unchecked Sendable {
         var nextWill: MQTTMessage?
     }
 
-    /// libmosquitto's own global state: initialised once per process.
-    private static let library: Void = { _ = mosquitto_lib_init() }()
+    /// libmosquitto opened and its own global state initialised, once per process; or why it cannot be opened.
+    private static let library = Result { () throws(LibraryUnavailable) in
+        try OnDemandLibrary.mosquitto.open()
+        _ = mosquitto_lib_init()
+    }
 
     let mosq: OpaquePointer
     private let options: MQTTOptions
@@ -44,7 +47,9 @@ final class MQTTConnection: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     init(_ options: MQTTOptions, onEvent: @escaping @Sendable (MQTTEvent) -> Void) throws(MQTTError) {
-        MQTTConnection.library
+        if case .failure(let unavailable) = MQTTConnection.library {
+            throw MQTTError(code: Int32(MOSQ_ERR_NOT_SUPPORTED.rawValue), description: unavailable.description)
+        }
         guard let mosq = mosquitto_new(options.clientID, options.cleanSession, nil) else {
             throw MQTTError(
                 code: Int32(MOSQ_ERR_ERRNO.rawValue), description: "mosquitto_new: \(String(cString: strerror(errno)))")

@@ -1,4 +1,5 @@
 import ChestCore
+import ChestGPX
 
 extension NMEAWalk {
     /// The walk as GPX 1.1: its waypoints (named "1", "2", … in order) and a track of every epoch with a fix

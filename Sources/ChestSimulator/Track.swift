@@ -1,4 +1,5 @@
 import ChestCore
+import ChestGPX
 import FoundationEssentials
 
 /// A recorded walk, one point a receiver epoch, from a GPX track, an NMEA log or a chest-walk description

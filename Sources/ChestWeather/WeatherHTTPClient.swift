@@ -1,5 +1,6 @@
 import CCurl
 import ChestCore
+import ChestIO
 import Dispatch
 import FoundationEssentials
 import Glibc
@@ -58,7 +59,11 @@ final class WeatherHTTPClient: Sendable {
 
     /// One blocking GET through a libcurl easy handle.
     private func perform(_ url: URL, cancelled: CancelFlag) -> Result<Reply, WeatherError> {
-        guard Self.curlReady, let handle = curl_easy_init() else {
+        let started: Bool
+        do { started = try Self.curlReady.get() } catch {
+            return .failure(.unreachable(provider: provider, reason: error.description))
+        }
+        guard started, let handle = curl_easy_init() else {
             return .failure(.unreachable(provider: provider, reason: "network error (libcurl did not start)"))
         }
         defer { curl_easy_cleanup(handle) }
@@ -170,8 +175,12 @@ final class WeatherHTTPClient: Sendable {
         return .success(Reply(status: status, headers: transfer.headers, body: Data(transfer.body)))
     }
 
-    /// curl_global_init once, before the first handle (it is not safe to race with another thread's first call).
-    private static let curlReady: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+    /// libcurl opened and curl_global_init called once, before the first handle (it is not safe to race with another
+    /// thread's first call): whether it started, or the library is missing.
+    private static let curlReady = Result { () throws(LibraryUnavailable) -> Bool in
+        try OnDemandLibrary.curl.open()
+        return curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+    }
 
     /// Whether the task that asked was cancelled; read by libcurl's progress callback on the transfer's thread.
     private final class CancelFlag: Sendable {

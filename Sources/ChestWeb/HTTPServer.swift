@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import ChestIO
 import FoundationEssentials
 import Glibc
 import Synchronization
@@ -161,6 +162,9 @@ final class HTTPServer: Sendable {
     let port: UInt16
 
     init(address: HTTPAddress, limits: Limits = Limits(), handle: @escaping Handler) throws(HTTPServerError) {
+        do throws(LibraryUnavailable) { try OnDemandLibrary.microhttpd.open() } catch {
+            throw HTTPServerError(error.description)
+        }
         var limits = limits
         // libmicrohttpd may hold more than the budget keeps: a newcomer must get in while the connection it makes
         // room for is still closing, and the board needs descriptors of its own (the broker, the journal).

@@ -1,3 +1,4 @@
+import ChestTestSupport
 import Foundation
 import Testing
 
@@ -48,23 +49,22 @@ import Testing
             sentByYou: false, receivedAt: Date(), senderKey: Self.malloryKey)
         #expect(!CLI.jsonText([item]).contains("lookalikeOf"))
         item.lookalikeOf = note.lookalikeOf
-        let list = try JSONSerialization.jsonObject(with: Data(CLI.jsonText([item]).utf8)) as? [[String: Any]]
-        #expect(list?.first?["lookalikeOf"] as? String == "Organiser", "\(CLI.jsonText([item]))")
+        let list = try JSON(CLI.jsonText([item]))
+        #expect(list[0]?["lookalikeOf"] == "Organiser", "\(CLI.jsonText([item]))")
         let report = ReadReport(
             id: id, title: "Clue 1", from: name, chest: .regular, state: .locked, sentByYou: false, pages: [],
             senderKey: Self.malloryKey)
-        let read = try JSONSerialization.jsonObject(
-            with: Data(CLI.jsonText(Output.ReadJSON(report, lookalikeOf: "Organiser")).utf8))
-        #expect((read as? [String: Any])?["lookalikeOf"] as? String == "Organiser")
+        let read = try JSON(CLI.jsonText(Output.ReadJSON(report, lookalikeOf: "Organiser")))
+        #expect(read["lookalikeOf"] == "Organiser")
         #expect(!CLI.jsonText(Output.ReadJSON(report)).contains("lookalikeOf"))
         // watch --json passes chestd's line on with the field added.
         let line = Data(
             #"{"at":"2026-11-26T18:00:00Z","event":"ingested","id":"\#(id.rawValue)","title":"Clue \"1\""}"#.utf8)
         let watched = WatchCommand.adding(lookalikeOf: "Org\"aniser", to: line)
         #expect(watched.hasPrefix(String(decoding: line, as: UTF8.self).dropLast()), "\(watched)")
-        let object = try JSONSerialization.jsonObject(with: Data(watched.utf8)) as? [String: Any]
+        let object = try JSON(watched)
         #expect(
-            object?["lookalikeOf"] as? String == "Org\"aniser" && object?["title"] as? String == "Clue \"1\"",
+            object["lookalikeOf"] == "Org\"aniser" && object["title"] == "Clue \"1\"",
             "\(watched)")
     }
 

@@ -1,5 +1,6 @@
 import ChestCore
 import ChestSeal
+import ChestTestSupport
 import Foundation
 import Testing
 
@@ -49,6 +50,13 @@ import Testing
     static let proof = "+cGsiPnak0PQMwzbPER/z2Ta6B0lwTRqbu4ttqWO4R4="
     static let signature = "efmtJjxIAxKaItgvqzbcURV7T2+Embv7fYnhFeSM1R3MDWZqitzgXrVAkzEYGyXVaodeHhZC1y6U3cdZi5ZfAA=="
 
+    /// `object` as another encoder writes it: indented, members in another order.
+    static func pretty(_ object: JSON) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted]
+        return try encoder.encode(object)
+    }
+
     static func foreign() throws -> UnlockReceipt {
         try UnlockReceipt.decode(
             Data(
@@ -87,13 +95,14 @@ import Testing
                 sent: Date(timeIntervalSince1970: 1_800_000_000),
                 receipt: try Self.foreign()),
             secretKey: [UInt8](Data(base64Encoded: Self.secretKey)!))
-        var object = try #require(try JSONSerialization.jsonObject(with: envelope.bytes) as? [String: Any])
-        #expect(object["sent"] as? String == "2027-01-15T08:00:00Z")
+        var object = try JSON(envelope.bytes)
+        #expect(object["sent"] == "2027-01-15T08:00:00Z")
         object["sent"] = "2027-01-15T08:00:00.000Z"
-        var receipt = try #require(object["receipt"] as? [String: Any])
+        var receipt = try #require(object["receipt"])
+        try #require(receipt.object != nil)
         receipt["openedAt"] = "2027-01-15T09:00:00.000+01:00"
         object["receipt"] = receipt
-        let foreign = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted])
+        let foreign = try Self.pretty(object)
         #expect(!String(decoding: foreign, as: UTF8.self).contains("08:00:00Z\""))
         let decoded = try HuntEnvelope.decode(foreign)
         #expect(HuntSigner.isValid(decoded))
@@ -134,10 +143,10 @@ import Testing
         #expect(String(decoding: said.signedBytes, as: UTF8.self) == Self.saidBytes)
         #expect(said.signature == Self.saidSignature)
         // Another encoder's form of the same schedule (times with an offset, other key order) verifies.
-        var object = try #require(try JSONSerialization.jsonObject(with: schedule.bytes) as? [String: Any])
+        var object = try JSON(schedule.bytes)
+        try #require(object.object != nil)
         object["schedule"] = ["ends": "2027-01-15T13:00:00.500+01:00", "starts": "2027-01-15T09:00:00.000Z"]
-        let decoded = try HuntEnvelope.decode(
-            try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted]))
+        let decoded = try HuntEnvelope.decode(try Self.pretty(object))
         #expect(HuntSigner.isValid(decoded) && decoded.kind == .schedule)
         var forged = decoded
         forged.body = .schedule(HuntSchedule(starts: sent, ends: sent.addingTimeInterval(4 * 3600 + 0.5)))

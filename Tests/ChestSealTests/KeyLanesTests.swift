@@ -1,4 +1,5 @@
 import ChestCore
+import ChestTestSupport
 import Foundation
 import Testing
 
@@ -67,9 +68,10 @@ import Testing
 
     @Test func lanesInAFileOlderThanFormatFiveAreRefusedWithTheReason() throws {
         let message = try Self.signed([Self.page()])
-        var json = try #require(JSONSerialization.jsonObject(with: MessageFile.encode(message)) as? [String: Any])
+        var json = try JSON(MessageFile.encode(message))
+        try #require(json.object != nil)
         json["version"] = 4
-        let older = try JSONSerialization.data(withJSONObject: json)
+        let older = try json.data
         #expect {
             _ = try MessageFile.decode(older)
         } throws: { error in
@@ -77,14 +79,15 @@ import Testing
         }
         // Lanes over the reader's cap are refused too: memory counts every lane's.
         json["version"] = 5
-        var pages = try #require(json["pages"] as? [[String: Any]])
-        var slot = try #require(pages[0]["keyA"] as? [String: Any])
+        var pages = try #require(json["pages"]?.array)
+        var slot = try #require(pages.first?["keyA"])
+        try #require(slot.object != nil)
         slot["lanes"] = 2
-        slot["memory"] = 1 << 30
+        slot["memory"] = .integer(1 << 30)
         pages[0]["keyA"] = slot
-        json["pages"] = pages
+        json["pages"] = .array(pages)
         #expect {
-            _ = try MessageFile.decode(try JSONSerialization.data(withJSONObject: json))
+            _ = try MessageFile.decode(try json.data)
         } throws: { error in
             "\(error)".contains("exceed the reader's cap")
         }
@@ -132,11 +135,11 @@ import Testing
             #expect(decoded.version == version && wrapped.count == keys)
         }
         // Format 4's nine keys under a file that says 5.
-        var json = try #require(
-            JSONSerialization.jsonObject(with: MessageFile.encode(try sealed(4).0)) as? [String: Any])
+        var json = try JSON(MessageFile.encode(try sealed(4).0))
+        try #require(json.object != nil)
         json["version"] = 5
         #expect {
-            _ = try MessageFile.decode(try JSONSerialization.data(withJSONObject: json))
+            _ = try MessageFile.decode(try json.data)
         } throws: { error in
             "\(error)".contains("keyA must hold exactly 4 cell keys (32 with an answer, 16 with a PIN)")
         }

@@ -1,4 +1,5 @@
 import ChestCore
+import ChestGPX
 import ChestSimulator
 import Foundation
 import Testing

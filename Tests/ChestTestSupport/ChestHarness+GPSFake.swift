@@ -10,7 +10,7 @@ extension ChestHarness {
         try startDaemon()
         let status = fake.waitForExit(timeout: timeout)
         try waitUntil("the replay is over", timeout: 60) {
-            (try self.status()["gpsd"] as? [String: Any])?["connected"] as? Bool == false
+            (try self.status()["gpsd"])?["connected"]?.bool == false
         }
         return status
     }

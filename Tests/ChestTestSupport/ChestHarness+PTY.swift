@@ -10,7 +10,7 @@ extension ChestHarness {
         do {
             try startDaemon()
             try waitUntil("chestd is connected to gpsd", timeout: 20) {
-                (try status()["gpsd"] as? [String: Any])?["connected"] as? Bool == true
+                (try status()["gpsd"])?["connected"]?.bool == true
             }
         } catch {
             gpsd.stop()

@@ -12,7 +12,7 @@ extension ChestHarness {
         try startDaemon()
         let status = fake.waitForExit(timeout: 60)
         try waitUntil("chestd saw gpsd go", timeout: 15) {
-            (try self.status()["gpsd"] as? [String: Any])?["connected"] as? Bool == false
+            (try self.status()["gpsd"])?["connected"]?.bool == false
         }
         return status
     }

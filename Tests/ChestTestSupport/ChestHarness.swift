@@ -1,6 +1,7 @@
 import ChestCore
 import ChestIO
 import ChestSeal
+import ChestTestSupport
 import Foundation
 import Glibc
 
@@ -120,16 +121,14 @@ package final class ChestHarness: @unchecked Sendable {
     package func states() throws -> [String: String] {
         Dictionary(
             uniqueKeysWithValues: try list().compactMap { item in
-                (item["title"] as? String).map { ($0, item["state"] as? String ?? "?") }
+                (item["title"]?.string).map { ($0, item["state"]?.string ?? "?") }
             })
     }
 
     /// `chest status --json`, parsed.
-    package func status() throws -> [String: Any] {
+    package func status() throws -> JSON {
         let outcome = try chest(["status", "--json"])
-        guard outcome.status == 0,
-            let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
-        else {
+        guard outcome.status == 0, let object = try? JSON(outcome.stdout), object.object != nil else {
             throw ChestError("chest status failed: \(outcome.stderr); \(daemonReport)")
         }
         return object
@@ -137,7 +136,7 @@ package final class ChestHarness: @unchecked Sendable {
 
     /// The time of chestd's latest fix (`chest status --json`), nil before the first.
     package func fixTime() throws -> Date? {
-        ((try status()["fix"] as? [String: Any])?["time"] as? String).flatMap { ISO8601.parse($0) }
+        (try status()["fix"]?["time"]?.string).flatMap { ISO8601.parse($0) }
     }
 
     /// Waits until chestd has taken fixes `seconds` of receiver time past its latest one now: each fix is a
@@ -150,10 +149,10 @@ package final class ChestHarness: @unchecked Sendable {
     }
 
     /// The messages `chest list --json` shows (both chests when `saved` is nil).
-    package func list(saved: Bool = false) throws -> [[String: Any]] {
+    package func list(saved: Bool = false) throws -> [JSON] {
         let outcome = try chest(["list", "--json"] + (saved ? ["--saved"] : []))
-        guard outcome.status == 0, let data = outcome.stdout.data(using: .utf8),
-            let array = try JSONSerialization.jsonObject(with: data) as? [[String: Any]]
+        guard outcome.status == 0, let array = (try? JSON(outcome.stdout))?.array,
+            array.allSatisfy({ $0.object != nil })
         else {
             throw ChestError("chest list failed: \(outcome.stderr); \(daemonReport)")
         }

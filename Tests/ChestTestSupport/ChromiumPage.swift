@@ -50,21 +50,21 @@ package final class ChromiumPage {
         toBrowser = toChild[1]
         fromBrowser = fromChild[0]
         let targets = try call("Target.getTargets", [:], inSession: false)
-        let infos = (targets["targetInfos"] as? [[String: Any]]) ?? []
-        guard let page = infos.first(where: { $0["type"] as? String == "page" })?["targetId"] as? String else {
+        let infos = (targets["targetInfos"]?.array) ?? []
+        guard let page = infos.first(where: { $0["type"]?.string == "page" })?["targetId"]?.string else {
             throw Failure(description: "no page target: \(targets)")
         }
         let attached = try call(
-            "Target.attachToTarget", ["targetId": page, "flatten": true], inSession: false)
-        session = attached["sessionId"] as? String ?? ""
+            "Target.attachToTarget", ["targetId": .string(page), "flatten": true], inSession: false)
+        session = attached["sessionId"]?.string ?? ""
         // The page gets exactly width×height, whatever the window keeps for itself.
         try call(
             "Emulation.setDeviceMetricsOverride",
-            ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": false])
+            ["width": .integer(width), "height": .integer(height), "deviceScaleFactor": 1, "mobile": false])
         try call("Page.enable")
-        try call("Page.navigate", ["url": url])
+        try call("Page.navigate", ["url": .string(url)])
         try waitFor("the page's load", timeout: 60) {
-            try self.evaluate("document.readyState") as? String == "complete"
+            try self.evaluate("document.readyState")?.string == "complete"
         }
     }
 
@@ -81,13 +81,13 @@ package final class ChromiumPage {
     }
 
     /// The value of a JavaScript expression in the page (a promise is awaited), as JSON gives it back.
-    package func evaluate(_ expression: String) throws -> Any? {
+    package func evaluate(_ expression: String) throws -> JSON? {
         let result = try call(
-            "Runtime.evaluate", ["expression": expression, "returnByValue": true, "awaitPromise": true])
+            "Runtime.evaluate", ["expression": .string(expression), "returnByValue": true, "awaitPromise": true])
         if let exception = result["exceptionDetails"] {
             throw Failure(description: "the script failed: \(exception)")
         }
-        return (result["result"] as? [String: Any])?["value"]
+        return result["result"]?["value"]
     }
 
     /// Presses and lets go of a key, as a keyboard does: " " (space) or "ArrowRight".
@@ -100,8 +100,9 @@ package final class ChromiumPage {
             default: (key, 0)
             }
         for type in ["keyDown", "keyUp"] {
-            var parameters: [String: Any] = [
-                "type": type, "key": key, "code": code, "windowsVirtualKeyCode": number, "nativeVirtualKeyCode": number,
+            var parameters: JSON = [
+                "type": .string(type), "key": .string(key), "code": .string(code),
+                "windowsVirtualKeyCode": .integer(number), "nativeVirtualKeyCode": .integer(number),
             ]
             if key == " ", type == "keyDown" { parameters["text"] = " " }
             try call("Input.dispatchKeyEvent", parameters)
@@ -116,14 +117,12 @@ package final class ChromiumPage {
     }
 
     @discardableResult
-    private func call(_ method: String, _ parameters: [String: Any] = [:], inSession: Bool = true) throws
-        -> [String: Any]
-    {
+    private func call(_ method: String, _ parameters: JSON = [:], inSession: Bool = true) throws -> JSON {
         next += 1
         let id = next
-        var message: [String: Any] = ["id": id, "method": method, "params": parameters]
-        if inSession { message["sessionId"] = session }
-        var bytes = try JSONSerialization.data(withJSONObject: message)
+        var message: JSON = ["id": .integer(id), "method": .string(method), "params": parameters]
+        if inSession { message["sessionId"] = .string(session) }
+        var bytes = try message.data
         bytes.append(0)
         try bytes.withUnsafeBytes { raw in
             var sent = 0
@@ -138,11 +137,11 @@ package final class ChromiumPage {
             while let end = buffer.firstIndex(of: 0) {
                 let line = buffer[buffer.startIndex..<end]
                 buffer = Data(buffer[(end + 1)...])
-                guard let reply = try JSONSerialization.jsonObject(with: line) as? [String: Any],
-                    reply["id"] as? Int == id
+                let reply = try JSON(Data(line))
+                guard reply["id"]?.int == id
                 else { continue }
                 if let error = reply["error"] { throw Failure(description: "\(method): \(error)") }
-                return reply["result"] as? [String: Any] ?? [:]
+                return reply["result"] ?? [:]
             }
             let left = deadline.timeIntervalSinceNow
             guard left > 0 else { throw Failure(description: "chromium did not answer \(method)") }

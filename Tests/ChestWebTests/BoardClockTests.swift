@@ -1,5 +1,6 @@
 import ChestCore
 import ChestIO
+import ChestTestSupport
 import Foundation
 import Testing
 
@@ -40,9 +41,9 @@ import Testing
         ] {
             #expect(BoardAssets.javascript.contains(words), "\(words)")
         }
-        let json = try #require(try JSONSerialization.jsonObject(with: BoardJSON.data(moved)) as? [String: Any])
+        let json = try JSON(BoardJSON.data(moved))
         #expect(
-            json["starts"] as? String == "2027-05-02T09:00:00Z" && json["ends"] as? String == "2027-05-02T11:30:00Z")
+            json["starts"]?.string == "2027-05-02T09:00:00Z" && json["ends"]?.string == "2027-05-02T11:30:00Z")
     }
 
     @Test func theResultsSayTheDateAndWindowAndTimesInOneForm() throws {

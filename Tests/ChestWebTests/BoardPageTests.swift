@@ -112,10 +112,10 @@ import Testing
             row.contains("a lookalike of blue, a sender you know under another key") && row.contains("\u{2248} blue"),
             "\(row)")
         #expect(!table.split(separator: "\n").contains { $0.contains(#"data-team="red""#) && $0.contains("lookalike") })
-        let json = try #require(try JSONSerialization.jsonObject(with: BoardJSON.data(snapshot)) as? [String: Any])
-        let rows = try #require(json["teams"] as? [[String: Any]])
-        #expect(rows.first { $0["team"] as? String == "b1ue" }?["lookalikeOf"] as? String == "blue", "\(rows)")
-        #expect(rows.first { $0["team"] as? String == "red" }?["lookalikeOf"] == nil)
+        let json = try JSON(BoardJSON.data(snapshot))
+        let rows = try #require(json["teams"]?.array)
+        #expect(rows.first { $0["team"]?.string == "b1ue" }?["lookalikeOf"]?.string == "blue", "\(rows)")
+        #expect(rows.first { $0["team"]?.string == "red" }?["lookalikeOf"] == nil)
     }
 
     @Test func whatATeamOrAMessageBringsIsShownAsText() {
@@ -272,13 +272,13 @@ import Testing
         #expect(blue.contains(#"<td class="rank""#) && !blue.contains(#"<td class="rank"></td>"#))
         #expect(blue.contains(#"fill="\#(TeamColours.hex("blue")!)""#), "blue's dot is blue")
         #expect(table.contains(">Opened with</th>") && table.contains(">Says now</th>"))
-        let json = try #require(try JSONSerialization.jsonObject(with: BoardJSON.data(snapshot)) as? [String: Any])
-        let teams = try #require(json["teams"] as? [[String: Any]])
-        let redRow = try #require(teams.first { $0["team"] as? String == "red" })
+        let json = try JSON(BoardJSON.data(snapshot))
+        let teams = try #require(json["teams"]?.array)
+        let redRow = try #require(teams.first { $0["team"]?.string == "red" })
         #expect(redRow["rank"] == nil)
-        let blueRow = try #require(teams.first { $0["team"] as? String == "blue" })
-        #expect((blueRow["openedWith"] as? [String: String]) == ["worst": "simulated", "best": "hardware"])
-        #expect(blueRow["colour"] as? String == TeamColours.hex("blue"))
+        let blueRow = try #require(teams.first { $0["team"]?.string == "blue" })
+        #expect(blueRow["openedWith"] == ["worst": "simulated", "best": "hardware"])
+        #expect(blueRow["colour"]?.string == TeamColours.hex("blue"))
     }
 
     @Test func aRightToLeftOverrideIsWrittenOutAndIsolated() {
@@ -334,9 +334,9 @@ import Testing
                 && results.teams[1].pages.count == 8)
         #expect(first.distanceMetres == 1_234 && (first.firstToLastSeconds ?? 0) == 6 * 1_800, "\(first)")
         #expect(results.teams.first { $0.team == "red" }?.rank == nil)
-        let json = try #require(try JSONSerialization.jsonObject(with: results.json) as? [String: Any])
-        let teams = try #require(json["teams"] as? [[String: Any]])
-        #expect(teams.count == 12 && (teams[0]["pages"] as? [[String: Any]])?.first?["reachedAt"] is String)
+        let json = try JSON(results.json)
+        let teams = try #require(json["teams"]?.array)
+        #expect(teams.count == 12 && (teams[0]["pages"]?.array)?.first?["reachedAt"]?.string != nil)
         let csv = results.csv.split(separator: "\n")
         #expect(
             csv[0]

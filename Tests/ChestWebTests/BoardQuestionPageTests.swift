@@ -1,4 +1,5 @@
 import ChestCore
+import ChestTestSupport
 import Foundation
 import Testing
 
@@ -23,13 +24,12 @@ import Testing
         #expect(latest.contains(#"<li class="asked""#) && latest.contains("asks: "), "\(latest)")
         #expect(!latest.contains("<script>") && latest.contains("&lt;script&gt;"), "\(latest)")
 
-        let document = try #require(
-            try JSONSerialization.jsonObject(with: BoardJSON.data(snapshot)) as? [String: Any])
-        let questions = try #require(document["questions"] as? [[String: Any]])
+        let document = try JSON(BoardJSON.data(snapshot))
+        let questions = try #require(document["questions"]?.array)
         #expect(questions.count == 1)
-        #expect(questions.first?["team"] as? String == "red" && questions.first?["text"] as? String == hostile)
-        #expect(questions.first?["at"] as? String == "2027-01-15T08:00:00Z" && questions.first?["id"] as? Int == 3)
-        let latestEvents = try #require(document["latest"] as? [[String: Any]])
-        #expect(latestEvents.first?["event"] as? String == "asked", "\(latestEvents)")
+        #expect(questions.first?["team"]?.string == "red" && questions.first?["text"]?.string == hostile)
+        #expect(questions.first?["at"]?.string == "2027-01-15T08:00:00Z" && questions.first?["id"]?.int == 3)
+        let latestEvents = try #require(document["latest"]?.array)
+        #expect(latestEvents.first?["event"]?.string == "asked", "\(latestEvents)")
     }
 }

@@ -75,12 +75,12 @@ import Testing
             let response = state.respond(to: Self.request(path))
             #expect(response.status == 200)
             let data = try #require(Self.body(response))
-            let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-            #expect(json["page"] as? Int == number && json["pages"] as? Int == 3 && json["teamCount"] as? Int == count)
-            #expect((json["ignored"] as? [String: Int]) == ["malformed": 1] && json["latest"] is [Any])
-            let teams = try #require(json["teams"] as? [[String: Any]])
+            let json = try JSON(data)
+            #expect(json["page"]?.int == number && json["pages"]?.int == 3 && json["teamCount"]?.int == count)
+            #expect(json["ignored"] == ["malformed": 1] && json["latest"]?.array != nil)
+            let teams = try #require(json["teams"]?.array)
             #expect(teams.count == (number < 3 ? BoardJSON.perPage : 5))
-            names += teams.compactMap { $0["team"] as? String }
+            names += teams.compactMap { $0["team"]?.string }
         }
         #expect(names == snapshot.board.leaderboard().map(\.name), "every team once, in rank order")
         for path in ["/board.json?page=4", "/board.json?page=0", "/board.json?page=x"] {
@@ -89,8 +89,8 @@ import Testing
         // A small board is one page, as before.
         let small = Self.state(BoardPageTests.snapshot(share: false))
         let data = try #require(Self.body(small.respond(to: Self.request("/board.json"))))
-        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(json["pages"] as? Int == 1 && (json["teams"] as? [Any])?.count == 2)
+        let json = try JSON(data)
+        #expect(json["pages"]?.int == 1 && (json["teams"]?.array)?.count == 2)
     }
 }
 

@@ -123,26 +123,26 @@ struct BoardTilesTests {
         for (width, height) in [(1920, 1080), (1280, 720)] {
             let page = try ChromiumPage(board.url, width: width, height: height, dark: true)
             try page.waitFor("Leaflet's tiles") {
-                try page.evaluate("document.querySelectorAll('.leaflet-tile').length") as? Int ?? 0 > 0
+                try page.evaluate("document.querySelectorAll('.leaflet-tile').length")?.int ?? 0 > 0
             }
-            let json = try #require(try page.evaluate(probe) as? String)
-            let found = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            let json = try #require(try page.evaluate(probe)?.string)
+            let found = try JSON(json)
             let at = "\(width)×\(height)"
-            #expect(found["covers"] as? Bool == false, "\(at): the attribution covers the drawing")
-            #expect(found["creditShown"] as? Bool == true, "\(at): the attribution is not shown whole")
+            #expect(found["covers"]?.bool == false, "\(at): the attribution covers the drawing")
+            #expect(found["creditShown"]?.bool == true, "\(at): the attribution is not shown whole")
             #expect(
-                (found["labels"] as? Int ?? 0) >= 3 && (found["weak"] as? [String])?.isEmpty == true, "\(at): \(json)")
-            #expect(found["layout"] as? String == "fits", "\(at): \(json)")
+                (found["labels"]?.int ?? 0) >= 3 && (found["weak"]?.strings)?.isEmpty == true, "\(at): \(json)")
+            #expect(found["layout"]?.string == "fits", "\(at): \(json)")
         }
         // The results draw the same map beneath theirs.
         let before = asked.paths.withLock { $0.count }
         let results = try ChromiumPage(board.url + "results", width: 1920, height: 1080)
         try results.waitFor("the results' tiles", timeout: 30) {
-            try results.evaluate("document.querySelectorAll('.leaflet-tile').length") as? Int ?? 0 > 0
+            try results.evaluate("document.querySelectorAll('.leaflet-tile').length")?.int ?? 0 > 0
         }
         try results.waitFor("the tile server asked for the results' tiles", timeout: 30) {
             asked.paths.withLock { $0.count } > before
         }
-        #expect(try results.evaluate("document.querySelector('.attribution') !== null") as? Bool == true)
+        #expect(try results.evaluate("document.querySelector('.attribution') !== null")?.bool == true)
     }
 }

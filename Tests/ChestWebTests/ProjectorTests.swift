@@ -111,7 +111,7 @@ struct ProjectorTests {
     }
 
     static func look(_ page: ChromiumPage) throws -> Found {
-        let json = try #require(try page.evaluate(Self.probe) as? String)
+        let json = try #require(try page.evaluate(Self.probe)?.string)
         return try JSONDecoder().decode(Found.self, from: Data(json.utf8))
     }
 
@@ -131,7 +131,7 @@ struct ProjectorTests {
         for (width, height) in BoardLayoutTests.sizes {
             let page = try ChromiumPage(server.url, width: width, height: height, dark: true)
             try page.waitFor("the page's layout check") {
-                try page.evaluate("document.documentElement.dataset.layout") as? String != nil
+                try page.evaluate("document.documentElement.dataset.layout")?.string != nil
             }
             let found = try Self.look(page)
             let at = "\(teams) teams at \(width)×\(height)"

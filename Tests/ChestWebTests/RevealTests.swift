@@ -19,7 +19,7 @@ struct RevealTests {
         """
 
     static func shown(_ page: ChromiumPage) throws -> (teams: [String], text: String) {
-        let json = try #require(try page.evaluate(Self.probe) as? String)
+        let json = try #require(try page.evaluate(Self.probe)?.string)
         let all = try JSONDecoder().decode([String].self, from: Data(json.utf8))
         return (Array(all.dropLast()), all.last ?? "")
     }

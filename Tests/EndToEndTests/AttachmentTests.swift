@@ -86,13 +86,12 @@ struct AttachmentTests {
         #expect(
             read.stdout.contains("attached: where-to-dig.txt · application/octet-stream · 42 bytes"), "\(read.stdout)")
         let json =
-            try JSONSerialization.jsonObject(with: Data(try world.chest(["read", "--json", id]).stdout.utf8))
-            as? [String: Any]
-        let page = (json?["pages"] as? [[String: Any]])?.first
-        let listed = page?["attachments"] as? [[String: Any]]
-        #expect(listed?.first?["name"] as? String == "secret-oak-photo.png")
-        #expect(listed?.first?["type"] as? String == "image/png")
-        #expect(listed?.first?["size"] as? Int == picture.count)
+            JSON.object(try world.chest(["read", "--json", id]).stdout)
+        let page = (json?["pages"]?.array)?.first
+        let listed = page?["attachments"]?.array
+        #expect(listed?.first?["name"]?.string == "secret-oak-photo.png")
+        #expect(listed?.first?["type"]?.string == "image/png")
+        #expect(listed?.first?["size"]?.int == picture.count)
         #expect(page?["attachmentsKey"] == nil)
 
         let saved = try world.chest(["read", id, "--save", world.root + "/found"])
@@ -240,7 +239,7 @@ struct AttachmentTests {
         try world.startDaemon()
         #expect(try world.chest(["import", world.root + "/out/start.locked"]).status == 0)
         try world.waitUntil("the page is open", timeout: 10) { try world.states()["The start"] == "open" }
-        let id = try #require(try world.list().first?["id"] as? String)
+        let id = try #require(try world.list().first?["id"]?.string)
         #expect(try world.chest(["read", id, "--save", world.root + "/found"]).status == 0)
         #expect(Self.bytes(world.root + "/found/map.png") == picture)
 

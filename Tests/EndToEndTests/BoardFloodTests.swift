@@ -82,17 +82,17 @@ struct BoardFloodTests {
                 team: blue))
         try world.publish(HuntTopic.receipt(hunt: file.id, team: "blue", id: 2), blueReceipt.bytes, retain: true)
         try world.organiserWorld.waitUntil("the board credits blue's receipt", timeout: 120) {
-            board.events.contains { $0["event"] as? String == "unlock" && $0["team"] as? String == "blue" }
+            board.events.contains { $0["event"]?.string == "unlock" && $0["team"]?.string == "blue" }
         }
 
         // Every one of the flood's messages counted, and most of them unread.
-        func document() throws -> [String: Any] {
+        func document() throws -> JSON {
             let json = try WebClient.request(port: board.port, path: "/board.json")
-            return try #require(try JSONSerialization.jsonObject(with: Data(json.body.utf8)) as? [String: Any])
+            return try JSON(json.body)
         }
         var ignored: [String: Int] = [:]
         try world.organiserWorld.waitUntil("the board counted the whole flood", timeout: 120) {
-            ignored = try document()["ignored"] as? [String: Int] ?? [:]
+            ignored = try document()["ignored"]?.object?.compactMapValues(\.int) ?? [:]
             return ignored.values.reduce(0, +) >= flood
         }
         // The flood took at most this long to reach the board. Not the moment blue's receipt was credited: that
@@ -107,11 +107,11 @@ struct BoardFloodTests {
             checked >= Int(TeamRate.burst) && checked <= Int(TeamRate.burst) + Int(span.rounded(.up)) + 1,
             "\(checked) of \(flood) checked over \(span) s: \(ignored)")
         // Counted for red, whose name the topics are below.
-        let rows = try #require(try document()["teams"] as? [[String: Any]])
-        let redRow = try #require(rows.first { $0["team"] as? String == "red" })
-        #expect(redRow["refused"] as? [String: Int] == ["wrongTopic": checked, "tooFast": unread], "\(redRow)")
+        let rows = try #require(try document()["teams"]?.array)
+        let redRow = try #require(rows.first { $0["team"]?.string == "red" })
+        #expect(redRow["refused"] == ["wrongTopic": .integer(checked), "tooFast": .integer(unread)], "\(redRow)")
         // And shown once, not once a message.
-        let shown = board.events.filter { $0["event"] as? String == "refused" && $0["reason"] as? String == "tooFast" }
-        #expect(shown.count == 1 && shown.first?["team"] as? String == "red", "\(shown)")
+        let shown = board.events.filter { $0["event"]?.string == "refused" && $0["reason"]?.string == "tooFast" }
+        #expect(shown.count == 1 && shown.first?["team"]?.string == "red", "\(shown)")
     }
 }

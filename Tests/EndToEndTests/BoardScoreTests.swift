@@ -94,11 +94,11 @@ struct BoardScoreTests {
         }
         try open(gold, title: "gold", by: red)
         try open(silver, title: "silver", by: blue)
-        func team(_ name: String) -> [String: Any]? {
-            board.events.last { $0["event"] as? String == "team" && $0["team"] as? String == name }
+        func team(_ name: String) -> JSON? {
+            board.events.last { $0["event"]?.string == "team" && $0["team"]?.string == name }
         }
         try world.organiserWorld.waitUntil("the board credits red 5 points and blue 1", timeout: 30) {
-            team("red")?["points"] as? Int == 5 && team("blue")?["points"] as? Int == 1
+            team("red")?["points"]?.int == 5 && team("blue")?["points"]?.int == 1
         }
 
         // Red asks for gold's hint as its chestd would: a signed hintRequest on its own topic, retained.
@@ -132,16 +132,16 @@ struct BoardScoreTests {
         #expect(HintSeal.open(sealed, withSecretKey: try teamKey(blue)) == nil, "no other team's does")
         #expect(HintSeal.open(sealed, with: red.reader) == nil, "nor a reader's own key")
         try world.organiserWorld.waitUntil("the board subtracts the hint's cost", timeout: 20) {
-            team("red")?["points"] as? Int == 3 && team("red")?["hints"] as? Int == 1
-                && team("red")?["hintCost"] as? Int == 2
+            team("red")?["points"]?.int == 3 && team("red")?["hints"]?.int == 1
+                && team("red")?["hintCost"]?.int == 2
         }
         // Asked again: answered again, never charged twice.
         try askHint()
         #expect(try world.received(answers, count: 2).count == 2)
         try world.organiserWorld.waitUntil("the second answer's event", timeout: 20) {
-            board.events.contains { $0["event"] as? String == "hint" && $0["charged"] as? Bool == false }
+            board.events.contains { $0["event"]?.string == "hint" && $0["charged"]?.bool == false }
         }
-        #expect(team("red")?["points"] as? Int == 3)
+        #expect(team("red")?["points"]?.int == 3)
 
         // The organiser gives blue 4 points: blue, 5, now leads red, 3.
         let adjusted = try world.organiser([
@@ -149,11 +149,11 @@ struct BoardScoreTests {
         ])
         #expect(adjusted.status == 0 && adjusted.stdout.contains("blue +4 points"), "\(adjusted)")
         try world.organiserWorld.waitUntil("the board adds blue's adjustment", timeout: 20) {
-            team("blue")?["points"] as? Int == 5 && team("blue")?["adjustments"] as? Int == 4
+            team("blue")?["points"]?.int == 5 && team("blue")?["adjustments"]?.int == 4
         }
         #expect(
             board.events.contains {
-                $0["event"] as? String == "adjusted" && $0["reason"] as? String == "helped a lost walker"
+                $0["event"]?.string == "adjusted" && $0["reason"]?.string == "helped a lost walker"
             })
         let wrong = try world.organiser(["hunt", "adjust", "purple", "+4", "x", "--hunt", world.huntPath])
         #expect(wrong.status != 0 && wrong.stderr.contains("has no team purple (it has blue, red)"), "\(wrong)")
@@ -162,14 +162,14 @@ struct BoardScoreTests {
 
         // The web board: points first, the hint and the adjustment with its reason.
         let json = try WebClient.request(port: board.port, path: "/board.json")
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.body.utf8)) as? [String: Any])
-        let rows = try #require(document["teams"] as? [[String: Any]])
-        #expect(rows.map { $0["team"] as? String } == ["blue", "red"], "\(rows)")
-        #expect(rows.map { $0["points"] as? Int } == [5, 3] && rows.map { $0["rank"] as? Int } == [1, 2])
+        let document = try JSON(json.body)
+        let rows = try #require(document["teams"]?.array)
+        #expect(rows.map { $0["team"]?.string } == ["blue", "red"], "\(rows)")
+        #expect(rows.map { $0["points"]?.int } == [5, 3] && rows.map { $0["rank"]?.int } == [1, 2])
         #expect(
-            rows[0]["adjustments"] as? Int == 4
-                && (rows[0]["adjusted"] as? [[String: Any]])?.first?["reason"] as? String == "helped a lost walker")
-        #expect(rows[1]["hints"] as? Int == 1 && rows[1]["hintCost"] as? Int == 2 && rows[1]["pages"] as? Int == 1)
+            rows[0]["adjustments"]?.int == 4
+                && (rows[0]["adjusted"]?.array)?.first?["reason"]?.string == "helped a lost walker")
+        #expect(rows[1]["hints"]?.int == 1 && rows[1]["hintCost"]?.int == 2 && rows[1]["pages"]?.int == 1)
         let page = try WebClient.request(port: board.port, path: "/")
         #expect(
             page.body.contains(#"<th class="score c-score">Points</th>"#) && page.body.contains("helped a lost walker"),

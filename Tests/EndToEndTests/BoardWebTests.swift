@@ -35,9 +35,9 @@ struct BoardWebTests {
         try red.world.startDaemon()
         try blue.world.startDaemon()
         try red.world.waitUntil("the board credits red two pages and blue one", timeout: 60) {
-            let unlocks = board.events.filter { $0["event"] as? String == "unlock" }
-            return unlocks.count { $0["team"] as? String == "red" } == 2
-                && unlocks.count { $0["team"] as? String == "blue" } == 1
+            let unlocks = board.events.filter { $0["event"]?.string == "unlock" }
+            return unlocks.count { $0["team"]?.string == "red" } == 2
+                && unlocks.count { $0["team"]?.string == "blue" } == 1
         }
 
         // The page in a real browser: both teams with their counts, the script's title as text, nothing refused by
@@ -86,13 +86,12 @@ struct BoardWebTests {
             return heard != nil
         }
         let line = try #require(heard)
-        let event = try #require(
-            try JSONSerialization.jsonObject(with: Data(line.line.dropFirst(6).utf8)) as? [String: Any])
-        let believed = try #require((event["receivedAt"] as? String).flatMap { ISO8601.parse($0) })
+        let event = try JSON(Data(line.line.dropFirst(6).utf8))
+        let believed = try #require((event["receivedAt"]?.string).flatMap { ISO8601.parse($0) })
         #expect(
             line.at.timeIntervalSince(believed) < 1,
             "heard \(line.at.timeIntervalSince(believed)) s after the board believed it")
-        #expect(event["team"] as? String == "blue")
+        #expect(event["team"]?.string == "blue")
         // And the parts of the page that changed came with it: blue now has two pages.
         #expect(
             stream.lines.contains {
@@ -171,9 +170,9 @@ struct BoardWebTests {
             #expect(write.status == 405 && write.headers["allow"] == "GET, HEAD", "\(method)")
         }
         let json = try WebClient.request(port: board.port, path: "/board.json", headers: cookie)
-        let state = try #require(try JSONSerialization.jsonObject(with: Data(json.body.utf8)) as? [String: Any])
-        #expect(state["hunt"] as? String == "Token hunt")
-        #expect((state["teams"] as? [[String: Any]])?.map { $0["team"] as? String } == ["owls", "red"])
+        let state = try JSON(json.body)
+        #expect(state["hunt"]?.string == "Token hunt")
+        #expect((state["teams"]?.array)?.map { $0["team"]?.string } == ["owls", "red"])
         let stream = try EventStreamReader(port: board.port, headers: cookie)
         defer { stream.close() }
         try organiser.waitUntil("the stream answers with the cookie", timeout: 20) {
@@ -233,9 +232,9 @@ final class WebBoard {
     }
 
     /// The `--json` lines so far.
-    var events: [[String: Any]] {
+    var events: [JSON] {
         ((try? String(contentsOfFile: output + ".out", encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            JSON.object($0)
         }
     }
 

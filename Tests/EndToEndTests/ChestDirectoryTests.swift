@@ -25,13 +25,13 @@ struct ChestDirectoryTests {
         #expect(imported.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == id)
         let list = try world.list()
         #expect(list.count == 1)
-        #expect(list.first?["id"] as? String == id)
-        #expect(list.first?["state"] as? String == "locked")
-        #expect(list.first?["chest"] as? String == "regular")
-        #expect(list.first?["pages"] as? Int == 2)
-        #expect((list.first?["openPages"] as? [Int]) == [])
-        #expect(list.first?["from"] as? String == "Alice")
-        #expect(list.first?["title"] as? String == "Every lock")
+        #expect(list.first?["id"]?.string == id)
+        #expect(list.first?["state"]?.string == "locked")
+        #expect(list.first?["chest"]?.string == "regular")
+        #expect(list.first?["pages"]?.int == 2)
+        #expect((list.first?["openPages"]?.ints) == [])
+        #expect(list.first?["from"]?.string == "Alice")
+        #expect(list.first?["title"]?.string == "Every lock")
         let read = try world.chest(["read", String(id.prefix(6))])
         #expect(read.stdout.contains("opens at 2030-12-24 17:00:00"), "\(read.stdout)")
         #expect(read.stdout.contains("no GPS fix yet: gpsd is not connected"))
@@ -56,19 +56,19 @@ struct ChestDirectoryTests {
         #expect(try world.chest(["import", "soon.locked"]).status == 0)
         #expect(Subprocess.wait(watcher) == 0)
         let events = try String(contentsOfFile: watchOutput, encoding: .utf8).split(separator: "\n").map {
-            try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+            try JSON(String($0))
         }
         #expect(events.count == 2)
-        #expect(events.first?["event"] as? String == "ingested")
+        #expect(events.first?["event"]?.string == "ingested")
         let unlocked = try #require(events.last)
-        #expect(unlocked["event"] as? String == "unlocked")
-        #expect(unlocked["id"] as? String == id)
-        #expect(unlocked["page"] as? Int == 1)
-        #expect(unlocked["set"] as? String == "A")
-        #expect(unlocked["title"] as? String == "Soon")
-        let at = try #require(ISO8601.parse(unlocked["at"] as? String ?? ""))
+        #expect(unlocked["event"]?.string == "unlocked")
+        #expect(unlocked["id"]?.string == id)
+        #expect(unlocked["page"]?.int == 1)
+        #expect(unlocked["set"]?.string == "A")
+        #expect(unlocked["title"]?.string == "Soon")
+        let at = try #require(ISO8601.parse(unlocked["at"]?.string ?? ""))
         #expect(at.timeIntervalSince(ISO8601.parse(due)!) >= 0)
-        #expect(try world.list().first?["state"] as? String == "open")
+        #expect(try world.list().first?["state"]?.string == "open")
     }
 
     @Test func aDuplicateImportIsRefused() throws {
@@ -135,7 +135,7 @@ struct ChestDirectoryTests {
             "/bin/sh", ["-c", "cp \(world.root)/batch/*.locked \(world.chest)/"], environment: [:])
         #expect(copy.status == 0)
         try world.waitUntil("500 messages are in the chest", timeout: 60) { world.names(in: "messages").count == 500 }
-        let listed = try world.list().compactMap { $0["id"] as? String }
+        let listed = try world.list().compactMap { $0["id"]?.string }
         #expect(Set(listed) == Set(ids))
         #expect(listed.count == 500)
         #expect(world.names(in: "").filter { $0.hasSuffix(".locked") }.isEmpty)
@@ -167,7 +167,7 @@ struct ChestDirectoryTests {
         try world.waitUntil("every message is in", timeout: 90) {
             world.names(in: "messages").count == ids.count && world.names(in: "incoming").isEmpty
         }
-        let listed = try world.list().compactMap { $0["id"] as? String }
+        let listed = try world.list().compactMap { $0["id"]?.string }
         #expect(listed.count == ids.count)
         #expect(Set(listed) == Set(ids))
         #expect(world.names(in: "rejected").isEmpty, "\(world.names(in: "rejected").prefix(4))")

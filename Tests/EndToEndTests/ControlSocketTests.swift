@@ -34,9 +34,9 @@ struct ControlSocketTests {
         #expect(try raw(String(repeating: "x", count: 40_000), to: world.socket).contains("over 16384 bytes"))
         let status = try world.chest(["status", "--json"])
         #expect(status.status == 0)
-        let report = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
-        #expect((report?["gpsd"] as? [String: Any])?["connected"] as? Bool == false)
-        #expect(report?.keys.contains("fix") == true)
+        let report = JSON.object(status.stdout)
+        #expect((report?["gpsd"])?["connected"]?.bool == false)
+        #expect(report?.keys?.contains("fix") == true)
         #expect(world.daemonIsRunning)
     }
 

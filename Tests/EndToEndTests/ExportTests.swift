@@ -103,12 +103,12 @@ import Testing
         #expect(geojson.status == 0, "\(geojson.stderr)")
         let problems = RFC7946.problems(Data(geojson.stdout.utf8))
         #expect(problems.isEmpty, "\(problems)")
-        let object = try JSONSerialization.jsonObject(with: Data(geojson.stdout.utf8)) as? [String: Any]
-        let features = object?["features"] as? [[String: Any]] ?? []
+        let object = JSON.object(geojson.stdout)
+        let features = object?["features"]?.array ?? []
         let first = features.first
-        #expect((first?["properties"] as? [String: Any])?["name"] as? String == "Sé")
+        #expect((first?["properties"])?["name"]?.string == "Sé")
         #expect(
-            (first?["geometry"] as? [String: Any])?["coordinates"] as? [Double] == [
+            (first?["geometry"])?["coordinates"]?.doubles == [
                 Self.se.longitude, Self.se.latitude,
             ])
         #expect(features.count == 2 && !geojson.stdout.contains("38.7139"))
@@ -169,29 +169,29 @@ import Testing
 /// The parts of RFC 7946 chest's exports rely on, checked structurally.
 enum RFC7946 {
     static func problems(_ data: Data) -> [String] {
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        guard let object = try? JSON(data), object.object != nil else {
             return ["not a JSON object"]
         }
         var problems: [String] = []
-        if object["type"] as? String != "FeatureCollection" {
+        if object["type"]?.string != "FeatureCollection" {
             problems.append("the top level is not a FeatureCollection")
         }
         if object["crs"] != nil { problems.append("the crs member was removed by RFC 7946 (4)") }
-        guard let features = object["features"] as? [Any] else { return problems + ["features is not an array (3.3)"] }
-        for (index, item) in features.enumerated() {
-            guard let feature = item as? [String: Any], feature["type"] as? String == "Feature" else {
+        guard let features = object["features"]?.array else { return problems + ["features is not an array (3.3)"] }
+        for (index, feature) in features.enumerated() {
+            guard feature.object != nil, feature["type"]?.string == "Feature" else {
                 problems.append("features[\(index)] is not a Feature (3.2)")
                 continue
             }
             if let properties = feature["properties"] {
-                if !(properties is NSNull || properties is [String: Any]) {
+                if !(properties.isNull || properties.object != nil) {
                     problems.append("features[\(index)].properties is not an object or null (3.2)")
                 }
             } else {
                 problems.append("features[\(index)] has no properties member (3.2)")
             }
-            guard let geometry = feature["geometry"] as? [String: Any] else {
-                if !(feature["geometry"] is NSNull) {
+            guard let geometry = feature["geometry"], geometry.object != nil else {
+                if feature["geometry"]?.isNull != true {
                     problems.append("features[\(index)] has no geometry member (3.2)")
                 }
                 continue
@@ -201,9 +201,9 @@ enum RFC7946 {
         return problems
     }
 
-    private static func geometryProblems(_ geometry: [String: Any]) -> [String] {
-        func position(_ value: Any) -> [String] {
-            guard let numbers = value as? [Double], (2...3).contains(numbers.count) else {
+    private static func geometryProblems(_ geometry: JSON) -> [String] {
+        func position(_ value: JSON?) -> [String] {
+            guard let numbers = value?.doubles, (2...3).contains(numbers.count) else {
                 return ["a position is 2 or 3 numbers (3.1.1)"]
             }
             guard (-180...180).contains(numbers[0]), (-90...90).contains(numbers[1]) else {
@@ -211,13 +211,13 @@ enum RFC7946 {
             }
             return []
         }
-        switch geometry["type"] as? String {
-        case "Point": return position(geometry["coordinates"] as Any)
+        switch geometry["type"]?.string {
+        case "Point": return position(geometry["coordinates"])
         case "LineString":
-            guard let positions = geometry["coordinates"] as? [Any], positions.count >= 2 else {
+            guard let positions = geometry["coordinates"]?.array, positions.count >= 2 else {
                 return ["a LineString has two or more positions (3.1.4)"]
             }
-            return positions.flatMap(position)
+            return positions.flatMap { position($0) }
         default: return ["a geometry chest writes is a Point or a LineString"]
         }
     }

@@ -82,7 +82,7 @@ struct FirstMinutesTests {
         #expect(lines.first?.contains("\u{1B}[36mingested") == true, "\(lines)")
         #expect(lines.dropFirst().first?.contains("\u{1B}[1;32munlocked") == true, "\(lines)")
         #expect(lines.suffix(2) == ["          Line one.", "          Line two."])
-        let id = try #require(world.list().first?["id"] as? String)
+        let id = try #require(world.list().first?["id"]?.string)
         #expect(lines[1].hasSuffix("(\(id.prefix(8)))"), "\(lines)")
         // Through a pipe, and on a terminal with NO_COLOR: no colour.
         try composeAsAlice(world, "later.locked", seconds: 2)
@@ -208,7 +208,7 @@ struct FirstMinutesTests {
         try world.startDaemon()
         try composeAsAlice(world, "soon.locked", seconds: 90)
         #expect(try world.chest(["import", "soon.locked"]).status == 0)
-        let read = try world.chest(["read", try #require(world.list().first?["id"] as? String)])
+        let read = try world.chest(["read", try #require(world.list().first?["id"]?.string)])
         #expect(
             read.stdout.range(of: #"opens at \d\d:\d\d:\d\d \(in (8\d|90) s\)"#, options: .regularExpression) != nil
                 || read.stdout.contains("opens at 20"), "\(read.stdout)")
@@ -295,7 +295,7 @@ struct FirstMinutesTests {
             user: "alice")
         #expect(compose.status == 0, "\(compose.stderr)")
         #expect(try world.chest(["import", "pin.locked"]).status == 0)
-        let id = try #require(world.list().first?["id"] as? String)
+        let id = try #require(world.list().first?["id"]?.string)
         #expect(try world.chest(["pin", id, "1111"]).stderr.contains("1 of 5"))
         return id
     }
@@ -310,7 +310,7 @@ struct FirstMinutesTests {
             """, user: "alice")
         #expect(compose.status == 0, "\(compose.stderr)")
         #expect(try world.chest(["import", "both.locked"]).status == 0)
-        let id = try #require(world.list().first?["id"] as? String)
+        let id = try #require(world.list().first?["id"]?.string)
         let pin = try world.chest(["pin", id, "4821"])
         #expect(pin.stdout == "PIN accepted for page 1; it still needs its time lock\n", "\(pin.stdout)\(pin.stderr)")
         // An unlock nobody heard of is sent to the next watcher, and not logged a second time.

@@ -32,7 +32,7 @@ struct GPSUnlockTests {
     func finish(_ fake: GPSFake, _ world: ChestHarness) throws {
         #expect(fake.waitForExit(timeout: 60) == 0, "\(fake.output)")
         try world.waitUntil("chestd saw gpsd go", timeout: 15) {
-            (try world.status()["gpsd"] as? [String: Any])?["connected"] as? Bool == false
+            (try world.status()["gpsd"])?["connected"]?.bool == false
         }
     }
 
@@ -88,7 +88,7 @@ struct GPSUnlockTests {
         try world.startDaemon()
         try finish(fake, world)
         #expect(try world.states() == ["jump": "locked"])
-        let read = try world.chest(["read", try world.list()[0]["id"] as! String])
+        let read = try world.chest(["read", try #require(try world.list().first?["id"]?.string)])
         #expect(read.stdout.contains("no GPS fix yet: gpsd is not connected"), "\(read.stdout)")
     }
 
@@ -116,12 +116,12 @@ struct GPSUnlockTests {
         // The third fix, 8 s after the second, counts as a first again; once it is over 5 s old the lock has had
         // every fix it will get.
         try world.waitUntil("the fix of second 9 is over 5 s old", timeout: 40) {
-            let fix = try world.status()["fix"] as? [String: Any]
-            guard let time = (fix?["time"] as? String).flatMap({ ISO8601.parse($0) }) else { return false }
-            return time >= now.addingTimeInterval(8.5) && fix?["ageSeconds"] as? Double ?? 0 > 5
+            let fix = try world.status()["fix"]
+            guard let time = (fix?["time"]?.string).flatMap({ ISO8601.parse($0) }) else { return false }
+            return time >= now.addingTimeInterval(8.5) && fix?["ageSeconds"]?.double ?? 0 > 5
         }
         #expect(try world.states() == ["stale": "locked"], "\(world.daemonLog)")
-        let read = try world.chest(["read", try world.list()[0]["id"] as! String])
+        let read = try world.chest(["read", try #require(try world.list().first?["id"]?.string)])
         #expect(read.stdout.contains("s old"), "\(read.stdout)")
     }
 
@@ -144,19 +144,19 @@ struct GPSUnlockTests {
             _ = Subprocess.wait(watcher)
         }
         try world.waitUntil("chestd has a fix", timeout: 20) {
-            ((try world.status()["fix"] as? [String: Any])?["mode"] as? Int ?? 0) >= 2
+            ((try world.status()["fix"])?["mode"]?.int ?? 0) >= 2
         }
         gpsd.stop()
         try world.waitUntil("chestd reports the loss", timeout: 15) {
-            (try world.status()["gpsd"] as? [String: Any])?["connected"] as? Bool == false
+            (try world.status()["gpsd"])?["connected"]?.bool == false
         }
         #expect(world.daemonIsRunning)
         gpsd = try GPSDaemon(port: port, device: feeder.devicePath)
         try world.waitUntil("chestd reconnects", timeout: 20) {
-            (try world.status()["gpsd"] as? [String: Any])?["connected"] as? Bool == true
+            (try world.status()["gpsd"])?["connected"]?.bool == true
         }
         try world.waitUntil("fixes resume", timeout: 20) {
-            ((try world.status()["fix"] as? [String: Any])?["ageSeconds"] as? Double ?? 99) < 2
+            ((try world.status()["fix"])?["ageSeconds"]?.double ?? 99) < 2
         }
         let lines = (try? String(contentsOfFile: events, encoding: .utf8)) ?? ""
         #expect(lines.contains(#""connected":false"#) && lines.contains(#""event":"gpsd""#), "\(lines.prefix(2000))")
@@ -174,16 +174,16 @@ struct GPSUnlockTests {
         world.gpsd = "127.0.0.1:\(fake.port)"
         try world.startDaemon()
         try world.waitUntil("chestd trusts GPS time", timeout: 30) {
-            (try world.status()["clock"] as? [String: Any])?["usingGPSTime"] as? Bool == true
+            (try world.status()["clock"])?["usingGPSTime"]?.bool == true
         }
-        let offset = (try world.status()["clock"] as? [String: Any])?["gpsOffsetSeconds"] as? Double ?? 0
+        let offset = (try world.status()["clock"])?["gpsOffsetSeconds"]?.double ?? 0
         #expect(abs(offset - 86_400) < 120)
         let alice = try MessageFactory(configDirectory: world.root + "/config-alice")
         try alice.drop("an hour ago", [.time(Date().addingTimeInterval(-3600))], into: world.chest)
         try alice.drop("two days ago", [.time(Date().addingTimeInterval(-2 * 86_400))], into: world.chest)
         try world.waitUntil("the one two days ago opens", timeout: 10) { try world.states()["two days ago"] == "open" }
         #expect(try world.states() == ["an hour ago": "locked", "two days ago": "open"])
-        let id = try world.list().first { $0["title"] as? String == "an hour ago" }?["id"] as? String ?? ""
+        let id = try world.list().first { $0["title"]?.string == "an hour ago" }?["id"]?.string ?? ""
         #expect(try world.chest(["read", id]).stdout.contains("by GPS time"))
     }
 
@@ -195,7 +195,7 @@ struct GPSUnlockTests {
         world.gpsd = "127.0.0.1:\(fake.port)"
         try world.startDaemon()
         try world.waitUntil("a 3D fix", timeout: 20) {
-            ((try world.status()["fix"] as? [String: Any])?["mode"] as? Int ?? 0) == 3
+            ((try world.status()["fix"])?["mode"]?.int ?? 0) == 3
         }
         let compose = try world.chest([
             "compose", "--seal-cost", "interactive", "-o", "here.locked", "--title", "Here", "--page", "x",

@@ -11,10 +11,10 @@ import Testing
 /// from the organiser's signed word.
 @Suite(.realProcesses, .tags(.process, .mosquitto), .serialized, .timeLimit(.minutes(6)))
 struct GameHuntTests {
-    static func pages(_ world: ChestHarness, _ id: String) throws -> [[String: Any]] {
+    static func pages(_ world: ChestHarness, _ id: String) throws -> [JSON] {
         let read = try world.chest(["read", id, "--json"])
-        let report = try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [String: Any]
-        return report?["pages"] as? [[String: Any]] ?? []
+        let report = JSON.object(read.stdout)
+        return report?["pages"]?.array ?? []
     }
 
     @Test func twoTeamsPlayAQuestionACostlyHintPointsAndAnAdjustmentAndTheBoardsRankThemByPoints() throws {
@@ -43,22 +43,22 @@ struct GameHuntTests {
         }
         for team in [red, blue] {
             try team.world.waitUntil("\(team.name) is online with both messages", timeout: 30) {
-                try team.hunt()["connected"] as? Bool == true && team.world.states().count == 2
+                try team.hunt()["connected"]?.bool == true && team.world.states().count == 2
             }
         }
         // The question is readable before the page opens; the text is not.
         let before = try #require(try Self.pages(red.world, towerID).first)
-        #expect(before["question"] as? String == "What is Bern's clock tower called?" && before["points"] as? Int == 5)
+        #expect(before["question"]?.string == "What is Bern's clock tower called?" && before["points"]?.int == 5)
         #expect(before["text"] == nil)
 
         // Red asks for the hint: the board gives it, sealed to red's reader, and charges 2.
         let asked = try red.world.chest(["hint", towerID])
         #expect(asked.status == 0 && asked.stdout.contains("asked the organiser"), "\(asked)")
         try red.world.waitUntil("the board's hint opens on red's chest", timeout: 60) {
-            (try Self.pages(red.world, towerID).first?["hints"] as? [[String: Any]])?.first?["open"] as? Bool == true
+            (try Self.pages(red.world, towerID).first?["hints"]?.array)?.first?["open"]?.bool == true
         }
-        let hint = try #require((try Self.pages(red.world, towerID).first?["hints"] as? [[String: Any]])?.first)
-        #expect(hint["text"] as? String == "It starts with a Z." && hint["cost"] as? Int == 2)
+        let hint = try #require((try Self.pages(red.world, towerID).first?["hints"]?.array)?.first)
+        #expect(hint["text"]?.string == "It starts with a Z." && hint["cost"]?.int == 2)
 
         // A wrong answer is counted as a wrong PIN is; the right one, written otherwise, opens the page.
         let wrong = try red.world.chest(["answer", towerID, "Big Ben"])
@@ -68,16 +68,16 @@ struct GameHuntTests {
         let opened = try blue.world.chest(["answer", bridgeID, "aare"])
         #expect(opened.status == 0, "\(opened)")
 
-        func team(_ name: String) -> [String: Any]? {
-            board.events.last { $0["event"] as? String == "team" && $0["team"] as? String == name }
+        func team(_ name: String) -> JSON? {
+            board.events.last { $0["event"]?.string == "team" && $0["team"]?.string == name }
         }
         // Red: 5 for the proven tower, less the hint's 2; blue: 1 for the bridge.
         try hunt.organiserWorld.waitUntil("the board credits both teams by their proofs", timeout: 90) {
-            team("red")?["points"] as? Int == 3 && team("blue")?["points"] as? Int == 1
+            team("red")?["points"]?.int == 3 && team("blue")?["points"]?.int == 1
         }
         #expect(
-            team("red")?["hints"] as? Int == 1 && team("red")?["hintCost"] as? Int == 2
-                && team("red")?["pages"] as? Int == 1)
+            team("red")?["hints"]?.int == 1 && team("red")?["hintCost"]?.int == 2
+                && team("red")?["pages"]?.int == 1)
 
         // The organiser's signed bonus puts blue ahead.
         let adjusted = try hunt.organiser([
@@ -85,15 +85,15 @@ struct GameHuntTests {
         ])
         #expect(adjusted.status == 0, "\(adjusted)")
         try hunt.organiserWorld.waitUntil("the board adds blue's adjustment", timeout: 30) {
-            team("blue")?["points"] as? Int == 5 && team("blue")?["adjustments"] as? Int == 4
+            team("blue")?["points"]?.int == 5 && team("blue")?["adjustments"]?.int == 4
         }
 
         // The web board ranks by points, with the hint and the adjustment's reason.
         let json = try WebClient.request(port: board.port, path: "/board.json")
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.body.utf8)) as? [String: Any])
-        let rows = try #require(document["teams"] as? [[String: Any]])
+        let document = try JSON(json.body)
+        let rows = try #require(document["teams"]?.array)
         #expect(
-            rows.map { $0["team"] as? String } == ["blue", "red"] && rows.map { $0["points"] as? Int } == [5, 3],
+            rows.map { $0["team"]?.string } == ["blue", "red"] && rows.map { $0["points"]?.int } == [5, 3],
             "\(rows)")
         let page = try WebClient.request(port: board.port, path: "/")
         #expect(page.body.contains("helped a lost walker"))

@@ -12,16 +12,14 @@ import Testing
 /// forged answer is refused and counted.
 @Suite(.realProcesses, .tags(.process, .mosquitto), .timeLimit(.minutes(5)))
 struct HintTests {
-    static func json(_ text: String) -> [String: Any]? {
-        try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+    static func json(_ text: String) -> JSON? {
+        JSON.object(text)
     }
 
-    static func hints(_ world: ChestHarness, _ id: String, page: Int = 0, user: String = "reader") throws -> [[String:
-        Any]]
-    {
+    static func hints(_ world: ChestHarness, _ id: String, page: Int = 0, user: String = "reader") throws -> [JSON] {
         let read = try world.chest(["read", id, "--json"], user: user)
-        let pages = Self.json(read.stdout)?["pages"] as? [[String: Any]] ?? []
-        return pages.count > page ? pages[page]["hints"] as? [[String: Any]] ?? [] : []
+        let pages = Self.json(read.stdout)?["pages"]?.array ?? []
+        return pages.count > page ? pages[page]["hints"]?.array ?? [] : []
     }
 
     @Test func aDelayedHintOpensByItselfAndChestHintOpensAFreeOne() throws {
@@ -73,17 +71,17 @@ struct HintTests {
         if Date().timeIntervalSince(importedAt) < 3 {
             #expect(early.status != 0 && early.stderr.contains("opens by itself at"), "\(early.stdout)\(early.stderr)")
         }
-        var event: [String: Any] = [:]
+        var event: JSON = [:]
         try world.waitUntil("the hint event", timeout: 40) {
             let lines = ((try? String(contentsOfFile: events, encoding: .utf8)) ?? "").split(separator: "\n")
-            event = lines.compactMap { Self.json(String($0)) }.first { $0["event"] as? String == "hint" } ?? [:]
-            return !event.isEmpty
+            event = lines.compactMap { Self.json(String($0)) }.first { $0["event"]?.string == "hint" } ?? [:]
+            return event.object?.isEmpty == false
         }
-        #expect(event["id"] as? String == id && event["page"] as? Int == 1 && event["hint"] as? Int == 1)
-        #expect(event["text"] as? String == "Look under the bench." && event["title"] as? String == "Bench")
-        let receivedText = try #require(try world.list().first { $0["id"] as? String == id }?["receivedAt"] as? String)
+        #expect(event["id"]?.string == id && event["page"]?.int == 1 && event["hint"]?.int == 1)
+        #expect(event["text"]?.string == "Look under the bench." && event["title"]?.string == "Bench")
+        let receivedText = try #require(try world.list().first { $0["id"]?.string == id }?["receivedAt"]?.string)
         let received = try #require(ISO8601.parse(receivedText))
-        let at = try #require((event["at"] as? String).flatMap { ISO8601.parse($0) })
+        let at = try #require((event["at"]?.string).flatMap { ISO8601.parse($0) })
         #expect(at.timeIntervalSince(received) >= 4)
 
         try world.waitUntil("the desktop is told", timeout: 20) {
@@ -92,8 +90,8 @@ struct HintTests {
         }
         let hints = try Self.hints(world, id)
         #expect(hints.count == 2)
-        #expect(hints.first?["open"] as? Bool == true && hints.first?["text"] as? String == "Look under the bench.")
-        #expect(hints.last?["open"] as? Bool == false && hints.last?["text"] == nil)
+        #expect(hints.first?["open"]?.bool == true && hints.first?["text"]?.string == "Look under the bench.")
+        #expect(hints.last?["open"]?.bool == false && hints.last?["text"] == nil)
 
         // The free one opens on asking, once; then there is none left.
         let asked = try world.chest(["hint", id])
@@ -107,7 +105,7 @@ struct HintTests {
         // Kept across a restart.
         world.stopDaemon()
         try world.startDaemon()
-        #expect(try Self.hints(world, id).allSatisfy { $0["open"] as? Bool == true })
+        #expect(try Self.hints(world, id).allSatisfy { $0["open"]?.bool == true })
     }
 
     @Test func composeRefusesACostOutsideAHunt() throws {
@@ -147,11 +145,11 @@ struct HintTests {
         #expect(kept.map(\.cost) == [5, 0] && kept.map(\.after) == [nil, 3600])
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let wire = try #require(Self.json(text))
-        let hints = try #require(((wire["pages"] as? [[String: Any]])?.first)?["hints"] as? [[String: Any]])
+        let hints = try #require(((wire["pages"]?.array)?.first)?["hints"]?.array)
         // Neither key is in the message (issue 45: a delayed hint's key in the file was free to whoever read it); the
         // delayed one says its delay, for the reader to see when the board gives it free.
-        #expect(hints[0]["key"] == nil && hints[0]["cost"] as? Int == 5 && hints[0]["after"] == nil)
-        #expect(hints[1]["key"] == nil && hints[1]["cost"] as? Int == 0 && hints[1]["after"] as? Int == 3600)
+        #expect(hints[0]["key"] == nil && hints[0]["cost"]?.int == 5 && hints[0]["after"] == nil)
+        #expect(hints[1]["key"] == nil && hints[1]["cost"]?.int == 0 && hints[1]["after"]?.int == 3600)
         #expect(!text.contains(kept[0].key) && !text.contains(kept[1].key))
 
         // A released page's set keeps its release in the hunt file: the board counts the delay from it (issue 61).
@@ -193,24 +191,24 @@ struct HintTests {
         try hunt.give(path, to: red)
         try red.world.startDaemon()
         try red.world.waitUntil("red is online with the message", timeout: 30) {
-            try red.hunt()["connected"] as? Bool == true && red.world.states()["bakery"] == "locked"
+            try red.hunt()["connected"]?.bool == true && red.world.states()["bakery"] == "locked"
         }
         // Nobody asks: the board gives it, free, and the hint opens on red's chest.
         try red.world.waitUntil("the board's free hint opens on red's chest", timeout: 90) {
-            try Self.hints(red.world, id).first?["open"] as? Bool == true
+            try Self.hints(red.world, id).first?["open"]?.bool == true
         }
         let opened = try #require(try Self.hints(red.world, id).first)
-        #expect(opened["text"] as? String == "Ask the baker." && opened["cost"] as? Int == 0, "given free: \(opened)")
+        #expect(opened["text"]?.string == "Ask the baker." && opened["cost"]?.int == 0, "given free: \(opened)")
         // The board publishes the answer before it prints the line.
         try hunt.organiserWorld.waitUntil("the board prints the hint it gave", timeout: 30) {
-            hunt.boardEvents(board).contains { $0["event"] as? String == "hint" }
+            hunt.boardEvents(board).contains { $0["event"]?.string == "hint" }
         }
         let given = try #require(
-            hunt.boardEvents(board).first { $0["event"] as? String == "hint" }, "\(hunt.boardEvents(board))")
-        #expect(given["team"] as? String == "red" && given["cost"] as? Int == 0 && given["charged"] as? Bool == true)
+            hunt.boardEvents(board).first { $0["event"]?.string == "hint" }, "\(hunt.boardEvents(board))")
+        #expect(given["team"]?.string == "red" && given["cost"]?.int == 0 && given["charged"]?.bool == true)
         let team = try #require(
-            hunt.boardEvents(board).last { $0["event"] as? String == "team" && $0["team"] as? String == "red" })
-        #expect(team["points"] as? Int == 0 && team["hints"] as? Int == 1 && team["hintCost"] as? Int == 0, "\(team)")
+            hunt.boardEvents(board).last { $0["event"]?.string == "team" && $0["team"]?.string == "red" })
+        #expect(team["points"]?.int == 0 && team["hints"]?.int == 1 && team["hintCost"]?.int == 0, "\(team)")
     }
 
     @Test func aTeamAsksTheBoardAndTheOrganisersSignedKeyOpensTheHint() throws {
@@ -230,20 +228,20 @@ struct HintTests {
         try hunt.give(path, to: red)
         try red.world.startDaemon()
         try red.world.waitUntil("red is online with the message", timeout: 20) {
-            try red.hunt()["connected"] as? Bool == true && red.world.states()["bakery"] == "locked"
+            try red.hunt()["connected"]?.bool == true && red.world.states()["bakery"] == "locked"
         }
 
         // The broker goes away: the request waits in the outbox, and chest hint says so.
         broker.kill()
         try red.world.waitUntil("red knows the broker is gone", timeout: 30) {
-            try red.hunt()["connected"] as? Bool == false
+            try red.hunt()["connected"]?.bool == false
         }
         let asked = try red.world.chest(["hint", id])
         #expect(asked.status == 0, "\(asked.stderr)")
         #expect(
             asked.stdout.contains("asked the organiser") && asked.stdout.contains("costs 2 points")
                 && asked.stdout.contains("waits in the outbox; it is sent when the broker is back"), "\(asked.stdout)")
-        #expect(try red.hunt()["outbox"] as? Int ?? 0 >= 1)
+        #expect(try red.hunt()["outbox"]?.int ?? 0 >= 1)
         try broker.restart()
         let requests = try hunt.subscribe("chest/\(file.id)/red/hint/+", count: 1)
         defer {
@@ -268,9 +266,9 @@ struct HintTests {
             HuntEnvelope(hunt: file.id, id: milliseconds, sent: Date(), hint: body), with: mallory)
         try hunt.publish(topic, forged.bytes)
         try red.world.waitUntil("red refuses the forged hint", timeout: 30) {
-            ((try red.hunt()["ignored"] as? [String: Int])?["unknownKey"] ?? 0) >= 1
+            ((try red.hunt()["ignored"])?["unknownKey"]?.int ?? 0) >= 1
         }
-        #expect(try Self.hints(red.world, id).first?["open"] as? Bool == false)
+        #expect(try Self.hints(red.world, id).first?["open"]?.bool == false)
 
         // The organiser's signed answer, the key sealed to red's reader key, opens it.
         let organiser = try #require(
@@ -279,10 +277,10 @@ struct HintTests {
             HuntEnvelope(hunt: file.id, id: milliseconds + 1, sent: Date(), hint: body), with: organiser)
         try hunt.publish(topic, genuine.bytes, retain: true)
         try red.world.waitUntil("the hint opens", timeout: 30) {
-            try Self.hints(red.world, id).first?["open"] as? Bool == true
+            try Self.hints(red.world, id).first?["open"]?.bool == true
         }
         let hint = try #require(try Self.hints(red.world, id).first)
-        #expect(hint["text"] as? String == "Ask the baker." && hint["cost"] as? Int == 2)
+        #expect(hint["text"]?.string == "Ask the baker." && hint["cost"]?.int == 2)
         #expect(FileManager.default.fileExists(atPath: red.world.chest + "/hint-keys.json"))
     }
 }

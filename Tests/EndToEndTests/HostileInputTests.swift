@@ -80,8 +80,8 @@ struct HostileInputTests {
             try world.waitUntil("chestd lists both notes", timeout: 15) {
                 do {
                     let listed = try world.list()
-                    lastAnswer = "\(listed.compactMap { $0["id"] as? String })"
-                    return Set(listed.compactMap { $0["id"] as? String }) == [first, second]
+                    lastAnswer = "\(listed.compactMap { $0["id"]?.string })"
+                    return Set(listed.compactMap { $0["id"]?.string }) == [first, second]
                 } catch {
                     lastAnswer = "\(error)"
                     return false

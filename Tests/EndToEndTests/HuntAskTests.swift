@@ -10,10 +10,10 @@ import Testing
 /// alone, sealed: red's chestd tells it, blue's never hears it, and nothing on the broker carries it in the clear.
 @Suite(.realProcesses, .tags(.process, .mosquitto), .serialized, .timeLimit(.minutes(6)))
 struct HuntAskEndToEndTests {
-    static func said(_ path: String) -> [[String: Any]] {
+    static func said(_ path: String) -> [JSON] {
         ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }.filter { $0["event"] as? String == "said" }
+            JSON.object($0)
+        }.filter { $0["event"]?.string == "said" }
     }
 
     @Test func aTeamAsksTheBoardListsItAndTheAnswerReachesThatTeamAloneSealed() throws {
@@ -49,19 +49,19 @@ struct HuntAskEndToEndTests {
         #expect(asked.status == 0 && asked.stdout.contains("the question is sent"), "\(asked)")
         let refused = try red.world.chest(["hunt", "ask", "ring\u{7}bell"])
         #expect(refused.status == 64 && refused.stderr.contains("control characters"), "\(refused)")
-        func questions() throws -> [[String: Any]] {
+        func questions() throws -> [JSON] {
             let json = try WebClient.request(port: board.port, path: "/board.json")
-            let document = try JSONSerialization.jsonObject(with: Data(json.body.utf8)) as? [String: Any]
-            return document?["questions"] as? [[String: Any]] ?? []
+            let document = JSON.object(json.body)
+            return document?["questions"]?.array ?? []
         }
         try hunt.organiserWorld.waitUntil("the board lists red's question", timeout: 60) { try !questions().isEmpty }
         let listed = try questions()
         #expect(listed.count == 1, "\(listed)")
-        #expect(listed.first?["team"] as? String == "red" && listed.first?["text"] as? String == question)
-        #expect(listed.first?["at"] is String && listed.first?["id"] is Int, "\(listed)")
+        #expect(listed.first?["team"]?.string == "red" && listed.first?["text"]?.string == question)
+        #expect(listed.first?["at"]?.string != nil && listed.first?["id"]?.int != nil, "\(listed)")
         #expect(
             board.events.contains {
-                $0["event"] as? String == "asked" && $0["team"] as? String == "red" && $0["text"] as? String == question
+                $0["event"]?.string == "asked" && $0["team"]?.string == "red" && $0["text"]?.string == question
             }, "board --json: \(board.events)")
         let page = try WebClient.request(port: board.port, path: "/")
         #expect(page.body.contains("asks: ") && page.body.contains("Which bridge do we cross"), "\(page.body)")
@@ -76,9 +76,9 @@ struct HuntAskEndToEndTests {
         let redWatch = try #require(watches["red"]).path
         try red.world.waitUntil("red's watch hears the answer", timeout: 60) { !Self.said(redWatch).isEmpty }
         let heard = try #require(Self.said(redWatch).first)
-        #expect(heard["text"] as? String == answer && heard["toTeam"] as? String == "red", "\(heard)")
-        let said = try #require((try red.hunt()["said"] as? [[String: Any]])?.last)
-        #expect(said["text"] as? String == answer && said["team"] as? String == "red", "\(said)")
+        #expect(heard["text"]?.string == answer && heard["toTeam"]?.string == "red", "\(heard)")
+        let said = try #require((try red.hunt()["said"]?.array)?.last)
+        #expect(said["text"]?.string == answer && said["team"]?.string == "red", "\(said)")
         let status = try red.world.chest(["status"])
         #expect(status.stdout.contains("to your team alone"), "\(status.stdout)")
 
@@ -88,7 +88,7 @@ struct HuntAskEndToEndTests {
         let blueWatch = try #require(watches["blue"]).path
         try blue.world.waitUntil("blue hears the word to every team", timeout: 60) { !Self.said(blueWatch).isEmpty }
         try red.world.waitUntil("red hears it too", timeout: 60) { Self.said(redWatch).count >= 2 }
-        #expect(Self.said(blueWatch).map { $0["text"] as? String } == [toAll], "\(Self.said(blueWatch))")
+        #expect(Self.said(blueWatch).map { $0["text"]?.string } == [toAll], "\(Self.said(blueWatch))")
         #expect(Self.said(blueWatch).allSatisfy { $0["toTeam"] == nil })
         try hunt.organiserWorld.waitUntil("blue's subscription has the word to every team", timeout: 30) {
             bluesView.outputText.contains(toAll)
@@ -105,17 +105,17 @@ struct HuntAskEndToEndTests {
         // broker is back.
         broker.kill()
         try blue.world.waitUntil("blue knows the broker is away", timeout: 60) {
-            try blue.hunt()["connected"] as? Bool == false
+            try blue.hunt()["connected"]?.bool == false
         }
         let offline = try blue.world.chest(["hunt", "ask", "May we take the bus?"])
         #expect(offline.status == 0 && offline.stdout.contains("waits in the outbox"), "\(offline)")
-        try blue.world.waitUntil("blue's outbox holds it", timeout: 30) { try blue.hunt()["outbox"] as? Int ?? 0 >= 1 }
+        try blue.world.waitUntil("blue's outbox holds it", timeout: 30) { try blue.hunt()["outbox"]?.int ?? 0 >= 1 }
         try broker.restart()
         try hunt.organiserWorld.waitUntil("the board lists blue's question once the broker is back", timeout: 120) {
             try questions().contains {
-                $0["team"] as? String == "blue" && $0["text"] as? String == "May we take the bus?"
+                $0["team"]?.string == "blue" && $0["text"]?.string == "May we take the bus?"
             }
         }
-        #expect(try questions().map { $0["team"] as? String } == ["red", "blue"])
+        #expect(try questions().map { $0["team"]?.string } == ["red", "blue"])
     }
 }

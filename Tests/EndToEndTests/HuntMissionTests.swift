@@ -17,23 +17,23 @@ struct HuntMissionEndToEndTests {
         base64Encoded:
             "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==")!
 
-    static func said(_ path: String) -> [[String: Any]] {
+    static func said(_ path: String) -> [JSON] {
         ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }.filter { $0["event"] as? String == "said" }
+            JSON.object($0)
+        }.filter { $0["event"]?.string == "said" }
     }
 
-    static func document(_ board: WebBoard) throws -> [String: Any] {
+    static func document(_ board: WebBoard) throws -> JSON {
         let json = try WebClient.request(port: board.port, path: "/board.json")
-        return try JSONSerialization.jsonObject(with: Data(json.body.utf8)) as? [String: Any] ?? [:]
+        return JSON.object(json.body) ?? [:]
     }
 
-    static func submissions(_ board: WebBoard) throws -> [[String: Any]] {
-        try document(board)["submissions"] as? [[String: Any]] ?? []
+    static func submissions(_ board: WebBoard) throws -> [JSON] {
+        try document(board)["submissions"]?.array ?? []
     }
 
     static func points(_ board: WebBoard, _ team: String) throws -> Int? {
-        (try document(board)["teams"] as? [[String: Any]])?.first { $0["team"] as? String == team }?["points"] as? Int
+        (try document(board)["teams"]?.array)?.first { $0["team"]?.string == team }?["points"]?.int
     }
 
     @Test func twoTeamsSubmitTheOrganiserJudgesAndEachTeamHearsItsVerdict() throws {
@@ -92,7 +92,7 @@ struct HuntMissionEndToEndTests {
         }
         let control = try red.world.chest(["hunt", "submit", id, "1", "--text", "ring\u{1B}[2Jbell"])
         #expect(control.status == 64 && control.stderr.contains("control characters"), "\(control)")
-        #expect(try red.hunt()["outbox"] as? Int == 0, "nothing in red's outbox")
+        #expect(try red.hunt()["outbox"]?.int == 0, "nothing in red's outbox")
 
         // Red sends a photo of nearly 8 MiB (a PNG with bytes after its end), blue a text.
         var photo = Self.pixel
@@ -108,12 +108,12 @@ struct HuntMissionEndToEndTests {
             try Self.submissions(board).count == 2
         }
         let listed = try Self.submissions(board)
-        #expect(listed.map { $0["team"] as? String } == ["red", "blue"], "oldest first: \(listed)")
-        #expect(listed.allSatisfy { $0["message"] as? String == id && $0["page"] as? Int == 1 })
-        #expect(listed.allSatisfy { $0["state"] as? String == "waiting" && $0["received"] is String })
-        #expect(listed.map { $0["kind"] as? String } == ["png", "text"])
-        #expect(listed[1]["text"] as? String == answer && listed[1]["photo"] == nil)
-        let link = try #require(listed[0]["photo"] as? String)
+        #expect(listed.map { $0["team"]?.string } == ["red", "blue"], "oldest first: \(listed)")
+        #expect(listed.allSatisfy { $0["message"]?.string == id && $0["page"]?.int == 1 })
+        #expect(listed.allSatisfy { $0["state"]?.string == "waiting" && $0["received"]?.string != nil })
+        #expect(listed.map { $0["kind"]?.string } == ["png", "text"])
+        #expect(listed[1]["text"]?.string == answer && listed[1]["photo"] == nil)
+        let link = try #require(listed[0]["photo"]?.string)
         #expect(link.hasPrefix("/photo/") && link.hasSuffix(".png"), "\(link)")
         let served = try WebClient.request(port: board.port, path: link)
         #expect(served.status == 200 && served.headers["content-type"] == "image/png", "\(served.headers)")
@@ -122,15 +122,15 @@ struct HuntMissionEndToEndTests {
         #expect(served.body.contains("IHDR") && served.body.utf8.count > 8_000_000)
         #expect(try WebClient.request(port: board.port, path: "/photo/../../test.hunt").status == 404)
         #expect(
-            board.events.contains { $0["event"] as? String == "submitted" && $0["team"] as? String == "blue" },
+            board.events.contains { $0["event"]?.string == "submitted" && $0["team"]?.string == "blue" },
             "board --json")
 
         // The panel in Chromium: the photo drawn as an image, the text beside it.
         let page = try ChromiumPage(board.url, width: 1920, height: 1080)
         try page.waitFor("the panel's photo is drawn") {
-            try page.evaluate("document.querySelector('#judge img')?.naturalWidth ?? 0") as? Int == 1
+            try page.evaluate("document.querySelector('#judge img')?.naturalWidth ?? 0")?.int == 1
         }
-        #expect(try page.evaluate("document.querySelector('#judge').textContent.includes('1642')") as? Bool == true)
+        #expect(try page.evaluate("document.querySelector('#judge').textContent.includes('1642')")?.bool == true)
 
         // On the broker: both submissions, sealed; neither the text nor the photo's bytes in the clear.
         try hunt.organiserWorld.waitUntil("the organiser's subscription has both", timeout: 60) {
@@ -154,17 +154,17 @@ struct HuntMissionEndToEndTests {
         }
         #expect(try Self.points(board, "blue") == 0)
         let judged = try Self.submissions(board)
-        #expect(Set(judged.map { $0["state"] as? String }) == ["accepted", "rejected"], "\(judged)")
+        #expect(Set(judged.map { $0["state"]?.string }) == ["accepted", "rejected"], "\(judged)")
         let redWatch = try #require(watches["red"]).path
         let blueWatch = try #require(watches["blue"]).path
         try red.world.waitUntil("red hears its verdict", timeout: 60) { !Self.said(redWatch).isEmpty }
         try blue.world.waitUntil("blue hears its verdict", timeout: 60) { !Self.said(blueWatch).isEmpty }
         #expect(
-            Self.said(redWatch).first?["text"] as? String
+            Self.said(redWatch).first?["text"]?.string
                 == "mission \(id.prefix(8)) page 1 accepted: 5 points: all of you")
-        #expect(Self.said(redWatch).first?["toTeam"] as? String == "red")
+        #expect(Self.said(redWatch).first?["toTeam"]?.string == "red")
         #expect(
-            (Self.said(blueWatch).first?["text"] as? String)?.contains("rejected: not the year on the plaque") == true)
+            (Self.said(blueWatch).first?["text"]?.string)?.contains("rejected: not the year on the plaque") == true)
         #expect(Self.said(blueWatch).count == 1 && Self.said(redWatch).count == 1, "each hears its own alone")
 
         // Results and Latest show the accepted mission with its points; /results?photos the photo.
@@ -178,15 +178,15 @@ struct HuntMissionEndToEndTests {
         // reaches the board once the broker is back.
         broker.kill()
         try blue.world.waitUntil("blue knows the broker is away", timeout: 60) {
-            try blue.hunt()["connected"] as? Bool == false
+            try blue.hunt()["connected"]?.bool == false
         }
         let offline = try blue.world.chest(["hunt", "submit", id, "1", "--text", "1642, on the plaque."])
         #expect(offline.status == 0 && offline.stdout.contains("waits in the outbox"), "\(offline)")
-        #expect(try blue.hunt()["outbox"] as? Int ?? 0 >= 1)
+        #expect(try blue.hunt()["outbox"]?.int ?? 0 >= 1)
         try broker.restart()
         try hunt.organiserWorld.waitUntil("blue's second submission waits on the board", timeout: 120) {
             try Self.submissions(board).first.map {
-                $0["state"] as? String == "waiting" && $0["text"] as? String == "1642, on the plaque."
+                $0["state"]?.string == "waiting" && $0["text"]?.string == "1642, on the plaque."
             } ?? false
         }
         // The board, restarted, keeps every submission and verdict.

@@ -32,10 +32,10 @@ struct HuntProofTests {
         try hunt.give(gift, to: red)
         try red.world.startDaemon()
         try red.world.waitUntil("the board credits red's opening", timeout: 40) {
-            hunt.boardEvents(board).contains { $0["event"] as? String == "unlock" && $0["team"] as? String == "red" }
+            hunt.boardEvents(board).contains { $0["event"]?.string == "unlock" && $0["team"]?.string == "red" }
         }
-        let credited = try #require(hunt.boardEvents(board).first { $0["event"] as? String == "unlock" })
-        #expect(credited["proof"] as? String == "unproven: guarded page", "\(credited)")
+        let credited = try #require(hunt.boardEvents(board).first { $0["event"]?.string == "unlock" })
+        #expect(credited["proof"]?.string == "unproven: guarded page", "\(credited)")
 
         // Blue plays the hostile team with its real join file: its team key signs every envelope, and its reader's
         // claim to play for blue is valid, so only what the receipts prove is in question.
@@ -109,12 +109,12 @@ struct HuntProofTests {
         let reasons = ["noProof", "badProof", "unknownMessage", "wrongReader", "wrongTopic"]
         try red.world.waitUntil("the board refuses each of blue's receipts", timeout: 30) {
             let refused = hunt.boardEvents(board).filter {
-                $0["event"] as? String == "refused" && $0["team"] as? String == "blue"
+                $0["event"]?.string == "refused" && $0["team"]?.string == "blue"
             }
-            return Set(refused.compactMap { $0["reason"] as? String }) == Set(reasons)
+            return Set(refused.compactMap { $0["reason"]?.string }) == Set(reasons)
         }
         #expect(
-            !hunt.boardEvents(board).contains { $0["event"] as? String == "unlock" && $0["team"] as? String == "blue" })
+            !hunt.boardEvents(board).contains { $0["event"]?.string == "unlock" && $0["team"]?.string == "blue" })
 
         // A guarded page blue can prove (it holds the file) counts, shown unproven; claiming to have opened it
         // before red did does not put blue first: the board ranks by when it heard. The title blue signs is its own
@@ -125,13 +125,13 @@ struct HuntProofTests {
                     giftID, title: "BLUE WINS \u{202E}sniw eulb", openedAt: Date(timeIntervalSince1970: 1_577_836_800)),
                 proofKey: giftProofKey, identity: blueReader))
         try red.world.waitUntil("blue's provable receipt is credited", timeout: 30) {
-            hunt.boardEvents(board).contains { $0["event"] as? String == "unlock" && $0["team"] as? String == "blue" }
+            hunt.boardEvents(board).contains { $0["event"]?.string == "unlock" && $0["team"]?.string == "blue" }
         }
         let blueCredit = hunt.boardEvents(board).first {
-            $0["event"] as? String == "unlock" && $0["team"] as? String == "blue"
+            $0["event"]?.string == "unlock" && $0["team"]?.string == "blue"
         }
         #expect(
-            blueCredit?["title"] as? String == "gift", "the organiser's title, not the team's: \(blueCredit ?? [:])")
+            blueCredit?["title"]?.string == "gift", "the organiser's title, not the team's: \(blueCredit ?? [:])")
         func leaderboard() throws -> [[Substring]] {
             let once = try hunt.organiser(["board", hunt.huntPath, "--once", "--timeout", "3"])
             #expect(once.status == 0, "\(once.stderr)")
@@ -168,12 +168,12 @@ struct HuntProofTests {
         let again = try hunt.startBoard()
         defer { hunt.stopBoard(again) }
         try red.world.waitUntil("the restarted board shows both credits", timeout: 20) {
-            hunt.boardEvents(again).count { $0["event"] as? String == "unlock" } == 2
+            hunt.boardEvents(again).count { $0["event"]?.string == "unlock" } == 2
         }
         #expect(
             Set(
-                hunt.boardEvents(again).filter { $0["event"] as? String == "refused" }.compactMap {
-                    $0["reason"] as? String
+                hunt.boardEvents(again).filter { $0["event"]?.string == "refused" }.compactMap {
+                    $0["reason"]?.string
                 })
                 == Set(reasons))
         rows = try leaderboard()
@@ -221,7 +221,7 @@ struct HuntProofTests {
                 retain: true)
         }
         try hunt.organiserWorld.waitUntil("the board refuses the three", timeout: 30) {
-            hunt.boardEvents(board).count { $0["reason"] as? String == "malformed" } == 3
+            hunt.boardEvents(board).count { $0["reason"]?.string == "malformed" } == 3
         }
         let size = (try FileManager.default.attributesOfItem(atPath: hunt.huntPath + ".board")[.size] as? Int) ?? 0
         #expect(size < 2_000, "the journal is \(size) bytes")
@@ -230,7 +230,7 @@ struct HuntProofTests {
         defer { hunt.stopBoard(again) }
         // Replayed from the journal (and heard again from the broker, which keeps them).
         try hunt.organiserWorld.waitUntil("the restarted board shows them again", timeout: 20) {
-            hunt.boardEvents(again).count { $0["reason"] as? String == "malformed" && $0["team"] as? String == "red" }
+            hunt.boardEvents(again).count { $0["reason"]?.string == "malformed" && $0["team"]?.string == "red" }
                 >= 3
         }
         let after = (try FileManager.default.attributesOfItem(atPath: hunt.huntPath + ".board")[.size] as? Int) ?? 0

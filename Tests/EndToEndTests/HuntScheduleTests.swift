@@ -29,7 +29,7 @@ struct HuntScheduleTests {
         let scheduled = try hunt.organiser(["hunt", "schedule", "--hunt", hunt.huntPath, "--starts", far.text])
         #expect(scheduled.status == 0, "\(scheduled.stderr)")
         #expect(try HuntFile.read(path: hunt.huntPath).starts == far.date, "written to the organiser's file")
-        try red.world.waitUntil("red hears the start", timeout: 20) { try red.hunt()["starts"] as? String == far.text }
+        try red.world.waitUntil("red hears the start", timeout: 20) { try red.hunt()["starts"]?.string == far.text }
         let message = try hunt.compose("held", ["--lock", "time=2020-01-01T00:00:00Z"])
         try hunt.give(message, to: red)
         let id = try #require(hunt.ids["held"])
@@ -42,25 +42,23 @@ struct HuntScheduleTests {
         let near = Self.instant(20)
         #expect(try hunt.organiser(["hunt", "schedule", "--hunt", hunt.huntPath, "--starts", near.text]).status == 0)
         try red.world.waitUntil("red hears the new start", timeout: 20) {
-            try red.hunt()["starts"] as? String == near.text
+            try red.hunt()["starts"]?.string == near.text
         }
         let board = try hunt.startBoard()
         defer { hunt.stopBoard(board) }
         if Date() < near.date.addingTimeInterval(-1) { #expect(try red.world.states()["held"] == "locked") }
         try red.world.waitUntil("the page opens at the start", timeout: 90) { try red.world.states()["held"] == "open" }
-        let opened = try #require(
-            JSONSerialization.jsonObject(with: Data(red.world.chest(["read", id, "--json"]).stdout.utf8))
-                as? [String: Any])
+        let opened = try JSON(red.world.chest(["read", id, "--json"]).stdout)
         let openedAt = try #require(
-            ((opened["pages"] as? [[String: Any]])?.first?["openedAt"] as? String).flatMap { ISO8601.parse($0) })
+            ((opened["pages"]?.array)?.first?["openedAt"]?.string).flatMap { ISO8601.parse($0) })
         #expect(openedAt >= near.date, "opened at \(openedAt), the hunt starts at \(near.date)")
         #expect(
-            opened["huntStarts"] as? String == near.text && opened["huntEnds"] == nil, "read --json says the window")
+            opened["huntStarts"]?.string == near.text && opened["huntEnds"] == nil, "read --json says the window")
         // A restart without the broker keeps the schedule it heard.
         broker.kill()
         red.world.stopDaemon()
         try red.world.startDaemon()
-        #expect(try red.hunt()["starts"] as? String == near.text)
+        #expect(try red.hunt()["starts"]?.string == near.text)
     }
 
     @Test func aWordToAllTeamsIsToldOnceAlsoToATeamThatJoinsLater() throws {
@@ -78,24 +76,24 @@ struct HuntScheduleTests {
             kill(watcher, SIGTERM)
             _ = Subprocess.wait(watcher)
         }
-        func said(_ path: String) -> [[String: Any]] {
+        func said(_ path: String) -> [JSON] {
             ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
-                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-            }.filter { $0["event"] as? String == "said" }
+                JSON.object($0)
+            }.filter { $0["event"]?.string == "said" }
         }
 
         let spoken = try hunt.organiser(["hunt", "say", "Meet at the fountain at noon.", "--hunt", hunt.huntPath])
         #expect(spoken.status == 0, "\(spoken.stderr)")
         try red.world.waitUntil("red's watch hears the word", timeout: 30) { !said(watch).isEmpty }
         let first = try #require(said(watch).first)
-        #expect(first["text"] as? String == "Meet at the fountain at noon.")
-        #expect(first["hunt"] as? String == (try HuntFile.read(path: hunt.huntPath).id.rawValue))
-        #expect(first["at"] is String)
+        #expect(first["text"]?.string == "Meet at the fountain at noon.")
+        #expect(first["hunt"]?.string == (try HuntFile.read(path: hunt.huntPath).id.rawValue))
+        #expect(first["at"]?.string != nil)
 
         // A restarted chestd hears the retained word again and does not tell it again; a new word it tells.
         red.world.stopDaemon()
         try red.world.startDaemon()
-        try red.world.waitUntil("red is connected again", timeout: 20) { try red.hunt()["connected"] as? Bool == true }
+        try red.world.waitUntil("red is connected again", timeout: 20) { try red.hunt()["connected"]?.bool == true }
         let again = red.world.root + "/watch-again.jsonl"
         let second = try red.world.spawnClient(
             ["watch", "--json", "--timeout", "120"], stdout: again, stderr: again + ".err")
@@ -105,9 +103,9 @@ struct HuntScheduleTests {
         }
         #expect(try hunt.organiser(["hunt", "say", "Ten minutes left.", "--hunt", hunt.huntPath]).status == 0)
         try red.world.waitUntil("red hears the new word", timeout: 30) { !said(again).isEmpty }
-        #expect(said(again).map { $0["text"] as? String } == ["Ten minutes left."])
+        #expect(said(again).map { $0["text"]?.string } == ["Ten minutes left."])
         #expect(
-            said(watch).count { $0["text"] as? String == "Meet at the fountain at noon." } == 1,
+            said(watch).count { $0["text"]?.string == "Meet at the fountain at noon." } == 1,
             "a watcher that follows chestd across its restart hears the first word once too")
 
         // Blue joins after both were said: the broker kept them, and blue is told each once.
@@ -123,7 +121,7 @@ struct HuntScheduleTests {
         #expect(try blue.world.chest(["hunt", "join", blue.world.root + "/join.hunt"]).status == 0)
         try blue.world.waitUntil("blue hears both words", timeout: 30) { said(late).count >= 2 }
         #expect(
-            Set(said(late).compactMap { $0["text"] as? String }) == [
+            Set(said(late).compactMap { $0["text"]?.string }) == [
                 "Meet at the fountain at noon.", "Ten minutes left.",
             ])
         #expect(said(late).count == 2)
@@ -131,7 +129,7 @@ struct HuntScheduleTests {
         #expect(status.stdout.contains("Ten minutes left."), "\(status.stdout)")
         // The board shows them among its latest events (--json: one `said` line each).
         try red.world.waitUntil("the board has both words", timeout: 30) {
-            hunt.boardEvents(board).count { $0["event"] as? String == "said" } == 2
+            hunt.boardEvents(board).count { $0["event"]?.string == "said" } == 2
         }
     }
 
@@ -153,7 +151,7 @@ struct HuntScheduleTests {
             with: mallory)
         try hunt.publish(HuntTopic.schedule(hunt: file.id), schedule.bytes, retain: true)
         try red.world.waitUntil("red refuses both", timeout: 20) {
-            (try red.hunt()["ignored"] as? [String: Int])?["unknownKey"] == 2
+            (try red.hunt()["ignored"])?["unknownKey"] == 2
         }
         #expect(try red.hunt()["starts"] == nil && red.hunt()["said"] == nil)
     }
@@ -168,7 +166,7 @@ struct HuntScheduleTests {
         defer { board.stop() }
         func ends() throws -> String? {
             let body = try WebClient.request(port: board.port, path: "/board.json").body
-            return (try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])?["ends"] as? String
+            return (JSON.object(body))?["ends"]?.string
         }
         for seconds in [7_200.0, 10_800] {
             let end = Self.instant(seconds)
@@ -197,10 +195,10 @@ struct HuntScheduleTests {
         try red.world.waitUntil("the page opens for red", timeout: 20) { try red.world.states()["late"] == "open" }
         try red.world.waitUntil("the board refuses the late receipt", timeout: 30) {
             hunt.boardEvents(board).contains {
-                $0["event"] as? String == "refused" && $0["reason"] as? String == "afterEnd"
+                $0["event"]?.string == "refused" && $0["reason"]?.string == "afterEnd"
             }
         }
-        #expect(!hunt.boardEvents(board).contains { $0["event"] as? String == "unlock" })
+        #expect(!hunt.boardEvents(board).contains { $0["event"]?.string == "unlock" })
         let once = try hunt.organiser(["board", hunt.huntPath, "--once"])
         #expect(once.status == 0 && once.stdout.contains("red"), "\(once.stderr)")
         #expect(

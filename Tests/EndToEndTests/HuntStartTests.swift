@@ -11,9 +11,9 @@ import Testing
 @Suite(.realProcesses, .tags(.process, .mosquitto), .serialized, .timeLimit(.minutes(5)))
 struct HuntStartTests {
     /// `read --json`; empty while the message is not in the chest yet.
-    static func readJSON(_ team: HuntWorld.Team, _ id: String) throws -> [String: Any] {
+    static func readJSON(_ team: HuntWorld.Team, _ id: String) throws -> JSON {
         let outcome = try team.world.chest(["read", id, "--json"])
-        return (try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))) as? [String: Any] ?? [:]
+        return JSON.object(outcome.stdout) ?? [:]
     }
 
     @Test func aClockPastTheStartOpensNothingUntilChestHuntStartPublishesTheKey() throws {
@@ -25,7 +25,7 @@ struct HuntStartTests {
         // The hunt started a minute ago by every clock: only its key is missing.
         let past = ISO8601.string(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) - 60))
         #expect(try hunt.organiser(["hunt", "schedule", "--hunt", hunt.huntPath, "--starts", past]).status == 0)
-        try red.world.waitUntil("red hears the start", timeout: 20) { try red.hunt()["starts"] as? String == past }
+        try red.world.waitUntil("red hears the start", timeout: 20) { try red.hunt()["starts"]?.string == past }
         let welcome = try hunt.compose("welcome", [])
         let held = try hunt.compose("held", ["--lock", "time=2020-01-01T00:00:00Z"])
         let file = try HuntFile.read(path: hunt.huntPath)
@@ -36,8 +36,8 @@ struct HuntStartTests {
         try hunt.give(held, to: red)
         let (welcomeID, heldID) = (try #require(hunt.ids["welcome"]), try #require(hunt.ids["held"]))
         try red.world.waitUntil("red has both pages, waiting for the start key", timeout: 30) {
-            try Self.readJSON(red, heldID)["awaitsStartKey"] as? Bool == true
-                && Self.readJSON(red, welcomeID)["awaitsStartKey"] as? Bool == true
+            try Self.readJSON(red, heldID)["awaitsStartKey"]?.bool == true
+                && Self.readJSON(red, welcomeID)["awaitsStartKey"]?.bool == true
         }
         #expect(try red.world.states()["welcome"] == "locked" && red.world.states()["held"] == "locked")
         let read = try red.world.chest(["read", heldID])

@@ -46,12 +46,12 @@ struct HuntTests {
             try team.world.startDaemon()
         }
         try hunt.teams[0].world.waitUntil("the board shows three unlocks", timeout: 90) {
-            hunt.boardEvents(board).count { $0["event"] as? String == "unlock" } == 3
+            hunt.boardEvents(board).count { $0["event"]?.string == "unlock" } == 3
         }
-        let unlocks = hunt.boardEvents(board).filter { $0["event"] as? String == "unlock" }
-        #expect(unlocks.map { $0["team"] as? String } == ["red", "blue", "green"])
-        #expect(unlocks.allSatisfy { $0["trust"] as? String == "simulated" && $0["page"] as? Int == 1 })
-        #expect(hunt.boardEvents(board).count { $0["event"] as? String == "refused" } == 0)
+        let unlocks = hunt.boardEvents(board).filter { $0["event"]?.string == "unlock" }
+        #expect(unlocks.map { $0["team"]?.string } == ["red", "blue", "green"])
+        #expect(unlocks.allSatisfy { $0["trust"]?.string == "simulated" && $0["page"]?.int == 1 })
+        #expect(hunt.boardEvents(board).count { $0["event"]?.string == "refused" } == 0)
         // The leaderboard: one page each, in the order they got there.
         let first = try hunt.organiser(["board", hunt.huntPath, "--once"])
         #expect(first.status == 0, "\(first.stderr)")
@@ -91,7 +91,7 @@ struct HuntTests {
             #expect(try team.world.chest(["read", finaleID]).stdout.contains("page of finale"))
         }
         try hunt.teams[0].world.waitUntil("the board shows six unlocks", timeout: 30) {
-            hunt.boardEvents(board).count { $0["event"] as? String == "unlock" } == 6
+            hunt.boardEvents(board).count { $0["event"]?.string == "unlock" } == 6
         }
 
         let once = try hunt.organiser(["board", hunt.huntPath, "--once"])
@@ -112,7 +112,7 @@ struct HuntTests {
         defer { hunt.stopBoard(board) }
         try red.world.startDaemon()
         try red.world.waitUntil("red is online", timeout: 20) {
-            hunt.boardEvents(board).contains { $0["online"] as? Bool == true }
+            hunt.boardEvents(board).contains { $0["online"]?.bool == true }
         }
 
         // The broker dies; red unlocks three pages while it is away, and chestd itself is killed once meanwhile.
@@ -123,14 +123,14 @@ struct HuntTests {
         try red.world.waitUntil("three pages open", timeout: 20) {
             try red.world.states().values.filter { $0 == "open" }.count == 3
         }
-        try red.world.waitUntil("the outbox holds them", timeout: 10) { try red.hunt()["outbox"] as? Int ?? 0 >= 3 }
+        try red.world.waitUntil("the outbox holds them", timeout: 10) { try red.hunt()["outbox"]?.int ?? 0 >= 3 }
         red.world.stopDaemon(SIGKILL)
         try red.world.startDaemon()
-        #expect(try red.hunt()["outbox"] as? Int ?? 0 >= 3)
+        #expect(try red.hunt()["outbox"]?.int ?? 0 >= 3)
         try broker.restart()
-        try red.world.waitUntil("the outbox empties", timeout: 40) { try red.hunt()["outbox"] as? Int == 0 }
+        try red.world.waitUntil("the outbox empties", timeout: 40) { try red.hunt()["outbox"]?.int == 0 }
         try red.world.waitUntil("the board has all three", timeout: 30) {
-            hunt.boardEvents(board).count { $0["event"] as? String == "unlock" } == 3
+            hunt.boardEvents(board).count { $0["event"]?.string == "unlock" } == 3
         }
         // Once each, even after a restart of the board (its journal) and with the retained receipts sent again.
         hunt.stopBoard(board)
@@ -138,7 +138,7 @@ struct HuntTests {
         let again = try hunt.startBoard()
         defer { hunt.stopBoard(again) }
         try red.world.waitUntil("the restarted board replays its journal", timeout: 20) {
-            hunt.boardEvents(again).count { $0["event"] as? String == "unlock" } == 3
+            hunt.boardEvents(again).count { $0["event"]?.string == "unlock" } == 3
         }
         // The broker sends the retained receipts as it accepts the subscription; a message the board refuses,
         // sent after that, arrives after them.
@@ -148,14 +148,14 @@ struct HuntTests {
         let id = try HuntFile.read(path: hunt.huntPath).id
         try broker.publish("chest/\(id)/red/status", "not a hunt message")
         try red.world.waitUntil("the board refuses the marker", timeout: 20) {
-            hunt.boardEvents(again).contains { $0["event"] as? String == "refused" }
+            hunt.boardEvents(again).contains { $0["event"]?.string == "refused" }
         }
-        let titles = hunt.boardEvents(again).filter { $0["event"] as? String == "unlock" }.compactMap {
-            $0["title"] as? String
+        let titles = hunt.boardEvents(again).filter { $0["event"]?.string == "unlock" }.compactMap {
+            $0["title"]?.string
         }
         #expect(titles.sorted() == ["past 0", "past 1", "past 2"])
-        let refused = hunt.boardEvents(again).filter { $0["event"] as? String == "refused" }
-        #expect(refused.count == 1 && refused.first?["reason"] as? String == "malformed", "\(refused)")
+        let refused = hunt.boardEvents(again).filter { $0["event"]?.string == "refused" }
+        #expect(refused.count == 1 && refused.first?["reason"]?.string == "malformed", "\(refused)")
     }
 
     @Test func aReceiptOwedByAChestdKilledAsThePageOpenedIsSentAtTheNextStart() throws {
@@ -177,15 +177,14 @@ struct HuntTests {
             try FileManager.default.removeItem(atPath: outbox + "/" + name)
         }
         let ledger = red.world.chest + "/hunt-receipts.json"
-        var saved = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: ledger))) as? [String: Any])
-        #expect((saved["sent"] as? [String])?.count == 1)
-        saved["sent"] = [String]()
-        try JSONSerialization.data(withJSONObject: saved).write(to: URL(fileURLWithPath: ledger))
+        var saved = try JSON(Data(contentsOf: URL(fileURLWithPath: ledger)))
+        #expect((saved["sent"]?.strings)?.count == 1)
+        saved["sent"] = []
+        try saved.data.write(to: URL(fileURLWithPath: ledger))
         try broker.restart()
         try red.world.startDaemon()
         try red.world.waitUntil("the board hears of it", timeout: 30) {
-            hunt.boardEvents(board).contains { $0["event"] as? String == "unlock" && $0["title"] as? String == "crash" }
+            hunt.boardEvents(board).contains { $0["event"]?.string == "unlock" && $0["title"]?.string == "crash" }
         }
         #expect(red.world.daemonLog.contains("was never sent; sending it now"))
     }
@@ -201,7 +200,7 @@ struct HuntTests {
         let board = try hunt.startBoard()
         defer { hunt.stopBoard(board) }
         try red.world.waitUntil("red is online with the finale", timeout: 20) {
-            try red.hunt()["connected"] as? Bool == true && red.world.states()["finale"] == "locked"
+            try red.hunt()["connected"]?.bool == true && red.world.states()["finale"] == "locked"
         }
 
         let file = try HuntFile.read(path: hunt.huntPath)
@@ -237,12 +236,12 @@ struct HuntTests {
 
         try red.world.waitUntil("the board refuses both", timeout: 20) {
             let events = hunt.boardEvents(board)
-            return events.contains { $0["reason"] as? String == "unknownKey" }
-                && events.contains { ($0["why"] as? String)?.contains("signature does not match") == true }
+            return events.contains { $0["reason"]?.string == "unknownKey" }
+                && events.contains { ($0["why"]?.string)?.contains("signature does not match") == true }
         }
-        #expect(!hunt.boardEvents(board).contains { $0["event"] as? String == "unlock" })
+        #expect(!hunt.boardEvents(board).contains { $0["event"]?.string == "unlock" })
         try red.world.waitUntil("red ignores the release", timeout: 20) {
-            (try red.hunt()["ignored"] as? [String: Int])?["unknownKey"] == 1
+            (try red.hunt()["ignored"])?["unknownKey"] == 1
         }
         #expect(try red.world.states()["finale"] == "locked")
         let status = try red.world.chest(["status"])
@@ -359,7 +358,7 @@ struct HuntTests {
         #expect(try red.chest(["hunt", "join", red.root + "/red.hunt"]).status == 0)
         try red.startDaemon()
         try red.waitUntil("red connects over TLS", timeout: 20) {
-            (try red.status()["hunt"] as? [String: Any])?["connected"] as? Bool == true
+            (try red.status()["hunt"])?["connected"]?.bool == true
         }
         let message = organiser.root + "/tls.locked"
         let composed = try organiser.chest(
@@ -393,7 +392,7 @@ struct HuntTests {
         try hunt.give(try hunt.compose("bridged", ["--lock", "time=2020-01-01T00:00:00Z"]), to: red)
         try red.world.waitUntil("the board on the other broker shows it", timeout: 30) {
             hunt.boardEvents(board).contains {
-                $0["event"] as? String == "unlock" && $0["title"] as? String == "bridged"
+                $0["event"]?.string == "unlock" && $0["title"]?.string == "bridged"
             }
         }
     }
@@ -409,12 +408,12 @@ final class HuntWorld {
         let world: ChestHarness
 
         /// `status`'s hunt section.
-        func hunt() throws -> [String: Any] { try world.status()["hunt"] as? [String: Any] ?? [:] }
+        func hunt() throws -> JSON { try world.status()["hunt"] ?? [:] }
 
         /// Starts the team's chestd and waits until it is connected to the broker.
         func startConnected() throws {
             try world.startDaemon()
-            try world.waitUntil("\(name) is connected", timeout: 20) { try hunt()["connected"] as? Bool == true }
+            try world.waitUntil("\(name) is connected", timeout: 20) { try hunt()["connected"]?.bool == true }
         }
     }
 
@@ -497,10 +496,10 @@ final class HuntWorld {
         _ = Subprocess.wait(board.pid)
     }
 
-    func boardEvents(_ board: (pid: pid_t, output: String)) -> [[String: Any]] {
+    func boardEvents(_ board: (pid: pid_t, output: String)) -> [JSON] {
         let text = (try? String(contentsOfFile: board.output, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            JSON.object($0)
         }
     }
 

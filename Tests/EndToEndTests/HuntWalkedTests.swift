@@ -39,20 +39,19 @@ struct HuntWalkedTests {
         try red.world.waitUntil("red's page opens", timeout: 90) { try red.world.states()["end"] == "open" }
         #expect(fake.waitForExit(timeout: 90) == 0, "\(fake.output)")
 
-        func row() throws -> [String: Any]? {
+        func row() throws -> JSON? {
             let json = try WebClient.request(port: board.port, path: "/board.json")
-            let document = try JSONSerialization.jsonObject(with: Data(json.body.utf8)) as? [String: Any]
-            return (document?["teams"] as? [[String: Any]])?.first { $0["team"] as? String == "red" }
+            return try JSON(json.body)["teams"]?.array?.first { $0["team"]?.string == "red" }
         }
         // Counted in steps longer than the fixes' scatter: at most a step short at the end.
         try red.world.waitUntil("the board shows red walked about 330 m", timeout: 30) {
-            (try row()?["walked"] as? Int).map { (290...345).contains($0) } ?? false
+            (try row()?["walked"]?.int).map { (290...345).contains($0) } ?? false
         }
         let shown = try #require(try row())
-        #expect(shown["pages"] as? Int == 1, "\(shown)")
+        #expect(shown["pages"]?.int == 1, "\(shown)")
         let results = try hunt.organiser(["board", hunt.huntPath, "--results"])
         #expect(results.status == 0, "\(results.stderr)")
         #expect(
-            results.stdout.contains("walked \(shown["walked"] as? Int ?? 0) m"), "\(results.stdout)")
+            results.stdout.contains("walked \(shown["walked"]?.int ?? 0) m"), "\(results.stdout)")
     }
 }

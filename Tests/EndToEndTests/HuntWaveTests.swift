@@ -10,14 +10,14 @@ import Testing
 /// team plays on two laptops (two chestd joined with one join file), all with real chestd and a real board.
 @Suite(.realProcesses, .tags(.process, .mosquitto), .serialized, .timeLimit(.minutes(8)))
 struct HuntWaveTests {
-    static func read(_ world: ChestHarness, _ id: String) throws -> [String: Any] {
+    static func read(_ world: ChestHarness, _ id: String) throws -> JSON {
         let outcome = try world.chest(["read", id, "--json"])
-        return (try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))) as? [String: Any] ?? [:]
+        return JSON.object(outcome.stdout) ?? [:]
     }
 
     static func hintOpen(_ world: ChestHarness, _ id: String) throws -> Bool {
-        let pages = try read(world, id)["pages"] as? [[String: Any]]
-        return (pages?.first?["hints"] as? [[String: Any]])?.first?["open"] as? Bool == true
+        let pages = try read(world, id)["pages"]?.array
+        return (pages?.first?["hints"]?.array)?.first?["open"]?.bool == true
     }
 
     @Test func wavesWithALimitEachAFinishAndOneTeamOnTwoLaptops() throws {
@@ -61,9 +61,9 @@ struct HuntWaveTests {
         }
         for world in worlds {
             try world.waitUntil("connected, both messages waiting for the start key", timeout: 60) {
-                let connected = (try world.status()["hunt"] as? [String: Any])?["connected"] as? Bool == true
-                let finishWaits = try Self.read(world, finishID)["awaitsStartKey"] as? Bool == true
-                let openingWaits = try Self.read(world, openingID)["awaitsStartKey"] as? Bool == true
+                let connected = (try world.status()["hunt"])?["connected"]?.bool == true
+                let finishWaits = try Self.read(world, finishID)["awaitsStartKey"]?.bool == true
+                let openingWaits = try Self.read(world, openingID)["awaitsStartKey"]?.bool == true
                 return connected && finishWaits && openingWaits
             }
         }
@@ -100,7 +100,7 @@ struct HuntWaveTests {
                 try Self.hintOpen(world, openingID)
             }
         }
-        #expect(try Self.read(blue.world, openingID)["awaitsStartKey"] as? Bool == true, "blue's wave is later")
+        #expect(try Self.read(blue.world, openingID)["awaitsStartKey"]?.bool == true, "blue's wave is later")
 
         // The release opens both pages on red's laptops; blue, without its start key, opens nothing on any clock.
         #expect(try hunt.organiser(["hunt", "release", "go", "--hunt", hunt.huntPath]).status == 0)
@@ -109,31 +109,31 @@ struct HuntWaveTests {
                 try world.states()["opening"] == "open" && world.states()["finish"] == "open"
             }
         }
-        func rows() throws -> [[String: Any]] {
+        func rows() throws -> [JSON] {
             let json = try WebClient.request(port: board.port, path: "/board.json")
-            let document = try JSONSerialization.jsonObject(with: Data(json.body.utf8)) as? [String: Any]
-            return document?["teams"] as? [[String: Any]] ?? []
+            let document = JSON.object(json.body)
+            return document?["teams"]?.array ?? []
         }
-        func row(_ team: String) throws -> [String: Any] { try rows().first { $0["team"] as? String == team } ?? [:] }
-        var seen: [String: Any] = [:]
+        func row(_ team: String) throws -> JSON { try rows().first { $0["team"]?.string == team } ?? [:] }
+        var seen: JSON = [:]
         do {
             try hunt.organiserWorld.waitUntil("red finished, each page and the hint counted once", timeout: 60) {
                 seen = try row("red")
-                return seen["finished"] is String && seen["pages"] as? Int == 2 && seen["hintCost"] as? Int == 2
-                    && (seen["devices"] as? [[String: Any]])?.count == 2
+                return seen["finished"]?.string != nil && seen["pages"]?.int == 2 && seen["hintCost"]?.int == 2
+                    && (seen["devices"]?.array)?.count == 2
             }
         } catch {
             Issue.record("red's row: \(seen); the board said: \(board.events.suffix(20))")
             throw error
         }
         let redRow = try row("red")
-        #expect(redRow["points"] as? Int == 0 && redRow["hints"] as? Int == 1, "2 pages less a hint of 2: \(redRow)")
-        #expect(redRow["time"] is Int && redRow["started"] is String && redRow["closes"] is String)
-        let devices = try #require(redRow["devices"] as? [[String: Any]])
-        #expect(devices.map { $0["name"] as? String } == ["laptop-1", "laptop-2"])
-        #expect(devices.allSatisfy { $0["online"] as? Bool == true && $0["lastHeard"] is String })
+        #expect(redRow["points"]?.int == 0 && redRow["hints"]?.int == 1, "2 pages less a hint of 2: \(redRow)")
+        #expect(redRow["time"]?.int != nil && redRow["started"]?.string != nil && redRow["closes"]?.string != nil)
+        let devices = try #require(redRow["devices"]?.array)
+        #expect(devices.map { $0["name"]?.string } == ["laptop-1", "laptop-2"])
+        #expect(devices.allSatisfy { $0["online"]?.bool == true && $0["lastHeard"]?.string != nil })
         #expect(try blue.world.states()["opening"] == "locked" && blue.world.states()["finish"] == "locked")
-        #expect(try Self.read(blue.world, openingID)["awaitsStartKey"] as? Bool == true)
+        #expect(try Self.read(blue.world, openingID)["awaitsStartKey"]?.bool == true)
         let status = try red.world.chest(["status"])
         #expect(status.stdout.contains("left"), "red's chestd shows its time left: \(status.stdout)")
 
@@ -143,13 +143,13 @@ struct HuntWaveTests {
         try blue.world.waitUntil("blue's pages open at its own start", timeout: 90) {
             try blue.world.states()["opening"] == "open" && blue.world.states()["finish"] == "open"
         }
-        try hunt.organiserWorld.waitUntil("blue finished", timeout: 60) { try row("blue")["time"] is Int }
+        try hunt.organiserWorld.waitUntil("blue finished", timeout: 60) { try row("blue")["time"]?.int != nil }
         // Red's bonus evens the points (blue took no hint): the shorter time from a team's own start ranks first.
         #expect(try hunt.organiser(["hunt", "adjust", "red", "+2", "even", "--hunt", hunt.huntPath]).status == 0)
-        try hunt.organiserWorld.waitUntil("red's bonus counted", timeout: 60) { try row("red")["points"] as? Int == 2 }
+        try hunt.organiserWorld.waitUntil("red's bonus counted", timeout: 60) { try row("red")["points"]?.int == 2 }
         let ranked = try rows()
-        let times = ranked.compactMap { $0["time"] as? Int }
-        #expect(ranked.map { $0["points"] as? Int } == [2, 2] && times.count == 2 && times[0] <= times[1], "\(ranked)")
+        let times = ranked.compactMap { $0["time"]?.int }
+        #expect(ranked.map { $0["points"]?.int } == [2, 2] && times.count == 2 && times[0] <= times[1], "\(ranked)")
         let once = try hunt.organiser(["board", hunt.huntPath, "--once", "--timeout", "5"])
         #expect(once.stdout.contains("TIME") && once.stdout.contains("finished 0:"), "\(once.stdout)")
         #expect(once.stdout.contains("2/2") || once.stdout.contains("0/2"), "red's devices: \(once.stdout)")
@@ -169,8 +169,10 @@ struct HuntWaveTests {
         defer { hunt.stopBoard(board) }
         try red.startConnected()
         #expect(try hunt.organiser(["hunt", "start", "--hunt", hunt.huntPath, "--team", "red"]).status == 0)
-        try red.world.waitUntil("red's own window, 20 s from now", timeout: 60) { try red.hunt()["closes"] is String }
-        let closes = try #require((try red.hunt()["closes"] as? String).flatMap { ISO8601.parse($0) })
+        try red.world.waitUntil("red's own window, 20 s from now", timeout: 60) {
+            try red.hunt()["closes"]?.string != nil
+        }
+        let closes = try #require((try red.hunt()["closes"]?.string).flatMap { ISO8601.parse($0) })
         // Red opens the page in its time while the broker is away; its receipt reaches the board after red's time.
         broker.kill()
         try hunt.give(page, to: red)
@@ -178,19 +180,19 @@ struct HuntWaveTests {
             try red.world.states()["late"] == "open"
         }
         try red.world.waitUntil("the receipt waits in the outbox", timeout: 20) {
-            try red.hunt()["outbox"] as? Int ?? 0 >= 1
+            try red.hunt()["outbox"]?.int ?? 0 >= 1
         }
         let lateID = try #require(hunt.ids["late"])
-        let pages = try Self.read(red.world, lateID)["pages"] as? [[String: Any]]
-        let opened = try #require((pages?.first?["openedAt"] as? String).flatMap { ISO8601.parse($0) })
+        let pages = try Self.read(red.world, lateID)["pages"]?.array
+        let opened = try #require((pages?.first?["openedAt"]?.string).flatMap { ISO8601.parse($0) })
         #expect(opened < closes, "opened at \(opened), red's time ran out at \(closes)")
         try red.world.waitUntil("red's time runs out", timeout: 60) { Date() > closes.addingTimeInterval(1) }
         try broker.restart()
         try red.world.waitUntil("the board refuses it as afterLimit", timeout: 90) {
             hunt.boardEvents(board).contains {
-                $0["event"] as? String == "refused" && $0["reason"] as? String == "afterLimit"
+                $0["event"]?.string == "refused" && $0["reason"]?.string == "afterLimit"
             }
         }
-        #expect(!hunt.boardEvents(board).contains { $0["event"] as? String == "unlock" })
+        #expect(!hunt.boardEvents(board).contains { $0["event"]?.string == "unlock" })
     }
 }

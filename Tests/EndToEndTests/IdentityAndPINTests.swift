@@ -29,7 +29,7 @@ struct IdentityAndPINTests {
         #expect(right.stdout.contains("PIN accepted: page 1 open"))
         let read = try world.chest(["read", id])
         #expect(read.stdout.contains("The key is under the mat."))
-        #expect(try world.list().first?["state"] as? String == "open")
+        #expect(try world.list().first?["state"]?.string == "open")
     }
 
     @Test func fiveWrongPINsThenAWaitThatSurvivesKillNine() throws {
@@ -78,9 +78,9 @@ struct IdentityAndPINTests {
         #expect(try world.chest(["import", "mine.locked"]).status == 0)
         #expect(try world.chest(["import", "theirs.locked"]).status == 0)
         try world.waitUntil("theirs opens", timeout: 10) { try world.states()["Theirs"] == "open" }
-        let list = try world.list().filter { $0["title"] as? String == "Mine" }
-        #expect(list.first?["state"] as? String == "locked")
-        #expect(list.first?["sentByYou"] as? Bool == true)
+        let list = try world.list().filter { $0["title"]?.string == "Mine" }
+        #expect(list.first?["state"]?.string == "locked")
+        #expect(list.first?["sentByYou"]?.bool == true)
         let read = try world.chest(["read", compose.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
         #expect(read.stdout.contains("you sent this message"))
         #expect(!read.stdout.contains("secret"))

@@ -52,12 +52,12 @@ struct IdentityTests {
         }
         #expect(world.names(in: "rejected").isEmpty)
         let rows = try world.list()
-        let realRow = try #require(rows.first { $0["senderKey"] as? String == Self.key(original) })
-        let copyRow = try #require(rows.first { $0["senderKey"] as? String == mallory.identity.publicKeyBase64 })
-        let filed = try #require(realRow["id"] as? String)
-        #expect(filed != id && copyRow["id"] as? String == id)
-        #expect(realRow["messageID"] as? String == id && copyRow["messageID"] == nil)
-        #expect(realRow["sameID"] as? [String] == [id] && copyRow["sameID"] as? [String] == [filed])
+        let realRow = try #require(rows.first { $0["senderKey"]?.string == Self.key(original) })
+        let copyRow = try #require(rows.first { $0["senderKey"]?.string == mallory.identity.publicKeyBase64 })
+        let filed = try #require(realRow["id"]?.string)
+        #expect(filed != id && copyRow["id"]?.string == id)
+        #expect(realRow["messageID"]?.string == id && copyRow["messageID"] == nil)
+        #expect(realRow["sameID"]?.strings == [id] && copyRow["sameID"]?.strings == [filed])
 
         // Each opens by its own chest ID: the real one's keys are sealed with the ID in its file.
         let pin = try world.chest(["pin", filed, "4821"])
@@ -67,9 +67,8 @@ struct IdentityTests {
         #expect(read.stdout.contains("filed as \(filed.prefix(8))"), "\(read.stdout)")
         #expect(read.stdout.contains("one of them is a copy"), "\(read.stdout)")
         let readJSON =
-            try JSONSerialization.jsonObject(with: Data(try world.chest(["read", "--json", filed]).stdout.utf8))
-            as? [String: Any] ?? [:]
-        #expect(readJSON["messageID"] as? String == id && readJSON["sameID"] as? [String] == [id], "\(readJSON)")
+            JSON.object(try world.chest(["read", "--json", filed]).stdout) ?? [:]
+        #expect(readJSON["messageID"]?.string == id && readJSON["sameID"]?.strings == [id], "\(readJSON)")
         // Both flagged in the list; neither key is taken for the name, and trusting one is refused.
         let list = try world.chest(["list"])
         #expect(list.stdout.components(separatedBy: "one of them is a copy").count == 3, "\(list.stdout)")
@@ -87,9 +86,9 @@ struct IdentityTests {
         _ = world.stopDaemon()
         try world.startDaemon()
         let after = try world.list()
-        #expect(Set(after.compactMap { $0["id"] as? String }) == [id, filed])
-        #expect(after.first { $0["id"] as? String == filed }?["openPages"] as? [Int] == [1])
-        #expect(after.first { $0["id"] as? String == id }?["openPages"] as? [Int] == [])
+        #expect(Set(after.compactMap { $0["id"]?.string }) == [id, filed])
+        #expect(after.first { $0["id"]?.string == filed }?["openPages"]?.ints == [1])
+        #expect(after.first { $0["id"]?.string == id }?["openPages"]?.ints == [])
     }
 }
 
@@ -124,7 +123,7 @@ struct HuntIdentityTests {
         let first = try red.world.chest(["import", forged])
         #expect(first.status == 0, "\(first.stderr)")
         try red.world.waitUntil("the copy's page opens", timeout: 30) {
-            try red.world.list().first?["openPages"] as? [Int] == [1]
+            try red.world.list().first?["openPages"]?.ints == [1]
         }
         #expect(try red.world.chest(["list"]).status == 0)
 
@@ -138,7 +137,7 @@ struct HuntIdentityTests {
         #expect(!met.stdout.contains("not the key you had before"), "\(met.stdout)")
         try red.world.waitUntil("only the organiser's message is in", timeout: 30) {
             let rows = try red.world.list()
-            return rows.count == 1 && rows.first?["senderKey"] as? String == IdentityTests.key(original)
+            return rows.count == 1 && rows.first?["senderKey"]?.string == IdentityTests.key(original)
         }
         let reason = try String(
             contentsOfFile: red.world.chest + "/rejected/\(id).locked.reason", encoding: .utf8)
@@ -149,14 +148,13 @@ struct HuntIdentityTests {
 
         // Its receipt, and only its, reaches the board, which credits it.
         try red.world.waitUntil("the board credits red", timeout: 60) {
-            hunt.boardEvents(board).contains { $0["event"] as? String == "unlock" && $0["team"] as? String == "red" }
+            hunt.boardEvents(board).contains { $0["event"]?.string == "unlock" && $0["team"]?.string == "red" }
         }
         let published = try hunt.received(receipts, count: 1)
-        let envelope = try #require(
-            try JSONSerialization.jsonObject(with: Data(published[0].utf8)) as? [String: Any])
-        let receipt = try #require(envelope["receipt"] as? [String: Any])
-        #expect(receipt["message"] as? String == id)
-        #expect(receipt["messageSignature"] as? String == Data(original.seal!.signature).base64EncodedString())
+        let envelope = try JSON(Data(published[0].utf8))
+        let receipt = try #require(envelope["receipt"])
+        #expect(receipt["message"]?.string == id)
+        #expect(receipt["messageSignature"]?.string == Data(original.seal!.signature).base64EncodedString())
 
         // The copy again: refused.
         let again = try red.world.chest(["import", forged])
@@ -168,10 +166,9 @@ struct HuntIdentityTests {
         let list = try red.world.chest(["list"])
         #expect(list.stderr.isEmpty && !list.stdout.contains("not the key you had before"), "\(list.stdout)")
         let known =
-            try JSONSerialization.jsonObject(
-                with: Data(try red.world.chest(["senders", "list", "--json"]).stdout.utf8)) as? [[String: Any]] ?? []
+            try JSON(try red.world.chest(["senders", "list", "--json"]).stdout).array ?? []
         #expect(
-            known.first { $0["name"] as? String == "Organiser" }?["key"] as? String == IdentityTests.key(original),
+            known.first { $0["name"]?.string == "Organiser" }?["key"]?.string == IdentityTests.key(original),
             "\(known)")
     }
 }

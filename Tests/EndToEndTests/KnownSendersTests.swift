@@ -104,15 +104,14 @@ struct KnownSendersTests {
         #expect(Subprocess.wait(jsonWatcher) == 0)
         // --json: the same flag as a field naming the sender imitated, in watch, list and read.
         func lookalikeOf(_ json: String) -> String? {
-            (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["lookalikeOf"] as? String
+            JSON.object(json)?["lookalikeOf"]?.string
         }
         let watchedJSON = try String(contentsOfFile: jsonOut, encoding: .utf8)
         #expect(lookalikeOf(watchedJSON) == "Organiser", "\(watchedJSON)")
         let listed =
-            try JSONSerialization.jsonObject(with: Data(try world.chest(["list", "--json"]).stdout.utf8))
-            as? [[String: Any]] ?? []
+            try JSON(try world.chest(["list", "--json"]).stdout).array ?? []
         #expect(
-            listed.first { $0["id"] as? String == copy.id.rawValue }?["lookalikeOf"] as? String == "Organiser",
+            listed.first { $0["id"]?.string == copy.id.rawValue }?["lookalikeOf"]?.string == "Organiser",
             "\(listed)")
         #expect(listed.filter { $0["lookalikeOf"] != nil }.count == 1, "the genuine message is no lookalike: \(listed)")
         #expect(lookalikeOf(try world.chest(["read", "--json", copy.id.rawValue]).stdout) == "Organiser")

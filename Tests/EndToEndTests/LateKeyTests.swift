@@ -46,14 +46,14 @@ struct LateKeyTests {
     func openings(_ world: ChestHarness) throws -> [String: (reached: Date?, opened: Date?)] {
         var result: [String: (Date?, Date?)] = [:]
         for item in try world.list() {
-            guard let id = item["id"] as? String, let title = item["title"] as? String else { continue }
+            guard let id = item["id"]?.string, let title = item["title"]?.string else { continue }
             let read = try world.chest(["read", "--json", id])
-            guard let object = try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [String: Any],
-                let page = (object["pages"] as? [[String: Any]])?.first, page["open"] as? Bool == true
+            guard let object = JSON.object(read.stdout),
+                let page = (object["pages"]?.array)?.first, page["open"]?.bool == true
             else { continue }
             result[title] = (
-                (page["reachedAt"] as? String).flatMap { ISO8601.parse($0) },
-                (page["openedAt"] as? String).flatMap { ISO8601.parse($0) }
+                (page["reachedAt"]?.string).flatMap { ISO8601.parse($0) },
+                (page["openedAt"]?.string).flatMap { ISO8601.parse($0) }
             )
         }
         return result
@@ -83,7 +83,7 @@ struct LateKeyTests {
         }
         // Every cell the walk asked for is tried before the place aside is judged shut.
         try world.waitUntil("no cell waits", timeout: 300) {
-            ((try world.status()["sealed"] as? [String: Any])?["cellsWaiting"] as? Int) == 0
+            ((try world.status()["sealed"])?["cellsWaiting"]?.int) == 0
         }
         #expect(try world.states()["aside"] == "locked", "\(world.daemonLog)")
         for (title, times) in try openings(world) {
@@ -92,7 +92,7 @@ struct LateKeyTests {
             #expect(reached <= opened, "\(title) reached \(reached) after it opened \(opened)")
         }
         let read = try world.chest([
-            "read", try #require(try world.list().first { $0["title"] as? String == "first" }?["id"] as? String),
+            "read", try #require(try world.list().first { $0["title"]?.string == "first" }?["id"]?.string),
         ])
         #expect(read.stdout.contains("place reached"), "\(read.stdout)")
     }
@@ -128,7 +128,7 @@ struct LateKeyTests {
         stopBurning()
         #expect(fake.waitForExit(timeout: 120) == 0, "\(fake.output)")
         try world.waitUntil("no cell waits", timeout: 300) {
-            ((try world.status()["sealed"] as? [String: Any])?["cellsWaiting"] as? Int) == 0
+            ((try world.status()["sealed"])?["cellsWaiting"]?.int) == 0
         }
         #expect(try world.states()["off the road"] == "locked", "\(world.daemonLog)")
     }

@@ -1,4 +1,5 @@
 import ChestCore
+import ChestGPX
 import ChestSimulator
 import ChestTestSupport
 import Foundation
@@ -77,19 +78,19 @@ struct MapExportTests {
         #expect(gpx.track.count > 70)
 
         let geojson = try world.chest(["export", "--geojson"])
-        let object = try JSONSerialization.jsonObject(with: Data(geojson.stdout.utf8)) as? [String: Any]
-        #expect(object?["type"] as? String == "FeatureCollection")
-        let features = object?["features"] as? [[String: Any]] ?? []
+        let object = JSON.object(geojson.stdout)
+        #expect(object?["type"]?.string == "FeatureCollection")
+        let features = object?["features"]?.array ?? []
         #expect(
-            features.compactMap { ($0["geometry"] as? [String: Any])?["type"] as? String } == [
+            features.compactMap { ($0["geometry"])?["type"]?.string } == [
                 "Point", "Point", "LineString",
             ])
-        let point = features.first { (($0["properties"] as? [String: Any])?["name"] as? String) == "Top p1" }
+        let point = features.first { (($0["properties"])?["name"]?.string) == "Top p1" }
         #expect(
-            (point?["geometry"] as? [String: Any])?["coordinates"] as? [Double] == [
+            (point?["geometry"])?["coordinates"]?.doubles == [
                 Self.top.longitude, Self.top.latitude,
             ])
-        #expect((point?["properties"] as? [String: Any])?["open"] as? Bool == true)
+        #expect((point?["properties"])?["open"]?.bool == true)
 
         let quest = try world.chest([
             "export", "--gpx", Self.root + "/demo/quest/hill.quest", "-o", world.root + "/quest.gpx",

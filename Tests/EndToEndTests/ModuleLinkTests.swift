@@ -45,6 +45,33 @@ struct ModuleLinkTests {
         }
     }
 
+    /// The program exports no symbol (Sources/chest/exports.map): a library it opens could otherwise bind its calls to
+    /// its own functions to the program's functions of the same name (docs/PACKAGING.md "Libraries loaded on
+    /// demand"). PackageTests checks the package's program, whose static Swift runtime asks for every symbol exported.
+    @Test func theProgramExportsNoSymbol() throws {
+        let exported = try Self.exportedSymbols(of: ChestHarness.products + "/chest")
+        #expect(
+            exported.isEmpty,
+            "\(exported.count) exported, \(Self.standIns(exported).count) of them the libraries' functions: \(exported.prefix(20))"
+        )
+    }
+
+    /// The names `nm -D --defined-only` lists for `binary`.
+    static func exportedSymbols(of binary: String) throws -> [String] {
+        let outcome = try Subprocess.run(
+            "/usr/bin/nm", ["-D", "--defined-only", binary], environment: ProcessInfo.processInfo.environment)
+        try #require(outcome.status == 0 || outcome.stderr.contains("no symbols"), "nm \(binary): \(outcome.stderr)")
+        return outcome.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
+    }
+
+    /// Those of `symbols` named as the functions of the libraries opened on demand.
+    static func standIns(_ symbols: [String]) -> [String] {
+        let prefixes = [
+            "curl_", "chest_curl_", "MHD_", "chest_mhd_", "mosquitto_", "xml", "html", "chest_xml", "chest_library_",
+        ]
+        return symbols.filter { symbol in prefixes.contains { symbol.hasPrefix($0) } }
+    }
+
     /// The libraries the program opens at their first use.
     static let onDemand = ["libcurl.so", "libxml2.so", "libmosquitto.so", "libmicrohttpd.so"]
 

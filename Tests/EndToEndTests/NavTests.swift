@@ -111,14 +111,13 @@ struct NavTests {
         #expect(screen.contains("▶ Sé  (place)  pilgrim p1"), "the nearest place is picked first: \(screen)")
 
         // What nav reads: the place's target, with its name, in read --json; the sealed place has none.
-        let pilgrim = try #require(try world.list().first { $0["title"] as? String == "pilgrim" }?["id"] as? String)
+        let pilgrim = try #require(try world.list().first { $0["title"]?.string == "pilgrim" }?["id"]?.string)
         let read =
-            try JSONSerialization.jsonObject(with: Data(try world.chest(["read", pilgrim, "--json"]).stdout.utf8))
-            as? [String: Any]
-        let locks = (read?["pages"] as? [[String: Any]] ?? []).map {
-            (($0["sets"] as? [[String: Any]])?.first?["locks"] as? [[String: Any]])?.first
+            JSON.object(try world.chest(["read", pilgrim, "--json"]).stdout)
+        let locks = (read?["pages"]?.array ?? []).map {
+            (($0["sets"]?.array)?.first?["locks"]?.array)?.first
         }
-        #expect((locks[0]?["target"] as? [String: Any])?["label"] as? String == "Sé", "\(locks)")
+        #expect((locks[0]?["target"])?["label"]?.string == "Sé", "\(locks)")
         #expect(locks[1]?["target"] == nil, "a sealed place shows no target: \(locks)")
 
         // j and the down arrow pick the next goals, k the one before.

@@ -56,12 +56,12 @@ struct OutputTargetTests {
             // The message comes in once chestd knows the receiver, so the receipt's evidence names it.
             try world.waitUntil("chestd knows the receiver", timeout: 30) {
                 let status = try world.status()
-                return ((status["fix"] as? [String: Any])?["source"] as? [String: Any])?["kind"] as? String == "pty"
+                return ((status["fix"])?["source"])?["kind"]?.string == "pty"
             }
             try FileManager.default.copyItem(
                 atPath: world.root + "/place.locked", toPath: world.chest + "/place.locked")
             try world.waitUntil("the page opens", timeout: 60) { try world.states() == ["place": "open"] }
-            let id = try world.list().first?["id"] as? String ?? ""
+            let id = try world.list().first?["id"]?.string ?? ""
             // The arguments hold the fake receiver, which stops when the test lets them go.
             return { output, _ in withExtendedLifetime(fake) { ["receipt", id, "--page", "1", "-o", output] } }
         },

@@ -252,6 +252,8 @@ struct PackageTests {
         // A search path of its own ($ORIGIN) would load a library planted beside a copy of the program.
         let dynamic = try Self.run("/usr/bin/readelf", ["-d", "-W", root + "/usr/bin/chest"]).stdout
         #expect(!dynamic.contains("(RUNPATH)") && !dynamic.contains("(RPATH)"), "usr/bin/chest:\n\(dynamic)")
+        let exported = try ModuleLinkTests.exportedSymbols(of: root + "/usr/bin/chest")
+        #expect(exported.isEmpty, "\(exported.count) exported (\(ModuleLinkTests.standIns(exported).count) stand-ins)")
     }
 
     static func extract(_ deb: String) throws -> String {

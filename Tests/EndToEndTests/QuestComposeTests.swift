@@ -139,19 +139,20 @@ import Testing
             harness.root + "/out",
         ])
         #expect(built.status == 0, "\(built.stderr)")
-        var grids: [[String: Any]] = []
+        var grids: [JSON] = []
         var salts: [String] = []
         for name in ["se", "castelo"] {
             let text = try String(contentsOfFile: harness.root + "/out/\(name).locked", encoding: .utf8)
             #expect(!text.contains("38.7098") && !text.contains("38.7139"), "the place is in \(name).locked")
-            let json = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
-            let page = (json["pages"] as! [[String: Any]])[0]
-            let cell = (page["a"] as! [[String: Any]])[0]["cell"] as! [String: Any]
-            #expect((cell["area"] as? [String: Any])?["radius"] as? Double == 2000)
+            let json = try JSON(text)
+            let page = try #require(json["pages"]?[0])
+            let cell = try #require(page["a"]?[0]?["cell"])
+            try #require(cell.object != nil)
+            #expect((cell["area"])?["radius"]?.double == 2000)
             grids.append(cell)
-            salts.append((page["keyA"] as! [String: Any])["salt"] as! String)
+            salts.append(try #require(page["keyA"]?["salt"]?.string))
         }
-        #expect(grids[0]["offsetX"] as? Double == grids[1]["offsetX"] as? Double && salts[0] == salts[1])
+        #expect(grids[0]["offsetX"]?.double == grids[1]["offsetX"]?.double && salts[0] == salts[1])
         try "search-area: 38.7,-9.1/9000km\nmessage: m\ntitle: T\npage: p\n".write(
             toFile: harness.root + "/bad.quest", atomically: true, encoding: .utf8)
         let bad = try harness.chest(["compose", "--quest", harness.root + "/bad.quest", "-o", harness.root + "/bad"])

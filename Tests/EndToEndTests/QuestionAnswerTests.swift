@@ -42,16 +42,16 @@ struct QuestionAnswerTests {
         }
 
         let json = try world.chest(["read", id, "--json"])
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        let pages = try #require(report["pages"] as? [[String: Any]])
-        #expect(pages[0]["open"] as? Bool == false)
-        #expect(pages[0]["question"] as? String == "What is Bern's clock tower called?")
-        #expect(pages[0]["points"] as? Int == 5)
+        let report = try JSON(json.stdout)
+        let pages = try #require(report["pages"]?.array)
+        #expect(pages[0]["open"]?.bool == false)
+        #expect(pages[0]["question"]?.string == "What is Bern's clock tower called?")
+        #expect(pages[0]["points"]?.int == 5)
         #expect(pages[0]["text"] == nil)
-        #expect(pages[1]["points"] as? Int == 1)
-        let lock = try #require(((pages[0]["sets"] as? [[String: Any]])?.first?["locks"] as? [[String: Any]])?.first)
-        #expect(lock["type"] as? String == "answer")
-        #expect((lock["reason"] as? String)?.contains("chest answer") == true, "\(lock)")
+        #expect(pages[1]["points"]?.int == 1)
+        let lock = try #require(((pages[0]["sets"]?.array)?.first?["locks"]?.array)?.first)
+        #expect(lock["type"]?.string == "answer")
+        #expect((lock["reason"]?.string)?.contains("chest answer") == true, "\(lock)")
         #expect(try world.chest(["read", id]).stdout.contains("Q: What is Bern's clock tower called?"))
 
         for (attempt, guess) in ["Big Ben", "Münster", "Zytglogg"].enumerated() {

@@ -30,9 +30,9 @@ struct ReceiptTests {
         // The messages come in once chestd knows the receiver, so the receipt's evidence names it.
         try world.waitUntil("chestd knows the receiver", timeout: 30) {
             let status = try world.chest(["status", "--json"]).stdout
-            let report = try JSONSerialization.jsonObject(with: Data(status.utf8)) as? [String: Any]
-            let source = (report?["fix"] as? [String: Any])?["source"] as? [String: Any]
-            return source?["kind"] as? String == "pty"
+            let report = JSON.object(status)
+            let source = (report?["fix"])?["source"]
+            return source?["kind"]?.string == "pty"
         }
         for title in ["place", "time"] {
             try FileManager.default.copyItem(
@@ -40,7 +40,7 @@ struct ReceiptTests {
         }
         try world.waitUntil("both open", timeout: 30) { try world.states() == ["place": "open", "time": "open"] }
         func id(_ title: String) throws -> String {
-            try world.list().first { $0["title"] as? String == title }?["id"] as? String ?? ""
+            try world.list().first { $0["title"]?.string == title }?["id"]?.string ?? ""
         }
 
         let exported = try world.chest(["receipt", try id("place"), "-o", "place.json"])

@@ -30,9 +30,9 @@ struct ReimportTests {
         return built.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    func read(_ harness: ChestHarness, _ id: String) throws -> [String: Any] {
+    func read(_ harness: ChestHarness, _ id: String) throws -> JSON {
         let outcome = try harness.chest(["read", id, "--json"])
-        return try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any] ?? [:]
+        return JSON.object(outcome.stdout) ?? [:]
     }
 
     @Test func aRebuiltQuestReplacesTheOlderVersionAndKeepsItsOpenPages() throws {
@@ -41,7 +41,7 @@ struct ReimportTests {
         let id = try build(harness, Self.quest(page1: "Welcome.", time: "2030-01-01T00:00:00Z"), keepIDs: false)
         #expect(try harness.chest(["import", harness.root + "/walk.locked"]).status == 0)
         #expect(try harness.chest(["pin", id, "4821"]).status == 0)
-        #expect(try harness.list().first?["openPages"] as? [Int] == [1, 2])
+        #expect(try harness.list().first?["openPages"]?.ints == [1, 2])
 
         // A typo fixed on page 1 and page 3's time moved: pages 1 and 2 stay open, page 1 with its new text.
         #expect(
@@ -52,9 +52,9 @@ struct ReimportTests {
         #expect(
             again.stderr.contains("replaces the version of") && again.stderr.contains("pages 1, 2 stay open"),
             "\(again.stderr)")
-        #expect(try harness.list().first?["openPages"] as? [Int] == [1, 2])
-        let pages = try read(harness, id)["pages"] as? [[String: Any]] ?? []
-        #expect(pages.first?["text"] as? String == "Welcome, walker.", "\(pages)")
+        #expect(try harness.list().first?["openPages"]?.ints == [1, 2])
+        let pages = try read(harness, id)["pages"]?.array ?? []
+        #expect(pages.first?["text"]?.string == "Welcome, walker.", "\(pages)")
 
         // The same file again is a duplicate, not a newer version.
         let same = try harness.chest(["import", harness.root + "/walk.locked"])
@@ -68,9 +68,9 @@ struct ReimportTests {
         #expect(try build(harness, changed, keepIDs: true) == id)
         try FileManager.default.copyItem(atPath: harness.root + "/walk.locked", toPath: harness.chest + "/walk.locked")
         try harness.waitUntil("the second edition replaced the first", timeout: 20) {
-            try harness.list().first?["title"] as? String == "The walk, second edition"
+            try harness.list().first?["title"]?.string == "The walk, second edition"
         }
-        #expect(try harness.list().map { $0["openPages"] as? [Int] } == [[1]])
+        #expect(try harness.list().map { $0["openPages"]?.ints } == [[1]])
         #expect(harness.names(in: "rejected").isEmpty, "\(harness.layout)")
     }
 }

@@ -136,17 +136,15 @@ struct SealedPageTests {
                 "--lock", "pin=4821",
             ])
         let json =
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.root + "/five.locked")))
-            as! [String: Any]
-        #expect(json["version"] as? Int == 5)
-        let page = (json["pages"] as! [[String: Any]])[0]
-        #expect(((page["keyA"] as? [String: Any])?["keys"] as? [String])?.count == 16)
+            try JSON(Data(contentsOf: URL(fileURLWithPath: world.root + "/five.locked")))
+        #expect(json["version"]?.int == 5)
+        let page = try #require(json["pages"]?[0])
+        #expect(((page["keyA"])?["keys"]?.strings)?.count == 16)
         // At a named level (the helper's interactive cost) a key has one lane; the default's two lanes open through
         // chestd in composeWritesCostsPricedPerSecretAndAFigureFromTheArea's PIN.
-        #expect((page["keyA"] as? [String: Any])?["lanes"] == nil)
+        #expect((page["keyA"])?["lanes"] == nil)
         let width =
-            (((page["a"] as! [[String: Any]]).first { $0["cell"] != nil })?["cell"] as? [String: Any])?["width"]
-            as? Double
+            ((try #require(page["a"]?.array)).first { $0["cell"] != nil }?["cell"])?["width"]?.double
         #expect(width.map { $0 > 20 && $0 < 23 } == true, "\(String(describing: width))")
         try world.startDaemon()
         #expect(try world.chest(["import", "five.locked"]).status == 0)
@@ -272,7 +270,7 @@ struct SealedPageTests {
             contentsOfFile: world.chest + "/rejected/\(hostile.id.rawValue).locked.reason", encoding: .utf8)
         #expect(reason.contains("over the budget of 24") && reason.contains("found in the chest at start"), "\(reason)")
         #expect(world.daemonLog.contains("asks more of this reader than it gives"), "\(world.daemonLog)")
-        #expect(try world.list().compactMap { $0["id"] as? String } == [honest])
+        #expect(try world.list().compactMap { $0["id"]?.string } == [honest])
     }
 
     @Test func composeWritesCostsPricedPerSecretAndAFigureFromTheArea() throws {
@@ -295,22 +293,21 @@ struct SealedPageTests {
             "\(made.stderr)")
         #expect(made.stderr.contains("a place alone is a small secret"), "\(made.stderr)")
         let json =
-            try JSONSerialization.jsonObject(
-                with: Data(contentsOf: URL(fileURLWithPath: world.root + "/lisbon.locked"))) as! [String: Any]
+            try JSON(Data(contentsOf: URL(fileURLWithPath: world.root + "/lisbon.locked")))
         // A PIN is keyed in two lanes: format 5.
-        #expect(json["version"] as? Int == 5)
-        let page = (json["pages"] as! [[String: Any]])[0]
-        let keyA = page["keyA"] as! [String: Any]
-        let keyB = page["keyB"] as! [String: Any]
-        #expect(keyA["kind"] as? String == "cells" && (keyA["keys"] as? [String])?.count == 4)
+        #expect(json["version"]?.int == 5)
+        let page = try #require(json["pages"]?[0])
+        let keyA = try #require(page["keyA"])
+        let keyB = try #require(page["keyB"])
+        #expect(keyA["kind"]?.string == "cells" && (keyA["keys"]?.strings)?.count == 4)
         #expect(
-            keyA["passes"] as? Int == 4 && keyA["memory"] as? Int == 512 << 20 && keyA["lanes"] == nil,
+            keyA["passes"]?.int == 4 && keyA["memory"]?.int == 512 << 20 && keyA["lanes"] == nil,
             "a place's default cost: \(keyA)")
         #expect(
-            keyB["kind"] as? String == "argon2id" && keyB["passes"] as? Int == 6 && keyB["memory"] as? Int == 512 << 20
-                && keyB["lanes"] as? Int == 2, "a PIN's default cost: \(keyB)")
-        let cell = ((page["a"] as! [[String: Any]])[0]["cell"]) as! [String: Any]
-        #expect((cell["area"] as? [String: Any])?["radius"] as? Double == 1000)
+            keyB["kind"]?.string == "argon2id" && keyB["passes"]?.int == 6 && keyB["memory"]?.int == 512 << 20
+                && keyB["lanes"]?.int == 2, "a PIN's default cost: \(keyB)")
+        let cell = try #require(page["a"]?[0]?["cell"])
+        #expect((cell["area"])?["radius"]?.double == 1000)
         let only = try world.chest(
             [
                 "compose", "-o", "place.locked", "--title", "p", "--search-area", "38.712,-9.134/1km",
@@ -321,9 +318,8 @@ struct SealedPageTests {
                 "(the 198 cells of 38.71200,-9.13400/1 km with both indices even, a quarter of its 788 at 1.55 s a guess)"
             ), "\(only.stderr)")
         let onlyJSON =
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.root + "/place.locked")))
-            as! [String: Any]
-        #expect(onlyJSON["version"] as? Int == 3, "a place alone changes nothing in format 5")
+            try JSON(Data(contentsOf: URL(fileURLWithPath: world.root + "/place.locked")))
+        #expect(onlyJSON["version"]?.int == 3, "a place alone changes nothing in format 5")
         // A place sealed with a PIN lies, in format 5, on cells a third as wide: the lattice is one cell in 16 of nine
         // times as many, and a 30 m disk touches 9 to 16 of them. Composed at a named level here: at its own default (two
         // lanes, SealCost.Secret.placeAndPIN) its keys cost over a minute of core-time; its price and figure at
@@ -339,11 +335,10 @@ struct SealedPageTests {
             ),
             "\(withPIN.stderr)")
         let both =
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.root + "/both.locked")))
-            as! [String: Any]
-        #expect(both["version"] as? Int == 5)
-        let bothKey = ((both["pages"] as! [[String: Any]])[0]["keyA"]) as! [String: Any]
-        #expect((bothKey["keys"] as? [String])?.count == 16, "\(bothKey)")
+            try JSON(Data(contentsOf: URL(fileURLWithPath: world.root + "/both.locked")))
+        #expect(both["version"]?.int == 5)
+        let bothKey = try #require(both["pages"]?[0]?["keyA"])
+        #expect((bothKey["keys"]?.strings)?.count == 16, "\(bothKey)")
         let outside = try world.chest(
             [
                 "compose", "-o", "x.locked", "--title", "x", "--search-area", "40,-9/2km", "--page", "p",

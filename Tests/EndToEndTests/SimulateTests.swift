@@ -1,4 +1,5 @@
 import ChestCore
+import ChestGPX
 import ChestSimulator
 import ChestTestSupport
 import Foundation
@@ -154,8 +155,8 @@ struct SimulateTests {
         #expect(try world.walk(NMEAWalk(description: description)) == 0)
         var chestdOpen: Set<String> = []
         for item in try world.list() {
-            let name = (item["title"] as? String) == "Bonus" ? "bonus" : "walk"
-            for page in item["openPages"] as? [Int] ?? [] { chestdOpen.insert("\(name) \(page)") }
+            let name = (item["title"]?.string) == "Bonus" ? "bonus" : "walk"
+            for page in item["openPages"]?.ints ?? [] { chestdOpen.insert("\(name) \(page)") }
         }
         #expect(chestdOpen == ["walk 1", "walk 2", "walk 3", "bonus 1"], "\(world.daemonLog)")
         #expect(simulatedOpen == chestdOpen, "\(simulated.stdout)")

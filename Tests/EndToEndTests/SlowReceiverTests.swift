@@ -44,7 +44,7 @@ struct SlowReceiverTests {
         world.gpsd = "127.0.0.1:\(fake.port)"
         try world.startDaemon()
         try world.waitUntil("chestd's first fix", timeout: 60) {
-            ((try world.status()["fix"] as? [String: Any])?["latitude"] as? Double) != nil
+            ((try world.status()["fix"])?["latitude"]?.double) != nil
         }
         let firstFix = Date()
         var said: [String] = []

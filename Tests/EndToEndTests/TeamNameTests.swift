@@ -99,12 +99,12 @@ struct TeamNameTests {
         try owls.startConnected()
         try world.teams[1].startConnected()
         try world.organiserWorld.waitUntil("the board credits Die Eulen", timeout: 90) {
-            board.events.contains { $0["event"] as? String == "unlock" && $0["team"] as? String == "Die Eulen" }
+            board.events.contains { $0["event"]?.string == "unlock" && $0["team"]?.string == "Die Eulen" }
         }
         try world.organiserWorld.waitUntil("the board hears Möwen online", timeout: 30) {
-            board.events.contains { $0["team"] as? String == "Möwen" && $0["online"] as? Bool == true }
+            board.events.contains { $0["team"]?.string == "Möwen" && $0["online"]?.bool == true }
         }
-        #expect(!board.events.contains { $0["event"] as? String == "refused" }, "\(board.events)")
+        #expect(!board.events.contains { $0["event"]?.string == "refused" }, "\(board.events)")
         // The team's topics are below its name as written: hunt.acl's %u pattern let the team write there.
         let id = file.id
         let organiserPassword = try #require(file.organiserPassword)
@@ -118,10 +118,10 @@ struct TeamNameTests {
 
         // The web board's JSON and page.
         let json = try WebClient.request(port: board.port, path: "/board.json")
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.body.utf8)) as? [String: Any])
-        let rows = try #require(document["teams"] as? [[String: Any]])
-        #expect(rows.first?["team"] as? String == "Die Eulen" && rows.first?["pages"] as? Int == 1, "\(rows)")
-        #expect(Set(rows.compactMap { $0["team"] as? String }) == ["Die Eulen", "Möwen"], "\(rows)")
+        let document = try JSON(json.body)
+        let rows = try #require(document["teams"]?.array)
+        #expect(rows.first?["team"]?.string == "Die Eulen" && rows.first?["pages"]?.int == 1, "\(rows)")
+        #expect(Set(rows.compactMap { $0["team"]?.string }) == ["Die Eulen", "Möwen"], "\(rows)")
         let page = try WebClient.request(port: board.port, path: "/")
         #expect(page.body.contains(#"data-team="Die Eulen""#) && page.body.contains("Möwen"), "\(page.body)")
         let results = try WebClient.request(port: board.port, path: "/results")
@@ -152,7 +152,7 @@ struct TeamNameTests {
         #expect(!watcher.outputText.contains("forged"), "\(watcher.outputText)")
 
         // The team's own chestd and `chest status` show its name.
-        #expect(try owls.hunt()["team"] as? String == "Die Eulen")
+        #expect(try owls.hunt()["team"]?.string == "Die Eulen")
         #expect(try owls.world.chest(["status"]).stdout.contains("as team Die Eulen on"))
     }
 }

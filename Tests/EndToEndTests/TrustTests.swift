@@ -17,11 +17,11 @@ struct TrustTests {
     }
 
     /// Replays `nmea` into chestd and returns `status --json` once the replay is over, and the daemon's log.
-    func replay(_ nmea: String, _ world: ChestHarness = ChestHarness()) throws -> (fix: [String: Any], log: String) {
+    func replay(_ nmea: String, _ world: ChestHarness = ChestHarness()) throws -> (fix: JSON, log: String) {
         let fake = try GPSFake(nmea: nmea, delay: 0.005)
         defer { fake.stop() }
         #expect(try world.replay(fake) == 0)
-        return (try world.status()["fix"] as? [String: Any] ?? [:], world.daemonLog)
+        return (try world.status()["fix"] ?? [:], world.daemonLog)
     }
 
     @Test func gpsfakeIsAPTYAndItsFixesSimulated() throws {
@@ -30,16 +30,16 @@ struct TrustTests {
         defer { fake.stop() }
         world.gpsd = "127.0.0.1:\(fake.port)"
         try world.startDaemon()
-        var fix: [String: Any] = [:]
+        var fix: JSON = [:]
         try world.waitUntil("a fix with its source", timeout: 20) {
-            fix = try world.status()["fix"] as? [String: Any] ?? [:]
-            return fix["source"] is [String: Any]
+            fix = try world.status()["fix"] ?? [:]
+            return fix["source"]?.object != nil
         }
-        let source = try #require(fix["source"] as? [String: Any])
-        #expect(source["kind"] as? String == "pty")
-        #expect((source["path"] as? String)?.hasPrefix("/dev/pts/") == true)
-        let trust = try #require(fix["trust"] as? [String: Any])
-        #expect(trust["level"] as? String == "simulated", "\(trust)")
+        let source = try #require(fix["source"])
+        #expect(source["kind"]?.string == "pty")
+        #expect((source["path"]?.string)?.hasPrefix("/dev/pts/") == true)
+        let trust = try #require(fix["trust"])
+        #expect(trust["level"]?.string == "simulated", "\(trust)")
         let text = try world.chest(["status"]).stdout
         #expect(text.contains("simulated: the receiver is a pseudo-terminal"), "\(text)")
         #expect(text.contains("at /dev/pts/"), "\(text)")
@@ -74,8 +74,8 @@ struct TrustTests {
         }
         let (fix, log) = try replay(nmea)
         #expect(log.contains("trust suspect: \(reason)"), "\(log)")
-        let trust = try #require(fix["trust"] as? [String: Any])
-        #expect(trust["level"] as? String == "suspect")
+        let trust = try #require(fix["trust"])
+        #expect(trust["level"]?.string == "suspect")
     }
 
     /// An old track replayed at real time makes GPS time decide (the clock looks 90 days ahead); when the live
@@ -92,15 +92,15 @@ struct TrustTests {
         defer { fake.stop() }
         world.gpsd = "127.0.0.1:\(fake.port)"
         try world.startDaemon()
-        func clock() throws -> [String: Any] { try world.status()["clock"] as? [String: Any] ?? [:] }
-        try world.waitUntil("GPS time decides", timeout: 20) { try clock()["decidedBy"] as? String == "gps" }
-        #expect((try clock()["why"] as? String)?.contains("ahead of GPS time") == true)
+        func clock() throws -> JSON { try world.status()["clock"] ?? [:] }
+        try world.waitUntil("GPS time decides", timeout: 20) { try clock()["decidedBy"]?.string == "gps" }
+        #expect((try clock()["why"]?.string)?.contains("ahead of GPS time") == true)
         let alice = try MessageFactory(configDirectory: world.root + "/config-alice")
         try alice.drop("an hour ago", [.time(now.addingTimeInterval(-3600))], into: world.chest)
         try world.waitUntil("it is in", timeout: 10) { try world.list().count == 1 }
         #expect(try world.states() == ["an hour ago": "locked"])
         try world.waitUntil("the live feed frees it", timeout: 30) { try world.states() == ["an hour ago": "open"] }
-        #expect(try clock()["decidedBy"] as? String == "system")
+        #expect(try clock()["decidedBy"]?.string == "system")
         #expect(world.daemonLog.contains("GPS time no longer counts (GPS time jumped"), "\(world.daemonLog)")
     }
 
@@ -128,7 +128,7 @@ struct TrustTests {
         try world.startDaemon()
         try world.waitUntil("the plain message opens", timeout: 30) { try world.states()["any"] == "open" }
         #expect(try world.states()["hardware"] == "locked")
-        let id = try world.list().first { $0["title"] as? String == "hardware" }?["id"] as? String ?? ""
+        let id = try world.list().first { $0["title"]?.string == "hardware" }?["id"]?.string ?? ""
         let read = try world.chest(["read", id]).stdout
         #expect(read.contains("the organiser asks for a hardware GPS receiver; these fixes are simulated"), "\(read)")
     }

@@ -41,17 +41,17 @@ struct WatchTests {
         }
         feeder.resume()
 
-        func lines() -> [[String: Any]] {
+        func lines() -> [JSON] {
             ((try? String(contentsOfFile: json, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
-                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+                JSON.object($0)
             }
         }
         func told() -> [String] {
             lines().compactMap { line in
-                switch line["event"] as? String {
+                switch line["event"]?.string {
                 case "fixFound": "found"
-                case "fixLost": "lost \(line["cause"] as? String ?? "?")"
-                case "gpsd": line["connected"] as? Bool == false ? "gpsd gone" : nil
+                case "fixLost": "lost \(line["cause"]?.string ?? "?")"
+                case "gpsd": line["connected"]?.bool == false ? "gpsd gone" : nil
                 default: nil
                 }
             }
@@ -62,7 +62,7 @@ struct WatchTests {
         #expect(told() == ["found", "lost noFix", "found", "lost silent", "gpsd gone"], "\(lines())")
         // Every line carries its time, ISO 8601.
         for line in lines() {
-            let at = line["at"] as? String
+            let at = line["at"]?.string
             #expect(at.flatMap { ISO8601.parse($0) } != nil, "\(line)")
         }
 

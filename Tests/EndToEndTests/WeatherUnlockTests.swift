@@ -28,10 +28,10 @@ struct WeatherUnlockTests {
         let query = try #require(server.requests.first)
         #expect(query[parameter: "latitude"] == "46.52")
         #expect(query[parameter: "longitude"] == "6.63")
-        let weather = try #require(try world.status()["weather"] as? [String: Any])
-        #expect(weather["condition"] as? String == "snowy")
-        #expect(weather["temperatureC"] as? Double == -1)
-        #expect(weather["provider"] as? String == "open-meteo")
+        let weather = try #require(try world.status()["weather"])
+        #expect(weather["condition"]?.string == "snowy")
+        #expect(weather["temperatureC"]?.double == -1)
+        #expect(weather["provider"]?.string == "open-meteo")
     }
 
     @Test func aClearReadingOpensNeitherAndSaysWhy() throws {
@@ -40,10 +40,10 @@ struct WeatherUnlockTests {
         defer { withExtendedLifetime(scene) {} }
         try dropWeatherLocks(world)
         try scene.start()
-        try world.waitUntil("a reading arrived", timeout: 30) { try world.status()["weather"] is [String: Any] }
+        try world.waitUntil("a reading arrived", timeout: 30) { try world.status()["weather"]?.object != nil }
         #expect(try world.states() == ["snowy": "locked", "cold": "locked"])
-        let snowy = try world.list().first { $0["title"] as? String == "snowy" }?["id"] as? String ?? ""
-        let cold = try world.list().first { $0["title"] as? String == "cold" }?["id"] as? String ?? ""
+        let snowy = try world.list().first { $0["title"]?.string == "snowy" }?["id"]?.string ?? ""
+        let cold = try world.list().first { $0["title"]?.string == "cold" }?["id"]?.string ?? ""
         #expect(try world.chest(["read", snowy]).stdout.contains("clear, needs snowy"))
         #expect(try world.chest(["read", cold]).stdout.contains("it is 20 °C, needs -5..3 °C"))
     }
@@ -54,10 +54,10 @@ struct WeatherUnlockTests {
         defer { withExtendedLifetime(scene) {} }
         try dropWeatherLocks(world)
         try scene.start()
-        try world.waitUntil("a reading arrived", timeout: 30) { try world.status()["weather"] is [String: Any] }
+        try world.waitUntil("a reading arrived", timeout: 30) { try world.status()["weather"]?.object != nil }
         server.stop()
         #expect(try world.states() == ["snowy": "locked", "cold": "locked"])
-        let snowy = try world.list().first { $0["title"] as? String == "snowy" }?["id"] as? String ?? ""
+        let snowy = try world.list().first { $0["title"]?.string == "snowy" }?["id"]?.string ?? ""
         let read = try world.chest(["read", snowy]).stdout
         #expect(read.contains("weather unknown: last reading 45 min old"), "\(read)")
     }
@@ -70,7 +70,7 @@ struct WeatherUnlockTests {
         try scene.start()
         try world.waitUntil("the first request", timeout: 30) { server.hits >= 1 }
         try world.waitUntil("chestd notes the refusal", timeout: 30) {
-            (try world.status()["notes"] as? [String] ?? []).contains { $0.hasPrefix("weather:") }
+            (try world.status()["notes"]?.strings ?? []).contains { $0.hasPrefix("weather:") }
         }
         // Each fix is a chance to ask again: ten seconds of them, and the refusal still holds.
         try world.waitForFixes(seconds: 10)
@@ -86,13 +86,13 @@ struct WeatherUnlockTests {
         try MessageFactory(configDirectory: world.root + "/config-alice")
             .drop("rain", [.weather(.rainy)], into: world.chest)
         try scene.start()
-        try world.waitUntil("a reading arrived", timeout: 30) { try world.status()["weather"] is [String: Any] }
+        try world.waitUntil("a reading arrived", timeout: 30) { try world.status()["weather"]?.object != nil }
         world.stopDaemon()
         server.stop()
         try scene.start()
-        let weather = try #require(try world.status()["weather"] as? [String: Any])
-        #expect(weather["condition"] as? String == "snowy")
-        #expect((weather["ageSeconds"] as? Double ?? 0) >= 120)
+        let weather = try #require(try world.status()["weather"])
+        #expect(weather["condition"]?.string == "snowy")
+        #expect((weather["ageSeconds"]?.double ?? 0) >= 120)
         #expect(try world.chest(["status"]).stdout.contains("snowy, -1.0 °C, observed 2 min ago"))
     }
 
@@ -103,7 +103,7 @@ struct WeatherUnlockTests {
         try MessageFactory(configDirectory: world.root + "/config-alice")
             .drop("place", [.location(center: Coordinate(latitude: 47, longitude: 8), radius: 30)], into: world.chest)
         try scene.start()
-        try world.waitUntil("a fix", timeout: 20) { (try world.status()["fix"] as? [String: Any]) != nil }
+        try world.waitUntil("a fix", timeout: 20) { (try world.status()["fix"]) != nil }
         // Each fix is a chance to ask: five seconds of them, and no request.
         try world.waitForFixes(seconds: 5)
         #expect(server.hits == 0)
@@ -119,7 +119,7 @@ struct WeatherUnlockTests {
         try scene.start()
         try world.waitUntil("both open", timeout: 30) { try world.states() == ["snowy": "open", "cold": "open"] }
         #expect(server.requests.first?.path.contains("/data/2.5/weather") == true)
-        #expect((try world.status()["weather"] as? [String: Any])?["provider"] as? String == "openweathermap")
+        #expect((try world.status()["weather"])?["provider"]?.string == "openweathermap")
         #expect(!world.daemonLog.contains(key))
         #expect(!(try world.chest(["config"]).stdout.contains(key)))
     }

@@ -1,5 +1,6 @@
 import ChestArguments
 import ChestCore
+import ChestGPX
 import ChestIO
 import ChestSimulator
 import FoundationEssentials

@@ -1,4 +1,5 @@
 import ChestCore
+import ChestGPX
 import ChestIO
 import ChestSeal
 import ChestSimulator

@@ -9,7 +9,8 @@ extension Engine {
         case arrived([Arrival], Now)
         /// The daemon carried out a `.change`, or says why it could not.
         case changed(ChestChange, WriteOutcome, Now)
-        /// A request on the control socket (all but `import`, whose file the daemon reads first).
+        /// A request on the control socket; what it needs of the daemon (an imported file read, the settings read
+        /// again) the engine asks for with an effect, and it comes back as another input (`.arrived`, `.settingsRead`).
         case request(ClientID, ControlRequest, Now)
         /// The settings file read again: what a reload tells its client, and the settings the engine applies.
         case settingsRead(ClientID?, SettingsReading)

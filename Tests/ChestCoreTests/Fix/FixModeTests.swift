@@ -1,4 +1,5 @@
 import ChestCore
+import ChestTestSupport
 import Foundation
 import Testing
 
@@ -17,8 +18,8 @@ import Testing
 
     @Test func theWireKeepsGpsdsInteger() throws {
         let fix = Fix(mode: .twoD, coordinate: Coordinate(latitude: 1, longitude: 2), receivedAt: 5)
-        let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(fix)) as? [String: Any]
-        #expect(object?["mode"] as? Int == 2)
+        let object = try JSON(JSONEncoder().encode(fix))
+        #expect(object["mode"] == 2)
         let read = try JSONDecoder().decode(Fix.self, from: Data(#"{"mode":7,"receivedAt":1}"#.utf8))
         #expect(read.mode == .threeD && read.position == nil)
     }

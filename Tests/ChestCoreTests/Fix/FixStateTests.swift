@@ -1,3 +1,4 @@
+import ChestTestSupport
 import Foundation
 import Testing
 
@@ -94,8 +95,7 @@ private typealias F = CoreFixture
         ]
         for event in events {
             let line = event.line(emittedAt: stamp)
-            let object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
-            let at = try #require(object["at"] as? String, "\(event.name) has no at")
+            let at = try #require(try JSON(line)["at"]?.string, "\(event.name) has no at")
             // An event with its own time keeps it; the others carry when chestd told them.
             #expect(ISO8601.parse(at) == (event.at ?? stamp))
             #expect(try ChestJSON.decoder().decode(ChestEvent.self, from: line).name == event.name)

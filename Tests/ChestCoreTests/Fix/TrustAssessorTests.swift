@@ -1,3 +1,4 @@
+import ChestTestSupport
 import Foundation
 import Testing
 
@@ -181,11 +182,11 @@ struct TrustAssessorTests {
     @Test func theTrustEventsJSONLine() throws {
         let event = ChestEvent.trust(FixTrust(level: .simulated, reasons: ["a", "b"]), source: Self.pty)
         let data = try JSONEncoder().encode(event)
-        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(object["event"] as? String == "trust")
-        #expect(object["level"] as? String == "simulated")
-        #expect(object["reason"] as? String == "a; b")
-        #expect((object["source"] as? [String: Any])?["kind"] as? String == "pty")
+        let object = try JSON(data)
+        #expect(object["event"] == "trust")
+        #expect(object["level"] == "simulated")
+        #expect(object["reason"] == "a; b")
+        #expect(object["source"]?["kind"] == "pty")
         #expect(try JSONDecoder().decode(ChestEvent.self, from: data) == event)
         #expect(event.scalarFields["level"] == "simulated")
     }

@@ -1,3 +1,4 @@
+import ChestTestSupport
 import Foundation
 import Testing
 
@@ -19,12 +20,13 @@ import Testing
 
     @Test func theSignedBytesAreTheWireBytesWithoutTheSignature() throws {
         let envelope = HuntFixture.statusEnvelope("red", id: 7)
-        let signed = try #require(try JSONSerialization.jsonObject(with: envelope.signedBytes) as? [String: Any])
+        let signed = try JSON(envelope.signedBytes)
+        try #require(signed.object != nil)
         #expect(signed["signature"] == nil)
-        #expect(signed["key"] as? String == envelope.key)
-        let wire = try #require(try JSONSerialization.jsonObject(with: envelope.bytes) as? [String: Any])
-        #expect(wire["signature"] as? String == envelope.signature)
-        #expect(Set(wire.keys) == ["format", "hunt", "sender", "kind", "id", "sent", "status", "key", "signature"])
+        #expect(signed["key"]?.string == envelope.key)
+        let wire = try JSON(envelope.bytes)
+        #expect(wire["signature"]?.string == envelope.signature)
+        #expect(wire.keys == ["format", "hunt", "sender", "kind", "id", "sent", "status", "key", "signature"])
     }
 
     static let invalid: [(String, @Sendable (inout HuntEnvelope) -> Void, String)] = [
@@ -52,7 +54,7 @@ import Testing
 
     /// What the wire may say and no `Body` can: the kind and the fields disagree, two bodies, none, a hunt that is
     /// not a hunt ID, a readerClaim beside another kind than a receipt.
-    static let disagreeing: [(String, @Sendable (inout [String: Any]) -> Void, String)] = [
+    static let disagreeing: [(String, @Sendable (inout JSON) -> Void, String)] = [
         ("hunt", { $0["hunt"] = "x" }, "the message's hunt is not a hunt ID"),
         ("kind mismatch", { $0["kind"] = "status" }, "a status message without its status"),
         (
@@ -66,10 +68,10 @@ import Testing
     @Test(arguments: disagreeing.indices)
     func aWireFormWhoseKindAndFieldsDisagreeIsRefused(index: Int) throws {
         let (label, edit, words) = Self.disagreeing[index]
-        var object = try #require(
-            try JSONSerialization.jsonObject(with: HuntFixture.receiptEnvelope("red", id: 1).bytes) as? [String: Any])
+        var object = try JSON(HuntFixture.receiptEnvelope("red", id: 1).bytes)
+        try #require(object.object != nil)
         edit(&object)
-        let data = try JSONSerialization.data(withJSONObject: object)
+        let data = try object.data
         do {
             _ = try HuntEnvelope.decode(data)
             Issue.record("\(label) was accepted")
@@ -83,11 +85,11 @@ import Testing
     }
 
     @Test func aReaderClaimBesideAStatusIsRefused() throws {
-        var object = try #require(
-            try JSONSerialization.jsonObject(with: HuntFixture.statusEnvelope("red", id: 1).bytes) as? [String: Any])
-        object["readerClaim"] = HuntFixture.key(0x50, count: 64)
+        var object = try JSON(HuntFixture.statusEnvelope("red", id: 1).bytes)
+        try #require(object.object != nil)
+        object["readerClaim"] = .string(HuntFixture.key(0x50, count: 64))
         #expect(throws: HuntError("only a receipt message carries a readerClaim beside its body")) {
-            try HuntEnvelope.decode(JSONSerialization.data(withJSONObject: object))
+            try HuntEnvelope.decode(object.data)
         }
     }
 
@@ -97,20 +99,19 @@ import Testing
         var changed = receipt
         changed.body = .status(TeamStatus(online: true, pagesOpen: 0))
         #expect(changed.kind == .status)
-        let wire = try #require(try JSONSerialization.jsonObject(with: changed.bytes) as? [String: Any])
-        #expect(wire["kind"] as? String == "status" && wire["receipt"] == nil && wire["status"] != nil)
+        let wire = try JSON(changed.bytes)
+        #expect(wire["kind"] == "status" && wire["receipt"] == nil && wire["status"] != nil)
     }
 
     @Test func otherKindsAreCheckedToo() throws {
         var release = HuntFixture.releaseEnvelope("finale", id: 1)
         release.sender = "red"
         #expect(throws: HuntError("a release must come from the organiser")) { try HuntEnvelope.decode(release.bytes) }
-        var object = try #require(
-            try JSONSerialization.jsonObject(with: HuntFixture.releaseEnvelope("finale", id: 1).bytes) as? [String: Any]
-        )
-        object["release"] = ["name": "finale", "key": HuntFixture.key(1, count: 31)]
+        var object = try JSON(HuntFixture.releaseEnvelope("finale", id: 1).bytes)
+        try #require(object.object != nil)
+        object["release"] = ["name": "finale", "key": .string(HuntFixture.key(1, count: 31))]
         #expect(throws: HuntError("not a chest hunt message: \"release.key\": the key is not 32 bytes in base64")) {
-            try HuntEnvelope.decode(JSONSerialization.data(withJSONObject: object))
+            try HuntEnvelope.decode(object.data)
         }
         release = HuntFixture.releaseEnvelope("a b", id: 1)
         #expect(throws: HuntError("the release's name or key is malformed")) { try HuntEnvelope.decode(release.bytes) }

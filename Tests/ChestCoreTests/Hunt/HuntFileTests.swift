@@ -1,3 +1,4 @@
+import ChestTestSupport
 import Foundation
 import Testing
 
@@ -111,36 +112,34 @@ import Testing
     }
 
     /// Fields whose type refuses them as the file is read: a sentence naming the field.
-    static let untyped: [(String, String, any Sendable, String)] = [
+    static let untyped: [(String, String, JSON, String)] = [
         (
             "id short", "id", "0123",
             "not a chest hunt file: \"id\": \"0123\" is not a hunt ID: the hunt's id must be 32 lowercase hex characters"
         ),
-        ("id upper", "id", HuntFixture.huntID.rawValue.uppercased(), "32 lowercase hex"),
+        ("id upper", "id", .string(HuntFixture.huntID.rawValue.uppercased()), "32 lowercase hex"),
         (
             "broker scheme", "broker", "http://broker.example",
             "not a chest hunt file: \"broker\": \"http://broker.example\" is not mqtt://HOST[:PORT] or mqtts://HOST[:PORT]"
         ),
         ("broker port", "broker", "mqtt://broker.example:0", "is not mqtt://HOST[:PORT]"),
         (
-            "release key", "releases", ["finale": HuntFixture.key(2, count: 16)],
+            "release key", "releases", ["finale": .string(HuntFixture.key(2, count: 16))],
             "not a chest hunt file: \"releases.finale\": the key is not 32 bytes in base64"
         ),
     ]
 
     /// A release name or message ID that is not one is refused as the file is read, in the sentence the file's checks
     /// said of it when the maps were keyed by text.
-    static let badKeys: [(String, String, any Sendable, String)] = [
+    static let badKeys: [(String, String, JSON, String)] = [
         (
-            "release name", "releases", ["a b": HuntFixture.releaseKey(2).base64],
+            "release name", "releases", ["a b": .string(HuntFixture.releaseKey(2).base64)],
             "the release name \"a b\" is not 1 to 32 letters, digits, - or _"
         ),
         (
             "message ID", "messages",
             [
-                "not an id": [
-                    "title": "t", "pages": [["key": HuntFixture.key(3), "guarded": true] as [String: any Sendable]],
-                ] as [String: any Sendable]
+                "not an id": ["title": "t", "pages": [["key": .string(HuntFixture.key(3)), "guarded": true]]]
             ],
             "the page keys of message not an id are not a message ID and 1 to \(Message.maximumPages) keys of 32 bytes in base64 (with valid targets)"
         ),
@@ -152,16 +151,17 @@ import Testing
         let sentence =
             "the team name \"\(name)\" is not 1 to 32 letters (of any script), digits, spaces, - or _, with no space at "
             + "either end or two together, in Unicode's NFC (nor \"release\" or \"organiser\")"
-        var object = try #require(
-            try JSONSerialization.jsonObject(with: HuntFixture.hunt().fileBytes) as? [String: Any])
-        var teams = try #require(object["teams"] as? [[String: Any]])
-        teams[1]["name"] = name
-        object["teams"] = teams
-        #expect(throws: HuntError(sentence)) { try HuntFile.decode(JSONSerialization.data(withJSONObject: object)) }
+        var object = try JSON(HuntFixture.hunt().fileBytes)
+        var teams = try #require(object["teams"]?.array)
+        try #require(teams.count > 1 && teams[1].object != nil)
+        teams[1]["name"] = .string(name)
+        object["teams"] = .array(teams)
+        #expect(throws: HuntError(sentence)) { try HuntFile.decode(object.data) }
         let join = try #require(HuntFixture.hunt().joinFile(team: TeamName("red")!))
-        object = try #require(try JSONSerialization.jsonObject(with: join.fileBytes) as? [String: Any])
-        object["team"] = name
-        #expect(throws: HuntError(sentence)) { try HuntFile.decode(JSONSerialization.data(withJSONObject: object)) }
+        object = try JSON(join.fileBytes)
+        try #require(object.object != nil)
+        object["team"] = .string(name)
+        #expect(throws: HuntError(sentence)) { try HuntFile.decode(object.data) }
         #expect(TeamName(name) == nil)
         #expect(TeamName("red-2_B")?.rawValue == "red-2_B")
     }
@@ -169,22 +169,22 @@ import Testing
     @Test(arguments: badKeys.indices)
     func badKeysAreRefusedWithTheSentenceTheyHad(index: Int) throws {
         let (label, field, value, sentence) = Self.badKeys[index]
-        var object = try #require(
-            try JSONSerialization.jsonObject(with: HuntFixture.hunt().fileBytes) as? [String: Any])
+        var object = try JSON(HuntFixture.hunt().fileBytes)
+        try #require(object.object != nil)
         object[field] = value
         #expect(throws: HuntError(sentence), "\(label)") {
-            try HuntFile.decode(JSONSerialization.data(withJSONObject: object))
+            try HuntFile.decode(object.data)
         }
     }
 
     @Test(arguments: untyped.indices)
     func fieldsOfTheWrongShapeAreRefusedWithASentence(index: Int) throws {
         let (label, field, value, words) = Self.untyped[index]
-        var object = try #require(
-            try JSONSerialization.jsonObject(with: HuntFixture.hunt().fileBytes) as? [String: Any])
+        var object = try JSON(HuntFixture.hunt().fileBytes)
+        try #require(object.object != nil)
         object[field] = value
         do {
-            _ = try HuntFile.decode(JSONSerialization.data(withJSONObject: object))
+            _ = try HuntFile.decode(object.data)
             Issue.record("\(label) was accepted")
         } catch let error as HuntError {
             #expect(error.description.contains(words), "\(label): \(error.description)")
@@ -288,15 +288,15 @@ import Testing
     }
 
     @Test func missingFieldsAndWrongTypesAreNamed() throws {
-        var object = try #require(
-            try JSONSerialization.jsonObject(with: HuntFixture.hunt().fileBytes) as? [String: Any])
+        var object = try JSON(HuntFixture.hunt().fileBytes)
+        try #require(object.object != nil)
         object["broker"] = nil
         #expect(throws: HuntError("not a chest hunt file: \"broker\" is missing")) {
-            try HuntFile.decode(JSONSerialization.data(withJSONObject: object))
+            try HuntFile.decode(object.data)
         }
         object["broker"] = 42
         #expect(throws: HuntError("not a chest hunt file: \"broker\" is not text")) {
-            try HuntFile.decode(JSONSerialization.data(withJSONObject: object))
+            try HuntFile.decode(object.data)
         }
         #expect(throws: HuntError("not a chest hunt file: not JSON")) { try HuntFile.decode(Data("{".utf8)) }
         #expect(throws: HuntError("not a chest hunt file: larger than 33554432 bytes")) {

@@ -1,3 +1,4 @@
+import ChestTestSupport
 import Foundation
 import Testing
 
@@ -16,13 +17,12 @@ import Testing
         let first = PageLink(message: MessageID("01010101010101010101010101010101")!, page: 1)
         let second = PageLink(message: MessageID("0101010101010101010101010101010a")!, page: 2)
         #expect(ledger.sent == [first, second])
-        let written = try #require(
-            try JSONSerialization.jsonObject(with: ChestJSON.encoder().encode(ledger)) as? [String: Any])
+        let written = try JSON(ChestJSON.encoder().encode(ledger))
         #expect(
-            Set(written["sent"] as? [String] ?? []) == [
+            Set(written["sent"]?.strings ?? []) == [
                 "01010101010101010101010101010101#1", "0101010101010101010101010101010a#2",
             ])
-        #expect(written["hunt"] as? String == HuntFixture.huntID.rawValue)
+        #expect(written["hunt"]?.string == HuntFixture.huntID.rawValue)
     }
 
     @Test func aPageInTheLedgerIsNotOwedAgain() {

@@ -1,4 +1,5 @@
 import ChestIO
+import ChestTestSupport
 import Foundation
 import Testing
 
@@ -15,14 +16,15 @@ import Testing
     }
 
     /// The file as JSON, with `edit` applied to the first lock of page 1's set A.
-    static func file(_ edit: (inout [String: Any]) -> Void, lockOfSet set: String = "a") throws -> Data {
-        var object = try JSONSerialization.jsonObject(with: MessageFile.encode(labelled(nil))) as! [String: Any]
-        var pages = object["pages"] as! [[String: Any]]
-        var locks = pages[0][set] as! [[String: Any]]
+    static func file(_ edit: (inout JSON) -> Void, lockOfSet set: String = "a") throws -> Data {
+        var object = try JSON(MessageFile.encode(labelled(nil)))
+        var pages = try #require(object["pages"]?.array)
+        var locks = try #require(pages.first?[set]?.array)
+        try #require(locks.first?.object != nil)
         edit(&locks[0])
-        pages[0][set] = locks
-        object["pages"] = pages
-        return try JSONSerialization.data(withJSONObject: object)
+        pages[0][set] = .array(locks)
+        object["pages"] = .array(pages)
+        return try object.data
     }
 
     @Test func aLabelTravelsAndIsSigned() throws {
@@ -50,7 +52,7 @@ import Testing
                 "only a location whose point is in the clear carries a label"))
         #expect(refusal(try Self.file { $0["label"] = "Sé\u{1b}[2J" }).contains("control character"))
         #expect(
-            refusal(try Self.file { $0["label"] = String(repeating: "x", count: 101) }).contains(
+            refusal(try Self.file { $0["label"] = .string(String(repeating: "x", count: 101)) }).contains(
                 "101 characters, over 100"))
         #expect(refusal(try Self.file { $0["label"] = " " }).contains("empty"))
     }

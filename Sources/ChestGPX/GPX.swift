@@ -1,9 +1,8 @@
 import ChestCore
-import ChestGPX
 import FoundationEssentials
 
 /// A GPX 1.0 or 1.1 file as chest uses it: its named waypoints (quest locations) and its track points (a recorded
-/// walk for `chest simulate`), read with ChestGPX's `XMLStreamReader` (libxml2).
+/// walk for `chest simulate`), read with `XMLStreamReader` (libxml2).
 package struct GPX: Hashable, Sendable {
     /// A `<wpt>`: a named point.
     package struct Waypoint: Hashable, Sendable {
