@@ -209,8 +209,15 @@ package final class WeatherServer: Sendable {
 
     private static func serve(listening fd: Int32, state: Shared) {
         var hanging: [Int32] = []
+        // shutdown before close: a process forked by another test's thread holds a copy of these descriptors
+        // until it execs, and while it does a close alone leaves the socket listening, so a connection made just
+        // after stop() was taken, then reset ("connection lost", not refused).
         defer {
-            for connection in hanging { close(connection) }
+            for connection in hanging {
+                shutdown(connection, Int32(SHUT_RDWR))
+                close(connection)
+            }
+            shutdown(fd, Int32(SHUT_RDWR))
             close(fd)
         }
         while !state.withLock({ $0.stopping }) {
