@@ -22,7 +22,7 @@ package struct BoardCore: Sendable {
     /// order), by `<team>/<submission id>`.
     var verdictsWaiting: [String: (verdict: HuntVerdict, at: Date)] = [:]
     package internal(set) var board: HuntBoard
-    package private(set) var gate: HuntGate
+    package internal(set) var gate: HuntGate
     /// Whether this board can sign as the organiser: without, hint requests are refused (`cannotAnswer`).
     package let answersHints: Bool
     /// The latest credits, hints and adjustments, and the latest refusals, each with when the board heard it,
@@ -37,9 +37,9 @@ package struct BoardCore: Sendable {
     var believed: Set<String> = []
     /// The journal's refusal lines so far, the refusals not journalled yet (reason → team or "" → count), and when
     /// the last count line was written.
-    private var refusalLines = 0
-    private var uncounted: [String: [String: Int]] = [:]
-    private var countedAt: Date?
+    var refusalLines = 0
+    var uncounted: [String: [String: Int]] = [:]
+    var countedAt: Date?
     /// The hints of the organiser's file with a delay, and for each team with a reader key the moment the next of
     /// them falls due (`BoardCore+DelayedHints.swift`).
     var delayed: [DelayedHint] = []
@@ -258,67 +258,6 @@ package struct BoardCore: Sendable {
     func page(_ message: MessageID, _ page: Int) -> HuntMessage.PageKey? {
         guard let pages = hunt.messages?[message]?.pages, pages.indices.contains(page - 1) else { return nil }
         return pages[page - 1]
-    }
-
-    /// A refusal by the gate: shown, counted, and journalled one a line while the journal has fewer than
-    /// `BoardJournal.refusalLines` of them, then as counts, at most one line a `BoardJournal.countInterval`.
-    private mutating func refuse(_ refusal: HuntGate.Refusal, _ heard: Heard, replay: Bool) -> [Effect] {
-        refuse(refusal, topic: heard.topic, at: heard.at, replay: replay)
-    }
-
-    private mutating func refuse(_ refusal: HuntGate.Refusal, topic heardTopic: String, at: Date, replay: Bool)
-        -> [Effect]
-    {
-        let topic = BoardJournal.shortened(heardTopic)
-        let events = board.recordRefusal(refusal, topic: topic, at: at)
-        note(events, at: at)
-        var effects = events.map(Effect.event)
-        guard !replay else { return effects }
-        if refusalLines < BoardJournal.refusalLines {
-            refusalLines += 1
-            effects.append(.journal(BoardJournal.Line(at: at, topic: topic, refused: refusal.rawValue)))
-        } else {
-            uncounted[refusal.rawValue, default: [:]][board.team(named: heardTopic) ?? "", default: 0] += 1
-            if countedAt.map({ at.timeIntervalSince($0) >= BoardJournal.countInterval }) ?? true {
-                effects += flushCounts(at: at)
-            }
-        }
-        return effects
-    }
-
-    private mutating func flushCounts(at: Date) -> [Effect] {
-        guard !uncounted.isEmpty else { return [] }
-        defer { uncounted = [:] }
-        countedAt = at
-        return [.journal(BoardJournal.Line(at: at, topic: "", counts: uncounted))]
-    }
-
-    private mutating func replay(_ line: BoardJournal.Line) -> [Effect] {
-        if let submitted = line.submitted { return replaySubmission(submitted) }
-        if let given = line.given { return replayGiven(given, at: line.at) }
-        if let had = line.had {
-            for id in had where messagesHad[id] == nil { messagesHad[id] = line.at }
-            refreshAllDue()
-            return []
-        }
-        if let reason = line.refused {
-            refusalLines += 1
-            let refusal = HuntGate.Refusal(rawValue: reason) ?? .malformed
-            gate.count(refusal)
-            let events = board.recordRefusal(refusal, topic: line.topic, at: line.at)
-            note(events, at: line.at)
-            return events.map(Effect.event)
-        }
-        guard let counts = line.counts else { return [] }
-        countedAt = line.at
-        for (reason, teams) in counts {
-            guard let refusal = HuntGate.Refusal(rawValue: reason) else { continue }
-            for (team, count) in teams where count > 0 {
-                gate.count(refusal, times: count)
-                board.countRefusals(reason, team: team, count)
-            }
-        }
-        return []
     }
 
     mutating func note(_ events: [BoardEvent], at: Date) {
