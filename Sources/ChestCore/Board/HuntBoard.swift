@@ -14,7 +14,7 @@ package struct HuntBoard: Codable, Sendable {
 
     package let hunt: HuntID
     private var order: [String]
-    private var byName: [String: Team]
+    var byName: [String: Team]
     /// Reader key → the team that claimed it first: a key plays for one team.
     private var readerTeams: [String: String] = [:]
     /// The signature of each credited receipt → its team: seen again on another team's topic, it is refused.
@@ -161,83 +161,6 @@ package struct HuntBoard: Codable, Sendable {
         return events
     }
 
-    /// Refuses a team's request for a hint because this board cannot sign as the organiser.
-    package mutating func refuseHintRequest(team name: String, id: UInt64, at: Date) -> [BoardEvent] {
-        guard var team = byName[name] else { return [] }
-        team.lastHeard = at
-        let events = refuse(
-            .cannotAnswer,
-            "hint request \(id): this board does not run with the organiser's identity, "
-                + "so it cannot sign the answer", team: &team, at: at)
-        byName[name] = team
-        return events
-    }
-
-    /// Takes in a team's request (an envelope the gate accepted) for the hint of the organiser's file that
-    /// `cost` (nil: the page has no such hint) says. Charges the cost the first time the team is given that hint.
-    package mutating func recordHintRequest(
-        team name: String, _ request: HuntHintRequest, id: UInt64, cost: Int?,
-        receivedAt: Date
-    ) -> (HintDecision, [BoardEvent]) {
-        guard var team = byName[name] else { return (.refuse, []) }
-        team.lastHeard = receivedAt
-        let asked = "hint request \(id): hint \(request.hint) of \(request.message.short) page \(request.page)"
-        guard let cost else {
-            let events = refuse(.noSuchHint, asked + " is not in the organiser's file", team: &team, at: receivedAt)
-            byName[name] = team
-            return (.refuse, events)
-        }
-        guard let reader = team.reader else {
-            let events = refuse(
-                .noReader, asked + ": the team's reader key is not known yet (no status heard)", team: &team,
-                at: receivedAt)
-            byName[name] = team
-            return (.refuse, events)
-        }
-        // A hint given before is answered again at what it cost then (0 when the board gave it after its delay).
-        let earlier = team.hints.first {
-            $0.message == request.message && $0.page == request.page && $0.hint == request.hint
-        }
-        let given = earlier != nil
-        let charge = earlier?.cost ?? cost
-        if !given {
-            team.hints.append(
-                GivenHint(
-                    message: request.message, page: request.page, hint: request.hint, cost: charge,
-                    receivedAt: receivedAt))
-        }
-        byName[name] = team
-        let event = BoardEvent.hint(
-            team: name, message: request.message.rawValue, page: request.page, hint: request.hint, cost: charge,
-            charged: !given, receivedAt: receivedAt)
-        return (.answer(reader: reader, cost: charge, charged: !given), [event, Self.event(team)])
-    }
-
-    /// Gives a team a delayed hint free, its delay over (docs/HUNTS.md "Hints: the board's side"): the reader key to
-    /// seal it to and the events, or nil when the team has no reader key or had the hint already.
-    package mutating func recordFreeHint(
-        team name: String, message: MessageID, page: Int, hint: Int,
-        at: Date
-    ) -> (reader: String, events: [BoardEvent])? {
-        guard var team = byName[name], let reader = team.reader,
-            !team.hints.contains(where: { $0.message == message && $0.page == page && $0.hint == hint })
-        else { return nil }
-        team.hints.append(GivenHint(message: message, page: page, hint: hint, cost: 0, receivedAt: at))
-        byName[name] = team
-        return (
-            reader,
-            [
-                .hint(
-                    team: name, message: message.rawValue, page: page, hint: hint, cost: 0, charged: true,
-                    receivedAt: at),
-                Self.event(team),
-            ]
-        )
-    }
-
-    /// The team of this name, when it is one of the hunt's.
-    package subscript(team name: String) -> Team? { byName[name] }
-
     /// Why a receipt is not credited to `team`, or nil when it is: in this order, so that the first thing wrong
     /// is the reason shown.
     private func judge(
@@ -271,7 +194,7 @@ package struct HuntBoard: Codable, Sendable {
         return nil
     }
 
-    private mutating func refuse(_ refusal: Refusal, _ why: String, team: inout Team, at: Date) -> [BoardEvent] {
+    mutating func refuse(_ refusal: Refusal, _ why: String, team: inout Team, at: Date) -> [BoardEvent] {
         Self.append(Failure(reason: refusal.rawValue + ": " + why, at: at), to: &team)
         team.refusals[refusal.rawValue, default: 0] += 1
         return [.refused(reason: refusal.rawValue, team: team.name, why: why)]
@@ -330,14 +253,14 @@ package struct HuntBoard: Codable, Sendable {
     /// Every team's name, in the hunt file's order: `teams.map(\.name)` without copying the teams.
     package var teamNames: [String] { order.filter { byName[$0] != nil } }
 
-    private static func event(_ team: Team) -> BoardEvent {
+    static func event(_ team: Team) -> BoardEvent {
         .team(
             name: team.name, online: team.online, lastHeard: team.lastHeard, trust: team.trust, pages: team.pages.count,
             points: BoardEvent.Score(
                 points: team.points, hints: team.hints.count, hintCost: team.hintCost, adjustments: team.adjusted))
     }
 
-    private static func append(_ failure: Failure, to team: inout Team) {
+    static func append(_ failure: Failure, to team: inout Team) {
         team.failed.append(failure)
         if team.failed.count > failureLimit { team.failed.removeFirst(team.failed.count - failureLimit) }
     }
