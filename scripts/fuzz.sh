@@ -20,7 +20,8 @@ core+=(-Xcc -fmodule-map-file=Sources/CUTF8Proc/module.modulemap -lutf8proc)
 sed '/^import ChestIO$/d' Sources/ChestWeather/WeatherHTTPClient.swift > "$out/WeatherHTTPClient.swift"
 printf 'module CLazyLibraries {\n    header "%s"\n    export *\n}\n' "$PWD/Sources/CLazyLibraries/include/CLazyLibraries.h" \
     > "$out/CLazyLibraries.modulemap"
-mapfile -t weatherSources < <(ls Sources/ChestWeather/*.swift | grep -v '/WeatherHTTPClient.swift$')
+# WeatherHelper is chest-weather's own input and output (through ChestIO), which no fuzzer reads.
+mapfile -t weatherSources < <(ls Sources/ChestWeather/*.swift | grep -v -e '/WeatherHTTPClient.swift$' -e '/WeatherHelper.swift$')
 weather=("${weatherSources[@]}" "$out/WeatherHTTPClient.swift" Sources/ChestIO/OnDemandLibrary.swift
     -Xcc -fmodule-map-file=Sources/CCurl/module.modulemap -Xcc -fmodule-map-file="$out/CLazyLibraries.modulemap")
 lazyObjects() { # CLazyLibraries' objects, for the weather fuzzer's link
