@@ -12,7 +12,7 @@ extension Engine {
     mutating func sealedFix(_ fix: Fix, now: Now) -> [Effect] {
         guard let position = fix.position else {
             seal.history.breakRun()
-            for index in seal.watches.values.indices { seal.watches.values[index].latest = nil }
+            seal.watches.updateValues { _, watch in watch.latest = nil }
             return resumeCells(now)
         }
         let hardware = trust.level == .hardware
@@ -21,13 +21,11 @@ extension Engine {
         let λ = position.longitude * .pi / 180
         let y = Coordinate.earthRadius * position.latitude * .pi / 180
         var settled: [LockRef] = []
-        for index in seal.watches.values.indices {
-            var watch = seal.watches.values[index]
+        seal.watches.updateValues { ref, watch in
             watch.latest =
                 watch.counts(eph: fix.eph, hardware: hardware)
                 ? watch.point(longitude: λ, y: y, sequence: entry.sequence) : nil
-            seal.watches.values[index] = watch
-            if watch.latest != nil { settled.append(seal.watches.keys[index]) }
+            if watch.latest != nil { settled.append(ref) }
         }
         guard !settled.isEmpty else { return resumeCells(now) }
         let pins = seal.history.lastRun(Self.confirmations).map(\.sequence)
