@@ -43,13 +43,9 @@ mkdir -p "$work/files" "$work/run1" && chmod 700 "$work/run1"
 files="${CHEST_BENCH_MESSAGES:-$work/files}"
 mkdir -p "$files"
 printf "   "
-if [ "$(ls "$files" | grep -c '^m[0-9]*\.locked$')" -lt 10000 ]; then
-    python3 scripts/bench-quest.py 10000 > "$work/bench.quest"
-    # --seal-cost interactive: the files are compose's, but for the Argon2id parameters each sealed slot names, which
-    # chestd keeps alike at any cost; the default cost would take compose hours for 1,000 sealed pages.
+if bench_messages_missing "$files"; then
     start=$(date +%s.%N)
-    XDG_CONFIG_HOME="$work/organiser" "$bin/chest" compose --quest "$work/bench.quest" -o "$files" \
-        --seal-cost interactive --yes > /dev/null 2> "$work/compose.log"
+    compose_bench_messages "$bin" "$work" "$files"
     printf "composed in %.0f s: " "$(echo "$(date +%s.%N) - $start" | bc)"
 fi
 printf "%s files, %s bytes in all (visible places, sealed places, PIN pages: 18:1:1)\n" \

@@ -27,11 +27,7 @@ echo "== the chest: scripts/bench.sh's 10,000 messages as chest compose writes t
 mkdir -p "$work/files" "$work/chest" "$work/run" && chmod 700 "$work/run"
 # CHEST_BENCH_MESSAGES=DIR takes bench.sh's composed files from DIR (composing them takes minutes).
 files="${CHEST_BENCH_MESSAGES:-$work/files}"
-if [ "$(ls "$files" | grep -c '^m[0-9]*\.locked$')" -lt 10000 ]; then
-    python3 scripts/bench-quest.py 10000 > "$work/bench.quest"
-    XDG_CONFIG_HOME="$work/organiser" "$bin/chest" compose --quest "$work/bench.quest" -o "$files" \
-        --seal-cost interactive --yes > /dev/null
-fi
+if bench_messages_missing "$files"; then compose_bench_messages "$bin" "$work" "$files"; fi
 CHEST_DIR="$work/chest" CHEST_SOCKET="$work/run/s" CHEST_GPSD=127.0.0.1:9 "$bin/chestd" 2> "$work/ingest.log" &
 pid=$!; pids+=("$pid")
 wait_for 30 "chestd's socket" test -S "$work/run/s"

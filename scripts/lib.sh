@@ -14,3 +14,16 @@ private_chest() {
 
 # Stops the processes whose pids are given (empty ones skipped) and waits for each.
 end_processes() { for pid in "$@"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; done; }
+
+# Whether directory $1 lacks the benchmarks' 10,000 composed messages (m0.locked …).
+bench_messages_missing() { [ "$(ls "$1" | grep -c '^m[0-9]*\.locked$')" -lt 10000 ]; }
+
+# The benchmarks' 10,000 messages as `chest compose --quest` writes them from scripts/bench-quest.py, into directory
+# $3, with program directory $1 and scratch directory $2. --seal-cost interactive: the files are compose's, but for
+# the Argon2id parameters each sealed slot names, which chestd keeps alike at any cost; the default cost would take
+# compose hours for 1,000 sealed pages.
+compose_bench_messages() {
+    python3 scripts/bench-quest.py 10000 > "$2/bench.quest"
+    XDG_CONFIG_HOME="$2/organiser" "$1/chest" compose --quest "$2/bench.quest" -o "$3" \
+        --seal-cost interactive --yes > /dev/null 2> "$2/compose.log"
+}

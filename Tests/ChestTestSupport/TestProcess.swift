@@ -59,7 +59,6 @@ package final class TestProcess: Sendable {
         guard isRunning else { return true }
         kill(pid, SIGTERM)
         if waitForExit(timeout: timeout) != nil { return true }
-        guard isRunning else { return true }
         kill(pid, SIGKILL)
         return waitForExit(timeout: 5) != nil
     }
