@@ -230,11 +230,11 @@ package final class Daemon {
     /// Reacts to one event from an adapter; returns chestd's exit status when it must stop.
     func handle(_ event: DaemonEvent) -> Int32? {
         switch event {
-        case let .signal(number) where number == SIGHUP:
-            log.info("SIGHUP: reloading the settings and rescanning the chest")
+        case let .signal(received) where received.number == SIGHUP:
+            log.info("\(received.description): reloading the settings and rescanning the chest")
             feed(.settingsRead(nil, readSettings()))
-        case let .signal(number):
-            log.notice("stopping on \(number == SIGTERM ? "SIGTERM" : "SIGINT")")
+        case let .signal(received):
+            log.notice("stopping on \(received.description)")
             systemd.stopping()
             for client in clients.values { client.close() }
             return 0

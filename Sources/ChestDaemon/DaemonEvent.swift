@@ -7,7 +7,7 @@ import struct FoundationEssentials.Data
 
 /// Everything the daemon's loop reacts to, from every adapter.
 enum DaemonEvent: Sendable {
-    case signal(Int32)
+    case signal(ReceivedSignal)
     case chest(ChestWatcher.Event)
     /// A file in `rejected/` was written after it was refused.
     case rejectedChanged(ChestWatcher.Event)

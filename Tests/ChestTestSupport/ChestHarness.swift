@@ -9,7 +9,10 @@ import Glibc
 /// `chestd` running in it, and `chest` run as a user would.
 package final class ChestHarness: @unchecked Sendable {
     package let root: String
-    package var daemon: pid_t?
+    /// The chestd this world runs, signalled and reaped only through it (`TestProcess`).
+    package var daemonProcess: TestProcess?
+    /// chestd's pid while the harness has it.
+    package var daemon: pid_t? { daemonProcess?.pid }
     /// How chestd ended, once the harness reaped it without stopping it (`daemonIsRunning`).
     package private(set) var daemonEnded: String?
     package var gpsd = "127.0.0.1:9"  // nothing listens there unless a test says otherwise
@@ -71,9 +74,8 @@ package final class ChestHarness: @unchecked Sendable {
 
     /// Starts chestd as `reader` and waits until its socket answers.
     package func startDaemon(_ arguments: [String] = [], waitForSocket: Bool = true) throws {
-        daemon = try Subprocess.spawn(
-            Self.products + "/chestd", arguments, environment: environment(),
-            stdout: log, stderr: log)
+        daemonProcess = try TestProcess(
+            Self.products + "/chestd", arguments, wholeEnvironment: environment(), stdout: log, stderr: log)
         guard waitForSocket else { return }
         try waitUntil("chestd's socket answers", timeout: 15) {
             guard let fd = try? UnixSocket.connect(to: socket) else { return false }
@@ -85,22 +87,27 @@ package final class ChestHarness: @unchecked Sendable {
     /// Stops chestd with `signal` (SIGTERM by default) and returns its exit status.
     @discardableResult
     package func stopDaemon(_ signal: Int32 = SIGTERM) -> Int32? {
-        guard let pid = daemon else { return nil }
-        kill(pid, signal)
-        daemon = nil
-        return Subprocess.wait(pid)
+        guard let process = daemonProcess else { return nil }
+        process.signal(signal)
+        daemonProcess = nil
+        return process.wait()
+    }
+
+    /// Sends chestd `signal` (SIGHUP) and leaves it running.
+    package func signalDaemon(_ signal: Int32) {
+        daemonProcess?.signal(signal)
     }
 
     /// Whether chestd is still running. One that ended is reaped here and forgotten (`daemonEnded` says how), so
     /// that nothing signals its pid later, when it may be another process's.
     package var daemonIsRunning: Bool {
-        guard let pid = daemon else { return false }
-        var status: Int32 = 0
-        guard waitpid(pid, &status, WNOHANG) == pid else { return true }
+        guard let process = daemonProcess else { return false }
+        guard let status = process.exitStatus else { return true }
         let code = ProcessSpawner.exitStatus(fromWaitStatus: status)
         daemonEnded =
-            "chestd (pid \(pid)) " + (code > 128 ? "was killed by signal \(code - 128)" : "exited with status \(code)")
-        daemon = nil
+            "chestd (pid \(process.pid)) "
+            + (code > 128 ? "was killed by signal \(code - 128)" : "exited with status \(code)")
+        daemonProcess = nil
         return false
     }
 
@@ -205,10 +212,10 @@ package final class ChestHarness: @unchecked Sendable {
     package func spawnClient(
         _ arguments: [String], environment: [String: String]? = nil, stdout: String,
         stderr: String, held: Double = 0.3
-    ) throws -> pid_t {
+    ) throws -> TestProcess {
         let before = connections
-        let pid = try Subprocess.spawn(
-            Self.products + "/chest", arguments, environment: environment ?? self.environment(),
+        let client = try TestProcess(
+            Self.products + "/chest", arguments, wholeEnvironment: environment ?? self.environment(),
             stdout: stdout, stderr: stderr)
         var firstSeen: [Substring: Date] = [:]
         try waitUntil("chest \(arguments.joined(separator: " ")) holds a connection to chestd", timeout: 10) {
@@ -218,7 +225,7 @@ package final class ChestHarness: @unchecked Sendable {
             for connection in open where firstSeen[connection] == nil { firstSeen[connection] = now }
             return firstSeen.values.contains { now.timeIntervalSince($0) >= held }
         }
-        return pid
+        return client
     }
 
     /// Names in a directory under the chest ("messages", "rejected", "incoming", "" for the inbox), without the

@@ -136,7 +136,7 @@ package final class MosquittoBroker: @unchecked Sendable {
     package func kill() {
         process.withLock { process in
             if let running = process, running.isRunning {
-                Glibc.kill(running.pid, SIGKILL)
+                running.signal(SIGKILL)
                 running.waitForExit(timeout: 5)
             }
             process = nil

@@ -3,28 +3,41 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// A child process a test starts and ends with SIGTERM, never SIGKILL: gpsfake and gpsd clean up on SIGTERM,
-/// and a killed gpsfake orphans its gpsd.
+/// A child process a test starts, signals and reaps, always through this object: it sends no signal once the
+/// process is reaped, because by then its pid may be another process's. With pid_max at 32,768 and thousands of
+/// processes a run, a SIGTERM sent twice to a reaped pid once stopped another test's chestd.
 ///
+/// It is ended with SIGTERM first: gpsfake and gpsd clean up on SIGTERM, and a killed gpsfake orphans its gpsd.
 /// It is started by `Subprocess.spawn`, with an empty signal mask, rather than Foundation's `Process`, whose
 /// children inherit the test threads' blocked signals and then ignore SIGTERM for good.
 package final class TestProcess: Sendable {
     package let pid: pid_t
-    /// Where standard output and standard error go.
+    /// Where standard output goes (standard error too, unless the process was started with a file of its own).
     package let output: URL
+    /// The raw wait status, once reaped. Signals are sent under this lock, so none races a reap.
     private let status = Mutex<Int32?>(nil)
 
-    /// Starts `executable` with `environment` added to this process's environment.
-    package init(
+    /// Starts `executable` with `environment` added to this process's environment, its output and errors in one file.
+    package convenience init(
         _ executable: String, _ arguments: [String], environment: [String: String] = [:],
         output: URL
     ) throws {
-        self.output = output
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        pid = try Subprocess.spawn(
+        try self.init(
             executable, arguments,
-            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            wholeEnvironment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
             stdout: output.path, stderr: output.path)
+    }
+
+    /// Starts `executable` with exactly `wholeEnvironment`, its output and errors appended to their files.
+    package init(
+        _ executable: String, _ arguments: [String], wholeEnvironment: [String: String], stdout: String,
+        stderr: String, directory: String? = nil
+    ) throws {
+        output = URL(fileURLWithPath: stdout)
+        pid = try Subprocess.spawn(
+            executable, arguments, environment: wholeEnvironment, stdout: stdout, stderr: stderr,
+            directory: directory)
     }
 
     /// Whether the process has not exited yet.
@@ -44,6 +57,31 @@ package final class TestProcess: Sendable {
     /// Everything the process wrote so far.
     package var outputText: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
 
+    /// Sends `signal` unless the process has been reaped; whether it was sent.
+    @discardableResult
+    package func signal(_ signal: Int32) -> Bool {
+        status.withLock { status in
+            guard status == nil else { return false }
+            return kill(pid, signal) == 0
+        }
+    }
+
+    /// Waits for the process to exit, however long it takes; its exit code (128 + N after signal N).
+    @discardableResult
+    package func wait() -> Int32 {
+        // WNOWAIT leaves it a zombie, so its pid stays reserved until the reap below, under the lock.
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
+        let raw = status.withLock { status in
+            if status == nil {
+                var raw: Int32 = 0
+                if waitpid(pid, &raw, 0) == pid { status = raw }
+            }
+            return status ?? 0
+        }
+        return ProcessSpawner.exitStatus(fromWaitStatus: raw)
+    }
+
     /// Waits up to `timeout` seconds for the process to exit; its exit code (128 + N after signal N), or nil.
     @discardableResult
     package func waitForExit(timeout: Double) -> Int32? {
@@ -56,10 +94,9 @@ package final class TestProcess: Sendable {
     /// gpsd had gone kept running for 40 minutes after its run.
     @discardableResult
     package func terminate(timeout: Double = 5) -> Bool {
-        guard isRunning else { return true }
-        kill(pid, SIGTERM)
+        guard signal(SIGTERM) else { return true }
         if waitForExit(timeout: timeout) != nil { return true }
-        kill(pid, SIGKILL)
+        signal(SIGKILL)
         return waitForExit(timeout: 5) != nil
     }
 

@@ -197,16 +197,15 @@ struct WeatherHelperTests {
         let authority = try TestCertificateAuthority(in: URL(fileURLWithPath: directory))
         let plain = try WeatherServer(scenario: .weather(.snowy(-1, at: Date())))
         let log = directory + "/redirector"
-        let redirector = try Subprocess.spawn(
+        let redirector = try TestProcess(
             "/usr/bin/python3",
             [
                 "-c", Self.redirector, authority.certificateFile, authority.keyFile, plain.baseURL.absoluteString,
                 WeatherReplyLimitTests.openMeteoBody(observed: Int(Date().timeIntervalSince1970) / 900 * 900),
             ],
-            environment: ["PATH": "/usr/bin:/bin"], stdout: log + ".out", stderr: log + ".err")
+            wholeEnvironment: ["PATH": "/usr/bin:/bin"], stdout: log + ".out", stderr: log + ".err")
         defer {
-            kill(redirector, SIGTERM)
-            _ = Subprocess.wait(redirector)
+            redirector.terminate()
         }
         let asked = { ((try? String(contentsOfFile: log + ".out", encoding: .utf8)) ?? "").split(separator: "\n") }
         try waitUntil("the https server's port", timeout: 30) {

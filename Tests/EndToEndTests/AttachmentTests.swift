@@ -139,15 +139,15 @@ struct AttachmentTests {
         let events = world.root + "/events.json"
         // Whether it connects before or after the page opens, watch hears the unlock: an undelivered one goes to the
         // next watcher.
-        let watcher = try Subprocess.spawn(
+        let watcher = try TestProcess(
             ChestHarness.products + "/chest",
             [
                 "watch", "--json", "--count", "1", "--events", "unlocked",
                 "--timeout", "60",
             ],
-            environment: world.environment(), stdout: events, stderr: world.root + "/watch.err")
+            wholeEnvironment: world.environment(), stdout: events, stderr: world.root + "/watch.err")
         try world.waitUntil("the sealed page opens", timeout: 60) { try world.states()["stone.locked"] == "open" }
-        #expect(Subprocess.wait(watcher) == 0)
+        #expect(watcher.wait() == 0)
         let line = (try? String(contentsOfFile: events, encoding: .utf8)) ?? ""
         #expect(
             line.contains(#""attachments":[{"name":"stone.png","size":\#(picture.count),"type":"image\/png"}]"#)

@@ -52,8 +52,7 @@ struct BoardScoreTests {
         defer { board.stop() }
         let answers = try world.subscribe("chest/\(file.id)/organiser/hint/red/+", count: 2)
         defer {
-            kill(answers.pid, SIGTERM)
-            _ = Subprocess.wait(answers.pid)
+            answers.process.terminate()
         }
 
         func player(_ name: String) throws -> Player {

@@ -187,7 +187,7 @@ struct BoardWebTests {
 
 /// `chest board … --http ADDR:0` running, with the port it took (from its "serving the board on" line).
 final class WebBoard {
-    let pid: pid_t
+    let process: TestProcess
     let output: String
     let port: Int
 
@@ -200,8 +200,8 @@ final class WebBoard {
             descriptorLimit.map { ("/usr/bin/prlimit", ["--nofile=\($0):\($0)", chest] + arguments) } ?? (
                 chest, arguments
             )
-        pid = try Subprocess.spawn(
-            program, all, environment: world.environment(user: "alice"),
+        process = try TestProcess(
+            program, all, wholeEnvironment: world.environment(user: "alice"),
             stdout: output + ".out", stderr: output + ".err")
         var port: Int?
         try world.waitUntil("the board serves", timeout: 30) {
@@ -239,7 +239,6 @@ final class WebBoard {
     }
 
     func stop() {
-        kill(pid, SIGTERM)
-        _ = Subprocess.wait(pid)
+        process.terminate()
     }
 }

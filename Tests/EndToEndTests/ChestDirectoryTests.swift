@@ -54,7 +54,7 @@ struct ChestDirectoryTests {
             ["watch", "--json", "--count", "2", "--timeout", "15"],
             stdout: watchOutput, stderr: watchOutput)
         #expect(try world.chest(["import", "soon.locked"]).status == 0)
-        #expect(Subprocess.wait(watcher) == 0)
+        #expect(watcher.wait() == 0)
         let events = try String(contentsOfFile: watchOutput, encoding: .utf8).split(separator: "\n").map {
             try JSON(String($0))
         }
@@ -149,12 +149,12 @@ struct ChestDirectoryTests {
             2000, into: world.root + "/batch")
         // A first burst shows ingest running; the kill lands as the second burst arrives, so the restart has work
         // left however fast a burst is ingested.
-        func copy(_ files: String) throws -> pid_t {
-            try Subprocess.spawn(
+        func copy(_ files: String) throws -> TestProcess {
+            try TestProcess(
                 "/bin/sh", ["-c", "ls \(world.root)/batch/*.locked | \(files) | xargs cp -t \(world.chest)/"],
-                environment: ["PATH": "/usr/bin:/bin"], stdout: "/dev/null", stderr: "/dev/null")
+                wholeEnvironment: ["PATH": "/usr/bin:/bin"], stdout: "/dev/null", stderr: "/dev/null")
         }
-        _ = Subprocess.wait(try copy("head -n 1000"))
+        try copy("head -n 1000").wait()
         try world.waitUntil("ingest has begun", timeout: 30) { !world.names(in: "messages").isEmpty }
         let copier = try copy("tail -n +1001")
         try world.waitUntil("the second burst arrives", timeout: 30) {
@@ -162,7 +162,7 @@ struct ChestDirectoryTests {
         }
         world.stopDaemon(SIGKILL)
         let storedAtKill = world.names(in: "messages").count
-        _ = Subprocess.wait(copier)
+        copier.wait()
         try world.startDaemon()
         try world.waitUntil("every message is in", timeout: 90) {
             world.names(in: "messages").count == ids.count && world.names(in: "incoming").isEmpty

@@ -66,18 +66,19 @@ struct ControlSocketTests {
         #expect(try world.chest(["list"]).status == 0)
     }
 
-    @Test func sigtermStopsCleanlyAndRemovesTheSocket() throws {
+    /// The log names who sent the SIGTERM: a stop nobody meant is then traced to its sender.
+    @Test func sigtermStopsCleanlyRemovesTheSocketAndNamesItsSender() throws {
         let world = ChestHarness()
         try world.startDaemon()
         #expect(world.stopDaemon(SIGTERM) == 0)
         #expect(!FileManager.default.fileExists(atPath: world.socket))
-        #expect(world.daemonLog.contains("stopping on SIGTERM"))
+        #expect(world.daemonLog.contains("stopping on SIGTERM from pid \(getpid()) ("), "\(world.daemonLog)")
     }
 
     /// A SIGTERM sent at any moment of start-up stops chestd cleanly: from the moment `main` holds the signals (the
-    /// first thing it does) it waits, pending, until the loop's Dispatch source reads it. Sent at the first moment
-    /// that /proc shows it held, or as the socket first answers, many times: one ignored before the source was
-    /// armed was lost, and chestd ran on (docs/ARCHITECTURE.md "Threads").
+    /// first thing it does) it waits, pending, until chestd's signal thread takes it. Sent at the first moment
+    /// that /proc shows it held, or as the socket first answers, many times: one ignored before the thread took
+    /// it was lost, and chestd ran on (docs/ARCHITECTURE.md "Threads").
     @Test func sigtermAtAnyMomentOfStartUpStopsCleanly() throws {
         for attempt in 0..<16 {
             let world = ChestHarness()

@@ -84,12 +84,11 @@ struct EventStreamCapTests {
         defer { board.stop() }
 
         let output = organiser.root + "/holder"
-        let holder = try Subprocess.spawn(
+        let holder = try TestProcess(
             "/usr/bin/python3", ["-c", Self.holder, String(board.port)],
-            environment: ProcessInfo.processInfo.environment, stdout: output + ".out", stderr: output + ".err")
+            wholeEnvironment: ProcessInfo.processInfo.environment, stdout: output + ".out", stderr: output + ".err")
         defer {
-            kill(holder, SIGTERM)
-            _ = Subprocess.wait(holder)
+            holder.terminate()
         }
         let lines = {
             ((try? String(contentsOfFile: output + ".out", encoding: .utf8)) ?? "").split(separator: "\n").map(

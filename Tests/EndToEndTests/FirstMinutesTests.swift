@@ -56,7 +56,7 @@ struct FirstMinutesTests {
             }
         }
         #expect(commands.count == 4)
-        let outcome = try shell(world, "trap 'kill $(jobs -p) 2>/dev/null' EXIT\n" + commands.joined(separator: "\n"))
+        let outcome = try shell(world, "trap 'kill $(jobs -pr) 2>/dev/null' EXIT\n" + commands.joined(separator: "\n"))
         #expect(outcome.status == 0, "\(outcome.stdout)\n\(outcome.stderr)")
         #expect(
             outcome.stdout.contains("unlocked") && outcome.stdout.contains("\"Hello\" page 1 is open"),
@@ -115,7 +115,7 @@ struct FirstMinutesTests {
         }
         try world.startDaemon()
         #expect(try world.chest(["import", "soon.locked"]).status == 0)
-        #expect(Subprocess.wait(watcher) == 0)
+        #expect(watcher.wait() == 0)
         #expect(try String(contentsOfFile: err, encoding: .utf8).contains("chestd is back"))
         #expect(try String(contentsOfFile: out, encoding: .utf8).contains("\"Soon\" page 1 is open"))
         // --no-reconnect: chestd stopping ends the watch with status 1.
@@ -123,7 +123,7 @@ struct FirstMinutesTests {
         let quitter = try world.spawnClient(
             ["watch", "--no-reconnect"], environment: environment, stdout: out, stderr: err)
         world.stopDaemon()
-        #expect(Subprocess.wait(quitter) == 1)
+        #expect(quitter.wait() == 1)
     }
 
     @Test func helpAndUsageErrors() throws {
@@ -161,7 +161,7 @@ struct FirstMinutesTests {
         try world.startDaemon()
         let online = try world.chest(["config", "notify", "false"])
         #expect(online.stdout == "notify set; chestd reloaded its settings\n", "\(online.stdout)\(online.stderr)")
-        kill(try #require(world.daemon), SIGHUP)
+        world.signalDaemon(SIGHUP)
         try world.waitUntil("SIGHUP reloads", timeout: 10) {
             world.daemonLog.components(separatedBy: "settings reloaded").count == 3
         }
@@ -192,8 +192,8 @@ struct FirstMinutesTests {
                 "weather.maxAgeMinutes is a number of minutes from 1 to 1440, such as 30, not \"half an hour\"; fix it with chest config weather.maxAgeMinutes VALUE; it is not used"
             ), "\(listed.stderr)")
         try world.startDaemon(waitForSocket: false)
-        let status = try #require(world.daemon.map { Subprocess.wait($0) })
-        world.daemon = nil
+        let status = try #require(world.daemonProcess?.wait())
+        world.daemonProcess = nil
         #expect(status == 1 && world.daemonLog.contains("chestd: \(file): weather.maxAgeMinutes"), "\(world.daemonLog)")
         #expect(try world.chest(["config", "weather.maxAgeMinutes", "30"]).status == 0)
         try world.startDaemon()

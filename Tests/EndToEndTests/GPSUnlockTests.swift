@@ -137,12 +137,11 @@ struct GPSUnlockTests {
         world.gpsd = "127.0.0.1:\(port)"
         try world.startDaemon()
         let events = world.root + "/events.json"
-        let watcher = try Subprocess.spawn(
+        let watcher = try TestProcess(
             ChestHarness.products + "/chest", ["watch", "--json", "--timeout", "40"],
-            environment: world.environment(), stdout: events, stderr: events)
+            wholeEnvironment: world.environment(), stdout: events, stderr: events)
         defer {
-            kill(watcher, SIGTERM)
-            _ = Subprocess.wait(watcher)
+            watcher.terminate()
         }
         try world.waitUntil("chestd has a fix", timeout: 20) {
             ((try world.status()["fix"])?["mode"]?.int ?? 0) >= 2

@@ -60,8 +60,7 @@ struct HintTests {
             ["watch", "--json", "--events", "hint", "--count", "1", "--timeout", "60"],
             stdout: events, stderr: events + ".err")
         defer {
-            kill(watcher, SIGTERM)
-            _ = Subprocess.wait(watcher)
+            watcher.terminate()
         }
         let imported = try world.chest(["import", path])
         #expect(imported.status == 0, "\(imported.stderr)")
@@ -245,8 +244,7 @@ struct HintTests {
         try broker.restart()
         let requests = try hunt.subscribe("chest/\(file.id)/red/hint/+", count: 1)
         defer {
-            kill(requests.pid, SIGTERM)
-            _ = Subprocess.wait(requests.pid)
+            requests.process.terminate()
         }
         let payload = try #require(try hunt.received(requests, count: 1).first)
         let request = try HuntEnvelope.decode(Data(payload.utf8))

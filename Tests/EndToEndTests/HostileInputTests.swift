@@ -190,9 +190,10 @@ struct HostileInputTests {
             try world.waitUntil("the half is refused", timeout: 15) {
                 world.names(in: "rejected").contains("paused.locked.reason")
             }
-            kill(try #require(world.daemon), SIGHUP)
+            world.signalDaemon(SIGHUP)
             try world.waitUntil("chestd rescans", timeout: 15) {
-                world.daemonLog.contains("SIGHUP: reloading the settings and rescanning the chest")
+                world.daemonLog.contains("SIGHUP from pid \(getpid()) (")
+                    && world.daemonLog.contains("reloading the settings and rescanning the chest")
             }
         }
         try world.waitUntil("the whole is in", timeout: 15) { world.names(in: "messages").count == 1 }

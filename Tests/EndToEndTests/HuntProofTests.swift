@@ -22,8 +22,7 @@ struct HuntProofTests {
         let file = try HuntFile.read(path: hunt.huntPath)
         let redReceipts = try hunt.subscribe("chest/\(file.id)/red/receipt/+", count: 1)
         defer {
-            kill(redReceipts.pid, SIGTERM)
-            _ = Subprocess.wait(redReceipts.pid)
+            redReceipts.process.terminate()
         }
 
         // Red opens a guarded page for real; a sealed page (its key is released to nobody) is never opened.

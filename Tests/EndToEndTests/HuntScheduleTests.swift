@@ -73,8 +73,7 @@ struct HuntScheduleTests {
         let watcher = try red.world.spawnClient(
             ["watch", "--json", "--timeout", "120"], stdout: watch, stderr: watch + ".err")
         defer {
-            kill(watcher, SIGTERM)
-            _ = Subprocess.wait(watcher)
+            watcher.terminate()
         }
         func said(_ path: String) -> [JSON] {
             ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
@@ -98,8 +97,7 @@ struct HuntScheduleTests {
         let second = try red.world.spawnClient(
             ["watch", "--json", "--timeout", "120"], stdout: again, stderr: again + ".err")
         defer {
-            kill(second, SIGTERM)
-            _ = Subprocess.wait(second)
+            second.terminate()
         }
         #expect(try hunt.organiser(["hunt", "say", "Ten minutes left.", "--hunt", hunt.huntPath]).status == 0)
         try red.world.waitUntil("red hears the new word", timeout: 30) { !said(again).isEmpty }
@@ -115,8 +113,7 @@ struct HuntScheduleTests {
         let blueWatch = try blue.world.spawnClient(
             ["watch", "--json", "--timeout", "120"], stdout: late, stderr: late + ".err")
         defer {
-            kill(blueWatch, SIGTERM)
-            _ = Subprocess.wait(blueWatch)
+            blueWatch.terminate()
         }
         #expect(try blue.world.chest(["hunt", "join", blue.world.root + "/join.hunt"]).status == 0)
         try blue.world.waitUntil("blue hears both words", timeout: 30) { said(late).count >= 2 }

@@ -25,8 +25,7 @@ struct HuntTests {
         let hunt = try HuntWorld(teams: ["red", "blue", "green"], broker: broker)
         let owntracks = try hunt.subscribe("owntracks/+/+/event", count: 3)
         defer {
-            kill(owntracks.pid, SIGTERM)
-            _ = Subprocess.wait(owntracks.pid)
+            owntracks.process.terminate()
         }
         let board = try hunt.startBoard()
         defer { hunt.stopBoard(board) }
@@ -402,7 +401,6 @@ struct HuntTests {
 /// chest and config, joined to the hunt.
 final class HuntWorld {
     /// The boards `stopBoard` has stopped and reaped.
-    private var stoppedBoards: Set<pid_t> = []
     struct Team {
         let name: String
         let world: ChestHarness
@@ -478,25 +476,22 @@ final class HuntWorld {
     }
 
     /// `chest board --json`, running.
-    func startBoard() throws -> (pid: pid_t, output: String) {
+    func startBoard() throws -> (process: TestProcess, output: String) {
         let output = organiserWorld.root + "/board-\(UUID().uuidString).jsonl"
-        let pid = try Subprocess.spawn(
+        let process = try TestProcess(
             ChestHarness.products + "/chest", ["board", huntPath, "--json"],
-            environment: organiserWorld.environment(user: "alice"), stdout: output,
+            wholeEnvironment: organiserWorld.environment(user: "alice"), stdout: output,
             stderr: output + ".err")
-        return (pid, output)
+        return (process, output)
     }
 
-    /// Stops the board once: a test that stops it itself also stops it again on its way out (`defer`), and a second
-    /// SIGTERM to a pid already reaped reaches whatever process has that pid now. With pid_max at 32,768 and thousands
-    /// of processes a run, that was another test's chestd, which left ("nothing answers on …/chestd.sock").
-    func stopBoard(_ board: (pid: pid_t, output: String)) {
-        guard stoppedBoards.insert(board.pid).inserted else { return }
-        kill(board.pid, SIGTERM)
-        _ = Subprocess.wait(board.pid)
+    /// Stops the board; a test that stops it itself also stops it again on its way out (`defer`), which
+    /// `TestProcess` makes harmless: it sends nothing to a process it has reaped.
+    func stopBoard(_ board: (process: TestProcess, output: String)) {
+        board.process.terminate()
     }
 
-    func boardEvents(_ board: (pid: pid_t, output: String)) -> [JSON] {
+    func boardEvents(_ board: (process: TestProcess, output: String)) -> [JSON] {
         let text = (try? String(contentsOfFile: board.output, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap {
             JSON.object($0)
@@ -510,23 +505,23 @@ final class HuntWorld {
     }
 
     /// `mosquitto_sub` on `topic`, running until it has `count` messages; returns once the broker has its subscription.
-    func subscribe(_ topic: String, count: Int) throws -> (pid: pid_t, output: String) {
+    func subscribe(_ topic: String, count: Int) throws -> (process: TestProcess, output: String) {
         let output = organiserWorld.root + "/sub-\(UUID().uuidString).txt"
         let client = "chest-test-\(UUID().uuidString.prefix(8))"
-        let pid = try Subprocess.spawn(
+        let process = try TestProcess(
             "/usr/bin/mosquitto_sub",
             [
                 "-h", broker.host, "-p", String(broker.port), "-t", topic,
                 "-C", String(count), "-q", "1", "-i", client,
             ],
-            environment: ProcessInfo.processInfo.environment, stdout: output, stderr: output + ".err")
+            wholeEnvironment: ProcessInfo.processInfo.environment, stdout: output, stderr: output + ".err")
         try organiserWorld.waitUntil("the broker has \(client)'s subscription", timeout: 10) {
             broker.log.contains("\(client) 1 \(topic)")
         }
-        return (pid, output)
+        return (process, output)
     }
 
-    func received(_ subscription: (pid: pid_t, output: String), count: Int) throws -> [String] {
+    func received(_ subscription: (process: TestProcess, output: String), count: Int) throws -> [String] {
         try organiserWorld.waitUntil("\(count) messages", timeout: 20) {
             ((try? String(contentsOfFile: subscription.output, encoding: .utf8)) ?? "").split(separator: "\n").count
                 >= count

@@ -71,8 +71,7 @@ struct HuntWaveTests {
         // The first wave: red alone, now. Its start key is sealed to red: nowhere in the clear on the broker.
         let sealedStart = try hunt.subscribe(HuntTopic.start(hunt: file.id, team: "red"), count: 1)
         defer {
-            kill(sealedStart.pid, SIGTERM)
-            _ = Subprocess.wait(sealedStart.pid)
+            sealedStart.process.terminate()
         }
         let started = try hunt.organiser(["hunt", "start", "--hunt", hunt.huntPath, "--team", "red"])
         #expect(started.status == 0 && started.stdout.contains("started red"), "\(started)")

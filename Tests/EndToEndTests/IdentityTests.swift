@@ -106,8 +106,7 @@ struct HuntIdentityTests {
         let file = try HuntFile.read(path: hunt.huntPath)
         let receipts = try hunt.subscribe("chest/\(file.id)/red/receipt/+", count: 1)
         defer {
-            kill(receipts.pid, SIGTERM)
-            _ = Subprocess.wait(receipts.pid)
+            receipts.process.terminate()
         }
         // A page of the hunt that opens as soon as it is in; a stranger's copy of it under the organiser's name.
         let real = try hunt.compose("gift", ["--lock", "time=2020-01-01T00:00:00Z"])

@@ -56,7 +56,7 @@ struct KnownSendersTests {
         let copy = mallory.message(
             title: "Clue 1\u{202E}kao", pages: [Page(text: "the oak", setA: later)], from: "Organiser")
         try drop(copy, "copy")
-        #expect(Subprocess.wait(watcher) == 0)
+        #expect(watcher.wait() == 0)
         let watched = try String(contentsOfFile: out, encoding: .utf8)
         #expect(watched.contains("Organiser \u{2014} not the key you had before (key \(malloryPrint)"), "\(watched)")
 
@@ -100,8 +100,8 @@ struct KnownSendersTests {
         let copy = mallory.message(
             title: "Clue 1", pages: [Page(text: "the oak", setA: later)], from: "Organ\u{0456}ser\u{00A0}")
         try drop(copy, "copy")
-        #expect(Subprocess.wait(watcher) == 0)
-        #expect(Subprocess.wait(jsonWatcher) == 0)
+        #expect(watcher.wait() == 0)
+        #expect(jsonWatcher.wait() == 0)
         // --json: the same flag as a field naming the sender imitated, in watch, list and read.
         func lookalikeOf(_ json: String) -> String? {
             JSON.object(json)?["lookalikeOf"]?.string

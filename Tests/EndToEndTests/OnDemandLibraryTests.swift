@@ -40,9 +40,9 @@ struct OnDemandLibraryTests {
         #expect(try world.chest(["hunt", "team", "add", "red", "--hunt", "lib.hunt", "-o", "red.hunt"]).status == 0)
         #expect(try world.chest(["hunt", "join", "red.hunt"]).status == 0)
 
-        world.daemon = try Subprocess.spawn(
+        world.daemonProcess = try TestProcess(
             "/usr/bin/unshare", try Self.hiding("libmosquitto.so.1") + [ChestHarness.products + "/chestd"],
-            environment: world.environment(), stdout: world.log, stderr: world.log, directory: world.root)
+            wholeEnvironment: world.environment(), stdout: world.log, stderr: world.log, directory: world.root)
         try world.waitUntil("chestd says libmosquitto is missing", timeout: 30) {
             world.daemonLog.contains("cannot load libmosquitto.so.1") || !world.daemonIsRunning
         }

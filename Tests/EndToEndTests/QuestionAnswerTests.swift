@@ -31,8 +31,7 @@ struct QuestionAnswerTests {
         let watcher = try world.spawnClient(
             ["watch", "--utc", "--timeout", "60"], stdout: words, stderr: world.root + "/watch.err")
         defer {
-            kill(watcher, SIGTERM)
-            _ = Subprocess.wait(watcher)
+            watcher.terminate()
         }
         #expect(try world.chest(["import", "bern.locked"]).status == 0)
         // watch tells the question under the message that came in.

@@ -53,13 +53,12 @@ struct SlowConnectionTests {
         defer { board.stop() }
 
         let output = organiser.root + "/flood"
-        let flood = try Subprocess.spawn(
+        let flood = try TestProcess(
             "/usr/bin/python3", ["-c", Self.flood, String(board.port), String(200 - 64)],
-            environment: ProcessInfo.processInfo.environment, stdout: output + ".out",
+            wholeEnvironment: ProcessInfo.processInfo.environment, stdout: output + ".out",
             stderr: output + ".err")
         defer {
-            kill(flood, SIGTERM)
-            _ = Subprocess.wait(flood)
+            flood.terminate()
         }
         let text = { (try? String(contentsOfFile: output + ".out", encoding: .utf8)) ?? "" }
         try organiser.waitUntil("1,300 slow connections open", timeout: 60) { text().contains("open 1300") }
@@ -142,13 +141,12 @@ struct SlowConnectionTests {
         let count = 3_000
         let cap = 1_488
         let output = organiser.root + "/overflow"
-        let flood = try Subprocess.spawn(
+        let flood = try TestProcess(
             "/usr/bin/python3", ["-c", Self.overflow, String(board.port), String(count)],
-            environment: ProcessInfo.processInfo.environment, stdout: output + ".out",
+            wholeEnvironment: ProcessInfo.processInfo.environment, stdout: output + ".out",
             stderr: output + ".err")
         defer {
-            kill(flood, SIGTERM)
-            _ = Subprocess.wait(flood)
+            flood.terminate()
         }
         let text = { (try? String(contentsOfFile: output + ".out", encoding: .utf8)) ?? "" }
         /// The flood's latest count: closed, of the oldest half, of the newest 1,000.

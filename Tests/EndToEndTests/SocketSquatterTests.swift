@@ -15,7 +15,7 @@ struct SocketSquatterTests {
     /// as chestd would accept a PIN; `socket.ready` appears once it listens.
     final class Squatter {
         let socket: String
-        let pid: pid_t
+        let process: TestProcess
 
         init(at socket: String, as user: uid_t?) throws {
             self.socket = socket
@@ -39,16 +39,17 @@ struct SocketSquatterTests {
             let command = user.map { ["/usr/bin/setpriv", "--reuid=\($0)", "--regid=\($0)", "--clear-groups", "--"] }
             let words = (command ?? []) + python
             let log = socket + ".log"
-            pid = try Subprocess.spawn(
-                words[0], Array(words.dropFirst()), environment: ["PATH": "/usr/bin:/bin"], stdout: log, stderr: log)
+            process = try TestProcess(
+                words[0], Array(words.dropFirst()), wholeEnvironment: ["PATH": "/usr/bin:/bin"], stdout: log,
+                stderr: log)
             try waitUntil("the squatter listens at \(socket)", timeout: 30) {
                 access(socket + ".ready", F_OK) == 0
             }
         }
 
         deinit {
-            kill(pid, SIGKILL)
-            _ = Subprocess.wait(pid)
+            process.signal(SIGKILL)
+            process.wait()
         }
 
         /// What the squatter was sent.

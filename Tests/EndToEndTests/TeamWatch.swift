@@ -5,16 +5,15 @@ import Glibc
 /// `chest watch --json` of one team, its lines in a file beside the team's chest; stopped when this goes.
 final class TeamWatch {
     let path: String
-    private let pid: pid_t
+    private let process: TestProcess
 
     init(_ team: HuntWorld.Team, timeout: Int) throws {
         path = team.world.root + "/watch.jsonl"
-        pid = try team.world.spawnClient(
+        process = try team.world.spawnClient(
             ["watch", "--json", "--timeout", String(timeout)], stdout: path, stderr: path + ".err")
     }
 
     deinit {
-        kill(pid, SIGTERM)
-        _ = Subprocess.wait(pid)
+        process.terminate()
     }
 }

@@ -34,9 +34,8 @@ struct WatchTests {
             try world.spawnClient(["watch", "--json", "--timeout", "90"], stdout: json, stderr: errors),
         ]
         defer {
-            for pid in watchers {
-                kill(pid, SIGTERM)
-                _ = Subprocess.wait(pid)
+            for watcher in watchers {
+                watcher.terminate()
             }
         }
         feeder.resume()
