@@ -11,7 +11,8 @@ extension Daemon {
         let reader = GPSReader(
             host: gpsd.host, port: gpsd.port, log: log,
             onEvent: { sink.yield(.gps($0)) },
-            onConnection: { sink.yield(.gpsConnection($0)) })
+            onConnection: { sink.yield(.gpsConnection($0)) },
+            beforeEachPause: { Memory.releaseCodePages() })
         reader.start()
         return reader
     }

@@ -15,7 +15,7 @@ extension Daemon {
     /// (docs/BENCHMARKS.md "Memory"). Without it (the state directory refuses a file) they stay on the heap.
     func parkSealedPages() {
         do {
-            SealedPage.park(in: try ParkingFile(beside: store))
+            ParkedBytes.park(in: try ParkingFile(beside: store))
         } catch {
             log.warning("cannot make a file for the sealed pages' bytes: \(error); they stay in memory")
         }

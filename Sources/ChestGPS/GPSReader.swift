@@ -31,6 +31,7 @@ package final class GPSReader: Sendable {
     private let onEvent: @Sendable (GPSEvent) -> Void
     private let onConnection: (@Sendable (GPSDConnection) -> Void)?
     private let receivers: ReceiverSource
+    private let beforeEachPause: (@Sendable () -> Void)?
     private let state = Mutex(State())
     /// Signalled by `stop()` to cut a backoff wait short.
     private let wake = DispatchSemaphore(value: 0)
@@ -61,12 +62,17 @@ package final class GPSReader: Sendable {
     ///     caller's own loop (which then gets the reports from `readAvailable`, not `onEvent`) until that loop
     ///     calls `end` on it. Without it, the reader's thread reads each connection and reports everything
     ///     through `onEvent`.
+    ///   - beforeEachPause: called on the reader's thread after each failed attempt or lost connection, before it
+    ///     waits to try again: chestd hands back the code an attempt ran (libgps, the resolver), which nothing on
+    ///     the loop would, since only the first failure of a loss reaches it (docs/BENCHMARKS.md "Memory").
     package init(
         host: String, port: String, log: Log, receivers: ReceiverSource = ReceiverSource(),
         onEvent: @escaping @Sendable (GPSEvent) -> Void,
-        onConnection: (@Sendable (GPSDConnection) -> Void)? = nil
+        onConnection: (@Sendable (GPSDConnection) -> Void)? = nil,
+        beforeEachPause: (@Sendable () -> Void)? = nil
     ) {
         self.receivers = receivers
+        self.beforeEachPause = beforeEachPause
         self.onConnection = onConnection
         self.host = host
         self.port = port
@@ -190,6 +196,7 @@ package final class GPSReader: Sendable {
     /// Waits `backoff` seconds, or less if stopped, then doubles it up to the maximum.
     private func pause(_ backoff: inout Double) {
         guard !stopping else { return }
+        beforeEachPause?()
         _ = wake.wait(timeout: .now() + backoff)
         backoff = min(backoff * 2, GPSReader.maximumBackoff)
     }

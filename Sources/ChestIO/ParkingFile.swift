@@ -3,11 +3,12 @@ import FoundationEssentials
 import Glibc
 import Synchronization
 
-/// chestd's sealed pages' bytes, off its heap (`SealedPageParking`, docs/BENCHMARKS.md "Memory"): a file made in the
-/// chest's state directory and unlinked at once, so that it has no name to find or leave behind, and stays readable
-/// while chestd holds it open, also when the chest directory is deleted under chestd. Appended to, never rewritten;
-/// it goes with the process. The last bytes parked wait in a buffer of up to 64 KiB before they are written.
-package final class ParkingFile: SealedPageParking {
+/// chestd's sealed pages' bytes and its messages' signatures, off its heap (`ParkedBytes`, docs/BENCHMARKS.md
+/// "Memory"): a file made in the chest's state directory and unlinked at once, so that it has no name to find or
+/// leave behind, and stays readable while chestd holds it open, also when the chest directory is deleted under
+/// chestd. Appended to, never rewritten; it goes with the process. The last bytes parked wait in a buffer of up to
+/// 64 KiB before they are written.
+package final class ParkingFile: BytesParking {
     private struct State {
         let descriptor: FileDescriptor
         /// Where the buffer's bytes go in the file; the file's end is this plus the buffer's length.

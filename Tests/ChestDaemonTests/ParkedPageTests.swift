@@ -6,8 +6,8 @@ import Testing
 
 @testable import ChestDaemon
 
-/// chestd keeps its sealed pages' bytes in a file of its own, off its heap (docs/BENCHMARKS.md "Memory"), and still
-/// has all of them when the chest directory is deleted under it: the files it writes back hold every byte, and the
+/// chestd keeps its sealed pages' bytes and its messages' signatures in a file of its own, off its heap
+/// (docs/BENCHMARKS.md "Memory"), and still has all of them when the chest directory is deleted under it: the files it writes back hold every byte, and the
 /// page opens.
 @Suite(.timeLimit(.minutes(5)))
 struct ParkedPageTests {
@@ -19,6 +19,8 @@ struct ParkedPageTests {
         try harness.turn(until: "the message is taken in") { harness.daemon.engine.entries[id] != nil }
         let kept = try #require(harness.daemon.engine.entries[id]?.message.pages.first?.sealed)
         #expect(kept.isParked, "the page's bytes are not on chestd's heap")
+        let seal = try #require(harness.daemon.engine.entries[id]?.message.seal)
+        #expect(seal.signatureIsParked, "nor is the message's signature")
 
         try FileManager.default.removeItem(atPath: harness.chest)
         let path = harness.chest + "/messages/\(id.rawValue).locked"
@@ -28,6 +30,7 @@ struct ParkedPageTests {
         let before = try #require(original.pages.first?.sealed)
         #expect(page.ciphertext == before.ciphertext)
         #expect(page.slots == before.slots)
+        #expect(restored.seal?.signature == original.seal?.signature)
         #expect(restored == original)
 
         try harness.connectGPS()

@@ -71,9 +71,10 @@ struct GPSReaderTests {
         let port = LoopbackPort.free()
         let events = EventRecorder<GPSEvent>()
         let lines = EventRecorder<String>()
+        let pauses = EventRecorder<Int>()
         let reader = GPSReader(
             host: "localhost", port: String(port), log: Log(verbose: true, sink: lines.record),
-            onEvent: events.record)
+            onEvent: events.record, beforeEachPause: { pauses.record(1) })
         reader.start()
         defer { reader.stop() }
         #expect(await events.wait(timeout: 5) { !$0.isEmpty })
@@ -81,6 +82,8 @@ struct GPSReaderTests {
             events.all.first == .disconnected(server: "localhost:\(port)", reason: "can't connect to host/port pair"))
         // Let at least one retry fail too: that must not be reported again.
         #expect(await lines.wait(timeout: 5) { $0.count { $0.contains("next try in") } >= 2 }, "\(lines.all)")
+        // Each failed attempt is followed by the hook before the wait (chestd hands back the attempt's code there).
+        #expect(await pauses.wait(timeout: 5) { $0.count >= 2 })
 
         let walk = NMEAWalk(waypoints: [.init(a, altitudeMSL: 410, hold: 80)], start: start)
         let fake = try GPSFake(walk: walk, delay: 0.02, port: port)

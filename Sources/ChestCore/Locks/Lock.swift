@@ -115,12 +115,12 @@ package struct Page: Hashable, Sendable {
     package var labels: [LockSetName: String] {
         get {
             var labels: [LockSetName: String] = [:]
-            labels[.a] = extras.labelA
+            labels[.a] = labelA
             labels[.b] = extras.labelB
             return labels
         }
         set {
-            extras.labelA = newValue[.a]
+            labelA = newValue[.a]
             extras.labelB = newValue[.b]
         }
     }
@@ -141,12 +141,14 @@ package struct Page: Hashable, Sendable {
         set { extras.points = newValue }
     }
 
+    /// Set A's label, in line: most pages of a course have one (a visible place's name, usually short enough for
+    /// a string's 15 bytes in line), and in the box below it cost each such page the box, 87 bytes with the
+    /// allocator's, for 16 bytes here (docs/BENCHMARKS.md "Memory").
+    private var labelA: String?
+
     /// What few pages have, out of line: 8 bytes a page instead of 64 (docs/BENCHMARKS.md "Memory").
     private struct Extras: Hashable, Sendable {
         var attachments: SealedAttachments?
-        // Two strings in line rather than a dictionary, an allocation of 128 bytes for one label (docs/BENCHMARKS.md
-        // "Memory").
-        var labelA: String?
         var labelB: String?
         var hints: [PageHint] = []
         var question: String?

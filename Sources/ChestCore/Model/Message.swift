@@ -54,22 +54,11 @@ package struct Message: Hashable, Sendable {
 
 /// The sender's Ed25519 public key and their signature over everything a reader must not change.
 package struct Seal: Hashable, Sendable {
-    // The signature in line and the key in a buffer that the engine's table shares between one sender's messages
-    // (`MessageTable`): no allocation a message, where a buffer of both cost 144 bytes (docs/BENCHMARKS.md "Memory").
+    // The key in a buffer that the engine's table shares between one sender's messages (`MessageTable`), and the
+    // signature parked with the sealed pages' bytes (`ParkedBytes`): read only when the file is written again or a
+    // receipt quotes it, it took 64 bytes in line in each of the table's messages (docs/BENCHMARKS.md "Memory").
     private var key: [UInt8]
-    private var words: Words
-
-    private struct Words: Hashable, Sendable {
-        var a: UInt64 = 0, b: UInt64 = 0, c: UInt64 = 0, d: UInt64 = 0, e: UInt64 = 0, f: UInt64 = 0, g: UInt64 = 0
-        var h: UInt64 = 0
-
-        init(_ bytes: [UInt8]) {
-            precondition(bytes.count == 64)
-            withUnsafeMutableBytes(of: &self) { $0.copyBytes(from: bytes) }
-        }
-
-        var bytes: [UInt8] { withUnsafeBytes(of: self) { Array($0) } }
-    }
+    private var signed: ParkedBytes
 
     /// 32 bytes.
     package var publicKey: [UInt8] {
@@ -80,11 +69,17 @@ package struct Seal: Hashable, Sendable {
         }
     }
 
-    /// 64 bytes.
+    /// 64 bytes; zeros, which verify nothing, when the parking's file can no longer be read.
     package var signature: [UInt8] {
-        get { words.bytes }
-        set { words = Words(newValue) }
+        get { signed.bytes ?? [UInt8](repeating: 0, count: 64) }
+        set {
+            precondition(newValue.count == 64)
+            signed = ParkedBytes(newValue)
+        }
     }
+
+    /// Whether the signature is parked, not in memory.
+    package var signatureIsParked: Bool { signed.isParked }
 
     /// Whether the seal was made by this public key.
     package func isMade(by key: [UInt8]) -> Bool { self.key == key }
@@ -92,7 +87,7 @@ package struct Seal: Hashable, Sendable {
     package init(publicKey: [UInt8], signature: [UInt8]) {
         precondition(publicKey.count == 32 && signature.count == 64)
         key = publicKey
-        words = Words(signature)
+        signed = ParkedBytes(signature)
     }
 
     /// The same seal holding `key`, an equal key's buffer shared with other messages.

@@ -6,44 +6,30 @@ package struct SealedPage: Hashable, Sendable {
     // Everything in one buffer (`SealedPageBytes`), read back when a key is tried or the file written: the
     // ciphertext's array, the slots' dictionary and each slot's arrays were four to six allocations a page, over
     // 200 bytes more than their contents in each of 10,000 messages. In chestd that buffer is parked in a file of
-    // its own (`SealedPageParking`), and the page keeps where it is (docs/BENCHMARKS.md "Memory").
-    enum Storage: Hashable, Sendable {
-        case inline([UInt8])
-        case parked(UInt64)
-    }
-
-    let storage: Storage
+    // its own (`ParkedBytes`), and the page keeps where it is (docs/BENCHMARKS.md "Memory").
+    private let storage: ParkedBytes
 
     /// nonce (24 bytes) ‖ XChaCha20-Poly1305 ciphertext and tag of the `SealedContent`'s JSON.
     package var ciphertext: [UInt8] { SealedPageBytes.ciphertext(bytes) }
     /// One slot per non-empty lock set.
     package var slots: [LockSetName: KeySlot] { SealedPageBytes.slots(bytes) }
     /// The file format the page was sealed in: 2 to 5 (docs/FORMAT.md "Format 3", "Format 4", "Format 5").
-    package var version: Int {
-        switch storage {
-        case let .inline(bytes): SealedPageBytes.version(bytes)
-        case let .parked(place): Parking.version(place)
-        }
-    }
+    package var version: Int { Int(storage.tag) }
+
+    /// Whether this page's bytes are parked, not in memory.
+    package var isParked: Bool { storage.isParked }
 
     package init(ciphertext: [UInt8], slots: [LockSetName: KeySlot], version: Int = 2) {
-        let bytes = SealedPageBytes.encode(ciphertext: ciphertext, slots: slots, version: version)
-        storage = Parking.park(bytes, version: version).map(Storage.parked) ?? .inline(bytes)
+        storage = ParkedBytes(
+            SealedPageBytes.encode(ciphertext: ciphertext, slots: slots, version: version),
+            tag: UInt8(clamping: version))
     }
 
     /// The buffer, from the parking when it is there. Bytes that can no longer be read (the parking's file failed)
     /// read as a page with no ciphertext and no slot, which no key opens.
     private var bytes: [UInt8] {
-        switch storage {
-        case let .inline(bytes): bytes
-        case let .parked(place):
-            Parking.fetch(place) ?? SealedPageBytes.encode(ciphertext: [], slots: [:], version: version)
-        }
+        storage.bytes ?? SealedPageBytes.encode(ciphertext: [], slots: [:], version: version)
     }
-
-    package static func == (a: SealedPage, b: SealedPage) -> Bool { a.storage == b.storage || a.bytes == b.bytes }
-
-    package func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
 
     /// Format 6: every slot holds the page's inner key, and the page key needs the hunt's start key as well.
     package var needsStart: Bool { version >= MessageFile.startVersion }

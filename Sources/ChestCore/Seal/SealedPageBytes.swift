@@ -41,8 +41,6 @@ enum SealedPageBytes {
         return bytes
     }
 
-    static func version(_ bytes: [UInt8]) -> Int { Int(Int32(truncatingIfNeeded: number(bytes, at: 0, 4))) }
-
     static func ciphertext(_ bytes: [UInt8]) -> [UInt8] { Array(bytes[8..<8 + Int(number(bytes, at: 4, 4))]) }
 
     static func slots(_ bytes: [UInt8]) -> [LockSetName: KeySlot] {
