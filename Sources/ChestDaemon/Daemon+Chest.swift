@@ -244,7 +244,7 @@ extension Daemon {
         if ingestedSinceRelease >= 100 || bytes > MessageFile.sizeLimit {
             ingestedSinceRelease = 0
             Memory.releaseFreePages()
-            Memory.releaseCodePages()
+            Memory.releaseCodePages(data: true)
         }
     }
 

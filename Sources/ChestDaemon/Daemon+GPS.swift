@@ -50,6 +50,9 @@ extension Daemon {
         }
     }
 
+    /// Seconds after gpsd goes before the code its loss ran is handed back: the loss's events are out by then.
+    static let releaseAfterGPSDLoss = 0.5
+
     func handleGPS(_ event: GPSEvent) {
         switch event {
         case let .connected(server):
@@ -57,6 +60,7 @@ extension Daemon {
         case let .disconnected(server, reason):
             feed(.gpsLink(connected: false, server: server, reason: reason))
             feed(.receiver(nil, now()))
+            releaseCodeSoon(within: Self.releaseAfterGPSDLoss)
         case let .fix(fix):
             feed(.fix(fix, now()))
             logTrackFailure(track.record(fix, at: fix.receivedAt))

@@ -26,9 +26,8 @@ extension Daemon {
     /// which the loop runs just after it is ready.
     func releaseStartupMemory() {
         Memory.releaseFreePages()
-        Memory.releaseCodePages()
-        codeReleaseAimed = true
-        memoryTimer?.aim(at: now().wall.timeIntervalSince1970 + 1)
+        Memory.releaseCodePages(data: true)
+        releaseCodeSoon(within: 1)
     }
 
     /// Seconds after a rare event before the code it ran is released.
@@ -39,9 +38,13 @@ extension Daemon {
     /// seconds after such an event, one for any number of them, keeps resident only the code that runs on every
     /// fix, which comes back within a second. The heap's free pages, which such work leaves too (an unlock's
     /// JSON), go at the same time (docs/BENCHMARKS.md "Memory").
-    func releaseCodeSoon() {
-        guard !codeReleaseAimed else { return }
-        codeReleaseAimed = true
-        memoryTimer?.aim(at: now().wall.timeIntervalSince1970 + Self.codeReleaseDelay)
+    ///
+    /// `within` brings a release aimed later forward: after gpsd goes, nothing follows that the release should wait
+    /// for (the reader's retries hand back their own code, `GPSReader`'s `beforeEachPause`).
+    func releaseCodeSoon(within delay: Double = codeReleaseDelay) {
+        let due = now().wall.timeIntervalSince1970 + delay
+        if let aimed = codeReleaseDue, aimed <= due { return }
+        codeReleaseDue = due
+        memoryTimer?.aim(at: due)
     }
 }

@@ -43,8 +43,8 @@ package final class Daemon {
     /// Fires `.releaseRareMemory`: a second after start-up (`releaseStartupMemory`), and a few seconds after
     /// other rare work (`releaseCodeSoon`).
     var memoryTimer: (any LoopTimer)?
-    /// Whether `memoryTimer` is aimed and has not fired yet.
-    var codeReleaseAimed = false
+    /// When `memoryTimer` fires (seconds since 1970), nil while it is not aimed.
+    var codeReleaseDue: Double?
     /// Files ingested since the heap's free pages were last handed back (`ingestStaged`).
     var ingestedSinceRelease = 0
     var weather: WeatherService
@@ -249,7 +249,7 @@ package final class Daemon {
         case .rejectedChanged:
             break
         case .releaseRareMemory:
-            codeReleaseAimed = false
+            codeReleaseDue = nil
             Memory.releaseFreePages()
             Memory.releaseCodePages()
         case .rescan:

@@ -31,7 +31,11 @@ package enum Memory {
     /// Which mappings qualify is found once, from smaps, whose every read walks the page tables of the whole
     /// process; later releases recognise them by their header in /proc/self/maps, a tenth of the cost (smaps was
     /// a twentieth of chestd's CPU on a walk with an unlock: docs/BENCHMARKS.md "The fix path's CPU").
-    package static func releaseCodePages() {
+    ///
+    /// With `data`, the program's writable mappings of files are paged out too (`pageOut`): after start-up and a
+    /// load, whose decoding read constants that steady work does not. Not after each rare event: what a walk's
+    /// unlock pages out comes back from the disk on the next fixes, which cost the hill walk a tenth more CPU.
+    package static func releaseCodePages(data: Bool = false) {
         let known = releasable.withLock { $0 }
         if let known {
             guard let maps = procFile("/proc/self/maps") else { return }
@@ -39,7 +43,7 @@ package enum Memory {
                 let fields = line.split(separator: UInt8(ascii: " "))
                 if let mapping = fileMapping(fields), known.contains(Array(line)) {
                     release(mapping)
-                } else if let mapping = fileMapping(fields, writable: true) {
+                } else if data, let mapping = fileMapping(fields, writable: true) {
                     pageOut(mapping)
                 }
             }
@@ -55,7 +59,7 @@ package enum Memory {
             guard let first = line.first else { continue }
             if hexValue(first) != nil {
                 let fields = line.split(separator: UInt8(ascii: " "))
-                if let mapping = fileMapping(fields, writable: true) { pageOut(mapping) }
+                if data, let mapping = fileMapping(fields, writable: true) { pageOut(mapping) }
                 candidate = fileMapping(fields).map { (line, $0.address, $0.length) }
             } else if first == UInt8(ascii: "A"), let mapping = candidate, line.starts(with: "Anonymous:".utf8) {
                 candidate = nil
