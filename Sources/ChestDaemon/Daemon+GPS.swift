@@ -60,7 +60,7 @@ extension Daemon {
         case let .disconnected(server, reason):
             feed(.gpsLink(connected: false, server: server, reason: reason))
             feed(.receiver(nil, now()))
-            releaseCodeSoon(within: Self.releaseAfterGPSDLoss)
+            releaseCodeSoon(within: Self.releaseAfterGPSDLoss, data: true)
         case let .fix(fix):
             feed(.fix(fix, now()))
             logTrackFailure(track.record(fix, at: fix.receivedAt))

@@ -40,11 +40,22 @@ extension Daemon {
     /// JSON), go at the same time (docs/BENCHMARKS.md "Memory").
     ///
     /// `within` brings a release aimed later forward: after gpsd goes, nothing follows that the release should wait
-    /// for (the reader's retries hand back their own code, `GPSReader`'s `beforeEachPause`).
-    func releaseCodeSoon(within delay: Double = codeReleaseDelay) {
+    /// for (the reader's retries hand back their own code, `GPSReader`'s `beforeEachPause`). `data` pages out the
+    /// program's data segment as well (`Memory.releaseCodePages`), for work after which no fix comes soon to read
+    /// its constants again.
+    func releaseCodeSoon(within delay: Double = codeReleaseDelay, data: Bool = false) {
+        codeReleasePagesOutData = codeReleasePagesOutData || data
         let due = now().wall.timeIntervalSince1970 + delay
         if let aimed = codeReleaseDue, aimed <= due { return }
         codeReleaseDue = due
         memoryTimer?.aim(at: due)
+    }
+
+    /// What `memoryTimer` does when it fires.
+    func releaseRareMemory() {
+        Memory.releaseFreePages()
+        Memory.releaseCodePages(data: codeReleasePagesOutData)
+        codeReleaseDue = nil
+        codeReleasePagesOutData = false
     }
 }

@@ -45,6 +45,8 @@ package final class Daemon {
     var memoryTimer: (any LoopTimer)?
     /// When `memoryTimer` fires (seconds since 1970), nil while it is not aimed.
     var codeReleaseDue: Double?
+    /// Whether that release pages out the program's data segment too (`releaseCodeSoon`'s `data`).
+    var codeReleasePagesOutData = false
     /// Files ingested since the heap's free pages were last handed back (`ingestStaged`).
     var ingestedSinceRelease = 0
     var weather: WeatherService
@@ -249,9 +251,7 @@ package final class Daemon {
         case .rejectedChanged:
             break
         case .releaseRareMemory:
-            codeReleaseDue = nil
-            Memory.releaseFreePages()
-            Memory.releaseCodePages()
+            releaseRareMemory()
         case .rescan:
             rescanPlanned = false
             recoverStaged()

@@ -24,11 +24,13 @@ struct CodeReleaseTests {
         try harness.turn(until: "the loss brings the release forward") { harness.daemon.codeReleaseDue != rare }
         let due = try #require(harness.daemon.codeReleaseDue)
         #expect(abs(due - harness.clock.now().wall.timeIntervalSince1970 - Daemon.releaseAfterGPSDLoss) < 0.01)
+        #expect(harness.daemon.codeReleasePagesOutData, "no fix comes after the loss to read the constants again")
 
         // A later rare event does not push it back.
         harness.daemon.releaseCodeSoon()
         #expect(harness.daemon.codeReleaseDue == due)
         harness.advance(by: 1)
         try harness.turn(until: "the release fires") { harness.daemon.codeReleaseDue == nil }
+        #expect(!harness.daemon.codeReleasePagesOutData)
     }
 }

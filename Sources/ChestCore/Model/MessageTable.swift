@@ -8,12 +8,8 @@ package struct MessageTable: Sendable {
     /// The messages, in no particular order.
     package private(set) var values: [StoredMessage] = []
     private var positions = PositionTable()
-    /// Each sender's public key once: the messages' seals share these buffers instead of a copy each. Kept after
-    /// their messages go; a key is 64 bytes.
-    private var senderKeys: Set<[UInt8]> = []
-    /// Each sender's name once, for the same reason: a name over 15 bytes is an allocation of its own in every
-    /// message otherwise.
-    private var senderNames: Set<String> = []
+    /// Each sender's public key and name once, which the messages share. Kept after their messages go.
+    private var senders = SenderInterning()
     /// The chest IDs of the messages filed under another ID than their own (`StoredMessage.filing`), by their own
     /// ID: empty unless two senders' messages share an ID.
     private var filed: [MessageID: [MessageID]] = [:]
@@ -32,10 +28,7 @@ package struct MessageTable: Sendable {
                 removeValue(forKey: id)
                 return
             }
-            if let key = newValue.message.seal?.publicKey {
-                newValue.message.seal?.share(senderKeys.insert(key).memberAfterInsert)
-            }
-            newValue.message.from = senderNames.insert(newValue.message.from).memberAfterInsert
+            senders.share(&newValue.message)
             if let position = position(of: id) {
                 values[Int(position)] = newValue
             } else {
