@@ -244,13 +244,15 @@ extension Daemon {
         feed(.arrived(arrivals, now()))
         // Every 100 files, or files with attachments, leave free heap pages that the kept messages no longer need:
         // counted over batches, since a slow copy (or a loaded machine) brings a few files a batch (docs/BENCHMARKS.md
-        // "Memory").
+        // "Memory"). The data segment goes once the files stop coming: paged out every 100 files, its constants
+        // were read back from the disk by the next 100, and 10,000 files took 10.6 s instead of 7.
         ingestedSinceRelease += paths.count
         if ingestedSinceRelease >= 100 || bytes > MessageFile.sizeLimit {
             ingestedSinceRelease = 0
             Memory.releaseFreePages()
-            Memory.releaseCodePages(data: true)
+            Memory.releaseCodePages()
         }
+        releaseCodeSoon(data: true)
     }
 
     /// `chest import FILE`: the file as an arrival, with the same checks as a file dropped in the inbox; the
