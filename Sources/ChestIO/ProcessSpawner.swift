@@ -82,14 +82,25 @@ package enum ProcessSpawner {
         let envp = environment.map { strdup("\($0.key)=\($0.value.filter { $0 != "\0" })") }
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        let status = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
-            (envp + [nil]).withUnsafeBufferPointer { envpBuffer in
-                posix_spawn(&pid, executable, &actions, &attributes, argvBuffer.baseAddress!, envpBuffer.baseAddress!)
+        var status: Int32 = 0
+        // ETXTBSY: the program was just written, and a child another thread was starting at that moment still holds
+        // a copy of the writer's descriptor until its own exec closes it; it goes within milliseconds.
+        for attempt in 0...Self.busyRetries {
+            if attempt > 0 { usleep(10_000) }
+            status = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
+                (envp + [nil]).withUnsafeBufferPointer { envpBuffer in
+                    posix_spawn(
+                        &pid, executable, &actions, &attributes, argvBuffer.baseAddress!, envpBuffer.baseAddress!)
+                }
             }
+            if status != ETXTBSY { break }
         }
         guard status == 0 else { throw Errno(status) }
         return pid
     }
+
+    /// How often a spawn refused with ETXTBSY is tried again, 10 ms apart.
+    static let busyRetries = 50
 
     /// Waits for `pid` to exit and returns its exit status (see `exitStatus(fromWaitStatus:)`); nil when it
     /// cannot be waited for (not our child, or reaped already).

@@ -56,7 +56,8 @@ private final class FakeNotifySend {
             environment: ["PATH": fake.directory + ":/usr/bin:/bin", "DISPLAY": ":0"],
             timeout: 0.3)
         let start = ContinuousClock.now
-        #expect(await notifier.notifyUnlocked(title: "t", page: 1, text: "") == .timedOut)
+        let outcome = await notifier.notifyUnlocked(title: "t", page: 1, text: "")
+        #expect(outcome == .timedOut, "\(outcome)")
         // Killed, not waited for (1000 s). A loaded machine can take half a minute to start and reap a process while
         // every other suite runs beside this one (37 s was seen at a load of 18), so the bound is far from both.
         #expect(ContinuousClock.now - start < .seconds(300))
