@@ -38,7 +38,7 @@ package enum Memory {
     package static func releaseCodePages(data: Bool = false) {
         let known = releasable.withLock { $0 }
         if let known {
-            guard let maps = procFile("/proc/self/maps") else { return }
+            guard let maps = ProcFile.read("/proc/self/maps") else { return }
             for line in maps.split(separator: UInt8(ascii: "\n")) {
                 let fields = line.split(separator: UInt8(ascii: " "))
                 if let mapping = fileMapping(fields), known.contains(Array(line)) {
@@ -49,7 +49,7 @@ package enum Memory {
             }
             return
         }
-        guard let smaps = procFile("/proc/self/smaps") else { return }
+        guard let smaps = ProcFile.read("/proc/self/smaps") else { return }
         var found: Set<[UInt8]> = []
         var candidate: (header: ArraySlice<UInt8>, address: UnsafeMutableRawPointer, length: Int)?
         // Bytes, not String: Character-wise splitting of the hundred kilobytes cost milliseconds.
@@ -122,20 +122,6 @@ package enum Memory {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt(byte - UInt8(ascii: "0"))
         case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt(byte - UInt8(ascii: "a") + 10)
         default: nil
-        }
-    }
-
-    /// The whole of a file in /proc. Read to its end, in pieces: such a file reports a size of 0, and
-    /// `String(contentsOfFile:)` returned only its first part, so that most mappings were never released.
-    private static func procFile(_ path: String) -> [UInt8]? {
-        guard let fd = try? FileDescriptor.open(path, O_RDONLY) else { return nil }
-        defer { fd.close() }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            guard let count = try? fd.read(into: &chunk) else { return nil }
-            if count == 0 { return bytes }
-            bytes += chunk[..<count]
         }
     }
 }

@@ -85,8 +85,9 @@ package final class Signals: Sendable {
         // SI_USER and SI_QUEUE carry the sender; a signal the kernel raised (SI_KERNEL, a terminal's) does not.
         guard info.si_code == SI_USER || info.si_code == SI_QUEUE else { return ReceivedSignal(number: number) }
         let pid = info._sifields._kill.si_pid
-        let name = (try? MessageFileReader.read(path: "/proc/\(pid)/comm", limit: 64))
-            .flatMap { String(decoding: $0, as: UTF8.self).split(separator: "\n").first.map(String.init) }
+        let name = ProcFile.read("/proc/\(pid)/comm").flatMap {
+            String(decoding: $0, as: UTF8.self).split(separator: "\n").first.map(String.init)
+        }
         return ReceivedSignal(number: number, senderPID: pid, senderName: name)
     }
 }
