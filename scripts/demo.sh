@@ -12,7 +12,12 @@ if [ -z "${CHEST_BIN:-}" ]; then bin=$(swift build --show-bin-path) && sh script
 work=$(mktemp -d /tmp/chest-demo-XXXXXX)
 gpsfake_pid="" chestd_pid="" watch_pid="" progress_pid=""
 cleanup() { end_processes "$progress_pid" "$watch_pid" "$chestd_pid" "$gpsfake_pid"; rm -rf "$work"; }
-trap cleanup EXIT INT TERM
+# chestd's last words, when it ended before the demo did: the log goes with the work directory.
+chestd_ended() { echo "demo: chestd ended early; the end of its log:" >&2; tail -n 20 "$work/chestd.log" >&2; }
+# A signal ends the demo (a trap alone would run cleanup and carry on without chestd).
+trap cleanup EXIT
+trap 'echo "demo: stopped by a signal" >&2; [ -z "$chestd_pid" ] || chestd_ended; exit 130' INT
+trap 'echo "demo: stopped by a signal" >&2; [ -z "$chestd_pid" ] || chestd_ended; exit 143' TERM
 
 # A free TCP port on loopback for this demo's own gpsd.
 port=$(free_port)
@@ -57,5 +62,6 @@ kill "$progress_pid" && wait "$progress_pid" || true
 progress_pid=""
 kill "$watch_pid" 2>/dev/null || true
 watch_pid=""
+kill -0 "$chestd_pid" 2> /dev/null || { chestd_ended; exit 1; }
 echo
 "$bin/chest" list

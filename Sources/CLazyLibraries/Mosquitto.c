@@ -15,8 +15,10 @@
           (client, host, port, keepalive))                                                                            \
     F(int, mosquitto_reconnect_async, (struct mosquitto * client), (client))                                          \
     F(int, mosquitto_disconnect, (struct mosquitto * client), (client))                                               \
-    F(int, mosquitto_loop, (struct mosquitto * client, int timeout, int max_packets), (client, timeout,               \
-          max_packets))                                                                                               \
+    F(int, mosquitto_loop_read, (struct mosquitto * client, int max_packets), (client, max_packets))                  \
+    F(int, mosquitto_loop_write, (struct mosquitto * client, int max_packets), (client, max_packets))                 \
+    F(int, mosquitto_loop_misc, (struct mosquitto * client), (client))                                                \
+    F(bool, mosquitto_want_write, (struct mosquitto * client), (client))                                              \
     F(int, mosquitto_socket, (struct mosquitto * client), (client))                                                   \
     F(int, mosquitto_threaded_set, (struct mosquitto * client, bool threaded), (client, threaded))                    \
     F(int, mosquitto_int_option, (struct mosquitto * client, enum mosq_opt_t option, int value), (client, option,     \

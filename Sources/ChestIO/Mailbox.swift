@@ -71,7 +71,8 @@ package final class Mailbox<Event: Sendable>: Sendable {
     package struct Wake {
         /// The events posted since the last wait, oldest first.
         package var events: [Event]
-        /// Whether the watched descriptor has something to read (or was hung up, or failed).
+        /// Whether the watched descriptor has something to read (or room to write, when asked; or was hung up, or
+        /// failed).
         package var readable: Bool
 
         @inlinable init(events: [Event], readable: Bool) {
@@ -80,18 +81,21 @@ package final class Mailbox<Event: Sendable>: Sendable {
         }
     }
 
-    /// Sleeps until an event is posted or `descriptor` has something to read, or `timeout` seconds passed when one is
-    /// given, and returns what woke it (nothing after a timeout). Call it from the loop's thread only.
+    /// Sleeps until an event is posted or `descriptor` has something to read (or, with `orWritable`, room to write),
+    /// or `timeout` seconds passed when one is given, and returns what woke it (nothing after a timeout). Call it from
+    /// the loop's thread only.
     ///
     /// Inlinable, so that the loop's wait is compiled for its own `Event`: chestd waits once a gpsd line, and the
     /// generic version looked up its types' metadata and allocated its `pollfd` array on every wake-up
     /// (docs/BENCHMARKS.md "The fix path's CPU").
     @inlinable
-    package func wait(orReadable descriptor: FileDescriptor? = nil, timeout: Double? = nil) -> Wake {
+    package func wait(
+        orReadable descriptor: FileDescriptor? = nil, orWritable: Bool = false, timeout: Double? = nil
+    ) -> Wake {
         // Two entries on the stack: poll(2) skips an entry whose descriptor is negative.
         var entries = (
             pollfd(fd: bell.rawValue, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: descriptor?.rawValue ?? -1, events: Int16(POLLIN), revents: 0)
+            pollfd(fd: descriptor?.rawValue ?? -1, events: Int16(orWritable ? POLLIN | POLLOUT : POLLIN), revents: 0)
         )
         let milliseconds = timeout.map { Int32(min(max($0, 0) * 1000, Double(Int32.max)).rounded(.up)) } ?? -1
         while true {

@@ -7,8 +7,9 @@ import Synchronization
 
 /// The libmosquitto handle behind an `MQTTClient`, the thread that drives it, and the callbacks.
 ///
-/// Our own loop around `mosquitto_loop` rather than `mosquitto_loop_start`: libmosquitto's thread quits for good
-/// after a TLS or protocol error, and its backoff sleep cannot be cut short by a stop (docs/HUNTS.md
+/// Our own loop rather than `mosquitto_loop_start`: libmosquitto's thread quits for good after a TLS or protocol
+/// error, and its backoff sleep cannot be cut short by a stop. And our own poll(2) rather than `mosquitto_loop`,
+/// which reads before it writes: a stop must send its DISCONNECT without reading anything more (docs/HUNTS.md
 /// "libmosquitto notes").
 final class MQTTConnection: @unchecked Sendable {
     struct State {
@@ -43,12 +44,18 @@ final class MQTTConnection: @unchecked Sendable {
     /// Held around every call that uses `mosq` from outside the loop thread, and set once `mosq` is destroyed.
     /// Also the barrier that keeps a `delivered` from overtaking the `publish` call that returns its ID.
     let handle = Mutex(false)
-    private let wake = DispatchSemaphore(value: 0)
+    /// Rung by `publish`, `subscribe` and `stop`, so that the loop thread writes what they queued, or stops.
+    private let wakeups: Mailbox<Void>
     private let finished = DispatchSemaphore(value: 0)
 
     init(_ options: MQTTOptions, onEvent: @escaping @Sendable (MQTTEvent) -> Void) throws(MQTTError) {
         if case .failure(let unavailable) = MQTTConnection.library {
             throw MQTTError(code: Int32(MOSQ_ERR_NOT_SUPPORTED.rawValue), description: unavailable.description)
+        }
+        do {
+            wakeups = try Mailbox()
+        } catch {
+            throw MQTTError(code: Int32(MOSQ_ERR_ERRNO.rawValue), description: "\(error)")
         }
         guard let mosq = mosquitto_new(options.clientID, options.cleanSession, nil) else {
             throw MQTTError(
@@ -112,6 +119,7 @@ final class MQTTConnection: @unchecked Sendable {
         handle.withLock { destroyed in
             if !destroyed { _ = mosquitto_subscribe(mosq, nil, pattern, qos) }
         }
+        wakeups.yield(())
     }
 
     func publish(_ message: MQTTMessage) throws(MQTTError) -> Int32 {
@@ -125,6 +133,7 @@ final class MQTTConnection: @unchecked Sendable {
             }
         }
         try MQTTConnection.check(rc)
+        wakeups.yield(())
         return mid
     }
 
@@ -150,11 +159,9 @@ final class MQTTConnection: @unchecked Sendable {
             }
             return
         }
-        // Queues a DISCONNECT, which also wakes the loop out of its wait for the socket.
-        handle.withLock { destroyed in
-            if !destroyed { _ = mosquitto_disconnect(mosq) }
-        }
-        wake.signal()
+        // The loop thread sends the DISCONNECT itself (`finish`): called from here, mosquitto_disconnect would
+        // change the state under a read in progress there.
+        wakeups.yield(())
         // From the event handler the loop thread cannot wait for itself; it finishes after the handler returns.
         if !onLoopThread { _ = finished.wait(timeout: .now() + 5) }
     }
@@ -197,7 +204,7 @@ final class MQTTConnection: @unchecked Sendable {
                 // handshake (docs/HUNTS.md "libmosquitto notes"). mosquitto_reconnect_async closes whatever
                 // socket is left.
                 var loop = Int32(MOSQ_ERR_SUCCESS.rawValue)
-                while !isStopping, loop == Int32(MOSQ_ERR_SUCCESS.rawValue) { loop = mosquitto_loop(mosq, 1000, 1) }
+                while !isStopping, loop == Int32(MOSQ_ERR_SUCCESS.rawValue) { loop = turn() }
                 if !isStopping, !state.withLock({ $0.ended }) {
                     report(failure: MQTTError.sentence(loop))
                 }
@@ -210,19 +217,52 @@ final class MQTTConnection: @unchecked Sendable {
                 return state.failures
             }
             // 1, 4, 9, 16, 25, then 30 s: libmosquitto's own exponential backoff (mosquitto_reconnect_delay_set).
-            _ = wake.wait(timeout: .now() + Double(min(30, (failures + 1) * (failures + 1))))
+            let deadline = Date().addingTimeInterval(Double(min(30, (failures + 1) * (failures + 1))))
+            while !isStopping, case let left = deadline.timeIntervalSinceNow, left > 0 {
+                _ = wakeups.wait(timeout: left)
+            }
         }
         finish()
     }
 
-    /// Sends the DISCONNECT if it is still queued, then frees `mosq`.
+    /// One turn of the connection, as `mosquitto_loop` does it: waits up to a second for the broker's socket or a
+    /// ring, then reads, writes what is queued and keeps the connection alive; nothing once a stop is asked for.
+    /// libmosquitto's return code: anything but success ends the connection.
+    private func turn() -> Int32 {
+        let socket = mosquitto_socket(mosq)
+        guard socket >= 0 else { return Int32(MOSQ_ERR_NO_CONN.rawValue) }
+        let woke = wakeups.wait(
+            orReadable: FileDescriptor(rawValue: socket), orWritable: mosquitto_want_write(mosq), timeout: 1)
+        if isStopping { return Int32(MOSQ_ERR_SUCCESS.rawValue) }
+        // Both only do what the socket allows: a read or a write that would block returns success.
+        if woke.readable {
+            let rc = mosquitto_loop_read(mosq, 1)
+            if rc != Int32(MOSQ_ERR_SUCCESS.rawValue) || mosquitto_socket(mosq) < 0 { return rc }
+        }
+        if woke.readable || !woke.events.isEmpty {
+            let rc = mosquitto_loop_write(mosq, 1)
+            if rc != Int32(MOSQ_ERR_SUCCESS.rawValue) || mosquitto_socket(mosq) < 0 { return rc }
+        }
+        return mosquitto_loop_misc(mosq)
+    }
+
+    /// Sends a DISCONNECT, writing only: libmosquitto takes any packet read after `mosquitto_disconnect` (a message,
+    /// a PUBACK on its way) for a protocol error and closes the socket without it, and the broker would publish the
+    /// will. Then closes the connection as TCP means it to be closed (`closeGracefully`), and frees `mosq`.
     private func finish() {
-        if mosquitto_socket(mosq) >= 0 {
-            _ = mosquitto_disconnect(mosq)
-            let deadline = Date().addingTimeInterval(2)
-            while mosquitto_socket(mosq) >= 0, Date() < deadline,
-                mosquitto_loop(mosq, 100, 1) == Int32(MOSQ_ERR_SUCCESS.rawValue)
-            {}
+        let socket = mosquitto_socket(mosq)
+        if socket >= 0 {
+            // libmosquitto closes its descriptor once the DISCONNECT is written; this one keeps the connection.
+            let held = fcntl(socket, F_DUPFD_CLOEXEC, 0)
+            if mosquitto_disconnect(mosq) == Int32(MOSQ_ERR_SUCCESS.rawValue) {
+                let deadline = Date().addingTimeInterval(2)
+                while mosquitto_socket(mosq) >= 0, Date() < deadline {
+                    var entry = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&entry, 1, 100)
+                    if mosquitto_loop_write(mosq, 1) != Int32(MOSQ_ERR_SUCCESS.rawValue) { break }
+                }
+            }
+            if held >= 0 { MQTTConnection.closeGracefully(held, within: 2) }
         }
         handle.withLock { destroyed in
             destroyed = true
@@ -230,6 +270,22 @@ final class MQTTConnection: @unchecked Sendable {
         }
         state.withLock { $0.connected = false }
         finished.signal()
+    }
+
+    /// Ends our half of the connection (FIN) and reads until the broker ends its own, then closes: a socket closed
+    /// with unread bytes (messages still arriving) is reset, and a broker that meets the reset in writing to us
+    /// before it has read the DISCONNECT takes the connection for lost and publishes the will.
+    private static func closeGracefully(_ descriptor: Int32, within seconds: Double) {
+        defer { close(descriptor) }
+        guard shutdown(descriptor, Int32(SHUT_WR)) == 0 else { return }
+        let deadline = Date().addingTimeInterval(seconds)
+        var discarded = [UInt8](repeating: 0, count: 4096)
+        while case let left = deadline.timeIntervalSinceNow, left > 0 {
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, Int32(left * 1000) + 1) > 0 || errno == EINTR else { return }
+            let count = read(descriptor, &discarded, discarded.count)
+            if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) { return }
+        }
     }
 
     func emit(_ event: MQTTEvent) {

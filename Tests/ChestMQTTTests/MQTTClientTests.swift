@@ -98,6 +98,44 @@ struct MQTTClientTests {
         b.client.stop()  // idempotent
     }
 
+    /// libmosquitto takes a packet read after `mosquitto_disconnect` for a protocol error and closes the socket
+    /// without the DISCONNECT, so a stop called while messages arrive made the broker publish the will: a team
+    /// hearing a busy board, or the PUBACK of its last receipt not yet read. The client reads nothing once stopping.
+    @Test func aCleanStopWhileMessagesArriveSendsTheDisconnect() async throws {
+        let broker = try MosquittoBroker.start()
+        let board = try MQTTPeer(broker, id: "board")
+        #expect(await board.connected())
+        #expect(try await board.subscribe("chest/h/+/status", probeTopic: "chest/h/probe/status"))
+        let feed = try MQTTPeer(broker, id: "feed")
+        #expect(await feed.connected())
+        let teams = 0..<6
+        let peers = try teams.map {
+            try MQTTPeer(broker, id: "team-\($0)", will: MQTTMessage("chest/h/\($0)/status", "offline", retain: true))
+        }
+        for peer in peers {
+            #expect(await peer.connected())
+            #expect(try await peer.subscribe("chest/h/feed", probeTopic: "chest/h/feed"))
+        }
+        // A feed that never pauses, so that packets are on their way to each team as it stops.
+        let feeding = Task.detached {
+            while !Task.isCancelled {
+                _ = try? feed.client.publish(MQTTMessage("chest/h/feed", "news", qos: 0))
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+        }
+        for (team, peer) in zip(teams, peers) {
+            #expect(await peer.events.wait(timeout: 10) { $0.filter { $0.topic == "chest/h/feed" }.count > 20 })
+            // A receipt whose PUBACK is on its way too.
+            _ = try? peer.client.publish(MQTTMessage("chest/h/\(team)/status", "online", retain: true))
+            peer.client.stop()
+        }
+        feeding.cancel()
+        try broker.publish("chest/h/marker/status", "after")
+        #expect(await board.receives("after", on: "chest/h/marker/status"))
+        let wills = teams.filter { board.received(on: "chest/h/\($0)/status").contains("offline") }
+        #expect(wills.isEmpty, "the broker published the will of teams \(wills) after a clean stop: \(broker.log)")
+    }
+
     @Test func publishingWhileNotConnectedThrowsNotConnected() async throws {
         let unstarted = try MQTTPeer(
             MQTTOptions(clientID: "early", host: "127.0.0.1", port: LoopbackPort.free()),

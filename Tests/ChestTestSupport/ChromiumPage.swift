@@ -73,10 +73,15 @@ package final class ChromiumPage {
     deinit {
         close(toBrowser)
         close(fromBrowser)
-        var status: Int32 = 0
-        let quit = holdsWithin(5, every: 0.05) { waitpid(pid, &status, WNOHANG) == pid }
+        // WNOWAIT leaves the browser a zombie until the group is killed: a reaped leader's group id may be reused
+        // by another test's child, which the kill would then reach.
+        _ = holdsWithin(5, every: 0.05) {
+            var info = siginfo_t()
+            return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0
+                && info._sifields._sigchld.si_pid == pid
+        }
         kill(-pid, SIGKILL)
-        if !quit { _ = ProcessSpawner.wait(for: pid) }
+        _ = ProcessSpawner.wait(for: pid)
         try? FileManager.default.removeItem(atPath: profile)
     }
 

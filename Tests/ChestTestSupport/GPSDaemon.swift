@@ -18,7 +18,8 @@ package final class GPSDaemon: @unchecked Sendable {
                 "-N", "-n", "-b", "-S", String(port), "-F", directory.appendingPathComponent("gpsd.sock").path, device,
             ], environment: ["GPSD_SHM_KEY": GPSDaemon.sharedMemoryKeyText(port: port)],
             output: directory.appendingPathComponent("gpsd.out"))
-        guard LoopbackPort.waitUntilListening(port, timeout: 10) else {
+        guard LoopbackPort.waitUntilListening(port, timeout: 10, unless: { !process.isRunning }), process.isRunning
+        else {
             let output = process.outputText
             stop()
             throw GPSFake.Failure(description: "gpsd did not listen on port \(port): \(output)")

@@ -1,19 +1,23 @@
 import ChestIO
 import Dispatch
 import Glibc
+import Synchronization
 
 /// TCP ports on the loopback interface, for test servers.
 package enum LoopbackPort {
     /// A port nothing uses right now, drawn below the kernel's ephemeral range (32768 and up here): an ephemeral
     /// port released at once may be handed to the next outgoing connection of a test running beside this one
-    /// before the server binds it.
+    /// before the server binds it. Never one handed out before in this process: a server restarted on its port
+    /// (a killed broker, a killed gpsd) leaves it free for a moment, and another test's server must not take it.
     package static func free() -> Int {
         for _ in 0..<200 {
             let port = Int.random(in: 20_000..<32_768)
-            if canBind(port) { return port }
+            if canBind(port), handedOut.withLock({ $0.insert(port).inserted }) { return port }
         }
         return FreePort.onLoopback()
     }
+
+    private static let handedOut = Mutex<Set<Int>>([])
 
     /// Whether 127.0.0.1:`port` can be bound now.
     static func canBind(_ port: Int) -> Bool { onSocket(port, bind) }

@@ -178,7 +178,9 @@ package final class MosquittoBroker: @unchecked Sendable {
             "/usr/sbin/mosquitto", ["-c", configFile],
             output: directory.appendingPathComponent("mosquitto-\(run).out"))
         process.withLock { $0 = started }
-        guard LoopbackPort.waitUntilListening(port, timeout: 10) else {
+        // A broker that ended could not bind the port: what listens there then is another test's server.
+        guard LoopbackPort.waitUntilListening(port, timeout: 10, unless: { !started.isRunning }), started.isRunning
+        else {
             let output = log
             kill()
             throw SpawnFailure(description: "mosquitto did not listen on port \(port): \(output)")
