@@ -1,8 +1,20 @@
 # Shell helpers the scripts share (sourced, not run): scripts/demo.sh, map-picture.sh, board-screenshot.sh and the
 # benchmarks.
 
-# A free TCP port on loopback.
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# A free TCP port on loopback, drawn below the kernel's ephemeral range (32768 and up): a port the kernel chose and
+# this released at once may be handed to the next outgoing connection of another program before gpsd binds it.
+free_port() {
+    python3 -c '
+import random, socket
+for _ in range(200):
+    port, s = random.randrange(20000, 32768), socket.socket()
+    try:
+        s.bind(("127.0.0.1", port)); print(port); break
+    except OSError:
+        pass
+    finally:
+        s.close()'
+}
 
 # A private chest under directory $1 for a chestd reading gpsd on loopback port $2: its directory, its socket in a
 # 0700 run directory, its own config directory (reader/) and UTC unless TZ is set.
