@@ -38,25 +38,44 @@ struct GPSDRehearsal {
         }
         try writeMessages(rehearsal, into: root + "/chest")
         try Data(Self.nmea(track).utf8).write(to: URL(fileURLWithPath: root + "/track.nmea"))
+        let weatherServer = try weather.map(RehearsalWeatherServer.init)
+        defer { weatherServer?.stop() }
+        for _ in 1...Self.attempts {
+            if let outcome = try replay(rehearsal, track: track, root: root, weatherURL: weatherServer?.url) {
+                return outcome
+            }
+        }
+        let log = (try? String(contentsOfFile: root + "/gpsfake.log", encoding: .utf8)) ?? ""
+        throw ChestError(
+            "gpsfake did not give gpsd the track in \(Self.attempts) attempts: \(log.suffix(400))")
+    }
 
+    /// gpsfake gives up when it reaches gpsd before gpsd listens, or when another program took the port in the
+    /// meantime, and waits forever when gpsd missed its device (docs/DESIGN.md "gpsfake pitfalls"): each is tried
+    /// again, on a new port.
+    static let attempts = 3
+
+    /// One replay: gpsfake, then a private chestd, until gpsfake has played everything; nil when gpsd did not get
+    /// the track's pty as a device within 15 s.
+    private func replay(_ rehearsal: Rehearsal, track: Track, root: String, weatherURL: String?) throws -> Outcome? {
         let port = FreePort.onLoopback()
+        let gpsfakeLog = root + "/gpsfake.log"
         let gpsfake = try spawn(
             Self.which("gpsfake"),
             [
                 "-1", "-p", "-q", "-s", "38400", "-P", "\(port)", "-c", "0.01",
                 "-r", #"?WATCH={"enable":true,"json":true}"#, root + "/track.nmea",
             ],
-            environment: ["TMPDIR": root].merging(Self.gpsdHome) { $1 }, log: root + "/gpsfake.log")
+            // Unbuffered, so that gpsd's device shows in the log as gpsfake's watcher hears of it.
+            environment: ["TMPDIR": root, "PYTHONUNBUFFERED": "1"].merging(Self.gpsdHome) { $1 }, log: gpsfakeLog)
         defer { Self.stop(gpsfake) }
         usleep(300_000)
-        let weatherServer = try weather.map(RehearsalWeatherServer.init)
-        defer { weatherServer?.stop() }
         let socket = root + "/run/chestd.sock"
         let chestd = try spawn(
             HelperProcess.ownExecutable, argv0: "chestd",
             [
                 "--chest", root + "/chest", "--socket", socket, "--gpsd", "127.0.0.1:\(port)",
-                "--config", root + "/config/config.json", "--weather-url", weatherServer?.url ?? "http://127.0.0.1:9",
+                "--config", root + "/config/config.json", "--weather-url", weatherURL ?? "http://127.0.0.1:9",
             ],
             environment: ["XDG_CONFIG_HOME": root + "/config"], log: root + "/chestd.log")
         defer { Self.stop(chestd) }
@@ -65,11 +84,17 @@ struct GPSDRehearsal {
         var opened: [Opened] = []
         var gpsfakeDone = false
         var gpsdGone = false
-        var lastEvent = MonotonicClock.now()
-        let deadline = MonotonicClock.now() + Double(track.points.count) * 0.2 + 60
+        var deviceAdded = false
+        let started = MonotonicClock.now()
+        var lastEvent = started
+        let deadline = started + Double(track.points.count) * 0.2 + 60
         // Done once gpsfake has played everything and chestd saw gpsd go (or fell quiet).
         while MonotonicClock.now() < deadline {
             if ProcessSpawner.exited(gpsfake) { gpsfakeDone = true }
+            if !deviceAdded {
+                deviceAdded = Self.listsADevice(gpsfakeLog)
+                if !deviceAdded && (gpsfakeDone || MonotonicClock.now() - started > 15) { return nil }
+            }
             if gpsfakeDone && (gpsdGone || MonotonicClock.now() - lastEvent > 3) { break }
             guard let line = try? watch.nextLine(timeout: 0.5) else { continue }
             lastEvent = MonotonicClock.now()
@@ -88,6 +113,11 @@ struct GPSDRehearsal {
                 ControlRequest.read(id: item.draft.id.rawValue), expecting: ReadReport.self)
         }
         return Outcome(opened: opened, reports: reports)
+    }
+
+    /// Whether gpsfake's watcher heard gpsd name a device (in its list of devices, or as one added).
+    private static func listsADevice(_ log: String) -> Bool {
+        (try? String(contentsOfFile: log, encoding: .utf8))?.contains(#"{"class":"DEVICE","#) == true
     }
 
     /// The messages as files in the private chest: a quest's sealed with the user's identity (so the private
