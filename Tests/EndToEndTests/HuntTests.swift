@@ -49,7 +49,9 @@ struct HuntTests {
         }
         let unlocks = hunt.boardEvents(board).filter { $0["event"]?.string == "unlock" }
         #expect(unlocks.map { $0["team"]?.string } == ["red", "blue", "green"])
-        #expect(unlocks.allSatisfy { $0["trust"]?.string == "simulated" && $0["page"]?.int == 1 })
+        #expect(
+            unlocks.allSatisfy { $0["trust"]?.string == "simulated" && $0["page"]?.int == 1 },
+            "\(unlocks)\n\(hunt.teams.map { $0.world.daemonLog }.joined(separator: "\n"))")
         #expect(hunt.boardEvents(board).count { $0["event"]?.string == "refused" } == 0)
         // The leaderboard: one page each, in the order they got there.
         let first = try hunt.organiser(["board", hunt.huntPath, "--once"])
