@@ -217,8 +217,8 @@ final class MQTTConnection: @unchecked Sendable {
                 return state.failures
             }
             // 1, 4, 9, 16, 25, then 30 s: libmosquitto's own exponential backoff (mosquitto_reconnect_delay_set).
-            let deadline = Date().addingTimeInterval(Double(min(30, (failures + 1) * (failures + 1))))
-            while !isStopping, case let left = deadline.timeIntervalSinceNow, left > 0 {
+            let deadline = MonotonicClock.now() + Double(min(30, (failures + 1) * (failures + 1)))
+            while !isStopping, case let left = deadline - MonotonicClock.now(), left > 0 {
                 _ = wakeups.wait(timeout: left)
             }
         }
@@ -255,14 +255,14 @@ final class MQTTConnection: @unchecked Sendable {
             // libmosquitto closes its descriptor once the DISCONNECT is written; this one keeps the connection.
             let held = fcntl(socket, F_DUPFD_CLOEXEC, 0)
             if mosquitto_disconnect(mosq) == Int32(MOSQ_ERR_SUCCESS.rawValue) {
-                let deadline = Date().addingTimeInterval(2)
-                while mosquitto_socket(mosq) >= 0, Date() < deadline {
+                let deadline = MonotonicClock.now() + 2
+                while mosquitto_socket(mosq) >= 0, MonotonicClock.now() < deadline {
                     var entry = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
                     _ = poll(&entry, 1, 100)
                     if mosquitto_loop_write(mosq, 1) != Int32(MOSQ_ERR_SUCCESS.rawValue) { break }
                 }
             }
-            if held >= 0 { MQTTConnection.closeGracefully(held, within: 2) }
+            if held >= 0 { GracefulClose.close(held, within: 2) }
         }
         handle.withLock { destroyed in
             destroyed = true
@@ -270,22 +270,6 @@ final class MQTTConnection: @unchecked Sendable {
         }
         state.withLock { $0.connected = false }
         finished.signal()
-    }
-
-    /// Ends our half of the connection (FIN) and reads until the broker ends its own, then closes: a socket closed
-    /// with unread bytes (messages still arriving) is reset, and a broker that meets the reset in writing to us
-    /// before it has read the DISCONNECT takes the connection for lost and publishes the will.
-    private static func closeGracefully(_ descriptor: Int32, within seconds: Double) {
-        defer { close(descriptor) }
-        guard shutdown(descriptor, Int32(SHUT_WR)) == 0 else { return }
-        let deadline = Date().addingTimeInterval(seconds)
-        var discarded = [UInt8](repeating: 0, count: 4096)
-        while case let left = deadline.timeIntervalSinceNow, left > 0 {
-            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&entry, 1, Int32(left * 1000) + 1) > 0 || errno == EINTR else { return }
-            let count = read(descriptor, &discarded, discarded.count)
-            if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) { return }
-        }
     }
 
     func emit(_ event: MQTTEvent) {
