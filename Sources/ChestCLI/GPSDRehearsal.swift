@@ -55,8 +55,8 @@ struct GPSDRehearsal {
     /// again, on a new port.
     static let attempts = 3
 
-    /// One replay: gpsfake, then a private chestd, until gpsfake has played everything; nil when gpsd did not get
-    /// the track's pty as a device within 15 s.
+    /// One replay: gpsfake, then a private chestd, until gpsfake has played everything; nil when gpsd did not
+    /// listen or get the track's pty as a device within 15 s, or the feed began before chestd was there.
     private func replay(_ rehearsal: Rehearsal, track: Track, root: String, weatherURL: String?) throws -> Outcome? {
         let port = FreePort.onLoopback()
         let gpsfakeLog = root + "/gpsfake.log"
@@ -69,7 +69,15 @@ struct GPSDRehearsal {
             // Unbuffered, so that gpsd's device shows in the log as gpsfake's watcher hears of it.
             environment: ["TMPDIR": root, "PYTHONUNBUFFERED": "1"].merging(Self.gpsdHome) { $1 }, log: gpsfakeLog)
         defer { Self.stop(gpsfake) }
-        usleep(300_000)
+        // gpsfake feeds 1.4 s after gpsd listens, whoever is there; chestd, started beside it, may still be in a
+        // reconnection backoff and miss the start of the track. So gpsfake is held (SIGSTOP) as soon as gpsd
+        // listens, and let go once chestd is connected (docs/DESIGN.md "gpsfake pitfalls").
+        guard FreePort.waitUntilListening(port, timeout: 15, unless: { ProcessSpawner.exited(gpsfake) }) else {
+            return nil
+        }
+        kill(gpsfake, SIGSTOP)
+        // The watcher prints gpsd's device once gpsfake's feed loop runs: then it was not held in time.
+        guard !Self.listsADevice(gpsfakeLog) else { return nil }
         let socket = root + "/run/chestd.sock"
         let chestd = try spawn(
             HelperProcess.ownExecutable, argv0: "chestd",
@@ -80,6 +88,8 @@ struct GPSDRehearsal {
             environment: ["XDG_CONFIG_HOME": root + "/config"], log: root + "/chestd.log")
         defer { Self.stop(chestd) }
         let watch = try subscribe(socket, chestd: chestd, log: root + "/chestd.log")
+        try waitUntilConnected(socket, chestd: chestd, log: root + "/chestd.log")
+        kill(gpsfake, SIGCONT)
 
         var opened: [Opened] = []
         var gpsfakeDone = false
@@ -157,6 +167,19 @@ struct GPSDRehearsal {
             "the private chestd did not start: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
     }
 
+    /// Waits until the private chestd has reached gpsd (its reconnection backoff is at most 10 s).
+    private func waitUntilConnected(_ socket: String, chestd: pid_t, log: String) throws {
+        let deadline = MonotonicClock.now() + 30
+        while MonotonicClock.now() < deadline, !ProcessSpawner.exited(chestd) {
+            let status = try? ControlClient(socketPath: socket).call(
+                ControlRequest.status, expecting: StatusReport.self, timeout: 5)
+            if status?.gpsd.connected == true { return }
+            usleep(50_000)
+        }
+        throw ChestError(
+            "the private chestd did not reach gpsd: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+    }
+
     /// The track as 1 Hz NMEA, the way chest-walk writes a walk.
     static func nmea(_ track: Track) -> String {
         var last = track.points.first?.coordinate ?? Coordinate(latitude: 0, longitude: 0)
@@ -192,6 +215,7 @@ struct GPSDRehearsal {
     private static func stop(_ pid: pid_t) {
         guard !ProcessSpawner.exited(pid) else { return }
         kill(pid, SIGTERM)
+        kill(pid, SIGCONT)  // a held gpsfake acts on the SIGTERM only once it runs again
         for _ in 0..<100 where !ProcessSpawner.exited(pid) { usleep(50_000) }
     }
 

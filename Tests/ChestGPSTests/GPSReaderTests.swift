@@ -68,7 +68,7 @@ struct GPSReaderTests {
     }
 
     @Test func absentGpsdIsReportedOnceThenConnectedWhenItStarts() async throws {
-        let port = LoopbackPort.free()
+        let port = FreePort.onLoopback()
         let events = EventRecorder<GPSEvent>()
         let lines = EventRecorder<String>()
         let pauses = EventRecorder<Int>()
@@ -101,7 +101,7 @@ struct GPSReaderTests {
             start: start, speed: 5)
         let feeder = try PTYFeeder(walk: walk, interval: 0.1)
         defer { feeder.stop() }
-        let port = LoopbackPort.free()
+        let port = FreePort.onLoopback()
         let first = try GPSDaemon(port: port, device: feeder.devicePath)
         let events = EventRecorder<GPSEvent>()
         let reader = GPSReader(host: "localhost", port: String(port), log: log, onEvent: events.record)

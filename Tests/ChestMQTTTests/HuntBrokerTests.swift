@@ -1,3 +1,4 @@
+import ChestIO
 import ChestTestSupport
 import Foundation
 import Testing
@@ -133,7 +134,7 @@ struct HuntBrokerTests {
     /// listener moved to a loopback port and the files to a temporary directory: nothing else is changed.
     static func exampleBroker(bridgedTo main: MosquittoBroker? = nil) throws -> MosquittoBroker {
         let directory = try makeTemporaryDirectory("hunt-broker")
-        let port = LoopbackPort.free()
+        let port = FreePort.onLoopback()
         let authority = try TestCertificateAuthority(in: directory)
         let passwords = directory.appendingPathComponent("hunt.passwd").path
         try MosquittoBroker.writePasswordFile(Self.passwords, to: passwords)

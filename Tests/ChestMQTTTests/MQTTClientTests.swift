@@ -1,3 +1,4 @@
+import ChestIO
 import ChestTestSupport
 import Foundation
 import Testing
@@ -138,12 +139,12 @@ struct MQTTClientTests {
 
     @Test func publishingWhileNotConnectedThrowsNotConnected() async throws {
         let unstarted = try MQTTPeer(
-            MQTTOptions(clientID: "early", host: "127.0.0.1", port: LoopbackPort.free()),
+            MQTTOptions(clientID: "early", host: "127.0.0.1", port: FreePort.onLoopback()),
             start: false)
         #expect(throws: MQTTError.self) { try unstarted.client.publish(MQTTMessage("chest/h/a/receipt", "r")) }
         unstarted.client.stop()
 
-        let nobody = LoopbackPort.free()
+        let nobody = FreePort.onLoopback()
         let team = try MQTTPeer(MQTTOptions(clientID: "team-a", host: "127.0.0.1", port: nobody))
         #expect(
             await team.events.wait(timeout: 10) { $0.contains { if case .disconnected = $0 { true } else { false } } })

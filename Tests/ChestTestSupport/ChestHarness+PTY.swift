@@ -1,10 +1,11 @@
+import ChestIO
 import Foundation
 
 extension ChestHarness {
     /// Starts a gpsd of its own on a free port reading `feeder`'s pty, points chestd at it, starts chestd and
     /// returns the gpsd once chestd is connected to it (the caller stops it).
     package func startDaemon(readingFrom feeder: PTYFeeder) throws -> GPSDaemon {
-        let port = LoopbackPort.free()
+        let port = FreePort.onLoopback()
         let gpsd = try GPSDaemon(port: port, device: feeder.devicePath)
         self.gpsd = "127.0.0.1:\(port)"
         do {

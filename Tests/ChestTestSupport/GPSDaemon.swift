@@ -1,3 +1,4 @@
+import ChestIO
 import Foundation
 import Glibc
 
@@ -18,7 +19,7 @@ package final class GPSDaemon: @unchecked Sendable {
                 "-N", "-n", "-b", "-S", String(port), "-F", directory.appendingPathComponent("gpsd.sock").path, device,
             ], environment: ["GPSD_SHM_KEY": GPSDaemon.sharedMemoryKeyText(port: port)],
             output: directory.appendingPathComponent("gpsd.out"))
-        guard LoopbackPort.waitUntilListening(port, timeout: 10, unless: { !process.isRunning }), process.isRunning
+        guard FreePort.waitUntilListening(port, timeout: 10, unless: { !process.isRunning }), process.isRunning
         else {
             let output = process.outputText
             stop()

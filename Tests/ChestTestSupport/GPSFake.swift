@@ -1,4 +1,5 @@
 import ChestCore
+import ChestIO
 import ChestSimulator
 import Foundation
 import Glibc
@@ -35,7 +36,7 @@ package final class GPSFake: @unchecked Sendable {
     }
 
     private init(log: URL?, nmea: String?, delay: Double, port chosen: Int?) throws {
-        var port = chosen ?? LoopbackPort.free()
+        var port = chosen ?? FreePort.onLoopback()
         directory = try makeTemporaryDirectory("gpsfake")
         if let nmea {
             self.log = directory.appendingPathComponent("walk.nmea")
@@ -53,7 +54,7 @@ package final class GPSFake: @unchecked Sendable {
             ]
             let process = try TestProcess(
                 "/usr/bin/gpsfake", arguments, environment: ["TMPDIR": directory.path], output: output)
-            let listening = LoopbackPort.waitUntilListening(port, timeout: 30, unless: { !process.isRunning })
+            let listening = FreePort.waitUntilListening(port, timeout: 30, unless: { !process.isRunning })
             // gpsfake adds its pty to gpsd through gpsd's control socket as soon as that socket's file exists, and
             // says nothing when the connection is refused (most likely gpsd not yet listening on it, on a busy
             // machine): gpsd then has no device, and gpsfake waits forever. Seen once in some 130 starts (docs/DESIGN.md "gpsfake pitfalls").
@@ -77,7 +78,7 @@ package final class GPSFake: @unchecked Sendable {
                 try? FileManager.default.removeItem(at: directory)
                 throw Failure(description: "gpsfake did not start gpsd on port \(port): \(text)")
             }
-            if taken { port = LoopbackPort.free() }
+            if taken { port = FreePort.onLoopback() }
             attempt += 1
         }
     }

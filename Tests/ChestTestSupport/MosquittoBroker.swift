@@ -1,3 +1,4 @@
+import ChestIO
 import Foundation
 import Glibc
 import Synchronization
@@ -33,7 +34,7 @@ package final class MosquittoBroker: @unchecked Sendable {
         extraConfiguration: String = ""
     ) throws -> MosquittoBroker {
         let directory = try makeTemporaryDirectory("mosquitto")
-        let port = LoopbackPort.free()
+        let port = FreePort.onLoopback()
         var lines = [runAsLine, "listener \(port) \(MosquittoBroker.loopback)"]
         var caFile: String?
         if tls {
@@ -179,7 +180,7 @@ package final class MosquittoBroker: @unchecked Sendable {
             output: directory.appendingPathComponent("mosquitto-\(run).out"))
         process.withLock { $0 = started }
         // A broker that ended could not bind the port: what listens there then is another test's server.
-        guard LoopbackPort.waitUntilListening(port, timeout: 10, unless: { !started.isRunning }), started.isRunning
+        guard FreePort.waitUntilListening(port, timeout: 10, unless: { !started.isRunning }), started.isRunning
         else {
             let output = log
             kill()

@@ -1,4 +1,5 @@
 import ChestCore
+import ChestIO
 import ChestSeal
 import ChestTestSupport
 import Foundation
@@ -65,7 +66,7 @@ struct BrokerPasswordLineTests {
         let directory = try makeTemporaryDirectory("mosquitto")
         let passwords = directory.appendingPathComponent("broker.passwd").path
         try (lines.joined(separator: "\n") + "\n").write(toFile: passwords, atomically: true, encoding: .utf8)
-        let port = LoopbackPort.free()
+        let port = FreePort.onLoopback()
         return try MosquittoBroker(
             port: port, directory: directory,
             configuration: ([

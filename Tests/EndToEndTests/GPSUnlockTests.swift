@@ -108,7 +108,7 @@ struct GPSUnlockTests {
         let silence = [[String]](repeating: [], count: 7)
         let feeder = try PTYFeeder(epochs: [epoch(0), epoch(1)] + silence + [epoch(9)] + silence, interval: 1)
         defer { feeder.stop() }
-        let port = LoopbackPort.free()
+        let port = FreePort.onLoopback()
         let gpsd = try GPSDaemon(port: port, device: feeder.devicePath)
         defer { gpsd.stop() }
         world.gpsd = "127.0.0.1:\(port)"
@@ -131,7 +131,7 @@ struct GPSUnlockTests {
         let walk = NMEAWalk(waypoints: [.init(Self.start, altitudeMSL: 400, hold: 120)], start: Date(), speed: 1)
         let feeder = try PTYFeeder(walk: walk, interval: 0.25)
         defer { feeder.stop() }
-        let port = LoopbackPort.free()
+        let port = FreePort.onLoopback()
         var gpsd = try GPSDaemon(port: port, device: feeder.devicePath)
         defer { gpsd.stop() }
         world.gpsd = "127.0.0.1:\(port)"

@@ -1,4 +1,5 @@
 import ChestCore
+import ChestIO
 import ChestTestSupport
 import Foundation
 
@@ -14,7 +15,7 @@ struct HuntACLBroker {
         let acl = directory.appendingPathComponent("hunt.acl").path
         try FileManager.default.copyItem(
             atPath: GPSLogs.packageRoot.appendingPathComponent("examples/mosquitto/hunt.acl").path, toPath: acl)
-        let port = LoopbackPort.free()
+        let port = FreePort.onLoopback()
         // The packet size hunt.conf lets through: a mission's 8 MiB photo in one message (docs/HUNTS.md "Missions").
         let conf = try String(
             contentsOfFile: GPSLogs.packageRoot.appendingPathComponent("examples/mosquitto/hunt.conf").path,

@@ -326,7 +326,7 @@ struct HuntTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hunt-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let authority = try TestCertificateAuthority(in: directory)
-        let port = LoopbackPort.free()
+        let port = FreePort.onLoopback()
         let organiser = ChestHarness()
         let red = ChestHarness()
         let huntPath = organiser.root + "/tls.hunt"

@@ -221,6 +221,32 @@ struct SimulateTests {
         #expect(replayed.stdout.contains("sky: page 2 opened by set A"), "\(replayed.stdout)")
     }
 
+    /// gpsfake feeds 1.4 s after gpsd listens, whoever is connected: a gpsd slow to start put the feed inside the
+    /// private chestd's reconnection backoff (1, 2, 4 s), and the first place of the track passed unseen. A gpsd
+    /// that sleeps 4 s before it starts (GPSD_HOME) makes that certain; the rehearsal holds gpsfake until chestd is
+    /// connected, so the fountain, the track's first 6 s, still opens.
+    @Test func aGPSDSlowToStartStillHasChestdThereForTheFirstPlace() throws {
+        let world = ChestHarness()
+        let bin = world.root + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try "#!/bin/sh\nsleep 4\nexec /usr/sbin/gpsd \"$@\"\n".write(
+            toFile: bin + "/gpsd", atomically: true, encoding: .utf8)
+        chmod(bin + "/gpsd", 0o755)
+        let quest = world.root + "/fountain.quest"
+        try "message: fountain\ntitle: At the fountain\npage: Here\n  lock: location=47.376900,8.541700/30m\n"
+            .write(toFile: quest, atomically: true, encoding: .utf8)
+        let walk = try String(contentsOfFile: Self.root + "/demo/walk.txt", encoding: .utf8)
+            .replacingOccurrences(of: "start 2026-06-01T09:00:00Z", with: "start " + ISO8601.string(Date()))
+        try walk.write(toFile: world.root + "/walk.txt", atomically: true, encoding: .utf8)
+        var environment = world.environment()
+        environment["GPSD_HOME"] = bin
+        let replayed = try Subprocess.run(
+            ChestHarness.products + "/chest", ["simulate", quest, world.root + "/walk.txt", "--gpsd"],
+            environment: environment, directory: world.root)
+        #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
+        #expect(replayed.stdout.contains("fountain: page 1 opened"), "\(replayed.stdout)")
+    }
+
     /// `chest simulate` of a quest whose pages want snow, cold and sun, along the demo walk dated now, through
     /// gpsd with snowy weather at -2 °C.
     static func weatherRehearsal(in world: ChestHarness) throws -> [String] {
