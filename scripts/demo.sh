@@ -19,14 +19,6 @@ trap cleanup EXIT
 trap 'echo "demo: stopped by a signal" >&2; [ -z "$chestd_pid" ] || chestd_ended; exit 130' INT
 trap 'echo "demo: stopped by a signal" >&2; [ -z "$chestd_pid" ] || chestd_ended; exit 143' TERM
 
-# A free TCP port on loopback for this demo's own gpsd.
-port=$(free_port)
-private_chest "$work" "$port"
-
-start=$(date -u +%Y-%m-%dT%H:%M:%SZ -d '+4 sec')
-sed "s/^start .*/start $start/" demo/walk.txt > "$work/walk.txt"
-"$bin/chest-walk" "$work/walk.txt" > "$work/walk.nmea"
-
 echo "== The quest: 5 pages along a 90-second walk near Zurich (sealed by the organiser, not by you)"
 sender() { XDG_CONFIG_HOME="$work/organiser" "$bin/chest" "$@"; }
 sender config name "The Organiser" > /dev/null
@@ -34,13 +26,34 @@ id=$(sender compose -o "$work/quest.locked" --title "The hill quest" \
     --page "1. The fountain: you are at the start. Walk up the hill." --lock location=47.376900,8.541700/25m \
     --page "2. Halfway: the path under the trees." --lock location=47.377282,8.542263/20m \
     --page "3. The summit plateau: above 465 m." --lock altitude=465..485 \
-    --page "4. Forty seconds into the walk, wherever you are." --lock time="$(date -u +%Y-%m-%dT%H:%M:%SZ -d '+44 sec')" \
+    --page "4. A time lock: half a minute or so into the walk, wherever you are." --lock time="$(date -u +%Y-%m-%dT%H:%M:%SZ -d '+50 sec')" \
     --page "5. The old tower, 2 km away: not today." --lock location=47.3950,8.5600/30m,visible)
 
+# The walk starts now, once the pages are sealed (seconds, more on a busy machine): page 4 opens during it.
+start=$(date -u +%Y-%m-%dT%H:%M:%SZ -d '+4 sec')
+sed "s/^start .*/start $start/" demo/walk.txt > "$work/walk.txt"
+"$bin/chest-walk" "$work/walk.txt" > "$work/walk.nmea"
+
+# gpsfake gives up when it reaches gpsd before gpsd listens, and feeds nobody when gpsd missed its device
+# (docs/DESIGN.md "gpsfake pitfalls"): each is tried again on a new port, three times at most. Then gpsfake is held
+# (SIGSTOP) until chestd has reached gpsd, so the walk's first place is not lost to chestd's reconnection backoff.
+for _ in 1 2 3; do
+    port=$(free_port)
+    gpsfake -1 -p -q -s 38400 -P "$port" -c 0.2 -r '?WATCH={"enable":true,"json":true}' "$work/walk.nmea" \
+        > /dev/null 2> "$work/gpsfake.log" &
+    gpsfake_pid=$!
+    if gpsd_lists_a_device "$port" "$gpsfake_pid"; then kill -STOP "$gpsfake_pid"; break; fi
+    end_processes "$gpsfake_pid"
+    gpsfake_pid=""
+    echo "demo: gpsd did not get gpsfake's walk on port $port; trying again on another port" >&2
+done
+if [ -z "$gpsfake_pid" ]; then
+    echo "demo: gpsfake did not give gpsd the walk in 3 attempts; the end of its log:" >&2
+    tail -n 5 "$work/gpsfake.log" >&2
+    exit 1
+fi
+private_chest "$work" "$port"
 echo "== gpsfake replays the walk on port $port; chestd watches $CHEST_DIR"
-gpsfake -1 -p -q -s 38400 -P "$port" -c 0.2 -r '?WATCH={"enable":true,"json":true}' "$work/walk.nmea" \
-    > /dev/null 2> "$work/gpsfake.log" &
-gpsfake_pid=$!
 "$bin/chestd" --weather-url http://127.0.0.1:9 2> "$work/chestd.log" &
 chestd_pid=$!
 for _ in $(seq 1 100); do [ -S "$CHEST_SOCKET" ] && break; sleep 0.1; done
@@ -48,8 +61,10 @@ for _ in $(seq 1 100); do [ -S "$CHEST_SOCKET" ] && break; sleep 0.1; done
 watch_pid=$!
 sleep 0.3
 "$bin/chest" import "$work/quest.locked" > /dev/null
-# gpsd names its receiver once gpsfake's feed starts: a second or two, longer on a busy machine.
 # The status is read whole before grep looks at it: a pipe into grep -q under pipefail fails when grep stops first.
+for _ in $(seq 1 300); do status=$("$bin/chest" status || true); grep -qE "^gpsd +connected" <<< "$status" && break; sleep 0.1; done
+kill -CONT "$gpsfake_pid"
+# gpsd names its receiver once gpsfake's feed starts: a second or two, longer on a busy machine.
 for _ in $(seq 1 120); do status=$("$bin/chest" status || true); grep -qE "^receiver" <<< "$status" && break; sleep 0.5; done
 echo "== Where the fixes come from (gpsfake is a pseudo-terminal, so every fix is simulated):"
 "$bin/chest" status | grep -E "^(receiver|trust)" || echo "   (gpsd has not named its receiver yet)"

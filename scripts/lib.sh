@@ -24,8 +24,47 @@ private_chest() {
     mkdir -p "$1/run" && chmod 700 "$1/run"
 }
 
-# Stops the processes whose pids are given (empty ones skipped) and waits for each.
-end_processes() { for pid in "$@"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; done; }
+# Stops the processes whose pids are given (empty ones skipped) and waits for each. SIGCONT after the SIGTERM: a
+# process held with SIGSTOP (gpsfake, in the demo) acts on the SIGTERM only once it runs again.
+end_processes() {
+    for pid in "$@"; do
+        [ -n "$pid" ] && kill "$pid" 2>/dev/null && { kill -CONT "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; } || true
+    done
+}
+
+# Whether the gpsd on loopback port $1 lists a device within 15 s, asked with `?DEVICES;` every 0.1 s; no as soon as
+# process $2 (its gpsfake) has ended. gpsfake gives up when it reaches gpsd before gpsd listens, and gpsd may miss the
+# device gpsfake adds (docs/DESIGN.md "gpsfake pitfalls").
+gpsd_lists_a_device() {
+    python3 - "$1" "$2" <<'PYTHON'
+import json, os, socket, sys, time
+port, pid = int(sys.argv[1]), sys.argv[2]
+def running():
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+deadline = time.monotonic() + 15
+while time.monotonic() < deadline and running():
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=2) as connection:
+            connection.sendall(b"?DEVICES;\n")
+            reply = b""
+            while b'"class":"DEVICES"' not in reply or not reply.endswith(b"\n"):
+                chunk = connection.recv(4096)
+                if not chunk:
+                    break
+                reply += chunk
+            for line in reply.decode(errors="replace").splitlines():
+                if '"class":"DEVICES"' in line and json.loads(line).get("devices"):
+                    sys.exit(0)
+    except OSError:
+        pass
+    time.sleep(0.1)
+sys.exit(1)
+PYTHON
+}
 
 # Whether directory $1 lacks the benchmarks' 10,000 composed messages (m0.locked …).
 bench_messages_missing() { [ "$(ls "$1" | grep -c '^m[0-9]*\.locked$')" -lt 10000 ]; }
