@@ -14,4 +14,21 @@ extension ChestHarness {
         }
         return status
     }
+
+    /// A gpsfake that gives up at once the first time it is started, as the real one does when it reaches gpsd
+    /// before gpsd listens ("socket error"), and runs the real one after: its directory, for the front of PATH, and
+    /// a file with a line for each start.
+    package func gpsfakeGivingUpOnce() throws -> (directory: String, starts: String) {
+        let directory = root + "/bin"
+        let starts = root + "/gpsfake-starts"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try """
+        #!/bin/sh
+        echo start >> '\(starts)'
+        if [ "$(wc -l < '\(starts)')" -eq 1 ]; then echo "gpsfake: socket error: Connection refused" >&2; exit 1; fi
+        exec /usr/bin/gpsfake "$@"
+        """.write(toFile: directory + "/gpsfake", atomically: true, encoding: .utf8)
+        chmod(directory + "/gpsfake", 0o755)
+        return (directory, starts)
+    }
 }

@@ -201,16 +201,7 @@ struct SimulateTests {
     /// the first time it is started, as the real one did in a fresh clone's `make test`.
     @Test func aGPSFakeThatGivesUpAtOnceIsStartedAgain() throws {
         let world = ChestHarness()
-        let bin = world.root + "/bin"
-        let starts = world.root + "/gpsfake-starts"
-        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        try """
-        #!/bin/sh
-        echo start >> '\(starts)'
-        if [ "$(wc -l < '\(starts)')" -eq 1 ]; then echo "gpsfake: socket error: Connection refused" >&2; exit 1; fi
-        exec /usr/bin/gpsfake "$@"
-        """.write(toFile: bin + "/gpsfake", atomically: true, encoding: .utf8)
-        chmod(bin + "/gpsfake", 0o755)
+        let (bin, starts) = try world.gpsfakeGivingUpOnce()
         var environment = world.environment()
         environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         let replayed = try Subprocess.run(
