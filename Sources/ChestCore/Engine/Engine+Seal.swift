@@ -15,8 +15,8 @@ extension Engine {
             seal.watches.updateValues { _, watch in watch.latest = nil }
             return resumeCells(now)
         }
-        let hardware = trust.level == .hardware
-        let entry = seal.history.record(fix, epoch: fix.epoch, wall: now.wall, hardware: hardware)
+        let entry = seal.history.record(fix, epoch: fix.epoch, wall: now.wall, findings: trust.findings)
+        let hardware = entry.hardware
         guard !seal.watches.isEmpty else { return resumeCells(now) }
         let λ = position.longitude * .pi / 180
         let y = Coordinate.earthRadius * position.latitude * .pi / 180
@@ -198,7 +198,7 @@ extension Engine {
                     ref, center: hidden.center, radius: hidden.radius,
                     requiresHardware: stored.message.requiresHardware)
                 {
-                    seal.reached[ref] = reached.fixes
+                    seal.reached[ref] = reached.run
                     reachedAt[ref] = reached.at
                     held.append(ref)
                 }
@@ -221,7 +221,7 @@ extension Engine {
     /// keys"): the first run of `confirmations` consecutive qualified fixes inside it reached it, and its last fix
     /// says when. Without one, the streak the latest fixes make is left for the fixes still to come.
     mutating func replay(_ ref: LockRef, center: Coordinate, radius: Double, requiresHardware: Bool) -> (
-        at: Date, fixes: [Fix]
+        at: Date, run: [FixHistory.Entry]
     )? {
         streaks[ref] = nil
         var previous: FixHistory.Entry?
@@ -244,7 +244,7 @@ extension Engine {
             run.append(entry)
             if count >= Self.confirmations {
                 streaks[ref] = nil
-                return (entry.wall, run.suffix(Self.confirmations).map(\.fix))
+                return (entry.wall, Array(run.suffix(Self.confirmations)))
             }
         }
         return nil

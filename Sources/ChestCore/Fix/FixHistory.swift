@@ -13,8 +13,13 @@ struct FixHistory: Sendable {
         var fix: Fix
         /// The system clock when it arrived: when a place was reached, if this fix reached it.
         var wall: Date
+        /// What the trust assessor found about the fix when it arrived: a place a late key reveals was reached with
+        /// this trust, whatever the trust is when the key comes (docs/DESIGN.md "Late keys"). Two bytes; the
+        /// receiver itself is not kept with every fix (docs/BENCHMARKS.md "Sealed pages (format 3)").
+        var findings: TrustAssessor.Findings
+
         /// Whether the fix came from a hardware receiver when it arrived.
-        var hardware: Bool
+        var hardware: Bool { TrustAssessor.level(findings) == .hardware }
 
         func follows(_ previous: Entry) -> Bool { sequence == previous.sequence + 1 }
     }
@@ -35,16 +40,16 @@ struct FixHistory: Sendable {
 
     /// Keeps a fresh fix with a position: a new entry for a new epoch, or the epoch's entry replaced by its later
     /// report (the 3D one with altitude). Returns the entry as kept.
-    mutating func record(_ fix: Fix, epoch: Double, wall: Date, hardware: Bool) -> Entry {
+    mutating func record(_ fix: Fix, epoch: Double, wall: Date, findings: TrustAssessor.Findings) -> Entry {
         var fix = fix
         fix.sky = nil
         if storage.count > head, let last = storage.last, last.sequence == nextSequence - 1, last.fix.epoch == epoch {
             storage[storage.count - 1].fix = fix
             storage[storage.count - 1].wall = wall
-            storage[storage.count - 1].hardware = hardware
+            storage[storage.count - 1].findings = findings
             return storage[storage.count - 1]
         }
-        let entry = Entry(sequence: nextSequence, fix: fix, wall: wall, hardware: hardware)
+        let entry = Entry(sequence: nextSequence, fix: fix, wall: wall, findings: findings)
         nextSequence += 1
         storage.append(entry)
         evict()

@@ -54,6 +54,8 @@ package struct TrustAssessor: Sendable {
     package private(set) var findings: Findings = .noSource
     /// Where the fixes come from, once gpsd said.
     package private(set) var source: FixSource?
+    /// The last receiver gpsd named, kept after it went: where the fixes kept from before came from.
+    package private(set) var lastSource: FixSource?
     private var suspicions: Findings = []
     private var suspectUntil = -Double.infinity
     /// The last positioned epoch: its GPS time when the report had one, when it was received (monotonic), where.
@@ -70,8 +72,11 @@ package struct TrustAssessor: Sendable {
     package var level: FixTrust.Level { Self.level(findings) }
 
     /// The level and reasons of the latest fix.
-    package var trust: FixTrust {
-        FixTrust(level: level, reasons: Findings.words.filter { findings.contains($0.0) }.map(\.1))
+    package var trust: FixTrust { Self.trust(findings) }
+
+    /// The level and reasons these findings give.
+    static func trust(_ findings: Findings) -> FixTrust {
+        FixTrust(level: level(findings), reasons: Findings.words.filter { findings.contains($0.0) }.map(\.1))
     }
 
     static func level(_ findings: Findings) -> FixTrust.Level {
@@ -84,6 +89,7 @@ package struct TrustAssessor: Sendable {
     /// gpsd named the device feeding it (or `nil`: it went away).
     package mutating func receiver(_ source: FixSource?) {
         self.source = source
+        if let source { lastSource = source }
         findings = findings.subtracting([.noSource, .unknownSource, .pty, .network]).union(sourceFindings)
     }
 

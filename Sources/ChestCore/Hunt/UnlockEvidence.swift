@@ -60,14 +60,18 @@ package struct UnlockEvidence: Hashable, Sendable, Codable {
 
 extension Engine {
     /// The evidence for a page opened now by a set of these locks.
-    /// `reached` are the fixes that reached a place whose key came late; otherwise the latest fixes are the evidence.
-    func evidence(locks: [LockKind], reached: [Fix]?, reachedAt: Date?, now: Now) -> UnlockEvidence {
+    /// `reached` are the fixes that reached a place whose key came late, with their trust as they arrived and the
+    /// last receiver gpsd named: gpsd may have gone, or a later fix raised a suspicion, before the key came.
+    /// Otherwise the latest fixes are the evidence, with the trust of now.
+    func evidence(locks: [LockKind], reached: [FixHistory.Entry]?, reachedAt: Date?, now: Now) -> UnlockEvidence {
         let usesFixes = locks.contains(.location) || locks.contains(.altitude)
-        let fixes = usesFixes ? (reached ?? seal.history.lastRun(Self.confirmations).map(\.fix)) : []
+        let fixes = usesFixes ? (reached ?? seal.history.lastRun(Self.confirmations)).map(\.fix) : []
+        let findings = reached.map { $0.reduce(into: TrustAssessor.Findings()) { $0.formUnion($1.findings) } }
         var evidence = UnlockEvidence(
             locks: locks, fixes: fixes.map(UnlockEvidence.ConfirmingFix.init),
-            source: trust.source, trust: trust.trust, gpsTime: clock.gpsTime(now),
-            systemTime: now.wall, clock: clock.decision(now).clock)
+            source: reached == nil ? trust.source : trust.source ?? trust.lastSource,
+            trust: findings.map(TrustAssessor.trust) ?? trust.trust,
+            gpsTime: clock.gpsTime(now), systemTime: now.wall, clock: clock.decision(now).clock)
         evidence.reachedAt = reachedAt
         return evidence
     }

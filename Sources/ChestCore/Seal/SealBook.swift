@@ -93,8 +93,9 @@ struct SealBook: Sendable {
     var cells = CellQueue()
     /// The recent fixes a late key is judged on.
     var history = FixHistory()
-    /// The fixes that reached a sealed place whose key came late, until its page opens: the unlock's evidence.
-    var reached: [LockRef: [Fix]] = [:]
+    /// The fixes that reached a sealed place whose key came late, as they arrived, until its page opens: the
+    /// unlock's evidence.
+    var reached: [LockRef: [FixHistory.Entry]] = [:]
     /// Opened, not yet shown: memory only, so nothing of a page reaches the disk before it opens.
     var contents: [MessageID: [Int: SealedContent]] = [:]
     var ledger: [MessageID: PINAttempts] = [:]

@@ -147,6 +147,27 @@ private typealias F = CoreFixture
         #expect(engine.entries[place.message.id]?.state.openPages.first?.reachedAt == F.now(3).wall)
     }
 
+    /// A key that comes after the feed ended, as on a busy core at the end of a walk: the unlock's evidence has the
+    /// trust and receiver of the fixes that reached the place, not "unverified" for a receiver gone by then (a hunt's
+    /// receipt said so for the last team of a walk under load).
+    @Test func aKeyArrivingAfterTheReceiverWentGivesTheTrustTheFixesHad() throws {
+        let place = SealedPlace(1, grid: Self.grid(seed: 12), place: F.tower)
+        var engine = F.engine([F.stored(place.message)])
+        let pty = FixSource(kind: .pty, path: "/dev/pts/3", driver: "NMEA0183")
+        _ = engine.handle(.receiver(pty, F.now(0)))
+        var asked: [KeyRequest] = []
+        _ = Self.walk(&engine, [F.tower, F.tower, F.tower, F.tower], from: 1, asked: &asked)
+        _ = engine.handle(.receiver(nil, F.now(5)))
+        _ = engine.handle(.gpsLink(connected: false, server: "localhost:2947", reason: "gpsd closed the connection"))
+        #expect(engine.trust.level == .unverified, "no receiver now")
+        var log: [KeyRequest] = []
+        let opened = Self.answerAll(&engine, &asked, places: [place], at: 40, log: &log)
+        #expect(opened.unlocks == [1])
+        let evidence = try #require(engine.entries[place.message.id]?.state.openPages.first?.evidence)
+        #expect(evidence.trust.level == .simulated, "\(evidence.trust)")
+        #expect(evidence.source == pty)
+    }
+
     @Test func twoFixesInThePlaceAreNotEnoughHoweverLateTheKey() {
         let place = SealedPlace(1, grid: Self.grid(seed: 13), place: F.tower)
         var engine = F.engine([F.stored(place.message)])
@@ -274,7 +295,7 @@ private typealias F = CoreFixture
         var history = FixHistory()
         for second in 0..<(3 * FixHistory.epochs) {
             _ = history.record(
-                F.fix(at: Double(second)), epoch: Double(second), wall: F.now(Double(second)).wall, hardware: false)
+                F.fix(at: Double(second)), epoch: Double(second), wall: F.now(Double(second)).wall, findings: .pty)
             if second == 10 { history.pin([10]) }
         }
         #expect(history.entries.count == FixHistory.epochs + 1 && history.entries.first?.sequence == 10)
