@@ -19,16 +19,24 @@ extension ChestHarness {
     /// before gpsd listens ("socket error"), and runs the real one after: its directory, for the front of PATH, and
     /// a file with a line for each start.
     package func gpsfakeGivingUpOnce() throws -> (directory: String, starts: String) {
-        let directory = root + "/bin"
         let starts = root + "/gpsfake-starts"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try """
-        #!/bin/sh
-        echo start >> '\(starts)'
-        if [ "$(wc -l < '\(starts)')" -eq 1 ]; then echo "gpsfake: socket error: Connection refused" >&2; exit 1; fi
-        exec /usr/bin/gpsfake "$@"
-        """.write(toFile: directory + "/gpsfake", atomically: true, encoding: .utf8)
-        chmod(directory + "/gpsfake", 0o755)
+        let directory = try program(
+            "gpsfake",
+            """
+            echo start >> '\(starts)'
+            if [ "$(wc -l < '\(starts)')" -eq 1 ]; then echo "gpsfake: socket error: Connection refused" >&2; exit 1; fi
+            exec /usr/bin/gpsfake "$@"
+            """)
         return (directory, starts)
+    }
+
+    /// Writes a shell script called `name` into the world's `bin` directory, for the front of PATH in place of a
+    /// program chest runs (notify-send, gpsfake, gpsd); returns the directory.
+    package func program(_ name: String, _ script: String) throws -> String {
+        let directory = root + "/bin"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try ("#!/bin/sh\n" + script + "\n").write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+        chmod(directory + "/" + name, 0o755)
+        return directory
     }
 }

@@ -49,14 +49,12 @@ struct AttachmentTests {
         try Data(picture).write(to: URL(fileURLWithPath: world.root + "/secret-oak-photo.png"))
         try Data(notes).write(to: URL(fileURLWithPath: world.root + "/where-to-dig.txt"))
         // A notifier that keeps its arguments and a copy of the picture it was given.
-        let bin = world.root + "/bin"
-        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        try """
-        #!/bin/sh
-        printf '%s\\n' "$@" > '\(world.root)/notified.args'
-        for a in "$@"; do case "$a" in --icon=/*) cp "${a#--icon=}" '\(world.root)/notified.png';; esac; done
-        """.write(toFile: bin + "/notify-send", atomically: true, encoding: .utf8)
-        chmod(bin + "/notify-send", 0o755)
+        let bin = try world.program(
+            "notify-send",
+            """
+            printf '%s\\n' "$@" > '\(world.root)/notified.args'
+            for a in "$@"; do case "$a" in --icon=/*) cp "${a#--icon=}" '\(world.root)/notified.png';; esac; done
+            """)
         world.extraEnvironment = [
             "DISPLAY": ":99", "PATH": bin + ":/usr/bin:/bin", "XDG_RUNTIME_DIR": world.root + "/xdg-run",
         ]

@@ -25,11 +25,7 @@ struct HintTests {
     @Test func aDelayedHintOpensByItselfAndChestHintOpensAFreeOne() throws {
         let world = ChestHarness()
         // A desktop notifier that keeps its arguments.
-        let bin = world.root + "/bin"
-        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(world.root)/notified.args'\n".write(
-            toFile: bin + "/notify-send", atomically: true, encoding: .utf8)
-        chmod(bin + "/notify-send", 0o755)
+        let bin = try world.program("notify-send", "printf '%s\\n' \"$@\" >> '\(world.root)/notified.args'")
         world.extraEnvironment = [
             "DISPLAY": ":99", "PATH": bin + ":/usr/bin:/bin", "XDG_RUNTIME_DIR": world.root + "/xdg-run",
         ]

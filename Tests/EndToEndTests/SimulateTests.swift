@@ -218,11 +218,7 @@ struct SimulateTests {
     /// connected, so the fountain, the track's first 6 s, still opens.
     @Test func aGPSDSlowToStartStillHasChestdThereForTheFirstPlace() throws {
         let world = ChestHarness()
-        let bin = world.root + "/bin"
-        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        try "#!/bin/sh\nsleep 4\nexec /usr/sbin/gpsd \"$@\"\n".write(
-            toFile: bin + "/gpsd", atomically: true, encoding: .utf8)
-        chmod(bin + "/gpsd", 0o755)
+        let bin = try world.program("gpsd", "sleep 4\nexec /usr/sbin/gpsd \"$@\"")
         let quest = world.root + "/fountain.quest"
         try "message: fountain\ntitle: At the fountain\npage: Here\n  lock: location=47.376900,8.541700/30m\n"
             .write(toFile: quest, atomically: true, encoding: .utf8)
