@@ -6,6 +6,7 @@
 #   attachments. CHEST_BIN=DIR measures the binaries in DIR instead of the release build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 count=${1:-20}
 if [ -z "${CHEST_BIN:-}" ]; then
     make -s bench-build > /dev/null
@@ -16,7 +17,7 @@ fi
 work=$(mktemp -d /tmp/chest-bench-attach-XXXXXX)
 pid=
 cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT INT TERM
+on_exit cleanup
 export XDG_CONFIG_HOME="$work/config" TZ=UTC
 wait_socket() { for _ in $(seq 1 200); do [ -S "$1" ] && return 0; sleep 0.05; done; echo "no socket $1" >&2; exit 1; }
 status() { awk -v key="$1:" '$1 == key { printf "%.1f", $2 / 1024 }' "/proc/$pid/status"; }

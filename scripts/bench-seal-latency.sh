@@ -10,9 +10,9 @@ bin=$(swift build -c release --show-bin-path)
 work=$(mktemp -d /tmp/chest-seal-latency-XXXXXX)
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT INT TERM
 export TZ=UTC
 . scripts/lib.sh
+on_exit cleanup
 mkdir -p "$work/chest" "$work/run" "$work/files" && chmod 700 "$work/run"
 python3 - "$work/quest" <<'PY'
 import random, sys

@@ -20,7 +20,7 @@ for count in "${counts[@]}"; do
     work=$(mktemp -d /tmp/chest-seal-share-XXXXXX)
     pids=()
     cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
-    trap cleanup EXIT INT TERM
+    on_exit cleanup
     mkdir -p "$work/chest" "$work/run" "$work/files" && chmod 700 "$work/run"
     "$bin/chest-bench" seal hostile "$count" "$work/files" 47.3769,8.5417
     cp "$work/files"/*.locked "$work/chest/"

@@ -22,10 +22,10 @@ bin=$(swift build -c release --show-bin-path)
 work=$(mktemp -d /tmp/chest-bench-XXXXXX)
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT INT TERM
-[ -n "${CHEST_BENCH_KEEP:-}" ] && trap - EXIT
 export XDG_CONFIG_HOME="$work/config" TZ=UTC
 . scripts/lib.sh
+on_exit cleanup
+[ -n "${CHEST_BENCH_KEEP:-}" ] && trap - EXIT
 wait_socket() { for _ in $(seq 1 200); do [ -S "$1" ] && return 0; sleep 0.05; done; echo "no socket $1" >&2; exit 1; }
 # A process's CPU time to the microsecond: the sum of its threads' run time in /proc/PID/task/*/schedstat
 # (nanoseconds), not /proc/PID/stat's clock ticks, whose 10 ms would swamp a 0.05 s measurement.

@@ -14,10 +14,8 @@ gpsfake_pid="" chestd_pid="" watch_pid="" progress_pid=""
 cleanup() { end_processes "$progress_pid" "$watch_pid" "$chestd_pid" "$gpsfake_pid"; rm -rf "$work"; }
 # chestd's last words, when it ended before the demo did: the log goes with the work directory.
 chestd_ended() { echo "demo: chestd ended early; the end of its log:" >&2; tail -n 20 "$work/chestd.log" >&2; }
-# A signal ends the demo (a trap alone would run cleanup and carry on without chestd).
-trap cleanup EXIT
-trap 'echo "demo: stopped by a signal" >&2; [ -z "$chestd_pid" ] || chestd_ended; exit 130' INT
-trap 'echo "demo: stopped by a signal" >&2; [ -z "$chestd_pid" ] || chestd_ended; exit 143' TERM
+stopped() { echo "demo: stopped by a signal" >&2; [ -z "$chestd_pid" ] || chestd_ended; }
+on_exit cleanup stopped
 
 echo "== The quest: 5 pages along a 90-second walk near Zurich (sealed by the organiser, not by you)"
 sender() { XDG_CONFIG_HOME="$work/organiser" "$bin/chest" "$@"; }

@@ -13,10 +13,9 @@ bin=$(swift build -c release --show-bin-path)
 work=$(mktemp -d /tmp/chest-order-XXXXXX)
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 export XDG_CONFIG_HOME="$work/config" TZ=UTC
 . scripts/lib.sh
+on_exit cleanup
 wait_for() { # SECONDS DESCRIPTION COMMAND…: until COMMAND succeeds
     local seconds=$1 what=$2; shift 2
     for _ in $(seq 1 $((seconds * 10))); do "$@" && return 0; sleep 0.1; done

@@ -16,6 +16,17 @@ for _ in range(200):
         s.close()'
 }
 
+# `on_exit CLEANUP [SIGNALLED]`: runs the function CLEANUP when the script exits, and ends the script on SIGINT or
+# SIGTERM (130, 143) after running SIGNALLED, if given. Only the script's own shell runs them: bash gives a background
+# job's shell the script's traps until the job starts its program, and a signal that reaches a job just started (one
+# stopped at once) ran the whole cleanup there, stopping chestd and removing the work directory under the demo,
+# which carried on and found chestd gone (docs/ARCHITECTURE.md "Tests"). A job's shell just exits.
+on_exit() {
+    trap '[ "$BASHPID" != "$$" ] || '"$1" EXIT
+    trap '[ "$BASHPID" != "$$" ] || '"${2:-:}"'; exit 130' INT
+    trap '[ "$BASHPID" != "$$" ] || '"${2:-:}"'; exit 143' TERM
+}
+
 # A private chest under directory $1 for a chestd reading gpsd on loopback port $2: its directory, its socket in a
 # 0700 run directory, its own config directory (reader/) and UTC unless TZ is set.
 private_chest() {

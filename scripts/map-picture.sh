@@ -12,7 +12,7 @@ if [ -z "${CHEST_BIN:-}" ]; then bin=$(swift build --show-bin-path) && sh script
 work=$(mktemp -d /tmp/chest-map-XXXXXX)
 gpsfake_pid="" chestd_pid=""
 cleanup() { end_processes "$chestd_pid" "$gpsfake_pid"; rm -rf "$work"; }
-trap cleanup EXIT INT TERM
+on_exit cleanup
 
 port=$(free_port)
 private_chest "$work" "$port"
