@@ -42,9 +42,10 @@ struct LateKeyTests {
         }
     }
 
-    /// Each open page's (reachedAt, openedAt), by title, from `chest read --json`.
-    func openings(_ world: ChestHarness) throws -> [String: (reached: Date?, opened: Date?)] {
-        var result: [String: (Date?, Date?)] = [:]
+    /// Each open page's (reachedAt, openedAt), by title, from `chest read --json`, and the trust its receipt gives
+    /// (`chest receipt`).
+    func openings(_ world: ChestHarness) throws -> [String: (reached: Date?, opened: Date?, trust: String?)] {
+        var result: [String: (Date?, Date?, String?)] = [:]
         for item in try world.list() {
             guard let id = item["id"]?.string, let title = item["title"]?.string else { continue }
             let read = try world.chest(["read", "--json", id])
@@ -53,7 +54,8 @@ struct LateKeyTests {
             else { continue }
             result[title] = (
                 (page["reachedAt"]?.string).flatMap { ISO8601.parse($0) },
-                (page["openedAt"]?.string).flatMap { ISO8601.parse($0) }
+                (page["openedAt"]?.string).flatMap { ISO8601.parse($0) },
+                JSON.object(try world.chest(["receipt", id]).stdout)?["evidence"]?["trust"]?["level"]?.string
             )
         }
         return result
@@ -90,11 +92,36 @@ struct LateKeyTests {
             let reached = try #require(times.reached, "\(title) has no reachedAt")
             let opened = try #require(times.opened)
             #expect(reached <= opened, "\(title) reached \(reached) after it opened \(opened)")
+            #expect(times.trust == "simulated", "\(title): \(times.trust ?? "no evidence")")
         }
         let read = try world.chest([
             "read", try #require(try world.list().first { $0["title"]?.string == "first" }?["id"]?.string),
         ])
         #expect(read.stdout.contains("place reached"), "\(read.stdout)")
+    }
+
+    /// A drive that ends with three places 100 m apart, at the default cost (a key about 1.4 s, one at a time): the
+    /// later keys come after gpsfake ended and gpsd dropped the device, and each receipt still gives the trust of the
+    /// fixes that reached its place, simulated (gpsfake's pty). A receipt said "unverified" (no receiver) for the
+    /// last team of a hunt's walk under load.
+    @Test func keysThatComeAfterTheFeedEndedKeepTheTrustOfTheFixesThatReachedThePlaces() throws {
+        let world = ChestHarness()
+        let places = [100.0, 200, 300].map { Self.point(east: $0) }
+        try composeAndImport(world, places: places.enumerated().map { ("place \($0.offset)", $0.element) })
+        let walk = NMEAWalk(
+            waypoints: [.init(Self.origin, altitudeMSL: 400, hold: 1)]
+                + places.map { .init($0, altitudeMSL: 400, hold: 3) }, start: Date(), speed: 20)
+        let fake = try GPSFake(walk: walk, delay: 0.01)
+        defer { fake.stop() }
+        world.gpsd = "127.0.0.1:\(fake.port)"
+        try world.startDaemon()
+        #expect(fake.waitForExit(timeout: 120) == 0, "\(fake.output)")
+        try world.waitUntil("the three places open", timeout: 300) {
+            try world.states().values.filter { $0 == "open" }.count == 3
+        }
+        for (title, opening) in try openings(world) {
+            #expect(opening.trust == "simulated", "\(title): \(opening.trust ?? "no evidence")\n\(world.daemonLog)")
+        }
     }
 
     @Test func aDriveAt50KmHThroughA30MetrePlaceOpensItWhileBothCoresAreBusy() throws {
