@@ -76,9 +76,7 @@ struct LateKeyTests {
                 + [.init(Self.point(east: 800), altitudeMSL: 400)], start: Date(), speed: 1.4)
         let fake = try GPSFake(walk: walk, delay: 0.01)
         defer { fake.stop() }
-        world.gpsd = "127.0.0.1:\(fake.port)"
-        try world.startDaemon()
-        #expect(fake.waitForExit(timeout: 120) == 0, "\(fake.output)")
+        #expect(try world.replay(fake, timeout: 120) == 0, "\(fake.output)")
         try world.waitUntil("the three places the walk stood in open", timeout: 300) {
             let states = try world.states()
             return ["first", "second", "third"].allSatisfy { states[$0] == "open" }
@@ -113,9 +111,7 @@ struct LateKeyTests {
                 + places.map { .init($0, altitudeMSL: 400, hold: 3) }, start: Date(), speed: 20)
         let fake = try GPSFake(walk: walk, delay: 0.01)
         defer { fake.stop() }
-        world.gpsd = "127.0.0.1:\(fake.port)"
-        try world.startDaemon()
-        #expect(fake.waitForExit(timeout: 120) == 0, "\(fake.output)")
+        #expect(try world.replay(fake, timeout: 120) == 0, "\(fake.output)")
         try world.waitUntil("the three places open", timeout: 300) {
             try world.states().values.filter { $0 == "open" }.count == 3
         }
