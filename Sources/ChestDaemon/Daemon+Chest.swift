@@ -191,6 +191,7 @@ extension Daemon {
         guard isWatching else { return }
         do {
             chestLock?.release()
+            chestLock = nil
             chestLock = try ChestLock(root: store.root)
             for stored in engine.entries.values {
                 try store.restore(stored)

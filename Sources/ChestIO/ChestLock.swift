@@ -1,11 +1,14 @@
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// One chestd per chest: an exclusive `flock(2)` on `CHEST/chestd.lock`, held as long as the process lives (the
 /// kernel drops it when the process dies, even by SIGKILL). The file holds the owner's pid so that a second
 /// daemon can say who has the chest.
 package final class ChestLock: Sendable {
-    private let fd: FileDescriptor
+    /// The lock file's descriptor; -1 once released, so that a second release closes nothing: the number may belong
+    /// to another descriptor by then (a client's connection, an inotify watch).
+    private let fd: Atomic<Int32>
 
     package static let fileName = "chestd.lock"
 
@@ -30,9 +33,12 @@ package final class ChestLock: Sendable {
         }
         ftruncate(fd.rawValue, 0)
         _ = try? fd.writeAll(Data("\(getpid())\n".utf8), path: path)
-        self.fd = fd
+        self.fd = Atomic(fd.rawValue)
     }
 
-    /// Releases the lock (also released when the process exits).
-    package func release() { fd.close() }
+    /// Releases the lock (also released when the process exits); again, it does nothing.
+    package func release() {
+        let raw = fd.exchange(-1, ordering: .acquiringAndReleasing)
+        if raw >= 0 { FileDescriptor(rawValue: raw).close() }
+    }
 }

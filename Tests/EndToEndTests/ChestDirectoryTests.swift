@@ -238,6 +238,7 @@ struct ChestDirectoryTests {
             }
         }
         try world.waitUntil("the chest is restored whole", timeout: 60) { world.names(in: "messages").count == 3 }
-        #expect(try world.chest(["list", "--json"]).status == 0)
+        let listed = try world.chest(["list", "--json"])
+        #expect(listed.status == 0, "\(listed.stdout)\(listed.stderr)\n\(world.daemonLog)")
     }
 }
