@@ -48,7 +48,7 @@ end_processes() {
 # device gpsfake adds (docs/DESIGN.md "gpsfake pitfalls").
 gpsd_lists_a_device() {
     python3 - "$1" "$2" <<'PYTHON'
-import json, os, socket, sys, time
+import json, socket, sys, time
 port, pid = int(sys.argv[1]), sys.argv[2]
 def running():
     try:
@@ -70,7 +70,7 @@ while time.monotonic() < deadline and running():
             for line in reply.decode(errors="replace").splitlines():
                 if '"class":"DEVICES"' in line and json.loads(line).get("devices"):
                     sys.exit(0)
-    except OSError:
+    except (OSError, ValueError):  # not listening yet, or a line cut short: ask again
         pass
     time.sleep(0.1)
 sys.exit(1)
